@@ -1,0 +1,74 @@
+//! `puml`: argv, files and exit codes over `puml-ide`. Computes nothing itself.
+//!
+//! Exit codes: 0 success, 1 the input has errors (or `--check` found
+//! changes), 2 usage or I/O error.
+
+mod cmd_check;
+mod cmd_mcp;
+mod cmd_render;
+mod cmd_tools;
+mod io_util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "puml",
+    version,
+    about = "A compiler toolchain for PlantUML sequence diagrams"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report every problem in diagrams (files, directories, globs or `-`).
+    Check(cmd_check::CheckArgs),
+    /// Print the syntax tree or the model.
+    Dump(cmd_check::DumpArgs),
+    /// Render diagrams to SVG, PNG, PDF, text art or scene JSON.
+    Render(cmd_render::RenderArgs),
+    /// Format diagrams in place (or stdin to stdout with `-`).
+    Fmt(cmd_tools::FmtArgs),
+    /// Canonical source, optionally declaring implicit participants.
+    Normalize(cmd_tools::NormalizeArgs),
+    /// Apply a structural edit (add_message, rename_participant, …).
+    Edit(cmd_tools::EditArgs),
+    /// Explain a diagram: participants, flow, groups, summary.
+    Explain(cmd_tools::ExplainArgs),
+    /// Readability advice, separate from compiler diagnostics.
+    Lint(cmd_tools::LintArgs),
+    /// The catalog of supported syntax.
+    Primitives(cmd_tools::PrimitivesArgs),
+    /// Convert another notation (Mermaid sequenceDiagram) to puml.
+    Convert(cmd_tools::ConvertArgs),
+    /// Run the MCP server on stdio.
+    Mcp(cmd_mcp::McpArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Check(args) => cmd_check::run_check(args),
+        Command::Dump(args) => cmd_check::run_dump(args),
+        Command::Render(args) => cmd_render::run(args),
+        Command::Fmt(args) => cmd_tools::run_fmt(args),
+        Command::Normalize(args) => cmd_tools::run_normalize(args),
+        Command::Edit(args) => cmd_tools::run_edit(args),
+        Command::Explain(args) => cmd_tools::run_explain(args),
+        Command::Lint(args) => cmd_tools::run_lint(args),
+        Command::Primitives(args) => cmd_tools::run_primitives(args),
+        Command::Convert(args) => cmd_tools::run_convert(args),
+        Command::Mcp(args) => cmd_mcp::run(args),
+    }
+}

@@ -1,0 +1,2 @@
+//! The salsa database. Owned by the compiler-core work (issue 2).
+mod render_queries;

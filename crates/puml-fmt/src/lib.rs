@@ -1,0 +1,1 @@
+//! The formatter. Owned by the source-tools work (issue 4).

@@ -1,0 +1,19 @@
+//! puml's features as plain Rust functions over plain data: no protocol
+//! types (LSP, MCP, JSON) here. The CLI, the LSP and the MCP server are thin
+//! glue over this crate.
+//!
+//! Module ownership while the first version is built:
+//! `check`, `fs` — compiler core; `render` — rendering;
+//! `format`, `normalize`, `edit`, `explain`, `lint`, `primitives`,
+//! `mermaid` — source tools.
+
+pub mod check;
+pub mod edit;
+pub mod explain;
+pub mod format;
+pub mod fs;
+pub mod lint;
+pub mod mermaid;
+pub mod normalize;
+pub mod primitives;
+pub mod render;

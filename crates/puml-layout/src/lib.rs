@@ -1,0 +1,1 @@
+//! Model → scene. Owned by the rendering work (issue 3).

@@ -1,0 +1,1 @@
+//! The MCP server. Owned by the MCP work (issue 5).

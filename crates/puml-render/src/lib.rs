@@ -1,0 +1,1 @@
+//! Scene → output formats. Owned by the rendering work (issue 3).

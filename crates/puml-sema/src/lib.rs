@@ -1,0 +1,11 @@
+//! Semantics of PlantUML sequence diagrams: preprocessing (`!include`,
+//! `!define`, `!if`, procedures), name resolution and normalization of the
+//! syntax tree into a position-free [`model::Document`], with a
+//! [`model::SourceMap`] back to the syntax and the semantic diagnostics.
+
+mod lower;
+pub mod model;
+pub mod preprocess;
+
+pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions};
+pub use preprocess::{FileLoader, FsLoader, NoIncludes};

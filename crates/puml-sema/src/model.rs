@@ -1,0 +1,504 @@
+//! The normalized diagram model. It holds **no positions**: an edit that
+//! only moves text (whitespace, comments) leaves the model equal, so salsa
+//! stops there and layout/render do not re-run. `SourceMap` links model
+//! items back to syntax ranges.
+//!
+//! Events are a flat list; groups are bracketed by `GroupStart` /
+//! `GroupElse` / `GroupEnd`. A flat list keeps every walk iterative, so a
+//! 10,000-deep nesting cannot overflow the stack anywhere downstream.
+
+use text_size::TextRange;
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+/// Index into `Diagram::participants`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ParticipantId(pub u32);
+
+impl ParticipantId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// All diagrams of one file (`@startuml … @enduml` blocks, in order).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Document {
+    pub diagrams: Vec<Diagram>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Diagram {
+    /// `@startuml name` or `@startuml{name.png}`.
+    pub name: Option<String>,
+    /// In display order (after `order N` is applied, stable otherwise).
+    pub participants: Vec<Participant>,
+    pub boxes: Vec<ParticipantBox>,
+    pub events: Vec<Event>,
+    pub title: Option<String>,
+    pub header: Option<Decoration>,
+    pub footer: Option<Decoration>,
+    pub legend: Option<Legend>,
+    pub caption: Option<String>,
+    pub mainframe: Option<String>,
+    pub settings: Settings,
+}
+
+impl Diagram {
+    pub fn participant(&self, id: ParticipantId) -> &Participant {
+        &self.participants[id.index()]
+    }
+    /// Number of pages (`newpage` splits).
+    pub fn page_count(&self) -> usize {
+        1 + self
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::NewPage { .. }))
+            .count()
+    }
+    pub fn messages(&self) -> impl Iterator<Item = &Message> {
+        self.events.iter().filter_map(|e| match e {
+            Event::Message(m) => Some(m),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum ParticipantKind {
+    Participant,
+    Actor,
+    Boundary,
+    Control,
+    Entity,
+    Database,
+    Collections,
+    Queue,
+}
+
+impl ParticipantKind {
+    pub const ALL: [ParticipantKind; 8] = [
+        ParticipantKind::Participant,
+        ParticipantKind::Actor,
+        ParticipantKind::Boundary,
+        ParticipantKind::Control,
+        ParticipantKind::Entity,
+        ParticipantKind::Database,
+        ParticipantKind::Collections,
+        ParticipantKind::Queue,
+    ];
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ParticipantKind::Participant => "participant",
+            ParticipantKind::Actor => "actor",
+            ParticipantKind::Boundary => "boundary",
+            ParticipantKind::Control => "control",
+            ParticipantKind::Entity => "entity",
+            ParticipantKind::Database => "database",
+            ParticipantKind::Collections => "collections",
+            ParticipantKind::Queue => "queue",
+        }
+    }
+    pub fn from_keyword(word: &str) -> Option<ParticipantKind> {
+        ParticipantKind::ALL
+            .into_iter()
+            .find(|k| k.keyword().eq_ignore_ascii_case(word))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Participant {
+    pub kind: ParticipantKind,
+    /// The identifier messages use: the alias if there is one, else the name.
+    pub code: String,
+    /// The name as written (quotes removed); `participant "Long" as L` → `Long`.
+    pub name: String,
+    pub alias: Option<String>,
+    /// What is drawn in the head box (`\n` already turned into line breaks
+    /// is left to layout: this is the raw display text).
+    pub display: String,
+    pub order: Option<i64>,
+    pub stereotype: Option<Stereotype>,
+    /// Background color as written (`#LightBlue`, `#ff0000`, gradients kept verbatim).
+    pub color: Option<String>,
+    pub url: Option<String>,
+    /// `true` when declared by a participant statement, `false` when it
+    /// appeared first in a message, note or activation.
+    pub declared: bool,
+    /// Index into `Diagram::boxes`.
+    pub in_box: Option<usize>,
+    /// `create` was used: the head is drawn at the first message to it.
+    pub created: bool,
+    pub destroyed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Stereotype {
+    /// Texts of every `<< … >>` in order.
+    pub labels: Vec<String>,
+    /// `<< (C,#ADD1B2) label >>`: the spot character and its color.
+    pub spot: Option<(char, Option<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ParticipantBox {
+    pub title: Option<String>,
+    pub color: Option<String>,
+    pub participants: Vec<ParticipantId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(tag = "type", rename_all = "snake_case"))]
+pub enum Event {
+    Message(Message),
+    Note(Note),
+    Ref(Reference),
+    /// The participant's head is drawn here (after `create`).
+    Create {
+        participant: ParticipantId,
+    },
+    Activate {
+        participant: ParticipantId,
+        color: Option<String>,
+    },
+    Deactivate {
+        participant: ParticipantId,
+    },
+    Destroy {
+        participant: ParticipantId,
+    },
+    GroupStart(Group),
+    /// `else [label]` inside the innermost open group.
+    GroupElse {
+        label: Option<String>,
+        color: Option<String>,
+    },
+    GroupEnd,
+    /// `== text ==`
+    Divider {
+        text: String,
+    },
+    /// `...` or `... text ...`
+    Delay {
+        text: Option<String>,
+    },
+    /// `|||` (None) or `||45||`.
+    Space {
+        pixels: Option<u32>,
+    },
+    NewPage {
+        title: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(tag = "kind", rename_all = "snake_case"))]
+pub enum Endpoint {
+    Participant {
+        id: ParticipantId,
+    },
+    /// `[->`, `->]` (`short == false`) and `?->`, `->?` (`short == true`).
+    Edge {
+        side: Side,
+        short: bool,
+    },
+}
+
+impl Endpoint {
+    pub fn participant(&self) -> Option<ParticipantId> {
+        match self {
+            Endpoint::Participant { id } => Some(*id),
+            Endpoint::Edge { .. } => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum Side {
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Message {
+    /// Always the sender, whatever the direction the arrow was written in
+    /// (`B <- A` has `from == A`).
+    pub from: Endpoint,
+    pub to: Endpoint,
+    pub arrow: Arrow,
+    /// Raw label text; `\n` and creole markup are interpreted by layout.
+    pub label: String,
+    /// The autonumber text for this message, formatted.
+    pub number: Option<String>,
+    /// `->(10)`: vertical slant in pixels.
+    pub slant: Option<u32>,
+    /// teoz `&`: drawn on the same row as the previous message.
+    pub parallel: bool,
+    /// teoz `{name}` anchor on this message.
+    pub anchor: Option<String>,
+    /// Produced by `return`.
+    pub is_return: bool,
+}
+
+impl Message {
+    pub fn is_self(&self) -> bool {
+        matches!((&self.from, &self.to), (Endpoint::Participant { id: a }, Endpoint::Participant { id: b }) if a == b)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Arrow {
+    /// The head at the sender's end (usually `None`; `<->` has both).
+    pub tail_head: Head,
+    /// The head at the receiver's end.
+    pub head: Head,
+    pub line: LineStyle,
+    pub color: Option<String>,
+    pub bold: bool,
+    /// Written right-to-left (`A <- B`), kept for round-tripping/explain.
+    pub written_reversed: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Head {
+    pub shape: HeadShape,
+    /// `o` decoration (`->o`, `o->`).
+    pub circle: bool,
+}
+
+impl Head {
+    pub const NONE: Head = Head {
+        shape: HeadShape::None,
+        circle: false,
+    };
+    pub const FILLED: Head = Head {
+        shape: HeadShape::Filled,
+        circle: false,
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "snake_case"))]
+pub enum HeadShape {
+    None,
+    /// `>`
+    Filled,
+    /// `>>`
+    Open,
+    /// `\` (upper half)
+    HalfUpper,
+    /// `/` (lower half)
+    HalfLower,
+    /// `\\`
+    HalfUpperOpen,
+    /// `//`
+    HalfLowerOpen,
+    /// `x`
+    Cross,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "snake_case"))]
+pub enum LineStyle {
+    Solid,
+    /// `--`
+    Dotted,
+    /// `-[hidden]>`
+    Hidden,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Note {
+    pub position: NotePosition,
+    pub shape: NoteShape,
+    pub text: String,
+    pub color: Option<String>,
+    /// `/ note …`: drawn on the same row as the previous note.
+    pub aligned: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(tag = "kind", rename_all = "snake_case"))]
+pub enum NotePosition {
+    /// `note left of A`; `of == None`: attached to the previous message.
+    Left {
+        of: Option<ParticipantId>,
+    },
+    Right {
+        of: Option<ParticipantId>,
+    },
+    /// `note over A` or `note over A, B` (the span from `first` to `last`).
+    Over {
+        first: ParticipantId,
+        last: Option<ParticipantId>,
+    },
+    Across,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum NoteShape {
+    Note,
+    /// `hnote`: hexagon.
+    Hexagon,
+    /// `rnote`: rectangle.
+    Rectangle,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Reference {
+    pub participants: Vec<ParticipantId>,
+    pub text: String,
+    pub color: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum GroupKind {
+    Alt,
+    Opt,
+    Loop,
+    Par,
+    Break,
+    Critical,
+    Group,
+}
+
+impl GroupKind {
+    pub const ALL: [GroupKind; 7] = [
+        GroupKind::Alt,
+        GroupKind::Opt,
+        GroupKind::Loop,
+        GroupKind::Par,
+        GroupKind::Break,
+        GroupKind::Critical,
+        GroupKind::Group,
+    ];
+    pub fn keyword(self) -> &'static str {
+        match self {
+            GroupKind::Alt => "alt",
+            GroupKind::Opt => "opt",
+            GroupKind::Loop => "loop",
+            GroupKind::Par => "par",
+            GroupKind::Break => "break",
+            GroupKind::Critical => "critical",
+            GroupKind::Group => "group",
+        }
+    }
+    pub fn from_keyword(word: &str) -> Option<GroupKind> {
+        GroupKind::ALL
+            .into_iter()
+            .find(|k| k.keyword().eq_ignore_ascii_case(word))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Group {
+    pub kind: GroupKind,
+    /// For `group`, the tab text is `label`; for the others the tab shows the
+    /// keyword and `label` is drawn as the condition.
+    pub label: Option<String>,
+    /// `group Label [secondary]`.
+    pub secondary: Option<String>,
+    /// `alt#Gold`: the frame color.
+    pub frame_color: Option<String>,
+    /// `alt #LightBlue`: the background.
+    pub color: Option<String>,
+}
+
+/// `header`/`footer` text with its alignment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Decoration {
+    pub text: String,
+    pub align: Option<HorizontalAlign>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum HorizontalAlign {
+    Left,
+    Center,
+    Right,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Legend {
+    pub text: String,
+    /// `legend top left` → (Some(Top), Some(Left)).
+    pub vertical: Option<VerticalAlign>,
+    pub horizontal: Option<HorizontalAlign>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum VerticalAlign {
+    Top,
+    Bottom,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Settings {
+    /// `!theme NAME`.
+    pub theme: Option<String>,
+    /// `skinparam` entries in order; keys lowercased (PlantUML ignores case),
+    /// block forms flattened (`skinparam sequence { ArrowColor red }` →
+    /// `("sequencearrowcolor", "red")`).
+    pub skinparams: Vec<(String, String)>,
+    /// Raw `<style>` sheets, in order.
+    pub styles: Vec<String>,
+    /// `!pragma teoz true`.
+    pub teoz: bool,
+    pub hide_footbox: bool,
+    pub hide_unlinked: bool,
+    /// Other `!pragma` entries, lowercased keys.
+    pub pragmas: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// The last value set for a skinparam (case-insensitive key).
+    pub fn skinparam(&self, key: &str) -> Option<&str> {
+        self.skinparams
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Where model items came from. Ranges are byte ranges in the main file's
+/// text (for items from included files: the `!include` line).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMap {
+    pub diagrams: Vec<DiagramSourceMap>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DiagramSourceMap {
+    /// The whole `@startuml … @enduml` range.
+    pub range: TextRange,
+    /// Declaration (or first use) of each participant, parallel to `participants`.
+    pub participants: Vec<TextRange>,
+    /// Every use of each participant name (declaration, messages, notes,
+    /// activations, …): the range of the name token itself.
+    pub participant_uses: Vec<Vec<TextRange>>,
+    /// Parallel to `events`: the statement each event came from.
+    pub events: Vec<TextRange>,
+}

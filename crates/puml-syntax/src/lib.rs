@@ -1,0 +1,71 @@
+//! Lossless syntax for PlantUML sequence diagrams.
+//!
+//! `parse` never fails: it returns a rowan green tree whose text is the input
+//! byte for byte, plus the syntax errors found. The crate knows nothing of
+//! diagram meaning, salsa, serde or I/O.
+
+pub mod ast;
+pub mod diagnostic;
+pub mod line_index;
+mod parser;
+pub mod syntax_kind;
+
+pub use diagnostic::{apply_edits, Diagnostic, Fix, Related, Severity, TextEdit};
+pub use line_index::{LineCol, LineIndex};
+pub use parser::arrow::{parse_arrow, ArrowSyntax, HeadSyntax, LineSyntax};
+pub use rowan::{GreenNode, TextRange, TextSize};
+pub use syntax_kind::{PumlLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
+
+/// The result of parsing: a green tree (cheap to clone, `Send`) and the
+/// syntax errors, in source order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Parse {
+    green: GreenNode,
+    errors: Vec<Diagnostic>,
+}
+
+impl Parse {
+    pub fn green(&self) -> &GreenNode {
+        &self.green
+    }
+    pub fn syntax(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+    pub fn root(&self) -> ast::Root {
+        ast::Root { syntax: self.syntax() }
+    }
+    pub fn errors(&self) -> &[Diagnostic] {
+        &self.errors
+    }
+}
+
+/// Parses a whole file. Never panics, for any input.
+pub fn parse(text: &str) -> Parse {
+    let (green, errors) = parser::parse_text(text);
+    Parse { green, errors }
+}
+
+/// An indented dump of the tree, one element per line, for snapshot files.
+pub fn debug_dump(node: &SyntaxNode) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for event in node.preorder_with_tokens() {
+        match event {
+            rowan::WalkEvent::Enter(element) => {
+                let indent = "  ".repeat(depth);
+                match element {
+                    rowan::NodeOrToken::Node(n) => {
+                        let _ = writeln!(out, "{indent}{:?}@{:?}", n.kind(), n.text_range());
+                    }
+                    rowan::NodeOrToken::Token(t) => {
+                        let _ = writeln!(out, "{indent}{:?}@{:?} {:?}", t.kind(), t.text_range(), t.text());
+                    }
+                }
+                depth += 1;
+            }
+            rowan::WalkEvent::Leave(_) => depth -= 1,
+        }
+    }
+    out
+}

@@ -1,0 +1,197 @@
+//! Every token and node kind of the concrete syntax tree.
+//!
+//! The tree is line-oriented like the language: a `DIAGRAM` holds one node
+//! per statement, and every statement node ends with its `NEWLINE` token (if
+//! the line has one). Block-structured constructs whose depth is bounded
+//! (block notes, refs, legends, titles, skinparam/style blocks, multi-line
+//! participant names) are one node with their body inside. Constructs that
+//! nest without bound (groups, boxes, `!if`) are **flat**: `GROUP_START`,
+//! `ELSE`, `END` are sibling statements, so the tree depth is bounded and
+//! no walk over it can overflow the stack. Consumers that need nesting count
+//! starts and ends (see `puml_sema` and `puml_fmt`).
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u16)]
+#[allow(non_camel_case_types)]
+pub enum SyntaxKind {
+    // ---- tokens: trivia
+    WHITESPACE = 0,
+    NEWLINE,
+    /// `' …` to the end of the line.
+    COMMENT,
+    /// `/' … '/`, possibly over several lines.
+    BLOCK_COMMENT,
+    /// A U+FEFF byte-order mark at the start of the file.
+    BOM,
+
+    // ---- tokens: significant
+    /// A keyword (`participant`, `note`, `alt`, `end`, `@startuml`, …); the
+    /// text tells which. Keywords are matched case-insensitively.
+    KEYWORD,
+    /// A preprocessor directive word including its `!` (`!include`, `!define`).
+    DIRECTIVE,
+    /// A bare name (`Alice`, `DB_1`, `Ω`).
+    IDENT,
+    /// `"…"` (quotes included).
+    STRING,
+    /// An arrow, e.g. `->`, `-->>`, `<->o`, `-[#red,dashed]>`, `->x`.
+    ARROW,
+    /// `#red`, `#FF00AA`, `#red/blue`, `#red-blue`.
+    COLOR,
+    /// `<< … >>` including the brackets.
+    STEREOTYPE,
+    /// `[[url label]]`
+    URL,
+    NUMBER,
+    COLON,
+    COMMA,
+    AMP,
+    /// `++`, `--`, `**`, `!!` after a message target, or `++`/`--` before a
+    /// participant on `deactivate`-like statements.
+    LIFECYCLE,
+    /// `{name}` teoz anchor.
+    ANCHOR,
+    /// `(10)` slant of an arrow.
+    SLANT,
+    L_BRACKET,
+    R_BRACKET,
+    L_BRACE,
+    R_BRACE,
+    /// `?` short-arrow endpoint.
+    QUESTION,
+    /// `/` at the start of an aligned note.
+    SLASH,
+    /// `=` in `!$x = 1` and `order = 10` style forms.
+    EQ,
+    /// Free text: message labels, note bodies, titles, divider text,
+    /// skinparam values, preprocessor arguments. Kept verbatim.
+    TEXT,
+    /// A character sequence the parser could not place. Always accompanied by
+    /// a syntax error.
+    ERROR_TOKEN,
+
+    // ---- nodes
+    ROOT,
+    /// `@startuml … @enduml` (the end line may be missing).
+    DIAGRAM,
+    /// The `@startuml [name]` line.
+    START_LINE,
+    /// The `@enduml` line.
+    END_LINE,
+    /// `participant "Long" as L <<stereo>> #color order 10` (any kind keyword);
+    /// may contain a `MULTILINE_NAME` body.
+    PARTICIPANT,
+    /// `[` … `]` multi-line display name inside a `PARTICIPANT`.
+    MULTILINE_NAME,
+    /// `create [kind] Name`.
+    CREATE,
+    /// `A -> B ++ : label`, including `[->`, `->]`, `?->`, `& A -> B`.
+    MESSAGE,
+    /// The left or right endpoint of a message (a name, `[`, `]`, or `?`).
+    ENDPOINT,
+    /// `return label`
+    RETURN,
+    /// `activate A #color`
+    ACTIVATE,
+    DEACTIVATE,
+    DESTROY,
+    /// `autoactivate on|off`
+    AUTOACTIVATE,
+    /// A note: one-line (`note left: text`) or block (header, body, `end note`).
+    NOTE,
+    /// The lines of a block note, ref or legend between header and end line.
+    BODY,
+    /// `end note`, `endnote`, `end hnote`, `endrnote`, `end ref`, `endlegend`,
+    /// `end title`, `endheader`, `endfooter`, `end box`… as part of their block.
+    BLOCK_END,
+    /// `ref over A, B : text` or a block ref.
+    REF,
+    /// `alt cond`, `loop 10 times`, `group Label [secondary]`, `alt#Gold #Blue x`
+    GROUP_START,
+    /// `else cond`
+    ELSE,
+    /// `end` closing a group (also the mistaken `end alt`, `endloop`… forms,
+    /// which carry an error).
+    END,
+    /// `box "Title" #color`
+    BOX_START,
+    /// `end box`
+    BOX_END,
+    /// `== text ==`
+    DIVIDER,
+    /// `...` or `... text ...`
+    DELAY,
+    /// `|||` or `||45||`
+    SPACE,
+    /// `newpage [title]`
+    NEWPAGE,
+    /// `autonumber …`
+    AUTONUMBER,
+    /// `title text` or `title` … `end title`
+    TITLE,
+    HEADER,
+    FOOTER,
+    /// `legend [pos]` … `endlegend`
+    LEGEND,
+    CAPTION,
+    MAINFRAME,
+    /// `hide footbox`, `hide unlinked`, `show footbox`, other `hide`/`show`.
+    HIDE_SHOW,
+    /// `skinparam key value` or `skinparam [prefix] {` … `}`
+    SKINPARAM,
+    /// `<style>` … `</style>`
+    STYLE,
+    /// `!theme name [from …]`
+    THEME,
+    /// `!pragma key [value]`
+    PRAGMA,
+    /// Any other preprocessor line: `!include`, `!define`, `!if`, `!endif`,
+    /// `!procedure`, `!$x = …`, …
+    PREPROC,
+    /// A line that is not a statement of the sequence language.
+    ERROR_STATEMENT,
+    /// Text outside `@startuml … @enduml` (ignored by PlantUML).
+    OUTSIDE_TEXT,
+}
+
+impl SyntaxKind {
+    pub fn is_trivia(self) -> bool {
+        matches!(
+            self,
+            SyntaxKind::WHITESPACE | SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT | SyntaxKind::BOM
+        )
+    }
+    pub fn is_token(self) -> bool {
+        (self as u16) < (SyntaxKind::ROOT as u16)
+    }
+    const LAST: u16 = SyntaxKind::OUTSIDE_TEXT as u16;
+    pub fn from_raw(raw: u16) -> SyntaxKind {
+        assert!(raw <= SyntaxKind::LAST);
+        // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants
+        // from 0 to `LAST`, checked just above.
+        unsafe { std::mem::transmute::<u16, SyntaxKind>(raw) }
+    }
+}
+
+impl From<SyntaxKind> for rowan::SyntaxKind {
+    fn from(kind: SyntaxKind) -> Self {
+        rowan::SyntaxKind(kind as u16)
+    }
+}
+
+#[derive(Debug, Copy, Clone, Ord, PartialOrd, Eq, PartialEq, Hash)]
+pub enum PumlLanguage {}
+
+impl rowan::Language for PumlLanguage {
+    type Kind = SyntaxKind;
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from_raw(raw.0)
+    }
+    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+        kind.into()
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<PumlLanguage>;
+pub type SyntaxToken = rowan::SyntaxToken<PumlLanguage>;
+pub type SyntaxElement = rowan::SyntaxElement<PumlLanguage>;
