@@ -1,7 +1,146 @@
-//! Typed views over the CST.
-use crate::SyntaxNode;
+//! Typed access to the CST: thin, allocation-light views that the
+//! semantic layer, the formatter and the IDE features share.
+
+use crate::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Root {
     pub syntax: SyntaxNode,
+}
+
+impl Root {
+    /// The `@startuml … @enduml` blocks, in order.
+    pub fn diagrams(&self) -> impl Iterator<Item = Diagram> {
+        self.syntax
+            .children()
+            .filter(|n| n.kind() == SyntaxKind::DIAGRAM)
+            .map(|syntax| Diagram { syntax })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagram {
+    pub syntax: SyntaxNode,
+}
+
+impl Diagram {
+    /// `@startuml name` → `name` (and `{name.png}` → `name.png`).
+    pub fn name(&self) -> Option<String> {
+        let start = self.syntax.children().find(|n| n.kind() == SyntaxKind::START_LINE)?;
+        let text = tokens_of(&start, SyntaxKind::TEXT).next()?.text().trim().to_string();
+        let text = text
+            .trim_start_matches('{')
+            .trim_end_matches('}')
+            .trim_matches('"')
+            .trim()
+            .to_string();
+        (!text.is_empty()).then_some(text)
+    }
+    /// Statement nodes (everything but the start and end lines), in order.
+    pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {
+        self.syntax
+            .children()
+            .filter(|n| !matches!(n.kind(), SyntaxKind::START_LINE | SyntaxKind::END_LINE))
+    }
+    pub fn end_line(&self) -> Option<SyntaxNode> {
+        self.syntax.children().find(|n| n.kind() == SyntaxKind::END_LINE)
+    }
+}
+
+/// Direct child tokens of `node` of one kind.
+pub fn tokens_of(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(move |t| t.kind() == kind)
+}
+
+/// Direct child tokens that carry meaning (no whitespace, comments or newlines).
+pub fn significant_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia() && t.kind() != SyntaxKind::NEWLINE)
+        .collect()
+}
+
+/// The range of a statement without its leading whitespace and trailing
+/// whitespace/newline (what a diagnostic should underline).
+pub fn statement_range(node: &SyntaxNode) -> TextRange {
+    let tokens: Vec<SyntaxToken> = node
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
+        .collect();
+    match (tokens.first(), tokens.last()) {
+        (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
+        _ => TextRange::empty(node.text_range().start()),
+    }
+}
+
+/// The range of the first line of a statement (its header, for block statements).
+pub fn header_range(node: &SyntaxNode) -> TextRange {
+    let mut start = None;
+    let mut end = None;
+    for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
+        match token.kind() {
+            SyntaxKind::NEWLINE => break,
+            SyntaxKind::WHITESPACE => {}
+            _ => {
+                start.get_or_insert(token.text_range().start());
+                end = Some(token.text_range().end());
+            }
+        }
+    }
+    match (start, end) {
+        (Some(s), Some(e)) => TextRange::new(s, e),
+        _ => statement_range(node),
+    }
+}
+
+/// The text lines of a block's `BODY` child (block notes, refs, legends,
+/// multi-line titles), each trimmed.
+pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
+    let body = node.children().find(|n| n.kind() == SyntaxKind::BODY)?;
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
+        match token.kind() {
+            SyntaxKind::NEWLINE => lines.push(std::mem::take(&mut current).trim().to_string()),
+            SyntaxKind::WHITESPACE => {}
+            _ => current.push_str(token.text()),
+        }
+    }
+    if !current.trim().is_empty() {
+        lines.push(current.trim().to_string());
+    }
+    Some(lines)
+}
+
+/// The first keyword token of a statement, lowercased.
+pub fn leading_keyword(node: &SyntaxNode) -> Option<String> {
+    significant_tokens(node)
+        .into_iter()
+        .find(|t| t.kind() == SyntaxKind::KEYWORD)
+        .map(|t| t.text().to_ascii_lowercase())
+}
+
+/// The participant name a token stands for: quotes removed.
+pub fn name_text(token: &SyntaxToken) -> String {
+    unquote(token.text())
+}
+
+pub fn unquote(text: &str) -> String {
+    let t = text.trim();
+    if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+        t[1..t.len() - 1].to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+/// Counts of comments in a tree (line and block), for formatter invariants.
+pub fn comment_count(node: &SyntaxNode) -> usize {
+    node.descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| matches!(t.kind(), SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT))
+        .count()
 }

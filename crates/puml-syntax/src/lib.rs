@@ -5,6 +5,7 @@
 //! diagram meaning, salsa, serde or I/O.
 
 pub mod ast;
+pub mod codes;
 pub mod diagnostic;
 pub mod line_index;
 mod parser;
@@ -68,4 +69,9 @@ pub fn debug_dump(node: &SyntaxNode) -> String {
         }
     }
     out
+}
+
+/// The parser's own keyword tables (the primitive catalog is checked against them).
+pub mod keywords {
+    pub use crate::parser::statements::{GROUP_KEYWORDS, PARTICIPANT_KINDS, STATEMENT_KEYWORDS};
 }

@@ -152,6 +152,8 @@ pub enum SyntaxKind {
     ERROR_STATEMENT,
     /// Text outside `@startuml … @enduml` (ignored by PlantUML).
     OUTSIDE_TEXT,
+    /// `sprite $name [16x16/16] {` … `}`
+    SPRITE,
 }
 
 impl SyntaxKind {
@@ -164,7 +166,7 @@ impl SyntaxKind {
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
-    const LAST: u16 = SyntaxKind::OUTSIDE_TEXT as u16;
+    const LAST: u16 = SyntaxKind::SPRITE as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

@@ -1,4 +1,12 @@
-//! Decomposition of an arrow token into its parts.
+//! Arrows: recognising one in a line and decomposing it into its parts.
+//!
+//! An arrow is `[left head] body [right head]`: the body is one or more `-`
+//! with at most one `[style]` among them (`-[#red,bold]->`); two or more
+//! dashes make it dotted. Heads: `>` `>>` `\` `\\` `/` `//` on the right,
+//! `<` `<<` `\` `\\` `/` `//` on the left, each optionally with `x` (a
+//! cross, `->x`) or `o` (a circle, `->o`, `o->`) on the outside.
+
+use super::lexer::is_name_char;
 
 /// The head drawn at one end of an arrow, as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,10 +35,187 @@ pub struct ArrowSyntax {
     pub right_head: HeadSyntax,
     pub right_circle: bool,
     pub line: LineSyntax,
-    /// Contents of `-[…]>` split on `,`, e.g. `["#red", "bold"]`.
+    /// Contents of `-[…]>` split on `,` and trimmed, e.g. `["#red", "bold"]`.
     pub styles: Vec<String>,
 }
 
-pub fn parse_arrow(_text: &str) -> Option<ArrowSyntax> {
-    None
+impl ArrowSyntax {
+    /// `true` when the arrow points right-to-left only (`<-`, `<<--`).
+    pub fn points_left(&self) -> bool {
+        self.left_head != HeadSyntax::None && self.right_head == HeadSyntax::None
+    }
+}
+
+const LEFT_HEADS: [(&str, HeadSyntax); 6] = [
+    ("<<", HeadSyntax::Open),
+    ("<", HeadSyntax::Filled),
+    ("//", HeadSyntax::HalfLowerOpen),
+    ("/", HeadSyntax::HalfLower),
+    ("\\\\", HeadSyntax::HalfUpperOpen),
+    ("\\", HeadSyntax::HalfUpper),
+];
+
+const RIGHT_HEADS: [(&str, HeadSyntax); 6] = [
+    (">>", HeadSyntax::Open),
+    (">", HeadSyntax::Filled),
+    ("\\\\", HeadSyntax::HalfUpperOpen),
+    ("\\", HeadSyntax::HalfUpper),
+    ("//", HeadSyntax::HalfLowerOpen),
+    ("/", HeadSyntax::HalfLower),
+];
+
+/// Length in bytes of the arrow at the start of `s`, if there is one.
+pub(crate) fn scan_arrow(s: &str) -> Option<usize> {
+    decompose(s).map(|(len, _)| len)
+}
+
+/// Decomposes a whole arrow token. `None` when `text` is not exactly one arrow.
+pub fn parse_arrow(text: &str) -> Option<ArrowSyntax> {
+    match decompose(text) {
+        Some((len, arrow)) if len == text.len() => Some(arrow),
+        _ => None,
+    }
+}
+
+fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    let mut arrow = ArrowSyntax {
+        left_head: HeadSyntax::None,
+        left_circle: false,
+        right_head: HeadSyntax::None,
+        right_circle: false,
+        line: LineSyntax::Solid,
+        styles: Vec::new(),
+    };
+    // Left decorations: `o` or `x` only directly before a head or the body.
+    if i < bytes.len() && (bytes[i] == b'o' || bytes[i] == b'x') {
+        let next = bytes.get(1).copied();
+        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\')) {
+            if bytes[i] == b'o' {
+                arrow.left_circle = true;
+            } else {
+                arrow.left_head = HeadSyntax::Cross;
+            }
+            i += 1;
+        }
+    }
+    if arrow.left_head == HeadSyntax::None {
+        for (lit, head) in LEFT_HEADS {
+            if s[i..].starts_with(lit) {
+                arrow.left_head = head;
+                i += lit.len();
+                break;
+            }
+        }
+    }
+    // Body.
+    let mut dashes = 0;
+    let mut seen_style = false;
+    loop {
+        match bytes.get(i) {
+            Some(b'-') => {
+                dashes += 1;
+                i += 1;
+            }
+            Some(b'[') if !seen_style && dashes > 0 => {
+                let close = s[i..].find(']')?;
+                let inner = &s[i + 1..i + close];
+                if inner.contains('[') {
+                    return None;
+                }
+                arrow.styles = inner
+                    .split(',')
+                    .map(|p| p.trim().to_string())
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                seen_style = true;
+                i += close + 1;
+            }
+            _ => break,
+        }
+    }
+    if dashes == 0 {
+        return None;
+    }
+    if dashes >= 2 {
+        arrow.line = LineSyntax::Dotted;
+    }
+    for (lit, head) in RIGHT_HEADS {
+        if s[i..].starts_with(lit) {
+            arrow.right_head = head;
+            i += lit.len();
+            break;
+        }
+    }
+    // Right decoration, only when it cannot be the start of a name.
+    if let Some(&c) = bytes.get(i) {
+        if c == b'o' || c == b'x' || c == b'X' {
+            let after = s[i + 1..].chars().next();
+            if !after.is_some_and(is_name_char) {
+                if c == b'o' {
+                    arrow.right_circle = true;
+                } else if arrow.right_head == HeadSyntax::Filled || arrow.right_head == HeadSyntax::None {
+                    arrow.right_head = HeadSyntax::Cross;
+                } else {
+                    return None;
+                }
+                i += 1;
+            }
+        }
+    }
+    if arrow.left_head == HeadSyntax::None
+        && arrow.right_head == HeadSyntax::None
+        && !arrow.left_circle
+        && !arrow.right_circle
+    {
+        return None;
+    }
+    Some((i, arrow))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_forms() {
+        let cases = [
+            ("->", true),
+            ("-->", true),
+            ("->>", true),
+            ("-\\", true),
+            ("-/", true),
+            ("\\\\-", true),
+            ("//--", true),
+            ("->x", true),
+            ("->o", true),
+            ("o->", true),
+            ("<->", true),
+            ("<->o", true),
+            ("-[#red]>", true),
+            ("-[#c,dashed,bold]>", true),
+            ("-[#red]->", true),
+            ("<-", true),
+            ("<--", true),
+            ("-", false),
+            ("--", false),
+            ("-)", false),
+            ("~>", false),
+            ("-x", true),
+            ("--X", true),
+        ];
+        for (text, ok) in cases {
+            assert_eq!(parse_arrow(text).is_some(), ok, "{text}");
+        }
+        let a = parse_arrow("-[#red,bold]->>").unwrap();
+        assert_eq!(a.right_head, HeadSyntax::Open);
+        assert_eq!(a.line, LineSyntax::Dotted);
+        assert_eq!(a.styles, vec!["#red", "bold"]);
+        let x = parse_arrow("->x").unwrap();
+        assert_eq!(x.right_head, HeadSyntax::Cross);
+        assert!(parse_arrow("<-").unwrap().points_left());
+        // `->oscar`: the `o` begins a name, not a circle.
+        assert_eq!(scan_arrow("->oscar"), Some(2));
+    }
 }

@@ -1,14 +1,339 @@
-pub mod arrow;
+//! The parser: lines → statements → rowan green tree.
+//!
+//! It never fails and never panics. Each statement is parsed on its own, so
+//! one bad line becomes one `ERROR_STATEMENT` (with a diagnostic) and the
+//! next line parses normally. Every byte of the input ends up in exactly one
+//! token: the tree's text is the input.
 
-use crate::{Diagnostic, SyntaxKind};
-use rowan::{GreenNode, GreenNodeBuilder};
+pub mod arrow;
+mod lexer;
+pub(crate) mod statements;
+
+use crate::codes;
+use crate::{Diagnostic, SyntaxKind, TextEdit};
+use lexer::{first_word, LineLexer};
+use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use SyntaxKind::*;
 
 pub(crate) fn parse_text(text: &str) -> (GreenNode, Vec<Diagnostic>) {
-    let mut builder = GreenNodeBuilder::new();
-    builder.start_node(SyntaxKind::ROOT.into());
-    if !text.is_empty() {
-        builder.token(SyntaxKind::OUTSIDE_TEXT.into(), text);
-    }
-    builder.finish_node();
-    (builder.finish(), Vec::new())
+    let mut parser = Parser::new(text);
+    parser.parse_root();
+    let errors = {
+        let mut errors = std::mem::take(&mut parser.errors);
+        errors.sort_by_key(|d| (d.range.start(), d.range.end()));
+        errors
+    };
+    (parser.builder.finish(), errors)
 }
+
+#[derive(Clone, Copy)]
+pub(crate) struct Line<'a> {
+    /// Byte offset of the line's first byte in the file.
+    pub(crate) start: usize,
+    /// The line without its terminator.
+    pub(crate) content: &'a str,
+    /// `"\n"`, `"\r\n"` or `""` (last line).
+    pub(crate) newline: &'a str,
+}
+
+/// The end of a logical line: PlantUML joins a line ending in `\` with the
+/// next one, so the newline after a trailing backslash is part of the line.
+fn find_logical_line_end(rest: &str) -> Option<usize> {
+    let mut from = 0;
+    loop {
+        let nl = from + rest[from..].find('\n')?;
+        let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
+        let continued = content.ends_with('\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
+        let is_comment = content[content.rfind('\n').map_or(0, |i| i + 1)..]
+            .trim_start()
+            .starts_with('\'');
+        if continued && !is_comment {
+            from = nl + 1;
+        } else {
+            return Some(nl);
+        }
+    }
+}
+
+fn split_lines(text: &str) -> Vec<Line<'_>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let rest = &text[start..];
+        match find_logical_line_end(rest) {
+            Some(nl) => {
+                let (content, newline) = if nl > 0 && rest.as_bytes()[nl - 1] == b'\r' {
+                    (&rest[..nl - 1], &rest[nl - 1..nl + 1])
+                } else {
+                    (&rest[..nl], &rest[nl..nl + 1])
+                };
+                lines.push(Line {
+                    start,
+                    content,
+                    newline,
+                });
+                start += nl + 1;
+            }
+            None => {
+                lines.push(Line {
+                    start,
+                    content: rest,
+                    newline: "",
+                });
+                start = text.len();
+            }
+        }
+    }
+    lines
+}
+
+pub(crate) struct Parser<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) lines: Vec<Line<'a>>,
+    /// Index of the next line to parse.
+    pub(crate) pos: usize,
+    pub(crate) builder: GreenNodeBuilder<'static>,
+    pub(crate) errors: Vec<Diagnostic>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            text,
+            lines: split_lines(text),
+            pos: 0,
+            builder: GreenNodeBuilder::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    pub(crate) fn range(&self, line: &Line, start: usize, end: usize) -> TextRange {
+        TextRange::new(
+            TextSize::from((line.start + start) as u32),
+            TextSize::from((line.start + end) as u32),
+        )
+    }
+
+    pub(crate) fn line_range(&self, line: &Line) -> TextRange {
+        let trimmed_start = line.content.len() - line.content.trim_start().len();
+        let end = line.content.trim_end().len().max(trimmed_start);
+        self.range(line, trimmed_start, end)
+    }
+
+    pub(crate) fn error(&mut self, diagnostic: Diagnostic) {
+        self.errors.push(diagnostic);
+    }
+
+    /// Emits a line's pieces as tokens, then its terminator.
+    pub(crate) fn emit_line(&mut self, line: &Line<'a>, lexer: LineLexer<'a>) {
+        let mut cursor = 0;
+        for (kind, start, end) in lexer.pieces {
+            debug_assert_eq!(start, cursor);
+            self.builder.token(kind.into(), &line.content[start..end]);
+            cursor = end;
+        }
+        if cursor < line.content.len() {
+            self.builder.token(ERROR_TOKEN.into(), &line.content[cursor..]);
+        }
+        if !line.newline.is_empty() {
+            self.builder.token(NEWLINE.into(), line.newline);
+        }
+    }
+
+    /// A line holding only trivia (blank, or a `'` comment), as direct children.
+    fn emit_trivia_line(&mut self, line: &Line<'a>) {
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if lx.rest().starts_with('\'') {
+            let len = lx.rest().trim_end().len();
+            lx.push(COMMENT, len);
+            lx.ws();
+        }
+        self.emit_line(line, lx);
+    }
+
+    fn parse_root(&mut self) {
+        self.builder.start_node(ROOT.into());
+        if self.text.starts_with('\u{feff}') {
+            self.builder.token(BOM.into(), "\u{feff}");
+            if let Some(first) = self.lines.first_mut() {
+                first.start += 3;
+                first.content = &first.content[3..];
+            }
+        }
+        let has_start = self
+            .lines
+            .iter()
+            .any(|l| first_word(l.content).starts_with("@startuml"));
+        if !has_start {
+            let has_content = self.lines.iter().any(|l| {
+                let t = l.content.trim();
+                !t.is_empty() && !t.starts_with('\'')
+            });
+            if has_content {
+                let first = self.lines.iter().find(|l| !l.content.trim().is_empty()).copied();
+                if let Some(first) = first {
+                    let range = self.line_range(&first);
+                    let at = TextSize::from(first.start as u32);
+                    self.error(
+                        Diagnostic::warning(
+                            codes::MISSING_STARTUML,
+                            range,
+                            "no `@startuml` line: the whole file is read as one diagram",
+                        )
+                        .with_fix("Insert `@startuml`", vec![TextEdit::insert(at, "@startuml\n")]),
+                    );
+                }
+                self.parse_diagram(true);
+            }
+        }
+        while self.pos < self.lines.len() {
+            let line = self.lines[self.pos];
+            if first_word(line.content).starts_with("@startuml") {
+                self.parse_diagram(false);
+                continue;
+            }
+            let trimmed = line.content.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('\'') {
+                self.emit_trivia_line(&line);
+            } else {
+                self.builder.start_node(OUTSIDE_TEXT.into());
+                let mut lx = LineLexer::new(line.content);
+                lx.ws();
+                lx.text_to_end();
+                self.emit_line(&line, lx);
+                self.builder.finish_node();
+            }
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    fn parse_diagram(&mut self, implicit: bool) {
+        self.builder.start_node(DIAGRAM.into());
+        if !implicit {
+            let line = self.lines[self.pos];
+            self.start_line(&line);
+            self.pos += 1;
+        }
+        let mut closed = false;
+        while self.pos < self.lines.len() {
+            let line = self.lines[self.pos];
+            let word = first_word(line.content);
+            if word.starts_with("@end") {
+                self.builder.start_node(END_LINE.into());
+                let mut lx = LineLexer::new(line.content);
+                lx.ws();
+                let len = lx.rest().find(char::is_whitespace).unwrap_or(lx.rest().len());
+                lx.push(KEYWORD, len);
+                lx.ws();
+                if !lx.at_end() {
+                    lx.text_to_end();
+                }
+                self.emit_line(&line, lx);
+                self.builder.finish_node();
+                self.pos += 1;
+                closed = true;
+                break;
+            }
+            if word.starts_with("@startuml") && !implicit {
+                let range = self.line_range(&line);
+                let full = TextRange::new(
+                    TextSize::from(line.start as u32),
+                    TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
+                );
+                self.error(
+                    Diagnostic::warning(
+                        codes::NESTED_STARTUML,
+                        range,
+                        "a second `@startuml` inside a diagram is ignored; did you forget `@enduml` before it?",
+                    )
+                    .with_fix("Remove the extra `@startuml`", vec![TextEdit::delete(full)]),
+                );
+                self.start_line(&line);
+                self.pos += 1;
+                continue;
+            }
+            self.parse_statement();
+        }
+        if !closed && !implicit {
+            let end = TextSize::of(self.text);
+            let needs_newline = !self.text.is_empty() && !self.text.ends_with('\n');
+            let insert = if needs_newline { "\n@enduml\n" } else { "@enduml\n" };
+            let last_line = self.lines.iter().rev().find(|l| !l.content.trim().is_empty()).copied();
+            let range = match last_line {
+                Some(l) => self.line_range(&l),
+                None => TextRange::empty(end),
+            };
+            self.error(
+                Diagnostic::warning(
+                    codes::MISSING_ENDUML,
+                    range,
+                    "the diagram has no `@enduml`: PlantUML's editors accept this, but `plantuml FILE` finds no diagram",
+                )
+                .with_fix("Add `@enduml` at the end", vec![TextEdit::insert(end, insert)]),
+            );
+        }
+        self.builder.finish_node();
+    }
+
+    fn start_line(&mut self, line: &Line<'a>) {
+        self.builder.start_node(START_LINE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.literal(KEYWORD, "@startuml");
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// Finds the line that ends a block opened at `self.pos`, stopping at
+    /// `@enduml`. `is_end` sees the trimmed, lowercased line.
+    pub(crate) fn find_block_end(&self, is_end: impl Fn(&str) -> bool) -> Option<usize> {
+        for idx in self.pos + 1..self.lines.len() {
+            let content = self.lines[idx].content.trim().to_ascii_lowercase();
+            if content.starts_with("@enduml") {
+                return None;
+            }
+            if is_end(&content) {
+                return Some(idx);
+            }
+        }
+        None
+    }
+
+    /// Emits lines `self.pos + 1 .. end` as a `BODY` node of text lines.
+    pub(crate) fn emit_body(&mut self, end: usize) {
+        if self.pos + 1 >= end {
+            return;
+        }
+        self.builder.start_node(BODY.into());
+        for idx in self.pos + 1..end {
+            let line = self.lines[idx];
+            let mut lx = LineLexer::new(line.content);
+            lx.ws();
+            lx.text_to_end();
+            self.emit_line(&line, lx);
+        }
+        self.builder.finish_node();
+    }
+
+    /// Emits the closing line of a block as a `BLOCK_END` node.
+    pub(crate) fn emit_block_end(&mut self, idx: usize) {
+        let line = self.lines[idx];
+        self.builder.start_node(BLOCK_END.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let rest = lx.rest().trim_end();
+        lx.push(KEYWORD, rest.len());
+        lx.ws();
+        self.emit_line(&line, lx);
+        self.builder.finish_node();
+    }
+}
+
+#[cfg(test)]
+mod tests;

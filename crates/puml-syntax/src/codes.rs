@@ -1,0 +1,48 @@
+//! Stable codes of the diagnostics the parser reports. Every code is
+//! documented, with a bad and a fixed example, in `docs/diagnostics.md`.
+
+/// A line that is not a statement of the sequence-diagram language.
+pub const SYNTAX_ERROR: &str = "E0100";
+/// A `"` that is not closed on its line.
+pub const UNTERMINATED_STRING: &str = "E0101";
+/// A Mermaid arrow (`-)`, `~>`, `->>+`, `-x`) in a PlantUML diagram.
+pub const MERMAID_ARROW: &str = "E0102";
+/// Text after a message target without the `:` that starts a label.
+pub const MISSING_LABEL_COLON: &str = "E0103";
+/// A misspelt keyword (`lop`, `participnt`, `autonumbr`).
+pub const UNKNOWN_KEYWORD: &str = "E0104";
+/// `endloop`, `endif`, `endalt`… instead of `end`.
+pub const WRONG_GROUP_END: &str = "E0105";
+/// `elseif` / `elif` instead of `else`.
+pub const WRONG_ELSE: &str = "E0106";
+/// Mermaid `rect` block.
+pub const MERMAID_RECT: &str = "E0107";
+/// Other Mermaid syntax: `and`, `option`, `%%` comments, `link`.
+pub const MERMAID_SYNTAX: &str = "E0108";
+/// A Mermaid `sequenceDiagram` header.
+pub const MERMAID_HEADER: &str = "E0109";
+/// Activity- or class-diagram syntax inside a sequence diagram.
+pub const FOREIGN_DIAGRAM_SYNTAX: &str = "E0110";
+/// `activate` without a participant.
+pub const ACTIVATE_WITHOUT_NAME: &str = "E0111";
+/// A block note, ref, legend, title… never closed.
+pub const UNCLOSED_BLOCK: &str = "E0112";
+/// A participant kind PlantUML does not have (`service`, `component`).
+pub const UNKNOWN_PARTICIPANT_KIND: &str = "E0113";
+/// A malformed note header (`note over A B`, `note sideways of A`).
+pub const BAD_NOTE: &str = "E0114";
+/// A `/' … '/` comment never closed.
+pub const UNCLOSED_COMMENT: &str = "E0116";
+/// A message with a missing endpoint (`A ->` with nothing after).
+pub const MISSING_ENDPOINT: &str = "E0117";
+/// A stray block end (`end note` with no note open).
+pub const STRAY_BLOCK_END: &str = "E0118";
+
+/// No `@enduml` (PlantUML's editors accept it; its file mode finds no diagram).
+pub const MISSING_ENDUML: &str = "W0101";
+/// A second `@startuml` inside a diagram (ignored by PlantUML).
+pub const NESTED_STARTUML: &str = "W0102";
+/// `end alt`, `end group`: accepted by PlantUML, but the words after `end` mean nothing.
+pub const END_WITH_WORDS: &str = "W0103";
+/// No `@startuml` at all: the file is read as one diagram.
+pub const MISSING_STARTUML: &str = "W0104";

@@ -1,0 +1,1571 @@
+//! One function per statement form. Each consumes one line (or a block of
+//! lines) starting at `Parser::pos`.
+
+use super::arrow::scan_arrow;
+use super::lexer::{first_word, is_name_char, LineLexer};
+use super::{Line, Parser};
+use crate::codes;
+use crate::{Diagnostic, SyntaxKind, TextEdit};
+use rowan::{TextRange, TextSize};
+use SyntaxKind::*;
+
+pub const PARTICIPANT_KINDS: [&str; 8] = [
+    "participant",
+    "actor",
+    "boundary",
+    "control",
+    "entity",
+    "database",
+    "collections",
+    "queue",
+];
+pub const GROUP_KEYWORDS: [&str; 8] = ["alt", "opt", "loop", "par", "par2", "break", "critical", "group"];
+const WRONG_ENDS: [&str; 9] = [
+    "endloop",
+    "endalt",
+    "endif",
+    "endopt",
+    "endpar",
+    "endgroup",
+    "endbreak",
+    "endcritical",
+    "endwhile",
+];
+
+/// Every keyword that starts a statement, for "did you mean" suggestions
+/// and for the primitive catalog.
+pub const STATEMENT_KEYWORDS: &[&str] = &[
+    "participant",
+    "actor",
+    "boundary",
+    "control",
+    "entity",
+    "database",
+    "collections",
+    "queue",
+    "create",
+    "activate",
+    "deactivate",
+    "destroy",
+    "autoactivate",
+    "return",
+    "note",
+    "hnote",
+    "rnote",
+    "ref",
+    "alt",
+    "opt",
+    "loop",
+    "par",
+    "break",
+    "critical",
+    "group",
+    "else",
+    "end",
+    "box",
+    "newpage",
+    "autonumber",
+    "title",
+    "header",
+    "footer",
+    "legend",
+    "caption",
+    "mainframe",
+    "hide",
+    "show",
+    "skinparam",
+    "scale",
+];
+
+impl<'a> Parser<'a> {
+    pub(crate) fn parse_statement(&mut self) {
+        let line = self.lines[self.pos];
+        let trimmed = line.content.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('\'') {
+            self.emit_trivia_line(&line);
+            self.pos += 1;
+            return;
+        }
+        if trimmed.starts_with("/'") {
+            self.block_comment(&line);
+            return;
+        }
+        let word = first_word(line.content);
+        let lines_before = self.pos;
+        if self.looks_like_message(&line) {
+            self.message(&line);
+        } else {
+            self.keyword_statement(&line, &word, trimmed);
+        }
+        if self.pos == lines_before {
+            self.pos += 1;
+        }
+    }
+
+    fn keyword_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+        match word {
+            w if w.starts_with('!') => self.directive(line, w),
+            w if PARTICIPANT_KINDS.contains(&w) => self.participant(line, PARTICIPANT, None),
+            "create" => self.create(line),
+            "activate" | "deactivate" | "destroy" => self.lifecycle(line, word),
+            "autoactivate" => self.simple(line, AUTOACTIVATE, "autoactivate"),
+            "return" => self.simple(line, RETURN, "return"),
+            "note" | "hnote" | "rnote" => self.note(line),
+            "ref" => self.reference(line),
+            w if GROUP_KEYWORDS.contains(&w) => self.group_start(line, w),
+            "else" => self.else_(line),
+            "elseif" | "elif" => self.wrong_else(line, word),
+            "end" => self.end(line),
+            w if WRONG_ENDS.contains(&w) => self.wrong_end(line, w),
+            "endbox" => self.simple(line, BOX_END, "endbox"),
+            "box" => self.box_start(line),
+            "newpage" => self.simple(line, NEWPAGE, "newpage"),
+            "autonumber" => self.simple(line, AUTONUMBER, "autonumber"),
+            "title" => self.titled_block(line, TITLE, "title", &["end title", "endtitle"]),
+            "header" => self.titled_block(line, HEADER, "header", &["end header", "endheader"]),
+            "footer" => self.titled_block(line, FOOTER, "footer", &["end footer", "endfooter"]),
+            "left" | "right" | "center" if self.is_aligned_header(line) => self.aligned_header(line),
+            "legend" => self.titled_block(line, LEGEND, "legend", &["end legend", "endlegend"]),
+            "caption" => self.simple(line, CAPTION, "caption"),
+            "mainframe" => self.simple(line, MAINFRAME, "mainframe"),
+            "hide" | "show" => self.simple(line, HIDE_SHOW, word),
+            "skinparam" | "skinparamlocked" => self.skinparam(line, word),
+            "skin" | "scale" => self.simple(line, SKINPARAM, word),
+            "sprite" => self.sprite(line),
+            _ => self.punctuation_statement(line, word, trimmed),
+        }
+    }
+
+    fn punctuation_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+        if trimmed.starts_with("==") {
+            self.divider(line);
+        } else if trimmed.starts_with("...") {
+            self.delay(line);
+        } else if trimmed.starts_with("||") {
+            self.space(line);
+        } else if (trimmed.starts_with('/') || trimmed.starts_with('&')) && first_word(&trimmed[1..]).ends_with("note")
+        {
+            self.note(line);
+        } else if trimmed.to_ascii_lowercase().starts_with("<style") {
+            self.style(line);
+        } else if trimmed.starts_with('$') || trimmed.starts_with('%') {
+            // A procedure or function call of the preprocessor.
+            self.simple_text(line, PREPROC);
+        } else {
+            self.unknown(line, word, trimmed);
+        }
+    }
+
+    // ---------------------------------------------------------------- comments
+
+    fn block_comment(&mut self, line: &Line<'a>) {
+        let start_in_file = line.start + (line.content.len() - line.content.trim_start().len());
+        let after_open = start_in_file + 2;
+        let end = self.text[after_open..].find("'/").map(|i| after_open + i + 2);
+        let comment_end = end.unwrap_or(self.text.len());
+        // Leading whitespace of the first line.
+        let lead = &self.text[line.start..start_in_file];
+        if !lead.is_empty() {
+            self.builder.token(WHITESPACE.into(), lead);
+        }
+        self.builder
+            .token(BLOCK_COMMENT.into(), &self.text[start_in_file..comment_end]);
+        if end.is_none() {
+            let range = TextRange::new(
+                TextSize::from(start_in_file as u32),
+                TextSize::from((start_in_file + 2) as u32),
+            );
+            self.error(Diagnostic::error(
+                codes::UNCLOSED_COMMENT,
+                range,
+                "this `/'` comment is never closed by `'/`: everything after it is ignored",
+            ));
+        }
+        // Skip the lines the comment covers; the rest of its last line is
+        // parsed as trivia or flagged.
+        while self.pos < self.lines.len() {
+            let l = self.lines[self.pos];
+            let line_end = l.start + l.content.len();
+            if line_end >= comment_end {
+                let rest_start = comment_end - l.start;
+                let rest = &l.content[rest_start.min(l.content.len())..];
+                let mut lx = LineLexer::new(rest);
+                lx.ws();
+                if !lx.at_end() {
+                    let range = TextRange::new(
+                        TextSize::from((comment_end + (rest.len() - rest.trim_start().len())) as u32),
+                        TextSize::from((l.start + l.content.trim_end().len()) as u32),
+                    );
+                    lx.error_to_end();
+                    self.error(Diagnostic::error(
+                        codes::SYNTAX_ERROR,
+                        range,
+                        "text after the end of a block comment: put it on its own line",
+                    ));
+                }
+                for (kind, s, e) in lx.pieces {
+                    self.builder.token(kind.into(), &rest[s..e]);
+                }
+                if !l.newline.is_empty() {
+                    self.builder.token(NEWLINE.into(), l.newline);
+                }
+                self.pos += 1;
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /// A statement of the form `KEYWORD [free text]`.
+    fn simple(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.literal(KEYWORD, keyword);
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// A statement whose whole content is one text token.
+    fn simple_text(&mut self, line: &Line<'a>, kind: SyntaxKind) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.text_to_end();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// A participant name: quoted, or bare.
+    fn name(&mut self, lx: &mut LineLexer<'a>, line: &Line<'a>) -> bool {
+        match lx.string() {
+            Ok(true) => true,
+            Ok(false) => lx.ident(),
+            Err(()) => {
+                let (_, s, e) = lx.pieces.last().copied().unwrap_or((ERROR_TOKEN, 0, 0));
+                let range = self.range(line, s, e);
+                self.error(Diagnostic::error(
+                    codes::UNTERMINATED_STRING,
+                    range,
+                    "this `\"` is never closed on its line",
+                ));
+                true
+            }
+        }
+    }
+
+    fn report_leftover(&mut self, lx: &mut LineLexer<'a>, line: &Line<'a>, what: &str) {
+        if let Some((s, e)) = lx.error_to_end() {
+            let range = self.range(line, s, e);
+            let found = &line.content[s..e];
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                format!("unexpected `{}` {what}", shorten(found)),
+            ));
+        }
+    }
+
+    // ---------------------------------------------------------------- directives
+
+    fn directive(&mut self, line: &Line<'a>, word: &str) {
+        let kind = match word {
+            "!theme" => THEME,
+            "!pragma" => PRAGMA,
+            _ => PREPROC,
+        };
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let len = lx.rest().find(|c: char| c.is_whitespace()).unwrap_or(lx.rest().len());
+        lx.push(DIRECTIVE, len);
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    // ---------------------------------------------------------------- participants
+
+    /// `participant "Long" as L <<stereo>> [[url]] order 10 #color [`
+    pub(crate) fn participant(&mut self, line: &Line<'a>, kind: SyntaxKind, prefix: Option<&str>) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if let Some(prefix) = prefix {
+            lx.keyword(prefix);
+            lx.ws();
+        }
+        let kind_word = first_word(lx.rest());
+        if PARTICIPANT_KINDS.contains(&kind_word.as_str()) {
+            lx.keyword(&kind_word);
+            lx.ws();
+        }
+        let mut multiline = false;
+        if lx.at_end() {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                format!("`{}` needs a participant name", kind_word),
+            ));
+        } else if lx.rest().starts_with('[') {
+            multiline = true;
+        } else if !self.name(&mut lx, line) {
+            self.report_leftover(&mut lx, line, "where a participant name was expected");
+        }
+        let mut has_alias = false;
+        loop {
+            let checkpoint = lx.checkpoint();
+            lx.ws();
+            if lx.at_end() {
+                lx.rewind(checkpoint);
+                break;
+            }
+            if !has_alias && lx.keyword("as") {
+                lx.ws();
+                has_alias = true;
+                if !self.name(&mut lx, line) {
+                    self.report_leftover(&mut lx, line, "where an alias was expected after `as`");
+                }
+                continue;
+            }
+            if lx.stereotype() || lx.url() || lx.color() {
+                continue;
+            }
+            if lx.keyword("order") {
+                lx.ws();
+                if !lx.number() {
+                    self.report_leftover(&mut lx, line, "where a number was expected after `order`");
+                }
+                continue;
+            }
+            if lx.rest().trim_end() == "[" {
+                multiline = true;
+                lx.push(L_BRACKET, 1);
+                continue;
+            }
+            lx.rewind(checkpoint);
+            break;
+        }
+        if !multiline {
+            self.report_leftover(&mut lx, line, "in a participant declaration");
+        } else {
+            lx.ws();
+            if lx.rest().starts_with('[') {
+                lx.push(L_BRACKET, 1);
+            }
+            lx.ws();
+            self.report_leftover(&mut lx, line, "after `[`");
+        }
+        self.emit_line(line, lx);
+        if multiline {
+            match self.find_block_end(|l| l.starts_with(']')) {
+                Some(end) => {
+                    self.builder.start_node(MULTILINE_NAME.into());
+                    self.emit_body(end);
+                    let close = self.lines[end];
+                    let mut lx = LineLexer::new(close.content);
+                    lx.ws();
+                    lx.push(R_BRACKET, 1);
+                    // Options may follow the closing bracket.
+                    loop {
+                        let checkpoint = lx.checkpoint();
+                        lx.ws();
+                        if lx.at_end() {
+                            lx.rewind(checkpoint);
+                            break;
+                        }
+                        if lx.keyword("as") {
+                            lx.ws();
+                            self.name(&mut lx, &close);
+                            continue;
+                        }
+                        if lx.stereotype() || lx.color() || lx.url() {
+                            continue;
+                        }
+                        lx.rewind(checkpoint);
+                        break;
+                    }
+                    self.report_leftover(&mut lx, &close, "after `]`");
+                    self.emit_line(&close, lx);
+                    self.builder.finish_node();
+                    self.pos = end + 1;
+                }
+                None => {
+                    let range = self.line_range(line);
+                    self.error(Diagnostic::error(
+                        codes::UNCLOSED_BLOCK,
+                        range,
+                        "this multi-line participant name is never closed by a line starting with `]`",
+                    ));
+                    self.pos += 1;
+                }
+            }
+        } else {
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    fn create(&mut self, line: &Line<'a>) {
+        self.participant(line, CREATE, Some("create"));
+    }
+
+    fn lifecycle(&mut self, line: &Line<'a>, word: &str) {
+        let kind = match word {
+            "activate" => ACTIVATE,
+            "deactivate" => DEACTIVATE,
+            _ => DESTROY,
+        };
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword(word);
+        lx.ws();
+        if lx.at_end() {
+            if kind == ACTIVATE {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::ACTIVATE_WITHOUT_NAME,
+                    range,
+                    "`activate` needs the participant to activate, e.g. `activate Server`",
+                ));
+            } else if kind == DESTROY {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "`destroy` needs the participant to destroy, e.g. `destroy Session`",
+                ));
+            }
+        } else {
+            if !self.name(&mut lx, line) {
+                self.report_leftover(&mut lx, line, "where a participant name was expected");
+            }
+            let checkpoint = lx.checkpoint();
+            lx.ws();
+            if !lx.color() {
+                lx.rewind(checkpoint);
+            }
+            self.report_leftover(&mut lx, line, "after the participant name");
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    // ---------------------------------------------------------------- messages
+
+    /// Does the line start (after `&` and `{anchor}`) with an endpoint and an arrow?
+    fn looks_like_message(&self, line: &Line<'a>) -> bool {
+        let mut rest = line.content.trim_start();
+        if let Some(r) = rest.strip_prefix('&') {
+            rest = r.trim_start();
+        }
+        if rest.starts_with('{') {
+            if let Some(close) = rest.find('}') {
+                rest = rest[close + 1..].trim_start();
+            }
+        }
+        if let Some(r) = rest.strip_prefix('[').or_else(|| rest.strip_prefix('?')) {
+            return scan_arrow(r).is_some() || mermaid_arrow_len(r).is_some();
+        }
+        if scan_arrow(rest).is_some() {
+            return true;
+        }
+        let name_len = if let Some(r) = rest.strip_prefix('"') {
+            match r.find('"') {
+                Some(e) => e + 2,
+                None => return false,
+            }
+        } else {
+            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+        };
+        if name_len == 0 {
+            return false;
+        }
+        let after = rest[name_len..].trim_start();
+        scan_arrow(after).is_some() || mermaid_arrow_len(after).is_some()
+    }
+
+    fn message(&mut self, line: &Line<'a>) {
+        self.builder.start_node(MESSAGE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if lx.rest().starts_with('&') {
+            lx.push(AMP, 1);
+            lx.ws();
+        }
+        if lx.rest().starts_with('{') {
+            if let Some(close) = lx.rest().find('}') {
+                lx.push(ANCHOR, close + 1);
+                lx.ws();
+            }
+        }
+        // Left endpoint (absent in `-> B`, which PlantUML rejects).
+        let mut endpoints: Vec<(usize, usize)> = Vec::new();
+        let left_start = lx.pos;
+        if lx.rest().starts_with('[') || lx.rest().starts_with('?') {
+            let kind = if lx.rest().starts_with('[') {
+                L_BRACKET
+            } else {
+                QUESTION
+            };
+            lx.push(kind, 1);
+        } else if scan_arrow(lx.rest()).is_none() {
+            self.name(&mut lx, line);
+        }
+        endpoints.push((left_start, lx.pos));
+        let left_missing = left_start == lx.pos;
+        let checkpoint = lx.checkpoint();
+        lx.ws();
+        // The arrow.
+        let arrow_start = lx.pos;
+        let mut mermaid_fix: Option<Diagnostic> = None;
+        if let Some(len) = scan_arrow(lx.rest()) {
+            let arrow_text = &lx.rest()[..len];
+            let after = &lx.rest()[len..];
+            if (arrow_text.ends_with(">>") || arrow_text.ends_with('>'))
+                && (after.starts_with('+') || after.starts_with('-'))
+                && !after.starts_with("++")
+                && !after.starts_with("--")
+            {
+                // Mermaid activation shorthand: `A->>+B`.
+                let activation = if after.starts_with('+') { "++" } else { "--" };
+                let plantuml_arrow = arrow_text.trim_end_matches('>').to_string() + ">";
+                let arrow_range = self.range(line, arrow_start, arrow_start + len + 1);
+                mermaid_fix = Some(self.mermaid_activation_fix(line, arrow_range, &plantuml_arrow, activation));
+                lx.push(ARROW, len);
+                lx.push(ERROR_TOKEN, 1);
+            } else {
+                lx.push(ARROW, len);
+            }
+            if lx.rest().starts_with('(') {
+                if let Some(close) = lx.rest().find(')') {
+                    if lx.rest()[1..close].trim().chars().all(|c| c.is_ascii_digit()) {
+                        lx.push(SLANT, close + 1);
+                    }
+                }
+            }
+        } else if let Some((len, replacement)) = mermaid_arrow_len(lx.rest()) {
+            let found = lx.rest()[..len].to_string();
+            let range = self.range(line, lx.pos, lx.pos + len);
+            lx.push(ERROR_TOKEN, len);
+            self.error(
+                Diagnostic::error(
+                    codes::MERMAID_ARROW,
+                    range,
+                    format!("`{found}` is a Mermaid arrow, not PlantUML; use `{replacement}`"),
+                )
+                .with_fix(
+                    format!("Replace `{found}` with `{replacement}`"),
+                    vec![TextEdit::replace(range, replacement)],
+                ),
+            );
+        } else {
+            lx.rewind(checkpoint);
+        }
+        if left_missing {
+            let range = self.range(line, arrow_start, lx.pos.max(arrow_start));
+            self.error(Diagnostic::error(
+                codes::MISSING_ENDPOINT,
+                range,
+                "this arrow has no sender: write `A -> B`, or `[-> B` for a message from outside",
+            ));
+        }
+        lx.ws();
+        // Right endpoint.
+        let right_start = lx.pos;
+        if lx.rest().starts_with(']') || lx.rest().starts_with('?') {
+            let kind = if lx.rest().starts_with(']') {
+                R_BRACKET
+            } else {
+                QUESTION
+            };
+            lx.push(kind, 1);
+        } else if !lx.rest().starts_with(':') && !lx.at_end() {
+            self.name(&mut lx, line);
+        }
+        endpoints.push((right_start, lx.pos));
+        if right_start != lx.pos {
+            // `A --> "Long name" as L`: the target declared in passing.
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.keyword("as") {
+                lx.ws();
+                self.name(&mut lx, line);
+            } else {
+                lx.rewind(cp);
+            }
+        }
+        // Lifecycle shorthands.
+        let lifecycle_checkpoint = lx.checkpoint();
+        lx.ws();
+        let mut any_lifecycle = false;
+        loop {
+            let rest = lx.rest();
+            if ["++", "--", "**", "!!"].iter().any(|p| rest.starts_with(p)) {
+                lx.push(LIFECYCLE, 2);
+                any_lifecycle = true;
+                let cp = lx.checkpoint();
+                lx.ws();
+                if !lx.color() {
+                    lx.rewind(cp);
+                }
+                let cp = lx.checkpoint();
+                lx.ws();
+                if !["++", "--", "**", "!!"].iter().any(|p| lx.rest().starts_with(p)) {
+                    lx.rewind(cp);
+                }
+            } else {
+                break;
+            }
+        }
+        if !any_lifecycle {
+            lx.rewind(lifecycle_checkpoint);
+        }
+        if !lx.colon_label() {
+            let checkpoint = lx.checkpoint();
+            lx.ws();
+            if !lx.at_end() {
+                let start = lx.pos;
+                let end = start + lx.rest().trim_end().len();
+                let label = &line.content[start..end];
+                lx.push(ERROR_TOKEN, end - start);
+                lx.ws();
+                let range = self.range(line, start, end);
+                let insert_at = self.range(line, checkpoint.0, checkpoint.0).start();
+                self.error(
+                    Diagnostic::error(
+                        codes::MISSING_LABEL_COLON,
+                        range,
+                        format!(
+                            "a message label must follow a `:`; found `{}` after the target",
+                            shorten(label)
+                        ),
+                    )
+                    .with_fix("Insert `:` before the label", vec![TextEdit::insert(insert_at, " :")]),
+                );
+            } else {
+                lx.rewind(checkpoint);
+            }
+        }
+        if let Some(diagnostic) = mermaid_fix {
+            self.error(diagnostic);
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    /// `A->>+B: x` → `A -> B ++ : x`: Mermaid's `+`/`-` suffix becomes a
+    /// PlantUML lifecycle shorthand after the target.
+    fn mermaid_activation_fix(
+        &self,
+        line: &Line<'a>,
+        arrow_range: TextRange,
+        arrow: &str,
+        activation: &str,
+    ) -> Diagnostic {
+        let local_end = usize::from(arrow_range.end()) - line.start;
+        let after = &line.content[local_end..];
+        let ws = after.len() - after.trim_start().len();
+        let name_start = local_end + ws;
+        let rest = &line.content[name_start..];
+        let name_len = if let Some(r) = rest.strip_prefix('"') {
+            r.find('"').map(|e| e + 2).unwrap_or(rest.len())
+        } else {
+            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+        };
+        let name_end = self.range(line, name_start + name_len, name_start + name_len).start();
+        let found = &self.text[arrow_range];
+        Diagnostic::error(
+            codes::MERMAID_ARROW,
+            arrow_range,
+            format!(
+                "`{found}` is Mermaid's arrow with an activation suffix; in PlantUML write `{arrow}` and put `{activation}` after the target"
+            ),
+        )
+        .with_fix(
+            format!("Use `{arrow}` and `{activation}`"),
+            vec![TextEdit::replace(arrow_range, format!("{arrow} ")), TextEdit::insert(name_end, format!(" {activation}"))],
+        )
+    }
+
+    // ---------------------------------------------------------------- notes and refs
+
+    fn note(&mut self, line: &Line<'a>) {
+        self.builder.start_node(NOTE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if lx.rest().starts_with('/') {
+            lx.push(SLASH, 1);
+            lx.ws();
+        } else if lx.rest().starts_with('&') {
+            lx.push(AMP, 1);
+            lx.ws();
+        }
+        let word = first_word(lx.rest());
+        lx.keyword(&word);
+        lx.ws();
+        let mut ok = true;
+        if lx.keyword("left") || lx.keyword("right") {
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.keyword("of") {
+                lx.ws();
+                if !self.name(&mut lx, line) {
+                    ok = false;
+                }
+            } else if lx.rest().starts_with('"') || lx.name_len() > 0 {
+                // `note right Bob` (without `of`) is accepted by PlantUML.
+                self.name(&mut lx, line);
+            } else {
+                lx.rewind(cp);
+            }
+        } else if lx.keyword("over") {
+            lx.ws();
+            if !self.name(&mut lx, line) {
+                ok = false;
+            }
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.rest().starts_with(',') {
+                lx.push(COMMA, 1);
+                lx.ws();
+                if !self.name(&mut lx, line) {
+                    ok = false;
+                }
+            } else {
+                lx.rewind(cp);
+            }
+        } else if lx.keyword("across") {
+        } else {
+            ok = false;
+        }
+        let cp = lx.checkpoint();
+        lx.ws();
+        if !lx.color() {
+            lx.rewind(cp);
+        }
+        let one_line = lx.colon_label();
+        if !ok || (!one_line && !lx.rest().trim().is_empty()) {
+            let range = self.line_range(line);
+            let message = if !ok {
+                "a note needs a position: `note left of A`, `note right of A`, `note over A`, `note over A, B` or `note across`"
+            } else {
+                "unexpected text in a note header: put the text after a `:`, or on the following lines (ended by `end note`); separate several participants with `,`"
+            };
+            lx.error_to_end();
+            self.error(Diagnostic::error(codes::BAD_NOTE, range, message));
+        }
+        self.emit_line(line, lx);
+        if one_line || !ok {
+            self.pos += 1;
+        } else {
+            self.block_body(line, "note", |l| {
+                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                matches!(
+                    compact.as_str(),
+                    "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
+                )
+            });
+        }
+        self.builder.finish_node();
+    }
+
+    /// The body and end line of a block whose header is at `self.pos`.
+    fn block_body(&mut self, header: &Line<'a>, what: &str, is_end: impl Fn(&str) -> bool) {
+        match self.find_block_end(is_end) {
+            Some(end) => {
+                self.emit_body(end);
+                self.emit_block_end(end);
+                self.pos = end + 1;
+            }
+            None => {
+                let range = self.line_range(header);
+                self.error(Diagnostic::error(
+                    codes::UNCLOSED_BLOCK,
+                    range,
+                    format!("this {what} is never closed by `end {what}`"),
+                ));
+                self.pos += 1;
+            }
+        }
+    }
+
+    fn reference(&mut self, line: &Line<'a>) {
+        self.builder.start_node(REF.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword("ref");
+        lx.ws();
+        let mut ok = lx.keyword("over");
+        if ok {
+            lx.ws();
+            ok = self.name(&mut lx, line);
+            loop {
+                let cp = lx.checkpoint();
+                lx.ws();
+                if lx.rest().starts_with(',') {
+                    lx.push(COMMA, 1);
+                    lx.ws();
+                    self.name(&mut lx, line);
+                } else {
+                    lx.rewind(cp);
+                    break;
+                }
+            }
+        }
+        let cp = lx.checkpoint();
+        lx.ws();
+        if !lx.color() {
+            lx.rewind(cp);
+        }
+        let one_line = lx.colon_label();
+        if !ok || (!one_line && !lx.rest().trim().is_empty()) {
+            let range = self.line_range(line);
+            lx.error_to_end();
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a ref needs `over` and participants: `ref over A, B : text`",
+            ));
+        }
+        self.emit_line(line, lx);
+        if one_line || !ok {
+            self.pos += 1;
+        } else {
+            self.block_body(line, "ref", |l| {
+                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                compact == "end ref" || compact == "endref"
+            });
+        }
+        self.builder.finish_node();
+    }
+
+    // ---------------------------------------------------------------- groups and boxes
+
+    fn group_start(&mut self, line: &Line<'a>, word: &str) {
+        self.builder.start_node(GROUP_START.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.literal(KEYWORD, word);
+        lx.color();
+        lx.ws();
+        if lx.color() {
+            lx.ws();
+        }
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn else_(&mut self, line: &Line<'a>) {
+        self.builder.start_node(ELSE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword("else");
+        lx.ws();
+        if lx.color() {
+            lx.ws();
+        }
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn wrong_else(&mut self, line: &Line<'a>, word: &str) {
+        self.builder.start_node(ELSE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let start = lx.pos;
+        lx.push(ERROR_TOKEN, word.len());
+        let range = self.range(line, start, start + word.len());
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.error(
+            Diagnostic::error(
+                codes::WRONG_ELSE,
+                range,
+                format!("PlantUML has no `{word}`: a further branch of an `alt` is `else`"),
+            )
+            .with_fix("Replace with `else`", vec![TextEdit::replace(range, "else")]),
+        );
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn end(&mut self, line: &Line<'a>) {
+        let after: String = line
+            .content
+            .trim()
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_ascii_lowercase();
+        let block_ends = ["note", "hnote", "rnote", "ref", "legend", "title", "header", "footer"];
+        if after == "box" {
+            self.builder.start_node(BOX_END.into());
+            let mut lx = LineLexer::new(line.content);
+            lx.ws();
+            lx.keyword("end");
+            lx.ws();
+            lx.keyword("box");
+            lx.ws();
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            self.pos += 1;
+            return;
+        }
+        if block_ends.contains(&after.as_str()) {
+            self.builder.start_node(ERROR_STATEMENT.into());
+            let range = self.line_range(line);
+            let mut lx = LineLexer::new(line.content);
+            lx.error_to_end();
+            self.error(Diagnostic::error(
+                codes::STRAY_BLOCK_END,
+                range,
+                format!("`end {after}` with no {after} open"),
+            ));
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            self.pos += 1;
+            return;
+        }
+        self.builder.start_node(END.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword("end");
+        let cp = lx.checkpoint();
+        lx.ws();
+        if !lx.at_end() {
+            let start = lx.pos;
+            let words_end = start + lx.rest().trim_end().len();
+            lx.push(TEXT, words_end - start);
+            lx.ws();
+            let range = self.range(line, cp.0, words_end);
+            self.error(
+                Diagnostic::warning(
+                    codes::END_WITH_WORDS,
+                    range,
+                    format!(
+                        "`end {}`: the words after `end` mean nothing to PlantUML; a group ends with `end` alone",
+                        shorten(&line.content[start..words_end])
+                    ),
+                )
+                .with_fix("Remove the words after `end`", vec![TextEdit::delete(range)]),
+            );
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn wrong_end(&mut self, line: &Line<'a>, word: &str) {
+        self.builder.start_node(END.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let start = lx.pos;
+        lx.push(ERROR_TOKEN, word.len());
+        let range = self.range(line, start, start + word.len());
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.error(
+            Diagnostic::error(
+                codes::WRONG_GROUP_END,
+                range,
+                format!("PlantUML has no `{word}`: every group (`alt`, `loop`, `opt`, …) ends with `end`"),
+            )
+            .with_fix("Replace with `end`", vec![TextEdit::replace(range, "end")]),
+        );
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn box_start(&mut self, line: &Line<'a>) {
+        self.builder.start_node(BOX_START.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword("box");
+        lx.ws();
+        match lx.string() {
+            Ok(true) => {
+                lx.ws();
+                lx.color();
+            }
+            Ok(false) => {
+                if !lx.color() && !lx.at_end() {
+                    // An unquoted title, possibly followed by a color.
+                    let rest = lx.rest().trim_end();
+                    let title_len = rest
+                        .rfind(" #")
+                        .filter(|&i| !rest[i + 2..].contains(' '))
+                        .unwrap_or(rest.len());
+                    lx.push(TEXT, title_len);
+                    lx.ws();
+                    lx.color();
+                }
+            }
+            Err(()) => {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::UNTERMINATED_STRING,
+                    range,
+                    "this `\"` is never closed on its line",
+                ));
+            }
+        }
+        lx.ws();
+        self.report_leftover(&mut lx, line, "in a `box` line");
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    // ---------------------------------------------------------------- layout statements
+
+    fn divider(&mut self, line: &Line<'a>) {
+        self.builder.start_node(DIVIDER.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let rest = lx.rest().trim_end();
+        let lead = rest.len() - rest.trim_start_matches('=').len();
+        let body = &rest[lead..];
+        let trail = body.len() - body.trim_end_matches('=').len();
+        if trail < 2 {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a divider is written `== text ==`, with `==` on both sides",
+            ));
+        }
+        lx.push(KEYWORD, lead);
+        let inner = body.len() - trail;
+        let inner_text = &body[..inner];
+        let lead_ws = inner_text.len() - inner_text.trim_start().len();
+        lx.push(WHITESPACE, lead_ws);
+        let trimmed_inner = inner_text.trim();
+        lx.push(TEXT, trimmed_inner.len());
+        lx.push(WHITESPACE, inner - lead_ws - trimmed_inner.len());
+        lx.push(KEYWORD, trail);
+        lx.ws();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn delay(&mut self, line: &Line<'a>) {
+        self.builder.start_node(DELAY.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let rest = lx.rest().trim_end();
+        let lead = rest.len() - rest.trim_start_matches('.').len();
+        let body = &rest[lead..];
+        let trail = body.len() - body.trim_end_matches('.').len();
+        lx.push(KEYWORD, lead);
+        let inner = body.len() - trail;
+        let inner_text = &body[..inner];
+        let lead_ws = inner_text.len() - inner_text.trim_start().len();
+        lx.push(WHITESPACE, lead_ws);
+        let trimmed_inner = inner_text.trim();
+        lx.push(TEXT, trimmed_inner.len());
+        lx.push(WHITESPACE, inner - lead_ws - trimmed_inner.len());
+        lx.push(KEYWORD, trail);
+        lx.ws();
+        if !trimmed_inner.is_empty() && trail < 3 {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a delay with text is written `... text ...`, with dots on both sides",
+            ));
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn space(&mut self, line: &Line<'a>) {
+        self.builder.start_node(SPACE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let rest = lx.rest().trim_end();
+        let ok = rest == "|||"
+            || (rest.len() > 4
+                && rest.starts_with("||")
+                && rest.ends_with("||")
+                && rest[2..rest.len() - 2].chars().all(|c| c.is_ascii_digit()));
+        if ok && rest != "|||" {
+            lx.push(KEYWORD, 2);
+            let inner = &rest[2..rest.len() - 2];
+            let lead = inner.len() - inner.trim_start().len();
+            lx.push(WHITESPACE, lead);
+            lx.number();
+            lx.ws();
+            lx.push(KEYWORD, 2);
+        } else if ok {
+            lx.push(KEYWORD, 3);
+        } else {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "extra space is written `|||` or `||45||` (pixels)",
+            ));
+            lx.error_to_end();
+        }
+        lx.ws();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    /// `title text` on one line, or `title` … `end title` as a block.
+    fn titled_block(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str, ends: &[&str]) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword(keyword);
+        lx.ws();
+        let mut block = lx.at_end();
+        if kind == LEGEND {
+            // `legend top left` opens a block too.
+            let words: Vec<String> = lx.rest().split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
+            let positional = words
+                .iter()
+                .all(|w| matches!(w.as_str(), "top" | "bottom" | "left" | "right" | "center"));
+            if positional {
+                block = true;
+                while !lx.at_end() {
+                    let word = first_word(lx.rest());
+                    if word.is_empty() {
+                        break;
+                    }
+                    lx.keyword(&word);
+                    lx.ws();
+                }
+            }
+        }
+        if !lx.at_end() {
+            if lx.rest().starts_with(':') {
+                lx.push(COLON, 1);
+                lx.ws();
+            }
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        if block {
+            let what = keyword.to_string();
+            let ends: Vec<String> = ends.iter().map(|s| s.to_string()).collect();
+            self.block_body(line, &what, move |l| {
+                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                ends.iter().any(|e| *e == compact)
+            });
+        } else {
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    fn is_aligned_header(&self, line: &Line<'a>) -> bool {
+        let mut words = line.content.split_whitespace().skip(1);
+        matches!(
+            words.next().map(|w| w.to_ascii_lowercase()).as_deref(),
+            Some("header" | "footer")
+        )
+    }
+
+    /// `left header …`, `center footer …`.
+    fn aligned_header(&mut self, line: &Line<'a>) {
+        let second = line
+            .content
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let (kind, ends): (SyntaxKind, &[&str]) = if second == "header" {
+            (HEADER, &["end header", "endheader"])
+        } else {
+            (FOOTER, &["end footer", "endfooter"])
+        };
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let align = first_word(lx.rest());
+        lx.keyword(&align);
+        lx.ws();
+        lx.keyword(&second);
+        lx.ws();
+        let block = lx.at_end();
+        if !block {
+            lx.text_to_end();
+        }
+        self.emit_line(line, lx);
+        if block {
+            let ends: Vec<String> = ends.iter().map(|s| s.to_string()).collect();
+            let what = second.clone();
+            self.block_body(line, &what, move |l| {
+                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                ends.iter().any(|e| *e == compact)
+            });
+        } else {
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    fn skinparam(&mut self, line: &Line<'a>, word: &str) {
+        self.builder.start_node(SKINPARAM.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword(word);
+        lx.ws();
+        let opens_block = lx.rest().trim_end().ends_with('{');
+        if !lx.at_end() {
+            let rest = lx.rest().trim_end();
+            if opens_block {
+                let before = rest[..rest.len() - 1].trim_end();
+                lx.push(TEXT, before.len());
+                lx.ws();
+                lx.push(L_BRACE, 1);
+                lx.ws();
+            } else {
+                lx.text_to_end();
+            }
+        }
+        self.emit_line(line, lx);
+        if opens_block {
+            // Nested braces (`skinparam { sequence { … } }`) are counted.
+            let mut depth = 1i32;
+            let mut end = None;
+            for idx in self.pos + 1..self.lines.len() {
+                let content = self.lines[idx].content.trim();
+                if content.to_ascii_lowercase().starts_with("@enduml") {
+                    break;
+                }
+                depth += content.matches('{').count() as i32;
+                depth -= content.matches('}').count() as i32;
+                if depth <= 0 {
+                    end = Some(idx);
+                    break;
+                }
+            }
+            match end {
+                Some(end) => {
+                    self.emit_body(end);
+                    let close = self.lines[end];
+                    self.builder.start_node(BLOCK_END.into());
+                    let mut lx = LineLexer::new(close.content);
+                    lx.ws();
+                    let before_brace = lx.rest().rfind('}').unwrap_or(0);
+                    if before_brace > 0 {
+                        lx.push(TEXT, before_brace);
+                    }
+                    lx.push(R_BRACE, 1);
+                    lx.ws();
+                    self.report_leftover(&mut lx, &close, "after `}`");
+                    self.emit_line(&close, lx);
+                    self.builder.finish_node();
+                    self.pos = end + 1;
+                }
+                None => {
+                    let range = self.line_range(line);
+                    self.error(Diagnostic::error(
+                        codes::UNCLOSED_BLOCK,
+                        range,
+                        "this skinparam block is never closed by `}`",
+                    ));
+                    self.pos += 1;
+                }
+            }
+        } else {
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    /// `sprite $name [WxH/16] {` … `}`, or a one-line sprite.
+    fn sprite(&mut self, line: &Line<'a>) {
+        self.builder.start_node(SPRITE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.keyword("sprite");
+        lx.ws();
+        let block = lx.rest().trim_end().ends_with('{');
+        lx.text_to_end();
+        self.emit_line(line, lx);
+        if block {
+            match self.find_block_end(|l| l.starts_with('}')) {
+                Some(end) => {
+                    self.emit_body(end);
+                    self.emit_block_end(end);
+                    self.pos = end + 1;
+                }
+                None => {
+                    let range = self.line_range(line);
+                    self.error(Diagnostic::error(
+                        codes::UNCLOSED_BLOCK,
+                        range,
+                        "this sprite is never closed by `}`",
+                    ));
+                    self.pos += 1;
+                }
+            }
+        } else {
+            self.pos += 1;
+        }
+        self.builder.finish_node();
+    }
+
+    fn style(&mut self, line: &Line<'a>) {
+        self.builder.start_node(STYLE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let same_line_close = lx.rest().to_ascii_lowercase().contains("</style>");
+        lx.text_to_end();
+        self.emit_line(line, lx);
+        if same_line_close {
+            self.pos += 1;
+        } else {
+            match self.find_block_end(|l| l.starts_with("</style>")) {
+                Some(end) => {
+                    self.emit_body(end);
+                    self.emit_block_end(end);
+                    self.pos = end + 1;
+                }
+                None => {
+                    let range = self.line_range(line);
+                    self.error(Diagnostic::error(
+                        codes::UNCLOSED_BLOCK,
+                        range,
+                        "this `<style>` block is never closed by `</style>`",
+                    ));
+                    self.pos += 1;
+                }
+            }
+        }
+        self.builder.finish_node();
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    fn unknown(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+        self.builder.start_node(ERROR_STATEMENT.into());
+        let range = self.line_range(line);
+        let word_start = line.content.len() - trimmed.len();
+        let word_range = self.range(line, word_start, word_start + word.len());
+        let lower = trimmed.to_ascii_lowercase();
+        let diagnostic = if word == "sequencediagram" {
+            Diagnostic::error(
+                codes::MERMAID_HEADER,
+                range,
+                "`sequenceDiagram` is Mermaid's header; PlantUML diagrams start with `@startuml` (convert with `puml convert --from mermaid`)",
+            )
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if word == "rect" {
+            Diagnostic::error(
+                codes::MERMAID_RECT,
+                range,
+                "`rect` is Mermaid syntax; in PlantUML highlight a region with `group` (or `box` for participants)",
+            )
+            .with_suggestion("Replace `rect …` with `group`", vec![TextEdit::replace(range, "group")])
+        } else if word == "and" || word == "option" {
+            Diagnostic::error(
+                codes::MERMAID_SYNTAX,
+                range,
+                format!("`{word}` is Mermaid syntax; a further branch of `par`/`critical` is `else` in PlantUML"),
+            )
+            .with_fix("Replace with `else`", vec![TextEdit::replace(word_range, "else")])
+        } else if trimmed.starts_with("%%") {
+            let marker = self.range(line, word_start, word_start + 2);
+            Diagnostic::error(
+                codes::MERMAID_SYNTAX,
+                range,
+                "`%%` comments are Mermaid syntax; PlantUML comments start with `'`",
+            )
+            .with_fix("Use a `'` comment", vec![TextEdit::replace(marker, "'")])
+        } else if word == "link" || word == "links" {
+            Diagnostic::error(
+                codes::MERMAID_SYNTAX,
+                range,
+                "Mermaid `link` lines have no PlantUML equivalent; put `[[url]]` in a participant declaration instead",
+            )
+            .with_suggestion("Remove the line", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if (word == "if" && lower.contains("then"))
+            || matches!(
+                word,
+                "start"
+                    | "stop"
+                    | "endwhile"
+                    | "repeat"
+                    | "fork"
+                    | "class"
+                    | "interface"
+                    | "enum"
+                    | "usecase"
+                    | "component"
+                    | "node"
+                    | "package"
+                    | "state"
+            )
+            || (trimmed.starts_with(':') && trimmed.trim_end().ends_with(';'))
+        {
+            Diagnostic::error(
+                codes::FOREIGN_DIAGRAM_SYNTAX,
+                range,
+                format!("`{}` belongs to another kind of PlantUML diagram (activity/class/component), not to a sequence diagram; for a condition use `alt`/`opt`", shorten(trimmed.trim_end())),
+            )
+        } else if let Some(kind_fix) = participant_kind_typo(word, trimmed) {
+            kind_fix(self, word_range, range)
+        } else if let Some(keyword) = closest_keyword(word) {
+            Diagnostic::error(
+                codes::UNKNOWN_KEYWORD,
+                word_range,
+                format!(
+                    "unknown keyword `{}`; did you mean `{keyword}`?",
+                    shorten(&trimmed[..word.len()])
+                ),
+            )
+            .with_fix(
+                format!("Replace with `{keyword}`"),
+                vec![TextEdit::replace(word_range, keyword)],
+            )
+        } else {
+            Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                format!(
+                    "`{}` is not a sequence-diagram statement (expected a message `A -> B : text`, a participant declaration, a note, a group …)",
+                    shorten(trimmed.trim_end())
+                ),
+            )
+        };
+        self.error(diagnostic);
+        let mut lx = LineLexer::new(line.content);
+        lx.error_to_end();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+    }
+
+    fn full_line_range(&self, line: &Line<'a>) -> TextRange {
+        TextRange::new(
+            TextSize::from(line.start as u32),
+            TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
+        )
+    }
+}
+
+type KindFix<'a> = fn(&Parser<'a>, TextRange, TextRange) -> Diagnostic;
+
+/// `service Foo`, `component Bar`: a declaration with a kind PlantUML lacks.
+fn participant_kind_typo<'a>(word: &str, trimmed: &str) -> Option<KindFix<'a>> {
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let looks_like_decl = words.len() >= 2 && !word.is_empty() && words.get(1).is_some_and(|w| !w.starts_with(':'));
+    if !looks_like_decl || closest_keyword(word).is_some() {
+        return None;
+    }
+    let known = [
+        "service", "server", "system", "api", "user", "person", "db", "process", "client", "external", "module",
+    ];
+    if !known.contains(&word) {
+        return None;
+    }
+    Some(|_parser, word_range, _range| {
+        Diagnostic::error(
+            codes::UNKNOWN_PARTICIPANT_KIND,
+            word_range,
+            "PlantUML has no such participant kind; use one of participant, actor, boundary, control, entity, database, collections, queue",
+        )
+        .with_fix("Declare it as a `participant`", vec![TextEdit::replace(word_range, "participant")])
+        .with_suggestion("Declare it as a `control`", vec![TextEdit::replace(word_range, "control")])
+    })
+}
+
+/// Mermaid arrows PlantUML lacks, with their PlantUML equivalent.
+fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
+    const FORMS: [(&str, &str); 6] = [
+        ("--)", "-->>"),
+        ("-)", "->>"),
+        ("~~>", "-->"),
+        ("~>", "->"),
+        ("-->>+", "-->"),
+        ("->>+", "->"),
+    ];
+    for (form, replacement) in FORMS {
+        if s.starts_with(form) {
+            let after = s[form.len()..].chars().next();
+            if form.ends_with('+') && after.is_some_and(|c| c == '+') {
+                continue;
+            }
+            return Some((form.len(), replacement));
+        }
+    }
+    None
+}
+
+fn closest_keyword(word: &str) -> Option<&'static str> {
+    if word.len() < 3 {
+        return None;
+    }
+    let mut best: Option<(usize, &'static str)> = None;
+    for &keyword in STATEMENT_KEYWORDS {
+        if keyword == word {
+            return None;
+        }
+        let distance = edit_distance(word, keyword);
+        let limit = if keyword.len() >= 6 { 2 } else { 1 };
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, keyword));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut current = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            current[j] = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = current;
+    }
+    prev[b.len()]
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}…")
+    } else {
+        text.to_string()
+    }
+}

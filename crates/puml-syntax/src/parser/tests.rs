@@ -1,0 +1,55 @@
+use crate::{debug_dump, parse};
+
+fn assert_lossless(text: &str) {
+    let parse = parse(text);
+    assert_eq!(parse.syntax().text().to_string(), text, "tree text differs from input");
+}
+
+#[test]
+fn lossless_on_awkward_inputs() {
+    for text in [
+        "",
+        "\n",
+        "\u{feff}@startuml\r\nA -> B : hi\r\n@enduml",
+        "@startuml\n\tA->B\t \n",
+        "/' open comment\nA -> B",
+        "@startuml\nnote left\nno end\n@enduml\n",
+        "@startuml\nparticipant \"unterminated\nA ->\n-> B\n@enduml",
+        "@startuml\nparticipant X [\n=Title\n]\n@enduml\n",
+        "\r\r\n\n",
+        "é->ü: 🎉\n",
+    ] {
+        assert_lossless(text);
+    }
+}
+
+#[test]
+fn message_tree() {
+    let parse = parse("@startuml\nAlice -> Bob ++ : hello\n@enduml\n");
+    let dump = debug_dump(&parse.syntax());
+    expect_test::expect![[r#"
+        ROOT@0..42
+          DIAGRAM@0..42
+            START_LINE@0..10
+              KEYWORD@0..9 "@startuml"
+              NEWLINE@9..10 "\n"
+            MESSAGE@10..34
+              IDENT@10..15 "Alice"
+              WHITESPACE@15..16 " "
+              ARROW@16..18 "->"
+              WHITESPACE@18..19 " "
+              IDENT@19..22 "Bob"
+              WHITESPACE@22..23 " "
+              LIFECYCLE@23..25 "++"
+              WHITESPACE@25..26 " "
+              COLON@26..27 ":"
+              WHITESPACE@27..28 " "
+              TEXT@28..33 "hello"
+              NEWLINE@33..34 "\n"
+            END_LINE@34..42
+              KEYWORD@34..41 "@enduml"
+              NEWLINE@41..42 "\n"
+    "#]]
+    .assert_eq(&dump);
+    assert!(parse.errors().is_empty());
+}
