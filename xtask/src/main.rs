@@ -1,1 +1,44 @@
-fn main() {}
+//! Project tasks: `cargo xtask <task>`. Each task lives in its own module;
+//! this file only dispatches.
+
+mod bench_render;
+mod corpus;
+mod fidelity;
+mod gallery;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <task> [args]
+
+tasks:
+  fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
+  gallery [--corpus DIR] [--out DIR]    write docs/gallery (puml PNG beside PlantUML PNG)
+  bench-render [--corpus DIR] [--no-plantuml]
+                                        render throughput, 5,000-message diagram, linearity,
+                                        PlantUML -tsvg timing when the jar is installed";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(task) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &args[1..];
+    let result = match task.as_str() {
+        "fidelity" => fidelity::run(rest),
+        "gallery" => gallery::run(rest),
+        "bench-render" => bench_render::run(rest),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown task `{other}`\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask {task}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,10 +1,295 @@
-//! `puml render`. Owned by the rendering work (issue 3).
+//! `puml render`: files (or stdin) → SVG, PNG, PDF, text art or scene JSON.
+//! Output naming: `name.svg` beside the input (or in `--out-dir`), and
+//! `name-1.svg`, `name-2.svg`, … when a file holds several diagrams or
+//! pages. Writes are atomic and never replace an input file.
+
+use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
+use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
+use puml_ide::render::{render_source, Format, RenderFailure, RenderOptions, RenderedPage};
+use puml_sema::FsLoader;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct RenderArgs {}
+pub struct RenderArgs {
+    /// Files, directories (searched for .puml .plantuml .pu .iuml), globs, or `-` for stdin.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(short = 'f', long = "format", value_parser = ["svg", "png", "pdf", "txt", "utxt", "scene-json"], default_value = "svg")]
+    pub format: String,
+    /// Output file (`-` for stdout). Only with a single input.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// Directory for the outputs (default: beside each input).
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// Theme: default, plain, minimal, docs, dark, sand, blueprint (overrides `!theme`).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Render only page N (1-based, counting every diagram of the file).
+    #[arg(long)]
+    pub page: Option<usize>,
+    /// PNG scale factor (0.1 to 10).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+    /// Resolve `!include` only inside this directory (default: each file's directory).
+    #[arg(long)]
+    pub include_root: Option<PathBuf>,
+    /// Refuse inputs larger than this many bytes (default 8 MiB, or $PUML_MAX_BYTES).
+    #[arg(long)]
+    pub max_bytes: Option<u64>,
+    /// Refuse diagrams with more participants than this.
+    #[arg(long, default_value_t = 5_000)]
+    pub max_participants: usize,
+    /// Refuse diagrams with more events (messages, notes, …) than this.
+    #[arg(long, default_value_t = 500_000)]
+    pub max_events: usize,
+}
 
-pub fn run(_args: RenderArgs) -> ExitCode {
-    eprintln!("puml render: being built");
-    ExitCode::from(2)
+/// Exit status of one file, worst wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Ok = 0,
+    DiagramErrors = 1,
+    Failure = 2,
+}
+
+pub fn run(args: RenderArgs) -> ExitCode {
+    let Some(format) = Format::from_name(&args.format) else {
+        eprintln!("puml render: unknown format `{}`", args.format);
+        return ExitCode::from(2);
+    };
+    if let Some(theme) = &args.theme {
+        if !puml_ide::render::THEME_NAMES
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(theme))
+        {
+            eprintln!(
+                "puml render: unknown theme `{theme}` (known: {})",
+                puml_ide::render::THEME_NAMES.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let (lo, hi) = puml_ide::render::SCALE_RANGE;
+    if !args.scale.is_finite() || args.scale < lo || args.scale > hi {
+        eprintln!("puml render: --scale must be between {lo} and {hi}");
+        return ExitCode::from(2);
+    }
+    let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if stdin && args.paths.len() > 1 {
+        eprintln!("puml render: `-` (stdin) cannot be combined with other inputs");
+        return ExitCode::from(2);
+    }
+    let (files, io_errors) = if stdin {
+        (vec![PathBuf::from("-")], Vec::new())
+    } else {
+        puml_ide::fs::collect_diagram_files(&args.paths)
+    };
+    let mut worst = Outcome::Ok;
+    for e in &io_errors {
+        eprintln!("puml render: {e}");
+        worst = Outcome::Failure;
+    }
+    if files.is_empty() {
+        if io_errors.is_empty() {
+            eprintln!("puml render: no diagram files found");
+        }
+        return ExitCode::from(2);
+    }
+    if args.output.as_ref().is_some_and(|o| o.as_os_str() != "-") && files.len() > 1 {
+        eprintln!("puml render: -o FILE takes a single input; use --out-dir for several");
+        return ExitCode::from(2);
+    }
+    if let Some(dir) = &args.out_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("puml render: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    let inputs: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    let progress = files.len() > 1 && std::io::stderr().is_terminal();
+    let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
+    for (i, path) in files.iter().enumerate() {
+        if progress {
+            eprint!("\r\x1b[2K[{}/{}] {}", i + 1, files.len(), path.display());
+        }
+        let outcome = render_file(path, format, &args, limit, &inputs);
+        if progress && outcome != Outcome::Ok {
+            eprintln!();
+        }
+        worst = worst.max(outcome);
+    }
+    if progress {
+        eprintln!("\r\x1b[2Krendered {} file(s)", files.len());
+    }
+    ExitCode::from(worst as u8)
+}
+
+fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, inputs: &[PathBuf]) -> Outcome {
+    let is_stdin = path.as_os_str() == "-";
+    let display = if is_stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let bytes = match read_input_bytes(path, limit) {
+        Ok(b) => b,
+        Err(InputError::Io(e)) => {
+            eprintln!("puml render: {e}");
+            return Outcome::Failure;
+        }
+        Err(InputError::TooLarge { size, limit }) => {
+            eprintln!("puml render: {display}: input is {size} bytes, over the limit of {limit} (see --max-bytes)");
+            return Outcome::Failure;
+        }
+    };
+    let text = match decode_source(&bytes) {
+        Ok(t) => t,
+        Err(d) => {
+            eprintln!("{display}: error[{}]: {}", d.code, d.message);
+            return Outcome::DiagramErrors;
+        }
+    };
+    let options = RenderOptions {
+        format,
+        theme: args.theme.clone(),
+        page: args.page,
+        scale: args.scale,
+        check: CheckOptions {
+            file_path: (!is_stdin).then(|| path.to_path_buf()),
+            include_root: args.include_root.clone(),
+            allow_url_includes: false,
+        },
+        max_participants: args.max_participants,
+        max_events: args.max_events,
+    };
+    let pages = match render_source(text, &options, &FsLoader) {
+        Ok(p) => p,
+        Err(RenderFailure::Diagnostics(diags)) => {
+            print_diagnostics(&display, &diags);
+            eprintln!("puml render: {display}: not rendered because of the errors above");
+            return Outcome::DiagramErrors;
+        }
+        Err(e) => {
+            eprintln!("puml render: {display}: {e}");
+            return Outcome::Failure;
+        }
+    };
+    let to_stdout = match &args.output {
+        Some(o) => o.as_os_str() == "-",
+        None => is_stdin && args.out_dir.is_none(),
+    };
+    if to_stdout {
+        return write_stdout(&pages, format);
+    }
+    let targets = output_paths(path, is_stdin, &pages, format, args);
+    let mut outcome = Outcome::Ok;
+    for (page, target) in pages.iter().zip(targets) {
+        let canonical_parent = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| std::fs::canonicalize("."), std::fs::canonicalize);
+        let resolved = canonical_parent
+            .ok()
+            .and_then(|dir| target.file_name().map(|n| dir.join(n)));
+        if resolved.is_some_and(|r| inputs.contains(&r)) {
+            eprintln!("puml render: refusing to overwrite the input file {}", target.display());
+            outcome = Outcome::Failure;
+            continue;
+        }
+        if let Err(e) = puml_ide::fs::write_atomic(&target, &page.bytes) {
+            eprintln!("puml render: cannot write {}: {e}", target.display());
+            outcome = Outcome::Failure;
+        }
+    }
+    outcome
+}
+
+fn write_stdout(pages: &[RenderedPage], format: Format) -> Outcome {
+    if format.is_binary() && pages.len() > 1 {
+        eprintln!(
+            "puml render: the input has {} pages; choose one with --page N or write files with --out-dir",
+            pages.len()
+        );
+        return Outcome::Failure;
+    }
+    let mut stdout = std::io::stdout().lock();
+    for (i, page) in pages.iter().enumerate() {
+        if i > 0 && stdout.write_all(b"\n").is_err() {
+            return Outcome::Failure;
+        }
+        if stdout.write_all(&page.bytes).is_err() {
+            return Outcome::Failure;
+        }
+    }
+    if stdout.flush().is_err() {
+        return Outcome::Failure;
+    }
+    Outcome::Ok
+}
+
+/// `name.ext`, or `name-1.ext`, `name-2.ext`… for several pages.
+fn output_paths(
+    input: &Path,
+    is_stdin: bool,
+    pages: &[RenderedPage],
+    format: Format,
+    args: &RenderArgs,
+) -> Vec<PathBuf> {
+    let ext = format.extension();
+    let (dir, stem) = match &args.output {
+        Some(o) if o.as_os_str() != "-" => {
+            let stem = o
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "diagram".into());
+            let stem = stem
+                .strip_suffix(&format!(".{ext}"))
+                .map(str::to_string)
+                .unwrap_or_else(|| stem.clone());
+            if pages.len() == 1 {
+                return vec![o.clone()];
+            }
+            (o.parent().map(Path::to_path_buf).unwrap_or_default(), stem)
+        }
+        _ => {
+            let stem = if is_stdin {
+                "diagram".to_string()
+            } else {
+                input
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "diagram".into())
+            };
+            let dir = match &args.out_dir {
+                Some(d) => d.clone(),
+                None => input.parent().map(Path::to_path_buf).unwrap_or_default(),
+            };
+            (dir, stem)
+        }
+    };
+    if pages.len() == 1 {
+        vec![dir.join(format!("{stem}.{ext}"))]
+    } else {
+        (1..=pages.len())
+            .map(|i| dir.join(format!("{stem}-{i}.{ext}")))
+            .collect()
+    }
+}
+
+fn print_diagnostics(display: &str, diags: &[LineColDiagnostic]) {
+    for d in diags {
+        let file = d.file.as_deref().unwrap_or(display);
+        eprintln!(
+            "{file}:{}:{}: {}[{}]: {}",
+            d.range.line,
+            d.range.column,
+            d.severity.as_str(),
+            d.code,
+            d.message
+        );
+    }
 }

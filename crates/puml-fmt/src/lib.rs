@@ -1,1 +1,506 @@
-//! The formatter. Owned by the source-tools work (issue 4).
+//! The formatter. It walks the lossless syntax tree statement by statement
+//! (the tree is flat: groups, boxes and `!if` blocks are sibling statements,
+//! so nesting is a counter here, never recursion) and prints:
+//!
+//! - one statement per line, indented by nesting depth (groups, `else`,
+//!   boxes, preprocessor blocks; bodies of block notes, refs, legends, titles
+//!   and skinparam blocks one level deeper than their header);
+//! - single spaces around arrows and around the `:` of messages, notes and
+//!   refs; other whitespace runs collapsed to one space;
+//! - keywords in lower case; names, labels and free text untouched;
+//! - comments where they were; runs of blank lines collapsed to one.
+//!
+//! A statement that carries a syntax error is printed verbatim, so a file
+//! with errors is still formatted everywhere else and no error moves.
+
+use puml_syntax::{Severity, SyntaxElement, SyntaxKind, SyntaxNode, TextEdit, TextRange, TextSize};
+use rowan::NodeOrToken;
+use SyntaxKind::*;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatOptions {
+    /// Spaces per nesting level.
+    pub indent_width: usize,
+}
+
+impl Default for FormatOptions {
+    fn default() -> FormatOptions {
+        FormatOptions { indent_width: 2 }
+    }
+}
+
+/// Formats a whole file.
+pub fn format(text: &str, options: &FormatOptions) -> String {
+    chunks(text, options).into_iter().map(|c| c.text).collect()
+}
+
+/// Formats the statements that touch the 0-based lines `first_line ..=
+/// last_line` and returns the edits against `text` (empty when that part is
+/// already formatted). Indentation is computed from the whole file.
+pub fn format_range(text: &str, first_line: u32, last_line: u32, options: &FormatOptions) -> Vec<TextEdit> {
+    let index = puml_syntax::LineIndex::new(text);
+    let start = index
+        .line_range(text, first_line as usize)
+        .map_or(TextSize::of(text), |r| r.start());
+    let end = index
+        .line_range(text, last_line as usize)
+        .map_or(TextSize::of(text), |r| r.end());
+    let wanted = TextRange::new(start, end.max(start));
+    chunks(text, options)
+        .into_iter()
+        .filter(|c| {
+            c.range.intersect(wanted).is_some_and(|i| !i.is_empty())
+                || (wanted.is_empty() && c.range.contains(wanted.start()))
+        })
+        .filter(|c| text.get(std::ops::Range::<usize>::from(c.range)) != Some(c.text.as_str()))
+        .map(|c| TextEdit::replace(c.range, c.text))
+        .collect()
+}
+
+/// A piece of the source (`range`) and its formatted text. Chunks cover the
+/// source contiguously, so concatenating their texts gives the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub range: TextRange,
+    pub text: String,
+}
+
+/// The formatted file as chunks (one per statement or trivia line).
+pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
+    let parse = puml_syntax::parse(text);
+    let error_ranges: Vec<TextRange> = parse
+        .errors()
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.file.is_none())
+        .map(|d| d.range)
+        .collect();
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut printer = Printer {
+        options,
+        error_ranges,
+        newline,
+        out: Vec::new(),
+        depth: 0,
+        blank_run: 0,
+        line: Vec::new(),
+    };
+    let root = parse.syntax();
+    for element in root.children_with_tokens() {
+        match element {
+            NodeOrToken::Node(node) if node.kind() == DIAGRAM => printer.diagram(&node),
+            other => printer.verbatim(&other),
+        }
+    }
+    printer.flush_line();
+    let mut out = printer.out;
+    // A formatted file ends with exactly one line terminator.
+    if let Some(last) = out.iter_mut().rev().find(|c| !c.text.is_empty()) {
+        if !last.text.ends_with('\n') {
+            last.text.push_str(newline);
+        }
+    }
+    out
+}
+
+struct Printer<'a> {
+    options: &'a FormatOptions,
+    error_ranges: Vec<TextRange>,
+    newline: &'static str,
+    out: Vec<Chunk>,
+    depth: usize,
+    /// Blank lines seen in a row (only the first is kept).
+    blank_run: usize,
+    /// Loose tokens of the current trivia line at diagram level.
+    line: Vec<SyntaxElement>,
+}
+
+impl Printer<'_> {
+    fn indent(&self, depth: usize) -> String {
+        " ".repeat(depth * self.options.indent_width)
+    }
+
+    fn push(&mut self, range: TextRange, text: String) {
+        self.out.push(Chunk { range, text });
+    }
+
+    fn verbatim(&mut self, element: &SyntaxElement) {
+        self.flush_line();
+        let text = element_text(element);
+        self.blank_run = 0;
+        self.push(element.text_range(), text);
+    }
+
+    fn diagram(&mut self, diagram: &SyntaxNode) {
+        self.depth = 0;
+        for element in diagram.children_with_tokens() {
+            match element {
+                NodeOrToken::Token(token) => {
+                    let is_newline = token.kind() == NEWLINE;
+                    self.line.push(NodeOrToken::Token(token));
+                    if is_newline {
+                        self.flush_line();
+                    }
+                }
+                NodeOrToken::Node(node) => {
+                    if self.line.iter().any(|e| !is_blank(e)) {
+                        // Something loose before a statement on the same line
+                        // (e.g. a block comment): keep that line as written.
+                        self.line.push(NodeOrToken::Node(node));
+                        self.flush_verbatim_line();
+                    } else {
+                        let leading = std::mem::take(&mut self.line);
+                        self.statement(&node, leading);
+                    }
+                }
+            }
+        }
+        self.flush_line();
+        self.depth = 0;
+    }
+
+    /// A line made only of loose tokens: blank, comments, or stray errors.
+    fn flush_line(&mut self) {
+        if self.line.is_empty() {
+            return;
+        }
+        let elements = std::mem::take(&mut self.line);
+        let range = span(&elements);
+        let has_error = elements
+            .iter()
+            .any(|e| e.kind() == ERROR_TOKEN || self.overlaps_error(e.text_range()));
+        let content: Vec<&SyntaxElement> = elements.iter().filter(|e| !is_blank(e)).collect();
+        let ends_with_newline = elements.last().is_some_and(|e| e.kind() == NEWLINE);
+        if has_error {
+            self.blank_run = 0;
+            let text: String = elements.iter().map(element_text).collect();
+            self.push(range, text);
+            return;
+        }
+        if content.is_empty() {
+            self.blank_run += 1;
+            let text = if self.blank_run == 1 && ends_with_newline {
+                self.newline.to_string()
+            } else {
+                String::new()
+            };
+            self.push(range, text);
+            return;
+        }
+        self.blank_run = 0;
+        let mut text = self.indent(self.depth);
+        let mut first = true;
+        for element in &content {
+            if !first {
+                text.push(' ');
+            }
+            first = false;
+            text.push_str(element_text(element).trim_end());
+        }
+        if ends_with_newline {
+            text.push_str(self.newline);
+        }
+        self.push(range, text);
+    }
+
+    fn flush_verbatim_line(&mut self) {
+        let elements = std::mem::take(&mut self.line);
+        let range = span(&elements);
+        let text: String = elements.iter().map(element_text).collect();
+        self.blank_run = 0;
+        self.push(range, text);
+    }
+
+    fn overlaps_error(&self, range: TextRange) -> bool {
+        self.error_ranges.iter().any(|e| {
+            range.contains_range(*e) || e.intersect(range).is_some_and(|i| !i.is_empty()) || (e.is_empty() && range.contains(e.start()))
+        })
+    }
+
+    fn statement(&mut self, node: &SyntaxNode, leading: Vec<SyntaxElement>) {
+        self.blank_run = 0;
+        let (before, after) = depth_change(node);
+        let own_depth = self.depth.saturating_sub(before);
+        let broken = node.kind() == ERROR_STATEMENT
+            || node
+                .descendants_with_tokens()
+                .any(|e| e.kind() == ERROR_TOKEN)
+            || self.overlaps_error(node.text_range());
+        let mut range = node.text_range();
+        if let Some(first) = leading.first() {
+            range = TextRange::new(first.text_range().start(), range.end());
+        }
+        if broken {
+            let mut text: String = leading.iter().map(element_text).collect();
+            text.push_str(&node.text().to_string());
+            self.push(range, text);
+        } else {
+            let text = self.format_statement(node, own_depth);
+            self.push(range, text);
+        }
+        self.depth = own_depth + after;
+    }
+
+    fn format_statement(&self, node: &SyntaxNode, depth: usize) -> String {
+        let mut out = self.indent(depth);
+        let mut header: Vec<SyntaxElement> = Vec::new();
+        let mut rest = Vec::new();
+        let mut in_header = true;
+        for element in node.children_with_tokens() {
+            if in_header {
+                if element.kind() == NEWLINE {
+                    in_header = false;
+                    continue;
+                }
+                if element.as_node().is_some() {
+                    in_header = false;
+                    rest.push(element);
+                    continue;
+                }
+                header.push(element);
+            } else {
+                rest.push(element);
+            }
+        }
+        out.push_str(&format_tokens(node.kind(), &header));
+        if !in_header {
+            out.push_str(self.newline);
+        }
+        for element in rest {
+            match element {
+                NodeOrToken::Node(child) => self.block_part(&child, node.kind(), depth, &mut out),
+                NodeOrToken::Token(token) => {
+                    // Only the header's terminator is expected here; anything
+                    // else is kept as written.
+                    if !matches!(token.kind(), NEWLINE | WHITESPACE) {
+                        out.push_str(token.text());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn block_part(&self, child: &SyntaxNode, parent: SyntaxKind, depth: usize, out: &mut String) {
+        match child.kind() {
+            BODY if parent == STYLE => out.push_str(&child.text().to_string()),
+            BODY => {
+                // One body line per NEWLINE; blank lines inside a body are
+                // part of the text and are kept.
+                let mut line = String::new();
+                for token in child.children_with_tokens().filter_map(|e| e.into_token()) {
+                    match token.kind() {
+                        NEWLINE => {
+                            self.body_line(&line, depth + 1, out);
+                            out.push_str(self.newline);
+                            line.clear();
+                        }
+                        _ => line.push_str(token.text()),
+                    }
+                }
+                if !line.is_empty() {
+                    self.body_line(&line, depth + 1, out);
+                }
+            }
+            BLOCK_END => {
+                let tokens: Vec<SyntaxElement> = child
+                    .children_with_tokens()
+                    .filter(|e| e.kind() != NEWLINE)
+                    .collect();
+                out.push_str(&self.indent(depth));
+                out.push_str(&format_tokens(BLOCK_END, &tokens));
+                if child.children_with_tokens().any(|e| e.kind() == NEWLINE) {
+                    out.push_str(self.newline);
+                }
+            }
+            MULTILINE_NAME => {
+                for part in child.children_with_tokens() {
+                    match part {
+                        NodeOrToken::Node(body) => self.block_part(&body, parent, depth, out),
+                        NodeOrToken::Token(token) => match token.kind() {
+                            NEWLINE => out.push_str(self.newline),
+                            WHITESPACE => {}
+                            _ => {
+                                if out.ends_with('\n') {
+                                    out.push_str(&self.indent(depth));
+                                }
+                                out.push_str(token.text());
+                            }
+                        },
+                    }
+                }
+            }
+            _ => out.push_str(&child.text().to_string()),
+        }
+    }
+
+    fn body_line(&self, line: &str, depth: usize, out: &mut String) {
+        let content = line.trim();
+        if !content.is_empty() {
+            out.push_str(&self.indent(depth));
+            out.push_str(content);
+        }
+    }
+}
+
+fn is_blank(element: &SyntaxElement) -> bool {
+    matches!(element.kind(), WHITESPACE | NEWLINE)
+}
+
+fn element_text(element: &SyntaxElement) -> String {
+    match element {
+        NodeOrToken::Node(n) => n.text().to_string(),
+        NodeOrToken::Token(t) => t.text().to_string(),
+    }
+}
+
+fn span(elements: &[SyntaxElement]) -> TextRange {
+    match (elements.first(), elements.last()) {
+        (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
+        _ => TextRange::default(),
+    }
+}
+
+/// How a statement changes the nesting depth: levels it closes before it
+/// is printed, and levels it opens after.
+fn depth_change(node: &SyntaxNode) -> (usize, usize) {
+    match node.kind() {
+        GROUP_START | BOX_START => (0, 1),
+        ELSE => (1, 1),
+        END | BOX_END => (1, 0),
+        PREPROC => {
+            let directive = node
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .find(|t| t.kind() == DIRECTIVE)
+                .map(|t| t.text().to_ascii_lowercase())
+                .unwrap_or_default();
+            match directive.as_str() {
+                "!if" | "!ifdef" | "!ifndef" | "!while" | "!foreach" | "!procedure" | "!function"
+                | "!unquoted" | "!startsub" => {
+                    if is_one_line_definition(node, &directive) {
+                        (0, 0)
+                    } else {
+                        (0, 1)
+                    }
+                }
+                "!else" | "!elseif" => (1, 1),
+                "!endif" | "!endwhile" | "!endfor" | "!endprocedure" | "!endfunction" | "!enddefinelong"
+                | "!endsub" => (1, 0),
+                _ => (0, 0),
+            }
+        }
+        _ => (0, 0),
+    }
+}
+
+/// `!function $f() !return 1` style one-liners open no block.
+fn is_one_line_definition(node: &SyntaxNode, directive: &str) -> bool {
+    if !matches!(directive, "!function" | "!procedure" | "!unquoted") {
+        return false;
+    }
+    let text = node.text().to_string().to_ascii_lowercase();
+    text.contains("!return") || text.contains("!endfunction") || text.contains("!endprocedure")
+}
+
+/// Prints the tokens of one statement line with canonical spacing.
+fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
+    // (token text, had whitespace before it)
+    let mut tokens: Vec<(SyntaxKind, String, bool)> = Vec::new();
+    let mut pending_space = false;
+    for element in elements {
+        match element.kind() {
+            WHITESPACE | NEWLINE => pending_space = true,
+            k => {
+                let mut text = element_text(element);
+                if k == KEYWORD {
+                    text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+                }
+                tokens.push((k, text, pending_space));
+                pending_space = false;
+            }
+        }
+    }
+    let spaced_colon = matches!(kind, MESSAGE | NOTE | REF);
+    let mut out = String::new();
+    for (i, (k, text, had_space)) in tokens.iter().enumerate() {
+        if i > 0 {
+            let prev = tokens[i - 1].0;
+            let space = match (prev, *k) {
+                // Edge endpoints stay glued to their arrow: `[->`, `->]`, `?->`.
+                (L_BRACKET | QUESTION, ARROW) | (ARROW, R_BRACKET | QUESTION) => false,
+                // `->(30)` slant and teoz anchors keep their original spacing.
+                (ARROW, SLANT) => false,
+                (ANCHOR, _) | (_, ANCHOR) => *had_space,
+                (_, ARROW) | (ARROW, _) if kind == MESSAGE => true,
+                (_, COLON) | (COLON, _) if spaced_colon => true,
+                (_, LIFECYCLE) if kind == MESSAGE => true,
+                (AMP, _) => true,
+                (_, COMMA) => false,
+                (COMMA, _) if kind == NOTE || kind == REF => true,
+                _ => *had_space,
+            };
+            if space {
+                out.push(' ');
+            }
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(text: &str) -> String {
+        format(text, &FormatOptions::default())
+    }
+
+    #[test]
+    fn canonical_layout() {
+        let input = "@startuml\n' comment\nPARTICIPANT   Alice\nalt  ok\n   Alice->Bob : hi\n\n\n\nELSE   no\nAlice -> Bob++:x\nend\nnote over Alice,Bob\n      text\nEND NOTE\n@enduml\n";
+        expect_test::expect![[r#"
+            @startuml
+            ' comment
+            participant Alice
+            alt ok
+              Alice -> Bob : hi
+
+            else no
+              Alice -> Bob ++ : x
+            end
+            note over Alice, Bob
+              text
+            end note
+            @enduml
+        "#]]
+        .assert_eq(&fmt(input));
+    }
+
+    #[test]
+    fn idempotent_on_sample() {
+        let input = "@startuml\n[->A:x\nA->]:y\n?->A\nbox \"B\"\nparticipant X\nend box\n!if 1\nA->B\n!endif\n@enduml";
+        let once = fmt(input);
+        assert_eq!(fmt(&once), once);
+        assert!(once.contains("[-> A : x\n"), "{once}");
+        assert!(once.contains("  participant X\n"), "{once}");
+        assert!(once.ends_with("@enduml\n"), "{once:?}");
+    }
+
+    #[test]
+    fn broken_statements_are_verbatim() {
+        let input = "@startuml\nalt x\n   foo bar   baz\nA->B\nend\n@enduml\n";
+        let out = fmt(input);
+        assert!(out.contains("\n   foo bar   baz\n"), "{out}");
+        assert!(out.contains("\n  A -> B\n"), "{out}");
+    }
+
+    #[test]
+    fn range_formatting_touches_only_the_range() {
+        let input = "@startuml\nA->B\nB->A\n@enduml\n";
+        let edits = format_range(input, 2, 2, &FormatOptions::default());
+        assert_eq!(edits.len(), 1);
+        let (out, _) = puml_syntax::apply_edits(input, &edits);
+        assert_eq!(out, "@startuml\nA->B\nB -> A\n@enduml\n");
+    }
+}

@@ -1,1 +1,270 @@
-//! (in progress)
+//! `check`: every diagnostic of a source, in 1-based line/column terms, plus
+//! a summary of what the diagram contains. The JSON shape of
+//! `puml check --format json` (and of the MCP and LSP diagnostics) is a
+//! direct serialization of these structs, done by the glue crates.
+
+use puml_sema::{AnalysisOptions, FileLoader};
+use puml_syntax::{Diagnostic, LineIndex, Severity, TextRange};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// The file's path, for relative `!include`s and the default include root.
+    pub file_path: Option<PathBuf>,
+    /// Includes are resolved only inside this directory (default: the file's directory).
+    pub include_root: Option<PathBuf>,
+    pub allow_url_includes: bool,
+}
+
+impl CheckOptions {
+    pub fn analysis_options(&self) -> AnalysisOptions {
+        AnalysisOptions {
+            file_path: self.file_path.clone(),
+            include_root: self.include_root.clone(),
+            allow_url_includes: self.allow_url_includes,
+        }
+    }
+}
+
+/// A 1-based range; columns count Unicode scalar values; the end is exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LineColRange {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl LineColRange {
+    pub fn from_range(text: &str, index: &LineIndex, range: TextRange) -> LineColRange {
+        let start = index.line_col(text, range.start());
+        let end = index.line_col(text, range.end());
+        LineColRange {
+            line: start.line,
+            column: start.col,
+            end_line: end.line,
+            end_column: end.col,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LineColEdit {
+    pub range: LineColRange,
+    pub new_text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LineColFix {
+    pub title: String,
+    pub machine_applicable: bool,
+    pub edits: Vec<LineColEdit>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LineColRelated {
+    pub file: Option<String>,
+    pub range: LineColRange,
+    pub message: String,
+}
+
+/// A diagnostic located by line and column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LineColDiagnostic {
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    /// `None`: the checked source; `Some(path)`: an included file.
+    pub file: Option<String>,
+    pub range: LineColRange,
+    /// Byte range in the file the diagnostic belongs to.
+    pub byte_range: TextRange,
+    pub related: Vec<LineColRelated>,
+    pub fixes: Vec<LineColFix>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CheckSummary {
+    pub diagrams: usize,
+    pub participants: usize,
+    /// Messages, notes, refs, activations, dividers… (every model event).
+    pub events: usize,
+    pub pages: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    pub diagnostics: Vec<LineColDiagnostic>,
+    pub summary: CheckSummary,
+}
+
+impl CheckReport {
+    pub fn ok(&self) -> bool {
+        self.summary.errors == 0
+    }
+}
+
+/// Checks a source text. Never panics; every problem is a diagnostic.
+pub fn check_source(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> CheckReport {
+    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
+    report_from_analysis(text, &analysis)
+}
+
+/// Checks raw bytes: invalid UTF-8 is reported (with its byte offset), not a panic.
+pub fn check_bytes(bytes: &[u8], options: &CheckOptions, loader: &dyn FileLoader) -> CheckReport {
+    match decode_source(bytes) {
+        Ok(text) => check_source(text, options, loader),
+        Err(diagnostic) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            let index = LineIndex::new(&lossy);
+            let located = locate(&lossy, &index, &diagnostic, &[]);
+            CheckReport {
+                diagnostics: vec![located],
+                summary: CheckSummary {
+                    errors: 1,
+                    ..CheckSummary::default()
+                },
+            }
+        }
+    }
+}
+
+/// Decodes a file's bytes as UTF-8, or explains where it is not.
+pub fn decode_source(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(err) => {
+            let offset = err.valid_up_to();
+            let binary = bytes.iter().take(8192).any(|&b| b == 0);
+            let message = if binary {
+                format!("this looks like a binary file, not a diagram (NUL byte; invalid UTF-8 at byte {offset})")
+            } else {
+                format!("the file is not valid UTF-8: invalid byte sequence at byte offset {offset}")
+            };
+            // Point at the valid prefix's end, in the lossily decoded text.
+            let prefix = String::from_utf8_lossy(&bytes[..offset]);
+            let at = puml_syntax::TextSize::of(prefix.as_ref());
+            Err(Diagnostic::error(
+                puml_sema::codes::INVALID_UTF8,
+                TextRange::empty(at),
+                message,
+            ))
+        }
+    }
+}
+
+pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> CheckReport {
+    let index = LineIndex::new(text);
+    let diagnostics: Vec<LineColDiagnostic> = analysis
+        .diagnostics
+        .iter()
+        .map(|d| locate(text, &index, d, &analysis.included_files))
+        .collect();
+    let document = &analysis.document;
+    let summary = CheckSummary {
+        diagrams: document.diagrams.len(),
+        participants: document.diagrams.iter().map(|d| d.participants.len()).sum(),
+        events: document.diagrams.iter().map(|d| d.events.len()).sum(),
+        pages: document.diagrams.iter().map(|d| d.page_count()).sum(),
+        errors: diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
+        warnings: diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+    };
+    CheckReport { diagnostics, summary }
+}
+
+/// Converts byte ranges to line/column, using the text of the file the
+/// diagnostic belongs to (the main text, or an included file's).
+pub fn locate(
+    text: &str,
+    index: &LineIndex,
+    diagnostic: &Diagnostic,
+    included_files: &[(String, String)],
+) -> LineColDiagnostic {
+    let owned_index;
+    let (file_text, file_index) = match &diagnostic.file {
+        Some(path) => match included_files.iter().find(|(p, _)| p == path) {
+            Some((_, t)) => {
+                owned_index = LineIndex::new(t);
+                (t.as_str(), &owned_index)
+            }
+            None => (text, index),
+        },
+        None => (text, index),
+    };
+    let range_in = |file: &Option<String>, range: TextRange| {
+        if file == &diagnostic.file {
+            LineColRange::from_range(file_text, file_index, range)
+        } else if file.is_none() {
+            LineColRange::from_range(text, index, range)
+        } else {
+            match included_files.iter().find(|(p, _)| Some(p) == file.as_ref()) {
+                Some((_, t)) => LineColRange::from_range(t, &LineIndex::new(t), range),
+                None => LineColRange::from_range(text, index, range),
+            }
+        }
+    };
+    LineColDiagnostic {
+        severity: diagnostic.severity,
+        code: diagnostic.code,
+        message: diagnostic.message.clone(),
+        file: diagnostic.file.clone(),
+        range: LineColRange::from_range(file_text, file_index, diagnostic.range),
+        byte_range: diagnostic.range,
+        related: diagnostic
+            .related
+            .iter()
+            .map(|r| LineColRelated {
+                file: r.file.clone(),
+                range: range_in(&r.file, r.range),
+                message: r.message.clone(),
+            })
+            .collect(),
+        fixes: diagnostic
+            .fixes
+            .iter()
+            .map(|f| LineColFix {
+                title: f.title.clone(),
+                machine_applicable: f.machine_applicable,
+                edits: f
+                    .edits
+                    .iter()
+                    .map(|e| LineColEdit {
+                        range: LineColRange::from_range(file_text, file_index, e.range),
+                        new_text: e.new_text.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Applies every machine-applicable fix of diagnostics in the main file,
+/// repeatedly (a fix can reveal the next problem), at most a few rounds.
+/// Returns the fixed text and the number of fixes applied.
+pub fn fix_source(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (String, usize) {
+    let mut current = text.to_string();
+    let mut applied = 0;
+    for _round in 0..8 {
+        let analysis = puml_sema::analyze(&current, &options.analysis_options(), loader);
+        let edits: Vec<puml_syntax::TextEdit> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.file.is_none())
+            .filter_map(|d| d.fixes.iter().find(|f| f.machine_applicable))
+            .flat_map(|f| f.edits.iter().cloned())
+            .collect();
+        if edits.is_empty() {
+            break;
+        }
+        let (next, skipped) = puml_syntax::apply_edits(&current, &edits);
+        let count = edits.len() - skipped;
+        if count == 0 || next == current {
+            break;
+        }
+        applied += count;
+        current = next;
+    }
+    (current, applied)
+}

@@ -1,1 +1,694 @@
-//! (in progress)
+//! `explain`: what a diagram says, as plain data and as readable text,
+//! computed from the model (never from the raw text) so that it agrees with
+//! what is rendered.
+
+use puml_sema::model::{
+    Diagram, Endpoint, Event, GroupKind, HeadShape, LineStyle, Message, NotePosition, ParticipantId, ParticipantKind,
+    Side,
+};
+use puml_sema::{Analysis, AnalysisOptions, FileLoader, NoIncludes};
+use puml_syntax::{Diagnostic, LineIndex, TextRange};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// One or two plain sentences.
+    pub summary: String,
+    pub title: Option<String>,
+    pub participants: Vec<ParticipantSummary>,
+    pub flow: Vec<FlowStep>,
+    pub groups: Vec<GroupSummary>,
+    pub notes: Vec<NoteSummary>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Number of `@startuml` blocks in the file; only the first is explained.
+    pub diagram_count: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParticipantSummary {
+    pub name: String,
+    pub alias: Option<String>,
+    pub kind: ParticipantKind,
+    /// 1-based; `None` for participants that are only used, never declared.
+    pub declared_line: Option<u32>,
+    pub messages_sent: usize,
+    pub messages_received: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArrowKind {
+    Sync,
+    Async,
+    Reply,
+    Lost,
+    Found,
+    SelfCall,
+}
+
+impl ArrowKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArrowKind::Sync => "sync",
+            ArrowKind::Async => "async",
+            ArrowKind::Reply => "reply",
+            ArrowKind::Lost => "lost",
+            ArrowKind::Found => "found",
+            ArrowKind::SelfCall => "self",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlowStep {
+    /// 1-based position in the flow (not the autonumber text).
+    pub number: usize,
+    /// 1-based source line (0 when unknown).
+    pub line: u32,
+    /// Participant code, or `[`/`]`/`?` for the diagram edges.
+    pub from: String,
+    pub to: String,
+    pub label: String,
+    pub arrow_kind: ArrowKind,
+    /// The enclosing groups, outermost first, e.g. `["alt success", "loop 3 times"]`.
+    pub group_path: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupSummary {
+    pub kind: GroupKind,
+    pub label: Option<String>,
+    pub line: u32,
+    /// 1 for a top-level group.
+    pub depth: usize,
+    /// The first branch and every `else`.
+    pub branches: Vec<BranchSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchSummary {
+    pub label: Option<String>,
+    pub line: u32,
+    /// Messages directly or indirectly inside this branch.
+    pub messages: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteSummary {
+    pub line: u32,
+    /// `left of A`, `right`, `over A, B`, `across`.
+    pub position: String,
+    pub participants: Vec<String>,
+    pub text: String,
+}
+
+/// Explains `source` (includes disabled).
+pub fn explain(source: &str) -> Explanation {
+    explain_with(source, &AnalysisOptions::default(), &NoIncludes)
+}
+
+pub fn explain_with(source: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Explanation {
+    let analysis = puml_sema::analyze(source, options, loader);
+    explain_analysis(source, &analysis)
+}
+
+/// Explains an analysis already computed from `source`.
+pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
+    let lines = Lines::new(source);
+    let diagram_count = analysis.document.diagrams.len();
+    let Some(diagram) = analysis.document.diagrams.first() else {
+        return Explanation {
+            summary: "The file contains no diagram.".to_string(),
+            title: None,
+            participants: Vec::new(),
+            flow: Vec::new(),
+            groups: Vec::new(),
+            notes: Vec::new(),
+            diagnostics: analysis.diagnostics.clone(),
+            diagram_count,
+        };
+    };
+    let map = analysis.source_map.diagrams.first();
+    let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
+
+    let mut participants: Vec<ParticipantSummary> = diagram
+        .participants
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ParticipantSummary {
+            name: p.name.clone(),
+            alias: p.alias.clone(),
+            kind: p.kind,
+            declared_line: if p.declared {
+                map.and_then(|m| m.participants.get(i)).map(|r| lines.line(*r))
+            } else {
+                None
+            },
+            messages_sent: 0,
+            messages_received: 0,
+        })
+        .collect();
+
+    let mut flow = Vec::new();
+    let mut groups: Vec<GroupSummary> = Vec::new();
+    let mut notes = Vec::new();
+    // Open groups: (index into `groups`, text of the current branch).
+    let mut open: Vec<(usize, String)> = Vec::new();
+    for (index, event) in diagram.events.iter().enumerate() {
+        match event {
+            Event::Message(message) => {
+                if let Some(p) = message
+                    .from
+                    .participant()
+                    .and_then(|id| participants.get_mut(id.index()))
+                {
+                    p.messages_sent += 1;
+                }
+                if let Some(p) = message.to.participant().and_then(|id| participants.get_mut(id.index())) {
+                    p.messages_received += 1;
+                }
+                for (group, _) in &open {
+                    if let Some(branch) = groups[*group].branches.last_mut() {
+                        branch.messages += 1;
+                    }
+                }
+                flow.push(FlowStep {
+                    number: flow.len() + 1,
+                    line: event_line(index),
+                    from: endpoint_name(diagram, &message.from),
+                    to: endpoint_name(diagram, &message.to),
+                    label: message.label.clone(),
+                    arrow_kind: arrow_kind(message),
+                    group_path: open.iter().map(|(_, text)| text.clone()).collect(),
+                });
+            }
+            Event::GroupStart(group) => {
+                let line = event_line(index);
+                groups.push(GroupSummary {
+                    kind: group.kind,
+                    label: group.label.clone(),
+                    line,
+                    depth: open.len() + 1,
+                    branches: vec![BranchSummary {
+                        label: group.label.clone(),
+                        line,
+                        messages: 0,
+                    }],
+                });
+                open.push((
+                    groups.len() - 1,
+                    with_label(group.kind.keyword(), group.label.as_deref()),
+                ));
+            }
+            Event::GroupElse { label, .. } => {
+                if let Some((group, text)) = open.last_mut() {
+                    let keyword = groups[*group].kind.keyword();
+                    *text = with_label(&format!("{keyword} else"), label.as_deref());
+                    groups[*group].branches.push(BranchSummary {
+                        label: label.clone(),
+                        line: event_line(index),
+                        messages: 0,
+                    });
+                }
+            }
+            Event::GroupEnd => {
+                open.pop();
+            }
+            Event::Note(note) => {
+                let (position, ids) = note_position(&note.position);
+                let names: Vec<String> = ids.iter().map(|id| code_of(diagram, *id)).collect();
+                let position = match &note.position {
+                    NotePosition::Left { of: Some(_) } => format!("left of {}", names.join(", ")),
+                    NotePosition::Right { of: Some(_) } => format!("right of {}", names.join(", ")),
+                    NotePosition::Over { .. } => format!("over {}", names.join(", ")),
+                    _ => position.to_string(),
+                };
+                notes.push(NoteSummary {
+                    line: event_line(index),
+                    position,
+                    participants: names,
+                    text: note.text.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    let summary = summarize(diagram, &flow, &groups);
+    Explanation {
+        summary,
+        title: diagram.title.clone(),
+        participants,
+        flow,
+        groups,
+        notes,
+        diagnostics: analysis.diagnostics.clone(),
+        diagram_count,
+    }
+}
+
+struct Lines<'a> {
+    text: &'a str,
+    index: LineIndex,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        Lines {
+            text,
+            index: LineIndex::new(text),
+        }
+    }
+    fn line(&self, range: TextRange) -> u32 {
+        self.index.line_col(self.text, range.start()).line
+    }
+}
+
+fn with_label(keyword: &str, label: Option<&str>) -> String {
+    match label {
+        Some(l) if !l.is_empty() => format!("{keyword} {l}"),
+        _ => keyword.to_string(),
+    }
+}
+
+fn code_of(diagram: &Diagram, id: ParticipantId) -> String {
+    diagram
+        .participants
+        .get(id.index())
+        .map_or_else(|| format!("#{}", id.0), |p| p.code.clone())
+}
+
+fn display_of(diagram: &Diagram, id: ParticipantId) -> String {
+    diagram.participants.get(id.index()).map_or_else(
+        || format!("#{}", id.0),
+        |p| {
+            if p.name.is_empty() {
+                p.code.clone()
+            } else {
+                p.name.replace("\\n", " ")
+            }
+        },
+    )
+}
+
+fn endpoint_name(diagram: &Diagram, endpoint: &Endpoint) -> String {
+    match endpoint {
+        Endpoint::Participant { id } => code_of(diagram, *id),
+        Endpoint::Edge { short: true, .. } => "?".to_string(),
+        Endpoint::Edge { side: Side::Left, .. } => "[".to_string(),
+        Endpoint::Edge { side: Side::Right, .. } => "]".to_string(),
+    }
+}
+
+fn note_position(position: &NotePosition) -> (&'static str, Vec<ParticipantId>) {
+    match position {
+        NotePosition::Left { of } => ("left", of.iter().copied().collect()),
+        NotePosition::Right { of } => ("right", of.iter().copied().collect()),
+        NotePosition::Over { first, last } => ("over", std::iter::once(*first).chain(*last).collect()),
+        NotePosition::Across => ("across", Vec::new()),
+    }
+}
+
+/// Classifies a message the way a reader would name it.
+pub fn arrow_kind(message: &Message) -> ArrowKind {
+    if message.is_self() {
+        return ArrowKind::SelfCall;
+    }
+    if matches!(message.from, Endpoint::Edge { .. }) {
+        return ArrowKind::Found;
+    }
+    if matches!(message.to, Endpoint::Edge { .. }) || message.arrow.head.shape == HeadShape::Cross {
+        return ArrowKind::Lost;
+    }
+    if message.is_return || message.arrow.line == LineStyle::Dotted {
+        return ArrowKind::Reply;
+    }
+    if matches!(
+        message.arrow.head.shape,
+        HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen
+    ) {
+        return ArrowKind::Async;
+    }
+    ArrowKind::Sync
+}
+
+fn summarize(diagram: &Diagram, flow: &[FlowStep], groups: &[GroupSummary]) -> String {
+    let mut sentence = String::new();
+    if let Some(title) = &diagram.title {
+        sentence.push_str(&format!("\"{}\": ", title.replace("\\n", " ")));
+    }
+    // Who talks to whom, by sender in order of first message.
+    let mut senders: Vec<(ParticipantId, Vec<(ParticipantId, bool)>)> = Vec::new();
+    for message in diagram.messages() {
+        let (Some(from), Some(to)) = (message.from.participant(), message.to.participant()) else {
+            continue;
+        };
+        if from == to {
+            continue;
+        }
+        let is_reply = arrow_kind(message) == ArrowKind::Reply;
+        let entry = match senders.iter().position(|(s, _)| *s == from) {
+            Some(i) => &mut senders[i].1,
+            None => {
+                senders.push((from, Vec::new()));
+                &mut senders.last_mut().expect("just pushed").1
+            }
+        };
+        match entry.iter_mut().find(|(t, _)| *t == to) {
+            // A pair is a "reply" only when every message of it is one.
+            Some((_, all_replies)) => *all_replies &= is_reply,
+            None => entry.push((to, is_reply)),
+        }
+    }
+    let clauses: Vec<String> = senders
+        .iter()
+        .take(4)
+        .map(|(from, targets)| {
+            let calls: Vec<String> = targets
+                .iter()
+                .filter(|(_, reply)| !reply)
+                .map(|(t, _)| display_of(diagram, *t))
+                .collect();
+            let replies: Vec<String> = targets
+                .iter()
+                .filter(|(_, reply)| *reply)
+                .map(|(t, _)| display_of(diagram, *t))
+                .collect();
+            let mut parts = Vec::new();
+            if !calls.is_empty() {
+                parts.push(format!("sends to {}", join_and(&calls)));
+            }
+            if !replies.is_empty() {
+                parts.push(format!("replies to {}", join_and(&replies)));
+            }
+            format!("{} {}", display_of(diagram, *from), parts.join(" and "))
+        })
+        .collect();
+    if clauses.is_empty() {
+        let names: Vec<String> = (0..diagram.participants.len())
+            .map(|i| display_of(diagram, ParticipantId(i as u32)))
+            .collect();
+        if names.is_empty() {
+            sentence.push_str("An empty diagram");
+        } else {
+            sentence.push_str(&format!("{} without messages between participants", join_and(&names)));
+        }
+    } else {
+        sentence.push_str(&clauses.join("; "));
+        if senders.len() > 4 {
+            sentence.push_str(&format!("; and {} more senders", senders.len() - 4));
+        }
+    }
+    sentence.push_str(". ");
+    let mut figures = vec![count(flow.len(), "message", "messages")];
+    let mut kinds: Vec<(GroupKind, usize, usize)> = Vec::new();
+    for group in groups {
+        match kinds.iter_mut().find(|(k, _, _)| *k == group.kind) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 += group.branches.len();
+            }
+            None => kinds.push((group.kind, 1, group.branches.len())),
+        }
+    }
+    for (kind, n, branches) in kinds {
+        let keyword = kind.keyword();
+        let mut text = if n == 1 {
+            format!("one {keyword}")
+        } else {
+            format!("{n} {keyword}s")
+        };
+        if branches > n {
+            text.push_str(&format!(" with {branches} branches"));
+        }
+        figures.push(text);
+    }
+    let participants = diagram.participants.len();
+    figures.push(count(participants, "participant", "participants"));
+    sentence.push_str(&capitalize(&join_and(&figures)));
+    sentence.push('.');
+    sentence
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The readable text form printed by `puml explain`.
+pub fn render_text(explanation: &Explanation) -> String {
+    let mut out = String::new();
+    out.push_str(&explanation.summary);
+    out.push_str("\n\n");
+    if explanation.diagram_count > 1 {
+        out.push_str(&format!(
+            "(the file holds {} diagrams; this explains the first)\n\n",
+            explanation.diagram_count
+        ));
+    }
+    if !explanation.participants.is_empty() {
+        out.push_str("Participants:\n");
+        for p in &explanation.participants {
+            let alias = p.alias.as_ref().map(|a| format!(" as {a}")).unwrap_or_default();
+            let declared = match p.declared_line {
+                Some(line) => format!("declared line {line}"),
+                None => "implicit".to_string(),
+            };
+            out.push_str(&format!(
+                "  {} \"{}\"{alias} ({declared}): sends {}, receives {}\n",
+                p.kind.keyword(),
+                p.name,
+                p.messages_sent,
+                p.messages_received
+            ));
+        }
+    }
+    if !explanation.flow.is_empty() {
+        out.push_str("\nFlow:\n");
+        for step in &explanation.flow {
+            let indent = "  ".repeat(step.group_path.len() + 1);
+            let label = if step.label.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", step.label)
+            };
+            let context = step.group_path.last().map(|g| format!("  [{g}]")).unwrap_or_default();
+            out.push_str(&format!(
+                "{indent}{}. {} -> {} ({}){label}  (line {}){context}\n",
+                step.number,
+                step.from,
+                step.to,
+                step.arrow_kind.as_str(),
+                step.line
+            ));
+        }
+    }
+    if !explanation.groups.is_empty() {
+        out.push_str("\nGroups:\n");
+        for g in &explanation.groups {
+            let indent = "  ".repeat(g.depth);
+            let branches: Vec<String> = g
+                .branches
+                .iter()
+                .map(|b| format!("{} ({} messages)", b.label.as_deref().unwrap_or("-"), b.messages))
+                .collect();
+            out.push_str(&format!(
+                "{indent}{} at line {}: {}\n",
+                g.kind.keyword(),
+                g.line,
+                branches.join(" | ")
+            ));
+        }
+    }
+    if !explanation.notes.is_empty() {
+        out.push_str("\nNotes:\n");
+        for n in &explanation.notes {
+            out.push_str(&format!(
+                "  line {} {}: {}\n",
+                n.line,
+                n.position,
+                n.text.replace('\n', " / ")
+            ));
+        }
+    }
+    if !explanation.diagnostics.is_empty() {
+        let errors = explanation.diagnostics.iter().filter(|d| d.is_error()).count();
+        out.push_str(&format!(
+            "\n{} diagnostics ({errors} errors): run `puml check` for details.\n",
+            explanation.diagnostics.len()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puml_sema::model::*;
+    use puml_syntax::TextSize;
+
+    fn participant(code: &str, kind: ParticipantKind, declared: bool) -> Participant {
+        Participant {
+            kind,
+            code: code.to_string(),
+            name: code.to_string(),
+            alias: None,
+            display: code.to_string(),
+            order: None,
+            stereotype: None,
+            color: None,
+            url: None,
+            declared,
+            in_box: None,
+            created: false,
+            destroyed: false,
+        }
+    }
+
+    fn message(from: u32, to: u32, label: &str, line: LineStyle) -> Event {
+        Event::Message(Message {
+            from: Endpoint::Participant {
+                id: ParticipantId(from),
+            },
+            to: Endpoint::Participant { id: ParticipantId(to) },
+            arrow: Arrow {
+                tail_head: Head::NONE,
+                head: Head::FILLED,
+                line,
+                color: None,
+                bold: false,
+                written_reversed: false,
+            },
+            label: label.to_string(),
+            number: None,
+            slant: None,
+            parallel: false,
+            anchor: None,
+            is_return: false,
+        })
+    }
+
+    /// A hand-built analysis; event `i` sits on line `i + 3`.
+    fn analysis(participants: Vec<Participant>, events: Vec<Event>) -> (String, Analysis) {
+        let mut text = String::from("@startuml\nx\n");
+        let mut ranges = Vec::new();
+        for _ in &events {
+            let start = TextSize::of(&text);
+            text.push_str("stmt\n");
+            ranges.push(TextRange::at(start, TextSize::from(4)));
+        }
+        let participant_ranges = vec![TextRange::at(TextSize::from(10), TextSize::from(1)); participants.len()];
+        let analysis = Analysis {
+            document: Document {
+                diagrams: vec![Diagram {
+                    participants,
+                    events,
+                    ..Diagram::default()
+                }],
+            },
+            source_map: SourceMap {
+                diagrams: vec![DiagramSourceMap {
+                    events: ranges,
+                    participants: participant_ranges,
+                    ..DiagramSourceMap::default()
+                }],
+            },
+            diagnostics: Vec::new(),
+            included_files: Vec::new(),
+        };
+        (text, analysis)
+    }
+
+    #[test]
+    fn explains_a_hand_built_model() {
+        let (text, analysis) = analysis(
+            vec![
+                participant("User", ParticipantKind::Actor, true),
+                participant("API", ParticipantKind::Participant, true),
+                participant("DB", ParticipantKind::Database, false),
+            ],
+            vec![
+                message(0, 1, "login", LineStyle::Solid),
+                Event::GroupStart(Group {
+                    kind: GroupKind::Alt,
+                    label: Some("known user".into()),
+                    secondary: None,
+                    frame_color: None,
+                    color: None,
+                }),
+                message(1, 2, "SELECT", LineStyle::Solid),
+                message(2, 1, "row", LineStyle::Dotted),
+                Event::GroupElse {
+                    label: Some("unknown".into()),
+                    color: None,
+                },
+                message(1, 0, "denied", LineStyle::Dotted),
+                Event::GroupEnd,
+                Event::Note(Note {
+                    position: NotePosition::Over {
+                        first: ParticipantId(0),
+                        last: Some(ParticipantId(1)),
+                    },
+                    shape: NoteShape::Note,
+                    text: "done".into(),
+                    color: None,
+                    aligned: false,
+                }),
+            ],
+        );
+        let explanation = explain_analysis(&text, &analysis);
+        expect_test::expect![[r#"
+            User sends to API; API sends to DB and replies to User; DB replies to API. 4 messages, one alt with 2 branches and 3 participants.
+
+            Participants:
+              actor "User" (declared line 2): sends 1, receives 1
+              participant "API" (declared line 2): sends 2, receives 2
+              database "DB" (implicit): sends 1, receives 1
+
+            Flow:
+              1. User -> API (sync): login  (line 3)
+                2. API -> DB (sync): SELECT  (line 5)  [alt known user]
+                3. DB -> API (reply): row  (line 6)  [alt known user]
+                4. API -> User (reply): denied  (line 8)  [alt else unknown]
+
+            Groups:
+              alt at line 4: known user (2 messages) | unknown (1 messages)
+
+            Notes:
+              line 10 over User, API: done
+        "#]]
+        .assert_eq(&render_text(&explanation));
+        assert_eq!(explanation.flow[3].group_path, ["alt else unknown"]);
+    }
+
+    #[test]
+    fn empty_document() {
+        let explanation = explain_analysis(
+            "",
+            &Analysis {
+                document: Document::default(),
+                source_map: SourceMap::default(),
+                diagnostics: Vec::new(),
+                included_files: Vec::new(),
+            },
+        );
+        assert_eq!(explanation.summary, "The file contains no diagram.");
+    }
+}

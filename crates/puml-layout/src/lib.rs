@@ -1,1 +1,100 @@
-//! Model → scene. Owned by the rendering work (issue 3).
+//! Model → scene: the geometry of a sequence diagram, one [`Scene`] per
+//! page. Deterministic and free of I/O; text is measured with the
+//! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
+//! gives the same scene on every machine.
+
+pub mod color;
+pub mod creole;
+pub mod font;
+pub mod scene;
+mod sequence;
+mod shapes;
+pub mod theme;
+
+pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
+pub use scene::{Color, Font, FontFamily, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun};
+pub use theme::{Theme, THEME_NAMES};
+
+use puml_sema::model::Diagram;
+
+/// Options that change the look or bound the work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutOptions {
+    /// Overrides the diagram's `!theme` (one of [`THEME_NAMES`]).
+    pub theme: Option<String>,
+    /// Diagrams with more participants are refused by [`try_layout`].
+    pub max_participants: usize,
+    /// Diagrams with more events (messages, notes, …) are refused by [`try_layout`].
+    pub max_events: usize,
+}
+
+impl Default for LayoutOptions {
+    fn default() -> Self {
+        LayoutOptions {
+            theme: None,
+            max_participants: 5_000,
+            max_events: 500_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LayoutError {
+    /// The diagram is over a configured size limit.
+    TooLarge {
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
+    /// `--theme` named a theme that does not exist.
+    UnknownTheme(String),
+}
+
+impl std::fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LayoutError::TooLarge { what, count, limit } => {
+                write!(f, "diagram too large to render: {count} {what} (limit {limit})")
+            }
+            LayoutError::UnknownTheme(name) => {
+                write!(f, "unknown theme `{name}` (known: {})", THEME_NAMES.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+/// Lays out every page of `diagram` (no size limits are checked).
+pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
+    layout_with(diagram, options, &EmbeddedMetrics)
+}
+
+/// [`layout`] with a custom text measurer.
+pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    sequence::layout_diagram(diagram, options, metrics)
+}
+
+/// [`layout`] after checking the size limits and the theme name.
+pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scene>, LayoutError> {
+    if let Some(name) = &options.theme {
+        if Theme::named(name).is_none() {
+            return Err(LayoutError::UnknownTheme(name.clone()));
+        }
+    }
+    if diagram.participants.len() > options.max_participants {
+        return Err(LayoutError::TooLarge {
+            what: "participants",
+            count: diagram.participants.len(),
+            limit: options.max_participants,
+        });
+    }
+    if diagram.events.len() > options.max_events {
+        return Err(LayoutError::TooLarge {
+            what: "events",
+            count: diagram.events.len(),
+            limit: options.max_events,
+        });
+    }
+    Ok(layout(diagram, options))
+}

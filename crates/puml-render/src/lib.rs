@@ -1,1 +1,48 @@
-//! Scene → output formats. Owned by the rendering work (issue 3).
+//! Scene → output: SVG, PNG, PDF, text art and scene JSON.
+//!
+//! Every renderer is a pure function of the scene (and, for text art, of
+//! nothing else either), so equal scenes give byte-identical output.
+
+mod json;
+mod raster;
+mod svg;
+mod text;
+
+pub use json::to_scene_json;
+pub use raster::{svg_to_png, to_pdf, to_png, MAX_PNG_PIXELS, SCALE_RANGE};
+pub use svg::to_svg;
+pub use text::to_text;
+
+/// Why an output could not be produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RenderError {
+    /// `scale` outside [`SCALE_RANGE`].
+    BadScale(f64),
+    /// The PNG would exceed [`MAX_PNG_PIXELS`].
+    TooManyPixels { width: u64, height: u64, limit: u64 },
+    /// The SVG could not be parsed (a bug when it is our own SVG).
+    Svg(String),
+    /// PNG/PDF encoding failed.
+    Encode(String),
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::BadScale(s) => write!(
+                f,
+                "scale {s} is out of range (allowed {} to {})",
+                SCALE_RANGE.0, SCALE_RANGE.1
+            ),
+            RenderError::TooManyPixels { width, height, limit } => write!(
+                f,
+                "PNG would be {width}x{height} pixels, over the limit of {limit} pixels; \
+                 use a smaller --scale, split the diagram with `newpage`, or render SVG"
+            ),
+            RenderError::Svg(e) => write!(f, "cannot read SVG: {e}"),
+            RenderError::Encode(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}

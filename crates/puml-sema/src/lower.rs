@@ -1,8 +1,16 @@
-//! AST → model (in progress).
-use crate::model::{Document, SourceMap};
-use crate::preprocess::FileLoader;
-use puml_syntax::{Diagnostic, Parse};
+//! Syntax tree → model: resolves names, desugars lifecycle shorthands,
+//! `return` and `autoactivate`, numbers messages, and reports the semantic
+//! problems (unbalanced groups, `else` outside a group, nothing to
+//! deactivate, …).
+
+use crate::codes;
+use crate::model::*;
+use crate::preprocess::{self, FileLoader, PreprocessOptions};
+use puml_syntax::ast::{self, significant_tokens, statement_range};
+use puml_syntax::{Diagnostic, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use SyntaxKind::*;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct AnalysisOptions {
@@ -16,6 +24,9 @@ pub struct Analysis {
     pub document: Document,
     pub source_map: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+    /// `(path, text)` of every file pulled in by `!include`, so diagnostics
+    /// inside them can be located by line and column.
+    pub included_files: Vec<(String, String)>,
 }
 
 pub fn analyze(text: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
@@ -23,10 +34,1532 @@ pub fn analyze(text: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -
     analyze_parsed(text, &parse, options, loader)
 }
 
-pub fn analyze_parsed(_text: &str, parse: &Parse, _options: &AnalysisOptions, _loader: &dyn FileLoader) -> Analysis {
-    Analysis {
-        document: Document::default(),
-        source_map: SourceMap::default(),
-        diagnostics: parse.errors().to_vec(),
+/// Analyzes an already parsed text. When the text uses the preprocessor,
+/// the expanded text is parsed and lowered instead, and every range is
+/// mapped back to the original lines.
+pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
+    if preprocess::needs_preprocessing(text) {
+        let pre_options = PreprocessOptions {
+            file_path: options.file_path.clone(),
+            include_root: options.include_root.clone(),
+            allow_url_includes: options.allow_url_includes,
+            ..PreprocessOptions::default()
+        };
+        let pre = preprocess::preprocess(text, &pre_options, loader);
+        if pre.changed {
+            let expanded_parse = puml_syntax::parse(&pre.text);
+            let (document, source_map, mut diagnostics) = lower_root(&expanded_parse);
+            let mapper = LineMapper::new(text, &pre, loader);
+            let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
+            all.extend(expanded_parse.errors().iter().cloned());
+            all.append(&mut diagnostics);
+            // Preprocessor diagnostics already point into their own files.
+            let mut mapped: Vec<Diagnostic> = all
+                .into_iter()
+                .map(|d| {
+                    if d.code.starts_with('P') {
+                        d
+                    } else {
+                        mapper.map_diagnostic(d)
+                    }
+                })
+                .collect();
+            sort_and_dedup(&mut mapped);
+            let source_map = mapper.map_source_map(source_map);
+            let included_files = mapper.included_files();
+            return Analysis {
+                document,
+                source_map,
+                diagnostics: mapped,
+                included_files,
+            };
+        }
+        let (document, source_map, mut diagnostics) = lower_root(parse);
+        let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
+        all.extend(parse.errors().iter().cloned());
+        all.append(&mut diagnostics);
+        sort_and_dedup(&mut all);
+        return Analysis {
+            document,
+            source_map,
+            diagnostics: all,
+            included_files: Vec::new(),
+        };
     }
+    let (document, source_map, mut diagnostics) = lower_root(parse);
+    let mut all: Vec<Diagnostic> = parse.errors().to_vec();
+    all.append(&mut diagnostics);
+    sort_and_dedup(&mut all);
+    Analysis {
+        document,
+        source_map,
+        diagnostics: all,
+        included_files: Vec::new(),
+    }
+}
+
+fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort_by(|a, b| {
+        (a.file.is_some(), a.range.start(), a.range.end(), a.code).cmp(&(
+            b.file.is_some(),
+            b.range.start(),
+            b.range.end(),
+            b.code,
+        ))
+    });
+    diagnostics.dedup();
+}
+
+/// Maps ranges in the preprocessed text back to the file each line came
+/// from (the main file, or an included one).
+struct LineMapper<'a> {
+    main: FileText,
+    included: HashMap<String, FileText>,
+    expanded: &'a str,
+    expanded_index: puml_syntax::LineIndex,
+    lines: &'a [preprocess::LineOrigin],
+}
+
+struct FileText {
+    text: String,
+    index: puml_syntax::LineIndex,
+}
+
+impl FileText {
+    fn new(text: String) -> FileText {
+        let index = puml_syntax::LineIndex::new(&text);
+        FileText { text, index }
+    }
+}
+
+impl<'a> LineMapper<'a> {
+    fn new(original: &str, pre: &'a preprocess::Preprocessed, loader: &dyn FileLoader) -> LineMapper<'a> {
+        let mut included = HashMap::new();
+        for origin in &pre.lines {
+            if let Some(file) = &origin.file {
+                if !included.contains_key(file) {
+                    let text = loader.load(std::path::Path::new(file)).unwrap_or_default();
+                    included.insert(file.clone(), FileText::new(text));
+                }
+            }
+        }
+        LineMapper {
+            main: FileText::new(original.to_string()),
+            included,
+            expanded: &pre.text,
+            expanded_index: puml_syntax::LineIndex::new(&pre.text),
+            lines: &pre.lines,
+        }
+    }
+
+    fn included_files(&self) -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = self
+            .included
+            .iter()
+            .map(|(path, file)| (path.clone(), file.text.clone()))
+            .collect();
+        files.sort();
+        files
+    }
+
+    fn file(&self, name: &Option<String>) -> &FileText {
+        name.as_ref().and_then(|n| self.included.get(n)).unwrap_or(&self.main)
+    }
+
+    /// Maps an offset of the expanded text to `(file, offset in that file)`.
+    fn map_offset(&self, offset: TextSize) -> (Option<String>, TextSize) {
+        let line = self.expanded_index.line_of(offset);
+        let Some(origin) = self.lines.get(line).or(self.lines.last()) else {
+            return (None, TextSize::from(0));
+        };
+        let target = self.file(&origin.file);
+        let Some(original_range) = target.index.line_range(&target.text, origin.line as usize) else {
+            return (origin.file.clone(), TextSize::of(target.text.as_str()));
+        };
+        if origin.verbatim {
+            let expanded_line_start = self
+                .expanded_index
+                .line_range(self.expanded, line)
+                .map(|r| r.start())
+                .unwrap_or_default();
+            let delta = offset.checked_sub(expanded_line_start).unwrap_or_default();
+            (
+                origin.file.clone(),
+                (original_range.start() + delta).min(original_range.end()),
+            )
+        } else {
+            (origin.file.clone(), original_range.start())
+        }
+    }
+
+    fn map_range(&self, range: TextRange) -> (Option<String>, TextRange) {
+        let (file, start) = self.map_offset(range.start());
+        let (end_file, end) = self.map_offset(range.end());
+        let target = self.file(&file);
+        let end = if end < start || end_file != file {
+            let line = target.index.line_of(start);
+            target
+                .index
+                .line_range(&target.text, line)
+                .map(|r| r.end())
+                .unwrap_or(start)
+        } else {
+            end
+        };
+        (file, TextRange::new(start, end.max(start)))
+    }
+
+    fn map_diagnostic(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        let (file, range) = self.map_range(diagnostic.range);
+        diagnostic.range = range;
+        let mut fixes_ok = file.is_none();
+        diagnostic.file = file;
+        for fix in &mut diagnostic.fixes {
+            for edit in &mut fix.edits {
+                let (edit_file, mapped) = self.map_range(edit.range);
+                fixes_ok &= edit_file.is_none() && self.is_verbatim_at(edit.range);
+                edit.range = mapped;
+            }
+        }
+        if !fixes_ok {
+            diagnostic.fixes.clear();
+        }
+        for related in &mut diagnostic.related {
+            let (file, mapped) = self.map_range(related.range);
+            related.file = file;
+            related.range = mapped;
+        }
+        diagnostic
+    }
+
+    fn is_verbatim_at(&self, range: TextRange) -> bool {
+        let line = self.expanded_index.line_of(range.start());
+        self.lines.get(line).is_some_and(|o| o.verbatim && o.file.is_none())
+    }
+
+    /// Source-map ranges must point into the main file: items from
+    /// included files point at the start of the main file's diagram.
+    fn map_source_map(&self, mut map: SourceMap) -> SourceMap {
+        let fix = |r: &mut TextRange| {
+            let (file, mapped) = self.map_range(*r);
+            *r = if file.is_none() {
+                mapped
+            } else {
+                TextRange::empty(TextSize::from(0))
+            };
+        };
+        for diagram in &mut map.diagrams {
+            fix(&mut diagram.range);
+            diagram.participants.iter_mut().for_each(fix);
+            diagram.participant_uses.iter_mut().flatten().for_each(fix);
+            diagram.events.iter_mut().for_each(fix);
+        }
+        map
+    }
+}
+
+fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
+    let root = parse.root();
+    let mut document = Document::default();
+    let mut source_map = SourceMap::default();
+    let mut diagnostics = Vec::new();
+    for diagram in root.diagrams() {
+        let mut lowering = DiagramLowering::new(&diagram);
+        lowering.run(&diagram);
+        let (model, map, mut diags) = lowering.finish(&diagram);
+        document.diagrams.push(model);
+        source_map.diagrams.push(map);
+        diagnostics.append(&mut diags);
+    }
+    (document, source_map, diagnostics)
+}
+
+#[derive(Clone)]
+struct OpenGroup {
+    range: TextRange,
+}
+
+#[derive(Clone, Default)]
+struct AutoNumber {
+    enabled: bool,
+    /// Dotted levels, e.g. `[1, 2, 3]` for `1.2.3`; the last one increments.
+    current: Vec<u64>,
+    step: u64,
+    format: Option<String>,
+}
+
+struct DiagramLowering {
+    diagram: Diagram,
+    map: DiagramSourceMap,
+    diagnostics: Vec<Diagnostic>,
+    by_code: HashMap<String, ParticipantId>,
+    groups: Vec<OpenGroup>,
+    open_box: Option<(usize, TextRange)>,
+    /// Activation depth per participant.
+    active: Vec<u32>,
+    /// Most recent activations, for `deactivate` without a name.
+    activation_order: Vec<ParticipantId>,
+    /// `(caller, callee)` of messages that activated their target, for `return`.
+    calls: Vec<(Endpoint, ParticipantId)>,
+    autoactivate: bool,
+    autonumber: AutoNumber,
+    pending_creates: Vec<ParticipantId>,
+    last_message: Option<usize>,
+}
+
+impl DiagramLowering {
+    fn new(diagram: &ast::Diagram) -> DiagramLowering {
+        DiagramLowering {
+            diagram: Diagram {
+                name: diagram.name(),
+                ..Diagram::default()
+            },
+            map: DiagramSourceMap {
+                range: diagram.syntax.text_range(),
+                ..DiagramSourceMap::default()
+            },
+            diagnostics: Vec::new(),
+            by_code: HashMap::new(),
+            groups: Vec::new(),
+            open_box: None,
+            active: Vec::new(),
+            activation_order: Vec::new(),
+            calls: Vec::new(),
+            autoactivate: false,
+            autonumber: AutoNumber {
+                step: 1,
+                ..AutoNumber::default()
+            },
+            pending_creates: Vec::new(),
+            last_message: None,
+        }
+    }
+
+    fn push_event(&mut self, event: Event, range: TextRange) {
+        self.diagram.events.push(event);
+        self.map.events.push(range);
+    }
+
+    fn run(&mut self, diagram: &ast::Diagram) {
+        for statement in diagram.statements() {
+            self.statement(&statement);
+        }
+    }
+
+    fn statement(&mut self, node: &SyntaxNode) {
+        let range = statement_range(node);
+        match node.kind() {
+            PARTICIPANT => self.participant_declaration(node, false),
+            CREATE => self.participant_declaration(node, true),
+            MESSAGE => self.message(node, range),
+            RETURN => self.return_(node, range),
+            ACTIVATE | DEACTIVATE | DESTROY => self.lifecycle(node, range),
+            AUTOACTIVATE => {
+                let text = text_after_keyword(node).to_ascii_lowercase();
+                self.autoactivate = text.trim() != "off";
+            }
+            NOTE => self.note(node, range),
+            REF => self.reference(node, range),
+            GROUP_START => self.group_start(node, range),
+            ELSE => self.else_(node, range),
+            END => self.end(node, range),
+            BOX_START => self.box_start(node, range),
+            BOX_END => self.box_end(range),
+            DIVIDER => {
+                let text = token_text(node, TEXT).unwrap_or_default();
+                self.push_event(Event::Divider { text }, range);
+            }
+            DELAY => {
+                let text = token_text(node, TEXT).filter(|t| !t.is_empty());
+                self.push_event(Event::Delay { text }, range);
+            }
+            SPACE => {
+                let pixels = token_text(node, NUMBER).and_then(|n| n.parse().ok());
+                self.push_event(Event::Space { pixels }, range);
+            }
+            NEWPAGE => {
+                let title = token_text(node, TEXT).filter(|t| !t.is_empty());
+                self.push_event(Event::NewPage { title }, range);
+            }
+            AUTONUMBER => self.autonumber(node, range),
+            TITLE => self.diagram.title = Some(block_or_line_text(node)),
+            CAPTION => self.diagram.caption = Some(block_or_line_text(node)),
+            MAINFRAME => self.diagram.mainframe = Some(block_or_line_text(node)),
+            HEADER | FOOTER => {
+                let align =
+                    significant_tokens(node)
+                        .iter()
+                        .find_map(|t| match t.text().to_ascii_lowercase().as_str() {
+                            "left" => Some(HorizontalAlign::Left),
+                            "right" => Some(HorizontalAlign::Right),
+                            "center" => Some(HorizontalAlign::Center),
+                            _ => None,
+                        });
+                let decoration = Decoration {
+                    text: block_or_line_text(node),
+                    align,
+                };
+                if node.kind() == HEADER {
+                    self.diagram.header = Some(decoration);
+                } else {
+                    self.diagram.footer = Some(decoration);
+                }
+            }
+            LEGEND => self.legend(node),
+            HIDE_SHOW => {
+                let keyword = ast::leading_keyword(node).unwrap_or_default();
+                let what = text_after_keyword(node).to_ascii_lowercase();
+                let value = keyword == "hide";
+                match what.trim() {
+                    "footbox" => self.diagram.settings.hide_footbox = value,
+                    "unlinked" => self.diagram.settings.hide_unlinked = value,
+                    _ => {}
+                }
+            }
+            SKINPARAM => self.skinparam(node),
+            STYLE => {
+                let text = node.text().to_string();
+                self.diagram.settings.styles.push(text.trim().to_string());
+            }
+            THEME => {
+                let text = text_after_keyword(node);
+                let name = text.split_whitespace().next().unwrap_or("").to_string();
+                if !name.is_empty() {
+                    self.diagram.settings.theme = Some(name);
+                }
+            }
+            PRAGMA => {
+                let text = text_after_keyword(node);
+                let mut words = text.split_whitespace();
+                let key = words.next().unwrap_or("").to_ascii_lowercase();
+                let value = words.collect::<Vec<_>>().join(" ");
+                if key == "teoz" {
+                    self.diagram.settings.teoz = value.trim().eq_ignore_ascii_case("true");
+                } else if !key.is_empty() {
+                    self.diagram.settings.pragmas.push((key, value));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------ participants
+
+    fn resolve(&mut self, token: &SyntaxToken, kind_if_new: ParticipantKind) -> ParticipantId {
+        let code = ast::name_text(token);
+        let range = token.text_range();
+        if let Some(&id) = self.by_code.get(&code) {
+            self.map.participant_uses[id.index()].push(range);
+            return id;
+        }
+        // A quoted display name used instead of the alias resolves to the
+        // participant it names.
+        if let Some(id) = self
+            .diagram
+            .participants
+            .iter()
+            .position(|p| p.alias.is_some() && p.name == code)
+        {
+            let id = ParticipantId(id as u32);
+            self.map.participant_uses[id.index()].push(range);
+            return id;
+        }
+        self.new_participant(
+            Participant {
+                kind: kind_if_new,
+                code: code.clone(),
+                name: code.clone(),
+                alias: None,
+                display: code,
+                order: None,
+                stereotype: None,
+                color: None,
+                url: None,
+                declared: false,
+                in_box: self.open_box.map(|(b, _)| b),
+                created: false,
+                destroyed: false,
+            },
+            range,
+        )
+    }
+
+    fn new_participant(&mut self, participant: Participant, range: TextRange) -> ParticipantId {
+        let id = ParticipantId(self.diagram.participants.len() as u32);
+        self.by_code.insert(participant.code.clone(), id);
+        if let Some(b) = participant.in_box {
+            self.diagram.boxes[b].participants.push(id);
+        }
+        self.diagram.participants.push(participant);
+        self.map.participants.push(range);
+        self.map.participant_uses.push(vec![range]);
+        self.active.push(0);
+        id
+    }
+
+    fn participant_declaration(&mut self, node: &SyntaxNode, create: bool) {
+        let tokens = significant_tokens(node);
+        let mut kind = ParticipantKind::Participant;
+        let mut names: Vec<SyntaxToken> = Vec::new();
+        let mut stereotypes: Vec<String> = Vec::new();
+        let mut color = None;
+        let mut url = None;
+        let mut order = None;
+        let mut after_as = false;
+        let mut expect_order = false;
+        for token in &tokens {
+            match token.kind() {
+                KEYWORD => {
+                    let word = token.text().to_ascii_lowercase();
+                    if let Some(k) = ParticipantKind::from_keyword(&word) {
+                        kind = k;
+                    } else if word == "as" {
+                        after_as = true;
+                    } else if word == "order" {
+                        expect_order = true;
+                    }
+                }
+                IDENT | STRING => names.push(token.clone()),
+                NUMBER if expect_order => order = token.text().parse().ok(),
+                STEREOTYPE => stereotypes.push(token.text().to_string()),
+                COLOR => color = Some(token.text().to_string()),
+                URL => url = Some(token.text().trim_start_matches("[[").trim_end_matches("]]").to_string()),
+                _ => {}
+            }
+        }
+        let _ = after_as;
+        let multiline_display = node
+            .children()
+            .find(|n| n.kind() == MULTILINE_NAME)
+            .and_then(|n| ast::body_lines(&n))
+            .map(|lines| lines.join("\n"));
+        if let Some(multi) = node.children().find(|n| n.kind() == MULTILINE_NAME) {
+            // Options after the closing `]` (`] as X #color`).
+            let close_line: Vec<SyntaxToken> = multi
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
+                .collect();
+            for token in close_line {
+                match token.kind() {
+                    IDENT | STRING => names.push(token),
+                    STEREOTYPE => stereotypes.push(token.text().to_string()),
+                    COLOR => color = Some(token.text().to_string()),
+                    _ => {}
+                }
+            }
+        }
+        let Some(first) = names.first().cloned() else {
+            return;
+        };
+        let second = names.get(1).cloned();
+        let quoted = |t: &SyntaxToken| t.kind() == STRING;
+        let (code_token, display, name, alias) = match &second {
+            None => (first.clone(), ast::name_text(&first), ast::name_text(&first), None),
+            Some(second) => {
+                if quoted(&first) || !quoted(second) {
+                    // `participant "Long" as L`, `participant A as B`.
+                    (
+                        second.clone(),
+                        ast::name_text(&first),
+                        ast::name_text(&first),
+                        Some(ast::name_text(second)),
+                    )
+                } else {
+                    // `participant L as "Long"`.
+                    (
+                        first.clone(),
+                        ast::name_text(second),
+                        ast::name_text(&first),
+                        Some(ast::name_text(second)),
+                    )
+                }
+            }
+        };
+        let code = ast::name_text(&code_token);
+        let display = multiline_display.unwrap_or(display);
+        let stereotype = parse_stereotypes(&stereotypes);
+        let decl_range = statement_range(node);
+        if let Some(&id) = self.by_code.get(&code) {
+            let existing = &mut self.diagram.participants[id.index()];
+            if existing.declared && !create {
+                let first_range = self.map.participants[id.index()];
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::DUPLICATE_PARTICIPANT,
+                        decl_range,
+                        format!("participant `{code}` is declared twice; the first declaration wins for its position"),
+                    )
+                    .with_related(first_range, "first declared here"),
+                );
+            }
+            existing.kind = kind;
+            existing.display = display;
+            existing.name = name;
+            existing.alias = alias;
+            existing.declared = true;
+            existing.created |= create;
+            if stereotype.is_some() {
+                existing.stereotype = stereotype;
+            }
+            if color.is_some() {
+                existing.color = color;
+            }
+            if url.is_some() {
+                existing.url = url;
+            }
+            if order.is_some() {
+                existing.order = order;
+            }
+            self.map.participant_uses[id.index()].push(code_token.text_range());
+            if create {
+                self.pending_creates.push(id);
+            }
+            return;
+        }
+        let id = self.new_participant(
+            Participant {
+                kind,
+                code,
+                name,
+                alias,
+                display,
+                order,
+                stereotype,
+                color,
+                url,
+                declared: true,
+                in_box: self.open_box.map(|(b, _)| b),
+                created: create,
+                destroyed: false,
+            },
+            decl_range,
+        );
+        self.map.participant_uses[id.index()] = vec![code_token.text_range()];
+        if create {
+            self.pending_creates.push(id);
+        }
+    }
+
+    // ------------------------------------------------------------ messages
+
+    fn endpoint(&mut self, tokens: &[SyntaxToken], side: Side) -> Option<Endpoint> {
+        let token = tokens.first()?;
+        Some(match token.kind() {
+            L_BRACKET | R_BRACKET => Endpoint::Edge { side, short: false },
+            QUESTION => Endpoint::Edge { side, short: true },
+            IDENT | STRING => Endpoint::Participant {
+                id: self.resolve(token, ParticipantKind::Participant),
+            },
+            _ => return None,
+        })
+    }
+
+    fn message(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let Some(arrow_index) = tokens.iter().position(|t| t.kind() == ARROW) else {
+            return;
+        };
+        let parallel = tokens.iter().take(arrow_index).any(|t| t.kind() == AMP);
+        let anchor = tokens
+            .iter()
+            .take(arrow_index)
+            .find(|t| t.kind() == ANCHOR)
+            .map(|t| t.text().trim_start_matches('{').trim_end_matches('}').to_string());
+        let left: Vec<SyntaxToken> = tokens[..arrow_index]
+            .iter()
+            .filter(|t| matches!(t.kind(), IDENT | STRING | L_BRACKET | QUESTION))
+            .cloned()
+            .collect();
+        let after: Vec<SyntaxToken> = tokens[arrow_index + 1..].to_vec();
+        let right_end = after
+            .iter()
+            .position(|t| matches!(t.kind(), COLON | LIFECYCLE))
+            .unwrap_or(after.len());
+        let mut right: Vec<SyntaxToken> = after[..right_end]
+            .iter()
+            .filter(|t| matches!(t.kind(), IDENT | STRING | R_BRACKET | QUESTION))
+            .cloned()
+            .collect();
+        // `A --> "Long name" as L`: the second name is the alias.
+        let inline_alias = if right.len() >= 2 { Some(right.remove(1)) } else { None };
+        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text()) else {
+            return;
+        };
+        let slant = tokens.get(arrow_index + 1).filter(|t| t.kind() == SLANT).and_then(|t| {
+            t.text()
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .trim()
+                .parse()
+                .ok()
+        });
+
+        if let (Some(alias), Some(display)) = (&inline_alias, right.first()) {
+            let code = ast::name_text(alias);
+            if !self.by_code.contains_key(&code) {
+                let display_text = ast::name_text(display);
+                self.new_participant(
+                    Participant {
+                        kind: ParticipantKind::Participant,
+                        code: code.clone(),
+                        name: display_text.clone(),
+                        alias: Some(code),
+                        display: display_text,
+                        order: None,
+                        stereotype: None,
+                        color: None,
+                        url: None,
+                        declared: false,
+                        in_box: self.open_box.map(|(b, _)| b),
+                        created: false,
+                        destroyed: false,
+                    },
+                    alias.text_range(),
+                );
+            }
+            right = vec![alias.clone()];
+        }
+
+        let left_endpoint = self.endpoint(&left, Side::Left);
+        let right_endpoint = self.endpoint(&right, Side::Right).or(Some(Endpoint::Edge {
+            side: Side::Right,
+            short: true,
+        }));
+        let (Some(left_endpoint), Some(right_endpoint)) = (left_endpoint, right_endpoint) else {
+            return;
+        };
+        let mut model_arrow = Arrow {
+            tail_head: Head::NONE,
+            head: Head::FILLED,
+            line: match arrow.line {
+                puml_syntax::LineSyntax::Solid => LineStyle::Solid,
+                puml_syntax::LineSyntax::Dotted => LineStyle::Dotted,
+            },
+            color: None,
+            bold: false,
+            written_reversed: false,
+        };
+        let left_head = Head {
+            shape: head_shape(arrow.left_head),
+            circle: arrow.left_circle,
+        };
+        let right_head = Head {
+            shape: head_shape(arrow.right_head),
+            circle: arrow.right_circle,
+        };
+        let (from, to) = if arrow.points_left() {
+            model_arrow.head = left_head;
+            model_arrow.tail_head = right_head;
+            model_arrow.written_reversed = true;
+            (right_endpoint, left_endpoint)
+        } else {
+            model_arrow.head = right_head;
+            model_arrow.tail_head = left_head;
+            (left_endpoint, right_endpoint)
+        };
+        for style in &arrow.styles {
+            let lower = style.to_ascii_lowercase();
+            if style.starts_with('#') {
+                model_arrow.color = Some(style.clone());
+            } else if lower == "bold" {
+                model_arrow.bold = true;
+            } else if lower == "dashed" || lower == "dotted" {
+                model_arrow.line = LineStyle::Dotted;
+            } else if lower == "hidden" {
+                model_arrow.line = LineStyle::Hidden;
+            } else if lower == "plain" {
+                model_arrow.line = LineStyle::Solid;
+            }
+        }
+        let label = after
+            .iter()
+            .position(|t| t.kind() == COLON)
+            .and_then(|i| after.get(i + 1))
+            .filter(|t| t.kind() == TEXT)
+            .map(|t| t.text().to_string())
+            .unwrap_or_default();
+
+        // Lifecycle shorthands, each with an optional color.
+        let mut lifecycle: Vec<(String, Option<String>)> = Vec::new();
+        for (i, token) in after.iter().enumerate() {
+            if token.kind() == LIFECYCLE {
+                let color = after
+                    .get(i + 1)
+                    .filter(|t| t.kind() == COLOR)
+                    .map(|t| t.text().to_string());
+                lifecycle.push((token.text().to_string(), color));
+            }
+        }
+        let to_id = to.participant();
+        let from_id = from.participant();
+        if let Some(target) = to_id {
+            if lifecycle.iter().any(|(l, _)| l == "**") {
+                self.diagram.participants[target.index()].created = true;
+                self.push_event(Event::Create { participant: target }, range);
+            } else if let Some(pos) = self.pending_creates.iter().position(|&p| p == target) {
+                self.pending_creates.remove(pos);
+                self.push_event(Event::Create { participant: target }, range);
+            }
+        }
+        let number = self.next_number();
+        let is_reply = model_arrow.line == LineStyle::Dotted;
+        self.push_event(
+            Event::Message(Message {
+                from: from.clone(),
+                to: to.clone(),
+                arrow: model_arrow,
+                label,
+                number,
+                slant,
+                parallel,
+                anchor,
+                is_return: false,
+            }),
+            range,
+        );
+        self.last_message = Some(self.diagram.events.len() - 1);
+        let mut activated_target = false;
+        for (shorthand, color) in &lifecycle {
+            match shorthand.as_str() {
+                "++" => {
+                    if let Some(target) = to_id {
+                        self.activate(target, color.clone(), range);
+                        self.calls.push((from.clone(), target));
+                        activated_target = true;
+                    }
+                }
+                "--" => {
+                    if let Some(source) = from_id {
+                        self.deactivate(source, range, node);
+                    }
+                }
+                "!!" => {
+                    if let Some(target) = to_id {
+                        self.destroy(target, range);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.autoactivate && lifecycle.is_empty() {
+            if is_reply {
+                if let Some(source) = from_id {
+                    if self.active.get(source.index()).copied().unwrap_or(0) > 0 {
+                        self.deactivate(source, range, node);
+                    }
+                }
+            } else if let Some(target) = to_id {
+                if !activated_target {
+                    self.activate(target, None, range);
+                    self.calls.push((from, target));
+                }
+            }
+        }
+    }
+
+    fn next_number(&mut self) -> Option<String> {
+        if !self.autonumber.enabled {
+            return None;
+        }
+        let numbers = self.autonumber.current.clone();
+        let text = numbers.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(".");
+        let formatted = match &self.autonumber.format {
+            Some(format) => apply_number_format(format, &numbers),
+            None => text,
+        };
+        if let Some(last) = self.autonumber.current.last_mut() {
+            *last = last.saturating_add(self.autonumber.step);
+        }
+        Some(formatted)
+    }
+
+    fn autonumber(&mut self, node: &SyntaxNode, _range: TextRange) {
+        let text = text_after_keyword(node);
+        let mut words = split_args(&text).into_iter().peekable();
+        let first = words.peek().cloned().unwrap_or_default().to_ascii_lowercase();
+        match first.as_str() {
+            "stop" => {
+                self.autonumber.enabled = false;
+                return;
+            }
+            "resume" => {
+                words.next();
+                self.autonumber.enabled = true;
+                if self.autonumber.current.is_empty() {
+                    self.autonumber.current = vec![1];
+                }
+            }
+            "inc" => {
+                words.next();
+                let level = words.next().unwrap_or_default().to_ascii_lowercase();
+                let depth = if level == "a" { 0 } else { 1 };
+                if self.autonumber.current.len() > depth {
+                    self.autonumber.current[depth] += 1;
+                    for later in self.autonumber.current.iter_mut().skip(depth + 1) {
+                        *later = 1;
+                    }
+                }
+                return;
+            }
+            _ => {
+                self.autonumber.enabled = true;
+                self.autonumber.current = vec![1];
+                self.autonumber.step = 1;
+                self.autonumber.format = None;
+            }
+        }
+        let mut numbers_seen = 0;
+        for word in words {
+            if word.starts_with('"') {
+                self.autonumber.format = Some(ast::unquote(&word));
+            } else if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                if numbers_seen == 0 && first != "resume" {
+                    self.autonumber.current = word.split('.').filter_map(|n| n.parse().ok()).collect();
+                    if self.autonumber.current.is_empty() {
+                        self.autonumber.current = vec![1];
+                    }
+                } else {
+                    self.autonumber.step = word.parse().unwrap_or(1);
+                }
+                numbers_seen += 1;
+            } else {
+                self.autonumber.format = Some(word);
+            }
+        }
+    }
+
+    fn return_(&mut self, node: &SyntaxNode, range: TextRange) {
+        let label = token_text(node, TEXT).unwrap_or_default();
+        let (from, to, callee) = if let Some((caller, callee)) = self.calls.pop() {
+            (Endpoint::Participant { id: callee }, caller, Some(callee))
+        } else if let Some(Event::Message(last)) = self.last_message.and_then(|i| self.diagram.events.get(i)) {
+            (last.to.clone(), last.from.clone(), None)
+        } else {
+            self.diagnostics.push(Diagnostic::error(
+                codes::RETURN_WITHOUT_CALL,
+                range,
+                "`return` has no message to return from: it answers the most recent activating message",
+            ));
+            return;
+        };
+        let number = self.next_number();
+        self.push_event(
+            Event::Message(Message {
+                from,
+                to,
+                arrow: Arrow {
+                    tail_head: Head::NONE,
+                    head: Head::FILLED,
+                    line: LineStyle::Dotted,
+                    color: None,
+                    bold: false,
+                    written_reversed: false,
+                },
+                label,
+                number,
+                slant: None,
+                parallel: false,
+                anchor: None,
+                is_return: true,
+            }),
+            range,
+        );
+        if let Some(callee) = callee {
+            if self.active.get(callee.index()).copied().unwrap_or(0) > 0 {
+                self.deactivate(callee, range, node);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ activations
+
+    fn activate(&mut self, id: ParticipantId, color: Option<String>, range: TextRange) {
+        self.active[id.index()] += 1;
+        self.activation_order.push(id);
+        self.push_event(Event::Activate { participant: id, color }, range);
+    }
+
+    fn deactivate(&mut self, id: ParticipantId, range: TextRange, node: &SyntaxNode) {
+        if self.active[id.index()] == 0 {
+            let code = self.diagram.participants[id.index()].code.clone();
+            let full = full_line_range(node);
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::DEACTIVATE_INACTIVE,
+                    range,
+                    format!("`{code}` is not active here, so there is nothing to deactivate"),
+                )
+                .with_suggestion(
+                    "Remove this line",
+                    if node.kind() == DEACTIVATE {
+                        vec![TextEdit::delete(full)]
+                    } else {
+                        vec![]
+                    },
+                ),
+            );
+            return;
+        }
+        self.active[id.index()] -= 1;
+        if let Some(pos) = self.activation_order.iter().rposition(|&p| p == id) {
+            self.activation_order.remove(pos);
+        }
+        if let Some(pos) = self.calls.iter().rposition(|(_, callee)| *callee == id) {
+            self.calls.remove(pos);
+        }
+        self.push_event(Event::Deactivate { participant: id }, range);
+    }
+
+    fn destroy(&mut self, id: ParticipantId, range: TextRange) {
+        self.diagram.participants[id.index()].destroyed = true;
+        while self.active[id.index()] > 0 {
+            self.active[id.index()] -= 1;
+            self.push_event(Event::Deactivate { participant: id }, range);
+        }
+        self.activation_order.retain(|&p| p != id);
+        self.push_event(Event::Destroy { participant: id }, range);
+    }
+
+    fn lifecycle(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let name = tokens.iter().find(|t| matches!(t.kind(), IDENT | STRING)).cloned();
+        let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+        match node.kind() {
+            ACTIVATE => {
+                if let Some(name) = name {
+                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    // `A -> B` then `activate B`: `return` in B answers A.
+                    if let Some(Event::Message(last)) = self.last_message.and_then(|i| self.diagram.events.get(i)) {
+                        if last.to.participant() == Some(id) {
+                            let caller = last.from.clone();
+                            self.calls.push((caller, id));
+                        }
+                    }
+                    self.activate(id, color, range);
+                }
+            }
+            DEACTIVATE => match name {
+                Some(name) => {
+                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    self.deactivate(id, range, node);
+                }
+                None => match self.activation_order.last().copied() {
+                    Some(id) => self.deactivate(id, range, node),
+                    None => self.diagnostics.push(Diagnostic::error(
+                        codes::NOTHING_TO_DEACTIVATE,
+                        range,
+                        "`deactivate` without a name deactivates the last activated participant, but none is active",
+                    )),
+                },
+            },
+            _ => {
+                if let Some(name) = name {
+                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    self.destroy(id, range);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ notes, refs
+
+    fn note(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let shape = match tokens
+            .iter()
+            .find(|t| t.kind() == KEYWORD)
+            .map(|t| t.text().to_ascii_lowercase())
+        {
+            Some(k) if k == "hnote" => NoteShape::Hexagon,
+            Some(k) if k == "rnote" => NoteShape::Rectangle,
+            _ => NoteShape::Note,
+        };
+        let aligned = tokens.iter().any(|t| matches!(t.kind(), SLASH | AMP));
+        let position_word = tokens
+            .iter()
+            .filter(|t| t.kind() == KEYWORD)
+            .map(|t| t.text().to_ascii_lowercase())
+            .find(|w| matches!(w.as_str(), "left" | "right" | "over" | "across"));
+        let names: Vec<SyntaxToken> = tokens
+            .iter()
+            .take_while(|t| t.kind() != COLON)
+            .filter(|t| matches!(t.kind(), IDENT | STRING))
+            .cloned()
+            .collect();
+        let mut ids = Vec::new();
+        for name in &names {
+            let code = ast::name_text(name);
+            let known = self.by_code.contains_key(&code)
+                || self
+                    .diagram
+                    .participants
+                    .iter()
+                    .any(|p| p.alias.is_some() && p.name == code);
+            if !known {
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::NOTE_UNKNOWN_PARTICIPANT,
+                    name.text_range(),
+                    format!("the note names `{code}`, which no message or declaration has introduced; it becomes a new participant"),
+                ));
+            }
+            ids.push(self.resolve(name, ParticipantKind::Participant));
+        }
+        let color = tokens
+            .iter()
+            .take_while(|t| t.kind() != COLON)
+            .find(|t| t.kind() == COLOR)
+            .map(|t| t.text().to_string());
+        let position = match position_word.as_deref() {
+            Some("left") => NotePosition::Left {
+                of: ids.first().copied(),
+            },
+            Some("right") => NotePosition::Right {
+                of: ids.first().copied(),
+            },
+            Some("over") => match ids.first() {
+                Some(&first) => NotePosition::Over {
+                    first,
+                    last: ids.get(1).copied(),
+                },
+                None => return,
+            },
+            Some("across") => NotePosition::Across,
+            _ => return,
+        };
+        let text = block_or_line_text(node);
+        self.push_event(
+            Event::Note(Note {
+                position,
+                shape,
+                text,
+                color,
+                aligned,
+            }),
+            range,
+        );
+    }
+
+    fn reference(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let names: Vec<SyntaxToken> = tokens
+            .iter()
+            .take_while(|t| t.kind() != COLON)
+            .filter(|t| matches!(t.kind(), IDENT | STRING))
+            .cloned()
+            .collect();
+        let participants = names
+            .iter()
+            .map(|n| self.resolve(n, ParticipantKind::Participant))
+            .collect();
+        let color = tokens
+            .iter()
+            .take_while(|t| t.kind() != COLON)
+            .find(|t| t.kind() == COLOR)
+            .map(|t| t.text().to_string());
+        let text = block_or_line_text(node);
+        self.push_event(
+            Event::Ref(Reference {
+                participants,
+                text,
+                color,
+            }),
+            range,
+        );
+    }
+
+    // ------------------------------------------------------------ groups, boxes
+
+    fn group_start(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let keyword = tokens
+            .first()
+            .map(|t| t.text().to_ascii_lowercase())
+            .unwrap_or_default();
+        let kind = if keyword == "par2" {
+            GroupKind::Par
+        } else {
+            GroupKind::from_keyword(&keyword).unwrap_or(GroupKind::Group)
+        };
+        // `alt#Gold #LightBlue text`: a color glued to the keyword is the
+        // frame's, a separate one the background.
+        let mut frame_color = None;
+        let mut color = None;
+        let keyword_end = tokens.first().map(|t| t.text_range().end());
+        for token in tokens.iter().filter(|t| t.kind() == COLOR) {
+            if Some(token.text_range().start()) == keyword_end {
+                frame_color = Some(token.text().to_string());
+            } else {
+                color = Some(token.text().to_string());
+            }
+        }
+        let text = token_text(node, TEXT).unwrap_or_default();
+        let (label, secondary) = if kind == GroupKind::Group {
+            split_secondary(&text)
+        } else {
+            (Some(text.clone()).filter(|t| !t.is_empty()), None)
+        };
+        self.groups.push(OpenGroup { range });
+        self.push_event(
+            Event::GroupStart(Group {
+                kind,
+                label,
+                secondary,
+                frame_color,
+                color,
+            }),
+            range,
+        );
+    }
+
+    fn else_(&mut self, node: &SyntaxNode, range: TextRange) {
+        if self.groups.is_empty() {
+            self.diagnostics.push(Diagnostic::error(
+                codes::ELSE_OUTSIDE_GROUP,
+                range,
+                "`else` outside a group: it must come between `alt` (or `par`, `critical`…) and its `end`",
+            ));
+            return;
+        }
+        let color = significant_tokens(node)
+            .iter()
+            .find(|t| t.kind() == COLOR)
+            .map(|t| t.text().to_string());
+        let label = token_text(node, TEXT).filter(|t| !t.is_empty());
+        self.push_event(Event::GroupElse { label, color }, range);
+    }
+
+    fn end(&mut self, node: &SyntaxNode, range: TextRange) {
+        if self.groups.pop().is_none() {
+            let full = full_line_range(node);
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::END_WITHOUT_GROUP,
+                    range,
+                    "`end` with no open group (PlantUML: \"Cannot create group\"); an earlier `end` may have closed the group this one was meant for",
+                )
+                .with_suggestion("Remove this `end`", vec![TextEdit::delete(full)]),
+            );
+            return;
+        }
+        self.push_event(Event::GroupEnd, range);
+    }
+
+    fn box_start(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant_tokens(node);
+        let title = tokens
+            .iter()
+            .find(|t| matches!(t.kind(), STRING | TEXT))
+            .map(|t| ast::unquote(t.text()));
+        let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+        if let Some((_, open)) = self.open_box {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::NESTED_BOX,
+                    range,
+                    "boxes cannot be nested: close the previous `box` with `end box` first",
+                )
+                .with_related(open, "the open box"),
+            );
+            return;
+        }
+        self.diagram.boxes.push(ParticipantBox {
+            title,
+            color,
+            participants: Vec::new(),
+        });
+        self.open_box = Some((self.diagram.boxes.len() - 1, range));
+    }
+
+    fn box_end(&mut self, range: TextRange) {
+        if self.open_box.take().is_none() {
+            self.diagnostics.push(Diagnostic::error(
+                codes::END_BOX_WITHOUT_BOX,
+                range,
+                "`end box` without a `box` before it (PlantUML: \"Missing starting box\")",
+            ));
+        }
+    }
+
+    // ------------------------------------------------------------ settings
+
+    fn legend(&mut self, node: &SyntaxNode) {
+        let mut vertical = None;
+        let mut horizontal = None;
+        for token in significant_tokens(node).iter().filter(|t| t.kind() == KEYWORD) {
+            match token.text().to_ascii_lowercase().as_str() {
+                "top" => vertical = Some(VerticalAlign::Top),
+                "bottom" => vertical = Some(VerticalAlign::Bottom),
+                "left" => horizontal = Some(HorizontalAlign::Left),
+                "right" => horizontal = Some(HorizontalAlign::Right),
+                "center" => horizontal = Some(HorizontalAlign::Center),
+                _ => {}
+            }
+        }
+        self.diagram.legend = Some(Legend {
+            text: block_or_line_text(node),
+            vertical,
+            horizontal,
+        });
+    }
+
+    fn skinparam(&mut self, node: &SyntaxNode) {
+        let keyword = ast::leading_keyword(node).unwrap_or_default();
+        if keyword != "skinparam" && keyword != "skinparamlocked" {
+            return;
+        }
+        let head = token_text(node, TEXT).unwrap_or_default();
+        match node.children().find(|n| n.kind() == BODY) {
+            None if !significant_tokens(node).iter().any(|t| t.kind() == L_BRACE) => {
+                let mut parts = head.splitn(2, char::is_whitespace);
+                let key = parts.next().unwrap_or("").to_ascii_lowercase();
+                let value = parts.next().unwrap_or("").trim().to_string();
+                if !key.is_empty() {
+                    self.diagram.settings.skinparams.push((key, value));
+                }
+            }
+            _ => {
+                let mut prefixes = vec![head.trim().to_ascii_lowercase()];
+                for line in ast::body_lines(node).unwrap_or_default() {
+                    let line = line.trim();
+                    if line.is_empty() || line.starts_with('\'') {
+                        continue;
+                    }
+                    if let Some(prefix) = line.strip_suffix('{') {
+                        prefixes.push(prefix.trim().to_ascii_lowercase());
+                        continue;
+                    }
+                    if line.starts_with('}') {
+                        if prefixes.len() > 1 {
+                            prefixes.pop();
+                        }
+                        continue;
+                    }
+                    let mut parts = line.splitn(2, char::is_whitespace);
+                    let key = parts.next().unwrap_or("").to_ascii_lowercase();
+                    let value = parts.next().unwrap_or("").trim().to_string();
+                    let full_key: String = prefixes
+                        .iter()
+                        .map(|p| p.as_str())
+                        .chain(std::iter::once(key.as_str()))
+                        .collect();
+                    self.diagram.settings.skinparams.push((full_key, value));
+                }
+            }
+        }
+    }
+
+    fn finish(mut self, diagram: &ast::Diagram) -> (Diagram, DiagramSourceMap, Vec<Diagnostic>) {
+        let end_offset = diagram
+            .end_line()
+            .map(|n| n.text_range().start())
+            .unwrap_or_else(|| diagram.syntax.text_range().end());
+        let needs_newline_before = diagram.end_line().is_none()
+            && !diagram.syntax.text().to_string().ends_with('\n')
+            && !diagram.syntax.text().is_empty();
+        for group in self.groups.iter().rev() {
+            let insert = if needs_newline_before { "\nend\n" } else { "end\n" };
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::UNCLOSED_GROUP,
+                    group.range,
+                    "this group is never closed by `end` (PlantUML closes it at the end of the diagram)",
+                )
+                .with_fix("Close the group with `end`", vec![TextEdit::insert(end_offset, insert)]),
+            );
+        }
+        if let Some((_, range)) = self.open_box {
+            self.diagnostics.push(
+                Diagnostic::warning(codes::UNCLOSED_BOX, range, "this `box` is never closed by `end box`").with_fix(
+                    "Close the box with `end box`",
+                    vec![TextEdit::insert(end_offset, "end box\n")],
+                ),
+            );
+        }
+        self.apply_order();
+        (self.diagram, self.map, self.diagnostics)
+    }
+
+    /// `order N` sorts participants; ids in events are remapped.
+    fn apply_order(&mut self) {
+        if self.diagram.participants.iter().all(|p| p.order.is_none()) {
+            return;
+        }
+        let mut indices: Vec<usize> = (0..self.diagram.participants.len()).collect();
+        indices.sort_by_key(|&i| self.diagram.participants[i].order.unwrap_or(0));
+        let mut new_id = vec![0u32; indices.len()];
+        for (new, &old) in indices.iter().enumerate() {
+            new_id[old] = new as u32;
+        }
+        let remap = |id: &mut ParticipantId| id.0 = new_id[id.index()];
+        let old_participants = std::mem::take(&mut self.diagram.participants);
+        let old_ranges = std::mem::take(&mut self.map.participants);
+        let old_uses = std::mem::take(&mut self.map.participant_uses);
+        for &old in &indices {
+            self.diagram.participants.push(old_participants[old].clone());
+            self.map.participants.push(old_ranges[old]);
+            self.map.participant_uses.push(old_uses[old].clone());
+        }
+        for b in &mut self.diagram.boxes {
+            b.participants.iter_mut().for_each(remap);
+        }
+        let remap_endpoint = |e: &mut Endpoint| {
+            if let Endpoint::Participant { id } = e {
+                id.0 = new_id[id.index()];
+            }
+        };
+        for event in &mut self.diagram.events {
+            match event {
+                Event::Message(m) => {
+                    remap_endpoint(&mut m.from);
+                    remap_endpoint(&mut m.to);
+                }
+                Event::Note(n) => match &mut n.position {
+                    NotePosition::Left { of: Some(id) } | NotePosition::Right { of: Some(id) } => remap(id),
+                    NotePosition::Over { first, last } => {
+                        remap(first);
+                        if let Some(l) = last {
+                            remap(l);
+                        }
+                    }
+                    _ => {}
+                },
+                Event::Ref(r) => r.participants.iter_mut().for_each(remap),
+                Event::Create { participant }
+                | Event::Activate { participant, .. }
+                | Event::Deactivate { participant }
+                | Event::Destroy { participant } => remap(participant),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn head_shape(head: puml_syntax::HeadSyntax) -> HeadShape {
+    use puml_syntax::HeadSyntax as H;
+    match head {
+        H::None => HeadShape::None,
+        H::Filled => HeadShape::Filled,
+        H::Open => HeadShape::Open,
+        H::HalfUpper => HeadShape::HalfUpper,
+        H::HalfLower => HeadShape::HalfLower,
+        H::HalfUpperOpen => HeadShape::HalfUpperOpen,
+        H::HalfLowerOpen => HeadShape::HalfLowerOpen,
+        H::Cross => HeadShape::Cross,
+    }
+}
+
+fn parse_stereotypes(raw: &[String]) -> Option<Stereotype> {
+    if raw.is_empty() {
+        return None;
+    }
+    let mut labels = Vec::new();
+    let mut spot = None;
+    for text in raw {
+        let inner = text.trim_start_matches("<<").trim_end_matches(">>").trim();
+        let mut rest = inner;
+        if let Some(after_paren) = inner.strip_prefix('(') {
+            if let Some(close) = after_paren.find(')') {
+                let spec = &after_paren[..close];
+                let mut parts = spec.splitn(2, ',');
+                let ch = parts.next().and_then(|c| c.trim().chars().next());
+                let color = parts.next().map(|c| c.trim().to_string()).filter(|c| !c.is_empty());
+                if let Some(ch) = ch {
+                    spot = Some((ch, color));
+                }
+                rest = after_paren[close + 1..].trim();
+            }
+        }
+        if !rest.is_empty() {
+            labels.push(rest.to_string());
+        }
+    }
+    Some(Stereotype { labels, spot })
+}
+
+/// `Label [secondary]` → (`Label`, `secondary`).
+fn split_secondary(text: &str) -> (Option<String>, Option<String>) {
+    let trimmed = text.trim();
+    if trimmed.ends_with(']') {
+        if let Some(open) = trimmed.rfind('[') {
+            let label = trimmed[..open].trim().to_string();
+            let secondary = trimmed[open + 1..trimmed.len() - 1].trim().to_string();
+            return (
+                Some(label).filter(|l| !l.is_empty()),
+                Some(secondary).filter(|s| !s.is_empty()),
+            );
+        }
+    }
+    (Some(trimmed.to_string()).filter(|l| !l.is_empty()), None)
+}
+
+/// Applies a PlantUML autonumber format: the first run of `0`/`#` is the
+/// number (zero-padded to the run's count of `0`); without such a run the
+/// number is appended. HTML-ish tags are kept for the renderer.
+fn apply_number_format(format: &str, numbers: &[u64]) -> String {
+    let number = |width: usize| {
+        numbers
+            .iter()
+            .map(|n| format!("{n:0width$}"))
+            .collect::<Vec<_>>()
+            .join(".")
+    };
+    match format.find(['0', '#']) {
+        Some(start) => {
+            let run = format[start..].chars().take_while(|&c| c == '0' || c == '#').count();
+            let zeros = format[start..start + run].chars().filter(|&c| c == '0').count();
+            format!("{}{}{}", &format[..start], number(zeros), &format[start + run..])
+        }
+        None => format!("{format}{}", number(0)),
+    }
+}
+
+/// Splits autonumber arguments, keeping `"…"` together.
+fn split_args(text: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let mut in_quotes = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                current.push(c);
+                in_quotes = !in_quotes;
+            }
+            c if c.is_whitespace() && !in_quotes => {
+                if !current.is_empty() {
+                    args.push(std::mem::take(&mut current));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        args.push(current);
+    }
+    args
+}
+
+fn token_text(node: &SyntaxNode, kind: SyntaxKind) -> Option<String> {
+    ast::tokens_of(node, kind).next().map(|t| t.text().trim().to_string())
+}
+
+/// The text after the leading keyword (and directive) of a one-line statement.
+fn text_after_keyword(node: &SyntaxNode) -> String {
+    ast::tokens_of(node, TEXT)
+        .map(|t| t.text().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A statement's text: its block body lines joined with `\n`, or the text on its line.
+fn block_or_line_text(node: &SyntaxNode) -> String {
+    match ast::body_lines(node) {
+        Some(lines) => lines.join("\n"),
+        None => token_text(node, TEXT).unwrap_or_default(),
+    }
+}
+
+/// The whole line(s) of a statement including its newline, for deletions.
+fn full_line_range(node: &SyntaxNode) -> TextRange {
+    node.text_range()
 }

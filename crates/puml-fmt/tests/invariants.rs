@@ -1,0 +1,115 @@
+//! The formatter's invariants, checked on every diagram of `test-data/` and
+//! of the shared corpora (`../shared/corpus`, `../shared/corpus-mutants`,
+//! when present beside the repository):
+//!
+//! - idempotent: `fmt(fmt(x)) == fmt(x)`;
+//! - the model is equal before and after;
+//! - the number of comments is equal;
+//! - no new diagnostics (by code).
+
+use puml_fmt::{format, FormatOptions};
+use puml_sema::{analyze, AnalysisOptions, NoIncludes};
+use puml_syntax::SyntaxKind;
+use std::path::{Path, PathBuf};
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn diagram_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            diagram_files(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| ["puml", "plantuml", "pu", "iuml"].contains(&e.to_string_lossy().as_ref()))
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn comment_count(text: &str) -> usize {
+    puml_syntax::parse(text)
+        .syntax()
+        .descendants_with_tokens()
+        .filter(|e| matches!(e.kind(), SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT))
+        .count()
+}
+
+fn diagnostic_codes(text: &str) -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = analyze(text, &AnalysisOptions::default(), &NoIncludes)
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    codes.sort();
+    codes
+}
+
+/// Returns the failures for one file (empty when every invariant holds).
+fn check(path: &Path, text: &str) -> Vec<String> {
+    let options = FormatOptions::default();
+    let mut failures = Vec::new();
+    let once = format(text, &options);
+    let twice = format(&once, &options);
+    if once != twice {
+        failures.push(format!("{}: not idempotent", path.display()));
+    }
+    let before = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+    let after = analyze(&once, &AnalysisOptions::default(), &NoIncludes);
+    if before.document != after.document {
+        failures.push(format!("{}: the model changed", path.display()));
+    }
+    if comment_count(text) != comment_count(&once) {
+        failures.push(format!("{}: comment count changed", path.display()));
+    }
+    let old = diagnostic_codes(text);
+    let mut remaining = old.clone();
+    for code in diagnostic_codes(&once) {
+        match remaining.iter().position(|c| *c == code) {
+            Some(i) => {
+                remaining.remove(i);
+            }
+            None => failures.push(format!("{}: new diagnostic {code}", path.display())),
+        }
+    }
+    failures
+}
+
+#[test]
+fn formatter_invariants_hold_on_every_file() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    diagram_files(&root.join("test-data"), &mut files);
+    let local = files.len();
+    let shared = root.join("../shared");
+    diagram_files(&shared.join("corpus"), &mut files);
+    let corpus = files.len() - local;
+    diagram_files(&shared.join("corpus-mutants"), &mut files);
+    let mutants = files.len() - local - corpus;
+    let mut failures = Vec::new();
+    let mut with_messages = 0;
+    let mut changed = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let analysis = analyze(&text, &AnalysisOptions::default(), &NoIncludes);
+        if analysis.document.diagrams.iter().any(|d| d.messages().next().is_some()) {
+            with_messages += 1;
+        }
+        if format(&text, &FormatOptions::default()) != text {
+            changed += 1;
+        }
+        failures.extend(check(path, &text));
+    }
+    println!(
+        "fmt invariants checked on {} files ({local} test-data, {corpus} corpus, {mutants} corpus mutants); \
+         {with_messages} have messages in their model, {changed} are reformatted",
+        files.len()
+    );
+    assert!(local > 0, "no test-data files found");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}

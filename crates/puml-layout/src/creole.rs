@@ -1,0 +1,510 @@
+//! Creole markup in labels: `**bold**`, `//italic//`, `""mono""`,
+//! `--strike--`, `__underline__`, `~~wave~~`, `<b> <i> <u> <s>`,
+//! `<color:…>`, `<size:…>`, `[[url label]]`, `~` escapes and line breaks
+//! (`\n`, real newlines, `<br>`, `%newline()`). The parser is a flat scan
+//! with explicit state: no recursion whatever the input.
+
+use crate::color::parse_color;
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, FontFamily, Item, TextRun};
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SpanStyle {
+    pub bold: bool,
+    pub italic: bool,
+    pub mono: bool,
+    pub underline: bool,
+    pub strike: bool,
+    pub color: Option<Color>,
+    pub size: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub text: String,
+    pub style: SpanStyle,
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Line {
+    pub spans: Vec<Span>,
+}
+
+impl Line {
+    pub fn plain_text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+}
+
+/// Splits `text` into display lines (PlantUML's `\n` escape, real line
+/// breaks, `<br>`, `%newline()`, `\l`/`\r`).
+pub fn split_lines(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.peek() {
+                Some('n') | Some('l') | Some('r') => {
+                    chars.next();
+                    lines.push(std::mem::take(&mut current));
+                }
+                Some('t') => {
+                    chars.next();
+                    current.push_str("    ");
+                }
+                Some('\\') => {
+                    chars.next();
+                    current.push('\\');
+                }
+                _ => current.push('\\'),
+            },
+            '\n' => lines.push(std::mem::take(&mut current)),
+            '\r' => {}
+            _ => current.push(c),
+        }
+    }
+    lines.push(current);
+    lines
+        .into_iter()
+        .flat_map(|line| {
+            let replaced = line.replace("%newline()", "\u{0}");
+            let mut out = Vec::new();
+            let mut rest = replaced.as_str();
+            loop {
+                let lower = rest.to_ascii_lowercase();
+                let cut = [lower.find("<br>"), lower.find("<br/>"), lower.find('\u{0}')]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                match cut {
+                    Some(at) => {
+                        out.push(rest[..at].to_string());
+                        let skip = if lower[at..].starts_with("<br/>") {
+                            5
+                        } else if lower[at..].starts_with("<br>") {
+                            4
+                        } else {
+                            1
+                        };
+                        rest = &rest[at + skip..];
+                    }
+                    None => {
+                        out.push(rest.to_string());
+                        break;
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Parses a label into styled lines.
+pub fn parse(text: &str) -> Vec<Line> {
+    split_lines(text).iter().map(|l| parse_line(l)).collect()
+}
+
+/// Parses a multi-line block (a `note … end note` body): PlantUML keeps
+/// `\n` literal there, only real line breaks split lines.
+pub fn parse_block(text: &str) -> Vec<Line> {
+    if !text.contains('\n') {
+        return parse(text);
+    }
+    text.split('\n')
+        .flat_map(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            // Still honour `<br>` and `%newline()` inside block lines.
+            split_lines(&line.replace('\\', "\\\\"))
+                .into_iter()
+                .map(|l| parse_line(&l))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Only `http:`/`https:` targets become links; anything else is dropped.
+pub fn safe_url(url: &str) -> Option<String> {
+    let url = url.trim();
+    let lower = url.to_ascii_lowercase();
+    let ok = (lower.starts_with("http://") || lower.starts_with("https://"))
+        && !url
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '"' || c == '<' || c == '>');
+    ok.then(|| url.to_string())
+}
+
+struct LineBuilder {
+    spans: Vec<Span>,
+    current: String,
+    style: SpanStyle,
+    link: Option<String>,
+    colors: Vec<Option<Color>>,
+    sizes: Vec<Option<f64>>,
+}
+
+impl LineBuilder {
+    fn flush(&mut self) {
+        if !self.current.is_empty() {
+            self.spans.push(Span {
+                text: std::mem::take(&mut self.current),
+                style: self.style,
+                link: self.link.clone(),
+            });
+        }
+    }
+    fn set(&mut self, change: impl FnOnce(&mut SpanStyle)) {
+        self.flush();
+        change(&mut self.style);
+    }
+}
+
+const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
+
+fn parse_line(line: &str) -> Line {
+    let mut b = LineBuilder {
+        spans: Vec::new(),
+        current: String::new(),
+        style: SpanStyle::default(),
+        link: None,
+        colors: Vec::new(),
+        sizes: Vec::new(),
+    };
+    // Note-style bullets.
+    let mut rest = line;
+    let trimmed = line.trim_start();
+    if let Some(item) = trimmed.strip_prefix("* ") {
+        b.current.push_str("• ");
+        rest = item;
+    }
+    let mut i = 0;
+    let bytes = rest.as_bytes();
+    while i < rest.len() {
+        let tail = &rest[i..];
+        // `~` escapes the next markup character (`~40` stays literal).
+        if let Some(after) = tail.strip_prefix('~') {
+            if let Some(next) = after.chars().next() {
+                if !after.starts_with('~') && !next.is_alphanumeric() && !next.is_whitespace() {
+                    b.current.push(next);
+                    i += 1 + next.len_utf8();
+                    continue;
+                }
+            }
+        }
+        if tail.starts_with("[[") {
+            if let Some(end) = tail.find("]]") {
+                let inner = &tail[2..end];
+                let (target, label) = match inner.find([' ', '\t']) {
+                    Some(sp) => (&inner[..sp], inner[sp..].trim()),
+                    None => (inner, ""),
+                };
+                let target = target.split('{').next().unwrap_or(target);
+                let label = if label.is_empty() { target } else { label };
+                b.flush();
+                let saved_underline = b.style.underline;
+                b.link = safe_url(target);
+                if b.link.is_some() {
+                    b.style.underline = true;
+                }
+                b.current.push_str(label);
+                b.flush();
+                b.link = None;
+                b.style.underline = saved_underline;
+                i += end + 2;
+                continue;
+            }
+        }
+        // `<<stereotype>>` in any label is drawn with guillemets.
+        if let Some(after) = tail.strip_prefix("<<") {
+            if let Some(end) = after.find(">>") {
+                b.current.push('«');
+                b.current.push_str(&after[..end]);
+                b.current.push('»');
+                i += 2 + end + 2;
+                continue;
+            }
+        }
+        if tail.starts_with('<') {
+            if let Some(consumed) = parse_tag(tail, &mut b) {
+                i += consumed;
+                continue;
+            }
+        }
+        if let Some(marker) = TOGGLES.iter().find(|m| tail.starts_with(**m)) {
+            let is_url_slashes = *marker == "//" && i > 0 && bytes[i - 1] == b':';
+            let active = toggle_active(&b.style, marker);
+            let closes_later = rest[i + 2..].contains(marker);
+            if !is_url_slashes && (active || closes_later) {
+                b.set(|s| toggle(s, marker));
+                i += 2;
+                continue;
+            }
+        }
+        let c = tail.chars().next().unwrap_or(' ');
+        if c == '\t' {
+            b.current.push_str("    ");
+        } else if !c.is_control() {
+            b.current.push(c);
+        }
+        i += c.len_utf8();
+    }
+    b.flush();
+    Line { spans: b.spans }
+}
+
+fn toggle_active(s: &SpanStyle, marker: &str) -> bool {
+    match marker {
+        "**" => s.bold,
+        "//" => s.italic,
+        "\"\"" => s.mono,
+        "--" => s.strike,
+        _ => s.underline,
+    }
+}
+
+fn toggle(s: &mut SpanStyle, marker: &str) {
+    match marker {
+        "**" => s.bold = !s.bold,
+        "//" => s.italic = !s.italic,
+        "\"\"" => s.mono = !s.mono,
+        "--" => s.strike = !s.strike,
+        _ => s.underline = !s.underline,
+    }
+}
+
+/// Recognizes an HTML-like tag at the start of `tail`; returns its length.
+fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
+    let end = tail.find('>')?;
+    let inner = &tail[1..end];
+    if inner.len() > 64 || inner.contains('<') {
+        return None;
+    }
+    let lower = inner.to_ascii_lowercase();
+    let lower = lower.trim();
+    match lower {
+        "b" | "strong" => b.set(|s| s.bold = true),
+        "/b" | "/strong" => b.set(|s| s.bold = false),
+        "i" | "em" => b.set(|s| s.italic = true),
+        "/i" | "/em" => b.set(|s| s.italic = false),
+        "u" => b.set(|s| s.underline = true),
+        "/u" => b.set(|s| s.underline = false),
+        "s" | "strike" | "del" => b.set(|s| s.strike = true),
+        "/s" | "/strike" | "/del" => b.set(|s| s.strike = false),
+        "/color" | "/font" => {
+            let prev = b.colors.pop().flatten();
+            b.set(|s| s.color = prev);
+        }
+        "/size" => {
+            let prev = b.sizes.pop().flatten();
+            b.set(|s| s.size = prev);
+        }
+        "/back" | "/code" | "/plain" | "/w" | "/sup" | "/sub" => b.flush(),
+        "plain" | "w" | "sup" | "sub" | "code" => b.flush(),
+        _ => {
+            if let Some(value) = lower.strip_prefix("color:").or_else(|| lower.strip_prefix("color ")) {
+                let color = parse_color(value);
+                let prev = b.style.color;
+                b.colors.push(prev);
+                b.set(|s| s.color = color.or(prev));
+            } else if let Some(value) = lower.strip_prefix("size:").or_else(|| lower.strip_prefix("size ")) {
+                let size = value
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| *v > 0.0)
+                    .map(|v| v.min(200.0));
+                let prev = b.style.size;
+                b.sizes.push(prev);
+                b.set(|s| s.size = size.or(prev));
+            } else if let Some(attrs) = lower.strip_prefix("font") {
+                // `<font color=red size=12>`
+                let prev_color = b.style.color;
+                let prev_size = b.style.size;
+                b.colors.push(prev_color);
+                b.sizes.push(prev_size);
+                let mut color = prev_color;
+                let mut size = prev_size;
+                for attr in attrs.split_whitespace() {
+                    if let Some(v) = attr.strip_prefix("color=") {
+                        color = parse_color(v.trim_matches(['"', '\''])).or(color);
+                    } else if let Some(v) = attr.strip_prefix("size=") {
+                        size = v
+                            .trim_matches(['"', '\''])
+                            .parse::<f64>()
+                            .ok()
+                            .map(|v| v.clamp(1.0, 200.0))
+                            .or(size);
+                    }
+                }
+                b.set(|s| {
+                    s.color = color;
+                    s.size = size;
+                });
+            } else if lower.starts_with("back:")
+                || lower.starts_with("img:")
+                || lower.starts_with("img ")
+                || lower.starts_with('&')
+                || lower.starts_with("$")
+            {
+                b.flush();
+            } else {
+                return None;
+            }
+        }
+    }
+    Some(end + 1)
+}
+
+/// A label laid out as lines of measured runs, ready to be placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextBlock {
+    pub lines: Vec<MeasuredLine>,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasuredLine {
+    pub runs: Vec<(Span, Font, f64)>,
+    pub width: f64,
+    pub ascent: f64,
+    pub height: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+/// Measures `text` (creole) in `base` font.
+pub fn measure(text: &str, base: Font, metrics: &dyn TextMeasure) -> TextBlock {
+    measure_lines(parse(text), base, metrics)
+}
+
+pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) -> TextBlock {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut width: f64 = 0.0;
+    let mut height = 0.0;
+    for line in lines {
+        let mut runs = Vec::with_capacity(line.spans.len());
+        let mut line_width = 0.0;
+        let mut ascent = metrics.ascent(&base);
+        let mut line_height = metrics.line_height(&base);
+        for span in line.spans {
+            let font = Font {
+                family: if span.style.mono { FontFamily::Mono } else { base.family },
+                size: span.style.size.unwrap_or(base.size),
+                bold: base.bold || span.style.bold,
+                italic: base.italic || span.style.italic,
+            };
+            let w = metrics.width(&span.text, &font);
+            ascent = ascent.max(metrics.ascent(&font));
+            line_height = line_height.max(metrics.line_height(&font));
+            line_width += w;
+            runs.push((span, font, w));
+        }
+        width = width.max(line_width);
+        height += line_height;
+        out.push(MeasuredLine {
+            runs,
+            width: line_width,
+            ascent,
+            height: line_height,
+        });
+    }
+    TextBlock {
+        lines: out,
+        width,
+        height,
+    }
+}
+
+impl TextBlock {
+    pub fn is_empty(&self) -> bool {
+        self.lines.iter().all(|l| l.runs.is_empty())
+    }
+
+    /// Emits text runs with the block's top-left (or top-center/right
+    /// reference, per `align`) at `(x, y)`.
+    pub fn draw(&self, x: f64, y: f64, align: Align, color: Color, out: &mut Vec<Item>) {
+        let mut top = y;
+        for line in &self.lines {
+            let mut cx = match align {
+                Align::Left => x,
+                Align::Center => x + (self.width - line.width) / 2.0,
+                Align::Right => x + self.width - line.width,
+            };
+            let baseline = top + line.ascent;
+            for (span, font, w) in &line.runs {
+                if !span.text.trim().is_empty() {
+                    out.push(Item::Text(TextRun {
+                        x: round3(cx),
+                        y: round3(baseline),
+                        text: span.text.clone(),
+                        font: *font,
+                        color: span.style.color.unwrap_or(color),
+                        width: round3(*w),
+                        underline: span.style.underline,
+                        strike: span.style.strike,
+                        link: span.link.clone(),
+                    }));
+                }
+                cx += w;
+            }
+            top += line.height;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(text: &str) -> String {
+        parse(text)
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| {
+                        let st = s.style;
+                        let mut flags = String::new();
+                        for (on, f) in [
+                            (st.bold, 'b'),
+                            (st.italic, 'i'),
+                            (st.mono, 'm'),
+                            (st.underline, 'u'),
+                            (st.strike, 's'),
+                            (st.color.is_some(), 'c'),
+                            (st.size.is_some(), 'z'),
+                            (s.link.is_some(), 'L'),
+                        ] {
+                            if on {
+                                flags.push(f);
+                            }
+                        }
+                        format!("[{}|{}]", flags, s.text)
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn markup() {
+        assert_eq!(show("a **b** //c// \"\"d\"\""), "[|a ][b|b][| ][i|c][| ][m|d]");
+        assert_eq!(show("x\\ny<br>z"), "[|x]\n[|y]\n[|z]");
+        assert_eq!(show("<color:red>r</color> <size:20>big</size>"), "[c|r][| ][z|big]");
+        assert_eq!(show("--s-- __u__ <b>B</b>"), "[s|s][| ][u|u][| ][b|B]");
+        assert_eq!(show("see http://x.org"), "[|see http://x.org]");
+        assert_eq!(show("a -- b"), "[|a -- b]");
+        assert_eq!(show("~**lit"), "[|**lit]");
+        assert_eq!(show("[[https://e.com site]]"), "[uL|site]");
+        assert_eq!(show("[[javascript:alert(1) x]]"), "[|x]");
+        assert_eq!(show("<unknown>"), "[|<unknown>]");
+    }
+}

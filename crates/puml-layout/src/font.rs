@@ -1,0 +1,178 @@
+//! Text measurement with the embedded DejaVu fonts. Never the system's
+//! fonts: the same text measures the same on every machine, and the
+//! renderers load the very same bytes (see [`embedded_font_files`]).
+
+use crate::scene::{Font, FontFamily};
+use std::sync::OnceLock;
+
+/// Measures text for layout. The built-in implementation is
+/// [`EmbeddedMetrics`]; tests or callers may substitute their own.
+pub trait TextMeasure {
+    /// Advance width of `text` (one line, no markup) in pixels.
+    fn width(&self, text: &str, font: &Font) -> f64;
+    /// Distance from the top of a line box to its baseline.
+    fn ascent(&self, font: &Font) -> f64;
+    /// Distance from the baseline to the bottom of a line box.
+    fn descent(&self, font: &Font) -> f64;
+    /// Height of one line box.
+    fn line_height(&self, font: &Font) -> f64 {
+        self.ascent(font) + self.descent(font)
+    }
+}
+
+/// The font files the renderers must load so that drawing matches measuring.
+pub fn embedded_font_files() -> [&'static [u8]; 6] {
+    [
+        dejavu::sans::regular(),
+        dejavu::sans::bold(),
+        dejavu::sans::oblique(),
+        dejavu::sans::bold_oblique(),
+        dejavu::sans_mono::regular(),
+        dejavu::sans_mono::bold(),
+    ]
+}
+
+/// Family names of the embedded fonts, as written in SVG.
+pub const SANS_FAMILY: &str = "DejaVu Sans";
+pub const MONO_FAMILY: &str = "DejaVu Sans Mono";
+
+struct FaceMetrics {
+    face: ttf_parser::Face<'static>,
+    units_per_em: f64,
+    ascii: [f64; 128],
+}
+
+impl FaceMetrics {
+    fn new(data: &'static [u8]) -> Option<FaceMetrics> {
+        let face = ttf_parser::Face::parse(data, 0).ok()?;
+        let units_per_em = f64::from(face.units_per_em());
+        let mut ascii = [0.0; 128];
+        for (code, slot) in ascii.iter_mut().enumerate() {
+            let c = char::from(code as u8);
+            *slot = face
+                .glyph_index(c)
+                .and_then(|g| face.glyph_hor_advance(g))
+                .map_or(0.0, f64::from)
+                / units_per_em;
+        }
+        Some(FaceMetrics {
+            face,
+            units_per_em,
+            ascii,
+        })
+    }
+
+    /// Advance of `c` in em units; characters the font lacks get a
+    /// fallback width (a full em for wide East Asian characters).
+    fn advance_em(&self, c: char) -> f64 {
+        if (c as u32) < 128 {
+            return self.ascii[c as usize];
+        }
+        match self.face.glyph_index(c).and_then(|g| self.face.glyph_hor_advance(g)) {
+            Some(adv) => f64::from(adv) / self.units_per_em,
+            None if is_wide(c) => 1.0,
+            None if is_zero_width(c) => 0.0,
+            None => 0.6,
+        }
+    }
+}
+
+fn is_zero_width(c: char) -> bool {
+    matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFE00..=0xFE0F | 0xFEFF) || c.is_control()
+}
+
+fn is_wide(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6 | 0x1F300..=0x1FAFF | 0x20000..=0x3FFFD)
+}
+
+struct Faces {
+    regular: FaceMetrics,
+    bold: FaceMetrics,
+    italic: FaceMetrics,
+    bold_italic: FaceMetrics,
+    mono: FaceMetrics,
+    mono_bold: FaceMetrics,
+    ascent_em: f64,
+    descent_em: f64,
+}
+
+fn faces() -> Option<&'static Faces> {
+    static FACES: OnceLock<Option<Faces>> = OnceLock::new();
+    FACES
+        .get_or_init(|| {
+            let regular = FaceMetrics::new(dejavu::sans::regular())?;
+            let ascent_em = f64::from(regular.face.ascender()) / regular.units_per_em;
+            let descent_em = -f64::from(regular.face.descender()) / regular.units_per_em;
+            Some(Faces {
+                bold: FaceMetrics::new(dejavu::sans::bold())?,
+                italic: FaceMetrics::new(dejavu::sans::oblique())?,
+                bold_italic: FaceMetrics::new(dejavu::sans::bold_oblique())?,
+                mono: FaceMetrics::new(dejavu::sans_mono::regular())?,
+                mono_bold: FaceMetrics::new(dejavu::sans_mono::bold())?,
+                regular,
+                ascent_em,
+                descent_em,
+            })
+        })
+        .as_ref()
+}
+
+/// Metrics of the embedded DejaVu Sans / Sans Mono faces.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmbeddedMetrics;
+
+/// DejaVu Sans values, used only if the embedded font failed to parse
+/// (which would be a packaging bug): layout still works, just less exactly.
+const FALLBACK_ASCENT_EM: f64 = 1901.0 / 2048.0;
+const FALLBACK_DESCENT_EM: f64 = 483.0 / 2048.0;
+
+impl TextMeasure for EmbeddedMetrics {
+    fn width(&self, text: &str, font: &Font) -> f64 {
+        let Some(faces) = faces() else {
+            return text.chars().count() as f64 * font.size * 0.6;
+        };
+        let face = match (font.family, font.bold, font.italic) {
+            (FontFamily::Mono, false, _) => &faces.mono,
+            (FontFamily::Mono, true, _) => &faces.mono_bold,
+            (FontFamily::Sans, false, false) => &faces.regular,
+            (FontFamily::Sans, true, false) => &faces.bold,
+            (FontFamily::Sans, false, true) => &faces.italic,
+            (FontFamily::Sans, true, true) => &faces.bold_italic,
+        };
+        text.chars().map(|c| face.advance_em(c)).sum::<f64>() * font.size
+    }
+
+    fn ascent(&self, font: &Font) -> f64 {
+        faces().map_or(FALLBACK_ASCENT_EM, |f| f.ascent_em) * font.size
+    }
+
+    fn descent(&self, font: &Font) -> f64 {
+        faces().map_or(FALLBACK_DESCENT_EM, |f| f.descent_em) * font.size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_like_plantuml_within_one_percent() {
+        // PlantUML (Java, DejaVu Sans) draws "Bob Long Name" at 14px as 111.385 wide
+        // and its line box as 16.297 high.
+        let m = EmbeddedMetrics;
+        let w = m.width("Bob Long Name", &Font::sans(14.0));
+        assert!((w - 111.385).abs() / 111.385 < 0.01, "{w}");
+        assert!((m.line_height(&Font::sans(14.0)) - 16.297).abs() < 0.01);
+    }
+
+    #[test]
+    fn bold_is_wider_and_unknown_glyphs_have_width() {
+        let m = EmbeddedMetrics;
+        let f = Font::sans(13.0);
+        assert!(m.width("hello", &f.bold()) > m.width("hello", &f));
+        assert!(m.width("漢字", &f) >= 2.0 * 13.0 * 0.9);
+    }
+}

@@ -1,0 +1,324 @@
+//! The scene: plain geometry produced by layout and consumed by the
+//! renderers. Coordinates are pixels, origin top-left, y down, rounded to
+//! 1/1000 px so that the same model always gives the same numbers.
+//!
+//! Items are a flat list drawn in order (later items on top). Grouping is
+//! expressed by `Begin`/`End` markers rather than nesting so that every walk
+//! over a scene stays iterative.
+
+#[cfg(feature = "serde")]
+use serde::Serialize;
+
+/// An sRGB color with alpha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Color {
+    pub r: u8,
+    pub g: u8,
+    pub b: u8,
+    pub a: u8,
+}
+
+impl Color {
+    pub const BLACK: Color = Color::rgb(0, 0, 0);
+    pub const WHITE: Color = Color::rgb(255, 255, 255);
+
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Color {
+        Color { r, g, b, a: 255 }
+    }
+
+    /// `0xRRGGBB`.
+    pub const fn hex(v: u32) -> Color {
+        Color::rgb((v >> 16) as u8, (v >> 8) as u8, v as u8)
+    }
+
+    /// `#RRGGBB` (alpha is written separately as an opacity).
+    pub fn to_hex(self) -> String {
+        format!("#{:02X}{:02X}{:02X}", self.r, self.g, self.b)
+    }
+
+    /// Relative luminance in 0..=1, used to pick readable text colors.
+    pub fn luminance(self) -> f64 {
+        (0.2126 * f64::from(self.r) + 0.7152 * f64::from(self.g) + 0.0722 * f64::from(self.b)) / 255.0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Stroke {
+    pub color: Color,
+    pub width: f64,
+    /// Dash and gap lengths; `None` for a solid line.
+    pub dash: Option<(f64, f64)>,
+}
+
+/// Fill and outline of a closed shape; either may be absent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Paint {
+    pub fill: Option<Color>,
+    pub stroke: Option<Stroke>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(tag = "op", rename_all = "snake_case"))]
+pub enum PathSegment {
+    MoveTo {
+        x: f64,
+        y: f64,
+    },
+    LineTo {
+        x: f64,
+        y: f64,
+    },
+    CubicTo {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        x: f64,
+        y: f64,
+    },
+    Close,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum FontFamily {
+    Sans,
+    Mono,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Font {
+    pub family: FontFamily,
+    pub size: f64,
+    pub bold: bool,
+    pub italic: bool,
+}
+
+impl Font {
+    pub const fn sans(size: f64) -> Font {
+        Font {
+            family: FontFamily::Sans,
+            size,
+            bold: false,
+            italic: false,
+        }
+    }
+    pub const fn bold(self) -> Font {
+        Font { bold: true, ..self }
+    }
+    pub const fn italic(self) -> Font {
+        Font { italic: true, ..self }
+    }
+}
+
+/// One run of text in a single font, drawn from its baseline start point.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct TextRun {
+    pub x: f64,
+    /// Baseline.
+    pub y: f64,
+    pub text: String,
+    pub font: Font,
+    pub color: Color,
+    /// Advance width measured with the embedded font.
+    pub width: f64,
+    pub underline: bool,
+    pub strike: bool,
+    /// An `http(s)` link target (`[[url label]]`), already validated.
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(tag = "type", rename_all = "snake_case"))]
+pub enum Item {
+    Rect {
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+        /// Corner radius.
+        radius: f64,
+        paint: Paint,
+    },
+    Line {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        stroke: Stroke,
+    },
+    Polygon {
+        points: Vec<Point>,
+        paint: Paint,
+    },
+    Ellipse {
+        cx: f64,
+        cy: f64,
+        rx: f64,
+        ry: f64,
+        paint: Paint,
+    },
+    Path {
+        segments: Vec<PathSegment>,
+        paint: Paint,
+    },
+    Text(TextRun),
+    /// Opens a logical group (`participant`, `message`, `note`, …) until the matching `End`.
+    Begin {
+        class: String,
+        /// A tooltip/title (the participant's name, …).
+        title: Option<String>,
+        /// An `http(s)` link wrapping the group.
+        link: Option<String>,
+    },
+    End,
+}
+
+/// One page of a diagram, ready to render.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Scene {
+    pub width: f64,
+    pub height: f64,
+    pub background: Color,
+    pub items: Vec<Item>,
+}
+
+impl Scene {
+    /// Every text string drawn, in drawing order.
+    pub fn texts(&self) -> impl Iterator<Item = &TextRun> {
+        self.items.iter().filter_map(|item| match item {
+            Item::Text(run) => Some(run),
+            _ => None,
+        })
+    }
+}
+
+/// Rounds to 1/1000 px: keeps output stable and short.
+pub fn round3(v: f64) -> f64 {
+    if v.is_finite() {
+        (v * 1000.0).round() / 1000.0
+    } else {
+        0.0
+    }
+}
+
+/// A compact, line-per-item text form of a scene, for snapshot tests and
+/// debugging (`puml render -f scene-json` gives the full JSON).
+pub fn describe(scene: &Scene) -> String {
+    use std::fmt::Write;
+    fn color(c: Color) -> String {
+        if c.a == 255 {
+            c.to_hex()
+        } else {
+            format!("{}/{:02X}", c.to_hex(), c.a)
+        }
+    }
+    fn paint(p: &Paint) -> String {
+        let mut s = String::new();
+        if let Some(f) = p.fill {
+            let _ = write!(s, " fill {}", color(f));
+        }
+        if let Some(st) = &p.stroke {
+            s.push_str(&stroke(st));
+        }
+        s
+    }
+    fn stroke(st: &Stroke) -> String {
+        let mut s = format!(" stroke {} {}", color(st.color), st.width);
+        if let Some((a, b)) = st.dash {
+            let _ = write!(s, " dash {a},{b}");
+        }
+        s
+    }
+    let mut out = format!(
+        "scene {}x{} bg {}\n",
+        scene.width,
+        scene.height,
+        color(scene.background)
+    );
+    let mut depth = 0usize;
+    for item in &scene.items {
+        if matches!(item, Item::End) {
+            depth = depth.saturating_sub(1);
+        }
+        out.push_str(&"  ".repeat(depth.min(20)));
+        let _ = match item {
+            Item::Rect {
+                x,
+                y,
+                width,
+                height,
+                radius,
+                paint: p,
+            } => writeln!(out, "rect {x},{y} {width}x{height} r{radius}{}", paint(p)),
+            Item::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                stroke: s,
+            } => writeln!(out, "line {x1},{y1} {x2},{y2}{}", stroke(s)),
+            Item::Polygon { points, paint: p } => writeln!(
+                out,
+                "polygon {}{}",
+                points
+                    .iter()
+                    .map(|p| format!("{},{}", p.x, p.y))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                paint(p)
+            ),
+            Item::Ellipse {
+                cx,
+                cy,
+                rx,
+                ry,
+                paint: p,
+            } => writeln!(out, "ellipse {cx},{cy} {rx}x{ry}{}", paint(p)),
+            Item::Path { segments, paint: p } => writeln!(out, "path {} segments{}", segments.len(), paint(p)),
+            Item::Text(t) => writeln!(
+                out,
+                "text {},{} {:?} {}{}{}{} {} w{}{}{}{}",
+                t.x,
+                t.y,
+                t.text,
+                match t.font.family {
+                    FontFamily::Sans => "sans",
+                    FontFamily::Mono => "mono",
+                },
+                t.font.size,
+                if t.font.bold { " bold" } else { "" },
+                if t.font.italic { " italic" } else { "" },
+                color(t.color),
+                t.width,
+                if t.underline { " underline" } else { "" },
+                if t.strike { " strike" } else { "" },
+                t.link.as_deref().map(|l| format!(" link {l}")).unwrap_or_default()
+            ),
+            Item::Begin { class, title, link } => writeln!(
+                out,
+                "begin {class}{}{}",
+                title.as_deref().map(|t| format!(" {t:?}")).unwrap_or_default(),
+                link.as_deref().map(|l| format!(" link {l}")).unwrap_or_default()
+            ),
+            Item::End => writeln!(out, "end"),
+        };
+        if matches!(item, Item::Begin { .. }) {
+            depth += 1;
+        }
+    }
+    out
+}

@@ -1,0 +1,1692 @@
+//! Sequence diagram layout: model → one scene per page.
+//!
+//! Two passes per page. The horizontal pass turns "this label must fit
+//! between these two lifelines" into constraints `pos[b] - pos[a] >= d`
+//! (a < b) and solves them left to right (a longest path in a DAG, linear
+//! in the number of constraints). The vertical pass walks the flat event
+//! list once with a cursor, keeping explicit stacks for activations and
+//! open groups, so deep nesting costs heap, never call stack.
+
+use crate::color::parse_color;
+use crate::creole::{self, Align, TextBlock};
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, Stroke};
+use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
+use crate::theme::{MessageAlign, Theme};
+use crate::LayoutOptions;
+use puml_sema::model::{
+    Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, NotePosition, NoteShape,
+    ParticipantId, Side, VerticalAlign,
+};
+
+const MARGIN: f64 = 10.0;
+const HEAD_GAP: f64 = 10.0;
+const MESSAGE_TEXT_GAP: f64 = 12.0;
+const SELF_WIDTH: f64 = 42.0;
+const SELF_HEIGHT: f64 = 13.0;
+const ACTIVATION_WIDTH: f64 = 10.0;
+const NOTE_PAD_X: f64 = 10.0;
+const NOTE_PAD_Y: f64 = 5.0;
+
+pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
+    let ctx = Context::new(diagram, theme, metrics);
+    let mut pages: Vec<(usize, usize, Option<&str>)> = Vec::new();
+    let mut start = 0;
+    let mut page_title: Option<&str> = None;
+    for (i, event) in diagram.events.iter().enumerate() {
+        if let Event::NewPage { title } = event {
+            pages.push((start, i, page_title));
+            start = i + 1;
+            page_title = title.as_deref();
+        }
+    }
+    pages.push((start, diagram.events.len(), page_title));
+    let mut created_before: Vec<bool> = vec![false; diagram.participants.len()];
+    let mut activations: Vec<Vec<Option<Color>>> = vec![Vec::new(); diagram.participants.len()];
+    let mut scenes = Vec::with_capacity(pages.len());
+    for (start, end, title) in pages {
+        let title = title.or(diagram.title.as_deref());
+        scenes.push(ctx.layout_page(
+            &diagram.events[start..end],
+            title,
+            &mut created_before,
+            &mut activations,
+        ));
+    }
+    scenes
+}
+
+struct Context<'a> {
+    diagram: &'a Diagram,
+    theme: Theme,
+    metrics: &'a dyn TextMeasure,
+    heads: Vec<HeadMetrics>,
+    /// Slot of each participant in display order (hidden ones: None).
+    slot_of: Vec<Option<usize>>,
+    /// Participant of each slot.
+    slots: Vec<ParticipantId>,
+    max_head_height: f64,
+}
+
+fn message_font(theme: &Theme) -> Font {
+    Font::sans(theme.arrow_font_size)
+}
+
+fn note_font(theme: &Theme) -> Font {
+    Font::sans(theme.note_font_size)
+}
+
+/// Where a message is drawn, decided once both passes agree.
+struct MessageGeometry {
+    from_x: f64,
+    to_x: f64,
+    is_self: bool,
+}
+
+struct OpenGroup {
+    top: f64,
+    kind: GroupKind,
+    label: Option<String>,
+    secondary: Option<String>,
+    frame_color: Option<Color>,
+    fill: Option<Color>,
+    min_x: f64,
+    max_x: f64,
+    elses: Vec<(f64, Option<String>, Option<Color>)>,
+}
+
+#[derive(Clone, Copy)]
+struct LastMessage {
+    row_top: f64,
+    arrow_y: f64,
+    min_x: f64,
+    max_x: f64,
+    from: Option<ParticipantId>,
+    to: Option<ParticipantId>,
+    event_index: usize,
+}
+
+enum Deferred {
+    Divider { top: f64, block: TextBlock },
+}
+
+impl<'a> Context<'a> {
+    fn new(diagram: &'a Diagram, theme: Theme, metrics: &'a dyn TextMeasure) -> Context<'a> {
+        let mut visible = vec![true; diagram.participants.len()];
+        if diagram.settings.hide_unlinked {
+            let mut used = vec![false; diagram.participants.len()];
+            let mut mark = |id: ParticipantId| {
+                if let Some(u) = used.get_mut(id.index()) {
+                    *u = true;
+                }
+            };
+            for event in &diagram.events {
+                for id in event_participants(event) {
+                    mark(id);
+                }
+            }
+            visible = used;
+        }
+        let mut slot_of = vec![None; diagram.participants.len()];
+        let mut slots = Vec::new();
+        for (i, shown) in visible.iter().enumerate() {
+            if *shown {
+                slot_of[i] = Some(slots.len());
+                slots.push(ParticipantId(i as u32));
+            }
+        }
+        let head_font = Font::sans(theme.participant_font_size);
+        let heads: Vec<HeadMetrics> = diagram
+            .participants
+            .iter()
+            .map(|p| {
+                let mut lines = Vec::new();
+                if let Some(st) = &p.stereotype {
+                    for label in &st.labels {
+                        let mut line = creole::parse(&format!("«{label}»"));
+                        for l in &mut line {
+                            for s in &mut l.spans {
+                                s.style.italic = true;
+                            }
+                        }
+                        lines.extend(line);
+                    }
+                }
+                lines.extend(creole::parse(&p.display));
+                let block = creole::measure_lines(lines, head_font, metrics);
+                HeadMetrics::new(p.kind, block)
+            })
+            .collect();
+        let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
+        Context {
+            diagram,
+            theme,
+            metrics,
+            heads,
+            slot_of,
+            slots,
+            max_head_height,
+        }
+    }
+
+    fn slot(&self, id: ParticipantId) -> Option<usize> {
+        self.slot_of.get(id.index()).copied().flatten()
+    }
+
+    fn label_block(&self, text: &str, font: Font) -> TextBlock {
+        match self.theme.max_message_size {
+            Some(max) => creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+            None => creole::measure(text, font, self.metrics),
+        }
+    }
+
+    fn message_label(&self, m: &Message) -> (TextBlock, Option<TextBlock>) {
+        let font = message_font(&self.theme);
+        let label = self.label_block(&m.label, font);
+        let number = m
+            .number
+            .as_ref()
+            .filter(|n| !n.trim().is_empty())
+            // `autonumber "<b>0'.'"`: quotes only protect literal text in the format.
+            .map(|n| creole::measure(&n.replace('\'', ""), font.bold(), self.metrics));
+        (label, number)
+    }
+
+    /// Measures every label of the page once; both passes use the result.
+    fn prepare(&self, events: &[Event]) -> Vec<Prepared> {
+        events
+            .iter()
+            .map(|e| match e {
+                Event::Message(m) => {
+                    let (label, number) = self.message_label(m);
+                    Prepared::Message(label, number)
+                }
+                Event::Note(n) => Prepared::Note(self.note_block(&n.text)),
+                _ => Prepared::Nothing,
+            })
+            .collect()
+    }
+
+    fn note_block(&self, text: &str) -> TextBlock {
+        creole::measure_lines(creole::parse_block(text), note_font(&self.theme), self.metrics)
+    }
+
+    /// Horizontal pass: lifeline x of every slot, plus the left/right edges.
+    fn solve_positions(&self, events: &[Event], prepared: &[Prepared]) -> Positions {
+        let n = self.slots.len();
+        // Slot s of a participant is index s + 1; 0 and n + 1 are the edges.
+        let mut constraints: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n + 2];
+        let mut need = |a: usize, b: usize, d: f64| {
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            if a != b && d.is_finite() {
+                constraints[b].push((a, d));
+            }
+        };
+        let pad = self.theme.participant_padding;
+        for s in 0..n {
+            let head = &self.heads[self.slots[s].index()];
+            if s == 0 {
+                need(0, 1, head.left + pad);
+            } else {
+                let prev = &self.heads[self.slots[s - 1].index()];
+                let mut gap = HEAD_GAP + 2.0 * pad;
+                let (pb, cb) = (
+                    self.diagram.participant(self.slots[s - 1]).in_box,
+                    self.diagram.participant(self.slots[s]).in_box,
+                );
+                if pb != cb {
+                    gap += 20.0 + 2.0 * self.theme.box_padding;
+                }
+                need(s, s + 1, prev.right + head.left + gap);
+            }
+            if s == n - 1 {
+                need(n, n + 1, head.right + pad);
+            }
+        }
+        // Boxes must be wide enough for their titles.
+        for b in &self.diagram.boxes {
+            if let Some(title) = &b.title {
+                let w = creole::measure(title, Font::sans(13.0).bold(), self.metrics).width + 16.0;
+                let slots: Vec<usize> = b.participants.iter().filter_map(|p| self.slot(*p)).collect();
+                if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
+                    let inner = self.heads[self.slots[lo].index()].left + self.heads[self.slots[hi].index()].right;
+                    if hi > lo {
+                        need(lo + 1, hi + 1, w - inner);
+                    }
+                }
+            }
+        }
+        let mut last_message: Option<(usize, usize)> = None;
+        for (event, prep) in events.iter().zip(prepared) {
+            match (event, prep) {
+                (Event::Message(m), Prepared::Message(label, number)) => {
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let from = self.endpoint_slot(&m.from, n);
+                    let to = self.endpoint_slot(&m.to, n);
+                    let (Some(from), Some(to)) = (from, to) else { continue };
+                    if m.is_self() {
+                        let right = SELF_WIDTH.max(label_w + 14.0) + 10.0;
+                        if from <= n {
+                            let next_left = if from < n {
+                                self.heads[self.slots[from].index()].left
+                            } else {
+                                0.0
+                            };
+                            need(from, from + 1, right + next_left.min(right) * 0.0 + 5.0);
+                        }
+                        last_message = Some((from, from));
+                    } else {
+                        let short_extra = match (&m.from, &m.to) {
+                            (Endpoint::Edge { short: true, .. }, _) | (_, Endpoint::Edge { short: true, .. }) => 0.0,
+                            _ => 0.0,
+                        };
+                        need(from, to, label_w + 30.0 + short_extra);
+                        last_message = Some((from.min(to), from.max(to)));
+                    }
+                }
+                (Event::Note(note), Prepared::Note(block)) => {
+                    let w = block.width + 2.0 * NOTE_PAD_X;
+                    match &note.position {
+                        // Like PlantUML, a note beside a participant may reach over
+                        // neighbouring lifelines (it has its own row); it only has to
+                        // stay inside the diagram.
+                        NotePosition::Left { of } => {
+                            let s = match of {
+                                Some(id) => self.slot(*id).map(|s| s + 1),
+                                None => last_message.map(|(lo, _)| lo),
+                            };
+                            if let Some(s) = s {
+                                need(0, s, w + 15.0);
+                            }
+                        }
+                        NotePosition::Right { of } => {
+                            let target = match of {
+                                Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
+                                None => last_message.map(|(lo, hi)| (hi, if lo == hi { SELF_WIDTH } else { 0.0 })),
+                            };
+                            if let Some((s, extra)) = target {
+                                need(s, n + 1, w + 15.0 + extra);
+                            }
+                        }
+                        NotePosition::Over { first, last } => {
+                            let a = self.slot(*first).map(|s| s + 1);
+                            let b = last.and_then(|l| self.slot(l)).map(|s| s + 1);
+                            match (a, b) {
+                                (Some(a), Some(b)) if a != b => need(a, b, w - 28.0),
+                                (Some(a), _) => {
+                                    need(a - 1, a, w / 2.0 + 5.0);
+                                    need(a, a + 1, w / 2.0 + 5.0);
+                                }
+                                _ => {}
+                            }
+                        }
+                        NotePosition::Across => {}
+                    }
+                }
+                (Event::Ref(r), _) => {
+                    let w = creole::measure(&r.text, Font::sans(12.0), self.metrics).width + 30.0;
+                    let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
+                    if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
+                        if hi > lo {
+                            need(lo + 1, hi + 1, w - 30.0);
+                        } else {
+                            need(lo, lo + 1, w / 2.0 + 5.0);
+                            need(lo + 1, lo + 2, w / 2.0 + 5.0);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut pos = vec![0.0_f64; n + 2];
+        for b in 1..n + 2 {
+            let mut x = pos[b - 1];
+            for &(a, d) in &constraints[b] {
+                x = x.max(pos[a] + d);
+            }
+            pos[b] = x;
+        }
+        Positions { pos }
+    }
+
+    /// Slot index (1-based, edges 0 and n+1) of a message endpoint.
+    fn endpoint_slot(&self, e: &Endpoint, n: usize) -> Option<usize> {
+        match e {
+            Endpoint::Participant { id } => self.slot(*id).map(|s| s + 1),
+            Endpoint::Edge { side: Side::Left, .. } => Some(0),
+            Endpoint::Edge { side: Side::Right, .. } => Some(n + 1),
+        }
+    }
+
+    fn layout_page(
+        &self,
+        events: &[Event],
+        title: Option<&str>,
+        created_before: &mut [bool],
+        activations: &mut [Vec<Option<Color>>],
+    ) -> Scene {
+        let theme = &self.theme;
+        let prepared = self.prepare(events);
+        let positions = self.solve_positions(events, &prepared);
+        let n = self.slots.len();
+        let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
+        let mut front: Vec<Item> = Vec::new();
+        let mut back: Vec<Item> = Vec::new();
+        let mut fills: Vec<Item> = Vec::new();
+        let mut top_items: Vec<Item> = Vec::new();
+
+        // Header, title.
+        let mut y = MARGIN;
+        let mid_x = if n > 0 {
+            (positions.pos[1] + positions.pos[n]) / 2.0
+        } else {
+            0.0
+        };
+        let deco_font = Font::sans(10.0);
+        if let Some(header) = &self.diagram.header {
+            let block = creole::measure(&header.text, deco_font, self.metrics);
+            let right = positions.pos[n + 1];
+            let x = match header.align.unwrap_or(HorizontalAlign::Right) {
+                HorizontalAlign::Left => positions.pos[0],
+                HorizontalAlign::Center => mid_x - block.width / 2.0,
+                HorizontalAlign::Right => right - block.width,
+            };
+            block.draw(x, 5.0, Align::Left, theme.header_color, &mut top_items);
+            y = 5.0 + block.height + 6.0;
+        }
+        // The title is centered over the whole diagram once its width is known.
+        let mut title_block = None;
+        if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
+            let block = creole::measure(title, Font::sans(theme.title_font_size).bold(), self.metrics);
+            let top = y + 5.0;
+            y = top + block.height + 12.0;
+            title_block = Some((block, top));
+        }
+        if let Some(legend) = self
+            .diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical == Some(VerticalAlign::Top))
+        {
+            let (h, items) = self.legend_items(legend, &positions, y);
+            top_items.extend(items);
+            y += h + 10.0;
+        }
+        let has_boxes = self
+            .diagram
+            .boxes
+            .iter()
+            .any(|b| b.participants.iter().any(|p| self.slot(*p).is_some()));
+        let box_title_h = self
+            .diagram
+            .boxes
+            .iter()
+            .filter_map(|b| b.title.as_ref())
+            .map(|t| creole::measure(t, Font::sans(13.0).bold(), self.metrics).height)
+            .fold(0.0_f64, f64::max);
+        let box_top = y;
+        if has_boxes {
+            y += box_title_h + 4.0;
+        }
+        let heads_top = y;
+        let heads_bottom = heads_top + self.max_head_height;
+        let lifeline_top = heads_bottom + 1.0;
+        y = lifeline_top;
+
+        // Which heads are drawn at the top: all but those created later on this page.
+        let mut pending_create = vec![false; self.diagram.participants.len()];
+        for (i, p) in self.diagram.participants.iter().enumerate() {
+            if p.created && !created_before[i] {
+                pending_create[i] = true;
+            }
+        }
+        for event in events {
+            if let Event::Create { participant } = event {
+                if let Some(flag) = pending_create.get_mut(participant.index()) {
+                    *flag = !created_before[participant.index()];
+                }
+            }
+        }
+        let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
+        let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
+        let mut heads_items: Vec<Item> = Vec::new();
+        for &id in &self.slots {
+            if pending_create[id.index()] {
+                continue;
+            }
+            let head = &self.heads[id.index()];
+            if let Some(x) = cx(id) {
+                self.push_head(&mut heads_items, id, x, heads_bottom - head.height, false);
+            }
+        }
+
+        // Open activations carried over from the previous page restart at the top.
+        let mut act_stack: Vec<Vec<(f64, Option<Color>)>> = activations
+            .iter()
+            .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
+            .collect();
+        let mut groups: Vec<OpenGroup> = Vec::new();
+        let mut last_message: Option<LastMessage> = None;
+        let mut last_note: Option<(f64, f64)> = None;
+        let mut last_row_top = y;
+        let mut delays: Vec<(f64, f64)> = Vec::new();
+        let mut deferred: Vec<Deferred> = Vec::new();
+        let mut first_x = f64::INFINITY;
+        for &id in &self.slots {
+            if let Some(x) = cx(id) {
+                first_x = first_x.min(x - self.heads[id.index()].left);
+            }
+        }
+        if !first_x.is_finite() {
+            first_x = 0.0;
+        }
+
+        let act_offsets = |stack: &Vec<(f64, Option<Color>)>| -> (f64, f64) {
+            let level = stack.len();
+            if level == 0 {
+                (0.0, 0.0)
+            } else {
+                let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
+                (shift - ACTIVATION_WIDTH / 2.0, shift + ACTIVATION_WIDTH / 2.0)
+            }
+        };
+
+        for (index, event) in events.iter().enumerate() {
+            match event {
+                Event::Message(m) => {
+                    let Prepared::Message(label, number) = &prepared[index] else {
+                        continue;
+                    };
+                    let from_slot = self.endpoint_slot(&m.from, n);
+                    let to_slot = self.endpoint_slot(&m.to, n);
+                    let (Some(from_slot), Some(to_slot)) = (from_slot, to_slot) else {
+                        continue;
+                    };
+                    let row_top = if m.parallel { last_row_top } else { y };
+                    last_row_top = row_top;
+                    let is_self = m.is_self();
+                    let from_c = positions.pos[from_slot];
+                    let to_c = positions.pos[to_slot];
+                    let goes_right = if is_self { true } else { to_c >= from_c };
+                    let dir = if goes_right { 1.0 } else { -1.0 };
+                    let side_offset = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
+                        match id {
+                            Some(id) => {
+                                let (l, r) = act_offsets(&act_stack[id.index()]);
+                                if toward_right {
+                                    r
+                                } else {
+                                    l
+                                }
+                            }
+                            None => 0.0,
+                        }
+                    };
+                    let from_id = m.from.participant();
+                    let to_id = m.to.participant();
+                    let text_h = label.height.max(number.as_ref().map_or(0.0, |b| b.height));
+                    let below = theme.response_below_arrow && m.arrow.line == LineStyle::Dotted && !is_self;
+                    let (text_top, arrow_y) = if below {
+                        let arrow_y = row_top + MESSAGE_TEXT_GAP;
+                        (arrow_y + 2.0, arrow_y)
+                    } else {
+                        let text_top = row_top + MESSAGE_TEXT_GAP;
+                        (text_top, text_top + text_h + 2.0)
+                    };
+                    let slant = f64::from(m.slant.unwrap_or(0).min(2000));
+                    let color = m
+                        .arrow
+                        .color
+                        .as_deref()
+                        .and_then(parse_color)
+                        .unwrap_or(theme.arrow_color);
+                    let width = if m.arrow.bold { 2.0 } else { theme.arrow_thickness };
+                    let line_stroke = match m.arrow.line {
+                        LineStyle::Dotted => dashed(color, width, 2.0, 2.0),
+                        _ => stroke(color, width),
+                    };
+                    let hidden = m.arrow.line == LineStyle::Hidden;
+                    let mut end_y;
+                    let geometry;
+                    if is_self {
+                        let x = from_c + side_offset(from_id, true);
+                        geometry = MessageGeometry {
+                            from_x: x,
+                            to_x: x + SELF_WIDTH,
+                            is_self: true,
+                        };
+                        let bottom = arrow_y + SELF_HEIGHT + slant;
+                        if !hidden {
+                            line(&mut front, x, arrow_y, x + SELF_WIDTH, arrow_y, line_stroke);
+                            line(&mut front, x + SELF_WIDTH, arrow_y, x + SELF_WIDTH, bottom, line_stroke);
+                            let tip = x + 1.0;
+                            let end = if m.arrow.head.shape == HeadShape::Filled {
+                                tip + 4.0
+                            } else {
+                                tip
+                            };
+                            line(&mut front, x + SELF_WIDTH, bottom, end, bottom, line_stroke);
+                            self.heads_on_line(&mut front, m, tip, bottom, -1.0, x + SELF_WIDTH, arrow_y, 1.0, color);
+                        }
+                        end_y = bottom;
+                    } else {
+                        let mut from_x = match &m.from {
+                            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { .. } => from_c,
+                            Endpoint::Participant { .. } => from_c + side_offset(from_id, goes_right),
+                        };
+                        let mut to_x = match &m.to {
+                            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { .. } => to_c,
+                            Endpoint::Participant { .. } => to_c + side_offset(to_id, !goes_right),
+                        };
+                        // A participant created by this message: its head is drawn here.
+                        if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
+                            let head = &self.heads[t.index()];
+                            let top = arrow_y - head.height / 2.0;
+                            self.push_head(&mut heads_items, t, to_c, top, false);
+                            head_top_y[t.index()] = top + head.height;
+                            pending_create[t.index()] = false;
+                            created_before[t.index()] = true;
+                            to_x = if goes_right {
+                                to_c - head.left
+                            } else {
+                                to_c + head.right
+                            };
+                            end_y = arrow_y.max(top + head.height - MESSAGE_TEXT_GAP);
+                        } else {
+                            end_y = arrow_y;
+                        }
+                        if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
+                            from_x += 0.0;
+                        }
+                        let tip_pad = if m.to.participant().is_some() { 1.0 } else { 0.0 };
+                        let tip = to_x - dir * tip_pad;
+                        let arrow_end_y = arrow_y + slant;
+                        let line_end = match m.arrow.head.shape {
+                            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => tip - dir * 4.0,
+                            _ => tip,
+                        };
+                        if !hidden {
+                            line(&mut front, from_x, arrow_y, line_end, arrow_end_y, line_stroke);
+                            let tail_tip = from_x;
+                            self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
+                        }
+                        end_y = end_y.max(arrow_end_y);
+                        geometry = MessageGeometry {
+                            from_x,
+                            to_x: tip,
+                            is_self: false,
+                        };
+                    }
+                    // Label.
+                    if !hidden {
+                        let (left, right) = if geometry.is_self {
+                            (geometry.from_x, geometry.from_x + SELF_WIDTH.max(label.width + 14.0))
+                        } else {
+                            (geometry.from_x.min(geometry.to_x), geometry.from_x.max(geometry.to_x))
+                        };
+                        let number_w = number.as_ref().map_or(0.0, |b| b.width + 5.0);
+                        let total = number_w + label.width;
+                        let head_at_left = !geometry.is_self && !goes_right;
+                        let x = match theme.message_align {
+                            MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                            MessageAlign::Center => (left + right - total) / 2.0,
+                            MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
+                        };
+                        if let Some(number) = &number {
+                            number.draw(x, text_top, Align::Left, theme.arrow_font_color, &mut front);
+                        }
+                        label.draw(x + number_w, text_top, Align::Left, theme.arrow_font_color, &mut front);
+                        if below {
+                            end_y = end_y.max(text_top + text_h);
+                        }
+                    }
+                    let (min_x, max_x) = if geometry.is_self {
+                        (geometry.from_x, geometry.from_x + SELF_WIDTH.max(label.width + 14.0))
+                    } else {
+                        (geometry.from_x.min(geometry.to_x), geometry.from_x.max(geometry.to_x))
+                    };
+                    if let Some(g) = groups.last_mut() {
+                        g.min_x = g.min_x.min(min_x);
+                        g.max_x = g.max_x.max(max_x);
+                    }
+                    last_message = Some(LastMessage {
+                        row_top,
+                        arrow_y: if geometry.is_self {
+                            arrow_y + SELF_HEIGHT
+                        } else {
+                            arrow_y
+                        },
+                        min_x,
+                        max_x,
+                        from: from_id,
+                        to: to_id,
+                        event_index: index,
+                    });
+                    y = if m.parallel { y.max(end_y) } else { end_y };
+                }
+                Event::Note(note) => {
+                    let Prepared::Note(block) = &prepared[index] else {
+                        continue;
+                    };
+                    let w = block.width + 2.0 * NOTE_PAD_X;
+                    let h = block.height + 2.0 * NOTE_PAD_Y;
+                    let fill = note.color.as_deref().and_then(parse_color).unwrap_or(theme.note_bg);
+                    let attached = matches!(
+                        note.position,
+                        NotePosition::Left { of: None } | NotePosition::Right { of: None }
+                    );
+                    let top = if note.aligned {
+                        last_note.map_or(y + 10.0, |(t, _)| t)
+                    } else if attached {
+                        last_message.map_or(y + 10.0, |m| m.row_top + 5.0)
+                    } else {
+                        y + 10.0
+                    };
+                    let x = match &note.position {
+                        NotePosition::Left { of: Some(id) } => {
+                            let Some(c) = cx(*id) else { continue };
+                            c + act_offsets(&act_stack[id.index()]).0 - 5.0 - w
+                        }
+                        NotePosition::Right { of: Some(id) } => {
+                            let Some(c) = cx(*id) else { continue };
+                            c + act_offsets(&act_stack[id.index()]).1 + 5.0
+                        }
+                        NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
+                        NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
+                        NotePosition::Over { first, last } => {
+                            let Some(a) = cx(*first) else { continue };
+                            let b = last.and_then(cx).unwrap_or(a);
+                            let (lo, hi) = (a.min(b), a.max(b));
+                            if last.is_some() && (hi - lo) + 28.0 >= w {
+                                draw_note_centered(
+                                    &mut front,
+                                    note.shape,
+                                    lo - 14.0,
+                                    top,
+                                    hi - lo + 28.0,
+                                    h,
+                                    &block,
+                                    fill,
+                                    theme,
+                                );
+                                if let Some(g) = groups.last_mut() {
+                                    g.min_x = g.min_x.min(lo - 14.0);
+                                    g.max_x = g.max_x.max(hi + 14.0);
+                                }
+                                last_note = Some((top, top + h));
+                                y = y.max(top + h);
+                                continue;
+                            }
+                            (lo + hi) / 2.0 - w / 2.0
+                        }
+                        NotePosition::Across => {
+                            // From the first lifeline to the last, like `note over` all of them.
+                            let xs = self.slots.iter().filter_map(|id| cx(*id));
+                            let (lo, hi) =
+                                xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+                            let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (first_x, first_x) };
+                            let width = (hi - lo + 28.0).max(w);
+                            let x = (lo + hi) / 2.0 - width / 2.0;
+                            draw_note_centered(&mut front, note.shape, x, top, width, h, &block, fill, theme);
+                            last_note = Some((top, top + h));
+                            y = y.max(top + h);
+                            continue;
+                        }
+                    };
+                    draw_note(&mut front, note.shape, x, top, w, h, &block, fill, theme);
+                    if let Some(g) = groups.last_mut() {
+                        g.min_x = g.min_x.min(x);
+                        g.max_x = g.max_x.max(x + w);
+                    }
+                    last_note = Some((top, top + h));
+                    y = y.max(top + h);
+                }
+                Event::Ref(r) => {
+                    let xs: Vec<f64> = r.participants.iter().filter_map(|p| cx(*p)).collect();
+                    if xs.is_empty() {
+                        continue;
+                    }
+                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let body = creole::measure(&r.text, Font::sans(12.0), self.metrics);
+                    let tab_block = creole::measure("ref", Font::sans(13.0).bold(), self.metrics);
+                    let mut x0 = lo - 10.0;
+                    let mut x1 = hi + 10.0;
+                    let need = body.width + 30.0;
+                    if x1 - x0 < need {
+                        let mid = (x0 + x1) / 2.0;
+                        x0 = mid - need / 2.0;
+                        x1 = mid + need / 2.0;
+                    }
+                    let top = y + 8.0;
+                    let tab_h = tab_block.height + 2.0;
+                    let h = tab_h + body.height + 8.0;
+                    let fill = r.color.as_deref().and_then(parse_color).unwrap_or(theme.background);
+                    rect(
+                        &mut front,
+                        x0,
+                        top,
+                        x1 - x0,
+                        h,
+                        0.0,
+                        paint(Some(fill), Some(stroke(theme.group_border, 1.5))),
+                    );
+                    let tab_w = tab_block.width + 45.0;
+                    shapes::tab(
+                        &mut front,
+                        x0,
+                        top,
+                        tab_w.min(x1 - x0),
+                        tab_h,
+                        theme.group_header_bg,
+                        theme.group_border,
+                        2.0,
+                    );
+                    tab_block.draw(x0 + 13.0, top + 1.0, Align::Left, theme.group_font_color, &mut front);
+                    body.draw(
+                        (x0 + x1) / 2.0 - body.width / 2.0,
+                        top + tab_h + 2.0,
+                        Align::Center,
+                        theme.font_color,
+                        &mut front,
+                    );
+                    if let Some(g) = groups.last_mut() {
+                        g.min_x = g.min_x.min(x0);
+                        g.max_x = g.max_x.max(x1);
+                    }
+                    y = top + h;
+                }
+                Event::Create { participant } => {
+                    // The head is drawn with the next message to this participant;
+                    // nothing to place yet.
+                    let _ = participant;
+                }
+                Event::Activate { participant, color } => {
+                    let start = match last_message {
+                        Some(m) if m.event_index + 1 == index || involves(&m, *participant) => m.arrow_y,
+                        _ => y,
+                    };
+                    let color = color.as_deref().and_then(parse_color);
+                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                        stack.push((start, color));
+                    }
+                }
+                Event::Deactivate { participant } => {
+                    let end = match last_message {
+                        Some(m) if involves(&m, *participant) => m.arrow_y.max(y - 0.0).min(y),
+                        _ => y,
+                    };
+                    let Some(c) = cx(*participant) else {
+                        if let Some(stack) = act_stack.get_mut(participant.index()) {
+                            stack.pop();
+                        }
+                        continue;
+                    };
+                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                        let level = stack.len();
+                        if let Some((start, color)) = stack.pop() {
+                            let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
+                            self.activation_bar(&mut back, c + shift, start, end.max(start), color);
+                        }
+                    }
+                }
+                Event::Destroy { participant } => {
+                    let Some(c) = cx(*participant) else { continue };
+                    let at = match last_message {
+                        Some(m) if involves(&m, *participant) => m.arrow_y,
+                        _ => {
+                            y += 10.0;
+                            y
+                        }
+                    };
+                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                        let mut level = stack.len();
+                        while let Some((start, color)) = stack.pop() {
+                            let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
+                            self.activation_bar(&mut back, c + shift, start, at.max(start), color);
+                            level -= 1;
+                        }
+                    }
+                    let s = stroke(theme.destroy_color, 2.0);
+                    line(&mut front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
+                    line(&mut front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
+                    lifeline_end[participant.index()] = Some(at);
+                    y = y.max(at + 9.0);
+                }
+                Event::GroupStart(group) => {
+                    let top = y + 12.0;
+                    groups.push(OpenGroup {
+                        top,
+                        kind: group.kind,
+                        label: group.label.clone(),
+                        secondary: group.secondary.clone(),
+                        frame_color: group.frame_color.as_deref().and_then(parse_color),
+                        fill: group.color.as_deref().and_then(parse_color),
+                        min_x: f64::INFINITY,
+                        max_x: f64::NEG_INFINITY,
+                        elses: Vec::new(),
+                    });
+                    let header_h = creole::measure("X", Font::sans(13.0).bold(), self.metrics).height + 2.0;
+                    y = top + header_h + 2.0;
+                }
+                Event::GroupElse { label, color } => {
+                    let at = y + 9.0;
+                    if let Some(g) = groups.last_mut() {
+                        g.elses
+                            .push((at, label.clone(), color.as_deref().and_then(parse_color)));
+                        let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
+                            Some(l) => creole::measure(l, Font::sans(11.0).bold(), self.metrics).height,
+                            None => 0.0,
+                        };
+                        y = at + label_h.max(5.0) - 3.0;
+                    }
+                }
+                Event::GroupEnd => {
+                    let Some(g) = groups.pop() else { continue };
+                    let bottom = y + 8.0;
+                    let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+                    if let Some(parent) = groups.last_mut() {
+                        parent.min_x = parent.min_x.min(x0 - 5.0);
+                        parent.max_x = parent.max_x.max(x1 + 5.0);
+                    }
+                    y = bottom;
+                }
+                Event::Divider { text } => {
+                    let block = creole::measure(text, Font::sans(13.0).bold(), self.metrics);
+                    let top = y + 15.0;
+                    let h = block.height + 8.0;
+                    deferred.push(Deferred::Divider { top, block });
+                    y = top + h + 15.0;
+                }
+                Event::Delay { text } => {
+                    let start = y;
+                    let mut h = 28.0;
+                    if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
+                        let block = creole::measure(text, Font::sans(11.0), self.metrics);
+                        block.draw(
+                            mid_x - block.width / 2.0,
+                            start + 14.0,
+                            Align::Center,
+                            theme.font_color,
+                            &mut front,
+                        );
+                        h += block.height;
+                    }
+                    delays.push((start, start + h));
+                    y = start + h;
+                }
+                Event::Space { pixels } => {
+                    y += pixels.map_or(20.0, |p| f64::from(p.min(10_000)));
+                }
+                Event::NewPage { .. } => {}
+            }
+        }
+        // Unclosed groups (a model with errors would not get here, but stay total).
+        while let Some(g) = groups.pop() {
+            let bottom = y + 8.0;
+            let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+            if let Some(parent) = groups.last_mut() {
+                parent.min_x = parent.min_x.min(x0 - 5.0);
+                parent.max_x = parent.max_x.max(x1 + 5.0);
+            }
+            y = bottom;
+        }
+        // Created participants never reached by a message: draw their head at the end.
+        for &id in &self.slots {
+            if pending_create[id.index()] {
+                if let Some(x) = cx(id) {
+                    let top = y + 10.0;
+                    self.push_head(&mut heads_items, id, x, top, false);
+                    head_top_y[id.index()] = top + self.heads[id.index()].height;
+                    y = top + self.heads[id.index()].height;
+                }
+            }
+        }
+        let page_bottom = y + 18.0;
+        // Close activation bars at the page end, remembering them for the next page.
+        for (i, stack) in act_stack.iter().enumerate() {
+            activations[i] = stack.iter().map(|(_, c)| *c).collect();
+            if let Some(c) = cx(ParticipantId(i as u32)) {
+                for (level, (start, color)) in stack.iter().enumerate() {
+                    let end = lifeline_end[i].unwrap_or(page_bottom);
+                    let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
+                    self.activation_bar(&mut back, c + shift, *start, end.max(*start), *color);
+                }
+            }
+        }
+
+        // Lifelines (split around delays, which are dotted).
+        let mut lifelines = Vec::new();
+        let lifeline_stroke = if theme.solid_lifeline {
+            stroke(theme.lifeline_color, 0.5)
+        } else {
+            dashed(theme.lifeline_color, 0.5, 5.0, 5.0)
+        };
+        for &id in &self.slots {
+            let Some(x) = cx(id) else { continue };
+            let start = head_top_y[id.index()];
+            let end = lifeline_end[id.index()].unwrap_or(page_bottom);
+            lifelines.push(Item::Begin {
+                class: "lifeline".into(),
+                title: Some(self.diagram.participant(id).name.clone()),
+                link: None,
+            });
+            let mut from = start;
+            for &(d0, d1) in &delays {
+                if d1 <= from || d0 >= end {
+                    continue;
+                }
+                if d0 > from {
+                    line(&mut lifelines, x, from, x, d0, lifeline_stroke);
+                }
+                line(
+                    &mut lifelines,
+                    x,
+                    d0.max(from),
+                    x,
+                    d1.min(end),
+                    dashed(theme.lifeline_color, 0.5, 1.0, 4.0),
+                );
+                from = d1;
+            }
+            if end > from {
+                line(&mut lifelines, x, from, x, end, lifeline_stroke);
+            }
+            lifelines.push(Item::End);
+        }
+        // Foot boxes.
+        let mut bottom = page_bottom;
+        if !self.diagram.settings.hide_footbox {
+            for &id in &self.slots {
+                if let Some(x) = cx(id) {
+                    self.push_head(&mut heads_items, id, x, page_bottom, true);
+                }
+            }
+            bottom = page_bottom + self.max_head_height;
+        }
+        // Participant boxes.
+        let mut boxes = Vec::new();
+        if has_boxes {
+            for b in &self.diagram.boxes {
+                let mut lo = f64::INFINITY;
+                let mut hi = f64::NEG_INFINITY;
+                for p in &b.participants {
+                    if let Some(x) = cx(*p) {
+                        let head = &self.heads[p.index()];
+                        lo = lo.min(x - head.left);
+                        hi = hi.max(x + head.right);
+                    }
+                }
+                if !lo.is_finite() {
+                    continue;
+                }
+                let pad = 4.0 + self.theme.box_padding;
+                let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
+                rect(
+                    &mut boxes,
+                    lo - pad,
+                    box_top,
+                    hi - lo + 2.0 * pad,
+                    bottom + 7.0 - box_top,
+                    0.0,
+                    paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
+                );
+                if let Some(title) = &b.title {
+                    let block = creole::measure(title, Font::sans(13.0).bold(), self.metrics);
+                    block.draw(
+                        (lo + hi) / 2.0 - block.width / 2.0,
+                        box_top,
+                        Align::Center,
+                        theme.font_color,
+                        &mut boxes,
+                    );
+                }
+            }
+            bottom += 7.0;
+        }
+
+        // Assemble, then place full-width items against the content bounds.
+        let mut items = Vec::with_capacity(
+            boxes.len() + fills.len() + lifelines.len() + back.len() + heads_items.len() + front.len() + 16,
+        );
+        items.extend(top_items);
+        items.extend(boxes);
+        items.extend(fills);
+        items.extend(lifelines);
+        items.extend(back);
+        items.extend(heads_items);
+        items.extend(front);
+        let (mut min_x, mut max_x) = x_bounds(&items);
+        if !min_x.is_finite() {
+            min_x = 0.0;
+            max_x = 0.0;
+        }
+        for d in deferred {
+            match d {
+                Deferred::Divider { top, block } => {
+                    let h = block.height + 8.0;
+                    let mid = top + h / 2.0;
+                    rect(
+                        &mut items,
+                        min_x,
+                        mid - 1.5,
+                        max_x - min_x,
+                        3.0,
+                        0.0,
+                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
+                    );
+                    line(
+                        &mut items,
+                        min_x,
+                        mid - 1.5,
+                        max_x,
+                        mid - 1.5,
+                        stroke(theme.divider_border, 1.0),
+                    );
+                    line(
+                        &mut items,
+                        min_x,
+                        mid + 1.5,
+                        max_x,
+                        mid + 1.5,
+                        stroke(theme.divider_border, 1.0),
+                    );
+                    let w = block.width + 12.0;
+                    let x = (min_x + max_x) / 2.0 - w / 2.0;
+                    rect(
+                        &mut items,
+                        x,
+                        top,
+                        w,
+                        h,
+                        0.0,
+                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_border, 2.0))),
+                    );
+                    block.draw(x + 6.0, top + 4.0, Align::Center, theme.font_color, &mut items);
+                }
+            }
+        }
+
+        // Bottom: legend, caption, footer.
+        let mut y = bottom;
+        let (_, max_x_now) = x_bounds(&items);
+        let content_mid = (min_x + max_x_now.max(max_x)) / 2.0;
+        if let Some((block, top)) = title_block {
+            let mut title_items = Vec::new();
+            block.draw(
+                content_mid - block.width / 2.0,
+                top,
+                Align::Center,
+                theme.title_color,
+                &mut title_items,
+            );
+            items.splice(0..0, title_items);
+        }
+        if let Some(legend) = self
+            .diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical != Some(VerticalAlign::Top))
+        {
+            let (h, legend_items) = self.legend_items(legend, &positions, y + 18.0);
+            items.extend(legend_items);
+            y += 18.0 + h;
+        }
+        if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
+            let block = creole::measure(caption, Font::sans(14.0), self.metrics);
+            block.draw(
+                content_mid - block.width / 2.0,
+                y + 10.0,
+                Align::Center,
+                theme.font_color,
+                &mut items,
+            );
+            y += 10.0 + block.height;
+        }
+        if let Some(footer) = &self.diagram.footer {
+            let block = creole::measure(&footer.text, Font::sans(10.0), self.metrics);
+            let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
+                HorizontalAlign::Left => min_x,
+                HorizontalAlign::Center => content_mid - block.width / 2.0,
+                HorizontalAlign::Right => max_x - block.width,
+            };
+            block.draw(x, y + 4.0, Align::Left, theme.header_color, &mut items);
+            y += 4.0 + block.height;
+        }
+        // Mainframe around everything.
+        if let Some(label) = self.diagram.mainframe.as_deref() {
+            let block = creole::measure(label, Font::sans(13.0).bold(), self.metrics);
+            let tab_h = block.height + 2.0;
+            for item in &mut items {
+                shift_item(item, 0.0, tab_h + 6.0);
+            }
+            y += tab_h + 6.0;
+            let (lo, hi) = x_bounds(&items);
+            let x0 = lo - 6.0;
+            let x1 = hi.max(lo + block.width + 40.0) + 6.0;
+            rect(
+                &mut items,
+                x0,
+                MARGIN - 4.0,
+                x1 - x0,
+                y - MARGIN + 10.0,
+                0.0,
+                paint(None, Some(stroke(theme.group_border, 1.0))),
+            );
+            shapes::tab(
+                &mut items,
+                x0,
+                MARGIN - 4.0,
+                block.width + 30.0,
+                tab_h,
+                theme.background,
+                theme.group_border,
+                1.0,
+            );
+            block.draw(x0 + 8.0, MARGIN - 3.0, Align::Left, theme.group_font_color, &mut items);
+            y += 10.0;
+        }
+        finish_scene(items, y, theme.background)
+    }
+
+    fn push_head(&self, out: &mut Vec<Item>, id: ParticipantId, x: f64, top: f64, foot: bool) {
+        let p = self.diagram.participant(id);
+        let head = &self.heads[id.index()];
+        out.push(Item::Begin {
+            class: if foot {
+                "participant-foot".into()
+            } else {
+                "participant".into()
+            },
+            title: Some(p.name.clone()),
+            link: p.url.as_deref().and_then(creole::safe_url),
+        });
+        let fill = p
+            .color
+            .as_deref()
+            .and_then(parse_color)
+            .unwrap_or(self.theme.participant_bg(p.kind));
+        let border = self.theme.participant_border(p.kind);
+        let text_color = self.theme.participant_font_color;
+        if self.theme.shadowing {
+            rect(
+                out,
+                x - head.left + 3.0,
+                top + 3.0,
+                head.left + head.right,
+                head.height,
+                self.theme.round_corner,
+                paint(
+                    Some(Color {
+                        r: 0,
+                        g: 0,
+                        b: 0,
+                        a: 40,
+                    }),
+                    None,
+                ),
+            );
+        }
+        draw_head(out, head, x, top, foot, fill, border, text_color, &self.theme);
+        out.push(Item::End);
+    }
+
+    fn activation_bar(&self, out: &mut Vec<Item>, center: f64, start: f64, end: f64, color: Option<Color>) {
+        let fill = color.unwrap_or(self.theme.activation_bg);
+        rect(
+            out,
+            center - ACTIVATION_WIDTH / 2.0,
+            start,
+            ACTIVATION_WIDTH,
+            end - start,
+            0.0,
+            paint(Some(fill), Some(stroke(self.theme.lifeline_color, 1.0))),
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn heads_on_line(
+        &self,
+        out: &mut Vec<Item>,
+        m: &Message,
+        tip: f64,
+        y: f64,
+        dir: f64,
+        tail: f64,
+        tail_y: f64,
+        tail_dir: f64,
+        color: Color,
+    ) {
+        let strict = self.theme.strict_uml;
+        shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
+        if m.arrow.head.circle {
+            shapes::ellipse(
+                out,
+                tip + dir * 4.0,
+                y,
+                4.0,
+                4.0,
+                paint(Some(self.theme.background), Some(stroke(color, 1.0))),
+            );
+        }
+        shapes::arrow_head(out, m.arrow.tail_head.shape, tail, tail_y, tail_dir, color, strict);
+        if m.arrow.tail_head.circle {
+            shapes::ellipse(
+                out,
+                tail + tail_dir * 4.0,
+                tail_y,
+                4.0,
+                4.0,
+                paint(Some(self.theme.background), Some(stroke(color, 1.0))),
+            );
+        }
+    }
+
+    /// Draws a closed group frame; returns its x extent.
+    fn close_group(
+        &self,
+        g: &OpenGroup,
+        bottom: f64,
+        fallback_x: f64,
+        front: &mut Vec<Item>,
+        fills: &mut Vec<Item>,
+    ) -> (f64, f64) {
+        let theme = &self.theme;
+        let tab_text = match g.kind {
+            GroupKind::Group => g.label.clone().unwrap_or_default(),
+            kind => kind.keyword().to_string(),
+        };
+        let condition = match g.kind {
+            GroupKind::Group => g.secondary.clone(),
+            _ => g.label.clone(),
+        }
+        .filter(|c| !c.trim().is_empty());
+        let tab_block = creole::measure(&tab_text, Font::sans(13.0).bold(), self.metrics);
+        let cond_block = condition.map(|c| creole::measure(&format!("[{c}]"), Font::sans(11.0).bold(), self.metrics));
+        let (mut x0, mut x1) = if g.min_x.is_finite() {
+            (g.min_x - 10.0, g.max_x + 10.0)
+        } else {
+            (fallback_x, fallback_x + 40.0)
+        };
+        let tab_w = tab_block.width + 45.0;
+        let need = tab_w + cond_block.as_ref().map_or(0.0, |c| c.width + 30.0);
+        let mut else_need: f64 = 0.0;
+        for (_, label, _) in &g.elses {
+            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
+                else_need = else_need
+                    .max(creole::measure(&format!("[{l}]"), Font::sans(11.0).bold(), self.metrics).width + 20.0);
+            }
+        }
+        x1 = x1.max(x0 + need.max(else_need));
+        if x1 - x0 < 20.0 {
+            x0 -= 10.0;
+            x1 += 10.0;
+        }
+        let border = g.frame_color.unwrap_or(theme.group_border);
+        let tab_h = tab_block.height + 2.0;
+        if let Some(fill) = g.fill.or(theme.group_bg) {
+            rect(fills, x0, g.top, x1 - x0, bottom - g.top, 0.0, paint(Some(fill), None));
+        }
+        for (at, _, color) in &g.elses {
+            if let Some(fill) = color {
+                let next = g.elses.iter().map(|e| e.0).find(|y| y > at).unwrap_or(bottom);
+                rect(fills, x0, *at, x1 - x0, next - at, 0.0, paint(Some(*fill), None));
+            }
+        }
+        front.push(Item::Begin {
+            class: "group".into(),
+            title: None,
+            link: None,
+        });
+        shapes::tab(
+            front,
+            x0,
+            g.top,
+            tab_w.min(x1 - x0),
+            tab_h,
+            theme.group_header_bg,
+            border,
+            1.5,
+        );
+        rect(
+            front,
+            x0,
+            g.top,
+            x1 - x0,
+            bottom - g.top,
+            0.0,
+            paint(None, Some(stroke(border, 1.5))),
+        );
+        tab_block.draw(x0 + 15.0, g.top + 1.0, Align::Left, theme.group_font_color, front);
+        if let Some(c) = cond_block {
+            c.draw(
+                x0 + tab_w + 15.0,
+                g.top + 2.0,
+                Align::Left,
+                theme.group_font_color,
+                front,
+            );
+        }
+        for (at, label, _) in &g.elses {
+            line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
+            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
+                let block = creole::measure(&format!("[{l}]"), Font::sans(11.0).bold(), self.metrics);
+                block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
+            }
+        }
+        front.push(Item::End);
+        (x0, x1)
+    }
+
+    fn legend_items(&self, legend: &puml_sema::model::Legend, positions: &Positions, top: f64) -> (f64, Vec<Item>) {
+        let mut out = Vec::new();
+        let block = creole::measure(&legend.text, Font::sans(14.0), self.metrics);
+        let w = block.width + 10.0;
+        let h = block.height + 10.0;
+        let n = positions.pos.len();
+        let left = positions.pos.get(1).copied().unwrap_or(0.0);
+        let right = if n >= 3 { positions.pos[n - 2] } else { left };
+        let x = match legend.horizontal {
+            Some(HorizontalAlign::Left) => positions.pos[0],
+            Some(HorizontalAlign::Right) => positions.pos[n - 1] - w,
+            _ => (left + right) / 2.0 - w / 2.0,
+        };
+        out.push(Item::Begin {
+            class: "legend".into(),
+            title: None,
+            link: None,
+        });
+        rect(
+            &mut out,
+            x,
+            top,
+            w,
+            h,
+            7.5,
+            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
+        );
+        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, &mut out);
+        out.push(Item::End);
+        (h, out)
+    }
+}
+
+fn involves(m: &LastMessage, p: ParticipantId) -> bool {
+    m.from == Some(p) || m.to == Some(p)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_note(
+    out: &mut Vec<Item>,
+    shape: NoteShape,
+    x: f64,
+    top: f64,
+    w: f64,
+    h: f64,
+    block: &TextBlock,
+    fill: Color,
+    theme: &Theme,
+) {
+    out.push(Item::Begin {
+        class: "note".into(),
+        title: None,
+        link: None,
+    });
+    if theme.shadowing {
+        rect(
+            out,
+            x + 3.0,
+            top + 3.0,
+            w,
+            h,
+            0.0,
+            paint(
+                Some(Color {
+                    r: 0,
+                    g: 0,
+                    b: 0,
+                    a: 40,
+                }),
+                None,
+            ),
+        );
+    }
+    shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
+    let text_x = match shape {
+        NoteShape::Hexagon => x + (w - block.width) / 2.0,
+        _ => x + 6.0,
+    };
+    block.draw(text_x, top + NOTE_PAD_Y, Align::Left, theme.note_font_color, out);
+    out.push(Item::End);
+}
+
+/// A note whose text is centered (notes over several participants).
+#[allow(clippy::too_many_arguments)]
+fn draw_note_centered(
+    out: &mut Vec<Item>,
+    shape: NoteShape,
+    x: f64,
+    top: f64,
+    w: f64,
+    h: f64,
+    block: &TextBlock,
+    fill: Color,
+    theme: &Theme,
+) {
+    let start = out.len();
+    draw_note(out, shape, x, top, w, h, block, fill, theme);
+    if shape != NoteShape::Hexagon {
+        let dx = (w - block.width) / 2.0 - 6.0;
+        for item in &mut out[start..] {
+            if matches!(item, Item::Text(_)) {
+                shift_item(item, dx, 0.0);
+            }
+        }
+    }
+}
+
+/// Labels measured once per page.
+enum Prepared {
+    Message(TextBlock, Option<TextBlock>),
+    Note(TextBlock),
+    Nothing,
+}
+
+struct Positions {
+    pos: Vec<f64>,
+}
+
+/// Participants an event refers to.
+fn event_participants(event: &Event) -> Vec<ParticipantId> {
+    match event {
+        Event::Message(m) => [m.from.participant(), m.to.participant()]
+            .into_iter()
+            .flatten()
+            .collect(),
+        Event::Note(n) => match &n.position {
+            NotePosition::Left { of } | NotePosition::Right { of } => of.iter().copied().collect(),
+            NotePosition::Over { first, last } => std::iter::once(*first).chain(*last).collect(),
+            NotePosition::Across => Vec::new(),
+        },
+        Event::Ref(r) => r.participants.clone(),
+        Event::Create { participant }
+        | Event::Activate { participant, .. }
+        | Event::Deactivate { participant }
+        | Event::Destroy { participant } => vec![*participant],
+        _ => Vec::new(),
+    }
+}
+
+/// Greedy word wrap for `maxMessageSize`.
+fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> String {
+    let mut out = Vec::new();
+    for line in creole::split_lines(text) {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            let candidate = if current.is_empty() {
+                word.to_string()
+            } else {
+                format!("{current} {word}")
+            };
+            if !current.is_empty() && metrics.width(&candidate, &font) > max {
+                out.push(std::mem::take(&mut current));
+                current = word.to_string();
+            } else {
+                current = candidate;
+            }
+        }
+        out.push(current);
+    }
+    out.join("\n")
+}
+
+fn item_x_range(item: &Item) -> Option<(f64, f64)> {
+    match item {
+        Item::Rect { x, width, .. } => Some((*x, x + width)),
+        Item::Line {
+            x1,
+            x2,
+            stroke: Stroke { .. },
+            ..
+        } => Some((x1.min(*x2), x1.max(*x2))),
+        Item::Polygon { points, .. } => points.iter().fold(None, |acc, p| match acc {
+            None => Some((p.x, p.x)),
+            Some((a, b)) => Some((a.min(p.x), b.max(p.x))),
+        }),
+        Item::Ellipse { cx, rx, .. } => Some((cx - rx, cx + rx)),
+        Item::Path { segments, .. } => segments.iter().fold(None, |acc, s| {
+            let xs: &[f64] = match s {
+                PathSegment::MoveTo { x, .. } | PathSegment::LineTo { x, .. } => std::slice::from_ref(x),
+                PathSegment::CubicTo { x, .. } => std::slice::from_ref(x),
+                PathSegment::Close => &[],
+            };
+            xs.iter().fold(acc, |acc, &x| match acc {
+                None => Some((x, x)),
+                Some((a, b)) => Some((a.min(x), b.max(x))),
+            })
+        }),
+        Item::Text(t) => Some((t.x, t.x + t.width)),
+        Item::Begin { .. } | Item::End => None,
+    }
+}
+
+fn item_y_range(item: &Item) -> Option<(f64, f64)> {
+    match item {
+        Item::Rect { y, height, .. } => Some((*y, y + height)),
+        Item::Line { y1, y2, .. } => Some((y1.min(*y2), y1.max(*y2))),
+        Item::Polygon { points, .. } => points.iter().fold(None, |acc, p| match acc {
+            None => Some((p.y, p.y)),
+            Some((a, b)) => Some((a.min(p.y), b.max(p.y))),
+        }),
+        Item::Ellipse { cy, ry, .. } => Some((cy - ry, cy + ry)),
+        Item::Path { segments, .. } => segments.iter().fold(None, |acc, s| {
+            let y = match s {
+                PathSegment::MoveTo { y, .. } | PathSegment::LineTo { y, .. } | PathSegment::CubicTo { y, .. } => *y,
+                PathSegment::Close => return acc,
+            };
+            match acc {
+                None => Some((y, y)),
+                Some((a, b)) => Some((a.min(y), b.max(y))),
+            }
+        }),
+        Item::Text(t) => Some((t.y - t.font.size, t.y + t.font.size * 0.25)),
+        Item::Begin { .. } | Item::End => None,
+    }
+}
+
+fn x_bounds(items: &[Item]) -> (f64, f64) {
+    items
+        .iter()
+        .filter_map(item_x_range)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
+            (a.min(lo), b.max(hi))
+        })
+}
+
+pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
+    let s = |v: &mut f64, d: f64| *v = round3(*v + d);
+    match item {
+        Item::Rect { x, y, .. } => {
+            s(x, dx);
+            s(y, dy);
+        }
+        Item::Line { x1, y1, x2, y2, .. } => {
+            s(x1, dx);
+            s(x2, dx);
+            s(y1, dy);
+            s(y2, dy);
+        }
+        Item::Polygon { points, .. } => {
+            for p in points {
+                s(&mut p.x, dx);
+                s(&mut p.y, dy);
+            }
+        }
+        Item::Ellipse { cx, cy, .. } => {
+            s(cx, dx);
+            s(cy, dy);
+        }
+        Item::Path { segments, .. } => {
+            for seg in segments {
+                match seg {
+                    PathSegment::MoveTo { x, y } | PathSegment::LineTo { x, y } => {
+                        s(x, dx);
+                        s(y, dy);
+                    }
+                    PathSegment::CubicTo { x1, y1, x2, y2, x, y } => {
+                        s(x1, dx);
+                        s(x2, dx);
+                        s(x, dx);
+                        s(y1, dy);
+                        s(y2, dy);
+                        s(y, dy);
+                    }
+                    PathSegment::Close => {}
+                }
+            }
+        }
+        Item::Text(t) => {
+            s(&mut t.x, dx);
+            s(&mut t.y, dy);
+        }
+        Item::Begin { .. } | Item::End => {}
+    }
+}
+
+/// Moves the content so that it starts at the margin and sizes the canvas.
+fn finish_scene(mut items: Vec<Item>, content_bottom: f64, background: Color) -> Scene {
+    let (min_x, max_x) = x_bounds(&items);
+    let (min_y, max_y) = items
+        .iter()
+        .filter_map(item_y_range)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
+            (a.min(lo), b.max(hi))
+        });
+    let (min_x, max_x) = if min_x.is_finite() { (min_x, max_x) } else { (0.0, 0.0) };
+    let min_y = if min_y.is_finite() { min_y.min(MARGIN) } else { MARGIN };
+    let max_y = if max_y.is_finite() {
+        max_y.max(content_bottom)
+    } else {
+        content_bottom
+    };
+    let dx = MARGIN - min_x;
+    let dy = if min_y < MARGIN / 2.0 {
+        MARGIN / 2.0 - min_y
+    } else {
+        0.0
+    };
+    if dx != 0.0 || dy != 0.0 {
+        for item in &mut items {
+            shift_item(item, dx, dy);
+        }
+    }
+    Scene {
+        width: (max_x - min_x + 2.0 * MARGIN).ceil().max(1.0),
+        height: (max_y + dy + MARGIN).ceil().max(1.0),
+        background,
+        items,
+    }
+}

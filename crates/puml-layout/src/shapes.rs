@@ -1,0 +1,381 @@
+//! Drawing primitives shared by the layout: participant heads of every
+//! kind, arrow heads, notes, frames. Each pushes plain scene items.
+//! They take plain geometry and colors as arguments, hence the allow.
+#![allow(clippy::too_many_arguments)]
+
+use crate::creole::{Align, TextBlock};
+use crate::scene::{round3, Color, Item, Paint, PathSegment, Point, Stroke};
+use crate::theme::Theme;
+use puml_sema::model::{HeadShape, NoteShape, ParticipantKind};
+
+pub fn stroke(color: Color, width: f64) -> Stroke {
+    Stroke {
+        color,
+        width,
+        dash: None,
+    }
+}
+
+pub fn dashed(color: Color, width: f64, dash: f64, gap: f64) -> Stroke {
+    Stroke {
+        color,
+        width,
+        dash: Some((dash, gap)),
+    }
+}
+
+pub fn paint(fill: Option<Color>, stroke: Option<Stroke>) -> Paint {
+    Paint { fill, stroke }
+}
+
+pub fn pt(x: f64, y: f64) -> Point {
+    Point {
+        x: round3(x),
+        y: round3(y),
+    }
+}
+
+pub fn rect(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, radius: f64, p: Paint) {
+    out.push(Item::Rect {
+        x: round3(x),
+        y: round3(y),
+        width: round3(w.max(0.0)),
+        height: round3(h.max(0.0)),
+        radius: round3(radius),
+        paint: p,
+    });
+}
+
+pub fn line(out: &mut Vec<Item>, x1: f64, y1: f64, x2: f64, y2: f64, s: Stroke) {
+    out.push(Item::Line {
+        x1: round3(x1),
+        y1: round3(y1),
+        x2: round3(x2),
+        y2: round3(y2),
+        stroke: s,
+    });
+}
+
+pub fn polygon(out: &mut Vec<Item>, points: &[(f64, f64)], p: Paint) {
+    out.push(Item::Polygon {
+        points: points.iter().map(|&(x, y)| pt(x, y)).collect(),
+        paint: p,
+    });
+}
+
+pub fn ellipse(out: &mut Vec<Item>, cx: f64, cy: f64, rx: f64, ry: f64, p: Paint) {
+    out.push(Item::Ellipse {
+        cx: round3(cx),
+        cy: round3(cy),
+        rx: round3(rx),
+        ry: round3(ry),
+        paint: p,
+    });
+}
+
+/// A path builder with rounded coordinates.
+pub struct PathBuilder(Vec<PathSegment>);
+
+impl PathBuilder {
+    pub fn new() -> Self {
+        PathBuilder(Vec::new())
+    }
+    pub fn move_to(mut self, x: f64, y: f64) -> Self {
+        self.0.push(PathSegment::MoveTo {
+            x: round3(x),
+            y: round3(y),
+        });
+        self
+    }
+    pub fn line_to(mut self, x: f64, y: f64) -> Self {
+        self.0.push(PathSegment::LineTo {
+            x: round3(x),
+            y: round3(y),
+        });
+        self
+    }
+    pub fn cubic_to(mut self, x1: f64, y1: f64, x2: f64, y2: f64, x: f64, y: f64) -> Self {
+        self.0.push(PathSegment::CubicTo {
+            x1: round3(x1),
+            y1: round3(y1),
+            x2: round3(x2),
+            y2: round3(y2),
+            x: round3(x),
+            y: round3(y),
+        });
+        self
+    }
+    pub fn close(mut self) -> Self {
+        self.0.push(PathSegment::Close);
+        self
+    }
+    pub fn push(self, out: &mut Vec<Item>, p: Paint) {
+        out.push(Item::Path {
+            segments: self.0,
+            paint: p,
+        });
+    }
+}
+
+/// Size of a participant head and how far it reaches left/right of the lifeline.
+#[derive(Debug, Clone)]
+pub struct HeadMetrics {
+    pub kind: ParticipantKind,
+    pub label: TextBlock,
+    pub height: f64,
+    pub left: f64,
+    pub right: f64,
+}
+
+impl HeadMetrics {
+    pub fn new(kind: ParticipantKind, label: TextBlock) -> HeadMetrics {
+        let tw = label.width;
+        let th = label.height;
+        let (_width, height, left, right) = match kind {
+            ParticipantKind::Participant => (tw + 14.0, th + 14.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0),
+            ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
+            ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
+            ParticipantKind::Actor => {
+                let w = tw.max(26.0);
+                (w, th + 60.0, w / 2.0, w / 2.0)
+            }
+            ParticipantKind::Boundary => {
+                let left = (tw / 2.0).max(29.0);
+                let right = (tw / 2.0).max(12.0);
+                (left + right, th + 30.0, left, right)
+            }
+            ParticipantKind::Control | ParticipantKind::Entity => {
+                let half = (tw / 2.0).max(12.0);
+                (half * 2.0, th + 30.0, half, half)
+            }
+            ParticipantKind::Database => {
+                let half = (tw / 2.0).max(18.0);
+                (half * 2.0, th + 50.0, half, half)
+            }
+        };
+        HeadMetrics {
+            kind,
+            label,
+            height,
+            left,
+            right,
+        }
+    }
+}
+
+/// Draws a head with its lifeline at `cx`, occupying `top..top + head.height`.
+/// `foot` mirrors the icon kinds (name above the icon).
+pub fn draw_head(
+    out: &mut Vec<Item>,
+    head: &HeadMetrics,
+    cx: f64,
+    top: f64,
+    foot: bool,
+    fill: Color,
+    border: Color,
+    text_color: Color,
+    theme: &Theme,
+) {
+    let tw = head.label.width;
+    let th = head.label.height;
+    let body = paint(Some(fill), Some(stroke(border, 0.5)));
+    let outline = paint(None, Some(stroke(border, 0.5)));
+    match head.kind {
+        ParticipantKind::Participant => {
+            let w = tw + 14.0;
+            rect(out, cx - w / 2.0, top, w, th + 14.0, theme.round_corner, body);
+            head.label
+                .draw(cx - tw / 2.0, top + 7.0, Align::Center, text_color, out);
+        }
+        ParticipantKind::Collections => {
+            let w = tw + 14.0;
+            let x = cx - w / 2.0;
+            rect(out, x + 4.0, top, w, th + 14.0, 0.0, body);
+            rect(out, x, top + 4.0, w, th + 14.0, 0.0, body);
+            head.label.draw(x + 7.0, top + 11.0, Align::Center, text_color, out);
+        }
+        ParticipantKind::Queue => {
+            let w = tw + 20.0;
+            let x = cx - w / 2.0;
+            let h = th + 10.0;
+            let mid = top + h / 2.0;
+            PathBuilder::new()
+                .move_to(x + 5.0, top)
+                .line_to(x + w - 5.0, top)
+                .cubic_to(x + w, top, x + w, mid, x + w, mid)
+                .cubic_to(x + w, mid, x + w, top + h, x + w - 5.0, top + h)
+                .line_to(x + 5.0, top + h)
+                .cubic_to(x, top + h, x, mid, x, mid)
+                .cubic_to(x, mid, x, top, x + 5.0, top)
+                .close()
+                .push(out, body);
+            PathBuilder::new()
+                .move_to(x + w - 5.0, top)
+                .cubic_to(x + w - 10.0, top, x + w - 10.0, mid, x + w - 10.0, mid)
+                .cubic_to(x + w - 10.0, top + h, x + w - 5.0, top + h, x + w - 5.0, top + h)
+                .push(out, outline);
+            head.label.draw(x + 5.0, top + 5.0, Align::Center, text_color, out);
+        }
+        ParticipantKind::Actor => {
+            let (figure_top, text_top) = if foot {
+                (top + th + 1.5, top)
+            } else {
+                (top + 0.5, top + 60.0)
+            };
+            let cy = figure_top + 8.0;
+            ellipse(out, cx, cy, 8.0, 8.0, body);
+            let neck = cy + 8.0;
+            PathBuilder::new()
+                .move_to(cx, neck)
+                .line_to(cx, neck + 27.0)
+                .move_to(cx - 13.0, neck + 8.0)
+                .line_to(cx + 13.0, neck + 8.0)
+                .move_to(cx, neck + 27.0)
+                .line_to(cx - 13.0, neck + 42.0)
+                .move_to(cx, neck + 27.0)
+                .line_to(cx + 13.0, neck + 42.0)
+                .push(out, outline);
+            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+        }
+        ParticipantKind::Boundary | ParticipantKind::Control | ParticipantKind::Entity => {
+            let (icon_top, text_top) = if foot {
+                (top + th + 4.0, top)
+            } else {
+                (top + 2.0, top + 30.0)
+            };
+            let cy = icon_top + 12.0;
+            match head.kind {
+                ParticipantKind::Boundary => {
+                    PathBuilder::new()
+                        .move_to(cx - 29.0, cy - 12.0)
+                        .line_to(cx - 29.0, cy + 12.0)
+                        .move_to(cx - 29.0, cy)
+                        .line_to(cx - 12.0, cy)
+                        .push(out, outline);
+                    ellipse(out, cx, cy, 12.0, 12.0, body);
+                }
+                ParticipantKind::Control => {
+                    ellipse(out, cx, cy, 12.0, 12.0, body);
+                    polygon(
+                        out,
+                        &[
+                            (cx - 4.0, cy - 12.0),
+                            (cx + 2.0, cy - 17.0),
+                            (cx, cy - 12.0),
+                            (cx + 2.0, cy - 7.0),
+                        ],
+                        paint(Some(border), Some(stroke(border, 1.0))),
+                    );
+                }
+                _ => {
+                    ellipse(out, cx, cy, 12.0, 12.0, body);
+                    line(out, cx - 12.0, cy + 14.0, cx + 12.0, cy + 14.0, stroke(border, 0.5));
+                }
+            }
+            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+        }
+        ParticipantKind::Database => {
+            let (icon_top, text_top) = if foot {
+                (top + th + 4.0, top)
+            } else {
+                (top + 0.0, top + 50.0)
+            };
+            let x0 = cx - 18.0;
+            let x1 = cx + 18.0;
+            let t = icon_top + 10.0;
+            let b = icon_top + 36.0;
+            PathBuilder::new()
+                .move_to(x0, t)
+                .cubic_to(x0, t - 10.0, cx, t - 10.0, cx, t - 10.0)
+                .cubic_to(cx, t - 10.0, x1, t - 10.0, x1, t)
+                .line_to(x1, b)
+                .cubic_to(x1, b + 10.0, cx, b + 10.0, cx, b + 10.0)
+                .cubic_to(cx, b + 10.0, x0, b + 10.0, x0, b)
+                .line_to(x0, t)
+                .close()
+                .push(out, body);
+            PathBuilder::new()
+                .move_to(x0, t)
+                .cubic_to(x0, t + 10.0, cx, t + 10.0, cx, t + 10.0)
+                .cubic_to(cx, t + 10.0, x1, t + 10.0, x1, t)
+                .push(out, outline);
+            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+        }
+    }
+}
+
+/// Arrow head with its tip at `(tip_x, y)`; `dir` is +1 pointing right, -1 left.
+pub fn arrow_head(out: &mut Vec<Item>, shape: HeadShape, tip_x: f64, y: f64, dir: f64, color: Color, strict: bool) {
+    let back = tip_x - 10.0 * dir;
+    let inner = tip_x - 6.0 * dir;
+    let filled = paint(Some(color), Some(stroke(color, 1.0)));
+    match shape {
+        HeadShape::None => {}
+        HeadShape::Filled if strict => polygon(out, &[(back, y - 4.0), (tip_x, y), (back, y + 4.0)], filled),
+        HeadShape::Filled => polygon(out, &[(back, y - 4.0), (tip_x, y), (back, y + 4.0), (inner, y)], filled),
+        HeadShape::Open => {
+            line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0));
+            line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0));
+        }
+        HeadShape::HalfUpper => polygon(out, &[(back, y - 4.0), (tip_x, y), (inner, y)], filled),
+        HeadShape::HalfLower => polygon(out, &[(back, y + 4.0), (tip_x, y), (inner, y)], filled),
+        HeadShape::HalfUpperOpen => line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0)),
+        HeadShape::HalfLowerOpen => line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0)),
+        HeadShape::Cross => {
+            let cx = tip_x - 5.0 * dir;
+            line(out, cx - 5.0, y - 5.0, cx + 5.0, y + 5.0, stroke(color, 2.0));
+            line(out, cx - 5.0, y + 5.0, cx + 5.0, y - 5.0, stroke(color, 2.0));
+        }
+    }
+}
+
+/// A note body of `shape` at `(x, y)` sized `w × h`.
+pub fn note_shape(out: &mut Vec<Item>, shape: NoteShape, x: f64, y: f64, w: f64, h: f64, fill: Color, border: Color) {
+    let p = paint(Some(fill), Some(stroke(border, 0.5)));
+    match shape {
+        NoteShape::Note => {
+            PathBuilder::new()
+                .move_to(x, y)
+                .line_to(x, y + h)
+                .line_to(x + w, y + h)
+                .line_to(x + w, y + 10.0)
+                .line_to(x + w - 10.0, y)
+                .line_to(x, y)
+                .close()
+                .push(out, p);
+            PathBuilder::new()
+                .move_to(x + w - 10.0, y)
+                .line_to(x + w - 10.0, y + 10.0)
+                .line_to(x + w, y + 10.0)
+                .line_to(x + w - 10.0, y)
+                .close()
+                .push(out, p);
+        }
+        NoteShape::Hexagon => polygon(
+            out,
+            &[
+                (x + 10.0, y),
+                (x + w - 10.0, y),
+                (x + w, y + h / 2.0),
+                (x + w - 10.0, y + h),
+                (x + 10.0, y + h),
+                (x, y + h / 2.0),
+            ],
+            p,
+        ),
+        NoteShape::Rectangle => rect(out, x, y, w, h, 0.0, p),
+    }
+}
+
+/// A frame tab (group/ref/mainframe label) with a cut corner.
+pub fn tab(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, fill: Color, border: Color, width: f64) {
+    PathBuilder::new()
+        .move_to(x, y)
+        .line_to(x + w, y)
+        .line_to(x + w, y + h - 10.0)
+        .line_to(x + w - 10.0, y + h)
+        .line_to(x, y + h)
+        .line_to(x, y)
+        .close()
+        .push(out, paint(Some(fill), Some(stroke(border, width))));
+}

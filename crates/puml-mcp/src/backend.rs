@@ -1,0 +1,362 @@
+//! The one place that calls the rendering and source-tool backends of
+//! `puml-ide`, so that the tools read the same whatever their signatures.
+
+use crate::security::codes;
+use crate::tools::ToolFailure;
+use crate::wire::{self, Diagnostic};
+use puml_ide::check::{CheckOptions, CheckReport, LineColDiagnostic};
+use puml_sema::FileLoader;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+    Pdf,
+    Txt,
+    SceneJson,
+}
+
+pub struct RenderRequest {
+    pub theme: Option<String>,
+    pub page: usize,
+}
+
+pub enum Artifact {
+    Text(String),
+    Binary(Vec<u8>),
+}
+
+impl Artifact {
+    pub fn len(&self) -> usize {
+        match self {
+            Artifact::Text(text) => text.len(),
+            Artifact::Binary(data) => data.len(),
+        }
+    }
+}
+
+pub struct Rendered {
+    pub artifact: Artifact,
+    pub width: f64,
+    pub height: f64,
+    /// Warnings of a source that rendered (errors refuse the render).
+    pub warnings: Vec<LineColDiagnostic>,
+}
+
+/// Renders one page (0-based) of a source that has no errors; a source
+/// with errors is refused with its diagnostics.
+pub fn render(
+    text: &str,
+    options: &CheckOptions,
+    loader: &dyn FileLoader,
+    request: &RenderRequest,
+    format: Format,
+) -> Result<Rendered, ToolFailure> {
+    use puml_ide::render::{self as r, RenderFailure};
+    if let Some(theme) = &request.theme {
+        if !r::THEME_NAMES.iter().any(|t| t.eq_ignore_ascii_case(theme.trim())) {
+            return Err(failure(
+                codes::UNSUPPORTED,
+                format!("unknown theme `{theme}`; available: {}", r::THEME_NAMES.join(", ")),
+            ));
+        }
+    }
+    let render_format = match format {
+        Format::Svg => r::Format::Svg,
+        Format::Png => r::Format::Png,
+        Format::Pdf => r::Format::Pdf,
+        Format::Txt => r::Format::Txt,
+        Format::SceneJson => r::Format::SceneJson,
+    };
+    let render_options = r::RenderOptions {
+        format: render_format,
+        theme: request.theme.clone(),
+        page: Some(request.page + 1),
+        check: options.clone(),
+        ..r::RenderOptions::default()
+    };
+    let mut pages = match r::render_source(text, &render_options, loader) {
+        Ok(pages) => pages,
+        Err(RenderFailure::Diagnostics(diagnostics)) => {
+            return Err(ToolFailure::Failed(wire::diagnostics(&diagnostics)));
+        }
+        Err(RenderFailure::PageOutOfRange { available, .. }) => {
+            return Err(failure(
+                codes::UNSUPPORTED,
+                format!("page {} does not exist: pages are numbered 0 to {}", request.page, available.saturating_sub(1)),
+            ));
+        }
+        Err(other) => return Err(failure(codes::UNSUPPORTED, other.to_string())),
+    };
+    if pages.is_empty() {
+        return Err(failure(codes::UNSUPPORTED, "nothing was rendered"));
+    }
+    let page = pages.swap_remove(0);
+    let artifact = if render_format.is_binary() {
+        Artifact::Binary(page.bytes)
+    } else {
+        Artifact::Text(String::from_utf8_lossy(&page.bytes).into_owned())
+    };
+    // The render succeeded, so the source has no errors: what is left to
+    // report are its warnings.
+    let report = puml_ide::check::check_source(text, options, loader);
+    Ok(Rendered { artifact, width: page.width, height: page.height, warnings: report.diagnostics })
+}
+
+/// The canonical (formatted) source.
+pub fn canonical_source(text: &str) -> Result<String, ToolFailure> {
+    Ok(puml_ide::format::format(text, &puml_ide::format::FormatOptions::default()))
+}
+
+/// The semantic model and the check report of a source.
+pub fn model(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (puml_sema::model::Document, CheckReport) {
+    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
+    let report = puml_ide::check::report_from_analysis(text, &analysis);
+    (analysis.document, report)
+}
+
+fn unavailable(what: &str) -> ToolFailure {
+    failure(codes::UNSUPPORTED, format!("{what} is not available in this build of puml"))
+}
+
+fn failure(code: &str, message: impl Into<String>) -> ToolFailure {
+    ToolFailure::Failed(vec![Diagnostic::server_error(code, message)])
+}
+
+/// Locates raw diagnostics of the main text by line and column.
+fn located(text: &str, diagnostics: &[puml_syntax::Diagnostic]) -> Vec<Diagnostic> {
+    let index = puml_syntax::LineIndex::new(text);
+    let list: Vec<LineColDiagnostic> =
+        diagnostics.iter().map(|d| puml_ide::check::locate(text, &index, d, &[])).collect();
+    wire::diagnostics(&list)
+}
+
+pub struct NormalizeRequest {
+    pub add_explicit_participants: bool,
+    pub format: bool,
+}
+
+pub struct Normalized {
+    pub source: String,
+    pub patch: Vec<wire::Edit>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub has_errors: bool,
+}
+
+/// Normalizes `text` and checks the result (the diagnostics are those of the normalized source).
+pub fn normalize(
+    text: &str,
+    request: &NormalizeRequest,
+    options: &CheckOptions,
+    loader: &dyn FileLoader,
+) -> Result<Normalized, ToolFailure> {
+    let normalize_options = puml_ide::normalize::NormalizeOptions {
+        add_explicit_participants: request.add_explicit_participants,
+        format: request.format,
+        ..puml_ide::normalize::NormalizeOptions::default()
+    };
+    let normalized = puml_ide::normalize::normalize(text, &normalize_options);
+    let report = puml_ide::check::check_source(&normalized.source, options, loader);
+    Ok(Normalized {
+        patch: text_edits(text, &normalized.edits),
+        source: normalized.source,
+        diagnostics: wire::diagnostics(&report.diagnostics),
+        has_errors: !report.ok(),
+    })
+}
+
+/// Byte-range edits of `text` as line/column edits.
+fn text_edits(text: &str, edits: &[puml_syntax::TextEdit]) -> Vec<wire::Edit> {
+    let index = puml_syntax::LineIndex::new(text);
+    edits
+        .iter()
+        .map(|e| wire::Edit {
+            range: puml_ide::check::LineColRange::from_range(text, &index, e.range).into(),
+            new_text: e.new_text.clone(),
+        })
+        .collect()
+}
+
+/// A structural edit: `kind` and its `args`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditRequest {
+    pub kind: String,
+    pub args: serde_json::Map<String, serde_json::Value>,
+}
+
+impl EditRequest {
+    pub fn kind_name(&self) -> &str {
+        &self.kind
+    }
+}
+
+pub struct Edited {
+    pub source: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn apply_edit(text: &str, edit: &EditRequest) -> Result<Edited, ToolFailure> {
+    let _ = (text, &edit.args);
+    Err(unavailable("structural editing"))
+}
+
+pub fn unified_diff(before: &str, after: &str) -> String {
+    puml_ide::format::unified_diff(before, after, "before.puml", "after.puml")
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedParticipant {
+    /// The code used in messages.
+    pub name: String,
+    /// The displayed name when it differs (`participant "Long name" as L`).
+    pub alias: Option<String>,
+    /// participant, actor, boundary, control, entity, database, collections, queue.
+    pub kind: String,
+    /// 1-based line of its declaration; null when only used.
+    pub declared_line: Option<u32>,
+    pub messages_sent: usize,
+    pub messages_received: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct FlowStep {
+    /// 1-based position in the flow.
+    pub number: usize,
+    /// 1-based source line (0 when unknown).
+    pub line: u32,
+    pub from: String,
+    pub to: String,
+    pub label: String,
+    /// sync, async, reply, lost, found or self.
+    pub arrow_kind: String,
+    /// The enclosing groups, outermost first.
+    pub group_path: Vec<String>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedGroup {
+    /// alt, opt, loop, par, break, critical, group…
+    pub kind: String,
+    pub label: Option<String>,
+    pub line: u32,
+    pub depth: usize,
+    /// Label, line and message count of the first branch and every `else`.
+    pub branches: Vec<ExplainedBranch>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedBranch {
+    pub label: Option<String>,
+    pub line: u32,
+    pub messages: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedNote {
+    pub line: u32,
+    pub position: String,
+    pub participants: Vec<String>,
+    pub text: String,
+}
+
+pub struct Explained {
+    pub summary: String,
+    pub title: Option<String>,
+    pub participants: Vec<ExplainedParticipant>,
+    pub flow: Vec<FlowStep>,
+    pub groups: Vec<ExplainedGroup>,
+    pub notes: Vec<ExplainedNote>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub has_errors: bool,
+}
+
+pub fn explain(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Result<Explained, ToolFailure> {
+    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
+    let report = puml_ide::check::report_from_analysis(text, &analysis);
+    let e = puml_ide::explain::explain_analysis(text, &analysis);
+    Ok(Explained {
+        summary: e.summary,
+        title: e.title,
+        participants: e
+            .participants
+            .into_iter()
+            .map(|p| ExplainedParticipant {
+                name: p.name,
+                alias: p.alias,
+                kind: p.kind.keyword().to_string(),
+                declared_line: p.declared_line,
+                messages_sent: p.messages_sent,
+                messages_received: p.messages_received,
+            })
+            .collect(),
+        flow: e
+            .flow
+            .into_iter()
+            .map(|f| FlowStep {
+                number: f.number,
+                line: f.line,
+                from: f.from,
+                to: f.to,
+                label: f.label,
+                arrow_kind: f.arrow_kind.as_str().to_string(),
+                group_path: f.group_path,
+            })
+            .collect(),
+        groups: e
+            .groups
+            .into_iter()
+            .map(|g| ExplainedGroup {
+                kind: g.kind.keyword().to_string(),
+                label: g.label,
+                line: g.line,
+                depth: g.depth,
+                branches: g
+                    .branches
+                    .into_iter()
+                    .map(|b| ExplainedBranch { label: b.label, line: b.line, messages: b.messages })
+                    .collect(),
+            })
+            .collect(),
+        notes: e
+            .notes
+            .into_iter()
+            .map(|n| ExplainedNote { line: n.line, position: n.position, participants: n.participants, text: n.text })
+            .collect(),
+        diagnostics: wire::diagnostics(&report.diagnostics),
+        has_errors: !report.ok(),
+    })
+}
+
+pub struct Linted {
+    pub findings: Vec<crate::tools::Finding>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub has_errors: bool,
+}
+
+pub fn lint(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Result<Linted, ToolFailure> {
+    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
+    let report = puml_ide::check::report_from_analysis(text, &analysis);
+    let raw = puml_ide::lint::lint_analysis(text, &analysis, &puml_ide::lint::LintOptions::default());
+    let findings = located(text, &raw)
+        .into_iter()
+        .map(|d| crate::tools::Finding {
+            severity: match d.severity {
+                wire::Severity::Error => "error",
+                wire::Severity::Warning => "warning",
+                wire::Severity::Info => "info",
+            }
+            .to_string(),
+            code: d.code,
+            message: d.message,
+            span: d.range,
+            fixes: d.fixes,
+        })
+        .collect();
+    Ok(Linted { findings, diagnostics: wire::diagnostics(&report.diagnostics), has_errors: !report.ok() })
+}
+
+/// A Markdown description of a theme.
+pub fn theme_markdown(name: &str) -> String {
+    format!("# Theme `{name}`\n\nUse it with `!theme {name}` after `@startuml`, or `theme: \"{name}\"` in puml_render_svg.\n")
+}

@@ -1,0 +1,82 @@
+//! SVG → PNG (resvg) and SVG → PDF (svg2pdf), with the embedded fonts as
+//! the only fonts: no system font is ever consulted.
+
+use crate::svg::to_svg;
+use crate::RenderError;
+use puml_layout::Scene;
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, OnceLock};
+
+/// Largest PNG we agree to allocate (width × height pixels): 64 megapixels.
+pub const MAX_PNG_PIXELS: u64 = 64_000_000;
+/// Accepted range of `scale` for PNG output.
+pub const SCALE_RANGE: (f64, f64) = (0.1, 10.0);
+
+fn fontdb() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        for data in puml_layout::embedded_font_files() {
+            db.load_font_data(data.to_vec());
+        }
+        db.set_sans_serif_family(puml_layout::font::SANS_FAMILY);
+        db.set_monospace_family(puml_layout::font::MONO_FAMILY);
+        db.set_serif_family(puml_layout::font::SANS_FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+fn parse_tree(svg: &str) -> Result<usvg::Tree, RenderError> {
+    let options = usvg::Options {
+        fontdb: fontdb(),
+        font_family: puml_layout::font::SANS_FAMILY.to_string(),
+        resources_dir: None,
+        ..usvg::Options::default()
+    };
+    usvg::Tree::from_str(svg, &options).map_err(|e| RenderError::Svg(e.to_string()))
+}
+
+/// Rasterizes `scene` at `scale` (1.0 = one pixel per scene unit).
+pub fn to_png(scene: &Scene, scale: f64) -> Result<Vec<u8>, RenderError> {
+    svg_to_png(&to_svg(scene), scale)
+}
+
+/// Rasterizes any SVG text with the embedded fonts (also used to turn
+/// PlantUML's own SVG into a PNG for side-by-side comparisons).
+pub fn svg_to_png(svg: &str, scale: f64) -> Result<Vec<u8>, RenderError> {
+    if !scale.is_finite() || scale < SCALE_RANGE.0 || scale > SCALE_RANGE.1 {
+        return Err(RenderError::BadScale(scale));
+    }
+    let tree = parse_tree(svg)?;
+    let size = tree.size();
+    let width = (f64::from(size.width()) * scale).ceil().max(1.0);
+    let height = (f64::from(size.height()) * scale).ceil().max(1.0);
+    let pixels = width * height;
+    if pixels > MAX_PNG_PIXELS as f64 {
+        return Err(RenderError::TooManyPixels {
+            width: width as u64,
+            height: height as u64,
+            limit: MAX_PNG_PIXELS,
+        });
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(width as u32, height as u32).ok_or(RenderError::TooManyPixels {
+        width: width as u64,
+        height: height as u64,
+        limit: MAX_PNG_PIXELS,
+    })?;
+    let transform = tiny_skia::Transform::from_scale(scale as f32, scale as f32);
+    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+/// Converts `scene` to a one-page PDF (vector, text as outlines).
+pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
+    let tree = parse_tree(&to_svg(scene))?;
+    svg2pdf::to_pdf(
+        &tree,
+        svg2pdf::ConversionOptions::default(),
+        svg2pdf::PageOptions::default(),
+    )
+    .map_err(|e| RenderError::Encode(format!("PDF conversion failed: {e}")))
+}

@@ -1,0 +1,295 @@
+//! Scene → SVG. Self-contained and deterministic: no scripts, no event
+//! handlers, no `foreignObject`, no external references; every string is
+//! XML-escaped and stripped of characters XML cannot carry; links are only
+//! the `http(s)` targets layout already validated.
+
+use puml_layout::{Color, FontFamily, Item, Paint, PathSegment, Scene, Stroke, TextRun};
+use std::fmt::Write;
+
+/// Renders `scene` as an SVG document.
+pub fn to_svg(scene: &Scene) -> String {
+    let mut out = String::with_capacity(256 + scene.items.len() * 120);
+    let w = num(scene.width);
+    let h = num(scene.height);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" \
+         width=\"{w}px\" height=\"{h}px\" viewBox=\"0 0 {w} {h}\" style=\"width:{w}px;height:{h}px;background:{bg};\">",
+        bg = scene.background.to_hex()
+    );
+    out.push_str("<defs/>");
+    let _ = write!(out, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\"");
+    fill_attrs(&mut out, Some(scene.background));
+    out.push_str("/>");
+    out.push_str("<g font-family=\"DejaVu Sans, sans-serif\" xml:space=\"preserve\">");
+    // Begin/End form a flat bracket sequence; remember which tag each opened.
+    let mut open: Vec<&'static str> = Vec::new();
+    for item in &scene.items {
+        match item {
+            Item::Begin { class, title, link } => {
+                match link.as_deref().filter(|l| is_safe_link(l)) {
+                    Some(href) => {
+                        out.push_str("<a xlink:href=\"");
+                        escape_into(&mut out, href);
+                        out.push_str("\" target=\"_top\"");
+                        open.push("a");
+                    }
+                    None => {
+                        out.push_str("<g");
+                        open.push("g");
+                    }
+                }
+                out.push_str(" class=\"");
+                escape_into(&mut out, class);
+                out.push_str("\">");
+                if let Some(title) = title {
+                    out.push_str("<title>");
+                    escape_into(&mut out, title);
+                    out.push_str("</title>");
+                }
+            }
+            Item::End => {
+                if let Some(tag) = open.pop() {
+                    let _ = write!(out, "</{tag}>");
+                }
+            }
+            Item::Rect {
+                x,
+                y,
+                width,
+                height,
+                radius,
+                paint,
+            } => {
+                let _ = write!(
+                    out,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
+                    num(*x),
+                    num(*y),
+                    num(*width),
+                    num(*height)
+                );
+                if *radius > 0.0 {
+                    let r = num(*radius);
+                    let _ = write!(out, " rx=\"{r}\" ry=\"{r}\"");
+                }
+                paint_attrs(&mut out, paint);
+                out.push_str("/>");
+            }
+            Item::Line { x1, y1, x2, y2, stroke } => {
+                let _ = write!(
+                    out,
+                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"",
+                    num(*x1),
+                    num(*y1),
+                    num(*x2),
+                    num(*y2)
+                );
+                stroke_attrs(&mut out, Some(stroke));
+                out.push_str("/>");
+            }
+            Item::Polygon { points, paint } => {
+                out.push_str("<polygon points=\"");
+                for (i, p) in points.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    let _ = write!(out, "{},{}", num(p.x), num(p.y));
+                }
+                out.push('"');
+                paint_attrs(&mut out, paint);
+                out.push_str("/>");
+            }
+            Item::Ellipse { cx, cy, rx, ry, paint } => {
+                let _ = write!(
+                    out,
+                    "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\"",
+                    num(*cx),
+                    num(*cy),
+                    num(*rx),
+                    num(*ry)
+                );
+                paint_attrs(&mut out, paint);
+                out.push_str("/>");
+            }
+            Item::Path { segments, paint } => {
+                out.push_str("<path d=\"");
+                for (i, seg) in segments.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    let _ = match seg {
+                        PathSegment::MoveTo { x, y } => write!(out, "M{},{}", num(*x), num(*y)),
+                        PathSegment::LineTo { x, y } => write!(out, "L{},{}", num(*x), num(*y)),
+                        PathSegment::CubicTo { x1, y1, x2, y2, x, y } => write!(
+                            out,
+                            "C{},{} {},{} {},{}",
+                            num(*x1),
+                            num(*y1),
+                            num(*x2),
+                            num(*y2),
+                            num(*x),
+                            num(*y)
+                        ),
+                        PathSegment::Close => write!(out, "Z"),
+                    };
+                }
+                out.push('"');
+                paint_attrs(&mut out, paint);
+                out.push_str("/>");
+            }
+            Item::Text(run) => text(&mut out, run),
+        }
+    }
+    while let Some(tag) = open.pop() {
+        let _ = write!(out, "</{tag}>");
+    }
+    out.push_str("</g></svg>\n");
+    out
+}
+
+fn text(out: &mut String, run: &TextRun) {
+    if !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
+        return;
+    }
+    let link = run.link.as_deref().filter(|l| is_safe_link(l));
+    if let Some(href) = link {
+        out.push_str("<a xlink:href=\"");
+        escape_into(out, href);
+        out.push_str("\" target=\"_top\">");
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\"",
+        num(run.x),
+        num(run.y),
+        num(run.font.size)
+    );
+    fill_attrs(out, Some(run.color));
+    if run.font.family == FontFamily::Mono {
+        out.push_str(" font-family=\"DejaVu Sans Mono, monospace\"");
+    }
+    if run.font.bold {
+        out.push_str(" font-weight=\"700\"");
+    }
+    if run.font.italic {
+        out.push_str(" font-style=\"italic\"");
+    }
+    match (run.underline, run.strike) {
+        (true, true) => out.push_str(" text-decoration=\"underline line-through\""),
+        (true, false) => out.push_str(" text-decoration=\"underline\""),
+        (false, true) => out.push_str(" text-decoration=\"line-through\""),
+        (false, false) => {}
+    }
+    if run.width > 0.0 {
+        let _ = write!(out, " textLength=\"{}\" lengthAdjust=\"spacing\"", num(run.width));
+    }
+    out.push('>');
+    escape_into(out, &run.text);
+    out.push_str("</text>");
+    if link.is_some() {
+        out.push_str("</a>");
+    }
+}
+
+fn paint_attrs(out: &mut String, paint: &Paint) {
+    fill_attrs(out, paint.fill);
+    stroke_attrs(out, paint.stroke.as_ref());
+}
+
+fn fill_attrs(out: &mut String, fill: Option<Color>) {
+    match fill {
+        Some(c) => {
+            let _ = write!(out, " fill=\"{}\"", c.to_hex());
+            if c.a < 255 {
+                let _ = write!(out, " fill-opacity=\"{}\"", num(f64::from(c.a) / 255.0));
+            }
+        }
+        None => out.push_str(" fill=\"none\""),
+    }
+}
+
+fn stroke_attrs(out: &mut String, stroke: Option<&Stroke>) {
+    if let Some(s) = stroke {
+        let _ = write!(
+            out,
+            " stroke=\"{}\" stroke-width=\"{}\"",
+            s.color.to_hex(),
+            num(s.width)
+        );
+        if s.color.a < 255 {
+            let _ = write!(out, " stroke-opacity=\"{}\"", num(f64::from(s.color.a) / 255.0));
+        }
+        if let Some((dash, gap)) = s.dash {
+            let _ = write!(out, " stroke-dasharray=\"{},{}\"", num(dash), num(gap));
+        }
+    }
+}
+
+/// A coordinate formatted with at most three decimals, no `-0`, never
+/// NaN; written straight into the output (no allocation per number).
+#[derive(Clone, Copy)]
+pub(crate) struct Num(f64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.0.is_finite() {
+            return f.write_str("0");
+        }
+        // Integer thousandths: exact for the 3-decimal grid, and much
+        // faster than shortest-float formatting.
+        let thousandths = (self.0 * 1000.0).round();
+        if thousandths.abs() >= 9.0e15 {
+            return write!(f, "{}", self.0.round());
+        }
+        let t = thousandths as i64;
+        if t < 0 {
+            f.write_str("-")?;
+        }
+        let abs = t.unsigned_abs();
+        write!(f, "{}", abs / 1000)?;
+        let frac = abs % 1000;
+        if frac != 0 {
+            let digits = [b'.', b'0' + (frac / 100) as u8, b'0' + (frac / 10 % 10) as u8, b'0' + (frac % 10) as u8];
+            let len = if frac % 100 == 0 {
+                2
+            } else if frac % 10 == 0 {
+                3
+            } else {
+                4
+            };
+            f.write_str(std::str::from_utf8(&digits[..len]).unwrap_or(""))?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn num(v: f64) -> Num {
+    Num(v)
+}
+
+fn is_safe_link(url: &str) -> bool {
+    let lower = url.trim_start().to_ascii_lowercase();
+    (lower.starts_with("http://") || lower.starts_with("https://"))
+        && !url.chars().any(|c| c.is_control() || c.is_whitespace())
+}
+
+/// Whether XML can carry `c` at all (even escaped it cannot carry most
+/// C0 controls); C1 controls are dropped too.
+fn keep(c: char) -> bool {
+    !matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{FFFE}' | '\u{FFFF}')
+}
+
+fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars().filter(|c| keep(*c)) {
+        match c {
+            '\t' | '\n' | '\r' => out.push(' '),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+}

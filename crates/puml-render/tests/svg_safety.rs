@@ -1,0 +1,224 @@
+//! SVG safety: hostile text in every text position must come out
+//! well-formed (checked with an XML parser) and inert: no script, no
+//! event handler, no foreignObject, no external or `javascript:` reference.
+
+use puml_layout::{layout, LayoutOptions};
+use puml_render::to_svg;
+use puml_sema::model::*;
+
+const HOSTILE: &[&str] = &[
+    "<script>alert(1)</script>",
+    "\" onload=\"alert(1)",
+    "' onclick='alert(1)",
+    "]]> <![CDATA[ x ]]>",
+    "&amp; &lt; &#x3C;script&#x3E; &unknown; &",
+    "ctrl\u{0}\u{1}\u{7}\u{8}\u{b}\u{c}\u{1b}\u{7f}\u{85}end",
+    "rtl \u{202e}txet\u{202c} עברית العربية",
+    "<foreignObject><body/></foreignObject>",
+    "[[javascript:alert(1) click]] [[https://example.com/?a=1&b=2 ok]] [[https://x.org/\"onload=\"y z]]",
+    "<img src=x onerror=alert(1)> <a href='javascript:x'>",
+];
+
+fn text(i: usize) -> String {
+    HOSTILE[i % HOSTILE.len()].to_string()
+}
+
+fn hostile_diagram(seed: usize) -> Diagram {
+    let participants: Vec<Participant> = ParticipantKind::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| Participant {
+            kind: *kind,
+            code: format!("p{i}"),
+            name: text(seed + i),
+            alias: None,
+            display: text(seed + i),
+            order: None,
+            stereotype: Some(Stereotype {
+                labels: vec![text(seed + i + 1)],
+                spot: None,
+            }),
+            color: Some(text(seed + i + 2)),
+            url: Some("javascript:alert(1)".into()),
+            declared: true,
+            in_box: Some(0),
+            created: false,
+            destroyed: false,
+        })
+        .collect();
+    let id = |i: u32| ParticipantId(i);
+    let msg = |from: u32, to: u32, label: String| {
+        Event::Message(Message {
+            from: Endpoint::Participant { id: id(from) },
+            to: Endpoint::Participant { id: id(to) },
+            arrow: Arrow {
+                tail_head: Head::NONE,
+                head: Head::FILLED,
+                line: LineStyle::Solid,
+                color: Some(text(seed + 3)),
+                bold: false,
+                written_reversed: false,
+            },
+            label,
+            number: Some(text(seed + 4)),
+            slant: None,
+            parallel: false,
+            anchor: None,
+            is_return: false,
+        })
+    };
+    let events = vec![
+        msg(0, 1, text(seed)),
+        msg(1, 1, text(seed + 1)),
+        Event::Note(Note {
+            position: NotePosition::Left { of: Some(id(0)) },
+            shape: NoteShape::Note,
+            text: text(seed + 2),
+            color: Some(text(seed + 3)),
+            aligned: false,
+        }),
+        Event::Note(Note {
+            position: NotePosition::Over {
+                first: id(1),
+                last: Some(id(3)),
+            },
+            shape: NoteShape::Hexagon,
+            text: text(seed + 3),
+            color: None,
+            aligned: false,
+        }),
+        Event::Note(Note {
+            position: NotePosition::Across,
+            shape: NoteShape::Rectangle,
+            text: text(seed + 4),
+            color: None,
+            aligned: false,
+        }),
+        Event::Ref(Reference {
+            participants: vec![id(2), id(4)],
+            text: text(seed + 5),
+            color: Some(text(seed + 6)),
+        }),
+        Event::GroupStart(Group {
+            kind: GroupKind::Group,
+            label: Some(text(seed + 6)),
+            secondary: Some(text(seed + 7)),
+            frame_color: Some(text(seed + 8)),
+            color: Some(text(seed + 9)),
+        }),
+        msg(2, 3, text(seed + 7)),
+        Event::GroupElse {
+            label: Some(text(seed + 8)),
+            color: Some(text(seed)),
+        },
+        msg(3, 2, text(seed + 9)),
+        Event::GroupEnd,
+        Event::Divider { text: text(seed + 1) },
+        Event::Delay {
+            text: Some(text(seed + 2)),
+        },
+        Event::Activate {
+            participant: id(5),
+            color: Some(text(seed + 3)),
+        },
+        msg(4, 5, text(seed + 4)),
+        Event::Deactivate { participant: id(5) },
+        Event::NewPage {
+            title: Some(text(seed + 5)),
+        },
+        msg(6, 7, text(seed + 6)),
+    ];
+    Diagram {
+        name: Some(text(seed)),
+        participants,
+        boxes: vec![ParticipantBox {
+            title: Some(text(seed + 1)),
+            color: Some(text(seed + 2)),
+            participants: vec![id(0), id(1)],
+        }],
+        events,
+        title: Some(text(seed + 2)),
+        header: Some(Decoration {
+            text: text(seed + 3),
+            align: None,
+        }),
+        footer: Some(Decoration {
+            text: text(seed + 4),
+            align: Some(HorizontalAlign::Left),
+        }),
+        legend: Some(Legend {
+            text: text(seed + 5),
+            vertical: None,
+            horizontal: None,
+        }),
+        caption: Some(text(seed + 6)),
+        mainframe: Some(text(seed + 7)),
+        settings: Settings::default(),
+    }
+}
+
+fn assert_inert(svg: &str) {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("SVG is not well-formed XML: {e}\n{svg}"));
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        let name = node.tag_name().name().to_ascii_lowercase();
+        assert!(
+            !matches!(
+                name.as_str(),
+                "script" | "foreignobject" | "iframe" | "image" | "use" | "style"
+            ),
+            "forbidden element <{name}>"
+        );
+        for attr in node.attributes() {
+            let key = attr.name().to_ascii_lowercase();
+            assert!(!key.starts_with("on"), "event handler attribute {key}");
+            let value = attr.value().to_ascii_lowercase();
+            if key == "href" {
+                assert!(
+                    value.starts_with("http://") || value.starts_with("https://"),
+                    "non-http link {value}"
+                );
+            }
+            assert!(!value.contains("javascript:"), "javascript: in attribute {key}");
+            assert!(!value.contains("url("), "external reference in attribute {key}");
+        }
+    }
+}
+
+fn drawn_text(svg: &str) -> String {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed");
+    doc.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect()
+}
+
+#[test]
+fn hostile_text_everywhere_is_escaped_and_inert() {
+    for seed in 0..HOSTILE.len() {
+        let scenes = layout(&hostile_diagram(seed), &LayoutOptions::default());
+        assert_eq!(scenes.len(), 2);
+        for scene in &scenes {
+            let svg = to_svg(scene);
+            assert_inert(&svg);
+            assert!(!svg.to_ascii_lowercase().contains("<script"));
+        }
+    }
+    // The hostile strings are drawn as text, never interpreted as markup.
+    let svg = to_svg(&layout(&hostile_diagram(0), &LayoutOptions::default())[0]);
+    let text = drawn_text(&svg);
+    assert!(text.contains("<script>alert(1)</script>"));
+    assert!(text.contains("<foreignObject><body/></foreignObject>"));
+    assert!(text.contains("&amp; &lt; &#x3C;script&#x3E; &unknown; &"));
+}
+
+#[test]
+fn https_links_survive_and_others_do_not() {
+    let scenes = layout(&hostile_diagram(8), &LayoutOptions::default());
+    let svg = to_svg(&scenes[0]);
+    assert!(svg.contains("xlink:href=\"https://example.com/?a=1&amp;b=2\""));
+    assert!(
+        !svg.contains("xlink:href=\"https://x.org"),
+        "a URL with quotes is not linked"
+    );
+    assert_inert(&svg);
+}

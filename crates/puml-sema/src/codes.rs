@@ -1,0 +1,32 @@
+//! Stable diagnostic codes of the semantic layer and the drivers. Syntax
+//! codes live in `puml_syntax`; preprocessor codes in `preprocess`.
+//! Every code is documented in `docs/diagnostics.md`.
+
+/// The input is not UTF-8 (or is binary).
+pub const INVALID_UTF8: &str = "E0001";
+/// The input is larger than the configured limit.
+pub const TOO_LARGE: &str = "E0002";
+
+/// `else` outside any group.
+pub const ELSE_OUTSIDE_GROUP: &str = "E0201";
+/// `end` with no open group (PlantUML: "Cannot create group").
+pub const END_WITHOUT_GROUP: &str = "E0202";
+/// `return` with no message to return from.
+pub const RETURN_WITHOUT_CALL: &str = "E0203";
+/// `deactivate` without a name while nothing is active.
+pub const NOTHING_TO_DEACTIVATE: &str = "E0204";
+/// `end box` without `box`.
+pub const END_BOX_WITHOUT_BOX: &str = "E0205";
+/// A `box` inside another `box`.
+pub const NESTED_BOX: &str = "E0206";
+
+/// A group never closed by `end`.
+pub const UNCLOSED_GROUP: &str = "W0201";
+/// A `box` never closed by `end box`.
+pub const UNCLOSED_BOX: &str = "W0202";
+/// `deactivate X` while `X` is not active.
+pub const DEACTIVATE_INACTIVE: &str = "W0203";
+/// A note naming a participant nothing introduced.
+pub const NOTE_UNKNOWN_PARTICIPANT: &str = "W0204";
+/// A participant declared twice.
+pub const DUPLICATE_PARTICIPANT: &str = "W0205";

@@ -1,0 +1,227 @@
+//! `cargo xtask bench-render`: render throughput over the corpus (SVG and
+//! PNG), the time for a 5,000-message diagram, linearity (10× messages),
+//! and — when the PlantUML jar is installed — PlantUML's `-tsvg` on the
+//! same files in the same run, as a ratio. A benchmark, not a test: it
+//! prints figures and never fails on them.
+
+use crate::corpus;
+use puml_ide::check::CheckOptions;
+use puml_ide::render::{render_source, Format, RenderOptions};
+use puml_sema::{FsLoader, NoIncludes};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let dir = corpus::corpus_dir(args);
+    let entries = corpus::load(&dir)?;
+    let sources: Vec<(PathBuf, String)> = entries
+        .iter()
+        .filter(|e| e.valid)
+        .filter_map(|e| std::fs::read_to_string(&e.source).ok().map(|t| (e.source.clone(), t)))
+        .collect();
+    if sources.is_empty() {
+        return Err(format!("no diagrams in {}", dir.display()));
+    }
+    println!("corpus: {} diagrams from {}", sources.len(), dir.display());
+
+    let analyze_per_diagram = time_analyze(&sources, Duration::from_secs(1));
+    println!(
+        "analyze only (parse + lower, for reference): {:.3} ms per diagram",
+        ms(analyze_per_diagram)
+    );
+    let svg_per_diagram = time_corpus(&sources, Format::Svg, Duration::from_secs(3));
+    println!(
+        "SVG: {:.3} ms per diagram ({:.0} diagrams/s)",
+        ms(svg_per_diagram),
+        1.0 / svg_per_diagram.as_secs_f64()
+    );
+    let png_per_diagram = time_corpus(&sources, Format::Png, Duration::from_secs(1));
+    println!(
+        "PNG: {:.3} ms per diagram ({:.0} diagrams/s)",
+        ms(png_per_diagram),
+        1.0 / png_per_diagram.as_secs_f64()
+    );
+
+    let t5000 = time_big(5_000, 5)?;
+    println!(
+        "5,000-message diagram (analyze + layout + SVG): {:.2} ms (target < 50 ms)",
+        ms(t5000)
+    );
+    let t1k = time_big(1_000, 7)?;
+    let t10k = time_big(10_000, 5)?;
+    println!(
+        "linearity: 1,000 messages {:.2} ms, 10,000 messages {:.2} ms, ratio {:.2}x (target <= 11x)",
+        ms(t1k),
+        ms(t10k),
+        t10k.as_secs_f64() / t1k.as_secs_f64()
+    );
+
+    if args.iter().any(|a| a == "--no-plantuml") {
+        return Ok(());
+    }
+    match plantuml_jar() {
+        None => println!("PlantUML: jar not installed (plantuml-oracle --install), no ratio"),
+        Some(jar) => {
+            let files: Vec<&Path> = sources.iter().map(|(p, _)| p.as_path()).collect();
+            match plantuml_time(&jar, &files) {
+                Ok(per) => println!(
+                    "PlantUML -tsvg: {:.1} ms per diagram (one JVM for the whole corpus) -> puml SVG is {:.0}x faster (target >= 200x)",
+                    ms(per),
+                    per.as_secs_f64() / svg_per_diagram.as_secs_f64()
+                ),
+                Err(e) => println!("PlantUML: {e}"),
+            }
+            let big = std::env::temp_dir().join(format!("puml-bench-{}", std::process::id()));
+            let _ = std::fs::create_dir_all(&big);
+            let big_file = big.join("big5000.puml");
+            if std::fs::write(&big_file, big_diagram(5_000)).is_ok() {
+                match plantuml_time(&jar, &[big_file.as_path()]) {
+                    Ok(t) => println!(
+                        "PlantUML -tsvg 5,000 messages: {:.0} ms -> puml is {:.0}x faster",
+                        ms(t),
+                        t.as_secs_f64() / t5000.as_secs_f64()
+                    ),
+                    Err(e) => println!("PlantUML 5,000 messages: {e}"),
+                }
+            }
+            let _ = std::fs::remove_dir_all(&big);
+        }
+    }
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn time_analyze(sources: &[(PathBuf, String)], budget: Duration) -> Duration {
+    let start = Instant::now();
+    let mut count = 0u32;
+    while start.elapsed() < budget || count == 0 {
+        for (path, text) in sources {
+            let options = puml_sema::AnalysisOptions {
+                file_path: Some(path.clone()),
+                ..puml_sema::AnalysisOptions::default()
+            };
+            std::hint::black_box(puml_sema::analyze(text, &options, &FsLoader));
+            count += 1;
+        }
+    }
+    start.elapsed() / count.max(1)
+}
+
+/// Mean time per diagram, looping over the corpus for at least `budget`.
+fn time_corpus(sources: &[(PathBuf, String)], format: Format, budget: Duration) -> Duration {
+    let start = Instant::now();
+    let mut rendered = 0u32;
+    let mut failed = 0u32;
+    loop {
+        for (path, text) in sources {
+            let options = RenderOptions {
+                format,
+                check: CheckOptions {
+                    file_path: Some(path.clone()),
+                    ..CheckOptions::default()
+                },
+                ..RenderOptions::default()
+            };
+            match render_source(text, &options, &FsLoader) {
+                Ok(pages) => {
+                    std::hint::black_box(pages);
+                }
+                Err(_) if rendered < sources.len() as u32 => failed += 1,
+                Err(_) => {}
+            }
+            rendered += 1;
+        }
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    if failed > 0 {
+        println!("  ({failed} diagram(s) refused: puml reports errors in them)");
+    }
+    start.elapsed() / rendered.max(1)
+}
+
+/// A diagram with `messages` messages among 10 participants, with notes,
+/// activations and groups sprinkled in.
+pub fn big_diagram(messages: usize) -> String {
+    let mut s = String::from("@startuml\n");
+    for p in 0..10 {
+        s.push_str(&format!("participant P{p}\n"));
+    }
+    for i in 0..messages {
+        let from = i % 10;
+        let to = (i * 7 + 3) % 10;
+        let to = if to == from { (to + 1) % 10 } else { to };
+        if i % 100 == 0 {
+            s.push_str("group batch\n");
+        }
+        s.push_str(&format!("P{from} -> P{to} : message {i}\n"));
+        if i % 50 == 25 {
+            s.push_str(&format!("note right of P{to} : note {i}\n"));
+        }
+        if i % 100 == 99 {
+            s.push_str("end\n");
+        }
+    }
+    if !messages.is_multiple_of(100) {
+        s.push_str("end\n");
+    }
+    s.push_str("@enduml\n");
+    s
+}
+
+/// Median of `runs` timings of analyze + layout + SVG.
+fn time_big(messages: usize, runs: usize) -> Result<Duration, String> {
+    let text = big_diagram(messages);
+    let options = RenderOptions::default();
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        let pages = render_source(&text, &options, &NoIncludes).map_err(|e| format!("{messages} messages: {e}"))?;
+        times.push(start.elapsed());
+        std::hint::black_box(pages);
+    }
+    times.sort();
+    Ok(times[times.len() / 2])
+}
+
+fn plantuml_jar() -> Option<PathBuf> {
+    if let Ok(jar) = std::env::var("PLANTUML_JAR") {
+        let p = PathBuf::from(jar);
+        return p.exists().then_some(p);
+    }
+    let oracle = corpus::workspace_root().join("../shared/tools/plantuml-oracle");
+    let out = Command::new(oracle).arg("jar").output().ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let p = PathBuf::from(path);
+    (out.status.success() && p.exists()).then_some(p)
+}
+
+/// PlantUML `-tsvg` over `files` in one JVM; returns the mean per file.
+fn plantuml_time(jar: &Path, files: &[&Path]) -> Result<Duration, String> {
+    let out_dir = std::env::temp_dir().join(format!("puml-bench-out-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let status = Command::new("java")
+        .arg("-Djava.awt.headless=true")
+        .arg("-jar")
+        .arg(jar)
+        .arg("-tsvg")
+        .arg("-nbthread")
+        .arg("1")
+        .arg("-o")
+        .arg(&out_dir)
+        .args(files)
+        .output()
+        .map_err(|e| format!("cannot run java: {e}"))?;
+    let elapsed = start.elapsed();
+    let _ = std::fs::remove_dir_all(&out_dir);
+    if !status.status.success() && status.stdout.is_empty() && status.stderr.len() > 10_000 {
+        return Err("PlantUML failed".into());
+    }
+    Ok(elapsed / files.len().max(1) as u32)
+}

@@ -1,0 +1,122 @@
+//! The shared corpus: `NNN.puml` beside PlantUML's `NNN.plantuml.svg`
+//! (or `NNN.plantuml.1.svg`, `.2.svg`, … for several pages), and
+//! `MANIFEST.tsv` with PlantUML's verdict and the features used.
+
+use std::path::{Path, PathBuf};
+
+pub struct Entry {
+    pub id: String,
+    pub source: PathBuf,
+    /// PlantUML's SVG pages, in order.
+    pub plantuml_svgs: Vec<PathBuf>,
+    pub valid: bool,
+    pub features: String,
+    pub lines: usize,
+}
+
+/// `--corpus DIR` or the default `../shared/corpus` (relative to the workspace).
+pub fn corpus_dir(args: &[String]) -> PathBuf {
+    flag_value(args, "--corpus")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/corpus"))
+}
+
+pub fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+}
+
+pub fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+}
+
+pub fn load(dir: &Path) -> Result<Vec<Entry>, String> {
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
+        .map_err(|e| format!("cannot read {}/MANIFEST.tsv: {e}", dir.display()))?;
+    let mut entries = Vec::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() < 7 {
+            continue;
+        }
+        let id = cols[0].to_string();
+        let source = dir.join(format!("{id}.puml"));
+        if !source.exists() {
+            continue;
+        }
+        let mut plantuml_svgs = Vec::new();
+        let single = dir.join(format!("{id}.plantuml.svg"));
+        if single.exists() {
+            plantuml_svgs.push(single);
+        } else {
+            for page in 1.. {
+                let p = dir.join(format!("{id}.plantuml.{page}.svg"));
+                if !p.exists() {
+                    break;
+                }
+                plantuml_svgs.push(p);
+            }
+        }
+        entries.push(Entry {
+            id,
+            source,
+            plantuml_svgs,
+            valid: cols[5] == "VALID",
+            features: cols[4].to_string(),
+            lines: cols[6].parse().unwrap_or(0),
+        });
+    }
+    Ok(entries)
+}
+
+/// What PlantUML drew: canvas size and every text string.
+pub struct PlantumlSvg {
+    pub width: f64,
+    pub height: f64,
+    pub texts: Vec<String>,
+}
+
+pub fn read_plantuml_svg(path: &Path) -> Result<PlantumlSvg, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc =
+        roxmltree::Document::parse_with_options(&text, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root = doc.root_element();
+    let dim = |name: &str| {
+        root.attribute(name)
+            .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let texts = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            normalize(
+                &n.descendants()
+                    .filter(|d| d.is_text())
+                    .filter_map(|d| d.text())
+                    .collect::<String>(),
+            )
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    Ok(PlantumlSvg {
+        width: dim("width"),
+        height: dim("height"),
+        texts,
+    })
+}
+
+/// Collapses whitespace (including NBSP) so both sides compare equal.
+pub fn normalize(text: &str) -> String {
+    text.split(|c: char| c.is_whitespace() || c == '\u{a0}')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
