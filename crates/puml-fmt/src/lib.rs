@@ -212,18 +212,24 @@ impl Printer<'_> {
 
     fn overlaps_error(&self, range: TextRange) -> bool {
         self.error_ranges.iter().any(|e| {
-            range.contains_range(*e) || e.intersect(range).is_some_and(|i| !i.is_empty()) || (e.is_empty() && range.contains(e.start()))
+            range.contains_range(*e)
+                || e.intersect(range).is_some_and(|i| !i.is_empty())
+                || (e.is_empty() && range.contains(e.start()))
         })
     }
 
     fn statement(&mut self, node: &SyntaxNode, leading: Vec<SyntaxElement>) {
         self.blank_run = 0;
         let (before, after) = depth_change(node);
-        let own_depth = self.depth.saturating_sub(before);
+        // `@startuml`/`@enduml` are always at the margin, even when a group
+        // was left open.
+        let own_depth = if matches!(node.kind(), START_LINE | END_LINE) {
+            0
+        } else {
+            self.depth.saturating_sub(before)
+        };
         let broken = node.kind() == ERROR_STATEMENT
-            || node
-                .descendants_with_tokens()
-                .any(|e| e.kind() == ERROR_TOKEN)
+            || node.descendants_with_tokens().any(|e| e.kind() == ERROR_TOKEN)
             || self.overlaps_error(node.text_range());
         let mut range = node.text_range();
         if let Some(first) = leading.first() {
@@ -285,27 +291,31 @@ impl Printer<'_> {
             BODY if parent == STYLE => out.push_str(&child.text().to_string()),
             BODY => {
                 // One body line per NEWLINE; blank lines inside a body are
-                // part of the text and are kept.
-                let mut line = String::new();
-                for token in child.children_with_tokens().filter_map(|e| e.into_token()) {
-                    match token.kind() {
-                        NEWLINE => {
-                            self.body_line(&line, depth + 1, out);
-                            out.push_str(self.newline);
-                            line.clear();
-                        }
-                        _ => line.push_str(token.text()),
+                // part of the text and are kept. PlantUML removes the
+                // indentation common to all lines and keeps the rest, so the
+                // lines move together and keep their relative indentation.
+                let text = child.text().to_string();
+                let lines: Vec<&str> = text.split_inclusive('\n').collect();
+                let common = lines
+                    .iter()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+                    .min()
+                    .unwrap_or(0);
+                for line in lines {
+                    let has_newline = line.ends_with('\n');
+                    let content = line.trim_end_matches(['\n', '\r']);
+                    if !content.trim().is_empty() {
+                        out.push_str(&self.indent(depth + 1));
+                        out.push_str(content.get(common..).unwrap_or(content).trim_end());
                     }
-                }
-                if !line.is_empty() {
-                    self.body_line(&line, depth + 1, out);
+                    if has_newline {
+                        out.push_str(self.newline);
+                    }
                 }
             }
             BLOCK_END => {
-                let tokens: Vec<SyntaxElement> = child
-                    .children_with_tokens()
-                    .filter(|e| e.kind() != NEWLINE)
-                    .collect();
+                let tokens: Vec<SyntaxElement> = child.children_with_tokens().filter(|e| e.kind() != NEWLINE).collect();
                 out.push_str(&self.indent(depth));
                 out.push_str(&format_tokens(BLOCK_END, &tokens));
                 if child.children_with_tokens().any(|e| e.kind() == NEWLINE) {
@@ -330,14 +340,6 @@ impl Printer<'_> {
                 }
             }
             _ => out.push_str(&child.text().to_string()),
-        }
-    }
-
-    fn body_line(&self, line: &str, depth: usize, out: &mut String) {
-        let content = line.trim();
-        if !content.is_empty() {
-            out.push_str(&self.indent(depth));
-            out.push_str(content);
         }
     }
 }
@@ -375,8 +377,8 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
                 .map(|t| t.text().to_ascii_lowercase())
                 .unwrap_or_default();
             match directive.as_str() {
-                "!if" | "!ifdef" | "!ifndef" | "!while" | "!foreach" | "!procedure" | "!function"
-                | "!unquoted" | "!startsub" => {
+                "!if" | "!ifdef" | "!ifndef" | "!while" | "!foreach" | "!procedure" | "!function" | "!unquoted"
+                | "!startsub" => {
                     if is_one_line_definition(node, &directive) {
                         (0, 0)
                     } else {

@@ -95,7 +95,9 @@ fn formatter_invariants_hold_on_every_file() {
     let mut with_messages = 0;
     let mut changed = 0;
     for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
         let analysis = analyze(&text, &AnalysisOptions::default(), &NoIncludes);
         if analysis.document.diagrams.iter().any(|d| d.messages().next().is_some()) {
             with_messages += 1;
@@ -111,5 +113,10 @@ fn formatter_invariants_hold_on_every_file() {
         files.len()
     );
     assert!(local > 0, "no test-data files found");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -466,7 +466,10 @@ pub fn render_text(explanation: &Explanation) -> String {
     if !explanation.participants.is_empty() {
         out.push_str("Participants:\n");
         for p in &explanation.participants {
-            let alias = p.alias.as_ref().map(|a| format!(" as {a}")).unwrap_or_default();
+            let alias = match &p.alias {
+                Some(a) if *a != p.name => format!(" as {a}"),
+                _ => String::new(),
+            };
             let declared = match p.declared_line {
                 Some(line) => format!("declared line {line}"),
                 None => "implicit".to_string(),
@@ -507,7 +510,13 @@ pub fn render_text(explanation: &Explanation) -> String {
             let branches: Vec<String> = g
                 .branches
                 .iter()
-                .map(|b| format!("{} ({} messages)", b.label.as_deref().unwrap_or("-"), b.messages))
+                .map(|b| {
+                    format!(
+                        "{} ({})",
+                        b.label.as_deref().unwrap_or("-"),
+                        count(b.messages, "message", "messages")
+                    )
+                })
                 .collect();
             out.push_str(&format!(
                 "{indent}{} at line {}: {}\n",
@@ -669,7 +678,7 @@ mod tests {
                 4. API -> User (reply): denied  (line 8)  [alt else unknown]
 
             Groups:
-              alt at line 4: known user (2 messages) | unknown (1 messages)
+              alt at line 4: known user (2 messages) | unknown (1 message)
 
             Notes:
               line 10 over User, API: done

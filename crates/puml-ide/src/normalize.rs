@@ -5,7 +5,7 @@ use crate::format::line_edits;
 use puml_fmt::FormatOptions;
 use puml_sema::model::{Diagram, DiagramSourceMap};
 use puml_sema::{analyze, AnalysisOptions, NoIncludes};
-use puml_syntax::{SyntaxKind, TextEdit, TextSize};
+use puml_syntax::{SyntaxKind, SyntaxNode, TextEdit, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NormalizeOptions {
@@ -96,8 +96,10 @@ fn participant_order(text: &str) -> Vec<Vec<(String, &'static str)>> {
 fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
     let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
     let empty = DiagramSourceMap::default();
+    let tree = puml_syntax::parse(text).syntax();
     let mut top_edits = Vec::new();
     let mut use_edits = Vec::new();
+    let mut after_use_edits = Vec::new();
     let mut names = Vec::new();
     for (d, diagram) in analysis.document.diagrams.iter().enumerate() {
         let map = analysis.source_map.diagrams.get(d).unwrap_or(&empty);
@@ -126,6 +128,12 @@ fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
             let at = line_start(text, map.participants[i].start());
             let indent = leading_whitespace(text, at);
             use_edits.push(TextEdit::insert(at, format!("{indent}{}\n", declaration(diagram, i))));
+            let after = statement_end(&tree, text, map.participants[i].end());
+            let newline = if usize::from(after) == text.len() && !text.ends_with('\n') { "\n" } else { "" };
+            after_use_edits.push(TextEdit::insert(
+                after,
+                format!("{newline}{indent}{}\n", declaration(diagram, i)),
+            ));
             names.push(diagram.participants[i].code.clone());
         }
     }
@@ -138,12 +146,34 @@ fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
         return (at_top, names);
     }
     let (at_use, _) = puml_syntax::apply_edits(text, &use_edits);
-    (at_use, names)
+    if participant_order(&at_use) == original_order {
+        return (at_use, names);
+    }
+    // A declaration just after the first use never changes the order
+    // (another participant declared late can make the line before wrong).
+    let (after_use, _) = puml_syntax::apply_edits(text, &after_use_edits);
+    (after_use, names)
 }
 
 fn line_start(text: &str, offset: TextSize) -> TextSize {
     let offset = usize::from(offset).min(text.len());
     TextSize::from(text[..offset].rfind('\n').map_or(0, |i| i + 1) as u32)
+}
+
+/// The end of the statement holding `offset` (after its newline), so that a
+/// line inserted there never lands inside a block note or a multi-line name.
+fn statement_end(tree: &SyntaxNode, text: &str, offset: TextSize) -> TextSize {
+    let statement = tree
+        .descendants()
+        .filter(|n| n.parent().is_some_and(|p| p.kind() == SyntaxKind::DIAGRAM))
+        .find(|n| n.text_range().contains(offset) || n.text_range().end() == offset);
+    match statement {
+        Some(node) => node.text_range().end(),
+        None => {
+            let offset = usize::from(offset).min(text.len());
+            TextSize::from(text[offset..].find('\n').map_or(text.len(), |i| offset + i + 1) as u32)
+        }
+    }
 }
 
 fn leading_whitespace(text: &str, line_start: TextSize) -> String {
@@ -185,6 +215,14 @@ mod tests {
         let result = normalize(source, &NormalizeOptions::default());
         assert_eq!(participant_order(&result.source), participant_order(source));
         assert!(result.source.contains("participant A\n"));
+    }
+
+    #[test]
+    fn late_declaration_goes_after_the_whole_first_statement() {
+        let source = "@startuml\nnote over Ghost\n  text\nend note\nparticipant A\nA -> Ghost\n@enduml\n";
+        let result = normalize(source, &NormalizeOptions::default());
+        assert_eq!(participant_order(&result.source), participant_order(source));
+        assert!(!result.source.contains("  participant Ghost"), "{}", result.source);
     }
 
     #[test]

@@ -36,6 +36,14 @@ fn mermaid_fixtures() {
         let puml = input.with_extension("puml");
         let warnings_file = input.with_extension("warnings");
         expect_test::expect_file![puml].assert_eq(&conversion.source);
+        let analysis = puml_sema::analyze(&conversion.source, &Default::default(), &puml_sema::NoIncludes);
+        let problems: Vec<String> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity != puml_syntax::Severity::Info)
+            .map(|d| format!("[{}] {}", d.code, d.message))
+            .collect();
+        assert!(problems.is_empty(), "{}: the conversion does not check cleanly: {problems:?}", input.display());
         expect_test::expect_file![warnings_file].assert_eq(&warnings);
     }
 }

@@ -40,6 +40,10 @@ impl Line {
 /// Splits `text` into display lines (PlantUML's `\n` escape, real line
 /// breaks, `<br>`, `%newline()`, `\l`/`\r`).
 pub fn split_lines(text: &str) -> Vec<String> {
+    // Fast path: most labels are one plain line.
+    if !text.contains(['\\', '\n', '\r', '<', '%']) {
+        return vec![text.to_string()];
+    }
     let mut lines = Vec::new();
     let mut current = String::new();
     let mut chars = text.chars().peekable();
@@ -163,6 +167,19 @@ impl LineBuilder {
 const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 
 fn parse_line(line: &str) -> Line {
+    // Fast path: no markup character at all.
+    if !line.contains(['~', '[', '<', '*', '/', '"', '-', '_', '\t']) && !line.chars().any(char::is_control) {
+        let spans = if line.is_empty() {
+            Vec::new()
+        } else {
+            vec![Span {
+                text: line.to_string(),
+                style: SpanStyle::default(),
+                link: None,
+            }]
+        };
+        return Line { spans };
+    }
     let mut b = LineBuilder {
         spans: Vec::new(),
         current: String::new(),
@@ -204,13 +221,17 @@ fn parse_line(line: &str) -> Line {
                 b.flush();
                 let saved_underline = b.style.underline;
                 b.link = safe_url(target);
+                let saved_color = b.style.color;
                 if b.link.is_some() {
+                    // Links are drawn blue and underlined, as in PlantUML.
                     b.style.underline = true;
+                    b.style.color = b.style.color.or(Some(Color::hex(0x0000FF)));
                 }
                 b.current.push_str(label);
                 b.flush();
                 b.link = None;
                 b.style.underline = saved_underline;
+                b.style.color = saved_color;
                 i += end + 2;
                 continue;
             }
@@ -503,7 +524,7 @@ mod tests {
         assert_eq!(show("see http://x.org"), "[|see http://x.org]");
         assert_eq!(show("a -- b"), "[|a -- b]");
         assert_eq!(show("~**lit"), "[|**lit]");
-        assert_eq!(show("[[https://e.com site]]"), "[uL|site]");
+        assert_eq!(show("[[https://e.com site]]"), "[ucL|site]");
         assert_eq!(show("[[javascript:alert(1) x]]"), "[|x]");
         assert_eq!(show("<unknown>"), "[|<unknown>]");
     }

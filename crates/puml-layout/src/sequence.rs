@@ -425,6 +425,14 @@ impl<'a> Context<'a> {
             .filter_map(|b| b.title.as_ref())
             .map(|t| creole::measure(t, Font::sans(13.0).bold(), self.metrics).height)
             .fold(0.0_f64, f64::max);
+        // The mainframe surrounds the body (heads to feet), below the title.
+        let mainframe = self.diagram.mainframe.as_deref().map(|label| {
+            let block = creole::measure(label, Font::sans(13.0), self.metrics);
+            let top = y;
+            y += block.height + 10.0;
+            (block, top)
+        });
+        let top_len = top_items.len();
         let box_top = y;
         if has_boxes {
             y += box_title_h + 4.0;
@@ -525,7 +533,9 @@ impl<'a> Context<'a> {
                     };
                     let from_id = m.from.participant();
                     let to_id = m.to.participant();
-                    let text_h = label.height.max(number.as_ref().map_or(0.0, |b| b.height));
+                    // An empty label takes no height (PlantUML: 14 px rows).
+                    let label_h = if label.is_empty() { 0.0 } else { label.height };
+                    let text_h = label_h.max(number.as_ref().map_or(0.0, |b| b.height));
                     let below = theme.response_below_arrow && m.arrow.line == LineStyle::Dotted && !is_self;
                     let (text_top, arrow_y) = if below {
                         let arrow_y = row_top + MESSAGE_TEXT_GAP;
@@ -1110,6 +1120,17 @@ impl<'a> Context<'a> {
             }
         }
 
+        if let Some((block, top)) = mainframe {
+            let (lo, hi) = x_bounds(&items[top_len..]);
+            let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
+            let x0 = lo - 6.0;
+            let x1 = hi.max(lo + block.width + 40.0) + 6.0;
+            let tab_h = block.height + 2.0;
+            rect(&mut items, x0, top, x1 - x0, bottom + 6.0 - top, 0.0, paint(None, Some(stroke(theme.group_border, 1.0))));
+            shapes::tab(&mut items, x0, top, block.width + 20.0, tab_h, theme.background, theme.group_border, 1.0);
+            block.draw(x0 + 4.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
+            bottom += 6.0;
+        }
         // Bottom: legend, caption, footer.
         let mut y = bottom;
         let (_, max_x_now) = x_bounds(&items);
@@ -1155,39 +1176,6 @@ impl<'a> Context<'a> {
             };
             block.draw(x, y + 4.0, Align::Left, theme.header_color, &mut items);
             y += 4.0 + block.height;
-        }
-        // Mainframe around everything.
-        if let Some(label) = self.diagram.mainframe.as_deref() {
-            let block = creole::measure(label, Font::sans(13.0).bold(), self.metrics);
-            let tab_h = block.height + 2.0;
-            for item in &mut items {
-                shift_item(item, 0.0, tab_h + 6.0);
-            }
-            y += tab_h + 6.0;
-            let (lo, hi) = x_bounds(&items);
-            let x0 = lo - 6.0;
-            let x1 = hi.max(lo + block.width + 40.0) + 6.0;
-            rect(
-                &mut items,
-                x0,
-                MARGIN - 4.0,
-                x1 - x0,
-                y - MARGIN + 10.0,
-                0.0,
-                paint(None, Some(stroke(theme.group_border, 1.0))),
-            );
-            shapes::tab(
-                &mut items,
-                x0,
-                MARGIN - 4.0,
-                block.width + 30.0,
-                tab_h,
-                theme.background,
-                theme.group_border,
-                1.0,
-            );
-            block.draw(x0 + 8.0, MARGIN - 3.0, Align::Left, theme.group_font_color, &mut items);
-            y += 10.0;
         }
         finish_scene(items, y, theme.background)
     }

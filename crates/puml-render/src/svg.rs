@@ -250,7 +250,12 @@ impl std::fmt::Display for Num {
         write!(f, "{}", abs / 1000)?;
         let frac = abs % 1000;
         if frac != 0 {
-            let digits = [b'.', b'0' + (frac / 100) as u8, b'0' + (frac / 10 % 10) as u8, b'0' + (frac % 10) as u8];
+            let digits = [
+                b'.',
+                b'0' + (frac / 100) as u8,
+                b'0' + (frac / 10 % 10) as u8,
+                b'0' + (frac % 10) as u8,
+            ];
             let len = if frac % 100 == 0 {
                 2
             } else if frac % 10 == 0 {

@@ -17,8 +17,9 @@ pub const RETURN_WITHOUT_CALL: &str = "E0203";
 pub const NOTHING_TO_DEACTIVATE: &str = "E0204";
 /// `end box` without `box`.
 pub const END_BOX_WITHOUT_BOX: &str = "E0205";
-/// A `box` inside another `box`.
-pub const NESTED_BOX: &str = "E0206";
+
+/// A color name PlantUML does not know (PlantUML: "No such color").
+pub const UNKNOWN_COLOR: &str = "E0206";
 
 /// A group never closed by `end`.
 pub const UNCLOSED_GROUP: &str = "W0201";

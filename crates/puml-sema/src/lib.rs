@@ -4,6 +4,7 @@
 //! [`model::SourceMap`] back to the syntax and the semantic diagnostics.
 
 pub mod codes;
+pub mod colors;
 mod lower;
 pub mod model;
 pub mod preprocess;

@@ -295,6 +295,7 @@ struct DiagramLowering {
     by_code: HashMap<String, ParticipantId>,
     groups: Vec<OpenGroup>,
     open_box: Option<(usize, TextRange)>,
+    box_stack: Vec<(usize, TextRange)>,
     /// Activation depth per participant.
     active: Vec<u32>,
     /// Most recent activations, for `deactivate` without a name.
@@ -322,6 +323,7 @@ impl DiagramLowering {
             by_code: HashMap::new(),
             groups: Vec::new(),
             open_box: None,
+            box_stack: Vec::new(),
             active: Vec::new(),
             activation_order: Vec::new(),
             calls: Vec::new(),
@@ -346,7 +348,59 @@ impl DiagramLowering {
         }
     }
 
+    /// PlantUML rejects unknown color names; it reports a block's colors
+    /// at the block's last line, so that is where the error goes.
+    fn check_colors(&mut self, node: &SyntaxNode) {
+        let block_end = node
+            .children()
+            .find(|n| n.kind() == BLOCK_END)
+            .map(|n| statement_range(&n));
+        for token in node
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == COLOR)
+        {
+            if crate::colors::is_valid_color(token.text()) {
+                continue;
+            }
+            let color_range = token.text_range();
+            let mut diagnostic = Diagnostic::error(
+                codes::UNKNOWN_COLOR,
+                block_end.unwrap_or(color_range),
+                format!(
+                    "`{}` is not a color PlantUML knows (use a name like `#LightBlue` or a hex value like `#A0C4FF`)",
+                    token.text()
+                ),
+            );
+            if block_end.is_some() {
+                diagnostic = diagnostic.with_related(color_range, "the color is set here");
+            }
+            if let Some(closest) = crate::colors::closest_color(token.text()) {
+                diagnostic = diagnostic.with_suggestion(
+                    format!("Use `#{closest}`"),
+                    vec![TextEdit::replace(color_range, format!("#{closest}"))],
+                );
+            }
+            self.diagnostics.push(diagnostic);
+        }
+        // Arrow styles carry colors inside the arrow token.
+        for token in ast::tokens_of(node, ARROW) {
+            if let Some(arrow) = puml_syntax::parse_arrow(token.text()) {
+                for style in arrow.styles.iter().filter(|s| s.starts_with('#')) {
+                    if !crate::colors::is_valid_color(style) {
+                        self.diagnostics.push(Diagnostic::error(
+                            codes::UNKNOWN_COLOR,
+                            token.text_range(),
+                            format!("`{style}` is not a color PlantUML knows"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
     fn statement(&mut self, node: &SyntaxNode) {
+        self.check_colors(node);
         let range = statement_range(node);
         match node.kind() {
             PARTICIPANT => self.participant_declaration(node, false),
@@ -1252,33 +1306,27 @@ impl DiagramLowering {
             .find(|t| matches!(t.kind(), STRING | TEXT))
             .map(|t| ast::unquote(t.text()));
         let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
-        if let Some((_, open)) = self.open_box {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    codes::NESTED_BOX,
-                    range,
-                    "boxes cannot be nested: close the previous `box` with `end box` first",
-                )
-                .with_related(open, "the open box"),
-            );
-            return;
-        }
+        // Nested boxes are accepted (teoz draws them); a participant belongs
+        // to the innermost open box.
         self.diagram.boxes.push(ParticipantBox {
             title,
             color,
             participants: Vec::new(),
         });
-        self.open_box = Some((self.diagram.boxes.len() - 1, range));
+        self.box_stack.push((self.diagram.boxes.len() - 1, range));
+        self.open_box = self.box_stack.last().copied();
     }
 
     fn box_end(&mut self, range: TextRange) {
-        if self.open_box.take().is_none() {
+        self.open_box = None;
+        if self.box_stack.pop().is_none() {
             self.diagnostics.push(Diagnostic::error(
                 codes::END_BOX_WITHOUT_BOX,
                 range,
                 "`end box` without a `box` before it (PlantUML: \"Missing starting box\")",
             ));
         }
+        self.open_box = self.box_stack.last().copied();
     }
 
     // ------------------------------------------------------------ settings
@@ -1368,7 +1416,7 @@ impl DiagramLowering {
                 .with_fix("Close the group with `end`", vec![TextEdit::insert(end_offset, insert)]),
             );
         }
-        if let Some((_, range)) = self.open_box {
+        for &(_, range) in self.box_stack.iter().rev() {
             self.diagnostics.push(
                 Diagnostic::warning(codes::UNCLOSED_BOX, range, "this `box` is never closed by `end box`").with_fix(
                     "Close the box with `end box`",

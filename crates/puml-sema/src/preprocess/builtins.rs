@@ -40,7 +40,15 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "%splitstr",
     "%left_align",
     "%right_align",
+    "%get_json_keys",
+    "%get_json_type",
+    "%json_key_exists",
+    "%json_set",
+    "%json_add",
+    "%json_remove",
+    "%json_merge",
     // Stateful, in the engine:
+    "%str2json",
     "%variable_exists",
     "%function_exists",
     "%get_variable_value",
@@ -61,7 +69,8 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "%feature",
 ];
 
-/// PlantUML builtins puml does not implement (JSON, colors, stdlib, regex).
+/// PlantUML builtins puml does not implement (colors, stdlib, regex, file
+/// reads).
 pub(crate) const NOT_IMPLEMENTED: &[&str] = &[
     "%darken",
     "%lighten",
@@ -71,14 +80,6 @@ pub(crate) const NOT_IMPLEMENTED: &[&str] = &[
     "%reverse_hsluv_color",
     "%hsl_color",
     "%load_json",
-    "%str2json",
-    "%json_add",
-    "%json_set",
-    "%json_remove",
-    "%json_merge",
-    "%json_key_exists",
-    "%get_json_keys",
-    "%get_json_type",
     "%get_all_stdlib",
     "%get_all_theme",
     "%get_stdlib",
@@ -186,8 +187,9 @@ pub(crate) fn call_pure(name: &str, args: &[Value]) -> Option<Result<Value, Stri
         "%size" => expect_count(name, args, 1, 1).map(|_| {
             Value::Int(match arg(args, 0) {
                 Value::Array(items) => items.len() as i64,
+                Value::Object(entries) => entries.len() as i64,
                 Value::Str(s) => s.chars().count() as i64,
-                Value::Int(_) => 0,
+                Value::Int(_) | Value::Raw(_) => 0,
             })
         }),
         "%not" => expect_count(name, args, 1, 1).map(|_| Value::bool(!arg(args, 0).truthy())),
@@ -232,6 +234,87 @@ pub(crate) fn call_pure(name: &str, args: &[Value]) -> Option<Result<Value, Stri
                 text.split(sep.as_str()).map(|p| Value::Str(p.to_owned())).collect()
             };
             Value::Array(parts)
+        }),
+        "%get_json_type" => expect_count(name, args, 1, 1).map(|_| Value::Str(arg(args, 0).json_type().to_owned())),
+        "%get_json_keys" => expect_count(name, args, 1, 1).map(|_| match arg(args, 0) {
+            Value::Object(entries) => Value::Array(entries.into_iter().map(|(k, _)| Value::Str(k)).collect()),
+            Value::Array(items) => Value::Array((0..items.len() as i64).map(Value::Int).collect()),
+            _ => Value::Array(Vec::new()),
+        }),
+        "%json_key_exists" => expect_count(name, args, 2, 2).map(|_| {
+            let key = arg(args, 1).to_text();
+            Value::bool(matches!(arg(args, 0), Value::Object(entries) if entries.iter().any(|(k, _)| *k == key)))
+        }),
+        "%json_set" => expect_count(name, args, 3, 3).and_then(|_| match arg(args, 0) {
+            Value::Object(mut entries) => {
+                let key = arg(args, 1).to_text();
+                let value = arg(args, 2);
+                match entries.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = value,
+                    None => entries.push((key, value)),
+                }
+                Ok(Value::Object(entries))
+            }
+            Value::Array(mut items) => {
+                let index = int_arg(args, 1, name)?;
+                let slot = usize::try_from(index).ok().and_then(|i| items.get_mut(i));
+                match slot {
+                    Some(slot) => *slot = arg(args, 2),
+                    None => return Err(format!("%json_set: index {index} is outside the array")),
+                }
+                Ok(Value::Array(items))
+            }
+            other => Err(format!(
+                "%json_set needs a JSON object or array, found \"{}\"",
+                other.to_text()
+            )),
+        }),
+        "%json_add" => expect_count(name, args, 2, 3).and_then(|_| match arg(args, 0) {
+            Value::Array(mut items) if args.len() == 2 => {
+                items.push(arg(args, 1));
+                Ok(Value::Array(items))
+            }
+            Value::Object(mut entries) if args.len() == 3 => {
+                let key = arg(args, 1).to_text();
+                entries.retain(|(k, _)| *k != key);
+                entries.push((key, arg(args, 2)));
+                Ok(Value::Object(entries))
+            }
+            _ => Err("%json_add takes (array, value) or (object, key, value)".to_owned()),
+        }),
+        "%json_remove" => expect_count(name, args, 2, 2).and_then(|_| match arg(args, 0) {
+            Value::Object(mut entries) => {
+                let key = arg(args, 1).to_text();
+                entries.retain(|(k, _)| *k != key);
+                Ok(Value::Object(entries))
+            }
+            Value::Array(mut items) => {
+                let index = int_arg(args, 1, name)?;
+                if let Some(i) = usize::try_from(index).ok().filter(|i| *i < items.len()) {
+                    items.remove(i);
+                }
+                Ok(Value::Array(items))
+            }
+            other => Err(format!(
+                "%json_remove needs a JSON object or array, found \"{}\"",
+                other.to_text()
+            )),
+        }),
+        "%json_merge" => expect_count(name, args, 2, 2).and_then(|_| match (arg(args, 0), arg(args, 1)) {
+            (Value::Object(mut entries), Value::Object(more)) => {
+                for (key, value) in more {
+                    match entries.iter_mut().find(|(k, _)| *k == key) {
+                        Some(slot) => slot.1 = value,
+                        None => entries.push((key, value)),
+                    }
+                }
+                Ok(Value::Object(entries))
+            }
+            (Value::Array(mut items), Value::Array(more)) => {
+                items.extend(more);
+                Ok(Value::Array(items))
+            }
+            _ => Err("%json_merge takes two objects or two arrays".to_owned()),
         }),
         _ => return None,
     };

@@ -56,6 +56,21 @@ const MAX_NESTING: usize = 300;
 /// A file's text and line ranges, shared by every include of it.
 type LoadedFile = (Rc<str>, Rc<[Range<usize>]>);
 
+/// What part of the current line an error points at. The argument span
+/// is only computed when an error is reported.
+#[derive(Clone)]
+enum Focus {
+    Line,
+    /// The expression of a directive (after its keyword or `=`).
+    Argument,
+    /// A byte range of the line, e.g. a call.
+    Span(Range<usize>),
+}
+
+/// `%eval` can produce any number of distinct texts; the cache stops
+/// growing here.
+const MAX_CACHED_EXPRESSIONS: usize = 10_000;
+
 struct Macro {
     params: Option<Vec<String>>,
     body: String,
@@ -94,11 +109,13 @@ struct Engine<'a> {
     current: LineRef,
     /// Byte range within the current line that errors should point at (the
     /// expression of a directive, the call in a diagram line).
-    focus: Option<Range<usize>>,
+    focus: Focus,
     random_state: u64,
 
     diagnostics: Vec<Diagnostic>,
     included_texts: Vec<(String, String)>,
+    /// Parsed expressions by text (see `eval_text`).
+    parsed: HashMap<String, Rc<Result<Expr, String>>>,
     /// Files read so far, by display path (or URL): each is read once.
     loaded: HashMap<String, LoadedFile>,
     reported: HashSet<(&'static str, FileId, u32, String)>,
@@ -148,11 +165,12 @@ pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
         steps: 0,
         aborted: false,
         current: LineRef { file: 0, line: 0 },
-        focus: None,
+        focus: Focus::Line,
         random_state: 0x9E37_79B9_7F4A_7C15,
         diagnostics: Vec::new(),
         included_texts: Vec::new(),
         loaded: HashMap::new(),
+        parsed: HashMap::new(),
         reported: HashSet::new(),
     };
     let has_diagram_bounds = main.lines.iter().any(|r| is_start_line(main.text[r.clone()].trim()));
@@ -365,8 +383,20 @@ impl Engine<'_> {
         if self.aborted || error.reported {
             return;
         }
-        let focus = if at == self.current { self.focus.clone() } else { None };
+        let focus = if at == self.current {
+            self.focus_span(&self.focus, at)
+        } else {
+            None
+        };
         self.report(at, error.code, Severity::Error, error.message, focus);
+    }
+
+    fn focus_span(&self, focus: &Focus, at: LineRef) -> Option<Range<usize>> {
+        match focus {
+            Focus::Line => None,
+            Focus::Argument => self.argument_span(at),
+            Focus::Span(range) => Some(range.clone()),
+        }
     }
 
     /// The argument part of a directive line: after the keyword, or after
@@ -536,7 +566,7 @@ impl Engine<'_> {
         match node {
             Node::Text(at) => {
                 self.current = *at;
-                self.focus = None;
+                self.focus = Focus::Line;
                 let text = self.line_text(*at);
                 let result = self.substitute(&text, true);
                 self.emit_substituted(&text, result, *at);
@@ -555,13 +585,13 @@ impl Engine<'_> {
             }
             Node::Directive(at, directive) => {
                 self.current = *at;
-                self.focus = self.argument_span(*at);
+                self.focus = Focus::Argument;
                 self.exec_directive(*at, directive)
             }
             Node::If(arms) => {
                 for arm in arms {
                     self.current = arm.at;
-                    self.focus = self.argument_span(arm.at);
+                    self.focus = Focus::Argument;
                     let taken = match &arm.cond {
                         None => true,
                         Some(cond) => self.eval_cond(arm.at, cond),
@@ -576,8 +606,8 @@ impl Engine<'_> {
                 let mut iterations = 0usize;
                 loop {
                     self.current = *at;
-                    self.focus = self.argument_span(*at);
-                    if !self.eval_cond(*at, &Cond::Expr(cond.clone())) {
+                    self.focus = Focus::Argument;
+                    if !self.eval_expr_cond(*at, cond) {
                         return Flow::Normal;
                     }
                     iterations += 1;
@@ -610,9 +640,11 @@ impl Engine<'_> {
             }
             Node::Foreach { at, var, list, body } => {
                 self.current = *at;
-                self.focus = self.argument_span(*at);
+                self.focus = Focus::Argument;
                 let items = match self.eval_text(list) {
                     Ok(Value::Array(items)) => items,
+                    // Over an object: its keys, as in PlantUML.
+                    Ok(Value::Object(entries)) => entries.into_iter().map(|(k, _)| Value::Str(k)).collect(),
                     Ok(other) => vec![other],
                     Err(e) => {
                         self.error(*at, e);
@@ -669,13 +701,17 @@ impl Engine<'_> {
             }
             Cond::Defined(name) => self.is_defined(name.trim()),
             Cond::NotDefined(name) => !self.is_defined(name.trim()),
-            Cond::Expr(text) => match self.eval_text(text) {
-                Ok(v) => v.truthy(),
-                Err(e) => {
-                    self.error(at, e);
-                    false
-                }
-            },
+            Cond::Expr(text) => self.eval_expr_cond(at, text),
+        }
+    }
+
+    fn eval_expr_cond(&mut self, at: LineRef, text: &str) -> bool {
+        match self.eval_text(text) {
+            Ok(v) => v.truthy(),
+            Err(e) => {
+                self.error(at, e);
+                false
+            }
         }
     }
 
@@ -769,7 +805,7 @@ impl Engine<'_> {
             }
             Directive::KeepLine => {
                 let text = self.line_text(at);
-                self.focus = None;
+                self.focus = Focus::Line;
                 let result = self.substitute(&text, true);
                 self.emit_substituted(&text, result, at);
             }
@@ -1038,7 +1074,7 @@ impl Engine<'_> {
                 Err((message, fallback)) => {
                     // PlantUML 1.2026 ignores the selector: a warning, and
                     // the first diagram as PlantUML would take it.
-                    let focus = self.focus.clone();
+                    let focus = self.focus_span(&self.focus, at);
                     self.report(at, codes::INCLUDE_SELECTOR_NOT_FOUND, Severity::Warning, message, focus);
                     fallback
                 }
@@ -1099,11 +1135,11 @@ impl Engine<'_> {
                     }
                     if let Some(close) = matching_paren(text, after) {
                         if is_line {
-                            self.focus = Some(i..close + 1);
+                            self.focus = Focus::Span(i..close + 1);
                         }
                         let called = self.call_from_text(name, &text[after + 1..close]);
                         if is_line {
-                            self.focus = None;
+                            self.focus = Focus::Line;
                         }
                         // A failed call stays as written, arguments included
                         // (scanning inside it again would redo the failure).
@@ -1113,7 +1149,14 @@ impl Engine<'_> {
                     }
                 }
                 if let Some(value) = self.lookup_var(name) {
+                    let (value, used) = self.access_chain(value, &text[after..]);
+                    if !self.charge(value.weight() / 256) {
+                        out.push_str(&text[i..]);
+                        break;
+                    }
                     out.push_str(&value.to_text());
+                    i = after + used;
+                    continue;
                 } else if let Some(Macro { params: None, body }) = self.macros.get(name) {
                     out.push_str(body);
                 } else {
@@ -1127,6 +1170,64 @@ impl Engine<'_> {
             i += ch_len;
         }
         out
+    }
+
+    /// Applies `.key` and `[index]` accessors written right after a JSON
+    /// variable in a diagram line (`$data.peers[0]`); returns the value and
+    /// the bytes of `rest` used. Anything else (`$file.txt` on a string)
+    /// is left as text.
+    fn access_chain(&mut self, mut value: Value, rest: &str) -> (Value, usize) {
+        let bytes = rest.as_bytes();
+        let mut used = 0;
+        loop {
+            let dangling_dot = used > 0 && bytes.get(used) == Some(&b'.') && name_len(&rest[used + 1..]) == 0;
+            if dangling_dot {
+                // `$data.name.` : PlantUML fails on the dot after an access.
+                let at = self.current;
+                let message = format!(
+                    "expected a key name after `{}.`; remove the dot or add the key",
+                    &rest[..used]
+                );
+                self.error(at, EvalError::expr(message));
+                return (value, used);
+            }
+            if !matches!(value, Value::Array(_) | Value::Object(_)) {
+                return (value, used);
+            }
+            match bytes.get(used) {
+                Some(b'.') => {
+                    let key_len = name_len(&rest[used + 1..]);
+                    let key = &rest[used + 1..used + 1 + key_len];
+                    if key_len == 0 || key.starts_with(['$', '%']) {
+                        return (value, used);
+                    }
+                    match value.member(key) {
+                        Some(next) => {
+                            value = next;
+                            used += 1 + key_len;
+                        }
+                        None => return (value, used),
+                    }
+                }
+                Some(b'[') => {
+                    let Some(close) = rest[used..].find(']').map(|c| used + c) else {
+                        return (value, used);
+                    };
+                    let index = match self.eval_text(&rest[used + 1..close]) {
+                        Ok(index) => index,
+                        Err(_) => return (value, used),
+                    };
+                    match value.index(&index) {
+                        Some(next) => {
+                            value = next;
+                            used = close + 1;
+                        }
+                        None => return (value, used),
+                    }
+                }
+                _ => return (value, used),
+            }
+        }
     }
 
     /// A call written in a diagram line. `None` (after a diagnostic) leaves
@@ -1169,8 +1270,21 @@ impl Engine<'_> {
     // ------------------------------------------------------------ evaluation
 
     fn eval_text(&mut self, text: &str) -> Result<Value, EvalError> {
-        let parsed = expr::parse(text).map_err(|m| EvalError::expr(format!("cannot read `{}`: {m}", text.trim())))?;
-        self.eval(&parsed)
+        // Loops evaluate the same texts again and again: parse each once.
+        let parsed = match self.parsed.get(text) {
+            Some(parsed) => parsed.clone(),
+            None => {
+                let parsed = Rc::new(expr::parse(text));
+                if self.parsed.len() < MAX_CACHED_EXPRESSIONS {
+                    self.parsed.insert(text.to_owned(), parsed.clone());
+                }
+                parsed
+            }
+        };
+        match parsed.as_ref() {
+            Ok(e) => self.eval(e),
+            Err(m) => Err(EvalError::expr(format!("cannot read `{}`: {m}", text.trim()))),
+        }
     }
 
     fn eval(&mut self, e: &Expr) -> Result<Value, EvalError> {
@@ -1182,39 +1296,20 @@ impl Engine<'_> {
         result
     }
 
+    /// One match arm per helper: the helpers' locals then stay out of the
+    /// frame that every level of a deep expression pays for.
     fn eval_inner(&mut self, e: &Expr) -> Result<Value, EvalError> {
         match e {
             Expr::Int(n) => Ok(Value::Int(*n)),
             Expr::Str(s) => Ok(Value::Str(s.clone())),
-            Expr::Name(name) => Ok(match self.lookup_var(name) {
-                Some(v) => v,
-                None => match self.macros.get(name) {
-                    Some(Macro { params: None, body }) => match body.trim().parse::<i64>() {
-                        Ok(n) => Value::Int(n),
-                        Err(_) => Value::Str(body.clone()),
-                    },
-                    _ => Value::Str(name.clone()),
-                },
-            }),
-            Expr::Array(items) => {
-                let mut values = Vec::with_capacity(items.len());
-                for item in items {
-                    values.push(self.eval(item)?);
-                }
-                Ok(Value::Array(values))
-            }
-            Expr::Neg(inner) => {
-                let v = self.eval(inner)?;
-                v.as_int()
-                    .and_then(i64::checked_neg)
-                    .map(Value::Int)
-                    .ok_or_else(|| EvalError::expr(format!("cannot negate \"{}\"", v.to_text())))
-            }
-            Expr::Binary(op, left, right) => {
-                let l = self.eval(left)?;
-                let r = self.eval(right)?;
-                self.binary(*op, l, r)
-            }
+            Expr::Raw(text) => Ok(Value::Raw(text.clone())),
+            Expr::Name(name) => self.eval_name(name),
+            Expr::Object(entries) => self.eval_object(entries),
+            Expr::Member(base, key) => self.eval_member(base, key),
+            Expr::Index(base, index) => self.eval_index(base, index),
+            Expr::Array(items) => self.eval_array(items),
+            Expr::Neg(inner) => self.eval_neg(inner),
+            Expr::Binary(op, left, right) => self.eval_binary(*op, left, right),
             Expr::Call { name, args } => {
                 if !self.step() {
                     return Err(EvalError::new(codes::WORK_LIMIT, "stopped"));
@@ -1222,6 +1317,78 @@ impl Engine<'_> {
                 self.eval_call(name, args)
             }
         }
+    }
+
+    fn eval_name(&mut self, name: &str) -> Result<Value, EvalError> {
+        Ok(match self.lookup_var(name) {
+            Some(v) => {
+                // Copying a large value costs in proportion to its size.
+                if !self.charge(v.weight() / 256) {
+                    return Err(EvalError::new(codes::WORK_LIMIT, "stopped"));
+                }
+                v
+            }
+            None => match self.macros.get(name) {
+                Some(Macro { params: None, body }) => match body.trim().parse::<i64>() {
+                    Ok(n) => Value::Int(n),
+                    Err(_) => Value::Str(body.clone()),
+                },
+                _ => Value::Str(name.to_owned()),
+            },
+        })
+    }
+
+    fn eval_object(&mut self, entries: &[(String, Expr)]) -> Result<Value, EvalError> {
+        let mut values: Vec<(String, Value)> = Vec::with_capacity(entries.len());
+        for (key, item) in entries {
+            let value = self.eval(item)?;
+            match values.iter_mut().find(|(k, _)| k == key) {
+                Some(slot) => slot.1 = value,
+                None => values.push((key.clone(), value)),
+            }
+        }
+        Ok(Value::Object(values))
+    }
+
+    fn eval_member(&mut self, base: &Expr, key: &str) -> Result<Value, EvalError> {
+        let value = self.eval(base)?;
+        value
+            .member(key)
+            .ok_or_else(|| EvalError::expr(format!("`.{key}` needs a JSON object, found \"{}\"", value.to_text())))
+    }
+
+    fn eval_index(&mut self, base: &Expr, index: &Expr) -> Result<Value, EvalError> {
+        let value = self.eval(base)?;
+        let index = self.eval(index)?;
+        value.index(&index).ok_or_else(|| {
+            EvalError::expr(format!(
+                "cannot index \"{}\" with \"{}\"",
+                value.to_text(),
+                index.to_text()
+            ))
+        })
+    }
+
+    fn eval_array(&mut self, items: &[Expr]) -> Result<Value, EvalError> {
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            values.push(self.eval(item)?);
+        }
+        Ok(Value::Array(values))
+    }
+
+    fn eval_neg(&mut self, inner: &Expr) -> Result<Value, EvalError> {
+        let v = self.eval(inner)?;
+        v.as_int()
+            .and_then(i64::checked_neg)
+            .map(Value::Int)
+            .ok_or_else(|| EvalError::expr(format!("cannot negate \"{}\"", v.to_text())))
+    }
+
+    fn eval_binary(&mut self, op: BinOp, left: &Expr, right: &Expr) -> Result<Value, EvalError> {
+        let l = self.eval(left)?;
+        let r = self.eval(right)?;
+        self.binary(op, l, r)
     }
 
     fn binary(&mut self, op: BinOp, l: Value, r: Value) -> Result<Value, EvalError> {
@@ -1249,6 +1416,10 @@ impl Engine<'_> {
                     if a.len() + b.len() > self.options.max_output_bytes {
                         self.aborted_by_size();
                         return Err(EvalError::new(codes::OUTPUT_LIMIT, "string too large"));
+                    }
+                    // Concatenation copies: long strings cost more.
+                    if !self.charge((a.len() + b.len()) / 256) {
+                        return Err(EvalError::new(codes::WORK_LIMIT, "stopped"));
                     }
                     Ok(Value::Str(a + &b))
                 }
@@ -1317,8 +1488,18 @@ impl Engine<'_> {
     }
 
     fn builtin(&mut self, name: &str, args: Vec<Value>) -> Result<Value, EvalError> {
+        let input_weight: usize = args.iter().map(Value::weight).sum();
+        if !self.charge(input_weight / 256) {
+            return Err(EvalError::new(codes::WORK_LIMIT, "stopped"));
+        }
         if let Some(result) = builtins::call_pure(name, &args) {
-            return result.map_err(EvalError::expr);
+            let value = result.map_err(EvalError::expr)?;
+            // JSON builtins can double a value per call (`%json_merge($a, $a)`).
+            if value.weight() > self.options.max_output_bytes {
+                self.aborted_by_size();
+                return Err(EvalError::new(codes::OUTPUT_LIMIT, "value too large"));
+            }
+            return Ok(value);
         }
         let text_arg = |i: usize| args.get(i).map(Value::to_text).unwrap_or_default();
         match name {
@@ -1400,6 +1581,15 @@ impl Engine<'_> {
                 }))
             }
             "%get_current_theme" => Ok(Value::Str(String::new())),
+            "%str2json" => {
+                let text = text_arg(0);
+                let parsed = expr::parse(&text)
+                    .map_err(|m| EvalError::expr(format!("%str2json: \"{text}\" is not JSON: {m}")))?;
+                if !is_json_literal(&parsed) {
+                    return Err(EvalError::expr(format!("%str2json: \"{text}\" is not JSON")));
+                }
+                self.eval(&parsed)
+            }
             "%feature" => Ok(Value::bool(false)),
             _ => {
                 let hint = if builtins::NOT_IMPLEMENTED.contains(&name) {
@@ -1469,7 +1659,7 @@ impl Engine<'_> {
     /// letting each level fail and go on could take exponential time.
     fn runaway(&mut self, message: String) -> EvalError {
         let at = self.current;
-        let focus = self.focus.clone();
+        let focus = self.focus_span(&self.focus, at);
         self.report(at, codes::CALL_DEPTH_LIMIT, Severity::Error, message.clone(), focus);
         self.aborted = true;
         EvalError {
@@ -1534,8 +1724,9 @@ impl Engine<'_> {
         }
         self.locals.push(scope);
         self.call_depth += 1;
-        let (caller, caller_focus) = (self.current, self.focus.take());
-        self.call_sites.push((caller, caller_focus.clone()));
+        let (caller, caller_focus) = (self.current, std::mem::replace(&mut self.focus, Focus::Line));
+        let call_span = self.focus_span(&caller_focus, caller);
+        self.call_sites.push((caller, call_span));
         let is_procedure = function.kind != FunctionKind::Function;
         // A function's text lines are captured too, and dropped: PlantUML
         // ignores them.
@@ -1553,6 +1744,18 @@ impl Engine<'_> {
             Flow::Return(value) if !is_procedure => Ok(value),
             _ => Ok(Value::Str(captured.map(|lines| lines.join("\n")).unwrap_or_default())),
         }
+    }
+}
+
+/// JSON is a subset of the expression language: literals only, no names,
+/// calls or operators.
+fn is_json_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_) | Expr::Str(_) | Expr::Raw(_) => true,
+        Expr::Neg(inner) => matches!(**inner, Expr::Int(_) | Expr::Raw(_)),
+        Expr::Array(items) => items.iter().all(is_json_literal),
+        Expr::Object(entries) => entries.iter().all(|(_, v)| is_json_literal(v)),
+        _ => false,
     }
 }
 

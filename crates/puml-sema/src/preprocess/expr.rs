@@ -21,6 +21,14 @@ pub(crate) enum Expr {
     Neg(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Array(Vec<Expr>),
+    /// `{"key": value, …}`
+    Object(Vec<(String, Expr)>),
+    /// `true`, `false`, `null`, `1.5`: JSON literals kept as written.
+    Raw(String),
+    /// `value.key`
+    Member(Box<Expr>, String),
+    /// `value[index]`
+    Index(Box<Expr>, Box<Expr>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +56,8 @@ pub(crate) enum BinOp {
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
     Int(i64),
+    /// A number with a fraction or exponent.
+    Decimal(String),
     Str(String),
     Name(String),
     Op(BinOp),
@@ -57,6 +67,10 @@ enum Token {
     RBracket,
     Comma,
     Assign,
+    LBrace,
+    RBrace,
+    Colon,
+    Dot,
 }
 
 fn tokenize(text: &str) -> Result<Vec<Token>, String> {
@@ -74,6 +88,14 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_digit() {
                 i += 1;
+            }
+            if chars.get(i) == Some(&'.') && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+                i += 1;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    i += 1;
+                }
+                tokens.push(Token::Decimal(chars[start..i].iter().collect()));
+                continue;
             }
             let digits: String = chars[start..i].iter().collect();
             let n = digits
@@ -127,6 +149,10 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             (']', _) => (Token::RBracket, 1),
             (',', _) => (Token::Comma, 1),
             ('=', _) => (Token::Assign, 1),
+            ('{', _) => (Token::LBrace, 1),
+            ('}', _) => (Token::RBrace, 1),
+            (':', _) => (Token::Colon, 1),
+            ('.', _) => (Token::Dot, 1),
             ('!', _) => return Err("`!` is not an operator here; use %not(…)".to_owned()),
             _ => return Err(format!("unexpected `{c}`; quote text values, e.g. \"{c}…\"")),
         };
@@ -177,6 +203,7 @@ pub(crate) fn parse_args(text: &str) -> Result<Vec<Arg>, String> {
 fn describe(token: &Token) -> String {
     match token {
         Token::Int(n) => format!("number {n}"),
+        Token::Decimal(n) => format!("number {n}"),
         Token::Str(s) => format!("string \"{s}\""),
         Token::Name(n) => format!("`{n}`"),
         Token::Op(_) => "operator".to_owned(),
@@ -186,6 +213,10 @@ fn describe(token: &Token) -> String {
         Token::RBracket => "`]`".to_owned(),
         Token::Comma => "`,`".to_owned(),
         Token::Assign => "`=` (compare with `==`)".to_owned(),
+        Token::LBrace => "`{`".to_owned(),
+        Token::RBrace => "`}`".to_owned(),
+        Token::Colon => "`:`".to_owned(),
+        Token::Dot => "`.`".to_owned(),
     }
 }
 
@@ -239,14 +270,42 @@ impl Parser {
         self.primary()
     }
 
+    /// A value and its `.key` / `[index]` accessors.
     fn primary(&mut self) -> Result<Expr, String> {
+        let mut value = self.atom()?;
+        loop {
+            match self.peek() {
+                Some(Token::Dot) => match self.tokens.get(self.pos + 1) {
+                    Some(Token::Name(key)) if !key.starts_with(['$', '%']) => {
+                        value = Expr::Member(Box::new(value), key.clone());
+                        self.pos += 2;
+                    }
+                    _ => return Err("expected a key name after `.`".to_owned()),
+                },
+                Some(Token::LBracket) => {
+                    self.pos += 1;
+                    let index = self.expr()?;
+                    if self.peek() != Some(&Token::RBracket) {
+                        return Err("expected `]`".to_owned());
+                    }
+                    self.pos += 1;
+                    value = Expr::Index(Box::new(value), Box::new(index));
+                }
+                _ => return Ok(value),
+            }
+        }
+    }
+
+    fn atom(&mut self) -> Result<Expr, String> {
         let Some(token) = self.tokens.get(self.pos).cloned() else {
             return Err("the expression ends where a value was expected".to_owned());
         };
         self.pos += 1;
         match token {
             Token::Int(n) => Ok(Expr::Int(n)),
+            Token::Decimal(n) => Ok(Expr::Raw(n)),
             Token::Str(s) => Ok(Expr::Str(s)),
+            Token::Name(name) if matches!(name.as_str(), "true" | "false" | "null") => Ok(Expr::Raw(name)),
             Token::Name(name) => {
                 if self.peek() == Some(&Token::LParen) {
                     self.pos += 1;
@@ -270,7 +329,48 @@ impl Parser {
                 }
                 Ok(Expr::Array(items.into_iter().map(|a| a.value).collect()))
             }
+            Token::LBrace => {
+                self.nesting += 1;
+                if self.nesting > MAX_NESTING {
+                    return Err("the expression is nested too deeply".to_owned());
+                }
+                let object = self.object();
+                self.nesting -= 1;
+                object
+            }
             other => Err(format!("expected a value, found {}", describe(&other))),
+        }
+    }
+
+    /// The members of `{…}` after the `{`, up to `}` (consumed).
+    fn object(&mut self) -> Result<Expr, String> {
+        let mut entries = Vec::new();
+        if self.peek() == Some(&Token::RBrace) {
+            self.pos += 1;
+            return Ok(Expr::Object(entries));
+        }
+        loop {
+            let key = match self.tokens.get(self.pos).cloned() {
+                Some(Token::Str(k)) | Some(Token::Name(k)) => k,
+                Some(other) => return Err(format!("expected a key, found {}", describe(&other))),
+                None => return Err("the object is not closed with `}`".to_owned()),
+            };
+            self.pos += 1;
+            if self.peek() != Some(&Token::Colon) {
+                return Err(format!("expected `:` after the key \"{key}\""));
+            }
+            self.pos += 1;
+            let value = self.expr()?;
+            entries.push((key, value));
+            match self.peek() {
+                Some(Token::Comma) => self.pos += 1,
+                Some(Token::RBrace) => {
+                    self.pos += 1;
+                    return Ok(Expr::Object(entries));
+                }
+                Some(other) => return Err(format!("expected `,` or `}}`, found {}", describe(other))),
+                None => return Err("the object is not closed with `}`".to_owned()),
+            }
         }
     }
 
@@ -342,6 +442,16 @@ mod tests {
         assert!(parse(&deep).is_err());
         let negs = format!("{}1", "-".repeat(10_000));
         assert!(parse(&negs).is_err());
+    }
+
+    #[test]
+    fn json_literals_and_access() {
+        let e = parse(r#"{"a": [1, 2.5, true], b: null}"#).unwrap();
+        assert!(matches!(e, Expr::Object(ref entries) if entries.len() == 2));
+        let e = parse("$data.peers[1].name").unwrap();
+        assert!(matches!(e, Expr::Member(_, ref k) if k == "name"));
+        assert!(parse("$data.").is_err());
+        assert!(parse("{\"a\" 1}").is_err());
     }
 
     #[test]

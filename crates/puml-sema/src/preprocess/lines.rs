@@ -295,7 +295,8 @@ pub(crate) fn parse_block(
     // Blocks opened past MAX_BLOCK_NESTING are not opened (one error);
     // their closers are then swallowed by this count.
     let mut too_deep = 0usize;
-    for line in range {
+    let mut lines = range.clone();
+    while let Some(line) = lines.next() {
         let at = LineRef { file: file_id, line };
         let text = file.line_text(line);
         let trimmed = text.trim();
@@ -497,7 +498,17 @@ pub(crate) fn parse_block(
             ),
             w if CLOSERS.contains(&w) => close(&mut stack, at, &word, errors),
             _ => {
-                let directive = parse_simple_directive(&word, rest_trimmed, text);
+                let mut directive = parse_simple_directive(&word, rest_trimmed, text);
+                // A JSON value may span lines: `!$data = {` … `}`.
+                if let Directive::Assign { expr, .. } = &mut directive {
+                    let mut continued = 0;
+                    while bracket_depth(expr) > 0 && continued < MAX_CONTINUATION_LINES {
+                        let Some(next) = lines.next() else { break };
+                        expr.push('\n');
+                        expr.push_str(file.line_text(next));
+                        continued += 1;
+                    }
+                }
                 push(&mut stack, Node::Directive(at, directive));
             }
         }
@@ -521,6 +532,30 @@ pub(crate) fn parse_block(
 }
 
 const MAX_BLOCK_NESTING: usize = 64;
+
+/// A multi-line JSON value longer than this is cut (and then fails to parse).
+const MAX_CONTINUATION_LINES: usize = 10_000;
+
+/// Open `{`/`[` minus closed ones, outside strings.
+fn bracket_depth(text: &str) -> i64 {
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
 
 const CLOSERS: &[&str] = &[
     "endif",

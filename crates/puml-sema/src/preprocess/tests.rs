@@ -411,8 +411,10 @@ fn docs_examples() {
     let run = |(text, stdin): &(String, bool)| {
         let options = PreprocessOptions {
             file_path: (!stdin).then(|| fixtures.join("example.puml")),
+            // Lower limits than the defaults keep the runaway examples quick.
             max_include_depth: 3,
-            max_steps: 200_000,
+            max_output_bytes: 1 << 20,
+            max_steps: 300_000,
             ..fixed_options(&fixtures.join("example.puml"))
         };
         let result = preprocess(text, &options, &FsLoader);

@@ -505,10 +505,12 @@ impl<'a> Parser<'a> {
             lx.push(AMP, 1);
             lx.ws();
         }
+        let mut anchored = false;
         if lx.rest().starts_with('{') {
             if let Some(close) = lx.rest().find('}') {
                 lx.push(ANCHOR, close + 1);
                 lx.ws();
+                anchored = true;
             }
         }
         // Left endpoint (absent in `-> B`, which PlantUML rejects).
@@ -525,7 +527,8 @@ impl<'a> Parser<'a> {
             self.name(&mut lx, line);
         }
         endpoints.push((left_start, lx.pos));
-        let left_missing = left_start == lx.pos;
+        // `{start} <-> {end}`: a teoz duration between two anchors.
+        let left_missing = left_start == lx.pos && !anchored;
         let checkpoint = lx.checkpoint();
         lx.ws();
         // The arrow.
@@ -592,6 +595,9 @@ impl<'a> Parser<'a> {
                 QUESTION
             };
             lx.push(kind, 1);
+        } else if anchored && lx.rest().starts_with('{') && lx.rest().contains('}') {
+            let close = lx.rest().find('}').unwrap_or(0);
+            lx.push(ANCHOR, close + 1);
         } else if !lx.rest().starts_with(':') && !lx.at_end() {
             self.name(&mut lx, line);
         }
@@ -758,7 +764,8 @@ impl<'a> Parser<'a> {
             lx.rewind(cp);
         }
         let one_line = lx.colon_label();
-        if !ok || (!one_line && !lx.rest().trim().is_empty()) {
+        let malformed = !ok || (!one_line && !lx.rest().trim().is_empty());
+        if malformed {
             let range = self.line_range(line);
             let message = if !ok {
                 "a note needs a position: `note left of A`, `note right of A`, `note over A`, `note over A, B` or `note across`"
@@ -769,7 +776,7 @@ impl<'a> Parser<'a> {
             self.error(Diagnostic::error(codes::BAD_NOTE, range, message));
         }
         self.emit_line(line, lx);
-        if one_line || !ok {
+        if one_line || malformed {
             self.pos += 1;
         } else {
             self.block_body(line, "note", |l| {
