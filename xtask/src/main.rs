@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <task>`. Each task lives in its own module;
 //! this file only dispatches.
 
+mod bench_check;
 mod bench_render;
 mod corpus;
 mod fidelity;
@@ -11,6 +12,9 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <task> [args]
 
 tasks:
+  bench-check [--corpus DIR] [--no-plantuml]
+                                        check throughput, incremental re-check through the
+                                        database, PlantUML -checkonly timing when installed
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR]    write docs/gallery (puml PNG beside PlantUML PNG)
   bench-render [--corpus DIR] [--no-plantuml]
@@ -28,6 +32,7 @@ fn main() -> ExitCode {
         "fidelity" => fidelity::run(rest),
         "gallery" => gallery::run(rest),
         "bench-render" => bench_render::run(rest),
+        "bench-check" => bench_check::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

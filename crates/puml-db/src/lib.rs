@@ -1,2 +1,190 @@
-//! The salsa database. Owned by the compiler-core work (issue 2).
+//! The salsa database: one place where puml's phases become memoized,
+//! incremental queries.
+//!
+//! Inputs: [`SourceFile`] (a path and its text; included files become
+//! inputs on demand, the first time an `!include` reads them) and
+//! [`Config`] (include root, URL-include opt-in, theme override).
+//! Queries, each a thin wrapper over a pure function of the phase crates:
+//! `parse` → `analysis` (preprocess + lower + diagnostics) → `document`
+//! (the position-free model, a firewall: an edit that leaves the model equal
+//! stops here) → `summary`, `scenes` (layout) → render (see `render_queries`).
+
 mod render_queries;
+
+pub use render_queries::scenes;
+
+use puml_sema::model::Document;
+use puml_sema::{Analysis, AnalysisOptions, FileLoader};
+use puml_syntax::{Diagnostic, Parse};
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: Option<PathBuf>,
+    #[returns(ref)]
+    pub text: String,
+}
+
+#[salsa::input(debug)]
+pub struct Config {
+    #[returns(ref)]
+    pub include_root: Option<PathBuf>,
+    #[returns(copy)]
+    pub allow_url_includes: bool,
+    #[returns(ref)]
+    pub theme: Option<String>,
+}
+
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// The input for a file read by `!include`, created on first use.
+    fn included_file(&self, path: &Path) -> io::Result<SourceFile>;
+}
+
+/// The database. Cloning it gives a snapshot for another thread; a stale
+/// snapshot stops with `salsa::Cancelled` at the next write.
+#[salsa::db]
+#[derive(Clone)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+    included: Arc<Mutex<HashMap<PathBuf, SourceFile>>>,
+    log: Option<Arc<Mutex<Vec<String>>>>,
+}
+
+impl Default for Database {
+    fn default() -> Self {
+        Database {
+            storage: salsa::Storage::new(None),
+            included: Default::default(),
+            log: None,
+        }
+    }
+}
+
+impl Database {
+    /// A database that records which queries execute (for tests and
+    /// `puml` debugging): see [`Database::take_log`].
+    pub fn with_execution_log() -> Database {
+        let log: Arc<Mutex<Vec<String>>> = Default::default();
+        let sink = log.clone();
+        Database {
+            storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                    if let Ok(mut log) = sink.lock() {
+                        log.push(format!("{database_key:?}"));
+                    }
+                }
+            }))),
+            included: Default::default(),
+            log: Some(log),
+        }
+    }
+
+    /// The queries executed since the last call, e.g. `parse(Id(0))`.
+    pub fn take_log(&self) -> Vec<String> {
+        self.log
+            .as_ref()
+            .and_then(|l| l.lock().ok().map(|mut l| std::mem::take(&mut *l)))
+            .unwrap_or_default()
+    }
+
+    /// Re-reads every included file from disk; changed ones become new revisions.
+    pub fn refresh_included_files(&mut self) {
+        use salsa::Setter;
+        let files: Vec<(PathBuf, SourceFile)> = match self.included.lock() {
+            Ok(map) => map.iter().map(|(p, f)| (p.clone(), *f)).collect(),
+            Err(_) => return,
+        };
+        for (path, file) in files {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if file.text(self) != &text {
+                file.set_text(self).to(text);
+            }
+        }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl Db for Database {
+    fn included_file(&self, path: &Path) -> io::Result<SourceFile> {
+        let mut map = self
+            .included
+            .lock()
+            .map_err(|_| io::Error::other("include table poisoned"))?;
+        if let Some(file) = map.get(path) {
+            return Ok(*file);
+        }
+        let text = std::fs::read_to_string(path)?;
+        let file = SourceFile::new(self, Some(path.to_path_buf()), text);
+        map.insert(path.to_path_buf(), file);
+        Ok(file)
+    }
+}
+
+/// Reads includes through the database, so that each included file is an
+/// input and an edit to it re-runs exactly the queries that read it.
+struct DbLoader<'a> {
+    db: &'a dyn Db,
+}
+
+impl FileLoader for DbLoader<'_> {
+    fn load(&self, path: &Path) -> io::Result<String> {
+        let file = self.db.included_file(path)?;
+        Ok(file.text(self.db).clone())
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
+    puml_syntax::parse(file.text(db))
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Analysis {
+    let options = AnalysisOptions {
+        file_path: file.path(db).clone(),
+        include_root: config.include_root(db).clone(),
+        allow_url_includes: config.allow_url_includes(db),
+    };
+    let loader = DbLoader { db };
+    puml_sema::analyze_parsed(file.text(db), parse(db, file), &options, &loader)
+}
+
+/// The model alone: equal after edits that only move text, so the queries
+/// below it are not re-run.
+#[salsa::tracked(returns(ref))]
+pub fn document(db: &dyn Db, file: SourceFile, config: Config) -> Document {
+    analysis(db, file, config).document.clone()
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn diagnostics(db: &dyn Db, file: SourceFile, config: Config) -> Vec<Diagnostic> {
+    analysis(db, file, config).diagnostics.clone()
+}
+
+/// Counts over the model, as `puml check` and `puml_check` report them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ModelSummary {
+    pub diagrams: usize,
+    pub participants: usize,
+    pub events: usize,
+    pub pages: usize,
+}
+
+#[salsa::tracked(returns(copy))]
+pub fn summary(db: &dyn Db, file: SourceFile, config: Config) -> ModelSummary {
+    let document = document(db, file, config);
+    ModelSummary {
+        diagrams: document.diagrams.len(),
+        participants: document.diagrams.iter().map(|d| d.participants.len()).sum(),
+        events: document.diagrams.iter().map(|d| d.events.len()).sum(),
+        pages: document.diagrams.iter().map(|d| d.page_count()).sum(),
+    }
+}

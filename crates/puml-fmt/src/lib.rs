@@ -81,13 +81,26 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
         newline,
         out: Vec::new(),
         depth: 0,
-        blank_run: 0,
+        // Blank lines at the very start of the file are dropped.
+        blank_run: 1,
         line: Vec::new(),
     };
     let root = parse.syntax();
     for element in root.children_with_tokens() {
         match element {
-            NodeOrToken::Node(node) if node.kind() == DIAGRAM => printer.diagram(&node),
+            NodeOrToken::Node(node) if node.kind() == DIAGRAM => {
+                printer.flush_line();
+                printer.diagram(&node);
+            }
+            // Blank lines and comments between diagrams get the same
+            // treatment as inside them; other outside text is verbatim.
+            NodeOrToken::Token(token) if matches!(token.kind(), WHITESPACE | NEWLINE | COMMENT) => {
+                let is_newline = token.kind() == NEWLINE;
+                printer.line.push(NodeOrToken::Token(token));
+                if is_newline {
+                    printer.flush_line();
+                }
+            }
             other => printer.verbatim(&other),
         }
     }
@@ -307,7 +320,9 @@ impl Printer<'_> {
                     let content = line.trim_end_matches(['\n', '\r']);
                     if !content.trim().is_empty() {
                         out.push_str(&self.indent(depth + 1));
-                        out.push_str(content.get(common..).unwrap_or(content).trim_end());
+                        // Trailing whitespace is kept: it is part of the text
+                        // (PlantUML draws it, e.g. after an inline `<latex>`).
+                        out.push_str(content.get(common..).unwrap_or(content));
                     }
                     if has_newline {
                         out.push_str(self.newline);

@@ -120,3 +120,31 @@ fn formatter_invariants_hold_on_every_file() {
         failures.join("\n")
     );
 }
+
+/// Cut-off files (an editor mid-typing) never panic and still format
+/// idempotently.
+#[test]
+fn truncated_inputs_format_idempotently() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    diagram_files(&root.join("test-data"), &mut files);
+    diagram_files(&root.join("../shared/corpus"), &mut files);
+    let options = FormatOptions::default();
+    let mut checked = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for part in 1..8 {
+            let mut cut = text.len() * part / 8;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let prefix = &text[..cut];
+            let once = format(prefix, &options);
+            assert_eq!(format(&once, &options), once, "{} cut at {cut}", path.display());
+            checked += 1;
+        }
+    }
+    println!("{checked} truncated inputs formatted idempotently");
+}

@@ -132,6 +132,8 @@ pub fn check_bytes(bytes: &[u8], options: &CheckOptions, loader: &dyn FileLoader
 }
 
 /// Decodes a file's bytes as UTF-8, or explains where it is not.
+// The error is returned once per file read, so its size does not matter.
+#[allow(clippy::result_large_err)]
 pub fn decode_source(bytes: &[u8]) -> Result<&str, Diagnostic> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text),

@@ -129,7 +129,11 @@ fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
             let indent = leading_whitespace(text, at);
             use_edits.push(TextEdit::insert(at, format!("{indent}{}\n", declaration(diagram, i))));
             let after = statement_end(&tree, text, map.participants[i].end());
-            let newline = if usize::from(after) == text.len() && !text.ends_with('\n') { "\n" } else { "" };
+            let newline = if usize::from(after) == text.len() && !text.ends_with('\n') {
+                "\n"
+            } else {
+                ""
+            };
             after_use_edits.push(TextEdit::insert(
                 after,
                 format!("{newline}{indent}{}\n", declaration(diagram, i)),

@@ -43,7 +43,11 @@ fn mermaid_fixtures() {
             .filter(|d| d.severity != puml_syntax::Severity::Info)
             .map(|d| format!("[{}] {}", d.code, d.message))
             .collect();
-        assert!(problems.is_empty(), "{}: the conversion does not check cleanly: {problems:?}", input.display());
+        assert!(
+            problems.is_empty(),
+            "{}: the conversion does not check cleanly: {problems:?}",
+            input.display()
+        );
         expect_test::expect_file![warnings_file].assert_eq(&warnings);
     }
 }

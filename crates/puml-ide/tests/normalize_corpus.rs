@@ -34,7 +34,12 @@ fn shape(text: &str) -> (Shape, Vec<&'static str>) {
                 .collect()
         })
         .collect();
-    let mut errors: Vec<&'static str> = analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+    let mut errors: Vec<&'static str> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
     errors.sort();
     (participants, errors)
 }
@@ -49,7 +54,9 @@ fn normalize_keeps_order_and_declares_everyone() {
     let mut failures = Vec::new();
     let mut declared = 0;
     for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
         let once = normalize(&text, &options);
         declared += once.declared.len();
         let (patched, _) = puml_syntax::apply_edits(&text, &once.edits);
@@ -62,7 +69,9 @@ fn normalize_keeps_order_and_declares_everyone() {
         let (before, errors_before) = shape(&text);
         let (after, errors_after) = shape(&once.source);
         let strip = |s: &Shape| -> Vec<Vec<(String, &'static str)>> {
-            s.iter().map(|d| d.iter().map(|(c, k, _)| (c.clone(), *k)).collect()).collect()
+            s.iter()
+                .map(|d| d.iter().map(|(c, k, _)| (c.clone(), *k)).collect())
+                .collect()
         };
         if strip(&before) != strip(&after) {
             failures.push(format!("{}: participant order or kinds changed", path.display()));
@@ -74,6 +83,9 @@ fn normalize_keeps_order_and_declares_everyone() {
             failures.push(format!("{}: new errors {errors_after:?}", path.display()));
         }
     }
-    println!("normalize checked on {} files, {declared} participants declared", files.len());
+    println!(
+        "normalize checked on {} files, {declared} participants declared",
+        files.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -34,6 +34,8 @@ fn parse_hex(hex: &str) -> Option<Color> {
     }
     let digit = |i: usize| u8::from_str_radix(&hex[i..i + 1], 16).ok();
     let pair = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+    // PlantUML tolerates one stray digit (`#FFFFFFF`): the first six count.
+    let hex = if hex.len() == 7 { &hex[..6] } else { hex };
     match hex.len() {
         3 => Some(Color::rgb(digit(0)? * 17, digit(1)? * 17, digit(2)? * 17)),
         6 => Some(Color::rgb(pair(0)?, pair(2)?, pair(4)?)),

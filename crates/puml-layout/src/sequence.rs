@@ -155,7 +155,15 @@ impl<'a> Context<'a> {
                 }
                 lines.extend(creole::parse(&p.display));
                 let block = creole::measure_lines(lines, head_font, metrics);
-                HeadMetrics::new(p.kind, block)
+                let spot = p
+                    .stereotype
+                    .as_ref()
+                    .and_then(|st| st.spot.as_ref())
+                    .map(|(letter, color)| {
+                        let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
+                        (*letter, color)
+                    });
+                HeadMetrics::new(p.kind, block, spot)
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -253,6 +261,20 @@ impl<'a> Context<'a> {
                     let inner = self.heads[self.slots[lo].index()].left + self.heads[self.slots[hi].index()].right;
                     if hi > lo {
                         need(lo + 1, hi + 1, w - inner);
+                    } else {
+                        // A one-participant box as wide as its title: room on both sides.
+                        let head = &self.heads[self.slots[lo].index()];
+                        let half = w / 2.0 + 4.0 + self.theme.box_padding;
+                        if lo > 0 {
+                            let prev = &self.heads[self.slots[lo - 1].index()];
+                            need(lo, lo + 1, half.max(head.left) + prev.right + HEAD_GAP);
+                        }
+                        if lo + 1 < n {
+                            let next = &self.heads[self.slots[lo + 1].index()];
+                            need(lo + 1, lo + 2, half.max(head.right) + next.left + HEAD_GAP);
+                        } else {
+                            need(lo + 1, n + 1, half);
+                        }
                     }
                 }
             }
@@ -646,9 +668,16 @@ impl<'a> Context<'a> {
                             MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
                         };
                         if let Some(number) = &number {
-                            number.draw(x, text_top, Align::Left, theme.arrow_font_color, &mut front);
+                            // The number is centered on a multi-line label, as in PlantUML.
+                            let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
+                            number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut front);
                         }
-                        label.draw(x + number_w, text_top, Align::Left, theme.arrow_font_color, &mut front);
+                        let line_align = match theme.message_align {
+                            MessageAlign::Left => Align::Left,
+                            MessageAlign::Center => Align::Center,
+                            MessageAlign::Right => Align::Right,
+                        };
+                        label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
                         if below {
                             end_y = end_y.max(text_top + text_h);
                         }
@@ -718,7 +747,7 @@ impl<'a> Context<'a> {
                                     top,
                                     hi - lo + 28.0,
                                     h,
-                                    &block,
+                                    block,
                                     fill,
                                     theme,
                                 );
@@ -740,13 +769,13 @@ impl<'a> Context<'a> {
                             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (first_x, first_x) };
                             let width = (hi - lo + 28.0).max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
-                            draw_note_centered(&mut front, note.shape, x, top, width, h, &block, fill, theme);
+                            draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
                             last_note = Some((top, top + h));
                             y = y.max(top + h);
                             continue;
                         }
                     };
-                    draw_note(&mut front, note.shape, x, top, w, h, &block, fill, theme);
+                    draw_note(&mut front, note.shape, x, top, w, h, block, fill, theme);
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(x);
                         g.max_x = g.max_x.max(x + w);
@@ -1009,7 +1038,8 @@ impl<'a> Context<'a> {
         }
         // Foot boxes.
         let mut bottom = page_bottom;
-        if !self.diagram.settings.hide_footbox {
+        // `style strictuml` has no foot boxes either (as in PlantUML).
+        if !self.diagram.settings.hide_footbox && !theme.strict_uml {
             for &id in &self.slots {
                 if let Some(x) = cx(id) {
                     self.push_head(&mut heads_items, id, x, page_bottom, true);
@@ -1035,6 +1065,15 @@ impl<'a> Context<'a> {
                 }
                 let pad = 4.0 + self.theme.box_padding;
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
+                // Wide enough for the title.
+                if let Some(title) = &b.title {
+                    let w = creole::measure(title, Font::sans(13.0).bold(), self.metrics).width + 8.0 - 2.0 * pad;
+                    if hi - lo < w {
+                        let mid = (lo + hi) / 2.0;
+                        lo = mid - w / 2.0;
+                        hi = mid + w / 2.0;
+                    }
+                }
                 rect(
                     &mut boxes,
                     lo - pad,
@@ -1050,7 +1089,7 @@ impl<'a> Context<'a> {
                         (lo + hi) / 2.0 - block.width / 2.0,
                         box_top,
                         Align::Center,
-                        theme.font_color,
+                        theme.box_font_color,
                         &mut boxes,
                     );
                 }
@@ -1126,8 +1165,25 @@ impl<'a> Context<'a> {
             let x0 = lo - 6.0;
             let x1 = hi.max(lo + block.width + 40.0) + 6.0;
             let tab_h = block.height + 2.0;
-            rect(&mut items, x0, top, x1 - x0, bottom + 6.0 - top, 0.0, paint(None, Some(stroke(theme.group_border, 1.0))));
-            shapes::tab(&mut items, x0, top, block.width + 20.0, tab_h, theme.background, theme.group_border, 1.0);
+            rect(
+                &mut items,
+                x0,
+                top,
+                x1 - x0,
+                bottom + 6.0 - top,
+                0.0,
+                paint(None, Some(stroke(theme.group_border, 1.0))),
+            );
+            shapes::tab(
+                &mut items,
+                x0,
+                top,
+                block.width + 20.0,
+                tab_h,
+                theme.background,
+                theme.group_border,
+                1.0,
+            );
             block.draw(x0 + 4.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
             bottom += 6.0;
         }
@@ -1257,7 +1313,7 @@ impl<'a> Context<'a> {
                 y,
                 4.0,
                 4.0,
-                paint(Some(self.theme.background), Some(stroke(color, 1.0))),
+                paint(Some(color), Some(stroke(color, 1.0))),
             );
         }
         shapes::arrow_head(out, m.arrow.tail_head.shape, tail, tail_y, tail_dir, color, strict);
@@ -1268,7 +1324,7 @@ impl<'a> Context<'a> {
                 tail_y,
                 4.0,
                 4.0,
-                paint(Some(self.theme.background), Some(stroke(color, 1.0))),
+                paint(Some(color), Some(stroke(color, 1.0))),
             );
         }
     }
@@ -1316,7 +1372,15 @@ impl<'a> Context<'a> {
         let border = g.frame_color.unwrap_or(theme.group_border);
         let tab_h = tab_block.height + 2.0;
         if let Some(fill) = g.fill.or(theme.group_bg) {
-            rect(fills, x0, g.top, x1 - x0, bottom - g.top, 0.0, paint(Some(fill), None));
+            rect(
+                fills,
+                x0,
+                g.top,
+                x1 - x0,
+                bottom - g.top,
+                theme.frame_round_corner,
+                paint(Some(fill), None),
+            );
         }
         for (at, _, color) in &g.elses {
             if let Some(fill) = color {
@@ -1345,7 +1409,7 @@ impl<'a> Context<'a> {
             g.top,
             x1 - x0,
             bottom - g.top,
-            0.0,
+            theme.frame_round_corner,
             paint(None, Some(stroke(border, 1.5))),
         );
         tab_block.draw(x0 + 15.0, g.top + 1.0, Align::Left, theme.group_font_color, front);

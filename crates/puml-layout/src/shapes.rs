@@ -117,19 +117,25 @@ impl PathBuilder {
     }
 }
 
+/// Room taken by a stereotype spot (circle and gap) before the name.
+const SPOT_WIDTH: f64 = 26.0;
+
 /// Size of a participant head and how far it reaches left/right of the lifeline.
 #[derive(Debug, Clone)]
 pub struct HeadMetrics {
     pub kind: ParticipantKind,
     pub label: TextBlock,
+    /// `<< (C,#color) >>`: a circled letter left of the name (participants only).
+    pub spot: Option<(char, Color)>,
     pub height: f64,
     pub left: f64,
     pub right: f64,
 }
 
 impl HeadMetrics {
-    pub fn new(kind: ParticipantKind, label: TextBlock) -> HeadMetrics {
-        let tw = label.width;
+    pub fn new(kind: ParticipantKind, label: TextBlock, spot: Option<(char, Color)>) -> HeadMetrics {
+        let spot = spot.filter(|_| kind == ParticipantKind::Participant);
+        let tw = label.width + if spot.is_some() { SPOT_WIDTH } else { 0.0 };
         let th = label.height;
         let (_width, height, left, right) = match kind {
             ParticipantKind::Participant => (tw + 14.0, th + 14.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0),
@@ -156,6 +162,7 @@ impl HeadMetrics {
         HeadMetrics {
             kind,
             label,
+            spot,
             height,
             left,
             right,
@@ -182,10 +189,28 @@ pub fn draw_head(
     let outline = paint(None, Some(stroke(border, 0.5)));
     match head.kind {
         ParticipantKind::Participant => {
-            let w = tw + 14.0;
+            let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
+            let w = tw + spot_w + 14.0;
             rect(out, cx - w / 2.0, top, w, th + 14.0, theme.round_corner, body);
+            if let Some((letter, color)) = head.spot {
+                let scx = cx - w / 2.0 + 7.0 + 11.0;
+                let scy = top + 7.0 + th / 2.0;
+                ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
+                let font = crate::scene::Font::sans(13.0).bold();
+                out.push(Item::Text(crate::scene::TextRun {
+                    x: round3(scx - 4.5),
+                    y: round3(scy + 4.5),
+                    text: letter.to_string(),
+                    font,
+                    color: Color::BLACK,
+                    width: 0.0,
+                    underline: false,
+                    strike: false,
+                    link: None,
+                }));
+            }
             head.label
-                .draw(cx - tw / 2.0, top + 7.0, Align::Center, text_color, out);
+                .draw(cx - tw / 2.0 + spot_w / 2.0, top + 7.0, Align::Center, text_color, out);
         }
         ParticipantKind::Collections => {
             let w = tw + 14.0;

@@ -45,6 +45,7 @@ pub struct Theme {
     pub divider_border: Color,
     pub box_bg: Color,
     pub box_border: Color,
+    pub box_font_color: Color,
     pub legend_bg: Color,
     pub legend_border: Color,
     pub title_font_size: f64,
@@ -52,6 +53,8 @@ pub struct Theme {
     pub header_color: Color,
     pub destroy_color: Color,
     pub round_corner: f64,
+    /// Corner radius of group frames, notes' boxes and the legend: 0 unless `skinparam roundCorner` is set.
+    pub frame_round_corner: f64,
     pub shadowing: bool,
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
@@ -92,6 +95,7 @@ impl Default for Theme {
             divider_border: Color::BLACK,
             box_bg: Color::hex(0xDDDDDD),
             box_border: line,
+            box_font_color: Color::BLACK,
             legend_bg: Color::hex(0xDDDDDD),
             legend_border: Color::BLACK,
             title_font_size: 14.0,
@@ -99,6 +103,7 @@ impl Default for Theme {
             header_color: Color::hex(0x888888),
             destroy_color: Color::hex(0xA80036),
             round_corner: 2.5,
+            frame_round_corner: 0.0,
             shadowing: false,
             message_align: MessageAlign::Left,
             max_message_size: None,
@@ -214,6 +219,7 @@ impl Theme {
                     divider_border: line,
                     box_bg: Color::hex(0x252526),
                     box_border: Color::hex(0x606060),
+                    box_font_color: fg,
                     legend_bg: Color::hex(0x2D2D30),
                     legend_border: line,
                     title_color: fg,
@@ -244,6 +250,7 @@ impl Theme {
                     divider_border: Color::hex(0x8B7355),
                     box_bg: Color::hex(0xF6EDD5),
                     box_border: Color::hex(0xC8B48C),
+                    box_font_color: ink,
                     legend_bg: Color::hex(0xF6EDD5),
                     legend_border: Color::hex(0x8B7355),
                     title_color: ink,
@@ -274,6 +281,7 @@ impl Theme {
                     divider_border: white,
                     box_bg: Color::hex(0x21426A),
                     box_border: Color::hex(0xA9C4E0),
+                    box_font_color: white,
                     legend_bg: Color::hex(0x24496F),
                     legend_border: white,
                     title_color: white,
@@ -359,6 +367,7 @@ impl Theme {
                     self.note_font_color = c;
                     self.group_font_color = c;
                     self.title_color = c;
+                    self.box_font_color = c;
                 }
             }
             "defaultfontsize" => {
@@ -391,15 +400,18 @@ impl Theme {
             "dividerbordercolor" => set!(self.divider_border, color),
             "boxbackgroundcolor" => set!(self.box_bg, color),
             "boxbordercolor" => set!(self.box_border, color),
+            "boxfontcolor" => set!(self.box_font_color, color),
             "legendbackgroundcolor" => set!(self.legend_bg, color),
             "legendbordercolor" => set!(self.legend_border, color),
             "titlefontsize" => set!(self.title_font_size, size),
             "titlefontcolor" => set!(self.title_color, color),
             "headerfontcolor" | "footerfontcolor" => set!(self.header_color, color),
-            "roundcorner" => set!(
-                self.round_corner,
-                number.filter(|v| (0.0..=50.0).contains(v)).map(|v| v / 2.0)
-            ),
+            "roundcorner" => {
+                if let Some(v) = number.filter(|v| (0.0..=50.0).contains(v)) {
+                    self.round_corner = v / 2.0;
+                    self.frame_round_corner = v / 2.0;
+                }
+            }
             "shadowing" => set!(self.shadowing, flag),
             "messagealign" => {
                 self.message_align = match value.to_ascii_lowercase().as_str() {

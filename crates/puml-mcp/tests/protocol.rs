@@ -190,11 +190,14 @@ async fn tool_schemas_are_snapshot_tested() {
 }
 
 #[tokio::test]
-async fn malformed_json_is_a_protocol_error_and_the_server_keeps_serving() {
+async fn malformed_messages_do_not_stop_the_server() {
     let root = common::workspace("malformed");
     let mut s = Session::start(&root).await;
     s.initialize().await;
-    let r = s.raw("{this is not json").await;
+    // Unparsable input is ignored (there is no id to answer); JSON that is
+    // not a valid message is an Invalid Request error.
+    s.raw_no_reply("{this is not json").await;
+    let r = s.raw(r#"{"jsonrpc":"2.0","id":99,"method":42}"#).await;
     assert!(r["error"].is_object(), "{r}");
     let r = s.call_result("puml_check", json!({"source": LOGIN})).await;
     assert_eq!(structured(&r)["ok"], true);

@@ -256,9 +256,9 @@ impl std::fmt::Display for Num {
                 b'0' + (frac / 10 % 10) as u8,
                 b'0' + (frac % 10) as u8,
             ];
-            let len = if frac % 100 == 0 {
+            let len = if frac.is_multiple_of(100) {
                 2
-            } else if frac % 10 == 0 {
+            } else if frac.is_multiple_of(10) {
                 3
             } else {
                 4

@@ -49,7 +49,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
             let (document, source_map, mut diagnostics) = lower_root(&expanded_parse);
-            let mapper = LineMapper::new(text, &pre, loader);
+            let mapper = LineMapper::new(text, &pre);
             let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
             all.extend(expanded_parse.errors().iter().cloned());
             all.append(&mut diagnostics);
@@ -133,16 +133,12 @@ impl FileText {
 }
 
 impl<'a> LineMapper<'a> {
-    fn new(original: &str, pre: &'a preprocess::Preprocessed, loader: &dyn FileLoader) -> LineMapper<'a> {
-        let mut included = HashMap::new();
-        for origin in &pre.lines {
-            if let Some(file) = &origin.file {
-                if !included.contains_key(file) {
-                    let text = loader.load(std::path::Path::new(file)).unwrap_or_default();
-                    included.insert(file.clone(), FileText::new(text));
-                }
-            }
-        }
+    fn new(original: &str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
+        let included: HashMap<String, FileText> = pre
+            .included
+            .iter()
+            .map(|(path, text)| (path.clone(), FileText::new(text.clone())))
+            .collect();
         LineMapper {
             main: FileText::new(original.to_string()),
             included,
@@ -351,6 +347,9 @@ impl DiagramLowering {
     /// PlantUML rejects unknown color names; it reports a block's colors
     /// at the block's last line, so that is where the error goes.
     fn check_colors(&mut self, node: &SyntaxNode) {
+        if !node.text().contains_char('#') {
+            return;
+        }
         let block_end = node
             .children()
             .find(|n| n.kind() == BLOCK_END)

@@ -119,7 +119,7 @@ fn mutations_never_panic_and_stay_lossless() {
         "}", "!", "@enduml", "\t", "++",
     ];
     let seeds = seeds();
-    let mut rng = Lcg(0x5eed_0f_9u64);
+    let mut rng = Lcg(0x5EED_0F09_u64);
     let mut cases = 0;
     while cases < 3000 {
         let seed = &seeds[rng.below(seeds.len())];

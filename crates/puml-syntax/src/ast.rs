@@ -65,14 +65,31 @@ pub fn significant_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {
 /// The range of a statement without its leading whitespace and trailing
 /// whitespace/newline (what a diagnostic should underline).
 pub fn statement_range(node: &SyntaxNode) -> TextRange {
-    let tokens: Vec<SyntaxToken> = node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
-        .collect();
-    match (tokens.first(), tokens.last()) {
-        (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
-        _ => TextRange::empty(node.text_range().start()),
+    let blank = |t: &SyntaxToken| matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
+    let range = node.text_range();
+    let mut first = node.first_token();
+    while let Some(t) = first
+        .as_ref()
+        .filter(|t| blank(t) && t.text_range().end() <= range.end())
+    {
+        first = t.next_token();
+    }
+    let mut last = node.last_token();
+    while let Some(t) = last
+        .as_ref()
+        .filter(|t| blank(t) && t.text_range().start() >= range.start())
+    {
+        last = t.prev_token();
+    }
+    match (first, last) {
+        (Some(first), Some(last))
+            if first.text_range().start() < last.text_range().end()
+                && range.contains_range(first.text_range())
+                && range.contains_range(last.text_range()) =>
+        {
+            TextRange::new(first.text_range().start(), last.text_range().end())
+        }
+        _ => TextRange::empty(range.start()),
     }
 }
 

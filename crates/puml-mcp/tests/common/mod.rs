@@ -108,6 +108,15 @@ impl Session {
         self.read_message().await
     }
 
+    /// Sends a raw line that gets no answer.
+    pub async fn raw_no_reply(&mut self, line: &str) {
+        self.transcript.push_str(&format!("--> {line}\n"));
+        let writer = self.writer.as_mut().unwrap();
+        writer.write_all(line.as_bytes()).await.unwrap();
+        writer.write_all(b"\n").await.unwrap();
+        writer.flush().await.unwrap();
+    }
+
     async fn read_message(&mut self) -> Value {
         let mut line = String::new();
         let n = self.reader.read_line(&mut line).await.unwrap();

@@ -47,6 +47,12 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "%json_add",
     "%json_remove",
     "%json_merge",
+    "%darken",
+    "%lighten",
+    "%is_dark",
+    "%is_light",
+    "%reverse_color",
+    "%hsl_color",
     // Stateful, in the engine:
     "%str2json",
     "%variable_exists",
@@ -69,16 +75,10 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "%feature",
 ];
 
-/// PlantUML builtins puml does not implement (colors, stdlib, regex, file
+/// PlantUML builtins puml does not implement (stdlib lists, regex, file
 /// reads).
 pub(crate) const NOT_IMPLEMENTED: &[&str] = &[
-    "%darken",
-    "%lighten",
-    "%is_dark",
-    "%is_light",
-    "%reverse_color",
     "%reverse_hsluv_color",
-    "%hsl_color",
     "%load_json",
     "%get_all_stdlib",
     "%get_all_theme",
@@ -316,7 +316,7 @@ pub(crate) fn call_pure(name: &str, args: &[Value]) -> Option<Result<Value, Stri
             }
             _ => Err("%json_merge takes two objects or two arrays".to_owned()),
         }),
-        _ => return None,
+        _ => return super::colors::call(name, args),
     };
     Some(result)
 }

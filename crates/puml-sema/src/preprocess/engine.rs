@@ -48,9 +48,10 @@ impl EvalError {
     }
 }
 
-/// Bound on the engine's own recursion: with 64 calls of at most 64 nested
-/// blocks and expressions of 1000 tokens each, real diagrams stay far
-/// below it, and the stack stays within a 2 MiB thread.
+/// Bound on the engine's own recursion (nested blocks, calls and expression
+/// levels together). Real diagrams use a few dozen levels; at 300 the worst
+/// input stays within a 1 MiB stack even in a debug build (see the
+/// `deep_nesting_fits_a_small_stack` test).
 const MAX_NESTING: usize = 300;
 
 /// A file's text and line ranges, shared by every include of it.
@@ -1000,6 +1001,15 @@ impl Engine<'_> {
         kind: IncludeKind,
         selector: Option<String>,
     ) -> Flow {
+        if text.len() > self.options.max_output_bytes {
+            let limit = self.options.max_output_bytes;
+            let message = format!(
+                "{name} is {} bytes, more than the {limit}-byte output limit; skipped",
+                text.len()
+            );
+            self.error(at, EvalError::new(codes::OUTPUT_LIMIT, message));
+            return Flow::Normal;
+        }
         // Reading and splitting the file costs in proportion to its size.
         if !self.charge(1 + text.len() / 256) {
             return Flow::Abort;

@@ -13,6 +13,7 @@
 
 mod builtins;
 pub mod codes;
+mod colors;
 mod engine;
 mod expr;
 mod include;
@@ -50,10 +51,28 @@ pub trait FileLoader {
     }
 }
 
-/// Reads included files from the file system.
+/// Reads included files from the file system (files up to
+/// [`FsLoader::MAX_FILE_BYTES`]).
 pub struct FsLoader;
+
+impl FsLoader {
+    /// Far above any real include; keeps a stray `!include` of a huge file
+    /// from being read at all.
+    pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+}
+
 impl FileLoader for FsLoader {
     fn load(&self, path: &Path) -> io::Result<String> {
+        let len = std::fs::metadata(path)?.len();
+        if len > Self::MAX_FILE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the file is {len} bytes; includes are limited to {} bytes",
+                    Self::MAX_FILE_BYTES
+                ),
+            ));
+        }
         std::fs::read_to_string(path)
     }
 }

@@ -490,3 +490,49 @@ fn deep_nesting_fits_a_small_stack() {
         .expect("spawn");
     handle.join().expect("no stack overflow");
 }
+
+/// An in-memory loader: paths are taken lexically, as an editor's unsaved
+/// buffers would be.
+struct MemoryLoader(Vec<(&'static str, String)>);
+
+impl FileLoader for MemoryLoader {
+    fn load(&self, path: &Path) -> io::Result<String> {
+        self.0
+            .iter()
+            .find(|(name, _)| path.ends_with(name))
+            .map(|(_, text)| text.clone())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not in memory"))
+    }
+    fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        Ok(include::normalize_lexically(path))
+    }
+}
+
+#[test]
+fn in_memory_loader_and_included_texts() {
+    let loader = MemoryLoader(vec![
+        (
+            "style.iuml",
+            "!$color = \"#red\"\nskinparam ArrowColor $color\n".to_owned(),
+        ),
+        ("huge.iuml", "A -> B\n".repeat(2000)),
+    ]);
+    let options = PreprocessOptions {
+        file_path: Some(PathBuf::from("/virtual/main.puml")),
+        max_output_bytes: 4096,
+        ..PreprocessOptions::default()
+    };
+    let text = "@startuml\n!include style.iuml\n!include huge.iuml\nA -> B : $color\n@enduml\n";
+    let result = preprocess(text, &options, &loader);
+    assert_eq!(
+        result.text,
+        "@startuml\nskinparam ArrowColor #red\nA -> B : #red\n@enduml\n"
+    );
+    assert_eq!(result.lines[1].file.as_deref(), Some("/virtual/style.iuml"));
+    assert_eq!(result.lines[1].line, 1);
+    assert_eq!(result.included.len(), 1, "the skipped file is not listed");
+    assert_eq!(result.included[0].0, "/virtual/style.iuml");
+    assert_eq!(result.diagnostics.len(), 1, "{:?}", result.diagnostics);
+    assert_eq!(result.diagnostics[0].code, codes::OUTPUT_LIMIT);
+    check_invariants(text, &result);
+}

@@ -924,7 +924,6 @@ impl<'a> Parser<'a> {
     fn end(&mut self, line: &Line<'a>) {
         let after: String = line
             .content
-            .trim()
             .split_whitespace()
             .skip(1)
             .collect::<Vec<_>>()
@@ -1190,7 +1189,7 @@ impl<'a> Parser<'a> {
             let ends: Vec<String> = ends.iter().map(|s| s.to_string()).collect();
             self.block_body(line, &what, move |l| {
                 let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                ends.iter().any(|e| *e == compact)
+                ends.contains(&compact)
             });
         } else {
             self.pos += 1;
@@ -1237,7 +1236,7 @@ impl<'a> Parser<'a> {
             let what = second.clone();
             self.block_body(line, &what, move |l| {
                 let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                ends.iter().any(|e| *e == compact)
+                ends.contains(&compact)
             });
         } else {
             self.pos += 1;
@@ -1524,8 +1523,8 @@ fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
         ("->>+", "->"),
     ];
     for (form, replacement) in FORMS {
-        if s.starts_with(form) {
-            let after = s[form.len()..].chars().next();
+        if let Some(rest) = s.strip_prefix(form) {
+            let after = rest.chars().next();
             if form.ends_with('+') && after.is_some_and(|c| c == '+') {
                 continue;
             }

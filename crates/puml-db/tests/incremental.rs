@@ -1,0 +1,87 @@
+//! The database recomputes only what an edit can change.
+
+use puml_db::{analysis, diagnostics, document, scenes, summary, Config, Database, SourceFile};
+use salsa::Setter;
+
+const DIAGRAM: &str = "@startuml\n' a comment\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n";
+
+fn executed(log: &[String], query: &str) -> bool {
+    log.iter().any(|entry| entry.starts_with(&format!("{query}(")))
+}
+
+#[test]
+fn comment_edit_reparses_but_keeps_the_model() {
+    let mut db = Database::with_execution_log();
+    let file = SourceFile::new(&db, None, DIAGRAM.to_string());
+    let config = Config::new(&db, None, false, None);
+    let before = summary(&db, file, config);
+    assert_eq!(before.participants, 2);
+    assert_eq!(scenes(&db, file, config).len(), 1);
+    let first = db.take_log();
+    assert!(
+        executed(&first, "parse") && executed(&first, "summary") && executed(&first, "scenes"),
+        "{first:?}"
+    );
+
+    // Edit inside the comment only.
+    file.set_text(&mut db)
+        .to(DIAGRAM.replace("a comment", "a longer comment"));
+    let after = summary(&db, file, config);
+    let _ = scenes(&db, file, config);
+    let second = db.take_log();
+    assert_eq!(before, after);
+    assert!(
+        executed(&second, "parse"),
+        "the text changed, so parse re-runs: {second:?}"
+    );
+    assert!(executed(&second, "analysis"), "{second:?}");
+    assert!(
+        !executed(&second, "summary"),
+        "the model is equal, so summary must not re-run: {second:?}"
+    );
+    assert!(
+        !executed(&second, "scenes"),
+        "the model is equal, so layout must not re-run: {second:?}"
+    );
+
+    // A real edit re-runs everything downstream.
+    file.set_text(&mut db)
+        .to(DIAGRAM.replace("Bob --> Alice", "Bob --> Carol"));
+    let changed = summary(&db, file, config);
+    let third = db.take_log();
+    assert_eq!(changed.participants, 3);
+    assert!(executed(&third, "summary"), "{third:?}");
+}
+
+#[test]
+fn diagnostics_follow_edits() {
+    let mut db = Database::default();
+    let file = SourceFile::new(&db, None, DIAGRAM.to_string());
+    let config = Config::new(&db, None, false, None);
+    assert!(diagnostics(&db, file, config).is_empty());
+    file.set_text(&mut db)
+        .to(DIAGRAM.replace("Bob --> Alice : hi", "endloop"));
+    let found = diagnostics(&db, file, config);
+    assert_eq!(found[0].code, "E0105", "{found:?}");
+    assert_eq!(document(&db, file, config).diagrams.len(), 1);
+    assert!(analysis(&db, file, config).included_files.is_empty());
+}
+
+#[test]
+fn included_files_are_inputs() {
+    let dir = std::env::temp_dir().join(format!("puml-db-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let included = dir.join("parts.iuml");
+    std::fs::write(&included, "participant Included\n").unwrap();
+    let main = dir.join("main.puml");
+    let text = "@startuml\n!include parts.iuml\nIncluded -> Other\n@enduml\n";
+    let mut db = Database::default();
+    let file = SourceFile::new(&db, Some(main), text.to_string());
+    let config = Config::new(&db, None, false, None);
+    let first = summary(&db, file, config);
+    assert_eq!(first.participants, 2, "{:?}", diagnostics(&db, file, config));
+    std::fs::write(&included, "participant Included\nparticipant Extra\n").unwrap();
+    db.refresh_included_files();
+    assert_eq!(summary(&db, file, config).participants, 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
