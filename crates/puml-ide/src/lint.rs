@@ -238,12 +238,16 @@ impl Ctx<'_> {
                     ),
                 );
                 if let Some(at) = last_declaration_end {
-                    let declaration = if p.code == p.name || p.name.is_empty() {
-                        format!("{} {}\n", p.kind.keyword(), p.code)
+                    let declaration = format!("{} {}\n", p.kind.keyword(), crate::normalize::written_name(&p.code));
+                    let title = format!("declare `{}`", p.code);
+                    let edits = vec![TextEdit::insert(at, declaration)];
+                    // Declaring it after the other declarations keeps the
+                    // display order only when it is first used after them.
+                    d = if range.start() >= at {
+                        d.with_fix(title, edits)
                     } else {
-                        format!("{} \"{}\" as {}\n", p.kind.keyword(), p.name, p.code)
+                        d.with_suggestion(title, edits)
                     };
-                    d = d.with_fix(format!("declare `{}`", p.code), vec![TextEdit::insert(at, declaration)]);
                 }
                 out.push(d);
             }

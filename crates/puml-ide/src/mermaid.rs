@@ -259,7 +259,13 @@ impl Converter {
             },
             "autonumber" => {
                 let args = rest.trim();
-                self.emit(format!("autonumber {args}").trim_end().to_string());
+                // Mermaid's `autonumber off` is PlantUML's `autonumber stop`.
+                let statement = if args.eq_ignore_ascii_case("off") {
+                    "autonumber stop".to_string()
+                } else {
+                    format!("autonumber {args}").trim_end().to_string()
+                };
+                self.emit(statement);
             }
             "title" => {
                 let text = rest.trim().trim_start_matches(':').trim();
@@ -458,9 +464,9 @@ impl Converter {
             line.push(' ');
             line.push_str(a);
         }
-        if let Some(label) = label {
+        if let Some(label) = label.map(decode_text).filter(|l| !l.is_empty()) {
             line.push_str(" : ");
-            line.push_str(&decode_text(label));
+            line.push_str(&label);
         }
         self.emit(line.trim_end().to_string());
         // Mermaid puts `destroy X` before the message that destroys X;

@@ -115,10 +115,6 @@ pub fn model(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (pu
     (analysis.document, report)
 }
 
-fn unavailable(what: &str) -> ToolFailure {
-    failure(codes::UNSUPPORTED, format!("{what} is not available in this build of puml"))
-}
-
 fn failure(code: &str, message: impl Into<String>) -> ToolFailure {
     ToolFailure::Failed(vec![Diagnostic::server_error(code, message)])
 }
@@ -177,28 +173,149 @@ fn text_edits(text: &str, edits: &[puml_syntax::TextEdit]) -> Vec<wire::Edit> {
         .collect()
 }
 
-/// A structural edit: `kind` and its `args`.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+/// A structural edit: `kind` and its `args` (the argument names of `puml edit`).
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", content = "args", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EditRequest {
+    /// Declare a participant (after `after`, else after the last declaration).
+    AddParticipant(AddParticipantArgs),
+    /// Add a message (after line `after_line`, or at the end of the group starting at `in_group`, else at the end).
+    AddMessage(AddMessageArgs),
+    /// Add a note.
+    AddNote(AddNoteArgs),
+    /// Wrap lines `start_line..=end_line` in a group, with `else` before each line of `else_at` (alt only).
+    WrapGroup(WrapGroupArgs),
+    /// Rename a participant everywhere it is used.
+    RenameParticipant(RenameParticipantArgs),
+    /// Set (or, with an empty/absent theme, remove) `!theme`.
+    ChangeTheme(ChangeThemeArgs),
+    /// Remove the message on a line.
+    RemoveMessage(RemoveMessageArgs),
+    /// Set (or, with an empty/absent title, remove) the title.
+    SetTitle(SetTitleArgs),
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct EditRequest {
+pub struct AddParticipantArgs {
+    pub name: String,
+    /// participant, actor, boundary, control, entity, database, collections, queue.
+    pub kind: Option<String>,
+    /// Displayed name when `name` is a short code.
+    pub alias: Option<String>,
+    /// Insert after this participant's declaration.
+    pub after: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddMessageArgs {
+    pub from: String,
+    pub to: String,
+    pub label: String,
+    /// The arrow, e.g. `->`, `-->`, `->>`; default `->`.
+    pub arrow: Option<String>,
+    /// 1-based line after which to insert.
+    pub after_line: Option<u32>,
+    /// 1-based line of a group's start: insert at the end of that group.
+    pub in_group: Option<u32>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddNoteArgs {
+    pub text: String,
+    /// left, right, over or across.
+    pub position: String,
+    /// The participants the note is attached to (one for left/right, one or two for over).
+    pub participants: Vec<String>,
+    pub after_line: Option<u32>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WrapGroupArgs {
+    /// alt, opt, loop, par, break, critical or group.
     pub kind: String,
-    pub args: serde_json::Map<String, serde_json::Value>,
+    pub label: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub else_at: Option<Vec<u32>>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameParticipantArgs {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeThemeArgs {
+    pub theme: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveMessageArgs {
+    /// 1-based line of the message.
+    pub line: u32,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetTitleArgs {
+    pub title: Option<String>,
 }
 
 impl EditRequest {
-    pub fn kind_name(&self) -> &str {
-        &self.kind
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            EditRequest::AddParticipant(_) => "add_participant",
+            EditRequest::AddMessage(_) => "add_message",
+            EditRequest::AddNote(_) => "add_note",
+            EditRequest::WrapGroup(_) => "wrap_group",
+            EditRequest::RenameParticipant(_) => "rename_participant",
+            EditRequest::ChangeTheme(_) => "change_theme",
+            EditRequest::RemoveMessage(_) => "remove_message",
+            EditRequest::SetTitle(_) => "set_title",
+        }
+    }
+
+    /// The arguments as the edit engine's protocol-neutral values.
+    fn engine_args(&self) -> std::collections::BTreeMap<String, puml_ide::edit::ArgValue> {
+        fn convert(value: &serde_json::Value) -> puml_ide::edit::ArgValue {
+            use puml_ide::edit::ArgValue;
+            match value {
+                serde_json::Value::Null => ArgValue::Null,
+                serde_json::Value::Bool(b) => ArgValue::Bool(*b),
+                serde_json::Value::Number(n) => ArgValue::Number(n.as_i64().unwrap_or(-1)),
+                serde_json::Value::String(s) => ArgValue::Text(s.clone()),
+                serde_json::Value::Array(items) => ArgValue::List(items.iter().map(convert).collect()),
+                serde_json::Value::Object(_) => ArgValue::Null,
+            }
+        }
+        let value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        match value.get("args") {
+            Some(serde_json::Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), convert(v))).collect(),
+            _ => std::collections::BTreeMap::new(),
+        }
     }
 }
 
 pub struct Edited {
     pub source: String,
     pub diagnostics: Vec<Diagnostic>,
+    pub has_errors: bool,
 }
 
-pub fn apply_edit(text: &str, edit: &EditRequest) -> Result<Edited, ToolFailure> {
-    let _ = (text, &edit.args);
-    Err(unavailable("structural editing"))
+pub fn apply_edit(text: &str, request: &EditRequest) -> Result<Edited, ToolFailure> {
+    let edit = puml_ide::edit::Edit::parse(request.kind_name(), &request.engine_args())
+        .map_err(|e| failure(codes::EDIT_REJECTED, e.to_string()))?;
+    let result = puml_ide::edit::apply_edit(text, &edit).map_err(|e| failure(codes::EDIT_REJECTED, e.to_string()))?;
+    let has_errors = result.diagnostics.iter().any(|d| d.is_error());
+    Ok(Edited { diagnostics: located(&result.source, &result.diagnostics), source: result.source, has_errors })
 }
 
 pub fn unified_diff(before: &str, after: &str) -> String {
@@ -356,7 +473,40 @@ pub fn lint(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Resu
     Ok(Linted { findings, diagnostics: wire::diagnostics(&report.diagnostics), has_errors: !report.ok() })
 }
 
-/// A Markdown description of a theme.
+/// A Markdown description of a theme: its intent, how to use it, and its
+/// palette as the renderer resolves it.
 pub fn theme_markdown(name: &str) -> String {
-    format!("# Theme `{name}`\n\nUse it with `!theme {name}` after `@startuml`, or `theme: \"{name}\"` in puml_render_svg.\n")
+    let intent = match name {
+        "dark" => "Light text and lines on a dark background, for dark-mode documentation and slides.",
+        "minimal" => "Quiet black-and-white lines with little decoration, for dense technical docs.",
+        _ => "puml's default look: PlantUML-like colors, readable on white pages.",
+    };
+    let mut out = format!(
+        "# Theme `{name}`\n\n{intent}\n\nUse it with `!theme {name}` right after `@startuml`, or pass `theme: \"{name}\"` to puml_render_svg / puml_export. Other themes: {}.\n",
+        puml_ide::render::THEME_NAMES.join(", ")
+    );
+    if let Some(theme) = puml_layout::Theme::named(name) {
+        out.push_str("\n| element | color |\n| --- | --- |\n");
+        let rows = [
+            ("background", theme.background),
+            ("text", theme.font_color),
+            ("participant fill", theme.participant_bg),
+            ("participant border", theme.participant_border),
+            ("lifeline", theme.lifeline_color),
+            ("activation", theme.activation_bg),
+            ("arrow", theme.arrow_color),
+            ("arrow label", theme.arrow_font_color),
+            ("note fill", theme.note_bg),
+            ("note border", theme.note_border),
+            ("group border", theme.group_border),
+            ("group header", theme.group_header_bg),
+        ];
+        for (element, color) in rows {
+            out.push_str(&format!("| {element} | `{}` |\n", color.to_hex()));
+        }
+    }
+    out.push_str(&format!(
+        "\n```plantuml\n@startuml\n!theme {name}\nAlice -> Bob : request\nBob --> Alice : response\n@enduml\n```\n"
+    ));
+    out
 }

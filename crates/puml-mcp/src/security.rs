@@ -52,6 +52,8 @@ pub mod codes {
     pub const REMOTE_INCLUDE: &str = "M0008";
     /// The request cannot be served with the given arguments (e.g. a page that does not exist).
     pub const UNSUPPORTED: &str = "M0009";
+    /// A structural edit cannot be applied (unknown participant, line out of range…).
+    pub const EDIT_REJECTED: &str = "M0010";
 }
 
 /// The directories a client may read from and write to: canonical, absolute,

@@ -200,7 +200,7 @@ fn paint_attrs(out: &mut String, paint: &Paint) {
 fn fill_attrs(out: &mut String, fill: Option<Color>) {
     match fill {
         Some(c) => {
-            let _ = write!(out, " fill=\"{}\"", c.to_hex());
+            let _ = write!(out, " fill=\"{}\"", Hex(c));
             if c.a < 255 {
                 let _ = write!(out, " fill-opacity=\"{}\"", num(f64::from(c.a) / 255.0));
             }
@@ -211,12 +211,7 @@ fn fill_attrs(out: &mut String, fill: Option<Color>) {
 
 fn stroke_attrs(out: &mut String, stroke: Option<&Stroke>) {
     if let Some(s) = stroke {
-        let _ = write!(
-            out,
-            " stroke=\"{}\" stroke-width=\"{}\"",
-            s.color.to_hex(),
-            num(s.width)
-        );
+        let _ = write!(out, " stroke=\"{}\" stroke-width=\"{}\"", Hex(s.color), num(s.width));
         if s.color.a < 255 {
             let _ = write!(out, " stroke-opacity=\"{}\"", num(f64::from(s.color.a) / 255.0));
         }
@@ -236,36 +231,65 @@ impl std::fmt::Display for Num {
         if !self.0.is_finite() {
             return f.write_str("0");
         }
-        // Integer thousandths: exact for the 3-decimal grid, and much
-        // faster than shortest-float formatting.
+        // Integer thousandths: exact on the 3-decimal grid, and much faster
+        // than shortest-float formatting (this is the SVG writer's hot path).
         let thousandths = (self.0 * 1000.0).round();
         if thousandths.abs() >= 9.0e15 {
             return write!(f, "{}", self.0.round());
         }
         let t = thousandths as i64;
-        if t < 0 {
-            f.write_str("-")?;
-        }
-        let abs = t.unsigned_abs();
-        write!(f, "{}", abs / 1000)?;
-        let frac = abs % 1000;
+        let mut buf = [0u8; 24];
+        let mut pos = buf.len();
+        let mut abs = t.unsigned_abs();
+        let mut frac = abs % 1000;
+        abs /= 1000;
         if frac != 0 {
-            let digits = [
-                b'.',
-                b'0' + (frac / 100) as u8,
-                b'0' + (frac / 10 % 10) as u8,
-                b'0' + (frac % 10) as u8,
-            ];
-            let len = if frac.is_multiple_of(100) {
-                2
-            } else if frac.is_multiple_of(10) {
-                3
-            } else {
-                4
-            };
-            f.write_str(std::str::from_utf8(&digits[..len]).unwrap_or(""))?;
+            let mut digits = 3;
+            while frac % 10 == 0 {
+                frac /= 10;
+                digits -= 1;
+            }
+            for _ in 0..digits {
+                pos -= 1;
+                buf[pos] = b'0' + (frac % 10) as u8;
+                frac /= 10;
+            }
+            pos -= 1;
+            buf[pos] = b'.';
         }
-        Ok(())
+        loop {
+            pos -= 1;
+            buf[pos] = b'0' + (abs % 10) as u8;
+            abs /= 10;
+            if abs == 0 {
+                break;
+            }
+        }
+        if t < 0 {
+            pos -= 1;
+            buf[pos] = b'-';
+        }
+        f.write_str(std::str::from_utf8(&buf[pos..]).unwrap_or("0"))
+    }
+}
+
+/// `#RRGGBB` without allocating.
+struct Hex(Color);
+
+impl std::fmt::Display for Hex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+        let Color { r, g, b, .. } = self.0;
+        let bytes = [
+            b'#',
+            DIGITS[usize::from(r >> 4)],
+            DIGITS[usize::from(r & 15)],
+            DIGITS[usize::from(g >> 4)],
+            DIGITS[usize::from(g & 15)],
+            DIGITS[usize::from(b >> 4)],
+            DIGITS[usize::from(b & 15)],
+        ];
+        f.write_str(std::str::from_utf8(&bytes).unwrap_or("#000000"))
     }
 }
 

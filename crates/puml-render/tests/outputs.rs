@@ -74,6 +74,8 @@ fn png_and_pdf_have_their_signatures() {
     assert_eq!(f64::from(width), (scene.width * 2.0).ceil());
     let pdf = to_pdf(scene).expect("pdf");
     assert!(pdf.starts_with(b"%PDF-"));
+    // Text is embedded as text (with a subset of the embedded font), not lost.
+    assert!(pdf.windows(9).any(|w| w == b"/FontFile"), "PDF has no embedded font");
 }
 
 #[test]

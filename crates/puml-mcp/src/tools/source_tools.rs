@@ -125,13 +125,22 @@ impl McpTool for ApplyEdit {
         let mut path = None;
         let mut summary = format!("applied {}", input.edit.kind_name());
         if let Some(target) = target {
-            let written =
-                super::export::write_artifact(ctx, &target, &backend::Artifact::Text(edited.source.clone()))?;
-            summary.push_str(&format!("; wrote {}", written.display));
-            path = Some(written.display);
+            if edited.has_errors {
+                summary.push_str("; not written: the edited diagram has errors");
+            } else {
+                let written =
+                    super::export::write_artifact(ctx, &target, &backend::Artifact::Text(edited.source.clone()))?;
+                summary.push_str(&format!("; wrote {}", written.display));
+                path = Some(written.display);
+            }
         }
-        let output = ApplyEditOutput { ok: true, source: edited.source.clone(), diagnostics: edited.diagnostics, path, diff };
-        let mut reply = Reply::new(output, true, summary);
+        let ok = !edited.has_errors;
+        if !ok {
+            summary.push_str("; the edited diagram has errors:\n");
+            summary.push_str(&wire::diagnostics_text(&edited.diagnostics));
+        }
+        let output = ApplyEditOutput { ok, source: edited.source.clone(), diagnostics: edited.diagnostics, path, diff };
+        let mut reply = Reply::new(output, ok, summary);
         reply.artifact = Some(edited.source);
         Ok(reply)
     }

@@ -25,7 +25,7 @@ pub fn workspace(name: &str) -> PathBuf {
     std::fs::create_dir_all(base.join("ws/docs")).unwrap();
     std::fs::create_dir_all(base.join("outside")).unwrap();
     std::fs::write(base.join("ws/docs/login.puml"), LOGIN).unwrap();
-    std::fs::write(base.join("ws/broken.puml"), "@startuml\nAlice -> : oops\n@enduml\n").unwrap();
+    std::fs::write(base.join("ws/broken.puml"), "@startuml\nAlice -> Bob : hi\nend\nalt unclosed\n@enduml\n").unwrap();
     std::fs::write(base.join("ws/notes.txt"), "not a diagram").unwrap();
     std::fs::write(base.join("outside/secret.puml"), "@startuml\nSecret -> Leak : TOP-SECRET-TOKEN\n@enduml\n").unwrap();
     base.join("ws").canonicalize().unwrap()
