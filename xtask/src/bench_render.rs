@@ -72,6 +72,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 ),
                 Err(e) => println!("PlantUML: {e}"),
             }
+            // What a user running PlantUML once per file pays (JVM start included).
+            if let Some(first) = files.first() {
+                match plantuml_time(&jar, &[first]) {
+                    Ok(t) => println!(
+                        "PlantUML -tsvg, one JVM per file: {:.0} ms -> puml SVG is {:.0}x faster per invocation",
+                        ms(t),
+                        t.as_secs_f64() / svg_per_diagram.as_secs_f64()
+                    ),
+                    Err(e) => println!("PlantUML single file: {e}"),
+                }
+            }
             let big = std::env::temp_dir().join(format!("puml-bench-{}", std::process::id()));
             let _ = std::fs::create_dir_all(&big);
             let big_file = big.join("big5000.puml");

@@ -19,6 +19,9 @@ pub struct Totals {
     pub pages: usize,
     pub pages_in_size: usize,
     pub failed: usize,
+    /// Sums of |ours - theirs| / theirs, for the mean size error.
+    pub width_error: f64,
+    pub height_error: f64,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -83,6 +86,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let (matched, missing) = match_texts(scene, &pu.texts);
             totals.matched += matched;
             let in_size = within(scene.width, pu.width) && within(scene.height, pu.height);
+            if pu.width > 0.0 && pu.height > 0.0 {
+                totals.width_error += (scene.width - pu.width).abs() / pu.width;
+                totals.height_error += (scene.height - pu.height).abs() / pu.height;
+            }
             if in_size {
                 totals.pages_in_size += 1;
             }
@@ -123,6 +130,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         totals.pages_in_size,
         totals.pages,
         percent(totals.pages_in_size, totals.pages)
+    );
+    let compared = totals.pages.max(1) as f64;
+    println!(
+        "mean size error: width {:.1}%, height {:.1}%",
+        100.0 * totals.width_error / compared,
+        100.0 * totals.height_error / compared
     );
     println!("not rendered (analysis errors on a VALID diagram): {}", totals.failed);
     Ok(())

@@ -68,12 +68,8 @@ pub struct Chunk {
 /// The formatted file as chunks (one per statement or trivia line).
 pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
     let parse = puml_syntax::parse(text);
-    let error_ranges: Vec<TextRange> = parse
-        .errors()
-        .iter()
-        .filter(|d| d.severity == Severity::Error && d.file.is_none())
-        .map(|d| d.range)
-        .collect();
+    let root = parse.syntax();
+    let error_ranges = broken_elements(&root, parse.errors(), text.len());
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let mut printer = Printer {
         options,
@@ -85,7 +81,6 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
         blank_run: 1,
         line: Vec::new(),
     };
-    let root = parse.syntax();
     for element in root.children_with_tokens() {
         match element {
             NodeOrToken::Node(node) if node.kind() == DIAGRAM => {
@@ -117,6 +112,8 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
 
 struct Printer<'a> {
     options: &'a FormatOptions,
+    /// Top-level elements (statements, loose tokens) that hold a syntax
+    /// error, sorted and disjoint.
     error_ranges: Vec<TextRange>,
     newline: &'static str,
     out: Vec<Chunk>,
@@ -223,12 +220,12 @@ impl Printer<'_> {
         self.push(range, text);
     }
 
+    /// Whether `range` touches a top-level element that holds a syntax error.
     fn overlaps_error(&self, range: TextRange) -> bool {
-        self.error_ranges.iter().any(|e| {
-            range.contains_range(*e)
-                || e.intersect(range).is_some_and(|i| !i.is_empty())
-                || (e.is_empty() && range.contains(e.start()))
-        })
+        let first = self.error_ranges.partition_point(|r| r.end() <= range.start());
+        self.error_ranges
+            .get(first)
+            .is_some_and(|r| r.start() < range.end() || r.start() == range.start())
     }
 
     fn statement(&mut self, node: &SyntaxNode, leading: Vec<SyntaxElement>) {
@@ -357,6 +354,43 @@ impl Printer<'_> {
             _ => out.push_str(&child.text().to_string()),
         }
     }
+}
+
+/// The ranges of the top-level elements (children of a DIAGRAM, or of the
+/// root outside diagrams) that an error touches. Found by binary search, so
+/// a file with thousands of errors stays linear.
+fn broken_elements(root: &SyntaxNode, errors: &[puml_syntax::Diagnostic], len: usize) -> Vec<TextRange> {
+    let mut tops: Vec<TextRange> = Vec::new();
+    for element in root.children_with_tokens() {
+        match element {
+            NodeOrToken::Node(node) if node.kind() == DIAGRAM => {
+                tops.extend(node.children_with_tokens().map(|e| e.text_range()));
+            }
+            other => tops.push(other.text_range()),
+        }
+    }
+    let mut marked = vec![false; tops.len()];
+    for error in errors
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.file.is_none())
+    {
+        let start = error.range.start();
+        let end = error.range.end().max(start + TextSize::from(1));
+        let first = tops.partition_point(|r| r.end() <= start);
+        let last = tops.partition_point(|r| r.start() < end);
+        if first < last {
+            marked[first..last].iter_mut().for_each(|m| *m = true);
+        } else if usize::from(start) >= len {
+            if let Some(m) = marked.last_mut() {
+                *m = true;
+            }
+        }
+    }
+    tops.into_iter()
+        .zip(marked)
+        .filter(|(_, m)| *m)
+        .map(|(r, _)| r)
+        .collect()
 }
 
 fn is_blank(element: &SyntaxElement) -> bool {

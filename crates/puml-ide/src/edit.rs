@@ -459,6 +459,17 @@ impl<'a> Context<'a> {
             .ok_or(EditError::LineOutOfRange(line))
     }
 
+    /// Like `statement_at`, but `@startuml` counts too (inserting after it
+    /// puts the new statement first).
+    fn statement_or_start_at(&self, line: u32) -> Result<usize, EditError> {
+        self.statement_at(line).or_else(|err| {
+            self.statements
+                .iter()
+                .position(|s| s.kind() == SyntaxKind::START_LINE && self.line_of(s.text_range().start()) == line)
+                .ok_or(err)
+        })
+    }
+
     fn indent_of(&self, node: &SyntaxNode) -> String {
         let start = usize::from(node.text_range().start());
         let line_start = self.source[..start].rfind('\n').map_or(0, |i| i + 1);
@@ -517,7 +528,7 @@ impl<'a> Context<'a> {
     /// Insertion point after the statement at `line`; statements that open
     /// a block put the new one inside it.
     fn after_line(&self, line: u32) -> Result<(TextSize, String), EditError> {
-        let i = self.statement_at(line)?;
+        let i = self.statement_or_start_at(line)?;
         let node = &self.statements[i];
         let mut indent = self.indent_of(node);
         if matches!(

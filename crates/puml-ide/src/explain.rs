@@ -150,8 +150,11 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
     let mut flow = Vec::new();
     let mut groups: Vec<GroupSummary> = Vec::new();
     let mut notes = Vec::new();
-    // Open groups: (index into `groups`, text of the current branch).
-    let mut open: Vec<(usize, String)> = Vec::new();
+    // Open groups: (index into `groups`, text of the current branch, flow
+    // length when the branch started). A branch's message count is the
+    // growth of the flow while it is open, so nesting costs nothing per
+    // message.
+    let mut open: Vec<(usize, String, usize)> = Vec::new();
     for (index, event) in diagram.events.iter().enumerate() {
         match event {
             Event::Message(message) => {
@@ -165,11 +168,6 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
                 if let Some(p) = message.to.participant().and_then(|id| participants.get_mut(id.index())) {
                     p.messages_received += 1;
                 }
-                for (group, _) in &open {
-                    if let Some(branch) = groups[*group].branches.last_mut() {
-                        branch.messages += 1;
-                    }
-                }
                 flow.push(FlowStep {
                     number: flow.len() + 1,
                     line: event_line(index),
@@ -177,7 +175,7 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
                     to: endpoint_name(diagram, &message.to),
                     label: message.label.clone(),
                     arrow_kind: arrow_kind(message),
-                    group_path: open.iter().map(|(_, text)| text.clone()).collect(),
+                    group_path: group_path(&open),
                 });
             }
             Event::GroupStart(group) => {
@@ -196,10 +194,15 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
                 open.push((
                     groups.len() - 1,
                     with_label(group.kind.keyword(), group.label.as_deref()),
+                    flow.len(),
                 ));
             }
             Event::GroupElse { label, .. } => {
-                if let Some((group, text)) = open.last_mut() {
+                if let Some((group, text, started)) = open.last_mut() {
+                    if let Some(branch) = groups[*group].branches.last_mut() {
+                        branch.messages = flow.len() - *started;
+                    }
+                    *started = flow.len();
                     let keyword = groups[*group].kind.keyword();
                     *text = with_label(&format!("{keyword} else"), label.as_deref());
                     groups[*group].branches.push(BranchSummary {
@@ -210,7 +213,11 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
                 }
             }
             Event::GroupEnd => {
-                open.pop();
+                if let Some((group, _, started)) = open.pop() {
+                    if let Some(branch) = groups[group].branches.last_mut() {
+                        branch.messages = flow.len() - started;
+                    }
+                }
             }
             Event::Note(note) => {
                 let (position, ids) = note_position(&note.position);
@@ -232,6 +239,12 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
         }
     }
 
+    // Groups left open run to the end of the diagram.
+    for (group, _, started) in open.drain(..) {
+        if let Some(branch) = groups[group].branches.last_mut() {
+            branch.messages = flow.len() - started;
+        }
+    }
     let summary = summarize(diagram, &flow, &groups);
     Explanation {
         summary,
@@ -260,6 +273,23 @@ impl<'a> Lines<'a> {
     fn line(&self, range: TextRange) -> u32 {
         self.index.line_col(self.text, range.start()).line
     }
+}
+
+/// Deeper paths keep their innermost groups behind a leading `…`, so that
+/// a pathological nesting cannot make the flow quadratic in size.
+const MAX_GROUP_PATH: usize = 32;
+
+fn group_path(open: &[(usize, String, usize)]) -> Vec<String> {
+    if open.len() <= MAX_GROUP_PATH {
+        return open.iter().map(|(_, text, _)| text.clone()).collect();
+    }
+    std::iter::once("…".to_string())
+        .chain(
+            open[open.len() - (MAX_GROUP_PATH - 1)..]
+                .iter()
+                .map(|(_, text, _)| text.clone()),
+        )
+        .collect()
 }
 
 fn with_label(keyword: &str, label: Option<&str>) -> String {

@@ -488,7 +488,11 @@ fn full_line(source: &str, range: TextRange) -> TextRange {
 /// Where to insert a `-` to make the arrow of the message statement at
 /// `range` dotted: just after the first `-` of its ARROW token.
 fn arrow_dash_offset(tree: &SyntaxNode, range: TextRange) -> Option<TextSize> {
-    let arrow = tree
+    let covering = match tree.covering_element(range) {
+        puml_syntax::NodeOrToken::Node(node) => node,
+        puml_syntax::NodeOrToken::Token(token) => token.parent()?,
+    };
+    let arrow = covering
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter(|t| t.kind() == SyntaxKind::ARROW)

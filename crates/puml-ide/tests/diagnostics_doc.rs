@@ -43,10 +43,17 @@ fn examples_produce_their_codes() {
         }
         assert_eq!(blocks.len(), 2, "{code}: expected a bad and a fixed example");
         let bad = check_source(&blocks[0], &CheckOptions::default(), &NoIncludes);
-        assert!(bad.diagnostics.iter().any(|d| d.code == code), "{code}: bad example does not produce it: {:?}", bad.diagnostics);
+        assert!(
+            bad.diagnostics.iter().any(|d| d.code == code),
+            "{code}: bad example does not produce it: {:?}",
+            bad.diagnostics
+        );
         let fixed = check_source(&blocks[1], &CheckOptions::default(), &NoIncludes);
         assert!(
-            fixed.diagnostics.iter().all(|d| d.code != code && d.severity != puml_syntax::Severity::Error),
+            fixed
+                .diagnostics
+                .iter()
+                .all(|d| d.code != code && d.severity != puml_syntax::Severity::Error),
             "{code}: fixed example still has problems: {:?}",
             fixed.diagnostics
         );
@@ -66,7 +73,10 @@ fn every_code_is_documented() {
         for line in source.lines() {
             if let Some(rest) = line.trim().strip_prefix("pub const ") {
                 let code = rest.split('"').nth(1).unwrap_or_default();
-                assert!(doc.contains(&format!("## {code} ")), "{code} is not documented in docs/diagnostics.md");
+                assert!(
+                    doc.contains(&format!("## {code} ")),
+                    "{code} is not documented in docs/diagnostics.md"
+                );
             }
         }
     }

@@ -288,22 +288,14 @@ impl<'a> Context<'a> {
                     let to = self.endpoint_slot(&m.to, n);
                     let (Some(from), Some(to)) = (from, to) else { continue };
                     if m.is_self() {
+                        // The loop and its label stay left of the next lifeline.
                         let right = SELF_WIDTH.max(label_w + 14.0) + 10.0;
                         if from <= n {
-                            let next_left = if from < n {
-                                self.heads[self.slots[from].index()].left
-                            } else {
-                                0.0
-                            };
-                            need(from, from + 1, right + next_left.min(right) * 0.0 + 5.0);
+                            need(from, from + 1, right + 5.0);
                         }
                         last_message = Some((from, from));
                     } else {
-                        let short_extra = match (&m.from, &m.to) {
-                            (Endpoint::Edge { short: true, .. }, _) | (_, Endpoint::Edge { short: true, .. }) => 0.0,
-                            _ => 0.0,
-                        };
-                        need(from, to, label_w + 30.0 + short_extra);
+                        need(from, to, label_w + 30.0);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
@@ -497,6 +489,8 @@ impl<'a> Context<'a> {
             .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
             .collect();
         let mut groups: Vec<OpenGroup> = Vec::new();
+        // How far right the labels anchored at each participant reach (boxes cover them).
+        let mut label_reach: Vec<f64> = vec![f64::NEG_INFINITY; self.diagram.participants.len()];
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -678,6 +672,10 @@ impl<'a> Context<'a> {
                             MessageAlign::Right => Align::Right,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
+                        let anchor = if geometry.is_self || goes_right { from_id } else { to_id };
+                        if let Some(reach) = anchor.and_then(|a| label_reach.get_mut(a.index())) {
+                            *reach = reach.max(x + total);
+                        }
                         if below {
                             end_y = end_y.max(text_top + text_h);
                         }
@@ -1050,20 +1048,37 @@ impl<'a> Context<'a> {
         // Participant boxes.
         let mut boxes = Vec::new();
         if has_boxes {
-            for b in &self.diagram.boxes {
+            let pad = 4.0 + self.theme.box_padding;
+            // Each box covers its heads and the labels anchored in it (as in
+            // PlantUML), without running into the next box.
+            let mut ranges: Vec<(f64, f64, usize)> = Vec::new();
+            for (index, b) in self.diagram.boxes.iter().enumerate() {
                 let mut lo = f64::INFINITY;
                 let mut hi = f64::NEG_INFINITY;
+                let mut reach = f64::NEG_INFINITY;
                 for p in &b.participants {
                     if let Some(x) = cx(*p) {
                         let head = &self.heads[p.index()];
                         lo = lo.min(x - head.left);
                         hi = hi.max(x + head.right);
+                        reach = reach.max(label_reach[p.index()]);
                     }
                 }
-                if !lo.is_finite() {
-                    continue;
+                if lo.is_finite() {
+                    ranges.push((lo, hi.max(reach + 2.0), index));
                 }
-                let pad = 4.0 + self.theme.box_padding;
+            }
+            ranges.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for i in 0..ranges.len() {
+                if let Some(&(next_lo, _, _)) = ranges.get(i + 1) {
+                    let limit = next_lo - 2.0 * pad - 6.0;
+                    let (lo, hi, _) = &mut ranges[i];
+                    *hi = hi.min(limit).max(*lo);
+                }
+            }
+            for (lo, hi, index) in ranges {
+                let b = &self.diagram.boxes[index];
+                let (mut lo, mut hi) = (lo, hi);
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
                 // Wide enough for the title.
                 if let Some(title) = &b.title {
@@ -1351,7 +1366,7 @@ impl<'a> Context<'a> {
         let tab_block = creole::measure(&tab_text, Font::sans(13.0).bold(), self.metrics);
         let cond_block = condition.map(|c| creole::measure(&format!("[{c}]"), Font::sans(11.0).bold(), self.metrics));
         let (mut x0, mut x1) = if g.min_x.is_finite() {
-            (g.min_x - 10.0, g.max_x + 10.0)
+            (g.min_x - 15.0, g.max_x + 15.0)
         } else {
             (fallback_x, fallback_x + 40.0)
         };

@@ -27,7 +27,7 @@ pub enum Artifact {
 }
 
 impl Artifact {
-    pub fn len(&self) -> usize {
+    pub fn byte_len(&self) -> usize {
         match self {
             Artifact::Text(text) => text.len(),
             Artifact::Binary(data) => data.len(),
@@ -83,7 +83,11 @@ pub fn render(
         Err(RenderFailure::PageOutOfRange { available, .. }) => {
             return Err(failure(
                 codes::UNSUPPORTED,
-                format!("page {} does not exist: pages are numbered 0 to {}", request.page, available.saturating_sub(1)),
+                format!(
+                    "page {} does not exist: pages are numbered 0 to {}",
+                    request.page,
+                    available.saturating_sub(1)
+                ),
             ));
         }
         Err(other) => return Err(failure(codes::UNSUPPORTED, other.to_string())),
@@ -100,12 +104,20 @@ pub fn render(
     // The render succeeded, so the source has no errors: what is left to
     // report are its warnings.
     let report = puml_ide::check::check_source(text, options, loader);
-    Ok(Rendered { artifact, width: page.width, height: page.height, warnings: report.diagnostics })
+    Ok(Rendered {
+        artifact,
+        width: page.width,
+        height: page.height,
+        warnings: report.diagnostics,
+    })
 }
 
 /// The canonical (formatted) source.
 pub fn canonical_source(text: &str) -> Result<String, ToolFailure> {
-    Ok(puml_ide::format::format(text, &puml_ide::format::FormatOptions::default()))
+    Ok(puml_ide::format::format(
+        text,
+        &puml_ide::format::FormatOptions::default(),
+    ))
 }
 
 /// The semantic model and the check report of a source.
@@ -122,8 +134,10 @@ fn failure(code: &str, message: impl Into<String>) -> ToolFailure {
 /// Locates raw diagnostics of the main text by line and column.
 fn located(text: &str, diagnostics: &[puml_syntax::Diagnostic]) -> Vec<Diagnostic> {
     let index = puml_syntax::LineIndex::new(text);
-    let list: Vec<LineColDiagnostic> =
-        diagnostics.iter().map(|d| puml_ide::check::locate(text, &index, d, &[])).collect();
+    let list: Vec<LineColDiagnostic> = diagnostics
+        .iter()
+        .map(|d| puml_ide::check::locate(text, &index, d, &[]))
+        .collect();
     wire::diagnostics(&list)
 }
 
@@ -315,7 +329,11 @@ pub fn apply_edit(text: &str, request: &EditRequest) -> Result<Edited, ToolFailu
         .map_err(|e| failure(codes::EDIT_REJECTED, e.to_string()))?;
     let result = puml_ide::edit::apply_edit(text, &edit).map_err(|e| failure(codes::EDIT_REJECTED, e.to_string()))?;
     let has_errors = result.diagnostics.iter().any(|d| d.is_error());
-    Ok(Edited { diagnostics: located(&result.source, &result.diagnostics), source: result.source, has_errors })
+    Ok(Edited {
+        diagnostics: located(&result.source, &result.diagnostics),
+        source: result.source,
+        has_errors,
+    })
 }
 
 pub fn unified_diff(before: &str, after: &str) -> String {
@@ -431,14 +449,23 @@ pub fn explain(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> R
                 branches: g
                     .branches
                     .into_iter()
-                    .map(|b| ExplainedBranch { label: b.label, line: b.line, messages: b.messages })
+                    .map(|b| ExplainedBranch {
+                        label: b.label,
+                        line: b.line,
+                        messages: b.messages,
+                    })
                     .collect(),
             })
             .collect(),
         notes: e
             .notes
             .into_iter()
-            .map(|n| ExplainedNote { line: n.line, position: n.position, participants: n.participants, text: n.text })
+            .map(|n| ExplainedNote {
+                line: n.line,
+                position: n.position,
+                participants: n.participants,
+                text: n.text,
+            })
             .collect(),
         diagnostics: wire::diagnostics(&report.diagnostics),
         has_errors: !report.ok(),
@@ -470,7 +497,11 @@ pub fn lint(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Resu
             fixes: d.fixes,
         })
         .collect();
-    Ok(Linted { findings, diagnostics: wire::diagnostics(&report.diagnostics), has_errors: !report.ok() })
+    Ok(Linted {
+        findings,
+        diagnostics: wire::diagnostics(&report.diagnostics),
+        has_errors: !report.ok(),
+    })
 }
 
 /// A Markdown description of a theme: its intent, how to use it, and its

@@ -95,7 +95,11 @@ pub fn main_from_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 
 /// Builds the server for `options` (canonical roots; the current directory by default).
 pub fn build_server(options: &McpOptions) -> std::io::Result<PumlServer> {
-    let dirs = if options.roots.is_empty() { vec![std::env::current_dir()?] } else { options.roots.clone() };
+    let dirs = if options.roots.is_empty() {
+        vec![std::env::current_dir()?]
+    } else {
+        options.roots.clone()
+    };
     let roots = security::Roots::new(&dirs)?;
     Ok(PumlServer::new(roots))
 }
@@ -133,8 +137,14 @@ where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    let running = server.serve(transport).await.map_err(|e| format!("initialization failed: {e}"))?;
-    running.waiting().await.map_err(|e| format!("the session ended with an error: {e}"))?;
+    let running = server
+        .serve(transport)
+        .await
+        .map_err(|e| format!("initialization failed: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| format!("the session ended with an error: {e}"))?;
     Ok(())
 }
 
@@ -152,7 +162,10 @@ mod tests {
     #[test]
     fn arguments() {
         assert_eq!(parse(&[]), Some(McpOptions::default()));
-        assert_eq!(parse(&["--root", "a", "--root=b"]).unwrap().roots, vec![PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(
+            parse(&["--root", "a", "--root=b"]).unwrap().roots,
+            vec![PathBuf::from("a"), PathBuf::from("b")]
+        );
         assert_eq!(parse(&["--root"]), None);
         assert_eq!(parse(&["--bogus"]), None);
         assert_eq!(parse(&["--help"]), None);
@@ -161,8 +174,13 @@ mod tests {
 
     #[test]
     fn missing_root_fails_to_build() {
-        let options = McpOptions { roots: vec![PathBuf::from("/definitely/not/here")] };
+        let options = McpOptions {
+            roots: vec![PathBuf::from("/definitely/not/here")],
+        };
         assert!(build_server(&options).is_err());
-        assert_eq!(main_from_args(["--root", "/definitely/not/here"].map(OsString::from)), ExitCode::from(2));
+        assert_eq!(
+            main_from_args(["--root", "/definitely/not/here"].map(OsString::from)),
+            ExitCode::from(2)
+        );
     }
 }

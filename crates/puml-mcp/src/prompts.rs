@@ -79,7 +79,11 @@ pub fn list() -> Vec<Prompt> {
             let arguments = p
                 .arguments
                 .iter()
-                .map(|a| PromptArgument::new(a.name).with_description(a.description).with_required(a.required))
+                .map(|a| {
+                    PromptArgument::new(a.name)
+                        .with_description(a.description)
+                        .with_required(a.required)
+                })
                 .collect();
             Prompt::new(p.name, Some(p.description), Some(arguments)).with_title(p.title)
         })
@@ -95,7 +99,10 @@ impl Args {
     fn parse(spec: &PromptSpec, values: JsonObject) -> Result<Args, ErrorData> {
         for key in values.keys() {
             if !spec.arguments.iter().any(|a| a.name == key) {
-                return Err(ErrorData::invalid_params(format!("{}: unknown argument `{key}`", spec.name), None));
+                return Err(ErrorData::invalid_params(
+                    format!("{}: unknown argument `{key}`", spec.name),
+                    None,
+                ));
             }
         }
         for arg in spec.arguments.iter().filter(|a| a.required) {
@@ -108,11 +115,17 @@ impl Args {
         }
         for (key, value) in &values {
             if !(value.is_string() || value.is_boolean()) {
-                return Err(ErrorData::invalid_params(format!("{}: `{key}` must be a string", spec.name), None));
+                return Err(ErrorData::invalid_params(
+                    format!("{}: `{key}` must be a string", spec.name),
+                    None,
+                ));
             }
             if let Some(text) = value.as_str() {
                 if text.len() > crate::security::MAX_SOURCE_BYTES {
-                    return Err(ErrorData::invalid_params(format!("{}: `{key}` is larger than 1 MB", spec.name), None));
+                    return Err(ErrorData::invalid_params(
+                        format!("{}: `{key}` is larger than 1 MB", spec.name),
+                        None,
+                    ));
                 }
             }
         }
@@ -132,7 +145,10 @@ impl Args {
             None | Some("") => Ok(false),
             Some(v) if v.eq_ignore_ascii_case("true") || v == "1" || v.eq_ignore_ascii_case("yes") => Ok(true),
             Some(v) if v.eq_ignore_ascii_case("false") || v == "0" || v.eq_ignore_ascii_case("no") => Ok(false),
-            Some(v) => Err(ErrorData::invalid_params(format!("{prompt}: `{name}` must be true or false, not `{v}`"), None)),
+            Some(v) => Err(ErrorData::invalid_params(
+                format!("{prompt}: `{name}` must be true or false, not `{v}`"),
+                None,
+            )),
         }
     }
 
@@ -143,7 +159,10 @@ impl Args {
             Ok(value)
         } else {
             Err(ErrorData::invalid_params(
-                format!("{prompt}: `{name}` must be one of {}, not `{value}`", allowed.join(", ")),
+                format!(
+                    "{prompt}: `{name}` must be one of {}, not `{value}`",
+                    allowed.join(", ")
+                ),
                 None,
             ))
         }
@@ -165,13 +184,21 @@ when unsure, and the puml://examples/* resources for complete diagrams. Write na
 
 /// Quotes user material so it reads as data inside the prompt.
 fn quoted(text: &str) -> String {
-    let fence = if text.contains("````") { "`````" } else if text.contains("```") { "````" } else { "```" };
+    let fence = if text.contains("````") {
+        "`````"
+    } else if text.contains("```") {
+        "````"
+    } else {
+        "```"
+    };
     format!("{fence}\n{text}\n{fence}")
 }
 
 pub fn get(name: &str, arguments: JsonObject) -> Result<GetPromptResult, ErrorData> {
-    let spec =
-        PROMPTS.iter().find(|p| p.name == name).ok_or_else(|| ErrorData::invalid_params(format!("unknown prompt: {name}"), None))?;
+    let spec = PROMPTS
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| ErrorData::invalid_params(format!("unknown prompt: {name}"), None))?;
     let args = Args::parse(spec, arguments)?;
     let text = match name {
         "write_sequence_diagram" => write_prompt(spec, &args)?,
@@ -195,7 +222,9 @@ fn write_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
     out.push_str("- Declare every participant explicitly, with the fitting kind (actor, participant, database, queue…), in the order they first act.\n");
     out.push_str("- Keep message labels short; use `-->` for replies.\n");
     if style != "default" {
-        out.push_str(&format!("- Apply the `{style}` theme with `!theme {style}` right after @startuml.\n"));
+        out.push_str(&format!(
+            "- Apply the `{style}` theme with `!theme {style}` right after @startuml.\n"
+        ));
     }
     if lifecycle {
         out.push_str("- Show lifecycle: activate/deactivate participants while they work, create participants with `**` and destroy them with `!!` where it fits.\n");
@@ -220,7 +249,9 @@ fn review_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
     out.push_str(&quoted(&source));
     out.push_str("\n\nSteps:\n");
     out.push_str("1. Check syntax: call puml_check with the source. Its diagnostics are the authority on validity.\n");
-    out.push_str("2. Render if valid: when ok is true, call puml_render_svg; if not, skip rendering and report the errors.\n");
+    out.push_str(
+        "2. Render if valid: when ok is true, call puml_render_svg; if not, skip rendering and report the errors.\n",
+    );
     out.push_str("3. Review readability: call puml_lint_readability and weigh its findings (participant order, label length, nesting, reply arrows).\n");
     out.push_str("4. Suggest a patch: prefer puml_apply_edit or puml_normalize to produce it, and run puml_check on the patched source: it must pass.\n");
     if strict {
@@ -291,21 +322,38 @@ mod tests {
     #[test]
     fn argument_validation() {
         assert!(get("write_sequence_diagram", args(&[])).is_err());
-        assert!(get("write_sequence_diagram", args(&[("description", "x".into()), ("bogus", "y".into())])).is_err());
-        assert!(get("write_sequence_diagram", args(&[("description", "x".into()), ("style", "neon".into())])).is_err());
-        assert!(get("write_sequence_diagram", args(&[("description", "x".into()), ("include_notes", "maybe".into())]))
-            .is_err());
+        assert!(get(
+            "write_sequence_diagram",
+            args(&[("description", "x".into()), ("bogus", "y".into())])
+        )
+        .is_err());
+        assert!(get(
+            "write_sequence_diagram",
+            args(&[("description", "x".into()), ("style", "neon".into())])
+        )
+        .is_err());
+        assert!(get(
+            "write_sequence_diagram",
+            args(&[("description", "x".into()), ("include_notes", "maybe".into())])
+        )
+        .is_err());
         assert!(get("write_sequence_diagram", args(&[("description", 3.into())])).is_err());
         assert!(get("nope", args(&[])).is_err());
-        let ok = get("write_sequence_diagram", args(&[("description", "x".into()), ("include_notes", true.into())]));
+        let ok = get(
+            "write_sequence_diagram",
+            args(&[("description", "x".into()), ("include_notes", true.into())]),
+        );
         assert!(ok.is_ok());
     }
 
     #[test]
     fn every_authoring_prompt_requires_the_repair_loop() {
         let write = get("write_sequence_diagram", args(&[("description", "login".into())])).unwrap();
-        let convert =
-            get("convert_to_puml", args(&[("input", "a calls b".into()), ("input_type", "prose".into())])).unwrap();
+        let convert = get(
+            "convert_to_puml",
+            args(&[("input", "a calls b".into()), ("input_type", "prose".into())]),
+        )
+        .unwrap();
         for result in [write, convert] {
             let text = serde_json::to_string(&result).unwrap();
             assert!(text.contains("puml_check"));

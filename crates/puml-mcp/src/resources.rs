@@ -3,7 +3,7 @@
 //! test), theme descriptions, and the project's diagrams and their
 //! diagnostics (bounded, paginated, inside the roots).
 
-use crate::security::{self, Roots, RootedLoader};
+use crate::security::{self, RootedLoader, Roots};
 use crate::wire;
 use puml_ide::primitives::{catalog, Category};
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
@@ -13,7 +13,11 @@ use std::path::{Path, PathBuf};
 
 /// The example diagrams served as `puml://examples/{name}`.
 pub const EXAMPLES: [(&str, &str, &str); 4] = [
-    ("hello", "The smallest useful diagram: two participants, a message and its reply.", include_str!("../resources/examples/hello.puml")),
+    (
+        "hello",
+        "The smallest useful diagram: two participants, a message and its reply.",
+        include_str!("../resources/examples/hello.puml"),
+    ),
     (
         "login-flow",
         "Login with browser, API and database: explicit participants, activation, alt/else.",
@@ -83,7 +87,9 @@ pub fn list() -> Vec<Resource> {
     }
     out.push(
         Resource::new("puml://project/diagrams", "project-diagrams")
-            .with_description("The diagram files (.puml/.plantuml/.pu/.iuml) under the workspace roots, paginated (?page=N).")
+            .with_description(
+                "The diagram files (.puml/.plantuml/.pu/.iuml) under the workspace roots, paginated (?page=N).",
+            )
             .with_mime_type("application/json"),
     );
     out.push(
@@ -95,9 +101,11 @@ pub fn list() -> Vec<Resource> {
 }
 
 pub fn templates() -> Vec<ResourceTemplate> {
-    vec![ResourceTemplate::new(format!("{FILE_TEMPLATE_PREFIX}{{path}}"), "project-file")
-        .with_description("One diagram file of the workspace, by path relative to the root (at most 1 MB).")
-        .with_mime_type("text/x-plantuml")]
+    vec![
+        ResourceTemplate::new(format!("{FILE_TEMPLATE_PREFIX}{{path}}"), "project-file")
+            .with_description("One diagram file of the workspace, by path relative to the root (at most 1 MB).")
+            .with_mime_type("text/x-plantuml"),
+    ]
 }
 
 /// Whether reading `uri` touches the file system (and so needs the client's roots).
@@ -111,14 +119,19 @@ fn not_found(uri: &str) -> ErrorData {
 
 pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
     let text = |body: String, mime: &str| {
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(body, uri).with_mime_type(mime)]))
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(body, uri).with_mime_type(mime)
+        ]))
     };
     if let Some(name) = uri.strip_prefix("puml://syntax/") {
         let (_, category) = SYNTAX.iter().find(|(n, _)| *n == name).ok_or_else(|| not_found(uri))?;
         return text(syntax_markdown(*category), "text/markdown");
     }
     if let Some(name) = uri.strip_prefix("puml://examples/") {
-        let (_, _, source) = EXAMPLES.iter().find(|(n, _, _)| *n == name).ok_or_else(|| not_found(uri))?;
+        let (_, _, source) = EXAMPLES
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(|| not_found(uri))?;
         return text(source.to_string(), "text/x-plantuml");
     }
     if let Some(name) = uri.strip_prefix("puml://themes/") {
@@ -128,10 +141,14 @@ pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
         return text(crate::backend::theme_markdown(name), "text/markdown");
     }
     if let Some(encoded) = uri.strip_prefix(FILE_TEMPLATE_PREFIX) {
-        let path = percent_decode(encoded).ok_or_else(|| ErrorData::invalid_params("malformed percent-encoding", None))?;
+        let path =
+            percent_decode(encoded).ok_or_else(|| ErrorData::invalid_params("malformed percent-encoding", None))?;
         return match security::read_source_file(roots, &path) {
             Ok((_, source)) => text(source, "text/x-plantuml"),
-            Err(refusal) => Err(ErrorData::invalid_params(format!("{} [{}]", refusal.message, refusal.code), None)),
+            Err(refusal) => Err(ErrorData::invalid_params(
+                format!("{} [{}]", refusal.message, refusal.code),
+                None,
+            )),
         };
     }
     let (base, page) = split_page(uri)?;
@@ -165,7 +182,10 @@ pub fn syntax_markdown(category: Option<Category>) -> String {
     let Some(category) = category else {
         return puml_ide::primitives::markdown();
     };
-    let mut out = format!("# {}\n\nIn the syntax lines `[x]` is optional and `a|b` is a choice.\n", category.title());
+    let mut out = format!(
+        "# {}\n\nIn the syntax lines `[x]` is optional and `a|b` is a choice.\n",
+        category.title()
+    );
     for primitive in catalog().iter().filter(|p| p.category == category) {
         out.push_str(&format!(
             "\n## {}\n\n`{}`\n\n{}\n\n```plantuml\n{}```\n",
@@ -203,10 +223,20 @@ fn diagrams_page(roots: &Roots, page: usize) -> DiagramsPage {
         .iter()
         .skip(start)
         .take(DIAGRAMS_PAGE)
-        .map(|p| DiagramFile { path: roots.display(p), bytes: std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) })
+        .map(|p| DiagramFile {
+            path: roots.display(p),
+            bytes: std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+        })
         .collect();
     let next = (start + DIAGRAMS_PAGE < total).then(|| format!("puml://project/diagrams?page={}", page + 1));
-    DiagramsPage { roots: root_names(roots), page, files: listed, total, incomplete, next }
+    DiagramsPage {
+        roots: root_names(roots),
+        page,
+        files: listed,
+        total,
+        incomplete,
+        next,
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -266,7 +296,14 @@ fn diagnostics_page(roots: &Roots, page: usize) -> DiagnosticsPage {
         })
         .collect();
     let next = (start + DIAGNOSTICS_PAGE < total).then(|| format!("puml://project/diagnostics?page={}", page + 1));
-    DiagnosticsPage { roots: root_names(roots), page, files: checked, total, incomplete, next }
+    DiagnosticsPage {
+        roots: root_names(roots),
+        page,
+        files: checked,
+        total,
+        incomplete,
+        next,
+    }
 }
 
 fn root_names(roots: &Roots) -> Vec<String> {
@@ -355,8 +392,14 @@ mod tests {
 
     #[test]
     fn pages_parse() {
-        assert_eq!(split_page("puml://project/diagrams").unwrap(), ("puml://project/diagrams", 0));
-        assert_eq!(split_page("puml://project/diagrams?page=3").unwrap(), ("puml://project/diagrams", 3));
+        assert_eq!(
+            split_page("puml://project/diagrams").unwrap(),
+            ("puml://project/diagrams", 0)
+        );
+        assert_eq!(
+            split_page("puml://project/diagrams?page=3").unwrap(),
+            ("puml://project/diagrams", 3)
+        );
         assert!(split_page("puml://project/diagrams?x=1").is_err());
     }
 

@@ -28,7 +28,10 @@ pub struct Refusal {
 
 impl Refusal {
     pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { code, message: message.into() }
+        Refusal {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -68,9 +71,14 @@ impl Roots {
     pub fn new(dirs: &[PathBuf]) -> io::Result<Roots> {
         let mut canonical = Vec::new();
         for dir in dirs {
-            let path = dir.canonicalize().map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+            let path = dir
+                .canonicalize()
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
             if !path.is_dir() {
-                return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{}: not a directory", dir.display())));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{}: not a directory", dir.display()),
+                ));
             }
             if !canonical.contains(&path) {
                 canonical.push(path);
@@ -136,7 +144,10 @@ impl Roots {
             }
         }
         let Some(canonical) = resolved else {
-            return Err(Refusal::new(codes::PATH_UNREADABLE, format!("{requested}: no such file inside the allowed roots")));
+            return Err(Refusal::new(
+                codes::PATH_UNREADABLE,
+                format!("{requested}: no such file inside the allowed roots"),
+            ));
         };
         if !self.contains(&canonical) {
             return Err(Refusal::new(
@@ -153,7 +164,10 @@ impl Roots {
         if path.is_dir() {
             Ok(path)
         } else {
-            Err(Refusal::new(codes::PATH_UNREADABLE, format!("{requested}: not a directory")))
+            Err(Refusal::new(
+                codes::PATH_UNREADABLE,
+                format!("{requested}: not a directory"),
+            ))
         }
     }
 
@@ -172,14 +186,25 @@ impl Roots {
         };
         let file_name = match requested_path.file_name() {
             Some(name) => name.to_owned(),
-            None => return Err(Refusal::new(codes::WRITE_FAILED, format!("{requested}: not a file name"))),
+            None => {
+                return Err(Refusal::new(
+                    codes::WRITE_FAILED,
+                    format!("{requested}: not a file name"),
+                ))
+            }
         };
         let parent = requested_path.parent().unwrap_or(Path::new("/"));
         let parent = parent.canonicalize().map_err(|_| {
-            Refusal::new(codes::PATH_UNREADABLE, format!("{requested}: its directory does not exist inside the allowed roots"))
+            Refusal::new(
+                codes::PATH_UNREADABLE,
+                format!("{requested}: its directory does not exist inside the allowed roots"),
+            )
         })?;
         if !self.contains(&parent) {
-            return Err(Refusal::new(codes::PATH_OUTSIDE_ROOTS, format!("{requested}: outside the allowed roots; refused")));
+            return Err(Refusal::new(
+                codes::PATH_OUTSIDE_ROOTS,
+                format!("{requested}: outside the allowed roots; refused"),
+            ));
         }
         let target = parent.join(file_name);
         let exists = match std::fs::symlink_metadata(&target) {
@@ -190,7 +215,10 @@ impl Roots {
                 ))
             }
             Ok(meta) if meta.is_dir() => {
-                return Err(Refusal::new(codes::WRITE_FAILED, format!("{requested}: is a directory")))
+                return Err(Refusal::new(
+                    codes::WRITE_FAILED,
+                    format!("{requested}: is a directory"),
+                ))
             }
             Ok(_) => true,
             Err(_) => false,
@@ -212,11 +240,17 @@ impl Roots {
             return Err(no_roots());
         }
         if requested.is_empty() || requested.contains('\0') {
-            return Err(Refusal::new(codes::PATH_UNREADABLE, "the path is empty or contains a NUL byte"));
+            return Err(Refusal::new(
+                codes::PATH_UNREADABLE,
+                "the path is empty or contains a NUL byte",
+            ));
         }
         let path = Path::new(requested);
         if path.components().any(|c| matches!(c, Component::ParentDir)) {
-            return Err(Refusal::new(codes::PATH_OUTSIDE_ROOTS, format!("{requested}: `..` is not allowed in paths")));
+            return Err(Refusal::new(
+                codes::PATH_OUTSIDE_ROOTS,
+                format!("{requested}: `..` is not allowed in paths"),
+            ));
         }
         if path.is_absolute() {
             if self.dirs.iter().any(|root| path.starts_with(root)) {
@@ -229,7 +263,10 @@ impl Roots {
         }
         let relative: PathBuf = path.components().filter(|c| !matches!(c, Component::CurDir)).collect();
         if relative.as_os_str().is_empty() {
-            return Err(Refusal::new(codes::PATH_UNREADABLE, format!("{requested}: names no file")));
+            return Err(Refusal::new(
+                codes::PATH_UNREADABLE,
+                format!("{requested}: names no file"),
+            ));
         }
         Ok(Some(relative))
     }
@@ -268,7 +305,10 @@ pub fn read_source_file(roots: &Roots, requested: &str) -> Result<(PathBuf, Stri
     let bytes = std::fs::read(&path).map_err(|e| Refusal::new(codes::PATH_UNREADABLE, format!("{requested}: {e}")))?;
     match puml_ide::check::decode_source(&bytes) {
         Ok(text) => Ok((path, text.to_string())),
-        Err(diagnostic) => Err(Refusal::new(diagnostic.code, format!("{requested}: {}", diagnostic.message))),
+        Err(diagnostic) => Err(Refusal::new(
+            diagnostic.code,
+            format!("{requested}: {}", diagnostic.message),
+        )),
     }
 }
 
@@ -295,7 +335,9 @@ impl RootedLoader {
 pub fn is_url(path: &Path) -> bool {
     let text = path.to_string_lossy();
     let lower = text.trim_start().to_ascii_lowercase();
-    ["http:", "https:", "ftp:", "file:", "data:"].iter().any(|scheme| lower.starts_with(scheme))
+    ["http:", "https:", "ftp:", "file:", "data:"]
+        .iter()
+        .any(|scheme| lower.starts_with(scheme))
 }
 
 impl FileLoader for RootedLoader {
@@ -308,11 +350,17 @@ impl FileLoader for RootedLoader {
         }
         let canonical = path.canonicalize()?;
         if !self.roots.contains(&canonical) {
-            return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the include lies outside the allowed roots"));
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "the include lies outside the allowed roots",
+            ));
         }
         let len = std::fs::metadata(&canonical)?.len();
         if len > MAX_SOURCE_BYTES as u64 {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, "the included file is larger than 1 MB"));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the included file is larger than 1 MB",
+            ));
         }
         std::fs::read_to_string(&canonical)
     }
@@ -381,10 +429,22 @@ mod tests {
         std::os::unix::fs::symlink(dir.join("outside/secret.puml"), dir.join("root/link.puml")).unwrap();
         std::os::unix::fs::symlink(dir.join("outside"), dir.join("root/linkdir")).unwrap();
         let roots = Roots::new(&[dir.join("root")]).unwrap();
-        assert_eq!(roots.resolve_existing("link.puml").unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
-        assert_eq!(roots.resolve_existing("linkdir/secret.puml").unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
-        assert_eq!(roots.resolve_write_target("link.puml", true).unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
-        assert_eq!(roots.resolve_write_target("linkdir/new.svg", true).unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
+        assert_eq!(
+            roots.resolve_existing("link.puml").unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
+        assert_eq!(
+            roots.resolve_existing("linkdir/secret.puml").unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
+        assert_eq!(
+            roots.resolve_write_target("link.puml", true).unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
+        assert_eq!(
+            roots.resolve_write_target("linkdir/new.svg", true).unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
     }
 
     #[test]
@@ -394,12 +454,27 @@ mod tests {
         let (target, exists) = roots.resolve_write_target("out.svg", false).unwrap();
         assert!(!exists);
         assert_eq!(target, roots.dirs()[0].join("out.svg"));
-        assert_eq!(roots.resolve_write_target("a.puml", false).unwrap_err().code, codes::WOULD_OVERWRITE);
+        assert_eq!(
+            roots.resolve_write_target("a.puml", false).unwrap_err().code,
+            codes::WOULD_OVERWRITE
+        );
         assert!(roots.resolve_write_target("a.puml", true).unwrap().1);
-        assert_eq!(roots.resolve_write_target("sub", true).unwrap_err().code, codes::WRITE_FAILED);
-        assert_eq!(roots.resolve_write_target("missing/x.svg", true).unwrap_err().code, codes::PATH_UNREADABLE);
-        assert_eq!(roots.resolve_write_target("../x.svg", true).unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
-        assert_eq!(roots.resolve_write_target("/tmp/x.svg", true).unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
+        assert_eq!(
+            roots.resolve_write_target("sub", true).unwrap_err().code,
+            codes::WRITE_FAILED
+        );
+        assert_eq!(
+            roots.resolve_write_target("missing/x.svg", true).unwrap_err().code,
+            codes::PATH_UNREADABLE
+        );
+        assert_eq!(
+            roots.resolve_write_target("../x.svg", true).unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
+        assert_eq!(
+            roots.resolve_write_target("/tmp/x.svg", true).unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
     }
 
     #[test]
@@ -412,7 +487,10 @@ mod tests {
         assert_eq!(wider.dirs(), roots.dirs());
         let disjoint = roots.narrowed_by(&[dir.join("outside")]);
         assert!(disjoint.is_empty());
-        assert_eq!(disjoint.resolve_existing("a.puml").unwrap_err().code, codes::PATH_OUTSIDE_ROOTS);
+        assert_eq!(
+            disjoint.resolve_existing("a.puml").unwrap_err().code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
         assert!(disjoint.resolve_write_target("a.svg", true).is_err());
     }
 
@@ -445,8 +523,14 @@ mod tests {
         let roots = Roots::new(&[dir.join("root")]).unwrap();
         assert!(read_source_file(&roots, "a.puml").is_ok());
         assert_eq!(read_source_file(&roots, "big.puml").unwrap_err().code, codes::TOO_LARGE);
-        assert_eq!(read_source_file(&roots, "bin.puml").unwrap_err().code, puml_sema::codes::INVALID_UTF8);
-        assert_eq!(read_source_file(&roots, "sub").unwrap_err().code, codes::PATH_UNREADABLE);
+        assert_eq!(
+            read_source_file(&roots, "bin.puml").unwrap_err().code,
+            puml_sema::codes::INVALID_UTF8
+        );
+        assert_eq!(
+            read_source_file(&roots, "sub").unwrap_err().code,
+            codes::PATH_UNREADABLE
+        );
     }
 
     #[test]

@@ -55,7 +55,11 @@ impl PumlServer {
     /// after `roots/list_changed`); a client that offers roots but fails to
     /// list them gets no roots at all: fail closed.
     async fn effective_roots(&self, peer: &Peer<RoleServer>) -> Roots {
-        let state = self.client_roots.lock().map(|s| s.clone()).unwrap_or(ClientRoots::Unknown);
+        let state = self
+            .client_roots
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or(ClientRoots::Unknown);
         match state {
             ClientRoots::NotOffered => return self.server_roots.clone(),
             ClientRoots::Narrowed(roots) => return roots,
@@ -104,7 +108,11 @@ pub fn file_uri_to_path(uri: &str) -> Option<PathBuf> {
 
 impl ServerHandler for PumlServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("puml-mcp", env!("CARGO_PKG_VERSION"))
@@ -131,7 +139,10 @@ impl ServerHandler for PumlServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(entry) = self.tools.iter().find(|t| t.name == request.name) else {
-            return Err(ErrorData::invalid_params(format!("unknown tool: {}", request.name), None));
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool: {}", request.name),
+                None,
+            ));
         };
         let roots = self.effective_roots(&context.peer).await;
         let ctx = ToolContext { roots };
@@ -169,7 +180,10 @@ impl ServerHandler for PumlServer {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| resources::read(&request.uri, &roots)));
         match read {
             Ok(result) => result.map(Into::into),
-            Err(_) => Err(ErrorData::internal_error(format!("internal error while reading {uri}"), None)),
+            Err(_) => Err(ErrorData::internal_error(
+                format!("internal error while reading {uri}"),
+                None,
+            )),
         }
     }
 
@@ -192,7 +206,10 @@ impl ServerHandler for PumlServer {
         }));
         match got {
             Ok(result) => result.map(Into::into),
-            Err(_) => Err(ErrorData::internal_error(format!("internal error in prompt {name}"), None)),
+            Err(_) => Err(ErrorData::internal_error(
+                format!("internal error in prompt {name}"),
+                None,
+            )),
         }
     }
 

@@ -1,5 +1,6 @@
-//! JSON shapes shared by every tool: diagnostics (the same shape as
-//! `puml check --format json`), ranges and summaries, converted from the
+//! JSON shapes shared by every tool: diagnostics (the shape of
+//! `puml check --format json`, plus `related` and `machine_applicable`),
+//! ranges and summaries, converted from the
 //! plain data of `puml-ide` at the edge.
 
 use crate::security::{Refusal, MAX_DIAGNOSTICS};
@@ -18,12 +19,18 @@ pub struct Range {
 
 impl From<LineColRange> for Range {
     fn from(r: LineColRange) -> Range {
-        Range { line: r.line, column: r.column, end_line: r.end_line, end_column: r.end_column }
+        Range {
+            line: r.line,
+            column: r.column,
+            end_line: r.end_line,
+            end_column: r.end_column,
+        }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Edit {
+    #[serde(flatten)]
     pub range: Range,
     pub new_text: String,
 }
@@ -38,7 +45,9 @@ pub struct Fix {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Related {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    #[serde(flatten)]
     pub range: Range,
     pub message: String,
 }
@@ -68,8 +77,11 @@ pub struct Diagnostic {
     /// Stable code: `E…`/`W…` from the compiler, `M…` from the MCP layer.
     pub code: String,
     pub message: String,
-    /// `null` for the checked source; the path of an included file otherwise.
+    /// Absent for the checked source; the path of an included file otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// Where: `line`, `column`, `end_line`, `end_column` (1-based, end exclusive).
+    #[serde(flatten)]
     pub range: Range,
     pub related: Vec<Related>,
     pub fixes: Vec<Fix>,
@@ -86,7 +98,11 @@ impl From<&LineColDiagnostic> for Diagnostic {
             related: d
                 .related
                 .iter()
-                .map(|r| Related { file: r.file.clone(), range: r.range.into(), message: r.message.clone() })
+                .map(|r| Related {
+                    file: r.file.clone(),
+                    range: r.range.into(),
+                    message: r.message.clone(),
+                })
                 .collect(),
             fixes: d
                 .fixes
@@ -94,7 +110,14 @@ impl From<&LineColDiagnostic> for Diagnostic {
                 .map(|f| Fix {
                     title: f.title.clone(),
                     machine_applicable: f.machine_applicable,
-                    edits: f.edits.iter().map(|e| Edit { range: e.range.into(), new_text: e.new_text.clone() }).collect(),
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| Edit {
+                            range: e.range.into(),
+                            new_text: e.new_text.clone(),
+                        })
+                        .collect(),
                 })
                 .collect(),
         }
@@ -109,7 +132,12 @@ impl Diagnostic {
             code: code.to_string(),
             message: message.into(),
             file: None,
-            range: Range { line: 1, column: 1, end_line: 1, end_column: 1 },
+            range: Range {
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
+            },
             related: Vec::new(),
             fixes: Vec::new(),
         }
@@ -173,7 +201,10 @@ pub fn diagnostics_text(diagnostics: &[Diagnostic]) -> String {
             Severity::Info => "info",
         };
         let file = d.file.as_deref().map(|f| format!("{f}:")).unwrap_or_default();
-        out.push_str(&format!("{file}{}:{}: {severity}[{}]: {}\n", d.range.line, d.range.column, d.code, d.message));
+        out.push_str(&format!(
+            "{file}{}:{}: {severity}[{}]: {}\n",
+            d.range.line, d.range.column, d.code, d.message
+        ));
     }
     out
 }

@@ -22,8 +22,12 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## tools/list\n");
     let tools = s.request("tools/list", json!({})).await;
-    let names: Vec<&str> =
-        tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
         [
@@ -41,7 +45,9 @@ async fn transcript_of_a_full_session() {
     );
 
     s.transcript.push_str("\n## tools/call puml_parse\n");
-    let r = s.call_result("puml_parse", json!({"source": "@startuml\nA -> B : hi\n@enduml\n"})).await;
+    let r = s
+        .call_result("puml_parse", json!({"source": "@startuml\nA -> B : hi\n@enduml\n"}))
+        .await;
     assert_eq!(structured(&r)["ok"], true);
     assert_eq!(structured(&r)["ast"]["kind"], "ROOT");
 
@@ -58,21 +64,37 @@ async fn transcript_of_a_full_session() {
     s.transcript.push_str("\n## tools/call puml_render_svg\n");
     let r = s.call_result("puml_render_svg", json!({"source": LOGIN})).await;
     assert_eq!(structured(&r)["ok"], true, "{r}");
-    assert!(structured(&r)["svg"].as_str().unwrap().starts_with("<svg") || structured(&r)["svg"].as_str().unwrap().starts_with("<?xml"));
+    assert!(
+        structured(&r)["svg"].as_str().unwrap().starts_with("<svg")
+            || structured(&r)["svg"].as_str().unwrap().starts_with("<?xml")
+    );
 
-    s.transcript.push_str("\n## tools/call puml_export (png inline: image content)\n");
-    let r = s.call_result("puml_export", json!({"source": LOGIN, "format": "png"})).await;
+    s.transcript
+        .push_str("\n## tools/call puml_export (png inline: image content)\n");
+    let r = s
+        .call_result("puml_export", json!({"source": LOGIN, "format": "png"}))
+        .await;
     assert_eq!(structured(&r)["ok"], true, "{r}");
-    let image = r["content"].as_array().unwrap().iter().find(|c| c["type"] == "image").expect("image content");
+    let image = r["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "image")
+        .expect("image content");
     assert_eq!(image["mimeType"], "image/png");
 
     s.transcript.push_str("\n## tools/call puml_export (model-json)\n");
-    let r = s.call_result("puml_export", json!({"source": LOGIN, "format": "model-json"})).await;
+    let r = s
+        .call_result("puml_export", json!({"source": LOGIN, "format": "model-json"}))
+        .await;
     assert_eq!(structured(&r)["ok"], true, "{r}");
 
     s.transcript.push_str("\n## tools/call puml_normalize\n");
     let r = s
-        .call_result("puml_normalize", json!({"source": "@startuml\nA->B:hi\n@enduml\n", "addExplicitParticipants": true}))
+        .call_result(
+            "puml_normalize",
+            json!({"source": "@startuml\nA->B:hi\n@enduml\n", "addExplicitParticipants": true}),
+        )
         .await;
     assert_eq!(structured(&r)["ok"], true, "{r}");
 
@@ -99,20 +121,26 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## tools/call puml_render_file\n");
     let r = s
-        .call_result("puml_render_file", json!({"path": "docs/login.puml", "output_path": "docs/login.svg", "write": true}))
+        .call_result(
+            "puml_render_file",
+            json!({"path": "docs/login.puml", "output_path": "docs/login.svg", "write": true}),
+        )
         .await;
     assert_eq!(structured(&r)["output_path"], "docs/login.svg", "{r}");
     assert!(root.join("docs/login.svg").is_file());
 
-    s.transcript.push_str("\n## tools/call invalid arguments (unknown field)\n");
+    s.transcript
+        .push_str("\n## tools/call invalid arguments (unknown field)\n");
     let r = s.call("puml_check", json!({"source": LOGIN, "sauce": 1})).await;
     assert_eq!(r["error"]["code"], -32602);
 
-    s.transcript.push_str("\n## tools/call invalid arguments (wrong type)\n");
+    s.transcript
+        .push_str("\n## tools/call invalid arguments (wrong type)\n");
     let r = s.call("puml_check", json!({"source": 42})).await;
     assert_eq!(r["error"]["code"], -32602);
 
-    s.transcript.push_str("\n## tools/call invalid arguments (neither source nor path)\n");
+    s.transcript
+        .push_str("\n## tools/call invalid arguments (neither source nor path)\n");
     let r = s.call("puml_check", json!({})).await;
     assert_eq!(r["error"]["code"], -32602);
 
@@ -126,12 +154,22 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## resources/templates/list\n");
     let r = s.request("resources/templates/list", json!({})).await;
-    assert_eq!(r["result"]["resourceTemplates"][0]["uriTemplate"], "puml://project/file/{path}");
+    assert_eq!(
+        r["result"]["resourceTemplates"][0]["uriTemplate"],
+        "puml://project/file/{path}"
+    );
 
     s.transcript.push_str("\n## resources/read\n");
-    let r = s.request("resources/read", json!({"uri": "puml://examples/hello"})).await;
-    assert!(r["result"]["contents"][0]["text"].as_str().unwrap().contains("@startuml"));
-    let r = s.request("resources/read", json!({"uri": "puml://project/diagrams"})).await;
+    let r = s
+        .request("resources/read", json!({"uri": "puml://examples/hello"}))
+        .await;
+    assert!(r["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("@startuml"));
+    let r = s
+        .request("resources/read", json!({"uri": "puml://project/diagrams"}))
+        .await;
     let listing: Value = serde_json::from_str(r["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(listing["total"], 2);
 
@@ -150,10 +188,18 @@ async fn transcript_of_a_full_session() {
             json!({"name": "write_sequence_diagram", "arguments": {"description": "login with browser, API and database", "style": "docs", "include_lifecycle": "true"}}),
         )
         .await;
-    assert!(r["result"]["messages"][0]["content"]["text"].as_str().unwrap().contains("puml_check"));
+    assert!(r["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("puml_check"));
 
     s.transcript.push_str("\n## prompts/get (missing argument)\n");
-    let r = s.request("prompts/get", json!({"name": "review_sequence_diagram", "arguments": {}})).await;
+    let r = s
+        .request(
+            "prompts/get",
+            json!({"name": "review_sequence_diagram", "arguments": {}}),
+        )
+        .await;
     assert_eq!(r["error"]["code"], -32602);
 
     s.transcript.push_str("\n## ping\n");
@@ -176,8 +222,16 @@ async fn tool_schemas_are_snapshot_tested() {
     for tool in tools {
         let input = &tool["inputSchema"];
         assert_eq!(input["type"], "object", "{}", tool["name"]);
-        assert_eq!(input["additionalProperties"], false, "{} must reject unknown fields", tool["name"]);
-        assert!(tool["outputSchema"].is_object(), "{} has no output schema", tool["name"]);
+        assert_eq!(
+            input["additionalProperties"], false,
+            "{} must reject unknown fields",
+            tool["name"]
+        );
+        assert!(
+            tool["outputSchema"].is_object(),
+            "{} has no output schema",
+            tool["name"]
+        );
         let name = tool["name"].as_str().unwrap();
         let schemas = json!({"inputSchema": tool["inputSchema"], "outputSchema": tool["outputSchema"], "annotations": tool["annotations"]});
         let pretty = serde_json::to_string_pretty(&schemas).unwrap() + "\n";

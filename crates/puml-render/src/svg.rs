@@ -245,7 +245,7 @@ impl std::fmt::Display for Num {
         abs /= 1000;
         if frac != 0 {
             let mut digits = 3;
-            while frac % 10 == 0 {
+            while frac.is_multiple_of(10) {
                 frac /= 10;
                 digits -= 1;
             }

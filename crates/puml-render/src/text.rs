@@ -5,7 +5,7 @@
 //! small polygons become arrow heads, and text is written last so that it
 //! is never hidden.
 
-use puml_layout::{Item, PathSegment, Scene};
+use puml_layout::{Item, Paint, PathSegment, Scene};
 
 const COL_PX: f64 = 7.0;
 const ROW_PX: f64 = 10.0;
@@ -79,14 +79,16 @@ impl Grid {
             self.put(col, r, ch);
         }
     }
-    fn boxed(&mut self, c0: i64, r0: i64, c1: i64, r1: i64, g: &Glyphs) {
+    /// A box; `opaque` ones (filled shapes: heads, notes) hide what is behind them.
+    fn boxed(&mut self, c0: i64, r0: i64, c1: i64, r1: i64, opaque: bool, g: &Glyphs) {
         if c1 <= c0 || r1 <= r0 {
             return;
         }
-        // Clear the inside so lifelines do not show through boxes.
-        for r in r0 + 1..r1 {
-            for c in c0 + 1..c1 {
-                self.put(c, r, ' ');
+        if opaque {
+            for r in r0 + 1..r1 {
+                for c in c0 + 1..c1 {
+                    self.put(c, r, ' ');
+                }
             }
         }
         self.hline(c0, c1, r0, g.h);
@@ -125,12 +127,17 @@ pub fn to_text(scene: &Scene, unicode: bool) -> String {
     for item in &scene.items {
         match item {
             Item::Rect {
-                x, y, width, height, ..
+                x,
+                y,
+                width,
+                height,
+                paint,
+                ..
             } => {
                 if *width < COL_PX * 2.0 || *height < ROW_PX * 1.5 {
                     continue;
                 }
-                grid.boxed(col(*x), row(*y), col(x + width), row(y + height), g);
+                grid.boxed(col(*x), row(*y), col(x + width), row(y + height), opaque(paint), g);
             }
             Item::Line { x1, y1, x2, y2, stroke } => {
                 let dotted = stroke.dash.is_some();
@@ -150,7 +157,7 @@ pub fn to_text(scene: &Scene, unicode: bool) -> String {
                     }
                 }
             }
-            Item::Polygon { points, .. } => {
+            Item::Polygon { points, paint } => {
                 let (min_x, max_x, min_y, max_y) = bounds(points.iter().map(|p| (p.x, p.y)));
                 if max_x - min_x <= 14.0 && max_y - min_y <= 14.0 {
                     // An arrow head: the tip is the point farthest from the centroid in x.
@@ -165,12 +172,12 @@ pub fn to_text(scene: &Scene, unicode: bool) -> String {
                         grid.put(col(tx), row(ty), c);
                     }
                 } else {
-                    grid.boxed(col(min_x), row(min_y), col(max_x), row(max_y), g);
+                    grid.boxed(col(min_x), row(min_y), col(max_x), row(max_y), opaque(paint), g);
                 }
             }
-            Item::Ellipse { cx, cy, rx, ry, .. } => {
+            Item::Ellipse { cx, cy, rx, ry, paint } => {
                 if *rx > 14.0 && *ry > 14.0 {
-                    grid.boxed(col(cx - rx), row(cy - ry), col(cx + rx), row(cy + ry), g);
+                    grid.boxed(col(cx - rx), row(cy - ry), col(cx + rx), row(cy + ry), opaque(paint), g);
                 } else if *rx > 5.0 {
                     grid.put(col(*cx), row(*cy), g.circle);
                 }
@@ -187,7 +194,7 @@ pub fn to_text(scene: &Scene, unicode: bool) -> String {
                 });
                 let (min_x, max_x, min_y, max_y) = bounds(pts);
                 if max_x - min_x >= COL_PX * 2.0 && max_y - min_y >= ROW_PX * 1.5 {
-                    grid.boxed(col(min_x), row(min_y), col(max_x), row(max_y), g);
+                    grid.boxed(col(min_x), row(min_y), col(max_x), row(max_y), opaque(paint), g);
                 }
             }
             Item::Text(run) => texts.push(run),
@@ -224,6 +231,11 @@ pub fn to_text(scene: &Scene, unicode: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Filled shapes hide what is behind them.
+fn opaque(paint: &Paint) -> bool {
+    paint.fill.is_some_and(|c| c.a > 0)
 }
 
 fn bounds(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64, f64, f64) {

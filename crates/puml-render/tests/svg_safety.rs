@@ -222,3 +222,139 @@ fn https_links_survive_and_others_do_not() {
     );
     assert_inert(&svg);
 }
+
+/// A tiny deterministic generator (no extra dependency).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound.max(1)
+    }
+}
+
+fn random_event(rng: &mut Lcg, participants: u32) -> Event {
+    let id = |rng: &mut Lcg| ParticipantId(rng.next(u64::from(participants)) as u32);
+    let endpoint = |rng: &mut Lcg| match rng.next(6) {
+        0 => Endpoint::Edge {
+            side: Side::Left,
+            short: rng.next(2) == 0,
+        },
+        1 => Endpoint::Edge {
+            side: Side::Right,
+            short: rng.next(2) == 0,
+        },
+        _ => Endpoint::Participant { id: id(rng) },
+    };
+    let shapes = [
+        HeadShape::None,
+        HeadShape::Filled,
+        HeadShape::Open,
+        HeadShape::HalfUpper,
+        HeadShape::HalfLower,
+        HeadShape::HalfUpperOpen,
+        HeadShape::HalfLowerOpen,
+        HeadShape::Cross,
+    ];
+    match rng.next(14) {
+        0..=4 => Event::Message(Message {
+            from: endpoint(rng),
+            to: endpoint(rng),
+            arrow: Arrow {
+                tail_head: Head {
+                    shape: shapes[rng.next(8) as usize],
+                    circle: rng.next(5) == 0,
+                },
+                head: Head {
+                    shape: shapes[rng.next(8) as usize],
+                    circle: rng.next(5) == 0,
+                },
+                line: [LineStyle::Solid, LineStyle::Dotted, LineStyle::Hidden][rng.next(3) as usize],
+                color: None,
+                bold: rng.next(2) == 0,
+                written_reversed: false,
+            },
+            label: text(rng.next(10) as usize),
+            number: (rng.next(3) == 0).then(|| rng.next(100).to_string()),
+            slant: (rng.next(6) == 0).then(|| rng.next(50) as u32),
+            parallel: rng.next(6) == 0,
+            anchor: None,
+            is_return: false,
+        }),
+        5 => Event::Note(Note {
+            position: match rng.next(5) {
+                0 => NotePosition::Left { of: None },
+                1 => NotePosition::Right { of: Some(id(rng)) },
+                2 => NotePosition::Over {
+                    first: id(rng),
+                    last: Some(id(rng)),
+                },
+                3 => NotePosition::Across,
+                _ => NotePosition::Left { of: Some(id(rng)) },
+            },
+            shape: [NoteShape::Note, NoteShape::Hexagon, NoteShape::Rectangle][rng.next(3) as usize],
+            text: text(rng.next(10) as usize),
+            color: None,
+            aligned: rng.next(4) == 0,
+        }),
+        6 => Event::Activate {
+            participant: id(rng),
+            color: None,
+        },
+        7 => Event::Deactivate { participant: id(rng) },
+        8 => Event::GroupStart(Group {
+            kind: GroupKind::ALL[rng.next(7) as usize],
+            label: Some(text(rng.next(10) as usize)),
+            secondary: None,
+            frame_color: None,
+            color: None,
+        }),
+        9 => Event::GroupElse {
+            label: None,
+            color: None,
+        },
+        10 => Event::GroupEnd,
+        11 => Event::Create { participant: id(rng) },
+        12 => Event::Destroy { participant: id(rng) },
+        _ => match rng.next(5) {
+            0 => Event::Divider { text: text(1) },
+            1 => Event::Delay { text: None },
+            2 => Event::Space {
+                pixels: Some(rng.next(100) as u32),
+            },
+            3 => Event::NewPage { title: None },
+            _ => Event::Ref(Reference {
+                participants: vec![id(rng), id(rng)],
+                text: text(3),
+                color: None,
+            }),
+        },
+    }
+}
+
+#[test]
+fn random_models_lay_out_and_render_well_formed() {
+    let mut rng = Lcg(0x5eed);
+    for round in 0..60 {
+        let participants = 1 + rng.next(6) as u32;
+        let mut d = hostile_diagram(round);
+        d.participants.truncate(participants as usize);
+        for p in &mut d.participants {
+            p.in_box = None;
+            p.created = rng.next(4) == 0;
+        }
+        d.boxes.clear();
+        d.events = (0..rng.next(40))
+            .map(|_| random_event(&mut rng, participants))
+            .collect();
+        let scenes = layout(&d, &LayoutOptions::default());
+        assert_eq!(scenes.len(), d.page_count());
+        for scene in &scenes {
+            assert!(scene.width.is_finite() && scene.height.is_finite() && scene.width > 0.0);
+            assert_inert(&to_svg(scene));
+        }
+    }
+}

@@ -21,6 +21,9 @@ pub const END_BOX_WITHOUT_BOX: &str = "E0205";
 /// A color name PlantUML does not know (PlantUML: "No such color").
 pub const UNKNOWN_COLOR: &str = "E0206";
 
+/// The file holds no diagram at all (empty, or only comments/text).
+pub const NO_DIAGRAM: &str = "W0105";
+
 /// A group never closed by `end`.
 pub const UNCLOSED_GROUP: &str = "W0201";
 /// A `box` never closed by `end box`.

@@ -267,6 +267,13 @@ fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
         source_map.diagrams.push(map);
         diagnostics.append(&mut diags);
     }
+    if document.diagrams.is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            codes::NO_DIAGRAM,
+            TextRange::empty(TextSize::from(0)),
+            "the file contains no diagram: write `@startuml`, the statements, then `@enduml`",
+        ));
+    }
     (document, source_map, diagnostics)
 }
 

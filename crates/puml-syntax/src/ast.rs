@@ -114,22 +114,39 @@ pub fn header_range(node: &SyntaxNode) -> TextRange {
 }
 
 /// The text lines of a block's `BODY` child (block notes, refs, legends,
-/// multi-line titles), each trimmed.
+/// multi-line titles), with the indentation common to all non-blank lines
+/// removed (PlantUML keeps the relative indentation) and trailing
+/// whitespace dropped.
 pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
     let body = node.children().find(|n| n.kind() == SyntaxKind::BODY)?;
     let mut lines = Vec::new();
     let mut current = String::new();
     for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
-        match token.kind() {
-            SyntaxKind::NEWLINE => lines.push(std::mem::take(&mut current).trim().to_string()),
-            SyntaxKind::WHITESPACE => {}
-            _ => current.push_str(token.text()),
+        if token.kind() == SyntaxKind::NEWLINE {
+            lines.push(std::mem::take(&mut current));
+        } else {
+            current.push_str(token.text());
         }
     }
     if !current.trim().is_empty() {
-        lines.push(current.trim().to_string());
+        lines.push(current);
     }
-    Some(lines)
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let common = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| indent(l))
+        .min()
+        .unwrap_or(0);
+    Some(
+        lines
+            .into_iter()
+            .map(|l| {
+                let cut = common.min(indent(&l));
+                l[cut..].trim_end().to_string()
+            })
+            .collect(),
+    )
 }
 
 /// The first keyword token of a statement, lowercased.

@@ -55,7 +55,10 @@ impl McpTool for RenderSvg {
     fn run(ctx: &ToolContext, input: RenderSvgInput) -> Result<Reply<RenderSvgOutput>, ToolFailure> {
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, input.include_root.as_deref(), input.allow_url_includes)?;
-        let request = RenderRequest { theme: input.theme, page: input.page.unwrap_or(0) as usize };
+        let request = RenderRequest {
+            theme: input.theme,
+            page: input.page.unwrap_or(0) as usize,
+        };
         let loader = loader(ctx);
         let rendered = backend::render(&loaded.text, &options, &loader, &request, backend::Format::Svg)?;
         let diagnostics = wire::diagnostics(&rendered.warnings);
@@ -71,11 +74,23 @@ impl McpTool for RenderSvg {
         } else {
             None
         };
-        let mut summary = format!("rendered SVG, {} x {} px, {} bytes", rendered.width, rendered.height, svg.len());
+        let mut summary = format!(
+            "rendered SVG, {} x {} px, {} bytes",
+            rendered.width,
+            rendered.height,
+            svg.len()
+        );
         if let Some(note) = &note {
             summary.push_str(&format!("; {note}"));
         }
-        let output = RenderSvgOutput { ok: true, svg: svg.clone(), width: rendered.width, height: rendered.height, diagnostics, note };
+        let output = RenderSvgOutput {
+            ok: true,
+            svg: svg.clone(),
+            width: rendered.width,
+            height: rendered.height,
+            diagnostics,
+            note,
+        };
         let mut reply = Reply::new(output, true, summary);
         reply.artifact = Some(svg);
         reply.png = png;
@@ -83,7 +98,14 @@ impl McpTool for RenderSvg {
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> RenderSvgOutput {
-        RenderSvgOutput { ok: false, svg: String::new(), width: 0.0, height: 0.0, diagnostics, note: None }
+        RenderSvgOutput {
+            ok: false,
+            svg: String::new(),
+            width: 0.0,
+            height: 0.0,
+            diagnostics,
+            note: None,
+        }
     }
 }
 
@@ -204,21 +226,34 @@ impl McpTool for Export {
 
     fn run(ctx: &ToolContext, input: ExportInput) -> Result<Reply<ExportOutput>, ToolFailure> {
         let write = input.write.unwrap_or(false);
-        let target = plan_write(ctx, write, input.output_path.as_deref(), input.overwrite.unwrap_or(false), input.format)?;
+        let target = plan_write(
+            ctx,
+            write,
+            input.output_path.as_deref(),
+            input.overwrite.unwrap_or(false),
+            input.format,
+        )?;
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, input.include_root.as_deref(), input.allow_url_includes)?;
-        let request = RenderRequest { theme: input.theme, page: input.page.unwrap_or(0) as usize };
+        let request = RenderRequest {
+            theme: input.theme,
+            page: input.page.unwrap_or(0) as usize,
+        };
         let exported = export_artifact(ctx, &loaded.text, &options, &request, input.format)?;
         let diagnostics = wire::diagnostics(&exported.warnings);
         let format = input.format;
-        let bytes = exported.artifact.len();
+        let bytes = exported.artifact.byte_len();
         if let Some(target) = target {
             let written = write_artifact(ctx, &target, &exported.artifact)?;
             let summary = format!(
                 "wrote {} ({bytes} bytes, {}){}",
                 written.display,
                 format.as_str(),
-                if written.replaced { ", replacing the existing file" } else { "" }
+                if written.replaced {
+                    ", replacing the existing file"
+                } else {
+                    ""
+                }
             );
             let output = ExportOutput {
                 ok: true,
@@ -373,7 +408,10 @@ impl McpTool for RenderFile {
     type Output = RenderFileOutput;
 
     fn run(ctx: &ToolContext, input: RenderFileInput) -> Result<Reply<RenderFileOutput>, ToolFailure> {
-        let format = match input.format.or_else(|| RenderFileFormat::from_extension(&input.output_path)) {
+        let format = match input
+            .format
+            .or_else(|| RenderFileFormat::from_extension(&input.output_path))
+        {
             Some(format) => format.export_format(),
             None => {
                 return Err(Refusal::new(
@@ -384,15 +422,24 @@ impl McpTool for RenderFile {
             }
         };
         let overwrite = input.overwrite.unwrap_or(false);
-        let target = plan_write(ctx, input.write.unwrap_or(false), Some(&input.output_path), overwrite, format)?;
+        let target = plan_write(
+            ctx,
+            input.write.unwrap_or(false),
+            Some(&input.output_path),
+            overwrite,
+            format,
+        )?;
         let Some(target) = target else {
             return Err(internal("no write target"));
         };
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, input.include_root.as_deref(), input.allow_url_includes)?;
-        let request = RenderRequest { theme: input.theme, page: input.page.unwrap_or(0) as usize };
+        let request = RenderRequest {
+            theme: input.theme,
+            page: input.page.unwrap_or(0) as usize,
+        };
         let exported = export_artifact(ctx, &loaded.text, &options, &request, format)?;
-        let bytes = exported.artifact.len();
+        let bytes = exported.artifact.byte_len();
         let written = write_artifact(ctx, &target, &exported.artifact)?;
         let summary = format!("wrote {} ({bytes} bytes)", written.display);
         let output = RenderFileOutput {
@@ -406,7 +453,13 @@ impl McpTool for RenderFile {
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> RenderFileOutput {
-        RenderFileOutput { ok: false, output_path: None, bytes: 0, replaced: false, diagnostics }
+        RenderFileOutput {
+            ok: false,
+            output_path: None,
+            bytes: 0,
+            replaced: false,
+            diagnostics,
+        }
     }
 }
 
@@ -451,13 +504,19 @@ pub fn plan_write(
 }
 
 pub fn check_extension(path: &str, allowed: &[&str]) -> Result<(), Refusal> {
-    let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
+    let ext = std::path::Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
     if allowed.iter().any(|a| a.eq_ignore_ascii_case(ext)) {
         Ok(())
     } else {
         Err(Refusal::new(
             codes::WRITE_NOT_ALLOWED,
-            format!("{path}: the file name must end in .{} for this format", allowed.join(" or .")),
+            format!(
+                "{path}: the file name must end in .{} for this format",
+                allowed.join(" or .")
+            ),
         ))
     }
 }
@@ -475,7 +534,10 @@ pub fn write_artifact(ctx: &ToolContext, target: &WriteTarget, artifact: &Artifa
         Artifact::Binary(data) => data,
     };
     puml_ide::fs::write_atomic(&target.path, bytes).map_err(|e| {
-        ToolFailure::from(Refusal::new(codes::WRITE_FAILED, format!("{}: {e}", ctx.roots.display(&target.path))))
+        ToolFailure::from(Refusal::new(
+            codes::WRITE_FAILED,
+            format!("{}: {e}", ctx.roots.display(&target.path)),
+        ))
     })?;
     let preview = match artifact {
         Artifact::Text(text) => {
@@ -485,7 +547,11 @@ pub fn write_artifact(ctx: &ToolContext, target: &WriteTarget, artifact: &Artifa
         }
         Artifact::Binary(_) => None,
     };
-    Ok(Written { display: ctx.roots.display(&target.path), replaced: target.exists, preview })
+    Ok(Written {
+        display: ctx.roots.display(&target.path),
+        replaced: target.exists,
+        preview,
+    })
 }
 
 pub struct Exported {
@@ -504,7 +570,10 @@ fn export_artifact(
     let loader = loader(ctx);
     let rendered = |format| -> Result<Exported, ToolFailure> {
         let r = backend::render(text, options, &loader, request, format)?;
-        Ok(Exported { artifact: r.artifact, warnings: r.warnings })
+        Ok(Exported {
+            artifact: r.artifact,
+            warnings: r.warnings,
+        })
     };
     match format {
         ExportFormat::Svg => rendered(backend::Format::Svg),
@@ -514,13 +583,19 @@ fn export_artifact(
         ExportFormat::SceneJson => rendered(backend::Format::SceneJson),
         ExportFormat::Puml => {
             let source = backend::canonical_source(text)?;
-            Ok(Exported { artifact: Artifact::Text(source), warnings: Vec::new() })
+            Ok(Exported {
+                artifact: Artifact::Text(source),
+                warnings: Vec::new(),
+            })
         }
         ExportFormat::AstJson => {
             let parse = puml_syntax::parse(text);
             let (tree, _, _) = super::inspect::syntax_tree_json(&parse.syntax(), usize::MAX);
             let json = serde_json::to_string_pretty(&tree).map_err(|e| internal(&e.to_string()))?;
-            Ok(Exported { artifact: Artifact::Text(json), warnings: Vec::new() })
+            Ok(Exported {
+                artifact: Artifact::Text(json),
+                warnings: Vec::new(),
+            })
         }
         ExportFormat::ModelJson => {
             let (document, report) = backend::model(text, options, &loader);
@@ -528,7 +603,10 @@ fn export_artifact(
                 return Err(ToolFailure::Failed(wire::diagnostics(&report.diagnostics)));
             }
             let json = serde_json::to_string_pretty(&document).map_err(|e| internal(&e.to_string()))?;
-            Ok(Exported { artifact: Artifact::Text(json), warnings: report.diagnostics })
+            Ok(Exported {
+                artifact: Artifact::Text(json),
+                warnings: report.diagnostics,
+            })
         }
     }
 }

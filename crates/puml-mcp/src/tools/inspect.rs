@@ -37,14 +37,22 @@ impl McpTool for Parse {
         let loaded = load_source(ctx, input.source, input.path)?;
         let parse = puml_syntax::parse(&loaded.text);
         let index = puml_syntax::LineIndex::new(&loaded.text);
-        let located: Vec<_> =
-            parse.errors().iter().map(|d| puml_ide::check::locate(&loaded.text, &index, d, &[])).collect();
+        let located: Vec<_> = parse
+            .errors()
+            .iter()
+            .map(|d| puml_ide::check::locate(&loaded.text, &index, d, &[]))
+            .collect();
         let diagnostics = wire::diagnostics(&located);
         let (ast, elements, truncated) = syntax_tree_json(&parse.syntax(), AST_ELEMENT_BUDGET);
         let ok = !diagnostics.iter().any(|d| d.severity == wire::Severity::Error);
-        let mut summary = format!("parsed {elements} syntax elements; {} syntax diagnostics", diagnostics.len());
+        let mut summary = format!(
+            "parsed {elements} syntax elements; {} syntax diagnostics",
+            diagnostics.len()
+        );
         if truncated {
-            summary.push_str(&format!("; the tree is cut after {AST_ELEMENT_BUDGET} elements (output size limit)"));
+            summary.push_str(&format!(
+                "; the tree is cut after {AST_ELEMENT_BUDGET} elements (output size limit)"
+            ));
         }
         if !diagnostics.is_empty() {
             summary.push('\n');
@@ -54,7 +62,11 @@ impl McpTool for Parse {
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> ParseOutput {
-        ParseOutput { ok: false, ast: serde_json::json!({}), diagnostics }
+        ParseOutput {
+            ok: false,
+            ast: serde_json::json!({}),
+            diagnostics,
+        }
     }
 }
 
@@ -69,18 +81,17 @@ pub fn syntax_tree_json(root: &puml_syntax::SyntaxNode, budget: usize) -> (serde
         let range = node.text_range();
         let mut map = serde_json::Map::new();
         map.insert("kind".into(), format!("{:?}", node.kind()).into());
-        map.insert("range".into(), serde_json::json!([u32::from(range.start()), u32::from(range.end())]));
+        map.insert(
+            "range".into(),
+            serde_json::json!([u32::from(range.start()), u32::from(range.end())]),
+        );
         map
     }
     // Each frame: the node's JSON map, its children so far, and the iterator over its children.
     let mut stack = vec![(node_json(root), Vec::new(), root.children_with_tokens())];
     let mut count = 1usize;
     let mut truncated = false;
-    loop {
-        let next = match stack.last_mut() {
-            Some((_, _, children)) => children.next(),
-            None => break,
-        };
+    while let Some(next) = stack.last_mut().map(|frame| frame.2.next()) {
         match next {
             Some(_) if count >= budget => {
                 truncated = true;
@@ -169,18 +180,36 @@ impl McpTool for Check {
                 summary.diagrams, summary.participants, summary.events, summary.pages, summary.warnings
             )
         } else {
-            format!("invalid: {} error(s), {} warning(s); repair and check again", summary.errors, summary.warnings)
+            format!(
+                "invalid: {} error(s), {} warning(s); repair and check again",
+                summary.errors, summary.warnings
+            )
         };
         if !diagnostics.is_empty() {
             text.push('\n');
             text.push_str(&wire::diagnostics_text(&diagnostics));
         }
-        Ok(Reply::new(CheckOutput { ok, diagnostics, summary }, ok, text))
+        Ok(Reply::new(
+            CheckOutput {
+                ok,
+                diagnostics,
+                summary,
+            },
+            ok,
+            text,
+        ))
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> CheckOutput {
         let errors = diagnostics.len();
-        CheckOutput { ok: false, diagnostics, summary: Summary { errors, ..Summary::default() } }
+        CheckOutput {
+            ok: false,
+            diagnostics,
+            summary: Summary {
+                errors,
+                ..Summary::default()
+            },
+        }
     }
 }
 

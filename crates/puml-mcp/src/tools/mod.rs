@@ -9,7 +9,7 @@ mod inspect;
 mod source_tools;
 pub use source_tools::Finding;
 
-use crate::security::{self, codes, Refusal, Roots, RootedLoader};
+use crate::security::{self, codes, Refusal, RootedLoader, Roots};
 use crate::wire::{self, Diagnostic};
 use base64::Engine;
 use puml_ide::check::CheckOptions;
@@ -55,7 +55,13 @@ pub struct Reply<O> {
 
 impl<O> Reply<O> {
     pub fn new(output: O, ok: bool, summary: impl Into<String>) -> Reply<O> {
-        Reply { output, ok, summary: summary.into(), artifact: None, png: None }
+        Reply {
+            output,
+            ok,
+            summary: summary.into(),
+            artifact: None,
+            png: None,
+        }
     }
 }
 
@@ -80,7 +86,11 @@ pub struct ToolEntry {
 }
 
 fn entry<T: McpTool>() -> ToolEntry {
-    ToolEntry { name: T::NAME, describe: describe::<T>, call: call::<T> }
+    ToolEntry {
+        name: T::NAME,
+        describe: describe::<T>,
+        call: call::<T>,
+    }
 }
 
 /// Every tool, in the order `tools/list` shows them.
@@ -100,7 +110,8 @@ pub fn all() -> Vec<ToolEntry> {
 }
 
 fn describe<T: McpTool>() -> Tool {
-    let input = schema_for_input::<T::Input>().unwrap_or_else(|_| rmcp::handler::server::common::schema_for_empty_input());
+    let input =
+        schema_for_input::<T::Input>().unwrap_or_else(|_| rmcp::handler::server::common::schema_for_empty_input());
     let annotations = ToolAnnotations::with_title(T::TITLE)
         .read_only(T::READ_ONLY)
         .destructive(false)
@@ -128,7 +139,10 @@ fn call<T: McpTool>(ctx: &ToolContext, arguments: JsonObject) -> Result<CallTool
                 .unwrap_or_else(|| "unknown panic".to_string());
             failed_reply::<T>(vec![Diagnostic::server_error(
                 codes::INTERNAL,
-                format!("internal error in {} ({what}); the server recovered and keeps serving", T::NAME),
+                format!(
+                    "internal error in {} ({what}); the server recovered and keeps serving",
+                    T::NAME
+                ),
             )])
         }
     };
@@ -146,9 +160,16 @@ fn into_result<O: Serialize>(reply: Reply<O>) -> CallToolResult {
         content.push(ContentBlock::text(artifact));
     }
     if let Some(png) = reply.png {
-        content.push(ContentBlock::image(base64::engine::general_purpose::STANDARD.encode(png), "image/png"));
+        content.push(ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(png),
+            "image/png",
+        ));
     }
-    let mut result = if reply.ok { CallToolResult::success(content) } else { CallToolResult::error(content) };
+    let mut result = if reply.ok {
+        CallToolResult::success(content)
+    } else {
+        CallToolResult::error(content)
+    };
     result.structured_content = Some(serde_json::to_value(&reply.output).unwrap_or(serde_json::Value::Null));
     result
 }
@@ -238,14 +259,20 @@ mod tests {
             panic!("boom")
         }
         fn failure(diagnostics: Vec<Diagnostic>) -> Self::Output {
-            inspect::CheckOutput { ok: false, diagnostics, summary: wire::Summary::default() }
+            inspect::CheckOutput {
+                ok: false,
+                diagnostics,
+                summary: wire::Summary::default(),
+            }
         }
     }
 
     #[test]
     fn a_panic_becomes_an_error_result() {
         let dir = std::env::temp_dir();
-        let ctx = ToolContext { roots: Roots::new(&[dir]).unwrap() };
+        let ctx = ToolContext {
+            roots: Roots::new(&[dir]).unwrap(),
+        };
         let mut args = JsonObject::new();
         args.insert("source".into(), serde_json::json!("@startuml\n@enduml\n"));
         let result = call::<Panicking>(&ctx, args).unwrap();
@@ -253,6 +280,9 @@ mod tests {
         let structured = result.structured_content.unwrap();
         assert_eq!(structured["ok"], false);
         assert_eq!(structured["diagnostics"][0]["code"], codes::INTERNAL);
-        assert!(structured["diagnostics"][0]["message"].as_str().unwrap().contains("boom"));
+        assert!(structured["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("boom"));
     }
 }

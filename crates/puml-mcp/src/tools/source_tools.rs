@@ -70,7 +70,12 @@ impl McpTool for Normalize {
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> NormalizeOutput {
-        NormalizeOutput { ok: false, source: String::new(), patch: Vec::new(), diagnostics }
+        NormalizeOutput {
+            ok: false,
+            source: String::new(),
+            patch: Vec::new(),
+            diagnostics,
+        }
     }
 }
 
@@ -139,14 +144,26 @@ impl McpTool for ApplyEdit {
             summary.push_str("; the edited diagram has errors:\n");
             summary.push_str(&wire::diagnostics_text(&edited.diagnostics));
         }
-        let output = ApplyEditOutput { ok, source: edited.source.clone(), diagnostics: edited.diagnostics, path, diff };
+        let output = ApplyEditOutput {
+            ok,
+            source: edited.source.clone(),
+            diagnostics: edited.diagnostics,
+            path,
+            diff,
+        };
         let mut reply = Reply::new(output, ok, summary);
         reply.artifact = Some(edited.source);
         Ok(reply)
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> ApplyEditOutput {
-        ApplyEditOutput { ok: false, source: String::new(), diagnostics, path: None, diff: String::new() }
+        ApplyEditOutput {
+            ok: false,
+            source: String::new(),
+            diagnostics,
+            path: None,
+            diff: String::new(),
+        }
     }
 }
 
@@ -180,7 +197,10 @@ impl McpTool for Explain {
         let ok = !explained.has_errors;
         let mut summary = explained.summary.clone();
         for step in &explained.flow {
-            summary.push_str(&format!("\n{}. {} -> {}: {}", step.number, step.from, step.to, step.label));
+            summary.push_str(&format!(
+                "\n{}. {} -> {}: {}",
+                step.number, step.from, step.to, step.label
+            ));
         }
         if !ok {
             summary.push_str("\nthe diagram has errors:\n");
@@ -248,17 +268,28 @@ impl McpTool for LintReadability {
         let ok = !linted.has_errors;
         let mut summary = format!("{} finding(s)", linted.findings.len());
         for f in &linted.findings {
-            summary.push_str(&format!("\n{}:{}: {}[{}]: {}", f.span.line, f.span.column, f.severity, f.code, f.message));
+            summary.push_str(&format!(
+                "\n{}:{}: {}[{}]: {}",
+                f.span.line, f.span.column, f.severity, f.code, f.message
+            ));
         }
         if !ok {
             summary.push_str("\nthe diagram has compiler errors (see puml_check):\n");
             summary.push_str(&wire::diagnostics_text(&linted.diagnostics));
         }
-        let output = LintOutput { ok, findings: linted.findings, diagnostics: linted.diagnostics };
+        let output = LintOutput {
+            ok,
+            findings: linted.findings,
+            diagnostics: linted.diagnostics,
+        };
         Ok(Reply::new(output, ok, summary))
     }
 
     fn failure(diagnostics: Vec<Diagnostic>) -> LintOutput {
-        LintOutput { ok: false, findings: Vec::new(), diagnostics }
+        LintOutput {
+            ok: false,
+            findings: Vec::new(),
+            diagnostics,
+        }
     }
 }

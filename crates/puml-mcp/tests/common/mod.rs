@@ -25,9 +25,17 @@ pub fn workspace(name: &str) -> PathBuf {
     std::fs::create_dir_all(base.join("ws/docs")).unwrap();
     std::fs::create_dir_all(base.join("outside")).unwrap();
     std::fs::write(base.join("ws/docs/login.puml"), LOGIN).unwrap();
-    std::fs::write(base.join("ws/broken.puml"), "@startuml\nAlice -> Bob : hi\nend\nalt unclosed\n@enduml\n").unwrap();
+    std::fs::write(
+        base.join("ws/broken.puml"),
+        "@startuml\nAlice -> Bob : hi\nend\nalt unclosed\n@enduml\n",
+    )
+    .unwrap();
     std::fs::write(base.join("ws/notes.txt"), "not a diagram").unwrap();
-    std::fs::write(base.join("outside/secret.puml"), "@startuml\nSecret -> Leak : TOP-SECRET-TOKEN\n@enduml\n").unwrap();
+    std::fs::write(
+        base.join("outside/secret.puml"),
+        "@startuml\nSecret -> Leak : TOP-SECRET-TOKEN\n@enduml\n",
+    )
+    .unwrap();
     base.join("ws").canonicalize().unwrap()
 }
 
@@ -40,7 +48,10 @@ impl Session {
 
     /// Starts a server over `root`; a client with `client_roots` offers MCP roots.
     pub async fn start_with(root: &Path, client_roots: Option<Vec<String>>) -> Session {
-        let server = puml_mcp::build_server(&puml_mcp::McpOptions { roots: vec![root.to_path_buf()] }).unwrap();
+        let server = puml_mcp::build_server(&puml_mcp::McpOptions {
+            roots: vec![root.to_path_buf()],
+        })
+        .unwrap();
         let (client_end, server_end) = tokio::io::duplex(1 << 22);
         let (server_read, server_write) = tokio::io::split(server_end);
         let handle = tokio::spawn(puml_mcp::serve(server, (server_read, server_write)));
@@ -58,7 +69,11 @@ impl Session {
 
     /// `initialize` + `notifications/initialized`; returns the initialize result.
     pub async fn initialize(&mut self) -> Value {
-        let capabilities = if self.client_roots.is_some() { json!({"roots": {"listChanged": true}}) } else { json!({}) };
+        let capabilities = if self.client_roots.is_some() {
+            json!({"roots": {"listChanged": true}})
+        } else {
+            json!({})
+        };
         let response = self
             .request(
                 "initialize",
@@ -75,7 +90,7 @@ impl Session {
 
     async fn send(&mut self, message: &Value) {
         let line = serde_json::to_string(message).unwrap();
-        self.transcript.push_str(&format!("--> {}\n", self.redact(&elide(message))));
+        self.transcript.push_str(&format!("--> {}\n", self.redacted(message)));
         let writer = self.writer.as_mut().expect("stdin already closed");
         writer.write_all(line.as_bytes()).await.unwrap();
         writer.write_all(b"\n").await.unwrap();
@@ -94,7 +109,8 @@ impl Session {
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
         self.read_response(id).await
     }
 
@@ -122,7 +138,7 @@ impl Session {
         let n = self.reader.read_line(&mut line).await.unwrap();
         assert!(n > 0, "the server closed the connection");
         let message: Value = serde_json::from_str(&line).unwrap();
-        self.transcript.push_str(&format!("<-- {}\n", self.redact(&elide(&message))));
+        self.transcript.push_str(&format!("<-- {}\n", self.redacted(&message)));
         message
     }
 
@@ -149,7 +165,8 @@ impl Session {
 
     /// `tools/call`; returns the response message.
     pub async fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments})).await
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+            .await
     }
 
     /// `tools/call` that must succeed at the protocol level; returns `result`.
@@ -167,8 +184,18 @@ impl Session {
         }
         let handle = self.server.take().unwrap();
         let outcome = handle.await.unwrap();
-        self.transcript.push_str(&format!("<-- (server exits: {})\n", if outcome.is_ok() { "ok" } else { "error" }));
+        self.transcript.push_str(&format!(
+            "<-- (server exits: {})\n",
+            if outcome.is_ok() { "ok" } else { "error" }
+        ));
         outcome
+    }
+
+    /// The message for the transcript: machine-specific text replaced
+    /// before long strings are shortened, so their lengths are stable too.
+    fn redacted(&self, message: &Value) -> String {
+        let text = self.redact(&serde_json::to_string(message).unwrap());
+        elide(&serde_json::from_str(&text).unwrap())
     }
 
     fn redact(&self, text: &str) -> String {
@@ -205,6 +232,10 @@ pub fn is_error(result: &Value) -> bool {
 pub fn codes(result: &Value) -> Vec<String> {
     structured(result)["diagnostics"]
         .as_array()
-        .map(|a| a.iter().map(|d| d["code"].as_str().unwrap_or_default().to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }

@@ -1,0 +1,108 @@
+//! `puml render` end to end: formats, stdin/stdout, page naming, refusing
+//! diagrams with errors, never overwriting an input, option bounds.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn puml(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puml"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("puml runs");
+    if let Some(input) = stdin {
+        // A usage error may exit before reading stdin: a broken pipe is fine then.
+        let _ = child.stdin.take().expect("stdin").write_all(input);
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("puml exits")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("puml-render-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+const PAGED: &str = "@startuml\nAlice -> Bob : one\nnewpage\nBob -> Alice : two\n@enduml\n";
+
+#[test]
+fn stdin_to_stdout_in_every_format() {
+    for (format, magic) in [
+        ("svg", &b"<svg"[..]),
+        ("png", &b"\x89PNG"[..]),
+        ("pdf", &b"%PDF"[..]),
+        ("txt", &b" "[..]),
+        ("utxt", &b" "[..]),
+        ("scene-json", &b"{"[..]),
+    ] {
+        let out = puml(
+            &["render", "-", "-f", format, "--page", "1"],
+            Some(b"@startuml\nA -> B : hi\n@enduml\n"),
+        );
+        assert!(
+            out.status.success(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.starts_with(magic), "{format}");
+    }
+}
+
+#[test]
+fn pages_get_numbered_files_and_inputs_are_never_overwritten() {
+    let dir = temp_dir("pages");
+    let input = dir.join("flow.puml");
+    std::fs::write(&input, PAGED).expect("write input");
+    let out = puml(&["render", input.to_str().expect("utf-8 path")], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("flow-1.svg").exists() && dir.join("flow-2.svg").exists());
+
+    let out = puml(
+        &[
+            "render",
+            input.to_str().expect("path"),
+            "--page",
+            "2",
+            "-o",
+            input.to_str().expect("path"),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&input).expect("input"), PAGED);
+
+    let out = puml(&["render", input.to_str().expect("path"), "--page", "3"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("page 3"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diagrams_with_errors_are_refused_with_diagnostics() {
+    let out = puml(&["render", "-"], Some(b"@startuml\nthis is not a statement\n@enduml\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[") && stderr.contains("not rendered"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    let input = Some(&b"@startuml\nA -> B\n@enduml\n"[..]);
+    for args in [
+        &["render", "-", "--scale", "0"][..],
+        &["render", "-", "--scale", "100"],
+        &["render", "-", "--theme", "neon"],
+        &["render", "-", "-f", "gif"],
+    ] {
+        let out = puml(args, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let out = puml(&["render", "-", "-f", "png"], Some(PAGED.as_bytes()));
+    assert_eq!(out.status.code(), Some(2), "several PNG pages cannot go to stdout");
+}
