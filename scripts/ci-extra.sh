@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Black-box test of the MCP server with the official Python SDK (its own venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -p puml-mcp
+PUML_MCP_BIN=target/debug/puml-mcp scripts/mcp-blackbox.sh
