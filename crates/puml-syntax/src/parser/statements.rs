@@ -898,7 +898,22 @@ impl<'a> Parser<'a> {
     }
 
     fn wrong_else(&mut self, line: &Line<'a>, word: &str) {
-        self.builder.start_node(ELSE.into());
+        let message = format!("PlantUML has no `{word}`: a further branch of an `alt` is `else`");
+        self.wrong_keyword(line, word, ELSE, codes::WRONG_ELSE, message, "else");
+    }
+
+    /// A near-miss keyword (`elseif`, `endloop`): parsed as the statement it
+    /// was meant to be, with an error whose fix writes the right keyword.
+    fn wrong_keyword(
+        &mut self,
+        line: &Line<'a>,
+        word: &str,
+        kind: SyntaxKind,
+        code: &'static str,
+        message: String,
+        replacement: &str,
+    ) {
+        self.builder.start_node(kind.into());
         let mut lx = LineLexer::new(line.content);
         lx.ws();
         let start = lx.pos;
@@ -908,14 +923,10 @@ impl<'a> Parser<'a> {
         if !lx.at_end() {
             lx.text_to_end();
         }
-        self.error(
-            Diagnostic::error(
-                codes::WRONG_ELSE,
-                range,
-                format!("PlantUML has no `{word}`: a further branch of an `alt` is `else`"),
-            )
-            .with_fix("Replace with `else`", vec![TextEdit::replace(range, "else")]),
-        );
+        self.error(Diagnostic::error(code, range, message).with_fix(
+            format!("Replace with `{replacement}`"),
+            vec![TextEdit::replace(range, replacement)],
+        ));
         self.emit_line(line, lx);
         self.builder.finish_node();
         self.pos += 1;
@@ -988,27 +999,8 @@ impl<'a> Parser<'a> {
     }
 
     fn wrong_end(&mut self, line: &Line<'a>, word: &str) {
-        self.builder.start_node(END.into());
-        let mut lx = LineLexer::new(line.content);
-        lx.ws();
-        let start = lx.pos;
-        lx.push(ERROR_TOKEN, word.len());
-        let range = self.range(line, start, start + word.len());
-        lx.ws();
-        if !lx.at_end() {
-            lx.text_to_end();
-        }
-        self.error(
-            Diagnostic::error(
-                codes::WRONG_GROUP_END,
-                range,
-                format!("PlantUML has no `{word}`: every group (`alt`, `loop`, `opt`, …) ends with `end`"),
-            )
-            .with_fix("Replace with `end`", vec![TextEdit::replace(range, "end")]),
-        );
-        self.emit_line(line, lx);
-        self.builder.finish_node();
-        self.pos += 1;
+        let message = format!("PlantUML has no `{word}`: every group (`alt`, `loop`, `opt`, …) ends with `end`");
+        self.wrong_keyword(line, word, END, codes::WRONG_GROUP_END, message, "end");
     }
 
     fn box_start(&mut self, line: &Line<'a>) {
