@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -c /dev/null ]; then : >/dev/null || true; fi
 cargo build -p puml-mcp
-PUML_MCP_BIN=target/debug/puml-mcp scripts/mcp-blackbox.sh
+PUML_MCP_BIN="${CARGO_TARGET_DIR:-target}/debug/puml-mcp" scripts/mcp-blackbox.sh
