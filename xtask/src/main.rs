@@ -16,7 +16,8 @@ tasks:
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
-  gallery [--corpus DIR] [--out DIR]    write docs/gallery (puml PNG beside PlantUML PNG)
+  gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
+                                        write docs/gallery (puml PNG beside PlantUML PNG)
   bench-render [--corpus DIR] [--no-plantuml]
                                         render throughput, 5,000-message diagram, linearity,
                                         PlantUML -tsvg timing when the jar is installed";

@@ -27,6 +27,11 @@ const SELF_HEIGHT: f64 = 13.0;
 const ACTIVATION_WIDTH: f64 = 10.0;
 const NOTE_PAD_X: f64 = 10.0;
 const NOTE_PAD_Y: f64 = 5.0;
+/// Space between a box and the head before it / the participant after it.
+const BOX_GAP_BEFORE: f64 = 10.0;
+const BOX_GAP_AFTER: f64 = 20.0;
+/// A box rectangle reaches this far past its outer heads (or title margins).
+const BOX_INSET: f64 = 4.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -67,10 +72,27 @@ struct Context<'a> {
     /// Participant of each slot.
     slots: Vec<ParticipantId>,
     max_head_height: f64,
+    /// Visible boxes, in slot order.
+    box_spans: Vec<BoxSpan>,
+}
+
+/// A `box … end box` over the slots `first..=last`.
+struct BoxSpan {
+    index: usize,
+    first: usize,
+    last: usize,
+    /// Extra room on each side of the outer heads so that the title fits.
+    /// Like PlantUML, computed against the heads packed side by side, so a
+    /// multi-participant box gets it even when messages spread the heads.
+    margin: f64,
 }
 
 fn message_font(theme: &Theme) -> Font {
     Font::sans(theme.arrow_font_size)
+}
+
+fn box_title_font() -> Font {
+    Font::sans(13.0).bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
@@ -167,6 +189,36 @@ impl<'a> Context<'a> {
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
+        let mut box_spans: Vec<BoxSpan> = Vec::new();
+        for (index, b) in diagram.boxes.iter().enumerate() {
+            let members: Vec<usize> = b
+                .participants
+                .iter()
+                .filter_map(|p| slot_of.get(p.index()).copied().flatten())
+                .collect();
+            let (Some(&first), Some(&last)) = (members.iter().min(), members.iter().max()) else {
+                continue;
+            };
+            let heads_width: f64 = members
+                .iter()
+                .map(|s| {
+                    let h = &heads[slots[*s].index()];
+                    h.left + h.right
+                })
+                .sum();
+            let title_width = b
+                .title
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .map_or(0.0, |t| creole::measure(t, box_title_font(), metrics).width + 16.0);
+            box_spans.push(BoxSpan {
+                index,
+                first,
+                last,
+                margin: ((title_width - heads_width) / 2.0).max(0.0),
+            });
+        }
+        box_spans.sort_by_key(|b| (b.first, b.last));
         Context {
             diagram,
             theme,
@@ -175,6 +227,7 @@ impl<'a> Context<'a> {
             slot_of,
             slots,
             max_head_height,
+            box_spans,
         }
     }
 
@@ -231,52 +284,45 @@ impl<'a> Context<'a> {
                 constraints[b].push((a, d));
             }
         };
-        let pad = self.theme.participant_padding;
         for s in 0..n {
             let head = &self.heads[self.slots[s].index()];
             if s == 0 {
-                need(0, 1, head.left + pad);
+                need(0, 1, head.left);
             } else {
                 let prev = &self.heads[self.slots[s - 1].index()];
-                let mut gap = HEAD_GAP + 2.0 * pad;
-                let (pb, cb) = (
-                    self.diagram.participant(self.slots[s - 1]).in_box,
-                    self.diagram.participant(self.slots[s]).in_box,
-                );
-                if pb != cb {
-                    gap += 20.0 + 2.0 * self.theme.box_padding;
-                }
-                need(s, s + 1, prev.right + head.left + gap);
+                need(s, s + 1, prev.right + head.left + HEAD_GAP);
             }
             if s == n - 1 {
-                need(n, n + 1, head.right + pad);
+                need(n, n + 1, head.right);
             }
         }
-        // Boxes must be wide enough for their titles.
-        for b in &self.diagram.boxes {
-            if let Some(title) = &b.title {
-                let w = creole::measure(title, Font::sans(13.0).bold(), self.metrics).width + 16.0;
-                let slots: Vec<usize> = b.participants.iter().filter_map(|p| self.slot(*p)).collect();
-                if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
-                    let inner = self.heads[self.slots[lo].index()].left + self.heads[self.slots[hi].index()].right;
-                    if hi > lo {
-                        need(lo + 1, hi + 1, w - inner);
-                    } else {
-                        // A one-participant box as wide as its title: room on both sides.
-                        let head = &self.heads[self.slots[lo].index()];
-                        let half = w / 2.0 + 4.0 + self.theme.box_padding;
-                        if lo > 0 {
-                            let prev = &self.heads[self.slots[lo - 1].index()];
-                            need(lo, lo + 1, half.max(head.left) + prev.right + HEAD_GAP);
-                        }
-                        if lo + 1 < n {
-                            let next = &self.heads[self.slots[lo + 1].index()];
-                            need(lo + 1, lo + 2, half.max(head.right) + next.left + HEAD_GAP);
-                        } else {
-                            need(lo + 1, n + 1, half);
-                        }
-                    }
-                }
+        // Boxes, as PlantUML spaces them: a box starts BOX_GAP_BEFORE (plus
+        // `boxPadding`) after the previous head, the next participant starts
+        // BOX_GAP_AFTER (plus twice `boxPadding`) after the box, and a title
+        // wider than the heads widens the box on both sides.
+        let box_pad = self.theme.box_padding;
+        let margin_at_start = |slot: usize| -> f64 {
+            self.box_spans
+                .iter()
+                .find(|b| b.first == slot)
+                .map_or(0.0, |b| b.margin)
+        };
+        for span in &self.box_spans {
+            let (first, last) = (span.first, span.last);
+            let before = self.heads[self.slots[first].index()].left + span.margin;
+            let after = self.heads[self.slots[last].index()].right + span.margin;
+            if first == 0 {
+                need(0, 1, before + BOX_GAP_BEFORE + box_pad);
+            } else {
+                let prev = &self.heads[self.slots[first - 1].index()];
+                need(first, first + 1, prev.right + before + BOX_GAP_BEFORE + box_pad);
+            }
+            if last + 1 < n {
+                let next = &self.heads[self.slots[last + 1].index()];
+                let next_before = next.left + margin_at_start(last + 1);
+                need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
+            } else {
+                need(last + 1, n + 1, after + BOX_GAP_BEFORE);
             }
         }
         let mut last_message: Option<(usize, usize)> = None;
@@ -427,17 +473,12 @@ impl<'a> Context<'a> {
             top_items.extend(items);
             y += h + 10.0;
         }
-        let has_boxes = self
-            .diagram
-            .boxes
-            .iter()
-            .any(|b| b.participants.iter().any(|p| self.slot(*p).is_some()));
+        let has_boxes = !self.box_spans.is_empty();
         let box_title_h = self
-            .diagram
-            .boxes
+            .box_spans
             .iter()
-            .filter_map(|b| b.title.as_ref())
-            .map(|t| creole::measure(t, Font::sans(13.0).bold(), self.metrics).height)
+            .filter_map(|span| self.diagram.boxes[span.index].title.as_ref())
+            .map(|t| creole::measure(t, box_title_font(), self.metrics).height)
             .fold(0.0_f64, f64::max);
         // The mainframe surrounds the body (heads to feet), below the title.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
@@ -489,8 +530,6 @@ impl<'a> Context<'a> {
             .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
             .collect();
         let mut groups: Vec<OpenGroup> = Vec::new();
-        // How far right the labels anchored at each participant reach (boxes cover them).
-        let mut label_reach: Vec<f64> = vec![f64::NEG_INFINITY; self.diagram.participants.len()];
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -672,10 +711,6 @@ impl<'a> Context<'a> {
                             MessageAlign::Right => Align::Right,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
-                        let anchor = if geometry.is_self || goes_right { from_id } else { to_id };
-                        if let Some(reach) = anchor.and_then(|a| label_reach.get_mut(a.index())) {
-                            *reach = reach.max(x + total);
-                        }
                         if below {
                             end_y = end_y.max(text_top + text_h);
                         }
@@ -1048,58 +1083,27 @@ impl<'a> Context<'a> {
         // Participant boxes.
         let mut boxes = Vec::new();
         if has_boxes {
-            let pad = 4.0 + self.theme.box_padding;
-            // Each box covers its heads and the labels anchored in it (as in
-            // PlantUML), without running into the next box.
-            let mut ranges: Vec<(f64, f64, usize)> = Vec::new();
-            for (index, b) in self.diagram.boxes.iter().enumerate() {
-                let mut lo = f64::INFINITY;
-                let mut hi = f64::NEG_INFINITY;
-                let mut reach = f64::NEG_INFINITY;
-                for p in &b.participants {
-                    if let Some(x) = cx(*p) {
-                        let head = &self.heads[p.index()];
-                        lo = lo.min(x - head.left);
-                        hi = hi.max(x + head.right);
-                        reach = reach.max(label_reach[p.index()]);
-                    }
-                }
-                if lo.is_finite() {
-                    ranges.push((lo, hi.max(reach + 2.0), index));
-                }
-            }
-            ranges.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for i in 0..ranges.len() {
-                if let Some(&(next_lo, _, _)) = ranges.get(i + 1) {
-                    let limit = next_lo - 2.0 * pad - 6.0;
-                    let (lo, hi, _) = &mut ranges[i];
-                    *hi = hi.min(limit).max(*lo);
-                }
-            }
-            for (lo, hi, index) in ranges {
-                let b = &self.diagram.boxes[index];
-                let (mut lo, mut hi) = (lo, hi);
+            for span in &self.box_spans {
+                let b = &self.diagram.boxes[span.index];
+                let first = self.slots[span.first];
+                let last = self.slots[span.last];
+                let (Some(first_x), Some(last_x)) = (cx(first), cx(last)) else {
+                    continue;
+                };
+                let lo = first_x - self.heads[first.index()].left - span.margin - BOX_INSET;
+                let hi = last_x + self.heads[last.index()].right + span.margin + BOX_INSET;
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
-                // Wide enough for the title.
-                if let Some(title) = &b.title {
-                    let w = creole::measure(title, Font::sans(13.0).bold(), self.metrics).width + 8.0 - 2.0 * pad;
-                    if hi - lo < w {
-                        let mid = (lo + hi) / 2.0;
-                        lo = mid - w / 2.0;
-                        hi = mid + w / 2.0;
-                    }
-                }
                 rect(
                     &mut boxes,
-                    lo - pad,
+                    lo,
                     box_top,
-                    hi - lo + 2.0 * pad,
+                    hi - lo,
                     bottom + 7.0 - box_top,
                     0.0,
                     paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
-                    let block = creole::measure(title, Font::sans(13.0).bold(), self.metrics);
+                    let block = creole::measure(title, box_title_font(), self.metrics);
                     block.draw(
                         (lo + hi) / 2.0 - block.width / 2.0,
                         box_top,
@@ -1248,7 +1252,28 @@ impl<'a> Context<'a> {
             block.draw(x, y + 4.0, Align::Left, theme.header_color, &mut items);
             y += 4.0 + block.height;
         }
-        finish_scene(items, y, theme.background)
+        let edges = self.box_room(&positions);
+        finish_scene(items, edges, y, theme.background)
+    }
+
+    /// Like PlantUML, the room kept between a box and the canvas border is part
+    /// of the canvas even though nothing is drawn there: the x range it needs
+    /// (infinite when no box touches an end).
+    fn box_room(&self, positions: &Positions) -> (f64, f64) {
+        let n = self.slots.len();
+        let mut room = (f64::INFINITY, f64::NEG_INFINITY);
+        for span in &self.box_spans {
+            if span.first == 0 {
+                let head = &self.heads[self.slots[0].index()];
+                let left = positions.pos[1] - head.left - span.margin - BOX_GAP_BEFORE - self.theme.box_padding;
+                room.0 = room.0.min(left);
+            }
+            if span.last + 1 == n {
+                let head = &self.heads[self.slots[span.last].index()];
+                room.1 = room.1.max(positions.pos[n] + head.right + span.margin + BOX_GAP_BEFORE);
+            }
+        }
+        room
     }
 
     fn push_head(&self, out: &mut Vec<Item>, id: ParticipantId, x: f64, top: f64, foot: bool) {
@@ -1724,8 +1749,14 @@ pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
 }
 
 /// Moves the content so that it starts at the margin and sizes the canvas.
-fn finish_scene(mut items: Vec<Item>, content_bottom: f64, background: Color) -> Scene {
+/// `edges` (see `box_room`) count as content too.
+fn finish_scene(mut items: Vec<Item>, edges: (f64, f64), content_bottom: f64, background: Color) -> Scene {
     let (min_x, max_x) = x_bounds(&items);
+    let (min_x, max_x) = if min_x.is_finite() {
+        (min_x.min(edges.0), max_x.max(edges.1))
+    } else {
+        (min_x, max_x)
+    };
     let (min_y, max_y) = items
         .iter()
         .filter_map(item_y_range)

@@ -58,7 +58,6 @@ pub struct Theme {
     pub shadowing: bool,
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
-    pub participant_padding: f64,
     pub box_padding: f64,
     pub response_below_arrow: bool,
     pub strict_uml: bool,
@@ -107,7 +106,6 @@ impl Default for Theme {
             shadowing: false,
             message_align: MessageAlign::Left,
             max_message_size: None,
-            participant_padding: 0.0,
             box_padding: 0.0,
             response_below_arrow: false,
             strict_uml: false,
@@ -144,6 +142,8 @@ impl Theme {
                     legend_bg: Color::WHITE,
                     destroy_color: black,
                     round_corner: 0.0,
+                    // PlantUML's plain theme pads boxes (its `box` style).
+                    box_padding: 5.0,
                     ..base
                 }
             }
@@ -423,7 +423,9 @@ impl Theme {
             "maxmessagesize" => {
                 self.max_message_size = number.filter(|v| *v >= 10.0).or(self.max_message_size);
             }
-            "participantpadding" => set!(self.participant_padding, number.filter(|v| (0.0..=500.0).contains(v))),
+            // PlantUML 1.2026 accepts `participantPadding` but lays out as if it
+            // were absent (it only prints a deprecation banner): so do we.
+            "participantpadding" => {}
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
