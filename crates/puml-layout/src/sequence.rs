@@ -15,7 +15,7 @@ use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetr
 use crate::theme::{MessageAlign, Theme};
 use crate::LayoutOptions;
 use puml_sema::model::{
-    Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, NotePosition, NoteShape,
+    Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, Note, NotePosition, NoteShape,
     ParticipantId, Side, VerticalAlign,
 };
 
@@ -23,6 +23,8 @@ const MARGIN: f64 = 10.0;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
 const SELF_WIDTH: f64 = 42.0;
+/// Lifeline distance beyond a message label's width (PlantUML: 24).
+const MESSAGE_ROOM: f64 = 24.0;
 const SELF_HEIGHT: f64 = 13.0;
 const ACTIVATION_WIDTH: f64 = 10.0;
 const NOTE_PAD_X: f64 = 10.0;
@@ -32,6 +34,8 @@ const BOX_GAP_BEFORE: f64 = 10.0;
 const BOX_GAP_AFTER: f64 = 20.0;
 /// A box rectangle reaches this far past its outer heads (or title margins).
 const BOX_INSET: f64 = 4.0;
+/// From a note in a group to the lifeline or head outside the group frame.
+const GROUP_NOTE_ROOM: f64 = 30.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -326,13 +330,44 @@ impl<'a> Context<'a> {
             }
         }
         let mut last_message: Option<(usize, usize)> = None;
-        for (event, prep) in events.iter().zip(prepared) {
+        let mut open_groups: Vec<GroupReach> = Vec::new();
+        // Activation depth per participant: a message ends at the bar's edge.
+        let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
+        let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
+        for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
+                (Event::Activate { participant, .. }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d += 1;
+                    }
+                }
+                (Event::Deactivate { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = d.saturating_sub(1);
+                    }
+                }
+                (Event::Destroy { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = 0;
+                    }
+                }
+                (Event::GroupStart(_), _) => open_groups.push(GroupReach::default()),
+                (Event::GroupEnd, _) => {
+                    let Some(group) = open_groups.pop() else { continue };
+                    self.group_note_room(&group, n, &mut need);
+                    if let Some(parent) = open_groups.last_mut() {
+                        parent.absorb(group);
+                    }
+                }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
                     let (Some(from), Some(to)) = (from, to) else { continue };
+                    if let Some(group) = open_groups.last_mut() {
+                        group.touch(from, n);
+                        group.touch(to, n);
+                    }
                     if m.is_self() {
                         // The loop and its label stay left of the next lifeline.
                         let right = SELF_WIDTH.max(label_w + 14.0) + 10.0;
@@ -341,12 +376,24 @@ impl<'a> Context<'a> {
                         }
                         last_message = Some((from, from));
                     } else {
-                        need(from, to, label_w + 30.0);
+                        let active = |p: Option<ParticipantId>| {
+                            p.is_some_and(|p| {
+                                depth.get(p.index()).is_some_and(|d| *d > 0) || activated_next(&events[index + 1..], p)
+                            })
+                        };
+                        let bars = bar_side(active(m.from.participant())) + bar_side(active(m.to.participant()));
+                        need(from, to, label_w + MESSAGE_ROOM + bars);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let w = block.width + 2.0 * NOTE_PAD_X;
+                    if let (Some(group), Some(extent)) =
+                        (open_groups.last_mut(), self.note_extent(note, w, last_message))
+                    {
+                        group.touch(extent.anchor, n);
+                        group.notes.push(extent);
+                    }
                     match &note.position {
                         // Like PlantUML, a note beside a participant may reach over
                         // neighbouring lifelines (it has its own row); it only has to
@@ -375,8 +422,10 @@ impl<'a> Context<'a> {
                             match (a, b) {
                                 (Some(a), Some(b)) if a != b => need(a, b, w - 28.0),
                                 (Some(a), _) => {
-                                    need(a - 1, a, w / 2.0 + 5.0);
-                                    need(a, a + 1, w / 2.0 + 5.0);
+                                    // Like PlantUML, only the diagram edges make room
+                                    // (and groups, below): the note may cross neighbours.
+                                    need(0, a, w / 2.0 + 5.0);
+                                    need(a, n + 1, w / 2.0 + 5.0);
                                 }
                                 _ => {}
                             }
@@ -408,6 +457,66 @@ impl<'a> Context<'a> {
             pos[b] = x;
         }
         Positions { pos }
+    }
+
+    /// How far a note reaches left and right of the lifeline it hangs on
+    /// (notes over several participants are left to their own constraint).
+    fn note_extent(&self, note: &Note, w: f64, last_message: Option<(usize, usize)>) -> Option<NoteExtent> {
+        match &note.position {
+            NotePosition::Left { of } => {
+                let anchor = match of {
+                    Some(id) => self.slot(*id).map(|s| s + 1)?,
+                    None => last_message?.0,
+                };
+                Some(NoteExtent {
+                    anchor,
+                    left: w + 5.0,
+                    right: -5.0,
+                })
+            }
+            NotePosition::Right { of } => {
+                let (anchor, extra) = match of {
+                    Some(id) => (self.slot(*id).map(|s| s + 1)?, 0.0),
+                    None => {
+                        let (lo, hi) = last_message?;
+                        (hi, if lo == hi { SELF_WIDTH } else { 0.0 })
+                    }
+                };
+                Some(NoteExtent {
+                    anchor,
+                    left: -5.0 - extra,
+                    right: w + 5.0 + extra,
+                })
+            }
+            NotePosition::Over { first, last: None } => {
+                let anchor = self.slot(*first).map(|s| s + 1)?;
+                Some(NoteExtent {
+                    anchor,
+                    left: w / 2.0,
+                    right: w / 2.0,
+                })
+            }
+            NotePosition::Over { .. } | NotePosition::Across => None,
+        }
+    }
+
+    /// PlantUML keeps the participants outside a group clear of its frame,
+    /// and the frame encloses the notes in it: so a note in a group pushes
+    /// the participants beyond the group's outermost ones (outside a group,
+    /// a note may cross its neighbours' lifelines).
+    fn group_note_room(&self, group: &GroupReach, n: usize, need: &mut impl FnMut(usize, usize, f64)) {
+        let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
+            return;
+        };
+        for note in &group.notes {
+            if hi < n && note.right > 0.0 {
+                let next = &self.heads[self.slots[hi].index()];
+                need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left);
+            }
+            if lo > 1 && note.left > 0.0 {
+                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM);
+            }
+        }
     }
 
     /// Slot index (1-based, edges 0 and n+1) of a message endpoint.
@@ -1506,6 +1615,14 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Whether `p` is activated right after a message (before the next one):
+/// the message then already ends at the bar.
+fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
+    rest.iter()
+        .take_while(|e| !matches!(e, Event::Message(_)))
+        .any(|e| matches!(e, Event::Activate { participant, .. } if *participant == p))
+}
+
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {
     m.from == Some(p) || m.to == Some(p)
 }
@@ -1580,6 +1697,43 @@ fn draw_note_centered(
     }
 }
 
+/// What the horizontal pass remembers of an open group: the participants it
+/// involves (1-based slot indices) and the notes in it.
+#[derive(Default)]
+struct GroupReach {
+    lo: Option<usize>,
+    hi: Option<usize>,
+    notes: Vec<NoteExtent>,
+}
+
+impl GroupReach {
+    /// Counts a participant slot as involved (the diagram edges are not).
+    fn touch(&mut self, slot: usize, n: usize) {
+        if (1..=n).contains(&slot) {
+            self.lo = Some(self.lo.map_or(slot, |lo| lo.min(slot)));
+            self.hi = Some(self.hi.map_or(slot, |hi| hi.max(slot)));
+        }
+    }
+
+    /// A closed inner group: its participants and notes are the outer one's too.
+    fn absorb(&mut self, inner: GroupReach) {
+        if let Some(lo) = inner.lo {
+            self.lo = Some(self.lo.map_or(lo, |l| l.min(lo)));
+        }
+        if let Some(hi) = inner.hi {
+            self.hi = Some(self.hi.map_or(hi, |h| h.max(hi)));
+        }
+        self.notes.extend(inner.notes);
+    }
+}
+
+/// A note's reach from the lifeline it hangs on (1-based slot `anchor`).
+struct NoteExtent {
+    anchor: usize,
+    left: f64,
+    right: f64,
+}
+
 /// Labels measured once per page.
 enum Prepared {
     Message(TextBlock, Option<TextBlock>),
@@ -1623,7 +1777,8 @@ fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> St
             } else {
                 format!("{current} {word}")
             };
-            if !current.is_empty() && metrics.width(&candidate, &font) > max {
+            // Measured as drawn: creole markup (`**`, `<sub>`) takes no room.
+            if !current.is_empty() && creole::measure(&candidate, font, metrics).width > max {
                 out.push(std::mem::take(&mut current));
                 current = word.to_string();
             } else {
