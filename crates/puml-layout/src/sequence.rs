@@ -7,6 +7,8 @@
 //! list once with a cursor, keeping explicit stacks for activations and
 //! open groups, so deep nesting costs heap, never call stack.
 
+use std::collections::HashMap;
+
 use crate::color::parse_color;
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
@@ -644,6 +646,9 @@ impl<'a> Context<'a> {
         let mut last_row_top = y;
         let mut delays: Vec<(f64, f64)> = Vec::new();
         let mut deferred: Vec<Deferred> = Vec::new();
+        // teoz anchors on this page: name → (middle of the arrow, arrow y).
+        let mut anchors: HashMap<&str, (f64, f64)> = HashMap::new();
+        let mut durations: Vec<(&str, &str, &str)> = Vec::new();
         let mut first_x = f64::INFINITY;
         for &id in &self.slots {
             if let Some(x) = cx(id) {
@@ -832,6 +837,9 @@ impl<'a> Context<'a> {
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(min_x);
                         g.max_x = g.max_x.max(max_x);
+                    }
+                    if let Some(anchor) = m.anchor.as_deref() {
+                        anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
                     }
                     last_message = Some(LastMessage {
                         row_top,
@@ -1103,6 +1111,18 @@ impl<'a> Context<'a> {
                     y += pixels.map_or(20.0, |p| f64::from(p.min(10_000)));
                 }
                 Event::NewPage { .. } => {}
+                Event::Duration {
+                    from_anchor,
+                    to_anchor,
+                    label,
+                } => durations.push((from_anchor, to_anchor, label)),
+            }
+        }
+        // Durations once every anchor of the page is placed (the `<->` line
+        // may come before the `{end}` message).
+        for (from, to, label) in durations {
+            if let (Some(&(x, y1)), Some(&(_, y2))) = (anchors.get(from), anchors.get(to)) {
+                self.duration_arrow(&mut front, x, y1.min(y2), y1.max(y2), label);
             }
         }
         // Unclosed groups (a model with errors would not get here, but stay total).
@@ -1425,6 +1445,34 @@ impl<'a> Context<'a> {
         }
         draw_head(out, head, x, top, foot, fill, border, text_color, &self.theme);
         out.push(Item::End);
+    }
+
+    /// teoz `{start} <-> {end}`: a vertical double-headed arrow between two
+    /// anchored messages' rows, at the middle of the first, its label beside it.
+    fn duration_arrow(&self, out: &mut Vec<Item>, x: f64, top: f64, bottom: f64, label: &str) {
+        let color = self.theme.arrow_color;
+        let (top, bottom) = (top + 2.0, bottom - 2.0);
+        if bottom - top >= 1.0 {
+            line(out, x, top, x, bottom, stroke(color, self.theme.arrow_thickness));
+            let filled = paint(Some(color), Some(stroke(color, 1.0)));
+            for (tip, dir) in [(top, 1.0), (bottom, -1.0)] {
+                shapes::polygon(
+                    out,
+                    &[
+                        (x - 4.0, tip + 10.0 * dir),
+                        (x, tip),
+                        (x + 4.0, tip + 10.0 * dir),
+                        (x, tip + 6.0 * dir),
+                    ],
+                    filled,
+                );
+            }
+        }
+        if !label.trim().is_empty() {
+            let block = self.label_block(label, message_font(&self.theme));
+            let text_top = (top + bottom) / 2.0 - block.height / 2.0;
+            block.draw(x + 4.0, text_top, Align::Left, self.theme.arrow_font_color, out);
+        }
     }
 
     fn activation_bar(&self, out: &mut Vec<Item>, center: f64, start: f64, end: f64, color: Option<Color>) {

@@ -715,11 +715,61 @@ impl DiagramLowering {
         })
     }
 
+    /// teoz `{start} <-> {end} : label` (anchors on both sides, no
+    /// participant): a duration event. Returns whether the line was one.
+    fn duration(&mut self, tokens: &[SyntaxToken], arrow_index: usize, range: TextRange) -> bool {
+        let anchor_name = |t: &SyntaxToken| {
+            t.text()
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim()
+                .to_string()
+        };
+        let before = &tokens[..arrow_index];
+        if before
+            .iter()
+            .any(|t| matches!(t.kind(), IDENT | STRING | L_BRACKET | QUESTION))
+        {
+            return false;
+        }
+        let Some(from_anchor) = before.iter().find(|t| t.kind() == ANCHOR).map(anchor_name) else {
+            return false;
+        };
+        let after = &tokens[arrow_index + 1..];
+        let Some(to_anchor) = after
+            .iter()
+            .take_while(|t| t.kind() != COLON)
+            .find(|t| t.kind() == ANCHOR)
+            .map(anchor_name)
+        else {
+            return false;
+        };
+        let label = after
+            .iter()
+            .position(|t| t.kind() == COLON)
+            .and_then(|i| after.get(i + 1))
+            .filter(|t| t.kind() == TEXT)
+            .map(|t| t.text().to_string())
+            .unwrap_or_default();
+        self.push_event(
+            Event::Duration {
+                from_anchor,
+                to_anchor,
+                label,
+            },
+            range,
+        );
+        true
+    }
+
     fn message(&mut self, node: &SyntaxNode, range: TextRange) {
         let tokens = significant_tokens(node);
         let Some(arrow_index) = tokens.iter().position(|t| t.kind() == ARROW) else {
             return;
         };
+        if self.duration(&tokens, arrow_index, range) {
+            return;
+        }
         let parallel = tokens.iter().take(arrow_index).any(|t| t.kind() == AMP);
         let anchor = tokens
             .iter()

@@ -197,6 +197,14 @@ pub enum Event {
     NewPage {
         title: Option<String>,
     },
+    /// teoz `{start} <-> {end} : label`: a vertical double-headed arrow from
+    /// the message anchored `{start}` to the one anchored `{end}`
+    /// (`Message::anchor`). Unknown anchors draw nothing.
+    Duration {
+        from_anchor: String,
+        to_anchor: String,
+        label: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
