@@ -333,6 +333,7 @@ impl<'a> Context<'a> {
         }
         let mut last_message: Option<(usize, usize)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
+        let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
@@ -422,7 +423,9 @@ impl<'a> Context<'a> {
                             let a = self.slot(*first).map(|s| s + 1);
                             let b = last.and_then(|l| self.slot(l)).map(|s| s + 1);
                             match (a, b) {
-                                (Some(a), Some(b)) if a != b => need(a, b, w - 28.0),
+                                // Like PlantUML, a note over several participants does not
+                                // spread them: it is centered on them and pushes the edges.
+                                (Some(a), Some(b)) if a != b => over_spans.push((a.min(b), a.max(b), w)),
                                 (Some(a), _) => {
                                     // Like PlantUML, only the diagram edges make room
                                     // (and groups, below): the note may cross neighbours.
@@ -450,13 +453,27 @@ impl<'a> Context<'a> {
                 _ => {}
             }
         }
-        let mut pos = vec![0.0_f64; n + 2];
-        for b in 1..n + 2 {
-            let mut x = pos[b - 1];
-            for &(a, d) in &constraints[b] {
-                x = x.max(pos[a] + d);
+        let mut pos = longest_paths(&constraints);
+        // How far a note over several participants overhangs them depends on
+        // their distance, which the solution decides: add the edge room it
+        // needs and solve again (twice is plenty; the overhang only shrinks).
+        for _ in 0..2 {
+            let mut changed = false;
+            for &(a, b, w) in &over_spans {
+                let overhang = ((w - (pos[b] - pos[a])) / 2.0).max(14.0);
+                if pos[a] - pos[0] < overhang - 1e-6 {
+                    constraints[a].push((0, overhang));
+                    changed = true;
+                }
+                if pos[n + 1] - pos[b] < overhang - 1e-6 {
+                    constraints[n + 1].push((b, overhang));
+                    changed = true;
+                }
             }
-            pos[b] = x;
+            if !changed {
+                break;
+            }
+            pos = longest_paths(&constraints);
         }
         Positions { pos }
     }
@@ -1661,6 +1678,20 @@ impl<'a> Context<'a> {
         out.push(Item::End);
         (h, out)
     }
+}
+
+/// Solves `pos[b] - pos[a] >= d` for every `(a, d)` in `constraints[b]`
+/// (always a < b), left to right: the smallest positions that satisfy them.
+fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
+    let mut pos = vec![0.0_f64; constraints.len()];
+    for b in 1..constraints.len() {
+        let mut x = pos[b - 1];
+        for &(a, d) in &constraints[b] {
+            x = x.max(pos[a] + d);
+        }
+        pos[b] = x;
+    }
+    pos
 }
 
 /// Whether `p` is activated right after a message (before the next one):
