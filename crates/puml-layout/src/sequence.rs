@@ -94,15 +94,15 @@ struct BoxSpan {
 }
 
 fn message_font(theme: &Theme) -> Font {
-    Font::sans(theme.arrow_font_size)
+    theme.font(theme.arrow_font_size)
 }
 
-fn box_title_font() -> Font {
-    Font::sans(13.0).bold()
+fn box_title_font(theme: &Theme) -> Font {
+    theme.font(13.0).bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
-    Font::sans(theme.note_font_size)
+    theme.font(theme.note_font_size)
 }
 
 /// Where a message is drawn, decided once both passes agree.
@@ -164,7 +164,7 @@ impl<'a> Context<'a> {
                 slots.push(ParticipantId(i as u32));
             }
         }
-        let head_font = Font::sans(theme.participant_font_size);
+        let head_font = theme.font(theme.participant_font_size);
         let heads: Vec<HeadMetrics> = diagram
             .participants
             .iter()
@@ -212,11 +212,9 @@ impl<'a> Context<'a> {
                     h.left + h.right
                 })
                 .sum();
-            let title_width = b
-                .title
-                .as_deref()
-                .filter(|t| !t.trim().is_empty())
-                .map_or(0.0, |t| creole::measure(t, box_title_font(), metrics).width + 16.0);
+            let title_width = b.title.as_deref().filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
+                creole::measure(t, box_title_font(&theme), metrics).width + 16.0
+            });
             box_spans.push(BoxSpan {
                 index,
                 first,
@@ -307,16 +305,10 @@ impl<'a> Context<'a> {
         // BOX_GAP_AFTER (plus twice `boxPadding`) after the box, and a title
         // wider than the heads widens the box on both sides.
         let box_pad = self.theme.box_padding;
-        let margin_at_start = |slot: usize| -> f64 {
-            self.box_spans
-                .iter()
-                .find(|b| b.first == slot)
-                .map_or(0.0, |b| b.margin)
-        };
-        for span in &self.box_spans {
+        let self_reach = self.self_message_reach(events, prepared, n);
+        for (k, span) in self.box_spans.iter().enumerate() {
             let (first, last) = (span.first, span.last);
-            let before = self.heads[self.slots[first].index()].left + span.margin;
-            let after = self.heads[self.slots[last].index()].right + span.margin;
+            let (before, after) = self.box_sides(span, &self_reach);
             if first == 0 {
                 need(0, 1, before + BOX_GAP_BEFORE + box_pad);
             } else {
@@ -324,8 +316,10 @@ impl<'a> Context<'a> {
                 need(first, first + 1, prev.right + before + BOX_GAP_BEFORE + box_pad);
             }
             if last + 1 < n {
-                let next = &self.heads[self.slots[last + 1].index()];
-                let next_before = next.left + margin_at_start(last + 1);
+                let next_before = match self.box_spans.get(k + 1).filter(|b| b.first == last + 1) {
+                    Some(next_box) => self.box_sides(next_box, &self_reach).0,
+                    None => self.heads[self.slots[last + 1].index()].left,
+                };
                 need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
             } else {
                 need(last + 1, n + 1, after + BOX_GAP_BEFORE);
@@ -372,10 +366,15 @@ impl<'a> Context<'a> {
                         group.touch(to, n);
                     }
                     if m.is_self() {
-                        // The loop and its label stay left of the next lifeline.
-                        let right = SELF_WIDTH.max(label_w + 14.0) + 10.0;
-                        if from <= n {
-                            need(from, from + 1, right + 5.0);
+                        // The loop and its label stay clear of the neighbouring lifeline.
+                        // PlantUML: the label plus 14 from lifeline to lifeline.
+                        let room = (label_w + 14.0).max(SELF_WIDTH + 10.0);
+                        if m.arrow.written_reversed {
+                            if from >= 1 {
+                                need(from - 1, from, room);
+                            }
+                        } else if from <= n {
+                            need(from, from + 1, room);
                         }
                         last_message = Some((from, from));
                     } else {
@@ -439,7 +438,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Ref(r), _) => {
-                    let w = creole::measure(&r.text, Font::sans(12.0), self.metrics).width + 30.0;
+                    let w = creole::measure(&r.text, self.theme.font(12.0), self.metrics).width + 30.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -475,7 +474,7 @@ impl<'a> Context<'a> {
             }
             pos = longest_paths(&constraints);
         }
-        Positions { pos }
+        Positions { pos, self_reach }
     }
 
     /// How far a note reaches left and right of the lifeline it hangs on
@@ -571,7 +570,7 @@ impl<'a> Context<'a> {
         } else {
             0.0
         };
-        let deco_font = Font::sans(10.0);
+        let deco_font = self.theme.font(10.0);
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
@@ -586,7 +585,7 @@ impl<'a> Context<'a> {
         // The title is centered over the whole diagram once its width is known.
         let mut title_block = None;
         if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-            let block = creole::measure(title, Font::sans(theme.title_font_size).bold(), self.metrics);
+            let block = creole::measure(title, self.theme.font(theme.title_font_size).bold(), self.metrics);
             let top = y + 5.0;
             y = top + block.height + 12.0;
             title_block = Some((block, top));
@@ -606,11 +605,11 @@ impl<'a> Context<'a> {
             .box_spans
             .iter()
             .filter_map(|span| self.diagram.boxes[span.index].title.as_ref())
-            .map(|t| creole::measure(t, box_title_font(), self.metrics).height)
+            .map(|t| creole::measure(t, box_title_font(&self.theme), self.metrics).height)
             .fold(0.0_f64, f64::max);
         // The mainframe surrounds the body (heads to feet), below the title.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
-            let block = creole::measure(label, Font::sans(13.0), self.metrics);
+            let block = creole::measure(label, self.theme.font(13.0), self.metrics);
             let top = y;
             y += block.height + 10.0;
             (block, top)
@@ -746,24 +745,27 @@ impl<'a> Context<'a> {
                     let mut end_y;
                     let geometry;
                     if is_self {
-                        let x = from_c + side_offset(from_id, true);
+                        // `A <- A` loops on the left of the lifeline, as in PlantUML.
+                        let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
+                        let x = from_c + side_offset(from_id, side > 0.0);
+                        let far = x + side * SELF_WIDTH;
                         geometry = MessageGeometry {
                             from_x: x,
-                            to_x: x + SELF_WIDTH,
+                            to_x: far,
                             is_self: true,
                         };
                         let bottom = arrow_y + SELF_HEIGHT + slant;
                         if !hidden {
-                            line(&mut front, x, arrow_y, x + SELF_WIDTH, arrow_y, line_stroke);
-                            line(&mut front, x + SELF_WIDTH, arrow_y, x + SELF_WIDTH, bottom, line_stroke);
-                            let tip = x + 1.0;
+                            line(&mut front, x, arrow_y, far, arrow_y, line_stroke);
+                            line(&mut front, far, arrow_y, far, bottom, line_stroke);
+                            let tip = x + side;
                             let end = if m.arrow.head.shape == HeadShape::Filled {
-                                tip + 4.0
+                                tip + side * 4.0
                             } else {
                                 tip
                             };
-                            line(&mut front, x + SELF_WIDTH, bottom, end, bottom, line_stroke);
-                            self.heads_on_line(&mut front, m, tip, bottom, -1.0, x + SELF_WIDTH, arrow_y, 1.0, color);
+                            line(&mut front, far, bottom, end, bottom, line_stroke);
+                            self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
                         }
                         end_y = bottom;
                     } else {
@@ -818,17 +820,17 @@ impl<'a> Context<'a> {
                     }
                     // Label.
                     if !hidden {
-                        let (left, right) = if geometry.is_self {
-                            (geometry.from_x, geometry.from_x + SELF_WIDTH.max(label.width + 14.0))
-                        } else {
-                            (geometry.from_x.min(geometry.to_x), geometry.from_x.max(geometry.to_x))
-                        };
+                        let (left, right) = self_span(&geometry, label.width);
                         let number_w = number.as_ref().map_or(0.0, |b| b.width + 5.0);
                         let total = number_w + label.width;
                         let head_at_left = !geometry.is_self && !goes_right;
+                        let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
                         let x = match theme.message_align {
+                            // A left loop's label ends just left of the lifeline.
+                            MessageAlign::Left if left_self => right - total - 7.0,
                             MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
                             MessageAlign::Center => (left + right - total) / 2.0,
+                            MessageAlign::Right if left_self => left + 7.0,
                             MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
                         };
                         if let Some(number) = &number {
@@ -846,11 +848,7 @@ impl<'a> Context<'a> {
                             end_y = end_y.max(text_top + text_h);
                         }
                     }
-                    let (min_x, max_x) = if geometry.is_self {
-                        (geometry.from_x, geometry.from_x + SELF_WIDTH.max(label.width + 14.0))
-                    } else {
-                        (geometry.from_x.min(geometry.to_x), geometry.from_x.max(geometry.to_x))
-                    };
+                    let (min_x, max_x) = self_span(&geometry, label.width);
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(min_x);
                         g.max_x = g.max_x.max(max_x);
@@ -957,8 +955,8 @@ impl<'a> Context<'a> {
                     }
                     let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
                     let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let body = creole::measure(&r.text, Font::sans(12.0), self.metrics);
-                    let tab_block = creole::measure("ref", Font::sans(13.0).bold(), self.metrics);
+                    let body = creole::measure(&r.text, self.theme.font(12.0), self.metrics);
+                    let tab_block = creole::measure("ref", self.theme.font(13.0).bold(), self.metrics);
                     let mut x0 = lo - 10.0;
                     let mut x1 = hi + 10.0;
                     let need = body.width + 30.0;
@@ -1075,7 +1073,7 @@ impl<'a> Context<'a> {
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
                     });
-                    let header_h = creole::measure("X", Font::sans(13.0).bold(), self.metrics).height + 2.0;
+                    let header_h = creole::measure("X", self.theme.font(13.0).bold(), self.metrics).height + 2.0;
                     y = top + header_h + 2.0;
                 }
                 Event::GroupElse { label, color } => {
@@ -1084,7 +1082,7 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => creole::measure(l, Font::sans(11.0).bold(), self.metrics).height,
+                            Some(l) => creole::measure(l, self.theme.font(11.0).bold(), self.metrics).height,
                             None => 0.0,
                         };
                         y = at + label_h.max(5.0) - 3.0;
@@ -1101,7 +1099,7 @@ impl<'a> Context<'a> {
                     y = bottom;
                 }
                 Event::Divider { text } => {
-                    let block = creole::measure(text, Font::sans(13.0).bold(), self.metrics);
+                    let block = creole::measure(text, self.theme.font(13.0).bold(), self.metrics);
                     let top = y + 15.0;
                     let h = block.height + 8.0;
                     deferred.push(Deferred::Divider { top, block });
@@ -1111,7 +1109,7 @@ impl<'a> Context<'a> {
                     let start = y;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                        let block = creole::measure(text, Font::sans(11.0), self.metrics);
+                        let block = creole::measure(text, self.theme.font(11.0), self.metrics);
                         block.draw(
                             mid_x - block.width / 2.0,
                             start + 14.0,
@@ -1236,8 +1234,9 @@ impl<'a> Context<'a> {
                 let (Some(first_x), Some(last_x)) = (cx(first), cx(last)) else {
                     continue;
                 };
-                let lo = first_x - self.heads[first.index()].left - span.margin - BOX_INSET;
-                let hi = last_x + self.heads[last.index()].right + span.margin + BOX_INSET;
+                let (before, after) = self.box_sides(span, &positions.self_reach);
+                let lo = first_x - before - BOX_INSET;
+                let hi = last_x + after + BOX_INSET;
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
                 rect(
                     &mut boxes,
@@ -1249,7 +1248,7 @@ impl<'a> Context<'a> {
                     paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
-                    let block = creole::measure(title, box_title_font(), self.metrics);
+                    let block = creole::measure(title, box_title_font(&self.theme), self.metrics);
                     block.draw(
                         (lo + hi) / 2.0 - block.width / 2.0,
                         box_top,
@@ -1378,7 +1377,7 @@ impl<'a> Context<'a> {
             y += 18.0 + h;
         }
         if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
-            let block = creole::measure(caption, Font::sans(14.0), self.metrics);
+            let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
             block.draw(
                 content_mid - block.width / 2.0,
                 y + 10.0,
@@ -1389,7 +1388,7 @@ impl<'a> Context<'a> {
             y += 10.0 + block.height;
         }
         if let Some(footer) = &self.diagram.footer {
-            let block = creole::measure(&footer.text, Font::sans(10.0), self.metrics);
+            let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
             let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
                 HorizontalAlign::Left => min_x,
                 HorizontalAlign::Center => content_mid - block.width / 2.0,
@@ -1409,17 +1408,56 @@ impl<'a> Context<'a> {
         let n = self.slots.len();
         let mut room = (f64::INFINITY, f64::NEG_INFINITY);
         for span in &self.box_spans {
+            let (before, after) = self.box_sides(span, &positions.self_reach);
             if span.first == 0 {
-                let head = &self.heads[self.slots[0].index()];
-                let left = positions.pos[1] - head.left - span.margin - BOX_GAP_BEFORE - self.theme.box_padding;
-                room.0 = room.0.min(left);
+                room.0 = room
+                    .0
+                    .min(positions.pos[1] - before - BOX_GAP_BEFORE - self.theme.box_padding);
             }
             if span.last + 1 == n {
-                let head = &self.heads[self.slots[span.last].index()];
-                room.1 = room.1.max(positions.pos[n] + head.right + span.margin + BOX_GAP_BEFORE);
+                room.1 = room.1.max(positions.pos[n] + after + BOX_GAP_BEFORE);
             }
         }
         room
+    }
+
+    /// How far a box reaches left of its first lifeline and right of its last
+    /// one, before its inset: the heads, the title margins, the self messages.
+    fn box_sides(&self, span: &BoxSpan, self_reach: &[(f64, f64)]) -> (f64, f64) {
+        let first = &self.heads[self.slots[span.first].index()];
+        let last = &self.heads[self.slots[span.last].index()];
+        let reach = |slot: usize| self_reach.get(slot + 1).copied().unwrap_or((0.0, 0.0));
+        (
+            (first.left + span.margin).max(reach(span.first).0),
+            (last.right + span.margin).max(reach(span.last).1),
+        )
+    }
+
+    /// Per slot (1-based, like the positions): the reach of self messages
+    /// left (`A <- A`) and right of the lifeline, label included.
+    fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
+        let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
+        for (event, prep) in events.iter().zip(prepared) {
+            let (Event::Message(m), Prepared::Message(label, number)) = (event, prep) else {
+                continue;
+            };
+            if !m.is_self() {
+                continue;
+            }
+            let Some(slot) = self.endpoint_slot(&m.from, n) else {
+                continue;
+            };
+            let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+            let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+            if let Some(entry) = reach.get_mut(slot) {
+                if m.arrow.written_reversed {
+                    entry.0 = entry.0.max(r);
+                } else {
+                    entry.1 = entry.1.max(r);
+                }
+            }
+        }
+        reach
     }
 
     fn push_head(&self, out: &mut Vec<Item>, id: ParticipantId, x: f64, top: f64, foot: bool) {
@@ -1562,8 +1600,9 @@ impl<'a> Context<'a> {
             _ => g.label.clone(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(&tab_text, Font::sans(13.0).bold(), self.metrics);
-        let cond_block = condition.map(|c| creole::measure(&format!("[{c}]"), Font::sans(11.0).bold(), self.metrics));
+        let tab_block = creole::measure(&tab_text, self.theme.font(13.0).bold(), self.metrics);
+        let cond_block =
+            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics));
         let (mut x0, mut x1) = if g.min_x.is_finite() {
             (g.min_x - 15.0, g.max_x + 15.0)
         } else {
@@ -1575,7 +1614,7 @@ impl<'a> Context<'a> {
         for (_, label, _) in &g.elses {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
                 else_need = else_need
-                    .max(creole::measure(&format!("[{l}]"), Font::sans(11.0).bold(), self.metrics).width + 20.0);
+                    .max(creole::measure(&format!("[{l}]"), self.theme.font(11.0).bold(), self.metrics).width + 20.0);
             }
         }
         x1 = x1.max(x0 + need.max(else_need));
@@ -1639,7 +1678,7 @@ impl<'a> Context<'a> {
         for (at, label, _) in &g.elses {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(&format!("[{l}]"), Font::sans(11.0).bold(), self.metrics);
+                let block = creole::measure(&format!("[{l}]"), self.theme.font(11.0).bold(), self.metrics);
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }
@@ -1649,7 +1688,7 @@ impl<'a> Context<'a> {
 
     fn legend_items(&self, legend: &puml_sema::model::Legend, positions: &Positions, top: f64) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
-        let block = creole::measure(&legend.text, Font::sans(14.0), self.metrics);
+        let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
         let w = block.width + 10.0;
         let h = block.height + 10.0;
         let n = positions.pos.len();
@@ -1677,6 +1716,18 @@ impl<'a> Context<'a> {
         block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, &mut out);
         out.push(Item::End);
         (h, out)
+    }
+}
+
+/// The x range a message and its label cover: between the ends, or for a
+/// self message the loop and the label beside it (left of the lifeline for `A <- A`).
+fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
+    let x = geometry.from_x;
+    let reach = SELF_WIDTH.max(label_width + 14.0);
+    match (geometry.is_self, geometry.to_x < x) {
+        (true, true) => (x - reach, x),
+        (true, false) => (x, x + reach),
+        (false, _) => (x.min(geometry.to_x), x.max(geometry.to_x)),
     }
 }
 
@@ -1822,6 +1873,9 @@ enum Prepared {
 
 struct Positions {
     pos: Vec<f64>,
+    /// Per slot (1-based): how far self messages and their labels reach
+    /// left and right of the lifeline (boxes enclose them).
+    self_reach: Vec<(f64, f64)>,
 }
 
 /// Participants an event refers to.

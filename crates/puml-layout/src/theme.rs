@@ -3,7 +3,7 @@
 //! `<style>` rules (translated to the equivalent skin parameters).
 
 use crate::color::parse_color;
-use crate::scene::Color;
+use crate::scene::{Color, Font, FontFamily};
 use puml_sema::model::{ParticipantKind, Settings};
 
 /// Names accepted by `!theme` and `--theme`.
@@ -59,6 +59,8 @@ pub struct Theme {
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
     pub box_padding: f64,
+    /// `skinparam defaultFontName`: a monospaced name gives the mono face.
+    pub font_family: FontFamily,
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,
@@ -107,6 +109,7 @@ impl Default for Theme {
             message_align: MessageAlign::Left,
             max_message_size: None,
             box_padding: 0.0,
+            font_family: FontFamily::Sans,
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
@@ -119,6 +122,14 @@ fn kind_index(kind: ParticipantKind) -> usize {
 }
 
 impl Theme {
+    /// A regular font of the diagram's family (`defaultFontName`).
+    pub fn font(&self, size: f64) -> Font {
+        Font {
+            family: self.font_family,
+            ..Font::sans(size)
+        }
+    }
+
     /// A named theme; unknown names give `None`.
     pub fn named(name: &str) -> Option<Theme> {
         let base = Theme::default();
@@ -426,6 +437,17 @@ impl Theme {
             // PlantUML 1.2026 accepts `participantPadding` but lays out as if it
             // were absent (it only prints a deprecation banner): so do we.
             "participantpadding" => {}
+            "defaultfontname" => {
+                let name = value.to_ascii_lowercase();
+                self.font_family = if ["mono", "courier", "consolas", "menlo"]
+                    .iter()
+                    .any(|m| name.contains(m))
+                {
+                    FontFamily::Mono
+                } else {
+                    FontFamily::Sans
+                };
+            }
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
