@@ -653,10 +653,14 @@ impl DiagramLowering {
                     .with_related(first_range, "first declared here"),
                 );
             }
-            existing.kind = kind;
-            existing.display = display;
-            existing.name = name;
-            existing.alias = alias;
+            // A bare `create X` of a declared participant keeps its declaration.
+            let bare_create = create && existing.declared && second.is_none() && kind == ParticipantKind::Participant;
+            if !bare_create {
+                existing.kind = kind;
+                existing.display = display;
+                existing.name = name;
+                existing.alias = alias;
+            }
             existing.declared = true;
             existing.created |= create;
             if stereotype.is_some() {
