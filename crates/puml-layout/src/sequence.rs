@@ -36,6 +36,8 @@ const BOX_GAP_BEFORE: f64 = 10.0;
 const BOX_GAP_AFTER: f64 = 20.0;
 /// A box rectangle reaches this far past its outer heads (or title margins).
 const BOX_INSET: f64 = 4.0;
+/// From a note beside a boxed participant to the box's edge (before its inset).
+const NOTE_BOX_ROOM: f64 = 8.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 
@@ -1433,28 +1435,50 @@ impl<'a> Context<'a> {
         )
     }
 
-    /// Per slot (1-based, like the positions): the reach of self messages
-    /// left (`A <- A`) and right of the lifeline, label included.
+    /// Per slot (1-based, like the positions): how far self messages (`A <- A`
+    /// on the left) with their labels and the notes beside a participant
+    /// reach left and right of its lifeline. A box encloses them, as in PlantUML.
     fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
         let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
+        let mut last_message: Option<(usize, usize)> = None;
         for (event, prep) in events.iter().zip(prepared) {
-            let (Event::Message(m), Prepared::Message(label, number)) = (event, prep) else {
-                continue;
-            };
-            if !m.is_self() {
-                continue;
-            }
-            let Some(slot) = self.endpoint_slot(&m.from, n) else {
-                continue;
-            };
-            let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
-            let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
-            if let Some(entry) = reach.get_mut(slot) {
-                if m.arrow.written_reversed {
-                    entry.0 = entry.0.max(r);
-                } else {
-                    entry.1 = entry.1.max(r);
+            match (event, prep) {
+                (Event::Message(m), Prepared::Message(label, number)) => {
+                    let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
+                        continue;
+                    };
+                    last_message = Some((from.min(to), from.max(to)));
+                    if !m.is_self() {
+                        continue;
+                    }
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+                    if let Some(entry) = reach.get_mut(from) {
+                        if m.arrow.written_reversed {
+                            entry.0 = entry.0.max(r);
+                        } else {
+                            entry.1 = entry.1.max(r);
+                        }
+                    }
                 }
+                // Only notes `left of`/`right of` a participant: attached notes
+                // belong to their message, not to a participant.
+                (Event::Note(note), Prepared::Note(block))
+                    if matches!(
+                        note.position,
+                        NotePosition::Left { of: Some(_) } | NotePosition::Right { of: Some(_) }
+                    ) =>
+                {
+                    let w = block.width + 2.0 * NOTE_PAD_X;
+                    let Some(extent) = self.note_extent(note, w, last_message) else {
+                        continue;
+                    };
+                    if let Some(entry) = reach.get_mut(extent.anchor) {
+                        entry.0 = entry.0.max(extent.left + NOTE_BOX_ROOM);
+                        entry.1 = entry.1.max(extent.right + NOTE_BOX_ROOM);
+                    }
+                }
+                _ => {}
             }
         }
         reach
