@@ -637,6 +637,8 @@ impl DiagramLowering {
             }
         };
         let code = ast::name_text(&code_token);
+        // `participant X` / `create X` with nothing but the name.
+        let bare = second.is_none() && kind == ParticipantKind::Participant && multiline_display.is_none();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
         let decl_range = statement_range(node);
@@ -653,9 +655,10 @@ impl DiagramLowering {
                     .with_related(first_range, "first declared here"),
                 );
             }
-            // A bare `create X` of a declared participant keeps its declaration.
-            let bare_create = create && existing.declared && second.is_none() && kind == ParticipantKind::Participant;
-            if !bare_create {
+            // A bare `participant X` / `create X` of a declared participant keeps
+            // its declaration (PlantUML: `actor "Hub Employee" as OP` then
+            // `participant OP` inside a box stays the actor "Hub Employee").
+            if !(bare && existing.declared) {
                 existing.kind = kind;
                 existing.display = display;
                 existing.name = name;
@@ -674,6 +677,11 @@ impl DiagramLowering {
             }
             if order.is_some() {
                 existing.order = order;
+            }
+            // Declared again inside a `box`: it joins the box.
+            if let (None, Some((b, _))) = (existing.in_box, self.open_box) {
+                existing.in_box = Some(b);
+                self.diagram.boxes[b].participants.push(id);
             }
             self.map.participant_uses[id.index()].push(code_token.text_range());
             if create {
