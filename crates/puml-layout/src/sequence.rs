@@ -40,6 +40,10 @@ const BOX_INSET: f64 = 4.0;
 const NOTE_BOX_ROOM: f64 = 8.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
+/// A group frame starts this far left of its leftmost lifeline.
+const GROUP_FRAME_LEFT: f64 = 15.0;
+/// From a group frame's right edge to the next participant's head.
+const GROUP_CLEARANCE: f64 = 9.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -350,7 +354,15 @@ impl<'a> Context<'a> {
                         *d = 0;
                     }
                 }
-                (Event::GroupStart(_), _) => open_groups.push(GroupReach::default()),
+                (Event::GroupStart(group), _) => open_groups.push(GroupReach {
+                    min_width: self.group_header_width(group.kind, group.label.as_deref(), group.secondary.as_deref()),
+                    ..GroupReach::default()
+                }),
+                (Event::GroupElse { label: Some(label), .. }, _) if !label.trim().is_empty() => {
+                    if let Some(group) = open_groups.last_mut() {
+                        group.min_width = group.min_width.max(self.else_label_width(label));
+                    }
+                }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
                     self.group_note_room(&group, n, &mut need);
@@ -528,6 +540,16 @@ impl<'a> Context<'a> {
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
             return;
         };
+        // The frame starts GROUP_FRAME_LEFT left of its first lifeline and is
+        // as wide as its header: the next participant stays clear of it.
+        if hi < n {
+            let next = &self.heads[self.slots[hi].index()];
+            need(
+                lo,
+                hi + 1,
+                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left,
+            );
+        }
         for note in &group.notes {
             if hi < n && note.right > 0.0 {
                 let next = &self.heads[self.slots[hi].index()];
@@ -1606,6 +1628,26 @@ impl<'a> Context<'a> {
     }
 
     /// Draws a closed group frame; returns its x extent.
+    /// Width of a group's tab plus its condition: the frame is at least this wide.
+    fn group_header_width(&self, kind: GroupKind, label: Option<&str>, secondary: Option<&str>) -> f64 {
+        let tab_text = match kind {
+            GroupKind::Group => label.unwrap_or_default(),
+            kind => kind.keyword(),
+        };
+        let condition = match kind {
+            GroupKind::Group => secondary,
+            _ => label,
+        }
+        .filter(|c| !c.trim().is_empty());
+        let tab_w = creole::measure(tab_text, self.theme.font(13.0).bold(), self.metrics).width + 45.0;
+        tab_w + condition.map_or(0.0, |c| self.else_label_width(c) + 10.0)
+    }
+
+    /// Width an `else` label needs in its group frame.
+    fn else_label_width(&self, label: &str) -> f64 {
+        creole::measure(&format!("[{label}]"), self.theme.font(11.0).bold(), self.metrics).width + 20.0
+    }
+
     fn close_group(
         &self,
         g: &OpenGroup,
@@ -1633,12 +1675,11 @@ impl<'a> Context<'a> {
             (fallback_x, fallback_x + 40.0)
         };
         let tab_w = tab_block.width + 45.0;
-        let need = tab_w + cond_block.as_ref().map_or(0.0, |c| c.width + 30.0);
+        let need = self.group_header_width(g.kind, g.label.as_deref(), g.secondary.as_deref());
         let mut else_need: f64 = 0.0;
         for (_, label, _) in &g.elses {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                else_need = else_need
-                    .max(creole::measure(&format!("[{l}]"), self.theme.font(11.0).bold(), self.metrics).width + 20.0);
+                else_need = else_need.max(self.else_label_width(l));
             }
         }
         x1 = x1.max(x0 + need.max(else_need));
@@ -1858,6 +1899,8 @@ struct GroupReach {
     lo: Option<usize>,
     hi: Option<usize>,
     notes: Vec<NoteExtent>,
+    /// The header (tab, condition, `else` labels) width.
+    min_width: f64,
 }
 
 impl GroupReach {
