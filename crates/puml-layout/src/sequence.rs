@@ -334,6 +334,9 @@ impl<'a> Context<'a> {
         let mut last_message: Option<(usize, usize)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
+        // Room a note needs left of a lifeline (1-based slot): like PlantUML,
+        // the whole diagram moves right rather than the participants spreading.
+        let mut left_room: Vec<(usize, f64)> = Vec::new();
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
@@ -419,8 +422,8 @@ impl<'a> Context<'a> {
                                 Some(id) => self.slot(*id).map(|s| s + 1),
                                 None => last_message.map(|(lo, _)| lo),
                             };
-                            if let Some(s) = s {
-                                need(0, s, w + 15.0);
+                            if let Some(s) = s.filter(|s| *s >= 1) {
+                                left_room.push((s, w + 15.0));
                             }
                         }
                         NotePosition::Right { of } => {
@@ -442,7 +445,7 @@ impl<'a> Context<'a> {
                                 (Some(a), _) => {
                                     // Like PlantUML, only the diagram edges make room
                                     // (and groups, below): the note may cross neighbours.
-                                    need(0, a, w / 2.0 + 5.0);
+                                    left_room.push((a, w / 2.0 + 5.0));
                                     need(a, n + 1, w / 2.0 + 5.0);
                                 }
                                 _ => {}
@@ -468,20 +471,27 @@ impl<'a> Context<'a> {
         }
         let mut pos = longest_paths(&constraints);
         // How far a note over several participants overhangs them depends on
-        // their distance, which the solution decides: add the edge room it
-        // needs and solve again (twice is plenty; the overhang only shrinks).
+        // their distance, which the solution decides; room on the left moves
+        // the whole diagram. Add what is missing and solve again (a uniform
+        // shift keeps every distance, so twice is plenty).
         for _ in 0..2 {
             let mut changed = false;
+            let mut shift: f64 = 0.0;
+            for &(a, room) in &left_room {
+                shift = shift.max(room - (pos[a] - pos[0]));
+            }
             for &(a, b, w) in &over_spans {
                 let overhang = ((w - (pos[b] - pos[a])) / 2.0).max(14.0);
-                if pos[a] - pos[0] < overhang - 1e-6 {
-                    constraints[a].push((0, overhang));
-                    changed = true;
-                }
+                shift = shift.max(overhang - (pos[a] - pos[0]));
                 if pos[n + 1] - pos[b] < overhang - 1e-6 {
                     constraints[n + 1].push((b, overhang));
                     changed = true;
                 }
+            }
+            if shift > 1e-6 && n > 0 {
+                // Everything moves right together: the first lifeline sets the pace.
+                constraints[1].push((0, pos[1] - pos[0] + shift));
+                changed = true;
             }
             if !changed {
                 break;
