@@ -44,6 +44,10 @@ const GROUP_NOTE_ROOM: f64 = 30.0;
 const GROUP_FRAME_LEFT: f64 = 15.0;
 /// From a group frame's right edge to the next participant's head.
 const GROUP_CLEARANCE: f64 = 9.0;
+/// From a group frame's right edge to the next participant's lifeline.
+const GROUP_FRAME_TO_NEXT: f64 = 21.0;
+/// How much further in a nested frame's right edge is.
+const GROUP_NEST_INSET: f64 = 25.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -128,6 +132,8 @@ struct OpenGroup {
     min_x: f64,
     max_x: f64,
     elses: Vec<(f64, Option<String>, Option<Color>)>,
+    /// The rightmost participant slot (1-based) a message in the group touches.
+    last_slot: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -368,7 +374,7 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, n, &mut need);
+                    self.group_note_room(&group, open_groups.len(), n, &mut need);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -546,7 +552,9 @@ impl<'a> Context<'a> {
     /// and the frame encloses the notes in it: so a note in a group pushes
     /// the participants beyond the group's outermost ones (outside a group,
     /// a note may cross its neighbours' lifelines).
-    fn group_note_room(&self, group: &GroupReach, n: usize, need: &mut impl FnMut(usize, usize, f64)) {
+    fn group_note_room(&self, group: &GroupReach, depth: usize, n: usize, need: &mut impl FnMut(usize, usize, f64)) {
+        // Enclosing frames end GROUP_NEST_INSET further right each.
+        let nesting = GROUP_NEST_INSET * depth as f64;
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
             return;
         };
@@ -557,13 +565,13 @@ impl<'a> Context<'a> {
             need(
                 lo,
                 hi + 1,
-                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left,
+                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting,
             );
         }
         for note in &group.notes {
             if hi < n && note.right > 0.0 {
                 let next = &self.heads[self.slots[hi].index()];
-                need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left);
+                need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left + nesting);
             }
             if lo > 1 && note.left > 0.0 {
                 need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM);
@@ -886,6 +894,9 @@ impl<'a> Context<'a> {
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(min_x);
                         g.max_x = g.max_x.max(max_x);
+                        for slot in [from_slot, to_slot].into_iter().filter(|s| (1..=n).contains(s)) {
+                            g.last_slot = Some(g.last_slot.map_or(slot, |l| l.max(slot)));
+                        }
                     }
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
@@ -1106,6 +1117,7 @@ impl<'a> Context<'a> {
                         min_x: f64::INFINITY,
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
+                        last_slot: None,
                     });
                     let header_h = creole::measure("X", self.theme.font(13.0).bold(), self.metrics).height + 2.0;
                     y = top + header_h + 2.0;
@@ -1123,12 +1135,19 @@ impl<'a> Context<'a> {
                     }
                 }
                 Event::GroupEnd => {
-                    let Some(g) = groups.pop() else { continue };
+                    let Some(mut g) = groups.pop() else { continue };
                     let bottom = y + 8.0;
+                    // Like PlantUML, a frame reaches toward the participant after its
+                    // last one (nested frames stay inside their parent's).
+                    if let Some(next) = g.last_slot.filter(|hi| *hi < n).map(|hi| positions.pos[hi + 1]) {
+                        let right = next - GROUP_FRAME_TO_NEXT - GROUP_NEST_INSET * groups.len() as f64;
+                        g.max_x = g.max_x.max(right - GROUP_FRAME_LEFT);
+                    }
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
                     if let Some(parent) = groups.last_mut() {
                         parent.min_x = parent.min_x.min(x0 - 5.0);
                         parent.max_x = parent.max_x.max(x1 + 5.0);
+                        parent.last_slot = parent.last_slot.max(g.last_slot);
                     }
                     y = bottom;
                 }
