@@ -44,8 +44,6 @@ const GROUP_NOTE_ROOM: f64 = 30.0;
 const GROUP_FRAME_LEFT: f64 = 15.0;
 /// From a group frame's right edge to the next participant's head.
 const GROUP_CLEARANCE: f64 = 9.0;
-/// From a group frame's right edge to the next participant's lifeline.
-const GROUP_FRAME_TO_NEXT: f64 = 21.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
 
@@ -132,8 +130,6 @@ struct OpenGroup {
     min_x: f64,
     max_x: f64,
     elses: Vec<(f64, Option<String>, Option<Color>)>,
-    /// The rightmost participant slot (1-based) a message in the group touches.
-    last_slot: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -894,9 +890,6 @@ impl<'a> Context<'a> {
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(min_x);
                         g.max_x = g.max_x.max(max_x);
-                        for slot in [from_slot, to_slot].into_iter().filter(|s| (1..=n).contains(s)) {
-                            g.last_slot = Some(g.last_slot.map_or(slot, |l| l.max(slot)));
-                        }
                     }
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
@@ -1117,7 +1110,6 @@ impl<'a> Context<'a> {
                         min_x: f64::INFINITY,
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
-                        last_slot: None,
                     });
                     let header_h = creole::measure("X", self.theme.font(13.0).bold(), self.metrics).height + 2.0;
                     y = top + header_h + 2.0;
@@ -1135,19 +1127,12 @@ impl<'a> Context<'a> {
                     }
                 }
                 Event::GroupEnd => {
-                    let Some(mut g) = groups.pop() else { continue };
+                    let Some(g) = groups.pop() else { continue };
                     let bottom = y + 8.0;
-                    // Like PlantUML, a frame reaches toward the participant after its
-                    // last one (nested frames stay inside their parent's).
-                    if let Some(next) = g.last_slot.filter(|hi| *hi < n).map(|hi| positions.pos[hi + 1]) {
-                        let right = next - GROUP_FRAME_TO_NEXT - GROUP_NEST_INSET * groups.len() as f64;
-                        g.max_x = g.max_x.max(right - GROUP_FRAME_LEFT);
-                    }
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
                     if let Some(parent) = groups.last_mut() {
                         parent.min_x = parent.min_x.min(x0 - 5.0);
-                        parent.max_x = parent.max_x.max(x1 + 5.0);
-                        parent.last_slot = parent.last_slot.max(g.last_slot);
+                        parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
                     }
                     y = bottom;
                 }
@@ -1199,7 +1184,7 @@ impl<'a> Context<'a> {
             let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
             if let Some(parent) = groups.last_mut() {
                 parent.min_x = parent.min_x.min(x0 - 5.0);
-                parent.max_x = parent.max_x.max(x1 + 5.0);
+                parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
             y = bottom;
         }
