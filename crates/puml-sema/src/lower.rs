@@ -6,8 +6,9 @@
 use crate::codes;
 use crate::model::*;
 use crate::preprocess::{self, FileLoader, PreprocessOptions};
-use puml_syntax::ast::{self, significant_tokens, statement_range};
+use puml_syntax::ast::{self, significant_tokens, statement_range, GreenStatement, Tok};
 use puml_syntax::{Diagnostic, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use SyntaxKind::*;
@@ -295,7 +296,7 @@ struct DiagramLowering {
     diagram: Diagram,
     map: DiagramSourceMap,
     diagnostics: Vec<Diagnostic>,
-    by_code: HashMap<String, ParticipantId>,
+    by_code: FxHashMap<String, ParticipantId>,
     groups: Vec<OpenGroup>,
     open_box: Option<(usize, TextRange)>,
     box_stack: Vec<(usize, TextRange)>,
@@ -323,7 +324,7 @@ impl DiagramLowering {
                 ..DiagramSourceMap::default()
             },
             diagnostics: Vec::new(),
-            by_code: HashMap::new(),
+            by_code: FxHashMap::default(),
             groups: Vec::new(),
             open_box: None,
             box_stack: Vec::new(),
@@ -353,8 +354,11 @@ impl DiagramLowering {
 
     /// PlantUML rejects unknown color names; it reports a block's colors
     /// at the block's last line, so that is where the error goes.
-    fn check_colors(&mut self, node: &SyntaxNode) {
-        if !node.text().contains_char('#') {
+    fn check_colors(&mut self, node: &SyntaxNode, green: &GreenStatement, tokens: &[Tok]) {
+        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
+        let any_color =
+            tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
+        if !any_color {
             return;
         }
         let block_end = node
@@ -406,12 +410,18 @@ impl DiagramLowering {
     }
 
     fn statement(&mut self, node: &SyntaxNode) {
-        self.check_colors(node);
-        let range = statement_range(node);
-        match node.kind() {
-            PARTICIPANT => self.participant_declaration(node, false),
-            CREATE => self.participant_declaration(node, true),
-            MESSAGE => self.message(node, range),
+        let green_data = node.green();
+        let green = GreenStatement {
+            green: &green_data,
+            start: node.text_range().start(),
+        };
+        let tokens = green.significant_tokens();
+        self.check_colors(node, &green, &tokens);
+        let range = green.range();
+        match green.kind() {
+            PARTICIPANT => self.participant_declaration(node, &tokens, range, false),
+            CREATE => self.participant_declaration(node, &tokens, range, true),
+            MESSAGE => self.message(node, &tokens, range),
             RETURN => self.return_(node, range),
             ACTIVATE | DEACTIVATE | DESTROY => self.lifecycle(node, range),
             AUTOACTIVATE => {
@@ -505,13 +515,13 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ participants
 
-    fn resolve(&mut self, token: &SyntaxToken, kind_if_new: ParticipantKind) -> ParticipantId {
-        let code = ast::name_text(token);
-        let range = token.text_range();
-        if let Some(&id) = self.by_code.get(&code) {
+    fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
+        let range = token.range;
+        if let Some(&id) = self.by_code.get(token.name_str()) {
             self.map.participant_uses[id.index()].push(range);
             return id;
         }
+        let code = token.name();
         // A quoted display name used instead of the alias resolves to the
         // participant it names.
         if let Some(id) = self
@@ -557,20 +567,19 @@ impl DiagramLowering {
         id
     }
 
-    fn participant_declaration(&mut self, node: &SyntaxNode, create: bool) {
-        let tokens = significant_tokens(node);
+    fn participant_declaration(&mut self, node: &SyntaxNode, tokens: &[Tok], decl_range: TextRange, create: bool) {
         let mut kind = ParticipantKind::Participant;
-        let mut names: Vec<SyntaxToken> = Vec::new();
+        let mut names: Vec<Tok> = Vec::new();
         let mut stereotypes: Vec<String> = Vec::new();
         let mut color = None;
         let mut url = None;
         let mut order = None;
         let mut after_as = false;
         let mut expect_order = false;
-        for token in &tokens {
-            match token.kind() {
+        for token in tokens {
+            match token.kind {
                 KEYWORD => {
-                    let word = token.text().to_ascii_lowercase();
+                    let word = token.text.to_ascii_lowercase();
                     if let Some(k) = ParticipantKind::from_keyword(&word) {
                         kind = k;
                     } else if word == "as" {
@@ -579,67 +588,52 @@ impl DiagramLowering {
                         expect_order = true;
                     }
                 }
-                IDENT | STRING => names.push(token.clone()),
-                NUMBER if expect_order => order = token.text().parse().ok(),
-                STEREOTYPE => stereotypes.push(token.text().to_string()),
-                COLOR => color = Some(token.text().to_string()),
-                URL => url = Some(token.text().trim_start_matches("[[").trim_end_matches("]]").to_string()),
+                IDENT | STRING => names.push(*token),
+                NUMBER if expect_order => order = token.text.parse().ok(),
+                STEREOTYPE => stereotypes.push(token.text.to_string()),
+                COLOR => color = Some(token.text.to_string()),
+                URL => url = Some(token.text.trim_start_matches("[[").trim_end_matches("]]").to_string()),
                 _ => {}
             }
         }
         let _ = after_as;
-        let multiline_display = node
-            .children()
-            .find(|n| n.kind() == MULTILINE_NAME)
-            .and_then(|n| ast::body_lines(&n))
-            .map(|lines| lines.join("\n"));
-        if let Some(multi) = node.children().find(|n| n.kind() == MULTILINE_NAME) {
-            // Options after the closing `]` (`] as X #color`).
-            let close_line: Vec<SyntaxToken> = multi
-                .children_with_tokens()
-                .filter_map(|e| e.into_token())
-                .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
-                .collect();
-            for token in close_line {
-                match token.kind() {
-                    IDENT | STRING => names.push(token),
-                    STEREOTYPE => stereotypes.push(token.text().to_string()),
-                    COLOR => color = Some(token.text().to_string()),
-                    _ => {}
-                }
+        let multi = node.children().find(|n| n.kind() == MULTILINE_NAME);
+        let multiline_display = multi.as_ref().and_then(ast::body_lines).map(|lines| lines.join("\n"));
+        // Options after the closing `]` (`] as X #color`).
+        let close_line: Vec<SyntaxToken> = multi
+            .iter()
+            .flat_map(|multi| multi.children_with_tokens())
+            .filter_map(|e| e.into_token())
+            .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
+            .collect();
+        for token in &close_line {
+            match token.kind() {
+                IDENT | STRING => names.push(Tok::from(token)),
+                STEREOTYPE => stereotypes.push(token.text().to_string()),
+                COLOR => color = Some(token.text().to_string()),
+                _ => {}
             }
         }
-        let Some(first) = names.first().cloned() else {
+        let Some(first) = names.first().copied() else {
             return;
         };
-        let second = names.get(1).cloned();
-        let quoted = |t: &SyntaxToken| t.kind() == STRING;
+        let second = names.get(1).copied();
+        let quoted = |t: &Tok| t.kind == STRING;
         let (code_token, display, name, alias) = match &second {
-            None => (first.clone(), ast::name_text(&first), ast::name_text(&first), None),
+            None => (first, first.name(), first.name(), None),
             Some(second) => {
                 if quoted(&first) || !quoted(second) {
                     // `participant "Long" as L`, `participant A as B`.
-                    (
-                        second.clone(),
-                        ast::name_text(&first),
-                        ast::name_text(&first),
-                        Some(ast::name_text(second)),
-                    )
+                    (*second, first.name(), first.name(), Some(second.name()))
                 } else {
                     // `participant L as "Long"`.
-                    (
-                        first.clone(),
-                        ast::name_text(second),
-                        ast::name_text(&first),
-                        Some(ast::name_text(second)),
-                    )
+                    (first, second.name(), first.name(), Some(second.name()))
                 }
             }
         };
-        let code = ast::name_text(&code_token);
+        let code = code_token.name();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
-        let decl_range = statement_range(node);
         if let Some(&id) = self.by_code.get(&code) {
             let existing = &mut self.diagram.participants[id.index()];
             if existing.declared && !create {
@@ -671,7 +665,7 @@ impl DiagramLowering {
             if order.is_some() {
                 existing.order = order;
             }
-            self.map.participant_uses[id.index()].push(code_token.text_range());
+            self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 self.pending_creates.push(id);
             }
@@ -695,7 +689,7 @@ impl DiagramLowering {
             },
             decl_range,
         );
-        self.map.participant_uses[id.index()] = vec![code_token.text_range()];
+        self.map.participant_uses[id.index()] = vec![code_token.range];
         if create {
             self.pending_creates.push(id);
         }
@@ -703,9 +697,9 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ messages
 
-    fn endpoint(&mut self, tokens: &[SyntaxToken], side: Side) -> Option<Endpoint> {
-        let token = tokens.first()?;
-        Some(match token.kind() {
+    fn endpoint(&mut self, token: Option<Tok>, side: Side) -> Option<Endpoint> {
+        let token = token?;
+        Some(match token.kind {
             L_BRACKET | R_BRACKET => Endpoint::Edge { side, short: false },
             QUESTION => Endpoint::Edge { side, short: true },
             IDENT | STRING => Endpoint::Participant {
@@ -715,50 +709,44 @@ impl DiagramLowering {
         })
     }
 
-    fn message(&mut self, node: &SyntaxNode, range: TextRange) {
-        let tokens = significant_tokens(node);
-        let Some(arrow_index) = tokens.iter().position(|t| t.kind() == ARROW) else {
+    fn message(&mut self, node: &SyntaxNode, tokens: &[Tok], range: TextRange) {
+        let Some(arrow_index) = tokens.iter().position(|t| t.kind == ARROW) else {
             return;
         };
-        let parallel = tokens.iter().take(arrow_index).any(|t| t.kind() == AMP);
+        let parallel = tokens.iter().take(arrow_index).any(|t| t.kind == AMP);
         let anchor = tokens
             .iter()
             .take(arrow_index)
-            .find(|t| t.kind() == ANCHOR)
-            .map(|t| t.text().trim_start_matches('{').trim_end_matches('}').to_string());
-        let left: Vec<SyntaxToken> = tokens[..arrow_index]
+            .find(|t| t.kind == ANCHOR)
+            .map(|t| t.text.trim_start_matches('{').trim_end_matches('}').to_string());
+        let left = tokens[..arrow_index]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING | L_BRACKET | QUESTION))
-            .cloned()
-            .collect();
-        let after: Vec<SyntaxToken> = tokens[arrow_index + 1..].to_vec();
+            .find(|t| matches!(t.kind, IDENT | STRING | L_BRACKET | QUESTION))
+            .copied();
+        let after = &tokens[arrow_index + 1..];
         let right_end = after
             .iter()
-            .position(|t| matches!(t.kind(), COLON | LIFECYCLE))
+            .position(|t| matches!(t.kind, COLON | LIFECYCLE))
             .unwrap_or(after.len());
-        let mut right: Vec<SyntaxToken> = after[..right_end]
+        let mut right_names = after[..right_end]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING | R_BRACKET | QUESTION))
-            .cloned()
-            .collect();
+            .filter(|t| matches!(t.kind, IDENT | STRING | R_BRACKET | QUESTION))
+            .copied();
+        let mut right = right_names.next();
         // `A --> "Long name" as L`: the second name is the alias.
-        let inline_alias = if right.len() >= 2 { Some(right.remove(1)) } else { None };
-        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text()) else {
+        let inline_alias = right_names.next();
+        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text) else {
             return;
         };
-        let slant = tokens.get(arrow_index + 1).filter(|t| t.kind() == SLANT).and_then(|t| {
-            t.text()
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .trim()
-                .parse()
-                .ok()
-        });
+        let slant = tokens
+            .get(arrow_index + 1)
+            .filter(|t| t.kind == SLANT)
+            .and_then(|t| t.text.trim_start_matches('(').trim_end_matches(')').trim().parse().ok());
 
-        if let (Some(alias), Some(display)) = (&inline_alias, right.first()) {
-            let code = ast::name_text(alias);
-            if !self.by_code.contains_key(&code) {
-                let display_text = ast::name_text(display);
+        if let (Some(alias), Some(display)) = (inline_alias, right) {
+            if !self.by_code.contains_key(alias.name_str()) {
+                let code = alias.name();
+                let display_text = display.name();
                 self.new_participant(
                     Participant {
                         kind: ParticipantKind::Participant,
@@ -775,14 +763,14 @@ impl DiagramLowering {
                         created: false,
                         destroyed: false,
                     },
-                    alias.text_range(),
+                    alias.range,
                 );
             }
-            right = vec![alias.clone()];
+            right = Some(alias);
         }
 
-        let left_endpoint = self.endpoint(&left, Side::Left);
-        let right_endpoint = self.endpoint(&right, Side::Right).or(Some(Endpoint::Edge {
+        let left_endpoint = self.endpoint(left, Side::Left);
+        let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
             short: true,
         }));
@@ -834,21 +822,18 @@ impl DiagramLowering {
         }
         let label = after
             .iter()
-            .position(|t| t.kind() == COLON)
+            .position(|t| t.kind == COLON)
             .and_then(|i| after.get(i + 1))
-            .filter(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string())
+            .filter(|t| t.kind == TEXT)
+            .map(|t| t.text.to_string())
             .unwrap_or_default();
 
         // Lifecycle shorthands, each with an optional color.
         let mut lifecycle: Vec<(String, Option<String>)> = Vec::new();
         for (i, token) in after.iter().enumerate() {
-            if token.kind() == LIFECYCLE {
-                let color = after
-                    .get(i + 1)
-                    .filter(|t| t.kind() == COLOR)
-                    .map(|t| t.text().to_string());
-                lifecycle.push((token.text().to_string(), color));
+            if token.kind == LIFECYCLE {
+                let color = after.get(i + 1).filter(|t| t.kind == COLOR).map(|t| t.text.to_string());
+                lifecycle.push((token.text.to_string(), color));
             }
         }
         let to_id = to.participant();
@@ -1088,7 +1073,7 @@ impl DiagramLowering {
         match node.kind() {
             ACTIVATE => {
                 if let Some(name) = name {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     // `A -> B` then `activate B`: `return` in B answers A.
                     if let Some(Event::Message(last)) = self.last_message.and_then(|i| self.diagram.events.get(i)) {
                         if last.to.participant() == Some(id) {
@@ -1101,7 +1086,7 @@ impl DiagramLowering {
             }
             DEACTIVATE => match name {
                 Some(name) => {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     self.deactivate(id, range, node);
                 }
                 None => match self.activation_order.last().copied() {
@@ -1115,7 +1100,7 @@ impl DiagramLowering {
             },
             _ => {
                 if let Some(name) = name {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     self.destroy(id, range);
                 }
             }
@@ -1163,7 +1148,7 @@ impl DiagramLowering {
                     format!("the note names `{code}`, which no message or declaration has introduced; it becomes a new participant"),
                 ));
             }
-            ids.push(self.resolve(name, ParticipantKind::Participant));
+            ids.push(self.resolve(Tok::from(name), ParticipantKind::Participant));
         }
         let color = tokens
             .iter()
@@ -1210,7 +1195,7 @@ impl DiagramLowering {
             .collect();
         let participants = names
             .iter()
-            .map(|n| self.resolve(n, ParticipantKind::Participant))
+            .map(|n| self.resolve(Tok::from(n), ParticipantKind::Participant))
             .collect();
         let color = tokens
             .iter()

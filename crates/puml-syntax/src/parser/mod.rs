@@ -6,6 +6,7 @@
 //! token: the tree's text is the input.
 
 pub mod arrow;
+pub(crate) mod incremental;
 mod lexer;
 pub(crate) mod statements;
 
@@ -13,9 +14,20 @@ use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
 use lexer::{first_word, LineLexer};
 use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use std::cell::Cell;
 use SyntaxKind::*;
 
-pub(crate) fn parse_text(text: &str) -> (GreenNode, Vec<Diagnostic>) {
+/// A parse, and whether a later edit may re-parse a single statement of it
+/// (see `incremental`).
+pub(crate) struct ParsedText {
+    pub(crate) green: GreenNode,
+    pub(crate) errors: Vec<Diagnostic>,
+    /// False when a block opener searched to the end of its diagram without
+    /// finding its end: a line edited anywhere after it could close it.
+    pub(crate) reparsable: bool,
+}
+
+pub(crate) fn parse_text(text: &str) -> ParsedText {
     let mut parser = Parser::new(text);
     parser.parse_root();
     let errors = {
@@ -23,7 +35,11 @@ pub(crate) fn parse_text(text: &str) -> (GreenNode, Vec<Diagnostic>) {
         errors.sort_by_key(|d| (d.range.start(), d.range.end()));
         errors
     };
-    (parser.builder.finish(), errors)
+    ParsedText {
+        reparsable: !parser.unterminated_block.get(),
+        green: parser.builder.finish(),
+        errors,
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -94,6 +110,10 @@ pub(crate) struct Parser<'a> {
     pub(crate) pos: usize,
     pub(crate) builder: GreenNodeBuilder<'static>,
     pub(crate) errors: Vec<Diagnostic>,
+    /// Set when a statement read lines after its own (a block's body).
+    pub(crate) looked_ahead: Cell<bool>,
+    /// Set when such a search reached the end of the diagram.
+    pub(crate) unterminated_block: Cell<bool>,
 }
 
 impl<'a> Parser<'a> {
@@ -104,6 +124,8 @@ impl<'a> Parser<'a> {
             pos: 0,
             builder: GreenNodeBuilder::new(),
             errors: Vec::new(),
+            looked_ahead: Cell::new(false),
+            unterminated_block: Cell::new(false),
         }
     }
 
@@ -293,15 +315,17 @@ impl<'a> Parser<'a> {
     /// Finds the line that ends a block opened at `self.pos`, stopping at
     /// `@enduml`. `is_end` sees the trimmed, lowercased line.
     pub(crate) fn find_block_end(&self, is_end: impl Fn(&str) -> bool) -> Option<usize> {
+        self.looked_ahead.set(true);
         for idx in self.pos + 1..self.lines.len() {
             let content = self.lines[idx].content.trim().to_ascii_lowercase();
             if content.starts_with("@enduml") {
-                return None;
+                break;
             }
             if is_end(&content) {
                 return Some(idx);
             }
         }
+        self.unterminated_block.set(true);
         None
     }
 

@@ -159,6 +159,7 @@ impl<'a> Parser<'a> {
     // ---------------------------------------------------------------- comments
 
     fn block_comment(&mut self, line: &Line<'a>) {
+        self.looked_ahead.set(true);
         let start_in_file = line.start + (line.content.len() - line.content.trim_start().len());
         let after_open = start_in_file + 2;
         let end = self.text[after_open..].find("'/").map(|i| after_open + i + 2);
@@ -1260,6 +1261,7 @@ impl<'a> Parser<'a> {
             // Nested braces (`skinparam { sequence { … } }`) are counted.
             let mut depth = 1i32;
             let mut end = None;
+            self.looked_ahead.set(true);
             for idx in self.pos + 1..self.lines.len() {
                 let content = self.lines[idx].content.trim();
                 if content.to_ascii_lowercase().starts_with("@enduml") {
@@ -1291,6 +1293,7 @@ impl<'a> Parser<'a> {
                     self.pos = end + 1;
                 }
                 None => {
+                    self.unterminated_block.set(true);
                     let range = self.line_range(line);
                     self.error(Diagnostic::error(
                         codes::UNCLOSED_BLOCK,
