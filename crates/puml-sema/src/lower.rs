@@ -310,6 +310,10 @@ struct DiagramLowering {
     autonumber: AutoNumber,
     pending_creates: Vec<ParticipantId>,
     last_message: Option<usize>,
+    /// Where the statement being lowered starts (its line, indentation included).
+    statement_start: TextSize,
+    /// Per participant: the start of the line that introduced it.
+    first_use_line_start: Vec<TextSize>,
 }
 
 impl DiagramLowering {
@@ -338,6 +342,8 @@ impl DiagramLowering {
             },
             pending_creates: Vec::new(),
             last_message: None,
+            statement_start: TextSize::from(0),
+            first_use_line_start: Vec::new(),
         }
     }
 
@@ -415,6 +421,7 @@ impl DiagramLowering {
             green: &green_data,
             start: node.text_range().start(),
         };
+        self.statement_start = green.start;
         let tokens = green.significant_tokens();
         self.check_colors(node, &green, &tokens);
         let range = green.range();
@@ -563,6 +570,7 @@ impl DiagramLowering {
         self.diagram.participants.push(participant);
         self.map.participants.push(range);
         self.map.participant_uses.push(vec![range]);
+        self.first_use_line_start.push(self.statement_start);
         self.active.push(0);
         id
     }
@@ -635,40 +643,46 @@ impl DiagramLowering {
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
         if let Some(&id) = self.by_code.get(&code) {
+            // PlantUML ignores a declaration of a participant that already
+            // exists (its kind, name, color, order…); only `create` counts.
             let existing = &mut self.diagram.participants[id.index()];
-            if existing.declared && !create {
-                let first_range = self.map.participants[id.index()];
-                self.diagnostics.push(
-                    Diagnostic::warning(
-                        codes::DUPLICATE_PARTICIPANT,
-                        decl_range,
-                        format!("participant `{code}` is declared twice; the first declaration wins for its position"),
-                    )
-                    .with_related(first_range, "first declared here"),
-                );
-            }
-            existing.kind = kind;
-            existing.display = display;
-            existing.name = name;
-            existing.alias = alias;
+            let was_declared = existing.declared;
             existing.declared = true;
             existing.created |= create;
-            if stereotype.is_some() {
-                existing.stereotype = stereotype;
-            }
-            if color.is_some() {
-                existing.color = color;
-            }
-            if url.is_some() {
-                existing.url = url;
-            }
-            if order.is_some() {
-                existing.order = order;
-            }
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 self.pending_creates.push(id);
+                return;
             }
+            let first_range = self.map.participants[id.index()];
+            let line = full_line_range(node);
+            let diagnostic = if was_declared {
+                Diagnostic::warning(
+                    codes::DUPLICATE_PARTICIPANT,
+                    decl_range,
+                    format!("participant `{code}` is declared twice; PlantUML ignores the second declaration"),
+                )
+                .with_related(first_range, "first declared here")
+                .with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
+            } else {
+                let first_line_start = self.first_use_line_start[id.index()];
+                Diagnostic::warning(
+                    codes::DECLARED_AFTER_USE,
+                    decl_range,
+                    format!(
+                        "`{code}` is declared after its first use; PlantUML ignores this declaration (its kind, name and color)"
+                    ),
+                )
+                .with_related(first_range, "first used here")
+                .with_suggestion(
+                    "Move the declaration above the first use",
+                    vec![
+                        TextEdit::insert(first_line_start, line_text_with_newline(node)),
+                        TextEdit::delete(line),
+                    ],
+                )
+            };
+            self.diagnostics.push(diagnostic);
             return;
         }
         let id = self.new_participant(
@@ -1535,6 +1549,9 @@ fn split_secondary(text: &str) -> (Option<String>, Option<String>) {
 /// Applies a PlantUML autonumber format: the first run of `0`/`#` is the
 /// number (zero-padded to the run's count of `0`); without such a run the
 /// number is appended. HTML-ish tags are kept for the renderer.
+/// Java's `DecimalFormat`, as far as autonumber formats use it: the first
+/// run of `0`/`#` is the number (as many digits as zeros), `'…'` quotes
+/// literal text and `''` is a quote.
 fn apply_number_format(format: &str, numbers: &[u64]) -> String {
     let number = |width: usize| {
         numbers
@@ -1543,14 +1560,36 @@ fn apply_number_format(format: &str, numbers: &[u64]) -> String {
             .collect::<Vec<_>>()
             .join(".")
     };
-    match format.find(['0', '#']) {
-        Some(start) => {
-            let run = format[start..].chars().take_while(|&c| c == '0' || c == '#').count();
-            let zeros = format[start..start + run].chars().filter(|&c| c == '0').count();
-            format!("{}{}{}", &format[..start], number(zeros), &format[start + run..])
+    let mut out = String::with_capacity(format.len() + 4);
+    let mut chars = format.chars().peekable();
+    let mut quoted = false;
+    let mut placed = false;
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            if chars.peek() == Some(&'\'') {
+                chars.next();
+                out.push('\'');
+            } else {
+                quoted = !quoted;
+            }
+            continue;
         }
-        None => format!("{format}{}", number(0)),
+        if !quoted && !placed && (c == '0' || c == '#') {
+            let mut zeros = usize::from(c == '0');
+            while let Some(&next) = chars.peek().filter(|&&n| n == '0' || n == '#') {
+                zeros += usize::from(next == '0');
+                chars.next();
+            }
+            out.push_str(&number(zeros));
+            placed = true;
+            continue;
+        }
+        out.push(c);
     }
+    if !placed {
+        out.push_str(&number(0));
+    }
+    out
 }
 
 /// Splits autonumber arguments, keeping `"…"` together.
@@ -1601,4 +1640,13 @@ fn block_or_line_text(node: &SyntaxNode) -> String {
 /// The whole line(s) of a statement including its newline, for deletions.
 fn full_line_range(node: &SyntaxNode) -> TextRange {
     node.text_range()
+}
+
+/// A statement's text, ending in a newline even on the file's last line.
+fn line_text_with_newline(node: &SyntaxNode) -> String {
+    let mut text = node.text().to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
