@@ -64,6 +64,13 @@ impl From<parser::ParsedText> for Parse {
     }
 }
 
+/// How many [`Parse::reparse`] calls on this thread took the one-statement
+/// fast path (for tests and benchmarks).
+#[doc(hidden)]
+pub fn fast_reparse_count() -> usize {
+    parser::incremental::fast_reparses()
+}
+
 /// Parses a whole file. Never panics, for any input.
 pub fn parse(text: &str) -> Parse {
     Parse::from(parser::parse_text(text))

@@ -1,7 +1,7 @@
 //! Incremental re-parsing gives exactly the tree and the errors of a full
 //! parse, and takes its fast path for ordinary one-line edits.
 
-use puml_syntax::{parse, GreenNode, NodeOrToken, Parse};
+use puml_syntax::{fast_reparse_count, parse, Parse};
 use std::path::{Path, PathBuf};
 
 /// xorshift64: a fixed seed, so a failure reproduces.
@@ -83,17 +83,11 @@ fn edit(text: &str, rng: &mut Rng) -> String {
     out
 }
 
-/// Whether `new` reuses statement nodes of `old` (the fast path ran).
-fn shares_nodes(old: &GreenNode, new: &GreenNode) -> bool {
-    let statements = |root: &GreenNode| -> Vec<*const ()> {
-        root.children()
-            .filter_map(NodeOrToken::into_node)
-            .flat_map(|diagram| diagram.children().filter_map(NodeOrToken::into_node))
-            .map(|node| node as *const _ as *const ())
-            .collect()
-    };
-    let before = statements(old);
-    statements(new).iter().any(|p| before.contains(p))
+/// Re-parses, reporting whether the one-statement fast path ran.
+fn reparse_counted(old: &Parse, old_text: &str, new_text: &str) -> (Parse, bool) {
+    let before = fast_reparse_count();
+    let parse = old.reparse(old_text, new_text);
+    (parse, fast_reparse_count() > before)
 }
 
 #[test]
@@ -111,7 +105,7 @@ fn reparse_equals_parse() {
         // A chain of edits: each re-parse starts from the previous one.
         for _ in 0..12 {
             let next = edit(&text, &mut rng);
-            let reparsed = current.reparse(&text, &next);
+            let (reparsed, fast) = reparse_counted(&current, &text, &next);
             let full = parse(&next);
             assert_eq!(
                 reparsed.syntax().text().to_string(),
@@ -126,7 +120,7 @@ fn reparse_equals_parse() {
                 path.display()
             );
             edits += 1;
-            incremental += usize::from(shares_nodes(current.green(), reparsed.green()));
+            incremental += usize::from(fast);
             text = next;
             current = reparsed;
         }
@@ -153,8 +147,8 @@ fn typing_a_label_reuses_the_tree() {
     for ch in "abc def".chars() {
         let mut next = text.clone();
         next.insert(at, ch);
-        let reparsed = current.reparse(&text, &next);
-        assert!(shares_nodes(current.green(), reparsed.green()));
+        let (reparsed, fast) = reparse_counted(&current, &text, &next);
+        assert!(fast);
         assert_eq!(reparsed, parse(&next));
         text = next;
         current = reparsed;
@@ -167,7 +161,9 @@ fn edits_that_change_structure_fall_back() {
     let current = parse(text);
     // Closing the unterminated note two lines later changes the earlier block.
     let next = text.replace("A -> B : hi", "end note");
-    assert_eq!(current.reparse(text, &next), parse(&next));
+    let (reparsed, fast) = reparse_counted(&current, text, &next);
+    assert!(!fast);
+    assert_eq!(reparsed, parse(&next));
     let text = "@startuml\nA -> B : one\nA -> B : two\n@enduml\n";
     let current = parse(text);
     for next in [
@@ -178,7 +174,9 @@ fn edits_that_change_structure_fall_back() {
         text.replace("A -> B : one", ""),
         text.replace("one\n", "one\nA -> C\n"),
     ] {
-        assert_eq!(current.reparse(text, &next), parse(&next), "{next}");
+        let (reparsed, fast) = reparse_counted(&current, text, &next);
+        assert!(!fast, "{next}");
+        assert_eq!(reparsed, parse(&next), "{next}");
     }
 }
 

@@ -11,6 +11,7 @@
 use super::{lexer::first_word, parse_text, ParsedText, Parser};
 use crate::{codes, Diagnostic, SyntaxKind};
 use rowan::{GreenNode, GreenNodeData, Language, NodeOrToken, TextRange, TextSize};
+use std::cell::Cell;
 use SyntaxKind::*;
 
 /// The previous parse an edit starts from.
@@ -20,9 +21,25 @@ pub(crate) struct OldParse<'a> {
     pub(crate) reparsable: bool,
 }
 
+thread_local! {
+    static FAST_REPARSES: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many re-parses on this thread took the one-statement path (tests
+/// use it to check the path is taken).
+pub(crate) fn fast_reparses() -> usize {
+    FAST_REPARSES.with(Cell::get)
+}
+
 /// The parse of `new_text`, reusing `old` (the parse of `old_text`).
 pub(crate) fn reparse(old: OldParse, old_text: &str, new_text: &str) -> ParsedText {
-    try_reparse(&old, old_text, new_text).unwrap_or_else(|| parse_text(new_text))
+    match try_reparse(&old, old_text, new_text) {
+        Some(parsed) => {
+            FAST_REPARSES.with(|count| count.set(count.get() + 1));
+            parsed
+        }
+        None => parse_text(new_text),
+    }
 }
 
 fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedText> {

@@ -108,7 +108,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) lines: Vec<Line<'a>>,
     /// Index of the next line to parse.
     pub(crate) pos: usize,
-    pub(crate) builder: GreenNodeBuilder<'static>,
+    pub(crate) builder: GreenNodeBuilder<'a>,
     pub(crate) errors: Vec<Diagnostic>,
     /// Set when a statement read lines after its own (a block's body).
     pub(crate) looked_ahead: Cell<bool>,

@@ -306,7 +306,7 @@ impl<'a> Parser<'a> {
             lx.ws();
         }
         let kind_word = first_word(lx.rest());
-        if PARTICIPANT_KINDS.contains(&kind_word.as_str()) {
+        if PARTICIPANT_KINDS.contains(&&*kind_word) {
             lx.keyword(&kind_word);
             lx.ws();
         }
