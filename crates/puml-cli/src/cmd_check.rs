@@ -201,17 +201,20 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
 
 /// The JSON shape shared by `puml check --format json`, the MCP server and
 /// the agent skills.
+/// A file's bytes and its report, or why it could not be read.
+type CheckOutcome = Result<(Vec<u8>, CheckReport), InputError>;
+
 /// Reads and checks `files` on every available core; results in file order.
 fn check_in_parallel(
     files: &[PathBuf],
     limit: u64,
     options_for: &(dyn Fn(&PathBuf) -> CheckOptions + Sync),
-) -> Vec<Result<(Vec<u8>, CheckReport), InputError>> {
+) -> Vec<CheckOutcome> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<(Vec<u8>, CheckReport), InputError>>> = Vec::new();
+    let mut slots: Vec<Option<CheckOutcome>> = Vec::new();
     slots.resize_with(files.len(), || None);
     let slots = std::sync::Mutex::new(slots);
     std::thread::scope(|scope| {
