@@ -224,7 +224,7 @@ fn parse_one_statement(line: &str) -> Option<(GreenNode, Vec<Diagnostic>)> {
         return None;
     }
     let errors = std::mem::take(&mut parser.errors);
-    let wrapper = parser.builder.finish();
+    let wrapper = parser.builder.finish(DIAGRAM.into());
     let mut children = wrapper.children();
     let only = children.next()?;
     if children.next().is_some() {

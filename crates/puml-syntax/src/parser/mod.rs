@@ -6,14 +6,16 @@
 //! token: the tree's text is the input.
 
 pub mod arrow;
+mod builder;
 pub(crate) mod incremental;
 mod lexer;
 pub(crate) mod statements;
 
 use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
+use builder::TreeBuilder;
 use lexer::{first_word, LineLexer};
-use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use rowan::{GreenNode, TextRange, TextSize};
 use std::cell::Cell;
 use SyntaxKind::*;
 
@@ -37,7 +39,7 @@ pub(crate) fn parse_text(text: &str) -> ParsedText {
     };
     ParsedText {
         reparsable: !parser.unterminated_block.get(),
-        green: parser.builder.finish(),
+        green: parser.builder.finish(ROOT.into()),
         errors,
     }
 }
@@ -108,7 +110,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) lines: Vec<Line<'a>>,
     /// Index of the next line to parse.
     pub(crate) pos: usize,
-    pub(crate) builder: GreenNodeBuilder<'a>,
+    pub(crate) builder: TreeBuilder,
     pub(crate) errors: Vec<Diagnostic>,
     /// Set when a statement read lines after its own (a block's body).
     pub(crate) looked_ahead: Cell<bool>,
@@ -122,7 +124,7 @@ impl<'a> Parser<'a> {
             text,
             lines: split_lines(text),
             pos: 0,
-            builder: GreenNodeBuilder::new(),
+            builder: TreeBuilder::default(),
             errors: Vec::new(),
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
