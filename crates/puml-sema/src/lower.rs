@@ -640,47 +640,76 @@ impl DiagramLowering {
             }
         };
         let code = code_token.name();
+        let multiline = multiline_display.is_some();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
         if let Some(&id) = self.by_code.get(&code) {
             // PlantUML ignores a declaration of a participant that already
-            // exists (its kind, name, color, order…); only `create` counts.
+            // exists (its kind, name, color, order…). Two things count: a
+            // declaration inside a `box` moves the participant into it (a
+            // common idiom), and `create`.
+            let bare = second.is_none()
+                && kind == ParticipantKind::Participant
+                && !multiline
+                && stereotype.is_none()
+                && color.is_none()
+                && url.is_none()
+                && order.is_none();
             let existing = &mut self.diagram.participants[id.index()];
             let was_declared = existing.declared;
             existing.declared = true;
             existing.created |= create;
+            let joined_box = match (existing.in_box, self.open_box) {
+                (None, Some((b, _))) => {
+                    existing.in_box = Some(b);
+                    self.diagram.boxes[b].participants.push(id);
+                    true
+                }
+                _ => false,
+            };
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 self.pending_creates.push(id);
                 return;
             }
+            if bare && (joined_box || !was_declared) {
+                return;
+            }
             let first_range = self.map.participants[id.index()];
             let line = full_line_range(node);
             let diagnostic = if was_declared {
-                Diagnostic::warning(
+                let diagnostic = Diagnostic::warning(
                     codes::DUPLICATE_PARTICIPANT,
                     decl_range,
                     format!("participant `{code}` is declared twice; PlantUML ignores the second declaration"),
                 )
-                .with_related(first_range, "first declared here")
-                .with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
+                .with_related(first_range, "first declared here");
+                if joined_box {
+                    diagnostic
+                } else {
+                    diagnostic.with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
+                }
             } else {
-                let first_line_start = self.first_use_line_start[id.index()];
-                Diagnostic::warning(
+                let diagnostic = Diagnostic::warning(
                     codes::DECLARED_AFTER_USE,
                     decl_range,
                     format!(
                         "`{code}` is declared after its first use; PlantUML ignores this declaration (its kind, name and color)"
                     ),
                 )
-                .with_related(first_range, "first used here")
-                .with_suggestion(
-                    "Move the declaration above the first use",
-                    vec![
-                        TextEdit::insert(first_line_start, line_text_with_newline(node)),
-                        TextEdit::delete(line),
-                    ],
-                )
+                .with_related(first_range, "first used here");
+                if joined_box {
+                    diagnostic
+                } else {
+                    let first_line_start = self.first_use_line_start[id.index()];
+                    diagnostic.with_suggestion(
+                        "Move the declaration above the first use",
+                        vec![
+                            TextEdit::insert(first_line_start, line_text_with_newline(node)),
+                            TextEdit::delete(line),
+                        ],
+                    )
+                }
             };
             self.diagnostics.push(diagnostic);
             return;
