@@ -60,6 +60,19 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
     } else {
         puml_ide::fs::collect_diagram_files(&args.paths)
     };
+    let options_for = |path: &PathBuf| CheckOptions {
+        file_path: (path.as_os_str() != "-").then(|| path.clone()),
+        include_root: args.include_root.clone(),
+        allow_url_includes: false,
+    };
+    // Without --fix every file is independent: check them on all cores,
+    // then report in the order the files were given.
+    let mut checked = if args.fix || stdin {
+        Vec::new()
+    } else {
+        check_in_parallel(&files, limit, &options_for)
+    }
+    .into_iter();
     let mut results = Vec::new();
     for path in &files {
         let display = if path.as_os_str() == "-" {
@@ -67,14 +80,16 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
         } else {
             path.display().to_string()
         };
-        let options = CheckOptions {
-            file_path: (path.as_os_str() != "-").then(|| path.clone()),
-            include_root: args.include_root.clone(),
-            allow_url_includes: false,
-        };
-        match read_input_bytes(path, limit) {
-            Ok(bytes) => {
+        let options = options_for(path);
+        let outcome = match checked.next() {
+            Some(outcome) => outcome,
+            None => read_input_bytes(path, limit).map(|bytes| {
                 let report = check::check_bytes(&bytes, &options, &FsLoader);
+                (bytes, report)
+            }),
+        };
+        match outcome {
+            Ok((bytes, report)) => {
                 let source = String::from_utf8_lossy(&bytes).into_owned();
                 if args.fix
                     && report
@@ -186,6 +201,47 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
 
 /// The JSON shape shared by `puml check --format json`, the MCP server and
 /// the agent skills.
+/// A file's bytes and its report, or why it could not be read.
+type CheckOutcome = Result<(Vec<u8>, CheckReport), InputError>;
+
+/// Reads and checks `files` on every available core; results in file order.
+fn check_in_parallel(
+    files: &[PathBuf],
+    limit: u64,
+    options_for: &(dyn Fn(&PathBuf) -> CheckOptions + Sync),
+) -> Vec<CheckOutcome> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<CheckOutcome>> = Vec::new();
+    slots.resize_with(files.len(), || None);
+    let slots = std::sync::Mutex::new(slots);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = files.get(index) else {
+                    break;
+                };
+                let outcome = read_input_bytes(path, limit).map(|bytes| {
+                    let report = check::check_bytes(&bytes, &options_for(path), &FsLoader);
+                    (bytes, report)
+                });
+                if let Ok(mut slots) = slots.lock() {
+                    slots[index] = Some(outcome);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|slot| slot.unwrap_or_else(|| Err(InputError::Io("internal error: a file was not checked".into()))))
+        .collect()
+}
+
 pub fn diagnostic_json(d: &LineColDiagnostic) -> Value {
     let mut value = json!({
         "severity": d.severity.as_str(),

@@ -49,6 +49,18 @@ enum Command {
     Mcp(cmd_mcp::McpArgs),
 }
 
+/// `puml check … | head` must end quietly when `head` closes the pipe, as
+/// Unix tools do, instead of panicking in `println!`. Rust ignores SIGPIPE
+/// by default; restoring the default action gives the usual behaviour.
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL
+    // is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -58,6 +70,9 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if !matches!(cli.command, Command::Mcp(_)) {
+        die_quietly_on_closed_pipe();
+    }
     match cli.command {
         Command::Check(args) => cmd_check::run_check(args),
         Command::Dump(args) => cmd_check::run_dump(args),

@@ -182,3 +182,43 @@ fn dump_ast_and_model() {
     assert_eq!(value["diagrams"][0]["participants"][1]["code"], "B");
     assert_eq!(value["diagrams"][0]["events"][0]["type"], "message");
 }
+
+/// A directory is checked in parallel; the report lists the files in order
+/// and each file's diagnostics equal those of checking it alone.
+#[test]
+fn directory_check_matches_file_by_file() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-data/syntax/err");
+    let out = puml(&["check", dir, "--format", "json"], None);
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = all["files"].as_array().unwrap();
+    assert!(files.len() >= 5);
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    for file in files {
+        let path = file["path"].as_str().unwrap();
+        let one = puml(&["check", path, "--format", "json"], None);
+        let one: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+        assert_eq!(one["files"][0]["diagnostics"], file["diagnostics"], "{path}");
+    }
+}
+
+/// `puml check … | head` ends quietly when the reader goes away.
+#[cfg(unix)]
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-data");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puml"))
+        .args(["check", dir, "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader is gone before the report is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

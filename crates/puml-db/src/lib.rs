@@ -43,6 +43,9 @@ pub struct Config {
 pub trait Db: salsa::Database {
     /// The input for a file read by `!include`, created on first use.
     fn included_file(&self, path: &Path) -> io::Result<SourceFile>;
+    /// The parse of `text` for `file`: re-parses only the edited statement
+    /// when the file's previous parse is remembered, then remembers this one.
+    fn parse_with_memory(&self, file: SourceFile, text: &str) -> Parse;
 }
 
 /// The database. Cloning it gives a snapshot for another thread; a stale
@@ -52,6 +55,10 @@ pub trait Db: salsa::Database {
 pub struct Database {
     storage: salsa::Storage<Self>,
     included: Arc<Mutex<HashMap<PathBuf, SourceFile>>>,
+    /// The last parse of each file and its text. Not a salsa value: the
+    /// result of `parse` does not depend on it (a re-parse equals a full
+    /// parse), it only makes the next one cheaper.
+    last_parses: Arc<Mutex<HashMap<SourceFile, (String, Parse)>>>,
     log: Option<Arc<Mutex<Vec<String>>>>,
 }
 
@@ -60,6 +67,7 @@ impl Default for Database {
         Database {
             storage: salsa::Storage::new(None),
             included: Default::default(),
+            last_parses: Default::default(),
             log: None,
         }
     }
@@ -80,6 +88,7 @@ impl Database {
                 }
             }))),
             included: Default::default(),
+            last_parses: Default::default(),
             log: Some(log),
         }
     }
@@ -126,6 +135,26 @@ impl Db for Database {
         map.insert(path.to_path_buf(), file);
         Ok(file)
     }
+
+    fn parse_with_memory(&self, file: SourceFile, text: &str) -> Parse {
+        let Ok(mut memory) = self.last_parses.lock() else {
+            return puml_syntax::parse(text);
+        };
+        match memory.get_mut(&file) {
+            Some((old_text, old_parse)) => {
+                let parse = old_parse.reparse(old_text, text);
+                old_text.clear();
+                old_text.push_str(text);
+                *old_parse = parse.clone();
+                parse
+            }
+            None => {
+                let parse = puml_syntax::parse(text);
+                memory.insert(file, (text.to_string(), parse.clone()));
+                parse
+            }
+        }
+    }
 }
 
 /// Reads includes through the database, so that each included file is an
@@ -141,12 +170,16 @@ impl FileLoader for DbLoader<'_> {
     }
 }
 
-#[salsa::tracked(returns(ref))]
+/// `no_eq`: comparing a new tree with the old one costs a walk over both,
+/// and after an edit they differ anyway (the text did).
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
-    puml_syntax::parse(file.text(db))
+    db.parse_with_memory(file, file.text(db))
 }
 
-#[salsa::tracked(returns(ref))]
+/// `no_eq`: ranges shift with almost every edit, so the comparison would
+/// rarely pay; `document` below is the firewall.
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Analysis {
     let options = AnalysisOptions {
         file_path: file.path(db).clone(),

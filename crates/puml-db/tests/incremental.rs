@@ -85,3 +85,35 @@ fn included_files_are_inputs() {
     assert_eq!(summary(&db, file, config).participants, 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Keystrokes go through the remembered parse; each answer must equal a
+/// from-scratch analysis of the same text.
+#[test]
+fn typed_edits_give_the_diagnostics_of_a_fresh_analysis() {
+    let mut text = String::from("@startuml\nparticipant A\n");
+    for i in 0..40 {
+        text.push_str(&format!("A -> B : step {i}\n"));
+    }
+    text.push_str("@enduml\n");
+    let mut db = Database::default();
+    let file = SourceFile::new(&db, None, text.clone());
+    let config = Config::new(&db, None, false, None);
+    let _ = diagnostics(&db, file, config);
+    let at = text.find("step 20").unwrap();
+    // Type a bad color, an unknown participant and a dangling deactivate, one
+    // character at a time, then delete them again.
+    let typed = " #Nocolor ++ --";
+    let mut states = Vec::new();
+    for end in 1..=typed.len() {
+        let mut next = text.clone();
+        next.insert_str(at + "step 20".len(), &typed[..end]);
+        states.push(next);
+    }
+    states.extend(states.clone().into_iter().rev());
+    states.push(text.replace("A -> B : step 3\n", "deactivate C\n"));
+    for state in states {
+        file.set_text(&mut db).to(state.clone());
+        let fresh = puml_sema::analyze(&state, &Default::default(), &puml_sema::NoIncludes);
+        assert_eq!(diagnostics(&db, file, config), &fresh.diagnostics, "{state}");
+    }
+}

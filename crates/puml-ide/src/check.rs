@@ -158,12 +158,18 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, Diagnostic> {
 }
 
 pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> CheckReport {
-    let index = LineIndex::new(text);
-    let diagnostics: Vec<LineColDiagnostic> = analysis
-        .diagnostics
-        .iter()
-        .map(|d| locate(text, &index, d, &analysis.included_files))
-        .collect();
+    // Most checked files are clean: the line index is built only when
+    // there is something to locate.
+    let diagnostics: Vec<LineColDiagnostic> = if analysis.diagnostics.is_empty() {
+        Vec::new()
+    } else {
+        let index = LineIndex::new(text);
+        analysis
+            .diagnostics
+            .iter()
+            .map(|d| locate(text, &index, d, &analysis.included_files))
+            .collect()
+    };
     let document = &analysis.document;
     let summary = CheckSummary {
         diagrams: document.diagrams.len(),

@@ -34,3 +34,5 @@ pub const DEACTIVATE_INACTIVE: &str = "W0203";
 pub const NOTE_UNKNOWN_PARTICIPANT: &str = "W0204";
 /// A participant declared twice.
 pub const DUPLICATE_PARTICIPANT: &str = "W0205";
+/// A participant declared after a message or note already introduced it.
+pub const DECLARED_AFTER_USE: &str = "W0206";

@@ -6,8 +6,9 @@
 use crate::codes;
 use crate::model::*;
 use crate::preprocess::{self, FileLoader, PreprocessOptions};
-use puml_syntax::ast::{self, significant_tokens, statement_range};
+use puml_syntax::ast::{self, significant_tokens, statement_range, GreenStatement, Tok};
 use puml_syntax::{Diagnostic, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use SyntaxKind::*;
@@ -295,7 +296,7 @@ struct DiagramLowering {
     diagram: Diagram,
     map: DiagramSourceMap,
     diagnostics: Vec<Diagnostic>,
-    by_code: HashMap<String, ParticipantId>,
+    by_code: FxHashMap<String, ParticipantId>,
     groups: Vec<OpenGroup>,
     open_box: Option<(usize, TextRange)>,
     box_stack: Vec<(usize, TextRange)>,
@@ -309,6 +310,10 @@ struct DiagramLowering {
     autonumber: AutoNumber,
     pending_creates: Vec<ParticipantId>,
     last_message: Option<usize>,
+    /// Where the statement being lowered starts (its line, indentation included).
+    statement_start: TextSize,
+    /// Per participant: the start of the line that introduced it.
+    first_use_line_start: Vec<TextSize>,
 }
 
 impl DiagramLowering {
@@ -323,7 +328,7 @@ impl DiagramLowering {
                 ..DiagramSourceMap::default()
             },
             diagnostics: Vec::new(),
-            by_code: HashMap::new(),
+            by_code: FxHashMap::default(),
             groups: Vec::new(),
             open_box: None,
             box_stack: Vec::new(),
@@ -337,6 +342,8 @@ impl DiagramLowering {
             },
             pending_creates: Vec::new(),
             last_message: None,
+            statement_start: TextSize::from(0),
+            first_use_line_start: Vec::new(),
         }
     }
 
@@ -353,8 +360,11 @@ impl DiagramLowering {
 
     /// PlantUML rejects unknown color names; it reports a block's colors
     /// at the block's last line, so that is where the error goes.
-    fn check_colors(&mut self, node: &SyntaxNode) {
-        if !node.text().contains_char('#') {
+    fn check_colors(&mut self, node: &SyntaxNode, green: &GreenStatement, tokens: &[Tok]) {
+        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
+        let any_color =
+            tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
+        if !any_color {
             return;
         }
         let block_end = node
@@ -406,12 +416,19 @@ impl DiagramLowering {
     }
 
     fn statement(&mut self, node: &SyntaxNode) {
-        self.check_colors(node);
-        let range = statement_range(node);
-        match node.kind() {
-            PARTICIPANT => self.participant_declaration(node, false),
-            CREATE => self.participant_declaration(node, true),
-            MESSAGE => self.message(node, range),
+        let green_data = node.green();
+        let green = GreenStatement {
+            green: &green_data,
+            start: node.text_range().start(),
+        };
+        self.statement_start = green.start;
+        let tokens = green.significant_tokens();
+        self.check_colors(node, &green, &tokens);
+        let range = green.range();
+        match green.kind() {
+            PARTICIPANT => self.participant_declaration(node, &tokens, range, false),
+            CREATE => self.participant_declaration(node, &tokens, range, true),
+            MESSAGE => self.message(node, &tokens, range),
             RETURN => self.return_(node, range),
             ACTIVATE | DEACTIVATE | DESTROY => self.lifecycle(node, range),
             AUTOACTIVATE => {
@@ -505,13 +522,13 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ participants
 
-    fn resolve(&mut self, token: &SyntaxToken, kind_if_new: ParticipantKind) -> ParticipantId {
-        let code = ast::name_text(token);
-        let range = token.text_range();
-        if let Some(&id) = self.by_code.get(&code) {
+    fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
+        let range = token.range;
+        if let Some(&id) = self.by_code.get(token.name_str()) {
             self.map.participant_uses[id.index()].push(range);
             return id;
         }
+        let code = token.name();
         // A quoted display name used instead of the alias resolves to the
         // participant it names.
         if let Some(id) = self
@@ -553,24 +570,24 @@ impl DiagramLowering {
         self.diagram.participants.push(participant);
         self.map.participants.push(range);
         self.map.participant_uses.push(vec![range]);
+        self.first_use_line_start.push(self.statement_start);
         self.active.push(0);
         id
     }
 
-    fn participant_declaration(&mut self, node: &SyntaxNode, create: bool) {
-        let tokens = significant_tokens(node);
+    fn participant_declaration(&mut self, node: &SyntaxNode, tokens: &[Tok], decl_range: TextRange, create: bool) {
         let mut kind = ParticipantKind::Participant;
-        let mut names: Vec<SyntaxToken> = Vec::new();
+        let mut names: Vec<Tok> = Vec::new();
         let mut stereotypes: Vec<String> = Vec::new();
         let mut color = None;
         let mut url = None;
         let mut order = None;
         let mut after_as = false;
         let mut expect_order = false;
-        for token in &tokens {
-            match token.kind() {
+        for token in tokens {
+            match token.kind {
                 KEYWORD => {
-                    let word = token.text().to_ascii_lowercase();
+                    let word = token.text.to_ascii_lowercase();
                     if let Some(k) = ParticipantKind::from_keyword(&word) {
                         kind = k;
                     } else if word == "as" {
@@ -579,114 +596,122 @@ impl DiagramLowering {
                         expect_order = true;
                     }
                 }
-                IDENT | STRING => names.push(token.clone()),
-                NUMBER if expect_order => order = token.text().parse().ok(),
-                STEREOTYPE => stereotypes.push(token.text().to_string()),
-                COLOR => color = Some(token.text().to_string()),
-                URL => url = Some(token.text().trim_start_matches("[[").trim_end_matches("]]").to_string()),
+                IDENT | STRING => names.push(*token),
+                NUMBER if expect_order => order = token.text.parse().ok(),
+                STEREOTYPE => stereotypes.push(token.text.to_string()),
+                COLOR => color = Some(token.text.to_string()),
+                URL => url = Some(token.text.trim_start_matches("[[").trim_end_matches("]]").to_string()),
                 _ => {}
             }
         }
         let _ = after_as;
-        let multiline_display = node
-            .children()
-            .find(|n| n.kind() == MULTILINE_NAME)
-            .and_then(|n| ast::body_lines(&n))
-            .map(|lines| lines.join("\n"));
-        if let Some(multi) = node.children().find(|n| n.kind() == MULTILINE_NAME) {
-            // Options after the closing `]` (`] as X #color`).
-            let close_line: Vec<SyntaxToken> = multi
-                .children_with_tokens()
-                .filter_map(|e| e.into_token())
-                .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
-                .collect();
-            for token in close_line {
-                match token.kind() {
-                    IDENT | STRING => names.push(token),
-                    STEREOTYPE => stereotypes.push(token.text().to_string()),
-                    COLOR => color = Some(token.text().to_string()),
-                    _ => {}
-                }
+        let multi = node.children().find(|n| n.kind() == MULTILINE_NAME);
+        let multiline_display = multi.as_ref().and_then(ast::body_lines).map(|lines| lines.join("\n"));
+        // Options after the closing `]` (`] as X #color`).
+        let close_line: Vec<SyntaxToken> = multi
+            .iter()
+            .flat_map(|multi| multi.children_with_tokens())
+            .filter_map(|e| e.into_token())
+            .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
+            .collect();
+        for token in &close_line {
+            match token.kind() {
+                IDENT | STRING => names.push(Tok::from(token)),
+                STEREOTYPE => stereotypes.push(token.text().to_string()),
+                COLOR => color = Some(token.text().to_string()),
+                _ => {}
             }
         }
-        let Some(first) = names.first().cloned() else {
+        let Some(first) = names.first().copied() else {
             return;
         };
-        let second = names.get(1).cloned();
-        let quoted = |t: &SyntaxToken| t.kind() == STRING;
+        let second = names.get(1).copied();
+        let quoted = |t: &Tok| t.kind == STRING;
         let (code_token, display, name, alias) = match &second {
-            None => (first.clone(), ast::name_text(&first), ast::name_text(&first), None),
+            None => (first, first.name(), first.name(), None),
             Some(second) => {
                 if quoted(&first) || !quoted(second) {
                     // `participant "Long" as L`, `participant A as B`.
-                    (
-                        second.clone(),
-                        ast::name_text(&first),
-                        ast::name_text(&first),
-                        Some(ast::name_text(second)),
-                    )
+                    (*second, first.name(), first.name(), Some(second.name()))
                 } else {
                     // `participant L as "Long"`.
-                    (
-                        first.clone(),
-                        ast::name_text(second),
-                        ast::name_text(&first),
-                        Some(ast::name_text(second)),
-                    )
+                    (first, second.name(), first.name(), Some(second.name()))
                 }
             }
         };
-        let code = ast::name_text(&code_token);
-        // `participant X` / `create X` with nothing but the name.
-        let bare = second.is_none() && kind == ParticipantKind::Participant && multiline_display.is_none();
+        let code = code_token.name();
+        let multiline = multiline_display.is_some();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
-        let decl_range = statement_range(node);
         if let Some(&id) = self.by_code.get(&code) {
+            // PlantUML ignores a declaration of a participant that already
+            // exists (its kind, name, color, order…). Two things count: a
+            // declaration inside a `box` moves the participant into it (a
+            // common idiom), and `create`.
+            let bare = second.is_none()
+                && kind == ParticipantKind::Participant
+                && !multiline
+                && stereotype.is_none()
+                && color.is_none()
+                && url.is_none()
+                && order.is_none();
             let existing = &mut self.diagram.participants[id.index()];
-            if existing.declared && !create {
-                let first_range = self.map.participants[id.index()];
-                self.diagnostics.push(
-                    Diagnostic::warning(
-                        codes::DUPLICATE_PARTICIPANT,
-                        decl_range,
-                        format!("participant `{code}` is declared twice; the first declaration wins for its position"),
-                    )
-                    .with_related(first_range, "first declared here"),
-                );
-            }
-            // A bare `participant X` / `create X` of a declared participant keeps
-            // its declaration (PlantUML: `actor "Hub Employee" as OP` then
-            // `participant OP` inside a box stays the actor "Hub Employee").
-            if !(bare && existing.declared) {
-                existing.kind = kind;
-                existing.display = display;
-                existing.name = name;
-                existing.alias = alias;
-            }
+            let was_declared = existing.declared;
             existing.declared = true;
             existing.created |= create;
-            if stereotype.is_some() {
-                existing.stereotype = stereotype;
-            }
-            if color.is_some() {
-                existing.color = color;
-            }
-            if url.is_some() {
-                existing.url = url;
-            }
-            if order.is_some() {
-                existing.order = order;
-            }
-            // Declared again inside a `box`: it joins the box.
-            if let (None, Some((b, _))) = (existing.in_box, self.open_box) {
-                existing.in_box = Some(b);
-                self.diagram.boxes[b].participants.push(id);
-            }
-            self.map.participant_uses[id.index()].push(code_token.text_range());
+            let joined_box = match (existing.in_box, self.open_box) {
+                (None, Some((b, _))) => {
+                    existing.in_box = Some(b);
+                    self.diagram.boxes[b].participants.push(id);
+                    true
+                }
+                _ => false,
+            };
+            self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 self.pending_creates.push(id);
+                return;
             }
+            if bare && (joined_box || !was_declared) {
+                return;
+            }
+            let first_range = self.map.participants[id.index()];
+            let line = full_line_range(node);
+            let diagnostic = if was_declared {
+                let diagnostic = Diagnostic::warning(
+                    codes::DUPLICATE_PARTICIPANT,
+                    decl_range,
+                    format!("participant `{code}` is declared twice; PlantUML ignores the second declaration"),
+                )
+                .with_related(first_range, "first declared here");
+                if joined_box {
+                    diagnostic
+                } else {
+                    diagnostic.with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
+                }
+            } else {
+                let diagnostic = Diagnostic::warning(
+                    codes::DECLARED_AFTER_USE,
+                    decl_range,
+                    format!(
+                        "`{code}` is declared after its first use; PlantUML ignores this declaration (its kind, name and color)"
+                    ),
+                )
+                .with_related(first_range, "first used here");
+                if joined_box {
+                    diagnostic
+                } else {
+                    let first_line_start = self.first_use_line_start[id.index()];
+                    diagnostic.with_suggestion(
+                        "Move the declaration above the first use",
+                        vec![
+                            TextEdit::insert(first_line_start, line_text_with_newline(node)),
+                            TextEdit::delete(line),
+                        ],
+                    )
+                }
+            };
+            self.diagnostics.push(diagnostic);
             return;
         }
         let id = self.new_participant(
@@ -707,7 +732,7 @@ impl DiagramLowering {
             },
             decl_range,
         );
-        self.map.participant_uses[id.index()] = vec![code_token.text_range()];
+        self.map.participant_uses[id.index()] = vec![code_token.range];
         if create {
             self.pending_creates.push(id);
         }
@@ -715,9 +740,9 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ messages
 
-    fn endpoint(&mut self, tokens: &[SyntaxToken], side: Side) -> Option<Endpoint> {
-        let token = tokens.first()?;
-        Some(match token.kind() {
+    fn endpoint(&mut self, token: Option<Tok>, side: Side) -> Option<Endpoint> {
+        let token = token?;
+        Some(match token.kind {
             L_BRACKET | R_BRACKET => Endpoint::Edge { side, short: false },
             QUESTION => Endpoint::Edge { side, short: true },
             IDENT | STRING => Endpoint::Participant {
@@ -729,39 +754,33 @@ impl DiagramLowering {
 
     /// teoz `{start} <-> {end} : label` (anchors on both sides, no
     /// participant): a duration event. Returns whether the line was one.
-    fn duration(&mut self, tokens: &[SyntaxToken], arrow_index: usize, range: TextRange) -> bool {
-        let anchor_name = |t: &SyntaxToken| {
-            t.text()
-                .trim_start_matches('{')
-                .trim_end_matches('}')
-                .trim()
-                .to_string()
-        };
+    fn duration(&mut self, tokens: &[Tok], arrow_index: usize, range: TextRange) -> bool {
+        let anchor_name = |t: &Tok| t.text.trim_start_matches('{').trim_end_matches('}').trim().to_string();
         let before = &tokens[..arrow_index];
         if before
             .iter()
-            .any(|t| matches!(t.kind(), IDENT | STRING | L_BRACKET | QUESTION))
+            .any(|t| matches!(t.kind, IDENT | STRING | L_BRACKET | QUESTION))
         {
             return false;
         }
-        let Some(from_anchor) = before.iter().find(|t| t.kind() == ANCHOR).map(anchor_name) else {
+        let Some(from_anchor) = before.iter().find(|t| t.kind == ANCHOR).map(anchor_name) else {
             return false;
         };
         let after = &tokens[arrow_index + 1..];
         let Some(to_anchor) = after
             .iter()
-            .take_while(|t| t.kind() != COLON)
-            .find(|t| t.kind() == ANCHOR)
+            .take_while(|t| t.kind != COLON)
+            .find(|t| t.kind == ANCHOR)
             .map(anchor_name)
         else {
             return false;
         };
         let label = after
             .iter()
-            .position(|t| t.kind() == COLON)
+            .position(|t| t.kind == COLON)
             .and_then(|i| after.get(i + 1))
-            .filter(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string())
+            .filter(|t| t.kind == TEXT)
+            .map(|t| t.text.to_string())
             .unwrap_or_default();
         self.push_event(
             Event::Duration {
@@ -774,53 +793,47 @@ impl DiagramLowering {
         true
     }
 
-    fn message(&mut self, node: &SyntaxNode, range: TextRange) {
-        let tokens = significant_tokens(node);
-        let Some(arrow_index) = tokens.iter().position(|t| t.kind() == ARROW) else {
+    fn message(&mut self, node: &SyntaxNode, tokens: &[Tok], range: TextRange) {
+        let Some(arrow_index) = tokens.iter().position(|t| t.kind == ARROW) else {
             return;
         };
-        if self.duration(&tokens, arrow_index, range) {
+        if self.duration(tokens, arrow_index, range) {
             return;
         }
-        let parallel = tokens.iter().take(arrow_index).any(|t| t.kind() == AMP);
+        let parallel = tokens.iter().take(arrow_index).any(|t| t.kind == AMP);
         let anchor = tokens
             .iter()
             .take(arrow_index)
-            .find(|t| t.kind() == ANCHOR)
-            .map(|t| t.text().trim_start_matches('{').trim_end_matches('}').to_string());
-        let left: Vec<SyntaxToken> = tokens[..arrow_index]
+            .find(|t| t.kind == ANCHOR)
+            .map(|t| t.text.trim_start_matches('{').trim_end_matches('}').to_string());
+        let left = tokens[..arrow_index]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING | L_BRACKET | QUESTION))
-            .cloned()
-            .collect();
-        let after: Vec<SyntaxToken> = tokens[arrow_index + 1..].to_vec();
+            .find(|t| matches!(t.kind, IDENT | STRING | L_BRACKET | QUESTION))
+            .copied();
+        let after = &tokens[arrow_index + 1..];
         let right_end = after
             .iter()
-            .position(|t| matches!(t.kind(), COLON | LIFECYCLE))
+            .position(|t| matches!(t.kind, COLON | LIFECYCLE))
             .unwrap_or(after.len());
-        let mut right: Vec<SyntaxToken> = after[..right_end]
+        let mut right_names = after[..right_end]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING | R_BRACKET | QUESTION))
-            .cloned()
-            .collect();
+            .filter(|t| matches!(t.kind, IDENT | STRING | R_BRACKET | QUESTION))
+            .copied();
+        let mut right = right_names.next();
         // `A --> "Long name" as L`: the second name is the alias.
-        let inline_alias = if right.len() >= 2 { Some(right.remove(1)) } else { None };
-        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text()) else {
+        let inline_alias = right_names.next();
+        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text) else {
             return;
         };
-        let slant = tokens.get(arrow_index + 1).filter(|t| t.kind() == SLANT).and_then(|t| {
-            t.text()
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .trim()
-                .parse()
-                .ok()
-        });
+        let slant = tokens
+            .get(arrow_index + 1)
+            .filter(|t| t.kind == SLANT)
+            .and_then(|t| t.text.trim_start_matches('(').trim_end_matches(')').trim().parse().ok());
 
-        if let (Some(alias), Some(display)) = (&inline_alias, right.first()) {
-            let code = ast::name_text(alias);
-            if !self.by_code.contains_key(&code) {
-                let display_text = ast::name_text(display);
+        if let (Some(alias), Some(display)) = (inline_alias, right) {
+            if !self.by_code.contains_key(alias.name_str()) {
+                let code = alias.name();
+                let display_text = display.name();
                 self.new_participant(
                     Participant {
                         kind: ParticipantKind::Participant,
@@ -837,14 +850,14 @@ impl DiagramLowering {
                         created: false,
                         destroyed: false,
                     },
-                    alias.text_range(),
+                    alias.range,
                 );
             }
-            right = vec![alias.clone()];
+            right = Some(alias);
         }
 
-        let left_endpoint = self.endpoint(&left, Side::Left);
-        let right_endpoint = self.endpoint(&right, Side::Right).or(Some(Endpoint::Edge {
+        let left_endpoint = self.endpoint(left, Side::Left);
+        let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
             short: true,
         }));
@@ -896,21 +909,18 @@ impl DiagramLowering {
         }
         let label = after
             .iter()
-            .position(|t| t.kind() == COLON)
+            .position(|t| t.kind == COLON)
             .and_then(|i| after.get(i + 1))
-            .filter(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string())
+            .filter(|t| t.kind == TEXT)
+            .map(|t| t.text.to_string())
             .unwrap_or_default();
 
         // Lifecycle shorthands, each with an optional color.
         let mut lifecycle: Vec<(String, Option<String>)> = Vec::new();
         for (i, token) in after.iter().enumerate() {
-            if token.kind() == LIFECYCLE {
-                let color = after
-                    .get(i + 1)
-                    .filter(|t| t.kind() == COLOR)
-                    .map(|t| t.text().to_string());
-                lifecycle.push((token.text().to_string(), color));
+            if token.kind == LIFECYCLE {
+                let color = after.get(i + 1).filter(|t| t.kind == COLOR).map(|t| t.text.to_string());
+                lifecycle.push((token.text.to_string(), color));
             }
         }
         let to_id = to.participant();
@@ -1150,7 +1160,7 @@ impl DiagramLowering {
         match node.kind() {
             ACTIVATE => {
                 if let Some(name) = name {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     // `A -> B` then `activate B`: `return` in B answers A.
                     if let Some(Event::Message(last)) = self.last_message.and_then(|i| self.diagram.events.get(i)) {
                         if last.to.participant() == Some(id) {
@@ -1163,7 +1173,7 @@ impl DiagramLowering {
             }
             DEACTIVATE => match name {
                 Some(name) => {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     self.deactivate(id, range, node);
                 }
                 None => match self.activation_order.last().copied() {
@@ -1177,7 +1187,7 @@ impl DiagramLowering {
             },
             _ => {
                 if let Some(name) = name {
-                    let id = self.resolve(&name, ParticipantKind::Participant);
+                    let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
                     self.destroy(id, range);
                 }
             }
@@ -1225,7 +1235,7 @@ impl DiagramLowering {
                     format!("the note names `{code}`, which no message or declaration has introduced; it becomes a new participant"),
                 ));
             }
-            ids.push(self.resolve(name, ParticipantKind::Participant));
+            ids.push(self.resolve(Tok::from(name), ParticipantKind::Participant));
         }
         let color = tokens
             .iter()
@@ -1272,7 +1282,7 @@ impl DiagramLowering {
             .collect();
         let participants = names
             .iter()
-            .map(|n| self.resolve(n, ParticipantKind::Participant))
+            .map(|n| self.resolve(Tok::from(n), ParticipantKind::Participant))
             .collect();
         let color = tokens
             .iter()
@@ -1612,6 +1622,9 @@ fn split_secondary(text: &str) -> (Option<String>, Option<String>) {
 /// Applies a PlantUML autonumber format: the first run of `0`/`#` is the
 /// number (zero-padded to the run's count of `0`); without such a run the
 /// number is appended. HTML-ish tags are kept for the renderer.
+/// Java's `DecimalFormat`, as far as autonumber formats use it: the first
+/// run of `0`/`#` is the number (as many digits as zeros), `'…'` quotes
+/// literal text and `''` is a quote.
 fn apply_number_format(format: &str, numbers: &[u64]) -> String {
     let number = |width: usize| {
         numbers
@@ -1620,14 +1633,36 @@ fn apply_number_format(format: &str, numbers: &[u64]) -> String {
             .collect::<Vec<_>>()
             .join(".")
     };
-    match format.find(['0', '#']) {
-        Some(start) => {
-            let run = format[start..].chars().take_while(|&c| c == '0' || c == '#').count();
-            let zeros = format[start..start + run].chars().filter(|&c| c == '0').count();
-            format!("{}{}{}", &format[..start], number(zeros), &format[start + run..])
+    let mut out = String::with_capacity(format.len() + 4);
+    let mut chars = format.chars().peekable();
+    let mut quoted = false;
+    let mut placed = false;
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            if chars.peek() == Some(&'\'') {
+                chars.next();
+                out.push('\'');
+            } else {
+                quoted = !quoted;
+            }
+            continue;
         }
-        None => format!("{format}{}", number(0)),
+        if !quoted && !placed && (c == '0' || c == '#') {
+            let mut zeros = usize::from(c == '0');
+            while let Some(&next) = chars.peek().filter(|&&n| n == '0' || n == '#') {
+                zeros += usize::from(next == '0');
+                chars.next();
+            }
+            out.push_str(&number(zeros));
+            placed = true;
+            continue;
+        }
+        out.push(c);
     }
+    if !placed {
+        out.push_str(&number(0));
+    }
+    out
 }
 
 /// Splits autonumber arguments, keeping `"…"` together.
@@ -1678,4 +1713,13 @@ fn block_or_line_text(node: &SyntaxNode) -> String {
 /// The whole line(s) of a statement including its newline, for deletions.
 fn full_line_range(node: &SyntaxNode) -> TextRange {
     node.text_range()
+}
+
+/// A statement's text, ending in a newline even on the file's last line.
+fn line_text_with_newline(node: &SyntaxNode) -> String {
+    let mut text = node.text().to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }

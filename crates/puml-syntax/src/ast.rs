@@ -1,7 +1,8 @@
 //! Typed access to the CST: thin, allocation-light views that the
 //! semantic layer, the formatter and the IDE features share.
 
-use crate::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use crate::{PumlLanguage, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use rowan::{GreenNodeData, Language, NodeOrToken};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Root {
@@ -42,8 +43,9 @@ impl Diagram {
             .children()
             .filter(|n| !matches!(n.kind(), SyntaxKind::START_LINE | SyntaxKind::END_LINE))
     }
+    /// The `@enduml` line: always the diagram's last child node when present.
     pub fn end_line(&self) -> Option<SyntaxNode> {
-        self.syntax.children().find(|n| n.kind() == SyntaxKind::END_LINE)
+        self.syntax.last_child().filter(|n| n.kind() == SyntaxKind::END_LINE)
     }
 }
 
@@ -177,4 +179,127 @@ pub fn comment_count(node: &SyntaxNode) -> usize {
         .filter_map(|e| e.into_token())
         .filter(|t| matches!(t.kind(), SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT))
         .count()
+}
+
+/// A token seen through the green tree. The cursor API allocates a node for
+/// every element it hands out; lowering reads every token of every
+/// statement, and that allocation used to be most of its cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tok<'a> {
+    pub kind: SyntaxKind,
+    pub text: &'a str,
+    pub range: TextRange,
+}
+
+impl<'a> From<&'a SyntaxToken> for Tok<'a> {
+    fn from(token: &'a SyntaxToken) -> Tok<'a> {
+        Tok {
+            kind: token.kind(),
+            text: token.text(),
+            range: token.text_range(),
+        }
+    }
+}
+
+impl<'a> Tok<'a> {
+    /// The participant name this token stands for: quotes removed.
+    pub fn name(&self) -> String {
+        self.name_str().to_string()
+    }
+
+    /// [`Tok::name`] without allocating.
+    pub fn name_str(&self) -> &'a str {
+        let t = self.text.trim();
+        if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+            &t[1..t.len() - 1]
+        } else {
+            t
+        }
+    }
+}
+
+/// A statement node as green data plus its offset in the file.
+#[derive(Clone, Copy)]
+pub struct GreenStatement<'a> {
+    pub green: &'a GreenNodeData,
+    pub start: TextSize,
+}
+
+impl<'a> GreenStatement<'a> {
+    pub fn kind(&self) -> SyntaxKind {
+        PumlLanguage::kind_from_raw(self.green.kind())
+    }
+
+    /// Direct child tokens, with their ranges.
+    pub fn tokens(&self) -> impl Iterator<Item = Tok<'a>> + 'a {
+        let mut offset = self.start;
+        self.green.children().filter_map(move |child| {
+            let start = offset;
+            offset += child.text_len();
+            match child {
+                NodeOrToken::Token(token) => Some(Tok {
+                    kind: PumlLanguage::kind_from_raw(token.kind()),
+                    text: token.text(),
+                    range: TextRange::at(start, token.text_len()),
+                }),
+                NodeOrToken::Node(_) => None,
+            }
+        })
+    }
+
+    /// Direct child tokens that carry meaning (no whitespace, comments or newlines).
+    pub fn significant_tokens(&self) -> Vec<Tok<'a>> {
+        let mut tokens = Vec::with_capacity(self.green.children().len());
+        tokens.extend(
+            self.tokens()
+                .filter(|t| !t.kind.is_trivia() && t.kind != SyntaxKind::NEWLINE),
+        );
+        tokens
+    }
+
+    /// Whether the statement has child nodes (a body, a block end, …).
+    pub fn has_child_nodes(&self) -> bool {
+        self.green.children().any(|child| child.as_node().is_some())
+    }
+
+    /// Whether a token below this node satisfies `test` (given its kind and text).
+    pub fn any_token(&self, test: impl Fn(SyntaxKind, &str) -> bool + Copy) -> bool {
+        fn walk(node: &GreenNodeData, test: impl Fn(SyntaxKind, &str) -> bool + Copy) -> bool {
+            node.children().any(|child| match child {
+                NodeOrToken::Token(token) => test(PumlLanguage::kind_from_raw(token.kind()), token.text()),
+                NodeOrToken::Node(node) => walk(node, test),
+            })
+        }
+        walk(self.green, test)
+    }
+
+    /// Same as [`statement_range`], without building cursor nodes.
+    pub fn range(&self) -> TextRange {
+        // (start, end) of the first and last non-blank tokens, in one walk.
+        fn walk(node: &GreenNodeData, offset: TextSize, found: &mut Option<(TextSize, TextSize)>) {
+            let mut offset = offset;
+            for child in node.children() {
+                match child {
+                    NodeOrToken::Token(token) => {
+                        let kind = PumlLanguage::kind_from_raw(token.kind());
+                        if !matches!(kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE) {
+                            let end = offset + token.text_len();
+                            match found {
+                                Some((_, last)) => *last = end,
+                                None => *found = Some((offset, end)),
+                            }
+                        }
+                    }
+                    NodeOrToken::Node(inner) => walk(inner, offset, found),
+                }
+                offset += child.text_len();
+            }
+        }
+        let mut found = None;
+        walk(self.green, self.start, &mut found);
+        match found {
+            Some((start, end)) if start < end => TextRange::new(start, end),
+            _ => TextRange::empty(self.start),
+        }
+    }
 }

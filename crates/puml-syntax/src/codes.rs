@@ -46,3 +46,5 @@ pub const NESTED_STARTUML: &str = "W0102";
 pub const END_WITH_WORDS: &str = "W0103";
 /// No `@startuml` at all: the file is read as one diagram.
 pub const MISSING_STARTUML: &str = "W0104";
+/// A `box` title whose `"` is never closed (PlantUML shows the quote).
+pub const BOX_TITLE_OPEN_QUOTE: &str = "W0106";

@@ -2,7 +2,7 @@
 //! lint) reports problems with these types; the glue crates turn them into
 //! JSON, LSP or MCP shapes at the edge.
 
-use text_size::TextRange;
+use text_size::{TextRange, TextSize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -81,6 +81,24 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Rewrites every offset of the diagnostic (its range, related
+    /// locations, fix edits) with `f`: text moved under it.
+    pub fn map_offsets(&mut self, f: impl Fn(TextSize) -> TextSize) {
+        let map = |range: &mut TextRange| {
+            let start = f(range.start());
+            let end = f(range.end()).max(start);
+            *range = TextRange::new(start, end);
+        };
+        map(&mut self.range);
+        for related in &mut self.related {
+            map(&mut related.range);
+        }
+        for fix in &mut self.fixes {
+            for edit in &mut fix.edits {
+                map(&mut edit.range);
+            }
+        }
+    }
     pub fn new(code: &'static str, severity: Severity, range: TextRange, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,

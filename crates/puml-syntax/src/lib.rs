@@ -23,6 +23,7 @@ pub use syntax_kind::{PumlLanguage, SyntaxElement, SyntaxKind, SyntaxNode, Synta
 pub struct Parse {
     green: GreenNode,
     errors: Vec<Diagnostic>,
+    reparsable: bool,
 }
 
 impl Parse {
@@ -38,12 +39,41 @@ impl Parse {
     pub fn errors(&self) -> &[Diagnostic] {
         &self.errors
     }
+
+    /// The parse of `new_text`, given that `self` is the parse of
+    /// `old_text`. Always equal to `parse(new_text)`; when the change stays
+    /// inside one single-line statement, only that statement is parsed and
+    /// the rest of the tree is shared with `self`.
+    pub fn reparse(&self, old_text: &str, new_text: &str) -> Parse {
+        let old = parser::incremental::OldParse {
+            green: &self.green,
+            errors: &self.errors,
+            reparsable: self.reparsable,
+        };
+        Parse::from(parser::incremental::reparse(old, old_text, new_text))
+    }
+}
+
+impl From<parser::ParsedText> for Parse {
+    fn from(parsed: parser::ParsedText) -> Parse {
+        Parse {
+            green: parsed.green,
+            errors: parsed.errors,
+            reparsable: parsed.reparsable,
+        }
+    }
+}
+
+/// How many [`Parse::reparse`] calls on this thread took the one-statement
+/// fast path (for tests and benchmarks).
+#[doc(hidden)]
+pub fn fast_reparse_count() -> usize {
+    parser::incremental::fast_reparses()
 }
 
 /// Parses a whole file. Never panics, for any input.
 pub fn parse(text: &str) -> Parse {
-    let (green, errors) = parser::parse_text(text);
-    Parse { green, errors }
+    Parse::from(parser::parse_text(text))
 }
 
 /// An indented dump of the tree, one element per line, for snapshot files.

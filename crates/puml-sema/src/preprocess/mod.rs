@@ -169,18 +169,35 @@ pub fn preprocess(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
 /// call. Without a directive no variable, macro or procedure can exist, so
 /// nothing else could change.
 pub fn needs_preprocessing(text: &str) -> bool {
-    text.lines().any(|line| {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix('!') {
-            let word: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect::<String>()
-                .to_ascii_lowercase();
-            return word != "theme" && word != "pragma";
+    // Most diagrams contain neither `!` nor `%`: a scan for each settles
+    // it, and only the lines holding one are looked at.
+    if !text.contains('!') && !text.contains('%') {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(found) = text[from..].find(['!', '%']) {
+        let at = from + found;
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        if line_needs_preprocessing(&text[line_start..line_end]) {
+            return true;
         }
-        line.contains('%') && builtins::mentions_builtin_call(line)
-    })
+        from = line_end;
+    }
+    false
+}
+
+fn line_needs_preprocessing(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix('!') {
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        return word != "theme" && word != "pragma";
+    }
+    line.contains('%') && builtins::mentions_builtin_call(line)
 }
 
 fn unchanged(text: &str) -> Preprocessed {

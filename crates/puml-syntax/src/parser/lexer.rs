@@ -233,12 +233,19 @@ impl<'a> LineLexer<'a> {
 }
 
 /// The first word of a line (letters, digits, `_`, `@`, `!`, `#`), lowercased.
-pub(crate) fn first_word(line: &str) -> String {
+/// The line's first word, lowercased; borrowed when it already is (the
+/// parser asks this of every line, several times).
+pub(crate) fn first_word(line: &str) -> std::borrow::Cow<'_, str> {
     let trimmed = line.trim_start();
     let end = trimmed
         .char_indices()
         .find(|&(i, c)| !(c.is_alphanumeric() || c == '_' || ((c == '@' || c == '!') && i == 0)))
         .map(|(i, _)| i)
         .unwrap_or(trimmed.len());
-    trimmed[..end].to_ascii_lowercase()
+    let word = &trimmed[..end];
+    if word.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(word.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(word)
+    }
 }

@@ -6,16 +6,30 @@
 //! token: the tree's text is the input.
 
 pub mod arrow;
+mod builder;
+pub(crate) mod incremental;
 mod lexer;
 pub(crate) mod statements;
 
 use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
+use builder::TreeBuilder;
 use lexer::{first_word, LineLexer};
-use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use rowan::{GreenNode, TextRange, TextSize};
+use std::cell::Cell;
 use SyntaxKind::*;
 
-pub(crate) fn parse_text(text: &str) -> (GreenNode, Vec<Diagnostic>) {
+/// A parse, and whether a later edit may re-parse a single statement of it
+/// (see `incremental`).
+pub(crate) struct ParsedText {
+    pub(crate) green: GreenNode,
+    pub(crate) errors: Vec<Diagnostic>,
+    /// False when a block opener searched to the end of its diagram without
+    /// finding its end: a line edited anywhere after it could close it.
+    pub(crate) reparsable: bool,
+}
+
+pub(crate) fn parse_text(text: &str) -> ParsedText {
     let mut parser = Parser::new(text);
     parser.parse_root();
     let errors = {
@@ -23,7 +37,11 @@ pub(crate) fn parse_text(text: &str) -> (GreenNode, Vec<Diagnostic>) {
         errors.sort_by_key(|d| (d.range.start(), d.range.end()));
         errors
     };
-    (parser.builder.finish(), errors)
+    ParsedText {
+        reparsable: !parser.unterminated_block.get(),
+        green: parser.builder.finish(ROOT.into()),
+        errors,
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -92,8 +110,12 @@ pub(crate) struct Parser<'a> {
     pub(crate) lines: Vec<Line<'a>>,
     /// Index of the next line to parse.
     pub(crate) pos: usize,
-    pub(crate) builder: GreenNodeBuilder<'static>,
+    pub(crate) builder: TreeBuilder,
     pub(crate) errors: Vec<Diagnostic>,
+    /// Set when a statement read lines after its own (a block's body).
+    pub(crate) looked_ahead: Cell<bool>,
+    /// Set when such a search reached the end of the diagram.
+    pub(crate) unterminated_block: Cell<bool>,
 }
 
 impl<'a> Parser<'a> {
@@ -102,8 +124,10 @@ impl<'a> Parser<'a> {
             text,
             lines: split_lines(text),
             pos: 0,
-            builder: GreenNodeBuilder::new(),
+            builder: TreeBuilder::default(),
             errors: Vec::new(),
+            looked_ahead: Cell::new(false),
+            unterminated_block: Cell::new(false),
         }
     }
 
@@ -293,15 +317,17 @@ impl<'a> Parser<'a> {
     /// Finds the line that ends a block opened at `self.pos`, stopping at
     /// `@enduml`. `is_end` sees the trimmed, lowercased line.
     pub(crate) fn find_block_end(&self, is_end: impl Fn(&str) -> bool) -> Option<usize> {
+        self.looked_ahead.set(true);
         for idx in self.pos + 1..self.lines.len() {
             let content = self.lines[idx].content.trim().to_ascii_lowercase();
             if content.starts_with("@enduml") {
-                return None;
+                break;
             }
             if is_end(&content) {
                 return Some(idx);
             }
         }
+        self.unterminated_block.set(true);
         None
     }
 

@@ -159,6 +159,7 @@ impl<'a> Parser<'a> {
     // ---------------------------------------------------------------- comments
 
     fn block_comment(&mut self, line: &Line<'a>) {
+        self.looked_ahead.set(true);
         let start_in_file = line.start + (line.content.len() - line.content.trim_start().len());
         let after_open = start_in_file + 2;
         let end = self.text[after_open..].find("'/").map(|i| after_open + i + 2);
@@ -305,7 +306,7 @@ impl<'a> Parser<'a> {
             lx.ws();
         }
         let kind_word = first_word(lx.rest());
-        if PARTICIPANT_KINDS.contains(&kind_word.as_str()) {
+        if PARTICIPANT_KINDS.contains(&&*kind_word) {
             lx.keyword(&kind_word);
             lx.ws();
         }
@@ -1009,32 +1010,38 @@ impl<'a> Parser<'a> {
         lx.ws();
         lx.keyword("box");
         lx.ws();
-        match lx.string() {
-            Ok(true) => {
-                lx.ws();
-                lx.color();
+        let open_quote = lx.rest().starts_with('"') && !lx.rest()[1..].contains('"');
+        let quoted = !open_quote && lx.string() == Ok(true);
+        if quoted {
+            lx.ws();
+            lx.color();
+        } else if !lx.color() && !lx.at_end() {
+            // An unquoted title, possibly followed by a color. PlantUML
+            // reads a title whose quote is never closed the same way, the
+            // quote becoming part of the title.
+            let rest = lx.rest().trim_end();
+            let title_len = rest
+                .rfind(" #")
+                .filter(|&i| !rest[i + 2..].contains(' '))
+                .unwrap_or(rest.len());
+            let title_start = lx.pos;
+            lx.push(TEXT, title_len);
+            if open_quote {
+                let range = self.range(line, title_start, title_start + 1);
+                let insert_at = self
+                    .range(line, title_start + title_len, title_start + title_len)
+                    .start();
+                self.error(
+                    Diagnostic::warning(
+                        codes::BOX_TITLE_OPEN_QUOTE,
+                        range,
+                        "this `\"` is never closed: PlantUML shows it as part of the box title",
+                    )
+                    .with_suggestion("Close the quote", vec![TextEdit::insert(insert_at, "\"")]),
+                );
             }
-            Ok(false) => {
-                if !lx.color() && !lx.at_end() {
-                    // An unquoted title, possibly followed by a color.
-                    let rest = lx.rest().trim_end();
-                    let title_len = rest
-                        .rfind(" #")
-                        .filter(|&i| !rest[i + 2..].contains(' '))
-                        .unwrap_or(rest.len());
-                    lx.push(TEXT, title_len);
-                    lx.ws();
-                    lx.color();
-                }
-            }
-            Err(()) => {
-                let range = self.line_range(line);
-                self.error(Diagnostic::error(
-                    codes::UNTERMINATED_STRING,
-                    range,
-                    "this `\"` is never closed on its line",
-                ));
-            }
+            lx.ws();
+            lx.color();
         }
         lx.ws();
         self.report_leftover(&mut lx, line, "in a `box` line");
@@ -1260,6 +1267,7 @@ impl<'a> Parser<'a> {
             // Nested braces (`skinparam { sequence { … } }`) are counted.
             let mut depth = 1i32;
             let mut end = None;
+            self.looked_ahead.set(true);
             for idx in self.pos + 1..self.lines.len() {
                 let content = self.lines[idx].content.trim();
                 if content.to_ascii_lowercase().starts_with("@enduml") {
@@ -1291,6 +1299,7 @@ impl<'a> Parser<'a> {
                     self.pos = end + 1;
                 }
                 None => {
+                    self.unterminated_block.set(true);
                     let range = self.line_range(line);
                     self.error(Diagnostic::error(
                         codes::UNCLOSED_BLOCK,

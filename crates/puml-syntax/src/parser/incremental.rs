@@ -1,0 +1,239 @@
+//! Re-parsing after an edit inside one line.
+//!
+//! Editors send one keystroke at a time; re-parsing a 5,000-line file for
+//! each costs milliseconds. When the change stays inside a single-line
+//! statement, that statement is parsed on its own and spliced into the old
+//! green tree, whose other nodes are shared. Every condition under which a
+//! one-line parse could differ from parsing the whole file sends the edit
+//! to the full parser instead; `tests::reparse_equals_parse` checks the
+//! result against a full parse over the corpus.
+
+use super::{lexer::first_word, parse_text, ParsedText, Parser};
+use crate::{codes, Diagnostic, SyntaxKind};
+use rowan::{GreenNode, GreenNodeData, Language, NodeOrToken, TextRange, TextSize};
+use std::cell::Cell;
+use SyntaxKind::*;
+
+/// The previous parse an edit starts from.
+pub(crate) struct OldParse<'a> {
+    pub(crate) green: &'a GreenNode,
+    pub(crate) errors: &'a [Diagnostic],
+    pub(crate) reparsable: bool,
+}
+
+thread_local! {
+    static FAST_REPARSES: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many re-parses on this thread took the one-statement path (tests
+/// use it to check the path is taken).
+pub(crate) fn fast_reparses() -> usize {
+    FAST_REPARSES.with(Cell::get)
+}
+
+/// The parse of `new_text`, reusing `old` (the parse of `old_text`).
+pub(crate) fn reparse(old: OldParse, old_text: &str, new_text: &str) -> ParsedText {
+    match try_reparse(&old, old_text, new_text) {
+        Some(parsed) => {
+            FAST_REPARSES.with(|count| count.set(count.get() + 1));
+            parsed
+        }
+        None => parse_text(new_text),
+    }
+}
+
+fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedText> {
+    if !old.reparsable || old.errors.iter().any(|e| is_file_level(e.code)) {
+        return None;
+    }
+    let (start, old_end, new_end) = changed_span(old_text, new_text)?;
+    let changed = |text: &str, end: usize| text[start..end].contains(['\n', '\r']);
+    if changed(old_text, old_end) || changed(new_text, new_end) {
+        return None;
+    }
+    let (diagram_index, diagram, diagram_start) = child_containing(old.green, TextSize::from(0), start)?;
+    if kind_of(diagram.kind()) != DIAGRAM {
+        return None;
+    }
+    let (statement_index, statement, statement_start) = child_containing(diagram, diagram_start, start)?;
+    if matches!(kind_of(statement.kind()), START_LINE | END_LINE) {
+        return None;
+    }
+    let statement_start = usize::from(statement_start);
+    let statement_end = statement_start + usize::from(statement.text_len());
+    let old_line = &old_text[statement_start..statement_end];
+    let content_len = old_line.trim_end_matches(['\n', '\r']).len();
+    // One physical line, with the change inside its content.
+    if old_line[..content_len].contains(['\n', '\r']) || old_end > statement_start + content_len {
+        return None;
+    }
+    let delta = new_end as i64 - old_end as i64;
+    let new_line_end = (statement_end as i64 + delta) as usize;
+    let new_line = new_text.get(statement_start..new_line_end)?;
+    let new_content = new_line.trim_end_matches(['\n', '\r']);
+    if !single_line_statement_text(&old_line[..content_len]) || !single_line_statement_text(new_content) {
+        return None;
+    }
+
+    let (node, mut line_errors) = parse_one_statement(new_line)?;
+    let new_diagram = diagram.replace_child(statement_index, node.into());
+    let green = old.green.replace_child(diagram_index, new_diagram.into());
+
+    let old_statement = TextRange::new((statement_start as u32).into(), (statement_end as u32).into());
+    let edit_end = TextSize::from(old_end as u32);
+    let moved = |offset: TextSize| {
+        if offset >= edit_end {
+            TextSize::from((i64::from(u32::from(offset)) + delta) as u32)
+        } else {
+            offset
+        }
+    };
+    let mut errors: Vec<Diagnostic> = old
+        .errors
+        .iter()
+        .filter(|e| !belongs_to(e, old_statement))
+        .cloned()
+        .map(|mut e| {
+            e.map_offsets(moved);
+            e
+        })
+        .collect();
+    let base = TextSize::from(statement_start as u32);
+    for error in &mut line_errors {
+        error.map_offsets(|offset| offset + base);
+    }
+    errors.append(&mut line_errors);
+    errors.sort_by_key(|d| (d.range.start(), d.range.end()));
+    Some(ParsedText {
+        green,
+        errors,
+        reparsable: true,
+    })
+}
+
+fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
+    crate::PumlLanguage::kind_from_raw(raw)
+}
+
+/// Diagnostics about the file's frame, whose place depends on lines other
+/// than the one they point at.
+fn is_file_level(code: &str) -> bool {
+    matches!(
+        code,
+        codes::MISSING_STARTUML | codes::MISSING_ENDUML | codes::NESTED_STARTUML
+    )
+}
+
+/// A diagnostic the statement's own parse produced: statements are
+/// disjoint, and each reports inside itself.
+fn belongs_to(error: &Diagnostic, statement: TextRange) -> bool {
+    statement.contains(error.range.start())
+}
+
+/// Text whose parse never depends on other lines: not a frame line
+/// (`@startuml`, `@enduml`), not continued by a trailing backslash, not the
+/// start of a block comment.
+fn single_line_statement_text(content: &str) -> bool {
+    let word = first_word(content);
+    !word.starts_with('@') && !content.ends_with('\\') && !content.trim_start().starts_with("/'")
+}
+
+/// The first differing byte and the ends of the differing parts in the old
+/// and the new text, on character boundaries.
+fn changed_span(old: &str, new: &str) -> Option<(usize, usize, usize)> {
+    if old == new {
+        return None;
+    }
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut start = common_prefix(a, b);
+    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
+        start -= 1;
+    }
+    let max_suffix = a.len().min(b.len()) - start;
+    let mut suffix = common_suffix(&a[start..], &b[start..]).min(max_suffix);
+    while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
+        suffix -= 1;
+    }
+    Some((start, a.len() - suffix, b.len() - suffix))
+}
+
+/// Compared a block at a time (a slice comparison is a `memcmp`), then
+/// byte by byte inside the first differing block.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..len].iter().zip(&b[at..len]).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let len = a.len().min(b.len());
+    let (a_end, b_end) = (a.len(), b.len());
+    let mut matched = 0;
+    while matched + BLOCK <= len
+        && a[a_end - matched - BLOCK..a_end - matched] == b[b_end - matched - BLOCK..b_end - matched]
+    {
+        matched += BLOCK;
+    }
+    matched
+        + a[..a_end - matched]
+            .iter()
+            .rev()
+            .zip(b[..b_end - matched].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
+/// The child node of `parent` whose text holds `offset` (the byte at it,
+/// or the end of the node for an insertion at its end).
+fn child_containing(
+    parent: &GreenNodeData,
+    parent_start: TextSize,
+    offset: usize,
+) -> Option<(usize, &GreenNodeData, TextSize)> {
+    let offset = TextSize::from(offset as u32);
+    let mut start = parent_start;
+    for (index, child) in parent.children().enumerate() {
+        let end = start + child.text_len();
+        if offset >= start && offset < end {
+            return match child {
+                NodeOrToken::Node(node) => Some((index, node, start)),
+                NodeOrToken::Token(_) => None,
+            };
+        }
+        start = end;
+    }
+    None
+}
+
+/// Parses `line` as one diagram statement; `None` when the result is not
+/// exactly one statement node made from this line alone.
+fn parse_one_statement(line: &str) -> Option<(GreenNode, Vec<Diagnostic>)> {
+    let mut parser = Parser::new(line);
+    if parser.lines.len() != 1 {
+        return None;
+    }
+    parser.builder.start_node(DIAGRAM.into());
+    parser.parse_statement();
+    parser.builder.finish_node();
+    if parser.pos != 1 || parser.looked_ahead.get() || parser.unterminated_block.get() {
+        return None;
+    }
+    let errors = std::mem::take(&mut parser.errors);
+    let wrapper = parser.builder.finish(DIAGRAM.into());
+    let mut children = wrapper.children();
+    let only = children.next()?;
+    if children.next().is_some() {
+        return None;
+    }
+    match only {
+        NodeOrToken::Node(node) if !matches!(kind_of(node.kind()), START_LINE | END_LINE) => {
+            Some((node.to_owned(), errors))
+        }
+        _ => None,
+    }
+}

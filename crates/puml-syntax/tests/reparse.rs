@@ -1,0 +1,210 @@
+//! Incremental re-parsing gives exactly the tree and the errors of a full
+//! parse, and takes its fast path for ordinary one-line edits.
+
+use puml_syntax::{fast_reparse_count, parse, Parse};
+use std::path::{Path, PathBuf};
+
+/// xorshift64: a fixed seed, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn sample_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for dir in [
+        "test-data/syntax/ok",
+        "test-data/syntax/err",
+        "test-data/examples",
+        "../shared/corpus",
+        "../shared/corpus-mutants",
+    ] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "puml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Characters that open and close constructs, start comments, continue
+/// lines, or are ordinary text.
+const PIECES: &[&str] = &[
+    "a", " ", "#", ":", "-", ">", "<", "\"", "[", "]", "{", "}", "\\", "/", "'", "@", "!", "(", ")", "*", "+", "é",
+    "note", "end", "alt ", "as ", "\t", "|", "&", "?", "=", ".",
+];
+
+fn edit(text: &str, rng: &mut Rng) -> String {
+    let mut at = rng.below(text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    match rng.below(3) {
+        0 => {
+            out.push_str(&text[..at]);
+            out.push_str(PIECES[rng.below(PIECES.len())]);
+            out.push_str(&text[at..]);
+        }
+        1 => {
+            let mut end = (at + 1 + rng.below(3)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            out.push_str(&text[..at]);
+            out.push_str(&text[end..]);
+        }
+        _ => {
+            let mut end = (at + 1).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            out.push_str(&text[..at]);
+            out.push_str(PIECES[rng.below(PIECES.len())]);
+            out.push_str(&text[end..]);
+        }
+    }
+    out
+}
+
+/// Re-parses, reporting whether the one-statement fast path ran.
+fn reparse_counted(old: &Parse, old_text: &str, new_text: &str) -> (Parse, bool) {
+    let before = fast_reparse_count();
+    let parse = old.reparse(old_text, new_text);
+    (parse, fast_reparse_count() > before)
+}
+
+#[test]
+fn reparse_equals_parse() {
+    let files = sample_files();
+    assert!(!files.is_empty());
+    let mut rng = Rng(0x5eed_cafe_f00d);
+    let (mut edits, mut incremental) = (0usize, 0usize);
+    for path in &files {
+        let Ok(original) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let mut text = original;
+        let mut current: Parse = parse(&text);
+        // A chain of edits: each re-parse starts from the previous one.
+        for _ in 0..12 {
+            let next = edit(&text, &mut rng);
+            let (reparsed, fast) = reparse_counted(&current, &text, &next);
+            let full = parse(&next);
+            assert_eq!(
+                reparsed.syntax().text().to_string(),
+                next,
+                "{}: lossless after re-parse",
+                path.display()
+            );
+            assert_eq!(
+                reparsed,
+                full,
+                "{}: re-parse differs from a full parse of\n{next}",
+                path.display()
+            );
+            edits += 1;
+            incremental += usize::from(fast);
+            text = next;
+            current = reparsed;
+        }
+    }
+    println!(
+        "{edits} edits over {} files, {incremental} re-parsed incrementally",
+        files.len()
+    );
+    assert!(
+        incremental * 3 > edits,
+        "the fast path ran for only {incremental} of {edits} edits"
+    );
+}
+
+#[test]
+fn typing_a_label_reuses_the_tree() {
+    let mut text = String::from("@startuml\n");
+    for i in 0..200 {
+        text.push_str(&format!("A -> B : message {i}\n"));
+    }
+    text.push_str("@enduml\n");
+    let mut current = parse(&text);
+    let at = text.find("message 100").unwrap() + "message 100".len();
+    for ch in "abc def".chars() {
+        let mut next = text.clone();
+        next.insert(at, ch);
+        let (reparsed, fast) = reparse_counted(&current, &text, &next);
+        assert!(fast);
+        assert_eq!(reparsed, parse(&next));
+        text = next;
+        current = reparsed;
+    }
+}
+
+#[test]
+fn edits_that_change_structure_fall_back() {
+    let text = "@startuml\nnote left of A\nx\nA -> B : hi\n@enduml\n";
+    let current = parse(text);
+    // Closing the unterminated note two lines later changes the earlier block.
+    let next = text.replace("A -> B : hi", "end note");
+    let (reparsed, fast) = reparse_counted(&current, text, &next);
+    assert!(!fast);
+    assert_eq!(reparsed, parse(&next));
+    let text = "@startuml\nA -> B : one\nA -> B : two\n@enduml\n";
+    let current = parse(text);
+    for next in [
+        text.replace("A -> B : one", "note left of A"),
+        text.replace("A -> B : one", "A -> B : one \\"),
+        text.replace("A -> B : one", "/' A -> B"),
+        text.replace("A -> B : one", "@enduml"),
+        text.replace("A -> B : one", ""),
+        text.replace("one\n", "one\nA -> C\n"),
+    ] {
+        let (reparsed, fast) = reparse_counted(&current, text, &next);
+        assert!(!fast, "{next}");
+        assert_eq!(reparsed, parse(&next), "{next}");
+    }
+}
+
+/// The green-tree views the semantic layer reads agree with the cursor API.
+#[test]
+fn green_views_agree_with_cursor_views() {
+    use puml_syntax::ast::{self, GreenStatement, Tok};
+    let mut statements = 0;
+    for path in sample_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let parse = parse(&text);
+        for diagram in parse.root().diagrams() {
+            for node in diagram.statements() {
+                let green_data = node.green();
+                let green = GreenStatement {
+                    green: &green_data,
+                    start: node.text_range().start(),
+                };
+                assert_eq!(green.kind(), node.kind());
+                assert_eq!(green.range(), ast::statement_range(&node), "{}", path.display());
+                let cursor_tokens = ast::significant_tokens(&node);
+                let expected: Vec<Tok> = cursor_tokens.iter().map(Tok::from).collect();
+                assert_eq!(green.significant_tokens(), expected);
+                statements += 1;
+            }
+        }
+    }
+    assert!(statements > 1000, "only {statements} statements seen");
+}
