@@ -314,6 +314,10 @@ struct DiagramLowering {
     statement_start: TextSize,
     /// Per participant: the start of the line that introduced it.
     first_use_line_start: Vec<TextSize>,
+    /// Per participant: its place in the left-to-right order (a counter
+    /// value; re-declaring it inside a box moves it to the end, as PlantUML).
+    sequence: Vec<u32>,
+    next_sequence: u32,
 }
 
 impl DiagramLowering {
@@ -344,6 +348,8 @@ impl DiagramLowering {
             last_message: None,
             statement_start: TextSize::from(0),
             first_use_line_start: Vec::new(),
+            sequence: Vec::new(),
+            next_sequence: 0,
         }
     }
 
@@ -571,6 +577,8 @@ impl DiagramLowering {
         self.map.participants.push(range);
         self.map.participant_uses.push(vec![range]);
         self.first_use_line_start.push(self.statement_start);
+        self.sequence.push(self.next_sequence);
+        self.next_sequence += 1;
         self.active.push(0);
         id
     }
@@ -644,10 +652,10 @@ impl DiagramLowering {
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
         if let Some(&id) = self.by_code.get(&code) {
-            // PlantUML ignores a declaration of a participant that already
-            // exists (its kind, name, color, order…). Two things count: a
-            // declaration inside a `box` moves the participant into it (a
-            // common idiom), and `create`.
+            // PlantUML keeps an existing participant's kind, name and color
+            // when it is declared again; the declaration only moves it to
+            // the end of the order, into the open `box` or out of its box
+            // (declaring participants again inside a box is a common idiom).
             let bare = second.is_none()
                 && kind == ParticipantKind::Participant
                 && !multiline
@@ -655,24 +663,28 @@ impl DiagramLowering {
                 && color.is_none()
                 && url.is_none()
                 && order.is_none();
+            let new_box = self.open_box.map(|(b, _)| b);
             let existing = &mut self.diagram.participants[id.index()];
             let was_declared = existing.declared;
             existing.declared = true;
             existing.created |= create;
-            let joined_box = match (existing.in_box, self.open_box) {
-                (None, Some((b, _))) => {
-                    existing.in_box = Some(b);
-                    self.diagram.boxes[b].participants.push(id);
-                    true
-                }
-                _ => false,
-            };
+            let old_box = existing.in_box;
+            existing.in_box = new_box;
+            let box_changed = old_box != new_box;
+            if let Some(old) = old_box.filter(|_| box_changed) {
+                self.diagram.boxes[old].participants.retain(|&p| p != id);
+            }
+            if let Some(new) = new_box.filter(|_| box_changed) {
+                self.diagram.boxes[new].participants.push(id);
+            }
+            self.sequence[id.index()] = self.next_sequence;
+            self.next_sequence += 1;
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 self.pending_creates.push(id);
                 return;
             }
-            if bare && (joined_box || !was_declared) {
+            if bare && (box_changed || !was_declared) {
                 return;
             }
             let first_range = self.map.participants[id.index()];
@@ -681,10 +693,12 @@ impl DiagramLowering {
                 let diagnostic = Diagnostic::warning(
                     codes::DUPLICATE_PARTICIPANT,
                     decl_range,
-                    format!("participant `{code}` is declared twice; PlantUML ignores the second declaration"),
+                    format!(
+                        "participant `{code}` is declared twice; PlantUML keeps the first declaration's kind, name and color, and only moves `{code}` here in the order"
+                    ),
                 )
                 .with_related(first_range, "first declared here");
-                if joined_box {
+                if box_changed {
                     diagnostic
                 } else {
                     diagnostic.with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
@@ -694,11 +708,11 @@ impl DiagramLowering {
                     codes::DECLARED_AFTER_USE,
                     decl_range,
                     format!(
-                        "`{code}` is declared after its first use; PlantUML ignores this declaration (its kind, name and color)"
+                        "`{code}` is declared after its first use; PlantUML ignores this declaration's kind, name and color, and only moves `{code}` here in the order"
                     ),
                 )
                 .with_related(first_range, "first used here");
-                if joined_box {
+                if box_changed {
                     diagnostic
                 } else {
                     let first_line_start = self.first_use_line_start[id.index()];
@@ -1506,13 +1520,15 @@ impl DiagramLowering {
         (self.diagram, self.map, self.diagnostics)
     }
 
-    /// `order N` sorts participants; ids in events are remapped.
+    /// `order N` sorts participants, then their declaration sequence; ids in
+    /// events are remapped.
     fn apply_order(&mut self) {
-        if self.diagram.participants.iter().all(|p| p.order.is_none()) {
+        let moved = self.sequence.windows(2).any(|pair| pair[0] > pair[1]);
+        if !moved && self.diagram.participants.iter().all(|p| p.order.is_none()) {
             return;
         }
         let mut indices: Vec<usize> = (0..self.diagram.participants.len()).collect();
-        indices.sort_by_key(|&i| self.diagram.participants[i].order.unwrap_or(0));
+        indices.sort_by_key(|&i| (self.diagram.participants[i].order.unwrap_or(0), self.sequence[i]));
         let mut new_id = vec![0u32; indices.len()];
         for (new, &old) in indices.iter().enumerate() {
             new_id[old] = new as u32;
