@@ -233,11 +233,17 @@ impl std::fmt::Display for Num {
         }
         // Integer thousandths: exact on the 3-decimal grid, and much faster
         // than shortest-float formatting (this is the SVG writer's hot path).
-        let thousandths = (self.0 * 1000.0).round();
-        if thousandths.abs() >= 9.0e15 {
+        let scaled = self.0 * 1000.0;
+        if scaled.abs() >= 9.0e15 {
             return write!(f, "{}", self.0.round());
         }
-        let t = thousandths as i64;
+        // Half away from zero, like `f64::round`, without its libm call
+        // (the default x86-64 target has no rounding instruction).
+        let t = if scaled >= 0.0 {
+            (scaled + 0.5) as i64
+        } else {
+            (scaled - 0.5) as i64
+        };
         let mut buf = [0u8; 24];
         let mut pos = buf.len();
         let mut abs = t.unsigned_abs();
