@@ -10,6 +10,8 @@ use puml_sema::FsLoader;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -112,23 +114,80 @@ pub fn run(args: RenderArgs) -> ExitCode {
     let inputs: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
     let progress = files.len() > 1 && std::io::stderr().is_terminal();
     let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
-    for (i, path) in files.iter().enumerate() {
-        if progress {
-            eprint!("\r\x1b[2K[{}/{}] {}", i + 1, files.len(), path.display());
-        }
-        let outcome = render_file(path, format, &args, limit, &inputs);
-        if progress && outcome != Outcome::Ok {
-            eprintln!();
+    let outcomes = render_all(&files, format, &args, limit, &inputs, progress);
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+    for (outcome, log) in outcomes {
+        for line in log {
+            eprintln!("{line}");
         }
         worst = worst.max(outcome);
     }
     if progress {
-        eprintln!("\r\x1b[2Krendered {} file(s)", files.len());
+        eprintln!("rendered {} file(s)", files.len());
     }
     ExitCode::from(worst as u8)
 }
 
-fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, inputs: &[PathBuf]) -> Outcome {
+/// Renders one input. Messages go to `log` (printed by the caller, in input
+/// order, even when files are rendered in parallel).
+/// Renders `files` on every available core (one file per task), returning
+/// each file's outcome and messages in input order.
+fn render_all(
+    files: &[PathBuf],
+    format: Format,
+    args: &RenderArgs,
+    limit: u64,
+    inputs: &[PathBuf],
+    progress: bool,
+) -> Vec<(Outcome, Vec<String>)> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<(Outcome, Vec<String>)>>> = Mutex::new(vec![None; files.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = files.get(index) else {
+                    break;
+                };
+                let mut log = Vec::new();
+                let outcome = render_file(path, format, args, limit, inputs, &mut log);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if progress {
+                    eprint!("\r\x1b[2K[{finished}/{}] {}", files.len(), path.display());
+                }
+                if let Ok(mut slots) = slots.lock() {
+                    slots[index] = Some((outcome, log));
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|slot| {
+            slot.unwrap_or((
+                Outcome::Failure,
+                vec!["puml render: internal error: a file was not rendered".into()],
+            ))
+        })
+        .collect()
+}
+
+fn render_file(
+    path: &Path,
+    format: Format,
+    args: &RenderArgs,
+    limit: u64,
+    inputs: &[PathBuf],
+    log: &mut Vec<String>,
+) -> Outcome {
     let is_stdin = path.as_os_str() == "-";
     let display = if is_stdin {
         "<stdin>".to_string()
@@ -138,18 +197,20 @@ fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, input
     let bytes = match read_input_bytes(path, limit) {
         Ok(b) => b,
         Err(InputError::Io(e)) => {
-            eprintln!("puml render: {e}");
+            log.push(format!("puml render: {e}"));
             return Outcome::Failure;
         }
         Err(InputError::TooLarge { size, limit }) => {
-            eprintln!("puml render: {display}: input is {size} bytes, over the limit of {limit} (see --max-bytes)");
+            log.push(format!(
+                "puml render: {display}: input is {size} bytes, over the limit of {limit} (see --max-bytes)"
+            ));
             return Outcome::Failure;
         }
     };
     let text = match decode_source(&bytes) {
         Ok(t) => t,
         Err(d) => {
-            eprintln!("{display}: error[{}]: {}", d.code, d.message);
+            log.push(format!("{display}: error[{}]: {}", d.code, d.message));
             return Outcome::DiagramErrors;
         }
     };
@@ -169,12 +230,14 @@ fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, input
     let pages = match render_source(text, &options, &FsLoader) {
         Ok(p) => p,
         Err(RenderFailure::Diagnostics(diags)) => {
-            print_diagnostics(&display, &diags);
-            eprintln!("puml render: {display}: not rendered because of the errors above");
+            print_diagnostics(&display, &diags, log);
+            log.push(format!(
+                "puml render: {display}: not rendered because of the errors above"
+            ));
             return Outcome::DiagramErrors;
         }
         Err(e) => {
-            eprintln!("puml render: {display}: {e}");
+            log.push(format!("puml render: {display}: {e}"));
             return Outcome::Failure;
         }
     };
@@ -183,7 +246,7 @@ fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, input
         None => is_stdin && args.out_dir.is_none(),
     };
     if to_stdout {
-        return write_stdout(&pages, format);
+        return write_stdout(&pages, format, log);
     }
     let targets = output_paths(path, is_stdin, &pages, format, args);
     let mut outcome = Outcome::Ok;
@@ -196,24 +259,27 @@ fn render_file(path: &Path, format: Format, args: &RenderArgs, limit: u64, input
             .ok()
             .and_then(|dir| target.file_name().map(|n| dir.join(n)));
         if resolved.is_some_and(|r| inputs.contains(&r)) {
-            eprintln!("puml render: refusing to overwrite the input file {}", target.display());
+            log.push(format!(
+                "puml render: refusing to overwrite the input file {}",
+                target.display()
+            ));
             outcome = Outcome::Failure;
             continue;
         }
         if let Err(e) = puml_ide::fs::write_atomic(&target, &page.bytes) {
-            eprintln!("puml render: cannot write {}: {e}", target.display());
+            log.push(format!("puml render: cannot write {}: {e}", target.display()));
             outcome = Outcome::Failure;
         }
     }
     outcome
 }
 
-fn write_stdout(pages: &[RenderedPage], format: Format) -> Outcome {
+fn write_stdout(pages: &[RenderedPage], format: Format, log: &mut Vec<String>) -> Outcome {
     if format.is_binary() && pages.len() > 1 {
-        eprintln!(
+        log.push(format!(
             "puml render: the input has {} pages; choose one with --page N or write files with --out-dir",
             pages.len()
-        );
+        ));
         return Outcome::Failure;
     }
     let mut stdout = std::io::stdout().lock();
@@ -280,16 +346,16 @@ fn output_paths(
     }
 }
 
-fn print_diagnostics(display: &str, diags: &[LineColDiagnostic]) {
+fn print_diagnostics(display: &str, diags: &[LineColDiagnostic], log: &mut Vec<String>) {
     for d in diags {
         let file = d.file.as_deref().unwrap_or(display);
-        eprintln!(
+        log.push(format!(
             "{file}:{}:{}: {}[{}]: {}",
             d.range.line,
             d.range.column,
             d.severity.as_str(),
             d.code,
             d.message
-        );
+        ));
     }
 }
