@@ -132,6 +132,9 @@ pub fn run(args: RenderArgs) -> ExitCode {
 
 /// Renders one input. Messages go to `log` (printed by the caller, in input
 /// order, even when files are rendered in parallel).
+/// A file's outcome and the messages to print for it.
+type FileReport = (Outcome, Vec<String>);
+
 /// Renders `files` on every available core (one file per task), returning
 /// each file's outcome and messages in input order.
 fn render_all(
@@ -141,13 +144,13 @@ fn render_all(
     limit: u64,
     inputs: &[PathBuf],
     progress: bool,
-) -> Vec<(Outcome, Vec<String>)> {
+) -> Vec<FileReport> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<(Outcome, Vec<String>)>>> = Mutex::new(vec![None; files.len()]);
+    let slots: Mutex<Vec<Option<FileReport>>> = Mutex::new(vec![None; files.len()]);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
