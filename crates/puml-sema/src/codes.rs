@@ -36,3 +36,5 @@ pub const NOTE_UNKNOWN_PARTICIPANT: &str = "W0204";
 pub const DUPLICATE_PARTICIPANT: &str = "W0205";
 /// A participant declared after a message or note already introduced it.
 pub const DECLARED_AFTER_USE: &str = "W0206";
+/// A teoz duration `{a} <-> {b}` naming an anchor no message carries.
+pub const UNKNOWN_ANCHOR: &str = "W0207";

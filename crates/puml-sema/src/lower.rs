@@ -1490,6 +1490,7 @@ impl DiagramLowering {
     }
 
     fn finish(mut self, diagram: &ast::Diagram) -> (Diagram, DiagramSourceMap, Vec<Diagnostic>) {
+        self.check_duration_anchors();
         let end_offset = diagram
             .end_line()
             .map(|n| n.text_range().start())
@@ -1518,6 +1519,40 @@ impl DiagramLowering {
         }
         self.apply_order();
         (self.diagram, self.map, self.diagnostics)
+    }
+
+    /// `{a} <-> {b}` needs messages anchored `{a}` and `{b}` somewhere in
+    /// the diagram; PlantUML silently draws nothing otherwise.
+    fn check_duration_anchors(&mut self) {
+        let anchors: Vec<&str> = self
+            .diagram
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Message(m) => m.anchor.as_deref(),
+                _ => None,
+            })
+            .collect();
+        let mut missing = Vec::new();
+        for (index, event) in self.diagram.events.iter().enumerate() {
+            if let Event::Duration {
+                from_anchor, to_anchor, ..
+            } = event
+            {
+                for anchor in [from_anchor, to_anchor] {
+                    if !anchors.contains(&anchor.as_str()) {
+                        missing.push((anchor.clone(), self.map.events[index]));
+                    }
+                }
+            }
+        }
+        for (anchor, range) in missing {
+            self.diagnostics.push(Diagnostic::warning(
+                codes::UNKNOWN_ANCHOR,
+                range,
+                format!("no message is anchored `{{{anchor}}}`, so PlantUML draws nothing for this duration"),
+            ));
+        }
     }
 
     /// `order N` sorts participants, then their declaration sequence; ids in
