@@ -4,7 +4,7 @@
 use crate::cmd_check::diagnostic_json;
 use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::edit::{apply_edit, ArgValue, Edit};
-use puml_ide::explain::{explain_with, render_text, Explanation};
+use puml_ide::explain::{explain_all_with, render_text, Explanation};
 use puml_ide::format::{format, unified_diff, FormatOptions};
 use puml_ide::fs::{collect_diagram_files, write_atomic};
 use puml_ide::lint::{lint_with, LintOptions};
@@ -359,6 +359,7 @@ pub fn explanation_json(text: &str, e: &Explanation) -> Value {
         "summary": e.summary,
         "title": e.title,
         "diagram_count": e.diagram_count,
+        "diagram_index": e.diagram_index,
         "participants": e.participants.iter().map(|p| json!({
             "name": p.name,
             "alias": p.alias,
@@ -402,11 +403,21 @@ pub fn run_explain(args: ExplainArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let explanation = explain_with(&text, &analysis_options(&args.path), &FsLoader);
+    let explanations = explain_all_with(&text, &analysis_options(&args.path), &FsLoader);
+    let Some(first) = explanations.first() else {
+        return ExitCode::SUCCESS;
+    };
     if args.format == "json" {
-        print_json(&explanation_json(&text, &explanation));
+        // The first diagram's fields at the top level (one diagram is the
+        // common case), and every diagram under `diagrams` when there are more.
+        let mut value = explanation_json(&text, first);
+        if explanations.len() > 1 {
+            value["diagrams"] = Value::Array(explanations.iter().map(|e| explanation_json(&text, e)).collect());
+        }
+        print_json(&value);
     } else {
-        print!("{}", render_text(&explanation));
+        let texts: Vec<String> = explanations.iter().map(render_text).collect();
+        print!("{}", texts.join("\n"));
     }
     ExitCode::SUCCESS
 }

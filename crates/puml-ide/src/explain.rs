@@ -19,8 +19,10 @@ pub struct Explanation {
     pub groups: Vec<GroupSummary>,
     pub notes: Vec<NoteSummary>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Number of `@startuml` blocks in the file; only the first is explained.
+    /// Number of `@startuml` blocks in the file.
     pub diagram_count: usize,
+    /// Which of them this explains (0-based).
+    pub diagram_index: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,11 +112,25 @@ pub fn explain_with(source: &str, options: &AnalysisOptions, loader: &dyn FileLo
     explain_analysis(source, &analysis)
 }
 
-/// Explains an analysis already computed from `source`.
-pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
+/// Explains every diagram of `source`, in order (one explanation when the
+/// file has none, saying so).
+pub fn explain_all_with(source: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Vec<Explanation> {
+    let analysis = puml_sema::analyze(source, options, loader);
     let lines = Lines::new(source);
+    let count = analysis.document.diagrams.len().max(1);
+    (0..count)
+        .map(|index| explain_diagram(&lines, &analysis, index))
+        .collect()
+}
+
+/// Explains the first diagram of an analysis already computed from `source`.
+pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
+    explain_diagram(&Lines::new(source), analysis, 0)
+}
+
+fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> Explanation {
     let diagram_count = analysis.document.diagrams.len();
-    let Some(diagram) = analysis.document.diagrams.first() else {
+    let Some(diagram) = analysis.document.diagrams.get(diagram_index) else {
         return Explanation {
             summary: "The file contains no diagram.".to_string(),
             title: None,
@@ -124,9 +140,10 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
             notes: Vec::new(),
             diagnostics: analysis.diagnostics.clone(),
             diagram_count,
+            diagram_index,
         };
     };
-    let map = analysis.source_map.diagrams.first();
+    let map = analysis.source_map.diagrams.get(diagram_index);
     let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
 
     let mut participants: Vec<ParticipantSummary> = diagram
@@ -253,9 +270,28 @@ pub fn explain_analysis(source: &str, analysis: &Analysis) -> Explanation {
         flow,
         groups,
         notes,
-        diagnostics: analysis.diagnostics.clone(),
+        diagnostics: diagnostics_of(analysis, diagram_index),
         diagram_count,
+        diagram_index,
     }
+}
+
+/// The diagnostics inside one diagram of a file that has several; those
+/// outside every diagram (and in included files) go with the first.
+fn diagnostics_of(analysis: &Analysis, diagram_index: usize) -> Vec<Diagnostic> {
+    let maps = &analysis.source_map.diagrams;
+    if maps.len() <= 1 {
+        return analysis.diagnostics.clone();
+    }
+    let inside = |d: &Diagnostic, index: usize| {
+        d.file.is_none() && maps.get(index).is_some_and(|m| m.range.contains_range(d.range))
+    };
+    analysis
+        .diagnostics
+        .iter()
+        .filter(|d| inside(d, diagram_index) || (diagram_index == 0 && !(0..maps.len()).any(|i| inside(d, i))))
+        .cloned()
+        .collect()
 }
 
 struct Lines<'a> {
@@ -489,7 +525,8 @@ pub fn render_text(explanation: &Explanation) -> String {
     out.push_str("\n\n");
     if explanation.diagram_count > 1 {
         out.push_str(&format!(
-            "(the file holds {} diagrams; this explains the first)\n\n",
+            "(diagram {} of the {} in the file)\n\n",
+            explanation.diagram_index + 1,
             explanation.diagram_count
         ));
     }

@@ -59,8 +59,8 @@ fn lint_fixtures() {
 fn explain_fixtures() {
     for input in inputs("explain") {
         let text = std::fs::read_to_string(&input).unwrap();
-        let explanation = puml_ide::explain::explain(&text);
-        expect_test::expect_file![input.with_extension("explain")]
-            .assert_eq(&puml_ide::explain::render_text(&explanation));
+        let explanations = puml_ide::explain::explain_all_with(&text, &Default::default(), &puml_sema::NoIncludes);
+        let texts: Vec<String> = explanations.iter().map(puml_ide::explain::render_text).collect();
+        expect_test::expect_file![input.with_extension("explain")].assert_eq(&texts.join("\n"));
     }
 }
