@@ -263,6 +263,10 @@ fn mcp_over_streamable_http() {
         None,
     );
     assert!(orphan.status >= 400, "{}", orphan.status);
+    assert_eq!(orphan.json()["ok"], false, "transport errors are JSON too");
+    let not_sse = request(addr, "GET", "/mcp", &[("Accept", "text/html")], b"");
+    assert!(not_sse.status >= 400, "{}", not_sse.status);
+    assert!(not_sse.json()["error"].as_str().is_some_and(|e| !e.is_empty()));
 
     let closed = request(
         addr,

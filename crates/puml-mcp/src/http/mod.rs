@@ -315,7 +315,14 @@ async fn route(shared: &Shared, peer: SocketAddr, request: Request<Incoming>) ->
     }
     let path = request.uri().path();
     if path == MCP_PATH {
-        return Ok(shared.mcp.handle(request).await);
+        let ends_session = request.method() == Method::DELETE;
+        let mut response = shared.mcp.handle(request).await;
+        // rmcp acknowledges a session's end with 202; clients (the Python
+        // SDK among them) expect 200 or 204 for a DELETE that succeeded.
+        if ends_session && response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::OK;
+        }
+        return Ok(json_transport_error(response).await);
     }
     let Some(endpoint) = rest::Endpoint::from_path(path) else {
         return Err(ApiError::new(
@@ -364,6 +371,40 @@ async fn route(shared: &Shared, peer: SocketAddr, request: Request<Incoming>) ->
             ),
         )),
     }
+}
+
+/// rmcp answers transport errors (no session id, a wrong `Accept`, a body
+/// over the limit…) in plain text; rewrap them in this layer's JSON shape,
+/// keeping the status and the other headers (`Allow`…).
+async fn json_transport_error(response: Response<HttpBody>) -> Response<HttpBody> {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(response.status().is_client_error() || response.status().is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    // Error bodies are small, complete buffers; an error while reading one
+    // cannot happen (the error type is `Infallible`).
+    let text = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+    let code = match parts.status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::NOT_ACCEPTABLE => "not_acceptable",
+        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        _ => "mcp_transport",
+    };
+    let message = String::from_utf8_lossy(&text).trim().to_string();
+    let mut rewrapped = ApiError::new(parts.status, code, message).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_TYPE);
+    rewrapped.headers_mut().extend(parts.headers);
+    rewrapped
 }
 
 fn declared_length(headers: &HeaderMap) -> Option<usize> {
