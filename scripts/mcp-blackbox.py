@@ -4,9 +4,12 @@
 A real client that no one here wrote drives the server over stdio through
 every tool, resource, resource template and prompt; the SDK itself checks
 each successful tool result against the tool's output schema, and this
-script checks the error results against it too.
+script checks the error results against it too. The same conformance run
+then goes over streamable HTTP (`puml-mcp --http 127.0.0.1:0`, the SDK's
+streamable HTTP client), followed by the REST endpoints.
 
   mcp-blackbox.py BINARY                  conformance run; prints "N passed, M failed"
+  mcp-blackbox.py BINARY --no-http        the same, stdio only
   mcp-blackbox.py BINARY --load 10000     10,000 mixed calls on one session; RSS at start and end
   mcp-blackbox.py BINARY --bench 2000     median/p99 round trip of puml_check and puml_render_svg (50 lines)
 
@@ -19,15 +22,23 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import jsonschema
 import mcp.types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+try:  # the SDK renamed the streamable HTTP client; accept either name
+    from mcp.client.streamable_http import streamable_http_client
+except ImportError:  # pragma: no cover - older SDKs
+    from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
 
 LOGIN = """@startuml
 actor User
@@ -229,6 +240,69 @@ async def narrowed_roots(binary: str, root: Path) -> Checks:
     return c
 
 
+def post_rest(base: str, path: str, body: bytes) -> tuple[int, dict]:
+    request = urllib.request.Request(base + path, data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def rest_checks(base: str) -> Checks:
+    """POST /api/verify, /api/render, /api/svg with {"code"}: valid, invalid, malformed."""
+    c = Checks()
+    code = lambda source: json.dumps({"code": source}).encode()
+    status, body = post_rest(base, "/api/verify", code(LOGIN))
+    c.check(status == 200 and body.get("ok") is True, f"REST verify valid: {status} {body}")
+    status, body = post_rest(base, "/api/verify", code(BROKEN))
+    c.check(status == 200 and body.get("ok") is False and body.get("code") == "invalid_diagram"
+            and body.get("diagnostics"), f"REST verify invalid: {status} {body}")
+    status, render = post_rest(base, "/api/render", code(LOGIN))
+    c.check(status == 200 and render.get("svg", "").startswith("<svg"), f"REST render: {status}")
+    status, svg = post_rest(base, "/api/svg", code(LOGIN))
+    c.check(status == 200 and svg.get("svg") == render.get("svg")
+            and svg.get("filename", "").startswith("diagram-"), f"REST svg: {status} {svg.get('filename')}")
+    for path in ["/api/render", "/api/svg"]:
+        status, body = post_rest(base, path, code(BROKEN))
+        c.check(status == 422 and body.get("code") == "invalid_diagram", f"REST {path} invalid: {status} {body}")
+    for path in ["/api/verify", "/api/render", "/api/svg"]:
+        for bad in [b"{", b'{"code": ""}', b'{"code": "x", "extra": 1}']:
+            status, body = post_rest(base, path, bad)
+            c.check(status == 400 and body.get("code") == "invalid_input", f"REST {path} {bad!r}: {status} {body}")
+    return c
+
+
+async def http_pass(binary: str) -> Checks:
+    """The conformance run over streamable HTTP, then the REST endpoints, on a fresh workspace."""
+    root = make_workspace()
+    server = subprocess.Popen(
+        [binary, "--root", str(root), "--http", "127.0.0.1:0", "--rate-limit", "100000/10"],
+        cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        # The server prints its address (port chosen by the kernel) once it listens.
+        line = server.stderr.readline()
+        if "http://" not in line:
+            c = Checks()
+            c.check(False, f"the HTTP server did not start: {line!r}")
+            return c
+        base = "http://" + line.split("http://", 1)[1].split()[0]
+        async with streamable_http_client(base + "/mcp") as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                checks = await conformance(session, root)
+        rest = await asyncio.to_thread(rest_checks, base)
+        checks.passed += rest.passed
+        checks.failed += rest.failed
+        return checks
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 async def load(session: ClientSession, calls: int) -> int:
     pid = server_pid()
     mix = [
@@ -286,6 +360,7 @@ async def main() -> int:
     parser.add_argument("binary")
     parser.add_argument("--load", type=int, default=0)
     parser.add_argument("--bench", type=int, default=0)
+    parser.add_argument("--no-http", action="store_true", help="skip the streamable HTTP and REST pass")
     args = parser.parse_args()
     root = make_workspace()
     try:
@@ -302,6 +377,11 @@ async def main() -> int:
         roots = await narrowed_roots(args.binary, root)
         checks.passed += roots.passed
         checks.failed += roots.failed
+        if not args.no_http:
+            http = await http_pass(args.binary)
+            print(f"mcp-blackbox: over HTTP {http.passed} passed, {http.failed} failed")
+            checks.passed += http.passed
+            checks.failed += http.failed
         print(f"mcp-blackbox: {checks.passed} passed, {checks.failed} failed")
         return 1 if checks.failed else 0
     finally:

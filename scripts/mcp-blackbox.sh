@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives the puml-mcp binary with the official MCP Python SDK (a client no
 # one here wrote): every tool, resource and prompt over stdio.
-#   scripts/mcp-blackbox.sh                 conformance (prints "N passed, M failed")
+#   scripts/mcp-blackbox.sh                 conformance over stdio, then streamable HTTP + REST
+#                                           (prints "N passed, M failed"; --no-http: stdio only)
 #   scripts/mcp-blackbox.sh --load 10000    10,000 mixed calls on one session, RSS start/end
 #   scripts/mcp-blackbox.sh --bench 2000    median/p99 latency of puml_check and puml_render_svg
 # PUML_MCP_BIN=path uses an existing binary instead of building the release one.

@@ -45,7 +45,7 @@ enum Command {
     Primitives(cmd_tools::PrimitivesArgs),
     /// Convert another notation (Mermaid sequenceDiagram) to puml.
     Convert(cmd_tools::ConvertArgs),
-    /// Run the MCP server on stdio.
+    /// Run the MCP server on stdio (or over HTTP with --http ADDR).
     Mcp(cmd_mcp::McpArgs),
 }
 
