@@ -208,3 +208,15 @@ fn green_views_agree_with_cursor_views() {
     }
     assert!(statements > 1000, "only {statements} statements seen");
 }
+
+/// A caller passing the wrong old text gets a full parse, not a panic.
+#[test]
+fn mismatched_old_text_falls_back() {
+    let text = "@startuml\nA -> B : é one\nA -> B : two\n@enduml\n";
+    let current = parse(text);
+    for wrong_old in ["", "@startuml\n", "@startuml\nA -> B : xé one\nA -> B : two\n@enduml\n"] {
+        let next = text.replace("two", "three");
+        let (reparsed, _) = reparse_counted(&current, wrong_old, &next);
+        assert_eq!(reparsed, parse(&next));
+    }
+}

@@ -43,7 +43,10 @@ pub(crate) fn reparse(old: OldParse, old_text: &str, new_text: &str) -> ParsedTe
 }
 
 fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedText> {
-    if !old.reparsable || old.errors.iter().any(|e| is_file_level(e.code)) {
+    // `old_text` must be the text `old` was parsed from; a caller that
+    // passes another gets a full parse, not a wrong tree or a panic.
+    let consistent = TextSize::try_from(old_text.len()).is_ok_and(|len| len == old.green.text_len());
+    if !consistent || !old.reparsable || old.errors.iter().any(|e| is_file_level(e.code)) {
         return None;
     }
     let (start, old_end, new_end) = changed_span(old_text, new_text)?;
@@ -61,7 +64,7 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     }
     let statement_start = usize::from(statement_start);
     let statement_end = statement_start + usize::from(statement.text_len());
-    let old_line = &old_text[statement_start..statement_end];
+    let old_line = old_text.get(statement_start..statement_end)?;
     let content_len = old_line.trim_end_matches(['\n', '\r']).len();
     // One physical line, with the change inside its content.
     if old_line[..content_len].contains(['\n', '\r']) || old_end > statement_start + content_len {
