@@ -121,33 +121,23 @@ fn plantuml_syntax(jar: &Path, sources: &[(PathBuf, String)], sample: usize) -> 
 /// The same cold checks spread over every core, as `puml check DIR` runs
 /// them. Returns seconds per diagram.
 fn parallel_throughput(sources: &[(PathBuf, String)], bytes: usize) -> f64 {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let rounds = 40u32;
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for worker in 0..workers {
-            scope.spawn(move || {
-                for _ in 0..rounds {
-                    for (path, text) in sources.iter().skip(worker).step_by(workers) {
-                        let options = CheckOptions {
-                            file_path: Some(path.clone()),
-                            ..Default::default()
-                        };
-                        std::hint::black_box(check_source(text, &options, &FsLoader));
-                    }
-                }
-            });
-        }
+    let (per_diagram, workers) = corpus::time_on_all_cores(sources, rounds, |path, text| {
+        let options = CheckOptions {
+            file_path: Some(path.to_path_buf()),
+            ..Default::default()
+        };
+        std::hint::black_box(check_source(text, &options, &FsLoader));
     });
-    let elapsed = start.elapsed().as_secs_f64();
-    let diagrams = sources.len() as f64 * f64::from(rounds);
+    let per_diagram = per_diagram.as_secs_f64();
+    let mean_bytes = bytes as f64 / sources.len().max(1) as f64;
     println!(
         "puml check on {workers} cores: {:.0} diagrams/s, {:.1} MB/s ({:.3} ms per diagram)",
-        diagrams / elapsed,
-        bytes as f64 * f64::from(rounds) / elapsed / 1e6,
-        elapsed / diagrams * 1e3
+        1.0 / per_diagram,
+        mean_bytes / per_diagram / 1e6,
+        per_diagram * 1e3
     );
-    elapsed / diagrams
+    per_diagram
 }
 
 /// A generated 5,000-line diagram; one character of a label changes per

@@ -111,28 +111,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// SVG over the corpus on every core; time per diagram.
 fn time_corpus_parallel(sources: &[(PathBuf, String)], rounds: u32) -> Duration {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for worker in 0..workers {
-            scope.spawn(move || {
-                for _ in 0..rounds {
-                    for (path, text) in sources.iter().skip(worker).step_by(workers) {
-                        let options = RenderOptions {
-                            format: Format::Svg,
-                            check: CheckOptions {
-                                file_path: Some(path.clone()),
-                                ..CheckOptions::default()
-                            },
-                            ..RenderOptions::default()
-                        };
-                        let _ = std::hint::black_box(render_source(text, &options, &FsLoader));
-                    }
-                }
-            });
-        }
+    let (per_diagram, _) = crate::corpus::time_on_all_cores(sources, rounds, |path, text| {
+        let options = RenderOptions {
+            format: Format::Svg,
+            check: CheckOptions {
+                file_path: Some(path.to_path_buf()),
+                ..CheckOptions::default()
+            },
+            ..RenderOptions::default()
+        };
+        let _ = std::hint::black_box(render_source(text, &options, &FsLoader));
     });
-    start.elapsed() / (sources.len() as u32 * rounds).max(1)
+    per_diagram
 }
 
 fn ms(d: Duration) -> f64 {

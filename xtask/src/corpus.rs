@@ -120,3 +120,29 @@ pub fn normalize(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Runs `work` over every source `rounds` times, the sources spread over
+/// all cores; returns the wall time per source processed and the number
+/// of cores used.
+pub fn time_on_all_cores(
+    sources: &[(PathBuf, String)],
+    rounds: u32,
+    work: impl Fn(&Path, &str) + Sync,
+) -> (std::time::Duration, usize) {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for worker in 0..workers {
+            let work = &work;
+            scope.spawn(move || {
+                for _ in 0..rounds {
+                    for (path, text) in sources.iter().skip(worker).step_by(workers) {
+                        work(path, text);
+                    }
+                }
+            });
+        }
+    });
+    let processed = (sources.len() as u32 * rounds).max(1);
+    (start.elapsed() / processed, workers)
+}

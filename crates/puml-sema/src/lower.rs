@@ -689,42 +689,37 @@ impl DiagramLowering {
             }
             let first_range = self.map.participants[id.index()];
             let line = full_line_range(node);
-            let diagnostic = if was_declared {
-                let diagnostic = Diagnostic::warning(
+            let (diagnostic_code, message, related, fix_title, fix) = if was_declared {
+                (
                     codes::DUPLICATE_PARTICIPANT,
-                    decl_range,
                     format!(
                         "participant `{code}` is declared twice; PlantUML keeps the first declaration's kind, name and color, and only moves `{code}` here in the order"
                     ),
+                    "first declared here",
+                    "Remove this declaration",
+                    vec![TextEdit::delete(line)],
                 )
-                .with_related(first_range, "first declared here");
-                if box_changed {
-                    diagnostic
-                } else {
-                    diagnostic.with_suggestion("Remove this declaration", vec![TextEdit::delete(line)])
-                }
             } else {
-                let diagnostic = Diagnostic::warning(
+                let first_line_start = self.first_use_line_start[id.index()];
+                (
                     codes::DECLARED_AFTER_USE,
-                    decl_range,
                     format!(
                         "`{code}` is declared after its first use; PlantUML ignores this declaration's kind, name and color, and only moves `{code}` here in the order"
                     ),
+                    "first used here",
+                    "Move the declaration above the first use",
+                    vec![
+                        TextEdit::insert(first_line_start, line_text_with_newline(node)),
+                        TextEdit::delete(line),
+                    ],
                 )
-                .with_related(first_range, "first used here");
-                if box_changed {
-                    diagnostic
-                } else {
-                    let first_line_start = self.first_use_line_start[id.index()];
-                    diagnostic.with_suggestion(
-                        "Move the declaration above the first use",
-                        vec![
-                            TextEdit::insert(first_line_start, line_text_with_newline(node)),
-                            TextEdit::delete(line),
-                        ],
-                    )
-                }
             };
+            let mut diagnostic =
+                Diagnostic::warning(diagnostic_code, decl_range, message).with_related(first_range, related);
+            // Removing or moving the line would also undo the box change it made.
+            if !box_changed {
+                diagnostic = diagnostic.with_suggestion(fix_title, fix);
+            }
             self.diagnostics.push(diagnostic);
             return;
         }
