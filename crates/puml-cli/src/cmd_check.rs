@@ -1,6 +1,6 @@
 //! `puml check` and `puml dump`.
 
-use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
+use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{self, CheckOptions, CheckReport, LineColDiagnostic};
 use puml_sema::FsLoader;
 use puml_syntax::Severity;
@@ -210,36 +210,12 @@ fn check_in_parallel(
     limit: u64,
     options_for: &(dyn Fn(&PathBuf) -> CheckOptions + Sync),
 ) -> Vec<CheckOutcome> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<CheckOutcome>> = Vec::new();
-    slots.resize_with(files.len(), || None);
-    let slots = std::sync::Mutex::new(slots);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(path) = files.get(index) else {
-                    break;
-                };
-                let outcome = read_input_bytes(path, limit).map(|bytes| {
-                    let report = check::check_bytes(&bytes, &options_for(path), &FsLoader);
-                    (bytes, report)
-                });
-                if let Ok(mut slots) = slots.lock() {
-                    slots[index] = Some(outcome);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|slot| slot.unwrap_or_else(|| Err(InputError::Io("internal error: a file was not checked".into()))))
-        .collect()
+    parallel_map(files, |path| {
+        read_input_bytes(path, limit).map(|bytes| {
+            let report = check::check_bytes(&bytes, &options_for(path), &FsLoader);
+            (bytes, report)
+        })
+    })
 }
 
 pub fn diagnostic_json(d: &LineColDiagnostic) -> Value {

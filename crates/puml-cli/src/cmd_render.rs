@@ -3,7 +3,7 @@
 //! `name-1.svg`, `name-2.svg`, … when a file holds several diagrams or
 //! pages. Writes are atomic and never replace an input file.
 
-use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
+use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
 use puml_ide::render::{render_source, Format, RenderFailure, RenderOptions, RenderedPage};
 use puml_sema::FsLoader;
@@ -11,7 +11,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -130,8 +129,6 @@ pub fn run(args: RenderArgs) -> ExitCode {
     ExitCode::from(worst as u8)
 }
 
-/// Renders one input. Messages go to `log` (printed by the caller, in input
-/// order, even when files are rendered in parallel).
 /// A file's outcome and the messages to print for it.
 type FileReport = (Outcome, Vec<String>);
 
@@ -145,44 +142,20 @@ fn render_all(
     inputs: &[PathBuf],
     progress: bool,
 ) -> Vec<FileReport> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len().max(1));
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<FileReport>>> = Mutex::new(vec![None; files.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(path) = files.get(index) else {
-                    break;
-                };
-                let mut log = Vec::new();
-                let outcome = render_file(path, format, args, limit, inputs, &mut log);
-                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if progress {
-                    eprint!("\r\x1b[2K[{finished}/{}] {}", files.len(), path.display());
-                }
-                if let Ok(mut slots) = slots.lock() {
-                    slots[index] = Some((outcome, log));
-                }
-            });
+    parallel_map(files, |path| {
+        let mut log = Vec::new();
+        let outcome = render_file(path, format, args, limit, inputs, &mut log);
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if progress {
+            eprint!("\r\x1b[2K[{finished}/{}] {}", files.len(), path.display());
         }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|slot| {
-            slot.unwrap_or((
-                Outcome::Failure,
-                vec!["puml render: internal error: a file was not rendered".into()],
-            ))
-        })
-        .collect()
+        (outcome, log)
+    })
 }
 
+/// Renders one input. Messages go to `log` (printed by the caller, in input
+/// order, even when files are rendered in parallel).
 fn render_file(
     path: &Path,
     format: Format,
