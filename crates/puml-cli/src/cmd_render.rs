@@ -7,6 +7,7 @@ use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputEr
 use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
 use puml_ide::render::{render_source, Format, RenderFailure, RenderOptions, RenderedPage};
 use puml_sema::FsLoader;
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -113,15 +114,47 @@ pub fn run(args: RenderArgs) -> ExitCode {
     let inputs: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
     let progress = files.len() > 1 && std::io::stderr().is_terminal();
     let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
-    let outcomes = render_all(&files, format, &args, limit, &inputs, progress);
-    if progress {
-        eprint!("\r\x1b[2K");
-    }
-    for (outcome, log) in outcomes {
-        for line in log {
-            eprintln!("{line}");
+    // Files render in parallel, a bounded batch at a time; outputs are
+    // written here, in input order, so the result does not depend on
+    // timing. Two inputs can name the same output (the same `@startuml
+    // name`): the first keeps it and the later one is an error, not a
+    // silent overwrite.
+    let mut written: HashSet<PathBuf> = HashSet::new();
+    let mut finished = 0;
+    for batch in files.chunks(RENDER_BATCH) {
+        let reports = render_all(
+            batch,
+            format,
+            &args,
+            limit,
+            &inputs,
+            progress.then_some((finished, files.len())),
+        );
+        finished += batch.len();
+        if progress {
+            eprint!("\r\x1b[2K");
         }
-        worst = worst.max(outcome);
+        for report in reports {
+            for line in report.log {
+                eprintln!("{line}");
+            }
+            let mut outcome = report.outcome;
+            for (target, bytes) in report.outputs {
+                if !written.insert(target.clone()) {
+                    eprintln!(
+                        "puml render: {} is already written by an earlier input (same diagram name); rename one of the diagrams or use another --out-dir",
+                        target.display()
+                    );
+                    outcome = outcome.max(Outcome::Failure);
+                    continue;
+                }
+                if let Err(e) = puml_ide::fs::write_atomic(&target, &bytes) {
+                    eprintln!("puml render: cannot write {}: {e}", target.display());
+                    outcome = outcome.max(Outcome::Failure);
+                }
+            }
+            worst = worst.max(outcome);
+        }
     }
     if progress {
         eprintln!("rendered {} file(s)", files.len());
@@ -129,8 +162,17 @@ pub fn run(args: RenderArgs) -> ExitCode {
     ExitCode::from(worst as u8)
 }
 
-/// A file's outcome and the messages to print for it.
-type FileReport = (Outcome, Vec<String>);
+/// Files rendered before their outputs are written: bounds the memory
+/// held by rendered pages.
+const RENDER_BATCH: usize = 64;
+
+/// What rendering one input produced: its outcome so far, the messages to
+/// print, and the files to write.
+struct FileReport {
+    outcome: Outcome,
+    log: Vec<String>,
+    outputs: Vec<(PathBuf, Vec<u8>)>,
+}
 
 /// Renders `files` on every available core (one file per task), returning
 /// each file's outcome and messages in input order.
@@ -140,30 +182,36 @@ fn render_all(
     args: &RenderArgs,
     limit: u64,
     inputs: &[PathBuf],
-    progress: bool,
+    progress: Option<(usize, usize)>,
 ) -> Vec<FileReport> {
     let done = AtomicUsize::new(0);
     parallel_map(files, |path| {
-        let mut log = Vec::new();
-        let outcome = render_file(path, format, args, limit, inputs, &mut log);
-        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if progress {
-            eprint!("\r\x1b[2K[{finished}/{}] {}", files.len(), path.display());
+        let mut report = FileReport {
+            outcome: Outcome::Ok,
+            log: Vec::new(),
+            outputs: Vec::new(),
+        };
+        report.outcome = render_file(path, format, args, limit, inputs, &mut report);
+        if let Some((before, total)) = progress {
+            let finished = before + done.fetch_add(1, Ordering::Relaxed) + 1;
+            eprint!("\r\x1b[2K[{finished}/{total}] {}", path.display());
         }
-        (outcome, log)
+        report
     })
 }
 
-/// Renders one input. Messages go to `log` (printed by the caller, in input
-/// order, even when files are rendered in parallel).
+/// Renders one input. Messages and the files to write go to `report`
+/// (the caller prints and writes them in input order, even when files are
+/// rendered in parallel); standard output is written here.
 fn render_file(
     path: &Path,
     format: Format,
     args: &RenderArgs,
     limit: u64,
     inputs: &[PathBuf],
-    log: &mut Vec<String>,
+    report: &mut FileReport,
 ) -> Outcome {
+    let log = &mut report.log;
     let is_stdin = path.as_os_str() == "-";
     let display = if is_stdin {
         "<stdin>".to_string()
@@ -226,7 +274,7 @@ fn render_file(
     }
     let targets = output_paths(path, is_stdin, &pages, format, args);
     let mut outcome = Outcome::Ok;
-    for (page, target) in pages.iter().zip(targets) {
+    for (page, target) in pages.into_iter().zip(targets) {
         let canonical_parent = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -242,10 +290,7 @@ fn render_file(
             outcome = Outcome::Failure;
             continue;
         }
-        if let Err(e) = puml_ide::fs::write_atomic(&target, &page.bytes) {
-            log.push(format!("puml render: cannot write {}: {e}", target.display()));
-            outcome = Outcome::Failure;
-        }
+        report.outputs.push((target, page.bytes));
     }
     outcome
 }

@@ -106,3 +106,38 @@ fn bad_options_are_usage_errors() {
     let out = puml(&["render", "-", "-f", "png"], Some(PAGED.as_bytes()));
     assert_eq!(out.status.code(), Some(2), "several PNG pages cannot go to stdout");
 }
+
+/// Two inputs naming the same output (same file name in two directories,
+/// one --out-dir): the first keeps it, the second is an error (not a
+/// silent overwrite), whatever the order threads finish in.
+#[test]
+fn same_output_name_from_two_inputs_is_reported() {
+    let dir = temp_dir("collide");
+    let out = dir.join("out");
+    for (sub, label) in [("a", "from a"), ("b", "from b")] {
+        std::fs::create_dir_all(dir.join(sub)).expect("subdir");
+        std::fs::write(
+            dir.join(sub).join("shared.puml"),
+            format!("@startuml\nA -> B : {label}\n@enduml\n"),
+        )
+        .expect("write input");
+    }
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(&out);
+        let result = puml(
+            &[
+                "render",
+                dir.join("a").to_str().expect("utf-8"),
+                dir.join("b").to_str().expect("utf-8"),
+                "--out-dir",
+                out.to_str().expect("utf-8"),
+            ],
+            None,
+        );
+        assert_ne!(result.status.code(), Some(0));
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains("already written by an earlier input"), "{stderr}");
+        let svg = std::fs::read_to_string(out.join("shared.svg")).expect("first output kept");
+        assert!(svg.contains("from a") && !svg.contains("from b"));
+    }
+}

@@ -26,7 +26,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(file_name);
-    tmp_name.push(format!(".puml-tmp-{}", std::process::id()));
+    // Unique per call, not only per process: threads of one process (a
+    // server, a parallel batch) may write beside each other.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tmp_name.push(format!(".puml-tmp-{}-{serial}", std::process::id()));
     let tmp = dir.join(tmp_name);
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
