@@ -67,32 +67,12 @@ pub fn significant_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {
 /// The range of a statement without its leading whitespace and trailing
 /// whitespace/newline (what a diagnostic should underline).
 pub fn statement_range(node: &SyntaxNode) -> TextRange {
-    let blank = |t: &SyntaxToken| matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
-    let range = node.text_range();
-    let mut first = node.first_token();
-    while let Some(t) = first
-        .as_ref()
-        .filter(|t| blank(t) && t.text_range().end() <= range.end())
-    {
-        first = t.next_token();
+    let green = node.green();
+    GreenStatement {
+        green: &green,
+        start: node.text_range().start(),
     }
-    let mut last = node.last_token();
-    while let Some(t) = last
-        .as_ref()
-        .filter(|t| blank(t) && t.text_range().start() >= range.start())
-    {
-        last = t.prev_token();
-    }
-    match (first, last) {
-        (Some(first), Some(last))
-            if first.text_range().start() < last.text_range().end()
-                && range.contains_range(first.text_range())
-                && range.contains_range(last.text_range()) =>
-        {
-            TextRange::new(first.text_range().start(), last.text_range().end())
-        }
-        _ => TextRange::empty(range.start()),
-    }
+    .range()
 }
 
 /// The range of the first line of a statement (its header, for block statements).
@@ -273,7 +253,9 @@ impl<'a> GreenStatement<'a> {
         walk(self.green, test)
     }
 
-    /// Same as [`statement_range`], without building cursor nodes.
+    /// The statement without its leading whitespace and trailing
+    /// whitespace/newline (see [`statement_range`]), without building
+    /// cursor nodes.
     pub fn range(&self) -> TextRange {
         // (start, end) of the first and last non-blank tokens, in one walk.
         fn walk(node: &GreenNodeData, offset: TextSize, found: &mut Option<(TextSize, TextSize)>) {

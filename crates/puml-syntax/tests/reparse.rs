@@ -184,6 +184,7 @@ fn edits_that_change_structure_fall_back() {
 #[test]
 fn green_views_agree_with_cursor_views() {
     use puml_syntax::ast::{self, GreenStatement, Tok};
+    use puml_syntax::SyntaxKind;
     let mut statements = 0;
     for path in sample_files() {
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -198,7 +199,22 @@ fn green_views_agree_with_cursor_views() {
                     start: node.text_range().start(),
                 };
                 assert_eq!(green.kind(), node.kind());
-                assert_eq!(green.range(), ast::statement_range(&node), "{}", path.display());
+                // The underlined range, computed through the cursor API:
+                // from the first to the last token that is not a blank.
+                let solid: Vec<_> = node
+                    .descendants_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .filter(|t| !matches!(t.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
+                    .map(|t| t.text_range())
+                    .collect();
+                let expected = match (solid.first(), solid.last()) {
+                    (Some(first), Some(last)) if first.start() < last.end() => {
+                        puml_syntax::TextRange::new(first.start(), last.end())
+                    }
+                    _ => puml_syntax::TextRange::empty(node.text_range().start()),
+                };
+                let text = node.text();
+                assert_eq!(green.range(), expected, "{}: {text:?}", path.display());
                 let cursor_tokens = ast::significant_tokens(&node);
                 let expected: Vec<Tok> = cursor_tokens.iter().map(Tok::from).collect();
                 assert_eq!(green.significant_tokens(), expected);
