@@ -145,11 +145,16 @@ pub fn name_text(token: &SyntaxToken) -> String {
 }
 
 pub fn unquote(text: &str) -> String {
+    unquote_str(text).to_string()
+}
+
+/// [`unquote`] without allocating: trimmed, one pair of `"` removed.
+pub fn unquote_str(text: &str) -> &str {
     let t = text.trim();
     if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
-        t[1..t.len() - 1].to_string()
+        &t[1..t.len() - 1]
     } else {
-        t.to_string()
+        t
     }
 }
 
@@ -189,12 +194,7 @@ impl<'a> Tok<'a> {
 
     /// [`Tok::name`] without allocating.
     pub fn name_str(&self) -> &'a str {
-        let t = self.text.trim();
-        if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
-            &t[1..t.len() - 1]
-        } else {
-            t
-        }
+        unquote_str(self.text)
     }
 }
 
