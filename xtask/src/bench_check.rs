@@ -64,7 +64,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--no-plantuml") {
         return Ok(());
     }
-    let Some(jar) = dirs_jar() else {
+    let Some(jar) = corpus::plantuml_jar() else {
         println!("PlantUML jar not installed (../shared/tools/plantuml-oracle --install): no ratio");
         return Ok(());
     };
@@ -205,12 +205,4 @@ fn plantuml_checkonly(jar: &Path, sources: &[(PathBuf, String)]) -> Option<f64> 
         .ok()?;
     let _ = status;
     Some(start.elapsed().as_secs_f64() / sources.len() as f64)
-}
-
-fn dirs_jar() -> Option<PathBuf> {
-    let home = std::env::var_os("PLANTUML_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/plantuml-oracle")))?;
-    let jar = home.join("plantuml.jar");
-    jar.is_file().then_some(jar)
 }

@@ -66,7 +66,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--no-plantuml") {
         return Ok(());
     }
-    match plantuml_jar() {
+    match corpus::plantuml_jar() {
         None => println!("PlantUML: jar not installed (plantuml-oracle --install), no ratio"),
         Some(jar) => {
             let files: Vec<&Path> = sources.iter().map(|(p, _)| p.as_path()).collect();
@@ -222,18 +222,6 @@ fn time_big(messages: usize, runs: usize) -> Result<Duration, String> {
     }
     times.sort();
     Ok(times[0])
-}
-
-fn plantuml_jar() -> Option<PathBuf> {
-    if let Ok(jar) = std::env::var("PLANTUML_JAR") {
-        let p = PathBuf::from(jar);
-        return p.exists().then_some(p);
-    }
-    let oracle = corpus::workspace_root().join("../shared/tools/plantuml-oracle");
-    let out = Command::new(oracle).arg("jar").output().ok()?;
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let p = PathBuf::from(path);
-    (out.status.success() && p.exists()).then_some(p)
 }
 
 /// PlantUML `-tsvg` over `files` in one JVM; returns the mean per file.

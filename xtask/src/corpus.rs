@@ -3,6 +3,7 @@
 //! `MANIFEST.tsv` with PlantUML's verdict and the features used.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 pub struct Entry {
     pub id: String,
@@ -145,4 +146,17 @@ pub fn time_on_all_cores(
     });
     let processed = (sources.len() as u32 * rounds).max(1);
     (start.elapsed() / processed, workers)
+}
+
+/// The PlantUML jar: `PLANTUML_JAR`, or the one `plantuml-oracle` installed.
+pub fn plantuml_jar() -> Option<PathBuf> {
+    if let Ok(jar) = std::env::var("PLANTUML_JAR") {
+        let p = PathBuf::from(jar);
+        return p.exists().then_some(p);
+    }
+    let oracle = workspace_root().join("../shared/tools/plantuml-oracle");
+    let out = Command::new(oracle).arg("jar").output().ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let p = PathBuf::from(path);
+    (out.status.success() && p.exists()).then_some(p)
 }
