@@ -5,6 +5,7 @@ mod bench_check;
 mod bench_render;
 mod corpus;
 mod fidelity;
+mod fix_rate;
 mod gallery;
 
 use std::process::ExitCode;
@@ -15,6 +16,10 @@ tasks:
   bench-check [--corpus DIR] [--no-plantuml]
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
+  fix-rate [--bin PATH] [--mutants DIR] [--verbose]
+                                        `puml check --fix` on every PlantUML-invalid mutant and
+                                        test-data diagram, judged again by PlantUML: the repaired
+                                        share per mutation operator; updates test-data/fix/
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
@@ -34,6 +39,7 @@ fn main() -> ExitCode {
         "gallery" => gallery::run(rest),
         "bench-render" => bench_render::run(rest),
         "bench-check" => bench_check::run(rest),
+        "fix-rate" => fix_rate::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

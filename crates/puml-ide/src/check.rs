@@ -248,31 +248,9 @@ pub fn locate(
     }
 }
 
-/// Applies every machine-applicable fix of diagnostics in the main file,
-/// repeatedly (a fix can reveal the next problem), at most a few rounds.
+/// Applies the machine-applicable fixes to a fixpoint (see [`crate::fix`]).
 /// Returns the fixed text and the number of fixes applied.
 pub fn fix_source(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (String, usize) {
-    let mut current = text.to_string();
-    let mut applied = 0;
-    for _round in 0..8 {
-        let analysis = puml_sema::analyze(&current, &options.analysis_options(), loader);
-        let edits: Vec<puml_syntax::TextEdit> = analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.file.is_none())
-            .filter_map(|d| d.fixes.iter().find(|f| f.machine_applicable))
-            .flat_map(|f| f.edits.iter().cloned())
-            .collect();
-        if edits.is_empty() {
-            break;
-        }
-        let (next, skipped) = puml_syntax::apply_edits(&current, &edits);
-        let count = edits.len() - skipped;
-        if count == 0 || next == current {
-            break;
-        }
-        applied += count;
-        current = next;
-    }
-    (current, applied)
+    let outcome = crate::fix::fix_all(text, options, loader);
+    (outcome.source, outcome.applied)
 }

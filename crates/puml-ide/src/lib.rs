@@ -10,6 +10,7 @@
 pub mod check;
 pub mod edit;
 pub mod explain;
+pub mod fix;
 pub mod format;
 pub mod fs;
 pub mod lint;
