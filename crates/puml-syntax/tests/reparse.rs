@@ -21,15 +21,22 @@ impl Rng {
 
 fn sample_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // `../shared` beside the main checkout, also seen from a worktree nested deeper.
+    let shared = root
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared"))
+        .find(|s| s.join("corpus").is_dir())
+        .unwrap_or_else(|| root.join("../shared"));
     let mut files = Vec::new();
     for dir in [
-        "test-data/syntax/ok",
-        "test-data/syntax/err",
-        "test-data/examples",
-        "../shared/corpus",
-        "../shared/corpus-mutants",
+        root.join("test-data/syntax/ok"),
+        root.join("test-data/syntax/err"),
+        root.join("test-data/examples"),
+        shared.join("corpus"),
+        shared.join("corpus-mutants"),
     ] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+        let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
         };
         for entry in entries.flatten() {
