@@ -281,6 +281,12 @@ fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
 #[derive(Clone)]
 struct OpenGroup {
     range: TextRange,
+    /// An `else` outside any group opens one of these, so that a stray
+    /// `end` after it is not a second error: `(index of the else's
+    /// diagnostic, range of the else keyword, range of its whole line)`.
+    /// Its fix is chosen by what follows: an `end` → the `else` meant `alt`;
+    /// none → remove the `else`.
+    stray_else: Option<(usize, TextRange, TextRange)>,
 }
 
 #[derive(Clone, Default)]
@@ -398,7 +404,7 @@ impl DiagramLowering {
                 diagnostic = diagnostic.with_related(color_range, "the color is set here");
             }
             if let Some(closest) = crate::colors::closest_color(token.text()) {
-                diagnostic = diagnostic.with_suggestion(
+                diagnostic = diagnostic.with_fix(
                     format!("Use `#{closest}`"),
                     vec![TextEdit::replace(color_range, format!("#{closest}"))],
                 );
@@ -521,6 +527,26 @@ impl DiagramLowering {
                 } else if !key.is_empty() {
                     self.diagram.settings.pragmas.push((key, value));
                 }
+            }
+            // A Mermaid `rect` (reported by the parser) still opens a
+            // group for the `end` that closes it: one mistake, one error.
+            // Likewise an activity `if (…) then` and a misspelt group
+            // keyword (`atl`), whose fixes turn them into groups.
+            ERROR_STATEMENT if opens_group_when_repaired(node) => {
+                self.groups.push(OpenGroup {
+                    range,
+                    stray_else: None,
+                });
+                self.push_event(
+                    Event::GroupStart(Group {
+                        kind: GroupKind::Group,
+                        label: None,
+                        secondary: None,
+                        frame_color: None,
+                        color: None,
+                    }),
+                    range,
+                );
             }
             _ => {}
         }
@@ -1340,7 +1366,10 @@ impl DiagramLowering {
         } else {
             (Some(text.clone()).filter(|t| !t.is_empty()), None)
         };
-        self.groups.push(OpenGroup { range });
+        self.groups.push(OpenGroup {
+            range,
+            stray_else: None,
+        });
         self.push_event(
             Event::GroupStart(Group {
                 kind,
@@ -1360,6 +1389,22 @@ impl DiagramLowering {
                 range,
                 "`else` outside a group: it must come between `alt` (or `par`, `critical`…) and its `end`",
             ));
+            let keyword = significant_tokens(node).first().map_or(range, |t| t.text_range());
+            self.groups.push(OpenGroup {
+                range,
+                stray_else: Some((self.diagnostics.len() - 1, keyword, full_line_range(node))),
+            });
+            let label = token_text(node, TEXT).filter(|t| !t.is_empty());
+            self.push_event(
+                Event::GroupStart(Group {
+                    kind: GroupKind::Alt,
+                    label,
+                    secondary: None,
+                    frame_color: None,
+                    color: None,
+                }),
+                range,
+            );
             return;
         }
         let color = significant_tokens(node)
@@ -1371,7 +1416,18 @@ impl DiagramLowering {
     }
 
     fn end(&mut self, node: &SyntaxNode, range: TextRange) {
-        if self.groups.pop().is_none() {
+        let popped = self.groups.pop();
+        if let Some(OpenGroup {
+            stray_else: Some((index, keyword, _)),
+            ..
+        }) = popped
+        {
+            self.diagnostics[index] = self.diagnostics[index].clone().with_fix(
+                "Replace `else` with `alt` (this `end` closes it)",
+                vec![TextEdit::replace(keyword, "alt")],
+            );
+        }
+        if popped.is_none() {
             let full = full_line_range(node);
             self.diagnostics.push(
                 Diagnostic::error(
@@ -1379,7 +1435,7 @@ impl DiagramLowering {
                     range,
                     "`end` with no open group (PlantUML: \"Cannot create group\"); an earlier `end` may have closed the group this one was meant for",
                 )
-                .with_suggestion("Remove this `end`", vec![TextEdit::delete(full)]),
+                .with_fix("Remove this `end`", vec![TextEdit::delete(full)]),
             );
             return;
         }
@@ -1494,6 +1550,12 @@ impl DiagramLowering {
             && !diagram.syntax.text().to_string().ends_with('\n')
             && !diagram.syntax.text().is_empty();
         for group in self.groups.iter().rev() {
+            if let Some((index, _, line)) = group.stray_else {
+                self.diagnostics[index] = self.diagnostics[index]
+                    .clone()
+                    .with_fix("Remove this `else`", vec![TextEdit::delete(line)]);
+                continue;
+            }
             let insert = if needs_newline_before { "\nend\n" } else { "end\n" };
             self.diagnostics.push(
                 Diagnostic::warning(
@@ -1768,4 +1830,23 @@ fn line_text_with_newline(node: &SyntaxNode) -> String {
         text.push('\n');
     }
     text
+}
+
+/// An error statement (all one error token) that the parser's fix turns
+/// into a group start: Mermaid's `rect`, activity's `if (…) then`, a
+/// misspelt group keyword such as `atl`.
+fn opens_group_when_repaired(node: &SyntaxNode) -> bool {
+    let text = node.text().to_string();
+    let Some(word) = text
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .find(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+    else {
+        return false;
+    };
+    match word.as_str() {
+        "rect" => true,
+        "if" => text.to_ascii_lowercase().contains("then"),
+        _ => puml_syntax::closest_keyword(&word).is_some_and(|k| puml_syntax::keywords::GROUP_KEYWORDS.contains(&k)),
+    }
 }

@@ -127,6 +127,10 @@ impl Diagnostic {
         });
         self
     }
+    /// [`Diagnostic::with_fix`] from a `(title, edits)` pair.
+    pub fn with_fix_pair(self, (title, edits): (String, Vec<TextEdit>)) -> Diagnostic {
+        self.with_fix(title, edits)
+    }
     pub fn with_suggestion(mut self, title: impl Into<String>, edits: Vec<TextEdit>) -> Diagnostic {
         self.fixes.push(Fix {
             title: title.into(),

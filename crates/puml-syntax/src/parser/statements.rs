@@ -114,7 +114,7 @@ impl<'a> Parser<'a> {
             "ref" => self.reference(line),
             w if GROUP_KEYWORDS.contains(&w) => self.group_start(line, w),
             "else" => self.else_(line),
-            "elseif" | "elif" => self.wrong_else(line, word),
+            "elseif" | "elif" | "elsif" | "otherwise" => self.wrong_else(line, word),
             "end" => self.end(line),
             w if WRONG_ENDS.contains(&w) => self.wrong_end(line, w),
             "endbox" => self.simple(line, BOX_END, "endbox"),
@@ -251,11 +251,16 @@ impl<'a> Parser<'a> {
             Err(()) => {
                 let (_, s, e) = lx.pieces.last().copied().unwrap_or((ERROR_TOKEN, 0, 0));
                 let range = self.range(line, s, e);
-                self.error(Diagnostic::error(
-                    codes::UNTERMINATED_STRING,
-                    range,
-                    "this `\"` is never closed on its line",
-                ));
+                let close_at = s + closing_quote_offset(&line.content[s..e]);
+                let at = self.range(line, close_at, close_at);
+                self.error(
+                    Diagnostic::error(
+                        codes::UNTERMINATED_STRING,
+                        range,
+                        "this `\"` is never closed on its line",
+                    )
+                    .with_fix("Close the quote", vec![TextEdit::insert(at.start(), "\"")]),
+                );
                 true
             }
         }
@@ -435,11 +440,25 @@ impl<'a> Parser<'a> {
         if lx.at_end() {
             if kind == ACTIVATE {
                 let range = self.line_range(line);
-                self.error(Diagnostic::error(
+                // PlantUML's own shorthand (`A -> B ++`) activates the last
+                // message's receiver: the likeliest intent of a bare `activate`.
+                let receiver = (0..self.pos)
+                    .rev()
+                    .map(|idx| self.lines[idx])
+                    .find(|l| self.looks_like_message(l))
+                    .and_then(|l| message_receiver(l.content));
+                let diagnostic = Diagnostic::error(
                     codes::ACTIVATE_WITHOUT_NAME,
                     range,
                     "`activate` needs the participant to activate, e.g. `activate Server`",
-                ));
+                );
+                self.error(match receiver {
+                    Some(name) => diagnostic.with_fix(
+                        format!("Activate `{name}`, the last message's receiver"),
+                        vec![TextEdit::insert(range.end(), format!(" {name}"))],
+                    ),
+                    None => diagnostic.with_fix("Remove this line", vec![TextEdit::delete(self.full_line_range(line))]),
+                });
             } else if kind == DESTROY {
                 let range = self.line_range(line);
                 self.error(Diagnostic::error(
@@ -725,6 +744,9 @@ impl<'a> Parser<'a> {
         lx.keyword(&word);
         lx.ws();
         let mut ok = true;
+        // For the fixes: where `over` is, and where its first name ends.
+        let mut over_at = None;
+        let mut first_name_end = None;
         if lx.keyword("left") || lx.keyword("right") {
             let cp = lx.checkpoint();
             lx.ws();
@@ -740,9 +762,12 @@ impl<'a> Parser<'a> {
                 lx.rewind(cp);
             }
         } else if lx.keyword("over") {
+            over_at = Some(lx.pos - "over".len());
             lx.ws();
             if !self.name(&mut lx, line) {
                 ok = false;
+            } else {
+                first_name_end = Some(lx.pos);
             }
             let cp = lx.checkpoint();
             lx.ws();
@@ -764,6 +789,7 @@ impl<'a> Parser<'a> {
         if !lx.color() {
             lx.rewind(cp);
         }
+        let colon_at = lx.pos + (lx.rest().len() - lx.rest().trim_start().len());
         let one_line = lx.colon_label();
         let malformed = !ok || (!one_line && !lx.rest().trim().is_empty());
         if malformed {
@@ -773,11 +799,47 @@ impl<'a> Parser<'a> {
             } else {
                 "unexpected text in a note header: put the text after a `:`, or on the following lines (ended by `end note`); separate several participants with `,`"
             };
+            let mut diagnostic = Diagnostic::error(codes::BAD_NOTE, range, message);
+            let rest = &line.content[lx.pos..];
+            if !ok && first_name_end.is_none() {
+                // `note over : text`: over whom is unknown; across all of them.
+                if let Some(at) = over_at {
+                    diagnostic = diagnostic.with_fix(
+                        "Write `note across`",
+                        vec![TextEdit::replace(self.range(line, at, at + "over".len()), "across")],
+                    );
+                }
+            } else if let Some(end) = first_name_end.filter(|_| second_name_then_colon(rest)) {
+                // `note over A B: text`: the participants need a comma.
+                diagnostic = diagnostic.with_fix(
+                    "Separate the participants with `,`",
+                    vec![TextEdit::insert(self.range(line, end, end).start(), ",")],
+                );
+            }
             lx.error_to_end();
-            self.error(Diagnostic::error(codes::BAD_NOTE, range, message));
+            self.error(diagnostic);
         }
         self.emit_line(line, lx);
-        if one_line || malformed {
+        if one_line && !malformed && self.colon_block_note_end().is_some() {
+            // `note left of A: first line` + more lines + `end note`: a block
+            // note written with a colon. The body is the block's; one error.
+            let end = self.colon_block_note_end().unwrap_or(self.pos + 1);
+            let colon = self.range(line, colon_at, colon_at + 1);
+            let label_start =
+                colon_at + 1 + (line.content[colon_at + 1..].len() - line.content[colon_at + 1..].trim_start().len());
+            let label_range = self.range(line, colon_at, label_start);
+            self.error(
+                Diagnostic::error(
+                    codes::BAD_NOTE,
+                    colon,
+                    "a note with a `:` is one line; this one goes on to an `end note`: drop the `:` to make it a block note",
+                )
+                .with_fix("Move the text after `:` into the note's body", vec![TextEdit::replace(label_range, "\n")]),
+            );
+            self.emit_body(end);
+            self.emit_block_end(end);
+            self.pos = end + 1;
+        } else if one_line || malformed {
             self.pos += 1;
         } else {
             self.block_body(line, "note", |l| {
@@ -800,15 +862,71 @@ impl<'a> Parser<'a> {
                 self.pos = end + 1;
             }
             None => {
+                // The body runs until the next line that reads as a
+                // statement; it stays the block's body (one error, not one
+                // per line), and the fix closes the block after it.
                 let range = self.line_range(header);
-                self.error(Diagnostic::error(
+                let mut body_end = self.pos + 1;
+                let mut last_text = None;
+                while body_end < self.lines.len() && !self.looks_like_statement(&self.lines[body_end]) {
+                    if !self.lines[body_end].content.trim().is_empty() {
+                        last_text = Some(body_end);
+                    }
+                    body_end += 1;
+                }
+                let diagnostic = Diagnostic::error(
                     codes::UNCLOSED_BLOCK,
                     range,
                     format!("this {what} is never closed by `end {what}`"),
-                ));
-                self.pos += 1;
+                );
+                let close_before = last_text.map_or(self.pos + 1, |l| l + 1);
+                let diagnostic = match self.lines.get(close_before) {
+                    Some(next) => diagnostic.with_fix(
+                        format!("Close the {what} with `end {what}`"),
+                        vec![TextEdit::insert(
+                            TextSize::from(next.start as u32),
+                            format!("end {what}\n"),
+                        )],
+                    ),
+                    None => diagnostic,
+                };
+                self.error(diagnostic);
+                let body_end = close_before.min(self.lines.len());
+                self.emit_body(body_end);
+                self.pos = body_end.max(self.pos + 1);
             }
         }
+    }
+
+    /// After a one-line note at `self.pos`: the `end note` line that closes
+    /// it as if it were a block, when only body text comes before it.
+    fn colon_block_note_end(&self) -> Option<usize> {
+        self.looked_ahead.set(true);
+        for idx in self.pos + 1..self.lines.len() {
+            let compact: String = self.lines[idx].content.split_whitespace().collect::<Vec<_>>().join(" ");
+            let compact = compact.to_ascii_lowercase();
+            if matches!(
+                compact.as_str(),
+                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
+            ) {
+                return (idx > self.pos + 1).then_some(idx);
+            }
+            if self.looks_like_statement(&self.lines[idx]) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether a line reads as a statement of its own (a keyword, a
+    /// message, a divider…), not as text in a block's body.
+    fn looks_like_statement(&self, line: &Line<'a>) -> bool {
+        let trimmed = line.content.trim_start();
+        if ["@", "==", "||", "...", "!"].iter().any(|p| trimmed.starts_with(p)) {
+            return true;
+        }
+        let word = first_word(trimmed).to_ascii_lowercase();
+        STATEMENT_KEYWORDS.contains(&word.as_str()) || self.looks_like_message(line)
     }
 
     fn reference(&mut self, line: &Line<'a>) {
@@ -1399,7 +1517,7 @@ impl<'a> Parser<'a> {
                 range,
                 "`rect` is Mermaid syntax; in PlantUML highlight a region with `group` (or `box` for participants)",
             )
-            .with_suggestion("Replace `rect …` with `group`", vec![TextEdit::replace(range, "group")])
+            .with_fix_pair(self.rect_fix(line, range))
         } else if word == "and" || word == "option" {
             Diagnostic::error(
                 codes::MERMAID_SYNTAX,
@@ -1441,11 +1559,27 @@ impl<'a> Parser<'a> {
             )
             || (trimmed.starts_with(':') && trimmed.trim_end().ends_with(';'))
         {
-            Diagnostic::error(
+            let diagnostic = Diagnostic::error(
                 codes::FOREIGN_DIAGRAM_SYNTAX,
                 range,
                 format!("`{}` belongs to another kind of PlantUML diagram (activity/class/component), not to a sequence diagram; for a condition use `alt`/`opt`", shorten(trimmed.trim_end())),
-            )
+            );
+            match activity_if_condition(trimmed) {
+                // `if (cond) then` … `else` … `endif`: the `alt` it meant
+                // (the `endif`/`end` is matched as the group's end).
+                Some(condition) => diagnostic.with_fix(
+                    "Replace `if (…) then` with `alt …`",
+                    vec![TextEdit::replace(range, format!("alt {condition}"))],
+                ),
+                // Nothing better: keep the line, as a comment that says why.
+                None => diagnostic.with_fix(
+                    "Comment the line out",
+                    vec![TextEdit::insert(
+                        range.start(),
+                        "' not a sequence-diagram statement (commented out by puml --fix): ",
+                    )],
+                ),
+            }
         } else if let Some(kind_fix) = participant_kind_typo(word, trimmed) {
             kind_fix(self, word_range, range)
         } else if let Some(keyword) = closest_keyword(word) {
@@ -1479,12 +1613,91 @@ impl<'a> Parser<'a> {
         self.pos += 1;
     }
 
+    /// Mermaid's `rect COLOR` … `end`: a `box` when it wraps participant
+    /// declarations (with the color, and `end box`), else a `group`.
+    fn rect_fix(&self, line: &Line<'a>, range: TextRange) -> (String, Vec<TextEdit>) {
+        const DECLARATIONS: [&str; 8] = [
+            "participant",
+            "actor",
+            "boundary",
+            "control",
+            "entity",
+            "database",
+            "collections",
+            "queue",
+        ];
+        self.looked_ahead.set(true);
+        let mut end_line = None;
+        let mut only_declarations = true;
+        for idx in self.pos + 1..self.lines.len() {
+            let content = self.lines[idx].content.trim();
+            let first = content.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            if first == "end" || first.starts_with("@enduml") {
+                end_line = (first == "end").then_some(idx);
+                break;
+            }
+            if !content.is_empty() && !content.starts_with('\'') && !DECLARATIONS.contains(&first.as_str()) {
+                only_declarations = false;
+            }
+        }
+        match end_line {
+            Some(idx) if only_declarations && idx > self.pos + 1 => {
+                let end = self.lines[idx];
+                let color = rect_color(line.content).map(|c| format!(" {c}")).unwrap_or_default();
+                (
+                    "Replace `rect … end` with `box … end box`".to_string(),
+                    vec![
+                        TextEdit::replace(range, format!("box{color}")),
+                        TextEdit::replace(self.line_range(&end), "end box"),
+                    ],
+                )
+            }
+            _ => (
+                "Replace `rect …` with `group`".to_string(),
+                vec![TextEdit::replace(range, "group")],
+            ),
+        }
+    }
+
     fn full_line_range(&self, line: &Line<'a>) -> TextRange {
         TextRange::new(
             TextSize::from(line.start as u32),
             TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
         )
     }
+}
+
+/// Where the closing quote of an unterminated name belongs: before what
+/// follows a name in a declaration (` as alias`, ` <<stereotype>>`,
+/// ` #color`, ` order N`, ` : label`), else at the end of the text.
+fn closing_quote_offset(unterminated: &str) -> usize {
+    let lower = unterminated.to_ascii_lowercase();
+    let trimmed_end = unterminated.trim_end().len();
+    [" as ", " <<", " #", " order ", " :", " [["]
+        .iter()
+        .filter_map(|marker| lower.find(marker))
+        .min()
+        .unwrap_or(trimmed_end)
+}
+
+/// A Mermaid `rect`'s color as PlantUML writes it: `rgb(200, 220, 255)` →
+/// `#C8DCFF` (the alpha of `rgba` dropped), a name or hex kept with `#`.
+fn rect_color(content: &str) -> Option<String> {
+    let rest = content.trim_start().get(4..)?.trim();
+    let lower = rest.to_ascii_lowercase();
+    if lower.starts_with("rgb") {
+        let inner = rest.split_once('(')?.1.split_once(')')?.0;
+        let parts: Vec<u8> = inner
+            .split(',')
+            .take(3)
+            .map(|p| p.trim().parse::<f64>().ok().map(|v| v.clamp(0.0, 255.0) as u8))
+            .collect::<Option<_>>()?;
+        let [r, g, b] = parts[..] else { return None };
+        return Some(format!("#{r:02X}{g:02X}{b:02X}"));
+    }
+    let word = rest.split_whitespace().next()?;
+    let word = word.trim_start_matches('#');
+    (!word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric())).then(|| format!("#{word}"))
 }
 
 type KindFix<'a> = fn(&Parser<'a>, TextRange, TextRange) -> Diagnostic;
@@ -1535,7 +1748,10 @@ fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
     None
 }
 
-fn closest_keyword(word: &str) -> Option<&'static str> {
+/// The statement keyword a misspelt word most likely meant (edit distance
+/// 1, or 2 for keywords of six letters or more; a swap of two neighbouring
+/// letters counts as one edit). `None` for a keyword itself.
+pub fn closest_keyword(word: &str) -> Option<&'static str> {
     if word.len() < 3 {
         return None;
     }
@@ -1557,15 +1773,80 @@ fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut before_prev: Vec<usize> = prev.clone();
     for i in 1..=a.len() {
         let mut current = vec![i; b.len() + 1];
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             current[j] = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+            // Two neighbouring letters swapped (`atl` for `alt`): one edit.
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = current[j].min(before_prev[j - 2] + 1);
+            }
         }
-        prev = current;
+        before_prev = std::mem::replace(&mut prev, current);
     }
     prev[b.len()]
+}
+
+/// After `note over A`: ` B` or ` B: text` (a second name without its comma).
+fn second_name_then_colon(rest: &str) -> bool {
+    let Some(after_space) = rest.strip_prefix(|c: char| c.is_whitespace()) else {
+        return false;
+    };
+    let name = after_space.trim_start();
+    let len = if let Some(r) = name.strip_prefix('"') {
+        r.find('"').map_or(0, |e| e + 2)
+    } else {
+        name.find(|c: char| !is_name_char(c)).unwrap_or(name.len())
+    };
+    let after = name[len..].trim_start();
+    len > 0 && (after.is_empty() || after.starts_with(':') || after.starts_with('#'))
+}
+
+/// `if (cond) then` (activity syntax) → `cond`, the label of the `alt` it meant.
+fn activity_if_condition(trimmed: &str) -> Option<String> {
+    let rest = trimmed.trim_end();
+    let lower = rest.to_ascii_lowercase();
+    if !lower.starts_with("if") {
+        return None;
+    }
+    let body = rest[2..].trim_start();
+    let body = match body.to_ascii_lowercase().rfind("then") {
+        Some(at) if body[at..].trim().len() <= "then".len() + 20 => body[..at].trim_end(),
+        _ => return None,
+    };
+    let condition = body
+        .strip_prefix('(')
+        .and_then(|b| b.rfind(')').map(|close| &b[..close]))
+        .unwrap_or(body)
+        .trim();
+    Some(condition.to_string())
+}
+
+/// The receiver of a message line `A -> B : x` (`A` for `A <- B`), as written.
+fn message_receiver(content: &str) -> Option<String> {
+    let mut rest = content.trim_start();
+    if let Some(r) = rest.strip_prefix('&') {
+        rest = r.trim_start();
+    }
+    let name_len = |s: &str| -> usize {
+        if let Some(r) = s.strip_prefix('"') {
+            r.find('"').map(|e| e + 2).unwrap_or(0)
+        } else {
+            s.find(|c: char| !is_name_char(c)).unwrap_or(s.len())
+        }
+    };
+    let sender_len = name_len(rest);
+    let sender = &rest[..sender_len];
+    let after = rest[sender_len..].trim_start();
+    let arrow_len = scan_arrow(after).or_else(|| mermaid_arrow_len(after).map(|(len, _)| len))?;
+    let arrow = &after[..arrow_len];
+    let target_text = after[arrow_len..].trim_start();
+    let target = &target_text[..name_len(target_text)];
+    let leftward = arrow.contains('<') && !arrow.contains('>');
+    let receiver = if leftward { sender } else { target };
+    (!receiver.is_empty()).then(|| receiver.to_string())
 }
 
 fn shorten(text: &str) -> String {
