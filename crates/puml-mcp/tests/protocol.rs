@@ -61,6 +61,20 @@ async fn transcript_of_a_full_session() {
     assert_eq!(structured(&r)["ok"], false, "{r}");
     assert!(is_error(&r));
 
+    s.transcript
+        .push_str("\n## tools/call puml_check (fix: true returns the repaired source)\n");
+    let broken = "@startuml\nrect rgb(200, 220, 255)\nAlice -) Bob: hi\nend\nactivate\n@enduml\n";
+    let r = s
+        .call_result("puml_check", json!({"source": broken, "fix": true}))
+        .await;
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    assert_eq!(
+        structured(&r)["fixed_source"],
+        "@startuml\ngroup\nAlice ->> Bob: hi\nend\nactivate Bob\n@enduml\n",
+        "{r}"
+    );
+    assert_eq!(structured(&r)["fixes_applied"], 3, "{r}");
+
     s.transcript.push_str("\n## tools/call puml_render_svg\n");
     let r = s.call_result("puml_render_svg", json!({"source": LOGIN})).await;
     assert_eq!(structured(&r)["ok"], true, "{r}");

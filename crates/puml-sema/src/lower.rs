@@ -453,7 +453,7 @@ impl DiagramLowering {
             ELSE => self.else_(node, range),
             END => self.end(node, range),
             BOX_START => self.box_start(node, range),
-            BOX_END => self.box_end(range),
+            BOX_END => self.box_end(node, range),
             DIVIDER => {
                 let text = token_text(node, TEXT).unwrap_or_default();
                 self.push_event(Event::Divider { text }, range);
@@ -1213,11 +1213,14 @@ impl DiagramLowering {
                 }
                 None => match self.activation_order.last().copied() {
                     Some(id) => self.deactivate(id, range, node),
-                    None => self.diagnostics.push(Diagnostic::error(
-                        codes::NOTHING_TO_DEACTIVATE,
-                        range,
-                        "`deactivate` without a name deactivates the last activated participant, but none is active",
-                    )),
+                    None => self.diagnostics.push(
+                        Diagnostic::error(
+                            codes::NOTHING_TO_DEACTIVATE,
+                            range,
+                            "`deactivate` without a name deactivates the last activated participant, but none is active",
+                        )
+                        .with_fix("Remove this line", vec![TextEdit::delete(full_line_range(node))]),
+                    ),
                 },
             },
             _ => {
@@ -1460,14 +1463,17 @@ impl DiagramLowering {
         self.open_box = self.box_stack.last().copied();
     }
 
-    fn box_end(&mut self, range: TextRange) {
+    fn box_end(&mut self, node: &SyntaxNode, range: TextRange) {
         self.open_box = None;
         if self.box_stack.pop().is_none() {
-            self.diagnostics.push(Diagnostic::error(
-                codes::END_BOX_WITHOUT_BOX,
-                range,
-                "`end box` without a `box` before it (PlantUML: \"Missing starting box\")",
-            ));
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::END_BOX_WITHOUT_BOX,
+                    range,
+                    "`end box` without a `box` before it (PlantUML: \"Missing starting box\")",
+                )
+                .with_fix("Remove this `end box`", vec![TextEdit::delete(full_line_range(node))]),
+            );
         }
         self.open_box = self.box_stack.last().copied();
     }

@@ -148,6 +148,8 @@ pub struct CheckInput {
     pub include_root: Option<String>,
     /// Accept `!include` of http(s) URLs syntactically. The server never fetches them: each is reported as a diagnostic.
     pub allow_url_includes: Option<bool>,
+    /// Apply every machine-applicable fix (repeatedly, until none is left) and return the repaired source in `fixed_source`; the diagnostics are then the repaired source's. Never writes a file.
+    pub fix: Option<bool>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -156,6 +158,12 @@ pub struct CheckOutput {
     pub ok: bool,
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,
+    /// With `fix: true`: the repaired source (the input itself when no fix applied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_source: Option<String>,
+    /// With `fix: true`: how many fixes were applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixes_applied: Option<usize>,
 }
 
 pub struct Check;
@@ -170,7 +178,16 @@ impl McpTool for Check {
     fn run(ctx: &ToolContext, input: CheckInput) -> Result<Reply<CheckOutput>, ToolFailure> {
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, input.include_root.as_deref(), input.allow_url_includes)?;
-        let report = puml_ide::check::check_source(&loaded.text, &options, &loader(ctx));
+        let (report, fixed) = if input.fix == Some(true) {
+            let outcome = puml_ide::fix::fix_all(&loaded.text, &options, &loader(ctx));
+            let report = puml_ide::check::check_source(&outcome.source, &options, &loader(ctx));
+            (report, Some((outcome.source, outcome.applied)))
+        } else {
+            (
+                puml_ide::check::check_source(&loaded.text, &options, &loader(ctx)),
+                None,
+            )
+        };
         let ok = report.ok();
         let summary = Summary::from(&report);
         let diagnostics = wire::diagnostics(&report.diagnostics);
@@ -185,15 +202,23 @@ impl McpTool for Check {
                 summary.errors, summary.warnings
             )
         };
+        if let Some((_, applied)) = &fixed {
+            text.push_str(&format!(
+                " (after {applied} fix(es); the repaired source is in fixed_source)"
+            ));
+        }
         if !diagnostics.is_empty() {
             text.push('\n');
             text.push_str(&wire::diagnostics_text(&diagnostics));
         }
+        let (fixed_source, fixes_applied) = fixed.map_or((None, None), |(s, n)| (Some(s), Some(n)));
         Ok(Reply::new(
             CheckOutput {
                 ok,
                 diagnostics,
                 summary,
+                fixed_source,
+                fixes_applied,
             },
             ok,
             text,
@@ -209,6 +234,8 @@ impl McpTool for Check {
                 errors,
                 ..Summary::default()
             },
+            fixed_source: None,
+            fixes_applied: None,
         }
     }
 }

@@ -263,6 +263,8 @@ mod tests {
                 ok: false,
                 diagnostics,
                 summary: wire::Summary::default(),
+                fixed_source: None,
+                fixes_applied: None,
             }
         }
     }

@@ -148,7 +148,7 @@ impl<'a> Parser<'a> {
             self.note(line);
         } else if trimmed.to_ascii_lowercase().starts_with("<style") {
             self.style(line);
-        } else if trimmed.starts_with('$') || trimmed.starts_with('%') {
+        } else if trimmed.starts_with('$') || (trimmed.starts_with('%') && !trimmed.starts_with("%%")) {
             // A procedure or function call of the preprocessor.
             self.simple_text(line, PREPROC);
         } else {
@@ -176,11 +176,19 @@ impl<'a> Parser<'a> {
                 TextSize::from(start_in_file as u32),
                 TextSize::from((start_in_file + 2) as u32),
             );
-            self.error(Diagnostic::error(
-                codes::UNCLOSED_COMMENT,
-                range,
-                "this `/'` comment is never closed by `'/`: everything after it is ignored",
-            ));
+            // The likeliest intent: a one-line comment missing its close.
+            let first_line_end = TextSize::from((line.start + line.content.trim_end().len()) as u32);
+            self.error(
+                Diagnostic::error(
+                    codes::UNCLOSED_COMMENT,
+                    range,
+                    "this `/'` comment is never closed by `'/`: everything after it is ignored",
+                )
+                .with_fix(
+                    "Close the comment at the end of its line",
+                    vec![TextEdit::insert(first_line_end, " '/")],
+                ),
+            );
         }
         // Skip the lines the comment covers; the rest of its last line is
         // parsed as trivia or flagged.
@@ -918,6 +926,15 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// Whether no line after `self.pos` is a statement or an `@enduml`.
+    fn only_text_follows(&self) -> bool {
+        self.looked_ahead.set(true);
+        self.lines[self.pos + 1..].iter().all(|l| {
+            let trimmed = l.content.trim_start();
+            trimmed.is_empty() || (!trimmed.starts_with('@') && !self.looks_like_statement(l))
+        })
+    }
+
     /// Whether a line reads as a statement of its own (a keyword, a
     /// message, a divider…), not as text in a block's body.
     fn looks_like_statement(&self, line: &Line<'a>) -> bool {
@@ -1596,14 +1613,24 @@ impl<'a> Parser<'a> {
                 vec![TextEdit::replace(word_range, keyword)],
             )
         } else {
-            Diagnostic::error(
+            let diagnostic = Diagnostic::error(
                 codes::SYNTAX_ERROR,
                 range,
                 format!(
                     "`{}` is not a sequence-diagram statement (expected a message `A -> B : text`, a participant declaration, a note, a group …)",
                     shorten(trimmed.trim_end())
                 ),
-            )
+            );
+            if self.only_text_follows() {
+                // Text after the diagram whose `@enduml` is missing: the
+                // diagram ended before it.
+                diagnostic.with_fix(
+                    "End the diagram before this text (`@enduml` is missing)",
+                    vec![TextEdit::insert(TextSize::from(line.start as u32), "@enduml\n")],
+                )
+            } else {
+                diagnostic
+            }
         };
         self.error(diagnostic);
         let mut lx = LineLexer::new(line.content);
