@@ -416,11 +416,27 @@ impl DiagramLowering {
             if let Some(arrow) = puml_syntax::parse_arrow(token.text()) {
                 for style in arrow.styles.iter().filter(|s| s.starts_with('#')) {
                     if !crate::colors::is_valid_color(style) {
-                        self.diagnostics.push(Diagnostic::error(
-                            codes::UNKNOWN_COLOR,
-                            token.text_range(),
-                            format!("`{style}` is not a color PlantUML knows"),
-                        ));
+                        // The closest known color, or else no color at all.
+                        let closest = crate::colors::closest_color(style);
+                        let replacement = closest.as_ref().map(|c| format!("#{c}")).unwrap_or_default();
+                        let repaired = token
+                            .text()
+                            .replacen(style.as_str(), &replacement, 1)
+                            .replace("[,", "[")
+                            .replace(",]", "]")
+                            .replace("[]", "");
+                        let title = match &closest {
+                            Some(c) => format!("Use `#{c}`"),
+                            None => "Remove the unknown color".to_string(),
+                        };
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                codes::UNKNOWN_COLOR,
+                                token.text_range(),
+                                format!("`{style}` is not a color PlantUML knows"),
+                            )
+                            .with_fix(title, vec![TextEdit::replace(token.text_range(), repaired)]),
+                        );
                     }
                 }
             }
@@ -1103,11 +1119,21 @@ impl DiagramLowering {
         } else if let Some(Event::Message(last)) = self.last_message.and_then(|i| self.diagram.events.get(i)) {
             (last.to.clone(), last.from.clone(), None)
         } else {
-            self.diagnostics.push(Diagnostic::error(
-                codes::RETURN_WITHOUT_CALL,
-                range,
-                "`return` has no message to return from: it answers the most recent activating message",
-            ));
+            // Nothing to answer: keep the line as a comment that says why.
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::RETURN_WITHOUT_CALL,
+                    range,
+                    "`return` has no message to return from: it answers the most recent activating message",
+                )
+                .with_fix(
+                    "Comment the line out",
+                    vec![TextEdit::insert(
+                        range.start(),
+                        "' nothing to return from (commented out by puml --fix): ",
+                    )],
+                ),
+            );
             return;
         };
         let number = self.next_number();

@@ -1591,10 +1591,7 @@ impl<'a> Parser<'a> {
                 // Nothing better: keep the line, as a comment that says why.
                 None => diagnostic.with_fix(
                     "Comment the line out",
-                    vec![TextEdit::insert(
-                        range.start(),
-                        "' not a sequence-diagram statement (commented out by puml --fix): ",
-                    )],
+                    vec![TextEdit::insert(range.start(), COMMENTED_OUT)],
                 ),
             }
         } else if let Some(kind_fix) = participant_kind_typo(word, trimmed) {
@@ -1629,7 +1626,11 @@ impl<'a> Parser<'a> {
                     vec![TextEdit::insert(TextSize::from(line.start as u32), "@enduml\n")],
                 )
             } else {
-                diagnostic
+                // Nothing better: keep the line, as a comment that says why.
+                diagnostic.with_fix(
+                    "Comment the line out",
+                    vec![TextEdit::insert(range.start(), COMMENTED_OUT)],
+                )
             }
         };
         self.error(diagnostic);
@@ -1693,6 +1694,10 @@ impl<'a> Parser<'a> {
         )
     }
 }
+
+/// The prefix of a line that `--fix` could only comment out: the reason
+/// stays with the line, and removing the prefix restores it.
+const COMMENTED_OUT: &str = "' not a sequence-diagram statement (commented out by puml --fix): ";
 
 /// Where the closing quote of an unterminated name belongs: before what
 /// follows a name in a declaration (` as alias`, ` <<stereotype>>`,
