@@ -2,7 +2,6 @@
 
 use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{self, CheckOptions, CheckReport, LineColDiagnostic};
-use puml_sema::FsLoader;
 use puml_syntax::Severity;
 use serde_json::{json, Value};
 use std::io::Write;
@@ -84,7 +83,7 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
         let outcome = match checked.next() {
             Some(outcome) => outcome,
             None => read_input_bytes(path, limit).map(|bytes| {
-                let report = check::check_bytes(&bytes, &options, &FsLoader);
+                let report = crate::analysis::check_bytes(&bytes, &options);
                 (bytes, report)
             }),
         };
@@ -98,7 +97,9 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
                         .any(|d| d.fixes.iter().any(|f| f.machine_applicable))
                 {
                     if let Ok(text) = std::str::from_utf8(&bytes) {
-                        let (fixed, applied) = check::fix_source(text, &options, &FsLoader);
+                        let (analysis, file) = crate::analysis::open_with(text, &options);
+                        let outcome = crate::analysis::answer(analysis.fix_all(file));
+                        let (fixed, applied) = (outcome.source, outcome.applied);
                         if args.stdout {
                             print!("{fixed}");
                         } else if applied > 0 && path.as_os_str() != "-" {
@@ -108,7 +109,7 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
                                 eprintln!("{display}: applied {applied} fix(es)");
                             }
                         }
-                        let report = check::check_source(&fixed, &options, &FsLoader);
+                        let report = crate::analysis::check_text(&fixed, &options);
                         results.push(FileResult {
                             display,
                             source: fixed,
@@ -212,7 +213,7 @@ fn check_in_parallel(
 ) -> Vec<CheckOutcome> {
     parallel_map(files, |path| {
         read_input_bytes(path, limit).map(|bytes| {
-            let report = check::check_bytes(&bytes, &options_for(path), &FsLoader);
+            let report = crate::analysis::check_bytes(&bytes, &options_for(path));
             (bytes, report)
         })
     })
@@ -313,7 +314,8 @@ pub fn run_dump(args: DumpArgs) -> ExitCode {
     let file_path = (args.path.as_os_str() != "-").then(|| args.path.clone());
     match args.what.as_str() {
         "ast" => {
-            let parse = puml_syntax::parse(text);
+            let (analysis, file) = crate::analysis::open(file_path, text, None);
+            let parse = crate::analysis::answer(analysis.parse(file));
             if args.format == "json" {
                 println!("{}", syntax_json(&parse.syntax()));
             } else {
@@ -321,13 +323,10 @@ pub fn run_dump(args: DumpArgs) -> ExitCode {
             }
         }
         "model" => {
-            let options = puml_sema::AnalysisOptions {
-                file_path,
-                ..Default::default()
-            };
-            let analysis = puml_sema::analyze(text, &options, &FsLoader);
+            let (analysis, file) = crate::analysis::open(file_path, text, None);
+            let document = crate::analysis::answer(analysis.document(file));
             if args.format == "json" {
-                match serde_json::to_string_pretty(&analysis.document) {
+                match serde_json::to_string_pretty(&document) {
                     Ok(s) => println!("{s}"),
                     Err(e) => {
                         eprintln!("puml: {e}");
@@ -335,7 +334,7 @@ pub fn run_dump(args: DumpArgs) -> ExitCode {
                     }
                 }
             } else {
-                println!("{:#?}", analysis.document);
+                println!("{document:#?}");
             }
         }
         _ => {

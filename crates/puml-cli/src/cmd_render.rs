@@ -5,8 +5,7 @@
 
 use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
-use puml_ide::render::{render_source, Format, RenderFailure, RenderOptions, RenderedPage};
-use puml_sema::FsLoader;
+use puml_ide::render::{Format, RenderFailure, RenderOptions, RenderedPage};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -251,7 +250,8 @@ fn render_file(
         max_participants: args.max_participants,
         max_events: args.max_events,
     };
-    let pages = match render_source(text, &options, &FsLoader) {
+    let (analysis, file) = crate::analysis::open_with(text, &options.check);
+    let pages = match crate::analysis::answer(analysis.render(file, &options)) {
         Ok(p) => p,
         Err(RenderFailure::Diagnostics(diags)) => {
             print_diagnostics(&display, &diags, log);

@@ -4,13 +4,13 @@
 use crate::cmd_check::diagnostic_json;
 use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::edit::{apply_edit, ArgValue, Edit};
-use puml_ide::explain::{explain_all_with, render_text, Explanation};
+use puml_ide::explain::{render_text, Explanation};
 use puml_ide::format::{format, unified_diff, FormatOptions};
 use puml_ide::fs::{collect_diagram_files, write_atomic};
-use puml_ide::lint::{lint_with, LintOptions};
+use puml_ide::lint::LintOptions;
 use puml_ide::normalize::{normalize, NormalizeOptions};
 use puml_ide::primitives::{catalog, markdown};
-use puml_sema::{AnalysisOptions, FsLoader};
+use puml_sema::AnalysisOptions;
 use puml_syntax::{Diagnostic, LineIndex, TextEdit};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -403,7 +403,8 @@ pub fn run_explain(args: ExplainArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let explanations = explain_all_with(&text, &analysis_options(&args.path), &FsLoader);
+    let (analysis, file) = crate::analysis::open(analysis_options(&args.path).file_path, &text, None);
+    let explanations = crate::analysis::answer(analysis.explain(file));
     let Some(first) = explanations.first() else {
         return ExitCode::SUCCESS;
     };
@@ -458,7 +459,8 @@ pub fn run_lint(args: LintArgs) -> ExitCode {
                 continue;
             }
         };
-        let findings = lint_with(&text, &LintOptions::default(), &analysis_options(path), &FsLoader);
+        let (analysis, file) = crate::analysis::open(analysis_options(path).file_path, &text, None);
+        let findings = crate::analysis::answer(analysis.lint(file, &LintOptions::default()));
         warnings += findings
             .iter()
             .filter(|f| f.severity == puml_syntax::Severity::Warning)

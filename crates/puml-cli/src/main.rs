@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the input has errors (or `--check` found
 //! changes), 2 usage or I/O error.
 
+mod analysis;
 mod cmd_check;
 mod cmd_mcp;
 mod cmd_render;

@@ -14,7 +14,7 @@ mod render_queries;
 pub use render_queries::scenes;
 
 use puml_sema::model::Document;
-use puml_sema::{Analysis, AnalysisOptions, FileLoader};
+use puml_sema::{Analysis, AnalysisOptions, FileLoader, FsLoader};
 use puml_syntax::{Diagnostic, Parse};
 use std::collections::HashMap;
 use std::io;
@@ -46,6 +46,9 @@ pub trait Db: salsa::Database {
     /// The parse of `text` for `file`: re-parses only the edited statement
     /// when the file's previous parse is remembered, then remembers this one.
     fn parse_with_memory(&self, file: SourceFile, text: &str) -> Parse;
+    /// The loader behind [`Db::included_file`], for path questions
+    /// (canonical form, URLs) that do not read a file.
+    fn include_loader(&self) -> &dyn FileLoader;
 }
 
 /// The database. Cloning it gives a snapshot for another thread; a stale
@@ -60,6 +63,10 @@ pub struct Database {
     /// parse), it only makes the next one cheaper.
     last_parses: Arc<Mutex<HashMap<SourceFile, (String, Parse)>>>,
     log: Option<Arc<Mutex<Vec<String>>>>,
+    /// Reads included files (and decides which may be read): the file
+    /// system by default; a consumer with a sandbox (the MCP server's
+    /// roots) passes its own. Fixed for the database's lifetime.
+    loader: Arc<dyn FileLoader + Send + Sync>,
 }
 
 impl Default for Database {
@@ -69,6 +76,7 @@ impl Default for Database {
             included: Default::default(),
             last_parses: Default::default(),
             log: None,
+            loader: Arc::new(FsLoader),
         }
     }
 }
@@ -90,7 +98,20 @@ impl Database {
             included: Default::default(),
             last_parses: Default::default(),
             log: Some(log),
+            loader: Arc::new(FsLoader),
         }
+    }
+
+    /// The same database reading includes through `loader`. Call it before
+    /// the first query: files already read keep their text.
+    pub fn with_loader(mut self, loader: Arc<dyn FileLoader + Send + Sync>) -> Database {
+        self.loader = loader;
+        self
+    }
+
+    /// The loader includes are read with.
+    pub fn loader(&self) -> &(dyn FileLoader + Send + Sync) {
+        &*self.loader
     }
 
     /// The queries executed since the last call, e.g. `parse(Id(0))`.
@@ -109,7 +130,7 @@ impl Database {
             Err(_) => return,
         };
         for (path, file) in files {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = self.loader.load(&path).unwrap_or_default();
             if file.text(self) != &text {
                 file.set_text(self).to(text);
             }
@@ -130,10 +151,14 @@ impl Db for Database {
         if let Some(file) = map.get(path) {
             return Ok(*file);
         }
-        let text = std::fs::read_to_string(path)?;
+        let text = self.loader.load(path)?;
         let file = SourceFile::new(self, Some(path.to_path_buf()), text);
         map.insert(path.to_path_buf(), file);
         Ok(file)
+    }
+
+    fn include_loader(&self) -> &dyn FileLoader {
+        &*self.loader
     }
 
     fn parse_with_memory(&self, file: SourceFile, text: &str) -> Parse {
@@ -159,14 +184,26 @@ impl Db for Database {
 
 /// Reads includes through the database, so that each included file is an
 /// input and an edit to it re-runs exactly the queries that read it.
-struct DbLoader<'a> {
+pub struct DbLoader<'a> {
     db: &'a dyn Db,
+}
+
+impl<'a> DbLoader<'a> {
+    pub fn new(db: &'a dyn Db) -> DbLoader<'a> {
+        DbLoader { db }
+    }
 }
 
 impl FileLoader for DbLoader<'_> {
     fn load(&self, path: &Path) -> io::Result<String> {
         let file = self.db.included_file(path)?;
         Ok(file.text(self.db).clone())
+    }
+    fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        self.db.include_loader().canonicalize(path)
+    }
+    fn fetch_url(&self, url: &str) -> io::Result<String> {
+        self.db.include_loader().fetch_url(url)
     }
 }
 

@@ -116,18 +116,21 @@ pub fn check_source(text: &str, options: &CheckOptions, loader: &dyn FileLoader)
 pub fn check_bytes(bytes: &[u8], options: &CheckOptions, loader: &dyn FileLoader) -> CheckReport {
     match decode_source(bytes) {
         Ok(text) => check_source(text, options, loader),
-        Err(diagnostic) => {
-            let lossy = String::from_utf8_lossy(bytes);
-            let index = LineIndex::new(&lossy);
-            let located = locate(&lossy, &index, &diagnostic, &[]);
-            CheckReport {
-                diagnostics: vec![located],
-                summary: CheckSummary {
-                    errors: 1,
-                    ..CheckSummary::default()
-                },
-            }
-        }
+        Err(diagnostic) => undecodable_report(bytes, &diagnostic),
+    }
+}
+
+/// The report for bytes that are not UTF-8 (`diagnostic` from [`decode_source`]).
+pub fn undecodable_report(bytes: &[u8], diagnostic: &Diagnostic) -> CheckReport {
+    let lossy = String::from_utf8_lossy(bytes);
+    let index = LineIndex::new(&lossy);
+    let located = locate(&lossy, &index, diagnostic, &[]);
+    CheckReport {
+        diagnostics: vec![located],
+        summary: CheckSummary {
+            errors: 1,
+            ..CheckSummary::default()
+        },
     }
 }
 

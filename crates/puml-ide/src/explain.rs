@@ -116,10 +116,15 @@ pub fn explain_with(source: &str, options: &AnalysisOptions, loader: &dyn FileLo
 /// file has none, saying so).
 pub fn explain_all_with(source: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Vec<Explanation> {
     let analysis = puml_sema::analyze(source, options, loader);
+    explain_all_analysis(source, &analysis)
+}
+
+/// Explains every diagram of an analysis already computed from `source`.
+pub fn explain_all_analysis(source: &str, analysis: &Analysis) -> Vec<Explanation> {
     let lines = Lines::new(source);
     let count = analysis.document.diagrams.len().max(1);
     (0..count)
-        .map(|index| explain_diagram(&lines, &analysis, index))
+        .map(|index| explain_diagram(&lines, analysis, index))
         .collect()
 }
 

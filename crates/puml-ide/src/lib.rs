@@ -13,8 +13,11 @@ pub mod explain;
 pub mod fix;
 pub mod format;
 pub mod fs;
+pub mod host;
 pub mod lint;
 pub mod mermaid;
 pub mod normalize;
 pub mod primitives;
 pub mod render;
+
+pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig};

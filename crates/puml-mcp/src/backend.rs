@@ -1,11 +1,11 @@
 //! The one place that calls the rendering and source-tool backends of
 //! `puml-ide`, so that the tools read the same whatever their signatures.
 
+use crate::analyzer::Sources;
 use crate::security::codes;
 use crate::tools::ToolFailure;
 use crate::wire::{self, Diagnostic};
 use puml_ide::check::{CheckOptions, CheckReport, LineColDiagnostic};
-use puml_sema::FileLoader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -48,7 +48,7 @@ pub struct Rendered {
 pub fn render(
     text: &str,
     options: &CheckOptions,
-    loader: &dyn FileLoader,
+    sources: Sources<'_>,
     request: &RenderRequest,
     format: Format,
 ) -> Result<Rendered, ToolFailure> {
@@ -75,7 +75,8 @@ pub fn render(
         check: options.clone(),
         ..r::RenderOptions::default()
     };
-    let mut pages = match r::render_source(text, &render_options, loader) {
+    let rendered = sources.run(text, options, |analysis, file| analysis.render(file, &render_options));
+    let mut pages = match rendered {
         Ok(pages) => pages,
         Err(RenderFailure::Diagnostics(diagnostics)) => {
             return Err(ToolFailure::Failed(wire::diagnostics(&diagnostics)));
@@ -103,7 +104,7 @@ pub fn render(
     };
     // The render succeeded, so the source has no errors: what is left to
     // report are its warnings.
-    let report = puml_ide::check::check_source(text, options, loader);
+    let report = sources.check(text, options);
     Ok(Rendered {
         artifact,
         width: page.width,
@@ -121,10 +122,10 @@ pub fn canonical_source(text: &str) -> Result<String, ToolFailure> {
 }
 
 /// The semantic model and the check report of a source.
-pub fn model(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (puml_sema::model::Document, CheckReport) {
-    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
-    let report = puml_ide::check::report_from_analysis(text, &analysis);
-    (analysis.document, report)
+pub fn model(text: &str, options: &CheckOptions, sources: Sources<'_>) -> (puml_sema::model::Document, CheckReport) {
+    sources.run(text, options, |analysis, file| {
+        Ok((analysis.document(file)?, analysis.check(file)?))
+    })
 }
 
 fn failure(code: &str, message: impl Into<String>) -> ToolFailure {
@@ -158,7 +159,7 @@ pub fn normalize(
     text: &str,
     request: &NormalizeRequest,
     options: &CheckOptions,
-    loader: &dyn FileLoader,
+    sources: Sources<'_>,
 ) -> Result<Normalized, ToolFailure> {
     let normalize_options = puml_ide::normalize::NormalizeOptions {
         add_explicit_participants: request.add_explicit_participants,
@@ -166,7 +167,7 @@ pub fn normalize(
         ..puml_ide::normalize::NormalizeOptions::default()
     };
     let normalized = puml_ide::normalize::normalize(text, &normalize_options);
-    let report = puml_ide::check::check_source(&normalized.source, options, loader);
+    let report = sources.check(&normalized.source, options);
     Ok(Normalized {
         patch: text_edits(text, &normalized.edits),
         source: normalized.source,
@@ -406,10 +407,13 @@ pub struct Explained {
     pub has_errors: bool,
 }
 
-pub fn explain(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Result<Explained, ToolFailure> {
-    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
-    let report = puml_ide::check::report_from_analysis(text, &analysis);
-    let e = puml_ide::explain::explain_analysis(text, &analysis);
+pub fn explain(text: &str, options: &CheckOptions, sources: Sources<'_>) -> Result<Explained, ToolFailure> {
+    let (explanations, report) = sources.run(text, options, |analysis, file| {
+        Ok((analysis.explain(file)?, analysis.check(file)?))
+    });
+    let Some(e) = explanations.into_iter().next() else {
+        return Err(failure(codes::UNSUPPORTED, "nothing to explain"));
+    };
     Ok(Explained {
         summary: e.summary,
         title: e.title,
@@ -478,10 +482,13 @@ pub struct Linted {
     pub has_errors: bool,
 }
 
-pub fn lint(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> Result<Linted, ToolFailure> {
-    let analysis = puml_sema::analyze(text, &options.analysis_options(), loader);
-    let report = puml_ide::check::report_from_analysis(text, &analysis);
-    let raw = puml_ide::lint::lint_analysis(text, &analysis, &puml_ide::lint::LintOptions::default());
+pub fn lint(text: &str, options: &CheckOptions, sources: Sources<'_>) -> Result<Linted, ToolFailure> {
+    let (raw, report) = sources.run(text, options, |analysis, file| {
+        Ok((
+            analysis.lint(file, &puml_ide::lint::LintOptions::default())?,
+            analysis.check(file)?,
+        ))
+    });
     let findings = located(text, &raw)
         .into_iter()
         .map(|d| crate::tools::Finding {

@@ -13,6 +13,7 @@
 //! written, no process is spawned, and no socket is opened except the
 //! listening one of `--http` (no outgoing connections ever).
 
+pub mod analyzer;
 pub mod backend;
 pub mod http;
 pub mod prompts;

@@ -3,7 +3,7 @@
 //! test), theme descriptions, and the project's diagrams and their
 //! diagnostics (bounded, paginated, inside the roots).
 
-use crate::security::{self, RootedLoader, Roots};
+use crate::security::{self, Roots};
 use crate::wire;
 use puml_ide::primitives::{catalog, Category};
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
@@ -262,7 +262,10 @@ fn diagnostics_page(roots: &Roots, page: usize) -> DiagnosticsPage {
     let (files, incomplete) = discover(roots);
     let total = files.len();
     let start = page.saturating_mul(DIAGNOSTICS_PAGE);
-    let loader = RootedLoader::new(roots.clone());
+    let sources = crate::analyzer::Sources {
+        analyzer: crate::analyzer::shared(),
+        roots,
+    };
     let checked = files
         .iter()
         .skip(start)
@@ -276,7 +279,7 @@ fn diagnostics_page(roots: &Roots, page: usize) -> DiagnosticsPage {
                         include_root: path.parent().map(Path::to_path_buf),
                         allow_url_includes: false,
                     };
-                    let report = puml_ide::check::check_source(&text, &options, &loader);
+                    let report = sources.check(&text, &options);
                     FileDiagnostics {
                         path: display,
                         ok: report.ok(),

@@ -61,7 +61,7 @@ pub mod codes {
 
 /// The directories a client may read from and write to: canonical, absolute,
 /// and never widened after start-up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Roots {
     dirs: Vec<PathBuf>,
 }

@@ -2,7 +2,7 @@
 //! Writes happen only here and in `puml_apply_edit`, only with `write: true`
 //! and an explicit target inside the roots, atomically.
 
-use super::{bound_output, check_options, load_source, loader, McpTool, Reply, ToolContext, ToolFailure};
+use super::{bound_output, check_options, load_source, sources, McpTool, Reply, ToolContext, ToolFailure};
 use crate::backend::{self, Artifact, RenderRequest};
 use crate::security::{codes, Refusal, MAX_BINARY_OUTPUT_BYTES};
 use crate::wire::{self, Diagnostic};
@@ -59,15 +59,14 @@ impl McpTool for RenderSvg {
             theme: input.theme,
             page: input.page.unwrap_or(0) as usize,
         };
-        let loader = loader(ctx);
-        let rendered = backend::render(&loaded.text, &options, &loader, &request, backend::Format::Svg)?;
+        let rendered = backend::render(&loaded.text, &options, sources(ctx), &request, backend::Format::Svg)?;
         let diagnostics = wire::diagnostics(&rendered.warnings);
         let Artifact::Text(mut svg) = rendered.artifact else {
             return Err(internal("the SVG renderer returned binary data"));
         };
         let note = bound_output(&mut svg);
         let png = if input.preview_png.unwrap_or(false) {
-            match backend::render(&loaded.text, &options, &loader, &request, backend::Format::Png)?.artifact {
+            match backend::render(&loaded.text, &options, sources(ctx), &request, backend::Format::Png)?.artifact {
                 Artifact::Binary(bytes) if bytes.len() <= MAX_BINARY_OUTPUT_BYTES => Some(bytes),
                 _ => None,
             }
@@ -567,9 +566,9 @@ fn export_artifact(
     request: &RenderRequest,
     format: ExportFormat,
 ) -> Result<Exported, ToolFailure> {
-    let loader = loader(ctx);
+    let sources = sources(ctx);
     let rendered = |format| -> Result<Exported, ToolFailure> {
-        let r = backend::render(text, options, &loader, request, format)?;
+        let r = backend::render(text, options, sources, request, format)?;
         Ok(Exported {
             artifact: r.artifact,
             warnings: r.warnings,
@@ -589,7 +588,7 @@ fn export_artifact(
             })
         }
         ExportFormat::AstJson => {
-            let parse = puml_syntax::parse(text);
+            let parse = sources.run(text, options, |analysis, file| analysis.parse(file));
             let (tree, _, _) = super::inspect::syntax_tree_json(&parse.syntax(), usize::MAX);
             let json = serde_json::to_string_pretty(&tree).map_err(|e| internal(&e.to_string()))?;
             Ok(Exported {
@@ -598,7 +597,7 @@ fn export_artifact(
             })
         }
         ExportFormat::ModelJson => {
-            let (document, report) = backend::model(text, options, &loader);
+            let (document, report) = backend::model(text, options, sources);
             if !report.ok() {
                 return Err(ToolFailure::Failed(wire::diagnostics(&report.diagnostics)));
             }

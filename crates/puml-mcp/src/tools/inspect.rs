@@ -1,6 +1,6 @@
 //! Read-only inspection tools: `puml_parse`, `puml_check`, `puml_list_primitives`.
 
-use super::{check_options, load_source, loader, McpTool, Reply, ToolContext, ToolFailure};
+use super::{check_options, load_source, sources, McpTool, Reply, ToolContext, ToolFailure};
 use crate::wire::{self, Diagnostic, Summary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -35,7 +35,7 @@ impl McpTool for Parse {
 
     fn run(ctx: &ToolContext, input: PathOrSource) -> Result<Reply<ParseOutput>, ToolFailure> {
         let loaded = load_source(ctx, input.source, input.path)?;
-        let parse = puml_syntax::parse(&loaded.text);
+        let parse = sources(ctx).run(&loaded.text, &Default::default(), |analysis, file| analysis.parse(file));
         let index = puml_syntax::LineIndex::new(&loaded.text);
         let located: Vec<_> = parse
             .errors()
@@ -179,14 +179,11 @@ impl McpTool for Check {
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, input.include_root.as_deref(), input.allow_url_includes)?;
         let (report, fixed) = if input.fix == Some(true) {
-            let outcome = puml_ide::fix::fix_all(&loaded.text, &options, &loader(ctx));
-            let report = puml_ide::check::check_source(&outcome.source, &options, &loader(ctx));
+            let outcome = sources(ctx).run(&loaded.text, &options, |analysis, file| analysis.fix_all(file));
+            let report = sources(ctx).check(&outcome.source, &options);
             (report, Some((outcome.source, outcome.applied)))
         } else {
-            (
-                puml_ide::check::check_source(&loaded.text, &options, &loader(ctx)),
-                None,
-            )
+            (sources(ctx).check(&loaded.text, &options), None)
         };
         let ok = report.ok();
         let summary = Summary::from(&report);

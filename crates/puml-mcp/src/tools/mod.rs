@@ -9,7 +9,7 @@ mod inspect;
 mod source_tools;
 pub use source_tools::Finding;
 
-use crate::security::{self, codes, Refusal, RootedLoader, Roots};
+use crate::security::{self, codes, Refusal, Roots};
 use crate::wire::{self, Diagnostic};
 use base64::Engine;
 use puml_ide::check::CheckOptions;
@@ -227,8 +227,12 @@ pub fn check_options(
     })
 }
 
-pub fn loader(ctx: &ToolContext) -> RootedLoader {
-    RootedLoader::new(ctx.roots.clone())
+/// The server's analysis host, confined to the request's roots.
+pub fn sources(ctx: &ToolContext) -> crate::analyzer::Sources<'_> {
+    crate::analyzer::Sources {
+        analyzer: crate::analyzer::shared(),
+        roots: &ctx.roots,
+    }
 }
 
 /// Cuts a text output at the limit; returns the note to show when it was cut.

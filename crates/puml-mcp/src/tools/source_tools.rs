@@ -1,7 +1,7 @@
 //! Source tools: `puml_normalize`, `puml_apply_edit`, `puml_explain`, `puml_lint_readability`.
 
 use super::inspect::PathOrSource;
-use super::{check_options, load_source, loader, McpTool, Reply, ToolContext, ToolFailure};
+use super::{check_options, load_source, sources, McpTool, Reply, ToolContext, ToolFailure};
 use crate::backend;
 use crate::wire::{self, Diagnostic, Edit, Fix, Range};
 use schemars::JsonSchema;
@@ -47,7 +47,7 @@ impl McpTool for Normalize {
             format: input.format.unwrap_or(true),
         };
         let check = check_options(ctx, &loaded, None, None)?;
-        let normalized = backend::normalize(&loaded.text, &options, &check, &loader(ctx))?;
+        let normalized = backend::normalize(&loaded.text, &options, &check, sources(ctx))?;
         let ok = !normalized.has_errors;
         let mut summary = if normalized.patch.is_empty() {
             "already canonical: no change".to_string()
@@ -193,7 +193,7 @@ impl McpTool for Explain {
     fn run(ctx: &ToolContext, input: PathOrSource) -> Result<Reply<ExplainOutput>, ToolFailure> {
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, None, None)?;
-        let explained = backend::explain(&loaded.text, &options, &loader(ctx))?;
+        let explained = backend::explain(&loaded.text, &options, sources(ctx))?;
         let ok = !explained.has_errors;
         let mut summary = explained.summary.clone();
         for step in &explained.flow {
@@ -264,7 +264,7 @@ impl McpTool for LintReadability {
     fn run(ctx: &ToolContext, input: PathOrSource) -> Result<Reply<LintOutput>, ToolFailure> {
         let loaded = load_source(ctx, input.source, input.path)?;
         let options = check_options(ctx, &loaded, None, None)?;
-        let linted = backend::lint(&loaded.text, &options, &loader(ctx))?;
+        let linted = backend::lint(&loaded.text, &options, sources(ctx))?;
         let ok = !linted.has_errors;
         let mut summary = format!("{} finding(s)", linted.findings.len());
         for f in &linted.findings {

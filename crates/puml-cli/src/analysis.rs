@@ -1,0 +1,42 @@
+//! The command line's way into the compiler: every input is a file of an
+//! [`AnalysisHost`] (one host per input; batches run them on all cores).
+
+use puml_ide::check::{decode_source, undecodable_report, CheckOptions, CheckReport};
+use puml_ide::{Analysis, Cancellable, FileId, HostConfig};
+use std::path::PathBuf;
+
+/// A snapshot holding one file.
+pub fn open(path: Option<PathBuf>, text: &str, include_root: Option<PathBuf>) -> (Analysis, FileId) {
+    let config = HostConfig {
+        include_root,
+        ..HostConfig::default()
+    };
+    let (host, file) = puml_ide::AnalysisHost::single_file(path, text.to_string(), config);
+    (host.analysis(), file)
+}
+
+/// A snapshot for the file `options` describes.
+pub fn open_with(text: &str, options: &CheckOptions) -> (Analysis, FileId) {
+    open(options.file_path.clone(), text, options.include_root.clone())
+}
+
+/// The answer of a host no one else changes: it cannot be cancelled.
+pub fn answer<T>(result: Cancellable<T>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(cancelled) => unreachable!("a host owned by one command is never changed under it: {cancelled}"),
+    }
+}
+
+/// Checks raw bytes; bytes that are not UTF-8 are one diagnostic.
+pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> CheckReport {
+    match decode_source(bytes) {
+        Ok(text) => check_text(text, options),
+        Err(diagnostic) => undecodable_report(bytes, &diagnostic),
+    }
+}
+
+pub fn check_text(text: &str, options: &CheckOptions) -> CheckReport {
+    let (analysis, file) = open_with(text, options);
+    answer(analysis.check(file))
+}

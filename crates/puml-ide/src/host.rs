@@ -1,0 +1,517 @@
+//! The façade every consumer goes through: an [`AnalysisHost`] owns the
+//! salsa database and applies changes; an [`Analysis`] is a snapshot of it
+//! that answers questions. Every answer is a memoized query, so asking the
+//! same question twice about the same revision costs a lookup, and an edit
+//! re-runs only what read the edited text.
+//!
+//! The CLI, the MCP server and the language server hold a host and never
+//! call a phase function (`puml_syntax::parse`, `puml_sema::analyze`,
+//! `puml_layout::layout`) themselves; `tests/tidy.rs` checks it.
+//!
+//! Snapshots are cheap clones of the database. A snapshot taken before an
+//! edit answers [`Cancelled`] as soon as the host applies the edit, so a
+//! server drops stale work instead of finishing it.
+
+use crate::check::{report_from_analysis, CheckOptions, CheckReport};
+use crate::edit::{apply_edit, Edit, EditError, EditResult};
+use crate::explain::{explain_all_analysis, Explanation};
+use crate::fix::FixOutcome;
+use crate::format::FormatOptions;
+use crate::lint::{lint_analysis, LintOptions};
+use crate::normalize::{normalize, NormalizeOptions, Normalized};
+use crate::render::{encode, scenes_for_document, Format, PageScene, RenderFailure, RenderOptions, RenderedPage};
+use puml_db::{Config, Database, DbLoader, SourceFile};
+use puml_sema::model::Document;
+use puml_sema::FileLoader;
+use puml_syntax::{Diagnostic, Parse, Severity, TextEdit, TextRange};
+use salsa::Setter;
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, UnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A file known to a host. Ids are never reused within one host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A newer change to the host superseded the snapshot that was answering.
+///
+/// A change waits until every snapshot is dropped or has seen this: never
+/// change a host while the same thread still holds one of its snapshots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request was superseded by a newer edit")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// Settings that apply to every file of a host.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostConfig {
+    /// `!include` reads only inside this directory (default: each file's own).
+    pub include_root: Option<PathBuf>,
+    pub allow_url_includes: bool,
+    /// Theme used when a render request names none (the diagram's own
+    /// `!theme` otherwise).
+    pub theme: Option<String>,
+}
+
+/// The edit was outside the file or not on character boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EditOutOfBounds;
+
+impl std::fmt::Display for EditOutOfBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the edited range is outside the file or splits a character")
+    }
+}
+
+impl std::error::Error for EditOutOfBounds {}
+
+/// Owns the database; the only place where inputs change.
+pub struct AnalysisHost {
+    db: Database,
+    files: Arc<HashMap<FileId, SourceFile>>,
+    by_path: HashMap<PathBuf, FileId>,
+    next_id: u32,
+    config: Config,
+    host_config: HostConfig,
+    /// What an unknown or removed [`FileId`] reads as.
+    empty: SourceFile,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        AnalysisHost::from_database(Database::default())
+    }
+}
+
+impl AnalysisHost {
+    pub fn new() -> AnalysisHost {
+        AnalysisHost::default()
+    }
+
+    /// A host whose `!include`s are read (and allowed or refused) by
+    /// `loader`, e.g. a sandbox confined to some roots.
+    pub fn with_loader(loader: Arc<dyn FileLoader + Send + Sync>) -> AnalysisHost {
+        AnalysisHost::from_database(Database::default().with_loader(loader))
+    }
+
+    /// A host that records the queries it executes (see
+    /// [`AnalysisHost::take_execution_log`]); for tests and benchmarks.
+    pub fn with_execution_log() -> AnalysisHost {
+        AnalysisHost::from_database(Database::with_execution_log())
+    }
+
+    /// A host holding one file: the way in for one-shot consumers (a CLI
+    /// run analyses each input once; a batch may keep a host per thread).
+    pub fn single_file(path: Option<PathBuf>, text: String, config: HostConfig) -> (AnalysisHost, FileId) {
+        let mut host = AnalysisHost::new();
+        host.set_config(config);
+        let file = host.add_file(path, text);
+        (host, file)
+    }
+
+    fn from_database(db: Database) -> AnalysisHost {
+        let config = Config::new(&db, None, false, None);
+        let empty = SourceFile::new(&db, None, String::new());
+        AnalysisHost {
+            empty,
+            db,
+            files: Arc::default(),
+            by_path: HashMap::new(),
+            next_id: 0,
+            config,
+            host_config: HostConfig::default(),
+        }
+    }
+
+    /// The queries executed since the last call, e.g. `parse(Id(0))`.
+    pub fn take_execution_log(&self) -> Vec<String> {
+        self.db.take_log()
+    }
+
+    /// A snapshot for answering questions (cheap; may move to another thread).
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            db: self.db.clone(),
+            files: self.files.clone(),
+            config: self.config,
+            empty: self.empty,
+        }
+    }
+
+    pub fn config(&self) -> &HostConfig {
+        &self.host_config
+    }
+
+    pub fn set_config(&mut self, config: HostConfig) {
+        if config == self.host_config {
+            return;
+        }
+        if config.include_root != self.host_config.include_root {
+            self.config
+                .set_include_root(&mut self.db)
+                .to(config.include_root.clone());
+        }
+        if config.allow_url_includes != self.host_config.allow_url_includes {
+            self.config
+                .set_allow_url_includes(&mut self.db)
+                .to(config.allow_url_includes);
+        }
+        if config.theme != self.host_config.theme {
+            self.config.set_theme(&mut self.db).to(config.theme.clone());
+        }
+        self.host_config = config;
+    }
+
+    /// Adds a file (its path resolves relative `!include`s). A path already
+    /// known gets its text replaced and keeps its id.
+    pub fn add_file(&mut self, path: Option<PathBuf>, text: String) -> FileId {
+        if let Some(id) = path.as_ref().and_then(|p| self.by_path.get(p)).copied() {
+            self.set_file_text(id, text);
+            return id;
+        }
+        let id = FileId(self.next_id);
+        self.next_id += 1;
+        let input = SourceFile::new(&self.db, path.clone(), text);
+        Arc::make_mut(&mut self.files).insert(id, input);
+        if let Some(path) = path {
+            self.by_path.insert(path, id);
+        }
+        id
+    }
+
+    /// The id of the file added with `path`.
+    pub fn file_for_path(&self, path: &Path) -> Option<FileId> {
+        self.by_path.get(path).copied()
+    }
+
+    /// Replaces a file's text. Setting the same text again is not a change
+    /// (no query re-runs, snapshots stay valid).
+    pub fn set_file_text(&mut self, file: FileId, text: String) {
+        let Some(input) = self.files.get(&file).copied() else {
+            return;
+        };
+        if input.text(&self.db) != &text {
+            input.set_text(&mut self.db).to(text);
+        }
+    }
+
+    /// Replaces `range` (byte offsets) of a file's text with `replacement`.
+    pub fn edit_file(&mut self, file: FileId, range: TextRange, replacement: &str) -> Result<(), EditOutOfBounds> {
+        let Some(input) = self.files.get(&file).copied() else {
+            return Err(EditOutOfBounds);
+        };
+        let old = input.text(&self.db);
+        let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+        if end > old.len() || !old.is_char_boundary(start) || !old.is_char_boundary(end) {
+            return Err(EditOutOfBounds);
+        }
+        let mut text = String::with_capacity(old.len() - (end - start) + replacement.len());
+        text.push_str(&old[..start]);
+        text.push_str(replacement);
+        text.push_str(&old[end..]);
+        self.set_file_text(file, text);
+        Ok(())
+    }
+
+    /// Forgets a file. Its id answers like an empty file from now on.
+    pub fn remove_file(&mut self, file: FileId) {
+        if let Some(input) = Arc::make_mut(&mut self.files).remove(&file) {
+            self.by_path.retain(|_, id| *id != file);
+            // The input itself stays in the database (salsa inputs live as
+            // long as it); emptying it frees what its queries held.
+            input.set_text(&mut self.db).to(String::new());
+        }
+    }
+
+    /// Re-reads every included file through the loader; changed ones become
+    /// new revisions (for consumers that do not watch the file system).
+    pub fn refresh_included_files(&mut self) {
+        self.db.refresh_included_files();
+    }
+}
+
+/// A consistent view of the host at one revision.
+#[derive(Clone)]
+pub struct Analysis {
+    db: Database,
+    files: Arc<HashMap<FileId, SourceFile>>,
+    config: Config,
+    empty: SourceFile,
+}
+
+impl Analysis {
+    /// Runs `f` against the database, turning salsa's cancellation unwind
+    /// into [`Cancelled`]. An unknown file answers as an empty one.
+    fn with<T>(&self, file: FileId, f: impl FnOnce(&Database, SourceFile, Config) -> T + UnwindSafe) -> Cancellable<T> {
+        let input = self.files.get(&file).copied().unwrap_or(self.empty);
+        let db = AssertUnwindSafe(&self.db);
+        let config = self.config;
+        salsa::Cancelled::catch(move || f(*db, input, config)).map_err(|_| Cancelled)
+    }
+
+    pub fn files(&self) -> Vec<FileId> {
+        let mut ids: Vec<FileId> = self.files.keys().copied().collect();
+        ids.sort();
+        ids
+    }
+
+    pub fn file_text(&self, file: FileId) -> Cancellable<String> {
+        self.with(file, |db, input, _| input.text(db).clone())
+    }
+
+    pub fn file_path(&self, file: FileId) -> Cancellable<Option<PathBuf>> {
+        self.with(file, |db, input, _| input.path(db).clone())
+    }
+
+    /// The lossless syntax tree (shared green nodes: cloning is cheap).
+    pub fn parse(&self, file: FileId) -> Cancellable<Parse> {
+        self.with(file, |db, input, _| puml_db::parse(db, input).clone())
+    }
+
+    /// Every diagnostic (syntax, preprocessor, semantic), with byte ranges.
+    pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
+        self.with(file, |db, input, config| {
+            puml_db::diagnostics(db, input, config).clone()
+        })
+    }
+
+    /// Diagnostics located by line and column, with the model summary.
+    pub fn check(&self, file: FileId) -> Cancellable<CheckReport> {
+        self.with(file, |db, input, config| check_report(db, input, config).clone())
+    }
+
+    /// The semantic model.
+    pub fn document(&self, file: FileId) -> Cancellable<Document> {
+        self.with(file, |db, input, config| puml_db::document(db, input, config).clone())
+    }
+
+    /// Pages over all diagrams of the file.
+    pub fn page_count(&self, file: FileId) -> Cancellable<usize> {
+        self.with(file, |db, input, config| puml_db::summary(db, input, config).pages)
+    }
+
+    /// The file repaired by its machine-applicable fixes, to a fixpoint.
+    pub fn fix_all(&self, file: FileId) -> Cancellable<FixOutcome> {
+        self.with(file, |db, input, config| fixed(db, input, config).clone())
+    }
+
+    /// One explanation per diagram.
+    pub fn explain(&self, file: FileId) -> Cancellable<Vec<Explanation>> {
+        self.with(file, |db, input, config| explanations(db, input, config).clone())
+    }
+
+    pub fn lint(&self, file: FileId, options: &LintOptions) -> Cancellable<Vec<Diagnostic>> {
+        let options = options.clone();
+        self.with(file, move |db, input, config| {
+            if options == LintOptions::default() {
+                default_lint(db, input, config).clone()
+            } else {
+                let analysis = puml_db::analysis(db, input, config);
+                lint_analysis(input.text(db), analysis, &options)
+            }
+        })
+    }
+
+    pub fn format(&self, file: FileId, options: &FormatOptions) -> Cancellable<String> {
+        let indent_width = options.indent_width;
+        self.with(file, move |db, input, _| formatted(db, input, indent_width).clone())
+    }
+
+    /// Edits that format the statements on lines `first_line..=last_line`
+    /// (1-based); the rest of the file is left as it is.
+    pub fn format_range(
+        &self,
+        file: FileId,
+        first_line: u32,
+        last_line: u32,
+        options: &FormatOptions,
+    ) -> Cancellable<Vec<TextEdit>> {
+        let options = options.clone();
+        self.with(file, move |db, input, _| {
+            crate::format::format_range(input.text(db), first_line, last_line, &options)
+        })
+    }
+
+    pub fn normalize(&self, file: FileId, options: &NormalizeOptions) -> Cancellable<Normalized> {
+        let options = options.clone();
+        self.with(file, move |db, input, _| normalize(input.text(db), &options))
+    }
+
+    pub fn apply_edit(&self, file: FileId, edit: &Edit) -> Cancellable<Result<EditResult, EditError>> {
+        let edit = edit.clone();
+        self.with(file, move |db, input, _| apply_edit(input.text(db), &edit))
+    }
+
+    /// The laid-out pages (`options.page` selects one, 1-based). The
+    /// options' `check` field is ignored: the host knows the file's path.
+    pub fn scenes(&self, file: FileId, options: &RenderOptions) -> Cancellable<Result<Vec<PageScene>, RenderFailure>> {
+        let options = options.clone();
+        self.with(file, move |db, input, config| {
+            let key = RenderKey::from_options(db, &options, Format::SceneJson);
+            page_scenes(db, input, config, key).clone()
+        })
+    }
+
+    /// Renders the file (every page, or `options.page`).
+    pub fn render(
+        &self,
+        file: FileId,
+        options: &RenderOptions,
+    ) -> Cancellable<Result<Vec<RenderedPage>, RenderFailure>> {
+        let options = options.clone();
+        self.with(file, move |db, input, config| {
+            let key = RenderKey::from_options(db, &options, options.format);
+            rendered(db, input, config, key).clone()
+        })
+    }
+}
+
+/// The render-relevant options, interned so that a render is a query.
+#[salsa::interned(debug)]
+struct RenderKey {
+    format: Format,
+    #[returns(ref)]
+    theme: Option<String>,
+    page: Option<usize>,
+    scale_bits: u64,
+    max_participants: usize,
+    max_events: usize,
+}
+
+impl RenderKey<'_> {
+    fn from_options<'db>(db: &'db dyn puml_db::Db, options: &RenderOptions, format: Format) -> RenderKey<'db> {
+        RenderKey::new(
+            db,
+            format,
+            options.theme.clone(),
+            options.page,
+            options.scale.to_bits(),
+            options.max_participants,
+            options.max_events,
+        )
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+fn check_report(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> CheckReport {
+    report_from_analysis(file.text(db), puml_db::analysis(db, file, config))
+}
+
+#[salsa::tracked(returns(ref))]
+fn fixed(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> FixOutcome {
+    let text = file.text(db);
+    let diagnostics = puml_db::diagnostics(db, file, config);
+    if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return FixOutcome {
+            source: text.clone(),
+            applied: 0,
+            rounds: 0,
+            errors_before: 0,
+            errors_after: 0,
+        };
+    }
+    let options = CheckOptions {
+        file_path: file.path(db).clone(),
+        include_root: config.include_root(db).clone(),
+        allow_url_includes: config.allow_url_includes(db),
+    };
+    crate::fix::fix_all(text, &options, &DbLoader::new(db))
+}
+
+#[salsa::tracked(returns(ref))]
+fn explanations(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> Vec<Explanation> {
+    explain_all_analysis(file.text(db), puml_db::analysis(db, file, config))
+}
+
+#[salsa::tracked(returns(ref))]
+fn default_lint(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> Vec<Diagnostic> {
+    lint_analysis(
+        file.text(db),
+        puml_db::analysis(db, file, config),
+        &LintOptions::default(),
+    )
+}
+
+#[salsa::tracked(returns(ref))]
+fn formatted(db: &dyn puml_db::Db, file: SourceFile, indent_width: usize) -> String {
+    crate::format::format(file.text(db), &FormatOptions { indent_width })
+}
+
+/// Layout depends on the model only (`document`), never on the text: an
+/// edit inside a comment leaves the model equal and stops before here.
+#[salsa::tracked(returns(ref))]
+fn page_scenes<'db>(
+    db: &'db dyn puml_db::Db,
+    file: SourceFile,
+    config: Config,
+    key: RenderKey<'db>,
+) -> Result<Vec<PageScene>, RenderFailure> {
+    if has_errors(db, file, config) {
+        let report = check_report(db, file, config);
+        return Err(RenderFailure::Diagnostics(report.diagnostics.clone()));
+    }
+    let options = RenderOptions {
+        format: *key.format(db),
+        theme: key.theme(db).clone().or_else(|| config.theme(db).clone()),
+        page: *key.page(db),
+        scale: f64::from_bits(*key.scale_bits(db)),
+        check: CheckOptions::default(),
+        max_participants: *key.max_participants(db),
+        max_events: *key.max_events(db),
+    };
+    scenes_for_document(puml_db::document(db, file, config), &options)
+}
+
+/// Whether the file has errors, as a query of its own: its answer (a bool)
+/// stays equal through most edits, so what depends on it is not re-run.
+#[salsa::tracked(returns(copy))]
+fn has_errors(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> bool {
+    puml_db::diagnostics(db, file, config)
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+}
+
+#[salsa::tracked(returns(ref))]
+fn rendered<'db>(
+    db: &'db dyn puml_db::Db,
+    file: SourceFile,
+    config: Config,
+    key: RenderKey<'db>,
+) -> Result<Vec<RenderedPage>, RenderFailure> {
+    let scene_key = RenderKey::new(
+        db,
+        Format::SceneJson,
+        key.theme(db).clone(),
+        *key.page(db),
+        *key.scale_bits(db),
+        *key.max_participants(db),
+        *key.max_events(db),
+    );
+    let pages = page_scenes(db, file, config, scene_key).clone()?;
+    let format = *key.format(db);
+    let scale = f64::from_bits(*key.scale_bits(db));
+    pages
+        .into_iter()
+        .map(|page| {
+            let bytes = encode(&page.scene, format, scale).map_err(RenderFailure::Render)?;
+            Ok(RenderedPage {
+                diagram: page.diagram,
+                page: page.page,
+                name: page.name,
+                width: page.scene.width,
+                height: page.scene.height,
+                format,
+                bytes,
+            })
+        })
+        .collect()
+}
