@@ -326,8 +326,8 @@ impl Analysis {
         self.with(file, move |db, input, _| formatted(db, input, indent_width).clone())
     }
 
-    /// Edits that format the statements on lines `first_line..=last_line`
-    /// (1-based); the rest of the file is left as it is.
+    /// Edits that format the statements on the 0-based lines
+    /// `first_line..=last_line`; the rest of the file is left as it is.
     pub fn format_range(
         &self,
         file: FileId,

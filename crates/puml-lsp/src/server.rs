@@ -1,0 +1,696 @@
+//! The protocol handlers. One `AnalysisHost` holds every open document;
+//! a handler changes it under the lock (briefly), takes a snapshot, and
+//! computes on a blocking thread, so a newer edit cancels stale work
+//! (`ContentModified`) and a panic in a feature becomes an error answer
+//! while the server keeps running.
+
+use crate::features;
+use crate::text::{apply_change, LineTable};
+use base64::Engine as _;
+use puml_ide::format::FormatOptions;
+use puml_ide::lint::LintOptions;
+use puml_ide::render::{Format, RenderFailure, RenderOptions};
+use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId};
+use puml_syntax::{Diagnostic as PumlDiagnostic, Severity, TextEdit as PumlEdit};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, ClientSocket, LanguageServer, LspService};
+
+/// The code action kind of "fix all" (a sub-kind of `source.fixAll`).
+pub const FIX_ALL_KIND: &str = "source.fixAll.puml";
+
+struct Document {
+    file: FileId,
+    version: i32,
+    text: String,
+}
+
+struct State {
+    host: AnalysisHost,
+    documents: HashMap<String, Document>,
+    lint: bool,
+    theme: Option<String>,
+}
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    docs_url: Option<String>,
+}
+
+/// The service with puml's custom requests.
+pub fn service() -> (LspService<Backend>, ClientSocket) {
+    LspService::build(Backend::new)
+        .custom_method("puml/render", Backend::render)
+        .custom_method("puml/model", Backend::model)
+        .finish()
+}
+
+/// A consistent view of one document.
+struct Snapshot {
+    analysis: Analysis,
+    file: FileId,
+    text: String,
+    version: i32,
+}
+
+fn content_modified() -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: "the document changed; the request was cancelled".into(),
+        data: None,
+    }
+}
+
+fn request_failed(message: impl Into<String>) -> Error {
+    Error {
+        // LSP's RequestFailed, which the jsonrpc crate does not name.
+        code: ErrorCode::ServerError(-32803),
+        message: message.into().into(),
+        data: None,
+    }
+}
+
+fn unknown_document(uri: &Uri) -> Error {
+    Error::invalid_params(format!("the document {} is not open", uri.as_str()))
+}
+
+/// Runs analysis work off the async threads. Cancellation becomes
+/// `ContentModified`; a panic becomes an internal error, never a crash.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Cancellable<T> + Send + 'static) -> Result<T> {
+    let task = tokio::task::spawn_blocking(move || std::panic::catch_unwind(AssertUnwindSafe(work)));
+    match task.await {
+        Ok(Ok(Ok(value))) => Ok(value),
+        Ok(Ok(Err(_cancelled))) => Err(content_modified()),
+        Ok(Err(_)) | Err(_) => Err(Error {
+            code: ErrorCode::InternalError,
+            message: "puml-lsp failed on this request (a bug: the server keeps running)".into(),
+            data: None,
+        }),
+    }
+}
+
+fn key(uri: &Uri) -> String {
+    uri.as_str().to_string()
+}
+
+/// Where `docs/diagnostics.md` is, for `codeDescription` links: next to an
+/// installed binary (`share/puml/`) or in the source tree it was built in.
+fn find_docs() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    let candidates = [
+        dir.join("../share/puml/diagnostics.md"),
+        dir.join("docs/diagnostics.md"),
+        dir.join("../../docs/diagnostics.md"),
+    ];
+    let found = candidates.iter().find(|p| p.is_file())?;
+    let path = found.canonicalize().ok()?;
+    Uri::from_file_path(path).map(|u| u.as_str().to_string())
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(State {
+                host: AnalysisHost::new(),
+                documents: HashMap::new(),
+                lint: true,
+                theme: None,
+            })),
+            docs_url: find_docs(),
+        }
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, State>> {
+        self.state.lock().map_err(|_| Error::internal_error())
+    }
+
+    fn snapshot(&self, uri: &Uri) -> Result<Snapshot> {
+        let state = self.lock()?;
+        let document = state.documents.get(&key(uri)).ok_or_else(|| unknown_document(uri))?;
+        Ok(Snapshot {
+            analysis: state.host.analysis(),
+            file: document.file,
+            text: document.text.clone(),
+            version: document.version,
+        })
+    }
+
+    fn current_version(&self, uri: &Uri) -> Option<i32> {
+        self.state.lock().ok()?.documents.get(&key(uri)).map(|d| d.version)
+    }
+
+    fn apply_settings(&self, value: &Value) {
+        let settings = value.get("puml").unwrap_or(value);
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        if let Some(lint) = settings.get("lint").and_then(Value::as_bool) {
+            state.lint = lint;
+        }
+        if let Some(theme) = settings.get("theme").and_then(Value::as_str) {
+            state.theme = (!theme.is_empty()).then(|| theme.to_string());
+        }
+        let mut config = state.host.config().clone();
+        if let Some(roots) = settings.get("includeRoots").and_then(Value::as_array) {
+            config.include_root = roots.iter().filter_map(Value::as_str).next().map(PathBuf::from);
+        }
+        config.theme = state.theme.clone();
+        state.host.set_config(config);
+    }
+
+    /// Recomputes and publishes the diagnostics of `uri`, unless a newer
+    /// version arrived meanwhile.
+    async fn publish(&self, uri: Uri) {
+        let Ok(snapshot) = self.snapshot(&uri) else {
+            return;
+        };
+        let lint = self.state.lock().map(|s| s.lint).unwrap_or(true);
+        let version = snapshot.version;
+        let docs = self.docs_url.clone();
+        let target = uri.clone();
+        let result = blocking(move || {
+            let mut found = snapshot.analysis.diagnostics(snapshot.file)?;
+            if lint {
+                found.extend(snapshot.analysis.lint(snapshot.file, &LintOptions::default())?);
+            }
+            let table = LineTable::new(&snapshot.text);
+            Ok(found
+                .iter()
+                .map(|d| to_lsp_diagnostic(&table, &snapshot.text, &target, docs.as_deref(), d))
+                .collect::<Vec<_>>())
+        })
+        .await;
+        match result {
+            Ok(diagnostics) if self.current_version(&uri) == Some(version) => {
+                self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+            }
+            Ok(_) | Err(_) => {}
+        }
+    }
+
+    /// `puml/render`: the current document rendered for a preview.
+    pub async fn render(&self, params: RenderParams) -> Result<Value> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let format = match params.format.as_deref().unwrap_or("svg") {
+            "svg" => Format::Svg,
+            "png" => Format::Png,
+            "pdf" => Format::Pdf,
+            other => {
+                return Err(Error::invalid_params(format!(
+                    "unknown format `{other}` (svg, png or pdf)"
+                )))
+            }
+        };
+        let page = params.page.unwrap_or(0);
+        let theme = params.theme.clone().filter(|t| !t.is_empty());
+        let version = snapshot.version;
+        let rendered = blocking(move || {
+            let pages = snapshot.analysis.page_count(snapshot.file)?;
+            let report = snapshot.analysis.check(snapshot.file)?;
+            let options = RenderOptions {
+                format,
+                theme,
+                page: Some(page + 1),
+                ..RenderOptions::default()
+            };
+            let result = snapshot.analysis.render(snapshot.file, &options)?;
+            Ok((pages, report.summary, result))
+        })
+        .await?;
+        if self.current_version(&params.text_document.uri) != Some(version) {
+            return Err(content_modified());
+        }
+        let (page_count, summary, result) = rendered;
+        let pages = match result {
+            Ok(pages) => pages,
+            Err(RenderFailure::Diagnostics(diagnostics)) => {
+                let first = diagnostics
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .map(|d| format!("line {}: {}", d.range.line, d.message))
+                    .unwrap_or_else(|| "the diagram has errors".to_string());
+                return Err(request_failed(first));
+            }
+            Err(other) => return Err(request_failed(other.to_string())),
+        };
+        let Some(page) = pages.into_iter().next() else {
+            return Err(request_failed("nothing to render"));
+        };
+        let data = if format == Format::Svg {
+            String::from_utf8_lossy(&page.bytes).into_owned()
+        } else {
+            base64::engine::general_purpose::STANDARD.encode(&page.bytes)
+        };
+        Ok(json!({
+            "version": version,
+            "format": format.name(),
+            "page": params.page.unwrap_or(0),
+            "pageCount": page_count,
+            "width": page.width,
+            "height": page.height,
+            "data": data,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+        }))
+    }
+
+    /// `puml/model`: the semantic model as JSON.
+    pub async fn model(&self, params: ModelParams) -> Result<Value> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let document = blocking(move || snapshot.analysis.document(snapshot.file)).await?;
+        serde_json::to_value(&document).map_err(|e| request_failed(e.to_string()))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderParams {
+    pub text_document: TextDocumentIdentifier,
+    pub format: Option<String>,
+    pub page: Option<usize>,
+    pub theme: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelParams {
+    pub text_document: TextDocumentIdentifier,
+}
+
+fn to_lsp_diagnostic(
+    table: &LineTable<'_>,
+    text: &str,
+    uri: &Uri,
+    docs: Option<&str>,
+    d: &PumlDiagnostic,
+) -> Diagnostic {
+    // A diagnostic inside an included file is shown on the `!include`
+    // line that brought it in, its message naming the file.
+    let (range, message) = match &d.file {
+        None => (table.range(d.range), d.message.clone()),
+        Some(file) => {
+            let name = std::path::Path::new(file)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| file.clone());
+            let at = text
+                .match_indices("!include")
+                .find(|(at, _)| text[*at..].lines().next().is_some_and(|l| l.contains(&name)))
+                .map_or(0, |(at, _)| at);
+            let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+            (
+                Range::new(table.position(at), table.position(end)),
+                format!("{file}: {}", d.message),
+            )
+        }
+    };
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .filter(|r| r.file.is_none())
+        .map(|r| DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), table.range(r.range)),
+            message: r.message.clone(),
+        })
+        .collect();
+    Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            _ => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.code.to_string())),
+        code_description: docs.and_then(|base| {
+            format!("{base}#{}", d.code.to_ascii_lowercase())
+                .parse::<Uri>()
+                .ok()
+                .map(|href| CodeDescription { href })
+        }),
+        source: Some("puml".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    }
+}
+
+fn to_lsp_edits(table: &LineTable<'_>, edits: &[PumlEdit]) -> Vec<TextEdit> {
+    edits
+        .iter()
+        .map(|e| TextEdit::new(table.range(e.range), e.new_text.clone()))
+        .collect()
+}
+
+fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
+    WorkspaceEdit {
+        changes: Some(HashMap::from([(uri.clone(), edits)])),
+        ..WorkspaceEdit::default()
+    }
+}
+
+fn overlaps(a: Range, b: Range) -> bool {
+    let before = |x: Position, y: Position| (x.line, x.character) < (y.line, y.character);
+    !(before(a.end, b.start) || before(b.end, a.start))
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        if let Some(options) = &params.initialization_options {
+            self.apply_settings(options);
+        }
+        let utf16 = PositionEncodingKind::UTF16;
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo {
+                name: "puml-lsp".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+            capabilities: ServerCapabilities {
+                position_encoding: Some(utf16),
+                text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(vec![
+                        CodeActionKind::QUICKFIX,
+                        CodeActionKind::SOURCE_FIX_ALL,
+                        CodeActionKind::from(FIX_ALL_KIND.to_string()),
+                    ]),
+                    ..CodeActionOptions::default()
+                })),
+                document_formatting_provider: Some(OneOf::Left(true)),
+                document_range_formatting_provider: Some(OneOf::Left(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec![">".to_string(), " ".to_string()]),
+                    ..CompletionOptions::default()
+                }),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                document_highlight_provider: Some(OneOf::Left(true)),
+                ..ServerCapabilities::default()
+            },
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.client
+            .log_message(
+                MessageType::INFO,
+                format!("puml-lsp {} ready", env!("CARGO_PKG_VERSION")),
+            )
+            .await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.apply_settings(&params.settings);
+        let uris: Vec<Uri> = match self.state.lock() {
+            Ok(state) => state.documents.keys().filter_map(|k| k.parse().ok()).collect(),
+            Err(_) => return,
+        };
+        for uri in uris {
+            self.publish(uri).await;
+        }
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        {
+            let Ok(mut state) = self.state.lock() else {
+                return;
+            };
+            let path = document.uri.to_file_path().map(|p| p.into_owned());
+            let file = match state.documents.get(&key(&document.uri)) {
+                Some(open) => {
+                    let file = open.file;
+                    state.host.set_file_text(file, document.text.clone());
+                    file
+                }
+                None => state.host.add_file(path, document.text.clone()),
+            };
+            state.documents.insert(
+                key(&document.uri),
+                Document {
+                    file,
+                    version: document.version,
+                    text: document.text,
+                },
+            );
+        }
+        self.publish(document.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        {
+            let Ok(mut state) = self.state.lock() else {
+                return;
+            };
+            let State { host, documents, .. } = &mut *state;
+            let Some(document) = documents.get_mut(&key(&uri)) else {
+                return;
+            };
+            for change in &params.content_changes {
+                apply_change(&mut document.text, change.range, &change.text);
+            }
+            document.version = params.text_document.version;
+            host.set_file_text(document.file, document.text.clone());
+        }
+        self.publish(uri).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        if let Ok(mut state) = self.state.lock() {
+            if let Some(document) = state.documents.remove(&key(&uri)) {
+                state.host.remove_file(document.file);
+            }
+        }
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        let snapshot = self.snapshot(&uri)?;
+        let docs = self.docs_url.clone();
+        let wanted = |kind: &CodeActionKind| match &params.context.only {
+            None => true,
+            Some(only) => only
+                .iter()
+                .any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))),
+        };
+        let want_quick_fixes = wanted(&CodeActionKind::QUICKFIX);
+        let want_fix_all = wanted(&CodeActionKind::from(FIX_ALL_KIND.to_string()));
+        let range = params.range;
+        let target = uri.clone();
+        let actions = blocking(move || {
+            let table = LineTable::new(&snapshot.text);
+            let mut actions = Vec::new();
+            if want_quick_fixes {
+                for d in snapshot.analysis.diagnostics(snapshot.file)? {
+                    if d.file.is_some() || d.fixes.is_empty() || !overlaps(table.range(d.range), range) {
+                        continue;
+                    }
+                    let lsp = to_lsp_diagnostic(&table, &snapshot.text, &target, docs.as_deref(), &d);
+                    for (index, fix) in d.fixes.iter().enumerate() {
+                        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                            title: fix.title.clone(),
+                            kind: Some(CodeActionKind::QUICKFIX),
+                            diagnostics: Some(vec![lsp.clone()]),
+                            edit: Some(workspace_edit(&target, to_lsp_edits(&table, &fix.edits))),
+                            is_preferred: Some(index == 0 && fix.machine_applicable),
+                            ..CodeAction::default()
+                        }));
+                    }
+                }
+            }
+            if want_fix_all {
+                let outcome = snapshot.analysis.fix_all(snapshot.file)?;
+                if outcome.applied > 0 && outcome.source != snapshot.text {
+                    let edits = puml_ide::format::line_edits(&snapshot.text, &outcome.source);
+                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: format!("Fix all auto-fixable problems ({} fix(es))", outcome.applied),
+                        kind: Some(CodeActionKind::from(FIX_ALL_KIND.to_string())),
+                        edit: Some(workspace_edit(&target, to_lsp_edits(&table, &edits))),
+                        ..CodeAction::default()
+                    }));
+                }
+            }
+            Ok(actions)
+        })
+        .await?;
+        Ok(Some(actions))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let options = FormatOptions {
+            indent_width: params.options.tab_size.clamp(1, 16) as usize,
+        };
+        let edits = blocking(move || {
+            let formatted = snapshot.analysis.format(snapshot.file, &options)?;
+            let table = LineTable::new(&snapshot.text);
+            let edits = puml_ide::format::line_edits(&snapshot.text, &formatted);
+            Ok(to_lsp_edits(&table, &edits))
+        })
+        .await?;
+        Ok(Some(edits))
+    }
+
+    async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let options = FormatOptions {
+            indent_width: params.options.tab_size.clamp(1, 16) as usize,
+        };
+        let (first, last) = (params.range.start.line, params.range.end.line);
+        let edits = blocking(move || {
+            let edits = snapshot.analysis.format_range(snapshot.file, first, last, &options)?;
+            let table = LineTable::new(&snapshot.text);
+            Ok(to_lsp_edits(&table, &edits))
+        })
+        .await?;
+        Ok(Some(edits))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let symbols = blocking(move || {
+            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            Ok(features::document_symbols(&snapshot.text, &explanations))
+        })
+        .await?;
+        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        Ok(Some(features::folding_ranges(&snapshot.text)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let snapshot = self.snapshot(&position.text_document.uri)?;
+        blocking(move || {
+            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let table = LineTable::new(&snapshot.text);
+            let offset = table.offset(position.position);
+            Ok(
+                features::hover(&snapshot.text, offset, &explanations).map(|(markdown, start, end)| Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: markdown,
+                    }),
+                    range: Some(Range::new(table.position(start), table.position(end))),
+                }),
+            )
+        })
+        .await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let position = params.text_document_position;
+        let snapshot = self.snapshot(&position.text_document.uri)?;
+        blocking(move || {
+            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let offset = LineTable::new(&snapshot.text).offset(position.position);
+            let items = features::completions(&snapshot.text, offset, &explanations);
+            Ok(Some(CompletionResponse::Array(items)))
+        })
+        .await
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let position = params.text_document_position_params;
+        let uri = position.text_document.uri.clone();
+        let snapshot = self.snapshot(&uri)?;
+        blocking(move || {
+            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let table = LineTable::new(&snapshot.text);
+            let offset = table.offset(position.position);
+            let Some((_, word)) = crate::text::word_at(&snapshot.text, offset) else {
+                return Ok(None);
+            };
+            let Some(line) = features::participant(&explanations, word).and_then(|p| p.declared_line) else {
+                return Ok(None);
+            };
+            let start = table.offset(Position::new(line - 1, 0));
+            let end = snapshot.text[start..]
+                .find('\n')
+                .map_or(snapshot.text.len(), |n| start + n);
+            let range = Range::new(table.position(start), table.position(end));
+            Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))))
+        })
+        .await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri.clone();
+        let ranges = self.participant_occurrences(&uri, position.position).await?;
+        Ok(ranges.map(|ranges| ranges.into_iter().map(|r| Location::new(uri.clone(), r)).collect()))
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        let position = params.text_document_position_params;
+        let ranges = self
+            .participant_occurrences(&position.text_document.uri, position.position)
+            .await?;
+        Ok(ranges.map(|ranges| {
+            ranges
+                .into_iter()
+                .map(|range| DocumentHighlight {
+                    range,
+                    kind: Some(DocumentHighlightKind::TEXT),
+                })
+                .collect()
+        }))
+    }
+}
+
+impl Backend {
+    /// Every whole-word occurrence of the participant name or alias under
+    /// the cursor; `None` when the cursor is on no participant.
+    async fn participant_occurrences(&self, uri: &Uri, position: Position) -> Result<Option<Vec<Range>>> {
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let table = LineTable::new(&snapshot.text);
+            let offset = table.offset(position);
+            let Some((_, word)) = crate::text::word_at(&snapshot.text, offset) else {
+                return Ok(None);
+            };
+            let Some(participant) = features::participant(&explanations, word) else {
+                return Ok(None);
+            };
+            let mut names = vec![participant.name.clone()];
+            names.extend(participant.alias.clone());
+            let mut spans: Vec<(usize, usize)> = names
+                .iter()
+                .flat_map(|n| features::occurrences(&snapshot.text, n))
+                .collect();
+            spans.sort();
+            spans.dedup();
+            Ok(Some(
+                spans
+                    .into_iter()
+                    .map(|(s, e)| Range::new(table.position(s), table.position(e)))
+                    .collect(),
+            ))
+        })
+        .await
+    }
+}

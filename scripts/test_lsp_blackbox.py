@@ -1,0 +1,284 @@
+"""Black-box test of puml-lsp with a real LSP client (pytest-lsp / pygls).
+
+Drives the release binary (or $PUML_LSP) over stdio the way an editor does:
+open, incremental edits with non-ASCII text, diagnostics, code actions and
+fix all, formatting, hover, completion, definition, references, symbols,
+folding, the custom `puml/render` and `puml/model` requests, a malformed
+request, an unknown method, a request overtaken by an edit, and a soak of
+many edits whose memory is reported.
+
+Run: scripts/ci.d/30-lsp-blackbox.sh (sets up the venv).
+"""
+
+import asyncio
+import os
+import pathlib
+import sys
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SERVER = os.environ.get("PUML_LSP", str(ROOT / "target" / "release" / "puml-lsp"))
+URI = "file:///tmp/puml-lsp-blackbox/diagram.puml"
+
+GOOD = """@startuml
+participant "Ålice Ünïcode" as A
+participant Bob
+A -> Bob : héllo 😀
+alt ok
+Bob --> A : fine
+else no
+Bob --> A : nope
+end
+@enduml
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[SERVER]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        t.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri="file:///tmp/puml-lsp-blackbox",
+            initialization_options={"puml": {"lint": False}},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def open_document(client: LanguageClient, text: str, uri: str = URI, version: int = 1):
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(
+            text_document=t.TextDocumentItem(uri=uri, language_id="puml", version=version, text=text)
+        )
+    )
+    return await diagnostics(client, uri)
+
+
+async def diagnostics(client: LanguageClient, uri: str = URI):
+    await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), 20)
+    return list(client.diagnostics.get(uri, []))
+
+
+def change(client: LanguageClient, version: int, start, end, text: str, uri: str = URI):
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                t.TextDocumentContentChangePartial(
+                    range=t.Range(start=t.Position(*start), end=t.Position(*end)), text=text
+                )
+            ],
+        )
+    )
+
+
+def doc(uri: str = URI):
+    return t.TextDocumentIdentifier(uri=uri)
+
+
+def apply_edits(text: str, edits) -> str:
+    """Applies LSP edits (UTF-16 positions) to text, last first."""
+    lines = text.split("\n")
+
+    def offset(position):
+        before = "\n".join(lines[: position.line])
+        start = len(before) + (1 if position.line > 0 else 0)
+        line = lines[position.line] if position.line < len(lines) else ""
+        units, chars = 0, 0
+        for ch in line:
+            if units >= position.character:
+                break
+            units += 2 if ord(ch) > 0xFFFF else 1
+            chars += 1
+        return start + chars
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        a, b = offset(edit.range.start), offset(edit.range.end)
+        text = text[:a] + edit.new_text + text[b:]
+        lines = text.split("\n")
+    return text
+
+
+async def test_diagnostics_follow_incremental_non_ascii_edits(client: LanguageClient):
+    broken = GOOD.replace("A -> Bob : héllo 😀", "A -> Bob héllo 😀")
+    found = await open_document(client, broken)
+    assert [d.code for d in found] == ["E0103"], found
+    assert found[0].range.start.line == 3
+    assert found[0].severity == t.DiagnosticSeverity.Error
+    # Insert the missing colon after "Bob" on line 3: UTF-16 column 8.
+    change(client, 2, (3, 8), (3, 8), " :")
+    assert await diagnostics(client) == []
+    # Append after the emoji (2 UTF-16 units): positions after it must be
+    # counted in UTF-16 for the edit to land at the end of the line.
+    line = "A -> Bob : héllo 😀"
+    col = len(line.encode("utf-16-le")) // 2
+    change(client, 3, (3, col), (3, col), "!")
+    assert await diagnostics(client) == []
+    rendered = await client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}})
+    assert "héllo 😀!" in rendered.data and rendered.version == 3
+    hover = await client.text_document_hover_async(t.HoverParams(text_document=doc(), position=t.Position(3, 5)))
+    assert "Bob" in hover.contents.value
+    # Remove the colon again: the error comes back on the same line.
+    change(client, 4, (3, 8), (3, 10), "")
+    assert [d.code for d in await diagnostics(client)] == ["E0103"]
+
+
+
+async def test_quick_fix_and_fix_all(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/fix.puml"
+    text = "@startuml\nA -> B hello\nB -> A world\n@enduml\n"
+    found = await open_document(client, text, uri)
+    assert [d.code for d in found] == ["E0103", "E0103"]
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=found[0].range,
+            context=t.CodeActionContext(diagnostics=[found[0]], only=[t.CodeActionKind.QuickFix]),
+        )
+    )
+    assert actions and actions[0].kind == t.CodeActionKind.QuickFix and actions[0].is_preferred
+    fixed_one = apply_edits(text, actions[0].edit.changes[uri])
+    assert "A -> B : hello" in fixed_one
+    fix_all = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=t.Range(start=t.Position(0, 0), end=t.Position(0, 0)),
+            context=t.CodeActionContext(diagnostics=[], only=["source.fixAll.puml"]),
+        )
+    )
+    assert [a.kind for a in fix_all] == ["source.fixAll.puml"]
+    fixed = apply_edits(text, fix_all[0].edit.changes[uri])
+    assert fixed == "@startuml\nA -> B : hello\nB -> A : world\n@enduml\n"
+
+
+async def test_formatting_and_range_formatting(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/fmt.puml"
+    text = "@startuml\nalt x\nA -> B : one\nend\n@enduml\n"
+    await open_document(client, text, uri)
+    edits = await client.text_document_formatting_async(
+        t.DocumentFormattingParams(text_document=doc(uri), options=t.FormattingOptions(tab_size=2, insert_spaces=True))
+    )
+    assert apply_edits(text, edits) == "@startuml\nalt x\n  A -> B : one\nend\n@enduml\n"
+    edits = await client.text_document_range_formatting_async(
+        t.DocumentRangeFormattingParams(
+            text_document=doc(uri),
+            range=t.Range(start=t.Position(2, 0), end=t.Position(2, 3)),
+            options=t.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    assert "    A -> B : one" in apply_edits(text, edits)
+
+
+async def test_navigation_hover_completion_symbols(client: LanguageClient):
+    await open_document(client, GOOD)
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=doc(), position=t.Position(3, 0))
+    )
+    assert "Ålice Ünïcode" in hover.contents.value and "alias `A`" in hover.contents.value
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(), position=t.Position(5, 8))
+    )
+    assert definition.range.start.line == 1
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(),
+            position=t.Position(2, 13),
+            context=t.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert sorted(r.range.start.line for r in references) == [2, 3, 5, 7]
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc()))
+    assert [s.name for s in symbols] == ["Ålice Ünïcode", "Bob", "alt ok"]
+    folds = await client.text_document_folding_range_async(t.FoldingRangeParams(text_document=doc()))
+    assert [(f.start_line, f.end_line) for f in folds] == [(4, 8)]
+    change(client, 2, (9, 0), (9, 0), "Bob -> \n")
+    await diagnostics(client)
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(), position=t.Position(9, 7))
+    )
+    labels = [item.label for item in (completion.items if hasattr(completion, "items") else completion)]
+    assert labels == ["A", "Bob"], labels
+
+
+async def test_render_and_model_requests(client: LanguageClient):
+    await open_document(client, GOOD)
+    result = await client.protocol.send_request_async(
+        "puml/render", {"textDocument": {"uri": URI}, "format": "svg", "page": 0}
+    )
+    assert result.format == "svg" and result.pageCount == 1 and result.version == 1
+    assert result.data.startswith("<svg") or "<svg" in result.data[:200]
+    assert "héllo" in result.data and result.width > 0 and result.errors == 0
+    png = await client.protocol.send_request_async(
+        "puml/render", {"textDocument": {"uri": URI}, "format": "png"}
+    )
+    assert png.data.startswith("iVBORw0KGgo")  # base64 of the PNG signature
+    model = await client.protocol.send_request_async("puml/model", {"textDocument": {"uri": URI}})
+    assert "diagrams" in repr(model)
+    change(client, 2, (3, 8), (3, 10), "")  # removes " :" -> an error
+    await diagnostics(client)
+    with pytest.raises(Exception) as failure:
+        await client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}})
+    assert "-32803" in repr(failure.value) or "line 4" in str(failure.value)
+
+
+async def test_bad_requests_are_errors_and_the_server_survives(client: LanguageClient):
+    await open_document(client, GOOD)
+    with pytest.raises(Exception):
+        await client.protocol.send_request_async("puml/render", {"nonsense": True})
+    with pytest.raises(Exception):
+        await client.protocol.send_request_async("puml/unknownMethod", {})
+    with pytest.raises(Exception):
+        await client.protocol.send_request_async(
+            "puml/render", {"textDocument": {"uri": "file:///not/open.puml"}}
+        )
+    # An edit that overtakes a render: the render answers or is cancelled
+    # with ContentModified; either way the server answers the next request.
+    pending = client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}})
+    change(client, 2, (3, 11), (3, 11), "x")
+    try:
+        await pending
+    except Exception as error:  # noqa: BLE001
+        assert "-32801" in repr(error) or "changed" in str(error)
+    hover = await client.text_document_hover_async(t.HoverParams(text_document=doc(), position=t.Position(2, 13)))
+    assert "Bob" in hover.contents.value
+
+
+def rss_kib(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def test_soak_many_edits_memory_stays_flat(client: LanguageClient):
+    edits = int(os.environ.get("PUML_LSP_SOAK", "10000"))
+    uri = "file:///tmp/puml-lsp-blackbox/soak.puml"
+    await open_document(client, GOOD, uri)
+    pid = client._server.pid  # the server subprocess
+    warm = 0
+    before = 0
+    for i in range(edits):
+        # Type a character into the label, then delete it again.
+        if i % 2 == 0:
+            change(client, i + 2, (3, 11), (3, 11), "é", uri)
+        else:
+            change(client, i + 2, (3, 11), (3, 12), "", uri)
+        if i % 50 == 0:
+            await client.text_document_hover_async(t.HoverParams(text_document=doc(uri), position=t.Position(3, 0)))
+        if i == min(1000, edits // 10):
+            warm = i
+            before = rss_kib(pid)
+    await client.text_document_hover_async(t.HoverParams(text_document=doc(uri), position=t.Position(3, 0)))
+    await asyncio.sleep(0.5)
+    after = rss_kib(pid)
+    print(f"\nsoak: {edits} edits + {edits // 50} hovers; RSS after {warm} edits {before} KiB, at the end {after} KiB")
+    assert after < before * 1.5 + 8192, (before, after)
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-v", "-s"]))
