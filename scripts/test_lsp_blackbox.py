@@ -248,6 +248,52 @@ async def test_bad_requests_are_errors_and_the_server_survives(client: LanguageC
     assert "Bob" in hover.contents.value
 
 
+async def test_rename_tokens_links_and_hints(client: LanguageClient):
+    text = "@startuml\nautonumber 10\n!include parts.iuml\nparticipant Bob\nAlice -> Bob : one\nBob --> Alice : two\n@enduml\n"
+    uri = "file:///tmp/puml-lsp-blackbox/more.puml"
+    await open_document(client, text, uri)
+    prepared = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(text_document=doc(uri), position=t.Position(4, 10))
+    )
+    assert prepared.placeholder == "Bob"
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(4, 10), new_name="Robert")
+    )
+    after = apply_edits(text, renamed.changes[uri])
+    assert after.count("Robert") == 3 and "Bob" not in after, after
+    full = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc(uri)))
+    assert len(full.data) % 5 == 0 and len(full.data) >= 5 * 10
+    change(client, 2, (4, 15), (4, 15), "x", uri)
+    await diagnostics(client, uri)
+    delta = await client.text_document_semantic_tokens_full_delta_async(
+        t.SemanticTokensDeltaParams(text_document=doc(uri), previous_result_id=full.result_id)
+    )
+    assert hasattr(delta, "edits"), delta
+    links = await client.text_document_document_link_async(t.DocumentLinkParams(text_document=doc(uri)))
+    assert [link.target for link in links] == ["file:///tmp/puml-lsp-blackbox/parts.iuml"]
+    hints = await client.text_document_inlay_hint_async(
+        t.InlayHintParams(
+            text_document=doc(uri), range=t.Range(start=t.Position(0, 0), end=t.Position(7, 0))
+        )
+    )
+    assert [(h.position.line, h.label.strip()) for h in hints] == [(4, "10"), (5, "11")]
+    selection = await client.text_document_selection_range_async(
+        t.SelectionRangeParams(text_document=doc(uri), positions=[t.Position(4, 1)])
+    )
+    assert selection[0].range.start.character == 0 and selection[0].parent is not None
+    symbols = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="bo"))
+    assert [s.name for s in symbols] == ["Bob"]
+    typed = await client.text_document_on_type_formatting_async(
+        t.DocumentOnTypeFormattingParams(
+            text_document=doc(uri),
+            position=t.Position(1, 0),
+            ch="\n",
+            options=t.FormattingOptions(tab_size=2, insert_spaces=True),
+        )
+    )
+    assert typed is not None
+
+
 def rss_kib(pid: int) -> int:
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):

@@ -23,7 +23,7 @@ use crate::render::{encode, scenes_for_document, Format, PageScene, RenderFailur
 use puml_db::{Config, Database, DbLoader, SourceFile};
 use puml_sema::model::Document;
 use puml_sema::FileLoader;
-use puml_syntax::{Diagnostic, Parse, Severity, TextEdit, TextRange};
+use puml_syntax::{Diagnostic, Parse, Severity, TextEdit, TextRange, TextSize};
 use salsa::Setter;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, UnwindSafe};
@@ -33,6 +33,28 @@ use std::sync::Arc;
 /// A file known to a host. Ids are never reused within one host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(pub u32);
+
+/// A participant found under a cursor: where it is declared (or first
+/// used) and every use of its name, as byte ranges of the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParticipantRef {
+    /// The identifier messages use (the alias if there is one).
+    pub code: String,
+    pub name: String,
+    pub alias: Option<String>,
+    pub kind: puml_sema::model::ParticipantKind,
+    /// Declared with a participant statement (not only used).
+    pub declared: bool,
+    pub declaration: TextRange,
+    pub uses: Vec<TextRange>,
+}
+
+/// A message's autonumber as drawn, with the statement it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageNumber {
+    pub statement: TextRange,
+    pub number: String,
+}
 
 /// A newer change to the host superseded the snapshot that was answering.
 ///
@@ -277,6 +299,63 @@ impl Analysis {
         self.with(file, |db, input, _| puml_db::parse(db, input).clone())
     }
 
+    /// The participant whose name or alias is at `offset`, if any.
+    pub fn participant_at(&self, file: FileId, offset: TextSize) -> Cancellable<Option<ParticipantRef>> {
+        self.with(file, move |db, input, config| {
+            let analysis = puml_db::analysis(db, input, config);
+            for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
+                for (index, participant) in diagram.participants.iter().enumerate() {
+                    let uses = map.participant_uses.get(index).cloned().unwrap_or_default();
+                    if !uses.iter().any(|r| r.contains_inclusive(offset)) {
+                        continue;
+                    }
+                    let declaration = map.participants.get(index).copied().unwrap_or_default();
+                    let text = input.text(db);
+                    let declared = text
+                        .get(usize::from(declaration.start())..)
+                        .and_then(|rest| rest.split_whitespace().next())
+                        .is_some_and(|first| first.eq_ignore_ascii_case(participant.kind.keyword()));
+                    return Some(ParticipantRef {
+                        code: participant.code.clone(),
+                        name: participant.name.clone(),
+                        alias: participant.alias.clone(),
+                        kind: participant.kind,
+                        declared,
+                        declaration,
+                        uses,
+                    });
+                }
+            }
+            None
+        })
+    }
+
+    /// The autonumber of every numbered message, in text order.
+    pub fn message_numbers(&self, file: FileId) -> Cancellable<Vec<MessageNumber>> {
+        self.with(file, |db, input, config| {
+            let analysis = puml_db::analysis(db, input, config);
+            let mut numbers = Vec::new();
+            for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
+                for (event, statement) in diagram.events.iter().zip(&map.events) {
+                    if let puml_sema::model::Event::Message(message) = event {
+                        if let Some(number) = &message.number {
+                            numbers.push(MessageNumber {
+                                statement: *statement,
+                                number: number.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            numbers
+        })
+    }
+
+    /// The highlighted tokens (semantic highlighting), in text order.
+    pub fn highlights(&self, file: FileId) -> Cancellable<Vec<crate::highlight::Highlight>> {
+        self.with(file, |db, input, _| highlighted(db, input).clone())
+    }
+
     /// Every diagnostic (syntax, preprocessor, semantic), with byte ranges.
     pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
         self.with(file, |db, input, config| {
@@ -425,6 +504,11 @@ fn fixed(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> FixOutcome {
         allow_url_includes: config.allow_url_includes(db),
     };
     crate::fix::fix_all(text, &options, &DbLoader::new(db))
+}
+
+#[salsa::tracked(returns(ref))]
+fn highlighted(db: &dyn puml_db::Db, file: SourceFile) -> Vec<crate::highlight::Highlight> {
+    crate::highlight::highlights(puml_db::parse(db, file))
 }
 
 #[salsa::tracked(returns(ref))]

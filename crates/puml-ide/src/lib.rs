@@ -13,6 +13,7 @@ pub mod explain;
 pub mod fix;
 pub mod format;
 pub mod fs;
+pub mod highlight;
 pub mod host;
 pub mod lint;
 pub mod mermaid;
@@ -20,4 +21,4 @@ pub mod normalize;
 pub mod primitives;
 pub mod render;
 
-pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig};
+pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef};

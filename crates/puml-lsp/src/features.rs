@@ -3,8 +3,10 @@
 
 use crate::text::{word_at, LineTable};
 use puml_ide::explain::Explanation;
+use puml_ide::highlight::{Highlight, HighlightClass};
 use tower_lsp_server::ls_types::{
-    CompletionItem, CompletionItemKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Position, Range, SymbolKind,
+    CompletionItem, CompletionItemKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Position, Range,
+    SelectionRange, SemanticToken, SemanticTokenType, SemanticTokensEdit, SemanticTokensLegend, SymbolKind,
 };
 
 /// The participant a word names (by name or alias), over every diagram.
@@ -186,19 +188,6 @@ pub fn completions(text: &str, offset: usize, explanations: &[Explanation]) -> V
     items
 }
 
-/// Whole-word occurrences of `word` (the same boundaries as [`word_at`]).
-pub fn occurrences(text: &str, word: &str) -> Vec<(usize, usize)> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-    text.match_indices(word)
-        .filter(|(at, _)| {
-            let before = text[..*at].chars().next_back();
-            let after = text[at + word.len()..].chars().next();
-            !before.is_some_and(is_word) && !after.is_some_and(is_word)
-        })
-        .map(|(at, _)| (at, at + word.len()))
-        .collect()
-}
-
 /// Block openers and the closers they wait for.
 fn opener(line: &str) -> Option<&'static str> {
     let first = line.split_whitespace().next()?;
@@ -259,6 +248,161 @@ pub fn folding_ranges(text: &str) -> Vec<FoldingRange> {
     ranges
 }
 
+/// The token types, in the order of [`HighlightClass::ALL`] minus plain text
+/// (label text keeps the editor's default colour).
+pub fn semantic_legend() -> SemanticTokensLegend {
+    SemanticTokensLegend {
+        token_types: HighlightClass::ALL.iter().filter_map(|c| token_type(*c)).collect(),
+        token_modifiers: Vec::new(),
+    }
+}
+
+fn token_type(class: HighlightClass) -> Option<SemanticTokenType> {
+    Some(match class {
+        HighlightClass::Comment => SemanticTokenType::COMMENT,
+        HighlightClass::Keyword => SemanticTokenType::KEYWORD,
+        HighlightClass::Directive => SemanticTokenType::MACRO,
+        HighlightClass::Participant => SemanticTokenType::VARIABLE,
+        HighlightClass::String => SemanticTokenType::STRING,
+        HighlightClass::Arrow => SemanticTokenType::OPERATOR,
+        HighlightClass::Color => SemanticTokenType::ENUM_MEMBER,
+        HighlightClass::Stereotype => SemanticTokenType::DECORATOR,
+        HighlightClass::Number => SemanticTokenType::NUMBER,
+        HighlightClass::Text => return None,
+    })
+}
+
+/// Encodes highlights as LSP semantic tokens (relative lines and UTF-16
+/// columns); a token over several lines becomes one per line.
+pub fn semantic_tokens(text: &str, highlights: &[Highlight]) -> Vec<SemanticToken> {
+    let legend = semantic_legend();
+    let table = LineTable::new(text);
+    let mut tokens = Vec::new();
+    let (mut last_line, mut last_start) = (0u32, 0u32);
+    for highlight in highlights {
+        let Some(kind) = token_type(highlight.class) else {
+            continue;
+        };
+        let index = legend.token_types.iter().position(|t| *t == kind).unwrap_or(0) as u32;
+        let (start, end) = (usize::from(highlight.range.start()), usize::from(highlight.range.end()));
+        let mut piece_start = start;
+        for piece in text[start..end].split_inclusive('\n') {
+            let piece_text = piece.trim_end_matches(['\n', '\r']);
+            let length = piece_text.encode_utf16().count() as u32;
+            let position = table.position(piece_start);
+            piece_start += piece.len();
+            if length == 0 {
+                continue;
+            }
+            let delta_line = position.line - last_line;
+            let delta_start = if delta_line == 0 {
+                position.character - last_start
+            } else {
+                position.character
+            };
+            tokens.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length,
+                token_type: index,
+                token_modifiers_bitset: 0,
+            });
+            last_line = position.line;
+            last_start = position.character;
+        }
+    }
+    tokens
+}
+
+/// The one edit that turns `old` into `new` (common prefix and suffix
+/// kept), in the integer units LSP counts (5 per token).
+pub fn token_delta(old: &[SemanticToken], new: &[SemanticToken]) -> Option<SemanticTokensEdit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let max_suffix = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if prefix == old.len() && prefix == new.len() {
+        return None;
+    }
+    Some(SemanticTokensEdit {
+        start: (prefix * 5) as u32,
+        delete_count: ((old.len() - prefix - suffix) * 5) as u32,
+        data: Some(new[prefix..new.len() - suffix].to_vec()),
+    })
+}
+
+/// `!include` / `!includesub` targets: byte range of the path and the path.
+pub fn include_targets(text: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let lower = trimmed.to_ascii_lowercase();
+        if let Some(directive) = ["!include_many", "!include_once", "!includesub", "!include"]
+            .iter()
+            .find(|d| lower.starts_with(**d))
+        {
+            let rest = &trimmed[directive.len()..];
+            let target = rest.trim().trim_end_matches(['\r', '\n']);
+            let target = target.split('!').next().unwrap_or(target).trim();
+            let target = target.trim_start_matches('<').trim_end_matches('>');
+            let is_url = target.contains("://");
+            if !target.is_empty() && !is_url {
+                if let Some(at) = line.find(target) {
+                    let _ = indent;
+                    out.push((offset + at, offset + at + target.len(), target.to_string()));
+                }
+            }
+        }
+        offset += line.len();
+    }
+    out
+}
+
+/// Word → line → each enclosing block → the whole text.
+pub fn selection_range(
+    text: &str,
+    table: &LineTable<'_>,
+    folds: &[FoldingRange],
+    position: Position,
+) -> SelectionRange {
+    let offset = table.offset(position);
+    let mut ranges: Vec<Range> = Vec::new();
+    if let Some((start, word)) = word_at(text, offset) {
+        ranges.push(Range::new(table.position(start), table.position(start + word.len())));
+    }
+    let line_start = table.offset(Position::new(position.line, 0));
+    let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);
+    ranges.push(Range::new(table.position(line_start), table.position(line_end)));
+    let mut enclosing: Vec<&FoldingRange> = folds
+        .iter()
+        .filter(|f| f.start_line <= position.line && position.line <= f.end_line)
+        .collect();
+    enclosing.sort_by_key(|f| f.end_line - f.start_line);
+    for fold in enclosing {
+        let start = table.offset(Position::new(fold.start_line, 0));
+        let end_start = table.offset(Position::new(fold.end_line, 0));
+        let end = text[end_start..].find('\n').map_or(text.len(), |n| end_start + n);
+        ranges.push(Range::new(table.position(start), table.position(end)));
+    }
+    ranges.push(Range::new(Position::new(0, 0), table.position(text.len())));
+    ranges.dedup();
+    let mut parent: Option<Box<SelectionRange>> = None;
+    for range in ranges.into_iter().rev() {
+        parent = Some(Box::new(SelectionRange { range, parent }));
+    }
+    parent.map(|b| *b).unwrap_or(SelectionRange {
+        range: Range::new(position, position),
+        parent: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +411,42 @@ mod tests {
 
     fn explain() -> Vec<Explanation> {
         vec![puml_ide::explain::explain(SOURCE)]
+    }
+
+    #[test]
+    fn semantic_tokens_are_relative_and_utf16() {
+        let text = "@startuml\nÄ -> Bob : hi\n@enduml\n";
+        let parse_highlights = {
+            let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+            host.analysis().highlights(file).expect("not cancelled")
+        };
+        let tokens = semantic_tokens(text, &parse_highlights);
+        let flat: Vec<(u32, u32, u32)> = tokens.iter().map(|t| (t.delta_line, t.delta_start, t.length)).collect();
+        // @startuml; Ä (1 unit); -> at column 2; Bob at 5; @enduml.
+        assert_eq!(flat, vec![(0, 0, 9), (1, 0, 1), (0, 2, 2), (0, 3, 3), (1, 0, 7)]);
+        let mut changed = tokens.clone();
+        changed[3].length = 4;
+        let edit = token_delta(&tokens, &changed).expect("a change");
+        assert_eq!((edit.start, edit.delete_count), (15, 5));
+        assert!(token_delta(&tokens, &tokens).is_none());
+    }
+
+    #[test]
+    fn include_targets_and_selection_ranges() {
+        let text = "@startuml\n  !include parts/a.iuml\n!include <C4/C4>\n!include https://x/y.puml\n@enduml\n";
+        let targets = include_targets(text);
+        assert_eq!(targets.len(), 2, "{targets:?}");
+        assert_eq!(&text[targets[0].0..targets[0].1], "parts/a.iuml");
+        let table = LineTable::new(SOURCE);
+        let folds = folding_ranges(SOURCE);
+        let selection = selection_range(SOURCE, &table, &folds, Position::new(4, 4));
+        let mut lines = Vec::new();
+        let mut at = Some(&selection);
+        while let Some(s) = at {
+            lines.push((s.range.start.line, s.range.end.line));
+            at = s.parent.as_deref();
+        }
+        assert_eq!(lines, vec![(4, 4), (4, 4), (3, 9), (0, 13)]);
     }
 
     #[test]
@@ -310,10 +490,5 @@ mod tests {
         let keywords = completions(text, text.find("@enduml").expect("end"), &[]);
         assert!(keywords.iter().any(|c| c.label == "participant"));
         assert!(keywords.iter().any(|c| c.label == "alt"));
-    }
-
-    #[test]
-    fn occurrences_are_whole_words() {
-        assert_eq!(occurrences("A -> AB : A.x A", "A"), vec![(0, 1), (14, 15)]);
     }
 }

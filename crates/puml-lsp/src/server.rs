@@ -36,6 +36,9 @@ struct State {
     documents: HashMap<String, Document>,
     lint: bool,
     theme: Option<String>,
+    /// The last semantic tokens sent per document, for deltas.
+    tokens: HashMap<String, (String, Vec<SemanticToken>)>,
+    next_result: u64,
 }
 
 pub struct Backend {
@@ -124,6 +127,8 @@ impl Backend {
                 documents: HashMap::new(),
                 lint: true,
                 theme: None,
+                tokens: HashMap::new(),
+                next_result: 0,
             })),
             docs_url: find_docs(),
         }
@@ -397,6 +402,29 @@ impl LanguageServer for Backend {
                 definition_provider: Some(OneOf::Left(true)),
                 references_provider: Some(OneOf::Left(true)),
                 document_highlight_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                })),
+                semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+                    SemanticTokensOptions {
+                        legend: features::semantic_legend(),
+                        full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                        range: None,
+                        work_done_progress_options: WorkDoneProgressOptions::default(),
+                    },
+                )),
+                document_link_provider: Some(DocumentLinkOptions {
+                    resolve_provider: Some(false),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }),
+                selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                document_on_type_formatting_provider: Some(DocumentOnTypeFormattingOptions {
+                    first_trigger_character: "\n".to_string(),
+                    more_trigger_character: Some(vec!["d".to_string()]),
+                }),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
                 ..ServerCapabilities::default()
             },
             offset_encoding: None,
@@ -476,6 +504,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         if let Ok(mut state) = self.state.lock() {
+            state.tokens.remove(&key(&uri));
             if let Some(document) = state.documents.remove(&key(&uri)) {
                 state.host.remove_file(document.file);
             }
@@ -616,81 +645,291 @@ impl LanguageServer for Backend {
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let position = params.text_document_position_params;
         let uri = position.text_document.uri.clone();
-        let snapshot = self.snapshot(&uri)?;
-        blocking(move || {
-            let explanations = snapshot.analysis.explain(snapshot.file)?;
-            let table = LineTable::new(&snapshot.text);
-            let offset = table.offset(position.position);
-            let Some((_, word)) = crate::text::word_at(&snapshot.text, offset) else {
-                return Ok(None);
-            };
-            let Some(line) = features::participant(&explanations, word).and_then(|p| p.declared_line) else {
-                return Ok(None);
-            };
-            let start = table.offset(Position::new(line - 1, 0));
-            let end = snapshot.text[start..]
-                .find('\n')
-                .map_or(snapshot.text.len(), |n| start + n);
-            let range = Range::new(table.position(start), table.position(end));
-            Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))))
-        })
-        .await
+        let Some((participant, table_text)) = self.participant_at(&uri, position.position).await? else {
+            return Ok(None);
+        };
+        let table = LineTable::new(&table_text);
+        let range = table.range(participant.declaration);
+        Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))))
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let position = params.text_document_position;
         let uri = position.text_document.uri.clone();
-        let ranges = self.participant_occurrences(&uri, position.position).await?;
-        Ok(ranges.map(|ranges| ranges.into_iter().map(|r| Location::new(uri.clone(), r)).collect()))
+        let Some((participant, text)) = self.participant_at(&uri, position.position).await? else {
+            return Ok(None);
+        };
+        let table = LineTable::new(&text);
+        Ok(Some(
+            participant
+                .uses
+                .iter()
+                .map(|r| Location::new(uri.clone(), table.range(*r)))
+                .collect(),
+        ))
     }
 
     async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
         let position = params.text_document_position_params;
-        let ranges = self
-            .participant_occurrences(&position.text_document.uri, position.position)
-            .await?;
-        Ok(ranges.map(|ranges| {
-            ranges
-                .into_iter()
-                .map(|range| DocumentHighlight {
-                    range,
+        let Some((participant, text)) = self
+            .participant_at(&position.text_document.uri, position.position)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let table = LineTable::new(&text);
+        Ok(Some(
+            participant
+                .uses
+                .iter()
+                .map(|r| DocumentHighlight {
+                    range: table.range(*r),
                     kind: Some(DocumentHighlightKind::TEXT),
                 })
-                .collect()
+                .collect(),
+        ))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        let Some((participant, text)) = self.participant_at(&params.text_document.uri, params.position).await? else {
+            return Ok(None);
+        };
+        let table = LineTable::new(&text);
+        let offset = table.offset(params.position);
+        let Some(range) = participant
+            .uses
+            .iter()
+            .find(|r| usize::from(r.start()) <= offset && offset <= usize::from(r.end()))
+        else {
+            return Ok(None);
+        };
+        Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+            range: table.range(*range),
+            placeholder: text[*range].to_string(),
         }))
     }
-}
 
-impl Backend {
-    /// Every whole-word occurrence of the participant name or alias under
-    /// the cursor; `None` when the cursor is on no participant.
-    async fn participant_occurrences(&self, uri: &Uri, position: Position) -> Result<Option<Vec<Range>>> {
-        let snapshot = self.snapshot(uri)?;
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri.clone();
+        let Some((participant, _)) = self.participant_at(&uri, position.position).await? else {
+            return Err(Error::invalid_params("there is no participant to rename here"));
+        };
+        let snapshot = self.snapshot(&uri)?;
+        let edit = puml_ide::edit::Edit::RenameParticipant {
+            from: participant.code.clone(),
+            to: params.new_name.clone(),
+        };
+        let result = blocking(move || {
+            let result = snapshot.analysis.apply_edit(snapshot.file, &edit)?;
+            Ok((result, snapshot.text))
+        })
+        .await?;
+        match result {
+            (Ok(edited), text) => {
+                let table = LineTable::new(&text);
+                Ok(Some(workspace_edit(&uri, to_lsp_edits(&table, &edited.edits))))
+            }
+            (Err(error), _) => Err(Error::invalid_params(format!("cannot rename: {error:?}"))),
+        }
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        let tokens = self.semantic_tokens(&uri).await?;
+        let id = self.remember_tokens(&uri, tokens.clone());
+        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
+            result_id: Some(id),
+            data: tokens,
+        })))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let tokens = self.semantic_tokens(&uri).await?;
+        let previous = self
+            .lock()?
+            .tokens
+            .get(&key(&uri))
+            .filter(|(id, _)| *id == params.previous_result_id)
+            .map(|(_, data)| data.clone());
+        let id = self.remember_tokens(&uri, tokens.clone());
+        Ok(Some(match previous {
+            Some(old) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: Some(id),
+                edits: features::token_delta(&old, &tokens).into_iter().collect(),
+            }),
+            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                result_id: Some(id),
+                data: tokens,
+            }),
+        }))
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        let uri = params.text_document.uri;
+        let snapshot = self.snapshot(&uri)?;
+        let base = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
+        let table = LineTable::new(&snapshot.text);
+        let links = features::include_targets(&snapshot.text)
+            .into_iter()
+            .filter_map(|(start, end, target)| {
+                let path = std::path::Path::new(&target);
+                let path = if path.is_absolute() {
+                    path.to_path_buf()
+                } else {
+                    base.as_ref()?.join(path)
+                };
+                Some(DocumentLink {
+                    range: Range::new(table.position(start), table.position(end)),
+                    target: Uri::from_file_path(path),
+                    tooltip: Some(format!("open {target}")),
+                    data: None,
+                })
+            })
+            .collect();
+        Ok(Some(links))
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let table = LineTable::new(&snapshot.text);
+        let folds = features::folding_ranges(&snapshot.text);
+        let ranges = params
+            .positions
+            .iter()
+            .map(|position| features::selection_range(&snapshot.text, &table, &folds, *position))
+            .collect();
+        Ok(Some(ranges))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let snapshot = self.snapshot(&params.text_document.uri)?;
+        let wanted = params.range;
         blocking(move || {
-            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let numbers = snapshot.analysis.message_numbers(snapshot.file)?;
             let table = LineTable::new(&snapshot.text);
-            let offset = table.offset(position);
-            let Some((_, word)) = crate::text::word_at(&snapshot.text, offset) else {
-                return Ok(None);
-            };
-            let Some(participant) = features::participant(&explanations, word) else {
-                return Ok(None);
-            };
-            let mut names = vec![participant.name.clone()];
-            names.extend(participant.alias.clone());
-            let mut spans: Vec<(usize, usize)> = names
-                .iter()
-                .flat_map(|n| features::occurrences(&snapshot.text, n))
-                .collect();
-            spans.sort();
-            spans.dedup();
             Ok(Some(
-                spans
+                numbers
                     .into_iter()
-                    .map(|(s, e)| Range::new(table.position(s), table.position(e)))
+                    .filter_map(|n| {
+                        let range = table.range(n.statement);
+                        overlaps(range, wanted).then(|| InlayHint {
+                            position: range.start,
+                            label: InlayHintLabel::String(format!("{} ", n.number)),
+                            kind: None,
+                            text_edits: None,
+                            tooltip: Some(InlayHintTooltip::String("autonumber".to_string())),
+                            padding_left: None,
+                            padding_right: None,
+                            data: None,
+                        })
+                    })
                     .collect(),
             ))
         })
         .await
+    }
+
+    async fn on_type_formatting(&self, params: DocumentOnTypeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let position = params.text_document_position;
+        let snapshot = self.snapshot(&position.text_document.uri)?;
+        let options = FormatOptions {
+            indent_width: params.options.tab_size.clamp(1, 16) as usize,
+        };
+        // After a newline, indent the new line; after typing `d` of `end`,
+        // re-indent that line.
+        let line = position.position.line;
+        let (first, last) = (line.saturating_sub(1), line);
+        blocking(move || {
+            let edits = snapshot.analysis.format_range(snapshot.file, first, last, &options)?;
+            let table = LineTable::new(&snapshot.text);
+            Ok(Some(to_lsp_edits(&table, &edits)))
+        })
+        .await
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let open: Vec<(Uri, Snapshot)> = {
+            let state = self.lock()?;
+            state
+                .documents
+                .iter()
+                .filter_map(|(k, d)| {
+                    let uri: Uri = k.parse().ok()?;
+                    Some((
+                        uri,
+                        Snapshot {
+                            analysis: state.host.analysis(),
+                            file: d.file,
+                            text: d.text.clone(),
+                            version: d.version,
+                        },
+                    ))
+                })
+                .collect()
+        };
+        let query = params.query.to_lowercase();
+        blocking(move || {
+            let mut found = Vec::new();
+            for (uri, snapshot) in open {
+                let explanations = snapshot.analysis.explain(snapshot.file)?;
+                for symbol in features::document_symbols(&snapshot.text, &explanations) {
+                    if symbol.name.to_lowercase().contains(&query) {
+                        found.push(WorkspaceSymbol {
+                            name: symbol.name,
+                            kind: symbol.kind,
+                            tags: None,
+                            container_name: None,
+                            location: OneOf::Left(Location::new(uri.clone(), symbol.range)),
+                            data: None,
+                        });
+                    }
+                }
+            }
+            Ok(Some(WorkspaceSymbolResponse::Nested(found)))
+        })
+        .await
+    }
+}
+
+impl Backend {
+    /// The participant under the cursor and the text its ranges index.
+    async fn participant_at(
+        &self,
+        uri: &Uri,
+        position: Position,
+    ) -> Result<Option<(puml_ide::ParticipantRef, String)>> {
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let offset = LineTable::new(&snapshot.text).offset(position);
+            let found = snapshot
+                .analysis
+                .participant_at(snapshot.file, puml_syntax::TextSize::from(offset as u32))?;
+            Ok(found.map(|p| (p, snapshot.text)))
+        })
+        .await
+    }
+
+    async fn semantic_tokens(&self, uri: &Uri) -> Result<Vec<SemanticToken>> {
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let highlights = snapshot.analysis.highlights(snapshot.file)?;
+            Ok(features::semantic_tokens(&snapshot.text, &highlights))
+        })
+        .await
+    }
+
+    fn remember_tokens(&self, uri: &Uri, tokens: Vec<SemanticToken>) -> String {
+        let Ok(mut state) = self.state.lock() else {
+            return String::new();
+        };
+        state.next_result += 1;
+        let id = state.next_result.to_string();
+        state.tokens.insert(key(uri), (id.clone(), tokens));
+        id
     }
 }
