@@ -2,6 +2,7 @@
 //! this file only dispatches.
 
 mod bench_check;
+mod bench_lsp;
 mod bench_render;
 mod corpus;
 mod fidelity;
@@ -16,6 +17,9 @@ tasks:
   bench-check [--corpus DIR] [--no-plantuml]
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
+  bench-lsp                             language server latencies on a 5,000-line diagram (edit →
+                                        diagnostics, hover, completion, tokens, formatting) and the
+                                        MCP server's repeated check through its host vs uncached
   fix-rate [--bin PATH] [--mutants DIR] [--verbose]
                                         `puml check --fix` on every PlantUML-invalid mutant and
                                         test-data diagram, judged again by PlantUML: the repaired
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
         "gallery" => gallery::run(rest),
         "bench-render" => bench_render::run(rest),
         "bench-check" => bench_check::run(rest),
+        "bench-lsp" => bench_lsp::run(rest),
         "fix-rate" => fix_rate::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

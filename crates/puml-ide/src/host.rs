@@ -383,6 +383,15 @@ impl Analysis {
         self.with(file, |db, input, config| fixed(db, input, config).clone())
     }
 
+    /// The participants of every diagram (name, alias, kind, declaration
+    /// line, messages sent and received): the small part of
+    /// [`Analysis::explain`] that hover and completion need.
+    pub fn participants(&self, file: FileId) -> Cancellable<Vec<crate::explain::ParticipantSummary>> {
+        self.with(file, |db, input, config| {
+            participant_summaries(db, input, config).clone()
+        })
+    }
+
     /// One explanation per diagram.
     pub fn explain(&self, file: FileId) -> Cancellable<Vec<Explanation>> {
         self.with(file, |db, input, config| explanations(db, input, config).clone())
@@ -504,6 +513,18 @@ fn fixed(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> FixOutcome {
         allow_url_includes: config.allow_url_includes(db),
     };
     crate::fix::fix_all(text, &options, &DbLoader::new(db))
+}
+
+#[salsa::tracked(returns(ref))]
+fn participant_summaries(
+    db: &dyn puml_db::Db,
+    file: SourceFile,
+    config: Config,
+) -> Vec<crate::explain::ParticipantSummary> {
+    explanations(db, file, config)
+        .iter()
+        .flat_map(|e| e.participants.iter().cloned())
+        .collect()
 }
 
 #[salsa::tracked(returns(ref))]

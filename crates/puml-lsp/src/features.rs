@@ -2,7 +2,7 @@
 //! hover, completion, definitions, references and folding ranges.
 
 use crate::text::{word_at, LineTable};
-use puml_ide::explain::Explanation;
+use puml_ide::explain::{Explanation, ParticipantSummary};
 use puml_ide::highlight::{Highlight, HighlightClass};
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Position, Range,
@@ -10,13 +10,9 @@ use tower_lsp_server::ls_types::{
 };
 
 /// The participant a word names (by name or alias), over every diagram.
-pub fn participant<'a>(
-    explanations: &'a [Explanation],
-    word: &str,
-) -> Option<&'a puml_ide::explain::ParticipantSummary> {
-    explanations
+pub fn participant<'a>(participants: &'a [ParticipantSummary], word: &str) -> Option<&'a ParticipantSummary> {
+    participants
         .iter()
-        .flat_map(|e| e.participants.iter())
         .find(|p| p.name == word || p.alias.as_deref() == Some(word))
 }
 
@@ -71,10 +67,10 @@ pub fn document_symbols(text: &str, explanations: &[Explanation]) -> Vec<Documen
 
 /// Markdown for the word under the cursor: a participant, or a keyword of
 /// the primitive catalog.
-pub fn hover(text: &str, offset: usize, explanations: &[Explanation]) -> Option<(String, usize, usize)> {
+pub fn hover(text: &str, offset: usize, participants: &[ParticipantSummary]) -> Option<(String, usize, usize)> {
     let (start, word) = word_at(text, offset)?;
     let end = start + word.len();
-    if let Some(p) = participant(explanations, word) {
+    if let Some(p) = participant(participants, word) {
         let mut out = format!("**{}** `{}`", p.kind.keyword(), p.name);
         if let Some(alias) = &p.alias {
             out.push_str(&format!(" (alias `{alias}`)"));
@@ -125,7 +121,7 @@ const PARTICIPANT_KINDS: &[&str] = &[
 /// Completions at `offset`: participant names where a participant is
 /// expected (after an arrow, `note over`, `activate`…), statement keywords
 /// at the start of a line.
-pub fn completions(text: &str, offset: usize, explanations: &[Explanation]) -> Vec<CompletionItem> {
+pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary]) -> Vec<CompletionItem> {
     let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |n| n + 1);
     let before = &text[line_start..offset.min(text.len())];
     let typed = before.trim_start();
@@ -146,7 +142,7 @@ pub fn completions(text: &str, offset: usize, explanations: &[Explanation]) -> V
     let mut items = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     if expects_participant {
-        for p in explanations.iter().flat_map(|e| e.participants.iter()) {
+        for p in participants {
             let label = p.alias.clone().unwrap_or_else(|| p.name.clone());
             if seen.insert(label.clone()) {
                 items.push(CompletionItem {
@@ -413,6 +409,10 @@ mod tests {
         vec![puml_ide::explain::explain(SOURCE)]
     }
 
+    fn participants(text: &str) -> Vec<ParticipantSummary> {
+        puml_ide::explain::explain(text).participants
+    }
+
     #[test]
     fn semantic_tokens_are_relative_and_utf16() {
         let text = "@startuml\nÄ -> Bob : hi\n@enduml\n";
@@ -469,7 +469,7 @@ mod tests {
     #[test]
     fn hover_names_a_participant_by_alias() {
         let at = SOURCE.find("A -> Bob").expect("message");
-        let (markdown, start, end) = hover(SOURCE, at, &explain()).expect("hover");
+        let (markdown, start, end) = hover(SOURCE, at, &participants(SOURCE)).expect("hover");
         assert!(
             markdown.contains("`Alice`") && markdown.contains("alias `A`"),
             "{markdown}"
@@ -482,7 +482,7 @@ mod tests {
     fn completion_offers_participants_after_an_arrow() {
         let text = "@startuml\nparticipant Alice as A\nA -> \n@enduml\n";
         let at = text.find("A -> ").expect("arrow") + 5;
-        let labels: Vec<String> = completions(text, at, &[puml_ide::explain::explain(text)])
+        let labels: Vec<String> = completions(text, at, &participants(text))
             .into_iter()
             .map(|c| c.label)
             .collect();

@@ -614,11 +614,11 @@ impl LanguageServer for Backend {
         let position = params.text_document_position_params;
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
-            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let participants = snapshot.analysis.participants(snapshot.file)?;
             let table = LineTable::new(&snapshot.text);
             let offset = table.offset(position.position);
             Ok(
-                features::hover(&snapshot.text, offset, &explanations).map(|(markdown, start, end)| Hover {
+                features::hover(&snapshot.text, offset, &participants).map(|(markdown, start, end)| Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
                         value: markdown,
@@ -634,9 +634,9 @@ impl LanguageServer for Backend {
         let position = params.text_document_position;
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
-            let explanations = snapshot.analysis.explain(snapshot.file)?;
+            let participants = snapshot.analysis.participants(snapshot.file)?;
             let offset = LineTable::new(&snapshot.text).offset(position.position);
-            let items = features::completions(&snapshot.text, offset, &explanations);
+            let items = features::completions(&snapshot.text, offset, &participants);
             Ok(Some(CompletionResponse::Array(items)))
         })
         .await
