@@ -294,6 +294,45 @@ async def test_rename_tokens_links_and_hints(client: LanguageClient):
     assert typed is not None
 
 
+async def test_refactors(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/refactor.puml"
+    text = "@startuml\nAlice -> Bob : hi\nBob -> Alice : ok\n@enduml\n"
+    await open_document(client, text, uri)
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=t.Range(start=t.Position(1, 0), end=t.Position(3, 0)),
+            context=t.CodeActionContext(diagnostics=[], only=[t.CodeActionKind.Refactor]),
+        )
+    )
+    titles = {a.title: a for a in actions}
+    declare = titles["Declare 2 implicit participant(s)"]
+    assert apply_edits(text, declare.edit.changes[uri]).count("participant ") == 2
+    wrapped = apply_edits(text, titles["Wrap the selected statements in a group"].edit.changes[uri])
+    assert "group group\n" in wrapped and "\nend\n" in wrapped, wrapped
+    mermaid = "sequenceDiagram\n    Alice->>Bob: hi\n"
+    muri = "file:///tmp/puml-lsp-blackbox/mermaid.puml"
+    await open_document(client, mermaid, muri)
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(muri),
+            range=t.Range(start=t.Position(0, 0), end=t.Position(2, 0)),
+            context=t.CodeActionContext(diagnostics=[], only=[t.CodeActionKind.RefactorRewrite]),
+        )
+    )
+    convert = [a for a in actions if a.title == "Convert the Mermaid diagram to PlantUML"]
+    converted = apply_edits(mermaid, convert[0].edit.changes[muri])
+    assert converted.startswith("@startuml") and "Alice -> Bob : hi" in converted, converted
+    normalize = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=t.Range(start=t.Position(0, 0), end=t.Position(0, 0)),
+            context=t.CodeActionContext(diagnostics=[], only=["source.normalize.puml"]),
+        )
+    )
+    assert [a.kind for a in normalize] == ["source.normalize.puml"]
+
+
 def rss_kib(pid: int) -> int:
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):

@@ -24,6 +24,8 @@ use tower_lsp_server::{Client, ClientSocket, LanguageServer, LspService};
 
 /// The code action kind of "fix all" (a sub-kind of `source.fixAll`).
 pub const FIX_ALL_KIND: &str = "source.fixAll.puml";
+/// The source action that normalizes the whole file.
+pub const NORMALIZE_KIND: &str = "source.normalize.puml";
 
 struct Document {
     file: FileId,
@@ -363,6 +365,92 @@ fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
     }
 }
 
+/// Refactors offered for a selection: declare the implicit participants,
+/// wrap the selected statements in a group, convert a Mermaid selection,
+/// and normalize the whole file.
+fn refactors(
+    snapshot: &Snapshot,
+    table: &LineTable<'_>,
+    uri: &Uri,
+    range: Range,
+    rewrites: bool,
+    normalize: bool,
+) -> Cancellable<Vec<CodeActionOrCommand>> {
+    use puml_ide::normalize::NormalizeOptions;
+    let mut actions = Vec::new();
+    let action = |title: String, kind: CodeActionKind, edits: Vec<PumlEdit>| {
+        CodeActionOrCommand::CodeAction(CodeAction {
+            title,
+            kind: Some(kind),
+            edit: Some(workspace_edit(uri, to_lsp_edits(table, &edits))),
+            ..CodeAction::default()
+        })
+    };
+    if normalize {
+        let normalized = snapshot
+            .analysis
+            .normalize(snapshot.file, &NormalizeOptions::default())?;
+        if normalized.source != snapshot.text {
+            actions.push(action(
+                "Normalize the file (declare participants, format)".to_string(),
+                CodeActionKind::from(NORMALIZE_KIND.to_string()),
+                normalized.edits,
+            ));
+        }
+    }
+    if !rewrites {
+        return Ok(actions);
+    }
+    let declare = NormalizeOptions {
+        add_explicit_participants: true,
+        format: false,
+        ..NormalizeOptions::default()
+    };
+    let declared = snapshot.analysis.normalize(snapshot.file, &declare)?;
+    if !declared.declared.is_empty() {
+        actions.push(action(
+            format!("Declare {} implicit participant(s)", declared.declared.len()),
+            CodeActionKind::REFACTOR_REWRITE,
+            declared.edits,
+        ));
+    }
+    let selection = table.text_range(range);
+    let selected = &snapshot.text[selection];
+    if selected.contains("sequenceDiagram") {
+        if let Ok(conversion) = puml_ide::mermaid::convert(selected) {
+            actions.push(action(
+                "Convert the Mermaid diagram to PlantUML".to_string(),
+                CodeActionKind::REFACTOR_REWRITE,
+                vec![PumlEdit {
+                    range: selection,
+                    new_text: conversion.source,
+                }],
+            ));
+        }
+    } else if !selected.trim().is_empty() {
+        let last_line = if range.end.character == 0 && range.end.line > range.start.line {
+            range.end.line
+        } else {
+            range.end.line + 1
+        };
+        let wrap = puml_ide::edit::Edit::WrapGroup {
+            kind: puml_sema::model::GroupKind::Group,
+            label: "group".to_string(),
+            start_line: range.start.line + 1,
+            end_line: last_line,
+            else_at: Vec::new(),
+        };
+        if let Ok(wrapped) = snapshot.analysis.apply_edit(snapshot.file, &wrap)? {
+            actions.push(action(
+                "Wrap the selected statements in a group".to_string(),
+                CodeActionKind::REFACTOR_REWRITE,
+                wrapped.edits,
+            ));
+        }
+    }
+    Ok(actions)
+}
+
 fn overlaps(a: Range, b: Range) -> bool {
     let before = |x: Position, y: Position| (x.line, x.character) < (y.line, y.character);
     !(before(a.end, b.start) || before(b.end, a.start))
@@ -385,6 +473,8 @@ impl LanguageServer for Backend {
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                     code_action_kinds: Some(vec![
                         CodeActionKind::QUICKFIX,
+                        CodeActionKind::REFACTOR_REWRITE,
+                        CodeActionKind::from(NORMALIZE_KIND.to_string()),
                         CodeActionKind::SOURCE_FIX_ALL,
                         CodeActionKind::from(FIX_ALL_KIND.to_string()),
                     ]),
@@ -523,6 +613,8 @@ impl LanguageServer for Backend {
                 .any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))),
         };
         let want_quick_fixes = wanted(&CodeActionKind::QUICKFIX);
+        let want_refactors = wanted(&CodeActionKind::REFACTOR_REWRITE);
+        let want_normalize = wanted(&CodeActionKind::from(NORMALIZE_KIND.to_string()));
         let want_fix_all = wanted(&CodeActionKind::from(FIX_ALL_KIND.to_string()));
         let range = params.range;
         let target = uri.clone();
@@ -546,6 +638,16 @@ impl LanguageServer for Backend {
                         }));
                     }
                 }
+            }
+            if want_refactors || want_normalize {
+                actions.extend(refactors(
+                    &snapshot,
+                    &table,
+                    &target,
+                    range,
+                    want_refactors,
+                    want_normalize,
+                )?);
             }
             if want_fix_all {
                 let outcome = snapshot.analysis.fix_all(snapshot.file)?;
