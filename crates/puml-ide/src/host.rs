@@ -305,16 +305,36 @@ impl Analysis {
             let analysis = puml_db::analysis(db, input, config);
             for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
                 for (index, participant) in diagram.participants.iter().enumerate() {
-                    let uses = map.participant_uses.get(index).cloned().unwrap_or_default();
+                    let text = input.text(db);
+                    // Ranges of names read from an included file index that
+                    // file, not this one: keep those that spell the name here.
+                    let spells_name = |range: &TextRange| {
+                        text.get(usize::from(range.start())..usize::from(range.end()))
+                            .map(|s| s.trim_matches('"'))
+                            .is_some_and(|s| s == participant.code || s == participant.name)
+                    };
+                    let uses: Vec<TextRange> = map
+                        .participant_uses
+                        .get(index)
+                        .map(|uses| uses.iter().copied().filter(|r| spells_name(r)).collect())
+                        .unwrap_or_default();
                     if !uses.iter().any(|r| r.contains_inclusive(offset)) {
                         continue;
                     }
-                    let declaration = map.participants.get(index).copied().unwrap_or_default();
-                    let text = input.text(db);
-                    let declared = text
-                        .get(usize::from(declaration.start())..)
-                        .and_then(|rest| rest.split_whitespace().next())
+                    let statement = map.participants.get(index).copied().unwrap_or_default();
+                    let declared_here = text
+                        .get(usize::from(statement.start())..usize::from(statement.end()))
+                        .and_then(|s| s.split_whitespace().next())
                         .is_some_and(|first| first.eq_ignore_ascii_case(participant.kind.keyword()));
+                    // The declaration: the name inside the declaring
+                    // statement, else (declared in an include, or only
+                    // used) the first use in this file.
+                    let declaration = uses
+                        .iter()
+                        .copied()
+                        .find(|r| declared_here && statement.contains_range(*r))
+                        .unwrap_or(uses[0]);
+                    let declared = declared_here;
                     return Some(ParticipantRef {
                         code: participant.code.clone(),
                         name: participant.name.clone(),

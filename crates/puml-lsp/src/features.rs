@@ -76,8 +76,14 @@ pub fn hover(text: &str, offset: usize, participants: &[ParticipantSummary]) -> 
             out.push_str(&format!(" (alias `{alias}`)"));
         }
         out.push_str("\n\n");
+        let declaration_here = p.declared_line.is_some_and(|line| {
+            text.lines()
+                .nth(line.saturating_sub(1) as usize)
+                .is_some_and(|l| l.contains(&p.name) || p.alias.as_deref().is_some_and(|a| l.contains(a)))
+        });
         match p.declared_line {
-            Some(line) => out.push_str(&format!("Declared on line {line}. ")),
+            Some(line) if declaration_here => out.push_str(&format!("Declared on line {line}. ")),
+            Some(_) => out.push_str("Declared in an included file. "),
             None => out.push_str("Not declared: created by its first use. "),
         }
         out.push_str(&format!(

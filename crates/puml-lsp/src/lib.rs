@@ -8,7 +8,7 @@
 //! `features` the answers built from analysis results (symbols, hover,
 //! completion, folding) as plain functions, tested without a client.
 
-mod features;
+pub mod features;
 mod server;
 pub mod text;
 

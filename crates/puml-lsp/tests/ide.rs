@@ -1,0 +1,145 @@
+//! In-process IDE features over cursor-marked fixtures: each
+//! `test-data/ide/**/NAME.puml` holds one `$0` (the cursor); `NAME.expected`
+//! beside it records what hover, definition, references and completion
+//! answer there (`UPDATE_EXPECT=1` refreshes). Fixtures in a folder with
+//! several files read their includes from it.
+
+use expect_test::expect_file;
+use puml_ide::{AnalysisHost, HostConfig};
+use puml_lsp::features;
+use puml_lsp::text::LineTable;
+use puml_syntax::TextSize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            fixtures(&path, out);
+        } else if path.extension().is_some_and(|e| e == "puml") {
+            out.push(path);
+        }
+    }
+}
+
+fn describe(path: &Path) -> String {
+    let marked = std::fs::read_to_string(path).expect("fixture");
+    let cursor = marked.find("$0").expect("a $0 cursor marker");
+    let text = marked.replacen("$0", "", 1);
+    let dir = path.parent().expect("parent").to_path_buf();
+    let mut host = AnalysisHost::new();
+    host.set_config(HostConfig {
+        include_root: Some(dir.clone()),
+        ..HostConfig::default()
+    });
+    let file = host.add_file(Some(path.to_path_buf()), text.clone());
+    let analysis = host.analysis();
+    let table = LineTable::new(&text);
+    let at = |offset: usize| {
+        let p = table.position(offset);
+        format!("{}:{}", p.line + 1, p.character + 1)
+    };
+    let mut out = String::new();
+    let position = table.position(cursor);
+    writeln!(out, "cursor {}:{}", position.line + 1, position.character + 1).ok();
+    let diagnostics = analysis.diagnostics(file).expect("not cancelled");
+    for d in &diagnostics {
+        writeln!(
+            out,
+            "diagnostic {} {} {}",
+            d.code,
+            at(usize::from(d.range.start())),
+            d.message
+        )
+        .ok();
+    }
+    let participants = analysis.participants(file).expect("not cancelled");
+    match features::hover(&text, cursor, &participants) {
+        Some((markdown, start, end)) => {
+            writeln!(
+                out,
+                "hover {}..{}: {}",
+                at(start),
+                at(end),
+                markdown.replace('\n', " / ")
+            )
+            .ok();
+        }
+        None => {
+            writeln!(out, "hover: none").ok();
+        }
+    }
+    match analysis
+        .participant_at(file, TextSize::from(cursor as u32))
+        .expect("not cancelled")
+    {
+        Some(found) => {
+            writeln!(out, "definition {}", at(usize::from(found.declaration.start()))).ok();
+            let uses: Vec<String> = found.uses.iter().map(|r| at(usize::from(r.start()))).collect();
+            writeln!(out, "references {}", uses.join(" ")).ok();
+        }
+        None => {
+            writeln!(out, "definition: none").ok();
+        }
+    }
+    let completions = features::completions(&text, cursor, &participants);
+    let labels: Vec<&str> = completions.iter().take(12).map(|c| c.label.as_str()).collect();
+    writeln!(out, "completion ({}) {}", completions.len(), labels.join(" ")).ok();
+    out
+}
+
+#[test]
+fn cursor_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/ide");
+    let mut files = Vec::new();
+    fixtures(&root, &mut files);
+    files.sort();
+    assert!(files.len() >= 5, "fixtures found: {files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        if !text.contains("$0") {
+            continue; // an included file
+        }
+        let actual = describe(&path);
+        expect_file![path.with_extension("expected")].assert_eq(&actual);
+    }
+}
+
+#[test]
+fn a_sequence_of_edits_keeps_diagnostics_current() {
+    let mut host = AnalysisHost::new();
+    let file = host.add_file(None, "@startuml\nA -> B : hi\n@enduml\n".to_string());
+    let codes = |host: &AnalysisHost| -> Vec<&'static str> {
+        host.analysis()
+            .diagnostics(file)
+            .expect("not cancelled")
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    };
+    assert!(codes(&host).is_empty());
+    let mut text = "@startuml\nA -> B : hi\n@enduml\n".to_string();
+    // Delete the colon, then type it back one character at a time.
+    for (range, replacement) in [(16..18, ""), (16..16, " "), (17..17, ":")] {
+        crate::apply(&mut text, range.clone(), replacement);
+        let span = puml_syntax::TextRange::new(TextSize::from(range.start as u32), TextSize::from(range.end as u32));
+        host.edit_file(file, span, replacement).expect("in bounds");
+        assert_eq!(host.analysis().file_text(file).expect("ok"), text);
+    }
+    assert!(codes(&host).is_empty(), "{text}");
+    host.edit_file(
+        file,
+        puml_syntax::TextRange::new(TextSize::from(16), TextSize::from(18)),
+        "",
+    )
+    .expect("in bounds");
+    assert_eq!(codes(&host), vec!["E0103"]);
+}
+
+fn apply(text: &mut String, range: std::ops::Range<usize>, replacement: &str) {
+    text.replace_range(range, replacement);
+}
