@@ -333,6 +333,27 @@ async def test_refactors(client: LanguageClient):
     assert [a.kind for a in normalize] == ["source.normalize.puml"]
 
 
+async def test_preprocessor_navigation_and_skinparams(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/pre.puml"
+    text = "@startuml\n!procedure $call($from, $to)\n$from -> $to : call\n!endprocedure\nskinparam Shadowing false\n$call(A, B)\n@enduml\n"
+    await open_document(client, text, uri)
+    signature = await client.text_document_signature_help_async(
+        t.SignatureHelpParams(text_document=doc(uri), position=t.Position(5, 9))
+    )
+    assert signature.signatures[0].label == "$call($from, $to)" and signature.active_parameter == 1
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(uri), position=t.Position(5, 2))
+    )
+    assert definition.range.start.line == 1
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(uri), position=t.Position(4, 12))
+    )
+    labels = [item.label for item in (completion.items if hasattr(completion, "items") else completion)]
+    assert "ArrowColor" in labels, labels
+    hover = await client.text_document_hover_async(t.HoverParams(text_document=doc(uri), position=t.Position(4, 12)))
+    assert "true" in hover.contents.value
+
+
 def rss_kib(pid: int) -> int:
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):

@@ -20,5 +20,6 @@ pub mod mermaid;
 pub mod normalize;
 pub mod primitives;
 pub mod render;
+pub mod skinparams;
 
 pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef};

@@ -92,6 +92,12 @@ pub fn hover(text: &str, offset: usize, participants: &[ParticipantSummary]) -> 
         ));
         return Some((out, start, end));
     }
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    if text[line_start..start].trim().eq_ignore_ascii_case("skinparam") {
+        if let Some((name, kind)) = puml_ide::skinparams::find(word) {
+            return Some((format!("**skinparam {name}**: {}", kind.describe()), start, end));
+        }
+    }
     let primitive = puml_ide::primitives::catalog()
         .iter()
         .find(|p| p.name.eq_ignore_ascii_case(word) || keyword(p) == Some(word))?;
@@ -147,6 +153,60 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
         .any(|k| typed.starts_with(k) && typed.len() > k.len());
     let mut items = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
+    let lower = typed.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("skinparam ") {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let naming = words.is_empty() || (words.len() == 1 && !rest.ends_with(' '));
+        if naming {
+            for (name, kind) in puml_ide::skinparams::SKINPARAMS {
+                items.push(CompletionItem {
+                    label: name.to_string(),
+                    kind: Some(CompletionItemKind::PROPERTY),
+                    detail: Some(kind.describe()),
+                    ..CompletionItem::default()
+                });
+            }
+        } else if let Some((_, kind)) = puml_ide::skinparams::find(words[0]) {
+            let values: &[&str] = match kind {
+                puml_ide::skinparams::ValueKind::Boolean => &["true", "false"],
+                puml_ide::skinparams::ValueKind::Choice(words) => words,
+                _ => &[],
+            };
+            for value in values {
+                items.push(CompletionItem {
+                    label: value.to_string(),
+                    kind: Some(CompletionItemKind::VALUE),
+                    ..CompletionItem::default()
+                });
+            }
+        }
+        return items;
+    }
+    if lower.starts_with("!theme") && typed.contains(' ') {
+        for theme in puml_ide::render::THEME_NAMES {
+            items.push(CompletionItem {
+                label: theme.to_string(),
+                kind: Some(CompletionItemKind::ENUM_MEMBER),
+                ..CompletionItem::default()
+            });
+        }
+        return items;
+    }
+    if let Some(dollar) = typed.rfind('$') {
+        if !typed[dollar..].contains(char::is_whitespace) {
+            for (name, detail) in preprocessor_names(text) {
+                if seen.insert(name.clone()) {
+                    items.push(CompletionItem {
+                        label: name,
+                        kind: Some(CompletionItemKind::FUNCTION),
+                        detail: Some(detail),
+                        ..CompletionItem::default()
+                    });
+                }
+            }
+            return items;
+        }
+    }
     if expects_participant {
         for p in participants {
             let label = p.alias.clone().unwrap_or_else(|| p.name.clone());
@@ -163,6 +223,16 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
     }
     if typed.contains(char::is_whitespace) {
         return items;
+    }
+    if let Some(closer) = open_block_closer(&text[..line_start]) {
+        seen.insert(closer.to_string());
+        items.push(CompletionItem {
+            label: closer.to_string(),
+            kind: Some(CompletionItemKind::KEYWORD),
+            detail: Some("closes the open block".to_string()),
+            preselect: Some(true),
+            ..CompletionItem::default()
+        });
     }
     for kind in PARTICIPANT_KINDS {
         if seen.insert(kind.to_string()) {
@@ -188,6 +258,105 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
         }
     }
     items
+}
+
+/// `$names` the preprocessor defines in `text`: procedures, functions and
+/// variables, with the line that defines each.
+pub fn preprocessor_names(text: &str) -> Vec<(String, String)> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let lower = trimmed.to_ascii_lowercase();
+        let rest = [
+            "!procedure ",
+            "!unquoted procedure ",
+            "!function ",
+            "!unquoted function ",
+            "!global ",
+            "!local ",
+        ]
+        .iter()
+        .find_map(|p| lower.starts_with(p).then(|| &trimmed[p.len()..]))
+        .or_else(|| trimmed.strip_prefix('!').filter(|r| r.starts_with('$')));
+        let Some(rest) = rest else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let name: String = rest
+            .chars()
+            .take_while(|c| *c == '$' || c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.starts_with('$') && name.len() > 1 {
+            names.push((name, trimmed.to_string()));
+        }
+    }
+    names
+}
+
+/// The `$name(` call around `offset` on its line, with the index of the
+/// argument the cursor is in.
+pub fn call_at(text: &str, offset: usize) -> Option<(String, u32)> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
+    let before = &text[line_start..offset];
+    let mut depth = 0i32;
+    let mut commas = 0u32;
+    for (at, ch) in before.char_indices().rev() {
+        match ch {
+            ')' => depth += 1,
+            ',' if depth == 0 => commas += 1,
+            '(' if depth == 0 => {
+                let head = &before[..at];
+                let name: String = head
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                return name.starts_with('$').then_some((name, commas));
+            }
+            '(' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The line defining the `$name` (procedure, function or variable).
+pub fn preprocessor_definition(text: &str, name: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if preprocessor_names(trimmed).iter().any(|(n, _)| n == name) {
+            return Some(offset + (line.len() - line.trim_start().len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The closer the innermost block open before `text`'s end waits for.
+pub fn open_block_closer(text: &str) -> Option<&'static str> {
+    let mut stack: Vec<&'static str> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let lower = line.to_ascii_lowercase();
+        if let Some(top) = stack.last() {
+            let squashed = lower.replace(' ', "");
+            if squashed == top.replace(' ', "") || (*top == "end" && (lower == "end" || lower.starts_with("end "))) {
+                stack.pop();
+                continue;
+            }
+            if *top == "'/" {
+                continue;
+            }
+        }
+        if let Some(closer) = opener(line) {
+            stack.push(closer);
+        }
+    }
+    stack.last().copied()
 }
 
 /// Block openers and the closers they wait for.
@@ -417,6 +586,38 @@ mod tests {
 
     fn participants(text: &str) -> Vec<ParticipantSummary> {
         puml_ide::explain::explain(text).participants
+    }
+
+    #[test]
+    fn completion_knows_skinparams_themes_blocks_and_procedures() {
+        let labels = |text: &str| -> Vec<String> {
+            let at = text.find('|').expect("cursor");
+            let text = text.replacen('|', "", 1);
+            completions(&text, at, &[]).into_iter().map(|c| c.label).collect()
+        };
+        assert!(labels("skinparam Arr|").contains(&"ArrowColor".to_string()));
+        assert_eq!(labels("skinparam Shadowing |"), vec!["true", "false"]);
+        assert!(labels("!theme |").contains(&"plain".to_string()));
+        assert_eq!(labels("alt x\n  A -> B\n|")[0], "end");
+        assert_eq!(labels("loop\nalt x\nend\n|")[0], "end");
+        assert_ne!(labels("alt x\nend\n|")[0], "end");
+        assert_eq!(
+            labels("!procedure $greet($who)\n!$count = 1\nA -> B : $gr|"),
+            vec!["$greet", "$count"]
+        );
+        let hover_text = "skinparam ArrowColor red";
+        let (markdown, _, _) = hover(hover_text, 12, &[]).expect("hover");
+        assert!(markdown.contains("a color"), "{markdown}");
+    }
+
+    #[test]
+    fn calls_and_definitions_of_procedures() {
+        let text = "!procedure $pair($a, $b)\n$pair(1, f(2), 3)\n";
+        let call = text.find("3)").expect("third");
+        assert_eq!(call_at(text, call), Some(("$pair".to_string(), 2)));
+        assert_eq!(call_at(text, text.find("f(2)").expect("f") + 2), None);
+        assert_eq!(preprocessor_definition(text, "$pair"), Some(0));
+        assert_eq!(preprocessor_definition(text, "$nope"), None);
     }
 
     #[test]

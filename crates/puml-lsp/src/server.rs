@@ -486,7 +486,7 @@ impl LanguageServer for Backend {
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 completion_provider: Some(CompletionOptions {
-                    trigger_characters: Some(vec![">".to_string(), " ".to_string()]),
+                    trigger_characters: Some(vec![">".to_string(), " ".to_string(), "$".to_string()]),
                     ..CompletionOptions::default()
                 }),
                 definition_provider: Some(OneOf::Left(true)),
@@ -515,6 +515,11 @@ impl LanguageServer for Backend {
                     more_trigger_character: Some(vec!["d".to_string()]),
                 }),
                 workspace_symbol_provider: Some(OneOf::Left(true)),
+                signature_help_provider: Some(SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+                    retrigger_characters: None,
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }),
                 ..ServerCapabilities::default()
             },
             offset_encoding: None,
@@ -747,6 +752,9 @@ impl LanguageServer for Backend {
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let position = params.text_document_position_params;
         let uri = position.text_document.uri.clone();
+        if let Some(found) = self.preprocessor_definition(&uri, position.position)? {
+            return Ok(Some(GotoDefinitionResponse::Scalar(found)));
+        }
         let Some((participant, table_text)) = self.participant_at(&uri, position.position).await? else {
             return Ok(None);
         };
@@ -954,6 +962,46 @@ impl LanguageServer for Backend {
         .await
     }
 
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let position = params.text_document_position_params;
+        let snapshot = self.snapshot(&position.text_document.uri)?;
+        let offset = LineTable::new(&snapshot.text).offset(position.position);
+        let Some((name, argument)) = features::call_at(&snapshot.text, offset) else {
+            return Ok(None);
+        };
+        let Some((_, definition)) = features::preprocessor_names(&snapshot.text)
+            .into_iter()
+            .find(|(n, _)| *n == name)
+        else {
+            return Ok(None);
+        };
+        let label = definition
+            .split_once(' ')
+            .map_or(definition.clone(), |(_, rest)| rest.trim().to_string());
+        let parameters = label
+            .split_once('(')
+            .and_then(|(_, rest)| rest.rsplit_once(')'))
+            .map(|(inside, _)| {
+                inside
+                    .split(',')
+                    .map(|p| ParameterInformation {
+                        label: ParameterLabel::Simple(p.trim().to_string()),
+                        documentation: None,
+                    })
+                    .collect::<Vec<_>>()
+            });
+        Ok(Some(SignatureHelp {
+            signatures: vec![SignatureInformation {
+                label,
+                documentation: None,
+                parameters,
+                active_parameter: Some(argument),
+            }],
+            active_signature: Some(0),
+            active_parameter: Some(argument),
+        }))
+    }
+
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
         let open: Vec<(Uri, Snapshot)> = {
             let state = self.lock()?;
@@ -1014,6 +1062,35 @@ impl Backend {
             Ok(found.map(|p| (p, snapshot.text)))
         })
         .await
+    }
+
+    /// Definitions the text alone answers: a `$name` defined by the
+    /// preprocessor, or the file an `!include` names.
+    fn preprocessor_definition(&self, uri: &Uri, position: Position) -> Result<Option<Location>> {
+        let snapshot = self.snapshot(uri)?;
+        let text = &snapshot.text;
+        let table = LineTable::new(text);
+        let offset = table.offset(position);
+        if let Some((start, word)) = crate::text::word_at(text, offset) {
+            if start > 0 && text[..start].ends_with('$') {
+                let name = format!("${word}");
+                if let Some(at) = features::preprocessor_definition(text, &name) {
+                    let here = table.position(at);
+                    return Ok(Some(Location::new(uri.clone(), Range::new(here, here))));
+                }
+            }
+        }
+        let base = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
+        for (start, end, target) in features::include_targets(text) {
+            if start <= offset && offset <= end {
+                let Some(path) = base.as_ref().map(|b| b.join(&target)) else {
+                    return Ok(None);
+                };
+                let origin = Position::new(0, 0);
+                return Ok(Uri::from_file_path(path).map(|target| Location::new(target, Range::new(origin, origin))));
+            }
+        }
+        Ok(None)
     }
 
     async fn semantic_tokens(&self, uri: &Uri) -> Result<Vec<SemanticToken>> {
