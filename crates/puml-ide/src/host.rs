@@ -125,6 +125,12 @@ impl AnalysisHost {
         AnalysisHost::from_database(Database::default().with_loader(loader))
     }
 
+    /// [`AnalysisHost::with_loader`] that also records the queries it
+    /// executes (see [`AnalysisHost::take_execution_log`]).
+    pub fn with_loader_and_execution_log(loader: Arc<dyn FileLoader + Send + Sync>) -> AnalysisHost {
+        AnalysisHost::from_database(Database::with_execution_log().with_loader(loader))
+    }
+
     /// A host that records the queries it executes (see
     /// [`AnalysisHost::take_execution_log`]); for tests and benchmarks.
     pub fn with_execution_log() -> AnalysisHost {

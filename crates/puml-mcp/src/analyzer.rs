@@ -34,6 +34,8 @@ struct Slot {
 #[derive(Default)]
 pub struct Analyzer {
     hosts: Mutex<HashMap<Roots, Slot>>,
+    /// Hosts record the queries they execute (tests and benchmarks).
+    log_queries: bool,
 }
 
 /// The analyzer of this process.
@@ -62,6 +64,23 @@ impl Sources<'_> {
 }
 
 impl Analyzer {
+    /// An analyzer whose hosts record the queries they execute.
+    pub fn with_execution_log() -> Analyzer {
+        Analyzer {
+            log_queries: true,
+            ..Analyzer::default()
+        }
+    }
+
+    /// The queries the host for `roots` executed since the last call.
+    pub fn take_execution_log(&self, roots: &Roots) -> Vec<String> {
+        self.hosts
+            .lock()
+            .ok()
+            .and_then(|hosts| hosts.get(roots).map(|slot| slot.host.take_execution_log()))
+            .unwrap_or_default()
+    }
+
     pub fn run<T>(
         &self,
         roots: &Roots,
@@ -97,9 +116,17 @@ impl Analyzer {
         if !hosts.contains_key(roots) && hosts.len() >= MAX_HOSTS {
             hosts.clear();
         }
-        let slot = hosts.entry(roots.clone()).or_insert_with(|| Slot {
-            host: AnalysisHost::with_loader(Arc::new(RootedLoader::new(roots.clone()))),
-            inline: Vec::new(),
+        let log_queries = self.log_queries;
+        let slot = hosts.entry(roots.clone()).or_insert_with(|| {
+            let loader = Arc::new(RootedLoader::new(roots.clone()));
+            Slot {
+                host: if log_queries {
+                    AnalysisHost::with_loader_and_execution_log(loader)
+                } else {
+                    AnalysisHost::with_loader(loader)
+                },
+                inline: Vec::new(),
+            }
         });
         slot.host.set_config(host_config(options));
         let file = match &options.file_path {
@@ -157,6 +184,35 @@ mod tests {
         assert_eq!(first, second);
         let other = analyzer.run(&roots, "@startuml\nA -> C\n@enduml\n", &options, |_, f| Ok(f));
         assert_ne!(other, first.0);
+    }
+
+    #[test]
+    fn a_repeated_request_executes_no_query() {
+        let roots = Roots::new(&[std::env::temp_dir()]).expect("temp dir is a root");
+        let analyzer = Analyzer::with_execution_log();
+        let options = CheckOptions::default();
+        let text = "@startuml\nA -> B : hi\nB --> A : ok\n@enduml\n";
+        let svg = puml_ide::render::RenderOptions::default();
+        let ask = || {
+            let report = analyzer.run(&roots, text, &options, |a, f| a.check(f));
+            let pages = analyzer.run(&roots, text, &options, |a, f| a.render(f, &svg));
+            let explained = analyzer.run(&roots, text, &options, |a, f| a.explain(f));
+            (report, pages.map(|p| p.len()).ok(), explained.len())
+        };
+        let first = ask();
+        let log = analyzer.take_execution_log(&roots);
+        assert!(log.iter().any(|q| q.starts_with("parse(")), "{log:?}");
+        assert_eq!(ask(), first);
+        assert_eq!(analyzer.take_execution_log(&roots), Vec::<String>::new());
+        // The same text from a file path is a file of its own: analysed once.
+        let on_disk = CheckOptions {
+            file_path: Some(std::env::temp_dir().join("analyzer-log.puml")),
+            ..CheckOptions::default()
+        };
+        analyzer.run(&roots, text, &on_disk, |a, f| a.check(f));
+        assert!(!analyzer.take_execution_log(&roots).is_empty());
+        analyzer.run(&roots, text, &on_disk, |a, f| a.check(f));
+        assert!(analyzer.take_execution_log(&roots).is_empty());
     }
 
     #[test]
