@@ -1,0 +1,178 @@
+// The preview page in a real browser (Debian's chromium through
+// playwright-core): the diagram becomes visible, the Content-Security-Policy
+// blocks injected scripts, and — when a puml-lsp binary is given in
+// $PUML_LSP — the round trip `puml/render` → painted page is measured on a
+// 5,000-line diagram. Set PUML_REQUIRE_BROWSER=1 (CI does) to fail, not
+// skip, when no browser is installed.
+const test = require("node:test");
+const assert = require("node:assert");
+const fs = require("fs");
+const { spawn } = require("child_process");
+const { previewHtml, makeNonce } = require("../out/preview.js");
+
+const BROWSER = process.env.CHROMIUM || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+const skip = !BROWSER && process.env.PUML_REQUIRE_BROWSER !== "1" ? "no chromium installed" : false;
+
+const SAMPLE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" viewBox="0 0 200 120">
+  <rect x="10" y="10" width="80" height="40" fill="#E2E2F0" stroke="#181818"/>
+  <text x="20" y="35" font-size="14" fill="#000">Alice</text>
+  <line x1="50" y1="50" x2="50" y2="110" stroke="#181818" stroke-width="2"/>
+</svg>`;
+
+async function openPage(extraHead = "") {
+  const { chromium } = require("playwright-core");
+  const browser = await chromium.launch({ executablePath: BROWSER, args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 400, height: 300 } });
+  const violations = [];
+  page.on("console", (m) => violations.push(m.text()));
+  const nonce = makeNonce();
+  let html = previewHtml("vscode-webview://test", nonce, "test");
+  html = html.replace("</head>", `${extraHead}</head>`);
+  await page.setContent(html);
+  return { browser, page, violations };
+}
+
+async function post(page, message) {
+  await page.evaluate((m) => window.postMessage(m, "*"), message);
+}
+
+test("the diagram is painted and an injected script is blocked", { skip }, async () => {
+  const injected = `<script>document.documentElement.dataset.injected = "yes";</script>`;
+  const { browser, page, violations } = await openPage(injected);
+  try {
+    await post(page, { type: "render", svg: SAMPLE_SVG, version: 7, state: { page: 0, pageCount: 2, zoom: 1, theme: "" } });
+    await page.waitForSelector("body[data-rendered='7']", { timeout: 5000 });
+    assert.strictEqual(await page.evaluate(() => document.documentElement.dataset.injected), undefined);
+    assert.ok(violations.some((v) => /Content Security Policy/i.test(v)), violations.join("\n"));
+    assert.strictEqual(await page.textContent("#pages"), "1 / 2");
+    const box = await page.locator("#diagram svg").boundingBox();
+    assert.ok(box && box.width >= 199 && box.height >= 119, JSON.stringify(box));
+    const png = await page.screenshot({ clip: { x: box.x, y: box.y, width: 100, height: 60 } });
+    // The participant box's fill and border make a visible, non-white area.
+    const { inflateSync } = require("zlib");
+    assert.ok(png.length > 200);
+    const idat = [];
+    for (let at = 8; at < png.length; ) {
+      const length = png.readUInt32BE(at);
+      const type = png.toString("ascii", at + 4, at + 8);
+      if (type === "IDAT") idat.push(png.subarray(at + 8, at + 8 + length));
+      at += 12 + length;
+    }
+    const raw = inflateSync(Buffer.concat(idat));
+    let dark = 0;
+    for (let i = 0; i < raw.length; i++) if (raw[i] < 200) dark++;
+    assert.ok(dark > 50, `non-white bytes in the diagram area: ${dark}`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a script inside the SVG never runs", { skip }, async () => {
+  const { browser, page } = await openPage();
+  try {
+    const evil = SAMPLE_SVG.replace("</svg>", `<script>document.documentElement.dataset.pwned = "1"</script><image href="x" onerror="document.documentElement.dataset.pwned='2'"/></svg>`);
+    await post(page, { type: "render", svg: evil, version: 1, state: { page: 0, pageCount: 1, zoom: 1, theme: "" } });
+    await page.waitForSelector("body[data-rendered='1']", { timeout: 5000 });
+    await page.waitForTimeout(200);
+    assert.strictEqual(await page.evaluate(() => document.documentElement.dataset.pwned), undefined);
+  } finally {
+    await browser.close();
+  }
+});
+
+/** A minimal LSP client over stdio (Content-Length framing). */
+function lspClient(command) {
+  const child = spawn(command, [], { stdio: ["pipe", "pipe", "inherit"] });
+  let buffer = Buffer.alloc(0);
+  let next = 0;
+  const pending = new Map();
+  child.stdout.on("data", (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const end = buffer.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const length = Number(/Content-Length: (\d+)/i.exec(buffer.toString("ascii", 0, end))[1]);
+      if (buffer.length < end + 4 + length) return;
+      const message = JSON.parse(buffer.toString("utf8", end + 4, end + 4 + length));
+      buffer = buffer.subarray(end + 4 + length);
+      if (message.id !== undefined && pending.has(message.id)) {
+        pending.get(message.id)(message);
+        pending.delete(message.id);
+      }
+    }
+  });
+  const send = (message) => {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...message }), "utf8");
+    child.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+    child.stdin.write(body);
+  };
+  return {
+    request: (method, params) =>
+      new Promise((resolve) => {
+        const id = ++next;
+        pending.set(id, resolve);
+        send({ id, method, params });
+      }),
+    notify: (method, params) => send({ method, params }),
+    close: () => child.kill(),
+  };
+}
+
+function bigDiagram(messages) {
+  const lines = ["@startuml"];
+  for (let p = 0; p < 10; p++) lines.push(`participant P${p}`);
+  for (let i = 0; i < messages; i++) {
+    const from = i % 10;
+    let to = (i * 7 + 3) % 10;
+    if (to === from) to = (to + 1) % 10;
+    lines.push(`P${from} -> P${to} : message ${i}`);
+  }
+  lines.push("@enduml", "");
+  return lines.join("\n");
+}
+
+const server = process.env.PUML_LSP;
+const noServer = !server || !fs.existsSync(server) ? "PUML_LSP is not set to a puml-lsp binary" : false;
+
+test("round trip puml/render → painted preview on a 5,000-line diagram", { skip: skip || noServer }, async () => {
+  const client = lspClient(server);
+  const { browser, page } = await openPage();
+  try {
+    await client.request("initialize", { capabilities: {}, processId: null, rootUri: null });
+    client.notify("initialized", {});
+    const uri = "file:///tmp/bench.puml";
+    let text = bigDiagram(4988);
+    client.notify("textDocument/didOpen", { textDocument: { uri, languageId: "puml", version: 1, text } });
+    const roundTrips = [];
+    const paints = [];
+    for (let version = 2; version <= 21; version++) {
+      text = text.replace(/message \d+\n@enduml/, `message ${version}\n@enduml`);
+      client.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+      const start = performance.now();
+      const response = await client.request("puml/render", { textDocument: { uri }, format: "svg" });
+      assert.ok(response.result, JSON.stringify(response.error));
+      const received = performance.now();
+      await page.evaluate(
+        (m) =>
+          new Promise((resolve) => {
+            window.postMessage(m, "*");
+            const wait = () =>
+              document.body.dataset.rendered === String(m.version) ? requestAnimationFrame(() => resolve()) : setTimeout(wait, 0);
+            wait();
+          }),
+        { type: "render", svg: response.result.data, version, state: { page: 0, pageCount: 1, zoom: 1, theme: "" } },
+      );
+      const painted = performance.now();
+      roundTrips.push(painted - start);
+      paints.push(painted - received);
+    }
+    const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(
+      `preview: 5,000-line diagram, render request → painted: median ${median(roundTrips).toFixed(1)} ms; ` +
+        `server answer → painted: median ${median(paints).toFixed(1)} ms (${roundTrips.length} edits)`,
+    );
+  } finally {
+    client.close();
+    await browser.close();
+  }
+});
