@@ -46,7 +46,13 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     // `old_text` must be the text `old` was parsed from; a caller that
     // passes another gets a full parse, not a wrong tree or a panic.
     let consistent = TextSize::try_from(old_text.len()).is_ok_and(|len| len == old.green.text_len());
-    if !consistent || !old.reparsable || old.errors.iter().any(|e| is_file_level(e.code)) {
+    if !consistent
+        || !old.reparsable
+        || old
+            .errors
+            .iter()
+            .any(|e| is_file_level(e.code) || depends_on_other_statements(e.code))
+    {
         return None;
     }
     let (start, old_end, new_end) = changed_span(old_text, new_text)?;
@@ -79,6 +85,9 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     }
 
     let (node, mut line_errors) = parse_one_statement(new_line)?;
+    if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
+        return None;
+    }
     let new_diagram = diagram.replace_child(statement_index, node.into());
     let green = old.green.replace_child(diagram_index, new_diagram.into());
 
@@ -125,6 +134,14 @@ fn is_file_level(code: &str) -> bool {
         code,
         codes::MISSING_STARTUML | codes::MISSING_ENDUML | codes::NESTED_STARTUML
     )
+}
+
+/// A diagnostic whose fix reads other statements (a bare `activate` is
+/// fixed with the last message's receiver): an edit anywhere may change
+/// it, and the statement alone cannot compute it, so only a full parse is
+/// right while one is present.
+fn depends_on_other_statements(code: &str) -> bool {
+    code == codes::ACTIVATE_WITHOUT_NAME
 }
 
 /// A diagnostic the statement's own parse produced: statements are
