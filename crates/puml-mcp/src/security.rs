@@ -171,10 +171,12 @@ impl Roots {
         }
     }
 
-    /// Resolves the target of a write: its directory must exist inside the
-    /// roots, its name must be a plain file name, and it must not be a
-    /// symbolic link or a directory. An existing file is refused unless
-    /// `overwrite` is set. Returns the absolute target and whether it exists.
+    /// Resolves the target of a write: its directory must lie inside the
+    /// roots (missing directories are created there, never outside and
+    /// never through a symbolic link), its name must be a plain file name,
+    /// and it must not be a symbolic link or a directory. An existing file
+    /// is refused unless `overwrite` is set. Returns the absolute target and
+    /// whether it exists.
     pub fn resolve_write_target(&self, requested: &str, overwrite: bool) -> Result<(PathBuf, bool), Refusal> {
         let relative = self.check_syntax(requested)?;
         let requested_path = match &relative {
@@ -194,18 +196,7 @@ impl Roots {
             }
         };
         let parent = requested_path.parent().unwrap_or(Path::new("/"));
-        let parent = parent.canonicalize().map_err(|_| {
-            Refusal::new(
-                codes::PATH_UNREADABLE,
-                format!("{requested}: its directory does not exist inside the allowed roots"),
-            )
-        })?;
-        if !self.contains(&parent) {
-            return Err(Refusal::new(
-                codes::PATH_OUTSIDE_ROOTS,
-                format!("{requested}: outside the allowed roots; refused"),
-            ));
-        }
+        let parent = self.writable_dir(requested, parent)?;
         let target = parent.join(file_name);
         let exists = match std::fs::symlink_metadata(&target) {
             Ok(meta) if meta.file_type().is_symlink() => {
@@ -230,6 +221,65 @@ impl Roots {
             ));
         }
         Ok((target, exists))
+    }
+
+    /// The directory `dir` of a write target, canonical and inside the
+    /// roots; missing directories are created one at a time, each checked
+    /// again after creation (not a link, still inside the roots).
+    fn writable_dir(&self, requested: &str, dir: &Path) -> Result<PathBuf, Refusal> {
+        let outside = || {
+            Refusal::new(
+                codes::PATH_OUTSIDE_ROOTS,
+                format!("{requested}: outside the allowed roots; refused"),
+            )
+        };
+        let unreadable = || {
+            Refusal::new(
+                codes::PATH_UNREADABLE,
+                format!("{requested}: its directory cannot be reached inside the allowed roots"),
+            )
+        };
+        // The nearest existing ancestor decides where the path really is.
+        let mut existing = dir.to_path_buf();
+        let mut missing = Vec::new();
+        while std::fs::symlink_metadata(&existing).is_err() {
+            let Some(name) = existing.file_name().map(|n| n.to_owned()) else {
+                return Err(unreadable());
+            };
+            missing.push(name);
+            if !existing.pop() {
+                return Err(unreadable());
+            }
+        }
+        let mut current = existing.canonicalize().map_err(|_| unreadable())?;
+        if !self.contains(&current) || !current.is_dir() {
+            return Err(if self.contains(&current) {
+                unreadable()
+            } else {
+                outside()
+            });
+        }
+        for name in missing.iter().rev() {
+            let next = current.join(name);
+            match std::fs::create_dir(&next) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(Refusal::new(
+                        codes::WRITE_FAILED,
+                        format!("{requested}: cannot create {}: {e}", next.display()),
+                    ))
+                }
+            }
+            let is_plain_dir =
+                std::fs::symlink_metadata(&next).is_ok_and(|m| m.is_dir() && !m.file_type().is_symlink());
+            let canonical = next.canonicalize().map_err(|_| unreadable())?;
+            if !is_plain_dir || !self.contains(&canonical) {
+                return Err(outside());
+            }
+            current = canonical;
+        }
+        Ok(current)
     }
 
     /// Rejects empty paths, NUL bytes, `..` components and absolute paths
@@ -445,6 +495,16 @@ mod tests {
             roots.resolve_write_target("linkdir/new.svg", true).unwrap_err().code,
             codes::PATH_OUTSIDE_ROOTS
         );
+        // A missing directory under a link that leaves the root is refused
+        // before anything is created.
+        assert_eq!(
+            roots
+                .resolve_write_target("linkdir/made/new.svg", true)
+                .unwrap_err()
+                .code,
+            codes::PATH_OUTSIDE_ROOTS
+        );
+        assert!(!dir.join("outside/made").exists());
     }
 
     #[test]
@@ -463,10 +523,11 @@ mod tests {
             roots.resolve_write_target("sub", true).unwrap_err().code,
             codes::WRITE_FAILED
         );
-        assert_eq!(
-            roots.resolve_write_target("missing/x.svg", true).unwrap_err().code,
-            codes::PATH_UNREADABLE
-        );
+        // Missing directories inside the root are created.
+        let (target, exists) = roots.resolve_write_target("missing/deeper/x.svg", false).unwrap();
+        assert!(!exists);
+        assert_eq!(target, roots.dirs()[0].join("missing/deeper/x.svg"));
+        assert!(roots.dirs()[0].join("missing/deeper").is_dir());
         assert_eq!(
             roots.resolve_write_target("../x.svg", true).unwrap_err().code,
             codes::PATH_OUTSIDE_ROOTS
