@@ -7,6 +7,7 @@ mod bench_render;
 mod corpus;
 mod fidelity;
 mod fix_rate;
+mod fuzz;
 mod gallery;
 
 use std::process::ExitCode;
@@ -24,6 +25,9 @@ tasks:
                                         `puml check --fix` on every PlantUML-invalid mutant and
                                         test-data diagram, judged again by PlantUML: the repaired
                                         share per mutation operator; updates test-data/fix/
+  fuzz [--minutes N] [--seed S] [--timeout SECONDS]
+                                        the seeded mutation fuzzer of `cargo test` for longer;
+                                        failing inputs go to test-data/fuzz/ (replayed by tests)
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         "bench-check" => bench_check::run(rest),
         "bench-lsp" => bench_lsp::run(rest),
         "fix-rate" => fix_rate::run(rest),
+        "fuzz" => fuzz::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

@@ -77,33 +77,54 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
         newline,
         out: Vec::new(),
         depth: 0,
-        // Blank lines at the very start of the file are dropped.
-        blank_run: 1,
+        // Blank lines at the very start of the file are dropped, unless a
+        // byte-order mark follows them: moved to the start, it would turn
+        // from text into a BOM.
+        blank_run: usize::from(
+            !text.trim_start_matches(['\n', '\r']).starts_with('\u{feff}') || text.starts_with('\u{feff}'),
+        ),
         line: Vec::new(),
+        definition_depth: None,
+        keep_procedure_bodies: has_glued_procedure_call(text),
+        unclosed_block_start: unclosed_block_start(text),
+        source: text,
     };
+    let mut outside_text_line = false;
     for element in root.children_with_tokens() {
         match element {
             NodeOrToken::Node(node) if node.kind() == DIAGRAM => {
+                outside_text_line = false;
                 printer.flush_line();
                 printer.diagram(&node);
             }
             // Blank lines and comments between diagrams get the same
             // treatment as inside them; other outside text is verbatim.
+            // The rest of a line that began with outside text stays as
+            // written too.
+            NodeOrToken::Token(token) if outside_text_line && token.kind() != NEWLINE => {
+                printer.verbatim(&NodeOrToken::Token(token));
+            }
             NodeOrToken::Token(token) if matches!(token.kind(), WHITESPACE | NEWLINE | COMMENT) => {
                 let is_newline = token.kind() == NEWLINE;
                 printer.line.push(NodeOrToken::Token(token));
                 if is_newline {
                     printer.flush_line();
+                    outside_text_line = false;
                 }
             }
-            other => printer.verbatim(&other),
+            other => {
+                printer.verbatim(&other);
+                outside_text_line = true;
+            }
         }
     }
     printer.flush_line();
     let mut out = printer.out;
     // A formatted file ends with exactly one line terminator.
     if let Some(last) = out.iter_mut().rev().find(|c| !c.text.is_empty()) {
-        if !last.text.ends_with('\n') {
+        // A lone `\r` at the very end is kept as written: completing it to
+        // `\r\n` would turn it from stray text into a line break.
+        if !last.text.ends_with(['\n', '\r']) {
             last.text.push_str(newline);
         }
     }
@@ -122,6 +143,20 @@ struct Printer<'a> {
     blank_run: usize,
     /// Loose tokens of the current trivia line at diagram level.
     line: Vec<SyntaxElement>,
+    /// Set inside a `!procedure` body when the file calls a procedure glued
+    /// to other text (`pre$p()`): the depth of its header. PlantUML expands
+    /// body lines as written, so such a call puts their indentation and
+    /// spacing into the text; those bodies are printed as written.
+    definition_depth: Option<usize>,
+    keep_procedure_bodies: bool,
+    /// Where a `!while`/`!foreach`/`!procedure`/`!function` that is never
+    /// closed starts: it repeats or captures the rest of the file, so the
+    /// lines after it may land anywhere (inside a note, say) and their
+    /// indentation may become text. Everything from there on is kept.
+    unclosed_block_start: Option<TextSize>,
+    /// The whole source, to see whether the line before a statement ends
+    /// in a continuation `\`.
+    source: &'a str,
 }
 
 impl Printer<'_> {
@@ -142,6 +177,7 @@ impl Printer<'_> {
 
     fn diagram(&mut self, diagram: &SyntaxNode) {
         self.depth = 0;
+        self.definition_depth = None;
         for element in diagram.children_with_tokens() {
             match element {
                 NodeOrToken::Token(token) => {
@@ -180,7 +216,9 @@ impl Printer<'_> {
             .any(|e| e.kind() == ERROR_TOKEN || self.overlaps_error(e.text_range()));
         let content: Vec<&SyntaxElement> = elements.iter().filter(|e| !is_blank(e)).collect();
         let ends_with_newline = elements.last().is_some_and(|e| e.kind() == NEWLINE);
-        if has_error {
+        let after_unclosed_block = self.unclosed_block_start.is_some_and(|start| range.start() > start)
+            || self.continues_previous_line(range.start());
+        if has_error || after_unclosed_block {
             self.blank_run = 0;
             let text: String = elements.iter().map(element_text).collect();
             self.push(range, text);
@@ -220,6 +258,29 @@ impl Printer<'_> {
         self.push(range, text);
     }
 
+    /// Whether the line before `offset` ends in `\`: PlantUML joins the
+    /// line at `offset` to it as written.
+    /// Directive lines in between do not count: the preprocessor consumes
+    /// them before lines are joined.
+    fn continues_previous_line(&self, offset: TextSize) -> bool {
+        let mut before = self.source.get(..usize::from(offset)).unwrap_or("");
+        loop {
+            let Some(rest) = before.strip_suffix('\n') else {
+                return false;
+            };
+            let rest = rest.strip_suffix('\r').unwrap_or(rest);
+            let line_start = rest.rfind('\n').map_or(0, |i| i + 1);
+            let line = &rest[line_start..];
+            if line.ends_with('\\') {
+                return true;
+            }
+            if !line.trim_start().starts_with('!') {
+                return false;
+            }
+            before = &before[..line_start];
+        }
+    }
+
     /// Whether `range` touches a top-level element that holds a syntax error.
     fn overlaps_error(&self, range: TextRange) -> bool {
         let first = self.error_ranges.partition_point(|r| r.end() <= range.start());
@@ -238,20 +299,35 @@ impl Printer<'_> {
         } else {
             self.depth.saturating_sub(before)
         };
-        let broken = node.kind() == ERROR_STATEMENT
+        // A statement continued over lines with a trailing `\` is read by
+        // PlantUML as one line made of the pieces as written.
+        let continued = has_continuation_line(&node.text().to_string());
+        let broken = continued
+            || node.kind() == ERROR_STATEMENT
             || node.descendants_with_tokens().any(|e| e.kind() == ERROR_TOKEN)
             || self.overlaps_error(node.text_range());
         let mut range = node.text_range();
         if let Some(first) = leading.first() {
             range = TextRange::new(first.text_range().start(), range.end());
         }
-        if broken {
+        let after_unclosed_block = self
+            .unclosed_block_start
+            .is_some_and(|start| node.text_range().end() > start)
+            || self.continues_previous_line(range_start(&leading, node));
+        let closes_definition = self.definition_depth == Some(own_depth) && before > 0;
+        let in_definition_body = self.definition_depth.is_some() && !closes_definition;
+        if broken || in_definition_body || after_unclosed_block {
             let mut text: String = leading.iter().map(element_text).collect();
             text.push_str(&node.text().to_string());
             self.push(range, text);
         } else {
             let text = self.format_statement(node, own_depth);
             self.push(range, text);
+        }
+        if closes_definition {
+            self.definition_depth = None;
+        } else if self.keep_procedure_bodies && self.definition_depth.is_none() && after > 0 && opens_procedure(node) {
+            self.definition_depth = Some(own_depth);
         }
         self.depth = own_depth + after;
     }
@@ -299,6 +375,12 @@ impl Printer<'_> {
     fn block_part(&self, child: &SyntaxNode, parent: SyntaxKind, depth: usize, out: &mut String) {
         match child.kind() {
             BODY if parent == STYLE => out.push_str(&child.text().to_string()),
+            BODY if has_continuation_line(&child.text().to_string()) => {
+                // PlantUML joins a line ending in `\` with the next one as
+                // written, indentation included: re-indenting would change
+                // the text.
+                out.push_str(&child.text().to_string());
+            }
             BODY => {
                 // One body line per NEWLINE; blank lines inside a body are
                 // part of the text and are kept. PlantUML removes the
@@ -324,6 +406,16 @@ impl Printer<'_> {
                     if has_newline {
                         out.push_str(self.newline);
                     }
+                }
+            }
+            BLOCK_END if parent == STYLE => {
+                // The model keeps this line (whitespace runs aside): only
+                // its indentation changes.
+                let text = child.text().to_string();
+                out.push_str(&self.indent(depth));
+                out.push_str(text.trim_start().trim_end_matches(['\n', '\r']).trim_end());
+                if text.ends_with('\n') {
+                    out.push_str(self.newline);
                 }
             }
             BLOCK_END => {
@@ -393,6 +485,19 @@ fn broken_elements(root: &SyntaxNode, errors: &[puml_syntax::Diagnostic], len: u
         .collect()
 }
 
+/// Where a statement's chunk starts: at its leading trivia, if any.
+fn range_start(leading: &[SyntaxElement], node: &SyntaxNode) -> TextSize {
+    leading
+        .first()
+        .map_or(node.text_range().start(), |first| first.text_range().start())
+}
+
+/// Whether a line of `text` ends in `\` and so continues on the next, or
+/// would once its trailing blanks were trimmed.
+fn has_continuation_line(text: &str) -> bool {
+    text.lines().any(|l| l.trim_end().ends_with('\\'))
+}
+
 fn is_blank(element: &SyntaxElement) -> bool {
     matches!(element.kind(), WHITESPACE | NEWLINE)
 }
@@ -442,6 +547,94 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         }
         _ => (0, 0),
     }
+}
+
+/// The start of the first `!while`, `!foreach`, `!procedure` or
+/// `!function` block that no closer matches. Read from the lines, not the
+/// tree: a directive may sit inside another statement's body (a
+/// `skinparam { … }` block) and still repeat the rest of the file.
+fn unclosed_block_start(text: &str) -> Option<TextSize> {
+    let mut open: Vec<(&'static str, usize)> = Vec::new();
+    let mut first_unclosed: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with('!') {
+            continue;
+        }
+        let lower = trimmed.to_ascii_lowercase();
+        let word = lower
+            .split(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("");
+        let one_line = lower.contains("!return") || lower.contains("!endfunction") || lower.contains("!endprocedure");
+        match word {
+            "!while" => open.push(("!endwhile", start)),
+            "!foreach" => open.push(("!endfor", start)),
+            "!function" if !one_line => open.push(("!endfunction", start)),
+            "!procedure" if !one_line => open.push(("!endprocedure", start)),
+            "!unquoted" if !one_line => {
+                if lower.contains("function") {
+                    open.push(("!endfunction", start));
+                } else {
+                    open.push(("!endprocedure", start));
+                }
+            }
+            closer @ ("!endwhile" | "!endfor" | "!endprocedure" | "!endfunction") => {
+                // A closer of another kind leaves the inner block open.
+                while let Some((expected, opened)) = open.pop() {
+                    if expected == closer {
+                        break;
+                    }
+                    first_unclosed = Some(first_unclosed.map_or(opened, |f| f.min(opened)));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (_, opened) in open {
+        first_unclosed = Some(first_unclosed.map_or(opened, |f| f.min(opened)));
+    }
+    first_unclosed.map(|o| TextSize::from(o as u32))
+}
+
+/// Whether `node` is the header of a `!procedure` block (functions print
+/// nothing, so their bodies format freely).
+fn opens_procedure(node: &SyntaxNode) -> bool {
+    node.kind() == PREPROC && procedure_name(&node.text().to_string()).is_some()
+}
+
+/// The name a `!procedure` / `!unquoted procedure` line defines.
+fn procedure_name(line: &str) -> Option<&str> {
+    let lower = line.trim_start().to_ascii_lowercase();
+    let rest_at = ["!procedure", "!unquoted procedure"]
+        .iter()
+        .find(|d| lower.starts_with(*d))
+        .map(|d| line.len() - line.trim_start().len() + d.len())?;
+    let rest = line[rest_at..].trim_start();
+    let name = &rest[..rest.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(rest.len())];
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether a procedure defined in `text` is called after other text on a
+/// line (`pre$p()`, `A -> B : $p()`).
+fn has_glued_procedure_call(text: &str) -> bool {
+    let names: Vec<String> = text
+        .lines()
+        .filter_map(procedure_name)
+        .map(|n| format!("{n}("))
+        .collect();
+    if names.is_empty() {
+        return false;
+    }
+    text.lines().filter(|l| procedure_name(l).is_none()).any(|line| {
+        names.iter().any(|call| {
+            line.match_indices(call.as_str())
+                .any(|(at, _)| !line[..at].trim().is_empty())
+        })
+    })
 }
 
 /// `!function $f() !return 1` style one-liners open no block.

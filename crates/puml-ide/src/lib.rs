@@ -13,6 +13,7 @@ pub mod explain;
 pub mod fix;
 pub mod format;
 pub mod fs;
+pub mod fuzz;
 pub mod highlight;
 pub mod host;
 pub mod lint;

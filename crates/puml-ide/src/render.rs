@@ -14,7 +14,7 @@ use puml_sema::FileLoader;
 use puml_syntax::Severity;
 
 pub use puml_layout::THEME_NAMES;
-pub use puml_render::{MAX_PNG_PIXELS, SCALE_RANGE};
+pub use puml_render::{MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -37,12 +37,28 @@ impl Line {
     }
 }
 
+/// Longest line of text drawn, in characters: longer lines are cut and end
+/// in `…` (the checker warns about them). A drawn line costs layout, SVG
+/// and raster work in proportion to its length; this many characters is
+/// already some 15,000 px wide.
+pub const MAX_LINE_CHARS: usize = 2_000;
+
+/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut.
+fn cap_line(mut line: String) -> String {
+    if let Some((at, _)) = line.char_indices().nth(MAX_LINE_CHARS) {
+        line.truncate(at);
+        line.push('…');
+    }
+    line
+}
+
 /// Splits `text` into display lines (PlantUML's `\n` escape, real line
-/// breaks, `<br>`, `%newline()`, `\l`/`\r`).
+/// breaks, `<br>`, `%newline()`, `\l`/`\r`), each at most
+/// [`MAX_LINE_CHARS`] long.
 pub fn split_lines(text: &str) -> Vec<String> {
     // Fast path: most labels are one plain line.
     if !text.contains(['\\', '\n', '\r', '<', '%']) {
-        return vec![text.to_string()];
+        return vec![cap_line(text.to_string())];
     }
     let mut lines = Vec::new();
     let mut current = String::new();
@@ -74,32 +90,27 @@ pub fn split_lines(text: &str) -> Vec<String> {
         .into_iter()
         .flat_map(|line| {
             let replaced = line.replace("%newline()", "\u{0}");
+            // One pass: a break is `<br>`, `<br/>` (any case) or the NUL
+            // that stands for `%newline()`.
+            let bytes = replaced.as_bytes();
             let mut out = Vec::new();
-            let mut rest = replaced.as_str();
-            loop {
-                let lower = rest.to_ascii_lowercase();
-                let cut = [lower.find("<br>"), lower.find("<br/>"), lower.find('\u{0}')]
-                    .into_iter()
-                    .flatten()
-                    .min();
-                match cut {
-                    Some(at) => {
-                        out.push(rest[..at].to_string());
-                        let skip = if lower[at..].starts_with("<br/>") {
-                            5
-                        } else if lower[at..].starts_with("<br>") {
-                            4
-                        } else {
-                            1
-                        };
-                        rest = &rest[at + skip..];
+            let mut from = 0;
+            let mut at = 0;
+            while at < bytes.len() {
+                let skip = match bytes[at] {
+                    0 => 1,
+                    b'<' if bytes[at..].len() >= 4 && bytes[at..at + 4].eq_ignore_ascii_case(b"<br>") => 4,
+                    b'<' if bytes[at..].len() >= 5 && bytes[at..at + 5].eq_ignore_ascii_case(b"<br/>") => 5,
+                    _ => {
+                        at += 1;
+                        continue;
                     }
-                    None => {
-                        out.push(rest.to_string());
-                        break;
-                    }
-                }
+                };
+                out.push(cap_line(replaced[from..at].to_string()));
+                at += skip;
+                from = at;
             }
+            out.push(cap_line(replaced[from..].to_string()));
             out
         })
         .collect()

@@ -9,7 +9,9 @@ mod svg;
 mod text;
 
 pub use json::to_scene_json;
-pub use raster::{svg_to_png, to_pdf, to_png, MAX_PNG_PIXELS, SCALE_RANGE};
+pub use raster::{
+    check_pdf_budget, check_png_budget, svg_to_png, to_pdf, to_png, MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE,
+};
 pub use svg::to_svg;
 pub use text::to_text;
 
@@ -20,6 +22,12 @@ pub enum RenderError {
     BadScale(f64),
     /// The PNG would exceed [`MAX_PNG_PIXELS`].
     TooManyPixels { width: u64, height: u64, limit: u64 },
+    /// The page draws more than [`MAX_DRAWN_ITEMS`] shapes and texts.
+    TooManyItems {
+        format: &'static str,
+        items: usize,
+        limit: usize,
+    },
     /// The SVG could not be parsed (a bug when it is our own SVG).
     Svg(String),
     /// PNG/PDF encoding failed.
@@ -38,6 +46,11 @@ impl std::fmt::Display for RenderError {
                 f,
                 "PNG would be {width}x{height} pixels, over the limit of {limit} pixels; \
                  use a smaller --scale, split the diagram with `newpage`, or render SVG"
+            ),
+            RenderError::TooManyItems { format, items, limit } => write!(
+                f,
+                "the page draws {items} shapes and texts, over the {format} limit of {limit}; \
+                 split the diagram with `newpage`, or render SVG"
             ),
             RenderError::Svg(e) => write!(f, "cannot read SVG: {e}"),
             RenderError::Encode(e) => write!(f, "{e}"),

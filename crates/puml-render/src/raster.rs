@@ -7,8 +7,13 @@ use puml_layout::Scene;
 use resvg::{tiny_skia, usvg};
 use std::sync::{Arc, OnceLock};
 
-/// Largest PNG we agree to allocate (width × height pixels): 64 megapixels.
-pub const MAX_PNG_PIXELS: u64 = 64_000_000;
+/// Largest PNG we agree to allocate (width × height pixels): 4096 × 4096,
+/// a 64 MB pixmap. Together with [`MAX_DRAWN_ITEMS`] it keeps any PNG
+/// render within about a second and 256 MB.
+pub const MAX_PNG_PIXELS: u64 = 4096 * 4096;
+/// Most shapes and texts a PNG or PDF page may draw: the SVG tree that
+/// rasterizing and PDF conversion build grows with them.
+pub const MAX_DRAWN_ITEMS: usize = 40_000;
 /// Accepted range of `scale` for PNG output.
 pub const SCALE_RANGE: (f64, f64) = (0.1, 10.0);
 
@@ -37,8 +42,44 @@ fn parse_tree(svg: &str) -> Result<usvg::Tree, RenderError> {
     usvg::Tree::from_str(svg, &options).map_err(|e| RenderError::Svg(e.to_string()))
 }
 
+/// Whether `scene` may be rasterized at `scale`: checked from the scene's
+/// size and item count alone, before any SVG, tree or pixmap is built, so
+/// an over-large diagram is refused at once.
+pub fn check_png_budget(scene: &Scene, scale: f64) -> Result<(), RenderError> {
+    if !scale.is_finite() || scale < SCALE_RANGE.0 || scale > SCALE_RANGE.1 {
+        return Err(RenderError::BadScale(scale));
+    }
+    let width = (scene.width * scale).ceil().max(1.0);
+    let height = (scene.height * scale).ceil().max(1.0);
+    if width * height > MAX_PNG_PIXELS as f64 {
+        return Err(RenderError::TooManyPixels {
+            width: width as u64,
+            height: height as u64,
+            limit: MAX_PNG_PIXELS,
+        });
+    }
+    check_items(scene, "PNG")
+}
+
+/// Whether `scene` may be converted to PDF (see [`MAX_DRAWN_ITEMS`]).
+pub fn check_pdf_budget(scene: &Scene) -> Result<(), RenderError> {
+    check_items(scene, "PDF")
+}
+
+fn check_items(scene: &Scene, format: &'static str) -> Result<(), RenderError> {
+    if scene.items.len() > MAX_DRAWN_ITEMS {
+        return Err(RenderError::TooManyItems {
+            format,
+            items: scene.items.len(),
+            limit: MAX_DRAWN_ITEMS,
+        });
+    }
+    Ok(())
+}
+
 /// Rasterizes `scene` at `scale` (1.0 = one pixel per scene unit).
 pub fn to_png(scene: &Scene, scale: f64) -> Result<Vec<u8>, RenderError> {
+    check_png_budget(scene, scale)?;
     svg_to_png(&to_svg(scene), scale)
 }
 
@@ -72,6 +113,7 @@ pub fn svg_to_png(svg: &str, scale: f64) -> Result<Vec<u8>, RenderError> {
 
 /// Converts `scene` to a one-page PDF (vector, text as outlines).
 pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
+    check_pdf_budget(scene)?;
     let tree = parse_tree(&to_svg(scene))?;
     svg2pdf::to_pdf(
         &tree,

@@ -38,3 +38,6 @@ pub const DUPLICATE_PARTICIPANT: &str = "W0205";
 pub const DECLARED_AFTER_USE: &str = "W0206";
 /// A teoz duration `{a} <-> {b}` naming an anchor no message carries.
 pub const UNKNOWN_ANCHOR: &str = "W0207";
+/// A line longer than the renderer draws (`puml_layout`'s line cap): the
+/// drawing cuts it.
+pub const LINE_CUT_WHEN_DRAWN: &str = "W0208";

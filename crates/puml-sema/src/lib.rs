@@ -9,5 +9,5 @@ mod lower;
 pub mod model;
 pub mod preprocess;
 
-pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions};
+pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions, MAX_DRAWN_LINE_CHARS};
 pub use preprocess::{FileLoader, FsLoader, NoIncludes};

@@ -50,6 +50,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
             let (document, source_map, mut diagnostics) = lower_root(&expanded_parse);
+            diagnostics.extend(overlong_lines(&pre.text));
             let mapper = LineMapper::new(text, &pre);
             let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
             all.extend(expanded_parse.errors().iter().cloned());
@@ -76,6 +77,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
             };
         }
         let (document, source_map, mut diagnostics) = lower_root(parse);
+        diagnostics.extend(overlong_lines(text));
         let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
         all.extend(parse.errors().iter().cloned());
         all.append(&mut diagnostics);
@@ -88,6 +90,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
         };
     }
     let (document, source_map, mut diagnostics) = lower_root(parse);
+    diagnostics.extend(overlong_lines(text));
     let mut all: Vec<Diagnostic> = parse.errors().to_vec();
     all.append(&mut diagnostics);
     sort_and_dedup(&mut all);
@@ -253,6 +256,41 @@ impl<'a> LineMapper<'a> {
         }
         map
     }
+}
+
+/// Longest line the renderer draws, in characters (the layout cuts longer
+/// ones; kept equal to `puml_layout::creole::MAX_LINE_CHARS`, which this
+/// crate cannot name).
+pub const MAX_DRAWN_LINE_CHARS: usize = 2_000;
+
+/// A warning for each line of `text` longer than the renderer draws.
+fn overlong_lines(text: &str) -> Vec<Diagnostic> {
+    // Most files are too short to hold such a line.
+    if text.len() <= MAX_DRAWN_LINE_CHARS {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.len() > MAX_DRAWN_LINE_CHARS {
+            if let Some((cut, _)) = content.char_indices().nth(MAX_DRAWN_LINE_CHARS) {
+                out.push(Diagnostic::warning(
+                    codes::LINE_CUT_WHEN_DRAWN,
+                    TextRange::new(
+                        TextSize::from((start + cut) as u32),
+                        TextSize::from((start + content.len()) as u32),
+                    ),
+                    format!(
+                        "this line is longer than {MAX_DRAWN_LINE_CHARS} characters; the drawing cuts it here \
+                         (break it with `\\n`, or put the text in a note)"
+                    ),
+                ));
+            }
+        }
+        start += line.len();
+    }
+    out
 }
 
 fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
@@ -523,8 +561,15 @@ impl DiagramLowering {
             }
             SKINPARAM => self.skinparam(node),
             STYLE => {
+                // Runs of whitespace mean nothing inside a style block;
+                // without them the model does not change when the block is
+                // re-indented or re-spaced.
                 let text = node.text().to_string();
-                self.diagram.settings.styles.push(text.trim().to_string());
+                let lines: Vec<String> = text
+                    .lines()
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect();
+                self.diagram.settings.styles.push(lines.join("\n").trim().to_string());
             }
             THEME => {
                 let text = text_after_keyword(node);

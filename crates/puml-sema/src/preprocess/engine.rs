@@ -72,6 +72,10 @@ enum Focus {
 /// growing here.
 const MAX_CACHED_EXPRESSIONS: usize = 10_000;
 
+/// How much larger than the output limit the expanded text may be when its
+/// indentation is counted too (see `output_bytes_indented`).
+const INDENTATION_ALLOWANCE: usize = 4;
+
 struct Macro {
     params: Option<Vec<String>>,
     body: String,
@@ -93,6 +97,11 @@ struct Engine<'a> {
     /// Output of the procedures being called, innermost last.
     captures: Vec<Vec<String>>,
     output_bytes: usize,
+    /// The same with the indentation: bounds memory (at most
+    /// [`INDENTATION_ALLOWANCE`] times the limit) while the limit itself
+    /// ignores indentation, so re-indenting a file never changes whether
+    /// it fits.
+    output_bytes_indented: usize,
 
     /// Canonical paths of the files being expanded (cycle detection).
     include_stack: Vec<PathBuf>,
@@ -158,6 +167,7 @@ pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
         out_origins: Vec::new(),
         captures: Vec::new(),
         output_bytes: 0,
+        output_bytes_indented: 0,
         include_stack: main.canonical.iter().cloned().collect(),
         included: HashSet::new(),
         call_depth: 0,
@@ -278,8 +288,11 @@ impl Engine<'_> {
         if self.aborted {
             return;
         }
-        self.output_bytes += text.len() + 1;
-        if self.output_bytes > self.options.max_output_bytes {
+        self.output_bytes += text.trim_start().len() + 1;
+        self.output_bytes_indented += text.len() + 1;
+        if self.output_bytes > self.options.max_output_bytes
+            || self.output_bytes_indented > self.options.max_output_bytes.saturating_mul(INDENTATION_ALLOWANCE)
+        {
             self.report(
                 at,
                 codes::OUTPUT_LIMIT,
@@ -312,14 +325,32 @@ impl Engine<'_> {
             self.emit(result, at, true);
             return;
         }
-        if result.is_empty() {
-            // A line that only called a procedure which printed nothing.
+        if result.trim().is_empty() {
+            // A line that only called a procedure which printed nothing
+            // leaves no line. Any other call (`%set_variable_value(…)`)
+            // leaves an empty one, as PlantUML does; its indentation never
+            // shows.
+            if !self.calls_procedure(original) {
+                self.emit(String::new(), at, false);
+            }
             return;
         }
         for piece in result.split('\n') {
             let verbatim = piece == original;
             self.emit(piece.to_owned(), at, verbatim);
         }
+    }
+
+    /// Whether `line` starts with a call of a user procedure.
+    fn calls_procedure(&self, line: &str) -> bool {
+        let trimmed = line.trim_start();
+        let name = trimmed[..trimmed
+            .find(|c: char| c == '(' || c.is_whitespace())
+            .unwrap_or(trimmed.len())]
+            .trim();
+        self.functions
+            .get(name)
+            .is_some_and(|f| f.kind != FunctionKind::Function)
     }
 
     // ----------------------------------------------------------- diagnostics
@@ -608,6 +639,12 @@ impl Engine<'_> {
                 loop {
                     self.current = *at;
                     self.focus = Focus::Argument;
+                    // Each round costs a step even with an empty body:
+                    // nested loops multiply, and only the global budget
+                    // bounds their product.
+                    if !self.step() {
+                        return Flow::Abort;
+                    }
                     if !self.eval_expr_cond(*at, cond) {
                         return Flow::Normal;
                     }
@@ -664,6 +701,9 @@ impl Engine<'_> {
                     return Flow::Normal;
                 }
                 for item in items {
+                    if !self.step() {
+                        return Flow::Abort;
+                    }
                     self.set_var(Scope::Default, var, item);
                     match self.exec_nodes(body) {
                         Flow::Normal => {}
@@ -824,10 +864,11 @@ impl Engine<'_> {
             Directive::Unknown(word) => {
                 let span = self.directive_word_span(at);
                 let message = format!("unknown preprocessor directive `{word}`");
-                let suggestion = suggest_directive(word);
                 let range = self.span(at, span.clone());
                 if let Some(d) = self.report(at, codes::UNKNOWN_DIRECTIVE, Severity::Error, message, span) {
-                    if let Some(better) = suggestion {
+                    // Only for a new report: inside a loop the same line
+                    // comes back on every round.
+                    if let Some(better) = suggest_directive(word) {
                         d.message.push_str(&format!("; did you mean `{better}`?"));
                         let title = format!("replace with `{better}`");
                         let edits = vec![TextEdit::replace(range, better)];

@@ -121,7 +121,7 @@ impl Default for PreprocessOptions {
             max_output_bytes: 8 * 1024 * 1024,
             max_loop_iterations: 1000,
             max_call_depth: 64,
-            max_steps: 1_000_000,
+            max_steps: 250_000,
             now: None,
         }
     }

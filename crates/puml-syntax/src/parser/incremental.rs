@@ -106,7 +106,20 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
         .filter(|e| !belongs_to(e, old_statement))
         .cloned()
         .map(|mut e| {
-            e.map_offsets(moved);
+            if e.range.start() < old_statement.start() {
+                // An earlier statement's ranges may end where the edited
+                // one starts (a fix deleting its whole line): that end
+                // stays put even when the edit inserts right there.
+                e.map_offsets(|offset| {
+                    if offset == old_statement.start() {
+                        offset
+                    } else {
+                        moved(offset)
+                    }
+                });
+            } else {
+                e.map_offsets(moved);
+            }
             e
         })
         .collect();
@@ -141,7 +154,9 @@ fn is_file_level(code: &str) -> bool {
 /// it, and the statement alone cannot compute it, so only a full parse is
 /// right while one is present.
 fn depends_on_other_statements(code: &str) -> bool {
-    code == codes::ACTIVATE_WITHOUT_NAME
+    // A Mermaid `rect` becomes `box … end box` when only declarations come
+    // before its `end`, else `group`: its fix reads the lines after it.
+    code == codes::ACTIVATE_WITHOUT_NAME || code == codes::MERMAID_RECT
 }
 
 /// A diagnostic the statement's own parse produced: statements are

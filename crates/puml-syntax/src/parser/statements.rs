@@ -1784,7 +1784,10 @@ fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
 /// 1, or 2 for keywords of six letters or more; a swap of two neighbouring
 /// letters counts as one edit). `None` for a keyword itself.
 pub fn closest_keyword(word: &str) -> Option<&'static str> {
-    if word.len() < 3 {
+    // Within distance 2 of a keyword means within 2 of its length: longer
+    // words (a line of expanded text can be megabytes) are never close.
+    let longest_keyword = STATEMENT_KEYWORDS.iter().map(|k| k.len()).max().unwrap_or(0);
+    if word.len() < 3 || word.len() > longest_keyword + 2 {
         return None;
     }
     let mut best: Option<(usize, &'static str)> = None;

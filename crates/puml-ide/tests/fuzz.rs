@@ -1,0 +1,122 @@
+//! The seeded mutation fuzzer for a fixed budget (`cargo xtask fuzz
+//! --minutes N` runs the same for longer), and the replay of every input
+//! that ever failed, kept in `test-data/fuzz/`.
+
+use puml_ide::fuzz::{self, Budget};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Inputs per `cargo test`; each goes through parse, check, fmt, fix,
+/// incremental edits and render.
+const INPUTS: usize = 20_000;
+/// A hang detector, not a speed test: generous for a debug build on a busy
+/// machine.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn diagram_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            diagram_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "puml") {
+            out.push(path);
+        }
+    }
+}
+
+/// The shared corpus only: it never changes, so the inputs of this test do
+/// not change when a file is added to test-data (`cargo xtask fuzz` draws
+/// from both).
+fn seeds() -> Vec<String> {
+    let mut files = Vec::new();
+    diagram_files(&root().join("../shared/corpus"), &mut files);
+    files
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        // Big seeds make slow inputs without finding more.
+        .filter(|t| t.len() < 16_000)
+        .collect()
+}
+
+#[test]
+fn fuzzed_inputs_keep_the_invariants() {
+    let seeds = seeds();
+    assert!(
+        seeds.len() > 100,
+        "too few seed diagrams in ../shared/corpus: {}",
+        seeds.len()
+    );
+    // Two shards: the inputs are the same on every machine, and CI's two
+    // cores share the work.
+    let report = fuzz::run(&seeds, 0x5eed_0001, 2, Budget::Inputs(INPUTS), TIMEOUT);
+    println!(
+        "fuzz: {} inputs from {} seeds, {} failures, slowest input {:?}",
+        report.inputs,
+        seeds.len(),
+        report.failures.len(),
+        report.slowest
+    );
+    let shown: Vec<String> = report
+        .failures
+        .iter()
+        .take(5)
+        .map(|f| format!("{:?}\n  {}", f.input, f.problems.join("\n  ")))
+        .collect();
+    assert!(
+        report.failures.is_empty(),
+        "{} failing inputs (keep them in test-data/fuzz/ once fixed; `cargo xtask fuzz` saves them):\n{}",
+        report.failures.len(),
+        shown.join("\n")
+    );
+    assert_eq!(report.inputs, INPUTS);
+}
+
+/// Inputs kept in `test-data/fuzz/` (`.input`, so that the tests that
+/// read every `.puml` of test-data do not take them: several are runaway
+/// expansions, slow on purpose): single texts, and `edits/*/step-N.input`
+/// sequences replayed through the incremental path.
+#[test]
+fn inputs_that_once_failed_still_pass() {
+    let dir = root().join("test-data/fuzz");
+    let mut failures = Vec::new();
+    let mut replayed = 0;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "input")) {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let problems = fuzz::check_case(&text, &[]);
+        replayed += 1;
+        if !problems.is_empty() {
+            failures.push(format!("{}: {}", path.display(), problems.join("; ")));
+        }
+    }
+    let mut sequences: Vec<PathBuf> = std::fs::read_dir(dir.join("edits"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    sequences.sort();
+    for sequence in sequences {
+        let mut steps = Vec::new();
+        while let Ok(text) = std::fs::read_to_string(sequence.join(format!("step-{}.input", steps.len()))) {
+            steps.push(text);
+        }
+        assert!(steps.len() >= 2, "{}: fewer than two steps", sequence.display());
+        replayed += 1;
+        let problems = fuzz::check_steps(&steps);
+        if !problems.is_empty() {
+            failures.push(format!("{}: {}", sequence.display(), problems.join("; ")));
+        }
+    }
+    println!("replayed {replayed} kept fuzz inputs");
+    assert!(replayed > 0, "no kept inputs in {}", dir.display());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
