@@ -76,7 +76,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // 2. Every other diagram of test-data/: the oracle says which are invalid.
     let mut others = Vec::new();
     collect_puml(&root.join("test-data"), &mut others);
-    others.retain(|p| !p.starts_with(&copies));
+    // test-data/ide holds cursor-marked fixtures (`$0`), not diagrams.
+    let cursor_fixtures = root.join("test-data/ide");
+    others.retain(|p| !p.starts_with(&copies) && !p.starts_with(&cursor_fixtures));
     others.sort();
     let sources: Vec<(PathBuf, String)> = others
         .iter()
@@ -197,7 +199,7 @@ pub fn shared_dir(root: &Path) -> Option<PathBuf> {
         .find(|s| s.join("tools/plantuml-oracle").exists())
 }
 
-fn oracle_jar(oracle: &Path) -> Result<PathBuf, String> {
+pub(crate) fn oracle_jar(oracle: &Path) -> Result<PathBuf, String> {
     let out = Command::new(oracle)
         .arg("jar")
         .output()
@@ -230,7 +232,20 @@ fn collect_puml(dir: &Path, out: &mut Vec<PathBuf>) {
 /// resolve, under a unique name, since PlantUML reports errors by file
 /// name. A file the batch cannot settle (no diagram found: PlantUML's file
 /// mode skips a block without `@enduml`) goes to the oracle script alone.
-fn oracle_batch(jar: &Path, oracle: &Path, texts: &[(PathBuf, String)]) -> Result<Vec<String>, String> {
+pub(crate) fn oracle_batch(jar: &Path, oracle: &Path, texts: &[(PathBuf, String)]) -> Result<Vec<String>, String> {
+    Ok(oracle_batch_typed(jar, oracle, texts)?
+        .into_iter()
+        .map(|(verdict, _)| verdict)
+        .collect())
+}
+
+/// [`oracle_batch`] with the diagram type PlantUML drew (`SEQUENCE`,
+/// `CLASS`, …, from the SVG's `data-diagram-type`; empty when none).
+pub(crate) fn oracle_batch_typed(
+    jar: &Path,
+    oracle: &Path,
+    texts: &[(PathBuf, String)],
+) -> Result<Vec<(String, String)>, String> {
     let pid = std::process::id();
     let out_dir = std::env::temp_dir().join(format!("puml-fix-rate-{pid}"));
     let _ = std::fs::remove_dir_all(&out_dir);
@@ -266,22 +281,28 @@ fn oracle_batch(jar: &Path, oracle: &Path, texts: &[(PathBuf, String)]) -> Resul
                 if let Some(line) = stderr.lines().find(|l| l.starts_with(&prefix) && l.contains(":error:")) {
                     let rest = &line[prefix.len()..];
                     let (number, message) = rest.split_once(":error:").unwrap_or((rest, ""));
-                    return format!("INVALID:{number}:{message}");
+                    return (format!("INVALID:{number}:{message}"), String::new());
                 }
                 let pages: Vec<&String> = svgs
                     .iter()
                     .filter(|s| s.starts_with(&format!("{stem}.")) || s.starts_with(&format!("{stem}_")))
                     .collect();
                 if pages.is_empty() {
-                    return single_check(oracle, temp);
+                    return (single_check(oracle, temp), String::new());
                 }
+                let first = std::fs::read_to_string(out_dir.join(pages[0])).unwrap_or_default();
+                let kind = first
+                    .split_once("data-diagram-type=\"")
+                    .and_then(|(_, rest)| rest.split('"').next())
+                    .unwrap_or("")
+                    .to_string();
                 let crashed = pages
                     .iter()
                     .any(|s| std::fs::read_to_string(out_dir.join(s)).is_ok_and(|svg| svg.contains("has crashed")));
                 if crashed {
-                    "CRASH:0:".to_string()
+                    ("CRASH:0:".to_string(), kind)
                 } else {
-                    "VALID".to_string()
+                    ("VALID".to_string(), kind)
                 }
             })
             .collect()

@@ -9,6 +9,7 @@ mod fidelity;
 mod fix_rate;
 mod fuzz;
 mod gallery;
+mod grammar_probe;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,9 @@ tasks:
   fuzz [--minutes N] [--seed S] [--timeout SECONDS]
                                         the seeded mutation fuzzer of `cargo test` for longer;
                                         failing inputs go to test-data/fuzz/ (replayed by tests)
+  grammar-probe                         the sequence language's forms enumerated and judged by
+                                        PlantUML; writes test-data/grammar/cases.tsv (cargo test
+                                        measures puml's agreement with it)
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         "bench-lsp" => bench_lsp::run(rest),
         "fix-rate" => fix_rate::run(rest),
         "fuzz" => fuzz::run(rest),
+        "grammar-probe" => grammar_probe::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

@@ -677,6 +677,8 @@ fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
                 (ANCHOR, _) | (_, ANCHOR) => *had_space,
                 (_, ARROW) | (ARROW, _) if kind == MESSAGE => true,
                 (_, COLON) | (COLON, _) if spaced_colon => true,
+                // `++--` is one suffix to PlantUML; `++ --` an error.
+                (LIFECYCLE, LIFECYCLE) => false,
                 (_, LIFECYCLE) if kind == MESSAGE => true,
                 (AMP, _) => true,
                 (_, COMMA) => false,

@@ -952,7 +952,11 @@ impl DiagramLowering {
             right = Some(alias);
         }
 
-        let left_endpoint = self.endpoint(left, Side::Left);
+        // No sender: a message from outside, as PlantUML draws `-> B`.
+        let left_endpoint = self.endpoint(left, Side::Left).or(Some(Endpoint::Edge {
+            side: Side::Left,
+            short: false,
+        }));
         let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
             short: true,

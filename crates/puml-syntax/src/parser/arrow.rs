@@ -91,7 +91,7 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     // Left decorations: `o` or `x` only directly before a head or the body.
     if i < bytes.len() && (bytes[i] == b'o' || bytes[i] == b'x') {
         let next = bytes.get(1).copied();
-        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\')) {
+        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\' | b'[')) {
             if bytes[i] == b'o' {
                 arrow.left_circle = true;
             } else {
@@ -100,13 +100,15 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
             i += 1;
         }
     }
-    if arrow.left_head == HeadSyntax::None {
-        for (lit, head) in LEFT_HEADS {
-            if s[i..].starts_with(lit) {
+    // A head may follow the decoration (`x<-`, `o<<-`); after `x` the
+    // cross is what is drawn.
+    for (lit, head) in LEFT_HEADS {
+        if s[i..].starts_with(lit) {
+            if arrow.left_head == HeadSyntax::None {
                 arrow.left_head = head;
-                i += lit.len();
-                break;
             }
+            i += lit.len();
+            break;
         }
     }
     // Body.
@@ -118,10 +120,12 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
                 dashes += 1;
                 i += 1;
             }
-            Some(b'[') if !seen_style && dashes > 0 => {
+            // PlantUML takes the style bracket anywhere in the body, also
+            // before its first dash (`[#blue]->`, `<[#blue]-`).
+            Some(b'[') if !seen_style => {
                 let close = s[i..].find(']')?;
                 let inner = &s[i + 1..i + close];
-                if inner.contains('[') {
+                if inner.contains('[') || (dashes == 0 && (inner.is_empty() || inner.contains(['-', '<', '>']))) {
                     return None;
                 }
                 arrow.styles = inner
@@ -164,11 +168,9 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
             }
         }
     }
-    if arrow.left_head == HeadSyntax::None
-        && arrow.right_head == HeadSyntax::None
-        && !arrow.left_circle
-        && !arrow.right_circle
-    {
+    // Circles alone (`-o`, `o--`) make a class diagram's link, not a
+    // message: PlantUML then reads the file as a class diagram.
+    if arrow.left_head == HeadSyntax::None && arrow.right_head == HeadSyntax::None {
         return None;
     }
     Some((i, arrow))

@@ -605,17 +605,22 @@ impl<'a> Parser<'a> {
         } else {
             lx.rewind(checkpoint);
         }
-        if left_missing {
-            let range = self.range(line, arrow_start, lx.pos.max(arrow_start));
-            self.error(Diagnostic::error(
-                codes::MISSING_ENDPOINT,
-                range,
-                "this arrow has no sender: write `A -> B`, or `[-> B` for a message from outside",
-            ));
-        }
+        let arrow_end = lx.pos;
         lx.ws();
         // Right endpoint.
         let right_start = lx.pos;
+        if (lx.rest().starts_with(']') || lx.rest().starts_with('?')) && right_start > arrow_end {
+            // PlantUML reads `->]` and `->?` only written together.
+            let range = self.range(line, arrow_end, right_start);
+            self.error(
+                Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "no space may separate an arrow from its `]` or `?` end: write `->]`",
+                )
+                .with_fix("Remove the space", vec![TextEdit::delete(range)]),
+            );
+        }
         if lx.rest().starts_with(']') || lx.rest().starts_with('?') {
             let kind = if lx.rest().starts_with(']') {
                 R_BRACKET
@@ -630,6 +635,19 @@ impl<'a> Parser<'a> {
             self.name(&mut lx, line);
         }
         endpoints.push((right_start, lx.pos));
+        // A message with no sender comes from outside, as `[->` does
+        // (PlantUML draws `-> B` and `[-> B` alike); with no participant
+        // on either side it is no message.
+        let right_is_name =
+            right_start != lx.pos && !matches!(line.content.as_bytes().get(right_start), Some(b']' | b'?' | b'{'));
+        if left_missing && !right_is_name {
+            let range = self.range(line, arrow_start, arrow_end.max(arrow_start));
+            self.error(Diagnostic::error(
+                codes::MISSING_ENDPOINT,
+                range,
+                "this arrow has no participant on either side: write `A -> B`, or `[-> B` for a message from outside",
+            ));
+        }
         if right_start != lx.pos {
             // `A --> "Long name" as L`: the target declared in passing.
             let cp = lx.checkpoint();
@@ -644,24 +662,26 @@ impl<'a> Parser<'a> {
         // Lifecycle shorthands.
         let lifecycle_checkpoint = lx.checkpoint();
         lx.ws();
+        // PlantUML takes one of `++ -- ** !!`, or `++--`/`--++` written
+        // together, then an optional colour; any other combination (`**++`,
+        // `++ --`, `+++`) is a syntax error.
         let mut any_lifecycle = false;
-        loop {
-            let rest = lx.rest();
-            if ["++", "--", "**", "!!"].iter().any(|p| rest.starts_with(p)) {
+        let rest = lx.rest();
+        if let Some(first) = ["++", "--", "**", "!!"].into_iter().find(|p| rest.starts_with(p)) {
+            lx.push(LIFECYCLE, 2);
+            any_lifecycle = true;
+            let second = match first {
+                "++" => Some("--"),
+                "--" => Some("++"),
+                _ => None,
+            };
+            if second.is_some_and(|second| lx.rest().starts_with(second)) {
                 lx.push(LIFECYCLE, 2);
-                any_lifecycle = true;
-                let cp = lx.checkpoint();
-                lx.ws();
-                if !lx.color() {
-                    lx.rewind(cp);
-                }
-                let cp = lx.checkpoint();
-                lx.ws();
-                if !["++", "--", "**", "!!"].iter().any(|p| lx.rest().starts_with(p)) {
-                    lx.rewind(cp);
-                }
-            } else {
-                break;
+            }
+            let cp = lx.checkpoint();
+            lx.ws();
+            if !lx.color() {
+                lx.rewind(cp);
             }
         }
         if !any_lifecycle {
