@@ -36,8 +36,16 @@ fn diagram_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// not change when a file is added to test-data (`cargo xtask fuzz` draws
 /// from both).
 fn seeds() -> Vec<String> {
+    // Only the corpus's own `NNN.puml` files: a tool that leaves a copy
+    // beside them (a concurrent run, an export) must not change the inputs.
     let mut files = Vec::new();
     diagram_files(&root().join("../shared/corpus"), &mut files);
+    files.retain(|p| {
+        p.parent() == Some(root().join("../shared/corpus").as_path())
+            && p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+    });
     files
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
@@ -64,6 +72,13 @@ fn fuzzed_inputs_keep_the_invariants() {
         report.failures.len(),
         report.slowest
     );
+    // Failing inputs as files, to replay (`puml fmt`, `puml check`) or to
+    // keep in test-data/fuzz/ once fixed.
+    let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
+    for failure in &report.failures {
+        let _ = std::fs::create_dir_all(&saved);
+        let _ = std::fs::write(saved.join(fuzz::failure_file_name(&failure.input)), &failure.input);
+    }
     let shown: Vec<String> = report
         .failures
         .iter()
@@ -72,8 +87,9 @@ fn fuzzed_inputs_keep_the_invariants() {
         .collect();
     assert!(
         report.failures.is_empty(),
-        "{} failing inputs (keep them in test-data/fuzz/ once fixed; `cargo xtask fuzz` saves them):\n{}",
+        "{} failing inputs, saved in {} (keep them in test-data/fuzz/ once fixed):\n{}",
         report.failures.len(),
+        saved.display(),
         shown.join("\n")
     );
     assert_eq!(report.inputs, INPUTS);

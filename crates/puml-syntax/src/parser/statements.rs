@@ -108,7 +108,21 @@ impl<'a> Parser<'a> {
             w if PARTICIPANT_KINDS.contains(&w) => self.participant(line, PARTICIPANT, None),
             "create" => self.create(line),
             "activate" | "deactivate" | "destroy" => self.lifecycle(line, word),
-            "autoactivate" => self.simple(line, AUTOACTIVATE, "autoactivate"),
+            "autoactivate" => {
+                if line.content.trim().eq_ignore_ascii_case("autoactivate") {
+                    // PlantUML wants `on` or `off`.
+                    let range = self.line_range(line);
+                    self.error(
+                        Diagnostic::error(
+                            codes::SYNTAX_ERROR,
+                            range,
+                            "`autoactivate` needs `on` or `off`, e.g. `autoactivate on`",
+                        )
+                        .with_fix("Write `autoactivate on`", vec![TextEdit::insert(range.end(), " on")]),
+                    );
+                }
+                self.simple(line, AUTOACTIVATE, "autoactivate")
+            }
             "return" => self.simple(line, RETURN, "return"),
             "note" | "hnote" | "rnote" => self.note(line),
             "ref" => self.reference(line),
@@ -151,9 +165,30 @@ impl<'a> Parser<'a> {
         } else if trimmed.starts_with('$') || (trimmed.starts_with('%') && !trimmed.starts_with("%%")) {
             // A procedure or function call of the preprocessor.
             self.simple_text(line, PREPROC);
+        } else if let Some(kind) = standalone_lifecycle(trimmed) {
+            self.lifecycle_shorthand(line, kind);
         } else {
             self.unknown(line, word, trimmed);
         }
+    }
+
+    /// `A ++` / `A -- #color` on a line of its own: PlantUML's shorthand
+    /// for `activate A` / `deactivate A`.
+    fn lifecycle_shorthand(&mut self, line: &Line<'a>, kind: SyntaxKind) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        self.name(&mut lx, line);
+        lx.ws();
+        lx.push(LIFECYCLE, 2);
+        let checkpoint = lx.checkpoint();
+        lx.ws();
+        if !lx.color() {
+            lx.rewind(checkpoint);
+        }
+        lx.ws();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
     }
 
     // ---------------------------------------------------------------- comments
@@ -479,10 +514,14 @@ impl<'a> Parser<'a> {
             if !self.name(&mut lx, line) {
                 self.report_leftover(&mut lx, line, "where a participant name was expected");
             }
-            let checkpoint = lx.checkpoint();
-            lx.ws();
-            if !lx.color() {
-                lx.rewind(checkpoint);
+            // PlantUML takes up to two colours (`activate A #red #blue`).
+            for _ in 0..2 {
+                let checkpoint = lx.checkpoint();
+                lx.ws();
+                if !lx.color() {
+                    lx.rewind(checkpoint);
+                    break;
+                }
             }
             self.report_leftover(&mut lx, line, "after the participant name");
         }
@@ -1405,6 +1444,19 @@ impl<'a> Parser<'a> {
         lx.keyword(word);
         lx.ws();
         let opens_block = lx.rest().trim_end().ends_with('{');
+        // `skinparam` takes a name and a value (or opens a block): PlantUML
+        // rejects `skinparam` alone and `skinparam Name` with no value.
+        if !opens_block && lx.rest().split_whitespace().count() < 2 {
+            let range = self.line_range(line);
+            self.error(
+                Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "`skinparam` needs a name and a value, e.g. `skinparam ArrowColor red`",
+                )
+                .with_suggestion("Remove the line", vec![TextEdit::delete(self.full_line_range(line))]),
+            );
+        }
         if !lx.at_end() {
             let rest = lx.rest().trim_end();
             if opens_block {
@@ -1713,6 +1765,31 @@ impl<'a> Parser<'a> {
             TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
         )
     }
+}
+
+/// The statement kind of `A ++` / `A --` (an optional colour after), or
+/// `None` when `trimmed` is not that shorthand.
+fn standalone_lifecycle(trimmed: &str) -> Option<SyntaxKind> {
+    let name_len = if let Some(rest) = trimmed.strip_prefix('"') {
+        rest.find('"')? + 2
+    } else {
+        trimmed.find(|c: char| !is_name_char(c)).unwrap_or(trimmed.len())
+    };
+    if name_len == 0 {
+        return None;
+    }
+    let rest = trimmed[name_len..].trim_start();
+    let (kind, after) = if let Some(after) = rest.strip_prefix("++") {
+        (ACTIVATE, after)
+    } else if let Some(after) = rest.strip_prefix("--") {
+        (DEACTIVATE, after)
+    } else {
+        return None;
+    };
+    let after = after.trim();
+    let is_color = after.is_empty()
+        || (after.starts_with('#') && after.len() > 1 && after[1..].chars().all(|c| c.is_ascii_alphanumeric()));
+    is_color.then_some(kind)
 }
 
 /// The prefix of a line that `--fix` could only comment out: the reason
