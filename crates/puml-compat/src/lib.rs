@@ -1,0 +1,25 @@
+//! PlantUML compatibility, shared by the `puml-plantuml` command (a drop-in
+//! for `plantuml`) and by `puml serve` (PlantUML's and Kroki's HTTP API):
+//!
+//! - [`encoding`]: PlantUML's URL text encoding (raw deflate + its own
+//!   base64 alphabet, or `~h` hex) and Kroki's (zlib + base64url);
+//! - [`blocks`]: splitting a text into `@startXXX … @endXXX` diagrams and
+//!   deciding which kind each one is, as PlantUML would name it;
+//! - [`error_image`]: the picture PlantUML draws instead of a diagram with
+//!   an error (the source up to the faulty line, the message under it);
+//! - [`Renderer`]: one diagram in, an image or a located error out, through
+//!   the [`puml_ide::AnalysisHost`] like every other consumer.
+
+pub mod blocks;
+pub mod encoding;
+pub mod error_image;
+mod renderer;
+
+pub use blocks::{split_blocks, Block, DiagramKind};
+pub use renderer::{ImageFormat, Outcome, Page, RenderSettings, Renderer};
+
+/// The version string printed by `-version` and sent in `Server` headers.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The diagram kinds puml draws, named as PlantUML names them.
+pub const DRAWN_KINDS: &[&str] = &["SEQUENCE"];

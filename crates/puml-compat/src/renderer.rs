@@ -1,0 +1,329 @@
+//! One diagram block in, its pages or a located error out. Goes through an
+//! [`AnalysisHost`] like every consumer: a command or a server thread keeps
+//! one renderer, and the same block asked for twice costs a lookup.
+
+use crate::blocks::{kind_of_tag, other_kind_of_uml, Block, DiagramKind};
+use crate::error_image::error_scene;
+use puml_ide::render::{encode, Format, RenderFailure, RenderOptions};
+use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId, HostConfig};
+use puml_layout::Scene;
+use puml_syntax::Severity;
+use std::path::PathBuf;
+
+/// The image formats of PlantUML's `-t` flags that puml writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImageFormat {
+    Svg,
+    Png,
+    Pdf,
+    /// `-ttxt`: ASCII art, written as `.atxt`.
+    Txt,
+    /// `-tutxt`: Unicode box drawing, written as `.utxt`.
+    Utxt,
+}
+
+impl ImageFormat {
+    /// `svg` (from `-tsvg`, a server path segment, or Kroki's `output_format`).
+    pub fn from_name(name: &str) -> Option<ImageFormat> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "svg" => ImageFormat::Svg,
+            "png" | "img" => ImageFormat::Png,
+            "pdf" => ImageFormat::Pdf,
+            "txt" | "atxt" => ImageFormat::Txt,
+            "utxt" => ImageFormat::Utxt,
+            _ => return None,
+        })
+    }
+
+    /// The extension PlantUML gives the output file.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Svg => "svg",
+            ImageFormat::Png => "png",
+            ImageFormat::Pdf => "pdf",
+            ImageFormat::Txt => "atxt",
+            ImageFormat::Utxt => "utxt",
+        }
+    }
+
+    pub fn mime_type(self) -> &'static str {
+        match self {
+            ImageFormat::Svg => "image/svg+xml",
+            ImageFormat::Png => "image/png",
+            ImageFormat::Pdf => "application/pdf",
+            ImageFormat::Txt | ImageFormat::Utxt => "text/plain; charset=utf-8",
+        }
+    }
+
+    fn ide_format(self) -> Format {
+        match self {
+            ImageFormat::Svg => Format::Svg,
+            ImageFormat::Png => Format::Png,
+            ImageFormat::Pdf => Format::Pdf,
+            ImageFormat::Txt => Format::Txt,
+            ImageFormat::Utxt => Format::Utxt,
+        }
+    }
+}
+
+/// How to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderSettings {
+    pub format: ImageFormat,
+    /// A puml theme name (overrides the diagram's `!theme`).
+    pub theme: Option<String>,
+    /// Every page (`newpage`), or the first only (PlantUML's `-pipe` and server).
+    pub all_pages: bool,
+    /// Where the block's text comes from, for relative `!include`s.
+    pub path: Option<PathBuf>,
+}
+
+impl RenderSettings {
+    pub fn new(format: ImageFormat) -> RenderSettings {
+        RenderSettings {
+            format,
+            theme: None,
+            all_pages: false,
+            path: None,
+        }
+    }
+}
+
+/// One output image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub bytes: Vec<u8>,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// What became of one block.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Rendered {
+        pages: Vec<Page>,
+        /// PlantUML's one-line description, e.g. `(2 participants)`.
+        description: String,
+    },
+    /// The diagram has an error: PlantUML's error image stands in for it.
+    Error {
+        /// 0-based line within the block's text.
+        line: usize,
+        message: String,
+        /// The diagnostic code (`E0103`…), empty for size-limit refusals.
+        code: &'static str,
+        image: Page,
+    },
+    /// A kind of diagram puml does not draw.
+    Unsupported { kind: &'static str, image: Page },
+}
+
+impl Outcome {
+    /// The image to show: the first page, the error image or the refusal.
+    pub fn first_image(&self) -> Option<&Page> {
+        match self {
+            Outcome::Rendered { pages, .. } => pages.first(),
+            Outcome::Error { image, .. } | Outcome::Unsupported { image, .. } => Some(image),
+        }
+    }
+}
+
+/// The message shown for a kind puml does not draw.
+pub fn unsupported_message(kind: &str) -> String {
+    format!(
+        "puml draws sequence diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
+    )
+}
+
+/// Renders blocks through one analysis host.
+pub struct Renderer {
+    host: AnalysisHost,
+    file: Option<(Option<PathBuf>, FileId)>,
+}
+
+impl Renderer {
+    /// `include_root`: `!include` reads only inside it (`None`: the block's
+    /// own directory, or no local includes at all for text without a path).
+    pub fn new(include_root: Option<PathBuf>) -> Renderer {
+        let mut host = AnalysisHost::new();
+        host.set_config(HostConfig {
+            include_root,
+            ..HostConfig::default()
+        });
+        Renderer { host, file: None }
+    }
+
+    /// Renders one block.
+    pub fn render(&mut self, block: &Block, settings: &RenderSettings) -> Outcome {
+        if let Some(DiagramKind::Other(kind)) = kind_of_tag(&block.tag) {
+            return unsupported(kind, settings.format);
+        }
+        let file = self.load(&block.text, settings.path.clone());
+        let analysis = self.host.analysis();
+        answer(render_file(&analysis, file, block, settings))
+    }
+
+    /// Makes `text` the content of the renderer's file (the path decides
+    /// which file: includes resolve against it).
+    fn load(&mut self, text: &str, path: Option<PathBuf>) -> FileId {
+        match &self.file {
+            Some((current, file)) if *current == path => {
+                let file = *file;
+                self.host.set_file_text(file, text.to_string());
+                file
+            }
+            _ => {
+                if let Some((_, old)) = self.file.take() {
+                    self.host.remove_file(old);
+                }
+                let file = self.host.add_file(path.clone(), text.to_string());
+                self.file = Some((path, file));
+                file
+            }
+        }
+    }
+}
+
+/// A renderer's host is changed only by its owner, between requests.
+fn answer<T>(result: Cancellable<T>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(cancelled) => unreachable!("a renderer's host is never changed under a request: {cancelled}"),
+    }
+}
+
+fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &RenderSettings) -> Cancellable<Outcome> {
+    let report = analysis.check(file)?;
+    let first_error = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .min_by_key(|d| (d.file.is_some(), d.range.line, d.range.column));
+    if let Some(error) = first_error {
+        if let Some(kind) = other_kind_of_uml(&block.text) {
+            return Ok(unsupported(kind, settings.format));
+        }
+        // An error inside an included file is reported on the main file's first line.
+        let line = if error.file.is_none() { error.range.line.saturating_sub(1) as usize } else { 0 };
+        let message = format!("{} [{}]", error.message, error.code);
+        return Ok(error_outcome(&block.text, line, message, error.code, settings.format));
+    }
+    let options = RenderOptions {
+        format: settings.format.ide_format(),
+        theme: settings.theme.clone(),
+        page: (!settings.all_pages).then_some(1),
+        ..RenderOptions::default()
+    };
+    match analysis.render(file, &options)? {
+        Ok(pages) => Ok(Outcome::Rendered {
+            pages: pages
+                .into_iter()
+                .map(|page| Page {
+                    bytes: page.bytes,
+                    width: page.width,
+                    height: page.height,
+                })
+                .collect(),
+            description: describe(report.summary.participants),
+        }),
+        Err(RenderFailure::NoDiagram) => Ok(error_outcome(&block.text, 0, "No diagram found".into(), "", settings.format)),
+        Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings.format)),
+    }
+}
+
+fn describe(participants: usize) -> String {
+    match participants {
+        1 => "(1 participant)".into(),
+        n => format!("({n} participants)"),
+    }
+}
+
+fn error_outcome(text: &str, line: usize, message: String, code: &'static str, format: ImageFormat) -> Outcome {
+    let image = image_of(&error_scene(text, Some(line), &message), format);
+    Outcome::Error {
+        line,
+        message,
+        code,
+        image,
+    }
+}
+
+fn unsupported(kind: &'static str, format: ImageFormat) -> Outcome {
+    let message = unsupported_message(kind);
+    let image = image_of(&error_scene("", None, &message), format);
+    Outcome::Unsupported { kind, image }
+}
+
+/// Encodes an error panel. The panel is small and bounded, so encoding
+/// cannot exceed a budget; should it fail all the same, the SVG stands in.
+fn image_of(scene: &Scene, format: ImageFormat) -> Page {
+    let bytes = encode(scene, format.ide_format(), 1.0)
+        .or_else(|_| encode(scene, Format::Svg, 1.0))
+        .unwrap_or_default();
+    Page {
+        bytes,
+        width: scene.width,
+        height: scene.height,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blocks::split_blocks;
+
+    fn render_text(text: &str, format: ImageFormat) -> Vec<Outcome> {
+        let mut renderer = Renderer::new(None);
+        split_blocks(text, true)
+            .iter()
+            .map(|block| renderer.render(block, &RenderSettings::new(format)))
+            .collect()
+    }
+
+    #[test]
+    fn renders_a_sequence_diagram() {
+        let outcomes = render_text("@startuml\nA -> B : hi\n@enduml\n", ImageFormat::Svg);
+        let Outcome::Rendered { pages, description } = &outcomes[0] else {
+            panic!("{outcomes:?}")
+        };
+        assert_eq!(description, "(2 participants)");
+        assert!(String::from_utf8_lossy(&pages[0].bytes).starts_with("<svg"));
+        assert!(pages[0].width > 50.0);
+    }
+
+    #[test]
+    fn an_error_is_located_within_the_block() {
+        let outcomes = render_text("@startuml\nA -> B\n@enduml\n@startuml\nA -> B : hi\nfoo bar baz\n@enduml\n", ImageFormat::Png);
+        assert!(matches!(outcomes[0], Outcome::Rendered { .. }));
+        let Outcome::Error { line, image, .. } = &outcomes[1] else {
+            panic!("{outcomes:?}")
+        };
+        assert_eq!(*line, 2);
+        assert!(image.bytes.starts_with(b"\x89PNG"));
+    }
+
+    #[test]
+    fn other_kinds_are_refused_by_name() {
+        let outcomes = render_text(
+            "@startuml\nclass Foo\nFoo <|-- Bar\n@enduml\n@startmindmap\n* root\n@endmindmap\n",
+            ImageFormat::Svg,
+        );
+        assert!(matches!(outcomes[0], Outcome::Unsupported { kind: "CLASS", .. }), "{outcomes:?}");
+        assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
+        let svg = String::from_utf8_lossy(&outcomes[0].first_image().unwrap().bytes).into_owned();
+        assert!(svg.contains("sequence diagrams only"), "{svg}");
+    }
+
+    #[test]
+    fn only_the_first_page_unless_asked() {
+        let text = "@startuml\nA -> B\nnewpage\nB -> A\n@enduml\n";
+        let block = &split_blocks(text, false)[0];
+        let mut renderer = Renderer::new(None);
+        let mut settings = RenderSettings::new(ImageFormat::Txt);
+        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else { panic!() };
+        assert_eq!(pages.len(), 1);
+        settings.all_pages = true;
+        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else { panic!() };
+        assert_eq!(pages.len(), 2);
+    }
+}
