@@ -11,12 +11,13 @@
 //!   the [`puml_ide::AnalysisHost`] like every other consumer.
 
 pub mod blocks;
+pub mod command;
 pub mod encoding;
 pub mod error_image;
 mod renderer;
 
 pub use blocks::{split_blocks, Block, DiagramKind};
-pub use renderer::{ImageFormat, Outcome, Page, RenderSettings, Renderer};
+pub use renderer::{unsupported_message, ImageFormat, Outcome, Page, RenderSettings, Renderer};
 
 /// The version string printed by `-version` and sent in `Server` headers.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
