@@ -7,6 +7,7 @@ mod analysis;
 mod cmd_check;
 mod cmd_mcp;
 mod cmd_render;
+mod cmd_serve;
 mod cmd_tools;
 mod io_util;
 
@@ -48,6 +49,8 @@ enum Command {
     Convert(cmd_tools::ConvertArgs),
     /// Run the MCP server on stdio (or over HTTP with --http ADDR).
     Mcp(cmd_mcp::McpArgs),
+    /// Serve PlantUML's HTTP protocol and Kroki's API (plus MCP and REST) for existing integrations.
+    Serve(cmd_serve::ServeArgs),
 }
 
 /// `puml check … | head` must end quietly when `head` closes the pipe, as
@@ -71,7 +74,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    if !matches!(cli.command, Command::Mcp(_)) {
+    if !matches!(cli.command, Command::Mcp(_) | Command::Serve(_)) {
         die_quietly_on_closed_pipe();
     }
     match cli.command {
@@ -86,5 +89,6 @@ fn main() -> ExitCode {
         Command::Primitives(args) => cmd_tools::run_primitives(args),
         Command::Convert(args) => cmd_tools::run_convert(args),
         Command::Mcp(args) => cmd_mcp::run(args),
+        Command::Serve(args) => cmd_serve::run(args),
     }
 }

@@ -245,6 +245,10 @@ pub fn run_http(options: &McpOptions, http_options: &http::HttpOptions) -> ExitC
             }
         };
         match server.local_addr() {
+            Ok(addr) if http_options.plantuml.is_some() => eprintln!(
+                "puml serve: listening on http://{addr} (PlantUML server at /plantuml/{{svg,png,txt}}/…, editor at /plantuml/uml/, Kroki at /plantuml/… and POST /; MCP at {}; REST at /api/…)",
+                http::MCP_PATH
+            ),
             Ok(addr) => eprintln!(
                 "puml-mcp: listening on http://{addr} (MCP at {}; REST at /api/verify, /api/render, /api/svg)",
                 http::MCP_PATH

@@ -4,7 +4,10 @@
 //!   [`StreamableHttpService`] with one [`PumlServer`] per session (so the
 //!   same tools, resources, prompts, roots and security rules as stdio);
 //! - `POST /api/verify`, `/api/render`, `/api/svg`: REST endpoints taking
-//!   `{"code": "..."}` and running the same tools (see [`rest`]).
+//!   `{"code": "..."}` and running the same tools (see [`rest`]);
+//! - with [`HttpOptions::plantuml`] (`puml serve`): PlantUML's server
+//!   protocol and Kroki's API for PlantUML under `/plantuml/…` and `POST /`
+//!   (see [`plantuml`]).
 //!
 //! In front of both: Host/Origin validation (against DNS rebinding), a
 //! per-IP rate limit, a request-body limit and timeouts. Every error this
@@ -13,6 +16,7 @@
 //! Plain HTTP/1.1 only (no TLS): bind to loopback, or put a proxy in front.
 
 pub mod limits;
+pub mod plantuml;
 pub mod rest;
 
 use crate::security::Roots;
@@ -61,6 +65,8 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     pub rate_limit: RateLimit,
     pub request_timeout: Duration,
+    /// Serve PlantUML's and Kroki's endpoints too (`puml serve`).
+    pub plantuml: Option<plantuml::PlantumlOptions>,
 }
 
 impl HttpOptions {
@@ -72,6 +78,7 @@ impl HttpOptions {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             rate_limit: RateLimit::default(),
             request_timeout: REQUEST_TIMEOUT,
+            plantuml: None,
         }
     }
 }
@@ -193,6 +200,7 @@ struct Shared {
     limiter: RateLimiter,
     tools: Arc<Vec<ToolEntry>>,
     mcp: StreamableHttpService<PumlServer, LocalSessionManager>,
+    plantuml: Option<Arc<plantuml::PlantumlApi>>,
 }
 
 /// A bound server, ready to run. Binding first lets callers (and tests using
@@ -223,7 +231,9 @@ impl HttpServer {
             Arc::new(LocalSessionManager::default()),
             config,
         );
+        let plantuml = options.plantuml.clone().map(|o| Arc::new(plantuml::PlantumlApi::new(o)));
         let shared = Shared {
+            plantuml,
             roots,
             limiter: RateLimiter::new(options.rate_limit),
             options,
@@ -314,6 +324,23 @@ async fn route(shared: &Shared, peer: SocketAddr, request: Request<Incoming>) ->
         return Err(ApiError::too_large(shared.options.max_body_bytes));
     }
     let path = request.uri().path();
+    if let Some(api) = &shared.plantuml {
+        let method = request.method().clone();
+        if plantuml::handles(&method, path) || (path == "/" && method == Method::GET) {
+            let path = if path == "/" && method == Method::GET { "/plantuml/uml/".to_string() } else { path.to_string() };
+            let content_type = request
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            let body = if method == Method::POST {
+                read_body(request.into_body(), shared.options.max_body_bytes, shared.options.request_timeout).await?
+            } else {
+                Bytes::new()
+            };
+            return plantuml::respond(api.clone(), method, path, content_type, body).await;
+        }
+    }
     if path == MCP_PATH {
         let ends_session = request.method() == Method::DELETE;
         let mut response = shared.mcp.handle(request).await;
