@@ -472,3 +472,116 @@ fn the_binary_serves_http() {
     assert_eq!(reply.status, 200);
     assert_eq!(reply.json()["ok"], true);
 }
+
+/// `puml serve`: the same server with PlantUML's and Kroki's endpoints on.
+fn start_plantuml(name: &str) -> SocketAddr {
+    let mut options = loopback_options();
+    options.plantuml = Some(puml_mcp::http::plantuml::PlantumlOptions::default());
+    options.rate_limit = HttpRateLimit {
+        burst: u32::MAX,
+        period: Duration::from_secs(1),
+    };
+    start(name, options)
+}
+
+fn get(addr: SocketAddr, path: &str) -> Reply {
+    request(addr, "GET", path, &[], b"")
+}
+
+#[test]
+fn plantuml_urls_render_with_plantumls_headers() {
+    let addr = start_plantuml("pu-get");
+    // PlantUML 1.2026.8's `-encodeurl` of `A -> B : hi`; PicoWeb answers 200,
+    // image/svg+xml, width 79, height 129, "(2 participants)".
+    let reply = get(addr, "/plantuml/svg/SrJGjLDmKh1IoCW40000");
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("image/svg+xml"));
+    assert_eq!(reply.header("x-plantuml-diagram-description"), Some("(2 participants)"));
+    let width: f64 = reply.header("x-plantuml-diagram-width").unwrap().parse().unwrap();
+    assert!((60.0..100.0).contains(&width), "{width}");
+    assert!(String::from_utf8_lossy(&reply.body).starts_with("<svg"));
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+
+    let png = get(addr, &format!("/plantuml/png/{}", puml_compat::encoding::encode_plantuml(VALID)));
+    assert_eq!((png.status, png.header("content-type")), (200, Some("image/png")));
+    assert!(png.body.starts_with(b"\x89PNG"));
+    let img = get(addr, &format!("/plantuml/img/{}", puml_compat::encoding::encode_plantuml(VALID)));
+    assert_eq!(img.header("content-type"), Some("image/png"));
+    let hex: String = "A -> B : hex".bytes().map(|b| format!("{b:02x}")).collect();
+    let txt = get(addr, &format!("/plantuml/txt/~h{hex}"));
+    assert_eq!(txt.status, 200);
+    assert!(String::from_utf8_lossy(&txt.body).contains("hex"));
+}
+
+#[test]
+fn plantuml_errors_are_400_with_the_line() {
+    let addr = start_plantuml("pu-error");
+    let source = "@startuml\nA -> B : hi\nfoo bar baz\n@enduml\n";
+    let reply = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml(source)));
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.header("x-plantuml-diagram-error-line"), Some("3"));
+    assert!(reply.header("x-plantuml-diagram-error").unwrap().contains("foo bar baz"));
+    assert_eq!(reply.header("x-plantuml-diagram-description"), Some("(Error)"));
+    let svg = String::from_utf8_lossy(&reply.body);
+    assert!(svg.starts_with("<svg") && svg.contains("foo bar baz"), "{svg}");
+    // The text without @startuml is wrapped, and the added line counts (as PlantUML does).
+    let bare = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml("A -> B\nfoo bar")));
+    assert_eq!(bare.header("x-plantuml-diagram-error-line"), Some("3"));
+    let post = request(addr, "POST", "/plantuml/png", &[("Content-Type", "text/plain")], source.as_bytes());
+    assert_eq!((post.status, post.header("content-type")), (400, Some("image/png")));
+}
+
+#[test]
+fn kroki_requests_are_told_apart_by_the_zlib_header() {
+    let addr = start_plantuml("pu-kroki");
+    let encoded = puml_compat::encoding::encode_kroki(VALID);
+    let reply = get(addr, &format!("/plantuml/svg/{encoded}"));
+    assert_eq!(reply.status, 200, "{}", String::from_utf8_lossy(&reply.body));
+    let text = request(addr, "POST", "/plantuml/svg", &[("Content-Type", "text/plain")], VALID.as_bytes());
+    assert_eq!(text.status, 200);
+    let json = post_json(
+        addr,
+        "/",
+        &json!({"diagram_source": VALID, "diagram_type": "plantuml", "output_format": "png"}),
+    );
+    assert_eq!((json.status, json.header("content-type")), (200, Some("image/png")));
+    let other = post_json(addr, "/", &json!({"diagram_source": "graph TD", "diagram_type": "mermaid"}));
+    assert_eq!(other.status, 400);
+    assert!(String::from_utf8_lossy(&other.body).contains("mermaid"));
+}
+
+#[test]
+fn plantuml_endpoints_fail_closed_and_keep_serving() {
+    let addr = start_plantuml("pu-bad");
+    assert_eq!(get(addr, "/plantuml/svg/not*base64").status, 400);
+    assert_eq!(get(addr, "/plantuml/svg/").status, 400);
+    assert_eq!(get(addr, "/plantuml/eps/SrJGjLDmKh1IoCW40000").status, 404);
+    // An inflation bomb stops at the limit.
+    let bomb = puml_compat::encoding::encode_plantuml(&"A -> B\n".repeat(400_000));
+    assert_eq!(get(addr, &format!("/plantuml/svg/{bomb}")).status, 413);
+    // Other kinds are refused by name, with an image.
+    let class = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml("class Foo\nFoo <|-- Bar")));
+    assert_eq!(class.status, 400);
+    assert_eq!(class.header("x-puml-unsupported-kind"), Some("CLASS"));
+    // Local includes are refused without --include-root.
+    let include = get(addr, &format!("/plantuml/txt/{}", puml_compat::encoding::encode_plantuml("!include /etc/passwd\nA -> B")));
+    assert_eq!(include.status, 400);
+    assert!(!String::from_utf8_lossy(&include.body).contains("root:"));
+    // And the server still answers, MCP's REST API included.
+    assert_eq!(get(addr, "/plantuml/svg/SrJGjLDmKh1IoCW40000").status, 200);
+    assert_eq!(post_json(addr, "/api/verify", &json!({"code": INVALID})).status, 200);
+}
+
+#[test]
+fn the_editor_page_is_self_contained() {
+    let addr = start_plantuml("pu-editor");
+    let source = "A -> B : <script>alert(1)</script>";
+    let page = get(addr, &format!("/plantuml/uml/{}", puml_compat::encoding::encode_plantuml(source)));
+    assert_eq!(page.status, 200);
+    let csp = page.header("content-security-policy").unwrap();
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    let html = String::from_utf8_lossy(&page.body);
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+    assert_eq!(get(addr, "/").status, 200);
+}
