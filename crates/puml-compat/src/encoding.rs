@@ -81,7 +81,8 @@ pub fn encode_kroki(text: &str) -> String {
 /// the zlib header. `limit` bounds the decoded size (inflation bombs stop
 /// there).
 pub fn decode(encoded: &str, limit: usize) -> Result<(String, Encoding), DecodeError> {
-    let encoded = encoded.trim();
+    // Some clients translate standard base64 into PlantUML's alphabet and keep the `=` padding.
+    let encoded = encoded.trim().trim_end_matches('=');
     if encoded.is_empty() {
         return Err(DecodeError::Empty);
     }
