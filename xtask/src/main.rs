@@ -10,6 +10,8 @@ mod fix_rate;
 mod fuzz;
 mod gallery;
 mod grammar_probe;
+mod serve_common;
+mod server_compat;
 
 use std::process::ExitCode;
 
@@ -32,6 +34,9 @@ tasks:
   grammar-probe                         the sequence language's forms enumerated and judged by
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it)
+  server-compat [--limit N] [--verbose]
+                                        `puml serve` beside PlantUML's PicoWeb on the shared corpus
+                                        and mutants: same status, content type, error line (±1)
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         "fix-rate" => fix_rate::run(rest),
         "fuzz" => fuzz::run(rest),
         "grammar-probe" => grammar_probe::run(rest),
+        "server-compat" => server_compat::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

@@ -160,27 +160,89 @@ pub fn kind_of_tag(tag: &str) -> Option<DiagramKind> {
     Some(DiagramKind::Other(other))
 }
 
-/// For a `@startuml` block that puml could not read as a sequence diagram:
-/// the other kind its lines show, if any. A block with sequence errors and
-/// no sign of another kind stays a (broken) sequence diagram.
-pub fn other_kind_of_uml(text: &str) -> Option<&'static str> {
-    let mut found = None;
-    for line in text.lines() {
+/// For a `@startuml` block whose first error is on `error_line` (0-based):
+/// the other kind of diagram it is, if it is one. PlantUML reads a block as
+/// another kind only when that kind reads all of it, so a foreign-looking
+/// line after sequence statements (an `endif` or `if (…) then` in the middle
+/// of messages) is a sequence diagram's error ("Assumed diagram type:
+/// sequence"); the block is another kind when its failing line looks
+/// foreign and every statement before it is foreign too or could belong to
+/// either (settings, `actor`/`entity`/… declarations).
+pub fn other_kind_at_error(text: &str, error_line: usize) -> Option<&'static str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let failing = lines.get(error_line)?.trim();
+    if is_neutral(failing) {
+        return None;
+    }
+    let kind = kind_of_line(failing)?;
+    for line in &lines[..error_line] {
         let line = line.trim();
-        if line.starts_with('\'') || line.starts_with('@') || line.starts_with('!') {
-            continue;
-        }
-        if let Some(kind) = kind_of_line(line) {
-            // Activity and state signs are weaker than a declaration keyword.
-            if found.is_none() || matches!(found, Some("ACTIVITY")) {
-                found = Some(kind);
-            }
-            if !matches!(kind, "ACTIVITY") {
-                break;
-            }
+        if !(is_neutral(line) || kind_of_line(line).is_some() || is_either_kind_declaration(line)) {
+            return None;
         }
     }
-    found
+    Some(kind)
+}
+
+/// Lines every kind of diagram has: blanks, comments, preprocessor,
+/// start/end and settings.
+fn is_neutral(line: &str) -> bool {
+    let word = first_word(line).to_ascii_lowercase();
+    line.is_empty()
+        || line.starts_with('\'')
+        || line.starts_with('@')
+        || line.starts_with('!')
+        || line.starts_with('}')
+        || [
+            "skinparam", "title", "hide", "show", "scale", "header", "footer", "caption", "legend", "endlegend",
+            "left", "top", "allowmixing", "allow_mixing", "<style>", "</style>", "set", "skin",
+        ]
+        .contains(&word.as_str())
+}
+
+/// Declarations a sequence diagram shares with use-case and component ones.
+fn is_either_kind_declaration(line: &str) -> bool {
+    let word = first_word(line).to_ascii_lowercase();
+    ["actor", "entity", "database", "collections", "queue", "boundary", "control", "participant"].contains(&word.as_str())
+}
+
+/// PlantUML's server reads a request's text as one source: a text that does
+/// not start with `@start` is wrapped in `@startuml … @enduml` whole; one
+/// that does holds one or more blocks, and any other non-blank line is an
+/// error on that line. Returns the blocks and the first such stray line
+/// (0-based in the text).
+pub fn server_blocks(text: &str) -> (Vec<Block>, Option<usize>) {
+    let starts_with_block = text.trim_start().get(..6).is_some_and(|head| head.eq_ignore_ascii_case("@start"));
+    if !starts_with_block {
+        let mut body = String::from("@startuml\n");
+        body.push_str(text);
+        if !text.ends_with('\n') {
+            body.push('\n');
+        }
+        body.push_str("@enduml\n");
+        let block = Block {
+            text: body,
+            first_line: 0,
+            added_lines: 1,
+            tag: "uml".into(),
+            name: None,
+        };
+        return (vec![block], None);
+    }
+    let blocks = split_blocks(text, false);
+    let mut inside = vec![false; text.split_inclusive('\n').count()];
+    for block in &blocks {
+        let lines = block.text.split_inclusive('\n').count();
+        for flag in inside.iter_mut().skip(block.first_line).take(lines) {
+            *flag = true;
+        }
+    }
+    let stray = text
+        .split_inclusive('\n')
+        .enumerate()
+        .find(|(index, line)| !inside.get(*index).copied().unwrap_or(false) && !line.trim().is_empty())
+        .map(|(index, _)| index);
+    (blocks, stray)
 }
 
 fn first_word(line: &str) -> &str {
@@ -215,6 +277,12 @@ fn kind_of_line(line: &str) -> Option<&'static str> {
         "process", "interface", "circle",
     ];
     if description.contains(&word.as_str()) && line.split_whitespace().nth(1).is_some() {
+        return Some("DESCRIPTION");
+    }
+    // Arrows to a `(use case)` or a `[component]`: neither is a sequence participant.
+    let to_usecase = line.contains("-> (") || line.contains("->(") || line.contains(") <-") || line.contains(")<-");
+    let to_component = line.contains("-> [") || line.contains("] ->") || line.contains("]->") || line.contains("<- [");
+    if to_usecase || to_component {
         return Some("DESCRIPTION");
     }
     if (line.starts_with('[') && line.contains(']') && !line.starts_with("[-") && !line.starts_with("[o") && !line.starts_with("[x"))
@@ -270,15 +338,31 @@ mod tests {
     }
 
     #[test]
+    fn server_texts_are_one_source() {
+        let (blocks, stray) = server_blocks("\nWhich metrics?\n\n@startuml\nA -> B\n@enduml\n");
+        assert_eq!((blocks.len(), blocks[0].added_lines, stray), (1, 1, None));
+        assert!(blocks[0].text.contains("Which metrics?"));
+        let (blocks, stray) = server_blocks("@startuml\nA -> B\n@enduml\n\nTODO: more\n");
+        assert_eq!((blocks.len(), stray), (1, Some(4)));
+        let (blocks, stray) = server_blocks("\n@startuml\nA -> B\n@enduml\n\n@startuml\nC -> D\n@enduml\n");
+        assert_eq!((blocks.len(), stray), (2, None));
+    }
+
+    #[test]
     fn other_kinds_are_recognised() {
-        assert_eq!(other_kind_of_uml("class Foo\nFoo <|-- Bar"), Some("CLASS"));
-        assert_eq!(other_kind_of_uml("Foo <|-- Bar"), Some("CLASS"));
-        assert_eq!(other_kind_of_uml("start\n:hello;\nstop"), Some("ACTIVITY"));
-        assert_eq!(other_kind_of_uml("[*] --> Idle\nstate Idle"), Some("STATE"));
-        assert_eq!(other_kind_of_uml("component API\n[DB]"), Some("DESCRIPTION"));
-        assert_eq!(other_kind_of_uml("usecase (Login)"), Some("DESCRIPTION"));
-        assert_eq!(other_kind_of_uml("object user"), Some("OBJECT"));
-        assert_eq!(other_kind_of_uml("A -> B : hi\nfoo bar"), None);
-        assert_eq!(other_kind_of_uml("[-> A : found\nA ->] : lost"), None);
+        assert_eq!(other_kind_at_error("class Foo\nFoo <|-- Bar", 0), Some("CLASS"));
+        assert_eq!(other_kind_at_error("Foo <|-- Bar", 0), Some("CLASS"));
+        assert_eq!(other_kind_at_error("start\n:hello;\nstop", 0), Some("ACTIVITY"));
+        assert_eq!(other_kind_at_error("[*] --> Idle\nstate Idle", 0), Some("STATE"));
+        assert_eq!(other_kind_at_error("component API\n[DB]", 0), Some("DESCRIPTION"));
+        assert_eq!(other_kind_at_error("usecase (Login)", 0), Some("DESCRIPTION"));
+        assert_eq!(other_kind_at_error("object user", 0), Some("OBJECT"));
+        assert_eq!(other_kind_at_error("A -> B : hi\nfoo bar", 1), None);
+        assert_eq!(other_kind_at_error("@startuml\nend", 1), None);
+        assert_eq!(other_kind_at_error("@startuml\nA -> B\nendif\n@enduml", 2), None);
+        assert_eq!(other_kind_at_error("@startuml\nA -> B\nif (ok) then\n@enduml", 2), None);
+        assert_eq!(other_kind_at_error("@startuml\nskinparam x y\nactor User\nUser -> (Login)\n@enduml", 3), Some("DESCRIPTION"));
+        assert_eq!(other_kind_at_error("@startuml\ntitle T\nclass A\n@enduml", 2), Some("CLASS"));
+        assert_eq!(other_kind_at_error("[-> A : found\nA ->] : lost", 0), None);
     }
 }

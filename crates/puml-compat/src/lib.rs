@@ -17,7 +17,7 @@ pub mod error_image;
 mod renderer;
 
 pub use blocks::{split_blocks, Block, DiagramKind};
-pub use renderer::{unsupported_message, ImageFormat, Outcome, Page, RenderSettings, Renderer};
+pub use renderer::{unsupported_message, ImageFormat, Outcome, Page, RenderSettings, Renderer, ServerAnswer};
 
 /// The version string printed by `-version` and sent in `Server` headers.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -2,7 +2,7 @@
 //! [`AnalysisHost`] like every consumer: a command or a server thread keeps
 //! one renderer, and the same block asked for twice costs a lookup.
 
-use crate::blocks::{kind_of_tag, other_kind_of_uml, Block, DiagramKind};
+use crate::blocks::{kind_of_tag, other_kind_at_error, server_blocks, Block, DiagramKind};
 use crate::error_image::error_scene;
 use puml_ide::render::{encode, Format, RenderFailure, RenderOptions};
 use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId, HostConfig};
@@ -135,6 +135,14 @@ pub fn unsupported_message(kind: &str) -> String {
     )
 }
 
+/// What a server answers for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerAnswer {
+    pub outcome: Outcome,
+    /// For an error: its 1-based line in the request's text.
+    pub error_line: Option<usize>,
+}
+
 /// Renders blocks through one analysis host.
 pub struct Renderer {
     host: AnalysisHost,
@@ -161,6 +169,46 @@ impl Renderer {
         let file = self.load(&block.text, settings.path.clone());
         let analysis = self.host.analysis();
         answer(render_file(&analysis, file, block, settings))
+    }
+
+    /// A server request's text (PlantUML's server rules, see
+    /// [`server_blocks`]): the first diagram's image, or the first error of
+    /// the whole text with its 1-based line in the text.
+    pub fn render_request(&mut self, text: &str, settings: &RenderSettings) -> Option<ServerAnswer> {
+        let (blocks, stray) = server_blocks(text);
+        let first = blocks.first()?;
+        let outcome = self.render(first, settings);
+        let mut answer = ServerAnswer {
+            error_line: None,
+            outcome,
+        };
+        if let Outcome::Error { line, .. } = &answer.outcome {
+            answer.error_line = Some(first.first_line + line + 1);
+            return Some(answer);
+        }
+        if matches!(answer.outcome, Outcome::Unsupported { .. }) {
+            return Some(answer);
+        }
+        // The later diagrams and stray lines make the whole request an error, in text order.
+        let mut check = settings.clone();
+        check.format = ImageFormat::Txt;
+        for block in &blocks[1..] {
+            if stray.is_some_and(|line| line < block.first_line) {
+                break;
+            }
+            if let Outcome::Error { line, message, code, .. } = self.render(block, &check) {
+                let line = block.first_line + line;
+                answer.outcome = error_outcome(text, line, message, code, settings.format);
+                answer.error_line = Some(line + 1);
+                return Some(answer);
+            }
+        }
+        if let Some(line) = stray {
+            let message = "Syntax Error? (text outside @startuml … @enduml)".to_string();
+            answer.outcome = error_outcome(text, line, message, "", settings.format);
+            answer.error_line = Some(line + 1);
+        }
+        Some(answer)
     }
 
     /// Makes `text` the content of the renderer's file (the path decides
@@ -200,11 +248,11 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
         .filter(|d| d.severity == Severity::Error)
         .min_by_key(|d| (d.file.is_some(), d.range.line, d.range.column));
     if let Some(error) = first_error {
-        if let Some(kind) = other_kind_of_uml(&block.text) {
-            return Ok(unsupported(kind, settings.format));
-        }
         // An error inside an included file is reported on the main file's first line.
         let line = if error.file.is_none() { error.range.line.saturating_sub(1) as usize } else { 0 };
+        if let Some(kind) = other_kind_at_error(&block.text, line) {
+            return Ok(unsupported(kind, settings.format));
+        }
         let message = format!("{} [{}]", error.message, error.code);
         return Ok(error_outcome(&block.text, line, message, error.code, settings.format));
     }

@@ -23,9 +23,8 @@ use super::{ApiError, HttpBody};
 use bytes::Bytes;
 use http::{header, HeaderValue, Method, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
-use puml_compat::blocks::split_blocks;
 use puml_compat::encoding::{decode, encode_plantuml};
-use puml_compat::{unsupported_message, ImageFormat, Outcome, RenderSettings, Renderer};
+use puml_compat::{unsupported_message, ImageFormat, Outcome, RenderSettings, Renderer, ServerAnswer};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -230,16 +229,12 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
     };
     let worker_api = api.clone();
     let work = tokio::task::spawn_blocking(move || {
-        let blocks = split_blocks(&source, true);
-        let Some(block) = blocks.into_iter().next() else {
-            return (source, None);
-        };
         let mut renderer = worker_api.take_renderer();
-        let outcome = renderer.render(&block, &RenderSettings::new(format));
+        let answer = renderer.render_request(&source, &RenderSettings::new(format));
         worker_api.give_back(renderer);
-        (block.text, Some((block.first_line, outcome)))
+        (source, answer)
     });
-    let (text, rendered) = match tokio::time::timeout(api.options.render_timeout, work).await {
+    let (text, answer) = match tokio::time::timeout(api.options.render_timeout, work).await {
         Ok(Ok(done)) => done,
         Ok(Err(_panicked)) => return Err(ApiError::internal("internal error while rendering; the server keeps serving")),
         Err(_elapsed) => {
@@ -250,7 +245,7 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
             ))
         }
     };
-    let Some((first_line, outcome)) = rendered else {
+    let Some(ServerAnswer { outcome, error_line }) = answer else {
         return Err(bad_request("no diagram in the request (expected @startuml … @enduml)"));
     };
     match outcome {
@@ -264,7 +259,7 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
             let mut response = image_response(StatusCode::BAD_REQUEST, format, image.bytes, image.width, image.height);
             set_header(&mut response, "x-plantuml-diagram-description", "(Error)");
             set_header(&mut response, "x-plantuml-diagram-error", &message);
-            set_header(&mut response, "x-plantuml-diagram-error-line", &(first_line + line + 1).to_string());
+            set_header(&mut response, "x-plantuml-diagram-error-line", &error_line.unwrap_or(line + 1).to_string());
             Ok(response)
         }
         Outcome::Unsupported { kind, image } => {
