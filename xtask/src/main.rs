@@ -4,6 +4,7 @@
 mod bench_check;
 mod bench_lsp;
 mod bench_render;
+mod bench_serve;
 mod corpus;
 mod fidelity;
 mod fix_rate;
@@ -34,6 +35,9 @@ tasks:
   grammar-probe                         the sequence language's forms enumerated and judged by
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it)
+  bench-serve [--diagram FILE] [--seconds N]
+                                        puml serve vs PlantUML's PicoWeb (requests/s, p50/p99) and
+                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes
   server-compat [--limit N] [--verbose]
                                         `puml serve` beside PlantUML's PicoWeb on the shared corpus
                                         and mutants: same status, content type, error line (±1)
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "grammar-probe" => grammar_probe::run(rest),
         "server-compat" => server_compat::run(rest),
+        "bench-serve" => bench_serve::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

@@ -44,12 +44,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let path = format!("/plantuml/svg/{}", encode_plantuml(&text));
         let theirs = get(pico.addr, &path).map_err(|e| format!("PicoWeb on {}: {e}", file.display()))?;
         let ours = get(puml, &path).map_err(|e| format!("puml on {}: {e}", file.display()))?;
-        let name = file
-            .strip_prefix(&shared)
-            .unwrap_or(file)
-            .display()
-            .to_string();
-        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file.strip_prefix(&shared).unwrap_or(file).display().to_string();
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         match compare(&theirs, &ours, cli_lines.get(&stem).copied()) {
             None => {
                 agreed += 1;

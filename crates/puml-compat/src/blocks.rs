@@ -194,8 +194,24 @@ fn is_neutral(line: &str) -> bool {
         || line.starts_with('!')
         || line.starts_with('}')
         || [
-            "skinparam", "title", "hide", "show", "scale", "header", "footer", "caption", "legend", "endlegend",
-            "left", "top", "allowmixing", "allow_mixing", "<style>", "</style>", "set", "skin",
+            "skinparam",
+            "title",
+            "hide",
+            "show",
+            "scale",
+            "header",
+            "footer",
+            "caption",
+            "legend",
+            "endlegend",
+            "left",
+            "top",
+            "allowmixing",
+            "allow_mixing",
+            "<style>",
+            "</style>",
+            "set",
+            "skin",
         ]
         .contains(&word.as_str())
 }
@@ -203,7 +219,17 @@ fn is_neutral(line: &str) -> bool {
 /// Declarations a sequence diagram shares with use-case and component ones.
 fn is_either_kind_declaration(line: &str) -> bool {
     let word = first_word(line).to_ascii_lowercase();
-    ["actor", "entity", "database", "collections", "queue", "boundary", "control", "participant"].contains(&word.as_str())
+    [
+        "actor",
+        "entity",
+        "database",
+        "collections",
+        "queue",
+        "boundary",
+        "control",
+        "participant",
+    ]
+    .contains(&word.as_str())
 }
 
 /// PlantUML's server reads a request's text as one source: a text that does
@@ -212,7 +238,10 @@ fn is_either_kind_declaration(line: &str) -> bool {
 /// error on that line. Returns the blocks and the first such stray line
 /// (0-based in the text).
 pub fn server_blocks(text: &str) -> (Vec<Block>, Option<usize>) {
-    let starts_with_block = text.trim_start().get(..6).is_some_and(|head| head.eq_ignore_ascii_case("@start"));
+    let starts_with_block = text
+        .trim_start()
+        .get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("@start"));
     if !starts_with_block {
         let mut body = String::from("@startuml\n");
         body.push_str(text);
@@ -254,13 +283,25 @@ fn first_word(line: &str) -> &str {
 fn kind_of_line(line: &str) -> Option<&'static str> {
     let word = first_word(line).to_ascii_lowercase();
     let class_keywords = [
-        "class", "interface", "enum", "abstract", "annotation", "struct", "protocol", "exception", "metaclass",
-        "stereotype", "dataclass", "record",
+        "class",
+        "interface",
+        "enum",
+        "abstract",
+        "annotation",
+        "struct",
+        "protocol",
+        "exception",
+        "metaclass",
+        "stereotype",
+        "dataclass",
+        "record",
     ];
     if class_keywords.contains(&word.as_str()) && line.split_whitespace().nth(1).is_some() {
         return Some("CLASS");
     }
-    for relation in ["<|--", "--|>", "<|..", "..|>", "*--", "--*", "o--", "--o ", "\"1\" --", "-- \"", "<|-", "-|>"] {
+    for relation in [
+        "<|--", "--|>", "<|..", "..|>", "*--", "--*", "o--", "--o ", "\"1\" --", "-- \"", "<|-", "-|>",
+    ] {
         if line.contains(relation) {
             return Some("CLASS");
         }
@@ -272,9 +313,30 @@ fn kind_of_line(line: &str) -> Option<&'static str> {
         return Some("STATE");
     }
     let description = [
-        "usecase", "component", "node", "cloud", "folder", "frame", "artifact", "storage", "rectangle", "package",
-        "port", "portin", "portout", "card", "file", "hexagon", "label", "stack", "agent", "person", "action",
-        "process", "interface", "circle",
+        "usecase",
+        "component",
+        "node",
+        "cloud",
+        "folder",
+        "frame",
+        "artifact",
+        "storage",
+        "rectangle",
+        "package",
+        "port",
+        "portin",
+        "portout",
+        "card",
+        "file",
+        "hexagon",
+        "label",
+        "stack",
+        "agent",
+        "person",
+        "action",
+        "process",
+        "interface",
+        "circle",
     ];
     if description.contains(&word.as_str()) && line.split_whitespace().nth(1).is_some() {
         return Some("DESCRIPTION");
@@ -285,7 +347,11 @@ fn kind_of_line(line: &str) -> Option<&'static str> {
     if to_usecase || to_component {
         return Some("DESCRIPTION");
     }
-    if (line.starts_with('[') && line.contains(']') && !line.starts_with("[-") && !line.starts_with("[o") && !line.starts_with("[x"))
+    if (line.starts_with('[')
+        && line.contains(']')
+        && !line.starts_with("[-")
+        && !line.starts_with("[o")
+        && !line.starts_with("[x"))
         || (line.starts_with('(') && line.contains(')') && !line.starts_with("(*)"))
     {
         return Some("DESCRIPTION");
@@ -293,8 +359,10 @@ fn kind_of_line(line: &str) -> Option<&'static str> {
     if ["robust", "concise", "clock", "binary", "analog"].contains(&word.as_str()) || line.starts_with('@') {
         return Some("TIMING");
     }
-    let activity_starts = ["start", "stop", "end", "endif", "endwhile", "fork", "split", "repeat", "detach", "kill"];
-    if (line.starts_with(':') && line.ends_with(|c| matches!(c, ';' | '|' | '<' | '>' | '/' | ']' | '}')))
+    let activity_starts = [
+        "start", "stop", "end", "endif", "endwhile", "fork", "split", "repeat", "detach", "kill",
+    ];
+    if (line.starts_with(':') && line.ends_with([';', '|', '<', '>', '/', ']', '}']))
         || line.starts_with("(*)")
         || (word == "if" && line.contains("then"))
         || (word == "while" && line.contains('('))
@@ -318,7 +386,10 @@ mod tests {
         assert_eq!((blocks[0].first_line, blocks[0].name.as_deref()), (1, None));
         assert_eq!(blocks[0].text, "@startuml\nA -> B\n@enduml\n");
         assert_eq!((blocks[1].first_line, blocks[1].name.as_deref()), (5, Some("second")));
-        assert_eq!((blocks[2].tag.as_str(), blocks[2].name.as_deref()), ("mindmap", Some("m")));
+        assert_eq!(
+            (blocks[2].tag.as_str(), blocks[2].name.as_deref()),
+            ("mindmap", Some("m"))
+        );
         assert_eq!(kind_of_tag(&blocks[2].tag), Some(DiagramKind::Other("MINDMAP")));
     }
 
@@ -361,8 +432,14 @@ mod tests {
         assert_eq!(other_kind_at_error("@startuml\nend", 1), None);
         assert_eq!(other_kind_at_error("@startuml\nA -> B\nendif\n@enduml", 2), None);
         assert_eq!(other_kind_at_error("@startuml\nA -> B\nif (ok) then\n@enduml", 2), None);
-        assert_eq!(other_kind_at_error("@startuml\nskinparam x y\nactor User\nUser -> (Login)\n@enduml", 3), Some("DESCRIPTION"));
-        assert_eq!(other_kind_at_error("@startuml\ntitle T\nclass A\n@enduml", 2), Some("CLASS"));
+        assert_eq!(
+            other_kind_at_error("@startuml\nskinparam x y\nactor User\nUser -> (Login)\n@enduml", 3),
+            Some("DESCRIPTION")
+        );
+        assert_eq!(
+            other_kind_at_error("@startuml\ntitle T\nclass A\n@enduml", 2),
+            Some("CLASS")
+        );
         assert_eq!(other_kind_at_error("[-> A : found\nA ->] : lost", 0), None);
     }
 }

@@ -37,16 +37,52 @@ const SCANNED_EXTENSIONS: &[&str] = &[
 
 /// Flags that take a value and that puml ignores (with a warning).
 const IGNORED_WITH_VALUE: &[&str] = &[
-    "-graphvizdot", "-graphviz", "-nbthread", "-timeout", "-x", "-exclude", "-author", "-filename", "-language",
-    "-ftp", "-sprite", "-encodesprite",
+    "-graphvizdot",
+    "-graphviz",
+    "-nbthread",
+    "-timeout",
+    "-author",
+    "-filename",
+    "-language",
+    "-ftp",
+    "-sprite",
+    "-encodesprite",
 ];
 /// Flags without a value that puml ignores (with a warning).
 const IGNORED: &[&str] = &[
-    "-quiet", "-verbose", "-v", "-gui", "-splash", "-nosplash", "-progress", "-overwrite", "-duration",
-    "-enablestats", "-disablestats", "-realtimestats", "-htmlstats", "-xmlstats", "-loopstats", "-debugsvek",
-    "-headless", "-metadata", "-noerror", "-nbthread:auto", "-pipeNoStdErr", "-pipemap", "-extractstdlib",
-    "-stdlib", "-dumpstats", "-dumphtmlstats", "-clipboard", "-clipboardloop", "-testdot", "-printfonts",
-    "-tests", "-keepfiles", "-checkmetadata", "-preproc",
+    "-quiet",
+    "-verbose",
+    "-v",
+    "-gui",
+    "-splash",
+    "-nosplash",
+    "-progress",
+    "-overwrite",
+    "-duration",
+    "-enablestats",
+    "-disablestats",
+    "-realtimestats",
+    "-htmlstats",
+    "-xmlstats",
+    "-loopstats",
+    "-debugsvek",
+    "-headless",
+    "-metadata",
+    "-noerror",
+    "-nbthread:auto",
+    "-pipeNoStdErr",
+    "-extractstdlib",
+    "-stdlib",
+    "-dumpstats",
+    "-dumphtmlstats",
+    "-clipboard",
+    "-clipboardloop",
+    "-testdot",
+    "-printfonts",
+    "-tests",
+    "-keepfiles",
+    "-checkmetadata",
+    "-preproc",
 ];
 
 /// The parsed command line.
@@ -71,6 +107,8 @@ pub struct Options {
     pub fallback_jar: Option<PathBuf>,
     pub include_root: Option<PathBuf>,
     pub inputs: Vec<String>,
+    /// `-x PATTERN` / `-exclude PATTERN`: inputs whose path matches are skipped.
+    pub excludes: Vec<String>,
     pub action: Action,
     pub warnings: Vec<String>,
 }
@@ -105,6 +143,7 @@ impl Default for Options {
             fallback_jar: None,
             include_root: None,
             inputs: Vec::new(),
+            excludes: Vec::new(),
             action: Action::Render,
             warnings: Vec::new(),
         }
@@ -148,9 +187,19 @@ pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
             "-help" | "--help" | "-h" | "-?" => options.action = Action::Help,
             "-encodeurl" | "-computeurl" => options.action = Action::EncodeUrl,
             "-decodeurl" => options.action = Action::DecodeUrl(value_of(flag, &mut words)?),
-            "-fallback-jar" | "--fallback-jar" => options.fallback_jar = Some(PathBuf::from(value_of(flag, &mut words)?)),
-            "-include-root" | "--include-root" => options.include_root = Some(PathBuf::from(value_of(flag, &mut words)?)),
+            "-fallback-jar" | "--fallback-jar" => {
+                options.fallback_jar = Some(PathBuf::from(value_of(flag, &mut words)?))
+            }
+            "-include-root" | "--include-root" => {
+                options.include_root = Some(PathBuf::from(value_of(flag, &mut words)?))
+            }
             "-i" => options.include_files.push(PathBuf::from(value_of(flag, &mut words)?)),
+            "-x" | "-exclude" => options.excludes.push(value_of(flag, &mut words)?),
+            "-pipemap" => {
+                return Err(UsageError(
+                    "-pipemap writes image maps, which puml does not produce; use -tsvg (its links are live)".into(),
+                ))
+            }
             _ if lower.starts_with("-stdrpt") => {
                 options.report_style = match lower.strip_prefix("-stdrpt:") {
                     Some("1") => 1,
@@ -158,7 +207,12 @@ pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
                     _ => 0,
                 }
             }
-            _ if lower.starts_with("-t") && lower.len() > 2 && !lower.starts_with("-timeout") && !lower.starts_with("-theme") && !lower.starts_with("-test") => {
+            _ if lower.starts_with("-t")
+                && lower.len() > 2
+                && !lower.starts_with("-timeout")
+                && !lower.starts_with("-theme")
+                && !lower.starts_with("-test") =>
+            {
                 let name = &lower[2..];
                 let (base, variant) = name.split_once(':').unwrap_or((name, ""));
                 options.format = ImageFormat::from_name(base).ok_or_else(|| {
@@ -167,7 +221,9 @@ pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
                     ))
                 })?;
                 if !variant.is_empty() {
-                    options.warnings.push(format!("the format option `{variant}` of {flag} is ignored"));
+                    options
+                        .warnings
+                        .push(format!("the format option `{variant}` of {flag} is ignored"));
                 }
             }
             _ if flag.starts_with("-D") && flag.len() > 2 => {
@@ -179,7 +235,9 @@ pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
                 if name == "plantuml.include.path" {
                     options.include_root = value.map(PathBuf::from);
                 } else if name.contains('.') || name.starts_with("PLANTUML_") {
-                    options.warnings.push(format!("{flag} is a Java or PlantUML setting; puml ignores it"));
+                    options
+                        .warnings
+                        .push(format!("{flag} is a Java or PlantUML setting; puml ignores it"));
                 } else {
                     options.defines.push((name, value));
                 }
@@ -192,7 +250,9 @@ pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
             }
             _ if IGNORED_WITH_VALUE.contains(&lower.as_str()) => {
                 let value = words.next().cloned().unwrap_or_default();
-                options.warnings.push(format!("{flag} {value} has no use in puml; ignored"));
+                options
+                    .warnings
+                    .push(format!("{flag} {value} has no use in puml; ignored"));
             }
             _ if lower.starts_with("-x") || lower.starts_with("-j") => {
                 options.warnings.push(format!("{flag} is a Java option; ignored"));
@@ -288,6 +348,7 @@ by puml; other kinds get an error image (or PlantUML itself with --fallback-jar)
   -DNAME=VALUE              as `!define NAME VALUE` in every diagram
   -I FILE  | -IFILE         insert FILE at the start of every diagram
   -config FILE              insert FILE's lines at the start of every diagram
+  -x PATTERN | -exclude PATTERN   skip inputs whose path matches (* and ?)
   -theme NAME               a puml theme (default plain minimal docs dark sand blueprint)
   -nometadata               (puml embeds no source metadata)
   -encodeurl | -computeurl  print the PlantUML URL encoding of each file's diagrams
@@ -327,7 +388,10 @@ fn prelude(options: &Options, stderr: &mut dyn Write) -> Result<String, i32> {
             Ok(bytes) => {
                 let mut warnings = Vec::new();
                 let text = decode_input(&bytes, options.charset.as_deref(), &mut warnings);
-                for line in text.lines().filter(|l| !l.trim_start().starts_with("@start") && !l.trim_start().starts_with("@end")) {
+                for line in text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("@start") && !l.trim_start().starts_with("@end"))
+                {
                     prelude.push_str(line);
                     prelude.push('\n');
                 }
@@ -374,13 +438,7 @@ impl Injected {
     /// A line of the injected text → the line in the block as written (an
     /// error inside the prelude is reported on the start line).
     fn source_line(&self, line: usize) -> usize {
-        if line == 0 {
-            0
-        } else if line <= self.lines {
-            0
-        } else {
-            line - self.lines
-        }
+        line.saturating_sub(self.lines)
     }
 }
 
@@ -487,7 +545,9 @@ fn run_pipe(options: &Options, io: &mut Io) -> i32 {
         let outcome = renderer.render(&injected.block, &settings);
         let image = match &outcome {
             Outcome::Rendered { pages, .. } => pages.first().map(|p| p.bytes.clone()).unwrap_or_default(),
-            Outcome::Error { line, message, image, .. } => {
+            Outcome::Error {
+                line, message, image, ..
+            } => {
                 let line = injected.source_line(*line);
                 if options.report_style == 1 {
                     let _ = write!(io.stderr, "{}", protocol_report(line + 1, message));
@@ -531,7 +591,10 @@ fn run_pipe(options: &Options, io: &mut Io) -> i32 {
 
 /// `-stdrpt:1`: PlantUML's key=value error report.
 fn protocol_report(line: usize, message: &str) -> String {
-    format!("protocolVersion=1\nstatus=ERROR\nlineNumber={line}\nlabel={}\n", message.replace('\n', " "))
+    format!(
+        "protocolVersion=1\nstatus=ERROR\nlineNumber={line}\nlabel={}\n",
+        message.replace('\n', " ")
+    )
 }
 
 /// The block without its start and end lines (what `-encodeurl` encodes).
@@ -558,7 +621,14 @@ fn fallback(jar: &Path, text: &str, format: ImageFormat) -> Result<(Vec<u8>, i32
         .arg("-Djava.awt.headless=true")
         .arg("-jar")
         .arg(jar)
-        .arg(format!("-t{}", if format == ImageFormat::Txt { "txt" } else { format.extension() }))
+        .arg(format!(
+            "-t{}",
+            if format == ImageFormat::Txt {
+                "txt"
+            } else {
+                format.extension()
+            }
+        ))
         .args(["-pipe", "-charset", "UTF-8"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -579,7 +649,49 @@ struct Input {
     path: PathBuf,
 }
 
+/// `*` any run of characters (`/` included, so `**` works too), `?` one character.
+fn wildcard_match(pattern: &str, text: &str) -> bool {
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = text.chars().collect();
+    // matches[j]: the pattern's prefix read so far matches text[..j].
+    let mut matches = vec![false; text.len() + 1];
+    matches[0] = true;
+    for &p in &pattern {
+        let mut next = vec![false; text.len() + 1];
+        match p {
+            '*' => {
+                let mut reachable = false;
+                for j in 0..=text.len() {
+                    reachable |= matches[j];
+                    next[j] = reachable;
+                }
+            }
+            _ => {
+                for j in 0..text.len() {
+                    next[j + 1] = matches[j] && (p == '?' || p == text[j]);
+                }
+            }
+        }
+        matches = next;
+    }
+    matches[text.len()]
+}
+
 fn collect_inputs(options: &Options, warnings: &mut Vec<String>) -> Vec<Input> {
+    let inputs = collect_all_inputs(options, warnings);
+    inputs
+        .into_iter()
+        .filter(|input| {
+            let path = input.path.to_string_lossy();
+            !options
+                .excludes
+                .iter()
+                .any(|pattern| wildcard_match(pattern, &path) || wildcard_match(&format!("*{pattern}"), &path))
+        })
+        .collect()
+}
+
+fn collect_all_inputs(options: &Options, warnings: &mut Vec<String>) -> Vec<Input> {
     let mut inputs = Vec::new();
     for argument in &options.inputs {
         let path = PathBuf::from(argument);
@@ -664,7 +776,11 @@ fn run_files(options: &Options, io: &mut Io) -> i32 {
     let mut errors: Vec<FileError> = Vec::new();
     let mut unsupported = false;
     // Two passes with -failfast2 (check everything, then write); one otherwise.
-    let passes: &[bool] = if options.fail_fast_before && !options.check_only { &[false, true] } else { &[!options.check_only] };
+    let passes: &[bool] = if options.fail_fast_before && !options.check_only {
+        &[false, true]
+    } else {
+        &[!options.check_only]
+    };
     for &write in passes {
         let mut renderer: Option<(Option<PathBuf>, Renderer)> = None;
         for input in &inputs {
@@ -690,8 +806,15 @@ fn run_files(options: &Options, io: &mut Io) -> i32 {
             if renderer.as_ref().is_none_or(|(current, _)| *current != root) {
                 renderer = Some((root.clone(), Renderer::new(root)));
             }
-            let Some((_, renderer)) = renderer.as_mut() else { continue };
-            let settings = settings(options, Some(absolute(&input.path, cwd.as_deref())), write, &mut warnings);
+            let Some((_, renderer)) = renderer.as_mut() else {
+                continue;
+            };
+            let settings = settings(
+                options,
+                Some(absolute(&input.path, cwd.as_deref())),
+                write,
+                &mut warnings,
+            );
             let mut names = OutputNames { used: HashMap::new() };
             let stem = input
                 .path
@@ -705,7 +828,9 @@ fn run_files(options: &Options, io: &mut Io) -> i32 {
                 let base = block.name.clone().unwrap_or_else(|| stem.clone());
                 let images: Vec<Page> = match outcome {
                     Outcome::Rendered { pages, .. } => pages,
-                    Outcome::Error { line, message, image, .. } => {
+                    Outcome::Error {
+                        line, message, image, ..
+                    } => {
                         let error = FileError {
                             path: input.path.clone(),
                             line: block.first_line + injected.source_line(line) + 1 - block.added_lines,
@@ -790,9 +915,9 @@ fn run_files(options: &Options, io: &mut Io) -> i32 {
 fn report_error(options: &Options, error: &FileError, stderr: &mut dyn Write) {
     let message = error.message.replace('\n', " ");
     let _ = match options.report_style {
-        1 => write!(
+        1 => writeln!(
             stderr,
-            "{}Error line {} in file: {}\n",
+            "{}Error line {} in file: {}",
             protocol_report(error.line, &message),
             error.line,
             error.path.display()
@@ -810,7 +935,10 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(format!("{}: larger than {MAX_INPUT_BYTES} bytes; skipped", path.display()));
+        return Err(format!(
+            "{}: larger than {MAX_INPUT_BYTES} bytes; skipped",
+            path.display()
+        ));
     }
     Ok(bytes)
 }
@@ -844,7 +972,11 @@ fn output_dir(input: &Path, requested: Option<&Path>) -> PathBuf {
 
 /// Writes through a temporary file in the same directory and a rename.
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let target = dir.join(name);
     let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
@@ -853,4 +985,18 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
         let _ = std::fs::remove_file(&temporary);
         format!("cannot write {}: {e}", target.display())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wildcard_match;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("*.puml", "docs/a.puml"));
+        assert!(wildcard_match("**/draft*", "docs/x/draft1.puml"));
+        assert!(wildcard_match("a?c", "abc"));
+        assert!(!wildcard_match("a?c", "ac"));
+        assert!(!wildcard_match("*.iuml", "docs/a.puml"));
+    }
 }

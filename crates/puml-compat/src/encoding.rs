@@ -30,13 +30,18 @@ pub enum Encoding {
 pub enum DecodeError {
     Empty,
     /// A character outside the alphabet, at this character index.
-    BadCharacter { index: usize, character: char },
+    BadCharacter {
+        index: usize,
+        character: char,
+    },
     /// `~h` with an odd number of digits or a non-hex digit.
     BadHex,
     /// The compressed data is corrupt or truncated.
     BadCompression,
     /// The decoded text would exceed the limit (bytes).
-    TooLarge { limit: usize },
+    TooLarge {
+        limit: usize,
+    },
     /// The decoded bytes are not UTF-8.
     NotUtf8,
     /// `~1` (Brotli) and other markers puml does not read.
@@ -52,7 +57,9 @@ impl std::fmt::Display for DecodeError {
                 "character {character:?} at position {index} is not in the encoding's alphabet (0-9 A-Z a-z - _)"
             ),
             DecodeError::BadHex => f.write_str("the ~h form needs an even number of hexadecimal digits"),
-            DecodeError::BadCompression => f.write_str("the encoded diagram does not inflate (corrupt or truncated deflate data)"),
+            DecodeError::BadCompression => {
+                f.write_str("the encoded diagram does not inflate (corrupt or truncated deflate data)")
+            }
             DecodeError::TooLarge { limit } => write!(f, "the decoded diagram exceeds the limit of {limit} bytes"),
             DecodeError::NotUtf8 => f.write_str("the decoded diagram is not UTF-8"),
             DecodeError::UnsupportedMarker(marker) => write!(
@@ -153,7 +160,7 @@ fn inflate_error(error: &miniz_oxide::inflate::DecompressError, limit: usize) ->
 }
 
 fn decode_hex(hex: &str, limit: usize) -> Result<String, DecodeError> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(DecodeError::BadHex);
     }
     if hex.len() / 2 > limit {
@@ -178,7 +185,11 @@ fn encode_base64_with(bytes: &[u8], alphabet: &[u8; 64]) -> String {
         let b2 = group.get(2).copied().unwrap_or(0);
         let sextets = [b0 >> 2, (b0 & 0x3) << 4 | b1 >> 4, (b1 & 0xF) << 2 | b2 >> 6, b2 & 0x3F];
         // PlantUML always writes whole groups; base64url drops the padding.
-        let keep = if std::ptr::eq(alphabet, PLANTUML_ALPHABET) { 4 } else { group.len() + 1 };
+        let keep = if std::ptr::eq(alphabet, PLANTUML_ALPHABET) {
+            4
+        } else {
+            group.len() + 1
+        };
         for sextet in &sextets[..keep] {
             out.push(char::from(alphabet[usize::from(*sextet)]));
         }
@@ -198,7 +209,11 @@ fn decode_base64_with(encoded: &str, alphabet: &[u8; 64]) -> Result<Vec<u8>, Dec
     let mut bytes = Vec::with_capacity(values.len() * 3 / 4 + 3);
     for group in values.chunks(4) {
         let v = |i: usize| group.get(i).copied().unwrap_or(0);
-        let decoded = [v(0) << 2 | v(1) >> 4, (v(1) & 0xF) << 4 | v(2) >> 2, (v(2) & 0x3) << 6 | v(3)];
+        let decoded = [
+            v(0) << 2 | v(1) >> 4,
+            (v(1) & 0xF) << 4 | v(2) >> 2,
+            (v(2) & 0x3) << 6 | v(3),
+        ];
         // A partial group of n characters carries n - 1 whole bytes.
         let whole = group.len().saturating_sub(1).min(3);
         bytes.extend_from_slice(&decoded[..whole]);
@@ -224,26 +239,54 @@ mod tests {
     #[test]
     fn round_trips_all_three_forms() {
         let source = "@startuml\nAlice -> Bob : héllo ✓\n@enduml\n";
-        assert_eq!(decode(&encode_plantuml(source), LIMIT).unwrap(), (source.to_string(), Encoding::PlantUmlDeflate));
-        assert_eq!(decode(&encode_kroki(source), LIMIT).unwrap(), (source.to_string(), Encoding::KrokiZlib));
+        assert_eq!(
+            decode(&encode_plantuml(source), LIMIT).unwrap(),
+            (source.to_string(), Encoding::PlantUmlDeflate)
+        );
+        assert_eq!(
+            decode(&encode_kroki(source), LIMIT).unwrap(),
+            (source.to_string(), Encoding::KrokiZlib)
+        );
         let hex: String = source.bytes().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(decode(&format!("~h{hex}"), LIMIT).unwrap(), (source.to_string(), Encoding::PlantUmlHex));
-        assert_eq!(decode(&format!("~0{}", encode_plantuml(source)), LIMIT).unwrap().0, source);
+        assert_eq!(
+            decode(&format!("~h{hex}"), LIMIT).unwrap(),
+            (source.to_string(), Encoding::PlantUmlHex)
+        );
+        assert_eq!(
+            decode(&format!("~0{}", encode_plantuml(source)), LIMIT).unwrap().0,
+            source
+        );
     }
 
     #[test]
     fn kroki_with_standard_alphabet_and_padding() {
         let source = "A -> B : a fairly long label so that the padding shows ~~~ ???";
         let url_safe = encode_kroki(source);
-        let standard: String = url_safe.chars().map(|c| match c { '-' => '+', '_' => '/', c => c }).collect();
+        let standard: String = url_safe
+            .chars()
+            .map(|c| match c {
+                '-' => '+',
+                '_' => '/',
+                c => c,
+            })
+            .collect();
         let padded = format!("{standard}{}", "=".repeat((4 - standard.len() % 4) % 4));
-        assert_eq!(decode(&padded, LIMIT).unwrap(), (source.to_string(), Encoding::KrokiZlib));
+        assert_eq!(
+            decode(&padded, LIMIT).unwrap(),
+            (source.to_string(), Encoding::KrokiZlib)
+        );
     }
 
     #[test]
     fn refuses_bad_input_with_a_reason() {
         assert_eq!(decode("", LIMIT), Err(DecodeError::Empty));
-        assert!(matches!(decode("abc!def", LIMIT), Err(DecodeError::BadCharacter { index: 3, character: '!' })));
+        assert!(matches!(
+            decode("abc!def", LIMIT),
+            Err(DecodeError::BadCharacter {
+                index: 3,
+                character: '!'
+            })
+        ));
         assert_eq!(decode("~habc", LIMIT), Err(DecodeError::BadHex));
         assert_eq!(decode("~hzz", LIMIT), Err(DecodeError::BadHex));
         assert_eq!(decode("~hff", LIMIT), Err(DecodeError::NotUtf8));
@@ -256,7 +299,13 @@ mod tests {
         let bomb = "A".repeat(10_000_000);
         let encoded = encode_plantuml(&bomb);
         assert!(encoded.len() < 20_000);
-        assert_eq!(decode(&encoded, 1_000_000), Err(DecodeError::TooLarge { limit: 1_000_000 }));
-        assert_eq!(decode(&encode_kroki(&bomb), 1_000_000), Err(DecodeError::TooLarge { limit: 1_000_000 }));
+        assert_eq!(
+            decode(&encoded, 1_000_000),
+            Err(DecodeError::TooLarge { limit: 1_000_000 })
+        );
+        assert_eq!(
+            decode(&encode_kroki(&bomb), 1_000_000),
+            Err(DecodeError::TooLarge { limit: 1_000_000 })
+        );
     }
 }

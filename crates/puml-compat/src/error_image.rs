@@ -31,7 +31,12 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str) -> Sc
         let lines: Vec<&str> = source.lines().collect();
         let shown_end = error_line.saturating_add(1).min(lines.len());
         let shown_start = shown_end.saturating_sub(MAX_SOURCE_LINES);
-        texts.push((format!("[From string (line {}) ]", error_line.saturating_add(1)), bold(), Color::BLACK, false));
+        texts.push((
+            format!("[From string (line {}) ]", error_line.saturating_add(1)),
+            bold(),
+            Color::BLACK,
+            false,
+        ));
         texts.push((String::new(), bold(), SOURCE_GREEN, false));
         if shown_start > 0 {
             texts.push((format!("… {shown_start} line(s) above"), bold(), SOURCE_GREEN, false));
@@ -143,7 +148,11 @@ mod tests {
 
     #[test]
     fn shows_the_source_up_to_the_error_and_the_message() {
-        let scene = error_scene("@startuml\nA -> B : hi\nfoo bar baz\nC -> D\n@enduml\n", Some(2), "Syntax Error?");
+        let scene = error_scene(
+            "@startuml\nA -> B : hi\nfoo bar baz\nC -> D\n@enduml\n",
+            Some(2),
+            "Syntax Error?",
+        );
         let texts = texts(&scene);
         assert_eq!(texts[1].0, "[From string (line 3) ]");
         let shown: Vec<&str> = texts[3..].iter().map(|(t, _)| t.as_str()).collect();

@@ -196,7 +196,10 @@ impl Renderer {
             if stray.is_some_and(|line| line < block.first_line) {
                 break;
             }
-            if let Outcome::Error { line, message, code, .. } = self.render(block, &check) {
+            if let Outcome::Error {
+                line, message, code, ..
+            } = self.render(block, &check)
+            {
                 let line = block.first_line + line;
                 answer.outcome = error_outcome(text, line, message, code, settings.format);
                 answer.error_line = Some(line + 1);
@@ -249,7 +252,11 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
         .min_by_key(|d| (d.file.is_some(), d.range.line, d.range.column));
     if let Some(error) = first_error {
         // An error inside an included file is reported on the main file's first line.
-        let line = if error.file.is_none() { error.range.line.saturating_sub(1) as usize } else { 0 };
+        let line = if error.file.is_none() {
+            error.range.line.saturating_sub(1) as usize
+        } else {
+            0
+        };
         if let Some(kind) = other_kind_at_error(&block.text, line) {
             return Ok(unsupported(kind, settings.format));
         }
@@ -274,7 +281,13 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                 .collect(),
             description: describe(report.summary.participants),
         }),
-        Err(RenderFailure::NoDiagram) => Ok(error_outcome(&block.text, 0, "No diagram found".into(), "", settings.format)),
+        Err(RenderFailure::NoDiagram) => Ok(error_outcome(
+            &block.text,
+            0,
+            "No diagram found".into(),
+            "",
+            settings.format,
+        )),
         Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings.format)),
     }
 }
@@ -341,7 +354,10 @@ mod tests {
 
     #[test]
     fn an_error_is_located_within_the_block() {
-        let outcomes = render_text("@startuml\nA -> B\n@enduml\n@startuml\nA -> B : hi\nfoo bar baz\n@enduml\n", ImageFormat::Png);
+        let outcomes = render_text(
+            "@startuml\nA -> B\n@enduml\n@startuml\nA -> B : hi\nfoo bar baz\n@enduml\n",
+            ImageFormat::Png,
+        );
         assert!(matches!(outcomes[0], Outcome::Rendered { .. }));
         let Outcome::Error { line, image, .. } = &outcomes[1] else {
             panic!("{outcomes:?}")
@@ -356,7 +372,10 @@ mod tests {
             "@startuml\nclass Foo\nFoo <|-- Bar\n@enduml\n@startmindmap\n* root\n@endmindmap\n",
             ImageFormat::Svg,
         );
-        assert!(matches!(outcomes[0], Outcome::Unsupported { kind: "CLASS", .. }), "{outcomes:?}");
+        assert!(
+            matches!(outcomes[0], Outcome::Unsupported { kind: "CLASS", .. }),
+            "{outcomes:?}"
+        );
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[0].first_image().unwrap().bytes).into_owned();
         assert!(svg.contains("sequence diagrams only"), "{svg}");
@@ -368,10 +387,14 @@ mod tests {
         let block = &split_blocks(text, false)[0];
         let mut renderer = Renderer::new(None);
         let mut settings = RenderSettings::new(ImageFormat::Txt);
-        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else { panic!() };
+        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else {
+            panic!()
+        };
         assert_eq!(pages.len(), 1);
         settings.all_pages = true;
-        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else { panic!() };
+        let Outcome::Rendered { pages, .. } = renderer.render(block, &settings) else {
+            panic!()
+        };
         assert_eq!(pages.len(), 2);
     }
 }

@@ -92,7 +92,9 @@ fn pipe_errors_are_three_stderr_lines_and_exit_200() {
     assert_eq!(ran.stdout.windows(4).filter(|w| w == b"\x89PNG").count(), 3);
     let report = run_with(&["-tsvg", "-pipe", "-stdrpt:1"], BAD);
     assert!(
-        report.stderr.starts_with("protocolVersion=1\nstatus=ERROR\nlineNumber=3\nlabel="),
+        report
+            .stderr
+            .starts_with("protocolVersion=1\nstatus=ERROR\nlineNumber=3\nlabel="),
         "{}",
         report.stderr
     );
@@ -111,7 +113,10 @@ fn files_are_named_as_plantuml_names_them() {
         "@startuml\nA -> B\n@enduml\n@startuml\nA -> B\nnewpage\nC -> D\n@enduml\n@startuml\nX -> Y\n@enduml\n",
     )
     .unwrap();
-    let ran = run_with(&["-tsvg", path(&dir.join("multi.puml")), path(&dir.join("three.puml"))], "");
+    let ran = run_with(
+        &["-tsvg", path(&dir.join("multi.puml")), path(&dir.join("three.puml"))],
+        "",
+    );
     assert_eq!(ran.code, EXIT_OK, "{}", ran.stderr);
     assert_eq!(
         names(&dir),
@@ -136,6 +141,9 @@ fn directories_and_output_dirs_relative_to_each_input() {
     std::fs::write(dir.join("bad.puml"), BAD).unwrap();
     std::fs::write(dir.join("notes.txt"), "no diagram here").unwrap();
     std::fs::write(dir.join("image.png"), "not scanned").unwrap();
+    let excluded = run_with(&["-tsvg", "-x", "*bad*", "-o", "kept", path(&dir)], "");
+    assert_eq!(excluded.code, EXIT_OK, "{}", excluded.stderr);
+    assert_eq!(names(&dir.join("kept")), ["ok.svg"]);
     let ran = run_with(&["-tsvg", "-o", "out", path(&dir)], "");
     assert_eq!(ran.code, EXIT_ERROR);
     assert_eq!(names(&dir.join("out")), ["bad.svg", "ok.svg"]);
@@ -168,10 +176,18 @@ fn checkonly_and_failfast_write_nothing() {
     );
     let fast2 = run_with(&["-failfast2", "-tsvg", path(&dir)], "");
     assert_eq!(fast2.code, EXIT_ERROR);
-    assert_eq!(names(&dir), ["a_bad.puml", "b_ok.puml"], "-failfast2 checks before writing");
+    assert_eq!(
+        names(&dir),
+        ["a_bad.puml", "b_ok.puml"],
+        "-failfast2 checks before writing"
+    );
     let fast = run_with(&["-failfast", "-tsvg", path(&dir)], "");
     assert_eq!(fast.code, EXIT_ERROR);
-    assert_eq!(names(&dir), ["a_bad.puml", "b_ok.puml"], "-failfast stops at the first error");
+    assert_eq!(
+        names(&dir),
+        ["a_bad.puml", "b_ok.puml"],
+        "-failfast stops at the first error"
+    );
     let fine = run_with(&["-checkonly", path(&dir.join("b_ok.puml"))], "");
     assert_eq!((fine.code, fine.stderr.as_str()), (EXIT_OK, ""));
 }
@@ -179,7 +195,10 @@ fn checkonly_and_failfast_write_nothing() {
 #[test]
 fn syntax_prints_the_type_or_the_error() {
     let ok = run_with(&["-syntax"], OK);
-    assert_eq!((ok.code, ok.stdout_text().as_str()), (EXIT_OK, "SEQUENCE\n(2 participants)\n"));
+    assert_eq!(
+        (ok.code, ok.stdout_text().as_str()),
+        (EXIT_OK, "SEQUENCE\n(2 participants)\n")
+    );
     let bad = run_with(&["-syntax"], BAD);
     assert_eq!(bad.code, EXIT_ERROR);
     assert!(bad.stdout_text().starts_with("ERROR\n2\n"));
@@ -238,6 +257,7 @@ fn flags_puml_has_no_use_for_are_warnings() {
     );
     assert_eq!(ran.code, EXIT_OK);
     assert!(ran.stderr.contains("-graphvizdot"), "{}", ran.stderr);
+    assert_eq!(run_with(&["-pipemap"], OK).code, EXIT_USAGE);
     let eps = run_with(&["-teps", "-pipe"], OK);
     assert_eq!(eps.code, EXIT_USAGE);
     assert!(eps.stderr.contains("eps"));

@@ -62,13 +62,13 @@ HTTP options:
 ";
 
 enum Parsed {
-    Run(McpOptions),
+    Run(Box<McpOptions>),
     Exit(ExitCode),
 }
 
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Parsed {
     match parse_options(args) {
-        Ok(Some(options)) => Parsed::Run(options),
+        Ok(Some(options)) => Parsed::Run(Box::new(options)),
         Ok(None) => Parsed::Exit(ExitCode::SUCCESS),
         Err(message) => {
             eprintln!("puml-mcp: {message}\n\n{USAGE}");
@@ -283,7 +283,7 @@ mod tests {
 
     fn parse(args: &[&str]) -> Option<McpOptions> {
         match parse_args(args.iter().map(OsString::from)) {
-            Parsed::Run(options) => Some(options),
+            Parsed::Run(options) => Some(*options),
             Parsed::Exit(_) => None,
         }
     }

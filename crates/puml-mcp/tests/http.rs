@@ -502,10 +502,16 @@ fn plantuml_urls_render_with_plantumls_headers() {
     assert!(String::from_utf8_lossy(&reply.body).starts_with("<svg"));
     assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
 
-    let png = get(addr, &format!("/plantuml/png/{}", puml_compat::encoding::encode_plantuml(VALID)));
+    let png = get(
+        addr,
+        &format!("/plantuml/png/{}", puml_compat::encoding::encode_plantuml(VALID)),
+    );
     assert_eq!((png.status, png.header("content-type")), (200, Some("image/png")));
     assert!(png.body.starts_with(b"\x89PNG"));
-    let img = get(addr, &format!("/plantuml/img/{}", puml_compat::encoding::encode_plantuml(VALID)));
+    let img = get(
+        addr,
+        &format!("/plantuml/img/{}", puml_compat::encoding::encode_plantuml(VALID)),
+    );
     assert_eq!(img.header("content-type"), Some("image/png"));
     let hex: String = "A -> B : hex".bytes().map(|b| format!("{b:02x}")).collect();
     let txt = get(addr, &format!("/plantuml/txt/~h{hex}"));
@@ -517,17 +523,35 @@ fn plantuml_urls_render_with_plantumls_headers() {
 fn plantuml_errors_are_400_with_the_line() {
     let addr = start_plantuml("pu-error");
     let source = "@startuml\nA -> B : hi\nfoo bar baz\n@enduml\n";
-    let reply = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml(source)));
+    let reply = get(
+        addr,
+        &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml(source)),
+    );
     assert_eq!(reply.status, 400);
     assert_eq!(reply.header("x-plantuml-diagram-error-line"), Some("3"));
-    assert!(reply.header("x-plantuml-diagram-error").unwrap().contains("foo bar baz"));
+    assert!(reply
+        .header("x-plantuml-diagram-error")
+        .unwrap()
+        .contains("foo bar baz"));
     assert_eq!(reply.header("x-plantuml-diagram-description"), Some("(Error)"));
     let svg = String::from_utf8_lossy(&reply.body);
     assert!(svg.starts_with("<svg") && svg.contains("foo bar baz"), "{svg}");
     // The text without @startuml is wrapped, and the added line counts (as PlantUML does).
-    let bare = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml("A -> B\nfoo bar")));
+    let bare = get(
+        addr,
+        &format!(
+            "/plantuml/svg/{}",
+            puml_compat::encoding::encode_plantuml("A -> B\nfoo bar")
+        ),
+    );
     assert_eq!(bare.header("x-plantuml-diagram-error-line"), Some("3"));
-    let post = request(addr, "POST", "/plantuml/png", &[("Content-Type", "text/plain")], source.as_bytes());
+    let post = request(
+        addr,
+        "POST",
+        "/plantuml/png",
+        &[("Content-Type", "text/plain")],
+        source.as_bytes(),
+    );
     assert_eq!((post.status, post.header("content-type")), (400, Some("image/png")));
 }
 
@@ -537,7 +561,13 @@ fn kroki_requests_are_told_apart_by_the_zlib_header() {
     let encoded = puml_compat::encoding::encode_kroki(VALID);
     let reply = get(addr, &format!("/plantuml/svg/{encoded}"));
     assert_eq!(reply.status, 200, "{}", String::from_utf8_lossy(&reply.body));
-    let text = request(addr, "POST", "/plantuml/svg", &[("Content-Type", "text/plain")], VALID.as_bytes());
+    let text = request(
+        addr,
+        "POST",
+        "/plantuml/svg",
+        &[("Content-Type", "text/plain")],
+        VALID.as_bytes(),
+    );
     assert_eq!(text.status, 200);
     let json = post_json(
         addr,
@@ -545,7 +575,11 @@ fn kroki_requests_are_told_apart_by_the_zlib_header() {
         &json!({"diagram_source": VALID, "diagram_type": "plantuml", "output_format": "png"}),
     );
     assert_eq!((json.status, json.header("content-type")), (200, Some("image/png")));
-    let other = post_json(addr, "/", &json!({"diagram_source": "graph TD", "diagram_type": "mermaid"}));
+    let other = post_json(
+        addr,
+        "/",
+        &json!({"diagram_source": "graph TD", "diagram_type": "mermaid"}),
+    );
     assert_eq!(other.status, 400);
     assert!(String::from_utf8_lossy(&other.body).contains("mermaid"));
 }
@@ -560,11 +594,23 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
     let bomb = puml_compat::encoding::encode_plantuml(&"A -> B\n".repeat(400_000));
     assert_eq!(get(addr, &format!("/plantuml/svg/{bomb}")).status, 413);
     // Other kinds are refused by name, with an image.
-    let class = get(addr, &format!("/plantuml/svg/{}", puml_compat::encoding::encode_plantuml("class Foo\nFoo <|-- Bar")));
+    let class = get(
+        addr,
+        &format!(
+            "/plantuml/svg/{}",
+            puml_compat::encoding::encode_plantuml("class Foo\nFoo <|-- Bar")
+        ),
+    );
     assert_eq!(class.status, 400);
     assert_eq!(class.header("x-puml-unsupported-kind"), Some("CLASS"));
     // Local includes are refused without --include-root.
-    let include = get(addr, &format!("/plantuml/txt/{}", puml_compat::encoding::encode_plantuml("!include /etc/passwd\nA -> B")));
+    let include = get(
+        addr,
+        &format!(
+            "/plantuml/txt/{}",
+            puml_compat::encoding::encode_plantuml("!include /etc/passwd\nA -> B")
+        ),
+    );
     assert_eq!(include.status, 400);
     assert!(!String::from_utf8_lossy(&include.body).contains("root:"));
     // And the server still answers, MCP's REST API included.
@@ -576,7 +622,10 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
 fn the_editor_page_is_self_contained() {
     let addr = start_plantuml("pu-editor");
     let source = "A -> B : <script>alert(1)</script>";
-    let page = get(addr, &format!("/plantuml/uml/{}", puml_compat::encoding::encode_plantuml(source)));
+    let page = get(
+        addr,
+        &format!("/plantuml/uml/{}", puml_compat::encoding::encode_plantuml(source)),
+    );
     assert_eq!(page.status, 200);
     let csp = page.header("content-security-policy").unwrap();
     assert!(csp.contains("default-src 'none'"), "{csp}");

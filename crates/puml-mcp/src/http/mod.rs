@@ -231,7 +231,10 @@ impl HttpServer {
             Arc::new(LocalSessionManager::default()),
             config,
         );
-        let plantuml = options.plantuml.clone().map(|o| Arc::new(plantuml::PlantumlApi::new(o)));
+        let plantuml = options
+            .plantuml
+            .clone()
+            .map(|o| Arc::new(plantuml::PlantumlApi::new(o)));
         let shared = Shared {
             plantuml,
             roots,
@@ -327,14 +330,23 @@ async fn route(shared: &Shared, peer: SocketAddr, request: Request<Incoming>) ->
     if let Some(api) = &shared.plantuml {
         let method = request.method().clone();
         if plantuml::handles(&method, path) || (path == "/" && method == Method::GET) {
-            let path = if path == "/" && method == Method::GET { "/plantuml/uml/".to_string() } else { path.to_string() };
+            let path = if path == "/" && method == Method::GET {
+                "/plantuml/uml/".to_string()
+            } else {
+                path.to_string()
+            };
             let content_type = request
                 .headers()
                 .get(header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string);
             let body = if method == Method::POST {
-                read_body(request.into_body(), shared.options.max_body_bytes, shared.options.request_timeout).await?
+                read_body(
+                    request.into_body(),
+                    shared.options.max_body_bytes,
+                    shared.options.request_timeout,
+                )
+                .await?
             } else {
                 Bytes::new()
             };

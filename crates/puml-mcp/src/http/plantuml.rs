@@ -113,7 +113,13 @@ fn bad_request(message: impl Into<String>) -> ApiError {
 }
 
 /// Answers one request on these endpoints. `body` is the (already limited) request body.
-pub async fn respond(api: Arc<PlantumlApi>, method: Method, path: String, content_type: Option<String>, body: Bytes) -> Result<Response<HttpBody>, ApiError> {
+pub async fn respond(
+    api: Arc<PlantumlApi>,
+    method: Method,
+    path: String,
+    content_type: Option<String>,
+    body: Bytes,
+) -> Result<Response<HttpBody>, ApiError> {
     let request = parse_request(&api, &method, &path, content_type.as_deref(), &body)?;
     match request {
         Request::Editor { source } => Ok(editor_page(&source)),
@@ -121,7 +127,13 @@ pub async fn respond(api: Arc<PlantumlApi>, method: Method, path: String, conten
     }
 }
 
-fn parse_request(api: &PlantumlApi, method: &Method, path: &str, content_type: Option<&str>, body: &[u8]) -> Result<Request, ApiError> {
+fn parse_request(
+    api: &PlantumlApi,
+    method: &Method,
+    path: &str,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<Request, ApiError> {
     let limit = api.options.max_source_bytes;
     if path == "/" {
         let (source, format) = kroki_json(body, None)?;
@@ -131,7 +143,11 @@ fn parse_request(api: &PlantumlApi, method: &Method, path: &str, content_type: O
     let (kind, encoded) = rest.split_once('/').unwrap_or((rest, ""));
     if kind.is_empty() || kind == "uml" {
         if method != Method::GET {
-            return Err(ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "the editor page answers GET"));
+            return Err(ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "the editor page answers GET",
+            ));
         }
         let source = if encoded.is_empty() {
             "@startuml\nAlice -> Bob : hello\n@enduml\n".to_string()
@@ -150,7 +166,9 @@ fn parse_request(api: &PlantumlApi, method: &Method, path: &str, content_type: O
     match *method {
         Method::GET | Method::HEAD => {
             if encoded.is_empty() {
-                return Err(bad_request(format!("GET /plantuml/{kind}/ needs the encoded diagram after the slash")));
+                return Err(bad_request(format!(
+                    "GET /plantuml/{kind}/ needs the encoded diagram after the slash"
+                )));
             }
             Ok(Request::Image {
                 format,
@@ -165,23 +183,33 @@ fn parse_request(api: &PlantumlApi, method: &Method, path: &str, content_type: O
                 String::from_utf8(body.to_vec()).map_err(|_| bad_request("the request body is not UTF-8"))?
             };
             if source.len() > limit {
-                return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", format!("the diagram exceeds the limit of {limit} bytes")));
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    format!("the diagram exceeds the limit of {limit} bytes"),
+                ));
             }
             Ok(Request::Image { format, source })
         }
-        _ => Err(ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", format!("{path} accepts GET and POST"))),
+        _ => Err(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("{path} accepts GET and POST"),
+        )),
     }
 }
 
 fn decode_source(encoded: &str, limit: usize) -> Result<String, ApiError> {
     // Encoded text may arrive percent-escaped (`~h` is sometimes `%7Eh`).
     let unescaped = percent_decode(encoded);
-    decode(&unescaped, limit).map(|(text, _)| text).map_err(|error| match error {
-        puml_compat::encoding::DecodeError::TooLarge { .. } => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", error.to_string())
-        }
-        other => bad_request(format!("cannot decode the diagram in the URL: {other}")),
-    })
+    decode(&unescaped, limit)
+        .map(|(text, _)| text)
+        .map_err(|error| match error {
+            puml_compat::encoding::DecodeError::TooLarge { .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", error.to_string())
+            }
+            other => bad_request(format!("cannot decode the diagram in the URL: {other}")),
+        })
 }
 
 fn percent_decode(text: &str) -> String {
@@ -190,7 +218,10 @@ fn percent_decode(text: &str) -> String {
     let mut index = 0;
     while index < bytes.len() {
         if bytes[index] == b'%' {
-            if let Some(value) = text.get(index + 1..index + 3).and_then(|hex| u8::from_str_radix(hex, 16).ok()) {
+            if let Some(value) = text
+                .get(index + 1..index + 3)
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            {
                 out.push(value);
                 index += 3;
                 continue;
@@ -204,7 +235,8 @@ fn percent_decode(text: &str) -> String {
 
 /// Kroki's JSON body. `path_format` (from `/plantuml/svg`) wins over `output_format`.
 fn kroki_json(body: &[u8], path_format: Option<ImageFormat>) -> Result<(String, ImageFormat), ApiError> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| bad_request(format!("the body is not valid JSON ({e})")))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| bad_request(format!("the body is not valid JSON ({e})")))?;
     let source = value
         .get("diagram_source")
         .and_then(Value::as_str)
@@ -212,12 +244,18 @@ fn kroki_json(body: &[u8], path_format: Option<ImageFormat>) -> Result<(String, 
         .to_string();
     if let Some(kind) = value.get("diagram_type").and_then(Value::as_str) {
         if !kind.eq_ignore_ascii_case("plantuml") {
-            return Err(bad_request(format!("diagram_type `{kind}` is not served here; puml serves plantuml")));
+            return Err(bad_request(format!(
+                "diagram_type `{kind}` is not served here; puml serves plantuml"
+            )));
         }
     }
     let format = match (path_format, value.get("output_format").and_then(Value::as_str)) {
         (Some(format), _) => format,
-        (None, Some(name)) => ImageFormat::from_name(name).ok_or_else(|| bad_request(format!("output_format `{name}` is not served (svg, png, pdf, txt, utxt)")))?,
+        (None, Some(name)) => ImageFormat::from_name(name).ok_or_else(|| {
+            bad_request(format!(
+                "output_format `{name}` is not served (svg, png, pdf, txt, utxt)"
+            ))
+        })?,
         (None, None) => ImageFormat::Svg,
     };
     Ok((source, format))
@@ -236,12 +274,19 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
     });
     let (text, answer) = match tokio::time::timeout(api.options.render_timeout, work).await {
         Ok(Ok(done)) => done,
-        Ok(Err(_panicked)) => return Err(ApiError::internal("internal error while rendering; the server keeps serving")),
+        Ok(Err(_panicked)) => {
+            return Err(ApiError::internal(
+                "internal error while rendering; the server keeps serving",
+            ))
+        }
         Err(_elapsed) => {
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "timeout",
-                format!("the diagram took longer than {} s to render", api.options.render_timeout.as_secs()),
+                format!(
+                    "the diagram took longer than {} s to render",
+                    api.options.render_timeout.as_secs()
+                ),
             ))
         }
     };
@@ -250,16 +295,26 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
     };
     match outcome {
         Outcome::Rendered { pages, description } => {
-            let page = pages.into_iter().next().unwrap_or_else(|| puml_compat::Page { bytes: Vec::new(), width: 0.0, height: 0.0 });
+            let page = pages.into_iter().next().unwrap_or_else(|| puml_compat::Page {
+                bytes: Vec::new(),
+                width: 0.0,
+                height: 0.0,
+            });
             let mut response = image_response(StatusCode::OK, format, page.bytes, page.width, page.height);
             set_header(&mut response, "x-plantuml-diagram-description", &description);
             Ok(response)
         }
-        Outcome::Error { line, message, image, .. } => {
+        Outcome::Error {
+            line, message, image, ..
+        } => {
             let mut response = image_response(StatusCode::BAD_REQUEST, format, image.bytes, image.width, image.height);
             set_header(&mut response, "x-plantuml-diagram-description", "(Error)");
             set_header(&mut response, "x-plantuml-diagram-error", &message);
-            set_header(&mut response, "x-plantuml-diagram-error-line", &error_line.unwrap_or(line + 1).to_string());
+            set_header(
+                &mut response,
+                "x-plantuml-diagram-error-line",
+                &error_line.unwrap_or(line + 1).to_string(),
+            );
             Ok(response)
         }
         Outcome::Unsupported { kind, image } => {
@@ -268,24 +323,46 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
             }
             let mut response = image_response(StatusCode::BAD_REQUEST, format, image.bytes, image.width, image.height);
             set_header(&mut response, "x-plantuml-diagram-description", "(Error)");
-            set_header(&mut response, "x-plantuml-diagram-error", &unsupported_message(kind).replace('\n', " "));
+            set_header(
+                &mut response,
+                "x-plantuml-diagram-error",
+                &unsupported_message(kind).replace('\n', " "),
+            );
             set_header(&mut response, "x-puml-unsupported-kind", kind);
             Ok(response)
         }
     }
 }
 
-fn image_response(status: StatusCode, format: ImageFormat, bytes: Vec<u8>, width: f64, height: f64) -> Response<HttpBody> {
+fn image_response(
+    status: StatusCode,
+    format: ImageFormat,
+    bytes: Vec<u8>,
+    width: f64,
+    height: f64,
+) -> Response<HttpBody> {
     let mut response = Response::new(Full::new(Bytes::from(bytes)).boxed());
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.mime_type()));
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     // The URL holds the diagram: a success never changes; an error may be fixed server-side (fallback).
-    let cache = if status == StatusCode::OK { "public, max-age=86400" } else { "no-cache" };
+    let cache = if status == StatusCode::OK {
+        "public, max-age=86400"
+    } else {
+        "no-cache"
+    };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    set_header(&mut response, "x-plantuml-diagram-width", &(width.ceil() as i64).to_string());
-    set_header(&mut response, "x-plantuml-diagram-height", &(height.ceil() as i64).to_string());
+    set_header(
+        &mut response,
+        "x-plantuml-diagram-width",
+        &(width.ceil() as i64).to_string(),
+    );
+    set_header(
+        &mut response,
+        "x-plantuml-diagram-height",
+        &(height.ceil() as i64).to_string(),
+    );
     response
 }
 
@@ -304,13 +381,20 @@ fn set_header(response: &mut Response<HttpBody>, name: &'static str, value: &str
 
 /// Hands a diagram puml does not draw to the fallback PlantUML server.
 async fn forward(fallback: &str, format: ImageFormat, text: &str) -> Result<Response<HttpBody>, ApiError> {
-    let (authority, prefix) = parse_fallback(fallback).map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "bad_gateway", e))?;
+    let (authority, prefix) =
+        parse_fallback(fallback).map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "bad_gateway", e))?;
     let kind = match format {
         ImageFormat::Txt => "txt",
         other => other.extension(),
     };
     let path = format!("{prefix}/plantuml/{kind}/{}", encode_plantuml(text));
-    let unavailable = |e: String| ApiError::new(StatusCode::BAD_GATEWAY, "bad_gateway", format!("the fallback PlantUML server at {fallback} failed: {e}"));
+    let unavailable = |e: String| {
+        ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "bad_gateway",
+            format!("the fallback PlantUML server at {fallback} failed: {e}"),
+        )
+    };
     let stream = tokio::time::timeout(Duration::from_secs(5), tokio::net::TcpStream::connect(&authority))
         .await
         .map_err(|_| unavailable("connection timed out".into()))?
@@ -341,7 +425,9 @@ async fn forward(fallback: &str, format: ImageFormat, text: &str) -> Result<Resp
             response.headers_mut().insert(name.clone(), value.clone());
         }
     }
-    response.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response
+        .headers_mut()
+        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     Ok(response)
 }
 
@@ -354,9 +440,20 @@ pub fn parse_fallback(url: &str) -> Result<(String, String), String> {
     if authority.is_empty() {
         return Err(format!("the fallback `{url}` has no host"));
     }
-    let authority = if authority.contains(':') { authority.to_string() } else { format!("{authority}:80") };
-    let prefix = path.trim_end_matches('/').trim_end_matches("plantuml").trim_end_matches('/');
-    let prefix = if prefix.is_empty() { String::new() } else { format!("/{prefix}") };
+    let authority = if authority.contains(':') {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    let prefix = path
+        .trim_end_matches('/')
+        .trim_end_matches("plantuml")
+        .trim_end_matches('/');
+    let prefix = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("/{prefix}")
+    };
     Ok((authority, prefix))
 }
 
@@ -365,10 +462,15 @@ pub fn parse_fallback(url: &str) -> Result<(String, String), String> {
 /// renders through `POST /plantuml/svg` and reads the error headers.
 fn editor_page(source: &str) -> Response<HttpBody> {
     let escaped = source.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let html = EDITOR_HTML.replace("{{SOURCE}}", &escaped).replace("{{VERSION}}", puml_compat::VERSION);
+    let html = EDITOR_HTML
+        .replace("{{SOURCE}}", &escaped)
+        .replace("{{VERSION}}", puml_compat::VERSION);
     let mut response = Response::new(Full::new(Bytes::from(html)).boxed());
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static("default-src 'none'; img-src 'self' blob: data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"),
@@ -427,9 +529,18 @@ mod tests {
 
     #[test]
     fn fallback_urls() {
-        assert_eq!(parse_fallback("http://127.0.0.1:8080"), Ok(("127.0.0.1:8080".into(), String::new())));
-        assert_eq!(parse_fallback("http://plantuml.local/plantuml/"), Ok(("plantuml.local:80".into(), String::new())));
-        assert_eq!(parse_fallback("http://h:1/base/plantuml"), Ok(("h:1".into(), "/base".into())));
+        assert_eq!(
+            parse_fallback("http://127.0.0.1:8080"),
+            Ok(("127.0.0.1:8080".into(), String::new()))
+        );
+        assert_eq!(
+            parse_fallback("http://plantuml.local/plantuml/"),
+            Ok(("plantuml.local:80".into(), String::new()))
+        );
+        assert_eq!(
+            parse_fallback("http://h:1/base/plantuml"),
+            Ok(("h:1".into(), "/base".into()))
+        );
         assert!(parse_fallback("https://h").is_err());
     }
 
