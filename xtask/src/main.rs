@@ -1,11 +1,13 @@
 //! Project tasks: `cargo xtask <task>`. Each task lives in its own module;
 //! this file only dispatches.
 
+mod agent_pack;
 mod bench_check;
 mod bench_lsp;
 mod bench_render;
 mod bench_serve;
 mod corpus;
+mod dist;
 mod fidelity;
 mod fix_rate;
 mod fuzz;
@@ -41,6 +43,15 @@ tasks:
   server-compat [--limit N] [--verbose]
                                         `puml serve` beside PlantUML's PicoWeb on the shared corpus
                                         and mutants: same status, content type, error line (±1)
+  sync-agent-pack [--check]             copy skills/ and agents/ into agent-pack/ (and regenerate
+                                        the author skill's syntax.md from the primitive catalog);
+                                        --check only reports what is out of date
+  validate-agent-pack [--pack DIR] [--marketplace-root DIR] [--bin-dir DIR] [--no-source]
+                                        check the agent pack as Claude Code and Codex read it, and
+                                        start puml-mcp / puml-lsp through its launchers
+  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate]
+                                        release binaries, Claude Code and Codex bundles, standalone
+                                        archives, SBOM and SHA256SUMS in target/dist/
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
@@ -66,6 +77,9 @@ fn main() -> ExitCode {
         "grammar-probe" => grammar_probe::run(rest),
         "server-compat" => server_compat::run(rest),
         "bench-serve" => bench_serve::run(rest),
+        "sync-agent-pack" => agent_pack::sync(rest),
+        "validate-agent-pack" => agent_pack::validate(rest),
+        "dist" => dist::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
