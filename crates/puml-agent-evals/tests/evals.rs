@@ -110,3 +110,66 @@ fn the_suite_covers_every_category_prompt_and_skill() {
         assert!(used.contains(p), "no eval requires the primitive {p}");
     }
 }
+
+/// The checker is not a rubber stamp: trajectories that break the workflow fail.
+#[test]
+fn the_checker_rejects_bad_trajectories() {
+    let server = server_binary(SERVER);
+    let fresh = || {
+        load_all()
+            .unwrap()
+            .into_iter()
+            .map(|(_, e)| e)
+            .find(|e| e.category == "groups" && e.id == "alt-else")
+            .unwrap()
+    };
+    let expect_failure = |eval: puml_agent_evals::Eval, needle: &str| {
+        let errs = run_eval(&eval, &server).err().unwrap_or_default();
+        assert!(
+            errs.iter().any(|e| e.contains(needle)),
+            "expected a failure mentioning {needle:?}, got {errs:?}"
+        );
+    };
+
+    // The answer differs from what was checked (edited after the last check).
+    let mut e = fresh();
+    e.answer.source = Some(e.answer.source.unwrap().replace("404", "404 not found"));
+    expect_failure(e, "never checked");
+
+    // A check of other text after the final check.
+    let mut e = fresh();
+    e.steps.push(puml_agent_evals::Step {
+        tool: "puml_check".into(),
+        arguments: serde_json::json!({"source": "@startuml\nA -> B : other\n@enduml\n"}),
+        adversarial: false,
+        expect: Default::default(),
+        note: None,
+    });
+    expect_failure(e, "after the last puml_check");
+
+    // A write without write: true, and a path outside the workspace.
+    let mut e = fresh();
+    e.steps.push(puml_agent_evals::Step {
+        tool: "puml_render_file".into(),
+        arguments: serde_json::json!({"source": e.answer.source.clone().unwrap(), "output_path": "../out.svg"}),
+        adversarial: false,
+        expect: Default::default(),
+        note: None,
+    });
+    let errs = run_eval(&e, &server).err().unwrap_or_default();
+    assert!(errs.iter().any(|m| m.contains("without write: true")), "{errs:?}");
+    assert!(errs.iter().any(|m| m.contains("path traversal")), "{errs:?}");
+
+    // An invalid final diagram, even if the trajectory claims a passing check.
+    let mut e = fresh();
+    let broken = "@startuml\nA -> B hello\n@enduml\n".to_string();
+    e.answer.source = Some(broken.clone());
+    e.steps[0].arguments = serde_json::json!({"source": broken});
+    e.steps[0].expect = Default::default();
+    expect_failure(e, "does not check");
+
+    // A missing required primitive.
+    let mut e = fresh();
+    e.required_primitives.push("loop".into());
+    expect_failure(e, "required primitive loop");
+}
