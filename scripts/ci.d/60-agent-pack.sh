@@ -43,7 +43,9 @@ codex="$work/node_modules/.bin/codex"
 home="$target/agent-pack-ci-home"
 rm -rf "$home"
 mkdir -p "$home"
-export HOME="$home" CODEX_HOME="$home/.codex" DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+# cargo and rustup keep their own homes when HOME changes.
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+export HOME="$home" DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 
 echo "== claude plugin validate agent-pack --strict ($("$claude" --version))"
 "$claude" plugin validate agent-pack --strict
@@ -51,9 +53,9 @@ echo "== claude plugin validate . --strict (the marketplace)"
 "$claude" plugin validate . --strict
 
 echo "== codex plugin marketplace add + plugin add ($("$codex" --version 2>/dev/null))"
-"$codex" plugin marketplace add "$root" 2>&1 | grep -v 'could not create PATH aliases' || true
-"$codex" plugin marketplace list 2>&1 | grep -q '^puml ' || { echo "codex: marketplace puml not listed"; exit 1; }
-"$codex" plugin add puml-agent-pack@puml 2>&1 | grep -v 'could not create PATH aliases'
+"$codex" plugin marketplace add "$root"
+"$codex" plugin marketplace list | grep -q '^puml ' || { echo "codex: marketplace puml not listed"; exit 1; }
+"$codex" plugin add puml-agent-pack@puml
 "$codex" plugin list 2>&1 | grep -E '^puml-agent-pack@puml +installed, enabled' \
   || { echo "codex: puml-agent-pack is not installed and enabled"; "$codex" plugin list; exit 1; }
 "$codex" mcp list --json 2>/dev/null > "$work/mcp.json"
@@ -67,4 +69,22 @@ t = puml["transport"]
 assert t["command"] == "./bin/puml-mcp" and t["cwd"].rstrip("/.").endswith(f"puml-agent-pack/{version}"), t
 print(f"codex mcp list: puml -> {t['command']} (cwd {t['cwd']})")
 PY
+# The release bundles: built from the release binaries above, validated by
+# `dist` itself, then by the hosts' CLIs once unpacked.
+echo "== cargo xtask dist --skip-build"
+cargo xtask dist --skip-build --out "$work/dist" | grep -v '^  ok ' | tail -n 20
+(cd "$work/dist" && sha256sum --check --quiet SHA256SUMS)
+mkdir -p "$work/unpacked"
+for archive in "$work"/dist/puml-agent-pack-*.tar.gz; do tar xzf "$archive" -C "$work/unpacked"; done
+claude_bundle=$(ls -d "$work"/unpacked/puml-agent-pack-claude-*)
+codex_bundle=$(ls -d "$work"/unpacked/puml-agent-pack-codex-*)
+echo "== claude plugin validate (unpacked Claude Code bundle)"
+"$claude" plugin validate "$claude_bundle/puml-agent-pack" --strict
+"$claude" plugin validate "$claude_bundle" --strict
+echo "== codex plugin marketplace add + plugin add (unpacked Codex bundle)"
+"$codex" plugin marketplace remove puml
+"$codex" plugin marketplace add "$codex_bundle"
+"$codex" plugin add puml-agent-pack@puml
+installed="$HOME/.codex/plugins/cache/puml/puml-agent-pack"
+(cd "$installed"/*/ && ./bin/puml-mcp --version)
 echo "== agent pack: all validators passed"

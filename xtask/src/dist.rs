@@ -253,9 +253,10 @@ fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// `tar czf OUT/NAME.tar.gz -C DIR NAME`, reproducible with GNU tar.
+/// `OUT/NAME.tar.gz` of `DIR/NAME`, reproducible with GNU tar (sorted names,
+/// fixed owner and time) and `gzip -n`.
 fn tar_gz(dir: &Path, name: &str, out: &Path) -> Result<PathBuf, String> {
-    let archive = out.join(format!("{name}.tar.gz"));
+    let tar = out.join(format!("{name}.tar"));
     let gnu = Command::new("tar")
         .arg("--version")
         .output()
@@ -265,12 +266,16 @@ fn tar_gz(dir: &Path, name: &str, out: &Path) -> Result<PathBuf, String> {
     if gnu {
         cmd.args(["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0"]);
     }
-    cmd.arg("-czf").arg(&archive).arg("-C").arg(dir).arg(name);
-    let status = cmd.env("GZIP", "-n").status().map_err(|e| format!("tar: {e}"))?;
+    cmd.arg("-cf").arg(&tar).arg("-C").arg(dir).arg(name);
+    let status = cmd.status().map_err(|e| format!("tar: {e}"))?;
     if !status.success() {
         return Err(format!("tar failed for {name}"));
     }
-    Ok(archive)
+    let status = Command::new("gzip").args(["-n", "-9", "-f"]).arg(&tar).status().map_err(|e| format!("gzip: {e}"))?;
+    if !status.success() {
+        return Err(format!("gzip failed for {name}"));
+    }
+    Ok(out.join(format!("{name}.tar.gz")))
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
