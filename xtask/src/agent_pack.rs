@@ -63,7 +63,11 @@ pub const SKILLS: [(&str, &[&str]); 3] = [
     ),
     (
         "puml-docs-integrator",
-        &["references/markdown-embedding.md", "references/mdbook.md", "references/ci.md"],
+        &[
+            "references/markdown-embedding.md",
+            "references/mdbook.md",
+            "references/ci.md",
+        ],
     ),
 ];
 pub const AGENTS: [&str; 2] = ["puml-diagram-designer", "puml-diagram-reviewer"];
@@ -227,7 +231,9 @@ pub fn list_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 #[cfg(unix)]
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+    std::fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 #[cfg(not(unix))]
 pub fn is_executable(_path: &Path) -> bool {
@@ -313,7 +319,11 @@ pub fn validate(args: &[String]) -> Result<(), String> {
         None if bundled_binary(&pack, "puml-mcp").is_some() => None,
         None => Some(default_bin_dir(&root)?),
     };
-    let source_root = if args.iter().any(|a| a == "--no-source") { None } else { Some(root) };
+    let source_root = if args.iter().any(|a| a == "--no-source") {
+        None
+    } else {
+        Some(root)
+    };
     let options = ValidateOptions {
         pack,
         marketplace_root,
@@ -325,7 +335,11 @@ pub fn validate(args: &[String]) -> Result<(), String> {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!("{} check(s) failed:\n  {}", failures.len(), failures.join("\n  ")))
+        Err(format!(
+            "{} check(s) failed:\n  {}",
+            failures.len(),
+            failures.join("\n  ")
+        ))
     }
 }
 
@@ -338,7 +352,17 @@ fn default_bin_dir(root: &Path) -> Result<PathBuf, String> {
     if !(dir.join("puml-mcp").exists() && dir.join("puml-lsp").exists() && dir.join("puml").exists()) {
         println!("building puml, puml-mcp and puml-lsp (release) for the live checks");
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--release", "-p", "puml-cli", "-p", "puml-mcp", "-p", "puml-lsp", "--bins"])
+            .args([
+                "build",
+                "--release",
+                "-p",
+                "puml-cli",
+                "-p",
+                "puml-mcp",
+                "-p",
+                "puml-lsp",
+                "--bins",
+            ])
             .current_dir(root)
             .status()
             .map_err(|e| format!("cargo build: {e}"))?;
@@ -351,7 +375,10 @@ fn default_bin_dir(root: &Path) -> Result<PathBuf, String> {
 
 /// `bin/<os>-<arch>/<tool>` as the launcher names it, when the pack bundles it.
 pub fn bundled_binary(pack: &Path, tool: &str) -> Option<PathBuf> {
-    let path = pack.join("bin").join(platform_dir()).join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
+    let path = pack
+        .join("bin")
+        .join(platform_dir())
+        .join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
     path.exists().then_some(path)
 }
 
@@ -386,7 +413,15 @@ pub fn validate_pack(options: &ValidateOptions) -> Vec<String> {
     if let Some(m) = &claude {
         version = m["version"].as_str().map(str::to_string);
         check_metadata(&mut r, m, "claude");
-        for key in ["skills", "agents", "commands", "hooks", "mcpServers", "lspServers", "outputStyles"] {
+        for key in [
+            "skills",
+            "agents",
+            "commands",
+            "hooks",
+            "mcpServers",
+            "lspServers",
+            "outputStyles",
+        ] {
             if let Some(v) = m.get(key) {
                 check_manifest_paths(&mut r, pack, key, v, false);
             }
@@ -398,7 +433,10 @@ pub fn validate_pack(options: &ValidateOptions) -> Vec<String> {
     let codex = if hosts.codex {
         read_json(&mut r, &pack.join(".codex-plugin/plugin.json"))
     } else {
-        r.check(!pack.join(".codex-plugin").exists(), "no .codex-plugin/ (Claude-only bundle)");
+        r.check(
+            !pack.join(".codex-plugin").exists(),
+            "no .codex-plugin/ (Claude-only bundle)",
+        );
         None
     };
     if let Some(m) = &codex {
@@ -412,8 +450,14 @@ pub fn validate_pack(options: &ValidateOptions) -> Vec<String> {
                 check_manifest_paths(&mut r, pack, key, v, true);
             }
         }
-        r.check(m["skills"].is_string() || m["skills"].is_array(), "codex: skills declared");
-        r.check(m["mcpServers"].as_str() == Some("./.codex-mcp.json"), "codex: mcpServers is ./.codex-mcp.json");
+        r.check(
+            m["skills"].is_string() || m["skills"].is_array(),
+            "codex: skills declared",
+        );
+        r.check(
+            m["mcpServers"].as_str() == Some("./.codex-mcp.json"),
+            "codex: mcpServers is ./.codex-mcp.json",
+        );
         check_codex_interface(&mut r, pack, &m["interface"]);
     }
     if hosts.codex {
@@ -457,9 +501,17 @@ pub fn validate_pack(options: &ValidateOptions) -> Vec<String> {
         let text = std::fs::read_to_string(pack.join("prompts").join(file)).unwrap_or_default();
         r.check(text.contains("puml"), format!("prompts/{file}"));
     }
-    for asset in ["icon.png", "logo.png", "screenshot-authoring.png", "screenshot-preview.png"] {
+    for asset in [
+        "icon.png",
+        "logo.png",
+        "screenshot-authoring.png",
+        "screenshot-preview.png",
+    ] {
         let bytes = std::fs::read(pack.join("assets").join(asset)).unwrap_or_default();
-        r.check(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), format!("assets/{asset} is a PNG"));
+        r.check(
+            bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            format!("assets/{asset} is a PNG"),
+        );
     }
 
     if let Some(root) = &options.marketplace_root {
@@ -472,11 +524,7 @@ pub fn validate_pack(options: &ValidateOptions) -> Vec<String> {
     r.section("live: puml-lsp through bin/puml-lsp");
     check_lsp_live(&mut r, pack, options.bin_dir.as_deref());
 
-    println!(
-        "\n{} check(s) passed, {} failed",
-        r.passed,
-        r.failures.len()
-    );
+    println!("\n{} check(s) passed, {} failed", r.passed, r.failures.len());
     r.failures
 }
 
@@ -519,24 +567,39 @@ fn check_readme(r: &mut Report, pack: &Path) {
         "README: no \"experimental\" or \"phase 1\" framing",
     );
     for tool in EXPECTED_TOOLS {
-        r.check(readme.contains(&format!("`{tool}`")), format!("README's tools table lists {tool}"));
+        r.check(
+            readme.contains(&format!("`{tool}`")),
+            format!("README's tools table lists {tool}"),
+        );
     }
     for prompt in SPEC_DEFAULT_PROMPTS {
-        r.check(readme.contains(prompt), format!("README lists the default prompt {prompt:?}"));
+        r.check(
+            readme.contains(prompt),
+            format!("README lists the default prompt {prompt:?}"),
+        );
     }
 }
 
 fn check_metadata(r: &mut Report, m: &Value, host: &str) {
     r.check(m["name"] == PLUGIN_NAME, format!("{host}: name is {PLUGIN_NAME}"));
     let version = m["version"].as_str().unwrap_or("");
-    let semver = version.split('.').count() == 3 && version.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    let semver = version.split('.').count() == 3
+        && version
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
     r.check(semver, format!("{host}: version {version:?} is semver"));
     r.check(
         m["description"].as_str().is_some_and(|d| d.len() >= 20),
         format!("{host}: description"),
     );
-    r.check(m["author"]["name"].as_str().is_some_and(|n| !n.is_empty()), format!("{host}: author.name"));
-    r.check(m["license"].as_str().is_some_and(|n| !n.is_empty()), format!("{host}: license"));
+    r.check(
+        m["author"]["name"].as_str().is_some_and(|n| !n.is_empty()),
+        format!("{host}: author.name"),
+    );
+    r.check(
+        m["license"].as_str().is_some_and(|n| !n.is_empty()),
+        format!("{host}: license"),
+    );
     for key in ["homepage", "repository"] {
         r.check(
             m[key].as_str().is_some_and(|u| u.starts_with("https://")),
@@ -544,7 +607,9 @@ fn check_metadata(r: &mut Report, m: &Value, host: &str) {
         );
     }
     r.check(
-        m["keywords"].as_array().is_some_and(|k| !k.is_empty() && k.iter().all(Value::is_string)),
+        m["keywords"]
+            .as_array()
+            .is_some_and(|k| !k.is_empty() && k.iter().all(Value::is_string)),
         format!("{host}: keywords"),
     );
 }
@@ -575,7 +640,9 @@ fn relative_inside(p: &str, require_dot_slash: bool) -> bool {
     };
     !rest.is_empty()
         && !Path::new(rest).is_absolute()
-        && Path::new(rest).components().all(|c| matches!(c, std::path::Component::Normal(_)))
+        && Path::new(rest)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 /// Only the manifest inside the host's folder.
@@ -590,14 +657,26 @@ fn check_only_manifest(r: &mut Report, pack: &Path, dir: &str) {
 }
 
 fn check_codex_interface(r: &mut Report, pack: &Path, i: &Value) {
-    r.check(i["displayName"] == DISPLAY_NAME, format!("codex: interface.displayName is {DISPLAY_NAME:?}"));
+    r.check(
+        i["displayName"] == DISPLAY_NAME,
+        format!("codex: interface.displayName is {DISPLAY_NAME:?}"),
+    );
     for key in ["shortDescription", "longDescription", "developerName", "category"] {
-        r.check(i[key].as_str().is_some_and(|s| !s.is_empty()), format!("codex: interface.{key}"));
+        r.check(
+            i[key].as_str().is_some_and(|s| !s.is_empty()),
+            format!("codex: interface.{key}"),
+        );
     }
-    let prompts: Vec<&str> = i["defaultPrompt"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let prompts: Vec<&str> = i["defaultPrompt"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     r.check(
         (1..=3).contains(&prompts.len()),
-        format!("codex: interface.defaultPrompt has 1 to 3 entries (Codex's limit), found {}", prompts.len()),
+        format!(
+            "codex: interface.defaultPrompt has 1 to 3 entries (Codex's limit), found {}",
+            prompts.len()
+        ),
     );
     for p in &prompts {
         r.check(
@@ -607,10 +686,19 @@ fn check_codex_interface(r: &mut Report, pack: &Path, i: &Value) {
     }
     let long = i["longDescription"].as_str().unwrap_or("");
     for p in SPEC_DEFAULT_PROMPTS.iter().filter(|p| !prompts.contains(p)) {
-        r.check(long.contains(p), format!("codex: the remaining default prompt {p:?} is in longDescription"));
+        r.check(
+            long.contains(p),
+            format!("codex: the remaining default prompt {p:?} is in longDescription"),
+        );
     }
     let mut assets: Vec<&str> = ["composerIcon", "logo"].iter().filter_map(|k| i[*k].as_str()).collect();
-    assets.extend(i["screenshots"].as_array().into_iter().flatten().filter_map(Value::as_str));
+    assets.extend(
+        i["screenshots"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str),
+    );
     r.check(assets.len() >= 4, "codex: icon, logo and screenshots declared");
     for a in assets {
         r.check(
@@ -621,9 +709,14 @@ fn check_codex_interface(r: &mut Report, pack: &Path, i: &Value) {
 }
 
 fn check_claude_mcp(r: &mut Report, pack: &Path) {
-    let Some(m) = read_json(r, &pack.join(".mcp.json")) else { return };
+    let Some(m) = read_json(r, &pack.join(".mcp.json")) else {
+        return;
+    };
     let servers = m["mcpServers"].as_object();
-    r.check(servers.is_some_and(|s| s.len() == 1 && s.contains_key("puml")), ".mcp.json: mcpServers has the one server puml");
+    r.check(
+        servers.is_some_and(|s| s.len() == 1 && s.contains_key("puml")),
+        ".mcp.json: mcpServers has the one server puml",
+    );
     let server = &m["mcpServers"]["puml"];
     r.check(
         server["command"] == "${CLAUDE_PLUGIN_ROOT}/bin/puml-mcp",
@@ -633,45 +726,69 @@ fn check_claude_mcp(r: &mut Report, pack: &Path) {
 }
 
 fn check_codex_mcp(r: &mut Report, pack: &Path) {
-    let Some(m) = read_json(r, &pack.join(".codex-mcp.json")) else { return };
+    let Some(m) = read_json(r, &pack.join(".codex-mcp.json")) else {
+        return;
+    };
     let server = &m["mcpServers"]["puml"];
     r.check(
         server["command"] == "./bin/puml-mcp" && server["cwd"] == ".",
         ".codex-mcp.json: ./bin/puml-mcp run from the plugin root (cwd \".\")",
     );
     let text = m.to_string();
-    r.check(!text.contains("${"), ".codex-mcp.json: no host variables (Codex expands none)");
+    r.check(
+        !text.contains("${"),
+        ".codex-mcp.json: no host variables (Codex expands none)",
+    );
     check_no_absolute(r, ".codex-mcp.json", server);
 }
 
 /// No absolute developer-machine path in a server's command, args or env.
 fn check_no_absolute(r: &mut Report, file: &str, server: &Value) {
     let mut strings = vec![server["command"].as_str().unwrap_or("").to_string()];
-    strings.extend(server["args"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string));
+    strings.extend(
+        server["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string),
+    );
     if let Some(env) = server["env"].as_object() {
         strings.extend(env.values().filter_map(Value::as_str).map(str::to_string));
     }
-    let bad: Vec<&String> = strings.iter().filter(|s| s.starts_with('/') || s.contains(":\\")).collect();
+    let bad: Vec<&String> = strings
+        .iter()
+        .filter(|s| s.starts_with('/') || s.contains(":\\"))
+        .collect();
     r.check(bad.is_empty(), format!("{file}: no absolute paths {bad:?}"));
 }
 
 fn check_lsp(r: &mut Report, pack: &Path) {
-    let Some(m) = read_json(r, &pack.join(".lsp.json")) else { return };
+    let Some(m) = read_json(r, &pack.join(".lsp.json")) else {
+        return;
+    };
     let Some(servers) = m.as_object() else { return };
-    r.check(servers.len() == 1 && servers.contains_key("puml"), ".lsp.json: one server, puml");
+    r.check(
+        servers.len() == 1 && servers.contains_key("puml"),
+        ".lsp.json: one server, puml",
+    );
     for (name, server) in servers {
         let Some(obj) = server.as_object() else {
             r.fail(format!(".lsp.json: {name} is not an object"));
             continue;
         };
         let unknown: Vec<&String> = obj.keys().filter(|k| !LSP_KEYS.contains(&k.as_str())).collect();
-        r.check(unknown.is_empty(), format!(".lsp.json: {name}: only Claude Code's keys {unknown:?}"));
+        r.check(
+            unknown.is_empty(),
+            format!(".lsp.json: {name}: only Claude Code's keys {unknown:?}"),
+        );
         r.check(
             obj.get("command").and_then(Value::as_str) == Some("${CLAUDE_PLUGIN_ROOT}/bin/puml-lsp"),
             format!(".lsp.json: {name}: command is ${{CLAUDE_PLUGIN_ROOT}}/bin/puml-lsp"),
         );
         r.check(
-            obj.get("args").is_none_or(|a| a.as_array().is_some_and(|a| a.iter().all(Value::is_string))),
+            obj.get("args")
+                .is_none_or(|a| a.as_array().is_some_and(|a| a.iter().all(Value::is_string))),
             format!(".lsp.json: {name}: args is a list of strings"),
         );
         let map = obj.get("extensionToLanguage").and_then(Value::as_object);
@@ -714,7 +831,9 @@ pub fn front_matter(text: &str) -> Option<BTreeMap<String, String>> {
 fn valid_skill_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !name.starts_with('-')
         && !name.ends_with('-')
         && !name.contains("--")
@@ -723,10 +842,18 @@ fn valid_skill_name(name: &str) -> bool {
 fn check_skills(r: &mut Report, pack: &Path) {
     let dir = pack.join("skills");
     let found: BTreeSet<String> = std::fs::read_dir(&dir)
-        .map(|d| d.flatten().filter(|e| e.path().is_dir()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     let wanted: BTreeSet<String> = SKILLS.iter().map(|(n, _)| n.to_string()).collect();
-    r.check(found == wanted, format!("skills/ holds exactly {wanted:?} (found {found:?})"));
+    r.check(
+        found == wanted,
+        format!("skills/ holds exactly {wanted:?} (found {found:?})"),
+    );
     for (name, files) in SKILLS {
         let skill_md = dir.join(name).join("SKILL.md");
         let text = std::fs::read_to_string(&skill_md).unwrap_or_default();
@@ -734,18 +861,30 @@ fn check_skills(r: &mut Report, pack: &Path) {
             r.fail(format!("skills/{name}/SKILL.md: front matter"));
             continue;
         };
-        r.check(fm.get("name").map(String::as_str) == Some(name), format!("skills/{name}: name equals the folder"));
-        r.check(valid_skill_name(name), format!("skills/{name}: name is lowercase-hyphenated, ≤ 64 characters"));
+        r.check(
+            fm.get("name").map(String::as_str) == Some(name),
+            format!("skills/{name}: name equals the folder"),
+        );
+        r.check(
+            valid_skill_name(name),
+            format!("skills/{name}: name is lowercase-hyphenated, ≤ 64 characters"),
+        );
         let description = fm.get("description").cloned().unwrap_or_default();
         r.check(
             (40..=1024).contains(&description.chars().count()),
-            format!("skills/{name}: description of 40–1024 characters ({})", description.chars().count()),
+            format!(
+                "skills/{name}: description of 40–1024 characters ({})",
+                description.chars().count()
+            ),
         );
         let unknown: Vec<&String> = fm
             .keys()
             .filter(|k| !["name", "description", "license", "metadata", "allowed-tools"].contains(&k.as_str()))
             .collect();
-        r.check(unknown.is_empty(), format!("skills/{name}: only portable front-matter keys {unknown:?}"));
+        r.check(
+            unknown.is_empty(),
+            format!("skills/{name}: only portable front-matter keys {unknown:?}"),
+        );
         for file in files.iter() {
             r.check(dir.join(name).join(file).is_file(), format!("skills/{name}/{file}"));
             r.check(text.contains(file), format!("skills/{name}: SKILL.md points at {file}"));
@@ -757,7 +896,10 @@ fn check_skills(r: &mut Report, pack: &Path) {
                 "author skill: says it could not validate when the tools are unavailable",
             );
             let script = dir.join(name).join("scripts/validate-output.sh");
-            r.check(is_executable(&script), "author skill: scripts/validate-output.sh is executable");
+            r.check(
+                is_executable(&script),
+                "author skill: scripts/validate-output.sh is executable",
+            );
         }
     }
 }
@@ -770,12 +912,18 @@ fn check_agents(r: &mut Report, pack: &Path) {
             r.fail(format!("agents/{name}.md: front matter"));
             continue;
         };
-        r.check(fm.get("name").map(String::as_str) == Some(name), format!("agents/{name}: name equals the file"));
+        r.check(
+            fm.get("name").map(String::as_str) == Some(name),
+            format!("agents/{name}: name equals the file"),
+        );
         r.check(
             fm.get("description").is_some_and(|d| d.len() >= 40),
             format!("agents/{name}: description"),
         );
-        let tools: Vec<&str> = fm.get("tools").map(|t| t.split(',').map(str::trim).collect()).unwrap_or_default();
+        let tools: Vec<&str> = fm
+            .get("tools")
+            .map(|t| t.split(',').map(str::trim).collect())
+            .unwrap_or_default();
         r.check(
             !tools.is_empty() && tools.iter().all(|t| !t.is_empty()) && !tools.contains(&"Bash"),
             format!("agents/{name}: tools listed, no shell ({} tools)", tools.len()),
@@ -786,7 +934,9 @@ fn check_agents(r: &mut Report, pack: &Path) {
         );
         if name.ends_with("reviewer") {
             r.check(
-                !tools.iter().any(|t| ["Write", "Edit"].contains(t) || t.ends_with("__puml_render_file")),
+                !tools
+                    .iter()
+                    .any(|t| ["Write", "Edit"].contains(t) || t.ends_with("__puml_render_file")),
                 "reviewer agent: no write tools",
             );
         }
@@ -820,7 +970,8 @@ fn check_in_sync(r: &mut Report, source: &Path, pack: &Path) {
         stale.is_empty(),
         format!("agent-pack/skills and agent-pack/agents equal skills/ and agents/ {stale:?}"),
     );
-    let syntax = std::fs::read_to_string(source.join("skills/puml-sequence-author/references/syntax.md")).unwrap_or_default();
+    let syntax =
+        std::fs::read_to_string(source.join("skills/puml-sequence-author/references/syntax.md")).unwrap_or_default();
     r.check(
         syntax == syntax_reference(),
         "skills/puml-sequence-author/references/syntax.md is generated from the primitive catalog",
@@ -830,10 +981,21 @@ fn check_in_sync(r: &mut Report, source: &Path, pack: &Path) {
 fn check_marketplaces(r: &mut Report, root: &Path, pack: &Path, version: Option<&str>, hosts: Hosts) {
     let pack_abs = pack.canonicalize().unwrap_or_else(|_| pack.to_path_buf());
     if let Some(m) = read_json(r, &root.join(".claude-plugin/marketplace.json")) {
-        r.check(m["name"].as_str().is_some_and(valid_skill_name), "claude marketplace: name is kebab-case");
-        r.check(m["owner"]["name"].as_str().is_some_and(|n| !n.is_empty()), "claude marketplace: owner.name");
-        r.check(m["metadata"]["description"].is_string(), "claude marketplace: metadata.description");
-        let entry = m["plugins"].as_array().and_then(|p| p.iter().find(|e| e["name"] == PLUGIN_NAME));
+        r.check(
+            m["name"].as_str().is_some_and(valid_skill_name),
+            "claude marketplace: name is kebab-case",
+        );
+        r.check(
+            m["owner"]["name"].as_str().is_some_and(|n| !n.is_empty()),
+            "claude marketplace: owner.name",
+        );
+        r.check(
+            m["metadata"]["description"].is_string(),
+            "claude marketplace: metadata.description",
+        );
+        let entry = m["plugins"]
+            .as_array()
+            .and_then(|p| p.iter().find(|e| e["name"] == PLUGIN_NAME));
         r.check(entry.is_some(), format!("claude marketplace: lists {PLUGIN_NAME}"));
         if let Some(e) = entry {
             let source = e["source"].as_str().unwrap_or("");
@@ -846,16 +1008,27 @@ fn check_marketplaces(r: &mut Report, root: &Path, pack: &Path, version: Option<
                 r.check(e[key].is_string(), format!("claude marketplace entry: {key}"));
             }
             r.check(e["author"]["name"].is_string(), "claude marketplace entry: author.name");
-            r.check(e["version"].as_str() == version, "claude marketplace entry: version equals plugin.json's");
+            r.check(
+                e["version"].as_str() == version,
+                "claude marketplace entry: version equals plugin.json's",
+            );
         }
     }
     if !hosts.codex {
         return;
     }
     if let Some(m) = read_json(r, &root.join(".agents/plugins/marketplace.json")) {
-        r.check(m["name"].as_str().is_some_and(valid_skill_name), "codex marketplace: name is kebab-case");
-        r.check(m["interface"]["displayName"].is_string(), "codex marketplace: interface.displayName");
-        let entry = m["plugins"].as_array().and_then(|p| p.iter().find(|e| e["name"] == PLUGIN_NAME));
+        r.check(
+            m["name"].as_str().is_some_and(valid_skill_name),
+            "codex marketplace: name is kebab-case",
+        );
+        r.check(
+            m["interface"]["displayName"].is_string(),
+            "codex marketplace: interface.displayName",
+        );
+        let entry = m["plugins"]
+            .as_array()
+            .and_then(|p| p.iter().find(|e| e["name"] == PLUGIN_NAME));
         r.check(entry.is_some(), format!("codex marketplace: lists {PLUGIN_NAME}"));
         if let Some(e) = entry {
             let path = e["source"]["path"].as_str().or(e["source"].as_str()).unwrap_or("");
@@ -865,7 +1038,8 @@ fn check_marketplaces(r: &mut Report, root: &Path, pack: &Path, version: Option<
                 format!("codex marketplace: source path {path:?} is the pack"),
             );
             r.check(
-                ["AVAILABLE", "INSTALLED_BY_DEFAULT"].contains(&e["policy"]["installation"].as_str().unwrap_or("AVAILABLE")),
+                ["AVAILABLE", "INSTALLED_BY_DEFAULT"]
+                    .contains(&e["policy"]["installation"].as_str().unwrap_or("AVAILABLE")),
                 "codex marketplace: installation policy lets users install it",
             );
             r.check(
@@ -929,7 +1103,9 @@ impl StdioPeer {
                 .lines
                 .recv_timeout(Duration::from_secs(30))
                 .map_err(|_| self.stderr_note(format!("no answer to {method} within 30 s")))?;
-            let Ok(value) = serde_json::from_str::<Value>(&line) else { continue };
+            let Ok(value) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
             if value["id"] == id {
                 return Ok(value);
             }
@@ -969,6 +1145,9 @@ fn launcher(pack: &Path, tool: &str, bin_dir: Option<&Path>, cwd: &Path) -> Comm
     command
 }
 
+/// Tool names, a `puml_check` answer, prompt names, resource URIs.
+type LiveAnswers = (Vec<String>, Value, Vec<String>, Vec<String>);
+
 fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Hosts) {
     let workspace = std::env::temp_dir().join(format!("puml-pack-validate-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&workspace);
@@ -976,13 +1155,16 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
     if hosts.codex {
         match mcp_session(pack, bin_dir) {
             Ok(()) => {
-                r.check(true, "Codex-style start (cwd = plugin root, ./bin/puml-mcp) initializes");
+                r.check(
+                    true,
+                    "Codex-style start (cwd = plugin root, ./bin/puml-mcp) initializes",
+                );
             }
             Err(e) => r.fail(format!("MCP session: {e}")),
         }
     }
     // The tools answer, and Claude's configuration starts the same launcher.
-    let result = (|| -> Result<(Vec<String>, Value, Vec<String>, Vec<String>), String> {
+    let result = (|| -> Result<LiveAnswers, String> {
         let mut peer = StdioPeer::spawn(launcher(pack, "puml-mcp", bin_dir, &workspace))?;
         let init = peer.request(
             "initialize",
@@ -995,7 +1177,11 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
         let tools = peer.request("tools/list", json!({}))?;
         let names = tools["result"]["tools"]
             .as_array()
-            .map(|t| t.iter().filter_map(|t| t["name"].as_str().map(str::to_string)).collect())
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| t["name"].as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         let check = peer.request(
             "tools/call",
@@ -1004,7 +1190,11 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
         let prompts = peer.request("prompts/list", json!({}))?;
         let prompt_names = prompts["result"]["prompts"]
             .as_array()
-            .map(|t| t.iter().filter_map(|t| t["name"].as_str().map(str::to_string)).collect())
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| t["name"].as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         let resources = peer.request("resources/list", json!({}))?;
         let uris = resources["result"]["resources"]
@@ -1023,7 +1213,10 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
             names.sort();
             r.check(
                 names == EXPECTED_TOOLS,
-                format!("tools/list returns the expected {} tools {names:?}", EXPECTED_TOOLS.len()),
+                format!(
+                    "tools/list returns the expected {} tools {names:?}",
+                    EXPECTED_TOOLS.len()
+                ),
             );
             r.check(
                 check["result"]["structuredContent"]["ok"] == true,
@@ -1033,7 +1226,8 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
             prompts.sort();
             r.check(prompts == EXPECTED_PROMPTS, format!("prompts/list {prompts:?}"));
             r.check(
-                uris.iter().any(|u| u == "puml://syntax/spec") && uris.iter().any(|u| u.starts_with("puml://examples/")),
+                uris.iter().any(|u| u == "puml://syntax/spec")
+                    && uris.iter().any(|u| u.starts_with("puml://examples/")),
                 format!("resources/list has the syntax and examples ({} resources)", uris.len()),
             );
         }
@@ -1131,7 +1325,11 @@ impl LspPeer {
                 }
             }
         });
-        Ok(LspPeer { child, stdin, messages: rx })
+        Ok(LspPeer {
+            child,
+            stdin,
+            messages: rx,
+        })
     }
 
     fn send(&mut self, msg: Value) -> Result<(), String> {

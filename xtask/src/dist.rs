@@ -72,7 +72,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     if !skip_build {
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args(["build", "--release", "--locked", "-p", "puml-cli", "-p", "puml-lsp", "-p", "puml-mcp", "--bins"]);
+        cmd.args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "puml-cli",
+            "-p",
+            "puml-lsp",
+            "-p",
+            "puml-mcp",
+            "--bins",
+        ]);
         if let Some(t) = &triple {
             cmd.args(["--target", t]);
         }
@@ -85,7 +96,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for bin in BINARIES {
         let path = release_dir.join(format!("{bin}{exe}"));
         if !path.is_file() {
-            return Err(format!("{} is missing (build it, or drop --skip-build)", path.display()));
+            return Err(format!(
+                "{} is missing (build it, or drop --skip-build)",
+                path.display()
+            ));
         }
     }
 
@@ -112,7 +126,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let name = format!("{bin}-{version}-{platform}");
         let dir = staging.join(&name);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        copy_file(&release_dir.join(format!("{bin}{exe}")), &dir.join(format!("{bin}{exe}")), true)?;
+        copy_file(
+            &release_dir.join(format!("{bin}{exe}")),
+            &dir.join(format!("{bin}{exe}")),
+            true,
+        )?;
         copy_file(&root.join("agent-pack/LICENSE"), &dir.join("LICENSE"), false)?;
         archives.push(tar_gz(&staging, &name, &out)?);
     }
@@ -133,7 +151,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         println!("  {:>12} bytes  {}", len, file_name(path));
     }
-    println!("  SHA256SUMS:\n{}", sums.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n"));
+    println!(
+        "  SHA256SUMS:\n{}",
+        sums.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+    );
     println!(
         "\nOther platforms: cargo xtask dist --target TRIPLE on a machine with that toolchain\n\
          (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-apple-darwin,\n\
@@ -159,14 +180,25 @@ impl Host {
 
 /// Files of the source pack that a host's bundle leaves out.
 fn excluded(host: Host, rel: &Path) -> bool {
-    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
+    let first = rel
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default();
     match host {
         Host::Claude => first == ".codex-plugin" || first == ".codex-mcp.json",
         Host::Codex => false,
     }
 }
 
-fn assemble_bundle(root: &Path, bundle: &Path, host: Host, release_dir: &Path, platform: &str, exe: &str) -> Result<(), String> {
+fn assemble_bundle(
+    root: &Path,
+    bundle: &Path,
+    host: Host,
+    release_dir: &Path,
+    platform: &str,
+    exe: &str,
+) -> Result<(), String> {
     let src = root.join("agent-pack");
     let plugin = bundle.join(agent_pack::PLUGIN_NAME);
     for rel in list_files(&src)? {
@@ -224,7 +256,11 @@ fn validate_bundle(bundle: &Path, host: Host) -> Result<(), String> {
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!("the {} bundle failed validation:\n  {}", host.name(), failures.join("\n  ")))
+        Err(format!(
+            "the {} bundle failed validation:\n  {}",
+            host.name(),
+            failures.join("\n  ")
+        ))
     }
 }
 
@@ -250,7 +286,9 @@ fn copy_file(from: &Path, to: &Path, exec: bool) -> Result<(), String> {
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// `OUT/NAME.tar.gz` of `DIR/NAME`, reproducible with GNU tar (sorted names,
@@ -271,7 +309,11 @@ fn tar_gz(dir: &Path, name: &str, out: &Path) -> Result<PathBuf, String> {
     if !status.success() {
         return Err(format!("tar failed for {name}"));
     }
-    let status = Command::new("gzip").args(["-n", "-9", "-f"]).arg(&tar).status().map_err(|e| format!("gzip: {e}"))?;
+    let status = Command::new("gzip")
+        .args(["-n", "-9", "-f"])
+        .arg(&tar)
+        .status()
+        .map_err(|e| format!("gzip: {e}"))?;
     if !status.success() {
         return Err(format!("gzip failed for {name}"));
     }
@@ -284,10 +326,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 fn workspace_version(root: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
-    let section = text.split("[workspace.package]").nth(1).ok_or("no [workspace.package]")?;
+    let section = text
+        .split("[workspace.package]")
+        .nth(1)
+        .ok_or("no [workspace.package]")?;
     section
         .lines()
-        .find_map(|l| l.trim().strip_prefix("version = ").map(|v| v.trim_matches('"').to_string()))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("version = ")
+                .map(|v| v.trim_matches('"').to_string())
+        })
         .ok_or_else(|| "no workspace version".to_string())
 }
 
@@ -297,11 +346,14 @@ pub fn sbom_json(root: &Path, version: &str) -> Result<String, String> {
     let mut components = Vec::new();
     for block in lock.split("[[package]]").skip(1) {
         let field = |key: &str| {
-            block
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{key} = ")).map(|v| v.trim_matches('"').to_string()))
+            block.lines().find_map(|l| {
+                l.strip_prefix(&format!("{key} = "))
+                    .map(|v| v.trim_matches('"').to_string())
+            })
         };
-        let (Some(name), Some(ver)) = (field("name"), field("version")) else { continue };
+        let (Some(name), Some(ver)) = (field("name"), field("version")) else {
+            continue;
+        };
         let source = field("source");
         let mut c = serde_json::json!({
             "type": "library",
@@ -339,5 +391,7 @@ pub fn sbom_json(root: &Path, version: &str) -> Result<String, String> {
         },
         "components": components,
     });
-    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string()).map(|s| s + "\n")
+    serde_json::to_string_pretty(&doc)
+        .map_err(|e| e.to_string())
+        .map(|s| s + "\n")
 }

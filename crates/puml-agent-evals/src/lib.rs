@@ -174,7 +174,10 @@ pub struct Outcome {
 }
 
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 pub fn evals_dir() -> PathBuf {
@@ -197,7 +200,11 @@ pub fn load_all() -> Result<Vec<(PathBuf, Eval)>, String> {
             let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
             let eval: Eval = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
             if eval.category != category {
-                return Err(format!("{}: category {} in the folder {category}", file.display(), eval.category));
+                return Err(format!(
+                    "{}: category {} in the folder {category}",
+                    file.display(),
+                    eval.category
+                ));
             }
             let stem = file.file_stem().unwrap().to_string_lossy();
             if eval.id != stem {
@@ -230,7 +237,11 @@ fn expand(value: &Value) -> Value {
 fn codes_of(diagnostics: &Value) -> Vec<String> {
     diagnostics
         .as_array()
-        .map(|d| d.iter().filter_map(|d| d["code"].as_str().map(str::to_string)).collect())
+        .map(|d| {
+            d.iter()
+                .filter_map(|d| d["code"].as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -245,7 +256,9 @@ fn short(text: &str, max: usize) -> String {
 }
 
 fn summarize_args(args: &Value) -> String {
-    let Some(map) = args.as_object() else { return args.to_string() };
+    let Some(map) = args.as_object() else {
+        return args.to_string();
+    };
     let parts: Vec<String> = map
         .iter()
         .map(|(k, v)| match v {
@@ -266,7 +279,15 @@ fn summarize_result(response: &Value) -> String {
     if !codes.is_empty() {
         s.push_str(&format!(" codes={}", codes.join(",")));
     }
-    for key in ["fixes_applied", "width", "height", "output_path", "path", "bytes", "format"] {
+    for key in [
+        "fixes_applied",
+        "width",
+        "height",
+        "output_path",
+        "path",
+        "bytes",
+        "format",
+    ] {
         if !sc[key].is_null() {
             s.push_str(&format!(" {key}={}", sc[key]));
         }
@@ -283,7 +304,12 @@ fn summarize_result(response: &Value) -> String {
 pub fn run_eval(eval: &Eval, server: &Path) -> Result<Outcome, Vec<String>> {
     let mut failures = Vec::new();
     let mut outcome = Outcome::default();
-    let workspace = std::env::temp_dir().join(format!("puml-evals-{}-{}-{}", std::process::id(), eval.category, eval.id));
+    let workspace = std::env::temp_dir().join(format!(
+        "puml-evals-{}-{}-{}",
+        std::process::id(),
+        eval.category,
+        eval.id
+    ));
     let _ = std::fs::remove_dir_all(&workspace);
     std::fs::create_dir_all(&workspace).map_err(|e| vec![e.to_string()])?;
     let workspace = workspace.canonicalize().map_err(|e| vec![e.to_string()])?;
@@ -300,7 +326,10 @@ pub fn run_eval(eval: &Eval, server: &Path) -> Result<Outcome, Vec<String>> {
     };
 
     // The prompt the task goes through must exist and carry the workflow.
-    match session.request("prompts/get", json!({"name": eval.prompt.name, "arguments": eval.prompt.arguments})) {
+    match session.request(
+        "prompts/get",
+        json!({"name": eval.prompt.name, "arguments": eval.prompt.arguments}),
+    ) {
         Ok(resp) => {
             let text = resp["result"]["messages"].to_string();
             if resp.get("error").is_some() || text.len() < 40 {
@@ -308,7 +337,9 @@ pub fn run_eval(eval: &Eval, server: &Path) -> Result<Outcome, Vec<String>> {
             } else if eval.prompt.name != "explain_sequence_diagram" && !text.contains("puml_check") {
                 failures.push(format!("prompt {} does not require puml_check", eval.prompt.name));
             }
-            outcome.transcript.push_str(&format!("prompts/get {} → {} bytes\n", eval.prompt.name, text.len()));
+            outcome
+                .transcript
+                .push_str(&format!("prompts/get {} → {} bytes\n", eval.prompt.name, text.len()));
         }
         Err(e) => failures.push(format!("prompts/get: {e}")),
     }
@@ -359,20 +390,28 @@ pub fn run_eval(eval: &Eval, server: &Path) -> Result<Outcome, Vec<String>> {
         ));
         let sc = &response["result"]["structuredContent"];
         if step.tool == "puml_check" {
-            outcome.check_diagnostics.push(json!({"step": n, "ok": sc["ok"], "diagnostics": sc["diagnostics"]}));
+            outcome
+                .check_diagnostics
+                .push(json!({"step": n, "ok": sc["ok"], "diagnostics": sc["diagnostics"]}));
         }
         // Expectations.
         let e = &step.expect;
         if let Some(code) = e.protocol_error {
             if response["error"]["code"] != code {
-                failures.push(format!("step {n}: expected protocol error {code}, got {}", summarize_result(&response)));
+                failures.push(format!(
+                    "step {n}: expected protocol error {code}, got {}",
+                    summarize_result(&response)
+                ));
             }
         } else if response.get("error").is_some() {
             failures.push(format!("step {n}: unexpected protocol error {}", response["error"]));
         }
         if let Some(ok) = e.ok {
             if sc["ok"] != ok {
-                failures.push(format!("step {n}: expected ok={ok}, got {}", summarize_result(&response)));
+                failures.push(format!(
+                    "step {n}: expected ok={ok}, got {}",
+                    summarize_result(&response)
+                ));
             }
         }
         let codes = codes_of(&sc["diagnostics"]);
@@ -491,10 +530,13 @@ fn check_final(
                 let rendered = eval.steps.iter().enumerate().skip(i + 1).any(|(j, s)| {
                     ["puml_render_svg", "puml_render_file", "puml_export"].contains(&s.tool.as_str())
                         && same(&expand(&s.arguments))
-                        && results.get(j).is_some_and(|r| r["result"]["structuredContent"]["ok"] == true)
+                        && results
+                            .get(j)
+                            .is_some_and(|r| r["result"]["structuredContent"]["ok"] == true)
                 });
                 if !rendered {
-                    failures.push("render requested, but no successful render of the final source after its check".into());
+                    failures
+                        .push("render requested, but no successful render of the final source after its check".into());
                 }
             }
         }
@@ -513,7 +555,10 @@ fn check_final(
         failures.push(format!("the final source does not check: {}", summarize_result(&check)));
     }
     if !eval.constraints.allow_warnings && sc["diagnostics"].as_array().is_some_and(|d| !d.is_empty()) {
-        failures.push(format!("the final source has diagnostics {:?}", codes_of(&sc["diagnostics"])));
+        failures.push(format!(
+            "the final source has diagnostics {:?}",
+            codes_of(&sc["diagnostics"])
+        ));
     }
     let parse = session.call("puml_parse", subject.clone());
     if parse["result"]["structuredContent"]["ok"] != true {
@@ -529,9 +574,18 @@ fn check_final(
         render_args["theme"] = t.clone().into();
     }
     let render = session.call("puml_render_svg", render_args);
-    let svg = render["result"]["structuredContent"]["svg"].as_str().unwrap_or("").to_string();
-    if render["result"]["structuredContent"]["ok"] != true || !svg.starts_with("<svg") || !svg.trim_end().ends_with("</svg>") {
-        failures.push(format!("the final source does not render: {}", summarize_result(&render)));
+    let svg = render["result"]["structuredContent"]["svg"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    if render["result"]["structuredContent"]["ok"] != true
+        || !svg.starts_with("<svg")
+        || !svg.trim_end().ends_with("</svg>")
+    {
+        failures.push(format!(
+            "the final source does not render: {}",
+            summarize_result(&render)
+        ));
     }
     if svg.contains("<script") || svg.contains("onload=") || svg.contains("foreignObject") {
         failures.push("the SVG contains active content".into());
@@ -563,25 +617,31 @@ fn check_final(
     }
     let participants = ex["participants"].as_array().map(Vec::len).unwrap_or(0);
     if c.min_participants.is_some_and(|m| participants < m) || c.max_participants.is_some_and(|m| participants > m) {
-        failures.push(format!("{participants} participants, outside {:?}..{:?}", c.min_participants, c.max_participants));
+        failures.push(format!(
+            "{participants} participants, outside {:?}..{:?}",
+            c.min_participants, c.max_participants
+        ));
     }
     if c.title && ex["title"].is_null() {
         failures.push("the diagram has no title".into());
     }
     if let Some(t) = &theme {
         let in_source = source.lines().any(|l| l.trim() == format!("!theme {t}"));
-        let in_render = eval
-            .steps
-            .iter()
-            .any(|s| (s.tool.starts_with("puml_render") || s.tool == "puml_export") && s.arguments["theme"].as_str() == Some(t));
+        let in_render = eval.steps.iter().any(|s| {
+            (s.tool.starts_with("puml_render") || s.tool == "puml_export") && s.arguments["theme"].as_str() == Some(t)
+        });
         if !in_source && !in_render {
-            failures.push(format!("theme {t} requested but neither `!theme {t}` nor a render with theme {t}"));
+            failures.push(format!(
+                "theme {t} requested but neither `!theme {t}` nor a render with theme {t}"
+            ));
         }
     }
     // An artifact path named in the answer was written by the trajectory.
     if let Some(a) = &eval.answer.artifact {
         if a != "inline-svg" && !c.files_written.contains(a) {
-            failures.push(format!("answer names artifact {a} but constraints.files_written does not list it"));
+            failures.push(format!(
+                "answer names artifact {a} but constraints.files_written does not list it"
+            ));
         }
     }
 }
@@ -610,5 +670,7 @@ fn snapshot_files(dir: &Path) -> BTreeMap<String, u64> {
 
 /// The server binary: `PUML_MCP_BIN`, else this package's `puml-mcp-evals`.
 pub fn server_binary(default: &str) -> PathBuf {
-    std::env::var_os("PUML_MCP_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default))
+    std::env::var_os("PUML_MCP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(default))
 }

@@ -20,13 +20,24 @@ pub fn present(name: &str, source: &str, explain: &Value) -> Option<bool> {
     };
     let group = |k: &str| lines.iter().any(|l| l.split_whitespace().next() == Some(k));
     fn is_declaration(l: &str) -> bool {
-        ["participant ", "actor ", "boundary ", "control ", "entity ", "database ", "collections ", "queue "]
-            .iter()
-            .any(|k| l.starts_with(k))
+        [
+            "participant ",
+            "actor ",
+            "boundary ",
+            "control ",
+            "entity ",
+            "database ",
+            "collections ",
+            "queue ",
+        ]
+        .iter()
+        .any(|k| l.starts_with(k))
     }
     let declarations: Vec<&str> = lines.iter().copied().filter(|l| is_declaration(l)).collect();
     Some(match name {
-        "participant" | "actor" | "boundary" | "control" | "entity" | "database" | "collections" | "queue" => kind(name),
+        "participant" | "actor" | "boundary" | "control" | "entity" | "database" | "collections" | "queue" => {
+            kind(name)
+        }
         "explicit_participants" => !declarations.is_empty(),
         "alias" => declarations.iter().any(|l| l.contains(" as ")),
         "quoted_name" => declarations.iter().any(|l| l.contains('"')),
@@ -43,7 +54,9 @@ pub fn present(name: &str, source: &str, explain: &Value) -> Option<bool> {
         "note" => starts("note ") || starts("hnote ") || starts("rnote "),
         "note_over" => starts("note over"),
         "note_across" => starts("note across"),
-        "note_on_message" => lines.iter().any(|l| *l == "note left" || *l == "note right" || l.starts_with("note left :") || l.starts_with("note right :")),
+        "note_on_message" => lines.iter().any(|l| {
+            *l == "note left" || *l == "note right" || l.starts_with("note left :") || l.starts_with("note right :")
+        }),
         "block_note" => starts("end note"),
         "ref" => starts("ref over"),
         "block_ref" => starts("end ref"),
@@ -57,7 +70,11 @@ pub fn present(name: &str, source: &str, explain: &Value) -> Option<bool> {
                 if ["alt", "opt", "loop", "par", "break", "critical", "group"].contains(&first) {
                     depth += 1;
                     max = max.max(depth);
-                } else if first == "end" && !l.starts_with("end note") && !l.starts_with("end ref") && !l.starts_with("end box") {
+                } else if first == "end"
+                    && !l.starts_with("end note")
+                    && !l.starts_with("end ref")
+                    && !l.starts_with("end box")
+                {
                     depth -= 1;
                 }
             }
@@ -81,7 +98,9 @@ pub fn present(name: &str, source: &str, explain: &Value) -> Option<bool> {
         "procedure" => starts("!procedure "),
         "conditional" => starts("!if ") || starts("!ifdef "),
         "title" => starts("title"),
-        "divider" => lines.iter().any(|l| l.starts_with("==") && l.ends_with("==") && l.len() > 4),
+        "divider" => lines
+            .iter()
+            .any(|l| l.starts_with("==") && l.ends_with("==") && l.len() > 4),
         "delay" => starts("..."),
         "space" => starts("|||") || starts("||"),
         "newpage" => starts("newpage"),

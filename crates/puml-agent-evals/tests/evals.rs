@@ -34,7 +34,9 @@ fn every_eval_passes_its_criteria() {
     let mut failures: Vec<String> = Vec::new();
     let mut per_category: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (_, eval) in &evals {
-        let entry = per_category.entry(CATEGORIES.iter().find(|c| **c == eval.category).unwrap()).or_default();
+        let entry = per_category
+            .entry(CATEGORIES.iter().find(|c| **c == eval.category).unwrap())
+            .or_default();
         entry.0 += 1;
         match run_eval(eval, &server) {
             Ok(outcome) => {
@@ -55,12 +57,19 @@ fn every_eval_passes_its_criteria() {
                 if let Some(svg) = &outcome.svg {
                     compare_snapshot(&base.with_extension("svg"), svg, &mut snap_failures);
                 }
-                let transcript = pack_tests.join("mcp-transcripts").join(&eval.category).join(format!("{}.txt", eval.id));
+                let transcript = pack_tests
+                    .join("mcp-transcripts")
+                    .join(&eval.category)
+                    .join(format!("{}.txt", eval.id));
                 compare_snapshot(&transcript, &outcome.transcript, &mut snap_failures);
                 if snap_failures.is_empty() {
                     entry.1 += 1;
                 } else {
-                    failures.extend(snap_failures.into_iter().map(|f| format!("{}/{}: {f}", eval.category, eval.id)));
+                    failures.extend(
+                        snap_failures
+                            .into_iter()
+                            .map(|f| format!("{}/{}: {f}", eval.category, eval.id)),
+                    );
                 }
             }
             Err(errs) => failures.extend(errs.into_iter().map(|f| format!("{}/{}: {f}", eval.category, eval.id))),
@@ -90,22 +99,71 @@ fn the_suite_covers_every_category_prompt_and_skill() {
         );
     }
     for skill in SKILLS {
-        assert!(evals.iter().any(|(_, e)| e.skill == skill), "no eval exercises the skill {skill}");
+        assert!(
+            evals.iter().any(|(_, e)| e.skill == skill),
+            "no eval exercises the skill {skill}"
+        );
     }
     for (path, eval) in &evals {
-        assert!(SKILLS.contains(&eval.skill.as_str()), "{}: unknown skill {}", path.display(), eval.skill);
-        assert!(PROMPTS.contains(&eval.prompt.name.as_str()), "{}: unknown prompt {}", path.display(), eval.prompt.name);
+        assert!(
+            SKILLS.contains(&eval.skill.as_str()),
+            "{}: unknown skill {}",
+            path.display(),
+            eval.skill
+        );
+        assert!(
+            PROMPTS.contains(&eval.prompt.name.as_str()),
+            "{}: unknown prompt {}",
+            path.display(),
+            eval.prompt.name
+        );
         assert!(!eval.task.trim().is_empty(), "{}: empty task", path.display());
         assert!(!eval.steps.is_empty(), "{}: empty trajectory", path.display());
     }
     // Every primitive family of the catalog is exercised somewhere.
-    let used: std::collections::BTreeSet<&str> =
-        evals.iter().flat_map(|(_, e)| e.required_primitives.iter().map(String::as_str)).collect();
+    let used: std::collections::BTreeSet<&str> = evals
+        .iter()
+        .flat_map(|(_, e)| e.required_primitives.iter().map(String::as_str))
+        .collect();
     for p in [
-        "participant", "actor", "boundary", "control", "entity", "database", "collections", "queue", "alias",
-        "sync", "async", "reply", "lost", "found", "self", "note", "note_over", "ref", "alt", "else", "opt",
-        "loop", "par", "break", "critical", "group", "activate", "deactivate", "activation_shorthand", "create",
-        "destroy", "autonumber", "theme", "skinparam", "include", "title", "divider", "delay",
+        "participant",
+        "actor",
+        "boundary",
+        "control",
+        "entity",
+        "database",
+        "collections",
+        "queue",
+        "alias",
+        "sync",
+        "async",
+        "reply",
+        "lost",
+        "found",
+        "self",
+        "note",
+        "note_over",
+        "ref",
+        "alt",
+        "else",
+        "opt",
+        "loop",
+        "par",
+        "break",
+        "critical",
+        "group",
+        "activate",
+        "deactivate",
+        "activation_shorthand",
+        "create",
+        "destroy",
+        "autonumber",
+        "theme",
+        "skinparam",
+        "include",
+        "title",
+        "divider",
+        "delay",
     ] {
         assert!(used.contains(p), "no eval requires the primitive {p}");
     }

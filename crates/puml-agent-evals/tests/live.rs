@@ -19,7 +19,9 @@ fn live_trajectories_pass_the_criteria() {
     let mut failures = Vec::new();
     for (_, mut eval) in load_all().expect("evals load") {
         let file = dir.join(format!("{}--{}.json", eval.category, eval.id));
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
         let live: Value = serde_json::from_str(&text).expect("live trajectory JSON");
         eval.steps = live["steps"]
             .as_array()
@@ -36,7 +38,11 @@ fn live_trajectories_pass_the_criteria() {
         // Live answers are inline; a file answer stays a file answer.
         let source = live["answer"]["source"].as_str().map(str::to_string);
         eval.answer = Answer {
-            source: if eval.answer.source_path.is_some() { None } else { source },
+            source: if eval.answer.source_path.is_some() {
+                None
+            } else {
+                source
+            },
             source_path: eval.answer.source_path.clone(),
             artifact: eval.answer.artifact.clone(),
             refusal: false,

@@ -52,7 +52,11 @@ fn pack_copies_of_skills_and_agents_are_in_sync() {
             }
         }
     }
-    assert!(stale.is_empty(), "agent-pack is out of sync; run `cargo xtask sync-agent-pack`:\n  {}", stale.join("\n  "));
+    assert!(
+        stale.is_empty(),
+        "agent-pack is out of sync; run `cargo xtask sync-agent-pack`:\n  {}",
+        stale.join("\n  ")
+    );
 }
 
 #[test]
@@ -71,7 +75,11 @@ fn launchers_are_one_script() {
     let bin = repo_root().join("agent-pack/bin");
     let puml = std::fs::read(bin.join("puml")).unwrap();
     for tool in ["puml-lsp", "puml-mcp"] {
-        assert_eq!(std::fs::read(bin.join(tool)).unwrap(), puml, "bin/{tool} differs from bin/puml");
+        assert_eq!(
+            std::fs::read(bin.join(tool)).unwrap(),
+            puml,
+            "bin/{tool} differs from bin/puml"
+        );
         assert!(executable(&bin.join(tool)));
     }
 }
@@ -110,5 +118,9 @@ fn every_example_in_the_skills_checks() {
     }
     session.close();
     assert!(checked >= 7, "only {checked} examples found");
-    assert!(failures.is_empty(), "examples that do not check:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "examples that do not check:\n{}",
+        failures.join("\n")
+    );
 }
