@@ -52,6 +52,14 @@ echo "== claude plugin validate agent-pack --strict ($("$claude" --version))"
 echo "== claude plugin validate . --strict (the marketplace)"
 "$claude" plugin validate . --strict
 
+echo "== claude plugin marketplace add + install + details (offline, local marketplace)"
+"$claude" plugin marketplace add "$root"
+"$claude" plugin install puml-agent-pack@puml
+"$claude" plugin details puml-agent-pack@puml | tee "$work/details.txt" | sed -n '/Component inventory/,/^$/p'
+for want in 'Skills (3)' 'Agents (2)' 'MCP servers (1)' 'LSP servers (1)'; do
+  grep -qF "$want" "$work/details.txt" || { echo "claude: the installed plugin lacks $want"; exit 1; }
+done
+
 echo "== codex plugin marketplace add + plugin add ($("$codex" --version 2>/dev/null))"
 "$codex" plugin marketplace add "$root"
 "$codex" plugin marketplace list | grep -q '^puml ' || { echo "codex: marketplace puml not listed"; exit 1; }
@@ -69,6 +77,12 @@ t = puml["transport"]
 assert t["command"] == "./bin/puml-mcp" and t["cwd"].rstrip("/.").endswith(f"puml-agent-pack/{version}"), t
 print(f"codex mcp list: puml -> {t['command']} (cwd {t['cwd']})")
 PY
+# The skills as the model sees them (Codex renders its prompt input offline).
+"$codex" debug prompt-input > "$work/prompt-input.json" 2>/dev/null
+for skill in puml-sequence-author puml-sequence-reviewer puml-docs-integrator; do
+  grep -q "puml-agent-pack:$skill" "$work/prompt-input.json" || { echo "codex: skill $skill not in the model's prompt"; exit 1; }
+done
+echo "codex debug prompt-input: the three puml-agent-pack skills are offered to the model"
 # The release bundles: built from the release binaries above, validated by
 # `dist` itself, then by the hosts' CLIs once unpacked.
 echo "== cargo xtask dist --skip-build"
