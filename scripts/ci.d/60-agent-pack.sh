@@ -60,6 +60,11 @@ for want in 'Skills (3)' 'Agents (2)' 'MCP servers (1)' 'LSP servers (1)'; do
   grep -qF "$want" "$work/details.txt" || { echo "claude: the installed plugin lacks $want"; exit 1; }
 done
 
+# Claude Code starts the plugin's MCP server (through bin/puml-mcp, which finds
+# the release binary on PATH) and reports its health.
+(cd "$work" && PATH="$bins:$PATH" "$claude" mcp list 2>/dev/null) | tee "$work/mcp-list.txt" | grep 'plugin:puml-agent-pack'
+grep -q 'plugin:puml-agent-pack:puml: .*Connected' "$work/mcp-list.txt" || { echo "claude: the plugin's MCP server did not connect"; exit 1; }
+
 echo "== codex plugin marketplace add + plugin add ($("$codex" --version 2>/dev/null))"
 "$codex" plugin marketplace add "$root"
 "$codex" plugin marketplace list | grep -q '^puml ' || { echo "codex: marketplace puml not listed"; exit 1; }
