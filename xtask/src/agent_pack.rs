@@ -734,6 +734,12 @@ fn check_codex_mcp(r: &mut Report, pack: &Path) {
         server["command"] == "./bin/puml-mcp" && server["cwd"] == ".",
         ".codex-mcp.json: ./bin/puml-mcp run from the plugin root (cwd \".\")",
     );
+    r.check(
+        server["env_vars"]
+            .as_array()
+            .is_some_and(|v| v.iter().any(|v| v == "PUML_MCP_ROOT")),
+        ".codex-mcp.json: passes PUML_MCP_ROOT through (env_vars)",
+    );
     let text = m.to_string();
     r.check(
         !text.contains("${"),
@@ -1153,11 +1159,11 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
     let _ = std::fs::create_dir_all(&workspace);
     let _ = std::fs::write(workspace.join("flow.puml"), "@startuml\nAlice -> Bob : hi\n@enduml\n");
     if hosts.codex {
-        match mcp_session(pack, bin_dir) {
+        match mcp_session(pack, bin_dir, &workspace) {
             Ok(()) => {
                 r.check(
                     true,
-                    "Codex-style start (cwd = plugin root, ./bin/puml-mcp) initializes",
+                    "Codex-style start (cwd = plugin root, ./bin/puml-mcp, PUML_MCP_ROOT) checks a project file",
                 );
             }
             Err(e) => r.fail(format!("MCP session: {e}")),
@@ -1236,10 +1242,11 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
     let _ = std::fs::remove_dir_all(&workspace);
 }
 
-/// As Codex starts it: `./bin/puml-mcp` with the plugin root as working directory.
-fn mcp_session(pack: &Path, bin_dir: Option<&Path>) -> Result<(), String> {
+/// As Codex starts it: `./bin/puml-mcp` with the plugin root as working
+/// directory, the project passed through `PUML_MCP_ROOT` (`env_vars`).
+fn mcp_session(pack: &Path, bin_dir: Option<&Path>, workspace: &Path) -> Result<(), String> {
     let mut command = Command::new("./bin/puml-mcp");
-    command.current_dir(pack);
+    command.current_dir(pack).env("PUML_MCP_ROOT", workspace);
     if let Some(dir) = bin_dir {
         command.env("PUML_BIN_DIR", dir);
     }
@@ -1248,11 +1255,21 @@ fn mcp_session(pack: &Path, bin_dir: Option<&Path>) -> Result<(), String> {
         "initialize",
         json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "codex-like", "version": "1"}}),
     )?;
+    if init["result"]["serverInfo"]["name"] != "puml-mcp" {
+        return Err(format!("Codex-style start: {init}"));
+    }
+    peer.notify("notifications/initialized", json!({}))?;
+    let check = peer.request(
+        "tools/call",
+        json!({"name": "puml_check", "arguments": {"path": "flow.puml"}}),
+    )?;
     peer.close();
-    if init["result"]["serverInfo"]["name"] == "puml-mcp" {
+    if check["result"]["structuredContent"]["ok"] == true {
         Ok(())
     } else {
-        Err(format!("Codex-style start: {init}"))
+        Err(format!(
+            "Codex-style start: a project file through PUML_MCP_ROOT: {check}"
+        ))
     }
 }
 
