@@ -18,6 +18,10 @@ pub const NOTHING_TO_DEACTIVATE: &str = "E0204";
 /// `end box` without `box`.
 pub const END_BOX_WITHOUT_BOX: &str = "E0205";
 
+/// An `autonumber` line PlantUML rejects (an unknown form, `inc` or
+/// `resume` with no numbering started).
+pub const BAD_AUTONUMBER: &str = "E0207";
+
 /// A color name PlantUML does not know (PlantUML: "No such color").
 pub const UNKNOWN_COLOR: &str = "E0206";
 

@@ -330,6 +330,10 @@ struct OpenGroup {
 #[derive(Clone, Default)]
 struct AutoNumber {
     enabled: bool,
+    /// A numbering was started (`autonumber …`): only then can it resume or increase a level.
+    started: bool,
+    /// `autonumber resume` with nothing started: PlantUML fails on the next message.
+    resume_without_start: Option<TextRange>,
     /// Dotted levels, e.g. `[1, 2, 3]` for `1.2.3`; the last one increments.
     current: Vec<u64>,
     step: u64,
@@ -893,6 +897,9 @@ impl DiagramLowering {
         let Some(arrow_index) = tokens.iter().position(|t| t.kind == ARROW) else {
             return;
         };
+        if let Some(resume) = self.autonumber.resume_without_start.take() {
+            self.resume_without_start(resume, Some(range));
+        }
         if self.duration(tokens, arrow_index, range) {
             return;
         }
@@ -1106,8 +1113,15 @@ impl DiagramLowering {
         Some(formatted)
     }
 
-    fn autonumber(&mut self, node: &SyntaxNode, _range: TextRange) {
+    fn autonumber(&mut self, node: &SyntaxNode, range: TextRange) {
         let text = text_after_keyword(node);
+        if let Some(problem) = autonumber_problem(&text, self.autonumber.started) {
+            self.diagnostics.push(
+                Diagnostic::error(codes::BAD_AUTONUMBER, range, problem)
+                    .with_fix("Comment the line out", vec![TextEdit::insert(range.start(), "' ")]),
+            );
+            return;
+        }
         let mut words = split_args(&text).into_iter().peekable();
         let first = words.peek().cloned().unwrap_or_default().to_ascii_lowercase();
         match first.as_str() {
@@ -1117,6 +1131,9 @@ impl DiagramLowering {
             }
             "resume" => {
                 words.next();
+                if !self.autonumber.started {
+                    self.autonumber.resume_without_start = Some(range);
+                }
                 self.autonumber.enabled = true;
                 if self.autonumber.current.is_empty() {
                     self.autonumber.current = vec![1];
@@ -1136,6 +1153,7 @@ impl DiagramLowering {
             }
             _ => {
                 self.autonumber.enabled = true;
+                self.autonumber.started = true;
                 self.autonumber.current = vec![1];
                 self.autonumber.step = 1;
                 self.autonumber.format = None;
@@ -1325,7 +1343,7 @@ impl DiagramLowering {
             .iter()
             .filter(|t| t.kind() == KEYWORD)
             .map(|t| t.text().to_ascii_lowercase())
-            .find(|w| matches!(w.as_str(), "left" | "right" | "over" | "across"));
+            .find(|w| matches!(w.as_str(), "left" | "right" | "over" | "across" | "top" | "bottom"));
         let names: Vec<SyntaxToken> = tokens
             .iter()
             .take_while(|t| t.kind() != COLON)
@@ -1370,6 +1388,9 @@ impl DiagramLowering {
                 None => return,
             },
             Some("across") => NotePosition::Across,
+            // `note top`/`note bottom` annotate the last message; puml draws
+            // them as its other message notes (beside the arrow).
+            Some("top") | Some("bottom") => NotePosition::Left { of: None },
             _ => return,
         };
         let text = block_or_line_text(node);
@@ -1507,6 +1528,21 @@ impl DiagramLowering {
         }
         if popped.is_none() {
             let full = full_line_range(node);
+            let words = text_after_keyword(node).to_ascii_lowercase();
+            if let Some(block) = ["note", "hnote", "rnote", "ref"]
+                .into_iter()
+                .find(|b| words.trim() == *b)
+            {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        puml_syntax::codes::STRAY_BLOCK_END,
+                        range,
+                        format!("`end {block}` with no {block} open (and no group for it to close)"),
+                    )
+                    .with_fix("Remove this line", vec![TextEdit::delete(full)]),
+                );
+                return;
+            }
             self.diagnostics.push(
                 Diagnostic::error(
                     codes::END_WITHOUT_GROUP,
@@ -1621,7 +1657,25 @@ impl DiagramLowering {
         }
     }
 
+    /// `autonumber resume` with no numbering started: PlantUML accepts the
+    /// line and fails on the next message (or on the line itself when no
+    /// message follows); the error goes where PlantUML reports it.
+    fn resume_without_start(&mut self, resume: TextRange, message: Option<TextRange>) {
+        let at = message.unwrap_or(resume);
+        let diagnostic = Diagnostic::error(
+            codes::BAD_AUTONUMBER,
+            at,
+            "`autonumber resume` has no numbering to resume: start one with `autonumber` first (PlantUML fails on the next message)",
+        )
+        .with_related(resume, "the `autonumber resume` line")
+        .with_fix("Start the numbering here", vec![TextEdit::replace(resume, "autonumber")]);
+        self.diagnostics.push(diagnostic);
+    }
+
     fn finish(mut self, diagram: &ast::Diagram) -> (Diagram, DiagramSourceMap, Vec<Diagnostic>) {
+        if let Some(resume) = self.autonumber.resume_without_start.take() {
+            self.resume_without_start(resume, None);
+        }
         self.check_duration_anchors();
         let end_offset = diagram
             .end_line()
@@ -1855,6 +1909,50 @@ fn apply_number_format(format: &str, numbers: &[u64]) -> String {
 }
 
 /// Splits autonumber arguments, keeping `"…"` together.
+/// Why PlantUML rejects an `autonumber` line (its text after the keyword),
+/// or `None`. The forms it reads: `[start] [step] ["format"]` (start may be
+/// dotted, `1.1.1`), `stop`, `resume [step] ["format"]`, and `inc A|B`
+/// once a numbering has started.
+fn autonumber_problem(text: &str, started: bool) -> Option<String> {
+    let words = split_args(text);
+    let is_number = |w: &str| {
+        !w.is_empty()
+            && w.split('.')
+                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let is_integer = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let is_format = |w: &str| w.len() >= 2 && w.starts_with('"') && w.ends_with('"');
+    let first = words.first().map(|w| w.to_ascii_lowercase());
+    let rest: &[String] = words.get(1..).unwrap_or(&[]);
+    match first.as_deref() {
+        None => None,
+        Some("stop") if rest.is_empty() => None,
+        Some("stop") => Some("`autonumber stop` takes nothing after it".into()),
+        Some("inc") => match rest {
+            [level] if level.eq_ignore_ascii_case("a") || level.eq_ignore_ascii_case("b") => (!started)
+                .then(|| "`autonumber inc` needs a numbering started before it (`autonumber 1.1.1`)".to_string()),
+            _ => Some("`autonumber inc` takes `A` or `B`".into()),
+        },
+        Some("resume") => match rest {
+            [] => None,
+            [step] if is_integer(step) || is_format(step) => None,
+            [step, format] if is_integer(step) && is_format(format) => None,
+            _ => Some("PlantUML reads `autonumber resume [step] [\"format\"]` only".into()),
+        },
+        Some(_) => {
+            let ok = match words.as_slice() {
+                [one] => is_number(one) || is_format(one),
+                [start, two] => is_number(start) && (is_integer(two) || is_format(two)),
+                [start, step, format] => is_number(start) && is_integer(step) && is_format(format),
+                _ => false,
+            };
+            (!ok).then(|| {
+                "PlantUML reads `autonumber [start] [step] [\"format\"]`, `autonumber stop`, `autonumber resume` and `autonumber inc A|B` only".to_string()
+            })
+        }
+    }
+}
+
 fn split_args(text: &str) -> Vec<String> {
     let mut args = Vec::new();
     let mut current = String::new();

@@ -372,6 +372,10 @@ impl<'a> Parser<'a> {
             self.report_leftover(&mut lx, line, "where a participant name was expected");
         }
         let mut has_alias = false;
+        // Stereotypes, `order N` and the colour, in the order written: PlantUML
+        // takes them only in that order (and one colour), so the line is checked below.
+        let mut options: Vec<(DeclarationOption, usize, usize)> = Vec::new();
+        let mut has_url = false;
         loop {
             let checkpoint = lx.checkpoint();
             lx.ws();
@@ -380,21 +384,49 @@ impl<'a> Parser<'a> {
                 break;
             }
             if !has_alias && lx.keyword("as") {
+                let (_, as_start, as_end) = lx.pieces.last().copied().unwrap_or((ERROR_TOKEN, 0, 0));
                 lx.ws();
                 has_alias = true;
-                if !self.name(&mut lx, line) {
+                if lx.at_end() {
+                    // `participant A as`: PlantUML rejects the line.
+                    let removed_from = line.content[..as_start].trim_end().len();
+                    self.error(
+                        Diagnostic::error(
+                            codes::SYNTAX_ERROR,
+                            self.range(line, as_start, as_end),
+                            "`as` needs an alias after it",
+                        )
+                        .with_fix(
+                            "Remove `as`",
+                            vec![TextEdit::delete(self.range(line, removed_from, as_end))],
+                        ),
+                    );
+                } else if !self.name(&mut lx, line) {
                     self.report_leftover(&mut lx, line, "where an alias was expected after `as`");
                 }
                 continue;
             }
-            if lx.stereotype() || lx.url() || lx.color() {
+            if lx.stereotype() {
+                let (_, start, end) = lx.pieces[lx.pieces.len() - 1];
+                options.push((DeclarationOption::Stereotype, start, end));
+                continue;
+            }
+            if lx.url() {
+                has_url = true;
+                continue;
+            }
+            if lx.color() {
+                let (_, start, end) = lx.pieces[lx.pieces.len() - 1];
+                options.push((DeclarationOption::Color, start, end));
                 continue;
             }
             if lx.keyword("order") {
+                let start = lx.pieces[lx.pieces.len() - 1].1;
                 lx.ws();
                 if !lx.number() {
                     self.report_leftover(&mut lx, line, "where a number was expected after `order`");
                 }
+                options.push((DeclarationOption::Order, start, lx.pos));
                 continue;
             }
             if lx.rest().trim_end() == "[" {
@@ -405,6 +437,7 @@ impl<'a> Parser<'a> {
             lx.rewind(checkpoint);
             break;
         }
+        self.check_declaration_options(line, &options, has_url);
         if !multiline {
             self.report_leftover(&mut lx, line, "in a participant declaration");
         } else {
@@ -463,6 +496,54 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         self.builder.finish_node();
+    }
+
+    /// PlantUML reads a declaration's options as `<<stereotypes>>`, then
+    /// `order N`, then one `#colour`; any other order, or a second colour,
+    /// makes the line an error. The fix writes them in that order (keeping
+    /// the first colour).
+    fn check_declaration_options(
+        &mut self,
+        line: &Line<'a>,
+        options: &[(DeclarationOption, usize, usize)],
+        has_url: bool,
+    ) {
+        let in_order = options.windows(2).all(|pair| pair[0].0 <= pair[1].0);
+        let colors = options.iter().filter(|(o, ..)| *o == DeclarationOption::Color).count();
+        let orders = options.iter().filter(|(o, ..)| *o == DeclarationOption::Order).count();
+        if in_order && colors <= 1 && orders <= 1 {
+            return;
+        }
+        let (Some(first), Some(last)) = (options.first(), options.last()) else {
+            return;
+        };
+        let span = self.range(line, first.1, last.2);
+        let message = if colors > 1 {
+            "a participant takes one colour; PlantUML rejects a second one"
+        } else {
+            "PlantUML reads a declaration's options in this order only: `<<stereotype>>`, then `order N`, then `#colour`"
+        };
+        let mut diagnostic = Diagnostic::error(codes::SYNTAX_ERROR, span, message);
+        if !has_url {
+            let mut sorted: Vec<&(DeclarationOption, usize, usize)> = options.iter().collect();
+            sorted.sort_by_key(|(option, ..)| *option);
+            let mut seen_color = false;
+            let mut seen_order = false;
+            let parts: Vec<&str> = sorted
+                .into_iter()
+                .filter(|(option, ..)| match option {
+                    DeclarationOption::Color => !std::mem::replace(&mut seen_color, true),
+                    DeclarationOption::Order => !std::mem::replace(&mut seen_order, true),
+                    DeclarationOption::Stereotype => true,
+                })
+                .map(|(_, start, end)| line.content[*start..*end].trim())
+                .collect();
+            diagnostic = diagnostic.with_fix(
+                "Write the stereotypes, then `order`, then one colour",
+                vec![TextEdit::replace(span, parts.join(" "))],
+            );
+        }
+        self.error(diagnostic);
     }
 
     fn create(&mut self, line: &Line<'a>) {
@@ -564,6 +645,28 @@ impl<'a> Parser<'a> {
         scan_arrow(after).is_some() || mermaid_arrow_len(after).is_some()
     }
 
+    /// `-[ #red ]->`, `-[#red, dashed]->`: PlantUML takes no whitespace
+    /// inside an arrow's style bracket (the line is an error); the fix
+    /// removes it.
+    fn spaced_style_bracket(&self, line: &Line<'a>, arrow_start: usize, arrow_text: &str) -> Option<Diagnostic> {
+        let open = arrow_text.find('[')?;
+        let close = open + arrow_text[open..].find(']')?;
+        let inner = &arrow_text[open + 1..close];
+        if !inner.contains(char::is_whitespace) {
+            return None;
+        }
+        let fixed: String = inner.chars().filter(|c| !c.is_whitespace()).collect();
+        let range = self.range(line, arrow_start + open + 1, arrow_start + close);
+        Some(
+            Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "PlantUML takes no spaces inside an arrow's style bracket",
+            )
+            .with_fix(format!("Write `[{fixed}]`"), vec![TextEdit::replace(range, fixed)]),
+        )
+    }
+
     fn message(&mut self, line: &Line<'a>) {
         self.builder.start_node(MESSAGE.into());
         let mut lx = LineLexer::new(line.content);
@@ -604,6 +707,9 @@ impl<'a> Parser<'a> {
         if let Some(len) = scan_arrow(lx.rest()) {
             let arrow_text = &lx.rest()[..len];
             let after = &lx.rest()[len..];
+            if let Some(spaced) = self.spaced_style_bracket(line, arrow_start, arrow_text) {
+                self.error(spaced);
+            }
             if (arrow_text.ends_with(">>") || arrow_text.ends_with('>'))
                 && (after.starts_with('+') || after.starts_with('-'))
                 && !after.starts_with("++")
@@ -679,12 +785,23 @@ impl<'a> Parser<'a> {
         // on either side it is no message.
         let right_is_name =
             right_start != lx.pos && !matches!(line.content.as_bytes().get(right_start), Some(b']' | b'?' | b'{'));
-        if left_missing && !right_is_name {
+        let left_is_outside = matches!(line.content.as_bytes().get(left_start), Some(b'[' | b'?'));
+        let slanted = lx.pieces.iter().any(|(kind, ..)| *kind == SLANT);
+        let right_is_outside = matches!(line.content.as_bytes().get(right_start), Some(b']' | b'?'));
+        if (left_missing || left_is_outside) && !right_is_name {
             let range = self.range(line, arrow_start, arrow_end.max(arrow_start));
             self.error(Diagnostic::error(
                 codes::MISSING_ENDPOINT,
                 range,
                 "this arrow has no participant on either side: write `A -> B`, or `[-> B` for a message from outside",
+            ));
+        } else if slanted && right_is_outside {
+            // PlantUML slants a message between two participants only.
+            let range = self.range(line, arrow_start, lx.pos);
+            self.error(Diagnostic::error(
+                codes::MISSING_ENDPOINT,
+                range,
+                "a slanted arrow (`->(10)`) needs a participant at its end, not `]` or `?`",
             ));
         }
         if right_start != lx.pos {
@@ -814,20 +931,38 @@ impl<'a> Parser<'a> {
         // For the fixes: where `over` is, and where its first name ends.
         let mut over_at = None;
         let mut first_name_end = None;
+        // `hnote left` / `rnote right` without `of`: PlantUML takes the one-line form only.
+        let mut side_without_of = false;
         if lx.keyword("left") || lx.keyword("right") {
             let cp = lx.checkpoint();
             lx.ws();
             if lx.keyword("of") {
+                let after_of = lx.checkpoint();
                 lx.ws();
-                if !self.name(&mut lx, line) {
+                let nothing_named = lx.at_end() || lx.rest().starts_with(':') || lx.rest().starts_with('#');
+                if nothing_named {
+                    // `note left of : text`: PlantUML accepts it without a participant.
+                    lx.rewind(after_of);
+                } else if !self.name(&mut lx, line) {
                     ok = false;
                 }
             } else if lx.rest().starts_with('"') || lx.name_len() > 0 {
                 // `note right Bob` (without `of`) is accepted by PlantUML.
                 self.name(&mut lx, line);
             } else {
+                side_without_of = true;
                 lx.rewind(cp);
             }
+        } else if lx.keyword("top") || lx.keyword("bottom") {
+            // A note above or below the last message; `top of` is an error,
+            // and like `left`/`right` alone, `hnote top` takes one line only.
+            side_without_of = true;
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.looking_at_word("of") {
+                ok = false;
+            }
+            lx.rewind(cp);
         } else if lx.keyword("over") {
             over_at = Some(lx.pos - "over".len());
             lx.ws();
@@ -858,6 +993,8 @@ impl<'a> Parser<'a> {
         }
         let colon_at = lx.pos + (lx.rest().len() - lx.rest().trim_start().len());
         let one_line = lx.colon_label();
+        let shaped = matches!(word.to_ascii_lowercase().as_str(), "hnote" | "rnote");
+        let block_on_message = shaped && side_without_of && !one_line && lx.rest().trim().is_empty();
         let malformed = !ok || (!one_line && !lx.rest().trim().is_empty());
         if malformed {
             let range = self.line_range(line);
@@ -886,6 +1023,15 @@ impl<'a> Parser<'a> {
             lx.error_to_end();
             self.error(diagnostic);
         }
+        if block_on_message && !malformed {
+            let range = self.line_range(line);
+            let keyword = word.to_ascii_lowercase();
+            self.error(Diagnostic::error(
+                codes::BAD_NOTE,
+                range,
+                format!("a `{keyword}` on a message is one line (`{keyword} left : text`); for a block, name a participant (`{keyword} left of A`) or use `note`"),
+            ));
+        }
         self.emit_line(line, lx);
         if one_line && !malformed && self.colon_block_note_end().is_some() {
             // `note left of A: first line` + more lines + `end note`: a block
@@ -895,12 +1041,16 @@ impl<'a> Parser<'a> {
             let label_start =
                 colon_at + 1 + (line.content[colon_at + 1..].len() - line.content[colon_at + 1..].trim_start().len());
             let label_range = self.range(line, colon_at, label_start);
+            // PlantUML reads the one-line note and fails on the line after it.
+            let next = self.lines[self.pos + 1];
+            let at = self.line_range(&next);
             self.error(
                 Diagnostic::error(
                     codes::BAD_NOTE,
-                    colon,
-                    "a note with a `:` is one line; this one goes on to an `end note`: drop the `:` to make it a block note",
+                    at,
+                    "the note above has a `:`, so it is one line; this line and the `end note` after it belong to no note: drop the `:` to make it a block note",
                 )
+                .with_related(colon, "the one-line note's `:`")
                 .with_fix("Move the text after `:` into the note's body", vec![TextEdit::replace(label_range, "\n")]),
             );
             self.emit_body(end);
@@ -1149,7 +1299,11 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return;
         }
-        if block_ends.contains(&after.as_str()) {
+        // `end note`/`end ref` with no note or ref open: PlantUML closes the
+        // open group with it (a warning and the `end` fix below); with no
+        // group open either, the semantic layer reports it.
+        let closes_a_group = matches!(after.as_str(), "note" | "hnote" | "rnote" | "ref");
+        if block_ends.contains(&after.as_str()) && !closes_a_group {
             self.builder.start_node(ERROR_STATEMENT.into());
             let range = self.line_range(line);
             let mut lx = LineLexer::new(line.content);
@@ -1769,6 +1923,14 @@ impl<'a> Parser<'a> {
 
 /// The statement kind of `A ++` / `A --` (an optional colour after), or
 /// `None` when `trimmed` is not that shorthand.
+/// A participant declaration's options, in the order PlantUML reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum DeclarationOption {
+    Stereotype,
+    Order,
+    Color,
+}
+
 fn standalone_lifecycle(trimmed: &str) -> Option<SyntaxKind> {
     let name_len = if let Some(rest) = trimmed.strip_prefix('"') {
         rest.find('"')? + 2
