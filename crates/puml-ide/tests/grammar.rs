@@ -51,7 +51,7 @@ fn puml_verdict(text: &str) -> String {
 
 /// Cases agreed on when the level was last raised (of 2,068; the goal is
 /// 99.5 %). Raise it as the grammar improves.
-const AGREED_AT_LEAST: usize = 2000;
+const AGREED_AT_LEAST: usize = 2009;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -22,6 +22,13 @@ pub const END_BOX_WITHOUT_BOX: &str = "E0205";
 /// `resume` with no numbering started).
 pub const BAD_AUTONUMBER: &str = "E0207";
 
+/// `deactivate`/`destroy` (or `A --`, `A !!`) before any message or
+/// activation (PlantUML: "You cannot deactivate here").
+pub const LIFELINE_BEFORE_MESSAGE: &str = "E0208";
+/// `create X` followed by a message that does not go to `X` (PlantUML:
+/// "After create command, you have to send a message to X").
+pub const CREATE_WITHOUT_MESSAGE: &str = "E0209";
+
 /// A color name PlantUML does not know (PlantUML: "No such color").
 pub const UNKNOWN_COLOR: &str = "E0206";
 

@@ -357,6 +357,11 @@ struct DiagramLowering {
     autoactivate: bool,
     autonumber: AutoNumber,
     pending_creates: Vec<ParticipantId>,
+    /// The last `create` line while its message is still to come.
+    pending_create_line: Option<TextRange>,
+    /// A message or an activation happened: PlantUML hangs a deactivation
+    /// or a destruction on one, and refuses them before any.
+    lifeline_started: bool,
     last_message: Option<usize>,
     /// Where the statement being lowered starts (its line, indentation included).
     statement_start: TextSize,
@@ -393,6 +398,8 @@ impl DiagramLowering {
                 ..AutoNumber::default()
             },
             pending_creates: Vec::new(),
+            pending_create_line: None,
+            lifeline_started: false,
             last_message: None,
             statement_start: TextSize::from(0),
             first_use_line_start: Vec::new(),
@@ -772,7 +779,16 @@ impl DiagramLowering {
             self.next_sequence += 1;
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
+                // `create A` of an existing participant still needs its
+                // message next; a full re-declaration (`create participant
+                // A`) does not (PlantUML's verdicts).
                 self.pending_creates.push(id);
+                let kind_written = tokens.iter().any(|t| {
+                    t.kind == KEYWORD && ParticipantKind::from_keyword(&t.text.to_ascii_lowercase()).is_some()
+                });
+                if !kind_written {
+                    self.pending_create_line = Some(decl_range);
+                }
                 return;
             }
             if bare && (box_changed || !was_declared) {
@@ -835,6 +851,7 @@ impl DiagramLowering {
         self.map.participant_uses[id.index()] = vec![code_token.range];
         if create {
             self.pending_creates.push(id);
+            self.pending_create_line = Some(decl_range);
         }
     }
 
@@ -1032,6 +1049,28 @@ impl DiagramLowering {
         }
         let to_id = to.participant();
         let from_id = from.participant();
+        if let Some(create_line) = self.pending_create_line.take() {
+            if !to_id.is_some_and(|target| self.pending_creates.contains(&target)) {
+                let created: Vec<String> = self
+                    .pending_creates
+                    .iter()
+                    .map(|id| format!("`{}`", self.diagram.participants[id.index()].code))
+                    .collect();
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::CREATE_WITHOUT_MESSAGE,
+                        range,
+                        format!(
+                            "after `create`, the next message must go to {} (PlantUML: \"After create command, you have to send a message\")",
+                            created.join(" or ")
+                        ),
+                    )
+                    .with_related(create_line, "the `create` line"),
+                );
+                self.pending_creates.clear();
+            }
+        }
+        self.lifeline_started = true;
         if let Some(target) = to_id {
             if lifecycle.iter().any(|(l, _)| l == "**") {
                 self.diagram.participants[target.index()].created = true;
@@ -1235,12 +1274,33 @@ impl DiagramLowering {
     // ------------------------------------------------------------ activations
 
     fn activate(&mut self, id: ParticipantId, color: Option<String>, range: TextRange) {
+        self.lifeline_started = true;
         self.active[id.index()] += 1;
         self.activation_order.push(id);
         self.push_event(Event::Activate { participant: id, color }, range);
     }
 
+    /// `deactivate`/`destroy` before any message or activation: PlantUML
+    /// has nothing to hang them on ("You cannot deactivate here").
+    fn refuse_before_first_message(&mut self, what: &str, range: TextRange, node: &SyntaxNode) -> bool {
+        if self.lifeline_started {
+            return false;
+        }
+        self.diagnostics.push(
+            Diagnostic::error(
+                codes::LIFELINE_BEFORE_MESSAGE,
+                range,
+                format!("`{what}` before the first message: PlantUML has nothing to attach it to (\"You cannot deactivate here\")"),
+            )
+            .with_fix("Remove this line", vec![TextEdit::delete(full_line_range(node))]),
+        );
+        true
+    }
+
     fn deactivate(&mut self, id: ParticipantId, range: TextRange, node: &SyntaxNode) {
+        if self.refuse_before_first_message("deactivate", range, node) {
+            return;
+        }
         if self.active[id.index()] == 0 {
             let code = self.diagram.participants[id.index()].code.clone();
             let full = full_line_range(node);
@@ -1319,7 +1379,9 @@ impl DiagramLowering {
             _ => {
                 if let Some(name) = name {
                     let id = self.resolve(Tok::from(&name), ParticipantKind::Participant);
-                    self.destroy(id, range);
+                    if !self.refuse_before_first_message("destroy", range, node) {
+                        self.destroy(id, range);
+                    }
                 }
             }
         }
