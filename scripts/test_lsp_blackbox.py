@@ -352,6 +352,33 @@ async def test_preprocessor_navigation_and_skinparams(client: LanguageClient):
     assert "ArrowColor" in labels, labels
     hover = await client.text_document_hover_async(t.HoverParams(text_document=doc(uri), position=t.Position(4, 12)))
     assert "true" in hover.contents.value
+    # `$variables` and procedures: references, highlight and rename, comments left alone.
+    uri = "file:///tmp/puml-lsp-blackbox/vars.puml"
+    text = "@startuml\n!$who = \"Bob\"\n' $who in a comment\nAlice -> $who : hi $whom\n$who -> Alice : ok\n@enduml\n"
+    await open_document(client, text, uri)
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(uri), position=t.Position(3, 10), context=t.ReferenceContext(include_declaration=True)
+        )
+    )
+    assert sorted(r.range.start.line for r in references) == [1, 3, 4], references
+    highlights = await client.text_document_document_highlight_async(
+        t.DocumentHighlightParams(text_document=doc(uri), position=t.Position(4, 1))
+    )
+    assert len(highlights) == 3
+    prepared = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(text_document=doc(uri), position=t.Position(4, 2))
+    )
+    assert prepared.placeholder == "$who"
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(4, 2), new_name="$callee")
+    )
+    after = apply_edits(text, renamed.changes[uri])
+    assert after.count("$callee") == 3 and "' $who in a comment" in after and "$whom" in after, after
+    with pytest.raises(Exception):
+        await client.text_document_rename_async(
+            t.RenameParams(text_document=doc(uri), position=t.Position(4, 2), new_name="$9 bad")
+        )
 
 
 def rss_kib(pid: int) -> int:

@@ -305,6 +305,13 @@ impl Analysis {
         self.with(file, |db, input, _| puml_db::parse(db, input).clone())
     }
 
+    /// The preprocessor's `$variables`, procedures and functions, with their uses.
+    pub fn preprocessor_symbols(&self, file: FileId) -> Cancellable<Vec<crate::symbols::PreprocessorSymbol>> {
+        self.with(file, |db, input, _| {
+            crate::symbols::preprocessor_symbols(puml_db::parse(db, input))
+        })
+    }
+
     /// The participant whose name or alias is at `offset`, if any.
     pub fn participant_at(&self, file: FileId, offset: TextSize) -> Cancellable<Option<ParticipantRef>> {
         self.with(file, move |db, input, config| {

@@ -22,5 +22,6 @@ pub mod normalize;
 pub mod primitives;
 pub mod render;
 pub mod skinparams;
+pub mod symbols;
 
 pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef};

@@ -323,19 +323,6 @@ pub fn call_at(text: &str, offset: usize) -> Option<(String, u32)> {
     None
 }
 
-/// The line defining the `$name` (procedure, function or variable).
-pub fn preprocessor_definition(text: &str, name: &str) -> Option<usize> {
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim();
-        if preprocessor_names(trimmed).iter().any(|(n, _)| n == name) {
-            return Some(offset + (line.len() - line.trim_start().len()));
-        }
-        offset += line.len();
-    }
-    None
-}
-
 /// The closer the innermost block open before `text`'s end waits for.
 pub fn open_block_closer(text: &str) -> Option<&'static str> {
     let mut stack: Vec<&'static str> = Vec::new();
@@ -611,13 +598,11 @@ mod tests {
     }
 
     #[test]
-    fn calls_and_definitions_of_procedures() {
+    fn calls_of_procedures() {
         let text = "!procedure $pair($a, $b)\n$pair(1, f(2), 3)\n";
         let call = text.find("3)").expect("third");
         assert_eq!(call_at(text, call), Some(("$pair".to_string(), 2)));
         assert_eq!(call_at(text, text.find("f(2)").expect("f") + 2), None);
-        assert_eq!(preprocessor_definition(text, "$pair"), Some(0));
-        assert_eq!(preprocessor_definition(text, "$nope"), None);
     }
 
     #[test]

@@ -752,7 +752,11 @@ impl LanguageServer for Backend {
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let position = params.text_document_position_params;
         let uri = position.text_document.uri.clone();
-        if let Some(found) = self.preprocessor_definition(&uri, position.position)? {
+        if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
+            let range = LineTable::new(&text).range(symbol.definition);
+            return Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))));
+        }
+        if let Some(found) = self.include_definition(&uri, position.position)? {
             return Ok(Some(GotoDefinitionResponse::Scalar(found)));
         }
         let Some((participant, table_text)) = self.participant_at(&uri, position.position).await? else {
@@ -766,6 +770,16 @@ impl LanguageServer for Backend {
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let position = params.text_document_position;
         let uri = position.text_document.uri.clone();
+        if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
+            let table = LineTable::new(&text);
+            let uses = symbol
+                .uses
+                .iter()
+                .filter(|r| params.context.include_declaration || **r != symbol.definition);
+            return Ok(Some(
+                uses.map(|r| Location::new(uri.clone(), table.range(*r))).collect(),
+            ));
+        }
         let Some((participant, text)) = self.participant_at(&uri, position.position).await? else {
             return Ok(None);
         };
@@ -781,6 +795,26 @@ impl LanguageServer for Backend {
 
     async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
         let position = params.text_document_position_params;
+        if let Some((symbol, text)) = self
+            .preprocessor_symbol_at(&position.text_document.uri, position.position)
+            .await?
+        {
+            let table = LineTable::new(&text);
+            return Ok(Some(
+                symbol
+                    .uses
+                    .iter()
+                    .map(|r| DocumentHighlight {
+                        range: table.range(*r),
+                        kind: Some(if *r == symbol.definition {
+                            DocumentHighlightKind::WRITE
+                        } else {
+                            DocumentHighlightKind::READ
+                        }),
+                    })
+                    .collect(),
+            ));
+        }
         let Some((participant, text)) = self
             .participant_at(&position.text_document.uri, position.position)
             .await?
@@ -801,6 +835,19 @@ impl LanguageServer for Backend {
     }
 
     async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        if let Some((symbol, text)) = self
+            .preprocessor_symbol_at(&params.text_document.uri, params.position)
+            .await?
+        {
+            let table = LineTable::new(&text);
+            let offset = puml_syntax::TextSize::from(table.offset(params.position) as u32);
+            return Ok(symbol
+                .occurs_at(offset)
+                .map(|range| PrepareRenameResponse::RangeWithPlaceholder {
+                    range: table.range(range),
+                    placeholder: symbol.name.clone(),
+                }));
+        }
         let Some((participant, text)) = self.participant_at(&params.text_document.uri, params.position).await? else {
             return Ok(None);
         };
@@ -822,6 +869,26 @@ impl LanguageServer for Backend {
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let position = params.text_document_position;
         let uri = position.text_document.uri.clone();
+        if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
+            // A `$name` keeps its `$`: `greet` renames `$greet` to `$greet`'s new word.
+            let new_name = if params.new_name.starts_with('$') {
+                params.new_name.clone()
+            } else {
+                format!("${}", params.new_name)
+            };
+            if !puml_ide::symbols::is_valid_name(&new_name) {
+                return Err(Error::invalid_params(format!(
+                    "`{new_name}` is not a preprocessor name: `$` then a letter or `_`, then letters, digits or `_`"
+                )));
+            }
+            let table = LineTable::new(&text);
+            let edits = symbol
+                .uses
+                .iter()
+                .map(|r| TextEdit::new(table.range(*r), new_name.clone()))
+                .collect();
+            return Ok(Some(workspace_edit(&uri, edits)));
+        }
         let Some((participant, _)) = self.participant_at(&uri, position.position).await? else {
             return Err(Error::invalid_params("there is no participant to rename here"));
         };
@@ -1064,22 +1131,28 @@ impl Backend {
         .await
     }
 
-    /// Definitions the text alone answers: a `$name` defined by the
-    /// preprocessor, or the file an `!include` names.
-    fn preprocessor_definition(&self, uri: &Uri, position: Position) -> Result<Option<Location>> {
+    /// The preprocessor symbol (`$variable`, procedure, function) at `position`.
+    async fn preprocessor_symbol_at(
+        &self,
+        uri: &Uri,
+        position: Position,
+    ) -> Result<Option<(puml_ide::symbols::PreprocessorSymbol, String)>> {
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let offset = LineTable::new(&snapshot.text).offset(position);
+            let symbols = snapshot.analysis.preprocessor_symbols(snapshot.file)?;
+            let found = puml_ide::symbols::symbol_at(&symbols, puml_syntax::TextSize::from(offset as u32)).cloned();
+            Ok(found.map(|symbol| (symbol, snapshot.text)))
+        })
+        .await
+    }
+
+    /// The file an `!include` at `position` names.
+    fn include_definition(&self, uri: &Uri, position: Position) -> Result<Option<Location>> {
         let snapshot = self.snapshot(uri)?;
         let text = &snapshot.text;
         let table = LineTable::new(text);
         let offset = table.offset(position);
-        if let Some((start, word)) = crate::text::word_at(text, offset) {
-            if start > 0 && text[..start].ends_with('$') {
-                let name = format!("${word}");
-                if let Some(at) = features::preprocessor_definition(text, &name) {
-                    let here = table.position(at);
-                    return Ok(Some(Location::new(uri.clone(), Range::new(here, here))));
-                }
-            }
-        }
         let base = uri.to_file_path().and_then(|p| p.parent().map(|d| d.to_path_buf()));
         for (start, end, target) in features::include_targets(text) {
             if start <= offset && offset <= end {

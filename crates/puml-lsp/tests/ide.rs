@@ -86,6 +86,19 @@ fn describe(path: &Path) -> String {
             writeln!(out, "definition: none").ok();
         }
     }
+    let symbols = analysis.preprocessor_symbols(file).expect("not cancelled");
+    if let Some(symbol) = puml_ide::symbols::symbol_at(&symbols, TextSize::from(cursor as u32)) {
+        let uses: Vec<String> = symbol.uses.iter().map(|r| at(usize::from(r.start()))).collect();
+        writeln!(
+            out,
+            "preprocessor {} {:?} defined {} used {}",
+            symbol.name,
+            symbol.kind,
+            at(usize::from(symbol.definition.start())),
+            uses.join(" ")
+        )
+        .ok();
+    }
     let completions = features::completions(&text, cursor, &participants);
     let labels: Vec<&str> = completions.iter().take(12).map(|c| c.label.as_str()).collect();
     writeln!(out, "completion ({}) {}", completions.len(), labels.join(" ")).ok();
