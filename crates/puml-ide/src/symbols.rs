@@ -133,7 +133,7 @@ fn defined_name(line: &str) -> Option<(String, usize, PreprocessorKind)> {
     ];
     let (after, kind) = forms
         .iter()
-        .find_map(|(prefix, kind)| lower.starts_with(prefix).then(|| (prefix.len(), *kind)))
+        .find_map(|(prefix, kind)| lower.starts_with(prefix).then_some((prefix.len(), *kind)))
         .or_else(|| trimmed.starts_with("!$").then_some((1, PreprocessorKind::Variable)))?;
     let rest = &trimmed[after..];
     let skipped = rest.len() - rest.trim_start().len();
