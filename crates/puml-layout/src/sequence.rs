@@ -21,6 +21,12 @@ use puml_sema::model::{
     ParticipantId, Side, VerticalAlign,
 };
 
+/// Space between the title block and what follows it, and the title's
+/// margin on either side (PlantUML 1.2026's title style: measured from its
+/// SVGs, the diagram starts 16 px below the title's text block and a wide
+/// title keeps 5 px more on each side than the diagram's margin).
+const TITLE_GAP_BELOW: f64 = 16.0;
+const TITLE_SIDE_MARGIN: f64 = 5.0;
 const MARGIN: f64 = 10.0;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
@@ -625,7 +631,7 @@ impl<'a> Context<'a> {
         if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
             let block = creole::measure(title, self.theme.font(theme.title_font_size).bold(), self.metrics);
             let top = y + 5.0;
-            y = top + block.height + 12.0;
+            y = top + block.height + TITLE_GAP_BELOW;
             title_block = Some((block, top));
         }
         if let Some(legend) = self
@@ -1393,7 +1399,11 @@ impl<'a> Context<'a> {
         let mut y = bottom;
         let (_, max_x_now) = x_bounds(&items);
         let content_mid = (min_x + max_x_now.max(max_x)) / 2.0;
+        // A title wider than the diagram widens the canvas by its side margins too.
+        let mut title_edges = None;
         if let Some((block, top)) = title_block {
+            let left = content_mid - block.width / 2.0;
+            title_edges = Some((left - TITLE_SIDE_MARGIN, left + block.width + TITLE_SIDE_MARGIN));
             let mut title_items = Vec::new();
             block.draw(
                 content_mid - block.width / 2.0,
@@ -1435,7 +1445,10 @@ impl<'a> Context<'a> {
             block.draw(x, y + 4.0, Align::Left, theme.header_color, &mut items);
             y += 4.0 + block.height;
         }
-        let edges = self.box_room(&positions);
+        let mut edges = self.box_room(&positions);
+        if let Some((left, right)) = title_edges {
+            edges = (edges.0.min(left), edges.1.max(right));
+        }
         finish_scene(items, edges, y, theme.background)
     }
 

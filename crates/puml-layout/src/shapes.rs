@@ -117,6 +117,14 @@ impl PathBuilder {
     }
 }
 
+/// PlantUML's actor and database columns are the name's width plus this,
+/// the name centered 3 px left of the figure's axis (observed in its SVGs).
+const ACTOR_NAME_EXTRA: f64 = 6.0;
+/// Half the width of a boundary's bar and circle (41 px).
+const BOUNDARY_HALF_WIDTH: f64 = 20.5;
+/// The narrowest actor column: the stick figure's arms and a margin.
+const ACTOR_MIN_WIDTH: f64 = 27.0;
+
 /// Room taken by a stereotype spot (circle and gap) before the name.
 const SPOT_WIDTH: f64 = 26.0;
 
@@ -142,21 +150,27 @@ impl HeadMetrics {
             ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
             ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
             ParticipantKind::Actor => {
-                let w = tw.max(26.0);
-                (w, th + 60.0, w / 2.0, w / 2.0)
+                // PlantUML's actor column: the name plus 6 px (the name sits
+                // 3 px left of the figure's axis), at least 27 px for the figure.
+                let w = (tw + ACTOR_NAME_EXTRA).max(ACTOR_MIN_WIDTH);
+                (w, th + 59.0, w / 2.0, w / 2.0)
             }
+            // The lifeline runs through the middle of the column (for a
+            // boundary, between its bar and its circle), the name centered
+            // 3 px left of it, as PlantUML draws them.
             ParticipantKind::Boundary => {
-                let left = (tw / 2.0).max(29.0);
-                let right = (tw / 2.0).max(12.0);
-                (left + right, th + 30.0, left, right)
+                // 4 px of room on either side of the figure.
+                let half = ((tw + ACTOR_NAME_EXTRA) / 2.0).max(BOUNDARY_HALF_WIDTH + 4.0);
+                (half * 2.0, th + 31.0, half, half)
             }
             ParticipantKind::Control | ParticipantKind::Entity => {
-                let half = (tw / 2.0).max(12.0);
-                (half * 2.0, th + 30.0, half, half)
+                let half = ((tw + ACTOR_NAME_EXTRA) / 2.0).max(16.0);
+                (half * 2.0, th + 31.0, half, half)
             }
             ParticipantKind::Database => {
-                let half = (tw / 2.0).max(18.0);
-                (half * 2.0, th + 50.0, half, half)
+                // Like the actor: the name plus 6 px, at least the 36 px cylinder.
+                let half = ((tw + ACTOR_NAME_EXTRA) / 2.0).max(18.0);
+                (half * 2.0, th + 45.0, half, half)
             }
         };
         HeadMetrics {
@@ -243,7 +257,7 @@ pub fn draw_head(
         }
         ParticipantKind::Actor => {
             let (figure_top, text_top) = if foot {
-                (top + th + 1.5, top)
+                (top + th + 0.5, top)
             } else {
                 (top + 0.5, top + 60.0)
             };
@@ -260,24 +274,33 @@ pub fn draw_head(
                 .move_to(cx, neck + 27.0)
                 .line_to(cx + 13.0, neck + 42.0)
                 .push(out, outline);
-            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+            head.label.draw(
+                cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
+                text_top,
+                Align::Center,
+                text_color,
+                out,
+            );
         }
         ParticipantKind::Boundary | ParticipantKind::Control | ParticipantKind::Entity => {
             let (icon_top, text_top) = if foot {
                 (top + th + 4.0, top)
             } else {
-                (top + 2.0, top + 30.0)
+                (top + 4.0, top + 32.0)
             };
             let cy = icon_top + 12.0;
             match head.kind {
                 ParticipantKind::Boundary => {
+                    // Bar and circle (41 px together) centered on the lifeline.
+                    let bar = cx - BOUNDARY_HALF_WIDTH;
+                    let circle = bar + 29.0;
                     PathBuilder::new()
-                        .move_to(cx - 29.0, cy - 12.0)
-                        .line_to(cx - 29.0, cy + 12.0)
-                        .move_to(cx - 29.0, cy)
-                        .line_to(cx - 12.0, cy)
+                        .move_to(bar, cy - 12.0)
+                        .line_to(bar, cy + 12.0)
+                        .move_to(bar, cy)
+                        .line_to(circle - 12.0, cy)
                         .push(out, outline);
-                    ellipse(out, cx, cy, 12.0, 12.0, body);
+                    ellipse(out, circle, cy, 12.0, 12.0, body);
                 }
                 ParticipantKind::Control => {
                     ellipse(out, cx, cy, 12.0, 12.0, body);
@@ -297,14 +320,16 @@ pub fn draw_head(
                     line(out, cx - 12.0, cy + 14.0, cx + 12.0, cy + 14.0, stroke(border, 0.5));
                 }
             }
-            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+            head.label.draw(
+                cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
+                text_top,
+                Align::Center,
+                text_color,
+                out,
+            );
         }
         ParticipantKind::Database => {
-            let (icon_top, text_top) = if foot {
-                (top + th + 4.0, top)
-            } else {
-                (top + 0.0, top + 50.0)
-            };
+            let (icon_top, text_top) = if foot { (top + th, top) } else { (top + 0.0, top + 46.0) };
             let x0 = cx - 18.0;
             let x1 = cx + 18.0;
             let t = icon_top + 10.0;
@@ -324,7 +349,13 @@ pub fn draw_head(
                 .cubic_to(x0, t + 10.0, cx, t + 10.0, cx, t + 10.0)
                 .cubic_to(cx, t + 10.0, x1, t + 10.0, x1, t)
                 .push(out, outline);
-            head.label.draw(cx - tw / 2.0, text_top, Align::Center, text_color, out);
+            head.label.draw(
+                cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
+                text_top,
+                Align::Center,
+                text_color,
+                out,
+            );
         }
     }
 }
