@@ -27,6 +27,8 @@ use puml_sema::model::{
 /// title keeps 5 px more on each side than the diagram's margin).
 const TITLE_GAP_BELOW: f64 = 16.0;
 const TITLE_SIDE_MARGIN: f64 = 5.0;
+/// A divider wider than the diagram keeps this much room on either side.
+const DIVIDER_OVERHANG_MARGIN: f64 = 12.0;
 const MARGIN: f64 = 10.0;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
@@ -37,6 +39,10 @@ const SELF_HEIGHT: f64 = 13.0;
 const ACTIVATION_WIDTH: f64 = 10.0;
 const NOTE_PAD_X: f64 = 10.0;
 const NOTE_PAD_Y: f64 = 5.0;
+/// Extra canvas margin around a note at the diagram's edge.
+const NOTE_MARGIN: f64 = 5.0;
+/// A note sits this much lower than the usual gap, the next event as before.
+const NOTE_LIFT: f64 = 3.0;
 /// Space between a box and the head before it / the participant after it.
 const BOX_GAP_BEFORE: f64 = 10.0;
 const BOX_GAP_AFTER: f64 = 20.0;
@@ -47,7 +53,11 @@ const NOTE_BOX_ROOM: f64 = 8.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
-const GROUP_FRAME_LEFT: f64 = 15.0;
+const GROUP_FRAME_LEFT: f64 = 16.0;
+/// Extra canvas margin left of the leftmost group frame.
+const GROUP_FRAME_MARGIN: f64 = 3.0;
+/// Space below a group frame before the next event.
+const GROUP_GAP_AFTER: f64 = 6.0;
 /// From a group frame's right edge to the next participant's head.
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
@@ -701,6 +711,10 @@ impl<'a> Context<'a> {
             .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
             .collect();
         let mut groups: Vec<OpenGroup> = Vec::new();
+        // The leftmost group frame: PlantUML keeps 3 px more margin left of it.
+        let mut frames_left = f64::INFINITY;
+        // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
+        let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -931,8 +945,11 @@ impl<'a> Context<'a> {
                     } else if attached {
                         last_message.map_or(y + 10.0, |m| m.row_top + 5.0)
                     } else {
-                        y + 10.0
+                        // PlantUML draws a note 13 px below what precedes it
+                        // and the next event 3 px closer to the note's bottom.
+                        y + 13.0
                     };
+                    let bottom_gap = if note.aligned || attached { 0.0 } else { NOTE_LIFT };
                     let x = match &note.position {
                         NotePosition::Left { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
@@ -989,8 +1006,9 @@ impl<'a> Context<'a> {
                         g.min_x = g.min_x.min(x);
                         g.max_x = g.max_x.max(x + w);
                     }
+                    notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                     last_note = Some((top, top + h));
-                    y = y.max(top + h);
+                    y = y.max(top + h - bottom_gap);
                 }
                 Event::Ref(r) => {
                     let xs: Vec<f64> = r.participants.iter().filter_map(|p| cx(*p)).collect();
@@ -1136,18 +1154,22 @@ impl<'a> Context<'a> {
                     let Some(g) = groups.pop() else { continue };
                     let bottom = y + 8.0;
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+                    frames_left = frames_left.min(x0);
                     if let Some(parent) = groups.last_mut() {
                         parent.min_x = parent.min_x.min(x0 - 5.0);
                         parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
                     }
-                    y = bottom;
+                    // PlantUML leaves 6 px below a frame before what follows.
+                    y = bottom + GROUP_GAP_AFTER;
                 }
                 Event::Divider { text } => {
                     let block = creole::measure(text, self.theme.font(13.0).bold(), self.metrics);
-                    let top = y + 15.0;
+                    // PlantUML: the box starts 18 px below the previous
+                    // message and the next one follows 2 px below it.
+                    let top = y + 18.0;
                     let h = block.height + 8.0;
                     deferred.push(Deferred::Divider { top, block });
-                    y = top + h + 15.0;
+                    y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
                     let start = y;
@@ -1188,6 +1210,7 @@ impl<'a> Context<'a> {
         while let Some(g) = groups.pop() {
             let bottom = y + 8.0;
             let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+            frames_left = frames_left.min(x0);
             if let Some(parent) = groups.last_mut() {
                 parent.min_x = parent.min_x.min(x0 - 5.0);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
@@ -1321,6 +1344,8 @@ impl<'a> Context<'a> {
             min_x = 0.0;
             max_x = 0.0;
         }
+        // How far right the canvas must reach for a divider wider than the diagram.
+        let mut divider_right = f64::NEG_INFINITY;
         for d in deferred {
             match d {
                 Deferred::Divider { top, block } => {
@@ -1351,8 +1376,17 @@ impl<'a> Context<'a> {
                         mid + 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
-                    let w = block.width + 12.0;
-                    let x = (min_x + max_x) / 2.0 - w / 2.0;
+                    // PlantUML's divider box: the text 6 px in, 18.526 px wider than it.
+                    let w = block.width + 18.526;
+                    // Centered on the diagram; one wider than it starts 12 px
+                    // in from the diagram's left and keeps 12 px on its right
+                    // (PlantUML widens the canvas rather than move the diagram).
+                    let x = if w + 2.0 * DIVIDER_OVERHANG_MARGIN > max_x - min_x {
+                        divider_right = divider_right.max(min_x + w + 2.0 * DIVIDER_OVERHANG_MARGIN);
+                        min_x + DIVIDER_OVERHANG_MARGIN
+                    } else {
+                        (min_x + max_x) / 2.0 - w / 2.0
+                    };
                     rect(
                         &mut items,
                         x,
@@ -1449,6 +1483,10 @@ impl<'a> Context<'a> {
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
+        edges.1 = edges.1.max(divider_right);
+        edges.0 = edges.0.min(frames_left - GROUP_FRAME_MARGIN);
+        edges.0 = edges.0.min(notes_extent.0 - NOTE_MARGIN);
+        edges.1 = edges.1.max(notes_extent.1 + NOTE_MARGIN);
         finish_scene(items, edges, y, theme.background)
     }
 
