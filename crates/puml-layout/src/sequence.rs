@@ -418,7 +418,9 @@ impl<'a> Context<'a> {
                                 depth.get(p.index()).is_some_and(|d| *d > 0) || activated_next(&events[index + 1..], p)
                             })
                         };
-                        let bars = bar_side(active(m.from.participant())) + bar_side(active(m.to.participant()));
+                        // PlantUML makes room for the target's activation bar only;
+                        // the sender's bar does not push the lifelines apart.
+                        let bars = bar_side(active(m.to.participant()));
                         need(from, to, label_w + MESSAGE_ROOM + bars);
                         last_message = Some((from.min(to), from.max(to)));
                     }
