@@ -115,7 +115,8 @@ fn is_end_line(line: &str) -> bool {
 
 /// `@startuml name`, `@startuml(id=name)` → the name.
 fn start_name(line: &str) -> Option<String> {
-    let trimmed = line.trim();
+    // The same line `start_tag` read: a byte-order mark before it is no part of the name.
+    let trimmed = line.trim().trim_start_matches('\u{feff}');
     let after_tag = trimmed[6..].trim_start_matches(|c: char| c.is_ascii_alphanumeric());
     let name = if let Some(inner) = after_tag.trim().strip_prefix('(') {
         let inner = inner.trim_end_matches(')');
@@ -391,6 +392,14 @@ mod tests {
             ("mindmap", Some("m"))
         );
         assert_eq!(kind_of_tag(&blocks[2].tag), Some(DiagramKind::Other("MINDMAP")));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_name() {
+        let blocks = split_blocks("\u{feff}@startuml flow\nA -> B\n@enduml\n", false);
+        assert_eq!(blocks[0].name.as_deref(), Some("flow"));
+        let blocks = split_blocks("\u{feff}@startuml\nA -> B\n@enduml\n", false);
+        assert_eq!(blocks[0].name, None);
     }
 
     #[test]
