@@ -5,6 +5,7 @@
 //! read it, and starts the real `puml-mcp` and `puml-lsp` through the pack's
 //! launchers.
 
+use puml_agent_evals::mcp::Session;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -1059,88 +1060,6 @@ fn check_marketplaces(r: &mut Report, root: &Path, pack: &Path, version: Option<
 
 // --- live checks ----------------------------------------------------------
 
-/// A newline-delimited JSON-RPC peer over a child's stdio.
-pub struct StdioPeer {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: mpsc::Receiver<String>,
-    next_id: u64,
-}
-
-impl StdioPeer {
-    pub fn spawn(mut command: Command) -> Result<StdioPeer, String> {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("spawn: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(StdioPeer {
-            child,
-            stdin,
-            lines: rx,
-            next_id: 1,
-        })
-    }
-
-    pub fn notify(&mut self, method: &str, params: Value) -> Result<(), String> {
-        let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});
-        writeln!(self.stdin, "{msg}").map_err(|e| e.to_string())
-    }
-
-    pub fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
-        let id = self.next_id;
-        self.next_id += 1;
-        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        writeln!(self.stdin, "{msg}").map_err(|e| e.to_string())?;
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .map_err(|_| self.stderr_note(format!("no answer to {method} within 30 s")))?;
-            let Ok(value) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
-            if value["id"] == id {
-                return Ok(value);
-            }
-        }
-    }
-
-    fn stderr_note(&mut self, msg: String) -> String {
-        let _ = self.child.kill();
-        let mut err = String::new();
-        if let Some(mut e) = self.child.stderr.take() {
-            let _ = e.read_to_string(&mut err);
-        }
-        format!("{msg}; stderr: {}", err.trim())
-    }
-
-    pub fn close(mut self) -> Option<i32> {
-        drop(self.stdin);
-        for _ in 0..50 {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.code();
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        None
-    }
-}
-
 fn launcher(pack: &Path, tool: &str, bin_dir: Option<&Path>, cwd: &Path) -> Command {
     let mut command = Command::new(pack.join("bin").join(tool));
     command.current_dir(cwd);
@@ -1171,7 +1090,7 @@ fn check_mcp_live(r: &mut Report, pack: &Path, bin_dir: Option<&Path>, hosts: Ho
     }
     // The tools answer, and Claude's configuration starts the same launcher.
     let result = (|| -> Result<LiveAnswers, String> {
-        let mut peer = StdioPeer::spawn(launcher(pack, "puml-mcp", bin_dir, &workspace))?;
+        let mut peer = Session::spawn(launcher(pack, "puml-mcp", bin_dir, &workspace))?;
         let init = peer.request(
             "initialize",
             json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "validate-agent-pack", "version": "1"}}),
@@ -1250,7 +1169,7 @@ fn mcp_session(pack: &Path, bin_dir: Option<&Path>, workspace: &Path) -> Result<
     if let Some(dir) = bin_dir {
         command.env("PUML_BIN_DIR", dir);
     }
-    let mut peer = StdioPeer::spawn(command)?;
+    let mut peer = Session::spawn(command)?;
     let init = peer.request(
         "initialize",
         json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "codex-like", "version": "1"}}),

@@ -32,15 +32,33 @@ impl Session {
     /// Starts `server --root workspace` in `workspace` and initializes it
     /// (a client that offers no roots, as Claude Code's and Codex's do not).
     pub fn start(server: &Path, workspace: &Path) -> Result<Session, String> {
-        let mut child = Command::new(server)
+        let mut command = Command::new(server);
+        command
             .arg("--root")
             .arg(workspace)
             .current_dir(workspace)
+            .stderr(Stdio::null());
+        let mut session = Session::spawn(command).map_err(|e| format!("{}: {e}", server.display()))?;
+        let init = session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "puml-agent-evals", "version": "1"}}),
+        )?;
+        if init["result"]["serverInfo"]["name"] != "puml-mcp" {
+            return Err(format!("initialize: {init}"));
+        }
+        session.notify("notifications/initialized", json!({}))?;
+        Ok(session)
+    }
+
+    /// Runs `command` with piped stdin and stdout (its stderr as the caller
+    /// set it), without initializing: a peer for any newline-delimited
+    /// JSON-RPC server (the pack validator starts puml-mcp through its launchers).
+    pub fn spawn(mut command: Command) -> Result<Session, String> {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{}: {e}", server.display()))?;
+            .map_err(|e| format!("cannot start the server: {e}"))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
@@ -52,21 +70,17 @@ impl Session {
                 }
             }
         });
-        let mut session = Session {
+        Ok(Session {
             child,
             stdin,
             lines: rx,
             next_id: 1,
-        };
-        let init = session.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "puml-agent-evals", "version": "1"}}),
-        )?;
-        if init["result"]["serverInfo"]["name"] != "puml-mcp" {
-            return Err(format!("initialize: {init}"));
-        }
-        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok(session)
+        })
+    }
+
+    /// A notification (no answer).
+    pub fn notify(&mut self, method: &str, params: Value) -> Result<(), String> {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     }
 
     fn send(&mut self, msg: &Value) -> Result<(), String> {
