@@ -154,6 +154,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         caption: Some(text(seed + 6)),
         mainframe: Some(text(seed + 7)),
         settings: Settings::default(),
+        activity: None,
     }
 }
 

@@ -3,6 +3,7 @@
 //! syntax tree into a position-free [`model::Document`], with a
 //! [`model::SourceMap`] back to the syntax and the semantic diagnostics.
 
+pub mod activity;
 pub mod codes;
 pub mod colors;
 mod lower;

@@ -46,6 +46,11 @@ pub struct Diagram {
     pub caption: Option<String>,
     pub mainframe: Option<String>,
     pub settings: Settings,
+    /// `Some` when PlantUML reads this block as an activity diagram; the
+    /// sequence fields above other than the decorations and settings are
+    /// then empty.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub activity: Option<Box<crate::activity::ActivityDiagram>>,
 }
 
 impl Diagram {
@@ -509,4 +514,6 @@ pub struct DiagramSourceMap {
     pub participant_uses: Vec<Vec<TextRange>>,
     /// Parallel to `events`: the statement each event came from.
     pub events: Vec<TextRange>,
+    /// Set exactly when the diagram is an activity diagram.
+    pub activity: Option<crate::activity::ActivitySourceMap>,
 }
