@@ -398,7 +398,8 @@ pub struct TextBlock {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeasuredLine {
-    pub runs: Vec<(Span, Font, f64)>,
+    /// `(span, font, width, widths of the span's leading and trailing whitespace)`.
+    pub runs: Vec<(Span, Font, f64, (f64, f64))>,
     pub width: f64,
     pub ascent: f64,
     pub height: f64,
@@ -433,10 +434,22 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 italic: base.italic || span.style.italic,
             };
             let w = metrics.width(&span.text, &font);
+            let lead_len = span.text.len() - span.text.trim_start().len();
+            let trail_len = span.text.len() - span.text.trim_end().len();
+            let blank_width = |len: usize, at_start: bool| {
+                if len == 0 || len == span.text.len() {
+                    0.0
+                } else if at_start {
+                    metrics.width(&span.text[..len], &font)
+                } else {
+                    metrics.width(&span.text[span.text.len() - len..], &font)
+                }
+            };
+            let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
             ascent = ascent.max(metrics.ascent(&font));
             line_height = line_height.max(metrics.line_height(&font));
             line_width += w;
-            runs.push((span, font, w));
+            runs.push((span, font, w, lead));
         }
         width = width.max(line_width);
         height += line_height;
@@ -470,15 +483,18 @@ impl TextBlock {
                 Align::Right => x + self.width - line.width,
             };
             let baseline = top + line.ascent;
-            for (span, font, w) in &line.runs {
+            for (span, font, w, (lead, trail)) in &line.runs {
                 if !span.text.trim().is_empty() {
+                    // PlantUML draws a run's surrounding whitespace as space,
+                    // not as characters (indented note lines, the space after
+                    // a bold word): the text is exactly its glyphs.
                     out.push(Item::Text(TextRun {
-                        x: round3(cx),
+                        x: round3(cx + lead),
                         y: round3(baseline),
-                        text: span.text.clone(),
+                        text: span.text.trim().to_string(),
                         font: *font,
                         color: span.style.color.unwrap_or(color),
-                        width: round3(*w),
+                        width: round3(*w - lead - trail),
                         underline: span.style.underline,
                         strike: span.style.strike,
                         link: span.link.clone(),

@@ -56,6 +56,8 @@ const GROUP_NOTE_ROOM: f64 = 30.0;
 const GROUP_FRAME_LEFT: f64 = 16.0;
 /// Extra canvas margin left of the leftmost group frame.
 const GROUP_FRAME_MARGIN: f64 = 3.0;
+/// From a group frame's right edge to the canvas's.
+const GROUP_FRAME_RIGHT_ROOM: f64 = 19.3;
 /// Space below a group frame before the next event.
 const GROUP_GAP_AFTER: f64 = 6.0;
 /// From a group frame's right edge to the next participant's head.
@@ -426,7 +428,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
-                    let w = block.width + 2.0 * NOTE_PAD_X;
+                    let (w, _) = note_size(note.shape, block);
                     if let (Some(group), Some(extent)) =
                         (open_groups.last_mut(), self.note_extent(note, w, last_message))
                     {
@@ -671,6 +673,11 @@ impl<'a> Context<'a> {
             (block, top)
         });
         let top_len = top_items.len();
+        // PlantUML draws participant boxes 1 px lower than the heads would
+        // start without them, and keeps 4 px more below them.
+        if has_boxes {
+            y += 1.0;
+        }
         let box_top = y;
         if has_boxes {
             y += box_title_h + 4.0;
@@ -715,6 +722,7 @@ impl<'a> Context<'a> {
         let mut groups: Vec<OpenGroup> = Vec::new();
         // The leftmost group frame: PlantUML keeps 3 px more margin left of it.
         let mut frames_left = f64::INFINITY;
+        let mut frames_right = f64::NEG_INFINITY;
         // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         let mut last_message: Option<LastMessage> = None;
@@ -908,7 +916,15 @@ impl<'a> Context<'a> {
                             end_y = end_y.max(text_top + text_h);
                         }
                     }
-                    let (min_x, max_x) = self_span(&geometry, label.width);
+                    let (mut min_x, mut max_x) = self_span(&geometry, label.width);
+                    // A group frame spans the lifelines of the participants a
+                    // message joins, wherever its arrow ends (bars, tips).
+                    if !geometry.is_self {
+                        let lifelines = [m.from.participant(), m.to.participant()].map(|p| p.and_then(cx));
+                        if let [Some(a), Some(b)] = lifelines {
+                            (min_x, max_x) = (a.min(b), a.max(b));
+                        }
+                    }
                     if let Some(g) = groups.last_mut() {
                         g.min_x = g.min_x.min(min_x);
                         g.max_x = g.max_x.max(max_x);
@@ -935,8 +951,7 @@ impl<'a> Context<'a> {
                     let Prepared::Note(block) = &prepared[index] else {
                         continue;
                     };
-                    let w = block.width + 2.0 * NOTE_PAD_X;
-                    let h = block.height + 2.0 * NOTE_PAD_Y;
+                    let (w, h) = note_size(note.shape, block);
                     let fill = note.color.as_deref().and_then(parse_color).unwrap_or(theme.note_bg);
                     let attached = matches!(
                         note.position,
@@ -1157,6 +1172,7 @@ impl<'a> Context<'a> {
                     let bottom = y + 8.0;
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
                     frames_left = frames_left.min(x0);
+                    frames_right = frames_right.max(x1);
                     if let Some(parent) = groups.last_mut() {
                         parent.min_x = parent.min_x.min(x0 - 5.0);
                         parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
@@ -1191,7 +1207,7 @@ impl<'a> Context<'a> {
                     y = start + h;
                 }
                 Event::Space { pixels } => {
-                    y += pixels.map_or(20.0, |p| f64::from(p.min(10_000)));
+                    y += pixels.map_or(25.0, |p| f64::from(p.min(10_000))); // `|||` is 25 px in PlantUML
                 }
                 Event::NewPage { .. } => {}
                 Event::Duration {
@@ -1213,6 +1229,7 @@ impl<'a> Context<'a> {
             let bottom = y + 8.0;
             let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
             frames_left = frames_left.min(x0);
+            frames_right = frames_right.max(x1);
             if let Some(parent) = groups.last_mut() {
                 parent.min_x = parent.min_x.min(x0 - 5.0);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
@@ -1318,16 +1335,17 @@ impl<'a> Context<'a> {
                 );
                 if let Some(title) = &b.title {
                     let block = creole::measure(title, box_title_font(&self.theme), self.metrics);
+                    // The title block is centred; its lines are left-aligned within it.
                     block.draw(
                         (lo + hi) / 2.0 - block.width / 2.0,
                         box_top,
-                        Align::Center,
+                        Align::Left,
                         theme.box_font_color,
                         &mut boxes,
                     );
                 }
             }
-            bottom += 7.0;
+            bottom += 11.0;
         }
 
         // Assemble, then place full-width items against the content bounds.
@@ -1487,6 +1505,9 @@ impl<'a> Context<'a> {
         }
         edges.1 = edges.1.max(divider_right);
         edges.0 = edges.0.min(frames_left - GROUP_FRAME_MARGIN);
+        // PlantUML's canvas reaches 19.3 px past a group frame on the right
+        // (the margin included).
+        edges.1 = edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
         edges.0 = edges.0.min(notes_extent.0 - NOTE_MARGIN);
         edges.1 = edges.1.max(notes_extent.1 + NOTE_MARGIN);
         finish_scene(items, edges, y, theme.background)
@@ -1558,7 +1579,7 @@ impl<'a> Context<'a> {
                         NotePosition::Left { of: Some(_) } | NotePosition::Right { of: Some(_) }
                     ) =>
                 {
-                    let w = block.width + 2.0 * NOTE_PAD_X;
+                    let (w, _) = note_size(note.shape, block);
                     let Some(extent) = self.note_extent(note, w, last_message) else {
                         continue;
                     };
@@ -1694,8 +1715,8 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Draws a closed group frame; returns its x extent.
-    /// Width of a group's tab plus its condition: the frame is at least this wide.
+    /// The width a group's header gives its frame, as PlantUML measures it:
+    /// the tab and 16 px, or the tab, 15 px, the `[condition]` and 16 px.
     fn group_header_width(&self, kind: GroupKind, label: Option<&str>, secondary: Option<&str>) -> f64 {
         let tab_text = match kind {
             GroupKind::Group => label.unwrap_or_default(),
@@ -1707,14 +1728,16 @@ impl<'a> Context<'a> {
         }
         .filter(|c| !c.trim().is_empty());
         let tab_w = creole::measure(tab_text, self.theme.font(13.0).bold(), self.metrics).width + 45.0;
-        tab_w + condition.map_or(0.0, |c| self.else_label_width(c) + 10.0)
+        let cond_w = |c: &str| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics).width;
+        tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
     }
 
-    /// Width an `else` label needs in its group frame.
+    /// The frame width an `else` label needs: 5 px in, 2 px to spare.
     fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(&format!("[{label}]"), self.theme.font(11.0).bold(), self.metrics).width + 20.0
+        creole::measure(&format!("[{label}]"), self.theme.font(11.0).bold(), self.metrics).width + 7.0
     }
 
+    /// Draws a closed group frame; returns its x extent.
     fn close_group(
         &self,
         g: &OpenGroup,
@@ -1737,19 +1760,20 @@ impl<'a> Context<'a> {
         let cond_block =
             condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics));
         let (mut x0, mut x1) = if g.min_x.is_finite() {
-            (g.min_x - 15.0, g.max_x + 15.0)
+            (g.min_x - GROUP_FRAME_LEFT, g.max_x + GROUP_FRAME_LEFT)
         } else {
             (fallback_x, fallback_x + 40.0)
         };
         let tab_w = tab_block.width + 45.0;
-        let need = self.group_header_width(g.kind, g.label.as_deref(), g.secondary.as_deref());
+        // A header wider than the participants sets the frame's width.
+        let header_need = self.group_header_width(g.kind, g.label.as_deref(), g.secondary.as_deref());
         let mut else_need: f64 = 0.0;
         for (_, label, _) in &g.elses {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
                 else_need = else_need.max(self.else_label_width(l));
             }
         }
-        x1 = x1.max(x0 + need.max(else_need));
+        x1 = x1.max(x0 + header_need.max(else_need));
         if x1 - x0 < 20.0 {
             x0 -= 10.0;
             x1 += 10.0;
@@ -1889,6 +1913,21 @@ fn involves(m: &LastMessage, p: ParticipantId) -> bool {
     m.from == Some(p) || m.to == Some(p)
 }
 
+/// How far a hexagonal note's (`hnote`) side points reach out of its body.
+const HEXAGON_TIP: f64 = 10.0;
+
+/// The outer size of a note around `block`. PlantUML pads a hexagonal note
+/// 2 px left and right of its text inside the points and 4 px above and
+/// below (its body drawn at whole pixels, see `shapes::note_shape`, but
+/// what follows placed below the exact height); other
+/// notes 10 px left and right, 5 px above and below.
+fn note_size(shape: NoteShape, block: &TextBlock) -> (f64, f64) {
+    match shape {
+        NoteShape::Hexagon => (block.width + 4.0 + 2.0 * HEXAGON_TIP, block.height + 8.0),
+        _ => (block.width + 2.0 * NOTE_PAD_X, block.height + 2.0 * NOTE_PAD_Y),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_note(
     out: &mut Vec<Item>,
@@ -1926,11 +1965,11 @@ fn draw_note(
         );
     }
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
-    let text_x = match shape {
-        NoteShape::Hexagon => x + (w - block.width) / 2.0,
-        _ => x + 6.0,
+    let (text_x, text_y) = match shape {
+        NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
+        _ => (x + 6.0, top + NOTE_PAD_Y),
     };
-    block.draw(text_x, top + NOTE_PAD_Y, Align::Left, theme.note_font_color, out);
+    block.draw(text_x, text_y, Align::Left, theme.note_font_color, out);
     out.push(Item::End);
 }
 
@@ -1949,12 +1988,14 @@ fn draw_note_centered(
 ) {
     let start = out.len();
     draw_note(out, shape, x, top, w, h, block, fill, theme);
-    if shape != NoteShape::Hexagon {
-        let dx = (w - block.width) / 2.0 - 6.0;
-        for item in &mut out[start..] {
-            if matches!(item, Item::Text(_)) {
-                shift_item(item, dx, 0.0);
-            }
+    let left_pad = match shape {
+        NoteShape::Hexagon => HEXAGON_TIP + 2.0,
+        _ => 6.0,
+    };
+    let dx = (w - block.width) / 2.0 - left_pad;
+    for item in &mut out[start..] {
+        if matches!(item, Item::Text(_)) {
+            shift_item(item, dx, 0.0);
         }
     }
 }

@@ -407,18 +407,25 @@ pub fn note_shape(out: &mut Vec<Item>, shape: NoteShape, x: f64, y: f64, w: f64,
                 .close()
                 .push(out, p);
         }
-        NoteShape::Hexagon => polygon(
-            out,
-            &[
-                (x + 10.0, y),
-                (x + w - 10.0, y),
-                (x + w, y + h / 2.0),
-                (x + w - 10.0, y + h),
-                (x + 10.0, y + h),
-                (x, y + h / 2.0),
-            ],
-            p,
-        ),
+        NoteShape::Hexagon => {
+            // PlantUML draws the body between the points at whole pixels
+            // (its width and the points' height rounded down).
+            let right = x + 10.0 + (w - 20.0).floor();
+            let h = h.floor();
+            let mid = y + (h / 2.0).floor();
+            polygon(
+                out,
+                &[
+                    (x + 10.0, y),
+                    (right, y),
+                    (right + 10.0, mid),
+                    (right, y + h),
+                    (x + 10.0, y + h),
+                    (x, mid),
+                ],
+                p,
+            )
+        }
         NoteShape::Rectangle => rect(out, x, y, w, h, 0.0, p),
     }
 }
