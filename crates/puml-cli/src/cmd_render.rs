@@ -41,6 +41,10 @@ pub struct RenderArgs {
     /// Refuse inputs larger than this many bytes (default 8 MiB, or $PUML_MAX_BYTES).
     #[arg(long)]
     pub max_bytes: Option<u64>,
+    /// Sync each written file to disk before returning (outputs are always
+    /// written atomically; without this they may sit in the page cache).
+    #[arg(long)]
+    pub sync: bool,
     /// Refuse diagrams with more participants than this.
     #[arg(long, default_value_t = 5_000)]
     pub max_participants: usize,
@@ -147,7 +151,7 @@ pub fn run(args: RenderArgs) -> ExitCode {
                     outcome = outcome.max(Outcome::Failure);
                     continue;
                 }
-                if let Err(e) = puml_ide::fs::write_atomic(&target, &bytes) {
+                if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, args.sync) {
                     eprintln!("puml render: cannot write {}: {e}", target.display());
                     outcome = outcome.max(Outcome::Failure);
                 }

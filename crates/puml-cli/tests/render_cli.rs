@@ -141,3 +141,37 @@ fn same_output_name_from_two_inputs_is_reported() {
         assert!(svg.contains("from a") && !svg.contains("from b"));
     }
 }
+
+#[test]
+fn outputs_replace_old_ones_whole_with_or_without_sync_and_leave_no_temporary_file() {
+    let dir = temp_dir("sync");
+    let input = dir.join("flow.puml");
+    std::fs::write(&input, "@startuml\nA -> B : hi\n@enduml\n").expect("write input");
+    let output = dir.join("flow.svg");
+    std::fs::write(&output, "an older rendering").expect("write old output");
+    for extra in [&[][..], &["--sync"][..]] {
+        let mut args = vec![
+            "render",
+            input.to_str().expect("utf-8 path"),
+            "--out-dir",
+            dir.to_str().expect("utf-8 path"),
+        ];
+        args.extend_from_slice(extra);
+        let out = puml(&args, None);
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let svg = std::fs::read_to_string(&output).expect("output written");
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{extra:?}: {svg}"
+        );
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .expect("list dir")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect();
+        assert!(names.iter().all(|n| !n.contains("puml-tmp")), "{extra:?}: {names:?}");
+    }
+}

@@ -970,7 +970,8 @@ fn output_dir(input: &Path, requested: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Writes through a temporary file in the same directory and a rename.
+/// Writes an output image atomically (temporary file + rename, no sync:
+/// it can be generated again), creating `dir` if needed as PlantUML does.
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -979,12 +980,7 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let target = dir.join(name);
-    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, bytes).map_err(|e| format!("cannot write {}: {e}", temporary.display()))?;
-    std::fs::rename(&temporary, &target).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        format!("cannot write {}: {e}", target.display())
-    })
+    puml_ide::fs::write_generated(&target, bytes, false).map_err(|e| format!("cannot write {}: {e}", target.display()))
 }
 
 #[cfg(test)]

@@ -15,8 +15,22 @@ pub fn is_diagram_path(path: &Path) -> bool {
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
 /// directory, flushed and synced, then renamed over the target. A reader
-/// sees either the old file or the new one, never a mix.
+/// sees either the old file or the new one, never a mix. For what the user
+/// wrote (a source rewritten by `fmt`, `--fix`, an edit): the sync makes the
+/// new text survive a crash right after the command returns.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_replacing(path, bytes, true)
+}
+
+/// Writes a generated artifact (a rendered SVG/PNG/PDF, an exported file)
+/// atomically like [`write_atomic`], but syncs it to disk only when `sync`
+/// is asked for: it can always be generated again, and a sync per output
+/// file was a third of the time of rendering a directory.
+pub fn write_generated(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
+    write_replacing(path, bytes, sync)
+}
+
+fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -35,7 +49,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if sync {
+            file.sync_all()?;
+        }
         if let Ok(meta) = std::fs::metadata(path) {
             let _ = std::fs::set_permissions(&tmp, meta.permissions());
         }

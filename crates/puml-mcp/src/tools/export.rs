@@ -532,7 +532,7 @@ pub fn write_artifact(ctx: &ToolContext, target: &WriteTarget, artifact: &Artifa
         Artifact::Text(text) => text.as_bytes(),
         Artifact::Binary(data) => data,
     };
-    puml_ide::fs::write_atomic(&target.path, bytes).map_err(|e| {
+    puml_ide::fs::write_generated(&target.path, bytes, false).map_err(|e| {
         ToolFailure::from(Refusal::new(
             codes::WRITE_FAILED,
             format!("{}: {e}", ctx.roots.display(&target.path)),
