@@ -10,7 +10,8 @@ mod text;
 
 pub use json::to_scene_json;
 pub use raster::{
-    check_pdf_budget, check_png_budget, svg_to_png, to_pdf, to_png, MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE,
+    check_pdf_budget, check_png_budget, rgba_to_png, svg_to_png, svg_to_rgba, to_pdf, to_png, Rgba, MAX_DRAWN_ITEMS,
+    MAX_PNG_PIXELS, SCALE_RANGE,
 };
 pub use svg::to_svg;
 pub use text::to_text;

@@ -86,6 +86,43 @@ pub fn to_png(scene: &Scene, scale: f64) -> Result<Vec<u8>, RenderError> {
 /// Rasterizes any SVG text with the embedded fonts (also used to turn
 /// PlantUML's own SVG into a PNG for side-by-side comparisons).
 pub fn svg_to_png(svg: &str, scale: f64) -> Result<Vec<u8>, RenderError> {
+    svg_to_pixmap(svg, scale)?
+        .encode_png()
+        .map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+/// An RGBA image (premultiplied alpha, row by row, 4 bytes a pixel).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rgba {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+/// Rasterizes any SVG text like [`svg_to_png`], to pixels (for the
+/// gallery's pixel comparison with PlantUML).
+pub fn svg_to_rgba(svg: &str, scale: f64) -> Result<Rgba, RenderError> {
+    let pixmap = svg_to_pixmap(svg, scale)?;
+    Ok(Rgba {
+        width: pixmap.width(),
+        height: pixmap.height(),
+        pixels: pixmap.take(),
+    })
+}
+
+/// Encodes RGBA pixels (premultiplied alpha) as a PNG.
+pub fn rgba_to_png(image: &Rgba) -> Result<Vec<u8>, RenderError> {
+    let too_large = || RenderError::TooManyPixels {
+        width: u64::from(image.width),
+        height: u64::from(image.height),
+        limit: MAX_PNG_PIXELS,
+    };
+    let size = tiny_skia::IntSize::from_wh(image.width, image.height).ok_or_else(too_large)?;
+    let pixmap = tiny_skia::Pixmap::from_vec(image.pixels.clone(), size).ok_or_else(too_large)?;
+    pixmap.encode_png().map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+fn svg_to_pixmap(svg: &str, scale: f64) -> Result<tiny_skia::Pixmap, RenderError> {
     if !scale.is_finite() || scale < SCALE_RANGE.0 || scale > SCALE_RANGE.1 {
         return Err(RenderError::BadScale(scale));
     }
@@ -108,7 +145,7 @@ pub fn svg_to_png(svg: &str, scale: f64) -> Result<Vec<u8>, RenderError> {
     })?;
     let transform = tiny_skia::Transform::from_scale(scale as f32, scale as f32);
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    pixmap.encode_png().map_err(|e| RenderError::Encode(e.to_string()))
+    Ok(pixmap)
 }
 
 /// Converts `scene` to a one-page PDF (vector, text as outlines).
