@@ -882,6 +882,14 @@ impl<'a> Context<'a> {
             if t.contains(['\n', '\r']) {
                 return Err(invalid("theme", "must be a single line"));
             }
+            // The source must stay valid for PlantUML, which loads only the
+            // themes it ships (puml's own looks are chosen when rendering).
+            if !puml_sema::themes::PLANTUML_THEMES.contains(&t.trim()) {
+                return Err(invalid(
+                    "theme",
+                    "must be a theme PlantUML ships (plain, cerulean, mars, sketchy-outline, …; see E0230 in docs/diagnostics.md); puml's own looks (dark, sand, …) are chosen when rendering",
+                ));
+            }
         }
         let existing = self.statements.iter().find(|s| s.kind() == SyntaxKind::THEME);
         Ok(self.set_statement(existing, theme.map(|t| format!("!theme {}", t.trim()))))

@@ -15,6 +15,8 @@ use puml_syntax::Severity;
 
 pub use puml_layout::THEME_NAMES;
 pub use puml_render::{MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE};
+/// The themes PlantUML ships (what `!theme NAME` may name).
+pub use puml_sema::themes::PLANTUML_THEMES;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

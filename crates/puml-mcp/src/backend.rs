@@ -519,8 +519,16 @@ pub fn theme_markdown(name: &str) -> String {
         "minimal" => "Quiet black-and-white lines with little decoration, for dense technical docs.",
         _ => "puml's default look: PlantUML-like colors, readable on white pages.",
     };
+    // Only a theme PlantUML ships may be named in the source: PlantUML
+    // rejects `!theme` with any other name ("Cannot load theme").
+    let in_source = puml_ide::render::PLANTUML_THEMES.contains(&name);
+    let usage = if in_source {
+        format!("Use it with `!theme {name}` right after `@startuml`, or pass `theme: \"{name}\"` to puml_render_svg / puml_export.")
+    } else {
+        format!("Pass `theme: \"{name}\"` to puml_render_svg / puml_export (or `puml render --theme {name}`). Do not write `!theme {name}` in the source: PlantUML has no theme of that name and rejects the diagram.")
+    };
     let mut out = format!(
-        "# Theme `{name}`\n\n{intent}\n\nUse it with `!theme {name}` right after `@startuml`, or pass `theme: \"{name}\"` to puml_render_svg / puml_export. Other themes: {}.\n",
+        "# Theme `{name}`\n\n{intent}\n\n{usage} Other themes: {}.\n",
         puml_ide::render::THEME_NAMES.join(", ")
     );
     if let Some(theme) = puml_layout::Theme::named(name) {
@@ -543,8 +551,13 @@ pub fn theme_markdown(name: &str) -> String {
             out.push_str(&format!("| {element} | `{}` |\n", color.to_hex()));
         }
     }
+    let directive = if in_source {
+        format!("!theme {name}\n")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "\n```plantuml\n@startuml\n!theme {name}\nAlice -> Bob : request\nBob --> Alice : response\n@enduml\n```\n"
+        "\n```plantuml\n@startuml\n{directive}Alice -> Bob : request\nBob --> Alice : response\n@enduml\n```\n"
     ));
     out
 }

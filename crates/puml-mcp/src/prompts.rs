@@ -221,9 +221,14 @@ fn write_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
     out.push_str("\n\nRequirements:\n");
     out.push_str("- Declare every participant explicitly, with the fitting kind (actor, participant, database, queue…), in the order they first act.\n");
     out.push_str("- Keep message labels short; use `-->` for replies.\n");
-    if style != "default" {
+    if style == "blueprint" {
+        // PlantUML ships `blueprint` too, so the source carries it.
+        out.push_str("- Apply the `blueprint` theme with `!theme blueprint` right after @startuml.\n");
+    } else if style != "default" {
+        // puml's own looks: PlantUML has no theme of that name and would
+        // reject `!theme {style}`, so the style belongs to the rendering.
         out.push_str(&format!(
-            "- Apply the `{style}` theme with `!theme {style}` right after @startuml.\n"
+            "- Render with the `{style}` theme (the `theme` argument of puml_render_svg or puml_export); do not write `!theme {style}` in the source: PlantUML has no theme of that name and rejects it.\n"
         ));
     }
     if lifecycle {

@@ -161,7 +161,7 @@ async fn every_prompt_with_every_argument_form() {
         (
             "write_sequence_diagram",
             json!({"description": "checkout", "style": "dark", "include_lifecycle": "true", "include_notes": "yes"}),
-            "!theme dark",
+            "do not write `!theme dark`",
         ),
         (
             "write_sequence_diagram",

@@ -168,7 +168,7 @@ async fn every_edit_kind() {
         json!({"kind": "add_note", "args": {"text": "checks the password", "position": "right", "participants": ["API"], "after_line": 6}}),
         json!({"kind": "wrap_group", "args": {"kind": "alt", "label": "valid", "start_line": 6, "end_line": 7}}),
         json!({"kind": "rename_participant", "args": {"from": "API", "to": "Gateway"}}),
-        json!({"kind": "change_theme", "args": {"theme": "dark"}}),
+        json!({"kind": "change_theme", "args": {"theme": "plain"}}),
         json!({"kind": "remove_message", "args": {"line": 8}}),
         json!({"kind": "set_title", "args": {"title": "Login"}}),
     ];

@@ -52,3 +52,9 @@ pub const UNKNOWN_ANCHOR: &str = "W0207";
 /// A line longer than the renderer draws (`puml_layout`'s line cap): the
 /// drawing cuts it.
 pub const LINE_CUT_WHEN_DRAWN: &str = "W0208";
+
+/// `!theme NAME` names no theme PlantUML ships ("Cannot load theme").
+pub const UNKNOWN_THEME: &str = "E0230";
+/// `!theme NAME` names a PlantUML theme puml does not draw yet (or one read
+/// from a file or URL): the diagram is drawn with puml's default look.
+pub const THEME_NOT_DRAWN: &str = "W0230";

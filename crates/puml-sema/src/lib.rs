@@ -9,6 +9,7 @@ pub mod colors;
 mod lower;
 pub mod model;
 pub mod preprocess;
+pub mod themes;
 
 pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions, MAX_DRAWN_LINE_CHARS};
 pub use preprocess::{FileLoader, FsLoader, NoIncludes};

@@ -492,6 +492,55 @@ impl DiagramLowering {
         }
     }
 
+    /// `!theme NAME [from …]` as PlantUML loads it: a name it does not
+    /// ship is an error; a shipped theme puml does not draw, or one read
+    /// from elsewhere, a warning (the diagram gets puml's default look).
+    fn check_theme(&mut self, node: &SyntaxNode, text: &str, name: &str) {
+        let Some(token) = ast::tokens_of(node, TEXT).next() else {
+            return;
+        };
+        let name_range = TextRange::at(token.text_range().start(), TextSize::of(name));
+        let from_elsewhere = text
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|w| w.eq_ignore_ascii_case("from"));
+        if from_elsewhere {
+            self.diagnostics.push(Diagnostic::warning(
+                codes::THEME_NOT_DRAWN,
+                node.text_range(),
+                format!("puml does not read themes from files or URLs: `{name}` is not applied, the diagram is drawn with puml's default look"),
+            ));
+            return;
+        }
+        if crate::themes::PLANTUML_THEMES.contains(&name) {
+            if !crate::themes::DRAWN_THEMES.contains(&name) {
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::THEME_NOT_DRAWN,
+                    name_range,
+                    format!("puml does not draw PlantUML's `{name}` theme yet: the diagram is drawn with puml's default look (PlantUML draws it themed)"),
+                ));
+            }
+            return;
+        }
+        let line = full_line_range(node);
+        let mut diagnostic = Diagnostic::error(
+            codes::UNKNOWN_THEME,
+            name_range,
+            format!("PlantUML has no theme `{name}` (\"Cannot load theme\"); its themes include `plain`, `cerulean`, `mars`, `sketchy-outline`, … (all 44 in docs/diagnostics.md, E0230)"),
+        );
+        match crate::themes::closest_theme(name) {
+            Some(closest) => {
+                diagnostic = diagnostic
+                    .with_fix(format!("Use `{closest}`"), vec![TextEdit::replace(name_range, closest)])
+                    .with_suggestion("Remove the `!theme` line", vec![TextEdit::delete(line)]);
+            }
+            None => {
+                diagnostic = diagnostic.with_fix("Remove the `!theme` line", vec![TextEdit::delete(line)]);
+            }
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
     fn statement(&mut self, node: &SyntaxNode) {
         let green_data = node.green();
         let green = GreenStatement {
@@ -586,6 +635,7 @@ impl DiagramLowering {
                 let text = text_after_keyword(node);
                 let name = text.split_whitespace().next().unwrap_or("").to_string();
                 if !name.is_empty() {
+                    self.check_theme(node, &text, &name);
                     self.diagram.settings.theme = Some(name);
                 }
             }

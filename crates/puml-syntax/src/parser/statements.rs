@@ -2063,7 +2063,8 @@ pub fn closest_keyword(word: &str) -> Option<&'static str> {
     best.map(|(_, k)| k)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Edits (insert, delete, replace, swap of two neighbours) from `a` to `b`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
