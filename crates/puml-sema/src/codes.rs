@@ -67,3 +67,6 @@ pub const ACTIVITY_WRONG_CLOSER: &str = "E0211";
 pub const ACTIVITY_UNCLOSED: &str = "W0209";
 /// Activity: `#color:text;`, deprecated in PlantUML 1.2026 (`:text; <<#color>>`).
 pub const DEPRECATED_ACTION_COLOR: &str = "W0210";
+/// Activity: an action without `;` on its first line whose text runs over
+/// lines that read as statements (PlantUML makes them text).
+pub const ACTION_SWALLOWS_LINES: &str = "W0211";

@@ -7,7 +7,7 @@
 use crate::activity::*;
 use crate::codes;
 use puml_syntax::ast::{self, statement_range};
-use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use puml_syntax::{Diagnostic, Fix, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use SyntaxKind::*;
 
 /// An open block: what opened it and where.
@@ -57,6 +57,53 @@ pub(crate) struct ActivityLowering {
     /// Parallel to `open`: an `if` has had its `else`, a `switch` its first `case`.
     seen: Vec<bool>,
     current_lane: Option<LaneId>,
+    /// The repair of the last action that swallowed statement lines (its
+    /// first line lacks `;`, or it is a deprecated `#color:` action): the
+    /// errors those lost lines cause downstream carry it, so `--fix`
+    /// repairs the cause.
+    swallow_fix: Option<Fix>,
+}
+
+/// Words that start an activity statement: an action line beginning with
+/// one was almost certainly meant as its own statement.
+const STATEMENT_WORDS: &[&str] = &[
+    "start",
+    "stop",
+    "end",
+    "kill",
+    "detach",
+    "break",
+    "if",
+    "else",
+    "elseif",
+    "endif",
+    "while",
+    "endwhile",
+    "repeat",
+    "backward",
+    "fork",
+    "split",
+    "switch",
+    "case",
+    "endswitch",
+    "partition",
+    "group",
+    "note",
+];
+
+/// Whether a continuation line of an action reads as a statement.
+fn looks_like_statement(line: &str) -> bool {
+    let t = line.trim();
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    t.starts_with(':')
+        || (t.starts_with('|') && t.len() > 1)
+        || t.starts_with("->")
+        || t.starts_with("-[")
+        || (STATEMENT_WORDS.contains(&word.as_str()) && t.len() >= word.len())
 }
 
 fn inner(paren: &str) -> String {
@@ -119,7 +166,16 @@ impl ActivityLowering {
     }
 
     fn error(&mut self, code: &'static str, range: TextRange, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::error(code, range, message.into()));
+        let diagnostic = Diagnostic::error(code, range, message.into());
+        self.push_error(diagnostic);
+    }
+
+    /// An error, with the repair of a swallowing action before it first.
+    fn push_error(&mut self, mut diagnostic: Diagnostic) {
+        if let Some(fix) = &self.swallow_fix {
+            diagnostic.fixes.insert(0, fix.clone());
+        }
+        self.diagnostics.push(diagnostic);
     }
 
     /// The last step that moves the flow (notes, arrows, lanes aside).
@@ -459,6 +515,7 @@ impl ActivityLowering {
     }
 
     fn action(&mut self, node: &SyntaxNode) -> Action {
+        self.check_swallowing(node);
         let (stereo_color, stereotype) = stereotypes(node);
         let color = ast::tokens_of(node, COLOR)
             .next()
@@ -514,6 +571,55 @@ impl ActivityLowering {
             stereotype,
             lane: self.current_lane,
         }
+    }
+
+    /// An action over several lines whose later lines read as statements:
+    /// PlantUML silently makes them text. Warn, and remember the repair.
+    fn check_swallowing(&mut self, node: &SyntaxNode) {
+        let text = node.text().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() < 2 || !lines[1..].iter().any(|l| looks_like_statement(l)) {
+            return;
+        }
+        let colored = ast::tokens_of(node, COLOR).next();
+        let start = node.text_range().start();
+        let first = lines[0];
+        let first_end = start + TextSize::of(first.trim_end());
+        let fix = match &colored {
+            // `#c:text;` → `:text; <<#c>>` (the W0210 repair).
+            Some(color) if first.trim_end().ends_with(';') => {
+                let body = first.trim().strip_prefix(color.text()).unwrap_or("").trim_start();
+                let body = body.strip_prefix(':').unwrap_or(body);
+                let body = body.strip_suffix(';').unwrap_or(body);
+                Fix {
+                    title: format!("Write `:…; <<{}>>`", color.text()),
+                    edits: vec![TextEdit::replace(
+                        TextRange::new(color.text_range().start(), first_end),
+                        format!(":{body}; <<{}>>", color.text()),
+                    )],
+                    machine_applicable: true,
+                }
+            }
+            Some(_) => return,
+            None => Fix {
+                title: "End the action with `;` on its first line".to_string(),
+                edits: vec![TextEdit::insert(first_end, ";")],
+                machine_applicable: true,
+            },
+        };
+        if colored.is_none() {
+            let mut diagnostic = Diagnostic::warning(
+                codes::ACTION_SWALLOWS_LINES,
+                TextRange::new(start + TextSize::of(first) - TextSize::of(first.trim_start()), first_end),
+                format!(
+                    "this action has no `;`, so the {} line(s) after it, up to the next `;`, are its text, not statements",
+                    lines.len() - 1
+                ),
+            );
+            diagnostic.fixes.push(fix.clone());
+            self.diagnostics.push(diagnostic);
+        }
+        self.swallow_fix = Some(fix);
     }
 
     fn swimlane(&mut self, node: &SyntaxNode, range: TextRange) {
@@ -599,7 +705,7 @@ impl ActivityLowering {
         if self.open.is_empty() && expected == Block::If && what == "else" {
             diagnostic = diagnostic.with_suggestion("Remove this `else`", vec![TextEdit::delete(node.text_range())]);
         }
-        self.diagnostics.push(diagnostic);
+        self.push_error(diagnostic);
     }
 
     /// A closer: pops its block, or reports what is wrong. Returns whether
@@ -659,7 +765,7 @@ impl ActivityLowering {
             )
             .with_suggestion("Remove this line", vec![TextEdit::delete(node.text_range())]),
         };
-        self.diagnostics.push(diagnostic);
+        self.push_error(diagnostic);
         false
     }
 
