@@ -163,12 +163,19 @@ fn formatter_invariants_hold_on_the_activity_grammar_cases() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
-        let Some(text) = line.splitn(4, '\t').nth(3) else { continue };
+        let Some(text) = line.splitn(4, '\t').nth(3) else {
+            continue;
+        };
         let text = text.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
         let id = line.split('\t').next().unwrap_or("?");
         failures.extend(check(Path::new(id), &text));
         checked += 1;
     }
     assert!(checked > 500, "only {checked} cases");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
