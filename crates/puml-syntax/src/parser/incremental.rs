@@ -180,21 +180,13 @@ fn single_line_statement_text(content: &str) -> bool {
     !word.starts_with('@') && !content.ends_with('\\') && !content.trim_start().starts_with("/'")
 }
 
-/// Whether a diagram's text (its `@startuml` line included, when it has
-/// one) is read as a sequence diagram, the only kind whose statements are
-/// re-parsed alone: an activity block is always parsed whole (its actions
-/// and notes span lines), and an edit anywhere may flip a block's kind, so
-/// the kind is decided again, by the parser's own rule, before and after.
+/// Whether a diagram's text is read as a sequence diagram, the only kind
+/// whose statements are re-parsed alone: an activity block is always parsed
+/// whole (its actions and notes span lines), and an edit anywhere may flip
+/// a block's kind, so the kind is decided again, by the parser's own rule,
+/// before and after.
 fn stays_sequence(diagram_text: &str) -> bool {
-    let mut parser = Parser::new(diagram_text);
-    if parser
-        .lines
-        .first()
-        .is_some_and(|l| first_word(l.content).starts_with("@startuml"))
-    {
-        parser.pos = 1;
-    }
-    !parser.block_is_activity()
+    !super::activity::text_is_activity(diagram_text)
 }
 
 /// The first differing byte and the ends of the differing parts in the old
