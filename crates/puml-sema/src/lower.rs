@@ -253,6 +253,10 @@ impl<'a> LineMapper<'a> {
             diagram.participants.iter_mut().for_each(fix);
             diagram.participant_uses.iter_mut().flatten().for_each(fix);
             diagram.events.iter_mut().for_each(fix);
+            if let Some(activity) = &mut diagram.activity {
+                activity.steps.iter_mut().for_each(fix);
+                activity.lanes.iter_mut().for_each(fix);
+            }
         }
         map
     }
@@ -371,6 +375,9 @@ struct DiagramLowering {
     /// value; re-declaring it inside a box moves it to the end, as PlantUML).
     sequence: Vec<u32>,
     next_sequence: u32,
+    /// Set when the block is an activity diagram: its statements go there,
+    /// the shared ones (title, skinparam, …) to the sequence fields.
+    activity: Option<crate::lower_activity::ActivityLowering>,
 }
 
 impl DiagramLowering {
@@ -405,6 +412,9 @@ impl DiagramLowering {
             first_use_line_start: Vec::new(),
             sequence: Vec::new(),
             next_sequence: 0,
+            activity: diagram
+                .is_activity()
+                .then(crate::lower_activity::ActivityLowering::default),
         }
     }
 
@@ -422,6 +432,10 @@ impl DiagramLowering {
     /// PlantUML rejects unknown color names; it reports a block's colors
     /// at the block's last line, so that is where the error goes.
     fn check_colors(&mut self, node: &SyntaxNode, green: &GreenStatement, tokens: &[Tok]) {
+        if node.kind().is_activity_statement() {
+            self.check_activity_colors(node);
+            return;
+        }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
         let any_color =
             tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
@@ -541,6 +555,73 @@ impl DiagramLowering {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Colours of activity statements, where PlantUML checks them: a
+    /// swimlane's, a note's (on its header line), `<<#color>>` after an
+    /// action, an arrow's styles (`,` or `;` between them). The deprecated
+    /// `#color:` before an action is not checked (PlantUML does not).
+    fn check_activity_colors(&mut self, node: &SyntaxNode) {
+        let mut found: Vec<(String, TextRange, bool)> = Vec::new();
+        for token in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            match token.kind() {
+                COLOR if node.kind() != ACTION && node.kind() != CONNECTOR => {
+                    found.push((token.text().to_string(), token.text_range(), true))
+                }
+                STEREOTYPE if node.kind() == ACTION => {
+                    let body = token.text().trim_start_matches("<<").trim_end_matches(">>").trim();
+                    if body.starts_with('#') {
+                        found.push((body.to_string(), token.text_range(), false));
+                    }
+                }
+                ARROW => {
+                    let text = token.text();
+                    if let (Some(open), Some(close)) = (text.find('['), text.rfind(']')) {
+                        if open < close {
+                            for part in text[open + 1..close].split([',', ';']) {
+                                if part.trim().starts_with('#') {
+                                    found.push((part.trim().to_string(), token.text_range(), false));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // PlantUML reports a block note's colour at its last line.
+        let block_end = node
+            .children()
+            .find(|n| n.kind() == BLOCK_END)
+            .map(|n| statement_range(&n));
+        for (color, range, whole_token) in found {
+            if crate::colors::is_valid_color(&color) {
+                continue;
+            }
+            let mut diagnostic = Diagnostic::error(
+                codes::UNKNOWN_COLOR,
+                block_end.unwrap_or(range),
+                format!("`{color}` is not a color PlantUML knows (use a name like `#LightBlue` or a hex value like `#A0C4FF`)"),
+            );
+            if let Some(closest) = crate::colors::closest_color(&color) {
+                let edit = if whole_token {
+                    TextEdit::replace(range, format!("#{closest}"))
+                } else {
+                    let text = node
+                        .text()
+                        .to_string()
+                        .get(
+                            usize::from(range.start() - node.text_range().start())
+                                ..usize::from(range.end() - node.text_range().start()),
+                        )
+                        .unwrap_or_default()
+                        .replacen(&color, &format!("#{closest}"), 1);
+                    TextEdit::replace(range, text)
+                };
+                diagnostic = diagnostic.with_fix(format!("Use `#{closest}`"), vec![edit]);
+            }
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
     fn statement(&mut self, node: &SyntaxNode) {
         let green_data = node.green();
         let green = GreenStatement {
@@ -654,7 +735,12 @@ impl DiagramLowering {
             // group for the `end` that closes it: one mistake, one error.
             // Likewise an activity `if (…) then` and a misspelt group
             // keyword (`atl`), whose fixes turn them into groups.
-            ERROR_STATEMENT if opens_group_when_repaired(node) => {
+            kind if kind.is_activity_statement() => {
+                if let Some(activity) = &mut self.activity {
+                    activity.statement(node);
+                }
+            }
+            ERROR_STATEMENT if self.activity.is_none() && opens_group_when_repaired(node) => {
                 self.groups.push(OpenGroup {
                     range,
                     stray_else: None,
@@ -1822,6 +1908,12 @@ impl DiagramLowering {
             );
         }
         self.apply_order();
+        if let Some(activity) = self.activity.take() {
+            let (model, map, mut diagnostics) = activity.finish(end_offset, needs_newline_before);
+            self.diagram.activity = Some(Box::new(model));
+            self.map.activity = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+        }
         (self.diagram, self.map, self.diagnostics)
     }
 

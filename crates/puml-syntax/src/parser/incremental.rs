@@ -83,6 +83,13 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     if !single_line_statement_text(&old_line[..content_len]) || !single_line_statement_text(new_content) {
         return None;
     }
+    let diagram_start_offset = usize::from(diagram_start);
+    let diagram_end = diagram_start_offset + usize::from(diagram.text_len());
+    let old_diagram = old_text.get(diagram_start_offset..diagram_end)?;
+    let new_diagram = new_text.get(diagram_start_offset..(diagram_end as i64 + delta) as usize)?;
+    if !stays_sequence(old_diagram) || !stays_sequence(new_diagram) {
+        return None;
+    }
 
     let (node, mut line_errors) = parse_one_statement(new_line)?;
     if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
@@ -171,6 +178,15 @@ fn belongs_to(error: &Diagnostic, statement: TextRange) -> bool {
 fn single_line_statement_text(content: &str) -> bool {
     let word = first_word(content);
     !word.starts_with('@') && !content.ends_with('\\') && !content.trim_start().starts_with("/'")
+}
+
+/// Whether a diagram's text is read as a sequence diagram, the only kind
+/// whose statements are re-parsed alone: an activity block is always parsed
+/// whole (its actions and notes span lines), and an edit anywhere may flip
+/// a block's kind, so the kind is decided again, by the parser's own rule,
+/// before and after.
+fn stays_sequence(diagram_text: &str) -> bool {
+    !super::activity::text_is_activity(diagram_text)
 }
 
 /// The first differing byte and the ends of the differing parts in the old

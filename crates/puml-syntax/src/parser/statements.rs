@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn keyword_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+    pub(crate) fn keyword_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
         match word {
             w if w.starts_with('!') => self.directive(line, w),
             w if PARTICIPANT_KINDS.contains(&w) => self.participant(line, PARTICIPANT, None),
@@ -193,7 +193,7 @@ impl<'a> Parser<'a> {
 
     // ---------------------------------------------------------------- comments
 
-    fn block_comment(&mut self, line: &Line<'a>) {
+    pub(crate) fn block_comment(&mut self, line: &Line<'a>) {
         self.looked_ahead.set(true);
         let start_in_file = line.start + (line.content.len() - line.content.trim_start().len());
         let after_open = start_in_file + 2;
@@ -1747,7 +1747,14 @@ impl<'a> Parser<'a> {
         let word_start = line.content.len() - trimmed.len();
         let word_range = self.range(line, word_start, word_start + word.len());
         let lower = trimmed.to_ascii_lowercase();
-        let diagnostic = if word == "sequencediagram" {
+        let diagnostic = if matches!(word, "flowchart" | "graph") {
+            Diagnostic::error(
+                codes::MERMAID_FLOWCHART,
+                range,
+                "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
+            )
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if word == "sequencediagram" {
             Diagnostic::error(
                 codes::MERMAID_HEADER,
                 range,
@@ -1913,7 +1920,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn full_line_range(&self, line: &Line<'a>) -> TextRange {
+    pub(crate) fn full_line_range(&self, line: &Line<'a>) -> TextRange {
         TextRange::new(
             TextSize::from(line.start as u32),
             TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
@@ -2144,7 +2151,7 @@ fn message_receiver(content: &str) -> Option<String> {
     (!receiver.is_empty()).then(|| receiver.to_string())
 }
 
-fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}…")
