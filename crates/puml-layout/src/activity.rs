@@ -67,9 +67,11 @@ const FRAME_PAD_X: f64 = 10.0;
 /// PlantUML keeps this much room left of a condition diamond at a tile's
 /// edge, and right of an `if`'s bypass line; around a `while` loop's lines.
 const NUDE_PAD_LEFT: f64 = 9.0;
-const NUDE_PAD_RIGHT: f64 = 12.0;
-const WHILE_PAD_LEFT: f64 = 9.0;
-const WHILE_PAD_RIGHT: f64 = 11.25;
+const NUDE_PAD_RIGHT: f64 = 16.0;
+/// `normalize` without extra room.
+const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+const WHILE_PAD_LEFT: f64 = 13.0;
+const WHILE_PAD_RIGHT: f64 = 15.25;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let empty = ActivityDiagram::default();
@@ -573,7 +575,11 @@ impl Style {
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
-            arrow_font: theme.font(11.0),
+            arrow_font: theme.font(if theme.arrow_font_size == 13.0 {
+                11.0
+            } else {
+                theme.arrow_font_size
+            }),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
@@ -895,14 +901,66 @@ impl Ctx<'_> {
         self.style.edge_stroke(arrow)
     }
 
+    /// The vertical room an edge takes: 20 px, more with a label.
+    fn gap(&self, arrow: Option<&ArrowStyle>) -> f64 {
+        self.label(arrow.and_then(|a| a.label.as_deref()))
+            .map_or(GAP, |l| (l.height + 28.593).max(GAP))
+    }
+
+    /// An edge styled by `arrow`, its label beside its first segment.
+    fn edge(&self, out: &mut Vec<Item>, pts: &[(f64, f64)], arrow: Option<&ArrowStyle>, head: bool) {
+        let st = self.stroke_for(arrow);
+        polyline(out, pts, st, head);
+        if st.is_none() {
+            return;
+        }
+        let label = self.label(arrow.and_then(|a| a.label.as_deref()));
+        if let (Some(l), Some(first)) = (label, pts.first()) {
+            l.draw(
+                first.0 + LABEL_DX,
+                first.1 + LABEL_DY,
+                Align::Left,
+                self.style.arrow_font_color,
+                out,
+            );
+        }
+    }
+
     // --- sequences ---------------------------------------------------
 
     fn layout_seq(&self, seq: &Seq<'_>, depth: usize) -> Tile {
-        let tiles: Vec<(Tile, Option<&ArrowStyle>)> = seq
-            .nodes
-            .iter()
-            .map(|n| (self.layout_node(n, depth), n.arrow))
-            .collect();
+        let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
+        let mut i = 0;
+        while i < seq.nodes.len() {
+            let node = &seq.nodes[i];
+            // PlantUML draws a `stop`/`end` right after a loop on the loop's
+            // exit line, beside the loop, rather than below it.
+            let next = seq
+                .nodes
+                .get(i + 1)
+                .filter(|n| matches!(n.kind, Kind::Stop | Kind::End) && n.arrow.is_none() && n.notes.is_empty());
+            if let (
+                Kind::While {
+                    condition,
+                    label,
+                    body,
+                    end_label,
+                },
+                Some(terminal),
+                true,
+            ) = (&node.kind, next, node.notes.is_empty() && depth < MAX_DEPTH)
+            {
+                let exit = self.layout_node(terminal, depth);
+                tiles.push((
+                    self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit)),
+                    node.arrow,
+                ));
+                i += 2;
+                continue;
+            }
+            tiles.push((self.layout_node(node, depth), node.arrow));
+            i += 1;
+        }
         let mut tile = self.stack(tiles, None);
         if let Some(t) = seq.tail {
             tile.tail = Some(t.clone());
@@ -1075,7 +1133,7 @@ impl Ctx<'_> {
                 label,
                 body,
                 end_label,
-            } => self.while_tile(condition, *label, body, *end_label, depth),
+            } => self.while_tile(condition, *label, body, *end_label, depth, None),
             Kind::Repeat {
                 label,
                 body,
@@ -1347,6 +1405,40 @@ impl Ctx<'_> {
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
         let mid = d.h / 2.0;
+        let lone_terminal = otherwise.is_some_and(|(_, s)| {
+            s.nodes.len() == 1
+                && s.nodes
+                    .iter()
+                    .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
+        });
+        if lone_terminal && !then_t.is_empty() {
+            // PlantUML puts an `else` that only stops beside the diamond.
+            let c = then_t.in_x.max(d.w / 2.0);
+            let main_x = c - then_t.in_x;
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+            let top = d.h + then_l.as_ref().map_or(GAP, |l| l.height + 11.0);
+            self.draw_label_at(&mut items, &then_l, c + LABEL_DX, d.h);
+            let corner = c + d.w / 2.0;
+            let tx = corner + else_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            let st = self.stroke_for(None);
+            polyline(&mut items, &[(corner, mid), (tx, mid)], st, true);
+            self.draw_label_above(&mut items, &else_l, corner, mid);
+            let (ew, eh) = (else_t.w, else_t.h);
+            else_t.place(tx, mid - eh / 2.0, &mut items);
+            let _ = ew;
+            polyline(&mut items, &[(c, d.h), (c, top + then_t.in_y)], st, true);
+            let (out, open, tail, th) = (
+                (main_x + then_t.out_x, top + then_t.out_y),
+                then_t.open,
+                then_t.tail.clone(),
+                then_t.h,
+            );
+            then_t.place(main_x, top, &mut items);
+            let h = top + th;
+            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
+            tile.tail = tail;
+            return tile;
+        }
         if !then_t.is_empty() && !else_t.is_empty() {
             // Both branches side by side, the diamond centered between their axes.
             let then_x = 0.0;
@@ -1395,17 +1487,16 @@ impl Ctx<'_> {
                 let md = self.diamond(None);
                 self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
                 for (ox, oy, side, tail) in outs {
-                    let st = self.stroke_for(tail.as_ref());
-                    polyline(
+                    self.edge(
                         &mut items,
                         &[(ox, oy), (ox, my), (c + side * DIAMOND_HALF, my)],
-                        st,
+                        tail.as_ref(),
                         true,
                     );
                 }
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
-            return self.normalize(items, c, (c, 0.0), (c, h), h, any_open, (0.0, 0.0));
+            return self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
@@ -1417,7 +1508,7 @@ impl Ctx<'_> {
         let c = main.in_x.max(d.w / 2.0);
         let main_x = c - main.in_x;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 24.0);
+        let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 11.0);
         if let Some(l) = &main_l {
             let _ = l;
             self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
@@ -1454,17 +1545,25 @@ impl Ctx<'_> {
         if main_empty {
             polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
         } else if main_open {
-            polyline(
+            self.edge(
                 &mut items,
                 &[main_out, (main_out.0, merge_top - 0.0), (c, merge_top)],
-                self.stroke_for(main_tail.as_ref()),
+                main_tail.as_ref(),
                 true,
             );
         }
         let md = self.diamond(None);
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
         let h = merge_top + 2.0 * DIAMOND_HALF;
-        self.normalize(items, c, (c, 0.0), (c, h), h, true, (NUDE_PAD_LEFT, NUDE_PAD_RIGHT))
+        let reach = (
+            c - d.w / 2.0 - NUDE_PAD_LEFT,
+            if side > 0.0 {
+                bx + NUDE_PAD_RIGHT
+            } else {
+                f64::NEG_INFINITY
+            },
+        );
+        self.normalize(items, c, (c, 0.0), (c, h), h, true, reach)
     }
 
     /// Shifts items so that the leftmost starts at 0 and makes the tile.
@@ -1476,11 +1575,11 @@ impl Ctx<'_> {
         output: (f64, f64),
         h: f64,
         open: bool,
-        pad: (f64, f64),
+        reach: (f64, f64),
     ) -> Tile {
         let (lo, hi) = items_x_range(&items).unwrap_or((0.0, 0.0));
-        let lo = lo.min(anchor) - pad.0;
-        let hi = hi.max(anchor) + pad.1;
+        let lo = lo.min(anchor).min(reach.0);
+        let hi = hi.max(anchor).max(reach.1);
         for item in &mut items {
             shift_item(item, -lo, 0.0);
         }
@@ -1551,6 +1650,9 @@ impl Ctx<'_> {
             .fold(24.0, f64::max);
         let mid = dh / 2.0;
         let first_center = cols.first().map(|c| c.center);
+        let first_left = cols
+            .first()
+            .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
         let any_label = cols.iter().any(|c| c.label.is_some());
         let label_h = cols
             .iter()
@@ -1608,12 +1710,7 @@ impl Ctx<'_> {
             }
             if t.open {
                 let ox = x0 + t.out_x;
-                polyline(
-                    &mut items,
-                    &[(ox, top + t.out_y), (ox, join)],
-                    self.stroke_for(t.tail.as_ref()),
-                    true,
-                );
+                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
                 open_axes.push(ox);
             }
             t.place(x0, top, &mut items);
@@ -1634,7 +1731,7 @@ impl Ctx<'_> {
             (out_x, join),
             if open { join } else { bottom },
             open,
-            (NUDE_PAD_LEFT, 0.0),
+            (first_left - NUDE_PAD_LEFT, f64::NEG_INFINITY),
         )
     }
 
@@ -1690,7 +1787,7 @@ impl Ctx<'_> {
                 any_open = true;
                 let ox = x0 + t.out_x;
                 let oy = top + t.out_y;
-                let tail = self.stroke_for(t.tail.as_ref());
+                let tail = t.tail.clone();
                 let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                     vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
                 } else if n > 1 && i == n - 1 {
@@ -1700,7 +1797,7 @@ impl Ctx<'_> {
                 } else {
                     vec![(ox, oy), (ox, oy + 5.0), (c, oy + 5.0), (c, merge_top)]
                 };
-                polyline(&mut items, &pts, tail, true);
+                self.edge(&mut items, &pts, tail.as_ref(), true);
             }
             t.place(x0, top, &mut items);
         }
@@ -1711,7 +1808,7 @@ impl Ctx<'_> {
         } else {
             bottom
         };
-        self.normalize(items, c, (c, 0.0), (c, h), h, any_open, (0.0, 0.0))
+        self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH)
     }
 
     // --- loops -------------------------------------------------------
@@ -1723,6 +1820,7 @@ impl Ctx<'_> {
         body: &Seq<'_>,
         end_label: Option<&str>,
         depth: usize,
+        exit: Option<Tile>,
     ) -> Tile {
         let d = self.diamond(Some(condition));
         let t = self.layout_seq(body, depth);
@@ -1766,6 +1864,20 @@ impl Ctx<'_> {
             mid_head(&mut items, rx, loop_bottom, mid, back);
         }
         t.place(x0, top, &mut items);
+        if let Some(l) = &end_l {
+            self.draw_label_above(&mut items, &end_l, c - d.w / 2.0 - l.width, mid);
+        }
+        if let Some(exit) = exit {
+            // The terminal hangs on the exit line, 36 px below the diamond's middle.
+            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(bx0 - 21.0);
+            let ty = mid + 36.0;
+            polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
+            let (ew, eh) = (exit.w, exit.h);
+            exit.place(lx - ew / 2.0, ty, &mut items);
+            let h = loop_bottom.max(body_bottom).max(ty + eh);
+            let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
+            return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
+        }
         let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
         let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
@@ -1775,9 +1887,6 @@ impl Ctx<'_> {
             false,
         );
         mid_head(&mut items, lx, mid, exit_y, st);
-        if let Some(l) = &end_l {
-            self.draw_label_above(&mut items, &end_l, c - d.w / 2.0 - l.width, mid);
-        }
         self.normalize(
             items,
             c,
@@ -1785,7 +1894,7 @@ impl Ctx<'_> {
             (c, exit_y),
             exit_y,
             true,
-            (WHILE_PAD_LEFT, WHILE_PAD_RIGHT),
+            (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
         )
     }
 
@@ -1835,14 +1944,17 @@ impl Ctx<'_> {
         } else {
             polyline(&mut items, &[(c, eh), (c, body_top + t.in_y)], st, true);
             if body_open {
-                polyline(
+                self.edge(
                     &mut items,
-                    &[(x0 + t.out_x, body_top + t.out_y), (c, body_top + body_h + GAP)],
-                    self.stroke_for(t.tail.as_ref()),
+                    &[
+                        (x0 + t.out_x, body_top + t.out_y),
+                        (c, body_top + body_h + self.gap(t.tail.as_ref())),
+                    ],
+                    t.tail.as_ref(),
                     true,
                 );
             }
-            body_top + body_h + GAP
+            body_top + body_h + self.gap(t.tail.as_ref())
         };
         t.place(x0, body_top, &mut items);
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
@@ -1873,7 +1985,7 @@ impl Ctx<'_> {
             }
         }
         let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
-        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (0.0, 0.0))
+        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, NO_REACH)
     }
 
     // --- concurrency ---------------------------------------------------
@@ -1932,7 +2044,7 @@ impl Ctx<'_> {
                 } else {
                     vec![(ox, oy), (ox, merge_top)]
                 };
-                polyline(&mut items, &pts, self.stroke_for(tail.as_ref()), true);
+                self.edge(&mut items, &pts, tail.as_ref(), true);
             }
             let md = self.diamond(None);
             self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
@@ -1940,12 +2052,7 @@ impl Ctx<'_> {
         } else if open {
             let bar_y = bottom + GAP;
             for (ox, oy, tail) in outs {
-                polyline(
-                    &mut items,
-                    &[(ox, oy), (ox, bar_y)],
-                    self.stroke_for(tail.as_ref()),
-                    true,
-                );
+                self.edge(&mut items, &[(ox, oy), (ox, bar_y)], tail.as_ref(), true);
             }
             rect(
                 &mut items,
@@ -1969,7 +2076,7 @@ impl Ctx<'_> {
         } else {
             h = bottom;
         }
-        self.normalize(items, c, (c, 0.0), (c, h), h, open || merge, (0.0, 0.0))
+        self.normalize(items, c, (c, 0.0), (c, h), h, open || merge, NO_REACH)
     }
 
     fn split_tile(&self, branches: &[Seq<'_>], depth: usize) -> Tile {
@@ -1980,7 +2087,8 @@ impl Ctx<'_> {
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
-        let c = (lo + hi) / 2.0;
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let c = x_end / 2.0;
         let st = self.stroke_for(None);
         let bar = stroke(self.style.arrow_color, 1.5);
         line(&mut items, lo, 0.0, hi, 0.0, bar);
@@ -1996,12 +2104,7 @@ impl Ctx<'_> {
                 open = true;
                 let ox = x + t.out_x;
                 outs.push(ox);
-                polyline(
-                    &mut items,
-                    &[(ox, top + t.out_y), (ox, join)],
-                    self.stroke_for(t.tail.as_ref()),
-                    true,
-                );
+                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
             }
             t.place(x, top, &mut items);
         }
@@ -2012,7 +2115,7 @@ impl Ctx<'_> {
             line(&mut items, a.min(lo), join, b.max(hi), join, bar);
         }
         let h = if open { join } else { bottom };
-        self.normalize(items, c, (c, 0.0), (c, h), h, open, (0.0, 0.0))
+        self.normalize(items, c, (c, 0.0), (c, h), h, open, NO_REACH)
     }
 
     // --- containers ----------------------------------------------------
@@ -2236,8 +2339,10 @@ impl Ctx<'_> {
             .map(|t| self.text(t, theme.font(theme.title_font_size).bold()));
         let mut title_top = 0.0;
         if let Some(block) = &title {
-            title_top = y + 5.0;
-            y = title_top + block.height + 6.0;
+            // PlantUML: the title's text 20 px from the top (after a header),
+            // the diagram 16 px below it.
+            title_top = y + 20.0;
+            y = title_top + block.height + 16.0 - ORIGIN_Y;
         }
         let legend_top = diagram
             .legend
