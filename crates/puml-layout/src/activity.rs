@@ -1306,8 +1306,9 @@ impl Ctx<'_> {
             .map(|r| r.0)
             .fold(0.0_f64, f64::min);
         // A note may reach into the gap above (PlantUML centers it on the
-        // element); beyond half the gap it pushes the element down.
-        let dy = (-min_top - GAP / 2.0).max(0.0);
+        // element); below, what follows keeps its distance from the note.
+        // A note reaching further up than the gap pushes it down entirely.
+        let dy = if -min_top > GAP { -min_top } else { 0.0 };
         let mut items = std::mem::take(&mut tile.items);
         items.extend(right_items);
         items.extend(left_items);
@@ -1317,7 +1318,7 @@ impl Ctx<'_> {
         Tile {
             items,
             w: tile.w + left_w + right_w,
-            h: (total_h + dy - GAP / 2.0).max(tile.h + dy),
+            h: (total_h + dy).max(tile.h + dy),
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -2342,7 +2343,9 @@ impl Ctx<'_> {
             // PlantUML: the title's text 20 px from the top (after a header),
             // the diagram 16 px below it.
             title_top = y + 20.0;
-            y = title_top + block.height + 16.0 - ORIGIN_Y;
+            // (more below a larger title: 8.3 px more at 23 px).
+            let below = 16.0 + (theme.title_font_size - 14.0).max(0.0) * 0.92;
+            y = title_top + block.height + below - ORIGIN_Y;
         }
         let legend_top = diagram
             .legend
@@ -2354,11 +2357,27 @@ impl Ctx<'_> {
             legend_top_y = y + 5.0;
             y = legend_top_y + block.height + 10.0 + 5.0;
         }
-        let (ox, oy) = if lanes {
+        let (mut ox, oy) = if lanes {
             (LANE_ORIGIN_X, y + LANE_ORIGIN_Y)
         } else {
             (ORIGIN_X, y + ORIGIN_Y)
         };
+        // PlantUML starts a drawing whose leftmost shape is a note 1 px
+        // further left.
+        let note_left = body
+            .items
+            .iter()
+            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. }))))
+            .fold((f64::INFINITY, false), |acc, (x, is_note)| {
+                if x < acc.0 - 0.001 {
+                    (x, is_note)
+                } else {
+                    acc
+                }
+            });
+        if note_left.1 && note_left.0 < 0.5 {
+            ox -= 1.0;
+        }
         let body_w = body.w;
         let body_h = body.h;
         body.place(ox, oy, &mut items);
