@@ -958,6 +958,15 @@ impl Ctx<'_> {
                 i += 2;
                 continue;
             }
+            // `detach` and `kill` end the flow without a shape of their own
+            // (PlantUML 1.2026 draws neither): the edge before them goes.
+            if matches!(node.kind, Kind::Detach | Kind::Kill) && node.notes.is_empty() {
+                if let Some((prev, _)) = tiles.last_mut() {
+                    prev.open = false;
+                    i += 1;
+                    continue;
+                }
+            }
             tiles.push((self.layout_node(node, depth), node.arrow));
             i += 1;
         }
@@ -1090,8 +1099,13 @@ impl Ctx<'_> {
             Kind::Action(action) => self.action_tile(action),
             Kind::Connector(name, color) => {
                 let mut items = Vec::new();
-                let block = self.text(name, self.style.action_font);
-                let r = (block.width.max(block.height) / 2.0 + 6.0).max(12.0);
+                // A 10 px circle around the name (PlantUML), wider for long names.
+                let font = Font {
+                    size: self.style.action_font.size + 2.0,
+                    ..self.style.action_font
+                };
+                let block = self.text(name, font);
+                let r = (block.width / 2.0 + 4.0).max(10.0);
                 let fill = color.and_then(parse_color).unwrap_or(self.style.action_bg);
                 ellipse(
                     &mut items,
