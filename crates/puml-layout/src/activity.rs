@@ -142,7 +142,7 @@ enum Kind<'a> {
     Repeat {
         label: Option<&'a str>,
         body: Seq<'a>,
-        backward: Option<&'a Action>,
+        backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
         condition: Option<&'a str>,
         is_label: Option<&'a str>,
         not_label: Option<&'a str>,
@@ -182,7 +182,7 @@ enum Open<'a> {
     },
     Repeat {
         label: Option<&'a str>,
-        backward: Option<&'a Action>,
+        backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
     },
     Fork {
         branches: Vec<Seq<'a>>,
@@ -205,6 +205,8 @@ struct Builder<'a> {
     lane: Option<LaneId>,
     /// Blocks opened beyond `MAX_DEPTH`, read as plain sequences.
     flattened: usize,
+    /// The step before was `backward :…;` (or a note attached to it).
+    after_backward: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -334,6 +336,7 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
         pending_arrow: None,
         lane: None,
         flattened: 0,
+        after_backward: false,
     };
     for step in &activity.steps {
         let opens = matches!(
@@ -378,6 +381,8 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
                 continue;
             }
         }
+        let after_backward = b.after_backward;
+        b.after_backward = matches!(step, Step::Backward(_)) || (after_backward && matches!(step, Step::Note(_)));
         match step {
             Step::Start => b.push(Kind::Start),
             Step::Stop => b.push(Kind::Stop),
@@ -388,6 +393,19 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
             Step::Action(action) => b.push(Kind::Action(action)),
             Step::Connector { name, color } => b.push(Kind::Connector(name, color.as_deref())),
             Step::Arrow(style) => b.pending_arrow = Some(style),
+            // A note right after `backward :…;` belongs to that action.
+            Step::Note(note) if b.after_backward => {
+                if let Some((
+                    Open::Repeat {
+                        backward: Some((_, notes)),
+                        ..
+                    },
+                    ..,
+                )) = b.stack.last_mut()
+                {
+                    notes.push(note);
+                }
+            }
             Step::Note(note) => match b.current.nodes.last_mut() {
                 Some(node) => node.notes.push(note),
                 None => {
@@ -460,7 +478,7 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
             }),
             Step::Backward(action) => {
                 if let Some((Open::Repeat { backward, .. }, ..)) = b.stack.last_mut() {
-                    *backward = Some(action);
+                    *backward = Some((action, Vec::new()));
                 }
             }
             Step::ForkStart => b.open(Open::Fork { branches: Vec::new() }),
@@ -1155,7 +1173,15 @@ impl Ctx<'_> {
                 condition,
                 is_label,
                 not_label,
-            } => self.repeat_tile(*label, body, *backward, *condition, *is_label, *not_label, depth),
+            } => self.repeat_tile(
+                *label,
+                body,
+                backward.as_ref(),
+                *condition,
+                *is_label,
+                *not_label,
+                depth,
+            ),
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {
@@ -1668,13 +1694,8 @@ impl Ctx<'_> {
         let first_left = cols
             .first()
             .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
-        let any_label = cols.iter().any(|c| c.label.is_some());
-        let label_h = cols
-            .iter()
-            .filter_map(|c| c.label.as_ref())
-            .map(|l| l.height)
-            .fold(0.0, f64::max);
-        let top = dh + if any_label { label_h + 19.0 } else { GAP };
+        // Each branch starts 20 px below the diamonds, below its label if any.
+        let top_of = |c: &Col| dh + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
         let mut prev_corner: Option<f64> = None;
@@ -1692,7 +1713,7 @@ impl Ctx<'_> {
                 None => {
                     if let Some(pc) = prev_corner {
                         let t = &col.tile;
-                        let end_y = if t.is_empty() { None } else { Some(top + t.in_y) };
+                        let end_y = if t.is_empty() { None } else { Some(top_of(col) + t.in_y) };
                         if let Some(ey) = end_y {
                             polyline(&mut items, &[(pc, mid), (col.center, mid), (col.center, ey)], st, true);
                         } else {
@@ -1704,10 +1725,11 @@ impl Ctx<'_> {
             }
         }
         // Branches, then the join line.
-        let bottom = cols.iter().map(|c| top + c.tile.h).fold(top, f64::max);
+        let bottom = cols.iter().map(|c| top_of(c) + c.tile.h).fold(dh + GAP, f64::max);
         let join = bottom + GAP;
         let mut open_axes = Vec::new();
         for col in cols {
+            let top = top_of(&col);
             let t = col.tile;
             let x0 = col.center - t.in_x;
             if t.is_empty() {
@@ -1842,21 +1864,32 @@ impl Ctx<'_> {
         let is_l = self.label(label);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
-        let c = t.in_x.max(d.w / 2.0);
+        let c = t.anchor.max(d.w / 2.0);
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
         self.draw_label_at(&mut items, &is_l, c + LABEL_DX, d.h);
-        let top = d.h + is_l.as_ref().map_or(GAP, |l| l.height + 24.0);
-        let x0 = c - t.in_x;
+        // The body hangs on the loop's axis by its anchor; when its entry is
+        // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
+        let dogleg = (t.anchor - t.in_x).abs() > 0.01;
+        let top = d.h + is_l.as_ref().map_or(GAP, |l| l.height + 24.0) + if dogleg { 25.0 } else { 0.0 };
+        let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
+        // What the body draws (without the room tiles keep around diamonds).
+        let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
         let body_bottom = top + t.h;
         let mut loop_bottom = body_bottom;
         if t.is_empty() {
             loop_bottom = top;
             polyline(&mut items, &[(c, d.h), (c, top)], st, false);
         } else {
-            polyline(&mut items, &[(c, d.h), (c, top + t.in_y)], st, true);
+            let (ix, iy) = (x0 + t.in_x, top + t.in_y);
+            if dogleg {
+                let turn = top - 12.0;
+                polyline(&mut items, &[(c, d.h), (c, turn), (ix, turn), (ix, iy)], st, true);
+            } else {
+                polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
+            }
         }
         let rx = (c + d.w / 2.0).max(bx1) + LOOP_MARGIN;
         if t.open || t.is_empty() {
@@ -1884,7 +1917,7 @@ impl Ctx<'_> {
         }
         if let Some(exit) = exit {
             // The terminal hangs on the exit line, 36 px below the diamond's middle.
-            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(bx0 - 21.0);
+            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(drawn_lo - 21.0);
             let ty = mid + 36.0;
             polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
             let (ew, eh) = (exit.w, exit.h);
@@ -1917,7 +1950,7 @@ impl Ctx<'_> {
         &self,
         label: Option<&str>,
         body: &Seq<'_>,
-        backward: Option<&Action>,
+        backward: Option<&(&Action, Vec<&ActivityNote>)>,
         condition: Option<&str>,
         is_label: Option<&str>,
         not_label: Option<&str>,
@@ -1942,7 +1975,14 @@ impl Ctx<'_> {
         let d = self.diamond(condition);
         let is_l = self.label(is_label);
         let not_l = self.label(not_label);
-        let back_t = backward.map(|a| self.action_tile(a));
+        let back_t = backward.map(|(a, notes)| {
+            let t = self.action_tile(a);
+            if notes.is_empty() {
+                t
+            } else {
+                self.with_notes(t, notes, true)
+            }
+        });
         let mut items = Vec::new();
         let c = entry.w.max(t.in_x * 2.0).max(d.w) / 2.0;
         let c = c.max(t.in_x);
@@ -1977,16 +2017,28 @@ impl Ctx<'_> {
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);
         self.draw_label_at(&mut items, &not_l, c + LABEL_DX, dtop + d.h);
-        let right = bx1.max(corner).max(c + ew / 2.0);
+        // PlantUML keeps the backward action 10 px right of the body, 20 px
+        // right of the loop's first box.
+        let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
         match back_t {
             Some(bt) => {
-                let bx = right + 10.0 + bt.w / 2.0;
+                let bx0 = right + 10.0;
+                let bx = bx0 + bt.in_x;
                 let bmid = (ecy + dmid) / 2.0;
-                let btop = bmid - bt.h / 2.0;
-                polyline(&mut items, &[(corner, dmid), (bx, dmid), (bx, btop + bt.h)], st, true);
-                polyline(&mut items, &[(bx, btop), (bx, ecy), (c + ew / 2.0, ecy)], st, true);
-                let bw = bt.w;
-                bt.place(bx - bw / 2.0, btop, &mut items);
+                let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
+                polyline(
+                    &mut items,
+                    &[(corner, dmid), (bx, dmid), (bx, btop + bt.out_y)],
+                    st,
+                    true,
+                );
+                polyline(
+                    &mut items,
+                    &[(bx, btop + bt.in_y), (bx, ecy), (c + ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                bt.place(bx0, btop, &mut items);
             }
             None => {
                 let bx = right + LOOP_MARGIN;
