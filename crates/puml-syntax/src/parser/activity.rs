@@ -117,6 +117,11 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Activity;
     }
+    // `break` alone is an activity step or a sequence group; `break label`
+    // only a sequence group.
+    if word == "break" && trimmed.len() > "break".len() && !trimmed.eq_ignore_ascii_case("break;") {
+        return LineClass::Sequence;
+    }
     if SEQUENCE_WORDS.contains(&&*word)
         || PARTICIPANT_KINDS.contains(&&*word)
         || trimmed.starts_with("==")
@@ -126,7 +131,7 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Sequence;
     }
-    if trimmed.starts_with('-') || trimmed.starts_with("(*)") || trimmed.starts_with('!') {
+    if trimmed.starts_with('-') || trimmed.contains("(*)") || trimmed.starts_with('!') {
         return LineClass::Neutral;
     }
     // `A -> B`: a message (arrows alone start with `-` and were handled).
@@ -179,6 +184,14 @@ fn is_connector(trimmed: &str) -> bool {
         && trimmed.ends_with(')')
         && !trimmed.starts_with("(*")
         && !trimmed[1..trimmed.len() - 1].contains(['(', ')'])
+}
+
+/// `#color:(A)`: a coloured connector.
+fn colored_connector(trimmed: &str) -> bool {
+    trimmed.starts_with('#')
+        && trimmed
+            .split_once(':')
+            .is_some_and(|(color, rest)| !color.contains(char::is_whitespace) && is_connector(rest))
 }
 
 /// The block-opening lines whose body the type decision must skip (a note
@@ -236,9 +249,8 @@ impl<'a> Parser<'a> {
             if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
                 return false;
             }
-            if trimmed.starts_with("/'") {
+            if let Some(after) = trimmed.strip_prefix("/'") {
                 // Skip to the line that closes the comment.
-                let after = &trimmed[2..];
                 if !after.contains("'/") {
                     idx += 1;
                     while idx < self.lines.len() && !self.lines[idx].content.contains("'/") {
@@ -289,20 +301,23 @@ impl<'a> Parser<'a> {
         let lines_before = self.pos;
         let lower = trimmed.trim_end().to_ascii_lowercase();
         let compact: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Closers take a `;` after them (`endif;`, `end fork;`).
+        let closer = compact.strip_suffix(';').map(str::trim_end).unwrap_or(&compact);
         match &*word {
             w if w.starts_with('!') => self.keyword_statement(&line, &word, trimmed),
             w if COMMON_WORDS.contains(&w) => self.keyword_statement(&line, &word, trimmed),
             _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
+            "kill" if compact == "kill" || compact.starts_with("kill ") || compact.starts_with("kill;") => {
+                self.act_keywords(&line, ACT_FLOW, 1)
+            }
             "start" | "stop" | "end" | "kill" | "detach" | "break"
-                if compact == *word || compact.strip_suffix(';').is_some_and(|c| c.trim_end() == &*word) =>
+                if compact == *word || compact.strip_suffix(';').is_some_and(|c| c == &*word) =>
             {
                 self.act_keywords(&line, ACT_FLOW, 1)
             }
             "end" | "endfork" | "endsplit"
-                if matches!(
-                    compact.as_str(),
-                    "end fork" | "endfork" | "end merge" | "end split" | "endsplit"
-                ) || compact.starts_with("end fork ")
+                if matches!(closer, "end fork" | "endfork" | "end merge" | "end split" | "endsplit")
+                    || compact.starts_with("end fork ")
                     || compact.starts_with("endfork ")
                     || compact.starts_with("end merge ")
                     || compact.starts_with("end split ")
@@ -311,8 +326,8 @@ impl<'a> Parser<'a> {
                 self.fork_end(&line)
             }
             "end" if compact.starts_with("end if") => self.act_with_parens(&line, END_IF, 2),
+            "end" if compact == "end group" => self.act_keywords(&line, CONTAINER_END, 2),
             "end" if compact.starts_with("end while") => self.act_with_parens(&line, END_WHILE, 2),
-            "end" if compact == "end switch" => self.act_keywords(&line, END_SWITCH, 2),
             "endif" => self.act_with_parens(&line, END_IF, 1),
             "endwhile" => self.act_with_parens(&line, END_WHILE, 1),
             "endswitch" => self.act_with_parens(&line, END_SWITCH, 1),
@@ -324,6 +339,7 @@ impl<'a> Parser<'a> {
             "switch" => self.act_with_parens(&line, SWITCH_START, 1),
             "case" => self.act_with_parens(&line, CASE, 1),
             "repeat" if compact.starts_with("repeat while") => self.act_with_parens(&line, REPEAT_WHILE, 2),
+            "repeatwhile" => self.act_with_parens(&line, REPEAT_WHILE, 1),
             "repeat" => self.prefixed_action(&line, REPEAT_START, 1),
             "backward" => self.prefixed_action(&line, BACKWARD, 1),
             "fork" | "split" if compact == *word => self.act_keywords(&line, FORK_START, 1),
@@ -331,11 +347,13 @@ impl<'a> Parser<'a> {
             "partition" | "group" | "package" | "rectangle" | "card" => self.container_start(&line),
             "note" | "floating" => self.act_note(&line),
             _ if trimmed.starts_with(':') => self.action(&line, ACTION, 0),
-            _ if trimmed.starts_with('#') && trimmed.contains(':') => self.action(&line, ACTION, 0),
+            _ if trimmed.starts_with('#') && trimmed.contains(':') && !colored_connector(trimmed.trim_end()) => {
+                self.action(&line, ACTION, 0)
+            }
             _ if trimmed.starts_with('|') && !trimmed.starts_with("||") => self.swimlane(&line),
             _ if trimmed.trim_end() == "}" => self.act_keywords(&line, CONTAINER_END, 0),
             _ if trimmed.starts_with('-') => self.act_arrow(&line),
-            _ if is_connector(trimmed.trim_end()) => self.connector(&line),
+            _ if is_connector(trimmed.trim_end()) || colored_connector(trimmed.trim_end()) => self.connector(&line),
             _ => self.act_unknown(&line, &word, trimmed),
         }
         if self.pos == lines_before {
@@ -362,6 +380,10 @@ impl<'a> Parser<'a> {
         if kind == ACT_FLOW && lx.rest().starts_with(';') {
             lx.push(TERMINATOR, 1);
             lx.ws();
+        }
+        // `kill` takes anything after it (PlantUML ignores it).
+        if kind == ACT_FLOW && first_word(line.content) == "kill" && !lx.at_end() {
+            lx.text_to_end();
         }
         self.report_activity_leftover(&mut lx, line);
         self.emit_line(line, lx);
@@ -390,7 +412,12 @@ impl<'a> Parser<'a> {
                 lx.rewind(cp);
                 break;
             }
-            if lx.rest().starts_with('(') {
+            if lx.rest().trim_end() == ";" && matches!(kind, END_IF | END_WHILE) {
+                lx.push(TERMINATOR, 1);
+                continue;
+            }
+            // `endif` and `endswitch` take no label.
+            if lx.rest().starts_with('(') && !matches!(kind, END_IF | END_SWITCH) {
                 let len = paren_len(lx.rest());
                 lx.push(PAREN, len);
                 continue;
@@ -399,11 +426,6 @@ impl<'a> Parser<'a> {
             if matches!(&*word, "then" | "is" | "equals" | "not") {
                 lx.keyword(&word);
                 continue;
-            }
-            if kind == END_WHILE || kind == ACT_ELSE || kind == END_IF {
-                // `endwhile label`, `else label`: PlantUML takes bare text too (checked in sema).
-                lx.text_to_end();
-                break;
             }
             lx.rewind(cp);
             break;
@@ -421,9 +443,23 @@ impl<'a> Parser<'a> {
         let lead = content.len() - content.trim_start().len();
         let after_kw = lead + first_word(content).len();
         let rest = content[after_kw..].trim_start();
-        if rest.starts_with(':') || rest.starts_with('#') {
+        // `repeat :label;` is one line, uncoloured; `backward` needs its action.
+        let action_ok = if kind == REPEAT_START {
+            rest.starts_with(':') && ends_action(rest)
+        } else {
+            rest.starts_with(':') || rest.starts_with('#')
+        };
+        if action_ok {
             self.action(line, kind, keywords);
         } else {
+            if kind == BACKWARD && rest.is_empty() {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "`backward` needs the action drawn on the way back: `backward :text;`",
+                ));
+            }
             self.act_keywords(line, kind, keywords);
         }
     }
@@ -444,9 +480,6 @@ impl<'a> Parser<'a> {
             lx.ws();
         }
         let colored = lx.color();
-        if colored {
-            lx.ws();
-        }
         let first_can_end = !colored;
         if !lx.rest().starts_with(':') {
             self.report_activity_leftover(&mut lx, line);
@@ -540,14 +573,16 @@ impl<'a> Parser<'a> {
             lx.keyword(&second);
         }
         lx.ws();
-        if lx.rest().starts_with('{') {
-            match lx.rest().find('}') {
-                Some(close) => {
-                    lx.push(L_BRACE, 1);
-                    lx.push(TEXT, close - 1);
-                    lx.push(R_BRACE, 1);
-                }
-                None => {}
+        if lx.rest().starts_with(';') {
+            lx.push(TERMINATOR, 1);
+            lx.ws();
+        }
+        let split = word == "endsplit" || line.content.to_ascii_lowercase().contains("split");
+        if lx.rest().starts_with('{') && !split {
+            if let Some(close) = lx.rest().find('}') {
+                lx.push(L_BRACE, 1);
+                lx.push(TEXT, close - 1);
+                lx.push(R_BRACE, 1);
             }
         }
         lx.ws();
@@ -691,7 +726,21 @@ impl<'a> Parser<'a> {
         self.builder.start_node(CONNECTOR.into());
         let mut lx = LineLexer::new(line.content);
         lx.ws();
+        if lx.rest().starts_with('#') {
+            let len = lx.rest().find(':').unwrap_or(0);
+            lx.push(COLOR, len);
+            lx.push(COLON, 1);
+        }
         let len = lx.rest().trim_end().len();
+        let name = lx.rest().trim_end().trim_start_matches('(').trim_end_matches(')');
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a connector's name is one word: `(A)`",
+            ));
+        }
         lx.push(PAREN, len);
         lx.ws();
         self.emit_line(line, lx);
@@ -708,7 +757,7 @@ impl<'a> Parser<'a> {
         }
         let ok = lx.keyword("note");
         lx.ws();
-        let _ = lx.keyword("left") || lx.keyword("right") || lx.keyword("top") || lx.keyword("bottom");
+        let _ = lx.keyword("left") || lx.keyword("right");
         loop {
             let cp = lx.checkpoint();
             lx.ws();
@@ -726,8 +775,6 @@ impl<'a> Parser<'a> {
             if !lx.at_end() {
                 lx.text_to_end();
             }
-        } else if !ok {
-            self.report_activity_leftover(&mut lx, line);
         } else {
             self.report_activity_leftover(&mut lx, line);
         }
@@ -735,10 +782,7 @@ impl<'a> Parser<'a> {
         if one_line || !ok {
             self.pos += 1;
         } else {
-            let is_end = |l: &str| {
-                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                compact == "end note" || compact == "endnote"
-            };
+            let is_end = |l: &str| l == "end note" || l == "endnote";
             match self.find_block_end(is_end) {
                 Some(end) => {
                     self.emit_body(end);
@@ -773,23 +817,32 @@ impl<'a> Parser<'a> {
     fn act_unknown(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
         self.builder.start_node(ERROR_STATEMENT.into());
         let range = self.line_range(line);
-        let lower = trimmed.trim_end().to_ascii_lowercase();
-        let diagnostic = if trimmed.starts_with("(*)") {
-            Diagnostic::error(
+        let diagnostic = if trimmed.contains("(*)") {
+            let diagnostic = Diagnostic::error(
                 codes::LEGACY_ACTIVITY,
                 range,
-                "`(*)` is the legacy activity syntax, which cannot be mixed with the new one (`start`, `:action;`): write `start` or `stop`",
-            )
-        } else if matches!(word, "flowchart" | "graph")
-            || lower.contains("-->|")
-            || lower.contains("--> ") && lower.contains('[')
-        {
+                "`(*)` is the legacy activity syntax, which cannot be mixed with the new one: write `start`/`stop` and `:action;` lines",
+            );
+            match legacy_fix(trimmed.trim_end()) {
+                Some(replacement) => diagnostic.with_fix(
+                    "Write it in the new syntax",
+                    vec![TextEdit::replace(range, replacement)],
+                ),
+                None => diagnostic,
+            }
+        } else if matches!(word, "flowchart" | "graph") {
             Diagnostic::error(
                 codes::MERMAID_FLOWCHART,
                 range,
-                "this is Mermaid flowchart syntax; a PlantUML activity diagram uses `start`, `:action;`, `if (…) then` … `endif`",
+                "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
             )
-            .with_fix("Remove the line", vec![TextEdit::delete(self.full_line_range(line))])
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if looks_like_message_text(trimmed) || trimmed.contains("-->") {
+            Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a message or link (`A -> B`) is no statement of an activity diagram: steps follow each other in order (`:A;` then `:B;`), and a block is one diagram type",
+            )
         } else {
             Diagnostic::error(
                 codes::SYNTAX_ERROR,
@@ -822,6 +875,21 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
+    }
+}
+
+/// `(*) --> "Text"` → `start` + `:Text;`; `"Text" --> (*)` → `:Text;` + `stop`.
+fn legacy_fix(line: &str) -> Option<String> {
+    let (left, right) = line.split_once("-->").or_else(|| line.split_once("->"))?;
+    let (left, right) = (left.trim(), right.trim());
+    let text = |t: &str| {
+        let t = t.trim();
+        (t.len() >= 2 && t.starts_with('"') && t.ends_with('"')).then(|| t[1..t.len() - 1].to_string())
+    };
+    match (left, right) {
+        ("(*)", r) => text(r).map(|t| format!("start\n:{t};")),
+        (l, "(*)") => text(l).map(|t| format!(":{t};\nstop")),
+        _ => None,
     }
 }
 
