@@ -392,14 +392,14 @@ fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
     let arrow = |i: usize| ArrowStyle {
         label: Some(text(seed + i)),
         color: Some(text(seed + i + 1)),
-        dashed: i % 2 == 0,
-        dotted: i % 3 == 0,
-        bold: i % 5 == 0,
+        dashed: i.is_multiple_of(2),
+        dotted: i.is_multiple_of(3),
+        bold: i.is_multiple_of(5),
         hidden: false,
     };
     let note = |i: usize, position| ActivityNote {
         position,
-        floating: i % 2 == 0,
+        floating: i.is_multiple_of(2),
         text: text(seed + i),
         color: Some(text(seed + i + 1)),
     };
@@ -462,7 +462,7 @@ fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
         Step::Lane(LaneId(1)),
         Step::Action(action(0, ActionShape::Plain)),
         Step::EndFork {
-            merge: seed % 2 == 0,
+            merge: seed.is_multiple_of(2),
             label: Some(text(seed + 1)),
         },
         Step::SplitStart,
