@@ -713,6 +713,9 @@ struct Tile {
     open: bool,
     /// Styles the edge leaving this tile (an arrow written at a sequence's end).
     tail: Option<ArrowStyle>,
+    /// How far a note reaches below `h`: what follows in a sequence keeps
+    /// its gap from it, the end of a branch does not (PlantUML).
+    overhang: f64,
 }
 
 impl Tile {
@@ -728,6 +731,7 @@ impl Tile {
             out_y: 0.0,
             open: true,
             tail: None,
+            overhang: 0.0,
         }
     }
 
@@ -744,6 +748,7 @@ impl Tile {
             out_y: h,
             open: true,
             tail: None,
+            overhang: 0.0,
         }
     }
 
@@ -1009,13 +1014,14 @@ impl Ctx<'_> {
         let mut min_x = f64::INFINITY;
         let mut max_x = f64::NEG_INFINITY;
         let mut first_anchor = 0.0;
+        let mut last_overhang = 0.0;
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
                 let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
-                let top = py.max(y) + gap;
+                let top = py.max(y + last_overhang) + gap;
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
                 if *open {
@@ -1044,6 +1050,7 @@ impl Ctx<'_> {
             last = out.clone();
             prev = Some(out);
             let h = tile.h;
+            last_overhang = tile.overhang;
             tile.place(x0, y, &mut items);
             y += h;
         }
@@ -1066,6 +1073,7 @@ impl Ctx<'_> {
             out_y: last.1,
             open: last.2,
             tail: last.3,
+            overhang: last_overhang,
         }
     }
 
@@ -1358,7 +1366,8 @@ impl Ctx<'_> {
         Tile {
             items,
             w: tile.w + left_w + right_w,
-            h: (total_h + dy).max(tile.h + dy),
+            h: tile.h + dy,
+            overhang: (total_h - tile.h).max(tile.overhang),
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -1635,6 +1644,7 @@ impl Ctx<'_> {
             out_y: output.1,
             open,
             tail: None,
+            overhang: 0.0,
         }
     }
 
@@ -2215,7 +2225,7 @@ impl Ctx<'_> {
             ContainerKind::Partition | ContainerKind::Group => 12.0,
             _ => 20.0,
         };
-        let fh = head + t.h + below;
+        let fh = head + t.h + t.overhang + below;
         let mut items = Vec::new();
         let p = paint(fill, Some(frame));
         match kind {
@@ -2280,6 +2290,7 @@ impl Ctx<'_> {
             out_y: if empty { h } else { body_top + out_y },
             open,
             tail,
+            overhang: 0.0,
         };
         if empty {
             tile.anchor = fw / 2.0;
@@ -2375,7 +2386,7 @@ impl Ctx<'_> {
         }
         let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns));
         let content_top = header_h + 5.0;
-        let bottom = content_top + body.h;
+        let bottom = content_top + body.h + body.overhang;
         let mut items = Vec::new();
         for (i, lane) in activity.lanes.iter().enumerate().take(n) {
             if let Some(c) = lane.color.as_deref().and_then(parse_color) {
@@ -2420,6 +2431,7 @@ impl Ctx<'_> {
             out_y: bout.1 + content_top,
             open: bopen,
             tail: None,
+            overhang: 0.0,
         }
     }
 
@@ -2622,6 +2634,7 @@ impl Ctx<'_> {
             out_y: h,
             open,
             tail: None,
+            overhang: 0.0,
         }
     }
 
