@@ -4,9 +4,11 @@
 //! keeping the one that reads every line, or, when none does, the one that
 //! read furthest (sequence wins a tie, being tried first). Lines that both
 //! languages read (titles, skinparams, notes, preprocessor lines) decide
-//! nothing, so the type is the one of the first line only one language
-//! reads: [`block_is_activity`]. A block with no such activity line stays
-//! a sequence diagram, whatever else it holds.
+//! nothing; a line neither reads makes both fail there, a tie that sequence
+//! wins. So the type is that of the first line not shared by both: activity
+//! when it is an activity line, sequence otherwise ([`line_class`],
+//! `Parser::block_is_activity`). A block with no activity line before its
+//! first other deciding line stays a sequence diagram.
 //!
 //! Every construct is flat (`IF_START`/`ELSE_IF`/`ACT_ELSE`/`END_IF` are
 //! siblings): only actions whose text spans lines and block notes are
@@ -131,14 +133,24 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Sequence;
     }
-    if trimmed.starts_with('-') || trimmed.contains("(*)") || trimmed.starts_with('!') {
+    if trimmed.starts_with('-') && !trimmed.starts_with("--") || trimmed.starts_with("-->") {
+        // `->`, `-[#red]->`: an activity arrow (no sequence message starts with one).
+        return LineClass::Activity;
+    }
+    // Lines both languages read decide nothing.
+    let lower = trimmed.to_ascii_lowercase();
+    if trimmed.contains("(*)")
+        || trimmed.starts_with('!')
+        || lower.starts_with("<style")
+        || COMMON_WORDS.contains(&&*word)
+        || matches!(&*word, "note" | "group" | "break")
+    {
         return LineClass::Neutral;
     }
-    // `A -> B`: a message (arrows alone start with `-` and were handled).
-    if looks_like_message_text(trimmed) {
-        return LineClass::Sequence;
-    }
-    LineClass::Neutral
+    // Any other line is no activity statement: a sequence statement, or a
+    // line neither language reads, where both fail on the same line and
+    // PlantUML (trying sequence diagrams first) keeps the sequence reading.
+    LineClass::Sequence
 }
 
 /// `end`, `end fork`, `end if`…: the activity closers (`end box`, `end
