@@ -1313,11 +1313,7 @@ impl Ctx<'_> {
         let mut left_w = 0.0_f64;
         let mut total_h = tile.h;
         // The element the notes point at: a leaf's whole box, a block's top.
-        let (ex0, ex1, ecy) = if leaf {
-            (0.0, tile.w, tile.h / 2.0)
-        } else {
-            (0.0, tile.w, 12.0)
-        };
+        let (ex1, ecy) = if leaf { (tile.w, tile.h / 2.0) } else { (tile.w, 12.0) };
         for note in notes {
             let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
             let nw = block.width + 21.0;
@@ -1346,7 +1342,6 @@ impl Ctx<'_> {
                 left_w = left_w.max(NOTE_GAP + nw);
             }
         }
-        let _ = ex0;
         // Notes reaching above the element push it down.
         let min_top = items_y_range(&right_items)
             .into_iter()
@@ -1473,9 +1468,8 @@ impl Ctx<'_> {
             let st = self.stroke_for(None);
             polyline(&mut items, &[(corner, mid), (tx, mid)], st, true);
             self.draw_label_above(&mut items, &else_l, corner, mid);
-            let (ew, eh) = (else_t.w, else_t.h);
+            let eh = else_t.h;
             else_t.place(tx, mid - eh / 2.0, &mut items);
-            let _ = ew;
             polyline(&mut items, &[(c, d.h), (c, top + then_t.in_y)], st, true);
             let (out, open, tail, th) = (
                 (main_x + then_t.out_x, top + then_t.out_y),
@@ -1559,10 +1553,7 @@ impl Ctx<'_> {
         let main_x = c - main.in_x;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
         let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 11.0);
-        if let Some(l) = &main_l {
-            let _ = l;
-            self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
-        }
+        self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
         let main_open = main.open;
         let main_empty = main.is_empty();
         let main_out = (main_x + main.out_x, top + main.out_y);
@@ -2275,7 +2266,6 @@ impl Ctx<'_> {
         let in_x = body_x + t.in_x;
         let out_x = body_x + t.out_x;
         let (in_y, out_y, open, tail, empty) = (t.in_y, t.out_y, t.open, t.tail.clone(), t.is_empty());
-        let th = t.h;
         t.place(body_x, body_top, &mut items);
         // The frame starts 10 px into the gap above it and ends at the tile's bottom.
         let h = fy + fh;
@@ -2297,7 +2287,6 @@ impl Ctx<'_> {
             tile.in_x = fw / 2.0;
             tile.out_x = fw / 2.0;
         }
-        let _ = th;
         // Items above y = 0 (the frame's top) are part of the tile.
         let (lo, _) = items_y_range(&tile.items).unwrap_or((0.0, 0.0));
         if lo < fy - 0.5 {
@@ -2482,7 +2471,7 @@ impl Ctx<'_> {
             .collect();
         let lo = placed.iter().map(|(_, x)| *x).fold(f64::INFINITY, f64::min);
         let hi = placed.iter().map(|(t, x)| x + t.w).fold(f64::NEG_INFINITY, f64::max);
-        let (top, in_x, entry): (f64, f64, Vec<(f64, f64)>) = match &node.kind {
+        let (top, in_x): (f64, f64) = match &node.kind {
             Kind::If { branches, .. } => {
                 let cond = branches.first().map(|(c, _, _)| *c);
                 let d = self.diamond(cond);
@@ -2499,7 +2488,6 @@ impl Ctx<'_> {
                     },
                 ];
                 let top = d.h + 10.0;
-                let mut entry = Vec::new();
                 for (i, (t, x0)) in placed.iter().enumerate() {
                     let ax = x0 + t.in_x;
                     let side = if i == 0 { -1.0 } else { 1.0 };
@@ -2521,9 +2509,8 @@ impl Ctx<'_> {
                         let lx = if side < 0.0 { corner - l.width } else { corner };
                         self.draw_label_above(&mut items, &label, lx, mid);
                     }
-                    entry.push((ax, top));
                 }
-                (top, own_axis, entry)
+                (top, own_axis)
             }
             Kind::Split { .. } => {
                 let axes_x: Vec<f64> = placed.iter().map(|(t, x)| x + t.in_x).collect();
@@ -2534,7 +2521,7 @@ impl Ctx<'_> {
                     let ax = x0 + t.in_x;
                     polyline(&mut items, &[(ax, 0.0), (ax, GAP + t.in_y)], st, true);
                 }
-                (GAP, own_axis, Vec::new())
+                (GAP, own_axis)
             }
             _ => {
                 let bar = self.style.bar_color;
@@ -2553,10 +2540,9 @@ impl Ctx<'_> {
                     let ax = x0 + t.in_x;
                     polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
                 }
-                (top, own_axis, Vec::new())
+                (top, own_axis)
             }
         };
-        let _ = entry;
         let bottom = placed.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
         let outs: Vec<(f64, f64, Option<ArrowStyle>)> = placed
             .iter()
