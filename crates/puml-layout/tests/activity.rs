@@ -95,11 +95,58 @@ fn limits_apply() {
     assert!(try_layout(&d, &options).is_err());
 }
 
+/// Probe diagrams rendered by PlantUML 1.2026.8: the canvas and where
+/// the given texts start (values read from its SVGs). `DUMP=1` prints
+/// every text and shape of puml's layout, to compare by hand.
 #[test]
-fn dump_probes() {
-    if std::env::var_os("DUMP").is_none() {
-        return;
-    }
+fn probes_match_plantuml() {
+    // (PlantUML's canvas width, when its SVG has no warning banner.)
+    let expected: &[(&str, Option<f64>, &[(&str, f64, f64)])] = &[
+        (
+            "if1",
+            Some(352.0),
+            &[
+                ("yes", 58.663, 64.406),
+                ("no", 206.762, 64.406),
+                ("process all", 26.0, 110.139),
+            ],
+        ),
+        (
+            "if3",
+            Some(120.0),
+            &[("x?", 42.826, 70.808), ("A", 44.896, 120.139), ("B", 44.884, 218.107)],
+        ),
+        (
+            "wh2",
+            Some(146.0),
+            &[
+                ("more?", 53.0, 70.808),
+                ("after", 55.987, 196.107),
+                ("lbl", 74.287, 230.242),
+            ],
+        ),
+        (
+            "fork",
+            Some(342.0),
+            &[("action 1", 38.0, 102.139), ("action 3", 252.195, 102.139)],
+        ),
+        (
+            "if2",
+            Some(437.0),
+            &[("condition A", 37.0, 70.808), ("yes", 71.94, 89.21)],
+        ),
+        (
+            "lanes",
+            Some(210.0),
+            &[
+                ("one", 40.424, 104.837),
+                ("two", 121.635, 158.806),
+                ("Beta Lane", 86.179, 34.453),
+            ],
+        ),
+        ("part", None, &[("Init", 19.0, 59.0), ("read config", 36.0, 102.436)]),
+    ];
+    let dump = std::env::var_os("DUMP").is_some();
     let probes: Vec<(&str, Vec<Step>)> = vec![
         (
             "if1",
@@ -305,6 +352,23 @@ fn dump_probes() {
     ]);
     for (name, d) in probes {
         let s = layout(&d, &LayoutOptions::default()).remove(0);
+        if let Some((_, size, texts)) = expected.iter().find(|(n, ..)| *n == name) {
+            // Heights differ where PlantUML's vertical spacing is irregular;
+            // widths and the listed texts are PlantUML's.
+            if let Some(width) = size {
+                assert_eq!(s.width, *width, "{name} width");
+            }
+            for (text, x, y) in texts.iter() {
+                assert!(
+                    s.texts()
+                        .any(|t| t.text == *text && (t.x - x).abs() < 0.5 && (t.y - y).abs() < 0.5),
+                    "{name}: {text:?} not at ({x}, {y})"
+                );
+            }
+        }
+        if !dump {
+            continue;
+        }
         println!("== {name} {}x{}", s.width, s.height);
         for t in s.texts() {
             println!("text {} {} {:?}", t.x, t.y, t.text);
