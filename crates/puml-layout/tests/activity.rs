@@ -95,13 +95,16 @@ fn limits_apply() {
     assert!(try_layout(&d, &options).is_err());
 }
 
+/// A probe's name, PlantUML's canvas width and texts (string, x, baseline).
+type Probe = (&'static str, Option<f64>, &'static [(&'static str, f64, f64)]);
+
 /// Probe diagrams rendered by PlantUML 1.2026.8: the canvas and where
 /// the given texts start (values read from its SVGs). `DUMP=1` prints
 /// every text and shape of puml's layout, to compare by hand.
 #[test]
 fn probes_match_plantuml() {
     // (PlantUML's canvas width, when its SVG has no warning banner.)
-    let expected: &[(&str, Option<f64>, &[(&str, f64, f64)])] = &[
+    let expected: &[Probe] = &[
         (
             "if1",
             Some(352.0),
