@@ -1,8 +1,9 @@
-//! Model → scene: the geometry of a sequence diagram, one [`Scene`] per
+//! Model → scene: the geometry of a sequence or activity diagram, one [`Scene`] per
 //! page. Deterministic and free of I/O; text is measured with the
 //! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
 //! gives the same scene on every machine.
 
+pub mod activity;
 pub mod color;
 pub mod creole;
 pub mod font;
@@ -72,6 +73,9 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 
 /// [`layout`] with a custom text measurer.
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    if diagram.activity.is_some() {
+        return activity::layout_diagram(diagram, options, metrics);
+    }
     sequence::layout_diagram(diagram, options, metrics)
 }
 
@@ -80,6 +84,23 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
     if let Some(name) = &options.theme {
         if Theme::named(name).is_none() {
             return Err(LayoutError::UnknownTheme(name.clone()));
+        }
+    }
+    if let Some(activity) = &diagram.activity {
+        // Swimlanes are an activity diagram's columns, its steps its events.
+        if activity.lanes.len() > options.max_participants {
+            return Err(LayoutError::TooLarge {
+                what: "swimlanes",
+                count: activity.lanes.len(),
+                limit: options.max_participants,
+            });
+        }
+        if activity.steps.len() > options.max_events {
+            return Err(LayoutError::TooLarge {
+                what: "steps",
+                count: activity.steps.len(),
+                limit: options.max_events,
+            });
         }
     }
     if diagram.participants.len() > options.max_participants {

@@ -2098,7 +2098,7 @@ fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> St
     out.join("\n")
 }
 
-fn item_x_range(item: &Item) -> Option<(f64, f64)> {
+pub(crate) fn item_x_range(item: &Item) -> Option<(f64, f64)> {
     match item {
         Item::Rect { x, width, .. } => Some((*x, x + width)),
         Item::Line {
@@ -2128,7 +2128,7 @@ fn item_x_range(item: &Item) -> Option<(f64, f64)> {
     }
 }
 
-fn item_y_range(item: &Item) -> Option<(f64, f64)> {
+pub(crate) fn item_y_range(item: &Item) -> Option<(f64, f64)> {
     match item {
         Item::Rect { y, height, .. } => Some((*y, y + height)),
         Item::Line { y1, y2, .. } => Some((y1.min(*y2), y1.max(*y2))),

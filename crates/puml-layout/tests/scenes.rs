@@ -36,8 +36,18 @@ fn puml_syntax_severity_error() -> puml_syntax::Severity {
 
 #[test]
 fn scene_snapshots() {
+    check_dir(data_dir(), 10);
+}
+
+/// `test-data/render/activity/*.puml`: one diagram per activity construct.
+#[test]
+fn activity_scene_snapshots() {
+    check_dir(data_dir().join("activity"), 12);
+}
+
+fn check_dir(dir: PathBuf, at_least: usize) {
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(data_dir())
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("test-data/render exists")
         .flatten()
         .map(|e| e.path())
@@ -45,8 +55,9 @@ fn scene_snapshots() {
         .collect();
     entries.sort();
     assert!(
-        entries.len() >= 10,
-        "expected the construct diagrams in test-data/render"
+        entries.len() >= at_least,
+        "expected the construct diagrams in {}",
+        dir.display()
     );
     let mut mismatches = Vec::new();
     for path in entries {

@@ -47,6 +47,38 @@ fn svg_snapshots_are_byte_exact() {
 }
 
 #[test]
+fn activity_svg_snapshots_are_byte_exact() {
+    for name in ["basic", "if", "lanes", "notes"] {
+        let scene = &scenes(&format!("activity/{name}.puml"))[0];
+        check_snapshot(&format!("activity/{name}.svg"), &to_svg(scene));
+    }
+}
+
+#[test]
+fn activity_renders_to_every_format_deterministically() {
+    for file in [
+        "if",
+        "while",
+        "repeat",
+        "fork",
+        "lanes",
+        "containers",
+        "notes",
+        "arrows",
+    ] {
+        let a = &scenes(&format!("activity/{file}.puml"))[0];
+        let b = &scenes(&format!("activity/{file}.puml"))[0];
+        assert_eq!(to_svg(a), to_svg(b), "{file}");
+        assert_eq!(to_text(a, true), to_text(b, true), "{file}");
+        let png = to_png(a, 1.0).expect("png");
+        assert_eq!(png, to_png(b, 1.0).expect("png"), "{file}");
+        assert!(png.starts_with(b"\x89PNG"), "{file}");
+        let pdf = to_pdf(a).expect("pdf");
+        assert!(pdf.starts_with(b"%PDF"), "{file}");
+    }
+}
+
+#[test]
 fn text_art_snapshots() {
     let scene = &scenes("basic.puml")[0];
     check_snapshot("basic.txt", &to_text(scene, false));

@@ -359,3 +359,160 @@ fn random_models_lay_out_and_render_well_formed() {
         }
     }
 }
+
+fn hostile_activity(seed: usize, steps: Vec<puml_sema::activity::Step>) -> Diagram {
+    use puml_sema::activity::*;
+    Diagram {
+        title: Some(text(seed)),
+        caption: Some(text(seed + 1)),
+        activity: Some(Box::new(ActivityDiagram {
+            lanes: (0..3)
+                .map(|i| Swimlane {
+                    code: format!("l{i}"),
+                    display: text(seed + i),
+                    color: Some(text(seed + i + 1)),
+                })
+                .collect(),
+            steps,
+        })),
+        ..Diagram::default()
+    }
+}
+
+/// Every activity step kind, with hostile text wherever text goes.
+fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
+    use puml_sema::activity::*;
+    let action = |i: usize, shape| Action {
+        text: text(seed + i),
+        shape,
+        color: Some(text(seed + i + 1)),
+        stereotype: Some(text(seed + i + 2)),
+        lane: None,
+    };
+    let arrow = |i: usize| ArrowStyle {
+        label: Some(text(seed + i)),
+        color: Some(text(seed + i + 1)),
+        dashed: i.is_multiple_of(2),
+        dotted: i.is_multiple_of(3),
+        bold: i.is_multiple_of(5),
+        hidden: false,
+    };
+    let note = |i: usize, position| ActivityNote {
+        position,
+        floating: i.is_multiple_of(2),
+        text: text(seed + i),
+        color: Some(text(seed + i + 1)),
+    };
+    vec![
+        Step::Lane(LaneId(0)),
+        Step::Start,
+        Step::Action(action(0, ActionShape::Plain)),
+        Step::Note(note(1, ActivityNotePosition::Right)),
+        Step::Arrow(arrow(2)),
+        Step::Action(action(3, ActionShape::Send)),
+        Step::Note(note(4, ActivityNotePosition::Left)),
+        Step::IfStart {
+            condition: text(seed + 5),
+            then_label: Some(text(seed + 6)),
+            color: Some(text(seed + 7)),
+        },
+        Step::Action(action(8, ActionShape::Receive)),
+        Step::ElseIf {
+            condition: text(seed + 9),
+            then_label: Some(text(seed + 1)),
+        },
+        Step::Lane(LaneId(1)),
+        Step::Action(action(2, ActionShape::Slant)),
+        Step::Else {
+            label: Some(text(seed + 3)),
+        },
+        Step::Stop,
+        Step::EndIf,
+        Step::SwitchStart {
+            condition: text(seed + 4),
+        },
+        Step::Case { label: text(seed + 5) },
+        Step::Action(action(6, ActionShape::Box)),
+        Step::Case { label: text(seed + 7) },
+        Step::EndSwitch,
+        Step::WhileStart {
+            condition: text(seed + 8),
+            label: Some(text(seed + 9)),
+        },
+        Step::Action(action(0, ActionShape::Square)),
+        Step::Break,
+        Step::EndWhile {
+            label: Some(text(seed + 1)),
+        },
+        Step::RepeatStart {
+            label: Some(text(seed + 2)),
+        },
+        Step::Action(action(3, ActionShape::Brace)),
+        Step::Backward(action(4, ActionShape::Plain)),
+        Step::Note(note(5, ActivityNotePosition::Right)),
+        Step::RepeatWhile {
+            condition: Some(text(seed + 6)),
+            is_label: Some(text(seed + 7)),
+            not_label: Some(text(seed + 8)),
+        },
+        Step::ForkStart,
+        Step::Lane(LaneId(2)),
+        Step::Action(action(9, ActionShape::Plain)),
+        Step::ForkAgain,
+        Step::Lane(LaneId(1)),
+        Step::Action(action(0, ActionShape::Plain)),
+        Step::EndFork {
+            merge: seed.is_multiple_of(2),
+            label: Some(text(seed + 1)),
+        },
+        Step::SplitStart,
+        Step::Connector {
+            name: text(seed + 2),
+            color: Some(text(seed + 3)),
+        },
+        Step::SplitAgain,
+        Step::Kill,
+        Step::EndSplit,
+        Step::ContainerStart {
+            kind: ContainerKind::Package,
+            name: text(seed + 4),
+            color: Some(text(seed + 5)),
+        },
+        Step::Action(action(6, ActionShape::Plain)),
+        Step::ContainerEnd,
+        Step::End,
+    ]
+}
+
+#[test]
+fn hostile_text_in_activity_diagrams_is_escaped_and_inert() {
+    for seed in 0..HOSTILE.len() {
+        let scenes = layout(&hostile_activity(seed, activity_steps(seed)), &LayoutOptions::default());
+        let svg = to_svg(&scenes[0]);
+        assert_inert(&svg);
+        assert!(!svg.to_ascii_lowercase().contains("<script"));
+    }
+    let svg = to_svg(&layout(&hostile_activity(0, activity_steps(0)), &LayoutOptions::default())[0]);
+    let text = drawn_text(&svg);
+    assert!(text.contains("<script>alert(1)</script>"), "{text}");
+}
+
+/// Random step lists (unbalanced blocks, stray middles and closers, lanes
+/// out of range) lay out and render well-formed: the layout tolerates
+/// whatever the model holds.
+#[test]
+fn random_activity_models_lay_out_and_render_well_formed() {
+    let mut rng = Lcg(0xac7);
+    for round in 0..80 {
+        let pool = activity_steps(round);
+        let len = rng.next(60) as usize;
+        let steps: Vec<_> = (0..len)
+            .map(|_| pool[rng.next(pool.len() as u64) as usize].clone())
+            .collect();
+        let d = hostile_activity(round, steps);
+        for scene in layout(&d, &LayoutOptions::default()) {
+            assert!(scene.width.is_finite() && scene.height.is_finite());
+            assert_inert(&to_svg(&scene));
+        }
+    }
+}

@@ -1,0 +1,2831 @@
+//! Activity diagram layout: model → one scene.
+//!
+//! PlantUML lays activity diagrams out without Graphviz, as nested "tiles"
+//! stacked top to bottom; so does this module. The flat step list of the
+//! model is first rebuilt into a tree with an explicit stack (blocks nested
+//! deeper than [`MAX_DEPTH`] are flattened: their inner steps are drawn in
+//! sequence, without the block's own shapes, and no diagnostic is raised),
+//! then every node becomes a [`Tile`]: its items in local coordinates, its
+//! size, where the incoming edge ends and where the outgoing edge starts.
+//! A sequence stacks tiles 20 px apart on a common axis; branches sit side
+//! by side; edges are orthogonal polylines. Recursion over the tree is
+//! bounded by [`MAX_DEPTH`], so no input can exhaust the call stack.
+//!
+//! Sizes, paddings, colours and fonts are the ones PlantUML 1.2026.8 draws
+//! (read from its SVGs of small probe diagrams): actions are 12 px text in
+//! a box padded by 10 with 12.5 px corners, diamonds 24 px high with 11 px
+//! text, notes 13 px text, swimlane headers 18 px, partitions 14 px.
+#![allow(clippy::too_many_arguments)]
+
+use crate::color::parse_color;
+use crate::creole::{self, Align, TextBlock};
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, Scene, Stroke};
+use crate::sequence::{item_x_range, item_y_range, shift_item};
+use crate::shapes::{ellipse, line, paint, polygon, rect, stroke, PathBuilder};
+use crate::theme::Theme;
+use crate::LayoutOptions;
+use puml_sema::activity::{
+    Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
+};
+use puml_sema::model::{Diagram, HorizontalAlign, VerticalAlign};
+
+/// Blocks nested deeper than this are flattened (see the module docs).
+pub const MAX_DEPTH: usize = 48;
+
+/// Vertical distance between two stacked tiles (the arrow's length).
+const GAP: f64 = 20.0;
+/// Padding around an action's text.
+const ACTION_PAD: f64 = 10.0;
+const ACTION_RADIUS: f64 = 12.5;
+/// Half the height of a diamond (and its horizontal point's inset).
+const DIAMOND_HALF: f64 = 12.0;
+/// How far a bypass or loop line runs outside what it goes around.
+const LOOP_MARGIN: f64 = 12.0;
+/// Space between branches placed side by side.
+const BRANCH_GAP: f64 = 20.0;
+const FORK_GAP: f64 = 10.0;
+const SPLIT_GAP: f64 = 28.0;
+/// A fork bar reaches this far past its outer branches.
+const BAR_OVERHANG: f64 = 12.0;
+const BAR_HEIGHT: f64 = 6.0;
+/// From an element to the note beside it (the note's pointer spans it).
+const NOTE_GAP: f64 = 20.0;
+/// An arrow label starts this far right of the line, this far below its start.
+const LABEL_DX: f64 = 4.0;
+const LABEL_DY: f64 = 11.09;
+/// Where the whole drawing starts, and the margin right of and below it.
+const ORIGIN_X: f64 = 16.0;
+const ORIGIN_Y: f64 = 15.0;
+const LANE_ORIGIN_X: f64 = 20.0;
+const LANE_ORIGIN_Y: f64 = 17.745;
+const END_MARGIN: f64 = 19.0;
+const LANE_END_MARGIN: f64 = 28.0;
+/// A container frame: the room above its tab and below its content.
+const FRAME_OUTSIDE: f64 = 10.0;
+const FRAME_PAD_X: f64 = 10.0;
+/// PlantUML keeps this much room left of a condition diamond at a tile's
+/// edge, and right of an `if`'s bypass line; around a `while` loop's lines.
+const NUDE_PAD_LEFT: f64 = 9.0;
+const NUDE_PAD_RIGHT: f64 = 16.0;
+/// `normalize` without extra room.
+const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+const WHILE_PAD_LEFT: f64 = 13.0;
+const WHILE_PAD_RIGHT: f64 = 15.25;
+
+pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    let empty = ActivityDiagram::default();
+    let activity = diagram.activity.as_deref().unwrap_or(&empty);
+    let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
+    let named_theme = options.theme.is_some() || diagram.settings.theme.is_some();
+    let style = Style::new(&theme, diagram, named_theme);
+    let ctx = Ctx {
+        style,
+        metrics,
+        theme: &theme,
+    };
+    let tree = build_tree(activity);
+    let body = if activity.lanes.is_empty() {
+        ctx.layout_seq(&tree, 0)
+    } else {
+        ctx.layout_lanes(activity, &tree)
+    };
+    vec![ctx.finish(diagram, body, !activity.lanes.is_empty())]
+}
+
+// ---------------------------------------------------------------------
+// The tree.
+
+#[derive(Debug, Default)]
+struct Seq<'a> {
+    nodes: Vec<Node<'a>>,
+    /// An arrow written after the last node: it styles the edge leaving the sequence.
+    tail: Option<&'a ArrowStyle>,
+}
+
+#[derive(Debug)]
+struct Node<'a> {
+    kind: Kind<'a>,
+    notes: Vec<&'a ActivityNote>,
+    /// The arrow written before this node: it styles the edge into it.
+    arrow: Option<&'a ArrowStyle>,
+    lane: Option<LaneId>,
+}
+
+#[derive(Debug)]
+enum Kind<'a> {
+    Start,
+    Stop,
+    End,
+    Kill,
+    Detach,
+    Break,
+    Action(&'a Action),
+    Connector(&'a str, Option<&'a str>),
+    /// A note with nothing before it to attach to.
+    LoneNote,
+    If {
+        branches: Vec<(&'a str, Option<&'a str>, Seq<'a>)>,
+        otherwise: Option<(Option<&'a str>, Seq<'a>)>,
+        color: Option<&'a str>,
+    },
+    Switch {
+        condition: &'a str,
+        cases: Vec<(&'a str, Seq<'a>)>,
+    },
+    While {
+        condition: &'a str,
+        label: Option<&'a str>,
+        body: Seq<'a>,
+        end_label: Option<&'a str>,
+    },
+    Repeat {
+        label: Option<&'a str>,
+        body: Seq<'a>,
+        backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
+        condition: Option<&'a str>,
+        is_label: Option<&'a str>,
+        not_label: Option<&'a str>,
+    },
+    Fork {
+        branches: Vec<Seq<'a>>,
+        merge: bool,
+        label: Option<&'a str>,
+    },
+    Split {
+        branches: Vec<Seq<'a>>,
+    },
+    Container {
+        kind: ContainerKind,
+        name: &'a str,
+        color: Option<&'a str>,
+        body: Seq<'a>,
+    },
+}
+
+/// A block being read: what is known of it, and the sequence being filled.
+enum Open<'a> {
+    If {
+        branches: Vec<(&'a str, Option<&'a str>, Seq<'a>)>,
+        pending: (&'a str, Option<&'a str>),
+        in_else: Option<Option<&'a str>>,
+        color: Option<&'a str>,
+    },
+    Switch {
+        condition: &'a str,
+        cases: Vec<(&'a str, Seq<'a>)>,
+        pending: Option<&'a str>,
+    },
+    While {
+        condition: &'a str,
+        label: Option<&'a str>,
+    },
+    Repeat {
+        label: Option<&'a str>,
+        backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
+    },
+    Fork {
+        branches: Vec<Seq<'a>>,
+    },
+    Split {
+        branches: Vec<Seq<'a>>,
+    },
+    Container {
+        kind: ContainerKind,
+        name: &'a str,
+        color: Option<&'a str>,
+    },
+}
+
+struct Builder<'a> {
+    /// Open blocks, innermost last, each with the sequence it interrupted.
+    stack: Vec<(Open<'a>, Seq<'a>, Option<LaneId>, Option<&'a ArrowStyle>)>,
+    current: Seq<'a>,
+    pending_arrow: Option<&'a ArrowStyle>,
+    lane: Option<LaneId>,
+    /// Blocks opened beyond `MAX_DEPTH`, read as plain sequences.
+    flattened: usize,
+    /// The step before was `backward :…;` (or a note attached to it).
+    after_backward: bool,
+}
+
+impl<'a> Builder<'a> {
+    fn push(&mut self, kind: Kind<'a>) {
+        let arrow = self.pending_arrow.take();
+        self.current.nodes.push(Node {
+            kind,
+            notes: Vec::new(),
+            arrow,
+            lane: self.lane,
+        });
+    }
+
+    fn take_seq(&mut self) -> Seq<'a> {
+        let mut seq = std::mem::take(&mut self.current);
+        seq.tail = self.pending_arrow.take();
+        seq
+    }
+
+    fn open(&mut self, open: Open<'a>) {
+        let parent = std::mem::take(&mut self.current);
+        let arrow = self.pending_arrow.take();
+        self.stack.push((open, parent, self.lane, arrow));
+    }
+
+    /// Closes the innermost block into a node of its parent sequence.
+    fn close(&mut self, end: Option<&'a Step>) {
+        let Some((open, parent, lane, arrow)) = self.stack.pop() else {
+            return;
+        };
+        let body = self.take_seq();
+        let kind = match open {
+            Open::If {
+                mut branches,
+                pending,
+                in_else,
+                color,
+            } => {
+                let otherwise = match in_else {
+                    Some(label) => Some((label, body)),
+                    None => {
+                        branches.push((pending.0, pending.1, body));
+                        None
+                    }
+                };
+                Kind::If {
+                    branches,
+                    otherwise,
+                    color,
+                }
+            }
+            Open::Switch {
+                condition,
+                mut cases,
+                pending,
+            } => {
+                if let Some(label) = pending {
+                    cases.push((label, body));
+                }
+                Kind::Switch { condition, cases }
+            }
+            Open::While { condition, label } => Kind::While {
+                condition,
+                label,
+                body,
+                end_label: match end {
+                    Some(Step::EndWhile { label }) => label.as_deref(),
+                    _ => None,
+                },
+            },
+            Open::Repeat { label, backward } => {
+                let (condition, is_label, not_label) = match end {
+                    Some(Step::RepeatWhile {
+                        condition,
+                        is_label,
+                        not_label,
+                    }) => (condition.as_deref(), is_label.as_deref(), not_label.as_deref()),
+                    _ => (None, None, None),
+                };
+                Kind::Repeat {
+                    label,
+                    body,
+                    backward,
+                    condition,
+                    is_label,
+                    not_label,
+                }
+            }
+            Open::Fork { mut branches } => {
+                branches.push(body);
+                let (merge, label) = match end {
+                    Some(Step::EndFork { merge, label }) => (*merge, label.as_deref()),
+                    _ => (false, None),
+                };
+                Kind::Fork { branches, merge, label }
+            }
+            Open::Split { mut branches } => {
+                branches.push(body);
+                Kind::Split { branches }
+            }
+            Open::Container { kind, name, color } => Kind::Container {
+                kind,
+                name,
+                color,
+                body,
+            },
+        };
+        self.current = parent;
+        self.current.nodes.push(Node {
+            kind,
+            notes: Vec::new(),
+            arrow,
+            lane,
+        });
+    }
+
+    fn top_is(&self, test: impl Fn(&Open<'a>) -> bool) -> bool {
+        self.stack.last().is_some_and(|(open, ..)| test(open))
+    }
+}
+
+/// Rebuilds the nesting of the flat step list (iteratively).
+fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
+    let mut b = Builder {
+        stack: Vec::new(),
+        current: Seq::default(),
+        pending_arrow: None,
+        lane: None,
+        flattened: 0,
+        after_backward: false,
+    };
+    for step in &activity.steps {
+        let opens = matches!(
+            step,
+            Step::IfStart { .. }
+                | Step::SwitchStart { .. }
+                | Step::WhileStart { .. }
+                | Step::RepeatStart { .. }
+                | Step::ForkStart
+                | Step::SplitStart
+                | Step::ContainerStart { .. }
+        );
+        let closes = matches!(
+            step,
+            Step::EndIf
+                | Step::EndSwitch
+                | Step::EndWhile { .. }
+                | Step::RepeatWhile { .. }
+                | Step::EndFork { .. }
+                | Step::EndSplit
+                | Step::ContainerEnd
+        );
+        let middle = matches!(
+            step,
+            Step::ElseIf { .. }
+                | Step::Else { .. }
+                | Step::Case { .. }
+                | Step::ForkAgain
+                | Step::SplitAgain
+                | Step::Backward(_)
+        );
+        if b.flattened > 0 || (opens && b.stack.len() >= MAX_DEPTH) {
+            if opens {
+                b.flattened += 1;
+                continue;
+            }
+            if closes {
+                b.flattened -= 1;
+                continue;
+            }
+            if middle {
+                continue;
+            }
+        }
+        let after_backward = b.after_backward;
+        b.after_backward = matches!(step, Step::Backward(_)) || (after_backward && matches!(step, Step::Note(_)));
+        match step {
+            Step::Start => b.push(Kind::Start),
+            Step::Stop => b.push(Kind::Stop),
+            Step::End => b.push(Kind::End),
+            Step::Kill => b.push(Kind::Kill),
+            Step::Detach => b.push(Kind::Detach),
+            Step::Break => b.push(Kind::Break),
+            Step::Action(action) => b.push(Kind::Action(action)),
+            Step::Connector { name, color } => b.push(Kind::Connector(name, color.as_deref())),
+            Step::Arrow(style) => b.pending_arrow = Some(style),
+            // A note right after `backward :…;` belongs to that action.
+            Step::Note(note) if b.after_backward => {
+                if let Some((
+                    Open::Repeat {
+                        backward: Some((_, notes)),
+                        ..
+                    },
+                    ..,
+                )) = b.stack.last_mut()
+                {
+                    notes.push(note);
+                }
+            }
+            Step::Note(note) => match b.current.nodes.last_mut() {
+                Some(node) => node.notes.push(note),
+                None => {
+                    b.push(Kind::LoneNote);
+                    if let Some(node) = b.current.nodes.last_mut() {
+                        node.notes.push(note);
+                    }
+                }
+            },
+            Step::Lane(id) => b.lane = Some(*id),
+            Step::IfStart {
+                condition,
+                then_label,
+                color,
+            } => b.open(Open::If {
+                branches: Vec::new(),
+                pending: (condition, then_label.as_deref()),
+                in_else: None,
+                color: color.as_deref(),
+            }),
+            Step::ElseIf { condition, then_label } => {
+                if b.top_is(|o| matches!(o, Open::If { in_else: None, .. })) {
+                    let body = b.take_seq();
+                    if let Some((Open::If { branches, pending, .. }, ..)) = b.stack.last_mut() {
+                        branches.push((pending.0, pending.1, body));
+                        *pending = (condition, then_label.as_deref());
+                    }
+                }
+            }
+            Step::Else { label } => {
+                if b.top_is(|o| matches!(o, Open::If { in_else: None, .. })) {
+                    let body = b.take_seq();
+                    if let Some((
+                        Open::If {
+                            branches,
+                            pending,
+                            in_else,
+                            ..
+                        },
+                        ..,
+                    )) = b.stack.last_mut()
+                    {
+                        branches.push((pending.0, pending.1, body));
+                        *in_else = Some(label.as_deref());
+                    }
+                }
+            }
+            Step::SwitchStart { condition } => b.open(Open::Switch {
+                condition,
+                cases: Vec::new(),
+                pending: None,
+            }),
+            Step::Case { label } => {
+                if b.top_is(|o| matches!(o, Open::Switch { .. })) {
+                    let body = b.take_seq();
+                    if let Some((Open::Switch { cases, pending, .. }, ..)) = b.stack.last_mut() {
+                        if let Some(prev) = pending.replace(label) {
+                            cases.push((prev, body));
+                        }
+                    }
+                }
+            }
+            Step::WhileStart { condition, label } => b.open(Open::While {
+                condition,
+                label: label.as_deref(),
+            }),
+            Step::RepeatStart { label } => b.open(Open::Repeat {
+                label: label.as_deref(),
+                backward: None,
+            }),
+            Step::Backward(action) => {
+                if let Some((Open::Repeat { backward, .. }, ..)) = b.stack.last_mut() {
+                    *backward = Some((action, Vec::new()));
+                }
+            }
+            Step::ForkStart => b.open(Open::Fork { branches: Vec::new() }),
+            Step::SplitStart => b.open(Open::Split { branches: Vec::new() }),
+            Step::ForkAgain | Step::SplitAgain => {
+                if b.top_is(|o| matches!(o, Open::Fork { .. } | Open::Split { .. })) {
+                    let body = b.take_seq();
+                    if let Some((Open::Fork { branches } | Open::Split { branches }, ..)) = b.stack.last_mut() {
+                        branches.push(body);
+                    }
+                }
+            }
+            Step::ContainerStart { kind, name, color } => b.open(Open::Container {
+                kind: *kind,
+                name,
+                color: color.as_deref(),
+            }),
+            Step::EndIf => {
+                if b.top_is(|o| matches!(o, Open::If { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::EndSwitch => {
+                if b.top_is(|o| matches!(o, Open::Switch { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::EndWhile { .. } => {
+                if b.top_is(|o| matches!(o, Open::While { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::RepeatWhile { .. } => {
+                if b.top_is(|o| matches!(o, Open::Repeat { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::EndFork { .. } => {
+                if b.top_is(|o| matches!(o, Open::Fork { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::EndSplit => {
+                if b.top_is(|o| matches!(o, Open::Split { .. })) {
+                    b.close(Some(step));
+                }
+            }
+            Step::ContainerEnd => {
+                if b.top_is(|o| matches!(o, Open::Container { .. })) {
+                    b.close(Some(step));
+                }
+            }
+        }
+    }
+    // Blocks left open at the end are closed where the diagram ends.
+    while !b.stack.is_empty() {
+        b.close(None);
+    }
+    let mut root = std::mem::take(&mut b.current);
+    root.tail = b.pending_arrow.take();
+    root
+}
+
+// ---------------------------------------------------------------------
+// The look.
+
+struct Style {
+    action_bg: Color,
+    action_border: Color,
+    action_font: Font,
+    action_font_color: Color,
+    diamond_bg: Color,
+    diamond_border: Color,
+    diamond_font: Font,
+    arrow_color: Color,
+    arrow_width: f64,
+    arrow_font: Font,
+    arrow_font_color: Color,
+    start_color: Color,
+    end_color: Color,
+    bar_color: Color,
+    note_bg: Color,
+    note_border: Color,
+    note_font: Font,
+    note_font_color: Color,
+    frame_color: Color,
+    frame_font: Font,
+    lane_border: Color,
+    lane_font: Font,
+    lane_font_color: Color,
+    font_color: Color,
+}
+
+impl Style {
+    fn new(theme: &Theme, diagram: &Diagram, named_theme: bool) -> Style {
+        let line = theme.arrow_color;
+        let mut s = Style {
+            action_bg: if named_theme {
+                theme.participant_bg
+            } else {
+                Color::hex(0xF1F1F1)
+            },
+            action_border: theme.participant_border,
+            action_font: theme.font(12.0),
+            action_font_color: theme.participant_font_color,
+            diamond_bg: if named_theme {
+                theme.participant_bg
+            } else {
+                Color::hex(0xF1F1F1)
+            },
+            diamond_border: theme.participant_border,
+            diamond_font: theme.font(11.0),
+            arrow_color: line,
+            arrow_width: theme.arrow_thickness,
+            arrow_font: theme.font(if theme.arrow_font_size == 13.0 {
+                11.0
+            } else {
+                theme.arrow_font_size
+            }),
+            arrow_font_color: theme.arrow_font_color,
+            start_color: if named_theme { line } else { Color::hex(0x222222) },
+            end_color: if named_theme { line } else { Color::hex(0x222222) },
+            bar_color: if named_theme { line } else { Color::hex(0x555555) },
+            note_bg: theme.note_bg,
+            note_border: theme.note_border,
+            note_font: theme.font(theme.note_font_size),
+            note_font_color: theme.note_font_color,
+            frame_color: theme.group_border,
+            frame_font: theme.font(14.0),
+            lane_border: theme.group_border,
+            lane_font: theme.font(18.0),
+            lane_font_color: theme.font_color,
+            font_color: theme.font_color,
+        };
+        // The activity skin parameters PlantUML documents (`activity…`,
+        // `swimlane…`, `partition…`); the others went through the theme.
+        for (key, value) in &diagram.settings.skinparams {
+            let color = parse_color(value);
+            let size = value
+                .trim()
+                .trim_end_matches("px")
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (1.0..=200.0).contains(v));
+            let key = key.to_ascii_lowercase();
+            macro_rules! set {
+                ($field:expr, $v:expr) => {
+                    if let Some(v) = $v {
+                        $field = v;
+                    }
+                };
+            }
+            match key.as_str() {
+                "activitybackgroundcolor" => set!(s.action_bg, color),
+                "activitybordercolor" => set!(s.action_border, color),
+                "activityfontcolor" => set!(s.action_font_color, color),
+                "activityfontsize" => {
+                    if let Some(v) = size {
+                        s.action_font.size = v;
+                    }
+                }
+                "activitydiamondbackgroundcolor" => set!(s.diamond_bg, color),
+                "activitydiamondbordercolor" => set!(s.diamond_border, color),
+                "activitydiamondfontsize" => {
+                    if let Some(v) = size {
+                        s.diamond_font.size = v;
+                    }
+                }
+                "activitystartcolor" => set!(s.start_color, color),
+                "activityendcolor" => set!(s.end_color, color),
+                "activitybarcolor" => set!(s.bar_color, color),
+                "activityarrowcolor" => set!(s.arrow_color, color),
+                "activityarrowfontcolor" => set!(s.arrow_font_color, color),
+                "swimlanebordercolor" => set!(s.lane_border, color),
+                "swimlanetitlefontcolor" => set!(s.lane_font_color, color),
+                "swimlanetitlefontsize" => {
+                    if let Some(v) = size {
+                        s.lane_font.size = v;
+                    }
+                }
+                "partitionbordercolor" => set!(s.frame_color, color),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    fn edge_stroke(&self, arrow: Option<&ArrowStyle>) -> Option<Stroke> {
+        let mut st = Stroke {
+            color: self.arrow_color,
+            width: self.arrow_width,
+            dash: None,
+        };
+        if let Some(a) = arrow {
+            if a.hidden {
+                return None;
+            }
+            if let Some(c) = a.color.as_deref().and_then(parse_color) {
+                st.color = c;
+            }
+            if a.bold {
+                st.width = 2.0;
+            }
+            if a.dashed {
+                st.dash = Some((7.0, 7.0));
+            } else if a.dotted {
+                st.dash = Some((1.0, 3.0));
+            }
+        }
+        Some(st)
+    }
+}
+
+// ---------------------------------------------------------------------
+// Tiles.
+
+/// A laid-out node or sequence in local coordinates (top-left at 0,0).
+#[derive(Debug, Clone)]
+struct Tile {
+    items: Vec<Item>,
+    w: f64,
+    h: f64,
+    /// The x a sequence aligns with its neighbours' anchors.
+    anchor: f64,
+    /// Where the incoming edge ends.
+    in_x: f64,
+    in_y: f64,
+    /// Where the outgoing edge starts.
+    out_x: f64,
+    out_y: f64,
+    /// Whether the flow continues below (not after `stop`, `kill`, …).
+    open: bool,
+    /// Styles the edge leaving this tile (an arrow written at a sequence's end).
+    tail: Option<ArrowStyle>,
+    /// How far a note reaches below `h`: what follows in a sequence keeps
+    /// its gap from it, the end of a branch does not (PlantUML).
+    overhang: f64,
+}
+
+impl Tile {
+    fn empty() -> Tile {
+        Tile {
+            items: Vec::new(),
+            w: 0.0,
+            h: 0.0,
+            anchor: 0.0,
+            in_x: 0.0,
+            in_y: 0.0,
+            out_x: 0.0,
+            out_y: 0.0,
+            open: true,
+            tail: None,
+            overhang: 0.0,
+        }
+    }
+
+    /// A tile of one shape `w × h` whose edges meet its middle.
+    fn shape(items: Vec<Item>, w: f64, h: f64) -> Tile {
+        Tile {
+            items,
+            w,
+            h,
+            anchor: w / 2.0,
+            in_x: w / 2.0,
+            in_y: 0.0,
+            out_x: w / 2.0,
+            out_y: h,
+            open: true,
+            tail: None,
+            overhang: 0.0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.h == 0.0
+    }
+
+    /// Moves the tile's items by `(dx, dy)` into `out`.
+    fn place(self, dx: f64, dy: f64, out: &mut Vec<Item>) {
+        let mut items = self.items;
+        if dx != 0.0 || dy != 0.0 {
+            for item in &mut items {
+                shift_item(item, dx, dy);
+            }
+        }
+        out.extend(items);
+    }
+}
+
+/// The x range covered by `items`, if any.
+fn items_x_range(items: &[Item]) -> Option<(f64, f64)> {
+    items
+        .iter()
+        .filter_map(item_x_range)
+        .fold(None, |acc, (a, b)| match acc {
+            None => Some((a, b)),
+            Some((lo, hi)) => Some((lo.min(a), hi.max(b))),
+        })
+}
+
+fn items_y_range(items: &[Item]) -> Option<(f64, f64)> {
+    items
+        .iter()
+        .filter_map(item_y_range)
+        .fold(None, |acc, (a, b)| match acc {
+            None => Some((a, b)),
+            Some((lo, hi)) => Some((lo.min(a), hi.max(b))),
+        })
+}
+
+/// Draws an orthogonal polyline with a filled head at its last point.
+fn polyline(out: &mut Vec<Item>, pts: &[(f64, f64)], st: Option<Stroke>, head: bool) {
+    let Some(st) = st else { return };
+    for pair in pts.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if (a.0 - b.0).abs() > 1e-9 || (a.1 - b.1).abs() > 1e-9 {
+            line(out, a.0, a.1, b.0, b.1, st);
+        }
+    }
+    if head {
+        if let [.., a, b] = pts {
+            arrow_head(out, *a, *b, st.color);
+        }
+    }
+}
+
+/// PlantUML's activity arrow head: 10 long, 8 wide, notched at 6.
+fn arrow_head(out: &mut Vec<Item>, from: (f64, f64), tip: (f64, f64), color: Color) {
+    let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len < 1e-9 {
+        return;
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    let back = (tip.0 - 10.0 * ux, tip.1 - 10.0 * uy);
+    let notch = (tip.0 - 6.0 * ux, tip.1 - 6.0 * uy);
+    let (px, py) = (-uy * 4.0, ux * 4.0);
+    polygon(
+        out,
+        &[(back.0 + px, back.1 + py), tip, (back.0 - px, back.1 - py), notch],
+        paint(Some(color), Some(stroke(color, 1.0))),
+    );
+}
+
+/// A head pointing along a vertical segment, its tip at the segment's middle.
+fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
+    if let Some(st) = st {
+        let mid = (y1 + y2) / 2.0;
+        let dir = if y2 >= y1 { 1.0 } else { -1.0 };
+        arrow_head(out, (x, mid - 10.0 * dir), (x, mid + 5.0 * dir), st.color);
+    }
+}
+
+struct Ctx<'m> {
+    style: Style,
+    metrics: &'m dyn TextMeasure,
+    theme: &'m Theme,
+}
+
+/// A diamond with its (possibly empty) condition text.
+struct Diamond {
+    text: Option<TextBlock>,
+    w: f64,
+    h: f64,
+}
+
+impl Ctx<'_> {
+    fn text(&self, text: &str, font: Font) -> TextBlock {
+        creole::measure(text, font, self.metrics)
+    }
+
+    fn label(&self, text: Option<&str>) -> Option<TextBlock> {
+        text.filter(|t| !t.trim().is_empty())
+            .map(|t| self.text(t, self.style.arrow_font))
+    }
+
+    fn diamond(&self, text: Option<&str>) -> Diamond {
+        let text = text
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| self.text(t, self.style.diamond_font));
+        let (tw, th) = text.as_ref().map_or((0.0, 0.0), |b| (b.width, b.height));
+        let inner = if text.is_some() { tw.max(24.0) } else { 0.0 };
+        Diamond {
+            w: inner + 2.0 * DIAMOND_HALF,
+            h: (th + 11.195).max(2.0 * DIAMOND_HALF),
+            text,
+        }
+    }
+
+    /// Draws `d` with its top-left at `(x, y)`.
+    fn draw_diamond(&self, out: &mut Vec<Item>, d: &Diamond, x: f64, y: f64, fill: Option<Color>) {
+        let mid = y + d.h / 2.0;
+        let p = paint(
+            Some(fill.unwrap_or(self.style.diamond_bg)),
+            Some(stroke(self.style.diamond_border, 0.5)),
+        );
+        if d.text.is_some() {
+            polygon(
+                out,
+                &[
+                    (x + DIAMOND_HALF, y),
+                    (x + d.w - DIAMOND_HALF, y),
+                    (x + d.w, mid),
+                    (x + d.w - DIAMOND_HALF, y + d.h),
+                    (x + DIAMOND_HALF, y + d.h),
+                    (x, mid),
+                ],
+                p,
+            );
+        } else {
+            polygon(
+                out,
+                &[(x + d.w / 2.0, y), (x + d.w, mid), (x + d.w / 2.0, y + d.h), (x, mid)],
+                p,
+            );
+        }
+        if let Some(t) = &d.text {
+            let tx = x + (d.w - t.width) / 2.0;
+            t.draw(
+                tx,
+                y + (d.h - t.height) / 2.0,
+                Align::Left,
+                self.style.action_font_color,
+                out,
+            );
+        }
+    }
+
+    /// A label whose bottom-left is at `(x, y)` (above a line).
+    fn draw_label_above(&self, out: &mut Vec<Item>, label: &Option<TextBlock>, x: f64, line_y: f64) {
+        if let Some(l) = label {
+            l.draw(x, line_y - l.height, Align::Left, self.style.arrow_font_color, out);
+        }
+    }
+
+    fn draw_label_at(&self, out: &mut Vec<Item>, label: &Option<TextBlock>, x: f64, top: f64) {
+        if let Some(l) = label {
+            l.draw(x, top, Align::Left, self.style.arrow_font_color, out);
+        }
+    }
+
+    fn stroke_for(&self, arrow: Option<&ArrowStyle>) -> Option<Stroke> {
+        self.style.edge_stroke(arrow)
+    }
+
+    /// The vertical room an edge takes: 20 px, more with a label.
+    fn gap(&self, arrow: Option<&ArrowStyle>) -> f64 {
+        self.label(arrow.and_then(|a| a.label.as_deref()))
+            .map_or(GAP, |l| (l.height + 28.593).max(GAP))
+    }
+
+    /// An edge styled by `arrow`, its label beside its first segment.
+    fn edge(&self, out: &mut Vec<Item>, pts: &[(f64, f64)], arrow: Option<&ArrowStyle>, head: bool) {
+        let st = self.stroke_for(arrow);
+        polyline(out, pts, st, head);
+        if st.is_none() {
+            return;
+        }
+        let label = self.label(arrow.and_then(|a| a.label.as_deref()));
+        if let (Some(l), Some(first)) = (label, pts.first()) {
+            l.draw(
+                first.0 + LABEL_DX,
+                first.1 + LABEL_DY,
+                Align::Left,
+                self.style.arrow_font_color,
+                out,
+            );
+        }
+    }
+
+    // --- sequences ---------------------------------------------------
+
+    fn layout_seq(&self, seq: &Seq<'_>, depth: usize) -> Tile {
+        let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
+        let mut i = 0;
+        while i < seq.nodes.len() {
+            let node = &seq.nodes[i];
+            // PlantUML draws a `stop`/`end` right after a loop on the loop's
+            // exit line, beside the loop, rather than below it.
+            let next = seq
+                .nodes
+                .get(i + 1)
+                .filter(|n| matches!(n.kind, Kind::Stop | Kind::End) && n.arrow.is_none() && n.notes.is_empty());
+            if let (
+                Kind::While {
+                    condition,
+                    label,
+                    body,
+                    end_label,
+                },
+                Some(terminal),
+                true,
+            ) = (&node.kind, next, node.notes.is_empty() && depth < MAX_DEPTH)
+            {
+                let exit = self.layout_node(terminal, depth);
+                tiles.push((
+                    self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit)),
+                    node.arrow,
+                ));
+                i += 2;
+                continue;
+            }
+            // `detach` and `kill` end the flow without a shape of their own
+            // (PlantUML 1.2026 draws neither): the edge before them goes.
+            if matches!(node.kind, Kind::Detach | Kind::Kill) && node.notes.is_empty() {
+                if let Some((prev, _)) = tiles.last_mut() {
+                    prev.open = false;
+                    i += 1;
+                    continue;
+                }
+            }
+            tiles.push((self.layout_node(node, depth), node.arrow));
+            i += 1;
+        }
+        let mut tile = self.stack(tiles, None);
+        if let Some(t) = seq.tail {
+            tile.tail = Some(t.clone());
+        }
+        tile
+    }
+
+    /// Stacks tiles on a common axis (or, with `columns`, each on its own x),
+    /// joined by edges.
+    fn stack(&self, tiles: Vec<(Tile, Option<&ArrowStyle>)>, columns: Option<&[f64]>) -> Tile {
+        if tiles.is_empty() {
+            return Tile::empty();
+        }
+        let mut items = Vec::new();
+        let mut y = 0.0;
+        let mut prev: Option<(f64, f64, bool, Option<ArrowStyle>)> = None; // out point, open, tail
+        let mut first_in = (0.0, 0.0);
+        let mut last = (0.0, 0.0, true, None);
+        let mut min_x = f64::INFINITY;
+        let mut max_x = f64::NEG_INFINITY;
+        let mut first_anchor = 0.0;
+        let mut last_overhang = 0.0;
+        for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
+            let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
+            let x0 = axis - tile.anchor;
+            let label = arrow.and_then(|a| self.label(a.label.as_deref()));
+            if let Some((px, py, open, tail)) = &prev {
+                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                let top = py.max(y + last_overhang) + gap;
+                let tx = x0 + tile.in_x;
+                let ty = top + tile.in_y;
+                if *open {
+                    let style = arrow.or(tail.as_ref());
+                    let st = self.stroke_for(style);
+                    let pts: Vec<(f64, f64)> = if (px - tx).abs() < 0.01 {
+                        vec![(*px, *py), (tx, ty)]
+                    } else {
+                        vec![(*px, *py), (*px, py + 5.0), (tx, py + 5.0), (tx, ty)]
+                    };
+                    polyline(&mut items, &pts, st, true);
+                    if let Some(l) = &label {
+                        let lx = tx + LABEL_DX;
+                        l.draw(lx, py + LABEL_DY, Align::Left, self.style.arrow_font_color, &mut items);
+                        max_x = max_x.max(lx + l.width);
+                    }
+                }
+                y = top;
+            } else {
+                first_in = (x0 + tile.in_x, tile.in_y);
+                first_anchor = axis;
+            }
+            min_x = min_x.min(x0);
+            max_x = max_x.max(x0 + tile.w);
+            let out = (x0 + tile.out_x, y + tile.out_y, tile.open, tile.tail.clone());
+            last = out.clone();
+            prev = Some(out);
+            let h = tile.h;
+            last_overhang = tile.overhang;
+            tile.place(x0, y, &mut items);
+            y += h;
+        }
+        if let Some((lo, hi)) = items_x_range(&items) {
+            min_x = min_x.min(lo);
+            max_x = max_x.max(hi);
+        }
+        let dx = -min_x;
+        for item in &mut items {
+            shift_item(item, dx, 0.0);
+        }
+        Tile {
+            items,
+            w: max_x - min_x,
+            h: y,
+            anchor: first_anchor + dx,
+            in_x: first_in.0 + dx,
+            in_y: first_in.1,
+            out_x: last.0 + dx,
+            out_y: last.1,
+            open: last.2,
+            tail: last.3,
+            overhang: last_overhang,
+        }
+    }
+
+    // --- nodes -------------------------------------------------------
+
+    fn layout_node(&self, node: &Node<'_>, depth: usize) -> Tile {
+        let depth = depth + 1;
+        let mut tile = match &node.kind {
+            Kind::Start => {
+                let mut items = Vec::new();
+                let c = self.style.start_color;
+                ellipse(&mut items, 10.0, 10.0, 10.0, 10.0, paint(Some(c), Some(stroke(c, 1.0))));
+                Tile::shape(items, 20.0, 20.0)
+            }
+            Kind::Stop => {
+                let mut items = Vec::new();
+                let c = self.style.end_color;
+                ellipse(&mut items, 11.0, 11.0, 11.0, 11.0, paint(None, Some(stroke(c, 1.0))));
+                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(c), Some(stroke(c, 1.0))));
+                let mut t = Tile::shape(items, 22.0, 22.0);
+                t.open = false;
+                t
+            }
+            Kind::End => {
+                let mut items = Vec::new();
+                let c = self.style.end_color;
+                ellipse(&mut items, 10.0, 10.0, 10.0, 10.0, paint(None, Some(stroke(c, 1.5))));
+                let (a, b) = (10.0 - 6.187, 10.0 + 6.187);
+                line(&mut items, a, a, b, b, stroke(c, 2.5));
+                line(&mut items, b, a, a, b, stroke(c, 2.5));
+                let mut t = Tile::shape(items, 20.0, 20.0);
+                t.open = false;
+                t
+            }
+            Kind::Kill => {
+                let mut items = Vec::new();
+                let c = self.style.end_color;
+                line(&mut items, 0.0, 0.0, 14.0, 14.0, stroke(c, 2.5));
+                line(&mut items, 14.0, 0.0, 0.0, 14.0, stroke(c, 2.5));
+                let mut t = Tile::shape(items, 14.0, 14.0);
+                t.open = false;
+                t
+            }
+            Kind::Detach | Kind::Break => {
+                let mut t = Tile::shape(Vec::new(), 0.0, 0.0);
+                t.open = false;
+                t
+            }
+            Kind::Action(action) => self.action_tile(action),
+            Kind::Connector(name, color) => {
+                let mut items = Vec::new();
+                // A 10 px circle around the name (PlantUML), wider for long names.
+                let font = Font {
+                    size: self.style.action_font.size + 2.0,
+                    ..self.style.action_font
+                };
+                let block = self.text(name, font);
+                let r = (block.width / 2.0 + 4.0).max(10.0);
+                let fill = color.and_then(parse_color).unwrap_or(self.style.action_bg);
+                ellipse(
+                    &mut items,
+                    r,
+                    r,
+                    r,
+                    r,
+                    paint(Some(fill), Some(stroke(self.style.action_border, 0.5))),
+                );
+                block.draw(
+                    r - block.width / 2.0,
+                    r - block.height / 2.0,
+                    Align::Center,
+                    self.style.action_font_color,
+                    &mut items,
+                );
+                Tile::shape(items, 2.0 * r, 2.0 * r)
+            }
+            Kind::LoneNote => Tile::empty(),
+            _ if depth > MAX_DEPTH => Tile::empty(),
+            Kind::If {
+                branches,
+                otherwise,
+                color,
+            } => {
+                if branches.len() <= 1 {
+                    let (cond, label, body) = match branches.first() {
+                        Some((c, l, b)) => (Some(*c), *l, Some(b)),
+                        None => (None, None, None),
+                    };
+                    self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
+                } else {
+                    self.elseif_tile(branches, otherwise.as_ref(), depth)
+                }
+            }
+            Kind::Switch { condition, cases } => self.switch_tile(condition, cases, depth),
+            Kind::While {
+                condition,
+                label,
+                body,
+                end_label,
+            } => self.while_tile(condition, *label, body, *end_label, depth, None),
+            Kind::Repeat {
+                label,
+                body,
+                backward,
+                condition,
+                is_label,
+                not_label,
+            } => self.repeat_tile(
+                *label,
+                body,
+                backward.as_ref(),
+                *condition,
+                *is_label,
+                *not_label,
+                depth,
+            ),
+            Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
+            Kind::Split { branches } => self.split_tile(branches, depth),
+            Kind::Container {
+                kind,
+                name,
+                color,
+                body,
+            } => self.container_tile(*kind, name, *color, body, depth),
+        };
+        if !node.notes.is_empty() {
+            let leaf = !matches!(
+                node.kind,
+                Kind::If { .. }
+                    | Kind::Switch { .. }
+                    | Kind::While { .. }
+                    | Kind::Repeat { .. }
+                    | Kind::Fork { .. }
+                    | Kind::Split { .. }
+                    | Kind::Container { .. }
+            );
+            tile = self.with_notes(tile, &node.notes, leaf);
+        }
+        tile
+    }
+
+    fn action_tile(&self, action: &Action) -> Tile {
+        let block = self.text(&action.text, self.style.action_font);
+        let (w, h) = (block.width + 2.0 * ACTION_PAD, block.height + 2.0 * ACTION_PAD);
+        let mut items = Vec::new();
+        let fill = action
+            .color
+            .as_deref()
+            .and_then(parse_color)
+            .unwrap_or(self.style.action_bg);
+        self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w, h, fill);
+        block.draw(
+            ACTION_PAD,
+            ACTION_PAD,
+            Align::Left,
+            self.style.action_font_color,
+            &mut items,
+        );
+        let mut t = Tile::shape(items, w, h);
+        if let Some(st) = action.stereotype.as_deref().filter(|s| !s.trim().is_empty()) {
+            // `<<stereo>>` is drawn above the text, inside the box.
+            let sblock = self.text(&format!("«{}»", st.trim()), self.style.action_font.italic());
+            let mut items = Vec::new();
+            let w2 = w.max(sblock.width + 2.0 * ACTION_PAD);
+            let h2 = h + sblock.height;
+            self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w2, h2, fill);
+            sblock.draw(
+                (w2 - sblock.width) / 2.0,
+                ACTION_PAD,
+                Align::Center,
+                self.style.action_font_color,
+                &mut items,
+            );
+            block.draw(
+                (w2 - block.width) / 2.0,
+                ACTION_PAD + sblock.height,
+                Align::Left,
+                self.style.action_font_color,
+                &mut items,
+            );
+            t = Tile::shape(items, w2, h2);
+        }
+        t
+    }
+
+    fn draw_action_shape(&self, out: &mut Vec<Item>, shape: ActionShape, x: f64, y: f64, w: f64, h: f64, fill: Color) {
+        let p = paint(Some(fill), Some(stroke(self.style.action_border, 0.5)));
+        let mid = y + h / 2.0;
+        match shape {
+            ActionShape::Plain => rect(out, x, y, w, h, ACTION_RADIUS, p),
+            ActionShape::Square => rect(out, x, y, w, h, 0.0, p),
+            ActionShape::Box => {
+                rect(out, x, y, w, h, 0.0, p);
+                let s = stroke(self.style.action_border, 0.5);
+                line(out, x + 5.0, y, x + 5.0, y + h, s);
+                line(out, x + w - 5.0, y, x + w - 5.0, y + h, s);
+            }
+            ActionShape::Receive => polygon(
+                out,
+                &[(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x + 10.0, mid)],
+                p,
+            ),
+            ActionShape::Send => polygon(
+                out,
+                &[
+                    (x, y),
+                    (x + w - 10.0, y),
+                    (x + w, mid),
+                    (x + w - 10.0, y + h),
+                    (x, y + h),
+                ],
+                p,
+            ),
+            ActionShape::Slant => polygon(out, &[(x + 10.0, y), (x + w, y), (x + w - 10.0, y + h), (x, y + h)], p),
+            ActionShape::Brace => polygon(
+                out,
+                &[
+                    (x + 10.0, y),
+                    (x + w - 10.0, y),
+                    (x + w, mid),
+                    (x + w - 10.0, y + h),
+                    (x + 10.0, y + h),
+                    (x, mid),
+                ],
+                p,
+            ),
+        }
+    }
+
+    /// Puts notes beside a tile (a leaf's notes point at it).
+    fn with_notes(&self, mut tile: Tile, notes: &[&ActivityNote], leaf: bool) -> Tile {
+        let mut right_y = 0.0_f64;
+        let mut left_y = 0.0_f64;
+        let mut right_items = Vec::new();
+        let mut left_items = Vec::new();
+        let mut right_w = 0.0_f64;
+        let mut left_w = 0.0_f64;
+        let mut total_h = tile.h;
+        // The element the notes point at: a leaf's whole box, a block's top.
+        let (ex1, ecy) = if leaf { (tile.w, tile.h / 2.0) } else { (tile.w, 12.0) };
+        for note in notes {
+            let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
+            let nw = block.width + 21.0;
+            let nh = block.height + 10.0;
+            let fill = note
+                .color
+                .as_deref()
+                .and_then(parse_color)
+                .unwrap_or(self.style.note_bg);
+            let right = note.position == ActivityNotePosition::Right;
+            let (items, y) = if right {
+                (&mut right_items, &mut right_y)
+            } else {
+                (&mut left_items, &mut left_y)
+            };
+            let top = if *y == 0.0 && leaf { ecy - nh / 2.0 } else { *y };
+            let pointer = (!note.floating && *y == 0.0).then_some(ecy);
+            let x = if right { ex1 + NOTE_GAP } else { -NOTE_GAP - nw };
+            self.draw_note(items, x, top, nw, nh, fill, pointer, right);
+            block.draw(x + 6.0, top + 5.0, Align::Left, self.style.note_font_color, items);
+            *y = top + nh + 10.0;
+            total_h = total_h.max(top + nh);
+            if right {
+                right_w = right_w.max(NOTE_GAP + nw);
+            } else {
+                left_w = left_w.max(NOTE_GAP + nw);
+            }
+        }
+        // Notes reaching above the element push it down.
+        let min_top = items_y_range(&right_items)
+            .into_iter()
+            .chain(items_y_range(&left_items))
+            .map(|r| r.0)
+            .fold(0.0_f64, f64::min);
+        // A note may reach into the gap above (PlantUML centers it on the
+        // element); below, what follows keeps its distance from the note.
+        // A note reaching further up than the gap pushes it down entirely.
+        let dy = if -min_top > GAP { -min_top } else { 0.0 };
+        let mut items = std::mem::take(&mut tile.items);
+        items.extend(right_items);
+        items.extend(left_items);
+        for item in &mut items {
+            shift_item(item, left_w, dy);
+        }
+        Tile {
+            items,
+            w: tile.w + left_w + right_w,
+            h: tile.h + dy,
+            overhang: (total_h - tile.h).max(tile.overhang),
+            anchor: tile.anchor + left_w,
+            in_x: tile.in_x + left_w,
+            in_y: tile.in_y + dy,
+            out_x: tile.out_x + left_w,
+            out_y: tile.out_y + dy,
+            open: tile.open,
+            tail: tile.tail,
+        }
+        .pad_bottom()
+    }
+
+    /// A note body with its folded corner and, unless floating, a pointer
+    /// toward the element at height `pointer`.
+    fn draw_note(
+        &self,
+        out: &mut Vec<Item>,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: Color,
+        pointer: Option<f64>,
+        right: bool,
+    ) {
+        let p = paint(Some(fill), Some(stroke(self.style.note_border, 0.5)));
+        let mut path = PathBuilder::new().move_to(x, y);
+        match pointer {
+            Some(py) if right => {
+                let py = py.clamp(y + 4.0, y + h - 4.0);
+                path = path
+                    .line_to(x, py - 4.0)
+                    .line_to(x - NOTE_GAP, py)
+                    .line_to(x, py + 4.0)
+                    .line_to(x, y + h)
+                    .line_to(x + w, y + h)
+                    .line_to(x + w, y + 10.0)
+                    .line_to(x + w - 10.0, y);
+            }
+            Some(py) => {
+                let py = py.clamp(y + 4.0, y + h - 4.0);
+                path = path
+                    .line_to(x, y + h)
+                    .line_to(x + w, y + h)
+                    .line_to(x + w, py + 4.0)
+                    .line_to(x + w + NOTE_GAP, py)
+                    .line_to(x + w, py - 4.0)
+                    .line_to(x + w, y + 10.0)
+                    .line_to(x + w - 10.0, y);
+            }
+            None => {
+                path = path
+                    .line_to(x, y + h)
+                    .line_to(x + w, y + h)
+                    .line_to(x + w, y + 10.0)
+                    .line_to(x + w - 10.0, y);
+            }
+        }
+        path.line_to(x, y).close().push(out, p);
+        PathBuilder::new()
+            .move_to(x + w - 10.0, y)
+            .line_to(x + w - 10.0, y + 10.0)
+            .line_to(x + w, y + 10.0)
+            .line_to(x + w - 10.0, y)
+            .close()
+            .push(out, p);
+    }
+
+    // --- if ----------------------------------------------------------
+
+    /// `if … then … [else …] endif` without `elseif`.
+    fn if_tile(
+        &self,
+        cond: Option<&str>,
+        then_label: Option<&str>,
+        then_seq: Option<&Seq<'_>>,
+        otherwise: Option<&(Option<&str>, Seq<'_>)>,
+        color: Option<&str>,
+        depth: usize,
+    ) -> Tile {
+        let d = self.diamond(cond);
+        let fill = color.and_then(parse_color);
+        let then_t = then_seq.map_or_else(Tile::empty, |s| self.layout_seq(s, depth));
+        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| self.layout_seq(s, depth));
+        let then_l = self.label(then_label);
+        let else_l = self.label(otherwise.and_then(|(l, _)| *l));
+        let mut items = Vec::new();
+        let mid = d.h / 2.0;
+        let lone_terminal = otherwise.is_some_and(|(_, s)| {
+            s.nodes.len() == 1
+                && s.nodes
+                    .iter()
+                    .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
+        });
+        if lone_terminal && !then_t.is_empty() {
+            // PlantUML puts an `else` that only stops beside the diamond.
+            let c = then_t.in_x.max(d.w / 2.0);
+            let main_x = c - then_t.in_x;
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+            let top = d.h + then_l.as_ref().map_or(GAP, |l| l.height + 11.0);
+            self.draw_label_at(&mut items, &then_l, c + LABEL_DX, d.h);
+            let corner = c + d.w / 2.0;
+            let tx = corner + else_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            let st = self.stroke_for(None);
+            polyline(&mut items, &[(corner, mid), (tx, mid)], st, true);
+            self.draw_label_above(&mut items, &else_l, corner, mid);
+            let eh = else_t.h;
+            else_t.place(tx, mid - eh / 2.0, &mut items);
+            polyline(&mut items, &[(c, d.h), (c, top + then_t.in_y)], st, true);
+            let (out, open, tail, th) = (
+                (main_x + then_t.out_x, top + then_t.out_y),
+                then_t.open,
+                then_t.tail.clone(),
+                then_t.h,
+            );
+            then_t.place(main_x, top, &mut items);
+            let h = top + th;
+            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
+            tile.tail = tail;
+            return tile;
+        }
+        if !then_t.is_empty() && !else_t.is_empty() {
+            // Both branches side by side, the diamond centered between their axes.
+            let then_x = 0.0;
+            let mut gap = BRANCH_GAP;
+            let ta = then_x + then_t.in_x;
+            let mut ea = then_t.w + gap + else_t.in_x;
+            let need = d.w + 2.0 * 10.0;
+            if ea - ta < need {
+                gap += need - (ea - ta);
+                ea = then_t.w + gap + else_t.in_x;
+            }
+            let c = (ta + ea) / 2.0;
+            let else_x = then_t.w + gap;
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+            let top = d.h + 10.0;
+            let then_stroke = self.stroke_for(None);
+            polyline(
+                &mut items,
+                &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
+                then_stroke,
+                true,
+            );
+            polyline(
+                &mut items,
+                &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
+                then_stroke,
+                true,
+            );
+            if let Some(l) = &then_l {
+                self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
+            }
+            self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
+            let bottom = top + then_t.h.max(else_t.h);
+            let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
+            let any_open = branches.iter().any(|(t, ..)| t.open);
+            let my = bottom + 6.0 + DIAMOND_HALF;
+            let mut outs = Vec::new();
+            for (t, x, side) in branches {
+                if t.open {
+                    outs.push((x + t.out_x, top + t.out_y, side, t.tail.clone()));
+                }
+                t.place(x, top, &mut items);
+            }
+            let mut h = bottom;
+            if any_open {
+                let md = self.diamond(None);
+                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
+                for (ox, oy, side, tail) in outs {
+                    self.edge(
+                        &mut items,
+                        &[(ox, oy), (ox, my), (c + side * DIAMOND_HALF, my)],
+                        tail.as_ref(),
+                        true,
+                    );
+                }
+                h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
+            }
+            return self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+        }
+        // One branch (or none): it runs straight down under the diamond,
+        // the empty side bypasses it.
+        let (main, main_l, side_l, side) = if then_t.is_empty() && !else_t.is_empty() {
+            (else_t, else_l, then_l, -1.0)
+        } else {
+            (then_t, then_l, else_l, 1.0)
+        };
+        let c = main.in_x.max(d.w / 2.0);
+        let main_x = c - main.in_x;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+        let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 11.0);
+        self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
+        let main_open = main.open;
+        let main_empty = main.is_empty();
+        let main_out = (main_x + main.out_x, top + main.out_y);
+        let main_tail = main.tail.clone();
+        let (mx0, mx1) = (main_x, main_x + main.w);
+        let main_h = main.h;
+        main.place(main_x, top, &mut items);
+        let bottom = top + main_h;
+        let merge_top = if main_empty { top } else { bottom + GAP };
+        let my = merge_top + DIAMOND_HALF;
+        let corner = c + side * d.w / 2.0;
+        let bx = if side > 0.0 {
+            corner.max(mx1) + LOOP_MARGIN
+        } else {
+            corner.min(mx0) - LOOP_MARGIN
+        };
+        let st = self.stroke_for(None);
+        polyline(
+            &mut items,
+            &[(corner, mid), (bx, mid), (bx, my), (c + side * DIAMOND_HALF, my)],
+            st,
+            true,
+        );
+        mid_head(&mut items, bx, mid, my, st);
+        if side > 0.0 {
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+        } else if let Some(l) = &side_l {
+            self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
+        }
+        if main_empty {
+            polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
+        } else if main_open {
+            self.edge(
+                &mut items,
+                &[main_out, (main_out.0, merge_top - 0.0), (c, merge_top)],
+                main_tail.as_ref(),
+                true,
+            );
+        }
+        let md = self.diamond(None);
+        self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+        let h = merge_top + 2.0 * DIAMOND_HALF;
+        let reach = (
+            c - d.w / 2.0 - NUDE_PAD_LEFT,
+            if side > 0.0 {
+                bx + NUDE_PAD_RIGHT
+            } else {
+                f64::NEG_INFINITY
+            },
+        );
+        self.normalize(items, c, (c, 0.0), (c, h), h, true, reach)
+    }
+
+    /// Shifts items so that the leftmost starts at 0 and makes the tile.
+    fn normalize(
+        &self,
+        mut items: Vec<Item>,
+        anchor: f64,
+        input: (f64, f64),
+        output: (f64, f64),
+        h: f64,
+        open: bool,
+        reach: (f64, f64),
+    ) -> Tile {
+        let (lo, hi) = items_x_range(&items).unwrap_or((0.0, 0.0));
+        let lo = lo.min(anchor).min(reach.0);
+        let hi = hi.max(anchor).max(reach.1);
+        for item in &mut items {
+            shift_item(item, -lo, 0.0);
+        }
+        Tile {
+            items,
+            w: hi - lo,
+            h,
+            anchor: anchor - lo,
+            in_x: input.0 - lo,
+            in_y: input.1,
+            out_x: output.0 - lo,
+            out_y: output.1,
+            open,
+            tail: None,
+            overhang: 0.0,
+        }
+    }
+
+    /// `if … elseif … [else …] endif`: diamonds in a row, each branch below
+    /// its diamond, joined by one horizontal line at the bottom.
+    fn elseif_tile(
+        &self,
+        branches: &[(&str, Option<&str>, Seq<'_>)],
+        otherwise: Option<&(Option<&str>, Seq<'_>)>,
+        depth: usize,
+    ) -> Tile {
+        let mut items = Vec::new();
+        struct Col {
+            d: Option<Diamond>,
+            label: Option<TextBlock>,
+            tile: Tile,
+            center: f64,
+        }
+        let mut cols: Vec<Col> = Vec::new();
+        let mut x = 0.0;
+        for (cond, label, seq) in branches {
+            let d = self.diamond(Some(cond));
+            let tile = self.layout_seq(seq, depth);
+            let label = self.label(*label);
+            let lw = label.as_ref().map_or(0.0, |l| l.width + LABEL_DX);
+            let left = (d.w / 2.0).max(tile.in_x);
+            let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
+            let center = x + left;
+            x = center + right + BRANCH_GAP;
+            cols.push(Col {
+                d: Some(d),
+                label,
+                tile,
+                center,
+            });
+        }
+        let else_label = self.label(otherwise.and_then(|(l, _)| *l));
+        let else_tile = otherwise.map_or_else(Tile::empty, |(_, s)| self.layout_seq(s, depth));
+        let last_corner = cols
+            .last()
+            .map_or(0.0, |c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
+        let else_center = (x + else_tile.in_x).max(last_corner + else_lw + 10.0);
+        cols.push(Col {
+            d: None,
+            label: None,
+            tile: else_tile,
+            center: else_center,
+        });
+        let dh = cols
+            .iter()
+            .filter_map(|c| c.d.as_ref())
+            .map(|d| d.h)
+            .fold(24.0, f64::max);
+        let mid = dh / 2.0;
+        let first_center = cols.first().map(|c| c.center);
+        let first_left = cols
+            .first()
+            .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        // Each branch starts 20 px below the diamonds, below its label if any.
+        let top_of = |c: &Col| dh + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
+        let st = self.stroke_for(None);
+        // Diamonds and the arrows from one to the next.
+        let mut prev_corner: Option<f64> = None;
+        for col in &cols {
+            match &col.d {
+                Some(d) => {
+                    let x0 = col.center - d.w / 2.0;
+                    self.draw_diamond(&mut items, d, x0, (dh - d.h) / 2.0, None);
+                    if let Some(pc) = prev_corner {
+                        polyline(&mut items, &[(pc, mid), (x0, mid)], st, true);
+                    }
+                    prev_corner = Some(col.center + d.w / 2.0);
+                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, dh);
+                }
+                None => {
+                    if let Some(pc) = prev_corner {
+                        let t = &col.tile;
+                        let end_y = if t.is_empty() { None } else { Some(top_of(col) + t.in_y) };
+                        if let Some(ey) = end_y {
+                            polyline(&mut items, &[(pc, mid), (col.center, mid), (col.center, ey)], st, true);
+                        } else {
+                            polyline(&mut items, &[(pc, mid), (col.center, mid)], st, false);
+                        }
+                        self.draw_label_above(&mut items, &else_label, pc, mid);
+                    }
+                }
+            }
+        }
+        // Branches, then the join line.
+        let bottom = cols.iter().map(|c| top_of(c) + c.tile.h).fold(dh + GAP, f64::max);
+        let join = bottom + GAP;
+        let mut open_axes = Vec::new();
+        for col in cols {
+            let top = top_of(&col);
+            let t = col.tile;
+            let x0 = col.center - t.in_x;
+            if t.is_empty() {
+                let from = if col.d.is_some() {
+                    (col.center, dh)
+                } else {
+                    (col.center, mid)
+                };
+                polyline(&mut items, &[from, (col.center, join)], st, true);
+                open_axes.push(col.center);
+                continue;
+            }
+            if col.d.is_some() {
+                polyline(&mut items, &[(col.center, dh), (col.center, top + t.in_y)], st, true);
+            }
+            if t.open {
+                let ox = x0 + t.out_x;
+                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
+                open_axes.push(ox);
+            }
+            t.place(x0, top, &mut items);
+        }
+        let open = !open_axes.is_empty();
+        let (lo, hi) = open_axes
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let out_x = if open { (lo + hi) / 2.0 } else { 0.0 };
+        if open && hi > lo {
+            polyline(&mut items, &[(lo, join), (hi, join)], st, false);
+        }
+        let in_x = first_center.unwrap_or(out_x);
+        self.normalize(
+            items,
+            out_x,
+            (in_x, 0.0),
+            (out_x, join),
+            if open { join } else { bottom },
+            open,
+            (first_left - NUDE_PAD_LEFT, f64::NEG_INFINITY),
+        )
+    }
+
+    // --- switch ------------------------------------------------------
+
+    fn switch_tile(&self, condition: &str, cases: &[(&str, Seq<'_>)], depth: usize) -> Tile {
+        let d = self.diamond(Some(condition));
+        let mut items = Vec::new();
+        let mut cols = Vec::new();
+        let mut x = 0.0;
+        let mut lh: f64 = 0.0;
+        for (label, seq) in cases {
+            let t = self.layout_seq(seq, depth);
+            let l = self.label(Some(label));
+            let lw = l.as_ref().map_or(0.0, |l| l.width + 3.5);
+            lh = lh.max(l.as_ref().map_or(0.0, |l| l.height));
+            let left = t.in_x.max(4.0);
+            let right = (t.w - t.in_x).max(lw).max(4.0);
+            let center = x + left;
+            x = center + right + BRANCH_GAP;
+            cols.push((t, l, center));
+        }
+        if cols.is_empty() {
+            return self.if_tile(Some(condition), None, None, None, None, depth);
+        }
+        let first = cols.first().map_or(0.0, |c| c.2);
+        let last = cols.last().map_or(0.0, |c| c.2);
+        let c = (first + last) / 2.0;
+        let mid = d.h / 2.0;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
+        let top = d.h + (lh + 22.8).max(GAP);
+        let st = self.stroke_for(None);
+        let n = cols.len();
+        let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
+        let merge_top = bottom + GAP;
+        let my = merge_top + DIAMOND_HALF;
+        let mut any_open = false;
+        for (i, (t, l, center)) in cols.into_iter().enumerate() {
+            let ty = top + t.in_y;
+            let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
+                vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
+            } else if n > 1 && i == n - 1 {
+                vec![(c + d.w / 2.0, mid), (center, mid), (center, ty)]
+            } else if (center - c).abs() < 0.01 {
+                vec![(c, d.h), (center, ty)]
+            } else {
+                vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
+            };
+            polyline(&mut items, &pts, st, true);
+            self.draw_label_at(&mut items, &l, center + 3.5, d.h + 5.4);
+            let x0 = center - t.in_x;
+            if t.open {
+                any_open = true;
+                let ox = x0 + t.out_x;
+                let oy = top + t.out_y;
+                let tail = t.tail.clone();
+                let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
+                    vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
+                } else if n > 1 && i == n - 1 {
+                    vec![(ox, oy), (ox, my), (c + DIAMOND_HALF, my)]
+                } else if (ox - c).abs() < 0.01 {
+                    vec![(ox, oy), (c, merge_top)]
+                } else {
+                    vec![(ox, oy), (ox, oy + 5.0), (c, oy + 5.0), (c, merge_top)]
+                };
+                self.edge(&mut items, &pts, tail.as_ref(), true);
+            }
+            t.place(x0, top, &mut items);
+        }
+        let h = if any_open {
+            let md = self.diamond(None);
+            self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+            merge_top + 2.0 * DIAMOND_HALF
+        } else {
+            bottom
+        };
+        self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH)
+    }
+
+    // --- loops -------------------------------------------------------
+
+    fn while_tile(
+        &self,
+        condition: &str,
+        label: Option<&str>,
+        body: &Seq<'_>,
+        end_label: Option<&str>,
+        depth: usize,
+        exit: Option<Tile>,
+    ) -> Tile {
+        let d = self.diamond(Some(condition));
+        let t = self.layout_seq(body, depth);
+        let is_l = self.label(label);
+        let end_l = self.label(end_label);
+        let mut items = Vec::new();
+        let c = t.anchor.max(d.w / 2.0);
+        let mid = d.h / 2.0;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
+        self.draw_label_at(&mut items, &is_l, c + LABEL_DX, d.h);
+        // The body hangs on the loop's axis by its anchor; when its entry is
+        // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
+        let dogleg = (t.anchor - t.in_x).abs() > 0.01;
+        let top = d.h + is_l.as_ref().map_or(GAP, |l| l.height + 24.0) + if dogleg { 25.0 } else { 0.0 };
+        let x0 = c - t.anchor;
+        let st = self.stroke_for(None);
+        let (bx0, bx1) = (x0, x0 + t.w);
+        // What the body draws (without the room tiles keep around diamonds).
+        let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
+        let body_bottom = top + t.h;
+        let mut loop_bottom = body_bottom;
+        if t.is_empty() {
+            loop_bottom = top;
+            polyline(&mut items, &[(c, d.h), (c, top)], st, false);
+        } else {
+            let (ix, iy) = (x0 + t.in_x, top + t.in_y);
+            if dogleg {
+                let turn = top - 12.0;
+                polyline(&mut items, &[(c, d.h), (c, turn), (ix, turn), (ix, iy)], st, true);
+            } else {
+                polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
+            }
+        }
+        let rx = (c + d.w / 2.0).max(bx1) + LOOP_MARGIN;
+        if t.open || t.is_empty() {
+            let ox = x0 + t.out_x;
+            let oy = if t.is_empty() { top } else { top + t.out_y };
+            loop_bottom = oy + 10.0;
+            let back = self.stroke_for(t.tail.as_ref());
+            polyline(
+                &mut items,
+                &[
+                    (ox, oy),
+                    (ox, loop_bottom),
+                    (rx, loop_bottom),
+                    (rx, mid),
+                    (c + d.w / 2.0, mid),
+                ],
+                back,
+                true,
+            );
+            mid_head(&mut items, rx, loop_bottom, mid, back);
+        }
+        t.place(x0, top, &mut items);
+        if let Some(l) = &end_l {
+            self.draw_label_above(&mut items, &end_l, c - d.w / 2.0 - l.width, mid);
+        }
+        if let Some(exit) = exit {
+            // The terminal hangs on the exit line, 36 px below the diamond's middle.
+            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(drawn_lo - 21.0);
+            let ty = mid + 36.0;
+            polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
+            let (ew, eh) = (exit.w, exit.h);
+            exit.place(lx - ew / 2.0, ty, &mut items);
+            let h = loop_bottom.max(body_bottom).max(ty + eh);
+            let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
+            return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
+        }
+        let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
+        let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
+        polyline(
+            &mut items,
+            &[(c - d.w / 2.0, mid), (lx, mid), (lx, exit_y), (c, exit_y)],
+            st,
+            false,
+        );
+        mid_head(&mut items, lx, mid, exit_y, st);
+        self.normalize(
+            items,
+            c,
+            (c, 0.0),
+            (c, exit_y),
+            exit_y,
+            true,
+            (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
+        )
+    }
+
+    fn repeat_tile(
+        &self,
+        label: Option<&str>,
+        body: &Seq<'_>,
+        backward: Option<&(&Action, Vec<&ActivityNote>)>,
+        condition: Option<&str>,
+        is_label: Option<&str>,
+        not_label: Option<&str>,
+        depth: usize,
+    ) -> Tile {
+        let entry = match label.filter(|l| !l.trim().is_empty()) {
+            Some(text) => self.action_tile(&Action {
+                text: text.to_string(),
+                shape: ActionShape::Plain,
+                color: None,
+                stereotype: None,
+                lane: None,
+            }),
+            None => {
+                let md = self.diamond(None);
+                let mut items = Vec::new();
+                self.draw_diamond(&mut items, &md, 0.0, 0.0, None);
+                Tile::shape(items, md.w, md.h)
+            }
+        };
+        let t = self.layout_seq(body, depth);
+        let d = self.diamond(condition);
+        let is_l = self.label(is_label);
+        let not_l = self.label(not_label);
+        let back_t = backward.map(|(a, notes)| {
+            let t = self.action_tile(a);
+            if notes.is_empty() {
+                t
+            } else {
+                self.with_notes(t, notes, true)
+            }
+        });
+        let mut items = Vec::new();
+        let c = entry.w.max(t.in_x * 2.0).max(d.w) / 2.0;
+        let c = c.max(t.in_x);
+        let (ew, eh) = (entry.w, entry.h);
+        let ecy = eh / 2.0;
+        entry.place(c - ew / 2.0, 0.0, &mut items);
+        let st = self.stroke_for(None);
+        let body_top = eh + GAP;
+        let x0 = c - t.in_x;
+        let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
+        let dtop = if body_empty {
+            polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
+            body_top
+        } else {
+            polyline(&mut items, &[(c, eh), (c, body_top + t.in_y)], st, true);
+            if body_open {
+                self.edge(
+                    &mut items,
+                    &[
+                        (x0 + t.out_x, body_top + t.out_y),
+                        (c, body_top + body_h + self.gap(t.tail.as_ref())),
+                    ],
+                    t.tail.as_ref(),
+                    true,
+                );
+            }
+            body_top + body_h + self.gap(t.tail.as_ref())
+        };
+        t.place(x0, body_top, &mut items);
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        let dmid = dtop + d.h / 2.0;
+        let corner = c + d.w / 2.0;
+        self.draw_label_above(&mut items, &is_l, corner, dmid);
+        self.draw_label_at(&mut items, &not_l, c + LABEL_DX, dtop + d.h);
+        // PlantUML keeps the backward action 10 px right of the body, 20 px
+        // right of the loop's first box.
+        let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
+        match back_t {
+            Some(bt) => {
+                let bx0 = right + 10.0;
+                let bx = bx0 + bt.in_x;
+                let bmid = (ecy + dmid) / 2.0;
+                let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
+                polyline(
+                    &mut items,
+                    &[(corner, dmid), (bx, dmid), (bx, btop + bt.out_y)],
+                    st,
+                    true,
+                );
+                polyline(
+                    &mut items,
+                    &[(bx, btop + bt.in_y), (bx, ecy), (c + ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                bt.place(bx0, btop, &mut items);
+            }
+            None => {
+                let bx = right + LOOP_MARGIN;
+                polyline(
+                    &mut items,
+                    &[(corner, dmid), (bx, dmid), (bx, ecy), (c + ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                mid_head(&mut items, bx, dmid, ecy, st);
+            }
+        }
+        let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
+        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, NO_REACH)
+    }
+
+    // --- concurrency ---------------------------------------------------
+
+    fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize) -> Vec<(Tile, f64)> {
+        let mut x = 0.0;
+        branches
+            .iter()
+            .map(|seq| {
+                let t = self.layout_seq(seq, depth);
+                let at = x;
+                x += t.w.max(1.0) + gap;
+                (t, at)
+            })
+            .collect()
+    }
+
+    fn fork_tile(&self, branches: &[Seq<'_>], merge: bool, label: Option<&str>, depth: usize) -> Tile {
+        let cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
+        let mut items = Vec::new();
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
+        let c = (bar_x0 + bar_x1) / 2.0;
+        let bar = self.style.bar_color;
+        rect(
+            &mut items,
+            bar_x0,
+            0.0,
+            bar_x1 - bar_x0,
+            BAR_HEIGHT,
+            2.5,
+            paint(Some(bar), Some(stroke(bar, 1.0))),
+        );
+        let top = BAR_HEIGHT + GAP;
+        let bottom = cols.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
+        let st = self.stroke_for(None);
+        let mut outs = Vec::new();
+        for (t, x) in cols {
+            let ax = x + t.in_x;
+            polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
+            if t.open {
+                outs.push((x + t.out_x, top + t.out_y, t.tail.clone()));
+            }
+            t.place(x, top, &mut items);
+        }
+        let open = !outs.is_empty();
+        let h;
+        if merge {
+            let merge_top = bottom + 10.0;
+            let my = merge_top + DIAMOND_HALF;
+            for (ox, oy, tail) in outs {
+                let pts: Vec<(f64, f64)> = if ox < c - DIAMOND_HALF {
+                    vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
+                } else if ox > c + DIAMOND_HALF {
+                    vec![(ox, oy), (ox, my), (c + DIAMOND_HALF, my)]
+                } else {
+                    vec![(ox, oy), (ox, merge_top)]
+                };
+                self.edge(&mut items, &pts, tail.as_ref(), true);
+            }
+            let md = self.diamond(None);
+            self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+            h = merge_top + 2.0 * DIAMOND_HALF;
+        } else if open {
+            let bar_y = bottom + GAP;
+            for (ox, oy, tail) in outs {
+                self.edge(&mut items, &[(ox, oy), (ox, bar_y)], tail.as_ref(), true);
+            }
+            rect(
+                &mut items,
+                bar_x0,
+                bar_y,
+                bar_x1 - bar_x0,
+                BAR_HEIGHT,
+                2.5,
+                paint(Some(bar), Some(stroke(bar, 1.0))),
+            );
+            if let Some(l) = self.label(label) {
+                l.draw(
+                    bar_x1 + 5.0,
+                    bar_y + BAR_HEIGHT / 2.0 - l.height / 2.0,
+                    Align::Left,
+                    self.style.arrow_font_color,
+                    &mut items,
+                );
+            }
+            h = bar_y + BAR_HEIGHT;
+        } else {
+            h = bottom;
+        }
+        self.normalize(items, c, (c, 0.0), (c, h), h, open || merge, NO_REACH)
+    }
+
+    fn split_tile(&self, branches: &[Seq<'_>], depth: usize) -> Tile {
+        let cols = self.side_by_side(branches, SPLIT_GAP, depth);
+        let mut items = Vec::new();
+        let axes: Vec<f64> = cols.iter().map(|(t, x)| x + t.in_x).collect();
+        let (lo, hi) = axes
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let c = x_end / 2.0;
+        let st = self.stroke_for(None);
+        let bar = stroke(self.style.arrow_color, 1.5);
+        line(&mut items, lo, 0.0, hi, 0.0, bar);
+        let top = GAP;
+        let bottom = cols.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
+        let join = bottom + GAP;
+        let mut open = false;
+        let mut outs: Vec<f64> = Vec::new();
+        for (t, x) in cols {
+            let ax = x + t.in_x;
+            polyline(&mut items, &[(ax, 0.0), (ax, top + t.in_y)], st, true);
+            if t.open {
+                open = true;
+                let ox = x + t.out_x;
+                outs.push(ox);
+                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
+            }
+            t.place(x, top, &mut items);
+        }
+        if open {
+            let (a, b) = outs
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            line(&mut items, a.min(lo), join, b.max(hi), join, bar);
+        }
+        let h = if open { join } else { bottom };
+        self.normalize(items, c, (c, 0.0), (c, h), h, open, NO_REACH)
+    }
+
+    // --- containers ----------------------------------------------------
+
+    fn container_tile(
+        &self,
+        kind: ContainerKind,
+        name: &str,
+        color: Option<&str>,
+        body: &Seq<'_>,
+        depth: usize,
+    ) -> Tile {
+        let t = self.layout_seq(body, depth);
+        let title = self.text(name, self.style.frame_font);
+        let frame = stroke(self.style.frame_color, 1.5);
+        let fill = color.and_then(parse_color);
+        let title_h = title.height + 3.0;
+        let (head, centered) = match kind {
+            ContainerKind::Partition | ContainerKind::Group => (title_h + 17.0, false),
+            ContainerKind::Package => (title_h + 14.0 + 3.0, false),
+            ContainerKind::Rectangle | ContainerKind::Card => (title_h + 17.0, true),
+        };
+        let inner_w = t.w.max(title.width + if centered { 20.0 } else { 40.0 });
+        let fw = inner_w + 2.0 * FRAME_PAD_X;
+        let body_x = FRAME_PAD_X + (inner_w - t.w) / 2.0;
+        let fy = -FRAME_OUTSIDE;
+        let body_top = fy + head;
+        // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
+        let below = match kind {
+            ContainerKind::Partition | ContainerKind::Group => 12.0,
+            _ => 20.0,
+        };
+        let fh = head + t.h + t.overhang + below;
+        let mut items = Vec::new();
+        let p = paint(fill, Some(frame));
+        match kind {
+            ContainerKind::Partition | ContainerKind::Group => {
+                rect(&mut items, 0.0, fy, fw, fh, 0.0, p);
+                let tab_w = title.width + 3.0 + 10.0;
+                PathBuilder::new()
+                    .move_to(tab_w, fy)
+                    .line_to(tab_w, fy + title_h - 10.0)
+                    .line_to(tab_w - 10.0, fy + title_h)
+                    .line_to(0.0, fy + title_h)
+                    .push(&mut items, paint(None, Some(frame)));
+                title.draw(3.0, fy + 1.0, Align::Left, self.style.font_color, &mut items);
+            }
+            ContainerKind::Package => {
+                let tab_w = title.width + 6.0;
+                let tab_h = title_h + 3.0;
+                polygon(
+                    &mut items,
+                    &[
+                        (0.0, fy),
+                        (tab_w, fy),
+                        (tab_w + 7.0, fy + tab_h),
+                        (fw, fy + tab_h),
+                        (fw, fy + fh),
+                        (0.0, fy + fh),
+                    ],
+                    p,
+                );
+                line(&mut items, 0.0, fy + tab_h, tab_w + 7.0, fy + tab_h, frame);
+                title.draw(4.0, fy + 2.0, Align::Left, self.style.font_color, &mut items);
+            }
+            ContainerKind::Rectangle | ContainerKind::Card => {
+                rect(&mut items, 0.0, fy, fw, fh, 0.0, p);
+                if kind == ContainerKind::Card {
+                    line(&mut items, 0.0, fy + title_h + 1.0, fw, fy + title_h + 1.0, frame);
+                }
+                title.draw(
+                    (fw - title.width) / 2.0,
+                    fy + 2.0,
+                    Align::Center,
+                    self.style.font_color,
+                    &mut items,
+                );
+            }
+        }
+        let in_x = body_x + t.in_x;
+        let out_x = body_x + t.out_x;
+        let (in_y, out_y, open, tail, empty) = (t.in_y, t.out_y, t.open, t.tail.clone(), t.is_empty());
+        t.place(body_x, body_top, &mut items);
+        // The frame starts 10 px into the gap above it and ends at the tile's bottom.
+        let h = fy + fh;
+        let mut tile = Tile {
+            items,
+            w: fw,
+            h,
+            anchor: in_x,
+            in_x,
+            in_y: if empty { 0.0 } else { body_top + in_y },
+            out_x,
+            out_y: if empty { h } else { body_top + out_y },
+            open,
+            tail,
+            overhang: 0.0,
+        };
+        if empty {
+            tile.anchor = fw / 2.0;
+            tile.in_x = fw / 2.0;
+            tile.out_x = fw / 2.0;
+        }
+        // Items above y = 0 (the frame's top) are part of the tile.
+        let (lo, _) = items_y_range(&tile.items).unwrap_or((0.0, 0.0));
+        if lo < fy - 0.5 {
+            let dy = fy - lo;
+            for item in &mut tile.items {
+                shift_item(item, 0.0, dy);
+            }
+            tile.h += dy;
+            tile.in_y += dy;
+            tile.out_y += dy;
+        }
+        tile
+    }
+
+    // --- swimlanes ------------------------------------------------------
+
+    /// The top-level sequence laid out in swimlane columns: each node in the
+    /// column of the lane it was written in (nested blocks stay in their
+    /// opening's lane).
+    fn layout_lanes(&self, activity: &ActivityDiagram, seq: &Seq<'_>) -> Tile {
+        let n = activity.lanes.len().max(1);
+        let lane_of = |node: &Node<'_>| node.lane.map_or(0, |l| l.index().min(n - 1));
+        // A top-level fork, split or if whose branches run in other lanes is
+        // laid out once the lanes are known; its branches count for theirs.
+        let mut split_branches: Vec<Option<Vec<(Tile, usize)>>> = Vec::with_capacity(seq.nodes.len());
+        let tiles: Vec<(Tile, Option<&ArrowStyle>, usize)> = seq
+            .nodes
+            .iter()
+            .map(|node| {
+                let own = lane_of(node);
+                let branches = self.lane_split_branches(node, own, &lane_of);
+                let tile = if branches.is_some() {
+                    Tile::empty()
+                } else {
+                    self.layout_node(node, 0)
+                };
+                split_branches.push(branches);
+                (tile, node.arrow, own)
+            })
+            .collect();
+        let headers: Vec<TextBlock> = (0..n)
+            .map(|i| {
+                let text = activity.lanes.get(i).map_or("", |l| l.display.as_str());
+                self.text(text, self.style.lane_font)
+            })
+            .collect();
+        // A lane holds its tiles aligned on one axis, 6 px of room on each
+        // side, or its header + 10 px when that is wider (the content then
+        // centered, 1 px right of the middle, as PlantUML).
+        let mut left = vec![0.0_f64; n];
+        let mut right = vec![0.0_f64; n];
+        for (t, _, lane) in &tiles {
+            left[*lane] = left[*lane].max(t.anchor);
+            right[*lane] = right[*lane].max(t.w - t.anchor);
+        }
+        for (t, lane) in split_branches.iter().flatten().flatten() {
+            left[*lane] = left[*lane].max(t.anchor);
+            right[*lane] = right[*lane].max(t.w - t.anchor);
+        }
+        let mut xs = Vec::with_capacity(n + 1);
+        let mut axes = Vec::with_capacity(n);
+        let mut x = 0.0;
+        for i in 0..n {
+            xs.push(x);
+            let content = left[i] + right[i];
+            let header_w = headers[i].width + 10.0;
+            let (w, axis) = if header_w > content + 12.0 {
+                (header_w, x + (header_w - content) / 2.0 + left[i] + 1.0)
+            } else {
+                (content + 12.0, x + 6.0 + left[i])
+            };
+            axes.push(axis);
+            x += w;
+        }
+        xs.push(x);
+        let header_h = headers.iter().map(|h| h.height).fold(0.0, f64::max);
+        let mut tiles = tiles;
+        let mut columns: Vec<f64> = tiles.iter().map(|(_, _, lane)| axes[*lane]).collect();
+        for (i, (node, branches)) in seq.nodes.iter().zip(split_branches).enumerate() {
+            if let Some(branches) = branches {
+                let tile = self.lane_split_tile(node, branches, axes[lane_of(node)], &axes);
+                // Its items are in lane coordinates already: placed at x = 0.
+                columns[i] = tile.anchor;
+                tiles[i].0 = tile;
+            }
+        }
+        let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns));
+        let content_top = header_h + 5.0;
+        let bottom = content_top + body.h + body.overhang;
+        let mut items = Vec::new();
+        for (i, lane) in activity.lanes.iter().enumerate().take(n) {
+            if let Some(c) = lane.color.as_deref().and_then(parse_color) {
+                rect(
+                    &mut items,
+                    xs[i],
+                    0.0,
+                    xs[i + 1] - xs[i],
+                    bottom,
+                    0.0,
+                    paint(Some(c), Some(stroke(c, 1.0))),
+                );
+            }
+        }
+        let body_anchor = body.anchor;
+        let first_col = columns.first().copied().unwrap_or(0.0);
+        let (bin, bout, bopen) = ((body.in_x, body.in_y), (body.out_x, body.out_y), body.open);
+        let place_dx = first_col - body_anchor;
+        body.place(place_dx, content_top, &mut items);
+        let sep = stroke(self.style.lane_border, 1.5);
+        for &lx in &xs {
+            line(&mut items, lx, 0.0, lx, bottom, sep);
+        }
+        for (i, h) in headers.iter().enumerate() {
+            let mid = (xs[i] + xs[i + 1]) / 2.0;
+            h.draw(
+                mid - h.width / 2.0,
+                0.0,
+                Align::Left,
+                self.style.lane_font_color,
+                &mut items,
+            );
+        }
+        Tile {
+            items,
+            w: x,
+            h: bottom,
+            anchor: axes[0],
+            in_x: bin.0 + place_dx,
+            in_y: bin.1 + content_top,
+            out_x: bout.0 + place_dx,
+            out_y: bout.1 + content_top,
+            open: bopen,
+            tail: None,
+            overhang: 0.0,
+        }
+    }
+
+    /// The branch tiles of a fork, split or two-branch if whose branches
+    /// start in distinct lanes other than the block's own, with their lanes.
+    fn lane_split_branches(
+        &self,
+        node: &Node<'_>,
+        own: usize,
+        lane_of: &dyn Fn(&Node<'_>) -> usize,
+    ) -> Option<Vec<(Tile, usize)>> {
+        let seqs: Vec<&Seq<'_>> = match &node.kind {
+            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+            Kind::If {
+                branches,
+                otherwise: Some((_, other)),
+                ..
+            } if branches.len() == 1 => branches.iter().map(|(_, _, s)| s).chain([other]).collect(),
+            _ => return None,
+        };
+        if seqs.len() < 2 || seqs.iter().any(|s| s.nodes.is_empty()) || !node.notes.is_empty() {
+            return None;
+        }
+        let lanes: Vec<usize> = seqs.iter().map(|s| s.nodes.first().map_or(own, lane_of)).collect();
+        let distinct = lanes.iter().enumerate().all(|(i, l)| !lanes[..i].contains(l));
+        if !distinct || lanes.iter().all(|&l| l == own) {
+            return None;
+        }
+        Some(
+            seqs.iter()
+                .zip(lanes)
+                .map(|(s, lane)| (self.layout_seq(s, 1), lane))
+                .collect(),
+        )
+    }
+
+    /// A fork, split or if with each branch in its own lane's column
+    /// (items in lane coordinates; the block's glyphs on `own_axis`).
+    fn lane_split_tile(&self, node: &Node<'_>, branches: Vec<(Tile, usize)>, own_axis: f64, axes: &[f64]) -> Tile {
+        let mut items = Vec::new();
+        let st = self.stroke_for(None);
+        let placed: Vec<(Tile, f64)> = branches
+            .into_iter()
+            .map(|(t, lane)| {
+                let x0 = axes.get(lane).copied().unwrap_or(own_axis) - t.anchor;
+                (t, x0)
+            })
+            .collect();
+        let lo = placed.iter().map(|(_, x)| *x).fold(f64::INFINITY, f64::min);
+        let hi = placed.iter().map(|(t, x)| x + t.w).fold(f64::NEG_INFINITY, f64::max);
+        let (top, in_x): (f64, f64) = match &node.kind {
+            Kind::If { branches, .. } => {
+                let cond = branches.first().map(|(c, _, _)| *c);
+                let d = self.diamond(cond);
+                self.draw_diamond(&mut items, &d, own_axis - d.w / 2.0, 0.0, None);
+                let mid = d.h / 2.0;
+                let labels = [
+                    branches.first().and_then(|(_, l, _)| *l),
+                    match &node.kind {
+                        Kind::If {
+                            otherwise: Some((l, _)),
+                            ..
+                        } => *l,
+                        _ => None,
+                    },
+                ];
+                let top = d.h + 10.0;
+                for (i, (t, x0)) in placed.iter().enumerate() {
+                    let ax = x0 + t.in_x;
+                    let side = if i == 0 { -1.0 } else { 1.0 };
+                    let corner = own_axis + side * d.w / 2.0;
+                    if (ax - own_axis).abs() <= d.w / 2.0 {
+                        // A branch under the diamond leaves from its bottom.
+                        let turn = d.h + 5.0;
+                        polyline(
+                            &mut items,
+                            &[(own_axis, d.h), (own_axis, turn), (ax, turn), (ax, top + t.in_y)],
+                            st,
+                            true,
+                        );
+                    } else {
+                        polyline(&mut items, &[(corner, mid), (ax, mid), (ax, top + t.in_y)], st, true);
+                    }
+                    let label = self.label(labels.get(i).copied().flatten());
+                    if let Some(l) = &label {
+                        let lx = if side < 0.0 { corner - l.width } else { corner };
+                        self.draw_label_above(&mut items, &label, lx, mid);
+                    }
+                }
+                (top, own_axis)
+            }
+            Kind::Split { .. } => {
+                let axes_x: Vec<f64> = placed.iter().map(|(t, x)| x + t.in_x).collect();
+                let a = axes_x.iter().copied().fold(own_axis, f64::min);
+                let b = axes_x.iter().copied().fold(own_axis, f64::max);
+                line(&mut items, a, 0.0, b, 0.0, stroke(self.style.arrow_color, 1.5));
+                for (t, x0) in &placed {
+                    let ax = x0 + t.in_x;
+                    polyline(&mut items, &[(ax, 0.0), (ax, GAP + t.in_y)], st, true);
+                }
+                (GAP, own_axis)
+            }
+            _ => {
+                let bar = self.style.bar_color;
+                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
+                rect(
+                    &mut items,
+                    b0,
+                    0.0,
+                    b1 - b0,
+                    BAR_HEIGHT,
+                    2.5,
+                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                );
+                let top = BAR_HEIGHT + GAP;
+                for (t, x0) in &placed {
+                    let ax = x0 + t.in_x;
+                    polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
+                }
+                (top, own_axis)
+            }
+        };
+        let bottom = placed.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
+        let outs: Vec<(f64, f64, Option<ArrowStyle>)> = placed
+            .iter()
+            .filter(|(t, _)| t.open)
+            .map(|(t, x0)| (x0 + t.out_x, top + t.out_y, t.tail.clone()))
+            .collect();
+        let open = !outs.is_empty();
+        for (t, x0) in placed {
+            t.place(x0, top, &mut items);
+        }
+        let h = match &node.kind {
+            Kind::If { .. } if open => {
+                let merge_top = bottom + 6.0;
+                let my = merge_top + DIAMOND_HALF;
+                for (ox, oy, tail) in &outs {
+                    let tip = if *ox < own_axis - 0.01 {
+                        (own_axis - DIAMOND_HALF, my)
+                    } else if *ox > own_axis + 0.01 {
+                        (own_axis + DIAMOND_HALF, my)
+                    } else {
+                        (own_axis, merge_top)
+                    };
+                    let pts = if (tip.1 - merge_top).abs() < 0.01 {
+                        vec![(*ox, *oy), tip]
+                    } else {
+                        vec![(*ox, *oy), (*ox, my), tip]
+                    };
+                    self.edge(&mut items, &pts, tail.as_ref(), true);
+                }
+                let md = self.diamond(None);
+                self.draw_diamond(&mut items, &md, own_axis - DIAMOND_HALF, merge_top, None);
+                merge_top + 2.0 * DIAMOND_HALF
+            }
+            Kind::Fork { merge: false, .. } if open => {
+                let bar_y = bottom + GAP;
+                for (ox, oy, tail) in &outs {
+                    self.edge(&mut items, &[(*ox, *oy), (*ox, bar_y)], tail.as_ref(), true);
+                }
+                let bar = self.style.bar_color;
+                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
+                rect(
+                    &mut items,
+                    b0,
+                    bar_y,
+                    b1 - b0,
+                    BAR_HEIGHT,
+                    2.5,
+                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                );
+                bar_y + BAR_HEIGHT
+            }
+            _ if open => {
+                // `end merge` and `end split`: the branches meet on a line.
+                let join = bottom + GAP;
+                let xs: Vec<f64> = outs.iter().map(|o| o.0).collect();
+                for (ox, oy, tail) in &outs {
+                    self.edge(&mut items, &[(*ox, *oy), (*ox, join)], tail.as_ref(), true);
+                }
+                let a = xs.iter().copied().fold(own_axis, f64::min);
+                let b = xs.iter().copied().fold(own_axis, f64::max);
+                line(&mut items, a, join, b, join, stroke(self.style.arrow_color, 1.5));
+                join
+            }
+            _ => bottom,
+        };
+        let w = items_x_range(&items).map_or(hi, |r| r.1).max(hi);
+        Tile {
+            items,
+            w,
+            h,
+            anchor: in_x,
+            in_x,
+            in_y: 0.0,
+            out_x: own_axis,
+            out_y: h,
+            open,
+            tail: None,
+            overhang: 0.0,
+        }
+    }
+
+    // --- the page ------------------------------------------------------
+
+    fn finish(&self, diagram: &Diagram, body: Tile, lanes: bool) -> Scene {
+        let theme = self.theme;
+        let mut items: Vec<Item> = Vec::new();
+        let mut y = 0.0;
+        let deco = theme.font(10.0);
+        let header = diagram
+            .header
+            .as_ref()
+            .filter(|h| !h.text.trim().is_empty())
+            .map(|h| (self.text(&h.text, deco), h.align));
+        if let Some((block, _)) = &header {
+            y = 5.0 + block.height + 6.0;
+        }
+        let title = diagram
+            .title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| self.text(t, theme.font(theme.title_font_size).bold()));
+        let mut title_top = 0.0;
+        if let Some(block) = &title {
+            // PlantUML: the title's text 20 px from the top (after a header),
+            // the diagram 16 px below it.
+            title_top = y + 20.0;
+            // (more below a larger title: 8.3 px more at 23 px).
+            let below = 16.0 + (theme.title_font_size - 14.0).max(0.0) * 0.92;
+            y = title_top + block.height + below - ORIGIN_Y;
+        }
+        let legend_top = diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical == Some(VerticalAlign::Top));
+        let mut legend_top_y = 0.0;
+        if let Some(l) = legend_top {
+            let block = self.text(&l.text, theme.font(14.0));
+            legend_top_y = y + 5.0;
+            y = legend_top_y + block.height + 10.0 + 5.0;
+        }
+        let (mut ox, oy) = if lanes {
+            (LANE_ORIGIN_X, y + LANE_ORIGIN_Y)
+        } else {
+            (ORIGIN_X, y + ORIGIN_Y)
+        };
+        // PlantUML starts a drawing whose leftmost shape is a note 1 px
+        // further left.
+        let note_left = body
+            .items
+            .iter()
+            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. }))))
+            .fold((f64::INFINITY, false), |acc, (x, is_note)| {
+                if x < acc.0 - 0.001 {
+                    (x, is_note)
+                } else {
+                    acc
+                }
+            });
+        if note_left.1 && note_left.0 < 0.5 {
+            ox -= 1.0;
+        }
+        let body_w = body.w;
+        let body_h = body.h;
+        body.place(ox, oy, &mut items);
+        let (min_x, max_x) = items_x_range(&items).unwrap_or((ox, ox + body_w));
+        let min_x = min_x.min(ox);
+        let max_x = max_x.max(ox + body_w);
+        let mid = (min_x + max_x) / 2.0;
+        let mut bottom = (oy + body_h).max(items_y_range(&items).map_or(0.0, |r| r.1));
+        let mut extra: Vec<Item> = Vec::new();
+        if let Some((block, align)) = &header {
+            let x = match align.unwrap_or(HorizontalAlign::Right) {
+                HorizontalAlign::Left => min_x,
+                HorizontalAlign::Center => mid - block.width / 2.0,
+                HorizontalAlign::Right => max_x - block.width,
+            };
+            block.draw(x, 5.0, Align::Left, theme.header_color, &mut extra);
+        }
+        if let Some(block) = &title {
+            block.draw(
+                mid - block.width / 2.0,
+                title_top,
+                Align::Center,
+                theme.title_color,
+                &mut extra,
+            );
+        }
+        if let Some(l) = legend_top {
+            self.legend(&mut extra, l, legend_top_y, min_x, max_x);
+        }
+        if let Some(l) = diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical != Some(VerticalAlign::Top))
+        {
+            bottom += 10.0;
+            bottom += self.legend(&mut extra, l, bottom, min_x, max_x);
+        }
+        if let Some(caption) = diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
+            let block = self.text(caption, theme.font(14.0));
+            block.draw(
+                mid - block.width / 2.0,
+                bottom + 10.0,
+                Align::Center,
+                theme.font_color,
+                &mut extra,
+            );
+            bottom += 10.0 + block.height;
+        }
+        if let Some(footer) = diagram.footer.as_ref().filter(|f| !f.text.trim().is_empty()) {
+            let block = self.text(&footer.text, deco);
+            let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
+                HorizontalAlign::Left => min_x,
+                HorizontalAlign::Center => mid - block.width / 2.0,
+                HorizontalAlign::Right => max_x - block.width,
+            };
+            block.draw(x, bottom + 4.0, Align::Left, theme.header_color, &mut extra);
+            bottom += 4.0 + block.height;
+        }
+        items.splice(0..0, extra);
+        self.trim_runs(&mut items);
+        // Anything left of the margin (a wide title) moves the whole drawing.
+        let (lo, hi) = items_x_range(&items).unwrap_or((min_x, max_x));
+        let (top, low) = items_y_range(&items).unwrap_or((0.0, bottom));
+        let dx = if lo < 5.0 { 5.0 - lo } else { 0.0 };
+        let dy = if top < 5.0 { 5.0 - top } else { 0.0 };
+        if dx != 0.0 || dy != 0.0 {
+            for item in &mut items {
+                shift_item(item, dx, dy);
+            }
+        }
+        let right = hi.max(max_x) + dx;
+        let bottom = low.max(bottom) + dy;
+        Scene {
+            width: round3(
+                (right + if lanes { LANE_END_MARGIN } else { END_MARGIN })
+                    .ceil()
+                    .max(1.0),
+            ),
+            height: round3((bottom + END_MARGIN).ceil().max(1.0)),
+            background: theme.background,
+            items,
+        }
+    }
+
+    /// PlantUML draws the words of a line without the spaces around a run
+    /// (`a **b** c` is three texts `a`, `b`, `c`): trim each run, moving
+    /// its start past the leading spaces.
+    fn trim_runs(&self, items: &mut [Item]) {
+        for item in items {
+            if let Item::Text(t) = item {
+                let trimmed_start = t.text.trim_start();
+                if trimmed_start.len() != t.text.len() {
+                    let lead = &t.text[..t.text.len() - trimmed_start.len()];
+                    let dx = self.metrics.width(lead, &t.font);
+                    t.x = round3(t.x + dx);
+                    t.width = round3((t.width - dx).max(0.0));
+                    t.text = trimmed_start.to_string();
+                }
+                let trimmed_end = t.text.trim_end();
+                if trimmed_end.len() != t.text.len() {
+                    let tail = &t.text[trimmed_end.len()..];
+                    let dw = self.metrics.width(tail, &t.font);
+                    t.width = round3((t.width - dw).max(0.0));
+                    t.text = trimmed_end.to_string();
+                }
+            }
+        }
+    }
+
+    fn legend(&self, out: &mut Vec<Item>, legend: &puml_sema::model::Legend, top: f64, min_x: f64, max_x: f64) -> f64 {
+        let block = self.text(&legend.text, self.theme.font(14.0));
+        let w = block.width + 10.0;
+        let h = block.height + 10.0;
+        let x = match legend.horizontal {
+            Some(HorizontalAlign::Left) => min_x,
+            Some(HorizontalAlign::Right) => max_x - w,
+            _ => (min_x + max_x) / 2.0 - w / 2.0,
+        };
+        out.push(Item::Begin {
+            class: "legend".into(),
+            title: None,
+            link: None,
+        });
+        rect(
+            out,
+            x,
+            top,
+            w,
+            h,
+            7.5,
+            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
+        );
+        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
+        out.push(Item::End);
+        h
+    }
+}
+
+impl Tile {
+    /// Keeps `out_y` within the tile.
+    fn pad_bottom(mut self) -> Tile {
+        self.h = self.h.max(self.out_y);
+        self
+    }
+}
