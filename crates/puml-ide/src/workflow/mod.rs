@@ -131,3 +131,22 @@ pub fn workflow_from_json(value: &JsonValue) -> Result<Workflow, Vec<Diagnostic>
             .collect()
     })
 }
+
+/// Workflow JSON text → workflow, or F0002 diagnostics.
+pub fn workflow_from_json_text(text: &str) -> Result<Workflow, Vec<Diagnostic>> {
+    match json::parse(text) {
+        Ok(value) => workflow_from_json(&value),
+        Err(e) => Err(vec![import::diag(
+            codes::BAD_JSON,
+            Severity::Error,
+            format!("not JSON: {e}"),
+            Default::default(),
+        )]),
+    }
+}
+
+/// Whether a text is Workflow JSON rather than a diagram (its first
+/// non-blank character opens an object).
+pub fn looks_like_json(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('{')
+}
