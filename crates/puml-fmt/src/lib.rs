@@ -302,7 +302,13 @@ impl Printer<'_> {
         // A statement continued over lines with a trailing `\` is read by
         // PlantUML as one line made of the pieces as written.
         let continued = has_continuation_line(&node.text().to_string());
+        // An action whose text goes on over lines is kept as written: its
+        // lines are text (the model trims them, but keeping them is simpler
+        // and cannot change what PlantUML reads).
+        let multi_line_action = matches!(node.kind(), ACTION | BACKWARD | REPEAT_START)
+            && node.children_with_tokens().filter(|e| e.kind() == NEWLINE).count() > 1;
         let broken = continued
+            || multi_line_action
             || node.kind() == ERROR_STATEMENT
             || node.descendants_with_tokens().any(|e| e.kind() == ERROR_TOKEN)
             || self.overlaps_error(node.text_range());
@@ -523,6 +529,12 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         GROUP_START | BOX_START => (0, 1),
         ELSE => (1, 1),
         END | BOX_END => (1, 0),
+        // Activity blocks: bodies one level in; `else`, `case`, `fork
+        // again`, `backward` at their block's level.
+        IF_START | SWITCH_START | WHILE_START | REPEAT_START | FORK_START => (0, 1),
+        ELSE_IF | ACT_ELSE | CASE | FORK_AGAIN | BACKWARD => (1, 1),
+        END_IF | END_SWITCH | END_WHILE | REPEAT_WHILE | FORK_END | CONTAINER_END => (1, 0),
+        CONTAINER_START if node.children_with_tokens().any(|e| e.kind() == L_BRACE) => (0, 1),
         PREPROC => {
             let directive = node
                 .children_with_tokens()

@@ -52,3 +52,14 @@ pub const UNKNOWN_ANCHOR: &str = "W0207";
 /// A line longer than the renderer draws (`puml_layout`'s line cap): the
 /// drawing cuts it.
 pub const LINE_CUT_WHEN_DRAWN: &str = "W0208";
+
+/// Activity: a middle or closing statement with no matching open block
+/// (`else` without `if`, `endwhile` inside an `if`, a stray `}`).
+pub const ACTIVITY_UNBALANCED: &str = "E0210";
+/// Activity: `end split` closing a `fork`, `end fork` closing a `split`.
+pub const ACTIVITY_WRONG_CLOSER: &str = "E0211";
+/// Activity: a block (`if`, `while`, `repeat`, `fork`, `partition`, …)
+/// never closed; PlantUML closes it at the end of the diagram.
+pub const ACTIVITY_UNCLOSED: &str = "W0209";
+/// Activity: `#color:text;`, deprecated in PlantUML 1.2026 (`:text; <<#color>>`).
+pub const DEPRECATED_ACTION_COLOR: &str = "W0210";

@@ -7,6 +7,7 @@ pub mod activity;
 pub mod codes;
 pub mod colors;
 mod lower;
+mod lower_activity;
 pub mod model;
 pub mod preprocess;
 

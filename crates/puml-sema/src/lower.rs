@@ -253,6 +253,10 @@ impl<'a> LineMapper<'a> {
             diagram.participants.iter_mut().for_each(fix);
             diagram.participant_uses.iter_mut().flatten().for_each(fix);
             diagram.events.iter_mut().for_each(fix);
+            if let Some(activity) = &mut diagram.activity {
+                activity.steps.iter_mut().for_each(fix);
+                activity.lanes.iter_mut().for_each(fix);
+            }
         }
         map
     }
@@ -371,6 +375,9 @@ struct DiagramLowering {
     /// value; re-declaring it inside a box moves it to the end, as PlantUML).
     sequence: Vec<u32>,
     next_sequence: u32,
+    /// Set when the block is an activity diagram: its statements go there,
+    /// the shared ones (title, skinparam, …) to the sequence fields.
+    activity: Option<crate::lower_activity::ActivityLowering>,
 }
 
 impl DiagramLowering {
@@ -405,6 +412,9 @@ impl DiagramLowering {
             first_use_line_start: Vec::new(),
             sequence: Vec::new(),
             next_sequence: 0,
+            activity: diagram
+                .is_activity()
+                .then(crate::lower_activity::ActivityLowering::default),
         }
     }
 
@@ -604,7 +614,12 @@ impl DiagramLowering {
             // group for the `end` that closes it: one mistake, one error.
             // Likewise an activity `if (…) then` and a misspelt group
             // keyword (`atl`), whose fixes turn them into groups.
-            ERROR_STATEMENT if opens_group_when_repaired(node) => {
+            kind if kind.is_activity_statement() => {
+                if let Some(activity) = &mut self.activity {
+                    activity.statement(node);
+                }
+            }
+            ERROR_STATEMENT if self.activity.is_none() && opens_group_when_repaired(node) => {
                 self.groups.push(OpenGroup {
                     range,
                     stray_else: None,
@@ -1772,6 +1787,12 @@ impl DiagramLowering {
             );
         }
         self.apply_order();
+        if let Some(activity) = self.activity.take() {
+            let (model, map, mut diagnostics) = activity.finish(end_offset, needs_newline_before);
+            self.diagram.activity = Some(Box::new(model));
+            self.map.activity = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+        }
         (self.diagram, self.map, self.diagnostics)
     }
 

@@ -102,3 +102,33 @@ fn agreement_with_plantuml_verdicts() {
     println!("corpus agreement [all]: {total_ok}/{total} = {share:.1}%");
     assert!(share >= 97.0, "agreement {share:.1}% is under 97%");
 }
+
+/// Activity diagrams (`../shared/corpus-activity`): puml must agree with
+/// every verdict (valid, or the error on PlantUML's line), and read every
+/// file as an activity diagram.
+#[test]
+fn agreement_with_plantuml_on_activity_diagrams() {
+    let dir = shared().join("corpus-activity");
+    let cases = read_manifest(&dir, 0, 5);
+    if cases.is_empty() {
+        eprintln!("activity corpus agreement: ../shared/corpus-activity not present, nothing to compare");
+        return;
+    }
+    let mut failures = Vec::new();
+    for case in &cases {
+        if let Err(why) = agrees(case) {
+            failures.push(format!("{}: {why} (verdict {})", case.path.display(), case.verdict));
+        }
+        let text = std::fs::read_to_string(&case.path).unwrap_or_default();
+        let analysis = analyze(&text, &AnalysisOptions::default(), &FsLoader);
+        if analysis.document.diagrams.iter().any(|d| d.activity.is_none()) {
+            failures.push(format!("{}: not read as an activity diagram", case.path.display()));
+        }
+    }
+    println!(
+        "activity corpus agreement: {}/{}",
+        cases.len() - failures.len().min(cases.len()),
+        cases.len()
+    );
+    assert!(failures.is_empty(), "disagreements:\n{}", failures.join("\n"));
+}

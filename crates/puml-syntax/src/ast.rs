@@ -37,6 +37,11 @@ impl Diagram {
             .to_string();
         (!text.is_empty()).then_some(text)
     }
+    /// Whether PlantUML reads this block as an activity diagram (the
+    /// parser then built activity statements: see `SyntaxKind::ACTION`).
+    pub fn is_activity(&self) -> bool {
+        self.syntax.children().any(|n| n.kind().is_activity_statement())
+    }
     /// Statement nodes (everything but the start and end lines), in order.
     pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {
         self.syntax

@@ -38,6 +38,13 @@ pub const MISSING_ENDPOINT: &str = "E0117";
 /// A stray block end (`end note` with no note open).
 pub const STRAY_BLOCK_END: &str = "E0118";
 
+/// An activity `:action` never closed by `;`.
+pub const ACTION_WITHOUT_SEMICOLON: &str = "E0120";
+/// The legacy activity syntax (`(*) --> "x"`) in a diagram of the new one.
+pub const LEGACY_ACTIVITY: &str = "E0121";
+/// Mermaid flowchart syntax (`flowchart TD`, `graph LR`, `A --> B[x]`).
+pub const MERMAID_FLOWCHART: &str = "E0122";
+
 /// No `@enduml` (PlantUML's editors accept it; its file mode finds no diagram).
 pub const MISSING_ENDUML: &str = "W0101";
 /// A second `@startuml` inside a diagram (ignored by PlantUML).

@@ -69,6 +69,15 @@ pub enum SyntaxKind {
     /// A character sequence the parser could not place. Always accompanied by
     /// a syntax error.
     ERROR_TOKEN,
+    /// Activity diagrams: `(…)` with its parentheses (an `if`/`while`
+    /// condition, a branch label, a connector name). Nested parentheses
+    /// inside are part of it.
+    PAREN,
+    /// Activity diagrams: the character that closes an action (`;`, `|`,
+    /// `<`, `>`, `/`, `]`, `}`); it picks the action's shape.
+    TERMINATOR,
+    /// Activity diagrams: a `|` of a swimlane line (`|#color|alias| Name`).
+    PIPE,
 
     // ---- nodes
     ROOT,
@@ -154,6 +163,61 @@ pub enum SyntaxKind {
     OUTSIDE_TEXT,
     /// `sprite $name [16x16/16] {` … `}`
     SPRITE,
+
+    // ---- activity diagrams (PlantUML's "new" activity syntax). A block
+    // whose statements PlantUML reads as an activity diagram (see
+    // `parser::activity::block_is_activity`) holds these instead of the
+    // sequence statements; the common ones (title, skinparam, style,
+    // legend, preprocessor lines, …) keep their kinds. Like groups, every
+    // block construct is flat: `IF_START`, `ELSE_IF`, `ACT_ELSE`, `END_IF`
+    // are sibling statements.
+    /// `:text;` (`#color:text;`, a stereotype after the terminator); the
+    /// text may span lines (the node then holds several `NEWLINE`s).
+    ACTION,
+    /// `start`, `stop`, `end`, `kill`, `detach`, `break` (the keyword tells).
+    ACT_FLOW,
+    /// `if (cond) then (label)`, `if (a) is (b) then`, `if (a) equals (b) then`.
+    IF_START,
+    /// `elseif (cond) then (label)`, `else if (…) then (…)`.
+    ELSE_IF,
+    /// `else (label)` inside an activity `if`.
+    ACT_ELSE,
+    /// `endif`, `end if`.
+    END_IF,
+    /// `switch (cond)`.
+    SWITCH_START,
+    /// `case (label)`.
+    CASE,
+    /// `endswitch`.
+    END_SWITCH,
+    /// `while (cond) is (label)`.
+    WHILE_START,
+    /// `endwhile (label)`, `end while`.
+    END_WHILE,
+    /// `repeat`, `repeat :text;`.
+    REPEAT_START,
+    /// `repeat while (cond) is (label) not (label)`.
+    REPEAT_WHILE,
+    /// `backward :text;`.
+    BACKWARD,
+    /// `fork`, `split` (the keyword tells).
+    FORK_START,
+    /// `fork again`, `split again`.
+    FORK_AGAIN,
+    /// `end fork`, `end merge`, `end split` (`{label}` after them).
+    FORK_END,
+    /// `|Lane|`, `|#color|Lane|`, `|#color|alias| Name`.
+    SWIMLANE,
+    /// `partition Name {` (also `group`, `package`, `rectangle`, `card`).
+    CONTAINER_START,
+    /// `}` closing a container.
+    CONTAINER_END,
+    /// `->`, `-> label;`, `-[#red,dashed]-> label;` between two steps.
+    ACT_ARROW,
+    /// `note left: text`, `floating note right` … `end note`.
+    ACT_NOTE,
+    /// `(A)` connector.
+    CONNECTOR,
 }
 
 impl SyntaxKind {
@@ -163,10 +227,14 @@ impl SyntaxKind {
             SyntaxKind::WHITESPACE | SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT | SyntaxKind::BOM
         )
     }
+    /// A statement node of an activity diagram (only such blocks hold them).
+    pub fn is_activity_statement(self) -> bool {
+        (self as u16) >= (SyntaxKind::ACTION as u16) && (self as u16) <= (SyntaxKind::CONNECTOR as u16)
+    }
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
-    const LAST: u16 = SyntaxKind::SPRITE as u16;
+    const LAST: u16 = SyntaxKind::CONNECTOR as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

@@ -35,6 +35,7 @@ fn sample_files() -> Vec<PathBuf> {
         root.join("test-data/examples"),
         shared.join("corpus"),
         shared.join("corpus-mutants"),
+        shared.join("corpus-activity"),
     ] {
         let Ok(entries) = std::fs::read_dir(dir) else {
             continue;

@@ -83,6 +83,9 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     if !single_line_statement_text(&old_line[..content_len]) || !single_line_statement_text(new_content) {
         return None;
     }
+    if !keeps_block_kind(diagram, &old_line[..content_len], new_content) {
+        return None;
+    }
 
     let (node, mut line_errors) = parse_one_statement(new_line)?;
     if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
@@ -171,6 +174,25 @@ fn belongs_to(error: &Diagnostic, statement: TextRange) -> bool {
 fn single_line_statement_text(content: &str) -> bool {
     let word = first_word(content);
     !word.starts_with('@') && !content.ends_with('\\') && !content.trim_start().starts_with("/'")
+}
+
+/// Whether the edited block is sure to stay a sequence diagram, the only
+/// kind whose statements are re-parsed alone. An activity block is always
+/// parsed whole (its actions and notes span lines), and a block's kind is
+/// decided by its first line only one language reads, so an edit that
+/// makes a line an activity line, or turns the deciding sequence line into
+/// a neutral one, may flip it.
+fn keeps_block_kind(diagram: &GreenNodeData, old_line: &str, new_line: &str) -> bool {
+    use super::activity::{line_class, LineClass};
+    let is_activity = diagram.children().any(|c| match c {
+        NodeOrToken::Node(n) => kind_of(n.kind()).is_activity_statement(),
+        NodeOrToken::Token(_) => false,
+    });
+    if is_activity {
+        return false;
+    }
+    let (old, new) = (line_class(old_line), line_class(new_line));
+    new != LineClass::Activity && (old != LineClass::Sequence || new == LineClass::Sequence)
 }
 
 /// The first differing byte and the ends of the differing parts in the old

@@ -5,6 +5,7 @@
 //! next line parses normally. Every byte of the input ends up in exactly one
 //! token: the tree's text is the input.
 
+pub(crate) mod activity;
 pub mod arrow;
 mod builder;
 pub(crate) mod incremental;
@@ -241,6 +242,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         let mut closed = false;
+        let activity = self.block_is_activity();
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
             let word = first_word(line.content);
@@ -278,7 +280,11 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 continue;
             }
-            self.parse_statement();
+            if activity {
+                self.parse_activity_statement();
+            } else {
+                self.parse_statement();
+            }
         }
         if !closed && !implicit {
             let end = TextSize::of(self.text);

@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn keyword_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+    pub(crate) fn keyword_statement(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
         match word {
             w if w.starts_with('!') => self.directive(line, w),
             w if PARTICIPANT_KINDS.contains(&w) => self.participant(line, PARTICIPANT, None),
@@ -193,7 +193,7 @@ impl<'a> Parser<'a> {
 
     // ---------------------------------------------------------------- comments
 
-    fn block_comment(&mut self, line: &Line<'a>) {
+    pub(crate) fn block_comment(&mut self, line: &Line<'a>) {
         self.looked_ahead.set(true);
         let start_in_file = line.start + (line.content.len() - line.content.trim_start().len());
         let after_open = start_in_file + 2;
@@ -1913,7 +1913,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn full_line_range(&self, line: &Line<'a>) -> TextRange {
+    pub(crate) fn full_line_range(&self, line: &Line<'a>) -> TextRange {
         TextRange::new(
             TextSize::from(line.start as u32),
             TextSize::from((line.start + line.content.len() + line.newline.len()) as u32),
@@ -2143,7 +2143,7 @@ fn message_receiver(content: &str) -> Option<String> {
     (!receiver.is_empty()).then(|| receiver.to_string())
 }
 
-fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}…")

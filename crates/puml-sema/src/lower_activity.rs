@@ -1,0 +1,672 @@
+//! Activity statements → `activity::ActivityDiagram` (flat steps, lanes)
+//! with its source map, and the block-balance checks: PlantUML accepts a
+//! block left open at the end of the diagram (warnings here), and rejects a
+//! closer that does not match the innermost open block (errors, on the
+//! closer's line, where PlantUML reports them).
+
+use crate::activity::*;
+use crate::codes;
+use puml_syntax::ast::{self, statement_range};
+use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use SyntaxKind::*;
+
+/// An open block: what opened it and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    If,
+    Switch,
+    While,
+    Repeat,
+    Fork,
+    Split,
+    Container,
+}
+
+impl Block {
+    fn name(self) -> &'static str {
+        match self {
+            Block::If => "if",
+            Block::Switch => "switch",
+            Block::While => "while",
+            Block::Repeat => "repeat",
+            Block::Fork => "fork",
+            Block::Split => "split",
+            Block::Container => "partition",
+        }
+    }
+    /// The statement that closes it.
+    fn closer(self) -> &'static str {
+        match self {
+            Block::If => "endif",
+            Block::Switch => "endswitch",
+            Block::While => "endwhile",
+            Block::Repeat => "repeat while",
+            Block::Fork => "end fork",
+            Block::Split => "end split",
+            Block::Container => "}",
+        }
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct ActivityLowering {
+    pub(crate) diagram: ActivityDiagram,
+    pub(crate) map: ActivitySourceMap,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    open: Vec<(Block, TextRange)>,
+    current_lane: Option<LaneId>,
+}
+
+fn inner(paren: &str) -> String {
+    let t = paren.trim();
+    let t = t.strip_prefix('(').unwrap_or(t);
+    let t = t.strip_suffix(')').unwrap_or(t);
+    t.trim().to_string()
+}
+
+fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {
+    ast::significant_tokens(node)
+}
+
+/// Lines of an action's text: everything after the `:` up to the
+/// terminator, each line trimmed, joined with `\n`.
+fn action_text(node: &SyntaxNode) -> String {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    let mut inside = false;
+    for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
+        match token.kind() {
+            COLON if !inside => inside = true,
+            TERMINATOR => break,
+            NEWLINE if inside => lines.push(std::mem::take(&mut current)),
+            _ if inside => current.push_str(token.text()),
+            _ => {}
+        }
+    }
+    lines.push(current);
+    lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n")
+}
+
+/// The color written as `<<#color>>` after an action, and the other stereotypes.
+fn stereotypes(node: &SyntaxNode) -> (Option<String>, Option<String>) {
+    let mut color = None;
+    let mut stereo = None;
+    for t in ast::tokens_of(node, STEREOTYPE) {
+        let text = t.text();
+        let body = text.trim_start_matches("<<").trim_end_matches(">>").trim();
+        if body.starts_with('#') {
+            color = Some(body.to_string());
+        } else if stereo.is_none() {
+            stereo = Some(body.to_string());
+        }
+    }
+    (color, stereo)
+}
+
+impl ActivityLowering {
+    fn push(&mut self, step: Step, range: TextRange) {
+        self.diagram.steps.push(step);
+        self.map.steps.push(range);
+    }
+
+    pub(crate) fn statement(&mut self, node: &SyntaxNode) {
+        let range = statement_range(node);
+        let tokens = significant(node);
+        let keywords: Vec<String> = tokens
+            .iter()
+            .filter(|t| t.kind() == KEYWORD)
+            .map(|t| t.text().to_ascii_lowercase())
+            .collect();
+        let first_kw = keywords.first().cloned().unwrap_or_default();
+        match node.kind() {
+            ACTION => {
+                let action = self.action(node);
+                self.push(Step::Action(action), range);
+            }
+            ACT_FLOW => {
+                let step = match first_kw.as_str() {
+                    "start" => Step::Start,
+                    "stop" => Step::Stop,
+                    "end" => Step::End,
+                    "kill" => Step::Kill,
+                    "detach" => Step::Detach,
+                    _ => Step::Break,
+                };
+                self.push(step, range);
+            }
+            IF_START => {
+                let (condition, label) = condition_and_label(&tokens, "then");
+                self.open.push((Block::If, range));
+                self.push(
+                    Step::IfStart {
+                        condition,
+                        then_label: label,
+                        color: None,
+                    },
+                    range,
+                );
+            }
+            ELSE_IF => {
+                self.expect_top(&[Block::If], node, range, "elseif");
+                let (condition, label) = condition_and_label(&tokens, "then");
+                self.push(
+                    Step::ElseIf {
+                        condition,
+                        then_label: label,
+                    },
+                    range,
+                );
+            }
+            ACT_ELSE => {
+                self.expect_top(&[Block::If], node, range, "else");
+                self.push(
+                    Step::Else {
+                        label: label_of(&tokens),
+                    },
+                    range,
+                );
+            }
+            END_IF => {
+                if self.close(&[Block::If], node, range, "endif") {
+                    self.push(Step::EndIf, range);
+                }
+            }
+            SWITCH_START => {
+                let condition = tokens
+                    .iter()
+                    .find(|t| t.kind() == PAREN)
+                    .map(|t| inner(t.text()))
+                    .unwrap_or_default();
+                self.open.push((Block::Switch, range));
+                self.push(Step::SwitchStart { condition }, range);
+            }
+            CASE => {
+                self.expect_top(&[Block::Switch], node, range, "case");
+                let label = label_of(&tokens).unwrap_or_default();
+                self.push(Step::Case { label }, range);
+            }
+            END_SWITCH => {
+                if self.close(&[Block::Switch], node, range, "endswitch") {
+                    self.push(Step::EndSwitch, range);
+                }
+            }
+            WHILE_START => {
+                let (condition, label) = condition_and_label(&tokens, "is");
+                self.open.push((Block::While, range));
+                self.push(Step::WhileStart { condition, label }, range);
+            }
+            END_WHILE => {
+                if self.close(&[Block::While], node, range, "endwhile") {
+                    self.push(
+                        Step::EndWhile {
+                            label: label_of(&tokens),
+                        },
+                        range,
+                    );
+                }
+            }
+            REPEAT_START => {
+                let label = tokens.iter().any(|t| t.kind() == COLON).then(|| action_text(node));
+                self.open.push((Block::Repeat, range));
+                self.push(Step::RepeatStart { label }, range);
+            }
+            REPEAT_WHILE => {
+                if self.close(&[Block::Repeat], node, range, "repeat while") {
+                    let parens: Vec<(Option<String>, String)> = paren_after_keywords(&tokens);
+                    let condition = parens.iter().find(|(k, _)| k.is_none()).map(|(_, p)| p.clone());
+                    let is_label = parens
+                        .iter()
+                        .find(|(k, _)| k.as_deref() == Some("is"))
+                        .map(|(_, p)| p.clone());
+                    let not_label = parens
+                        .iter()
+                        .find(|(k, _)| k.as_deref() == Some("not"))
+                        .map(|(_, p)| p.clone());
+                    self.push(
+                        Step::RepeatWhile {
+                            condition,
+                            is_label,
+                            not_label,
+                        },
+                        range,
+                    );
+                }
+            }
+            BACKWARD => {
+                self.expect_top(&[Block::Repeat], node, range, "backward");
+                let action = self.action(node);
+                self.push(Step::Backward(action), range);
+            }
+            FORK_START => {
+                let (block, step) = if first_kw == "split" {
+                    (Block::Split, Step::SplitStart)
+                } else {
+                    (Block::Fork, Step::ForkStart)
+                };
+                self.open.push((block, range));
+                self.push(step, range);
+            }
+            FORK_AGAIN => {
+                let (block, step) = if first_kw == "split" {
+                    (Block::Split, Step::SplitAgain)
+                } else {
+                    (Block::Fork, Step::ForkAgain)
+                };
+                self.expect_top(
+                    &[block],
+                    node,
+                    range,
+                    if block == Block::Split {
+                        "split again"
+                    } else {
+                        "fork again"
+                    },
+                );
+                self.push(step, range);
+            }
+            FORK_END => {
+                let second = keywords.get(1).cloned().unwrap_or_default();
+                let split = first_kw == "endsplit" || second == "split";
+                let merge = second == "merge";
+                let (block, what) = if split {
+                    (Block::Split, "end split")
+                } else {
+                    (Block::Fork, if merge { "end merge" } else { "end fork" })
+                };
+                if self.close(&[block], node, range, what) {
+                    let step = if split {
+                        Step::EndSplit
+                    } else {
+                        let label = ast::tokens_of(node, TEXT)
+                            .next()
+                            .map(|t| t.text().trim().to_string())
+                            .filter(|t| !t.is_empty());
+                        Step::EndFork { merge, label }
+                    };
+                    self.push(step, range);
+                }
+            }
+            SWIMLANE => self.swimlane(node, range),
+            CONTAINER_START => {
+                let kind = match first_kw.as_str() {
+                    "group" => ContainerKind::Group,
+                    "package" => ContainerKind::Package,
+                    "rectangle" => ContainerKind::Rectangle,
+                    "card" => ContainerKind::Card,
+                    _ => ContainerKind::Partition,
+                };
+                let name = tokens
+                    .iter()
+                    .find(|t| matches!(t.kind(), TEXT | STRING))
+                    .map(|t| t.text().trim().trim_matches('"').to_string())
+                    .unwrap_or_default();
+                let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+                self.open.push((Block::Container, range));
+                self.push(Step::ContainerStart { kind, name, color }, range);
+            }
+            CONTAINER_END => {
+                if self.close(&[Block::Container], node, range, "}") {
+                    self.push(Step::ContainerEnd, range);
+                }
+            }
+            ACT_ARROW => {
+                let mut style = ArrowStyle::default();
+                if let Some(arrow) = tokens.iter().find(|t| t.kind() == ARROW) {
+                    let text = arrow.text();
+                    if let (Some(open), Some(close)) = (text.find('['), text.rfind(']')) {
+                        if open < close {
+                            for part in text[open + 1..close].split([',', ';']) {
+                                let part = part.trim();
+                                match part.to_ascii_lowercase().as_str() {
+                                    "dashed" => style.dashed = true,
+                                    "dotted" => style.dotted = true,
+                                    "bold" => style.bold = true,
+                                    "hidden" => style.hidden = true,
+                                    _ if part.starts_with('#') => {
+                                        style.color.get_or_insert_with(|| part.to_string());
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                }
+                style.label = tokens
+                    .iter()
+                    .find(|t| t.kind() == TEXT)
+                    .map(|t| t.text().trim().to_string())
+                    .filter(|t| !t.is_empty());
+                self.push(Step::Arrow(style), range);
+            }
+            ACT_NOTE => {
+                let position = if keywords.iter().any(|k| k == "left") {
+                    ActivityNotePosition::Left
+                } else {
+                    ActivityNotePosition::Right
+                };
+                let floating = keywords.iter().any(|k| k == "floating");
+                let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+                let text = match ast::body_lines(node) {
+                    Some(lines) => lines.join("\n"),
+                    None => ast::tokens_of(node, TEXT)
+                        .next()
+                        .map(|t| t.text().trim().to_string())
+                        .unwrap_or_default(),
+                };
+                self.push(
+                    Step::Note(ActivityNote {
+                        position,
+                        floating,
+                        text,
+                        color,
+                    }),
+                    node.text_range(),
+                );
+            }
+            CONNECTOR => {
+                let name = tokens
+                    .iter()
+                    .find(|t| t.kind() == PAREN)
+                    .map(|t| inner(t.text()))
+                    .unwrap_or_default();
+                self.push(Step::Connector { name, color: None }, range);
+            }
+            _ => {}
+        }
+    }
+
+    fn action(&mut self, node: &SyntaxNode) -> Action {
+        let (stereo_color, stereotype) = stereotypes(node);
+        let color = ast::tokens_of(node, COLOR)
+            .next()
+            .map(|t| t.text().to_string())
+            .or(stereo_color);
+        let shape = ast::tokens_of(node, TERMINATOR)
+            .next()
+            .and_then(|t| t.text().chars().next())
+            .and_then(ActionShape::from_terminator)
+            .unwrap_or(ActionShape::Plain);
+        if let Some(color_token) = ast::tokens_of(node, COLOR).next() {
+            // PlantUML 1.2026.8 still draws `#color:text;`, with a notice
+            // that the form is deprecated; the colour belongs after the `;`.
+            let mut diagnostic = Diagnostic::warning(
+                codes::DEPRECATED_ACTION_COLOR,
+                color_token.text_range(),
+                format!(
+                    "`{}:` before an action is deprecated (PlantUML reads it as the start of a multi-line action and prints a notice): write `:text; <<{}>>`",
+                    color_token.text(),
+                    color_token.text()
+                ),
+            );
+            // The first line as the action it was meant to be: `#c:text;`
+            // → `:text; <<#c>>` (when it ends with `;`; a later line may
+            // have closed the action PlantUML actually read).
+            let first_line: String = node
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .take_while(|t| t.kind() != NEWLINE)
+                .skip_while(|t| t.kind() == WHITESPACE)
+                .map(|t| t.text().to_string())
+                .collect();
+            let trimmed = first_line.trim_end();
+            if let Some(body) = trimmed
+                .strip_prefix(color_token.text())
+                .map(str::trim_start)
+                .and_then(|b| b.strip_prefix(':'))
+                .and_then(|b| b.strip_suffix(';'))
+            {
+                let start = color_token.text_range().start();
+                let range = TextRange::at(start, TextSize::of(trimmed));
+                diagnostic = diagnostic.with_fix(
+                    format!("Write `:…; <<{}>>`", color_token.text()),
+                    vec![TextEdit::replace(range, format!(":{body}; <<{}>>", color_token.text()))],
+                );
+            }
+            self.diagnostics.push(diagnostic);
+        }
+        Action {
+            text: action_text(node),
+            shape,
+            color,
+            stereotype,
+            lane: self.current_lane,
+        }
+    }
+
+    fn swimlane(&mut self, node: &SyntaxNode, range: TextRange) {
+        let tokens = significant(node);
+        let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+        // `|A|`, `|#c|A|`, `|#c|alias| Display`, `|alias| Display`.
+        let total = tokens.iter().filter(|t| t.kind() == PIPE).count();
+        let mut segments: [Option<String>; 4] = Default::default();
+        let mut pipes = 0;
+        for t in &tokens {
+            match t.kind() {
+                PIPE => pipes += 1,
+                TEXT if pipes < 4 => {
+                    let slot = segments[pipes].get_or_insert_with(String::new);
+                    slot.push_str(t.text().trim());
+                }
+                _ => {}
+            }
+        }
+        let (code, after) = if total >= 3 {
+            (segments[2].clone().unwrap_or_default(), segments[3].clone())
+        } else {
+            (segments[1].clone().unwrap_or_default(), segments[2].clone())
+        };
+        let display = after.filter(|a| !a.is_empty()).unwrap_or_else(|| code.clone());
+        let id = match self.diagram.lanes.iter().position(|l| l.code == code) {
+            Some(i) => {
+                let lane = &mut self.diagram.lanes[i];
+                if color.is_some() {
+                    lane.color = color;
+                }
+                if display != code {
+                    lane.display = display;
+                }
+                LaneId(i as u32)
+            }
+            None => {
+                self.diagram.lanes.push(Swimlane { code, display, color });
+                self.map.lanes.push(range);
+                LaneId((self.diagram.lanes.len() - 1) as u32)
+            }
+        };
+        self.current_lane = Some(id);
+        self.push(Step::Lane(id), range);
+    }
+
+    /// A middle statement (`else`, `case`, `fork again`) must be inside its
+    /// block, the innermost one open.
+    fn expect_top(&mut self, blocks: &[Block], node: &SyntaxNode, range: TextRange, what: &str) {
+        if self.open.last().is_some_and(|(b, _)| blocks.contains(b)) {
+            return;
+        }
+        let _ = node;
+        let expected = blocks.first().copied().unwrap_or(Block::If);
+        let message = match self.open.last() {
+            Some((open, _)) => format!(
+                "`{what}` belongs to `{}`, but the innermost open block is `{}` (close it with `{}` first)",
+                expected.name(),
+                open.name(),
+                open.closer()
+            ),
+            None => format!(
+                "`{what}` without `{}`: there is no open `{}` here",
+                expected.name(),
+                expected.name()
+            ),
+        };
+        let mut diagnostic = Diagnostic::error(codes::ACTIVITY_UNBALANCED, range, message);
+        if self.open.is_empty() && expected == Block::If && what == "else" {
+            diagnostic = diagnostic.with_suggestion("Remove this `else`", vec![TextEdit::delete(node.text_range())]);
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// A closer: pops its block, or reports what is wrong. Returns whether
+    /// it closed something (a stray closer adds no step).
+    fn close(&mut self, blocks: &[Block], node: &SyntaxNode, range: TextRange, what: &str) -> bool {
+        if self.open.last().is_some_and(|(b, _)| blocks.contains(b)) {
+            self.open.pop();
+            return true;
+        }
+        let expected = blocks.first().copied().unwrap_or(Block::If);
+        let keyword_range = ast::significant_tokens(node)
+            .iter()
+            .filter(|t| t.kind() == KEYWORD || t.kind() == R_BRACE)
+            .map(|t| t.text_range())
+            .reduce(|a, b| a.cover(b))
+            .unwrap_or(range);
+        let diagnostic = match self.open.last().copied() {
+            Some((open, _))
+                if matches!(
+                    (open, expected),
+                    (Block::Fork, Block::Split) | (Block::Split, Block::Fork)
+                ) =>
+            {
+                Diagnostic::error(
+                    codes::ACTIVITY_WRONG_CLOSER,
+                    range,
+                    format!(
+                        "`{what}` closes a `{}`, but the open block is a `{}`",
+                        expected.name(),
+                        open.name()
+                    ),
+                )
+                .with_fix(
+                    format!("Write `{}`", open.closer()),
+                    vec![TextEdit::replace(keyword_range, open.closer())],
+                )
+            }
+            Some((open, _)) => Diagnostic::error(
+                codes::ACTIVITY_UNBALANCED,
+                range,
+                format!(
+                    "`{what}` closes a `{}`, but the innermost open block is `{}` (close it with `{}` first)",
+                    expected.name(),
+                    open.name(),
+                    open.closer()
+                ),
+            ),
+            None => Diagnostic::error(
+                codes::ACTIVITY_UNBALANCED,
+                range,
+                format!(
+                    "`{what}` without `{}`: there is no open `{}` here",
+                    expected.name(),
+                    expected.name()
+                ),
+            )
+            .with_suggestion("Remove this line", vec![TextEdit::delete(node.text_range())]),
+        };
+        self.diagnostics.push(diagnostic);
+        false
+    }
+
+    /// Blocks still open at the end: PlantUML closes them silently.
+    pub(crate) fn finish(
+        mut self,
+        end_offset: TextSize,
+        needs_newline: bool,
+    ) -> (ActivityDiagram, ActivitySourceMap, Vec<Diagnostic>) {
+        let mut closers = String::new();
+        for (block, _) in self.open.iter().rev() {
+            closers.push_str(block.closer());
+            closers.push('\n');
+        }
+        let mut first = true;
+        for (block, range) in self.open.iter().rev() {
+            let mut diagnostic = Diagnostic::warning(
+                codes::ACTIVITY_UNCLOSED,
+                *range,
+                format!(
+                    "this `{}` is never closed by `{}` (PlantUML closes it at the end of the diagram)",
+                    block.name(),
+                    block.closer()
+                ),
+            );
+            // One fix closes every open block, innermost first.
+            if first {
+                let text = if needs_newline {
+                    format!("\n{closers}")
+                } else {
+                    closers.clone()
+                };
+                diagnostic = diagnostic.with_fix(
+                    format!("Close with `{}`", block.closer()),
+                    vec![TextEdit::insert(end_offset, text)],
+                );
+                first = false;
+            }
+            self.diagnostics.push(diagnostic);
+        }
+        (self.diagram, self.map, self.diagnostics)
+    }
+}
+
+/// `(cond) KEYWORD (label)`: the condition (everything before `keyword`,
+/// one parenthesised text read without its parentheses) and the label.
+fn condition_and_label(tokens: &[SyntaxToken], keyword: &str) -> (String, Option<String>) {
+    let split = tokens
+        .iter()
+        .position(|t| t.kind() == KEYWORD && t.text().eq_ignore_ascii_case(keyword))
+        .unwrap_or(tokens.len());
+    // Skip the leading keywords (`if`, `else if`, `while`).
+    let start = tokens
+        .iter()
+        .position(|t| t.kind() != KEYWORD)
+        .unwrap_or(tokens.len())
+        .min(split);
+    let before = &tokens[start..split];
+    let condition = match before {
+        [single] if single.kind() == PAREN => inner(single.text()),
+        _ => before
+            .iter()
+            .map(|t| t.text().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim()
+            .to_string(),
+    };
+    let label = tokens
+        .get(split + 1..)
+        .and_then(|rest| rest.iter().find(|t| t.kind() == PAREN))
+        .map(|t| inner(t.text()));
+    (condition, label)
+}
+
+/// The label of `else (x)`, `endwhile (x)`, `case (x)`: its parenthesised
+/// or bare text.
+fn label_of(tokens: &[SyntaxToken]) -> Option<String> {
+    tokens
+        .iter()
+        .find(|t| matches!(t.kind(), PAREN | TEXT))
+        .map(|t| {
+            if t.kind() == PAREN {
+                inner(t.text())
+            } else {
+                t.text().trim().to_string()
+            }
+        })
+        .filter(|t| !t.is_empty())
+}
+
+/// Each parenthesised text with the keyword before it (`None` right after the leading keywords).
+fn paren_after_keywords(tokens: &[SyntaxToken]) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
+    let mut last_kw: Option<String> = None;
+    let mut seen_paren = false;
+    for t in tokens {
+        match t.kind() {
+            KEYWORD if seen_paren => last_kw = Some(t.text().to_ascii_lowercase()),
+            PAREN => {
+                out.push((last_kw.take(), inner(t.text())));
+                seen_paren = true;
+            }
+            _ => {}
+        }
+    }
+    out
+}

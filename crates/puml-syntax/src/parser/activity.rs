@@ -1,0 +1,878 @@
+//! Activity diagrams (PlantUML's "new" activity syntax).
+//!
+//! PlantUML decides a block's type by trying each diagram type in turn and
+//! keeping the one that reads every line, or, when none does, the one that
+//! read furthest (sequence wins a tie, being tried first). Lines that both
+//! languages read (titles, skinparams, notes, preprocessor lines) decide
+//! nothing, so the type is the one of the first line only one language
+//! reads: [`block_is_activity`]. A block with no such activity line stays
+//! a sequence diagram, whatever else it holds.
+//!
+//! Every construct is flat (`IF_START`/`ELSE_IF`/`ACT_ELSE`/`END_IF` are
+//! siblings): only actions whose text spans lines and block notes are
+//! multi-line nodes, and their depth is bounded.
+
+use super::lexer::{first_word, LineLexer};
+use super::statements::PARTICIPANT_KINDS;
+use super::{Line, Parser};
+use crate::codes;
+use crate::{Diagnostic, SyntaxKind, TextEdit};
+use rowan::TextSize;
+use SyntaxKind::*;
+
+/// What one line says about its block's diagram type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineClass {
+    /// Read only by the activity language.
+    Activity,
+    /// Read only by the sequence language.
+    Sequence,
+    /// Read by both, or by neither: decides nothing.
+    Neutral,
+}
+
+/// Keywords that open an activity statement and mean nothing in a sequence diagram.
+const ACTIVITY_WORDS: &[&str] = &[
+    "start",
+    "stop",
+    "end",
+    "kill",
+    "detach",
+    "if",
+    "elseif",
+    "endif",
+    "while",
+    "endwhile",
+    "repeat",
+    "backward",
+    "fork",
+    "split",
+    "switch",
+    "case",
+    "endswitch",
+    "partition",
+    "package",
+    "rectangle",
+    "card",
+    "floating",
+    "endfork",
+    "endsplit",
+];
+
+/// Keywords of statements only the sequence language has.
+const SEQUENCE_WORDS: &[&str] = &[
+    "create",
+    "activate",
+    "deactivate",
+    "destroy",
+    "autoactivate",
+    "return",
+    "autonumber",
+    "ref",
+    "box",
+    "alt",
+    "opt",
+    "loop",
+    "par",
+    "critical",
+    "newpage",
+    "hnote",
+    "rnote",
+];
+
+/// Keywords of statements both languages share, parsed by the sequence
+/// parser's functions.
+const COMMON_WORDS: &[&str] = &[
+    "title",
+    "header",
+    "footer",
+    "legend",
+    "caption",
+    "mainframe",
+    "hide",
+    "show",
+    "skinparam",
+    "skinparamlocked",
+    "skin",
+    "scale",
+    "sprite",
+    "left",
+    "right",
+    "center",
+];
+
+/// How a line's content classifies its block (see the module docs).
+pub(crate) fn line_class(content: &str) -> LineClass {
+    let trimmed = content.trim();
+    if trimmed.is_empty() || trimmed.starts_with('\'') || trimmed.starts_with("/'") {
+        return LineClass::Neutral;
+    }
+    let word = first_word(trimmed);
+    if trimmed.starts_with(':')
+        || (trimmed.starts_with('|') && !trimmed.starts_with("||"))
+        || (trimmed.starts_with('#') && trimmed.contains(':') && !trimmed.contains("->"))
+        || (is_connector(trimmed))
+        || (ACTIVITY_WORDS.contains(&&*word) && word != "end")
+        || (word == "end" && is_activity_end(trimmed))
+    {
+        return LineClass::Activity;
+    }
+    if SEQUENCE_WORDS.contains(&&*word)
+        || PARTICIPANT_KINDS.contains(&&*word)
+        || trimmed.starts_with("==")
+        || trimmed.starts_with("...")
+        || trimmed.starts_with("||")
+        || (word == "note" && trimmed.to_ascii_lowercase().contains(" over "))
+    {
+        return LineClass::Sequence;
+    }
+    if trimmed.starts_with('-') || trimmed.starts_with("(*)") || trimmed.starts_with('!') {
+        return LineClass::Neutral;
+    }
+    // `A -> B`: a message (arrows alone start with `-` and were handled).
+    if looks_like_message_text(trimmed) {
+        return LineClass::Sequence;
+    }
+    LineClass::Neutral
+}
+
+/// `end`, `end fork`, `end if`…: the activity closers (`end box`, `end
+/// note` are not).
+fn is_activity_end(trimmed: &str) -> bool {
+    let lower = trimmed.to_ascii_lowercase();
+    let mut words = lower.split_whitespace().skip(1);
+    match words.next() {
+        None => true,
+        Some(second) => matches!(
+            second.trim_end_matches(';'),
+            "" | "fork" | "merge" | "split" | "if" | "while" | "switch"
+        ),
+    }
+}
+
+/// `name -> name`-ish: a name (or quoted name) then an arrow character.
+fn looks_like_message_text(trimmed: &str) -> bool {
+    let rest = trimmed.trim_start_matches(['&', '[', '?']);
+    let name_end = if let Some(r) = rest.strip_prefix('"') {
+        match r.find('"') {
+            Some(e) => e + 2,
+            None => return false,
+        }
+    } else {
+        rest.find(|c: char| !super::lexer::is_name_char(c))
+            .unwrap_or(rest.len())
+    };
+    let after = rest[name_end..].trim_start();
+    after.starts_with("->")
+        || after.starts_with("-->")
+        || after.starts_with("<-")
+        || after.starts_with("-[")
+        || after.starts_with("->>")
+        || after.starts_with("-\\")
+        || after.starts_with("-/")
+}
+
+/// `(A)`: a connector.
+fn is_connector(trimmed: &str) -> bool {
+    trimmed.len() >= 3
+        && trimmed.starts_with('(')
+        && trimmed.ends_with(')')
+        && !trimmed.starts_with("(*")
+        && !trimmed[1..trimmed.len() - 1].contains(['(', ')'])
+}
+
+/// The block-opening lines whose body the type decision must skip (a note
+/// body is free text): the predicate recognising the body's last line.
+fn block_end_of(trimmed: &str) -> Option<fn(&str) -> bool> {
+    let lower = trimmed.to_ascii_lowercase();
+    let word = first_word(&lower);
+    let compact = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    match &*word {
+        "note" | "hnote" | "rnote" | "floating" if !lower.contains(':') => Some(|l: &str| {
+            let c = l.split_whitespace().collect::<Vec<_>>().join(" ");
+            matches!(
+                c.as_str(),
+                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
+            )
+        }),
+        "legend"
+            if lower
+                .split_whitespace()
+                .skip(1)
+                .all(|w| matches!(w, "top" | "bottom" | "left" | "right" | "center")) =>
+        {
+            Some(|l: &str| {
+                let c = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                c == "end legend" || c == "endlegend"
+            })
+        }
+        "title" if compact(&lower) == "title" => Some(|l: &str| {
+            let c = l.split_whitespace().collect::<Vec<_>>().join(" ");
+            c == "end title" || c == "endtitle"
+        }),
+        "header" if compact(&lower) == "header" => Some(|l: &str| {
+            let c = l.split_whitespace().collect::<Vec<_>>().join(" ");
+            c == "end header" || c == "endheader"
+        }),
+        "footer" if compact(&lower) == "footer" => Some(|l: &str| {
+            let c = l.split_whitespace().collect::<Vec<_>>().join(" ");
+            c == "end footer" || c == "endfooter"
+        }),
+        "skinparam" if lower.ends_with('{') => Some(|l: &str| l.starts_with('}')),
+        _ if lower.starts_with("<style") => Some(|l: &str| l.starts_with("</style")),
+        _ => None,
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Whether the block whose statements start at `self.pos` is an
+    /// activity diagram: its first line that only one language reads is an
+    /// activity line.
+    pub(crate) fn block_is_activity(&self) -> bool {
+        let mut idx = self.pos;
+        while idx < self.lines.len() {
+            let content = self.lines[idx].content;
+            let trimmed = content.trim();
+            if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
+                return false;
+            }
+            if trimmed.starts_with("/'") {
+                // Skip to the line that closes the comment.
+                let after = &trimmed[2..];
+                if !after.contains("'/") {
+                    idx += 1;
+                    while idx < self.lines.len() && !self.lines[idx].content.contains("'/") {
+                        idx += 1;
+                    }
+                }
+                idx += 1;
+                continue;
+            }
+            match line_class(content) {
+                LineClass::Activity => return true,
+                LineClass::Sequence => return false,
+                LineClass::Neutral => {}
+            }
+            if let Some(is_end) = block_end_of(trimmed) {
+                let start = idx;
+                idx += 1;
+                while idx < self.lines.len() {
+                    let l = self.lines[idx].content.trim().to_ascii_lowercase();
+                    if l.starts_with("@end") || is_end(&l) {
+                        break;
+                    }
+                    idx += 1;
+                }
+                if idx >= self.lines.len() {
+                    idx = start;
+                }
+            }
+            idx += 1;
+        }
+        false
+    }
+
+    /// One statement of an activity diagram, starting at `self.pos`.
+    pub(crate) fn parse_activity_statement(&mut self) {
+        let line = self.lines[self.pos];
+        let trimmed = line.content.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('\'') {
+            self.emit_trivia_line(&line);
+            self.pos += 1;
+            return;
+        }
+        if trimmed.starts_with("/'") {
+            self.block_comment(&line);
+            return;
+        }
+        let word = first_word(line.content);
+        let lines_before = self.pos;
+        let lower = trimmed.trim_end().to_ascii_lowercase();
+        let compact: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        match &*word {
+            w if w.starts_with('!') => self.keyword_statement(&line, &word, trimmed),
+            w if COMMON_WORDS.contains(&w) => self.keyword_statement(&line, &word, trimmed),
+            _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
+            "start" | "stop" | "end" | "kill" | "detach" | "break"
+                if compact == *word || compact.strip_suffix(';').is_some_and(|c| c.trim_end() == &*word) =>
+            {
+                self.act_keywords(&line, ACT_FLOW, 1)
+            }
+            "end" | "endfork" | "endsplit"
+                if matches!(
+                    compact.as_str(),
+                    "end fork" | "endfork" | "end merge" | "end split" | "endsplit"
+                ) || compact.starts_with("end fork ")
+                    || compact.starts_with("endfork ")
+                    || compact.starts_with("end merge ")
+                    || compact.starts_with("end split ")
+                    || compact.starts_with("endsplit ") =>
+            {
+                self.fork_end(&line)
+            }
+            "end" if compact.starts_with("end if") => self.act_with_parens(&line, END_IF, 2),
+            "end" if compact.starts_with("end while") => self.act_with_parens(&line, END_WHILE, 2),
+            "end" if compact == "end switch" => self.act_keywords(&line, END_SWITCH, 2),
+            "endif" => self.act_with_parens(&line, END_IF, 1),
+            "endwhile" => self.act_with_parens(&line, END_WHILE, 1),
+            "endswitch" => self.act_with_parens(&line, END_SWITCH, 1),
+            "if" => self.act_with_parens(&line, IF_START, 1),
+            "elseif" => self.act_with_parens(&line, ELSE_IF, 1),
+            "else" if compact.starts_with("else if") => self.act_with_parens(&line, ELSE_IF, 2),
+            "else" => self.act_with_parens(&line, ACT_ELSE, 1),
+            "while" => self.act_with_parens(&line, WHILE_START, 1),
+            "switch" => self.act_with_parens(&line, SWITCH_START, 1),
+            "case" => self.act_with_parens(&line, CASE, 1),
+            "repeat" if compact.starts_with("repeat while") => self.act_with_parens(&line, REPEAT_WHILE, 2),
+            "repeat" => self.prefixed_action(&line, REPEAT_START, 1),
+            "backward" => self.prefixed_action(&line, BACKWARD, 1),
+            "fork" | "split" if compact == *word => self.act_keywords(&line, FORK_START, 1),
+            "fork" | "split" if compact == format!("{word} again") => self.act_keywords(&line, FORK_AGAIN, 2),
+            "partition" | "group" | "package" | "rectangle" | "card" => self.container_start(&line),
+            "note" | "floating" => self.act_note(&line),
+            _ if trimmed.starts_with(':') => self.action(&line, ACTION, 0),
+            _ if trimmed.starts_with('#') && trimmed.contains(':') => self.action(&line, ACTION, 0),
+            _ if trimmed.starts_with('|') && !trimmed.starts_with("||") => self.swimlane(&line),
+            _ if trimmed.trim_end() == "}" => self.act_keywords(&line, CONTAINER_END, 0),
+            _ if trimmed.starts_with('-') => self.act_arrow(&line),
+            _ if is_connector(trimmed.trim_end()) => self.connector(&line),
+            _ => self.act_unknown(&line, &word, trimmed),
+        }
+        if self.pos == lines_before {
+            self.pos += 1;
+        }
+    }
+
+    /// `KEYWORD…` (`keywords` words, or a lone `}` when 0) and nothing else.
+    fn act_keywords(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if keywords == 0 {
+            lx.push(R_BRACE, 1);
+        }
+        for i in 0..keywords {
+            if i > 0 {
+                lx.ws();
+            }
+            let word = first_word(lx.rest());
+            lx.keyword(&word);
+        }
+        lx.ws();
+        if kind == ACT_FLOW && lx.rest().starts_with(';') {
+            lx.push(TERMINATOR, 1);
+            lx.ws();
+        }
+        self.report_activity_leftover(&mut lx, line);
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `if (a) then (b)`, `while (a) is (b)`, `repeat while (a) is (b) not (c)`,
+    /// `else (b)`, `endif`, `case (x)`: keywords and parenthesised texts.
+    /// Keywords allowed between the parentheses: `then`, `is`, `equals`,
+    /// `not`, `else` (already after the leading ones).
+    fn act_with_parens(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        for i in 0..keywords {
+            if i > 0 {
+                lx.ws();
+            }
+            let word = first_word(lx.rest());
+            lx.keyword(&word);
+        }
+        loop {
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.at_end() {
+                lx.rewind(cp);
+                break;
+            }
+            if lx.rest().starts_with('(') {
+                let len = paren_len(lx.rest());
+                lx.push(PAREN, len);
+                continue;
+            }
+            let word = first_word(lx.rest());
+            if matches!(&*word, "then" | "is" | "equals" | "not") {
+                lx.keyword(&word);
+                continue;
+            }
+            if kind == END_WHILE || kind == ACT_ELSE || kind == END_IF {
+                // `endwhile label`, `else label`: PlantUML takes bare text too (checked in sema).
+                lx.text_to_end();
+                break;
+            }
+            lx.rewind(cp);
+            break;
+        }
+        lx.ws();
+        self.report_activity_leftover(&mut lx, line);
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `repeat`, `repeat :text;`, `backward :text;`: a keyword and an
+    /// optional action on the same line (its text may go on over lines).
+    fn prefixed_action(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
+        let content = line.content;
+        let lead = content.len() - content.trim_start().len();
+        let after_kw = lead + first_word(content).len();
+        let rest = content[after_kw..].trim_start();
+        if rest.starts_with(':') || rest.starts_with('#') {
+            self.action(line, kind, keywords);
+        } else {
+            self.act_keywords(line, kind, keywords);
+        }
+    }
+
+    /// `:text;` on one line or more, possibly after `keywords` keywords
+    /// (`backward :text;`) and with a `#color` prefix. The action ends at
+    /// the first line (this one included, unless the colour prefix is
+    /// written before the `:`) whose text, without trailing stereotypes,
+    /// ends with `;`. PlantUML 1.2026.8 reads `#color:text;` as the start
+    /// of a multi-line action only (its one-line form is gone).
+    fn action(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
+        self.builder.start_node(kind.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        for _ in 0..keywords {
+            let word = first_word(lx.rest());
+            lx.keyword(&word);
+            lx.ws();
+        }
+        let colored = lx.color();
+        if colored {
+            lx.ws();
+        }
+        let first_can_end = !colored;
+        if !lx.rest().starts_with(':') {
+            self.report_activity_leftover(&mut lx, line);
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            return;
+        }
+        lx.push(COLON, 1);
+        let body = lx.rest();
+        if first_can_end && ends_action(body) {
+            self.action_last_line(line, lx);
+            self.builder.finish_node();
+            return;
+        }
+        // Multi-line: find the closing line.
+        let mut end = None;
+        self.looked_ahead.set(true);
+        for idx in self.pos + 1..self.lines.len() {
+            let content = self.lines[idx].content;
+            if first_word(content).starts_with("@end") {
+                break;
+            }
+            if ends_action(content) {
+                end = Some(idx);
+                break;
+            }
+        }
+        let Some(end) = end else {
+            self.unterminated_block.set(true);
+            let range = self.line_range(line);
+            let at = range.end();
+            self.error(
+                Diagnostic::error(
+                    codes::ACTION_WITHOUT_SEMICOLON,
+                    range,
+                    "this action is never closed by `;` (an action is `:text;`, over one line or more)",
+                )
+                .with_fix("End the action with `;`", vec![TextEdit::insert(at, ";")]),
+            );
+            lx.text_to_end();
+            self.emit_line(line, lx);
+            self.pos += 1;
+            self.builder.finish_node();
+            return;
+        };
+        lx.text_to_end();
+        self.emit_line(line, lx);
+        for idx in self.pos + 1..end {
+            let l = self.lines[idx];
+            let mut lx = LineLexer::new(l.content);
+            lx.ws();
+            lx.text_to_end();
+            self.emit_line(&l, lx);
+        }
+        let last = self.lines[end];
+        let lx = LineLexer::new(last.content);
+        self.action_last_line(&last, lx);
+        self.pos = end + 1;
+        self.builder.finish_node();
+    }
+
+    /// The rest of an action's last line: text, `;`, stereotypes.
+    fn action_last_line(&mut self, line: &Line<'a>, mut lx: LineLexer<'a>) {
+        let rest = lx.rest();
+        let (text_end, _) = split_trailing_stereotypes(rest);
+        // `text_end` points just after the `;`.
+        let text_len = text_end.saturating_sub(1);
+        lx.push(TEXT, text_len);
+        lx.push(TERMINATOR, 1);
+        loop {
+            lx.ws();
+            if !lx.stereotype() {
+                break;
+            }
+        }
+        lx.ws();
+        self.report_activity_leftover(&mut lx, line);
+        self.emit_line(line, lx);
+    }
+
+    /// `end fork`, `end merge`, `end split`, `end fork {label}`.
+    fn fork_end(&mut self, line: &Line<'a>) {
+        self.builder.start_node(FORK_END.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let word = first_word(lx.rest());
+        lx.keyword(&word);
+        if word == "end" {
+            lx.ws();
+            let second = first_word(lx.rest());
+            lx.keyword(&second);
+        }
+        lx.ws();
+        if lx.rest().starts_with('{') {
+            match lx.rest().find('}') {
+                Some(close) => {
+                    lx.push(L_BRACE, 1);
+                    lx.push(TEXT, close - 1);
+                    lx.push(R_BRACE, 1);
+                }
+                None => {}
+            }
+        }
+        lx.ws();
+        self.report_activity_leftover(&mut lx, line);
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `|Lane|`, `|#color|Lane|`, `|#color|alias| Display`.
+    fn swimlane(&mut self, line: &Line<'a>) {
+        self.builder.start_node(SWIMLANE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let mut pipes = 0;
+        while !lx.at_end() && pipes < 3 {
+            if lx.rest().starts_with('|') {
+                lx.push(PIPE, 1);
+                pipes += 1;
+                continue;
+            }
+            if pipes == 1 && lx.rest().starts_with('#') && lx.rest()[1..].contains('|') {
+                // `|#color|…`: the colour runs to the next `|` (a colour
+                // token would read `#red|blue` as a gradient).
+                let len = lx.rest().find('|').unwrap_or(0);
+                lx.push(COLOR, len);
+                continue;
+            }
+            let len = lx.rest().find('|').unwrap_or(lx.rest().len());
+            if pipes >= 2 && !lx.rest().contains('|') {
+                break;
+            }
+            lx.push(TEXT, len);
+        }
+        let closed = pipes >= 2;
+        if !lx.at_end() {
+            lx.ws();
+            if !lx.at_end() {
+                lx.text_to_end();
+            }
+        }
+        if !closed {
+            let range = self.line_range(line);
+            self.error(
+                Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "a swimlane is written `|Name|` (with the closing `|`)",
+                )
+                .with_fix("Close the swimlane with `|`", vec![TextEdit::insert(range.end(), "|")]),
+            );
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `partition Name {`, `partition "Long name" #color {`, `group G {`.
+    fn container_start(&mut self, line: &Line<'a>) {
+        self.builder.start_node(CONTAINER_START.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let word = first_word(lx.rest());
+        lx.keyword(&word);
+        lx.ws();
+        let rest = lx.rest().trim_end();
+        let has_brace = rest.ends_with('{');
+        let name_part = if has_brace { &rest[..rest.len() - 1] } else { rest };
+        let name_trimmed = name_part.trim_end();
+        // Name (quoted or text) and options (#color, stereotype) before the brace.
+        if name_trimmed.starts_with('"') {
+            if lx.string().is_err() {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::UNTERMINATED_STRING,
+                    range,
+                    "this `\"` is never closed on its line",
+                ));
+            }
+        } else {
+            // Up to a colour, stereotype or the brace.
+            let stop = name_trimmed
+                .find(" #")
+                .or_else(|| name_trimmed.find(" <<"))
+                .unwrap_or(name_trimmed.len());
+            lx.push(TEXT, stop);
+        }
+        loop {
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.color() || lx.stereotype() {
+                continue;
+            }
+            lx.rewind(cp);
+            break;
+        }
+        lx.ws();
+        if lx.rest().trim_end() == "{" {
+            lx.push(L_BRACE, 1);
+        }
+        lx.ws();
+        self.report_activity_leftover(&mut lx, line);
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `->`, `-> label;`, `-[#red,dashed]-> label;`.
+    fn act_arrow(&mut self, line: &Line<'a>) {
+        self.builder.start_node(ACT_ARROW.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let rest = lx.rest();
+        let mut len = 0;
+        let bytes = rest.as_bytes();
+        while len < bytes.len() {
+            match bytes[len] {
+                b'-' | b'>' => len += 1,
+                b'[' => match rest[len..].find(']') {
+                    Some(close) => len += close + 1,
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        lx.push(ARROW, len);
+        lx.ws();
+        if !lx.at_end() {
+            let rest = lx.rest().trim_end();
+            if let Some(body) = rest.strip_suffix(';') {
+                lx.push(TEXT, body.len());
+                lx.push(TERMINATOR, 1);
+                lx.ws();
+            } else {
+                lx.text_to_end();
+            }
+        }
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `(A)`.
+    fn connector(&mut self, line: &Line<'a>) {
+        self.builder.start_node(CONNECTOR.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        let len = lx.rest().trim_end().len();
+        lx.push(PAREN, len);
+        lx.ws();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    /// `note left: text`, `note right #color` … `end note`, `floating note left: text`.
+    fn act_note(&mut self, line: &Line<'a>) {
+        self.builder.start_node(ACT_NOTE.into());
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        if lx.keyword("floating") {
+            lx.ws();
+        }
+        let ok = lx.keyword("note");
+        lx.ws();
+        let _ = lx.keyword("left") || lx.keyword("right") || lx.keyword("top") || lx.keyword("bottom");
+        loop {
+            let cp = lx.checkpoint();
+            lx.ws();
+            if lx.color() || lx.stereotype() {
+                continue;
+            }
+            lx.rewind(cp);
+            break;
+        }
+        lx.ws();
+        let one_line = lx.rest().starts_with(':');
+        if one_line {
+            lx.push(COLON, 1);
+            lx.ws();
+            if !lx.at_end() {
+                lx.text_to_end();
+            }
+        } else if !ok {
+            self.report_activity_leftover(&mut lx, line);
+        } else {
+            self.report_activity_leftover(&mut lx, line);
+        }
+        self.emit_line(line, lx);
+        if one_line || !ok {
+            self.pos += 1;
+        } else {
+            let is_end = |l: &str| {
+                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                compact == "end note" || compact == "endnote"
+            };
+            match self.find_block_end(is_end) {
+                Some(end) => {
+                    self.emit_body(end);
+                    self.emit_block_end(end);
+                    self.pos = end + 1;
+                }
+                None => {
+                    let range = self.line_range(line);
+                    let end_of_text = TextSize::of(self.text);
+                    self.error(
+                        Diagnostic::error(codes::UNCLOSED_BLOCK, range, "this note is never closed by `end note`")
+                            .with_fix(
+                                "Close the note with `end note`",
+                                vec![TextEdit::insert(
+                                    self.lines
+                                        .iter()
+                                        .skip(self.pos + 1)
+                                        .find(|l| first_word(l.content).starts_with("@end"))
+                                        .map_or(end_of_text, |l| TextSize::from(l.start as u32)),
+                                    "end note\n",
+                                )],
+                            ),
+                    );
+                    self.pos += 1;
+                }
+            }
+        }
+        self.builder.finish_node();
+    }
+
+    /// A line the activity language does not read.
+    fn act_unknown(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
+        self.builder.start_node(ERROR_STATEMENT.into());
+        let range = self.line_range(line);
+        let lower = trimmed.trim_end().to_ascii_lowercase();
+        let diagnostic = if trimmed.starts_with("(*)") {
+            Diagnostic::error(
+                codes::LEGACY_ACTIVITY,
+                range,
+                "`(*)` is the legacy activity syntax, which cannot be mixed with the new one (`start`, `:action;`): write `start` or `stop`",
+            )
+        } else if matches!(word, "flowchart" | "graph")
+            || lower.contains("-->|")
+            || lower.contains("--> ") && lower.contains('[')
+        {
+            Diagnostic::error(
+                codes::MERMAID_FLOWCHART,
+                range,
+                "this is Mermaid flowchart syntax; a PlantUML activity diagram uses `start`, `:action;`, `if (…) then` … `endif`",
+            )
+            .with_fix("Remove the line", vec![TextEdit::delete(self.full_line_range(line))])
+        } else {
+            Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                format!(
+                    "`{}` is not a statement of an activity diagram",
+                    super::statements::shorten(trimmed.trim_end())
+                ),
+            )
+        };
+        self.error(diagnostic);
+        let mut lx = LineLexer::new(line.content);
+        lx.ws();
+        lx.push(ERROR_TOKEN, lx.rest().trim_end().len());
+        lx.ws();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
+    fn report_activity_leftover(&mut self, lx: &mut LineLexer<'a>, line: &Line<'a>) {
+        if let Some((s, e)) = lx.error_to_end() {
+            let range = self.range(line, s, e);
+            let found = &line.content[s..e];
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                format!(
+                    "unexpected `{}` in this activity statement",
+                    super::statements::shorten(found)
+                ),
+            ));
+        }
+    }
+}
+
+/// Length of the parenthesised text at the start of `text`: to the
+/// matching `)`, or to the last `)` of the line when they do not balance.
+fn paren_len(text: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.rfind(')').map_or(text.len(), |i| i + 1)
+}
+
+/// Whether an action line ends the action: its text without trailing
+/// stereotypes ends with `;`.
+fn ends_action(text: &str) -> bool {
+    let (end, _) = split_trailing_stereotypes(text);
+    end > 0 && text[..end].ends_with(';')
+}
+
+/// Splits `text` (one action line) into its part before trailing
+/// `<<…>>` stereotypes and whitespace: returns the byte length of that
+/// part (trimmed) and whether stereotypes were found.
+fn split_trailing_stereotypes(text: &str) -> (usize, bool) {
+    let mut end = text.trim_end().len();
+    let mut found = false;
+    loop {
+        let head = &text[..end];
+        if !head.ends_with(">>") {
+            break;
+        }
+        match head.rfind("<<") {
+            Some(open) if open + 2 <= end - 2 => {
+                let before = text[..open].trim_end();
+                if !before.ends_with(';') && !text[..open].trim_end().ends_with(">>") {
+                    break;
+                }
+                end = before.len();
+                found = true;
+            }
+            _ => break,
+        }
+    }
+    (end, found)
+}
