@@ -43,16 +43,31 @@ pub fn export(workflow: &Workflow) -> Result<String, Vec<String>> {
         lane: workflow.agents.last().map(|a| a.name.clone()),
         emitted: vec![false; workflow.nodes.len()],
         repeat_open: vec![false; workflow.nodes.len()],
+        fork_open: vec![false; workflow.nodes.len()],
         errors: Vec::new(),
         variables_written: false,
     };
-    let entry = workflow
-        .nodes
-        .iter()
-        .position(|n| n.node_type == NodeType::WorkflowStart)
-        .or_else(|| (0..workflow.nodes.len()).find(|&n| g.preds[n] == 0));
-    if let Some(entry) = entry {
-        e.chain(&g, Some(entry), None, 0);
+    // The flow begins at `start`, else at the nodes nothing leads to;
+    // several of those are the branches of a leading `fork`.
+    let roots: Vec<usize> = match workflow.nodes.iter().position(|n| n.node_type == NodeType::WorkflowStart) {
+        Some(start) => vec![start],
+        None => (0..workflow.nodes.len()).filter(|&n| g.preds[n] == 0).collect(),
+    };
+    if roots.len() == 1 {
+        e.chain(&g, Some(roots[0]), None, 0);
+    } else if roots.len() > 1 {
+        let join = g.join(workflow, &roots);
+        e.line("fork");
+        for (k, &root) in roots.iter().enumerate() {
+            if k > 0 {
+                e.line("fork again");
+            }
+            e.indent += 1;
+            e.chain(&g, Some(root), join, 1);
+            e.indent -= 1;
+        }
+        e.line("end fork");
+        e.chain(&g, join, None, 0);
     }
     let missing: Vec<&str> = (0..workflow.nodes.len())
         .filter(|&n| !e.emitted[n])
@@ -76,6 +91,8 @@ struct Graph {
     outs: Vec<Vec<(usize, String)>>,
     /// In-edges that are not loop edges, counted.
     preds: Vec<usize>,
+    /// Their sources, in edge order.
+    pred_lists: Vec<Vec<usize>>,
     /// `loop_into[n]`: the evaluator whose loop edge returns to `n`.
     loop_into: Vec<Option<usize>>,
     topo: Vec<usize>,
@@ -93,6 +110,7 @@ impl Graph {
         }
         let mut outs = vec![Vec::new(); n];
         let mut preds = vec![0; n];
+        let mut pred_lists = vec![Vec::new(); n];
         let mut loop_into = vec![None; n];
         for edge in &wf.edges {
             let (Some(&s), Some(&t)) = (index.get(edge.source.as_str()), index.get(edge.target.as_str())) else {
@@ -106,6 +124,7 @@ impl Graph {
                 loop_into[t] = Some(s);
             } else {
                 preds[t] += 1;
+                pred_lists[t].push(s);
             }
             outs[s].push((t, edge.source_handle.clone()));
         }
@@ -142,6 +161,7 @@ impl Graph {
         Ok(Graph {
             outs,
             preds,
+            pred_lists,
             loop_into,
             topo,
         })
@@ -198,6 +218,8 @@ struct Emitter<'a> {
     lane: Option<String>,
     emitted: Vec<bool>,
     repeat_open: Vec<bool>,
+    /// Branch heads of a fork already being written.
+    fork_open: Vec<bool>,
     errors: Vec<String>,
     variables_written: bool,
 }
@@ -213,7 +235,8 @@ impl Emitter<'_> {
 
     fn chain(&mut self, g: &Graph, mut cur: Option<usize>, stop: Option<usize>, depth: usize) {
         if depth > MAX_DEPTH {
-            self.errors.push(format!("blocks nest deeper than {MAX_DEPTH}"));
+            let at = cur.map(|n| self.wf.nodes[n].id.as_str()).unwrap_or("");
+            self.errors.push(format!("blocks nest deeper than {MAX_DEPTH} (at `{at}`)"));
             return;
         }
         let wf = self.wf;
@@ -243,6 +266,37 @@ impl Emitter<'_> {
                     }
                     self.emitted[e] = true;
                     cur = g.forward(wf, e).first().map(|(t, _)| *t);
+                    continue;
+                }
+            }
+            // A `fork` right after a block that ends in several exits
+            // (`endif`, `end fork`): its branches share those exits as
+            // predecessors, and no node stands for the fork itself.
+            if g.preds[n] > 1 && !self.emitted[n] && !self.fork_open[n] {
+                let siblings: Vec<usize> = (0..wf.nodes.len())
+                    .filter(|&m| m != n && !self.emitted[m] && g.pred_lists[m] == g.pred_lists[n])
+                    .collect();
+                if !siblings.is_empty() {
+                    let mut targets = vec![n];
+                    targets.extend(siblings);
+                    targets.sort_unstable();
+                    for &t in &targets {
+                        self.fork_open[t] = true;
+                    }
+                    let join = g.join(wf, &targets);
+                    self.line("fork");
+                    for (k, &t) in targets.iter().enumerate() {
+                        if k > 0 {
+                            self.line("fork again");
+                        }
+                        self.indent += 1;
+                        if Some(t) != join {
+                            self.chain(g, Some(t), join, depth + 1);
+                        }
+                        self.indent -= 1;
+                    }
+                    self.line("end fork");
+                    cur = join;
                     continue;
                 }
             }
@@ -294,6 +348,9 @@ impl Emitter<'_> {
             match forward.len() {
                 0 => cur = None,
                 1 => cur = Some(forward[0].0),
+                // The block's end, followed by a fork the enclosing chain
+                // writes (see above).
+                _ if stop.is_some_and(|s| forward.iter().any(|(t, _)| *t == s)) => cur = stop,
                 _ => {
                     let split = node.node_type == NodeType::Router || forward.iter().any(|(_, h)| h != "output");
                     let (open, again, close) = if split {

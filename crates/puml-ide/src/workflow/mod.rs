@@ -9,6 +9,7 @@
 //! export and the JSON-side checks take a [`Workflow`] and need no database.
 
 pub mod annotation;
+pub mod bench;
 pub mod codes;
 pub mod export;
 pub mod import;

@@ -428,7 +428,24 @@ pub fn validate(import: &WorkflowImport, text: &str, registry: Option<&TemplateR
         }
     }
     if done < n {
-        let stuck: Vec<usize> = (0..n).filter(|&i| indegree[i] > 0).collect();
+        // Left over: the cycles and what follows them; keep the nodes that
+        // lead back to themselves.
+        let left: Vec<bool> = indegree.iter().map(|&d| d > 0).collect();
+        let on_cycle = |start: usize| {
+            let mut seen = vec![false; n];
+            let mut todo: Vec<usize> = succ[start].iter().copied().filter(|&t| left[t]).collect();
+            while let Some(i) = todo.pop() {
+                if i == start {
+                    return true;
+                }
+                if !seen[i] {
+                    seen[i] = true;
+                    todo.extend(succ[i].iter().copied().filter(|&t| left[t]));
+                }
+            }
+            false
+        };
+        let stuck: Vec<usize> = (0..n).filter(|&i| left[i] && on_cycle(i)).collect();
         let names: Vec<&str> = stuck.iter().map(|&i| wf.nodes[i].id.as_str()).collect();
         out.push(diag(
             codes::CYCLE,
