@@ -58,7 +58,13 @@ fn read_text(path: &Path) -> Result<String, String> {
             display_name(path)
         ),
     })?;
-    String::from_utf8(bytes).map_err(|e| format!("{}: not valid UTF-8 (byte {})", display_name(path), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not valid UTF-8 (byte {})",
+            display_name(path),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn fail(message: impl AsRef<str>) -> ExitCode {
@@ -99,7 +105,11 @@ pub fn run(args: WorkflowArgs) -> ExitCode {
     match args.command {
         WorkflowCommand::Import { file, no_spans } => import(&file, no_spans),
         WorkflowCommand::Export { file } => export(&file),
-        WorkflowCommand::Validate { file, templates, format } => validate(&file, templates.as_deref(), &format),
+        WorkflowCommand::Validate {
+            file,
+            templates,
+            format,
+        } => validate(&file, templates.as_deref(), &format),
     }
 }
 
@@ -135,7 +145,13 @@ fn export(path: &Path) -> ExitCode {
         }
         Err(diagnostics) => {
             for d in diagnostics {
-                eprintln!("{}: {}[{}]: {}", display_name(path), d.severity.as_str(), d.code, d.message);
+                eprintln!(
+                    "{}: {}[{}]: {}",
+                    display_name(path),
+                    d.severity.as_str(),
+                    d.code,
+                    d.message
+                );
             }
             ExitCode::from(1)
         }

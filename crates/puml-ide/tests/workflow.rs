@@ -23,7 +23,9 @@ fn root() -> PathBuf {
 fn files(ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in ["seed", "rules", "malformed"] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else { continue };
+        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
+            continue;
+        };
         for e in entries.flatten() {
             let p = e.path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -47,12 +49,25 @@ fn describe(text: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diagnostics {
         let at = index.line_col(text, d.range.start());
-        out.push_str(&format!("{}:{}: {}[{}]: {}\n", at.line, at.col, d.severity.as_str(), d.code, d.message));
+        out.push_str(&format!(
+            "{}:{}: {}[{}]: {}\n",
+            at.line,
+            at.col,
+            d.severity.as_str(),
+            d.code,
+            d.message
+        ));
         for fix in &d.fixes {
             let edits: Vec<String> = fix
                 .edits
                 .iter()
-                .map(|e| format!("{:?} -> {:?}", &text[usize::from(e.range.start())..usize::from(e.range.end())], e.new_text))
+                .map(|e| {
+                    format!(
+                        "{:?} -> {:?}",
+                        &text[usize::from(e.range.start())..usize::from(e.range.end())],
+                        e.new_text
+                    )
+                })
                 .collect();
             out.push_str(&format!("  fix: {} ({})\n", fix.title, edits.join(", ")));
         }
@@ -96,7 +111,12 @@ fn fixtures_import_validate_and_round_trip() {
         let spans = imported.spans();
         assert_eq!(spans.len(), w.nodes.len());
         for (node, (start, end)) in w.nodes.iter().zip(&spans) {
-            assert!(start < end && (*end as usize) <= text.len(), "{}: span of {}", path.display(), node.id);
+            assert!(
+                start < end && (*end as usize) <= text.len(),
+                "{}: span of {}",
+                path.display(),
+                node.id
+            );
         }
         let with_spans: Value = serde_json::from_str(&w.to_json(Some(&spans)).to_pretty()).unwrap();
         let errors = schema_errors(&schema, &schema, &with_spans, "$");
@@ -111,14 +131,28 @@ fn fixtures_import_validate_and_round_trip() {
         let exported_path = path.with_extension("exported.puml");
         expect_file![exported_path.clone()].assert_eq(&exported);
         let again = import(&exported);
-        assert!(!again.has_errors(), "{}: export does not import: {:?}", path.display(), again.diagnostics);
+        assert!(
+            !again.has_errors(),
+            "{}: export does not import: {:?}",
+            path.display(),
+            again.diagnostics
+        );
         let w2 = &again.import.as_ref().unwrap().workflow;
         assert_eq!(w2, w, "{}: import(export(w)) != w", path.display());
-        assert_eq!(workflow::export(w2).unwrap(), exported, "{}: export is not stable", path.display());
+        assert_eq!(
+            workflow::export(w2).unwrap(),
+            exported,
+            "{}: export is not stable",
+            path.display()
+        );
         // JSON text → workflow → JSON text is the identity too.
         let parsed = workflow::workflow_from_json_text(&w.to_json(Some(&spans)).to_pretty()).unwrap();
         assert_eq!(&parsed, w);
-        let name = exported_path.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+        let name = exported_path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let expected = format!("{name}\t{:016x}\tVALID", fnv(&exported));
         if !verdicts.lines().any(|l| l == expected) {
             unjudged.push(expected);
@@ -159,14 +193,23 @@ fn json_fixtures_validate() {
 fn bad_json_is_diagnosed() {
     let cases = [
         ("[]", "not a JSON object"),
-        ("{\"nodes\": [{\"id\": \"a\", \"type\": \"prompt\"}]}", "unknown node type `prompt`"),
-        ("{\"nodes\": [{\"id\": 3, \"type\": \"output\"}]}", "nodes[0].id: expected a string"),
+        (
+            "{\"nodes\": [{\"id\": \"a\", \"type\": \"prompt\"}]}",
+            "unknown node type `prompt`",
+        ),
+        (
+            "{\"nodes\": [{\"id\": 3, \"type\": \"output\"}]}",
+            "nodes[0].id: expected a string",
+        ),
         ("{\"edges\": [{\"source\": \"a\"}]}", "edges[0].target: missing"),
         ("{\"title\": ", "not JSON"),
     ];
     for (text, message) in cases {
         let d = workflow::workflow_from_json_text(text).unwrap_err();
-        assert!(d.iter().any(|d| d.code == "F0002" && d.message.contains(message)), "{text}: {d:?}");
+        assert!(
+            d.iter().any(|d| d.code == "F0002" && d.message.contains(message)),
+            "{text}: {d:?}"
+        );
     }
     let w = workflow::workflow_from_json_text(
         r#"{"title": "", "nodes": [{"id": "a", "type": "output", "data": {"label": "A"}}], "edges": [{"source": "a", "target": "b", "sourceHandle": "output", "targetHandle": "input"}], "variables": [], "agents": []}"#,
@@ -186,7 +229,12 @@ fn hostile_inputs() {
         "[".repeat(3000)
     );
     let _ = import(&note);
-    for junk in ["<<prompt>>\n: : :", "<<router>>\nroutes: 3", "<<input>>\nvariables: [1, {a: b}]", "<<aggregator>>\ninputs: {a: 1}\n&x *y"] {
+    for junk in [
+        "<<prompt>>\n: : :",
+        "<<router>>\nroutes: 3",
+        "<<input>>\nvariables: [1, {a: b}]",
+        "<<aggregator>>\ninputs: {a: 1}\n&x *y",
+    ] {
         let text = format!("@startuml\nstart\n:A;\nnote right\n{junk}\nend note\nstop\n@enduml\n");
         let _ = import(&text);
     }
@@ -198,9 +246,19 @@ fn hostile_inputs() {
 fn generated_large_workflow() {
     let text = puml_ide::workflow::bench::generated_diagram(1000);
     let report = import(&text);
-    assert!(!report.has_errors(), "{:?}", &report.diagnostics[..report.diagnostics.len().min(3)]);
+    assert!(
+        !report.has_errors(),
+        "{:?}",
+        &report.diagnostics[..report.diagnostics.len().min(3)]
+    );
     let w: &Workflow = &report.import.as_ref().unwrap().workflow;
-    assert!(w.nodes.iter().filter(|n| n.node_type == workflow::NodeType::PromptBlock).count() >= 1000);
+    assert!(
+        w.nodes
+            .iter()
+            .filter(|n| n.node_type == workflow::NodeType::PromptBlock)
+            .count()
+            >= 1000
+    );
     let exported = workflow::export(w).unwrap();
     assert_eq!(&import(&exported).import.unwrap().workflow, w);
 }
@@ -266,4 +324,3 @@ fn schema_errors(root: &Value, schema: &Value, value: &Value, at: &str) -> Vec<S
     }
     errors
 }
-

@@ -31,7 +31,10 @@ pub fn generated_diagram(activities: usize) -> String {
                 i += 1;
             }
             1 => {
-                out.push_str(&format!("if (out{}.score > 0.5?) then (yes)\n", i.saturating_sub(1) / 2 * 2));
+                out.push_str(&format!(
+                    "if (out{}.score > 0.5?) then (yes)\n",
+                    i.saturating_sub(1) / 2 * 2
+                ));
                 step(&mut out, i, "  ");
                 out.push_str("else (no)\n");
                 step(&mut out, i + 1, "  ");
@@ -50,7 +53,10 @@ pub fn generated_diagram(activities: usize) -> String {
                 out.push_str("repeat\n");
                 step(&mut out, i, "  ");
                 step(&mut out, i + 1, "  ");
-                out.push_str(&format!("repeat while (out{}.done == false?) is (again)\n->done;\n", i + 2));
+                out.push_str(&format!(
+                    "repeat while (out{}.done == false?) is (again)\n->done;\n",
+                    i + 2
+                ));
                 i += 2;
             }
         }

@@ -49,7 +49,11 @@ pub fn export(workflow: &Workflow) -> Result<String, Vec<String>> {
     };
     // The flow begins at `start`, else at the nodes nothing leads to;
     // several of those are the branches of a leading `fork`.
-    let roots: Vec<usize> = match workflow.nodes.iter().position(|n| n.node_type == NodeType::WorkflowStart) {
+    let roots: Vec<usize> = match workflow
+        .nodes
+        .iter()
+        .position(|n| n.node_type == NodeType::WorkflowStart)
+    {
         Some(start) => vec![start],
         None => (0..workflow.nodes.len()).filter(|&n| g.preds[n] == 0).collect(),
     };
@@ -236,7 +240,8 @@ impl Emitter<'_> {
     fn chain(&mut self, g: &Graph, mut cur: Option<usize>, stop: Option<usize>, depth: usize) {
         if depth > MAX_DEPTH {
             let at = cur.map(|n| self.wf.nodes[n].id.as_str()).unwrap_or("");
-            self.errors.push(format!("blocks nest deeper than {MAX_DEPTH} (at `{at}`)"));
+            self.errors
+                .push(format!("blocks nest deeper than {MAX_DEPTH} (at `{at}`)"));
             return;
         }
         let wf = self.wf;

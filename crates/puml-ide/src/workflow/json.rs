@@ -261,7 +261,9 @@ impl Reader<'_> {
             }
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
-                while self.pos < self.bytes.len() && matches!(self.bytes[self.pos], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                while self.pos < self.bytes.len()
+                    && matches!(self.bytes[self.pos], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
                     self.pos += 1;
                 }
                 let n = &self.text[start..self.pos];
@@ -320,7 +322,10 @@ impl Reader<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, String> {
-        let digits = self.text.get(self.pos..self.pos + 4).ok_or_else(|| self.error("short \\u escape"))?;
+        let digits = self
+            .text
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("short \\u escape"))?;
         let code = u32::from_str_radix(digits, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.pos += 4;
         Ok(code)
@@ -333,7 +338,10 @@ mod tests {
     fn reads_what_it_prints() {
         let text = r#"{"b": [1, -2.5e3, true, null, "x\n\"y\" \u00e9"], "a": {}}"#;
         let v = super::parse(text).unwrap();
-        assert_eq!(v.to_compact(), r#"{"b": [1, -2.5e3, true, null, "x\n\"y\" é"], "a": {}}"#);
+        assert_eq!(
+            v.to_compact(),
+            r#"{"b": [1, -2.5e3, true, null, "x\n\"y\" é"], "a": {}}"#
+        );
         assert_eq!(super::parse(&v.to_pretty()).unwrap(), v);
         assert!(super::parse("{\"a\": }").is_err());
         assert!(super::parse(&"[".repeat(10_000)).is_err());
