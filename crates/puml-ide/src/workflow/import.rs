@@ -55,6 +55,8 @@ struct Builder<'a> {
     text: &'a str,
     out: WorkflowImport,
     ids: HashMap<String, usize>,
+    /// Every id given out, so a suffixed id never repeats an earlier one.
+    used: std::collections::HashSet<String>,
     frontier: Vec<(usize, String)>,
 }
 
@@ -88,6 +90,7 @@ pub fn import(
         text,
         out: WorkflowImport::default(),
         ids: HashMap::new(),
+        used: std::collections::HashSet::new(),
         frontier: Vec::new(),
     };
     b.out.workflow.title = title.or(name).unwrap_or_default().trim().to_string();
