@@ -74,16 +74,23 @@ fn action_text(node: &SyntaxNode) -> String {
     let mut lines = Vec::new();
     let mut current = String::new();
     let mut inside = false;
+    let mut terminated = false;
     for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
         match token.kind() {
             COLON if !inside => inside = true,
-            TERMINATOR => break,
+            TERMINATOR => {
+                terminated = true;
+                break;
+            }
             NEWLINE if inside => lines.push(std::mem::take(&mut current)),
             _ if inside => current.push_str(token.text()),
             _ => {}
         }
     }
-    lines.push(current);
+    // An unterminated action is its one line (its newline is no text).
+    if terminated || lines.is_empty() {
+        lines.push(current);
+    }
     lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n")
 }
 
@@ -109,6 +116,9 @@ impl ActivityLowering {
         self.map.steps.push(range);
     }
 
+    // A closer's `self.close(…)` reports and pops: it belongs in the arm's
+    // body, not in a match guard.
+    #[allow(clippy::collapsible_match)]
     pub(crate) fn statement(&mut self, node: &SyntaxNode) {
         let range = statement_range(node);
         let tokens = significant(node);

@@ -126,7 +126,7 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Sequence;
     }
-    if trimmed.starts_with('-') || trimmed.starts_with("(*)") || trimmed.starts_with('!') {
+    if trimmed.starts_with('-') || trimmed.contains("(*)") || trimmed.starts_with('!') {
         return LineClass::Neutral;
     }
     // `A -> B`: a message (arrows alone start with `-` and were handled).
@@ -236,9 +236,8 @@ impl<'a> Parser<'a> {
             if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
                 return false;
             }
-            if trimmed.starts_with("/'") {
+            if let Some(after) = trimmed.strip_prefix("/'") {
                 // Skip to the line that closes the comment.
-                let after = &trimmed[2..];
                 if !after.contains("'/") {
                     idx += 1;
                     while idx < self.lines.len() && !self.lines[idx].content.contains("'/") {
@@ -294,7 +293,7 @@ impl<'a> Parser<'a> {
             w if COMMON_WORDS.contains(&w) => self.keyword_statement(&line, &word, trimmed),
             _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
             "start" | "stop" | "end" | "kill" | "detach" | "break"
-                if compact == *word || compact.strip_suffix(';').is_some_and(|c| c.trim_end() == &*word) =>
+                if compact == *word || compact.strip_suffix(';').is_some_and(|c| c == &*word) =>
             {
                 self.act_keywords(&line, ACT_FLOW, 1)
             }
@@ -541,13 +540,10 @@ impl<'a> Parser<'a> {
         }
         lx.ws();
         if lx.rest().starts_with('{') {
-            match lx.rest().find('}') {
-                Some(close) => {
-                    lx.push(L_BRACE, 1);
-                    lx.push(TEXT, close - 1);
-                    lx.push(R_BRACE, 1);
-                }
-                None => {}
+            if let Some(close) = lx.rest().find('}') {
+                lx.push(L_BRACE, 1);
+                lx.push(TEXT, close - 1);
+                lx.push(R_BRACE, 1);
             }
         }
         lx.ws();
@@ -726,8 +722,6 @@ impl<'a> Parser<'a> {
             if !lx.at_end() {
                 lx.text_to_end();
             }
-        } else if !ok {
-            self.report_activity_leftover(&mut lx, line);
         } else {
             self.report_activity_leftover(&mut lx, line);
         }
@@ -773,23 +767,32 @@ impl<'a> Parser<'a> {
     fn act_unknown(&mut self, line: &Line<'a>, word: &str, trimmed: &str) {
         self.builder.start_node(ERROR_STATEMENT.into());
         let range = self.line_range(line);
-        let lower = trimmed.trim_end().to_ascii_lowercase();
-        let diagnostic = if trimmed.starts_with("(*)") {
-            Diagnostic::error(
+        let diagnostic = if trimmed.contains("(*)") {
+            let diagnostic = Diagnostic::error(
                 codes::LEGACY_ACTIVITY,
                 range,
-                "`(*)` is the legacy activity syntax, which cannot be mixed with the new one (`start`, `:action;`): write `start` or `stop`",
-            )
-        } else if matches!(word, "flowchart" | "graph")
-            || lower.contains("-->|")
-            || lower.contains("--> ") && lower.contains('[')
-        {
+                "`(*)` is the legacy activity syntax, which cannot be mixed with the new one: write `start`/`stop` and `:action;` lines",
+            );
+            match legacy_fix(trimmed.trim_end()) {
+                Some(replacement) => diagnostic.with_fix(
+                    "Write it in the new syntax",
+                    vec![TextEdit::replace(range, replacement)],
+                ),
+                None => diagnostic,
+            }
+        } else if matches!(word, "flowchart" | "graph") {
             Diagnostic::error(
                 codes::MERMAID_FLOWCHART,
                 range,
-                "this is Mermaid flowchart syntax; a PlantUML activity diagram uses `start`, `:action;`, `if (…) then` … `endif`",
+                "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
             )
-            .with_fix("Remove the line", vec![TextEdit::delete(self.full_line_range(line))])
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if looks_like_message_text(trimmed) || trimmed.contains("-->") {
+            Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a message or link (`A -> B`) is no statement of an activity diagram: steps follow each other in order (`:A;` then `:B;`), and a block is one diagram type",
+            )
         } else {
             Diagnostic::error(
                 codes::SYNTAX_ERROR,
@@ -822,6 +825,21 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
+    }
+}
+
+/// `(*) --> "Text"` → `start` + `:Text;`; `"Text" --> (*)` → `:Text;` + `stop`.
+fn legacy_fix(line: &str) -> Option<String> {
+    let (left, right) = line.split_once("-->").or_else(|| line.split_once("->"))?;
+    let (left, right) = (left.trim(), right.trim());
+    let text = |t: &str| {
+        let t = t.trim();
+        (t.len() >= 2 && t.starts_with('"') && t.ends_with('"')).then(|| t[1..t.len() - 1].to_string())
+    };
+    match (left, right) {
+        ("(*)", r) => text(r).map(|t| format!("start\n:{t};")),
+        (l, "(*)") => text(l).map(|t| format!(":{t};\nstop")),
+        _ => None,
     }
 }
 

@@ -1747,7 +1747,14 @@ impl<'a> Parser<'a> {
         let word_start = line.content.len() - trimmed.len();
         let word_range = self.range(line, word_start, word_start + word.len());
         let lower = trimmed.to_ascii_lowercase();
-        let diagnostic = if word == "sequencediagram" {
+        let diagnostic = if matches!(word, "flowchart" | "graph") {
+            Diagnostic::error(
+                codes::MERMAID_FLOWCHART,
+                range,
+                "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
+            )
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if word == "sequencediagram" {
             Diagnostic::error(
                 codes::MERMAID_HEADER,
                 range,
