@@ -396,10 +396,12 @@ impl Builder<'_> {
             format!("{slug}_{count}")
         };
         // `a_2` may itself be the slug of an earlier step's text.
-        while self.out.workflow.nodes.iter().any(|n| n.id == id) {
-            *self.ids.entry(slug.clone()).or_insert(0) += 1;
-            id = format!("{slug}_{}", self.ids[&slug]);
+        while self.used.contains(&id) {
+            let count = self.ids.entry(slug.clone()).or_insert(0);
+            *count += 1;
+            id = format!("{slug}_{count}");
         }
+        self.used.insert(id.clone());
         id
     }
 
