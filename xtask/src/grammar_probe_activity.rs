@@ -543,6 +543,17 @@ fn kinds(out: &mut Vec<Case>) {
         &["legend", "text", "endlegend", "start"],
         &["title", "multi", "end title", ":a;"],
         &["header h", "footer f", "caption c", "start"],
+        // Lines neither language reads: both fail there, sequence wins.
+        &["rect x", ":a;"],
+        &["foo bar", ":a;"],
+        &["else", ":a;"],
+        &["A -) B: hi", ":a;"],
+        &["hide footbox", ":a;"],
+        &["mainframe x", ":a;"],
+        &["->", ":a;"],
+        &["(*) --> \"a\"", ":a;"],
+        &["autonumber", ":a;"],
+        &["rect x", "A -) B: hi", "end"],
     ];
     for lines in sets {
         out.push(diagram("kind", lines));

@@ -394,6 +394,24 @@ pub fn explanation_json(text: &str, e: &Explanation) -> Value {
             "participants": n.participants,
             "text": n.text,
         })).collect::<Vec<_>>(),
+        "activity": e.activity.as_ref().map(|a| json!({
+            "lanes": a.lanes.iter().map(|l| json!({
+                "name": l.name,
+                "color": l.color,
+                "line": l.line,
+                "actions": l.actions,
+            })).collect::<Vec<_>>(),
+            "steps": a.steps.iter().map(|s| json!({
+                "line": s.line,
+                "depth": s.depth,
+                "text": s.text,
+                "lane": s.lane,
+            })).collect::<Vec<_>>(),
+            "actions": a.actions,
+            "decisions": a.decisions,
+            "loops": a.loops,
+            "parallel": a.parallel,
+        })),
         "diagnostics": diagnostics_json(text, &e.diagnostics),
     })
 }

@@ -1,5 +1,6 @@
 //! The formatter's invariants, checked on every diagram of `test-data/` and
 //! of the shared corpora (`../shared/corpus`, `../shared/corpus-mutants`,
+//! `../shared/corpus-activity`,
 //! when present beside the repository):
 //!
 //! - idempotent: `fmt(fmt(x)) == fmt(x)`;
@@ -91,6 +92,7 @@ fn formatter_invariants_hold_on_every_file() {
     let corpus = files.len() - local;
     diagram_files(&shared.join("corpus-mutants"), &mut files);
     let mutants = files.len() - local - corpus;
+    diagram_files(&shared.join("corpus-activity"), &mut files);
     let mut failures = Vec::new();
     let mut with_messages = 0;
     let mut changed = 0;
@@ -147,4 +149,33 @@ fn truncated_inputs_format_idempotently() {
         }
     }
     println!("{checked} truncated inputs formatted idempotently");
+}
+
+/// The same invariants over every generated activity grammar case
+/// (`test-data/grammar/activity/cases.tsv`: each statement form, nested
+/// blocks, broken ones).
+#[test]
+fn formatter_invariants_hold_on_the_activity_grammar_cases() {
+    let path = repo_root().join("test-data/grammar/activity/cases.tsv");
+    let Ok(tsv) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let Some(text) = line.splitn(4, '\t').nth(3) else {
+            continue;
+        };
+        let text = text.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
+        let id = line.split('\t').next().unwrap_or("?");
+        failures.extend(check(Path::new(id), &text));
+        checked += 1;
+    }
+    assert!(checked > 500, "only {checked} cases");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

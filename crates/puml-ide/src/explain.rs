@@ -23,6 +23,44 @@ pub struct Explanation {
     pub diagram_count: usize,
     /// Which of them this explains (0-based).
     pub diagram_index: usize,
+    /// Set for an activity diagram (then `participants`, `flow` and
+    /// `groups` are empty).
+    pub activity: Option<ActivitySummary>,
+}
+
+/// What an activity diagram says: its swimlanes and its steps in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivitySummary {
+    pub lanes: Vec<LaneSummary>,
+    pub steps: Vec<ActivityStepSummary>,
+    pub actions: usize,
+    /// `if`, `elseif` and `switch` blocks.
+    pub decisions: usize,
+    /// `while` and `repeat` blocks.
+    pub loops: usize,
+    /// `fork` and `split` blocks.
+    pub parallel: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneSummary {
+    pub name: String,
+    pub color: Option<String>,
+    /// 1-based line of its first declaration or use.
+    pub line: u32,
+    pub actions: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivityStepSummary {
+    /// 1-based source line (0 when unknown).
+    pub line: u32,
+    /// Block nesting (0 at the top).
+    pub depth: usize,
+    /// The step in words, e.g. `action "Ship"`, `if "in stock?" then "yes"`.
+    pub text: String,
+    /// The swimlane it is drawn in.
+    pub lane: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,8 +184,29 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             diagnostics: analysis.diagnostics.clone(),
             diagram_count,
             diagram_index,
+            activity: None,
         };
     };
+    if let Some(activity) = &diagram.activity {
+        let map = analysis
+            .source_map
+            .diagrams
+            .get(diagram_index)
+            .and_then(|m| m.activity.as_ref());
+        let summary = activity_summary(lines, activity, map);
+        return Explanation {
+            summary: summarize_activity(diagram, &summary),
+            title: diagram.title.clone(),
+            participants: Vec::new(),
+            flow: Vec::new(),
+            groups: Vec::new(),
+            notes: Vec::new(),
+            diagnostics: diagnostics_of(analysis, diagram_index),
+            diagram_count,
+            diagram_index,
+            activity: Some(summary),
+        };
+    }
     let map = analysis.source_map.diagrams.get(diagram_index);
     let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
 
@@ -278,7 +337,194 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
         diagnostics: diagnostics_of(analysis, diagram_index),
         diagram_count,
         diagram_index,
+        activity: None,
     }
+}
+
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\n', " "))
+}
+
+fn labelled(what: &str, label: &Option<String>) -> String {
+    match label {
+        Some(l) => format!("{what} {}", quoted(l)),
+        None => what.to_string(),
+    }
+}
+
+/// The steps of an activity diagram in words, with their nesting.
+fn activity_summary(
+    lines: &Lines,
+    activity: &puml_sema::activity::ActivityDiagram,
+    map: Option<&puml_sema::activity::ActivitySourceMap>,
+) -> ActivitySummary {
+    use puml_sema::activity::Step;
+    let mut lanes: Vec<LaneSummary> = activity
+        .lanes
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LaneSummary {
+            name: l.display.clone(),
+            color: l.color.clone(),
+            line: map.and_then(|m| m.lanes.get(i)).map_or(0, |r| lines.line(*r)),
+            actions: 0,
+        })
+        .collect();
+    let (mut actions, mut decisions, mut loops, mut parallel) = (0, 0, 0, 0);
+    let mut depth = 0usize;
+    let mut steps = Vec::new();
+    let mut lane: Option<String> = None;
+    for (index, step) in activity.steps.iter().enumerate() {
+        // Middles print one level out, closers close before they print.
+        let (before, after) = match step {
+            Step::IfStart { .. }
+            | Step::SwitchStart { .. }
+            | Step::WhileStart { .. }
+            | Step::RepeatStart { .. }
+            | Step::ForkStart
+            | Step::SplitStart
+            | Step::ContainerStart { .. } => (0, 1),
+            Step::ElseIf { .. } | Step::Else { .. } | Step::Case { .. } | Step::ForkAgain | Step::SplitAgain => (1, 1),
+            Step::Backward(_) => (1, 1),
+            Step::EndIf
+            | Step::EndSwitch
+            | Step::EndWhile { .. }
+            | Step::RepeatWhile { .. }
+            | Step::EndFork { .. }
+            | Step::EndSplit
+            | Step::ContainerEnd => (1, 0),
+            _ => (0, 0),
+        };
+        depth = depth.saturating_sub(before);
+        let text = match step {
+            Step::Start => "start".to_string(),
+            Step::Stop => "stop".to_string(),
+            Step::End => "end".to_string(),
+            Step::Kill => "kill".to_string(),
+            Step::Detach => "detach".to_string(),
+            Step::Break => "break".to_string(),
+            Step::Action(a) => {
+                actions += 1;
+                if let Some(l) = a.lane.and_then(|l| lanes.get_mut(l.index())) {
+                    l.actions += 1;
+                }
+                match &a.stereotype {
+                    Some(s) => format!("action {} <<{s}>>", quoted(&a.text)),
+                    None => format!("action {}", quoted(&a.text)),
+                }
+            }
+            Step::Arrow(arrow) => labelled("arrow", &arrow.label),
+            Step::Note(note) => format!(
+                "{}note {}: {}",
+                if note.floating { "floating " } else { "" },
+                match note.position {
+                    puml_sema::activity::ActivityNotePosition::Left => "left",
+                    puml_sema::activity::ActivityNotePosition::Right => "right",
+                },
+                quoted(&note.text)
+            ),
+            Step::Lane(id) => {
+                lane = activity.lanes.get(id.index()).map(|l| l.display.clone());
+                format!("swimlane {}", quoted(lane.as_deref().unwrap_or("")))
+            }
+            Step::Connector { name, .. } => format!("connector ({name})"),
+            Step::IfStart {
+                condition, then_label, ..
+            } => {
+                decisions += 1;
+                labelled(&format!("if {} then", quoted(condition)), then_label)
+            }
+            Step::ElseIf { condition, then_label } => {
+                decisions += 1;
+                labelled(&format!("elseif {} then", quoted(condition)), then_label)
+            }
+            Step::Else { label } => labelled("else", label),
+            Step::EndIf => "endif".to_string(),
+            Step::SwitchStart { condition } => {
+                decisions += 1;
+                format!("switch {}", quoted(condition))
+            }
+            Step::Case { label } => format!("case {}", quoted(label)),
+            Step::EndSwitch => "endswitch".to_string(),
+            Step::WhileStart { condition, label } => {
+                loops += 1;
+                labelled(&format!("while {}", quoted(condition)), label)
+            }
+            Step::EndWhile { label } => labelled("endwhile", label),
+            Step::RepeatStart { label } => {
+                loops += 1;
+                labelled("repeat", label)
+            }
+            Step::Backward(a) => format!("backward {}", quoted(&a.text)),
+            Step::RepeatWhile { condition, .. } => labelled("repeat while", condition),
+            Step::ForkStart => {
+                parallel += 1;
+                "fork".to_string()
+            }
+            Step::ForkAgain => "fork again".to_string(),
+            Step::EndFork { merge, .. } => if *merge { "end merge" } else { "end fork" }.to_string(),
+            Step::SplitStart => {
+                parallel += 1;
+                "split".to_string()
+            }
+            Step::SplitAgain => "split again".to_string(),
+            Step::EndSplit => "end split".to_string(),
+            Step::ContainerStart { kind, name, .. } => {
+                format!("{} {}", format!("{kind:?}").to_lowercase(), quoted(name))
+            }
+            Step::ContainerEnd => "end of container".to_string(),
+        };
+        steps.push(ActivityStepSummary {
+            line: map.and_then(|m| m.steps.get(index)).map_or(0, |r| lines.line(*r)),
+            depth,
+            text,
+            lane: lane.clone(),
+        });
+        depth += after;
+    }
+    ActivitySummary {
+        lanes,
+        steps,
+        actions,
+        decisions,
+        loops,
+        parallel,
+    }
+}
+
+fn summarize_activity(diagram: &Diagram, summary: &ActivitySummary) -> String {
+    let mut sentence = String::new();
+    if let Some(title) = &diagram.title {
+        sentence.push_str(&format!("\"{}\": ", title.replace("\\n", " ")));
+    }
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    sentence.push_str(&format!(
+        "An activity diagram with {}",
+        plural(summary.actions, "action", "actions")
+    ));
+    if !summary.lanes.is_empty() {
+        let names: Vec<&str> = summary.lanes.iter().map(|l| l.name.as_str()).collect();
+        sentence.push_str(&format!(
+            " in {} ({})",
+            plural(summary.lanes.len(), "swimlane", "swimlanes"),
+            names.join(", ")
+        ));
+    }
+    let mut parts = Vec::new();
+    if summary.decisions > 0 {
+        parts.push(plural(summary.decisions, "decision", "decisions"));
+    }
+    if summary.loops > 0 {
+        parts.push(plural(summary.loops, "loop", "loops"));
+    }
+    if summary.parallel > 0 {
+        parts.push(plural(summary.parallel, "parallel block", "parallel blocks"));
+    }
+    if !parts.is_empty() {
+        sentence.push_str(&format!(", {}", parts.join(", ")));
+    }
+    sentence.push('.');
+    sentence
 }
 
 /// The diagnostics inside one diagram of a file that has several; those
@@ -534,6 +780,23 @@ pub fn render_text(explanation: &Explanation) -> String {
             explanation.diagram_index + 1,
             explanation.diagram_count
         ));
+    }
+    if let Some(activity) = &explanation.activity {
+        if !activity.lanes.is_empty() {
+            out.push_str("Swimlanes:\n");
+            for lane in &activity.lanes {
+                out.push_str(&format!(
+                    "  \"{}\" (line {}): {} action(s)\n",
+                    lane.name, lane.line, lane.actions
+                ));
+            }
+            out.push('\n');
+        }
+        out.push_str("Steps:\n");
+        for step in &activity.steps {
+            let indent = "  ".repeat(step.depth.min(MAX_GROUP_PATH) + 1);
+            out.push_str(&format!("{indent}{}  (line {})\n", step.text, step.line));
+        }
     }
     if !explanation.participants.is_empty() {
         out.push_str("Participants:\n");

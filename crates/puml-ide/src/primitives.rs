@@ -13,10 +13,12 @@ pub enum Category {
     Styling,
     Preprocessor,
     Layout,
+    /// Activity diagrams (PlantUML's new activity syntax).
+    Activity,
 }
 
 impl Category {
-    pub const ALL: [Category; 8] = [
+    pub const ALL: [Category; 9] = [
         Category::Participants,
         Category::Arrows,
         Category::Notes,
@@ -25,6 +27,7 @@ impl Category {
         Category::Styling,
         Category::Preprocessor,
         Category::Layout,
+        Category::Activity,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -36,6 +39,7 @@ impl Category {
             Category::Styling => "styling",
             Category::Preprocessor => "preprocessor",
             Category::Layout => "layout",
+            Category::Activity => "activity",
         }
     }
     pub fn title(self) -> &'static str {
@@ -48,6 +52,7 @@ impl Category {
             Category::Styling => "Styling",
             Category::Preprocessor => "Preprocessor",
             Category::Layout => "Layout and page decorations",
+            Category::Activity => "Activity diagrams",
         }
     }
 }
@@ -173,6 +178,25 @@ static CATALOG: &[Primitive] = &[
     p(Layout, "delay", "... | ... text ...", "Marks time passing.", "Alice -> Bob : send\n... 5 minutes later ...\nBob --> Alice : reply"),
     p(Layout, "space", "||| | ||N||", "Extra vertical space (N pixels).", "Alice -> Bob : one\n|||\nAlice -> Bob : two\n||45||\nAlice -> Bob : three"),
     p(Layout, "newpage", "newpage [title]", "Starts a new page.", "Alice -> Bob : one\nnewpage Part 2\nAlice -> Bob : two"),
+    // ---- activity diagrams (a block whose first line only one language
+    // reads is an activity line is an activity diagram)
+    p(Activity, "start and stop", "start | stop | end | kill | detach", "Where the flow begins and ends (`end` and `kill` end it with a cross, `detach` lets it run off).", "start\n:Work;\nstop"),
+    p(Activity, "action", ":text;", "A step, drawn as a rounded box; the text may span lines and use creole. It ends only at `;`.", "start\n:Receive the order\nand check it;\nstop"),
+    p(Activity, "action color", ":text; <<#color>>", "A coloured action (the older `#color:text;` is deprecated and reads differently).", "start\n:Ship; <<#LightGreen>>\nstop"),
+    p(Activity, "action stereotype", ":text; <<stereotype>>", "A stereotype on an action (agent workflows use `<<prompt>>`, `<<router>>`…).", "start\n:Summarize; <<prompt>>\nstop"),
+    p(Activity, "if", "if (cond) then [(label)] … [elseif (cond) then [(label)]] … [else [(label)]] … endif", "A decision: a diamond, one branch per `then`/`elseif`/`else`.", "start\nif (in stock?) then (yes)\n  :Ship;\nelseif (backorder?) then (yes)\n  :Wait;\nelse (no)\n  :Cancel;\nendif\nstop"),
+    p(Activity, "if is/equals", "if (a) is (b) then | if (a) equals (b) then", "A decision written as a comparison.", "start\nif (color) equals (red) then\n  :Stop;\nendif\nstop"),
+    p(Activity, "switch", "switch (cond) case (label) … endswitch", "A multi-way decision; a `case` comes before any step.", "start\nswitch (kind?)\ncase (A)\n  :Handle A;\ncase (B)\n  :Handle B;\nendswitch\nstop"),
+    p(Activity, "while", "while (cond) [is (label)] … endwhile [(label)]", "A loop tested before each pass.", "start\nwhile (more items?) is (yes)\n  :Process item;\nendwhile (no)\nstop"),
+    p(Activity, "repeat", "repeat [:label;] … [backward :text;] repeat while (cond) [is (l)] [not (l)]", "A loop tested after each pass, with an optional action on the way back.", "start\nrepeat\n  :Try;\nbackward:Wait;\nrepeat while (failed?) is (yes) not (no)\nstop"),
+    p(Activity, "break", "break", "Leaves the enclosing loop.", "start\nwhile (more?)\n  if (broken?) then (yes)\n    break\n  endif\n  :Next;\nendwhile\nstop"),
+    p(Activity, "fork", "fork … fork again … end fork | end merge", "Parallel branches, joined by a bar (`end merge`: merged without waiting).", "start\nfork\n  :Email;\nfork again\n  :SMS;\nend fork\nstop"),
+    p(Activity, "split", "split … split again … end split", "Branches that start separately, without a fork bar.", "start\nsplit\n  :Web;\nsplit again\n  :Mobile;\nend split\nstop"),
+    p(Activity, "swimlane", "|Name| | |#color|Name| | |#color|alias| Name", "The following steps are drawn in this lane; declare the first lane before the first step.", "|Customer|\nstart\n:Order;\n|#AntiqueWhite|Shop|\n:Pack;\nstop"),
+    p(Activity, "partition", "partition|group|package|rectangle|card Name [#color] { … }", "A titled frame around steps.", "start\npartition Billing {\n  :Invoice;\n}\nstop"),
+    p(Activity, "activity arrow", "-> [label;] | -[#color,dashed|dotted|bold|hidden]-> [label;]", "Styles (and labels) the arrow to the next step.", "start\n:Pay;\n-[#green,dashed]-> paid;\n:Ship;\nstop"),
+    p(Activity, "activity note", "[floating] note left|right: text | note left|right … end note", "A note beside the previous step (or floating).", "start\n:Ship;\nnote right: by courier\nfloating note left: optional\nstop"),
+    p(Activity, "connector", "(A)", "A named circle; two connectors with one name link parts of the flow.", "start\n:Part one;\n(A)\ndetach\n(A)\n:Part two;\nstop"),
 ];
 
 /// Every supported primitive, in catalog order (by category).
@@ -190,7 +214,7 @@ pub fn markdown() -> String {
     let mut out = String::new();
     out.push_str("# puml syntax reference\n\n");
     out.push_str("<!-- Generated from crates/puml-ide/src/primitives.rs by `puml primitives --format markdown`. Do not edit. -->\n\n");
-    out.push_str("Every primitive of PlantUML sequence diagrams that puml supports, by category. ");
+    out.push_str("Every primitive of PlantUML sequence diagrams and activity diagrams (the new syntax) that puml supports, by category. ");
     out.push_str("In the syntax lines `[x]` is optional and `a|b` is a choice. ");
     out.push_str("Every example is checked by the test suite to be a valid diagram when put between `@startuml` and `@enduml`.\n\n");
     for category in Category::ALL {

@@ -245,6 +245,11 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
         }
     }
     for primitive in puml_ide::primitives::catalog() {
+        // Statement completion is for sequence diagrams; activity keywords
+        // would only mislead there (completion does not yet know the block's kind).
+        if primitive.category == puml_ide::primitives::Category::Activity {
+            continue;
+        }
         let Some(keyword) = keyword(primitive) else {
             continue;
         };

@@ -56,6 +56,10 @@ pub const LINE_CUT_WHEN_DRAWN: &str = "W0208";
 /// Activity: a middle or closing statement with no matching open block
 /// (`else` without `if`, `endwhile` inside an `if`, a stray `}`).
 pub const ACTIVITY_UNBALANCED: &str = "E0210";
+/// Activity: a statement where PlantUML refuses it (`kill` right after
+/// `start`, a step between `switch` and its first `case`, a second `else`,
+/// the first swimlane after the first step).
+pub const ACTIVITY_MISPLACED: &str = "E0212";
 /// Activity: `end split` closing a `fork`, `end fork` closing a `split`.
 pub const ACTIVITY_WRONG_CLOSER: &str = "E0211";
 /// Activity: a block (`if`, `while`, `repeat`, `fork`, `partition`, …)
@@ -63,3 +67,6 @@ pub const ACTIVITY_WRONG_CLOSER: &str = "E0211";
 pub const ACTIVITY_UNCLOSED: &str = "W0209";
 /// Activity: `#color:text;`, deprecated in PlantUML 1.2026 (`:text; <<#color>>`).
 pub const DEPRECATED_ACTION_COLOR: &str = "W0210";
+/// Activity: an action without `;` on its first line whose text runs over
+/// lines that read as statements (PlantUML makes them text).
+pub const ACTION_SWALLOWS_LINES: &str = "W0211";

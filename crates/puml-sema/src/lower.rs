@@ -432,6 +432,10 @@ impl DiagramLowering {
     /// PlantUML rejects unknown color names; it reports a block's colors
     /// at the block's last line, so that is where the error goes.
     fn check_colors(&mut self, node: &SyntaxNode, green: &GreenStatement, tokens: &[Tok]) {
+        if node.kind().is_activity_statement() {
+            self.check_activity_colors(node);
+            return;
+        }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
         let any_color =
             tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
@@ -499,6 +503,73 @@ impl DiagramLowering {
                     }
                 }
             }
+        }
+    }
+
+    /// Colours of activity statements, where PlantUML checks them: a
+    /// swimlane's, a note's (on its header line), `<<#color>>` after an
+    /// action, an arrow's styles (`,` or `;` between them). The deprecated
+    /// `#color:` before an action is not checked (PlantUML does not).
+    fn check_activity_colors(&mut self, node: &SyntaxNode) {
+        let mut found: Vec<(String, TextRange, bool)> = Vec::new();
+        for token in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            match token.kind() {
+                COLOR if node.kind() != ACTION && node.kind() != CONNECTOR => {
+                    found.push((token.text().to_string(), token.text_range(), true))
+                }
+                STEREOTYPE if node.kind() == ACTION => {
+                    let body = token.text().trim_start_matches("<<").trim_end_matches(">>").trim();
+                    if body.starts_with('#') {
+                        found.push((body.to_string(), token.text_range(), false));
+                    }
+                }
+                ARROW => {
+                    let text = token.text();
+                    if let (Some(open), Some(close)) = (text.find('['), text.rfind(']')) {
+                        if open < close {
+                            for part in text[open + 1..close].split([',', ';']) {
+                                if part.trim().starts_with('#') {
+                                    found.push((part.trim().to_string(), token.text_range(), false));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // PlantUML reports a block note's colour at its last line.
+        let block_end = node
+            .children()
+            .find(|n| n.kind() == BLOCK_END)
+            .map(|n| statement_range(&n));
+        for (color, range, whole_token) in found {
+            if crate::colors::is_valid_color(&color) {
+                continue;
+            }
+            let mut diagnostic = Diagnostic::error(
+                codes::UNKNOWN_COLOR,
+                block_end.unwrap_or(range),
+                format!("`{color}` is not a color PlantUML knows (use a name like `#LightBlue` or a hex value like `#A0C4FF`)"),
+            );
+            if let Some(closest) = crate::colors::closest_color(&color) {
+                let edit = if whole_token {
+                    TextEdit::replace(range, format!("#{closest}"))
+                } else {
+                    let text = node
+                        .text()
+                        .to_string()
+                        .get(
+                            usize::from(range.start() - node.text_range().start())
+                                ..usize::from(range.end() - node.text_range().start()),
+                        )
+                        .unwrap_or_default()
+                        .replacen(&color, &format!("#{closest}"), 1);
+                    TextEdit::replace(range, text)
+                };
+                diagnostic = diagnostic.with_fix(format!("Use `#{closest}`"), vec![edit]);
+            }
+            self.diagnostics.push(diagnostic);
         }
     }
 

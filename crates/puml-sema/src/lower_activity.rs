@@ -7,7 +7,7 @@
 use crate::activity::*;
 use crate::codes;
 use puml_syntax::ast::{self, statement_range};
-use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use puml_syntax::{Diagnostic, Fix, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use SyntaxKind::*;
 
 /// An open block: what opened it and where.
@@ -54,7 +54,56 @@ pub(crate) struct ActivityLowering {
     pub(crate) map: ActivitySourceMap,
     pub(crate) diagnostics: Vec<Diagnostic>,
     open: Vec<(Block, TextRange)>,
+    /// Parallel to `open`: an `if` has had its `else`, a `switch` its first `case`.
+    seen: Vec<bool>,
     current_lane: Option<LaneId>,
+    /// The repair of the last action that swallowed statement lines (its
+    /// first line lacks `;`, or it is a deprecated `#color:` action): the
+    /// errors those lost lines cause downstream carry it, so `--fix`
+    /// repairs the cause.
+    swallow_fix: Option<Fix>,
+}
+
+/// Words that start an activity statement: an action line beginning with
+/// one was almost certainly meant as its own statement.
+const STATEMENT_WORDS: &[&str] = &[
+    "start",
+    "stop",
+    "end",
+    "kill",
+    "detach",
+    "break",
+    "if",
+    "else",
+    "elseif",
+    "endif",
+    "while",
+    "endwhile",
+    "repeat",
+    "backward",
+    "fork",
+    "split",
+    "switch",
+    "case",
+    "endswitch",
+    "partition",
+    "group",
+    "note",
+];
+
+/// Whether a continuation line of an action reads as a statement.
+fn looks_like_statement(line: &str) -> bool {
+    let t = line.trim();
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    t.starts_with(':')
+        || (t.starts_with('|') && t.len() > 1)
+        || t.starts_with("->")
+        || t.starts_with("-[")
+        || (STATEMENT_WORDS.contains(&word.as_str()) && t.len() >= word.len())
 }
 
 fn inner(paren: &str) -> String {
@@ -111,6 +160,33 @@ fn stereotypes(node: &SyntaxNode) -> (Option<String>, Option<String>) {
 }
 
 impl ActivityLowering {
+    fn open_block(&mut self, block: (Block, TextRange)) {
+        self.open.push(block);
+        self.seen.push(false);
+    }
+
+    fn error(&mut self, code: &'static str, range: TextRange, message: impl Into<String>) {
+        let diagnostic = Diagnostic::error(code, range, message.into());
+        self.push_error(diagnostic);
+    }
+
+    /// An error, with the repair of a swallowing action before it first.
+    fn push_error(&mut self, mut diagnostic: Diagnostic) {
+        if let Some(fix) = &self.swallow_fix {
+            diagnostic.fixes.insert(0, fix.clone());
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// The last step that moves the flow (notes, arrows, lanes aside).
+    fn last_flow_step(&self) -> Option<&Step> {
+        self.diagram
+            .steps
+            .iter()
+            .rev()
+            .find(|s| !matches!(s, Step::Note(_) | Step::Arrow(_) | Step::Lane(_)))
+    }
+
     fn push(&mut self, step: Step, range: TextRange) {
         self.diagram.steps.push(step);
         self.map.steps.push(range);
@@ -128,12 +204,47 @@ impl ActivityLowering {
             .map(|t| t.text().to_ascii_lowercase())
             .collect();
         let first_kw = keywords.first().cloned().unwrap_or_default();
+        // A `switch` takes `case (…)` before anything else (notes aside).
+        if self.open.last().is_some_and(|(b, _)| *b == Block::Switch)
+            && self.seen.last() == Some(&false)
+            && !matches!(
+                node.kind(),
+                CASE | END_SWITCH
+                    | ACT_NOTE
+                    | IF_START
+                    | WHILE_START
+                    | REPEAT_START
+                    | FORK_START
+                    | SWITCH_START
+                    | CONTAINER_START
+            )
+            // A block opened before the first `case` fails at its closer instead.
+            && self.open.last().is_some_and(|(b, _)| *b == Block::Switch)
+        {
+            if let Some(seen) = self.seen.last_mut() {
+                *seen = true;
+            }
+            self.error(
+                codes::ACTIVITY_MISPLACED,
+                range,
+                "a `switch` needs `case (…)` before its first step",
+            );
+        }
         match node.kind() {
             ACTION => {
                 let action = self.action(node);
                 self.push(Step::Action(action), range);
             }
             ACT_FLOW => {
+                if matches!(first_kw.as_str(), "kill" | "detach")
+                    && matches!(self.last_flow_step(), None | Some(Step::Start))
+                {
+                    self.error(
+                        codes::ACTIVITY_MISPLACED,
+                        range,
+                        format!("`{first_kw}` ends the flow of a step: put it after an action (PlantUML: \"{first_kw} cannot be used here\")"),
+                    );
+                }
                 let step = match first_kw.as_str() {
                     "start" => Step::Start,
                     "stop" => Step::Stop,
@@ -146,7 +257,7 @@ impl ActivityLowering {
             }
             IF_START => {
                 let (condition, label) = condition_and_label(&tokens, "then");
-                self.open.push((Block::If, range));
+                self.open_block((Block::If, range));
                 self.push(
                     Step::IfStart {
                         condition,
@@ -158,6 +269,13 @@ impl ActivityLowering {
             }
             ELSE_IF => {
                 self.expect_top(&[Block::If], node, range, "elseif");
+                if self.open.last().is_some_and(|(b, _)| *b == Block::If) && self.seen.last() == Some(&true) {
+                    self.error(
+                        codes::ACTIVITY_MISPLACED,
+                        range,
+                        "`elseif` after the `else` of its `if`",
+                    );
+                }
                 let (condition, label) = condition_and_label(&tokens, "then");
                 self.push(
                     Step::ElseIf {
@@ -169,6 +287,14 @@ impl ActivityLowering {
             }
             ACT_ELSE => {
                 self.expect_top(&[Block::If], node, range, "else");
+                if self.open.last().is_some_and(|(b, _)| *b == Block::If) {
+                    if self.seen.last() == Some(&true) {
+                        self.error(codes::ACTIVITY_MISPLACED, range, "a second `else` in one `if`");
+                    }
+                    if let Some(seen) = self.seen.last_mut() {
+                        *seen = true;
+                    }
+                }
                 self.push(
                     Step::Else {
                         label: label_of(&tokens),
@@ -187,11 +313,14 @@ impl ActivityLowering {
                     .find(|t| t.kind() == PAREN)
                     .map(|t| inner(t.text()))
                     .unwrap_or_default();
-                self.open.push((Block::Switch, range));
+                self.open_block((Block::Switch, range));
                 self.push(Step::SwitchStart { condition }, range);
             }
             CASE => {
                 self.expect_top(&[Block::Switch], node, range, "case");
+                if let (Some((Block::Switch, _)), Some(seen)) = (self.open.last(), self.seen.last_mut()) {
+                    *seen = true;
+                }
                 let label = label_of(&tokens).unwrap_or_default();
                 self.push(Step::Case { label }, range);
             }
@@ -202,7 +331,7 @@ impl ActivityLowering {
             }
             WHILE_START => {
                 let (condition, label) = condition_and_label(&tokens, "is");
-                self.open.push((Block::While, range));
+                self.open_block((Block::While, range));
                 self.push(Step::WhileStart { condition, label }, range);
             }
             END_WHILE => {
@@ -217,7 +346,7 @@ impl ActivityLowering {
             }
             REPEAT_START => {
                 let label = tokens.iter().any(|t| t.kind() == COLON).then(|| action_text(node));
-                self.open.push((Block::Repeat, range));
+                self.open_block((Block::Repeat, range));
                 self.push(Step::RepeatStart { label }, range);
             }
             REPEAT_WHILE => {
@@ -243,7 +372,7 @@ impl ActivityLowering {
                 }
             }
             BACKWARD => {
-                self.expect_top(&[Block::Repeat], node, range, "backward");
+                self.expect_top(&[Block::Repeat, Block::While], node, range, "backward");
                 let action = self.action(node);
                 self.push(Step::Backward(action), range);
             }
@@ -253,7 +382,7 @@ impl ActivityLowering {
                 } else {
                     (Block::Fork, Step::ForkStart)
                 };
-                self.open.push((block, range));
+                self.open_block((block, range));
                 self.push(step, range);
             }
             FORK_AGAIN => {
@@ -311,7 +440,7 @@ impl ActivityLowering {
                     .map(|t| t.text().trim().trim_matches('"').to_string())
                     .unwrap_or_default();
                 let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
-                self.open.push((Block::Container, range));
+                self.open_block((Block::Container, range));
                 self.push(Step::ContainerStart { kind, name, color }, range);
             }
             CONTAINER_END => {
@@ -386,6 +515,7 @@ impl ActivityLowering {
     }
 
     fn action(&mut self, node: &SyntaxNode) -> Action {
+        self.check_swallowing(node);
         let (stereo_color, stereotype) = stereotypes(node);
         let color = ast::tokens_of(node, COLOR)
             .next()
@@ -443,6 +573,55 @@ impl ActivityLowering {
         }
     }
 
+    /// An action over several lines whose later lines read as statements:
+    /// PlantUML silently makes them text. Warn, and remember the repair.
+    fn check_swallowing(&mut self, node: &SyntaxNode) {
+        let text = node.text().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() < 2 || !lines[1..].iter().any(|l| looks_like_statement(l)) {
+            return;
+        }
+        let colored = ast::tokens_of(node, COLOR).next();
+        let start = node.text_range().start();
+        let first = lines[0];
+        let first_end = start + TextSize::of(first.trim_end());
+        let fix = match &colored {
+            // `#c:text;` → `:text; <<#c>>` (the W0210 repair).
+            Some(color) if first.trim_end().ends_with(';') => {
+                let body = first.trim().strip_prefix(color.text()).unwrap_or("").trim_start();
+                let body = body.strip_prefix(':').unwrap_or(body);
+                let body = body.strip_suffix(';').unwrap_or(body);
+                Fix {
+                    title: format!("Write `:…; <<{}>>`", color.text()),
+                    edits: vec![TextEdit::replace(
+                        TextRange::new(color.text_range().start(), first_end),
+                        format!(":{body}; <<{}>>", color.text()),
+                    )],
+                    machine_applicable: true,
+                }
+            }
+            Some(_) => return,
+            None => Fix {
+                title: "End the action with `;` on its first line".to_string(),
+                edits: vec![TextEdit::insert(first_end, ";")],
+                machine_applicable: true,
+            },
+        };
+        if colored.is_none() {
+            let mut diagnostic = Diagnostic::warning(
+                codes::ACTION_SWALLOWS_LINES,
+                TextRange::new(start + TextSize::of(first) - TextSize::of(first.trim_start()), first_end),
+                format!(
+                    "this action has no `;`, so the {} line(s) after it, up to the next `;`, are its text, not statements",
+                    lines.len() - 1
+                ),
+            );
+            diagnostic.fixes.push(fix.clone());
+            self.diagnostics.push(diagnostic);
+        }
+        self.swallow_fix = Some(fix);
+    }
+
     fn swimlane(&mut self, node: &SyntaxNode, range: TextRange) {
         let tokens = significant(node);
         let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
@@ -466,6 +645,20 @@ impl ActivityLowering {
             (segments[1].clone().unwrap_or_default(), segments[2].clone())
         };
         let display = after.filter(|a| !a.is_empty()).unwrap_or_else(|| code.clone());
+        if total >= 3 && color.is_none() {
+            self.error(
+                codes::ACTIVITY_MISPLACED,
+                range,
+                "a swimlane is `|Name|`, `|#color|Name|` or `|#color|alias| Name`",
+            );
+        }
+        if self.diagram.lanes.is_empty() && self.diagram.steps.iter().any(|s| !matches!(s, Step::Note(_))) {
+            self.error(
+                codes::ACTIVITY_MISPLACED,
+                range,
+                "the first swimlane must come before the first step (PlantUML: \"This swimlane must be defined at the start of the diagram\")",
+            );
+        }
         let id = match self.diagram.lanes.iter().position(|l| l.code == code) {
             Some(i) => {
                 let lane = &mut self.diagram.lanes[i];
@@ -512,7 +705,7 @@ impl ActivityLowering {
         if self.open.is_empty() && expected == Block::If && what == "else" {
             diagnostic = diagnostic.with_suggestion("Remove this `else`", vec![TextEdit::delete(node.text_range())]);
         }
-        self.diagnostics.push(diagnostic);
+        self.push_error(diagnostic);
     }
 
     /// A closer: pops its block, or reports what is wrong. Returns whether
@@ -520,6 +713,7 @@ impl ActivityLowering {
     fn close(&mut self, blocks: &[Block], node: &SyntaxNode, range: TextRange, what: &str) -> bool {
         if self.open.last().is_some_and(|(b, _)| blocks.contains(b)) {
             self.open.pop();
+            self.seen.pop();
             return true;
         }
         let expected = blocks.first().copied().unwrap_or(Block::If);
@@ -571,7 +765,7 @@ impl ActivityLowering {
             )
             .with_suggestion("Remove this line", vec![TextEdit::delete(node.text_range())]),
         };
-        self.diagnostics.push(diagnostic);
+        self.push_error(diagnostic);
         false
     }
 

@@ -262,6 +262,8 @@ pub struct PrimitivesOutput {
     pub styling: Vec<Primitive>,
     pub preprocessor: Vec<Primitive>,
     pub layout: Vec<Primitive>,
+    /// Activity diagrams (PlantUML's new activity syntax).
+    pub activity: Vec<Primitive>,
 }
 
 pub struct ListPrimitives;
@@ -269,7 +271,7 @@ pub struct ListPrimitives;
 impl McpTool for ListPrimitives {
     const NAME: &'static str = "puml_list_primitives";
     const TITLE: &'static str = "List supported syntax";
-    const DESCRIPTION: &'static str = "The catalog of sequence-diagram syntax puml supports, by category (participants, arrows, notes, groups, lifecycle, styling, preprocessor, layout), each with syntax, meaning and a valid example. Use it instead of guessing syntax.";
+    const DESCRIPTION: &'static str = "The catalog of sequence- and activity-diagram syntax puml supports, by category (participants, arrows, notes, groups, lifecycle, styling, preprocessor, layout, activity), each with syntax, meaning and a valid example. Use it instead of guessing syntax.";
     type Input = NoInput;
     type Output = PrimitivesOutput;
 
@@ -292,6 +294,7 @@ impl McpTool for ListPrimitives {
                 Category::Styling => &mut out.styling,
                 Category::Preprocessor => &mut out.preprocessor,
                 Category::Layout => &mut out.layout,
+                Category::Activity => &mut out.activity,
             };
             list.push(item);
         }

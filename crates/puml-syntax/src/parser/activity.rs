@@ -4,9 +4,11 @@
 //! keeping the one that reads every line, or, when none does, the one that
 //! read furthest (sequence wins a tie, being tried first). Lines that both
 //! languages read (titles, skinparams, notes, preprocessor lines) decide
-//! nothing, so the type is the one of the first line only one language
-//! reads: [`block_is_activity`]. A block with no such activity line stays
-//! a sequence diagram, whatever else it holds.
+//! nothing; a line neither reads makes both fail there, a tie that sequence
+//! wins. So the type is that of the first line not shared by both: activity
+//! when it is an activity line, sequence otherwise ([`line_class`],
+//! `Parser::block_is_activity`). A block with no activity line before its
+//! first other deciding line stays a sequence diagram.
 //!
 //! Every construct is flat (`IF_START`/`ELSE_IF`/`ACT_ELSE`/`END_IF` are
 //! siblings): only actions whose text spans lines and block notes are
@@ -117,6 +119,11 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Activity;
     }
+    // `break` alone is an activity step or a sequence group; `break label`
+    // only a sequence group.
+    if word == "break" && trimmed.len() > "break".len() && !trimmed.eq_ignore_ascii_case("break;") {
+        return LineClass::Sequence;
+    }
     if SEQUENCE_WORDS.contains(&&*word)
         || PARTICIPANT_KINDS.contains(&&*word)
         || trimmed.starts_with("==")
@@ -126,14 +133,24 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     {
         return LineClass::Sequence;
     }
-    if trimmed.starts_with('-') || trimmed.contains("(*)") || trimmed.starts_with('!') {
+    if trimmed.starts_with('-') && !trimmed.starts_with("--") || trimmed.starts_with("-->") {
+        // `->`, `-[#red]->`: an activity arrow (no sequence message starts with one).
+        return LineClass::Activity;
+    }
+    // Lines both languages read decide nothing.
+    let lower = trimmed.to_ascii_lowercase();
+    if trimmed.contains("(*)")
+        || trimmed.starts_with('!')
+        || lower.starts_with("<style")
+        || COMMON_WORDS.contains(&&*word)
+        || matches!(&*word, "note" | "group" | "break")
+    {
         return LineClass::Neutral;
     }
-    // `A -> B`: a message (arrows alone start with `-` and were handled).
-    if looks_like_message_text(trimmed) {
-        return LineClass::Sequence;
-    }
-    LineClass::Neutral
+    // Any other line is no activity statement: a sequence statement, or a
+    // line neither language reads, where both fail on the same line and
+    // PlantUML (trying sequence diagrams first) keeps the sequence reading.
+    LineClass::Sequence
 }
 
 /// `end`, `end fork`, `end if`…: the activity closers (`end box`, `end
@@ -179,6 +196,14 @@ fn is_connector(trimmed: &str) -> bool {
         && trimmed.ends_with(')')
         && !trimmed.starts_with("(*")
         && !trimmed[1..trimmed.len() - 1].contains(['(', ')'])
+}
+
+/// `#color:(A)`: a coloured connector.
+fn colored_connector(trimmed: &str) -> bool {
+    trimmed.starts_with('#')
+        && trimmed
+            .split_once(':')
+            .is_some_and(|(color, rest)| !color.contains(char::is_whitespace) && is_connector(rest))
 }
 
 /// The block-opening lines whose body the type decision must skip (a note
@@ -288,20 +313,23 @@ impl<'a> Parser<'a> {
         let lines_before = self.pos;
         let lower = trimmed.trim_end().to_ascii_lowercase();
         let compact: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Closers take a `;` after them (`endif;`, `end fork;`).
+        let closer = compact.strip_suffix(';').map(str::trim_end).unwrap_or(&compact);
         match &*word {
             w if w.starts_with('!') => self.keyword_statement(&line, &word, trimmed),
             w if COMMON_WORDS.contains(&w) => self.keyword_statement(&line, &word, trimmed),
             _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
+            "kill" if compact == "kill" || compact.starts_with("kill ") || compact.starts_with("kill;") => {
+                self.act_keywords(&line, ACT_FLOW, 1)
+            }
             "start" | "stop" | "end" | "kill" | "detach" | "break"
                 if compact == *word || compact.strip_suffix(';').is_some_and(|c| c == &*word) =>
             {
                 self.act_keywords(&line, ACT_FLOW, 1)
             }
             "end" | "endfork" | "endsplit"
-                if matches!(
-                    compact.as_str(),
-                    "end fork" | "endfork" | "end merge" | "end split" | "endsplit"
-                ) || compact.starts_with("end fork ")
+                if matches!(closer, "end fork" | "endfork" | "end merge" | "end split" | "endsplit")
+                    || compact.starts_with("end fork ")
                     || compact.starts_with("endfork ")
                     || compact.starts_with("end merge ")
                     || compact.starts_with("end split ")
@@ -310,8 +338,8 @@ impl<'a> Parser<'a> {
                 self.fork_end(&line)
             }
             "end" if compact.starts_with("end if") => self.act_with_parens(&line, END_IF, 2),
+            "end" if compact == "end group" => self.act_keywords(&line, CONTAINER_END, 2),
             "end" if compact.starts_with("end while") => self.act_with_parens(&line, END_WHILE, 2),
-            "end" if compact == "end switch" => self.act_keywords(&line, END_SWITCH, 2),
             "endif" => self.act_with_parens(&line, END_IF, 1),
             "endwhile" => self.act_with_parens(&line, END_WHILE, 1),
             "endswitch" => self.act_with_parens(&line, END_SWITCH, 1),
@@ -323,6 +351,7 @@ impl<'a> Parser<'a> {
             "switch" => self.act_with_parens(&line, SWITCH_START, 1),
             "case" => self.act_with_parens(&line, CASE, 1),
             "repeat" if compact.starts_with("repeat while") => self.act_with_parens(&line, REPEAT_WHILE, 2),
+            "repeatwhile" => self.act_with_parens(&line, REPEAT_WHILE, 1),
             "repeat" => self.prefixed_action(&line, REPEAT_START, 1),
             "backward" => self.prefixed_action(&line, BACKWARD, 1),
             "fork" | "split" if compact == *word => self.act_keywords(&line, FORK_START, 1),
@@ -330,11 +359,13 @@ impl<'a> Parser<'a> {
             "partition" | "group" | "package" | "rectangle" | "card" => self.container_start(&line),
             "note" | "floating" => self.act_note(&line),
             _ if trimmed.starts_with(':') => self.action(&line, ACTION, 0),
-            _ if trimmed.starts_with('#') && trimmed.contains(':') => self.action(&line, ACTION, 0),
+            _ if trimmed.starts_with('#') && trimmed.contains(':') && !colored_connector(trimmed.trim_end()) => {
+                self.action(&line, ACTION, 0)
+            }
             _ if trimmed.starts_with('|') && !trimmed.starts_with("||") => self.swimlane(&line),
             _ if trimmed.trim_end() == "}" => self.act_keywords(&line, CONTAINER_END, 0),
             _ if trimmed.starts_with('-') => self.act_arrow(&line),
-            _ if is_connector(trimmed.trim_end()) => self.connector(&line),
+            _ if is_connector(trimmed.trim_end()) || colored_connector(trimmed.trim_end()) => self.connector(&line),
             _ => self.act_unknown(&line, &word, trimmed),
         }
         if self.pos == lines_before {
@@ -361,6 +392,10 @@ impl<'a> Parser<'a> {
         if kind == ACT_FLOW && lx.rest().starts_with(';') {
             lx.push(TERMINATOR, 1);
             lx.ws();
+        }
+        // `kill` takes anything after it (PlantUML ignores it).
+        if kind == ACT_FLOW && first_word(line.content) == "kill" && !lx.at_end() {
+            lx.text_to_end();
         }
         self.report_activity_leftover(&mut lx, line);
         self.emit_line(line, lx);
@@ -389,7 +424,12 @@ impl<'a> Parser<'a> {
                 lx.rewind(cp);
                 break;
             }
-            if lx.rest().starts_with('(') {
+            if lx.rest().trim_end() == ";" && matches!(kind, END_IF | END_WHILE) {
+                lx.push(TERMINATOR, 1);
+                continue;
+            }
+            // `endif` and `endswitch` take no label.
+            if lx.rest().starts_with('(') && !matches!(kind, END_IF | END_SWITCH) {
                 let len = paren_len(lx.rest());
                 lx.push(PAREN, len);
                 continue;
@@ -398,11 +438,6 @@ impl<'a> Parser<'a> {
             if matches!(&*word, "then" | "is" | "equals" | "not") {
                 lx.keyword(&word);
                 continue;
-            }
-            if kind == END_WHILE || kind == ACT_ELSE || kind == END_IF {
-                // `endwhile label`, `else label`: PlantUML takes bare text too (checked in sema).
-                lx.text_to_end();
-                break;
             }
             lx.rewind(cp);
             break;
@@ -420,9 +455,23 @@ impl<'a> Parser<'a> {
         let lead = content.len() - content.trim_start().len();
         let after_kw = lead + first_word(content).len();
         let rest = content[after_kw..].trim_start();
-        if rest.starts_with(':') || rest.starts_with('#') {
+        // `repeat :label;` is one line, uncoloured; `backward` needs its action.
+        let action_ok = if kind == REPEAT_START {
+            rest.starts_with(':') && ends_action(rest)
+        } else {
+            rest.starts_with(':') || rest.starts_with('#')
+        };
+        if action_ok {
             self.action(line, kind, keywords);
         } else {
+            if kind == BACKWARD && rest.is_empty() {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "`backward` needs the action drawn on the way back: `backward :text;`",
+                ));
+            }
             self.act_keywords(line, kind, keywords);
         }
     }
@@ -443,9 +492,6 @@ impl<'a> Parser<'a> {
             lx.ws();
         }
         let colored = lx.color();
-        if colored {
-            lx.ws();
-        }
         let first_can_end = !colored;
         if !lx.rest().starts_with(':') {
             self.report_activity_leftover(&mut lx, line);
@@ -539,7 +585,12 @@ impl<'a> Parser<'a> {
             lx.keyword(&second);
         }
         lx.ws();
-        if lx.rest().starts_with('{') {
+        if lx.rest().starts_with(';') {
+            lx.push(TERMINATOR, 1);
+            lx.ws();
+        }
+        let split = word == "endsplit" || line.content.to_ascii_lowercase().contains("split");
+        if lx.rest().starts_with('{') && !split {
             if let Some(close) = lx.rest().find('}') {
                 lx.push(L_BRACE, 1);
                 lx.push(TEXT, close - 1);
@@ -687,7 +738,21 @@ impl<'a> Parser<'a> {
         self.builder.start_node(CONNECTOR.into());
         let mut lx = LineLexer::new(line.content);
         lx.ws();
+        if lx.rest().starts_with('#') {
+            let len = lx.rest().find(':').unwrap_or(0);
+            lx.push(COLOR, len);
+            lx.push(COLON, 1);
+        }
         let len = lx.rest().trim_end().len();
+        let name = lx.rest().trim_end().trim_start_matches('(').trim_end_matches(')');
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "a connector's name is one word: `(A)`",
+            ));
+        }
         lx.push(PAREN, len);
         lx.ws();
         self.emit_line(line, lx);
@@ -704,7 +769,7 @@ impl<'a> Parser<'a> {
         }
         let ok = lx.keyword("note");
         lx.ws();
-        let _ = lx.keyword("left") || lx.keyword("right") || lx.keyword("top") || lx.keyword("bottom");
+        let _ = lx.keyword("left") || lx.keyword("right");
         loop {
             let cp = lx.checkpoint();
             lx.ws();
@@ -729,10 +794,7 @@ impl<'a> Parser<'a> {
         if one_line || !ok {
             self.pos += 1;
         } else {
-            let is_end = |l: &str| {
-                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                compact == "end note" || compact == "endnote"
-            };
+            let is_end = |l: &str| l == "end note" || l == "endnote";
             match self.find_block_end(is_end) {
                 Some(end) => {
                     self.emit_body(end);
