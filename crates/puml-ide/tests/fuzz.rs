@@ -136,3 +136,59 @@ fn inputs_that_once_failed_still_pass() {
     assert!(replayed > 0, "no kept inputs in {}", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The same invariants over mutations of the activity corpus
+/// (`../shared/corpus-activity`, with the generated activity grammar cases
+/// as extra seeds): activity blocks, flipping block kinds, multi-line
+/// actions cut in half.
+#[test]
+fn fuzzed_activity_inputs_keep_the_invariants() {
+    const ACTIVITY_INPUTS: usize = 8_000;
+    let dir = root().join("../shared/corpus-activity");
+    let mut files = Vec::new();
+    diagram_files(&dir, &mut files);
+    files.retain(|p| {
+        p.parent() == Some(dir.as_path())
+            && p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let mut seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    if seeds.is_empty() {
+        eprintln!("../shared/corpus-activity not present: nothing to fuzz");
+        return;
+    }
+    if let Ok(tsv) = std::fs::read_to_string(root().join("test-data/grammar/activity/cases.tsv")) {
+        seeds.extend(
+            tsv.lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.splitn(4, '\t').nth(3))
+                .map(|t| t.replace("\\n", "\n")),
+        );
+    }
+    let report = fuzz::run(&seeds, 0x5eed_0002, 2, Budget::Inputs(ACTIVITY_INPUTS), TIMEOUT);
+    println!(
+        "activity fuzz: {} inputs from {} seeds, {} failures",
+        report.inputs,
+        seeds.len(),
+        report.failures.len()
+    );
+    let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
+    for failure in &report.failures {
+        let _ = std::fs::create_dir_all(&saved);
+        let _ = std::fs::write(saved.join(fuzz::failure_file_name(&failure.input)), &failure.input);
+    }
+    let shown: Vec<String> = report
+        .failures
+        .iter()
+        .take(5)
+        .map(|f| format!("{:?}\n  {}", f.input, f.problems.join("\n  ")))
+        .collect();
+    assert!(
+        report.failures.is_empty(),
+        "{} failing inputs, saved in {}:\n{}",
+        report.failures.len(),
+        saved.display(),
+        shown.join("\n")
+    );
+}

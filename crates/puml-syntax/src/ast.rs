@@ -39,8 +39,11 @@ impl Diagram {
     }
     /// Whether PlantUML reads this block as an activity diagram (the
     /// parser then built activity statements: see `SyntaxKind::ACTION`).
+    /// Decided again from the text, as the parser did: a block whose
+    /// activity lines are all errors holds no activity node.
     pub fn is_activity(&self) -> bool {
         self.syntax.children().any(|n| n.kind().is_activity_statement())
+            || crate::parser::activity::text_is_activity(&self.syntax.text().to_string())
     }
     /// Statement nodes (everything but the start and end lines), in order.
     pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {

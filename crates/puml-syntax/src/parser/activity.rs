@@ -153,6 +153,22 @@ pub(crate) fn line_class(content: &str) -> LineClass {
     LineClass::Sequence
 }
 
+/// Whether PlantUML reads the diagram whose text (its `@startuml` line
+/// included, when it has one) is `diagram_text` as an activity diagram: the
+/// parser's own decision, made again (for `ast::Diagram::is_activity` and
+/// the incremental re-parse).
+pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
+    let mut parser = Parser::new(diagram_text);
+    if parser
+        .lines
+        .first()
+        .is_some_and(|l| first_word(l.content).starts_with("@startuml"))
+    {
+        parser.pos = 1;
+    }
+    parser.block_is_activity()
+}
+
 /// `end`, `end fork`, `end if`…: the activity closers (`end box`, `end
 /// note` are not).
 fn is_activity_end(trimmed: &str) -> bool {

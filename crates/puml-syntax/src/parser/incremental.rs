@@ -83,7 +83,11 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     if !single_line_statement_text(&old_line[..content_len]) || !single_line_statement_text(new_content) {
         return None;
     }
-    if !keeps_block_kind(diagram, &old_line[..content_len], new_content) {
+    let diagram_start_offset = usize::from(diagram_start);
+    let diagram_end = diagram_start_offset + usize::from(diagram.text_len());
+    let old_diagram = old_text.get(diagram_start_offset..diagram_end)?;
+    let new_diagram = new_text.get(diagram_start_offset..(diagram_end as i64 + delta) as usize)?;
+    if !stays_sequence(old_diagram) || !stays_sequence(new_diagram) {
         return None;
     }
 
@@ -176,23 +180,13 @@ fn single_line_statement_text(content: &str) -> bool {
     !word.starts_with('@') && !content.ends_with('\\') && !content.trim_start().starts_with("/'")
 }
 
-/// Whether the edited block is sure to stay a sequence diagram, the only
-/// kind whose statements are re-parsed alone. An activity block is always
-/// parsed whole (its actions and notes span lines), and a block's kind is
-/// decided by its first line only one language reads, so an edit that
-/// makes a line an activity line, or turns the deciding sequence line into
-/// a neutral one, may flip it.
-fn keeps_block_kind(diagram: &GreenNodeData, old_line: &str, new_line: &str) -> bool {
-    use super::activity::{line_class, LineClass};
-    let is_activity = diagram.children().any(|c| match c {
-        NodeOrToken::Node(n) => kind_of(n.kind()).is_activity_statement(),
-        NodeOrToken::Token(_) => false,
-    });
-    if is_activity {
-        return false;
-    }
-    let (old, new) = (line_class(old_line), line_class(new_line));
-    new != LineClass::Activity && (old != LineClass::Sequence || new == LineClass::Sequence)
+/// Whether a diagram's text is read as a sequence diagram, the only kind
+/// whose statements are re-parsed alone: an activity block is always parsed
+/// whole (its actions and notes span lines), and an edit anywhere may flip
+/// a block's kind, so the kind is decided again, by the parser's own rule,
+/// before and after.
+fn stays_sequence(diagram_text: &str) -> bool {
+    !super::activity::text_is_activity(diagram_text)
 }
 
 /// The first differing byte and the ends of the differing parts in the old

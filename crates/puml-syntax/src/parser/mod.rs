@@ -120,7 +120,7 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Parser<'a> {
+    pub(crate) fn new(text: &'a str) -> Parser<'a> {
         Parser {
             text,
             lines: split_lines(text),
