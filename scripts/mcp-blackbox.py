@@ -131,8 +131,9 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
     expected = [
         "puml_parse", "puml_check", "puml_render_svg", "puml_export", "puml_normalize",
         "puml_apply_edit", "puml_explain", "puml_list_primitives", "puml_lint_readability", "puml_render_file",
+        "puml_workflow_import", "puml_workflow_export", "puml_workflow_validate",
     ]
-    c.check(sorted(tools) == sorted(expected), f"tools/list has the 10 tools: {sorted(tools)}")
+    c.check(sorted(tools) == sorted(expected), f"tools/list has the 13 tools: {sorted(tools)}")
     for name, tool in tools.items():
         c.check(tool.input_schema.get("additionalProperties") is False, f"{name} rejects unknown fields")
         c.check(tool.output_schema is not None, f"{name} declares an output schema")
@@ -182,6 +183,40 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
     r = await call("puml_check", {"path": "../etc/passwd"}, expect_error=True)
     c.check(structured(r)["diagnostics"][0]["code"] == "M0001", "traversal refused")
 
+    # Agent workflows (seed 001): import, export, validate, and the round trip.
+    workflow_source = (await session.read_resource("puml://workflow/examples/code-review")).contents[0].text
+    schema = json.loads((await session.read_resource("puml://workflow/schema")).contents[0].text)
+    r = await call("puml_workflow_import", {"source": workflow_source})
+    workflow = structured(r).get("workflow") or {}
+    c.check(structured(r).get("ok") is True and len(workflow.get("nodes", [])) == 9, "puml_workflow_import reads the example")
+    try:
+        jsonschema.validate(workflow, schema)
+        c.check(True, "")
+    except jsonschema.ValidationError as e:
+        c.check(False, f"imported workflow does not match puml://workflow/schema: {e.message}")
+    c.check([a["name"] for a in workflow.get("agents", [])] == ["Analyzer", "SecurityScanner", "Reviewer", "Reporter"], "agents from swimlanes")
+    r = await call("puml_workflow_export", {"workflow": workflow})
+    exported = structured(r).get("source") or ""
+    c.check(exported.startswith("@startuml") and "<<aggregator>>" in exported, "puml_workflow_export writes a diagram")
+    r = await call("puml_workflow_import", {"source": exported})
+    again = structured(r).get("workflow") or {}
+    strip = lambda w: [{k: v for k, v in n.items() if k != "span"} for n in w.get("nodes", [])]
+    c.check(strip(again) == strip(workflow) and again.get("edges") == workflow.get("edges"), "import(export(w)) == w")
+    r = await call("puml_workflow_validate", {"source": workflow_source})
+    c.check(structured(r).get("ok") is True and structured(r).get("templatesChecked") is False, "puml_workflow_validate passes the example")
+    (root / "templates.json").write_text(json.dumps(["static-analysis", "security-scan", "finding-reviewer", "critical-summary"]))
+    r = await call("puml_workflow_validate", {"source": workflow_source, "templates": "templates.json"}, expect_error=True)
+    diags = structured(r).get("diagnostics", [])
+    c.check([d["code"] for d in diags] == ["F0203"] and "report-generator" in diags[0]["message"], f"unknown template reported: {diags}")
+    bad = workflow_source.replace("{{allFindings}}", "{{allFinding}}")
+    r = await call("puml_workflow_validate", {"source": bad}, expect_error=True)
+    diags = structured(r).get("diagnostics", [])
+    c.check(any(d["code"] == "F0201" and d["fixes"] and d["fixes"][0]["edits"][0]["new_text"] == "{{allFindings}}" for d in diags), "undefined variable with its fix")
+    r = await call("puml_workflow_validate", {"source": workflow_source, "templates": "../etc"}, expect_error=True)
+    c.check(structured(r)["diagnostics"][0]["code"] == "M0001", "template registry outside the roots refused")
+    r = await call("puml_workflow_export", {"workflow": {"nodes": [{"id": "a", "type": "nope"}]}}, expect_error=True)
+    c.check(structured(r)["diagnostics"][0]["code"] == "F0002", "bad Workflow JSON reported")
+
     for bad in [("puml_check", {"source": LOGIN, "bogus": 1}), ("puml_nope", {})]:
         try:
             r = await session.call_tool(*bad)
@@ -190,7 +225,7 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
             c.check(True, "")
 
     resources = (await session.list_resources()).resources
-    c.check(len(resources) == 16, f"16 resources, got {len(resources)}")
+    c.check(len(resources) == 21, f"21 resources, got {len(resources)}")
     for resource in resources:
         contents = (await session.read_resource(str(resource.uri))).contents
         c.check(bool(contents and getattr(contents[0], "text", "")), f"read {resource.uri}")
@@ -198,6 +233,10 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
         source = (await session.read_resource(f"puml://examples/{name}")).contents[0].text
         r = await call("puml_check", {"source": source})
         c.check(structured(r).get("ok") is True, f"example {name} passes puml_check")
+    for name in ["code-review", "support-router", "refine-loop", "parallel-research"]:
+        source = (await session.read_resource(f"puml://workflow/examples/{name}")).contents[0].text
+        r = await call("puml_workflow_validate", {"source": source})
+        c.check(structured(r).get("ok") is True, f"workflow example {name} passes puml_workflow_validate")
     templates = (await session.list_resource_templates()).resource_templates
     c.check([t.uri_template for t in templates] == ["puml://project/file/{path}"], "one resource template")
     text = (await session.read_resource("puml://project/file/docs%2Flogin.puml")).contents[0].text
@@ -206,17 +245,20 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
     c.check(listing["total"] == 2, f"project diagrams: {listing}")
 
     prompts = {p.name: p for p in (await session.list_prompts()).prompts}
-    c.check(sorted(prompts) == sorted(["write_sequence_diagram", "review_sequence_diagram", "convert_to_puml", "explain_sequence_diagram"]), "4 prompts")
+    c.check(sorted(prompts) == sorted(["write_sequence_diagram", "review_sequence_diagram", "convert_to_puml", "explain_sequence_diagram", "write_agent_workflow"]), "5 prompts")
     cases = [
         ("write_sequence_diagram", {"description": "login", "style": "docs", "include_lifecycle": "true", "include_notes": "false"}),
         ("review_sequence_diagram", {"source": LOGIN, "strict": "true"}),
         ("convert_to_puml", {"input": "sequenceDiagram\n  A->>B: hi\n", "input_type": "mermaid"}),
         ("explain_sequence_diagram", {"source": LOGIN}),
+        ("write_agent_workflow", {"description": "review a pull request with two agents"}),
     ]
     for name, arguments in cases:
         got = await session.get_prompt(name, arguments)
         text = got.messages[0].content.text
         c.check("puml_" in text, f"prompt {name} drives the tools")
+        if name == "write_agent_workflow":
+            c.check("puml_workflow_validate" in text and "Repeat until ok is true" in text, "the workflow prompt requires puml_workflow_validate")
     await session.send_ping()
     return c
 

@@ -28,7 +28,7 @@ pub const SPEC_DEFAULT_PROMPTS: [&str; 5] = [
     "Find sequence diagrams in this repo and render them.",
 ];
 /// The MCP server's tools (README's table); `tools/list` must return exactly these.
-pub const EXPECTED_TOOLS: [&str; 10] = [
+pub const EXPECTED_TOOLS: [&str; 13] = [
     "puml_apply_edit",
     "puml_check",
     "puml_explain",
@@ -39,11 +39,15 @@ pub const EXPECTED_TOOLS: [&str; 10] = [
     "puml_parse",
     "puml_render_file",
     "puml_render_svg",
+    "puml_workflow_export",
+    "puml_workflow_import",
+    "puml_workflow_validate",
 ];
-pub const EXPECTED_PROMPTS: [&str; 4] = [
+pub const EXPECTED_PROMPTS: [&str; 5] = [
     "convert_to_puml",
     "explain_sequence_diagram",
     "review_sequence_diagram",
+    "write_agent_workflow",
     "write_sequence_diagram",
 ];
 /// Skill → files it must ship.

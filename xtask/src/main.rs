@@ -6,6 +6,7 @@ mod bench_check;
 mod bench_lsp;
 mod bench_render;
 mod bench_serve;
+mod bench_workflow;
 mod corpus;
 mod dist;
 mod fidelity;
@@ -25,6 +26,8 @@ tasks:
   bench-check [--corpus DIR] [--no-plantuml]
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
+  bench-workflow [--activities N]      agent-workflow import of a generated 1,000-activity
+                                        diagram (target ≤ 10 ms), with validate and export
   bench-lsp                             language server latencies on a 5,000-line diagram (edit →
                                         diagnostics, hover, completion, tokens, formatting) and the
                                         MCP server's repeated check through its host vs uncached
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         "bench-render" => bench_render::run(rest),
         "bench-check" => bench_check::run(rest),
         "bench-lsp" => bench_lsp::run(rest),
+        "bench-workflow" => bench_workflow::run(rest),
         "fix-rate" => fix_rate::run(rest),
         "fuzz" => fuzz::run(rest),
         "grammar-probe" => grammar_probe::run(rest),

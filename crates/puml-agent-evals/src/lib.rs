@@ -52,7 +52,14 @@ const WRITING: [(&str, &str); 3] = [
     ("puml_apply_edit", "outputPath"),
 ];
 /// Arguments that name workspace paths.
-const PATH_ARGS: [&str; 4] = ["path", "output_path", "outputPath", "includeRoot"];
+const PATH_ARGS: [&str; 6] = [
+    "path",
+    "output_path",
+    "outputPath",
+    "includeRoot",
+    "workflowPath",
+    "templates",
+];
 /// Tools an answer may call after its last check without invalidating it,
 /// provided they act on the same source.
 const READ_ONLY_AFTER_CHECK: [&str; 7] = [

@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// The server's tools (the README's table).
-pub const TOOLS: [&str; 10] = [
+pub const TOOLS: [&str; 13] = [
     "puml_parse",
     "puml_check",
     "puml_render_svg",
@@ -19,6 +19,9 @@ pub const TOOLS: [&str; 10] = [
     "puml_list_primitives",
     "puml_lint_readability",
     "puml_render_file",
+    "puml_workflow_import",
+    "puml_workflow_export",
+    "puml_workflow_validate",
 ];
 
 pub struct Session {

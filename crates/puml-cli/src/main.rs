@@ -9,6 +9,7 @@ mod cmd_mcp;
 mod cmd_render;
 mod cmd_serve;
 mod cmd_tools;
+mod cmd_workflow;
 mod io_util;
 
 use clap::{Parser, Subcommand};
@@ -51,6 +52,8 @@ enum Command {
     Mcp(cmd_mcp::McpArgs),
     /// Serve PlantUML's HTTP protocol and Kroki's API (plus MCP and REST) for existing integrations.
     Serve(cmd_serve::ServeArgs),
+    /// Agent workflows (activity diagram ⇄ Workflow JSON): import, export, validate.
+    Workflow(cmd_workflow::WorkflowArgs),
 }
 
 /// `puml check … | head` must end quietly when `head` closes the pipe, as
@@ -90,5 +93,6 @@ fn main() -> ExitCode {
         Command::Convert(args) => cmd_tools::run_convert(args),
         Command::Mcp(args) => cmd_mcp::run(args),
         Command::Serve(args) => cmd_serve::run(args),
+        Command::Workflow(args) => cmd_workflow::run(args),
     }
 }

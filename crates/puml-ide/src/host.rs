@@ -406,6 +406,35 @@ impl Analysis {
         self.with(file, |db, input, config| puml_db::document(db, input, config).clone())
     }
 
+    /// The file's first activity diagram read as an agent workflow (seed
+    /// 001), with the diagram's own diagnostics first, then the annotation
+    /// notes'. No workflow when the diagram has errors.
+    pub fn workflow_import(&self, file: FileId) -> Cancellable<crate::workflow::WorkflowReport> {
+        self.with(file, |db, input, config| workflow_imported(db, input, config).clone())
+    }
+
+    /// [`Analysis::workflow_import`]'s diagnostics, then the six rules of
+    /// seed 001 (templates checked against `registry` when one is given).
+    pub fn workflow_validate(
+        &self,
+        file: FileId,
+        registry: Option<&crate::workflow::TemplateRegistry>,
+    ) -> Cancellable<Vec<Diagnostic>> {
+        let registry = registry.cloned();
+        self.with(file, move |db, input, config| {
+            let report = workflow_imported(db, input, config);
+            let mut out = report.diagnostics.clone();
+            if let Some(import) = &report.import {
+                out.extend(crate::workflow::validate::validate(
+                    import,
+                    input.text(db),
+                    registry.as_ref(),
+                ));
+            }
+            out
+        })
+    }
+
     /// Pages over all diagrams of the file.
     pub fn page_count(&self, file: FileId) -> Cancellable<usize> {
         self.with(file, |db, input, config| puml_db::summary(db, input, config).pages)
@@ -558,6 +587,53 @@ fn participant_summaries(
         .iter()
         .flat_map(|e| e.participants.iter().cloned())
         .collect()
+}
+
+/// The workflow of the file's first activity diagram; a tracked query, so
+/// import, validate and a later export of the same revision share it.
+#[salsa::tracked(returns(ref))]
+fn workflow_imported(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> crate::workflow::WorkflowReport {
+    let analysis = puml_db::analysis(db, file, config);
+    let mut diagnostics = analysis.diagnostics.clone();
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return crate::workflow::WorkflowReport {
+            import: None,
+            diagnostics,
+        };
+    }
+    let found = analysis
+        .document
+        .diagrams
+        .iter()
+        .zip(&analysis.source_map.diagrams)
+        .find_map(|(diagram, map)| Some((diagram, diagram.activity.as_deref()?, map.activity.as_ref()?)));
+    let Some((diagram, activity, map)) = found else {
+        diagnostics.push(Diagnostic {
+            code: crate::workflow::codes::NOT_ACTIVITY,
+            severity: Severity::Error,
+            message: "no activity diagram here: a workflow is an activity diagram (`start`, `:activity;`, swimlanes `|Agent|`)".to_string(),
+            file: None,
+            range: analysis.source_map.diagrams.first().map(|d| d.range).unwrap_or_default(),
+            related: Vec::new(),
+            fixes: Vec::new(),
+        });
+        return crate::workflow::WorkflowReport {
+            import: None,
+            diagnostics,
+        };
+    };
+    let import = crate::workflow::import::import(
+        activity,
+        map,
+        diagram.title.as_deref(),
+        diagram.name.as_deref(),
+        file.text(db),
+    );
+    diagnostics.extend(import.diagnostics.iter().cloned());
+    crate::workflow::WorkflowReport {
+        import: Some(import),
+        diagnostics,
+    }
 }
 
 #[salsa::tracked(returns(ref))]

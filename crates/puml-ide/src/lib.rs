@@ -23,5 +23,6 @@ pub mod primitives;
 pub mod render;
 pub mod skinparams;
 pub mod symbols;
+pub mod workflow;
 
 pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef};

@@ -17,7 +17,7 @@ fn sections(doc: &str) -> Vec<(String, Vec<String>)> {
         if let Some(title) = line.strip_prefix("## ") {
             let code = title.split_whitespace().next().unwrap_or("").to_string();
             out.push((code, Vec::new()));
-        } else if line == "```puml" {
+        } else if line == "```puml" || line == "```json" {
             in_block = true;
             block.clear();
         } else if line == "```" && in_block {
@@ -42,24 +42,54 @@ fn examples_produce_their_codes() {
             continue;
         }
         assert_eq!(blocks.len(), 2, "{code}: expected a bad and a fixed example");
-        let bad = check_source(&blocks[0], &CheckOptions::default(), &NoIncludes);
+        let diagnose = |text: &str| {
+            if code.starts_with('F') {
+                workflow_diagnostics(text)
+                    .into_iter()
+                    .map(|d| (d.code.to_string(), d.severity))
+                    .collect::<Vec<_>>()
+            } else {
+                check_source(text, &CheckOptions::default(), &NoIncludes)
+                    .diagnostics
+                    .into_iter()
+                    .map(|d| (d.code.to_string(), d.severity))
+                    .collect::<Vec<_>>()
+            }
+        };
+        let bad = diagnose(&blocks[0]);
         assert!(
-            bad.diagnostics.iter().any(|d| d.code == code),
-            "{code}: bad example does not produce it: {:?}",
-            bad.diagnostics
+            bad.iter().any(|(c, _)| *c == code),
+            "{code}: bad example does not produce it: {bad:?}"
         );
-        let fixed = check_source(&blocks[1], &CheckOptions::default(), &NoIncludes);
+        let fixed = diagnose(&blocks[1]);
         assert!(
             fixed
-                .diagnostics
                 .iter()
-                .all(|d| d.code != code && d.severity != puml_syntax::Severity::Error),
-            "{code}: fixed example still has problems: {:?}",
-            fixed.diagnostics
+                .all(|(c, s)| *c != code && *s != puml_syntax::Severity::Error),
+            "{code}: fixed example still has problems: {fixed:?}"
         );
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} examples");
+}
+
+/// `puml workflow validate` of a diagram or a Workflow JSON text, with the
+/// registry the document names.
+fn workflow_diagnostics(text: &str) -> Vec<puml_syntax::Diagnostic> {
+    use puml_ide::workflow::{self, TemplateRegistry};
+    let registry = TemplateRegistry {
+        ids: ["analyze-code", "review-analysis", "draft-article", "summarize"]
+            .map(String::from)
+            .to_vec(),
+    };
+    if workflow::looks_like_json(text) {
+        return match workflow::workflow_from_json_text(text) {
+            Ok(w) => workflow::validate_workflow(&w, Some(&registry)),
+            Err(d) => d,
+        };
+    }
+    let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+    host.analysis().workflow_validate(file, Some(&registry)).unwrap()
 }
 
 #[test]
@@ -68,6 +98,7 @@ fn every_code_is_documented() {
     let sources = [
         include_str!("../../puml-syntax/src/codes.rs"),
         include_str!("../../puml-sema/src/codes.rs"),
+        include_str!("../src/workflow/codes.rs"),
     ];
     for source in sources {
         for line in source.lines() {

@@ -22,7 +22,7 @@ struct PromptSpec {
 const STYLES: [&str; 6] = ["default", "minimal", "docs", "dark", "sand", "blueprint"];
 const INPUT_TYPES: [&str; 6] = ["prose", "mermaid", "plantuml", "logs", "openapi", "code"];
 
-const PROMPTS: [PromptSpec; 4] = [
+const PROMPTS: [PromptSpec; 5] = [
     PromptSpec {
         name: "write_sequence_diagram",
         title: "Write a sequence diagram",
@@ -69,6 +69,24 @@ const PROMPTS: [PromptSpec; 4] = [
         title: "Explain a sequence diagram",
         description: "Explain a diagram with puml_explain: a human summary and the flow step by step.",
         arguments: &[ArgSpec { name: "source", description: "The diagram source to explain.", required: true }],
+    },
+    PromptSpec {
+        name: "write_agent_workflow",
+        title: "Write an agent workflow",
+        description: "Write an agent workflow as a PlantUML activity diagram (seed 001: swimlanes are agents, YAML annotation notes), and validate it with puml_workflow_validate until it passes.",
+        arguments: &[
+            ArgSpec { name: "description", description: "What the workflow must do.", required: true },
+            ArgSpec {
+                name: "agents",
+                description: "The agents (swimlanes) to use, comma-separated; chosen from the description when absent.",
+                required: false,
+            },
+            ArgSpec {
+                name: "templates",
+                description: "A template registry inside the workspace (directory or JSON file) to validate template ids against.",
+                required: false,
+            },
+        ],
     },
 ];
 
@@ -204,6 +222,7 @@ pub fn get(name: &str, arguments: JsonObject) -> Result<GetPromptResult, ErrorDa
         "write_sequence_diagram" => write_prompt(spec, &args)?,
         "review_sequence_diagram" => review_prompt(spec, &args)?,
         "convert_to_puml" => convert_prompt(spec, &args)?,
+        "write_agent_workflow" => workflow_prompt(&args),
         _ => explain_prompt(&args),
     };
     Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).with_description(spec.description))
@@ -307,6 +326,42 @@ fn convert_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
     Ok(out)
 }
 
+const WORKFLOW_LOOP: &str = "\
+Validation loop (mandatory):
+1. Call puml_workflow_validate with the complete source (and `templates` when a registry is given).
+2. If ok is false, fix every error diagnostic — the activity syntax errors (E…) first, then the annotation \
+notes (F01…), then the workflow rules (F02…): apply the machine-applicable fixes it offers, otherwise change \
+only what the message points at — and call puml_workflow_validate again.
+3. Repeat until ok is true. Never present a workflow as final while puml_workflow_validate reports errors.
+4. Then call puml_workflow_import on the same source and show its Workflow JSON summary.";
+
+fn workflow_prompt(args: &Args) -> String {
+    let description = args.text("description").unwrap_or_default();
+    let mut out =
+        String::from("Write an agent workflow as a PlantUML activity diagram for the following description.\n\n");
+    out.push_str(&quoted(&description));
+    if let Some(agents) = args.text("agents").filter(|a| !a.trim().is_empty()) {
+        out.push_str("\n\nUse these agents as swimlanes:\n");
+        out.push_str(&quoted(&agents));
+    }
+    out.push_str("\n\nThe format (read the resources puml://workflow/schema and puml://workflow/examples/* for complete examples):\n");
+    out.push_str("- Declare every swimlane at the top, once each, with a colour: `|#LightBlue|Researcher|`. Swimlanes are agents.\n");
+    out.push_str("- `start`, then an `<<input>>` note declaring the workflow's `variables:` (`- name: …`, `type:`, `required:`, `default:`).\n");
+    out.push_str("- Each step is `|Agent|` (when the agent changes) and `:Step name;` followed by a note whose first line is `<<prompt>>`, `<<router>>` or `<<aggregator>>`, then YAML: `template`, `input` (`{{variable}}`, `{{node.output}}`, `$VAR`), `output`, optional `outputMode` (full json jsonpath regex first_line), `outputSchema`, `retries`, `timeout`; a router has `routes:` (`- category:` / `target:` agent) followed by `split`; an aggregator has `strategy` (concatenate merge array first vote), `inputs: [a, b]`, `output` after `end fork`.\n");
+    out.push_str("- Control flow: `if (x.score > 0.8?) then (yes) … else (no) … endif` with the operators == != > < >= <= contains matches only; `repeat … repeat while (cond?) is (retry)` then `->done;` for refinement loops; `fork … fork again … end fork` for parallel steps. End with `stop`.\n");
+    out.push_str("- Every `{{variable}}` must be an input variable or the output of an earlier step; aggregator inputs must be outputs of steps before it.\n");
+    if let Some(templates) = args.text("templates").filter(|t| !t.trim().is_empty()) {
+        out.push_str(&format!(
+            "- Use template ids from the registry `{}` (pass it as `templates` to puml_workflow_validate).\n",
+            templates.trim()
+        ));
+    }
+    out.push_str("\nDraft the source, then:\n");
+    out.push_str(WORKFLOW_LOOP);
+    out.push_str("\n\nFinal answer: the final source (the exact text that passed puml_workflow_validate) in a ```plantuml block, then the workflow's nodes and agents in one short list.");
+    out
+}
+
 fn explain_prompt(args: &Args) -> String {
     let source = args.text("source").unwrap_or_default();
     let mut out = String::from("Explain this PlantUML sequence diagram.\n\n");
@@ -364,6 +419,10 @@ mod tests {
             assert!(text.contains("puml_check"));
             assert!(text.contains("Repeat until ok is true"));
         }
+        let workflow = get("write_agent_workflow", args(&[("description", "review code".into())])).unwrap();
+        let text = serde_json::to_string(&workflow).unwrap();
+        assert!(text.contains("puml_workflow_validate"));
+        assert!(text.contains("Repeat until ok is true"));
     }
 
     #[test]

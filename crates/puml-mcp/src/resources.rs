@@ -35,6 +35,34 @@ pub const EXAMPLES: [(&str, &str, &str); 4] = [
     ),
 ];
 
+/// The agent workflows served as `puml://workflow/examples/{name}`
+/// (each passes `puml_workflow_validate`, asserted by a test).
+pub const WORKFLOW_EXAMPLES: [(&str, &str, &str); 4] = [
+    (
+        "code-review",
+        "Seed 001's complete example: parallel analysis, an aggregator, a condition, four agents.",
+        include_str!("../resources/workflows/code-review.puml"),
+    ),
+    (
+        "support-router",
+        "A router classifying requests into three agents' branches (split).",
+        include_str!("../resources/workflows/support-router.puml"),
+    ),
+    (
+        "refine-loop",
+        "An iterative refinement loop (repeat … repeat while) with a JSON output schema.",
+        include_str!("../resources/workflows/refine-loop.puml"),
+    ),
+    (
+        "parallel-research",
+        "Parallel research (fork) combined by an aggregator.",
+        include_str!("../resources/workflows/parallel-research.puml"),
+    ),
+];
+
+/// The JSON Schema of Workflow JSON, `puml://workflow/schema`.
+pub const WORKFLOW_SCHEMA: &str = include_str!("../../../docs/workflow.schema.json");
+
 /// The syntax resources and the catalog category each one shows (`None`: all).
 const SYNTAX: [(&str, Option<Category>); 7] = [
     ("spec", None),
@@ -86,6 +114,23 @@ pub fn list() -> Vec<Resource> {
         );
     }
     out.push(
+        Resource::new("puml://workflow/schema", "workflow-schema")
+            .with_description(
+                "The JSON Schema of Workflow JSON (puml_workflow_import's output, puml_workflow_export's input).",
+            )
+            .with_mime_type("application/schema+json"),
+    );
+    for (name, description, _) in WORKFLOW_EXAMPLES {
+        out.push(
+            Resource::new(
+                format!("puml://workflow/examples/{name}"),
+                format!("workflow-example-{name}"),
+            )
+            .with_description(format!("{description} Passes puml_workflow_validate."))
+            .with_mime_type("text/x-plantuml"),
+        );
+    }
+    out.push(
         Resource::new("puml://project/diagrams", "project-diagrams")
             .with_description(
                 "The diagram files (.puml/.plantuml/.pu/.iuml) under the workspace roots, paginated (?page=N).",
@@ -129,6 +174,16 @@ pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
     }
     if let Some(name) = uri.strip_prefix("puml://examples/") {
         let (_, _, source) = EXAMPLES
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(|| not_found(uri))?;
+        return text(source.to_string(), "text/x-plantuml");
+    }
+    if uri == "puml://workflow/schema" {
+        return text(WORKFLOW_SCHEMA.to_string(), "application/schema+json");
+    }
+    if let Some(name) = uri.strip_prefix("puml://workflow/examples/") {
+        let (_, _, source) = WORKFLOW_EXAMPLES
             .iter()
             .find(|(n, _, _)| *n == name)
             .ok_or_else(|| not_found(uri))?;
@@ -407,8 +462,8 @@ mod tests {
     }
 
     #[test]
-    fn sixteen_resources_and_one_template() {
-        assert_eq!(list().len(), 16);
+    fn twenty_one_resources_and_one_template() {
+        assert_eq!(list().len(), 21);
         assert_eq!(templates().len(), 1);
     }
 }

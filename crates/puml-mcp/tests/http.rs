@@ -219,7 +219,7 @@ fn mcp_over_streamable_http() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names.len(), 10, "{names:?}");
+    assert_eq!(names.len(), 13, "{names:?}");
     assert!(names.contains(&"puml_check") && names.contains(&"puml_render_svg"));
 
     let check = session.call(

@@ -40,7 +40,10 @@ async fn transcript_of_a_full_session() {
             "puml_explain",
             "puml_list_primitives",
             "puml_lint_readability",
-            "puml_render_file"
+            "puml_render_file",
+            "puml_workflow_import",
+            "puml_workflow_export",
+            "puml_workflow_validate"
         ]
     );
 
@@ -164,7 +167,7 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## resources/list\n");
     let r = s.request("resources/list", json!({})).await;
-    assert_eq!(r["result"]["resources"].as_array().unwrap().len(), 16);
+    assert_eq!(r["result"]["resources"].as_array().unwrap().len(), 21);
 
     s.transcript.push_str("\n## resources/templates/list\n");
     let r = s.request("resources/templates/list", json!({})).await;
@@ -193,7 +196,7 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## prompts/list\n");
     let r = s.request("prompts/list", json!({})).await;
-    assert_eq!(r["result"]["prompts"].as_array().unwrap().len(), 4);
+    assert_eq!(r["result"]["prompts"].as_array().unwrap().len(), 5);
 
     s.transcript.push_str("\n## prompts/get\n");
     let r = s

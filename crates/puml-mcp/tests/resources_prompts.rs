@@ -29,7 +29,7 @@ async fn every_listed_resource_reads() {
         .iter()
         .map(|r| r["uri"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(uris.len(), 16);
+    assert_eq!(uris.len(), 21);
     for uri in &uris {
         let r = s.request("resources/read", json!({"uri": uri})).await;
         assert!(!text_of(&r).is_empty(), "{uri}");

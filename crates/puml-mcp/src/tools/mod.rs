@@ -7,6 +7,7 @@
 mod export;
 mod inspect;
 mod source_tools;
+mod workflow;
 pub use source_tools::Finding;
 
 use crate::security::{self, codes, Refusal, Roots};
@@ -106,6 +107,9 @@ pub fn all() -> Vec<ToolEntry> {
         entry::<inspect::ListPrimitives>(),
         entry::<source_tools::LintReadability>(),
         entry::<export::RenderFile>(),
+        entry::<workflow::Import>(),
+        entry::<workflow::Export>(),
+        entry::<workflow::Validate>(),
     ]
 }
 
