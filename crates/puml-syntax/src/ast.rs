@@ -42,6 +42,28 @@ impl Diagram {
     /// Decided again from the text, as the parser did: a block whose
     /// activity lines are all errors holds no activity node.
     pub fn is_activity(&self) -> bool {
+        // Lowering asks this of every diagram on every edit: read only the
+        // first statements (the kind is decided by the first line only one
+        // language reads), and the whole text only when they do not decide.
+        let mut prefix = String::new();
+        let mut children = self.syntax.children_with_tokens();
+        let mut complete = true;
+        for child in children.by_ref() {
+            if child.kind().is_activity_statement() {
+                return true;
+            }
+            match &child {
+                rowan::NodeOrToken::Node(n) => prefix.push_str(&n.text().to_string()),
+                rowan::NodeOrToken::Token(t) => prefix.push_str(t.text()),
+            }
+            if prefix.len() >= 4096 {
+                complete = false;
+                break;
+            }
+        }
+        if let Some(decided) = crate::parser::activity::text_kind_decision(&prefix, complete) {
+            return decided;
+        }
         self.syntax.children().any(|n| n.kind().is_activity_statement())
             || crate::parser::activity::text_is_activity(&self.syntax.text().to_string())
     }

@@ -1933,21 +1933,11 @@ fn suggest_directive(word: &str) -> Option<&'static str> {
     })
 }
 
+/// Edit distance for directive suggestions; far-apart lengths (and long
+/// words, which expanded text can make megabytes long) are never close.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > 2 || a.len() > 40 {
         return usize::MAX;
     }
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            current[j + 1] = (previous[j] + usize::from(ca != cb))
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    puml_syntax::edit_distance(a, b)
 }

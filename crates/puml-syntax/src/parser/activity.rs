@@ -157,8 +157,11 @@ pub(crate) fn line_class(content: &str) -> LineClass {
 /// included, when it has one) is `diagram_text` as an activity diagram: the
 /// parser's own decision, made again (for `ast::Diagram::is_activity` and
 /// the incremental re-parse).
-pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
-    let mut parser = Parser::new(diagram_text);
+/// The kind decision over a diagram's text (from its `@startuml` line), or
+/// over a prefix of it that ends at a line end (`complete` false): `None`
+/// when the prefix does not decide.
+pub(crate) fn text_kind_decision(text: &str, complete: bool) -> Option<bool> {
+    let mut parser = Parser::new(text);
     if parser
         .lines
         .first()
@@ -166,7 +169,44 @@ pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
     {
         parser.pos = 1;
     }
-    parser.block_is_activity()
+    match parser.block_kind_decision(complete) {
+        None if complete => Some(false),
+        decided => decided,
+    }
+}
+
+pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
+    // The kind is almost always decided within the first lines, and this
+    // runs twice per keystroke on the incremental path: split only a
+    // growing prefix of the text into lines rather than all of it.
+    let mut prefix_len = 4096;
+    loop {
+        let whole = prefix_len >= diagram_text.len();
+        let prefix = if whole {
+            diagram_text
+        } else {
+            let cut = diagram_text[..prefix_len].rfind('\n').map_or(0, |i| i + 1);
+            &diagram_text[..cut]
+        };
+        let mut parser = Parser::new(prefix);
+        if !whole {
+            // A cut prefix's last line may be the first half of a line
+            // continued with `\`: it decides nothing.
+            parser.lines.pop();
+        }
+        if parser
+            .lines
+            .first()
+            .is_some_and(|l| first_word(l.content).starts_with("@startuml"))
+        {
+            parser.pos = 1;
+        }
+        match parser.block_kind_decision(whole) {
+            Some(is_activity) => return is_activity,
+            None if whole => return false,
+            None => prefix_len = prefix_len.saturating_mul(4),
+        }
+    }
 }
 
 /// `end`, `end fork`, `end if`…: the activity closers (`end box`, `end
@@ -270,12 +310,21 @@ impl<'a> Parser<'a> {
     /// activity diagram: its first line that only one language reads is an
     /// activity line.
     pub(crate) fn block_is_activity(&self) -> bool {
+        self.block_kind_decision(true).unwrap_or(false)
+    }
+
+    /// `Some(true)` when the first line only one language reads is an
+    /// activity line, `Some(false)` when it is a sequence line or the block
+    /// ends first; `None` when the lines run out before either (or inside a
+    /// block comment or, when the lines are only a prefix of the text
+    /// (`complete` false), a block whose end is not among them).
+    pub(crate) fn block_kind_decision(&self, complete: bool) -> Option<bool> {
         let mut idx = self.pos;
         while idx < self.lines.len() {
             let content = self.lines[idx].content;
             let trimmed = content.trim();
             if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
-                return false;
+                return Some(false);
             }
             if let Some(after) = trimmed.strip_prefix("/'") {
                 // Skip to the line that closes the comment.
@@ -284,13 +333,16 @@ impl<'a> Parser<'a> {
                     while idx < self.lines.len() && !self.lines[idx].content.contains("'/") {
                         idx += 1;
                     }
+                    if idx >= self.lines.len() {
+                        return None;
+                    }
                 }
                 idx += 1;
                 continue;
             }
             match line_class(content) {
-                LineClass::Activity => return true,
-                LineClass::Sequence => return false,
+                LineClass::Activity => return Some(true),
+                LineClass::Sequence => return Some(false),
                 LineClass::Neutral => {}
             }
             if let Some(is_end) = block_end_of(trimmed) {
@@ -304,12 +356,16 @@ impl<'a> Parser<'a> {
                     idx += 1;
                 }
                 if idx >= self.lines.len() {
+                    if !complete {
+                        // The end may lie past the prefix.
+                        return None;
+                    }
                     idx = start;
                 }
             }
             idx += 1;
         }
-        false
+        None
     }
 
     /// One statement of an activity diagram, starting at `self.pos`.
