@@ -17,7 +17,8 @@ pub struct Case {
     pub text: String,
 }
 
-fn diagram(category: &'static str, lines: &[&str]) -> Case {
+/// `lines` between `@startuml` and `@enduml`.
+pub(crate) fn diagram(category: &'static str, lines: &[&str]) -> Case {
     let mut text = String::from("@startuml\n");
     for line in lines {
         text.push_str(line);

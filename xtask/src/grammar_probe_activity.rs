@@ -6,17 +6,7 @@
 //! stored with PlantUML's verdicts in `test-data/grammar/activity/cases.tsv`
 //! and read by `puml-ide/tests/grammar.rs`.
 
-use crate::grammar_probe::Case;
-
-fn diagram(category: &'static str, lines: &[&str]) -> Case {
-    let mut text = String::from("@startuml\n");
-    for line in lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push_str("@enduml\n");
-    Case { category, text }
-}
+use crate::grammar_probe::{diagram, Case};
 
 /// A statement between `start` and `stop`.
 fn wrapped(category: &'static str, body: &[&str]) -> Case {

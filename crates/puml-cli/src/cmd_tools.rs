@@ -21,7 +21,7 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-fn display_name(path: &Path) -> String {
+pub(crate) fn display_name(path: &Path) -> String {
     if is_stdin(path) {
         "<stdin>".to_string()
     } else {
@@ -30,7 +30,7 @@ fn display_name(path: &Path) -> String {
 }
 
 /// Reads a file (or stdin) as UTF-8 text, with a clear message on failure.
-fn read_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     let bytes = read_input_bytes(path, max_bytes_from_env()).map_err(|e| match e {
         InputError::Io(message) => message,
         InputError::TooLarge { size, limit } => format!(
@@ -47,7 +47,7 @@ fn read_text(path: &Path) -> Result<String, String> {
     })
 }
 
-fn fail(message: impl AsRef<str>) -> ExitCode {
+pub(crate) fn fail(message: impl AsRef<str>) -> ExitCode {
     eprintln!("error: {}", message.as_ref());
     ExitCode::from(2)
 }

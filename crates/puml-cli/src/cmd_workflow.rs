@@ -2,7 +2,7 @@
 //! between activity diagrams and Workflow JSON, over `puml_ide`'s host.
 
 use crate::cmd_check::diagnostic_json;
-use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
+use crate::cmd_tools::{display_name, fail, read_text};
 use puml_ide::workflow::{self, TemplateRegistry};
 use puml_syntax::{Diagnostic, LineIndex, Severity};
 use serde_json::json;
@@ -40,36 +40,6 @@ pub enum WorkflowCommand {
         #[arg(long, value_parser = ["human", "json"], default_value = "human")]
         format: String,
     },
-}
-
-fn display_name(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    }
-}
-
-fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = read_input_bytes(path, max_bytes_from_env()).map_err(|e| match e {
-        InputError::Io(message) => message,
-        InputError::TooLarge { size, limit } => format!(
-            "{}: {size} bytes is over the limit of {limit} (set PUML_MAX_BYTES to raise it)",
-            display_name(path)
-        ),
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not valid UTF-8 (byte {})",
-            display_name(path),
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-fn fail(message: impl AsRef<str>) -> ExitCode {
-    eprintln!("error: {}", message.as_ref());
-    ExitCode::from(2)
 }
 
 /// `path:line:col: severity[code]: message`, with fixes as `help:` lines.
