@@ -396,7 +396,44 @@ pub struct ExplainedNote {
     pub text: String,
 }
 
+/// An activity diagram's swimlanes and steps (absent for sequence diagrams).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedActivity {
+    pub lanes: Vec<ExplainedLane>,
+    /// Every step in source order, with its block depth.
+    pub steps: Vec<ExplainedStep>,
+    pub actions: usize,
+    /// `if`, `elseif` and `switch` blocks.
+    pub decisions: usize,
+    /// `while` and `repeat` blocks.
+    pub loops: usize,
+    /// `fork` and `split` blocks.
+    pub parallel: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedLane {
+    pub name: String,
+    pub color: Option<String>,
+    /// 1-based line of its first declaration or use.
+    pub line: u32,
+    pub actions: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedStep {
+    /// 1-based source line (0 when unknown).
+    pub line: u32,
+    /// Block nesting (0 at the top).
+    pub depth: usize,
+    /// The step in words, e.g. `action "Ship"`, `if "in stock?" then "yes"`.
+    pub text: String,
+    /// The swimlane it is drawn in.
+    pub lane: Option<String>,
+}
+
 pub struct Explained {
+    pub activity: Option<ExplainedActivity>,
     pub summary: String,
     pub title: Option<String>,
     pub participants: Vec<ExplainedParticipant>,
@@ -415,6 +452,32 @@ pub fn explain(text: &str, options: &CheckOptions, sources: Sources<'_>) -> Resu
         return Err(failure(codes::UNSUPPORTED, "nothing to explain"));
     };
     Ok(Explained {
+        activity: e.activity.map(|a| ExplainedActivity {
+            lanes: a
+                .lanes
+                .into_iter()
+                .map(|l| ExplainedLane {
+                    name: l.name,
+                    color: l.color,
+                    line: l.line,
+                    actions: l.actions,
+                })
+                .collect(),
+            steps: a
+                .steps
+                .into_iter()
+                .map(|s| ExplainedStep {
+                    line: s.line,
+                    depth: s.depth,
+                    text: s.text,
+                    lane: s.lane,
+                })
+                .collect(),
+            actions: a.actions,
+            decisions: a.decisions,
+            loops: a.loops,
+            parallel: a.parallel,
+        }),
         summary: e.summary,
         title: e.title,
         participants: e

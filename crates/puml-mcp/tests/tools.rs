@@ -232,6 +232,22 @@ async fn normalize_explain_lint_parse_on_good_and_bad_input() {
     let r = s.call_result("puml_explain", json!({"path": "broken.puml"})).await;
     assert!(is_error(&r));
     assert!(!structured(&r)["diagnostics"].as_array().unwrap().is_empty());
+    // An activity diagram is explained by its lanes and nested steps.
+    let activity = "@startuml\n|Shop|\nstart\n:Take order;\nif (in stock?) then (yes)\n  :Ship;\nelse (no)\n  :Refund;\nendif\nstop\n@enduml\n";
+    let r = s.call_result("puml_explain", json!({"source": activity})).await;
+    let explained = &structured(&r)["activity"];
+    assert_eq!(explained["lanes"][0]["name"], "Shop", "{r}");
+    assert_eq!(explained["actions"], 3, "{r}");
+    assert_eq!(explained["decisions"], 1, "{r}");
+    let steps = explained["steps"].as_array().unwrap();
+    assert!(
+        steps
+            .iter()
+            .any(|st| st["depth"] == 1 && st["text"].as_str().unwrap().contains("Ship")),
+        "{r}"
+    );
+    let r = s.call_result("puml_explain", json!({"source": LOGIN})).await;
+    assert!(structured(&r).get("activity").is_none(), "{r}");
     let long = "@startuml\nA -> B : this label is far too long to read comfortably in a rendered sequence diagram at all\n@enduml\n";
     let r = s.call_result("puml_lint_readability", json!({"source": long})).await;
     assert_eq!(structured(&r)["ok"], true);

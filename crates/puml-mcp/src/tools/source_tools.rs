@@ -178,6 +178,9 @@ pub struct ExplainOutput {
     pub flow: Vec<backend::FlowStep>,
     pub groups: Vec<backend::ExplainedGroup>,
     pub notes: Vec<backend::ExplainedNote>,
+    /// For an activity diagram: its swimlanes and steps in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity: Option<backend::ExplainedActivity>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -186,7 +189,7 @@ pub struct Explain;
 impl McpTool for Explain {
     const NAME: &'static str = "puml_explain";
     const TITLE: &'static str = "Explain a diagram";
-    const DESCRIPTION: &'static str = "A structured explanation of a sequence diagram: summary, participants and the flow step by step, for agents and docs.";
+    const DESCRIPTION: &'static str = "A structured explanation of a diagram: summary, participants and the flow step by step (sequence), or swimlanes and steps with their nesting (activity), for agents and docs.";
     type Input = PathOrSource;
     type Output = ExplainOutput;
 
@@ -202,6 +205,12 @@ impl McpTool for Explain {
                 step.number, step.from, step.to, step.label
             ));
         }
+        if let Some(activity) = &explained.activity {
+            for step in &activity.steps {
+                let lane = step.lane.as_deref().map(|l| format!(" [{l}]")).unwrap_or_default();
+                summary.push_str(&format!("\n{}{}{lane}", "  ".repeat(step.depth), step.text));
+            }
+        }
         if !ok {
             summary.push_str("\nthe diagram has errors:\n");
             summary.push_str(&wire::diagnostics_text(&explained.diagnostics));
@@ -214,6 +223,7 @@ impl McpTool for Explain {
             flow: explained.flow,
             groups: explained.groups,
             notes: explained.notes,
+            activity: explained.activity,
             diagnostics: explained.diagnostics,
         };
         Ok(Reply::new(output, ok, summary))
@@ -228,6 +238,7 @@ impl McpTool for Explain {
             flow: Vec::new(),
             groups: Vec::new(),
             notes: Vec::new(),
+            activity: None,
             diagnostics,
         }
     }
