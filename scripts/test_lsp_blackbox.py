@@ -294,6 +294,35 @@ async def test_rename_tokens_links_and_hints(client: LanguageClient):
     assert typed is not None
 
 
+async def test_navigation_and_rename_reach_included_files(client: LanguageClient):
+    folder = pathlib.Path("/tmp/puml-lsp-blackbox")
+    folder.mkdir(parents=True, exist_ok=True)
+    included = "actor Client\nparticipant Server\nClient -> Server : hello\n"
+    (folder / "people.iuml").write_text(included, encoding="utf-8")
+    people = (folder / "people.iuml").as_uri()
+    text = "@startuml\n!include people.iuml\nClient -> Server : request\n@enduml\n"
+    uri = "file:///tmp/puml-lsp-blackbox/uses-include.puml"
+    await open_document(client, text, uri)
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(uri), position=t.Position(2, 2))
+    )
+    assert definition.uri == people and definition.range.start == t.Position(0, 6), definition
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(uri), position=t.Position(2, 2), context=t.ReferenceContext(include_declaration=True)
+        )
+    )
+    assert sorted((r.uri, r.range.start.line, r.range.start.character) for r in references) == sorted(
+        [(uri, 2, 0), (people, 0, 6), (people, 2, 0)]
+    ), references
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(2, 2), new_name="Customer")
+    )
+    assert set(renamed.changes) == {uri, people}, renamed
+    assert apply_edits(text, renamed.changes[uri]) == text.replace("Client", "Customer")
+    assert apply_edits(included, renamed.changes[people]) == included.replace("Client", "Customer")
+
+
 async def test_refactors(client: LanguageClient):
     uri = "file:///tmp/puml-lsp-blackbox/refactor.puml"
     text = "@startuml\nAlice -> Bob : hi\nBob -> Alice : ok\n@enduml\n"

@@ -170,7 +170,7 @@ fn incremental() {
     let cold = Instant::now();
     let count = diagnostics(&db, file, config).len();
     let cold = cold.elapsed();
-    let target = text.find("request 2500").unwrap_or(text.len() / 2) + "request ".len();
+    let target = text.find("request 2501").unwrap_or(text.len() / 2) + "request ".len();
     let mut samples = Vec::new();
     for i in 0..50 {
         let digit = char::from(b'0' + (i % 10) as u8);

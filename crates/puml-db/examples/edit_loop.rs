@@ -16,7 +16,7 @@ fn main() {
     let mut db = Database::default();
     let file = SourceFile::new(&db, None, text.clone());
     let config = Config::new(&db, None, false, None);
-    let target = text.find("request 2500").unwrap_or(text.len() / 2) + "request ".len();
+    let target = text.find("request 2501").unwrap_or(text.len() / 2) + "request ".len();
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(500);
     let start = Instant::now();
     for i in 0..rounds {

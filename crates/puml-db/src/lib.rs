@@ -228,9 +228,9 @@ pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Analysis {
 }
 
 /// The model alone: equal after edits that only move text, so the queries
-/// below it are not re-run.
-#[salsa::tracked(returns(ref))]
-pub fn document(db: &dyn Db, file: SourceFile, config: Config) -> Document {
+/// below it are not re-run. Shared with `analysis` (an `Arc`), not copied.
+#[salsa::tracked(returns(deref))]
+pub fn document(db: &dyn Db, file: SourceFile, config: Config) -> Arc<Document> {
     analysis(db, file, config).document.clone()
 }
 

@@ -946,7 +946,8 @@ mod tests {
                     events,
                     ..Diagram::default()
                 }],
-            },
+            }
+            .into(),
             source_map: SourceMap {
                 diagrams: vec![DiagramSourceMap {
                     events: ranges,
@@ -1027,7 +1028,7 @@ mod tests {
         let explanation = explain_analysis(
             "",
             &Analysis {
-                document: Document::default(),
+                document: Document::default().into(),
                 source_map: SourceMap::default(),
                 diagnostics: Vec::new(),
                 included_files: Vec::new(),

@@ -47,6 +47,18 @@ pub struct ParticipantRef {
     pub declared: bool,
     pub declaration: TextRange,
     pub uses: Vec<TextRange>,
+    /// Declared in an included file: that file and the declaring statement's range there.
+    pub included_declaration: Option<(PathBuf, TextRange)>,
+    /// Uses written in included files (each spells the name there), in
+    /// file then text order.
+    pub included_uses: Vec<(PathBuf, TextRange)>,
+}
+
+/// The edits of a rename: this file's, and each included file's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rename {
+    pub edits: Vec<TextEdit>,
+    pub included: Vec<(PathBuf, Vec<TextEdit>)>,
 }
 
 /// A message's autonumber as drawn, with the statement it came from.
@@ -348,6 +360,42 @@ impl Analysis {
                         .find(|r| declared_here && statement.contains_range(*r))
                         .unwrap_or(uses[0]);
                     let declared = declared_here;
+                    // Included files are inputs of the database already
+                    // (the analysis read them); a use counts only where
+                    // that file's text spells the name.
+                    let included_text = |file: &str| {
+                        use puml_db::Db as _;
+                        db.included_file(Path::new(file)).ok().map(|f| f.text(db).clone())
+                    };
+                    let mut texts: std::collections::HashMap<&str, Option<String>> = Default::default();
+                    let mut included_uses = Vec::new();
+                    for (file, range) in map.included_participant_uses.get(index).into_iter().flatten() {
+                        let text = texts.entry(file.as_str()).or_insert_with(|| included_text(file));
+                        let spelled = text
+                            .as_deref()
+                            .and_then(|t| t.get(usize::from(range.start())..usize::from(range.end())))
+                            .map(|s| s.trim_matches('"'))
+                            .is_some_and(|s| s == participant.code || s == participant.name);
+                        if spelled {
+                            included_uses.push((PathBuf::from(file), *range));
+                        }
+                    }
+                    included_uses.sort_by(|a, b| (&a.0, a.1.start(), a.1.end()).cmp(&(&b.0, b.1.start(), b.1.end())));
+                    included_uses.dedup();
+                    // The name inside the declaring statement, else the statement.
+                    let included_declaration =
+                        map.included_participants
+                            .get(index)
+                            .cloned()
+                            .flatten()
+                            .map(|(file, statement)| {
+                                let file = PathBuf::from(file);
+                                included_uses
+                                    .iter()
+                                    .find(|(path, range)| *path == file && statement.contains_range(*range))
+                                    .cloned()
+                                    .unwrap_or((file, statement))
+                            });
                     return Some(ParticipantRef {
                         code: participant.code.clone(),
                         name: participant.name.clone(),
@@ -356,10 +404,25 @@ impl Analysis {
                         declared,
                         declaration,
                         uses,
+                        included_declaration,
+                        included_uses,
                     });
                 }
             }
             None
+        })
+    }
+
+    /// The text of a file that `file` includes, as its analysis read it
+    /// (the ranges of [`ParticipantRef::included_uses`] index it).
+    pub fn included_text(&self, file: FileId, path: &Path) -> Cancellable<Option<String>> {
+        let wanted = path.to_string_lossy().into_owned();
+        self.with(file, move |db, input, config| {
+            puml_db::analysis(db, input, config)
+                .included_files
+                .iter()
+                .find(|(name, _)| *name == wanted)
+                .map(|(_, text)| text.clone())
         })
     }
 
@@ -494,6 +557,59 @@ impl Analysis {
     pub fn normalize(&self, file: FileId, options: &NormalizeOptions) -> Cancellable<Normalized> {
         let options = options.clone();
         self.with(file, move |db, input, _| normalize(input.text(db), &options))
+    }
+
+    /// Renames the participant `from` (its code or its display name)
+    /// everywhere it is written: in this file through the structural-edit
+    /// engine, and in the included files that declare or use it (each use
+    /// there that spells the code gets the new one).
+    pub fn rename_participant(&self, file: FileId, from: &str, to: &str) -> Cancellable<Result<Rename, EditError>> {
+        let (from, to) = (from.to_string(), to.to_string());
+        self.with(file, move |db, input, config| {
+            let edit = Edit::RenameParticipant {
+                from: from.clone(),
+                to: to.clone(),
+            };
+            let here = apply_edit(input.text(db), &edit)?;
+            let analysis = puml_db::analysis(db, input, config);
+            let new_code = crate::normalize::written_name(&to);
+            let mut included: std::collections::BTreeMap<PathBuf, Vec<TextEdit>> = Default::default();
+            for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
+                for (index, participant) in diagram.participants.iter().enumerate() {
+                    if participant.code != from {
+                        continue;
+                    }
+                    for (path, range) in map.included_participant_uses.get(index).into_iter().flatten() {
+                        use puml_db::Db as _;
+                        let Ok(source) = db.included_file(Path::new(path)) else {
+                            continue;
+                        };
+                        let written = source
+                            .text(db)
+                            .get(usize::from(range.start())..usize::from(range.end()))
+                            .map(|s| s.trim_matches('"'));
+                        if written == Some(participant.code.as_str()) {
+                            included
+                                .entry(PathBuf::from(path))
+                                .or_default()
+                                .push(TextEdit::replace(*range, new_code.clone()));
+                        }
+                    }
+                }
+            }
+            let included = included
+                .into_iter()
+                .map(|(path, mut edits)| {
+                    edits.sort_by_key(|e| (e.range.start(), e.range.end()));
+                    edits.dedup_by_key(|e| e.range);
+                    (path, edits)
+                })
+                .collect();
+            Ok(Rename {
+                edits: here.edits,
+                included,
+            })
+        })
     }
 
     pub fn apply_edit(&self, file: FileId, edit: &Edit) -> Cancellable<Result<EditResult, EditError>> {

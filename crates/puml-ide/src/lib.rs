@@ -25,4 +25,6 @@ pub mod skinparams;
 pub mod symbols;
 pub mod workflow;
 
-pub use host::{Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef};
+pub use host::{
+    Analysis, AnalysisHost, Cancellable, Cancelled, FileId, HostConfig, MessageNumber, ParticipantRef, Rename,
+};

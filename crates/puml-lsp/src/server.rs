@@ -762,6 +762,12 @@ impl LanguageServer for Backend {
         let Some((participant, table_text)) = self.participant_at(&uri, position.position).await? else {
             return Ok(None);
         };
+        // Declared in an included file: the declaration there.
+        if let Some(declared) = participant.included_declaration.clone() {
+            if let Some(found) = self.included_locations(&uri, vec![declared]).await?.pop() {
+                return Ok(Some(GotoDefinitionResponse::Scalar(found)));
+            }
+        }
         let table = LineTable::new(&table_text);
         let range = table.range(participant.declaration);
         Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))))
@@ -784,13 +790,13 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let table = LineTable::new(&text);
-        Ok(Some(
-            participant
-                .uses
-                .iter()
-                .map(|r| Location::new(uri.clone(), table.range(*r)))
-                .collect(),
-        ))
+        let mut locations: Vec<Location> = participant
+            .uses
+            .iter()
+            .map(|r| Location::new(uri.clone(), table.range(*r)))
+            .collect();
+        locations.extend(self.included_locations(&uri, participant.included_uses).await?);
+        Ok(Some(locations))
     }
 
     async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
@@ -893,21 +899,34 @@ impl LanguageServer for Backend {
             return Err(Error::invalid_params("there is no participant to rename here"));
         };
         let snapshot = self.snapshot(&uri)?;
-        let edit = puml_ide::edit::Edit::RenameParticipant {
-            from: participant.code.clone(),
-            to: params.new_name.clone(),
-        };
+        let (from, to) = (participant.code.clone(), params.new_name.clone());
         let result = blocking(move || {
-            let result = snapshot.analysis.apply_edit(snapshot.file, &edit)?;
-            Ok((result, snapshot.text))
+            let result = snapshot.analysis.rename_participant(snapshot.file, &from, &to)?;
+            let mut texts = Vec::new();
+            if let Ok(rename) = &result {
+                for (path, _) in &rename.included {
+                    texts.push(snapshot.analysis.included_text(snapshot.file, path)?);
+                }
+            }
+            Ok((result, snapshot.text, texts))
         })
         .await?;
         match result {
-            (Ok(edited), text) => {
+            (Ok(rename), text, included_texts) => {
                 let table = LineTable::new(&text);
-                Ok(Some(workspace_edit(&uri, to_lsp_edits(&table, &edited.edits))))
+                let mut edit = workspace_edit(&uri, to_lsp_edits(&table, &rename.edits));
+                // The included files that declare or use the participant
+                // are renamed too, each with its own edits.
+                let changes = edit.changes.get_or_insert_with(HashMap::new);
+                for ((path, edits), text) in rename.included.iter().zip(included_texts) {
+                    let (Some(text), Some(target)) = (text, Uri::from_file_path(path)) else {
+                        continue;
+                    };
+                    changes.insert(target, to_lsp_edits(&LineTable::new(&text), edits));
+                }
+                Ok(Some(edit))
             }
-            (Err(error), _) => Err(Error::invalid_params(format!("cannot rename: {error:?}"))),
+            (Err(error), _, _) => Err(Error::invalid_params(format!("cannot rename: {error:?}"))),
         }
     }
 
@@ -1127,6 +1146,34 @@ impl Backend {
                 .analysis
                 .participant_at(snapshot.file, puml_syntax::TextSize::from(offset as u32))?;
             Ok(found.map(|p| (p, snapshot.text)))
+        })
+        .await
+    }
+
+    /// Locations of ranges in files that `uri`'s document includes.
+    async fn included_locations(
+        &self,
+        uri: &Uri,
+        ranges: Vec<(PathBuf, puml_syntax::TextRange)>,
+    ) -> Result<Vec<Location>> {
+        if ranges.is_empty() {
+            return Ok(Vec::new());
+        }
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+            let mut locations = Vec::new();
+            for (path, range) in ranges {
+                if !texts.contains_key(&path) {
+                    let text = snapshot.analysis.included_text(snapshot.file, &path)?;
+                    texts.insert(path.clone(), text);
+                }
+                let (Some(Some(text)), Some(target)) = (texts.get(&path), Uri::from_file_path(&path)) else {
+                    continue;
+                };
+                locations.push(Location::new(target, LineTable::new(text).range(range)));
+            }
+            Ok(locations)
         })
         .await
     }

@@ -81,6 +81,40 @@ fn describe(path: &Path) -> String {
             writeln!(out, "definition {}", at(usize::from(found.declaration.start()))).ok();
             let uses: Vec<String> = found.uses.iter().map(|r| at(usize::from(r.start()))).collect();
             writeln!(out, "references {}", uses.join(" ")).ok();
+            // Declarations and uses in included files, as `file line:column`.
+            let elsewhere = |path: &Path, range: puml_syntax::TextRange| {
+                let text = analysis
+                    .included_text(file, path)
+                    .expect("not cancelled")
+                    .expect("an included file's text");
+                let p = LineTable::new(&text).position(usize::from(range.start()));
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                format!("{name} {}:{}", p.line + 1, p.character + 1)
+            };
+            if let Some((path, range)) = &found.included_declaration {
+                writeln!(out, "definition in include {}", elsewhere(path, *range)).ok();
+            }
+            if !found.included_uses.is_empty() {
+                let uses: Vec<String> = found.included_uses.iter().map(|(p, r)| elsewhere(p, *r)).collect();
+                writeln!(out, "references in includes {}", uses.join(", ")).ok();
+                let renamed = analysis
+                    .rename_participant(file, &found.code, "Renamed")
+                    .expect("not cancelled")
+                    .expect("the rename applies");
+                for (path, edits) in &renamed.included {
+                    let mut included = analysis
+                        .included_text(file, path)
+                        .expect("not cancelled")
+                        .unwrap_or_default();
+                    included = puml_syntax::apply_edits(&included, edits).0;
+                    writeln!(out, "renamed in include {:?}", included).ok();
+                }
+                let here = puml_syntax::apply_edits(&text, &renamed.edits).0;
+                writeln!(out, "renamed here {:?}", here).ok();
+            }
         }
         None => {
             writeln!(out, "definition: none").ok();

@@ -497,7 +497,9 @@ impl Settings {
 }
 
 /// Where model items came from. Ranges are byte ranges in the main file's
-/// text (for items from included files: the `!include` line).
+/// text; an item read from an included file has an empty range at 0 here,
+/// and its place in that file is in `included_participants` /
+/// `included_participant_uses`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SourceMap {
     pub diagrams: Vec<DiagramSourceMap>,
@@ -516,4 +518,12 @@ pub struct DiagramSourceMap {
     pub events: Vec<TextRange>,
     /// Set exactly when the diagram is an activity diagram.
     pub activity: Option<crate::activity::ActivitySourceMap>,
+    /// Parallel to `participants` when the diagram read included files
+    /// (empty otherwise): the declaration's file and range in that file,
+    /// for participants declared in an included file.
+    pub included_participants: Vec<Option<(String, TextRange)>>,
+    /// Parallel to `participant_uses` when the diagram read included files
+    /// (empty otherwise): the uses written in included files, each with
+    /// the file (as the preprocessor names it) and its range there.
+    pub included_participant_uses: Vec<Vec<(String, TextRange)>>,
 }
