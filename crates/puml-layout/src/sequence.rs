@@ -1463,6 +1463,19 @@ impl<'a> Context<'a> {
             let left = content_mid - block.width / 2.0;
             title_edges = Some((left - TITLE_SIDE_MARGIN, left + block.width + TITLE_SIDE_MARGIN));
             let mut title_items = Vec::new();
+            // Themes and `title { BackGroundColor; LineColor }` frame the
+            // title (PlantUML: 6 px beside the text, rounded like its theme).
+            if theme.title_bg.is_some() || theme.title_border.is_some() {
+                rect(
+                    &mut title_items,
+                    left - 6.0,
+                    top - 1.0,
+                    block.width + 12.0,
+                    block.height + 2.0,
+                    theme.frame_round_corner,
+                    paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0))),
+                );
+            }
             block.draw(
                 content_mid - block.width / 2.0,
                 top,

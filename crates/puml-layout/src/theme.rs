@@ -449,8 +449,8 @@ impl Theme {
                     self.title_font_size = s + 1.0;
                 }
             }
-            "participantbackgroundcolor" => set!(self.participant_bg, color),
-            "participantbordercolor" => set!(self.participant_border, color),
+            "participantbackgroundcolor" => self.set_participant_only_bg(color),
+            "participantbordercolor" => self.set_participant_only_border(color),
             "participantfontcolor" | "actorfontcolor" => {
                 set!(self.participant_font_color, color);
                 self.kind_font_color = [None; 8];
@@ -670,8 +670,8 @@ impl Theme {
                 }
             }
             (_, "shadowing") => set!(self.shadowing, flag.or(number.map(|n| n > 0.0))),
-            ("participant", "backgroundcolor") => set!(self.participant_bg, color),
-            ("participant", "linecolor") => set!(self.participant_border, color),
+            ("participant", "backgroundcolor") => self.set_participant_only_bg(color),
+            ("participant", "linecolor") => self.set_participant_only_border(color),
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
             ("participant", "roundcorner") => {
@@ -724,6 +724,31 @@ impl Theme {
             ("footer", "fontcolor") => set!(self.footer_color, color),
             ("destroy", "linecolor") => set!(self.destroy_color, color),
             _ => {}
+        }
+    }
+
+    /// `participant { BackGroundColor }` and `skinparam
+    /// participantBackgroundColor` colour the `participant` kind only: the
+    /// other kinds keep their look (observed with PlantUML 1.2026.8).
+    fn set_participant_only_bg(&mut self, color: Option<Color>) {
+        if let Some(c) = color {
+            for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
+                if *kind != ParticipantKind::Participant {
+                    self.kind_bg[i] = Some(self.kind_bg[i].unwrap_or(self.participant_bg));
+                }
+            }
+            self.participant_bg = c;
+        }
+    }
+
+    fn set_participant_only_border(&mut self, color: Option<Color>) {
+        if let Some(c) = color {
+            for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
+                if *kind != ParticipantKind::Participant {
+                    self.kind_border[i] = Some(self.kind_border[i].unwrap_or(self.participant_border));
+                }
+            }
+            self.participant_border = c;
         }
     }
 

@@ -526,14 +526,8 @@ impl DiagramLowering {
             ));
             return;
         }
+        // puml draws every theme PlantUML ships (the sketchy ones with straight lines).
         if crate::themes::PLANTUML_THEMES.contains(&name) {
-            if !crate::themes::DRAWN_THEMES.contains(&name) {
-                self.diagnostics.push(Diagnostic::warning(
-                    codes::THEME_NOT_DRAWN,
-                    name_range,
-                    format!("puml does not draw PlantUML's `{name}` theme yet: the diagram is drawn with puml's default look (PlantUML draws it themed)"),
-                ));
-            }
             return;
         }
         let line = full_line_range(node);
