@@ -1072,7 +1072,13 @@ impl<'a> Context<'a> {
                         theme.ref_border,
                         2.0,
                     );
-                    tab_block.draw(x0 + 13.0, top + 1.0, Align::Left, theme.ref_header_font_color, &mut front);
+                    tab_block.draw(
+                        x0 + 13.0,
+                        top + 1.0,
+                        Align::Left,
+                        theme.ref_header_font_color,
+                        &mut front,
+                    );
                     body.draw(
                         (x0 + x1) / 2.0 - body.width / 2.0,
                         top + tab_h + 2.0,
@@ -1625,7 +1631,11 @@ impl<'a> Context<'a> {
         });
         // Stereotype rules (`.name { … }`) beat element rules; an inline colour beats both.
         let stereotyped;
-        let look = match p.stereotype.as_ref().filter(|_| !self.theme.stereotype_rules.is_empty()) {
+        let look = match p
+            .stereotype
+            .as_ref()
+            .filter(|_| !self.theme.stereotype_rules.is_empty())
+        {
             Some(st) => {
                 stereotyped = self
                     .theme
@@ -1849,7 +1859,13 @@ impl<'a> Context<'a> {
             theme.frame_round_corner,
             paint(None, Some(stroke(border, 1.5))),
         );
-        tab_block.draw(x0 + 15.0, g.top + 1.0, Align::Left, theme.group_header_font_color, front);
+        tab_block.draw(
+            x0 + 15.0,
+            g.top + 1.0,
+            Align::Left,
+            theme.group_header_font_color,
+            front,
+        );
         if let Some(c) = cond_block {
             c.draw(
                 x0 + tab_w + 15.0,

@@ -372,7 +372,10 @@ impl Theme {
         let labels: Vec<String> = labels.into_iter().map(|l| l.trim().to_ascii_lowercase()).collect();
         let mut themed = self.clone();
         for rule in &self.stereotype_rules {
-            let matches = rule.stereotype.as_deref().is_some_and(|s| labels.iter().any(|l| l == s));
+            let matches = rule
+                .stereotype
+                .as_deref()
+                .is_some_and(|s| labels.iter().any(|l| l == s));
             if matches && (rule.element == "root" || rule.element == "element" || rule.element == element) {
                 // The stereotype's rule speaks for the element it is drawn on.
                 themed.apply_style_rule(element, &rule.property, &rule.value);
@@ -577,7 +580,10 @@ impl Theme {
 /// (`#59B6EC-#2FA4E7`: puml paints gradients solid, with their top colour).
 fn style_color(value: &str) -> Option<Color> {
     parse_color(value).or_else(|| {
-        let first = value.trim().split(['-', '/', '|', '\\']).find(|p| !p.trim().is_empty())?;
+        let first = value
+            .trim()
+            .split(['-', '/', '|', '\\'])
+            .find(|p| !p.trim().is_empty())?;
         parse_color(first)
     })
 }
@@ -675,7 +681,10 @@ impl Theme {
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
             ("participant", "roundcorner") => {
-                set!(self.round_corner, number.filter(|v| (0.0..=50.0).contains(v)).map(|v| v / 2.0))
+                set!(
+                    self.round_corner,
+                    number.filter(|v| (0.0..=50.0).contains(v)).map(|v| v / 2.0)
+                )
             }
             ("arrow", "linecolor") => set!(self.arrow_color, color),
             ("arrow", "fontcolor") => set!(self.arrow_font_color, color),

@@ -28,11 +28,20 @@ pub(crate) const SHEETS: [(&str, &str); 43] = [
     ("plain", include_str!("../themes/plain.style")),
     ("reddress-darkblue", include_str!("../themes/reddress-darkblue.style")),
     ("reddress-darkgreen", include_str!("../themes/reddress-darkgreen.style")),
-    ("reddress-darkorange", include_str!("../themes/reddress-darkorange.style")),
+    (
+        "reddress-darkorange",
+        include_str!("../themes/reddress-darkorange.style"),
+    ),
     ("reddress-darkred", include_str!("../themes/reddress-darkred.style")),
     ("reddress-lightblue", include_str!("../themes/reddress-lightblue.style")),
-    ("reddress-lightgreen", include_str!("../themes/reddress-lightgreen.style")),
-    ("reddress-lightorange", include_str!("../themes/reddress-lightorange.style")),
+    (
+        "reddress-lightgreen",
+        include_str!("../themes/reddress-lightgreen.style"),
+    ),
+    (
+        "reddress-lightorange",
+        include_str!("../themes/reddress-lightorange.style"),
+    ),
     ("reddress-lightred", include_str!("../themes/reddress-lightred.style")),
     ("sandstone", include_str!("../themes/sandstone.style")),
     ("silver", include_str!("../themes/silver.style")),

@@ -41,7 +41,10 @@ fn norm(value: &str) -> Option<String> {
         return Some(c.to_string());
     }
     match hex.len() {
-        3 => Some(format!("#{}", hex.chars().flat_map(|ch| [ch, ch]).collect::<String>().to_uppercase())),
+        3 => Some(format!(
+            "#{}",
+            hex.chars().flat_map(|ch| [ch, ch]).collect::<String>().to_uppercase()
+        )),
         6 | 8 => Some(format!("#{}", hex[..6].to_uppercase())),
         _ => Some(c.to_string()),
     }
@@ -50,7 +53,10 @@ fn norm(value: &str) -> Option<String> {
 fn paints(svg: &str) -> Paints {
     let doc = roxmltree::Document::parse(svg).expect("an SVG document");
     let root = doc.root_element();
-    let (w, h) = (root.attribute("width").unwrap_or(""), root.attribute("height").unwrap_or(""));
+    let (w, h) = (
+        root.attribute("width").unwrap_or(""),
+        root.attribute("height").unwrap_or(""),
+    );
     let mut out = Paints::new();
     for el in root.descendants().filter(|n| n.is_element()) {
         let tag = el.tag_name().name();
@@ -65,7 +71,10 @@ fn paints(svg: &str) -> Paints {
             .filter_map(|kv| kv.split_once(':'))
             .map(|(k, v)| (k.trim(), v.trim()))
             .collect();
-        let get = |k: &str| el.attribute(k).or_else(|| style.iter().find(|(sk, _)| *sk == k).map(|(_, v)| *v));
+        let get = |k: &str| {
+            el.attribute(k)
+                .or_else(|| style.iter().find(|(sk, _)| *sk == k).map(|(_, v)| *v))
+        };
         let invisible = |k: &str| matches!(get(k).unwrap_or("1").trim(), "0" | "0.0");
         let mut fill = get("fill").and_then(norm);
         let mut stroke = get("stroke").and_then(norm);
@@ -104,7 +113,9 @@ fn paints(svg: &str) -> Paints {
 
 /// (matched, PlantUML's paints) per probe of `dir`, printed.
 fn measure(dir: &str) -> (usize, usize) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data").join(dir);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../test-data")
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("probe directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -147,7 +158,10 @@ fn assert_floor(dir: &str, floor: f64) {
     let (matched, total) = measure(dir);
     assert!(total > 0, "no probes in {dir}");
     let share = 100.0 * matched as f64 / total as f64;
-    assert!(share >= floor, "{dir}: {share:.1}% of PlantUML's paints, under the floor {floor}%");
+    assert!(
+        share >= floor,
+        "{dir}: {share:.1}% of PlantUML's paints, under the floor {floor}%"
+    );
 }
 
 #[test]

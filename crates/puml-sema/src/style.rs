@@ -220,7 +220,10 @@ impl SheetParser<'_> {
                 let line_end = rest.find('\n').map_or(text.len(), |n| i + n);
                 let line = text[i..line_end].trim();
                 let lower = line.to_ascii_lowercase();
-                if line.starts_with('\'') || line.starts_with("//") || lower.starts_with("<style") || lower == "</style>"
+                if line.starts_with('\'')
+                    || line.starts_with("//")
+                    || lower.starts_with("<style")
+                    || lower == "</style>"
                 {
                     self.declaration(self.pending_start, i);
                     while chars.peek().is_some_and(|(j, _)| *j < line_end) {
@@ -459,8 +462,20 @@ mod tests {
         // The arrow rule stands; the unclosed `note {` is dropped.
         assert_eq!(rules.len(), 1);
         assert_eq!(rules[0].element, "arrow");
-        assert_eq!(&"participnt { BackGroundColr"[issues[1].range.clone()], "BackGroundColr");
-        for text in ["{", "}", "{{{", ";;", ".{", "a.b.c { x }", ",,{ FontColor red }", "é { Fontcolor ü }"] {
+        assert_eq!(
+            &"participnt { BackGroundColr"[issues[1].range.clone()],
+            "BackGroundColr"
+        );
+        for text in [
+            "{",
+            "}",
+            "{{{",
+            ";;",
+            ".{",
+            "a.b.c { x }",
+            ",,{ FontColor red }",
+            "é { Fontcolor ü }",
+        ] {
             let _ = parse_sheet(text);
         }
     }
