@@ -11,6 +11,7 @@ pub mod scene;
 mod sequence;
 mod shapes;
 pub mod theme;
+mod theme_sheets;
 
 pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{Color, Font, FontFamily, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun};

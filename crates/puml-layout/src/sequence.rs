@@ -1047,7 +1047,11 @@ impl<'a> Context<'a> {
                     let top = y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
-                    let fill = r.color.as_deref().and_then(parse_color).unwrap_or(theme.background);
+                    let fill = r
+                        .color
+                        .as_deref()
+                        .and_then(parse_color)
+                        .unwrap_or(theme.ref_bg.unwrap_or(theme.background));
                     rect(
                         &mut front,
                         x0,
@@ -1055,7 +1059,7 @@ impl<'a> Context<'a> {
                         x1 - x0,
                         h,
                         0.0,
-                        paint(Some(fill), Some(stroke(theme.group_border, 1.5))),
+                        paint(Some(fill), Some(stroke(theme.ref_border, 1.5))),
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -1064,16 +1068,22 @@ impl<'a> Context<'a> {
                         top,
                         tab_w.min(x1 - x0),
                         tab_h,
-                        theme.group_header_bg,
-                        theme.group_border,
+                        theme.ref_header_bg,
+                        theme.ref_border,
                         2.0,
                     );
-                    tab_block.draw(x0 + 13.0, top + 1.0, Align::Left, theme.group_font_color, &mut front);
+                    tab_block.draw(
+                        x0 + 13.0,
+                        top + 1.0,
+                        Align::Left,
+                        theme.ref_header_font_color,
+                        &mut front,
+                    );
                     body.draw(
                         (x0 + x1) / 2.0 - body.width / 2.0,
                         top + tab_h + 2.0,
                         Align::Center,
-                        theme.font_color,
+                        theme.ref_font_color,
                         &mut front,
                     );
                     if let Some(g) = groups.last_mut() {
@@ -1198,7 +1208,7 @@ impl<'a> Context<'a> {
                             mid_x - block.width / 2.0,
                             start + 14.0,
                             Align::Center,
-                            theme.font_color,
+                            theme.delay_font_color,
                             &mut front,
                         );
                         h += block.height;
@@ -1416,7 +1426,7 @@ impl<'a> Context<'a> {
                         0.0,
                         paint(Some(theme.divider_bg), Some(stroke(theme.divider_border, 2.0))),
                     );
-                    block.draw(x + 6.0, top + 4.0, Align::Center, theme.font_color, &mut items);
+                    block.draw(x + 6.0, top + 4.0, Align::Center, theme.divider_font_color, &mut items);
                 }
             }
         }
@@ -1459,6 +1469,19 @@ impl<'a> Context<'a> {
             let left = content_mid - block.width / 2.0;
             title_edges = Some((left - TITLE_SIDE_MARGIN, left + block.width + TITLE_SIDE_MARGIN));
             let mut title_items = Vec::new();
+            // Themes and `title { BackGroundColor; LineColor }` frame the
+            // title (PlantUML: 6 px beside the text, rounded like its theme).
+            if theme.title_bg.is_some() || theme.title_border.is_some() {
+                rect(
+                    &mut title_items,
+                    left - 6.0,
+                    top - 1.0,
+                    block.width + 12.0,
+                    block.height + 2.0,
+                    theme.frame_round_corner,
+                    paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0))),
+                );
+            }
             block.draw(
                 content_mid - block.width / 2.0,
                 top,
@@ -1496,7 +1519,7 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Center => content_mid - block.width / 2.0,
                 HorizontalAlign::Right => max_x - block.width,
             };
-            block.draw(x, y + 4.0, Align::Left, theme.header_color, &mut items);
+            block.draw(x, y + 4.0, Align::Left, theme.footer_color, &mut items);
             y += 4.0 + block.height;
         }
         let mut edges = self.box_room(&positions);
@@ -1606,13 +1629,28 @@ impl<'a> Context<'a> {
             title: Some(p.name.clone()),
             link: p.url.as_deref().and_then(creole::safe_url),
         });
+        // Stereotype rules (`.name { … }`) beat element rules; an inline colour beats both.
+        let stereotyped;
+        let look = match p
+            .stereotype
+            .as_ref()
+            .filter(|_| !self.theme.stereotype_rules.is_empty())
+        {
+            Some(st) => {
+                stereotyped = self
+                    .theme
+                    .with_stereotypes(p.kind.keyword(), st.labels.iter().map(String::as_str));
+                &stereotyped
+            }
+            None => &self.theme,
+        };
         let fill = p
             .color
             .as_deref()
             .and_then(parse_color)
-            .unwrap_or(self.theme.participant_bg(p.kind));
-        let border = self.theme.participant_border(p.kind);
-        let text_color = self.theme.participant_font_color;
+            .unwrap_or(look.participant_bg(p.kind));
+        let border = look.participant_border(p.kind);
+        let text_color = look.participant_font_color(p.kind);
         if self.theme.shadowing {
             rect(
                 out,
@@ -1821,7 +1859,13 @@ impl<'a> Context<'a> {
             theme.frame_round_corner,
             paint(None, Some(stroke(border, 1.5))),
         );
-        tab_block.draw(x0 + 15.0, g.top + 1.0, Align::Left, theme.group_font_color, front);
+        tab_block.draw(
+            x0 + 15.0,
+            g.top + 1.0,
+            Align::Left,
+            theme.group_header_font_color,
+            front,
+        );
         if let Some(c) = cond_block {
             c.draw(
                 x0 + tab_w + 15.0,
@@ -1869,7 +1913,7 @@ impl<'a> Context<'a> {
             7.5,
             paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
         );
-        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, &mut out);
+        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.legend_font_color, &mut out);
         out.push(Item::End);
         (h, out)
     }

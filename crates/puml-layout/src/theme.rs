@@ -1,13 +1,45 @@
-//! Themes and skin parameters: the look of a diagram as plain values.
-//! Built from a named theme, then the diagram's `skinparam`s, then its
-//! `<style>` rules (translated to the equivalent skin parameters).
+//! Themes, skin parameters and `<style>` sheets: the look of a diagram as
+//! plain values. Built as PlantUML builds it (observed with PlantUML
+//! 1.2026.8): the named theme first (PlantUML's themes are puml style sheets
+//! in `themes/`, written from PlantUML's observed output), then the diagram's
+//! `skinparam`s and `<style>` rules in source order (the later wins);
+//! stereotype rules (`.name`) beat element rules wherever they stand, and an
+//! inline colour (`participant A #pink`) beats everything (applied where
+//! the element is drawn).
 
 use crate::color::parse_color;
 use crate::scene::{Color, Font, FontFamily};
 use puml_sema::model::{ParticipantKind, Settings};
+use puml_sema::style::{parse_sheet, StyleRule, StyleScope};
 
-/// Names accepted by `!theme` and `--theme`.
-pub const THEME_NAMES: [&str; 7] = ["default", "plain", "minimal", "docs", "dark", "sand", "blueprint"];
+/// puml's own looks, chosen with `--theme` (not PlantUML themes).
+const PUML_LOOKS: [&str; 5] = ["default", "minimal", "docs", "dark", "sand"];
+
+/// Names accepted by `!theme` and `--theme`: puml's own looks, then every
+/// theme PlantUML ships.
+pub const THEME_NAMES: [&str; 49] = {
+    let mut names = [""; 49];
+    let mut i = 0;
+    while i < PUML_LOOKS.len() {
+        names[i] = PUML_LOOKS[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < puml_sema::themes::PLANTUML_THEMES.len() {
+        names[i + j] = puml_sema::themes::PLANTUML_THEMES[j];
+        j += 1;
+    }
+    names
+};
+
+/// PlantUML's themes as puml style sheets (values observed from PlantUML's
+/// output for `test-data/themes/probe.body`, by `scripts/theme_probe.py`).
+fn plantuml_theme_sheet(name: &str) -> Option<&'static str> {
+    crate::theme_sheets::SHEETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, sheet)| *sheet)
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageAlign {
@@ -41,7 +73,26 @@ pub struct Theme {
     pub group_bg: Option<Color>,
     pub group_header_bg: Color,
     pub group_font_color: Color,
+    /// The label in a group's header tab (`alt`, `loop`, …).
+    pub group_header_font_color: Color,
     pub divider_bg: Color,
+    pub divider_font_color: Color,
+    pub delay_font_color: Color,
+    pub ref_bg: Option<Color>,
+    pub ref_border: Color,
+    pub ref_header_bg: Color,
+    pub ref_header_font_color: Color,
+    pub ref_font_color: Color,
+    pub legend_font_color: Color,
+    pub footer_color: Color,
+    /// A frame around the title (PlantUML's themes draw one).
+    pub title_bg: Option<Color>,
+    pub title_border: Option<Color>,
+    /// Per-kind font colours (`actor { FontColor … }`), indexed like `ParticipantKind::ALL`.
+    pub kind_font_color: [Option<Color>; 8],
+    /// `<style>` rules for stereotypes (`.name { … }`), applied to elements
+    /// carrying that stereotype, over every element rule.
+    pub stereotype_rules: Vec<StyleRule>,
     pub divider_border: Color,
     pub box_bg: Color,
     pub box_border: Color,
@@ -92,7 +143,21 @@ impl Default for Theme {
             group_bg: None,
             group_header_bg: Color::hex(0xEEEEEE),
             group_font_color: Color::BLACK,
+            group_header_font_color: Color::BLACK,
             divider_bg: Color::hex(0xEEEEEE),
+            divider_font_color: Color::BLACK,
+            delay_font_color: Color::BLACK,
+            ref_bg: None,
+            ref_border: Color::BLACK,
+            ref_header_bg: Color::hex(0xEEEEEE),
+            ref_header_font_color: Color::BLACK,
+            ref_font_color: Color::BLACK,
+            legend_font_color: Color::BLACK,
+            footer_color: Color::hex(0x888888),
+            title_bg: None,
+            title_border: None,
+            kind_font_color: [None; 8],
+            stereotype_rules: Vec::new(),
             divider_border: Color::BLACK,
             box_bg: Color::hex(0xDDDDDD),
             box_border: line,
@@ -130,34 +195,18 @@ impl Theme {
         }
     }
 
-    /// A named theme; unknown names give `None`.
+    /// A named theme: one of puml's own looks or PlantUML's themes;
+    /// unknown names give `None`.
     pub fn named(name: &str) -> Option<Theme> {
         let base = Theme::default();
         let name = name.trim().to_ascii_lowercase();
-        let name = name.strip_suffix("-outline").unwrap_or(&name);
-        Some(match name {
-            "default" | "" => base,
-            "plain" => {
-                let black = Color::BLACK;
-                Theme {
-                    participant_bg: Color::WHITE,
-                    participant_border: black,
-                    lifeline_color: black,
-                    arrow_color: black,
-                    note_bg: Color::WHITE,
-                    note_border: black,
-                    group_header_bg: Color::WHITE,
-                    divider_bg: Color::WHITE,
-                    box_bg: Color::hex(0xF5F5F5),
-                    box_border: black,
-                    legend_bg: Color::WHITE,
-                    destroy_color: black,
-                    round_corner: 0.0,
-                    // PlantUML's plain theme pads boxes (its `box` style).
-                    box_padding: 5.0,
-                    ..base
-                }
-            }
+        if let Some(sheet) = plantuml_theme_sheet(&name) {
+            let mut theme = base;
+            theme.apply_sheet(sheet, StyleScope::Sequence);
+            return Some(theme);
+        }
+        let mut look = match name.as_str() {
+            "default" | "_none_" | "" => base,
             "minimal" => {
                 let gray = Color::hex(0x777777);
                 Theme {
@@ -269,41 +318,10 @@ impl Theme {
                     ..base
                 }
             }
-            "blueprint" => {
-                let white = Color::hex(0xFFFFFF);
-                let paper = Color::hex(0x1B3A5C);
-                Theme {
-                    background: paper,
-                    font_color: white,
-                    participant_bg: Color::hex(0x24496F),
-                    participant_border: white,
-                    participant_font_color: white,
-                    lifeline_color: Color::hex(0xA9C4E0),
-                    activation_bg: Color::hex(0x2E5A86),
-                    arrow_color: white,
-                    arrow_font_color: white,
-                    note_bg: Color::hex(0x24496F),
-                    note_border: white,
-                    note_font_color: white,
-                    group_border: white,
-                    group_header_bg: Color::hex(0x24496F),
-                    group_font_color: white,
-                    divider_bg: Color::hex(0x24496F),
-                    divider_border: white,
-                    box_bg: Color::hex(0x21426A),
-                    box_border: Color::hex(0xA9C4E0),
-                    box_font_color: white,
-                    legend_bg: Color::hex(0x24496F),
-                    legend_border: white,
-                    title_color: white,
-                    header_color: Color::hex(0xA9C4E0),
-                    destroy_color: Color::hex(0xFFB4B4),
-                    round_corner: 0.0,
-                    ..base
-                }
-            }
             _ => return None,
-        })
+        };
+        look.sync_derived_colors();
+        Some(look)
     }
 
     /// The theme for a diagram: `override_name` (e.g. `--theme`) wins over
@@ -313,15 +331,57 @@ impl Theme {
             .or(settings.theme.as_deref())
             .and_then(Theme::named)
             .unwrap_or_default();
-        for (key, value) in &settings.skinparams {
-            theme.apply_skinparam(key, value);
+        Theme::apply_settings(&mut theme, settings, StyleScope::Sequence);
+        theme
+    }
+
+    /// The diagram's skinparams and `<style>` sheets over `self`, in source
+    /// order (PlantUML: the later of a skinparam and a style rule wins).
+    pub fn apply_settings(&mut self, settings: &Settings, scope: StyleScope) {
+        let mut next_style = settings.styles.iter().peekable();
+        for (i, (key, value)) in settings.skinparams.iter().enumerate() {
+            while let Some(style) = next_style.next_if(|s| s.after_skinparams <= i) {
+                self.apply_sheet(&style.text, scope);
+            }
+            self.apply_skinparam(key, value);
         }
-        for sheet in &settings.styles {
-            for (key, value) in style_to_skinparams(sheet) {
-                theme.apply_skinparam(&key, &value);
+        for style in next_style {
+            self.apply_sheet(&style.text, scope);
+        }
+    }
+
+    /// Applies one style sheet's rules for diagrams of `scope`.
+    pub fn apply_sheet(&mut self, sheet: &str, scope: StyleScope) {
+        let (rules, _) = parse_sheet(sheet);
+        for rule in rules {
+            if rule.scope.is_some_and(|s| s != scope) {
+                continue;
+            }
+            if rule.stereotype.is_some() {
+                self.stereotype_rules.push(rule);
+            } else {
+                self.apply_style_rule(&rule.element, &rule.property, &rule.value);
             }
         }
-        theme
+    }
+
+    /// Colours for an element with these stereotypes: the theme's values
+    /// overridden by the matching stereotype rules (later rules win).
+    /// `element` is the element's selector (`participant`, `note`, …).
+    pub fn with_stereotypes<'s>(&self, element: &str, labels: impl IntoIterator<Item = &'s str>) -> Theme {
+        let labels: Vec<String> = labels.into_iter().map(|l| l.trim().to_ascii_lowercase()).collect();
+        let mut themed = self.clone();
+        for rule in &self.stereotype_rules {
+            let matches = rule
+                .stereotype
+                .as_deref()
+                .is_some_and(|s| labels.iter().any(|l| l == s));
+            if matches && (rule.element == "root" || rule.element == "element" || rule.element == element) {
+                // The stereotype's rule speaks for the element it is drawn on.
+                themed.apply_style_rule(element, &rule.property, &rule.value);
+            }
+        }
+        themed
     }
 
     pub fn participant_bg(&self, kind: ParticipantKind) -> Color {
@@ -379,6 +439,9 @@ impl Theme {
                     self.group_font_color = c;
                     self.title_color = c;
                     self.box_font_color = c;
+                    self.kind_font_color = [None; 8];
+                    self.sync_derived_colors();
+                    self.footer_color = self.header_color;
                 }
             }
             "defaultfontsize" => {
@@ -389,9 +452,12 @@ impl Theme {
                     self.title_font_size = s + 1.0;
                 }
             }
-            "participantbackgroundcolor" => set!(self.participant_bg, color),
-            "participantbordercolor" => set!(self.participant_border, color),
-            "participantfontcolor" | "actorfontcolor" => set!(self.participant_font_color, color),
+            "participantbackgroundcolor" => self.set_participant_only_bg(color),
+            "participantbordercolor" => self.set_participant_only_border(color),
+            "participantfontcolor" | "actorfontcolor" => {
+                set!(self.participant_font_color, color);
+                self.kind_font_color = [None; 8];
+            }
             "participantfontsize" | "actorfontsize" => set!(self.participant_font_size, size),
             "lifelinebordercolor" => set!(self.lifeline_color, color),
             "lifelinebackgroundcolor" => set!(self.activation_bg, color),
@@ -403,10 +469,20 @@ impl Theme {
             "notebordercolor" => set!(self.note_border, color),
             "notefontcolor" => set!(self.note_font_color, color),
             "notefontsize" => set!(self.note_font_size, size),
-            "groupbordercolor" => set!(self.group_border, color),
+            "groupbordercolor" => {
+                set!(self.group_border, color);
+                set!(self.ref_border, color);
+            }
             "groupbackgroundcolor" => self.group_bg = color.or(self.group_bg),
-            "groupheaderbackgroundcolor" => set!(self.group_header_bg, color),
-            "groupfontcolor" | "groupheaderfontcolor" => set!(self.group_font_color, color),
+            "groupheaderbackgroundcolor" => {
+                set!(self.group_header_bg, color);
+                set!(self.ref_header_bg, color);
+            }
+            "groupfontcolor" | "groupheaderfontcolor" => {
+                set!(self.group_font_color, color);
+                set!(self.group_header_font_color, color);
+                set!(self.ref_header_font_color, color);
+            }
             "dividerbackgroundcolor" => set!(self.divider_bg, color),
             "dividerbordercolor" => set!(self.divider_border, color),
             "boxbackgroundcolor" => set!(self.box_bg, color),
@@ -416,7 +492,8 @@ impl Theme {
             "legendbordercolor" => set!(self.legend_border, color),
             "titlefontsize" => set!(self.title_font_size, size),
             "titlefontcolor" => set!(self.title_color, color),
-            "headerfontcolor" | "footerfontcolor" => set!(self.header_color, color),
+            "headerfontcolor" => set!(self.header_color, color),
+            "footerfontcolor" => set!(self.footer_color, color),
             "roundcorner" => {
                 if let Some(v) = number.filter(|v| (0.0..=50.0).contains(v)) {
                     self.round_corner = v / 2.0;
@@ -486,84 +563,208 @@ impl Theme {
                     destroy_color: fg,
                     kind_bg: [None; 8],
                     kind_border: [None; 8],
+                    kind_font_color: [None; 8],
+                    title_bg: self.title_bg.map(|_| bg),
+                    title_border: self.title_border.map(|_| fg),
+                    ref_bg: self.ref_bg.map(|_| bg),
                     ..self.clone()
                 };
+                self.sync_derived_colors();
             }
             _ => {}
         }
     }
 }
 
-/// Translates the simple form of PlantUML `<style>` sheets into skin
-/// parameters: `element { Property value }`, nested blocks (the innermost
-/// element wins), `;` or newlines between declarations. Stereotype
-/// selectors (`.name`) are skipped.
-pub fn style_to_skinparams(sheet: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack: Vec<String> = Vec::new();
-    let mut pending = String::new();
-    let flush_decl = |decl: &str, stack: &[String], out: &mut Vec<(String, String)>| {
-        let decl = decl.trim().trim_end_matches(';').trim();
-        if decl.is_empty() {
-            return;
-        }
-        let Some(element) = stack.last() else { return };
-        if stack.iter().any(|s| s.starts_with('.') || s.starts_with('<')) {
-            return;
-        }
-        let (prop, value) = match decl.split_once([':', ' ', '\t']) {
-            Some((p, v)) => (p.trim(), v.trim().trim_start_matches(':').trim()),
-            None => return,
-        };
-        if let Some(key) = style_key(element, &prop.to_ascii_lowercase()) {
-            out.push((key, value.to_string()));
-        }
-    };
-    for c in sheet.chars() {
-        match c {
-            '{' => {
-                let selector = pending.trim().to_ascii_lowercase();
-                let selector = selector.split([',', ' ']).next_back().unwrap_or("").to_string();
-                stack.push(selector);
-                pending.clear();
-            }
-            '}' => {
-                flush_decl(&pending, &stack, &mut out);
-                pending.clear();
-                stack.pop();
-            }
-            '\n' | ';' => {
-                flush_decl(&pending, &stack, &mut out);
-                pending.clear();
-            }
-            _ => pending.push(c),
-        }
-    }
-    out
+/// A style colour: a colour, or the first colour of a gradient
+/// (`#59B6EC-#2FA4E7`: puml paints gradients solid, with their top colour).
+fn style_color(value: &str) -> Option<Color> {
+    parse_color(value).or_else(|| {
+        let first = value
+            .trim()
+            .split(['-', '/', '|', '\\'])
+            .find(|p| !p.trim().is_empty())?;
+        parse_color(first)
+    })
 }
 
-fn style_key(element: &str, prop: &str) -> Option<String> {
-    let element = element.trim();
-    let key = match (element, prop) {
-        ("document" | "root", "backgroundcolor") => "backgroundcolor".to_string(),
-        ("root" | "element" | "document", p) => format!("default{p}"),
-        ("arrow", "linecolor") => "arrowcolor".to_string(),
-        ("arrow", "linethickness") => "arrowthickness".to_string(),
-        ("arrow", p) => format!("arrow{p}"),
-        ("lifeline", "linecolor") => "lifelinebordercolor".to_string(),
-        ("lifeline", p) => format!("lifeline{p}"),
-        ("groupheader", p) => format!("groupheader{p}"),
-        (
-            "participant" | "actor" | "boundary" | "control" | "entity" | "database" | "collections" | "queue" | "note"
-            | "group" | "box" | "divider" | "legend" | "title" | "header" | "footer",
-            p,
-        ) => {
-            let p = if p == "linecolor" { "bordercolor" } else { p };
-            format!("{element}{p}")
+impl Theme {
+    /// Colours drawn with the default text colour before they had their own
+    /// field follow it in puml's own looks.
+    fn sync_derived_colors(&mut self) {
+        self.divider_font_color = self.font_color;
+        self.delay_font_color = self.font_color;
+        self.legend_font_color = self.font_color;
+        self.ref_font_color = self.font_color;
+        self.group_header_font_color = self.group_font_color;
+        self.ref_header_font_color = self.group_font_color;
+        self.ref_border = self.group_border;
+        self.ref_header_bg = self.group_header_bg;
+        self.footer_color = self.header_color;
+    }
+
+    /// Applies one `<style>` declaration: `element` is a lower-case
+    /// selector (`participant`, `lifeline`, `root`, …), `property` a
+    /// lower-case property. Unknown pairs and bad values are ignored (what
+    /// puml does not draw is listed in docs/rendering.md).
+    pub fn apply_style_rule(&mut self, element: &str, property: &str, value: &str) {
+        let value = value.trim();
+        let color = style_color(value);
+        let transparent = matches!(value.to_ascii_lowercase().as_str(), "none" | "transparent");
+        let number = value
+            .trim_end_matches("px")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite());
+        let size = number.filter(|v| (1.0..=200.0).contains(v));
+        let flag = match value.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Some(true),
+            "false" | "no" | "off" | "0" => Some(false),
+            _ => None,
+        };
+        macro_rules! set {
+            ($field:expr, $v:expr) => {
+                if let Some(v) = $v {
+                    $field = v;
+                }
+            };
         }
-        _ => return None,
-    };
-    Some(key)
+        let kind = ParticipantKind::ALL
+            .iter()
+            .position(|k| k.keyword() == element && *k != ParticipantKind::Participant);
+        if let Some(i) = kind {
+            match property {
+                "backgroundcolor" => self.kind_bg[i] = color.or(self.kind_bg[i]),
+                "linecolor" => self.kind_border[i] = color.or(self.kind_border[i]),
+                "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
+                _ => {}
+            }
+            return;
+        }
+        match (element, property) {
+            ("root" | "element", "fontcolor") => {
+                if let Some(c) = color {
+                    self.font_color = c;
+                    self.participant_font_color = c;
+                    self.kind_font_color = [None; 8];
+                    self.arrow_font_color = c;
+                    self.note_font_color = c;
+                    self.group_font_color = c;
+                    self.title_color = c;
+                    self.box_font_color = c;
+                    self.sync_derived_colors();
+                    self.header_color = c;
+                    self.footer_color = c;
+                }
+            }
+            ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
+            ("root" | "element" | "document", "fontname") => self.apply_skinparam("defaultfontname", value),
+            ("root" | "document", "backgroundcolor") => set!(self.background, color),
+            ("element", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.participant_bg = c;
+                    self.kind_bg = [None; 8];
+                }
+            }
+            ("root" | "element", "linecolor") => {
+                if let Some(c) = color {
+                    self.participant_border = c;
+                    self.kind_border = [None; 8];
+                    self.arrow_color = c;
+                    self.lifeline_color = c;
+                    self.note_border = c;
+                }
+            }
+            (_, "shadowing") => set!(self.shadowing, flag.or(number.map(|n| n > 0.0))),
+            ("participant", "backgroundcolor") => self.set_participant_only_bg(color),
+            ("participant", "linecolor") => self.set_participant_only_border(color),
+            ("participant", "fontcolor") => set!(self.participant_font_color, color),
+            ("participant", "fontsize") => set!(self.participant_font_size, size),
+            ("participant", "roundcorner") => {
+                set!(
+                    self.round_corner,
+                    number.filter(|v| (0.0..=50.0).contains(v)).map(|v| v / 2.0)
+                )
+            }
+            ("arrow", "linecolor") => set!(self.arrow_color, color),
+            ("arrow", "fontcolor") => set!(self.arrow_font_color, color),
+            ("arrow", "fontsize") => set!(self.arrow_font_size, size),
+            ("arrow", "linethickness") => set!(self.arrow_thickness, number.filter(|v| (0.1..=20.0).contains(v))),
+            ("arrow", "horizontalalignment") => self.apply_skinparam("messagealign", value),
+            ("arrow", "maximumwidth") => self.apply_skinparam("maxmessagesize", value),
+            ("lifeline", "linecolor") => set!(self.lifeline_color, color),
+            ("lifeline", "backgroundcolor") => set!(self.activation_bg, color),
+            ("note", "backgroundcolor") => set!(self.note_bg, color),
+            ("note", "linecolor") => set!(self.note_border, color),
+            ("note", "fontcolor") => set!(self.note_font_color, color),
+            ("note", "fontsize") => set!(self.note_font_size, size),
+            ("group", "linecolor") => set!(self.group_border, color),
+            ("group", "fontcolor") => set!(self.group_font_color, color),
+            ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
+            ("groupheader", "backgroundcolor") => set!(self.group_header_bg, color),
+            ("groupheader", "fontcolor") => set!(self.group_header_font_color, color),
+            ("separator", "backgroundcolor") => set!(self.divider_bg, color),
+            ("separator", "linecolor") => set!(self.divider_border, color),
+            ("separator", "fontcolor") => set!(self.divider_font_color, color),
+            ("delay", "fontcolor") => set!(self.delay_font_color, color),
+            ("reference", "backgroundcolor") => self.ref_bg = if transparent { None } else { color.or(self.ref_bg) },
+            ("reference", "linecolor") => set!(self.ref_border, color),
+            ("reference", "fontcolor") => set!(self.ref_font_color, color),
+            ("referenceheader", "backgroundcolor") => {
+                if transparent {
+                    self.ref_header_bg = self.ref_bg.unwrap_or(self.background);
+                } else {
+                    set!(self.ref_header_bg, color)
+                }
+            }
+            ("referenceheader", "fontcolor") => set!(self.ref_header_font_color, color),
+            ("box", "backgroundcolor") => set!(self.box_bg, color),
+            ("box", "linecolor") => set!(self.box_border, color),
+            ("box", "fontcolor") => set!(self.box_font_color, color),
+            ("box", "padding") => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
+            ("title", "fontcolor") => set!(self.title_color, color),
+            ("title", "fontsize") => set!(self.title_font_size, size),
+            ("title", "backgroundcolor") => self.title_bg = if transparent { None } else { color.or(self.title_bg) },
+            ("title", "linecolor") => self.title_border = if transparent { None } else { color.or(self.title_border) },
+            ("legend", "backgroundcolor") => set!(self.legend_bg, color),
+            ("legend", "linecolor") => set!(self.legend_border, color),
+            ("legend", "fontcolor") => set!(self.legend_font_color, color),
+            ("header", "fontcolor") => set!(self.header_color, color),
+            ("footer", "fontcolor") => set!(self.footer_color, color),
+            ("destroy", "linecolor") => set!(self.destroy_color, color),
+            _ => {}
+        }
+    }
+
+    /// `participant { BackGroundColor }` and `skinparam
+    /// participantBackgroundColor` colour the `participant` kind only: the
+    /// other kinds keep their look (observed with PlantUML 1.2026.8).
+    fn set_participant_only_bg(&mut self, color: Option<Color>) {
+        if let Some(c) = color {
+            for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
+                if *kind != ParticipantKind::Participant {
+                    self.kind_bg[i] = Some(self.kind_bg[i].unwrap_or(self.participant_bg));
+                }
+            }
+            self.participant_bg = c;
+        }
+    }
+
+    fn set_participant_only_border(&mut self, color: Option<Color>) {
+        if let Some(c) = color {
+            for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
+                if *kind != ParticipantKind::Participant {
+                    self.kind_border[i] = Some(self.kind_border[i].unwrap_or(self.participant_border));
+                }
+            }
+            self.participant_border = c;
+        }
+    }
+
+    /// The font colour of a participant's name.
+    pub fn participant_font_color(&self, kind: ParticipantKind) -> Color {
+        self.kind_font_color[kind_index(kind)].unwrap_or(self.participant_font_color)
+    }
 }
 
 #[cfg(test)]
@@ -586,7 +787,10 @@ mod tests {
                 ("participantbackgroundcolor".into(), "#00ff00".into()),
                 ("maxmessagesize".into(), "80".into()),
             ],
-            styles: vec!["sequenceDiagram {\n note { BackgroundColor #0000ff }\n}".into()],
+            styles: vec![puml_sema::model::StyleBlock {
+                text: "sequenceDiagram {\n note { BackgroundColor #0000ff }\n}".into(),
+                after_skinparams: 3,
+            }],
             ..Settings::default()
         };
         let theme = Theme::for_settings(&settings, None);

@@ -40,7 +40,15 @@ fn check_snapshot(name: &str, actual: &str) {
 
 #[test]
 fn svg_snapshots_are_byte_exact() {
-    for name in ["basic", "kinds", "arrows"] {
+    for name in [
+        "basic",
+        "kinds",
+        "arrows",
+        "style_stereotype",
+        "style_elements",
+        "theme_cerulean",
+        "theme_mars",
+    ] {
         let scene = &scenes(&format!("{name}.puml"))[0];
         check_snapshot(&format!("{name}.svg"), &to_svg(scene));
     }

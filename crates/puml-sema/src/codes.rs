@@ -55,9 +55,15 @@ pub const LINE_CUT_WHEN_DRAWN: &str = "W0208";
 
 /// `!theme NAME` names no theme PlantUML ships ("Cannot load theme").
 pub const UNKNOWN_THEME: &str = "E0230";
-/// `!theme NAME` names a PlantUML theme puml does not draw yet (or one read
-/// from a file or URL): the diagram is drawn with puml's default look.
+/// `!theme NAME from DIR-or-URL`: puml never reads themes from files or
+/// URLs, the diagram is drawn with puml's default look.
 pub const THEME_NOT_DRAWN: &str = "W0230";
+/// `<style>`: a selector PlantUML does not know (it ignores the block's rules for it).
+pub const UNKNOWN_STYLE_SELECTOR: &str = "W0231";
+/// `<style>`: a property PlantUML does not know (it ignores the declaration).
+pub const UNKNOWN_STYLE_PROPERTY: &str = "W0232";
+/// `<style>`: a `{` never closed; PlantUML drops the whole block.
+pub const UNCLOSED_STYLE_BLOCK: &str = "W0233";
 /// Activity: a middle or closing statement with no matching open block
 /// (`else` without `if`, `endwhile` inside an `if`, a stray `}`).
 pub const ACTIVITY_UNBALANCED: &str = "E0210";

@@ -10,6 +10,7 @@ mod lower;
 mod lower_activity;
 pub mod model;
 pub mod preprocess;
+pub mod style;
 pub mod themes;
 
 pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions, MAX_DRAWN_LINE_CHARS};

@@ -577,14 +577,8 @@ impl DiagramLowering {
             ));
             return;
         }
+        // puml draws every theme PlantUML ships (the sketchy ones with straight lines).
         if crate::themes::PLANTUML_THEMES.contains(&name) {
-            if !crate::themes::DRAWN_THEMES.contains(&name) {
-                self.diagnostics.push(Diagnostic::warning(
-                    codes::THEME_NOT_DRAWN,
-                    name_range,
-                    format!("puml does not draw PlantUML's `{name}` theme yet: the diagram is drawn with puml's default look (PlantUML draws it themed)"),
-                ));
-            }
             return;
         }
         let line = full_line_range(node);
@@ -604,6 +598,30 @@ impl DiagramLowering {
             }
         }
         self.diagnostics.push(diagnostic);
+    }
+
+    /// Reports what PlantUML silently ignores in a `<style>` block: unknown
+    /// selectors and properties (with the closest known name as a fix) and
+    /// blocks never closed.
+    fn check_style(&mut self, node: &SyntaxNode, text: &str) {
+        let base = node.text_range().start();
+        let (_, issues) = crate::style::parse_sheet(text);
+        for issue in issues {
+            let (Ok(start), Ok(end)) = (u32::try_from(issue.range.start), u32::try_from(issue.range.end)) else {
+                continue;
+            };
+            let range = TextRange::new(base + TextSize::from(start), base + TextSize::from(end));
+            let code = match issue.kind {
+                crate::style::StyleIssueKind::UnknownSelector => codes::UNKNOWN_STYLE_SELECTOR,
+                crate::style::StyleIssueKind::UnknownProperty => codes::UNKNOWN_STYLE_PROPERTY,
+                crate::style::StyleIssueKind::Unclosed => codes::UNCLOSED_STYLE_BLOCK,
+            };
+            let mut diagnostic = Diagnostic::warning(code, range, issue.message);
+            if let Some(closest) = issue.closest {
+                diagnostic = diagnostic.with_fix(format!("Use `{closest}`"), vec![TextEdit::replace(range, closest)]);
+            }
+            self.diagnostics.push(diagnostic);
+        }
     }
 
     /// Colours of activity statements, where PlantUML checks them: a
@@ -761,7 +779,11 @@ impl DiagramLowering {
                     .lines()
                     .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
                     .collect();
-                self.diagram.settings.styles.push(lines.join("\n").trim().to_string());
+                self.diagram.settings.styles.push(StyleBlock {
+                    text: lines.join("\n").trim().to_string(),
+                    after_skinparams: self.diagram.settings.skinparams.len(),
+                });
+                self.check_style(node, &text);
             }
             THEME => {
                 let text = text_after_keyword(node);

@@ -475,14 +475,24 @@ pub struct Settings {
     /// block forms flattened (`skinparam sequence { ArrowColor red }` →
     /// `("sequencearrowcolor", "red")`).
     pub skinparams: Vec<(String, String)>,
-    /// Raw `<style>` sheets, in order.
-    pub styles: Vec<String>,
+    /// `<style>` sheets, in order, each with its place among the skinparams
+    /// (PlantUML applies both in source order: the later one wins).
+    pub styles: Vec<StyleBlock>,
     /// `!pragma teoz true`.
     pub teoz: bool,
     pub hide_footbox: bool,
     pub hide_unlinked: bool,
     /// Other `!pragma` entries, lowercased keys.
     pub pragmas: Vec<(String, String)>,
+}
+
+/// One `<style>` block: its text (runs of whitespace collapsed) and how
+/// many `skinparam` entries came before it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct StyleBlock {
+    pub text: String,
+    pub after_skinparams: usize,
 }
 
 impl Settings {
