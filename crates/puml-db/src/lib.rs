@@ -49,7 +49,20 @@ pub trait Db: salsa::Database {
     /// The loader behind [`Db::included_file`], for path questions
     /// (canonical form, URLs) that do not read a file.
     fn include_loader(&self) -> &dyn FileLoader;
+    /// The analysis of `text` (parsed as `parse`): derived from the file's
+    /// previous analysis when the edit only changed one message's label,
+    /// else `analyze()`; then remembered for the next edit.
+    fn analysis_with_memory(
+        &self,
+        key: (SourceFile, Config),
+        text: &str,
+        parse: &Parse,
+        analyze: &dyn Fn() -> Analysis,
+    ) -> Arc<Analysis>;
 }
+
+/// A file's last analysis with the text and parse it was made from.
+type RememberedAnalysis = (String, Parse, Arc<Analysis>);
 
 /// The database. Cloning it gives a snapshot for another thread; a stale
 /// snapshot stops with `salsa::Cancelled` at the next write.
@@ -62,6 +75,9 @@ pub struct Database {
     /// result of `parse` does not depend on it (a re-parse equals a full
     /// parse), it only makes the next one cheaper.
     last_parses: Arc<Mutex<HashMap<SourceFile, (String, Parse)>>>,
+    /// The last analysis of each file (per configuration), for the same
+    /// reason: a label edit derives the next one from it.
+    last_analyses: Arc<Mutex<HashMap<(SourceFile, Config), RememberedAnalysis>>>,
     log: Option<Arc<Mutex<Vec<String>>>>,
     /// Reads included files (and decides which may be read): the file
     /// system by default; a consumer with a sandbox (the MCP server's
@@ -75,6 +91,7 @@ impl Default for Database {
             storage: salsa::Storage::new(None),
             included: Default::default(),
             last_parses: Default::default(),
+            last_analyses: Default::default(),
             log: None,
             loader: Arc::new(FsLoader),
         }
@@ -97,6 +114,7 @@ impl Database {
             }))),
             included: Default::default(),
             last_parses: Default::default(),
+            last_analyses: Default::default(),
             log: Some(log),
             loader: Arc::new(FsLoader),
         }
@@ -161,6 +179,34 @@ impl Db for Database {
         &*self.loader
     }
 
+    fn analysis_with_memory(
+        &self,
+        key: (SourceFile, Config),
+        text: &str,
+        parse: &Parse,
+        analyze: &dyn Fn() -> Analysis,
+    ) -> Arc<Analysis> {
+        let derived = self.last_analyses.lock().ok().and_then(|memory| {
+            let (old_text, old_parse, old) = memory.get(&key)?;
+            puml_sema::reanalyze_label_edit(old_text, old_parse, old, text, parse)
+        });
+        let analysis = Arc::new(derived.unwrap_or_else(analyze));
+        if let Ok(mut memory) = self.last_analyses.lock() {
+            match memory.get_mut(&key) {
+                Some((old_text, old_parse, old)) => {
+                    old_text.clear();
+                    old_text.push_str(text);
+                    *old_parse = parse.clone();
+                    *old = analysis.clone();
+                }
+                None => {
+                    memory.insert(key, (text.to_string(), parse.clone(), analysis.clone()));
+                }
+            }
+        }
+        analysis
+    }
+
     fn parse_with_memory(&self, file: SourceFile, text: &str) -> Parse {
         let Ok(mut memory) = self.last_parses.lock() else {
             return puml_syntax::parse(text);
@@ -215,16 +261,23 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
 }
 
 /// `no_eq`: ranges shift with almost every edit, so the comparison would
-/// rarely pay; `document` below is the firewall.
-#[salsa::tracked(returns(ref), no_eq)]
-pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Analysis {
-    let options = AnalysisOptions {
-        file_path: file.path(db).clone(),
-        include_root: config.include_root(db).clone(),
-        allow_url_includes: config.allow_url_includes(db),
+/// rarely pay; `document` below is the firewall. An edit inside one
+/// message's label is derived from the previous analysis instead of
+/// lowering the whole file again (see `puml_sema::reanalyze_label_edit`).
+#[salsa::tracked(returns(deref), no_eq)]
+pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Arc<Analysis> {
+    let text = file.text(db);
+    let parsed = parse(db, file);
+    let analyze = || {
+        let options = AnalysisOptions {
+            file_path: file.path(db).clone(),
+            include_root: config.include_root(db).clone(),
+            allow_url_includes: config.allow_url_includes(db),
+        };
+        let loader = DbLoader { db };
+        puml_sema::analyze_parsed(text, parsed, &options, &loader)
     };
-    let loader = DbLoader { db };
-    puml_sema::analyze_parsed(file.text(db), parse(db, file), &options, &loader)
+    db.analysis_with_memory((file, config), text, parsed, &analyze)
 }
 
 /// The model alone: equal after edits that only move text, so the queries

@@ -10,8 +10,10 @@ mod lower;
 mod lower_activity;
 pub mod model;
 pub mod preprocess;
+mod relabel;
 pub mod style;
 pub mod themes;
 
 pub use lower::{analyze, analyze_parsed, Analysis, AnalysisOptions, MAX_DRAWN_LINE_CHARS};
 pub use preprocess::{FileLoader, FsLoader, NoIncludes};
+pub use relabel::reanalyze_label_edit;

@@ -185,7 +185,12 @@ pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
         let prefix = if whole {
             diagram_text
         } else {
-            let cut = diagram_text[..prefix_len].rfind('\n').map_or(0, |i| i + 1);
+            // Bytes, not `str` slicing: the prefix length may fall inside a
+            // multi-byte character, a line break never does.
+            let cut = diagram_text.as_bytes()[..prefix_len]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
             &diagram_text[..cut]
         };
         let mut parser = Parser::new(prefix);
@@ -1027,4 +1032,27 @@ fn split_trailing_stereotypes(text: &str) -> (usize, bool) {
         }
     }
     (end, found)
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    use super::text_is_activity;
+
+    #[test]
+    fn a_prefix_cut_inside_a_character_decides_without_panicking() {
+        // The first prefix ends at byte 4096; put a two-byte character across it.
+        let mut text = String::from("@startuml\ntitle ");
+        while text.len() < 4095 {
+            text.push('x');
+        }
+        text.push_str("é\nA -> B : hi\n");
+        for _ in 0..200 {
+            text.push_str("B -> A : ok\n");
+        }
+        text.push_str("@enduml\n");
+        assert_eq!(&text.as_bytes()[4095..4097], "é".as_bytes());
+        assert!(!text_is_activity(&text));
+        let activity = text.replace("A -> B : hi", "start");
+        assert!(text_is_activity(&activity.replace("B -> A : ok\n", ":step;\n")));
+    }
 }

@@ -190,8 +190,9 @@ fn stays_sequence(diagram_text: &str) -> bool {
 }
 
 /// The first differing byte and the ends of the differing parts in the old
-/// and the new text, on character boundaries.
-fn changed_span(old: &str, new: &str) -> Option<(usize, usize, usize)> {
+/// and the new text, on character boundaries (`None` when they are equal):
+/// `old[start..old_end]` became `new[start..new_end]`.
+pub fn changed_span(old: &str, new: &str) -> Option<(usize, usize, usize)> {
     if old == new {
         return None;
     }
@@ -237,6 +238,53 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
             .zip(b[..b_end - matched].iter().rev())
             .take_while(|(x, y)| x == y)
             .count()
+}
+
+/// The statement holding `offset` in `old`'s tree and the statement in its
+/// place in `new`'s, when `new`'s tree is `old`'s with only that statement
+/// replaced: the siblings on the way down are the very same green
+/// elements, as [`reparse`]'s one-statement path leaves them.
+pub(crate) fn replaced_statement<'a>(
+    old: &'a GreenNodeData,
+    new: &'a GreenNodeData,
+    offset: usize,
+) -> Option<(crate::ast::GreenStatement<'a>, crate::ast::GreenStatement<'a>)> {
+    let (diagram_index, old_diagram, diagram_start) = child_containing(old, TextSize::from(0), offset)?;
+    if kind_of(old_diagram.kind()) != DIAGRAM || !same_children_except(old, new, diagram_index) {
+        return None;
+    }
+    let new_diagram = new.children().nth(diagram_index)?.into_node()?;
+    let (statement_index, old_statement, start) = child_containing(old_diagram, diagram_start, offset)?;
+    if !same_children_except(old_diagram, new_diagram, statement_index) {
+        return None;
+    }
+    let new_statement = new_diagram.children().nth(statement_index)?.into_node()?;
+    Some((
+        crate::ast::GreenStatement {
+            green: old_statement,
+            start,
+        },
+        crate::ast::GreenStatement {
+            green: new_statement,
+            start,
+        },
+    ))
+}
+
+/// Whether `old` and `new` have the same children (the very same green
+/// elements, or equal tokens) except the one at `index`.
+fn same_children_except(old: &GreenNodeData, new: &GreenNodeData, index: usize) -> bool {
+    if old.kind() != new.kind() || old.children().len() != new.children().len() {
+        return false;
+    }
+    old.children().zip(new.children()).enumerate().all(|(i, pair)| {
+        i == index
+            || match pair {
+                (NodeOrToken::Node(a), NodeOrToken::Node(b)) => std::ptr::eq(a, b),
+                (NodeOrToken::Token(a), NodeOrToken::Token(b)) => a == b,
+                _ => false,
+            }
+    })
 }
 
 /// The child node of `parent` whose text holds `offset` (the byte at it,
