@@ -19,17 +19,35 @@ const SAMPLE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="
   <line x1="50" y1="50" x2="50" y2="110" stroke="#181818" stroke-width="2"/>
 </svg>`;
 
-async function openPage(extraHead = "") {
+async function openPage(extraHead = "", viewport = { width: 400, height: 300 }) {
   const { chromium } = require("playwright-core");
   const browser = await chromium.launch({ executablePath: BROWSER, args: ["--no-sandbox"] });
-  const page = await browser.newPage({ viewport: { width: 400, height: 300 } });
+  const page = await browser.newPage({ viewport });
   const violations = [];
   page.on("console", (m) => violations.push(m.text()));
   const nonce = makeNonce();
   let html = previewHtml("vscode-webview://test", nonce, "test");
-  html = html.replace("</head>", `${extraHead}</head>`);
+  const head = typeof extraHead === "function" ? extraHead(nonce) : extraHead;
+  html = html.replace("</head>", `${head}</head>`);
   await page.setContent(html);
   return { browser, page, violations };
+}
+
+/** Bytes darker than light grey in a PNG screenshot's pixel data. */
+function darkBytes(png) {
+  const { inflateSync } = require("zlib");
+  assert.ok(png.length > 200);
+  const idat = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("ascii", at + 4, at + 8);
+    if (type === "IDAT") idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  let dark = 0;
+  for (let i = 0; i < raw.length; i++) if (raw[i] < 200) dark++;
+  return dark;
 }
 
 async function post(page, message) {
@@ -49,18 +67,7 @@ test("the diagram is painted and an injected script is blocked", { skip }, async
     assert.ok(box && box.width >= 199 && box.height >= 119, JSON.stringify(box));
     const png = await page.screenshot({ clip: { x: box.x, y: box.y, width: 100, height: 60 } });
     // The participant box's fill and border make a visible, non-white area.
-    const { inflateSync } = require("zlib");
-    assert.ok(png.length > 200);
-    const idat = [];
-    for (let at = 8; at < png.length; ) {
-      const length = png.readUInt32BE(at);
-      const type = png.toString("ascii", at + 4, at + 8);
-      if (type === "IDAT") idat.push(png.subarray(at + 8, at + 8 + length));
-      at += 12 + length;
-    }
-    const raw = inflateSync(Buffer.concat(idat));
-    let dark = 0;
-    for (let i = 0; i < raw.length; i++) if (raw[i] < 200) dark++;
+    const dark = darkBytes(png);
     assert.ok(dark > 50, `non-white bytes in the diagram area: ${dark}`);
   } finally {
     await browser.close();
@@ -171,6 +178,131 @@ test("round trip puml/render → painted preview on a 5,000-line diagram", { ski
       `preview: 5,000-line diagram, render request → painted: median ${median(roundTrips).toFixed(1)} ms; ` +
         `server answer → painted: median ${median(paints).toFixed(1)} ms (${roundTrips.length} edits)`,
     );
+  } finally {
+    client.close();
+    await browser.close();
+  }
+});
+
+// The windowed preview as the extension drives it: the webview's region
+// requests (captured from a stand-in `acquireVsCodeApi`) go to puml-lsp's
+// `puml/render`, and the answers come back to the page. The viewport shows
+// the end of the 5,000-line diagram while its last line is edited, as
+// someone typing there sees it.
+test("windowed preview: round trip on a 5,000-line diagram, and its middle painted", { skip: skip || noServer }, async () => {
+  const client = lspClient(server);
+  const fakeApi = (nonce) =>
+    `<script nonce="${nonce}">window.__posted = []; window.acquireVsCodeApi = function () {
+      return { postMessage: function (m) { window.__posted.push(m); }, setState: function () {}, getState: function () { return null; } };
+    };</script>`;
+  const { browser, page } = await openPage(fakeApi, { width: 800, height: 600 });
+  const lastRequest = () =>
+    page.evaluate(() => {
+      const asks = window.__posted.filter((m) => m.type === "region" || m.type === "ready");
+      return asks[asks.length - 1];
+    });
+  const waitForRequestAfter = async (seq) => {
+    await page.waitForFunction(
+      (after) => window.__posted.some((m) => m.type === "region" && m.seq > after),
+      seq,
+      { timeout: 5000 },
+    );
+    return lastRequest();
+  };
+  const uri = "file:///tmp/bench-windowed.puml";
+  /** One render as the extension does it, timed: request → answer → painted. */
+  const renderAndPaint = async (version) => {
+    const ask = await lastRequest();
+    const start = performance.now();
+    const response = await client.request("puml/render", { textDocument: { uri }, format: "svg", region: ask.region ?? undefined });
+    assert.ok(response.result, JSON.stringify(response.error));
+    const received = performance.now();
+    const result = response.result;
+    await page.evaluate(
+      (m) =>
+        new Promise((resolve) => {
+          window.postMessage(m, "*");
+          const wait = () =>
+            document.body.dataset.rendered === String(m.version) && document.body.dataset.seq === String(m.seq)
+              ? requestAnimationFrame(() => resolve())
+              : setTimeout(wait, 0);
+          wait();
+        }),
+      {
+        type: "render",
+        svg: result.data,
+        version,
+        seq: ask.seq,
+        pageSize: { width: result.width, height: result.height },
+        region: result.region ?? null,
+        state: { page: 0, pageCount: result.pageCount, zoom: 1, theme: "" },
+      },
+    );
+    const painted = performance.now();
+    return { result, request: painted - start, answer: painted - received };
+  };
+  try {
+    await client.request("initialize", { capabilities: {}, processId: null, rootUri: null });
+    client.notify("initialized", {});
+    let text = bigDiagram(4988);
+    client.notify("textDocument/didOpen", { textDocument: { uri, languageId: "puml", version: 1, text } });
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === "ready"));
+
+    // The first answer: the top screens of a page 150,000 px tall.
+    const first = await renderAndPaint(1);
+    assert.ok(first.result.height > 100000, `page height ${first.result.height}`);
+    assert.ok(first.result.region && first.result.region.height < 5000, JSON.stringify(first.result.region));
+    assert.ok(first.result.data.length < 200000, `region SVG of ${first.result.data.length} bytes`);
+    assert.strictEqual(await page.evaluate(() => document.body.dataset.windowed), "yes");
+    // The scrollbars are the whole page's.
+    const scrollHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(scrollHeight >= first.result.height, `scroll height ${scrollHeight}`);
+
+    // To the end, where the typing happens.
+    let seq = (await lastRequest()).seq;
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    seq = (await waitForRequestAfter(seq)).seq;
+    await renderAndPaint(1);
+
+    const requests = [];
+    const answers = [];
+    for (let version = 2; version <= 21; version++) {
+      text = text.replace(/message \d+\n@enduml/, `message ${version}\n@enduml`);
+      client.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+      const timed = await renderAndPaint(version);
+      assert.ok(timed.result.data.includes(`>message ${version}<`), "the edit is in the region drawn");
+      requests.push(timed.request);
+      answers.push(timed.answer);
+    }
+    const visibleText = await page.evaluate(() => {
+      const svg = document.querySelector("#sizer svg");
+      return svg ? svg.textContent : "";
+    });
+    assert.ok(visibleText.includes("message 21"), "the last edit is on screen");
+    const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(
+      `preview (windowed): 5,000-line diagram, viewport at the end, render request → painted: median ${median(requests).toFixed(1)} ms; ` +
+        `server answer → painted: median ${median(answers).toFixed(1)} ms (${requests.length} edits)`,
+    );
+    // Generous bounds (shared CI machines); the figures above are the measure.
+    assert.ok(median(answers) < 100, `answer → painted median ${median(answers)} ms`);
+    assert.ok(median(requests) < 1000, `request → painted median ${median(requests)} ms`);
+
+    // The middle of the page: scrolling there asks for its region, and the
+    // picture painted there is the diagram's, not blank space.
+    seq = (await lastRequest()).seq;
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+    const middleAsk = await waitForRequestAfter(seq);
+    assert.ok(middleAsk.region.y > 60000 && middleAsk.region.y < 90000, JSON.stringify(middleAsk.region));
+    await renderAndPaint(21);
+    const png = await page.screenshot({ clip: { x: 0, y: 40, width: 800, height: 560 } });
+    const shot = require("path").join(require("os").tmpdir(), "puml-preview-windowed-middle.png");
+    fs.writeFileSync(shot, png);
+    const dark = darkBytes(png);
+    assert.ok(dark > 2000, `non-white bytes in the middle of the page: ${dark}`);
+    const middleText = await page.evaluate(() => document.querySelector("#sizer svg").textContent);
+    assert.match(middleText, /message 2\d\d\d/);
+    console.log(`preview (windowed): screenshot of the middle of the page: ${shot}`);
   } finally {
     client.close();
     await browser.close();
