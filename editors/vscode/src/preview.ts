@@ -84,7 +84,7 @@ export function previewHtml(cspSource: string, nonce: string, title: string): st
   #error { display: none; padding: 8px; color: var(--vscode-errorForeground, #b00); white-space: pre-wrap; }
   #diagram { padding: 12px; transform-origin: 0 0; }
   #diagram svg { background: #fff; }
-  #sizer { position: relative; overflow: hidden; }
+  #sizer { position: relative; overflow: hidden; contain: strict; }
   #sizer svg { position: absolute; display: block; }
 </style>
 </head>
@@ -177,8 +177,12 @@ export function previewHtml(cspSource: string, nonce: string, title: string): st
         return;
       }
       // Parse as SVG (never as HTML) and keep only the <svg> element; the
-      // CSP stops any script or handler it might carry.
-      const parsed = new DOMParser().parseFromString(message.svg, "image/svg+xml");
+      // CSP stops any script or handler it might carry. The root's style
+      // attribute only repeats its size, and the CSP would refuse it while
+      // parsing, reporting a violation on every render: it is dropped, and
+      // sizes are set through the CSSOM.
+      const source = String(message.svg).replace(/^(\\s*<svg\\b[^>]*?)\\sstyle="[^"]*"/, "$1");
+      const parsed = new DOMParser().parseFromString(source, "image/svg+xml");
       const svg = parsed.documentElement;
       if (svg && svg.nodeName === "svg") {
         const size = message.pageSize;
