@@ -78,7 +78,7 @@ export function previewHtml(cspSource: string, nonce: string, title: string): st
 <title>${escapeAttribute(title)}</title>
 <style nonce="${nonce}">
   body { margin: 0; font-family: var(--vscode-font-family, sans-serif); color: var(--vscode-foreground, #222); }
-  header { position: sticky; top: 0; display: flex; gap: 8px; align-items: center; padding: 4px 8px;
+  header { position: sticky; top: 0; z-index: 1; display: flex; gap: 8px; align-items: center; padding: 4px 8px;
            background: var(--vscode-editor-background, #fff); border-bottom: 1px solid var(--vscode-panel-border, #ccc); }
   #status { margin-left: auto; opacity: 0.8; }
   #error { display: none; padding: 8px; color: var(--vscode-errorForeground, #b00); white-space: pre-wrap; }

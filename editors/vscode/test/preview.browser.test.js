@@ -87,6 +87,96 @@ test("a script inside the SVG never runs", { skip }, async () => {
   }
 });
 
+/** A stand-in for VS Code's webview API that records what the page posts. */
+const fakeVsCodeApi = (nonce) =>
+  `<script nonce="${nonce}">window.__posted = []; window.acquireVsCodeApi = function () {
+    return { postMessage: function (m) { window.__posted.push(m); }, setState: function () {}, getState: function () { return null; } };
+  };</script>`;
+
+/** An SVG of `region` of a page with a bar every 100 px, as to_svg_region draws. */
+function regionSvg(region) {
+  let bars = "";
+  for (let y = Math.ceil(region.y / 100) * 100; y < region.y + region.height; y += 100) {
+    bars += `<rect x="10" y="${y}" width="300" height="20" fill="#334"/>`;
+  }
+  const { x, y, width, height } = region;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}px" height="${height}px" viewBox="${x} ${y} ${width} ${height}" style="width:${width}px;height:${height}px;background:#FFFFFF;"><rect x="${x}" y="${y}" width="${width}" height="${height}" fill="#FFFFFF"/>${bars}</svg>`;
+}
+
+test("a long page is windowed: true scrollbars, the region at its offset, zoom and stale answers", { skip }, async () => {
+  const { browser, page, violations } = await openPage(fakeVsCodeApi, { width: 400, height: 300 });
+  try {
+    const posted = () => page.evaluate(() => window.__posted.slice());
+    const ready = (await posted()).find((m) => m.type === "ready");
+    assert.deepStrictEqual(ready.region, { x: 0, y: 0, width: 800, height: 600 });
+    const pageSize = { width: 400, height: 100000 };
+    const state = { page: 0, pageCount: 1, zoom: 1, theme: "" };
+    const region = { x: 0, y: 0, width: 400, height: 600 };
+    await post(page, { type: "render", svg: regionSvg(region), version: 3, seq: ready.seq, pageSize, region, state });
+    await page.waitForSelector("body[data-rendered='3'][data-windowed='yes']");
+    const sizer = await page.locator("#sizer").boundingBox();
+    assert.strictEqual(Math.round(sizer.height), 100000);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollHeight)) >= 100000);
+    // No CSP violation from the answer (its root style attribute is dropped).
+    assert.deepStrictEqual(violations.filter((v) => /inline style/i.test(v)), []);
+
+    // Scrolling far down asks for the region there, once per frame.
+    await page.evaluate(() => window.scrollTo(0, 50000));
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === "region"));
+    await page.waitForTimeout(100);
+    const asks = (await posted()).filter((m) => m.type === "region");
+    assert.strictEqual(asks.length, 1, JSON.stringify(asks));
+    const ask = asks[0];
+    assert.ok(ask.region.y <= 50000 - 300 && ask.region.y + ask.region.height >= 50300, JSON.stringify(ask.region));
+    await post(page, { type: "render", svg: regionSvg(ask.region), version: 3, seq: ask.seq, pageSize, region: ask.region, state });
+    await page.waitForSelector(`body[data-seq='${ask.seq}']`);
+    const svgBox = await page.locator("#sizer svg").boundingBox();
+    const sizerBox = await page.locator("#sizer").boundingBox();
+    assert.strictEqual(Math.round(svgBox.y - sizerBox.y), ask.region.y);
+    // The bars drawn there are on screen.
+    const png = await page.screenshot({ clip: { x: 0, y: 40, width: 400, height: 260 } });
+    assert.ok(darkBytes(png) > 1000, "the region is painted where the view is");
+
+    // An answer to an older request is dropped.
+    await post(page, { type: "render", svg: regionSvg(region), version: 3, seq: ready.seq, pageSize, region, state });
+    await page.waitForTimeout(100);
+    assert.strictEqual(await page.evaluate(() => document.body.dataset.seq), String(ask.seq));
+
+    // Zooming scales the sizer and asks for the region the view now needs.
+    // (One step out still fits in the margin asked for; three do not.)
+    const before = (await posted()).length;
+    await page.click("#zoom-out");
+    await page.click("#zoom-out");
+    await page.click("#zoom-out");
+    await page.waitForFunction((n) => window.__posted.length > n, before);
+    const zoomed = await page.locator("#sizer").boundingBox();
+    assert.strictEqual(Math.round(zoomed.height), 51200);
+    assert.strictEqual(await page.textContent("#zoom"), "51%");
+    const zoomAsk = (await posted()).pop();
+    assert.strictEqual(zoomAsk.type, "region");
+    assert.ok(zoomAsk.region.height > ask.region.height, "a zoomed-out view needs a taller region");
+    // The view stayed on the same part of the diagram.
+    assert.ok(zoomAsk.region.y < 50000 && zoomAsk.region.y + zoomAsk.region.height > 50600, JSON.stringify(zoomAsk.region));
+
+    // A short page is drawn whole, and later renders ask for the whole page.
+    const small = { width: 200, height: 120 };
+    await post(page, {
+      type: "render",
+      svg: SAMPLE_SVG,
+      version: 4,
+      seq: zoomAsk.seq,
+      pageSize: small,
+      region: { x: 0, y: 0, width: 200, height: 120 },
+      state,
+    });
+    await page.waitForSelector("body[data-rendered='4'][data-windowed='no']");
+    await page.waitForFunction(() => window.__posted[window.__posted.length - 1].region === null);
+    assert.strictEqual(await page.locator("#sizer").count(), 0);
+  } finally {
+    await browser.close();
+  }
+});
+
 /** A minimal LSP client over stdio (Content-Length framing). */
 function lspClient(command) {
   const child = spawn(command, [], { stdio: ["pipe", "pipe", "inherit"] });
@@ -191,11 +281,7 @@ test("round trip puml/render → painted preview on a 5,000-line diagram", { ski
 // someone typing there sees it.
 test("windowed preview: round trip on a 5,000-line diagram, and its middle painted", { skip: skip || noServer }, async () => {
   const client = lspClient(server);
-  const fakeApi = (nonce) =>
-    `<script nonce="${nonce}">window.__posted = []; window.acquireVsCodeApi = function () {
-      return { postMessage: function (m) { window.__posted.push(m); }, setState: function () {}, getState: function () { return null; } };
-    };</script>`;
-  const { browser, page } = await openPage(fakeApi, { width: 800, height: 600 });
+  const { browser, page } = await openPage(fakeVsCodeApi, { width: 800, height: 600 });
   const lastRequest = () =>
     page.evaluate(() => {
       const asks = window.__posted.filter((m) => m.type === "region" || m.type === "ready");
