@@ -181,17 +181,18 @@ class Preview {
 
   async update() {
     const seq = this.regionSeq;
+    const region = this.region;
     try {
       let result: RenderResult;
       try {
-        result = await render(this.document, "svg", this.page, this.theme, this.region);
+        result = await render(this.document, "svg", this.page, this.theme, region);
       } catch (error) {
         // The page shrank under the region (or the region was refused):
         // ask for the top of the page instead.
-        if (!this.region || !/region/.test(error instanceof Error ? error.message : String(error))) {
+        if (!region || !/region/.test(error instanceof Error ? error.message : String(error))) {
           throw error;
         }
-        result = await render(this.document, "svg", this.page, this.theme, topOf(this.region));
+        result = await render(this.document, "svg", this.page, this.theme, topOf(region));
       }
       const message: ToWebview = {
         type: "render",
@@ -261,8 +262,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.ViewColumn.Beside,
         { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] },
       );
-      const preview = new Preview(panel, editor.document);
-      void preview.update();
+      // The first render follows the webview's "ready", which says which
+      // part of the page is in view (a long page never travels whole).
+      new Preview(panel, editor.document);
     }),
     vscode.commands.registerCommand("puml.exportSvg", () => exportDiagram("svg")),
     vscode.commands.registerCommand("puml.exportPng", () => exportDiagram("png")),
