@@ -1,9 +1,13 @@
 // The preview page in a real browser (Debian's chromium through
 // playwright-core): the diagram becomes visible, the Content-Security-Policy
-// blocks injected scripts, and — when a puml-lsp binary is given in
-// $PUML_LSP — the round trip `puml/render` → painted page is measured on a
-// 5,000-line diagram. Set PUML_REQUIRE_BROWSER=1 (CI does) to fail, not
-// skip, when no browser is installed.
+// blocks injected scripts, a long page is windowed (page-sized scroll area,
+// the region drawn at its offset, region requests per frame, stale answers
+// dropped, zoom), and — when a puml-lsp binary is given in $PUML_LSP — the
+// round trip `puml/render` → painted page is measured on a 5,000-line
+// diagram, drawn whole (the path short pages take) and windowed (what the
+// extension does for it), with a screenshot of the windowed page's middle.
+// Set PUML_REQUIRE_BROWSER=1 (CI does) to fail, not skip, when no browser
+// is installed.
 const test = require("node:test");
 const assert = require("node:assert");
 const fs = require("fs");
