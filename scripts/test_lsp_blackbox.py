@@ -11,6 +11,7 @@ Run: scripts/ci.d/30-lsp-blackbox.sh (sets up the venv).
 """
 
 import asyncio
+import re
 import os
 import pathlib
 import sys
@@ -224,6 +225,40 @@ async def test_render_and_model_requests(client: LanguageClient):
     with pytest.raises(Exception) as failure:
         await client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}})
     assert "-32803" in repr(failure.value) or "line 4" in str(failure.value)
+
+
+async def test_render_a_region_of_a_long_page(client: LanguageClient):
+    lines = ["@startuml", "participant A", "participant B"]
+    lines += [f"A -> B : message {i}" for i in range(400)]
+    await open_document(client, "\n".join(lines + ["@enduml", ""]))
+    whole = await client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}})
+    assert not hasattr(whole, "region"), "no region asked, none answered: the answer is unchanged"
+    middle = int(whole.height // 2)
+    region = {"x": 0, "y": middle, "width": whole.width, "height": 600}
+    part = await client.protocol.send_request_async(
+        "puml/render", {"textDocument": {"uri": URI}, "format": "svg", "region": region}
+    )
+    # The whole page's size, the region drawn, and only what lies in it.
+    assert (part.width, part.height) == (whole.width, whole.height)
+    assert part.region.y == region["y"] and part.region.height == 600
+    assert f'viewBox="0 {middle} ' in part.data
+    drawn = [int(n) for n in re.findall(r">message (\d+)<", part.data)]
+    assert drawn and all(180 <= n <= 240 for n in drawn), drawn
+    assert len(part.data) * 10 < len(whole.data)
+    # Clamped to the page; refused when off the page, empty, or not SVG.
+    clamped = await client.protocol.send_request_async(
+        "puml/render", {"textDocument": {"uri": URI}, "region": {"x": -10, "y": -1e300, "width": 1e308, "height": 1e308}}
+    )
+    assert (clamped.region.x, clamped.region.y) == (0, 0) and clamped.region.height == whole.height
+    for bad in [
+        {"region": {"x": 0, "y": whole.height + 10, "width": 10, "height": 10}},
+        {"region": {"x": 0, "y": 0, "width": 0, "height": 10}},
+        {"region": {"x": 0, "y": 0, "width": "wide", "height": 10}},
+        {"format": "png", "region": {"x": 0, "y": 0, "width": 10, "height": 10}},
+    ]:
+        with pytest.raises(Exception) as failure:
+            await client.protocol.send_request_async("puml/render", {"textDocument": {"uri": URI}, **bad})
+        assert "-32602" in repr(failure.value) or "region" in str(failure.value) or "invalid" in str(failure.value).lower()
 
 
 async def test_bad_requests_are_errors_and_the_server_survives(client: LanguageClient):

@@ -19,7 +19,9 @@ use crate::fix::FixOutcome;
 use crate::format::FormatOptions;
 use crate::lint::{lint_analysis, LintOptions};
 use crate::normalize::{normalize, NormalizeOptions, Normalized};
-use crate::render::{encode, scenes_for_document, Format, PageScene, RenderFailure, RenderOptions, RenderedPage};
+use crate::render::{
+    encode, scenes_for_document, Format, PageScene, Region, RenderFailure, RenderOptions, RenderedPage, RenderedRegion,
+};
 use puml_db::{Config, Database, DbLoader, SourceFile};
 use puml_sema::model::Document;
 use puml_sema::FileLoader;
@@ -637,6 +639,35 @@ impl Analysis {
         self.with(file, move |db, input, config| {
             let key = RenderKey::from_options(db, &options, options.format);
             rendered(db, input, config, key).clone()
+        })
+    }
+
+    /// One page (`options.page`, 1-based; the first when `None`) drawn as
+    /// SVG only inside `region` (diagram coordinates, clamped to the page):
+    /// what a preview shows of a page many screens long. The region is
+    /// cut from the memoized layout (`page_scenes`, shared with
+    /// [`Analysis::render`] of the same options), so scrolling lays nothing
+    /// out again; the cut
+    /// itself is cheap and not memoized, so regions do not pile up in the
+    /// database.
+    pub fn render_region(
+        &self,
+        file: FileId,
+        options: &RenderOptions,
+        region: Region,
+    ) -> Cancellable<Result<RenderedRegion, RenderFailure>> {
+        let options = options.clone();
+        self.with(file, move |db, input, config| {
+            if options.format != Format::Svg {
+                return Err(RenderFailure::BadRegion(format!(
+                    "a region is drawn as SVG only, not {}",
+                    options.format.name()
+                )));
+            }
+            let key = RenderKey::from_options(db, &options, Format::SceneJson);
+            let pages = page_scenes(db, input, config, key).as_ref().map_err(Clone::clone)?;
+            let page = pages.first().ok_or(RenderFailure::NoDiagram)?;
+            crate::render::render_region(page, region)
         })
     }
 }

@@ -14,7 +14,7 @@ use puml_sema::FileLoader;
 use puml_syntax::Severity;
 
 pub use puml_layout::THEME_NAMES;
-pub use puml_render::{MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE};
+pub use puml_render::{Region, MAX_DRAWN_ITEMS, MAX_PNG_PIXELS, SCALE_RANGE};
 /// The themes PlantUML ships (what `!theme NAME` may name).
 pub use puml_sema::themes::PLANTUML_THEMES;
 
@@ -149,6 +149,68 @@ pub struct PageScene {
     pub scene: Scene,
 }
 
+/// One page drawn only inside a region (see [`crate::Analysis::render_region`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedRegion {
+    /// Index of the diagram in the file (0-based).
+    pub diagram: usize,
+    /// Page within the diagram (0-based).
+    pub page: usize,
+    /// The whole page's size, so a viewer can size its scroll area.
+    pub page_width: f64,
+    pub page_height: f64,
+    /// The region drawn: the one asked for, clamped to the page.
+    pub region: Region,
+    /// An SVG document whose `viewBox` is `region`.
+    pub svg: String,
+}
+
+/// `requested` clamped to a `width` × `height` page. Refused when a number
+/// is not finite, the size is not positive, or nothing of it is on the page.
+pub fn clamp_region(requested: Region, width: f64, height: f64) -> Result<Region, RenderFailure> {
+    let Region {
+        x,
+        y,
+        width: w,
+        height: h,
+    } = requested;
+    if ![x, y, w, h].iter().all(|v| v.is_finite()) {
+        return Err(RenderFailure::BadRegion("its numbers must be finite".to_string()));
+    }
+    if w <= 0.0 || h <= 0.0 {
+        return Err(RenderFailure::BadRegion(format!(
+            "its size must be positive, not {w} x {h}"
+        )));
+    }
+    // Sums of huge finite numbers overflow to infinity, which `min` clamps.
+    let (left, top) = (x.max(0.0), y.max(0.0));
+    let (right, bottom) = ((x + w).min(width), (y + h).min(height));
+    if right <= left || bottom <= top {
+        return Err(RenderFailure::BadRegion(format!(
+            "({x}, {y}, {w} x {h}) lies outside the {width} x {height} page"
+        )));
+    }
+    Ok(Region {
+        x: left,
+        y: top,
+        width: right - left,
+        height: bottom - top,
+    })
+}
+
+/// The part of an already laid-out page inside `region` (clamped first).
+pub fn render_region(page: &PageScene, region: Region) -> Result<RenderedRegion, RenderFailure> {
+    let region = clamp_region(region, page.scene.width, page.scene.height)?;
+    Ok(RenderedRegion {
+        diagram: page.diagram,
+        page: page.page,
+        page_width: page.scene.width,
+        page_height: page.scene.height,
+        region,
+        svg: puml_render::to_svg_region(&page.scene, &region),
+    })
+}
+
 /// Why nothing was rendered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RenderFailure {
@@ -162,6 +224,9 @@ pub enum RenderFailure {
     Layout(LayoutError),
     /// The output could not be encoded (PNG pixel limit, scale, …).
     Render(RenderError),
+    /// A clip region that cannot be drawn (not finite, empty, outside the
+    /// page, or asked of a format other than SVG).
+    BadRegion(String),
 }
 
 impl std::fmt::Display for RenderFailure {
@@ -180,6 +245,7 @@ impl std::fmt::Display for RenderFailure {
             }
             RenderFailure::Layout(e) => write!(f, "{e}"),
             RenderFailure::Render(e) => write!(f, "{e}"),
+            RenderFailure::BadRegion(why) => write!(f, "bad region: {why}"),
         }
     }
 }

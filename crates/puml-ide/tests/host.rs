@@ -1,6 +1,6 @@
 //! The host is incremental: the execution log shows which queries ran.
 
-use puml_ide::render::{Format, RenderOptions};
+use puml_ide::render::{Format, Region, RenderFailure, RenderOptions};
 use puml_ide::{AnalysisHost, HostConfig};
 use puml_syntax::{TextRange, TextSize};
 use std::path::PathBuf;
@@ -150,4 +150,126 @@ fn unknown_and_removed_files_read_as_empty() {
     let out_of_bounds = TextRange::new(TextSize::from(0), TextSize::from(10_000));
     let other = host.add_file(None, "x".to_string());
     assert!(host.edit_file(other, out_of_bounds, "").is_err());
+}
+
+fn long_source(messages: usize) -> String {
+    let mut text = String::from("@startuml\nparticipant Alice\nparticipant Bob\n");
+    for i in 0..messages {
+        text.push_str(&format!("Alice -> Bob : message {i}\n"));
+    }
+    text.push_str("@enduml\n");
+    text
+}
+
+fn region(x: f64, y: f64, width: f64, height: f64) -> Region {
+    Region { x, y, width, height }
+}
+
+#[test]
+fn a_region_is_cut_from_the_memoized_layout() {
+    let mut host = AnalysisHost::with_execution_log();
+    let file = host.add_file(None, long_source(300));
+    let full = host.analysis().render(file, &svg()).expect("ok").expect("renders");
+    let (width, height) = (full[0].width, full[0].height);
+    host.take_execution_log();
+
+    // Regions of the page already laid out lay nothing out again.
+    let analysis = host.analysis();
+    let top = analysis
+        .render_region(file, &svg(), region(0.0, 0.0, width, 500.0))
+        .expect("ok")
+        .expect("renders");
+    let middle = analysis
+        .render_region(file, &svg(), region(0.0, height / 2.0, width, 500.0))
+        .expect("ok")
+        .expect("renders");
+    let log = host.take_execution_log();
+    assert!(!ran(&log, "page_scenes") && !ran(&log, "parse"), "{log:?}");
+    assert_eq!((top.page_width, top.page_height), (width, height));
+    assert!(top.svg.contains(">message 0<") && !top.svg.contains(">message 299<"));
+    assert!(middle.svg.contains(">message 150<") && !middle.svg.contains(">message 0<"));
+    assert!(middle.svg.len() * 5 < full[0].bytes.len());
+
+    // After an edit the layout runs once, whichever asks first.
+    drop(analysis);
+    let text = host.analysis().file_text(file).expect("ok");
+    let at = TextSize::from(text.find("message 299").expect("label") as u32);
+    host.edit_file(file, TextRange::empty(at), "last ").expect("in bounds");
+    let analysis = host.analysis();
+    let bottom = region(0.0, height - 400.0, width, 400.0);
+    let first = analysis
+        .render_region(file, &svg(), bottom)
+        .expect("ok")
+        .expect("renders");
+    let again = analysis
+        .render_region(file, &svg(), bottom)
+        .expect("ok")
+        .expect("renders");
+    analysis.render(file, &svg()).expect("ok").expect("renders");
+    let log = host.take_execution_log();
+    let layouts = log.iter().filter(|e| e.starts_with("page_scenes(")).count();
+    assert_eq!(layouts, 1, "{log:?}");
+    assert!(first.svg.contains(">last message 299<"));
+    assert_eq!(first, again);
+}
+
+#[test]
+fn hostile_regions_are_refused_or_clamped_never_a_panic() {
+    let mut host = AnalysisHost::new();
+    let file = host.add_file(None, long_source(20));
+    let analysis = host.analysis();
+    let full = analysis.render(file, &svg()).expect("ok").expect("renders");
+    let (width, height) = (full[0].width, full[0].height);
+    let answer = |r: Region| analysis.render_region(file, &svg(), r).expect("not cancelled");
+
+    // Clamped to the page: negative origins, huge sizes.
+    let clamped = answer(region(-50.0, -1e300, 1e308, f64::MAX)).expect("clamped");
+    assert_eq!(clamped.region, region(0.0, 0.0, width, height));
+    let clamped = answer(region(10.0, height - 5.0, 1e9, 1e9)).expect("clamped");
+    assert_eq!(clamped.region, region(10.0, height - 5.0, width - 10.0, 5.0));
+
+    // Refused with a reason: not finite, empty, outside the page.
+    for bad in [
+        region(f64::NAN, 0.0, 10.0, 10.0),
+        region(0.0, f64::INFINITY, 10.0, 10.0),
+        region(0.0, 0.0, f64::NEG_INFINITY, 10.0),
+        region(0.0, 0.0, 0.0, 10.0),
+        region(0.0, 0.0, 10.0, -3.0),
+        region(-100.0, -100.0, 50.0, 50.0),
+        region(width + 1.0, 0.0, 10.0, 10.0),
+        region(0.0, 1e308, 1e308, 1e308),
+    ] {
+        match answer(bad) {
+            Err(RenderFailure::BadRegion(why)) => assert!(!why.is_empty()),
+            other => panic!("{bad:?}: expected a refusal, got {other:?}"),
+        }
+    }
+
+    // A region is SVG only, and the page must exist.
+    let png = RenderOptions {
+        format: Format::Png,
+        ..RenderOptions::default()
+    };
+    assert!(matches!(
+        analysis
+            .render_region(file, &png, region(0.0, 0.0, 10.0, 10.0))
+            .expect("ok"),
+        Err(RenderFailure::BadRegion(_))
+    ));
+    let page_two = RenderOptions { page: Some(2), ..svg() };
+    assert!(matches!(
+        analysis
+            .render_region(file, &page_two, region(0.0, 0.0, 10.0, 10.0))
+            .expect("ok"),
+        Err(RenderFailure::PageOutOfRange { .. })
+    ));
+    // A broken diagram is refused with its diagnostics, as a full render is.
+    drop(analysis);
+    host.set_file_text(file, "@startuml\nA -> B\nend\n@enduml\n".to_string());
+    assert!(matches!(
+        host.analysis()
+            .render_region(file, &svg(), region(0.0, 0.0, 10.0, 10.0))
+            .expect("ok"),
+        Err(RenderFailure::Diagnostics(_))
+    ));
 }

@@ -9,7 +9,7 @@ use crate::text::{apply_change, LineTable};
 use base64::Engine as _;
 use puml_ide::format::FormatOptions;
 use puml_ide::lint::LintOptions;
-use puml_ide::render::{Format, RenderFailure, RenderOptions};
+use puml_ide::render::{Format, Region, RenderFailure, RenderOptions};
 use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId};
 use puml_syntax::{Diagnostic as PumlDiagnostic, Severity, TextEdit as PumlEdit};
 use serde::Deserialize;
@@ -204,7 +204,11 @@ impl Backend {
         }
     }
 
-    /// `puml/render`: the current document rendered for a preview.
+    /// `puml/render`: the current document rendered for a preview. With a
+    /// `region` (diagram coordinates, SVG only) just that part of the page
+    /// is drawn, the answer's `width`/`height` still being the whole page's
+    /// and `region` the part drawn (clamped to the page); without one the
+    /// answer is the whole page.
     pub async fn render(&self, params: RenderParams) -> Result<Value> {
         let snapshot = self.snapshot(&params.text_document.uri)?;
         let format = match params.format.as_deref().unwrap_or("svg") {
@@ -217,8 +221,17 @@ impl Backend {
                 )))
             }
         };
+        if params.region.is_some() && format != Format::Svg {
+            return Err(Error::invalid_params("a region is drawn as SVG only"));
+        }
         let page = params.page.unwrap_or(0);
         let theme = params.theme.clone().filter(|t| !t.is_empty());
+        let region = params.region.map(|r| Region {
+            x: r.x,
+            y: r.y,
+            width: r.width,
+            height: r.height,
+        });
         let version = snapshot.version;
         let rendered = blocking(move || {
             let pages = snapshot.analysis.page_count(snapshot.file)?;
@@ -226,10 +239,16 @@ impl Backend {
             let options = RenderOptions {
                 format,
                 theme,
-                page: Some(page + 1),
+                page: Some(page.saturating_add(1)),
                 ..RenderOptions::default()
             };
-            let result = snapshot.analysis.render(snapshot.file, &options)?;
+            let result = match region {
+                None => snapshot.analysis.render(snapshot.file, &options)?.map(Drawn::Pages),
+                Some(region) => snapshot
+                    .analysis
+                    .render_region(snapshot.file, &options, region)?
+                    .map(Drawn::Region),
+            };
             Ok((pages, report.summary, result))
         })
         .await?;
@@ -237,8 +256,8 @@ impl Backend {
             return Err(content_modified());
         }
         let (page_count, summary, result) = rendered;
-        let pages = match result {
-            Ok(pages) => pages,
+        let drawn = match result {
+            Ok(drawn) => drawn,
             Err(RenderFailure::Diagnostics(diagnostics)) => {
                 let first = diagnostics
                     .iter()
@@ -247,10 +266,33 @@ impl Backend {
                     .unwrap_or_else(|| "the diagram has errors".to_string());
                 return Err(request_failed(first));
             }
+            Err(RenderFailure::BadRegion(why)) => return Err(Error::invalid_params(format!("region: {why}"))),
             Err(other) => return Err(request_failed(other.to_string())),
         };
-        let Some(page) = pages.into_iter().next() else {
-            return Err(request_failed("nothing to render"));
+        let page = match drawn {
+            Drawn::Region(drawn) => {
+                return Ok(json!({
+                    "version": version,
+                    "format": format.name(),
+                    "page": params.page.unwrap_or(0),
+                    "pageCount": page_count,
+                    "width": drawn.page_width,
+                    "height": drawn.page_height,
+                    "region": {
+                        "x": drawn.region.x,
+                        "y": drawn.region.y,
+                        "width": drawn.region.width,
+                        "height": drawn.region.height,
+                    },
+                    "data": drawn.svg,
+                    "errors": summary.errors,
+                    "warnings": summary.warnings,
+                }))
+            }
+            Drawn::Pages(pages) => match pages.into_iter().next() {
+                Some(page) => page,
+                None => return Err(request_failed("nothing to render")),
+            },
         };
         let data = if format == Format::Svg {
             String::from_utf8_lossy(&page.bytes).into_owned()
@@ -285,6 +327,23 @@ pub struct RenderParams {
     pub format: Option<String>,
     pub page: Option<usize>,
     pub theme: Option<String>,
+    /// Draw only this part of the page (diagram coordinates, SVG only).
+    pub region: Option<RegionParams>,
+}
+
+/// A rectangle of the page, in the diagram's own pixels.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct RegionParams {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// What `puml/render` drew: whole pages, or one page's region.
+enum Drawn {
+    Pages(Vec<puml_ide::render::RenderedPage>),
+    Region(puml_ide::render::RenderedRegion),
 }
 
 #[derive(Debug, Deserialize)]

@@ -8,51 +8,193 @@ use std::fmt::Write;
 
 /// Renders `scene` as an SVG document.
 pub fn to_svg(scene: &Scene) -> String {
-    let mut out = String::with_capacity(256 + scene.items.len() * 120);
-    let w = num(scene.width);
-    let h = num(scene.height);
+    write_svg(scene, None)
+}
+
+/// A rectangle of the page in diagram coordinates (pixels, origin top-left).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Region {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Region {
+    /// Whether the closed rectangles overlap (touching counts, so an item of
+    /// zero width on the region's edge is kept).
+    pub fn intersects(&self, other: &Region) -> bool {
+        self.x <= other.x + other.width
+            && other.x <= self.x + self.width
+            && self.y <= other.y + other.height
+            && other.y <= self.y + self.height
+    }
+}
+
+/// Renders the part of `scene` inside `region`: only the items whose
+/// [`item_bounds`] intersect it are written, and the root `<svg>` has the
+/// region's `viewBox` and size, so a viewer can place it at the region's
+/// offset over a page-sized placeholder. Groups (`Begin`/`End`) are written
+/// only around items that are drawn. `region` is used as given
+/// (callers clamp it to the page); a non-finite region draws nothing.
+pub fn to_svg_region(scene: &Scene, region: &Region) -> String {
+    write_svg(scene, Some(region))
+}
+
+/// The box an item may paint into, strokes and text extents included
+/// (generously: a text run's box is its advance width by one font size above
+/// the baseline and a third below). `None` for the group markers.
+pub fn item_bounds(item: &Item) -> Option<Region> {
+    fn span(xs: impl Iterator<Item = (f64, f64)>, pad: f64) -> Option<Region> {
+        let mut bounds: Option<(f64, f64, f64, f64)> = None;
+        for (x, y) in xs {
+            let b = bounds.get_or_insert((x, y, x, y));
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        }
+        bounds.map(|(x0, y0, x1, y1)| Region {
+            x: x0 - pad,
+            y: y0 - pad,
+            width: x1 - x0 + 2.0 * pad,
+            height: y1 - y0 + 2.0 * pad,
+        })
+    }
+    fn pad(paint: &Paint) -> f64 {
+        paint.stroke.map_or(0.0, |s| s.width.abs() / 2.0)
+    }
+    match item {
+        Item::Rect {
+            x,
+            y,
+            width,
+            height,
+            paint,
+            ..
+        } => span([(*x, *y), (x + width, y + height)].into_iter(), pad(paint)),
+        Item::Line { x1, y1, x2, y2, stroke } => span([(*x1, *y1), (*x2, *y2)].into_iter(), stroke.width.abs() / 2.0),
+        Item::Polygon { points, paint } => span(points.iter().map(|p| (p.x, p.y)), pad(paint)),
+        Item::Ellipse { cx, cy, rx, ry, paint } => {
+            span([(cx - rx, cy - ry), (cx + rx, cy + ry)].into_iter(), pad(paint))
+        }
+        // A cubic lies inside the hull of its control points.
+        Item::Path { segments, paint } => span(
+            segments.iter().flat_map(|s| match *s {
+                PathSegment::MoveTo { x, y } | PathSegment::LineTo { x, y } => vec![(x, y)],
+                PathSegment::CubicTo { x1, y1, x2, y2, x, y } => vec![(x1, y1), (x2, y2), (x, y)],
+                PathSegment::Close => Vec::new(),
+            }),
+            pad(paint),
+        ),
+        Item::Text(run) => {
+            let size = run.font.size.abs();
+            span(
+                [(run.x, run.y - size), (run.x + run.width.max(0.0), run.y + size / 3.0)].into_iter(),
+                0.0,
+            )
+        }
+        Item::Begin { .. } | Item::End => None,
+    }
+}
+
+/// A group opened in the scene: written at once when not clipping, else
+/// when its first drawn item comes (a group that draws nothing in the
+/// region is left out, so thousands of off-screen messages cost nothing).
+struct OpenGroup<'a> {
+    class: &'a str,
+    title: Option<&'a str>,
+    link: Option<&'a str>,
+    /// The closing tag once written.
+    tag: Option<&'static str>,
+}
+
+fn open_group(out: &mut String, group: &mut OpenGroup<'_>) {
+    match group.link.filter(|l| is_safe_link(l)) {
+        Some(href) => {
+            out.push_str("<a xlink:href=\"");
+            escape_into(out, href);
+            out.push_str("\" target=\"_top\"");
+            group.tag = Some("a");
+        }
+        None => {
+            out.push_str("<g");
+            group.tag = Some("g");
+        }
+    }
+    out.push_str(" class=\"");
+    escape_into(out, group.class);
+    out.push_str("\">");
+    if let Some(title) = group.title {
+        out.push_str("<title>");
+        escape_into(out, title);
+        out.push_str("</title>");
+    }
+}
+
+fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
+    let region = clip.copied().unwrap_or(Region {
+        x: 0.0,
+        y: 0.0,
+        width: scene.width,
+        height: scene.height,
+    });
+    let finite = [region.x, region.y, region.width, region.height]
+        .iter()
+        .all(|v| v.is_finite());
+    let capacity = match clip {
+        None => 256 + scene.items.len() * 120,
+        Some(_) => 4096,
+    };
+    let mut out = String::with_capacity(capacity);
+    let (x, y, w, h) = (num(region.x), num(region.y), num(region.width), num(region.height));
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" \
-         width=\"{w}px\" height=\"{h}px\" viewBox=\"0 0 {w} {h}\" style=\"width:{w}px;height:{h}px;background:{bg};\">",
+         width=\"{w}px\" height=\"{h}px\" viewBox=\"{x} {y} {w} {h}\" style=\"width:{w}px;height:{h}px;background:{bg};\">",
         bg = scene.background.to_hex()
     );
     out.push_str("<defs/>");
-    let _ = write!(out, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\"");
+    let _ = write!(out, "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\"");
     fill_attrs(&mut out, Some(scene.background));
     out.push_str("/>");
     out.push_str("<g font-family=\"DejaVu Sans, sans-serif\" xml:space=\"preserve\">");
-    // Begin/End form a flat bracket sequence; remember which tag each opened.
-    let mut open: Vec<&'static str> = Vec::new();
+    // Begin/End form a flat bracket sequence; remember what each opened.
+    let mut open: Vec<OpenGroup<'_>> = Vec::new();
     for item in &scene.items {
         match item {
             Item::Begin { class, title, link } => {
-                match link.as_deref().filter(|l| is_safe_link(l)) {
-                    Some(href) => {
-                        out.push_str("<a xlink:href=\"");
-                        escape_into(&mut out, href);
-                        out.push_str("\" target=\"_top\"");
-                        open.push("a");
-                    }
-                    None => {
-                        out.push_str("<g");
-                        open.push("g");
-                    }
+                let mut group = OpenGroup {
+                    class,
+                    title: title.as_deref(),
+                    link: link.as_deref(),
+                    tag: None,
+                };
+                if clip.is_none() {
+                    open_group(&mut out, &mut group);
                 }
-                out.push_str(" class=\"");
-                escape_into(&mut out, class);
-                out.push_str("\">");
-                if let Some(title) = title {
-                    out.push_str("<title>");
-                    escape_into(&mut out, title);
-                    out.push_str("</title>");
-                }
+                open.push(group);
+                continue;
             }
             Item::End => {
-                if let Some(tag) = open.pop() {
-                    let _ = write!(out, "</{tag}>");
+                if let Some(group) = open.pop() {
+                    if let Some(tag) = group.tag {
+                        let _ = write!(out, "</{tag}>");
+                    }
                 }
+                continue;
             }
+            _ => {}
+        }
+        if clip.is_some() {
+            let inside = finite && item_bounds(item).is_some_and(|b| b.intersects(&region));
+            if !inside {
+                continue;
+            }
+            // Open the enclosing groups not written yet, outermost first.
+            for group in open.iter_mut().filter(|g| g.tag.is_none()) {
+                open_group(&mut out, group);
+            }
+        }
+        match item {
+            Item::Begin { .. } | Item::End => {}
             Item::Rect {
                 x,
                 y,
@@ -141,8 +283,10 @@ pub fn to_svg(scene: &Scene) -> String {
             Item::Text(run) => text(&mut out, run),
         }
     }
-    while let Some(tag) = open.pop() {
-        let _ = write!(out, "</{tag}>");
+    while let Some(group) = open.pop() {
+        if let Some(tag) = group.tag {
+            let _ = write!(out, "</{tag}>");
+        }
     }
     out.push_str("</g></svg>\n");
     out

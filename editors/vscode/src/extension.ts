@@ -13,6 +13,7 @@ import {
   Trace,
 } from "vscode-languageclient/node";
 import { FromWebview, makeNonce, previewHtml, ToWebview } from "./preview";
+import { Rect } from "./window";
 import { resolveServer } from "./server";
 import { exportTarget, serverSettings } from "./settings";
 
@@ -24,8 +25,11 @@ interface RenderResult {
   format: string;
   page: number;
   pageCount: number;
+  /** The whole page's size, also when only `region` of it is drawn. */
   width: number;
   height: number;
+  /** Present when a region was asked for: the part drawn, clamped. */
+  region?: Rect;
   data: string;
   errors: number;
   warnings: number;
@@ -85,7 +89,15 @@ function activePumlEditor(): vscode.TextEditor | undefined {
   return editor && editor.document.languageId === "puml" ? editor : undefined;
 }
 
-async function render(document: vscode.TextDocument, format: "svg" | "png" | "pdf", page: number, theme: string) {
+/** `region` (SVG only) asks for just that part of the page; exports never
+ * pass one, so they always write the whole diagram. */
+async function render(
+  document: vscode.TextDocument,
+  format: "svg" | "png" | "pdf",
+  page: number,
+  theme: string,
+  region?: Rect | null,
+) {
   if (!client) {
     throw new Error("the puml language server is not running");
   }
@@ -94,12 +106,23 @@ async function render(document: vscode.TextDocument, format: "svg" | "png" | "pd
     format,
     page,
     theme: theme === "" ? undefined : theme,
+    region: region ?? undefined,
   });
+}
+
+/** The same-sized region at the page's top-left (another page, another
+ * document: the view starts at the top). */
+function topOf(region: Rect | null): Rect | null {
+  return region ? { x: 0, y: 0, width: region.width, height: region.height } : null;
 }
 
 class Preview {
   private page = 0;
   private theme = "";
+  /** The part of the page the webview shows (null: the whole page), and
+   * the number of the webview's request for it. */
+  private region: Rect | null = null;
+  private regionSeq = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposables: vscode.Disposable[] = [];
 
@@ -123,6 +146,7 @@ class Preview {
         if (editor && editor.document.languageId === "puml" && editor.document !== this.document) {
           this.document = editor.document;
           this.page = 0;
+          this.region = topOf(this.region);
           this.panel.title = `Preview ${path.basename(editor.document.fileName)}`;
           this.schedule();
         }
@@ -136,8 +160,13 @@ class Preview {
   private onMessage(message: FromWebview) {
     if (message.type === "page") {
       this.page = message.page;
+      this.region = topOf(this.region);
     } else if (message.type === "theme") {
       this.theme = message.theme;
+    } else if (message.type === "region" || message.type === "ready") {
+      // The webview coalesces these to one per animation frame.
+      this.region = message.region ?? null;
+      this.regionSeq = message.seq ?? 0;
     }
     void this.update();
   }
@@ -151,12 +180,27 @@ class Preview {
   }
 
   async update() {
+    const seq = this.regionSeq;
+    const region = this.region;
     try {
-      const result = await render(this.document, "svg", this.page, this.theme);
+      let result: RenderResult;
+      try {
+        result = await render(this.document, "svg", this.page, this.theme, region);
+      } catch (error) {
+        // The page shrank under the region (or the region was refused):
+        // ask for the top of the page instead.
+        if (!region || !/region/.test(error instanceof Error ? error.message : String(error))) {
+          throw error;
+        }
+        result = await render(this.document, "svg", this.page, this.theme, topOf(region));
+      }
       const message: ToWebview = {
         type: "render",
         svg: result.data,
         version: result.version,
+        pageSize: { width: result.width, height: result.height },
+        region: result.region ?? null,
+        seq,
         state: { page: result.page, pageCount: result.pageCount, zoom: 1, theme: this.theme },
       };
       void this.panel.webview.postMessage(message);
@@ -218,8 +262,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.ViewColumn.Beside,
         { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] },
       );
-      const preview = new Preview(panel, editor.document);
-      void preview.update();
+      // The first render follows the webview's "ready", which says which
+      // part of the page is in view (a long page never travels whole).
+      new Preview(panel, editor.document);
     }),
     vscode.commands.registerCommand("puml.exportSvg", () => exportDiagram("svg")),
     vscode.commands.registerCommand("puml.exportPng", () => exportDiagram("png")),
