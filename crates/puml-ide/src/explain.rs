@@ -254,7 +254,7 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
                     line: event_line(index),
                     from: endpoint_name(diagram, &message.from),
                     to: endpoint_name(diagram, &message.to),
-                    label: message.label.clone(),
+                    label: message.label.to_string(),
                     arrow_kind: arrow_kind(message),
                     group_path: group_path(&open),
                 });
@@ -920,7 +920,7 @@ mod tests {
                 bold: false,
                 written_reversed: false,
             },
-            label: label.to_string(),
+            label: label.into(),
             number: None,
             slant: None,
             parallel: false,

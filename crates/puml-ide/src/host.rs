@@ -439,7 +439,7 @@ impl Analysis {
                         if let Some(number) = &message.number {
                             numbers.push(MessageNumber {
                                 statement: *statement,
-                                number: number.clone(),
+                                number: number.to_string(),
                             });
                         }
                     }

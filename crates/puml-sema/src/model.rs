@@ -7,6 +7,7 @@
 //! `GroupElse` / `GroupEnd`. A flat list keeps every walk iterative, so a
 //! 10,000-deep nesting cannot overflow the stack anywhere downstream.
 
+use std::sync::Arc;
 use text_size::TextRange;
 
 #[cfg(feature = "serde")]
@@ -250,9 +251,11 @@ pub struct Message {
     pub to: Endpoint,
     pub arrow: Arrow,
     /// Raw label text; `\n` and creole markup are interpreted by layout.
-    pub label: String,
-    /// The autonumber text for this message, formatted.
-    pub number: Option<String>,
+    /// Shared (`Arc`): the model is copied on every edit of a label, and
+    /// 5,000 label copies were most of that copy's cost.
+    pub label: Arc<str>,
+    /// The autonumber text for this message, formatted (shared, like the label).
+    pub number: Option<Arc<str>>,
     /// `->(10)`: vertical slant in pixels.
     pub slant: Option<u32>,
     /// teoz `&`: drawn on the same row as the previous message.

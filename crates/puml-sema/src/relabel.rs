@@ -67,8 +67,8 @@ pub fn reanalyze_label_edit(
                 continue;
             }
             match event {
-                Event::Message(message) if message.label == old_label.text => {
-                    message.label = new_label.text.to_string();
+                Event::Message(message) if *message.label == *old_label.text => {
+                    message.label = new_label.text.into();
                     relabeled += 1;
                 }
                 // Events that carry no text of the statement.
