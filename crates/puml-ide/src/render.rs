@@ -162,6 +162,10 @@ pub enum RenderFailure {
     Layout(LayoutError),
     /// The output could not be encoded (PNG pixel limit, scale, …).
     Render(RenderError),
+    /// A block is no sequence or activity diagram: PlantUML reads it as
+    /// another type (the W0240 warning tells which and where), which puml
+    /// does not draw.
+    OtherDiagramKind(LineColDiagnostic),
 }
 
 impl std::fmt::Display for RenderFailure {
@@ -180,6 +184,9 @@ impl std::fmt::Display for RenderFailure {
             }
             RenderFailure::Layout(e) => write!(f, "{e}"),
             RenderFailure::Render(e) => write!(f, "{e}"),
+            RenderFailure::OtherDiagramKind(d) => {
+                write!(f, "line {}: {} [{}]; not rendered", d.range.line, d.message, d.code)
+            }
         }
     }
 }
@@ -229,7 +236,22 @@ pub fn scenes_for_source(
         let report = report_from_analysis(text, &analysis);
         return Err(RenderFailure::Diagnostics(report.diagnostics));
     }
+    if analysis.document.diagrams.iter().any(|d| d.other_kind.is_some()) {
+        let report = report_from_analysis(text, &analysis);
+        if let Some(refusal) = other_kind_refusal(&report.diagnostics) {
+            return Err(refusal);
+        }
+    }
     scenes_for_document(&analysis.document, options)
+}
+
+/// The refusal for a file with a block PlantUML reads as another diagram
+/// type (W0240): drawing its sequence reading would be a wrong picture.
+pub(crate) fn other_kind_refusal(diagnostics: &[LineColDiagnostic]) -> Option<RenderFailure> {
+    diagnostics
+        .iter()
+        .find(|d| d.code == puml_sema::codes::OTHER_DIAGRAM_KIND)
+        .map(|d| RenderFailure::OtherDiagramKind(d.clone()))
 }
 
 /// The scenes of an already analyzed (error-free) document.
