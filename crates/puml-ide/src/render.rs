@@ -339,6 +339,25 @@ mod tests {
     }
 
     #[test]
+    fn a_block_plantuml_reads_as_a_class_diagram_is_refused_not_drawn() {
+        let text = "@startuml\nAlice -> Bob : hello\nBob -- Alice : hi\n@enduml\n";
+        match render(text, Format::Svg, None) {
+            Err(RenderFailure::OtherDiagramKind(warning)) => {
+                assert_eq!(warning.code, "W0240");
+                assert_eq!(warning.range.line, 3);
+                assert!(RenderFailure::OtherDiagramKind(warning)
+                    .to_string()
+                    .starts_with("line 3: PlantUML reads this block as a class diagram"));
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        // The same through the host (CLI, MCP, LSP, compat).
+        let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let rendered = host.analysis().render(file, &RenderOptions::default()).unwrap();
+        assert!(matches!(rendered, Err(RenderFailure::OtherDiagramKind(_))));
+    }
+
+    #[test]
     fn every_format_renders_every_page() {
         for format in Format::ALL {
             let pages = render(SOURCE, format, None).expect("renders");

@@ -704,3 +704,75 @@ fn sequence_arrow_for(line: &str) -> Option<(std::ops::Range<usize>, &'static st
     };
     (arrow != replacement).then_some((arrow_start..arrow_start + arrow.len(), replacement))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::OtherKind;
+    use crate::{analyze, AnalysisOptions, NoIncludes};
+    use puml_syntax::Severity;
+
+    fn kind_and_codes(text: &str) -> (Option<OtherKind>, Vec<(&'static str, Severity)>) {
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let kind = analysis.document.diagrams.first().and_then(|d| d.other_kind);
+        (
+            kind,
+            analysis.diagnostics.iter().map(|d| (d.code, d.severity)).collect(),
+        )
+    }
+
+    #[test]
+    fn a_class_link_among_messages_makes_a_class_diagram() {
+        let (kind, codes) = kind_and_codes("@startuml\nA -> B : m\nA -- B : n\n@enduml\n");
+        assert_eq!(kind, Some(OtherKind::Class));
+        assert_eq!(codes, vec![("W0240", Severity::Warning)]);
+    }
+
+    #[test]
+    fn description_only_lines_make_a_description_diagram() {
+        for text in [
+            "@startuml\nactor as A\nA -> A : m\n@enduml\n",
+            "@startuml\nA -> B : m\n...x\n@enduml\n",
+            "@startuml\nmain ~> Bridge : run\n@enduml\n",
+        ] {
+            assert_eq!(kind_and_codes(text).0, Some(OtherKind::Description), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_broken_sequence_diagram_keeps_its_errors() {
+        for text in [
+            // A sequence-only statement PlantUML's class diagrams refuse.
+            "@startuml\nA - B : m\nactivate A\n@enduml\n",
+            "@startuml\nA -- B : m\nnote over A : x\n@enduml\n",
+            "@startuml\nA -> B : m\nfoo bar\n@enduml\n",
+            // An arrow neither type has.
+            "@startuml\nA ->x B : m\nA -- B\n@enduml\n",
+            "@startuml\nA -[ #red ]-> B : m\n@enduml\n",
+            "@startuml\nA -> B : m\nalt x\nA -- B\nend\n@enduml\n",
+        ] {
+            let (kind, codes) = kind_and_codes(text);
+            assert_eq!(kind, None, "{text}");
+            assert!(codes.iter().any(|(_, s)| *s == Severity::Error), "{text}: {codes:?}");
+        }
+    }
+
+    #[test]
+    fn the_warning_suggests_the_sequence_arrow() {
+        let text = "@startuml\nAlice -> Bob : hello\nBob -- Alice : hi\n@enduml\n";
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let warning = &analysis.diagnostics[0];
+        assert_eq!(&text[warning.range], "Bob -- Alice : hi");
+        let fix = &warning.fixes[0];
+        assert!(!fix.machine_applicable);
+        let (fixed, _) = puml_syntax::apply_edits(text, &fix.edits);
+        assert_eq!(fixed, "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n");
+    }
+
+    #[test]
+    fn a_valid_block_beside_a_class_block_keeps_its_kind() {
+        let text = "@startuml\nA -> B : m\n@enduml\n@startuml\nclass A\nA <|-- B\n@enduml\n";
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let kinds: Vec<_> = analysis.document.diagrams.iter().map(|d| d.other_kind).collect();
+        assert_eq!(kinds, vec![None, Some(OtherKind::Class)]);
+    }
+}
