@@ -134,9 +134,18 @@ fn line_range(text: &str, offset: usize) -> TextRange {
 fn block_kind(diagram: &ast::Diagram) -> Option<OtherKind> {
     let text = diagram.syntax.text().to_string();
     let mut lines = text.lines();
-    // The `@startuml` line.
-    lines.next()?;
+    // The `@startuml` line (a text without one is a diagram too).
+    if diagram
+        .syntax
+        .children()
+        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE)
+    {
+        lines.next()?;
+    }
     let mut readers = Readers::BOTH;
+    // A block of shared lines only (titles, comments) is no class diagram:
+    // at least one element or link is needed.
+    let mut elements = 0usize;
     let mut open_containers = 0usize;
     while let Some(raw) = lines.next() {
         let line = raw.trim();
@@ -157,6 +166,7 @@ fn block_kind(diagram: &ast::Diagram) -> Option<OtherKind> {
         } else if (lower.starts_with("skinparam ") && line.ends_with('{')) || class_body_header(line).is_some() {
             if let Some(body_readers) = class_body_header(line) {
                 readers = readers.and(body_readers);
+                elements += 1;
             }
             Some(BlockEnd::Brace)
         } else if lower == "<style>" {
@@ -186,14 +196,18 @@ fn block_kind(diagram: &ast::Diagram) -> Option<OtherKind> {
         } else if let Some(container_readers) = container_header(line) {
             readers = readers.and(container_readers);
             open_containers += 1;
+            elements += 1;
         } else {
             readers = readers.and(line_readers(line));
+            if is_element_line(line) {
+                elements += 1;
+            }
         }
         if readers == Readers::NONE {
             return None;
         }
     }
-    if open_containers > 0 {
+    if open_containers > 0 || elements == 0 {
         return None;
     }
     if readers.class {
@@ -301,6 +315,15 @@ fn is_free_note(line: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A line declaring an element or linking two (not a shared statement).
+fn is_element_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    declaration_readers(&words) != Readers::NONE
+        || link_readers(line) != Readers::NONE
+        || member_readers(line) != Readers::NONE
+        || (words.len() == 1 && (line.starts_with("...") || description_element(line).is_some_and(str::is_empty)))
 }
 
 /// Which of the other types read one line.
@@ -766,6 +789,13 @@ mod tests {
         assert!(!fix.machine_applicable);
         let (fixed, _) = puml_syntax::apply_edits(text, &fix.edits);
         assert_eq!(fixed, "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n");
+    }
+
+    #[test]
+    fn shared_lines_alone_or_a_text_without_startuml_are_no_class_diagram() {
+        for text in [":@", ":", "@startuml\ntitle x\nfoo\n@enduml\n", "endif @start <->uml\r"] {
+            assert_eq!(kind_and_codes(text).0, None, "{text}");
+        }
     }
 
     #[test]
