@@ -165,7 +165,7 @@ pub enum RenderFailure {
     /// A block is no sequence or activity diagram: PlantUML reads it as
     /// another type (the W0240 warning tells which and where), which puml
     /// does not draw.
-    OtherDiagramKind(LineColDiagnostic),
+    OtherDiagramKind(Box<LineColDiagnostic>),
 }
 
 impl std::fmt::Display for RenderFailure {
@@ -251,7 +251,7 @@ pub(crate) fn other_kind_refusal(diagnostics: &[LineColDiagnostic]) -> Option<Re
     diagnostics
         .iter()
         .find(|d| d.code == puml_sema::codes::OTHER_DIAGRAM_KIND)
-        .map(|d| RenderFailure::OtherDiagramKind(d.clone()))
+        .map(|d| RenderFailure::OtherDiagramKind(Box::new(d.clone())))
 }
 
 /// The scenes of an already analyzed (error-free) document.
