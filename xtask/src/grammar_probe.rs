@@ -2,7 +2,10 @@
 //! combinatorially (arrow heads on either end × bodies × style brackets,
 //! found/lost and short arrows, lifecycle suffixes with colours, sender- or
 //! receiver-less messages, participant declarations, notes, groups,
-//! autonumber, lifecycle lines, separators, teoz), asks PlantUML about each
+//! autonumber, lifecycle lines, separators, teoz; and the `fallback-*`
+//! categories: class/description links, names, declarations and shared
+//! statements, beside a line only those diagram types read, which tell
+//! when PlantUML reads a block as another diagram type), asks PlantUML about each
 //! (one JVM for the lot) and stores the verdicts (`VALID`, `VALID:<TYPE>`
 //! when PlantUML drew another diagram type, `INVALID:<line>`) in
 //! `test-data/grammar/cases.tsv`. `cargo test` (`puml-ide/tests/grammar.rs`)

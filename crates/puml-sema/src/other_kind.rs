@@ -115,7 +115,10 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
 
 /// The trimmed line around `offset`.
 fn line_range(text: &str, offset: usize) -> TextRange {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = &text[start..end];
@@ -501,7 +504,6 @@ fn is_name_char(c: char) -> bool {
 /// The longest plain name at the start of `text` (letters, digits, `_`,
 /// `.`, `$`, `/`, `::`, and `-` between name characters; one leading `-`).
 fn scan_name(text: &str) -> (&str, &str) {
-    let bytes = text.as_bytes();
     let mut end = 0;
     if text.starts_with('-') && text[1..].chars().next().is_some_and(|c| c.is_alphanumeric()) {
         end = 1;
@@ -523,7 +525,6 @@ fn scan_name(text: &str) -> (&str, &str) {
         }
         return (&text[..at], &text[at..]);
     }
-    let _ = bytes;
     (text, "")
 }
 
