@@ -832,6 +832,18 @@ fn fallbacks(out: &mut Vec<Case>) {
             out.push(diagram("fallback-line", &[line, context]));
         }
     }
+    // Whether the description types read the class links too: beside a
+    // line only they read (appended last, so earlier cases keep their ids).
+    for l in lefts {
+        for r in rights {
+            for body in ["--", "-[#red]-"] {
+                out.push(diagram(
+                    "fallback-link",
+                    &[&format!("A {l}{body}{r} B : m"), DESCRIPTION_CONTEXT],
+                ));
+            }
+        }
+    }
 }
 
 /// The TSV line's text field: one line, reversible.

@@ -567,8 +567,6 @@ fn description_element(text: &str) -> Option<&str> {
 const LEFT_HEADS: &[&str] = &["<<", "<|", "<", "*", "o", "#", "x", "}", "+", "^"];
 /// Arrow heads a class diagram's link may end with (longest first).
 const RIGHT_HEADS: &[&str] = &[">>", "|>", ">", "*", "o", "#", "x", "{", "+", "^"];
-/// Heads the description types read too (the sequence arrows' own).
-const PLAIN_HEADS: &[&str] = &["", "<", ">", "<<", ">>"];
 
 /// `NAME ["mult"] ARROW ["mult"] NAME [#color] [: label]`.
 fn link_readers(line: &str) -> Readers {
@@ -677,13 +675,14 @@ fn scan_arrow(text: &str) -> Option<(Readers, &str)> {
     if rest.starts_with(['-', '.', '=', '~', '>', '<', '|', '\\', '/', '[', '(', '*']) && !rest.starts_with('(') {
         return None;
     }
-    let plain_body = !after_left.starts_with('=') && !text.contains('=');
+    // The description types read every class head and body but the `/`
+    // head; `~` bodies are theirs alone.
     let readers = if tilde {
         Readers::DESCRIPTION
-    } else if PLAIN_HEADS.contains(&left) && PLAIN_HEADS.contains(&right) && plain_body {
-        Readers::BOTH
-    } else {
+    } else if left == "/" {
         Readers::CLASS
+    } else {
+        Readers::BOTH
     };
     Some((readers, rest))
 }
