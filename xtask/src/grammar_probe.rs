@@ -2,7 +2,10 @@
 //! combinatorially (arrow heads on either end × bodies × style brackets,
 //! found/lost and short arrows, lifecycle suffixes with colours, sender- or
 //! receiver-less messages, participant declarations, notes, groups,
-//! autonumber, lifecycle lines, separators, teoz), asks PlantUML about each
+//! autonumber, lifecycle lines, separators, teoz; and the `fallback-*`
+//! categories: class/description links, names, declarations and shared
+//! statements, beside a line only those diagram types read, which tell
+//! when PlantUML reads a block as another diagram type), asks PlantUML about each
 //! (one JVM for the lot) and stores the verdicts (`VALID`, `VALID:<TYPE>`
 //! when PlantUML drew another diagram type, `INVALID:<line>`) in
 //! `test-data/grammar/cases.tsv`. `cargo test` (`puml-ide/tests/grammar.rs`)
@@ -38,6 +41,7 @@ pub fn cases() -> Vec<Case> {
     notes(&mut out);
     groups(&mut out);
     numbering_and_lines(&mut out);
+    fallbacks(&mut out);
     out
 }
 
@@ -499,6 +503,346 @@ fn numbering_and_lines(out: &mut Vec<Case>) {
         vec!["!pragma teoz true", "& A -> B : first"],
     ] {
         out.push(diagram("teoz", &teoz));
+    }
+}
+
+/// A line with no reading as a sequence statement but one as a class and
+/// a description (usecase, component) diagram's link: beside it, a line
+/// PlantUML reads as a class diagram's makes the block `VALID:CLASS`, one
+/// it reads only as a description diagram's `VALID:DESCRIPTION`, any other
+/// `INVALID`. So each probed line, put before it, tells which of the other
+/// diagram types read that line.
+const EITHER_CONTEXT: &str = "Z1 -- Z2";
+/// Read by description diagrams only: tells whether they read a line that
+/// class diagrams read too.
+const DESCRIPTION_CONTEXT: &str = "usecase Z1";
+
+/// Candidates for PlantUML's fallback to another diagram type when a block
+/// is no sequence diagram: class/description links (heads × bodies × style
+/// brackets and direction words × names × labels), declarations of every
+/// element kind, and the statements the languages may share, each beside a
+/// line only the other types read (see `EITHER_CONTEXT`).
+fn fallbacks(out: &mut Vec<Case>) {
+    let lefts = ["", "<", "<|", "*", "o", "#", "x", "}", "+", "^", "<<", "\\", "/"];
+    let rights = ["", ">", "|>", "*", "o", "#", "x", "{", "+", "^", ">>", "\\", "/"];
+    let bodies = ["-", "--", ".", "..", "-[#red]-", "-[bold]", "-up-", "~"];
+    for l in lefts {
+        for r in rights {
+            for body in bodies {
+                out.push(diagram(
+                    "fallback-link",
+                    &[&format!("A {l}{body}{r} B : m"), EITHER_CONTEXT],
+                ));
+            }
+        }
+    }
+    for body in [
+        "---",
+        "...",
+        "-[#red]up-",
+        "-up[#red]-",
+        "-[hidden]-",
+        "-[#red,dashed]-",
+        "-down-",
+        "-left-",
+        "-right-",
+        "-d-",
+        "-l-",
+        "-r-",
+        ".up.",
+        "-[dotted]-",
+        "=",
+        "==",
+        "~~",
+        "-.-",
+        ".-",
+        "-[#red]-[#blue]-",
+        "- -",
+        "-[#red] -",
+        "-up",
+        "up-",
+        "-UP-",
+        "-do-",
+        "-le-",
+        "-ri-",
+        "-[]-",
+        "-[#red]",
+    ] {
+        for (l, r) in [("", ""), ("", ">"), ("<", ""), ("", "|>")] {
+            out.push(diagram(
+                "fallback-link",
+                &[&format!("A {l}{body}{r} B : m"), EITHER_CONTEXT],
+            ));
+        }
+    }
+    let names = [
+        "A",
+        "A-b",
+        "A.b",
+        "A::b",
+        "a.b.c",
+        "A_b",
+        "\"Long name\"",
+        "Ünï",
+        "1",
+        "A1",
+        "[C]",
+        "(U)",
+        ":Act:",
+        "-A",
+        "A-",
+        "A:b",
+        "A/b",
+        "A#b",
+        "A$b",
+        "A b",
+        "A<b>",
+        "\"A\" as X",
+        "A*",
+        "A&",
+        "A--b",
+        "()",
+        "[]",
+    ];
+    for name in names {
+        for arrow in ["--", "->", "..>"] {
+            out.push(diagram(
+                "fallback-name",
+                &[&format!("{name} {arrow} B : m"), EITHER_CONTEXT],
+            ));
+            out.push(diagram(
+                "fallback-name",
+                &[&format!("B {arrow} {name} : m"), EITHER_CONTEXT],
+            ));
+        }
+        out.push(diagram("fallback-name", &[&format!("{name}-->B"), EITHER_CONTEXT]));
+    }
+    for line in [
+        "A -- B",
+        "A -- B :",
+        "A -- B : ",
+        "A -- B :m",
+        "A--B:m",
+        "A -- B : m : n",
+        "A -- B : <<s>>",
+        "A -- B : m >",
+        "A -- B : < m",
+        "A \"1\" -- \"*\" B",
+        "A \"1\" -- B : m",
+        "A -- \"n\" B",
+        "A -- B m",
+        "A -- B \"m\"",
+        "A -- B : [[http://x]]",
+        "A -- B #red",
+        "A -- B : m\\nn",
+        "A --",
+        "-- B",
+        "A -- B -- C",
+        "A -- B : \"q\"",
+        "A -- B ++",
+        "A -- B : m ++",
+        "A -> B ++",
+        "A -> B : m ++",
+        "A ->x B",
+        "A ->o B",
+        "A ->>o B",
+        "A -\\ B",
+        "A <-> B",
+        "A <->o B",
+        "A o<-> B",
+        "A -> B -> C",
+        "A ->(10) B",
+        "A ->]",
+        "[-> A",
+        "?-> A",
+        "A ->?",
+        "& A -> B",
+        "{s} A -> B",
+        "A -[#red]> B",
+        "A -[#red]>> B",
+        "A <<- B",
+        "A <- B",
+        "A --> B",
+        "A -->> B",
+        "A x<- B",
+        "A o<- B",
+        "A -/ B",
+        "A -// B",
+    ] {
+        out.push(diagram("fallback-line", &[line, EITHER_CONTEXT]));
+    }
+    let kinds = [
+        "class",
+        "abstract",
+        "abstract class",
+        "interface",
+        "enum",
+        "entity",
+        "annotation",
+        "protocol",
+        "struct",
+        "exception",
+        "circle",
+        "diamond",
+        "object",
+        "map",
+        "metaclass",
+        "stereotype",
+        "dataclass",
+        "record",
+        "actor",
+        "usecase",
+        "component",
+        "database",
+        "node",
+        "folder",
+        "frame",
+        "cloud",
+        "package",
+        "queue",
+        "collections",
+        "boundary",
+        "control",
+        "participant",
+        "storage",
+        "artifact",
+        "card",
+        "file",
+        "rectangle",
+        "agent",
+        "person",
+        "stack",
+        "label",
+        "hexagon",
+        "Class",
+        "ACTOR",
+        "namespace",
+        "state",
+        "json",
+    ];
+    let forms = [
+        "A",
+        "A::b",
+        "A-b",
+        "\"Long\" as L",
+        "A as \"Long\"",
+        "as A",
+        "A <<s>>",
+        "A #red",
+        "A {\n}",
+        "A.b",
+    ];
+    for kind in kinds {
+        for form in forms {
+            for context in [EITHER_CONTEXT, DESCRIPTION_CONTEXT] {
+                out.push(diagram("fallback-decl", &[&format!("{kind} {form}"), context]));
+            }
+        }
+    }
+    for line in [
+        "participant A",
+        "actor A",
+        "activate A",
+        "deactivate A",
+        "destroy A",
+        "create A",
+        "return",
+        "return x",
+        "autoactivate on",
+        "note left of A : x",
+        "note right of A : x",
+        "note over A : x",
+        "note left : x",
+        "note top of A : x",
+        "note \"x\" as N",
+        "note as N\nx\nend note",
+        "note left of A\nx\nend note",
+        "note over A\nx\nend note",
+        "hnote over A : x",
+        "ref over A : x",
+        "title x",
+        "title\nx\nend title",
+        "header x",
+        "footer x",
+        "caption x",
+        "legend\nx\nendlegend",
+        "legend left\nx\nend legend",
+        "mainframe x",
+        "scale 2",
+        "skinparam x y",
+        "skinparam sequence {\nArrowColor red\n}",
+        "<style>\nsequenceDiagram {\nLineColor red\n}\n</style>",
+        "hide footbox",
+        "show footbox",
+        "hide unlinked",
+        "hide empty members",
+        "hide circle",
+        "left to right direction",
+        "top to bottom direction",
+        "== x ==",
+        "...",
+        "...x",
+        "... x ...",
+        "|||",
+        "||45||",
+        "newpage",
+        "newpage x",
+        "autonumber",
+        "autonumber -1",
+        "autonumber 10",
+        "autonumber stop",
+        "alt x\nend",
+        "loop x\nend",
+        "group x\nend",
+        "box\nend box",
+        "' comment",
+        "/' c '/",
+        "!pragma teoz true",
+        "A : field",
+        "A : +m()",
+        "A : m : n",
+        "together {\n}",
+        "package P {\n}",
+        "A ++",
+        "A --",
+        "delay",
+        "newpage",
+        "set namespaceSeparator ::",
+        "allowmixing",
+        "remove A",
+        "hide A",
+        "A",
+        "A B",
+        "A,B",
+        "skinparam",
+        "[C]",
+        "(U)",
+        ":Act:",
+        "end",
+        "else",
+        "foo bar",
+        "@startuml",
+        "A -> B",
+        "A -> B : m",
+        "A --> B : m",
+        "A ->> B : m",
+        "A <- B : m",
+    ] {
+        for context in [EITHER_CONTEXT, DESCRIPTION_CONTEXT] {
+            out.push(diagram("fallback-line", &[line, context]));
+        }
+    }
+    // Whether the description types read the class links too: beside a
+    // line only they read (appended last, so earlier cases keep their ids).
+    for l in lefts {
+        for r in rights {
+            for body in ["--", "-[#red]-"] {
+                out.push(diagram(
+                    "fallback-link",
+                    &[&format!("A {l}{body}{r} B : m"), DESCRIPTION_CONTEXT],
+                ));
+            }
+        }
     }
 }
 

@@ -281,6 +281,16 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                 .collect(),
             description: describe(report.summary.participants),
         }),
+        // PlantUML reads the block as a class or description diagram (W0240):
+        // answered as for any other diagram type puml does not draw.
+        Err(RenderFailure::OtherDiagramKind(warning)) => {
+            let kind = if warning.message.contains("as a class diagram") {
+                "CLASS"
+            } else {
+                "DESCRIPTION"
+            };
+            Ok(unsupported(kind, settings.format))
+        }
         Err(RenderFailure::NoDiagram) => Ok(error_outcome(
             &block.text,
             0,

@@ -399,7 +399,12 @@ pub fn check_input(text: &str) -> Vec<String> {
                         failures.push("an SVG page is not a whole SVG document".to_string());
                     }
                 }
-                Err(RenderFailure::NoDiagram | RenderFailure::Layout(_) | RenderFailure::Render(_)) => {}
+                Err(
+                    RenderFailure::NoDiagram
+                    | RenderFailure::Layout(_)
+                    | RenderFailure::Render(_)
+                    | RenderFailure::OtherDiagramKind(_),
+                ) => {}
                 Err(other) => failures.push(format!("render to {} failed: {other}", format.name())),
             }
         }

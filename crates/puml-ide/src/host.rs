@@ -820,6 +820,12 @@ fn page_scenes<'db>(
         let report = check_report(db, file, config);
         return Err(RenderFailure::Diagnostics(report.diagnostics.clone()));
     }
+    let document = puml_db::document(db, file, config);
+    if document.diagrams.iter().any(|d| d.other_kind.is_some()) {
+        if let Some(refusal) = crate::render::other_kind_refusal(&check_report(db, file, config).diagnostics) {
+            return Err(refusal);
+        }
+    }
     let options = RenderOptions {
         format: *key.format(db),
         theme: key.theme(db).clone().or_else(|| config.theme(db).clone()),
@@ -829,7 +835,7 @@ fn page_scenes<'db>(
         max_participants: *key.max_participants(db),
         max_events: *key.max_events(db),
     };
-    scenes_for_document(puml_db::document(db, file, config), &options)
+    scenes_for_document(document, &options)
 }
 
 /// Whether the file has errors, as a query of its own: its answer (a bool)

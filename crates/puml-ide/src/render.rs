@@ -227,6 +227,10 @@ pub enum RenderFailure {
     /// A clip region that cannot be drawn (not finite, empty, outside the
     /// page, or asked of a format other than SVG).
     BadRegion(String),
+    /// A block is no sequence or activity diagram: PlantUML reads it as
+    /// another type (the W0240 warning tells which and where), which puml
+    /// does not draw.
+    OtherDiagramKind(Box<LineColDiagnostic>),
 }
 
 impl std::fmt::Display for RenderFailure {
@@ -246,6 +250,9 @@ impl std::fmt::Display for RenderFailure {
             RenderFailure::Layout(e) => write!(f, "{e}"),
             RenderFailure::Render(e) => write!(f, "{e}"),
             RenderFailure::BadRegion(why) => write!(f, "bad region: {why}"),
+            RenderFailure::OtherDiagramKind(d) => {
+                write!(f, "line {}: {} [{}]; not rendered", d.range.line, d.message, d.code)
+            }
         }
     }
 }
@@ -295,7 +302,22 @@ pub fn scenes_for_source(
         let report = report_from_analysis(text, &analysis);
         return Err(RenderFailure::Diagnostics(report.diagnostics));
     }
+    if analysis.document.diagrams.iter().any(|d| d.other_kind.is_some()) {
+        let report = report_from_analysis(text, &analysis);
+        if let Some(refusal) = other_kind_refusal(&report.diagnostics) {
+            return Err(refusal);
+        }
+    }
     scenes_for_document(&analysis.document, options)
+}
+
+/// The refusal for a file with a block PlantUML reads as another diagram
+/// type (W0240): drawing its sequence reading would be a wrong picture.
+pub(crate) fn other_kind_refusal(diagnostics: &[LineColDiagnostic]) -> Option<RenderFailure> {
+    diagnostics
+        .iter()
+        .find(|d| d.code == puml_sema::codes::OTHER_DIAGRAM_KIND)
+        .map(|d| RenderFailure::OtherDiagramKind(Box::new(d.clone())))
 }
 
 /// The scenes of an already analyzed (error-free) document.
@@ -380,6 +402,25 @@ mod tests {
             ..RenderOptions::default()
         };
         render_source(text, &options, &NoIncludes)
+    }
+
+    #[test]
+    fn a_block_plantuml_reads_as_a_class_diagram_is_refused_not_drawn() {
+        let text = "@startuml\nAlice -> Bob : hello\nBob -- Alice : hi\n@enduml\n";
+        match render(text, Format::Svg, None) {
+            Err(RenderFailure::OtherDiagramKind(warning)) => {
+                assert_eq!(warning.code, "W0240");
+                assert_eq!(warning.range.line, 3);
+                assert!(RenderFailure::OtherDiagramKind(warning)
+                    .to_string()
+                    .starts_with("line 3: PlantUML reads this block as a class diagram"));
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        // The same through the host (CLI, MCP, LSP, compat).
+        let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let rendered = host.analysis().render(file, &RenderOptions::default()).unwrap();
+        assert!(matches!(rendered, Err(RenderFailure::OtherDiagramKind(_))));
     }
 
     #[test]

@@ -34,7 +34,9 @@ fn unescape(text: &str) -> String {
     out
 }
 
-/// `VALID` or `INVALID:<1-based line of the first error>`.
+/// `VALID`, `VALID:<TYPE>` when puml finds that PlantUML reads the block
+/// as another diagram type (W0240, `Diagram::other_kind`), or
+/// `INVALID:<1-based line of the first error>`.
 fn puml_verdict(text: &str) -> String {
     let report = check_source(text, &CheckOptions::default(), &NoIncludes);
     match report
@@ -45,13 +47,21 @@ fn puml_verdict(text: &str) -> String {
         .min()
     {
         Some(line) => format!("INVALID:{line}"),
-        None => "VALID".to_string(),
+        None => {
+            let analysis = puml_sema::analyze(text, &puml_sema::AnalysisOptions::default(), &NoIncludes);
+            match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
+                Some(kind) => format!("VALID:{}", kind.plantuml_name()),
+                None => "VALID".to_string(),
+            }
+        }
     }
 }
 
-/// Cases agreed on when the level was last raised (of 2,068; the goal is
-/// 99.5 %). Raise it as the grammar improves.
-const AGREED_AT_LEAST: usize = 2009;
+/// Cases agreed on when the level was last raised (of 5,231: 2,066 of the
+/// 2,068 sequence cases, 2,943 of the 3,163 `fallback-*` cases that probe
+/// PlantUML's fallback to class and description diagrams). Raise it as the
+/// grammar improves.
+const AGREED_AT_LEAST: usize = 5009;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -87,6 +97,17 @@ fn puml_agrees_with_plantuml_on_the_generated_cases() {
     }
     let share = agreed as f64 * 100.0 / total.max(1) as f64;
     println!("grammar: puml agrees with PlantUML on {agreed}/{total} generated cases ({share:.1} %)");
+    // The fallback cases separately: their own share says how well puml
+    // knows when PlantUML reads a block as a class or description diagram.
+    let (fallback_ok, fallback_n) = per_category
+        .iter()
+        .filter(|(category, _)| category.starts_with("fallback"))
+        .fold((0, 0), |(ok, n), (_, (o, c))| (ok + o, n + c));
+    println!(
+        "  sequence cases {}/{}, fallback cases {fallback_ok}/{fallback_n}",
+        agreed - fallback_ok,
+        total - fallback_n
+    );
     for (category, (ok, n)) in &per_category {
         println!(
             "  {category:<18} {ok:>4}/{n:<4} {:.1} %",

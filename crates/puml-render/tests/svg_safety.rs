@@ -155,6 +155,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         mainframe: Some(text(seed + 7)),
         settings: Settings::default(),
         activity: None,
+        other_kind: None,
     }
 }
 

@@ -81,3 +81,9 @@ pub const DEPRECATED_ACTION_COLOR: &str = "W0210";
 /// Activity: an action without `;` on its first line whose text runs over
 /// lines that read as statements (PlantUML makes them text).
 pub const ACTION_SWALLOWS_LINES: &str = "W0211";
+
+/// The block is no sequence diagram, but PlantUML reads every line of it as
+/// a class or description diagram (and draws that): puml checks and draws
+/// only sequence and activity diagrams, so it reports this instead of the
+/// sequence errors, and does not render the block.
+pub const OTHER_DIAGRAM_KIND: &str = "W0240";

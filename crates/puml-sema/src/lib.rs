@@ -9,6 +9,7 @@ pub mod colors;
 mod lower;
 mod lower_activity;
 pub mod model;
+mod other_kind;
 pub mod preprocess;
 mod relabel;
 pub mod style;

@@ -51,12 +51,13 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
         let pre = preprocess::preprocess(text, &pre_options, loader);
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
-            let (document, source_map, mut diagnostics) = lower_root(&expanded_parse);
+            let (mut document, source_map, mut diagnostics) = lower_root(&expanded_parse);
             diagnostics.extend(overlong_lines(&pre.text));
             let mapper = LineMapper::new(text, &pre);
             let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
             all.extend(expanded_parse.errors().iter().cloned());
             all.append(&mut diagnostics);
+            crate::other_kind::recognize(&expanded_parse, &mut document, &mut all);
             // Preprocessor diagnostics already point into their own files.
             let mut mapped: Vec<Diagnostic> = all
                 .into_iter()
@@ -78,11 +79,12 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
                 included_files,
             };
         }
-        let (document, source_map, mut diagnostics) = lower_root(parse);
+        let (mut document, source_map, mut diagnostics) = lower_root(parse);
         diagnostics.extend(overlong_lines(text));
         let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
         all.extend(parse.errors().iter().cloned());
         all.append(&mut diagnostics);
+        crate::other_kind::recognize(parse, &mut document, &mut all);
         sort_and_dedup(&mut all);
         return Analysis {
             document: document.into(),
@@ -91,10 +93,11 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
             included_files: Vec::new(),
         };
     }
-    let (document, source_map, mut diagnostics) = lower_root(parse);
+    let (mut document, source_map, mut diagnostics) = lower_root(parse);
     diagnostics.extend(overlong_lines(text));
     let mut all: Vec<Diagnostic> = parse.errors().to_vec();
     all.append(&mut diagnostics);
+    crate::other_kind::recognize(parse, &mut document, &mut all);
     sort_and_dedup(&mut all);
     Analysis {
         document: document.into(),

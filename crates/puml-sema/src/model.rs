@@ -52,6 +52,40 @@ pub struct Diagram {
     /// then empty.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub activity: Option<Box<crate::activity::ActivityDiagram>>,
+    /// `Some` when the block is no sequence diagram but PlantUML reads
+    /// every line of it as another diagram type's (it then draws that
+    /// type): puml neither checks nor draws it, and the sequence fields
+    /// above are a reading PlantUML does not use.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub other_kind: Option<OtherKind>,
+}
+
+/// A diagram type PlantUML falls back to when a block is not a sequence
+/// diagram and puml does not draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "lowercase"))]
+pub enum OtherKind {
+    /// A class diagram (links like `A -- B`, `A <|-- B`; `class`, `entity`, …).
+    Class,
+    /// A description diagram: usecase, component, deployment (`actor`, `usecase`, `A ~> B`, …).
+    Description,
+}
+
+impl OtherKind {
+    /// The type's name as PlantUML's SVG names it (`data-diagram-type`).
+    pub fn plantuml_name(self) -> &'static str {
+        match self {
+            OtherKind::Class => "CLASS",
+            OtherKind::Description => "DESCRIPTION",
+        }
+    }
+    /// In prose: "class", "description (usecase/component)".
+    pub fn describe(self) -> &'static str {
+        match self {
+            OtherKind::Class => "class",
+            OtherKind::Description => "description (usecase/component)",
+        }
+    }
 }
 
 impl Diagram {
