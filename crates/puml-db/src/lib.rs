@@ -49,20 +49,19 @@ pub trait Db: salsa::Database {
     /// The loader behind [`Db::included_file`], for path questions
     /// (canonical form, URLs) that do not read a file.
     fn include_loader(&self) -> &dyn FileLoader;
-    /// The analysis of `text` (parsed as `parse`): derived from the file's
+    /// The analysis of the file parsed as `parse`: derived from the file's
     /// previous analysis when the edit only changed one message's label,
     /// else `analyze()`; then remembered for the next edit.
     fn analysis_with_memory(
         &self,
         key: (SourceFile, Config),
-        text: &str,
         parse: &Parse,
         analyze: &dyn Fn() -> Analysis,
     ) -> Arc<Analysis>;
 }
 
-/// A file's last analysis with the text and parse it was made from.
-type RememberedAnalysis = (String, Parse, Arc<Analysis>);
+/// A file's last analysis with the parse it was made from.
+type RememberedAnalysis = (Parse, Arc<Analysis>);
 
 /// The database. Cloning it gives a snapshot for another thread; a stale
 /// snapshot stops with `salsa::Cancelled` at the next write.
@@ -182,27 +181,16 @@ impl Db for Database {
     fn analysis_with_memory(
         &self,
         key: (SourceFile, Config),
-        text: &str,
         parse: &Parse,
         analyze: &dyn Fn() -> Analysis,
     ) -> Arc<Analysis> {
         let derived = self.last_analyses.lock().ok().and_then(|memory| {
-            let (old_text, old_parse, old) = memory.get(&key)?;
-            puml_sema::reanalyze_label_edit(old_text, old_parse, old, text, parse)
+            let (old_parse, old) = memory.get(&key)?;
+            puml_sema::reanalyze_label_edit(old_parse, old, parse)
         });
         let analysis = Arc::new(derived.unwrap_or_else(analyze));
         if let Ok(mut memory) = self.last_analyses.lock() {
-            match memory.get_mut(&key) {
-                Some((old_text, old_parse, old)) => {
-                    old_text.clear();
-                    old_text.push_str(text);
-                    *old_parse = parse.clone();
-                    *old = analysis.clone();
-                }
-                None => {
-                    memory.insert(key, (text.to_string(), parse.clone(), analysis.clone()));
-                }
-            }
+            memory.insert(key, (parse.clone(), analysis.clone()));
         }
         analysis
     }
@@ -277,7 +265,7 @@ pub fn analysis(db: &dyn Db, file: SourceFile, config: Config) -> Arc<Analysis> 
         let loader = DbLoader { db };
         puml_sema::analyze_parsed(text, parsed, &options, &loader)
     };
-    db.analysis_with_memory((file, config), text, parsed, &analyze)
+    db.analysis_with_memory((file, config), parsed, &analyze)
 }
 
 /// The model alone: equal after edits that only move text, so the queries

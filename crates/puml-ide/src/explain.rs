@@ -957,6 +957,7 @@ mod tests {
             },
             diagnostics: Vec::new(),
             included_files: Vec::new(),
+            preprocessed: false,
         };
         (text, analysis)
     }
@@ -1032,6 +1033,7 @@ mod tests {
                 source_map: SourceMap::default(),
                 diagnostics: Vec::new(),
                 included_files: Vec::new(),
+                preprocessed: false,
             },
         );
         assert_eq!(explanation.summary, "The file contains no diagram.");

@@ -5,7 +5,7 @@
 //! while the server keeps running.
 
 use crate::features;
-use crate::text::{apply_change, LineTable};
+use crate::text::{apply_rope_change, LineTable};
 use base64::Engine as _;
 use puml_ide::format::FormatOptions;
 use puml_ide::lint::LintOptions;
@@ -30,6 +30,9 @@ pub const NORMALIZE_KIND: &str = "source.normalize.puml";
 struct Document {
     file: FileId,
     version: i32,
+    /// Where edits land (see `text::apply_rope_change`).
+    rope: ropey::Rope,
+    /// The rope's text, as the host and the snapshots read it.
     text: String,
 }
 
@@ -188,6 +191,9 @@ impl Backend {
             let mut found = snapshot.analysis.diagnostics(snapshot.file)?;
             if lint {
                 found.extend(snapshot.analysis.lint(snapshot.file, &LintOptions::default())?);
+            }
+            if found.is_empty() {
+                return Ok(Vec::new());
             }
             let table = LineTable::new(&snapshot.text);
             Ok(found
@@ -629,6 +635,7 @@ impl LanguageServer for Backend {
                 Document {
                     file,
                     version: document.version,
+                    rope: ropey::Rope::from_str(&document.text),
                     text: document.text,
                 },
             );
@@ -647,8 +654,9 @@ impl LanguageServer for Backend {
                 return;
             };
             for change in &params.content_changes {
-                apply_change(&mut document.text, change.range, &change.text);
+                apply_rope_change(&mut document.rope, change.range, &change.text);
             }
+            document.text = document.rope.to_string();
             document.version = params.text_document.version;
             host.set_file_text(document.file, document.text.clone());
         }

@@ -68,17 +68,45 @@ impl<'a> LineTable<'a> {
     }
 }
 
-/// Applies an LSP content change (a range, or the whole text) to `text`.
-pub fn apply_change(text: &mut String, range: Option<Range>, new_text: &str) {
+/// Applies an LSP content change (a range, or the whole text) to an open
+/// document's rope: the position is found in O(log n) and the edit is a
+/// splice, whatever the size of the file. Positions are read as
+/// [`LineTable::offset`] reads them (lines end at `\n`; a column past a
+/// line's end clamps to it; a line past the end clamps to the end).
+pub fn apply_rope_change(rope: &mut ropey::Rope, range: Option<Range>, new_text: &str) {
     match range {
-        None => *text = new_text.to_string(),
+        None => *rope = ropey::Rope::from_str(new_text),
         Some(range) => {
-            let table = LineTable::new(text);
-            let span = table.text_range(range);
-            let (start, end) = (usize::from(span.start()), usize::from(span.end()));
-            text.replace_range(start..end, new_text);
+            let start = rope_char(rope, range.start);
+            let end = rope_char(rope, range.end).max(start);
+            rope.remove(start..end);
+            rope.insert(start, new_text);
         }
     }
+}
+
+/// The char index of `position` in `rope`.
+fn rope_char(rope: &ropey::Rope, position: Position) -> usize {
+    let line_index = position.line as usize;
+    // Without the `cr_lines`/`unicode_lines` features ropey breaks lines at
+    // `\n` only, like `LineTable`.
+    if line_index >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line_index);
+    let line = rope.line(line_index);
+    let mut content = line.len_chars();
+    if content > 0 && line.char(content - 1) == '\n' {
+        content -= 1;
+    }
+    let mut units = 0u32;
+    for (index, ch) in line.chars().take(content).enumerate() {
+        if units >= position.character {
+            return start + index;
+        }
+        units += ch.len_utf16() as u32;
+    }
+    start + content
 }
 
 /// The identifier-like word around `offset` (letters, digits, `_`, `.`).
@@ -120,15 +148,47 @@ mod tests {
 
     #[test]
     fn changes_apply_in_place() {
-        let mut text = "a\nbé c\n".to_string();
-        apply_change(
-            &mut text,
-            Some(Range::new(Position::new(1, 1), Position::new(1, 2))),
-            "ee",
-        );
-        assert_eq!(text, "a\nbee c\n");
-        apply_change(&mut text, None, "new");
-        assert_eq!(text, "new");
+        let mut rope = ropey::Rope::from_str("a\nbé c\n");
+        apply_rope_change(&mut rope, Some(Range::new(Position::new(1, 1), Position::new(1, 2))), "ee");
+        assert_eq!(rope.to_string(), "a\nbee c\n");
+        apply_rope_change(&mut rope, None, "new");
+        assert_eq!(rope.to_string(), "new");
+    }
+
+    /// The rope reads positions exactly as `LineTable` does (the table is
+    /// what every other request converts with): non-ASCII, emoji halves,
+    /// CRLF and lone CR, columns and lines past the end.
+    #[test]
+    fn rope_changes_land_where_the_line_table_says() {
+        let texts = [
+            "@startuml\nÄlice -> 😀Bob : hé\n@enduml",
+            "a\r\nb̈c\r\n\r\nend\r\n",
+            "x\ry\nz",
+            "",
+            "é\n\n😀😀\n",
+        ];
+        let mut seed = 11u64;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(n.max(1))) as u32
+        };
+        for text in texts {
+            for _ in 0..300 {
+                let (a, b) = (
+                    Position::new(next(6), next(12)),
+                    Position::new(next(6), next(12)),
+                );
+                let (start, end) = if (a.line, a.character) <= (b.line, b.character) { (a, b) } else { (b, a) };
+                let insert = ["", "x", "😀", "\n", "é\r\n"][next(5) as usize];
+                let table = LineTable::new(text);
+                let span = table.text_range(Range::new(start, end));
+                let mut expected = text.to_string();
+                expected.replace_range(usize::from(span.start())..usize::from(span.end()), insert);
+                let mut rope = ropey::Rope::from_str(text);
+                apply_rope_change(&mut rope, Some(Range::new(start, end)), insert);
+                assert_eq!(rope.to_string(), expected, "{text:?} {start:?}..{end:?} <- {insert:?}");
+            }
+        }
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Analysis {
     /// `(path, text)` of every file pulled in by `!include`, so diagnostics
     /// inside them can be located by line and column.
     pub included_files: Vec<(String, String)>,
+    /// The text went through the preprocessor (it has a directive line or
+    /// a builtin call), so ranges were mapped back through its line map.
+    pub preprocessed: bool,
 }
 
 pub fn analyze(text: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
@@ -77,6 +80,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
                 source_map,
                 diagnostics: mapped,
                 included_files,
+                preprocessed: true,
             };
         }
         let (mut document, source_map, mut diagnostics) = lower_root(parse);
@@ -91,6 +95,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
             source_map,
             diagnostics: all,
             included_files: Vec::new(),
+            preprocessed: true,
         };
     }
     let (mut document, source_map, mut diagnostics) = lower_root(parse);
@@ -104,6 +109,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
         source_map,
         diagnostics: all,
         included_files: Vec::new(),
+        preprocessed: false,
     }
 }
 

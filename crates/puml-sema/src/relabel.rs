@@ -14,37 +14,48 @@
 
 use crate::lower::{Analysis, MAX_DRAWN_LINE_CHARS};
 use crate::model::Event;
-use crate::preprocess::needs_preprocessing;
+use crate::preprocess::line_needs_preprocessing;
 use puml_syntax::ast::{GreenStatement, Tok};
 use puml_syntax::{Parse, SyntaxKind, TextRange, TextSize};
 use SyntaxKind::*;
 
-/// The analysis of `new_text` (parsed as `new_parse`), derived from `old`,
-/// the analysis of `old_text` (parsed as `old_parse`), when the only
-/// difference is the label text of one message; `None` otherwise.
-pub fn reanalyze_label_edit(
-    old_text: &str,
-    old_parse: &Parse,
-    old: &Analysis,
-    new_text: &str,
-    new_parse: &Parse,
-) -> Option<Analysis> {
+/// The analysis of the text parsed as `new_parse`, derived from `old`, the
+/// analysis of the text parsed as `old_parse`, when `new_parse` is
+/// `old_parse` with one message statement replaced (as the incremental
+/// re-parse leaves it) and only that message's label text differs; `None`
+/// otherwise. Works on the trees alone: the texts are not read.
+pub fn reanalyze_label_edit(old_parse: &Parse, old: &Analysis, new_parse: &Parse) -> Option<Analysis> {
     // Expanded text maps its ranges through the preprocessor: not here.
-    if !old.included_files.is_empty() || needs_preprocessing(old_text) || needs_preprocessing(new_text) {
+    if old.preprocessed || !old.included_files.is_empty() {
         return None;
     }
-    if TextSize::try_from(old_text.len()).ok()? != old_parse.green().text_len()
-        || TextSize::try_from(new_text.len()).ok()? != new_parse.green().text_len()
+    let (old_statement, new_statement) = old_parse.replaced_statement(new_parse)?;
+    // The fallback to other diagram types reads a block's lines, labels
+    // included, when the block has errors: only error-free blocks here.
+    let old_range = TextRange::at(old_statement.start, old_statement.green.text_len());
+    let (block, block_map) = old
+        .document
+        .diagrams
+        .iter()
+        .zip(&old.source_map.diagrams)
+        .find(|(_, map)| map.range.contains_range(old_range))?;
+    let block_range = block_map.range;
+    if block.other_kind.is_some()
+        || old
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.file.is_none() && block_range.contains_range(d.range))
     {
         return None;
     }
-    let (start, _, _) = puml_syntax::changed_span(old_text, new_text)?;
-    let (old_statement, new_statement) = old_parse.replaced_statement(new_parse, start)?;
     let (old_label, new_label) = changed_label(&old_statement, &new_statement)?;
+    // A builtin call (`%date()`) typed into the label needs the preprocessor.
+    if line_needs_preprocessing(new_label.text) {
+        return None;
+    }
     // The label's start is the same in both texts (everything before it is).
     let label_start = old_label.range.start();
     let delta = i64::from(u32::from(new_label.range.len())) - i64::from(u32::from(old_label.range.len()));
-    let old_range = TextRange::at(old_statement.start, old_statement.green.text_len());
     let new_range = TextRange::at(new_statement.start, new_statement.green.text_len());
     // A line the drawing cuts is reported (and its warning's range would
     // depend on the label).

@@ -14,7 +14,6 @@ pub mod syntax_kind;
 pub use diagnostic::{apply_edits, Diagnostic, Fix, Related, Severity, TextEdit};
 pub use line_index::{LineCol, LineIndex};
 pub use parser::arrow::{parse_arrow, ArrowSyntax, HeadSyntax, LineSyntax};
-pub use parser::incremental::changed_span;
 pub use parser::statements::{closest_keyword, edit_distance};
 pub use rowan::{GreenNode, NodeOrToken, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::{PumlLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
@@ -55,16 +54,15 @@ impl Parse {
         Parse::from(parser::incremental::reparse(old, old_text, new_text))
     }
 
-    /// The statement holding byte `offset` in this tree and the one in its
-    /// place in `new` (a re-parse of this tree's text after an edit at
-    /// `offset`), when `new`'s tree is this one with only that statement
+    /// The statement where `new` (a re-parse of this tree's text after an
+    /// edit) differs from this tree, and the statement in its place in
+    /// `new`, when `new`'s tree is this one with only that statement
     /// replaced; `None` when anything else differs (e.g. after a full parse).
     pub fn replaced_statement<'a>(
         &'a self,
         new: &'a Parse,
-        offset: usize,
     ) -> Option<(ast::GreenStatement<'a>, ast::GreenStatement<'a>)> {
-        parser::incremental::replaced_statement(&self.green, &new.green, offset)
+        parser::incremental::replaced_statement(&self.green, &new.green)
     }
 }
 

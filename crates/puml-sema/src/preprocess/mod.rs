@@ -187,7 +187,9 @@ pub fn needs_preprocessing(text: &str) -> bool {
     false
 }
 
-fn line_needs_preprocessing(line: &str) -> bool {
+/// Whether this one line makes a text need the preprocessor (see
+/// [`needs_preprocessing`]).
+pub(crate) fn line_needs_preprocessing(line: &str) -> bool {
     let trimmed = line.trim_start();
     if let Some(rest) = trimmed.strip_prefix('!') {
         let word: String = rest

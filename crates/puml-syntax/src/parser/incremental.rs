@@ -192,7 +192,7 @@ fn stays_sequence(diagram_text: &str) -> bool {
 /// The first differing byte and the ends of the differing parts in the old
 /// and the new text, on character boundaries (`None` when they are equal):
 /// `old[start..old_end]` became `new[start..new_end]`.
-pub fn changed_span(old: &str, new: &str) -> Option<(usize, usize, usize)> {
+fn changed_span(old: &str, new: &str) -> Option<(usize, usize, usize)> {
     if old == new {
         return None;
     }
@@ -240,25 +240,20 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
             .count()
 }
 
-/// The statement holding `offset` in `old`'s tree and the statement in its
-/// place in `new`'s, when `new`'s tree is `old`'s with only that statement
-/// replaced: the siblings on the way down are the very same green
-/// elements, as [`reparse`]'s one-statement path leaves them.
+/// The statement `old`'s tree has where `new`'s tree differs from it, and
+/// the statement in its place in `new`'s, when that is the only difference:
+/// every other child on the way down is the very same green element, as
+/// [`reparse`]'s one-statement path leaves them. Found by comparing
+/// pointers, so it costs a walk over the children, not over the text.
 pub(crate) fn replaced_statement<'a>(
     old: &'a GreenNodeData,
     new: &'a GreenNodeData,
-    offset: usize,
 ) -> Option<(crate::ast::GreenStatement<'a>, crate::ast::GreenStatement<'a>)> {
-    let (diagram_index, old_diagram, diagram_start) = child_containing(old, TextSize::from(0), offset)?;
-    if kind_of(old_diagram.kind()) != DIAGRAM || !same_children_except(old, new, diagram_index) {
+    let (old_diagram, new_diagram, diagram_start) = only_replaced_child(old, new, TextSize::from(0))?;
+    if kind_of(old_diagram.kind()) != DIAGRAM {
         return None;
     }
-    let new_diagram = new.children().nth(diagram_index)?.into_node()?;
-    let (statement_index, old_statement, start) = child_containing(old_diagram, diagram_start, offset)?;
-    if !same_children_except(old_diagram, new_diagram, statement_index) {
-        return None;
-    }
-    let new_statement = new_diagram.children().nth(statement_index)?.into_node()?;
+    let (old_statement, new_statement, start) = only_replaced_child(old_diagram, new_diagram, diagram_start)?;
     Some((
         crate::ast::GreenStatement {
             green: old_statement,
@@ -271,20 +266,36 @@ pub(crate) fn replaced_statement<'a>(
     ))
 }
 
-/// Whether `old` and `new` have the same children (the very same green
-/// elements, or equal tokens) except the one at `index`.
-fn same_children_except(old: &GreenNodeData, new: &GreenNodeData, index: usize) -> bool {
+/// The one child node that differs between `old` and `new` (same kind,
+/// same number of children, all others the very same elements or equal
+/// tokens), with its start; `None` when none or more than one differ.
+fn only_replaced_child<'a>(
+    old: &'a GreenNodeData,
+    new: &'a GreenNodeData,
+    start: TextSize,
+) -> Option<(&'a GreenNodeData, &'a GreenNodeData, TextSize)> {
     if old.kind() != new.kind() || old.children().len() != new.children().len() {
-        return false;
+        return None;
     }
-    old.children().zip(new.children()).enumerate().all(|(i, pair)| {
-        i == index
-            || match pair {
-                (NodeOrToken::Node(a), NodeOrToken::Node(b)) => std::ptr::eq(a, b),
-                (NodeOrToken::Token(a), NodeOrToken::Token(b)) => a == b,
-                _ => false,
+    let mut offset = start;
+    let mut replaced = None;
+    for pair in old.children().zip(new.children()) {
+        let same = match pair {
+            (NodeOrToken::Node(a), NodeOrToken::Node(b)) => std::ptr::eq(a, b),
+            (NodeOrToken::Token(a), NodeOrToken::Token(b)) => a == b,
+            _ => false,
+        };
+        if !same {
+            match (pair, replaced) {
+                ((NodeOrToken::Node(a), NodeOrToken::Node(b)), None) if a.kind() == b.kind() => {
+                    replaced = Some((a, b, offset));
+                }
+                _ => return None,
             }
-    })
+        }
+        offset += pair.0.text_len();
+    }
+    replaced
 }
 
 /// The child node of `parent` whose text holds `offset` (the byte at it,
