@@ -149,7 +149,11 @@ mod tests {
     #[test]
     fn changes_apply_in_place() {
         let mut rope = ropey::Rope::from_str("a\nbé c\n");
-        apply_rope_change(&mut rope, Some(Range::new(Position::new(1, 1), Position::new(1, 2))), "ee");
+        apply_rope_change(
+            &mut rope,
+            Some(Range::new(Position::new(1, 1), Position::new(1, 2))),
+            "ee",
+        );
         assert_eq!(rope.to_string(), "a\nbee c\n");
         apply_rope_change(&mut rope, None, "new");
         assert_eq!(rope.to_string(), "new");
@@ -174,11 +178,12 @@ mod tests {
         };
         for text in texts {
             for _ in 0..300 {
-                let (a, b) = (
-                    Position::new(next(6), next(12)),
-                    Position::new(next(6), next(12)),
-                );
-                let (start, end) = if (a.line, a.character) <= (b.line, b.character) { (a, b) } else { (b, a) };
+                let (a, b) = (Position::new(next(6), next(12)), Position::new(next(6), next(12)));
+                let (start, end) = if (a.line, a.character) <= (b.line, b.character) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
                 let insert = ["", "x", "😀", "\n", "é\r\n"][next(5) as usize];
                 let table = LineTable::new(text);
                 let span = table.text_range(Range::new(start, end));
