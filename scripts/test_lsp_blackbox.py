@@ -357,6 +357,24 @@ async def test_navigation_and_rename_reach_included_files(client: LanguageClient
     assert apply_edits(text, renamed.changes[uri]) == text.replace("Client", "Customer")
     assert apply_edits(included, renamed.changes[people]) == included.replace("Client", "Customer")
 
+    # A procedure the included file defines: definition there, rename in both files.
+    macros_text = "!procedure $hello($to)\nAlice -> $to : hi\n!endprocedure\n"
+    (folder / "macros.iuml").write_text(macros_text, encoding="utf-8")
+    macros = (folder / "macros.iuml").as_uri()
+    text = "@startuml\n!include macros.iuml\n$hello(\"Bob\")\n@enduml\n"
+    uri = "file:///tmp/puml-lsp-blackbox/uses-procedure.puml"
+    await open_document(client, text, uri)
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(uri), position=t.Position(2, 2))
+    )
+    assert definition.uri == macros and definition.range.start == t.Position(0, 11), definition
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(2, 2), new_name="wave")
+    )
+    assert set(renamed.changes) == {uri, macros}, renamed
+    assert apply_edits(text, renamed.changes[uri]) == text.replace("$hello", "$wave")
+    assert apply_edits(macros_text, renamed.changes[macros]) == macros_text.replace("$hello", "$wave")
+
 
 async def test_refactors(client: LanguageClient):
     uri = "file:///tmp/puml-lsp-blackbox/refactor.puml"

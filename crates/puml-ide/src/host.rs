@@ -319,10 +319,18 @@ impl Analysis {
         self.with(file, |db, input, _| puml_db::parse(db, input).clone())
     }
 
-    /// The preprocessor's `$variables`, procedures and functions, with their uses.
+    /// The preprocessor's `$variables`, procedures and functions, with their
+    /// uses: this file's, and those the files it includes define (with
+    /// their occurrences there).
     pub fn preprocessor_symbols(&self, file: FileId) -> Cancellable<Vec<crate::symbols::PreprocessorSymbol>> {
-        self.with(file, |db, input, _| {
-            crate::symbols::preprocessor_symbols(puml_db::parse(db, input))
+        self.with(file, |db, input, config| {
+            let parse = puml_db::parse(db, input);
+            let analysis = puml_db::analysis(db, input, config);
+            if analysis.included_files.is_empty() {
+                crate::symbols::preprocessor_symbols(parse)
+            } else {
+                crate::symbols::preprocessor_symbols_with_includes(parse, &analysis.included_files)
+            }
         })
     }
 

@@ -6,6 +6,7 @@
 //! them as they do on participants.
 
 use puml_syntax::{Parse, SyntaxKind, TextRange, TextSize};
+use std::path::PathBuf;
 
 /// What a preprocessor name stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,10 +22,16 @@ pub struct PreprocessorSymbol {
     /// With its `$` (`$greet`).
     pub name: String,
     pub kind: PreprocessorKind,
-    /// The name in its (first) definition.
+    /// The name in its (first) definition: in this file, or in
+    /// `definition_file` when an included file defines it.
     pub definition: TextRange,
-    /// Every occurrence, in text order, the definition's included.
+    /// The included file that defines the name (`None`: this file does).
+    pub definition_file: Option<PathBuf>,
+    /// Every occurrence in this file, in text order, the definition's
+    /// included when it is here.
     pub uses: Vec<TextRange>,
+    /// Occurrences in the files this one includes: `(file, range there)`.
+    pub included_uses: Vec<(PathBuf, TextRange)>,
 }
 
 impl PreprocessorSymbol {
@@ -39,10 +46,48 @@ impl PreprocessorSymbol {
 
 /// The preprocessor symbols of a file.
 pub fn preprocessor_symbols(parse: &Parse) -> Vec<PreprocessorSymbol> {
-    let root = parse.syntax();
-    let text = root.text().to_string();
+    let mut symbols = definitions(&parse.syntax().text().to_string(), None);
+    if !symbols.is_empty() {
+        add_uses(parse, &mut symbols);
+    }
+    symbols
+}
+
+/// The symbols of a file that `!include`s others (`included`: each
+/// included file's path and text, as the preprocessor read them): this
+/// file's own, then the names the included files define, each with its
+/// uses here and its occurrences in the included files.
+pub fn preprocessor_symbols_with_includes(parse: &Parse, included: &[(String, String)]) -> Vec<PreprocessorSymbol> {
+    let mut symbols = definitions(&parse.syntax().text().to_string(), None);
+    let included_parses: Vec<(PathBuf, Parse)> = included
+        .iter()
+        .map(|(path, text)| (PathBuf::from(path), puml_syntax::parse(text)))
+        .collect();
+    for (path, included_parse) in &included_parses {
+        for symbol in definitions(&included_parse.syntax().text().to_string(), Some(path)) {
+            if !symbols.iter().any(|s| s.name == symbol.name) {
+                symbols.push(symbol);
+            }
+        }
+    }
+    if symbols.is_empty() {
+        return symbols;
+    }
+    add_uses(parse, &mut symbols);
+    for (path, included_parse) in &included_parses {
+        for (name, occurrence) in occurrences(included_parse) {
+            if let Some(symbol) = symbols.iter_mut().find(|s| s.name == name) {
+                symbol.included_uses.push((path.clone(), occurrence));
+            }
+        }
+    }
+    symbols
+}
+
+/// The names `text` defines, one per line that defines one (the first
+/// definition wins), with no uses yet.
+fn definitions(text: &str, file: Option<&PathBuf>) -> Vec<PreprocessorSymbol> {
     let mut symbols: Vec<PreprocessorSymbol> = Vec::new();
-    // Definitions: one per line that defines a name.
     let mut offset = 0usize;
     for line in text.split_inclusive('\n') {
         if let Some((name, start, kind)) = defined_name(line) {
@@ -50,35 +95,46 @@ pub fn preprocessor_symbols(parse: &Parse) -> Vec<PreprocessorSymbol> {
                 let at = offset + start;
                 symbols.push(PreprocessorSymbol {
                     definition: range(at, at + name.len()),
+                    definition_file: file.cloned(),
                     name,
                     kind,
                     uses: Vec::new(),
+                    included_uses: Vec::new(),
                 });
             }
         }
         offset += line.len();
     }
-    if symbols.is_empty() {
-        return symbols;
-    }
-    // Uses: every `$name` outside comments.
-    for token in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
+    symbols
+}
+
+/// Every `$name` of `parse` outside comments, in text order.
+fn occurrences(parse: &Parse) -> Vec<(String, TextRange)> {
+    let mut found = Vec::new();
+    for token in parse.syntax().descendants_with_tokens().filter_map(|e| e.into_token()) {
         if matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::BLOCK_COMMENT) {
             continue;
         }
-        let token_text = token.text();
         let base = usize::from(token.text_range().start());
-        for (at, name) in dollar_words(token_text) {
-            if let Some(symbol) = symbols.iter_mut().find(|s| s.name == name) {
-                symbol.uses.push(range(base + at, base + at + name.len()));
-            }
+        for (at, name) in dollar_words(token.text()) {
+            let occurrence = range(base + at, base + at + name.len());
+            found.push((name, occurrence));
         }
     }
-    for symbol in &mut symbols {
+    found
+}
+
+/// This file's uses of each symbol.
+fn add_uses(parse: &Parse, symbols: &mut [PreprocessorSymbol]) {
+    for (name, occurrence) in occurrences(parse) {
+        if let Some(symbol) = symbols.iter_mut().find(|s| s.name == name) {
+            symbol.uses.push(occurrence);
+        }
+    }
+    for symbol in symbols.iter_mut() {
         symbol.uses.sort_by_key(|r| r.start());
         symbol.uses.dedup();
     }
-    symbols
 }
 
 /// The symbol whose name is at `offset`.

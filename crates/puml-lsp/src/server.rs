@@ -820,6 +820,11 @@ impl LanguageServer for Backend {
         let position = params.text_document_position_params;
         let uri = position.text_document.uri.clone();
         if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
+            // Defined in an included file: the definition there.
+            if let Some(path) = symbol.definition_file.clone() {
+                let found = self.included_locations(&uri, vec![(path, symbol.definition)]).await?;
+                return Ok(found.into_iter().next().map(GotoDefinitionResponse::Scalar));
+            }
             let range = LineTable::new(&text).range(symbol.definition);
             return Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))));
         }
@@ -845,13 +850,26 @@ impl LanguageServer for Backend {
         let uri = position.text_document.uri.clone();
         if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
             let table = LineTable::new(&text);
-            let uses = symbol
+            let is_definition = |file: Option<&PathBuf>, range: &puml_syntax::TextRange| {
+                file == symbol.definition_file.as_ref() && *range == symbol.definition
+            };
+            let keep = |file: Option<&PathBuf>, range: &puml_syntax::TextRange| {
+                params.context.include_declaration || !is_definition(file, range)
+            };
+            let mut locations: Vec<Location> = symbol
                 .uses
                 .iter()
-                .filter(|r| params.context.include_declaration || **r != symbol.definition);
-            return Ok(Some(
-                uses.map(|r| Location::new(uri.clone(), table.range(*r))).collect(),
-            ));
+                .filter(|r| keep(None, r))
+                .map(|r| Location::new(uri.clone(), table.range(*r)))
+                .collect();
+            let elsewhere: Vec<(PathBuf, puml_syntax::TextRange)> = symbol
+                .included_uses
+                .iter()
+                .filter(|(file, r)| keep(Some(file), r))
+                .cloned()
+                .collect();
+            locations.extend(self.included_locations(&uri, elsewhere).await?);
+            return Ok(Some(locations));
         }
         let Some((participant, text)) = self.participant_at(&uri, position.position).await? else {
             return Ok(None);
@@ -879,7 +897,7 @@ impl LanguageServer for Backend {
                     .iter()
                     .map(|r| DocumentHighlight {
                         range: table.range(*r),
-                        kind: Some(if *r == symbol.definition {
+                        kind: Some(if symbol.definition_file.is_none() && *r == symbol.definition {
                             DocumentHighlightKind::WRITE
                         } else {
                             DocumentHighlightKind::READ
@@ -960,7 +978,16 @@ impl LanguageServer for Backend {
                 .iter()
                 .map(|r| TextEdit::new(table.range(*r), new_name.clone()))
                 .collect();
-            return Ok(Some(workspace_edit(&uri, edits)));
+            let mut edit = workspace_edit(&uri, edits);
+            // The included files that define or use the name, each with its edits.
+            let changes = edit.changes.get_or_insert_with(HashMap::new);
+            for location in self.included_locations(&uri, symbol.included_uses.clone()).await? {
+                changes
+                    .entry(location.uri)
+                    .or_default()
+                    .push(TextEdit::new(location.range, new_name.clone()));
+            }
+            return Ok(Some(edit));
         }
         let Some((participant, _)) = self.participant_at(&uri, position.position).await? else {
             return Err(Error::invalid_params("there is no participant to rename here"));

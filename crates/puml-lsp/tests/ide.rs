@@ -73,6 +73,19 @@ fn describe(path: &Path) -> String {
             writeln!(out, "hover: none").ok();
         }
     }
+    // Declarations and uses in included files, as `file line:column`.
+    let elsewhere = |path: &Path, range: puml_syntax::TextRange| {
+        let text = analysis
+            .included_text(file, path)
+            .expect("not cancelled")
+            .expect("an included file's text");
+        let p = LineTable::new(&text).position(usize::from(range.start()));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("{name} {}:{}", p.line + 1, p.character + 1)
+    };
     match analysis
         .participant_at(file, TextSize::from(cursor as u32))
         .expect("not cancelled")
@@ -81,19 +94,6 @@ fn describe(path: &Path) -> String {
             writeln!(out, "definition {}", at(usize::from(found.declaration.start()))).ok();
             let uses: Vec<String> = found.uses.iter().map(|r| at(usize::from(r.start()))).collect();
             writeln!(out, "references {}", uses.join(" ")).ok();
-            // Declarations and uses in included files, as `file line:column`.
-            let elsewhere = |path: &Path, range: puml_syntax::TextRange| {
-                let text = analysis
-                    .included_text(file, path)
-                    .expect("not cancelled")
-                    .expect("an included file's text");
-                let p = LineTable::new(&text).position(usize::from(range.start()));
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                format!("{name} {}:{}", p.line + 1, p.character + 1)
-            };
             if let Some((path, range)) = &found.included_declaration {
                 writeln!(out, "definition in include {}", elsewhere(path, *range)).ok();
             }
@@ -123,15 +123,23 @@ fn describe(path: &Path) -> String {
     let symbols = analysis.preprocessor_symbols(file).expect("not cancelled");
     if let Some(symbol) = puml_ide::symbols::symbol_at(&symbols, TextSize::from(cursor as u32)) {
         let uses: Vec<String> = symbol.uses.iter().map(|r| at(usize::from(r.start()))).collect();
+        let defined = match &symbol.definition_file {
+            Some(path) => elsewhere(path, symbol.definition),
+            None => at(usize::from(symbol.definition.start())),
+        };
         writeln!(
             out,
             "preprocessor {} {:?} defined {} used {}",
             symbol.name,
             symbol.kind,
-            at(usize::from(symbol.definition.start())),
+            defined,
             uses.join(" ")
         )
         .ok();
+        if !symbol.included_uses.is_empty() {
+            let uses: Vec<String> = symbol.included_uses.iter().map(|(p, r)| elsewhere(p, *r)).collect();
+            writeln!(out, "preprocessor in includes {}", uses.join(", ")).ok();
+        }
     }
     let completions = features::completions(&text, cursor, &participants);
     let labels: Vec<&str> = completions.iter().take(12).map(|c| c.label.as_str()).collect();
