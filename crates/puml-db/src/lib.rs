@@ -139,6 +139,18 @@ impl Database {
             .unwrap_or_default()
     }
 
+    /// Drops what the database remembers of `file` outside salsa (its last
+    /// parse and analysis, kept to make the next edit cheap), for a file
+    /// that is closed or removed.
+    pub fn forget(&self, file: SourceFile) {
+        if let Ok(mut memory) = self.last_parses.lock() {
+            memory.remove(&file);
+        }
+        if let Ok(mut memory) = self.last_analyses.lock() {
+            memory.retain(|(remembered, _), _| *remembered != file);
+        }
+    }
+
     /// Re-reads every included file from disk; changed ones become new revisions.
     pub fn refresh_included_files(&mut self) {
         use salsa::Setter;

@@ -271,6 +271,7 @@ impl AnalysisHost {
             // The input itself stays in the database (salsa inputs live as
             // long as it); emptying it frees what its queries held.
             input.set_text(&mut self.db).to(String::new());
+            self.db.forget(input);
         }
     }
 
@@ -370,20 +371,11 @@ impl Analysis {
                         .find(|r| declared_here && statement.contains_range(*r))
                         .unwrap_or(uses[0]);
                     let declared = declared_here;
-                    // Included files are inputs of the database already
-                    // (the analysis read them); a use counts only where
-                    // that file's text spells the name.
-                    let included_text = |file: &str| {
-                        use puml_db::Db as _;
-                        db.included_file(Path::new(file)).ok().map(|f| f.text(db).clone())
-                    };
-                    let mut texts: std::collections::HashMap<&str, Option<String>> = Default::default();
+                    // A use in an included file counts only where the text
+                    // the analysis read spells the name there.
                     let mut included_uses = Vec::new();
                     for (file, range) in map.included_participant_uses.get(index).into_iter().flatten() {
-                        let text = texts.entry(file.as_str()).or_insert_with(|| included_text(file));
-                        let spelled = text
-                            .as_deref()
-                            .and_then(|t| t.get(usize::from(range.start())..usize::from(range.end())))
+                        let spelled = text_at(&analysis.included_files, file, *range)
                             .map(|s| s.trim_matches('"'))
                             .is_some_and(|s| s == participant.code || s == participant.name);
                         if spelled {
@@ -428,11 +420,7 @@ impl Analysis {
     pub fn included_text(&self, file: FileId, path: &Path) -> Cancellable<Option<String>> {
         let wanted = path.to_string_lossy().into_owned();
         self.with(file, move |db, input, config| {
-            puml_db::analysis(db, input, config)
-                .included_files
-                .iter()
-                .find(|(name, _)| *name == wanted)
-                .map(|(_, text)| text.clone())
+            included_file_text(&puml_db::analysis(db, input, config).included_files, &wanted).map(str::to_string)
         })
     }
 
@@ -590,14 +578,7 @@ impl Analysis {
                         continue;
                     }
                     for (path, range) in map.included_participant_uses.get(index).into_iter().flatten() {
-                        use puml_db::Db as _;
-                        let Ok(source) = db.included_file(Path::new(path)) else {
-                            continue;
-                        };
-                        let written = source
-                            .text(db)
-                            .get(usize::from(range.start())..usize::from(range.end()))
-                            .map(|s| s.trim_matches('"'));
+                        let written = text_at(&analysis.included_files, path, *range).map(|s| s.trim_matches('"'));
                         if written == Some(participant.code.as_str()) {
                             included
                                 .entry(PathBuf::from(path))
@@ -889,4 +870,19 @@ fn rendered<'db>(
             })
         })
         .collect()
+}
+
+/// The text of an included file as the analysis read it (`included`: its
+/// `(path, text)` pairs); the ranges of the source map's included uses
+/// index this text.
+fn included_file_text<'a>(included: &'a [(String, String)], path: &str) -> Option<&'a str> {
+    included
+        .iter()
+        .find(|(name, _)| name == path)
+        .map(|(_, text)| text.as_str())
+}
+
+/// The text at `range` of the included file `path`.
+fn text_at<'a>(included: &'a [(String, String)], path: &str, range: TextRange) -> Option<&'a str> {
+    included_file_text(included, path)?.get(usize::from(range.start())..usize::from(range.end()))
 }

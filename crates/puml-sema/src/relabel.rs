@@ -25,8 +25,9 @@ use SyntaxKind::*;
 /// re-parse leaves it) and only that message's label text differs; `None`
 /// otherwise. Works on the trees alone: the texts are not read.
 pub fn reanalyze_label_edit(old_parse: &Parse, old: &Analysis, new_parse: &Parse) -> Option<Analysis> {
-    // Expanded text maps its ranges through the preprocessor: not here.
-    if old.preprocessed || !old.included_files.is_empty() {
+    // Expanded text (includes too) maps its ranges through the
+    // preprocessor: not here.
+    if old.preprocessed {
         return None;
     }
     let (old_statement, new_statement) = old_parse.replaced_statement(new_parse)?;
