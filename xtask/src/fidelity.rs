@@ -4,8 +4,9 @@
 //! PlantUML's in both width and height.
 
 use crate::corpus::{self, normalize, read_plantuml_svg};
+use crate::shape_fidelity::{self, Tally};
 use puml_ide::check::CheckOptions;
-use puml_ide::render::{scenes_for_source, RenderFailure, RenderOptions};
+use puml_ide::render::{encode, scenes_for_source, Format, RenderFailure, RenderOptions};
 use puml_layout::Scene;
 use puml_sema::FsLoader;
 use std::collections::HashSet;
@@ -29,6 +30,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let verbose = args.iter().any(|a| a == "--verbose");
     let entries = corpus::load(&dir)?;
     let mut totals = Totals::default();
+    let mut geometry = Tally::default();
     println!(
         "{:<5} {:>5} {:>11} {:>7} {:>15} {:>15} {:>4}",
         "id", "pages", "texts", "share", "width us/pu", "height us/pu", "size"
@@ -66,6 +68,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         totals.texts += pu.texts.len();
                         totals.pages += 1;
                     }
+                    if let Ok(plantuml) = std::fs::read_to_string(svg) {
+                        geometry.count_unplaced(&plantuml);
+                    }
                 }
                 continue;
             }
@@ -81,8 +86,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     page + 1,
                     scenes.len()
                 );
+                if let Ok(plantuml) = std::fs::read_to_string(svg_path) {
+                    geometry.count_unplaced(&plantuml);
+                }
                 continue;
             };
+            if let (Ok(plantuml), Ok(ours)) = (std::fs::read_to_string(svg_path), encode(scene, Format::Svg, 1.0)) {
+                geometry.add(&shape_fidelity::compare(&plantuml, &String::from_utf8_lossy(&ours)));
+            }
             let (matched, missing) = match_texts(scene, &pu.texts);
             totals.matched += matched;
             let in_size = within(scene.width, pu.width) && within(scene.height, pu.height);
@@ -138,7 +149,30 @@ pub fn run(args: &[String]) -> Result<(), String> {
         100.0 * totals.height_error / compared
     );
     println!("not rendered (analysis errors on a VALID diagram): {}", totals.failed);
+    print_geometry(&geometry);
     Ok(())
+}
+
+/// Where texts and shapes land, per construct, worst first.
+fn print_geometry(tally: &Tally) {
+    let tol = shape_fidelity::TOLERANCE_PX;
+    let ((tp, tt), (sp, st)) = tally.totals();
+    println!();
+    println!("geometry (within {tol} px of PlantUML's position; per construct, worst first):");
+    for (what, map, placed, total) in [("texts", &tally.texts, tp, tt), ("shapes", &tally.shapes, sp, st)] {
+        println!("  {what}: {placed}/{total} = {:.1}%", percent(placed, total));
+        let mut rows: Vec<_> = map.iter().collect();
+        rows.sort_by(|a, b| percent(a.1 .0, a.1 .1).total_cmp(&percent(b.1 .0, b.1 .1)));
+        for (construct, (p, t)) in rows {
+            println!(
+                "    {:<38} {:>6}/{:<6} {:>6.1}%",
+                construct.name(),
+                p,
+                t,
+                percent(*p, *t)
+            );
+        }
+    }
 }
 
 fn percent(a: usize, b: usize) -> f64 {

@@ -17,6 +17,7 @@ mod grammar_probe;
 mod grammar_probe_activity;
 mod serve_common;
 mod server_compat;
+mod shape_fidelity;
 
 use std::process::ExitCode;
 
