@@ -11,7 +11,7 @@ use crate::serve_common::{get, start_picoweb, start_puml};
 use puml_compat::encoding::encode_plantuml;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -69,7 +69,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
     }
 
-    let command = build_command(&root)?;
+    let command = crate::corpus::build_release_binary(&root, "puml-plantuml")?;
     let puml_runs = time_process(&command_line(&command, &[]), &text, 20)?;
     println!(
         "puml-plantuml -tsvg -pipe: median {:.1} ms per process (20 runs)",
@@ -151,20 +151,6 @@ fn load(addr: SocketAddr, path: &str, warmup: usize, duration: Duration) -> Resu
         p99_ms: at(0.99),
         requests: latencies.len(),
     })
-}
-
-/// Builds the release `puml-plantuml` and returns its path.
-fn build_command(root: &Path) -> Result<PathBuf, String> {
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--quiet", "--bin", "puml-plantuml"])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err("cargo build --release --bin puml-plantuml failed".into());
-    }
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root.join("target"), PathBuf::from);
-    Ok(target.join("release/puml-plantuml"))
 }
 
 fn command_line(program: &(impl AsRef<std::ffi::OsStr> + ?Sized), args: &[String]) -> Command {

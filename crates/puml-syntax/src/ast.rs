@@ -44,25 +44,35 @@ impl Diagram {
     pub fn is_activity(&self) -> bool {
         // Lowering asks this of every diagram on every edit: read only the
         // first statements (the kind is decided by the first line only one
-        // language reads), and the whole text only when they do not decide.
+        // language reads, nearly always among the first few), trying the
+        // decision on a short prefix first and on a longer one only when
+        // the short one does not decide, and the whole text only when
+        // neither does.
         let mut prefix = String::new();
         let mut children = self.syntax.children_with_tokens();
-        let mut complete = true;
-        for child in children.by_ref() {
-            if child.kind().is_activity_statement() {
-                return true;
+        let mut limit = 512;
+        loop {
+            let mut complete = true;
+            for child in children.by_ref() {
+                if child.kind().is_activity_statement() {
+                    return true;
+                }
+                match &child {
+                    rowan::NodeOrToken::Node(n) => push_text(&mut prefix, n),
+                    rowan::NodeOrToken::Token(t) => prefix.push_str(t.text()),
+                }
+                if prefix.len() >= limit {
+                    complete = false;
+                    break;
+                }
             }
-            match &child {
-                rowan::NodeOrToken::Node(n) => prefix.push_str(&n.text().to_string()),
-                rowan::NodeOrToken::Token(t) => prefix.push_str(t.text()),
+            if let Some(decided) = crate::parser::activity::text_kind_decision(&prefix, complete) {
+                return decided;
             }
-            if prefix.len() >= 4096 {
-                complete = false;
+            if complete || limit >= 4096 {
                 break;
             }
-        }
-        if let Some(decided) = crate::parser::activity::text_kind_decision(&prefix, complete) {
-            return decided;
+            limit = 4096;
         }
         self.syntax.children().any(|n| n.kind().is_activity_statement())
             || crate::parser::activity::text_is_activity(&self.syntax.text().to_string())
@@ -312,6 +322,16 @@ impl<'a> GreenStatement<'a> {
         match found {
             Some((start, end)) if start < end => TextRange::new(start, end),
             _ => TextRange::empty(self.start),
+        }
+    }
+}
+
+/// Appends a node's text token by token (cheaper than formatting its
+/// `SyntaxText`, which walks the tree through the formatter).
+fn push_text(out: &mut String, node: &SyntaxNode) {
+    for element in node.descendants_with_tokens() {
+        if let rowan::NodeOrToken::Token(t) = element {
+            out.push_str(t.text());
         }
     }
 }
