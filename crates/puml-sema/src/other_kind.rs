@@ -124,6 +124,15 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
                 }],
             );
         }
+        // The sequence reading's repairs stay on offer, as suggestions only
+        // (PlantUML accepts the block as it is: `--fix` leaves it alone).
+        for error in diagnostics.iter().filter(|d| d.is_error() && in_block(d)) {
+            for fix in &error.fixes {
+                if !warning.fixes.iter().any(|f| f.edits == fix.edits) {
+                    warning = warning.with_suggestion(fix.title.clone(), fix.edits.clone());
+                }
+            }
+        }
         diagnostics.retain(|d| !in_block(d));
         diagnostics.push(warning);
         model.other_kind = Some(kind);
@@ -341,10 +350,9 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             Some((BlockEnd::Style, [Some(false), Some(false), None, None]))
         } else if is_note_block_header(line) {
             Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
-        } else if let Some(attached) = positioned_note_block(line) {
-            Some((BlockEnd::Note, [None, None, (!attached).then_some(false), Some(false)]))
         } else {
-            None
+            positioned_note_block(line)
+                .map(|attached| (BlockEnd::Note, [None, None, (!attached).then_some(false), Some(false)]))
         };
         if let Some((end, verdicts)) = form {
             for (progress, verdict) in [&mut class, &mut description, &mut activity, &mut state]
@@ -1307,6 +1315,18 @@ mod tests {
         // first error is on line 4.
         let text = "@startuml\nA -> B : m\nactivate A\nfoo bar\n@enduml\n";
         assert_eq!(error_lines(text).first().map(|e| e.0), Some(4));
+    }
+
+    #[test]
+    fn the_warning_offers_the_sequence_repairs_as_suggestions() {
+        // PlantUML draws `A -> B hi` as a legacy activity diagram; the
+        // sequence reading's `:` is offered, never applied.
+        let text = "@startuml\nA -> B hi\n@enduml\n";
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let warning = &analysis.diagnostics[0];
+        assert_eq!(warning.code, "W0240");
+        assert!(!warning.fixes.is_empty());
+        assert!(warning.fixes.iter().all(|f| !f.machine_applicable));
     }
 
     #[test]
