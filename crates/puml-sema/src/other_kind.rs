@@ -319,6 +319,10 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     }
     let [mut class, mut description, mut activity, mut state] = [Progress::default(); 4];
     let mut mixing = false;
+    // The state reading takes a note placed by an element that is named
+    // nowhere in the block, and then fails on the note's line at the end.
+    let mut state_notes: Vec<(usize, &str)> = Vec::new();
+    let mut state_named: std::collections::HashSet<&str> = std::collections::HashSet::new();
     while let Some((offset, raw)) = lines.next() {
         if !(class.reading() || description.reading() || activity.reading() || state.reading()) {
             break;
@@ -397,7 +401,8 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         }
         if lower == "allowmixing" {
             mixing = true;
-            class.read(offset, Some(false));
+            // A class diagram even with no element besides.
+            class.read(offset, Some(true));
             for progress in [&mut description, &mut activity, &mut state] {
                 progress.read(offset, None);
             }
@@ -411,12 +416,23 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             (readers.class || (mixing && readers.description)).then_some(element),
         );
         description.read(offset, readers.description.then_some(element));
-        activity.read(offset, activity_line(line));
+        activity.read(offset, activity_line(line, activity.elements > 0));
         if is_state_container(line) {
             state.read(offset, Some(true));
             state.open += 1;
         } else {
             state.read(offset, state_line(line));
+        }
+        if state.reading() {
+            match note_target(line) {
+                Some(target) => state_notes.push((offset, target)),
+                None => state_named.extend(state_names(line)),
+            }
+        }
+    }
+    if state.reading() {
+        if let Some((offset, _)) = state_notes.iter().find(|(_, target)| !state_named.contains(target)) {
+            state.stopped_at = Some(*offset);
         }
     }
     let readings = [
@@ -515,7 +531,7 @@ fn is_shared_line(line: &str, words: &[&str]) -> bool {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => true,
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => true,
         ("scale", 2) => words[1].parse::<f64>().is_ok(),
-        ("!pragma", 2..) => true,
+        ("!pragma" | "!theme", 2..) => true,
         ("set", 3) => words[1] == "namespaceSeparator",
         ("left", 4) | ("top", 4) => line == "left to right direction" || line == "top to bottom direction",
         _ => false,
@@ -558,6 +574,44 @@ fn state_line(line: &str) -> Option<bool> {
     // `A : text` (and `A:text`): the state's description.
     let (name, rest) = scan_name(line);
     (!name.is_empty() && rest.trim_start().starts_with(':')).then_some(true)
+}
+
+/// The element a one-line `note top of A : text` is placed by.
+fn note_target(line: &str) -> Option<&str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        [note, position, of, name, ..]
+            if note.eq_ignore_ascii_case("note") && is_position(position) && of.eq_ignore_ascii_case("of") =>
+        {
+            let (name, _) = scan_name(name);
+            (!name.is_empty()).then_some(name)
+        }
+        _ => None,
+    }
+}
+
+/// The element names a line the state reading took mentions (a note's
+/// target apart): `state A`, `state "Long" as L`, both ends of a
+/// transition, the `A` of `A : text`.
+fn state_names(line: &str) -> Vec<&str> {
+    let line = line.trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("state")) {
+        return match words.as_slice() {
+            [_, _, as_, alias, ..] if as_.eq_ignore_ascii_case("as") && !alias.starts_with('"') => {
+                vec![scan_name(alias).0]
+            }
+            [_, name, ..] => vec![scan_name(name).0],
+            _ => Vec::new(),
+        };
+    }
+    let (first, rest) = scan_name(line);
+    let mut names = vec![first];
+    if let Some(after_arrow) = one_headed_arrow(rest.trim_start(), &['-'], true) {
+        names.push(scan_name(after_arrow.trim_start()).0);
+    }
+    names.retain(|n| !n.is_empty());
+    names
 }
 
 /// `note left : text`, and with `of_element`, `note top of A : text`.
@@ -654,8 +708,9 @@ fn one_headed_arrow<'a>(text: &'a str, body: &[char], left_head: bool) -> Option
 /// the previous activity; ARROW a run of `-` or `.` with a direction word
 /// or a `[style]` bracket and the `>` head; TARGET nearly any text
 /// (`B -> C` chains, `A b`, `A#b`, `(*)`); notes beside the last activity,
-/// the shared lines.
-fn activity_line(line: &str) -> Option<bool> {
+/// the shared lines. `after_activity`: an activity came before (an arrow
+/// without a source, or a note, needs one).
+fn activity_line(line: &str, after_activity: bool) -> Option<bool> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('\'') {
         return Some(false);
@@ -668,8 +723,13 @@ fn activity_line(line: &str) -> Option<bool> {
     if is_shared_line(line, &words) {
         return Some(false);
     }
+    // A note or an arrow without a source belongs to the previous
+    // activity: refused before the first one (`-> B : m` first).
     if first == "note" {
-        return positioned_note(line, false).then_some(false);
+        return (after_activity && positioned_note(line, false)).then_some(false);
+    }
+    if line.starts_with(['-', '.']) && !after_activity {
+        return None;
     }
     activity_link(line).then_some(true)
 }
@@ -824,7 +884,7 @@ pub(crate) fn line_readers(line: &str) -> Readers {
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => return Readers::BOTH,
         ("scale", 2) if words[1].parse::<f64>().is_ok() => return Readers::BOTH,
         ("newpage", 1) => return Readers::BOTH,
-        ("!pragma", 2..) => return Readers::BOTH,
+        ("!pragma" | "!theme", 2..) => return Readers::BOTH,
         ("set", 3) if words[1] == "namespaceSeparator" => return Readers::BOTH,
         ("left", 4) | ("top", 4) if line == "left to right direction" || line == "top to bottom direction" => {
             return Readers::BOTH
@@ -917,6 +977,7 @@ fn declaration_readers(words: &[&str]) -> Readers {
         return Readers::NONE;
     }
     // The name (a quoted name needs an alias: `"Long" as L`), then the options.
+    let mut aliased = false;
     let (name, options) = match rest {
         [quoted, as_, alias, options @ ..] if as_.eq_ignore_ascii_case("as") && is_quoted(quoted) => {
             if !is_plain_name(alias) {
@@ -925,6 +986,15 @@ fn declaration_readers(words: &[&str]) -> Readers {
             (*alias, options)
         }
         [name, as_, quoted, options @ ..] if as_.eq_ignore_ascii_case("as") && is_quoted(quoted) => (*name, options),
+        // `actor A as b`: the description types' (a class keyword refuses it).
+        [name, as_, alias, options @ ..]
+            if as_.eq_ignore_ascii_case("as") && is_plain_name(name) && is_plain_name(alias) =>
+        {
+            aliased = true;
+            (*alias, options)
+        }
+        // `actor "Client"`, `class "Long"`: a quoted name alone.
+        [quoted, options @ ..] if is_quoted(quoted) => ("quoted", options),
         [name, options @ ..] => (*name, options),
         [] => return Readers::NONE,
     };
@@ -939,6 +1009,13 @@ fn declaration_readers(words: &[&str]) -> Readers {
         return Readers::NONE;
     }
     let simple = !name.contains("::") && !name.contains('-');
+    if aliased {
+        let description = simple && (description_keyword || SHARED_KEYWORDS.contains(&keyword.as_str()));
+        return Readers {
+            class: false,
+            description,
+        };
+    }
     if class_keyword {
         Readers {
             class: true,
@@ -1307,6 +1384,27 @@ mod tests {
         assert_eq!(skipped, 0);
         assert!(fixed.contains("by puml --fix): class Order\n"), "{fixed}");
         assert!(fixed.contains("by puml --fix): usecase Checkout\n"), "{fixed}");
+    }
+
+    #[test]
+    fn readings_stop_where_plantuml_stops_them() {
+        // The state reading takes a note by an element named nowhere, then
+        // fails on it at the end; a legacy arrow needs an activity before it.
+        for (text, line) in [
+            ("@startuml\nnote top of A : x\nClient -> Server : m\n@enduml\n", 2),
+            ("@startuml\n-> B : m\nA -left-> B : m\nautonumber\n@enduml\n", 3),
+            // The description types read `actor A as b`, the class one does not.
+            (
+                "@startuml\nusecase Z1\nactor Wallet as wallet\nactivate A\n@enduml\n",
+                4,
+            ),
+            ("@startuml\nclass A as B\nactivate A\n@enduml\n", 2),
+        ] {
+            assert_eq!(error_lines(text).first().map(|e| e.0), Some(line), "{text}");
+        }
+        // A note by an element named later is the state reading's.
+        let text = "@startuml\nnote top of A : x\nA -> B\n@enduml\n";
+        assert_eq!(kind_and_codes(text).0, Some(OtherKind::State));
     }
 
     #[test]
