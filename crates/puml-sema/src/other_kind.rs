@@ -84,6 +84,13 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         else {
             continue;
         };
+        // A theme PlantUML cannot load fails the block whatever type reads it.
+        if diagnostics
+            .iter()
+            .any(|d| d.code == codes::UNKNOWN_THEME && in_block(d))
+        {
+            continue;
+        }
         let first_error_line = line_start(&text, first_error.range.start().into());
         let reading = read_block(&text, &diagram);
         let Some(kind) = reading.complete else {
@@ -1425,6 +1432,12 @@ mod tests {
         assert_eq!(warning.code, "W0240");
         assert!(!warning.fixes.is_empty());
         assert!(warning.fixes.iter().all(|f| !f.machine_applicable));
+    }
+
+    #[test]
+    fn a_theme_plantuml_cannot_load_fails_every_reading() {
+        let text = "@startuml\n!theme Cerulean\nAlice -> Bob : hi\n@enduml\n";
+        assert_eq!(error_lines(text), vec![(2, "E0230")]);
     }
 
     #[test]
