@@ -5,7 +5,8 @@
 //! first error on PlantUML's line. The test prints the agreement per
 //! category and fails when it falls under the level reached (the classes
 //! of the remaining disagreements are described in docs/diagnostics.md,
-//! "Agreement with PlantUML").
+//! "Agreement with PlantUML"). `GRAMMAR_DISAGREEMENTS=1` prints every
+//! disagreement of the sequence cases (the activity ones always are).
 
 use puml_ide::check::{check_source, CheckOptions};
 use puml_sema::NoIncludes;
