@@ -220,7 +220,9 @@ fn the_checker_rejects_bad_trajectories() {
 
     // An invalid final diagram, even if the trajectory claims a passing check.
     let mut e = fresh();
-    let broken = "@startuml\nA -> B hello\n@enduml\n".to_string();
+    // (`participant A` first: a block of such messages alone is a legacy
+    // activity diagram for PlantUML, which it accepts.)
+    let broken = "@startuml\nparticipant A\nA -> B hello\n@enduml\n".to_string();
     e.answer.source = Some(broken.clone());
     e.steps[0].arguments = serde_json::json!({"source": broken});
     e.steps[0].expect = Default::default();

@@ -102,6 +102,12 @@ fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
     let mut after_use_edits = Vec::new();
     let mut names = Vec::new();
     for (d, diagram) in analysis.document.diagrams.iter().enumerate() {
+        // A block PlantUML reads as another diagram type (W0240) has no
+        // participants to declare: a declaration would make it a broken
+        // sequence diagram.
+        if diagram.other_kind.is_some() {
+            continue;
+        }
         let map = analysis.source_map.diagrams.get(d).unwrap_or(&empty);
         let implicit: Vec<usize> = (0..diagram.participants.len())
             .filter(|&i| !diagram.participants[i].declared && !diagram.participants[i].created)

@@ -5,7 +5,8 @@
 //! first error on PlantUML's line. The test prints the agreement per
 //! category and fails when it falls under the level reached (the classes
 //! of the remaining disagreements are described in docs/diagnostics.md,
-//! "Agreement with PlantUML").
+//! "Agreement with PlantUML"). `GRAMMAR_DISAGREEMENTS=1` prints every
+//! disagreement of the sequence cases (the activity ones always are).
 
 use puml_ide::check::{check_source, CheckOptions};
 use puml_sema::NoIncludes;
@@ -57,11 +58,11 @@ fn puml_verdict(text: &str) -> String {
     }
 }
 
-/// Cases agreed on when the level was last raised (of 5,231: 2,066 of the
-/// 2,068 sequence cases, 2,943 of the 3,163 `fallback-*` cases that probe
-/// PlantUML's fallback to class and description diagrams). Raise it as the
-/// grammar improves.
-const AGREED_AT_LEAST: usize = 5009;
+/// Cases agreed on when the level was last raised (of 5,231: 2,067 of the
+/// 2,068 sequence cases, 3,159 of the 3,163 `fallback-*` cases that probe
+/// PlantUML's fallback to other diagram types and the line it reports when
+/// none reads the whole block). Raise it as the grammar improves.
+const AGREED_AT_LEAST: usize = 5226;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -114,6 +115,11 @@ fn puml_agrees_with_plantuml_on_the_generated_cases() {
             *ok as f64 * 100.0 / (*n).max(1) as f64
         );
     }
+    if std::env::var_os("GRAMMAR_DISAGREEMENTS").is_some() {
+        for d in &disagreeing {
+            println!("  disagree {d}");
+        }
+    }
     assert!(total > 1000, "only {total} cases");
     assert!(
         agreed >= AGREED_AT_LEAST,
@@ -123,9 +129,9 @@ fn puml_agrees_with_plantuml_on_the_generated_cases() {
 }
 
 /// Activity cases agreed on when the level was last raised (of 719; the
-/// remaining classes are listed in docs/diagnostics.md, "Agreement with
+/// remaining one is listed in docs/diagnostics.md, "Agreement with
 /// PlantUML"). Raise it as the grammar improves.
-const ACTIVITY_AGREED_AT_LEAST: usize = 716;
+const ACTIVITY_AGREED_AT_LEAST: usize = 718;
 
 /// The same over `test-data/grammar/activity/cases.tsv` (`cargo xtask
 /// grammar-probe --activity`): PlantUML's new activity syntax.
@@ -142,8 +148,15 @@ fn puml_agrees_with_plantuml_on_the_generated_activity_cases() {
             panic!("malformed line: {line}");
         };
         let ours = puml_verdict(&unescape(text));
-        // A case PlantUML drew as a sequence diagram is as valid for puml.
+        // A case PlantUML drew as a sequence diagram is as valid for puml;
+        // `VALID` is PlantUML's activity diagram, the legacy syntax's too
+        // (which puml recognizes, W0240, without drawing it).
         let oracle = if oracle == "VALID:SEQUENCE" { "VALID" } else { oracle };
+        let ours = if ours == "VALID:ACTIVITY" {
+            "VALID".to_string()
+        } else {
+            ours
+        };
         total += 1;
         let entry = per_category.entry(category.to_string()).or_default();
         entry.1 += 1;

@@ -28,6 +28,11 @@ fn shape(text: &str) -> (Shape, Vec<&'static str>) {
         .diagrams
         .iter()
         .map(|d| {
+            // A block PlantUML reads as another diagram type (W0240) has no
+            // participants for normalize to declare.
+            if d.other_kind.is_some() {
+                return Vec::new();
+            }
             d.participants
                 .iter()
                 .map(|p| (p.code.clone(), p.kind.keyword(), p.declared || p.created))

@@ -87,3 +87,9 @@ pub const ACTION_SWALLOWS_LINES: &str = "W0211";
 /// only sequence and activity diagrams, so it reports this instead of the
 /// sequence errors, and does not render the block.
 pub const OTHER_DIAGRAM_KIND: &str = "W0240";
+/// No diagram type reads the whole block, and one of PlantUML's other
+/// readings (class, description, legacy activity, state) gets past the
+/// sequence reading's first error: PlantUML reports the error where that
+/// reading stops, and so does puml, with the sequence errors before it as
+/// related locations and their repairs.
+pub const FURTHEST_READING: &str = "E0241";

@@ -69,6 +69,10 @@ pub enum OtherKind {
     Class,
     /// A description diagram: usecase, component, deployment (`actor`, `usecase`, `A ~> B`, …).
     Description,
+    /// A legacy activity diagram (`A -> B -> C`, `(*) --> A`, `--> B`).
+    Activity,
+    /// A state diagram (`state A`, `[*] --> A`, `A : text`).
+    State,
 }
 
 impl OtherKind {
@@ -77,6 +81,8 @@ impl OtherKind {
         match self {
             OtherKind::Class => "CLASS",
             OtherKind::Description => "DESCRIPTION",
+            OtherKind::Activity => "ACTIVITY",
+            OtherKind::State => "STATE",
         }
     }
     /// In prose: "class", "description (usecase/component)".
@@ -84,6 +90,8 @@ impl OtherKind {
         match self {
             OtherKind::Class => "class",
             OtherKind::Description => "description (usecase/component)",
+            OtherKind::Activity => "legacy activity",
+            OtherKind::State => "state",
         }
     }
 }

@@ -1,22 +1,29 @@
 //! PlantUML's fallback to another diagram type. PlantUML tries its diagram
 //! types in turn and draws a block as the first one that reads every line
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
-//! `actor as A`) is drawn as a class or a description (usecase, component)
-//! diagram. puml checks and draws sequence and activity diagrams only, so
-//! for such a block it reports one warning (W0240) instead of the sequence
-//! reading's errors, and refuses to draw it.
+//! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
+//! description (usecase, component), a legacy activity or a state diagram.
+//! puml checks and draws sequence and activity diagrams only, so for such a
+//! block it reports one warning (W0240) instead of the sequence reading's
+//! errors, and refuses to draw it. When no type reads the whole block,
+//! PlantUML reports the error of the reading that got furthest (the first
+//! type tried on a tie); when that is past the sequence reading's first
+//! error, puml reports one error there (E0241) that carries the sequence
+//! errors before it and their repairs.
 //!
-//! The recognizer runs only on a sequence block whose reading has errors
-//! (so a valid diagram pays nothing), reads each statement's first line as
-//! text and says which of the two other types read it. Its grammar is
-//! fitted to PlantUML's verdicts on the generated `fallback-*` cases of
-//! `test-data/grammar/cases.tsv` (`cargo xtask grammar-probe`), and it is
-//! deliberately narrow: a line it does not know keeps the sequence errors.
+//! The readings run only on a block whose reading has errors (so a valid
+//! diagram pays nothing), read each line once as text and note where each
+//! type stops. Their grammars are fitted to PlantUML's verdicts on the
+//! generated `fallback-*` cases of `test-data/grammar/cases.tsv` (`cargo
+//! xtask grammar-probe`) and to probes of the oracle, and are deliberately
+//! narrow: a line a reading does not know stops it, so an error is never
+//! moved past the line PlantUML reports, and a block with such a line keeps
+//! its sequence errors.
 
 use crate::codes;
 use crate::model::{Document, OtherKind};
 use puml_syntax::ast;
-use puml_syntax::{Diagnostic, Parse, TextRange};
+use puml_syntax::{Diagnostic, Parse, TextRange, TextSize};
 
 /// Which of the fallback diagram types read a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +65,10 @@ impl Readers {
 
 /// Replaces the sequence errors of every block PlantUML reads as another
 /// diagram type by one W0240 warning, and marks the diagram
-/// (`Diagram::other_kind`). `diagnostics` are in `parse`'s coordinates.
+/// (`Diagram::other_kind`); when no type reads the whole block and one of
+/// the other readings gets past the sequence reading's first error, moves
+/// the error to where that reading stops (E0241), as PlantUML reports it.
+/// `diagnostics` are in `parse`'s coordinates.
 pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
@@ -74,7 +84,21 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         else {
             continue;
         };
-        let Some(kind) = block_kind(&diagram) else {
+        // A theme PlantUML cannot load fails the block whatever type reads it.
+        if diagnostics
+            .iter()
+            .any(|d| d.code == codes::UNKNOWN_THEME && in_block(d))
+        {
+            continue;
+        }
+        let first_error_line = line_start(&text, first_error.range.start().into());
+        let reading = read_block(&text, &diagram);
+        let Some(kind) = reading.complete else {
+            if let Some((stop, furthest)) = reading.furthest {
+                if stop > first_error_line {
+                    move_to_furthest_stop(&text, stop, furthest, diagnostics, &in_block);
+                }
+            }
             continue;
         };
         let Some(model) = document.diagrams.get_mut(index) else {
@@ -107,20 +131,116 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
                 }],
             );
         }
+        // The sequence reading's repairs stay on offer, as suggestions only
+        // (PlantUML accepts the block as it is: `--fix` leaves it alone).
+        for error in diagnostics.iter().filter(|d| d.is_error() && in_block(d)) {
+            for fix in &error.fixes {
+                if !warning.fixes.iter().any(|f| f.edits == fix.edits) {
+                    warning = warning.with_suggestion(fix.title.clone(), fix.edits.clone());
+                }
+            }
+        }
         diagnostics.retain(|d| !in_block(d));
         diagnostics.push(warning);
         model.other_kind = Some(kind);
     }
 }
 
-/// The trimmed line around `offset`.
-fn line_range(text: &str, offset: usize) -> TextRange {
+/// PlantUML reports the error of the reading that got furthest: the
+/// sequence errors before the line where it stops give way to one error
+/// there (E0241), which keeps them as related locations and carries their
+/// repairs (the block was meant as a sequence diagram, and the line that
+/// broke it is where the fix belongs).
+fn move_to_furthest_stop(
+    text: &str,
+    stop: usize,
+    furthest: OtherKind,
+    diagnostics: &mut Vec<Diagnostic>,
+    in_block: &dyn Fn(&Diagnostic) -> bool,
+) {
+    // The sequence errors up to the end of that line: the one error
+    // reported there stands for them (one mistake, one error).
+    let next_line = text
+        .get(stop..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(text.len(), |i| stop + i + 1);
+    let next_line = TextSize::from(next_line as u32);
+    let (demoted, kept): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(diagnostics)
+        .into_iter()
+        .partition(|d| d.is_error() && in_block(d) && d.range.start() < next_line);
+    *diagnostics = kept;
+    let Some(first) = demoted.first() else {
+        return;
+    };
+    let line = line_range(text, stop);
+    let line_text = text
+        .get(usize::from(line.start())..usize::from(line.end()))
+        .unwrap_or("");
+    let mut error = Diagnostic::error(
+        codes::FURTHEST_READING,
+        line,
+        format!(
+            "no diagram type reads this whole block: PlantUML's {} reading gets furthest and stops at this line (`{}`), where PlantUML reports the error; the sequence reading stops earlier: {}",
+            furthest.describe(),
+            line_text,
+            first.message
+        ),
+    );
+    for d in &demoted {
+        error = error.with_related(
+            d.range,
+            format!("the sequence reading stops here ({}): {}", d.code, d.message),
+        );
+    }
+    // The repairs of the sequence reading: together first (one per error,
+    // none overlapping another, as `--fix` would take them), then each.
+    let mut union: Vec<puml_syntax::TextEdit> = Vec::new();
+    let mut titles: Vec<&str> = Vec::new();
+    for d in &demoted {
+        let Some(fix) = d.fixes.iter().find(|f| f.machine_applicable && !f.edits.is_empty()) else {
+            continue;
+        };
+        let clashes = fix
+            .edits
+            .iter()
+            .any(|e| union.iter().any(|u| edits_overlap(u.range, e.range)));
+        if !clashes {
+            union.extend(fix.edits.iter().cloned());
+            titles.push(&fix.title);
+        }
+    }
+    if titles.len() > 1 {
+        error = error.with_fix(format!("Repair the sequence diagram: {}", titles.join("; ")), union);
+    }
+    for d in demoted.iter() {
+        error.fixes.extend(d.fixes.iter().cloned());
+    }
+    diagnostics.push(error);
+}
+
+/// Whether two edits touch the same text (or insert at one point).
+fn edits_overlap(a: TextRange, b: TextRange) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return a.start() == b.start()
+            || (a.start() > b.start() && a.start() < b.end())
+            || (b.start() > a.start() && b.start() < a.end());
+    }
+    a.start() < b.end() && b.start() < a.end()
+}
+
+/// The offset where the line around `offset` starts.
+fn line_start(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    text[..offset].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The trimmed line around `offset`.
+fn line_range(text: &str, offset: usize) -> TextRange {
+    let start = line_start(text, offset);
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let line = &text[start..end];
     let lead = line.len() - line.trim_start().len();
     let trimmed = line.trim();
@@ -128,96 +248,222 @@ fn line_range(text: &str, offset: usize) -> TextRange {
     TextRange::new((from as u32).into(), ((from + trimmed.len()) as u32).into())
 }
 
-/// The type PlantUML draws the block as when every line is read by it
-/// (class first: PlantUML tries it before the description types). The
-/// block's lines are read as text, with the multi-line forms the other
-/// types share (notes, legends, titles, skinparam and style blocks, block
-/// comments, `{ … }` bodies) tracked here: the sequence parser's reading of
-/// them is no guide, it is the one that failed.
-fn block_kind(diagram: &ast::Diagram) -> Option<OtherKind> {
-    let text = diagram.syntax.text().to_string();
-    let mut lines = text.lines();
+/// The other readings, in the order PlantUML prefers one that reads the
+/// whole block (and names one when several stop on the same line).
+const READINGS: [OtherKind; 4] = [
+    OtherKind::Class,
+    OtherKind::Description,
+    OtherKind::Activity,
+    OtherKind::State,
+];
+
+/// How far one reading gets through a block.
+#[derive(Debug, Clone, Copy, Default)]
+struct Progress {
+    /// The offset of the first line the reading does not read.
+    stopped_at: Option<usize>,
+    /// Lines that make a diagram of the type (an element, a link): a block
+    /// of shared lines alone (titles, comments) is none.
+    elements: usize,
+    /// `{` containers open (`package P {`, `state S {`).
+    open: usize,
+}
+
+impl Progress {
+    fn reading(&self) -> bool {
+        self.stopped_at.is_none()
+    }
+    /// Records the reading's verdict on the line at `offset`: `None` stops it,
+    /// `Some(element)` reads it.
+    fn read(&mut self, offset: usize, verdict: Option<bool>) {
+        if !self.reading() {
+            return;
+        }
+        match verdict {
+            Some(element) => self.elements += usize::from(element),
+            None => self.stopped_at = Some(offset),
+        }
+    }
+}
+
+/// What the other readings make of a block.
+#[derive(Debug, Clone, Copy, Default)]
+struct BlockReading {
+    /// The type that reads every line, if one does.
+    complete: Option<OtherKind>,
+    /// Else the line (its offset) where the reading that got furthest stops.
+    furthest: Option<(usize, OtherKind)>,
+}
+
+/// The lines of `text` from `from` on, with their offsets, without line ends.
+fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
+    let mut offset = from;
+    text.get(from..).unwrap_or("").split_inclusive('\n').map(move |raw| {
+        let at = offset;
+        offset += raw.len();
+        (at, raw.trim_end_matches(['\n', '\r']))
+    })
+}
+
+/// Reads a block's lines with each of PlantUML's other diagram types, as
+/// text, with the multi-line forms they share (notes, legends, titles,
+/// skinparam and style blocks, block comments, `{ … }` bodies) tracked
+/// here: the sequence parser's reading of them is no guide, it is the one
+/// that failed. Linear: each line is read once, and the reading ends when
+/// every type has stopped.
+fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
+    let range = diagram.syntax.text_range();
+    let block = text.get(..usize::from(range.end())).unwrap_or(text);
+    let mut lines = lines_from(block, usize::from(range.start()));
     // The `@startuml` line (a text without one is a diagram too).
     if diagram
         .syntax
         .children()
         .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE)
+        && lines.next().is_none()
     {
-        lines.next()?;
+        return BlockReading::default();
     }
-    let mut readers = Readers::BOTH;
-    // A block of shared lines only (titles, comments) is no class diagram:
-    // at least one element or link is needed.
-    let mut elements = 0usize;
-    let mut open_containers = 0usize;
-    while let Some(raw) = lines.next() {
+    let [mut class, mut description, mut activity, mut state] = [Progress::default(); 4];
+    let mut mixing = false;
+    // The state reading takes a note placed by an element that is named
+    // nowhere in the block, and then fails on the note's line at the end.
+    let mut state_notes: Vec<(usize, &str)> = Vec::new();
+    let mut state_named: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    while let Some((offset, raw)) = lines.next() {
+        if !(class.reading() || description.reading() || activity.reading() || state.reading()) {
+            break;
+        }
         let line = raw.trim();
         let lower = line.to_ascii_lowercase();
         if lower.starts_with("@enduml") {
             break;
         }
-        // Multi-line forms, skipped to their end line.
-        if line.starts_with("/'") && line.ends_with("'/") && line.len() >= 4 {
+        // Multi-line forms: who reads them, then skipped to their end line.
+        // A second `@startuml` inside the block is read as nothing.
+        if (line.starts_with("/'") && line.ends_with("'/") && line.len() >= 4) || lower.starts_with("@startuml") {
             continue;
         }
-        let end = if line.starts_with("/'") && !line[2..].contains("'/") {
-            Some(BlockEnd::Comment)
+        let form = if line.starts_with("/'") && !line[2..].contains("'/") {
+            Some((BlockEnd::Comment, [Some(false); 4]))
         } else if lower == "legend" || lower.starts_with("legend ") {
-            Some(BlockEnd::Legend)
+            Some((BlockEnd::Legend, [Some(false); 4]))
         } else if matches!(lower.as_str(), "title" | "header" | "footer") {
-            Some(BlockEnd::Named(lower.clone()))
-        } else if (lower.starts_with("skinparam ") && line.ends_with('{')) || class_body_header(line).is_some() {
-            if let Some(body_readers) = class_body_header(line) {
-                readers = readers.and(body_readers);
-                elements += 1;
-            }
-            Some(BlockEnd::Brace)
+            Some((BlockEnd::Named(lower.clone()), [Some(false); 4]))
+        } else if lower.starts_with("skinparam ") && line.ends_with('{') {
+            Some((BlockEnd::Brace, [Some(false); 4]))
+        } else if is_data_body_header(&lower) {
+            Some((BlockEnd::Brace, [Some(true), Some(true), None, None]))
+        } else if let Some(body_readers) = class_body_header(line) {
+            let class_reads = body_readers.class.then_some(true);
+            Some((BlockEnd::Brace, [class_reads, None, None, None]))
         } else if lower == "<style>" {
-            Some(BlockEnd::Style)
+            Some((BlockEnd::Style, [Some(false), Some(false), None, None]))
         } else if is_note_block_header(line) {
-            Some(BlockEnd::Note)
+            Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
         } else {
-            None
+            positioned_note_block(line)
+                .map(|attached| (BlockEnd::Note, [None, None, (!attached).then_some(false), Some(false)]))
         };
-        if let Some(end) = end {
-            let mut closed = false;
-            for body in lines.by_ref() {
-                let body = body.trim().to_ascii_lowercase();
-                if body.starts_with("@enduml") {
-                    return None;
-                }
-                if end.closes(&body) {
-                    closed = true;
-                    break;
-                }
+        if let Some((end, verdicts)) = form {
+            for (progress, verdict) in [&mut class, &mut description, &mut activity, &mut state]
+                .into_iter()
+                .zip(verdicts)
+            {
+                progress.read(offset, verdict);
             }
+            let closed = lines
+                .by_ref()
+                .map(|(_, body)| body.trim().to_ascii_lowercase())
+                .find(|body| body.starts_with("@enduml") || end.closes(body))
+                .is_some_and(|body| end.closes(&body));
+            // An unclosed form: where the types stop is not known here;
+            // the header line is a safe (never too far) guess.
             if !closed {
-                return None;
+                for progress in [&mut class, &mut description, &mut activity, &mut state] {
+                    progress.read(offset, None);
+                }
             }
-        } else if line == "}" {
-            open_containers = open_containers.checked_sub(1)?;
-        } else if let Some(container_readers) = container_header(line) {
-            readers = readers.and(container_readers);
-            open_containers += 1;
-            elements += 1;
+            continue;
+        }
+        if line == "}" {
+            for progress in [&mut class, &mut description, &mut state] {
+                let verdict = (progress.open > 0).then_some(false);
+                progress.read(offset, verdict);
+                if progress.reading() {
+                    progress.open -= 1;
+                }
+            }
+            activity.read(offset, None);
+            continue;
+        }
+        if let Some(container_readers) = container_header(line) {
+            class.read(offset, container_readers.class.then_some(true));
+            description.read(offset, container_readers.description.then_some(true));
+            class.open += 1;
+            description.open += 1;
+            activity.read(offset, None);
+            state.read(offset, None);
+            continue;
+        }
+        if lower == "allowmixing" {
+            mixing = true;
+            // A class diagram even with no element besides.
+            class.read(offset, Some(true));
+            for progress in [&mut description, &mut activity, &mut state] {
+                progress.read(offset, None);
+            }
+            continue;
+        }
+        let readers = line_readers(line);
+        let element = is_element_line(line);
+        // `allowmixing` lets the class reading take the description types' elements.
+        class.read(
+            offset,
+            (readers.class || (mixing && readers.description)).then_some(element),
+        );
+        description.read(offset, readers.description.then_some(element));
+        activity.read(offset, activity_line(line, activity.elements > 0));
+        if is_state_container(line) {
+            state.read(offset, Some(true));
+            state.open += 1;
         } else {
-            readers = readers.and(line_readers(line));
-            if is_element_line(line) {
-                elements += 1;
+            state.read(offset, state_line(line));
+        }
+        if state.reading() {
+            match note_target(line) {
+                Some(target) => state_notes.push((offset, target)),
+                None => state_named.extend(state_names(line)),
             }
         }
-        if readers == Readers::NONE {
-            return None;
+    }
+    if state.reading() {
+        if let Some((offset, _)) = state_notes.iter().find(|(_, target)| !state_named.contains(target)) {
+            state.stopped_at = Some(*offset);
         }
     }
-    if open_containers > 0 || elements == 0 {
-        return None;
+    let readings = [
+        (OtherKind::Class, class),
+        (OtherKind::Description, description),
+        (OtherKind::Activity, activity),
+        (OtherKind::State, state),
+    ];
+    let complete = readings
+        .iter()
+        .find(|(_, p)| p.reading() && p.open == 0 && p.elements > 0)
+        .map(|(kind, _)| *kind);
+    let mut furthest: Option<(usize, OtherKind)> = None;
+    for kind in READINGS {
+        let Some((_, progress)) = readings.iter().find(|(k, _)| *k == kind) else {
+            continue;
+        };
+        if let Some(stop) = progress.stopped_at {
+            if furthest.is_none_or(|(best, _)| stop > best) {
+                furthest = Some((stop, kind));
+            }
+        }
     }
-    if readers.class {
-        Some(OtherKind::Class)
-    } else {
-        Some(OtherKind::Description)
-    }
+    BlockReading { complete, furthest }
 }
 
 /// How a multi-line form ends.
@@ -243,6 +489,307 @@ impl BlockEnd {
             BlockEnd::Note => matches!(line, "end note" | "endnote"),
         }
     }
+}
+
+/// `map A {` and `json A {`: an object's body, which both the class and the
+/// description readings take (up to `}`).
+fn is_data_body_header(lower: &str) -> bool {
+    let Some(head) = lower.strip_suffix('{') else {
+        return false;
+    };
+    let words: Vec<&str> = head.split_whitespace().collect();
+    matches!(words.as_slice(), [keyword, name] if matches!(*keyword, "map" | "json") && is_plain_name(name))
+}
+
+/// `note left` / `note top of A` (no text after it) opens a block note
+/// placed beside an element: `Some(true)` when it names the element (`of A`),
+/// which the legacy activity reading refuses (it places a note beside the
+/// last activity only).
+fn positioned_note_block(line: &str) -> Option<bool> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (note, position, rest) = match words.as_slice() {
+        [note, position, rest @ ..] => (note, position, rest),
+        _ => return None,
+    };
+    if !note.eq_ignore_ascii_case("note") || !is_position(position) {
+        return None;
+    }
+    match rest {
+        [] => Some(false),
+        [of, name] if of.eq_ignore_ascii_case("of") && is_plain_name(name) => Some(true),
+        _ => None,
+    }
+}
+
+fn is_position(word: &str) -> bool {
+    ["left", "right", "top", "bottom"]
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(word))
+}
+
+/// Lines every other diagram type reads (titles, skinparams, `hide`, …),
+/// without the one-word `newpage` (the state and legacy activity readings
+/// refuse it).
+fn is_shared_line(line: &str, words: &[&str]) -> bool {
+    let Some(first) = words.first().map(|w| w.to_ascii_lowercase()) else {
+        return true;
+    };
+    match (first.as_str(), words.len()) {
+        ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => true,
+        ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => true,
+        ("scale", 2) => words[1].parse::<f64>().is_ok(),
+        ("!pragma" | "!theme", 2..) => true,
+        ("set", 3) => words[1] == "namespaceSeparator",
+        ("left", 4) | ("top", 4) => line == "left to right direction" || line == "top to bottom direction",
+        _ => false,
+    }
+}
+
+/// `state A {`: a state with sub-states, up to `}`.
+fn is_state_container(line: &str) -> bool {
+    let Some(head) = line.strip_suffix('{') else {
+        return false;
+    };
+    let words: Vec<&str> = head.split_whitespace().collect();
+    words.len() >= 2 && words[0].eq_ignore_ascii_case("state")
+}
+
+/// The state reading of one line: `Some(element)` when it reads it, as
+/// probed: `state …`, transitions between names and `[*]` with one head
+/// (`->`, `<-`, `-up->`, `<up-`, `-[#red]->`), `A : description`, notes
+/// placed `of` an element, the `--`/`||` separators, the shared lines.
+fn state_line(line: &str) -> Option<bool> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('\'') {
+        return Some(false);
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+    if is_shared_line(line, &words) || line == "--" || line == "||" {
+        return Some(false);
+    }
+    if first == "state" && words.len() >= 2 {
+        // `state A-b` is refused (`state A::b`, `state A.b` are read).
+        return (!words[1].contains('-')).then_some(true);
+    }
+    if first == "note" {
+        return positioned_note(line, true).then_some(false);
+    }
+    if state_transition(line) {
+        return Some(true);
+    }
+    // `A : text` (and `A:text`): the state's description.
+    let (name, rest) = scan_name(line);
+    (!name.is_empty() && rest.trim_start().starts_with(':')).then_some(true)
+}
+
+/// The element a one-line `note top of A : text` is placed by.
+fn note_target(line: &str) -> Option<&str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        [note, position, of, name, ..]
+            if note.eq_ignore_ascii_case("note") && is_position(position) && of.eq_ignore_ascii_case("of") =>
+        {
+            let (name, _) = scan_name(name);
+            (!name.is_empty()).then_some(name)
+        }
+        _ => None,
+    }
+}
+
+/// The element names a line the state reading took mentions (a note's
+/// target apart): `state A`, `state "Long" as L`, both ends of a
+/// transition, the `A` of `A : text`.
+fn state_names(line: &str) -> Vec<&str> {
+    let line = line.trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("state")) {
+        return match words.as_slice() {
+            [_, _, as_, alias, ..] if as_.eq_ignore_ascii_case("as") && !alias.starts_with('"') => {
+                vec![scan_name(alias).0]
+            }
+            [_, name, ..] => vec![scan_name(name).0],
+            _ => Vec::new(),
+        };
+    }
+    let (first, rest) = scan_name(line);
+    let mut names = vec![first];
+    if let Some(after_arrow) = one_headed_arrow(rest.trim_start(), &['-'], true) {
+        names.push(scan_name(after_arrow.trim_start()).0);
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// `note left : text`, and with `of_element`, `note top of A : text`.
+fn positioned_note(line: &str, of_element: bool) -> bool {
+    let Some(rest) = line.get(4..).filter(|_| line[..4].eq_ignore_ascii_case("note")) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let position_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
+    if !is_position(&rest[..position_len]) {
+        return false;
+    }
+    let mut rest = rest[position_len..].trim_start();
+    if of_element {
+        if let Some(after) = rest.strip_prefix("of ") {
+            let (name, after_name) = scan_name(after.trim_start());
+            if name.is_empty() {
+                return false;
+            }
+            rest = after_name.trim_start();
+        }
+    }
+    rest.starts_with(':')
+}
+
+/// A state transition's endpoint: a name or `[*]`; the rest.
+fn state_endpoint(text: &str) -> Option<&str> {
+    if let Some(rest) = text.strip_prefix("[*]") {
+        return Some(rest);
+    }
+    let (name, rest) = scan_name(text);
+    (!name.is_empty()).then_some(rest)
+}
+
+/// `A -> B`, `[*] --> A : label`, `A <up- B`, `A -down[#red]-> B`.
+fn state_transition(line: &str) -> bool {
+    let Some(rest) = state_endpoint(line) else {
+        return false;
+    };
+    let Some(rest) = one_headed_arrow(rest.trim_start(), &['-'], true) else {
+        return false;
+    };
+    let Some(rest) = state_endpoint(rest.trim_start()) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.is_empty() || rest.starts_with(':')
+}
+
+/// An arrow of `body` characters with at most one direction word and one
+/// `[style]` bracket, and one head: `>` on the right, or `<` on the left
+/// when `left_head` allows it. Returns the rest.
+fn one_headed_arrow<'a>(text: &'a str, body: &[char], left_head: bool) -> Option<&'a str> {
+    let left = left_head && text.starts_with('<');
+    let mut rest = if left { &text[1..] } else { text };
+    let is_line = |c: char| body.contains(&c);
+    let mut line_chars = 0;
+    let trimmed = rest.trim_start_matches(is_line);
+    line_chars += rest.len() - trimmed.len();
+    rest = trimmed;
+    // A direction word comes after a body character or the left head
+    // (`-up->`, `<up-`), never first (`A up-> B`).
+    if line_chars == 0 && !left {
+        return None;
+    }
+    if let Some(word) = direction_prefix(rest) {
+        rest = &rest[word..];
+    }
+    if let Some(after) = rest.strip_prefix('[') {
+        let close = after.find(']')?;
+        // `-[ #red ]->`, `-[]->`: PlantUML's readings refuse whitespace in
+        // the bracket, and an empty one.
+        if after[..close].is_empty() || after[..close].contains(char::is_whitespace) {
+            return None;
+        }
+        rest = &after[close + 1..];
+    }
+    let trimmed = rest.trim_start_matches(is_line);
+    line_chars += rest.len() - trimmed.len();
+    rest = trimmed;
+    if line_chars == 0 {
+        return None;
+    }
+    let right = rest.starts_with('>');
+    if right {
+        rest = &rest[1..];
+    }
+    (left != right).then_some(rest)
+}
+
+/// The legacy activity reading of one line: `Some(element)` when it reads
+/// it, as probed: `[FROM] ARROW TARGET [: label]`, FROM a plain name
+/// (without `::`), `(*)` or `"text" as NAME` and left out for an arrow from
+/// the previous activity; ARROW a run of `-` or `.` with a direction word
+/// or a `[style]` bracket and the `>` head; TARGET nearly any text
+/// (`B -> C` chains, `A b`, `A#b`, `(*)`); notes beside the last activity,
+/// the shared lines. `after_activity`: an activity came before (an arrow
+/// without a source, or a note, needs one).
+fn activity_line(line: &str, after_activity: bool) -> Option<bool> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('\'') {
+        return Some(false);
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+    if first == "remove" {
+        return None;
+    }
+    if is_shared_line(line, &words) {
+        return Some(false);
+    }
+    // A note or an arrow without a source belongs to the previous
+    // activity: refused before the first one (`-> B : m` first).
+    if first == "note" {
+        return (after_activity && positioned_note(line, false)).then_some(false);
+    }
+    if line.starts_with(['-', '.']) && !after_activity {
+        return None;
+    }
+    activity_link(line).then_some(true)
+}
+
+fn activity_link(line: &str) -> bool {
+    let rest = if let Some(rest) = line.strip_prefix("(*)") {
+        rest
+    } else if line.starts_with('"') {
+        let Some(rest) = quoted_activity(line) else {
+            return false;
+        };
+        rest
+    } else {
+        let (name, rest) = scan_name(line);
+        if name.contains("::") {
+            return false;
+        }
+        rest
+    };
+    let rest = rest.trim_start();
+    let Some(body) = rest.chars().next().filter(|c| matches!(c, '-' | '.')) else {
+        return false;
+    };
+    let Some(after) = one_headed_arrow(rest, &[body], false) else {
+        return false;
+    };
+    let target = after.split(':').next().unwrap_or("").trim();
+    if target.is_empty() || target.starts_with(['>', '<', '|', '[']) {
+        return false;
+    }
+    // `(*)` is the end; `()` or `(U)` is no activity.
+    if target.starts_with('(') && !target.starts_with("(*)") {
+        return false;
+    }
+    // `"text"` or `"text" as NAME` with nothing after it (a label is refused).
+    if target.starts_with('"') {
+        return quoted_activity(after.trim()).is_some_and(str::is_empty);
+    }
+    true
+}
+
+/// A quoted activity, `"text"` or `"text" as NAME`, at the start of `text`:
+/// the rest.
+fn quoted_activity(text: &str) -> Option<&str> {
+    let after = text.strip_prefix('"')?;
+    let close = after.find('"')?;
+    let quoted_end = &after[close + 1..];
+    let rest = quoted_end.trim_start();
+    let Some(alias) = rest.strip_prefix("as ").or_else(|| rest.strip_prefix("AS ")) else {
+        return Some(quoted_end);
+    };
+    let (name, rest) = scan_name(alias.trim_start());
+    (!name.is_empty()).then_some(rest)
 }
 
 /// `note as N` opens a block note tied to no element.
@@ -344,7 +891,7 @@ pub(crate) fn line_readers(line: &str) -> Readers {
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => return Readers::BOTH,
         ("scale", 2) if words[1].parse::<f64>().is_ok() => return Readers::BOTH,
         ("newpage", 1) => return Readers::BOTH,
-        ("!pragma", 2..) => return Readers::BOTH,
+        ("!pragma" | "!theme", 2..) => return Readers::BOTH,
         ("set", 3) if words[1] == "namespaceSeparator" => return Readers::BOTH,
         ("left", 4) | ("top", 4) if line == "left to right direction" || line == "top to bottom direction" => {
             return Readers::BOTH
@@ -437,6 +984,7 @@ fn declaration_readers(words: &[&str]) -> Readers {
         return Readers::NONE;
     }
     // The name (a quoted name needs an alias: `"Long" as L`), then the options.
+    let mut aliased = false;
     let (name, options) = match rest {
         [quoted, as_, alias, options @ ..] if as_.eq_ignore_ascii_case("as") && is_quoted(quoted) => {
             if !is_plain_name(alias) {
@@ -445,6 +993,15 @@ fn declaration_readers(words: &[&str]) -> Readers {
             (*alias, options)
         }
         [name, as_, quoted, options @ ..] if as_.eq_ignore_ascii_case("as") && is_quoted(quoted) => (*name, options),
+        // `actor A as b`: the description types' (a class keyword refuses it).
+        [name, as_, alias, options @ ..]
+            if as_.eq_ignore_ascii_case("as") && is_plain_name(name) && is_plain_name(alias) =>
+        {
+            aliased = true;
+            (*alias, options)
+        }
+        // `actor "Client"`, `class "Long"`: a quoted name alone.
+        [quoted, options @ ..] if is_quoted(quoted) => ("quoted", options),
         [name, options @ ..] => (*name, options),
         [] => return Readers::NONE,
     };
@@ -459,6 +1016,13 @@ fn declaration_readers(words: &[&str]) -> Readers {
         return Readers::NONE;
     }
     let simple = !name.contains("::") && !name.contains('-');
+    if aliased {
+        let description = simple && (description_keyword || SHARED_KEYWORDS.contains(&keyword.as_str()));
+        return Readers {
+            class: false,
+            description,
+        };
+    }
     if class_keyword {
         Readers {
             class: true,
@@ -777,6 +1341,111 @@ mod tests {
             assert_eq!(kind, None, "{text}");
             assert!(codes.iter().any(|(_, s)| *s == Severity::Error), "{text}: {codes:?}");
         }
+    }
+
+    /// The 1-based lines of the errors, with their codes.
+    fn error_lines(text: &str) -> Vec<(usize, &'static str)> {
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (text[..usize::from(d.range.start())].matches('\n').count() + 1, d.code))
+            .collect()
+    }
+
+    #[test]
+    fn the_error_moves_to_where_the_furthest_reading_stops() {
+        // Class reads `class A` and stops at `usecase Z1`; state reads
+        // `state A` and stops at `Z1 -- Z2`; the legacy activity reading
+        // reads `B -> A b : m`; PlantUML reports line 3 for each.
+        for text in [
+            "@startuml\nclass A\nusecase Z1\n@enduml\n",
+            "@startuml\nstate A\nZ1 -- Z2\n@enduml\n",
+            "@startuml\nB -> A b : m\nZ1 -- Z2\n@enduml\n",
+            "@startuml\nnote top of A : x\nusecase Z1\n@enduml\n",
+        ] {
+            assert_eq!(error_lines(text), vec![(3, "E0241")], "{text}");
+        }
+        assert_eq!(
+            error_lines("@startuml\nclass A {\n}\nusecase Z1\n@enduml\n"),
+            vec![(4, "E0241")]
+        );
+    }
+
+    #[test]
+    fn the_moved_error_keeps_the_sequence_errors_and_their_repairs() {
+        let text = "@startuml\nAlice -> Bob : hello\nclass Order\nusecase Checkout\n@enduml\n";
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let errors: Vec<_> = analysis.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let error = errors[0];
+        assert_eq!(&text[error.range], "usecase Checkout");
+        // Both sequence errors (`class Order`, and `usecase Checkout` itself)
+        // are related locations, and their fixes are carried: together first.
+        let related: Vec<&str> = error.related.iter().map(|r| &text[r.range]).collect();
+        assert_eq!(related, vec!["class Order", "usecase Checkout"]);
+        let fix = &error.fixes[0];
+        assert!(fix.machine_applicable);
+        let (fixed, skipped) = puml_syntax::apply_edits(text, &fix.edits);
+        assert_eq!(skipped, 0);
+        assert!(fixed.contains("by puml --fix): class Order\n"), "{fixed}");
+        assert!(fixed.contains("by puml --fix): usecase Checkout\n"), "{fixed}");
+    }
+
+    #[test]
+    fn readings_stop_where_plantuml_stops_them() {
+        // The state reading takes a note by an element named nowhere, then
+        // fails on it at the end; a legacy arrow needs an activity before it.
+        for (text, line) in [
+            ("@startuml\nnote top of A : x\nClient -> Server : m\n@enduml\n", 2),
+            ("@startuml\n-> B : m\nA -left-> B : m\nautonumber\n@enduml\n", 3),
+            // The description types read `actor A as b`, the class one does not.
+            (
+                "@startuml\nusecase Z1\nactor Wallet as wallet\nactivate A\n@enduml\n",
+                4,
+            ),
+            ("@startuml\nclass A as B\nactivate A\n@enduml\n", 2),
+        ] {
+            assert_eq!(error_lines(text).first().map(|e| e.0), Some(line), "{text}");
+        }
+        // A note by an element named later is the state reading's.
+        let text = "@startuml\nnote top of A : x\nA -> B\n@enduml\n";
+        assert_eq!(kind_and_codes(text).0, Some(OtherKind::State));
+    }
+
+    #[test]
+    fn a_block_the_sequence_reading_gets_furthest_keeps_its_errors() {
+        // Class stops at `activate A` (line 3) but the sequence reading's
+        // first error is on line 4.
+        let text = "@startuml\nA -> B : m\nactivate A\nfoo bar\n@enduml\n";
+        assert_eq!(error_lines(text).first().map(|e| e.0), Some(4));
+    }
+
+    #[test]
+    fn the_warning_offers_the_sequence_repairs_as_suggestions() {
+        // PlantUML draws `A -> B hi` as a legacy activity diagram; the
+        // sequence reading's `:` is offered, never applied.
+        let text = "@startuml\nA -> B hi\n@enduml\n";
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let warning = &analysis.diagnostics[0];
+        assert_eq!(warning.code, "W0240");
+        assert!(!warning.fixes.is_empty());
+        assert!(warning.fixes.iter().all(|f| !f.machine_applicable));
+    }
+
+    #[test]
+    fn a_theme_plantuml_cannot_load_fails_every_reading() {
+        let text = "@startuml\n!theme Cerulean\nAlice -> Bob : hi\n@enduml\n";
+        assert_eq!(error_lines(text), vec![(2, "E0230")]);
+    }
+
+    #[test]
+    fn a_legacy_activity_diagram_is_another_kind() {
+        let text = "@startuml\nA -> B : before\nA -> B -> C\nB -> A : after\n@enduml\n";
+        assert_eq!(kind_and_codes(text).0, Some(OtherKind::Activity));
+        let text = "@startuml\nA -up-> B\n[*] --> A\n@enduml\n";
+        assert_eq!(kind_and_codes(text).0, Some(OtherKind::State));
     }
 
     #[test]

@@ -647,11 +647,23 @@ impl<'a> Parser<'a> {
 
     /// `-[ #red ]->`, `-[#red, dashed]->`: PlantUML takes no whitespace
     /// inside an arrow's style bracket (the line is an error); the fix
-    /// removes it.
+    /// removes it. Nor an empty bracket (`-[]->`).
     fn spaced_style_bracket(&self, line: &Line<'a>, arrow_start: usize, arrow_text: &str) -> Option<Diagnostic> {
         let open = arrow_text.find('[')?;
         let close = open + arrow_text[open..].find(']')?;
         let inner = &arrow_text[open + 1..close];
+        // `-[]->`: an empty bracket is refused too; the fix removes it.
+        if inner.is_empty() {
+            let range = self.range(line, arrow_start + open, arrow_start + close + 1);
+            return Some(
+                Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "PlantUML takes no empty style bracket in an arrow",
+                )
+                .with_fix("Remove the empty `[]`", vec![TextEdit::delete(range)]),
+            );
+        }
         if !inner.contains(char::is_whitespace) {
             return None;
         }
