@@ -162,7 +162,7 @@ impl AnalysisHost {
 
     fn from_database(db: Database) -> AnalysisHost {
         let config = Config::new(&db, None, false, None);
-        let empty = SourceFile::new(&db, None, String::new());
+        let empty = SourceFile::new(&db, None, Arc::from(""));
         AnalysisHost {
             empty,
             db,
@@ -215,7 +215,9 @@ impl AnalysisHost {
 
     /// Adds a file (its path resolves relative `!include`s). A path already
     /// known gets its text replaced and keeps its id.
-    pub fn add_file(&mut self, path: Option<PathBuf>, text: String) -> FileId {
+    /// Adds a file (a `String`, or an `Arc<str>` the caller keeps sharing).
+    pub fn add_file(&mut self, path: Option<PathBuf>, text: impl Into<Arc<str>>) -> FileId {
+        let text = text.into();
         if let Some(id) = path.as_ref().and_then(|p| self.by_path.get(p)).copied() {
             self.set_file_text(id, text);
             return id;
@@ -236,14 +238,26 @@ impl AnalysisHost {
     }
 
     /// Replaces a file's text. Setting the same text again is not a change
-    /// (no query re-runs, snapshots stay valid).
-    pub fn set_file_text(&mut self, file: FileId, text: String) {
+    /// (no query re-runs, snapshots stay valid). An `Arc<str>` is shared,
+    /// not copied: an editor that keeps the text it hands over pays for one
+    /// copy of the file per change, not one per holder.
+    pub fn set_file_text(&mut self, file: FileId, text: impl Into<Arc<str>>) {
         let Some(input) = self.files.get(&file).copied() else {
             return;
         };
-        if input.text(&self.db) != &text {
+        let text = text.into();
+        let old = input.text(&self.db);
+        if !Arc::ptr_eq(old, &text) && **old != *text {
             input.set_text(&mut self.db).to(text);
         }
+    }
+
+    /// The parses and analyses that edits replaced and the database no
+    /// longer needs: dropping the value frees them. A consumer with a
+    /// latency path (the language server) takes them after answering and
+    /// drops them off that path; one that never does keeps a bounded few.
+    pub fn take_garbage(&self) -> puml_db::RetiredValues {
+        self.db.take_garbage()
     }
 
     /// Replaces `range` (byte offsets) of a file's text with `replacement`.
@@ -270,7 +284,7 @@ impl AnalysisHost {
             self.by_path.retain(|_, id| *id != file);
             // The input itself stays in the database (salsa inputs live as
             // long as it); emptying it frees what its queries held.
-            input.set_text(&mut self.db).to(String::new());
+            input.set_text(&mut self.db).to(Arc::from(""));
             self.db.forget(input);
         }
     }
@@ -308,6 +322,11 @@ impl Analysis {
     }
 
     pub fn file_text(&self, file: FileId) -> Cancellable<String> {
+        self.with(file, |db, input, _| input.text(db).to_string())
+    }
+
+    /// The file's text, shared with the database (no copy).
+    pub fn shared_text(&self, file: FileId) -> Cancellable<Arc<str>> {
         self.with(file, |db, input, _| input.text(db).clone())
     }
 
@@ -698,7 +717,7 @@ fn fixed(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> FixOutcome {
     let diagnostics = puml_db::diagnostics(db, file, config);
     if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return FixOutcome {
-            source: text.clone(),
+            source: text.to_string(),
             applied: 0,
             rounds: 0,
             errors_before: 0,
