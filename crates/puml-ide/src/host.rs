@@ -356,6 +356,42 @@ impl Analysis {
 
     /// The participant whose name or alias is at `offset`, if any.
     pub fn participant_at(&self, file: FileId, offset: TextSize) -> Cancellable<Option<ParticipantRef>> {
+        self.participant_where(file, CursorIn::Here(offset))
+    }
+
+    /// The participant that `file` sees at `offset` of a file it includes
+    /// (`path`, as [`ParticipantRef::included_uses`] names it): how a
+    /// rename started inside an included file finds what it renames in
+    /// each file that includes it.
+    pub fn participant_at_in_include(
+        &self,
+        file: FileId,
+        path: &Path,
+        offset: TextSize,
+    ) -> Cancellable<Option<ParticipantRef>> {
+        self.participant_where(file, CursorIn::Include(path.to_path_buf(), offset))
+    }
+
+    /// Whether `file`'s analysis read the included file `path`.
+    pub fn includes(&self, file: FileId, path: &Path) -> Cancellable<bool> {
+        let wanted = path.to_string_lossy().into_owned();
+        self.with(file, move |db, input, config| {
+            included_file_text(&puml_db::analysis(db, input, config).included_files, &wanted).is_some()
+        })
+    }
+
+    /// The paths of the files `file`'s analysis read through `!include`.
+    pub fn included_paths(&self, file: FileId) -> Cancellable<Vec<PathBuf>> {
+        self.with(file, move |db, input, config| {
+            puml_db::analysis(db, input, config)
+                .included_files
+                .iter()
+                .map(|(path, _)| PathBuf::from(path))
+                .collect()
+        })
+    }
+
+    fn participant_where(&self, file: FileId, cursor: CursorIn) -> Cancellable<Option<ParticipantRef>> {
         self.with(file, move |db, input, config| {
             let analysis = puml_db::analysis(db, input, config);
             for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
@@ -373,8 +409,10 @@ impl Analysis {
                         .get(index)
                         .map(|uses| uses.iter().copied().filter(|r| spells_name(r)).collect())
                         .unwrap_or_default();
-                    if !uses.iter().any(|r| r.contains_inclusive(offset)) {
-                        continue;
+                    if let CursorIn::Here(offset) = cursor {
+                        if !uses.iter().any(|r| r.contains_inclusive(offset)) {
+                            continue;
+                        }
                     }
                     let statement = map.participants.get(index).copied().unwrap_or_default();
                     let declared_here = text
@@ -403,6 +441,28 @@ impl Analysis {
                     }
                     included_uses.sort_by(|a, b| (&a.0, a.1.start(), a.1.end()).cmp(&(&b.0, b.1.start(), b.1.end())));
                     included_uses.dedup();
+                    if let CursorIn::Include(path, offset) = &cursor {
+                        if !included_uses
+                            .iter()
+                            .any(|(file, r)| file == path && r.contains_inclusive(*offset))
+                        {
+                            continue;
+                        }
+                        if uses.is_empty() {
+                            // Used only in included files: no range here.
+                            return Some(ParticipantRef {
+                                code: participant.code.clone(),
+                                name: participant.name.clone(),
+                                alias: participant.alias.clone(),
+                                kind: participant.kind,
+                                declared: false,
+                                declaration: TextRange::default(),
+                                uses,
+                                included_declaration: None,
+                                included_uses,
+                            });
+                        }
+                    }
                     // The name inside the declaring statement, else the statement.
                     let included_declaration =
                         map.included_participants
@@ -894,6 +954,12 @@ fn rendered<'db>(
 /// The text of an included file as the analysis read it (`included`: its
 /// `(path, text)` pairs); the ranges of the source map's included uses
 /// index this text.
+/// Where a cursor is: in the file asked about, or in one it includes.
+enum CursorIn {
+    Here(TextSize),
+    Include(PathBuf, TextSize),
+}
+
 fn included_file_text<'a>(included: &'a [(String, String)], path: &str) -> Option<&'a str> {
     included
         .iter()

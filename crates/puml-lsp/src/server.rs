@@ -48,6 +48,9 @@ struct State {
     /// The last semantic tokens sent per document, for deltas.
     tokens: HashMap<String, (String, Vec<SemanticToken>)>,
     next_result: u64,
+    /// The workspace folders (from `initialize`): where the files that
+    /// include an open document are looked for.
+    roots: Vec<PathBuf>,
 }
 
 pub struct Backend {
@@ -166,6 +169,7 @@ impl Backend {
                 theme: None,
                 tokens: HashMap::new(),
                 next_result: 0,
+                roots: Vec::new(),
             })),
             docs_url: find_docs(),
         }
@@ -579,6 +583,25 @@ impl LanguageServer for Backend {
         if let Some(options) = &params.initialization_options {
             self.apply_settings(options);
         }
+        #[allow(deprecated)] // `rootUri`: older clients send only it
+        let mut roots: Vec<PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|folder| folder.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        #[allow(deprecated)]
+        if roots.is_empty() {
+            roots.extend(
+                params
+                    .root_uri
+                    .as_ref()
+                    .and_then(|u| u.to_file_path().map(|p| p.into_owned())),
+            );
+        }
+        if let Ok(mut state) = self.state.lock() {
+            state.roots = roots;
+        }
         let utf16 = PositionEncodingKind::UTF16;
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
@@ -926,16 +949,36 @@ impl LanguageServer for Backend {
             locations.extend(self.included_locations(&uri, elsewhere).await?);
             return Ok(Some(locations));
         }
-        let Some((participant, text)) = self.participant_at(&uri, position.position).await? else {
+        let local = self.participant_at(&uri, position.position).await?;
+        let mut locations: Vec<Location> = Vec::new();
+        if let Some((participant, text)) = &local {
+            let table = LineTable::new(text);
+            locations.extend(
+                participant
+                    .uses
+                    .iter()
+                    .map(|r| Location::new(uri.clone(), table.range(*r))),
+            );
+            locations.extend(self.included_locations(&uri, participant.included_uses.clone()).await?);
+        }
+        // Inside a file others include: the participant as they read it,
+        // in them and in everything they include.
+        let here = uri.clone();
+        let elsewhere = self
+            .with_includers(&uri, position.position, move |includers, offset, text| {
+                let found = includers.participant_references(offset);
+                Backend::includer_locations(&here, text, includers, &found)
+            })
+            .await?
+            .unwrap_or_default();
+        for location in elsewhere {
+            if !locations.contains(&location) {
+                locations.push(location);
+            }
+        }
+        if local.is_none() && locations.is_empty() {
             return Ok(None);
-        };
-        let table = LineTable::new(&text);
-        let mut locations: Vec<Location> = participant
-            .uses
-            .iter()
-            .map(|r| Location::new(uri.clone(), table.range(*r)))
-            .collect();
-        locations.extend(self.included_locations(&uri, participant.included_uses).await?);
+        }
         Ok(Some(locations))
     }
 
@@ -995,7 +1038,22 @@ impl LanguageServer for Backend {
                 }));
         }
         let Some((participant, text)) = self.participant_at(&params.text_document.uri, params.position).await? else {
-            return Ok(None);
+            // Inside a file others include: the name they read there.
+            let uri = params.text_document.uri.clone();
+            let found = self
+                .with_includers(&uri, params.position, |includers, offset, text| {
+                    let (_, range) = includers.participant_name_at(offset)?;
+                    let table = LineTable::new(text);
+                    Some(PrepareRenameResponse::RangeWithPlaceholder {
+                        range: table.range(range),
+                        placeholder: text
+                            .get(range.start().into()..range.end().into())?
+                            .trim_matches('"')
+                            .to_string(),
+                    })
+                })
+                .await?;
+            return Ok(found.flatten());
         };
         let table = LineTable::new(&text);
         let offset = table.offset(params.position);
@@ -1044,8 +1102,47 @@ impl LanguageServer for Backend {
             }
             return Ok(Some(edit));
         }
+        // Inside a file others include: the rename as each of them reads
+        // it, in them and in everything they include (this file too).
+        let here = uri.clone();
+        let to = params.new_name.clone();
+        let elsewhere = self
+            .with_includers(&uri, position.position, move |includers, offset, text| {
+                let renamed = includers.rename_participant(offset, &to)?;
+                Some(renamed.map(|files| {
+                    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+                    for (path, edits) in files {
+                        let ranges: Vec<(PathBuf, puml_syntax::TextRange)> =
+                            edits.iter().map(|e| (path.clone(), e.range)).collect();
+                        let locations = Backend::includer_location_each(&here, text, includers, &ranges);
+                        for (location, edit) in locations.into_iter().zip(&edits) {
+                            let Some(location) = location else {
+                                continue;
+                            };
+                            changes
+                                .entry(location.uri)
+                                .or_default()
+                                .push(TextEdit::new(location.range, edit.new_text.clone()));
+                        }
+                    }
+                    changes
+                }))
+            })
+            .await?
+            .flatten();
+        let elsewhere = match elsewhere {
+            Some(Ok(changes)) => Some(changes),
+            Some(Err(error)) => return Err(Error::invalid_params(format!("cannot rename: {error:?}"))),
+            None => None,
+        };
         let Some((participant, _)) = self.participant_at(&uri, position.position).await? else {
-            return Err(Error::invalid_params("there is no participant to rename here"));
+            return match elsewhere {
+                Some(changes) => Ok(Some(WorkspaceEdit {
+                    changes: Some(changes),
+                    ..WorkspaceEdit::default()
+                })),
+                None => Err(Error::invalid_params("there is no participant to rename here")),
+            };
         };
         let snapshot = self.snapshot(&uri)?;
         let (from, to) = (participant.code.clone(), params.new_name.clone());
@@ -1072,6 +1169,12 @@ impl LanguageServer for Backend {
                         continue;
                     };
                     changes.insert(target, to_lsp_edits(&LineTable::new(&text), edits));
+                }
+                // The includers' edits win for every file they reach (this
+                // one included): they read each of those files whole, and
+                // two sets of edits over one file could overlap.
+                for (target, edits) in elsewhere.into_iter().flatten() {
+                    changes.insert(target, edits);
                 }
                 Ok(Some(edit))
             }
@@ -1325,6 +1428,90 @@ impl Backend {
             Ok(locations)
         })
         .await
+    }
+
+    /// The files that include `uri`'s document (open documents first, then
+    /// diagram files under the workspace folders and the include root),
+    /// analysed, handed to `answer` with the cursor's byte offset and the
+    /// document's text, on the blocking pool; `None` for a document that is
+    /// not a file.
+    async fn with_includers<T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        position: Position,
+        answer: impl FnOnce(&puml_ide::includers::Includers, puml_syntax::TextSize, &str) -> T + Send + 'static,
+    ) -> Result<Option<T>> {
+        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
+            return Ok(None);
+        };
+        let (config, open, roots, text) = {
+            let state = self.lock()?;
+            let text = state
+                .documents
+                .get(&key(uri))
+                .map(|d| d.text.clone())
+                .ok_or_else(|| unknown_document(uri))?;
+            let open: Vec<(PathBuf, Arc<str>)> = state
+                .documents
+                .iter()
+                .filter_map(|(k, d)| {
+                    let uri: Uri = k.parse().ok()?;
+                    Some((uri.to_file_path()?.into_owned(), d.text.clone()))
+                })
+                .collect();
+            let config = state.host.config().clone();
+            let mut roots = state.roots.clone();
+            roots.extend(config.include_root.clone());
+            roots.dedup();
+            (config, open, roots, text)
+        };
+        let offset = puml_syntax::TextSize::from(LineTable::new(&text).offset(position) as u32);
+        blocking(move || {
+            let found = puml_ide::includers::Includers::find(config, &open, &roots, &path);
+            Ok(Some(answer(&found, offset, &text)))
+        })
+        .await
+    }
+
+    /// `(file, range)` pairs as locations: ranges in `uri`'s document
+    /// index `text`, the others the text the includers' analyses read.
+    fn includer_locations(
+        uri: &Uri,
+        text: &str,
+        includers: &puml_ide::includers::Includers,
+        ranges: &[(PathBuf, puml_syntax::TextRange)],
+    ) -> Vec<Location> {
+        Backend::includer_location_each(uri, text, includers, ranges)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// [`Backend::includer_locations`], one answer per pair (`None` for a
+    /// file whose text or URI is unknown).
+    fn includer_location_each(
+        uri: &Uri,
+        text: &str,
+        includers: &puml_ide::includers::Includers,
+        ranges: &[(PathBuf, puml_syntax::TextRange)],
+    ) -> Vec<Option<Location>> {
+        let here = uri.to_file_path().map(|p| p.into_owned());
+        let here = here.map(|p| std::fs::canonicalize(&p).unwrap_or(p));
+        let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+        let mut locations = Vec::new();
+        for (path, range) in ranges {
+            if Some(path) == here.as_ref() {
+                locations.push(Some(Location::new(uri.clone(), LineTable::new(text).range(*range))));
+                continue;
+            }
+            let text = texts.entry(path.clone()).or_insert_with(|| includers.text(path));
+            let location = match (text.as_deref(), Uri::from_file_path(path)) {
+                (Some(text), Some(target)) => Some(Location::new(target, LineTable::new(text).range(*range))),
+                _ => None,
+            };
+            locations.push(location);
+        }
+        locations
     }
 
     /// The preprocessor symbol (`$variable`, procedure, function) at `position`.
