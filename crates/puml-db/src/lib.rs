@@ -63,12 +63,15 @@ pub trait Db: salsa::Database {
     ) -> Arc<Analysis>;
 }
 
+/// A file's last parse with the text it was made from (shared with the input).
+type RememberedParse = (Arc<str>, Parse);
+
 /// A file's last analysis with the parse it was made from.
 type RememberedAnalysis = (Parse, Arc<Analysis>);
 
 /// A parse or analysis an edit replaced.
 enum Garbage {
-    Parse(#[allow(dead_code)] (Arc<str>, Parse)),
+    Parse(#[allow(dead_code)] RememberedParse),
     Analysis(#[allow(dead_code)] RememberedAnalysis),
 }
 
@@ -109,7 +112,7 @@ pub struct Database {
     /// The last parse of each file and its text. Not a salsa value: the
     /// result of `parse` does not depend on it (a re-parse equals a full
     /// parse), it only makes the next one cheaper.
-    last_parses: Arc<Mutex<HashMap<SourceFile, (Arc<str>, Parse)>>>,
+    last_parses: Arc<Mutex<HashMap<SourceFile, RememberedParse>>>,
     /// The last analysis of each file (per configuration), for the same
     /// reason: a label edit derives the next one from it.
     last_analyses: Arc<Mutex<HashMap<(SourceFile, Config), RememberedAnalysis>>>,

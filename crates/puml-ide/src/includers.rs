@@ -106,6 +106,9 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Edits per file: canonical path, edits sorted by range.
+pub type FileEdits = Vec<(PathBuf, Vec<TextEdit>)>;
+
 /// The files that include one file, analysed.
 pub struct Includers {
     host: AnalysisHost,
@@ -192,11 +195,7 @@ impl Includers {
     /// (canonical paths), each file's sorted and without repeats (an
     /// included file read by two includers gets its edits once). `None`
     /// when no includer sees a participant there.
-    pub fn rename_participant(
-        &self,
-        offset: TextSize,
-        to: &str,
-    ) -> Option<Result<Vec<(PathBuf, Vec<TextEdit>)>, EditError>> {
+    pub fn rename_participant(&self, offset: TextSize, to: &str) -> Option<Result<FileEdits, EditError>> {
         let analysis = self.host.analysis();
         let mut edits: BTreeMap<PathBuf, Vec<TextEdit>> = BTreeMap::new();
         let mut any = false;
