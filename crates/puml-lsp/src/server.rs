@@ -30,9 +30,6 @@ pub const NORMALIZE_KIND: &str = "source.normalize.puml";
 struct Document {
     file: FileId,
     version: i32,
-    /// Whether the last diagnostics of this document were quick to compute
-    /// (under [`QUICK_DIAGNOSTICS`]): the next ones are computed in place.
-    quick: bool,
     /// Where edits land (see `text::apply_rope_change`).
     rope: ropey::Rope,
     /// The rope's text, shared with the host and the snapshots (one copy
@@ -110,34 +107,6 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Cancellable<T> + Sen
         }),
     }
 }
-
-/// Runs analysis work on this thread when the runtime allows it
-/// (`block_in_place` on the multi-threaded runtime), else like [`blocking`].
-/// For work known to be short: the hop to the blocking pool and back is
-/// two thread wake-ups, which cost as much as re-analysing a typed
-/// character in a 5,000-line file; but while it runs, no other message is
-/// read, so long work must go through [`blocking`] (a newer edit can cancel
-/// it there).
-async fn here<T: Send + 'static>(work: impl FnOnce() -> Cancellable<T> + Send + 'static) -> Result<T> {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    let multi_thread = Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
-    if !multi_thread {
-        return blocking(work).await;
-    }
-    match tokio::task::block_in_place(|| std::panic::catch_unwind(AssertUnwindSafe(work))) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(_cancelled)) => Err(content_modified()),
-        Err(_) => Err(Error {
-            code: ErrorCode::InternalError,
-            message: "puml-lsp failed on this request (a bug: the server keeps running)".into(),
-            data: None,
-        }),
-    }
-}
-
-/// Diagnostics that took longer than this last time are computed on the
-/// blocking pool (see [`here`]).
-const QUICK_DIAGNOSTICS: std::time::Duration = std::time::Duration::from_millis(1);
 
 fn key(uri: &Uri) -> String {
     uri.as_str().to_string()
@@ -219,10 +188,7 @@ impl Backend {
         let Ok(snapshot) = self.snapshot(&uri) else {
             return;
         };
-        let (lint, quick) = match self.state.lock() {
-            Ok(state) => (state.lint, state.documents.get(&key(&uri)).is_some_and(|d| d.quick)),
-            Err(_) => (true, false),
-        };
+        let lint = self.state.lock().map(|s| s.lint).unwrap_or(true);
         let version = snapshot.version;
         let docs = self.docs_url.clone();
         let target = uri.clone();
@@ -240,17 +206,7 @@ impl Backend {
                 .map(|d| to_lsp_diagnostic(&table, &snapshot.text, &target, docs.as_deref(), d))
                 .collect::<Vec<_>>())
         };
-        // After a keystroke the diagnostics usually come from the previous
-        // ones in a fraction of a millisecond: then they are computed here,
-        // without the two thread hops of the blocking pool (see `here`).
-        let start = std::time::Instant::now();
-        let result = if quick { here(work).await } else { blocking(work).await };
-        let quick = result.is_ok() && start.elapsed() < QUICK_DIAGNOSTICS;
-        if let Ok(mut state) = self.state.lock() {
-            if let Some(document) = state.documents.get_mut(&key(&uri)) {
-                document.quick = quick;
-            }
-        }
+        let result = blocking(work).await;
         match result {
             Ok(diagnostics) if self.current_version(&uri) == Some(version) => {
                 self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
@@ -712,7 +668,6 @@ impl LanguageServer for Backend {
                 Document {
                     file,
                     version: document.version,
-                    quick: false,
                     rope: ropey::Rope::from_str(&text),
                     text,
                 },
