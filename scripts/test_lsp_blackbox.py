@@ -376,6 +376,45 @@ async def test_navigation_and_rename_reach_included_files(client: LanguageClient
     assert apply_edits(macros_text, renamed.changes[macros]) == macros_text.replace("$hello", "$wave")
 
 
+async def test_rename_started_inside_an_included_file(client: LanguageClient):
+    # The cursor is in the included file; the diagram that includes it is
+    # not open: the server finds it under the workspace folder.
+    folder = pathlib.Path("/tmp/puml-lsp-blackbox/crew")
+    folder.mkdir(parents=True, exist_ok=True)
+    crew_text = "actor Pilot\nparticipant Tower\nPilot -> Tower : hello\n"
+    (folder / "crew.iuml").write_text(crew_text, encoding="utf-8")
+    flight_text = "@startuml\n!include crew.iuml\nPilot -> Tower : takeoff\nnote over Pilot : Pilot speaks\n@enduml\n"
+    (folder / "flight.puml").write_text(flight_text, encoding="utf-8")
+    (folder / "other.puml").write_text("@startuml\nPilot -> Tower : unrelated\n@enduml\n", encoding="utf-8")
+    crew = (folder / "crew.iuml").as_uri()
+    flight = (folder / "flight.puml").as_uri()
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(
+            text_document=t.TextDocumentItem(uri=crew, language_id="puml", version=1, text=crew_text)
+        )
+    )
+    prepared = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(text_document=doc(crew), position=t.Position(0, 8))
+    )
+    assert prepared.placeholder == "Pilot" and prepared.range.start == t.Position(0, 6), prepared
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(crew), position=t.Position(0, 8), context=t.ReferenceContext(include_declaration=True)
+        )
+    )
+    assert sorted((r.uri, r.range.start.line, r.range.start.character) for r in references) == sorted(
+        [(crew, 0, 6), (crew, 2, 0), (flight, 2, 0), (flight, 3, 10)]
+    ), references
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(crew), position=t.Position(0, 8), new_name="Captain")
+    )
+    assert set(renamed.changes) == {crew, flight}, renamed
+    assert apply_edits(crew_text, renamed.changes[crew]) == crew_text.replace("Pilot", "Captain")
+    assert apply_edits(flight_text, renamed.changes[flight]) == flight_text.replace(
+        "Pilot -> ", "Captain -> "
+    ).replace("over Pilot", "over Captain")
+
+
 async def test_refactors(client: LanguageClient):
     uri = "file:///tmp/puml-lsp-blackbox/refactor.puml"
     text = "@startuml\nAlice -> Bob : hi\nBob -> Alice : ok\n@enduml\n"

@@ -165,7 +165,7 @@ fn incremental() {
     text.push_str("@enduml\n");
     let lines = text.lines().count();
     let mut db = Database::default();
-    let file = SourceFile::new(&db, None, text.clone());
+    let file = SourceFile::new(&db, None, text.clone().into());
     let config = Config::new(&db, None, false, None);
     let cold = Instant::now();
     let count = diagnostics(&db, file, config).len();
@@ -177,7 +177,7 @@ fn incremental() {
         let mut edited = text.clone();
         edited.replace_range(target..target + 1, &digit.to_string());
         let start = Instant::now();
-        file.set_text(&mut db).to(edited);
+        file.set_text(&mut db).to(edited.into());
         std::hint::black_box(diagnostics(&db, file, config).len());
         samples.push(start.elapsed());
     }

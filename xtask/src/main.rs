@@ -29,9 +29,10 @@ tasks:
                                         database, PlantUML -checkonly timing when installed
   bench-workflow [--activities N]      agent-workflow import of a generated 1,000-activity
                                         diagram (target ≤ 10 ms), with validate and export
-  bench-lsp                             language server latencies on a 5,000-line diagram (edit →
+  bench-lsp [--edits-only N]            language server latencies on a 5,000-line diagram (edit →
                                         diagnostics, hover, completion, tokens, formatting) and the
-                                        MCP server's repeated check through its host vs uncached
+                                        MCP server's repeated check through its host vs uncached;
+                                        --edits-only: open + N edits only (for callgrind)
   fix-rate [--bin PATH] [--mutants DIR] [--verbose]
                                         `puml check --fix` on every PlantUML-invalid mutant and
                                         test-data diagram, judged again by PlantUML: the repaired

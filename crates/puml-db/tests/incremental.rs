@@ -12,7 +12,7 @@ fn executed(log: &[String], query: &str) -> bool {
 #[test]
 fn comment_edit_reparses_but_keeps_the_model() {
     let mut db = Database::with_execution_log();
-    let file = SourceFile::new(&db, None, DIAGRAM.to_string());
+    let file = SourceFile::new(&db, None, DIAGRAM.to_string().into());
     let config = Config::new(&db, None, false, None);
     let before = summary(&db, file, config);
     assert_eq!(before.participants, 2);
@@ -25,7 +25,7 @@ fn comment_edit_reparses_but_keeps_the_model() {
 
     // Edit inside the comment only.
     file.set_text(&mut db)
-        .to(DIAGRAM.replace("a comment", "a longer comment"));
+        .to(DIAGRAM.replace("a comment", "a longer comment").into());
     let after = summary(&db, file, config);
     let _ = scenes(&db, file, config);
     let second = db.take_log();
@@ -46,7 +46,7 @@ fn comment_edit_reparses_but_keeps_the_model() {
 
     // A real edit re-runs everything downstream.
     file.set_text(&mut db)
-        .to(DIAGRAM.replace("Bob --> Alice", "Bob --> Carol"));
+        .to(DIAGRAM.replace("Bob --> Alice", "Bob --> Carol").into());
     let changed = summary(&db, file, config);
     let third = db.take_log();
     assert_eq!(changed.participants, 3);
@@ -56,11 +56,11 @@ fn comment_edit_reparses_but_keeps_the_model() {
 #[test]
 fn diagnostics_follow_edits() {
     let mut db = Database::default();
-    let file = SourceFile::new(&db, None, DIAGRAM.to_string());
+    let file = SourceFile::new(&db, None, DIAGRAM.to_string().into());
     let config = Config::new(&db, None, false, None);
     assert!(diagnostics(&db, file, config).is_empty());
     file.set_text(&mut db)
-        .to(DIAGRAM.replace("Bob --> Alice : hi", "endloop"));
+        .to(DIAGRAM.replace("Bob --> Alice : hi", "endloop").into());
     let found = diagnostics(&db, file, config);
     assert_eq!(found[0].code, "E0105", "{found:?}");
     assert_eq!(document(&db, file, config).diagrams.len(), 1);
@@ -76,7 +76,7 @@ fn included_files_are_inputs() {
     let main = dir.join("main.puml");
     let text = "@startuml\n!include parts.iuml\nIncluded -> Other\n@enduml\n";
     let mut db = Database::default();
-    let file = SourceFile::new(&db, Some(main), text.to_string());
+    let file = SourceFile::new(&db, Some(main), text.to_string().into());
     let config = Config::new(&db, None, false, None);
     let first = summary(&db, file, config);
     assert_eq!(first.participants, 2, "{:?}", diagnostics(&db, file, config));
@@ -96,7 +96,7 @@ fn typed_edits_give_the_diagnostics_of_a_fresh_analysis() {
     }
     text.push_str("@enduml\n");
     let mut db = Database::default();
-    let file = SourceFile::new(&db, None, text.clone());
+    let file = SourceFile::new(&db, None, text.clone().into());
     let config = Config::new(&db, None, false, None);
     let _ = diagnostics(&db, file, config);
     let at = text.find("step 20").unwrap();
@@ -112,7 +112,7 @@ fn typed_edits_give_the_diagnostics_of_a_fresh_analysis() {
     states.extend(states.clone().into_iter().rev());
     states.push(text.replace("A -> B : step 3\n", "deactivate C\n"));
     for state in states {
-        file.set_text(&mut db).to(state.clone());
+        file.set_text(&mut db).to(state.clone().into());
         let fresh = puml_sema::analyze(&state, &Default::default(), &puml_sema::NoIncludes);
         assert_eq!(diagnostics(&db, file, config), &fresh.diagnostics, "{state}");
     }

@@ -162,7 +162,7 @@ impl AnalysisHost {
 
     fn from_database(db: Database) -> AnalysisHost {
         let config = Config::new(&db, None, false, None);
-        let empty = SourceFile::new(&db, None, String::new());
+        let empty = SourceFile::new(&db, None, Arc::from(""));
         AnalysisHost {
             empty,
             db,
@@ -215,7 +215,9 @@ impl AnalysisHost {
 
     /// Adds a file (its path resolves relative `!include`s). A path already
     /// known gets its text replaced and keeps its id.
-    pub fn add_file(&mut self, path: Option<PathBuf>, text: String) -> FileId {
+    /// Adds a file (a `String`, or an `Arc<str>` the caller keeps sharing).
+    pub fn add_file(&mut self, path: Option<PathBuf>, text: impl Into<Arc<str>>) -> FileId {
+        let text = text.into();
         if let Some(id) = path.as_ref().and_then(|p| self.by_path.get(p)).copied() {
             self.set_file_text(id, text);
             return id;
@@ -236,14 +238,26 @@ impl AnalysisHost {
     }
 
     /// Replaces a file's text. Setting the same text again is not a change
-    /// (no query re-runs, snapshots stay valid).
-    pub fn set_file_text(&mut self, file: FileId, text: String) {
+    /// (no query re-runs, snapshots stay valid). An `Arc<str>` is shared,
+    /// not copied: an editor that keeps the text it hands over pays for one
+    /// copy of the file per change, not one per holder.
+    pub fn set_file_text(&mut self, file: FileId, text: impl Into<Arc<str>>) {
         let Some(input) = self.files.get(&file).copied() else {
             return;
         };
-        if input.text(&self.db) != &text {
+        let text = text.into();
+        let old = input.text(&self.db);
+        if !Arc::ptr_eq(old, &text) && **old != *text {
             input.set_text(&mut self.db).to(text);
         }
+    }
+
+    /// The parses and analyses that edits replaced and the database no
+    /// longer needs: dropping the value frees them. A consumer with a
+    /// latency path (the language server) takes them after answering and
+    /// drops them off that path; one that never does keeps a bounded few.
+    pub fn take_garbage(&self) -> puml_db::RetiredValues {
+        self.db.take_garbage()
     }
 
     /// Replaces `range` (byte offsets) of a file's text with `replacement`.
@@ -270,7 +284,7 @@ impl AnalysisHost {
             self.by_path.retain(|_, id| *id != file);
             // The input itself stays in the database (salsa inputs live as
             // long as it); emptying it frees what its queries held.
-            input.set_text(&mut self.db).to(String::new());
+            input.set_text(&mut self.db).to(Arc::from(""));
             self.db.forget(input);
         }
     }
@@ -308,6 +322,11 @@ impl Analysis {
     }
 
     pub fn file_text(&self, file: FileId) -> Cancellable<String> {
+        self.with(file, |db, input, _| input.text(db).to_string())
+    }
+
+    /// The file's text, shared with the database (no copy).
+    pub fn shared_text(&self, file: FileId) -> Cancellable<Arc<str>> {
         self.with(file, |db, input, _| input.text(db).clone())
     }
 
@@ -337,6 +356,42 @@ impl Analysis {
 
     /// The participant whose name or alias is at `offset`, if any.
     pub fn participant_at(&self, file: FileId, offset: TextSize) -> Cancellable<Option<ParticipantRef>> {
+        self.participant_where(file, CursorIn::Here(offset))
+    }
+
+    /// The participant that `file` sees at `offset` of a file it includes
+    /// (`path`, as [`ParticipantRef::included_uses`] names it): how a
+    /// rename started inside an included file finds what it renames in
+    /// each file that includes it.
+    pub fn participant_at_in_include(
+        &self,
+        file: FileId,
+        path: &Path,
+        offset: TextSize,
+    ) -> Cancellable<Option<ParticipantRef>> {
+        self.participant_where(file, CursorIn::Include(path.to_path_buf(), offset))
+    }
+
+    /// Whether `file`'s analysis read the included file `path`.
+    pub fn includes(&self, file: FileId, path: &Path) -> Cancellable<bool> {
+        let wanted = path.to_string_lossy().into_owned();
+        self.with(file, move |db, input, config| {
+            included_file_text(&puml_db::analysis(db, input, config).included_files, &wanted).is_some()
+        })
+    }
+
+    /// The paths of the files `file`'s analysis read through `!include`.
+    pub fn included_paths(&self, file: FileId) -> Cancellable<Vec<PathBuf>> {
+        self.with(file, move |db, input, config| {
+            puml_db::analysis(db, input, config)
+                .included_files
+                .iter()
+                .map(|(path, _)| PathBuf::from(path))
+                .collect()
+        })
+    }
+
+    fn participant_where(&self, file: FileId, cursor: CursorIn) -> Cancellable<Option<ParticipantRef>> {
         self.with(file, move |db, input, config| {
             let analysis = puml_db::analysis(db, input, config);
             for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
@@ -354,8 +409,10 @@ impl Analysis {
                         .get(index)
                         .map(|uses| uses.iter().copied().filter(|r| spells_name(r)).collect())
                         .unwrap_or_default();
-                    if !uses.iter().any(|r| r.contains_inclusive(offset)) {
-                        continue;
+                    if let CursorIn::Here(offset) = cursor {
+                        if !uses.iter().any(|r| r.contains_inclusive(offset)) {
+                            continue;
+                        }
                     }
                     let statement = map.participants.get(index).copied().unwrap_or_default();
                     let declared_here = text
@@ -384,6 +441,28 @@ impl Analysis {
                     }
                     included_uses.sort_by(|a, b| (&a.0, a.1.start(), a.1.end()).cmp(&(&b.0, b.1.start(), b.1.end())));
                     included_uses.dedup();
+                    if let CursorIn::Include(path, offset) = &cursor {
+                        if !included_uses
+                            .iter()
+                            .any(|(file, r)| file == path && r.contains_inclusive(*offset))
+                        {
+                            continue;
+                        }
+                        if uses.is_empty() {
+                            // Used only in included files: no range here.
+                            return Some(ParticipantRef {
+                                code: participant.code.clone(),
+                                name: participant.name.clone(),
+                                alias: participant.alias.clone(),
+                                kind: participant.kind,
+                                declared: false,
+                                declaration: TextRange::default(),
+                                uses,
+                                included_declaration: None,
+                                included_uses,
+                            });
+                        }
+                    }
                     // The name inside the declaring statement, else the statement.
                     let included_declaration =
                         map.included_participants
@@ -698,7 +777,7 @@ fn fixed(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> FixOutcome {
     let diagnostics = puml_db::diagnostics(db, file, config);
     if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
         return FixOutcome {
-            source: text.clone(),
+            source: text.to_string(),
             applied: 0,
             rounds: 0,
             errors_before: 0,
@@ -875,6 +954,12 @@ fn rendered<'db>(
 /// The text of an included file as the analysis read it (`included`: its
 /// `(path, text)` pairs); the ranges of the source map's included uses
 /// index this text.
+/// Where a cursor is: in the file asked about, or in one it includes.
+enum CursorIn {
+    Here(TextSize),
+    Include(PathBuf, TextSize),
+}
+
 fn included_file_text<'a>(included: &'a [(String, String)], path: &str) -> Option<&'a str> {
     included
         .iter()

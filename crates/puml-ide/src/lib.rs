@@ -16,6 +16,7 @@ pub mod fs;
 pub mod fuzz;
 pub mod highlight;
 pub mod host;
+pub mod includers;
 pub mod lint;
 pub mod mermaid;
 pub mod normalize;

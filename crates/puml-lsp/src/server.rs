@@ -32,8 +32,9 @@ struct Document {
     version: i32,
     /// Where edits land (see `text::apply_rope_change`).
     rope: ropey::Rope,
-    /// The rope's text, as the host and the snapshots read it.
-    text: String,
+    /// The rope's text, shared with the host and the snapshots (one copy
+    /// of the file per change, whoever reads it).
+    text: Arc<str>,
 }
 
 struct State {
@@ -44,6 +45,9 @@ struct State {
     /// The last semantic tokens sent per document, for deltas.
     tokens: HashMap<String, (String, Vec<SemanticToken>)>,
     next_result: u64,
+    /// The workspace folders (from `initialize`): where the files that
+    /// include an open document are looked for.
+    roots: Vec<PathBuf>,
 }
 
 pub struct Backend {
@@ -64,7 +68,7 @@ pub fn service() -> (LspService<Backend>, ClientSocket) {
 struct Snapshot {
     analysis: Analysis,
     file: FileId,
-    text: String,
+    text: Arc<str>,
     version: i32,
 }
 
@@ -134,6 +138,7 @@ impl Backend {
                 theme: None,
                 tokens: HashMap::new(),
                 next_result: 0,
+                roots: Vec::new(),
             })),
             docs_url: find_docs(),
         }
@@ -187,7 +192,7 @@ impl Backend {
         let version = snapshot.version;
         let docs = self.docs_url.clone();
         let target = uri.clone();
-        let result = blocking(move || {
+        let work = move || {
             let mut found = snapshot.analysis.diagnostics(snapshot.file)?;
             if lint {
                 found.extend(snapshot.analysis.lint(snapshot.file, &LintOptions::default())?);
@@ -200,13 +205,21 @@ impl Backend {
                 .iter()
                 .map(|d| to_lsp_diagnostic(&table, &snapshot.text, &target, docs.as_deref(), d))
                 .collect::<Vec<_>>())
-        })
-        .await;
+        };
+        let result = blocking(work).await;
         match result {
             Ok(diagnostics) if self.current_version(&uri) == Some(version) => {
                 self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
             }
             Ok(_) | Err(_) => {}
+        }
+        // The parse and analysis this edit replaced are freed here, after
+        // publishing and on another thread: freeing a 5,000-line model
+        // costs a tenth of a label edit, none of it needed for the answer.
+        if let Ok(state) = self.state.lock() {
+            let garbage = state.host.take_garbage();
+            drop(state);
+            drop(tokio::task::spawn_blocking(move || drop(garbage)));
         }
     }
 
@@ -455,7 +468,7 @@ fn refactors(
         let normalized = snapshot
             .analysis
             .normalize(snapshot.file, &NormalizeOptions::default())?;
-        if normalized.source != snapshot.text {
+        if *normalized.source != *snapshot.text {
             actions.push(action(
                 "Normalize the file (declare participants, format)".to_string(),
                 CodeActionKind::from(NORMALIZE_KIND.to_string()),
@@ -525,6 +538,25 @@ impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         if let Some(options) = &params.initialization_options {
             self.apply_settings(options);
+        }
+        #[allow(deprecated)] // `rootUri`: older clients send only it
+        let mut roots: Vec<PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|folder| folder.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        #[allow(deprecated)]
+        if roots.is_empty() {
+            roots.extend(
+                params
+                    .root_uri
+                    .as_ref()
+                    .and_then(|u| u.to_file_path().map(|p| p.into_owned())),
+            );
+        }
+        if let Ok(mut state) = self.state.lock() {
+            state.roots = roots;
         }
         let utf16 = PositionEncodingKind::UTF16;
         Ok(InitializeResult {
@@ -622,21 +654,22 @@ impl LanguageServer for Backend {
                 return;
             };
             let path = document.uri.to_file_path().map(|p| p.into_owned());
+            let text: Arc<str> = Arc::from(document.text);
             let file = match state.documents.get(&key(&document.uri)) {
                 Some(open) => {
                     let file = open.file;
-                    state.host.set_file_text(file, document.text.clone());
+                    state.host.set_file_text(file, text.clone());
                     file
                 }
-                None => state.host.add_file(path, document.text.clone()),
+                None => state.host.add_file(path, text.clone()),
             };
             state.documents.insert(
                 key(&document.uri),
                 Document {
                     file,
                     version: document.version,
-                    rope: ropey::Rope::from_str(&document.text),
-                    text: document.text,
+                    rope: ropey::Rope::from_str(&text),
+                    text,
                 },
             );
         }
@@ -656,7 +689,7 @@ impl LanguageServer for Backend {
             for change in &params.content_changes {
                 apply_rope_change(&mut document.rope, change.range, &change.text);
             }
-            document.text = document.rope.to_string();
+            document.text = Arc::from(document.rope.to_string());
             document.version = params.text_document.version;
             host.set_file_text(document.file, document.text.clone());
         }
@@ -723,7 +756,7 @@ impl LanguageServer for Backend {
             }
             if want_fix_all {
                 let outcome = snapshot.analysis.fix_all(snapshot.file)?;
-                if outcome.applied > 0 && outcome.source != snapshot.text {
+                if outcome.applied > 0 && *outcome.source != *snapshot.text {
                     let edits = puml_ide::format::line_edits(&snapshot.text, &outcome.source);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Fix all auto-fixable problems ({} fix(es))", outcome.applied),
@@ -871,16 +904,36 @@ impl LanguageServer for Backend {
             locations.extend(self.included_locations(&uri, elsewhere).await?);
             return Ok(Some(locations));
         }
-        let Some((participant, text)) = self.participant_at(&uri, position.position).await? else {
+        let local = self.participant_at(&uri, position.position).await?;
+        let mut locations: Vec<Location> = Vec::new();
+        if let Some((participant, text)) = &local {
+            let table = LineTable::new(text);
+            locations.extend(
+                participant
+                    .uses
+                    .iter()
+                    .map(|r| Location::new(uri.clone(), table.range(*r))),
+            );
+            locations.extend(self.included_locations(&uri, participant.included_uses.clone()).await?);
+        }
+        // Inside a file others include: the participant as they read it,
+        // in them and in everything they include.
+        let here = uri.clone();
+        let elsewhere = self
+            .with_includers(&uri, position.position, move |includers, offset, text| {
+                let found = includers.participant_references(offset);
+                Backend::includer_locations(&here, text, includers, &found)
+            })
+            .await?
+            .unwrap_or_default();
+        for location in elsewhere {
+            if !locations.contains(&location) {
+                locations.push(location);
+            }
+        }
+        if local.is_none() && locations.is_empty() {
             return Ok(None);
-        };
-        let table = LineTable::new(&text);
-        let mut locations: Vec<Location> = participant
-            .uses
-            .iter()
-            .map(|r| Location::new(uri.clone(), table.range(*r)))
-            .collect();
-        locations.extend(self.included_locations(&uri, participant.included_uses).await?);
+        }
         Ok(Some(locations))
     }
 
@@ -940,7 +993,22 @@ impl LanguageServer for Backend {
                 }));
         }
         let Some((participant, text)) = self.participant_at(&params.text_document.uri, params.position).await? else {
-            return Ok(None);
+            // Inside a file others include: the name they read there.
+            let uri = params.text_document.uri.clone();
+            let found = self
+                .with_includers(&uri, params.position, |includers, offset, text| {
+                    let (_, range) = includers.participant_name_at(offset)?;
+                    let table = LineTable::new(text);
+                    Some(PrepareRenameResponse::RangeWithPlaceholder {
+                        range: table.range(range),
+                        placeholder: text
+                            .get(range.start().into()..range.end().into())?
+                            .trim_matches('"')
+                            .to_string(),
+                    })
+                })
+                .await?;
+            return Ok(found.flatten());
         };
         let table = LineTable::new(&text);
         let offset = table.offset(params.position);
@@ -989,8 +1057,47 @@ impl LanguageServer for Backend {
             }
             return Ok(Some(edit));
         }
+        // Inside a file others include: the rename as each of them reads
+        // it, in them and in everything they include (this file too).
+        let here = uri.clone();
+        let to = params.new_name.clone();
+        let elsewhere = self
+            .with_includers(&uri, position.position, move |includers, offset, text| {
+                let renamed = includers.rename_participant(offset, &to)?;
+                Some(renamed.map(|files| {
+                    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+                    for (path, edits) in files {
+                        let ranges: Vec<(PathBuf, puml_syntax::TextRange)> =
+                            edits.iter().map(|e| (path.clone(), e.range)).collect();
+                        let locations = Backend::includer_location_each(&here, text, includers, &ranges);
+                        for (location, edit) in locations.into_iter().zip(&edits) {
+                            let Some(location) = location else {
+                                continue;
+                            };
+                            changes
+                                .entry(location.uri)
+                                .or_default()
+                                .push(TextEdit::new(location.range, edit.new_text.clone()));
+                        }
+                    }
+                    changes
+                }))
+            })
+            .await?
+            .flatten();
+        let elsewhere = match elsewhere {
+            Some(Ok(changes)) => Some(changes),
+            Some(Err(error)) => return Err(Error::invalid_params(format!("cannot rename: {error:?}"))),
+            None => None,
+        };
         let Some((participant, _)) = self.participant_at(&uri, position.position).await? else {
-            return Err(Error::invalid_params("there is no participant to rename here"));
+            return match elsewhere {
+                Some(changes) => Ok(Some(WorkspaceEdit {
+                    changes: Some(changes),
+                    ..WorkspaceEdit::default()
+                })),
+                None => Err(Error::invalid_params("there is no participant to rename here")),
+            };
         };
         let snapshot = self.snapshot(&uri)?;
         let (from, to) = (participant.code.clone(), params.new_name.clone());
@@ -1017,6 +1124,12 @@ impl LanguageServer for Backend {
                         continue;
                     };
                     changes.insert(target, to_lsp_edits(&LineTable::new(&text), edits));
+                }
+                // The includers' edits win for every file they reach (this
+                // one included): they read each of those files whole, and
+                // two sets of edits over one file could overlap.
+                for (target, edits) in elsewhere.into_iter().flatten() {
+                    changes.insert(target, edits);
                 }
                 Ok(Some(edit))
             }
@@ -1232,7 +1345,7 @@ impl Backend {
         &self,
         uri: &Uri,
         position: Position,
-    ) -> Result<Option<(puml_ide::ParticipantRef, String)>> {
+    ) -> Result<Option<(puml_ide::ParticipantRef, Arc<str>)>> {
         let snapshot = self.snapshot(uri)?;
         blocking(move || {
             let offset = LineTable::new(&snapshot.text).offset(position);
@@ -1272,12 +1385,96 @@ impl Backend {
         .await
     }
 
+    /// The files that include `uri`'s document (open documents first, then
+    /// diagram files under the workspace folders and the include root),
+    /// analysed, handed to `answer` with the cursor's byte offset and the
+    /// document's text, on the blocking pool; `None` for a document that is
+    /// not a file.
+    async fn with_includers<T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        position: Position,
+        answer: impl FnOnce(&puml_ide::includers::Includers, puml_syntax::TextSize, &str) -> T + Send + 'static,
+    ) -> Result<Option<T>> {
+        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
+            return Ok(None);
+        };
+        let (config, open, roots, text) = {
+            let state = self.lock()?;
+            let text = state
+                .documents
+                .get(&key(uri))
+                .map(|d| d.text.clone())
+                .ok_or_else(|| unknown_document(uri))?;
+            let open: Vec<(PathBuf, Arc<str>)> = state
+                .documents
+                .iter()
+                .filter_map(|(k, d)| {
+                    let uri: Uri = k.parse().ok()?;
+                    Some((uri.to_file_path()?.into_owned(), d.text.clone()))
+                })
+                .collect();
+            let config = state.host.config().clone();
+            let mut roots = state.roots.clone();
+            roots.extend(config.include_root.clone());
+            roots.dedup();
+            (config, open, roots, text)
+        };
+        let offset = puml_syntax::TextSize::from(LineTable::new(&text).offset(position) as u32);
+        blocking(move || {
+            let found = puml_ide::includers::Includers::find(config, &open, &roots, &path);
+            Ok(Some(answer(&found, offset, &text)))
+        })
+        .await
+    }
+
+    /// `(file, range)` pairs as locations: ranges in `uri`'s document
+    /// index `text`, the others the text the includers' analyses read.
+    fn includer_locations(
+        uri: &Uri,
+        text: &str,
+        includers: &puml_ide::includers::Includers,
+        ranges: &[(PathBuf, puml_syntax::TextRange)],
+    ) -> Vec<Location> {
+        Backend::includer_location_each(uri, text, includers, ranges)
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// [`Backend::includer_locations`], one answer per pair (`None` for a
+    /// file whose text or URI is unknown).
+    fn includer_location_each(
+        uri: &Uri,
+        text: &str,
+        includers: &puml_ide::includers::Includers,
+        ranges: &[(PathBuf, puml_syntax::TextRange)],
+    ) -> Vec<Option<Location>> {
+        let here = uri.to_file_path().map(|p| p.into_owned());
+        let here = here.map(|p| std::fs::canonicalize(&p).unwrap_or(p));
+        let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+        let mut locations = Vec::new();
+        for (path, range) in ranges {
+            if Some(path) == here.as_ref() {
+                locations.push(Some(Location::new(uri.clone(), LineTable::new(text).range(*range))));
+                continue;
+            }
+            let text = texts.entry(path.clone()).or_insert_with(|| includers.text(path));
+            let location = match (text.as_deref(), Uri::from_file_path(path)) {
+                (Some(text), Some(target)) => Some(Location::new(target, LineTable::new(text).range(*range))),
+                _ => None,
+            };
+            locations.push(location);
+        }
+        locations
+    }
+
     /// The preprocessor symbol (`$variable`, procedure, function) at `position`.
     async fn preprocessor_symbol_at(
         &self,
         uri: &Uri,
         position: Position,
-    ) -> Result<Option<(puml_ide::symbols::PreprocessorSymbol, String)>> {
+    ) -> Result<Option<(puml_ide::symbols::PreprocessorSymbol, Arc<str>)>> {
         let snapshot = self.snapshot(uri)?;
         blocking(move || {
             let offset = LineTable::new(&snapshot.text).offset(position);

@@ -164,6 +164,96 @@ fn cursor_fixtures() {
     }
 }
 
+/// A cursor inside an included file (`*.iuml` with `$0`): the files under
+/// its folder that include it, what references and rename answer there
+/// (through them), as `NAME.expected` beside it.
+fn describe_included(path: &Path) -> String {
+    let marked = std::fs::read_to_string(path).expect("fixture");
+    let cursor = marked.find("$0").expect("a $0 cursor marker");
+    let text = marked.replacen("$0", "", 1);
+    let dir = path.parent().expect("parent").to_path_buf();
+    let root = std::fs::canonicalize(&dir).expect("fixture folder");
+    let config = HostConfig {
+        include_root: Some(dir.clone()),
+        ..HostConfig::default()
+    };
+    // The included file is open (its text without the marker).
+    let open = vec![(path.to_path_buf(), std::sync::Arc::<str>::from(text.as_str()))];
+    let includers = puml_ide::includers::Includers::find(config, &open, &[dir], path);
+    let target = std::fs::canonicalize(path).expect("fixture");
+    let name = |p: &Path| {
+        p.strip_prefix(&root)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| p.display().to_string())
+    };
+    let text_of = |p: &Path| {
+        if p == target {
+            Some(text.clone())
+        } else {
+            includers.text(p)
+        }
+    };
+    let at = |p: &Path, range: puml_syntax::TextRange| {
+        let text = text_of(p).unwrap_or_default();
+        let position = LineTable::new(&text).position(usize::from(range.start()));
+        format!("{} {}:{}", name(p), position.line + 1, position.character + 1)
+    };
+    let mut out = String::new();
+    let offset = TextSize::from(cursor as u32);
+    let mut paths: Vec<String> = includers.paths().iter().map(|p| name(p)).collect();
+    paths.sort();
+    writeln!(out, "included by {}", paths.join(", ")).ok();
+    match includers.participant_name_at(offset) {
+        Some((code, range)) => writeln!(out, "participant {code} at {}", at(&target, range)).ok(),
+        None => writeln!(out, "participant: none").ok(),
+    };
+    let references: Vec<String> = includers
+        .participant_references(offset)
+        .iter()
+        .map(|(p, r)| at(p, *r))
+        .collect();
+    writeln!(out, "references {}", references.join(", ")).ok();
+    match includers.rename_participant(offset, "Renamed") {
+        Some(Ok(files)) => {
+            for (p, edits) in files {
+                let renamed = puml_syntax::apply_edits(&text_of(&p).unwrap_or_default(), &edits).0;
+                writeln!(out, "renamed {} {:?}", name(&p), renamed).ok();
+            }
+        }
+        Some(Err(error)) => {
+            writeln!(out, "rename refused: {error:?}").ok();
+        }
+        None => {
+            writeln!(out, "rename: nothing here").ok();
+        }
+    }
+    out
+}
+
+#[test]
+fn included_file_cursor_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/ide");
+    let mut folders = vec![root];
+    let mut found = 0;
+    while let Some(dir) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "iuml")
+                && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("$0"))
+            {
+                found += 1;
+                expect_file![path.with_extension("expected")].assert_eq(&describe_included(&path));
+            }
+        }
+    }
+    assert!(found >= 1, "no included-file cursor fixture");
+}
+
 #[test]
 fn a_sequence_of_edits_keeps_diagnostics_current() {
     let mut host = AnalysisHost::new();
