@@ -64,6 +64,9 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// From the diagram's left margin to a note in a group that starts at the
+/// first participant: the frame's 3 px, then 21 px from frame to note.
+const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -217,7 +220,13 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                HeadMetrics::new(p.kind, block, spot)
+                HeadMetrics::with_box_room(
+                    p.kind,
+                    block,
+                    spot,
+                    theme.participant_padding,
+                    theme.participant_margin,
+                )
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -388,7 +397,7 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, open_groups.len(), n, &mut need);
+                    self.group_note_room(&group, open_groups.len(), n, &mut need, &mut left_room);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -405,13 +414,20 @@ impl<'a> Context<'a> {
                     if m.is_self() {
                         // The loop and its label stay clear of the neighbouring lifeline.
                         // PlantUML: the label plus 14 from lifeline to lifeline.
+                        // A loop on the right starts at the outermost bar's edge
+                        // (5 px further per nested bar); one on the left does not.
+                        let bars = m.from.participant().map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        });
                         let room = (label_w + 14.0).max(SELF_WIDTH + 10.0);
                         if m.arrow.written_reversed {
                             if from >= 1 {
                                 need(from - 1, from, room);
                             }
                         } else if from <= n {
-                            need(from, from + 1, room);
+                            need(from, from + 1, room + bars);
                         }
                         last_message = Some((from, from));
                     } else {
@@ -420,10 +436,23 @@ impl<'a> Context<'a> {
                                 depth.get(p.index()).is_some_and(|d| *d > 0) || activated_next(&events[index + 1..], p)
                             })
                         };
-                        // PlantUML makes room for the target's activation bar only;
-                        // the sender's bar does not push the lifelines apart.
-                        let bars = bar_side(active(m.to.participant()));
-                        need(from, to, label_w + MESSAGE_ROOM + bars);
+                        // PlantUML makes room for the bar of the right-hand
+                        // participant (its left edge is 5 px left of the lifeline
+                        // at any depth) and, when the message points left, for the
+                        // target's bars (each nested bar reaches 5 px further
+                        // right); a sender on the left never pushes.
+                        let (left, right) = if from <= to { (&m.from, &m.to) } else { (&m.to, &m.from) };
+                        let right_bar = bar_side(active(right.participant()));
+                        let left_bars = if from > to {
+                            left.participant().map_or(0.0, |p| {
+                                let d = depth.get(p.index()).copied().unwrap_or(0)
+                                    + u32::from(activated_next(&events[index + 1..], p));
+                                ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                            })
+                        } else {
+                            0.0
+                        };
+                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
@@ -568,7 +597,14 @@ impl<'a> Context<'a> {
     /// and the frame encloses the notes in it: so a note in a group pushes
     /// the participants beyond the group's outermost ones (outside a group,
     /// a note may cross its neighbours' lifelines).
-    fn group_note_room(&self, group: &GroupReach, depth: usize, n: usize, need: &mut impl FnMut(usize, usize, f64)) {
+    fn group_note_room(
+        &self,
+        group: &GroupReach,
+        depth: usize,
+        n: usize,
+        need: &mut impl FnMut(usize, usize, f64),
+        left_room: &mut Vec<(usize, f64)>,
+    ) {
         // Enclosing frames end GROUP_NEST_INSET further right each.
         let nesting = GROUP_NEST_INSET * depth as f64;
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
@@ -590,7 +626,11 @@ impl<'a> Context<'a> {
                 need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left + nesting);
             }
             if lo > 1 && note.left > 0.0 {
-                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM);
+                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting);
+            } else if lo == 1 && note.left > 0.0 {
+                // No participant left of the group: its frame starts 3 px
+                // inside the diagram margin, 21 px left of the note.
+                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting));
             }
         }
     }
@@ -815,7 +855,16 @@ impl<'a> Context<'a> {
                     if is_self {
                         // `A <- A` loops on the left of the lifeline, as in PlantUML.
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
-                        let x = from_c + side_offset(from_id, side > 0.0);
+                        let mut x = from_c + side_offset(from_id, side > 0.0);
+                        // `A -> A ++`: the bar opens on this message and the loop
+                        // starts at its edge.
+                        if let Some(id) = from_id.filter(|id| activated_next(&events[index + 1..], *id)) {
+                            if side > 0.0 {
+                                x += ACTIVATION_WIDTH / 2.0;
+                            } else if act_stack[id.index()].is_empty() {
+                                x -= ACTIVATION_WIDTH / 2.0;
+                            }
+                        }
                         let far = x + side * SELF_WIDTH;
                         geometry = MessageGeometry {
                             from_x: x,
@@ -960,13 +1009,15 @@ impl<'a> Context<'a> {
                     let top = if note.aligned {
                         last_note.map_or(y + 10.0, |(t, _)| t)
                     } else if attached {
-                        last_message.map_or(y + 10.0, |m| m.row_top + 5.0)
+                        // PlantUML: 13 px below the top of the message's row,
+                        // which grows to 10 px below the note.
+                        last_message.map_or(y + 10.0, |m| m.row_top + 13.0)
                     } else {
                         // PlantUML draws a note 13 px below what precedes it
                         // and the next event 3 px closer to the note's bottom.
                         y + 13.0
                     };
-                    let bottom_gap = if note.aligned || attached { 0.0 } else { NOTE_LIFT };
+                    let bottom_gap = if note.aligned { 0.0 } else { NOTE_LIFT };
                     let x = match &note.position {
                         NotePosition::Left { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
@@ -1523,6 +1574,14 @@ impl<'a> Context<'a> {
             y += 4.0 + block.height;
         }
         let mut edges = self.box_room(&positions);
+        // A participant's margin (`participant { Margin }`) is empty room the
+        // canvas keeps beside its box.
+        for &id in &self.slots {
+            let head = &self.heads[id.index()];
+            if let (Some(x), true) = (cx(id), head.margin.1 > 0.0) {
+                edges = (edges.0.min(x - head.left), edges.1.max(x + head.right));
+            }
+        }
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
@@ -1968,7 +2027,9 @@ const HEXAGON_TIP: f64 = 10.0;
 fn note_size(shape: NoteShape, block: &TextBlock) -> (f64, f64) {
     match shape {
         NoteShape::Hexagon => (block.width + 4.0 + 2.0 * HEXAGON_TIP, block.height + 8.0),
-        _ => (block.width + 2.0 * NOTE_PAD_X, block.height + 2.0 * NOTE_PAD_Y),
+        // PlantUML lays a note out 21 px wider than its text (6 before, 15
+        // after, the corner included); `draw_note` draws it in whole pixels.
+        _ => (block.width + 2.0 * NOTE_PAD_X + 1.0, block.height + 2.0 * NOTE_PAD_Y),
     }
 }
 
@@ -2008,6 +2069,12 @@ fn draw_note(
             ),
         );
     }
+    // PlantUML draws the note's outline rounded down to whole pixels.
+    let (w, h) = if shape == NoteShape::Hexagon {
+        (w, h)
+    } else {
+        (w.floor(), h.floor())
+    };
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),

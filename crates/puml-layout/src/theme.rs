@@ -110,6 +110,11 @@ pub struct Theme {
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
     pub box_padding: f64,
+    /// Room between a participant box and its name (`participant { Padding }`).
+    pub participant_padding: f64,
+    /// Room kept around a participant box, (vertical, horizontal)
+    /// (`participant { Margin }`; PlantUML's plain theme has 5 and 10).
+    pub participant_margin: (f64, f64),
     /// `skinparam defaultFontName`: a monospaced name gives the mono face.
     pub font_family: FontFamily,
     pub response_below_arrow: bool,
@@ -174,6 +179,8 @@ impl Default for Theme {
             message_align: MessageAlign::Left,
             max_message_size: None,
             box_padding: 0.0,
+            participant_padding: 7.0,
+            participant_margin: (0.0, 0.0),
             font_family: FontFamily::Sans,
             response_below_arrow: false,
             strict_uml: false,
@@ -680,6 +687,25 @@ impl Theme {
             ("participant", "linecolor") => self.set_participant_only_border(color),
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
+            ("participant", "padding") => {
+                set!(
+                    self.participant_padding,
+                    number.filter(|v| (0.0..=100.0).contains(v))
+                )
+            }
+            ("participant", "margin") => {
+                // One value for every side, or CSS's `vertical horizontal`.
+                let values: Vec<f64> = value
+                    .split_whitespace()
+                    .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                    .filter(|v| (0.0..=100.0).contains(v))
+                    .collect();
+                match values[..] {
+                    [all] => self.participant_margin = (all, all),
+                    [vertical, horizontal] => self.participant_margin = (vertical, horizontal),
+                    _ => {}
+                }
+            }
             ("participant", "roundcorner") => {
                 set!(
                     self.round_corner,

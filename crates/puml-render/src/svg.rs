@@ -329,7 +329,12 @@ fn text(out: &mut String, run: &TextRun) {
         let _ = write!(out, " textLength=\"{}\" lengthAdjust=\"spacing\"", num(run.width));
     }
     out.push('>');
-    escape_into(out, &run.text);
+    if run.font.family == FontFamily::Mono {
+        // PlantUML writes a monospaced text's spaces as no-break spaces.
+        escape_into(out, &run.text.replace(' ', "\u{a0}"));
+    } else {
+        escape_into(out, &run.text);
+    }
     out.push_str("</text>");
     if link.is_some() {
         out.push_str("</a>");
