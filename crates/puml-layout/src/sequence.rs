@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::color::parse_color;
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, Stroke};
+use crate::scene::{round3, Color, Font, FontFamily, Item, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Theme};
 use crate::LayoutOptions;
@@ -64,6 +64,13 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// From the end of a message's autonumber to its label.
+const NUMBER_GAP: f64 = 4.0;
+/// An enclosing frame starts 19 px left of the frame it encloses (this
+/// plus GROUP_FRAME_LEFT).
+const GROUP_NEST_LEFT: f64 = 3.0;
+/// Height of PlantUML's banner for a deprecated skinparam.
+const BANNER_HEIGHT: f64 = 16.641;
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
@@ -127,7 +134,7 @@ fn message_font(theme: &Theme) -> Font {
 }
 
 fn box_title_font(theme: &Theme) -> Font {
-    theme.font(13.0).bold()
+    theme.element_font(13.0).bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
@@ -403,7 +410,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
-                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
                     let (Some(from), Some(to)) = (from, to) else { continue };
@@ -422,6 +429,16 @@ impl<'a> Context<'a> {
                             ACTIVATION_WIDTH / 2.0 * f64::from(d)
                         });
                         let room = (label_w + 14.0).max(SELF_WIDTH + 10.0);
+                        // In a group, the frame reaches 16 px past the label
+                        // (7 px after the lifeline) and the next participant
+                        // stays 9 px clear of it, like beside a note.
+                        if let (Some(group), false) = (open_groups.last_mut(), m.arrow.written_reversed) {
+                            group.notes.push(NoteExtent {
+                                anchor: from,
+                                left: -5.0,
+                                right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                            });
+                        }
                         if m.arrow.written_reversed {
                             if from >= 1 {
                                 need(from - 1, from, room);
@@ -506,7 +523,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Ref(r), _) => {
-                    let w = creole::measure(&r.text, self.theme.font(12.0), self.metrics).width + 30.0;
+                    let w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width + 30.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -687,6 +704,13 @@ impl<'a> Context<'a> {
             let top = y + 5.0;
             y = top + block.height + TITLE_GAP_BELOW;
             title_block = Some((block, top));
+        }
+        // PlantUML draws a banner for some deprecated skinparams below the
+        // title and moves the diagram down by its height.
+        let mut banners = Vec::new();
+        for text in self.deprecation_banners() {
+            banners.push((text, y - 2.0));
+            y += BANNER_HEIGHT + 5.0;
         }
         if let Some(legend) = self
             .diagram
@@ -938,7 +962,7 @@ impl<'a> Context<'a> {
                     // Label.
                     if !hidden {
                         let (left, right) = self_span(&geometry, label.width);
-                        let number_w = number.as_ref().map_or(0.0, |b| b.width + 5.0);
+                        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let total = number_w + label.width;
                         let head_at_left = !geometry.is_self && !goes_right;
                         let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
@@ -1085,8 +1109,8 @@ impl<'a> Context<'a> {
                     }
                     let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
                     let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let body = creole::measure(&r.text, self.theme.font(12.0), self.metrics);
-                    let tab_block = creole::measure("ref", self.theme.font(13.0).bold(), self.metrics);
+                    let body = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics);
+                    let tab_block = creole::measure("ref", self.theme.element_font(13.0).bold(), self.metrics);
                     let mut x0 = lo - 10.0;
                     let mut x1 = hi + 10.0;
                     let need = body.width + 30.0;
@@ -1213,8 +1237,17 @@ impl<'a> Context<'a> {
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
                     });
-                    let header_h = creole::measure("X", self.theme.font(13.0).bold(), self.metrics).height + 2.0;
-                    y = top + header_h + 2.0;
+                    let tab_h = creole::measure("X", self.theme.element_font(13.0).bold(), self.metrics).height;
+                    // A condition in a large font makes the header taller
+                    // (PlantUML: condition height minus 11 px below the tab's).
+                    let condition = match group.kind {
+                        GroupKind::Group => group.secondary.as_deref(),
+                        _ => group.label.as_deref(),
+                    };
+                    let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
+                        creole::measure(c, self.theme.element_font(11.0).bold(), self.metrics).height - 11.0
+                    });
+                    y = top + tab_h + cond_room.max(4.0);
                 }
                 Event::GroupElse { label, color } => {
                     let at = y + 9.0;
@@ -1222,7 +1255,7 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => creole::measure(l, self.theme.font(11.0).bold(), self.metrics).height,
+                            Some(l) => creole::measure(l, self.theme.element_font(11.0).bold(), self.metrics).height,
                             None => 0.0,
                         };
                         y = at + label_h.max(5.0) - 3.0;
@@ -1235,14 +1268,14 @@ impl<'a> Context<'a> {
                     frames_left = frames_left.min(x0);
                     frames_right = frames_right.max(x1);
                     if let Some(parent) = groups.last_mut() {
-                        parent.min_x = parent.min_x.min(x0 - 5.0);
+                        parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                         parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
                     }
                     // PlantUML leaves 6 px below a frame before what follows.
                     y = bottom + GROUP_GAP_AFTER;
                 }
                 Event::Divider { text } => {
-                    let block = creole::measure(text, self.theme.font(13.0).bold(), self.metrics);
+                    let block = creole::measure(text, self.theme.element_font(13.0).bold(), self.metrics);
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
@@ -1254,7 +1287,7 @@ impl<'a> Context<'a> {
                     let start = y;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                        let block = creole::measure(text, self.theme.font(11.0), self.metrics);
+                        let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
                         block.draw(
                             mid_x - block.width / 2.0,
                             start + 14.0,
@@ -1292,7 +1325,7 @@ impl<'a> Context<'a> {
             frames_left = frames_left.min(x0);
             frames_right = frames_right.max(x1);
             if let Some(parent) = groups.last_mut() {
-                parent.min_x = parent.min_x.min(x0 - 5.0);
+                parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
             y = bottom;
@@ -1592,7 +1625,53 @@ impl<'a> Context<'a> {
         edges.1 = edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
         edges.0 = edges.0.min(notes_extent.0 - NOTE_MARGIN);
         edges.1 = edges.1.max(notes_extent.1 + NOTE_MARGIN);
-        finish_scene(items, edges, y, theme.background)
+        let mut scene = finish_scene(items, edges, y, theme.background);
+        // The banners span the canvas, 8 px inside its border.
+        for (text, top) in banners {
+            let mut banner = Vec::new();
+            rect(
+                &mut banner,
+                8.0,
+                top,
+                scene.width - 16.0,
+                BANNER_HEIGHT,
+                2.5,
+                paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
+            );
+            let font = Font {
+                family: FontFamily::Mono,
+                ..Font::sans(10.0)
+            };
+            banner.push(Item::Text(TextRun {
+                x: 15.0,
+                y: round3(top + 10.641),
+                width: round3(self.metrics.width(text, &font)),
+                text: text.to_string(),
+                font,
+                color: Color::BLACK,
+                underline: false,
+                strike: false,
+                link: None,
+            }));
+            scene.items.splice(0..0, banner);
+        }
+        scene
+    }
+
+    /// PlantUML's banners for the deprecated skinparams the diagram uses.
+    fn deprecation_banners(&self) -> Vec<&'static str> {
+        let mut banners = Vec::new();
+        let params = &self.diagram.settings.skinparams;
+        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("participantpadding")) {
+            banners.push("Please use CSS style instead of skinparam ParticipantPadding");
+        }
+        if params
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("handwritten") && v.trim().eq_ignore_ascii_case("true"))
+        {
+            banners.push("Please use '!option handwritten true' to enable handwritten");
+        }
+        banners
     }
 
     /// Like PlantUML, the room kept between a box and the canvas border is part
@@ -1643,7 +1722,7 @@ impl<'a> Context<'a> {
                     if !m.is_self() {
                         continue;
                     }
-                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
                     if let Some(entry) = reach.get_mut(from) {
                         if m.arrow.written_reversed {
@@ -1824,14 +1903,14 @@ impl<'a> Context<'a> {
             _ => label,
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_w = creole::measure(tab_text, self.theme.font(13.0).bold(), self.metrics).width + 45.0;
-        let cond_w = |c: &str| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics).width;
+        let tab_w = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0;
+        let cond_w = |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
         tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
     fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(&format!("[{label}]"), self.theme.font(11.0).bold(), self.metrics).width + 7.0
+        creole::measure(&format!("[{label}]"), self.theme.element_font(11.0).bold(), self.metrics).width + 7.0
     }
 
     /// Draws a closed group frame; returns its x extent.
@@ -1853,9 +1932,9 @@ impl<'a> Context<'a> {
             _ => g.label.clone(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(&tab_text, self.theme.font(13.0).bold(), self.metrics);
+        let tab_block = creole::measure(&tab_text, self.theme.element_font(13.0).bold(), self.metrics);
         let cond_block =
-            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics));
+            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics));
         let (mut x0, mut x1) = if g.min_x.is_finite() {
             (g.min_x - GROUP_FRAME_LEFT, g.max_x + GROUP_FRAME_LEFT)
         } else {
@@ -1937,7 +2016,7 @@ impl<'a> Context<'a> {
         for (at, label, _) in &g.elses {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(&format!("[{l}]"), self.theme.font(11.0).bold(), self.metrics);
+                let block = creole::measure(&format!("[{l}]"), self.theme.element_font(11.0).bold(), self.metrics);
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }

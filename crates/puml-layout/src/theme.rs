@@ -112,6 +112,9 @@ pub struct Theme {
     pub box_padding: f64,
     /// Room between a participant box and its name (`participant { Padding }`).
     pub participant_padding: f64,
+    /// `skinparam defaultFontSize`: the size of boxes' titles, group headers,
+    /// dividers, refs and delays, which otherwise have fixed sizes.
+    pub default_font_size: Option<f64>,
     /// Room kept around a participant box, (vertical, horizontal)
     /// (`participant { Margin }`; PlantUML's plain theme has 5 and 10).
     pub participant_margin: (f64, f64),
@@ -180,6 +183,7 @@ impl Default for Theme {
             max_message_size: None,
             box_padding: 0.0,
             participant_padding: 7.0,
+            default_font_size: None,
             participant_margin: (0.0, 0.0),
             font_family: FontFamily::Sans,
             response_below_arrow: false,
@@ -195,6 +199,12 @@ fn kind_index(kind: ParticipantKind) -> usize {
 
 impl Theme {
     /// A regular font of the diagram's family (`defaultFontName`).
+    /// The font of an element whose size PlantUML fixes (`size`) unless
+    /// `skinparam defaultFontSize` is set.
+    pub fn element_font(&self, size: f64) -> Font {
+        self.font(self.default_font_size.unwrap_or(size))
+    }
+
     pub fn font(&self, size: f64) -> Font {
         Font {
             family: self.font_family,
@@ -452,11 +462,14 @@ impl Theme {
                 }
             }
             "defaultfontsize" => {
+                // PlantUML 1.2026: every sequence element takes this size
+                // (participants, boxes, groups, dividers, refs, delays); the
+                // title keeps its own.
                 if let Some(s) = size {
-                    self.participant_font_size = s + 1.0;
+                    self.participant_font_size = s;
                     self.arrow_font_size = s;
                     self.note_font_size = s;
-                    self.title_font_size = s + 1.0;
+                    self.default_font_size = Some(s);
                 }
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color),
