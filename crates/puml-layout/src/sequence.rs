@@ -1074,7 +1074,7 @@ impl<'a> Context<'a> {
                                     g.max_x = g.max_x.max(hi + 14.0);
                                 }
                                 last_note = Some((top, top + h));
-                                y = y.max(top + h);
+                                y = y.max(top + h - bottom_gap);
                                 continue;
                             }
                             (lo + hi) / 2.0 - w / 2.0
@@ -1089,7 +1089,7 @@ impl<'a> Context<'a> {
                             let x = (lo + hi) / 2.0 - width / 2.0;
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
                             last_note = Some((top, top + h));
-                            y = y.max(top + h);
+                            y = y.max(top + h - bottom_gap);
                             continue;
                         }
                     };
@@ -2095,6 +2095,9 @@ fn involves(m: &LastMessage, p: ParticipantId) -> bool {
     m.from == Some(p) || m.to == Some(p)
 }
 
+/// Room around an `rnote`'s text.
+const RNOTE_PAD: f64 = 4.0;
+
 /// How far a hexagonal note's (`hnote`) side points reach out of its body.
 const HEXAGON_TIP: f64 = 10.0;
 
@@ -2106,6 +2109,8 @@ const HEXAGON_TIP: f64 = 10.0;
 fn note_size(shape: NoteShape, block: &TextBlock) -> (f64, f64) {
     match shape {
         NoteShape::Hexagon => (block.width + 4.0 + 2.0 * HEXAGON_TIP, block.height + 8.0),
+        // `rnote`: 4 px around the text.
+        NoteShape::Rectangle => (block.width + 2.0 * RNOTE_PAD, block.height + 2.0 * RNOTE_PAD),
         // PlantUML lays a note out 21 px wider than its text (6 before, 15
         // after, the corner included); `draw_note` draws it in whole pixels.
         _ => (block.width + 2.0 * NOTE_PAD_X + 1.0, block.height + 2.0 * NOTE_PAD_Y),
@@ -2157,6 +2162,7 @@ fn draw_note(
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
+        NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
         _ => (x + 6.0, top + NOTE_PAD_Y),
     };
     block.draw(text_x, text_y, Align::Left, theme.note_font_color, out);
@@ -2180,6 +2186,7 @@ fn draw_note_centered(
     draw_note(out, shape, x, top, w, h, block, fill, theme);
     let left_pad = match shape {
         NoteShape::Hexagon => HEXAGON_TIP + 2.0,
+        NoteShape::Rectangle => RNOTE_PAD,
         _ => 6.0,
     };
     let dx = (w - block.width) / 2.0 - left_pad;
