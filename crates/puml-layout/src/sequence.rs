@@ -283,7 +283,10 @@ impl<'a> Context<'a> {
 
     fn label_block(&self, text: &str, font: Font) -> TextBlock {
         match self.theme.max_message_size {
-            Some(max) => creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+            Some(max) => creole::split_words(
+                creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+                self.metrics,
+            ),
             None => creole::measure(text, font, self.metrics),
         }
     }
@@ -428,7 +431,7 @@ impl<'a> Context<'a> {
                                 + u32::from(activated_next(&events[index + 1..], p));
                             ACTIVATION_WIDTH / 2.0 * f64::from(d)
                         });
-                        let room = (label_w + 14.0).max(SELF_WIDTH + 10.0);
+                        let room = (label_w + 14.0).max(SELF_WIDTH + 8.0);
                         // In a group, the frame reaches 16 px past the label
                         // (7 px after the lifeline) and the next participant
                         // stays 9 px clear of it, like beside a note.
@@ -848,6 +851,21 @@ impl<'a> Context<'a> {
                             None => 0.0,
                         }
                     };
+                    // A bar opened right after the message is already there:
+                    // the arrow starts or ends at its edge.
+                    let bar_edge = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
+                        match id.filter(|id| activated_next(&events[index + 1..], *id)) {
+                            Some(id) => {
+                                let shift = act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
+                                if toward_right {
+                                    shift + ACTIVATION_WIDTH / 2.0
+                                } else {
+                                    shift - ACTIVATION_WIDTH / 2.0
+                                }
+                            }
+                            None => side_offset(id, toward_right),
+                        }
+                    };
                     let from_id = m.from.participant();
                     let to_id = m.to.participant();
                     // An empty label takes no height (PlantUML: 14 px rows).
@@ -913,12 +931,12 @@ impl<'a> Context<'a> {
                         let mut from_x = match &m.from {
                             Endpoint::Edge { short: true, .. } => to_c - dir * (label.width.max(20.0) + 30.0),
                             Endpoint::Edge { .. } => from_c,
-                            Endpoint::Participant { .. } => from_c + side_offset(from_id, goes_right),
+                            Endpoint::Participant { .. } => from_c + bar_edge(from_id, goes_right),
                         };
                         let mut to_x = match &m.to {
                             Endpoint::Edge { short: true, .. } => from_c + dir * (label.width.max(20.0) + 30.0),
                             Endpoint::Edge { .. } => to_c,
-                            Endpoint::Participant { .. } => to_c + side_offset(to_id, !goes_right),
+                            Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
                         };
                         // A participant created by this message: its head is drawn here.
                         if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
@@ -1203,11 +1221,13 @@ impl<'a> Context<'a> {
                 }
                 Event::Destroy { participant } => {
                     let Some(c) = cx(*participant) else { continue };
-                    let at = match last_message {
-                        Some(m) if involves(&m, *participant) => m.arrow_y,
+                    // On the message that reached the participant the cross
+                    // takes no room; elsewhere 10 px above it and 8 below.
+                    let (at, room_below) = match last_message {
+                        Some(m) if involves(&m, *participant) => (m.arrow_y, 0.0),
                         _ => {
                             y += 10.0;
-                            y
+                            (y, 8.0)
                         }
                     };
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
@@ -1222,7 +1242,7 @@ impl<'a> Context<'a> {
                     line(&mut front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
                     line(&mut front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
                     lifeline_end[participant.index()] = Some(at);
-                    y = y.max(at + 9.0);
+                    y = y.max(at + room_below);
                 }
                 Event::GroupStart(group) => {
                     let top = y + 12.0;

@@ -293,7 +293,9 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
 }
 
 fn text(out: &mut String, run: &TextRun) {
-    if !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
+    // A lone no-break space is PlantUML's mark of an empty line or a blank
+    // between styled words: kept, as PlantUML writes it.
+    if run.text != "\u{a0}" && !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
         return;
     }
     let link = run.link.as_deref().filter(|l| is_safe_link(l));
