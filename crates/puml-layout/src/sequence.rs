@@ -49,7 +49,7 @@ const BOX_GAP_AFTER: f64 = 20.0;
 /// A box rectangle reaches this far past its outer heads (or title margins).
 const BOX_INSET: f64 = 4.0;
 /// From a note beside a boxed participant to the box's edge (before its inset).
-const NOTE_BOX_ROOM: f64 = 8.0;
+const NOTE_BOX_ROOM: f64 = 5.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -1565,8 +1565,18 @@ impl<'a> Context<'a> {
         }
         // Bottom: legend, caption, footer.
         let mut y = bottom;
+        // The canvas holds each head's whole column, drawn or not: a
+        // participant's margin (`participant { Margin }`), the room right of
+        // an actor's or a database's name (drawn 3 px left of the axis).
+        let mut heads_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        for &id in &self.slots {
+            let head = &self.heads[id.index()];
+            if let Some(x) = cx(id) {
+                heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
+            }
+        }
         let (_, max_x_now) = x_bounds(&items);
-        let content_mid = (min_x + max_x_now.max(max_x)) / 2.0;
+        let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
@@ -1627,14 +1637,7 @@ impl<'a> Context<'a> {
             y += 4.0 + block.height;
         }
         let mut edges = self.box_room(&positions);
-        // A participant's margin (`participant { Margin }`) is empty room the
-        // canvas keeps beside its box.
-        for &id in &self.slots {
-            let head = &self.heads[id.index()];
-            if let (Some(x), true) = (cx(id), head.margin.1 > 0.0) {
-                edges = (edges.0.min(x - head.left), edges.1.max(x + head.right));
-            }
-        }
+        edges = (edges.0.min(heads_extent.0), edges.1.max(heads_extent.1));
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
@@ -1732,8 +1735,24 @@ impl<'a> Context<'a> {
     fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
         let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
         let mut last_message: Option<(usize, usize)> = None;
-        for (event, prep) in events.iter().zip(prepared) {
+        let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
+        for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
+                (Event::Activate { participant, .. }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d += 1;
+                    }
+                }
+                (Event::Deactivate { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = d.saturating_sub(1);
+                    }
+                }
+                (Event::Destroy { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = 0;
+                    }
+                }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
                         continue;
@@ -1744,11 +1763,17 @@ impl<'a> Context<'a> {
                     }
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+                    // A loop on the right starts at the outermost bar's edge.
+                    let bars = m.from.participant().map_or(0.0, |p| {
+                        let d = depth.get(p.index()).copied().unwrap_or(0)
+                            + u32::from(activated_next(&events[index + 1..], p));
+                        ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                    });
                     if let Some(entry) = reach.get_mut(from) {
                         if m.arrow.written_reversed {
                             entry.0 = entry.0.max(r);
                         } else {
-                            entry.1 = entry.1.max(r);
+                            entry.1 = entry.1.max(r + bars);
                         }
                     }
                 }
@@ -1764,9 +1789,17 @@ impl<'a> Context<'a> {
                     let Some(extent) = self.note_extent(note, w, last_message) else {
                         continue;
                     };
+                    // A note right of an active lifeline starts at its bars' edge
+                    // (PlantUML's box ignores the bar under a note on the left).
+                    let right_bars = match note.position {
+                        NotePosition::Right { of: Some(p) } => {
+                            ACTIVATION_WIDTH / 2.0 * f64::from(depth.get(p.index()).copied().unwrap_or(0))
+                        }
+                        _ => 0.0,
+                    };
                     if let Some(entry) = reach.get_mut(extent.anchor) {
                         entry.0 = entry.0.max(extent.left + NOTE_BOX_ROOM);
-                        entry.1 = entry.1.max(extent.right + NOTE_BOX_ROOM);
+                        entry.1 = entry.1.max(extent.right + right_bars + NOTE_BOX_ROOM);
                     }
                 }
                 _ => {}
