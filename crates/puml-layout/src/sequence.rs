@@ -1060,14 +1060,25 @@ impl<'a> Context<'a> {
                         y + 13.0
                     };
                     let bottom_gap = if note.aligned { 0.0 } else { NOTE_LIFT };
+                    // A bar opened after the note, before the next message, starts
+                    // at the previous message: the note already stands beside it.
+                    let right_bars = |id: ParticipantId| -> f64 {
+                        let stack = &act_stack[id.index()];
+                        if activated_next(&events[index + 1..], id) {
+                            (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
+                        } else {
+                            act_offsets(stack).1
+                        }
+                    };
                     let x = match &note.position {
                         NotePosition::Left { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
-                            c + act_offsets(&act_stack[id.index()]).0 - 5.0 - w
+                            // PlantUML places a note on the left as if no bar were there.
+                            c - 5.0 - w
                         }
                         NotePosition::Right { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
-                            c + act_offsets(&act_stack[id.index()]).1 + 5.0
+                            c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
                         NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
@@ -1777,12 +1788,14 @@ impl<'a> Context<'a> {
                         }
                     }
                 }
-                // Only notes `left of`/`right of` a participant: attached notes
-                // belong to their message, not to a participant.
+                // Notes beside or over one participant: attached notes belong
+                // to their message, not to a participant.
                 (Event::Note(note), Prepared::Note(block))
                     if matches!(
                         note.position,
-                        NotePosition::Left { of: Some(_) } | NotePosition::Right { of: Some(_) }
+                        NotePosition::Left { of: Some(_) }
+                            | NotePosition::Right { of: Some(_) }
+                            | NotePosition::Over { last: None, .. }
                     ) =>
                 {
                     let (w, _) = note_size(note.shape, block);
