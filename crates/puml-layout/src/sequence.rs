@@ -172,7 +172,9 @@ struct LastMessage {
 }
 
 enum Deferred {
-    Divider { top: f64, block: TextBlock },
+    /// `padding`: the width of the blank PlantUML keeps when the text was
+    /// written with spaces around it (`== x ==`, not `==x==`).
+    Divider { top: f64, block: TextBlock, padding: f64 },
 }
 
 impl<'a> Context<'a> {
@@ -1305,13 +1307,15 @@ impl<'a> Context<'a> {
                     // PlantUML leaves 6 px below a frame before what follows.
                     y = bottom + GROUP_GAP_AFTER;
                 }
-                Event::Divider { text } => {
+                Event::Divider { text, spaced } => {
                     let block = creole::measure(text, self.theme.element_font(13.0).bold(), self.metrics);
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
                     let h = block.height + 8.0;
-                    deferred.push(Deferred::Divider { top, block });
+                    let font = self.theme.element_font(13.0).bold();
+                    let padding = if *spaced { self.metrics.width(" ", &font) } else { 0.0 };
+                    deferred.push(Deferred::Divider { top, block, padding });
                     y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
@@ -1484,16 +1488,30 @@ impl<'a> Context<'a> {
         items.extend(back);
         items.extend(heads_items);
         items.extend(front);
+        // The canvas holds each head's whole column, drawn or not: a
+        // participant's margin (`participant { Margin }`), the room right of
+        // an actor's or a database's name (drawn 3 px left of the axis).
+        let mut heads_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        for &id in &self.slots {
+            let head = &self.heads[id.index()];
+            if let Some(x) = cx(id) {
+                heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
+            }
+        }
         let (mut min_x, mut max_x) = x_bounds(&items);
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
+        } else if heads_extent.0.is_finite() {
+            // Dividers span the canvas, whose width holds the heads' columns.
+            min_x = min_x.min(heads_extent.0);
+            max_x = max_x.max(heads_extent.1);
         }
         // How far right the canvas must reach for a divider wider than the diagram.
         let mut divider_right = f64::NEG_INFINITY;
         for d in deferred {
             match d {
-                Deferred::Divider { top, block } => {
+                Deferred::Divider { top, block, padding } => {
                     let h = block.height + 8.0;
                     let mid = top + h / 2.0;
                     rect(
@@ -1521,8 +1539,8 @@ impl<'a> Context<'a> {
                         mid + 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
-                    // PlantUML's divider box: the text 6 px in, 18.526 px wider than it.
-                    let w = block.width + 18.526;
+                    // PlantUML's divider box: the text 6 px in, 14 px wider than it (and a blank).
+                    let w = block.width + 14.0 + padding;
                     // Centered on the diagram; one wider than it starts 12 px
                     // in from the diagram's left and keeps 12 px on its right
                     // (PlantUML widens the canvas rather than move the diagram).
@@ -1576,16 +1594,6 @@ impl<'a> Context<'a> {
         }
         // Bottom: legend, caption, footer.
         let mut y = bottom;
-        // The canvas holds each head's whole column, drawn or not: a
-        // participant's margin (`participant { Margin }`), the room right of
-        // an actor's or a database's name (drawn 3 px left of the axis).
-        let mut heads_extent = (f64::INFINITY, f64::NEG_INFINITY);
-        for &id in &self.slots {
-            let head = &self.heads[id.index()];
-            if let Some(x) = cx(id) {
-                heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
-            }
-        }
         let (_, max_x_now) = x_bounds(&items);
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.

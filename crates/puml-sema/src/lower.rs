@@ -729,7 +729,13 @@ impl DiagramLowering {
             BOX_END => self.box_end(node, range),
             DIVIDER => {
                 let text = token_text(node, TEXT).unwrap_or_default();
-                self.push_event(Event::Divider { text }, range);
+                // The statement as written: a blank right after the opening `==`.
+                let written = node.text().to_string();
+                let spaced = written
+                    .trim_start()
+                    .trim_start_matches('=')
+                    .starts_with(|c: char| c == ' ' || c == '\t');
+                self.push_event(Event::Divider { text, spaced }, range);
             }
             DELAY => {
                 let text = token_text(node, TEXT).filter(|t| !t.is_empty());
