@@ -2284,7 +2284,12 @@ fn text_after_keyword(node: &SyntaxNode) -> String {
 /// A statement's text: its block body lines joined with `\n`, or the text on its line.
 fn block_or_line_text(node: &SyntaxNode) -> String {
     match ast::body_lines(node) {
-        Some(lines) => lines.join("\n"),
+        // PlantUML drops a block's comment lines (`' …`) before reading it.
+        Some(lines) => lines
+            .into_iter()
+            .filter(|l| !l.trim_start().starts_with('\''))
+            .collect::<Vec<_>>()
+            .join("\n"),
         None => token_text(node, TEXT).unwrap_or_default(),
     }
 }
