@@ -1502,10 +1502,23 @@ impl<'a> Context<'a> {
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
-        } else if heads_extent.0.is_finite() {
-            // Dividers span the canvas, whose width holds the heads' columns.
-            min_x = min_x.min(heads_extent.0);
-            max_x = max_x.max(heads_extent.1);
+        }
+        // What the canvas holds besides the drawn items: the heads' columns,
+        // the room beside boxes, frames and notes. Dividers span it all and
+        // the title is centered on it.
+        let mut body_edges = self.box_room(&positions);
+        body_edges = (body_edges.0.min(heads_extent.0), body_edges.1.max(heads_extent.1));
+        body_edges.0 = body_edges.0.min(frames_left - GROUP_FRAME_MARGIN);
+        // PlantUML's canvas reaches 19.3 px past a group frame on the right
+        // (the margin included).
+        body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
+        body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
+        body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
+        if min_x.is_finite() && body_edges.0.is_finite() {
+            min_x = min_x.min(body_edges.0);
+        }
+        if body_edges.1.is_finite() {
+            max_x = max_x.max(body_edges.1);
         }
         // How far right the canvas must reach for a divider wider than the diagram.
         let mut divider_right = f64::NEG_INFINITY;
@@ -1655,18 +1668,11 @@ impl<'a> Context<'a> {
             block.draw(x, y + 4.0, Align::Left, theme.footer_color, &mut items);
             y += 4.0 + block.height;
         }
-        let mut edges = self.box_room(&positions);
-        edges = (edges.0.min(heads_extent.0), edges.1.max(heads_extent.1));
+        let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
-        edges.0 = edges.0.min(frames_left - GROUP_FRAME_MARGIN);
-        // PlantUML's canvas reaches 19.3 px past a group frame on the right
-        // (the margin included).
-        edges.1 = edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
-        edges.0 = edges.0.min(notes_extent.0 - NOTE_MARGIN);
-        edges.1 = edges.1.max(notes_extent.1 + NOTE_MARGIN);
         let mut scene = finish_scene(items, edges, y, theme.background);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
