@@ -64,6 +64,8 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// From the bottom of a ref's `ref` label to the top of its text.
+const REF_BODY_GAP: f64 = 5.867;
 /// From the end of a message's autonumber to its label.
 const NUMBER_GAP: f64 = 4.0;
 /// An enclosing frame starts 19 px left of the frame it encloses (this
@@ -528,14 +530,16 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Ref(r), _) => {
-                    let w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width + 30.0;
+                    // PlantUML: a ref spans its participants' heads, 2 px inside
+                    // each end, and is 8 px wider than its text; over one
+                    // participant it grows to the right without pushing anyone.
+                    let text_w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
-                            need(lo + 1, hi + 1, w - 30.0);
-                        } else {
-                            need(lo, lo + 1, w / 2.0 + 5.0);
-                            need(lo + 1, lo + 2, w / 2.0 + 5.0);
+                            let first = &self.heads[self.slots[lo].index()];
+                            let last = &self.heads[self.slots[hi].index()];
+                            need(lo + 1, hi + 1, text_w + 12.0 - first.left - last.right);
                         }
                     }
                 }
@@ -1138,18 +1142,30 @@ impl<'a> Context<'a> {
                     if xs.is_empty() {
                         continue;
                     }
-                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    // From 2 px inside the first participant's head to 2 px
+                    // inside the last one's, at least 8 px wider than the text
+                    // and as wide as the tab.
+                    let mut first: Option<(f64, &HeadMetrics)> = None;
+                    let mut last: Option<(f64, &HeadMetrics)> = None;
+                    for p in &r.participants {
+                        let Some(x) = cx(*p) else { continue };
+                        let head = &self.heads[p.index()];
+                        if first.is_none_or(|(fx, _)| x < fx) {
+                            first = Some((x, head));
+                        }
+                        if last.is_none_or(|(lx, _)| x > lx) {
+                            last = Some((x, head));
+                        }
+                    }
+                    let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
+                        continue;
+                    };
                     let body = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics);
                     let tab_block = creole::measure("ref", self.theme.element_font(13.0).bold(), self.metrics);
-                    let mut x0 = lo - 10.0;
-                    let mut x1 = hi + 10.0;
-                    let need = body.width + 30.0;
-                    if x1 - x0 < need {
-                        let mid = (x0 + x1) / 2.0;
-                        x0 = mid - need / 2.0;
-                        x1 = mid + need / 2.0;
-                    }
+                    let x0 = lo_x - lo_head.left + 2.0;
+                    let x1 = (hi_x + hi_head.right - 2.0)
+                        .max(x0 + body.width + 8.0)
+                        .max(x0 + tab_block.width + 45.0);
                     let top = y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
@@ -1180,14 +1196,14 @@ impl<'a> Context<'a> {
                     );
                     tab_block.draw(
                         x0 + 13.0,
-                        top + 1.0,
+                        top + 2.0,
                         Align::Left,
                         theme.ref_header_font_color,
                         &mut front,
                     );
                     body.draw(
                         (x0 + x1) / 2.0 - body.width / 2.0,
-                        top + tab_h + 2.0,
+                        top + tab_block.height + REF_BODY_GAP,
                         Align::Center,
                         theme.ref_font_color,
                         &mut front,
@@ -1196,7 +1212,8 @@ impl<'a> Context<'a> {
                         g.min_x = g.min_x.min(x0);
                         g.max_x = g.max_x.max(x1);
                     }
-                    y = top + h;
+                    // Like after a note, the next event comes 3 px closer.
+                    y = top + h - NOTE_LIFT;
                 }
                 Event::Create { participant } => {
                     // The head is drawn with the next message to this participant;
