@@ -231,13 +231,7 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                HeadMetrics::with_box_room(
-                    p.kind,
-                    block,
-                    spot,
-                    theme.participant_padding,
-                    theme.participant_margin,
-                )
+                HeadMetrics::with_box_room(p.kind, block, spot, theme.participant_padding, theme.participant_margin)
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -2001,13 +1995,20 @@ impl<'a> Context<'a> {
         }
         .filter(|c| !c.trim().is_empty());
         let tab_w = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0;
-        let cond_w = |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
+        let cond_w =
+            |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
         tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
     fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(&format!("[{label}]"), self.theme.element_font(11.0).bold(), self.metrics).width + 7.0
+        creole::measure(
+            &format!("[{label}]"),
+            self.theme.element_font(11.0).bold(),
+            self.metrics,
+        )
+        .width
+            + 7.0
     }
 
     /// Draws a closed group frame; returns its x extent.

@@ -701,10 +701,7 @@ impl Theme {
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
             ("participant", "padding") => {
-                set!(
-                    self.participant_padding,
-                    number.filter(|v| (0.0..=100.0).contains(v))
-                )
+                set!(self.participant_padding, number.filter(|v| (0.0..=100.0).contains(v)))
             }
             ("participant", "margin") => {
                 // One value for every side, or CSS's `vertical horizontal`.
