@@ -731,10 +731,7 @@ impl DiagramLowering {
                 let text = token_text(node, TEXT).unwrap_or_default();
                 // The statement as written: a blank right after the opening `==`.
                 let written = node.text().to_string();
-                let spaced = written
-                    .trim_start()
-                    .trim_start_matches('=')
-                    .starts_with(|c: char| c == ' ' || c == '\t');
+                let spaced = written.trim_start().trim_start_matches('=').starts_with([' ', '\t']);
                 self.push_event(Event::Divider { text, spaced }, range);
             }
             DELAY => {
