@@ -1281,7 +1281,13 @@ impl<'a> Context<'a> {
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
                     });
-                    let tab_h = creole::measure("X", self.theme.element_font(13.0).bold(), self.metrics).height;
+                    // The tab is as tall as its text (a `group` label may have
+                    // several lines).
+                    let tab_text = match group.kind {
+                        GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
+                        _ => "X",
+                    };
+                    let tab_h = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).height;
                     // A condition in a large font makes the header taller
                     // (PlantUML: condition height minus 11 px below the tab's).
                     let condition = match group.kind {
