@@ -250,8 +250,9 @@ fn parse_line(line: &str) -> Line {
         // `<<stereotype>>` in any label is drawn with guillemets.
         if let Some(after) = tail.strip_prefix("<<") {
             if let Some(end) = after.find(">>") {
+                // PlantUML drops the spaces inside: `<< x >>` is «x».
                 b.current.push('«');
-                b.current.push_str(&after[..end]);
+                b.current.push_str(after[..end].trim());
                 b.current.push('»');
                 i += 2 + end + 2;
                 continue;
@@ -394,6 +395,8 @@ pub struct TextBlock {
     pub lines: Vec<MeasuredLine>,
     pub width: f64,
     pub height: f64,
+    /// The font the block was measured in (an empty line is drawn in it).
+    pub base_font: Font,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -464,7 +467,49 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         lines: out,
         width,
         height,
+        base_font: base,
     }
+}
+
+/// Splits every run of `block` at its spaces, each word and each space its
+/// own run, as PlantUML draws a text it wrapped (`maxMessageSize`).
+pub fn split_words(block: TextBlock, metrics: &dyn TextMeasure) -> TextBlock {
+    let lines = block
+        .lines
+        .into_iter()
+        .map(|line| {
+            let mut runs = Vec::with_capacity(line.runs.len());
+            for (span, font, w, blanks) in line.runs {
+                if !span.text.trim().contains(' ') {
+                    runs.push((span, font, w, blanks));
+                    continue;
+                }
+                let mut rest = span.text.as_str();
+                while !rest.is_empty() {
+                    let end = if rest.starts_with(' ') {
+                        1
+                    } else {
+                        rest.find(' ').unwrap_or(rest.len())
+                    };
+                    let (piece, tail) = rest.split_at(end);
+                    let width = metrics.width(piece, &font);
+                    runs.push((
+                        Span {
+                            text: piece.to_string(),
+                            style: span.style,
+                            link: span.link.clone(),
+                        },
+                        font,
+                        width,
+                        (0.0, 0.0),
+                    ));
+                    rest = tail;
+                }
+            }
+            MeasuredLine { runs, ..line }
+        })
+        .collect();
+    TextBlock { lines, ..block }
 }
 
 impl TextBlock {
@@ -476,6 +521,7 @@ impl TextBlock {
     /// reference, per `align`) at `(x, y)`.
     pub fn draw(&self, x: f64, y: f64, align: Align, color: Color, out: &mut Vec<Item>) {
         let mut top = y;
+        let several_lines = self.lines.len() > 1;
         for line in &self.lines {
             let mut cx = match align {
                 Align::Left => x,
@@ -483,7 +529,31 @@ impl TextBlock {
                 Align::Right => x + self.width - line.width,
             };
             let baseline = top + line.ascent;
-            for (span, font, w, (lead, trail)) in &line.runs {
+            let blank_line = line.runs.iter().all(|(span, ..)| span.text.trim().is_empty());
+            // PlantUML writes a no-break space for an empty line of a block
+            // and for the blank between two differently styled words.
+            let blank_at = |x: f64, font: Font, out: &mut Vec<Item>| {
+                out.push(Item::Text(TextRun {
+                    x: round3(x),
+                    y: round3(baseline),
+                    text: "\u{a0}".to_string(),
+                    font,
+                    color,
+                    width: 0.0,
+                    underline: false,
+                    strike: false,
+                    link: None,
+                }));
+            };
+            if blank_line && several_lines {
+                let font = line.runs.first().map_or(self.base_font, |r| r.1);
+                blank_at(cx, font, out);
+            }
+            let run_count = line.runs.len();
+            for (i, (span, font, w, (lead, trail))) in line.runs.iter().enumerate() {
+                if !blank_line && i > 0 && i + 1 < run_count && !span.text.is_empty() && span.text.trim().is_empty() {
+                    blank_at(cx, *font, out);
+                }
                 if !span.text.trim().is_empty() {
                     // PlantUML draws a run's surrounding whitespace as space,
                     // not as characters (indented note lines, the space after

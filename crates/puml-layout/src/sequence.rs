@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::color::parse_color;
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, Stroke};
+use crate::scene::{round3, Color, Font, FontFamily, Item, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Theme};
 use crate::LayoutOptions;
@@ -49,7 +49,7 @@ const BOX_GAP_AFTER: f64 = 20.0;
 /// A box rectangle reaches this far past its outer heads (or title margins).
 const BOX_INSET: f64 = 4.0;
 /// From a note beside a boxed participant to the box's edge (before its inset).
-const NOTE_BOX_ROOM: f64 = 8.0;
+const NOTE_BOX_ROOM: f64 = 5.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -64,6 +64,18 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// From the bottom of a ref's `ref` label to the top of its text.
+const REF_BODY_GAP: f64 = 5.867;
+/// From the end of a message's autonumber to its label.
+const NUMBER_GAP: f64 = 4.0;
+/// An enclosing frame starts 19 px left of the frame it encloses (this
+/// plus GROUP_FRAME_LEFT).
+const GROUP_NEST_LEFT: f64 = 3.0;
+/// Height of PlantUML's banner for a deprecated skinparam.
+const BANNER_HEIGHT: f64 = 16.641;
+/// From the diagram's left margin to a note in a group that starts at the
+/// first participant: the frame's 3 px, then 21 px from frame to note.
+const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -124,7 +136,7 @@ fn message_font(theme: &Theme) -> Font {
 }
 
 fn box_title_font(theme: &Theme) -> Font {
-    theme.font(13.0).bold()
+    theme.element_font(13.0).bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
@@ -162,7 +174,9 @@ struct LastMessage {
 }
 
 enum Deferred {
-    Divider { top: f64, block: TextBlock },
+    /// `padding`: the width of the blank PlantUML keeps when the text was
+    /// written with spaces around it (`== x ==`, not `==x==`).
+    Divider { top: f64, block: TextBlock, padding: f64 },
 }
 
 impl<'a> Context<'a> {
@@ -217,7 +231,7 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                HeadMetrics::new(p.kind, block, spot)
+                HeadMetrics::with_box_room(p.kind, block, spot, theme.participant_padding, theme.participant_margin)
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -267,7 +281,10 @@ impl<'a> Context<'a> {
 
     fn label_block(&self, text: &str, font: Font) -> TextBlock {
         match self.theme.max_message_size {
-            Some(max) => creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+            Some(max) => creole::split_words(
+                creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+                self.metrics,
+            ),
             None => creole::measure(text, font, self.metrics),
         }
     }
@@ -388,13 +405,13 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, open_groups.len(), n, &mut need);
+                    self.group_note_room(&group, open_groups.len(), n, &mut need, &mut left_room);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
-                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
                     let (Some(from), Some(to)) = (from, to) else { continue };
@@ -405,13 +422,30 @@ impl<'a> Context<'a> {
                     if m.is_self() {
                         // The loop and its label stay clear of the neighbouring lifeline.
                         // PlantUML: the label plus 14 from lifeline to lifeline.
-                        let room = (label_w + 14.0).max(SELF_WIDTH + 10.0);
+                        // A loop on the right starts at the outermost bar's edge
+                        // (5 px further per nested bar); one on the left does not.
+                        let bars = m.from.participant().map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        });
+                        let room = (label_w + 14.0).max(SELF_WIDTH + 8.0);
+                        // In a group, the frame reaches 16 px past the label
+                        // (7 px after the lifeline) and the next participant
+                        // stays 9 px clear of it, like beside a note.
+                        if let (Some(group), false) = (open_groups.last_mut(), m.arrow.written_reversed) {
+                            group.notes.push(NoteExtent {
+                                anchor: from,
+                                left: -5.0,
+                                right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                            });
+                        }
                         if m.arrow.written_reversed {
                             if from >= 1 {
                                 need(from - 1, from, room);
                             }
                         } else if from <= n {
-                            need(from, from + 1, room);
+                            need(from, from + 1, room + bars);
                         }
                         last_message = Some((from, from));
                     } else {
@@ -420,10 +454,23 @@ impl<'a> Context<'a> {
                                 depth.get(p.index()).is_some_and(|d| *d > 0) || activated_next(&events[index + 1..], p)
                             })
                         };
-                        // PlantUML makes room for the target's activation bar only;
-                        // the sender's bar does not push the lifelines apart.
-                        let bars = bar_side(active(m.to.participant()));
-                        need(from, to, label_w + MESSAGE_ROOM + bars);
+                        // PlantUML makes room for the bar of the right-hand
+                        // participant (its left edge is 5 px left of the lifeline
+                        // at any depth) and, when the message points left, for the
+                        // target's bars (each nested bar reaches 5 px further
+                        // right); a sender on the left never pushes.
+                        let (left, right) = if from <= to { (&m.from, &m.to) } else { (&m.to, &m.from) };
+                        let right_bar = bar_side(active(right.participant()));
+                        let left_bars = if from > to {
+                            left.participant().map_or(0.0, |p| {
+                                let d = depth.get(p.index()).copied().unwrap_or(0)
+                                    + u32::from(activated_next(&events[index + 1..], p));
+                                ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                            })
+                        } else {
+                            0.0
+                        };
+                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
@@ -477,14 +524,16 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Ref(r), _) => {
-                    let w = creole::measure(&r.text, self.theme.font(12.0), self.metrics).width + 30.0;
+                    // PlantUML: a ref spans its participants' heads, 2 px inside
+                    // each end, and is 8 px wider than its text; over one
+                    // participant it grows to the right without pushing anyone.
+                    let text_w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
-                            need(lo + 1, hi + 1, w - 30.0);
-                        } else {
-                            need(lo, lo + 1, w / 2.0 + 5.0);
-                            need(lo + 1, lo + 2, w / 2.0 + 5.0);
+                            let first = &self.heads[self.slots[lo].index()];
+                            let last = &self.heads[self.slots[hi].index()];
+                            need(lo + 1, hi + 1, text_w + 12.0 - first.left - last.right);
                         }
                     }
                 }
@@ -568,7 +617,14 @@ impl<'a> Context<'a> {
     /// and the frame encloses the notes in it: so a note in a group pushes
     /// the participants beyond the group's outermost ones (outside a group,
     /// a note may cross its neighbours' lifelines).
-    fn group_note_room(&self, group: &GroupReach, depth: usize, n: usize, need: &mut impl FnMut(usize, usize, f64)) {
+    fn group_note_room(
+        &self,
+        group: &GroupReach,
+        depth: usize,
+        n: usize,
+        need: &mut impl FnMut(usize, usize, f64),
+        left_room: &mut Vec<(usize, f64)>,
+    ) {
         // Enclosing frames end GROUP_NEST_INSET further right each.
         let nesting = GROUP_NEST_INSET * depth as f64;
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
@@ -590,7 +646,11 @@ impl<'a> Context<'a> {
                 need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left + nesting);
             }
             if lo > 1 && note.left > 0.0 {
-                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM);
+                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting);
+            } else if lo == 1 && note.left > 0.0 {
+                // No participant left of the group: its frame starts 3 px
+                // inside the diagram margin, 21 px left of the note.
+                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting));
             }
         }
     }
@@ -647,6 +707,13 @@ impl<'a> Context<'a> {
             let top = y + 5.0;
             y = top + block.height + TITLE_GAP_BELOW;
             title_block = Some((block, top));
+        }
+        // PlantUML draws a banner for some deprecated skinparams below the
+        // title and moves the diagram down by its height.
+        let mut banners = Vec::new();
+        for text in self.deprecation_banners() {
+            banners.push((text, y - 2.0));
+            y += BANNER_HEIGHT + 5.0;
         }
         if let Some(legend) = self
             .diagram
@@ -784,6 +851,21 @@ impl<'a> Context<'a> {
                             None => 0.0,
                         }
                     };
+                    // A bar opened right after the message is already there:
+                    // the arrow starts or ends at its edge.
+                    let bar_edge = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
+                        match id.filter(|id| activated_next(&events[index + 1..], *id)) {
+                            Some(id) => {
+                                let shift = act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
+                                if toward_right {
+                                    shift + ACTIVATION_WIDTH / 2.0
+                                } else {
+                                    shift - ACTIVATION_WIDTH / 2.0
+                                }
+                            }
+                            None => side_offset(id, toward_right),
+                        }
+                    };
                     let from_id = m.from.participant();
                     let to_id = m.to.participant();
                     // An empty label takes no height (PlantUML: 14 px rows).
@@ -815,7 +897,16 @@ impl<'a> Context<'a> {
                     if is_self {
                         // `A <- A` loops on the left of the lifeline, as in PlantUML.
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
-                        let x = from_c + side_offset(from_id, side > 0.0);
+                        let mut x = from_c + side_offset(from_id, side > 0.0);
+                        // `A -> A ++`: the bar opens on this message and the loop
+                        // starts at its edge.
+                        if let Some(id) = from_id.filter(|id| activated_next(&events[index + 1..], *id)) {
+                            if side > 0.0 {
+                                x += ACTIVATION_WIDTH / 2.0;
+                            } else if act_stack[id.index()].is_empty() {
+                                x -= ACTIVATION_WIDTH / 2.0;
+                            }
+                        }
                         let far = x + side * SELF_WIDTH;
                         geometry = MessageGeometry {
                             from_x: x,
@@ -840,12 +931,12 @@ impl<'a> Context<'a> {
                         let mut from_x = match &m.from {
                             Endpoint::Edge { short: true, .. } => to_c - dir * (label.width.max(20.0) + 30.0),
                             Endpoint::Edge { .. } => from_c,
-                            Endpoint::Participant { .. } => from_c + side_offset(from_id, goes_right),
+                            Endpoint::Participant { .. } => from_c + bar_edge(from_id, goes_right),
                         };
                         let mut to_x = match &m.to {
                             Endpoint::Edge { short: true, .. } => from_c + dir * (label.width.max(20.0) + 30.0),
                             Endpoint::Edge { .. } => to_c,
-                            Endpoint::Participant { .. } => to_c + side_offset(to_id, !goes_right),
+                            Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
                         };
                         // A participant created by this message: its head is drawn here.
                         if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
@@ -889,7 +980,7 @@ impl<'a> Context<'a> {
                     // Label.
                     if !hidden {
                         let (left, right) = self_span(&geometry, label.width);
-                        let number_w = number.as_ref().map_or(0.0, |b| b.width + 5.0);
+                        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let total = number_w + label.width;
                         let head_at_left = !geometry.is_self && !goes_right;
                         let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
@@ -960,21 +1051,34 @@ impl<'a> Context<'a> {
                     let top = if note.aligned {
                         last_note.map_or(y + 10.0, |(t, _)| t)
                     } else if attached {
-                        last_message.map_or(y + 10.0, |m| m.row_top + 5.0)
+                        // PlantUML: 13 px below the top of the message's row,
+                        // which grows to 10 px below the note.
+                        last_message.map_or(y + 10.0, |m| m.row_top + 13.0)
                     } else {
                         // PlantUML draws a note 13 px below what precedes it
                         // and the next event 3 px closer to the note's bottom.
                         y + 13.0
                     };
-                    let bottom_gap = if note.aligned || attached { 0.0 } else { NOTE_LIFT };
+                    let bottom_gap = if note.aligned { 0.0 } else { NOTE_LIFT };
+                    // A bar opened after the note, before the next message, starts
+                    // at the previous message: the note already stands beside it.
+                    let right_bars = |id: ParticipantId| -> f64 {
+                        let stack = &act_stack[id.index()];
+                        if activated_next(&events[index + 1..], id) {
+                            (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
+                        } else {
+                            act_offsets(stack).1
+                        }
+                    };
                     let x = match &note.position {
                         NotePosition::Left { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
-                            c + act_offsets(&act_stack[id.index()]).0 - 5.0 - w
+                            // PlantUML places a note on the left as if no bar were there.
+                            c - 5.0 - w
                         }
                         NotePosition::Right { of: Some(id) } => {
                             let Some(c) = cx(*id) else { continue };
-                            c + act_offsets(&act_stack[id.index()]).1 + 5.0
+                            c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
                         NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
@@ -999,7 +1103,7 @@ impl<'a> Context<'a> {
                                     g.max_x = g.max_x.max(hi + 14.0);
                                 }
                                 last_note = Some((top, top + h));
-                                y = y.max(top + h);
+                                y = y.max(top + h - bottom_gap);
                                 continue;
                             }
                             (lo + hi) / 2.0 - w / 2.0
@@ -1014,7 +1118,7 @@ impl<'a> Context<'a> {
                             let x = (lo + hi) / 2.0 - width / 2.0;
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
                             last_note = Some((top, top + h));
-                            y = y.max(top + h);
+                            y = y.max(top + h - bottom_gap);
                             continue;
                         }
                     };
@@ -1032,18 +1136,30 @@ impl<'a> Context<'a> {
                     if xs.is_empty() {
                         continue;
                     }
-                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let body = creole::measure(&r.text, self.theme.font(12.0), self.metrics);
-                    let tab_block = creole::measure("ref", self.theme.font(13.0).bold(), self.metrics);
-                    let mut x0 = lo - 10.0;
-                    let mut x1 = hi + 10.0;
-                    let need = body.width + 30.0;
-                    if x1 - x0 < need {
-                        let mid = (x0 + x1) / 2.0;
-                        x0 = mid - need / 2.0;
-                        x1 = mid + need / 2.0;
+                    // From 2 px inside the first participant's head to 2 px
+                    // inside the last one's, at least 8 px wider than the text
+                    // and as wide as the tab.
+                    let mut first: Option<(f64, &HeadMetrics)> = None;
+                    let mut last: Option<(f64, &HeadMetrics)> = None;
+                    for p in &r.participants {
+                        let Some(x) = cx(*p) else { continue };
+                        let head = &self.heads[p.index()];
+                        if first.is_none_or(|(fx, _)| x < fx) {
+                            first = Some((x, head));
+                        }
+                        if last.is_none_or(|(lx, _)| x > lx) {
+                            last = Some((x, head));
+                        }
                     }
+                    let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
+                        continue;
+                    };
+                    let body = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics);
+                    let tab_block = creole::measure("ref", self.theme.element_font(13.0).bold(), self.metrics);
+                    let x0 = lo_x - lo_head.left + 2.0;
+                    let x1 = (hi_x + hi_head.right - 2.0)
+                        .max(x0 + body.width + 8.0)
+                        .max(x0 + tab_block.width + 45.0);
                     let top = y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
@@ -1074,14 +1190,14 @@ impl<'a> Context<'a> {
                     );
                     tab_block.draw(
                         x0 + 13.0,
-                        top + 1.0,
+                        top + 2.0,
                         Align::Left,
                         theme.ref_header_font_color,
                         &mut front,
                     );
                     body.draw(
                         (x0 + x1) / 2.0 - body.width / 2.0,
-                        top + tab_h + 2.0,
+                        top + tab_block.height + REF_BODY_GAP,
                         Align::Center,
                         theme.ref_font_color,
                         &mut front,
@@ -1090,7 +1206,8 @@ impl<'a> Context<'a> {
                         g.min_x = g.min_x.min(x0);
                         g.max_x = g.max_x.max(x1);
                     }
-                    y = top + h;
+                    // Like after a note, the next event comes 3 px closer.
+                    y = top + h - NOTE_LIFT;
                 }
                 Event::Create { participant } => {
                     // The head is drawn with the next message to this participant;
@@ -1128,11 +1245,13 @@ impl<'a> Context<'a> {
                 }
                 Event::Destroy { participant } => {
                     let Some(c) = cx(*participant) else { continue };
-                    let at = match last_message {
-                        Some(m) if involves(&m, *participant) => m.arrow_y,
+                    // On the message that reached the participant the cross
+                    // takes no room; elsewhere 10 px above it and 8 below.
+                    let (at, room_below) = match last_message {
+                        Some(m) if involves(&m, *participant) => (m.arrow_y, 0.0),
                         _ => {
                             y += 10.0;
-                            y
+                            (y, 8.0)
                         }
                     };
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
@@ -1147,7 +1266,7 @@ impl<'a> Context<'a> {
                     line(&mut front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
                     line(&mut front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
                     lifeline_end[participant.index()] = Some(at);
-                    y = y.max(at + 9.0);
+                    y = y.max(at + room_below);
                 }
                 Event::GroupStart(group) => {
                     let top = y + 12.0;
@@ -1162,8 +1281,23 @@ impl<'a> Context<'a> {
                         max_x: f64::NEG_INFINITY,
                         elses: Vec::new(),
                     });
-                    let header_h = creole::measure("X", self.theme.font(13.0).bold(), self.metrics).height + 2.0;
-                    y = top + header_h + 2.0;
+                    // The tab is as tall as its text (a `group` label may have
+                    // several lines).
+                    let tab_text = match group.kind {
+                        GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
+                        _ => "X",
+                    };
+                    let tab_h = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).height;
+                    // A condition in a large font makes the header taller
+                    // (PlantUML: condition height minus 11 px below the tab's).
+                    let condition = match group.kind {
+                        GroupKind::Group => group.secondary.as_deref(),
+                        _ => group.label.as_deref(),
+                    };
+                    let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
+                        creole::measure(c, self.theme.element_font(11.0).bold(), self.metrics).height - 11.0
+                    });
+                    y = top + tab_h + cond_room.max(4.0);
                 }
                 Event::GroupElse { label, color } => {
                     let at = y + 9.0;
@@ -1171,7 +1305,7 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => creole::measure(l, self.theme.font(11.0).bold(), self.metrics).height,
+                            Some(l) => creole::measure(l, self.theme.element_font(11.0).bold(), self.metrics).height,
                             None => 0.0,
                         };
                         y = at + label_h.max(5.0) - 3.0;
@@ -1184,26 +1318,28 @@ impl<'a> Context<'a> {
                     frames_left = frames_left.min(x0);
                     frames_right = frames_right.max(x1);
                     if let Some(parent) = groups.last_mut() {
-                        parent.min_x = parent.min_x.min(x0 - 5.0);
+                        parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                         parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
                     }
                     // PlantUML leaves 6 px below a frame before what follows.
                     y = bottom + GROUP_GAP_AFTER;
                 }
-                Event::Divider { text } => {
-                    let block = creole::measure(text, self.theme.font(13.0).bold(), self.metrics);
+                Event::Divider { text, spaced } => {
+                    let block = creole::measure(text, self.theme.element_font(13.0).bold(), self.metrics);
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
                     let h = block.height + 8.0;
-                    deferred.push(Deferred::Divider { top, block });
+                    let font = self.theme.element_font(13.0).bold();
+                    let padding = if *spaced { self.metrics.width(" ", &font) } else { 0.0 };
+                    deferred.push(Deferred::Divider { top, block, padding });
                     y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
                     let start = y;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                        let block = creole::measure(text, self.theme.font(11.0), self.metrics);
+                        let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
                         block.draw(
                             mid_x - block.width / 2.0,
                             start + 14.0,
@@ -1241,7 +1377,7 @@ impl<'a> Context<'a> {
             frames_left = frames_left.min(x0);
             frames_right = frames_right.max(x1);
             if let Some(parent) = groups.last_mut() {
-                parent.min_x = parent.min_x.min(x0 - 5.0);
+                parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
             y = bottom;
@@ -1369,16 +1505,43 @@ impl<'a> Context<'a> {
         items.extend(back);
         items.extend(heads_items);
         items.extend(front);
+        // The canvas holds each head's whole column, drawn or not: a
+        // participant's margin (`participant { Margin }`), the room right of
+        // an actor's or a database's name (drawn 3 px left of the axis).
+        let mut heads_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        for &id in &self.slots {
+            let head = &self.heads[id.index()];
+            if let Some(x) = cx(id) {
+                heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
+            }
+        }
         let (mut min_x, mut max_x) = x_bounds(&items);
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
         }
+        // What the canvas holds besides the drawn items: the heads' columns,
+        // the room beside boxes, frames and notes. Dividers span it all and
+        // the title is centered on it.
+        let mut body_edges = self.box_room(&positions);
+        body_edges = (body_edges.0.min(heads_extent.0), body_edges.1.max(heads_extent.1));
+        body_edges.0 = body_edges.0.min(frames_left - GROUP_FRAME_MARGIN);
+        // PlantUML's canvas reaches 19.3 px past a group frame on the right
+        // (the margin included).
+        body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
+        body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
+        body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
+        if min_x.is_finite() && body_edges.0.is_finite() {
+            min_x = min_x.min(body_edges.0);
+        }
+        if body_edges.1.is_finite() {
+            max_x = max_x.max(body_edges.1);
+        }
         // How far right the canvas must reach for a divider wider than the diagram.
         let mut divider_right = f64::NEG_INFINITY;
         for d in deferred {
             match d {
-                Deferred::Divider { top, block } => {
+                Deferred::Divider { top, block, padding } => {
                     let h = block.height + 8.0;
                     let mid = top + h / 2.0;
                     rect(
@@ -1406,8 +1569,8 @@ impl<'a> Context<'a> {
                         mid + 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
-                    // PlantUML's divider box: the text 6 px in, 18.526 px wider than it.
-                    let w = block.width + 18.526;
+                    // PlantUML's divider box: the text 6 px in, 14 px wider than it (and a blank).
+                    let w = block.width + 14.0 + padding;
                     // Centered on the diagram; one wider than it starts 12 px
                     // in from the diagram's left and keeps 12 px on its right
                     // (PlantUML widens the canvas rather than move the diagram).
@@ -1462,7 +1625,7 @@ impl<'a> Context<'a> {
         // Bottom: legend, caption, footer.
         let mut y = bottom;
         let (_, max_x_now) = x_bounds(&items);
-        let content_mid = (min_x + max_x_now.max(max_x)) / 2.0;
+        let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
@@ -1522,18 +1685,58 @@ impl<'a> Context<'a> {
             block.draw(x, y + 4.0, Align::Left, theme.footer_color, &mut items);
             y += 4.0 + block.height;
         }
-        let mut edges = self.box_room(&positions);
+        let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
-        edges.0 = edges.0.min(frames_left - GROUP_FRAME_MARGIN);
-        // PlantUML's canvas reaches 19.3 px past a group frame on the right
-        // (the margin included).
-        edges.1 = edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
-        edges.0 = edges.0.min(notes_extent.0 - NOTE_MARGIN);
-        edges.1 = edges.1.max(notes_extent.1 + NOTE_MARGIN);
-        finish_scene(items, edges, y, theme.background)
+        let mut scene = finish_scene(items, edges, y, theme.background);
+        // The banners span the canvas, 8 px inside its border.
+        for (text, top) in banners {
+            let mut banner = Vec::new();
+            rect(
+                &mut banner,
+                8.0,
+                top,
+                scene.width - 16.0,
+                BANNER_HEIGHT,
+                2.5,
+                paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
+            );
+            let font = Font {
+                family: FontFamily::Mono,
+                ..Font::sans(10.0)
+            };
+            banner.push(Item::Text(TextRun {
+                x: 15.0,
+                y: round3(top + 10.641),
+                width: round3(self.metrics.width(text, &font)),
+                text: text.to_string(),
+                font,
+                color: Color::BLACK,
+                underline: false,
+                strike: false,
+                link: None,
+            }));
+            scene.items.splice(0..0, banner);
+        }
+        scene
+    }
+
+    /// PlantUML's banners for the deprecated skinparams the diagram uses.
+    fn deprecation_banners(&self) -> Vec<&'static str> {
+        let mut banners = Vec::new();
+        let params = &self.diagram.settings.skinparams;
+        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("participantpadding")) {
+            banners.push("Please use CSS style instead of skinparam ParticipantPadding");
+        }
+        if params
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("handwritten") && v.trim().eq_ignore_ascii_case("true"))
+        {
+            banners.push("Please use '!option handwritten true' to enable handwritten");
+        }
+        banners
     }
 
     /// Like PlantUML, the room kept between a box and the canvas border is part
@@ -1574,8 +1777,24 @@ impl<'a> Context<'a> {
     fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
         let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
         let mut last_message: Option<(usize, usize)> = None;
-        for (event, prep) in events.iter().zip(prepared) {
+        let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
+        for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
+                (Event::Activate { participant, .. }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d += 1;
+                    }
+                }
+                (Event::Deactivate { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = d.saturating_sub(1);
+                    }
+                }
+                (Event::Destroy { participant }, _) => {
+                    if let Some(d) = depth.get_mut(participant.index()) {
+                        *d = 0;
+                    }
+                }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
                         continue;
@@ -1584,31 +1803,47 @@ impl<'a> Context<'a> {
                     if !m.is_self() {
                         continue;
                     }
-                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + 5.0);
+                    let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+                    // A loop on the right starts at the outermost bar's edge.
+                    let bars = m.from.participant().map_or(0.0, |p| {
+                        let d = depth.get(p.index()).copied().unwrap_or(0)
+                            + u32::from(activated_next(&events[index + 1..], p));
+                        ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                    });
                     if let Some(entry) = reach.get_mut(from) {
                         if m.arrow.written_reversed {
                             entry.0 = entry.0.max(r);
                         } else {
-                            entry.1 = entry.1.max(r);
+                            entry.1 = entry.1.max(r + bars);
                         }
                     }
                 }
-                // Only notes `left of`/`right of` a participant: attached notes
-                // belong to their message, not to a participant.
+                // Notes beside or over one participant: attached notes belong
+                // to their message, not to a participant.
                 (Event::Note(note), Prepared::Note(block))
                     if matches!(
                         note.position,
-                        NotePosition::Left { of: Some(_) } | NotePosition::Right { of: Some(_) }
+                        NotePosition::Left { of: Some(_) }
+                            | NotePosition::Right { of: Some(_) }
+                            | NotePosition::Over { last: None, .. }
                     ) =>
                 {
                     let (w, _) = note_size(note.shape, block);
                     let Some(extent) = self.note_extent(note, w, last_message) else {
                         continue;
                     };
+                    // A note right of an active lifeline starts at its bars' edge
+                    // (PlantUML's box ignores the bar under a note on the left).
+                    let right_bars = match note.position {
+                        NotePosition::Right { of: Some(p) } => {
+                            ACTIVATION_WIDTH / 2.0 * f64::from(depth.get(p.index()).copied().unwrap_or(0))
+                        }
+                        _ => 0.0,
+                    };
                     if let Some(entry) = reach.get_mut(extent.anchor) {
                         entry.0 = entry.0.max(extent.left + NOTE_BOX_ROOM);
-                        entry.1 = entry.1.max(extent.right + NOTE_BOX_ROOM);
+                        entry.1 = entry.1.max(extent.right + right_bars + NOTE_BOX_ROOM);
                     }
                 }
                 _ => {}
@@ -1765,14 +2000,21 @@ impl<'a> Context<'a> {
             _ => label,
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_w = creole::measure(tab_text, self.theme.font(13.0).bold(), self.metrics).width + 45.0;
-        let cond_w = |c: &str| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics).width;
+        let tab_w = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0;
+        let cond_w =
+            |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
         tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
     fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(&format!("[{label}]"), self.theme.font(11.0).bold(), self.metrics).width + 7.0
+        creole::measure(
+            &format!("[{label}]"),
+            self.theme.element_font(11.0).bold(),
+            self.metrics,
+        )
+        .width
+            + 7.0
     }
 
     /// Draws a closed group frame; returns its x extent.
@@ -1794,9 +2036,9 @@ impl<'a> Context<'a> {
             _ => g.label.clone(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(&tab_text, self.theme.font(13.0).bold(), self.metrics);
+        let tab_block = creole::measure(&tab_text, self.theme.element_font(13.0).bold(), self.metrics);
         let cond_block =
-            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.font(11.0).bold(), self.metrics));
+            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics));
         let (mut x0, mut x1) = if g.min_x.is_finite() {
             (g.min_x - GROUP_FRAME_LEFT, g.max_x + GROUP_FRAME_LEFT)
         } else {
@@ -1878,7 +2120,7 @@ impl<'a> Context<'a> {
         for (at, label, _) in &g.elses {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(&format!("[{l}]"), self.theme.font(11.0).bold(), self.metrics);
+                let block = creole::measure(&format!("[{l}]"), self.theme.element_font(11.0).bold(), self.metrics);
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }
@@ -1957,6 +2199,9 @@ fn involves(m: &LastMessage, p: ParticipantId) -> bool {
     m.from == Some(p) || m.to == Some(p)
 }
 
+/// Room around an `rnote`'s text.
+const RNOTE_PAD: f64 = 4.0;
+
 /// How far a hexagonal note's (`hnote`) side points reach out of its body.
 const HEXAGON_TIP: f64 = 10.0;
 
@@ -1968,7 +2213,11 @@ const HEXAGON_TIP: f64 = 10.0;
 fn note_size(shape: NoteShape, block: &TextBlock) -> (f64, f64) {
     match shape {
         NoteShape::Hexagon => (block.width + 4.0 + 2.0 * HEXAGON_TIP, block.height + 8.0),
-        _ => (block.width + 2.0 * NOTE_PAD_X, block.height + 2.0 * NOTE_PAD_Y),
+        // `rnote`: 4 px around the text.
+        NoteShape::Rectangle => (block.width + 2.0 * RNOTE_PAD, block.height + 2.0 * RNOTE_PAD),
+        // PlantUML lays a note out 21 px wider than its text (6 before, 15
+        // after, the corner included); `draw_note` draws it in whole pixels.
+        _ => (block.width + 2.0 * NOTE_PAD_X + 1.0, block.height + 2.0 * NOTE_PAD_Y),
     }
 }
 
@@ -2008,9 +2257,16 @@ fn draw_note(
             ),
         );
     }
+    // PlantUML draws the note's outline rounded down to whole pixels.
+    let (w, h) = if shape == NoteShape::Hexagon {
+        (w, h)
+    } else {
+        (w.floor(), h.floor())
+    };
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
+        NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
         _ => (x + 6.0, top + NOTE_PAD_Y),
     };
     block.draw(text_x, text_y, Align::Left, theme.note_font_color, out);
@@ -2034,6 +2290,7 @@ fn draw_note_centered(
     draw_note(out, shape, x, top, w, h, block, fill, theme);
     let left_pad = match shape {
         NoteShape::Hexagon => HEXAGON_TIP + 2.0,
+        NoteShape::Rectangle => RNOTE_PAD,
         _ => 6.0,
     };
     let dx = (w - block.width) / 2.0 - left_pad;

@@ -135,18 +135,40 @@ pub struct HeadMetrics {
     pub label: TextBlock,
     /// `<< (C,#color) >>`: a circled letter left of the name (participants only).
     pub spot: Option<(char, Color)>,
+    /// The whole head's height, margins included.
     pub height: f64,
     pub left: f64,
     pub right: f64,
+    /// Room around a participant box (vertical, horizontal), counted in
+    /// `height`, `left` and `right`; the box is drawn inside it.
+    pub margin: (f64, f64),
+    /// Room between a participant box and its name.
+    pub padding: f64,
 }
 
 impl HeadMetrics {
-    pub fn new(kind: ParticipantKind, label: TextBlock, spot: Option<(char, Color)>) -> HeadMetrics {
+    /// A head whose participant box (the `participant` kind only) has
+    /// `padding` around its name and `margin` (vertical, horizontal) around it.
+    pub fn with_box_room(
+        kind: ParticipantKind,
+        label: TextBlock,
+        spot: Option<(char, Color)>,
+        padding: f64,
+        margin: (f64, f64),
+    ) -> HeadMetrics {
         let spot = spot.filter(|_| kind == ParticipantKind::Participant);
         let tw = label.width + if spot.is_some() { SPOT_WIDTH } else { 0.0 };
         let th = label.height;
         let (_width, height, left, right) = match kind {
-            ParticipantKind::Participant => (tw + 14.0, th + 14.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0),
+            ParticipantKind::Participant => {
+                let w = tw + 2.0 * padding;
+                (
+                    w,
+                    th + 2.0 * padding + 2.0 * margin.0,
+                    w / 2.0 + margin.1,
+                    w / 2.0 + margin.1,
+                )
+            }
             ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
             ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
             ParticipantKind::Actor => {
@@ -173,6 +195,11 @@ impl HeadMetrics {
                 (half * 2.0, th + 45.0, half, half)
             }
         };
+        let (margin, padding) = if kind == ParticipantKind::Participant {
+            (margin, padding)
+        } else {
+            ((0.0, 0.0), 7.0)
+        };
         HeadMetrics {
             kind,
             label,
@@ -180,6 +207,8 @@ impl HeadMetrics {
             height,
             left,
             right,
+            margin,
+            padding,
         }
     }
 }
@@ -204,11 +233,13 @@ pub fn draw_head(
     match head.kind {
         ParticipantKind::Participant => {
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
-            let w = tw + spot_w + 14.0;
-            rect(out, cx - w / 2.0, top, w, th + 14.0, theme.round_corner, body);
+            let pad = head.padding;
+            let w = tw + spot_w + 2.0 * pad;
+            let top = top + head.margin.0;
+            rect(out, cx - w / 2.0, top, w, th + 2.0 * pad, theme.round_corner, body);
             if let Some((letter, color)) = head.spot {
-                let scx = cx - w / 2.0 + 7.0 + 11.0;
-                let scy = top + 7.0 + th / 2.0;
+                let scx = cx - w / 2.0 + pad + 11.0;
+                let scy = top + pad + th / 2.0;
                 ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
                 let font = crate::scene::Font::sans(13.0).bold();
                 out.push(Item::Text(crate::scene::TextRun {
@@ -224,7 +255,7 @@ pub fn draw_head(
                 }));
             }
             head.label
-                .draw(cx - tw / 2.0 + spot_w / 2.0, top + 7.0, Align::Center, text_color, out);
+                .draw(cx - tw / 2.0 + spot_w / 2.0, top + pad, Align::Center, text_color, out);
         }
         ParticipantKind::Collections => {
             let w = tw + 14.0;

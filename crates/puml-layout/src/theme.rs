@@ -110,6 +110,14 @@ pub struct Theme {
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
     pub box_padding: f64,
+    /// Room between a participant box and its name (`participant { Padding }`).
+    pub participant_padding: f64,
+    /// `skinparam defaultFontSize`: the size of boxes' titles, group headers,
+    /// dividers, refs and delays, which otherwise have fixed sizes.
+    pub default_font_size: Option<f64>,
+    /// Room kept around a participant box, (vertical, horizontal)
+    /// (`participant { Margin }`; PlantUML's plain theme has 5 and 10).
+    pub participant_margin: (f64, f64),
     /// `skinparam defaultFontName`: a monospaced name gives the mono face.
     pub font_family: FontFamily,
     pub response_below_arrow: bool,
@@ -174,6 +182,9 @@ impl Default for Theme {
             message_align: MessageAlign::Left,
             max_message_size: None,
             box_padding: 0.0,
+            participant_padding: 7.0,
+            default_font_size: None,
+            participant_margin: (0.0, 0.0),
             font_family: FontFamily::Sans,
             response_below_arrow: false,
             strict_uml: false,
@@ -188,6 +199,12 @@ fn kind_index(kind: ParticipantKind) -> usize {
 
 impl Theme {
     /// A regular font of the diagram's family (`defaultFontName`).
+    /// The font of an element whose size PlantUML fixes (`size`) unless
+    /// `skinparam defaultFontSize` is set.
+    pub fn element_font(&self, size: f64) -> Font {
+        self.font(self.default_font_size.unwrap_or(size))
+    }
+
     pub fn font(&self, size: f64) -> Font {
         Font {
             family: self.font_family,
@@ -445,11 +462,14 @@ impl Theme {
                 }
             }
             "defaultfontsize" => {
+                // PlantUML 1.2026: every sequence element takes this size
+                // (participants, boxes, groups, dividers, refs, delays); the
+                // title keeps its own.
                 if let Some(s) = size {
-                    self.participant_font_size = s + 1.0;
+                    self.participant_font_size = s;
                     self.arrow_font_size = s;
                     self.note_font_size = s;
-                    self.title_font_size = s + 1.0;
+                    self.default_font_size = Some(s);
                 }
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color),
@@ -680,6 +700,22 @@ impl Theme {
             ("participant", "linecolor") => self.set_participant_only_border(color),
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
+            ("participant", "padding") => {
+                set!(self.participant_padding, number.filter(|v| (0.0..=100.0).contains(v)))
+            }
+            ("participant", "margin") => {
+                // One value for every side, or CSS's `vertical horizontal`.
+                let values: Vec<f64> = value
+                    .split_whitespace()
+                    .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                    .filter(|v| (0.0..=100.0).contains(v))
+                    .collect();
+                match values[..] {
+                    [all] => self.participant_margin = (all, all),
+                    [vertical, horizontal] => self.participant_margin = (vertical, horizontal),
+                    _ => {}
+                }
+            }
             ("participant", "roundcorner") => {
                 set!(
                     self.round_corner,

@@ -293,7 +293,9 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
 }
 
 fn text(out: &mut String, run: &TextRun) {
-    if !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
+    // A lone no-break space is PlantUML's mark of an empty line or a blank
+    // between styled words: kept, as PlantUML writes it.
+    if run.text != "\u{a0}" && !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
         return;
     }
     let link = run.link.as_deref().filter(|l| is_safe_link(l));
@@ -329,7 +331,12 @@ fn text(out: &mut String, run: &TextRun) {
         let _ = write!(out, " textLength=\"{}\" lengthAdjust=\"spacing\"", num(run.width));
     }
     out.push('>');
-    escape_into(out, &run.text);
+    if run.font.family == FontFamily::Mono {
+        // PlantUML writes a monospaced text's spaces as no-break spaces.
+        escape_into(out, &run.text.replace(' ', "\u{a0}"));
+    } else {
+        escape_into(out, &run.text);
+    }
     out.push_str("</text>");
     if link.is_some() {
         out.push_str("</a>");

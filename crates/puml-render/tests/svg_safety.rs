@@ -113,7 +113,10 @@ fn hostile_diagram(seed: usize) -> Diagram {
         },
         msg(3, 2, text(seed + 9)),
         Event::GroupEnd,
-        Event::Divider { text: text(seed + 1) },
+        Event::Divider {
+            text: text(seed + 1),
+            spaced: false,
+        },
         Event::Delay {
             text: Some(text(seed + 2)),
         },
@@ -322,7 +325,10 @@ fn random_event(rng: &mut Lcg, participants: u32) -> Event {
         11 => Event::Create { participant: id(rng) },
         12 => Event::Destroy { participant: id(rng) },
         _ => match rng.next(5) {
-            0 => Event::Divider { text: text(1) },
+            0 => Event::Divider {
+                text: text(1),
+                spaced: false,
+            },
             1 => Event::Delay { text: None },
             2 => Event::Space {
                 pixels: Some(rng.next(100) as u32),

@@ -729,7 +729,10 @@ impl DiagramLowering {
             BOX_END => self.box_end(node, range),
             DIVIDER => {
                 let text = token_text(node, TEXT).unwrap_or_default();
-                self.push_event(Event::Divider { text }, range);
+                // The statement as written: a blank right after the opening `==`.
+                let written = node.text().to_string();
+                let spaced = written.trim_start().trim_start_matches('=').starts_with([' ', '\t']);
+                self.push_event(Event::Divider { text, spaced }, range);
             }
             DELAY => {
                 let text = token_text(node, TEXT).filter(|t| !t.is_empty());
@@ -2278,7 +2281,12 @@ fn text_after_keyword(node: &SyntaxNode) -> String {
 /// A statement's text: its block body lines joined with `\n`, or the text on its line.
 fn block_or_line_text(node: &SyntaxNode) -> String {
     match ast::body_lines(node) {
-        Some(lines) => lines.join("\n"),
+        // PlantUML drops a block's comment lines (`' …`) before reading it.
+        Some(lines) => lines
+            .into_iter()
+            .filter(|l| !l.trim_start().starts_with('\''))
+            .collect::<Vec<_>>()
+            .join("\n"),
         None => token_text(node, TEXT).unwrap_or_default(),
     }
 }

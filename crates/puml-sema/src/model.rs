@@ -233,6 +233,9 @@ pub enum Event {
     /// `== text ==`
     Divider {
         text: String,
+        /// Written with blanks inside the `==` (`== x ==`, not `==x==`):
+        /// PlantUML's box keeps the width of one blank more.
+        spaced: bool,
     },
     /// `...` or `... text ...`
     Delay {
