@@ -114,60 +114,86 @@ pub fn run(args: RenderArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let inputs: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    let inputs: HashSet<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
     let progress = files.len() > 1 && std::io::stderr().is_terminal();
     let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
     // Files render in parallel, a bounded batch at a time; outputs are
-    // written here, in input order, so the result does not depend on
-    // timing. Two inputs can name the same output (the same `@startuml
-    // name`): the first keeps it and the later one is an error, not a
-    // silent overwrite.
-    let mut written: HashSet<PathBuf> = HashSet::new();
-    let mut finished = 0;
-    for batch in files.chunks(RENDER_BATCH) {
-        let reports = render_all(
-            batch,
-            format,
-            &args,
-            limit,
-            &inputs,
-            progress.then_some((finished, files.len())),
-        );
-        finished += batch.len();
-        if progress {
-            eprint!("\r\x1b[2K");
-        }
-        for report in reports {
-            for line in report.log {
-                eprintln!("{line}");
+    // written by one writer thread, in input order, so the result does not
+    // depend on timing, while the next batch renders (the writes no longer
+    // wait for the rendering nor the rendering for the writes). Two inputs
+    // can name the same output (the same `@startuml name`): the first keeps
+    // it and the later one is an error, not a silent overwrite.
+    let written_worst = std::thread::scope(|scope| {
+        // One batch waiting while another is written: bounds the memory
+        // held by rendered pages to about three batches.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<FileReport>>(1);
+        let sync = args.sync;
+        let writer = scope.spawn(move || write_reports(receiver, sync, progress));
+        let mut finished = 0;
+        for batch in files.chunks(RENDER_BATCH) {
+            let reports = render_all(
+                batch,
+                format,
+                &args,
+                limit,
+                &inputs,
+                progress.then_some((finished, files.len())),
+            );
+            finished += batch.len();
+            if sender.send(reports).is_err() {
+                break;
             }
-            let mut outcome = report.outcome;
-            for (target, bytes) in report.outputs {
-                if !written.insert(target.clone()) {
-                    eprintln!(
-                        "puml render: {} is already written by an earlier input (same diagram name); rename one of the diagrams or use another --out-dir",
-                        target.display()
-                    );
-                    outcome = outcome.max(Outcome::Failure);
-                    continue;
-                }
-                if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, args.sync) {
-                    eprintln!("puml render: cannot write {}: {e}", target.display());
-                    outcome = outcome.max(Outcome::Failure);
-                }
-            }
-            worst = worst.max(outcome);
         }
-    }
+        drop(sender);
+        writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    worst = worst.max(written_worst);
     if progress {
         eprintln!("rendered {} file(s)", files.len());
     }
     ExitCode::from(worst as u8)
 }
 
-/// Files rendered before their outputs are written: bounds the memory
-/// held by rendered pages.
-const RENDER_BATCH: usize = 64;
+/// Files rendered before their outputs are handed to the writer: bounds
+/// the memory held by rendered pages, and is small enough that writing one
+/// batch overlaps with rendering the next.
+const RENDER_BATCH: usize = 32;
+
+/// Prints each report's messages and writes its outputs, in input order;
+/// returns the worst outcome.
+fn write_reports(reports: std::sync::mpsc::Receiver<Vec<FileReport>>, sync: bool, progress: bool) -> Outcome {
+    let mut written: HashSet<PathBuf> = HashSet::new();
+    let mut worst = Outcome::Ok;
+    for report in reports.into_iter().flatten() {
+        if progress && !report.log.is_empty() {
+            // Clear the progress line the renderers keep redrawing.
+            eprint!("\r\x1b[2K");
+        }
+        for line in report.log {
+            eprintln!("{line}");
+        }
+        let mut outcome = report.outcome;
+        for (target, bytes) in report.outputs {
+            if !written.insert(target.clone()) {
+                eprintln!(
+                    "puml render: {} is already written by an earlier input (same diagram name); rename one of the diagrams or use another --out-dir",
+                    target.display()
+                );
+                outcome = outcome.max(Outcome::Failure);
+                continue;
+            }
+            if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, sync) {
+                eprintln!("puml render: cannot write {}: {e}", target.display());
+                outcome = outcome.max(Outcome::Failure);
+            }
+        }
+        worst = worst.max(outcome);
+    }
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+    worst
+}
 
 /// What rendering one input produced: its outcome so far, the messages to
 /// print, and the files to write.
@@ -184,7 +210,7 @@ fn render_all(
     format: Format,
     args: &RenderArgs,
     limit: u64,
-    inputs: &[PathBuf],
+    inputs: &HashSet<PathBuf>,
     progress: Option<(usize, usize)>,
 ) -> Vec<FileReport> {
     let done = AtomicUsize::new(0);
@@ -211,7 +237,7 @@ fn render_file(
     format: Format,
     args: &RenderArgs,
     limit: u64,
-    inputs: &[PathBuf],
+    inputs: &HashSet<PathBuf>,
     report: &mut FileReport,
 ) -> Outcome {
     let log = &mut report.log;
