@@ -155,7 +155,8 @@ struct OpenGroup {
     kind: GroupKind,
     label: Option<String>,
     secondary: Option<String>,
-    frame_color: Option<Color>,
+    /// `alt#Gold`: fills the header tab (PlantUML keeps the frame's own stroke).
+    header_fill: Option<Color>,
     fill: Option<Color>,
     min_x: f64,
     max_x: f64,
@@ -1275,7 +1276,7 @@ impl<'a> Context<'a> {
                         kind: group.kind,
                         label: group.label.clone(),
                         secondary: group.secondary.clone(),
-                        frame_color: group.frame_color.as_deref().and_then(parse_color),
+                        header_fill: group.frame_color.as_deref().and_then(parse_color),
                         fill: group.color.as_deref().and_then(parse_color),
                         min_x: f64::INFINITY,
                         max_x: f64::NEG_INFINITY,
@@ -2058,7 +2059,7 @@ impl<'a> Context<'a> {
             x0 -= 10.0;
             x1 += 10.0;
         }
-        let border = g.frame_color.unwrap_or(theme.group_border);
+        let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
         if let Some(fill) = g.fill.or(theme.group_bg) {
             rect(
@@ -2088,7 +2089,7 @@ impl<'a> Context<'a> {
             g.top,
             tab_w.min(x1 - x0),
             tab_h,
-            theme.group_header_bg,
+            g.header_fill.unwrap_or(theme.group_header_bg),
             border,
             1.5,
         );
