@@ -32,6 +32,9 @@ const DIVIDER_OVERHANG_MARGIN: f64 = 12.0;
 const MARGIN: f64 = 10.0;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
+/// How far a head drawn on its creating message reaches into the next row
+/// (PlantUML 1.2026.8: the next arrow is 22.1 px below the head's bottom).
+const CREATED_HEAD_TAIL: f64 = 7.0;
 const SELF_WIDTH: f64 = 42.0;
 /// Lifeline distance beyond a message label's width (PlantUML: 24).
 const MESSAGE_ROOM: f64 = 24.0;
@@ -378,8 +381,15 @@ impl<'a> Context<'a> {
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
+        // Participants whose head is drawn on the next message to them.
+        let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
+                (Event::Create { participant }, _) => {
+                    if let Some(flag) = awaiting_head.get_mut(participant.index()) {
+                        *flag = true;
+                    }
+                }
                 (Event::Activate { participant, .. }, _) => {
                     if let Some(d) = depth.get_mut(participant.index()) {
                         *d += 1;
@@ -471,7 +481,23 @@ impl<'a> Context<'a> {
                         } else {
                             0.0
                         };
-                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars);
+                        // A message that creates its target ends at the new
+                        // head's edge, so the label keeps clear of the head
+                        // (PlantUML: the head's left edge is where the
+                        // lifeline would be for a plain message).
+                        let created_head =
+                            m.to.participant()
+                                .filter(|t| awaiting_head.get(t.index()).copied().unwrap_or(false))
+                                .map_or(0.0, |t| {
+                                    awaiting_head[t.index()] = false;
+                                    let head = &self.heads[t.index()];
+                                    if from <= to {
+                                        head.left
+                                    } else {
+                                        head.right
+                                    }
+                                });
+                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
@@ -942,17 +968,20 @@ impl<'a> Context<'a> {
                         // A participant created by this message: its head is drawn here.
                         if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
                             let head = &self.heads[t.index()];
-                            let top = arrow_y - head.height / 2.0;
+                            // PlantUML: the head's top is 4 px above the label's
+                            // top, so the message line crosses its lower part.
+                            let top = row_top + MESSAGE_TEXT_GAP - 4.0;
                             self.push_head(&mut heads_items, t, to_c, top, false);
                             head_top_y[t.index()] = top + head.height;
                             pending_create[t.index()] = false;
                             created_before[t.index()] = true;
+                            // The tip stops 2 px short of the head (PlantUML).
                             to_x = if goes_right {
-                                to_c - head.left
+                                to_c - head.left - 1.0
                             } else {
-                                to_c + head.right
+                                to_c + head.right + 1.0
                             };
-                            end_y = arrow_y.max(top + head.height - MESSAGE_TEXT_GAP);
+                            end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
                         } else {
                             end_y = arrow_y;
                         }
