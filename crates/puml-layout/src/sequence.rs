@@ -153,6 +153,31 @@ struct MessageGeometry {
     is_self: bool,
 }
 
+/// Activation bars in paint order. A bar is known when it closes, so an
+/// inner bar would come before the bar it is nested in; PlantUML paints the
+/// outer bar first and the nested one (`activate A #DarkSalmon`) over it.
+#[derive(Default)]
+struct BarLayer {
+    items: Vec<Item>,
+    /// Participant and nesting level (1 = outermost) of each item.
+    keys: Vec<(ParticipantId, usize)>,
+}
+
+impl BarLayer {
+    fn add(&mut self, participant: ParticipantId, level: usize, bar: Vec<Item>) {
+        // Before the deeper bars of the same participant already closed.
+        let at = self
+            .keys
+            .iter()
+            .position(|(p, l)| *p == participant && *l > level)
+            .unwrap_or(self.keys.len());
+        for (offset, item) in bar.into_iter().enumerate() {
+            self.items.insert(at + offset, item);
+            self.keys.insert(at + offset, (participant, level));
+        }
+    }
+}
+
 struct OpenGroup {
     top: f64,
     kind: GroupKind,
@@ -704,7 +729,8 @@ impl<'a> Context<'a> {
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
-        let mut back: Vec<Item> = Vec::new();
+        // Activation bars, painted under everything else.
+        let mut bars = BarLayer::default();
         let mut fills: Vec<Item> = Vec::new();
         let mut top_items: Vec<Item> = Vec::new();
 
@@ -1269,7 +1295,11 @@ impl<'a> Context<'a> {
                         let level = stack.len();
                         if let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            self.activation_bar(&mut back, c + shift, start, end.max(start), color);
+                            bars.add(
+                                *participant,
+                                level,
+                                self.activation_bar(c + shift, start, end.max(start), color),
+                            );
                         }
                     }
                 }
@@ -1288,7 +1318,11 @@ impl<'a> Context<'a> {
                         let mut level = stack.len();
                         while let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            self.activation_bar(&mut back, c + shift, start, at.max(start), color);
+                            bars.add(
+                                *participant,
+                                level,
+                                self.activation_bar(c + shift, start, at.max(start), color),
+                            );
                             level -= 1;
                         }
                     }
@@ -1431,7 +1465,8 @@ impl<'a> Context<'a> {
                 for (level, (start, color)) in stack.iter().enumerate() {
                     let end = lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
-                    self.activation_bar(&mut back, c + shift, *start, end.max(*start), *color);
+                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color);
+                    bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
         }
@@ -1526,13 +1561,13 @@ impl<'a> Context<'a> {
 
         // Assemble, then place full-width items against the content bounds.
         let mut items = Vec::with_capacity(
-            boxes.len() + fills.len() + lifelines.len() + back.len() + heads_items.len() + front.len() + 16,
+            boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
-        items.extend(back);
+        items.extend(bars.items);
         items.extend(heads_items);
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
@@ -1967,10 +2002,11 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn activation_bar(&self, out: &mut Vec<Item>, center: f64, start: f64, end: f64, color: Option<Color>) {
+    fn activation_bar(&self, center: f64, start: f64, end: f64, color: Option<Color>) -> Vec<Item> {
         let fill = color.unwrap_or(self.theme.activation_bg);
+        let mut out = Vec::new();
         rect(
-            out,
+            &mut out,
             center - ACTIVATION_WIDTH / 2.0,
             start,
             ACTIVATION_WIDTH,
@@ -1978,6 +2014,7 @@ impl<'a> Context<'a> {
             0.0,
             paint(Some(fill), Some(stroke(self.theme.lifeline_color, 1.0))),
         );
+        out
     }
 
     #[allow(clippy::too_many_arguments)]
