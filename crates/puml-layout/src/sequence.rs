@@ -46,6 +46,8 @@ const NOTE_PAD_Y: f64 = 5.0;
 const NOTE_MARGIN: f64 = 5.0;
 /// A note sits this much lower than the usual gap, the next event as before.
 const NOTE_LIFT: f64 = 3.0;
+/// Room between a note and a `/ note` beside it on the same row.
+const ALIGNED_NOTE_GAP: f64 = 10.0;
 /// Space between a box and the head before it / the participant after it.
 const BOX_GAP_BEFORE: f64 = 10.0;
 const BOX_GAP_AFTER: f64 = 20.0;
@@ -408,6 +410,7 @@ impl<'a> Context<'a> {
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
         // Participants whose head is drawn on the next message to them.
         let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
+        let mut previous_note: Option<NoteExtent> = None;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
                 (Event::Create { participant }, _) => {
@@ -528,9 +531,19 @@ impl<'a> Context<'a> {
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
-                    if let (Some(group), Some(extent)) =
-                        (open_groups.last_mut(), self.note_extent(note, w, last_message))
-                    {
+                    let this_extent = self.note_extent(note, w, last_message);
+                    // `/ note` shares the previous note's row: PlantUML keeps
+                    // the two 10 px apart (an 8 px and a 28 px note over
+                    // neighbours: 10.7 px between the drawn boxes).
+                    if let (true, Some(prev), Some(this)) = (note.aligned, previous_note, this_extent) {
+                        if prev.anchor < this.anchor {
+                            need(prev.anchor, this.anchor, prev.right + this.left + ALIGNED_NOTE_GAP);
+                        } else if this.anchor < prev.anchor {
+                            need(this.anchor, prev.anchor, this.right + prev.left + ALIGNED_NOTE_GAP);
+                        }
+                    }
+                    previous_note = this_extent;
+                    if let (Some(group), Some(extent)) = (open_groups.last_mut(), this_extent) {
                         group.touch(extent.anchor, n);
                         group.notes.push(extent);
                     }
@@ -1115,7 +1128,7 @@ impl<'a> Context<'a> {
                         // and the next event 3 px closer to the note's bottom.
                         y + 13.0
                     };
-                    let bottom_gap = if note.aligned { 0.0 } else { NOTE_LIFT };
+                    let bottom_gap = NOTE_LIFT;
                     // A bar opened after the note, before the next message, starts
                     // at the previous message: the note already stands beside it.
                     let right_bars = |id: ParticipantId| -> f64 {
@@ -2401,6 +2414,7 @@ impl GroupReach {
 }
 
 /// A note's reach from the lifeline it hangs on (1-based slot `anchor`).
+#[derive(Clone, Copy)]
 struct NoteExtent {
     anchor: usize,
     left: f64,
