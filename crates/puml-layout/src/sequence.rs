@@ -1155,7 +1155,11 @@ impl<'a> Context<'a> {
                             let Some(a) = cx(*first) else { continue };
                             let b = last.and_then(cx).unwrap_or(a);
                             let (lo, hi) = (a.min(b), a.max(b));
-                            if last.is_some() && (hi - lo) + 28.0 >= w {
+                            // `note over B, A` (written right to left): PlantUML
+                            // does not stretch the note over the pair, it only
+                            // centers it between them.
+                            let written_forward = last.is_some_and(|l| a < b || (a == b && *first == l));
+                            if written_forward && (hi - lo) + 28.0 >= w {
                                 draw_note_centered(
                                     &mut front,
                                     note.shape,
