@@ -964,8 +964,11 @@ impl<'a> Context<'a> {
                         // `A <- A` loops on the left of the lifeline, as in PlantUML.
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
                         let mut x = from_c + side_offset(from_id, side > 0.0);
+                        // PlantUML 1.2026.8 draws the loop's first stroke from
+                        // the bars open before it, even when the message opens one.
+                        let stroke_start = x;
                         // `A -> A ++`: the bar opens on this message and the loop
-                        // starts at its edge.
+                        // (its far side, return and label) is laid out from its edge.
                         if let Some(id) = from_id.filter(|id| activated_next(&events[index + 1..], *id)) {
                             if side > 0.0 {
                                 x += ACTIVATION_WIDTH / 2.0;
@@ -981,7 +984,7 @@ impl<'a> Context<'a> {
                         };
                         let bottom = arrow_y + SELF_HEIGHT + slant;
                         if !hidden {
-                            line(&mut front, x, arrow_y, far, arrow_y, line_stroke);
+                            line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
                             let tip = x + side;
                             let end = if m.arrow.head.shape == HeadShape::Filled {
