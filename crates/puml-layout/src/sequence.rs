@@ -46,6 +46,8 @@ const NOTE_PAD_Y: f64 = 5.0;
 const NOTE_MARGIN: f64 = 5.0;
 /// A note sits this much lower than the usual gap, the next event as before.
 const NOTE_LIFT: f64 = 3.0;
+/// How far inside the outer heads a note stretched over participants ends.
+const NOTE_OVER_HEAD_INSET: f64 = 5.0;
 /// Room between a note and a `/ note` beside it on the same row.
 const ALIGNED_NOTE_GAP: f64 = 10.0;
 /// Space between a box and the head before it / the participant after it.
@@ -744,6 +746,9 @@ impl<'a> Context<'a> {
         let mut front: Vec<Item> = Vec::new();
         // Activation bars, painted under everything else.
         let mut bars = BarLayer::default();
+        // Where in `front` a note stretched over participants starts: PlantUML
+        // does not widen the canvas for it (corpus 214: drawn from x = -4).
+        let mut overhanging: Vec<std::ops::Range<usize>> = Vec::new();
         let mut fills: Vec<Item> = Vec::new();
         let mut top_items: Vec<Item> = Vec::new();
 
@@ -1162,21 +1167,22 @@ impl<'a> Context<'a> {
                             // does not stretch the note over the pair, it only
                             // centers it between them.
                             let written_forward = last.is_some_and(|l| a < b || (a == b && *first == l));
-                            if written_forward && (hi - lo) + 28.0 >= w {
-                                draw_note_centered(
-                                    &mut front,
-                                    note.shape,
-                                    lo - 14.0,
-                                    top,
-                                    hi - lo + 28.0,
-                                    h,
-                                    block,
-                                    fill,
-                                    theme,
-                                );
+                            // Stretched, PlantUML's note reaches from 5 px inside
+                            // the first head to 5 px inside the last one (probes:
+                            // A/B, Alice/Bob, Alexander/B, over short and long
+                            // spans), centered between the lifelines.
+                            let stretched = last.map_or(0.0, |l| {
+                                let (first_head, last_head) = (&self.heads[first.index()], &self.heads[l.index()]);
+                                (hi + last_head.right) - (lo - first_head.left) - 2.0 * NOTE_OVER_HEAD_INSET
+                            });
+                            if written_forward && stretched >= w {
+                                let x = (lo + hi) / 2.0 - stretched / 2.0;
+                                let note_start = front.len();
+                                draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
+                                overhanging.push(note_start..front.len());
                                 if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(lo - 14.0);
-                                    g.max_x = g.max_x.max(hi + 14.0);
+                                    g.min_x = g.min_x.min(x);
+                                    g.max_x = g.max_x.max(x + stretched);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
@@ -1589,6 +1595,17 @@ impl<'a> Context<'a> {
         items.extend(lifelines);
         items.extend(bars.items);
         items.extend(heads_items);
+        let front_start = items.len();
+        let mut overhang: Vec<usize> = overhanging
+            .iter()
+            .flat_map(|range| {
+                // Its outline, fold and shadow; its text stays inside anyway.
+                range
+                    .clone()
+                    .filter(|&i| !matches!(front[i], Item::Text(_)))
+                    .map(|i| front_start + i)
+            })
+            .collect();
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
         // participant's margin (`participant { Margin }`), the room right of
@@ -1600,7 +1617,7 @@ impl<'a> Context<'a> {
                 heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
             }
         }
-        let (mut min_x, mut max_x) = x_bounds(&items);
+        let (mut min_x, mut max_x) = x_bounds_except(&items, &overhang);
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
@@ -1737,6 +1754,9 @@ impl<'a> Context<'a> {
                 theme.title_color,
                 &mut title_items,
             );
+            for at in &mut overhang {
+                *at += title_items.len();
+            }
             items.splice(0..0, title_items);
         }
         if let Some(legend) = self
@@ -1775,7 +1795,7 @@ impl<'a> Context<'a> {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
-        let mut scene = finish_scene(items, edges, y, theme.background);
+        let mut scene = finish_scene(items, &overhang, edges, y, theme.background);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -2375,12 +2395,9 @@ fn draw_note_centered(
 ) {
     let start = out.len();
     draw_note(out, shape, x, top, w, h, block, fill, theme);
-    let left_pad = match shape {
-        NoteShape::Hexagon => HEXAGON_TIP + 2.0,
-        NoteShape::Rectangle => RNOTE_PAD,
-        _ => 6.0,
-    };
-    let dx = (w - block.width) / 2.0 - left_pad;
+    // PlantUML centers the note as laid out for its text (6 px before the
+    // text, 15 after) in the wider box.
+    let dx = (w - note_size(shape, block).0) / 2.0;
     for item in &mut out[start..] {
         if matches!(item, Item::Text(_)) {
             shift_item(item, dx, 0.0);
@@ -2541,6 +2558,17 @@ pub(crate) fn item_y_range(item: &Item) -> Option<(f64, f64)> {
     }
 }
 
+fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !left_out.contains(i))
+        .filter_map(|(_, item)| item_x_range(item))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
+            (a.min(lo), b.max(hi))
+        })
+}
+
 fn x_bounds(items: &[Item]) -> (f64, f64) {
     items
         .iter()
@@ -2602,8 +2630,15 @@ pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
 
 /// Moves the content so that it starts at the margin and sizes the canvas.
 /// `edges` (see `box_room`) count as content too.
-fn finish_scene(mut items: Vec<Item>, edges: (f64, f64), content_bottom: f64, background: Color) -> Scene {
-    let (min_x, max_x) = x_bounds(&items);
+/// `overhang`: items left out of the width (see `overhanging`).
+fn finish_scene(
+    mut items: Vec<Item>,
+    overhang: &[usize],
+    edges: (f64, f64),
+    content_bottom: f64,
+    background: Color,
+) -> Scene {
+    let (min_x, max_x) = x_bounds_except(&items, overhang);
     let (min_x, max_x) = if min_x.is_finite() {
         (min_x.min(edges.0), max_x.max(edges.1))
     } else {
