@@ -1196,7 +1196,18 @@ impl<'a> Context<'a> {
                             let (lo, hi) =
                                 xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
                             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (first_x, first_x) };
-                            let width = (hi - lo + 28.0).max(w);
+                            // Like a note over the first and last participants:
+                            // 5 px inside their heads (PlantUML: 105 px over
+                            // Alice, B, C for `note across: x`).
+                            let heads = match (self.slots.first(), self.slots.last()) {
+                                (Some(f), Some(l)) => {
+                                    (hi + self.heads[l.index()].right)
+                                        - (lo - self.heads[f.index()].left)
+                                        - 2.0 * NOTE_OVER_HEAD_INSET
+                                }
+                                _ => 0.0,
+                            };
+                            let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
                             last_note = Some((top, top + h));
