@@ -1518,7 +1518,9 @@ impl<'a> Context<'a> {
         for &id in &self.slots {
             let Some(x) = cx(id) else { continue };
             let start = head_top_y[id.index()];
-            let end = lifeline_end[id.index()].unwrap_or(page_bottom);
+            // A destroyed lifeline reaches 8 px past the cross's center
+            // (PlantUML 1.2026.8, on the message's row and elsewhere).
+            let end = lifeline_end[id.index()].map_or(page_bottom, |at| at + 8.0);
             lifelines.push(Item::Begin {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
