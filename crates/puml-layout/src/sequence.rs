@@ -1210,6 +1210,11 @@ impl<'a> Context<'a> {
                             let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
+                            // Wider than the heads, it gets a note's 5 px more
+                            // canvas margin (PlantUML: drawn from x = 15).
+                            if w > heads {
+                                notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + width));
+                            }
                             last_note = Some((top, top + h));
                             y = y.max(top + h - bottom_gap);
                             continue;
