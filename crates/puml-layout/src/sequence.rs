@@ -32,6 +32,9 @@ const DIVIDER_OVERHANG_MARGIN: f64 = 12.0;
 const MARGIN: f64 = 10.0;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
+/// How far a head drawn on its creating message reaches into the next row
+/// (PlantUML 1.2026.8: the next arrow is 22.1 px below the head's bottom).
+const CREATED_HEAD_TAIL: f64 = 7.0;
 const SELF_WIDTH: f64 = 42.0;
 /// Lifeline distance beyond a message label's width (PlantUML: 24).
 const MESSAGE_ROOM: f64 = 24.0;
@@ -43,6 +46,10 @@ const NOTE_PAD_Y: f64 = 5.0;
 const NOTE_MARGIN: f64 = 5.0;
 /// A note sits this much lower than the usual gap, the next event as before.
 const NOTE_LIFT: f64 = 3.0;
+/// How far inside the outer heads a note stretched over participants ends.
+const NOTE_OVER_HEAD_INSET: f64 = 5.0;
+/// Room between a note and a `/ note` beside it on the same row.
+const ALIGNED_NOTE_GAP: f64 = 10.0;
 /// Space between a box and the head before it / the participant after it.
 const BOX_GAP_BEFORE: f64 = 10.0;
 const BOX_GAP_AFTER: f64 = 20.0;
@@ -150,12 +157,38 @@ struct MessageGeometry {
     is_self: bool,
 }
 
+/// Activation bars in paint order. A bar is known when it closes, so an
+/// inner bar would come before the bar it is nested in; PlantUML paints the
+/// outer bar first and the nested one (`activate A #DarkSalmon`) over it.
+#[derive(Default)]
+struct BarLayer {
+    items: Vec<Item>,
+    /// Participant and nesting level (1 = outermost) of each item.
+    keys: Vec<(ParticipantId, usize)>,
+}
+
+impl BarLayer {
+    fn add(&mut self, participant: ParticipantId, level: usize, bar: Vec<Item>) {
+        // Before the deeper bars of the same participant already closed.
+        let at = self
+            .keys
+            .iter()
+            .position(|(p, l)| *p == participant && *l > level)
+            .unwrap_or(self.keys.len());
+        for (offset, item) in bar.into_iter().enumerate() {
+            self.items.insert(at + offset, item);
+            self.keys.insert(at + offset, (participant, level));
+        }
+    }
+}
+
 struct OpenGroup {
     top: f64,
     kind: GroupKind,
     label: Option<String>,
     secondary: Option<String>,
-    frame_color: Option<Color>,
+    /// `alt#Gold`: fills the header tab (PlantUML keeps the frame's own stroke).
+    header_fill: Option<Color>,
     fill: Option<Color>,
     min_x: f64,
     max_x: f64,
@@ -377,8 +410,16 @@ impl<'a> Context<'a> {
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
+        // Participants whose head is drawn on the next message to them.
+        let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
+        let mut previous_note: Option<NoteExtent> = None;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
+                (Event::Create { participant }, _) => {
+                    if let Some(flag) = awaiting_head.get_mut(participant.index()) {
+                        *flag = true;
+                    }
+                }
                 (Event::Activate { participant, .. }, _) => {
                     if let Some(d) = depth.get_mut(participant.index()) {
                         *d += 1;
@@ -470,15 +511,41 @@ impl<'a> Context<'a> {
                         } else {
                             0.0
                         };
-                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars);
+                        // A message that creates its target ends at the new
+                        // head's edge, so the label keeps clear of the head
+                        // (PlantUML: the head's left edge is where the
+                        // lifeline would be for a plain message).
+                        let created_head =
+                            m.to.participant()
+                                .filter(|t| awaiting_head.get(t.index()).copied().unwrap_or(false))
+                                .map_or(0.0, |t| {
+                                    awaiting_head[t.index()] = false;
+                                    let head = &self.heads[t.index()];
+                                    if from <= to {
+                                        head.left
+                                    } else {
+                                        head.right
+                                    }
+                                });
+                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to)));
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
-                    if let (Some(group), Some(extent)) =
-                        (open_groups.last_mut(), self.note_extent(note, w, last_message))
-                    {
+                    let this_extent = self.note_extent(note, w, last_message);
+                    // `/ note` shares the previous note's row: PlantUML keeps
+                    // the two 10 px apart (an 8 px and a 28 px note over
+                    // neighbours: 10.7 px between the drawn boxes).
+                    if let (true, Some(prev), Some(this)) = (note.aligned, previous_note, this_extent) {
+                        if prev.anchor < this.anchor {
+                            need(prev.anchor, this.anchor, prev.right + this.left + ALIGNED_NOTE_GAP);
+                        } else if this.anchor < prev.anchor {
+                            need(this.anchor, prev.anchor, this.right + prev.left + ALIGNED_NOTE_GAP);
+                        }
+                    }
+                    previous_note = this_extent;
+                    if let (Some(group), Some(extent)) = (open_groups.last_mut(), this_extent) {
                         group.touch(extent.anchor, n);
                         group.notes.push(extent);
                     }
@@ -677,7 +744,11 @@ impl<'a> Context<'a> {
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
-        let mut back: Vec<Item> = Vec::new();
+        // Activation bars, painted under everything else.
+        let mut bars = BarLayer::default();
+        // Where in `front` a note stretched over participants starts: PlantUML
+        // does not widen the canvas for it (corpus 214: drawn from x = -4).
+        let mut overhanging: Vec<std::ops::Range<usize>> = Vec::new();
         let mut fills: Vec<Item> = Vec::new();
         let mut top_items: Vec<Item> = Vec::new();
 
@@ -898,8 +969,11 @@ impl<'a> Context<'a> {
                         // `A <- A` loops on the left of the lifeline, as in PlantUML.
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
                         let mut x = from_c + side_offset(from_id, side > 0.0);
+                        // PlantUML 1.2026.8 draws the loop's first stroke from
+                        // the bars open before it, even when the message opens one.
+                        let stroke_start = x;
                         // `A -> A ++`: the bar opens on this message and the loop
-                        // starts at its edge.
+                        // (its far side, return and label) is laid out from its edge.
                         if let Some(id) = from_id.filter(|id| activated_next(&events[index + 1..], *id)) {
                             if side > 0.0 {
                                 x += ACTIVATION_WIDTH / 2.0;
@@ -915,7 +989,7 @@ impl<'a> Context<'a> {
                         };
                         let bottom = arrow_y + SELF_HEIGHT + slant;
                         if !hidden {
-                            line(&mut front, x, arrow_y, far, arrow_y, line_stroke);
+                            line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
                             let tip = x + side;
                             let end = if m.arrow.head.shape == HeadShape::Filled {
@@ -941,17 +1015,20 @@ impl<'a> Context<'a> {
                         // A participant created by this message: its head is drawn here.
                         if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
                             let head = &self.heads[t.index()];
-                            let top = arrow_y - head.height / 2.0;
+                            // PlantUML: the head's top is 4 px above the label's
+                            // top, so the message line crosses its lower part.
+                            let top = row_top + MESSAGE_TEXT_GAP - 4.0;
                             self.push_head(&mut heads_items, t, to_c, top, false);
                             head_top_y[t.index()] = top + head.height;
                             pending_create[t.index()] = false;
                             created_before[t.index()] = true;
+                            // The tip stops 2 px short of the head (PlantUML).
                             to_x = if goes_right {
-                                to_c - head.left
+                                to_c - head.left - 1.0
                             } else {
-                                to_c + head.right
+                                to_c + head.right + 1.0
                             };
-                            end_y = arrow_y.max(top + head.height - MESSAGE_TEXT_GAP);
+                            end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
                         } else {
                             end_y = arrow_y;
                         }
@@ -1059,7 +1136,7 @@ impl<'a> Context<'a> {
                         // and the next event 3 px closer to the note's bottom.
                         y + 13.0
                     };
-                    let bottom_gap = if note.aligned { 0.0 } else { NOTE_LIFT };
+                    let bottom_gap = NOTE_LIFT;
                     // A bar opened after the note, before the next message, starts
                     // at the previous message: the note already stands beside it.
                     let right_bars = |id: ParticipantId| -> f64 {
@@ -1086,21 +1163,26 @@ impl<'a> Context<'a> {
                             let Some(a) = cx(*first) else { continue };
                             let b = last.and_then(cx).unwrap_or(a);
                             let (lo, hi) = (a.min(b), a.max(b));
-                            if last.is_some() && (hi - lo) + 28.0 >= w {
-                                draw_note_centered(
-                                    &mut front,
-                                    note.shape,
-                                    lo - 14.0,
-                                    top,
-                                    hi - lo + 28.0,
-                                    h,
-                                    block,
-                                    fill,
-                                    theme,
-                                );
+                            // `note over B, A` (written right to left): PlantUML
+                            // does not stretch the note over the pair, it only
+                            // centers it between them.
+                            let written_forward = last.is_some_and(|l| a < b || (a == b && *first == l));
+                            // Stretched, PlantUML's note reaches from 5 px inside
+                            // the first head to 5 px inside the last one (probes:
+                            // A/B, Alice/Bob, Alexander/B, over short and long
+                            // spans), centered between the lifelines.
+                            let stretched = last.map_or(0.0, |l| {
+                                let (first_head, last_head) = (&self.heads[first.index()], &self.heads[l.index()]);
+                                (hi + last_head.right) - (lo - first_head.left) - 2.0 * NOTE_OVER_HEAD_INSET
+                            });
+                            if written_forward && stretched >= w {
+                                let x = (lo + hi) / 2.0 - stretched / 2.0;
+                                let note_start = front.len();
+                                draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
+                                overhanging.push(note_start..front.len());
                                 if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(lo - 14.0);
-                                    g.max_x = g.max_x.max(hi + 14.0);
+                                    g.min_x = g.min_x.min(x);
+                                    g.max_x = g.max_x.max(x + stretched);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
@@ -1114,9 +1196,25 @@ impl<'a> Context<'a> {
                             let (lo, hi) =
                                 xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
                             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (first_x, first_x) };
-                            let width = (hi - lo + 28.0).max(w);
+                            // Like a note over the first and last participants:
+                            // 5 px inside their heads (PlantUML: 105 px over
+                            // Alice, B, C for `note across: x`).
+                            let heads = match (self.slots.first(), self.slots.last()) {
+                                (Some(f), Some(l)) => {
+                                    (hi + self.heads[l.index()].right)
+                                        - (lo - self.heads[f.index()].left)
+                                        - 2.0 * NOTE_OVER_HEAD_INSET
+                                }
+                                _ => 0.0,
+                            };
+                            let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
+                            // Wider than the heads, it gets a note's 5 px more
+                            // canvas margin (PlantUML: drawn from x = 15).
+                            if w > heads {
+                                notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + width));
+                            }
                             last_note = Some((top, top + h));
                             y = y.max(top + h - bottom_gap);
                             continue;
@@ -1239,7 +1337,11 @@ impl<'a> Context<'a> {
                         let level = stack.len();
                         if let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            self.activation_bar(&mut back, c + shift, start, end.max(start), color);
+                            bars.add(
+                                *participant,
+                                level,
+                                self.activation_bar(c + shift, start, end.max(start), color),
+                            );
                         }
                     }
                 }
@@ -1258,7 +1360,11 @@ impl<'a> Context<'a> {
                         let mut level = stack.len();
                         while let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            self.activation_bar(&mut back, c + shift, start, at.max(start), color);
+                            bars.add(
+                                *participant,
+                                level,
+                                self.activation_bar(c + shift, start, at.max(start), color),
+                            );
                             level -= 1;
                         }
                     }
@@ -1275,7 +1381,7 @@ impl<'a> Context<'a> {
                         kind: group.kind,
                         label: group.label.clone(),
                         secondary: group.secondary.clone(),
-                        frame_color: group.frame_color.as_deref().and_then(parse_color),
+                        header_fill: group.frame_color.as_deref().and_then(parse_color),
                         fill: group.color.as_deref().and_then(parse_color),
                         min_x: f64::INFINITY,
                         max_x: f64::NEG_INFINITY,
@@ -1401,7 +1507,8 @@ impl<'a> Context<'a> {
                 for (level, (start, color)) in stack.iter().enumerate() {
                     let end = lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
-                    self.activation_bar(&mut back, c + shift, *start, end.max(*start), *color);
+                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color);
+                    bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
         }
@@ -1416,7 +1523,9 @@ impl<'a> Context<'a> {
         for &id in &self.slots {
             let Some(x) = cx(id) else { continue };
             let start = head_top_y[id.index()];
-            let end = lifeline_end[id.index()].unwrap_or(page_bottom);
+            // A destroyed lifeline reaches 8 px past the cross's center
+            // (PlantUML 1.2026.8, on the message's row and elsewhere).
+            let end = lifeline_end[id.index()].map_or(page_bottom, |at| at + 8.0);
             lifelines.push(Item::Begin {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
@@ -1496,14 +1605,25 @@ impl<'a> Context<'a> {
 
         // Assemble, then place full-width items against the content bounds.
         let mut items = Vec::with_capacity(
-            boxes.len() + fills.len() + lifelines.len() + back.len() + heads_items.len() + front.len() + 16,
+            boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
-        items.extend(back);
+        items.extend(bars.items);
         items.extend(heads_items);
+        let front_start = items.len();
+        let mut overhang: Vec<usize> = overhanging
+            .iter()
+            .flat_map(|range| {
+                // Its outline, fold and shadow; its text stays inside anyway.
+                range
+                    .clone()
+                    .filter(|&i| !matches!(front[i], Item::Text(_)))
+                    .map(|i| front_start + i)
+            })
+            .collect();
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
         // participant's margin (`participant { Margin }`), the room right of
@@ -1515,7 +1635,7 @@ impl<'a> Context<'a> {
                 heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
             }
         }
-        let (mut min_x, mut max_x) = x_bounds(&items);
+        let (mut min_x, mut max_x) = x_bounds_except(&items, &overhang);
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
@@ -1652,6 +1772,9 @@ impl<'a> Context<'a> {
                 theme.title_color,
                 &mut title_items,
             );
+            for at in &mut overhang {
+                *at += title_items.len();
+            }
             items.splice(0..0, title_items);
         }
         if let Some(legend) = self
@@ -1690,7 +1813,7 @@ impl<'a> Context<'a> {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
-        let mut scene = finish_scene(items, edges, y, theme.background);
+        let mut scene = finish_scene(items, &overhang, edges, y, theme.background);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -1937,10 +2060,11 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn activation_bar(&self, out: &mut Vec<Item>, center: f64, start: f64, end: f64, color: Option<Color>) {
+    fn activation_bar(&self, center: f64, start: f64, end: f64, color: Option<Color>) -> Vec<Item> {
         let fill = color.unwrap_or(self.theme.activation_bg);
+        let mut out = Vec::new();
         rect(
-            out,
+            &mut out,
             center - ACTIVATION_WIDTH / 2.0,
             start,
             ACTIVATION_WIDTH,
@@ -1948,6 +2072,7 @@ impl<'a> Context<'a> {
             0.0,
             paint(Some(fill), Some(stroke(self.theme.lifeline_color, 1.0))),
         );
+        out
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2058,7 +2183,7 @@ impl<'a> Context<'a> {
             x0 -= 10.0;
             x1 += 10.0;
         }
-        let border = g.frame_color.unwrap_or(theme.group_border);
+        let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
         if let Some(fill) = g.fill.or(theme.group_bg) {
             rect(
@@ -2088,7 +2213,7 @@ impl<'a> Context<'a> {
             g.top,
             tab_w.min(x1 - x0),
             tab_h,
-            theme.group_header_bg,
+            g.header_fill.unwrap_or(theme.group_header_bg),
             border,
             1.5,
         );
@@ -2288,12 +2413,9 @@ fn draw_note_centered(
 ) {
     let start = out.len();
     draw_note(out, shape, x, top, w, h, block, fill, theme);
-    let left_pad = match shape {
-        NoteShape::Hexagon => HEXAGON_TIP + 2.0,
-        NoteShape::Rectangle => RNOTE_PAD,
-        _ => 6.0,
-    };
-    let dx = (w - block.width) / 2.0 - left_pad;
+    // PlantUML centers the note as laid out for its text (6 px before the
+    // text, 15 after) in the wider box.
+    let dx = (w - note_size(shape, block).0) / 2.0;
     for item in &mut out[start..] {
         if matches!(item, Item::Text(_)) {
             shift_item(item, dx, 0.0);
@@ -2334,6 +2456,7 @@ impl GroupReach {
 }
 
 /// A note's reach from the lifeline it hangs on (1-based slot `anchor`).
+#[derive(Clone, Copy)]
 struct NoteExtent {
     anchor: usize,
     left: f64,
@@ -2453,6 +2576,17 @@ pub(crate) fn item_y_range(item: &Item) -> Option<(f64, f64)> {
     }
 }
 
+fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !left_out.contains(i))
+        .filter_map(|(_, item)| item_x_range(item))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
+            (a.min(lo), b.max(hi))
+        })
+}
+
 fn x_bounds(items: &[Item]) -> (f64, f64) {
     items
         .iter()
@@ -2514,8 +2648,15 @@ pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
 
 /// Moves the content so that it starts at the margin and sizes the canvas.
 /// `edges` (see `box_room`) count as content too.
-fn finish_scene(mut items: Vec<Item>, edges: (f64, f64), content_bottom: f64, background: Color) -> Scene {
-    let (min_x, max_x) = x_bounds(&items);
+/// `overhang`: items left out of the width (see `overhanging`).
+fn finish_scene(
+    mut items: Vec<Item>,
+    overhang: &[usize],
+    edges: (f64, f64),
+    content_bottom: f64,
+    background: Color,
+) -> Scene {
+    let (min_x, max_x) = x_bounds_except(&items, overhang);
     let (min_x, max_x) = if min_x.is_finite() {
         (min_x.min(edges.0), max_x.max(edges.1))
     } else {

@@ -476,7 +476,8 @@ pub struct Group {
     pub label: Option<String>,
     /// `group Label [secondary]`.
     pub secondary: Option<String>,
-    /// `alt#Gold`: the frame color.
+    /// `alt#Gold`: the header tab's fill (PlantUML 1.2026.8 fills the tab with
+    /// it and keeps the frame's stroke).
     pub frame_color: Option<String>,
     /// `alt #LightBlue`: the background.
     pub color: Option<String>,
