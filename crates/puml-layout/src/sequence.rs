@@ -420,20 +420,8 @@ impl<'a> Context<'a> {
                         *flag = true;
                     }
                 }
-                (Event::Activate { participant, .. }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d += 1;
-                    }
-                }
-                (Event::Deactivate { participant }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d = d.saturating_sub(1);
-                    }
-                }
-                (Event::Destroy { participant }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d = 0;
-                    }
+                (Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
+                    track_activation_depth(&mut depth, event);
                 }
                 (Event::GroupStart(group), _) => open_groups.push(GroupReach {
                     min_width: self.group_header_width(group.kind, group.label.as_deref(), group.secondary.as_deref()),
@@ -1903,20 +1891,8 @@ impl<'a> Context<'a> {
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
-                (Event::Activate { participant, .. }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d += 1;
-                    }
-                }
-                (Event::Deactivate { participant }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d = d.saturating_sub(1);
-                    }
-                }
-                (Event::Destroy { participant }, _) => {
-                    if let Some(d) = depth.get_mut(participant.index()) {
-                        *d = 0;
-                    }
+                (Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
+                    track_activation_depth(&mut depth, event);
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
@@ -2691,5 +2667,28 @@ fn finish_scene(
         height: (max_y + dy + MARGIN).ceil().max(1.0),
         background,
         items,
+    }
+}
+
+/// Follows how many activation bars are open on each participant (a
+/// message ends at the outermost bar's edge); other events change nothing.
+fn track_activation_depth(depth: &mut [u32], event: &Event) {
+    match event {
+        Event::Activate { participant, .. } => {
+            if let Some(d) = depth.get_mut(participant.index()) {
+                *d += 1;
+            }
+        }
+        Event::Deactivate { participant } => {
+            if let Some(d) = depth.get_mut(participant.index()) {
+                *d = d.saturating_sub(1);
+            }
+        }
+        Event::Destroy { participant } => {
+            if let Some(d) = depth.get_mut(participant.index()) {
+                *d = 0;
+            }
+        }
+        _ => {}
     }
 }
