@@ -132,7 +132,9 @@ async def test_diagnostics_follow_incremental_non_ascii_edits(client: LanguageCl
 
 async def test_quick_fix_and_fix_all(client: LanguageClient):
     uri = "file:///tmp/puml-lsp-blackbox/fix.puml"
-    text = "@startuml\nA -> B hello\nB -> A world\n@enduml\n"
+    # The declaration keeps PlantUML from reading the block as a legacy
+    # activity diagram (which it does for `A -> B hello` alone: W0240).
+    text = "@startuml\nparticipant A\nA -> B hello\nB -> A world\n@enduml\n"
     found = await open_document(client, text, uri)
     assert [d.code for d in found] == ["E0103", "E0103"]
     actions = await client.text_document_code_action_async(
@@ -154,7 +156,7 @@ async def test_quick_fix_and_fix_all(client: LanguageClient):
     )
     assert [a.kind for a in fix_all] == ["source.fixAll.puml"]
     fixed = apply_edits(text, fix_all[0].edit.changes[uri])
-    assert fixed == "@startuml\nA -> B : hello\nB -> A : world\n@enduml\n"
+    assert fixed == "@startuml\nparticipant A\nA -> B : hello\nB -> A : world\n@enduml\n"
 
 
 async def test_formatting_and_range_formatting(client: LanguageClient):

@@ -15,7 +15,7 @@ lsp="${CARGO_TARGET_DIR:-$root/target}/release/puml-lsp"
 [ -x "$lsp" ] || cargo build --release -p puml-lsp --bin puml-lsp
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '@startuml\nA -> B hello\n@enduml\n' >"$work/broken.puml"
+printf '@startuml\nparticipant A\nA -> B hello\n@enduml\n' >"$work/broken.puml"
 cd "$work"
 nvim --version | head -1
 PUML_LSP="$lsp" PUML_FILE="$work/broken.puml" timeout 60 \
