@@ -26,10 +26,9 @@ pub const MAX_FILES: usize = 2_000;
 pub const MAX_BYTES: u64 = 1 << 20;
 /// Directories never searched (build output, dependencies, VCS data).
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules", ".git", ".hg", ".svn"];
-/// The extensions of files that may include others.
-const DIAGRAM_EXTENSIONS: &[&str] = &["puml", "plantuml", "pu", "iuml", "wsd", "uml"];
 
-/// The diagram files under `roots`, breadth first (an explicit queue, no
+/// The diagram files under `roots` (the extensions the CLI and the
+/// servers read, [`crate::fs::DIAGRAM_EXTENSIONS`], and `.wsd`), breadth first (an explicit queue, no
 /// recursion), at most [`MAX_FILES`], each at most [`MAX_BYTES`].
 pub fn candidate_files(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -57,9 +56,7 @@ pub fn candidate_files(roots: &[PathBuf]) -> Vec<PathBuf> {
                     queue.push_back(path);
                 }
             } else if kind.is_file()
-                && path
-                    .extension()
-                    .is_some_and(|e| DIAGRAM_EXTENSIONS.iter().any(|d| e.eq_ignore_ascii_case(d)))
+                && (crate::fs::is_diagram_path(&path) || is_wsd(&path))
                 && entry.metadata().is_ok_and(|m| m.len() <= MAX_BYTES)
             {
                 found.push(path);
@@ -70,6 +67,12 @@ pub fn candidate_files(roots: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     found
+}
+
+/// `.wsd`: editors attach the language server to it too (docs/editors.md),
+/// though the CLI does not search directories for it.
+fn is_wsd(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("wsd"))
 }
 
 /// Whether `text` has an `!include` line that may name `target` (its file

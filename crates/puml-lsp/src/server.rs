@@ -926,8 +926,9 @@ impl LanguageServer for Backend {
             })
             .await?
             .unwrap_or_default();
+        let mut seen: std::collections::HashSet<Location> = locations.iter().cloned().collect();
         for location in elsewhere {
-            if !locations.contains(&location) {
+            if seen.insert(location.clone()) {
                 locations.push(location);
             }
         }
