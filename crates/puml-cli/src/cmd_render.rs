@@ -3,7 +3,7 @@
 //! `name-1.svg`, `name-2.svg`, … when a file holds several diagrams or
 //! pages. Writes are atomic and never replace an input file.
 
-use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
+use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
 use puml_ide::render::{Format, RenderFailure, RenderOptions, RenderedPage};
 use std::collections::HashSet;
@@ -114,39 +114,38 @@ pub fn run(args: RenderArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let inputs: HashSet<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    // Without `-o`, every output is named `*.{extension}`, so only inputs
+    // named so (someone rendering `x.svg` as a diagram) can be
+    // overwritten; the others need no canonical path.
+    let output_suffix = format!(".{}", format.extension());
+    let may_be_overwritten = |input: &PathBuf| {
+        args.output.is_some()
+            || input
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(&output_suffix))
+    };
+    let inputs: HashSet<PathBuf> = files
+        .iter()
+        .filter(|f| may_be_overwritten(f))
+        .filter_map(|f| std::fs::canonicalize(f).ok())
+        .collect();
     let progress = files.len() > 1 && std::io::stderr().is_terminal();
     let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
-    // Files render in parallel, a bounded batch at a time; outputs are
-    // written by one writer thread, in input order, so the result does not
-    // depend on timing, while the next batch renders (the writes no longer
-    // wait for the rendering nor the rendering for the writes). Two inputs
-    // can name the same output (the same `@startuml name`): the first keeps
-    // it and the later one is an error, not a silent overwrite.
-    let written_worst = std::thread::scope(|scope| {
-        // One batch waiting while another is written: bounds the memory
-        // held by rendered pages to about three batches.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<FileReport>>(1);
-        let sync = args.sync;
-        let writer = scope.spawn(move || write_reports(receiver, sync, progress));
-        let mut finished = 0;
-        for batch in files.chunks(RENDER_BATCH) {
-            let reports = render_all(
-                batch,
-                format,
-                &args,
-                limit,
-                &inputs,
-                progress.then_some((finished, files.len())),
-            );
-            finished += batch.len();
-            if sender.send(reports).is_err() {
-                break;
-            }
-        }
-        drop(sender);
-        writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    });
+    // Files render on every core, each worker taking the next file as soon
+    // as it is free (no batch waits for its slowest file); this thread
+    // prints and writes the outputs in input order, so the result does not
+    // depend on timing, while the workers go on. Two inputs can name the
+    // same output (the same `@startuml name`): the first keeps it and the
+    // later one is an error, not a silent overwrite.
+    let jobs = RenderJobs {
+        files: &files,
+        format,
+        args: &args,
+        limit,
+        inputs: &inputs,
+        progress,
+    };
+    let written_worst = jobs.run();
     worst = worst.max(written_worst);
     if progress {
         eprintln!("rendered {} file(s)", files.len());
@@ -154,18 +153,135 @@ pub fn run(args: RenderArgs) -> ExitCode {
     ExitCode::from(worst as u8)
 }
 
-/// Files rendered before their outputs are handed to the writer: bounds
-/// the memory held by rendered pages, and is small enough that writing one
-/// batch overlaps with rendering the next.
-const RENDER_BATCH: usize = 32;
+/// How many files may be rendered ahead of the one being written: bounds
+/// the memory held by rendered pages when one file is slow to render or
+/// its outputs slow to write.
+const RENDER_AHEAD: usize = 64;
 
-/// Prints each report's messages and writes its outputs, in input order;
-/// returns the worst outcome.
-fn write_reports(reports: std::sync::mpsc::Receiver<Vec<FileReport>>, sync: bool, progress: bool) -> Outcome {
-    let mut written: HashSet<PathBuf> = HashSet::new();
-    let mut worst = Outcome::Ok;
-    for report in reports.into_iter().flatten() {
-        if progress && !report.log.is_empty() {
+/// One `puml render` run over many files.
+struct RenderJobs<'a> {
+    files: &'a [PathBuf],
+    format: Format,
+    args: &'a RenderArgs,
+    limit: u64,
+    inputs: &'a HashSet<PathBuf>,
+    progress: bool,
+}
+
+/// The index of the next file to write, which renderers wait on so they
+/// stay at most [`RENDER_AHEAD`] files ahead of it.
+struct WriteFront {
+    next_to_write: std::sync::Mutex<usize>,
+    advanced: std::sync::Condvar,
+}
+
+impl WriteFront {
+    fn wait_until_within_reach(&self, index: usize) {
+        let mut front = self.next_to_write.lock().unwrap_or_else(|p| p.into_inner());
+        while index >= *front + RENDER_AHEAD {
+            front = self.advanced.wait(front).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    fn advance_to(&self, index: usize) {
+        *self.next_to_write.lock().unwrap_or_else(|p| p.into_inner()) = index;
+        self.advanced.notify_all();
+    }
+}
+
+impl RenderJobs<'_> {
+    /// Renders every file on every core and writes the outputs in input
+    /// order on this thread; returns the worst outcome.
+    fn run(&self) -> Outcome {
+        let total = self.files.len();
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(total.max(1));
+        let next_to_render = AtomicUsize::new(0);
+        let rendered = AtomicUsize::new(0);
+        let front = WriteFront {
+            next_to_write: std::sync::Mutex::new(0),
+            advanced: std::sync::Condvar::new(),
+        };
+        std::thread::scope(|scope| {
+            let (sender, receiver) = std::sync::mpsc::channel::<(usize, FileReport)>();
+            for _ in 0..workers {
+                let sender = sender.clone();
+                let (next_to_render, rendered, front) = (&next_to_render, &rendered, &front);
+                scope.spawn(move || loop {
+                    let index = next_to_render.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = self.files.get(index) else {
+                        break;
+                    };
+                    front.wait_until_within_reach(index);
+                    // A defect in one diagram's rendering must not stop the
+                    // batch (nor leave the writer waiting for this file).
+                    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.render_one(path)))
+                        .unwrap_or_else(|_| FileReport {
+                            outcome: Outcome::Failure,
+                            log: vec![format!(
+                                "puml render: {}: internal error while rendering (a defect in puml; please report it with this file)",
+                                path.display()
+                            )],
+                            outputs: Vec::new(),
+                        });
+                    if self.progress {
+                        let finished = rendered.fetch_add(1, Ordering::Relaxed) + 1;
+                        eprint!("\r\x1b[2K[{finished}/{total}] {}", path.display());
+                    }
+                    if sender.send((index, report)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            let mut writer = ReportWriter::new(self.args.sync, self.progress);
+            let mut waiting: std::collections::BTreeMap<usize, FileReport> = std::collections::BTreeMap::new();
+            let mut next_to_write = 0;
+            for (index, report) in receiver {
+                waiting.insert(index, report);
+                while let Some(report) = waiting.remove(&next_to_write) {
+                    writer.write(report);
+                    next_to_write += 1;
+                    front.advance_to(next_to_write);
+                }
+            }
+            writer.finish()
+        })
+    }
+
+    fn render_one(&self, path: &Path) -> FileReport {
+        let mut report = FileReport {
+            outcome: Outcome::Ok,
+            log: Vec::new(),
+            outputs: Vec::new(),
+        };
+        report.outcome = render_file(path, self.format, self.args, self.limit, self.inputs, &mut report);
+        report
+    }
+}
+
+/// Prints each report's messages and writes its outputs; remembers the
+/// worst outcome.
+struct ReportWriter {
+    written: HashSet<PathBuf>,
+    worst: Outcome,
+    sync: bool,
+    progress: bool,
+}
+
+impl ReportWriter {
+    fn new(sync: bool, progress: bool) -> Self {
+        ReportWriter {
+            written: HashSet::new(),
+            worst: Outcome::Ok,
+            sync,
+            progress,
+        }
+    }
+
+    fn write(&mut self, report: FileReport) {
+        if self.progress && !report.log.is_empty() {
             // Clear the progress line the renderers keep redrawing.
             eprint!("\r\x1b[2K");
         }
@@ -174,7 +290,7 @@ fn write_reports(reports: std::sync::mpsc::Receiver<Vec<FileReport>>, sync: bool
         }
         let mut outcome = report.outcome;
         for (target, bytes) in report.outputs {
-            if !written.insert(target.clone()) {
+            if !self.written.insert(target.clone()) {
                 eprintln!(
                     "puml render: {} is already written by an earlier input (same diagram name); rename one of the diagrams or use another --out-dir",
                     target.display()
@@ -182,17 +298,20 @@ fn write_reports(reports: std::sync::mpsc::Receiver<Vec<FileReport>>, sync: bool
                 outcome = outcome.max(Outcome::Failure);
                 continue;
             }
-            if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, sync) {
+            if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, self.sync) {
                 eprintln!("puml render: cannot write {}: {e}", target.display());
                 outcome = outcome.max(Outcome::Failure);
             }
         }
-        worst = worst.max(outcome);
+        self.worst = self.worst.max(outcome);
     }
-    if progress {
-        eprint!("\r\x1b[2K");
+
+    fn finish(self) -> Outcome {
+        if self.progress {
+            eprint!("\r\x1b[2K");
+        }
+        self.worst
     }
-    worst
 }
 
 /// What rendering one input produced: its outcome so far, the messages to
@@ -201,32 +320,6 @@ struct FileReport {
     outcome: Outcome,
     log: Vec<String>,
     outputs: Vec<(PathBuf, Vec<u8>)>,
-}
-
-/// Renders `files` on every available core (one file per task), returning
-/// each file's outcome and messages in input order.
-fn render_all(
-    files: &[PathBuf],
-    format: Format,
-    args: &RenderArgs,
-    limit: u64,
-    inputs: &HashSet<PathBuf>,
-    progress: Option<(usize, usize)>,
-) -> Vec<FileReport> {
-    let done = AtomicUsize::new(0);
-    parallel_map(files, |path| {
-        let mut report = FileReport {
-            outcome: Outcome::Ok,
-            log: Vec::new(),
-            outputs: Vec::new(),
-        };
-        report.outcome = render_file(path, format, args, limit, inputs, &mut report);
-        if let Some((before, total)) = progress {
-            let finished = before + done.fetch_add(1, Ordering::Relaxed) + 1;
-            eprint!("\r\x1b[2K[{finished}/{total}] {}", path.display());
-        }
-        report
-    })
 }
 
 /// Renders one input. Messages and the files to write go to `report`
@@ -305,6 +398,10 @@ fn render_file(
     let targets = output_paths(path, is_stdin, &pages, format, args);
     let mut outcome = Outcome::Ok;
     for (page, target) in pages.into_iter().zip(targets) {
+        if inputs.is_empty() {
+            report.outputs.push((target, page.bytes));
+            continue;
+        }
         let canonical_parent = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())

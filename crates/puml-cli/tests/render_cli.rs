@@ -175,3 +175,53 @@ fn outputs_replace_old_ones_whole_with_or_without_sync_and_leave_no_temporary_fi
         assert!(names.iter().all(|n| !n.contains("puml-tmp")), "{extra:?}: {names:?}");
     }
 }
+
+/// A diagram kept in a file named like an output (`*.svg`) is still an
+/// input: rendering it beside itself is refused and the file is intact.
+#[test]
+fn an_input_named_like_its_output_is_not_overwritten() {
+    let dir = temp_dir("named-like-output");
+    let input = dir.join("diagram.svg");
+    let source = "@startuml\nA -> B : hi\n@enduml\n";
+    std::fs::write(&input, source).expect("write input");
+    let out = puml(&["render", input.to_str().expect("utf-8 path")], None);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to overwrite the input file"));
+    assert_eq!(std::fs::read_to_string(&input).expect("input"), source);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// More files than the renderers may run ahead of the writer: every
+/// output is written, and messages come out in input order.
+#[test]
+fn a_large_batch_is_written_whole_and_reported_in_input_order() {
+    let dir = temp_dir("large-batch");
+    let out_dir = dir.join("out");
+    let mut inputs = Vec::new();
+    for i in 0..150 {
+        let input = dir.join(format!("d{i:03}.puml"));
+        let body = if i % 50 == 7 {
+            "@startuml\nparticipant A\nA -> : \n-> -> ->\n@enduml\n".to_string()
+        } else {
+            format!("@startuml\nA -> B : message {i}\n@enduml\n")
+        };
+        std::fs::write(&input, body).expect("write input");
+        inputs.push(input.to_str().expect("utf-8 path").to_string());
+    }
+    let mut args = vec!["render", "--out-dir", out_dir.to_str().expect("utf-8 path")];
+    args.extend(inputs.iter().map(String::as_str));
+    let out = puml(&args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    for i in 0..150 {
+        let written = out_dir.join(format!("d{i:03}.svg")).exists();
+        assert_eq!(written, i % 50 != 7, "d{i:03}");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let refused: Vec<&str> = stderr.lines().filter(|l| l.contains("not rendered")).collect();
+    assert_eq!(refused.len(), 3, "{stderr}");
+    assert!(
+        refused[0].contains("d007") && refused[1].contains("d057") && refused[2].contains("d107"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

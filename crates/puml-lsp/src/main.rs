@@ -2,6 +2,10 @@
 
 use std::process::ExitCode;
 
+/// The allocator every puml binary uses (see `puml`'s main.rs for why).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--version" || a == "-V") {

@@ -1,4 +1,8 @@
 //! `puml-mcp`: the MCP server binary. All logic lives in the library.
+/// The allocator every puml binary uses (see `puml`'s main.rs for why).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     puml_mcp::main_from_args(std::env::args_os().skip(1))
 }

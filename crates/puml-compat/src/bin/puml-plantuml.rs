@@ -2,6 +2,10 @@
 //! [`puml_compat::command`]). Link it as `plantuml` to use it in place of
 //! PlantUML's.
 
+/// The allocator every puml binary uses (see `puml`'s main.rs for why).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let stdin = std::io::stdin();
