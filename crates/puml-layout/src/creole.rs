@@ -177,9 +177,13 @@ impl LineBuilder {
 
 const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 
+/// The characters markup can start with (escapes, links, tags,
+/// stereotypes, style toggles, tabs).
+const MARKUP_STARTS: [char; 9] = ['~', '[', '<', '*', '/', '"', '-', '_', '\t'];
+
 fn parse_line(line: &str) -> Line {
     // Fast path: no markup character at all.
-    if !line.contains(['~', '[', '<', '*', '/', '"', '-', '_', '\t']) && !line.chars().any(char::is_control) {
+    if !line.contains(MARKUP_STARTS) && !line.chars().any(char::is_control) {
         let spans = if line.is_empty() {
             Vec::new()
         } else {
@@ -210,6 +214,16 @@ fn parse_line(line: &str) -> Line {
     let bytes = rest.as_bytes();
     while i < rest.len() {
         let tail = &rest[i..];
+        // Text up to the next character that may start markup is copied
+        // whole (the checks below look at one character at a time).
+        let plain = tail
+            .find(|c: char| MARKUP_STARTS.contains(&c) || c.is_control())
+            .unwrap_or(tail.len());
+        if plain > 0 {
+            b.current.push_str(&tail[..plain]);
+            i += plain;
+            continue;
+        }
         // `~` escapes the next markup character (`~40` stays literal).
         if let Some(after) = tail.strip_prefix('~') {
             if let Some(next) = after.chars().next() {

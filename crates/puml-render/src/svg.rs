@@ -144,15 +144,33 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
         Some(_) => 4096,
     };
     let mut out = String::with_capacity(capacity);
-    let (x, y, w, h) = (num(region.x), num(region.y), num(region.width), num(region.height));
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" \
-         width=\"{w}px\" height=\"{h}px\" viewBox=\"{x} {y} {w} {h}\" style=\"width:{w}px;height:{h}px;background:{bg};\">",
-        bg = scene.background.to_hex()
+    out.push_str(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"",
     );
+    push_num(&mut out, region.width);
+    out.push_str("px\" height=\"");
+    push_num(&mut out, region.height);
+    out.push_str("px\" viewBox=\"");
+    push_num(&mut out, region.x);
+    out.push(' ');
+    push_num(&mut out, region.y);
+    out.push(' ');
+    push_num(&mut out, region.width);
+    out.push(' ');
+    push_num(&mut out, region.height);
+    out.push_str("\" style=\"width:");
+    push_num(&mut out, region.width);
+    out.push_str("px;height:");
+    push_num(&mut out, region.height);
+    out.push_str("px;background:");
+    out.push_str(&scene.background.to_hex());
+    out.push_str(";\">");
     out.push_str("<defs/>");
-    let _ = write!(out, "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\"");
+    out.push_str("<rect");
+    push_attr(&mut out, "x", region.x);
+    push_attr(&mut out, "y", region.y);
+    push_attr(&mut out, "width", region.width);
+    push_attr(&mut out, "height", region.height);
     fill_attrs(&mut out, Some(scene.background));
     out.push_str("/>");
     out.push_str("<g font-family=\"DejaVu Sans, sans-serif\" xml:space=\"preserve\">");
@@ -176,7 +194,7 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
             Item::End => {
                 if let Some(group) = open.pop() {
                     if let Some(tag) = group.tag {
-                        let _ = write!(out, "</{tag}>");
+                        push_close_tag(&mut out, tag);
                     }
                 }
                 continue;
@@ -203,30 +221,24 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
                 radius,
                 paint,
             } => {
-                let _ = write!(
-                    out,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
-                    num(*x),
-                    num(*y),
-                    num(*width),
-                    num(*height)
-                );
+                out.push_str("<rect");
+                push_attr(&mut out, "x", *x);
+                push_attr(&mut out, "y", *y);
+                push_attr(&mut out, "width", *width);
+                push_attr(&mut out, "height", *height);
                 if *radius > 0.0 {
-                    let r = num(*radius);
-                    let _ = write!(out, " rx=\"{r}\" ry=\"{r}\"");
+                    push_attr(&mut out, "rx", *radius);
+                    push_attr(&mut out, "ry", *radius);
                 }
                 paint_attrs(&mut out, paint);
                 out.push_str("/>");
             }
             Item::Line { x1, y1, x2, y2, stroke } => {
-                let _ = write!(
-                    out,
-                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"",
-                    num(*x1),
-                    num(*y1),
-                    num(*x2),
-                    num(*y2)
-                );
+                out.push_str("<line");
+                push_attr(&mut out, "x1", *x1);
+                push_attr(&mut out, "y1", *y1);
+                push_attr(&mut out, "x2", *x2);
+                push_attr(&mut out, "y2", *y2);
                 stroke_attrs(&mut out, Some(stroke));
                 out.push_str("/>");
             }
@@ -236,21 +248,18 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
                     if i > 0 {
                         out.push(' ');
                     }
-                    let _ = write!(out, "{},{}", num(p.x), num(p.y));
+                    push_point(&mut out, p.x, p.y);
                 }
                 out.push('"');
                 paint_attrs(&mut out, paint);
                 out.push_str("/>");
             }
             Item::Ellipse { cx, cy, rx, ry, paint } => {
-                let _ = write!(
-                    out,
-                    "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\"",
-                    num(*cx),
-                    num(*cy),
-                    num(*rx),
-                    num(*ry)
-                );
+                out.push_str("<ellipse");
+                push_attr(&mut out, "cx", *cx);
+                push_attr(&mut out, "cy", *cy);
+                push_attr(&mut out, "rx", *rx);
+                push_attr(&mut out, "ry", *ry);
                 paint_attrs(&mut out, paint);
                 out.push_str("/>");
             }
@@ -260,21 +269,25 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
                     if i > 0 {
                         out.push(' ');
                     }
-                    let _ = match seg {
-                        PathSegment::MoveTo { x, y } => write!(out, "M{},{}", num(*x), num(*y)),
-                        PathSegment::LineTo { x, y } => write!(out, "L{},{}", num(*x), num(*y)),
-                        PathSegment::CubicTo { x1, y1, x2, y2, x, y } => write!(
-                            out,
-                            "C{},{} {},{} {},{}",
-                            num(*x1),
-                            num(*y1),
-                            num(*x2),
-                            num(*y2),
-                            num(*x),
-                            num(*y)
-                        ),
-                        PathSegment::Close => write!(out, "Z"),
-                    };
+                    match *seg {
+                        PathSegment::MoveTo { x, y } => {
+                            out.push('M');
+                            push_point(&mut out, x, y);
+                        }
+                        PathSegment::LineTo { x, y } => {
+                            out.push('L');
+                            push_point(&mut out, x, y);
+                        }
+                        PathSegment::CubicTo { x1, y1, x2, y2, x, y } => {
+                            out.push('C');
+                            push_point(&mut out, x1, y1);
+                            out.push(' ');
+                            push_point(&mut out, x2, y2);
+                            out.push(' ');
+                            push_point(&mut out, x, y);
+                        }
+                        PathSegment::Close => out.push('Z'),
+                    }
                 }
                 out.push('"');
                 paint_attrs(&mut out, paint);
@@ -285,7 +298,7 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
     }
     while let Some(group) = open.pop() {
         if let Some(tag) = group.tag {
-            let _ = write!(out, "</{tag}>");
+            push_close_tag(&mut out, tag);
         }
     }
     out.push_str("</g></svg>\n");
@@ -304,13 +317,10 @@ fn text(out: &mut String, run: &TextRun) {
         escape_into(out, href);
         out.push_str("\" target=\"_top\">");
     }
-    let _ = write!(
-        out,
-        "<text x=\"{}\" y=\"{}\" font-size=\"{}\"",
-        num(run.x),
-        num(run.y),
-        num(run.font.size)
-    );
+    out.push_str("<text");
+    push_attr(out, "x", run.x);
+    push_attr(out, "y", run.y);
+    push_attr(out, "font-size", run.font.size);
     fill_attrs(out, Some(run.color));
     if run.font.family == FontFamily::Mono {
         out.push_str(" font-family=\"DejaVu Sans Mono, monospace\"");
@@ -328,7 +338,8 @@ fn text(out: &mut String, run: &TextRun) {
         (false, false) => {}
     }
     if run.width > 0.0 {
-        let _ = write!(out, " textLength=\"{}\" lengthAdjust=\"spacing\"", num(run.width));
+        push_attr(out, "textLength", run.width);
+        out.push_str(" lengthAdjust=\"spacing\"");
     }
     out.push('>');
     if run.font.family == FontFamily::Mono {
@@ -343,6 +354,12 @@ fn text(out: &mut String, run: &TextRun) {
     }
 }
 
+fn push_close_tag(out: &mut String, tag: &str) {
+    out.push_str("</");
+    out.push_str(tag);
+    out.push('>');
+}
+
 fn paint_attrs(out: &mut String, paint: &Paint) {
     fill_attrs(out, paint.fill);
     stroke_attrs(out, paint.stroke.as_ref());
@@ -351,9 +368,11 @@ fn paint_attrs(out: &mut String, paint: &Paint) {
 fn fill_attrs(out: &mut String, fill: Option<Color>) {
     match fill {
         Some(c) => {
-            let _ = write!(out, " fill=\"{}\"", Hex(c));
+            out.push_str(" fill=\"");
+            push_hex(out, c);
+            out.push('"');
             if c.a < 255 {
-                let _ = write!(out, " fill-opacity=\"{}\"", num(f64::from(c.a) / 255.0));
+                push_attr(out, "fill-opacity", f64::from(c.a) / 255.0);
             }
         }
         None => out.push_str(" fill=\"none\""),
@@ -362,96 +381,91 @@ fn fill_attrs(out: &mut String, fill: Option<Color>) {
 
 fn stroke_attrs(out: &mut String, stroke: Option<&Stroke>) {
     if let Some(s) = stroke {
-        let _ = write!(out, " stroke=\"{}\" stroke-width=\"{}\"", Hex(s.color), num(s.width));
+        out.push_str(" stroke=\"");
+        push_hex(out, s.color);
+        out.push('"');
+        push_attr(out, "stroke-width", s.width);
         if s.color.a < 255 {
-            let _ = write!(out, " stroke-opacity=\"{}\"", num(f64::from(s.color.a) / 255.0));
+            push_attr(out, "stroke-opacity", f64::from(s.color.a) / 255.0);
         }
         if let Some((dash, gap)) = s.dash {
-            let _ = write!(out, " stroke-dasharray=\"{},{}\"", num(dash), num(gap));
+            out.push_str(" stroke-dasharray=\"");
+            push_point(out, dash, gap);
+            out.push('"');
         }
     }
 }
 
-/// A coordinate formatted with at most three decimals, no `-0`, never
-/// NaN; written straight into the output (no allocation per number).
-#[derive(Clone, Copy)]
-pub(crate) struct Num(f64);
-
-impl std::fmt::Display for Num {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if !self.0.is_finite() {
-            return f.write_str("0");
+/// Appends a coordinate with at most three decimals, no `-0`, never NaN.
+/// Digits are pushed straight into the output: no formatter, no
+/// allocation (this is the SVG writer's hot path).
+fn push_num(out: &mut String, v: f64) {
+    if !v.is_finite() {
+        out.push('0');
+        return;
+    }
+    // Integer thousandths: exact on the 3-decimal grid, and much faster
+    // than shortest-float formatting.
+    let scaled = v * 1000.0;
+    if scaled.abs() >= 9.0e15 {
+        let _ = write!(out, "{}", v.round());
+        return;
+    }
+    // Half away from zero, like `f64::round`, without its libm call
+    // (the default x86-64 target has no rounding instruction).
+    let thousandths = if scaled >= 0.0 {
+        (scaled + 0.5) as i64
+    } else {
+        (scaled - 0.5) as i64
+    };
+    if thousandths < 0 {
+        out.push('-');
+    }
+    let magnitude = thousandths.unsigned_abs();
+    push_digits(out, magnitude / 1000);
+    let mut fraction = magnitude % 1000;
+    if fraction != 0 {
+        out.push('.');
+        let mut divisor = 100;
+        while fraction != 0 {
+            out.push(char::from(b'0' + (fraction / divisor) as u8));
+            fraction %= divisor;
+            divisor /= 10;
         }
-        // Integer thousandths: exact on the 3-decimal grid, and much faster
-        // than shortest-float formatting (this is the SVG writer's hot path).
-        let scaled = self.0 * 1000.0;
-        if scaled.abs() >= 9.0e15 {
-            return write!(f, "{}", self.0.round());
-        }
-        // Half away from zero, like `f64::round`, without its libm call
-        // (the default x86-64 target has no rounding instruction).
-        let t = if scaled >= 0.0 {
-            (scaled + 0.5) as i64
-        } else {
-            (scaled - 0.5) as i64
-        };
-        let mut buf = [0u8; 24];
-        let mut pos = buf.len();
-        let mut abs = t.unsigned_abs();
-        let mut frac = abs % 1000;
-        abs /= 1000;
-        if frac != 0 {
-            let mut digits = 3;
-            while frac.is_multiple_of(10) {
-                frac /= 10;
-                digits -= 1;
-            }
-            for _ in 0..digits {
-                pos -= 1;
-                buf[pos] = b'0' + (frac % 10) as u8;
-                frac /= 10;
-            }
-            pos -= 1;
-            buf[pos] = b'.';
-        }
-        loop {
-            pos -= 1;
-            buf[pos] = b'0' + (abs % 10) as u8;
-            abs /= 10;
-            if abs == 0 {
-                break;
-            }
-        }
-        if t < 0 {
-            pos -= 1;
-            buf[pos] = b'-';
-        }
-        f.write_str(std::str::from_utf8(&buf[pos..]).unwrap_or("0"))
     }
 }
 
-/// `#RRGGBB` without allocating.
-struct Hex(Color);
+fn push_digits(out: &mut String, value: u64) {
+    if value >= 10 {
+        push_digits(out, value / 10);
+    }
+    out.push(char::from(b'0' + (value % 10) as u8));
+}
 
-impl std::fmt::Display for Hex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-        let Color { r, g, b, .. } = self.0;
-        let bytes = [
-            b'#',
-            DIGITS[usize::from(r >> 4)],
-            DIGITS[usize::from(r & 15)],
-            DIGITS[usize::from(g >> 4)],
-            DIGITS[usize::from(g & 15)],
-            DIGITS[usize::from(b >> 4)],
-            DIGITS[usize::from(b & 15)],
-        ];
-        f.write_str(std::str::from_utf8(&bytes).unwrap_or("#000000"))
+/// Appends `#RRGGBB`.
+fn push_hex(out: &mut String, color: Color) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    out.push('#');
+    for channel in [color.r, color.g, color.b] {
+        out.push(char::from(DIGITS[usize::from(channel >> 4)]));
+        out.push(char::from(DIGITS[usize::from(channel & 15)]));
     }
 }
 
-pub(crate) fn num(v: f64) -> Num {
-    Num(v)
+/// Appends ` name="value"` for a number.
+fn push_attr(out: &mut String, name: &str, value: f64) {
+    out.push(' ');
+    out.push_str(name);
+    out.push_str("=\"");
+    push_num(out, value);
+    out.push('"');
+}
+
+/// Appends `x,y`.
+fn push_point(out: &mut String, x: f64, y: f64) {
+    push_num(out, x);
+    out.push(',');
+    push_num(out, y);
 }
 
 fn is_safe_link(url: &str) -> bool {
@@ -467,15 +481,57 @@ fn keep(c: char) -> bool {
 }
 
 fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars().filter(|c| keep(*c)) {
-        match c {
-            '\t' | '\n' | '\r' => out.push(' '),
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
+    // Copies the runs that need no escaping whole: most texts are one run.
+    let mut plain_from = 0;
+    for (at, c) in text.char_indices() {
+        let replacement = match c {
+            '\t' | '\n' | '\r' => " ",
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&apos;",
+            c if !keep(c) => "",
+            _ => continue,
+        };
+        out.push_str(&text[plain_from..at]);
+        out.push_str(replacement);
+        plain_from = at + c.len_utf8();
+    }
+    out.push_str(&text[plain_from..]);
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::push_num;
+
+    fn formatted(v: f64) -> String {
+        let mut out = String::new();
+        push_num(&mut out, v);
+        out
+    }
+
+    #[test]
+    fn numbers_have_at_most_three_decimals_and_no_negative_zero() {
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (-0.0004, "0"),
+            (12.0, "12"),
+            (12.5, "12.5"),
+            (-12.5, "-12.5"),
+            (0.05, "0.05"),
+            (3.007, "3.007"),
+            (1.0005, "1.001"),
+            (-1.0005, "-1.001"),
+            (1234567.125, "1234567.125"),
+            (0.9999, "1"),
+            (f64::NAN, "0"),
+            (f64::INFINITY, "0"),
+            (1.0e16, "10000000000000000"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(formatted(value), expected, "{value}");
         }
     }
 }
