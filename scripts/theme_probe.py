@@ -180,6 +180,12 @@ def report(name):
     act = next((e for e in els if e["tag"] == "rect" and e["w"] and float(e["w"]) <= 12 and e["h"] and float(e["h"]) > 20), None)
     if act:
         put("lifeLine", "BackGroundColor", act["fill"])
+        # A bar a delay crosses is drawn in pieces: its border is the lines
+        # that follow each piece (PlantUML's `activationBox` LineColor).
+        i = els.index(act)
+        border = next((e for e in els[i + 1 : i + 3] if e["tag"] == "line"), None)
+        if border:
+            put("activationBox", "LineColor", border["stroke"])
     life = next((e for e in els if e["tag"] == "line" and e["dash"] and e["dash"].split(",")[0] not in ("1", "1.042") and e["dash"].split(",")[0] == e["dash"].split(",")[-1] and float(e["dash"].split(",")[0]) >= 4), None)
     if life:
         put("lifeLine", "LineColor", life["stroke"])

@@ -1328,7 +1328,7 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, end.max(start), color),
+                                self.activation_bar(c + shift, start, end.max(start), color, &delays),
                             );
                         }
                     }
@@ -1351,7 +1351,7 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, at.max(start), color),
+                                self.activation_bar(c + shift, start, at.max(start), color, &delays),
                             );
                             level -= 1;
                         }
@@ -1430,7 +1430,10 @@ impl<'a> Context<'a> {
                     y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
-                    let start = y;
+                    // PlantUML draws a delay 8 px below where its row
+                    // starts, and the next row where it would come without
+                    // that offset (1.2026.8: dotted lifelines and the text).
+                    let start = y + 8.0;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
@@ -1444,7 +1447,7 @@ impl<'a> Context<'a> {
                         h += block.height;
                     }
                     delays.push((start, start + h));
-                    y = start + h;
+                    y += h;
                 }
                 Event::Space { pixels } => {
                     y += pixels.map_or(25.0, |p| f64::from(p.min(10_000))); // `|||` is 25 px in PlantUML
@@ -1495,7 +1498,7 @@ impl<'a> Context<'a> {
                 for (level, (start, color)) in stack.iter().enumerate() {
                     let end = lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
-                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color);
+                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color, &delays);
                     bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
@@ -2036,18 +2039,66 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn activation_bar(&self, center: f64, start: f64, end: f64, color: Option<Color>) -> Vec<Item> {
+    /// An activation bar from `start` to `end`. A bar that a delay (`...`)
+    /// crosses is drawn as PlantUML draws it: one piece between each two
+    /// delays, filled and outlined in its fill, its sides (and the top of the
+    /// first piece, the bottom of the last) drawn as lines.
+    fn activation_bar(
+        &self,
+        center: f64,
+        start: f64,
+        end: f64,
+        color: Option<Color>,
+        delays: &[(f64, f64)],
+    ) -> Vec<Item> {
         let fill = color.unwrap_or(self.theme.activation_bg);
+        let border = stroke(self.theme.activation_border, 1.0);
+        let (left, right) = (center - ACTIVATION_WIDTH / 2.0, center + ACTIVATION_WIDTH / 2.0);
         let mut out = Vec::new();
-        rect(
-            &mut out,
-            center - ACTIVATION_WIDTH / 2.0,
-            start,
-            ACTIVATION_WIDTH,
-            end - start,
-            0.0,
-            paint(Some(fill), Some(stroke(self.theme.lifeline_color, 1.0))),
-        );
+        let crossing: Vec<(f64, f64)> = delays
+            .iter()
+            .copied()
+            .filter(|&(d0, d1)| d0 > start && d1 < end)
+            .collect();
+        if crossing.is_empty() {
+            rect(
+                &mut out,
+                left,
+                start,
+                ACTIVATION_WIDTH,
+                end - start,
+                0.0,
+                paint(Some(fill), Some(border)),
+            );
+            return out;
+        }
+        let mut pieces = Vec::with_capacity(crossing.len() + 1);
+        let mut from = start;
+        for &(d0, d1) in &crossing {
+            pieces.push((from, d0));
+            from = d1;
+        }
+        pieces.push((from, end));
+        let last = pieces.len() - 1;
+        for (index, &(top, bottom)) in pieces.iter().enumerate() {
+            rect(
+                &mut out,
+                left,
+                top,
+                ACTIVATION_WIDTH,
+                bottom - top,
+                0.0,
+                paint(Some(fill), Some(stroke(fill, 1.0))),
+            );
+            line(&mut out, left, top, left, bottom, border);
+            line(&mut out, right, top, right, bottom, border);
+            if index == 0 {
+                line(&mut out, left, top, right, top, border);
+            }
+            if index == last {
+                line(&mut out, left, bottom, right, bottom, border);
+            }
+        }
         out
     }
 

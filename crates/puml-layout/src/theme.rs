@@ -61,6 +61,9 @@ pub struct Theme {
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
     pub activation_bg: Color,
+    /// The activation bar's outline: PlantUML's `activationBox` LineColor,
+    /// which follows the diagram's line colour, not the lifeline's.
+    pub activation_border: Color,
     pub arrow_color: Color,
     pub arrow_font_color: Color,
     pub arrow_font_size: f64,
@@ -139,6 +142,7 @@ impl Default for Theme {
             kind_border: [None; 8],
             lifeline_color: line,
             activation_bg: Color::WHITE,
+            activation_border: line,
             arrow_color: line,
             arrow_font_color: Color::BLACK,
             arrow_font_size: 13.0,
@@ -230,6 +234,7 @@ impl Theme {
                     participant_bg: Color::WHITE,
                     participant_border: gray,
                     lifeline_color: Color::hex(0xAAAAAA),
+                    activation_border: Color::hex(0xAAAAAA),
                     arrow_color: Color::hex(0x444444),
                     note_bg: Color::hex(0xF7F7F7),
                     note_border: Color::hex(0xBBBBBB),
@@ -253,6 +258,7 @@ impl Theme {
                     participant_border: blue,
                     participant_font_color: Color::hex(0x0D2C54),
                     lifeline_color: Color::hex(0x90A4AE),
+                    activation_border: Color::hex(0x90A4AE),
                     activation_bg: Color::hex(0xBBDEFB),
                     arrow_color: blue,
                     arrow_font_color: Color::hex(0x263238),
@@ -283,6 +289,7 @@ impl Theme {
                     participant_border: line,
                     participant_font_color: fg,
                     lifeline_color: Color::hex(0x808080),
+                    activation_border: Color::hex(0x808080),
                     activation_bg: Color::hex(0x3C3C3C),
                     arrow_color: Color::hex(0xCCCCCC),
                     arrow_font_color: fg,
@@ -314,6 +321,7 @@ impl Theme {
                     participant_border: Color::hex(0x8B7355),
                     participant_font_color: ink,
                     lifeline_color: Color::hex(0x8B7355),
+                    activation_border: Color::hex(0x8B7355),
                     activation_bg: Color::hex(0xF5EBD0),
                     arrow_color: Color::hex(0x6B5744),
                     arrow_font_color: ink,
@@ -563,6 +571,7 @@ impl Theme {
                     participant_border: fg,
                     participant_font_color: fg,
                     lifeline_color: fg,
+                    activation_border: fg,
                     activation_bg: bg,
                     arrow_color: fg,
                     arrow_font_color: fg,
@@ -692,9 +701,21 @@ impl Theme {
                     self.kind_border = [None; 8];
                     self.arrow_color = c;
                     self.lifeline_color = c;
+                    self.activation_border = c;
                     self.note_border = c;
                 }
             }
+            // PlantUML 1.2026.8: a `sequenceDiagram` line colour outlines
+            // the lifelines and activation bars (its other properties are
+            // not observed yet).
+            ("sequencediagram", "linecolor") => {
+                if let Some(c) = color {
+                    self.lifeline_color = c;
+                    self.activation_border = c;
+                }
+            }
+            ("activationbox", "linecolor") => set!(self.activation_border, color),
+            ("activationbox", "backgroundcolor") => set!(self.activation_bg, color),
             (_, "shadowing") => set!(self.shadowing, flag.or(number.map(|n| n > 0.0))),
             ("participant", "backgroundcolor") => self.set_participant_only_bg(color),
             ("participant", "linecolor") => self.set_participant_only_border(color),
