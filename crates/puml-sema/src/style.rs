@@ -75,6 +75,7 @@ pub const ELEMENT_SELECTORS: &[&str] = &[
     "queue",
     "arrow",
     "lifeLine",
+    "activationBox",
     "group",
     "groupHeader",
     "note",
