@@ -125,8 +125,9 @@ const BOUNDARY_HALF_WIDTH: f64 = 20.5;
 /// The narrowest actor column: the stick figure's arms and a margin.
 const ACTOR_MIN_WIDTH: f64 = 27.0;
 
-/// Room taken by a stereotype spot (circle and gap) before the name.
-const SPOT_WIDTH: f64 = 26.0;
+/// Room taken by a stereotype spot (circle and gap) before the name
+/// (PlantUML 1.2026.8: the name starts 28 px further right).
+const SPOT_WIDTH: f64 = 28.0;
 
 /// Size of a participant head and how far it reaches left/right of the lifeline.
 #[derive(Debug, Clone)]
@@ -239,7 +240,9 @@ pub fn draw_head(
             rect(out, cx - w / 2.0, top, w, th + 2.0 * pad, theme.round_corner, body);
             if let Some((letter, color)) = head.spot {
                 let scx = cx - w / 2.0 + pad + 11.0;
-                let scy = top + pad + th / 2.0;
+                // Level with the first line (the stereotype), not centred
+                // on the whole label, as PlantUML places it.
+                let scy = top + pad + 11.0;
                 ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
                 let font = crate::scene::Font::sans(13.0).bold();
                 out.push(Item::Text(crate::scene::TextRun {
