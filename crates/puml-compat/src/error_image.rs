@@ -74,6 +74,7 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str) -> Sc
                 width: 1.0,
                 dash: None,
             }),
+            gradient: None,
         },
     }];
     let mut baseline = MARGIN + LINE_HEIGHT;
@@ -90,6 +91,7 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str) -> Sc
                 paint: Paint {
                     fill: Some(SOURCE_GREEN),
                     stroke: None,
+                    gradient: None,
                 },
             });
             baseline += 6.0;

@@ -1,9 +1,26 @@
 //! PlantUML color syntax → [`Color`]: `#RGB`, `#RRGGBB`, `#RRGGBBAA`,
 //! HTML color names (with or without `#`, any case), `transparent`, and
-//! gradients (`#red/blue`, `#red-blue`, `#red|blue`, `#red\blue`), of which
-//! the first color is used.
+//! gradients (`#red/blue`, `#red-blue`, `#red|blue`, `#red\blue`): the first
+//! color is the fill, [`parse_gradient`] reads where it fades to.
 
-use crate::scene::Color;
+use crate::scene::{Color, Gradient, GradientDirection};
+
+/// The gradient of a fill written `#A-B`, `#A|B`, `#A/B` or `#A\B` (both
+/// colours valid); `None` for a plain colour.
+pub fn parse_gradient(text: &str) -> Option<Gradient> {
+    let text = text.trim();
+    let text = text.strip_prefix('#').unwrap_or(text);
+    let at = text.find(['/', '|', '\\', '-'])?;
+    let direction = match text.as_bytes()[at] {
+        b'-' => GradientDirection::TopToBottom,
+        b'|' => GradientDirection::LeftToRight,
+        b'/' => GradientDirection::TopLeftToBottomRight,
+        _ => GradientDirection::BottomLeftToTopRight,
+    };
+    parse_color(&text[..at])?;
+    let to = parse_color(&text[at + 1..])?;
+    Some(Gradient { to, direction })
+}
 
 /// Parses a color as written in a diagram; `None` when it is not a color.
 pub fn parse_color(text: &str) -> Option<Color> {

@@ -14,7 +14,9 @@ pub mod theme;
 mod theme_sheets;
 
 pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
-pub use scene::{Color, Font, FontFamily, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun};
+pub use scene::{
+    Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,
+};
 pub use theme::{Theme, THEME_NAMES};
 
 use puml_sema::model::Diagram;

@@ -65,6 +65,32 @@ pub struct Stroke {
 pub struct Paint {
     pub fill: Option<Color>,
     pub stroke: Option<Stroke>,
+    /// The fill fades from `fill` to this gradient's colour.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gradient: Option<Gradient>,
+}
+
+/// A two-colour linear gradient over a shape's box: PlantUML's `#A-B`,
+/// `#A|B`, `#A/B` and `#A\B` fills (the first colour is the paint's fill).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Gradient {
+    pub to: Color,
+    pub direction: GradientDirection,
+}
+
+/// Which way a gradient runs, as PlantUML 1.2026.8 draws each separator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "snake_case"))]
+pub enum GradientDirection {
+    /// `-`
+    TopToBottom,
+    /// `|`
+    LeftToRight,
+    /// `/`
+    TopLeftToBottomRight,
+    /// `\`
+    BottomLeftToTopRight,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -230,6 +256,9 @@ pub fn describe(scene: &Scene) -> String {
         let mut s = String::new();
         if let Some(f) = p.fill {
             let _ = write!(s, " fill {}", color(f));
+        }
+        if let Some(g) = p.gradient {
+            let _ = write!(s, " to {} {:?}", color(g.to), g.direction);
         }
         if let Some(st) = &p.stroke {
             s.push_str(&stroke(st));

@@ -9,10 +9,10 @@
 
 use std::collections::HashMap;
 
-use crate::color::parse_color;
+use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, FontFamily, Item, PathSegment, Scene, Stroke, TextRun};
+use crate::scene::{round3, Color, Font, FontFamily, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Theme};
 use crate::LayoutOptions;
@@ -1981,11 +1981,12 @@ impl<'a> Context<'a> {
             }
             None => &self.theme,
         };
-        let fill = p
+        let inline_fill = p
             .color
             .as_deref()
-            .and_then(parse_color)
-            .unwrap_or(look.participant_bg(p.kind));
+            .and_then(|c| Some((parse_color(c)?, parse_gradient(c))));
+        let (fill, gradient) =
+            inline_fill.unwrap_or_else(|| (look.participant_bg(p.kind), look.participant_gradient(p.kind)));
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
         if self.theme.shadowing {
@@ -2007,7 +2008,12 @@ impl<'a> Context<'a> {
                 ),
             );
         }
-        draw_head(out, head, x, top, foot, fill, border, text_color, &self.theme);
+        let body = Paint {
+            fill: Some(fill),
+            stroke: Some(stroke(border, 0.5)),
+            gradient,
+        };
+        draw_head(out, head, x, top, foot, body, text_color, &self.theme);
         out.push(Item::End);
     }
 

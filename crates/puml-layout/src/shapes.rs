@@ -25,7 +25,11 @@ pub fn dashed(color: Color, width: f64, dash: f64, gap: f64) -> Stroke {
 }
 
 pub fn paint(fill: Option<Color>, stroke: Option<Stroke>) -> Paint {
-    Paint { fill, stroke }
+    Paint {
+        fill,
+        stroke,
+        gradient: None,
+    }
 }
 
 pub fn pt(x: f64, y: f64) -> Point {
@@ -222,15 +226,14 @@ pub fn draw_head(
     cx: f64,
     top: f64,
     foot: bool,
-    fill: Color,
-    border: Color,
+    body: Paint,
     text_color: Color,
     theme: &Theme,
 ) {
     let tw = head.label.width;
     let th = head.label.height;
-    let body = paint(Some(fill), Some(stroke(border, 0.5)));
-    let outline = paint(None, Some(stroke(border, 0.5)));
+    let border = body.stroke.map_or(Color::BLACK, |s| s.color);
+    let outline = paint(None, body.stroke);
     match head.kind {
         ParticipantKind::Participant => {
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };

@@ -7,8 +7,8 @@
 //! inline colour (`participant A #pink`) beats everything (applied where
 //! the element is drawn).
 
-use crate::color::parse_color;
-use crate::scene::{Color, Font, FontFamily};
+use crate::color::{parse_color, parse_gradient};
+use crate::scene::{Color, Font, FontFamily, Gradient};
 use puml_sema::model::{ParticipantKind, Settings};
 use puml_sema::style::{parse_sheet, StyleRule, StyleScope};
 
@@ -58,6 +58,10 @@ pub struct Theme {
     pub participant_font_size: f64,
     /// Per-kind overrides (`skinparam actorBackgroundColor`), indexed like `ParticipantKind::ALL`.
     pub kind_bg: [Option<Color>; 8],
+    /// Where the participant fill fades to (`#A-B` and the like), for every
+    /// kind without its own fill, then per kind beside `kind_bg`.
+    pub participant_gradient: Option<Gradient>,
+    pub kind_gradient: [Option<Gradient>; 8],
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
     pub activation_bg: Color,
@@ -139,6 +143,8 @@ impl Default for Theme {
             participant_font_color: Color::BLACK,
             participant_font_size: 14.0,
             kind_bg: [None; 8],
+            participant_gradient: None,
+            kind_gradient: [None; 8],
             kind_border: [None; 8],
             lifeline_color: line,
             activation_bg: Color::WHITE,
@@ -413,6 +419,14 @@ impl Theme {
         self.kind_bg[kind_index(kind)].unwrap_or(self.participant_bg)
     }
 
+    /// Where a participant's fill fades to, if it is a gradient.
+    pub fn participant_gradient(&self, kind: ParticipantKind) -> Option<Gradient> {
+        match self.kind_bg[kind_index(kind)] {
+            Some(_) => self.kind_gradient[kind_index(kind)],
+            None => self.participant_gradient,
+        }
+    }
+
     pub fn participant_border(&self, kind: ParticipantKind) -> Color {
         self.kind_border[kind_index(kind)].unwrap_or(self.participant_border)
     }
@@ -446,7 +460,7 @@ impl Theme {
             if let Some(prop) = key.strip_prefix(kind.keyword()) {
                 if *kind != ParticipantKind::Participant {
                     match prop {
-                        "backgroundcolor" => self.kind_bg[i] = color.or(self.kind_bg[i]),
+                        "backgroundcolor" => self.set_kind_bg(i, color, value),
                         "bordercolor" => self.kind_border[i] = color.or(self.kind_border[i]),
                         _ => {}
                     }
@@ -480,7 +494,7 @@ impl Theme {
                     self.default_font_size = Some(s);
                 }
             }
-            "participantbackgroundcolor" => self.set_participant_only_bg(color),
+            "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
             "participantfontcolor" | "actorfontcolor" => {
                 set!(self.participant_font_color, color);
@@ -591,6 +605,8 @@ impl Theme {
                     header_color: fg,
                     destroy_color: fg,
                     kind_bg: [None; 8],
+                    participant_gradient: None,
+                    kind_gradient: [None; 8],
                     kind_border: [None; 8],
                     kind_font_color: [None; 8],
                     title_bg: self.title_bg.map(|_| bg),
@@ -663,7 +679,7 @@ impl Theme {
             .position(|k| k.keyword() == element && *k != ParticipantKind::Participant);
         if let Some(i) = kind {
             match property {
-                "backgroundcolor" => self.kind_bg[i] = color.or(self.kind_bg[i]),
+                "backgroundcolor" => self.set_kind_bg(i, color, value),
                 "linecolor" => self.kind_border[i] = color.or(self.kind_border[i]),
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 _ => {}
@@ -692,7 +708,9 @@ impl Theme {
             ("element", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.participant_bg = c;
+                    self.participant_gradient = parse_gradient(value);
                     self.kind_bg = [None; 8];
+                    self.kind_gradient = [None; 8];
                 }
             }
             ("root" | "element", "linecolor") => {
@@ -717,7 +735,7 @@ impl Theme {
             ("activationbox", "linecolor") => set!(self.activation_border, color),
             ("activationbox", "backgroundcolor") => set!(self.activation_bg, color),
             (_, "shadowing") => set!(self.shadowing, flag.or(number.map(|n| n > 0.0))),
-            ("participant", "backgroundcolor") => self.set_participant_only_bg(color),
+            ("participant", "backgroundcolor") => self.set_participant_only_bg(color, value),
             ("participant", "linecolor") => self.set_participant_only_border(color),
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
@@ -796,14 +814,24 @@ impl Theme {
     /// `participant { BackGroundColor }` and `skinparam
     /// participantBackgroundColor` colour the `participant` kind only: the
     /// other kinds keep their look (observed with PlantUML 1.2026.8).
-    fn set_participant_only_bg(&mut self, color: Option<Color>) {
+    fn set_participant_only_bg(&mut self, color: Option<Color>, value: &str) {
         if let Some(c) = color {
             for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
-                if *kind != ParticipantKind::Participant {
-                    self.kind_bg[i] = Some(self.kind_bg[i].unwrap_or(self.participant_bg));
+                if *kind != ParticipantKind::Participant && self.kind_bg[i].is_none() {
+                    self.kind_bg[i] = Some(self.participant_bg);
+                    self.kind_gradient[i] = self.participant_gradient;
                 }
             }
             self.participant_bg = c;
+            self.participant_gradient = parse_gradient(value);
+        }
+    }
+
+    /// One kind's own fill (`actor { BackGroundColor … }`), with its gradient.
+    fn set_kind_bg(&mut self, kind: usize, color: Option<Color>, value: &str) {
+        if let Some(c) = color {
+            self.kind_bg[kind] = Some(c);
+            self.kind_gradient[kind] = parse_gradient(value);
         }
     }
 

@@ -3,7 +3,7 @@
 //! XML-escaped and stripped of characters XML cannot carry; links are only
 //! the `http(s)` targets layout already validated.
 
-use puml_layout::{Color, FontFamily, Item, Paint, PathSegment, Scene, Stroke, TextRun};
+use puml_layout::{Color, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use std::fmt::Write;
 
 /// Renders `scene` as an SVG document.
@@ -176,6 +176,9 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
     out.push_str("<g font-family=\"DejaVu Sans, sans-serif\" xml:space=\"preserve\">");
     // Begin/End form a flat bracket sequence; remember what each opened.
     let mut open: Vec<OpenGroup<'_>> = Vec::new();
+    // Each gradient is defined once, where it is first used (SVG lets a
+    // gradient stand anywhere; a region drawn alone defines only its own).
+    let mut gradients_written: Vec<(Color, Gradient)> = Vec::new();
     for item in &scene.items {
         match item {
             Item::Begin { class, title, link } => {
@@ -209,6 +212,12 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
             // Open the enclosing groups not written yet, outermost first.
             for group in open.iter_mut().filter(|g| g.tag.is_none()) {
                 open_group(&mut out, group);
+            }
+        }
+        if let Some((from, gradient)) = item_gradient(item) {
+            if !gradients_written.contains(&(from, gradient)) {
+                write_gradient(&mut out, from, gradient);
+                gradients_written.push((from, gradient));
             }
         }
         match item {
@@ -361,8 +370,75 @@ fn push_close_tag(out: &mut String, tag: &str) {
 }
 
 fn paint_attrs(out: &mut String, paint: &Paint) {
-    fill_attrs(out, paint.fill);
+    match (paint.fill, paint.gradient) {
+        (Some(from), Some(gradient)) => {
+            out.push_str(" fill=\"url(#");
+            push_gradient_id(out, from, gradient);
+            out.push_str(")\"");
+        }
+        (fill, _) => fill_attrs(out, fill),
+    }
     stroke_attrs(out, paint.stroke.as_ref());
+}
+
+/// The gradient an item's fill fades along, with its first colour.
+fn item_gradient(item: &Item) -> Option<(Color, Gradient)> {
+    let paint = match item {
+        Item::Rect { paint, .. }
+        | Item::Polygon { paint, .. }
+        | Item::Ellipse { paint, .. }
+        | Item::Path { paint, .. } => paint,
+        _ => return None,
+    };
+    Some((paint.fill?, paint.gradient?))
+}
+
+/// A gradient's id, named after what it draws so equal gradients share one
+/// definition and the output stays deterministic.
+fn push_gradient_id(out: &mut String, from: Color, gradient: Gradient) {
+    out.push_str("gradient-");
+    push_hex_digits(out, from);
+    out.push('-');
+    push_hex_digits(out, gradient.to);
+    out.push_str(match gradient.direction {
+        GradientDirection::TopToBottom => "-v",
+        GradientDirection::LeftToRight => "-h",
+        GradientDirection::TopLeftToBottomRight => "-d",
+        GradientDirection::BottomLeftToTopRight => "-u",
+    });
+}
+
+/// Defines a gradient over its shape's box, running as PlantUML runs each
+/// separator (observed in its SVG: `-` top to bottom, `|` left to right,
+/// `/` top left to bottom right, `\` bottom left to top right).
+fn write_gradient(out: &mut String, from: Color, gradient: Gradient) {
+    let (x1, y1, x2, y2) = match gradient.direction {
+        GradientDirection::TopToBottom => ("50%", "0%", "50%", "100%"),
+        GradientDirection::LeftToRight => ("0%", "50%", "100%", "50%"),
+        GradientDirection::TopLeftToBottomRight => ("0%", "0%", "100%", "100%"),
+        GradientDirection::BottomLeftToTopRight => ("0%", "100%", "100%", "0%"),
+    };
+    out.push_str("<linearGradient id=\"");
+    push_gradient_id(out, from, gradient);
+    for (name, value) in [("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)] {
+        out.push_str("\" ");
+        out.push_str(name);
+        out.push_str("=\"");
+        out.push_str(value);
+    }
+    out.push_str("\">");
+    for (color, offset) in [(from, "0%"), (gradient.to, "100%")] {
+        out.push_str("<stop offset=\"");
+        out.push_str(offset);
+        out.push_str("\" stop-color=\"");
+        push_hex(out, color);
+        out.push('"');
+        if color.a < 255 {
+            push_attr(out, "stop-opacity", f64::from(color.a) / 255.0);
+        }
+        out.push_str("/>");
+    }
+    out.push_str("</linearGradient>");
 }
 
 fn fill_attrs(out: &mut String, fill: Option<Color>) {
@@ -444,8 +520,13 @@ fn push_digits(out: &mut String, value: u64) {
 
 /// Appends `#RRGGBB`.
 fn push_hex(out: &mut String, color: Color) {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     out.push('#');
+    push_hex_digits(out, color);
+}
+
+/// Appends `RRGGBB`.
+fn push_hex_digits(out: &mut String, color: Color) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     for channel in [color.r, color.g, color.b] {
         out.push(char::from(DIGITS[usize::from(channel >> 4)]));
         out.push(char::from(DIGITS[usize::from(channel & 15)]));

@@ -48,6 +48,7 @@ fn svg_snapshots_are_byte_exact() {
         "style_elements",
         "theme_cerulean",
         "theme_mars",
+        "participant_gradients",
     ] {
         let scene = &scenes(&format!("{name}.puml"))[0];
         check_snapshot(&format!("{name}.svg"), &to_svg(scene));
