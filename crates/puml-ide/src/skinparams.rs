@@ -65,7 +65,10 @@ pub const SKINPARAMS: &[(&str, ValueKind)] = &[
     ("LifeLineBackgroundColor", Color),
     ("LifeLineBorderColor", Color),
     ("MaxMessageSize", Number),
-    ("MessageAlign", Choice(&["right", "left", "center"])),
+    (
+        "MessageAlign",
+        Choice(&["right", "left", "center", "direction", "reverseDirection"]),
+    ),
     ("NoteBackgroundColor", Color),
     ("NoteBorderColor", Color),
     ("NoteFontColor", Color),

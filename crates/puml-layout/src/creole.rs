@@ -17,6 +17,18 @@ pub struct SpanStyle {
     pub strike: bool,
     pub color: Option<Color>,
     pub size: Option<f64>,
+    /// Points added to the base font size by a heading line (`= h1`).
+    pub grow: f64,
+    /// An OpenIconic icon (`<&person>`): the span's text is the icon's
+    /// name; it takes an icon's room and draws no text.
+    pub icon: bool,
+}
+
+/// The room PlantUML gives an OpenIconic icon (`<&name>`) in text of
+/// `size` points: measured from its SVGs (11.333 px at 14 pt, 10.667 at
+/// 13, 22 at 30), whatever the icon.
+pub fn icon_width(size: f64) -> f64 {
+    size * 2.0 / 3.0 + 2.0
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -181,7 +193,50 @@ const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 /// stereotypes, style toggles, tabs).
 const MARKUP_STARTS: [char; 9] = ['~', '[', '<', '*', '/', '"', '-', '_', '\t'];
 
+/// A creole heading line (`= h1` … `==== h4`, at the very start of the
+/// line): its style and the text after the `=`s. PlantUML draws levels 1–3
+/// bold and 4, 2 and 1 points larger than the text around them, level 4 and
+/// deeper italic at the same size. `== x ==` is a titled separator, not a
+/// heading, and a line of `=` alone stays text.
+fn heading(line: &str) -> Option<(SpanStyle, &str)> {
+    let rest = line.trim_start_matches('=');
+    let level = line.len() - rest.len();
+    let text = rest.trim_start();
+    if level == 0 || text.is_empty() || (level >= 2 && rest.trim_end().ends_with("==")) {
+        return None;
+    }
+    let style = match level {
+        1 => SpanStyle {
+            bold: true,
+            grow: 4.0,
+            ..SpanStyle::default()
+        },
+        2 => SpanStyle {
+            bold: true,
+            grow: 2.0,
+            ..SpanStyle::default()
+        },
+        3 => SpanStyle {
+            bold: true,
+            grow: 1.0,
+            ..SpanStyle::default()
+        },
+        _ => SpanStyle {
+            italic: true,
+            ..SpanStyle::default()
+        },
+    };
+    Some((style, text))
+}
+
+/// Whether `line` is a creole heading (`= h1` …), which PlantUML draws
+/// without the blanks around its text.
+pub fn is_heading(line: &str) -> bool {
+    heading(line).is_some()
+}
+
 fn parse_line(line: &str) -> Line {
+    let (base_style, line) = heading(line).unwrap_or((SpanStyle::default(), line));
     // Fast path: no markup character at all.
     if !line.contains(MARKUP_STARTS) && !line.chars().any(char::is_control) {
         let spans = if line.is_empty() {
@@ -189,7 +244,7 @@ fn parse_line(line: &str) -> Line {
         } else {
             vec![Span {
                 text: line.to_string(),
-                style: SpanStyle::default(),
+                style: base_style,
                 link: None,
             }]
         };
@@ -198,7 +253,7 @@ fn parse_line(line: &str) -> Line {
     let mut b = LineBuilder {
         spans: Vec::new(),
         current: String::new(),
-        style: SpanStyle::default(),
+        style: base_style,
         link: None,
         colors: Vec::new(),
         sizes: Vec::new(),
@@ -388,10 +443,17 @@ fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
                     s.color = color;
                     s.size = size;
                 });
+            } else if let Some(name) = inner.trim().strip_prefix('&') {
+                b.flush();
+                let style = b.style;
+                b.spans.push(Span {
+                    text: name.to_string(),
+                    style: SpanStyle { icon: true, ..style },
+                    link: b.link.clone(),
+                });
             } else if lower.starts_with("back:")
                 || lower.starts_with("img:")
                 || lower.starts_with("img ")
-                || lower.starts_with('&')
                 || lower.starts_with("$")
             {
                 b.flush();
@@ -446,10 +508,16 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         for span in line.spans {
             let font = Font {
                 family: if span.style.mono { FontFamily::Mono } else { base.family },
-                size: span.style.size.unwrap_or(base.size),
+                size: span.style.size.unwrap_or(base.size + span.style.grow),
                 bold: base.bold || span.style.bold,
                 italic: base.italic || span.style.italic,
             };
+            if span.style.icon {
+                let w = icon_width(font.size);
+                line_width += w;
+                runs.push((span, font, w, (0.0, 0.0)));
+                continue;
+            }
             let w = metrics.width(&span.text, &font);
             let lead_len = span.text.len() - span.text.trim_start().len();
             let trail_len = span.text.len() - span.text.trim_end().len();
@@ -494,7 +562,7 @@ pub fn split_words(block: TextBlock, metrics: &dyn TextMeasure) -> TextBlock {
         .map(|line| {
             let mut runs = Vec::with_capacity(line.runs.len());
             for (span, font, w, blanks) in line.runs {
-                if !span.text.trim().contains(' ') {
+                if span.style.icon || !span.text.trim().contains(' ') {
                     runs.push((span, font, w, blanks));
                     continue;
                 }
@@ -568,7 +636,7 @@ impl TextBlock {
                 if !blank_line && i > 0 && i + 1 < run_count && !span.text.is_empty() && span.text.trim().is_empty() {
                     blank_at(cx, *font, out);
                 }
-                if !span.text.trim().is_empty() {
+                if !span.text.trim().is_empty() && !span.style.icon {
                     // PlantUML draws a run's surrounding whitespace as space,
                     // not as characters (indented note lines, the space after
                     // a bold word): the text is exactly its glyphs.
@@ -638,5 +706,7 @@ mod tests {
         assert_eq!(show("[[https://e.com site]]"), "[ucL|site]");
         assert_eq!(show("[[javascript:alert(1) x]]"), "[|x]");
         assert_eq!(show("<unknown>"), "[|<unknown>]");
+        assert_eq!(show("= h1\\n== h2\\n==== h4"), "[b|h1]\n[b|h2]\n[i|h4]");
+        assert_eq!(show("== sep ==\\n=\\n = x"), "[|== sep ==]\n[|=]\n[| = x]");
     }
 }

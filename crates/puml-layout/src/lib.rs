@@ -76,10 +76,18 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 
 /// [`layout`] with a custom text measurer.
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
-    if diagram.activity.is_some() {
-        return activity::layout_diagram(diagram, options, metrics);
+    let mut scenes = if diagram.activity.is_some() {
+        activity::layout_diagram(diagram, options, metrics)
+    } else {
+        sequence::layout_diagram(diagram, options, metrics)
+    };
+    if let Some(scale) = diagram.settings.scale {
+        for scene in &mut scenes {
+            let factor = scale.factor(scene.width, scene.height);
+            scene::scale_scene(scene, factor);
+        }
     }
-    sequence::layout_diagram(diagram, options, metrics)
+    scenes
 }
 
 /// [`layout`] after checking the size limits and the theme name.

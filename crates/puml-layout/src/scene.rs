@@ -351,3 +351,100 @@ pub fn describe(scene: &Scene) -> String {
     }
     out
 }
+
+/// Multiplies every length of the scene by `factor` (`scale …`): PlantUML
+/// scales the finished drawing as a whole, coordinates, sizes, font sizes,
+/// stroke widths and dash patterns alike, so a scaled diagram is the
+/// unscaled one magnified.
+pub fn scale_scene(scene: &mut Scene, factor: f64) {
+    if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
+        return;
+    }
+    let s = |v: &mut f64| *v = round3(*v * factor);
+    let stroke = |st: &mut Stroke| {
+        st.width = round3(st.width * factor);
+        if let Some((a, b)) = &mut st.dash {
+            *a = round3(*a * factor);
+            *b = round3(*b * factor);
+        }
+    };
+    let paint = |p: &mut Paint| {
+        if let Some(st) = &mut p.stroke {
+            stroke(st);
+        }
+    };
+    scene.width = round3(scene.width * factor);
+    scene.height = round3(scene.height * factor);
+    for item in &mut scene.items {
+        match item {
+            Item::Rect {
+                x,
+                y,
+                width,
+                height,
+                radius,
+                paint: p,
+            } => {
+                for v in [x, y, width, height, radius] {
+                    s(v);
+                }
+                paint(p);
+            }
+            Item::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                stroke: st,
+            } => {
+                for v in [x1, y1, x2, y2] {
+                    s(v);
+                }
+                stroke(st);
+            }
+            Item::Polygon { points, paint: p } => {
+                for pt in points {
+                    s(&mut pt.x);
+                    s(&mut pt.y);
+                }
+                paint(p);
+            }
+            Item::Ellipse {
+                cx,
+                cy,
+                rx,
+                ry,
+                paint: p,
+            } => {
+                for v in [cx, cy, rx, ry] {
+                    s(v);
+                }
+                paint(p);
+            }
+            Item::Path { segments, paint: p } => {
+                for seg in segments {
+                    match seg {
+                        PathSegment::MoveTo { x, y } | PathSegment::LineTo { x, y } => {
+                            s(x);
+                            s(y);
+                        }
+                        PathSegment::CubicTo { x1, y1, x2, y2, x, y } => {
+                            for v in [x1, y1, x2, y2, x, y] {
+                                s(v);
+                            }
+                        }
+                        PathSegment::Close => {}
+                    }
+                }
+                paint(p);
+            }
+            Item::Text(t) => {
+                s(&mut t.x);
+                s(&mut t.y);
+                s(&mut t.width);
+                s(&mut t.font.size);
+            }
+            Item::Begin { .. } | Item::End => {}
+        }
+    }
+}

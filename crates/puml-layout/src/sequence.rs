@@ -1049,23 +1049,33 @@ impl<'a> Context<'a> {
                         let total = number_w + label.width;
                         let head_at_left = !geometry.is_self && !goes_right;
                         let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
-                        let x = match theme.message_align {
+                        let goes_left = !geometry.is_self && !goes_right;
+                        let align = match theme.message_align {
+                            MessageAlign::Direction if goes_left => MessageAlign::Right,
+                            MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
+                            MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
+                            other => other,
+                        };
+                        let x = match align {
                             // A left loop's label ends just left of the lifeline.
                             MessageAlign::Left if left_self => right - total - 7.0,
                             MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
                             MessageAlign::Center => (left + right - total) / 2.0,
                             MessageAlign::Right if left_self => left + 7.0,
-                            MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
+                            MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
+                                right - total - if head_at_left { 7.0 } else { 16.0 }
+                            }
                         };
                         if let Some(number) = &number {
                             // The number is centered on a multi-line label, as in PlantUML.
                             let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
                             number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut front);
                         }
+                        // `direction` moves the block but keeps its lines left-aligned.
                         let line_align = match theme.message_align {
-                            MessageAlign::Left => Align::Left,
                             MessageAlign::Center => Align::Center,
                             MessageAlign::Right => Align::Right,
+                            _ => Align::Left,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
                         if below {
@@ -1425,7 +1435,11 @@ impl<'a> Context<'a> {
                     let top = y + 18.0;
                     let h = block.height + 8.0;
                     let font = self.theme.element_font(13.0).bold();
-                    let padding = if *spaced { self.metrics.width(" ", &font) } else { 0.0 };
+                    let padding = if *spaced && !creole::is_heading(text) {
+                        self.metrics.width(" ", &font)
+                    } else {
+                        0.0
+                    };
                     deferred.push(Deferred::Divider { top, block, padding });
                     y = top + h + 2.0;
                 }

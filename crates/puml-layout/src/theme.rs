@@ -46,6 +46,11 @@ pub enum MessageAlign {
     Left,
     Center,
     Right,
+    /// `direction`: at the arrow's tail (left for a message going right,
+    /// right for one going left).
+    Direction,
+    /// `reverseDirection`: at the arrow's head.
+    ReverseDirection,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -546,7 +551,9 @@ impl Theme {
             "messagealign" => {
                 self.message_align = match value.to_ascii_lowercase().as_str() {
                     "center" => MessageAlign::Center,
-                    "right" | "direction" | "reversedirection" => MessageAlign::Right,
+                    "right" => MessageAlign::Right,
+                    "direction" => MessageAlign::Direction,
+                    "reversedirection" => MessageAlign::ReverseDirection,
                     _ => MessageAlign::Left,
                 }
             }

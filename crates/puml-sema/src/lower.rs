@@ -728,10 +728,19 @@ impl DiagramLowering {
             BOX_START => self.box_start(node, range),
             BOX_END => self.box_end(node, range),
             DIVIDER => {
-                let text = token_text(node, TEXT).unwrap_or_default();
-                // The statement as written: a blank right after the opening `==`.
+                // PlantUML takes what lies between the first two and the
+                // last two `=`: further `=`s belong to the text (`=== x ==`
+                // is the heading `= x`).
                 let written = node.text().to_string();
-                let spaced = written.trim_start().trim_start_matches('=').starts_with([' ', '\t']);
+                let inner = written
+                    .trim()
+                    .strip_prefix("==")
+                    .and_then(|rest| rest.strip_suffix("=="))
+                    .map(str::to_string);
+                let (text, spaced) = match inner {
+                    Some(inner) => (inner.trim().to_string(), inner.ends_with([' ', '\t'])),
+                    None => (token_text(node, TEXT).unwrap_or_default(), false),
+                };
                 self.push_event(Event::Divider { text, spaced }, range);
             }
             DELAY => {
@@ -1896,6 +1905,12 @@ impl DiagramLowering {
 
     fn skinparam(&mut self, node: &SyntaxNode) {
         let keyword = ast::leading_keyword(node).unwrap_or_default();
+        if keyword.eq_ignore_ascii_case("scale") {
+            if let Some(scale) = Scale::parse(&text_after_keyword(node)) {
+                self.diagram.settings.scale = Some(scale);
+            }
+            return;
+        }
         if keyword != "skinparam" && keyword != "skinparamlocked" {
             return;
         }

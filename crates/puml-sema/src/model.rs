@@ -230,11 +230,12 @@ pub enum Event {
         color: Option<String>,
     },
     GroupEnd,
-    /// `== text ==`
+    /// `== text ==`: the text between the first two and the last two `=`
+    /// (so `=== x ==` is `= x`, a creole heading), trimmed.
     Divider {
         text: String,
-        /// Written with blanks inside the `==` (`== x ==`, not `==x==`):
-        /// PlantUML's box keeps the width of one blank more.
+        /// Written with a blank before the closing `==` (`== x ==`, not
+        /// `== x==`): PlantUML's box keeps the width of one blank more.
         spaced: bool,
     },
     /// `...` or `... text ...`
@@ -529,10 +530,93 @@ pub struct Settings {
     pub styles: Vec<StyleBlock>,
     /// `!pragma teoz true`.
     pub teoz: bool,
+    /// `scale …`: the last one given (PlantUML resizes the whole drawing).
+    pub scale: Option<Scale>,
     pub hide_footbox: bool,
     pub hide_unlinked: bool,
     /// Other `!pragma` entries, lowercased keys.
     pub pragmas: Vec<(String, String)>,
+}
+
+/// How `scale …` resizes the drawing. Every value is finite and positive
+/// (the reader drops anything else), so equality is total.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "snake_case"))]
+pub enum Scale {
+    /// `scale 1.5`, `scale 2/3`.
+    Factor(f64),
+    /// `scale 200 width` (`max`: only shrink).
+    Width { width: f64, max: bool },
+    /// `scale 200 height`.
+    Height { height: f64, max: bool },
+    /// `scale 200*100`: the largest factor that fits both.
+    Fit { width: f64, height: f64, max: bool },
+}
+
+impl Eq for Scale {}
+
+impl Scale {
+    /// Reads the words after `scale`; `None` when PlantUML's forms do not match.
+    pub fn parse(text: &str) -> Option<Scale> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (max, words) = match words.split_first() {
+            Some((first, rest)) if first.eq_ignore_ascii_case("max") => (true, rest),
+            _ => (false, &words[..]),
+        };
+        let number = |w: &str| w.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+        match words {
+            [one] if !max => {
+                if let Some((a, b)) = one.split_once('/') {
+                    let factor = number(a)? / number(b)?;
+                    return Some(Scale::Factor(factor)).filter(|_| factor.is_finite());
+                }
+                if let Some((w, h)) = one.split_once('*') {
+                    return Some(Scale::Fit {
+                        width: number(w)?,
+                        height: number(h)?,
+                        max,
+                    });
+                }
+                Some(Scale::Factor(number(one)?))
+            }
+            [one] => {
+                let (w, h) = one.split_once('*')?;
+                Some(Scale::Fit {
+                    width: number(w)?,
+                    height: number(h)?,
+                    max,
+                })
+            }
+            [n, unit] if unit.eq_ignore_ascii_case("width") => Some(Scale::Width { width: number(n)?, max }),
+            [n, unit] if unit.eq_ignore_ascii_case("height") => Some(Scale::Height {
+                height: number(n)?,
+                max,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The factor for a drawing of `width` × `height` pixels.
+    pub fn factor(self, width: f64, height: f64) -> f64 {
+        let fit = |target: f64, size: f64, max: bool| {
+            let f = if size > 0.0 { target / size } else { 1.0 };
+            if max {
+                f.min(1.0)
+            } else {
+                f
+            }
+        };
+        match self {
+            Scale::Factor(f) => f,
+            Scale::Width { width: w, max } => fit(w, width, max),
+            Scale::Height { height: h, max } => fit(h, height, max),
+            Scale::Fit {
+                width: w,
+                height: h,
+                max,
+            } => fit(w, width, max).min(fit(h, height, max)),
+        }
+    }
 }
 
 /// One `<style>` block: its text (runs of whitespace collapsed) and how
