@@ -17,7 +17,7 @@ pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{
     Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,
 };
-pub use theme::{Theme, THEME_NAMES};
+pub use theme::{Sides, Theme, THEME_NAMES};
 
 use puml_sema::model::Diagram;
 
@@ -81,10 +81,14 @@ pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn Tex
     } else {
         sequence::layout_diagram(diagram, options, metrics)
     };
-    if let Some(scale) = diagram.settings.scale {
+    let dpi_factor = Theme::dpi_for(&diagram.settings, options.theme.as_deref()) / 96.0;
+    if diagram.settings.scale.is_some() || dpi_factor != 1.0 {
         for scene in &mut scenes {
-            let factor = scale.factor(scene.width, scene.height);
-            scene::scale_scene(scene, factor);
+            let scale = diagram
+                .settings
+                .scale
+                .map_or(1.0, |s| s.factor(scene.width, scene.height));
+            scene::scale_scene(scene, scale * dpi_factor);
         }
     }
     scenes

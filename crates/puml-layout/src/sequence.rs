@@ -14,7 +14,7 @@ use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
-use crate::theme::{MessageAlign, Theme};
+use crate::theme::{MessageAlign, Sides, Theme};
 use crate::LayoutOptions;
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, Note, NotePosition, NoteShape,
@@ -1818,7 +1818,7 @@ impl<'a> Context<'a> {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
-        let mut scene = finish_scene(items, &overhang, edges, y, theme.background);
+        let mut scene = finish_scene(items, &overhang, edges, y, theme.background, theme.page_margin);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -2702,6 +2702,7 @@ fn finish_scene(
     edges: (f64, f64),
     content_bottom: f64,
     background: Color,
+    page: Sides,
 ) -> Scene {
     let (min_x, max_x) = x_bounds_except(&items, overhang);
     let (min_x, max_x) = if min_x.is_finite() {
@@ -2716,26 +2717,28 @@ fn finish_scene(
             (a.min(lo), b.max(hi))
         });
     let (min_x, max_x) = if min_x.is_finite() { (min_x, max_x) } else { (0.0, 0.0) };
+    // The layout starts its first row at the default margin; the page's
+    // own margins (`document { Margin }`) are applied here.
     let min_y = if min_y.is_finite() { min_y.min(MARGIN) } else { MARGIN };
     let max_y = if max_y.is_finite() {
         max_y.max(content_bottom)
     } else {
         content_bottom
     };
-    let dx = MARGIN - min_x;
+    let dx = page.left - min_x;
     let dy = if min_y < MARGIN / 2.0 {
         MARGIN / 2.0 - min_y
     } else {
         0.0
-    };
+    } + (page.top - MARGIN);
     if dx != 0.0 || dy != 0.0 {
         for item in &mut items {
             shift_item(item, dx, dy);
         }
     }
     Scene {
-        width: (max_x - min_x + 2.0 * MARGIN).ceil().max(1.0),
-        height: (max_y + dy + MARGIN).ceil().max(1.0),
+        width: (max_x - min_x + page.left + page.right).ceil().max(1.0),
+        height: (max_y + dy + page.bottom).ceil().max(1.0),
         background,
         items,
     }

@@ -5,7 +5,7 @@
 
 use crate::creole::{Align, TextBlock};
 use crate::scene::{round3, Color, Item, Paint, PathSegment, Point, Stroke};
-use crate::theme::Theme;
+use crate::theme::{Sides, Theme};
 use puml_sema::model::{HeadShape, NoteShape, ParticipantKind};
 
 pub fn stroke(color: Color, width: f64) -> Stroke {
@@ -144,34 +144,34 @@ pub struct HeadMetrics {
     pub height: f64,
     pub left: f64,
     pub right: f64,
-    /// Room around a participant box (vertical, horizontal), counted in
-    /// `height`, `left` and `right`; the box is drawn inside it.
-    pub margin: (f64, f64),
-    /// Room between a participant box and its name.
-    pub padding: f64,
+    /// Room around a participant box, counted in `height`, `left` and
+    /// `right`; the box is drawn inside it.
+    pub margin: Sides,
+    /// Room between a participant box and its name, (vertical, horizontal).
+    pub padding: (f64, f64),
 }
 
 impl HeadMetrics {
     /// A head whose participant box (the `participant` kind only) has
-    /// `padding` around its name and `margin` (vertical, horizontal) around it.
+    /// `padding` (vertical, horizontal) around its name and `margin` around it.
     pub fn with_box_room(
         kind: ParticipantKind,
         label: TextBlock,
         spot: Option<(char, Color)>,
-        padding: f64,
-        margin: (f64, f64),
+        padding: (f64, f64),
+        margin: Sides,
     ) -> HeadMetrics {
         let spot = spot.filter(|_| kind == ParticipantKind::Participant);
         let tw = label.width + if spot.is_some() { SPOT_WIDTH } else { 0.0 };
         let th = label.height;
         let (_width, height, left, right) = match kind {
             ParticipantKind::Participant => {
-                let w = tw + 2.0 * padding;
+                let w = tw + 2.0 * padding.1;
                 (
                     w,
-                    th + 2.0 * padding + 2.0 * margin.0,
-                    w / 2.0 + margin.1,
-                    w / 2.0 + margin.1,
+                    th + 2.0 * padding.0 + margin.top + margin.bottom,
+                    w / 2.0 + margin.left,
+                    w / 2.0 + margin.right,
                 )
             }
             ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
@@ -203,7 +203,7 @@ impl HeadMetrics {
         let (margin, padding) = if kind == ParticipantKind::Participant {
             (margin, padding)
         } else {
-            ((0.0, 0.0), 7.0)
+            (Sides::all(0.0), (7.0, 7.0))
         };
         HeadMetrics {
             kind,
@@ -237,15 +237,15 @@ pub fn draw_head(
     match head.kind {
         ParticipantKind::Participant => {
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
-            let pad = head.padding;
-            let w = tw + spot_w + 2.0 * pad;
-            let top = top + head.margin.0;
-            rect(out, cx - w / 2.0, top, w, th + 2.0 * pad, theme.round_corner, body);
+            let (pad_y, pad_x) = head.padding;
+            let w = tw + spot_w + 2.0 * pad_x;
+            let top = top + head.margin.top;
+            rect(out, cx - w / 2.0, top, w, th + 2.0 * pad_y, theme.round_corner, body);
             if let Some((letter, color)) = head.spot {
-                let scx = cx - w / 2.0 + pad + 11.0;
+                let scx = cx - w / 2.0 + pad_x + 11.0;
                 // Level with the first line (the stereotype), not centred
                 // on the whole label, as PlantUML places it.
-                let scy = top + pad + 11.0;
+                let scy = top + pad_y + 11.0;
                 ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
                 let font = crate::scene::Font::sans(13.0).bold();
                 out.push(Item::Text(crate::scene::TextRun {
@@ -260,8 +260,13 @@ pub fn draw_head(
                     link: None,
                 }));
             }
-            head.label
-                .draw(cx - tw / 2.0 + spot_w / 2.0, top + pad, Align::Center, text_color, out);
+            head.label.draw(
+                cx - tw / 2.0 + spot_w / 2.0,
+                top + pad_y,
+                Align::Center,
+                text_color,
+                out,
+            );
         }
         ParticipantKind::Collections => {
             let w = tw + 14.0;

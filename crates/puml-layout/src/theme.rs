@@ -122,14 +122,19 @@ pub struct Theme {
     pub message_align: MessageAlign,
     pub max_message_size: Option<f64>,
     pub box_padding: f64,
-    /// Room between a participant box and its name (`participant { Padding }`).
-    pub participant_padding: f64,
+    /// Room between a participant box and its name, (vertical,
+    /// horizontal) (`participant { Padding }`: one value or CSS's two).
+    pub participant_padding: (f64, f64),
     /// `skinparam defaultFontSize`: the size of boxes' titles, group headers,
     /// dividers, refs and delays, which otherwise have fixed sizes.
     pub default_font_size: Option<f64>,
-    /// Room kept around a participant box, (vertical, horizontal)
-    /// (`participant { Margin }`; PlantUML's plain theme has 5 and 10).
-    pub participant_margin: (f64, f64),
+    /// Room kept around a participant box (`participant { Margin }`, one,
+    /// two or four values as in CSS; PlantUML's plain theme has 5 and 10).
+    pub participant_margin: Sides,
+    /// Room between the drawing and the page's edges: 5 px plus
+    /// `document { Margin }` (PlantUML's default document margin is 5).
+    pub page_margin: Sides,
+
     /// `skinparam defaultFontName`: a monospaced name gives the mono face.
     pub font_family: FontFamily,
     pub response_below_arrow: bool,
@@ -197,9 +202,11 @@ impl Default for Theme {
             message_align: MessageAlign::Left,
             max_message_size: None,
             box_padding: 0.0,
-            participant_padding: 7.0,
+            participant_padding: (7.0, 7.0),
             default_font_size: None,
-            participant_margin: (0.0, 0.0),
+            participant_margin: Sides::all(0.0),
+            page_margin: Sides::all(10.0),
+
             font_family: FontFamily::Sans,
             response_below_arrow: false,
             strict_uml: false,
@@ -358,6 +365,25 @@ impl Theme {
         };
         look.sync_derived_colors();
         Some(look)
+    }
+
+    /// The resolution a diagram is drawn at: 96 (PlantUML's SVG unit), the
+    /// 100 of the PlantUML themes that set it, or the last `skinparam dpi`.
+    /// PlantUML scales the whole drawing by `dpi / 96` (with `scale` on top).
+    pub fn dpi_for(settings: &Settings, override_name: Option<&str>) -> f64 {
+        let theme_dpi = override_name
+            .or(settings.theme.as_deref())
+            .map(|name| name.trim().to_ascii_lowercase())
+            .filter(|name| crate::theme_sheets::DRAWN_AT_100_DPI.contains(&name.as_str()))
+            .map_or(96.0, |_| 100.0);
+        settings
+            .skinparams
+            .iter()
+            .rev()
+            .filter(|(key, _)| key.eq_ignore_ascii_case("dpi"))
+            .filter_map(|(_, value)| value.trim().parse::<f64>().ok())
+            .find(|dpi| (10.0..=1000.0).contains(dpi))
+            .unwrap_or(theme_dpi)
     }
 
     /// The theme for a diagram: `override_name` (e.g. `--theme`) wins over
@@ -630,6 +656,57 @@ impl Theme {
 
 /// A style colour: a colour, or the first colour of a gradient
 /// (`#59B6EC-#2FA4E7`: puml paints gradients solid, with their top colour).
+/// Lengths on the four sides of a box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sides {
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub left: f64,
+}
+
+impl Sides {
+    pub const fn all(length: f64) -> Sides {
+        Sides {
+            top: length,
+            right: length,
+            bottom: length,
+            left: length,
+        }
+    }
+}
+
+/// A `Margin`/`Padding` value as PlantUML reads it (observed with the
+/// oracle): one length for every side, `vertical horizontal`, or `top right
+/// bottom left`; every length within `range`.
+fn css_sides(value: &str, range: std::ops::RangeInclusive<f64>) -> Option<Sides> {
+    let values: Vec<f64> = value
+        .split_whitespace()
+        .map(|v| {
+            v.trim_end_matches("px")
+                .parse::<f64>()
+                .ok()
+                .filter(|v| range.contains(v))
+        })
+        .collect::<Option<_>>()?;
+    match values[..] {
+        [all] => Some(Sides::all(all)),
+        [vertical, horizontal] => Some(Sides {
+            top: vertical,
+            right: horizontal,
+            bottom: vertical,
+            left: horizontal,
+        }),
+        [top, right, bottom, left] => Some(Sides {
+            top,
+            right,
+            bottom,
+            left,
+        }),
+        _ => None,
+    }
+}
+
 fn style_color(value: &str) -> Option<Color> {
     parse_color(value).or_else(|| {
         let first = value
@@ -747,19 +824,23 @@ impl Theme {
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
             ("participant", "fontsize") => set!(self.participant_font_size, size),
             ("participant", "padding") => {
-                set!(self.participant_padding, number.filter(|v| (0.0..=100.0).contains(v)))
+                if let Some(sides) = css_sides(value, 0.0..=100.0) {
+                    self.participant_padding = (sides.top, sides.left);
+                }
             }
             ("participant", "margin") => {
-                // One value for every side, or CSS's `vertical horizontal`.
-                let values: Vec<f64> = value
-                    .split_whitespace()
-                    .filter_map(|v| v.trim_end_matches("px").parse::<f64>().ok())
-                    .filter(|v| (0.0..=100.0).contains(v))
-                    .collect();
-                match values[..] {
-                    [all] => self.participant_margin = (all, all),
-                    [vertical, horizontal] => self.participant_margin = (vertical, horizontal),
-                    _ => {}
+                if let Some(sides) = css_sides(value, 0.0..=100.0) {
+                    self.participant_margin = sides;
+                }
+            }
+            ("document", "margin") => {
+                if let Some(sides) = css_sides(value, 0.0..=500.0) {
+                    self.page_margin = Sides {
+                        top: 5.0 + sides.top,
+                        right: 5.0 + sides.right,
+                        bottom: 5.0 + sides.bottom,
+                        left: 5.0 + sides.left,
+                    };
                 }
             }
             ("participant", "roundcorner") => {

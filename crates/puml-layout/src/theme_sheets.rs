@@ -2,6 +2,36 @@
 //! `crates/puml-layout/themes/` (written from PlantUML's observed output by
 //! `scripts/theme_probe.py write`; `_none_` is the default look).
 
+/// The PlantUML themes that draw at 100 dpi: their SVG is scaled by
+/// 100/96 (observed: a `skinparam dpi 96` after `!theme cerulean` draws at
+/// the default size).
+pub(crate) const DRAWN_AT_100_DPI: [&str; 24] = [
+    "aws-orange",
+    "black-knight",
+    "bluegray",
+    "cerulean",
+    "cerulean-outline",
+    "cloudscape-design",
+    "cyborg",
+    "cyborg-outline",
+    "hacker",
+    "lightgray",
+    "materia",
+    "materia-outline",
+    "metal",
+    "minty",
+    "sandstone",
+    "silver",
+    "sketchy",
+    "sketchy-outline",
+    "spacelab",
+    "spacelab-white",
+    "sunlust",
+    "superhero",
+    "superhero-outline",
+    "united",
+];
+
 pub(crate) const SHEETS: [(&str, &str); 43] = [
     ("amiga", include_str!("../themes/amiga.style")),
     ("aws-orange", include_str!("../themes/aws-orange.style")),
