@@ -83,6 +83,9 @@ const BANNER_HEIGHT: f64 = 16.641;
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
+/// A group frame is 21 px clear of a note in it (GROUP_FRAME_LEFT plus this):
+/// PlantUML, a 333 px note over B in `alt`: frame 21 px left and right of it.
+const NOTE_FRAME_ROOM: f64 = 5.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -434,7 +437,7 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, open_groups.len(), n, &mut need, &mut left_room);
+                    self.group_note_room(&group, n, &mut need, &mut left_room);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -463,11 +466,14 @@ impl<'a> Context<'a> {
                         // (7 px after the lifeline) and the next participant
                         // stays 9 px clear of it, like beside a note.
                         if let (Some(group), false) = (open_groups.last_mut(), m.arrow.written_reversed) {
-                            group.notes.push(NoteExtent {
-                                anchor: from,
-                                left: -5.0,
-                                right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
-                            });
+                            group.notes.push((
+                                NoteExtent {
+                                    anchor: from,
+                                    left: -5.0,
+                                    right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                                },
+                                0,
+                            ));
                         }
                         if m.arrow.written_reversed {
                             if from >= 1 {
@@ -535,7 +541,7 @@ impl<'a> Context<'a> {
                     previous_note = this_extent;
                     if let (Some(group), Some(extent)) = (open_groups.last_mut(), this_extent) {
                         group.touch(extent.anchor, n);
-                        group.notes.push(extent);
+                        group.notes.push((extent, 0));
                     }
                     match &note.position {
                         // Like PlantUML, a note beside a participant may reach over
@@ -675,13 +681,14 @@ impl<'a> Context<'a> {
     fn group_note_room(
         &self,
         group: &GroupReach,
-        depth: usize,
         n: usize,
         need: &mut impl FnMut(usize, usize, f64),
         left_room: &mut Vec<(usize, f64)>,
     ) {
-        // Enclosing frames end GROUP_NEST_INSET further right each.
-        let nesting = GROUP_NEST_INSET * depth as f64;
+        // Each frame inside this one reaches GROUP_NEST_INSET further than
+        // its child (PlantUML); the frames around this one that hold the
+        // neighbour make no room for it, so only depth inside this group counts.
+        let nesting = |level: usize| GROUP_NEST_INSET * level as f64;
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
             return;
         };
@@ -692,20 +699,33 @@ impl<'a> Context<'a> {
             need(
                 lo,
                 hi + 1,
-                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting,
+                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left,
             );
+            for &(inner_lo, inner_hi, width, level) in &group.headers {
+                if inner_hi == hi {
+                    need(
+                        inner_lo,
+                        hi + 1,
+                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                    );
+                }
+            }
         }
-        for note in &group.notes {
+        for &(note, level) in &group.notes {
             if hi < n && note.right > 0.0 {
                 let next = &self.heads[self.slots[hi].index()];
-                need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left + nesting);
+                need(
+                    note.anchor,
+                    hi + 1,
+                    note.right + GROUP_NOTE_ROOM + next.left + nesting(level),
+                );
             }
             if lo > 1 && note.left > 0.0 {
-                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting);
+                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting(level));
             } else if lo == 1 && note.left > 0.0 {
                 // No participant left of the group: its frame starts 3 px
                 // inside the diagram margin, 21 px left of the note.
-                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting));
+                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
             }
         }
     }
@@ -1169,8 +1189,8 @@ impl<'a> Context<'a> {
                                 draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
                                 overhanging.push(note_start..front.len());
                                 if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(x);
-                                    g.max_x = g.max_x.max(x + stretched);
+                                    g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
+                                    g.max_x = g.max_x.max(x + stretched + NOTE_FRAME_ROOM);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
@@ -1210,8 +1230,8 @@ impl<'a> Context<'a> {
                     };
                     draw_note(&mut front, note.shape, x, top, w, h, block, fill, theme);
                     if let Some(g) = groups.last_mut() {
-                        g.min_x = g.min_x.min(x);
-                        g.max_x = g.max_x.max(x + w);
+                        g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
+                        g.max_x = g.max_x.max(x + w + NOTE_FRAME_ROOM);
                     }
                     notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                     last_note = Some((top, top + h));
@@ -1427,6 +1447,12 @@ impl<'a> Context<'a> {
                     let font = self.theme.element_font(13.0).bold();
                     let padding = if *spaced { self.metrics.width(" ", &font) } else { 0.0 };
                     deferred.push(Deferred::Divider { top, block, padding });
+                    // PlantUML counts a divider in a group as reaching the
+                    // first participant's head: the frame starts 16 px left
+                    // of it (and the diagram widens to hold it).
+                    if let Some(g) = groups.last_mut() {
+                        g.min_x = g.min_x.min(first_x);
+                    }
                     y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
@@ -2405,9 +2431,14 @@ fn draw_note_centered(
 struct GroupReach {
     lo: Option<usize>,
     hi: Option<usize>,
-    notes: Vec<NoteExtent>,
+    /// Notes in the group, each with how many frames inside this one it
+    /// sits (0: directly in it).
+    notes: Vec<(NoteExtent, usize)>,
     /// The header (tab, condition, `else` labels) width.
     min_width: f64,
+    /// Inner groups' participant spans and header widths, with their depth
+    /// inside this one (1: a direct child).
+    headers: Vec<(usize, usize, f64, usize)>,
 }
 
 impl GroupReach {
@@ -2419,7 +2450,8 @@ impl GroupReach {
         }
     }
 
-    /// A closed inner group: its participants and notes are the outer one's too.
+    /// A closed inner group: its participants and notes are the outer one's
+    /// too, one frame further in.
     fn absorb(&mut self, inner: GroupReach) {
         if let Some(lo) = inner.lo {
             self.lo = Some(self.lo.map_or(lo, |l| l.min(lo)));
@@ -2427,7 +2459,17 @@ impl GroupReach {
         if let Some(hi) = inner.hi {
             self.hi = Some(self.hi.map_or(hi, |h| h.max(hi)));
         }
-        self.notes.extend(inner.notes);
+        self.notes
+            .extend(inner.notes.into_iter().map(|(note, level)| (note, level + 1)));
+        if let (Some(lo), Some(hi)) = (inner.lo, inner.hi) {
+            self.headers.push((lo, hi, inner.min_width, 1));
+        }
+        self.headers.extend(
+            inner
+                .headers
+                .into_iter()
+                .map(|(lo, hi, w, level)| (lo, hi, w, level + 1)),
+        );
     }
 }
 
