@@ -404,7 +404,8 @@ impl<'a> Context<'a> {
                 need(last + 1, n + 1, after + BOX_GAP_BEFORE);
             }
         }
-        let mut last_message: Option<(usize, usize)> = None;
+        // The last message's slots, and how far right its loop reaches when it is a self message.
+        let mut last_message: Option<(usize, usize, f64)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
         // Room a note needs left of a lifeline (1-based slot): like PlantUML,
@@ -482,7 +483,7 @@ impl<'a> Context<'a> {
                         } else if from <= n {
                             need(from, from + 1, room + bars);
                         }
-                        last_message = Some((from, from));
+                        last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
                     } else {
                         let active = |p: Option<ParticipantId>| {
                             p.is_some_and(|p| {
@@ -522,7 +523,7 @@ impl<'a> Context<'a> {
                                     }
                                 });
                         need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
-                        last_message = Some((from.min(to), from.max(to)));
+                        last_message = Some((from.min(to), from.max(to), 0.0));
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
@@ -550,7 +551,7 @@ impl<'a> Context<'a> {
                         NotePosition::Left { of } => {
                             let s = match of {
                                 Some(id) => self.slot(*id).map(|s| s + 1),
-                                None => last_message.map(|(lo, _)| lo),
+                                None => last_message.map(|(lo, _, _)| lo),
                             };
                             if let Some(s) = s.filter(|s| *s >= 1) {
                                 left_room.push((s, w + 15.0));
@@ -559,7 +560,7 @@ impl<'a> Context<'a> {
                         NotePosition::Right { of } => {
                             let target = match of {
                                 Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
-                                None => last_message.map(|(lo, hi)| (hi, if lo == hi { SELF_WIDTH } else { 0.0 })),
+                                None => last_message.map(|(_, hi, self_reach)| (hi, self_reach)),
                             };
                             if let Some((s, extra)) = target {
                                 need(s, n + 1, w + 15.0 + extra);
@@ -635,7 +636,7 @@ impl<'a> Context<'a> {
 
     /// How far a note reaches left and right of the lifeline it hangs on
     /// (notes over several participants are left to their own constraint).
-    fn note_extent(&self, note: &Note, w: f64, last_message: Option<(usize, usize)>) -> Option<NoteExtent> {
+    fn note_extent(&self, note: &Note, w: f64, last_message: Option<(usize, usize, f64)>) -> Option<NoteExtent> {
         match &note.position {
             NotePosition::Left { of } => {
                 let anchor = match of {
@@ -652,8 +653,8 @@ impl<'a> Context<'a> {
                 let (anchor, extra) = match of {
                     Some(id) => (self.slot(*id).map(|s| s + 1)?, 0.0),
                     None => {
-                        let (lo, hi) = last_message?;
-                        (hi, if lo == hi { SELF_WIDTH } else { 0.0 })
+                        let (_, hi, self_reach) = last_message?;
+                        (hi, self_reach)
                     }
                 };
                 Some(NoteExtent {
@@ -871,6 +872,8 @@ impl<'a> Context<'a> {
         let mut frames_right = f64::NEG_INFINITY;
         // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        // How far self messages' loops reach left and right (their room).
+        let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -990,6 +993,15 @@ impl<'a> Context<'a> {
                             }
                         }
                         let far = x + side * SELF_WIDTH;
+                        // PlantUML's canvas holds the loop's whole room (its
+                        // label plus 14 px, at least SELF_WIDTH + 8) and the margin.
+                        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+                        let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
+                        if side > 0.0 {
+                            loops_extent.1 = loops_extent.1.max(x + room);
+                        } else {
+                            loops_extent.0 = loops_extent.0.min(x - room);
+                        }
                         geometry = MessageGeometry {
                             from_x: x,
                             to_x: far,
@@ -1070,8 +1082,9 @@ impl<'a> Context<'a> {
                         let head_at_left = !geometry.is_self && !goes_right;
                         let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
                         let x = match theme.message_align {
-                            // A left loop's label ends just left of the lifeline.
-                            MessageAlign::Left if left_self => right - total - 7.0,
+                            // A left loop's label starts 7 px into the loop's room
+                            // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
+                            MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
                             MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
                             MessageAlign::Center => (left + right - total) / 2.0,
                             MessageAlign::Right if left_self => left + 7.0,
@@ -1166,7 +1179,19 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
-                        NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
+                        // Beside a self message's loop, at least SELF_WIDTH + 8
+                        // from the lifeline, like the loop's room (PlantUML: 55 px
+                        // for a note after `A -> A: self`).
+                        NotePosition::Right { of: None } => {
+                            last_message.map_or(first_x, |m| {
+                                let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
+                                if is_self {
+                                    m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
+                                } else {
+                                    m.max_x
+                                }
+                            }) + 5.0
+                        }
                         NotePosition::Over { first, last } => {
                             let Some(a) = cx(*first) else { continue };
                             let b = last.and_then(cx).unwrap_or(a);
@@ -1622,6 +1647,19 @@ impl<'a> Context<'a> {
             boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
+        // A box's own outline does not size the classic canvas: box_room()
+        // does, from the heads (what the box grows around keeps its own
+        // margin). teoz keeps the margin past the outline.
+        let box_outlines: Vec<usize> = if self.diagram.settings.teoz {
+            &[][..]
+        } else {
+            &boxes[..]
+        }
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| !matches!(item, Item::Text(_)))
+        .map(|(i, _)| items.len() + i)
+        .collect();
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -1638,6 +1676,7 @@ impl<'a> Context<'a> {
                     .map(|i| front_start + i)
             })
             .collect();
+        overhang.extend(box_outlines);
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
         // participant's margin (`participant { Margin }`), the room right of
@@ -1665,6 +1704,7 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
+        body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
@@ -1882,8 +1922,16 @@ impl<'a> Context<'a> {
     fn box_room(&self, positions: &Positions) -> (f64, f64) {
         let n = self.slots.len();
         let mut room = (f64::INFINITY, f64::NEG_INFINITY);
+        // On the right only the heads count: self messages and notes the box
+        // grows around keep their own canvas margin (PlantUML: a box ending in
+        // a self loop or a note is 6-7 px from the canvas edge, not 10 px plus
+        // the margin).
+        // On the left the box's whole reach counts (PlantUML: a box grown
+        // around a note left of its first participant sits 16 px in).
+        let no_reach = vec![(0.0, 0.0); n + 2];
         for span in &self.box_spans {
-            let (before, after) = self.box_sides(span, &positions.self_reach);
+            let (before, _) = self.box_sides(span, &positions.self_reach);
+            let (_, after) = self.box_sides(span, &no_reach);
             if span.first == 0 {
                 room.0 = room
                     .0
@@ -1913,7 +1961,8 @@ impl<'a> Context<'a> {
     /// reach left and right of its lifeline. A box encloses them, as in PlantUML.
     fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
         let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
-        let mut last_message: Option<(usize, usize)> = None;
+        let mut last_message: Option<(usize, usize, f64)> = None;
+        let mut last_is_self = false;
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
@@ -1924,12 +1973,18 @@ impl<'a> Context<'a> {
                     let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
                         continue;
                     };
-                    last_message = Some((from.min(to), from.max(to)));
+                    last_message = Some((from.min(to), from.max(to), 0.0));
+                    last_is_self = m.is_self();
                     if !m.is_self() {
                         continue;
                     }
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
-                    let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+                    // PlantUML: a box holding a loop labelled `self` ends 54 px
+                    // right of its lifeline (4 px of inset).
+                    let r = (label_w + 14.0).max(SELF_WIDTH + 8.0);
+                    if !m.arrow.written_reversed {
+                        last_message = Some((from, from, r));
+                    }
                     // A loop on the right starts at the outermost bar's edge.
                     let bars = m.from.participant().map_or(0.0, |p| {
                         let d = depth.get(p.index()).copied().unwrap_or(0)
@@ -1944,15 +1999,20 @@ impl<'a> Context<'a> {
                         }
                     }
                 }
-                // Notes beside or over one participant: attached notes belong
-                // to their message, not to a participant.
+                // Notes beside or over one participant: notes attached to a
+                // message belong to it, not to a participant, unless it is a
+                // self message (PlantUML's box then holds the note too).
                 (Event::Note(note), Prepared::Note(block))
                     if matches!(
                         note.position,
                         NotePosition::Left { of: Some(_) }
                             | NotePosition::Right { of: Some(_) }
                             | NotePosition::Over { last: None, .. }
-                    ) =>
+                    ) || (last_is_self
+                        && matches!(
+                            note.position,
+                            NotePosition::Left { of: None } | NotePosition::Right { of: None }
+                        )) =>
                 {
                     let (w, _) = note_size(note.shape, block);
                     let Some(extent) = self.note_extent(note, w, last_message) else {
