@@ -466,6 +466,18 @@ impl<'a> Context<'a> {
                         // In a group, the frame reaches 16 px past the label
                         // (7 px after the lifeline) and the next participant
                         // stays 9 px clear of it, like beside a note.
+                        if let (Some(group), true) = (open_groups.last_mut(), m.arrow.written_reversed) {
+                            // On the left the frame reaches 16 px past the label,
+                            // which starts 7 px into the loop (past the bars).
+                            group.notes.push((
+                                NoteExtent {
+                                    anchor: from,
+                                    left: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                                    right: -5.0,
+                                },
+                                0,
+                            ));
+                        }
                         if let (Some(group), false) = (open_groups.last_mut(), m.arrow.written_reversed) {
                             group.notes.push((
                                 NoteExtent {
@@ -528,7 +540,14 @@ impl<'a> Context<'a> {
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
-                    let this_extent = self.note_extent(note, w, last_message);
+                    let mut this_extent = self.note_extent(note, w, last_message);
+                    // A note right of an active lifeline starts at its bars' edge.
+                    if let (NotePosition::Right { of: Some(p) }, Some(extent)) = (&note.position, this_extent.as_mut())
+                    {
+                        let d = depth.get(p.index()).copied().unwrap_or(0)
+                            + u32::from(activated_next(&events[index + 1..], *p));
+                        extent.right += ACTIVATION_WIDTH / 2.0 * f64::from(d);
+                    }
                     // `/ note` shares the previous note's row: PlantUML keeps
                     // the two 10 px apart (an 8 px and a 28 px note over
                     // neighbours: 10.7 px between the drawn boxes).
@@ -697,13 +716,27 @@ impl<'a> Context<'a> {
         // as wide as its header: the next participant stays clear of it.
         if hi < n {
             let next = &self.heads[self.slots[hi].index()];
-            need(
-                lo,
-                hi + 1,
-                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left,
-            );
+            // A note on the first lifeline may start the frame further left
+            // (21 px left of the note, 19 px more per frame between), and the
+            // header's width counts from there.
+            let frame_left = group
+                .notes
+                .iter()
+                .filter(|(note, _)| note.anchor == lo && note.left > 0.0)
+                .map(|(note, level)| {
+                    note.left + GROUP_NOTE_ROOM - GROUP_CLEARANCE + (GROUP_FRAME_LEFT + GROUP_NEST_LEFT) * *level as f64
+                })
+                .fold(GROUP_FRAME_LEFT, f64::max);
+            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next.left);
+            // The frame ends GROUP_FRAME_LEFT past its last lifeline at least.
+            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left);
             for &(inner_lo, inner_hi, width, level) in &group.headers {
                 if inner_hi == hi {
+                    need(
+                        hi,
+                        hi + 1,
+                        GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                    );
                     need(
                         inner_lo,
                         hi + 1,
@@ -1115,8 +1148,12 @@ impl<'a> Context<'a> {
                         }
                     }
                     if let Some(g) = groups.last_mut() {
-                        g.min_x = g.min_x.min(min_x);
-                        g.max_x = g.max_x.max(max_x);
+                        let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
+                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, label.width),
+                            _ => (min_x, max_x),
+                        };
+                        g.min_x = g.min_x.min(lo);
+                        g.max_x = g.max_x.max(hi);
                     }
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
@@ -2357,6 +2394,23 @@ fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
         (true, true) => (x - reach, x),
         (true, false) => (x, x + reach),
         (false, _) => (x.min(geometry.to_x), x.max(geometry.to_x)),
+    }
+}
+
+/// What a self message holds a group frame to (GROUP_FRAME_LEFT beyond):
+/// PlantUML counts the lifeline on the loop's back side (the bar's edge for
+/// a loop on the left) and the label's far end, 7 px into the loop, on its
+/// front side (at least the loop's own width).
+fn self_frame_reach(geometry: &MessageGeometry, lifeline: f64, label_width: f64) -> (f64, f64) {
+    let x = geometry.from_x;
+    let front = (label_width + 7.0).max(SELF_WIDTH);
+    if geometry.to_x < x {
+        (
+            x - front,
+            lifeline.max(lifeline + (lifeline - x).min(ACTIVATION_WIDTH / 2.0)),
+        )
+    } else {
+        (lifeline, x + front)
     }
 }
 
