@@ -1484,7 +1484,9 @@ impl<'a> Context<'a> {
                             Some(l) => creole::measure(l, self.theme.element_font(11.0).bold(), self.metrics).height,
                             None => 0.0,
                         };
-                        y = at + label_h.max(5.0) - 3.0;
+                        // PlantUML: what follows starts 3 px above the line
+                        // plus the label's height (none without a label).
+                        y = at + label_h - 3.0;
                     }
                 }
                 Event::GroupEnd => {
