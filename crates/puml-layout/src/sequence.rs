@@ -86,6 +86,9 @@ const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
 /// A group frame is 21 px clear of a note in it (GROUP_FRAME_LEFT plus this):
 /// PlantUML, a 333 px note over B in `alt`: frame 21 px left and right of it.
 const NOTE_FRAME_ROOM: f64 = 5.0;
+/// A note attached to a self message in a group: how much closer the next
+/// participant comes than beside a note of its own (PlantUML: 8 px).
+const ATTACHED_NOTE_CLOSER: f64 = 8.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -417,7 +420,11 @@ impl<'a> Context<'a> {
         // Participants whose head is drawn on the next message to them.
         let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
         let mut previous_note: Option<NoteExtent> = None;
+        // Where the last event, a self message in a group, keeps the next
+        // participant clear of the frame (index in the group's notes).
+        let mut self_push: Option<usize> = None;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
+            let pending_self_push = self_push.take();
             match (event, prep) {
                 (Event::Create { participant }, _) => {
                     if let Some(flag) = awaiting_head.get_mut(participant.index()) {
@@ -466,6 +473,9 @@ impl<'a> Context<'a> {
                         // In a group, the frame reaches 16 px past the label
                         // (7 px after the lifeline) and the next participant
                         // stays 9 px clear of it, like beside a note.
+                        if let Some(group) = open_groups.last() {
+                            self_push = Some(group.notes.len());
+                        }
                         if let (Some(group), true) = (open_groups.last_mut(), m.arrow.written_reversed) {
                             // On the left the frame reaches 16 px past the label,
                             // which starts 7 px into the loop (past the bars).
@@ -559,6 +569,21 @@ impl<'a> Context<'a> {
                         }
                     }
                     previous_note = this_extent;
+                    // A note attached to a self message makes one element with
+                    // it: PlantUML then keeps the next participant clear of the
+                    // note only, 8 px closer than beside a note of its own.
+                    let attached = matches!(
+                        note.position,
+                        NotePosition::Left { of: None } | NotePosition::Right { of: None }
+                    );
+                    if let (true, Some(at), Some(group)) = (attached, pending_self_push, open_groups.last_mut()) {
+                        if at < group.notes.len() {
+                            group.notes.remove(at);
+                        }
+                        if let Some(extent) = this_extent.as_mut() {
+                            extent.right -= ATTACHED_NOTE_CLOSER;
+                        }
+                    }
                     if let (Some(group), Some(extent)) = (open_groups.last_mut(), this_extent) {
                         group.touch(extent.anchor, n);
                         group.notes.push((extent, 0));
@@ -619,6 +644,14 @@ impl<'a> Context<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // PlantUML closes the groups left open at the end of the diagram:
+        // they keep their neighbours clear like closed ones.
+        while let Some(group) = open_groups.pop() {
+            self.group_note_room(&group, n, &mut need, &mut left_room);
+            if let Some(parent) = open_groups.last_mut() {
+                parent.absorb(group);
             }
         }
         let mut pos = longest_paths(&constraints);
@@ -1292,8 +1325,16 @@ impl<'a> Context<'a> {
                     };
                     draw_note(&mut front, note.shape, x, top, w, h, block, fill, theme);
                     if let Some(g) = groups.last_mut() {
+                        // Attached to a self message, the note's frame room
+                        // on the right is 8 px less (PlantUML).
+                        let after_self = attached && last_message.is_some_and(|m| m.from.is_some() && m.from == m.to);
+                        let right_room = if after_self {
+                            NOTE_FRAME_ROOM - ATTACHED_NOTE_CLOSER
+                        } else {
+                            NOTE_FRAME_ROOM
+                        };
                         g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
-                        g.max_x = g.max_x.max(x + w + NOTE_FRAME_ROOM);
+                        g.max_x = g.max_x.max(x + w + right_room);
                     }
                     notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                     last_note = Some((top, top + h));
