@@ -2111,6 +2111,43 @@ impl<'a> Context<'a> {
                         entry.1 = entry.1.max(extent.right + right_bars + NOTE_BOX_ROOM);
                     }
                 }
+                // A note over several participants of one box: PlantUML's box
+                // holds it as if their heads stood side by side (whatever the
+                // messages spread them to), centered on them.
+                (Event::Note(note), Prepared::Note(block)) => {
+                    let NotePosition::Over {
+                        first,
+                        last: Some(last),
+                    } = note.position
+                    else {
+                        continue;
+                    };
+                    let (Some(a), Some(b)) = (self.slot(first), self.slot(last)) else {
+                        continue;
+                    };
+                    let (a, b) = (a.min(b), a.max(b));
+                    if a == b || !self.box_spans.iter().any(|span| span.first <= a && b <= span.last) {
+                        continue;
+                    }
+                    let (w, _) = note_size(note.shape, block);
+                    let packed: f64 = (a..=b)
+                        .map(|s| {
+                            let head = &self.heads[self.slots[s].index()];
+                            match s {
+                                _ if s == a => head.right,
+                                _ if s == b => head.left,
+                                _ => head.left + head.right,
+                            }
+                        })
+                        .sum();
+                    let side = w / 2.0 - packed / 2.0 + NOTE_BOX_ROOM;
+                    if let Some(entry) = reach.get_mut(a + 1) {
+                        entry.0 = entry.0.max(side);
+                    }
+                    if let Some(entry) = reach.get_mut(b + 1) {
+                        entry.1 = entry.1.max(side);
+                    }
+                }
                 _ => {}
             }
         }
