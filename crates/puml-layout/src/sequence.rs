@@ -1133,7 +1133,8 @@ impl<'a> Context<'a> {
                             let tail_tip = from_x;
                             self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
                         }
-                        end_y = end_y.max(arrow_end_y);
+                        // PlantUML leaves the slant once more below the tip.
+                        end_y = end_y.max(arrow_end_y + slant);
                         geometry = MessageGeometry {
                             from_x,
                             to_x: tip,
