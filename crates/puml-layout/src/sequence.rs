@@ -1133,8 +1133,10 @@ impl<'a> Context<'a> {
                             let tail_tip = from_x;
                             self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
                         }
-                        // PlantUML leaves the slant once more below the tip.
-                        end_y = end_y.max(arrow_end_y + slant);
+                        // PlantUML leaves the slant once more below the tip of
+                        // a message pointing left (not of one pointing right).
+                        let below_tip = if goes_right { 0.0 } else { slant };
+                        end_y = end_y.max(arrow_end_y + below_tip);
                         geometry = MessageGeometry {
                             from_x,
                             to_x: tip,
