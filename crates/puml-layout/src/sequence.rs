@@ -83,6 +83,12 @@ const BANNER_HEIGHT: f64 = 16.641;
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
+/// A group frame is 21 px clear of a note in it (GROUP_FRAME_LEFT plus this):
+/// PlantUML, a 333 px note over B in `alt`: frame 21 px left and right of it.
+const NOTE_FRAME_ROOM: f64 = 5.0;
+/// A note attached to a self message in a group: how much closer the next
+/// participant comes than beside a note of its own (PlantUML: 8 px).
+const ATTACHED_NOTE_CLOSER: f64 = 8.0;
 
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
@@ -401,7 +407,8 @@ impl<'a> Context<'a> {
                 need(last + 1, n + 1, after + BOX_GAP_BEFORE);
             }
         }
-        let mut last_message: Option<(usize, usize)> = None;
+        // The last message's slots, and how far right its loop reaches when it is a self message.
+        let mut last_message: Option<(usize, usize, f64)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
         // Room a note needs left of a lifeline (1-based slot): like PlantUML,
@@ -413,7 +420,11 @@ impl<'a> Context<'a> {
         // Participants whose head is drawn on the next message to them.
         let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
         let mut previous_note: Option<NoteExtent> = None;
+        // Where the last event, a self message in a group, keeps the next
+        // participant clear of the frame (index in the group's notes).
+        let mut self_push: Option<usize> = None;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
+            let pending_self_push = self_push.take();
             match (event, prep) {
                 (Event::Create { participant }, _) => {
                     if let Some(flag) = awaiting_head.get_mut(participant.index()) {
@@ -434,7 +445,7 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, open_groups.len(), n, &mut need, &mut left_room);
+                    self.group_note_room(&group, n, &mut need, &mut left_room);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -462,12 +473,30 @@ impl<'a> Context<'a> {
                         // In a group, the frame reaches 16 px past the label
                         // (7 px after the lifeline) and the next participant
                         // stays 9 px clear of it, like beside a note.
+                        if let Some(group) = open_groups.last() {
+                            self_push = Some(group.notes.len());
+                        }
+                        if let (Some(group), true) = (open_groups.last_mut(), m.arrow.written_reversed) {
+                            // On the left the frame reaches 16 px past the label,
+                            // which starts 7 px into the loop (past the bars).
+                            group.notes.push((
+                                NoteExtent {
+                                    anchor: from,
+                                    left: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                                    right: -5.0,
+                                },
+                                0,
+                            ));
+                        }
                         if let (Some(group), false) = (open_groups.last_mut(), m.arrow.written_reversed) {
-                            group.notes.push(NoteExtent {
-                                anchor: from,
-                                left: -5.0,
-                                right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
-                            });
+                            group.notes.push((
+                                NoteExtent {
+                                    anchor: from,
+                                    left: -5.0,
+                                    right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                                },
+                                0,
+                            ));
                         }
                         if m.arrow.written_reversed {
                             if from >= 1 {
@@ -476,7 +505,7 @@ impl<'a> Context<'a> {
                         } else if from <= n {
                             need(from, from + 1, room + bars);
                         }
-                        last_message = Some((from, from));
+                        last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
                     } else {
                         let active = |p: Option<ParticipantId>| {
                             p.is_some_and(|p| {
@@ -516,12 +545,19 @@ impl<'a> Context<'a> {
                                     }
                                 });
                         need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
-                        last_message = Some((from.min(to), from.max(to)));
+                        last_message = Some((from.min(to), from.max(to), 0.0));
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
-                    let this_extent = self.note_extent(note, w, last_message);
+                    let mut this_extent = self.note_extent(note, w, last_message);
+                    // A note right of an active lifeline starts at its bars' edge.
+                    if let (NotePosition::Right { of: Some(p) }, Some(extent)) = (&note.position, this_extent.as_mut())
+                    {
+                        let d = depth.get(p.index()).copied().unwrap_or(0)
+                            + u32::from(activated_next(&events[index + 1..], *p));
+                        extent.right += ACTIVATION_WIDTH / 2.0 * f64::from(d);
+                    }
                     // `/ note` shares the previous note's row: PlantUML keeps
                     // the two 10 px apart (an 8 px and a 28 px note over
                     // neighbours: 10.7 px between the drawn boxes).
@@ -533,9 +569,24 @@ impl<'a> Context<'a> {
                         }
                     }
                     previous_note = this_extent;
+                    // A note attached to a self message makes one element with
+                    // it: PlantUML then keeps the next participant clear of the
+                    // note only, 8 px closer than beside a note of its own.
+                    let attached = matches!(
+                        note.position,
+                        NotePosition::Left { of: None } | NotePosition::Right { of: None }
+                    );
+                    if let (true, Some(at), Some(group)) = (attached, pending_self_push, open_groups.last_mut()) {
+                        if at < group.notes.len() {
+                            group.notes.remove(at);
+                        }
+                        if let Some(extent) = this_extent.as_mut() {
+                            extent.right -= ATTACHED_NOTE_CLOSER;
+                        }
+                    }
                     if let (Some(group), Some(extent)) = (open_groups.last_mut(), this_extent) {
                         group.touch(extent.anchor, n);
-                        group.notes.push(extent);
+                        group.notes.push((extent, 0));
                     }
                     match &note.position {
                         // Like PlantUML, a note beside a participant may reach over
@@ -544,7 +595,7 @@ impl<'a> Context<'a> {
                         NotePosition::Left { of } => {
                             let s = match of {
                                 Some(id) => self.slot(*id).map(|s| s + 1),
-                                None => last_message.map(|(lo, _)| lo),
+                                None => last_message.map(|(lo, _, _)| lo),
                             };
                             if let Some(s) = s.filter(|s| *s >= 1) {
                                 left_room.push((s, w + 15.0));
@@ -553,7 +604,7 @@ impl<'a> Context<'a> {
                         NotePosition::Right { of } => {
                             let target = match of {
                                 Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
-                                None => last_message.map(|(lo, hi)| (hi, if lo == hi { SELF_WIDTH } else { 0.0 })),
+                                None => last_message.map(|(_, hi, self_reach)| (hi, self_reach)),
                             };
                             if let Some((s, extra)) = target {
                                 need(s, n + 1, w + 15.0 + extra);
@@ -595,6 +646,14 @@ impl<'a> Context<'a> {
                 _ => {}
             }
         }
+        // PlantUML closes the groups left open at the end of the diagram:
+        // they keep their neighbours clear like closed ones.
+        while let Some(group) = open_groups.pop() {
+            self.group_note_room(&group, n, &mut need, &mut left_room);
+            if let Some(parent) = open_groups.last_mut() {
+                parent.absorb(group);
+            }
+        }
         let mut pos = longest_paths(&constraints);
         // How far a note over several participants overhangs them depends on
         // their distance, which the solution decides; room on the left moves
@@ -629,7 +688,7 @@ impl<'a> Context<'a> {
 
     /// How far a note reaches left and right of the lifeline it hangs on
     /// (notes over several participants are left to their own constraint).
-    fn note_extent(&self, note: &Note, w: f64, last_message: Option<(usize, usize)>) -> Option<NoteExtent> {
+    fn note_extent(&self, note: &Note, w: f64, last_message: Option<(usize, usize, f64)>) -> Option<NoteExtent> {
         match &note.position {
             NotePosition::Left { of } => {
                 let anchor = match of {
@@ -646,8 +705,8 @@ impl<'a> Context<'a> {
                 let (anchor, extra) = match of {
                     Some(id) => (self.slot(*id).map(|s| s + 1)?, 0.0),
                     None => {
-                        let (lo, hi) = last_message?;
-                        (hi, if lo == hi { SELF_WIDTH } else { 0.0 })
+                        let (_, hi, self_reach) = last_message?;
+                        (hi, self_reach)
                     }
                 };
                 Some(NoteExtent {
@@ -675,13 +734,14 @@ impl<'a> Context<'a> {
     fn group_note_room(
         &self,
         group: &GroupReach,
-        depth: usize,
         n: usize,
         need: &mut impl FnMut(usize, usize, f64),
         left_room: &mut Vec<(usize, f64)>,
     ) {
-        // Enclosing frames end GROUP_NEST_INSET further right each.
-        let nesting = GROUP_NEST_INSET * depth as f64;
+        // Each frame inside this one reaches GROUP_NEST_INSET further than
+        // its child (PlantUML); the frames around this one that hold the
+        // neighbour make no room for it, so only depth inside this group counts.
+        let nesting = |level: usize| GROUP_NEST_INSET * level as f64;
         let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
             return;
         };
@@ -689,23 +749,50 @@ impl<'a> Context<'a> {
         // as wide as its header: the next participant stays clear of it.
         if hi < n {
             let next = &self.heads[self.slots[hi].index()];
-            need(
-                lo,
-                hi + 1,
-                group.min_width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting,
-            );
+            // A note on the first lifeline may start the frame further left
+            // (21 px left of the note, 19 px more per frame between), and the
+            // header's width counts from there.
+            let frame_left = group
+                .notes
+                .iter()
+                .filter(|(note, _)| note.anchor == lo && note.left > 0.0)
+                .map(|(note, level)| {
+                    note.left + GROUP_NOTE_ROOM - GROUP_CLEARANCE + (GROUP_FRAME_LEFT + GROUP_NEST_LEFT) * *level as f64
+                })
+                .fold(GROUP_FRAME_LEFT, f64::max);
+            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next.left);
+            // The frame ends GROUP_FRAME_LEFT past its last lifeline at least.
+            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left);
+            for &(inner_lo, inner_hi, width, level) in &group.headers {
+                if inner_hi == hi {
+                    need(
+                        hi,
+                        hi + 1,
+                        GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                    );
+                    need(
+                        inner_lo,
+                        hi + 1,
+                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                    );
+                }
+            }
         }
-        for note in &group.notes {
+        for &(note, level) in &group.notes {
             if hi < n && note.right > 0.0 {
                 let next = &self.heads[self.slots[hi].index()];
-                need(note.anchor, hi + 1, note.right + GROUP_NOTE_ROOM + next.left + nesting);
+                need(
+                    note.anchor,
+                    hi + 1,
+                    note.right + GROUP_NOTE_ROOM + next.left + nesting(level),
+                );
             }
             if lo > 1 && note.left > 0.0 {
-                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting);
+                need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting(level));
             } else if lo == 1 && note.left > 0.0 {
                 // No participant left of the group: its frame starts 3 px
                 // inside the diagram margin, 21 px left of the note.
-                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting));
+                left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
             }
         }
     }
@@ -851,6 +938,8 @@ impl<'a> Context<'a> {
         let mut frames_right = f64::NEG_INFINITY;
         // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        // How far self messages' loops reach left and right (their room).
+        let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -970,6 +1059,15 @@ impl<'a> Context<'a> {
                             }
                         }
                         let far = x + side * SELF_WIDTH;
+                        // PlantUML's canvas holds the loop's whole room (its
+                        // label plus 14 px, at least SELF_WIDTH + 8) and the margin.
+                        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+                        let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
+                        if side > 0.0 {
+                            loops_extent.1 = loops_extent.1.max(x + room);
+                        } else {
+                            loops_extent.0 = loops_extent.0.min(x - room);
+                        }
                         geometry = MessageGeometry {
                             from_x: x,
                             to_x: far,
@@ -1035,7 +1133,10 @@ impl<'a> Context<'a> {
                             let tail_tip = from_x;
                             self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
                         }
-                        end_y = end_y.max(arrow_end_y);
+                        // PlantUML leaves the slant once more below the tip of
+                        // a message pointing left (not of one pointing right).
+                        let below_tip = if goes_right { 0.0 } else { slant };
+                        end_y = end_y.max(arrow_end_y + below_tip);
                         geometry = MessageGeometry {
                             from_x,
                             to_x: tip,
@@ -1057,8 +1158,9 @@ impl<'a> Context<'a> {
                             other => other,
                         };
                         let x = match align {
-                            // A left loop's label ends just left of the lifeline.
-                            MessageAlign::Left if left_self => right - total - 7.0,
+                            // A left loop's label starts 7 px into the loop's room
+                            // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
+                            MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
                             MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
                             MessageAlign::Center => (left + right - total) / 2.0,
                             MessageAlign::Right if left_self => left + 7.0,
@@ -1092,8 +1194,12 @@ impl<'a> Context<'a> {
                         }
                     }
                     if let Some(g) = groups.last_mut() {
-                        g.min_x = g.min_x.min(min_x);
-                        g.max_x = g.max_x.max(max_x);
+                        let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
+                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, label.width),
+                            _ => (min_x, max_x),
+                        };
+                        g.min_x = g.min_x.min(lo);
+                        g.max_x = g.max_x.max(hi);
                     }
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
@@ -1156,7 +1262,19 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
-                        NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
+                        // Beside a self message's loop, at least SELF_WIDTH + 8
+                        // from the lifeline, like the loop's room (PlantUML: 55 px
+                        // for a note after `A -> A: self`).
+                        NotePosition::Right { of: None } => {
+                            last_message.map_or(first_x, |m| {
+                                let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
+                                if is_self {
+                                    m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
+                                } else {
+                                    m.max_x
+                                }
+                            }) + 5.0
+                        }
                         NotePosition::Over { first, last } => {
                             let Some(a) = cx(*first) else { continue };
                             let b = last.and_then(cx).unwrap_or(a);
@@ -1179,8 +1297,8 @@ impl<'a> Context<'a> {
                                 draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
                                 overhanging.push(note_start..front.len());
                                 if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(x);
-                                    g.max_x = g.max_x.max(x + stretched);
+                                    g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
+                                    g.max_x = g.max_x.max(x + stretched + NOTE_FRAME_ROOM);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
@@ -1220,8 +1338,16 @@ impl<'a> Context<'a> {
                     };
                     draw_note(&mut front, note.shape, x, top, w, h, block, fill, theme);
                     if let Some(g) = groups.last_mut() {
-                        g.min_x = g.min_x.min(x);
-                        g.max_x = g.max_x.max(x + w);
+                        // Attached to a self message, the note's frame room
+                        // on the right is 8 px less (PlantUML).
+                        let after_self = attached && last_message.is_some_and(|m| m.from.is_some() && m.from == m.to);
+                        let right_room = if after_self {
+                            NOTE_FRAME_ROOM - ATTACHED_NOTE_CLOSER
+                        } else {
+                            NOTE_FRAME_ROOM
+                        };
+                        g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
+                        g.max_x = g.max_x.max(x + w + right_room);
                     }
                     notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                     last_note = Some((top, top + h));
@@ -1412,7 +1538,9 @@ impl<'a> Context<'a> {
                             Some(l) => creole::measure(l, self.theme.element_font(11.0).bold(), self.metrics).height,
                             None => 0.0,
                         };
-                        y = at + label_h.max(5.0) - 3.0;
+                        // PlantUML: what follows starts 3 px above the line
+                        // plus the label's height (none without a label).
+                        y = at + label_h - 3.0;
                     }
                 }
                 Event::GroupEnd => {
@@ -1441,6 +1569,12 @@ impl<'a> Context<'a> {
                         0.0
                     };
                     deferred.push(Deferred::Divider { top, block, padding });
+                    // PlantUML counts a divider in a group as reaching the
+                    // first participant's head: the frame starts 16 px left
+                    // of it (and the diagram widens to hold it).
+                    if let Some(g) = groups.last_mut() {
+                        g.min_x = g.min_x.min(first_x);
+                    }
                     y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
@@ -1613,6 +1747,19 @@ impl<'a> Context<'a> {
             boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
+        // A box's own outline does not size the classic canvas: box_room()
+        // does, from the heads (what the box grows around keeps its own
+        // margin). teoz keeps the margin past the outline.
+        let box_outlines: Vec<usize> = if self.diagram.settings.teoz {
+            &[][..]
+        } else {
+            &boxes[..]
+        }
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| !matches!(item, Item::Text(_)))
+        .map(|(i, _)| items.len() + i)
+        .collect();
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -1629,6 +1776,7 @@ impl<'a> Context<'a> {
                     .map(|i| front_start + i)
             })
             .collect();
+        overhang.extend(box_outlines);
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
         // participant's margin (`participant { Margin }`), the room right of
@@ -1656,6 +1804,7 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
+        body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
@@ -1873,8 +2022,16 @@ impl<'a> Context<'a> {
     fn box_room(&self, positions: &Positions) -> (f64, f64) {
         let n = self.slots.len();
         let mut room = (f64::INFINITY, f64::NEG_INFINITY);
+        // On the right only the heads count: self messages and notes the box
+        // grows around keep their own canvas margin (PlantUML: a box ending in
+        // a self loop or a note is 6-7 px from the canvas edge, not 10 px plus
+        // the margin).
+        // On the left the box's whole reach counts (PlantUML: a box grown
+        // around a note left of its first participant sits 16 px in).
+        let no_reach = vec![(0.0, 0.0); n + 2];
         for span in &self.box_spans {
-            let (before, after) = self.box_sides(span, &positions.self_reach);
+            let (before, _) = self.box_sides(span, &positions.self_reach);
+            let (_, after) = self.box_sides(span, &no_reach);
             if span.first == 0 {
                 room.0 = room
                     .0
@@ -1904,7 +2061,8 @@ impl<'a> Context<'a> {
     /// reach left and right of its lifeline. A box encloses them, as in PlantUML.
     fn self_message_reach(&self, events: &[Event], prepared: &[Prepared], n: usize) -> Vec<(f64, f64)> {
         let mut reach = vec![(0.0_f64, 0.0_f64); n + 2];
-        let mut last_message: Option<(usize, usize)> = None;
+        let mut last_message: Option<(usize, usize, f64)> = None;
+        let mut last_is_self = false;
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             match (event, prep) {
@@ -1915,12 +2073,18 @@ impl<'a> Context<'a> {
                     let (Some(from), Some(to)) = (self.endpoint_slot(&m.from, n), self.endpoint_slot(&m.to, n)) else {
                         continue;
                     };
-                    last_message = Some((from.min(to), from.max(to)));
+                    last_message = Some((from.min(to), from.max(to), 0.0));
+                    last_is_self = m.is_self();
                     if !m.is_self() {
                         continue;
                     }
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
-                    let r = (label_w + 14.0).max(SELF_WIDTH + 5.0);
+                    // PlantUML: a box holding a loop labelled `self` ends 54 px
+                    // right of its lifeline (4 px of inset).
+                    let r = (label_w + 14.0).max(SELF_WIDTH + 8.0);
+                    if !m.arrow.written_reversed {
+                        last_message = Some((from, from, r));
+                    }
                     // A loop on the right starts at the outermost bar's edge.
                     let bars = m.from.participant().map_or(0.0, |p| {
                         let d = depth.get(p.index()).copied().unwrap_or(0)
@@ -1935,15 +2099,20 @@ impl<'a> Context<'a> {
                         }
                     }
                 }
-                // Notes beside or over one participant: attached notes belong
-                // to their message, not to a participant.
+                // Notes beside or over one participant: notes attached to a
+                // message belong to it, not to a participant, unless it is a
+                // self message (PlantUML's box then holds the note too).
                 (Event::Note(note), Prepared::Note(block))
                     if matches!(
                         note.position,
                         NotePosition::Left { of: Some(_) }
                             | NotePosition::Right { of: Some(_) }
                             | NotePosition::Over { last: None, .. }
-                    ) =>
+                    ) || (last_is_self
+                        && matches!(
+                            note.position,
+                            NotePosition::Left { of: None } | NotePosition::Right { of: None }
+                        )) =>
                 {
                     let (w, _) = note_size(note.shape, block);
                     let Some(extent) = self.note_extent(note, w, last_message) else {
@@ -1960,6 +2129,43 @@ impl<'a> Context<'a> {
                     if let Some(entry) = reach.get_mut(extent.anchor) {
                         entry.0 = entry.0.max(extent.left + NOTE_BOX_ROOM);
                         entry.1 = entry.1.max(extent.right + right_bars + NOTE_BOX_ROOM);
+                    }
+                }
+                // A note over several participants of one box: PlantUML's box
+                // holds it as if their heads stood side by side (whatever the
+                // messages spread them to), centered on them.
+                (Event::Note(note), Prepared::Note(block)) => {
+                    let NotePosition::Over {
+                        first,
+                        last: Some(last),
+                    } = note.position
+                    else {
+                        continue;
+                    };
+                    let (Some(a), Some(b)) = (self.slot(first), self.slot(last)) else {
+                        continue;
+                    };
+                    let (a, b) = (a.min(b), a.max(b));
+                    if a == b || !self.box_spans.iter().any(|span| span.first <= a && b <= span.last) {
+                        continue;
+                    }
+                    let (w, _) = note_size(note.shape, block);
+                    let packed: f64 = (a..=b)
+                        .map(|s| {
+                            let head = &self.heads[self.slots[s].index()];
+                            match s {
+                                _ if s == a => head.right,
+                                _ if s == b => head.left,
+                                _ => head.left + head.right,
+                            }
+                        })
+                        .sum();
+                    let side = w / 2.0 - packed / 2.0 + NOTE_BOX_ROOM;
+                    if let Some(entry) = reach.get_mut(a + 1) {
+                        entry.0 = entry.0.max(side);
+                    }
+                    if let Some(entry) = reach.get_mut(b + 1) {
+                        entry.1 = entry.1.max(side);
                     }
                 }
                 _ => {}
@@ -2345,6 +2551,23 @@ fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
     }
 }
 
+/// What a self message holds a group frame to (GROUP_FRAME_LEFT beyond):
+/// PlantUML counts the lifeline on the loop's back side (the bar's edge for
+/// a loop on the left) and the label's far end, 7 px into the loop, on its
+/// front side (at least the loop's own width).
+fn self_frame_reach(geometry: &MessageGeometry, lifeline: f64, label_width: f64) -> (f64, f64) {
+    let x = geometry.from_x;
+    let front = (label_width + 7.0).max(SELF_WIDTH);
+    if geometry.to_x < x {
+        (
+            x - front,
+            lifeline.max(lifeline + (lifeline - x).min(ACTIVATION_WIDTH / 2.0)),
+        )
+    } else {
+        (lifeline, x + front)
+    }
+}
+
 /// Solves `pos[b] - pos[a] >= d` for every `(a, d)` in `constraints[b]`
 /// (always a < b), left to right: the smallest positions that satisfy them.
 fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
@@ -2476,9 +2699,14 @@ fn draw_note_centered(
 struct GroupReach {
     lo: Option<usize>,
     hi: Option<usize>,
-    notes: Vec<NoteExtent>,
+    /// Notes in the group, each with how many frames inside this one it
+    /// sits (0: directly in it).
+    notes: Vec<(NoteExtent, usize)>,
     /// The header (tab, condition, `else` labels) width.
     min_width: f64,
+    /// Inner groups' participant spans and header widths, with their depth
+    /// inside this one (1: a direct child).
+    headers: Vec<(usize, usize, f64, usize)>,
 }
 
 impl GroupReach {
@@ -2490,7 +2718,8 @@ impl GroupReach {
         }
     }
 
-    /// A closed inner group: its participants and notes are the outer one's too.
+    /// A closed inner group: its participants and notes are the outer one's
+    /// too, one frame further in.
     fn absorb(&mut self, inner: GroupReach) {
         if let Some(lo) = inner.lo {
             self.lo = Some(self.lo.map_or(lo, |l| l.min(lo)));
@@ -2498,7 +2727,17 @@ impl GroupReach {
         if let Some(hi) = inner.hi {
             self.hi = Some(self.hi.map_or(hi, |h| h.max(hi)));
         }
-        self.notes.extend(inner.notes);
+        self.notes
+            .extend(inner.notes.into_iter().map(|(note, level)| (note, level + 1)));
+        if let (Some(lo), Some(hi)) = (inner.lo, inner.hi) {
+            self.headers.push((lo, hi, inner.min_width, 1));
+        }
+        self.headers.extend(
+            inner
+                .headers
+                .into_iter()
+                .map(|(lo, hi, w, level)| (lo, hi, w, level + 1)),
+        );
     }
 }
 
