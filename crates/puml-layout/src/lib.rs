@@ -10,6 +10,7 @@ pub mod font;
 pub mod scene;
 mod sequence;
 mod shapes;
+mod sketch;
 pub mod theme;
 mod theme_sheets;
 
@@ -81,6 +82,10 @@ pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn Tex
     } else {
         sequence::layout_diagram(diagram, options, metrics)
     };
+    let theme_name = options.theme.as_deref().or(diagram.settings.theme.as_deref());
+    if theme_name.is_some_and(Theme::is_hand_drawn) {
+        scenes.iter_mut().for_each(sketch::sketch);
+    }
     let dpi_factor = Theme::dpi_for(&diagram.settings, options.theme.as_deref()) / 96.0;
     if diagram.settings.scale.is_some() || dpi_factor != 1.0 {
         for scene in &mut scenes {

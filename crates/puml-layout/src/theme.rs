@@ -386,6 +386,12 @@ impl Theme {
             .unwrap_or(theme_dpi)
     }
 
+    /// Whether a theme draws by hand (PlantUML's `sketchy` themes).
+    pub fn is_hand_drawn(name: &str) -> bool {
+        let name = name.trim().to_ascii_lowercase();
+        crate::theme_sheets::HAND_DRAWN.contains(&name.as_str())
+    }
+
     /// The theme for a diagram: `override_name` (e.g. `--theme`) wins over
     /// the diagram's `!theme`; then skinparams and `<style>` rules apply.
     pub fn for_settings(settings: &Settings, override_name: Option<&str>) -> Theme {

@@ -32,6 +32,9 @@ pub(crate) const DRAWN_AT_100_DPI: [&str; 24] = [
     "united",
 ];
 
+/// The PlantUML themes whose outlines are drawn by hand (jittered).
+pub(crate) const HAND_DRAWN: [&str; 2] = ["sketchy", "sketchy-outline"];
+
 pub(crate) const SHEETS: [(&str, &str); 43] = [
     ("amiga", include_str!("../themes/amiga.style")),
     ("aws-orange", include_str!("../themes/aws-orange.style")),
