@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, FontFamily, Item, Paint, PathSegment, Scene, Stroke, TextRun};
+use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Sides, Theme};
 use crate::LayoutOptions;
@@ -1224,7 +1224,11 @@ impl<'a> Context<'a> {
                         continue;
                     };
                     let (w, h) = note_size(note.shape, block);
-                    let fill = note.color.as_deref().and_then(parse_color).unwrap_or(theme.note_bg);
+                    let fill = note
+                        .color
+                        .as_deref()
+                        .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+                        .unwrap_or((theme.note_bg, theme.note_gradient));
                     let attached = matches!(
                         note.position,
                         NotePosition::Left { of: None } | NotePosition::Right { of: None }
@@ -2625,7 +2629,7 @@ fn draw_note(
     w: f64,
     h: f64,
     block: &TextBlock,
-    fill: Color,
+    fill: (Color, Option<Gradient>),
     theme: &Theme,
 ) {
     out.push(Item::Begin {
@@ -2678,7 +2682,7 @@ fn draw_note_centered(
     w: f64,
     h: f64,
     block: &TextBlock,
-    fill: Color,
+    fill: (Color, Option<Gradient>),
     theme: &Theme,
 ) {
     let start = out.len();

@@ -4,7 +4,7 @@
 #![allow(clippy::too_many_arguments)]
 
 use crate::creole::{Align, TextBlock};
-use crate::scene::{round3, Color, Item, Paint, PathSegment, Point, Stroke};
+use crate::scene::{round3, Color, Gradient, Item, Paint, PathSegment, Point, Stroke};
 use crate::theme::{Sides, Theme};
 use puml_sema::model::{HeadShape, NoteShape, ParticipantKind};
 
@@ -428,8 +428,24 @@ pub fn arrow_head(out: &mut Vec<Item>, shape: HeadShape, tip_x: f64, y: f64, dir
 }
 
 /// A note body of `shape` at `(x, y)` sized `w × h`.
-pub fn note_shape(out: &mut Vec<Item>, shape: NoteShape, x: f64, y: f64, w: f64, h: f64, fill: Color, border: Color) {
-    let p = paint(Some(fill), Some(stroke(border, 0.5)));
+/// A note's outline, filled with `fill` (a colour and the gradient it may
+/// fade along).
+#[allow(clippy::too_many_arguments)]
+pub fn note_shape(
+    out: &mut Vec<Item>,
+    shape: NoteShape,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    fill: (Color, Option<Gradient>),
+    border: Color,
+) {
+    let p = Paint {
+        fill: Some(fill.0),
+        stroke: Some(stroke(border, 0.5)),
+        gradient: fill.1,
+    };
     match shape {
         NoteShape::Note => {
             PathBuilder::new()

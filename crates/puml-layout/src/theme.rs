@@ -66,6 +66,8 @@ pub struct Theme {
     /// Where the participant fill fades to (`#A-B` and the like), for every
     /// kind without its own fill, then per kind beside `kind_bg`.
     pub participant_gradient: Option<Gradient>,
+    /// Where a note's fill fades to (`note { BackGroundColor #A-B }`).
+    pub note_gradient: Option<Gradient>,
     pub kind_gradient: [Option<Gradient>; 8],
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
@@ -154,6 +156,7 @@ impl Default for Theme {
             participant_font_size: 14.0,
             kind_bg: [None; 8],
             participant_gradient: None,
+            note_gradient: None,
             kind_gradient: [None; 8],
             kind_border: [None; 8],
             lifeline_color: line,
@@ -544,7 +547,12 @@ impl Theme {
             "arrowfontcolor" => set!(self.arrow_font_color, color),
             "arrowfontsize" => set!(self.arrow_font_size, size),
             "arrowthickness" => set!(self.arrow_thickness, number.filter(|v| (0.1..=20.0).contains(v))),
-            "notebackgroundcolor" => set!(self.note_bg, color),
+            "notebackgroundcolor" => {
+                if let Some(c) = color {
+                    self.note_bg = c;
+                    self.note_gradient = parse_gradient(value);
+                }
+            }
             "notebordercolor" => set!(self.note_border, color),
             "notefontcolor" => set!(self.note_font_color, color),
             "notefontsize" => set!(self.note_font_size, size),
@@ -645,6 +653,7 @@ impl Theme {
                     destroy_color: fg,
                     kind_bg: [None; 8],
                     participant_gradient: None,
+                    note_gradient: None,
                     kind_gradient: [None; 8],
                     kind_border: [None; 8],
                     kind_font_color: [None; 8],
@@ -863,7 +872,12 @@ impl Theme {
             ("arrow", "maximumwidth") => self.apply_skinparam("maxmessagesize", value),
             ("lifeline", "linecolor") => set!(self.lifeline_color, color),
             ("lifeline", "backgroundcolor") => set!(self.activation_bg, color),
-            ("note", "backgroundcolor") => set!(self.note_bg, color),
+            ("note", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.note_bg = c;
+                    self.note_gradient = parse_gradient(value);
+                }
+            }
             ("note", "linecolor") => set!(self.note_border, color),
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
