@@ -57,6 +57,8 @@ const BOX_GAP_AFTER: f64 = 20.0;
 const BOX_INSET: f64 = 4.0;
 /// From a note beside a boxed participant to the box's edge (before its inset).
 const NOTE_BOX_ROOM: f64 = 5.0;
+/// From a note across wider than the heads to the first box's edge (before its inset).
+const WIDE_NOTE_BOX_ROOM: f64 = 20.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -728,7 +730,8 @@ impl<'a> Context<'a> {
     ) -> Scene {
         let theme = &self.theme;
         let prepared = self.prepare(events);
-        let positions = self.solve_positions(events, &prepared);
+        let mut positions = self.solve_positions(events, &prepared);
+        self.enclose_notes_across(events, &prepared, &mut positions);
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
@@ -1207,7 +1210,14 @@ impl<'a> Context<'a> {
                             };
                             let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
+                            let note_start = front.len();
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
+                            // Centered between unequal heads, it may stick out
+                            // past the first one: PlantUML does not widen the
+                            // canvas for it (probe: drawn from x = -6).
+                            if w <= heads {
+                                overhanging.push(note_start..front.len());
+                            }
                             // Wider than the heads, it gets a note's 5 px more
                             // canvas margin (PlantUML: drawn from x = 15).
                             if w > heads {
@@ -1894,6 +1904,39 @@ impl<'a> Context<'a> {
             (first.left + span.margin).max(reach(span.first).0),
             (last.right + span.margin).max(reach(span.last).1),
         )
+    }
+
+    /// A note across reaches past the first and the last lifeline (centered
+    /// between heads of unequal width, or wider than them); a box around
+    /// either end encloses it, with a note's room (PlantUML widens the first
+    /// box, corpus 154, 156). Needs the solved positions, and moves nothing:
+    /// only the boxes at the ends grow.
+    fn enclose_notes_across(&self, events: &[Event], prepared: &[Prepared], positions: &mut Positions) {
+        let n = self.slots.len();
+        let (Some(first), Some(last)) = (self.slots.first(), self.slots.last()) else {
+            return;
+        };
+        let (lo, hi) = (positions.pos[1], positions.pos[n]);
+        let heads =
+            (hi + self.heads[last.index()].right) - (lo - self.heads[first.index()].left) - 2.0 * NOTE_OVER_HEAD_INSET;
+        for (event, prep) in events.iter().zip(prepared) {
+            let (Event::Note(note), Prepared::Note(block)) = (event, prep) else {
+                continue;
+            };
+            if !matches!(note.position, NotePosition::Across) {
+                continue;
+            }
+            let w = note_size(note.shape, block).0;
+            let width = heads.max(w);
+            let x = (lo + hi) / 2.0 - width / 2.0;
+            // Wider than the heads, PlantUML keeps 24 px between the box and
+            // the note (probes with 2-4 participants: 24-26 px); else 9.
+            // The last box does not grow (corpus 153).
+            let room = if w > heads { WIDE_NOTE_BOX_ROOM } else { NOTE_BOX_ROOM };
+            if let Some(entry) = positions.self_reach.get_mut(1) {
+                entry.0 = entry.0.max(lo - x + room);
+            }
+        }
     }
 
     /// Per slot (1-based, like the positions): how far self messages (`A <- A`
