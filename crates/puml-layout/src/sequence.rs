@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::color::parse_color;
 use crate::creole::{self, Align, TextBlock};
-use crate::font::TextMeasure;
+use crate::font::{EmbeddedMetrics, TextMeasure};
 use crate::scene::{round3, Color, Font, FontFamily, Item, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Theme};
@@ -57,6 +57,17 @@ const BOX_GAP_AFTER: f64 = 20.0;
 const BOX_INSET: f64 = 4.0;
 /// From a note beside a boxed participant to the box's edge (before its inset).
 const NOTE_BOX_ROOM: f64 = 5.0;
+/// A right-aligned header ends this far past the diagram's right edge.
+const HEADER_RIGHT_OVERHANG: f64 = 4.0;
+/// Between the diagram and a legend below it (or a legend on top and the heads).
+const LEGEND_GAP: f64 = 18.0;
+/// Between what is above a legend on top (header, title) and the legend.
+const LEGEND_TOP_GAP: f64 = 7.0;
+/// A legend's inset from the content's left and right edges.
+const LEGEND_LEFT_INSET: f64 = 7.0;
+const LEGEND_RIGHT_INSET: f64 = 8.0;
+/// Between the diagram (or legend) and the caption.
+const CAPTION_GAP: f64 = 7.0;
 /// From a note across wider than the heads to the first box's edge (before its inset).
 const WIDE_NOTE_BOX_ROOM: f64 = 20.0;
 /// From a note in a group to the lifeline or head outside the group frame.
@@ -757,7 +768,8 @@ impl<'a> Context<'a> {
             let x = match header.align.unwrap_or(HorizontalAlign::Right) {
                 HorizontalAlign::Left => positions.pos[0],
                 HorizontalAlign::Center => mid_x - block.width / 2.0,
-                HorizontalAlign::Right => right - block.width,
+                // PlantUML: 4 px past the diagram's right edge.
+                HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG,
             };
             block.draw(x, 5.0, Align::Left, theme.header_color, &mut top_items);
             y = 5.0 + block.height + 6.0;
@@ -783,9 +795,12 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical == Some(VerticalAlign::Top))
         {
-            let (h, items) = self.legend_items(legend, &positions, y);
+            let n = positions.pos.len();
+            let (left, right) = (positions.pos[0], positions.pos[n.saturating_sub(1)]);
+            let top = y + LEGEND_TOP_GAP;
+            let (h, items) = self.legend_items(legend, left, right, top);
             top_items.extend(items);
-            y += h + 10.0;
+            y = top + h + LEGEND_GAP;
         }
         let has_boxes = !self.box_spans.is_empty();
         let box_title_h = self
@@ -1756,7 +1771,16 @@ impl<'a> Context<'a> {
         }
         // Bottom: legend, caption, footer.
         let mut y = bottom;
+        let mut after_legend = false;
+        let mut legend_edges: Option<(f64, f64)> = None;
+        let mut footer_mid: Option<f64> = None;
         let (_, max_x_now) = x_bounds(&items);
+        // The diagram without the header and a legend on top: what a legend
+        // below and the footer are placed against.
+        let (diagram_left, diagram_right) = {
+            let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
+            (lo.min(heads_extent.0), hi.max(heads_extent.1))
+        };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
@@ -1795,36 +1819,72 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical != Some(VerticalAlign::Top))
         {
-            let (h, legend_items) = self.legend_items(legend, &positions, y + 18.0);
+            let (left, right) = (diagram_left, diagram_right);
+            let block_w = creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + 10.0;
+            let (h, legend_items) = if block_w + 2.0 * LEGEND_LEFT_INSET > right - left {
+                // Wider than the diagram: PlantUML draws it 7 px in from the
+                // left and centers the diagram over it.
+                let dx = (block_w + 2.0 * LEGEND_LEFT_INSET - (right - left)) / 2.0 + 0.5;
+                for item in &mut items {
+                    shift_item(item, dx, 0.0);
+                }
+                legend_edges = Some((left, left + block_w + LEGEND_LEFT_INSET + LEGEND_RIGHT_INSET));
+                footer_mid = Some(left + LEGEND_LEFT_INSET + block_w / 2.0 + 0.5);
+                let wide = puml_sema::model::Legend {
+                    horizontal: Some(HorizontalAlign::Left),
+                    ..legend.clone()
+                };
+                self.legend_items(&wide, left, right, y + LEGEND_GAP)
+            } else {
+                self.legend_items(legend, left, right, y + LEGEND_GAP)
+            };
             items.extend(legend_items);
-            y += 18.0 + h;
+            y += LEGEND_GAP + h;
+            after_legend = true;
         }
+        let mut after_caption = false;
         if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
             let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
+            // PlantUML: 7 px below the diagram (or the legend).
             block.draw(
                 content_mid - block.width / 2.0,
-                y + 10.0,
+                y + CAPTION_GAP,
                 Align::Center,
                 theme.font_color,
                 &mut items,
             );
-            y += 10.0 + block.height;
+            y += CAPTION_GAP + block.height;
+            after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
             let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
                 HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => content_mid - block.width / 2.0,
+                // PlantUML centers it on the diagram (0.5 px left).
+                HorizontalAlign::Center => {
+                    footer_mid.unwrap_or((diagram_left + diagram_right) / 2.0 - 0.5) - block.width / 2.0
+                }
                 HorizontalAlign::Right => max_x - block.width,
             };
-            block.draw(x, y + 4.0, Align::Left, theme.footer_color, &mut items);
-            y += 4.0 + block.height;
+            // PlantUML: 2 px below a caption, 13 below a legend, else 4.
+            let gap = if after_caption {
+                2.0
+            } else if after_legend {
+                13.0
+            } else {
+                4.0
+            };
+            block.draw(x, y + gap, Align::Left, theme.footer_color, &mut items);
+            y += gap + block.height;
         }
         let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
+        if let Some((left, right)) = legend_edges {
+            edges = (edges.0.min(left), edges.1.max(right));
+        }
         let mut scene = finish_scene(items, &overhang, edges, y, theme.background);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
@@ -2286,17 +2346,17 @@ impl<'a> Context<'a> {
         (x0, x1)
     }
 
-    fn legend_items(&self, legend: &puml_sema::model::Legend, positions: &Positions, top: f64) -> (f64, Vec<Item>) {
+    /// A legend's box between the content's `left` and `right` edges:
+    /// PlantUML keeps it 7 px in from the left, 8 px in from the right, or
+    /// centered.
+    fn legend_items(&self, legend: &puml_sema::model::Legend, left: f64, right: f64, top: f64) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
         let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
         let w = block.width + 10.0;
         let h = block.height + 10.0;
-        let n = positions.pos.len();
-        let left = positions.pos.get(1).copied().unwrap_or(0.0);
-        let right = if n >= 3 { positions.pos[n - 2] } else { left };
         let x = match legend.horizontal {
-            Some(HorizontalAlign::Left) => positions.pos[0],
-            Some(HorizontalAlign::Right) => positions.pos[n - 1] - w,
+            Some(HorizontalAlign::Left) => left + LEGEND_LEFT_INSET,
+            Some(HorizontalAlign::Right) => right - w - LEGEND_RIGHT_INSET,
             _ => (left + right) / 2.0 - w / 2.0,
         };
         out.push(Item::Begin {
@@ -2695,9 +2755,14 @@ fn finish_scene(
     } else {
         (min_x, max_x)
     };
+    // A text reaches its ascent above the baseline (the header's top is at
+    // 5 px, which must not count as overflowing the top margin).
     let (min_y, max_y) = items
         .iter()
-        .filter_map(item_y_range)
+        .filter_map(|item| match item {
+            Item::Text(t) => Some((t.y - EmbeddedMetrics.ascent(&t.font), t.y + t.font.size * 0.25)),
+            other => item_y_range(other),
+        })
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
             (a.min(lo), b.max(hi))
         });
