@@ -277,7 +277,23 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                HeadMetrics::with_box_room(p.kind, block, spot, theme.participant_padding, theme.participant_margin)
+                let mut head = HeadMetrics::with_box_room(
+                    p.kind,
+                    block,
+                    spot,
+                    theme.participant_padding,
+                    theme.participant_margin,
+                );
+                // `minClassWidth` widens a narrow participant box (PlantUML:
+                // 64 px for 50, the name still 7 px in from the left).
+                if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
+                    let text = head.label.width + if head.spot.is_some() { shapes::SPOT_WIDTH } else { 0.0 };
+                    let grow = (theme.min_class_width - text).max(0.0) / 2.0;
+                    head.left += grow;
+                    head.right += grow;
+                    head.min_text_width = theme.min_class_width;
+                }
+                head
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -502,7 +518,13 @@ impl<'a> Context<'a> {
                         // target's bars (each nested bar reaches 5 px further
                         // right); a sender on the left never pushes.
                         let (left, right) = if from <= to { (&m.from, &m.to) } else { (&m.to, &m.from) };
-                        let right_bar = bar_side(active(right.participant()));
+                        // From or to the diagram's left edge (`[->`, `[<-`),
+                        // PlantUML does not make room for the bar.
+                        let right_bar = if left.participant().is_none() {
+                            0.0
+                        } else {
+                            bar_side(active(right.participant()))
+                        };
                         let left_bars = if from > to {
                             left.participant().map_or(0.0, |p| {
                                 let d = depth.get(p.index()).copied().unwrap_or(0)
@@ -1072,6 +1094,9 @@ impl<'a> Context<'a> {
                             MessageAlign::Direction if goes_left => MessageAlign::Right,
                             MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
                             MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
+                            MessageAlign::Left if theme.default_text_center && !geometry.is_self => {
+                                MessageAlign::Center
+                            }
                             other => other,
                         };
                         let x = match align {
@@ -1090,9 +1115,10 @@ impl<'a> Context<'a> {
                             number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut front);
                         }
                         // `direction` moves the block but keeps its lines left-aligned.
-                        let line_align = match theme.message_align {
-                            MessageAlign::Center => Align::Center,
-                            MessageAlign::Right => Align::Right,
+                        let line_align = match (theme.message_align, align) {
+                            (MessageAlign::Direction | MessageAlign::ReverseDirection, _) => Align::Left,
+                            (_, MessageAlign::Center) => Align::Center,
+                            (_, MessageAlign::Right) => Align::Right,
                             _ => Align::Left,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);

@@ -126,7 +126,7 @@ const BOUNDARY_HALF_WIDTH: f64 = 20.5;
 const ACTOR_MIN_WIDTH: f64 = 27.0;
 
 /// Room taken by a stereotype spot (circle and gap) before the name.
-const SPOT_WIDTH: f64 = 26.0;
+pub(crate) const SPOT_WIDTH: f64 = 26.0;
 
 /// Size of a participant head and how far it reaches left/right of the lifeline.
 #[derive(Debug, Clone)]
@@ -144,6 +144,9 @@ pub struct HeadMetrics {
     pub margin: (f64, f64),
     /// Room between a participant box and its name.
     pub padding: f64,
+    /// `skinparam minClassWidth`: the narrowest a participant box's name
+    /// room is (the name stays at its padding from the left edge).
+    pub min_text_width: f64,
 }
 
 impl HeadMetrics {
@@ -209,6 +212,7 @@ impl HeadMetrics {
             right,
             margin,
             padding,
+            min_text_width: 0.0,
         }
     }
 }
@@ -234,7 +238,7 @@ pub fn draw_head(
         ParticipantKind::Participant => {
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
             let pad = head.padding;
-            let w = tw + spot_w + 2.0 * pad;
+            let w = (tw + spot_w).max(head.min_text_width) + 2.0 * pad;
             let top = top + head.margin.0;
             rect(out, cx - w / 2.0, top, w, th + 2.0 * pad, theme.round_corner, body);
             if let Some((letter, color)) = head.spot {
@@ -255,7 +259,7 @@ pub fn draw_head(
                 }));
             }
             head.label
-                .draw(cx - tw / 2.0 + spot_w / 2.0, top + pad, Align::Center, text_color, out);
+                .draw(cx - w / 2.0 + pad + spot_w, top + pad, Align::Center, text_color, out);
         }
         ParticipantKind::Collections => {
             let w = tw + 14.0;
