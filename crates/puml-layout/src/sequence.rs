@@ -1046,15 +1046,23 @@ impl<'a> Context<'a> {
                             // PlantUML: the head's top is 4 px above the label's
                             // top, so the message line crosses its lower part.
                             let top = row_top + MESSAGE_TEXT_GAP - 4.0;
-                            self.push_head(&mut heads_items, t, to_c, top, false);
+                            // A bar opening on it moves the head half a bar
+                            // toward the sender (PlantUML: 5 px left of its
+                            // foot for a message going right).
+                            let head_x = if activated_next(&events[index + 1..], t) {
+                                to_c - dir * ACTIVATION_WIDTH / 2.0
+                            } else {
+                                to_c
+                            };
+                            self.push_head(&mut heads_items, t, head_x, top, false);
                             head_top_y[t.index()] = top + head.height;
                             pending_create[t.index()] = false;
                             created_before[t.index()] = true;
                             // The tip stops 2 px short of the head (PlantUML).
                             to_x = if goes_right {
-                                to_c - head.left - 1.0
+                                head_x - head.left - 1.0
                             } else {
-                                to_c + head.right + 1.0
+                                head_x + head.right + 1.0
                             };
                             end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
                         } else {

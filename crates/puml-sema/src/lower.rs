@@ -1005,8 +1005,13 @@ impl DiagramLowering {
             if let Some(new) = new_box.filter(|_| box_changed) {
                 self.diagram.boxes[new].participants.push(id);
             }
-            self.sequence[id.index()] = self.next_sequence;
-            self.next_sequence += 1;
+            // `create A` of a known participant leaves it where it is in the
+            // order (PlantUML draws its head in its column, probes); a
+            // declaration moves it to the end.
+            if !create {
+                self.sequence[id.index()] = self.next_sequence;
+                self.next_sequence += 1;
+            }
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 // `create A` of an existing participant still needs its
