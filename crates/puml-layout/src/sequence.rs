@@ -1208,7 +1208,21 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
-                        NotePosition::Right { of: None } => last_message.map_or(first_x, |m| m.max_x) + 5.0,
+                        NotePosition::Right { of: None } => {
+                            // Beside the message's right end; a bar open there
+                            // pushes it past the bar (PlantUML: 5 px right of it).
+                            let bar_edge = last_message
+                                .and_then(|m| {
+                                    [m.from, m.to]
+                                        .into_iter()
+                                        .flatten()
+                                        .filter_map(|p| cx(p).map(|c| (c, p)))
+                                        .max_by(|a, b| a.0.total_cmp(&b.0))
+                                })
+                                .filter(|(_, p)| !act_stack[p.index()].is_empty())
+                                .map_or(f64::NEG_INFINITY, |(c, p)| c + right_bars(p));
+                            last_message.map_or(first_x, |m| m.max_x).max(bar_edge) + 5.0
+                        }
                         NotePosition::Over { first, last } => {
                             let Some(a) = cx(*first) else { continue };
                             let b = last.and_then(cx).unwrap_or(a);
@@ -1853,7 +1867,12 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical != Some(VerticalAlign::Top))
         {
-            let (left, right) = (diagram_left, diagram_right);
+            // With nothing drawn (a legend alone), the margin is both edges.
+            let (left, right) = if diagram_left.is_finite() && diagram_right.is_finite() {
+                (diagram_left, diagram_right)
+            } else {
+                (MARGIN, MARGIN)
+            };
             let block_w = creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + 10.0;
             let (h, legend_items) = if block_w + 2.0 * LEGEND_LEFT_INSET > right - left {
                 // Wider than the diagram: PlantUML draws it 7 px in from the
@@ -1896,7 +1915,13 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Left => min_x,
                 // PlantUML centers it on the diagram (0.5 px left).
                 HorizontalAlign::Center => {
-                    footer_mid.unwrap_or((diagram_left + diagram_right) / 2.0 - 0.5) - block.width / 2.0
+                    let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
+                    let mid = footer_mid.unwrap_or(if diagram_mid.is_finite() {
+                        diagram_mid
+                    } else {
+                        content_mid
+                    });
+                    mid - block.width / 2.0
                 }
                 HorizontalAlign::Right => max_x - block.width,
             };
