@@ -891,6 +891,7 @@ impl<'a> Context<'a> {
         let mut frames_right = f64::NEG_INFINITY;
         // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut self_reach_right = f64::NEG_INFINITY;
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -1135,6 +1136,12 @@ impl<'a> Context<'a> {
                         }
                     }
                     let (mut min_x, mut max_x) = self_span(&geometry, label.width);
+                    // A loop on the right keeps its reach (the label and 7 px)
+                    // inside the canvas (PlantUML: 17.7 px from the label's
+                    // end to the canvas's for one on the last participant).
+                    if geometry.is_self && geometry.to_x >= geometry.from_x {
+                        self_reach_right = self_reach_right.max(max_x);
+                    }
                     // A group frame spans the lifelines of the participants a
                     // message joins, wherever its arrow ends (bars, tips).
                     if !geometry.is_self {
@@ -1726,6 +1733,7 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
+        body_edges.1 = body_edges.1.max(self_reach_right);
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
