@@ -1392,7 +1392,12 @@ impl<'a> Context<'a> {
                 }
                 Event::Activate { participant, color } => {
                     let start = match last_message {
-                        Some(m) if m.event_index + 1 == index || involves(&m, *participant) => m.arrow_y,
+                        Some(m)
+                            if (m.event_index + 1 == index || involves(&m, *participant))
+                                && !events[m.event_index + 1..index].iter().any(starts_a_row) =>
+                        {
+                            m.arrow_y
+                        }
                         _ => y,
                     };
                     let color = color.as_deref().and_then(parse_color);
@@ -2476,8 +2481,25 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
 /// the message then already ends at the bar.
 fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
     rest.iter()
-        .take_while(|e| !matches!(e, Event::Message(_)))
+        .take_while(|e| !matches!(e, Event::Message(_)) && !starts_a_row(e))
         .any(|e| matches!(e, Event::Activate { participant, .. } if *participant == p))
+}
+
+/// Whether an event takes room of its own between two messages (a group's
+/// header or end, a divider, a delay, a spacing, a ref): a bar activated
+/// after it starts there, not at the message before (PlantUML, corpus 225).
+fn starts_a_row(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Ref(_)
+            | Event::GroupStart(_)
+            | Event::GroupElse { .. }
+            | Event::GroupEnd
+            | Event::Divider { .. }
+            | Event::Delay { .. }
+            | Event::Space { .. }
+            | Event::NewPage { .. }
+    )
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {
