@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %).
-const PLACED_AT_LEAST: usize = 7100;
+const PLACED_AT_LEAST: usize = 7500;
 const TOLERANCE_PX: f64 = 2.0;
 
 fn texts(svg: &str) -> Vec<(String, f64, f64)> {

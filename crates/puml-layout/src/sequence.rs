@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
-use crate::font::TextMeasure;
+use crate::font::{EmbeddedMetrics, TextMeasure};
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
 use crate::theme::{MessageAlign, Sides, Theme};
@@ -57,6 +57,19 @@ const BOX_GAP_AFTER: f64 = 20.0;
 const BOX_INSET: f64 = 4.0;
 /// From a note beside a boxed participant to the box's edge (before its inset).
 const NOTE_BOX_ROOM: f64 = 5.0;
+/// A right-aligned header ends this far past the diagram's right edge.
+const HEADER_RIGHT_OVERHANG: f64 = 4.0;
+/// Between the diagram and a legend below it (or a legend on top and the heads).
+const LEGEND_GAP: f64 = 18.0;
+/// Between what is above a legend on top (header, title) and the legend.
+const LEGEND_TOP_GAP: f64 = 7.0;
+/// A legend's inset from the content's left and right edges.
+const LEGEND_LEFT_INSET: f64 = 7.0;
+const LEGEND_RIGHT_INSET: f64 = 8.0;
+/// Between the diagram (or legend) and the caption.
+const CAPTION_GAP: f64 = 7.0;
+/// From a note across wider than the heads to the first box's edge (before its inset).
+const WIDE_NOTE_BOX_ROOM: f64 = 20.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -270,7 +283,23 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                HeadMetrics::with_box_room(p.kind, block, spot, theme.participant_padding, theme.participant_margin)
+                let mut head = HeadMetrics::with_box_room(
+                    p.kind,
+                    block,
+                    spot,
+                    theme.participant_padding,
+                    theme.participant_margin,
+                );
+                // `minClassWidth` widens a narrow participant box (PlantUML:
+                // 64 px for 50, the name still 7 px in from the left).
+                if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
+                    let text = head.label.width + if head.spot.is_some() { shapes::SPOT_WIDTH } else { 0.0 };
+                    let grow = (theme.min_class_width - text).max(0.0) / 2.0;
+                    head.left += grow;
+                    head.right += grow;
+                    head.min_text_width = theme.min_class_width;
+                }
+                head
             })
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
@@ -518,7 +547,13 @@ impl<'a> Context<'a> {
                         // target's bars (each nested bar reaches 5 px further
                         // right); a sender on the left never pushes.
                         let (left, right) = if from <= to { (&m.from, &m.to) } else { (&m.to, &m.from) };
-                        let right_bar = bar_side(active(right.participant()));
+                        // From or to the diagram's left edge (`[->`, `[<-`),
+                        // PlantUML does not make room for the bar.
+                        let right_bar = if left.participant().is_none() {
+                            0.0
+                        } else {
+                            bar_side(active(right.participant()))
+                        };
                         let left_bars = if from > to {
                             left.participant().map_or(0.0, |p| {
                                 let d = depth.get(p.index()).copied().unwrap_or(0)
@@ -815,7 +850,8 @@ impl<'a> Context<'a> {
     ) -> Scene {
         let theme = &self.theme;
         let prepared = self.prepare(events);
-        let positions = self.solve_positions(events, &prepared);
+        let mut positions = self.solve_positions(events, &prepared);
+        self.enclose_notes_across(events, &prepared, &mut positions);
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
@@ -841,7 +877,8 @@ impl<'a> Context<'a> {
             let x = match header.align.unwrap_or(HorizontalAlign::Right) {
                 HorizontalAlign::Left => positions.pos[0],
                 HorizontalAlign::Center => mid_x - block.width / 2.0,
-                HorizontalAlign::Right => right - block.width,
+                // PlantUML: 4 px past the diagram's right edge.
+                HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG,
             };
             block.draw(x, 5.0, Align::Left, theme.header_color, &mut top_items);
             y = 5.0 + block.height + 6.0;
@@ -867,9 +904,12 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical == Some(VerticalAlign::Top))
         {
-            let (h, items) = self.legend_items(legend, &positions, y);
+            let n = positions.pos.len();
+            let (left, right) = (positions.pos[0], positions.pos[n.saturating_sub(1)]);
+            let top = y + LEGEND_TOP_GAP;
+            let (h, items) = self.legend_items(legend, left, right, top);
             top_items.extend(items);
-            y += h + 10.0;
+            y = top + h + LEGEND_GAP;
         }
         let has_boxes = !self.box_spans.is_empty();
         let box_title_h = self
@@ -940,6 +980,7 @@ impl<'a> Context<'a> {
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         // How far self messages' loops reach left and right (their room).
         let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut self_reach_right = f64::NEG_INFINITY;
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
         let mut last_row_top = y;
@@ -1104,15 +1145,23 @@ impl<'a> Context<'a> {
                             // PlantUML: the head's top is 4 px above the label's
                             // top, so the message line crosses its lower part.
                             let top = row_top + MESSAGE_TEXT_GAP - 4.0;
-                            self.push_head(&mut heads_items, t, to_c, top, false);
+                            // A bar opening on it moves the head half a bar
+                            // toward the sender (PlantUML: 5 px left of its
+                            // foot for a message going right).
+                            let head_x = if activated_next(&events[index + 1..], t) {
+                                to_c - dir * ACTIVATION_WIDTH / 2.0
+                            } else {
+                                to_c
+                            };
+                            self.push_head(&mut heads_items, t, head_x, top, false);
                             head_top_y[t.index()] = top + head.height;
                             pending_create[t.index()] = false;
                             created_before[t.index()] = true;
                             // The tip stops 2 px short of the head (PlantUML).
                             to_x = if goes_right {
-                                to_c - head.left - 1.0
+                                head_x - head.left - 1.0
                             } else {
-                                to_c + head.right + 1.0
+                                head_x + head.right + 1.0
                             };
                             end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
                         } else {
@@ -1155,6 +1204,9 @@ impl<'a> Context<'a> {
                             MessageAlign::Direction if goes_left => MessageAlign::Right,
                             MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
                             MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
+                            MessageAlign::Left if theme.default_text_center && !geometry.is_self => {
+                                MessageAlign::Center
+                            }
                             other => other,
                         };
                         let x = match align {
@@ -1174,9 +1226,10 @@ impl<'a> Context<'a> {
                             number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut front);
                         }
                         // `direction` moves the block but keeps its lines left-aligned.
-                        let line_align = match theme.message_align {
-                            MessageAlign::Center => Align::Center,
-                            MessageAlign::Right => Align::Right,
+                        let line_align = match (theme.message_align, align) {
+                            (MessageAlign::Direction | MessageAlign::ReverseDirection, _) => Align::Left,
+                            (_, MessageAlign::Center) => Align::Center,
+                            (_, MessageAlign::Right) => Align::Right,
                             _ => Align::Left,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
@@ -1185,6 +1238,12 @@ impl<'a> Context<'a> {
                         }
                     }
                     let (mut min_x, mut max_x) = self_span(&geometry, label.width);
+                    // A loop on the right keeps its reach (the label and 7 px)
+                    // inside the canvas (PlantUML: 17.7 px from the label's
+                    // end to the canvas's for one on the last participant).
+                    if geometry.is_self && geometry.to_x >= geometry.from_x {
+                        self_reach_right = self_reach_right.max(max_x);
+                    }
                     // A group frame spans the lifelines of the participants a
                     // message joins, wherever its arrow ends (bars, tips).
                     if !geometry.is_self {
@@ -1266,18 +1325,33 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
-                        // Beside a self message's loop, at least SELF_WIDTH + 8
-                        // from the lifeline, like the loop's room (PlantUML: 55 px
-                        // for a note after `A -> A: self`).
+                        // Beside the message's right end: for a self message's
+                        // loop at least SELF_WIDTH + 8 from the lifeline, like the
+                        // loop's room (PlantUML: 55 px for a note after
+                        // `A -> A: self`); a bar open there pushes it past the
+                        // bar (PlantUML: 5 px right of it).
                         NotePosition::Right { of: None } => {
-                            last_message.map_or(first_x, |m| {
-                                let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
-                                if is_self {
-                                    m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
-                                } else {
-                                    m.max_x
-                                }
-                            }) + 5.0
+                            let bar_edge = last_message
+                                .and_then(|m| {
+                                    [m.from, m.to]
+                                        .into_iter()
+                                        .flatten()
+                                        .filter_map(|p| cx(p).map(|c| (c, p)))
+                                        .max_by(|a, b| a.0.total_cmp(&b.0))
+                                })
+                                .filter(|(_, p)| !act_stack[p.index()].is_empty())
+                                .map_or(f64::NEG_INFINITY, |(c, p)| c + right_bars(p));
+                            last_message
+                                .map_or(first_x, |m| {
+                                    let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
+                                    if is_self {
+                                        m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
+                                    } else {
+                                        m.max_x
+                                    }
+                                })
+                                .max(bar_edge)
+                                + 5.0
                         }
                         NotePosition::Over { first, last } => {
                             let Some(a) = cx(*first) else { continue };
@@ -1329,7 +1403,14 @@ impl<'a> Context<'a> {
                             };
                             let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
+                            let note_start = front.len();
                             draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
+                            // Centered between unequal heads, it may stick out
+                            // past the first one: PlantUML does not widen the
+                            // canvas for it (probe: drawn from x = -6).
+                            if w <= heads {
+                                overhanging.push(note_start..front.len());
+                            }
                             // Wider than the heads, it gets a note's 5 px more
                             // canvas margin (PlantUML: drawn from x = 15).
                             if w > heads {
@@ -1442,7 +1523,12 @@ impl<'a> Context<'a> {
                 }
                 Event::Activate { participant, color } => {
                     let start = match last_message {
-                        Some(m) if m.event_index + 1 == index || involves(&m, *participant) => m.arrow_y,
+                        Some(m)
+                            if (m.event_index + 1 == index || involves(&m, *participant))
+                                && !events[m.event_index + 1..index].iter().any(starts_a_row) =>
+                        {
+                            m.arrow_y
+                        }
                         _ => y,
                     };
                     let color = color.as_deref().and_then(parse_color);
@@ -1809,6 +1895,7 @@ impl<'a> Context<'a> {
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
+        body_edges.1 = body_edges.1.max(self_reach_right);
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
@@ -1902,7 +1989,16 @@ impl<'a> Context<'a> {
         }
         // Bottom: legend, caption, footer.
         let mut y = bottom;
+        let mut after_legend = false;
+        let mut legend_edges: Option<(f64, f64)> = None;
+        let mut footer_mid: Option<f64> = None;
         let (_, max_x_now) = x_bounds(&items);
+        // The diagram without the header and a legend on top: what a legend
+        // below and the footer are placed against.
+        let (diagram_left, diagram_right) = {
+            let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
+            (lo.min(heads_extent.0), hi.max(heads_extent.1))
+        };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
@@ -1941,36 +2037,83 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical != Some(VerticalAlign::Top))
         {
-            let (h, legend_items) = self.legend_items(legend, &positions, y + 18.0);
+            // With nothing drawn (a legend alone), the margin is both edges.
+            let (left, right) = if diagram_left.is_finite() && diagram_right.is_finite() {
+                (diagram_left, diagram_right)
+            } else {
+                (MARGIN, MARGIN)
+            };
+            let block_w = creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + 10.0;
+            let (h, legend_items) = if block_w + 2.0 * LEGEND_LEFT_INSET > right - left {
+                // Wider than the diagram: PlantUML draws it 7 px in from the
+                // left and centers the diagram over it.
+                let dx = (block_w + 2.0 * LEGEND_LEFT_INSET - (right - left)) / 2.0 + 0.5;
+                for item in &mut items {
+                    shift_item(item, dx, 0.0);
+                }
+                legend_edges = Some((left, left + block_w + LEGEND_LEFT_INSET + LEGEND_RIGHT_INSET));
+                footer_mid = Some(left + LEGEND_LEFT_INSET + block_w / 2.0 + 0.5);
+                let wide = puml_sema::model::Legend {
+                    horizontal: Some(HorizontalAlign::Left),
+                    ..legend.clone()
+                };
+                self.legend_items(&wide, left, right, y + LEGEND_GAP)
+            } else {
+                self.legend_items(legend, left, right, y + LEGEND_GAP)
+            };
             items.extend(legend_items);
-            y += 18.0 + h;
+            y += LEGEND_GAP + h;
+            after_legend = true;
         }
+        let mut after_caption = false;
         if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
             let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
+            // PlantUML: 7 px below the diagram (or the legend).
             block.draw(
                 content_mid - block.width / 2.0,
-                y + 10.0,
+                y + CAPTION_GAP,
                 Align::Center,
                 theme.font_color,
                 &mut items,
             );
-            y += 10.0 + block.height;
+            y += CAPTION_GAP + block.height;
+            after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
             let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
                 HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => content_mid - block.width / 2.0,
+                // PlantUML centers it on the diagram (0.5 px left).
+                HorizontalAlign::Center => {
+                    let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
+                    let mid = footer_mid.unwrap_or(if diagram_mid.is_finite() {
+                        diagram_mid
+                    } else {
+                        content_mid
+                    });
+                    mid - block.width / 2.0
+                }
                 HorizontalAlign::Right => max_x - block.width,
             };
-            block.draw(x, y + 4.0, Align::Left, theme.footer_color, &mut items);
-            y += 4.0 + block.height;
+            // PlantUML: 2 px below a caption, 13 below a legend, else 4.
+            let gap = if after_caption {
+                2.0
+            } else if after_legend {
+                13.0
+            } else {
+                4.0
+            };
+            block.draw(x, y + gap, Align::Left, theme.footer_color, &mut items);
+            y += gap + block.height;
         }
         let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
+        if let Some((left, right)) = legend_edges {
+            edges = (edges.0.min(left), edges.1.max(right));
+        }
         let mut scene = finish_scene(items, &overhang, edges, y, theme.background, theme.page_margin);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
@@ -2058,6 +2201,39 @@ impl<'a> Context<'a> {
             (first.left + span.margin).max(reach(span.first).0),
             (last.right + span.margin).max(reach(span.last).1),
         )
+    }
+
+    /// A note across reaches past the first and the last lifeline (centered
+    /// between heads of unequal width, or wider than them); a box around
+    /// either end encloses it, with a note's room (PlantUML widens the first
+    /// box, corpus 154, 156). Needs the solved positions, and moves nothing:
+    /// only the boxes at the ends grow.
+    fn enclose_notes_across(&self, events: &[Event], prepared: &[Prepared], positions: &mut Positions) {
+        let n = self.slots.len();
+        let (Some(first), Some(last)) = (self.slots.first(), self.slots.last()) else {
+            return;
+        };
+        let (lo, hi) = (positions.pos[1], positions.pos[n]);
+        let heads =
+            (hi + self.heads[last.index()].right) - (lo - self.heads[first.index()].left) - 2.0 * NOTE_OVER_HEAD_INSET;
+        for (event, prep) in events.iter().zip(prepared) {
+            let (Event::Note(note), Prepared::Note(block)) = (event, prep) else {
+                continue;
+            };
+            if !matches!(note.position, NotePosition::Across) {
+                continue;
+            }
+            let w = note_size(note.shape, block).0;
+            let width = heads.max(w);
+            let x = (lo + hi) / 2.0 - width / 2.0;
+            // Wider than the heads, PlantUML keeps 24 px between the box and
+            // the note (probes with 2-4 participants: 24-26 px); else 9.
+            // The last box does not grow (corpus 153).
+            let room = if w > heads { WIDE_NOTE_BOX_ROOM } else { NOTE_BOX_ROOM };
+            if let Some(entry) = positions.self_reach.get_mut(1) {
+                entry.0 = entry.0.max(lo - x + room);
+            }
+        }
     }
 
     /// Per slot (1-based, like the positions): how far self messages (`A <- A`
@@ -2510,17 +2686,17 @@ impl<'a> Context<'a> {
         (x0, x1)
     }
 
-    fn legend_items(&self, legend: &puml_sema::model::Legend, positions: &Positions, top: f64) -> (f64, Vec<Item>) {
+    /// A legend's box between the content's `left` and `right` edges:
+    /// PlantUML keeps it 7 px in from the left, 8 px in from the right, or
+    /// centered.
+    fn legend_items(&self, legend: &puml_sema::model::Legend, left: f64, right: f64, top: f64) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
         let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
         let w = block.width + 10.0;
         let h = block.height + 10.0;
-        let n = positions.pos.len();
-        let left = positions.pos.get(1).copied().unwrap_or(0.0);
-        let right = if n >= 3 { positions.pos[n - 2] } else { left };
         let x = match legend.horizontal {
-            Some(HorizontalAlign::Left) => positions.pos[0],
-            Some(HorizontalAlign::Right) => positions.pos[n - 1] - w,
+            Some(HorizontalAlign::Left) => left + LEGEND_LEFT_INSET,
+            Some(HorizontalAlign::Right) => right - w - LEGEND_RIGHT_INSET,
             _ => (left + right) / 2.0 - w / 2.0,
         };
         out.push(Item::Begin {
@@ -2590,8 +2766,25 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
 /// the message then already ends at the bar.
 fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
     rest.iter()
-        .take_while(|e| !matches!(e, Event::Message(_)))
+        .take_while(|e| !matches!(e, Event::Message(_)) && !starts_a_row(e))
         .any(|e| matches!(e, Event::Activate { participant, .. } if *participant == p))
+}
+
+/// Whether an event takes room of its own between two messages (a group's
+/// header or end, a divider, a delay, a spacing, a ref): a bar activated
+/// after it starts there, not at the message before (PlantUML, corpus 225).
+fn starts_a_row(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Ref(_)
+            | Event::GroupStart(_)
+            | Event::GroupElse { .. }
+            | Event::GroupEnd
+            | Event::Divider { .. }
+            | Event::Delay { .. }
+            | Event::Space { .. }
+            | Event::NewPage { .. }
+    )
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {
@@ -2953,9 +3146,14 @@ fn finish_scene(
     } else {
         (min_x, max_x)
     };
+    // A text reaches its ascent above the baseline (the header's top is at
+    // 5 px, which must not count as overflowing the top margin).
     let (min_y, max_y) = items
         .iter()
-        .filter_map(item_y_range)
+        .filter_map(|item| match item {
+            Item::Text(t) => Some((t.y - EmbeddedMetrics.ascent(&t.font), t.y + t.font.size * 0.25)),
+            other => item_y_range(other),
+        })
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
             (a.min(lo), b.max(hi))
         });

@@ -131,7 +131,7 @@ const ACTOR_MIN_WIDTH: f64 = 27.0;
 
 /// Room taken by a stereotype spot (circle and gap) before the name
 /// (PlantUML 1.2026.8: the name starts 28 px further right).
-const SPOT_WIDTH: f64 = 28.0;
+pub(crate) const SPOT_WIDTH: f64 = 28.0;
 
 /// Size of a participant head and how far it reaches left/right of the lifeline.
 #[derive(Debug, Clone)]
@@ -149,6 +149,9 @@ pub struct HeadMetrics {
     pub margin: Sides,
     /// Room between a participant box and its name, (vertical, horizontal).
     pub padding: (f64, f64),
+    /// `skinparam minClassWidth`: the narrowest a participant box's name
+    /// room is (the name stays at its padding from the left edge).
+    pub min_text_width: f64,
 }
 
 impl HeadMetrics {
@@ -214,6 +217,7 @@ impl HeadMetrics {
             right,
             margin,
             padding,
+            min_text_width: 0.0,
         }
     }
 }
@@ -238,7 +242,7 @@ pub fn draw_head(
         ParticipantKind::Participant => {
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
             let (pad_y, pad_x) = head.padding;
-            let w = tw + spot_w + 2.0 * pad_x;
+            let w = (tw + spot_w).max(head.min_text_width) + 2.0 * pad_x;
             let top = top + head.margin.top;
             rect(out, cx - w / 2.0, top, w, th + 2.0 * pad_y, theme.round_corner, body);
             if let Some((letter, color)) = head.spot {
@@ -261,7 +265,7 @@ pub fn draw_head(
                 }));
             }
             head.label.draw(
-                cx - tw / 2.0 + spot_w / 2.0,
+                cx - w / 2.0 + pad_x + spot_w,
                 top + pad_y,
                 Align::Center,
                 text_color,

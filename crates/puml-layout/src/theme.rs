@@ -122,6 +122,12 @@ pub struct Theme {
     pub frame_round_corner: f64,
     pub shadowing: bool,
     pub message_align: MessageAlign,
+    /// `skinparam defaultTextAlignment center`: message labels (but not a
+    /// self message's) are centered unless `sequenceMessageAlign` says
+    /// otherwise.
+    pub default_text_center: bool,
+    /// `skinparam minClassWidth`: the narrowest name room of a participant box.
+    pub min_class_width: f64,
     pub max_message_size: Option<f64>,
     pub box_padding: f64,
     /// Room between a participant box and its name, (vertical,
@@ -203,6 +209,8 @@ impl Default for Theme {
             frame_round_corner: 0.0,
             shadowing: false,
             message_align: MessageAlign::Left,
+            default_text_center: false,
+            min_class_width: 0.0,
             max_message_size: None,
             box_padding: 0.0,
             participant_padding: (7.0, 7.0),
@@ -588,6 +596,8 @@ impl Theme {
                 }
             }
             "shadowing" => set!(self.shadowing, flag),
+            "minclasswidth" => set!(self.min_class_width, number.filter(|v| (0.0..=1000.0).contains(v))),
+            "defaulttextalignment" => self.default_text_center = value.eq_ignore_ascii_case("center"),
             "messagealign" => {
                 self.message_align = match value.to_ascii_lowercase().as_str() {
                     "center" => MessageAlign::Center,

@@ -1005,8 +1005,13 @@ impl DiagramLowering {
             if let Some(new) = new_box.filter(|_| box_changed) {
                 self.diagram.boxes[new].participants.push(id);
             }
-            self.sequence[id.index()] = self.next_sequence;
-            self.next_sequence += 1;
+            // `create A` of a known participant leaves it where it is in the
+            // order (PlantUML draws its head in its column, probes); a
+            // declaration moves it to the end.
+            if !create {
+                self.sequence[id.index()] = self.next_sequence;
+                self.next_sequence += 1;
+            }
             self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 // `create A` of an existing participant still needs its
@@ -1685,7 +1690,7 @@ impl DiagramLowering {
             Some("top") | Some("bottom") => NotePosition::Left { of: None },
             _ => return,
         };
-        let text = block_or_line_text(node);
+        let text = note_text(node);
         self.push_event(
             Event::Note(Note {
                 position,
@@ -2304,6 +2309,47 @@ fn block_or_line_text(node: &SyntaxNode) -> String {
             .join("\n"),
         None => token_text(node, TEXT).unwrap_or_default(),
     }
+}
+
+/// A note's text: like [`block_or_line_text`], but a block line keeps its
+/// trailing blanks, which PlantUML counts in the note's width (a line
+/// `abc   ` makes the note three blanks wider).
+fn note_text(node: &SyntaxNode) -> String {
+    let Some(body) = node.children().find(|n| n.kind() == BODY) else {
+        return block_or_line_text(node);
+    };
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
+        if token.kind() == NEWLINE {
+            lines.push(std::mem::take(&mut current));
+        } else {
+            current.push_str(token.text());
+        }
+    }
+    if !current.trim().is_empty() {
+        lines.push(current);
+    }
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let common = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| indent(l))
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .filter(|l| !l.trim_start().starts_with('\''))
+        .map(|l| {
+            let l = l.trim_end_matches(['\r', '\n']);
+            if l.trim().is_empty() {
+                ""
+            } else {
+                &l[common.min(indent(l))..]
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The whole line(s) of a statement including its newline, for deletions.
