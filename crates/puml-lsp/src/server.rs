@@ -5,7 +5,7 @@
 //! while the server keeps running.
 
 use crate::features;
-use crate::text::{apply_rope_change, LineTable};
+use crate::text::{apply_rope_change, rope_text, LineTable};
 use base64::Engine as _;
 use puml_ide::format::FormatOptions;
 use puml_ide::lint::LintOptions;
@@ -689,7 +689,7 @@ impl LanguageServer for Backend {
             for change in &params.content_changes {
                 apply_rope_change(&mut document.rope, change.range, &change.text);
             }
-            document.text = Arc::from(document.rope.to_string());
+            document.text = rope_text(&document.rope);
             document.version = params.text_document.version;
             host.set_file_text(document.file, document.text.clone());
         }
