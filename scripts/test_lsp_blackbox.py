@@ -417,6 +417,75 @@ async def test_rename_started_inside_an_included_file(client: LanguageClient):
     ).replace("over Pilot", "over Captain")
 
 
+async def test_rename_of_a_procedure_started_inside_its_library(client: LanguageClient):
+    # The cursor is on a procedure (then a variable) the included file
+    # defines; the diagram that calls it is found under the workspace
+    # folder. A diagram with its own `$greet` and a note's words stay.
+    folder = pathlib.Path("/tmp/puml-lsp-blackbox/library")
+    folder.mkdir(parents=True, exist_ok=True)
+    lib_text = '!procedure $greet($who)\nAlice -> $who : hello\n!endprocedure\n!$answer = "fine"\n'
+    (folder / "lib.iuml").write_text(lib_text, encoding="utf-8")
+    user_text = (
+        '@startuml\n!include lib.iuml\n$greet("Bob")\nBob --> Alice : $answer\n'
+        "note over Alice : greet stays a word\n@enduml\n"
+    )
+    (folder / "user.puml").write_text(user_text, encoding="utf-8")
+    (folder / "other.puml").write_text(
+        '@startuml\n!procedure $greet($who)\n$who -> Bob : own\n!endprocedure\n$greet("Eve")\n@enduml\n',
+        encoding="utf-8",
+    )
+    lib = (folder / "lib.iuml").as_uri()
+    user = (folder / "user.puml").as_uri()
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(
+            text_document=t.TextDocumentItem(uri=lib, language_id="puml", version=1, text=lib_text)
+        )
+    )
+    prepared = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(text_document=doc(lib), position=t.Position(0, 13))
+    )
+    assert prepared.placeholder == "$greet" and prepared.range.start == t.Position(0, 11), prepared
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(lib), position=t.Position(0, 13), new_name="wave")
+    )
+    assert set(renamed.changes) == {lib, user}, renamed
+    assert apply_edits(lib_text, renamed.changes[lib]) == lib_text.replace("$greet", "$wave")
+    assert apply_edits(user_text, renamed.changes[user]) == user_text.replace("$greet", "$wave")
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(lib), position=t.Position(3, 3), context=t.ReferenceContext(include_declaration=True)
+        )
+    )
+    assert sorted((r.uri, r.range.start.line, r.range.start.character) for r in references) == sorted(
+        [(lib, 3, 1), (user, 3, 16)]
+    ), references
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(lib), position=t.Position(3, 3), new_name="$reply")
+    )
+    assert set(renamed.changes) == {lib, user}, renamed
+    assert apply_edits(user_text, renamed.changes[user]) == user_text.replace("$answer", "$reply")
+    # An edit of the library moves its names: the next search sees it
+    # (the server reuses a search only until a document changes).
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=lib, version=2),
+            content_changes=[
+                t.TextDocumentContentChangePartial(
+                    range=t.Range(start=t.Position(0, 0), end=t.Position(0, 0)), text="' greetings\n"
+                )
+            ],
+        )
+    )
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(lib), position=t.Position(4, 3), context=t.ReferenceContext(include_declaration=True)
+        )
+    )
+    assert sorted((r.uri, r.range.start.line, r.range.start.character) for r in references) == sorted(
+        [(lib, 4, 1), (user, 3, 16)]
+    ), references
+
+
 async def test_refactors(client: LanguageClient):
     uri = "file:///tmp/puml-lsp-blackbox/refactor.puml"
     text = "@startuml\nAlice -> Bob : hi\nBob -> Alice : ok\n@enduml\n"

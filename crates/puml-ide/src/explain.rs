@@ -943,7 +943,7 @@ mod tests {
             document: Document {
                 diagrams: vec![Diagram {
                     participants,
-                    events,
+                    events: events.into(),
                     ..Diagram::default()
                 }],
             }

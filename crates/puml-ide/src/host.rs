@@ -421,12 +421,15 @@ impl Analysis {
                         .is_some_and(|first| first.eq_ignore_ascii_case(participant.kind.keyword()));
                     // The declaration: the name inside the declaring
                     // statement, else (declared in an include, or only
-                    // used) the first use in this file.
+                    // used) the first use in this file (none for a
+                    // participant only included files name: that case
+                    // answers below without a declaration here).
                     let declaration = uses
                         .iter()
                         .copied()
                         .find(|r| declared_here && statement.contains_range(*r))
-                        .unwrap_or(uses[0]);
+                        .or_else(|| uses.first().copied())
+                        .unwrap_or_default();
                     let declared = declared_here;
                     // A use in an included file counts only where the text
                     // the analysis read spells the name there.

@@ -109,6 +109,17 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// What [`Includers::preprocessor_references`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreprocessorReferences {
+    /// With its `$` (`$greet`).
+    pub name: String,
+    /// The occurrence at the cursor, in the target.
+    pub range: TextRange,
+    /// Every occurrence, `(canonical file, range)`, sorted.
+    pub occurrences: Vec<(PathBuf, TextRange)>,
+}
+
 /// Edits per file: canonical path, edits sorted by range.
 pub type FileEdits = Vec<(PathBuf, Vec<TextEdit>)>;
 
@@ -249,6 +260,52 @@ impl Includers {
             return Some((participant.code, range));
         }
         None
+    }
+
+    /// The preprocessor name (`$variable`, procedure, function) at
+    /// `offset` of the target, as the includers read it: its name, its
+    /// range in the target, and every occurrence in the including files
+    /// and every file they include (the target too), `(file, range)`
+    /// sorted, without repeats. `None` when no includer reads a name
+    /// there. An includer that defines the same name itself, before the
+    /// include, reads its own: the occurrences follow each includer's
+    /// reading, as a rename started in it would.
+    pub fn preprocessor_references(&self, offset: TextSize) -> Option<PreprocessorReferences> {
+        let analysis = self.host.analysis();
+        let mut found: Option<PreprocessorReferences> = None;
+        for (path, file, named) in &self.files {
+            let Ok(symbols) = analysis.preprocessor_symbols(*file) else {
+                continue;
+            };
+            let named_key = canonical(named);
+            let here = |(p, range): &(PathBuf, TextRange)| {
+                range.contains_inclusive(offset) && (p == named || canonical(p) == named_key)
+            };
+            let Some((symbol, range)) = symbols
+                .iter()
+                .find_map(|s| s.included_uses.iter().find(|u| here(u)).map(|(_, range)| (s, *range)))
+            else {
+                continue;
+            };
+            let entry = found.get_or_insert_with(|| PreprocessorReferences {
+                name: symbol.name.clone(),
+                range,
+                occurrences: Vec::new(),
+            });
+            if entry.name != symbol.name {
+                continue;
+            }
+            entry.occurrences.extend(symbol.uses.iter().map(|r| (path.clone(), *r)));
+            entry
+                .occurrences
+                .extend(symbol.included_uses.iter().map(|(p, r)| (canonical(p), *r)));
+        }
+        let mut found = found?;
+        found
+            .occurrences
+            .sort_by(|a, b| (&a.0, a.1.start(), a.1.end()).cmp(&(&b.0, b.1.start(), b.1.end())));
+        found.occurrences.dedup();
+        Some(found)
     }
 
     /// The text of `path` as the analyses read it (an including file, or a

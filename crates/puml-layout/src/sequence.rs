@@ -123,7 +123,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     for (start, end, title) in pages {
         let title = title.or(diagram.title.as_deref());
         scenes.push(ctx.layout_page(
-            &diagram.events[start..end],
+            &diagram.events.slice(start..end),
             title,
             &mut created_before,
             &mut activations,

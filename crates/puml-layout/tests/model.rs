@@ -49,7 +49,7 @@ fn diagram(participants: usize, events: Vec<Event>) -> Diagram {
         participants: (0..participants)
             .map(|i| participant(&format!("P{i}"), ParticipantKind::ALL[i % 8]))
             .collect(),
-        events,
+        events: events.into(),
         ..Diagram::default()
     }
 }

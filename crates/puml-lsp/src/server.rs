@@ -5,7 +5,7 @@
 //! while the server keeps running.
 
 use crate::features;
-use crate::text::{apply_rope_change, LineTable};
+use crate::text::{apply_rope_change, rope_text, LineTable};
 use base64::Engine as _;
 use puml_ide::format::FormatOptions;
 use puml_ide::lint::LintOptions;
@@ -48,6 +48,23 @@ struct State {
     /// The workspace folders (from `initialize`): where the files that
     /// include an open document are looked for.
     roots: Vec<PathBuf>,
+    /// The last search for the files that include a document (its path
+    /// and what was found), reused by the next references, prepare-rename
+    /// or rename started in the same file (the usual prepare-rename then
+    /// rename pair walks the workspace once). Dropped by every change it
+    /// may depend on: a document opened, changed or closed, the settings,
+    /// watched files.
+    includers: Option<(PathBuf, Arc<Mutex<puml_ide::includers::Includers>>)>,
+    /// Counts those changes, so that a search that overlapped one is not
+    /// kept.
+    includers_generation: u64,
+}
+
+impl State {
+    fn forget_includers(&mut self) {
+        self.includers = None;
+        self.includers_generation += 1;
+    }
 }
 
 pub struct Backend {
@@ -139,6 +156,8 @@ impl Backend {
                 tokens: HashMap::new(),
                 next_result: 0,
                 roots: Vec::new(),
+                includers: None,
+                includers_generation: 0,
             })),
             docs_url: find_docs(),
         }
@@ -180,6 +199,7 @@ impl Backend {
         }
         config.theme = state.theme.clone();
         state.host.set_config(config);
+        state.forget_includers();
     }
 
     /// Recomputes and publishes the diagnostics of `uri`, unless a newer
@@ -647,12 +667,31 @@ impl LanguageServer for Backend {
         }
     }
 
+    /// Files changed on disk (for clients that watch them): the files
+    /// open documents include are read again, and the last search for
+    /// includers is dropped (a diagram on disk may have started or stopped
+    /// including a file).
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        let uris: Vec<Uri> = match self.state.lock() {
+            Ok(mut state) => {
+                state.forget_includers();
+                state.host.refresh_included_files();
+                state.documents.keys().filter_map(|k| k.parse().ok()).collect()
+            }
+            Err(_) => return,
+        };
+        for uri in uris {
+            self.publish(uri).await;
+        }
+    }
+
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
         {
             let Ok(mut state) = self.state.lock() else {
                 return;
             };
+            state.forget_includers();
             let path = document.uri.to_file_path().map(|p| p.into_owned());
             let text: Arc<str> = Arc::from(document.text);
             let file = match state.documents.get(&key(&document.uri)) {
@@ -682,6 +721,7 @@ impl LanguageServer for Backend {
             let Ok(mut state) = self.state.lock() else {
                 return;
             };
+            state.forget_includers();
             let State { host, documents, .. } = &mut *state;
             let Some(document) = documents.get_mut(&key(&uri)) else {
                 return;
@@ -689,7 +729,7 @@ impl LanguageServer for Backend {
             for change in &params.content_changes {
                 apply_rope_change(&mut document.rope, change.range, &change.text);
             }
-            document.text = Arc::from(document.rope.to_string());
+            document.text = rope_text(&document.rope);
             document.version = params.text_document.version;
             host.set_file_text(document.file, document.text.clone());
         }
@@ -699,6 +739,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         if let Ok(mut state) = self.state.lock() {
+            state.forget_includers();
             state.tokens.remove(&key(&uri));
             if let Some(document) = state.documents.remove(&key(&uri)) {
                 state.host.remove_file(document.file);
@@ -902,6 +943,19 @@ impl LanguageServer for Backend {
                 .cloned()
                 .collect();
             locations.extend(self.included_locations(&uri, elsewhere).await?);
+            // Inside a file others include: the name as they read it, in
+            // them and in everything they include.
+            if let Some((name, _, found)) = self.preprocessor_in_includers(&uri, position.position).await? {
+                let definition_here = (symbol.definition_file.is_none())
+                    .then(|| Location::new(uri.clone(), table.range(symbol.definition)));
+                let mut seen: std::collections::HashSet<Location> = locations.iter().cloned().collect();
+                for location in found {
+                    let hidden = !params.context.include_declaration && Some(&location) == definition_here.as_ref();
+                    if name == symbol.name && !hidden && seen.insert(location.clone()) {
+                        locations.push(location);
+                    }
+                }
+            }
             return Ok(Some(locations));
         }
         let local = self.participant_at(&uri, position.position).await?;
@@ -921,7 +975,15 @@ impl LanguageServer for Backend {
         let here = uri.clone();
         let elsewhere = self
             .with_includers(&uri, position.position, move |includers, offset, text| {
-                let found = includers.participant_references(offset);
+                let mut found = includers.participant_references(offset);
+                if found.is_empty() {
+                    // A `$variable` or procedure this file uses but only
+                    // its includers define.
+                    found = includers
+                        .preprocessor_references(offset)
+                        .map(|p| p.occurrences)
+                        .unwrap_or_default();
+                }
                 Backend::includer_locations(&here, text, includers, &found)
             })
             .await?
@@ -998,8 +1060,15 @@ impl LanguageServer for Backend {
             let uri = params.text_document.uri.clone();
             let found = self
                 .with_includers(&uri, params.position, |includers, offset, text| {
-                    let (_, range) = includers.participant_name_at(offset)?;
                     let table = LineTable::new(text);
+                    let Some((_, range)) = includers.participant_name_at(offset) else {
+                        // A `$variable` or procedure its includers define.
+                        let found = includers.preprocessor_references(offset)?;
+                        return Some(PrepareRenameResponse::RangeWithPlaceholder {
+                            range: table.range(found.range),
+                            placeholder: found.name,
+                        });
+                    };
                     Some(PrepareRenameResponse::RangeWithPlaceholder {
                         range: table.range(range),
                         placeholder: text
@@ -1056,6 +1125,17 @@ impl LanguageServer for Backend {
                     .or_default()
                     .push(TextEdit::new(location.range, new_name.clone()));
             }
+            // Inside a file others include (a library of procedures and
+            // variables): the name in them and everything they include.
+            if let Some((name, _, found)) = self.preprocessor_in_includers(&uri, position.position).await? {
+                if name == symbol.name {
+                    for (target, edits) in Backend::renamed_at(found, &new_name) {
+                        // The includers' edits win for every file they
+                        // reach (they read each of those files whole).
+                        changes.insert(target, edits);
+                    }
+                }
+            }
             return Ok(Some(edit));
         }
         // Inside a file others include: the rename as each of them reads
@@ -1097,7 +1177,27 @@ impl LanguageServer for Backend {
                     changes: Some(changes),
                     ..WorkspaceEdit::default()
                 })),
-                None => Err(Error::invalid_params("there is no participant to rename here")),
+                None => match self.preprocessor_in_includers(&uri, position.position).await? {
+                    // A `$variable` or procedure this file uses but only
+                    // its includers define.
+                    Some((_, _, found)) => {
+                        let new_name = if params.new_name.starts_with('$') {
+                            params.new_name.clone()
+                        } else {
+                            format!("${}", params.new_name)
+                        };
+                        if !puml_ide::symbols::is_valid_name(&new_name) {
+                            return Err(Error::invalid_params(format!(
+                                "`{new_name}` is not a preprocessor name: `$` then a letter or `_`, then letters, digits or `_`"
+                            )));
+                        }
+                        Ok(Some(WorkspaceEdit {
+                            changes: Some(Backend::renamed_at(found, &new_name)),
+                            ..WorkspaceEdit::default()
+                        }))
+                    }
+                    None => Err(Error::invalid_params("there is no participant to rename here")),
+                },
             };
         };
         let snapshot = self.snapshot(&uri)?;
@@ -1400,8 +1500,13 @@ impl Backend {
         let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
             return Ok(None);
         };
-        let (config, open, roots, text) = {
+        let (config, open, roots, text, cached, generation) = {
             let state = self.lock()?;
+            let cached = state
+                .includers
+                .as_ref()
+                .filter(|(target, _)| *target == path)
+                .map(|(_, found)| found.clone());
             let text = state
                 .documents
                 .get(&key(uri))
@@ -1419,11 +1524,29 @@ impl Backend {
             let mut roots = state.roots.clone();
             roots.extend(config.include_root.clone());
             roots.dedup();
-            (config, open, roots, text)
+            (config, open, roots, text, cached, state.includers_generation)
         };
         let offset = puml_syntax::TextSize::from(LineTable::new(&text).offset(position) as u32);
+        let state = self.state.clone();
         blocking(move || {
-            let found = puml_ide::includers::Includers::find(config, &open, &roots, &path);
+            let found = match cached {
+                Some(found) => found,
+                None => {
+                    let found = Arc::new(Mutex::new(puml_ide::includers::Includers::find(
+                        config, &open, &roots, &path,
+                    )));
+                    if let Ok(mut state) = state.lock() {
+                        // Kept only when nothing changed during the search.
+                        if state.includers_generation == generation {
+                            state.includers = Some((path, found.clone()));
+                        }
+                    }
+                    found
+                }
+            };
+            // A panic in an earlier answer poisons the lock; the search itself
+            // is read-only, so what it found is still whole.
+            let found = found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             Ok(Some(answer(&found, offset, &text)))
         })
         .await
@@ -1468,6 +1591,38 @@ impl Backend {
             locations.push(location);
         }
         locations
+    }
+
+    /// The preprocessor name (`$variable`, procedure, function) at
+    /// `position` as the files that include `uri`'s document read it: its
+    /// name, its range here, and its occurrences in them and in everything
+    /// they include (this document too).
+    async fn preprocessor_in_includers(
+        &self,
+        uri: &Uri,
+        position: Position,
+    ) -> Result<Option<(String, Range, Vec<Location>)>> {
+        let here = uri.clone();
+        let found = self
+            .with_includers(uri, position, move |includers, offset, text| {
+                let found = includers.preprocessor_references(offset)?;
+                let locations = Backend::includer_locations(&here, text, includers, &found.occurrences);
+                Some((found.name, LineTable::new(text).range(found.range), locations))
+            })
+            .await?;
+        Ok(found.flatten())
+    }
+
+    /// Each location replaced by `new_text`, grouped by file.
+    fn renamed_at(locations: Vec<Location>, new_text: &str) -> HashMap<Uri, Vec<TextEdit>> {
+        let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+        for location in locations {
+            changes
+                .entry(location.uri)
+                .or_default()
+                .push(TextEdit::new(location.range, new_text.to_string()));
+        }
+        changes
     }
 
     /// The preprocessor symbol (`$variable`, procedure, function) at `position`.

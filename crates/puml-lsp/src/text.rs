@@ -85,6 +85,15 @@ pub fn apply_rope_change(rope: &mut ropey::Rope, range: Option<Range>, new_text:
     }
 }
 
+/// The rope's text as one shared string, sized once and filled chunk by
+/// chunk (`to_string` goes through the formatter and grows the string as
+/// it goes: a tenth of a label edit's cost in a 5,000-line file).
+pub fn rope_text(rope: &ropey::Rope) -> std::sync::Arc<str> {
+    let mut text = String::with_capacity(rope.len_bytes());
+    rope.chunks().for_each(|chunk| text.push_str(chunk));
+    std::sync::Arc::from(text)
+}
+
 /// The char index of `position` in `rope`.
 fn rope_char(rope: &ropey::Rope, position: Position) -> usize {
     let line_index = position.line as usize;
@@ -192,6 +201,7 @@ mod tests {
                 let mut rope = ropey::Rope::from_str(text);
                 apply_rope_change(&mut rope, Some(Range::new(start, end)), insert);
                 assert_eq!(rope.to_string(), expected, "{text:?} {start:?}..{end:?} <- {insert:?}");
+                assert_eq!(&*rope_text(&rope), expected);
             }
         }
     }

@@ -227,6 +227,33 @@ fn describe_included(path: &Path) -> String {
             writeln!(out, "rename: nothing here").ok();
         }
     }
+    // A `$variable` or procedure the target defines or uses, as the
+    // includers read it, and its rename to `$renamed` everywhere it occurs.
+    match includers.preprocessor_references(offset) {
+        Some(found) => {
+            writeln!(out, "preprocessor {} at {}", found.name, at(&target, found.range)).ok();
+            let references: Vec<String> = found.occurrences.iter().map(|(p, r)| at(p, *r)).collect();
+            writeln!(out, "preprocessor references {}", references.join(", ")).ok();
+            let mut files: Vec<(PathBuf, Vec<puml_syntax::TextEdit>)> = Vec::new();
+            for (p, range) in &found.occurrences {
+                let edit = puml_syntax::TextEdit {
+                    range: *range,
+                    new_text: "$renamed".to_string(),
+                };
+                match files.iter_mut().find(|(q, _)| q == p) {
+                    Some((_, edits)) => edits.push(edit),
+                    None => files.push((p.clone(), vec![edit])),
+                }
+            }
+            for (p, edits) in files {
+                let renamed = puml_syntax::apply_edits(&text_of(&p).unwrap_or_default(), &edits).0;
+                writeln!(out, "preprocessor renamed {} {:?}", name(&p), renamed).ok();
+            }
+        }
+        None => {
+            writeln!(out, "preprocessor: none").ok();
+        }
+    }
     out
 }
 

@@ -139,7 +139,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
             color: Some(text(seed + 2)),
             participants: vec![id(0), id(1)],
         }],
-        events,
+        events: events.into(),
         title: Some(text(seed + 2)),
         header: Some(Decoration {
             text: text(seed + 3),

@@ -39,7 +39,7 @@ pub struct Diagram {
     /// In display order (after `order N` is applied, stable otherwise).
     pub participants: Vec<Participant>,
     pub boxes: Vec<ParticipantBox>,
-    pub events: Vec<Event>,
+    pub events: Events,
     pub title: Option<String>,
     pub header: Option<Decoration>,
     pub footer: Option<Decoration>,
@@ -113,6 +113,350 @@ impl Diagram {
             Event::Message(m) => Some(m),
             _ => None,
         })
+    }
+}
+
+/// A diagram's events, in order: a list of pieces, each a range of a shared
+/// vector, so that a copy of the model shares the events instead of
+/// copying them. Lowering builds one piece (a plain vector, which layout
+/// reads as one slice); changing an event after the model was copied (a
+/// label edit) copies only that event into a piece of its own, so a label
+/// edit in a 5,000-event diagram copies one event rather than 5,000, and
+/// freeing the old model frees one. Read it like a slice: `len`, `iter`,
+/// `get`, `events[i]`, `for event in &events`; [`Events::slice`] gives a
+/// contiguous run (borrowed when it lies in one piece).
+#[derive(Clone, Default)]
+pub struct Events {
+    pieces: Vec<Piece>,
+    len: usize,
+}
+
+/// A run of [`Events`] (opaque; named by [`EventsIterMut`]).
+#[derive(Clone)]
+pub struct Piece {
+    shared: Arc<Vec<Event>>,
+    start: usize,
+    end: usize,
+}
+
+impl Piece {
+    fn events(&self) -> &[Event] {
+        &self.shared[self.start..self.end]
+    }
+    /// This piece's events, copied out of the shared vector first when
+    /// another model holds it too.
+    fn events_mut(&mut self) -> &mut [Event] {
+        if Arc::get_mut(&mut self.shared).is_none() {
+            self.shared = Arc::new(self.events().to_vec());
+            self.end -= self.start;
+            self.start = 0;
+        }
+        let (start, end) = (self.start, self.end);
+        match Arc::get_mut(&mut self.shared) {
+            Some(events) => &mut events[start..end],
+            None => &mut [],
+        }
+    }
+}
+
+impl Events {
+    /// Past this many pieces (many different events edited since the last
+    /// full lowering) the pieces are joined into one again: a copy of the
+    /// whole list, once per this many edits.
+    const MAX_PIECES: usize = 64;
+
+    pub fn new() -> Events {
+        Events::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, event: Event) {
+        self.len += 1;
+        if let Some(last) = self.pieces.last_mut() {
+            let end = last.end;
+            if let Some(events) = Arc::get_mut(&mut last.shared) {
+                if events.len() == end {
+                    events.push(event);
+                    last.end += 1;
+                    return;
+                }
+            }
+        }
+        self.pieces.push(Piece {
+            shared: Arc::new(vec![event]),
+            start: 0,
+            end: 1,
+        });
+    }
+
+    pub fn iter(&self) -> EventsIter<'_> {
+        EventsIter {
+            pieces: self.pieces.iter(),
+            front: [].iter(),
+            back: [].iter(),
+            remaining: self.len,
+        }
+    }
+
+    /// Every event, mutably (each shared piece is copied first).
+    pub fn iter_mut(&mut self) -> EventsIterMut<'_> {
+        self.pieces.iter_mut().flat_map(Piece::events_mut)
+    }
+
+    /// The piece holding event `index`, and the index within the piece.
+    fn locate(&self, index: usize) -> Option<(usize, usize)> {
+        if index >= self.len {
+            return None;
+        }
+        let mut first = 0;
+        for (piece_index, piece) in self.pieces.iter().enumerate() {
+            let len = piece.end - piece.start;
+            if index < first + len {
+                return Some((piece_index, index - first));
+            }
+            first += len;
+        }
+        None
+    }
+
+    pub fn get(&self, index: usize) -> Option<&Event> {
+        let (piece, at) = self.locate(index)?;
+        self.pieces[piece].events().get(at)
+    }
+
+    pub fn first(&self) -> Option<&Event> {
+        self.get(0)
+    }
+
+    pub fn last(&self) -> Option<&Event> {
+        self.pieces.last()?.events().last()
+    }
+
+    /// Event `index`, mutably. When its piece is shared with another model,
+    /// only this event is copied: it becomes a piece of its own between
+    /// the two halves of the shared one.
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut Event> {
+        let (mut piece, mut at) = self.locate(index)?;
+        let whole = &mut self.pieces[piece];
+        if whole.end - whole.start > 1 && Arc::get_mut(&mut whole.shared).is_none() {
+            let whole = whole.clone();
+            let mut replacement = Vec::with_capacity(3);
+            if at > 0 {
+                replacement.push(Piece {
+                    end: whole.start + at,
+                    ..whole.clone()
+                });
+            }
+            replacement.push(Piece {
+                shared: Arc::new(vec![whole.events()[at].clone()]),
+                start: 0,
+                end: 1,
+            });
+            if whole.start + at + 1 < whole.end {
+                replacement.push(Piece {
+                    start: whole.start + at + 1,
+                    ..whole
+                });
+            }
+            self.pieces.splice(piece..piece + 1, replacement);
+            piece += usize::from(at > 0);
+            at = 0;
+            if self.pieces.len() > Events::MAX_PIECES {
+                self.join();
+                (piece, at) = self.locate(index)?;
+            }
+        }
+        self.pieces[piece].events_mut().get_mut(at)
+    }
+
+    /// All pieces joined into one vector of their own.
+    fn join(&mut self) {
+        let events: Vec<Event> = self.iter().cloned().collect();
+        *self = Events::from(events);
+    }
+
+    /// Events `range`, contiguous: borrowed when they lie in one piece
+    /// (always, for a model no edit patched), else copied.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, [Event]> {
+        use std::borrow::Cow;
+        if range.start >= range.end {
+            return Cow::Borrowed(&[]);
+        }
+        if let Some((piece, at)) = self.locate(range.start) {
+            let events = self.pieces[piece].events();
+            if let Some(run) = events.get(at..at + (range.end - range.start)) {
+                return Cow::Borrowed(run);
+            }
+        }
+        Cow::Owned(
+            self.iter()
+                .skip(range.start)
+                .take(range.end - range.start)
+                .cloned()
+                .collect(),
+        )
+    }
+}
+
+/// The iterator of [`Events::iter`].
+#[derive(Clone)]
+pub struct EventsIter<'a> {
+    pieces: std::slice::Iter<'a, Piece>,
+    front: std::slice::Iter<'a, Event>,
+    back: std::slice::Iter<'a, Event>,
+    remaining: usize,
+}
+
+impl<'a> Iterator for EventsIter<'a> {
+    type Item = &'a Event;
+
+    fn next(&mut self) -> Option<&'a Event> {
+        loop {
+            if let Some(event) = self.front.next() {
+                self.remaining -= 1;
+                return Some(event);
+            }
+            match self.pieces.next() {
+                Some(piece) => self.front = piece.events().iter(),
+                None => {
+                    let event = self.back.next()?;
+                    self.remaining -= 1;
+                    return Some(event);
+                }
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl DoubleEndedIterator for EventsIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(event) = self.back.next_back() {
+                self.remaining -= 1;
+                return Some(event);
+            }
+            match self.pieces.next_back() {
+                Some(piece) => self.back = piece.events().iter(),
+                None => {
+                    let event = self.front.next_back()?;
+                    self.remaining -= 1;
+                    return Some(event);
+                }
+            }
+        }
+    }
+}
+
+impl ExactSizeIterator for EventsIter<'_> {}
+
+impl<'a> IntoIterator for &'a Events {
+    type Item = &'a Event;
+    type IntoIter = EventsIter<'a>;
+    fn into_iter(self) -> EventsIter<'a> {
+        self.iter()
+    }
+}
+
+/// The iterator of [`Events::iter_mut`].
+pub type EventsIterMut<'a> =
+    std::iter::FlatMap<std::slice::IterMut<'a, Piece>, &'a mut [Event], fn(&'a mut Piece) -> &'a mut [Event]>;
+
+impl<'a> IntoIterator for &'a mut Events {
+    type Item = &'a mut Event;
+    type IntoIter = EventsIterMut<'a>;
+    fn into_iter(self) -> EventsIterMut<'a> {
+        self.iter_mut()
+    }
+}
+
+impl std::ops::Index<usize> for Events {
+    type Output = Event;
+    fn index(&self, index: usize) -> &Event {
+        match self.get(index) {
+            Some(event) => event,
+            None => panic!("event index {index} out of range for {} events", self.len),
+        }
+    }
+}
+
+impl From<Vec<Event>> for Events {
+    fn from(events: Vec<Event>) -> Events {
+        let len = events.len();
+        Events {
+            pieces: if len == 0 {
+                Vec::new()
+            } else {
+                vec![Piece {
+                    shared: Arc::new(events),
+                    start: 0,
+                    end: len,
+                }]
+            },
+            len,
+        }
+    }
+}
+
+impl FromIterator<Event> for Events {
+    fn from_iter<I: IntoIterator<Item = Event>>(iter: I) -> Events {
+        Events::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl Extend<Event> for Events {
+    fn extend<I: IntoIterator<Item = Event>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|event| self.push(event));
+    }
+}
+
+/// Equal when the events are: pieces shared by both lists are equal
+/// without a look (a label edit's model against the one it came from
+/// compares one event, not 5,000).
+impl PartialEq for Events {
+    fn eq(&self, other: &Events) -> bool {
+        if self.len != other.len {
+            return false;
+        }
+        let same_cut = self.pieces.len() == other.pieces.len()
+            && self
+                .pieces
+                .iter()
+                .zip(&other.pieces)
+                .all(|(a, b)| a.end - a.start == b.end - b.start);
+        if same_cut {
+            return self
+                .pieces
+                .iter()
+                .zip(&other.pieces)
+                .all(|(a, b)| (Arc::ptr_eq(&a.shared, &b.shared) && a.start == b.start) || a.events() == b.events());
+        }
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Events {}
+
+impl std::fmt::Debug for Events {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl Serialize for Events {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
     }
 }
 
@@ -669,4 +1013,80 @@ pub struct DiagramSourceMap {
     /// (empty otherwise): the uses written in included files, each with
     /// the file (as the preprocessor names it) and its range there.
     pub included_participant_uses: Vec<Vec<(String, TextRange)>>,
+}
+
+#[cfg(test)]
+mod events_tests {
+    use super::{Event, Events};
+
+    fn divider(i: usize) -> Event {
+        Event::Divider {
+            text: i.to_string(),
+            spaced: false,
+        }
+    }
+
+    fn texts(events: &Events) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| match e {
+                Event::Divider { text, .. } => text.clone(),
+                _ => String::new(),
+            })
+            .collect()
+    }
+
+    /// Editing copies of a list one event at a time (as label edits do)
+    /// reads like editing a vector, leaves the copies alone, and keeps the
+    /// pieces bounded.
+    #[test]
+    fn edits_of_shared_lists_read_like_a_vector() {
+        let original: Events = (0..300).map(divider).collect();
+        let mut expected: Vec<String> = texts(&original);
+        let mut current = original.clone();
+        let mut state = 7u64;
+        for round in 0..200 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let index = (state >> 33) as usize % 300;
+            let previous = current.clone();
+            let previous_texts = texts(&previous);
+            if let Some(Event::Divider { text, .. }) = current.get_mut(index) {
+                *text = format!("edit {round}");
+            }
+            expected[index] = format!("edit {round}");
+            assert_eq!(texts(&current), expected);
+            assert_eq!(texts(&previous), previous_texts, "the copy is untouched");
+            assert_ne!(current, previous);
+            assert!(current.pieces.len() <= Events::MAX_PIECES);
+            assert_eq!(current.len(), 300);
+            let backwards: Vec<String> = texts(&current).into_iter().rev().collect();
+            let rev: Vec<String> = current
+                .iter()
+                .rev()
+                .map(|e| match e {
+                    Event::Divider { text, .. } => text.clone(),
+                    _ => String::new(),
+                })
+                .collect();
+            assert_eq!(rev, backwards);
+            let slice = current.slice(100..200);
+            assert_eq!(slice.len(), 100);
+            assert_eq!(slice[0], current[100]);
+            assert_eq!(current.iter().len(), 300);
+        }
+        assert_eq!(texts(&original), (0..300).map(|i| i.to_string()).collect::<Vec<_>>());
+        let joined: Events = current.iter().cloned().collect();
+        assert_eq!(joined, current);
+        assert!(current.get(300).is_none());
+        assert_eq!(current.last(), current.get(299));
+    }
+
+    #[test]
+    fn a_fresh_list_is_one_slice() {
+        let events: Events = (0..10).map(divider).collect();
+        assert!(matches!(events.slice(0..10), std::borrow::Cow::Borrowed(_)));
+        assert!(Events::new().slice(0..0).is_empty());
+    }
 }

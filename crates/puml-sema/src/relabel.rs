@@ -74,17 +74,26 @@ pub fn reanalyze_label_edit(old_parse: &Parse, old: &Analysis, new_parse: &Parse
     let document = std::sync::Arc::make_mut(&mut new.document);
     let mut relabeled = 0;
     for (diagram, map) in document.diagrams.iter_mut().zip(&new.source_map.diagrams) {
-        for (event, range) in diagram.events.iter_mut().zip(&map.events) {
-            if !old_range.contains(range.start()) {
-                continue;
-            }
-            match event {
-                Event::Message(message) if *message.label == *old_label.text => {
-                    message.label = new_label.text.into();
-                    relabeled += 1;
+        // The events the statement made, found through the source map; the
+        // event list itself is shared with the old model (see
+        // `model::Events`), and only the relabeled message is copied.
+        for (index, _) in map
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, range)| old_range.contains(range.start()))
+        {
+            match diagram.events.get(index) {
+                Some(Event::Message(message)) if *message.label == *old_label.text => {
+                    if let Some(Event::Message(message)) = diagram.events.get_mut(index) {
+                        message.label = new_label.text.into();
+                        relabeled += 1;
+                    }
                 }
                 // Events that carry no text of the statement.
-                Event::Create { .. } | Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. } => {}
+                Some(
+                    Event::Create { .. } | Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. },
+                ) => {}
                 _ => return None,
             }
         }

@@ -25,6 +25,9 @@ pub struct Parse {
     green: GreenNode,
     errors: Vec<Diagnostic>,
     reparsable: bool,
+    /// How a re-parse made this tree from the previous one (equality and
+    /// hashing ignore it: it describes the way, not the value).
+    derivation: parser::incremental::Derivation,
 }
 
 impl Parse {
@@ -50,6 +53,7 @@ impl Parse {
             green: &self.green,
             errors: &self.errors,
             reparsable: self.reparsable,
+            derivation: &self.derivation,
         };
         Parse::from(parser::incremental::reparse(old, old_text, new_text))
     }
@@ -62,7 +66,7 @@ impl Parse {
         &'a self,
         new: &'a Parse,
     ) -> Option<(ast::GreenStatement<'a>, ast::GreenStatement<'a>)> {
-        parser::incremental::replaced_statement(&self.green, &new.green)
+        parser::incremental::replaced_statement(&self.green, &new.green, &new.derivation)
     }
 }
 
@@ -72,6 +76,7 @@ impl From<parser::ParsedText> for Parse {
             green: parsed.green,
             errors: parsed.errors,
             reparsable: parsed.reparsable,
+            derivation: parsed.derivation,
         }
     }
 }

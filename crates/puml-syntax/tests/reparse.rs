@@ -163,6 +163,37 @@ fn typing_a_label_reuses_the_tree() {
     }
 }
 
+/// After an edit past the lines that decide a block's kind, the re-parse
+/// trusts that decision; an edit of those lines must still decide again
+/// (here it turns the block into an activity diagram).
+#[test]
+fn an_edit_of_the_deciding_lines_decides_the_kind_again() {
+    let mut text = String::from("@startuml\n' comment\nA -> B : first\n");
+    for i in 0..100 {
+        text.push_str(&format!("B -> A : message {i}\n"));
+    }
+    text.push_str("@enduml\n");
+    let mut current = parse(&text);
+    let at = text.find("message 50").unwrap() + "message 50".len();
+    for _ in 0..2 {
+        let mut next = text.clone();
+        next.insert(at, 'x');
+        let (reparsed, fast) = reparse_counted(&current, &text, &next);
+        assert!(fast);
+        assert_eq!(reparsed, parse(&next));
+        text = next;
+        current = reparsed;
+    }
+    // `A -> B : first` decides; `:A -> B : first` (an activity action
+    // line now) flips the block, which only a full parse reads.
+    let at = text.find("A -> B : first").unwrap();
+    let mut next = text.clone();
+    next.insert(at, ':');
+    let (reparsed, fast) = reparse_counted(&current, &text, &next);
+    assert!(!fast);
+    assert_eq!(reparsed, parse(&next));
+}
+
 #[test]
 fn edits_that_change_structure_fall_back() {
     let text = "@startuml\nnote left of A\nx\nA -> B : hi\n@enduml\n";

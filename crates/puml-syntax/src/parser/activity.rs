@@ -176,9 +176,17 @@ pub(crate) fn text_kind_decision(text: &str, complete: bool) -> Option<bool> {
 }
 
 pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
+    kind_decision_with_extent(diagram_text).0
+}
+
+/// [`text_is_activity`], with the length of the text's prefix the decision
+/// read (ending at a line end, or the whole text): a text that starts with
+/// the same prefix is decided the same way. The incremental re-parse uses
+/// it to skip the decision for an edit past that prefix.
+pub(crate) fn kind_decision_with_extent(diagram_text: &str) -> (bool, usize) {
     // The kind is almost always decided within the first lines, and this
-    // runs twice per keystroke on the incremental path: split only a
-    // growing prefix of the text into lines rather than all of it.
+    // runs on every keystroke that edits inside the decided prefix: split
+    // only a growing prefix of the text into lines rather than all of it.
     let mut prefix_len = 4096;
     loop {
         let whole = prefix_len >= diagram_text.len();
@@ -206,9 +214,19 @@ pub(crate) fn text_is_activity(diagram_text: &str) -> bool {
         {
             parser.pos = 1;
         }
-        match parser.block_kind_decision(whole) {
-            Some(is_activity) => return is_activity,
-            None if whole => return false,
+        let (decision, lines_read) = parser.block_kind_decision_reading(whole);
+        // The lines read, and the one after them for good measure (a line
+        // is never joined with the next unless it ends in a backslash, but
+        // the margin costs nothing).
+        let extent = |lines_read: usize| {
+            parser
+                .lines
+                .get(lines_read)
+                .map_or(diagram_text.len(), |l| l.start + l.content.len() + l.newline.len())
+        };
+        match decision {
+            Some(is_activity) => return (is_activity, extent(lines_read)),
+            None if whole => return (false, diagram_text.len()),
             None => prefix_len = prefix_len.saturating_mul(4),
         }
     }
@@ -324,12 +342,21 @@ impl<'a> Parser<'a> {
     /// block comment or, when the lines are only a prefix of the text
     /// (`complete` false), a block whose end is not among them).
     pub(crate) fn block_kind_decision(&self, complete: bool) -> Option<bool> {
+        self.block_kind_decision_reading(complete).0
+    }
+
+    /// [`Parser::block_kind_decision`], with how many of `self.lines` it
+    /// read (an index one past the furthest line it looked at).
+    pub(crate) fn block_kind_decision_reading(&self, complete: bool) -> (Option<bool>, usize) {
         let mut idx = self.pos;
+        let mut read = idx;
+        let note = |idx: usize, read: &mut usize| *read = (*read).max((idx + 1).min(self.lines.len()));
         while idx < self.lines.len() {
+            note(idx, &mut read);
             let content = self.lines[idx].content;
             let trimmed = content.trim();
             if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
-                return Some(false);
+                return (Some(false), read);
             }
             if let Some(after) = trimmed.strip_prefix("/'") {
                 // Skip to the line that closes the comment.
@@ -338,16 +365,17 @@ impl<'a> Parser<'a> {
                     while idx < self.lines.len() && !self.lines[idx].content.contains("'/") {
                         idx += 1;
                     }
+                    note(idx, &mut read);
                     if idx >= self.lines.len() {
-                        return None;
+                        return (None, self.lines.len());
                     }
                 }
                 idx += 1;
                 continue;
             }
             match line_class(content) {
-                LineClass::Activity => return Some(true),
-                LineClass::Sequence => return Some(false),
+                LineClass::Activity => return (Some(true), read),
+                LineClass::Sequence => return (Some(false), read),
                 LineClass::Neutral => {}
             }
             if let Some(is_end) = block_end_of(trimmed) {
@@ -360,17 +388,18 @@ impl<'a> Parser<'a> {
                     }
                     idx += 1;
                 }
+                note(idx, &mut read);
                 if idx >= self.lines.len() {
                     if !complete {
                         // The end may lie past the prefix.
-                        return None;
+                        return (None, self.lines.len());
                     }
                     idx = start;
                 }
             }
             idx += 1;
         }
-        None
+        (None, self.lines.len())
     }
 
     /// One statement of an activity diagram, starting at `self.pos`.

@@ -19,6 +19,36 @@ pub(crate) struct OldParse<'a> {
     pub(crate) green: &'a GreenNode,
     pub(crate) errors: &'a [Diagnostic],
     pub(crate) reparsable: bool,
+    pub(crate) derivation: &'a Derivation,
+}
+
+/// What the one-statement re-parse knows about how it made a tree from the
+/// previous one, kept with the tree for the next edit and for
+/// [`replaced_statement`]. Not part of the parse's value: equality and
+/// hashing ignore it (a re-parse equals a full parse).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Derivation {
+    /// The tree this one was made from, and the statement replaced in it:
+    /// the diagram's index among the root's children, the statement's
+    /// among the diagram's, and the statement's start. Holding the old
+    /// root keeps alive only what the new tree does not share with it.
+    replaced: Option<(GreenNode, usize, usize, TextSize)>,
+    /// The diagram (by index) the edit was in, and how long a prefix of its
+    /// text decided that it is read as a sequence diagram: a later edit
+    /// past that prefix cannot change the kind, so it is not decided again.
+    sequence_decided_by: Option<(usize, usize)>,
+}
+
+impl PartialEq for Derivation {
+    fn eq(&self, _: &Derivation) -> bool {
+        true
+    }
+}
+
+impl Eq for Derivation {}
+
+impl std::hash::Hash for Derivation {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 thread_local! {
@@ -85,11 +115,20 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     }
     let diagram_start_offset = usize::from(diagram_start);
     let diagram_end = diagram_start_offset + usize::from(diagram.text_len());
-    let old_diagram = old_text.get(diagram_start_offset..diagram_end)?;
-    let new_diagram = new_text.get(diagram_start_offset..(diagram_end as i64 + delta) as usize)?;
-    if !stays_sequence(old_diagram) || !stays_sequence(new_diagram) {
-        return None;
-    }
+    // Both texts agree before `start`: when an earlier edit of this diagram
+    // found its kind decided by a prefix that ends before it, both are
+    // sequence diagrams and that prefix still decides.
+    let sequence_decided_by = match old.derivation.sequence_decided_by {
+        Some((index, decided_by)) if index == diagram_index && diagram_start_offset + decided_by <= start => decided_by,
+        _ => {
+            let old_diagram = old_text.get(diagram_start_offset..diagram_end)?;
+            let new_diagram = new_text.get(diagram_start_offset..(diagram_end as i64 + delta) as usize)?;
+            match (sequence_decided_by(old_diagram), sequence_decided_by(new_diagram)) {
+                (Some(_), Some(decided_by)) => decided_by,
+                _ => return None,
+            }
+        }
+    };
 
     let (node, mut line_errors) = parse_one_statement(new_line)?;
     if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
@@ -137,6 +176,15 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     errors.append(&mut line_errors);
     errors.sort_by_key(|d| (d.range.start(), d.range.end()));
     Some(ParsedText {
+        derivation: Derivation {
+            replaced: Some((
+                old.green.clone(),
+                diagram_index,
+                statement_index,
+                TextSize::from(statement_start as u32),
+            )),
+            sequence_decided_by: Some((diagram_index, sequence_decided_by)),
+        },
         green,
         errors,
         reparsable: true,
@@ -182,11 +230,14 @@ fn single_line_statement_text(content: &str) -> bool {
 
 /// Whether a diagram's text is read as a sequence diagram, the only kind
 /// whose statements are re-parsed alone: an activity block is always parsed
-/// whole (its actions and notes span lines), and an edit anywhere may flip
-/// a block's kind, so the kind is decided again, by the parser's own rule,
-/// before and after.
-fn stays_sequence(diagram_text: &str) -> bool {
-    !super::activity::text_is_activity(diagram_text)
+/// whole (its actions and notes span lines), and an edit may flip a block's
+/// kind, so the kind is decided again, by the parser's own rule, before and
+/// after. `Some` with the length of the prefix that decided it.
+fn sequence_decided_by(diagram_text: &str) -> Option<usize> {
+    match super::activity::kind_decision_with_extent(diagram_text) {
+        (false, decided_by) => Some(decided_by),
+        (true, _) => None,
+    }
 }
 
 /// The first differing byte and the ends of the differing parts in the old
@@ -248,7 +299,26 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
 pub(crate) fn replaced_statement<'a>(
     old: &'a GreenNodeData,
     new: &'a GreenNodeData,
+    new_derivation: &Derivation,
 ) -> Option<(crate::ast::GreenStatement<'a>, crate::ast::GreenStatement<'a>)> {
+    // When `new` was re-parsed from `old` itself, the re-parse says which
+    // statement it replaced: no walk over the diagram's children.
+    if let Some((from, diagram_index, statement_index, start)) = &new_derivation.replaced {
+        if std::ptr::eq::<GreenNodeData>(&**from, old) {
+            let old_statement = nth_node(nth_node(old, *diagram_index)?, *statement_index)?;
+            let new_statement = nth_node(nth_node(new, *diagram_index)?, *statement_index)?;
+            return Some((
+                crate::ast::GreenStatement {
+                    green: old_statement,
+                    start: *start,
+                },
+                crate::ast::GreenStatement {
+                    green: new_statement,
+                    start: *start,
+                },
+            ));
+        }
+    }
     let (old_diagram, new_diagram, diagram_start) = only_replaced_child(old, new, TextSize::from(0))?;
     if kind_of(old_diagram.kind()) != DIAGRAM {
         return None;
@@ -264,6 +334,14 @@ pub(crate) fn replaced_statement<'a>(
             start,
         },
     ))
+}
+
+/// The `index`th child of `node`, when it is a node.
+fn nth_node(node: &GreenNodeData, index: usize) -> Option<&GreenNodeData> {
+    match node.children().nth(index)? {
+        NodeOrToken::Node(child) => Some(child),
+        NodeOrToken::Token(_) => None,
+    }
 }
 
 /// The one child node that differs between `old` and `new` (same kind,

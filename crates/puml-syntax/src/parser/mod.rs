@@ -28,6 +28,7 @@ pub(crate) struct ParsedText {
     /// False when a block opener searched to the end of its diagram without
     /// finding its end: a line edited anywhere after it could close it.
     pub(crate) reparsable: bool,
+    pub(crate) derivation: incremental::Derivation,
 }
 
 pub(crate) fn parse_text(text: &str) -> ParsedText {
@@ -42,6 +43,7 @@ pub(crate) fn parse_text(text: &str) -> ParsedText {
         reparsable: !parser.unterminated_block.get(),
         green: parser.builder.finish(ROOT.into()),
         errors,
+        derivation: incremental::Derivation::default(),
     }
 }
 
