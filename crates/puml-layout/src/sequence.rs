@@ -388,6 +388,12 @@ impl<'a> Context<'a> {
         // wider than the heads widens the box on both sides.
         let box_pad = self.theme.box_padding;
         let self_reach = self.self_message_reach(events, prepared, n);
+        // Per slot (1-based): how far the notes so far left of or over a
+        // participant (or left of its self messages) reach left of its
+        // lifeline, with a note's margin. PlantUML keeps a group frame clear
+        // of the notes that precede the group's end, not of later ones.
+        let mut notes_left = vec![0.0_f64; n + 2];
+        let mut last_is_self = false;
         for (k, span) in self.box_spans.iter().enumerate() {
             let (first, last) = (span.first, span.last);
             let (before, after) = self.box_sides(span, &self_reach);
@@ -416,6 +422,17 @@ impl<'a> Context<'a> {
         let mut left_room: Vec<(usize, f64)> = Vec::new();
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
+        let max_depth = {
+            let mut running = depth.clone();
+            let mut deepest = depth.clone();
+            for event in events {
+                track_activation_depth(&mut running, event);
+                for (d, r) in deepest.iter_mut().zip(&running) {
+                    *d = (*d).max(*r);
+                }
+            }
+            deepest
+        };
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
         // Participants whose head is drawn on the next message to them.
         let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
@@ -445,12 +462,13 @@ impl<'a> Context<'a> {
                 }
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, n, &mut need, &mut left_room);
+                    self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
+                    last_is_self = m.is_self();
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
@@ -503,7 +521,12 @@ impl<'a> Context<'a> {
                                 need(from - 1, from, room);
                             }
                         } else if from <= n {
-                            need(from, from + 1, room + bars);
+                            // PlantUML makes room for the deepest bars the
+                            // participant has anywhere on the page, open or not.
+                            let deepest = m.from.participant().map_or(0.0, |p| {
+                                ACTIVATION_WIDTH / 2.0 * f64::from(max_depth.get(p.index()).copied().unwrap_or(0))
+                            });
+                            need(from, from + 1, room + bars.max(deepest));
                         }
                         last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
                     } else {
@@ -569,6 +592,16 @@ impl<'a> Context<'a> {
                         }
                     }
                     previous_note = this_extent;
+                    let column_note = match note.position {
+                        NotePosition::Left { of: Some(_) } | NotePosition::Over { last: None, .. } => true,
+                        NotePosition::Left { of: None } => last_is_self,
+                        _ => false,
+                    };
+                    if let (true, Some(extent)) = (column_note, this_extent) {
+                        if let Some(entry) = notes_left.get_mut(extent.anchor) {
+                            *entry = entry.max(extent.left + NOTE_MARGIN);
+                        }
+                    }
                     // A note attached to a self message makes one element with
                     // it: PlantUML then keeps the next participant clear of the
                     // note only, 8 px closer than beside a note of its own.
@@ -649,7 +682,7 @@ impl<'a> Context<'a> {
         // PlantUML closes the groups left open at the end of the diagram:
         // they keep their neighbours clear like closed ones.
         while let Some(group) = open_groups.pop() {
-            self.group_note_room(&group, n, &mut need, &mut left_room);
+            self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
             if let Some(parent) = open_groups.last_mut() {
                 parent.absorb(group);
             }
@@ -737,6 +770,7 @@ impl<'a> Context<'a> {
         n: usize,
         need: &mut impl FnMut(usize, usize, f64),
         left_room: &mut Vec<(usize, f64)>,
+        notes_left: &[f64],
     ) {
         // Each frame inside this one reaches GROUP_NEST_INSET further than
         // its child (PlantUML); the frames around this one that hold the
@@ -748,7 +782,7 @@ impl<'a> Context<'a> {
         // The frame starts GROUP_FRAME_LEFT left of its first lifeline and is
         // as wide as its header: the next participant stays clear of it.
         if hi < n {
-            let next = &self.heads[self.slots[hi].index()];
+            let next = self.next_clearance(hi, notes_left);
             // A note on the first lifeline may start the frame further left
             // (21 px left of the note, 19 px more per frame between), and the
             // header's width counts from there.
@@ -760,31 +794,27 @@ impl<'a> Context<'a> {
                     note.left + GROUP_NOTE_ROOM - GROUP_CLEARANCE + (GROUP_FRAME_LEFT + GROUP_NEST_LEFT) * *level as f64
                 })
                 .fold(GROUP_FRAME_LEFT, f64::max);
-            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next.left);
+            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next);
             // The frame ends GROUP_FRAME_LEFT past its last lifeline at least.
-            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left);
+            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next);
             for &(inner_lo, inner_hi, width, level) in &group.headers {
                 if inner_hi == hi {
-                    need(
-                        hi,
-                        hi + 1,
-                        GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
-                    );
+                    need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next + nesting(level));
                     need(
                         inner_lo,
                         hi + 1,
-                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next + nesting(level),
                     );
                 }
             }
         }
         for &(note, level) in &group.notes {
             if hi < n && note.right > 0.0 {
-                let next = &self.heads[self.slots[hi].index()];
+                let next = self.next_clearance(hi, notes_left);
                 need(
                     note.anchor,
                     hi + 1,
-                    note.right + GROUP_NOTE_ROOM + next.left + nesting(level),
+                    note.right + GROUP_NOTE_ROOM + next + nesting(level),
                 );
             }
             if lo > 1 && note.left > 0.0 {
@@ -795,6 +825,14 @@ impl<'a> Context<'a> {
                 left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
             }
         }
+    }
+
+    /// How far left of its lifeline the participant in (0-based) `slot` must
+    /// keep a group frame before it: its head, and (PlantUML) its notes on
+    /// the left anywhere in the diagram, 5 px beyond.
+    fn next_clearance(&self, slot: usize, notes_left: &[f64]) -> f64 {
+        let head = self.heads[self.slots[slot].index()].left;
+        head.max(notes_left.get(slot + 1).copied().unwrap_or(0.0))
     }
 
     /// Slot index (1-based, edges 0 and n+1) of a message endpoint.
