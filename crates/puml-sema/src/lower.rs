@@ -1676,7 +1676,7 @@ impl DiagramLowering {
             Some("top") | Some("bottom") => NotePosition::Left { of: None },
             _ => return,
         };
-        let text = block_or_line_text(node);
+        let text = note_text(node);
         self.push_event(
             Event::Note(Note {
                 position,
@@ -2285,6 +2285,20 @@ fn block_or_line_text(node: &SyntaxNode) -> String {
         Some(lines) => lines
             .into_iter()
             .filter(|l| !l.trim_start().starts_with('\''))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => token_text(node, TEXT).unwrap_or_default(),
+    }
+}
+
+/// A note's text: a block keeps its lines' trailing blanks, which PlantUML
+/// counts in the note's width (a one-line note's are dropped).
+fn note_text(node: &SyntaxNode) -> String {
+    match ast::body_lines_with_trailing(node) {
+        Some(lines) => lines
+            .into_iter()
+            .filter(|l| !l.trim_start().starts_with('\''))
+            .map(|l| if l.trim().is_empty() { String::new() } else { l })
             .collect::<Vec<_>>()
             .join("\n"),
         None => token_text(node, TEXT).unwrap_or_default(),
