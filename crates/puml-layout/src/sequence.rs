@@ -106,17 +106,45 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     pages.push((start, diagram.events.len(), page_title));
     let mut created_before: Vec<bool> = vec![false; diagram.participants.len()];
     let mut activations: Vec<Vec<Option<Color>>> = vec![Vec::new(); diagram.participants.len()];
+    // PlantUML places the participants once for the whole diagram: every
+    // page has the same columns, spread by what any page needs.
+    let shared_positions = (pages.len() > 1).then(|| {
+        let prepared = ctx.prepare(&diagram.events);
+        ctx.solve_positions(&diagram.events, &prepared)
+    });
     let mut scenes = Vec::with_capacity(pages.len());
-    for (start, end, title) in pages {
-        let title = title.or(diagram.title.as_deref());
+    let page_count = pages.len();
+    for (index, (start, end, title)) in pages.into_iter().enumerate() {
+        // A later page shows its `newpage` title only (PlantUML: none when
+        // `newpage` has none).
+        let title = if index == 0 {
+            title.or(diagram.title.as_deref())
+        } else {
+            title
+        };
+        let spot = PageSpot {
+            after_first: index > 0,
+            before_last: index + 1 < page_count,
+        };
         scenes.push(ctx.layout_page(
             &diagram.events[start..end],
             title,
             &mut created_before,
             &mut activations,
+            shared_positions.as_ref(),
+            spot,
         ));
     }
     scenes
+}
+
+/// Where a page stands among the `newpage` pages: PlantUML starts the
+/// events of a later page 13 px lower and ends a page that another one
+/// follows 11 px lower.
+#[derive(Clone, Copy)]
+struct PageSpot {
+    after_first: bool,
+    before_last: bool,
 }
 
 struct Context<'a> {
@@ -850,10 +878,19 @@ impl<'a> Context<'a> {
         title: Option<&str>,
         created_before: &mut [bool],
         activations: &mut [Vec<Option<Color>>],
+        shared_positions: Option<&Positions>,
+        spot: PageSpot,
     ) -> Scene {
         let theme = &self.theme;
         let prepared = self.prepare(events);
-        let positions = self.solve_positions(events, &prepared);
+        let own_positions;
+        let positions = match shared_positions {
+            Some(shared) => shared,
+            None => {
+                own_positions = self.solve_positions(events, &prepared);
+                &own_positions
+            }
+        };
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
@@ -937,6 +974,9 @@ impl<'a> Context<'a> {
         let heads_bottom = heads_top + self.max_head_height;
         let lifeline_top = heads_bottom + 1.0;
         y = lifeline_top;
+        if spot.after_first {
+            y += 13.0;
+        }
 
         // Which heads are drawn at the top: all but those created later on this page.
         let mut pending_create = vec![false; self.diagram.participants.len()];
@@ -1659,7 +1699,7 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let page_bottom = y + 18.0;
+        let page_bottom = y + 18.0 + if spot.before_last { 11.0 } else { 0.0 };
         // Close activation bars at the page end, remembering them for the next page.
         for (i, stack) in act_stack.iter().enumerate() {
             activations[i] = stack.iter().map(|(_, c)| *c).collect();
@@ -1826,6 +1866,12 @@ impl<'a> Context<'a> {
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
+        // Pages share their columns and so their canvas edges (PlantUML).
+        if shared_positions.is_some() {
+            if let (Some(&left), Some(&right)) = (positions.pos.first(), positions.pos.last()) {
+                body_edges = (body_edges.0.min(left), body_edges.1.max(right));
+            }
+        }
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
