@@ -483,11 +483,9 @@ impl<'a> Context<'a> {
                     min_width: self.group_header_width(group.kind, group.label.as_deref(), group.secondary.as_deref()),
                     ..GroupReach::default()
                 }),
-                (Event::GroupElse { label: Some(label), .. }, _) if !label.trim().is_empty() => {
-                    if let Some(group) = open_groups.last_mut() {
-                        group.min_width = group.min_width.max(self.else_label_width(label));
-                    }
-                }
+                // An `else` label widens the frame but, unlike the header,
+                // does not push the next participant (PlantUML draws it over
+                // that participant's lifeline).
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
                     self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
@@ -942,7 +940,7 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical == Some(VerticalAlign::Top))
         {
-            let (h, items) = self.legend_items(legend, &positions, y);
+            let (h, items) = self.legend_items(legend, positions, y);
             top_items.extend(items);
             y += h + 10.0;
         }
@@ -1857,7 +1855,7 @@ impl<'a> Context<'a> {
         // What the canvas holds besides the drawn items: the heads' columns,
         // the room beside boxes, frames and notes. Dividers span it all and
         // the title is centered on it.
-        let mut body_edges = self.box_room(&positions);
+        let mut body_edges = self.box_room(positions);
         body_edges = (body_edges.0.min(heads_extent.0), body_edges.1.max(heads_extent.1));
         body_edges.0 = body_edges.0.min(frames_left - GROUP_FRAME_MARGIN);
         // PlantUML's canvas reaches 19.3 px past a group frame on the right
@@ -2004,7 +2002,7 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|l| l.vertical != Some(VerticalAlign::Top))
         {
-            let (h, legend_items) = self.legend_items(legend, &positions, y + 18.0);
+            let (h, legend_items) = self.legend_items(legend, positions, y + 18.0);
             items.extend(legend_items);
             y += 18.0 + h;
         }
