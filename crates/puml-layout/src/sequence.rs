@@ -1043,8 +1043,11 @@ impl<'a> Context<'a> {
                 (shift - ACTIVATION_WIDTH / 2.0, shift + ACTIVATION_WIDTH / 2.0)
             }
         };
+        // The frame a group just closed: (top, left, right).
+        let mut closed_frame: Option<(f64, f64, f64)> = None;
 
         for (index, event) in events.iter().enumerate() {
+            let after_frame = closed_frame.take();
             match event {
                 Event::Message(m) => {
                     let Prepared::Message(label, number) = &prepared[index] else {
@@ -1295,6 +1298,17 @@ impl<'a> Context<'a> {
                         note.position,
                         NotePosition::Left { of: None } | NotePosition::Right { of: None }
                     );
+                    // Right after a group's `end`, PlantUML hangs the note on the
+                    // frame: 5 px beside it and below its top, taking no room.
+                    if let (true, Some((frame_top, frame_left, frame_right))) = (attached, after_frame) {
+                        let x = match note.position {
+                            NotePosition::Left { .. } => frame_left - NOTE_MARGIN - w,
+                            _ => frame_right + NOTE_MARGIN,
+                        };
+                        draw_note(&mut front, note.shape, x, frame_top + 5.0, w, h, block, fill, theme);
+                        notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
+                        continue;
+                    }
                     let top = if note.aligned {
                         last_note.map_or(y + 10.0, |(t, _)| t)
                     } else if attached {
@@ -1613,6 +1627,7 @@ impl<'a> Context<'a> {
                     let Some(g) = groups.pop() else { continue };
                     let bottom = y + 8.0;
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+                    closed_frame = Some((g.top, x0, x1));
                     frames_left = frames_left.min(x0);
                     frames_right = frames_right.max(x1);
                     if let Some(parent) = groups.last_mut() {
