@@ -599,7 +599,22 @@ impl<'a> Context<'a> {
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
+                    // The bars at a 1-based slot now (or opened by the next event).
+                    let slot_bars = |slot: usize| {
+                        slot.checked_sub(1).and_then(|s| self.slots.get(s)).map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], *p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        })
+                    };
                     let mut this_extent = self.note_extent(note, w, last_message);
+                    if let (NotePosition::Right { of: None }, Some(extent), Some((lo, hi, _))) =
+                        (&note.position, this_extent.as_mut(), last_message)
+                    {
+                        if lo != hi {
+                            extent.right += slot_bars(hi);
+                        }
+                    }
                     // A note right of an active lifeline starts at its bars' edge.
                     if let (NotePosition::Right { of: Some(p) }, Some(extent)) = (&note.position, this_extent.as_mut())
                     {
@@ -663,7 +678,9 @@ impl<'a> Context<'a> {
                         NotePosition::Right { of } => {
                             let target = match of {
                                 Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
-                                None => last_message.map(|(_, hi, self_reach)| (hi, self_reach)),
+                                None => last_message.map(|(lo, hi, self_reach)| {
+                                    (hi, if lo == hi { self_reach } else { slot_bars(hi) })
+                                }),
                             };
                             if let Some((s, extra)) = target {
                                 need(s, n + 1, w + 15.0 + extra);
@@ -1351,7 +1368,12 @@ impl<'a> Context<'a> {
                                 if is_self {
                                     m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
                                 } else {
-                                    m.max_x
+                                    // Past the bars of the participant on the right.
+                                    let right_id = [m.from, m.to]
+                                        .into_iter()
+                                        .flatten()
+                                        .find(|id| cx(*id).is_some_and(|x| (x - m.max_x).abs() < 1e-6));
+                                    m.max_x + right_id.map_or(0.0, right_bars)
                                 }
                             }) + 5.0
                         }
