@@ -476,7 +476,24 @@ impl<'a> Context<'a> {
                         *flag = true;
                     }
                 }
-                (Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
+                (Event::Activate { participant, .. }, _) => {
+                    track_activation_depth(&mut depth, event);
+                    // A bar opened in a group is in its frame, which reaches
+                    // 16 px past the bar: the next participant stays clear.
+                    let level = depth.get(participant.index()).copied().unwrap_or(1).max(1);
+                    if let (Some(group), Some(slot)) = (open_groups.last_mut(), self.slot(*participant)) {
+                        group.touch(slot + 1, n);
+                        group.notes.push((
+                            NoteExtent {
+                                anchor: slot + 1,
+                                left: -5.0,
+                                right: ACTIVATION_WIDTH / 2.0 * f64::from(level - 1),
+                            },
+                            0,
+                        ));
+                    }
+                }
+                (Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
                     track_activation_depth(&mut depth, event);
                 }
                 (Event::GroupStart(group), _) => open_groups.push(GroupReach {
@@ -852,7 +869,7 @@ impl<'a> Context<'a> {
             }
         }
         for &(note, level) in &group.notes {
-            if hi < n && note.right > 0.0 {
+            if hi < n && note.right >= 0.0 {
                 let next = self.next_clearance(hi, notes_left);
                 need(
                     note.anchor,
@@ -1546,6 +1563,13 @@ impl<'a> Context<'a> {
                     let color = color.as_deref().and_then(parse_color);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
+                        // PlantUML's frame holds a bar opened in the group
+                        // (16 px beyond its edges, like the lifelines).
+                        if let (Some(g), Some(c)) = (groups.last_mut(), cx(*participant)) {
+                            let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
+                            g.min_x = g.min_x.min(c + shift - ACTIVATION_WIDTH / 2.0);
+                            g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
+                        }
                     }
                 }
                 Event::Deactivate { participant } => {
