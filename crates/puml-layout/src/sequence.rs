@@ -584,7 +584,12 @@ impl<'a> Context<'a> {
                         // target's bars (each nested bar reaches 5 px further
                         // right); a sender on the left never pushes.
                         let (left, right) = if from <= to { (&m.from, &m.to) } else { (&m.to, &m.from) };
-                        let right_bar = bar_side(active(right.participant()));
+                        // From the left edge (`[->`), PlantUML makes no room for the bar.
+                        let right_bar = if from.min(to) == 0 {
+                            0.0
+                        } else {
+                            bar_side(active(right.participant()))
+                        };
                         let left_bars = if from > to {
                             left.participant().map_or(0.0, |p| {
                                 let d = depth.get(p.index()).copied().unwrap_or(0)
@@ -1263,14 +1268,29 @@ impl<'a> Context<'a> {
                         let total = number_w + label.width;
                         let head_at_left = !geometry.is_self && !goes_right;
                         let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
-                        let x = match theme.message_align {
-                            // A left loop's label starts 7 px into the loop's room
-                            // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
-                            MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                            MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
-                            MessageAlign::Center => (left + right - total) / 2.0,
-                            MessageAlign::Right if left_self => left + 7.0,
-                            MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
+                        // A message from the left edge (`[->`): PlantUML lays its
+                        // label out as if the arrow started no further left than
+                        // the label plus 24 px before the target's lifeline, and
+                        // ended at the lifeline (its bar's edge).
+                        let edge_start = match m.from {
+                            Endpoint::Edge {
+                                side: Side::Left,
+                                short: false,
+                            } if goes_right => to_id.and_then(cx).map(|x| left.max(x - total - 24.0)),
+                            _ => None,
+                        };
+                        let x = match (theme.message_align, edge_start) {
+                            (MessageAlign::Left, Some(start)) => start + 7.0,
+                            (MessageAlign::Center, Some(start)) => (start + right + 1.0 - total) / 2.0,
+                            _ => match theme.message_align {
+                                // A left loop's label starts 7 px into the loop's room
+                                // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
+                                MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                                MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                                MessageAlign::Center => (left + right - total) / 2.0,
+                                MessageAlign::Right if left_self => left + 7.0,
+                                MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
+                            },
                         };
                         if let Some(number) = &number {
                             // The number is centered on a multi-line label, as in PlantUML.
