@@ -1755,7 +1755,8 @@ impl<'a> Context<'a> {
                 self.duration_arrow(&mut front, x, y1.min(y2), y1.max(y2), label);
             }
         }
-        // Unclosed groups (a model with errors would not get here, but stay total).
+        // Groups left open: PlantUML closes them at the end of the page, each
+        // followed by the usual gap.
         while let Some(g) = groups.pop() {
             let bottom = y + 8.0;
             let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
@@ -1765,7 +1766,7 @@ impl<'a> Context<'a> {
                 parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
-            y = bottom;
+            y = bottom + GROUP_GAP_AFTER;
         }
         // Created participants never reached by a message: draw their head at the end.
         for &id in &self.slots {
