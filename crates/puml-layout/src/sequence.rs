@@ -1287,6 +1287,10 @@ impl<'a> Context<'a> {
                                 // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
                                 MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
                                 MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                                // A self message's loop is as wide as its number and
+                                // label plus 14: centred, they start 7 px in (PlantUML).
+                                MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
+                                MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
                                 MessageAlign::Center => (left + right - total) / 2.0,
                                 MessageAlign::Right if left_self => left + 7.0,
                                 MessageAlign::Right => right - total - if head_at_left { 7.0 } else { 16.0 },
