@@ -238,6 +238,9 @@ struct LastMessage {
     from: Option<ParticipantId>,
     to: Option<ParticipantId>,
     event_index: usize,
+    /// How far the bars of the participant on the right reached past its
+    /// lifeline when the message was drawn (a note beside it starts there).
+    right_bars: f64,
 }
 
 enum Deferred {
@@ -468,6 +471,7 @@ impl<'a> Context<'a> {
         // Where the last event, a self message in a group, keeps the next
         // participant clear of the frame (index in the group's notes).
         let mut self_push: Option<usize> = None;
+        let mut last_message_bars = 0.0_f64;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             let pending_self_push = self_push.take();
             match (event, prep) {
@@ -617,6 +621,13 @@ impl<'a> Context<'a> {
                                 });
                         need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to), 0.0));
+                        // The bars on the right-hand participant as the message
+                        // is drawn: a note right of it starts past them.
+                        last_message_bars = right.participant().map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        });
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
@@ -634,7 +645,7 @@ impl<'a> Context<'a> {
                         (&note.position, this_extent.as_mut(), last_message)
                     {
                         if lo != hi {
-                            extent.right += slot_bars(hi);
+                            extent.right += slot_bars(hi).max(last_message_bars);
                         }
                     }
                     // A note right of an active lifeline starts at its bars' edge.
@@ -701,7 +712,14 @@ impl<'a> Context<'a> {
                             let target = match of {
                                 Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
                                 None => last_message.map(|(lo, hi, self_reach)| {
-                                    (hi, if lo == hi { self_reach } else { slot_bars(hi) })
+                                    (
+                                        hi,
+                                        if lo == hi {
+                                            self_reach
+                                        } else {
+                                            slot_bars(hi).max(last_message_bars)
+                                        },
+                                    )
                                 }),
                             };
                             if let Some((s, extra)) = target {
@@ -1343,6 +1361,18 @@ impl<'a> Context<'a> {
                         from: from_id,
                         to: to_id,
                         event_index: index,
+                        right_bars: [from_id, to_id]
+                            .into_iter()
+                            .flatten()
+                            .find(|id| cx(*id).is_some_and(|x| (x - max_x).abs() < 1e-6))
+                            .map_or(0.0, |id| {
+                                let stack = &act_stack[id.index()];
+                                if activated_next(&events[index + 1..], id) {
+                                    (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
+                                } else {
+                                    act_offsets(stack).1
+                                }
+                            }),
                     });
                     y = if m.parallel { y.max(end_y) } else { end_y };
                 }
@@ -1414,7 +1444,7 @@ impl<'a> Context<'a> {
                                         .into_iter()
                                         .flatten()
                                         .find(|id| cx(*id).is_some_and(|x| (x - m.max_x).abs() < 1e-6));
-                                    m.max_x + right_id.map_or(0.0, right_bars)
+                                    m.max_x + right_id.map_or(0.0, right_bars).max(m.right_bars)
                                 }
                             }) + 5.0
                         }
