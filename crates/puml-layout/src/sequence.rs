@@ -1759,9 +1759,10 @@ impl<'a> Context<'a> {
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
+                        // PlantUML: the text's top 22 px below the gap's start.
                         block.draw(
                             mid_x - block.width / 2.0,
-                            start + 14.0,
+                            start + 22.0,
                             Align::Center,
                             theme.delay_font_color,
                             &mut front,
