@@ -799,7 +799,11 @@ impl<'a> Context<'a> {
             }
             pos = longest_paths(&constraints);
         }
-        Positions { pos, self_reach }
+        Positions {
+            pos,
+            self_reach,
+            max_depth,
+        }
     }
 
     /// How far a note reaches left and right of the lifeline it hangs on
@@ -1200,7 +1204,12 @@ impl<'a> Context<'a> {
                         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
                         if side > 0.0 {
-                            loops_extent.1 = loops_extent.1.max(x + room);
+                            // From the deepest bars the participant ever has (PlantUML).
+                            let deepest = from_id.map_or(x, |id| {
+                                let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                                x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                            });
+                            loops_extent.1 = loops_extent.1.max(deepest + room);
                         } else {
                             loops_extent.0 = loops_extent.0.min(x - room);
                         }
@@ -2889,6 +2898,8 @@ struct Positions {
     /// Per slot (1-based): how far self messages and their labels reach
     /// left and right of the lifeline (boxes enclose them).
     self_reach: Vec<(f64, f64)>,
+    /// Per participant: the deepest its bars go anywhere in what was solved.
+    max_depth: Vec<u32>,
 }
 
 /// Participants an event refers to.
