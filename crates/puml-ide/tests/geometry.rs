@@ -12,8 +12,9 @@ use puml_sema::FsLoader;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %).
-const PLACED_AT_LEAST: usize = 7500;
+/// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %):
+/// 8,358 reached on the frames branch, less a small margin.
+const PLACED_AT_LEAST: usize = 8300;
 const TOLERANCE_PX: f64 = 2.0;
 
 fn texts(svg: &str) -> Vec<(String, f64, f64)> {

@@ -119,17 +119,48 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     pages.push((start, diagram.events.len(), page_title));
     let mut created_before: Vec<bool> = vec![false; diagram.participants.len()];
     let mut activations: Vec<Vec<Option<Color>>> = vec![Vec::new(); diagram.participants.len()];
+    // PlantUML places the participants once for the whole diagram: every
+    // page has the same columns, spread by what any page needs.
+    let shared_positions = (pages.len() > 1).then(|| {
+        let events = diagram.events.slice(0..diagram.events.len());
+        let prepared = ctx.prepare(&events);
+        let mut positions = ctx.solve_positions(&events, &prepared);
+        ctx.enclose_notes_across(&events, &prepared, &mut positions);
+        positions
+    });
     let mut scenes = Vec::with_capacity(pages.len());
-    for (start, end, title) in pages {
-        let title = title.or(diagram.title.as_deref());
+    let page_count = pages.len();
+    for (index, (start, end, title)) in pages.into_iter().enumerate() {
+        // A later page shows its `newpage` title only (PlantUML: none when
+        // `newpage` has none).
+        let title = if index == 0 {
+            title.or(diagram.title.as_deref())
+        } else {
+            title
+        };
+        let spot = PageSpot {
+            after_first: index > 0,
+            before_last: index + 1 < page_count,
+        };
         scenes.push(ctx.layout_page(
             &diagram.events.slice(start..end),
             title,
             &mut created_before,
             &mut activations,
+            shared_positions.as_ref(),
+            spot,
         ));
     }
     scenes
+}
+
+/// Where a page stands among the `newpage` pages: PlantUML starts the
+/// events of a later page 13 px lower and ends a page that another one
+/// follows 11 px lower.
+#[derive(Clone, Copy)]
+struct PageSpot {
+    after_first: bool,
+    before_last: bool,
 }
 
 struct Context<'a> {
@@ -223,6 +254,9 @@ struct LastMessage {
     from: Option<ParticipantId>,
     to: Option<ParticipantId>,
     event_index: usize,
+    /// How far the bars of the participant on the right reached past its
+    /// lifeline when the message was drawn (a note beside it starts there).
+    right_bars: f64,
 }
 
 enum Deferred {
@@ -417,6 +451,12 @@ impl<'a> Context<'a> {
         // wider than the heads widens the box on both sides.
         let box_pad = self.theme.box_padding;
         let self_reach = self.self_message_reach(events, prepared, n);
+        // Per slot (1-based): how far the notes so far left of or over a
+        // participant (or left of its self messages) reach left of its
+        // lifeline, with a note's margin. PlantUML keeps a group frame clear
+        // of the notes that precede the group's end, not of later ones.
+        let mut notes_left = vec![0.0_f64; n + 2];
+        let mut last_is_self = false;
         for (k, span) in self.box_spans.iter().enumerate() {
             let (first, last) = (span.first, span.last);
             let (before, after) = self.box_sides(span, &self_reach);
@@ -445,6 +485,17 @@ impl<'a> Context<'a> {
         let mut left_room: Vec<(usize, f64)> = Vec::new();
         // Activation depth per participant: a message ends at the bar's edge.
         let mut depth: Vec<u32> = vec![0; self.diagram.participants.len()];
+        let max_depth = {
+            let mut running = depth.clone();
+            let mut deepest = depth.clone();
+            for event in events {
+                track_activation_depth(&mut running, event);
+                for (d, r) in deepest.iter_mut().zip(&running) {
+                    *d = (*d).max(*r);
+                }
+            }
+            deepest
+        };
         let bar_side = |active: bool| if active { ACTIVATION_WIDTH / 2.0 } else { 0.0 };
         // Participants whose head is drawn on the next message to them.
         let mut awaiting_head: Vec<bool> = vec![false; self.diagram.participants.len()];
@@ -452,6 +503,7 @@ impl<'a> Context<'a> {
         // Where the last event, a self message in a group, keeps the next
         // participant clear of the frame (index in the group's notes).
         let mut self_push: Option<usize> = None;
+        let mut last_message_bars = 0.0_f64;
         for (index, (event, prep)) in events.iter().zip(prepared).enumerate() {
             let pending_self_push = self_push.take();
             match (event, prep) {
@@ -460,26 +512,42 @@ impl<'a> Context<'a> {
                         *flag = true;
                     }
                 }
-                (Event::Activate { .. } | Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
+                (Event::Activate { participant, .. }, _) => {
+                    track_activation_depth(&mut depth, event);
+                    // A bar opened in a group is in its frame, which reaches
+                    // 16 px past the bar: the next participant stays clear.
+                    let level = depth.get(participant.index()).copied().unwrap_or(1).max(1);
+                    if let (Some(group), Some(slot)) = (open_groups.last_mut(), self.slot(*participant)) {
+                        group.touch(slot + 1, n);
+                        group.notes.push((
+                            NoteExtent {
+                                anchor: slot + 1,
+                                left: -5.0,
+                                right: ACTIVATION_WIDTH / 2.0 * f64::from(level - 1),
+                            },
+                            0,
+                        ));
+                    }
+                }
+                (Event::Deactivate { .. } | Event::Destroy { .. }, _) => {
                     track_activation_depth(&mut depth, event);
                 }
                 (Event::GroupStart(group), _) => open_groups.push(GroupReach {
                     min_width: self.group_header_width(group.kind, group.label.as_deref(), group.secondary.as_deref()),
                     ..GroupReach::default()
                 }),
-                (Event::GroupElse { label: Some(label), .. }, _) if !label.trim().is_empty() => {
-                    if let Some(group) = open_groups.last_mut() {
-                        group.min_width = group.min_width.max(self.else_label_width(label));
-                    }
-                }
+                // An `else` label widens the frame but, unlike the header,
+                // does not push the next participant (PlantUML draws it over
+                // that participant's lifeline).
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
-                    self.group_note_room(&group, n, &mut need, &mut left_room);
+                    self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
+                    last_is_self = m.is_self();
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
@@ -532,7 +600,12 @@ impl<'a> Context<'a> {
                                 need(from - 1, from, room);
                             }
                         } else if from <= n {
-                            need(from, from + 1, room + bars);
+                            // PlantUML makes room for the deepest bars the
+                            // participant has anywhere on the page, open or not.
+                            let deepest = m.from.participant().map_or(0.0, |p| {
+                                ACTIVATION_WIDTH / 2.0 * f64::from(max_depth.get(p.index()).copied().unwrap_or(0))
+                            });
+                            need(from, from + 1, room + bars.max(deepest));
                         }
                         last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
                     } else {
@@ -581,11 +654,33 @@ impl<'a> Context<'a> {
                                 });
                         need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to), 0.0));
+                        // The bars on the right-hand participant as the message
+                        // is drawn: a note right of it starts past them.
+                        last_message_bars = right.participant().map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        });
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
                     let (w, _) = note_size(note.shape, block);
+                    // The bars at a 1-based slot now (or opened by the next event).
+                    let slot_bars = |slot: usize| {
+                        slot.checked_sub(1).and_then(|s| self.slots.get(s)).map_or(0.0, |p| {
+                            let d = depth.get(p.index()).copied().unwrap_or(0)
+                                + u32::from(activated_next(&events[index + 1..], *p));
+                            ACTIVATION_WIDTH / 2.0 * f64::from(d)
+                        })
+                    };
                     let mut this_extent = self.note_extent(note, w, last_message);
+                    if let (NotePosition::Right { of: None }, Some(extent), Some((lo, hi, _))) =
+                        (&note.position, this_extent.as_mut(), last_message)
+                    {
+                        if lo != hi {
+                            extent.right += slot_bars(hi).max(last_message_bars);
+                        }
+                    }
                     // A note right of an active lifeline starts at its bars' edge.
                     if let (NotePosition::Right { of: Some(p) }, Some(extent)) = (&note.position, this_extent.as_mut())
                     {
@@ -604,6 +699,16 @@ impl<'a> Context<'a> {
                         }
                     }
                     previous_note = this_extent;
+                    let column_note = match note.position {
+                        NotePosition::Left { of: Some(_) } | NotePosition::Over { last: None, .. } => true,
+                        NotePosition::Left { of: None } => last_is_self,
+                        _ => false,
+                    };
+                    if let (true, Some(extent)) = (column_note, this_extent) {
+                        if let Some(entry) = notes_left.get_mut(extent.anchor) {
+                            *entry = entry.max(extent.left + NOTE_MARGIN);
+                        }
+                    }
                     // A note attached to a self message makes one element with
                     // it: PlantUML then keeps the next participant clear of the
                     // note only, 8 px closer than beside a note of its own.
@@ -639,7 +744,16 @@ impl<'a> Context<'a> {
                         NotePosition::Right { of } => {
                             let target = match of {
                                 Some(id) => self.slot(*id).map(|s| (s + 1, 0.0)),
-                                None => last_message.map(|(_, hi, self_reach)| (hi, self_reach)),
+                                None => last_message.map(|(lo, hi, self_reach)| {
+                                    (
+                                        hi,
+                                        if lo == hi {
+                                            self_reach
+                                        } else {
+                                            slot_bars(hi).max(last_message_bars)
+                                        },
+                                    )
+                                }),
                             };
                             if let Some((s, extra)) = target {
                                 need(s, n + 1, w + 15.0 + extra);
@@ -684,7 +798,7 @@ impl<'a> Context<'a> {
         // PlantUML closes the groups left open at the end of the diagram:
         // they keep their neighbours clear like closed ones.
         while let Some(group) = open_groups.pop() {
-            self.group_note_room(&group, n, &mut need, &mut left_room);
+            self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
             if let Some(parent) = open_groups.last_mut() {
                 parent.absorb(group);
             }
@@ -718,7 +832,11 @@ impl<'a> Context<'a> {
             }
             pos = longest_paths(&constraints);
         }
-        Positions { pos, self_reach }
+        Positions {
+            pos,
+            self_reach,
+            max_depth,
+        }
     }
 
     /// How far a note reaches left and right of the lifeline it hangs on
@@ -772,6 +890,7 @@ impl<'a> Context<'a> {
         n: usize,
         need: &mut impl FnMut(usize, usize, f64),
         left_room: &mut Vec<(usize, f64)>,
+        notes_left: &[f64],
     ) {
         // Each frame inside this one reaches GROUP_NEST_INSET further than
         // its child (PlantUML); the frames around this one that hold the
@@ -783,7 +902,7 @@ impl<'a> Context<'a> {
         // The frame starts GROUP_FRAME_LEFT left of its first lifeline and is
         // as wide as its header: the next participant stays clear of it.
         if hi < n {
-            let next = &self.heads[self.slots[hi].index()];
+            let next = self.next_clearance(hi, notes_left);
             // A note on the first lifeline may start the frame further left
             // (21 px left of the note, 19 px more per frame between), and the
             // header's width counts from there.
@@ -795,31 +914,27 @@ impl<'a> Context<'a> {
                     note.left + GROUP_NOTE_ROOM - GROUP_CLEARANCE + (GROUP_FRAME_LEFT + GROUP_NEST_LEFT) * *level as f64
                 })
                 .fold(GROUP_FRAME_LEFT, f64::max);
-            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next.left);
+            need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next);
             // The frame ends GROUP_FRAME_LEFT past its last lifeline at least.
-            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left);
+            need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next);
             for &(inner_lo, inner_hi, width, level) in &group.headers {
                 if inner_hi == hi {
-                    need(
-                        hi,
-                        hi + 1,
-                        GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
-                    );
+                    need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next + nesting(level));
                     need(
                         inner_lo,
                         hi + 1,
-                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next.left + nesting(level),
+                        width - GROUP_FRAME_LEFT + GROUP_CLEARANCE + next + nesting(level),
                     );
                 }
             }
         }
         for &(note, level) in &group.notes {
-            if hi < n && note.right > 0.0 {
-                let next = &self.heads[self.slots[hi].index()];
+            if hi < n && note.right >= 0.0 {
+                let next = self.next_clearance(hi, notes_left);
                 need(
                     note.anchor,
                     hi + 1,
-                    note.right + GROUP_NOTE_ROOM + next.left + nesting(level),
+                    note.right + GROUP_NOTE_ROOM + next + nesting(level),
                 );
             }
             if lo > 1 && note.left > 0.0 {
@@ -830,6 +945,14 @@ impl<'a> Context<'a> {
                 left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
             }
         }
+    }
+
+    /// How far left of its lifeline the participant in (0-based) `slot` must
+    /// keep a group frame before it: its head, and (PlantUML) its notes on
+    /// the left anywhere in the diagram, 5 px beyond.
+    fn next_clearance(&self, slot: usize, notes_left: &[f64]) -> f64 {
+        let head = self.heads[self.slots[slot].index()].left;
+        head.max(notes_left.get(slot + 1).copied().unwrap_or(0.0))
     }
 
     /// Slot index (1-based, edges 0 and n+1) of a message endpoint.
@@ -847,11 +970,20 @@ impl<'a> Context<'a> {
         title: Option<&str>,
         created_before: &mut [bool],
         activations: &mut [Vec<Option<Color>>],
+        shared_positions: Option<&Positions>,
+        spot: PageSpot,
     ) -> Scene {
         let theme = &self.theme;
         let prepared = self.prepare(events);
-        let mut positions = self.solve_positions(events, &prepared);
-        self.enclose_notes_across(events, &prepared, &mut positions);
+        let mut own_positions;
+        let positions = match shared_positions {
+            Some(shared) => shared,
+            None => {
+                own_positions = self.solve_positions(events, &prepared);
+                self.enclose_notes_across(events, &prepared, &mut own_positions);
+                &own_positions
+            }
+        };
         let n = self.slots.len();
         let cx = |id: ParticipantId| -> Option<f64> { self.slot(id).map(|s| positions.pos[s + 1]) };
         let mut front: Vec<Item> = Vec::new();
@@ -939,6 +1071,9 @@ impl<'a> Context<'a> {
         let heads_bottom = heads_top + self.max_head_height;
         let lifeline_top = heads_bottom + 1.0;
         y = lifeline_top;
+        if spot.after_first {
+            y += 13.0;
+        }
 
         // Which heads are drawn at the top: all but those created later on this page.
         let mut pending_create = vec![false; self.diagram.participants.len()];
@@ -1008,8 +1143,11 @@ impl<'a> Context<'a> {
                 (shift - ACTIVATION_WIDTH / 2.0, shift + ACTIVATION_WIDTH / 2.0)
             }
         };
+        // The frame a group just closed: (top, left, right).
+        let mut closed_frame: Option<(f64, f64, f64)> = None;
 
         for (index, event) in events.iter().enumerate() {
+            let after_frame = closed_frame.take();
             match event {
                 Event::Message(m) => {
                     let Prepared::Message(label, number) = &prepared[index] else {
@@ -1105,7 +1243,12 @@ impl<'a> Context<'a> {
                         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
                         if side > 0.0 {
-                            loops_extent.1 = loops_extent.1.max(x + room);
+                            // From the deepest bars the participant ever has (PlantUML).
+                            let deepest = from_id.map_or(x, |id| {
+                                let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                                x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                            });
+                            loops_extent.1 = loops_extent.1.max(deepest + room);
                         } else {
                             loops_extent.0 = loops_extent.0.min(x - room);
                         }
@@ -1209,16 +1352,35 @@ impl<'a> Context<'a> {
                             }
                             other => other,
                         };
-                        let x = match align {
-                            // A left loop's label starts 7 px into the loop's room
-                            // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
-                            MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                            MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
-                            MessageAlign::Center => (left + right - total) / 2.0,
-                            MessageAlign::Right if left_self => left + 7.0,
-                            MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
-                                right - total - if head_at_left { 7.0 } else { 16.0 }
-                            }
+                        // A message from the left edge (`[->`): PlantUML lays its
+                        // label out as if the arrow started no further left than
+                        // the label plus 24 px before the target's lifeline, and
+                        // ended at the lifeline (its bar's edge).
+                        let edge_start = match m.from {
+                            Endpoint::Edge {
+                                side: Side::Left,
+                                short: false,
+                            } if goes_right => to_id.and_then(cx).map(|x| left.max(x - total - 24.0)),
+                            _ => None,
+                        };
+                        let x = match (align, edge_start) {
+                            (MessageAlign::Left, Some(start)) => start + 7.0,
+                            (MessageAlign::Center, Some(start)) => (start + right + 1.0 - total) / 2.0,
+                            _ => match align {
+                                // A left loop's label starts 7 px into the loop's room
+                                // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
+                                MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                                MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                                // A self message's loop is as wide as its number and
+                                // label plus 14: centred, they start 7 px in (PlantUML).
+                                MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
+                                MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                                MessageAlign::Center => (left + right - total) / 2.0,
+                                MessageAlign::Right if left_self => left + 7.0,
+                                MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
+                                    right - total - if head_at_left { 7.0 } else { 16.0 }
+                                }
+                            },
                         };
                         if let Some(number) = &number {
                             // The number is centered on a multi-line label, as in PlantUML.
@@ -1275,6 +1437,18 @@ impl<'a> Context<'a> {
                         from: from_id,
                         to: to_id,
                         event_index: index,
+                        right_bars: [from_id, to_id]
+                            .into_iter()
+                            .flatten()
+                            .find(|id| cx(*id).is_some_and(|x| (x - max_x).abs() < 1e-6))
+                            .map_or(0.0, |id| {
+                                let stack = &act_stack[id.index()];
+                                if activated_next(&events[index + 1..], id) {
+                                    (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
+                                } else {
+                                    act_offsets(stack).1
+                                }
+                            }),
                     });
                     y = if m.parallel { y.max(end_y) } else { end_y };
                 }
@@ -1292,6 +1466,17 @@ impl<'a> Context<'a> {
                         note.position,
                         NotePosition::Left { of: None } | NotePosition::Right { of: None }
                     );
+                    // Right after a group's `end`, PlantUML hangs the note on the
+                    // frame: 5 px beside it and below its top, taking no room.
+                    if let (true, Some((frame_top, frame_left, frame_right))) = (attached, after_frame) {
+                        let x = match note.position {
+                            NotePosition::Left { .. } => frame_left - NOTE_MARGIN - w,
+                            _ => frame_right + NOTE_MARGIN,
+                        };
+                        draw_note(&mut front, note.shape, x, frame_top + 5.0, w, h, block, fill, theme);
+                        notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
+                        continue;
+                    }
                     let top = if note.aligned {
                         last_note.map_or(y + 10.0, |(t, _)| t)
                     } else if attached {
@@ -1331,27 +1516,19 @@ impl<'a> Context<'a> {
                         // `A -> A: self`); a bar open there pushes it past the
                         // bar (PlantUML: 5 px right of it).
                         NotePosition::Right { of: None } => {
-                            let bar_edge = last_message
-                                .and_then(|m| {
-                                    [m.from, m.to]
+                            last_message.map_or(first_x, |m| {
+                                let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
+                                if is_self {
+                                    m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
+                                } else {
+                                    // Past the bars of the participant on the right.
+                                    let right_id = [m.from, m.to]
                                         .into_iter()
                                         .flatten()
-                                        .filter_map(|p| cx(p).map(|c| (c, p)))
-                                        .max_by(|a, b| a.0.total_cmp(&b.0))
-                                })
-                                .filter(|(_, p)| !act_stack[p.index()].is_empty())
-                                .map_or(f64::NEG_INFINITY, |(c, p)| c + right_bars(p));
-                            last_message
-                                .map_or(first_x, |m| {
-                                    let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
-                                    if is_self {
-                                        m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
-                                    } else {
-                                        m.max_x
-                                    }
-                                })
-                                .max(bar_edge)
-                                + 5.0
+                                        .find(|id| cx(*id).is_some_and(|x| (x - m.max_x).abs() < 1e-6));
+                                    m.max_x + right_id.map_or(0.0, right_bars).max(m.right_bars)
+                                }
+                            }) + 5.0
                         }
                         NotePosition::Over { first, last } => {
                             let Some(a) = cx(*first) else { continue };
@@ -1534,6 +1711,13 @@ impl<'a> Context<'a> {
                     let color = color.as_deref().and_then(parse_color);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
+                        // PlantUML's frame holds a bar opened in the group
+                        // (16 px beyond its edges, like the lifelines).
+                        if let (Some(g), Some(c)) = (groups.last_mut(), cx(*participant)) {
+                            let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
+                            g.min_x = g.min_x.min(c + shift - ACTIVATION_WIDTH / 2.0);
+                            g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
+                        }
                     }
                 }
                 Event::Deactivate { participant } => {
@@ -1637,6 +1821,7 @@ impl<'a> Context<'a> {
                     let Some(g) = groups.pop() else { continue };
                     let bottom = y + 8.0;
                     let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
+                    closed_frame = Some((g.top, x0, x1));
                     frames_left = frames_left.min(x0);
                     frames_right = frames_right.max(x1);
                     if let Some(parent) = groups.last_mut() {
@@ -1675,6 +1860,8 @@ impl<'a> Context<'a> {
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
+                        // PlantUML: the text's top 22 px below the row's start
+                        // (14 below the dotted gap's).
                         block.draw(
                             mid_x - block.width / 2.0,
                             start + 14.0,
@@ -1705,7 +1892,8 @@ impl<'a> Context<'a> {
                 self.duration_arrow(&mut front, x, y1.min(y2), y1.max(y2), label);
             }
         }
-        // Unclosed groups (a model with errors would not get here, but stay total).
+        // Groups left open: PlantUML closes them at the end of the page, each
+        // followed by the usual gap.
         while let Some(g) = groups.pop() {
             let bottom = y + 8.0;
             let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
@@ -1715,7 +1903,7 @@ impl<'a> Context<'a> {
                 parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                 parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
-            y = bottom;
+            y = bottom + GROUP_GAP_AFTER;
         }
         // Created participants never reached by a message: draw their head at the end.
         for &id in &self.slots {
@@ -1728,7 +1916,7 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let page_bottom = y + 18.0;
+        let page_bottom = y + 18.0 + if spot.before_last { 11.0 } else { 0.0 };
         // Close activation bars at the page end, remembering them for the next page.
         for (i, stack) in act_stack.iter().enumerate() {
             activations[i] = stack.iter().map(|(_, c)| *c).collect();
@@ -1886,7 +2074,7 @@ impl<'a> Context<'a> {
         // What the canvas holds besides the drawn items: the heads' columns,
         // the room beside boxes, frames and notes. Dividers span it all and
         // the title is centered on it.
-        let mut body_edges = self.box_room(&positions);
+        let mut body_edges = self.box_room(positions);
         body_edges = (body_edges.0.min(heads_extent.0), body_edges.1.max(heads_extent.1));
         body_edges.0 = body_edges.0.min(frames_left - GROUP_FRAME_MARGIN);
         // PlantUML's canvas reaches 19.3 px past a group frame on the right
@@ -1896,6 +2084,12 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
         body_edges.1 = body_edges.1.max(self_reach_right);
+        // Pages share their columns and so their canvas edges (PlantUML).
+        if shared_positions.is_some() {
+            if let (Some(&left), Some(&right)) = (positions.pos.first(), positions.pos.last()) {
+                body_edges = (body_edges.0.min(left), body_edges.1.max(right));
+            }
+        }
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
@@ -2958,6 +3152,8 @@ struct Positions {
     /// Per slot (1-based): how far self messages and their labels reach
     /// left and right of the lifeline (boxes enclose them).
     self_reach: Vec<(f64, f64)>,
+    /// Per participant: the deepest its bars go anywhere in what was solved.
+    max_depth: Vec<u32>,
 }
 
 /// Participants an event refers to.

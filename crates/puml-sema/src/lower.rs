@@ -2311,45 +2311,18 @@ fn block_or_line_text(node: &SyntaxNode) -> String {
     }
 }
 
-/// A note's text: like [`block_or_line_text`], but a block line keeps its
-/// trailing blanks, which PlantUML counts in the note's width (a line
-/// `abc   ` makes the note three blanks wider).
+/// A note's text: a block keeps its lines' trailing blanks, which PlantUML
+/// counts in the note's width (a one-line note's are dropped).
 fn note_text(node: &SyntaxNode) -> String {
-    let Some(body) = node.children().find(|n| n.kind() == BODY) else {
-        return block_or_line_text(node);
-    };
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
-        if token.kind() == NEWLINE {
-            lines.push(std::mem::take(&mut current));
-        } else {
-            current.push_str(token.text());
-        }
+    match ast::body_lines_with_trailing(node) {
+        Some(lines) => lines
+            .into_iter()
+            .filter(|l| !l.trim_start().starts_with('\''))
+            .map(|l| if l.trim().is_empty() { String::new() } else { l })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => token_text(node, TEXT).unwrap_or_default(),
     }
-    if !current.trim().is_empty() {
-        lines.push(current);
-    }
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let common = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| indent(l))
-        .min()
-        .unwrap_or(0);
-    lines
-        .iter()
-        .filter(|l| !l.trim_start().starts_with('\''))
-        .map(|l| {
-            let l = l.trim_end_matches(['\r', '\n']);
-            if l.trim().is_empty() {
-                ""
-            } else {
-                &l[common.min(indent(l))..]
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The whole line(s) of a statement including its newline, for deletions.

@@ -140,6 +140,12 @@ pub fn header_range(node: &SyntaxNode) -> TextRange {
 /// removed (PlantUML keeps the relative indentation) and trailing
 /// whitespace dropped.
 pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
+    body_lines_with_trailing(node).map(|lines| lines.into_iter().map(|l| l.trim_end().to_string()).collect())
+}
+
+/// Like [`body_lines`], but each line keeps its trailing blanks: PlantUML
+/// counts them in a note's width (not in its drawn text).
+pub fn body_lines_with_trailing(node: &SyntaxNode) -> Option<Vec<String>> {
     let body = node.children().find(|n| n.kind() == SyntaxKind::BODY)?;
     let mut lines = Vec::new();
     let mut current = String::new();
@@ -165,7 +171,7 @@ pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
             .into_iter()
             .map(|l| {
                 let cut = common.min(indent(&l));
-                l[cut..].trim_end().to_string()
+                l[cut..].trim_end_matches(['\r', '\n']).to_string()
             })
             .collect(),
     )
