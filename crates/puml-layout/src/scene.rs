@@ -234,11 +234,22 @@ impl Scene {
 
 /// Rounds to 1/1000 px: keeps output stable and short.
 pub fn round3(v: f64) -> f64 {
-    if v.is_finite() {
-        (v * 1000.0).round() / 1000.0
-    } else {
-        0.0
+    if !v.is_finite() {
+        return 0.0;
     }
+    let thousandths = v * 1000.0;
+    if thousandths.abs() >= 9.0e15 {
+        return v;
+    }
+    // Half away from zero, as `f64::round`, without its libm call (the
+    // default x86-64 target has no rounding instruction and layout rounds
+    // every coordinate).
+    let rounded = if thousandths >= 0.0 {
+        (thousandths + 0.5) as i64
+    } else {
+        (thousandths - 0.5) as i64
+    };
+    rounded as f64 / 1000.0
 }
 
 /// A compact, line-per-item text form of a scene, for snapshot tests and
@@ -446,5 +457,22 @@ pub fn scale_scene(scene: &mut Scene, factor: f64) {
             }
             Item::Begin { .. } | Item::End => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::round3;
+
+    #[test]
+    fn round3_rounds_half_away_from_zero_like_f64_round() {
+        for i in -200_000..200_000 {
+            let v = f64::from(i) * 0.000_37 + 0.000_5;
+            assert_eq!(round3(v), (v * 1000.0).round() / 1000.0, "{v}");
+        }
+        assert_eq!(round3(2.0005), 2.001);
+        assert_eq!(round3(-2.0005), -2.001);
+        assert_eq!(round3(f64::NAN), 0.0);
+        assert_eq!(round3(1.0e300), 1.0e300);
     }
 }

@@ -498,7 +498,7 @@ fn push_num(out: &mut String, v: f64) {
         out.push('-');
     }
     let magnitude = thousandths.unsigned_abs();
-    push_digits(out, magnitude / 1000);
+    push_integer(out, magnitude / 1000);
     let mut fraction = magnitude % 1000;
     if fraction != 0 {
         out.push('.');
@@ -511,11 +511,22 @@ fn push_num(out: &mut String, v: f64) {
     }
 }
 
-fn push_digits(out: &mut String, value: u64) {
-    if value >= 10 {
-        push_digits(out, value / 10);
+/// Appends a whole number's digits (most coordinates have at most four).
+fn push_integer(out: &mut String, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut count = 0;
+    loop {
+        digits[count] = b'0' + (value % 10) as u8;
+        count += 1;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
     }
-    out.push(char::from(b'0' + (value % 10) as u8));
+    out.reserve(count);
+    for &digit in digits[..count].iter().rev() {
+        out.push(char::from(digit));
+    }
 }
 
 /// Appends `#RRGGBB`.
