@@ -1099,17 +1099,7 @@ impl LanguageServer for Backend {
         let position = params.text_document_position;
         let uri = position.text_document.uri.clone();
         if let Some((symbol, text)) = self.preprocessor_symbol_at(&uri, position.position).await? {
-            // A `$name` keeps its `$`: `greet` renames `$greet` to `$greet`'s new word.
-            let new_name = if params.new_name.starts_with('$') {
-                params.new_name.clone()
-            } else {
-                format!("${}", params.new_name)
-            };
-            if !puml_ide::symbols::is_valid_name(&new_name) {
-                return Err(Error::invalid_params(format!(
-                    "`{new_name}` is not a preprocessor name: `$` then a letter or `_`, then letters, digits or `_`"
-                )));
-            }
+            let new_name = preprocessor_new_name(&params.new_name)?;
             let table = LineTable::new(&text);
             let edits = symbol
                 .uses
@@ -1181,16 +1171,7 @@ impl LanguageServer for Backend {
                     // A `$variable` or procedure this file uses but only
                     // its includers define.
                     Some((_, _, found)) => {
-                        let new_name = if params.new_name.starts_with('$') {
-                            params.new_name.clone()
-                        } else {
-                            format!("${}", params.new_name)
-                        };
-                        if !puml_ide::symbols::is_valid_name(&new_name) {
-                            return Err(Error::invalid_params(format!(
-                                "`{new_name}` is not a preprocessor name: `$` then a letter or `_`, then letters, digits or `_`"
-                            )));
-                        }
+                        let new_name = preprocessor_new_name(&params.new_name)?;
                         Ok(Some(WorkspaceEdit {
                             changes: Some(Backend::renamed_at(found, &new_name)),
                             ..WorkspaceEdit::default()
@@ -1678,4 +1659,21 @@ impl Backend {
         state.tokens.insert(key(uri), (id.clone(), tokens));
         id
     }
+}
+
+/// The new name of a `$variable` or procedure as a rename asks for it: a
+/// `$name` keeps its `$` (`greet` renames `$greet` to `$greet`'s new word),
+/// and it must be a name the preprocessor reads.
+fn preprocessor_new_name(requested: &str) -> Result<String> {
+    let new_name = if requested.starts_with('$') {
+        requested.to_string()
+    } else {
+        format!("${requested}")
+    };
+    if !puml_ide::symbols::is_valid_name(&new_name) {
+        return Err(Error::invalid_params(format!(
+            "`{new_name}` is not a preprocessor name: `$` then a letter or `_`, then letters, digits or `_`"
+        )));
+    }
+    Ok(new_name)
 }
