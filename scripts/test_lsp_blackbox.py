@@ -51,12 +51,16 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def open_document(client: LanguageClient, text: str, uri: str = URI, version: int = 1):
+def send_open(client: LanguageClient, text: str, uri: str = URI, version: int = 1):
     client.text_document_did_open(
         t.DidOpenTextDocumentParams(
             text_document=t.TextDocumentItem(uri=uri, language_id="puml", version=version, text=text)
         )
     )
+
+
+async def open_document(client: LanguageClient, text: str, uri: str = URI, version: int = 1):
+    send_open(client, text, uri, version)
     return await diagnostics(client, uri)
 
 
@@ -390,11 +394,7 @@ async def test_rename_started_inside_an_included_file(client: LanguageClient):
     (folder / "other.puml").write_text("@startuml\nPilot -> Tower : unrelated\n@enduml\n", encoding="utf-8")
     crew = (folder / "crew.iuml").as_uri()
     flight = (folder / "flight.puml").as_uri()
-    client.text_document_did_open(
-        t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(uri=crew, language_id="puml", version=1, text=crew_text)
-        )
-    )
+    send_open(client, crew_text, crew)
     prepared = await client.text_document_prepare_rename_async(
         t.PrepareRenameParams(text_document=doc(crew), position=t.Position(0, 8))
     )
@@ -436,11 +436,7 @@ async def test_rename_of_a_procedure_started_inside_its_library(client: Language
     )
     lib = (folder / "lib.iuml").as_uri()
     user = (folder / "user.puml").as_uri()
-    client.text_document_did_open(
-        t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(uri=lib, language_id="puml", version=1, text=lib_text)
-        )
-    )
+    send_open(client, lib_text, lib)
     prepared = await client.text_document_prepare_rename_async(
         t.PrepareRenameParams(text_document=doc(lib), position=t.Position(0, 13))
     )

@@ -11,10 +11,10 @@ use std::collections::HashMap;
 
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
-use crate::font::{EmbeddedMetrics, TextMeasure};
+use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
-use crate::theme::{MessageAlign, Sides, Theme};
+use crate::theme::{MessageAlign, Theme};
 use crate::LayoutOptions;
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, Note, NotePosition, NoteShape,
@@ -2308,7 +2308,7 @@ impl<'a> Context<'a> {
         if let Some((left, right)) = legend_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
-        let mut scene = finish_scene(items, &overhang, edges, y, theme.background, theme.page_margin);
+        let mut scene = finish_scene(items, &overhang, edges, y, theme, self.metrics);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -3333,9 +3333,10 @@ fn finish_scene(
     overhang: &[usize],
     edges: (f64, f64),
     content_bottom: f64,
-    background: Color,
-    page: Sides,
+    theme: &Theme,
+    metrics: &dyn TextMeasure,
 ) -> Scene {
+    let (background, page) = (theme.background, theme.page_margin);
     let (min_x, max_x) = x_bounds_except(&items, overhang);
     let (min_x, max_x) = if min_x.is_finite() {
         (min_x.min(edges.0), max_x.max(edges.1))
@@ -3347,7 +3348,7 @@ fn finish_scene(
     let (min_y, max_y) = items
         .iter()
         .filter_map(|item| match item {
-            Item::Text(t) => Some((t.y - EmbeddedMetrics.ascent(&t.font), t.y + t.font.size * 0.25)),
+            Item::Text(t) => Some((t.y - metrics.ascent(&t.font), t.y + t.font.size * 0.25)),
             other => item_y_range(other),
         })
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
