@@ -106,7 +106,7 @@ struct OpenGroup<'a> {
     tag: Option<&'static str>,
 }
 
-fn open_group(out: &mut String, group: &mut OpenGroup<'_>) {
+fn open_group(out: &mut SvgOut, group: &mut OpenGroup<'_>) {
     match group.link.filter(|l| is_safe_link(l)) {
         Some(href) => {
             out.push_str("<a xlink:href=\"");
@@ -143,7 +143,7 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
         None => 256 + scene.items.len() * 120,
         Some(_) => 4096,
     };
-    let mut out = String::with_capacity(capacity);
+    let mut out = SvgOut::with_capacity(capacity);
     out.push_str(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"",
     );
@@ -311,10 +311,44 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
         }
     }
     out.push_str("</g></svg>\n");
-    out
+    out.into_string()
 }
 
-fn text(out: &mut String, run: &TextRun) {
+/// The SVG being written, as bytes: numbers (most of an SVG) are formatted
+/// straight into it, digits laid out in a stack buffer and copied once,
+/// where a `String` checked its capacity and encoded a `char` per digit.
+/// Only `&str`s and ASCII are ever pushed, so the bytes are UTF-8.
+struct SvgOut(Vec<u8>);
+
+impl SvgOut {
+    fn with_capacity(capacity: usize) -> Self {
+        SvgOut(Vec::with_capacity(capacity))
+    }
+
+    fn push_str(&mut self, text: &str) {
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn push(&mut self, c: char) {
+        let mut encoded = [0u8; 4];
+        self.push_str(c.encode_utf8(&mut encoded));
+    }
+
+    fn into_string(self) -> String {
+        // Cannot fail (see above); a lossy copy rather than a panic if a
+        // future change ever pushed a broken sequence.
+        String::from_utf8(self.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+impl std::fmt::Write for SvgOut {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.push_str(text);
+        Ok(())
+    }
+}
+
+fn text(out: &mut SvgOut, run: &TextRun) {
     // A lone no-break space is PlantUML's mark of an empty line or a blank
     // between styled words: kept, as PlantUML writes it.
     if run.text != "\u{a0}" && !run.text.chars().any(|c| keep(c) && !c.is_whitespace()) {
@@ -363,13 +397,13 @@ fn text(out: &mut String, run: &TextRun) {
     }
 }
 
-fn push_close_tag(out: &mut String, tag: &str) {
+fn push_close_tag(out: &mut SvgOut, tag: &str) {
     out.push_str("</");
     out.push_str(tag);
     out.push('>');
 }
 
-fn paint_attrs(out: &mut String, paint: &Paint) {
+fn paint_attrs(out: &mut SvgOut, paint: &Paint) {
     match (paint.fill, paint.gradient) {
         (Some(from), Some(gradient)) => {
             out.push_str(" fill=\"url(#");
@@ -395,7 +429,7 @@ fn item_gradient(item: &Item) -> Option<(Color, Gradient)> {
 
 /// A gradient's id, named after what it draws so equal gradients share one
 /// definition and the output stays deterministic.
-fn push_gradient_id(out: &mut String, from: Color, gradient: Gradient) {
+fn push_gradient_id(out: &mut SvgOut, from: Color, gradient: Gradient) {
     out.push_str("gradient-");
     push_hex_digits(out, from);
     out.push('-');
@@ -411,7 +445,7 @@ fn push_gradient_id(out: &mut String, from: Color, gradient: Gradient) {
 /// Defines a gradient over its shape's box, running as PlantUML runs each
 /// separator (observed in its SVG: `-` top to bottom, `|` left to right,
 /// `/` top left to bottom right, `\` bottom left to top right).
-fn write_gradient(out: &mut String, from: Color, gradient: Gradient) {
+fn write_gradient(out: &mut SvgOut, from: Color, gradient: Gradient) {
     let (x1, y1, x2, y2) = match gradient.direction {
         GradientDirection::TopToBottom => ("50%", "0%", "50%", "100%"),
         GradientDirection::LeftToRight => ("0%", "50%", "100%", "50%"),
@@ -441,7 +475,7 @@ fn write_gradient(out: &mut String, from: Color, gradient: Gradient) {
     out.push_str("</linearGradient>");
 }
 
-fn fill_attrs(out: &mut String, fill: Option<Color>) {
+fn fill_attrs(out: &mut SvgOut, fill: Option<Color>) {
     match fill {
         Some(c) => {
             out.push_str(" fill=\"");
@@ -455,7 +489,7 @@ fn fill_attrs(out: &mut String, fill: Option<Color>) {
     }
 }
 
-fn stroke_attrs(out: &mut String, stroke: Option<&Stroke>) {
+fn stroke_attrs(out: &mut SvgOut, stroke: Option<&Stroke>) {
     if let Some(s) = stroke {
         out.push_str(" stroke=\"");
         push_hex(out, s.color);
@@ -475,7 +509,7 @@ fn stroke_attrs(out: &mut String, stroke: Option<&Stroke>) {
 /// Appends a coordinate with at most three decimals, no `-0`, never NaN.
 /// Digits are pushed straight into the output: no formatter, no
 /// allocation (this is the SVG writer's hot path).
-fn push_num(out: &mut String, v: f64) {
+fn push_num(out: &mut SvgOut, v: f64) {
     if !v.is_finite() {
         out.push('0');
         return;
@@ -494,49 +528,49 @@ fn push_num(out: &mut String, v: f64) {
     } else {
         (scaled - 0.5) as i64
     };
-    if thousandths < 0 {
-        out.push('-');
-    }
+    let mut buffer = [0u8; 24];
+    let mut start = buffer.len();
     let magnitude = thousandths.unsigned_abs();
-    push_integer(out, magnitude / 1000);
     let mut fraction = magnitude % 1000;
     if fraction != 0 {
-        out.push('.');
-        let mut divisor = 100;
-        while fraction != 0 {
-            out.push(char::from(b'0' + (fraction / divisor) as u8));
-            fraction %= divisor;
-            divisor /= 10;
+        let mut decimals = 3;
+        while fraction % 10 == 0 {
+            fraction /= 10;
+            decimals -= 1;
         }
+        for _ in 0..decimals {
+            start -= 1;
+            buffer[start] = b'0' + (fraction % 10) as u8;
+            fraction /= 10;
+        }
+        start -= 1;
+        buffer[start] = b'.';
     }
-}
-
-/// Appends a whole number's digits (most coordinates have at most four).
-fn push_integer(out: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut count = 0;
+    // Below 9e15 thousandths, the whole part has at most 13 digits.
+    let mut whole = magnitude / 1000;
     loop {
-        digits[count] = b'0' + (value % 10) as u8;
-        count += 1;
-        value /= 10;
-        if value == 0 {
+        start -= 1;
+        buffer[start] = b'0' + (whole % 10) as u8;
+        whole /= 10;
+        if whole == 0 {
             break;
         }
     }
-    out.reserve(count);
-    for &digit in digits[..count].iter().rev() {
-        out.push(char::from(digit));
+    if thousandths < 0 {
+        start -= 1;
+        buffer[start] = b'-';
     }
+    out.0.extend_from_slice(&buffer[start..]);
 }
 
 /// Appends `#RRGGBB`.
-fn push_hex(out: &mut String, color: Color) {
+fn push_hex(out: &mut SvgOut, color: Color) {
     out.push('#');
     push_hex_digits(out, color);
 }
 
 /// Appends `RRGGBB`.
-fn push_hex_digits(out: &mut String, color: Color) {
+fn push_hex_digits(out: &mut SvgOut, color: Color) {
     const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     for channel in [color.r, color.g, color.b] {
         out.push(char::from(DIGITS[usize::from(channel >> 4)]));
@@ -545,7 +579,7 @@ fn push_hex_digits(out: &mut String, color: Color) {
 }
 
 /// Appends ` name="value"` for a number.
-fn push_attr(out: &mut String, name: &str, value: f64) {
+fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
     out.push(' ');
     out.push_str(name);
     out.push_str("=\"");
@@ -554,7 +588,7 @@ fn push_attr(out: &mut String, name: &str, value: f64) {
 }
 
 /// Appends `x,y`.
-fn push_point(out: &mut String, x: f64, y: f64) {
+fn push_point(out: &mut SvgOut, x: f64, y: f64) {
     push_num(out, x);
     out.push(',');
     push_num(out, y);
@@ -572,7 +606,7 @@ fn keep(c: char) -> bool {
     !matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
-fn escape_into(out: &mut String, text: &str) {
+fn escape_into(out: &mut SvgOut, text: &str) {
     // Copies the runs that need no escaping whole: most texts are one run.
     let mut plain_from = 0;
     for (at, c) in text.char_indices() {
@@ -595,12 +629,12 @@ fn escape_into(out: &mut String, text: &str) {
 
 #[cfg(test)]
 mod number_tests {
-    use super::push_num;
+    use super::{push_num, SvgOut};
 
     fn formatted(v: f64) -> String {
-        let mut out = String::new();
+        let mut out = SvgOut::with_capacity(0);
         push_num(&mut out, v);
-        out
+        out.into_string()
     }
 
     #[test]
@@ -618,6 +652,11 @@ mod number_tests {
             (-1.0005, "-1.001"),
             (1234567.125, "1234567.125"),
             (0.9999, "1"),
+            (0.1, "0.1"),
+            (100.02, "100.02"),
+            (-0.5, "-0.5"),
+            (1000.0, "1000"),
+            (-9.99, "-9.99"),
             (f64::NAN, "0"),
             (f64::INFINITY, "0"),
             (1.0e16, "10000000000000000"),
