@@ -235,6 +235,9 @@ def report(name):
     return "\n".join(lines)
 
 
+KEPT_MARK = "' --- observed spacing (kept by scripts/theme_probe.py write) ---"
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "write":
         out = ROOT / "crates" / "puml-layout" / "themes"
@@ -242,7 +245,16 @@ def main():
         for name in theme_names():
             if name == "_none_":
                 continue
-            (out / f"{name}.style").write_text(report(name) + "\n")
+            sheet = out / f"{name}.style"
+            # Spacing observed by hand with targeted probes (margins,
+            # paddings, box padding) follows a marker line and is kept.
+            kept = ""
+            if sheet.exists():
+                text = sheet.read_text()
+                at = text.find(KEPT_MARK)
+                if at >= 0:
+                    kept = text[at:]
+            sheet.write_text(report(name) + "\n" + kept)
         return 0
     if len(sys.argv) < 2 or sys.argv[1] not in ("render", "report"):
         print(__doc__)

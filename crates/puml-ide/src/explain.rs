@@ -976,6 +976,7 @@ mod tests {
                     kind: GroupKind::Alt,
                     label: Some("known user".into()),
                     secondary: None,
+                    label_trailing_blanks: 0,
                     frame_color: None,
                     color: None,
                 }),

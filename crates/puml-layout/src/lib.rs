@@ -18,7 +18,7 @@ pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{
     Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,
 };
-pub use theme::{Sides, Theme, THEME_NAMES};
+pub use theme::{Sides, Spacing, Theme, THEME_NAMES};
 
 use puml_sema::model::Diagram;
 

@@ -14,7 +14,7 @@ use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
-use crate::theme::{MessageAlign, Theme};
+use crate::theme::{MessageAlign, Spacing, Theme};
 use crate::LayoutOptions;
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, Note, NotePosition, NoteShape,
@@ -59,6 +59,8 @@ const BOX_INSET: f64 = 4.0;
 const NOTE_BOX_ROOM: f64 = 5.0;
 /// A right-aligned header ends this far past the diagram's right edge.
 const HEADER_RIGHT_OVERHANG: f64 = 4.0;
+/// Between a header wider than the diagram and the canvas' edges.
+const HEADER_PAGE_GAP: f64 = 5.0;
 /// Between the diagram and a legend below it (or a legend on top and the heads).
 const LEGEND_GAP: f64 = 18.0;
 /// Between what is above a legend on top (header, title) and the legend.
@@ -237,6 +239,7 @@ struct OpenGroup {
     kind: GroupKind,
     label: Option<String>,
     secondary: Option<String>,
+    label_trailing_blanks: usize,
     /// `alt#Gold`: fills the header tab (PlantUML keeps the frame's own stroke).
     header_fill: Option<Color>,
     fill: Option<Color>,
@@ -533,7 +536,12 @@ impl<'a> Context<'a> {
                     track_activation_depth(&mut depth, event);
                 }
                 (Event::GroupStart(group), _) => open_groups.push(GroupReach {
-                    min_width: self.group_header_width(group.kind, group.label.as_deref(), group.secondary.as_deref()),
+                    min_width: self.group_header_width(
+                        group.kind,
+                        group.label.as_deref(),
+                        group.label_trailing_blanks,
+                        group.secondary.as_deref(),
+                    ),
                     ..GroupReach::default()
                 }),
                 // An `else` label widens the frame but, unlike the header,
@@ -1003,24 +1011,52 @@ impl<'a> Context<'a> {
             0.0
         };
         let deco_font = self.theme.font(10.0);
+        // The header does not size the canvas like the diagram does: a
+        // right-aligned one overhangs the diagram's right edge into the page
+        // margin without widening it (PlantUML: a boxed diagram's canvas is
+        // as wide with a header as without one), and one wider than the
+        // diagram keeps only 5 px to the canvas' edges (`header_edges`).
+        let mut header_overhang: Vec<usize> = Vec::new();
+        let mut header_edges: Option<(f64, f64)> = None;
+        // Where a right-aligned header's right edge goes once the canvas is
+        // known (`None` for the other alignments and a header wider than
+        // the diagram): past the content's right edge, less its margin.
+        let mut header_right_room: Option<f64> = None;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
+            let left = positions.pos[0];
+            let room = theme.header_spacing.outer();
             let x = match header.align.unwrap_or(HorizontalAlign::Right) {
-                HorizontalAlign::Left => positions.pos[0],
-                HorizontalAlign::Center => mid_x - block.width / 2.0,
+                // A header wider than the diagram is centred over it, and
+                // the canvas grows around both (PlantUML: the header at the
+                // page margin, the diagram in the middle).
+                _ if block.width > right - left => (left + right) / 2.0 - block.width / 2.0,
+                HorizontalAlign::Left => left + room.left,
+                HorizontalAlign::Center => mid_x - block.width / 2.0 + (room.left - room.right) / 2.0,
                 // PlantUML: 4 px past the diagram's right edge.
-                HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG,
+                HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
-            block.draw(x, 5.0, Align::Left, theme.header_color, &mut top_items);
-            y = 5.0 + block.height + 6.0;
+            let first = top_items.len();
+            block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
+            header_overhang.extend(first..top_items.len());
+            if block.width > right - left {
+                let inset = MARGIN - HEADER_PAGE_GAP;
+                header_edges = Some((x + inset, x + block.width - inset));
+            } else if header.align.unwrap_or(HorizontalAlign::Right) == HorizontalAlign::Right {
+                header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
+            }
+            y = 5.0 + room.top + block.height + 6.0 + room.bottom;
         }
         // The title is centered over the whole diagram once its width is known.
         let mut title_block = None;
         if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
             let block = creole::measure(title, self.theme.font(theme.title_font_size).bold(), self.metrics);
-            let top = y + 5.0;
-            y = top + block.height + TITLE_GAP_BELOW;
+            // The gaps above and below hold PlantUML's default title margin
+            // and padding; a theme's or `<style>`'s replace them.
+            let (room, default_room) = (theme.title_spacing.outer(), Spacing::DEFAULT_TITLE.outer());
+            let top = y + 5.0 + room.top - default_room.top;
+            y = top + block.height + TITLE_GAP_BELOW + room.bottom - default_room.bottom;
             title_block = Some((block, top));
         }
         // PlantUML draws a banner for some deprecated skinparams below the
@@ -1038,10 +1074,11 @@ impl<'a> Context<'a> {
         {
             let n = positions.pos.len();
             let (left, right) = (positions.pos[0], positions.pos[n.saturating_sub(1)]);
-            let top = y + LEGEND_TOP_GAP;
+            let (above, below) = self.legend_margin_change();
+            let top = y + LEGEND_TOP_GAP + above;
             let (h, items) = self.legend_items(legend, left, right, top);
             top_items.extend(items);
-            y = top + h + LEGEND_GAP;
+            y = top + h + LEGEND_GAP + below;
         }
         let has_boxes = !self.box_spans.is_empty();
         let box_title_h = self
@@ -1779,6 +1816,7 @@ impl<'a> Context<'a> {
                         kind: group.kind,
                         label: group.label.clone(),
                         secondary: group.secondary.clone(),
+                        label_trailing_blanks: group.label_trailing_blanks,
                         header_fill: group.frame_color.as_deref().and_then(parse_color),
                         fill: group.color.as_deref().and_then(parse_color),
                         min_x: f64::INFINITY,
@@ -2055,6 +2093,7 @@ impl<'a> Context<'a> {
             })
             .collect();
         overhang.extend(box_outlines);
+        overhang.extend(header_overhang.iter().copied());
         items.extend(front);
         // The canvas holds each head's whole column, drawn or not: a
         // participant's margin (`participant { Margin }`), the room right of
@@ -2186,7 +2225,7 @@ impl<'a> Context<'a> {
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
-        let (_, max_x_now) = x_bounds(&items);
+        let (_, max_x_now) = x_bounds_except(&items, &header_overhang);
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
@@ -2197,8 +2236,16 @@ impl<'a> Context<'a> {
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
-            let left = content_mid - block.width / 2.0;
-            title_edges = Some((left - TITLE_SIDE_MARGIN, left + block.width + TITLE_SIDE_MARGIN));
+            // A title margin or padding other than PlantUML's default moves
+            // the title off centre by half their difference, and widens or
+            // narrows the room beside a title wider than the diagram.
+            let (room, default_room) = (theme.title_spacing.outer(), Spacing::DEFAULT_TITLE.outer());
+            let (extra_left, extra_right) = (room.left - default_room.left, room.right - default_room.right);
+            let left = content_mid - block.width / 2.0 + (extra_left - extra_right) / 2.0;
+            title_edges = Some((
+                left - TITLE_SIDE_MARGIN - extra_left,
+                left + block.width + TITLE_SIDE_MARGIN + extra_right,
+            ));
             let mut title_items = Vec::new();
             // Themes and `title { BackGroundColor; LineColor }` frame the
             // title (PlantUML: 6 px beside the text, rounded like its theme).
@@ -2213,14 +2260,8 @@ impl<'a> Context<'a> {
                     paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0))),
                 );
             }
-            block.draw(
-                content_mid - block.width / 2.0,
-                top,
-                Align::Center,
-                theme.title_color,
-                &mut title_items,
-            );
-            for at in &mut overhang {
+            block.draw(left, top, Align::Center, theme.title_color, &mut title_items);
+            for at in overhang.iter_mut().chain(header_overhang.iter_mut()) {
                 *at += title_items.len();
             }
             items.splice(0..0, title_items);
@@ -2237,26 +2278,30 @@ impl<'a> Context<'a> {
             } else {
                 (MARGIN, MARGIN)
             };
-            let block_w = creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + 10.0;
-            let (h, legend_items) = if block_w + 2.0 * LEGEND_LEFT_INSET > right - left {
+            let (above, below) = self.legend_margin_change();
+            let padding = theme.legend_spacing.padding;
+            let block_w =
+                creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + padding.left + padding.right;
+            let (left_inset, right_inset) = self.legend_insets();
+            let (h, legend_items) = if block_w + 2.0 * left_inset > right - left {
                 // Wider than the diagram: PlantUML draws it 7 px in from the
                 // left and centers the diagram over it.
-                let dx = (block_w + 2.0 * LEGEND_LEFT_INSET - (right - left)) / 2.0 + 0.5;
+                let dx = (block_w + 2.0 * left_inset - (right - left)) / 2.0 + 0.5;
                 for item in &mut items {
                     shift_item(item, dx, 0.0);
                 }
-                legend_edges = Some((left, left + block_w + LEGEND_LEFT_INSET + LEGEND_RIGHT_INSET));
-                footer_mid = Some(left + LEGEND_LEFT_INSET + block_w / 2.0 + 0.5);
+                legend_edges = Some((left, left + block_w + left_inset + right_inset));
+                footer_mid = Some(left + left_inset + block_w / 2.0 + 0.5);
                 let wide = puml_sema::model::Legend {
                     horizontal: Some(HorizontalAlign::Left),
                     ..legend.clone()
                 };
-                self.legend_items(&wide, left, right, y + LEGEND_GAP)
+                self.legend_items(&wide, left, right, y + LEGEND_GAP + above)
             } else {
-                self.legend_items(legend, left, right, y + LEGEND_GAP)
+                self.legend_items(legend, left, right, y + LEGEND_GAP + above)
             };
             items.extend(legend_items);
-            y += LEGEND_GAP + h;
+            y += LEGEND_GAP + above + h + below;
             after_legend = true;
         }
         let mut after_caption = false;
@@ -2275,8 +2320,9 @@ impl<'a> Context<'a> {
         }
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
+            let room = theme.footer_spacing.outer();
             let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
-                HorizontalAlign::Left => min_x,
+                HorizontalAlign::Left => min_x + room.left,
                 // PlantUML centers it on the diagram (0.5 px left).
                 HorizontalAlign::Center => {
                     let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
@@ -2285,9 +2331,9 @@ impl<'a> Context<'a> {
                     } else {
                         content_mid
                     });
-                    mid - block.width / 2.0
+                    mid - block.width / 2.0 + (room.left - room.right) / 2.0
                 }
-                HorizontalAlign::Right => max_x - block.width,
+                HorizontalAlign::Right => max_x - block.width - room.right,
             };
             // PlantUML: 2 px below a caption, 13 below a legend, else 4.
             let gap = if after_caption {
@@ -2297,16 +2343,34 @@ impl<'a> Context<'a> {
             } else {
                 4.0
             };
-            block.draw(x, y + gap, Align::Left, theme.footer_color, &mut items);
-            y += gap + block.height;
+            block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
+            y += gap + room.top + block.height + room.bottom;
         }
         let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
         edges.1 = edges.1.max(divider_right);
+        if let Some((left, right)) = header_edges {
+            edges = (edges.0.min(left), edges.1.max(right));
+        }
         if let Some((left, right)) = legend_edges {
             edges = (edges.0.min(left), edges.1.max(right));
+        }
+        // PlantUML right-aligns the header against the whole drawing (a
+        // legend or title wider than the participants included).
+        if let (Some(room), Some(&first), Some(&last)) =
+            (header_right_room, header_overhang.first(), header_overhang.last())
+        {
+            let (_, content_right) = x_bounds_except(&items, &overhang);
+            let content_right = content_right.max(edges.1);
+            let (_, header_right) = x_bounds(&items[first..=last]);
+            let dx = content_right + room - header_right;
+            if content_right.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
+                for item in &mut items[first..=last] {
+                    shift_item(item, dx, 0.0);
+                }
+            }
         }
         let mut scene = finish_scene(items, &overhang, edges, y, theme, self.metrics);
         // The banners span the canvas, 8 px inside its border.
@@ -2742,20 +2806,32 @@ impl<'a> Context<'a> {
 
     /// The width a group's header gives its frame, as PlantUML measures it:
     /// the tab and 16 px, or the tab, 15 px, the `[condition]` and 16 px.
-    fn group_header_width(&self, kind: GroupKind, label: Option<&str>, secondary: Option<&str>) -> f64 {
-        let tab_text = match kind {
-            GroupKind::Group => label.unwrap_or_default(),
-            kind => kind.keyword(),
-        };
+    fn group_header_width(
+        &self,
+        kind: GroupKind,
+        label: Option<&str>,
+        label_trailing_blanks: usize,
+        secondary: Option<&str>,
+    ) -> f64 {
         let condition = match kind {
             GroupKind::Group => secondary,
             _ => label,
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_w = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0;
+        let tab_w = self.group_tab_width(kind, label, label_trailing_blanks);
         let cond_w =
             |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
         tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
+    }
+
+    /// A group's header tab: its text (a `group`'s label, with the blanks
+    /// written before its `[secondary]`, or the keyword) and 45 px.
+    fn group_tab_width(&self, kind: GroupKind, label: Option<&str>, label_trailing_blanks: usize) -> f64 {
+        let tab_text = match kind {
+            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)),
+            kind => kind.keyword().to_string(),
+        };
+        creole::measure(&tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
@@ -2796,9 +2872,14 @@ impl<'a> Context<'a> {
         } else {
             (fallback_x, fallback_x + 40.0)
         };
-        let tab_w = tab_block.width + 45.0;
+        let tab_w = self.group_tab_width(g.kind, g.label.as_deref(), g.label_trailing_blanks);
         // A header wider than the participants sets the frame's width.
-        let header_need = self.group_header_width(g.kind, g.label.as_deref(), g.secondary.as_deref());
+        let header_need = self.group_header_width(
+            g.kind,
+            g.label.as_deref(),
+            g.label_trailing_blanks,
+            g.secondary.as_deref(),
+        );
         let mut else_need: f64 = 0.0;
         for (_, label, _) in &g.elses {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
@@ -2883,14 +2964,33 @@ impl<'a> Context<'a> {
     /// A legend's box between the content's `left` and `right` edges:
     /// PlantUML keeps it 7 px in from the left, 8 px in from the right, or
     /// centered.
+    /// How far a theme's or `<style>`'s legend margin moves the legend
+    /// (above) and what follows it (below) from PlantUML's default.
+    fn legend_margin_change(&self) -> (f64, f64) {
+        let (margin, default) = (self.theme.legend_spacing.margin, Spacing::DEFAULT_LEGEND.margin);
+        (margin.top - default.top, margin.bottom - default.bottom)
+    }
+
+    /// The room beside a legend against the diagram's edges: PlantUML's 7
+    /// and 8 px, widened or narrowed by a legend margin other than its
+    /// default.
+    fn legend_insets(&self) -> (f64, f64) {
+        let (margin, default) = (self.theme.legend_spacing.margin, Spacing::DEFAULT_LEGEND.margin);
+        (
+            LEGEND_LEFT_INSET + margin.left - default.left,
+            LEGEND_RIGHT_INSET + margin.right - default.right,
+        )
+    }
+
     fn legend_items(&self, legend: &puml_sema::model::Legend, left: f64, right: f64, top: f64) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
         let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
-        let w = block.width + 10.0;
-        let h = block.height + 10.0;
+        let padding = self.theme.legend_spacing.padding;
+        let w = block.width + padding.left + padding.right;
+        let h = block.height + padding.top + padding.bottom;
         let x = match legend.horizontal {
-            Some(HorizontalAlign::Left) => left + LEGEND_LEFT_INSET,
-            Some(HorizontalAlign::Right) => right - w - LEGEND_RIGHT_INSET,
+            Some(HorizontalAlign::Left) => left + self.legend_insets().0,
+            Some(HorizontalAlign::Right) => right - w - self.legend_insets().1,
             _ => (left + right) / 2.0 - w / 2.0,
         };
         out.push(Item::Begin {
@@ -2907,7 +3007,13 @@ impl<'a> Context<'a> {
             7.5,
             paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
         );
-        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.legend_font_color, &mut out);
+        block.draw(
+            x + padding.left,
+            top + padding.top,
+            Align::Left,
+            self.theme.legend_font_color,
+            &mut out,
+        );
         out.push(Item::End);
         (h, out)
     }

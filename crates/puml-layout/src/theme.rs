@@ -142,6 +142,19 @@ pub struct Theme {
     /// Room between the drawing and the page's edges: 5 px plus
     /// `document { Margin }` (PlantUML's default document margin is 5).
     pub page_margin: Sides,
+    /// `header { Margin; Padding }` (PlantUML's defaults: none; the
+    /// plain-like themes have a margin of 5). Without a frame both act
+    /// alike: the header moves in by its top and right (or left) sides,
+    /// and what is below it down by its top and bottom.
+    pub header_spacing: Spacing,
+    /// `footer { Margin; Padding }`, as for the header (defaults: none).
+    pub footer_spacing: Spacing,
+    /// `title { Margin; Padding }` (defaults 5 and 5): each takes its top
+    /// side above the title and its bottom side below it.
+    pub title_spacing: Spacing,
+    /// `legend { Margin; Padding }` (defaults 12 and 5): the margin above
+    /// and below the legend's frame, the padding between it and the text.
+    pub legend_spacing: Spacing,
 
     /// `skinparam defaultFontName`: a monospaced name gives the mono face.
     pub font_family: FontFamily,
@@ -217,6 +230,10 @@ impl Default for Theme {
             default_font_size: None,
             participant_margin: Sides::all(0.0),
             page_margin: Sides::all(10.0),
+            header_spacing: Spacing::none(),
+            footer_spacing: Spacing::none(),
+            title_spacing: Spacing::DEFAULT_TITLE,
+            legend_spacing: Spacing::DEFAULT_LEGEND,
 
             font_family: FontFamily::Sans,
             response_below_arrow: false,
@@ -252,7 +269,7 @@ impl Theme {
         let name = name.trim().to_ascii_lowercase();
         if let Some(sheet) = plantuml_theme_sheet(&name) {
             let mut theme = base;
-            theme.apply_sheet(sheet, StyleScope::Sequence);
+            theme.apply_theme_sheet(sheet);
             return Some(theme);
         }
         let mut look = match name.as_str() {
@@ -427,6 +444,28 @@ impl Theme {
         for style in next_style {
             self.apply_sheet(&style.text, scope);
         }
+    }
+
+    /// Applies one of PlantUML's themes as puml writes it: `<style>` rules,
+    /// and `skinparam Key Value` lines for what only a skinparam sets
+    /// (`BoxPadding`: PlantUML ignores `box { Padding }` in a style).
+    fn apply_theme_sheet(&mut self, sheet: &str) {
+        let mut style = String::with_capacity(sheet.len());
+        for line in sheet.lines() {
+            let trimmed = line.trim_start();
+            let skinparam = trimmed
+                .get(..10)
+                .filter(|head| head.eq_ignore_ascii_case("skinparam "))
+                .and_then(|_| trimmed[10..].trim().split_once(char::is_whitespace));
+            match skinparam {
+                Some((key, value)) => self.apply_skinparam(key, value),
+                None => {
+                    style.push_str(line);
+                    style.push('\n');
+                }
+            }
+        }
+        self.apply_sheet(&style, StyleScope::Sequence);
     }
 
     /// Applies one style sheet's rules for diagrams of `scope`.
@@ -701,6 +740,46 @@ impl Sides {
     }
 }
 
+/// An element's `Margin` (outside its frame) and `Padding` (inside it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spacing {
+    pub margin: Sides,
+    pub padding: Sides,
+}
+
+impl Spacing {
+    /// The title's defaults in PlantUML 1.2026.8 (observed: `Margin 0` or
+    /// `Padding 0` each take 5 px from above the title and 5 from below).
+    pub const DEFAULT_TITLE: Spacing = Spacing {
+        margin: Sides::all(5.0),
+        padding: Sides::all(5.0),
+    };
+    /// The legend's defaults (observed: `Margin 0` lifts it 12 px and what
+    /// follows 24; `Padding 0` shrinks its frame 5 px on each side).
+    pub const DEFAULT_LEGEND: Spacing = Spacing {
+        margin: Sides::all(12.0),
+        padding: Sides::all(5.0),
+    };
+
+    pub const fn none() -> Spacing {
+        Spacing {
+            margin: Sides::all(0.0),
+            padding: Sides::all(0.0),
+        }
+    }
+
+    /// Margin and padding together: the room of an element drawn without
+    /// a frame.
+    pub fn outer(&self) -> Sides {
+        Sides {
+            top: self.margin.top + self.padding.top,
+            right: self.margin.right + self.padding.right,
+            bottom: self.margin.bottom + self.padding.bottom,
+            left: self.margin.left + self.padding.left,
+        }
+    }
+}
+
 /// A `Margin`/`Padding` value as PlantUML reads it (observed with the
 /// oracle): one length for every side, `vertical horizontal`, or `top right
 /// bottom left`; every length within `range`.
@@ -858,6 +937,21 @@ impl Theme {
                     self.participant_margin = sides;
                 }
             }
+            ("header" | "footer" | "title" | "legend", "margin" | "padding") => {
+                if let Some(sides) = css_sides(value, 0.0..=200.0) {
+                    let spacing = match element {
+                        "header" => &mut self.header_spacing,
+                        "footer" => &mut self.footer_spacing,
+                        "title" => &mut self.title_spacing,
+                        _ => &mut self.legend_spacing,
+                    };
+                    if property == "margin" {
+                        spacing.margin = sides;
+                    } else {
+                        spacing.padding = sides;
+                    }
+                }
+            }
             ("document", "margin") => {
                 if let Some(sides) = css_sides(value, 0.0..=500.0) {
                     self.page_margin = Sides {
@@ -914,7 +1008,6 @@ impl Theme {
             ("box", "backgroundcolor") => set!(self.box_bg, color),
             ("box", "linecolor") => set!(self.box_border, color),
             ("box", "fontcolor") => set!(self.box_font_color, color),
-            ("box", "padding") => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             ("title", "fontcolor") => set!(self.title_color, color),
             ("title", "fontsize") => set!(self.title_font_size, size),
             ("title", "backgroundcolor") => self.title_bg = if transparent { None } else { color.or(self.title_bg) },

@@ -63,6 +63,7 @@ fn deep_nesting_does_not_overflow_the_stack() {
             kind: GroupKind::Alt,
             label: Some("c".into()),
             secondary: None,
+            label_trailing_blanks: 0,
             frame_color: None,
             color: None,
         }));

@@ -844,6 +844,7 @@ impl DiagramLowering {
                         kind: GroupKind::Group,
                         label: None,
                         secondary: None,
+                        label_trailing_blanks: 0,
                         frame_color: None,
                         color: None,
                     }),
@@ -1757,10 +1758,10 @@ impl DiagramLowering {
             }
         }
         let text = token_text(node, TEXT).unwrap_or_default();
-        let (label, secondary) = if kind == GroupKind::Group {
+        let (label, secondary, label_trailing_blanks) = if kind == GroupKind::Group {
             split_secondary(&text)
         } else {
-            (Some(text.clone()).filter(|t| !t.is_empty()), None)
+            (Some(text.clone()).filter(|t| !t.is_empty()), None, 0)
         };
         self.groups.push(OpenGroup {
             range,
@@ -1771,6 +1772,7 @@ impl DiagramLowering {
                 kind,
                 label,
                 secondary,
+                label_trailing_blanks,
                 frame_color,
                 color,
             }),
@@ -1796,6 +1798,7 @@ impl DiagramLowering {
                     kind: GroupKind::Alt,
                     label,
                     secondary: None,
+                    label_trailing_blanks: 0,
                     frame_color: None,
                     color: None,
                 }),
@@ -2155,20 +2158,27 @@ fn parse_stereotypes(raw: &[String]) -> Option<Stereotype> {
     Some(Stereotype { labels, spot })
 }
 
-/// `Label [secondary]` → (`Label`, `secondary`).
-fn split_secondary(text: &str) -> (Option<String>, Option<String>) {
+/// `Label [secondary]` → (`Label`, `secondary`, the blanks between them).
+fn split_secondary(text: &str) -> (Option<String>, Option<String>, usize) {
     let trimmed = text.trim();
     if trimmed.ends_with(']') {
         if let Some(open) = trimmed.rfind('[') {
-            let label = trimmed[..open].trim().to_string();
+            let before = trimmed[..open].trim_start();
+            let label = before.trim_end().to_string();
+            let blanks = if label.is_empty() {
+                0
+            } else {
+                before[label.len()..].chars().count()
+            };
             let secondary = trimmed[open + 1..trimmed.len() - 1].trim().to_string();
             return (
                 Some(label).filter(|l| !l.is_empty()),
                 Some(secondary).filter(|s| !s.is_empty()),
+                blanks,
             );
         }
     }
-    (Some(trimmed.to_string()).filter(|l| !l.is_empty()), None)
+    (Some(trimmed.to_string()).filter(|l| !l.is_empty()), None, 0)
 }
 
 /// Applies a PlantUML autonumber format: the first run of `0`/`#` is the

@@ -821,6 +821,11 @@ pub struct Group {
     pub label: Option<String>,
     /// `group Label [secondary]`.
     pub secondary: Option<String>,
+    /// The blanks between a `group` label and its `[secondary]`: PlantUML
+    /// 1.2026.8 keeps them in the header tab, each as wide as a space
+    /// (`group Custom  [x]` has a tab two spaces wider than `group
+    /// Custom[x]`), though the tab's text is drawn without them.
+    pub label_trailing_blanks: usize,
     /// `alt#Gold`: the header tab's fill (PlantUML 1.2026.8 fills the tab with
     /// it and keeps the frame's stroke).
     pub frame_color: Option<String>,
