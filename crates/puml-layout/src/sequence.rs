@@ -195,7 +195,7 @@ fn message_font(theme: &Theme) -> Font {
 }
 
 fn box_title_font(theme: &Theme) -> Font {
-    theme.element_font(13.0).bold()
+    theme.sized_font(theme.box_font_size, 13.0).bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
@@ -320,13 +320,13 @@ impl<'a> Context<'a> {
                         let color = color.as_deref().and_then(parse_color).unwrap_or(Color::hex(0xADD1B2));
                         (*letter, color)
                     });
-                let mut head = HeadMetrics::with_box_room(
-                    p.kind,
-                    block,
-                    spot,
-                    theme.participant_padding,
-                    theme.participant_margin,
-                );
+                let (padding, margin) = match p.kind {
+                    puml_sema::model::ParticipantKind::Collections => {
+                        (theme.collections_padding, theme.collections_margin)
+                    }
+                    _ => (theme.participant_padding, theme.participant_margin),
+                };
+                let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin);
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
@@ -790,7 +790,12 @@ impl<'a> Context<'a> {
                     // PlantUML: a ref spans its participants' heads, 2 px inside
                     // each end, and is 8 px wider than its text; over one
                     // participant it grows to the right without pushing anyone.
-                    let text_w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width;
+                    let text_w = creole::measure(
+                        &r.text,
+                        self.theme.sized_font(self.theme.reference_font_size, 12.0),
+                        self.metrics,
+                    )
+                    .width;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -1675,8 +1680,18 @@ impl<'a> Context<'a> {
                     let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
                         continue;
                     };
-                    let body = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics);
-                    let tab_block = creole::measure("ref", self.theme.element_font(13.0).bold(), self.metrics);
+                    let body = creole::measure(
+                        &r.text,
+                        self.theme.sized_font(self.theme.reference_font_size, 12.0),
+                        self.metrics,
+                    );
+                    let tab_block = creole::measure(
+                        "ref",
+                        self.theme
+                            .sized_font(self.theme.reference_header_font_size, 13.0)
+                            .bold(),
+                        self.metrics,
+                    );
                     let x0 = lo_x - lo_head.left + 2.0;
                     let x1 = (hi_x + hi_head.right - 2.0)
                         .max(x0 + body.width + 8.0)
@@ -1829,7 +1844,12 @@ impl<'a> Context<'a> {
                         GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
                         _ => "X",
                     };
-                    let tab_h = creole::measure(tab_text, self.theme.element_font(13.0).bold(), self.metrics).height;
+                    let tab_h = creole::measure(
+                        tab_text,
+                        self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+                        self.metrics,
+                    )
+                    .height;
                     // A condition in a large font makes the header taller
                     // (PlantUML: condition height minus 11 px below the tab's).
                     let condition = match group.kind {
@@ -1837,7 +1857,13 @@ impl<'a> Context<'a> {
                         _ => group.label.as_deref(),
                     };
                     let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
-                        creole::measure(c, self.theme.element_font(11.0).bold(), self.metrics).height - 11.0
+                        creole::measure(
+                            c,
+                            self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                            self.metrics,
+                        )
+                        .height
+                            - 11.0
                     });
                     y = top + tab_h + cond_room.max(4.0);
                 }
@@ -1847,7 +1873,14 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => creole::measure(l, self.theme.element_font(11.0).bold(), self.metrics).height,
+                            Some(l) => {
+                                creole::measure(
+                                    l,
+                                    self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                                    self.metrics,
+                                )
+                                .height
+                            }
                             None => 0.0,
                         };
                         // PlantUML: what follows starts 3 px above the line
@@ -1870,12 +1903,16 @@ impl<'a> Context<'a> {
                     y = bottom + GROUP_GAP_AFTER;
                 }
                 Event::Divider { text, spaced } => {
-                    let block = creole::measure(text, self.theme.element_font(13.0).bold(), self.metrics);
+                    let block = creole::measure(
+                        text,
+                        self.theme.sized_font(self.theme.separator_font_size, 13.0).bold(),
+                        self.metrics,
+                    );
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
                     let h = block.height + 8.0;
-                    let font = self.theme.element_font(13.0).bold();
+                    let font = self.theme.sized_font(self.theme.separator_font_size, 13.0).bold();
                     let padding = if *spaced && !creole::is_heading(text) {
                         self.metrics.width(" ", &font)
                     } else {
@@ -1897,7 +1934,11 @@ impl<'a> Context<'a> {
                     let start = y + 8.0;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                        let block = creole::measure(text, self.theme.element_font(11.0), self.metrics);
+                        let block = creole::measure(
+                            text,
+                            self.theme.sized_font(self.theme.delay_font_size, 11.0),
+                            self.metrics,
+                        );
                         // PlantUML: the text's top 22 px below the row's start
                         // (14 below the dotted gap's).
                         block.draw(
@@ -2819,8 +2860,14 @@ impl<'a> Context<'a> {
         }
         .filter(|c| !c.trim().is_empty());
         let tab_w = self.group_tab_width(kind, label, label_trailing_blanks);
-        let cond_w =
-            |c: &str| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics).width;
+        let cond_w = |c: &str| {
+            creole::measure(
+                &format!("[{c}]"),
+                self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                self.metrics,
+            )
+            .width
+        };
         tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
     }
 
@@ -2831,14 +2878,20 @@ impl<'a> Context<'a> {
             GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)),
             kind => kind.keyword().to_string(),
         };
-        creole::measure(&tab_text, self.theme.element_font(13.0).bold(), self.metrics).width + 45.0
+        creole::measure(
+            &tab_text,
+            self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+            self.metrics,
+        )
+        .width
+            + 45.0
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
     fn else_label_width(&self, label: &str) -> f64 {
         creole::measure(
             &format!("[{label}]"),
-            self.theme.element_font(11.0).bold(),
+            self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
             self.metrics,
         )
         .width
@@ -2864,9 +2917,18 @@ impl<'a> Context<'a> {
             _ => g.label.clone(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(&tab_text, self.theme.element_font(13.0).bold(), self.metrics);
-        let cond_block =
-            condition.map(|c| creole::measure(&format!("[{c}]"), self.theme.element_font(11.0).bold(), self.metrics));
+        let tab_block = creole::measure(
+            &tab_text,
+            self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+            self.metrics,
+        );
+        let cond_block = condition.map(|c| {
+            creole::measure(
+                &format!("[{c}]"),
+                self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                self.metrics,
+            )
+        });
         let (mut x0, mut x1) = if g.min_x.is_finite() {
             (g.min_x - GROUP_FRAME_LEFT, g.max_x + GROUP_FRAME_LEFT)
         } else {
@@ -2953,7 +3015,11 @@ impl<'a> Context<'a> {
         for (at, label, _) in &g.elses {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(&format!("[{l}]"), self.theme.element_font(11.0).bold(), self.metrics);
+                let block = creole::measure(
+                    &format!("[{l}]"),
+                    self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                    self.metrics,
+                );
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }

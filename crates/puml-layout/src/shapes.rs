@@ -126,6 +126,10 @@ impl PathBuilder {
 const ACTOR_NAME_EXTRA: f64 = 6.0;
 /// Half the width of a boundary's bar and circle (41 px).
 const BOUNDARY_HALF_WIDTH: f64 = 20.5;
+/// How far a collections head's back box stands right of and above its
+/// front one.
+const COLLECTIONS_OFFSET: f64 = 4.0;
+
 /// The narrowest actor column: the stick figure's arms and a margin.
 const ACTOR_MIN_WIDTH: f64 = 27.0;
 
@@ -177,7 +181,16 @@ impl HeadMetrics {
                     w / 2.0 + margin.right,
                 )
             }
-            ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
+            // Two stacked boxes 4 px apart, each `padding` around the name.
+            ParticipantKind::Collections => {
+                let w = tw + 2.0 * padding.1;
+                (
+                    w + COLLECTIONS_OFFSET,
+                    th + 2.0 * padding.0 + COLLECTIONS_OFFSET + margin.top + margin.bottom,
+                    w / 2.0 + margin.left,
+                    w / 2.0 + COLLECTIONS_OFFSET + margin.right,
+                )
+            }
             ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
             ParticipantKind::Actor => {
                 // PlantUML's actor column: the name plus 6 px (the name sits
@@ -203,7 +216,7 @@ impl HeadMetrics {
                 (half * 2.0, th + 45.0, half, half)
             }
         };
-        let (margin, padding) = if kind == ParticipantKind::Participant {
+        let (margin, padding) = if matches!(kind, ParticipantKind::Participant | ParticipantKind::Collections) {
             (margin, padding)
         } else {
             (Sides::all(0.0), (7.0, 7.0))
@@ -273,11 +286,20 @@ pub fn draw_head(
             );
         }
         ParticipantKind::Collections => {
-            let w = tw + 14.0;
+            let (pad_y, pad_x) = head.padding;
+            let top = top + head.margin.top;
+            let w = tw + 2.0 * pad_x;
+            let h = th + 2.0 * pad_y;
             let x = cx - w / 2.0;
-            rect(out, x + 4.0, top, w, th + 14.0, 0.0, body);
-            rect(out, x, top + 4.0, w, th + 14.0, 0.0, body);
-            head.label.draw(x + 7.0, top + 11.0, Align::Center, text_color, out);
+            rect(out, x + COLLECTIONS_OFFSET, top, w, h, 0.0, body);
+            rect(out, x, top + COLLECTIONS_OFFSET, w, h, 0.0, body);
+            head.label.draw(
+                x + pad_x,
+                top + COLLECTIONS_OFFSET + pad_y,
+                Align::Center,
+                text_color,
+                out,
+            );
         }
         ParticipantKind::Queue => {
             let w = tw + 20.0;

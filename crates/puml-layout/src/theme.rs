@@ -139,6 +139,21 @@ pub struct Theme {
     /// Room kept around a participant box (`participant { Margin }`, one,
     /// two or four values as in CSS; PlantUML's plain theme has 5 and 10).
     pub participant_margin: Sides,
+    /// `collections { Padding; Margin }`: a collections head's boxes take
+    /// them like a participant's (PlantUML; `participant { … }` does not
+    /// reach them, and the other kinds ignore both).
+    pub collections_padding: (f64, f64),
+    /// `FontSize` of the elements whose size is otherwise fixed by PlantUML
+    /// (box titles 13, group tabs 13 and conditions 11, dividers 13, ref
+    /// tabs 13 and texts 12, delays 11), as PlantUML's themes set them.
+    pub box_font_size: Option<f64>,
+    pub group_header_font_size: Option<f64>,
+    pub group_font_size: Option<f64>,
+    pub separator_font_size: Option<f64>,
+    pub reference_header_font_size: Option<f64>,
+    pub reference_font_size: Option<f64>,
+    pub delay_font_size: Option<f64>,
+    pub collections_margin: Sides,
     /// Room between the drawing and the page's edges: 5 px plus
     /// `document { Margin }` (PlantUML's default document margin is 5).
     pub page_margin: Sides,
@@ -229,6 +244,15 @@ impl Default for Theme {
             participant_padding: (7.0, 7.0),
             default_font_size: None,
             participant_margin: Sides::all(0.0),
+            collections_padding: (7.0, 7.0),
+            box_font_size: None,
+            group_header_font_size: None,
+            group_font_size: None,
+            separator_font_size: None,
+            reference_header_font_size: None,
+            reference_font_size: None,
+            delay_font_size: None,
+            collections_margin: Sides::all(0.0),
             page_margin: Sides::all(10.0),
             header_spacing: Spacing::none(),
             footer_spacing: Spacing::none(),
@@ -251,6 +275,12 @@ impl Theme {
     /// A regular font of the diagram's family (`defaultFontName`).
     /// The font of an element whose size PlantUML fixes (`size`) unless
     /// `skinparam defaultFontSize` is set.
+    /// The font of an element with its own `<style>` `FontSize` (`own`),
+    /// else `skinparam defaultFontSize`, else PlantUML's size for it.
+    pub fn sized_font(&self, own: Option<f64>, default: f64) -> Font {
+        self.font(own.or(self.default_font_size).unwrap_or(default))
+    }
+
     pub fn element_font(&self, size: f64) -> Font {
         self.font(self.default_font_size.unwrap_or(size))
     }
@@ -867,6 +897,16 @@ impl Theme {
             .position(|k| k.keyword() == element && *k != ParticipantKind::Participant);
         if let Some(i) = kind {
             match property {
+                "padding" if element == "collections" => {
+                    if let Some(sides) = css_sides(value, 0.0..=100.0) {
+                        self.collections_padding = (sides.top, sides.left);
+                    }
+                }
+                "margin" if element == "collections" => {
+                    if let Some(sides) = css_sides(value, 0.0..=100.0) {
+                        self.collections_margin = sides;
+                    }
+                }
                 "backgroundcolor" => self.set_kind_bg(i, color, value),
                 "linecolor" => self.kind_border[i] = color.or(self.kind_border[i]),
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
@@ -989,6 +1029,15 @@ impl Theme {
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
             ("groupheader", "backgroundcolor") => set!(self.group_header_bg, color),
+            ("box", "fontsize") => self.box_font_size = size.or(self.box_font_size),
+            ("groupheader", "fontsize") => self.group_header_font_size = size.or(self.group_header_font_size),
+            ("group", "fontsize") => self.group_font_size = size.or(self.group_font_size),
+            ("separator", "fontsize") => self.separator_font_size = size.or(self.separator_font_size),
+            ("referenceheader", "fontsize") => {
+                self.reference_header_font_size = size.or(self.reference_header_font_size)
+            }
+            ("reference", "fontsize") => self.reference_font_size = size.or(self.reference_font_size),
+            ("delay", "fontsize") => self.delay_font_size = size.or(self.delay_font_size),
             ("groupheader", "fontcolor") => set!(self.group_header_font_color, color),
             ("separator", "backgroundcolor") => set!(self.divider_bg, color),
             ("separator", "linecolor") => set!(self.divider_border, color),
