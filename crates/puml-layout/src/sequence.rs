@@ -1032,12 +1032,14 @@ impl<'a> Context<'a> {
             let right = positions.pos[n + 1];
             let left = positions.pos[0];
             let room = theme.header_spacing.outer();
-            let x = match header.align.unwrap_or(HorizontalAlign::Right) {
+            let align = header.align.or(theme.header_align).unwrap_or(HorizontalAlign::Right);
+            let x = match align {
                 // A header wider than the diagram is centred over it, and
                 // the canvas grows around both (PlantUML: the header at the
                 // page margin, the diagram in the middle).
                 _ if block.width > right - left => (left + right) / 2.0 - block.width / 2.0,
-                HorizontalAlign::Left => left + room.left,
+                // PlantUML: at the page margin, 5 px from the canvas' edge.
+                HorizontalAlign::Left => left - (MARGIN - HEADER_PAGE_GAP) + room.left,
                 HorizontalAlign::Center => mid_x - block.width / 2.0 + (room.left - room.right) / 2.0,
                 // PlantUML: 4 px past the diagram's right edge.
                 HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG - room.right,
@@ -1048,7 +1050,7 @@ impl<'a> Context<'a> {
             if block.width > right - left {
                 let inset = MARGIN - HEADER_PAGE_GAP;
                 header_edges = Some((x + inset, x + block.width - inset));
-            } else if header.align.unwrap_or(HorizontalAlign::Right) == HorizontalAlign::Right {
+            } else if align == HorizontalAlign::Right {
                 header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
             }
             y = 5.0 + room.top + block.height + 6.0 + room.bottom;
@@ -2362,8 +2364,9 @@ impl<'a> Context<'a> {
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
             let room = theme.footer_spacing.outer();
-            let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
-                HorizontalAlign::Left => min_x + room.left,
+            let x = match footer.align.or(theme.footer_align).unwrap_or(HorizontalAlign::Center) {
+                // PlantUML: at the page margin, 5 px from the canvas' edge.
+                HorizontalAlign::Left => min_x - (MARGIN - HEADER_PAGE_GAP) + room.left,
                 // PlantUML centers it on the diagram (0.5 px left).
                 HorizontalAlign::Center => {
                     let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
@@ -2374,7 +2377,8 @@ impl<'a> Context<'a> {
                     });
                     mid - block.width / 2.0 + (room.left - room.right) / 2.0
                 }
-                HorizontalAlign::Right => max_x - block.width - room.right,
+                // Like a right-aligned header: 4 px past the drawing's edge.
+                HorizontalAlign::Right => max_x - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
             // PlantUML: 2 px below a caption, 13 below a legend, else 4.
             let gap = if after_caption {
@@ -2384,7 +2388,13 @@ impl<'a> Context<'a> {
             } else {
                 4.0
             };
+            let first = items.len();
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
+            // Like the header, a footer at a side overhangs the drawing into
+            // the page margin without widening the canvas.
+            if footer.align.or(theme.footer_align).unwrap_or(HorizontalAlign::Center) != HorizontalAlign::Center {
+                overhang.extend(first..items.len());
+            }
             y += gap + room.top + block.height + room.bottom;
         }
         let mut edges = body_edges;

@@ -9,7 +9,7 @@
 
 use crate::color::{parse_color, parse_gradient};
 use crate::scene::{Color, Font, FontFamily, Gradient};
-use puml_sema::model::{ParticipantKind, Settings};
+use puml_sema::model::{HorizontalAlign, ParticipantKind, Settings};
 use puml_sema::style::{parse_sheet, StyleRule, StyleScope};
 
 /// puml's own looks, chosen with `--theme` (not PlantUML themes).
@@ -164,6 +164,11 @@ pub struct Theme {
     pub header_spacing: Spacing,
     /// `footer { Margin; Padding }`, as for the header (defaults: none).
     pub footer_spacing: Spacing,
+    /// `header { HorizontalAlignment }` and `footer { … }`: where they stand
+    /// when the diagram does not say (`left header …`); PlantUML's defaults
+    /// are right and centre.
+    pub header_align: Option<HorizontalAlign>,
+    pub footer_align: Option<HorizontalAlign>,
     /// `title { Margin; Padding }` (defaults 5 and 5): each takes its top
     /// side above the title and its bottom side below it.
     pub title_spacing: Spacing,
@@ -256,6 +261,8 @@ impl Default for Theme {
             page_margin: Sides::all(10.0),
             header_spacing: Spacing::none(),
             footer_spacing: Spacing::none(),
+            header_align: None,
+            footer_align: None,
             title_spacing: Spacing::DEFAULT_TITLE,
             legend_spacing: Spacing::DEFAULT_LEGEND,
 
@@ -975,6 +982,19 @@ impl Theme {
             ("participant", "margin") => {
                 if let Some(sides) = css_sides(value, 0.0..=100.0) {
                     self.participant_margin = sides;
+                }
+            }
+            ("header" | "footer", "horizontalalignment") => {
+                let align = match value.to_ascii_lowercase().as_str() {
+                    "left" => Some(HorizontalAlign::Left),
+                    "center" => Some(HorizontalAlign::Center),
+                    "right" => Some(HorizontalAlign::Right),
+                    _ => None,
+                };
+                if element == "header" {
+                    self.header_align = align.or(self.header_align);
+                } else {
+                    self.footer_align = align.or(self.footer_align);
                 }
             }
             ("header" | "footer" | "title" | "legend", "margin" | "padding") => {
