@@ -281,10 +281,10 @@ fn theme_probes_place_texts_like_plantuml() {
     // themes: 1,451/1,673 texts within 2 px of PlantUML's (18.6 % before
     // the themes' header/title/legend/footer spacing, box padding,
     // collections spacing and element font sizes were observed; sunlust,
-    // materia, black-knight and the sketchy themes are still off).
+    // materia and black-knight are still off; the others miss at most a queue 2 px high).
     let measured = measure("themes");
     assert!(
-        measured.texts_placed >= 1_430,
+        measured.texts_placed >= 1_490,
         "{}/{} texts within 2 px",
         measured.texts_placed,
         measured.texts
