@@ -5,6 +5,7 @@
 //! with explicit state: no recursion whatever the input.
 
 use crate::color::parse_color;
+use crate::latex;
 use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Item, TextRun};
 
@@ -22,6 +23,9 @@ pub struct SpanStyle {
     /// An OpenIconic icon (`<&person>`): the span's text is the icon's
     /// name; it takes an icon's room and draws no text.
     pub icon: bool,
+    /// A `<latex>` formula: the span's text is its source; it takes the
+    /// room PlantUML's math layout gives it (see [`crate::latex`]).
+    pub formula: bool,
 }
 
 /// The room PlantUML gives an OpenIconic icon (`<&name>`) in text of
@@ -327,6 +331,22 @@ fn parse_line(line: &str) -> Line {
                 continue;
             }
         }
+        if tail.len() >= 7 && tail.as_bytes()[..7].eq_ignore_ascii_case(b"<latex>") {
+            let inner = &tail[7..];
+            let (source, consumed) = match find_ignore_case(inner, "</latex>") {
+                Some(end) => (&inner[..end], 7 + end + 8),
+                None => (inner, tail.len()),
+            };
+            b.flush();
+            let style = b.style;
+            b.spans.push(Span {
+                text: source.to_string(),
+                style: SpanStyle { formula: true, ..style },
+                link: b.link.clone(),
+            });
+            i += consumed;
+            continue;
+        }
         if tail.starts_with('<') {
             if let Some(consumed) = parse_tag(tail, &mut b) {
                 i += consumed;
@@ -353,6 +373,12 @@ fn parse_line(line: &str) -> Line {
     }
     b.flush();
     Line { spans: b.spans }
+}
+
+/// Where `needle` (ASCII) first occurs in `haystack`, ignoring ASCII case.
+fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    (0..(h.len() + 1).saturating_sub(n.len())).find(|&at| h[at..at + n.len()].eq_ignore_ascii_case(n))
 }
 
 fn toggle_active(s: &SpanStyle, marker: &str) -> bool {
@@ -465,6 +491,11 @@ fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
     Some(end + 1)
 }
 
+/// Where PlantUML draws a formula's source inside the formula's room
+/// (its fallback picture): 5 px in, baseline 17.995 px down.
+const LATEX_TEXT_X: f64 = 5.0;
+const LATEX_TEXT_BASELINE: f64 = 17.995;
+
 /// A label laid out as lines of measured runs, ready to be placed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextBlock {
@@ -505,6 +536,8 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         let mut line_width = 0.0;
         let mut ascent = metrics.ascent(&base);
         let mut line_height = metrics.line_height(&base);
+        let mut formula_height: f64 = 0.0;
+        let mut text_descent = metrics.line_height(&base) - metrics.ascent(&base);
         for span in line.spans {
             let font = Font {
                 family: if span.style.mono { FontFamily::Mono } else { base.family },
@@ -516,6 +549,23 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 let w = icon_width(font.size);
                 line_width += w;
                 runs.push((span, font, w, (0.0, 0.0)));
+                continue;
+            }
+            if span.style.formula {
+                // Drawn as PlantUML draws a formula it cannot typeset: its
+                // source in 14 px monospace; the run keeps that text's
+                // width and the formula's height in place of its blanks.
+                let (w, h) = latex::formula_size(&span.text);
+                let font = Font {
+                    family: FontFamily::Mono,
+                    size: 14.0,
+                    bold: false,
+                    italic: false,
+                };
+                let drawn = metrics.width(&span.text, &font);
+                formula_height = formula_height.max(h);
+                line_width += w;
+                runs.push((span, font, w, (drawn, h)));
                 continue;
             }
             let w = metrics.width(&span.text, &font);
@@ -533,8 +583,16 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
             let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
             ascent = ascent.max(metrics.ascent(&font));
             line_height = line_height.max(metrics.line_height(&font));
+            text_descent = text_descent.max(metrics.line_height(&font) - metrics.ascent(&font));
             line_width += w;
             runs.push((span, font, w, lead));
+        }
+        if formula_height > 0.0 {
+            // PlantUML sets a line's pieces on a common bottom: a formula
+            // taller than the text makes the line taller and pushes the
+            // text down.
+            line_height = line_height.max(formula_height);
+            ascent = line_height - text_descent;
         }
         width = width.max(line_width);
         height += line_height;
@@ -562,7 +620,7 @@ pub fn split_words(block: TextBlock, metrics: &dyn TextMeasure) -> TextBlock {
         .map(|line| {
             let mut runs = Vec::with_capacity(line.runs.len());
             for (span, font, w, blanks) in line.runs {
-                if span.style.icon || !span.text.trim().contains(' ') {
+                if span.style.icon || span.style.formula || !span.text.trim().contains(' ') {
                     runs.push((span, font, w, blanks));
                     continue;
                 }
@@ -633,8 +691,32 @@ impl TextBlock {
             }
             let run_count = line.runs.len();
             for (i, (span, font, w, (lead, trail))) in line.runs.iter().enumerate() {
-                if !blank_line && i > 0 && i + 1 < run_count && !span.text.is_empty() && span.text.trim().is_empty() {
+                // A blank after a formula is written even at the end of
+                // the line.
+                let after_formula = i > 0 && line.runs[i - 1].0.style.formula;
+                if !blank_line
+                    && i > 0
+                    && (i + 1 < run_count || after_formula)
+                    && !span.text.is_empty()
+                    && span.text.trim().is_empty()
+                {
                     blank_at(cx, *font, out);
+                }
+                if span.style.formula {
+                    let (drawn, h) = (*lead, *trail);
+                    out.push(Item::Text(TextRun {
+                        x: round3(cx + LATEX_TEXT_X),
+                        y: round3(top + line.height - h + LATEX_TEXT_BASELINE),
+                        text: span.text.clone(),
+                        font: *font,
+                        color: span.style.color.unwrap_or(color),
+                        width: round3(drawn),
+                        underline: false,
+                        strike: false,
+                        link: span.link.clone(),
+                    }));
+                    cx += w;
+                    continue;
                 }
                 if !span.text.trim().is_empty() && !span.style.icon {
                     // PlantUML draws a run's surrounding whitespace as space,
