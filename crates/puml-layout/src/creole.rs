@@ -26,6 +26,24 @@ pub struct SpanStyle {
     /// A `<latex>` formula: the span's text is its source; it takes the
     /// room PlantUML's math layout gives it (see [`crate::latex`]).
     pub formula: bool,
+    /// `<sup>` (1) or `<sub>` (-1): 3 points smaller, raised or lowered.
+    pub script: i8,
+}
+
+/// How far PlantUML moves a `<sup>` run's baseline up and a `<sub>` run's
+/// down, whatever the size (measured at 13 and 20 pt), and how much
+/// smaller their font is.
+const SUP_RAISE: f64 = 5.2925;
+const SUB_DROP: f64 = 3.7075;
+const SCRIPT_SHRINK: f64 = 3.0;
+
+/// The baseline shift of a run (positive down).
+fn script_shift(style: &SpanStyle) -> f64 {
+    match style.script {
+        1 => -SUP_RAISE,
+        -1 => SUB_DROP,
+        _ => 0.0,
+    }
 }
 
 /// The room PlantUML gives an OpenIconic icon (`<&name>`) in text of
@@ -93,6 +111,17 @@ pub fn split_lines(text: &str) -> Vec<String> {
                 Some('\\') => {
                     chars.next();
                     current.push('\\');
+                }
+                // A source line ending in `\` goes on with the next one:
+                // PlantUML joins them with nothing between.
+                Some('\n') => {
+                    chars.next();
+                }
+                Some('\r') => {
+                    chars.next();
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
                 }
                 _ => current.push('\\'),
             },
@@ -427,8 +456,11 @@ fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
             let prev = b.sizes.pop().flatten();
             b.set(|s| s.size = prev);
         }
-        "/back" | "/code" | "/plain" | "/w" | "/sup" | "/sub" => b.flush(),
-        "plain" | "w" | "sup" | "sub" | "code" => b.flush(),
+        "sup" => b.set(|s| s.script = 1),
+        "sub" => b.set(|s| s.script = -1),
+        "/sup" | "/sub" => b.set(|s| s.script = 0),
+        "/back" | "/code" | "/plain" | "/w" => b.flush(),
+        "plain" | "w" | "code" => b.flush(),
         _ => {
             if let Some(value) = lower.strip_prefix("color:").or_else(|| lower.strip_prefix("color ")) {
                 let color = parse_color(value);
@@ -538,10 +570,16 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         let mut line_height = metrics.line_height(&base);
         let mut formula_height: f64 = 0.0;
         let mut text_descent = metrics.line_height(&base) - metrics.ascent(&base);
+        let mut scripted = false;
         for span in line.spans {
+            let size = span.style.size.unwrap_or(base.size + span.style.grow);
             let font = Font {
                 family: if span.style.mono { FontFamily::Mono } else { base.family },
-                size: span.style.size.unwrap_or(base.size + span.style.grow),
+                size: if span.style.script != 0 {
+                    (size - SCRIPT_SHRINK).max(1.0)
+                } else {
+                    size
+                },
                 bold: base.bold || span.style.bold,
                 italic: base.italic || span.style.italic,
             };
@@ -581,11 +619,20 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 }
             };
             let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
-            ascent = ascent.max(metrics.ascent(&font));
+            let shift = script_shift(&span.style);
+            ascent = ascent.max(metrics.ascent(&font) - shift);
             line_height = line_height.max(metrics.line_height(&font));
-            text_descent = text_descent.max(metrics.line_height(&font) - metrics.ascent(&font));
+            text_descent = text_descent.max(metrics.line_height(&font) - metrics.ascent(&font) + shift);
+            if shift != 0.0 {
+                scripted = true;
+            }
             line_width += w;
             runs.push((span, font, w, lead));
+        }
+        if scripted {
+            // Raised and lowered runs stand out of the line: it grows by
+            // what they add above and below the common baseline.
+            line_height = line_height.max(ascent + text_descent);
         }
         if formula_height > 0.0 {
             // PlantUML sets a line's pieces on a common bottom: a formula
@@ -724,7 +771,7 @@ impl TextBlock {
                     // a bold word): the text is exactly its glyphs.
                     out.push(Item::Text(TextRun {
                         x: round3(cx + lead),
-                        y: round3(baseline),
+                        y: round3(baseline + script_shift(&span.style)),
                         text: span.text.trim().to_string(),
                         font: *font,
                         color: span.style.color.unwrap_or(color),
