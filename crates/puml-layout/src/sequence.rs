@@ -290,11 +290,11 @@ impl<'a> Context<'a> {
                 slots.push(ParticipantId(i as u32));
             }
         }
-        let head_font = theme.font(theme.participant_font_size);
         let heads: Vec<HeadMetrics> = diagram
             .participants
             .iter()
             .map(|p| {
+                let head_font = theme.participant_head_font(p.kind);
                 let mut lines = Vec::new();
                 if let Some(st) = &p.stereotype {
                     for label in &st.labels {
@@ -1003,6 +1003,8 @@ impl<'a> Context<'a> {
             0.0
         };
         let deco_font = self.theme.font(10.0);
+        // A right-aligned header: its runs (the first items) and right edge.
+        let mut right_header: Option<(usize, f64)> = None;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
@@ -1013,6 +1015,9 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG,
             };
             block.draw(x, 5.0, Align::Left, theme.header_color, &mut top_items);
+            if header.align.unwrap_or(HorizontalAlign::Right) == HorizontalAlign::Right {
+                right_header = Some((top_items.len(), x + block.width));
+            }
             y = 5.0 + block.height + 6.0;
         }
         // The title is centered over the whole diagram once its width is known.
@@ -2194,6 +2199,16 @@ impl<'a> Context<'a> {
             (lo.min(heads_extent.0), hi.max(heads_extent.1))
         };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
+        // After the title's center is taken: PlantUML centers it without
+        // the header.
+        if let Some((runs, right)) = right_header {
+            let reach = max_x_without(&items, &overhang, runs);
+            if align_header_right(&mut items[..runs], right, reach) {
+                // Its overhang is not the diagram's: the canvas keeps its
+                // margin past the diagram, which covers the header.
+                overhang.extend(0..runs);
+            }
+        }
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
@@ -3264,6 +3279,33 @@ fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
             (a.min(lo), b.max(hi))
         })
+}
+
+/// The right edge of what is drawn, leaving out the first `skip_first`
+/// items (the header) and the overhanging ones.
+fn max_x_without(items: &[Item], overhang: &[usize], skip_first: usize) -> f64 {
+    items
+        .iter()
+        .enumerate()
+        .skip(skip_first)
+        .filter(|(i, _)| !overhang.contains(i))
+        .filter_map(|(_, item)| item_x_range(item))
+        .fold(f64::NEG_INFINITY, |b, (_, hi)| b.max(hi))
+}
+
+/// PlantUML ends a right-aligned header 4 px past the diagram's right
+/// edge, dividers and frames included: moves the header's runs (now
+/// ending at `right`) right when the diagram reaches to `reach`, past
+/// where they were put; says whether it moved them.
+fn align_header_right(header: &mut [Item], right: f64, reach: f64) -> bool {
+    let dx = reach + HEADER_RIGHT_OVERHANG - right;
+    if reach.is_finite() && dx > 0.0 {
+        for item in header {
+            shift_item(item, dx, 0.0);
+        }
+        return true;
+    }
+    false
 }
 
 fn x_bounds(items: &[Item]) -> (f64, f64) {
