@@ -106,7 +106,7 @@ pub fn split_lines(text: &str) -> Vec<String> {
                 }
                 Some('t') => {
                     chars.next();
-                    current.push_str("    ");
+                    current.push('\t');
                 }
                 Some('\\') => {
                     chars.next();
@@ -225,6 +225,10 @@ const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 /// The characters markup can start with (escapes, links, tags,
 /// stereotypes, style toggles, tabs).
 const MARKUP_STARTS: [char; 9] = ['~', '[', '<', '*', '/', '"', '-', '_', '\t'];
+
+/// PlantUML sets a tab (`\t` or a real one) as eight spaces, wherever it
+/// stands in the line.
+const TAB: &str = "        ";
 
 /// A creole heading line (`= h1` … `==== h4`, at the very start of the
 /// line): its style and the text after the `=`s. PlantUML draws levels 1–3
@@ -394,7 +398,7 @@ fn parse_line(line: &str) -> Line {
         }
         let c = tail.chars().next().unwrap_or(' ');
         if c == '\t' {
-            b.current.push_str("    ");
+            b.current.push_str(TAB);
         } else if !c.is_control() {
             b.current.push(c);
         }
