@@ -5,8 +5,8 @@
 //! with explicit state: no recursion whatever the input.
 
 use crate::color::parse_color;
-use crate::latex;
 use crate::font::TextMeasure;
+use crate::latex;
 use crate::scene::{round3, Color, Font, FontFamily, Item, TextRun};
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -500,7 +500,17 @@ mod tests {
 
     #[test]
     fn odd_input_is_measured() {
-        for src in ["", "{", "}", "_", "^^", "\\", "\\text", "{{{{{{{{{{{{{{{{{{{{{{{{{x", "é_é"] {
+        for src in [
+            "",
+            "{",
+            "}",
+            "_",
+            "^^",
+            "\\",
+            "\\text",
+            "{{{{{{{{{{{{{{{{{{{{{{{{{x",
+            "é_é",
+        ] {
             let (w, h) = formula_size(src);
             assert!(w >= 8.0 && h >= 8.0, "{src}");
         }

@@ -237,7 +237,10 @@ impl Default for Theme {
 /// DejaVu Sans Mono, any other to DejaVu Sans.
 fn family_of(name: &str) -> FontFamily {
     let name = name.to_ascii_lowercase();
-    if ["mono", "courier", "consolas", "menlo"].iter().any(|m| name.contains(m)) {
+    if ["mono", "courier", "consolas", "menlo"]
+        .iter()
+        .any(|m| name.contains(m))
+    {
         FontFamily::Mono
     } else {
         FontFamily::Sans
