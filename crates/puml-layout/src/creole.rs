@@ -6,6 +6,7 @@
 
 use crate::color::parse_color;
 use crate::font::TextMeasure;
+use crate::latex;
 use crate::scene::{round3, Color, Font, FontFamily, Item, TextRun};
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -22,6 +23,27 @@ pub struct SpanStyle {
     /// An OpenIconic icon (`<&person>`): the span's text is the icon's
     /// name; it takes an icon's room and draws no text.
     pub icon: bool,
+    /// A `<latex>` formula: the span's text is its source; it takes the
+    /// room PlantUML's math layout gives it (see [`crate::latex`]).
+    pub formula: bool,
+    /// `<sup>` (1) or `<sub>` (-1): 3 points smaller, raised or lowered.
+    pub script: i8,
+}
+
+/// How far PlantUML moves a `<sup>` run's baseline up and a `<sub>` run's
+/// down, whatever the size (measured at 13 and 20 pt), and how much
+/// smaller their font is.
+const SUP_RAISE: f64 = 5.2925;
+const SUB_DROP: f64 = 3.7075;
+const SCRIPT_SHRINK: f64 = 3.0;
+
+/// The baseline shift of a run (positive down).
+fn script_shift(style: &SpanStyle) -> f64 {
+    match style.script {
+        1 => -SUP_RAISE,
+        -1 => SUB_DROP,
+        _ => 0.0,
+    }
 }
 
 /// The room PlantUML gives an OpenIconic icon (`<&name>`) in text of
@@ -84,11 +106,22 @@ pub fn split_lines(text: &str) -> Vec<String> {
                 }
                 Some('t') => {
                     chars.next();
-                    current.push_str("    ");
+                    current.push('\t');
                 }
                 Some('\\') => {
                     chars.next();
                     current.push('\\');
+                }
+                // A source line ending in `\` goes on with the next one:
+                // PlantUML joins them with nothing between.
+                Some('\n') => {
+                    chars.next();
+                }
+                Some('\r') => {
+                    chars.next();
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
                 }
                 _ => current.push('\\'),
             },
@@ -192,6 +225,10 @@ const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 /// The characters markup can start with (escapes, links, tags,
 /// stereotypes, style toggles, tabs).
 const MARKUP_STARTS: [char; 9] = ['~', '[', '<', '*', '/', '"', '-', '_', '\t'];
+
+/// PlantUML sets a tab (`\t` or a real one) as eight spaces, wherever it
+/// stands in the line.
+const TAB: &str = "        ";
 
 /// A creole heading line (`= h1` … `==== h4`, at the very start of the
 /// line): its style and the text after the `=`s. PlantUML draws levels 1–3
@@ -327,6 +364,22 @@ fn parse_line(line: &str) -> Line {
                 continue;
             }
         }
+        if tail.len() >= 7 && tail.as_bytes()[..7].eq_ignore_ascii_case(b"<latex>") {
+            let inner = &tail[7..];
+            let (source, consumed) = match find_ignore_case(inner, "</latex>") {
+                Some(end) => (&inner[..end], 7 + end + 8),
+                None => (inner, tail.len()),
+            };
+            b.flush();
+            let style = b.style;
+            b.spans.push(Span {
+                text: source.to_string(),
+                style: SpanStyle { formula: true, ..style },
+                link: b.link.clone(),
+            });
+            i += consumed;
+            continue;
+        }
         if tail.starts_with('<') {
             if let Some(consumed) = parse_tag(tail, &mut b) {
                 i += consumed;
@@ -345,7 +398,7 @@ fn parse_line(line: &str) -> Line {
         }
         let c = tail.chars().next().unwrap_or(' ');
         if c == '\t' {
-            b.current.push_str("    ");
+            b.current.push_str(TAB);
         } else if !c.is_control() {
             b.current.push(c);
         }
@@ -353,6 +406,12 @@ fn parse_line(line: &str) -> Line {
     }
     b.flush();
     Line { spans: b.spans }
+}
+
+/// Where `needle` (ASCII) first occurs in `haystack`, ignoring ASCII case.
+fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    (0..(h.len() + 1).saturating_sub(n.len())).find(|&at| h[at..at + n.len()].eq_ignore_ascii_case(n))
 }
 
 fn toggle_active(s: &SpanStyle, marker: &str) -> bool {
@@ -401,8 +460,11 @@ fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
             let prev = b.sizes.pop().flatten();
             b.set(|s| s.size = prev);
         }
-        "/back" | "/code" | "/plain" | "/w" | "/sup" | "/sub" => b.flush(),
-        "plain" | "w" | "sup" | "sub" | "code" => b.flush(),
+        "sup" => b.set(|s| s.script = 1),
+        "sub" => b.set(|s| s.script = -1),
+        "/sup" | "/sub" => b.set(|s| s.script = 0),
+        "/back" | "/code" | "/plain" | "/w" => b.flush(),
+        "plain" | "w" | "code" => b.flush(),
         _ => {
             if let Some(value) = lower.strip_prefix("color:").or_else(|| lower.strip_prefix("color ")) {
                 let color = parse_color(value);
@@ -465,6 +527,11 @@ fn parse_tag(tail: &str, b: &mut LineBuilder) -> Option<usize> {
     Some(end + 1)
 }
 
+/// Where PlantUML draws a formula's source inside the formula's room
+/// (its fallback picture): 5 px in, baseline 17.995 px down.
+const LATEX_TEXT_X: f64 = 5.0;
+const LATEX_TEXT_BASELINE: f64 = 17.995;
+
 /// A label laid out as lines of measured runs, ready to be placed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextBlock {
@@ -505,10 +572,18 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         let mut line_width = 0.0;
         let mut ascent = metrics.ascent(&base);
         let mut line_height = metrics.line_height(&base);
+        let mut formula_height: f64 = 0.0;
+        let mut text_descent = metrics.line_height(&base) - metrics.ascent(&base);
+        let mut scripted = false;
         for span in line.spans {
+            let size = span.style.size.unwrap_or(base.size + span.style.grow);
             let font = Font {
                 family: if span.style.mono { FontFamily::Mono } else { base.family },
-                size: span.style.size.unwrap_or(base.size + span.style.grow),
+                size: if span.style.script != 0 {
+                    (size - SCRIPT_SHRINK).max(1.0)
+                } else {
+                    size
+                },
                 bold: base.bold || span.style.bold,
                 italic: base.italic || span.style.italic,
             };
@@ -516,6 +591,23 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 let w = icon_width(font.size);
                 line_width += w;
                 runs.push((span, font, w, (0.0, 0.0)));
+                continue;
+            }
+            if span.style.formula {
+                // Drawn as PlantUML draws a formula it cannot typeset: its
+                // source in 14 px monospace; the run keeps that text's
+                // width and the formula's height in place of its blanks.
+                let (w, h) = latex::formula_size(&span.text);
+                let font = Font {
+                    family: FontFamily::Mono,
+                    size: 14.0,
+                    bold: false,
+                    italic: false,
+                };
+                let drawn = metrics.width(&span.text, &font);
+                formula_height = formula_height.max(h);
+                line_width += w;
+                runs.push((span, font, w, (drawn, h)));
                 continue;
             }
             let w = metrics.width(&span.text, &font);
@@ -531,10 +623,27 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 }
             };
             let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
-            ascent = ascent.max(metrics.ascent(&font));
+            let shift = script_shift(&span.style);
+            ascent = ascent.max(metrics.ascent(&font) - shift);
             line_height = line_height.max(metrics.line_height(&font));
+            text_descent = text_descent.max(metrics.line_height(&font) - metrics.ascent(&font) + shift);
+            if shift != 0.0 {
+                scripted = true;
+            }
             line_width += w;
             runs.push((span, font, w, lead));
+        }
+        if scripted {
+            // Raised and lowered runs stand out of the line: it grows by
+            // what they add above and below the common baseline.
+            line_height = line_height.max(ascent + text_descent);
+        }
+        if formula_height > 0.0 {
+            // PlantUML sets a line's pieces on a common bottom: a formula
+            // taller than the text makes the line taller and pushes the
+            // text down.
+            line_height = line_height.max(formula_height);
+            ascent = line_height - text_descent;
         }
         width = width.max(line_width);
         height += line_height;
@@ -562,7 +671,7 @@ pub fn split_words(block: TextBlock, metrics: &dyn TextMeasure) -> TextBlock {
         .map(|line| {
             let mut runs = Vec::with_capacity(line.runs.len());
             for (span, font, w, blanks) in line.runs {
-                if span.style.icon || !span.text.trim().contains(' ') {
+                if span.style.icon || span.style.formula || !span.text.trim().contains(' ') {
                     runs.push((span, font, w, blanks));
                     continue;
                 }
@@ -633,8 +742,32 @@ impl TextBlock {
             }
             let run_count = line.runs.len();
             for (i, (span, font, w, (lead, trail))) in line.runs.iter().enumerate() {
-                if !blank_line && i > 0 && i + 1 < run_count && !span.text.is_empty() && span.text.trim().is_empty() {
+                // A blank after a formula is written even at the end of
+                // the line.
+                let after_formula = i > 0 && line.runs[i - 1].0.style.formula;
+                if !blank_line
+                    && i > 0
+                    && (i + 1 < run_count || after_formula)
+                    && !span.text.is_empty()
+                    && span.text.trim().is_empty()
+                {
                     blank_at(cx, *font, out);
+                }
+                if span.style.formula {
+                    let (drawn, h) = (*lead, *trail);
+                    out.push(Item::Text(TextRun {
+                        x: round3(cx + LATEX_TEXT_X),
+                        y: round3(top + line.height - h + LATEX_TEXT_BASELINE),
+                        text: span.text.clone(),
+                        font: *font,
+                        color: span.style.color.unwrap_or(color),
+                        width: round3(drawn),
+                        underline: false,
+                        strike: false,
+                        link: span.link.clone(),
+                    }));
+                    cx += w;
+                    continue;
                 }
                 if !span.text.trim().is_empty() && !span.style.icon {
                     // PlantUML draws a run's surrounding whitespace as space,
@@ -642,7 +775,7 @@ impl TextBlock {
                     // a bold word): the text is exactly its glyphs.
                     out.push(Item::Text(TextRun {
                         x: round3(cx + lead),
-                        y: round3(baseline),
+                        y: round3(baseline + script_shift(&span.style)),
                         text: span.text.trim().to_string(),
                         font: *font,
                         color: span.style.color.unwrap_or(color),

@@ -7,6 +7,7 @@ pub mod activity;
 pub mod color;
 pub mod creole;
 pub mod font;
+mod latex;
 pub mod scene;
 mod sequence;
 mod shapes;

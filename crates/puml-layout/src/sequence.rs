@@ -293,11 +293,11 @@ impl<'a> Context<'a> {
                 slots.push(ParticipantId(i as u32));
             }
         }
-        let head_font = theme.font(theme.participant_font_size);
         let heads: Vec<HeadMetrics> = diagram
             .participants
             .iter()
             .map(|p| {
+                let head_font = theme.participant_head_font(p.kind);
                 let mut lines = Vec::new();
                 if let Some(st) = &p.stereotype {
                     for label in &st.labels {

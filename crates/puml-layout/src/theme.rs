@@ -104,6 +104,10 @@ pub struct Theme {
     pub title_border: Option<Color>,
     /// Per-kind font colours (`actor { FontColor … }`), indexed like `ParticipantKind::ALL`.
     pub kind_font_color: [Option<Color>; 8],
+    /// Per-kind name sizes and faces (`skinparam actorFontSize`,
+    /// `participantFontName`, …): each kind's own, as in PlantUML.
+    pub kind_font_size: [Option<f64>; 8],
+    pub kind_font_family: [Option<FontFamily>; 8],
     /// `<style>` rules for stereotypes (`.name { … }`), applied to elements
     /// carrying that stereotype, over every element rule.
     pub stereotype_rules: Vec<StyleRule>,
@@ -227,6 +231,8 @@ impl Default for Theme {
             title_bg: None,
             title_border: None,
             kind_font_color: [None; 8],
+            kind_font_size: [None; 8],
+            kind_font_family: [None; 8],
             stereotype_rules: Vec::new(),
             divider_border: Color::BLACK,
             box_bg: Color::hex(0xDDDDDD),
@@ -271,6 +277,21 @@ impl Default for Theme {
             strict_uml: false,
             solid_lifeline: false,
         }
+    }
+}
+
+/// The face a font name is measured in: PlantUML's Java finds neither
+/// Courier nor Impact here and falls back by kind, a monospaced name to
+/// DejaVu Sans Mono, any other to DejaVu Sans.
+fn family_of(name: &str) -> FontFamily {
+    let name = name.to_ascii_lowercase();
+    if ["mono", "courier", "consolas", "menlo"]
+        .iter()
+        .any(|m| name.contains(m))
+    {
+        FontFamily::Mono
+    } else {
+        FontFamily::Sans
     }
 }
 
@@ -582,6 +603,14 @@ impl Theme {
         }
         for (i, kind) in ParticipantKind::ALL.iter().enumerate() {
             if let Some(prop) = key.strip_prefix(kind.keyword()) {
+                // PlantUML gives each kind its own name font: `participant…`
+                // leaves actors and databases as they are, and so on.
+                match prop {
+                    "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
+                    "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
+                    "fontname" => self.kind_font_family[i] = Some(family_of(value)),
+                    _ => {}
+                }
                 if *kind != ParticipantKind::Participant {
                     match prop {
                         "backgroundcolor" => self.set_kind_bg(i, color, value),
@@ -613,6 +642,7 @@ impl Theme {
                 // title keeps its own.
                 if let Some(s) = size {
                     self.participant_font_size = s;
+                    self.kind_font_size = [None; 8];
                     self.arrow_font_size = s;
                     self.note_font_size = s;
                     self.default_font_size = Some(s);
@@ -620,11 +650,6 @@ impl Theme {
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
-            "participantfontcolor" | "actorfontcolor" => {
-                set!(self.participant_font_color, color);
-                self.kind_font_color = [None; 8];
-            }
-            "participantfontsize" | "actorfontsize" => set!(self.participant_font_size, size),
             "lifelinebordercolor" => set!(self.lifeline_color, color),
             "lifelinebackgroundcolor" => set!(self.activation_bg, color),
             "arrowcolor" => set!(self.arrow_color, color),
@@ -689,17 +714,7 @@ impl Theme {
             // PlantUML 1.2026 accepts `participantPadding` but lays out as if it
             // were absent (it only prints a deprecation banner): so do we.
             "participantpadding" => {}
-            "defaultfontname" => {
-                let name = value.to_ascii_lowercase();
-                self.font_family = if ["mono", "courier", "consolas", "menlo"]
-                    .iter()
-                    .any(|m| name.contains(m))
-                {
-                    FontFamily::Mono
-                } else {
-                    FontFamily::Sans
-                };
-            }
+            "defaultfontname" => self.font_family = family_of(value),
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
@@ -1123,6 +1138,16 @@ impl Theme {
                 }
             }
             self.participant_border = c;
+        }
+    }
+
+    /// The font of a participant's name (its kind's size and face, or
+    /// the participants' default).
+    pub fn participant_head_font(&self, kind: ParticipantKind) -> Font {
+        let i = kind_index(kind);
+        Font {
+            family: self.kind_font_family[i].unwrap_or(self.font_family),
+            ..Font::sans(self.kind_font_size[i].unwrap_or(self.participant_font_size))
         }
     }
 
