@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+mod nested_boxes;
+
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
@@ -186,6 +188,8 @@ struct BoxSpan {
     /// Like PlantUML, computed against the heads packed side by side, so a
     /// multi-participant box gets it even when messages spread the heads.
     margin: f64,
+    /// The boxes this one is nested in, innermost first (`Diagram::boxes` indices).
+    ancestors: Vec<usize>,
 }
 
 fn message_font(theme: &Theme) -> Font {
@@ -338,10 +342,16 @@ impl<'a> Context<'a> {
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
         let mut box_spans: Vec<BoxSpan> = Vec::new();
+        let box_ancestors: Vec<Vec<usize>> =
+            (0..diagram.boxes.len()).map(|i| nested_boxes::ancestors(&diagram.boxes, i)).collect();
         for (index, b) in diagram.boxes.iter().enumerate() {
-            let members: Vec<usize> = b
-                .participants
+            // A box holds its own participants and those of the boxes nested in it.
+            let members: Vec<usize> = diagram
+                .boxes
                 .iter()
+                .enumerate()
+                .filter(|(inner, _)| *inner == index || box_ancestors[*inner].contains(&index))
+                .flat_map(|(_, inner)| inner.participants.iter())
                 .filter_map(|p| slot_of.get(p.index()).copied().flatten())
                 .collect();
             let (Some(&first), Some(&last)) = (members.iter().min(), members.iter().max()) else {
@@ -362,6 +372,7 @@ impl<'a> Context<'a> {
                 first,
                 last,
                 margin: ((title_width - heads_width) / 2.0).max(0.0),
+                ancestors: box_ancestors[index].clone(),
             });
         }
         box_spans.sort_by_key(|b| (b.first, b.last));
@@ -457,9 +468,9 @@ impl<'a> Context<'a> {
         // of the notes that precede the group's end, not of later ones.
         let mut notes_left = vec![0.0_f64; n + 2];
         let mut last_is_self = false;
-        for (k, span) in self.box_spans.iter().enumerate() {
+        for span in &self.box_spans {
             let (first, last) = (span.first, span.last);
-            let (before, after) = self.box_sides(span, &self_reach);
+            let (before, after) = self.shared_box_sides(span, &self_reach);
             if first == 0 {
                 need(0, 1, before + BOX_GAP_BEFORE + box_pad);
             } else {
@@ -467,8 +478,8 @@ impl<'a> Context<'a> {
                 need(first, first + 1, prev.right + before + BOX_GAP_BEFORE + box_pad);
             }
             if last + 1 < n {
-                let next_before = match self.box_spans.get(k + 1).filter(|b| b.first == last + 1) {
-                    Some(next_box) => self.box_sides(next_box, &self_reach).0,
+                let next_before = match self.box_before_at(last + 1, &self_reach) {
+                    Some(before) => before,
                     None => self.heads[self.slots[last + 1].index()].left,
                 };
                 need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
@@ -1044,12 +1055,6 @@ impl<'a> Context<'a> {
             y = top + h + LEGEND_GAP;
         }
         let has_boxes = !self.box_spans.is_empty();
-        let box_title_h = self
-            .box_spans
-            .iter()
-            .filter_map(|span| self.diagram.boxes[span.index].title.as_ref())
-            .map(|t| creole::measure(t, box_title_font(&self.theme), self.metrics).height)
-            .fold(0.0_f64, f64::max);
         // The mainframe surrounds the body (heads to feet), below the title.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
             let block = creole::measure(label, self.theme.font(13.0), self.metrics);
@@ -1065,7 +1070,7 @@ impl<'a> Context<'a> {
         }
         let box_top = y;
         if has_boxes {
-            y += box_title_h + 4.0;
+            y += self.heads_below_box_top();
         }
         let heads_top = y;
         let heads_bottom = heads_top + self.max_head_height;
@@ -1985,14 +1990,15 @@ impl<'a> Context<'a> {
         // Participant boxes.
         let mut boxes = Vec::new();
         if has_boxes {
-            for span in &self.box_spans {
+            for span in self.boxes_in_drawing_order() {
                 let b = &self.diagram.boxes[span.index];
                 let first = self.slots[span.first];
                 let last = self.slots[span.last];
                 let (Some(first_x), Some(last_x)) = (cx(first), cx(last)) else {
                     continue;
                 };
-                let (before, after) = self.box_sides(span, &positions.self_reach);
+                let box_top = box_top + self.box_top_offset(span);
+                let (before, after) = self.shared_box_sides(span, &positions.self_reach);
                 let lo = first_x - before - BOX_INSET;
                 let hi = last_x + after + BOX_INSET;
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
@@ -2371,8 +2377,8 @@ impl<'a> Context<'a> {
         // around a note left of its first participant sits 16 px in).
         let no_reach = vec![(0.0, 0.0); n + 2];
         for span in &self.box_spans {
-            let (before, _) = self.box_sides(span, &positions.self_reach);
-            let (_, after) = self.box_sides(span, &no_reach);
+            let (before, _) = self.shared_box_sides(span, &positions.self_reach);
+            let (_, after) = self.shared_box_sides(span, &no_reach);
             if span.first == 0 {
                 room.0 = room
                     .0
