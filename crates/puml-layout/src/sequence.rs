@@ -70,8 +70,6 @@ const LEGEND_LEFT_INSET: f64 = 7.0;
 const LEGEND_RIGHT_INSET: f64 = 8.0;
 /// Between the diagram (or legend) and the caption.
 const CAPTION_GAP: f64 = 7.0;
-/// From a note across wider than the heads to the first box's edge (before its inset).
-const WIDE_NOTE_BOX_ROOM: f64 = 20.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -342,8 +340,9 @@ impl<'a> Context<'a> {
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
         let mut box_spans: Vec<BoxSpan> = Vec::new();
-        let box_ancestors: Vec<Vec<usize>> =
-            (0..diagram.boxes.len()).map(|i| nested_boxes::ancestors(&diagram.boxes, i)).collect();
+        let box_ancestors: Vec<Vec<usize>> = (0..diagram.boxes.len())
+            .map(|i| nested_boxes::ancestors(&diagram.boxes, i))
+            .collect();
         for (index, b) in diagram.boxes.iter().enumerate() {
             // A box holds its own participants and those of the boxes nested in it.
             let members: Vec<usize> = diagram
@@ -2031,19 +2030,15 @@ impl<'a> Context<'a> {
             boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
-        // A box's own outline does not size the classic canvas: box_room()
-        // does, from the heads (what the box grows around keeps its own
-        // margin). teoz keeps the margin past the outline.
-        let box_outlines: Vec<usize> = if self.diagram.settings.teoz {
-            &[][..]
-        } else {
-            &boxes[..]
-        }
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| !matches!(item, Item::Text(_)))
-        .map(|(i, _)| items.len() + i)
-        .collect();
+        // A box's own outline does not size the canvas: box_room() does,
+        // from the heads (what the box grows around keeps its own margin).
+        // PlantUML 1.2026 does the same under `!pragma teoz true` (corpus 152).
+        let box_outlines: Vec<usize> = boxes
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| !matches!(item, Item::Text(_)))
+            .map(|(i, _)| items.len() + i)
+            .collect();
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -2192,7 +2187,9 @@ impl<'a> Context<'a> {
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
-        let (_, max_x_now) = x_bounds(&items);
+        // The title is centered on the canvas (PlantUML: a box outline or a
+        // note left out of its width is left out here too, corpus 152, 133).
+        let (_, max_x_now) = x_bounds_except(&items, &overhang);
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
@@ -2424,14 +2421,16 @@ impl<'a> Context<'a> {
                 continue;
             }
             let w = note_size(note.shape, block).0;
-            let width = heads.max(w);
-            let x = (lo + hi) / 2.0 - width / 2.0;
-            // Wider than the heads, PlantUML keeps 24 px between the box and
-            // the note (probes with 2-4 participants: 24-26 px); else 9.
-            // The last box does not grow (corpus 153).
-            let room = if w > heads { WIDE_NOTE_BOX_ROOM } else { NOTE_BOX_ROOM };
+            // A note wider than the heads widens the boxes at the ends by
+            // half its width beyond the heads packed side by side
+            // (`self_message_reach`); one drawn over the heads keeps 9 px
+            // inside the first box.
+            if w > heads {
+                continue;
+            }
+            let x = (lo + hi) / 2.0 - heads / 2.0;
             if let Some(entry) = positions.self_reach.get_mut(1) {
-                entry.0 = entry.0.max(lo - x + room);
+                entry.0 = entry.0.max(lo - x + NOTE_BOX_ROOM);
             }
         }
     }
@@ -2515,18 +2514,21 @@ impl<'a> Context<'a> {
                 // holds it as if their heads stood side by side (whatever the
                 // messages spread them to), centered on them.
                 (Event::Note(note), Prepared::Note(block)) => {
-                    let NotePosition::Over {
-                        first,
-                        last: Some(last),
-                    } = note.position
-                    else {
-                        continue;
-                    };
-                    let (Some(a), Some(b)) = (self.slot(first), self.slot(last)) else {
-                        continue;
+                    // A note across is a note over the first and the last
+                    // participant (PlantUML draws both alike).
+                    let (a, b) = match note.position {
+                        NotePosition::Over {
+                            first,
+                            last: Some(last),
+                        } => match (self.slot(first), self.slot(last)) {
+                            (Some(a), Some(b)) => (a, b),
+                            _ => continue,
+                        },
+                        NotePosition::Across => (0, n.saturating_sub(1)),
+                        _ => continue,
                     };
                     let (a, b) = (a.min(b), a.max(b));
-                    if a == b || !self.box_spans.iter().any(|span| span.first <= a && b <= span.last) {
+                    if a == b {
                         continue;
                     }
                     let (w, _) = note_size(note.shape, block);

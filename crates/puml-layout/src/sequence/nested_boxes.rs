@@ -83,10 +83,9 @@ impl Context<'_> {
     }
 
     fn box_title_height(&self, span: &BoxSpan) -> f64 {
-        self.diagram.boxes[span.index]
-            .title
-            .as_ref()
-            .map_or(0.0, |t| creole::measure(t, box_title_font(&self.theme), self.metrics).height)
+        self.diagram.boxes[span.index].title.as_ref().map_or(0.0, |t| {
+            creole::measure(t, box_title_font(&self.theme), self.metrics).height
+        })
     }
 
     /// How far below the outermost boxes' top this box starts: one title row
@@ -97,10 +96,9 @@ impl Context<'_> {
             .map(|&outer| {
                 let height = self.box_spans.iter().find(|s| s.index == outer).map_or_else(
                     || {
-                        self.diagram.boxes[outer]
-                            .title
-                            .as_ref()
-                            .map_or(0.0, |t| creole::measure(t, box_title_font(&self.theme), self.metrics).height)
+                        self.diagram.boxes[outer].title.as_ref().map_or(0.0, |t| {
+                            creole::measure(t, box_title_font(&self.theme), self.metrics).height
+                        })
                     },
                     |s| self.box_title_height(s),
                 );
