@@ -490,6 +490,10 @@ impl<'a> Context<'a> {
         let mut last_message: Option<(usize, usize, f64)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
+        // Notes over two participants in groups: (a, b, width, the slot
+        // before the group or 0, the slot after it or n + 1, the room each
+        // needs beyond the note), resolved after solving.
+        let mut group_pair_notes: Vec<PairNoteRoom> = Vec::new();
         // Room a note needs left of a lifeline (1-based slot): like PlantUML,
         // the whole diagram moves right rather than the participants spreading.
         let mut left_room: Vec<(usize, f64)> = Vec::new();
@@ -552,6 +556,7 @@ impl<'a> Context<'a> {
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
                     self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
+                    group_pair_notes.extend(self.pair_note_room(&group, n, &notes_left));
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -775,7 +780,14 @@ impl<'a> Context<'a> {
                             match (a, b) {
                                 // Like PlantUML, a note over several participants does not
                                 // spread them: it is centered on them and pushes the edges.
-                                (Some(a), Some(b)) if a != b => over_spans.push((a.min(b), a.max(b), w)),
+                                (Some(a), Some(b)) if a != b => {
+                                    over_spans.push((a.min(b), a.max(b), w));
+                                    if let Some(group) = open_groups.last_mut() {
+                                        group.touch(a, n);
+                                        group.touch(b, n);
+                                        group.pair_notes.push((a.min(b), a.max(b), w, 0));
+                                    }
+                                }
                                 (Some(a), _) => {
                                     // Like PlantUML, only the diagram edges make room
                                     // (and groups, below): the note may cross neighbours.
@@ -809,6 +821,7 @@ impl<'a> Context<'a> {
         // they keep their neighbours clear like closed ones.
         while let Some(group) = open_groups.pop() {
             self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
+            group_pair_notes.extend(self.pair_note_room(&group, n, &notes_left));
             if let Some(parent) = open_groups.last_mut() {
                 parent.absorb(group);
             }
@@ -818,11 +831,14 @@ impl<'a> Context<'a> {
         // their distance, which the solution decides; room on the left moves
         // the whole diagram. Add what is missing and solve again (a uniform
         // shift keeps every distance, so twice is plenty).
-        for _ in 0..2 {
+        for _ in 0..3 {
             let mut changed = false;
             let mut shift: f64 = 0.0;
             for &(a, room) in &left_room {
                 shift = shift.max(room - (pos[a] - pos[0]));
+            }
+            for room in &group_pair_notes {
+                changed |= room.require(&mut constraints, &pos);
             }
             for &(a, b, w) in &over_spans {
                 let overhang = ((w - (pos[b] - pos[a])) / 2.0).max(14.0);
@@ -955,6 +971,28 @@ impl<'a> Context<'a> {
                 left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
             }
         }
+    }
+
+    /// The room the notes over two participants in a closing group need from
+    /// the participants outside it (see `PairNoteRoom`).
+    fn pair_note_room(&self, group: &GroupReach, n: usize, notes_left: &[f64]) -> Vec<PairNoteRoom> {
+        let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
+            return Vec::new();
+        };
+        group
+            .pair_notes
+            .iter()
+            .map(|&(a, b, width, level)| {
+                let nesting = GROUP_NEST_INSET * level as f64;
+                PairNoteRoom {
+                    a,
+                    b,
+                    width,
+                    before: (lo > 1).then(|| (lo - 1, GROUP_NOTE_ROOM + nesting)),
+                    after: (hi < n).then(|| (hi + 1, GROUP_NOTE_ROOM + nesting + self.next_clearance(hi, notes_left))),
+                }
+            })
+            .collect()
     }
 
     /// How far left of its lifeline the participant in (0-based) `slot` must
@@ -3106,6 +3144,10 @@ struct GroupReach {
     /// Inner groups' participant spans and header widths, with their depth
     /// inside this one (1: a direct child).
     headers: Vec<(usize, usize, f64, usize)>,
+    /// Notes over two participants (1-based slots, width), with their depth
+    /// inside this one: how far they overhang depends on the solved
+    /// distance between the two, so their room is made after solving.
+    pair_notes: Vec<(usize, usize, f64, usize)>,
 }
 
 impl GroupReach {
@@ -3128,6 +3170,12 @@ impl GroupReach {
         }
         self.notes
             .extend(inner.notes.into_iter().map(|(note, level)| (note, level + 1)));
+        self.pair_notes.extend(
+            inner
+                .pair_notes
+                .into_iter()
+                .map(|(a, b, w, level)| (a, b, w, level + 1)),
+        );
         if let (Some(lo), Some(hi)) = (inner.lo, inner.hi) {
             self.headers.push((lo, hi, inner.min_width, 1));
         }
@@ -3137,6 +3185,50 @@ impl GroupReach {
                 .into_iter()
                 .map(|(lo, hi, w, level)| (lo, hi, w, level + 1)),
         );
+    }
+}
+
+/// A note over two participants (1-based slots `a` < `b`) in a group: it is
+/// centred between them, so how far it overhangs them depends on their
+/// solved distance. PlantUML keeps the participants outside the group clear
+/// of its frame, 21 px beyond the note: the one before by 30 px from the
+/// note, the one after by 30 px plus its own clearance (probes: a note over
+/// C, D in a group after B puts B 30 px left of the note; over A, B before
+/// C, C's head 30 px right of it).
+struct PairNoteRoom {
+    a: usize,
+    b: usize,
+    width: f64,
+    /// The participant before the group and the room from the note's left edge.
+    before: Option<(usize, f64)>,
+    /// The participant after the group and the room from the note's right edge.
+    after: Option<(usize, f64)>,
+}
+
+impl PairNoteRoom {
+    /// Adds the constraints the solution `pos` misses; whether it added any.
+    fn require(&self, constraints: &mut [Vec<(usize, f64)>], pos: &[f64]) -> bool {
+        let (Some(&pa), Some(&pb)) = (pos.get(self.a), pos.get(self.b)) else {
+            return false;
+        };
+        let overhang = (self.width - (pb - pa)) / 2.0;
+        if overhang <= 0.0 {
+            return false;
+        }
+        let mut changed = false;
+        if let Some((before, room)) = self.before {
+            if pos.get(before).is_some_and(|p| pa - p < overhang + room - 1e-6) {
+                constraints[self.a].push((before, overhang + room));
+                changed = true;
+            }
+        }
+        if let Some((after, room)) = self.after {
+            if pos.get(after).is_some_and(|p| p - pb < overhang + room - 1e-6) {
+                constraints[after].push((self.b, overhang + room));
+                changed = true;
+            }
+        }
+        changed
     }
 }
 
