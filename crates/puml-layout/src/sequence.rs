@@ -1584,18 +1584,25 @@ impl<'a> Context<'a> {
                             // the first head to 5 px inside the last one (probes:
                             // A/B, Alice/Bob, Alexander/B, over short and long
                             // spans), centered between the lifelines.
-                            let stretched = last.map_or(0.0, |l| {
+                            let heads_span = last.map(|l| {
                                 let (first_head, last_head) = (&self.heads[first.index()], &self.heads[l.index()]);
-                                (hi + last_head.right) - (lo - first_head.left) - 2.0 * NOTE_OVER_HEAD_INSET
+                                (lo - first_head.left, hi + last_head.right)
                             });
+                            let stretched =
+                                heads_span.map_or(0.0, |(left, right)| right - left - 2.0 * NOTE_OVER_HEAD_INSET);
                             if written_forward && stretched >= w {
                                 let x = (lo + hi) / 2.0 - stretched / 2.0;
                                 let note_start = front.len();
                                 draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
                                 overhanging.push(note_start..front.len());
-                                if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
-                                    g.max_x = g.max_x.max(x + stretched + NOTE_FRAME_ROOM);
+                                // The frame holds the heads the note stretches
+                                // over, 16 px beyond them: as wide as the note
+                                // and 21 px, but centred on the heads, not on
+                                // the lifelines like the note (PlantUML: end
+                                // heads of unequal widths, corpus 153).
+                                if let (Some(g), Some((left, right))) = (groups.last_mut(), heads_span) {
+                                    g.min_x = g.min_x.min(left);
+                                    g.max_x = g.max_x.max(right);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
