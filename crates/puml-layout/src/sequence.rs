@@ -754,6 +754,9 @@ impl<'a> Context<'a> {
                             };
                             if let Some(s) = s.filter(|s| *s >= 1) {
                                 left_room.push((s, w + 15.0));
+                                if let (Some(_), Some(box_reach)) = (of, self.box_reach_before(s, &self_reach)) {
+                                    need(s - 1, s, box_reach + NOTE_AFTER_BOX + w + NOTE_MARGIN);
+                                }
                             }
                         }
                         NotePosition::Right { of } => {
@@ -793,6 +796,9 @@ impl<'a> Context<'a> {
                                     // (and groups, below): the note may cross neighbours.
                                     left_room.push((a, w / 2.0 + 5.0));
                                     need(a, n + 1, w / 2.0 + 5.0);
+                                    if let Some(box_reach) = self.box_reach_before(a, &self_reach) {
+                                        need(a - 1, a, box_reach + NOTE_AFTER_BOX + w / 2.0);
+                                    }
                                 }
                                 _ => {}
                             }
@@ -3238,6 +3244,10 @@ impl PairNoteRoom {
         changed
     }
 }
+
+/// From a box to a note over or left of the participant right after it
+/// (PlantUML: the note crosses a neighbour's lifeline, not a box).
+const NOTE_AFTER_BOX: f64 = 21.0;
 
 /// A note's reach from the lifeline it hangs on (1-based slot `anchor`).
 #[derive(Clone, Copy)]

@@ -13,7 +13,7 @@
 //!   it, and every box ends at the same bottom;
 //! - an outer box is drawn before the boxes inside it.
 
-use super::{box_title_font, BoxSpan, Context};
+use super::{box_title_font, BoxSpan, Context, BOX_INSET};
 use crate::creole;
 use puml_sema::model::ParticipantBox;
 
@@ -65,6 +65,18 @@ impl Context<'_> {
             }
         }
         sides
+    }
+
+    /// For the participant in 1-based `slot`, right after a box that ends on
+    /// the participant before it: how far right of that participant's
+    /// lifeline the box's outline reaches.
+    pub(super) fn box_reach_before(&self, slot: usize, self_reach: &[(f64, f64)]) -> Option<f64> {
+        let before = slot.checked_sub(2)?;
+        self.box_spans
+            .iter()
+            .filter(|span| span.last == before)
+            .map(|span| self.shared_box_sides(span, self_reach).1 + BOX_INSET)
+            .reduce(f64::max)
     }
 
     /// Whether any box is nested in another.
