@@ -12,6 +12,9 @@
 //!   height plus 5 px), every head sits below the lowest title, 4 px under
 //!   it, and every box ends at the same bottom;
 //! - an outer box is drawn before the boxes inside it.
+//!
+//! Also the room a note keeps from a box before its participant
+//! (`box_reach_before`).
 
 use super::{box_title_font, BoxSpan, Context, BOX_INSET};
 use crate::creole;
@@ -94,10 +97,15 @@ impl Context<'_> {
             .reduce(f64::max)
     }
 
-    fn box_title_height(&self, span: &BoxSpan) -> f64 {
-        self.diagram.boxes[span.index].title.as_ref().map_or(0.0, |t| {
-            creole::measure(t, box_title_font(&self.theme), self.metrics).height
-        })
+    /// The height of the title of `Diagram::boxes[index]` (none: 0).
+    fn box_title_height(&self, index: usize) -> f64 {
+        self.diagram
+            .boxes
+            .get(index)
+            .and_then(|b| b.title.as_ref())
+            .map_or(0.0, |t| {
+                creole::measure(t, box_title_font(&self.theme), self.metrics).height
+            })
     }
 
     /// How far below the outermost boxes' top this box starts: one title row
@@ -105,17 +113,7 @@ impl Context<'_> {
     pub(super) fn box_top_offset(&self, span: &BoxSpan) -> f64 {
         span.ancestors
             .iter()
-            .map(|&outer| {
-                let height = self.box_spans.iter().find(|s| s.index == outer).map_or_else(
-                    || {
-                        self.diagram.boxes[outer].title.as_ref().map_or(0.0, |t| {
-                            creole::measure(t, box_title_font(&self.theme), self.metrics).height
-                        })
-                    },
-                    |s| self.box_title_height(s),
-                );
-                height + NESTED_BOX_GAP
-            })
+            .map(|&outer| self.box_title_height(outer) + NESTED_BOX_GAP)
             .sum()
     }
 
@@ -123,7 +121,7 @@ impl Context<'_> {
     pub(super) fn heads_below_box_top(&self) -> f64 {
         self.box_spans
             .iter()
-            .map(|span| self.box_top_offset(span) + self.box_title_height(span))
+            .map(|span| self.box_top_offset(span) + self.box_title_height(span.index))
             .fold(0.0_f64, f64::max)
             + HEADS_BELOW_TITLE
     }
