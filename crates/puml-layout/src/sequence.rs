@@ -490,9 +490,9 @@ impl<'a> Context<'a> {
         let mut last_message: Option<(usize, usize, f64)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
-        // Notes over two participants in groups: (a, b, width, the slot
-        // before the group or 0, the slot after it or n + 1, the room each
-        // needs beyond the note), resolved after solving.
+        // Notes over two participants in groups or right after a box: the
+        // room they need from the participants (or box) beyond them,
+        // resolved after solving.
         let mut group_pair_notes: Vec<PairNoteRoom> = Vec::new();
         // Room a note needs left of a lifeline (1-based slot): like PlantUML,
         // the whole diagram moves right rather than the participants spreading.
@@ -789,6 +789,22 @@ impl<'a> Context<'a> {
                                         group.touch(a, n);
                                         group.touch(b, n);
                                         group.pair_notes.push((a.min(b), a.max(b), w, 0));
+                                    }
+                                    // Written left to right over the participant right
+                                    // after a box, it keeps clear of the box too: 21 px,
+                                    // and 5 more per participant it spans beyond the first
+                                    // (PlantUML; written right to left, it crosses the box).
+                                    if let (true, Some(box_reach)) = (a < b, self.box_reach_before(a, &self_reach)) {
+                                        group_pair_notes.push(PairNoteRoom {
+                                            a,
+                                            b,
+                                            width: w,
+                                            before: Some((
+                                                a - 1,
+                                                box_reach + NOTE_AFTER_BOX + NOTE_OVER_HEAD_INSET * (b - a) as f64,
+                                            )),
+                                            after: None,
+                                        });
                                     }
                                 }
                                 (Some(a), _) => {
@@ -3201,13 +3217,14 @@ impl GroupReach {
     }
 }
 
-/// A note over two participants (1-based slots `a` < `b`) in a group: it is
-/// centred between them, so how far it overhangs them depends on their
-/// solved distance. PlantUML keeps the participants outside the group clear
-/// of its frame, 21 px beyond the note: the one before by 30 px from the
-/// note, the one after by 30 px plus its own clearance (probes: a note over
-/// C, D in a group after B puts B 30 px left of the note; over A, B before
-/// C, C's head 30 px right of it).
+/// A note over two participants (1-based slots `a` < `b`): it is centred
+/// between them, so how far it overhangs them depends on their solved
+/// distance. In a group, PlantUML keeps the participants outside the group
+/// clear of its frame, 21 px beyond the note: the one before by 30 px from
+/// the note, the one after by 30 px plus its own clearance (probes: a note
+/// over C, D in a group after B puts B 30 px left of the note; over A, B
+/// before C, C's head 30 px right of it). Right after a box, the note keeps
+/// clear of the box's outline.
 struct PairNoteRoom {
     a: usize,
     b: usize,
