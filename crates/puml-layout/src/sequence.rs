@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+mod nested_boxes;
+
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
@@ -70,8 +72,6 @@ const LEGEND_LEFT_INSET: f64 = 7.0;
 const LEGEND_RIGHT_INSET: f64 = 8.0;
 /// Between the diagram (or legend) and the caption.
 const CAPTION_GAP: f64 = 7.0;
-/// From a note across wider than the heads to the first box's edge (before its inset).
-const WIDE_NOTE_BOX_ROOM: f64 = 20.0;
 /// From a note in a group to the lifeline or head outside the group frame.
 const GROUP_NOTE_ROOM: f64 = 30.0;
 /// A group frame starts this far left of its leftmost lifeline.
@@ -188,6 +188,8 @@ struct BoxSpan {
     /// Like PlantUML, computed against the heads packed side by side, so a
     /// multi-participant box gets it even when messages spread the heads.
     margin: f64,
+    /// The boxes this one is nested in, innermost first (`Diagram::boxes` indices).
+    ancestors: Vec<usize>,
 }
 
 fn message_font(theme: &Theme) -> Font {
@@ -341,10 +343,17 @@ impl<'a> Context<'a> {
             .collect();
         let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
         let mut box_spans: Vec<BoxSpan> = Vec::new();
+        let box_ancestors: Vec<Vec<usize>> = (0..diagram.boxes.len())
+            .map(|i| nested_boxes::ancestors(&diagram.boxes, i))
+            .collect();
         for (index, b) in diagram.boxes.iter().enumerate() {
-            let members: Vec<usize> = b
-                .participants
+            // A box holds its own participants and those of the boxes nested in it.
+            let members: Vec<usize> = diagram
+                .boxes
                 .iter()
+                .enumerate()
+                .filter(|(inner, _)| *inner == index || box_ancestors[*inner].contains(&index))
+                .flat_map(|(_, inner)| inner.participants.iter())
                 .filter_map(|p| slot_of.get(p.index()).copied().flatten())
                 .collect();
             let (Some(&first), Some(&last)) = (members.iter().min(), members.iter().max()) else {
@@ -365,6 +374,7 @@ impl<'a> Context<'a> {
                 first,
                 last,
                 margin: ((title_width - heads_width) / 2.0).max(0.0),
+                ancestors: box_ancestors[index].clone(),
             });
         }
         box_spans.sort_by_key(|b| (b.first, b.last));
@@ -460,9 +470,9 @@ impl<'a> Context<'a> {
         // of the notes that precede the group's end, not of later ones.
         let mut notes_left = vec![0.0_f64; n + 2];
         let mut last_is_self = false;
-        for (k, span) in self.box_spans.iter().enumerate() {
+        for span in &self.box_spans {
             let (first, last) = (span.first, span.last);
-            let (before, after) = self.box_sides(span, &self_reach);
+            let (before, after) = self.shared_box_sides(span, &self_reach);
             if first == 0 {
                 need(0, 1, before + BOX_GAP_BEFORE + box_pad);
             } else {
@@ -470,8 +480,8 @@ impl<'a> Context<'a> {
                 need(first, first + 1, prev.right + before + BOX_GAP_BEFORE + box_pad);
             }
             if last + 1 < n {
-                let next_before = match self.box_spans.get(k + 1).filter(|b| b.first == last + 1) {
-                    Some(next_box) => self.box_sides(next_box, &self_reach).0,
+                let next_before = match self.box_before_at(last + 1, &self_reach) {
+                    Some(before) => before,
                     None => self.heads[self.slots[last + 1].index()].left,
                 };
                 need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
@@ -483,6 +493,10 @@ impl<'a> Context<'a> {
         let mut last_message: Option<(usize, usize, f64)> = None;
         let mut open_groups: Vec<GroupReach> = Vec::new();
         let mut over_spans: Vec<(usize, usize, f64)> = Vec::new();
+        // Notes over two participants in groups or right after a box: the
+        // room they need from the participants (or box) beyond them,
+        // resolved after solving.
+        let mut group_pair_notes: Vec<PairNoteRoom> = Vec::new();
         // Room a note needs left of a lifeline (1-based slot): like PlantUML,
         // the whole diagram moves right rather than the participants spreading.
         let mut left_room: Vec<(usize, f64)> = Vec::new();
@@ -550,6 +564,7 @@ impl<'a> Context<'a> {
                 (Event::GroupEnd, _) => {
                     let Some(group) = open_groups.pop() else { continue };
                     self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
+                    group_pair_notes.extend(self.pair_note_room(&group, n, &notes_left));
                     if let Some(parent) = open_groups.last_mut() {
                         parent.absorb(group);
                     }
@@ -747,6 +762,9 @@ impl<'a> Context<'a> {
                             };
                             if let Some(s) = s.filter(|s| *s >= 1) {
                                 left_room.push((s, w + 15.0));
+                                if let (Some(_), Some(box_reach)) = (of, self.box_reach_before(s, &self_reach)) {
+                                    need(s - 1, s, box_reach + NOTE_AFTER_BOX + w + NOTE_MARGIN);
+                                }
                             }
                         }
                         NotePosition::Right { of } => {
@@ -773,12 +791,38 @@ impl<'a> Context<'a> {
                             match (a, b) {
                                 // Like PlantUML, a note over several participants does not
                                 // spread them: it is centered on them and pushes the edges.
-                                (Some(a), Some(b)) if a != b => over_spans.push((a.min(b), a.max(b), w)),
+                                (Some(a), Some(b)) if a != b => {
+                                    over_spans.push((a.min(b), a.max(b), w));
+                                    if let Some(group) = open_groups.last_mut() {
+                                        group.touch(a, n);
+                                        group.touch(b, n);
+                                        group.pair_notes.push((a.min(b), a.max(b), w, 0));
+                                    }
+                                    // Written left to right over the participant right
+                                    // after a box, it keeps clear of the box too: 21 px,
+                                    // and 5 more per participant it spans beyond the first
+                                    // (PlantUML; written right to left, it crosses the box).
+                                    if let (true, Some(box_reach)) = (a < b, self.box_reach_before(a, &self_reach)) {
+                                        group_pair_notes.push(PairNoteRoom {
+                                            a,
+                                            b,
+                                            width: w,
+                                            before: Some((
+                                                a - 1,
+                                                box_reach + NOTE_AFTER_BOX + NOTE_OVER_HEAD_INSET * (b - a) as f64,
+                                            )),
+                                            after: None,
+                                        });
+                                    }
+                                }
                                 (Some(a), _) => {
                                     // Like PlantUML, only the diagram edges make room
                                     // (and groups, below): the note may cross neighbours.
                                     left_room.push((a, w / 2.0 + 5.0));
                                     need(a, n + 1, w / 2.0 + 5.0);
+                                    if let Some(box_reach) = self.box_reach_before(a, &self_reach) {
+                                        need(a - 1, a, box_reach + NOTE_AFTER_BOX + w / 2.0);
+                                    }
                                 }
                                 _ => {}
                             }
@@ -812,6 +856,7 @@ impl<'a> Context<'a> {
         // they keep their neighbours clear like closed ones.
         while let Some(group) = open_groups.pop() {
             self.group_note_room(&group, n, &mut need, &mut left_room, &notes_left);
+            group_pair_notes.extend(self.pair_note_room(&group, n, &notes_left));
             if let Some(parent) = open_groups.last_mut() {
                 parent.absorb(group);
             }
@@ -821,11 +866,14 @@ impl<'a> Context<'a> {
         // their distance, which the solution decides; room on the left moves
         // the whole diagram. Add what is missing and solve again (a uniform
         // shift keeps every distance, so twice is plenty).
-        for _ in 0..2 {
+        for _ in 0..3 {
             let mut changed = false;
             let mut shift: f64 = 0.0;
             for &(a, room) in &left_room {
                 shift = shift.max(room - (pos[a] - pos[0]));
+            }
+            for room in &group_pair_notes {
+                changed |= room.require(&mut constraints, &pos);
             }
             for &(a, b, w) in &over_spans {
                 let overhang = ((w - (pos[b] - pos[a])) / 2.0).max(14.0);
@@ -960,6 +1008,28 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The room the notes over two participants in a closing group need from
+    /// the participants outside it (see `PairNoteRoom`).
+    fn pair_note_room(&self, group: &GroupReach, n: usize, notes_left: &[f64]) -> Vec<PairNoteRoom> {
+        let (Some(lo), Some(hi)) = (group.lo, group.hi) else {
+            return Vec::new();
+        };
+        group
+            .pair_notes
+            .iter()
+            .map(|&(a, b, width, level)| {
+                let nesting = GROUP_NEST_INSET * level as f64;
+                PairNoteRoom {
+                    a,
+                    b,
+                    width,
+                    before: (lo > 1).then(|| (lo - 1, GROUP_NOTE_ROOM + nesting)),
+                    after: (hi < n).then(|| (hi + 1, GROUP_NOTE_ROOM + nesting + self.next_clearance(hi, notes_left))),
+                }
+            })
+            .collect()
+    }
+
     /// How far left of its lifeline the participant in (0-based) `slot` must
     /// keep a group frame before it: its head, and (PlantUML) its notes on
     /// the left anywhere in the diagram, 5 px beyond.
@@ -1088,12 +1158,6 @@ impl<'a> Context<'a> {
             y = top + h + LEGEND_GAP + below;
         }
         let has_boxes = !self.box_spans.is_empty();
-        let box_title_h = self
-            .box_spans
-            .iter()
-            .filter_map(|span| self.diagram.boxes[span.index].title.as_ref())
-            .map(|t| creole::measure(t, box_title_font(&self.theme), self.metrics).height)
-            .fold(0.0_f64, f64::max);
         // The mainframe surrounds the body (heads to feet), below the title.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
             let block = creole::measure(label, self.theme.font(13.0), self.metrics);
@@ -1109,7 +1173,7 @@ impl<'a> Context<'a> {
         }
         let box_top = y;
         if has_boxes {
-            y += box_title_h + 4.0;
+            y += self.heads_below_box_top();
         }
         let heads_top = y;
         let heads_bottom = heads_top + self.max_head_height;
@@ -1586,18 +1650,25 @@ impl<'a> Context<'a> {
                             // the first head to 5 px inside the last one (probes:
                             // A/B, Alice/Bob, Alexander/B, over short and long
                             // spans), centered between the lifelines.
-                            let stretched = last.map_or(0.0, |l| {
+                            let heads_span = last.map(|l| {
                                 let (first_head, last_head) = (&self.heads[first.index()], &self.heads[l.index()]);
-                                (hi + last_head.right) - (lo - first_head.left) - 2.0 * NOTE_OVER_HEAD_INSET
+                                (lo - first_head.left, hi + last_head.right)
                             });
+                            let stretched =
+                                heads_span.map_or(0.0, |(left, right)| right - left - 2.0 * NOTE_OVER_HEAD_INSET);
                             if written_forward && stretched >= w {
                                 let x = (lo + hi) / 2.0 - stretched / 2.0;
                                 let note_start = front.len();
                                 draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
                                 overhanging.push(note_start..front.len());
-                                if let Some(g) = groups.last_mut() {
-                                    g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
-                                    g.max_x = g.max_x.max(x + stretched + NOTE_FRAME_ROOM);
+                                // The frame holds the heads the note stretches
+                                // over, 16 px beyond them: as wide as the note
+                                // and 21 px, but centred on the heads, not on
+                                // the lifelines like the note (PlantUML: end
+                                // heads of unequal widths, corpus 153).
+                                if let (Some(g), Some((left, right))) = (groups.last_mut(), heads_span) {
+                                    g.min_x = g.min_x.min(left);
+                                    g.max_x = g.max_x.max(right);
                                 }
                                 last_note = Some((top, top + h));
                                 y = y.max(top + h - bottom_gap);
@@ -2066,14 +2137,15 @@ impl<'a> Context<'a> {
         // Participant boxes.
         let mut boxes = Vec::new();
         if has_boxes {
-            for span in &self.box_spans {
+            for span in self.boxes_in_drawing_order() {
                 let b = &self.diagram.boxes[span.index];
                 let first = self.slots[span.first];
                 let last = self.slots[span.last];
                 let (Some(first_x), Some(last_x)) = (cx(first), cx(last)) else {
                     continue;
                 };
-                let (before, after) = self.box_sides(span, &positions.self_reach);
+                let box_top = box_top + self.box_top_offset(span);
+                let (before, after) = self.shared_box_sides(span, &positions.self_reach);
                 let lo = first_x - before - BOX_INSET;
                 let hi = last_x + after + BOX_INSET;
                 let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
@@ -2106,19 +2178,15 @@ impl<'a> Context<'a> {
             boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
         );
         items.extend(top_items);
-        // A box's own outline does not size the classic canvas: box_room()
-        // does, from the heads (what the box grows around keeps its own
-        // margin). teoz keeps the margin past the outline.
-        let box_outlines: Vec<usize> = if self.diagram.settings.teoz {
-            &[][..]
-        } else {
-            &boxes[..]
-        }
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| !matches!(item, Item::Text(_)))
-        .map(|(i, _)| items.len() + i)
-        .collect();
+        // A box's own outline does not size the canvas: box_room() does,
+        // from the heads (what the box grows around keeps its own margin).
+        // PlantUML 1.2026 does the same under `!pragma teoz true` (corpus 152).
+        let box_outlines: Vec<usize> = boxes
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| !matches!(item, Item::Text(_)))
+            .map(|(i, _)| items.len() + i)
+            .collect();
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -2268,7 +2336,9 @@ impl<'a> Context<'a> {
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
-        let (_, max_x_now) = x_bounds_except(&items, &header_overhang);
+        // The title is centered on the canvas (PlantUML: a box outline or a
+        // note left out of its width is left out here too, corpus 152, 133).
+        let (_, max_x_now) = x_bounds_except(&items, &overhang);
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
@@ -2486,8 +2556,8 @@ impl<'a> Context<'a> {
         // around a note left of its first participant sits 16 px in).
         let no_reach = vec![(0.0, 0.0); n + 2];
         for span in &self.box_spans {
-            let (before, _) = self.box_sides(span, &positions.self_reach);
-            let (_, after) = self.box_sides(span, &no_reach);
+            let (before, _) = self.shared_box_sides(span, &positions.self_reach);
+            let (_, after) = self.shared_box_sides(span, &no_reach);
             if span.first == 0 {
                 room.0 = room
                     .0
@@ -2533,14 +2603,16 @@ impl<'a> Context<'a> {
                 continue;
             }
             let w = note_size(note.shape, block).0;
-            let width = heads.max(w);
-            let x = (lo + hi) / 2.0 - width / 2.0;
-            // Wider than the heads, PlantUML keeps 24 px between the box and
-            // the note (probes with 2-4 participants: 24-26 px); else 9.
-            // The last box does not grow (corpus 153).
-            let room = if w > heads { WIDE_NOTE_BOX_ROOM } else { NOTE_BOX_ROOM };
+            // A note wider than the heads widens the boxes at the ends by
+            // half its width beyond the heads packed side by side
+            // (`self_message_reach`); one drawn over the heads keeps 9 px
+            // inside the first box.
+            if w > heads {
+                continue;
+            }
+            let x = (lo + hi) / 2.0 - heads / 2.0;
             if let Some(entry) = positions.self_reach.get_mut(1) {
-                entry.0 = entry.0.max(lo - x + room);
+                entry.0 = entry.0.max(lo - x + NOTE_BOX_ROOM);
             }
         }
     }
@@ -2624,18 +2696,21 @@ impl<'a> Context<'a> {
                 // holds it as if their heads stood side by side (whatever the
                 // messages spread them to), centered on them.
                 (Event::Note(note), Prepared::Note(block)) => {
-                    let NotePosition::Over {
-                        first,
-                        last: Some(last),
-                    } = note.position
-                    else {
-                        continue;
-                    };
-                    let (Some(a), Some(b)) = (self.slot(first), self.slot(last)) else {
-                        continue;
+                    // A note across is a note over the first and the last
+                    // participant (PlantUML draws both alike).
+                    let (a, b) = match note.position {
+                        NotePosition::Over {
+                            first,
+                            last: Some(last),
+                        } => match (self.slot(first), self.slot(last)) {
+                            (Some(a), Some(b)) => (a, b),
+                            _ => continue,
+                        },
+                        NotePosition::Across => (0, n.saturating_sub(1)),
+                        _ => continue,
                     };
                     let (a, b) = (a.min(b), a.max(b));
-                    if a == b || !self.box_spans.iter().any(|span| span.first <= a && b <= span.last) {
+                    if a == b {
                         continue;
                     }
                     let (w, _) = note_size(note.shape, block);
@@ -3280,6 +3355,10 @@ struct GroupReach {
     /// Inner groups' participant spans and header widths, with their depth
     /// inside this one (1: a direct child).
     headers: Vec<(usize, usize, f64, usize)>,
+    /// Notes over two participants (1-based slots, width), with their depth
+    /// inside this one: how far they overhang depends on the solved
+    /// distance between the two, so their room is made after solving.
+    pair_notes: Vec<(usize, usize, f64, usize)>,
 }
 
 impl GroupReach {
@@ -3302,6 +3381,12 @@ impl GroupReach {
         }
         self.notes
             .extend(inner.notes.into_iter().map(|(note, level)| (note, level + 1)));
+        self.pair_notes.extend(
+            inner
+                .pair_notes
+                .into_iter()
+                .map(|(a, b, w, level)| (a, b, w, level + 1)),
+        );
         if let (Some(lo), Some(hi)) = (inner.lo, inner.hi) {
             self.headers.push((lo, hi, inner.min_width, 1));
         }
@@ -3313,6 +3398,55 @@ impl GroupReach {
         );
     }
 }
+
+/// A note over two participants (1-based slots `a` < `b`): it is centred
+/// between them, so how far it overhangs them depends on their solved
+/// distance. In a group, PlantUML keeps the participants outside the group
+/// clear of its frame, 21 px beyond the note: the one before by 30 px from
+/// the note, the one after by 30 px plus its own clearance (probes: a note
+/// over C, D in a group after B puts B 30 px left of the note; over A, B
+/// before C, C's head 30 px right of it). Right after a box, the note keeps
+/// clear of the box's outline.
+struct PairNoteRoom {
+    a: usize,
+    b: usize,
+    width: f64,
+    /// The participant before the group and the room from the note's left edge.
+    before: Option<(usize, f64)>,
+    /// The participant after the group and the room from the note's right edge.
+    after: Option<(usize, f64)>,
+}
+
+impl PairNoteRoom {
+    /// Adds the constraints the solution `pos` misses; whether it added any.
+    fn require(&self, constraints: &mut [Vec<(usize, f64)>], pos: &[f64]) -> bool {
+        let (Some(&pa), Some(&pb)) = (pos.get(self.a), pos.get(self.b)) else {
+            return false;
+        };
+        let overhang = (self.width - (pb - pa)) / 2.0;
+        if overhang <= 0.0 {
+            return false;
+        }
+        let mut changed = false;
+        if let Some((before, room)) = self.before {
+            if pos.get(before).is_some_and(|p| pa - p < overhang + room - 1e-6) {
+                constraints[self.a].push((before, overhang + room));
+                changed = true;
+            }
+        }
+        if let Some((after, room)) = self.after {
+            if pos.get(after).is_some_and(|p| p - pb < overhang + room - 1e-6) {
+                constraints[after].push((self.b, overhang + room));
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// From a box to a note over or left of the participant right after it
+/// (PlantUML: the note crosses a neighbour's lifeline, not a box).
+const NOTE_AFTER_BOX: f64 = 21.0;
 
 /// A note's reach from the lifeline it hangs on (1-based slot `anchor`).
 #[derive(Clone, Copy)]

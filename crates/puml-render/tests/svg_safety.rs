@@ -139,6 +139,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
             title: Some(text(seed + 1)),
             color: Some(text(seed + 2)),
             participants: vec![id(0), id(1)],
+            parent: None,
         }],
         events: events.into(),
         title: Some(text(seed + 2)),

@@ -1865,10 +1865,12 @@ impl DiagramLowering {
         let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
         // Nested boxes are accepted (teoz draws them); a participant belongs
         // to the innermost open box.
+        let parent = self.box_stack.last().map(|&(b, _)| b);
         self.diagram.boxes.push(ParticipantBox {
             title,
             color,
             participants: Vec::new(),
+            parent,
         });
         self.box_stack.push((self.diagram.boxes.len() - 1, range));
         self.open_box = self.box_stack.last().copied();

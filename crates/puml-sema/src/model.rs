@@ -544,7 +544,12 @@ pub struct Stereotype {
 pub struct ParticipantBox {
     pub title: Option<String>,
     pub color: Option<String>,
+    /// The participants declared directly in this box (not in a box nested in it).
     pub participants: Vec<ParticipantId>,
+    /// The box this one is nested in (index into `Diagram::boxes`); PlantUML
+    /// draws nested boxes inside their parent, one title row lower.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub parent: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
