@@ -55,8 +55,14 @@ impl Line {
 /// already some 15,000 px wide.
 pub const MAX_LINE_CHARS: usize = 2_000;
 
-/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut.
+/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut, and
+/// writes an en dash (U+2013) as `-`, as PlantUML 1.2026.8 does in every
+/// text it draws (titles, labels, notes, names; its em dash and the other
+/// dashes stay as written; probe `en_dash`).
 fn cap_line(mut line: String) -> String {
+    if line.contains('\u{2013}') {
+        line = line.replace('\u{2013}', "-");
+    }
     if let Some((at, _)) = line.char_indices().nth(MAX_LINE_CHARS) {
         line.truncate(at);
         line.push('…');

@@ -84,6 +84,14 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// A bar opened away from a message (at the top, after a note, a group
+/// header, a divider, `|||` or another participant's message) starts this
+/// far below the row it is opened in (PlantUML 1.2026.8, probes
+/// `activate_unattached*`).
+const UNATTACHED_BAR_DROP: f64 = 8.0;
+/// A bar opened and closed at the same message reaches this far below the
+/// row (PlantUML 1.2026.8: 13 px below the arrow, or below the notes beside it).
+const SAME_MESSAGE_BAR_LENGTH: f64 = 13.0;
 /// From the bottom of a ref's `ref` label to the top of its text.
 const REF_BODY_GAP: f64 = 5.867;
 /// From the end of a message's autonumber to its label.
@@ -257,6 +265,8 @@ struct LastMessage {
     /// How far the bars of the participant on the right reached past its
     /// lifeline when the message was drawn (a note beside it starts there).
     right_bars: f64,
+    /// Where the next row would start right after the message.
+    bottom: f64,
 }
 
 enum Deferred {
@@ -1321,8 +1331,9 @@ impl<'a> Context<'a> {
                             _ => tip,
                         };
                         if !hidden {
-                            line(&mut front, from_x, arrow_y, line_end, arrow_end_y, line_stroke);
-                            let tail_tip = from_x;
+                            let (line_start, tail_tip) =
+                                tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
+                            line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
                             self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
                         }
                         // PlantUML leaves the slant once more below the tip of
@@ -1370,7 +1381,9 @@ impl<'a> Context<'a> {
                                 // A left loop's label starts 7 px into the loop's room
                                 // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
                                 MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                                MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                                MessageAlign::Left => {
+                                    left + if head_at_left { 16.0 } else { 7.0 } + tail_head_label_shift(m, goes_right)
+                                }
                                 // A self message's loop is as wide as its number and
                                 // label plus 14: centred, they start 7 px in (PlantUML).
                                 MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
@@ -1379,6 +1392,7 @@ impl<'a> Context<'a> {
                                 MessageAlign::Right if left_self => left + 7.0,
                                 MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
                                     right - total - if head_at_left { 7.0 } else { 16.0 }
+                                        + tail_head_label_shift(m, goes_right)
                                 }
                             },
                         };
@@ -1425,7 +1439,9 @@ impl<'a> Context<'a> {
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
                     }
+                    let bottom = if m.parallel { y.max(end_y) } else { end_y };
                     last_message = Some(LastMessage {
+                        bottom,
                         row_top,
                         arrow_y: if geometry.is_self {
                             arrow_y + SELF_HEIGHT
@@ -1450,7 +1466,7 @@ impl<'a> Context<'a> {
                                 }
                             }),
                     });
-                    y = if m.parallel { y.max(end_y) } else { end_y };
+                    y = bottom;
                 }
                 Event::Note(note) => {
                     let Prepared::Note(block) = &prepared[index] else {
@@ -1700,13 +1716,8 @@ impl<'a> Context<'a> {
                 }
                 Event::Activate { participant, color } => {
                     let start = match last_message {
-                        Some(m)
-                            if (m.event_index + 1 == index || involves(&m, *participant))
-                                && !events[m.event_index + 1..index].iter().any(starts_a_row) =>
-                        {
-                            m.arrow_y
-                        }
-                        _ => y,
+                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => m.arrow_y,
+                        _ => y + UNATTACHED_BAR_DROP,
                     };
                     let color = color.as_deref().and_then(parse_color);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
@@ -1721,10 +1732,11 @@ impl<'a> Context<'a> {
                     }
                 }
                 Event::Deactivate { participant } => {
-                    let end = match last_message {
-                        Some(m) if involves(&m, *participant) => m.arrow_y.max(y - 0.0).min(y),
-                        _ => y,
-                    };
+                    let open_at = act_stack
+                        .get(participant.index())
+                        .and_then(|stack| stack.last())
+                        .map(|(start, _)| *start);
+                    let end = deactivation_end(last_message.as_ref(), *participant, &events[..index], y, open_at);
                     let Some(c) = cx(*participant) else {
                         if let Some(stack) = act_stack.get_mut(participant.index()) {
                             stack.pop();
@@ -2913,6 +2925,33 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Where a message's line starts and where the head at its sender's end
+/// (`<->`, `<<->>`, `x<->x`) has its tip, from the sender's end `from_x`.
+/// PlantUML draws that head like one at a receiver's end: the tip 1 px
+/// right of a lifeline on the left, 2 px left of one on the right; the line
+/// starts 4 px behind a filled tip and 1 px past an open one.
+fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool) -> (f64, f64) {
+    if shape == HeadShape::None || !at_participant {
+        return (from_x, from_x);
+    }
+    let tip = from_x + if dir > 0.0 { 1.0 } else { -2.0 };
+    match shape {
+        HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => (tip + dir * 4.0, tip),
+        _ => (tip - dir, tip),
+    }
+}
+
+/// PlantUML moves the label of a message going right that has a head at
+/// its sender's end too (`A <-> B`, `A <<->> B`, not `A o-> B`) 10 px
+/// right, aligned left or right (probes `bidirectional_label*`).
+fn tail_head_label_shift(m: &Message, goes_right: bool) -> f64 {
+    if goes_right && m.arrow.tail_head.shape != HeadShape::None && !m.is_self() {
+        10.0
+    } else {
+        0.0
+    }
+}
+
 /// The x range a message and its label cover: between the ends, or for a
 /// self message the loop and the label beside it (left of the lifeline for `A <- A`).
 fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
@@ -2979,6 +3018,51 @@ fn starts_a_row(event: &Event) -> bool {
             | Event::Space { .. }
             | Event::NewPage { .. }
     )
+}
+
+/// Whether `activate`/`deactivate p` after the message `m` (with `between`
+/// in between) opens or closes p's bar at that message, as PlantUML does when
+/// the message joins p and only notes and other bars came after it;
+/// otherwise the bar starts or ends [`UNATTACHED_BAR_DROP`] below the row.
+fn bar_attached(m: &LastMessage, p: ParticipantId, between: &[Event]) -> bool {
+    involves(m, p) && !between.iter().any(starts_a_row)
+}
+
+/// Where `deactivate p` (after `before`, the page's events so far) ends the
+/// bar opened at `open_at`, with the next row at `y`. PlantUML ends it at
+/// the message that joins p when it is attached to it; a bar that would
+/// then end where it opened (`A -> B`, `activate B`, `deactivate B`) ends
+/// 13 px below the row instead while only notes beside that message came
+/// between, else like an unattached one (probes `deactivate_same_message`).
+fn deactivation_end(
+    last: Option<&LastMessage>,
+    p: ParticipantId,
+    before: &[Event],
+    y: f64,
+    open_at: Option<f64>,
+) -> f64 {
+    let Some(m) = last else {
+        return y + UNATTACHED_BAR_DROP;
+    };
+    let between = before.get(m.event_index + 1..).unwrap_or_default();
+    if !bar_attached(m, p, between) {
+        return y + UNATTACHED_BAR_DROP;
+    }
+    if open_at.is_none_or(|start| start < m.arrow_y - 1e-6) {
+        return m.bottom;
+    }
+    let beside_message = |e: &Event| match e {
+        Event::Note(n) => matches!(
+            n.position,
+            NotePosition::Left { of: None } | NotePosition::Right { of: None }
+        ),
+        _ => true,
+    };
+    if between.iter().all(beside_message) {
+        y + SAME_MESSAGE_BAR_LENGTH
+    } else {
+        y + UNATTACHED_BAR_DROP
+    }
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {
