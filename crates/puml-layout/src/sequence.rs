@@ -1723,10 +1723,12 @@ impl<'a> Context<'a> {
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
                         // PlantUML's frame holds a bar opened in the group
-                        // (16 px beyond its edges, like the lifelines).
+                        // (16 px beyond its edges, like the lifelines), and
+                        // the bars it is nested in: on the left, the
+                        // outermost bar's edge (probe `group_nested_bar`).
                         if let (Some(g), Some(c)) = (groups.last_mut(), cx(*participant)) {
                             let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            g.min_x = g.min_x.min(c + shift - ACTIVATION_WIDTH / 2.0);
+                            g.min_x = g.min_x.min(c - ACTIVATION_WIDTH / 2.0);
                             g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
                         }
                     }
@@ -2018,10 +2020,14 @@ impl<'a> Context<'a> {
                     paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
-                    let block = creole::measure(title, box_title_font(&self.theme), self.metrics);
+                    let font = box_title_font(&self.theme);
+                    // Centred with the blanks an unquoted title keeps before
+                    // its colour (PlantUML), drawn without them.
+                    let width = creole::measure(title, font, self.metrics).width;
+                    let block = creole::measure(title.trim_end(), font, self.metrics);
                     // The title block is centred; its lines are left-aligned within it.
                     block.draw(
-                        (lo + hi) / 2.0 - block.width / 2.0,
+                        (lo + hi) / 2.0 - width / 2.0,
                         box_top,
                         Align::Left,
                         theme.box_font_color,

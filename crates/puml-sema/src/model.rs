@@ -542,6 +542,8 @@ pub struct Stereotype {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct ParticipantBox {
+    /// The title as PlantUML measures it: an unquoted title keeps the
+    /// blanks before its colour (drawn trimmed, centred with them).
     pub title: Option<String>,
     pub color: Option<String>,
     pub participants: Vec<ParticipantId>,
