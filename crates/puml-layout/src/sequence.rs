@@ -1413,7 +1413,11 @@ impl<'a> Context<'a> {
                             end_y = end_y.max(text_top + text_h);
                         }
                     }
-                    let (mut min_x, mut max_x) = self_span(&geometry, label.width);
+                    // A self message's reach counts its autonumber too: a note
+                    // beside it and its group frame start past the label's end
+                    // (PlantUML, probe `self_message_numbered`).
+                    let numbered_width = label.width + number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+                    let (mut min_x, mut max_x) = self_span(&geometry, numbered_width);
                     // A loop on the right keeps its reach (the label and 7 px)
                     // inside the canvas (PlantUML: 17.7 px from the label's
                     // end to the canvas's for one on the last participant).
@@ -1430,7 +1434,7 @@ impl<'a> Context<'a> {
                     }
                     if let Some(g) = groups.last_mut() {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
-                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, label.width),
+                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, numbered_width),
                             _ => (min_x, max_x),
                         };
                         g.min_x = g.min_x.min(lo);
@@ -2204,7 +2208,9 @@ impl<'a> Context<'a> {
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
-        let (_, max_x_now) = x_bounds(&items);
+        // A note stretched past the heads does not widen what the title is
+        // centred on either (PlantUML, corpus 133).
+        let (_, max_x_now) = x_bounds_except(&items, &overhang);
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
