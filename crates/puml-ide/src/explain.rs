@@ -996,6 +996,7 @@ mod tests {
                     text: "done".into(),
                     color: None,
                     aligned: false,
+                    parallel: false,
                 }),
             ],
         );

@@ -92,6 +92,9 @@ const UNATTACHED_BAR_DROP: f64 = 8.0;
 /// A bar opened and closed at the same message reaches this far below the
 /// row (PlantUML 1.2026.8: 13 px below the arrow, or below the notes beside it).
 const SAME_MESSAGE_BAR_LENGTH: f64 = 13.0;
+/// A `& note` beside a self message is centred this far below the loop's
+/// first stroke (PlantUML 1.2026.8).
+const SELF_PARALLEL_NOTE_DROP: f64 = 2.5;
 /// From the bottom of a ref's `ref` label to the top of its text.
 const REF_BODY_GAP: f64 = 5.867;
 /// From the end of a message's autonumber to its label.
@@ -267,6 +270,9 @@ struct LastMessage {
     right_bars: f64,
     /// Where the next row would start right after the message.
     bottom: f64,
+    /// Where the message's items start in the page's front layer (a `& note`
+    /// taller than the message's row moves them down).
+    front_start: usize,
 }
 
 enum Deferred {
@@ -558,6 +564,8 @@ impl<'a> Context<'a> {
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     last_is_self = m.is_self();
+                    // A `/ note` after a message has a row of its own.
+                    previous_note = None;
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
@@ -1163,6 +1171,9 @@ impl<'a> Context<'a> {
                     let Prepared::Message(label, number) = &prepared[index] else {
                         continue;
                     };
+                    let front_start = front.len();
+                    // A `/ note` after a message starts a row of its own.
+                    last_note = None;
                     let from_slot = self.endpoint_slot(&m.from, n);
                     let to_slot = self.endpoint_slot(&m.to, n);
                     let (Some(from_slot), Some(to_slot)) = (from_slot, to_slot) else {
@@ -1445,6 +1456,7 @@ impl<'a> Context<'a> {
                     }
                     let bottom = if m.parallel { y.max(end_y) } else { end_y };
                     last_message = Some(LastMessage {
+                        front_start,
                         bottom,
                         row_top,
                         arrow_y: if geometry.is_self {
@@ -1497,8 +1509,25 @@ impl<'a> Context<'a> {
                         notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                         continue;
                     }
-                    let top = if note.aligned {
-                        last_note.map_or(y + 10.0, |(t, _)| t)
+                    let parallel_to = last_message.filter(|m| note.parallel && on_message_row(m, &events[..index]));
+                    let top = if let Some(m) = parallel_to {
+                        let (top, push) = parallel_note_top(&m, h);
+                        // A note taller than the message's row moves the
+                        // message down to stay centred on it (PlantUML).
+                        if push > 0.0 {
+                            for item in front.iter_mut().skip(m.front_start) {
+                                shift_item(item, 0.0, push);
+                            }
+                            y += push;
+                            if let Some(last) = last_message.as_mut() {
+                                last.arrow_y += push;
+                                last.bottom += push;
+                            }
+                        }
+                        top
+                    } else if note.aligned {
+                        // Without a note on this row, a note of its own.
+                        last_note.map_or(y + 13.0, |(t, _)| t)
                     } else if attached {
                         // PlantUML: 13 px below the top of the message's row,
                         // which grows to 10 px below the note.
@@ -3075,6 +3104,33 @@ fn deactivation_end(
     } else {
         y + UNATTACHED_BAR_DROP
     }
+}
+
+/// Whether the events since the message `m` (the page's events `before`
+/// the current one) are only notes attached to it, so that a `& note` joins
+/// its row.
+fn on_message_row(m: &LastMessage, before: &[Event]) -> bool {
+    before.get(m.event_index + 1..).is_some_and(|between| {
+        between.iter().all(|e| {
+            matches!(e, Event::Note(n) if matches!(n.position, NotePosition::Left { of: None } | NotePosition::Right { of: None }))
+        })
+    })
+}
+
+/// Where a `& note` of height `h` on the message `m`'s row starts, and how
+/// far the message must move down for it: PlantUML centres the note on the
+/// arrow (2.5 px below a self message's first stroke) and keeps its top at
+/// least 13 px below the row's top, moving the message instead (probe
+/// `note_parallel`).
+fn parallel_note_top(m: &LastMessage, h: f64) -> (f64, f64) {
+    let is_self = m.from.is_some() && m.from == m.to;
+    let at = if is_self {
+        m.arrow_y - SELF_HEIGHT + SELF_PARALLEL_NOTE_DROP
+    } else {
+        m.arrow_y
+    };
+    let top = (at - h / 2.0).max(m.row_top + 13.0);
+    (top, (top + h / 2.0 - at).max(0.0))
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {

@@ -1642,6 +1642,7 @@ impl DiagramLowering {
             _ => NoteShape::Note,
         };
         let aligned = tokens.iter().any(|t| matches!(t.kind(), SLASH | AMP));
+        let parallel = tokens.iter().any(|t| t.kind() == AMP);
         let position_word = tokens
             .iter()
             .filter(|t| t.kind() == KEYWORD)
@@ -1704,6 +1705,7 @@ impl DiagramLowering {
                 text,
                 color,
                 aligned,
+                parallel,
             }),
             range,
         );

@@ -734,8 +734,11 @@ pub struct Note {
     pub shape: NoteShape,
     pub text: String,
     pub color: Option<String>,
-    /// `/ note …`: drawn on the same row as the previous note.
+    /// `/ note …` (or `& note …`): drawn on the same row as the previous note.
     pub aligned: bool,
+    /// `& note …`: right after a message, drawn on the message's row
+    /// (PlantUML centres it on the arrow).
+    pub parallel: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
