@@ -1057,7 +1057,7 @@ impl<'a> Context<'a> {
             let n = positions.pos.len();
             let (left, right) = (positions.pos[0], positions.pos[n.saturating_sub(1)]);
             let top = y + LEGEND_TOP_GAP;
-            let (h, items) = self.legend_items(legend, left, right, top);
+            let (h, items) = self.legend_items(legend, (left, right, (left + right) / 2.0), top);
             top_items.extend(items);
             y = top + h + LEGEND_GAP;
         }
@@ -2029,8 +2029,10 @@ impl<'a> Context<'a> {
             }
             bottom = page_bottom + self.max_head_height;
         }
-        // Participant boxes.
+        // Participant boxes, 7 px below the foot boxes (6 below the
+        // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
+        let box_below_feet = if bottom > page_bottom { 7.0 } else { 6.0 };
         if has_boxes {
             for span in &self.box_spans {
                 let b = &self.diagram.boxes[span.index];
@@ -2048,7 +2050,7 @@ impl<'a> Context<'a> {
                     lo,
                     box_top,
                     hi - lo,
-                    bottom + 7.0 - box_top,
+                    bottom + box_below_feet - box_top,
                     0.0,
                     paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
                 );
@@ -2068,7 +2070,7 @@ impl<'a> Context<'a> {
                     );
                 }
             }
-            bottom += 11.0;
+            bottom += box_below_feet + 4.0;
         }
 
         // Assemble, then place full-width items against the content bounds.
@@ -2233,7 +2235,10 @@ impl<'a> Context<'a> {
             bottom += 6.0;
         }
         // Bottom: legend, caption, footer.
-        let mut y = bottom;
+        // After boxes, PlantUML puts a legend or caption 1 px higher and a
+        // footer 1 px lower than after the same diagram without them.
+        let box_lift = if has_boxes { 1.0 } else { 0.0 };
+        let mut y = bottom - box_lift;
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
@@ -2245,6 +2250,13 @@ impl<'a> Context<'a> {
         let (diagram_left, diagram_right) = {
             let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
             (lo.min(heads_extent.0), hi.max(heads_extent.1))
+        };
+        // The canvas's x range without the header (which may overhang it):
+        // what a legend and a footer below are centred on, with the title.
+        let body_span = {
+            let below_header: Vec<usize> = (0..top_len.min(items.len())).chain(overhang.iter().copied()).collect();
+            let (lo, hi) = x_bounds_except(&items, &below_header);
+            (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
@@ -2278,6 +2290,17 @@ impl<'a> Context<'a> {
             }
             items.splice(0..0, title_items);
         }
+        // A legend and a footer below the diagram are centred on the canvas
+        // it will have, margins included (0.5 px left, PlantUML): with a box
+        // on one side only, its wider margin moves them off the diagram's
+        // centre (probes `box_legend_*`).
+        let canvas_mid = {
+            let (mut lo, mut hi) = body_span;
+            if let Some((left, right)) = title_edges {
+                (lo, hi) = (lo.min(left), hi.max(right));
+            }
+            (lo - theme.page_margin.left + hi + theme.page_margin.right) / 2.0 - 0.5
+        };
         if let Some(legend) = self
             .diagram
             .legend
@@ -2304,9 +2327,9 @@ impl<'a> Context<'a> {
                     horizontal: Some(HorizontalAlign::Left),
                     ..legend.clone()
                 };
-                self.legend_items(&wide, left, right, y + LEGEND_GAP)
+                self.legend_items(&wide, (left, right, canvas_mid), y + LEGEND_GAP)
             } else {
-                self.legend_items(legend, left, right, y + LEGEND_GAP)
+                self.legend_items(legend, (left, right, canvas_mid), y + LEGEND_GAP)
             };
             items.extend(legend_items);
             y += LEGEND_GAP + h;
@@ -2315,15 +2338,16 @@ impl<'a> Context<'a> {
         let mut after_caption = false;
         if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
             let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
-            // PlantUML: 7 px below the diagram (or the legend).
+            // PlantUML: 7 px below the diagram, 14 below a legend.
+            let gap = if after_legend { 2.0 * CAPTION_GAP } else { CAPTION_GAP };
             block.draw(
                 content_mid - block.width / 2.0,
-                y + CAPTION_GAP,
+                y + gap,
                 Align::Center,
                 theme.font_color,
                 &mut items,
             );
-            y += CAPTION_GAP + block.height;
+            y += gap + block.height;
             after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
@@ -2332,9 +2356,8 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Left => min_x,
                 // PlantUML centers it on the diagram (0.5 px left).
                 HorizontalAlign::Center => {
-                    let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
-                    let mid = footer_mid.unwrap_or(if diagram_mid.is_finite() {
-                        diagram_mid
+                    let mid = footer_mid.unwrap_or(if diagram_left.is_finite() && diagram_right.is_finite() {
+                        canvas_mid
                     } else {
                         content_mid
                     });
@@ -2342,13 +2365,14 @@ impl<'a> Context<'a> {
                 }
                 HorizontalAlign::Right => max_x - block.width,
             };
-            // PlantUML: 2 px below a caption, 13 below a legend, else 4.
+            // PlantUML: 2 px below a caption, 13 below a legend, else 4
+            // (after boxes 1 px more than the diagram's lift).
             let gap = if after_caption {
                 2.0
             } else if after_legend {
                 13.0
             } else {
-                4.0
+                4.0 + 2.0 * box_lift
             };
             block.draw(x, y + gap, Align::Left, theme.footer_color, &mut items);
             y += gap + block.height;
@@ -2361,7 +2385,8 @@ impl<'a> Context<'a> {
         if let Some((left, right)) = legend_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
-        let mut scene = finish_scene(items, &overhang, edges, y, theme, self.metrics);
+        // The legend's and caption's lift after boxes does not shorten the canvas.
+        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -2936,7 +2961,13 @@ impl<'a> Context<'a> {
     /// A legend's box between the content's `left` and `right` edges:
     /// PlantUML keeps it 7 px in from the left, 8 px in from the right, or
     /// centered.
-    fn legend_items(&self, legend: &puml_sema::model::Legend, left: f64, right: f64, top: f64) -> (f64, Vec<Item>) {
+    /// A legend between `left` and `right` (centred on `mid`) from `top`.
+    fn legend_items(
+        &self,
+        legend: &puml_sema::model::Legend,
+        (left, right, mid): (f64, f64, f64),
+        top: f64,
+    ) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
         let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
         let w = block.width + 10.0;
@@ -2944,7 +2975,7 @@ impl<'a> Context<'a> {
         let x = match legend.horizontal {
             Some(HorizontalAlign::Left) => left + LEGEND_LEFT_INSET,
             Some(HorizontalAlign::Right) => right - w - LEGEND_RIGHT_INSET,
-            _ => (left + right) / 2.0 - w / 2.0,
+            _ => mid - w / 2.0,
         };
         out.push(Item::Begin {
             class: "legend".into(),
