@@ -154,6 +154,10 @@ pub struct HeadMetrics {
     pub min_text_width: f64,
 }
 
+/// How far a `collections` head's back box is drawn right of (and above)
+/// its front box.
+const COLLECTIONS_OFFSET: f64 = 4.0;
+
 impl HeadMetrics {
     /// A head whose participant box (the `participant` kind only) has
     /// `padding` (vertical, horizontal) around its name and `margin` around it.
@@ -177,7 +181,9 @@ impl HeadMetrics {
                     w / 2.0 + margin.right,
                 )
             }
-            ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 14.0) / 2.0, (tw + 14.0) / 2.0 + 4.0),
+            // The lifeline runs through the middle of the two stacked boxes
+            // (PlantUML: 2 px right of the front box's centre).
+            ParticipantKind::Collections => (tw + 18.0, th + 18.0, (tw + 18.0) / 2.0, (tw + 18.0) / 2.0),
             ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
             ParticipantKind::Actor => {
                 // PlantUML's actor column: the name plus 6 px (the name sits
@@ -274,8 +280,8 @@ pub fn draw_head(
         }
         ParticipantKind::Collections => {
             let w = tw + 14.0;
-            let x = cx - w / 2.0;
-            rect(out, x + 4.0, top, w, th + 14.0, 0.0, body);
+            let x = cx - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
+            rect(out, x + COLLECTIONS_OFFSET, top, w, th + 14.0, 0.0, body);
             rect(out, x, top + 4.0, w, th + 14.0, 0.0, body);
             head.label.draw(x + 7.0, top + 11.0, Align::Center, text_color, out);
         }
