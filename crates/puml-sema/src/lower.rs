@@ -1191,6 +1191,13 @@ impl DiagramLowering {
             .filter(|t| t.kind == SLANT)
             .and_then(|t| t.text.trim_start_matches('(').trim_end_matches(')').trim().parse().ok());
 
+        // No sender: a message from outside, as PlantUML draws `-> B`.
+        // The sender comes first in the order, before a participant the
+        // message declares (`temp --> "Long name" as L`: temp, then L).
+        let left_endpoint = self.endpoint(left, Side::Left).or(Some(Endpoint::Edge {
+            side: Side::Left,
+            short: false,
+        }));
         if let (Some(alias), Some(display)) = (inline_alias, right) {
             if !self.by_code.contains_key(alias.name_str()) {
                 let code = alias.name();
@@ -1217,11 +1224,6 @@ impl DiagramLowering {
             right = Some(alias);
         }
 
-        // No sender: a message from outside, as PlantUML draws `-> B`.
-        let left_endpoint = self.endpoint(left, Side::Left).or(Some(Endpoint::Edge {
-            side: Side::Left,
-            short: false,
-        }));
         let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
             short: true,
