@@ -133,7 +133,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     // PlantUML places the participants once for the whole diagram: every
     // page has the same columns, spread by what any page needs.
     let shared_positions = (pages.len() > 1).then(|| {
-        let events = diagram.events.slice(0..diagram.events.len());
+        let all = diagram.events.slice(0..diagram.events.len());
+        let events = attached_notes_first(&all);
         let prepared = ctx.prepare(&events);
         let mut positions = ctx.solve_positions(&events, &prepared);
         ctx.enclose_notes_across(&events, &prepared, &mut positions);
@@ -992,6 +993,8 @@ impl<'a> Context<'a> {
         spot: PageSpot,
     ) -> Scene {
         let theme = &self.theme;
+        let reordered = attached_notes_first(events);
+        let events: &[Event] = &reordered;
         let prepared = self.prepare(events);
         let mut own_positions;
         let positions = match shared_positions {
@@ -3135,6 +3138,52 @@ fn deactivation_end(
     } else {
         y + UNATTACHED_BAR_DROP
     }
+}
+
+/// A note beside the last message (`note left`/`note right` without a
+/// participant) written after other notes that follow the message: PlantUML
+/// attaches it to the message all the same and draws those notes after the
+/// message's row (corpus 269: `hnote over B`, then `note right`). Returns
+/// the events with each such note moved right after its message (borrowed
+/// when nothing moves).
+fn attached_notes_first(events: &[Event]) -> std::borrow::Cow<'_, [Event]> {
+    let attached = |e: &Event| {
+        matches!(e, Event::Note(n) if !n.aligned
+            && matches!(n.position, NotePosition::Left { of: None } | NotePosition::Right { of: None }))
+    };
+    let moves = |i: usize| -> bool {
+        attached(&events[i])
+            && i > 0
+            && !attached(&events[i - 1])
+            && matches!(events[i - 1], Event::Note(_))
+            && events[..i]
+                .iter()
+                .rev()
+                .find(|e| !matches!(e, Event::Note(_)))
+                .is_some_and(|e| matches!(e, Event::Message(_)))
+    };
+    if !(0..events.len()).any(moves) {
+        return std::borrow::Cow::Borrowed(events);
+    }
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    let mut message_at: Option<usize> = None;
+    for (i, event) in events.iter().enumerate() {
+        if moves(i) {
+            if let Some(at) = message_at {
+                // After the message and the notes already attached to it.
+                let slot = at + 1 + out[at + 1..].iter().take_while(|e| attached(e)).count();
+                out.insert(slot, event.clone());
+                continue;
+            }
+        }
+        match event {
+            Event::Message(_) => message_at = Some(out.len()),
+            Event::Note(_) => {}
+            _ => message_at = None,
+        }
+        out.push(event.clone());
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether the events since the message `m` (the page's events `before`
