@@ -533,13 +533,17 @@ impl<'a> Context<'a> {
                     track_activation_depth(&mut depth, event);
                     // A bar opened in a group is in its frame, which reaches
                     // 16 px past the bar: the next participant stays clear.
+                    // On the left PlantUML keeps the previous participant
+                    // clear of it like of a note reaching the lifeline
+                    // (30 px, 25 more per frame inside the group; probe
+                    // `group_bar_nested_left`).
                     let level = depth.get(participant.index()).copied().unwrap_or(1).max(1);
                     if let (Some(group), Some(slot)) = (open_groups.last_mut(), self.slot(*participant)) {
                         group.touch(slot + 1, n);
                         group.notes.push((
                             NoteExtent {
                                 anchor: slot + 1,
-                                left: -5.0,
+                                left: 0.0,
                                 right: ACTIVATION_WIDTH / 2.0 * f64::from(level - 1),
                             },
                             0,
@@ -956,9 +960,9 @@ impl<'a> Context<'a> {
                     note.right + GROUP_NOTE_ROOM + next + nesting(level),
                 );
             }
-            if lo > 1 && note.left > 0.0 {
+            if lo > 1 && note.left >= 0.0 {
                 need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting(level));
-            } else if lo == 1 && note.left > 0.0 {
+            } else if lo == 1 && note.left >= 0.0 {
                 // No participant left of the group: its frame starts 3 px
                 // inside the diagram margin, 21 px left of the note.
                 left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
