@@ -13,8 +13,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %):
-/// 8,693 reached with the frames, engines and theme rounds merged, less a small margin.
-const PLACED_AT_LEAST: usize = 8650;
+/// 8,861 (95.2 %) reached with the tail round (bars away from messages,
+/// `& note`, boxes, legends, collections, nested frames), less a small margin.
+const PLACED_AT_LEAST: usize = 8850;
 const TOLERANCE_PX: f64 = 2.0;
 
 fn texts(svg: &str) -> Vec<(String, f64, f64)> {
