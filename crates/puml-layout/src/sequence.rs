@@ -806,12 +806,15 @@ impl<'a> Context<'a> {
                     // each end, and is 8 px wider than its text; over one
                     // participant it grows to the right without pushing anyone.
                     let text_w = creole::measure(&r.text, self.theme.element_font(12.0), self.metrics).width;
+                    // At least as wide as its `ref` tab too (probe `ref_unfilled`).
+                    let tab_w = creole::measure("ref", self.theme.element_font(13.0).bold(), self.metrics).width + 45.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
                             let first = &self.heads[self.slots[lo].index()];
                             let last = &self.heads[self.slots[hi].index()];
-                            need(lo + 1, hi + 1, text_w + 12.0 - first.left - last.right);
+                            let width = (text_w + 8.0).max(tab_w);
+                            need(lo + 1, hi + 1, width + 4.0 - first.left - last.right);
                         }
                     }
                 }
@@ -1703,11 +1706,9 @@ impl<'a> Context<'a> {
                     let top = y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
-                    let fill = r
-                        .color
-                        .as_deref()
-                        .and_then(parse_color)
-                        .unwrap_or(theme.ref_bg.unwrap_or(theme.background));
+                    // Without a colour of its own or its theme's, PlantUML
+                    // leaves a ref unfilled: the lifelines show through it.
+                    let fill = r.color.as_deref().and_then(parse_color).or(theme.ref_bg);
                     rect(
                         &mut front,
                         x0,
@@ -1715,7 +1716,7 @@ impl<'a> Context<'a> {
                         x1 - x0,
                         h,
                         0.0,
-                        paint(Some(fill), Some(stroke(theme.ref_border, 1.5))),
+                        paint(fill, Some(stroke(theme.ref_border, 1.5))),
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
