@@ -1347,15 +1347,44 @@ impl<'a> Context<'a> {
                         let tip_pad = if m.to.participant().is_some() { 1.0 } else { 0.0 };
                         let tip = to_x - dir * tip_pad;
                         let arrow_end_y = arrow_y + slant;
+                        // `->o`/`o->` at a participant: PlantUML centres the
+                        // circle on the end (probe `message_circles`).
+                        let head_circle = (m.arrow.head.circle && m.to.participant().is_some()).then_some(to_x);
+                        let tail_circle =
+                            (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
+                        let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
                         let line_end = match m.arrow.head.shape {
-                            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => tip - dir * 4.0,
-                            _ => tip,
+                            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
+                            _ => drawn_tip,
                         };
                         if !hidden {
-                            let (line_start, tail_tip) =
+                            let (mut line_start, tail_tip) =
                                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
+                            if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
+                                line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
+                            }
                             line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
-                            self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
+                            if head_circle.is_none() && tail_circle.is_none() {
+                                self.heads_on_line(
+                                    &mut front,
+                                    m,
+                                    tip,
+                                    arrow_end_y,
+                                    dir,
+                                    tail_tip,
+                                    arrow_y,
+                                    -dir,
+                                    color,
+                                );
+                            } else {
+                                self.circled_heads(
+                                    &mut front,
+                                    m,
+                                    (drawn_tip, head_circle, arrow_end_y, dir),
+                                    (tail_tip, tail_circle, arrow_y),
+                                    color,
+                                );
+                            }
                         }
                         // PlantUML leaves the slant once more below the tip of
                         // a message pointing left (not of one pointing right).
@@ -2826,6 +2855,44 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The heads of a message with a circle at a participant's end: each
+    /// circle centred 0.5 px left of and 0.75 px above the end, the head
+    /// (tip at `head.0`) drawn as usual (PlantUML, probe `message_circles`).
+    fn circled_heads(
+        &self,
+        out: &mut Vec<Item>,
+        m: &Message,
+        head: (f64, Option<f64>, f64, f64),
+        tail: (f64, Option<f64>, f64),
+        color: Color,
+    ) {
+        let (tip, head_end, y, dir) = head;
+        let (tail_tip, tail_end, tail_y) = tail;
+        let strict = self.theme.strict_uml;
+        let circle = |out: &mut Vec<Item>, x: f64, y: f64| {
+            shapes::ellipse(
+                out,
+                x - CIRCLE_END_SHIFT,
+                y - 0.75,
+                4.0,
+                4.0,
+                paint(Some(color), Some(stroke(color, 1.0))),
+            );
+        };
+        shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
+        match head_end {
+            Some(end) => circle(out, end, y),
+            None if m.arrow.head.circle => circle(out, tip + dir * 4.0 + CIRCLE_END_SHIFT, y),
+            None => {}
+        }
+        shapes::arrow_head(out, m.arrow.tail_head.shape, tail_tip, tail_y, -dir, color, strict);
+        match tail_end {
+            Some(end) => circle(out, end, tail_y),
+            None if m.arrow.tail_head.circle => circle(out, tail_tip - dir * 4.0 + CIRCLE_END_SHIFT, tail_y),
+            None => {}
+        }
+    }
+
     /// The width a group's header gives its frame, as PlantUML measures it:
     /// the tab and 16 px, or the tab, 15 px, the `[condition]` and 16 px.
     fn group_header_width(&self, kind: GroupKind, label: Option<&str>, secondary: Option<&str>) -> f64 {
@@ -3019,6 +3086,15 @@ fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool)
         HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => (tip + dir * 4.0, tip),
         _ => (tip - dir, tip),
     }
+}
+
+/// A circle at a message's end is centred this far left of the end.
+const CIRCLE_END_SHIFT: f64 = 0.5;
+
+/// Where the head of `->o` has its tip, for the message's end `end` (the
+/// lifeline or the bar's edge): 7 px from the circle's centre toward the sender.
+fn circled_head_tip(end: f64, dir: f64) -> f64 {
+    end - CIRCLE_END_SHIFT - dir * 7.0
 }
 
 /// PlantUML moves the label of a message going right that has a head at
