@@ -997,6 +997,7 @@ mod tests {
                     text: "done".into(),
                     color: None,
                     aligned: false,
+                    parallel: false,
                 }),
             ],
         );

@@ -77,8 +77,14 @@ impl Line {
 /// already some 15,000 px wide.
 pub const MAX_LINE_CHARS: usize = 2_000;
 
-/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut.
+/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut, and
+/// writes an en dash (U+2013) as `-`, as PlantUML 1.2026.8 does in every
+/// text it draws (titles, labels, notes, names; its em dash and the other
+/// dashes stay as written; probe `en_dash`).
 fn cap_line(mut line: String) -> String {
+    if line.contains('\u{2013}') {
+        line = line.replace('\u{2013}', "-");
+    }
     if let Some((at, _)) = line.char_indices().nth(MAX_LINE_CHARS) {
         line.truncate(at);
         line.push('…');
@@ -90,6 +96,8 @@ fn cap_line(mut line: String) -> String {
 /// breaks, `<br>`, `%newline()`, `\l`/`\r`), each at most
 /// [`MAX_LINE_CHARS`] long.
 pub fn split_lines(text: &str) -> Vec<String> {
+    let joined = join_continued_lines(text);
+    let text = joined.as_ref();
     // Fast path: most labels are one plain line.
     if !text.contains(['\\', '\n', '\r', '<', '%']) {
         return vec![cap_line(text.to_string())];
@@ -111,17 +119,6 @@ pub fn split_lines(text: &str) -> Vec<String> {
                 Some('\\') => {
                     chars.next();
                     current.push('\\');
-                }
-                // A source line ending in `\` goes on with the next one:
-                // PlantUML joins them with nothing between.
-                Some('\n') => {
-                    chars.next();
-                }
-                Some('\r') => {
-                    chars.next();
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                    }
                 }
                 _ => current.push('\\'),
             },
@@ -161,6 +158,26 @@ pub fn split_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Joins the source lines a trailing backslash continues (`one \` then
+/// `two`): PlantUML drops the backslash and the line break, so the text
+/// reads `one two` (probe `line_continuation`). A doubled backslash at the
+/// end is text, as for the parser's logical lines.
+fn join_continued_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\\\n") && !text.contains("\\\r\n") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches('\n').trim_end_matches('\r');
+        if line.ends_with('\n') && content.ends_with('\\') && !content.ends_with("\\\\") {
+            out.push_str(&content[..content.len() - 1]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Parses a label into styled lines.
 pub fn parse(text: &str) -> Vec<Line> {
     split_lines(text).iter().map(|l| parse_line(l)).collect()
@@ -169,6 +186,8 @@ pub fn parse(text: &str) -> Vec<Line> {
 /// Parses a multi-line block (a `note … end note` body): PlantUML keeps
 /// `\n` literal there, only real line breaks split lines.
 pub fn parse_block(text: &str) -> Vec<Line> {
+    let joined = join_continued_lines(text);
+    let text = joined.as_ref();
     if !text.contains('\n') {
         return parse(text);
     }

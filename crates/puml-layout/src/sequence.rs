@@ -86,6 +86,17 @@ const GROUP_GAP_AFTER: f64 = 6.0;
 const GROUP_CLEARANCE: f64 = 9.0;
 /// How much further in a nested frame's right edge is.
 const GROUP_NEST_INSET: f64 = 25.0;
+/// A bar opened away from a message (at the top, after a note, a group
+/// header, a divider, `|||` or another participant's message) starts this
+/// far below the row it is opened in (PlantUML 1.2026.8, probes
+/// `activate_unattached*`).
+const UNATTACHED_BAR_DROP: f64 = 8.0;
+/// A bar opened and closed at the same message reaches this far below the
+/// row (PlantUML 1.2026.8: 13 px below the arrow, or below the notes beside it).
+const SAME_MESSAGE_BAR_LENGTH: f64 = 13.0;
+/// A `& note` beside a self message is centred this far below the loop's
+/// first stroke (PlantUML 1.2026.8).
+const SELF_PARALLEL_NOTE_DROP: f64 = 2.5;
 /// From the bottom of a ref's `ref` label to the top of its text.
 const REF_BODY_GAP: f64 = 5.867;
 /// From the end of a message's autonumber to its label.
@@ -124,7 +135,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     // PlantUML places the participants once for the whole diagram: every
     // page has the same columns, spread by what any page needs.
     let shared_positions = (pages.len() > 1).then(|| {
-        let events = diagram.events.slice(0..diagram.events.len());
+        let all = diagram.events.slice(0..diagram.events.len());
+        let events = attached_notes_first(&all);
         let prepared = ctx.prepare(&events);
         let mut positions = ctx.solve_positions(&events, &prepared);
         ctx.enclose_notes_across(&events, &prepared, &mut positions);
@@ -262,6 +274,11 @@ struct LastMessage {
     /// How far the bars of the participant on the right reached past its
     /// lifeline when the message was drawn (a note beside it starts there).
     right_bars: f64,
+    /// Where the next row would start right after the message.
+    bottom: f64,
+    /// Where the message's items start in the page's front layer (a `& note`
+    /// taller than the message's row moves them down).
+    front_start: usize,
 }
 
 enum Deferred {
@@ -533,13 +550,17 @@ impl<'a> Context<'a> {
                     track_activation_depth(&mut depth, event);
                     // A bar opened in a group is in its frame, which reaches
                     // 16 px past the bar: the next participant stays clear.
+                    // On the left PlantUML keeps the previous participant
+                    // clear of it like of a note reaching the lifeline
+                    // (30 px, 25 more per frame inside the group; probe
+                    // `group_bar_nested_left`).
                     let level = depth.get(participant.index()).copied().unwrap_or(1).max(1);
                     if let (Some(group), Some(slot)) = (open_groups.last_mut(), self.slot(*participant)) {
                         group.touch(slot + 1, n);
                         group.notes.push((
                             NoteExtent {
                                 anchor: slot + 1,
-                                left: -5.0,
+                                left: 0.0,
                                 right: ACTIVATION_WIDTH / 2.0 * f64::from(level - 1),
                             },
                             0,
@@ -571,6 +592,8 @@ impl<'a> Context<'a> {
                 }
                 (Event::Message(m), Prepared::Message(label, number)) => {
                     last_is_self = m.is_self();
+                    // A `/ note` after a message has a row of its own.
+                    previous_note = None;
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     let from = self.endpoint_slot(&m.from, n);
                     let to = self.endpoint_slot(&m.to, n);
@@ -840,12 +863,23 @@ impl<'a> Context<'a> {
                         self.metrics,
                     )
                     .width;
+                    // At least as wide as its `ref` tab too (probe `ref_unfilled`).
+                    let tab_w = creole::measure(
+                        "ref",
+                        self.theme
+                            .sized_font(self.theme.reference_header_font_size, 13.0)
+                            .bold(),
+                        self.metrics,
+                    )
+                    .width
+                        + 45.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
                             let first = &self.heads[self.slots[lo].index()];
                             let last = &self.heads[self.slots[hi].index()];
-                            need(lo + 1, hi + 1, text_w + 12.0 - first.left - last.right);
+                            let width = (text_w + 8.0).max(tab_w);
+                            need(lo + 1, hi + 1, width + 4.0 - first.left - last.right);
                         }
                     }
                 }
@@ -998,9 +1032,9 @@ impl<'a> Context<'a> {
                     note.right + GROUP_NOTE_ROOM + next + nesting(level),
                 );
             }
-            if lo > 1 && note.left > 0.0 {
+            if lo > 1 && note.left >= 0.0 {
                 need(lo - 1, note.anchor, note.left + GROUP_NOTE_ROOM + nesting(level));
-            } else if lo == 1 && note.left > 0.0 {
+            } else if lo == 1 && note.left >= 0.0 {
                 // No participant left of the group: its frame starts 3 px
                 // inside the diagram margin, 21 px left of the note.
                 left_room.push((note.anchor, note.left + GROUP_NOTE_EDGE_ROOM + nesting(level)));
@@ -1057,6 +1091,8 @@ impl<'a> Context<'a> {
         spot: PageSpot,
     ) -> Scene {
         let theme = &self.theme;
+        let reordered = attached_notes_first(events);
+        let events: &[Event] = &reordered;
         let prepared = self.prepare(events);
         let mut own_positions;
         let positions = match shared_positions {
@@ -1153,7 +1189,7 @@ impl<'a> Context<'a> {
             let (left, right) = (positions.pos[0], positions.pos[n.saturating_sub(1)]);
             let (above, below) = self.legend_margin_change();
             let top = y + LEGEND_TOP_GAP + above;
-            let (h, items) = self.legend_items(legend, left, right, top);
+            let (h, items) = self.legend_items(legend, (left, right, (left + right) / 2.0), top);
             top_items.extend(items);
             y = top + h + LEGEND_GAP + below;
         }
@@ -1261,6 +1297,9 @@ impl<'a> Context<'a> {
                     let Prepared::Message(label, number) = &prepared[index] else {
                         continue;
                     };
+                    let front_start = front.len();
+                    // A `/ note` after a message starts a row of its own.
+                    last_note = None;
                     let from_slot = self.endpoint_slot(&m.from, n);
                     let to_slot = self.endpoint_slot(&m.to, n);
                     let (Some(from_slot), Some(to_slot)) = (from_slot, to_slot) else {
@@ -1424,14 +1463,44 @@ impl<'a> Context<'a> {
                         let tip_pad = if m.to.participant().is_some() { 1.0 } else { 0.0 };
                         let tip = to_x - dir * tip_pad;
                         let arrow_end_y = arrow_y + slant;
+                        // `->o`/`o->` at a participant: PlantUML centres the
+                        // circle on the end (probe `message_circles`).
+                        let head_circle = (m.arrow.head.circle && m.to.participant().is_some()).then_some(to_x);
+                        let tail_circle =
+                            (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
+                        let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
                         let line_end = match m.arrow.head.shape {
-                            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => tip - dir * 4.0,
-                            _ => tip,
+                            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
+                            _ => drawn_tip,
                         };
                         if !hidden {
-                            line(&mut front, from_x, arrow_y, line_end, arrow_end_y, line_stroke);
-                            let tail_tip = from_x;
-                            self.heads_on_line(&mut front, m, tip, arrow_end_y, dir, tail_tip, arrow_y, -dir, color);
+                            let (mut line_start, tail_tip) =
+                                tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
+                            if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
+                                line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
+                            }
+                            line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
+                            if head_circle.is_none() && tail_circle.is_none() {
+                                self.heads_on_line(
+                                    &mut front,
+                                    m,
+                                    tip,
+                                    arrow_end_y,
+                                    dir,
+                                    tail_tip,
+                                    arrow_y,
+                                    -dir,
+                                    color,
+                                );
+                            } else {
+                                self.circled_heads(
+                                    &mut front,
+                                    m,
+                                    (drawn_tip, head_circle, arrow_end_y, dir),
+                                    (tail_tip, tail_circle, arrow_y),
+                                    color,
+                                );
+                            }
                         }
                         // PlantUML leaves the slant once more below the tip of
                         // a message pointing left (not of one pointing right).
@@ -1478,7 +1547,9 @@ impl<'a> Context<'a> {
                                 // A left loop's label starts 7 px into the loop's room
                                 // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
                                 MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                                MessageAlign::Left => left + if head_at_left { 16.0 } else { 7.0 },
+                                MessageAlign::Left => {
+                                    left + if head_at_left { 16.0 } else { 7.0 } + tail_head_label_shift(m, goes_right)
+                                }
                                 // A self message's loop is as wide as its number and
                                 // label plus 14: centred, they start 7 px in (PlantUML).
                                 MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
@@ -1487,6 +1558,7 @@ impl<'a> Context<'a> {
                                 MessageAlign::Right if left_self => left + 7.0,
                                 MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
                                     right - total - if head_at_left { 7.0 } else { 16.0 }
+                                        + tail_head_label_shift(m, goes_right)
                                 }
                             },
                         };
@@ -1507,7 +1579,11 @@ impl<'a> Context<'a> {
                             end_y = end_y.max(text_top + text_h);
                         }
                     }
-                    let (mut min_x, mut max_x) = self_span(&geometry, label.width);
+                    // A self message's reach counts its autonumber too: a note
+                    // beside it and its group frame start past the label's end
+                    // (PlantUML, probe `self_message_numbered`).
+                    let numbered_width = label.width + number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+                    let (mut min_x, mut max_x) = self_span(&geometry, numbered_width);
                     // A loop on the right keeps its reach (the label and 7 px)
                     // inside the canvas (PlantUML: 17.7 px from the label's
                     // end to the canvas's for one on the last participant).
@@ -1524,7 +1600,7 @@ impl<'a> Context<'a> {
                     }
                     if let Some(g) = groups.last_mut() {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
-                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, label.width),
+                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, numbered_width),
                             _ => (min_x, max_x),
                         };
                         g.min_x = g.min_x.min(lo);
@@ -1533,7 +1609,10 @@ impl<'a> Context<'a> {
                     if let Some(anchor) = m.anchor.as_deref() {
                         anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
                     }
+                    let bottom = if m.parallel { y.max(end_y) } else { end_y };
                     last_message = Some(LastMessage {
+                        front_start,
+                        bottom,
                         row_top,
                         arrow_y: if geometry.is_self {
                             arrow_y + SELF_HEIGHT
@@ -1558,7 +1637,7 @@ impl<'a> Context<'a> {
                                 }
                             }),
                     });
-                    y = if m.parallel { y.max(end_y) } else { end_y };
+                    y = bottom;
                 }
                 Event::Note(note) => {
                     let Prepared::Note(block) = &prepared[index] else {
@@ -1585,8 +1664,25 @@ impl<'a> Context<'a> {
                         notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
                         continue;
                     }
-                    let top = if note.aligned {
-                        last_note.map_or(y + 10.0, |(t, _)| t)
+                    let parallel_to = last_message.filter(|m| note.parallel && on_message_row(m, &events[..index]));
+                    let top = if let Some(m) = parallel_to {
+                        let (top, push) = parallel_note_top(&m, h);
+                        // A note taller than the message's row moves the
+                        // message down to stay centred on it (PlantUML).
+                        if push > 0.0 {
+                            for item in front.iter_mut().skip(m.front_start) {
+                                shift_item(item, 0.0, push);
+                            }
+                            y += push;
+                            if let Some(last) = last_message.as_mut() {
+                                last.arrow_y += push;
+                                last.bottom += push;
+                            }
+                        }
+                        top
+                    } else if note.aligned {
+                        // Without a note on this row, a note of its own.
+                        last_note.map_or(y + 13.0, |(t, _)| t)
                     } else if attached {
                         // PlantUML: 13 px below the top of the message's row,
                         // which grows to 10 px below the note.
@@ -1772,11 +1868,9 @@ impl<'a> Context<'a> {
                     let top = y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
-                    let fill = r
-                        .color
-                        .as_deref()
-                        .and_then(parse_color)
-                        .unwrap_or(theme.ref_bg.unwrap_or(theme.background));
+                    // Without a colour of its own or its theme's, PlantUML
+                    // leaves a ref unfilled: the lifelines show through it.
+                    let fill = r.color.as_deref().and_then(parse_color).or(theme.ref_bg);
                     rect(
                         &mut front,
                         x0,
@@ -1784,7 +1878,7 @@ impl<'a> Context<'a> {
                         x1 - x0,
                         h,
                         0.0,
-                        paint(Some(fill), Some(stroke(theme.ref_border, 1.5))),
+                        paint(fill, Some(stroke(theme.ref_border, 1.5))),
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -1825,31 +1919,29 @@ impl<'a> Context<'a> {
                 }
                 Event::Activate { participant, color } => {
                     let start = match last_message {
-                        Some(m)
-                            if (m.event_index + 1 == index || involves(&m, *participant))
-                                && !events[m.event_index + 1..index].iter().any(starts_a_row) =>
-                        {
-                            m.arrow_y
-                        }
-                        _ => y,
+                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => m.arrow_y,
+                        _ => y + UNATTACHED_BAR_DROP,
                     };
                     let color = color.as_deref().and_then(parse_color);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
                         // PlantUML's frame holds a bar opened in the group
-                        // (16 px beyond its edges, like the lifelines).
+                        // (16 px beyond its edges, like the lifelines), and
+                        // the bars it is nested in: on the left, the
+                        // outermost bar's edge (probe `group_nested_bar`).
                         if let (Some(g), Some(c)) = (groups.last_mut(), cx(*participant)) {
                             let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            g.min_x = g.min_x.min(c + shift - ACTIVATION_WIDTH / 2.0);
+                            g.min_x = g.min_x.min(c - ACTIVATION_WIDTH / 2.0);
                             g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
                         }
                     }
                 }
                 Event::Deactivate { participant } => {
-                    let end = match last_message {
-                        Some(m) if involves(&m, *participant) => m.arrow_y.max(y - 0.0).min(y),
-                        _ => y,
-                    };
+                    let open_at = act_stack
+                        .get(participant.index())
+                        .and_then(|stack| stack.last())
+                        .map(|(start, _)| *start);
+                    let end = deactivation_end(last_message.as_ref(), *participant, &events[..index], y, open_at);
                     let Some(c) = cx(*participant) else {
                         if let Some(stack) = act_stack.get_mut(participant.index()) {
                             stack.pop();
@@ -2134,8 +2226,10 @@ impl<'a> Context<'a> {
             }
             bottom = page_bottom + self.max_head_height;
         }
-        // Participant boxes.
+        // Participant boxes, 7 px below the foot boxes (6 below the
+        // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
+        let box_below_feet = if bottom > page_bottom { 7.0 } else { 6.0 };
         if has_boxes {
             for span in self.boxes_in_drawing_order() {
                 let b = &self.diagram.boxes[span.index];
@@ -2154,15 +2248,19 @@ impl<'a> Context<'a> {
                     lo,
                     box_top,
                     hi - lo,
-                    bottom + 7.0 - box_top,
+                    bottom + box_below_feet - box_top,
                     0.0,
                     paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
-                    let block = creole::measure(title, box_title_font(&self.theme), self.metrics);
+                    let font = box_title_font(&self.theme);
+                    // Centred with the blanks an unquoted title keeps before
+                    // its colour (PlantUML), drawn without them.
+                    let width = creole::measure(title, font, self.metrics).width;
+                    let block = creole::measure(title.trim_end(), font, self.metrics);
                     // The title block is centred; its lines are left-aligned within it.
                     block.draw(
-                        (lo + hi) / 2.0 - block.width / 2.0,
+                        (lo + hi) / 2.0 - width / 2.0,
                         box_top,
                         Align::Left,
                         theme.box_font_color,
@@ -2170,7 +2268,7 @@ impl<'a> Context<'a> {
                     );
                 }
             }
-            bottom += 11.0;
+            bottom += box_below_feet + 4.0;
         }
 
         // Assemble, then place full-width items against the content bounds.
@@ -2332,18 +2430,29 @@ impl<'a> Context<'a> {
             bottom += 6.0;
         }
         // Bottom: legend, caption, footer.
-        let mut y = bottom;
+        // After boxes, PlantUML puts a legend or caption 1 px higher and a
+        // footer 1 px lower than after the same diagram without them.
+        let box_lift = if has_boxes { 1.0 } else { 0.0 };
+        let mut y = bottom - box_lift;
         let mut after_legend = false;
         let mut legend_edges: Option<(f64, f64)> = None;
         let mut footer_mid: Option<f64> = None;
         // The title is centered on the canvas (PlantUML: a box outline or a
-        // note left out of its width is left out here too, corpus 152, 133).
+        // note left out of its width, a note stretched past the heads among
+        // them, is left out here too, corpus 152, 133).
         let (_, max_x_now) = x_bounds_except(&items, &overhang);
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
             let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
             (lo.min(heads_extent.0), hi.max(heads_extent.1))
+        };
+        // The canvas's x range without the header (which may overhang it):
+        // what a legend and a footer below are centred on, with the title.
+        let body_span = {
+            let below_header: Vec<usize> = (0..top_len.min(items.len())).chain(overhang.iter().copied()).collect();
+            let (lo, hi) = x_bounds_except(&items, &below_header);
+            (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
         // A title wider than the diagram widens the canvas by its side margins too.
@@ -2379,6 +2488,17 @@ impl<'a> Context<'a> {
             }
             items.splice(0..0, title_items);
         }
+        // A legend and a footer below the diagram are centred on the canvas
+        // it will have, margins included (0.5 px left, PlantUML): with a box
+        // on one side only, its wider margin moves them off the diagram's
+        // centre (probes `box_legend_*`).
+        let canvas_mid = {
+            let (mut lo, mut hi) = body_span;
+            if let Some((left, right)) = title_edges {
+                (lo, hi) = (lo.min(left), hi.max(right));
+            }
+            (lo - theme.page_margin.left + hi + theme.page_margin.right) / 2.0 - 0.5
+        };
         if let Some(legend) = self
             .diagram
             .legend
@@ -2409,9 +2529,9 @@ impl<'a> Context<'a> {
                     horizontal: Some(HorizontalAlign::Left),
                     ..legend.clone()
                 };
-                self.legend_items(&wide, left, right, y + LEGEND_GAP + above)
+                self.legend_items(&wide, (left, right, canvas_mid), y + LEGEND_GAP + above)
             } else {
-                self.legend_items(legend, left, right, y + LEGEND_GAP + above)
+                self.legend_items(legend, (left, right, canvas_mid), y + LEGEND_GAP + above)
             };
             items.extend(legend_items);
             y += LEGEND_GAP + above + h + below;
@@ -2420,15 +2540,16 @@ impl<'a> Context<'a> {
         let mut after_caption = false;
         if let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
             let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
-            // PlantUML: 7 px below the diagram (or the legend).
+            // PlantUML: 7 px below the diagram, 14 below a legend.
+            let gap = if after_legend { 2.0 * CAPTION_GAP } else { CAPTION_GAP };
             block.draw(
                 content_mid - block.width / 2.0,
-                y + CAPTION_GAP,
+                y + gap,
                 Align::Center,
                 theme.font_color,
                 &mut items,
             );
-            y += CAPTION_GAP + block.height;
+            y += gap + block.height;
             after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
@@ -2439,9 +2560,8 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Left => min_x - (MARGIN - HEADER_PAGE_GAP) + room.left,
                 // PlantUML centers it on the diagram (0.5 px left).
                 HorizontalAlign::Center => {
-                    let diagram_mid = (diagram_left + diagram_right) / 2.0 - 0.5;
-                    let mid = footer_mid.unwrap_or(if diagram_mid.is_finite() {
-                        diagram_mid
+                    let mid = footer_mid.unwrap_or(if diagram_left.is_finite() && diagram_right.is_finite() {
+                        canvas_mid
                     } else {
                         content_mid
                     });
@@ -2450,13 +2570,14 @@ impl<'a> Context<'a> {
                 // Like a right-aligned header: 4 px past the drawing's edge.
                 HorizontalAlign::Right => max_x - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
-            // PlantUML: 2 px below a caption, 13 below a legend, else 4.
+            // PlantUML: 2 px below a caption, 13 below a legend, else 4
+            // (after boxes 1 px more than the diagram's lift).
             let gap = if after_caption {
                 2.0
             } else if after_legend {
                 13.0
             } else {
-                4.0
+                4.0 + 2.0 * box_lift
             };
             let first = items.len();
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
@@ -2493,7 +2614,8 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let mut scene = finish_scene(items, &overhang, edges, y, theme, self.metrics);
+        // The legend's and caption's lift after boxes does not shorten the canvas.
+        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
         // The banners span the canvas, 8 px inside its border.
         for (text, top) in banners {
             let mut banner = Vec::new();
@@ -2930,6 +3052,44 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The heads of a message with a circle at a participant's end: each
+    /// circle centred 0.5 px left of and 0.75 px above the end, the head
+    /// (tip at `head.0`) drawn as usual (PlantUML, probe `message_circles`).
+    fn circled_heads(
+        &self,
+        out: &mut Vec<Item>,
+        m: &Message,
+        head: (f64, Option<f64>, f64, f64),
+        tail: (f64, Option<f64>, f64),
+        color: Color,
+    ) {
+        let (tip, head_end, y, dir) = head;
+        let (tail_tip, tail_end, tail_y) = tail;
+        let strict = self.theme.strict_uml;
+        let circle = |out: &mut Vec<Item>, x: f64, y: f64| {
+            shapes::ellipse(
+                out,
+                x - CIRCLE_END_SHIFT,
+                y - 0.75,
+                4.0,
+                4.0,
+                paint(Some(color), Some(stroke(color, 1.0))),
+            );
+        };
+        shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
+        match head_end {
+            Some(end) => circle(out, end, y),
+            None if m.arrow.head.circle => circle(out, tip + dir * 4.0 + CIRCLE_END_SHIFT, y),
+            None => {}
+        }
+        shapes::arrow_head(out, m.arrow.tail_head.shape, tail_tip, tail_y, -dir, color, strict);
+        match tail_end {
+            Some(end) => circle(out, end, tail_y),
+            None if m.arrow.tail_head.circle => circle(out, tail_tip - dir * 4.0 + CIRCLE_END_SHIFT, tail_y),
+            None => {}
+        }
+    }
+
     /// The width a group's header gives its frame, as PlantUML measures it:
     /// the tab and 16 px, or the tab, 15 px, the `[condition]` and 16 px.
     fn group_header_width(
@@ -3133,7 +3293,13 @@ impl<'a> Context<'a> {
         )
     }
 
-    fn legend_items(&self, legend: &puml_sema::model::Legend, left: f64, right: f64, top: f64) -> (f64, Vec<Item>) {
+    /// A legend between `left` and `right` (centred on `mid`) from `top`.
+    fn legend_items(
+        &self,
+        legend: &puml_sema::model::Legend,
+        (left, right, mid): (f64, f64, f64),
+        top: f64,
+    ) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
         let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
         let padding = self.theme.legend_spacing.padding;
@@ -3142,7 +3308,7 @@ impl<'a> Context<'a> {
         let x = match legend.horizontal {
             Some(HorizontalAlign::Left) => left + self.legend_insets().0,
             Some(HorizontalAlign::Right) => right - w - self.legend_insets().1,
-            _ => (left + right) / 2.0 - w / 2.0,
+            _ => mid - w / 2.0,
         };
         out.push(Item::Begin {
             class: "legend".into(),
@@ -3167,6 +3333,42 @@ impl<'a> Context<'a> {
         );
         out.push(Item::End);
         (h, out)
+    }
+}
+
+/// Where a message's line starts and where the head at its sender's end
+/// (`<->`, `<<->>`, `x<->x`) has its tip, from the sender's end `from_x`.
+/// PlantUML draws that head like one at a receiver's end: the tip 1 px
+/// right of a lifeline on the left, 2 px left of one on the right; the line
+/// starts 4 px behind a filled tip and 1 px past an open one.
+fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool) -> (f64, f64) {
+    if shape == HeadShape::None || !at_participant {
+        return (from_x, from_x);
+    }
+    let tip = from_x + if dir > 0.0 { 1.0 } else { -2.0 };
+    match shape {
+        HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => (tip + dir * 4.0, tip),
+        _ => (tip - dir, tip),
+    }
+}
+
+/// A circle at a message's end is centred this far left of the end.
+const CIRCLE_END_SHIFT: f64 = 0.5;
+
+/// Where the head of `->o` has its tip, for the message's end `end` (the
+/// lifeline or the bar's edge): 7 px from the circle's centre toward the sender.
+fn circled_head_tip(end: f64, dir: f64) -> f64 {
+    end - CIRCLE_END_SHIFT - dir * 7.0
+}
+
+/// PlantUML moves the label of a message going right that has a head at
+/// its sender's end too (`A <-> B`, `A <<->> B`, not `A o-> B`) 10 px
+/// right, aligned left or right (probes `bidirectional_label*`).
+fn tail_head_label_shift(m: &Message, goes_right: bool) -> f64 {
+    if goes_right && m.arrow.tail_head.shape != HeadShape::None && !m.is_self() {
+        10.0
+    } else {
+        0.0
     }
 }
 
@@ -3236,6 +3438,124 @@ fn starts_a_row(event: &Event) -> bool {
             | Event::Space { .. }
             | Event::NewPage { .. }
     )
+}
+
+/// Whether `activate`/`deactivate p` after the message `m` (with `between`
+/// in between) opens or closes p's bar at that message, as PlantUML does when
+/// the message joins p and only notes and other bars came after it;
+/// otherwise the bar starts or ends [`UNATTACHED_BAR_DROP`] below the row.
+fn bar_attached(m: &LastMessage, p: ParticipantId, between: &[Event]) -> bool {
+    involves(m, p) && !between.iter().any(starts_a_row)
+}
+
+/// Where `deactivate p` (after `before`, the page's events so far) ends the
+/// bar opened at `open_at`, with the next row at `y`. PlantUML ends it at
+/// the message that joins p when it is attached to it; a bar that would
+/// then end where it opened (`A -> B`, `activate B`, `deactivate B`) ends
+/// 13 px below the row instead while only notes beside that message came
+/// between, else like an unattached one (probes `deactivate_same_message`).
+fn deactivation_end(
+    last: Option<&LastMessage>,
+    p: ParticipantId,
+    before: &[Event],
+    y: f64,
+    open_at: Option<f64>,
+) -> f64 {
+    let Some(m) = last else {
+        return y + UNATTACHED_BAR_DROP;
+    };
+    let between = before.get(m.event_index + 1..).unwrap_or_default();
+    if !bar_attached(m, p, between) {
+        return y + UNATTACHED_BAR_DROP;
+    }
+    if open_at.is_none_or(|start| start < m.arrow_y - 1e-6) {
+        return m.bottom;
+    }
+    let beside_message = |e: &Event| match e {
+        Event::Note(n) => matches!(
+            n.position,
+            NotePosition::Left { of: None } | NotePosition::Right { of: None }
+        ),
+        _ => true,
+    };
+    if between.iter().all(beside_message) {
+        y + SAME_MESSAGE_BAR_LENGTH
+    } else {
+        y + UNATTACHED_BAR_DROP
+    }
+}
+
+/// A note beside the last message (`note left`/`note right` without a
+/// participant) written after other notes that follow the message: PlantUML
+/// attaches it to the message all the same and draws those notes after the
+/// message's row (corpus 269: `hnote over B`, then `note right`). Returns
+/// the events with each such note moved right after its message (borrowed
+/// when nothing moves).
+fn attached_notes_first(events: &[Event]) -> std::borrow::Cow<'_, [Event]> {
+    let attached = |e: &Event| {
+        matches!(e, Event::Note(n) if !n.aligned
+            && matches!(n.position, NotePosition::Left { of: None } | NotePosition::Right { of: None }))
+    };
+    let moves = |i: usize| -> bool {
+        attached(&events[i])
+            && i > 0
+            && !attached(&events[i - 1])
+            && matches!(events[i - 1], Event::Note(_))
+            && events[..i]
+                .iter()
+                .rev()
+                .find(|e| !matches!(e, Event::Note(_)))
+                .is_some_and(|e| matches!(e, Event::Message(_)))
+    };
+    if !(0..events.len()).any(moves) {
+        return std::borrow::Cow::Borrowed(events);
+    }
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    let mut message_at: Option<usize> = None;
+    for (i, event) in events.iter().enumerate() {
+        if moves(i) {
+            if let Some(at) = message_at {
+                // After the message and the notes already attached to it.
+                let slot = at + 1 + out[at + 1..].iter().take_while(|e| attached(e)).count();
+                out.insert(slot, event.clone());
+                continue;
+            }
+        }
+        match event {
+            Event::Message(_) => message_at = Some(out.len()),
+            Event::Note(_) => {}
+            _ => message_at = None,
+        }
+        out.push(event.clone());
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether the events since the message `m` (the page's events `before`
+/// the current one) are only notes attached to it, so that a `& note` joins
+/// its row.
+fn on_message_row(m: &LastMessage, before: &[Event]) -> bool {
+    before.get(m.event_index + 1..).is_some_and(|between| {
+        between.iter().all(|e| {
+            matches!(e, Event::Note(n) if matches!(n.position, NotePosition::Left { of: None } | NotePosition::Right { of: None }))
+        })
+    })
+}
+
+/// Where a `& note` of height `h` on the message `m`'s row starts, and how
+/// far the message must move down for it: PlantUML centres the note on the
+/// arrow (2.5 px below a self message's first stroke) and keeps its top at
+/// least 13 px below the row's top, moving the message instead (probe
+/// `note_parallel`).
+fn parallel_note_top(m: &LastMessage, h: f64) -> (f64, f64) {
+    let is_self = m.from.is_some() && m.from == m.to;
+    let at = if is_self {
+        m.arrow_y - SELF_HEIGHT + SELF_PARALLEL_NOTE_DROP
+    } else {
+        m.arrow_y
+    };
+    let top = (at - h / 2.0).max(m.row_top + 13.0);
+    (top, (top + h / 2.0 - at).max(0.0))
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {

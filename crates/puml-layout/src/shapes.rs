@@ -181,14 +181,16 @@ impl HeadMetrics {
                     w / 2.0 + margin.right,
                 )
             }
-            // Two stacked boxes 4 px apart, each `padding` around the name.
+            // Two stacked boxes 4 px apart, each `padding` around the name;
+            // the lifeline runs through the middle of the pair (PlantUML:
+            // 2 px right of the front box's centre).
             ParticipantKind::Collections => {
-                let w = tw + 2.0 * padding.1;
+                let w = tw + 2.0 * padding.1 + COLLECTIONS_OFFSET;
                 (
-                    w + COLLECTIONS_OFFSET,
+                    w,
                     th + 2.0 * padding.0 + COLLECTIONS_OFFSET + margin.top + margin.bottom,
                     w / 2.0 + margin.left,
-                    w / 2.0 + COLLECTIONS_OFFSET + margin.right,
+                    w / 2.0 + margin.right,
                 )
             }
             ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
@@ -290,7 +292,7 @@ pub fn draw_head(
             let top = top + head.margin.top;
             let w = tw + 2.0 * pad_x;
             let h = th + 2.0 * pad_y;
-            let x = cx - w / 2.0;
+            let x = cx - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
             rect(out, x + COLLECTIONS_OFFSET, top, w, h, 0.0, body);
             rect(out, x, top + COLLECTIONS_OFFSET, w, h, 0.0, body);
             head.label.draw(

@@ -76,6 +76,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
             text: text(seed + 2),
             color: Some(text(seed + 3)),
             aligned: false,
+            parallel: false,
         }),
         Event::Note(Note {
             position: NotePosition::Over {
@@ -86,6 +87,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
             text: text(seed + 3),
             color: None,
             aligned: false,
+            parallel: false,
         }),
         Event::Note(Note {
             position: NotePosition::Across,
@@ -93,6 +95,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
             text: text(seed + 4),
             color: None,
             aligned: false,
+            parallel: false,
         }),
         Event::Ref(Reference {
             participants: vec![id(2), id(4)],
@@ -306,6 +309,7 @@ fn random_event(rng: &mut Lcg, participants: u32) -> Event {
             text: text(rng.next(10) as usize),
             color: None,
             aligned: rng.next(4) == 0,
+            parallel: rng.next(4) == 0,
         }),
         6 => Event::Activate {
             participant: id(rng),

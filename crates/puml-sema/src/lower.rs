@@ -992,12 +992,18 @@ impl DiagramLowering {
                 && color.is_none()
                 && url.is_none()
                 && order.is_none();
-            let new_box = self.open_box.map(|(b, _)| b);
             let existing = &mut self.diagram.participants[id.index()];
             let was_declared = existing.declared;
             existing.declared = true;
             existing.created |= create;
             let old_box = existing.in_box;
+            // `create A` of a participant declared in a box leaves it there
+            // (PlantUML draws its head inside the box, probe `create_in_box`).
+            let new_box = if create && was_declared {
+                old_box
+            } else {
+                self.open_box.map(|(b, _)| b)
+            };
             existing.in_box = new_box;
             let box_changed = old_box != new_box;
             if let Some(old) = old_box.filter(|_| box_changed) {
@@ -1186,6 +1192,13 @@ impl DiagramLowering {
             .filter(|t| t.kind == SLANT)
             .and_then(|t| t.text.trim_start_matches('(').trim_end_matches(')').trim().parse().ok());
 
+        // No sender: a message from outside, as PlantUML draws `-> B`.
+        // The sender comes first in the order, before a participant the
+        // message declares (`temp --> "Long name" as L`: temp, then L).
+        let left_endpoint = self.endpoint(left, Side::Left).or(Some(Endpoint::Edge {
+            side: Side::Left,
+            short: false,
+        }));
         if let (Some(alias), Some(display)) = (inline_alias, right) {
             if !self.by_code.contains_key(alias.name_str()) {
                 let code = alias.name();
@@ -1212,11 +1225,6 @@ impl DiagramLowering {
             right = Some(alias);
         }
 
-        // No sender: a message from outside, as PlantUML draws `-> B`.
-        let left_endpoint = self.endpoint(left, Side::Left).or(Some(Endpoint::Edge {
-            side: Side::Left,
-            short: false,
-        }));
         let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
             short: true,
@@ -1637,6 +1645,7 @@ impl DiagramLowering {
             _ => NoteShape::Note,
         };
         let aligned = tokens.iter().any(|t| matches!(t.kind(), SLASH | AMP));
+        let parallel = tokens.iter().any(|t| t.kind() == AMP);
         let position_word = tokens
             .iter()
             .filter(|t| t.kind() == KEYWORD)
@@ -1699,6 +1708,7 @@ impl DiagramLowering {
                 text,
                 color,
                 aligned,
+                parallel,
             }),
             range,
         );
@@ -1858,11 +1868,14 @@ impl DiagramLowering {
 
     fn box_start(&mut self, node: &SyntaxNode, range: TextRange) {
         let tokens = significant_tokens(node);
-        let title = tokens
-            .iter()
-            .find(|t| matches!(t.kind(), STRING | TEXT))
-            .map(|t| ast::unquote(t.text()));
+        let title_token = tokens.iter().find(|t| matches!(t.kind(), STRING | TEXT));
         let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+        let title = title_token.map(|t| match (t.kind(), color.is_some()) {
+            // PlantUML keeps the blanks between an unquoted title and its
+            // colour (`box Model #pink`): they count in the title's width.
+            (TEXT, true) => unquoted_title_with_blanks(t),
+            _ => ast::unquote(t.text()),
+        });
         // Nested boxes are accepted (teoz draws them); a participant belongs
         // to the innermost open box.
         let parent = self.box_stack.last().map(|&(b, _)| b);
@@ -2368,6 +2381,18 @@ fn opens_group_when_repaired(node: &SyntaxNode) -> bool {
         "if" => text.to_ascii_lowercase().contains("then"),
         _ => puml_syntax::closest_keyword(&word).is_some_and(|k| puml_syntax::keywords::GROUP_KEYWORDS.contains(&k)),
     }
+}
+
+/// An unquoted `box` title with the blanks that follow it up to the colour
+/// (`box Model   #pink` gives `"Model   "`).
+fn unquoted_title_with_blanks(title: &SyntaxToken) -> String {
+    let mut text = title.text().trim_start().to_string();
+    let mut next = title.next_token();
+    while let Some(token) = next.filter(|t| t.kind() == WHITESPACE) {
+        text.push_str(token.text());
+        next = token.next_token();
+    }
+    text
 }
 
 #[cfg(test)]

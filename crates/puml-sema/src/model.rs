@@ -542,6 +542,8 @@ pub struct Stereotype {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct ParticipantBox {
+    /// The title as PlantUML measures it: an unquoted title keeps the
+    /// blanks before its colour (drawn trimmed, centred with them).
     pub title: Option<String>,
     pub color: Option<String>,
     /// The participants declared directly in this box (not in a box nested in it).
@@ -737,8 +739,11 @@ pub struct Note {
     pub shape: NoteShape,
     pub text: String,
     pub color: Option<String>,
-    /// `/ note …`: drawn on the same row as the previous note.
+    /// `/ note …` (or `& note …`): drawn on the same row as the previous note.
     pub aligned: bool,
+    /// `& note …`: right after a message, drawn on the message's row
+    /// (PlantUML centres it on the arrow).
+    pub parallel: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
