@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 pub const TOLERANCE_PX: f64 = 2.0;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Construct {
     Title,
     Participant,
@@ -368,6 +368,7 @@ fn classify(raw: Vec<RawShape>) -> Vec<Shape> {
     let lifelines: Vec<&RawShape> = raw.iter().filter(|s| is_lifeline(s)).collect();
     let top = lifelines.iter().map(|s| s.y0).fold(f64::INFINITY, f64::min);
     let bottom = lifelines.iter().map(|s| s.y1).fold(f64::NEG_INFINITY, f64::max);
+    let mut seen = std::collections::HashSet::new();
     raw.iter()
         .map(|s| {
             let construct = if is_lifeline(s) {
@@ -394,6 +395,15 @@ fn classify(raw: Vec<RawShape>) -> Vec<Shape> {
                 x1: s.x1,
                 y1: s.y1,
             }
+        })
+        // A shape drawn again exactly over itself adds nothing to the
+        // picture (PlantUML strokes each group frame twice): count it once.
+        .filter(|shape| {
+            let key = (
+                shape.construct,
+                [shape.x0, shape.y0, shape.x1, shape.y1].map(|v| (v * 1000.0).round() as i64),
+            );
+            seen.insert(key)
         })
         .collect()
 }
