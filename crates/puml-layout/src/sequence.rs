@@ -857,22 +857,9 @@ impl<'a> Context<'a> {
                     // PlantUML: a ref spans its participants' heads, 2 px inside
                     // each end, and is 8 px wider than its text; over one
                     // participant it grows to the right without pushing anyone.
-                    let text_w = creole::measure(
-                        &r.text,
-                        self.theme.sized_font(self.theme.reference_font_size, 12.0),
-                        self.metrics,
-                    )
-                    .width;
+                    let text_w = creole::measure(&r.text, self.ref_text_font(), self.metrics).width;
                     // At least as wide as its `ref` tab too (probe `ref_unfilled`).
-                    let tab_w = creole::measure(
-                        "ref",
-                        self.theme
-                            .sized_font(self.theme.reference_header_font_size, 13.0)
-                            .bold(),
-                        self.metrics,
-                    )
-                    .width
-                        + 45.0;
+                    let tab_w = creole::measure("ref", self.ref_tab_font(), self.metrics).width + 45.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -1849,18 +1836,8 @@ impl<'a> Context<'a> {
                     let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
                         continue;
                     };
-                    let body = creole::measure(
-                        &r.text,
-                        self.theme.sized_font(self.theme.reference_font_size, 12.0),
-                        self.metrics,
-                    );
-                    let tab_block = creole::measure(
-                        "ref",
-                        self.theme
-                            .sized_font(self.theme.reference_header_font_size, 13.0)
-                            .bold(),
-                        self.metrics,
-                    );
+                    let body = creole::measure(&r.text, self.ref_text_font(), self.metrics);
+                    let tab_block = creole::measure("ref", self.ref_tab_font(), self.metrics);
                     let x0 = lo_x - lo_head.left + 2.0;
                     let x1 = (hi_x + hi_head.right - 2.0)
                         .max(x0 + body.width + 8.0)
@@ -3130,6 +3107,20 @@ impl<'a> Context<'a> {
         )
         .width
             + 45.0
+    }
+
+    /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
+    /// says otherwise.
+    fn ref_text_font(&self) -> Font {
+        self.theme.sized_font(self.theme.reference_font_size, 12.0)
+    }
+
+    /// A `ref`'s tab font: bold, 13 px unless `referenceHeader { FontSize }`
+    /// says otherwise.
+    fn ref_tab_font(&self) -> Font {
+        self.theme
+            .sized_font(self.theme.reference_header_font_size, 13.0)
+            .bold()
     }
 
     /// The frame width an `else` label needs: 5 px in, 2 px to spare.
