@@ -643,6 +643,14 @@ impl Theme {
                 if let Some(s) = size {
                     self.participant_font_size = s;
                     self.kind_font_size = [None; 8];
+                    // It also replaces the sizes a theme gave these elements.
+                    self.box_font_size = None;
+                    self.group_header_font_size = None;
+                    self.group_font_size = None;
+                    self.separator_font_size = None;
+                    self.reference_header_font_size = None;
+                    self.reference_font_size = None;
+                    self.delay_font_size = None;
                     self.arrow_font_size = s;
                     self.note_font_size = s;
                     self.default_font_size = Some(s);
@@ -714,7 +722,12 @@ impl Theme {
             // PlantUML 1.2026 accepts `participantPadding` but lays out as if it
             // were absent (it only prints a deprecation banner): so do we.
             "participantpadding" => {}
-            "defaultfontname" => self.font_family = family_of(value),
+            "defaultfontname" => {
+                // Every name after it takes this face, whatever face a
+                // theme gave each participant kind before.
+                self.font_family = family_of(value);
+                self.kind_font_family = [None; 8];
+            }
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
@@ -932,6 +945,8 @@ impl Theme {
                 "backgroundcolor" => self.set_kind_bg(i, color, value),
                 "linecolor" => self.kind_border[i] = color.or(self.kind_border[i]),
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
+                "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
+                "fontname" => self.kind_font_family[i] = Some(family_of(value)),
                 _ => {}
             }
             return;
@@ -988,7 +1003,12 @@ impl Theme {
             ("participant", "backgroundcolor") => self.set_participant_only_bg(color, value),
             ("participant", "linecolor") => self.set_participant_only_border(color),
             ("participant", "fontcolor") => set!(self.participant_font_color, color),
-            ("participant", "fontsize") => set!(self.participant_font_size, size),
+            // Only the `participant` kind: actors, databases… keep theirs
+            // (observed: `participant { FontSize 24 }` leaves an actor at 14).
+            ("participant", "fontsize") => {
+                let i = kind_index(ParticipantKind::Participant);
+                self.kind_font_size[i] = size.or(self.kind_font_size[i]);
+            }
             ("participant", "padding") => {
                 if let Some(sides) = css_sides(value, 0.0..=100.0) {
                     self.participant_padding = (sides.top, sides.left);
