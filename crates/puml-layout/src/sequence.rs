@@ -3296,9 +3296,10 @@ impl<'a> Context<'a> {
         let padding = self.theme.legend_spacing.padding;
         let w = block.width + padding.left + padding.right;
         let h = block.height + padding.top + padding.bottom;
+        let (left_inset, right_inset) = self.legend_insets();
         let x = match legend.horizontal {
-            Some(HorizontalAlign::Left) => left + self.legend_insets().0,
-            Some(HorizontalAlign::Right) => right - w - self.legend_insets().1,
+            Some(HorizontalAlign::Left) => left + left_inset,
+            Some(HorizontalAlign::Right) => right - w - right_inset,
             _ => mid - w / 2.0,
         };
         out.push(Item::Begin {

@@ -1020,12 +1020,7 @@ impl Theme {
                 }
             }
             ("header" | "footer", "horizontalalignment") => {
-                let align = match value.to_ascii_lowercase().as_str() {
-                    "left" => Some(HorizontalAlign::Left),
-                    "center" => Some(HorizontalAlign::Center),
-                    "right" => Some(HorizontalAlign::Right),
-                    _ => None,
-                };
+                let align = HorizontalAlign::from_keyword(value);
                 if element == "header" {
                     self.header_align = align.or(self.header_align);
                 } else {

@@ -760,15 +760,9 @@ impl DiagramLowering {
             CAPTION => self.diagram.caption = Some(block_or_line_text(node)),
             MAINFRAME => self.diagram.mainframe = Some(block_or_line_text(node)),
             HEADER | FOOTER => {
-                let align =
-                    significant_tokens(node)
-                        .iter()
-                        .find_map(|t| match t.text().to_ascii_lowercase().as_str() {
-                            "left" => Some(HorizontalAlign::Left),
-                            "right" => Some(HorizontalAlign::Right),
-                            "center" => Some(HorizontalAlign::Center),
-                            _ => None,
-                        });
+                let align = significant_tokens(node)
+                    .iter()
+                    .find_map(|t| HorizontalAlign::from_keyword(t.text()));
                 let decoration = Decoration {
                     text: block_or_line_text(node),
                     align,

@@ -859,6 +859,22 @@ pub enum HorizontalAlign {
     Right,
 }
 
+impl HorizontalAlign {
+    /// `left`, `center` or `right`, in any case (as `left header` and a
+    /// style's `HorizontalAlignment` write them).
+    pub fn from_keyword(word: &str) -> Option<HorizontalAlign> {
+        [HorizontalAlign::Left, HorizontalAlign::Center, HorizontalAlign::Right]
+            .into_iter()
+            .find(|align| {
+                word.eq_ignore_ascii_case(match align {
+                    HorizontalAlign::Left => "left",
+                    HorizontalAlign::Center => "center",
+                    HorizontalAlign::Right => "right",
+                })
+            })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Legend {
