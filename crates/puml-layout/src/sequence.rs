@@ -345,7 +345,8 @@ impl<'a> Context<'a> {
                     }
                     _ => (theme.participant_padding, theme.participant_margin),
                 };
-                let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin);
+                let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin)
+                    .with_actor_thickness(theme.actor_thickness);
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {

@@ -130,8 +130,17 @@ const BOUNDARY_HALF_WIDTH: f64 = 20.5;
 /// front one.
 const COLLECTIONS_OFFSET: f64 = 4.0;
 
-/// The narrowest actor column: the stick figure's arms and a margin.
+/// The narrowest actor column: the stick figure's arms and a margin, for
+/// the default 0.5 px stroke (PlantUML adds twice the stroke's thickness).
 const ACTOR_MIN_WIDTH: f64 = 27.0;
+/// The stick figure's default stroke, which `ACTOR_MIN_WIDTH` and the
+/// actor's height are measured with.
+const ACTOR_DEFAULT_THICKNESS: f64 = 0.5;
+/// How far a queue's shape reaches below its row: PlantUML starts the
+/// lifelines right under a queue but 1 px under every other head, so a
+/// queue stands 1 px lower than its neighbours (and a row of queues alone
+/// is 1 px shorter).
+const QUEUE_BELOW_ROW: f64 = 1.0;
 
 /// Room taken by a stereotype spot (circle and gap) before the name
 /// (PlantUML 1.2026.8: the name starts 28 px further right).
@@ -156,6 +165,9 @@ pub struct HeadMetrics {
     /// `skinparam minClassWidth`: the narrowest a participant box's name
     /// room is (the name stays at its padding from the left edge).
     pub min_text_width: f64,
+    /// The actor's stroke (the kind `Actor` only): it offsets the figure
+    /// and is counted in `height`, `left` and `right`.
+    pub actor_thickness: f64,
 }
 
 impl HeadMetrics {
@@ -193,7 +205,12 @@ impl HeadMetrics {
                     w / 2.0 + margin.right,
                 )
             }
-            ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
+            ParticipantKind::Queue => (
+                tw + 20.0,
+                th + 10.0 - QUEUE_BELOW_ROW,
+                (tw + 20.0) / 2.0,
+                (tw + 20.0) / 2.0,
+            ),
             ParticipantKind::Actor => {
                 // PlantUML's actor column: the name plus 6 px (the name sits
                 // 3 px left of the figure's axis), at least 27 px for the figure.
@@ -233,7 +250,26 @@ impl HeadMetrics {
             margin,
             padding,
             min_text_width: 0.0,
+            actor_thickness: ACTOR_DEFAULT_THICKNESS,
         }
+    }
+
+    /// An actor head drawn with a `thickness` px stroke: PlantUML's figure
+    /// grows by the stroke on every side beyond the default's (observed
+    /// with `actor { LineThickness }` from 0 to 30: the name moves down
+    /// `2 × thickness - 1` px, the narrowest column is `26 + 2 × thickness`).
+    /// Other kinds are left as they are.
+    pub fn with_actor_thickness(mut self, thickness: f64) -> HeadMetrics {
+        if self.kind != ParticipantKind::Actor {
+            return self;
+        }
+        let grow = 2.0 * (thickness - ACTOR_DEFAULT_THICKNESS);
+        self.height += grow;
+        let w = (self.label.width + ACTOR_NAME_EXTRA).max(ACTOR_MIN_WIDTH + grow);
+        self.left = w / 2.0;
+        self.right = w / 2.0;
+        self.actor_thickness = thickness;
+        self
     }
 }
 
@@ -307,6 +343,9 @@ pub fn draw_head(
             let w = tw + 20.0;
             let x = cx - w / 2.0;
             let h = th + 10.0;
+            // At the top the shape reaches into the 1 px between the row
+            // and the lifelines; a foot queue starts at its row's top.
+            let top = if foot { top } else { top + QUEUE_BELOW_ROW };
             let mid = top + h / 2.0;
             PathBuilder::new()
                 .move_to(x + 5.0, top)
@@ -326,11 +365,19 @@ pub fn draw_head(
             head.label.draw(x + 5.0, top + 5.0, Align::Center, text_color, out);
         }
         ParticipantKind::Actor => {
+            // The figure stands its stroke's thickness in from the head's
+            // edge, the name below it (above it at the foot).
+            let t = head.actor_thickness;
             let (figure_top, text_top) = if foot {
-                (top + th + 0.5, top)
+                (top + th + t, top)
             } else {
-                (top + 0.5, top + 60.0)
+                (top + t, top + 59.0 + 2.0 * t)
             };
+            let body = Paint {
+                stroke: body.stroke.map(|s| Stroke { width: t, ..s }),
+                ..body
+            };
+            let outline = paint(None, body.stroke);
             let cy = figure_top + 8.0;
             ellipse(out, cx, cy, 8.0, 8.0, body);
             let neck = cy + 8.0;

@@ -185,6 +185,11 @@ pub struct Theme {
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,
+    /// The stick figure's stroke (`actor { LineThickness }`, `root`'s or
+    /// `element`'s, `skinparam actorBorderThickness`; 0.5 by default). It
+    /// sizes the figure too: PlantUML's actor head is `2 × thickness`
+    /// taller and wider than the strokes alone (observed for 0 to 30).
+    pub actor_thickness: f64,
 }
 
 impl Default for Theme {
@@ -276,6 +281,7 @@ impl Default for Theme {
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
+            actor_thickness: 0.5,
         }
     }
 }
@@ -293,6 +299,12 @@ fn family_of(name: &str) -> FontFamily {
     } else {
         FontFamily::Sans
     }
+}
+
+/// An actor's line thickness, when it is one PlantUML draws (0 draws no
+/// stroke; past 100 the figure would dwarf any name).
+fn actor_thickness(number: Option<f64>) -> Option<f64> {
+    number.filter(|v| (0.0..=100.0).contains(v))
 }
 
 fn kind_index(kind: ParticipantKind) -> usize {
@@ -664,6 +676,7 @@ impl Theme {
             "arrowfontcolor" => set!(self.arrow_font_color, color),
             "arrowfontsize" => set!(self.arrow_font_size, size),
             "arrowthickness" => set!(self.arrow_thickness, number.filter(|v| (0.1..=20.0).contains(v))),
+            "actorborderthickness" => set!(self.actor_thickness, actor_thickness(number)),
             "notebackgroundcolor" => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -947,6 +960,7 @@ impl Theme {
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                 "fontname" => self.kind_font_family[i] = Some(family_of(value)),
+                "linethickness" if element == "actor" => set!(self.actor_thickness, actor_thickness(number)),
                 _ => {}
             }
             return;
@@ -968,6 +982,8 @@ impl Theme {
                 }
             }
             ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
+            // Observed: a root or element line thickness reaches the actor.
+            ("root" | "element", "linethickness") => set!(self.actor_thickness, actor_thickness(number)),
             ("root" | "element" | "document", "fontname") => self.apply_skinparam("defaultfontname", value),
             ("root" | "document", "backgroundcolor") => set!(self.background, color),
             ("element", "backgroundcolor") => {
