@@ -342,10 +342,10 @@ pub fn draw_head(
         ParticipantKind::Queue => {
             let w = tw + 20.0;
             let x = cx - w / 2.0;
-            let h = th + 10.0;
-            // At the top the shape reaches into the 1 px between the row
-            // and the lifelines; a foot queue starts at its row's top.
-            let top = if foot { top } else { top + QUEUE_BELOW_ROW };
+            // 1 px taller than its head: at the top the shape reaches into
+            // the 1 px between the row and the lifelines, at the foot it
+            // stands on its row's top.
+            let h = head.height + QUEUE_BELOW_ROW;
             let mid = top + h / 2.0;
             PathBuilder::new()
                 .move_to(x + 5.0, top)
