@@ -190,6 +190,13 @@ pub struct Theme {
     /// sizes the figure too: PlantUML's actor head is `2 × thickness`
     /// taller and wider than the strokes alone (observed for 0 to 30).
     pub actor_thickness: f64,
+    /// A note's lines centred on its widest (`note { HorizontalAlignment
+    /// center }`, `skinparam noteTextAlignment center`).
+    pub note_text_centered: bool,
+    /// Extra room left of a note's text: `skinparam noteTextAlignment
+    /// center` (black-knight's sheet has it) widens a note by 9 px, all
+    /// of it before the text (observed; the style property does not).
+    pub note_text_inset: f64,
 }
 
 impl Default for Theme {
@@ -282,6 +289,8 @@ impl Default for Theme {
             strict_uml: false,
             solid_lifeline: false,
             actor_thickness: 0.5,
+            note_text_centered: false,
+            note_text_inset: 0.0,
         }
     }
 }
@@ -300,6 +309,10 @@ fn family_of(name: &str) -> FontFamily {
         FontFamily::Sans
     }
 }
+
+/// How much wider `skinparam noteTextAlignment center` makes a note, all
+/// of it before the text (PlantUML 1.2026.8, observed).
+const NOTE_CENTERED_INSET: f64 = 9.0;
 
 /// An actor's line thickness, when it is one PlantUML draws (0 draws no
 /// stroke; past 100 the figure would dwarf any name).
@@ -686,6 +699,11 @@ impl Theme {
             "notebordercolor" => set!(self.note_border, color),
             "notefontcolor" => set!(self.note_font_color, color),
             "notefontsize" => set!(self.note_font_size, size),
+            "notetextalignment" => {
+                let center = value.eq_ignore_ascii_case("center");
+                self.note_text_centered = center;
+                self.note_text_inset = if center { NOTE_CENTERED_INSET } else { 0.0 };
+            }
             "groupbordercolor" => {
                 set!(self.group_border, color);
                 set!(self.ref_border, color);
@@ -1091,6 +1109,7 @@ impl Theme {
             ("note", "linecolor") => set!(self.note_border, color),
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
+            ("note", "horizontalalignment") => self.note_text_centered = value.eq_ignore_ascii_case("center"),
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
