@@ -346,7 +346,8 @@ impl<'a> Context<'a> {
                     _ => (theme.participant_padding, theme.participant_margin),
                 };
                 let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin)
-                    .with_actor_thickness(theme.actor_thickness);
+                    .with_actor_thickness(theme.actor_thickness)
+                    .with_shadow_room(theme.shadow_room());
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
@@ -2894,13 +2895,14 @@ impl<'a> Context<'a> {
             inline_fill.unwrap_or_else(|| (look.participant_bg(p.kind), look.participant_gradient(p.kind)));
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
-        if self.theme.shadowing {
+        if self.theme.draws_shadows() {
+            // The shadow of the shape, not of the room kept for it.
             rect(
                 out,
                 x - head.left + 3.0,
                 top + 3.0,
-                head.left + head.right,
-                head.height,
+                head.left + head.right - head.shadow_room,
+                head.height - head.shadow_room,
                 self.theme.round_corner,
                 paint(
                     Some(Color {
@@ -3595,8 +3597,8 @@ fn note_size(shape: NoteShape, block: &TextBlock, theme: &Theme) -> (f64, f64) {
         // PlantUML lays a note out 21 px wider than its text (6 before, 15
         // after, the corner included); `draw_note` draws it in whole pixels.
         _ => (
-            block.width + 2.0 * NOTE_PAD_X + 1.0 + theme.note_text_inset,
-            block.height + 2.0 * NOTE_PAD_Y,
+            block.width + 2.0 * NOTE_PAD_X + 1.0 + theme.note_text_inset + theme.shadow_room(),
+            block.height + 2.0 * NOTE_PAD_Y + theme.shadow_room(),
         ),
     }
 }
@@ -3618,7 +3620,13 @@ fn draw_note(
         title: None,
         link: None,
     });
-    if theme.shadowing {
+    // A folded note's shape leaves its shadow's room free.
+    let (w, h) = if matches!(shape, NoteShape::Hexagon | NoteShape::Rectangle) {
+        (w, h)
+    } else {
+        (w - theme.shadow_room(), h - theme.shadow_room())
+    };
+    if theme.draws_shadows() {
         rect(
             out,
             x + 3.0,

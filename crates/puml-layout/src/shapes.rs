@@ -142,6 +142,13 @@ const ACTOR_DEFAULT_THICKNESS: f64 = 0.5;
 /// is 1 px shorter).
 const QUEUE_BELOW_ROW: f64 = 1.0;
 
+/// The room PlantUML keeps for a shadow (`skinparam shadowing true`, the
+/// materia themes): a participant or collections head, a note, is laid out
+/// this much wider and taller, its shape drawn at the top left of that
+/// room; an actor's head is this much taller (observed with probes of each
+/// element, shadowing on and off; the other kinds keep their size).
+pub(crate) const SHADOW_ROOM: f64 = 3.0;
+
 /// Room taken by a stereotype spot (circle and gap) before the name
 /// (PlantUML 1.2026.8: the name starts 28 px further right).
 pub(crate) const SPOT_WIDTH: f64 = 28.0;
@@ -168,6 +175,9 @@ pub struct HeadMetrics {
     /// The actor's stroke (the kind `Actor` only): it offsets the figure
     /// and is counted in `height`, `left` and `right`.
     pub actor_thickness: f64,
+    /// The room kept for a shadow (`SHADOW_ROOM` when shadowing), counted
+    /// in `height`, `left` and `right` for the kinds that keep it.
+    pub shadow_room: f64,
 }
 
 impl HeadMetrics {
@@ -251,7 +261,25 @@ impl HeadMetrics {
             padding,
             min_text_width: 0.0,
             actor_thickness: ACTOR_DEFAULT_THICKNESS,
+            shadow_room: 0.0,
         }
+    }
+
+    /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
+    /// collections heads grow right and down, an actor's down (below its
+    /// figure); the other kinds keep their size.
+    pub fn with_shadow_room(mut self, room: f64) -> HeadMetrics {
+        match self.kind {
+            ParticipantKind::Participant | ParticipantKind::Collections => {
+                self.left += room / 2.0;
+                self.right += room / 2.0;
+                self.height += room;
+            }
+            ParticipantKind::Actor => self.height += room,
+            _ => return self,
+        }
+        self.shadow_room = room;
+        self
     }
 
     /// An actor head drawn with a `thickness` px stroke: PlantUML's figure
@@ -291,6 +319,8 @@ pub fn draw_head(
     let outline = paint(None, body.stroke);
     match head.kind {
         ParticipantKind::Participant => {
+            // The box stands at the left of its shadow's room.
+            let cx = cx - head.shadow_room / 2.0;
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
             let (pad_y, pad_x) = head.padding;
             let w = (tw + spot_w).max(head.min_text_width) + 2.0 * pad_x;
@@ -328,7 +358,7 @@ pub fn draw_head(
             let top = top + head.margin.top;
             let w = tw + 2.0 * pad_x;
             let h = th + 2.0 * pad_y;
-            let x = cx - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
+            let x = cx - head.shadow_room / 2.0 - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
             rect(out, x + COLLECTIONS_OFFSET, top, w, h, 0.0, body);
             rect(out, x, top + COLLECTIONS_OFFSET, w, h, 0.0, body);
             head.label.draw(
@@ -371,7 +401,8 @@ pub fn draw_head(
             let (figure_top, text_top) = if foot {
                 (top + th + t, top)
             } else {
-                (top + t, top + 59.0 + 2.0 * t)
+                // The shadow's room lies between the figure and the name.
+                (top + t, top + 59.0 + 2.0 * t + head.shadow_room)
             };
             let body = Paint {
                 stroke: body.stroke.map(|s| Stroke { width: t, ..s }),

@@ -585,6 +585,21 @@ impl Theme {
         themed
     }
 
+    /// Whether shadows are drawn: `shadowing`, unless `style strictuml`
+    /// (PlantUML draws none then, and keeps no room for them).
+    pub fn draws_shadows(&self) -> bool {
+        self.shadowing && !self.strict_uml
+    }
+
+    /// The room PlantUML keeps around heads and notes for their shadows.
+    pub fn shadow_room(&self) -> f64 {
+        if self.draws_shadows() {
+            crate::shapes::SHADOW_ROOM
+        } else {
+            0.0
+        }
+    }
+
     pub fn participant_bg(&self, kind: ParticipantKind) -> Color {
         self.kind_bg[kind_index(kind)].unwrap_or(self.participant_bg)
     }
