@@ -2896,13 +2896,25 @@ impl<'a> Context<'a> {
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
         if self.theme.draws_shadows() {
-            // The shadow of the shape, not of the room kept for it.
+            // The shadow of the shape, not of the room kept for it (an
+            // actor's room is below its figure only) nor of its margins.
+            let room_beside = if p.kind == puml_sema::model::ParticipantKind::Actor {
+                0.0
+            } else {
+                head.shadow_room
+            };
+            let (sx, sy, sw, sh) = head.participant_box(x, top).unwrap_or((
+                x - head.left,
+                top,
+                head.left + head.right - room_beside,
+                head.height - head.shadow_room,
+            ));
             rect(
                 out,
-                x - head.left + 3.0,
-                top + 3.0,
-                head.left + head.right - head.shadow_room,
-                head.height - head.shadow_room,
+                sx + 3.0,
+                sy + 3.0,
+                sw,
+                sh,
                 self.theme.round_corner,
                 paint(
                     Some(Color {
@@ -3657,7 +3669,11 @@ fn draw_note(
         NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
         _ => (x + 6.0 + theme.note_text_inset, top + NOTE_PAD_Y),
     };
-    let align = if theme.note_text_centered { Align::Center } else { Align::Left };
+    let align = if theme.note_text_centered {
+        Align::Center
+    } else {
+        Align::Left
+    };
     block.draw(text_x, text_y, align, theme.note_font_color, out);
     out.push(Item::End);
 }

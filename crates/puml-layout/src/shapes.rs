@@ -265,6 +265,19 @@ impl HeadMetrics {
         }
     }
 
+    /// Where a participant head's box is drawn (x, y, width, height) for
+    /// a lifeline at `cx` and a head from `top`; `None` for other kinds.
+    pub fn participant_box(&self, cx: f64, top: f64) -> Option<(f64, f64, f64, f64)> {
+        if self.kind != ParticipantKind::Participant {
+            return None;
+        }
+        let spot_w = if self.spot.is_some() { SPOT_WIDTH } else { 0.0 };
+        let (pad_y, pad_x) = self.padding;
+        let w = (self.label.width + spot_w).max(self.min_text_width) + 2.0 * pad_x;
+        let x = cx - self.shadow_room / 2.0 - w / 2.0;
+        Some((x, top + self.margin.top, w, self.label.height + 2.0 * pad_y))
+    }
+
     /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
     /// collections heads grow right and down, an actor's down (below its
     /// figure); the other kinds keep their size.
