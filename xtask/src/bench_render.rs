@@ -25,6 +25,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     println!("corpus: {} diagrams from {}", sources.len(), dir.display());
 
+    // `--svg-only ROUNDS`: only the one-core SVG loop, that many passes over
+    // the corpus — a fixed amount of work, to run under a profiler or
+    // `perf stat -e instructions` (a count that load on the machine does
+    // not disturb, unlike the time).
+    if let Some(rounds) = corpus::flag_value(args, "--svg-only") {
+        let rounds: u32 = rounds
+            .parse()
+            .map_err(|_| format!("--svg-only {rounds}: not a number of rounds"))?;
+        let start = Instant::now();
+        for _ in 0..rounds {
+            time_corpus(&sources, Format::Svg, Duration::ZERO);
+        }
+        let per = start.elapsed() / (rounds.max(1) * sources.len() as u32);
+        println!("SVG: {:.4} ms per diagram ({rounds} rounds)", ms(per));
+        return Ok(());
+    }
     let analyze_per_diagram = time_analyze(&sources, Duration::from_secs(1));
     println!(
         "analyze only (parse + lower, for reference): {:.3} ms per diagram",

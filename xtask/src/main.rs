@@ -67,7 +67,7 @@ tasks:
   fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
-  bench-render [--corpus DIR] [--no-plantuml]
+  bench-render [--corpus DIR] [--no-plantuml] [--svg-only ROUNDS]
                                         render throughput, 5,000-message diagram, linearity,
                                         PlantUML -tsvg timing when the jar is installed";
 

@@ -85,6 +85,11 @@ fn cap_line(mut line: String) -> String {
     if line.contains('\u{2013}') {
         line = line.replace('\u{2013}', "-");
     }
+    // A line of at most MAX_LINE_CHARS bytes has at most that many chars:
+    // no need to walk it.
+    if line.len() <= MAX_LINE_CHARS {
+        return line;
+    }
     if let Some((at, _)) = line.char_indices().nth(MAX_LINE_CHARS) {
         line.truncate(at);
         line.push('…');
@@ -98,8 +103,9 @@ fn cap_line(mut line: String) -> String {
 pub fn split_lines(text: &str) -> Vec<String> {
     let joined = join_continued_lines(text);
     let text = joined.as_ref();
-    // Fast path: most labels are one plain line.
-    if !text.contains(['\\', '\n', '\r', '<', '%']) {
+    // Fast path: most labels are one plain line (a byte scan: a char-set
+    // pattern decodes every char).
+    if !text.bytes().any(|b| matches!(b, b'\\' | b'\n' | b'\r' | b'<' | b'%')) {
         return vec![cap_line(text.to_string())];
     }
     let mut lines = Vec::new();
@@ -163,7 +169,9 @@ pub fn split_lines(text: &str) -> Vec<String> {
 /// reads `one two` (probe `line_continuation`). A doubled backslash at the
 /// end is text, as for the parser's logical lines.
 fn join_continued_lines(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains("\\\n") && !text.contains("\\\r\n") {
+    // No backslash (nearly every label): one memchr, not two substring
+    // searches.
+    if !text.contains('\\') || (!text.contains("\\\n") && !text.contains("\\\r\n")) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());

@@ -11,6 +11,7 @@ use crate::color::{parse_color, parse_gradient};
 use crate::scene::{Color, Font, FontFamily, Gradient};
 use puml_sema::model::{HorizontalAlign, ParticipantKind, Settings};
 use puml_sema::style::{parse_sheet, StyleRule, StyleScope};
+use std::sync::OnceLock;
 
 /// puml's own looks, chosen with `--theme` (not PlantUML themes).
 const PUML_LOOKS: [&str; 5] = ["default", "minimal", "docs", "dark", "sand"];
@@ -33,12 +34,21 @@ pub const THEME_NAMES: [&str; 49] = {
 };
 
 /// PlantUML's themes as puml style sheets (values observed from PlantUML's
-/// output for `test-data/themes/probe.body`, by `scripts/theme_probe.py`).
-fn plantuml_theme_sheet(name: &str) -> Option<&'static str> {
-    crate::theme_sheets::SHEETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, sheet)| *sheet)
+/// output for `test-data/themes/probe.body`, by `scripts/theme_probe.py`):
+/// the theme a PlantUML theme sheet gives, read once per process: a sheet
+/// is a few hundred style lines, and re-reading it for every diagram that
+/// names the theme cost 3 % of the corpus render (`perf`).
+fn plantuml_theme(name: &str) -> Option<Theme> {
+    static READ: [OnceLock<Theme>; crate::theme_sheets::SHEETS.len()] =
+        [const { OnceLock::new() }; crate::theme_sheets::SHEETS.len()];
+    let index = crate::theme_sheets::SHEETS.iter().position(|(n, _)| *n == name)?;
+    let (_, sheet) = crate::theme_sheets::SHEETS[index];
+    let theme = READ[index].get_or_init(|| {
+        let mut theme = Theme::default();
+        theme.apply_theme_sheet(sheet);
+        theme
+    });
+    Some(theme.clone())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -350,9 +360,7 @@ impl Theme {
     pub fn named(name: &str) -> Option<Theme> {
         let base = Theme::default();
         let name = name.trim().to_ascii_lowercase();
-        if let Some(sheet) = plantuml_theme_sheet(&name) {
-            let mut theme = base;
-            theme.apply_theme_sheet(sheet);
+        if let Some(theme) = plantuml_theme(&name) {
             return Some(theme);
         }
         let mut look = match name.as_str() {

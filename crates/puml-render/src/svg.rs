@@ -330,8 +330,14 @@ impl SvgOut {
     }
 
     fn push(&mut self, c: char) {
-        let mut encoded = [0u8; 4];
-        self.push_str(c.encode_utf8(&mut encoded));
+        // Nearly every pushed char is ASCII punctuation (`"`, ` `, `<`):
+        // one byte stored, no copy of a variable length.
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            let mut encoded = [0u8; 4];
+            self.push_str(c.encode_utf8(&mut encoded));
+        }
     }
 
     fn into_string(self) -> String {
@@ -506,6 +512,14 @@ fn stroke_attrs(out: &mut SvgOut, stroke: Option<&Stroke>) {
     }
 }
 
+/// "00" to "99", for writing two digits at once.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 /// Appends a coordinate with at most three decimals, no `-0`, never NaN.
 /// Digits are pushed straight into the output: no formatter, no
 /// allocation (this is the SVG writer's hot path).
@@ -531,30 +545,42 @@ fn push_num(out: &mut SvgOut, v: f64) {
     let mut buffer = [0u8; 24];
     let mut start = buffer.len();
     let magnitude = thousandths.unsigned_abs();
-    let mut fraction = magnitude % 1000;
+    let fraction = magnitude % 1000;
     if fraction != 0 {
-        let mut decimals = 3;
-        while fraction % 10 == 0 {
-            fraction /= 10;
-            decimals -= 1;
-        }
-        for _ in 0..decimals {
-            start -= 1;
-            buffer[start] = b'0' + (fraction % 10) as u8;
-            fraction /= 10;
-        }
+        // Three decimals, trailing zeros left off.
+        let digits = [
+            b'0' + (fraction / 100) as u8,
+            b'0' + (fraction / 10 % 10) as u8,
+            b'0' + (fraction % 10) as u8,
+        ];
+        let len = if digits[2] != b'0' {
+            3
+        } else if digits[1] != b'0' {
+            2
+        } else {
+            1
+        };
+        start -= len;
+        buffer[start..start + len].copy_from_slice(&digits[..len]);
         start -= 1;
         buffer[start] = b'.';
     }
-    // Below 9e15 thousandths, the whole part has at most 13 digits.
+    // Below 9e15 thousandths, the whole part has at most 13 digits; two
+    // at a time from a table (coordinates are mostly 2–4 digits long).
     let mut whole = magnitude / 1000;
-    loop {
+    while whole >= 100 {
+        let pair = (whole % 100) as usize * 2;
+        whole /= 100;
+        start -= 2;
+        buffer[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if whole >= 10 {
+        let pair = whole as usize * 2;
+        start -= 2;
+        buffer[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
         start -= 1;
-        buffer[start] = b'0' + (whole % 10) as u8;
-        whole /= 10;
-        if whole == 0 {
-            break;
-        }
+        buffer[start] = b'0' + whole as u8;
     }
     if thousandths < 0 {
         start -= 1;
@@ -607,7 +633,16 @@ fn keep(c: char) -> bool {
 }
 
 fn escape_into(out: &mut SvgOut, text: &str) {
-    // Copies the runs that need no escaping whole: most texts are one run.
+    // Most texts are printable ASCII with nothing to escape: one byte scan
+    // (vectorised), one copy.
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\''))
+    {
+        out.push_str(text);
+        return;
+    }
+    // Copies the runs that need no escaping whole.
     let mut plain_from = 0;
     for (at, c) in text.char_indices() {
         let replacement = match c {
@@ -663,6 +698,35 @@ mod number_tests {
         ];
         for (value, expected) in cases {
             assert_eq!(formatted(value), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn numbers_match_the_formatter_on_the_three_decimal_grid() {
+        // Every whole part of 1 to 7 digits (the two-digit table's edges
+        // included), with and without a fraction, either sign.
+        let reference = |thousandths: i64| {
+            let text = format!("{:.3}", thousandths as f64 / 1000.0);
+            let text = text.trim_end_matches('0').trim_end_matches('.');
+            if text == "-0" {
+                "0".to_string()
+            } else {
+                text.to_string()
+            }
+        };
+        let mut whole: i64 = 0;
+        while whole < 10_000_000 {
+            for fraction in [0, 5, 250, 999] {
+                for sign in [1, -1] {
+                    let thousandths = sign * (whole * 1000 + fraction);
+                    assert_eq!(
+                        formatted(thousandths as f64 / 1000.0),
+                        reference(thousandths),
+                        "{thousandths} thousandths"
+                    );
+                }
+            }
+            whole = if whole < 1000 { whole + 1 } else { whole * 3 + 7 };
         }
     }
 }

@@ -65,10 +65,14 @@ fn find_logical_line_end(rest: &str) -> Option<usize> {
         let nl = from + rest[from..].find('\n')?;
         let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
         let continued = content.ends_with('\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
-        let is_comment = content[content.rfind('\n').map_or(0, |i| i + 1)..]
-            .trim_start()
-            .starts_with('\'');
-        if continued && !is_comment {
+        // Only a continued line needs the comment test (a backward scan of
+        // the line): most lines end without a backslash.
+        let is_comment = || {
+            content[content.rfind('\n').map_or(0, |i| i + 1)..]
+                .trim_start()
+                .starts_with('\'')
+        };
+        if continued && !is_comment() {
             from = nl + 1;
         } else {
             return Some(nl);
@@ -77,7 +81,9 @@ fn find_logical_line_end(rest: &str) -> Option<usize> {
 }
 
 fn split_lines(text: &str) -> Vec<Line<'_>> {
-    let mut lines = Vec::new();
+    // Sized for lines of about 32 bytes (the corpus' average) rather than
+    // grown from empty: fewer reallocations, and no extra pass to count.
+    let mut lines = Vec::with_capacity(text.len() / 32 + 1);
     let mut start = 0;
     while start < text.len() {
         let rest = &text[start..];
