@@ -133,6 +133,9 @@ pub struct Theme {
     /// `skinparam minClassWidth`: the narrowest name room of a participant box.
     pub min_class_width: f64,
     pub max_message_size: Option<f64>,
+    /// `note { MaximumWidth }`: notes wrap at this width and, like a
+    /// wrapped message, are drawn word by word (PlantUML 1.2026.8).
+    pub note_max_width: Option<f64>,
     pub box_padding: f64,
     /// Room between a participant box and its name, (vertical,
     /// horizontal) (`participant { Padding }`: one value or CSS's two).
@@ -180,8 +183,13 @@ pub struct Theme {
     /// and below the legend's frame, the padding between it and the text.
     pub legend_spacing: Spacing,
 
-    /// `skinparam defaultFontName`: a monospaced name gives the mono face.
+    /// `skinparam defaultFontName`: a monospaced name gives the mono face,
+    /// a serif one the serif face (see [`family_of`]).
     pub font_family: FontFamily,
+    /// Each element's own face (`title { FontName … }`, `skinparam
+    /// titleFontName …`), indexed by [`TextElement`]; `None` takes
+    /// [`Theme::font_family`].
+    pub element_font_family: [Option<FontFamily>; TextElement::COUNT],
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,
@@ -251,6 +259,7 @@ impl Default for Theme {
             default_text_center: false,
             min_class_width: 0.0,
             max_message_size: None,
+            note_max_width: None,
             box_padding: 0.0,
             participant_padding: (7.0, 7.0),
             default_font_size: None,
@@ -273,6 +282,7 @@ impl Default for Theme {
             legend_spacing: Spacing::DEFAULT_LEGEND,
 
             font_family: FontFamily::Sans,
+            element_font_family: [None; TextElement::COUNT],
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
@@ -282,16 +292,86 @@ impl Default for Theme {
 
 /// The face a font name is measured in: PlantUML's Java finds neither
 /// Courier nor Impact here and falls back by kind, a monospaced name to
-/// DejaVu Sans Mono, any other to DejaVu Sans.
-fn family_of(name: &str) -> FontFamily {
-    let name = name.to_ascii_lowercase();
+/// DejaVu Sans Mono, any other to DejaVu Sans. Serif is only what Java
+/// resolves to DejaVu Serif (observed with PlantUML 1.2026.8): its logical
+/// `serif` family and `DejaVu Serif` itself, in any case, with a trailing
+/// word such as `Bold` or `Condensed` (measured as plain DejaVu Serif,
+/// whose condensed faces puml does not embed). Times, Georgia and every
+/// other serif name Java does not have fall back to DejaVu Sans.
+pub fn family_of(name: &str) -> FontFamily {
+    let name = name.trim().to_ascii_lowercase();
     if ["mono", "courier", "consolas", "menlo"]
         .iter()
         .any(|m| name.contains(m))
     {
         FontFamily::Mono
+    } else if ["serif", "dejavu serif"]
+        .iter()
+        .any(|s| name == *s || name.strip_prefix(s).is_some_and(|rest| rest.starts_with(' ')))
+    {
+        FontFamily::Serif
     } else {
         FontFamily::Sans
+    }
+}
+
+/// Texts whose face a `<style>` rule or skinparam sets on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextElement {
+    Title,
+    Header,
+    Footer,
+    BoxTitle,
+    Message,
+    Note,
+    /// A group's condition and its `else` labels (`group` style).
+    GroupCondition,
+    /// The tab of a group (`alt`, `loop`, …; `groupHeader` style).
+    GroupTab,
+    Separator,
+    RefText,
+    RefTab,
+    Delay,
+    Legend,
+}
+
+impl TextElement {
+    pub const COUNT: usize = 13;
+
+    /// The elements a `<style>` selector's `FontName` reaches, as observed
+    /// with PlantUML 1.2026.8: `header` also reaches the group and ref
+    /// tabs (`groupHeader`, `referenceHeader`), `document` only the page's
+    /// decorations, `element` everything else.
+    fn of_selector(selector: &str) -> &'static [TextElement] {
+        use TextElement::*;
+        match selector {
+            "title" => &[Title],
+            "header" => &[Header, GroupTab, RefTab],
+            "footer" => &[Footer],
+            "box" => &[BoxTitle],
+            "arrow" => &[Message],
+            "note" => &[Note],
+            "group" => &[GroupCondition],
+            "groupheader" => &[GroupTab],
+            "separator" => &[Separator],
+            "reference" => &[RefText],
+            "referenceheader" => &[RefTab],
+            "delay" => &[Delay],
+            "legend" => &[Legend],
+            "document" => &[Title, Header, Footer, Legend],
+            "element" => &[
+                BoxTitle,
+                Message,
+                Note,
+                GroupCondition,
+                GroupTab,
+                Separator,
+                RefText,
+                RefTab,
+                Delay,
+            ],
+            _ => &[],
+        }
     }
 }
 
@@ -317,6 +397,25 @@ impl Theme {
         Font {
             family: self.font_family,
             ..Font::sans(size)
+        }
+    }
+
+    /// A regular font of `element`'s own face, else the diagram's.
+    pub fn font_of(&self, element: TextElement, size: f64) -> Font {
+        Font {
+            family: self.element_font_family[element as usize].unwrap_or(self.font_family),
+            ..Font::sans(size)
+        }
+    }
+
+    /// [`Theme::sized_font`] in `element`'s own face.
+    pub fn sized_font_of(&self, element: TextElement, own: Option<f64>, default: f64) -> Font {
+        self.font_of(element, own.or(self.default_font_size).unwrap_or(default))
+    }
+
+    fn set_element_family(&mut self, elements: &[TextElement], name: &str) {
+        for element in elements {
+            self.element_font_family[*element as usize] = Some(family_of(name));
         }
     }
 
@@ -580,6 +679,7 @@ impl Theme {
     /// without the `sequence` prefix). Unknown keys and bad values are ignored.
     pub fn apply_skinparam(&mut self, key: &str, value: &str) {
         let key = key.to_ascii_lowercase();
+        let prefixed = key.starts_with("sequence");
         let key = key.strip_prefix("sequence").unwrap_or(&key);
         let value = value.trim();
         let color = parse_color(value);
@@ -724,9 +824,25 @@ impl Theme {
             "participantpadding" => {}
             "defaultfontname" => {
                 // Every name after it takes this face, whatever face a
-                // theme gave each participant kind before.
+                // theme gave each participant kind or element before.
                 self.font_family = family_of(value);
                 self.kind_font_family = [None; 8];
+                self.element_font_family = [None; TextElement::COUNT];
+            }
+            // Each element's face, under the names PlantUML 1.2026.8 obeys
+            // (observed: `groupHeaderFontName` and `referenceFontName` do
+            // nothing without the `sequence` prefix, nor `boxFontName` at all).
+            "titlefontname" => self.set_element_family(&[TextElement::Title], value),
+            "headerfontname" => self.set_element_family(&[TextElement::Header], value),
+            "footerfontname" => self.set_element_family(&[TextElement::Footer], value),
+            "arrowfontname" => self.set_element_family(&[TextElement::Message], value),
+            "notefontname" => self.set_element_family(&[TextElement::Note], value),
+            "legendfontname" => self.set_element_family(&[TextElement::Legend], value),
+            "dividerfontname" => self.set_element_family(&[TextElement::Separator], value),
+            "delayfontname" => self.set_element_family(&[TextElement::Delay], value),
+            "groupheaderfontname" if prefixed => self.set_element_family(&[TextElement::GroupTab], value),
+            "referencefontname" if prefixed => {
+                self.set_element_family(&[TextElement::RefText, TextElement::RefTab], value)
             }
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
@@ -968,7 +1084,16 @@ impl Theme {
                 }
             }
             ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
-            ("root" | "element" | "document", "fontname") => self.apply_skinparam("defaultfontname", value),
+            ("root", "fontname") => self.apply_skinparam("defaultfontname", value),
+            // `element` also reaches every participant kind (observed).
+            ("element", "fontname") => {
+                self.kind_font_family = [Some(family_of(value)); 8];
+                self.set_element_family(TextElement::of_selector(element), value);
+            }
+            ("participant", "fontname") => {
+                self.kind_font_family[kind_index(ParticipantKind::Participant)] = Some(family_of(value))
+            }
+            (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => set!(self.background, color),
             ("element", "backgroundcolor") => {
                 if let Some(c) = color {
@@ -1075,6 +1200,9 @@ impl Theme {
             ("note", "linecolor") => set!(self.note_border, color),
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
+            ("note", "maximumwidth") => {
+                self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width)
+            }
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },

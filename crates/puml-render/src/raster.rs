@@ -26,7 +26,7 @@ fn fontdb() -> Arc<usvg::fontdb::Database> {
         }
         db.set_sans_serif_family(puml_layout::font::SANS_FAMILY);
         db.set_monospace_family(puml_layout::font::MONO_FAMILY);
-        db.set_serif_family(puml_layout::font::SANS_FAMILY);
+        db.set_serif_family(puml_layout::font::SERIF_FAMILY);
         Arc::new(db)
     })
     .clone()
