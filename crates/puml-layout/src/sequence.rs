@@ -345,7 +345,8 @@ impl<'a> Context<'a> {
                     }
                     _ => (theme.participant_padding, theme.participant_margin),
                 };
-                let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin);
+                let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin)
+                    .with_outline(theme.participant_line_thickness(p.kind), theme.awesome_actor);
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
@@ -1131,6 +1132,10 @@ impl<'a> Context<'a> {
         // known (`None` for the other alignments and a header wider than
         // the diagram): past the content's right edge, less its margin.
         let mut header_right_room: Option<f64> = None;
+        // A centred header (no wider than the diagram) stands over the
+        // title's centre once that is known: PlantUML centres both on the
+        // whole drawing, boxes included, not between the outer lifelines.
+        let mut header_centred = false;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
@@ -1156,6 +1161,8 @@ impl<'a> Context<'a> {
                 header_edges = Some((x + inset, x + block.width - inset));
             } else if align == HorizontalAlign::Right {
                 header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
+            } else if align == HorizontalAlign::Center {
+                header_centred = true;
             }
             y = 5.0 + room.top + block.height + 6.0 + room.bottom;
         }
@@ -2606,6 +2613,15 @@ impl<'a> Context<'a> {
                 }
             }
         }
+        if let (true, Some(&first), Some(&last)) = (header_centred, header_overhang.first(), header_overhang.last()) {
+            let (header_left, header_right) = x_bounds(&items[first..=last]);
+            let dx = content_mid - (header_left + header_right) / 2.0;
+            if dx.is_finite() && dx.abs() > 1e-9 {
+                for item in &mut items[first..=last] {
+                    shift_item(item, dx, 0.0);
+                }
+            }
+        }
         // The legend's and caption's lift after boxes does not shorten the canvas.
         let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
         // The banners span the canvas, 8 px inside its border.
@@ -2908,7 +2924,7 @@ impl<'a> Context<'a> {
         }
         let body = Paint {
             fill: Some(fill),
-            stroke: Some(stroke(border, 0.5)),
+            stroke: Some(stroke(border, head.line_thickness)),
             gradient,
         };
         draw_head(out, head, x, top, foot, body, text_color, &self.theme);

@@ -156,6 +156,12 @@ pub struct HeadMetrics {
     /// `skinparam minClassWidth`: the narrowest a participant box's name
     /// room is (the name stays at its padding from the left edge).
     pub min_text_width: f64,
+    /// Width of the head's outline (`actor { LineThickness }`): an actor's
+    /// figure grows with it.
+    pub line_thickness: f64,
+    /// `skinparam actorStyle awesome`: an actor is a big head over a
+    /// rounded bust instead of a stick figure.
+    pub awesome_actor: bool,
 }
 
 impl HeadMetrics {
@@ -233,8 +239,61 @@ impl HeadMetrics {
             margin,
             padding,
             min_text_width: 0.0,
+            line_thickness: DEFAULT_LINE_THICKNESS,
+            awesome_actor: false,
         }
     }
+
+    /// The head drawn with outlines `thickness` wide and, for an actor,
+    /// in the awesome style if `awesome`. PlantUML 1.2026.8 (observed):
+    /// an actor's figure starts one thickness below the head's top and
+    /// its name two thicknesses below the stick figure's 0.5 px outline;
+    /// the awesome figure is 1 px taller and 54 px plus two thicknesses
+    /// wide. The other kinds keep their size.
+    pub fn with_outline(mut self, thickness: f64, awesome: bool) -> HeadMetrics {
+        self.line_thickness = thickness;
+        if self.kind == ParticipantKind::Actor {
+            self.awesome_actor = awesome;
+            let grow = 2.0 * (thickness - DEFAULT_LINE_THICKNESS);
+            self.height += grow + if awesome { 1.0 } else { 0.0 };
+            if awesome {
+                let half = self.left.max(AWESOME_HALF_WIDTH + thickness);
+                self.left = half;
+                self.right = half;
+            }
+        }
+        self
+    }
+}
+
+/// PlantUML's outline width of participant heads.
+pub const DEFAULT_LINE_THICKNESS: f64 = 0.5;
+/// Half the width of the awesome actor's bust.
+const AWESOME_HALF_WIDTH: f64 = 27.0;
+/// Radius of the awesome actor's head.
+const AWESOME_HEAD_RADIUS: f64 = 16.0;
+
+/// The awesome actor: a 16 px head over a rounded bust 54 px wide, its
+/// shape as PlantUML 1.2026.8 draws it (observed), filled like the head.
+fn draw_awesome_actor(out: &mut Vec<Item>, cx: f64, figure_top: f64, body: Paint) {
+    let r = AWESOME_HEAD_RADIUS;
+    let cy = figure_top + r;
+    ellipse(out, cx, cy, r, r, body);
+    // Offsets from the head's centre, clockwise from the neck.
+    let (x, y) = (cx, cy);
+    let w = AWESOME_HALF_WIDTH;
+    PathBuilder::new()
+        .move_to(x, y + 20.0)
+        .cubic_to(x + 4.0, y + 20.0, x + 7.0, y + 20.0, x + 11.0, y + 16.0)
+        .cubic_to(x + 19.0, y + 16.0, x + w, y + 24.0, x + w, y + 32.0)
+        .line_to(x + w, y + 36.0)
+        .cubic_to(x + w, y + 40.0, x + 23.0, y + 44.0, x + 19.0, y + 44.0)
+        .line_to(x - 19.0, y + 44.0)
+        .cubic_to(x - 23.0, y + 44.0, x - w, y + 40.0, x - w, y + 36.0)
+        .line_to(x - w, y + 32.0)
+        .cubic_to(x - w, y + 24.0, x - 19.0, y + 16.0, x - 11.0, y + 16.0)
+        .cubic_to(x - 7.0, y + 20.0, x - 4.0, y + 20.0, x, y + 20.0)
+        .push(out, body);
 }
 
 /// Draws a head with its lifeline at `cx`, occupying `top..top + head.height`.
@@ -326,24 +385,30 @@ pub fn draw_head(
             head.label.draw(x + 5.0, top + 5.0, Align::Center, text_color, out);
         }
         ParticipantKind::Actor => {
+            let t = head.line_thickness;
+            let figure_height = 59.0 + 2.0 * (t - DEFAULT_LINE_THICKNESS) + if head.awesome_actor { 1.0 } else { 0.0 };
             let (figure_top, text_top) = if foot {
-                (top + th + 0.5, top)
+                (top + th + t, top)
             } else {
-                (top + 0.5, top + 60.0)
+                (top + t, top + figure_height + 1.0)
             };
-            let cy = figure_top + 8.0;
-            ellipse(out, cx, cy, 8.0, 8.0, body);
-            let neck = cy + 8.0;
-            PathBuilder::new()
-                .move_to(cx, neck)
-                .line_to(cx, neck + 27.0)
-                .move_to(cx - 13.0, neck + 8.0)
-                .line_to(cx + 13.0, neck + 8.0)
-                .move_to(cx, neck + 27.0)
-                .line_to(cx - 13.0, neck + 42.0)
-                .move_to(cx, neck + 27.0)
-                .line_to(cx + 13.0, neck + 42.0)
-                .push(out, outline);
+            if head.awesome_actor {
+                draw_awesome_actor(out, cx, figure_top, body);
+            } else {
+                let cy = figure_top + 8.0;
+                ellipse(out, cx, cy, 8.0, 8.0, body);
+                let neck = cy + 8.0;
+                PathBuilder::new()
+                    .move_to(cx, neck)
+                    .line_to(cx, neck + 27.0)
+                    .move_to(cx - 13.0, neck + 8.0)
+                    .line_to(cx + 13.0, neck + 8.0)
+                    .move_to(cx, neck + 27.0)
+                    .line_to(cx - 13.0, neck + 42.0)
+                    .move_to(cx, neck + 27.0)
+                    .line_to(cx + 13.0, neck + 42.0)
+                    .push(out, outline);
+            }
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
                 text_top,

@@ -108,6 +108,11 @@ pub struct Theme {
     /// `participantFontName`, …): each kind's own, as in PlantUML.
     pub kind_font_size: [Option<f64>; 8],
     pub kind_font_family: [Option<FontFamily>; 8],
+    /// Per-kind outline widths (`actor { LineThickness 2 }`); `None` is
+    /// PlantUML's 0.5. An actor's figure grows with its outline.
+    pub kind_line_thickness: [Option<f64>; 8],
+    /// `skinparam actorStyle awesome`: actors drawn as a head over a bust.
+    pub awesome_actor: bool,
     /// `<style>` rules for stereotypes (`.name { … }`), applied to elements
     /// carrying that stereotype, over every element rule.
     pub stereotype_rules: Vec<StyleRule>,
@@ -241,6 +246,8 @@ impl Default for Theme {
             kind_font_color: [None; 8],
             kind_font_size: [None; 8],
             kind_font_family: [None; 8],
+            kind_line_thickness: [None; 8],
+            awesome_actor: false,
             stereotype_rules: Vec::new(),
             divider_border: Color::BLACK,
             box_bg: Color::hex(0xDDDDDD),
@@ -844,6 +851,7 @@ impl Theme {
             "referencefontname" if prefixed => {
                 self.set_element_family(&[TextElement::RefText, TextElement::RefTab], value)
             }
+            "actorstyle" => self.awesome_actor = value.eq_ignore_ascii_case("awesome"),
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
@@ -1063,6 +1071,7 @@ impl Theme {
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                 "fontname" => self.kind_font_family[i] = Some(family_of(value)),
+                "linethickness" => self.set_kind_line_thickness(i, number),
                 _ => {}
             }
             return;
@@ -1089,6 +1098,9 @@ impl Theme {
             ("element", "fontname") => {
                 self.kind_font_family = [Some(family_of(value)); 8];
                 self.set_element_family(TextElement::of_selector(element), value);
+            }
+            ("participant", "linethickness") => {
+                self.set_kind_line_thickness(kind_index(ParticipantKind::Participant), number)
             }
             ("participant", "fontname") => {
                 self.kind_font_family[kind_index(ParticipantKind::Participant)] = Some(family_of(value))
@@ -1292,6 +1304,17 @@ impl Theme {
             family: self.kind_font_family[i].unwrap_or(self.font_family),
             ..Font::sans(self.kind_font_size[i].unwrap_or(self.participant_font_size))
         }
+    }
+
+    fn set_kind_line_thickness(&mut self, kind: usize, width: Option<f64>) {
+        if let Some(w) = width.filter(|w| (0.0..=20.0).contains(w)) {
+            self.kind_line_thickness[kind] = Some(w);
+        }
+    }
+
+    /// The outline width of a participant head of `kind`.
+    pub fn participant_line_thickness(&self, kind: ParticipantKind) -> f64 {
+        self.kind_line_thickness[kind_index(kind)].unwrap_or(crate::shapes::DEFAULT_LINE_THICKNESS)
     }
 
     /// The font colour of a participant's name.
