@@ -209,7 +209,9 @@ fn message_font(theme: &Theme) -> Font {
 }
 
 fn box_title_font(theme: &Theme) -> Font {
-    theme.sized_font_of(TextElement::BoxTitle, theme.box_font_size, 13.0).bold()
+    theme
+        .sized_font_of(TextElement::BoxTitle, theme.box_font_size, 13.0)
+        .bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
@@ -2010,7 +2012,9 @@ impl<'a> Context<'a> {
                     };
                     let tab_h = creole::measure(
                         tab_text,
-                        self.theme.sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0).bold(),
+                        self.theme
+                            .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                            .bold(),
                         self.metrics,
                     )
                     .height;
@@ -2023,7 +2027,9 @@ impl<'a> Context<'a> {
                     let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
                         creole::measure(
                             c,
-                            self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+                            self.theme
+                                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                .bold(),
                             self.metrics,
                         )
                         .height
@@ -2040,7 +2046,9 @@ impl<'a> Context<'a> {
                             Some(l) => {
                                 creole::measure(
                                     l,
-                                    self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+                                    self.theme
+                                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                        .bold(),
                                     self.metrics,
                                 )
                                 .height
@@ -2069,14 +2077,19 @@ impl<'a> Context<'a> {
                 Event::Divider { text, spaced } => {
                     let block = creole::measure(
                         text,
-                        self.theme.sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0).bold(),
+                        self.theme
+                            .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
+                            .bold(),
                         self.metrics,
                     );
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
                     let h = block.height + 8.0;
-                    let font = self.theme.sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0).bold();
+                    let font = self
+                        .theme
+                        .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
+                        .bold();
                     let padding = if *spaced && !creole::is_heading(text) {
                         self.metrics.width(" ", &font)
                     } else {
@@ -2100,7 +2113,8 @@ impl<'a> Context<'a> {
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(
                             text,
-                            self.theme.sized_font_of(TextElement::Delay, self.theme.delay_font_size, 11.0),
+                            self.theme
+                                .sized_font_of(TextElement::Delay, self.theme.delay_font_size, 11.0),
                             self.metrics,
                         );
                         // PlantUML: the text's top 22 px below the row's start
@@ -2512,8 +2526,14 @@ impl<'a> Context<'a> {
             };
             let (above, below) = self.legend_margin_change();
             let padding = theme.legend_spacing.padding;
-            let block_w =
-                creole::measure(&legend.text, self.theme.font_of(TextElement::Legend, 14.0), self.metrics).width + padding.left + padding.right;
+            let block_w = creole::measure(
+                &legend.text,
+                self.theme.font_of(TextElement::Legend, 14.0),
+                self.metrics,
+            )
+            .width
+                + padding.left
+                + padding.right;
             let (left_inset, right_inset) = self.legend_insets();
             let (h, legend_items) = if block_w + 2.0 * left_inset > right - left {
                 // Wider than the diagram: PlantUML draws it 7 px in from the
@@ -2552,7 +2572,11 @@ impl<'a> Context<'a> {
             after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
-            let block = creole::measure(&footer.text, self.theme.font_of(TextElement::Footer, 10.0), self.metrics);
+            let block = creole::measure(
+                &footer.text,
+                self.theme.font_of(TextElement::Footer, 10.0),
+                self.metrics,
+            );
             let room = theme.footer_spacing.outer();
             let x = match footer.align.or(theme.footer_align).unwrap_or(HorizontalAlign::Center) {
                 // PlantUML: at the page margin, 5 px from the canvas' edge.
@@ -3116,7 +3140,9 @@ impl<'a> Context<'a> {
         let cond_w = |c: &str| {
             creole::measure(
                 &format!("[{c}]"),
-                self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+                self.theme
+                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                    .bold(),
                 self.metrics,
             )
             .width
@@ -3133,7 +3159,9 @@ impl<'a> Context<'a> {
         };
         creole::measure(
             &tab_text,
-            self.theme.sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                .bold(),
             self.metrics,
         )
         .width
@@ -3159,7 +3187,9 @@ impl<'a> Context<'a> {
     fn else_label_width(&self, label: &str) -> f64 {
         creole::measure(
             &format!("[{label}]"),
-            self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                .bold(),
             self.metrics,
         )
         .width
@@ -3187,13 +3217,17 @@ impl<'a> Context<'a> {
         .filter(|c| !c.trim().is_empty());
         let tab_block = creole::measure(
             &tab_text,
-            self.theme.sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                .bold(),
             self.metrics,
         );
         let cond_block = condition.map(|c| {
             creole::measure(
                 &format!("[{c}]"),
-                self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+                self.theme
+                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                    .bold(),
                 self.metrics,
             )
         });
@@ -3285,7 +3319,9 @@ impl<'a> Context<'a> {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
                 let block = creole::measure(
                     &format!("[{l}]"),
-                    self.theme.sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0).bold(),
+                    self.theme
+                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                        .bold(),
                     self.metrics,
                 );
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
@@ -3324,7 +3360,11 @@ impl<'a> Context<'a> {
         top: f64,
     ) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
-        let block = creole::measure(&legend.text, self.theme.font_of(TextElement::Legend, 14.0), self.metrics);
+        let block = creole::measure(
+            &legend.text,
+            self.theme.font_of(TextElement::Legend, 14.0),
+            self.metrics,
+        );
         let padding = self.theme.legend_spacing.padding;
         let w = block.width + padding.left + padding.right;
         let h = block.height + padding.top + padding.bottom;

@@ -307,7 +307,8 @@ impl Default for Theme {
 /// other serif name Java does not have fall back to DejaVu Sans.
 pub fn family_of(name: &str) -> FontFamily {
     let name = name.trim().to_ascii_lowercase();
-    if ["mono", "courier", "consolas", "menlo"]
+    // `DialogInput` is Java's logical monospaced font (observed).
+    if ["mono", "courier", "consolas", "menlo", "dialoginput"]
         .iter()
         .any(|m| name.contains(m))
     {
@@ -1212,9 +1213,7 @@ impl Theme {
             ("note", "linecolor") => set!(self.note_border, color),
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
-            ("note", "maximumwidth") => {
-                self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width)
-            }
+            ("note", "maximumwidth") => self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width),
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
@@ -1326,6 +1325,70 @@ impl Theme {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn font_names_select_the_face_java_falls_back_to() {
+        // Observed with PlantUML 1.2026.8 on a machine with only DejaVu.
+        for name in [
+            "serif",
+            "Serif",
+            "SERIF",
+            "DejaVu Serif",
+            "Dejavu Serif",
+            "dejavu serif",
+            "Serif Bold",
+        ] {
+            assert_eq!(family_of(name), FontFamily::Serif, "{name}");
+        }
+        for name in ["Courier", "Monospaced", "DejaVu Sans Mono", "DialogInput"] {
+            assert_eq!(family_of(name), FontFamily::Mono, "{name}");
+        }
+        for name in [
+            "Times",
+            "Times New Roman",
+            "Georgia",
+            "Liberation Serif",
+            "DejaVuSerif",
+            "sans-serif",
+            "SansSerif",
+            "VL Gothic",
+            "Verdana",
+            "DejaVu Serif, serif",
+        ] {
+            assert_eq!(family_of(name), FontFamily::Sans, "{name}");
+        }
+    }
+
+    #[test]
+    fn style_font_names_reach_the_elements_plantuml_gives_them() {
+        let mut theme = Theme::default();
+        theme.apply_style_rule("header", "fontname", "serif");
+        for element in [TextElement::Header, TextElement::GroupTab, TextElement::RefTab] {
+            assert_eq!(theme.font_of(element, 10.0).family, FontFamily::Serif);
+        }
+        assert_eq!(theme.font_of(TextElement::Title, 10.0).family, FontFamily::Sans);
+        theme.apply_style_rule("document", "fontname", "Courier");
+        assert_eq!(theme.font_of(TextElement::Legend, 10.0).family, FontFamily::Mono);
+        assert_eq!(theme.font_of(TextElement::Message, 10.0).family, FontFamily::Sans);
+        theme.apply_style_rule("element", "fontname", "serif");
+        assert_eq!(theme.font_of(TextElement::Message, 10.0).family, FontFamily::Serif);
+        assert_eq!(
+            theme.participant_head_font(ParticipantKind::Actor).family,
+            FontFamily::Serif
+        );
+        // A later defaultFontName replaces every element's face.
+        theme.apply_skinparam("defaultFontName", "Arial");
+        assert_eq!(theme.font_of(TextElement::Header, 10.0).family, FontFamily::Sans);
+        assert_eq!(
+            theme.participant_head_font(ParticipantKind::Actor).family,
+            FontFamily::Sans
+        );
+        // Without the `sequence` prefix PlantUML ignores these two.
+        theme.apply_skinparam("groupHeaderFontName", "serif");
+        assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Sans);
+        theme.apply_skinparam("sequenceGroupHeaderFontName", "serif");
+        assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Serif);
+    }
 
     #[test]
     fn every_named_theme_exists() {
