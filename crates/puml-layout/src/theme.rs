@@ -301,10 +301,11 @@ impl Default for Theme {
 /// Courier nor Impact here and falls back by kind, a monospaced name to
 /// DejaVu Sans Mono, any other to DejaVu Sans. Serif is only what Java
 /// resolves to DejaVu Serif (observed with PlantUML 1.2026.8): its logical
-/// `serif` family and `DejaVu Serif` itself, in any case, with a trailing
-/// word such as `Bold` or `Condensed` (measured as plain DejaVu Serif,
-/// whose condensed faces puml does not embed). Times, Georgia and every
-/// other serif name Java does not have fall back to DejaVu Sans.
+/// `serif` family, its old alias `TimesRoman` and `DejaVu Serif` itself,
+/// in any case, with a trailing word such as `Bold` or `Condensed`
+/// (measured as plain DejaVu Serif, whose condensed faces puml does not
+/// embed). Times, Georgia and every other serif name Java does not have
+/// fall back to DejaVu Sans.
 pub fn family_of(name: &str) -> FontFamily {
     let name = name.trim().to_ascii_lowercase();
     // `DialogInput` is Java's logical monospaced font (observed).
@@ -313,7 +314,7 @@ pub fn family_of(name: &str) -> FontFamily {
         .any(|m| name.contains(m))
     {
         FontFamily::Mono
-    } else if ["serif", "dejavu serif"]
+    } else if ["serif", "timesroman", "dejavu serif"]
         .iter()
         .any(|s| name == *s || name.strip_prefix(s).is_some_and(|rest| rest.starts_with(' ')))
     {
@@ -1333,6 +1334,7 @@ mod tests {
             "serif",
             "Serif",
             "SERIF",
+            "TimesRoman",
             "DejaVu Serif",
             "Dejavu Serif",
             "dejavu serif",
