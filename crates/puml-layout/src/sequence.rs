@@ -348,7 +348,8 @@ impl<'a> Context<'a> {
                     _ => (theme.participant_padding, theme.participant_margin),
                 };
                 let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin)
-                    .with_outline(theme.participant_line_thickness(p.kind), theme.awesome_actor);
+                    .with_outline(theme.participant_line_thickness(p.kind), theme.awesome_actor)
+                    .with_shadow_room(theme.shadow_room());
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
@@ -724,7 +725,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 (Event::Note(note), Prepared::Note(block)) => {
-                    let (w, _) = note_size(note.shape, block);
+                    let (w, _) = note_size(note.shape, block, &self.theme);
                     // The bars at a 1-based slot now (or opened by the next event).
                     let slot_bars = |slot: usize| {
                         slot.checked_sub(1).and_then(|s| self.slots.get(s)).map_or(0.0, |p| {
@@ -1134,10 +1135,9 @@ impl<'a> Context<'a> {
         // known (`None` for the other alignments and a header wider than
         // the diagram): past the content's right edge, less its margin.
         let mut header_right_room: Option<f64> = None;
-        // A centred header (no wider than the diagram) stands over the
-        // title's centre once that is known: PlantUML centres both on the
-        // whole drawing, boxes included, not between the outer lifelines.
-        let mut header_centred = false;
+        // Likewise a centred header's offset from the canvas' middle: it is
+        // centred on the page, as the footer is, not on the lifelines.
+        let mut header_center_offset: Option<f64> = None;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
@@ -1164,7 +1164,7 @@ impl<'a> Context<'a> {
             } else if align == HorizontalAlign::Right {
                 header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
             } else if align == HorizontalAlign::Center {
-                header_centred = true;
+                header_center_offset = Some((room.left - room.right) / 2.0);
             }
             y = 5.0 + room.top + block.height + 6.0 + room.bottom;
         }
@@ -1654,7 +1654,7 @@ impl<'a> Context<'a> {
                     let Prepared::Note(block) = &prepared[index] else {
                         continue;
                     };
-                    let (w, h) = note_size(note.shape, block);
+                    let (w, h) = note_size(note.shape, block, theme);
                     let fill = note
                         .color
                         .as_deref()
@@ -2611,6 +2611,22 @@ impl<'a> Context<'a> {
             }
             y += gap + room.top + block.height + room.bottom;
         }
+        if let (Some(offset), Some(&first), Some(&last)) =
+            (header_center_offset, header_overhang.first(), header_overhang.last())
+        {
+            let mid = footer_mid.unwrap_or(if diagram_left.is_finite() && diagram_right.is_finite() {
+                canvas_mid
+            } else {
+                content_mid
+            });
+            let (header_left, header_right) = x_bounds(&items[first..=last]);
+            let dx = mid + offset - (header_left + header_right) / 2.0;
+            if header_left.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
+                for item in &mut items[first..=last] {
+                    shift_item(item, dx, 0.0);
+                }
+            }
+        }
         let mut edges = body_edges;
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
@@ -2632,15 +2648,6 @@ impl<'a> Context<'a> {
             let (_, header_right) = x_bounds(&items[first..=last]);
             let dx = content_right + room - header_right;
             if content_right.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
-                for item in &mut items[first..=last] {
-                    shift_item(item, dx, 0.0);
-                }
-            }
-        }
-        if let (true, Some(&first), Some(&last)) = (header_centred, header_overhang.first(), header_overhang.last()) {
-            let (header_left, header_right) = x_bounds(&items[first..=last]);
-            let dx = content_mid - (header_left + header_right) / 2.0;
-            if dx.is_finite() && dx.abs() > 1e-9 {
                 for item in &mut items[first..=last] {
                     shift_item(item, dx, 0.0);
                 }
@@ -2756,7 +2763,7 @@ impl<'a> Context<'a> {
             if !matches!(note.position, NotePosition::Across) {
                 continue;
             }
-            let w = note_size(note.shape, block).0;
+            let w = note_size(note.shape, block, &self.theme).0;
             // A note wider than the heads widens the boxes at the ends by
             // half its width beyond the heads packed side by side
             // (`self_message_reach`); one drawn over the heads keeps 9 px
@@ -2829,7 +2836,7 @@ impl<'a> Context<'a> {
                             NotePosition::Left { of: None } | NotePosition::Right { of: None }
                         )) =>
                 {
-                    let (w, _) = note_size(note.shape, block);
+                    let (w, _) = note_size(note.shape, block, &self.theme);
                     let Some(extent) = self.note_extent(note, w, last_message) else {
                         continue;
                     };
@@ -2867,7 +2874,7 @@ impl<'a> Context<'a> {
                     if a == b {
                         continue;
                     }
-                    let (w, _) = note_size(note.shape, block);
+                    let (w, _) = note_size(note.shape, block, &self.theme);
                     let packed: f64 = (a..=b)
                         .map(|s| {
                             let head = &self.heads[self.slots[s].index()];
@@ -2927,13 +2934,26 @@ impl<'a> Context<'a> {
             inline_fill.unwrap_or_else(|| (look.participant_bg(p.kind), look.participant_gradient(p.kind)));
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
-        if self.theme.shadowing {
+        if self.theme.draws_shadows() {
+            // The shadow of the shape, not of the room kept for it (an
+            // actor's room is below its figure only) nor of its margins.
+            let room_beside = if p.kind == puml_sema::model::ParticipantKind::Actor {
+                0.0
+            } else {
+                head.shadow_room
+            };
+            let (sx, sy, sw, sh) = head.participant_box(x, top).unwrap_or((
+                x - head.left,
+                top,
+                head.left + head.right - room_beside,
+                head.height - head.shadow_room,
+            ));
             rect(
                 out,
-                x - head.left + 3.0,
-                top + 3.0,
-                head.left + head.right,
-                head.height,
+                sx + 3.0,
+                sy + 3.0,
+                sw,
+                sh,
                 self.theme.round_corner,
                 paint(
                     Some(Color {
@@ -3637,14 +3657,17 @@ const HEXAGON_TIP: f64 = 10.0;
 /// below (its body drawn at whole pixels, see `shapes::note_shape`, but
 /// what follows placed below the exact height); other
 /// notes 10 px left and right, 5 px above and below.
-fn note_size(shape: NoteShape, block: &TextBlock) -> (f64, f64) {
+fn note_size(shape: NoteShape, block: &TextBlock, theme: &Theme) -> (f64, f64) {
     match shape {
         NoteShape::Hexagon => (block.width + 4.0 + 2.0 * HEXAGON_TIP, block.height + 8.0),
         // `rnote`: 4 px around the text.
         NoteShape::Rectangle => (block.width + 2.0 * RNOTE_PAD, block.height + 2.0 * RNOTE_PAD),
         // PlantUML lays a note out 21 px wider than its text (6 before, 15
         // after, the corner included); `draw_note` draws it in whole pixels.
-        _ => (block.width + 2.0 * NOTE_PAD_X + 1.0, block.height + 2.0 * NOTE_PAD_Y),
+        _ => (
+            block.width + 2.0 * NOTE_PAD_X + 1.0 + theme.note_text_inset + theme.shadow_room(),
+            block.height + 2.0 * NOTE_PAD_Y + theme.shadow_room(),
+        ),
     }
 }
 
@@ -3665,7 +3688,13 @@ fn draw_note(
         title: None,
         link: None,
     });
-    if theme.shadowing {
+    // A folded note's shape leaves its shadow's room free.
+    let (w, h) = if matches!(shape, NoteShape::Hexagon | NoteShape::Rectangle) {
+        (w, h)
+    } else {
+        (w - theme.shadow_room(), h - theme.shadow_room())
+    };
+    if theme.draws_shadows() {
         rect(
             out,
             x + 3.0,
@@ -3694,9 +3723,14 @@ fn draw_note(
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
         NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
-        _ => (x + 6.0, top + NOTE_PAD_Y),
+        _ => (x + 6.0 + theme.note_text_inset, top + NOTE_PAD_Y),
     };
-    block.draw(text_x, text_y, Align::Left, theme.note_font_color, out);
+    let align = if theme.note_text_centered {
+        Align::Center
+    } else {
+        Align::Left
+    };
+    block.draw(text_x, text_y, align, theme.note_font_color, out);
     out.push(Item::End);
 }
 
@@ -3717,7 +3751,7 @@ fn draw_note_centered(
     draw_note(out, shape, x, top, w, h, block, fill, theme);
     // PlantUML centers the note as laid out for its text (6 px before the
     // text, 15 after) in the wider box.
-    let dx = (w - note_size(shape, block).0) / 2.0;
+    let dx = (w - note_size(shape, block, theme).0) / 2.0;
     for item in &mut out[start..] {
         if matches!(item, Item::Text(_)) {
             shift_item(item, dx, 0.0);

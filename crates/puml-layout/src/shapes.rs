@@ -130,8 +130,22 @@ const BOUNDARY_HALF_WIDTH: f64 = 20.5;
 /// front one.
 const COLLECTIONS_OFFSET: f64 = 4.0;
 
-/// The narrowest actor column: the stick figure's arms and a margin.
+/// The narrowest actor column: the stick figure's arms and a margin, for
+/// the default 0.5 px stroke (`DEFAULT_LINE_THICKNESS`; PlantUML adds
+/// twice the stroke's thickness).
 const ACTOR_MIN_WIDTH: f64 = 27.0;
+/// How far a queue's shape reaches below its row: PlantUML starts the
+/// lifelines right under a queue but 1 px under every other head, so a
+/// queue stands 1 px lower than its neighbours (and a row of queues alone
+/// is 1 px shorter).
+const QUEUE_BELOW_ROW: f64 = 1.0;
+
+/// The room PlantUML keeps for a shadow (`skinparam shadowing true`, the
+/// materia themes): a participant or collections head, a note, is laid out
+/// this much wider and taller, its shape drawn at the top left of that
+/// room; an actor's head is this much taller (observed with probes of each
+/// element, shadowing on and off; the other kinds keep their size).
+pub(crate) const SHADOW_ROOM: f64 = 3.0;
 
 /// Room taken by a stereotype spot (circle and gap) before the name
 /// (PlantUML 1.2026.8: the name starts 28 px further right).
@@ -156,12 +170,16 @@ pub struct HeadMetrics {
     /// `skinparam minClassWidth`: the narrowest a participant box's name
     /// room is (the name stays at its padding from the left edge).
     pub min_text_width: f64,
-    /// Width of the head's outline (`actor { LineThickness }`): an actor's
-    /// figure grows with it.
+    /// Width of the head's outline (`actor { LineThickness }`, each kind's
+    /// own): an actor's figure grows with it and is offset by it, counted
+    /// in `height`, `left` and `right`.
     pub line_thickness: f64,
     /// `skinparam actorStyle awesome`: an actor is a big head over a
     /// rounded bust instead of a stick figure.
     pub awesome_actor: bool,
+    /// The room kept for a shadow (`SHADOW_ROOM` when shadowing), counted
+    /// in `height`, `left` and `right` for the kinds that keep it.
+    pub shadow_room: f64,
 }
 
 impl HeadMetrics {
@@ -199,7 +217,12 @@ impl HeadMetrics {
                     w / 2.0 + margin.right,
                 )
             }
-            ParticipantKind::Queue => (tw + 20.0, th + 10.0, (tw + 20.0) / 2.0, (tw + 20.0) / 2.0),
+            ParticipantKind::Queue => (
+                tw + 20.0,
+                th + 10.0 - QUEUE_BELOW_ROW,
+                (tw + 20.0) / 2.0,
+                (tw + 20.0) / 2.0,
+            ),
             ParticipantKind::Actor => {
                 // PlantUML's actor column: the name plus 6 px (the name sits
                 // 3 px left of the figure's axis), at least 27 px for the figure.
@@ -241,26 +264,61 @@ impl HeadMetrics {
             min_text_width: 0.0,
             line_thickness: DEFAULT_LINE_THICKNESS,
             awesome_actor: false,
+            shadow_room: 0.0,
         }
     }
 
+    /// Where a participant head's box is drawn (x, y, width, height) for
+    /// a lifeline at `cx` and a head from `top`; `None` for other kinds.
+    pub fn participant_box(&self, cx: f64, top: f64) -> Option<(f64, f64, f64, f64)> {
+        if self.kind != ParticipantKind::Participant {
+            return None;
+        }
+        let spot_w = if self.spot.is_some() { SPOT_WIDTH } else { 0.0 };
+        let (pad_y, pad_x) = self.padding;
+        let w = (self.label.width + spot_w).max(self.min_text_width) + 2.0 * pad_x;
+        let x = cx - self.shadow_room / 2.0 - w / 2.0;
+        Some((x, top + self.margin.top, w, self.label.height + 2.0 * pad_y))
+    }
+
+    /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
+    /// collections heads grow right and down, an actor's down (below its
+    /// figure); the other kinds keep their size.
+    pub fn with_shadow_room(mut self, room: f64) -> HeadMetrics {
+        match self.kind {
+            ParticipantKind::Participant | ParticipantKind::Collections => {
+                self.left += room / 2.0;
+                self.right += room / 2.0;
+                self.height += room;
+            }
+            ParticipantKind::Actor => self.height += room,
+            _ => return self,
+        }
+        self.shadow_room = room;
+        self
+    }
+
     /// The head drawn with outlines `thickness` wide and, for an actor,
-    /// in the awesome style if `awesome`. PlantUML 1.2026.8 (observed):
-    /// an actor's figure starts one thickness below the head's top and
-    /// its name two thicknesses below the stick figure's 0.5 px outline;
-    /// the awesome figure is 1 px taller and 54 px plus two thicknesses
-    /// wide. The other kinds keep their size.
+    /// in the awesome style if `awesome`. PlantUML 1.2026.8 (observed
+    /// with `actor { LineThickness }` from 0 to 30): an actor's figure
+    /// starts one thickness below the head's top and its name two
+    /// thicknesses below the stick figure's 0.5 px outline; the narrowest
+    /// stick-figure column is `26 + 2 × thickness`; the awesome figure is
+    /// 1 px taller and 54 px plus two thicknesses wide. The other kinds
+    /// keep their size.
     pub fn with_outline(mut self, thickness: f64, awesome: bool) -> HeadMetrics {
         self.line_thickness = thickness;
         if self.kind == ParticipantKind::Actor {
             self.awesome_actor = awesome;
             let grow = 2.0 * (thickness - DEFAULT_LINE_THICKNESS);
             self.height += grow + if awesome { 1.0 } else { 0.0 };
-            if awesome {
-                let half = self.left.max(AWESOME_HALF_WIDTH + thickness);
-                self.left = half;
-                self.right = half;
-            }
+            let half = if awesome {
+                self.left.max(AWESOME_HALF_WIDTH + thickness)
+            } else {
+                (self.label.width + ACTOR_NAME_EXTRA).max(ACTOR_MIN_WIDTH + grow) / 2.0
+            };
+            self.left = half;
+            self.right = half;
         }
         self
     }
@@ -314,6 +372,8 @@ pub fn draw_head(
     let outline = paint(None, body.stroke);
     match head.kind {
         ParticipantKind::Participant => {
+            // The box stands at the left of its shadow's room.
+            let cx = cx - head.shadow_room / 2.0;
             let spot_w = if head.spot.is_some() { SPOT_WIDTH } else { 0.0 };
             let (pad_y, pad_x) = head.padding;
             let w = (tw + spot_w).max(head.min_text_width) + 2.0 * pad_x;
@@ -351,7 +411,7 @@ pub fn draw_head(
             let top = top + head.margin.top;
             let w = tw + 2.0 * pad_x;
             let h = th + 2.0 * pad_y;
-            let x = cx - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
+            let x = cx - head.shadow_room / 2.0 - w / 2.0 - COLLECTIONS_OFFSET / 2.0;
             rect(out, x + COLLECTIONS_OFFSET, top, w, h, 0.0, body);
             rect(out, x, top + COLLECTIONS_OFFSET, w, h, 0.0, body);
             head.label.draw(
@@ -365,7 +425,10 @@ pub fn draw_head(
         ParticipantKind::Queue => {
             let w = tw + 20.0;
             let x = cx - w / 2.0;
-            let h = th + 10.0;
+            // 1 px taller than its head: at the top the shape reaches into
+            // the 1 px between the row and the lifelines, at the foot it
+            // stands on its row's top.
+            let h = head.height + QUEUE_BELOW_ROW;
             let mid = top + h / 2.0;
             PathBuilder::new()
                 .move_to(x + 5.0, top)
@@ -390,7 +453,8 @@ pub fn draw_head(
             let (figure_top, text_top) = if foot {
                 (top + th + t, top)
             } else {
-                (top + t, top + figure_height + 1.0)
+                // The shadow's room lies between the figure and the name.
+                (top + t, top + figure_height + 1.0 + head.shadow_room)
             };
             if head.awesome_actor {
                 draw_awesome_actor(out, cx, figure_top, body);

@@ -108,8 +108,11 @@ pub struct Theme {
     /// `participantFontName`, …): each kind's own, as in PlantUML.
     pub kind_font_size: [Option<f64>; 8],
     pub kind_font_family: [Option<FontFamily>; 8],
-    /// Per-kind outline widths (`actor { LineThickness 2 }`); `None` is
-    /// PlantUML's 0.5. An actor's figure grows with its outline.
+    /// Per-kind outline widths (`actor { LineThickness 2 }`; the actor's
+    /// also from `root`'s or `element`'s and `skinparam
+    /// actorBorderThickness`); `None` is PlantUML's 0.5. An actor's figure
+    /// grows with its outline: its head is `2 × thickness` taller and wider
+    /// than the strokes alone (observed for 0 to 30).
     pub kind_line_thickness: [Option<f64>; 8],
     /// `skinparam actorStyle awesome`: actors drawn as a head over a bust.
     pub awesome_actor: bool,
@@ -198,6 +201,13 @@ pub struct Theme {
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,
+    /// A note's lines centred on its widest (`note { HorizontalAlignment
+    /// center }`, `skinparam noteTextAlignment center`).
+    pub note_text_centered: bool,
+    /// Extra room left of a note's text: `skinparam noteTextAlignment
+    /// center` (black-knight's sheet has it) widens a note by 9 px, all
+    /// of it before the text (observed; the style property does not).
+    pub note_text_inset: f64,
 }
 
 impl Default for Theme {
@@ -293,6 +303,8 @@ impl Default for Theme {
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
+            note_text_centered: false,
+            note_text_inset: 0.0,
         }
     }
 }
@@ -382,6 +394,16 @@ impl TextElement {
             _ => &[],
         }
     }
+}
+
+/// How much wider `skinparam noteTextAlignment center` makes a note, all
+/// of it before the text (PlantUML 1.2026.8, observed).
+const NOTE_CENTERED_INSET: f64 = 9.0;
+
+/// An actor's line thickness, when it is one PlantUML draws (0 draws no
+/// stroke; past 100 the figure would dwarf any name).
+fn actor_thickness(number: Option<f64>) -> Option<f64> {
+    number.filter(|v| (0.0..=100.0).contains(v))
 }
 
 fn kind_index(kind: ParticipantKind) -> usize {
@@ -668,6 +690,21 @@ impl Theme {
         themed
     }
 
+    /// Whether shadows are drawn: `shadowing`, unless `style strictuml`
+    /// (PlantUML draws none then, and keeps no room for them).
+    pub fn draws_shadows(&self) -> bool {
+        self.shadowing && !self.strict_uml
+    }
+
+    /// The room PlantUML keeps around heads and notes for their shadows.
+    pub fn shadow_room(&self) -> f64 {
+        if self.draws_shadows() {
+            crate::shapes::SHADOW_ROOM
+        } else {
+            0.0
+        }
+    }
+
     pub fn participant_bg(&self, kind: ParticipantKind) -> Color {
         self.kind_bg[kind_index(kind)].unwrap_or(self.participant_bg)
     }
@@ -773,6 +810,7 @@ impl Theme {
             "arrowfontcolor" => set!(self.arrow_font_color, color),
             "arrowfontsize" => set!(self.arrow_font_size, size),
             "arrowthickness" => set!(self.arrow_thickness, number.filter(|v| (0.1..=20.0).contains(v))),
+            "actorborderthickness" => self.set_kind_line_thickness(kind_index(ParticipantKind::Actor), number),
             "notebackgroundcolor" => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -782,6 +820,11 @@ impl Theme {
             "notebordercolor" => set!(self.note_border, color),
             "notefontcolor" => set!(self.note_font_color, color),
             "notefontsize" => set!(self.note_font_size, size),
+            "notetextalignment" => {
+                let center = value.eq_ignore_ascii_case("center");
+                self.note_text_centered = center;
+                self.note_text_inset = if center { NOTE_CENTERED_INSET } else { 0.0 };
+            }
             "groupbordercolor" => {
                 set!(self.group_border, color);
                 set!(self.ref_border, color);
@@ -1095,6 +1138,10 @@ impl Theme {
                 }
             }
             ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
+            // Observed: a root or element line thickness reaches the actor.
+            ("root" | "element", "linethickness") => {
+                self.set_kind_line_thickness(kind_index(ParticipantKind::Actor), number)
+            }
             ("root", "fontname") => self.apply_skinparam("defaultfontname", value),
             // `element` also reaches every participant kind (observed).
             ("element", "fontname") => {
@@ -1215,6 +1262,7 @@ impl Theme {
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
             ("note", "maximumwidth") => self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width),
+            ("note", "horizontalalignment") => self.note_text_centered = value.eq_ignore_ascii_case("center"),
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
@@ -1307,7 +1355,12 @@ impl Theme {
     }
 
     fn set_kind_line_thickness(&mut self, kind: usize, width: Option<f64>) {
-        if let Some(w) = width.filter(|w| (0.0..=20.0).contains(w)) {
+        let width = if kind == kind_index(ParticipantKind::Actor) {
+            actor_thickness(width)
+        } else {
+            width.filter(|w| (0.0..=20.0).contains(w))
+        };
+        if let Some(w) = width {
             self.kind_line_thickness[kind] = Some(w);
         }
     }
@@ -1390,6 +1443,23 @@ mod tests {
         assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Sans);
         theme.apply_skinparam("sequenceGroupHeaderFontName", "serif");
         assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Serif);
+    }
+
+    #[test]
+    fn line_thickness_reaches_the_kinds_plantuml_gives_it() {
+        let mut theme = Theme::default();
+        theme.apply_style_rule("participant", "linethickness", "2");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Participant), 2.0);
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 0.5);
+        // A root or element thickness and actorBorderThickness reach the
+        // actor only (observed), up to 100 px; other kinds up to 20.
+        theme.apply_style_rule("root", "linethickness", "3");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 3.0);
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Queue), 0.5);
+        theme.apply_skinparam("actorBorderThickness", "30");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 30.0);
+        theme.apply_style_rule("queue", "linethickness", "30");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Queue), 0.5);
     }
 
     #[test]
