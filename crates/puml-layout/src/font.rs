@@ -1,6 +1,7 @@
-//! Text measurement with the embedded DejaVu fonts. Never the system's
-//! fonts: the same text measures the same on every machine, and the
-//! renderers load the very same bytes (see [`embedded_font_files`]).
+//! Text measurement with the embedded DejaVu fonts (Sans, Sans Mono and
+//! Serif: the faces PlantUML's Java measures with here). Never the
+//! system's fonts: the same text measures the same on every machine, and
+//! the renderers load the very same bytes (see [`embedded_font_files`]).
 
 use crate::scene::{Font, FontFamily};
 use std::sync::OnceLock;
@@ -21,7 +22,7 @@ pub trait TextMeasure {
 }
 
 /// The font files the renderers must load so that drawing matches measuring.
-pub fn embedded_font_files() -> [&'static [u8]; 6] {
+pub fn embedded_font_files() -> [&'static [u8]; 10] {
     [
         dejavu::sans::regular(),
         dejavu::sans::bold(),
@@ -29,17 +30,26 @@ pub fn embedded_font_files() -> [&'static [u8]; 6] {
         dejavu::sans::bold_oblique(),
         dejavu::sans_mono::regular(),
         dejavu::sans_mono::bold(),
+        dejavu::serif::regular(),
+        dejavu::serif::bold(),
+        dejavu::serif::italic(),
+        dejavu::serif::bold_italic(),
     ]
 }
 
 /// Family names of the embedded fonts, as written in SVG.
 pub const SANS_FAMILY: &str = "DejaVu Sans";
 pub const MONO_FAMILY: &str = "DejaVu Sans Mono";
+pub const SERIF_FAMILY: &str = "DejaVu Serif";
 
 struct FaceMetrics {
     face: ttf_parser::Face<'static>,
     units_per_em: f64,
     ascii: [f64; 128],
+    /// The face's own line box, as Java measures it (hhea): DejaVu Serif
+    /// Bold stands taller (1923/2048 em) than the other faces (1901/2048).
+    ascent_em: f64,
+    descent_em: f64,
 }
 
 impl FaceMetrics {
@@ -55,10 +65,14 @@ impl FaceMetrics {
                 .map_or(0.0, f64::from)
                 / units_per_em;
         }
+        let ascent_em = f64::from(face.ascender()) / units_per_em;
+        let descent_em = -f64::from(face.descender()) / units_per_em;
         Some(FaceMetrics {
             face,
             units_per_em,
             ascii,
+            ascent_em,
+            descent_em,
         })
     }
 
@@ -90,32 +104,52 @@ struct Faces {
     bold_italic: FaceMetrics,
     mono: FaceMetrics,
     mono_bold: FaceMetrics,
-    ascent_em: f64,
-    descent_em: f64,
+    serif: FaceMetrics,
+    serif_bold: FaceMetrics,
+    serif_italic: FaceMetrics,
+    serif_bold_italic: FaceMetrics,
+}
+
+impl Faces {
+    /// The face `font` is measured in. Sans Mono has no oblique faces
+    /// embedded: PlantUML's italic mono measures like the upright one.
+    fn of(&self, font: &Font) -> &FaceMetrics {
+        match (font.family, font.bold, font.italic) {
+            (FontFamily::Mono, false, _) => &self.mono,
+            (FontFamily::Mono, true, _) => &self.mono_bold,
+            (FontFamily::Sans, false, false) => &self.regular,
+            (FontFamily::Sans, true, false) => &self.bold,
+            (FontFamily::Sans, false, true) => &self.italic,
+            (FontFamily::Sans, true, true) => &self.bold_italic,
+            (FontFamily::Serif, false, false) => &self.serif,
+            (FontFamily::Serif, true, false) => &self.serif_bold,
+            (FontFamily::Serif, false, true) => &self.serif_italic,
+            (FontFamily::Serif, true, true) => &self.serif_bold_italic,
+        }
+    }
 }
 
 fn faces() -> Option<&'static Faces> {
     static FACES: OnceLock<Option<Faces>> = OnceLock::new();
     FACES
         .get_or_init(|| {
-            let regular = FaceMetrics::new(dejavu::sans::regular())?;
-            let ascent_em = f64::from(regular.face.ascender()) / regular.units_per_em;
-            let descent_em = -f64::from(regular.face.descender()) / regular.units_per_em;
             Some(Faces {
+                regular: FaceMetrics::new(dejavu::sans::regular())?,
                 bold: FaceMetrics::new(dejavu::sans::bold())?,
                 italic: FaceMetrics::new(dejavu::sans::oblique())?,
                 bold_italic: FaceMetrics::new(dejavu::sans::bold_oblique())?,
                 mono: FaceMetrics::new(dejavu::sans_mono::regular())?,
                 mono_bold: FaceMetrics::new(dejavu::sans_mono::bold())?,
-                regular,
-                ascent_em,
-                descent_em,
+                serif: FaceMetrics::new(dejavu::serif::regular())?,
+                serif_bold: FaceMetrics::new(dejavu::serif::bold())?,
+                serif_italic: FaceMetrics::new(dejavu::serif::italic())?,
+                serif_bold_italic: FaceMetrics::new(dejavu::serif::bold_italic())?,
             })
         })
         .as_ref()
 }
 
-/// Metrics of the embedded DejaVu Sans / Sans Mono faces.
+/// Metrics of the embedded DejaVu Sans / Sans Mono / Serif faces.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EmbeddedMetrics;
 
@@ -129,23 +163,16 @@ impl TextMeasure for EmbeddedMetrics {
         let Some(faces) = faces() else {
             return text.chars().count() as f64 * font.size * 0.6;
         };
-        let face = match (font.family, font.bold, font.italic) {
-            (FontFamily::Mono, false, _) => &faces.mono,
-            (FontFamily::Mono, true, _) => &faces.mono_bold,
-            (FontFamily::Sans, false, false) => &faces.regular,
-            (FontFamily::Sans, true, false) => &faces.bold,
-            (FontFamily::Sans, false, true) => &faces.italic,
-            (FontFamily::Sans, true, true) => &faces.bold_italic,
-        };
+        let face = faces.of(font);
         text.chars().map(|c| face.advance_em(c)).sum::<f64>() * font.size
     }
 
     fn ascent(&self, font: &Font) -> f64 {
-        faces().map_or(FALLBACK_ASCENT_EM, |f| f.ascent_em) * font.size
+        faces().map_or(FALLBACK_ASCENT_EM, |f| f.of(font).ascent_em) * font.size
     }
 
     fn descent(&self, font: &Font) -> f64 {
-        faces().map_or(FALLBACK_DESCENT_EM, |f| f.descent_em) * font.size
+        faces().map_or(FALLBACK_DESCENT_EM, |f| f.of(font).descent_em) * font.size
     }
 }
 
@@ -161,6 +188,30 @@ mod tests {
         let w = m.width("Bob Long Name", &Font::sans(14.0));
         assert!((w - 111.385).abs() / 111.385 < 0.01, "{w}");
         assert!((m.line_height(&Font::sans(14.0)) - 16.297).abs() < 0.01);
+    }
+
+    #[test]
+    fn serif_measures_like_plantuml() {
+        // PlantUML (Java, DejaVu Serif) with `defaultFontName serif`.
+        let m = EmbeddedMetrics;
+        let serif = |size| Font {
+            family: FontFamily::Serif,
+            ..Font::sans(size)
+        };
+        for (text, font, expected) in [
+            ("Alice Wide", serif(14.0), 75.756),
+            ("hello world mmm", serif(13.0), 115.102),
+            ("bold text", serif(13.0).bold(), 64.346),
+            ("italic text", serif(13.0).italic(), 62.334),
+        ] {
+            let w = m.width(text, &font);
+            assert!((w - expected).abs() < 0.01, "{text}: {w}");
+        }
+        // DejaVu Serif Bold stands taller: a line holding it has its
+        // baseline 0.139 px lower at 13 px (1923 against 1901 units).
+        let lower = m.ascent(&serif(13.0).bold()) - m.ascent(&serif(13.0));
+        assert!((lower - 0.1396).abs() < 0.001, "{lower}");
+        assert_eq!(m.ascent(&Font::sans(13.0).bold()), m.ascent(&Font::sans(13.0)));
     }
 
     #[test]

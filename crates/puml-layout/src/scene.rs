@@ -120,6 +120,7 @@ pub enum PathSegment {
 pub enum FontFamily {
     Sans,
     Mono,
+    Serif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -338,6 +339,7 @@ pub fn describe(scene: &Scene) -> String {
                 match t.font.family {
                     FontFamily::Sans => "sans",
                     FontFamily::Mono => "mono",
+                    FontFamily::Serif => "serif",
                 },
                 t.font.size,
                 if t.font.bold { " bold" } else { "" },

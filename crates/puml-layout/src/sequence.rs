@@ -16,7 +16,7 @@ use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Paint, PathSegment, Scene, Stroke, TextRun};
 use crate::shapes::{self, dashed, draw_head, line, paint, rect, stroke, HeadMetrics};
-use crate::theme::{MessageAlign, Spacing, Theme};
+use crate::theme::{MessageAlign, Spacing, TextElement, Theme};
 use crate::LayoutOptions;
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, HorizontalAlign, LineStyle, Message, Note, NotePosition, NoteShape,
@@ -205,15 +205,17 @@ struct BoxSpan {
 }
 
 fn message_font(theme: &Theme) -> Font {
-    theme.font(theme.arrow_font_size)
+    theme.font_of(TextElement::Message, theme.arrow_font_size)
 }
 
 fn box_title_font(theme: &Theme) -> Font {
-    theme.sized_font(theme.box_font_size, 13.0).bold()
+    theme
+        .sized_font_of(TextElement::BoxTitle, theme.box_font_size, 13.0)
+        .bold()
 }
 
 fn note_font(theme: &Theme) -> Font {
-    theme.font(theme.note_font_size)
+    theme.font_of(TextElement::Note, theme.note_font_size)
 }
 
 /// Where a message is drawn, decided once both passes agree.
@@ -346,7 +348,7 @@ impl<'a> Context<'a> {
                     _ => (theme.participant_padding, theme.participant_margin),
                 };
                 let mut head = HeadMetrics::with_box_room(p.kind, block, spot, padding, margin)
-                    .with_actor_thickness(theme.actor_thickness)
+                    .with_outline(theme.participant_line_thickness(p.kind), theme.awesome_actor)
                     .with_shadow_room(theme.shadow_room());
                 // `minClassWidth` widens a narrow participant box (PlantUML:
                 // 64 px for 50, the name still 7 px in from the left).
@@ -451,7 +453,18 @@ impl<'a> Context<'a> {
     }
 
     fn note_block(&self, text: &str) -> TextBlock {
-        creole::measure_lines(creole::parse_block(text), note_font(&self.theme), self.metrics)
+        let font = note_font(&self.theme);
+        match self.theme.note_max_width {
+            Some(max) => creole::split_words(
+                creole::measure_lines(
+                    creole::parse_block(&wrap_words(text, max, font, self.metrics)),
+                    font,
+                    self.metrics,
+                ),
+                self.metrics,
+            ),
+            None => creole::measure_lines(creole::parse_block(text), font, self.metrics),
+        }
     }
 
     /// Horizontal pass: lifeline x of every slot, plus the left/right edges.
@@ -1110,7 +1123,7 @@ impl<'a> Context<'a> {
         } else {
             0.0
         };
-        let deco_font = self.theme.font(10.0);
+        let deco_font = self.theme.font_of(TextElement::Header, 10.0);
         // The header does not size the canvas like the diagram does: a
         // right-aligned one overhangs the diagram's right edge into the page
         // margin without widening it (PlantUML: a boxed diagram's canvas is
@@ -1158,7 +1171,11 @@ impl<'a> Context<'a> {
         // The title is centered over the whole diagram once its width is known.
         let mut title_block = None;
         if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-            let block = creole::measure(title, self.theme.font(theme.title_font_size).bold(), self.metrics);
+            let block = creole::measure(
+                title,
+                self.theme.font_of(TextElement::Title, theme.title_font_size).bold(),
+                self.metrics,
+            );
             // The gaps above and below hold PlantUML's default title margin
             // and padding; a theme's or `<style>`'s replace them.
             let (room, default_room) = (theme.title_spacing.outer(), Spacing::DEFAULT_TITLE.outer());
@@ -1995,7 +2012,9 @@ impl<'a> Context<'a> {
                     };
                     let tab_h = creole::measure(
                         tab_text,
-                        self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+                        self.theme
+                            .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                            .bold(),
                         self.metrics,
                     )
                     .height;
@@ -2008,7 +2027,9 @@ impl<'a> Context<'a> {
                     let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
                         creole::measure(
                             c,
-                            self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                            self.theme
+                                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                .bold(),
                             self.metrics,
                         )
                         .height
@@ -2025,7 +2046,9 @@ impl<'a> Context<'a> {
                             Some(l) => {
                                 creole::measure(
                                     l,
-                                    self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                                    self.theme
+                                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                        .bold(),
                                     self.metrics,
                                 )
                                 .height
@@ -2054,14 +2077,19 @@ impl<'a> Context<'a> {
                 Event::Divider { text, spaced } => {
                     let block = creole::measure(
                         text,
-                        self.theme.sized_font(self.theme.separator_font_size, 13.0).bold(),
+                        self.theme
+                            .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
+                            .bold(),
                         self.metrics,
                     );
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
                     let top = y + 18.0;
                     let h = block.height + 8.0;
-                    let font = self.theme.sized_font(self.theme.separator_font_size, 13.0).bold();
+                    let font = self
+                        .theme
+                        .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
+                        .bold();
                     let padding = if *spaced && !creole::is_heading(text) {
                         self.metrics.width(" ", &font)
                     } else {
@@ -2085,7 +2113,8 @@ impl<'a> Context<'a> {
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(
                             text,
-                            self.theme.sized_font(self.theme.delay_font_size, 11.0),
+                            self.theme
+                                .sized_font_of(TextElement::Delay, self.theme.delay_font_size, 11.0),
                             self.metrics,
                         );
                         // PlantUML: the text's top 22 px below the row's start
@@ -2497,8 +2526,14 @@ impl<'a> Context<'a> {
             };
             let (above, below) = self.legend_margin_change();
             let padding = theme.legend_spacing.padding;
-            let block_w =
-                creole::measure(&legend.text, self.theme.font(14.0), self.metrics).width + padding.left + padding.right;
+            let block_w = creole::measure(
+                &legend.text,
+                self.theme.font_of(TextElement::Legend, 14.0),
+                self.metrics,
+            )
+            .width
+                + padding.left
+                + padding.right;
             let (left_inset, right_inset) = self.legend_insets();
             let (h, legend_items) = if block_w + 2.0 * left_inset > right - left {
                 // Wider than the diagram: PlantUML draws it 7 px in from the
@@ -2537,7 +2572,11 @@ impl<'a> Context<'a> {
             after_caption = true;
         }
         if let Some(footer) = &self.diagram.footer {
-            let block = creole::measure(&footer.text, self.theme.font(10.0), self.metrics);
+            let block = creole::measure(
+                &footer.text,
+                self.theme.font_of(TextElement::Footer, 10.0),
+                self.metrics,
+            );
             let room = theme.footer_spacing.outer();
             let x = match footer.align.or(theme.footer_align).unwrap_or(HorizontalAlign::Center) {
                 // PlantUML: at the page margin, 5 px from the canvas' edge.
@@ -2929,7 +2968,7 @@ impl<'a> Context<'a> {
         }
         let body = Paint {
             fill: Some(fill),
-            stroke: Some(stroke(border, 0.5)),
+            stroke: Some(stroke(border, head.line_thickness)),
             gradient,
         };
         draw_head(out, head, x, top, foot, body, text_color, &self.theme);
@@ -3121,7 +3160,9 @@ impl<'a> Context<'a> {
         let cond_w = |c: &str| {
             creole::measure(
                 &format!("[{c}]"),
-                self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                self.theme
+                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                    .bold(),
                 self.metrics,
             )
             .width
@@ -3138,7 +3179,9 @@ impl<'a> Context<'a> {
         };
         creole::measure(
             &tab_text,
-            self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                .bold(),
             self.metrics,
         )
         .width
@@ -3148,14 +3191,15 @@ impl<'a> Context<'a> {
     /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
     /// says otherwise.
     fn ref_text_font(&self) -> Font {
-        self.theme.sized_font(self.theme.reference_font_size, 12.0)
+        self.theme
+            .sized_font_of(TextElement::RefText, self.theme.reference_font_size, 12.0)
     }
 
     /// A `ref`'s tab font: bold, 13 px unless `referenceHeader { FontSize }`
     /// says otherwise.
     fn ref_tab_font(&self) -> Font {
         self.theme
-            .sized_font(self.theme.reference_header_font_size, 13.0)
+            .sized_font_of(TextElement::RefTab, self.theme.reference_header_font_size, 13.0)
             .bold()
     }
 
@@ -3163,7 +3207,9 @@ impl<'a> Context<'a> {
     fn else_label_width(&self, label: &str) -> f64 {
         creole::measure(
             &format!("[{label}]"),
-            self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                .bold(),
             self.metrics,
         )
         .width
@@ -3191,13 +3237,17 @@ impl<'a> Context<'a> {
         .filter(|c| !c.trim().is_empty());
         let tab_block = creole::measure(
             &tab_text,
-            self.theme.sized_font(self.theme.group_header_font_size, 13.0).bold(),
+            self.theme
+                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
+                .bold(),
             self.metrics,
         );
         let cond_block = condition.map(|c| {
             creole::measure(
                 &format!("[{c}]"),
-                self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                self.theme
+                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                    .bold(),
                 self.metrics,
             )
         });
@@ -3289,7 +3339,9 @@ impl<'a> Context<'a> {
             if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
                 let block = creole::measure(
                     &format!("[{l}]"),
-                    self.theme.sized_font(self.theme.group_font_size, 11.0).bold(),
+                    self.theme
+                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                        .bold(),
                     self.metrics,
                 );
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
@@ -3328,7 +3380,11 @@ impl<'a> Context<'a> {
         top: f64,
     ) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
-        let block = creole::measure(&legend.text, self.theme.font(14.0), self.metrics);
+        let block = creole::measure(
+            &legend.text,
+            self.theme.font_of(TextElement::Legend, 14.0),
+            self.metrics,
+        );
         let padding = self.theme.legend_spacing.padding;
         let w = block.width + padding.left + padding.right;
         let h = block.height + padding.top + padding.bottom;

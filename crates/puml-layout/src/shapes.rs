@@ -131,11 +131,9 @@ const BOUNDARY_HALF_WIDTH: f64 = 20.5;
 const COLLECTIONS_OFFSET: f64 = 4.0;
 
 /// The narrowest actor column: the stick figure's arms and a margin, for
-/// the default 0.5 px stroke (PlantUML adds twice the stroke's thickness).
+/// the default 0.5 px stroke (`DEFAULT_LINE_THICKNESS`; PlantUML adds
+/// twice the stroke's thickness).
 const ACTOR_MIN_WIDTH: f64 = 27.0;
-/// The stick figure's default stroke, which `ACTOR_MIN_WIDTH` and the
-/// actor's height are measured with.
-const ACTOR_DEFAULT_THICKNESS: f64 = 0.5;
 /// How far a queue's shape reaches below its row: PlantUML starts the
 /// lifelines right under a queue but 1 px under every other head, so a
 /// queue stands 1 px lower than its neighbours (and a row of queues alone
@@ -172,9 +170,13 @@ pub struct HeadMetrics {
     /// `skinparam minClassWidth`: the narrowest a participant box's name
     /// room is (the name stays at its padding from the left edge).
     pub min_text_width: f64,
-    /// The actor's stroke (the kind `Actor` only): it offsets the figure
-    /// and is counted in `height`, `left` and `right`.
-    pub actor_thickness: f64,
+    /// Width of the head's outline (`actor { LineThickness }`, each kind's
+    /// own): an actor's figure grows with it and is offset by it, counted
+    /// in `height`, `left` and `right`.
+    pub line_thickness: f64,
+    /// `skinparam actorStyle awesome`: an actor is a big head over a
+    /// rounded bust instead of a stick figure.
+    pub awesome_actor: bool,
     /// The room kept for a shadow (`SHADOW_ROOM` when shadowing), counted
     /// in `height`, `left` and `right` for the kinds that keep it.
     pub shadow_room: f64,
@@ -260,7 +262,8 @@ impl HeadMetrics {
             margin,
             padding,
             min_text_width: 0.0,
-            actor_thickness: ACTOR_DEFAULT_THICKNESS,
+            line_thickness: DEFAULT_LINE_THICKNESS,
+            awesome_actor: false,
             shadow_room: 0.0,
         }
     }
@@ -295,23 +298,60 @@ impl HeadMetrics {
         self
     }
 
-    /// An actor head drawn with a `thickness` px stroke: PlantUML's figure
-    /// grows by the stroke on every side beyond the default's (observed
-    /// with `actor { LineThickness }` from 0 to 30: the name moves down
-    /// `2 × thickness - 1` px, the narrowest column is `26 + 2 × thickness`).
-    /// Other kinds are left as they are.
-    pub fn with_actor_thickness(mut self, thickness: f64) -> HeadMetrics {
-        if self.kind != ParticipantKind::Actor {
-            return self;
+    /// The head drawn with outlines `thickness` wide and, for an actor,
+    /// in the awesome style if `awesome`. PlantUML 1.2026.8 (observed
+    /// with `actor { LineThickness }` from 0 to 30): an actor's figure
+    /// starts one thickness below the head's top and its name two
+    /// thicknesses below the stick figure's 0.5 px outline; the narrowest
+    /// stick-figure column is `26 + 2 × thickness`; the awesome figure is
+    /// 1 px taller and 54 px plus two thicknesses wide. The other kinds
+    /// keep their size.
+    pub fn with_outline(mut self, thickness: f64, awesome: bool) -> HeadMetrics {
+        self.line_thickness = thickness;
+        if self.kind == ParticipantKind::Actor {
+            self.awesome_actor = awesome;
+            let grow = 2.0 * (thickness - DEFAULT_LINE_THICKNESS);
+            self.height += grow + if awesome { 1.0 } else { 0.0 };
+            let half = if awesome {
+                self.left.max(AWESOME_HALF_WIDTH + thickness)
+            } else {
+                (self.label.width + ACTOR_NAME_EXTRA).max(ACTOR_MIN_WIDTH + grow) / 2.0
+            };
+            self.left = half;
+            self.right = half;
         }
-        let grow = 2.0 * (thickness - ACTOR_DEFAULT_THICKNESS);
-        self.height += grow;
-        let w = (self.label.width + ACTOR_NAME_EXTRA).max(ACTOR_MIN_WIDTH + grow);
-        self.left = w / 2.0;
-        self.right = w / 2.0;
-        self.actor_thickness = thickness;
         self
     }
+}
+
+/// PlantUML's outline width of participant heads.
+pub const DEFAULT_LINE_THICKNESS: f64 = 0.5;
+/// Half the width of the awesome actor's bust.
+const AWESOME_HALF_WIDTH: f64 = 27.0;
+/// Radius of the awesome actor's head.
+const AWESOME_HEAD_RADIUS: f64 = 16.0;
+
+/// The awesome actor: a 16 px head over a rounded bust 54 px wide, its
+/// shape as PlantUML 1.2026.8 draws it (observed), filled like the head.
+fn draw_awesome_actor(out: &mut Vec<Item>, cx: f64, figure_top: f64, body: Paint) {
+    let r = AWESOME_HEAD_RADIUS;
+    let cy = figure_top + r;
+    ellipse(out, cx, cy, r, r, body);
+    // Offsets from the head's centre, clockwise from the neck.
+    let (x, y) = (cx, cy);
+    let w = AWESOME_HALF_WIDTH;
+    PathBuilder::new()
+        .move_to(x, y + 20.0)
+        .cubic_to(x + 4.0, y + 20.0, x + 7.0, y + 20.0, x + 11.0, y + 16.0)
+        .cubic_to(x + 19.0, y + 16.0, x + w, y + 24.0, x + w, y + 32.0)
+        .line_to(x + w, y + 36.0)
+        .cubic_to(x + w, y + 40.0, x + 23.0, y + 44.0, x + 19.0, y + 44.0)
+        .line_to(x - 19.0, y + 44.0)
+        .cubic_to(x - 23.0, y + 44.0, x - w, y + 40.0, x - w, y + 36.0)
+        .line_to(x - w, y + 32.0)
+        .cubic_to(x - w, y + 24.0, x - 19.0, y + 16.0, x - 11.0, y + 16.0)
+        .cubic_to(x - 7.0, y + 20.0, x - 4.0, y + 20.0, x, y + 20.0)
+        .push(out, body);
 }
 
 /// Draws a head with its lifeline at `cx`, occupying `top..top + head.height`.
@@ -408,33 +448,31 @@ pub fn draw_head(
             head.label.draw(x + 5.0, top + 5.0, Align::Center, text_color, out);
         }
         ParticipantKind::Actor => {
-            // The figure stands its stroke's thickness in from the head's
-            // edge, the name below it (above it at the foot).
-            let t = head.actor_thickness;
+            let t = head.line_thickness;
+            let figure_height = 59.0 + 2.0 * (t - DEFAULT_LINE_THICKNESS) + if head.awesome_actor { 1.0 } else { 0.0 };
             let (figure_top, text_top) = if foot {
                 (top + th + t, top)
             } else {
                 // The shadow's room lies between the figure and the name.
-                (top + t, top + 59.0 + 2.0 * t + head.shadow_room)
+                (top + t, top + figure_height + 1.0 + head.shadow_room)
             };
-            let body = Paint {
-                stroke: body.stroke.map(|s| Stroke { width: t, ..s }),
-                ..body
-            };
-            let outline = paint(None, body.stroke);
-            let cy = figure_top + 8.0;
-            ellipse(out, cx, cy, 8.0, 8.0, body);
-            let neck = cy + 8.0;
-            PathBuilder::new()
-                .move_to(cx, neck)
-                .line_to(cx, neck + 27.0)
-                .move_to(cx - 13.0, neck + 8.0)
-                .line_to(cx + 13.0, neck + 8.0)
-                .move_to(cx, neck + 27.0)
-                .line_to(cx - 13.0, neck + 42.0)
-                .move_to(cx, neck + 27.0)
-                .line_to(cx + 13.0, neck + 42.0)
-                .push(out, outline);
+            if head.awesome_actor {
+                draw_awesome_actor(out, cx, figure_top, body);
+            } else {
+                let cy = figure_top + 8.0;
+                ellipse(out, cx, cy, 8.0, 8.0, body);
+                let neck = cy + 8.0;
+                PathBuilder::new()
+                    .move_to(cx, neck)
+                    .line_to(cx, neck + 27.0)
+                    .move_to(cx - 13.0, neck + 8.0)
+                    .line_to(cx + 13.0, neck + 8.0)
+                    .move_to(cx, neck + 27.0)
+                    .line_to(cx - 13.0, neck + 42.0)
+                    .move_to(cx, neck + 27.0)
+                    .line_to(cx + 13.0, neck + 42.0)
+                    .push(out, outline);
+            }
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
                 text_top,

@@ -118,6 +118,14 @@ pub struct Theme {
     /// `participantFontName`, …): each kind's own, as in PlantUML.
     pub kind_font_size: [Option<f64>; 8],
     pub kind_font_family: [Option<FontFamily>; 8],
+    /// Per-kind outline widths (`actor { LineThickness 2 }`; the actor's
+    /// also from `root`'s or `element`'s and `skinparam
+    /// actorBorderThickness`); `None` is PlantUML's 0.5. An actor's figure
+    /// grows with its outline: its head is `2 × thickness` taller and wider
+    /// than the strokes alone (observed for 0 to 30).
+    pub kind_line_thickness: [Option<f64>; 8],
+    /// `skinparam actorStyle awesome`: actors drawn as a head over a bust.
+    pub awesome_actor: bool,
     /// `<style>` rules for stereotypes (`.name { … }`), applied to elements
     /// carrying that stereotype, over every element rule.
     pub stereotype_rules: Vec<StyleRule>,
@@ -143,6 +151,9 @@ pub struct Theme {
     /// `skinparam minClassWidth`: the narrowest name room of a participant box.
     pub min_class_width: f64,
     pub max_message_size: Option<f64>,
+    /// `note { MaximumWidth }`: notes wrap at this width and, like a
+    /// wrapped message, are drawn word by word (PlantUML 1.2026.8).
+    pub note_max_width: Option<f64>,
     pub box_padding: f64,
     /// Room between a participant box and its name, (vertical,
     /// horizontal) (`participant { Padding }`: one value or CSS's two).
@@ -190,16 +201,16 @@ pub struct Theme {
     /// and below the legend's frame, the padding between it and the text.
     pub legend_spacing: Spacing,
 
-    /// `skinparam defaultFontName`: a monospaced name gives the mono face.
+    /// `skinparam defaultFontName`: a monospaced name gives the mono face,
+    /// a serif one the serif face (see [`family_of`]).
     pub font_family: FontFamily,
+    /// Each element's own face (`title { FontName … }`, `skinparam
+    /// titleFontName …`), indexed by [`TextElement`]; `None` takes
+    /// [`Theme::font_family`].
+    pub element_font_family: [Option<FontFamily>; TextElement::COUNT],
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,
-    /// The stick figure's stroke (`actor { LineThickness }`, `root`'s or
-    /// `element`'s, `skinparam actorBorderThickness`; 0.5 by default). It
-    /// sizes the figure too: PlantUML's actor head is `2 × thickness`
-    /// taller and wider than the strokes alone (observed for 0 to 30).
-    pub actor_thickness: f64,
     /// A note's lines centred on its widest (`note { HorizontalAlignment
     /// center }`, `skinparam noteTextAlignment center`).
     pub note_text_centered: bool,
@@ -255,6 +266,8 @@ impl Default for Theme {
             kind_font_color: [None; 8],
             kind_font_size: [None; 8],
             kind_font_family: [None; 8],
+            kind_line_thickness: [None; 8],
+            awesome_actor: false,
             stereotype_rules: Vec::new(),
             divider_border: Color::BLACK,
             box_bg: Color::hex(0xDDDDDD),
@@ -273,6 +286,7 @@ impl Default for Theme {
             default_text_center: false,
             min_class_width: 0.0,
             max_message_size: None,
+            note_max_width: None,
             box_padding: 0.0,
             participant_padding: (7.0, 7.0),
             default_font_size: None,
@@ -295,10 +309,10 @@ impl Default for Theme {
             legend_spacing: Spacing::DEFAULT_LEGEND,
 
             font_family: FontFamily::Sans,
+            element_font_family: [None; TextElement::COUNT],
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
-            actor_thickness: 0.5,
             note_text_centered: false,
             note_text_inset: 0.0,
         }
@@ -307,16 +321,88 @@ impl Default for Theme {
 
 /// The face a font name is measured in: PlantUML's Java finds neither
 /// Courier nor Impact here and falls back by kind, a monospaced name to
-/// DejaVu Sans Mono, any other to DejaVu Sans.
-fn family_of(name: &str) -> FontFamily {
-    let name = name.to_ascii_lowercase();
-    if ["mono", "courier", "consolas", "menlo"]
+/// DejaVu Sans Mono, any other to DejaVu Sans. Serif is only what Java
+/// resolves to DejaVu Serif (observed with PlantUML 1.2026.8): its logical
+/// `serif` family, its old alias `TimesRoman` and `DejaVu Serif` itself,
+/// in any case, with a trailing word such as `Bold` or `Condensed`
+/// (measured as plain DejaVu Serif, whose condensed faces puml does not
+/// embed). Times, Georgia and every other serif name Java does not have
+/// fall back to DejaVu Sans.
+pub fn family_of(name: &str) -> FontFamily {
+    let name = name.trim().to_ascii_lowercase();
+    // `DialogInput` is Java's logical monospaced font (observed).
+    if ["mono", "courier", "consolas", "menlo", "dialoginput"]
         .iter()
         .any(|m| name.contains(m))
     {
         FontFamily::Mono
+    } else if ["serif", "timesroman", "dejavu serif"]
+        .iter()
+        .any(|s| name == *s || name.strip_prefix(s).is_some_and(|rest| rest.starts_with(' ')))
+    {
+        FontFamily::Serif
     } else {
         FontFamily::Sans
+    }
+}
+
+/// Texts whose face a `<style>` rule or skinparam sets on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextElement {
+    Title,
+    Header,
+    Footer,
+    BoxTitle,
+    Message,
+    Note,
+    /// A group's condition and its `else` labels (`group` style).
+    GroupCondition,
+    /// The tab of a group (`alt`, `loop`, …; `groupHeader` style).
+    GroupTab,
+    Separator,
+    RefText,
+    RefTab,
+    Delay,
+    Legend,
+}
+
+impl TextElement {
+    pub const COUNT: usize = 13;
+
+    /// The elements a `<style>` selector's `FontName` reaches, as observed
+    /// with PlantUML 1.2026.8: `header` also reaches the group and ref
+    /// tabs (`groupHeader`, `referenceHeader`), `document` only the page's
+    /// decorations, `element` everything else.
+    fn of_selector(selector: &str) -> &'static [TextElement] {
+        use TextElement::*;
+        match selector {
+            "title" => &[Title],
+            "header" => &[Header, GroupTab, RefTab],
+            "footer" => &[Footer],
+            "box" => &[BoxTitle],
+            "arrow" => &[Message],
+            "note" => &[Note],
+            "group" => &[GroupCondition],
+            "groupheader" => &[GroupTab],
+            "separator" => &[Separator],
+            "reference" => &[RefText],
+            "referenceheader" => &[RefTab],
+            "delay" => &[Delay],
+            "legend" => &[Legend],
+            "document" => &[Title, Header, Footer, Legend],
+            "element" => &[
+                BoxTitle,
+                Message,
+                Note,
+                GroupCondition,
+                GroupTab,
+                Separator,
+                RefText,
+                RefTab,
+                Delay,
+            ],
+            _ => &[],
+        }
     }
 }
 
@@ -352,6 +438,25 @@ impl Theme {
         Font {
             family: self.font_family,
             ..Font::sans(size)
+        }
+    }
+
+    /// A regular font of `element`'s own face, else the diagram's.
+    pub fn font_of(&self, element: TextElement, size: f64) -> Font {
+        Font {
+            family: self.element_font_family[element as usize].unwrap_or(self.font_family),
+            ..Font::sans(size)
+        }
+    }
+
+    /// [`Theme::sized_font`] in `element`'s own face.
+    pub fn sized_font_of(&self, element: TextElement, own: Option<f64>, default: f64) -> Font {
+        self.font_of(element, own.or(self.default_font_size).unwrap_or(default))
+    }
+
+    fn set_element_family(&mut self, elements: &[TextElement], name: &str) {
+        for element in elements {
+            self.element_font_family[*element as usize] = Some(family_of(name));
         }
     }
 
@@ -628,6 +733,7 @@ impl Theme {
     /// without the `sequence` prefix). Unknown keys and bad values are ignored.
     pub fn apply_skinparam(&mut self, key: &str, value: &str) {
         let key = key.to_ascii_lowercase();
+        let prefixed = key.starts_with("sequence");
         let key = key.strip_prefix("sequence").unwrap_or(&key);
         let value = value.trim();
         let color = parse_color(value);
@@ -712,7 +818,7 @@ impl Theme {
             "arrowfontcolor" => set!(self.arrow_font_color, color),
             "arrowfontsize" => set!(self.arrow_font_size, size),
             "arrowthickness" => set!(self.arrow_thickness, number.filter(|v| (0.1..=20.0).contains(v))),
-            "actorborderthickness" => set!(self.actor_thickness, actor_thickness(number)),
+            "actorborderthickness" => self.set_kind_line_thickness(kind_index(ParticipantKind::Actor), number),
             "notebackgroundcolor" => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -778,10 +884,27 @@ impl Theme {
             "participantpadding" => {}
             "defaultfontname" => {
                 // Every name after it takes this face, whatever face a
-                // theme gave each participant kind before.
+                // theme gave each participant kind or element before.
                 self.font_family = family_of(value);
                 self.kind_font_family = [None; 8];
+                self.element_font_family = [None; TextElement::COUNT];
             }
+            // Each element's face, under the names PlantUML 1.2026.8 obeys
+            // (observed: `groupHeaderFontName` and `referenceFontName` do
+            // nothing without the `sequence` prefix, nor `boxFontName` at all).
+            "titlefontname" => self.set_element_family(&[TextElement::Title], value),
+            "headerfontname" => self.set_element_family(&[TextElement::Header], value),
+            "footerfontname" => self.set_element_family(&[TextElement::Footer], value),
+            "arrowfontname" => self.set_element_family(&[TextElement::Message], value),
+            "notefontname" => self.set_element_family(&[TextElement::Note], value),
+            "legendfontname" => self.set_element_family(&[TextElement::Legend], value),
+            "dividerfontname" => self.set_element_family(&[TextElement::Separator], value),
+            "delayfontname" => self.set_element_family(&[TextElement::Delay], value),
+            "groupheaderfontname" if prefixed => self.set_element_family(&[TextElement::GroupTab], value),
+            "referencefontname" if prefixed => {
+                self.set_element_family(&[TextElement::RefText, TextElement::RefTab], value)
+            }
+            "actorstyle" => self.awesome_actor = value.eq_ignore_ascii_case("awesome"),
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
@@ -1001,7 +1124,7 @@ impl Theme {
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                 "fontname" => self.kind_font_family[i] = Some(family_of(value)),
-                "linethickness" if element == "actor" => set!(self.actor_thickness, actor_thickness(number)),
+                "linethickness" => self.set_kind_line_thickness(i, number),
                 _ => {}
             }
             return;
@@ -1024,8 +1147,22 @@ impl Theme {
             }
             ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
             // Observed: a root or element line thickness reaches the actor.
-            ("root" | "element", "linethickness") => set!(self.actor_thickness, actor_thickness(number)),
-            ("root" | "element" | "document", "fontname") => self.apply_skinparam("defaultfontname", value),
+            ("root" | "element", "linethickness") => {
+                self.set_kind_line_thickness(kind_index(ParticipantKind::Actor), number)
+            }
+            ("root", "fontname") => self.apply_skinparam("defaultfontname", value),
+            // `element` also reaches every participant kind (observed).
+            ("element", "fontname") => {
+                self.kind_font_family = [Some(family_of(value)); 8];
+                self.set_element_family(TextElement::of_selector(element), value);
+            }
+            ("participant", "linethickness") => {
+                self.set_kind_line_thickness(kind_index(ParticipantKind::Participant), number)
+            }
+            ("participant", "fontname") => {
+                self.kind_font_family[kind_index(ParticipantKind::Participant)] = Some(family_of(value))
+            }
+            (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => set!(self.background, color),
             ("element", "backgroundcolor") => {
                 if let Some(c) = color {
@@ -1132,6 +1269,7 @@ impl Theme {
             ("note", "linecolor") => set!(self.note_border, color),
             ("note", "fontcolor") => set!(self.note_font_color, color),
             ("note", "fontsize") => set!(self.note_font_size, size),
+            ("note", "maximumwidth") => self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width),
             ("note", "horizontalalignment") => self.note_text_centered = value.eq_ignore_ascii_case("center"),
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
@@ -1224,6 +1362,22 @@ impl Theme {
         }
     }
 
+    fn set_kind_line_thickness(&mut self, kind: usize, width: Option<f64>) {
+        let width = if kind == kind_index(ParticipantKind::Actor) {
+            actor_thickness(width)
+        } else {
+            width.filter(|w| (0.0..=20.0).contains(w))
+        };
+        if let Some(w) = width {
+            self.kind_line_thickness[kind] = Some(w);
+        }
+    }
+
+    /// The outline width of a participant head of `kind`.
+    pub fn participant_line_thickness(&self, kind: ParticipantKind) -> f64 {
+        self.kind_line_thickness[kind_index(kind)].unwrap_or(crate::shapes::DEFAULT_LINE_THICKNESS)
+    }
+
     /// The font colour of a participant's name.
     pub fn participant_font_color(&self, kind: ParticipantKind) -> Color {
         self.kind_font_color[kind_index(kind)].unwrap_or(self.participant_font_color)
@@ -1233,6 +1387,88 @@ impl Theme {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn font_names_select_the_face_java_falls_back_to() {
+        // Observed with PlantUML 1.2026.8 on a machine with only DejaVu.
+        for name in [
+            "serif",
+            "Serif",
+            "SERIF",
+            "TimesRoman",
+            "DejaVu Serif",
+            "Dejavu Serif",
+            "dejavu serif",
+            "Serif Bold",
+        ] {
+            assert_eq!(family_of(name), FontFamily::Serif, "{name}");
+        }
+        for name in ["Courier", "Monospaced", "DejaVu Sans Mono", "DialogInput"] {
+            assert_eq!(family_of(name), FontFamily::Mono, "{name}");
+        }
+        for name in [
+            "Times",
+            "Times New Roman",
+            "Georgia",
+            "Liberation Serif",
+            "DejaVuSerif",
+            "sans-serif",
+            "SansSerif",
+            "VL Gothic",
+            "Verdana",
+            "DejaVu Serif, serif",
+        ] {
+            assert_eq!(family_of(name), FontFamily::Sans, "{name}");
+        }
+    }
+
+    #[test]
+    fn style_font_names_reach_the_elements_plantuml_gives_them() {
+        let mut theme = Theme::default();
+        theme.apply_style_rule("header", "fontname", "serif");
+        for element in [TextElement::Header, TextElement::GroupTab, TextElement::RefTab] {
+            assert_eq!(theme.font_of(element, 10.0).family, FontFamily::Serif);
+        }
+        assert_eq!(theme.font_of(TextElement::Title, 10.0).family, FontFamily::Sans);
+        theme.apply_style_rule("document", "fontname", "Courier");
+        assert_eq!(theme.font_of(TextElement::Legend, 10.0).family, FontFamily::Mono);
+        assert_eq!(theme.font_of(TextElement::Message, 10.0).family, FontFamily::Sans);
+        theme.apply_style_rule("element", "fontname", "serif");
+        assert_eq!(theme.font_of(TextElement::Message, 10.0).family, FontFamily::Serif);
+        assert_eq!(
+            theme.participant_head_font(ParticipantKind::Actor).family,
+            FontFamily::Serif
+        );
+        // A later defaultFontName replaces every element's face.
+        theme.apply_skinparam("defaultFontName", "Arial");
+        assert_eq!(theme.font_of(TextElement::Header, 10.0).family, FontFamily::Sans);
+        assert_eq!(
+            theme.participant_head_font(ParticipantKind::Actor).family,
+            FontFamily::Sans
+        );
+        // Without the `sequence` prefix PlantUML ignores these two.
+        theme.apply_skinparam("groupHeaderFontName", "serif");
+        assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Sans);
+        theme.apply_skinparam("sequenceGroupHeaderFontName", "serif");
+        assert_eq!(theme.font_of(TextElement::GroupTab, 10.0).family, FontFamily::Serif);
+    }
+
+    #[test]
+    fn line_thickness_reaches_the_kinds_plantuml_gives_it() {
+        let mut theme = Theme::default();
+        theme.apply_style_rule("participant", "linethickness", "2");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Participant), 2.0);
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 0.5);
+        // A root or element thickness and actorBorderThickness reach the
+        // actor only (observed), up to 100 px; other kinds up to 20.
+        theme.apply_style_rule("root", "linethickness", "3");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 3.0);
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Queue), 0.5);
+        theme.apply_skinparam("actorBorderThickness", "30");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Actor), 30.0);
+        theme.apply_style_rule("queue", "linethickness", "30");
+        assert_eq!(theme.participant_line_thickness(ParticipantKind::Queue), 0.5);
+    }
 
     #[test]
     fn every_named_theme_exists() {

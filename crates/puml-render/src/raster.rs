@@ -26,7 +26,7 @@ fn fontdb() -> Arc<usvg::fontdb::Database> {
         }
         db.set_sans_serif_family(puml_layout::font::SANS_FAMILY);
         db.set_monospace_family(puml_layout::font::MONO_FAMILY);
-        db.set_serif_family(puml_layout::font::SANS_FAMILY);
+        db.set_serif_family(puml_layout::font::SERIF_FAMILY);
         Arc::new(db)
     })
     .clone()
@@ -158,4 +158,32 @@ pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
         svg2pdf::PageOptions::default(),
     )
     .map_err(|e| RenderError::Encode(format!("PDF conversion failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// PNG and PDF draw a serif text with the face it was measured in.
+    #[test]
+    fn font_database_resolves_each_family_to_the_measured_face() {
+        use usvg::fontdb::{Family, Query};
+        let db = fontdb();
+        for (family, expected) in [
+            (Family::Serif, puml_layout::font::SERIF_FAMILY),
+            (
+                Family::Name(puml_layout::font::SERIF_FAMILY),
+                puml_layout::font::SERIF_FAMILY,
+            ),
+            (Family::SansSerif, puml_layout::font::SANS_FAMILY),
+            (Family::Monospace, puml_layout::font::MONO_FAMILY),
+        ] {
+            let id = db.query(&Query {
+                families: &[family],
+                ..Query::default()
+            });
+            let name = id.and_then(|id| db.face(id)).map(|face| face.families[0].0.clone());
+            assert_eq!(name.as_deref(), Some(expected));
+        }
+    }
 }

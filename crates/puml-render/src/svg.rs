@@ -371,8 +371,12 @@ fn text(out: &mut SvgOut, run: &TextRun) {
     push_attr(out, "y", run.y);
     push_attr(out, "font-size", run.font.size);
     fill_attrs(out, Some(run.color));
-    if run.font.family == FontFamily::Mono {
-        out.push_str(" font-family=\"DejaVu Sans Mono, monospace\"");
+    // The face the text was measured in, then its generic kind; sans is
+    // the document's default and needs no attribute.
+    match run.font.family {
+        FontFamily::Sans => {}
+        FontFamily::Mono => out.push_str(" font-family=\"DejaVu Sans Mono, monospace\""),
+        FontFamily::Serif => out.push_str(" font-family=\"DejaVu Serif, serif\""),
     }
     if run.font.bold {
         out.push_str(" font-weight=\"700\"");
