@@ -14,8 +14,12 @@ pub(crate) struct LineLexer<'a> {
     pub(crate) pieces: Vec<(SyntaxKind, usize, usize)>,
 }
 
+/// A character of an unquoted name. The en dash is not one: PlantUML reads
+/// it as `-` (so `A–>B` is `A->B`).
 pub(crate) fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '.' | '@' | '$') || (!c.is_ascii() && !c.is_whitespace())
+    c.is_alphanumeric()
+        || matches!(c, '_' | '.' | '@' | '$')
+        || (!c.is_ascii() && !c.is_whitespace() && c != super::arrow::EN_DASH)
 }
 
 impl<'a> LineLexer<'a> {
