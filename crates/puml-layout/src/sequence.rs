@@ -1847,7 +1847,13 @@ impl<'a> Context<'a> {
                     let h = tab_h + body.height + 8.0;
                     // Without a colour of its own or its theme's, PlantUML
                     // leaves a ref unfilled: the lifelines show through it.
-                    let fill = r.color.as_deref().and_then(parse_color).or(theme.ref_bg);
+                    let inline = r.color.as_deref().and_then(parse_color);
+                    let fill = inline.or(theme.ref_bg);
+                    let gradient = if inline.is_some() {
+                        r.color.as_deref().and_then(parse_gradient)
+                    } else {
+                        theme.fades.reference
+                    };
                     rect(
                         &mut front,
                         x0,
@@ -1855,7 +1861,10 @@ impl<'a> Context<'a> {
                         x1 - x0,
                         h,
                         0.0,
-                        paint(fill, Some(stroke(theme.ref_border, 1.5))),
+                        Paint {
+                            gradient: fill.and(gradient),
+                            ..paint(fill, Some(stroke(theme.ref_border, 1.5)))
+                        },
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -1864,7 +1873,7 @@ impl<'a> Context<'a> {
                         top,
                         tab_w.min(x1 - x0),
                         tab_h,
-                        theme.ref_header_bg,
+                        (theme.ref_header_bg, theme.fades.reference_header),
                         theme.ref_border,
                         2.0,
                     );
@@ -2219,7 +2228,12 @@ impl<'a> Context<'a> {
                 let (before, after) = self.shared_box_sides(span, &positions.self_reach);
                 let lo = first_x - before - BOX_INSET;
                 let hi = last_x + after + BOX_INSET;
-                let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
+                // An inline `#A-B` fades as the theme's `box` fill does.
+                let (fill, gradient) = b
+                    .color
+                    .as_deref()
+                    .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+                    .unwrap_or((theme.box_bg, theme.fades.boxes));
                 rect(
                     &mut boxes,
                     lo,
@@ -2227,7 +2241,7 @@ impl<'a> Context<'a> {
                     hi - lo,
                     bottom + box_below_feet - box_top,
                     0.0,
-                    paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
+                    shapes::fading(fill, gradient, Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
                     let font = box_title_font(&self.theme);
@@ -2335,7 +2349,7 @@ impl<'a> Context<'a> {
                         max_x - min_x,
                         3.0,
                         0.0,
-                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
+                        divider_band_paint(theme),
                     );
                     line(
                         &mut items,
@@ -2371,7 +2385,11 @@ impl<'a> Context<'a> {
                         w,
                         h,
                         0.0,
-                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_border, 2.0))),
+                        shapes::fading(
+                            theme.divider_bg,
+                            theme.fades.divider,
+                            Some(stroke(theme.divider_border, 2.0)),
+                        ),
                     );
                     block.draw(x + 6.0, top + 4.0, Align::Center, theme.divider_font_color, &mut items);
                 }
@@ -2399,7 +2417,7 @@ impl<'a> Context<'a> {
                 top,
                 block.width + 20.0,
                 tab_h,
-                theme.background,
+                (theme.background, None),
                 theme.group_border,
                 1.0,
             );
@@ -2456,7 +2474,10 @@ impl<'a> Context<'a> {
                     block.width + 12.0,
                     block.height + 2.0,
                     theme.frame_round_corner,
-                    paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0))),
+                    Paint {
+                        gradient: theme.title_bg.and(theme.fades.title),
+                        ..paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0)))
+                    },
                 );
             }
             block.draw(left, top, Align::Center, theme.title_color, &mut title_items);
@@ -2941,6 +2962,12 @@ impl<'a> Context<'a> {
         delays: &[(f64, f64)],
     ) -> Vec<Item> {
         let fill = color.unwrap_or(self.theme.activation_bg);
+        // An inline colour is solid (PlantUML refuses `activate A #A-B`).
+        let gradient = if color.is_some() {
+            None
+        } else {
+            self.theme.fades.activation
+        };
         let border = stroke(self.theme.activation_border, 1.0);
         let (left, right) = (center - ACTIVATION_WIDTH / 2.0, center + ACTIVATION_WIDTH / 2.0);
         let mut out = Vec::new();
@@ -2957,7 +2984,7 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 end - start,
                 0.0,
-                paint(Some(fill), Some(border)),
+                shapes::fading(fill, gradient, Some(border)),
             );
             return out;
         }
@@ -2977,7 +3004,9 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 bottom - top,
                 0.0,
-                paint(Some(fill), Some(stroke(fill, 1.0))),
+                // A faded piece has no outline in its fill (a stroke takes
+                // no gradient here); the sides are drawn over it anyway.
+                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
             line(&mut out, left, top, left, bottom, border);
             line(&mut out, right, top, right, bottom, border);
@@ -3192,6 +3221,10 @@ impl<'a> Context<'a> {
         let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
         if let Some(fill) = g.fill.or(theme.group_bg) {
+            // An inline colour is solid (PlantUML reads `alt #A-B` as text).
+            // PlantUML outlines the body in its fill, a faded one in its
+            // gradient (left out here: the frame covers that outline).
+            let gradient = if g.fill.is_some() { None } else { theme.fades.group_body };
             rect(
                 fills,
                 x0,
@@ -3199,7 +3232,7 @@ impl<'a> Context<'a> {
                 x1 - x0,
                 bottom - g.top,
                 theme.frame_round_corner,
-                paint(Some(fill), None),
+                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
         }
         for (at, _, color) in &g.elses {
@@ -3219,7 +3252,10 @@ impl<'a> Context<'a> {
             g.top,
             tab_w.min(x1 - x0),
             tab_h,
-            g.header_fill.unwrap_or(theme.group_header_bg),
+            match g.header_fill {
+                Some(inline) => (inline, None),
+                None => (theme.group_header_bg, theme.fades.group_header),
+            },
             border,
             1.5,
         );
@@ -3314,7 +3350,11 @@ impl<'a> Context<'a> {
             w,
             h,
             7.5,
-            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
+            shapes::fading(
+                self.theme.legend_bg,
+                self.theme.fades.legend,
+                Some(stroke(self.theme.legend_border, 1.0)),
+            ),
         );
         block.draw(
             x + padding.left,
@@ -4030,5 +4070,15 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
             }
         }
         _ => {}
+    }
+}
+
+/// The band behind a divider's double line: filled and outlined in the
+/// divider's colour (PlantUML); a faded band takes its gradient and no
+/// outline (a stroke takes no gradient here; the lines cover its edges).
+fn divider_band_paint(theme: &Theme) -> Paint {
+    match theme.fades.divider {
+        Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),
+        None => paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
     }
 }

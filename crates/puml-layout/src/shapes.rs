@@ -32,6 +32,15 @@ pub fn paint(fill: Option<Color>, stroke: Option<Stroke>) -> Paint {
     }
 }
 
+/// A fill that fades to `gradient` when there is one (PlantUML's `#A-B`).
+pub fn fading(fill: Color, gradient: Option<Gradient>, stroke: Option<Stroke>) -> Paint {
+    Paint {
+        fill: Some(fill),
+        stroke,
+        gradient,
+    }
+}
+
 pub fn pt(x: f64, y: f64) -> Point {
     Point {
         x: round3(x),
@@ -517,7 +526,16 @@ pub fn note_shape(
 }
 
 /// A frame tab (group/ref/mainframe label) with a cut corner.
-pub fn tab(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, fill: Color, border: Color, width: f64) {
+pub fn tab(
+    out: &mut Vec<Item>,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    fill: (Color, Option<Gradient>),
+    border: Color,
+    width: f64,
+) {
     PathBuilder::new()
         .move_to(x, y)
         .line_to(x + w, y)
@@ -526,5 +544,5 @@ pub fn tab(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, fill: Color, bor
         .line_to(x, y + h)
         .line_to(x, y)
         .close()
-        .push(out, paint(Some(fill), Some(stroke(border, width))));
+        .push(out, fading(fill.0, fill.1, Some(stroke(border, width))));
 }
