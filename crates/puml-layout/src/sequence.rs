@@ -106,6 +106,12 @@ const NUMBER_GAP: f64 = 4.0;
 const GROUP_NEST_LEFT: f64 = 3.0;
 /// Height of PlantUML's banner for a deprecated skinparam.
 const BANNER_HEIGHT: f64 = 16.641;
+/// The narrowest body beside a deprecation banner, from its left edge:
+/// PlantUML 1.2026.8 draws the banner 371.23 px wide beside a narrower
+/// diagram, whichever banner it is, and centres the title over it
+/// (observed: `skinparam participantPadding` or `handwritten` with
+/// `A -> B`).
+const BANNER_MIN_BODY_WIDTH: f64 = 370.23;
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
@@ -2332,6 +2338,16 @@ impl<'a> Context<'a> {
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
+        // A deprecation banner is as wide as the body, and at least as wide
+        // as PlantUML draws it beside a narrow diagram: it widens the body,
+        // so the canvas, dividers and what is centred on the body (title,
+        // legend, footer) or right-aligned to it (header) follow.
+        let banner_body_right = if banners.is_empty() {
+            f64::NEG_INFINITY
+        } else {
+            min_x + BANNER_MIN_BODY_WIDTH
+        };
+        body_edges.1 = body_edges.1.max(banner_body_right);
         if body_edges.1.is_finite() {
             max_x = max_x.max(body_edges.1);
         }
@@ -2440,7 +2456,7 @@ impl<'a> Context<'a> {
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
             let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
-            (lo.min(heads_extent.0), hi.max(heads_extent.1))
+            (lo.min(heads_extent.0), hi.max(heads_extent.1).max(banner_body_right))
         };
         // The canvas's x range without the header (which may overhang it):
         // what a legend and a footer below are centred on, with the title.
@@ -2612,16 +2628,18 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        // The legend's and caption's lift after boxes does not shorten the canvas.
-        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
-        // The banners span the canvas, 8 px inside its border.
+        // The banners span the body from 2 px left of it (371.23 px at
+        // least); they move with it under a wider title. They do not count in the
+        // canvas's bounds (the body's edges already hold them).
+        let banner_left = min_x.min(heads_extent.0);
+        let banner_right = max_x_now.max(max_x).max(heads_extent.1);
+        let mut banner_items = Vec::new();
         for (text, top) in banners {
-            let mut banner = Vec::new();
             rect(
-                &mut banner,
-                8.0,
+                &mut banner_items,
+                banner_left - 2.0,
                 top,
-                scene.width - 16.0,
+                (banner_right - banner_left).max(BANNER_MIN_BODY_WIDTH + 1.0),
                 BANNER_HEIGHT,
                 2.5,
                 paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
@@ -2630,8 +2648,8 @@ impl<'a> Context<'a> {
                 family: FontFamily::Mono,
                 ..Font::sans(10.0)
             };
-            banner.push(Item::Text(TextRun {
-                x: 15.0,
+            banner_items.push(Item::Text(TextRun {
+                x: round3(banner_left + 5.0),
                 y: round3(top + 10.641),
                 width: round3(self.metrics.width(text, &font)),
                 text: text.to_string(),
@@ -2641,9 +2659,17 @@ impl<'a> Context<'a> {
                 strike: false,
                 link: None,
             }));
-            scene.items.splice(0..0, banner);
         }
-        scene
+        for at in overhang.iter_mut() {
+            *at += banner_items.len();
+        }
+        overhang.extend(0..banner_items.len());
+        items.splice(0..0, banner_items);
+        // Beside a narrow diagram PlantUML's canvas reaches 1 px past the
+        // banner's body.
+        edges.1 = edges.1.max(banner_body_right + 1.0);
+        // The legend's and caption's lift after boxes does not shorten the canvas.
+        finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics)
     }
 
     /// PlantUML's banners for the deprecated skinparams the diagram uses.
