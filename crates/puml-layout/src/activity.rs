@@ -2756,7 +2756,7 @@ impl Ctx<'_> {
         }
         let right = hi.max(max_x) + dx;
         let bottom = low.max(bottom) + dy;
-        Scene {
+        let mut scene = Scene {
             width: round3(
                 (right + if lanes { LANE_END_MARGIN } else { END_MARGIN })
                     .ceil()
@@ -2765,7 +2765,9 @@ impl Ctx<'_> {
             height: round3((bottom + END_MARGIN).ceil().max(1.0)),
             background: theme.background,
             items,
-        }
+        };
+        crate::shapes::fade_page(&mut scene, theme.fades.page);
+        scene
     }
 
     /// PlantUML draws the words of a line without the spaces around a run

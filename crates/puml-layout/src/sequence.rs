@@ -2669,7 +2669,9 @@ impl<'a> Context<'a> {
         // banner's body.
         edges.1 = edges.1.max(banner_body_right + 1.0);
         // The legend's and caption's lift after boxes does not shorten the canvas.
-        finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics)
+        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
+        shapes::fade_page(&mut scene, theme.fades.page);
+        scene
     }
 
     /// PlantUML's banners for the deprecated skinparams the diagram uses.

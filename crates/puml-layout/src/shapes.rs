@@ -41,6 +41,26 @@ pub fn fading(fill: Color, gradient: Option<Gradient>, stroke: Option<Stroke>) -
     }
 }
 
+/// Fades the page's background (PlantUML paints a page written `#A-B` with
+/// a gradient over the whole canvas): a rect under everything else, over
+/// the solid background the renderers lay first.
+pub fn fade_page(scene: &mut crate::scene::Scene, gradient: Option<Gradient>) {
+    if gradient.is_none() {
+        return;
+    }
+    let mut page = Vec::with_capacity(1);
+    rect(
+        &mut page,
+        0.0,
+        0.0,
+        scene.width,
+        scene.height,
+        0.0,
+        fading(scene.background, gradient, None),
+    );
+    scene.items.splice(0..0, page);
+}
+
 pub fn pt(x: f64, y: f64) -> Point {
     Point {
         x: round3(x),

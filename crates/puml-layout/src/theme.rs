@@ -624,7 +624,10 @@ impl Theme {
             }
         }
         match key {
-            "backgroundcolor" => set!(self.background, color),
+            "backgroundcolor" => {
+                set!(self.background, color);
+                fade(&mut self.fades.page, color, value);
+            }
             "defaultfontcolor" => {
                 if let Some(c) = color {
                     self.font_color = c;
@@ -825,6 +828,8 @@ impl Theme {
 /// tab, a box, an activation bar, the legend).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Fades {
+    /// The page (`skinparam BackgroundColor`, `document { BackGroundColor }`).
+    pub page: Option<Gradient>,
     pub title: Option<Gradient>,
     pub legend: Option<Gradient>,
     pub divider: Option<Gradient>,
@@ -1032,7 +1037,10 @@ impl Theme {
             }
             ("root" | "element", "fontsize") => self.apply_skinparam("defaultfontsize", value),
             ("root" | "element" | "document", "fontname") => self.apply_skinparam("defaultfontname", value),
-            ("root" | "document", "backgroundcolor") => set!(self.background, color),
+            ("root" | "document", "backgroundcolor") => {
+                set!(self.background, color);
+                fade(&mut self.fades.page, color, value);
+            }
             ("element", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.participant_bg = c;

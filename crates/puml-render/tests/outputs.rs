@@ -51,6 +51,7 @@ fn svg_snapshots_are_byte_exact() {
         "participant_gradients",
         "gradient_skinparams",
         "gradient_styles",
+        "gradient_page",
     ] {
         let scene = &scenes(&format!("{name}.puml"))[0];
         check_snapshot(&format!("{name}.svg"), &to_svg(scene));
