@@ -141,6 +141,21 @@ impl<'a> LineLexer<'a> {
         true
     }
 
+    /// A single colour: a `#…` written as a gradient (`#red-blue`) is not
+    /// taken (PlantUML 1.2026.8 reads it as text where one colour goes,
+    /// e.g. `alt #red-blue cond` is labelled `#red-blue cond`).
+    pub(crate) fn solid_color(&mut self) -> bool {
+        let rest = self.rest();
+        let token_len = rest
+            .get(1..)
+            .and_then(|r| r.find(|c: char| !(c.is_alphanumeric() || matches!(c, '/' | '\\' | '-' | '|' | '_'))))
+            .map_or(rest.len(), |at| at + 1);
+        if rest[..token_len].contains(['/', '\\', '-', '|']) {
+            return false;
+        }
+        self.color()
+    }
+
     /// `<< … >>`, possibly containing `(C,#color)`.
     pub(crate) fn stereotype(&mut self) -> bool {
         let rest = self.rest();
