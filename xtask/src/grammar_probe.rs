@@ -42,7 +42,42 @@ pub fn cases() -> Vec<Case> {
     groups(&mut out);
     numbering_and_lines(&mut out);
     fallbacks(&mut out);
+    en_dash_arrows(&mut out);
     out
+}
+
+/// Arrows written with an en dash (U+2013, which PlantUML reads as `-`) or
+/// an em dash (U+2014, which it refuses); appended last so earlier cases
+/// keep their ids.
+fn en_dash_arrows(out: &mut Vec<Case>) {
+    for form in [
+        "A \u{2013}> B : m",
+        "A \u{2013}>> B : m",
+        "A <\u{2013} B : m",
+        "A \u{2013}\u{2013}> B : m",
+        "A -\u{2013}> B : m",
+        "A \u{2013}-> B : m",
+        "A <\u{2013}> B : m",
+        "A \u{2013}>x B : m",
+        "A \u{2013}>o B : m",
+        "A x\u{2013}> B : m",
+        "A \u{2013}[#red]\u{2013}> B : m",
+        "A\u{2013}>B:m",
+        "A<\u{2013}B",
+        "A \u{2013}> A : m",
+        "A \u{2013}> B ++ : m",
+        "A \u{2013}>+ B : m",
+        "[\u{2013}> A : m",
+        "A \u{2013}>] : m",
+        "A \u{2013} B : m",
+        "A \u{2014}> B : m",
+        "A \u{2014}>> B : m",
+        "A <\u{2014} B : m",
+        "A \u{2014}\u{2014}> B : m",
+        "participant A\u{2013}B",
+    ] {
+        out.push(diagram("en-dash-arrow", &[form]));
+    }
 }
 
 fn arrows(out: &mut Vec<Case>) {

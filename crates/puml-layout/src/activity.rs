@@ -17,12 +17,12 @@
 //! text, notes 13 px text, swimlane headers 18 px, partitions 14 px.
 #![allow(clippy::too_many_arguments)]
 
-use crate::color::parse_color;
+use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Item, Scene, Stroke};
+use crate::scene::{round3, Color, Font, Gradient, Item, Scene, Stroke};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
-use crate::shapes::{ellipse, line, paint, polygon, rect, stroke, PathBuilder};
+use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
 use crate::theme::Theme;
 use crate::LayoutOptions;
 use puml_sema::activity::{
@@ -561,6 +561,11 @@ struct Style {
     end_color: Color,
     bar_color: Color,
     note_bg: Color,
+    /// Where the fills fade to when written as gradients (`skinparam
+    /// ActivityBackgroundColor #A-B`, …), as PlantUML 1.2026.8 paints them.
+    action_gradient: Option<Gradient>,
+    diamond_gradient: Option<Gradient>,
+    note_gradient: Option<Gradient>,
     note_border: Color,
     note_font: Font,
     note_font_color: Color,
@@ -603,6 +608,9 @@ impl Style {
             end_color: if named_theme { line } else { Color::hex(0x222222) },
             bar_color: if named_theme { line } else { Color::hex(0x555555) },
             note_bg: theme.note_bg,
+            action_gradient: None,
+            diamond_gradient: None,
+            note_gradient: theme.note_gradient,
             note_border: theme.note_border,
             note_font: theme.font(theme.note_font_size),
             note_font_color: theme.note_font_color,
@@ -632,7 +640,12 @@ impl Style {
                 };
             }
             match key.as_str() {
-                "activitybackgroundcolor" => set!(s.action_bg, color),
+                "activitybackgroundcolor" => {
+                    if let Some(c) = color {
+                        s.action_bg = c;
+                        s.action_gradient = parse_gradient(value);
+                    }
+                }
                 "activitybordercolor" => set!(s.action_border, color),
                 "activityfontcolor" => set!(s.action_font_color, color),
                 "activityfontsize" => {
@@ -640,7 +653,12 @@ impl Style {
                         s.action_font.size = v;
                     }
                 }
-                "activitydiamondbackgroundcolor" => set!(s.diamond_bg, color),
+                "activitydiamondbackgroundcolor" => {
+                    if let Some(c) = color {
+                        s.diamond_bg = c;
+                        s.diamond_gradient = parse_gradient(value);
+                    }
+                }
                 "activitydiamondbordercolor" => set!(s.diamond_border, color),
                 "activitydiamondfontsize" => {
                     if let Some(v) = size {
@@ -871,10 +889,11 @@ impl Ctx<'_> {
     /// Draws `d` with its top-left at `(x, y)`.
     fn draw_diamond(&self, out: &mut Vec<Item>, d: &Diamond, x: f64, y: f64, fill: Option<Color>) {
         let mid = y + d.h / 2.0;
-        let p = paint(
-            Some(fill.unwrap_or(self.style.diamond_bg)),
-            Some(stroke(self.style.diamond_border, 0.5)),
-        );
+        let border = Some(stroke(self.style.diamond_border, 0.5));
+        let p = match fill {
+            Some(inline) => paint(Some(inline), border),
+            None => fading(self.style.diamond_bg, self.style.diamond_gradient, border),
+        };
         if d.text.is_some() {
             polygon(
                 out,
@@ -1223,7 +1242,9 @@ impl Ctx<'_> {
             .color
             .as_deref()
             .and_then(parse_color)
-            .unwrap_or(self.style.action_bg);
+            .map_or((self.style.action_bg, self.style.action_gradient), |inline| {
+                (inline, None)
+            });
         self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w, h, fill);
         block.draw(
             ACTION_PAD,
@@ -1259,8 +1280,18 @@ impl Ctx<'_> {
         t
     }
 
-    fn draw_action_shape(&self, out: &mut Vec<Item>, shape: ActionShape, x: f64, y: f64, w: f64, h: f64, fill: Color) {
-        let p = paint(Some(fill), Some(stroke(self.style.action_border, 0.5)));
+    #[allow(clippy::too_many_arguments)]
+    fn draw_action_shape(
+        &self,
+        out: &mut Vec<Item>,
+        shape: ActionShape,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: (Color, Option<Gradient>),
+    ) {
+        let p = fading(fill.0, fill.1, Some(stroke(self.style.action_border, 0.5)));
         let mid = y + h / 2.0;
         match shape {
             ActionShape::Plain => rect(out, x, y, w, h, ACTION_RADIUS, p),
@@ -1321,8 +1352,8 @@ impl Ctx<'_> {
             let fill = note
                 .color
                 .as_deref()
-                .and_then(parse_color)
-                .unwrap_or(self.style.note_bg);
+                .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+                .unwrap_or((self.style.note_bg, self.style.note_gradient));
             let right = note.position == ActivityNotePosition::Right;
             let (items, y) = if right {
                 (&mut right_items, &mut right_y)
@@ -1383,11 +1414,11 @@ impl Ctx<'_> {
         y: f64,
         w: f64,
         h: f64,
-        fill: Color,
+        fill: (Color, Option<Gradient>),
         pointer: Option<f64>,
         right: bool,
     ) {
-        let p = paint(Some(fill), Some(stroke(self.style.note_border, 0.5)));
+        let p = fading(fill.0, fill.1, Some(stroke(self.style.note_border, 0.5)));
         let mut path = PathBuilder::new().move_to(x, y);
         match pointer {
             Some(py) if right => {
@@ -2756,7 +2787,7 @@ impl Ctx<'_> {
         }
         let right = hi.max(max_x) + dx;
         let bottom = low.max(bottom) + dy;
-        Scene {
+        let mut scene = Scene {
             width: round3(
                 (right + if lanes { LANE_END_MARGIN } else { END_MARGIN })
                     .ceil()
@@ -2765,7 +2796,9 @@ impl Ctx<'_> {
             height: round3((bottom + END_MARGIN).ceil().max(1.0)),
             background: theme.background,
             items,
-        }
+        };
+        crate::shapes::fade_page(&mut scene, theme.fades.page);
+        scene
     }
 
     /// PlantUML draws the words of a line without the spaces around a run

@@ -106,6 +106,12 @@ const NUMBER_GAP: f64 = 4.0;
 const GROUP_NEST_LEFT: f64 = 3.0;
 /// Height of PlantUML's banner for a deprecated skinparam.
 const BANNER_HEIGHT: f64 = 16.641;
+/// The narrowest body beside a deprecation banner, from its left edge:
+/// PlantUML 1.2026.8 draws the banner 371.23 px wide beside a narrower
+/// diagram, whichever banner it is, and centres the title over it
+/// (observed: `skinparam participantPadding` or `handwritten` with
+/// `A -> B`).
+const BANNER_MIN_BODY_WIDTH: f64 = 370.23;
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
@@ -1871,7 +1877,13 @@ impl<'a> Context<'a> {
                     let h = tab_h + body.height + 8.0;
                     // Without a colour of its own or its theme's, PlantUML
                     // leaves a ref unfilled: the lifelines show through it.
-                    let fill = r.color.as_deref().and_then(parse_color).or(theme.ref_bg);
+                    let inline = r.color.as_deref().and_then(parse_color);
+                    let fill = inline.or(theme.ref_bg);
+                    let gradient = if inline.is_some() {
+                        r.color.as_deref().and_then(parse_gradient)
+                    } else {
+                        theme.fades.reference
+                    };
                     rect(
                         &mut front,
                         x0,
@@ -1879,7 +1891,10 @@ impl<'a> Context<'a> {
                         x1 - x0,
                         h,
                         0.0,
-                        paint(fill, Some(stroke(theme.ref_border, 1.5))),
+                        Paint {
+                            gradient: fill.and(gradient),
+                            ..paint(fill, Some(stroke(theme.ref_border, 1.5)))
+                        },
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -1888,7 +1903,7 @@ impl<'a> Context<'a> {
                         top,
                         tab_w.min(x1 - x0),
                         tab_h,
-                        theme.ref_header_bg,
+                        (theme.ref_header_bg, theme.fades.reference_header),
                         theme.ref_border,
                         2.0,
                     );
@@ -2255,7 +2270,12 @@ impl<'a> Context<'a> {
                 let (before, after) = self.shared_box_sides(span, &positions.self_reach);
                 let lo = first_x - before - BOX_INSET;
                 let hi = last_x + after + BOX_INSET;
-                let fill = b.color.as_deref().and_then(parse_color).unwrap_or(theme.box_bg);
+                // An inline `#A-B` fades as the theme's `box` fill does.
+                let (fill, gradient) = b
+                    .color
+                    .as_deref()
+                    .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+                    .unwrap_or((theme.box_bg, theme.fades.boxes));
                 rect(
                     &mut boxes,
                     lo,
@@ -2263,7 +2283,7 @@ impl<'a> Context<'a> {
                     hi - lo,
                     bottom + box_below_feet - box_top,
                     0.0,
-                    paint(Some(fill), Some(stroke(theme.box_border, 0.5))),
+                    shapes::fading(fill, gradient, Some(stroke(theme.box_border, 0.5))),
                 );
                 if let Some(title) = &b.title {
                     let font = box_title_font(&self.theme);
@@ -2354,6 +2374,16 @@ impl<'a> Context<'a> {
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
+        // A deprecation banner is as wide as the body, and at least as wide
+        // as PlantUML draws it beside a narrow diagram: it widens the body,
+        // so the canvas, dividers and what is centred on the body (title,
+        // legend, footer) or right-aligned to it (header) follow.
+        let banner_body_right = if banners.is_empty() {
+            f64::NEG_INFINITY
+        } else {
+            min_x + BANNER_MIN_BODY_WIDTH
+        };
+        body_edges.1 = body_edges.1.max(banner_body_right);
         if body_edges.1.is_finite() {
             max_x = max_x.max(body_edges.1);
         }
@@ -2371,7 +2401,7 @@ impl<'a> Context<'a> {
                         max_x - min_x,
                         3.0,
                         0.0,
-                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
+                        divider_band_paint(theme),
                     );
                     line(
                         &mut items,
@@ -2407,7 +2437,11 @@ impl<'a> Context<'a> {
                         w,
                         h,
                         0.0,
-                        paint(Some(theme.divider_bg), Some(stroke(theme.divider_border, 2.0))),
+                        shapes::fading(
+                            theme.divider_bg,
+                            theme.fades.divider,
+                            Some(stroke(theme.divider_border, 2.0)),
+                        ),
                     );
                     block.draw(x + 6.0, top + 4.0, Align::Center, theme.divider_font_color, &mut items);
                 }
@@ -2435,7 +2469,7 @@ impl<'a> Context<'a> {
                 top,
                 block.width + 20.0,
                 tab_h,
-                theme.background,
+                (theme.background, None),
                 theme.group_border,
                 1.0,
             );
@@ -2458,7 +2492,7 @@ impl<'a> Context<'a> {
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
             let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
-            (lo.min(heads_extent.0), hi.max(heads_extent.1))
+            (lo.min(heads_extent.0), hi.max(heads_extent.1).max(banner_body_right))
         };
         // The canvas's x range without the header (which may overhang it):
         // what a legend and a footer below are centred on, with the title.
@@ -2492,7 +2526,10 @@ impl<'a> Context<'a> {
                     block.width + 12.0,
                     block.height + 2.0,
                     theme.frame_round_corner,
-                    paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0))),
+                    Paint {
+                        gradient: theme.title_bg.and(theme.fades.title),
+                        ..paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0)))
+                    },
                 );
             }
             block.draw(left, top, Align::Center, theme.title_color, &mut title_items);
@@ -2653,16 +2690,18 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        // The legend's and caption's lift after boxes does not shorten the canvas.
-        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
-        // The banners span the canvas, 8 px inside its border.
+        // The banners span the body from 2 px left of it (371.23 px at
+        // least); they move with it under a wider title. They do not count in the
+        // canvas's bounds (the body's edges already hold them).
+        let banner_left = min_x.min(heads_extent.0);
+        let banner_right = max_x_now.max(max_x).max(heads_extent.1);
+        let mut banner_items = Vec::new();
         for (text, top) in banners {
-            let mut banner = Vec::new();
             rect(
-                &mut banner,
-                8.0,
+                &mut banner_items,
+                banner_left - 2.0,
                 top,
-                scene.width - 16.0,
+                (banner_right - banner_left).max(BANNER_MIN_BODY_WIDTH + 1.0),
                 BANNER_HEIGHT,
                 2.5,
                 paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
@@ -2671,8 +2710,8 @@ impl<'a> Context<'a> {
                 family: FontFamily::Mono,
                 ..Font::sans(10.0)
             };
-            banner.push(Item::Text(TextRun {
-                x: 15.0,
+            banner_items.push(Item::Text(TextRun {
+                x: round3(banner_left + 5.0),
                 y: round3(top + 10.641),
                 width: round3(self.metrics.width(text, &font)),
                 text: text.to_string(),
@@ -2682,8 +2721,18 @@ impl<'a> Context<'a> {
                 strike: false,
                 link: None,
             }));
-            scene.items.splice(0..0, banner);
         }
+        for at in overhang.iter_mut() {
+            *at += banner_items.len();
+        }
+        overhang.extend(0..banner_items.len());
+        items.splice(0..0, banner_items);
+        // Beside a narrow diagram PlantUML's canvas reaches 1 px past the
+        // banner's body.
+        edges.1 = edges.1.max(banner_body_right + 1.0);
+        // The legend's and caption's lift after boxes does not shorten the canvas.
+        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
+        shapes::fade_page(&mut scene, theme.fades.page);
         scene
     }
 
@@ -3016,6 +3065,12 @@ impl<'a> Context<'a> {
         delays: &[(f64, f64)],
     ) -> Vec<Item> {
         let fill = color.unwrap_or(self.theme.activation_bg);
+        // An inline colour is solid (PlantUML refuses `activate A #A-B`).
+        let gradient = if color.is_some() {
+            None
+        } else {
+            self.theme.fades.activation
+        };
         let border = stroke(self.theme.activation_border, 1.0);
         let (left, right) = (center - ACTIVATION_WIDTH / 2.0, center + ACTIVATION_WIDTH / 2.0);
         let mut out = Vec::new();
@@ -3032,7 +3087,7 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 end - start,
                 0.0,
-                paint(Some(fill), Some(border)),
+                shapes::fading(fill, gradient, Some(border)),
             );
             return out;
         }
@@ -3052,7 +3107,9 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 bottom - top,
                 0.0,
-                paint(Some(fill), Some(stroke(fill, 1.0))),
+                // A faded piece has no outline in its fill (a stroke takes
+                // no gradient here); the sides are drawn over it anyway.
+                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
             line(&mut out, left, top, left, bottom, border);
             line(&mut out, right, top, right, bottom, border);
@@ -3278,6 +3335,10 @@ impl<'a> Context<'a> {
         let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
         if let Some(fill) = g.fill.or(theme.group_bg) {
+            // An inline colour is solid (PlantUML reads `alt #A-B` as text).
+            // PlantUML outlines the body in its fill, a faded one in its
+            // gradient (left out here: the frame covers that outline).
+            let gradient = if g.fill.is_some() { None } else { theme.fades.group_body };
             rect(
                 fills,
                 x0,
@@ -3285,7 +3346,7 @@ impl<'a> Context<'a> {
                 x1 - x0,
                 bottom - g.top,
                 theme.frame_round_corner,
-                paint(Some(fill), None),
+                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
         }
         for (at, _, color) in &g.elses {
@@ -3305,7 +3366,10 @@ impl<'a> Context<'a> {
             g.top,
             tab_w.min(x1 - x0),
             tab_h,
-            g.header_fill.unwrap_or(theme.group_header_bg),
+            match g.header_fill {
+                Some(inline) => (inline, None),
+                None => (theme.group_header_bg, theme.fades.group_header),
+            },
             border,
             1.5,
         );
@@ -3406,7 +3470,11 @@ impl<'a> Context<'a> {
             w,
             h,
             7.5,
-            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
+            shapes::fading(
+                self.theme.legend_bg,
+                self.theme.fades.legend,
+                Some(stroke(self.theme.legend_border, 1.0)),
+            ),
         );
         block.draw(
             x + padding.left,
@@ -4136,5 +4204,15 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
             }
         }
         _ => {}
+    }
+}
+
+/// The band behind a divider's double line: filled and outlined in the
+/// divider's colour (PlantUML); a faded band takes its gradient and no
+/// outline (a stroke takes no gradient here; the lines cover its edges).
+fn divider_band_paint(theme: &Theme) -> Paint {
+    match theme.fades.divider {
+        Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),
+        None => paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
     }
 }

@@ -32,6 +32,35 @@ pub fn paint(fill: Option<Color>, stroke: Option<Stroke>) -> Paint {
     }
 }
 
+/// A fill that fades to `gradient` when there is one (PlantUML's `#A-B`).
+pub fn fading(fill: Color, gradient: Option<Gradient>, stroke: Option<Stroke>) -> Paint {
+    Paint {
+        fill: Some(fill),
+        stroke,
+        gradient,
+    }
+}
+
+/// Fades the page's background (PlantUML paints a page written `#A-B` with
+/// a gradient over the whole canvas): a rect under everything else, over
+/// the solid background the renderers lay first.
+pub fn fade_page(scene: &mut crate::scene::Scene, gradient: Option<Gradient>) {
+    if gradient.is_none() {
+        return;
+    }
+    let mut page = Vec::with_capacity(1);
+    rect(
+        &mut page,
+        0.0,
+        0.0,
+        scene.width,
+        scene.height,
+        0.0,
+        fading(scene.background, gradient, None),
+    );
+    scene.items.splice(0..0, page);
+}
+
 pub fn pt(x: f64, y: f64) -> Point {
     Point {
         x: round3(x),
@@ -646,7 +675,16 @@ pub fn note_shape(
 }
 
 /// A frame tab (group/ref/mainframe label) with a cut corner.
-pub fn tab(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, fill: Color, border: Color, width: f64) {
+pub fn tab(
+    out: &mut Vec<Item>,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    fill: (Color, Option<Gradient>),
+    border: Color,
+    width: f64,
+) {
     PathBuilder::new()
         .move_to(x, y)
         .line_to(x + w, y)
@@ -655,5 +693,5 @@ pub fn tab(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, fill: Color, bor
         .line_to(x, y + h)
         .line_to(x, y)
         .close()
-        .push(out, paint(Some(fill), Some(stroke(border, width))));
+        .push(out, fading(fill.0, fill.1, Some(stroke(border, width))));
 }

@@ -79,6 +79,8 @@ pub struct Theme {
     /// Where a note's fill fades to (`note { BackGroundColor #A-B }`).
     pub note_gradient: Option<Gradient>,
     pub kind_gradient: [Option<Gradient>; 8],
+    /// Where the other fills written as gradients fade to.
+    pub fades: Fades,
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
     pub activation_bg: Color,
@@ -234,6 +236,7 @@ impl Default for Theme {
             participant_gradient: None,
             note_gradient: None,
             kind_gradient: [None; 8],
+            fades: Fades::default(),
             kind_border: [None; 8],
             lifeline_color: line,
             activation_bg: Color::WHITE,
@@ -775,7 +778,10 @@ impl Theme {
             }
         }
         match key {
-            "backgroundcolor" => set!(self.background, color),
+            "backgroundcolor" => {
+                set!(self.background, color);
+                fade(&mut self.fades.page, color, value);
+            }
             "defaultfontcolor" => {
                 if let Some(c) = color {
                     self.font_color = c;
@@ -813,7 +819,10 @@ impl Theme {
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
             "lifelinebordercolor" => set!(self.lifeline_color, color),
-            "lifelinebackgroundcolor" => set!(self.activation_bg, color),
+            "lifelinebackgroundcolor" => {
+                set!(self.activation_bg, color);
+                fade(&mut self.fades.activation, color, value);
+            }
             "arrowcolor" => set!(self.arrow_color, color),
             "arrowfontcolor" => set!(self.arrow_font_color, color),
             "arrowfontsize" => set!(self.arrow_font_size, size),
@@ -837,22 +846,49 @@ impl Theme {
                 set!(self.group_border, color);
                 set!(self.ref_border, color);
             }
-            "groupbackgroundcolor" => self.group_bg = color.or(self.group_bg),
-            "groupheaderbackgroundcolor" => {
+            // PlantUML 1.2026.8 (observed): `sequenceGroupBackgroundColor` fills
+            // a group's header tab, `sequenceGroupBodyBackgroundColor` its
+            // body; `sequenceGroupHeaderBackgroundColor` fills nothing.
+            "groupbackgroundcolor" => {
                 set!(self.group_header_bg, color);
+                fade(&mut self.fades.group_header, color, value);
+            }
+            "groupbodybackgroundcolor" => {
+                self.group_bg = color.or(self.group_bg);
+                fade(&mut self.fades.group_body, color, value);
+            }
+            "referencebackgroundcolor" => {
+                self.ref_bg = color.or(self.ref_bg);
+                fade(&mut self.fades.reference, color, value);
+            }
+            "referenceheaderbackgroundcolor" => {
                 set!(self.ref_header_bg, color);
+                fade(&mut self.fades.reference_header, color, value);
+            }
+            "titlebackgroundcolor" => {
+                self.title_bg = color.or(self.title_bg);
+                fade(&mut self.fades.title, color, value);
             }
             "groupfontcolor" | "groupheaderfontcolor" => {
                 set!(self.group_font_color, color);
                 set!(self.group_header_font_color, color);
                 set!(self.ref_header_font_color, color);
             }
-            "dividerbackgroundcolor" => set!(self.divider_bg, color),
+            "dividerbackgroundcolor" => {
+                set!(self.divider_bg, color);
+                fade(&mut self.fades.divider, color, value);
+            }
             "dividerbordercolor" => set!(self.divider_border, color),
-            "boxbackgroundcolor" => set!(self.box_bg, color),
+            "boxbackgroundcolor" => {
+                set!(self.box_bg, color);
+                fade(&mut self.fades.boxes, color, value);
+            }
             "boxbordercolor" => set!(self.box_border, color),
             "boxfontcolor" => set!(self.box_font_color, color),
-            "legendbackgroundcolor" => set!(self.legend_bg, color),
+            "legendbackgroundcolor" => {
+                set!(self.legend_bg, color);
+                fade(&mut self.fades.legend, color, value);
+            }
             "legendbordercolor" => set!(self.legend_border, color),
             "titlefontsize" => set!(self.title_font_size, size),
             "titlefontcolor" => set!(self.title_color, color),
@@ -946,6 +982,7 @@ impl Theme {
                     participant_gradient: None,
                     note_gradient: None,
                     kind_gradient: [None; 8],
+                    fades: Fades::default(),
                     kind_border: [None; 8],
                     kind_font_color: [None; 8],
                     title_bg: self.title_bg.map(|_| bg),
@@ -960,8 +997,36 @@ impl Theme {
     }
 }
 
-/// A style colour: a colour, or the first colour of a gradient
-/// (`#59B6EC-#2FA4E7`: puml paints gradients solid, with their top colour).
+/// Where the fills of elements other than participants and notes fade
+/// to when written as gradients (`#A-B`, `#A|B`, `#A/B`, `#A\B`), by a
+/// theme, a skinparam or a `<style>` rule; `None` for a solid fill. Each
+/// is drawn as PlantUML 1.2026.8 draws it (observed: the title's frame,
+/// the divider's band and box, a group's tab and body, a ref's frame and
+/// tab, a box, an activation bar, the legend).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Fades {
+    /// The page (`skinparam BackgroundColor`, `document { BackGroundColor }`).
+    pub page: Option<Gradient>,
+    pub title: Option<Gradient>,
+    pub legend: Option<Gradient>,
+    pub divider: Option<Gradient>,
+    pub group_header: Option<Gradient>,
+    pub group_body: Option<Gradient>,
+    pub reference: Option<Gradient>,
+    pub reference_header: Option<Gradient>,
+    pub boxes: Option<Gradient>,
+    pub activation: Option<Gradient>,
+}
+
+/// Keeps where a fill set from `value` fades to: a new colour (`color`)
+/// or a transparent one replaces the old gradient, a bad value keeps it.
+fn fade(slot: &mut Option<Gradient>, color: Option<Color>, value: &str) {
+    let transparent = matches!(value.trim().to_ascii_lowercase().as_str(), "none" | "transparent");
+    if color.is_some() || transparent {
+        *slot = parse_gradient(value);
+    }
+}
+
 /// Lengths on the four sides of a box.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sides {
@@ -1053,6 +1118,8 @@ fn css_sides(value: &str, range: std::ops::RangeInclusive<f64>) -> Option<Sides>
     }
 }
 
+/// A style colour: a colour, or the first colour of a gradient
+/// (`#59B6EC-#2FA4E7`; where it fades to is kept in [`Fades`]).
 fn style_color(value: &str) -> Option<Color> {
     parse_color(value).or_else(|| {
         let first = value
@@ -1075,6 +1142,7 @@ impl Theme {
         self.ref_header_font_color = self.group_font_color;
         self.ref_border = self.group_border;
         self.ref_header_bg = self.group_header_bg;
+        self.fades.reference_header = self.fades.group_header;
         self.footer_color = self.header_color;
     }
 
@@ -1163,7 +1231,10 @@ impl Theme {
                 self.kind_font_family[kind_index(ParticipantKind::Participant)] = Some(family_of(value))
             }
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
-            ("root" | "document", "backgroundcolor") => set!(self.background, color),
+            ("root" | "document", "backgroundcolor") => {
+                set!(self.background, color);
+                fade(&mut self.fades.page, color, value);
+            }
             ("element", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.participant_bg = c;
@@ -1192,7 +1263,10 @@ impl Theme {
                 }
             }
             ("activationbox", "linecolor") => set!(self.activation_border, color),
-            ("activationbox", "backgroundcolor") => set!(self.activation_bg, color),
+            ("activationbox", "backgroundcolor") => {
+                set!(self.activation_bg, color);
+                fade(&mut self.fades.activation, color, value);
+            }
             (_, "shadowing") => set!(self.shadowing, flag.or(number.map(|n| n > 0.0))),
             ("participant", "backgroundcolor") => self.set_participant_only_bg(color, value),
             ("participant", "linecolor") => self.set_participant_only_border(color),
@@ -1259,7 +1333,10 @@ impl Theme {
             ("arrow", "horizontalalignment") => self.apply_skinparam("messagealign", value),
             ("arrow", "maximumwidth") => self.apply_skinparam("maxmessagesize", value),
             ("lifeline", "linecolor") => set!(self.lifeline_color, color),
-            ("lifeline", "backgroundcolor") => set!(self.activation_bg, color),
+            ("lifeline", "backgroundcolor") => {
+                set!(self.activation_bg, color);
+                fade(&mut self.fades.activation, color, value);
+            }
             ("note", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -1273,8 +1350,14 @@ impl Theme {
             ("note", "horizontalalignment") => self.note_text_centered = value.eq_ignore_ascii_case("center"),
             ("group", "linecolor") => set!(self.group_border, color),
             ("group", "fontcolor") => set!(self.group_font_color, color),
-            ("group", "backgroundcolor") => self.group_bg = if transparent { None } else { color.or(self.group_bg) },
-            ("groupheader", "backgroundcolor") => set!(self.group_header_bg, color),
+            ("group", "backgroundcolor") => {
+                self.group_bg = if transparent { None } else { color.or(self.group_bg) };
+                fade(&mut self.fades.group_body, color, value);
+            }
+            ("groupheader", "backgroundcolor") => {
+                set!(self.group_header_bg, color);
+                fade(&mut self.fades.group_header, color, value);
+            }
             ("box", "fontsize") => self.box_font_size = size.or(self.box_font_size),
             ("groupheader", "fontsize") => self.group_header_font_size = size.or(self.group_header_font_size),
             ("group", "fontsize") => self.group_font_size = size.or(self.group_font_size),
@@ -1285,29 +1368,52 @@ impl Theme {
             ("reference", "fontsize") => self.reference_font_size = size.or(self.reference_font_size),
             ("delay", "fontsize") => self.delay_font_size = size.or(self.delay_font_size),
             ("groupheader", "fontcolor") => set!(self.group_header_font_color, color),
-            ("separator", "backgroundcolor") => set!(self.divider_bg, color),
+            ("separator", "backgroundcolor") => {
+                set!(self.divider_bg, color);
+                fade(&mut self.fades.divider, color, value);
+            }
             ("separator", "linecolor") => set!(self.divider_border, color),
             ("separator", "fontcolor") => set!(self.divider_font_color, color),
             ("delay", "fontcolor") => set!(self.delay_font_color, color),
-            ("reference", "backgroundcolor") => self.ref_bg = if transparent { None } else { color.or(self.ref_bg) },
+            ("reference", "backgroundcolor") => {
+                self.ref_bg = if transparent { None } else { color.or(self.ref_bg) };
+                fade(&mut self.fades.reference, color, value);
+            }
             ("reference", "linecolor") => set!(self.ref_border, color),
             ("reference", "fontcolor") => set!(self.ref_font_color, color),
             ("referenceheader", "backgroundcolor") => {
                 if transparent {
                     self.ref_header_bg = self.ref_bg.unwrap_or(self.background);
+                    self.fades.reference_header = self.ref_bg.and(self.fades.reference);
                 } else {
-                    set!(self.ref_header_bg, color)
+                    set!(self.ref_header_bg, color);
+                    fade(&mut self.fades.reference_header, color, value);
                 }
             }
             ("referenceheader", "fontcolor") => set!(self.ref_header_font_color, color),
-            ("box", "backgroundcolor") => set!(self.box_bg, color),
+            ("box", "backgroundcolor") => {
+                // `none` leaves a box unfilled (PlantUML's Bootswatch-like
+                // themes: its second box shows the page through it).
+                if transparent {
+                    self.box_bg = Color { a: 0, ..Color::WHITE };
+                } else {
+                    set!(self.box_bg, color);
+                }
+                fade(&mut self.fades.boxes, color, value);
+            }
             ("box", "linecolor") => set!(self.box_border, color),
             ("box", "fontcolor") => set!(self.box_font_color, color),
             ("title", "fontcolor") => set!(self.title_color, color),
             ("title", "fontsize") => set!(self.title_font_size, size),
-            ("title", "backgroundcolor") => self.title_bg = if transparent { None } else { color.or(self.title_bg) },
+            ("title", "backgroundcolor") => {
+                self.title_bg = if transparent { None } else { color.or(self.title_bg) };
+                fade(&mut self.fades.title, color, value);
+            }
             ("title", "linecolor") => self.title_border = if transparent { None } else { color.or(self.title_border) },
-            ("legend", "backgroundcolor") => set!(self.legend_bg, color),
+            ("legend", "backgroundcolor") => {
+                set!(self.legend_bg, color);
+                fade(&mut self.fades.legend, color, value);
+            }
             ("legend", "linecolor") => set!(self.legend_border, color),
             ("legend", "fontcolor") => set!(self.legend_font_color, color),
             ("header", "fontcolor") => set!(self.header_color, color),
@@ -1497,5 +1603,39 @@ mod tests {
         assert_eq!(theme.participant_bg, Color::hex(0x00FF00));
         assert_eq!(theme.note_bg, Color::hex(0x0000FF));
         assert_eq!(theme.max_message_size, Some(80.0));
+    }
+
+    #[test]
+    fn gradients_are_kept_per_element() {
+        use crate::scene::GradientDirection;
+        let settings = Settings {
+            skinparams: vec![
+                ("titlebackgroundcolor".into(), "#red|blue".into()),
+                ("sequencegroupbackgroundcolor".into(), "#red/blue".into()),
+                ("sequencedividerbackgroundcolor".into(), "#red".into()),
+            ],
+            styles: vec![puml_sema::model::StyleBlock {
+                text: "separator { BackGroundColor #white-#gold }\nlegend { BackGroundColor #red\\blue }".into(),
+                after_skinparams: 2,
+            }],
+            ..Settings::default()
+        };
+        let theme = Theme::for_settings(&settings, None);
+        let direction = |g: Option<Gradient>| g.map(|g| g.direction);
+        assert_eq!(theme.title_bg, Some(Color::hex(0xFF0000)));
+        assert_eq!(direction(theme.fades.title), Some(GradientDirection::LeftToRight));
+        assert_eq!(theme.group_header_bg, Color::hex(0xFF0000));
+        assert_eq!(
+            direction(theme.fades.group_header),
+            Some(GradientDirection::TopLeftToBottomRight)
+        );
+        // The later solid skinparam replaced the style's gradient.
+        assert_eq!(theme.divider_bg, Color::hex(0xFF0000));
+        assert_eq!(theme.fades.divider, None);
+        assert_eq!(
+            direction(theme.fades.legend),
+            Some(GradientDirection::BottomLeftToTopRight)
+        );
+        assert_eq!(theme.fades.boxes, None);
     }
 }

@@ -49,6 +49,9 @@ fn svg_snapshots_are_byte_exact() {
         "theme_cerulean",
         "theme_mars",
         "participant_gradients",
+        "gradient_skinparams",
+        "gradient_styles",
+        "gradient_page",
     ] {
         let scene = &scenes(&format!("{name}.puml"))[0];
         check_snapshot(&format!("{name}.svg"), &to_svg(scene));

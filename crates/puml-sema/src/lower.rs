@@ -511,6 +511,21 @@ impl DiagramLowering {
             .filter_map(|e| e.into_token())
             .filter(|t| t.kind() == COLOR)
         {
+            if let Some(first) = refused_gradient(node.kind(), &token) {
+                let range = token.text_range();
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_COLOR,
+                        range,
+                        format!("PlantUML takes one color here, not the gradient `{}`", token.text()),
+                    )
+                    .with_fix(
+                        format!("Use `{first}`"),
+                        vec![TextEdit::replace(range, first.to_string())],
+                    ),
+                );
+                continue;
+            }
             if crate::colors::is_valid_color(token.text()) {
                 continue;
             }
@@ -2389,6 +2404,32 @@ fn unquoted_title_with_blanks(title: &SyntaxToken) -> String {
     text
 }
 
+/// The first colour of a gradient written where PlantUML 1.2026.8 takes a
+/// single colour (a syntax error, observed): an activation bar's
+/// (`activate A #red-blue`, `A -> B ++ #red-blue`) and a group frame's
+/// (`alt#red-blue`). `None` for a single colour or where a gradient is
+/// drawn (participants, notes, boxes).
+fn refused_gradient(statement: SyntaxKind, token: &SyntaxToken) -> Option<&str> {
+    let text = token.text();
+    let adjacent = token.prev_token().map(|t| t.kind());
+    let mut before = token.prev_token();
+    while let Some(t) = before.as_ref().filter(|t| t.kind() == WHITESPACE) {
+        before = t.prev_token();
+    }
+    let refused = match statement {
+        ACTIVATE => true,
+        MESSAGE => before.is_some_and(|t| t.kind() == LIFECYCLE),
+        // `alt#red-blue`: the frame's colour, written against the keyword.
+        GROUP_START => adjacent == Some(KEYWORD),
+        _ => false,
+    };
+    if !refused {
+        return None;
+    }
+    let body = text.strip_prefix('#')?;
+    let at = body.find(['/', '-', '|', '\\'])?;
+    crate::colors::is_valid_color(text).then(|| &text[..at + 1])
+}
 #[cfg(test)]
 mod long_line_tests {
     use super::has_line_longer_than;

@@ -1061,8 +1061,17 @@ fn is_plain_name(text: &str) -> bool {
     !name.is_empty() && rest.is_empty()
 }
 
+/// PlantUML reads an en dash (U+2013) as `-` wherever it stands
+/// (observed with 1.2026.8: `A – B` is a class diagram's link).
+const EN_DASH: char = '\u{2013}';
+
+/// A line character of a link: `-`, `.`, `=` (or the en dash read as `-`).
+fn is_dash(c: char) -> bool {
+    c == '-' || c == EN_DASH
+}
+
 fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '/') || !c.is_ascii()
+    c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '/') || (!c.is_ascii() && c != EN_DASH)
 }
 
 /// The longest plain name at the start of `text` (letters, digits, `_`,
@@ -1084,7 +1093,7 @@ fn scan_name(text: &str) -> (&str, &str) {
             chars.next();
             continue;
         }
-        if c == '-' && previous_is_name && next.is_some_and(|n| n.is_alphanumeric() || n == '_') {
+        if is_dash(c) && previous_is_name && next.is_some_and(|n| n.is_alphanumeric() || n == '_') {
             continue;
         }
         return (&text[..at], &text[at..]);
@@ -1195,11 +1204,17 @@ fn scan_arrow(text: &str) -> Option<(Readers, &str)> {
     }
     let after_left = &text[left.len()..];
     let line_char = after_left.chars().next()?;
-    if !matches!(line_char, '-' | '.' | '=' | '~') {
+    if !(matches!(line_char, '.' | '=' | '~') || is_dash(line_char)) {
         return None;
     }
     let tilde = line_char == '~';
-    let is_line = |c: char| if tilde { c == '~' } else { matches!(c, '-' | '.' | '=') };
+    let is_line = |c: char| {
+        if tilde {
+            c == '~'
+        } else {
+            matches!(c, '.' | '=') || is_dash(c)
+        }
+    };
     let mut rest = after_left.trim_start_matches(is_line);
     let mut styled = false;
     let mut directed = false;
@@ -1224,8 +1239,8 @@ fn scan_arrow(text: &str) -> Option<(Readers, &str)> {
     }
     let before_tail = rest;
     rest = rest.trim_start_matches(is_line);
-    let line_chars =
-        (after_left.len() - after_left.trim_start_matches(is_line).len()) + (before_tail.len() - rest.len());
+    let run = |text: &str| text.chars().take_while(|c| is_line(*c)).count();
+    let line_chars = run(after_left) + run(before_tail);
     if left == "/" && line_chars < 2 {
         return None;
     }
@@ -1236,7 +1251,9 @@ fn scan_arrow(text: &str) -> Option<(Readers, &str)> {
         .unwrap_or("");
     rest = &rest[right.len()..];
     // A name or a space follows the arrow, never more arrow characters.
-    if rest.starts_with(['-', '.', '=', '~', '>', '<', '|', '\\', '/', '[', '(', '*']) && !rest.starts_with('(') {
+    if rest.starts_with(['-', EN_DASH, '.', '=', '~', '>', '<', '|', '\\', '/', '[', '(', '*'])
+        && !rest.starts_with('(')
+    {
         return None;
     }
     // The description types read every class head and body but the `/`

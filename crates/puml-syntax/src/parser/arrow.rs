@@ -5,6 +5,13 @@
 //! dashes make it dotted. Heads: `>` `>>` `\` `\\` `/` `//` on the right,
 //! `<` `<<` `\` `\\` `/` `//` on the left, each optionally with `x` (a
 //! cross, `->x`) or `o` (a circle, `->o`, `o->`) on the outside.
+//!
+//! PlantUML reads an en dash (U+2013) as a `-` wherever it stands (observed
+//! with 1.2026.8: `A –> B` is `A -> B`, `––>` is dotted, `—` is refused), so
+//! a body dash is either; the tree keeps what was written.
+
+/// The en dash PlantUML reads as `-` (never the em dash).
+pub(crate) const EN_DASH: char = '\u{2013}';
 
 use super::lexer::is_name_char;
 
@@ -91,7 +98,7 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     // Left decorations: `o` or `x` only directly before a head or the body.
     if i < bytes.len() && (bytes[i] == b'o' || bytes[i] == b'x') {
         let next = bytes.get(1).copied();
-        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\' | b'[')) {
+        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\' | b'[')) || s[1..].starts_with(EN_DASH) {
             if bytes[i] == b'o' {
                 arrow.left_circle = true;
             } else {
@@ -119,6 +126,10 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
             Some(b'-') => {
                 dashes += 1;
                 i += 1;
+            }
+            _ if s[i..].starts_with(EN_DASH) => {
+                dashes += 1;
+                i += EN_DASH.len_utf8();
             }
             // PlantUML takes the style bracket anywhere in the body, also
             // before its first dash (`[#blue]->`, `<[#blue]-`).
@@ -219,5 +230,24 @@ mod tests {
         assert!(parse_arrow("<-").unwrap().points_left());
         // `->oscar`: the `o` begins a name, not a circle.
         assert_eq!(scan_arrow("->oscar"), Some(2));
+    }
+
+    #[test]
+    fn en_dash_is_a_dash() {
+        // PlantUML 1.2026.8 reads U+2013 as `-`; the em dash is no dash.
+        for (text, line) in [
+            ("\u{2013}>", LineSyntax::Solid),
+            ("\u{2013}>>", LineSyntax::Solid),
+            ("<\u{2013}", LineSyntax::Solid),
+            ("\u{2013}\u{2013}>", LineSyntax::Dotted),
+            ("-\u{2013}>", LineSyntax::Dotted),
+            ("\u{2013}[#red]\u{2013}>", LineSyntax::Dotted),
+            ("x\u{2013}>", LineSyntax::Solid),
+        ] {
+            assert_eq!(parse_arrow(text).map(|a| a.line), Some(line), "{text}");
+        }
+        assert!(parse_arrow("\u{2014}>").is_none());
+        assert!(parse_arrow("\u{2013}").is_none());
+        assert_eq!(scan_arrow("\u{2013}>B"), Some(4));
     }
 }

@@ -14,8 +14,12 @@ pub(crate) struct LineLexer<'a> {
     pub(crate) pieces: Vec<(SyntaxKind, usize, usize)>,
 }
 
+/// A character of an unquoted name. The en dash is not one: PlantUML reads
+/// it as `-` (so `A–>B` is `A->B`).
 pub(crate) fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '.' | '@' | '$') || (!c.is_ascii() && !c.is_whitespace())
+    c.is_alphanumeric()
+        || matches!(c, '_' | '.' | '@' | '$')
+        || (!c.is_ascii() && !c.is_whitespace() && c != super::arrow::EN_DASH)
 }
 
 impl<'a> LineLexer<'a> {
@@ -135,6 +139,21 @@ impl<'a> LineLexer<'a> {
         }
         self.push(COLOR, len);
         true
+    }
+
+    /// A single colour: a `#…` written as a gradient (`#red-blue`) is not
+    /// taken (PlantUML 1.2026.8 reads it as text where one colour goes,
+    /// e.g. `alt #red-blue cond` is labelled `#red-blue cond`).
+    pub(crate) fn solid_color(&mut self) -> bool {
+        let rest = self.rest();
+        let token_len = rest
+            .get(1..)
+            .and_then(|r| r.find(|c: char| !(c.is_alphanumeric() || matches!(c, '/' | '\\' | '-' | '|' | '_'))))
+            .map_or(rest.len(), |at| at + 1);
+        if rest[..token_len].contains(['/', '\\', '-', '|']) {
+            return false;
+        }
+        self.color()
     }
 
     /// `<< … >>`, possibly containing `(C,#color)`.

@@ -1226,7 +1226,8 @@ impl<'a> Parser<'a> {
         lx.literal(KEYWORD, word);
         lx.color();
         lx.ws();
-        if lx.color() {
+        // The body's colour is a single one (a gradient there is label text).
+        if lx.solid_color() {
             lx.ws();
         }
         if !lx.at_end() {
@@ -1243,7 +1244,7 @@ impl<'a> Parser<'a> {
         lx.ws();
         lx.keyword("else");
         lx.ws();
-        if lx.color() {
+        if lx.solid_color() {
             lx.ws();
         }
         if !lx.at_end() {
