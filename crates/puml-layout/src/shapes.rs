@@ -613,9 +613,8 @@ pub fn arrow_head(out: &mut Vec<Item>, shape: HeadShape, tip_x: f64, y: f64, dir
     }
 }
 
-/// A note body of `shape` at `(x, y)` sized `w × h`.
-/// A note's outline, filled with `fill` (a colour and the gradient it may
-/// fade along).
+/// A note body of `shape` at `(x, y)` sized `w × h`, filled with `fill`
+/// (a colour and the gradient it may fade along).
 #[allow(clippy::too_many_arguments)]
 pub fn note_shape(
     out: &mut Vec<Item>,
