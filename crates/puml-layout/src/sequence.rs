@@ -142,8 +142,34 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         ctx.enclose_notes_across(&events, &prepared, &mut positions);
         positions
     });
-    let mut scenes = Vec::with_capacity(pages.len());
     let page_count = pages.len();
+    // Pages share their canvas's width too: the widest extent any page's
+    // content needs (PlantUML, corpus 135: a note right on page 1 widens
+    // page 2). Each page is laid out once to measure it.
+    let shared_bounds = shared_positions.as_ref().map(|_| {
+        let mut created = created_before.clone();
+        let mut active = activations.clone();
+        let mut bounds = (f64::INFINITY, f64::NEG_INFINITY);
+        for (index, &(start, end, title)) in pages.iter().enumerate() {
+            let spot = PageSpot {
+                after_first: index > 0,
+                before_last: index + 1 < page_count,
+                shared_bounds: None,
+            };
+            ctx.layout_page(
+                &diagram.events.slice(start..end),
+                title,
+                &mut created,
+                &mut active,
+                shared_positions.as_ref(),
+                spot,
+            );
+            let (lo, hi) = ctx.page_bounds.get();
+            bounds = (bounds.0.min(lo), bounds.1.max(hi));
+        }
+        bounds
+    });
+    let mut scenes = Vec::with_capacity(pages.len());
     for (index, (start, end, title)) in pages.into_iter().enumerate() {
         // A later page shows its `newpage` title only (PlantUML: none when
         // `newpage` has none).
@@ -155,6 +181,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         let spot = PageSpot {
             after_first: index > 0,
             before_last: index + 1 < page_count,
+            shared_bounds,
         };
         scenes.push(ctx.layout_page(
             &diagram.events.slice(start..end),
@@ -175,6 +202,9 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
 struct PageSpot {
     after_first: bool,
     before_last: bool,
+    /// The x range every page's canvas spans (all pages' content), when
+    /// there are several pages.
+    shared_bounds: Option<(f64, f64)>,
 }
 
 struct Context<'a> {
@@ -189,6 +219,9 @@ struct Context<'a> {
     max_head_height: f64,
     /// Visible boxes, in slot order.
     box_spans: Vec<BoxSpan>,
+    /// The x range the last page laid out needs (before the diagram's
+    /// other pages widen it): how `layout_diagram` learns the shared width.
+    page_bounds: std::cell::Cell<(f64, f64)>,
 }
 
 /// A `box … end box` over the slots `first..=last`.
@@ -406,6 +439,7 @@ impl<'a> Context<'a> {
             slots,
             max_head_height,
             box_spans,
+            page_bounds: std::cell::Cell::new((0.0, 0.0)),
         }
     }
 
@@ -2316,17 +2350,18 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
         body_edges.1 = body_edges.1.max(self_reach_right);
-        // Pages share their columns and so their canvas edges (PlantUML).
-        if shared_positions.is_some() {
-            if let (Some(&left), Some(&right)) = (positions.pos.first(), positions.pos.last()) {
-                body_edges = (body_edges.0.min(left), body_edges.1.max(right));
-            }
-        }
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
         if body_edges.1.is_finite() {
             max_x = max_x.max(body_edges.1);
+        }
+        self.page_bounds.set((min_x, max_x));
+        // Pages share their columns and so their canvas edges (PlantUML).
+        if let Some((left, right)) = spot.shared_bounds {
+            body_edges = (body_edges.0.min(left), body_edges.1.max(right));
+            min_x = min_x.min(left);
+            max_x = max_x.max(right);
         }
         // How far right the canvas must reach for a divider wider than the diagram.
         let mut divider_right = f64::NEG_INFINITY;
@@ -2334,7 +2369,9 @@ impl<'a> Context<'a> {
             match d {
                 Deferred::Divider { top, block, padding } => {
                     let h = block.height + 8.0;
-                    let mid = top + h / 2.0;
+                    // PlantUML draws the 3 px band half a pixel below the
+                    // label box's middle (every divider of the corpus).
+                    let mid = top + h / 2.0 + 0.5;
                     rect(
                         &mut items,
                         min_x,
