@@ -2247,7 +2247,8 @@ impl<'a> Context<'a> {
         // Participant boxes, 7 px below the foot boxes (6 below the
         // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
-        let box_below_feet = if bottom > page_bottom { 7.0 } else { 6.0 };
+        let has_feet = bottom > page_bottom;
+        let box_below_feet = if has_feet { 7.0 } else { 6.0 };
         if has_boxes {
             for span in self.boxes_in_drawing_order() {
                 let b = &self.diagram.boxes[span.index];
@@ -2591,14 +2592,17 @@ impl<'a> Context<'a> {
                 // Like a right-aligned header: 4 px past the drawing's edge.
                 HorizontalAlign::Right => max_x - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
-            // PlantUML: 2 px below a caption, 13 below a legend, else 4
-            // (after boxes 1 px more than the diagram's lift).
+            // PlantUML: 2 px below a caption, 13 below a legend, else 6
+            // below the foot boxes, 5 below the lifelines without them or
+            // below boxes (probes `footer_after_*`).
             let gap = if after_caption {
                 2.0
             } else if after_legend {
                 13.0
+            } else if has_feet && !has_boxes {
+                6.0
             } else {
-                4.0 + 2.0 * box_lift
+                5.0 + box_lift
             };
             let first = items.len();
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
