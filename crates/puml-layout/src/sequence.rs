@@ -1159,17 +1159,28 @@ impl<'a> Context<'a> {
         // Likewise a centred header's offset from the canvas' middle: it is
         // centred on the page, as the footer is, not on the lifelines.
         let mut header_center_offset: Option<f64> = None;
+        // And a left-aligned header's offset from the canvas' left edge
+        // (a title wider than the diagram moves the diagram, not the header).
+        let mut header_left_room: Option<f64> = None;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
             let left = positions.pos[0];
+            // What the header is wider than: the diagram, or a title wider
+            // than it with its side margins (PlantUML right-aligns a header
+            // narrower than such a title: `header_right_under_wide_title`).
+            let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
+                creole::measure(t, self.theme.font(theme.title_font_size).bold(), self.metrics).width
+                    + 2.0 * TITLE_SIDE_MARGIN
+            });
+            let span = (right - left).max(title_span);
             let room = theme.header_spacing.outer();
             let align = header.align.or(theme.header_align).unwrap_or(HorizontalAlign::Right);
             let x = match align {
                 // A header wider than the diagram is centred over it, and
                 // the canvas grows around both (PlantUML: the header at the
                 // page margin, the diagram in the middle).
-                _ if block.width > right - left => (left + right) / 2.0 - block.width / 2.0,
+                _ if block.width > span => (left + right) / 2.0 - block.width / 2.0,
                 // PlantUML: at the page margin, 5 px from the canvas' edge.
                 HorizontalAlign::Left => left - (MARGIN - HEADER_PAGE_GAP) + room.left,
                 HorizontalAlign::Center => mid_x - block.width / 2.0 + (room.left - room.right) / 2.0,
@@ -1179,13 +1190,15 @@ impl<'a> Context<'a> {
             let first = top_items.len();
             block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
             header_overhang.extend(first..top_items.len());
-            if block.width > right - left {
+            if block.width > span {
                 let inset = MARGIN - HEADER_PAGE_GAP;
                 header_edges = Some((x + inset, x + block.width - inset));
             } else if align == HorizontalAlign::Right {
                 header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
             } else if align == HorizontalAlign::Center {
                 header_center_offset = Some((room.left - room.right) / 2.0);
+            } else if align == HorizontalAlign::Left {
+                header_left_room = Some(room.left - (MARGIN - HEADER_PAGE_GAP));
             }
             y = 5.0 + room.top + block.height + 6.0 + room.bottom;
         }
@@ -2650,6 +2663,19 @@ impl<'a> Context<'a> {
             let (_, header_right) = x_bounds(&items[first..=last]);
             let dx = content_right + room - header_right;
             if content_right.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
+                for item in &mut items[first..=last] {
+                    shift_item(item, dx, 0.0);
+                }
+            }
+        }
+        if let (Some(room), Some(&first), Some(&last)) =
+            (header_left_room, header_overhang.first(), header_overhang.last())
+        {
+            let (content_left, _) = x_bounds_except(&items, &overhang);
+            let content_left = content_left.min(edges.0);
+            let (header_left, _) = x_bounds(&items[first..=last]);
+            let dx = content_left + room - header_left;
+            if content_left.is_finite() && header_left.is_finite() && dx.abs() > 1e-9 {
                 for item in &mut items[first..=last] {
                     shift_item(item, dx, 0.0);
                 }
