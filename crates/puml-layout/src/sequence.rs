@@ -1450,10 +1450,11 @@ impl<'a> Context<'a> {
                             line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
                             let tip = x + side;
-                            let end = if m.arrow.head.shape == HeadShape::Filled {
-                                tip + side * 4.0
-                            } else {
-                                tip
+                            // PlantUML 1.2026.8 runs the return to a filled head's
+                            // tip, and 1 px past an open head's (probes `self_return_*`).
+                            let end = match m.arrow.head.shape {
+                                HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
+                                _ => tip,
                             };
                             line(&mut front, far, bottom, end, bottom, line_stroke);
                             self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
@@ -1641,7 +1642,26 @@ impl<'a> Context<'a> {
                     }
                     if let Some(g) = groups.last_mut() {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
-                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, numbered_width),
+                            (true, Some(lifeline)) => {
+                                // A loop on the right reaches the frame from the
+                                // deepest bars its participant ever has, as its
+                                // room in the canvas does (PlantUML, corpus 127:
+                                // autoactivated self messages deepen the bars).
+                                let deepest = m.from.participant().map_or(geometry.from_x, |id| {
+                                    let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                                    geometry.from_x.max(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                                });
+                                let from_deepest = MessageGeometry {
+                                    from_x: deepest,
+                                    to_x: geometry.to_x.max(deepest),
+                                    is_self: true,
+                                };
+                                if geometry.to_x >= geometry.from_x {
+                                    self_frame_reach(&from_deepest, lifeline, numbered_width)
+                                } else {
+                                    self_frame_reach(&geometry, lifeline, numbered_width)
+                                }
+                            }
                             _ => (min_x, max_x),
                         };
                         g.min_x = g.min_x.min(lo);
