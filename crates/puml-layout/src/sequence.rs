@@ -2337,6 +2337,10 @@ impl<'a> Context<'a> {
             .filter(|(_, item)| !matches!(item, Item::Text(_)))
             .map(|(i, _)| items.len() + i)
             .collect();
+        // Yet the canvas never cuts a box: one grown past everything else
+        // (around a note over participants of two boxes) ends at the
+        // canvas' edge (PlantUML, `box_note_over_two_boxes`).
+        let boxes_right = x_bounds(&boxes).1;
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -2663,6 +2667,9 @@ impl<'a> Context<'a> {
             }
         }
         let mut edges = body_edges;
+        if boxes_right.is_finite() {
+            edges.1 = edges.1.max(boxes_right - theme.page_margin.right);
+        }
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
