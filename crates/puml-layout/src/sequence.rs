@@ -148,8 +148,34 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         ctx.enclose_notes_across(&events, &prepared, &mut positions);
         positions
     });
-    let mut scenes = Vec::with_capacity(pages.len());
     let page_count = pages.len();
+    // Pages share their canvas's width too: the widest extent any page's
+    // content needs (PlantUML, corpus 135: a note right on page 1 widens
+    // page 2). Each page is laid out once to measure it.
+    let shared_bounds = shared_positions.as_ref().map(|_| {
+        let mut created = created_before.clone();
+        let mut active = activations.clone();
+        let mut bounds = (f64::INFINITY, f64::NEG_INFINITY);
+        for (index, &(start, end, title)) in pages.iter().enumerate() {
+            let spot = PageSpot {
+                after_first: index > 0,
+                before_last: index + 1 < page_count,
+                shared_bounds: None,
+            };
+            ctx.layout_page(
+                &diagram.events.slice(start..end),
+                title,
+                &mut created,
+                &mut active,
+                shared_positions.as_ref(),
+                spot,
+            );
+            let (lo, hi) = ctx.page_bounds.get();
+            bounds = (bounds.0.min(lo), bounds.1.max(hi));
+        }
+        bounds
+    });
+    let mut scenes = Vec::with_capacity(pages.len());
     for (index, (start, end, title)) in pages.into_iter().enumerate() {
         // A later page shows its `newpage` title only (PlantUML: none when
         // `newpage` has none).
@@ -161,6 +187,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         let spot = PageSpot {
             after_first: index > 0,
             before_last: index + 1 < page_count,
+            shared_bounds,
         };
         scenes.push(ctx.layout_page(
             &diagram.events.slice(start..end),
@@ -181,6 +208,9 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
 struct PageSpot {
     after_first: bool,
     before_last: bool,
+    /// The x range every page's canvas spans (all pages' content), when
+    /// there are several pages.
+    shared_bounds: Option<(f64, f64)>,
 }
 
 struct Context<'a> {
@@ -195,6 +225,9 @@ struct Context<'a> {
     max_head_height: f64,
     /// Visible boxes, in slot order.
     box_spans: Vec<BoxSpan>,
+    /// The x range the last page laid out needs (before the diagram's
+    /// other pages widen it): how `layout_diagram` learns the shared width.
+    page_bounds: std::cell::Cell<(f64, f64)>,
 }
 
 /// A `box … end box` over the slots `first..=last`.
@@ -414,6 +447,7 @@ impl<'a> Context<'a> {
             slots,
             max_head_height,
             box_spans,
+            page_bounds: std::cell::Cell::new((0.0, 0.0)),
         }
     }
 
@@ -1144,17 +1178,28 @@ impl<'a> Context<'a> {
         // Likewise a centred header's offset from the canvas' middle: it is
         // centred on the page, as the footer is, not on the lifelines.
         let mut header_center_offset: Option<f64> = None;
+        // And a left-aligned header's offset from the canvas' left edge
+        // (a title wider than the diagram moves the diagram, not the header).
+        let mut header_left_room: Option<f64> = None;
         if let Some(header) = &self.diagram.header {
             let block = creole::measure(&header.text, deco_font, self.metrics);
             let right = positions.pos[n + 1];
             let left = positions.pos[0];
+            // What the header is wider than: the diagram, or a title wider
+            // than it with its side margins (PlantUML right-aligns a header
+            // narrower than such a title: `header_right_under_wide_title`).
+            let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
+                creole::measure(t, self.theme.font(theme.title_font_size).bold(), self.metrics).width
+                    + 2.0 * TITLE_SIDE_MARGIN
+            });
+            let span = (right - left).max(title_span);
             let room = theme.header_spacing.outer();
             let align = header.align.or(theme.header_align).unwrap_or(HorizontalAlign::Right);
             let x = match align {
                 // A header wider than the diagram is centred over it, and
                 // the canvas grows around both (PlantUML: the header at the
                 // page margin, the diagram in the middle).
-                _ if block.width > right - left => (left + right) / 2.0 - block.width / 2.0,
+                _ if block.width > span => (left + right) / 2.0 - block.width / 2.0,
                 // PlantUML: at the page margin, 5 px from the canvas' edge.
                 HorizontalAlign::Left => left - (MARGIN - HEADER_PAGE_GAP) + room.left,
                 HorizontalAlign::Center => mid_x - block.width / 2.0 + (room.left - room.right) / 2.0,
@@ -1164,13 +1209,15 @@ impl<'a> Context<'a> {
             let first = top_items.len();
             block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
             header_overhang.extend(first..top_items.len());
-            if block.width > right - left {
+            if block.width > span {
                 let inset = MARGIN - HEADER_PAGE_GAP;
                 header_edges = Some((x + inset, x + block.width - inset));
             } else if align == HorizontalAlign::Right {
                 header_right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
             } else if align == HorizontalAlign::Center {
                 header_center_offset = Some((room.left - room.right) / 2.0);
+            } else if align == HorizontalAlign::Left {
+                header_left_room = Some(room.left - (MARGIN - HEADER_PAGE_GAP));
             }
             y = 5.0 + room.top + block.height + 6.0 + room.bottom;
         }
@@ -1426,10 +1473,11 @@ impl<'a> Context<'a> {
                             line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
                             let tip = x + side;
-                            let end = if m.arrow.head.shape == HeadShape::Filled {
-                                tip + side * 4.0
-                            } else {
-                                tip
+                            // PlantUML 1.2026.8 runs the return to a filled head's
+                            // tip, and 1 px past an open head's (probes `self_return_*`).
+                            let end = match m.arrow.head.shape {
+                                HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
+                                _ => tip,
                             };
                             line(&mut front, far, bottom, end, bottom, line_stroke);
                             self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
@@ -1617,7 +1665,26 @@ impl<'a> Context<'a> {
                     }
                     if let Some(g) = groups.last_mut() {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
-                            (true, Some(lifeline)) => self_frame_reach(&geometry, lifeline, numbered_width),
+                            (true, Some(lifeline)) => {
+                                // A loop on the right reaches the frame from the
+                                // deepest bars its participant ever has, as its
+                                // room in the canvas does (PlantUML, corpus 127:
+                                // autoactivated self messages deepen the bars).
+                                let deepest = m.from.participant().map_or(geometry.from_x, |id| {
+                                    let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                                    geometry.from_x.max(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                                });
+                                let from_deepest = MessageGeometry {
+                                    from_x: deepest,
+                                    to_x: geometry.to_x.max(deepest),
+                                    is_self: true,
+                                };
+                                if geometry.to_x >= geometry.from_x {
+                                    self_frame_reach(&from_deepest, lifeline, numbered_width)
+                                } else {
+                                    self_frame_reach(&geometry, lifeline, numbered_width)
+                                }
+                            }
                             _ => (min_x, max_x),
                         };
                         g.min_x = g.min_x.min(lo);
@@ -2257,7 +2324,8 @@ impl<'a> Context<'a> {
         // Participant boxes, 7 px below the foot boxes (6 below the
         // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
-        let box_below_feet = if bottom > page_bottom { 7.0 } else { 6.0 };
+        let has_feet = bottom > page_bottom;
+        let box_below_feet = if has_feet { 7.0 } else { 6.0 };
         if has_boxes {
             for span in self.boxes_in_drawing_order() {
                 let b = &self.diagram.boxes[span.index];
@@ -2318,6 +2386,10 @@ impl<'a> Context<'a> {
             .filter(|(_, item)| !matches!(item, Item::Text(_)))
             .map(|(i, _)| items.len() + i)
             .collect();
+        // Yet the canvas never cuts a box: one grown past everything else
+        // (around a note over participants of two boxes) ends at the
+        // canvas' edge (PlantUML, `box_note_over_two_boxes`).
+        let boxes_right = x_bounds(&boxes).1;
         items.extend(boxes);
         items.extend(fills);
         items.extend(lifelines);
@@ -2365,12 +2437,6 @@ impl<'a> Context<'a> {
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
         body_edges.1 = body_edges.1.max(self_reach_right);
-        // Pages share their columns and so their canvas edges (PlantUML).
-        if shared_positions.is_some() {
-            if let (Some(&left), Some(&right)) = (positions.pos.first(), positions.pos.last()) {
-                body_edges = (body_edges.0.min(left), body_edges.1.max(right));
-            }
-        }
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
         }
@@ -2387,13 +2453,22 @@ impl<'a> Context<'a> {
         if body_edges.1.is_finite() {
             max_x = max_x.max(body_edges.1);
         }
+        self.page_bounds.set((min_x, max_x));
+        // Pages share their columns and so their canvas edges (PlantUML).
+        if let Some((left, right)) = spot.shared_bounds {
+            body_edges = (body_edges.0.min(left), body_edges.1.max(right));
+            min_x = min_x.min(left);
+            max_x = max_x.max(right);
+        }
         // How far right the canvas must reach for a divider wider than the diagram.
         let mut divider_right = f64::NEG_INFINITY;
         for d in deferred {
             match d {
                 Deferred::Divider { top, block, padding } => {
                     let h = block.height + 8.0;
-                    let mid = top + h / 2.0;
+                    // PlantUML draws the 3 px band half a pixel below the
+                    // label box's middle (every divider of the corpus).
+                    let mid = top + h / 2.0 + 0.5;
                     rect(
                         &mut items,
                         min_x,
@@ -2630,14 +2705,17 @@ impl<'a> Context<'a> {
                 // Like a right-aligned header: 4 px past the drawing's edge.
                 HorizontalAlign::Right => max_x - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
-            // PlantUML: 2 px below a caption, 13 below a legend, else 4
-            // (after boxes 1 px more than the diagram's lift).
+            // PlantUML: 2 px below a caption, 13 below a legend, else 6
+            // below the foot boxes, 5 below the lifelines without them or
+            // below boxes (probes `footer_after_*`).
             let gap = if after_caption {
                 2.0
             } else if after_legend {
                 13.0
+            } else if has_feet && !has_boxes {
+                6.0
             } else {
-                4.0 + 2.0 * box_lift
+                5.0 + box_lift
             };
             let first = items.len();
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
@@ -2665,6 +2743,9 @@ impl<'a> Context<'a> {
             }
         }
         let mut edges = body_edges;
+        if boxes_right.is_finite() {
+            edges.1 = edges.1.max(boxes_right - theme.page_margin.right);
+        }
         if let Some((left, right)) = title_edges {
             edges = (edges.0.min(left), edges.1.max(right));
         }
@@ -2685,6 +2766,19 @@ impl<'a> Context<'a> {
             let (_, header_right) = x_bounds(&items[first..=last]);
             let dx = content_right + room - header_right;
             if content_right.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
+                for item in &mut items[first..=last] {
+                    shift_item(item, dx, 0.0);
+                }
+            }
+        }
+        if let (Some(room), Some(&first), Some(&last)) =
+            (header_left_room, header_overhang.first(), header_overhang.last())
+        {
+            let (content_left, _) = x_bounds_except(&items, &overhang);
+            let content_left = content_left.min(edges.0);
+            let (header_left, _) = x_bounds(&items[first..=last]);
+            let dx = content_left + room - header_left;
+            if content_left.is_finite() && header_left.is_finite() && dx.abs() > 1e-9 {
                 for item in &mut items[first..=last] {
                     shift_item(item, dx, 0.0);
                 }
