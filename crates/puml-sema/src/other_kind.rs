@@ -763,6 +763,11 @@ fn activity_link(line: &str) -> bool {
     let Some(after) = one_headed_arrow(rest, &[body], false) else {
         return false;
     };
+    // `A ->+ B`, `A ->- B`: a sequence activation glued to the head, which
+    // neither reading takes (PlantUML 1.2026.8: a syntax error).
+    if after.starts_with(['+', '-']) {
+        return false;
+    }
     let target = after.split(':').next().unwrap_or("").trim();
     if target.is_empty() || target.starts_with(['>', '<', '|', '[']) {
         return false;

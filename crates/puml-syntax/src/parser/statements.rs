@@ -1192,10 +1192,27 @@ impl<'a> Parser<'a> {
         }
         let cp = lx.checkpoint();
         lx.ws();
-        if !lx.color() {
+        let colored = lx.color();
+        if !colored {
             lx.rewind(cp);
         }
+        let color_end = lx.checkpoint().0;
         let one_line = lx.colon_label();
+        // PlantUML 1.2026.8 takes a colour on a block ref (`ref over A #red`
+        // then its lines) but refuses one on a one-line ref (observed).
+        if ok && colored && one_line {
+            self.error(
+                Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    self.line_range(line),
+                    "a one-line ref takes no colour (PlantUML refuses it): drop the colour, or write the text on the lines below and end it with `end ref`",
+                )
+                .with_fix(
+                    "Drop the colour",
+                    vec![TextEdit::delete(self.range(line, cp.0, color_end))],
+                ),
+            );
+        }
         if !ok || (!one_line && !lx.rest().trim().is_empty()) {
             let range = self.line_range(line);
             lx.error_to_end();
