@@ -2735,12 +2735,10 @@ impl<'a> Context<'a> {
                 content_mid
             });
             let (header_left, header_right) = x_bounds(&items[first..=last]);
-            let dx = mid + offset - (header_left + header_right) / 2.0;
-            if header_left.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
-                for item in &mut items[first..=last] {
-                    shift_item(item, dx, 0.0);
-                }
-            }
+            shift_items_x(
+                &mut items[first..=last],
+                mid + offset - (header_left + header_right) / 2.0,
+            );
         }
         let mut edges = body_edges;
         if boxes_right.is_finite() {
@@ -2764,12 +2762,7 @@ impl<'a> Context<'a> {
             let (_, content_right) = x_bounds_except(&items, &overhang);
             let content_right = content_right.max(edges.1);
             let (_, header_right) = x_bounds(&items[first..=last]);
-            let dx = content_right + room - header_right;
-            if content_right.is_finite() && header_right.is_finite() && dx.abs() > 1e-9 {
-                for item in &mut items[first..=last] {
-                    shift_item(item, dx, 0.0);
-                }
-            }
+            shift_items_x(&mut items[first..=last], content_right + room - header_right);
         }
         if let (Some(room), Some(&first), Some(&last)) =
             (header_left_room, header_overhang.first(), header_overhang.last())
@@ -2777,12 +2770,7 @@ impl<'a> Context<'a> {
             let (content_left, _) = x_bounds_except(&items, &overhang);
             let content_left = content_left.min(edges.0);
             let (header_left, _) = x_bounds(&items[first..=last]);
-            let dx = content_left + room - header_left;
-            if content_left.is_finite() && header_left.is_finite() && dx.abs() > 1e-9 {
-                for item in &mut items[first..=last] {
-                    shift_item(item, dx, 0.0);
-                }
-            }
+            shift_items_x(&mut items[first..=last], content_left + room - header_left);
         }
         // The banners span the body from 2 px left of it (371.23 px at
         // least); they move with it under a wider title. They do not count in the
@@ -4169,6 +4157,16 @@ fn x_bounds(items: &[Item]) -> (f64, f64) {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
             (a.min(lo), b.max(hi))
         })
+}
+
+/// Moves `items` right by `dx`: nothing when `dx` is not finite (measured
+/// from the bounds of nothing drawn) or too small to matter.
+fn shift_items_x(items: &mut [Item], dx: f64) {
+    if dx.is_finite() && dx.abs() > 1e-9 {
+        for item in items {
+            shift_item(item, dx, 0.0);
+        }
+    }
 }
 
 pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
