@@ -325,6 +325,7 @@ impl SvgOut {
         SvgOut(Vec::with_capacity(capacity))
     }
 
+    #[inline]
     fn push_str(&mut self, text: &str) {
         self.0.extend_from_slice(text.as_bytes());
     }
@@ -546,69 +547,143 @@ fn push_num(out: &mut SvgOut, v: f64) {
     } else {
         (scaled - 0.5) as i64
     };
-    let mut buffer = [0u8; 24];
-    let mut start = buffer.len();
+    // Written front to back into a block of fixed size, which is then
+    // appended whole and cut to length: a copy of constant length is two
+    // register moves, where a variable one is a call to `memcpy` (that call
+    // was a fifth of this function's cost). The longest number is
+    // `-` + 13 digits + `.` + 3 digits = 18 bytes.
+    let mut block = [0u8; NUM_BLOCK];
+    let mut len = 0;
+    if thousandths < 0 {
+        block[0] = b'-';
+        len = 1;
+    }
     let magnitude = thousandths.unsigned_abs();
-    let fraction = magnitude % 1000;
-    if fraction != 0 {
-        // Three decimals, trailing zeros left off.
-        let digits = [
-            b'0' + (fraction / 100) as u8,
-            b'0' + (fraction / 10 % 10) as u8,
-            b'0' + (fraction % 10) as u8,
-        ];
-        let len = if digits[2] != b'0' {
+    let whole = magnitude / 1000;
+    if whole < 1000 {
+        // Nearly every coordinate: its digits from a table, in one copy.
+        let entry = SMALL_WHOLES[whole as usize];
+        block[len..len + 3].copy_from_slice(&entry[..3]);
+        len += usize::from(entry[3]);
+    } else {
+        len += decimal_digits(whole);
+        // Two digits at a time from a table, from the last digit backwards.
+        let mut rest = whole;
+        let mut at = len;
+        while rest >= 100 {
+            let pair = (rest % 100) as usize * 2;
+            rest /= 100;
+            at -= 2;
+            block[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if rest >= 10 {
+            let pair = rest as usize * 2;
+            block[at - 2..at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            block[at - 1] = b'0' + rest as u8;
+        }
+    }
+    // `.ddd` with trailing zeros left off, from a table (nothing for 0).
+    let fraction = FRACTIONS[(magnitude % 1000) as usize];
+    block[len..len + 4].copy_from_slice(&fraction[..4]);
+    len += usize::from(fraction[4]);
+    let keep = out.0.len() + len;
+    out.0.extend_from_slice(&block);
+    out.0.truncate(keep);
+}
+
+/// The digits of 0 to 999, left-aligned, then their count.
+const SMALL_WHOLES: [[u8; 4]; 1000] = {
+    let mut table = [[0u8; 4]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        let digits = [(n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8];
+        let skip = if n >= 100 {
+            0
+        } else if n >= 10 {
+            1
+        } else {
+            2
+        };
+        let mut i = 0;
+        while i < 3 - skip {
+            table[n][i] = b'0' + digits[skip + i];
+            i += 1;
+        }
+        table[n][3] = (3 - skip) as u8;
+        n += 1;
+    }
+    table
+};
+
+/// A fraction of 0 to 999 thousandths as `.ddd` without trailing zeros,
+/// then its length (0 for no fraction at all).
+const FRACTIONS: [[u8; 5]; 1000] = {
+    let mut table = [[0u8; 5]; 1000];
+    let mut n = 1;
+    while n < 1000 {
+        let digits = [(n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8];
+        let kept = if n % 10 != 0 {
             3
-        } else if digits[1] != b'0' {
+        } else if n % 100 != 0 {
             2
         } else {
             1
         };
-        start -= len;
-        buffer[start..start + len].copy_from_slice(&digits[..len]);
-        start -= 1;
-        buffer[start] = b'.';
+        table[n][0] = b'.';
+        let mut i = 0;
+        while i < kept {
+            table[n][1 + i] = b'0' + digits[i];
+            i += 1;
+        }
+        table[n][4] = (1 + kept) as u8;
+        n += 1;
     }
-    // Below 9e15 thousandths, the whole part has at most 13 digits; two
-    // at a time from a table (coordinates are mostly 2–4 digits long).
-    let mut whole = magnitude / 1000;
-    while whole >= 100 {
-        let pair = (whole % 100) as usize * 2;
-        whole /= 100;
-        start -= 2;
-        buffer[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    table
+};
+
+/// The size of the block [`push_num`] writes a number into.
+const NUM_BLOCK: usize = 24;
+
+/// How many decimal digits `n` has (1 for 0).
+fn decimal_digits(n: u64) -> usize {
+    let mut digits = 1;
+    let mut bound = 10;
+    while n >= bound && digits < 20 {
+        digits += 1;
+        bound = bound.saturating_mul(10);
     }
-    if whole >= 10 {
-        let pair = whole as usize * 2;
-        start -= 2;
-        buffer[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    } else {
-        start -= 1;
-        buffer[start] = b'0' + whole as u8;
-    }
-    if thousandths < 0 {
-        start -= 1;
-        buffer[start] = b'-';
-    }
-    out.0.extend_from_slice(&buffer[start..]);
+    digits
 }
 
 /// Appends `#RRGGBB`.
 fn push_hex(out: &mut SvgOut, color: Color) {
-    out.push('#');
-    push_hex_digits(out, color);
+    let digits = hex_digits(color);
+    let mut block = [b'#'; 7];
+    block[1..].copy_from_slice(&digits);
+    out.0.extend_from_slice(&block);
 }
 
 /// Appends `RRGGBB`.
 fn push_hex_digits(out: &mut SvgOut, color: Color) {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-    for channel in [color.r, color.g, color.b] {
-        out.push(char::from(DIGITS[usize::from(channel >> 4)]));
-        out.push(char::from(DIGITS[usize::from(channel & 15)]));
-    }
+    out.0.extend_from_slice(&hex_digits(color));
 }
 
-/// Appends ` name="value"` for a number.
+/// `RRGGBB` as bytes: built in a block and copied once (a copy of constant
+/// length), not pushed one byte at a time.
+fn hex_digits(color: Color) -> [u8; 6] {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let mut digits = [0u8; 6];
+    for (pair, channel) in digits.chunks_exact_mut(2).zip([color.r, color.g, color.b]) {
+        pair[0] = DIGITS[usize::from(channel >> 4)];
+        pair[1] = DIGITS[usize::from(channel & 15)];
+    }
+    digits
+}
+
+/// Appends ` name="value"` for a number. Inlined: `name` is a constant at
+/// every call, so its copy becomes a few moves instead of a `memcpy` call.
+#[inline]
 fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
     out.push(' ');
     out.push_str(name);

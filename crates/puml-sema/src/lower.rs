@@ -10,6 +10,7 @@ use puml_syntax::ast::{self, significant_tokens, statement_range, GreenStatement
 use puml_syntax::{Diagnostic, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use SyntaxKind::*;
 
@@ -36,14 +37,21 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
-    let parse = puml_syntax::parse(text);
-    analyze_parsed(text, &parse, options, loader)
+    analyze_with(text, None, options, loader)
 }
 
 /// Analyzes an already parsed text. When the text uses the preprocessor,
 /// the expanded text is parsed and lowered instead, and every range is
 /// mapped back to the original lines.
 pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
+    analyze_with(text, Some(parse), options, loader)
+}
+
+/// [`analyze_parsed`], parsing `text` only when its own tree is needed: a
+/// text the preprocessor rewrites is lowered from the expanded text's tree,
+/// so parsing it first would be wasted work.
+fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, loader: &dyn FileLoader) -> Analysis {
+    let mut parsed_here = None;
     if preprocess::needs_preprocessing(text) {
         let pre_options = PreprocessOptions {
             file_path: options.file_path.clone(),
@@ -83,6 +91,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
                 preprocessed: true,
             };
         }
+        let parse = parsed.unwrap_or_else(|| parsed_here.insert(puml_syntax::parse(text)));
         let (mut document, source_map, mut diagnostics) = lower_root(parse);
         diagnostics.extend(overlong_lines(text));
         let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
@@ -98,6 +107,7 @@ pub fn analyze_parsed(text: &str, parse: &Parse, options: &AnalysisOptions, load
             preprocessed: true,
         };
     }
+    let parse = parsed.unwrap_or_else(|| parsed_here.insert(puml_syntax::parse(text)));
     let (mut document, source_map, mut diagnostics) = lower_root(parse);
     diagnostics.extend(overlong_lines(text));
     let mut all: Vec<Diagnostic> = parse.errors().to_vec();
@@ -1393,11 +1403,19 @@ impl DiagramLowering {
         if !self.autonumber.enabled {
             return None;
         }
-        let numbers = self.autonumber.current.clone();
-        let text = numbers.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(".");
+        let numbers = &self.autonumber.current;
         let formatted = match &self.autonumber.format {
-            Some(format) => apply_number_format(format, &numbers),
-            None => text,
+            Some(format) => apply_number_format(format, numbers),
+            None => {
+                let mut text = String::new();
+                for (i, n) in numbers.iter().enumerate() {
+                    if i > 0 {
+                        text.push('.');
+                    }
+                    let _ = write!(text, "{n}");
+                }
+                text
+            }
         };
         if let Some(last) = self.autonumber.current.last_mut() {
             *last = last.saturating_add(self.autonumber.step);
