@@ -545,6 +545,37 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
 // ---------------------------------------------------------------------
 // The look.
 
+/// Which of the action's and the diamond's text settings a diagram sets
+/// itself (the diamond follows the action's where it sets none).
+#[derive(Default)]
+struct OwnFonts {
+    action_family: Option<crate::scene::FontFamily>,
+    action_size: Option<f64>,
+    action_color: Option<Color>,
+    diamond_family: Option<crate::scene::FontFamily>,
+    diamond_size: Option<f64>,
+    diamond_color: Option<Color>,
+}
+
+/// The element and property an activity skinparam (lower-case) sets:
+/// `activityDiamondFontSize` is the diamond's `fontsize`,
+/// `activityArrowColor` the arrow's `color`, `partitionBackgroundColor`
+/// the partition's `backgroundcolor`.
+fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
+    for (prefix, element) in [
+        ("activitydiamond", "diamond"),
+        ("activityarrow", "arrow"),
+        ("activity", "activity"),
+        ("swimlane", "swimlane"),
+        ("partition", "partition"),
+    ] {
+        if let Some(property) = key.strip_prefix(prefix).filter(|p| !p.is_empty()) {
+            return Some((element, property.to_string()));
+        }
+    }
+    None
+}
+
 struct Style {
     action_bg: Color,
     action_border: Color,
@@ -571,6 +602,12 @@ struct Style {
     note_font_color: Color,
     frame_color: Color,
     frame_font: Font,
+    /// A partition's fill, title face and colour (`skinparam partition…`,
+    /// `<style> partition { … }`); `partition P #colour` fills its own.
+    partition_bg: Option<Color>,
+    partition_font: Font,
+    partition_font_color: Color,
+    diamond_font_color: Color,
     lane_border: Color,
     lane_font: Font,
     lane_font_color: Color,
@@ -616,72 +653,132 @@ impl Style {
             note_font_color: theme.note_font_color,
             frame_color: theme.group_border,
             frame_font: theme.font(14.0),
+            partition_bg: None,
+            partition_font: theme.font(14.0),
+            partition_font_color: theme.font_color,
+            diamond_font_color: theme.participant_font_color,
             lane_border: theme.group_border,
             lane_font: theme.font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
         };
         // The activity skin parameters PlantUML documents (`activity…`,
-        // `swimlane…`, `partition…`); the others went through the theme.
-        for (key, value) in &diagram.settings.skinparams {
-            let color = parse_color(value);
-            let size = value
-                .trim()
-                .trim_end_matches("px")
-                .parse::<f64>()
-                .ok()
-                .filter(|v| (1.0..=200.0).contains(v));
-            let key = key.to_ascii_lowercase();
-            macro_rules! set {
-                ($field:expr, $v:expr) => {
-                    if let Some(v) = $v {
-                        $field = v;
-                    }
-                };
+        // `swimlane…`, `partition…`) and the `<style>` rules on the same
+        // elements, in source order (the later wins); the others went
+        // through the theme.
+        let mut own = OwnFonts::default();
+        let settings = &diagram.settings;
+        let mut next_style = settings.styles.iter().peekable();
+        for (i, (key, value)) in settings.skinparams.iter().enumerate() {
+            while let Some(style) = next_style.next_if(|st| st.after_skinparams <= i) {
+                s.apply_sheet(&style.text, &mut own);
             }
-            match key.as_str() {
-                "activitybackgroundcolor" => {
-                    if let Some(c) = color {
-                        s.action_bg = c;
-                        s.action_gradient = parse_gradient(value);
-                    }
-                }
-                "activitybordercolor" => set!(s.action_border, color),
-                "activityfontcolor" => set!(s.action_font_color, color),
-                "activityfontsize" => {
-                    if let Some(v) = size {
-                        s.action_font.size = v;
-                    }
-                }
-                "activitydiamondbackgroundcolor" => {
-                    if let Some(c) = color {
-                        s.diamond_bg = c;
-                        s.diamond_gradient = parse_gradient(value);
-                    }
-                }
-                "activitydiamondbordercolor" => set!(s.diamond_border, color),
-                "activitydiamondfontsize" => {
-                    if let Some(v) = size {
-                        s.diamond_font.size = v;
-                    }
-                }
-                "activitystartcolor" => set!(s.start_color, color),
-                "activityendcolor" => set!(s.end_color, color),
-                "activitybarcolor" => set!(s.bar_color, color),
-                "activityarrowcolor" => set!(s.arrow_color, color),
-                "activityarrowfontcolor" => set!(s.arrow_font_color, color),
-                "swimlanebordercolor" => set!(s.lane_border, color),
-                "swimlanetitlefontcolor" => set!(s.lane_font_color, color),
-                "swimlanetitlefontsize" => {
-                    if let Some(v) = size {
-                        s.lane_font.size = v;
-                    }
-                }
-                "partitionbordercolor" => set!(s.frame_color, color),
-                _ => {}
+            if let Some((element, property)) = skinparam_target(&key.to_ascii_lowercase()) {
+                s.apply(element, &property, value, &mut own);
             }
         }
+        for style in next_style {
+            s.apply_sheet(&style.text, &mut own);
+        }
+        // The diamond's text takes the action's face, size and colour
+        // unless its own are set (PlantUML 1.2026.8: `activityFontSize 15`
+        // draws the condition at 15 px too).
+        if let Some(family) = own.diamond_family.or(own.action_family) {
+            s.diamond_font.family = family;
+        }
+        if let Some(size) = own.diamond_size.or(own.action_size) {
+            s.diamond_font.size = size;
+        }
+        if let Some(color) = own.diamond_color.or(own.action_color) {
+            s.diamond_font_color = color;
+        }
         s
+    }
+
+    /// The `<style>` rules of one sheet for activity diagrams.
+    fn apply_sheet(&mut self, sheet: &str, own: &mut OwnFonts) {
+        let (rules, _) = puml_sema::style::parse_sheet(sheet);
+        for rule in rules {
+            let for_activity = rule
+                .scope
+                .is_none_or(|scope| scope == puml_sema::style::StyleScope::Activity);
+            if for_activity && rule.stereotype.is_none() {
+                self.apply(&rule.element, &rule.property, &rule.value, own);
+            }
+        }
+    }
+
+    /// One property of an activity element, from a skinparam or a style
+    /// rule (both lower-case): `element` is `activity`, `diamond`,
+    /// `arrow`, `swimlane` or `partition`.
+    fn apply(&mut self, element: &str, property: &str, value: &str, own: &mut OwnFonts) {
+        let color = parse_color(value);
+        let size = value
+            .trim()
+            .trim_end_matches("px")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (1.0..=200.0).contains(v));
+        macro_rules! set {
+            ($field:expr, $v:expr) => {
+                if let Some(v) = $v {
+                    $field = v;
+                }
+            };
+        }
+        let family = || Some(crate::theme::family_of(value));
+        match (element, property) {
+            ("activity", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.action_bg = c;
+                    self.action_gradient = parse_gradient(value);
+                }
+            }
+            ("activity", "bordercolor" | "linecolor") => set!(self.action_border, color),
+            ("activity", "fontcolor") => {
+                set!(self.action_font_color, color);
+                own.action_color = color.or(own.action_color);
+            }
+            ("activity", "fontsize") => {
+                set!(self.action_font.size, size);
+                own.action_size = size.or(own.action_size);
+            }
+            ("activity", "fontname") => {
+                set!(self.action_font.family, family());
+                own.action_family = family();
+            }
+            ("diamond", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.diamond_bg = c;
+                    self.diamond_gradient = parse_gradient(value);
+                }
+            }
+            ("diamond", "bordercolor" | "linecolor") => set!(self.diamond_border, color),
+            ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
+            ("diamond", "fontname") => own.diamond_family = family(),
+            ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
+            ("activity", "startcolor") => set!(self.start_color, color),
+            ("activity", "endcolor") => set!(self.end_color, color),
+            ("activity", "barcolor") => set!(self.bar_color, color),
+            ("arrow", "color") => set!(self.arrow_color, color),
+            ("arrow", "fontcolor") => set!(self.arrow_font_color, color),
+            ("arrow", "fontname") => set!(self.arrow_font.family, family()),
+            ("swimlane", "bordercolor") => set!(self.lane_border, color),
+            ("swimlane", "titlefontcolor") => set!(self.lane_font_color, color),
+            ("swimlane", "titlefontsize") => set!(self.lane_font.size, size),
+            ("swimlane", "titlefontname") => set!(self.lane_font.family, family()),
+            ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
+            ("partition", "backgroundcolor") => self.partition_bg = color.or(self.partition_bg),
+            ("partition", "fontcolor") => set!(self.partition_font_color, color),
+            ("partition", "fontsize") => set!(self.partition_font.size, size),
+            ("partition", "fontname") => set!(self.partition_font.family, family()),
+            ("partition", "fontstyle") => {
+                let style = value.to_ascii_lowercase();
+                self.partition_font.bold = style.contains("bold");
+                self.partition_font.italic = style.contains("italic");
+            }
+            _ => {}
+        }
     }
 
     fn edge_stroke(&self, arrow: Option<&ArrowStyle>) -> Option<Stroke> {
@@ -881,7 +978,11 @@ impl Ctx<'_> {
         let inner = if text.is_some() { tw.max(24.0) } else { 0.0 };
         Diamond {
             w: inner + 2.0 * DIAMOND_HALF,
-            h: (th + 11.195).max(2.0 * DIAMOND_HALF),
+            // As tall as its text, at least 24 px (PlantUML 1.2026.8, for
+            // `if`, `elseif`, `while` and `repeat while` conditions of
+            // one to three lines at 11 to 30 px): a one-line condition at
+            // the default 11 px just fills it.
+            h: th.max(2.0 * DIAMOND_HALF),
             text,
         }
     }
@@ -920,7 +1021,7 @@ impl Ctx<'_> {
                 tx,
                 y + (d.h - t.height) / 2.0,
                 Align::Left,
-                self.style.action_font_color,
+                self.style.diamond_font_color,
                 out,
             );
         }
@@ -2228,16 +2329,31 @@ impl Ctx<'_> {
         depth: usize,
     ) -> Tile {
         let t = self.layout_seq(body, depth);
-        let title = self.text(name, self.style.frame_font);
+        let partition = kind == ContainerKind::Partition;
+        let (title_font, title_color) = if partition {
+            (self.style.partition_font, self.style.partition_font_color)
+        } else {
+            (self.style.frame_font, self.style.font_color)
+        };
+        let title = self.text(name, title_font);
         let frame = stroke(self.style.frame_color, 1.5);
-        let fill = color.and_then(parse_color);
+        let fill = color
+            .and_then(parse_color)
+            .or(if partition { self.style.partition_bg } else { None });
         let title_h = title.height + 3.0;
         let (head, centered) = match kind {
             ContainerKind::Partition | ContainerKind::Group => (title_h + 17.0, false),
             ContainerKind::Package => (title_h + 14.0 + 3.0, false),
             ContainerKind::Rectangle | ContainerKind::Card => (title_h + 17.0, true),
         };
-        let inner_w = t.w.max(title.width + if centered { 20.0 } else { 40.0 });
+        // A partition or group is as wide as its content or its title,
+        // 10 px either side (PlantUML 1.2026.8); the other frames keep more
+        // room beside the title.
+        let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group) {
+            t.w.max(title.width)
+        } else {
+            t.w.max(title.width + if centered { 20.0 } else { 40.0 })
+        };
         let fw = inner_w + 2.0 * FRAME_PAD_X;
         let body_x = FRAME_PAD_X + (inner_w - t.w) / 2.0;
         let fy = -FRAME_OUTSIDE;
@@ -2260,7 +2376,7 @@ impl Ctx<'_> {
                     .line_to(tab_w - 10.0, fy + title_h)
                     .line_to(0.0, fy + title_h)
                     .push(&mut items, paint(None, Some(frame)));
-                title.draw(3.0, fy + 1.0, Align::Left, self.style.font_color, &mut items);
+                title.draw(3.0, fy + 1.0, Align::Left, title_color, &mut items);
             }
             ContainerKind::Package => {
                 let tab_w = title.width + 6.0;
