@@ -23,7 +23,7 @@ use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, Gradient, Item, Scene, Stroke};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
 use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
-use crate::theme::Theme;
+use crate::theme::{TextElement, Theme};
 use crate::LayoutOptions;
 use puml_sema::activity::{
     Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
@@ -569,7 +569,9 @@ fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
         ("swimlane", "swimlane"),
         ("partition", "partition"),
     ] {
-        if let Some(property) = key.strip_prefix(prefix).filter(|p| !p.is_empty()) {
+        // `LineColor` is a style property: PlantUML ignores the skinparam
+        // `activityLineColor` (the border stays `activityBorderColor`).
+        if let Some(property) = key.strip_prefix(prefix).filter(|p| !p.is_empty() && *p != "linecolor") {
             return Some((element, property.to_string()));
         }
     }
@@ -635,7 +637,7 @@ impl Style {
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
-            arrow_font: theme.font(if theme.arrow_font_size == 13.0 {
+            arrow_font: theme.font_of(TextElement::Message, if theme.arrow_font_size == 13.0 {
                 11.0
             } else {
                 theme.arrow_font_size
@@ -649,7 +651,7 @@ impl Style {
             diamond_gradient: None,
             note_gradient: theme.note_gradient,
             note_border: theme.note_border,
-            note_font: theme.font(theme.note_font_size),
+            note_font: theme.font_of(TextElement::Note, theme.note_font_size),
             note_font_color: theme.note_font_color,
             frame_color: theme.group_border,
             frame_font: theme.font(14.0),
@@ -2790,7 +2792,7 @@ impl Ctx<'_> {
             .title
             .as_deref()
             .filter(|t| !t.trim().is_empty())
-            .map(|t| self.text(t, theme.font(theme.title_font_size).bold()));
+            .map(|t| self.text(t, theme.font_of(TextElement::Title, theme.title_font_size).bold()));
         let mut title_top = 0.0;
         if let Some(block) = &title {
             // PlantUML: the title's text 20 px from the top (after a header),
@@ -2811,7 +2813,11 @@ impl Ctx<'_> {
             y = legend_top_y + block.height + 10.0 + 5.0;
         }
         let (mut ox, oy) = if lanes {
-            (LANE_ORIGIN_X, y + LANE_ORIGIN_Y)
+            // The lanes' top follows the header's descent (observed at 16
+            // and 18 px): LANE_ORIGIN_Y is the default 18 px header's.
+            let descent = |size: f64| self.metrics.descent(&Font { size, ..self.style.lane_font });
+            let shift = descent(self.style.lane_font.size) - descent(18.0);
+            (LANE_ORIGIN_X, y + LANE_ORIGIN_Y + shift)
         } else {
             (ORIGIN_X, y + ORIGIN_Y)
         };
