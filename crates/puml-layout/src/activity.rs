@@ -637,11 +637,14 @@ impl Style {
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
-            arrow_font: theme.font_of(TextElement::Message, if theme.arrow_font_size == 13.0 {
-                11.0
-            } else {
-                theme.arrow_font_size
-            }),
+            arrow_font: theme.font_of(
+                TextElement::Message,
+                if theme.arrow_font_size == 13.0 {
+                    11.0
+                } else {
+                    theme.arrow_font_size
+                },
+            ),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
@@ -2775,52 +2778,81 @@ impl Ctx<'_> {
 
     // --- the page ------------------------------------------------------
 
+    /// The page: the drawing and its decorations (header, title, legend,
+    /// caption, footer) stacked as PlantUML 1.2026.8 stacks them, observed
+    /// one decoration at a time and all together: each is a block 1 px
+    /// apart from the next, all centred in a column as wide as the widest
+    /// (the drawing with 6 px left and 8 px right of it, the title with
+    /// 10 px either side, the legend's frame with 12, the caption with 1),
+    /// 10 px from the page's edges.
     fn finish(&self, diagram: &Diagram, body: Tile, lanes: bool) -> Scene {
+        const PAGE_MARGIN: f64 = 10.0;
+        const BLOCK_GAP: f64 = 1.0;
+        const TITLE_PAD: f64 = 10.0;
+        const LEGEND_MARGIN: f64 = 12.0;
+        const CAPTION_PAD: f64 = 1.0;
         let theme = self.theme;
-        let mut items: Vec<Item> = Vec::new();
-        let mut y = 0.0;
         let deco = theme.font(10.0);
         let header = diagram
             .header
             .as_ref()
             .filter(|h| !h.text.trim().is_empty())
             .map(|h| (self.text(&h.text, deco), h.align));
-        if let Some((block, _)) = &header {
-            y = 5.0 + block.height + 6.0;
-        }
         let title = diagram
             .title
             .as_deref()
             .filter(|t| !t.trim().is_empty())
             .map(|t| self.text(t, theme.font_of(TextElement::Title, theme.title_font_size).bold()));
-        let mut title_top = 0.0;
-        if let Some(block) = &title {
-            // PlantUML: the title's text 20 px from the top (after a header),
-            // the diagram 16 px below it.
-            title_top = y + 20.0;
-            // (more below a larger title: 8.3 px more at 23 px).
-            let below = 16.0 + (theme.title_font_size - 14.0).max(0.0) * 0.92;
-            y = title_top + block.height + below - ORIGIN_Y;
-        }
+        let legend_font = theme.font(14.0);
         let legend_top = diagram
             .legend
             .as_ref()
-            .filter(|l| l.vertical == Some(VerticalAlign::Top));
-        let mut legend_top_y = 0.0;
-        if let Some(l) = legend_top {
-            let block = self.text(&l.text, theme.font(14.0));
-            legend_top_y = y + 5.0;
-            y = legend_top_y + block.height + 10.0 + 5.0;
-        }
-        let (mut ox, oy) = if lanes {
-            // The lanes' top follows the header's descent (observed at 16
-            // and 18 px): LANE_ORIGIN_Y is the default 18 px header's.
-            let descent = |size: f64| self.metrics.descent(&Font { size, ..self.style.lane_font });
-            let shift = descent(self.style.lane_font.size) - descent(18.0);
-            (LANE_ORIGIN_X, y + LANE_ORIGIN_Y + shift)
+            .filter(|l| l.vertical == Some(VerticalAlign::Top))
+            .map(|l| (l, self.text(&l.text, legend_font)));
+        let legend_bottom = diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical != Some(VerticalAlign::Top))
+            .map(|l| (l, self.text(&l.text, legend_font)));
+        let caption = diagram
+            .caption
+            .as_deref()
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| self.text(c, theme.font(14.0)));
+        let footer = diagram
+            .footer
+            .as_ref()
+            .filter(|f| !f.text.trim().is_empty())
+            .map(|f| (self.text(&f.text, deco), f.align));
+
+        // The drawing's own margins inside its block.
+        let lane_shift = if lanes {
+            // The lanes' top follows the header's descent (observed at 16,
+            // 18 and 22 px): LANE_ORIGIN_Y is the default 18 px header's.
+            let descent = |size: f64| {
+                self.metrics.descent(&Font {
+                    size,
+                    ..self.style.lane_font
+                })
+            };
+            descent(self.style.lane_font.size) - descent(18.0)
         } else {
-            (ORIGIN_X, y + ORIGIN_Y)
+            0.0
         };
+        let (mut pad_left, pad_top, pad_right) = if lanes {
+            (
+                LANE_ORIGIN_X - PAGE_MARGIN,
+                LANE_ORIGIN_Y + lane_shift - PAGE_MARGIN,
+                LANE_END_MARGIN - PAGE_MARGIN - BLOCK_GAP,
+            )
+        } else {
+            (
+                ORIGIN_X - PAGE_MARGIN,
+                ORIGIN_Y - PAGE_MARGIN,
+                END_MARGIN - PAGE_MARGIN - BLOCK_GAP,
+            )
+        };
+        let pad_bottom = END_MARGIN - PAGE_MARGIN - BLOCK_GAP;
         // PlantUML starts a drawing whose leftmost shape is a note 1 px
         // further left.
         let note_left = body
@@ -2835,71 +2867,90 @@ impl Ctx<'_> {
                 }
             });
         if note_left.1 && note_left.0 < 0.5 {
-            ox -= 1.0;
+            pad_left -= 1.0;
         }
-        let body_w = body.w;
-        let body_h = body.h;
-        body.place(ox, oy, &mut items);
-        let (min_x, max_x) = items_x_range(&items).unwrap_or((ox, ox + body_w));
-        let min_x = min_x.min(ox);
-        let max_x = max_x.max(ox + body_w);
-        let mid = (min_x + max_x) / 2.0;
-        let mut bottom = (oy + body_h).max(items_y_range(&items).map_or(0.0, |r| r.1));
-        let mut extra: Vec<Item> = Vec::new();
+        // What reaches past the tile's right or bottom edge widens the
+        // drawing; what reaches into the margin left or above stays there
+        // (the page grows below when it would leave the page).
+        let hi = items_x_range(&body.items).map_or(body.w, |r| r.1.max(body.w));
+        let low = items_y_range(&body.items).map_or(body.h, |r| r.1.max(body.h));
+        let drawing_w = pad_left + hi + pad_right;
+        let drawing_h = pad_top + low + pad_bottom;
+
+        let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
+        let width = [
+            Some(drawing_w),
+            header.as_ref().map(|(b, _)| b.width),
+            title.as_ref().map(|b| b.width + 2.0 * TITLE_PAD),
+            legend_top.as_ref().map(|(_, b)| legend_w(b)),
+            legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
+            caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
+            footer.as_ref().map(|(b, _)| b.width),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max);
+        let left = PAGE_MARGIN;
+        let right = PAGE_MARGIN + width;
+        let centred = |w: f64| left + (width - w) / 2.0;
+        let aligned = |w: f64, align: HorizontalAlign| match align {
+            HorizontalAlign::Left => left,
+            HorizontalAlign::Center => centred(w),
+            HorizontalAlign::Right => right - w,
+        };
+
+        let mut items: Vec<Item> = Vec::new();
+        let mut y = PAGE_MARGIN;
         if let Some((block, align)) = &header {
-            let x = match align.unwrap_or(HorizontalAlign::Right) {
-                HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => mid - block.width / 2.0,
-                HorizontalAlign::Right => max_x - block.width,
-            };
-            block.draw(x, 5.0, Align::Left, theme.header_color, &mut extra);
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right));
+            block.draw(x, y, Align::Left, theme.header_color, &mut items);
+            y += block.height + BLOCK_GAP;
         }
         if let Some(block) = &title {
             block.draw(
-                mid - block.width / 2.0,
-                title_top,
+                centred(block.width),
+                y + TITLE_PAD,
                 Align::Center,
                 theme.title_color,
-                &mut extra,
+                &mut items,
             );
+            // (more below a larger title: 8.3 px more at 23 px, corpus
+            // activity 023 and 024).
+            let larger = (theme.title_font_size - 14.0).max(0.0) * 0.92;
+            y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP + larger;
         }
-        if let Some(l) = legend_top {
-            self.legend(&mut extra, l, legend_top_y, min_x, max_x);
+        let legend_range = (left + LEGEND_MARGIN, right - LEGEND_MARGIN);
+        if let Some((l, _)) = legend_top {
+            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
+            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
         }
-        if let Some(l) = diagram
-            .legend
-            .as_ref()
-            .filter(|l| l.vertical != Some(VerticalAlign::Top))
-        {
-            bottom += 10.0;
-            bottom += self.legend(&mut extra, l, bottom, min_x, max_x);
+        let ox = centred(drawing_w) + pad_left;
+        let oy = y + pad_top;
+        body.place(ox, oy, &mut items);
+        y += drawing_h + BLOCK_GAP;
+        if let Some((l, _)) = legend_bottom {
+            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
+            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
         }
-        if let Some(caption) = diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
-            let block = self.text(caption, theme.font(14.0));
+        if let Some(block) = &caption {
             block.draw(
-                mid - block.width / 2.0,
-                bottom + 10.0,
+                centred(block.width),
+                y + CAPTION_PAD,
                 Align::Center,
                 theme.font_color,
-                &mut extra,
+                &mut items,
             );
-            bottom += 10.0 + block.height;
+            y += block.height + 2.0 * CAPTION_PAD + BLOCK_GAP;
         }
-        if let Some(footer) = diagram.footer.as_ref().filter(|f| !f.text.trim().is_empty()) {
-            let block = self.text(&footer.text, deco);
-            let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
-                HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => mid - block.width / 2.0,
-                HorizontalAlign::Right => max_x - block.width,
-            };
-            block.draw(x, bottom + 4.0, Align::Left, theme.header_color, &mut extra);
-            bottom += 4.0 + block.height;
+        if let Some((block, align)) = &footer {
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center));
+            block.draw(x, y, Align::Left, theme.header_color, &mut items);
+            y += block.height + BLOCK_GAP;
         }
-        items.splice(0..0, extra);
         self.trim_runs(&mut items);
-        // Anything left of the margin (a wide title) moves the whole drawing.
-        let (lo, hi) = items_x_range(&items).unwrap_or((min_x, max_x));
-        let (top, low) = items_y_range(&items).unwrap_or((0.0, bottom));
+        // Anything left of or above a 5 px margin moves the whole page.
+        let (lo, _) = items_x_range(&items).unwrap_or((left, right));
+        let (top, _) = items_y_range(&items).unwrap_or((0.0, y));
         let dx = if lo < 5.0 { 5.0 - lo } else { 0.0 };
         let dy = if top < 5.0 { 5.0 - top } else { 0.0 };
         if dx != 0.0 || dy != 0.0 {
@@ -2907,15 +2958,9 @@ impl Ctx<'_> {
                 shift_item(item, dx, dy);
             }
         }
-        let right = hi.max(max_x) + dx;
-        let bottom = low.max(bottom) + dy;
         let mut scene = Scene {
-            width: round3(
-                (right + if lanes { LANE_END_MARGIN } else { END_MARGIN })
-                    .ceil()
-                    .max(1.0),
-            ),
-            height: round3((bottom + END_MARGIN).ceil().max(1.0)),
+            width: round3((right + BLOCK_GAP + PAGE_MARGIN + dx).ceil().max(1.0)),
+            height: round3((y + PAGE_MARGIN + dy).ceil().max(1.0)),
             background: theme.background,
             items,
         };
