@@ -1832,8 +1832,12 @@ impl Ctx<'_> {
         let first_left = cols
             .first()
             .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
-        // Each branch starts 20 px below the diamonds, below its label if any.
-        let top_of = |c: &Col| dh + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
+        // The bottom of a column's own diamond (centred on the row's
+        // middle): its label hangs there and its branch starts 20 px below,
+        // below the label if any (PlantUML 1.2026.8, a three-line `if`
+        // beside a two-line `elseif`); the `else` column has no diamond.
+        let diamond_bottom = |c: &Col| c.d.as_ref().map_or(dh, |d| (dh + d.h) / 2.0);
+        let top_of = |c: &Col| diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
         let mut prev_corner: Option<f64> = None;
@@ -1846,7 +1850,7 @@ impl Ctx<'_> {
                         polyline(&mut items, &[(pc, mid), (x0, mid)], st, true);
                     }
                     prev_corner = Some(col.center + d.w / 2.0);
-                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, dh);
+                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, diamond_bottom(col));
                 }
                 None => {
                     if let Some(pc) = prev_corner {
@@ -1868,11 +1872,12 @@ impl Ctx<'_> {
         let mut open_axes = Vec::new();
         for col in cols {
             let top = top_of(&col);
+            let below_diamond = diamond_bottom(&col);
             let t = col.tile;
             let x0 = col.center - t.in_x;
             if t.is_empty() {
                 let from = if col.d.is_some() {
-                    (col.center, dh)
+                    (col.center, below_diamond)
                 } else {
                     (col.center, mid)
                 };
@@ -1881,7 +1886,12 @@ impl Ctx<'_> {
                 continue;
             }
             if col.d.is_some() {
-                polyline(&mut items, &[(col.center, dh), (col.center, top + t.in_y)], st, true);
+                polyline(
+                    &mut items,
+                    &[(col.center, below_diamond), (col.center, top + t.in_y)],
+                    st,
+                    true,
+                );
             }
             if t.open {
                 let ox = x0 + t.out_x;
@@ -1894,7 +1904,15 @@ impl Ctx<'_> {
         let (lo, hi) = open_axes
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        let out_x = if open { (lo + hi) / 2.0 } else { 0.0 };
+        // The flow leaves from the middle of the whole block, from the
+        // first diamond's corner to the widest branch's edge (PlantUML
+        // 1.2026.8), clamped to the join line.
+        let block_mid = items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi));
+        let out_x = if open {
+            block_mid.unwrap_or((lo + hi) / 2.0)
+        } else {
+            0.0
+        };
         if open && hi > lo {
             polyline(&mut items, &[(lo, join), (hi, join)], st, false);
         }
