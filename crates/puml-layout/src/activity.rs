@@ -23,7 +23,7 @@ use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, Gradient, Item, Scene, Stroke};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
 use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
-use crate::theme::Theme;
+use crate::theme::{TextElement, Theme};
 use crate::LayoutOptions;
 use puml_sema::activity::{
     Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
@@ -545,6 +545,39 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
 // ---------------------------------------------------------------------
 // The look.
 
+/// Which of the action's and the diamond's text settings a diagram sets
+/// itself (the diamond follows the action's where it sets none).
+#[derive(Default)]
+struct OwnFonts {
+    action_family: Option<crate::scene::FontFamily>,
+    action_size: Option<f64>,
+    action_color: Option<Color>,
+    diamond_family: Option<crate::scene::FontFamily>,
+    diamond_size: Option<f64>,
+    diamond_color: Option<Color>,
+}
+
+/// The element and property an activity skinparam (lower-case) sets:
+/// `activityDiamondFontSize` is the diamond's `fontsize`,
+/// `activityArrowColor` the arrow's `color`, `partitionBackgroundColor`
+/// the partition's `backgroundcolor`.
+fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
+    for (prefix, element) in [
+        ("activitydiamond", "diamond"),
+        ("activityarrow", "arrow"),
+        ("activity", "activity"),
+        ("swimlane", "swimlane"),
+        ("partition", "partition"),
+    ] {
+        // `LineColor` is a style property: PlantUML ignores the skinparam
+        // `activityLineColor` (the border stays `activityBorderColor`).
+        if let Some(property) = key.strip_prefix(prefix).filter(|p| !p.is_empty() && *p != "linecolor") {
+            return Some((element, property.to_string()));
+        }
+    }
+    None
+}
+
 struct Style {
     action_bg: Color,
     action_border: Color,
@@ -571,6 +604,12 @@ struct Style {
     note_font_color: Color,
     frame_color: Color,
     frame_font: Font,
+    /// A partition's fill, title face and colour (`skinparam partition…`,
+    /// `<style> partition { … }`); `partition P #colour` fills its own.
+    partition_bg: Option<Color>,
+    partition_font: Font,
+    partition_font_color: Color,
+    diamond_font_color: Color,
     lane_border: Color,
     lane_font: Font,
     lane_font_color: Color,
@@ -598,11 +637,14 @@ impl Style {
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
-            arrow_font: theme.font(if theme.arrow_font_size == 13.0 {
-                11.0
-            } else {
-                theme.arrow_font_size
-            }),
+            arrow_font: theme.font_of(
+                TextElement::Message,
+                if theme.arrow_font_size == 13.0 {
+                    11.0
+                } else {
+                    theme.arrow_font_size
+                },
+            ),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
@@ -612,76 +654,136 @@ impl Style {
             diamond_gradient: None,
             note_gradient: theme.note_gradient,
             note_border: theme.note_border,
-            note_font: theme.font(theme.note_font_size),
+            note_font: theme.font_of(TextElement::Note, theme.note_font_size),
             note_font_color: theme.note_font_color,
             frame_color: theme.group_border,
             frame_font: theme.font(14.0),
+            partition_bg: None,
+            partition_font: theme.font(14.0),
+            partition_font_color: theme.font_color,
+            diamond_font_color: theme.participant_font_color,
             lane_border: theme.group_border,
             lane_font: theme.font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
         };
         // The activity skin parameters PlantUML documents (`activity…`,
-        // `swimlane…`, `partition…`); the others went through the theme.
-        for (key, value) in &diagram.settings.skinparams {
-            let color = parse_color(value);
-            let size = value
-                .trim()
-                .trim_end_matches("px")
-                .parse::<f64>()
-                .ok()
-                .filter(|v| (1.0..=200.0).contains(v));
-            let key = key.to_ascii_lowercase();
-            macro_rules! set {
-                ($field:expr, $v:expr) => {
-                    if let Some(v) = $v {
-                        $field = v;
-                    }
-                };
+        // `swimlane…`, `partition…`) and the `<style>` rules on the same
+        // elements, in source order (the later wins); the others went
+        // through the theme.
+        let mut own = OwnFonts::default();
+        let settings = &diagram.settings;
+        let mut next_style = settings.styles.iter().peekable();
+        for (i, (key, value)) in settings.skinparams.iter().enumerate() {
+            while let Some(style) = next_style.next_if(|st| st.after_skinparams <= i) {
+                s.apply_sheet(&style.text, &mut own);
             }
-            match key.as_str() {
-                "activitybackgroundcolor" => {
-                    if let Some(c) = color {
-                        s.action_bg = c;
-                        s.action_gradient = parse_gradient(value);
-                    }
-                }
-                "activitybordercolor" => set!(s.action_border, color),
-                "activityfontcolor" => set!(s.action_font_color, color),
-                "activityfontsize" => {
-                    if let Some(v) = size {
-                        s.action_font.size = v;
-                    }
-                }
-                "activitydiamondbackgroundcolor" => {
-                    if let Some(c) = color {
-                        s.diamond_bg = c;
-                        s.diamond_gradient = parse_gradient(value);
-                    }
-                }
-                "activitydiamondbordercolor" => set!(s.diamond_border, color),
-                "activitydiamondfontsize" => {
-                    if let Some(v) = size {
-                        s.diamond_font.size = v;
-                    }
-                }
-                "activitystartcolor" => set!(s.start_color, color),
-                "activityendcolor" => set!(s.end_color, color),
-                "activitybarcolor" => set!(s.bar_color, color),
-                "activityarrowcolor" => set!(s.arrow_color, color),
-                "activityarrowfontcolor" => set!(s.arrow_font_color, color),
-                "swimlanebordercolor" => set!(s.lane_border, color),
-                "swimlanetitlefontcolor" => set!(s.lane_font_color, color),
-                "swimlanetitlefontsize" => {
-                    if let Some(v) = size {
-                        s.lane_font.size = v;
-                    }
-                }
-                "partitionbordercolor" => set!(s.frame_color, color),
-                _ => {}
+            if let Some((element, property)) = skinparam_target(&key.to_ascii_lowercase()) {
+                s.apply(element, &property, value, &mut own);
             }
         }
+        for style in next_style {
+            s.apply_sheet(&style.text, &mut own);
+        }
+        // The diamond's text takes the action's face, size and colour
+        // unless its own are set (PlantUML 1.2026.8: `activityFontSize 15`
+        // draws the condition at 15 px too).
+        if let Some(family) = own.diamond_family.or(own.action_family) {
+            s.diamond_font.family = family;
+        }
+        if let Some(size) = own.diamond_size.or(own.action_size) {
+            s.diamond_font.size = size;
+        }
+        if let Some(color) = own.diamond_color.or(own.action_color) {
+            s.diamond_font_color = color;
+        }
         s
+    }
+
+    /// The `<style>` rules of one sheet for activity diagrams.
+    fn apply_sheet(&mut self, sheet: &str, own: &mut OwnFonts) {
+        let (rules, _) = puml_sema::style::parse_sheet(sheet);
+        for rule in rules {
+            let for_activity = rule
+                .scope
+                .is_none_or(|scope| scope == puml_sema::style::StyleScope::Activity);
+            if for_activity && rule.stereotype.is_none() {
+                self.apply(&rule.element, &rule.property, &rule.value, own);
+            }
+        }
+    }
+
+    /// One property of an activity element, from a skinparam or a style
+    /// rule (both lower-case): `element` is `activity`, `diamond`,
+    /// `arrow`, `swimlane` or `partition`.
+    fn apply(&mut self, element: &str, property: &str, value: &str, own: &mut OwnFonts) {
+        let color = parse_color(value);
+        let size = value
+            .trim()
+            .trim_end_matches("px")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (1.0..=200.0).contains(v));
+        macro_rules! set {
+            ($field:expr, $v:expr) => {
+                if let Some(v) = $v {
+                    $field = v;
+                }
+            };
+        }
+        let family = || Some(crate::theme::family_of(value));
+        match (element, property) {
+            ("activity", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.action_bg = c;
+                    self.action_gradient = parse_gradient(value);
+                }
+            }
+            ("activity", "bordercolor" | "linecolor") => set!(self.action_border, color),
+            ("activity", "fontcolor") => {
+                set!(self.action_font_color, color);
+                own.action_color = color.or(own.action_color);
+            }
+            ("activity", "fontsize") => {
+                set!(self.action_font.size, size);
+                own.action_size = size.or(own.action_size);
+            }
+            ("activity", "fontname") => {
+                set!(self.action_font.family, family());
+                own.action_family = family();
+            }
+            ("diamond", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.diamond_bg = c;
+                    self.diamond_gradient = parse_gradient(value);
+                }
+            }
+            ("diamond", "bordercolor" | "linecolor") => set!(self.diamond_border, color),
+            ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
+            ("diamond", "fontname") => own.diamond_family = family(),
+            ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
+            ("activity", "startcolor") => set!(self.start_color, color),
+            ("activity", "endcolor") => set!(self.end_color, color),
+            ("activity", "barcolor") => set!(self.bar_color, color),
+            ("arrow", "color") => set!(self.arrow_color, color),
+            ("arrow", "fontcolor") => set!(self.arrow_font_color, color),
+            ("arrow", "fontname") => set!(self.arrow_font.family, family()),
+            ("swimlane", "bordercolor") => set!(self.lane_border, color),
+            ("swimlane", "titlefontcolor") => set!(self.lane_font_color, color),
+            ("swimlane", "titlefontsize") => set!(self.lane_font.size, size),
+            ("swimlane", "titlefontname") => set!(self.lane_font.family, family()),
+            ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
+            ("partition", "backgroundcolor") => self.partition_bg = color.or(self.partition_bg),
+            ("partition", "fontcolor") => set!(self.partition_font_color, color),
+            ("partition", "fontsize") => set!(self.partition_font.size, size),
+            ("partition", "fontname") => set!(self.partition_font.family, family()),
+            ("partition", "fontstyle") => {
+                let style = value.to_ascii_lowercase();
+                self.partition_font.bold = style.contains("bold");
+                self.partition_font.italic = style.contains("italic");
+            }
+            _ => {}
+        }
     }
 
     fn edge_stroke(&self, arrow: Option<&ArrowStyle>) -> Option<Stroke> {
@@ -881,7 +983,11 @@ impl Ctx<'_> {
         let inner = if text.is_some() { tw.max(24.0) } else { 0.0 };
         Diamond {
             w: inner + 2.0 * DIAMOND_HALF,
-            h: (th + 11.195).max(2.0 * DIAMOND_HALF),
+            // As tall as its text, at least 24 px (PlantUML 1.2026.8, for
+            // `if`, `elseif`, `while` and `repeat while` conditions of
+            // one to three lines at 11 to 30 px): a one-line condition at
+            // the default 11 px just fills it.
+            h: th.max(2.0 * DIAMOND_HALF),
             text,
         }
     }
@@ -920,7 +1026,7 @@ impl Ctx<'_> {
                 tx,
                 y + (d.h - t.height) / 2.0,
                 Align::Left,
-                self.style.action_font_color,
+                self.style.diamond_font_color,
                 out,
             );
         }
@@ -1726,8 +1832,12 @@ impl Ctx<'_> {
         let first_left = cols
             .first()
             .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
-        // Each branch starts 20 px below the diamonds, below its label if any.
-        let top_of = |c: &Col| dh + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
+        // The bottom of a column's own diamond (centred on the row's
+        // middle): its label hangs there and its branch starts 20 px below,
+        // below the label if any (PlantUML 1.2026.8, a three-line `if`
+        // beside a two-line `elseif`); the `else` column has no diamond.
+        let diamond_bottom = |c: &Col| c.d.as_ref().map_or(dh, |d| (dh + d.h) / 2.0);
+        let top_of = |c: &Col| diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
         let mut prev_corner: Option<f64> = None;
@@ -1740,7 +1850,7 @@ impl Ctx<'_> {
                         polyline(&mut items, &[(pc, mid), (x0, mid)], st, true);
                     }
                     prev_corner = Some(col.center + d.w / 2.0);
-                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, dh);
+                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, diamond_bottom(col));
                 }
                 None => {
                     if let Some(pc) = prev_corner {
@@ -1762,11 +1872,12 @@ impl Ctx<'_> {
         let mut open_axes = Vec::new();
         for col in cols {
             let top = top_of(&col);
+            let below_diamond = diamond_bottom(&col);
             let t = col.tile;
             let x0 = col.center - t.in_x;
             if t.is_empty() {
                 let from = if col.d.is_some() {
-                    (col.center, dh)
+                    (col.center, below_diamond)
                 } else {
                     (col.center, mid)
                 };
@@ -1775,7 +1886,12 @@ impl Ctx<'_> {
                 continue;
             }
             if col.d.is_some() {
-                polyline(&mut items, &[(col.center, dh), (col.center, top + t.in_y)], st, true);
+                polyline(
+                    &mut items,
+                    &[(col.center, below_diamond), (col.center, top + t.in_y)],
+                    st,
+                    true,
+                );
             }
             if t.open {
                 let ox = x0 + t.out_x;
@@ -1788,7 +1904,15 @@ impl Ctx<'_> {
         let (lo, hi) = open_axes
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        let out_x = if open { (lo + hi) / 2.0 } else { 0.0 };
+        // The flow leaves from the middle of the whole block, from the
+        // first diamond's corner to the widest branch's edge (PlantUML
+        // 1.2026.8), clamped to the join line.
+        let block_mid = items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi));
+        let out_x = if open {
+            block_mid.unwrap_or((lo + hi) / 2.0)
+        } else {
+            0.0
+        };
         if open && hi > lo {
             polyline(&mut items, &[(lo, join), (hi, join)], st, false);
         }
@@ -2228,16 +2352,31 @@ impl Ctx<'_> {
         depth: usize,
     ) -> Tile {
         let t = self.layout_seq(body, depth);
-        let title = self.text(name, self.style.frame_font);
+        let partition = kind == ContainerKind::Partition;
+        let (title_font, title_color) = if partition {
+            (self.style.partition_font, self.style.partition_font_color)
+        } else {
+            (self.style.frame_font, self.style.font_color)
+        };
+        let title = self.text(name, title_font);
         let frame = stroke(self.style.frame_color, 1.5);
-        let fill = color.and_then(parse_color);
+        let fill = color
+            .and_then(parse_color)
+            .or(if partition { self.style.partition_bg } else { None });
         let title_h = title.height + 3.0;
         let (head, centered) = match kind {
             ContainerKind::Partition | ContainerKind::Group => (title_h + 17.0, false),
             ContainerKind::Package => (title_h + 14.0 + 3.0, false),
             ContainerKind::Rectangle | ContainerKind::Card => (title_h + 17.0, true),
         };
-        let inner_w = t.w.max(title.width + if centered { 20.0 } else { 40.0 });
+        // A partition or group is as wide as its content or its title,
+        // 10 px either side (PlantUML 1.2026.8); the other frames keep more
+        // room beside the title.
+        let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group) {
+            t.w.max(title.width)
+        } else {
+            t.w.max(title.width + if centered { 20.0 } else { 40.0 })
+        };
         let fw = inner_w + 2.0 * FRAME_PAD_X;
         let body_x = FRAME_PAD_X + (inner_w - t.w) / 2.0;
         let fy = -FRAME_OUTSIDE;
@@ -2260,7 +2399,7 @@ impl Ctx<'_> {
                     .line_to(tab_w - 10.0, fy + title_h)
                     .line_to(0.0, fy + title_h)
                     .push(&mut items, paint(None, Some(frame)));
-                title.draw(3.0, fy + 1.0, Align::Left, self.style.font_color, &mut items);
+                title.draw(3.0, fy + 1.0, Align::Left, title_color, &mut items);
             }
             ContainerKind::Package => {
                 let tab_w = title.width + 6.0;
@@ -2657,48 +2796,81 @@ impl Ctx<'_> {
 
     // --- the page ------------------------------------------------------
 
+    /// The page: the drawing and its decorations (header, title, legend,
+    /// caption, footer) stacked as PlantUML 1.2026.8 stacks them, observed
+    /// one decoration at a time and all together: each is a block 1 px
+    /// apart from the next, all centred in a column as wide as the widest
+    /// (the drawing with 6 px left and 8 px right of it, the title with
+    /// 10 px either side, the legend's frame with 12, the caption with 1),
+    /// 10 px from the page's edges.
     fn finish(&self, diagram: &Diagram, body: Tile, lanes: bool) -> Scene {
+        const PAGE_MARGIN: f64 = 10.0;
+        const BLOCK_GAP: f64 = 1.0;
+        const TITLE_PAD: f64 = 10.0;
+        const LEGEND_MARGIN: f64 = 12.0;
+        const CAPTION_PAD: f64 = 1.0;
         let theme = self.theme;
-        let mut items: Vec<Item> = Vec::new();
-        let mut y = 0.0;
         let deco = theme.font(10.0);
         let header = diagram
             .header
             .as_ref()
             .filter(|h| !h.text.trim().is_empty())
             .map(|h| (self.text(&h.text, deco), h.align));
-        if let Some((block, _)) = &header {
-            y = 5.0 + block.height + 6.0;
-        }
         let title = diagram
             .title
             .as_deref()
             .filter(|t| !t.trim().is_empty())
-            .map(|t| self.text(t, theme.font(theme.title_font_size).bold()));
-        let mut title_top = 0.0;
-        if let Some(block) = &title {
-            // PlantUML: the title's text 20 px from the top (after a header),
-            // the diagram 16 px below it.
-            title_top = y + 20.0;
-            // (more below a larger title: 8.3 px more at 23 px).
-            let below = 16.0 + (theme.title_font_size - 14.0).max(0.0) * 0.92;
-            y = title_top + block.height + below - ORIGIN_Y;
-        }
+            .map(|t| self.text(t, theme.font_of(TextElement::Title, theme.title_font_size).bold()));
+        let legend_font = theme.font(14.0);
         let legend_top = diagram
             .legend
             .as_ref()
-            .filter(|l| l.vertical == Some(VerticalAlign::Top));
-        let mut legend_top_y = 0.0;
-        if let Some(l) = legend_top {
-            let block = self.text(&l.text, theme.font(14.0));
-            legend_top_y = y + 5.0;
-            y = legend_top_y + block.height + 10.0 + 5.0;
-        }
-        let (mut ox, oy) = if lanes {
-            (LANE_ORIGIN_X, y + LANE_ORIGIN_Y)
+            .filter(|l| l.vertical == Some(VerticalAlign::Top))
+            .map(|l| (l, self.text(&l.text, legend_font)));
+        let legend_bottom = diagram
+            .legend
+            .as_ref()
+            .filter(|l| l.vertical != Some(VerticalAlign::Top))
+            .map(|l| (l, self.text(&l.text, legend_font)));
+        let caption = diagram
+            .caption
+            .as_deref()
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| self.text(c, theme.font(14.0)));
+        let footer = diagram
+            .footer
+            .as_ref()
+            .filter(|f| !f.text.trim().is_empty())
+            .map(|f| (self.text(&f.text, deco), f.align));
+
+        // The drawing's own margins inside its block.
+        let lane_shift = if lanes {
+            // The lanes' top follows the header's descent (observed at 16,
+            // 18 and 22 px): LANE_ORIGIN_Y is the default 18 px header's.
+            let descent = |size: f64| {
+                self.metrics.descent(&Font {
+                    size,
+                    ..self.style.lane_font
+                })
+            };
+            descent(self.style.lane_font.size) - descent(18.0)
         } else {
-            (ORIGIN_X, y + ORIGIN_Y)
+            0.0
         };
+        let (mut pad_left, pad_top, pad_right) = if lanes {
+            (
+                LANE_ORIGIN_X - PAGE_MARGIN,
+                LANE_ORIGIN_Y + lane_shift - PAGE_MARGIN,
+                LANE_END_MARGIN - PAGE_MARGIN - BLOCK_GAP,
+            )
+        } else {
+            (
+                ORIGIN_X - PAGE_MARGIN,
+                ORIGIN_Y - PAGE_MARGIN,
+                END_MARGIN - PAGE_MARGIN - BLOCK_GAP,
+            )
+        };
+        let pad_bottom = END_MARGIN - PAGE_MARGIN - BLOCK_GAP;
         // PlantUML starts a drawing whose leftmost shape is a note 1 px
         // further left.
         let note_left = body
@@ -2713,71 +2885,90 @@ impl Ctx<'_> {
                 }
             });
         if note_left.1 && note_left.0 < 0.5 {
-            ox -= 1.0;
+            pad_left -= 1.0;
         }
-        let body_w = body.w;
-        let body_h = body.h;
-        body.place(ox, oy, &mut items);
-        let (min_x, max_x) = items_x_range(&items).unwrap_or((ox, ox + body_w));
-        let min_x = min_x.min(ox);
-        let max_x = max_x.max(ox + body_w);
-        let mid = (min_x + max_x) / 2.0;
-        let mut bottom = (oy + body_h).max(items_y_range(&items).map_or(0.0, |r| r.1));
-        let mut extra: Vec<Item> = Vec::new();
+        // What reaches past the tile's right or bottom edge widens the
+        // drawing; what reaches into the margin left or above stays there
+        // (the page grows below when it would leave the page).
+        let hi = items_x_range(&body.items).map_or(body.w, |r| r.1.max(body.w));
+        let low = items_y_range(&body.items).map_or(body.h, |r| r.1.max(body.h));
+        let drawing_w = pad_left + hi + pad_right;
+        let drawing_h = pad_top + low + pad_bottom;
+
+        let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
+        let width = [
+            Some(drawing_w),
+            header.as_ref().map(|(b, _)| b.width),
+            title.as_ref().map(|b| b.width + 2.0 * TITLE_PAD),
+            legend_top.as_ref().map(|(_, b)| legend_w(b)),
+            legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
+            caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
+            footer.as_ref().map(|(b, _)| b.width),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max);
+        let left = PAGE_MARGIN;
+        let right = PAGE_MARGIN + width;
+        let centred = |w: f64| left + (width - w) / 2.0;
+        let aligned = |w: f64, align: HorizontalAlign| match align {
+            HorizontalAlign::Left => left,
+            HorizontalAlign::Center => centred(w),
+            HorizontalAlign::Right => right - w,
+        };
+
+        let mut items: Vec<Item> = Vec::new();
+        let mut y = PAGE_MARGIN;
         if let Some((block, align)) = &header {
-            let x = match align.unwrap_or(HorizontalAlign::Right) {
-                HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => mid - block.width / 2.0,
-                HorizontalAlign::Right => max_x - block.width,
-            };
-            block.draw(x, 5.0, Align::Left, theme.header_color, &mut extra);
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right));
+            block.draw(x, y, Align::Left, theme.header_color, &mut items);
+            y += block.height + BLOCK_GAP;
         }
         if let Some(block) = &title {
             block.draw(
-                mid - block.width / 2.0,
-                title_top,
+                centred(block.width),
+                y + TITLE_PAD,
                 Align::Center,
                 theme.title_color,
-                &mut extra,
+                &mut items,
             );
+            // (more below a larger title: 8.3 px more at 23 px, corpus
+            // activity 023 and 024).
+            let larger = (theme.title_font_size - 14.0).max(0.0) * 0.92;
+            y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP + larger;
         }
-        if let Some(l) = legend_top {
-            self.legend(&mut extra, l, legend_top_y, min_x, max_x);
+        let legend_range = (left + LEGEND_MARGIN, right - LEGEND_MARGIN);
+        if let Some((l, _)) = legend_top {
+            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
+            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
         }
-        if let Some(l) = diagram
-            .legend
-            .as_ref()
-            .filter(|l| l.vertical != Some(VerticalAlign::Top))
-        {
-            bottom += 10.0;
-            bottom += self.legend(&mut extra, l, bottom, min_x, max_x);
+        let ox = centred(drawing_w) + pad_left;
+        let oy = y + pad_top;
+        body.place(ox, oy, &mut items);
+        y += drawing_h + BLOCK_GAP;
+        if let Some((l, _)) = legend_bottom {
+            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
+            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
         }
-        if let Some(caption) = diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) {
-            let block = self.text(caption, theme.font(14.0));
+        if let Some(block) = &caption {
             block.draw(
-                mid - block.width / 2.0,
-                bottom + 10.0,
+                centred(block.width),
+                y + CAPTION_PAD,
                 Align::Center,
                 theme.font_color,
-                &mut extra,
+                &mut items,
             );
-            bottom += 10.0 + block.height;
+            y += block.height + 2.0 * CAPTION_PAD + BLOCK_GAP;
         }
-        if let Some(footer) = diagram.footer.as_ref().filter(|f| !f.text.trim().is_empty()) {
-            let block = self.text(&footer.text, deco);
-            let x = match footer.align.unwrap_or(HorizontalAlign::Center) {
-                HorizontalAlign::Left => min_x,
-                HorizontalAlign::Center => mid - block.width / 2.0,
-                HorizontalAlign::Right => max_x - block.width,
-            };
-            block.draw(x, bottom + 4.0, Align::Left, theme.header_color, &mut extra);
-            bottom += 4.0 + block.height;
+        if let Some((block, align)) = &footer {
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center));
+            block.draw(x, y, Align::Left, theme.header_color, &mut items);
+            y += block.height + BLOCK_GAP;
         }
-        items.splice(0..0, extra);
         self.trim_runs(&mut items);
-        // Anything left of the margin (a wide title) moves the whole drawing.
-        let (lo, hi) = items_x_range(&items).unwrap_or((min_x, max_x));
-        let (top, low) = items_y_range(&items).unwrap_or((0.0, bottom));
+        // Anything left of or above a 5 px margin moves the whole page.
+        let (lo, _) = items_x_range(&items).unwrap_or((left, right));
+        let (top, _) = items_y_range(&items).unwrap_or((0.0, y));
         let dx = if lo < 5.0 { 5.0 - lo } else { 0.0 };
         let dy = if top < 5.0 { 5.0 - top } else { 0.0 };
         if dx != 0.0 || dy != 0.0 {
@@ -2785,15 +2976,9 @@ impl Ctx<'_> {
                 shift_item(item, dx, dy);
             }
         }
-        let right = hi.max(max_x) + dx;
-        let bottom = low.max(bottom) + dy;
         let mut scene = Scene {
-            width: round3(
-                (right + if lanes { LANE_END_MARGIN } else { END_MARGIN })
-                    .ceil()
-                    .max(1.0),
-            ),
-            height: round3((bottom + END_MARGIN).ceil().max(1.0)),
+            width: round3((right + BLOCK_GAP + PAGE_MARGIN + dx).ceil().max(1.0)),
+            height: round3((y + PAGE_MARGIN + dy).ceil().max(1.0)),
             background: theme.background,
             items,
         };

@@ -121,6 +121,20 @@ pub enum FontFamily {
     Sans,
     Mono,
     Serif,
+    /// DejaVu Sans Condensed: not embedded; its advances are DejaVu Sans's
+    /// at 90 % (see `font.rs`), drawn as DejaVu Sans squeezed to them.
+    #[cfg_attr(feature = "serde", serde(rename = "sans-condensed"))]
+    SansCondensed,
+    /// DejaVu Serif Condensed, measured and drawn like [`FontFamily::SansCondensed`].
+    #[cfg_attr(feature = "serde", serde(rename = "serif-condensed"))]
+    SerifCondensed,
+}
+
+impl FontFamily {
+    /// Whether this is one of the condensed faces (90 % advances).
+    pub fn is_condensed(self) -> bool {
+        matches!(self, FontFamily::SansCondensed | FontFamily::SerifCondensed)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -340,6 +354,8 @@ pub fn describe(scene: &Scene) -> String {
                     FontFamily::Sans => "sans",
                     FontFamily::Mono => "mono",
                     FontFamily::Serif => "serif",
+                    FontFamily::SansCondensed => "sans-condensed",
+                    FontFamily::SerifCondensed => "serif-condensed",
                 },
                 t.font.size,
                 if t.font.bold { " bold" } else { "" },

@@ -322,26 +322,55 @@ impl Default for Theme {
     }
 }
 
-/// The face a font name is measured in: PlantUML's Java finds neither
-/// Courier nor Impact here and falls back by kind, a monospaced name to
-/// DejaVu Sans Mono, any other to DejaVu Sans. Serif is only what Java
-/// resolves to DejaVu Serif (observed with PlantUML 1.2026.8): its logical
-/// `serif` family, its old alias `TimesRoman` and `DejaVu Serif` itself,
-/// in any case, with a trailing word such as `Bold` or `Condensed`
-/// (measured as plain DejaVu Serif, whose condensed faces puml does not
-/// embed). Times, Georgia and every other serif name Java does not have
-/// fall back to DejaVu Sans.
+/// The face a font name is measured in, as PlantUML 1.2026.8's Java
+/// resolves it on a machine whose fonts are the DejaVu families (observed
+/// name by name with the oracle; see docs/rendering.md, "Fonts"). Only
+/// the first name of a list counts (`Serif, Courier` is serif), quotes
+/// aside, in any case. Java knows its logical fonts (`Serif`,
+/// `Monospaced`, `DialogInput`, their aliases `TimesRoman` and `Courier`),
+/// optionally followed by one word `Bold`, `Italic` or `Plain` (and the
+/// logical names by `.bold`, `.italic`, `.bolditalic`, `.plain`), and the
+/// installed DejaVu families by their face names (`DejaVu Sans Mono Bold
+/// Oblique`, `DejaVu Serif Condensed Italic`). Every other name, however
+/// monospaced or serif it sounds (`Consolas`, `Courier New`, `monospace`,
+/// `Times New Roman`, `Georgia`), is a font Java does not have: it falls
+/// back to its default, DejaVu Sans, and so does puml.
 pub fn family_of(name: &str) -> FontFamily {
-    let name = name.trim().to_ascii_lowercase();
-    // `DialogInput` is Java's logical monospaced font (observed).
-    if ["mono", "courier", "consolas", "menlo", "dialoginput"]
+    let first = name.split(',').next().unwrap_or_default();
+    let name = first.trim().trim_matches(['"', '\'']).trim().to_ascii_lowercase();
+    // `Serif.bold`: Java's logical names with a style; not its aliases
+    // (`Courier.bold` is sans).
+    if let Some((base, style)) = name.split_once('.') {
+        if !["plain", "bold", "italic", "bolditalic"].contains(&style) {
+            return FontFamily::Sans;
+        }
+        return match base {
+            "serif" => FontFamily::Serif,
+            "monospaced" | "dialoginput" => FontFamily::Mono,
+            _ => FontFamily::Sans,
+        };
+    }
+    let with_one_of = |family: &str, styles: &[&str]| {
+        name.strip_prefix(family)
+            .is_some_and(|rest| rest.is_empty() || styles.iter().any(|s| rest.strip_prefix(' ') == Some(*s)))
+    };
+    const LOGICAL_STYLES: &[&str] = &["bold", "italic", "plain"];
+    const UPRIGHT_OR_ITALIC: &[&str] = &["bold", "italic", "bold italic"];
+    const UPRIGHT_OR_OBLIQUE: &[&str] = &["bold", "oblique", "bold oblique"];
+    if ["monospaced", "courier", "dialoginput"]
         .iter()
-        .any(|m| name.contains(m))
+        .any(|f| with_one_of(f, LOGICAL_STYLES))
+        || with_one_of("dejavu sans mono", UPRIGHT_OR_OBLIQUE)
     {
         FontFamily::Mono
-    } else if ["serif", "timesroman", "dejavu serif"]
-        .iter()
-        .any(|s| name == *s || name.strip_prefix(s).is_some_and(|rest| rest.starts_with(' ')))
+    } else if with_one_of("dejavu serif condensed", UPRIGHT_OR_ITALIC) {
+        FontFamily::SerifCondensed
+    } else if with_one_of("dejavu sans condensed", UPRIGHT_OR_OBLIQUE) {
+        FontFamily::SansCondensed
+    } else if ["serif", "timesroman"].iter().any(|f| with_one_of(f, LOGICAL_STYLES))
+        || with_one_of("dejavu serif", UPRIGHT_OR_ITALIC)
+        // DejaVu's TeX math font: a serif face within 0.1 % of DejaVu Serif's widths.
+        || name == "dejavu math tex gyre"
     {
         FontFamily::Serif
     } else {
@@ -1496,35 +1525,115 @@ mod tests {
 
     #[test]
     fn font_names_select_the_face_java_falls_back_to() {
-        // Observed with PlantUML 1.2026.8 on a machine with only DejaVu.
-        for name in [
-            "serif",
-            "Serif",
-            "SERIF",
-            "TimesRoman",
-            "DejaVu Serif",
-            "Dejavu Serif",
-            "dejavu serif",
-            "Serif Bold",
-        ] {
-            assert_eq!(family_of(name), FontFamily::Serif, "{name}");
-        }
-        for name in ["Courier", "Monospaced", "DejaVu Sans Mono", "DialogInput"] {
-            assert_eq!(family_of(name), FontFamily::Mono, "{name}");
-        }
-        for name in [
-            "Times",
-            "Times New Roman",
-            "Georgia",
-            "Liberation Serif",
-            "DejaVuSerif",
-            "sans-serif",
-            "SansSerif",
-            "VL Gothic",
-            "Verdana",
-            "DejaVu Serif, serif",
-        ] {
-            assert_eq!(family_of(name), FontFamily::Sans, "{name}");
+        // Observed with PlantUML 1.2026.8 on a machine whose fonts are the
+        // DejaVu families (text widths in its SVG).
+        let cases: [(FontFamily, &[&str]); 5] = [
+            (
+                FontFamily::Serif,
+                &[
+                    "serif",
+                    "Serif",
+                    "SERIF",
+                    "TimesRoman",
+                    "TimesRoman Bold",
+                    "DejaVu Serif",
+                    "Dejavu Serif",
+                    "dejavu serif",
+                    "Serif Bold",
+                    "Serif Italic",
+                    "DejaVu Serif Bold",
+                    "DejaVu Serif Italic",
+                    "Serif.plain",
+                    "Serif.bolditalic",
+                    "DejaVu Serif, serif",
+                    "\"DejaVu Serif, serif\"",
+                    "Serif,Courier",
+                    "DejaVu Math TeX Gyre",
+                ],
+            ),
+            (
+                FontFamily::Mono,
+                &[
+                    "Courier",
+                    "Monospaced",
+                    "DejaVu Sans Mono",
+                    "DialogInput",
+                    "DialogInput Bold",
+                    "Courier Bold",
+                    "Courier Italic",
+                    "Courier Plain",
+                    "Monospaced Bold",
+                    "Monospaced.bold",
+                    "Monospaced.italic",
+                    "DejaVu Sans Mono Bold",
+                    "DejaVu Sans Mono Oblique",
+                    "DejaVu Sans Mono Bold Oblique",
+                    "Courier,Serif",
+                ],
+            ),
+            (
+                FontFamily::SerifCondensed,
+                &[
+                    "DejaVu Serif Condensed",
+                    "dejavu serif condensed",
+                    "DejaVu Serif Condensed Bold",
+                    "DejaVu Serif Condensed Italic",
+                ],
+            ),
+            (
+                FontFamily::SansCondensed,
+                &[
+                    "DejaVu Sans Condensed",
+                    "DejaVu Sans Condensed Bold",
+                    "DejaVu Sans Condensed Oblique",
+                ],
+            ),
+            (
+                FontFamily::Sans,
+                &[
+                    "Times",
+                    "Times New Roman",
+                    "Georgia",
+                    "Liberation Serif",
+                    "DejaVuSerif",
+                    "DejaVu Serif Book",
+                    "DejaVu Serif  Condensed",
+                    "Serif Regular",
+                    "serif bold italic",
+                    "Serif Foo",
+                    "sans-serif",
+                    "SansSerif",
+                    "VL Gothic",
+                    "Verdana",
+                    // Monospaced names Java does not have fall back to sans.
+                    "Consolas",
+                    "CONSOLAS",
+                    "Menlo",
+                    "Monaco",
+                    "Courier New",
+                    "courier new",
+                    "Courier Oblique",
+                    "Courier Bold Italic",
+                    "Courier Foo",
+                    "Courier.bold",
+                    "Courier 10 Pitch",
+                    "Lucida Console",
+                    "monospace",
+                    "Mono",
+                    "Fira Mono",
+                    "JetBrains Mono",
+                    "DejaVuSansMono",
+                    "DejaVu Sans Mono Book",
+                    "DejaVu Sans Mono Foo",
+                    "Foo,Courier",
+                    "Consolas,Courier",
+                ],
+            ),
+        ];
+        for (family, names) in cases {
+            for name in names {
+                assert_eq!(family_of(name), family, "{name}");
+            }
         }
     }
 

@@ -378,6 +378,8 @@ fn text(out: &mut SvgOut, run: &TextRun) {
         FontFamily::Sans => {}
         FontFamily::Mono => out.push_str(" font-family=\"DejaVu Sans Mono, monospace\""),
         FontFamily::Serif => out.push_str(" font-family=\"DejaVu Serif, serif\""),
+        FontFamily::SansCondensed => out.push_str(" font-family=\"DejaVu Sans Condensed, DejaVu Sans, sans-serif\""),
+        FontFamily::SerifCondensed => out.push_str(" font-family=\"DejaVu Serif Condensed, DejaVu Serif, serif\""),
     }
     if run.font.bold {
         out.push_str(" font-weight=\"700\"");
@@ -393,7 +395,15 @@ fn text(out: &mut SvgOut, run: &TextRun) {
     }
     if run.width > 0.0 {
         push_attr(out, "textLength", run.width);
-        out.push_str(" lengthAdjust=\"spacing\"");
+        if run.font.family.is_condensed() {
+            // The condensed faces are not embedded: where the viewer (or
+            // resvg, for PNG and PDF) lacks them, the regular face is
+            // squeezed to the condensed advances, which is what the
+            // condensed faces are (90 % wide).
+            out.push_str(" lengthAdjust=\"spacingAndGlyphs\"");
+        } else {
+            out.push_str(" lengthAdjust=\"spacing\"");
+        }
     }
     out.push('>');
     if run.font.family == FontFamily::Mono {
