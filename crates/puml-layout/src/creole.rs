@@ -347,7 +347,7 @@ fn parse_styled_line(base_style: SpanStyle, line: &str) -> Line {
     }
     let mut b = LineBuilder {
         spans: Vec::new(),
-        current: String::new(),
+        current: String::with_capacity(line.len()),
         style: base_style,
         link: None,
         colors: Vec::new(),
@@ -626,10 +626,13 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
     for line in lines {
         let mut runs = Vec::with_capacity(line.spans.len());
         let mut line_width = 0.0;
-        let mut ascent = metrics.ascent(&base);
-        let mut line_height = metrics.line_height(&base);
+        // Each font's metrics are asked once: they are lookups behind a
+        // `dyn` call, and this loop runs for every label.
+        let (base_ascent, base_line_height) = (metrics.ascent(&base), metrics.line_height(&base));
+        let mut ascent = base_ascent;
+        let mut line_height = base_line_height;
         let mut formula_height: f64 = 0.0;
-        let mut text_descent = metrics.line_height(&base) - metrics.ascent(&base);
+        let mut text_descent = base_line_height - base_ascent;
         let mut scripted = false;
         for span in line.spans {
             let size = span.style.size.unwrap_or(base.size + span.style.grow);
@@ -680,9 +683,10 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
             };
             let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
             let shift = script_shift(&span.style);
-            ascent = ascent.max(metrics.ascent(&font) - shift);
-            line_height = line_height.max(metrics.line_height(&font));
-            text_descent = text_descent.max(metrics.line_height(&font) - metrics.ascent(&font) + shift);
+            let (font_ascent, font_line_height) = (metrics.ascent(&font), metrics.line_height(&font));
+            ascent = ascent.max(font_ascent - shift);
+            line_height = line_height.max(font_line_height);
+            text_descent = text_descent.max(font_line_height - font_ascent + shift);
             if shift != 0.0 {
                 scripted = true;
             }
