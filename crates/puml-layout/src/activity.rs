@@ -2847,7 +2847,7 @@ impl Ctx<'_> {
             w,
             h,
             7.5,
-            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
+            crate::shapes::fading_or_none(self.theme.legend_bg, None, Some(stroke(self.theme.legend_border, 1.0))),
         );
         block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
         out.push(Item::End);

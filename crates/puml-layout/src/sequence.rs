@@ -1207,6 +1207,7 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
             let first = top_items.len();
+            caption_frame(&mut top_items, &theme.header_frame, x, 5.0 + room.top, &block);
             block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
             header_overhang.extend(first..top_items.len());
             if block.width > span {
@@ -1961,7 +1962,8 @@ impl<'a> Context<'a> {
                         Paint {
                             gradient: fill.and(gradient),
                             ..paint(fill, Some(stroke(theme.ref_border, 1.5)))
-                        },
+                        }
+                        .shadowed(theme.draws_shadows()),
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -2476,7 +2478,7 @@ impl<'a> Context<'a> {
                         max_x - min_x,
                         3.0,
                         0.0,
-                        divider_band_paint(theme),
+                        divider_band_paint(theme).shadowed(theme.draws_shadows()),
                     );
                     line(
                         &mut items,
@@ -2516,7 +2518,8 @@ impl<'a> Context<'a> {
                             theme.divider_bg,
                             theme.fades.divider,
                             Some(stroke(theme.divider_border, 2.0)),
-                        ),
+                        )
+                        .shadowed(theme.draws_shadows()),
                     );
                     block.draw(x + 6.0, top + 4.0, Align::Center, theme.divider_font_color, &mut items);
                 }
@@ -2718,6 +2721,7 @@ impl<'a> Context<'a> {
                 5.0 + box_lift
             };
             let first = items.len();
+            caption_frame(&mut items, &theme.footer_frame, x, y + gap + room.top, &block);
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
             // Like the header, a footer at a side overhangs the drawing into
             // the page margin without widening the canvas.
@@ -3065,43 +3069,13 @@ impl<'a> Context<'a> {
             inline_fill.unwrap_or_else(|| (look.participant_bg(p.kind), look.participant_gradient(p.kind)));
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
-        if self.theme.draws_shadows() {
-            // The shadow of the shape, not of the room kept for it (an
-            // actor's room is below its figure only) nor of its margins.
-            let room_beside = if p.kind == puml_sema::model::ParticipantKind::Actor {
-                0.0
-            } else {
-                head.shadow_room
-            };
-            let (sx, sy, sw, sh) = head.participant_box(x, top).unwrap_or((
-                x - head.left,
-                top,
-                head.left + head.right - room_beside,
-                head.height - head.shadow_room,
-            ));
-            rect(
-                out,
-                sx + 3.0,
-                sy + 3.0,
-                sw,
-                sh,
-                self.theme.round_corner,
-                paint(
-                    Some(Color {
-                        r: 0,
-                        g: 0,
-                        b: 0,
-                        a: 40,
-                    }),
-                    None,
-                ),
-            );
-        }
         let body = Paint {
             fill: Some(fill),
             stroke: Some(stroke(border, head.line_thickness)),
             gradient,
-        };
+            shadow: None,
+        }
+        .shadowed(self.theme.draws_shadows());
         draw_head(out, head, x, top, foot, body, text_color, &self.theme);
         out.push(Item::End);
     }
@@ -3169,7 +3143,7 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 end - start,
                 0.0,
-                shapes::fading(fill, gradient, Some(border)),
+                shapes::fading(fill, gradient, Some(border)).shadowed(self.theme.draws_shadows()),
             );
             return out;
         }
@@ -3191,7 +3165,8 @@ impl<'a> Context<'a> {
                 0.0,
                 // A faded piece has no outline in its fill (a stroke takes
                 // no gradient here); the sides are drawn over it anyway.
-                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
+                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0)))
+                    .shadowed(self.theme.draws_shadows()),
             );
             line(&mut out, left, top, left, bottom, border);
             line(&mut out, right, top, right, bottom, border);
@@ -3431,6 +3406,19 @@ impl<'a> Context<'a> {
                 shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
         }
+        if theme.draws_shadows() {
+            // PlantUML strokes the frame first behind everything, casting
+            // its shadow, then again over the messages without one.
+            rect(
+                fills,
+                x0,
+                g.top,
+                x1 - x0,
+                bottom - g.top,
+                theme.frame_round_corner,
+                paint(None, Some(stroke(border, 1.5))).shadowed(true),
+            );
+        }
         for (at, _, color) in &g.elses {
             if let Some(fill) = color {
                 let next = g.elses.iter().map(|e| e.0).find(|y| y > at).unwrap_or(bottom);
@@ -3552,7 +3540,7 @@ impl<'a> Context<'a> {
             w,
             h,
             7.5,
-            shapes::fading(
+            shapes::fading_or_none(
                 self.theme.legend_bg,
                 self.theme.fades.legend,
                 Some(stroke(self.theme.legend_border, 1.0)),
@@ -3844,32 +3832,20 @@ fn draw_note(
     } else {
         (w - theme.shadow_room(), h - theme.shadow_room())
     };
-    if theme.draws_shadows() {
-        rect(
-            out,
-            x + 3.0,
-            top + 3.0,
-            w,
-            h,
-            0.0,
-            paint(
-                Some(Color {
-                    r: 0,
-                    g: 0,
-                    b: 0,
-                    a: 40,
-                }),
-                None,
-            ),
-        );
-    }
     // PlantUML draws the note's outline rounded down to whole pixels.
     let (w, h) = if shape == NoteShape::Hexagon {
         (w, h)
     } else {
         (w.floor(), h.floor())
     };
+    let body = out.len();
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
+    // The body casts the shadow, the fold over it does not (observed).
+    if theme.draws_shadows() {
+        if let Some(item) = out.get_mut(body) {
+            shapes::cast_shadow(item);
+        }
+    }
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
         NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
@@ -4302,6 +4278,27 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
 /// The band behind a divider's double line: filled and outlined in the
 /// divider's colour (PlantUML); a faded band takes its gradient and no
 /// outline (a stroke takes no gradient here; the lines cover its edges).
+/// A header's or footer's frame (`<style>` `BackGroundColor`, `LineColor`):
+/// a box exactly around its text, behind it.
+fn caption_frame(out: &mut Vec<Item>, frame: &crate::theme::CaptionFrame, x: f64, top: f64, block: &TextBlock) {
+    if !frame.is_drawn() {
+        return;
+    }
+    let fill = frame.fill.filter(|c| c.a > 0);
+    rect(
+        out,
+        x,
+        top,
+        block.width,
+        block.height,
+        0.0,
+        Paint {
+            gradient: fill.and(frame.gradient),
+            ..paint(fill, frame.border.map(|c| stroke(c, frame.thickness)))
+        },
+    );
+}
+
 fn divider_band_paint(theme: &Theme) -> Paint {
     match theme.fades.divider {
         Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),

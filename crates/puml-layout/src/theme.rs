@@ -140,6 +140,11 @@ pub struct Theme {
     pub title_font_size: f64,
     pub title_color: Color,
     pub header_color: Color,
+    /// `header { BackGroundColor; LineColor; LineThickness }`: a frame
+    /// around the header's text, none by default.
+    pub header_frame: CaptionFrame,
+    /// The same for the footer.
+    pub footer_frame: CaptionFrame,
     pub destroy_color: Color,
     pub round_corner: f64,
     /// Corner radius of group frames, notes' boxes and the legend: 0 unless `skinparam roundCorner` is set.
@@ -281,6 +286,8 @@ impl Default for Theme {
             title_font_size: 14.0,
             title_color: Color::BLACK,
             header_color: Color::hex(0x888888),
+            header_frame: CaptionFrame::default(),
+            footer_frame: CaptionFrame::default(),
             destroy_color: Color::hex(0xA80036),
             round_corner: 2.5,
             frame_round_corner: 0.0,
@@ -1027,6 +1034,57 @@ fn fade(slot: &mut Option<Gradient>, color: Option<Color>, value: &str) {
     }
 }
 
+/// The frame PlantUML draws around a header's or footer's text when its
+/// `<style>` gives it a background or a line colour (observed: a box exactly
+/// around the text lines, the fill `none` without a background, no outline
+/// without a line colour).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaptionFrame {
+    pub fill: Option<Color>,
+    pub gradient: Option<Gradient>,
+    pub border: Option<Color>,
+    pub thickness: f64,
+}
+
+impl Default for CaptionFrame {
+    fn default() -> Self {
+        CaptionFrame {
+            fill: None,
+            gradient: None,
+            border: None,
+            thickness: 1.0,
+        }
+    }
+}
+
+impl CaptionFrame {
+    /// Whether anything is drawn.
+    pub fn is_drawn(&self) -> bool {
+        self.fill.is_some_and(|c| c.a > 0) || self.border.is_some()
+    }
+
+    fn apply(&mut self, property: &str, value: &str, color: Option<Color>, transparent: bool, number: Option<f64>) {
+        match property {
+            "backgroundcolor" if transparent => {
+                self.fill = None;
+                self.gradient = None;
+            }
+            "backgroundcolor" if color.is_some() => {
+                self.fill = color;
+                self.gradient = parse_gradient(value);
+            }
+            "linecolor" if transparent => self.border = None,
+            "linecolor" if color.is_some() => self.border = color,
+            "linethickness" => {
+                if let Some(t) = number.filter(|t| (0.0..=100.0).contains(t)) {
+                    self.thickness = t;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Lengths on the four sides of a box.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sides {
@@ -1383,8 +1441,10 @@ impl Theme {
             ("reference", "fontcolor") => set!(self.ref_font_color, color),
             ("referenceheader", "backgroundcolor") => {
                 if transparent {
-                    self.ref_header_bg = self.ref_bg.unwrap_or(self.background);
-                    self.fades.reference_header = self.ref_bg.and(self.fades.reference);
+                    // Unfilled, as PlantUML writes it (`fill="none"`): the
+                    // ref's body or the page shows through.
+                    self.ref_header_bg = Color { a: 0, ..Color::WHITE };
+                    self.fades.reference_header = None;
                 } else {
                     set!(self.ref_header_bg, color);
                     fade(&mut self.fades.reference_header, color, value);
@@ -1411,6 +1471,11 @@ impl Theme {
             }
             ("title", "linecolor") => self.title_border = if transparent { None } else { color.or(self.title_border) },
             ("legend", "backgroundcolor") => {
+                // `none` leaves the legend unfilled (PlantUML's amiga,
+                // plain, reddress-… themes: fill="none").
+                if transparent {
+                    self.legend_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.legend_bg, color);
                 fade(&mut self.fades.legend, color, value);
             }
@@ -1418,6 +1483,12 @@ impl Theme {
             ("legend", "fontcolor") => set!(self.legend_font_color, color),
             ("header", "fontcolor") => set!(self.header_color, color),
             ("footer", "fontcolor") => set!(self.footer_color, color),
+            ("header", "backgroundcolor" | "linecolor" | "linethickness") => {
+                self.header_frame.apply(property, value, color, transparent, number)
+            }
+            ("footer", "backgroundcolor" | "linecolor" | "linethickness") => {
+                self.footer_frame.apply(property, value, color, transparent, number)
+            }
             ("destroy", "linecolor") => set!(self.destroy_color, color),
             _ => {}
         }
