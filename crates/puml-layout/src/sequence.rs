@@ -2514,7 +2514,7 @@ impl<'a> Context<'a> {
                         w,
                         h,
                         0.0,
-                        shapes::fading(
+                        shapes::fading_or_none(
                             theme.divider_bg,
                             theme.fades.divider,
                             Some(stroke(theme.divider_border, 2.0)),
@@ -3143,7 +3143,7 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 end - start,
                 0.0,
-                shapes::fading(fill, gradient, Some(border)).shadowed(self.theme.draws_shadows()),
+                shapes::fading_or_none(fill, gradient, Some(border)).shadowed(self.theme.draws_shadows()),
             );
             return out;
         }
@@ -3165,8 +3165,12 @@ impl<'a> Context<'a> {
                 0.0,
                 // A faded piece has no outline in its fill (a stroke takes
                 // no gradient here); the sides are drawn over it anyway.
-                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0)))
-                    .shadowed(self.theme.draws_shadows()),
+                shapes::fading_or_none(
+                    fill,
+                    gradient,
+                    (gradient.is_none() && fill.a > 0).then(|| stroke(fill, 1.0)),
+                )
+                .shadowed(self.theme.draws_shadows()),
             );
             line(&mut out, left, top, left, bottom, border);
             line(&mut out, right, top, right, bottom, border);
@@ -4302,6 +4306,8 @@ fn caption_frame(out: &mut Vec<Item>, frame: &crate::theme::CaptionFrame, x: f64
 fn divider_band_paint(theme: &Theme) -> Paint {
     match theme.fades.divider {
         Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),
+        // An unfilled band has no outline either (observed: stroke none).
+        None if theme.divider_bg.a == 0 => paint(None, None),
         None => paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
     }
 }

@@ -1322,6 +1322,9 @@ impl Theme {
             }
             ("activationbox", "linecolor") => set!(self.activation_border, color),
             ("activationbox", "backgroundcolor") => {
+                if transparent {
+                    self.activation_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.activation_bg, color);
                 fade(&mut self.fades.activation, color, value);
             }
@@ -1413,6 +1416,10 @@ impl Theme {
                 fade(&mut self.fades.group_body, color, value);
             }
             ("groupheader", "backgroundcolor") => {
+                // `none`: an unfilled tab (PlantUML's outline themes).
+                if transparent {
+                    self.group_header_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.group_header_bg, color);
                 fade(&mut self.fades.group_header, color, value);
             }
@@ -1427,6 +1434,10 @@ impl Theme {
             ("delay", "fontsize") => self.delay_font_size = size.or(self.delay_font_size),
             ("groupheader", "fontcolor") => set!(self.group_header_font_color, color),
             ("separator", "backgroundcolor") => {
+                // `none`: an unfilled band and box (PlantUML's outline themes).
+                if transparent {
+                    self.divider_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.divider_bg, color);
                 fade(&mut self.fades.divider, color, value);
             }

@@ -540,6 +540,8 @@ fn write_gradient(out: &mut SvgOut, from: Color, gradient: Gradient) {
 
 fn fill_attrs(out: &mut SvgOut, fill: Option<Color>) {
     match fill {
+        // A fully transparent fill is none, as PlantUML writes it.
+        Some(c) if c.a == 0 => out.push_str(" fill=\"none\""),
         Some(c) => {
             out.push_str(" fill=\"");
             push_hex(out, c);
