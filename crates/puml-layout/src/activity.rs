@@ -2840,15 +2840,10 @@ impl Ctx<'_> {
             title: None,
             link: None,
         });
-        rect(
-            out,
-            x,
-            top,
-            w,
-            h,
-            7.5,
-            crate::shapes::fading_or_none(self.theme.legend_bg, None, Some(stroke(self.theme.legend_border, 1.0))),
-        );
+        rect(out, x, top, w, h, 7.5, {
+            let (fill, gradient) = self.theme.legend_fill();
+            crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
+        });
         block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
         out.push(Item::End);
         h

@@ -1207,7 +1207,14 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
             let first = top_items.len();
-            caption_frame(&mut top_items, &theme.header_frame, x, 5.0 + room.top, &block);
+            caption_frame(
+                &mut top_items,
+                &theme.header_frame,
+                theme.page_fade(),
+                x,
+                5.0 + room.top,
+                &block,
+            );
             block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
             header_overhang.extend(first..top_items.len());
             if block.width > span {
@@ -2040,7 +2047,13 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, end.max(start), color, &delays),
+                                self.activation_bar(
+                                    c + shift,
+                                    start,
+                                    end.max(start),
+                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
+                                    &delays,
+                                ),
                             );
                         }
                     }
@@ -2063,7 +2076,13 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, at.max(start), color, &delays),
+                                self.activation_bar(
+                                    c + shift,
+                                    start,
+                                    at.max(start),
+                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
+                                    &delays,
+                                ),
                             );
                             level -= 1;
                         }
@@ -2265,7 +2284,8 @@ impl<'a> Context<'a> {
                 for (level, (start, color)) in stack.iter().enumerate() {
                     let end = lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
-                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color, &delays);
+                    let color = color.or_else(|| self.stereotype_bar_fill(ParticipantId(i as u32)));
+                    let bar = self.activation_bar(c + shift, *start, end.max(*start), color, &delays);
                     bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
@@ -2597,16 +2617,33 @@ impl<'a> Context<'a> {
             // Themes and `title { BackGroundColor; LineColor }` frame the
             // title (PlantUML: 6 px beside the text, rounded like its theme).
             if theme.title_bg.is_some() || theme.title_border.is_some() {
+                // The frame lies 5 px around the text with PlantUML's
+                // default title spacing (`skinparam titleBorderColor`,
+                // `title { LineColor }`); the themes' frames 6 px beside it
+                // and 1 above and below (both observed).
+                let (inset_x, inset_y) = if theme.title_spacing == Spacing::DEFAULT_TITLE {
+                    (5.0, 5.0)
+                } else {
+                    (6.0, 1.0)
+                };
                 rect(
                     &mut title_items,
-                    left - 6.0,
-                    top - 1.0,
-                    block.width + 12.0,
-                    block.height + 2.0,
+                    left - inset_x,
+                    top - inset_y,
+                    block.width + 2.0 * inset_x,
+                    block.height + 2.0 * inset_y,
                     theme.frame_round_corner,
                     Paint {
-                        gradient: theme.title_bg.and(theme.fades.title),
-                        ..paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0)))
+                        // An unfilled frame shows the page's gradient again
+                        // (PlantUML fills it with the page's paint).
+                        gradient: match (theme.title_bg, theme.page_fade()) {
+                            (Some(_), _) => theme.fades.title,
+                            (None, page) => page.map(|(_, g)| g),
+                        },
+                        ..paint(
+                            theme.title_bg.or(theme.page_fade().map(|(c, _)| c)),
+                            theme.title_border.map(|c| stroke(c, 1.0)),
+                        )
                     },
                 );
             }
@@ -2721,7 +2758,14 @@ impl<'a> Context<'a> {
                 5.0 + box_lift
             };
             let first = items.len();
-            caption_frame(&mut items, &theme.footer_frame, x, y + gap + room.top, &block);
+            caption_frame(
+                &mut items,
+                &theme.footer_frame,
+                theme.page_fade(),
+                x,
+                y + gap + room.top,
+                &block,
+            );
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
             // Like the header, a footer at a side overhangs the drawing into
             // the page margin without widening the canvas.
@@ -3112,6 +3156,14 @@ impl<'a> Context<'a> {
     /// crosses is drawn as PlantUML draws it: one piece between each two
     /// delays, filled and outlined in its fill, its sides (and the top of the
     /// first piece, the bottom of the last) drawn as lines.
+    /// The fill of a participant's activation bars without a colour of
+    /// their own: its stereotype's background, if a rule gives one.
+    fn stereotype_bar_fill(&self, participant: ParticipantId) -> Option<Color> {
+        let p = self.diagram.participants.get(participant.index())?;
+        let st = p.stereotype.as_ref()?;
+        self.theme.stereotype_background(st.labels.iter().map(String::as_str))
+    }
+
     fn activation_bar(
         &self,
         center: f64,
@@ -3537,19 +3589,10 @@ impl<'a> Context<'a> {
             title: None,
             link: None,
         });
-        rect(
-            &mut out,
-            x,
-            top,
-            w,
-            h,
-            7.5,
-            shapes::fading_or_none(
-                self.theme.legend_bg,
-                self.theme.fades.legend,
-                Some(stroke(self.theme.legend_border, 1.0)),
-            ),
-        );
+        rect(&mut out, x, top, w, h, 7.5, {
+            let (fill, gradient) = self.theme.legend_fill();
+            shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
+        });
         block.draw(
             x + padding.left,
             top + padding.top,
@@ -4284,8 +4327,28 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
 /// outline (a stroke takes no gradient here; the lines cover its edges).
 /// A header's or footer's frame (`<style>` `BackGroundColor`, `LineColor`):
 /// a box exactly around its text, behind it.
-fn caption_frame(out: &mut Vec<Item>, frame: &crate::theme::CaptionFrame, x: f64, top: f64, block: &TextBlock) {
+fn caption_frame(
+    out: &mut Vec<Item>,
+    frame: &crate::theme::CaptionFrame,
+    page: Option<(Color, Gradient)>,
+    x: f64,
+    top: f64,
+    block: &TextBlock,
+) {
     if !frame.is_drawn() {
+        // On a faded page PlantUML repeats the page's gradient behind the
+        // text (observed: a rect exactly around it, no outline).
+        if let Some((from, gradient)) = page {
+            rect(
+                out,
+                x,
+                top,
+                block.width,
+                block.height,
+                0.0,
+                shapes::fading(from, Some(gradient), None),
+            );
+        }
         return;
     }
     let fill = frame.fill.filter(|c| c.a > 0);

@@ -145,6 +145,11 @@ pub struct Theme {
     pub header_frame: CaptionFrame,
     /// The same for the footer.
     pub footer_frame: CaptionFrame,
+    /// The legend is filled with the page's paint: PlantUML does so once
+    /// the page has a colour of its own, until the legend gets one (`fill
+    /// none` over a solid page, the page's gradient over a faded one;
+    /// observed with `skinparam backgroundColor` after `!theme cerulean`).
+    pub legend_on_page: bool,
     pub destroy_color: Color,
     pub round_corner: f64,
     /// Corner radius of group frames, notes' boxes and the legend: 0 unless `skinparam roundCorner` is set.
@@ -288,6 +293,7 @@ impl Default for Theme {
             header_color: Color::hex(0x888888),
             header_frame: CaptionFrame::default(),
             footer_frame: CaptionFrame::default(),
+            legend_on_page: false,
             destroy_color: Color::hex(0xA80036),
             round_corner: 2.5,
             frame_round_corner: 0.0,
@@ -708,6 +714,30 @@ impl Theme {
         themed
     }
 
+    /// The background a stereotype rule (`.name { BackGroundColor … }`)
+    /// gives any element carrying one of `labels`: PlantUML fills that
+    /// participant's activation bars with it too (observed:
+    /// test-data/styles/stereotype), not with a rule nested in an element's
+    /// (`actor { .hero { … } }`: test-data/styles/stereotype_nested).
+    pub fn stereotype_background<'s>(&self, labels: impl IntoIterator<Item = &'s str>) -> Option<Color> {
+        if self.stereotype_rules.is_empty() {
+            return None;
+        }
+        let labels: Vec<String> = labels.into_iter().map(|l| l.trim().to_ascii_lowercase()).collect();
+        self.stereotype_rules
+            .iter()
+            .filter(|rule| {
+                rule.property == "backgroundcolor"
+                    && (rule.element == "root" || rule.element == "element")
+                    && rule
+                        .stereotype
+                        .as_deref()
+                        .is_some_and(|s| labels.iter().any(|l| l == s))
+            })
+            .filter_map(|rule| parse_color(&rule.value))
+            .next_back()
+    }
+
     /// Whether shadows are drawn: `shadowing`, unless `style strictuml`
     /// (PlantUML draws none then, and keeps no room for them).
     pub fn draws_shadows(&self) -> bool {
@@ -786,6 +816,7 @@ impl Theme {
         }
         match key {
             "backgroundcolor" => {
+                self.legend_on_page |= color.is_some();
                 set!(self.background, color);
                 fade(&mut self.fades.page, color, value);
             }
@@ -872,6 +903,7 @@ impl Theme {
                 set!(self.ref_header_bg, color);
                 fade(&mut self.fades.reference_header, color, value);
             }
+            "titlebordercolor" => self.title_border = color.or(self.title_border),
             "titlebackgroundcolor" => {
                 self.title_bg = color.or(self.title_bg);
                 fade(&mut self.fades.title, color, value);
@@ -893,6 +925,7 @@ impl Theme {
             "boxbordercolor" => set!(self.box_border, color),
             "boxfontcolor" => set!(self.box_font_color, color),
             "legendbackgroundcolor" => {
+                self.legend_on_page &= color.is_none();
                 set!(self.legend_bg, color);
                 fade(&mut self.fades.legend, color, value);
             }
@@ -1054,6 +1087,24 @@ impl Default for CaptionFrame {
             border: None,
             thickness: 1.0,
         }
+    }
+}
+
+impl Theme {
+    /// How the legend is filled: its own colour, or the page's paint (see
+    /// `legend_on_page`).
+    pub fn legend_fill(&self) -> (Color, Option<Gradient>) {
+        match (self.legend_on_page, self.fades.page) {
+            (false, _) => (self.legend_bg, self.fades.legend),
+            (true, Some(page)) => (self.background, Some(page)),
+            (true, None) => (Color { a: 0, ..Color::WHITE }, None),
+        }
+    }
+
+    /// The page's gradient, which PlantUML repeats behind an unframed header
+    /// and footer and inside an unfilled title frame; `None` on a solid page.
+    pub fn page_fade(&self) -> Option<(Color, Gradient)> {
+        Some((self.background, self.fades.page?))
     }
 }
 
@@ -1290,6 +1341,7 @@ impl Theme {
             }
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => {
+                self.legend_on_page |= color.is_some();
                 set!(self.background, color);
                 fade(&mut self.fades.page, color, value);
             }
@@ -1309,6 +1361,15 @@ impl Theme {
                     self.lifeline_color = c;
                     self.activation_border = c;
                     self.note_border = c;
+                    if element == "root" {
+                        // Observed (test-data/styles/root_colors): the frames
+                        // too, and the title gets one.
+                        self.group_border = c;
+                        self.ref_border = c;
+                        self.divider_border = c;
+                        self.legend_border = c;
+                        self.title_border = Some(c);
+                    }
                 }
             }
             // PlantUML 1.2026.8: a `sequenceDiagram` line colour outlines
@@ -1394,10 +1455,9 @@ impl Theme {
             ("arrow", "horizontalalignment") => self.apply_skinparam("messagealign", value),
             ("arrow", "maximumwidth") => self.apply_skinparam("maxmessagesize", value),
             ("lifeline", "linecolor") => set!(self.lifeline_color, color),
-            ("lifeline", "backgroundcolor") => {
-                set!(self.activation_bg, color);
-                fade(&mut self.fades.activation, color, value);
-            }
+            // `lifeLine { BackGroundColor }` leaves activation bars white
+            // (observed: test-data/styles/arrow_style); the theme sheets
+            // colour them with `activationBox { BackGroundColor }`.
             ("note", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -1482,6 +1542,7 @@ impl Theme {
             }
             ("title", "linecolor") => self.title_border = if transparent { None } else { color.or(self.title_border) },
             ("legend", "backgroundcolor") => {
+                self.legend_on_page &= !(transparent || color.is_some());
                 // `none` leaves the legend unfilled (PlantUML's amiga,
                 // plain, reddress-… themes: fill="none").
                 if transparent {
