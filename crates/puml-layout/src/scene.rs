@@ -388,6 +388,46 @@ pub fn describe(scene: &Scene) -> String {
     out
 }
 
+/// Turns every colour of the scene grey, as `skinparam monochrome true`
+/// does in PlantUML 1.2026.8: each colour becomes its luma (0.299 R +
+/// 0.587 G + 0.114 B, truncated; observed: #E2E2F0 → #E3E3E3, red →
+/// #4C4C4C, green → #4B4B4B, LightBlue → #CCCCCC), alpha kept.
+pub fn to_grey(scene: &mut Scene) {
+    fn grey(c: &mut Color) {
+        let luma = 0.299 * f64::from(c.r) + 0.587 * f64::from(c.g) + 0.114 * f64::from(c.b);
+        let v = luma.clamp(0.0, 255.0) as u8;
+        *c = Color {
+            r: v,
+            g: v,
+            b: v,
+            a: c.a,
+        };
+    }
+    fn paint(p: &mut Paint) {
+        if let Some(f) = &mut p.fill {
+            grey(f);
+        }
+        if let Some(s) = &mut p.stroke {
+            grey(&mut s.color);
+        }
+        if let Some(g) = &mut p.gradient {
+            grey(&mut g.to);
+        }
+    }
+    grey(&mut scene.background);
+    for item in &mut scene.items {
+        match item {
+            Item::Rect { paint: p, .. }
+            | Item::Polygon { paint: p, .. }
+            | Item::Ellipse { paint: p, .. }
+            | Item::Path { paint: p, .. } => paint(p),
+            Item::Line { stroke, .. } => grey(&mut stroke.color),
+            Item::Text(run) => grey(&mut run.color),
+            Item::Begin { .. } | Item::End => {}
+        }
+    }
+}
+
 /// Multiplies every length of the scene by `factor` (`scale …`): PlantUML
 /// scales the finished drawing as a whole, coordinates, sizes, font sizes,
 /// stroke widths and dash patterns alike, so a scaled diagram is the

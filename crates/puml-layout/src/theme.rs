@@ -738,6 +738,16 @@ impl Theme {
             .next_back()
     }
 
+    /// `skinparam monochrome true` (the last `monochrome` setting counts).
+    pub fn is_monochrome(settings: &Settings) -> bool {
+        settings
+            .skinparams
+            .iter()
+            .rev()
+            .find(|(key, _)| key.eq_ignore_ascii_case("monochrome"))
+            .is_some_and(|(_, value)| matches!(value.trim().to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"))
+    }
+
     /// Whether shadows are drawn: `shadowing`, unless `style strictuml`
     /// (PlantUML draws none then, and keeps no room for them).
     pub fn draws_shadows(&self) -> bool {
@@ -985,7 +995,9 @@ impl Theme {
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
             "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),
-            "monochrome" if flag == Some(true) || value.eq_ignore_ascii_case("reverse") => {
+            // `monochrome true` keeps the look and greys every colour of
+            // the finished drawing (`Theme::is_monochrome`, `scene::to_grey`).
+            "monochrome" if value.eq_ignore_ascii_case("reverse") => {
                 let reverse = value.eq_ignore_ascii_case("reverse");
                 let (bg, fg) = if reverse {
                     (Color::BLACK, Color::WHITE)
