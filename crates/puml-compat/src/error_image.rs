@@ -75,6 +75,7 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str) -> Sc
                 dash: None,
             }),
             gradient: None,
+            shadow: None,
         },
     }];
     let mut baseline = MARGIN + LINE_HEIGHT;
@@ -92,6 +93,7 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str) -> Sc
                     fill: Some(SOURCE_GREEN),
                     stroke: None,
                     gradient: None,
+                    shadow: None,
                 },
             });
             baseline += 6.0;

@@ -999,7 +999,8 @@ impl Ctx<'_> {
         let p = match fill {
             Some(inline) => paint(Some(inline), border),
             None => fading(self.style.diamond_bg, self.style.diamond_gradient, border),
-        };
+        }
+        .shadowed(self.theme.draws_shadows());
         if d.text.is_some() {
             polygon(
                 out,
@@ -1210,13 +1211,30 @@ impl Ctx<'_> {
             Kind::Start => {
                 let mut items = Vec::new();
                 let c = self.style.start_color;
-                ellipse(&mut items, 10.0, 10.0, 10.0, 10.0, paint(Some(c), Some(stroke(c, 1.0))));
+                let shadow = self.theme.draws_shadows();
+                ellipse(
+                    &mut items,
+                    10.0,
+                    10.0,
+                    10.0,
+                    10.0,
+                    paint(Some(c), Some(stroke(c, 1.0))).shadowed(shadow),
+                );
                 Tile::shape(items, 20.0, 20.0)
             }
             Kind::Stop => {
                 let mut items = Vec::new();
                 let c = self.style.end_color;
-                ellipse(&mut items, 11.0, 11.0, 11.0, 11.0, paint(None, Some(stroke(c, 1.0))));
+                // The ring casts PlantUML's shadow, the dot inside does not.
+                let shadow = self.theme.draws_shadows();
+                ellipse(
+                    &mut items,
+                    11.0,
+                    11.0,
+                    11.0,
+                    11.0,
+                    paint(None, Some(stroke(c, 1.0))).shadowed(shadow),
+                );
                 ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(c), Some(stroke(c, 1.0))));
                 let mut t = Tile::shape(items, 22.0, 22.0);
                 t.open = false;
@@ -1397,7 +1415,8 @@ impl Ctx<'_> {
         h: f64,
         fill: (Color, Option<Gradient>),
     ) {
-        let p = fading(fill.0, fill.1, Some(stroke(self.style.action_border, 0.5)));
+        let p =
+            fading(fill.0, fill.1, Some(stroke(self.style.action_border, 0.5))).shadowed(self.theme.draws_shadows());
         let mid = y + h / 2.0;
         match shape {
             ActionShape::Plain => rect(out, x, y, w, h, ACTION_RADIUS, p),
@@ -1557,7 +1576,10 @@ impl Ctx<'_> {
                     .line_to(x + w - 10.0, y);
             }
         }
-        path.line_to(x, y).close().push(out, p);
+        // The body casts PlantUML's shadow, the fold does not.
+        path.line_to(x, y)
+            .close()
+            .push(out, p.shadowed(self.theme.draws_shadows()));
         PathBuilder::new()
             .move_to(x + w - 10.0, y)
             .line_to(x + w - 10.0, y + 10.0)
@@ -3025,15 +3047,10 @@ impl Ctx<'_> {
             title: None,
             link: None,
         });
-        rect(
-            out,
-            x,
-            top,
-            w,
-            h,
-            7.5,
-            paint(Some(self.theme.legend_bg), Some(stroke(self.theme.legend_border, 1.0))),
-        );
+        rect(out, x, top, w, h, 7.5, {
+            let (fill, gradient) = self.theme.legend_fill();
+            crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
+        });
         block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
         out.push(Item::End);
         h

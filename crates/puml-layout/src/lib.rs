@@ -87,6 +87,9 @@ pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn Tex
     if theme_name.is_some_and(Theme::is_hand_drawn) {
         scenes.iter_mut().for_each(sketch::sketch);
     }
+    if Theme::is_monochrome(&diagram.settings) {
+        scenes.iter_mut().for_each(scene::to_grey);
+    }
     let dpi_factor = Theme::dpi_for(&diagram.settings, options.theme.as_deref()) / 96.0;
     if diagram.settings.scale.is_some() || dpi_factor != 1.0 {
         for scene in &mut scenes {

@@ -1210,6 +1210,14 @@ impl<'a> Context<'a> {
                 HorizontalAlign::Right => right - block.width + HEADER_RIGHT_OVERHANG - room.right,
             };
             let first = top_items.len();
+            caption_frame(
+                &mut top_items,
+                &theme.header_frame,
+                theme.page_fade(),
+                x,
+                5.0 + room.top,
+                &block,
+            );
             block.draw(x, 5.0 + room.top, Align::Left, theme.header_color, &mut top_items);
             header_overhang.extend(first..top_items.len());
             if block.width > span {
@@ -1964,7 +1972,8 @@ impl<'a> Context<'a> {
                         Paint {
                             gradient: fill.and(gradient),
                             ..paint(fill, Some(stroke(theme.ref_border, 1.5)))
-                        },
+                        }
+                        .shadowed(theme.draws_shadows()),
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
@@ -2041,7 +2050,13 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, end.max(start), color, &delays),
+                                self.activation_bar(
+                                    c + shift,
+                                    start,
+                                    end.max(start),
+                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
+                                    &delays,
+                                ),
                             );
                         }
                     }
@@ -2064,7 +2079,13 @@ impl<'a> Context<'a> {
                             bars.add(
                                 *participant,
                                 level,
-                                self.activation_bar(c + shift, start, at.max(start), color, &delays),
+                                self.activation_bar(
+                                    c + shift,
+                                    start,
+                                    at.max(start),
+                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
+                                    &delays,
+                                ),
                             );
                             level -= 1;
                         }
@@ -2266,7 +2287,8 @@ impl<'a> Context<'a> {
                 for (level, (start, color)) in stack.iter().enumerate() {
                     let end = lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
-                    let bar = self.activation_bar(c + shift, *start, end.max(*start), *color, &delays);
+                    let color = color.or_else(|| self.stereotype_bar_fill(ParticipantId(i as u32)));
+                    let bar = self.activation_bar(c + shift, *start, end.max(*start), color, &delays);
                     bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
@@ -2479,7 +2501,7 @@ impl<'a> Context<'a> {
                         max_x - min_x,
                         3.0,
                         0.0,
-                        divider_band_paint(theme),
+                        divider_band_paint(theme).shadowed(theme.draws_shadows()),
                     );
                     line(
                         &mut items,
@@ -2515,11 +2537,12 @@ impl<'a> Context<'a> {
                         w,
                         h,
                         0.0,
-                        shapes::fading(
+                        shapes::fading_or_none(
                             theme.divider_bg,
                             theme.fades.divider,
                             Some(stroke(theme.divider_border, 2.0)),
-                        ),
+                        )
+                        .shadowed(theme.draws_shadows()),
                     );
                     block.draw(x + 6.0, top + 4.0, Align::Center, theme.divider_font_color, &mut items);
                 }
@@ -2597,16 +2620,33 @@ impl<'a> Context<'a> {
             // Themes and `title { BackGroundColor; LineColor }` frame the
             // title (PlantUML: 6 px beside the text, rounded like its theme).
             if theme.title_bg.is_some() || theme.title_border.is_some() {
+                // The frame lies 5 px around the text with PlantUML's
+                // default title spacing (`skinparam titleBorderColor`,
+                // `title { LineColor }`); the themes' frames 6 px beside it
+                // and 1 above and below (both observed).
+                let (inset_x, inset_y) = if theme.title_spacing == Spacing::DEFAULT_TITLE {
+                    (5.0, 5.0)
+                } else {
+                    (6.0, 1.0)
+                };
                 rect(
                     &mut title_items,
-                    left - 6.0,
-                    top - 1.0,
-                    block.width + 12.0,
-                    block.height + 2.0,
+                    left - inset_x,
+                    top - inset_y,
+                    block.width + 2.0 * inset_x,
+                    block.height + 2.0 * inset_y,
                     theme.frame_round_corner,
                     Paint {
-                        gradient: theme.title_bg.and(theme.fades.title),
-                        ..paint(theme.title_bg, theme.title_border.map(|c| stroke(c, 1.0)))
+                        // An unfilled frame shows the page's gradient again
+                        // (PlantUML fills it with the page's paint).
+                        gradient: match (theme.title_bg, theme.page_fade()) {
+                            (Some(_), _) => theme.fades.title,
+                            (None, page) => page.map(|(_, g)| g),
+                        },
+                        ..paint(
+                            theme.title_bg.or(theme.page_fade().map(|(c, _)| c)),
+                            theme.title_border.map(|c| stroke(c, 1.0)),
+                        )
                     },
                 );
             }
@@ -2721,6 +2761,14 @@ impl<'a> Context<'a> {
                 5.0 + box_lift
             };
             let first = items.len();
+            caption_frame(
+                &mut items,
+                &theme.footer_frame,
+                theme.page_fade(),
+                x,
+                y + gap + room.top,
+                &block,
+            );
             block.draw(x, y + gap + room.top, Align::Left, theme.footer_color, &mut items);
             // Like the header, a footer at a side overhangs the drawing into
             // the page margin without widening the canvas.
@@ -3068,43 +3116,13 @@ impl<'a> Context<'a> {
             inline_fill.unwrap_or_else(|| (look.participant_bg(p.kind), look.participant_gradient(p.kind)));
         let border = look.participant_border(p.kind);
         let text_color = look.participant_font_color(p.kind);
-        if self.theme.draws_shadows() {
-            // The shadow of the shape, not of the room kept for it (an
-            // actor's room is below its figure only) nor of its margins.
-            let room_beside = if p.kind == puml_sema::model::ParticipantKind::Actor {
-                0.0
-            } else {
-                head.shadow_room
-            };
-            let (sx, sy, sw, sh) = head.participant_box(x, top).unwrap_or((
-                x - head.left,
-                top,
-                head.left + head.right - room_beside,
-                head.height - head.shadow_room,
-            ));
-            rect(
-                out,
-                sx + 3.0,
-                sy + 3.0,
-                sw,
-                sh,
-                self.theme.round_corner,
-                paint(
-                    Some(Color {
-                        r: 0,
-                        g: 0,
-                        b: 0,
-                        a: 40,
-                    }),
-                    None,
-                ),
-            );
-        }
         let body = Paint {
             fill: Some(fill),
             stroke: Some(stroke(border, head.line_thickness)),
             gradient,
-        };
+            shadow: None,
+        }
+        .shadowed(self.theme.draws_shadows());
         draw_head(out, head, x, top, foot, body, text_color, &self.theme);
         out.push(Item::End);
     }
@@ -3141,6 +3159,14 @@ impl<'a> Context<'a> {
     /// crosses is drawn as PlantUML draws it: one piece between each two
     /// delays, filled and outlined in its fill, its sides (and the top of the
     /// first piece, the bottom of the last) drawn as lines.
+    /// The fill of a participant's activation bars without a colour of
+    /// their own: its stereotype's background, if a rule gives one.
+    fn stereotype_bar_fill(&self, participant: ParticipantId) -> Option<Color> {
+        let p = self.diagram.participants.get(participant.index())?;
+        let st = p.stereotype.as_ref()?;
+        self.theme.stereotype_background(st.labels.iter().map(String::as_str))
+    }
+
     fn activation_bar(
         &self,
         center: f64,
@@ -3172,7 +3198,7 @@ impl<'a> Context<'a> {
                 ACTIVATION_WIDTH,
                 end - start,
                 0.0,
-                shapes::fading(fill, gradient, Some(border)),
+                shapes::fading_or_none(fill, gradient, Some(border)).shadowed(self.theme.draws_shadows()),
             );
             return out;
         }
@@ -3194,7 +3220,12 @@ impl<'a> Context<'a> {
                 0.0,
                 // A faded piece has no outline in its fill (a stroke takes
                 // no gradient here); the sides are drawn over it anyway.
-                shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
+                shapes::fading_or_none(
+                    fill,
+                    gradient,
+                    (gradient.is_none() && fill.a > 0).then(|| stroke(fill, 1.0)),
+                )
+                .shadowed(self.theme.draws_shadows()),
             );
             line(&mut out, left, top, left, bottom, border);
             line(&mut out, right, top, right, bottom, border);
@@ -3434,6 +3465,19 @@ impl<'a> Context<'a> {
                 shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
         }
+        if theme.draws_shadows() {
+            // PlantUML strokes the frame first behind everything, casting
+            // its shadow, then again over the messages without one.
+            rect(
+                fills,
+                x0,
+                g.top,
+                x1 - x0,
+                bottom - g.top,
+                theme.frame_round_corner,
+                paint(None, Some(stroke(border, 1.5))).shadowed(true),
+            );
+        }
         for (at, _, color) in &g.elses {
             if let Some(fill) = color {
                 let next = g.elses.iter().map(|e| e.0).find(|y| y > at).unwrap_or(bottom);
@@ -3548,19 +3592,10 @@ impl<'a> Context<'a> {
             title: None,
             link: None,
         });
-        rect(
-            &mut out,
-            x,
-            top,
-            w,
-            h,
-            7.5,
-            shapes::fading(
-                self.theme.legend_bg,
-                self.theme.fades.legend,
-                Some(stroke(self.theme.legend_border, 1.0)),
-            ),
-        );
+        rect(&mut out, x, top, w, h, 7.5, {
+            let (fill, gradient) = self.theme.legend_fill();
+            shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
+        });
         block.draw(
             x + padding.left,
             top + padding.top,
@@ -3847,32 +3882,20 @@ fn draw_note(
     } else {
         (w - theme.shadow_room(), h - theme.shadow_room())
     };
-    if theme.draws_shadows() {
-        rect(
-            out,
-            x + 3.0,
-            top + 3.0,
-            w,
-            h,
-            0.0,
-            paint(
-                Some(Color {
-                    r: 0,
-                    g: 0,
-                    b: 0,
-                    a: 40,
-                }),
-                None,
-            ),
-        );
-    }
     // PlantUML draws the note's outline rounded down to whole pixels.
     let (w, h) = if shape == NoteShape::Hexagon {
         (w, h)
     } else {
         (w.floor(), h.floor())
     };
+    let body = out.len();
     shapes::note_shape(out, shape, x, top, w, h, fill, theme.note_border);
+    // The body casts the shadow, the fold over it does not (observed).
+    if theme.draws_shadows() {
+        if let Some(item) = out.get_mut(body) {
+            shapes::cast_shadow(item);
+        }
+    }
     let (text_x, text_y) = match shape {
         NoteShape::Hexagon => (x + HEXAGON_TIP + 2.0, top + 4.0),
         NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
@@ -4305,9 +4328,52 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
 /// The band behind a divider's double line: filled and outlined in the
 /// divider's colour (PlantUML); a faded band takes its gradient and no
 /// outline (a stroke takes no gradient here; the lines cover its edges).
+/// A header's or footer's frame (`<style>` `BackGroundColor`, `LineColor`):
+/// a box exactly around its text, behind it.
+fn caption_frame(
+    out: &mut Vec<Item>,
+    frame: &crate::theme::CaptionFrame,
+    page: Option<(Color, Gradient)>,
+    x: f64,
+    top: f64,
+    block: &TextBlock,
+) {
+    if !frame.is_drawn() {
+        // On a faded page PlantUML repeats the page's gradient behind the
+        // text (observed: a rect exactly around it, no outline).
+        if let Some((from, gradient)) = page {
+            rect(
+                out,
+                x,
+                top,
+                block.width,
+                block.height,
+                0.0,
+                shapes::fading(from, Some(gradient), None),
+            );
+        }
+        return;
+    }
+    let fill = frame.fill.filter(|c| c.a > 0);
+    rect(
+        out,
+        x,
+        top,
+        block.width,
+        block.height,
+        0.0,
+        Paint {
+            gradient: fill.and(frame.gradient),
+            ..paint(fill, frame.border.map(|c| stroke(c, frame.thickness)))
+        },
+    );
+}
+
 fn divider_band_paint(theme: &Theme) -> Paint {
     match theme.fades.divider {
         Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),
+        // An unfilled band has no outline either (observed: stroke none).
+        None if theme.divider_bg.a == 0 => paint(None, None),
         None => paint(Some(theme.divider_bg), Some(stroke(theme.divider_bg, 1.0))),
     }
 }

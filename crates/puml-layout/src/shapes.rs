@@ -29,6 +29,17 @@ pub fn paint(fill: Option<Color>, stroke: Option<Stroke>) -> Paint {
         fill,
         stroke,
         gradient: None,
+        shadow: None,
+    }
+}
+
+/// `fading`, but a fully transparent fill (`BackGroundColor none`) is no
+/// fill at all, as PlantUML writes it (`fill="none"`).
+pub fn fading_or_none(fill: Color, gradient: Option<Gradient>, stroke: Option<Stroke>) -> Paint {
+    if fill.a == 0 {
+        paint(None, stroke)
+    } else {
+        fading(fill, gradient, stroke)
     }
 }
 
@@ -38,6 +49,7 @@ pub fn fading(fill: Color, gradient: Option<Gradient>, stroke: Option<Stroke>) -
         fill: Some(fill),
         stroke,
         gradient,
+        shadow: None,
     }
 }
 
@@ -297,19 +309,6 @@ impl HeadMetrics {
         }
     }
 
-    /// Where a participant head's box is drawn (x, y, width, height) for
-    /// a lifeline at `cx` and a head from `top`; `None` for other kinds.
-    pub fn participant_box(&self, cx: f64, top: f64) -> Option<(f64, f64, f64, f64)> {
-        if self.kind != ParticipantKind::Participant {
-            return None;
-        }
-        let spot_w = if self.spot.is_some() { SPOT_WIDTH } else { 0.0 };
-        let (pad_y, pad_x) = self.padding;
-        let w = (self.label.width + spot_w).max(self.min_text_width) + 2.0 * pad_x;
-        let x = cx - self.shadow_room / 2.0 - w / 2.0;
-        Some((x, top + self.margin.top, w, self.label.height + 2.0 * pad_y))
-    }
-
     /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
     /// collections heads grow right and down, an actor's down (below its
     /// figure); the other kinds keep their size.
@@ -399,6 +398,13 @@ pub fn draw_head(
     let th = head.label.height;
     let border = body.stroke.map_or(Color::BLACK, |s| s.color);
     let outline = paint(None, body.stroke);
+    // The figures drawn as lines (an actor's limbs, a boundary's bar) cast
+    // their shadow too; the inner curves of databases and queues, a
+    // control's arrow and an entity's underline do not (observed).
+    let figure = Paint {
+        shadow: body.shadow,
+        ..outline
+    };
     match head.kind {
         ParticipantKind::Participant => {
             // The box stands at the left of its shadow's room.
@@ -500,7 +506,7 @@ pub fn draw_head(
                     .line_to(cx - 13.0, neck + 42.0)
                     .move_to(cx, neck + 27.0)
                     .line_to(cx + 13.0, neck + 42.0)
-                    .push(out, outline);
+                    .push(out, figure);
             }
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
@@ -527,7 +533,7 @@ pub fn draw_head(
                         .line_to(bar, cy + 12.0)
                         .move_to(bar, cy)
                         .line_to(circle - 12.0, cy)
-                        .push(out, outline);
+                        .push(out, figure);
                     ellipse(out, circle, cy, 12.0, 12.0, body);
                 }
                 ParticipantKind::Control => {
@@ -630,6 +636,7 @@ pub fn note_shape(
         fill: Some(fill.0),
         stroke: Some(stroke(border, 0.5)),
         gradient: fill.1,
+        shadow: None,
     };
     match shape {
         NoteShape::Note => {
@@ -673,6 +680,20 @@ pub fn note_shape(
     }
 }
 
+/// Gives a drawn shape PlantUML's drop shadow (see `Paint::shadowed`);
+/// lines and texts cast none.
+pub fn cast_shadow(item: &mut Item) {
+    match item {
+        Item::Rect { paint, .. }
+        | Item::Polygon { paint, .. }
+        | Item::Ellipse { paint, .. }
+        | Item::Path { paint, .. } => {
+            *paint = paint.shadowed(true);
+        }
+        Item::Line { .. } | Item::Text(_) | Item::Begin { .. } | Item::End => {}
+    }
+}
+
 /// A frame tab (group/ref/mainframe label) with a cut corner.
 pub fn tab(
     out: &mut Vec<Item>,
@@ -692,5 +713,5 @@ pub fn tab(
         .line_to(x, y + h)
         .line_to(x, y)
         .close()
-        .push(out, fading(fill.0, fill.1, Some(stroke(border, width))));
+        .push(out, fading_or_none(fill.0, fill.1, Some(stroke(border, width))));
 }

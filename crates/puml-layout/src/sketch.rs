@@ -59,6 +59,7 @@ pub fn sketch(scene: &mut Scene) {
                         fill: None,
                         stroke: Some(*stroke),
                         gradient: None,
+                        shadow: None,
                     },
                 })
             }
@@ -152,6 +153,7 @@ mod tests {
                     fill: Some(Color::WHITE),
                     stroke: Some(stroke),
                     gradient: None,
+                    shadow: None,
                 },
             },
             Item::Line {

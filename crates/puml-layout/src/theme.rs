@@ -140,6 +140,16 @@ pub struct Theme {
     pub title_font_size: f64,
     pub title_color: Color,
     pub header_color: Color,
+    /// `header { BackGroundColor; LineColor; LineThickness }`: a frame
+    /// around the header's text, none by default.
+    pub header_frame: CaptionFrame,
+    /// The same for the footer.
+    pub footer_frame: CaptionFrame,
+    /// The legend is filled with the page's paint: PlantUML does so once
+    /// the page has a colour of its own, until the legend gets one (`fill
+    /// none` over a solid page, the page's gradient over a faded one;
+    /// observed with `skinparam backgroundColor` after `!theme cerulean`).
+    pub legend_on_page: bool,
     pub destroy_color: Color,
     pub round_corner: f64,
     /// Corner radius of group frames, notes' boxes and the legend: 0 unless `skinparam roundCorner` is set.
@@ -281,6 +291,9 @@ impl Default for Theme {
             title_font_size: 14.0,
             title_color: Color::BLACK,
             header_color: Color::hex(0x888888),
+            header_frame: CaptionFrame::default(),
+            footer_frame: CaptionFrame::default(),
+            legend_on_page: false,
             destroy_color: Color::hex(0xA80036),
             round_corner: 2.5,
             frame_round_corner: 0.0,
@@ -730,6 +743,40 @@ impl Theme {
         themed
     }
 
+    /// The background a stereotype rule (`.name { BackGroundColor … }`)
+    /// gives any element carrying one of `labels`: PlantUML fills that
+    /// participant's activation bars with it too (observed:
+    /// test-data/styles/stereotype), not with a rule nested in an element's
+    /// (`actor { .hero { … } }`: test-data/styles/stereotype_nested).
+    pub fn stereotype_background<'s>(&self, labels: impl IntoIterator<Item = &'s str>) -> Option<Color> {
+        if self.stereotype_rules.is_empty() {
+            return None;
+        }
+        let labels: Vec<String> = labels.into_iter().map(|l| l.trim().to_ascii_lowercase()).collect();
+        self.stereotype_rules
+            .iter()
+            .filter(|rule| {
+                rule.property == "backgroundcolor"
+                    && (rule.element == "root" || rule.element == "element")
+                    && rule
+                        .stereotype
+                        .as_deref()
+                        .is_some_and(|s| labels.iter().any(|l| l == s))
+            })
+            .filter_map(|rule| parse_color(&rule.value))
+            .next_back()
+    }
+
+    /// `skinparam monochrome true` (the last `monochrome` setting counts).
+    pub fn is_monochrome(settings: &Settings) -> bool {
+        settings
+            .skinparams
+            .iter()
+            .rev()
+            .find(|(key, _)| key.eq_ignore_ascii_case("monochrome"))
+            .is_some_and(|(_, value)| matches!(value.trim().to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"))
+    }
+
     /// Whether shadows are drawn: `shadowing`, unless `style strictuml`
     /// (PlantUML draws none then, and keeps no room for them).
     pub fn draws_shadows(&self) -> bool {
@@ -808,6 +855,7 @@ impl Theme {
         }
         match key {
             "backgroundcolor" => {
+                self.legend_on_page |= color.is_some();
                 set!(self.background, color);
                 fade(&mut self.fades.page, color, value);
             }
@@ -894,6 +942,7 @@ impl Theme {
                 set!(self.ref_header_bg, color);
                 fade(&mut self.fades.reference_header, color, value);
             }
+            "titlebordercolor" => self.title_border = color.or(self.title_border),
             "titlebackgroundcolor" => {
                 self.title_bg = color.or(self.title_bg);
                 fade(&mut self.fades.title, color, value);
@@ -915,6 +964,7 @@ impl Theme {
             "boxbordercolor" => set!(self.box_border, color),
             "boxfontcolor" => set!(self.box_font_color, color),
             "legendbackgroundcolor" => {
+                self.legend_on_page &= color.is_none();
                 set!(self.legend_bg, color);
                 fade(&mut self.fades.legend, color, value);
             }
@@ -974,7 +1024,9 @@ impl Theme {
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
             "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),
-            "monochrome" if flag == Some(true) || value.eq_ignore_ascii_case("reverse") => {
+            // `monochrome true` keeps the look and greys every colour of
+            // the finished drawing (`Theme::is_monochrome`, `scene::to_grey`).
+            "monochrome" if value.eq_ignore_ascii_case("reverse") => {
                 let reverse = value.eq_ignore_ascii_case("reverse");
                 let (bg, fg) = if reverse {
                     (Color::BLACK, Color::WHITE)
@@ -1053,6 +1105,75 @@ fn fade(slot: &mut Option<Gradient>, color: Option<Color>, value: &str) {
     let transparent = matches!(value.trim().to_ascii_lowercase().as_str(), "none" | "transparent");
     if color.is_some() || transparent {
         *slot = parse_gradient(value);
+    }
+}
+
+/// The frame PlantUML draws around a header's or footer's text when its
+/// `<style>` gives it a background or a line colour (observed: a box exactly
+/// around the text lines, the fill `none` without a background, no outline
+/// without a line colour).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaptionFrame {
+    pub fill: Option<Color>,
+    pub gradient: Option<Gradient>,
+    pub border: Option<Color>,
+    pub thickness: f64,
+}
+
+impl Default for CaptionFrame {
+    fn default() -> Self {
+        CaptionFrame {
+            fill: None,
+            gradient: None,
+            border: None,
+            thickness: 1.0,
+        }
+    }
+}
+
+impl Theme {
+    /// How the legend is filled: its own colour, or the page's paint (see
+    /// `legend_on_page`).
+    pub fn legend_fill(&self) -> (Color, Option<Gradient>) {
+        match (self.legend_on_page, self.fades.page) {
+            (false, _) => (self.legend_bg, self.fades.legend),
+            (true, Some(page)) => (self.background, Some(page)),
+            (true, None) => (Color { a: 0, ..Color::WHITE }, None),
+        }
+    }
+
+    /// The page's gradient, which PlantUML repeats behind an unframed header
+    /// and footer and inside an unfilled title frame; `None` on a solid page.
+    pub fn page_fade(&self) -> Option<(Color, Gradient)> {
+        Some((self.background, self.fades.page?))
+    }
+}
+
+impl CaptionFrame {
+    /// Whether anything is drawn.
+    pub fn is_drawn(&self) -> bool {
+        self.fill.is_some_and(|c| c.a > 0) || self.border.is_some()
+    }
+
+    fn apply(&mut self, property: &str, value: &str, color: Option<Color>, transparent: bool, number: Option<f64>) {
+        match property {
+            "backgroundcolor" if transparent => {
+                self.fill = None;
+                self.gradient = None;
+            }
+            "backgroundcolor" if color.is_some() => {
+                self.fill = color;
+                self.gradient = parse_gradient(value);
+            }
+            "linecolor" if transparent => self.border = None,
+            "linecolor" if color.is_some() => self.border = color,
+            "linethickness" => {
+                if let Some(t) = number.filter(|t| (0.0..=100.0).contains(t)) {
+                    self.thickness = t;
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -1261,6 +1382,7 @@ impl Theme {
             }
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => {
+                self.legend_on_page |= color.is_some();
                 set!(self.background, color);
                 fade(&mut self.fades.page, color, value);
             }
@@ -1280,6 +1402,15 @@ impl Theme {
                     self.lifeline_color = c;
                     self.activation_border = c;
                     self.note_border = c;
+                    if element == "root" {
+                        // Observed (test-data/styles/root_colors): the frames
+                        // too, and the title gets one.
+                        self.group_border = c;
+                        self.ref_border = c;
+                        self.divider_border = c;
+                        self.legend_border = c;
+                        self.title_border = Some(c);
+                    }
                 }
             }
             // PlantUML 1.2026.8: a `sequenceDiagram` line colour outlines
@@ -1293,6 +1424,9 @@ impl Theme {
             }
             ("activationbox", "linecolor") => set!(self.activation_border, color),
             ("activationbox", "backgroundcolor") => {
+                if transparent {
+                    self.activation_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.activation_bg, color);
                 fade(&mut self.fades.activation, color, value);
             }
@@ -1362,10 +1496,9 @@ impl Theme {
             ("arrow", "horizontalalignment") => self.apply_skinparam("messagealign", value),
             ("arrow", "maximumwidth") => self.apply_skinparam("maxmessagesize", value),
             ("lifeline", "linecolor") => set!(self.lifeline_color, color),
-            ("lifeline", "backgroundcolor") => {
-                set!(self.activation_bg, color);
-                fade(&mut self.fades.activation, color, value);
-            }
+            // `lifeLine { BackGroundColor }` leaves activation bars white
+            // (observed: test-data/styles/arrow_style); the theme sheets
+            // colour them with `activationBox { BackGroundColor }`.
             ("note", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.note_bg = c;
@@ -1384,6 +1517,10 @@ impl Theme {
                 fade(&mut self.fades.group_body, color, value);
             }
             ("groupheader", "backgroundcolor") => {
+                // `none`: an unfilled tab (PlantUML's outline themes).
+                if transparent {
+                    self.group_header_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.group_header_bg, color);
                 fade(&mut self.fades.group_header, color, value);
             }
@@ -1398,6 +1535,10 @@ impl Theme {
             ("delay", "fontsize") => self.delay_font_size = size.or(self.delay_font_size),
             ("groupheader", "fontcolor") => set!(self.group_header_font_color, color),
             ("separator", "backgroundcolor") => {
+                // `none`: an unfilled band and box (PlantUML's outline themes).
+                if transparent {
+                    self.divider_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.divider_bg, color);
                 fade(&mut self.fades.divider, color, value);
             }
@@ -1412,8 +1553,10 @@ impl Theme {
             ("reference", "fontcolor") => set!(self.ref_font_color, color),
             ("referenceheader", "backgroundcolor") => {
                 if transparent {
-                    self.ref_header_bg = self.ref_bg.unwrap_or(self.background);
-                    self.fades.reference_header = self.ref_bg.and(self.fades.reference);
+                    // Unfilled, as PlantUML writes it (`fill="none"`): the
+                    // ref's body or the page shows through.
+                    self.ref_header_bg = Color { a: 0, ..Color::WHITE };
+                    self.fades.reference_header = None;
                 } else {
                     set!(self.ref_header_bg, color);
                     fade(&mut self.fades.reference_header, color, value);
@@ -1440,6 +1583,12 @@ impl Theme {
             }
             ("title", "linecolor") => self.title_border = if transparent { None } else { color.or(self.title_border) },
             ("legend", "backgroundcolor") => {
+                self.legend_on_page &= !(transparent || color.is_some());
+                // `none` leaves the legend unfilled (PlantUML's amiga,
+                // plain, reddress-… themes: fill="none").
+                if transparent {
+                    self.legend_bg = Color { a: 0, ..Color::WHITE };
+                }
                 set!(self.legend_bg, color);
                 fade(&mut self.fades.legend, color, value);
             }
@@ -1447,6 +1596,12 @@ impl Theme {
             ("legend", "fontcolor") => set!(self.legend_font_color, color),
             ("header", "fontcolor") => set!(self.header_color, color),
             ("footer", "fontcolor") => set!(self.footer_color, color),
+            ("header", "backgroundcolor" | "linecolor" | "linethickness") => {
+                self.header_frame.apply(property, value, color, transparent, number)
+            }
+            ("footer", "backgroundcolor" | "linecolor" | "linethickness") => {
+                self.footer_frame.apply(property, value, color, transparent, number)
+            }
             ("destroy", "linecolor") => set!(self.destroy_color, color),
             _ => {}
         }

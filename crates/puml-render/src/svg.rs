@@ -59,7 +59,11 @@ pub fn item_bounds(item: &Item) -> Option<Region> {
         })
     }
     fn pad(paint: &Paint) -> f64 {
-        paint.stroke.map_or(0.0, |s| s.width.abs() / 2.0)
+        // A shadow reaches its offset plus about three deviations of blur.
+        let shadow = paint
+            .shadow
+            .map_or(0.0, |d| if d.is_finite() { d.abs() * 2.5 } else { 0.0 });
+        paint.stroke.map_or(0.0, |s| s.width.abs() / 2.0) + shadow
     }
     match item {
         Item::Rect {
@@ -179,6 +183,8 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
     // Each gradient is defined once, where it is first used (SVG lets a
     // gradient stand anywhere; a region drawn alone defines only its own).
     let mut gradients_written: Vec<(Color, Gradient)> = Vec::new();
+    // Shadow filters likewise, one per offset (a scaled drawing has one).
+    let mut shadows_written: Vec<f64> = Vec::new();
     for item in &scene.items {
         match item {
             Item::Begin { class, title, link } => {
@@ -218,6 +224,12 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
             if !gradients_written.contains(&(from, gradient)) {
                 write_gradient(&mut out, from, gradient);
                 gradients_written.push((from, gradient));
+            }
+        }
+        if let Some(offset) = item_shadow(item) {
+            if !shadows_written.contains(&offset) {
+                write_shadow_filter(&mut out, offset);
+                shadows_written.push(offset);
             }
         }
         match item {
@@ -434,6 +446,47 @@ fn paint_attrs(out: &mut SvgOut, paint: &Paint) {
         (fill, _) => fill_attrs(out, fill),
     }
     stroke_attrs(out, paint.stroke.as_ref());
+    if let Some(offset) = paint.shadow {
+        out.push_str(" filter=\"url(#");
+        push_shadow_id(out, offset);
+        out.push_str(")\"");
+    }
+}
+
+/// The offset of the shadow an item casts, if it casts one.
+fn item_shadow(item: &Item) -> Option<f64> {
+    match item {
+        Item::Rect { paint, .. }
+        | Item::Polygon { paint, .. }
+        | Item::Ellipse { paint, .. }
+        | Item::Path { paint, .. } => paint.shadow.filter(|d| d.is_finite()),
+        _ => None,
+    }
+}
+
+/// A shadow filter's id, named after its offset in thousandths of a px
+/// (`shadow-4000`), so the output stays deterministic.
+fn push_shadow_id(out: &mut SvgOut, offset: f64) {
+    out.push_str("shadow-");
+    push_num(out, (offset * 1000.0).round());
+}
+
+/// Defines PlantUML's drop shadow as its SVG draws it: the shape's alpha
+/// blurred (deviation half the offset), made 40 % black, moved right and
+/// down by `offset`, the shape drawn over it. The filter region reaches one
+/// box beyond the shape on every side, as PlantUML's does.
+fn write_shadow_filter(out: &mut SvgOut, offset: f64) {
+    out.push_str("<filter id=\"");
+    push_shadow_id(out, offset);
+    out.push_str("\" x=\"-1\" y=\"-1\" width=\"300%\" height=\"300%\"><feGaussianBlur result=\"blurOut\"");
+    push_attr(out, "stdDeviation", offset / 2.0);
+    out.push_str(
+        "/><feColorMatrix type=\"matrix\" in=\"blurOut\" result=\"blurOut2\" \
+         values=\"0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 .4 0\"/><feOffset result=\"blurOut3\" in=\"blurOut2\"",
+    );
+    push_attr(out, "dx", offset);
+    push_attr(out, "dy", offset);
+    out.push_str("/><feBlend in=\"SourceGraphic\" in2=\"blurOut3\" mode=\"normal\"/></filter>");
 }
 
 /// The gradient an item's fill fades along, with its first colour.
@@ -498,6 +551,8 @@ fn write_gradient(out: &mut SvgOut, from: Color, gradient: Gradient) {
 
 fn fill_attrs(out: &mut SvgOut, fill: Option<Color>) {
     match fill {
+        // A fully transparent fill is none, as PlantUML writes it.
+        Some(c) if c.a == 0 => out.push_str(" fill=\"none\""),
         Some(c) => {
             out.push_str(" fill=\"");
             push_hex(out, c);

@@ -52,6 +52,9 @@ fn svg_snapshots_are_byte_exact() {
         "gradient_skinparams",
         "gradient_styles",
         "gradient_page",
+        "shadowing_elements",
+        "header_footer_backgrounds",
+        "faded_page_frames",
     ] {
         let scene = &scenes(&format!("{name}.puml"))[0];
         check_snapshot(&format!("{name}.svg"), &to_svg(scene));
