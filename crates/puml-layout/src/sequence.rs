@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 mod nested_boxes;
+mod reversed_notes;
 
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
@@ -536,6 +537,7 @@ impl<'a> Context<'a> {
         // wider than the heads widens the box on both sides.
         let box_pad = self.theme.box_padding;
         let self_reach = self.self_message_reach(events, prepared, n);
+        let reversed_reach = self.reversed_note_reach(events, prepared, n);
         // Per slot (1-based): how far the notes so far left of or over a
         // participant (or left of its self messages) reach left of its
         // lifeline, with a note's margin. PlantUML keeps a group frame clear
@@ -554,7 +556,11 @@ impl<'a> Context<'a> {
             if last + 1 < n {
                 let next_before = match self.box_before_at(last + 1, &self_reach) {
                     Some(before) => before,
-                    None => self.heads[self.slots[last + 1].index()].left,
+                    // Unboxed, a participant under a reversed note keeps
+                    // clear as if it had a box (`reversed_notes`).
+                    None => self.heads[self.slots[last + 1].index()]
+                        .left
+                        .max(reversed_reach.get(last + 2).map_or(0.0, |r| r.0)),
                 };
                 need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
             } else {
@@ -3026,6 +3032,12 @@ impl<'a> Context<'a> {
                 }
                 _ => {}
             }
+        }
+        // Reversed notes across a box edge widen the boxes like notes over
+        // one participant (`reversed_notes`).
+        for (entry, reversed) in reach.iter_mut().zip(self.reversed_note_reach(events, prepared, n)) {
+            entry.0 = entry.0.max(reversed.0);
+            entry.1 = entry.1.max(reversed.1);
         }
         reach
     }
