@@ -1478,7 +1478,18 @@ impl<'a> Context<'a> {
                         if !hidden {
                             line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
-                            let tip = x + side;
+                            // Bars closed right after the loop end at its top:
+                            // the return lands on the bars left open (PlantUML,
+                            // probes `self_message_deactivated*`).
+                            let closing = from_id.map_or(0, |id| deactivated_next(&events[index + 1..], id));
+                            let return_x = match from_id {
+                                Some(id) if side > 0.0 && closing > 0 && !activated_next(&events[index + 1..], id) => {
+                                    let open = act_stack[id.index()].len().saturating_sub(closing);
+                                    from_c + ACTIVATION_WIDTH / 2.0 * open as f64
+                                }
+                                _ => x,
+                            };
+                            let tip = return_x + side;
                             // PlantUML 1.2026.8 runs the return to a filled head's
                             // tip, and 1 px past an open head's (probes `self_return_*`).
                             let end = match m.arrow.head.shape {
@@ -3663,6 +3674,15 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
 
 /// Whether `p` is activated right after a message (before the next one):
 /// the message then already ends at the bar.
+/// How many of p's bars the `deactivate`s right after a message close
+/// (nothing else between).
+fn deactivated_next(rest: &[Event], p: ParticipantId) -> usize {
+    rest.iter()
+        .take_while(|e| matches!(e, Event::Deactivate { .. }))
+        .filter(|e| matches!(e, Event::Deactivate { participant } if *participant == p))
+        .count()
+}
+
 fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
     rest.iter()
         .take_while(|e| !matches!(e, Event::Message(_)) && !starts_a_row(e))
@@ -3715,6 +3735,13 @@ fn deactivation_end(
         return y + UNATTACHED_BAR_DROP;
     }
     if open_at.is_none_or(|start| start < m.arrow_y - 1e-6) {
+        // Right after p's own self message, at the loop's top (PlantUML:
+        // the return then lands on the bars left open).
+        let is_own_loop = m.from == Some(p) && m.to == Some(p);
+        // (A self message's `arrow_y` is its return, SELF_HEIGHT below.)
+        if is_own_loop && between.iter().all(|e| matches!(e, Event::Deactivate { .. })) {
+            return m.arrow_y - SELF_HEIGHT;
+        }
         return m.bottom;
     }
     let beside_message = |e: &Event| match e {
