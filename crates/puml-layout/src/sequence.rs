@@ -1476,7 +1476,13 @@ impl<'a> Context<'a> {
                         };
                         let bottom = arrow_y + SELF_HEIGHT + slant;
                         if !hidden {
-                            line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
+                            // `o->` on a loop on the right: the circle sits on
+                            // the lifeline end, the stroke 4 px past it (PlantUML,
+                            // probe `self_message_circles`).
+                            let right_loop = side > 0.0;
+                            let tail_circle = right_loop && m.arrow.tail_head.circle;
+                            let top_start = if tail_circle { stroke_start + 4.0 } else { stroke_start };
+                            line(&mut front, top_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
                             // Bars closed right after the loop end at its top:
                             // the return lands on the bars left open (PlantUML,
@@ -1489,15 +1495,39 @@ impl<'a> Context<'a> {
                                 }
                                 _ => x,
                             };
-                            let tip = return_x + side;
+                            // On a loop on the right, `->o` centres its circle on
+                            // the return's end with the head 7 px from it, and
+                            // `->x` draws its cross 5 px further out, the return
+                            // stopping 2 px past the cross' middle (PlantUML,
+                            // probe `self_message_circles`).
+                            let head_circle = right_loop && m.arrow.head.circle;
+                            let cross = right_loop && m.arrow.head.shape == HeadShape::Cross;
+                            let tip = if head_circle {
+                                return_x - CIRCLE_END_SHIFT + 7.0
+                            } else if cross {
+                                return_x + 6.0
+                            } else {
+                                return_x + side
+                            };
                             // PlantUML 1.2026.8 runs the return to a filled head's
                             // tip, and 1 px past an open head's (probes `self_return_*`).
                             let end = match m.arrow.head.shape {
                                 HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
+                                HeadShape::Cross if cross => tip + 7.0,
                                 _ => tip,
                             };
                             line(&mut front, far, bottom, end, bottom, line_stroke);
-                            self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                            if head_circle || tail_circle {
+                                self.circled_heads(
+                                    &mut front,
+                                    m,
+                                    (tip, head_circle.then_some(return_x), bottom, -side),
+                                    (far, tail_circle.then_some(stroke_start), arrow_y),
+                                    color,
+                                );
+                            } else {
+                                self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                            }
                         }
                         end_y = bottom;
                     } else {
