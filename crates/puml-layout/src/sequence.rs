@@ -1415,14 +1415,11 @@ impl<'a> Context<'a> {
                     // An empty label takes no height (PlantUML: 14 px rows).
                     let label_h = if label.is_empty() { 0.0 } else { label.height };
                     let text_h = label_h.max(number.as_ref().map_or(0.0, |b| b.height));
-                    let below = theme.response_below_arrow && m.arrow.line == LineStyle::Dotted && !is_self;
-                    let (text_top, arrow_y) = if below {
-                        let arrow_y = row_top + MESSAGE_TEXT_GAP;
-                        (arrow_y + 2.0, arrow_y)
-                    } else {
-                        let text_top = row_top + MESSAGE_TEXT_GAP;
-                        (text_top, text_top + text_h + 2.0)
-                    };
+                    // `skinparam responseMessageBelowArrow true` changes nothing
+                    // in PlantUML 1.2026.8: responses keep their label above the
+                    // arrow (probes `response_below_arrow`, corpus 194, 195).
+                    let text_top = row_top + MESSAGE_TEXT_GAP;
+                    let arrow_y = text_top + text_h + 2.0;
                     let slant = f64::from(m.slant.unwrap_or(0).min(2000));
                     let color = m
                         .arrow
@@ -1687,9 +1684,6 @@ impl<'a> Context<'a> {
                             _ => Align::Left,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
-                        if below {
-                            end_y = end_y.max(text_top + text_h);
-                        }
                     }
                     // A self message's reach counts its autonumber too: a note
                     // beside it and its group frame start past the label's end
