@@ -2362,6 +2362,23 @@ impl<'a> Context<'a> {
             }
             bottom = page_bottom + self.max_head_height;
         }
+        // PlantUML's canvas keeps 1 px more below a participant's or an
+        // actor's foot than below the other shapes (a database's foot, a
+        // box): corpus pages ending on such feet are 1 px taller.
+        let feet_reach = if bottom > page_bottom {
+            self.slots
+                .iter()
+                .filter(|id| {
+                    matches!(
+                        self.diagram.participant(**id).kind,
+                        puml_sema::model::ParticipantKind::Participant | puml_sema::model::ParticipantKind::Actor
+                    )
+                })
+                .map(|id| page_bottom + self.heads[id.index()].height + 1.0)
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            f64::NEG_INFINITY
+        };
         // Participant boxes, 7 px below the foot boxes (6 below the
         // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
@@ -2501,8 +2518,26 @@ impl<'a> Context<'a> {
             min_x = min_x.min(left);
             max_x = max_x.max(right);
         }
-        // How far right the canvas must reach for a divider wider than the diagram.
-        let mut divider_right = f64::NEG_INFINITY;
+        // How far right the canvas must reach for a divider wider than the
+        // diagram: its box and 12 px each side, from the first head's left
+        // edge even when a note left of it moves the diagram right
+        // (PlantUML, probes `divider_wide_note_left`, corpus 084). Every
+        // divider's band then reaches that far.
+        let divider_anchor = if heads_extent.0.is_finite() {
+            heads_extent.0.max(min_x)
+        } else {
+            min_x
+        };
+        let divider_right = deferred
+            .iter()
+            .map(|d| match d {
+                Deferred::Divider { block, padding, .. } => {
+                    divider_anchor + block.width + 14.0 + padding + 2.0 * DIVIDER_OVERHANG_MARGIN
+                }
+            })
+            .filter(|right| *right > max_x)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let band_right = max_x.max(divider_right);
         for d in deferred {
             match d {
                 Deferred::Divider { top, block, padding } => {
@@ -2514,7 +2549,7 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid - 1.5,
-                        max_x - min_x,
+                        band_right - min_x,
                         3.0,
                         0.0,
                         divider_band_paint(theme),
@@ -2523,7 +2558,7 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid - 1.5,
-                        max_x,
+                        band_right,
                         mid - 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
@@ -2531,21 +2566,15 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid + 1.5,
-                        max_x,
+                        band_right,
                         mid + 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
                     // PlantUML's divider box: the text 6 px in, 14 px wider than it (and a blank).
                     let w = block.width + 14.0 + padding;
-                    // Centered on the diagram; one wider than it starts 12 px
-                    // in from the diagram's left and keeps 12 px on its right
-                    // (PlantUML widens the canvas rather than move the diagram).
-                    let x = if w + 2.0 * DIVIDER_OVERHANG_MARGIN > max_x - min_x {
-                        divider_right = divider_right.max(min_x + w + 2.0 * DIVIDER_OVERHANG_MARGIN);
-                        min_x + DIVIDER_OVERHANG_MARGIN
-                    } else {
-                        (min_x + max_x) / 2.0 - w / 2.0
-                    };
+                    // Centered on the band (PlantUML widens the canvas for a
+                    // divider wider than the diagram rather than move it).
+                    let x = (min_x + band_right) / 2.0 - w / 2.0;
                     rect(
                         &mut items,
                         x,
@@ -2854,7 +2883,14 @@ impl<'a> Context<'a> {
         // banner's body.
         edges.1 = edges.1.max(banner_body_right + 1.0);
         // The legend's and caption's lift after boxes does not shorten the canvas.
-        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
+        let mut scene = finish_scene(
+            items,
+            &overhang,
+            edges,
+            y.max(bottom).max(feet_reach),
+            theme,
+            self.metrics,
+        );
         shapes::fade_page(&mut scene, theme.fades.page);
         scene
     }
