@@ -2322,7 +2322,13 @@ impl<'a> Context<'a> {
             let start = head_top_y[id.index()];
             // A destroyed lifeline reaches 8 px past the cross's center
             // (PlantUML 1.2026.8, on the message's row and elsewhere).
-            let end = lifeline_end[id.index()].map_or(page_bottom, |at| at + 8.0);
+            // On a page another one follows, 1 px into the foot boxes (PlantUML).
+            let page_end = if spot.before_last {
+                page_bottom + 1.0
+            } else {
+                page_bottom
+            };
+            let end = lifeline_end[id.index()].map_or(page_end, |at| at + 8.0);
             lifelines.push(Item::Begin {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
@@ -2351,6 +2357,7 @@ impl<'a> Context<'a> {
             }
             lifelines.push(Item::End);
         }
+        let page_break_ys = self.page_break_marks(spot, &head_top_y, page_bottom, &cx);
         // Foot boxes.
         let mut bottom = page_bottom;
         // `style strictuml` has no foot boxes either (as in PlantUML).
@@ -2538,6 +2545,16 @@ impl<'a> Context<'a> {
             .filter(|right| *right > max_x)
             .fold(f64::NEG_INFINITY, f64::max);
         let band_right = max_x.max(divider_right);
+        for &y in &page_break_ys {
+            line(
+                &mut items,
+                min_x,
+                y,
+                band_right,
+                y,
+                dashed(theme.lifeline_color, 0.5, 2.0, 2.0),
+            );
+        }
         for d in deferred {
             match d {
                 Deferred::Divider { top, block, padding } => {
@@ -2753,6 +2770,9 @@ impl<'a> Context<'a> {
             y += gap + block.height;
             after_caption = true;
         }
+        // The footer's bottom when it ends the page (PlantUML keeps less
+        // margin below it, see `finish_scene`).
+        let mut footer_bottom = None;
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(
                 &footer.text,
@@ -2795,6 +2815,9 @@ impl<'a> Context<'a> {
                 overhang.extend(first..items.len());
             }
             y += gap + room.top + block.height + room.bottom;
+            if room.bottom == 0.0 {
+                footer_bottom = Some(y);
+            }
         }
         if let (Some(offset), Some(&first), Some(&last)) =
             (header_center_offset, header_overhang.first(), header_overhang.last())
@@ -2887,7 +2910,7 @@ impl<'a> Context<'a> {
             items,
             &overhang,
             edges,
-            y.max(bottom).max(feet_reach),
+            (y.max(bottom).max(feet_reach), footer_bottom),
             theme,
             self.metrics,
         );
@@ -3289,6 +3312,90 @@ impl<'a> Context<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Where `newpage` splits the diagram, PlantUML draws a thin dashed line
+    /// across the page (like a divider's band): 11 px above the foot boxes
+    /// of a page another one follows, 10 px below the lifelines' top on a
+    /// page that follows another (probe `newpage_marks`, corpus 009, 135).
+    /// Returns the lines' y.
+    fn page_break_marks(
+        &self,
+        spot: PageSpot,
+        head_top_y: &[f64],
+        page_bottom: f64,
+        cx: &dyn Fn(ParticipantId) -> Option<f64>,
+    ) -> Vec<f64> {
+        let mut ys = Vec::new();
+        let top = self
+            .slots
+            .iter()
+            .filter(|id| cx(**id).is_some())
+            .filter_map(|id| head_top_y.get(id.index()).copied())
+            .fold(f64::INFINITY, f64::min);
+        if spot.after_first && top.is_finite() {
+            ys.push(top + 10.0);
+        }
+        if spot.before_last && top.is_finite() {
+            ys.push(page_bottom - 11.0);
+        }
+        ys
+    }
+
+    /// A group whose `else` branches have colours of their own: PlantUML
+    /// fills each branch apart, the first with the group's colour, each
+    /// other with its `else` colour (the group's when it has none); with
+    /// round corners the first branch rounds the frame's top corners and
+    /// the last its bottom ones (corpus 126, 129).
+    fn fill_group_sections(&self, fills: &mut Vec<Item>, g: &OpenGroup, (x0, x1): (f64, f64), bottom: f64) {
+        let first_fill = g.fill.or(self.theme.group_bg);
+        let mut sections: Vec<(f64, Option<Color>)> = vec![(g.top, first_fill)];
+        sections.extend(g.elses.iter().map(|(at, _, color)| (*at, color.or(first_fill))));
+        let last = sections.len() - 1;
+        let r = self.theme.frame_round_corner.min((x1 - x0) / 2.0).max(0.0);
+        for (i, &(top, color)) in sections.iter().enumerate() {
+            let Some(fill) = color else { continue };
+            let end = sections.get(i + 1).map_or(bottom, |s| s.0);
+            let (round_top, round_bottom) = (i == 0 && r > 0.0, i == last && r > 0.0);
+            // PlantUML outlines a square section in its fill, not a rounded one.
+            if !round_top && !round_bottom {
+                rect(
+                    fills,
+                    x0,
+                    top,
+                    x1 - x0,
+                    end - top,
+                    0.0,
+                    paint(Some(fill), Some(stroke(fill, 1.0))),
+                );
+                continue;
+            }
+            // A quarter circle as one cubic (the usual 0.5523 handle).
+            let k = r * 0.552_284_75;
+            let mut path = shapes::PathBuilder::new();
+            path = if round_top {
+                path.move_to(x0 + r, top)
+                    .line_to(x1 - r, top)
+                    .cubic_to(x1 - r + k, top, x1, top + r - k, x1, top + r)
+            } else {
+                path.move_to(x0, top).line_to(x1, top)
+            };
+            path = if round_bottom {
+                path.line_to(x1, end - r)
+                    .cubic_to(x1, end - r + k, x1 - r + k, end, x1 - r, end)
+                    .line_to(x0 + r, end)
+                    .cubic_to(x0 + r - k, end, x0, end - r + k, x0, end - r)
+            } else {
+                path.line_to(x1, end).line_to(x0, end)
+            };
+            path = if round_top {
+                path.line_to(x0, top + r)
+                    .cubic_to(x0, top + r - k, x0 + r - k, top, x0 + r, top)
+            } else {
+                path.line_to(x0, top)
+            };
+            path.close().push(fills, paint(Some(fill), None));
+        }
+    }
+
     fn heads_on_line(
         &self,
         out: &mut Vec<Item>,
@@ -3499,7 +3606,10 @@ impl<'a> Context<'a> {
         }
         let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
-        if let Some(fill) = g.fill.or(theme.group_bg) {
+        let coloured_elses = g.elses.iter().any(|e| e.2.is_some());
+        if coloured_elses {
+            self.fill_group_sections(fills, g, (x0, x1), bottom);
+        } else if let Some(fill) = g.fill.or(theme.group_bg) {
             // An inline colour is solid (PlantUML reads `alt #A-B` as text).
             // PlantUML outlines the body in its fill, a faded one in its
             // gradient (left out here: the frame covers that outline).
@@ -3513,12 +3623,6 @@ impl<'a> Context<'a> {
                 theme.frame_round_corner,
                 shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
-        }
-        for (at, _, color) in &g.elses {
-            if let Some(fill) = color {
-                let next = g.elses.iter().map(|e| e.0).find(|y| y > at).unwrap_or(bottom);
-                rect(fills, x0, *at, x1 - x0, next - at, 0.0, paint(Some(*fill), None));
-            }
         }
         front.push(Item::Begin {
             class: "group".into(),
@@ -4321,11 +4425,17 @@ pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
 /// Moves the content so that it starts at the margin and sizes the canvas.
 /// `edges` (see `box_room`) count as content too.
 /// `overhang`: items left out of the width (see `overhanging`).
+/// How far a text item reaches below its block's bottom at most (a quarter
+/// of the font size below the baseline against the line's descent).
+const FOOTER_TEXT_BELOW_BLOCK: f64 = 0.5;
+/// How much less than the page margin PlantUML keeps below a footer.
+const FOOTER_MARGIN_CUT: f64 = 3.8;
+
 fn finish_scene(
     mut items: Vec<Item>,
     overhang: &[usize],
     edges: (f64, f64),
-    content_bottom: f64,
+    (content_bottom, footer_bottom): (f64, Option<f64>),
     theme: &Theme,
     metrics: &dyn TextMeasure,
 ) -> Scene {
@@ -4367,9 +4477,17 @@ fn finish_scene(
             shift_item(item, dx, dy);
         }
     }
+    // A footer ending the page keeps 6.2 px below its text block rather
+    // than the page margin (PlantUML: the canvas ends 8.3-8.7 px below a
+    // default footer's baseline; probes `caption_footer`, `legend_wide`,
+    // `footer_after_*`).
+    let bottom = match footer_bottom {
+        Some(fb) if max_y <= fb + FOOTER_TEXT_BELOW_BLOCK + 1e-6 => fb + dy + page.bottom - FOOTER_MARGIN_CUT,
+        _ => max_y + dy + page.bottom,
+    };
     Scene {
         width: (max_x - min_x + page.left + page.right).ceil().max(1.0),
-        height: (max_y + dy + page.bottom).ceil().max(1.0),
+        height: bottom.ceil().max(1.0),
         background,
         items,
     }
