@@ -3311,7 +3311,6 @@ impl<'a> Context<'a> {
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
     /// Where `newpage` splits the diagram, PlantUML draws a thin dashed line
     /// across the page (like a divider's band): 11 px above the foot boxes
     /// of a page another one follows, 10 px below the lifelines' top on a
@@ -3396,6 +3395,7 @@ impl<'a> Context<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn heads_on_line(
         &self,
         out: &mut Vec<Item>,
