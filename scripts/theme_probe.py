@@ -206,6 +206,13 @@ def report(name):
         shape("groupHeader", tab)
         frame = before(t, lambda e: e["tag"] == "rect")
         shape("group", frame)
+        # The body is a filled rect of the frame's size drawn before it
+        # (white or the page colour in most themes); gradients are left out.
+        if frame is not None:
+            body = next((e for e in els if e["tag"] == "rect" and filled(e) and e is not frame
+                         and (e["w"], e["h"]) == (frame["w"], frame["h"])), None)
+            if body is not None and "-" not in body["fill"]:
+                put("group", "BackGroundColor", body["fill"])
     font("group", text_at("[success]"))
     t = text_at("Divider")
     font("separator", t)

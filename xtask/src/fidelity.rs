@@ -28,6 +28,7 @@ pub struct Totals {
 pub fn run(args: &[String]) -> Result<(), String> {
     let dir = corpus::corpus_dir(args);
     let verbose = args.iter().any(|a| a == "--verbose");
+    let misses = args.iter().any(|a| a == "--misses");
     let entries = corpus::load(&dir)?;
     let mut totals = Totals::default();
     let mut geometry = Tally::default();
@@ -92,7 +93,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 continue;
             };
             if let (Ok(plantuml), Ok(ours)) = (std::fs::read_to_string(svg_path), encode(scene, Format::Svg, 1.0)) {
-                geometry.add(&shape_fidelity::compare(&plantuml, &String::from_utf8_lossy(&ours)));
+                let page_tally = shape_fidelity::compare(&plantuml, &String::from_utf8_lossy(&ours));
+                if misses {
+                    for miss in &page_tally.misses {
+                        println!("{:<5} miss {miss}", entry.id);
+                    }
+                }
+                geometry.add(&page_tally);
             }
             let (matched, missing) = match_texts(scene, &pu.texts);
             totals.matched += matched;

@@ -64,7 +64,9 @@ tasks:
   dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate]
                                         release binaries, Claude Code and Codex bundles, standalone
                                         archives, SBOM and SHA256SUMS in target/dist/
-  fidelity [--corpus DIR] [--verbose]   compare puml's rendering with PlantUML's SVGs
+  fidelity [--corpus DIR] [--verbose] [--misses]
+                                        compare puml's rendering with PlantUML's SVGs;
+                                        --misses lists each unplaced shape
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
                                         write docs/gallery (puml PNG beside PlantUML PNG)
   bench-render [--corpus DIR] [--no-plantuml] [--svg-only ROUNDS]

@@ -83,6 +83,9 @@ struct Text {
 pub struct Tally {
     pub texts: BTreeMap<Construct, (usize, usize)>,
     pub shapes: BTreeMap<Construct, (usize, usize)>,
+    /// PlantUML's shapes left unplaced, with puml's nearest partner
+    /// (`cargo xtask fidelity --misses` lists them per diagram).
+    pub misses: Vec<String>,
 }
 
 impl Tally {
@@ -168,6 +171,21 @@ pub fn compare(plantuml_svg: &str, puml_svg: &str) -> Tally {
                 && (o.x1 - shape.x1).abs() <= TOLERANCE_PX
                 && (o.y1 - shape.y1).abs() <= TOLERANCE_PX
         });
+        if !placed {
+            let ours = pairs[i].map(|j| {
+                let o = &ours.shapes[j];
+                format!("[{:.1} {:.1} {:.1} {:.1}]", o.x0, o.y0, o.x1, o.y1)
+            });
+            tally.misses.push(format!(
+                "{}: plantuml [{:.1} {:.1} {:.1} {:.1}] puml {}",
+                shape.construct.name(),
+                shape.x0,
+                shape.y0,
+                shape.x1,
+                shape.y1,
+                ours.as_deref().unwrap_or("none")
+            ));
+        }
         let e = tally.shapes.entry(shape.construct).or_default();
         e.0 += usize::from(placed);
         e.1 += 1;

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %):
-/// 9,239 (99.2 %; 152 of 153 diagrams whole) reached in the tail2 round
-/// (9,238 when the teoz, latexfonts and tail rounds were merged, 8,693
-/// before), less a small margin.
-const PLACED_AT_LEAST: usize = 9_210;
+/// 9,303 (99.9 %; 152 of 153 diagrams whole) reached in the offsets round
+/// (corpus 228's reversed notes across boxes; 9,239 in the tail2 round,
+/// 8,693 before the teoz, latexfonts and tail rounds), less a small margin.
+const PLACED_AT_LEAST: usize = 9_280;
 const TOLERANCE_PX: f64 = 2.0;
 
 fn texts(svg: &str) -> Vec<(String, f64, f64)> {

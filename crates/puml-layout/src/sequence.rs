@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 mod nested_boxes;
+mod reversed_notes;
 
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
@@ -536,6 +537,7 @@ impl<'a> Context<'a> {
         // wider than the heads widens the box on both sides.
         let box_pad = self.theme.box_padding;
         let self_reach = self.self_message_reach(events, prepared, n);
+        let reversed_reach = self.reversed_note_reach(events, prepared, n);
         // Per slot (1-based): how far the notes so far left of or over a
         // participant (or left of its self messages) reach left of its
         // lifeline, with a note's margin. PlantUML keeps a group frame clear
@@ -554,7 +556,11 @@ impl<'a> Context<'a> {
             if last + 1 < n {
                 let next_before = match self.box_before_at(last + 1, &self_reach) {
                     Some(before) => before,
-                    None => self.heads[self.slots[last + 1].index()].left,
+                    // Unboxed, a participant under a reversed note keeps
+                    // clear as if it had a box (`reversed_notes`).
+                    None => self.heads[self.slots[last + 1].index()]
+                        .left
+                        .max(reversed_reach.get(last + 2).map_or(0.0, |r| r.0)),
                 };
                 need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
             } else {
@@ -1420,14 +1426,11 @@ impl<'a> Context<'a> {
                     // An empty label takes no height (PlantUML: 14 px rows).
                     let label_h = if label.is_empty() { 0.0 } else { label.height };
                     let text_h = label_h.max(number.as_ref().map_or(0.0, |b| b.height));
-                    let below = theme.response_below_arrow && m.arrow.line == LineStyle::Dotted && !is_self;
-                    let (text_top, arrow_y) = if below {
-                        let arrow_y = row_top + MESSAGE_TEXT_GAP;
-                        (arrow_y + 2.0, arrow_y)
-                    } else {
-                        let text_top = row_top + MESSAGE_TEXT_GAP;
-                        (text_top, text_top + text_h + 2.0)
-                    };
+                    // `skinparam responseMessageBelowArrow true` changes nothing
+                    // in PlantUML 1.2026.8: responses keep their label above the
+                    // arrow (probes `response_below_arrow`, corpus 194, 195).
+                    let text_top = row_top + MESSAGE_TEXT_GAP;
+                    let arrow_y = text_top + text_h + 2.0;
                     let slant = f64::from(m.slant.unwrap_or(0).min(2000));
                     let color = m
                         .arrow
@@ -1481,17 +1484,58 @@ impl<'a> Context<'a> {
                         };
                         let bottom = arrow_y + SELF_HEIGHT + slant;
                         if !hidden {
-                            line(&mut front, stroke_start, arrow_y, far, arrow_y, line_stroke);
+                            // `o->` on a loop on the right: the circle sits on
+                            // the lifeline end, the stroke 4 px past it (PlantUML,
+                            // probe `self_message_circles`).
+                            let right_loop = side > 0.0;
+                            let tail_circle = right_loop && m.arrow.tail_head.circle;
+                            let top_start = if tail_circle { stroke_start + 4.0 } else { stroke_start };
+                            line(&mut front, top_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut front, far, arrow_y, far, bottom, line_stroke);
-                            let tip = x + side;
+                            // Bars closed right after the loop end at its top:
+                            // the return lands on the bars left open (PlantUML,
+                            // probes `self_message_deactivated*`).
+                            let closing = from_id.map_or(0, |id| deactivated_next(&events[index + 1..], id));
+                            let return_x = match from_id {
+                                Some(id) if side > 0.0 && closing > 0 && !activated_next(&events[index + 1..], id) => {
+                                    let open = act_stack[id.index()].len().saturating_sub(closing);
+                                    from_c + ACTIVATION_WIDTH / 2.0 * open as f64
+                                }
+                                _ => x,
+                            };
+                            // On a loop on the right, `->o` centres its circle on
+                            // the return's end with the head 7 px from it, and
+                            // `->x` draws its cross 5 px further out, the return
+                            // stopping 2 px past the cross' middle (PlantUML,
+                            // probe `self_message_circles`).
+                            let head_circle = right_loop && m.arrow.head.circle;
+                            let cross = right_loop && m.arrow.head.shape == HeadShape::Cross;
+                            let tip = if head_circle {
+                                return_x - CIRCLE_END_SHIFT + 7.0
+                            } else if cross {
+                                return_x + 6.0
+                            } else {
+                                return_x + side
+                            };
                             // PlantUML 1.2026.8 runs the return to a filled head's
                             // tip, and 1 px past an open head's (probes `self_return_*`).
                             let end = match m.arrow.head.shape {
                                 HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
+                                HeadShape::Cross if cross => tip + 7.0,
                                 _ => tip,
                             };
                             line(&mut front, far, bottom, end, bottom, line_stroke);
-                            self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                            if head_circle || tail_circle {
+                                self.circled_heads(
+                                    &mut front,
+                                    m,
+                                    (tip, head_circle.then_some(return_x), bottom, -side),
+                                    (far, tail_circle.then_some(stroke_start), arrow_y),
+                                    color,
+                                );
+                            } else {
+                                self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                            }
                         }
                         end_y = bottom;
                     } else {
@@ -1651,9 +1695,6 @@ impl<'a> Context<'a> {
                             _ => Align::Left,
                         };
                         label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
-                        if below {
-                            end_y = end_y.max(text_top + text_h);
-                        }
                     }
                     // A self message's reach counts its autonumber too: a note
                     // beside it and its group frame start past the label's end
@@ -2306,7 +2347,13 @@ impl<'a> Context<'a> {
             let start = head_top_y[id.index()];
             // A destroyed lifeline reaches 8 px past the cross's center
             // (PlantUML 1.2026.8, on the message's row and elsewhere).
-            let end = lifeline_end[id.index()].map_or(page_bottom, |at| at + 8.0);
+            // On a page another one follows, 1 px into the foot boxes (PlantUML).
+            let page_end = if spot.before_last {
+                page_bottom + 1.0
+            } else {
+                page_bottom
+            };
+            let end = lifeline_end[id.index()].map_or(page_end, |at| at + 8.0);
             lifelines.push(Item::Begin {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
@@ -2335,6 +2382,7 @@ impl<'a> Context<'a> {
             }
             lifelines.push(Item::End);
         }
+        let page_break_ys = self.page_break_marks(spot, &head_top_y, page_bottom, &cx);
         // Foot boxes.
         let mut bottom = page_bottom;
         // `style strictuml` has no foot boxes either (as in PlantUML).
@@ -2346,6 +2394,23 @@ impl<'a> Context<'a> {
             }
             bottom = page_bottom + self.max_head_height;
         }
+        // PlantUML's canvas keeps 1 px more below a participant's or an
+        // actor's foot than below the other shapes (a database's foot, a
+        // box): corpus pages ending on such feet are 1 px taller.
+        let feet_reach = if bottom > page_bottom {
+            self.slots
+                .iter()
+                .filter(|id| {
+                    matches!(
+                        self.diagram.participant(**id).kind,
+                        puml_sema::model::ParticipantKind::Participant | puml_sema::model::ParticipantKind::Actor
+                    )
+                })
+                .map(|id| page_bottom + self.heads[id.index()].height + 1.0)
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            f64::NEG_INFINITY
+        };
         // Participant boxes, 7 px below the foot boxes (6 below the
         // lifelines' ends without them: PlantUML, probes `box_legend_*`).
         let mut boxes = Vec::new();
@@ -2485,8 +2550,36 @@ impl<'a> Context<'a> {
             min_x = min_x.min(left);
             max_x = max_x.max(right);
         }
-        // How far right the canvas must reach for a divider wider than the diagram.
-        let mut divider_right = f64::NEG_INFINITY;
+        // How far right the canvas must reach for a divider wider than the
+        // diagram: its box and 12 px each side, from the first head's left
+        // edge even when a note left of it moves the diagram right
+        // (PlantUML, probes `divider_wide_note_left`, corpus 084). Every
+        // divider's band then reaches that far.
+        let divider_anchor = if heads_extent.0.is_finite() {
+            heads_extent.0.max(min_x)
+        } else {
+            min_x
+        };
+        let divider_right = deferred
+            .iter()
+            .map(|d| match d {
+                Deferred::Divider { block, padding, .. } => {
+                    divider_anchor + block.width + 14.0 + padding + 2.0 * DIVIDER_OVERHANG_MARGIN
+                }
+            })
+            .filter(|right| *right > max_x)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let band_right = max_x.max(divider_right);
+        for &y in &page_break_ys {
+            line(
+                &mut items,
+                min_x,
+                y,
+                band_right,
+                y,
+                dashed(theme.lifeline_color, 0.5, 2.0, 2.0),
+            );
+        }
         for d in deferred {
             match d {
                 Deferred::Divider { top, block, padding } => {
@@ -2498,7 +2591,7 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid - 1.5,
-                        max_x - min_x,
+                        band_right - min_x,
                         3.0,
                         0.0,
                         divider_band_paint(theme).shadowed(theme.draws_shadows()),
@@ -2507,7 +2600,7 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid - 1.5,
-                        max_x,
+                        band_right,
                         mid - 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
@@ -2515,21 +2608,15 @@ impl<'a> Context<'a> {
                         &mut items,
                         min_x,
                         mid + 1.5,
-                        max_x,
+                        band_right,
                         mid + 1.5,
                         stroke(theme.divider_border, 1.0),
                     );
                     // PlantUML's divider box: the text 6 px in, 14 px wider than it (and a blank).
                     let w = block.width + 14.0 + padding;
-                    // Centered on the diagram; one wider than it starts 12 px
-                    // in from the diagram's left and keeps 12 px on its right
-                    // (PlantUML widens the canvas rather than move the diagram).
-                    let x = if w + 2.0 * DIVIDER_OVERHANG_MARGIN > max_x - min_x {
-                        divider_right = divider_right.max(min_x + w + 2.0 * DIVIDER_OVERHANG_MARGIN);
-                        min_x + DIVIDER_OVERHANG_MARGIN
-                    } else {
-                        (min_x + max_x) / 2.0 - w / 2.0
-                    };
+                    // Centered on the band (PlantUML widens the canvas for a
+                    // divider wider than the diagram rather than move it).
+                    let x = (min_x + band_right) / 2.0 - w / 2.0;
                     rect(
                         &mut items,
                         x,
@@ -2726,6 +2813,9 @@ impl<'a> Context<'a> {
             y += gap + block.height;
             after_caption = true;
         }
+        // The footer's bottom when it ends the page (PlantUML keeps less
+        // margin below it, see `finish_scene`).
+        let mut footer_bottom = None;
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(
                 &footer.text,
@@ -2776,6 +2866,9 @@ impl<'a> Context<'a> {
                 overhang.extend(first..items.len());
             }
             y += gap + room.top + block.height + room.bottom;
+            if room.bottom == 0.0 {
+                footer_bottom = Some(y);
+            }
         }
         if let (Some(offset), Some(&first), Some(&last)) =
             (header_center_offset, header_overhang.first(), header_overhang.last())
@@ -2864,7 +2957,14 @@ impl<'a> Context<'a> {
         // banner's body.
         edges.1 = edges.1.max(banner_body_right + 1.0);
         // The legend's and caption's lift after boxes does not shorten the canvas.
-        let mut scene = finish_scene(items, &overhang, edges, y.max(bottom), theme, self.metrics);
+        let mut scene = finish_scene(
+            items,
+            &overhang,
+            edges,
+            (y.max(bottom).max(feet_reach), footer_bottom),
+            theme,
+            self.metrics,
+        );
         shapes::fade_page(&mut scene, theme.fades.page);
         scene
     }
@@ -3078,6 +3178,12 @@ impl<'a> Context<'a> {
                 _ => {}
             }
         }
+        // Reversed notes across a box edge widen the boxes like notes over
+        // one participant (`reversed_notes`).
+        for (entry, reversed) in reach.iter_mut().zip(self.reversed_note_reach(events, prepared, n)) {
+            entry.0 = entry.0.max(reversed.0);
+            entry.1 = entry.1.max(reversed.1);
+        }
         reach
     }
 
@@ -3237,6 +3343,90 @@ impl<'a> Context<'a> {
             }
         }
         out
+    }
+
+    /// Where `newpage` splits the diagram, PlantUML draws a thin dashed line
+    /// across the page (like a divider's band): 11 px above the foot boxes
+    /// of a page another one follows, 10 px below the lifelines' top on a
+    /// page that follows another (probe `newpage_marks`, corpus 009, 135).
+    /// Returns the lines' y.
+    fn page_break_marks(
+        &self,
+        spot: PageSpot,
+        head_top_y: &[f64],
+        page_bottom: f64,
+        cx: &dyn Fn(ParticipantId) -> Option<f64>,
+    ) -> Vec<f64> {
+        let mut ys = Vec::new();
+        let top = self
+            .slots
+            .iter()
+            .filter(|id| cx(**id).is_some())
+            .filter_map(|id| head_top_y.get(id.index()).copied())
+            .fold(f64::INFINITY, f64::min);
+        if spot.after_first && top.is_finite() {
+            ys.push(top + 10.0);
+        }
+        if spot.before_last && top.is_finite() {
+            ys.push(page_bottom - 11.0);
+        }
+        ys
+    }
+
+    /// A group whose `else` branches have colours of their own: PlantUML
+    /// fills each branch apart, the first with the group's colour, each
+    /// other with its `else` colour (the group's when it has none); with
+    /// round corners the first branch rounds the frame's top corners and
+    /// the last its bottom ones (corpus 126, 129).
+    fn fill_group_sections(&self, fills: &mut Vec<Item>, g: &OpenGroup, (x0, x1): (f64, f64), bottom: f64) {
+        let first_fill = g.fill.or(self.theme.group_bg);
+        let mut sections: Vec<(f64, Option<Color>)> = vec![(g.top, first_fill)];
+        sections.extend(g.elses.iter().map(|(at, _, color)| (*at, color.or(first_fill))));
+        let last = sections.len() - 1;
+        let r = self.theme.frame_round_corner.min((x1 - x0) / 2.0).max(0.0);
+        for (i, &(top, color)) in sections.iter().enumerate() {
+            let Some(fill) = color else { continue };
+            let end = sections.get(i + 1).map_or(bottom, |s| s.0);
+            let (round_top, round_bottom) = (i == 0 && r > 0.0, i == last && r > 0.0);
+            // PlantUML outlines a square section in its fill, not a rounded one.
+            if !round_top && !round_bottom {
+                rect(
+                    fills,
+                    x0,
+                    top,
+                    x1 - x0,
+                    end - top,
+                    0.0,
+                    paint(Some(fill), Some(stroke(fill, 1.0))),
+                );
+                continue;
+            }
+            // A quarter circle as one cubic (the usual 0.5523 handle).
+            let k = r * 0.552_284_75;
+            let mut path = shapes::PathBuilder::new();
+            path = if round_top {
+                path.move_to(x0 + r, top)
+                    .line_to(x1 - r, top)
+                    .cubic_to(x1 - r + k, top, x1, top + r - k, x1, top + r)
+            } else {
+                path.move_to(x0, top).line_to(x1, top)
+            };
+            path = if round_bottom {
+                path.line_to(x1, end - r)
+                    .cubic_to(x1, end - r + k, x1 - r + k, end, x1 - r, end)
+                    .line_to(x0 + r, end)
+                    .cubic_to(x0 + r - k, end, x0, end - r + k, x0, end - r)
+            } else {
+                path.line_to(x1, end).line_to(x0, end)
+            };
+            path = if round_top {
+                path.line_to(x0, top + r)
+                    .cubic_to(x0, top + r - k, x0 + r - k, top, x0 + r, top)
+            } else {
+                path.line_to(x0, top)
+            };
+            path.close().push(fills, paint(Some(fill), None));
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -3450,7 +3640,10 @@ impl<'a> Context<'a> {
         }
         let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
-        if let Some(fill) = g.fill.or(theme.group_bg) {
+        let coloured_elses = g.elses.iter().any(|e| e.2.is_some());
+        if coloured_elses {
+            self.fill_group_sections(fills, g, (x0, x1), bottom);
+        } else if let Some(fill) = g.fill.or(theme.group_bg) {
             // An inline colour is solid (PlantUML reads `alt #A-B` as text).
             // PlantUML outlines the body in its fill, a faded one in its
             // gradient (left out here: the frame covers that outline).
@@ -3477,12 +3670,6 @@ impl<'a> Context<'a> {
                 theme.frame_round_corner,
                 paint(None, Some(stroke(border, 1.5))).shadowed(true),
             );
-        }
-        for (at, _, color) in &g.elses {
-            if let Some(fill) = color {
-                let next = g.elses.iter().map(|e| e.0).find(|y| y > at).unwrap_or(bottom);
-                rect(fills, x0, *at, x1 - x0, next - at, 0.0, paint(Some(*fill), None));
-            }
         }
         front.push(Item::Begin {
             class: "group".into(),
@@ -3689,6 +3876,15 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
 
 /// Whether `p` is activated right after a message (before the next one):
 /// the message then already ends at the bar.
+/// How many of p's bars the `deactivate`s right after a message close
+/// (nothing else between).
+fn deactivated_next(rest: &[Event], p: ParticipantId) -> usize {
+    rest.iter()
+        .take_while(|e| matches!(e, Event::Deactivate { .. }))
+        .filter(|e| matches!(e, Event::Deactivate { participant } if *participant == p))
+        .count()
+}
+
 fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
     rest.iter()
         .take_while(|e| !matches!(e, Event::Message(_)) && !starts_a_row(e))
@@ -3741,6 +3937,13 @@ fn deactivation_end(
         return y + UNATTACHED_BAR_DROP;
     }
     if open_at.is_none_or(|start| start < m.arrow_y - 1e-6) {
+        // Right after p's own self message, at the loop's top (PlantUML:
+        // the return then lands on the bars left open).
+        let is_own_loop = m.from == Some(p) && m.to == Some(p);
+        // (A self message's `arrow_y` is its return, SELF_HEIGHT below.)
+        if is_own_loop && between.iter().all(|e| matches!(e, Event::Deactivate { .. })) {
+            return m.arrow_y - SELF_HEIGHT;
+        }
         return m.bottom;
     }
     let beside_message = |e: &Event| match e {
@@ -4248,11 +4451,17 @@ pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
 /// Moves the content so that it starts at the margin and sizes the canvas.
 /// `edges` (see `box_room`) count as content too.
 /// `overhang`: items left out of the width (see `overhanging`).
+/// How far a text item reaches below its block's bottom at most (a quarter
+/// of the font size below the baseline against the line's descent).
+const FOOTER_TEXT_BELOW_BLOCK: f64 = 0.5;
+/// How much less than the page margin PlantUML keeps below a footer.
+const FOOTER_MARGIN_CUT: f64 = 3.8;
+
 fn finish_scene(
     mut items: Vec<Item>,
     overhang: &[usize],
     edges: (f64, f64),
-    content_bottom: f64,
+    (content_bottom, footer_bottom): (f64, Option<f64>),
     theme: &Theme,
     metrics: &dyn TextMeasure,
 ) -> Scene {
@@ -4294,9 +4503,17 @@ fn finish_scene(
             shift_item(item, dx, dy);
         }
     }
+    // A footer ending the page keeps 6.2 px below its text block rather
+    // than the page margin (PlantUML: the canvas ends 8.3-8.7 px below a
+    // default footer's baseline; probes `caption_footer`, `legend_wide`,
+    // `footer_after_*`).
+    let bottom = match footer_bottom {
+        Some(fb) if max_y <= fb + FOOTER_TEXT_BELOW_BLOCK + 1e-6 => fb + dy + page.bottom - FOOTER_MARGIN_CUT,
+        _ => max_y + dy + page.bottom,
+    };
     Scene {
         width: (max_x - min_x + page.left + page.right).ceil().max(1.0),
-        height: (max_y + dy + page.bottom).ceil().max(1.0),
+        height: bottom.ceil().max(1.0),
         background,
         items,
     }

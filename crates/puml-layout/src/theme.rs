@@ -220,6 +220,8 @@ pub struct Theme {
     /// titleFontName …`), indexed by [`TextElement`]; `None` takes
     /// [`Theme::font_family`].
     pub element_font_family: [Option<FontFamily>; TextElement::COUNT],
+    /// `skinparam responseMessageBelowArrow`: read, but PlantUML 1.2026.8
+    /// draws responses above their arrow all the same, and so does puml.
     pub response_below_arrow: bool,
     pub strict_uml: bool,
     pub solid_lifeline: bool,

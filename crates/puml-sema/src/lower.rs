@@ -1345,6 +1345,9 @@ impl DiagramLowering {
         }
         let number = self.next_number();
         let is_reply = model_arrow.line == LineStyle::Dotted;
+        // A lost message (`->x`) reaches nobody: `autoactivate` opens no
+        // bar on its target (PlantUML 1.2026.8, self and other targets).
+        let is_lost = model_arrow.head.shape == HeadShape::Cross;
         self.push_event(
             Event::Message(Message {
                 from: from.clone(),
@@ -1391,7 +1394,7 @@ impl DiagramLowering {
                     }
                 }
             } else if let Some(target) = to_id {
-                if !activated_target {
+                if !activated_target && !is_lost {
                     self.activate(target, None, range);
                     self.calls.push((from, target));
                 }
