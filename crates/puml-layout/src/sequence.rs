@@ -3641,6 +3641,18 @@ impl<'a> Context<'a> {
         let border = theme.group_border;
         let tab_h = tab_block.height + 2.0;
         let coloured_elses = g.elses.iter().any(|e| e.2.is_some());
+        // The frame's whole box, under the messages.
+        let frame_box = |fills: &mut Vec<Item>, paint: Paint| {
+            rect(
+                fills,
+                x0,
+                g.top,
+                x1 - x0,
+                bottom - g.top,
+                theme.frame_round_corner,
+                paint,
+            )
+        };
         if coloured_elses {
             self.fill_group_sections(fills, g, (x0, x1), bottom);
         } else if let Some(fill) = g.fill.or(theme.group_bg) {
@@ -3648,28 +3660,15 @@ impl<'a> Context<'a> {
             // PlantUML outlines the body in its fill, a faded one in its
             // gradient (left out here: the frame covers that outline).
             let gradient = if g.fill.is_some() { None } else { theme.fades.group_body };
-            rect(
+            frame_box(
                 fills,
-                x0,
-                g.top,
-                x1 - x0,
-                bottom - g.top,
-                theme.frame_round_corner,
                 shapes::fading(fill, gradient, gradient.is_none().then(|| stroke(fill, 1.0))),
             );
         }
         if theme.draws_shadows() {
             // PlantUML strokes the frame first behind everything, casting
             // its shadow, then again over the messages without one.
-            rect(
-                fills,
-                x0,
-                g.top,
-                x1 - x0,
-                bottom - g.top,
-                theme.frame_round_corner,
-                paint(None, Some(stroke(border, 1.5))).shadowed(true),
-            );
+            frame_box(fills, paint(None, Some(stroke(border, 1.5))).shadowed(true));
         }
         front.push(Item::Begin {
             class: "group".into(),

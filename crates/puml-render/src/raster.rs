@@ -1,7 +1,7 @@
 //! SVG → PNG (resvg) and SVG → PDF (svg2pdf), with the embedded fonts as
 //! the only fonts: no system font is ever consulted.
 
-use crate::svg::{item_bounds, to_svg};
+use crate::svg::{item_bounds, item_shadow, to_svg};
 use crate::RenderError;
 use puml_layout::{Color, Item, Paint, PathSegment, Scene, Stroke};
 use resvg::{tiny_skia, usvg};
@@ -109,7 +109,7 @@ pub fn bounded_shadows(scene: &Scene, scale: f64) -> Cow<'_, Scene> {
         items: Vec::with_capacity(scene.items.len() * 2),
     };
     for item in &scene.items {
-        match shadow_offset(item) {
+        match item_shadow(item) {
             Some(offset) => {
                 let mut shadow = item.clone();
                 flatten_shadow(&mut shadow, offset);
@@ -133,7 +133,7 @@ fn shadow_pixels(scene: &Scene, scale: f64) -> f64 {
     scene
         .items
         .iter()
-        .filter(|item| shadow_offset(item).is_some())
+        .filter(|item| item_shadow(item).is_some())
         .filter_map(item_bounds)
         .map(|b| {
             let region =
@@ -153,16 +153,6 @@ fn paint_mut(item: &mut Item) -> Option<&mut Paint> {
         | Item::Polygon { paint, .. }
         | Item::Ellipse { paint, .. }
         | Item::Path { paint, .. } => Some(paint),
-        Item::Line { .. } | Item::Text(_) | Item::Begin { .. } | Item::End => None,
-    }
-}
-
-fn shadow_offset(item: &Item) -> Option<f64> {
-    match item {
-        Item::Rect { paint, .. }
-        | Item::Polygon { paint, .. }
-        | Item::Ellipse { paint, .. }
-        | Item::Path { paint, .. } => paint.shadow.filter(|d| d.is_finite()),
         Item::Line { .. } | Item::Text(_) | Item::Begin { .. } | Item::End => None,
     }
 }

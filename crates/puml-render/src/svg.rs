@@ -454,7 +454,7 @@ fn paint_attrs(out: &mut SvgOut, paint: &Paint) {
 }
 
 /// The offset of the shadow an item casts, if it casts one.
-fn item_shadow(item: &Item) -> Option<f64> {
+pub(crate) fn item_shadow(item: &Item) -> Option<f64> {
     match item {
         Item::Rect { paint, .. }
         | Item::Polygon { paint, .. }
