@@ -2900,21 +2900,19 @@ impl<'a> Context<'a> {
         }
         // PlantUML right-aligns the header against the whole drawing (a
         // legend or title wider than the participants included).
-        if let (Some(room), Some(&first), Some(&last)) =
-            (header_right_room, header_overhang.first(), header_overhang.last())
-        {
-            let (_, content_right) = x_bounds_except(&items, &overhang);
-            let content_right = content_right.max(edges.1);
-            let (_, header_right) = x_bounds(&items[first..=last]);
-            shift_items_x(&mut items[first..=last], content_right + room - header_right);
-        }
-        if let (Some(room), Some(&first), Some(&last)) =
-            (header_left_room, header_overhang.first(), header_overhang.last())
-        {
-            let (content_left, _) = x_bounds_except(&items, &overhang);
-            let content_left = content_left.min(edges.0);
-            let (header_left, _) = x_bounds(&items[first..=last]);
-            shift_items_x(&mut items[first..=last], content_left + room - header_left);
+        // A left room applies after a right one, measured on the result.
+        if let (Some(&first), Some(&last)) = (header_overhang.first(), header_overhang.last()) {
+            for (room, against_right) in [(header_right_room, true), (header_left_room, false)] {
+                let Some(room) = room else { continue };
+                let (content_left, content_right) = x_bounds_except(&items, &overhang);
+                let (header_left, header_right) = x_bounds(&items[first..=last]);
+                let dx = if against_right {
+                    content_right.max(edges.1) + room - header_right
+                } else {
+                    content_left.min(edges.0) + room - header_left
+                };
+                shift_items_x(&mut items[first..=last], dx);
+            }
         }
         // The banners span the body from 2 px left of it (371.23 px at
         // least); they move with it under a wider title. They do not count in the
