@@ -132,9 +132,10 @@ pub fn run(args: RenderArgs) -> ExitCode {
     let progress = files.len() > 1 && std::io::stderr().is_terminal();
     let limit = args.max_bytes.unwrap_or_else(max_bytes_from_env);
     // Files render on every core, each worker taking the next file as soon
-    // as it is free (no batch waits for its slowest file); this thread
-    // prints and writes the outputs in input order, so the result does not
-    // depend on timing, while the workers go on. Two inputs can name the
+    // as it is free (no batch waits for its slowest file) and writing its
+    // outputs to temporary files; this thread prints the messages and
+    // renames the outputs into place in input order, so the result does
+    // not depend on timing, while the workers go on. Two inputs can name the
     // same output (the same `@startuml name`): the first keeps it and the
     // later one is an error, not a silent overwrite.
     let jobs = RenderJobs {
@@ -154,8 +155,8 @@ pub fn run(args: RenderArgs) -> ExitCode {
 }
 
 /// How many files may be rendered ahead of the one being written: bounds
-/// the memory held by rendered pages when one file is slow to render or
-/// its outputs slow to write.
+/// the memory held by reports and the temporary files waiting for their
+/// rename when one file is slow to render.
 const RENDER_AHEAD: usize = 64;
 
 /// One `puml render` run over many files.
@@ -190,8 +191,8 @@ impl WriteFront {
 }
 
 impl RenderJobs<'_> {
-    /// Renders every file on every core and writes the outputs in input
-    /// order on this thread; returns the worst outcome.
+    /// Renders and stages every file on every core and commits the outputs
+    /// in input order on this thread; returns the worst outcome.
     fn run(&self) -> Outcome {
         let total = self.files.len();
         let workers = std::thread::available_parallelism()
@@ -235,7 +236,7 @@ impl RenderJobs<'_> {
                 });
             }
             drop(sender);
-            let mut writer = ReportWriter::new(self.args.sync, self.progress);
+            let mut writer = ReportWriter::new(self.progress);
             let mut waiting: std::collections::BTreeMap<usize, FileReport> = std::collections::BTreeMap::new();
             let mut next_to_write = 0;
             for (index, report) in receiver {
@@ -251,13 +252,25 @@ impl RenderJobs<'_> {
     }
 
     fn render_one(&self, path: &Path) -> FileReport {
-        let mut report = FileReport {
-            outcome: Outcome::Ok,
+        let mut rendered = RenderedFile {
             log: Vec::new(),
             outputs: Vec::new(),
         };
-        report.outcome = render_file(path, self.format, self.args, self.limit, self.inputs, &mut report);
-        report
+        let outcome = render_file(path, self.format, self.args, self.limit, self.inputs, &mut rendered);
+        // Each output is created and filled here, on the worker's core: the
+        // writer thread only names them, in input order (see `StagedWrite`).
+        let outputs = rendered
+            .outputs
+            .into_iter()
+            .map(|(target, bytes)| {
+                puml_ide::fs::StagedWrite::stage(&target, &bytes, self.args.sync).map_err(|error| (target, error))
+            })
+            .collect();
+        FileReport {
+            outcome,
+            log: rendered.log,
+            outputs,
+        }
     }
 }
 
@@ -266,16 +279,14 @@ impl RenderJobs<'_> {
 struct ReportWriter {
     written: HashSet<PathBuf>,
     worst: Outcome,
-    sync: bool,
     progress: bool,
 }
 
 impl ReportWriter {
-    fn new(sync: bool, progress: bool) -> Self {
+    fn new(progress: bool) -> Self {
         ReportWriter {
             written: HashSet::new(),
             worst: Outcome::Ok,
-            sync,
             progress,
         }
     }
@@ -289,8 +300,13 @@ impl ReportWriter {
             eprintln!("{line}");
         }
         let mut outcome = report.outcome;
-        for (target, bytes) in report.outputs {
+        for output in report.outputs {
+            let target = match &output {
+                Ok(staged) => staged.target().to_path_buf(),
+                Err((target, _)) => target.clone(),
+            };
             if !self.written.insert(target.clone()) {
+                // Dropping the staged write removes its temporary file.
                 eprintln!(
                     "puml render: {} is already written by an earlier input (same diagram name); rename one of the diagrams or use another --out-dir",
                     target.display()
@@ -298,7 +314,11 @@ impl ReportWriter {
                 outcome = outcome.max(Outcome::Failure);
                 continue;
             }
-            if let Err(e) = puml_ide::fs::write_generated(&target, &bytes, self.sync) {
+            let written = match output {
+                Ok(staged) => staged.commit(),
+                Err((_, error)) => Err(error),
+            };
+            if let Err(e) = written {
                 eprintln!("puml render: cannot write {}: {e}", target.display());
                 outcome = outcome.max(Outcome::Failure);
             }
@@ -314,10 +334,17 @@ impl ReportWriter {
     }
 }
 
-/// What rendering one input produced: its outcome so far, the messages to
-/// print, and the files to write.
+/// What rendering one input produced: its outcome, the messages to print,
+/// and its outputs, staged beside their targets (or why they could not be).
 struct FileReport {
     outcome: Outcome,
+    log: Vec<String>,
+    outputs: Vec<Result<puml_ide::fs::StagedWrite, (PathBuf, std::io::Error)>>,
+}
+
+/// What [`render_file`] leaves for the caller: the messages to print and
+/// the files to write.
+struct RenderedFile {
     log: Vec<String>,
     outputs: Vec<(PathBuf, Vec<u8>)>,
 }
@@ -331,7 +358,7 @@ fn render_file(
     args: &RenderArgs,
     limit: u64,
     inputs: &HashSet<PathBuf>,
-    report: &mut FileReport,
+    report: &mut RenderedFile,
 ) -> Outcome {
     let log = &mut report.log;
     let is_stdin = path.as_os_str() == "-";

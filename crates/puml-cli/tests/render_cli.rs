@@ -139,6 +139,13 @@ fn same_output_name_from_two_inputs_is_reported() {
         assert!(stderr.contains("already written by an earlier input"), "{stderr}");
         let svg = std::fs::read_to_string(out.join("shared.svg")).expect("first output kept");
         assert!(svg.contains("from a") && !svg.contains("from b"));
+        // The second input's output was staged before the collision was
+        // known: its temporary file is gone too.
+        let names: Vec<String> = std::fs::read_dir(&out)
+            .expect("list out dir")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect();
+        assert_eq!(names, ["shared.svg"]);
     }
 }
 

@@ -31,36 +31,79 @@ pub fn write_generated(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> 
 }
 
 fn write_replacing(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    // Unique per call, not only per process: threads of one process (a
-    // server, a parallel batch) may write beside each other.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    tmp_name.push(format!(".puml-tmp-{}-{serial}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+    StagedWrite::stage(path, bytes, sync)?.commit()
+}
+
+/// The first half of an atomic write: the bytes are in a temporary file
+/// beside the target, which [`StagedWrite::commit`] renames over the
+/// target. Dropped without a commit, the temporary file is removed.
+///
+/// Split in two so a batch can create and fill its files on every core and
+/// still give the targets their names in a fixed order on one thread
+/// (`puml render DIR`: the first input naming an output keeps it): the
+/// creation and the write are most of the time, the rename is short.
+#[derive(Debug)]
+pub struct StagedWrite {
+    temporary: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl StagedWrite {
+    /// Writes `bytes` to a new temporary file in `target`'s directory,
+    /// synced when `sync` is asked for.
+    pub fn stage(target: &Path, bytes: &[u8], sync: bool) -> io::Result<StagedWrite> {
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let file_name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(file_name);
+        // Unique per call, not only per process: threads of one process (a
+        // server, a parallel batch) may write beside each other.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let serial = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tmp_name.push(format!(".puml-tmp-{}-{serial}", std::process::id()));
+        let staged = StagedWrite {
+            temporary: dir.join(tmp_name),
+            target: target.to_path_buf(),
+            committed: false,
+        };
+        // From here on, a failure drops `staged`, which removes the file.
+        let mut file = std::fs::File::create(&staged.temporary)?;
         file.write_all(bytes)?;
         if sync {
             file.sync_all()?;
         }
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&tmp, meta.permissions());
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        Ok(staged)
     }
-    result
+
+    /// The file this write replaces or creates.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Renames the temporary file over the target, keeping the permissions
+    /// of a file it replaces.
+    pub fn commit(mut self) -> io::Result<()> {
+        if let Ok(meta) = std::fs::metadata(&self.target) {
+            let _ = std::fs::set_permissions(&self.temporary, meta.permissions());
+        }
+        std::fs::rename(&self.temporary, &self.target)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for StagedWrite {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// Expands CLI operands into diagram files: files as given, directories
@@ -97,12 +140,13 @@ pub fn collect_diagram_files(operands: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>
                 errors.push(format!("{text}: no file matches"));
             }
             files.extend(matched);
-        } else if operand.is_dir() {
-            walk_dir(operand, &mut files, &mut errors);
-        } else if operand.exists() {
-            files.push(operand.clone());
         } else {
-            errors.push(format!("{}: no such file or directory", operand.display()));
+            // One `stat` answers both questions (a batch names every file).
+            match std::fs::metadata(operand) {
+                Ok(meta) if meta.is_dir() => walk_dir(operand, &mut files, &mut errors),
+                Ok(_) => files.push(operand.clone()),
+                Err(_) => errors.push(format!("{}: no such file or directory", operand.display())),
+            }
         }
     }
     (files, errors)
@@ -185,6 +229,37 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "two");
         let leftovers = std::fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_staged_write_touches_the_target_only_when_committed() {
+        let dir = std::env::temp_dir().join(format!("puml-fs-staged-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("x.svg");
+        std::fs::write(&target, "old").unwrap();
+        let entries = || std::fs::read_dir(&dir).unwrap().count();
+
+        let dropped = StagedWrite::stage(&target, b"abandoned", false).unwrap();
+        assert_eq!(entries(), 2, "the bytes wait in a temporary file beside the target");
+        drop(dropped);
+        assert_eq!(entries(), 1, "an abandoned write leaves no temporary file");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+
+        let staged = StagedWrite::stage(&target, b"new", false).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            "old",
+            "not before the commit"
+        );
+        assert_eq!(staged.target(), target.as_path());
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(entries(), 1);
+
+        let nowhere = dir.join("missing-dir").join("y.svg");
+        assert!(StagedWrite::stage(&nowhere, b"x", false).is_err());
+        assert_eq!(entries(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
