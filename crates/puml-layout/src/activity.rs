@@ -20,7 +20,7 @@
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Gradient, Item, Scene, Stroke};
+use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Scene, Stroke, TextRun};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
 use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
 use crate::theme::{TextElement, Theme};
@@ -42,6 +42,11 @@ const ACTION_RADIUS: f64 = 12.5;
 const DIAMOND_HALF: f64 = 12.0;
 /// How far a bypass or loop line runs outside what it goes around.
 const LOOP_MARGIN: f64 = 12.0;
+/// Room a repeat loop keeps left of its shapes.
+const REPEAT_LEFT_ROOM: f64 = 9.0;
+/// How much further below its body a repeat with a backward action draws
+/// its condition.
+const REPEAT_BACKWARD_DROP: f64 = 10.0;
 /// Space between branches placed side by side.
 const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
@@ -2171,6 +2176,10 @@ impl Ctx<'_> {
         let body_top = eh + GAP;
         let x0 = c - t.in_x;
         let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
+        // With a backward action, PlantUML keeps the condition 10 px
+        // further below the body (probe `repeat_backward`).
+        let has_backward = back_t.is_some();
+        let backward_drop = if has_backward { REPEAT_BACKWARD_DROP } else { 0.0 };
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top
@@ -2181,13 +2190,13 @@ impl Ctx<'_> {
                     &mut items,
                     &[
                         (x0 + t.out_x, body_top + t.out_y),
-                        (c, body_top + body_h + self.gap(t.tail.as_ref())),
+                        (c, body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop),
                     ],
                     t.tail.as_ref(),
                     true,
                 );
             }
-            body_top + body_h + self.gap(t.tail.as_ref())
+            body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop
         };
         t.place(x0, body_top, &mut items);
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
@@ -2230,7 +2239,17 @@ impl Ctx<'_> {
             }
         }
         let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
-        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, NO_REACH)
+        // PlantUML's repeat keeps 9 px of room left of its condition and 12 px
+        // right of its loop line (probes `repeat_*`: the loop alone in a
+        // diagram, nested, with a wide condition; a wider first action
+        // reaches past it: corpus activity 033).
+        let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
+        let right_room = if has_backward {
+            f64::NEG_INFINITY
+        } else {
+            right + LOOP_MARGIN + LOOP_MARGIN
+        };
+        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room))
     }
 
     // --- concurrency ---------------------------------------------------
@@ -2864,6 +2883,7 @@ impl Ctx<'_> {
             .as_ref()
             .filter(|f| !f.text.trim().is_empty())
             .map(|f| (self.text(&f.text, deco), f.align));
+        let notices = self.deprecation_notices(diagram);
 
         // The drawing's own margins inside its block.
         let lane_shift = if lanes {
@@ -2918,8 +2938,12 @@ impl Ctx<'_> {
         let drawing_h = pad_top + low + pad_bottom;
 
         let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
+        // A box of notices stands on the drawing, left-aligned with it in
+        // one block (PlantUML: a drawing narrower than its notices is not
+        // centred under them, but the block is centred under a title).
+        let block_w = notices.as_ref().map_or(drawing_w, |n| drawing_w.max(n.width));
         let width = [
-            Some(drawing_w),
+            Some(block_w),
             header.as_ref().map(|(b, _)| b.width),
             title.as_ref().map(|b| b.width + 2.0 * TITLE_PAD),
             legend_top.as_ref().map(|(_, b)| legend_w(b)),
@@ -2964,7 +2988,10 @@ impl Ctx<'_> {
             let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
             y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
         }
-        let ox = centred(drawing_w) + pad_left;
+        if let Some(notices) = notices {
+            y += notices.draw(centred(block_w), block_w, y, &mut items) + BLOCK_GAP;
+        }
+        let ox = centred(block_w) + pad_left;
         let oy = y + pad_top;
         body.place(ox, oy, &mut items);
         y += drawing_h + BLOCK_GAP;
@@ -3006,6 +3033,39 @@ impl Ctx<'_> {
         };
         crate::shapes::fade_page(&mut scene, theme.fades.page);
         scene
+    }
+
+    /// PlantUML's notices for the actions coloured the deprecated way
+    /// (`#color:text…;`), if any.
+    fn deprecation_notices(&self, diagram: &Diagram) -> Option<NoticeBox> {
+        let colors = &diagram.activity.as_ref()?.deprecated_action_colors;
+        if colors.is_empty() {
+            return None;
+        }
+        let font = Font {
+            family: FontFamily::Mono,
+            ..Font::sans(10.0)
+        };
+        // One line per colour: PlantUML collects its notices in a set
+        // (four `#LightBlue:` actions, one line: corpus activity 028).
+        let mut seen = std::collections::HashSet::new();
+        let lines: Vec<(String, f64)> = colors
+            .iter()
+            .filter(|color| seen.insert(color.as_str()))
+            .map(|color| {
+                let text = format!(
+                    "This syntax is deprecated, you must add <<{color}>> at the end of the line, after the ';'"
+                );
+                let width = self.metrics.width(&text, &font);
+                (text, width)
+            })
+            .collect();
+        let widest = lines.iter().map(|(_, w)| *w).fold(0.0, f64::max);
+        Some(NoticeBox {
+            width: NoticeBox::LEFT + NoticeBox::TEXT_LEFT + widest + NoticeBox::TEXT_RIGHT + NoticeBox::RIGHT,
+            lines,
+            font,
+        })
     }
 
     /// PlantUML draws the words of a line without the spaces around a run
@@ -3062,5 +3122,63 @@ impl Tile {
     fn pad_bottom(mut self) -> Tile {
         self.h = self.h.max(self.out_y);
         self
+    }
+}
+
+/// PlantUML's box of notices above an activity diagram (observed in
+/// 1.2026.8, probes `deprecated_action_color`): a pale yellow box with a
+/// thick light orange border, 3 px inside the page's column and as wide as
+/// it, one 10 pt monospaced line per notice, 21.64 px apart; it is a block
+/// of the page's stack after the title and a top legend.
+struct NoticeBox {
+    /// The room the box asks of the page's column.
+    width: f64,
+    lines: Vec<(String, f64)>,
+    font: Font,
+}
+
+impl NoticeBox {
+    /// From the column's left edge to the box, and from the box to the
+    /// column's right edge.
+    const LEFT: f64 = 3.0;
+    const RIGHT: f64 = 6.0;
+    /// From the box's left edge to its text, and from its widest text to
+    /// its right edge.
+    const TEXT_LEFT: f64 = 7.0;
+    const TEXT_RIGHT: f64 = 3.0;
+    const TOP: f64 = 3.0;
+    const BOTTOM: f64 = 1.0;
+    const ONE_LINE_HEIGHT: f64 = 16.641;
+    const LINE_PITCH: f64 = 21.64;
+    const BASELINE: f64 = 10.641;
+
+    /// Draws the box in a column starting at `left`, `column_width` wide,
+    /// from `top`; returns the height it takes.
+    fn draw(&self, left: f64, column_width: f64, top: f64, out: &mut Vec<Item>) -> f64 {
+        let box_top = top + Self::TOP;
+        let height = Self::ONE_LINE_HEIGHT + Self::LINE_PITCH * (self.lines.len().saturating_sub(1)) as f64;
+        rect(
+            out,
+            left + Self::LEFT,
+            box_top,
+            column_width - Self::LEFT - Self::RIGHT,
+            height,
+            2.5,
+            paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
+        );
+        for (i, (text, width)) in self.lines.iter().enumerate() {
+            out.push(Item::Text(TextRun {
+                x: round3(left + Self::LEFT + Self::TEXT_LEFT),
+                y: round3(box_top + Self::BASELINE + Self::LINE_PITCH * i as f64),
+                width: round3(*width),
+                text: text.clone(),
+                font: self.font,
+                color: Color::BLACK,
+                underline: false,
+                strike: false,
+                link: None,
+            }));
+        }
+        Self::TOP + height + Self::BOTTOM
     }
 }

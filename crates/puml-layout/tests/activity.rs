@@ -22,6 +22,7 @@ fn diagram(steps: Vec<Step>) -> Diagram {
         activity: Some(Box::new(ActivityDiagram {
             lanes: Vec::new(),
             steps,
+            deprecated_action_colors: Vec::new(),
         })),
         ..Diagram::default()
     }
@@ -317,6 +318,7 @@ fn probes_match_plantuml() {
                 activity: Some(Box::new(ActivityDiagram {
                     lanes,
                     steps: lane_steps,
+                    deprecated_action_colors: Vec::new(),
                 })),
                 ..Diagram::default()
             },

@@ -335,6 +335,26 @@ fn activity_style_probes_paint_and_place_like_plantuml() {
 }
 
 #[test]
+fn activity_layout_probes_place_texts_like_plantuml() {
+    // PlantUML's notices for actions coloured the deprecated way
+    // (`#color:text…;` over several lines: one line per colour, a box
+    // standing on the drawing under the title and a top legend, the action
+    // left uncoloured), and the room a repeat loop keeps around its
+    // condition (alone, nested, labelled, with a backward action, under a
+    // wider action or condition): 50/51 texts within 2 px, every paint
+    // (6/51 texts before).
+    let measured = measure("activity-layout");
+    assert!(
+        measured.texts_placed >= 50 && measured.paints_matched == measured.paints,
+        "{}/{} texts within 2 px, {}/{} paints",
+        measured.texts_placed,
+        measured.texts,
+        measured.paints_matched,
+        measured.paints
+    );
+}
+
+#[test]
 fn font_name_probes_place_texts_like_plantuml() {
     // Monospaced names Java lacks (Consolas, Courier New, Menlo, Lucida
     // Console: sans), per-element names, lists, DejaVu Sans/Serif

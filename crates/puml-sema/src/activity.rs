@@ -21,6 +21,11 @@ pub struct ActivityDiagram {
     /// Swimlanes in order of first appearance (declaration or use).
     pub lanes: Vec<Swimlane>,
     pub steps: Vec<Step>,
+    /// The colours written before actions in the deprecated form
+    /// (`#color:text…;`), in source order: PlantUML 1.2026.8 draws such an
+    /// action uncoloured and prints a notice for each one above the diagram.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub deprecated_action_colors: Vec<String>,
 }
 
 /// Index into `ActivityDiagram::lanes`.

@@ -516,19 +516,20 @@ impl ActivityLowering {
 
     fn action(&mut self, node: &SyntaxNode) -> Action {
         self.check_swallowing(node);
-        let (stereo_color, stereotype) = stereotypes(node);
-        let color = ast::tokens_of(node, COLOR)
-            .next()
-            .map(|t| t.text().to_string())
-            .or(stereo_color);
+        let (color, stereotype) = stereotypes(node);
         let shape = ast::tokens_of(node, TERMINATOR)
             .next()
             .and_then(|t| t.text().chars().next())
             .and_then(ActionShape::from_terminator)
             .unwrap_or(ActionShape::Plain);
         if let Some(color_token) = ast::tokens_of(node, COLOR).next() {
-            // PlantUML 1.2026.8 still draws `#color:text;`, with a notice
-            // that the form is deprecated; the colour belongs after the `;`.
+            // PlantUML 1.2026.8 still draws `#color:text…;` over several
+            // lines, but uncoloured and with a notice above the diagram
+            // that the form is deprecated (probes `deprecated_action_color`);
+            // the colour belongs after the `;`.
+            self.diagram
+                .deprecated_action_colors
+                .push(color_token.text().to_string());
             let mut diagnostic = Diagnostic::warning(
                 codes::DEPRECATED_ACTION_COLOR,
                 color_token.text_range(),
