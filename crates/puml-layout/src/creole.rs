@@ -8,6 +8,7 @@ use crate::color::parse_color;
 use crate::font::TextMeasure;
 use crate::latex;
 use crate::scene::{round3, Color, Font, FontFamily, Item, TextRun};
+use crate::shapes::{ellipse, paint, rect};
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct SpanStyle {
@@ -28,6 +29,87 @@ pub struct SpanStyle {
     pub formula: bool,
     /// `<sup>` (1) or `<sub>` (-1): 3 points smaller, raised or lowered.
     pub script: i8,
+    /// A list item's marker (`* item`, `# item` at a line's start): the
+    /// span draws the bullet or the number, not its text.
+    pub marker: Option<ListMarker>,
+}
+
+/// The marker of a creole list item, as PlantUML 1.2026.8 draws it
+/// (probes `creole_lists`): `*` … `****` bullets, `#` … `###` numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListMarker {
+    /// `level` stars: a disc for the first level, a small square below.
+    Bullet { level: u8 },
+    /// `level` hashes: `ordinal.` counted among the item's siblings.
+    Number { level: u8, ordinal: u32 },
+}
+
+/// Where a bullet's text starts: 12 px in for a first-level disc, 16 px
+/// for a second-level square, 8 px more a level further down.
+fn bullet_indent(level: u8) -> f64 {
+    match level {
+        0 | 1 => 12.0,
+        deeper => 16.0 + 8.0 * f64::from(deeper - 2),
+    }
+}
+
+/// A disc of radius 2.5 centred 5.5 px in and 7.5 px above the line's
+/// bottom; a 3.5 px square 7 px left of the text and 10 px above the
+/// line's bottom (whatever the font's size).
+const BULLET_DISC_X: f64 = 5.5;
+const BULLET_DISC_RISE: f64 = 7.5;
+const BULLET_DISC_RADIUS: f64 = 2.5;
+const BULLET_SQUARE: f64 = 3.5;
+const BULLET_SQUARE_BEFORE_TEXT: f64 = 7.0;
+const BULLET_SQUARE_RISE: f64 = 10.0;
+
+/// A list item's marker at the start of `line`, and the item's text: one
+/// or more `*` or `#` right at the start (not after a blank) and some
+/// text after them. `**bold** …` stays bold text.
+fn list_marker(line: &str) -> Option<(ListMarker, &str)> {
+    let first = *line.as_bytes().first()?;
+    if first != b'*' && first != b'#' {
+        return None;
+    }
+    let level = line.bytes().take_while(|&b| b == first).count();
+    let rest = &line[level..];
+    if rest.trim().is_empty() || level > usize::from(u8::MAX) {
+        return None;
+    }
+    // `**bold** …`: the stars open a bold run that closes later.
+    if first == b'*' && level >= 2 && rest.contains("**") {
+        return None;
+    }
+    let level = level as u8;
+    let marker = if first == b'*' {
+        ListMarker::Bullet { level }
+    } else {
+        ListMarker::Number { level, ordinal: 0 }
+    };
+    Some((marker, rest.trim_start()))
+}
+
+/// Counts the numbered items of `lines`: each level counts from 1 among
+/// its siblings; a deeper level starts again under each item, and a line
+/// that is not a numbered item ends the list.
+fn number_lists(lines: &mut [Line]) {
+    let mut counters: Vec<u32> = Vec::new();
+    for line in lines {
+        let marker = line
+            .spans
+            .first_mut()
+            .and_then(|s| s.style.marker.as_mut().map(|m| (m, &mut s.text)));
+        match marker {
+            Some((ListMarker::Number { level, ordinal }, text)) => {
+                let depth = usize::from(*level);
+                counters.resize(depth, 0);
+                counters[depth - 1] += 1;
+                *ordinal = counters[depth - 1];
+                *text = format!("{ordinal}.");
+            }
+            _ => counters.clear(),
+        }
+    }
 }
 
 /// How far PlantUML moves a `<sup>` run's baseline up and a `<sub>` run's
@@ -180,7 +262,9 @@ fn join_continued_lines(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Parses a label into styled lines.
 pub fn parse(text: &str) -> Vec<Line> {
-    split_lines(text).into_iter().map(parse_line).collect()
+    let mut lines: Vec<Line> = split_lines(text).into_iter().map(parse_line).collect();
+    number_lists(&mut lines);
+    lines
 }
 
 /// Parses a multi-line block (a `note … end note` body): PlantUML keeps
@@ -191,7 +275,8 @@ pub fn parse_block(text: &str) -> Vec<Line> {
     if !text.contains('\n') {
         return parse(text);
     }
-    text.split('\n')
+    let mut lines: Vec<Line> = text
+        .split('\n')
         .flat_map(|line| {
             let line = line.strip_suffix('\r').unwrap_or(line);
             // A line with nothing `split_lines` would act on (most note
@@ -205,7 +290,9 @@ pub fn parse_block(text: &str) -> Vec<Line> {
                 .map(parse_line)
                 .collect::<Vec<_>>()
         })
-        .collect()
+        .collect();
+    number_lists(&mut lines);
+    lines
 }
 
 /// Only `http:`/`https:` targets become links; anything else is dropped.
@@ -321,6 +408,21 @@ fn parse_line(line: String) -> Line {
     if let Some((style, text)) = heading(&line) {
         return parse_styled_line(style, text);
     }
+    if let Some((marker, item)) = list_marker(&line) {
+        let mut parsed = parse_styled_line(SpanStyle::default(), item);
+        parsed.spans.insert(
+            0,
+            Span {
+                text: String::new(),
+                style: SpanStyle {
+                    marker: Some(marker),
+                    ..SpanStyle::default()
+                },
+                link: None,
+            },
+        );
+        return parsed;
+    }
     if plain_prefix_len(&line) == line.len() {
         return plain_line(line, SpanStyle::default());
     }
@@ -353,13 +455,7 @@ fn parse_styled_line(base_style: SpanStyle, line: &str) -> Line {
         colors: Vec::new(),
         sizes: Vec::new(),
     };
-    // Note-style bullets.
-    let mut rest = line;
-    let trimmed = line.trim_start();
-    if let Some(item) = trimmed.strip_prefix("* ") {
-        b.current.push_str("• ");
-        rest = item;
-    }
+    let rest = line;
     let mut i = 0;
     let bytes = rest.as_bytes();
     while i < rest.len() {
@@ -652,6 +748,25 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
                 runs.push((span, font, w, (0.0, 0.0)));
                 continue;
             }
+            if let Some(marker) = span.style.marker {
+                // The marker's room: the bullet's indent, or the deeper
+                // levels' indents (each the width of `1. `) and `N. `.
+                // A number's run keeps the width of `N.` and of `N. `
+                // where a text keeps its blanks': the number is drawn
+                // that far before the item's text.
+                let (w, number) = match marker {
+                    ListMarker::Bullet { level } => (bullet_indent(level), (0.0, 0.0)),
+                    ListMarker::Number { level, .. } => {
+                        let digits = metrics.width(&span.text, &font);
+                        let with_space = digits + metrics.width(" ", &font);
+                        let indent = f64::from(level.saturating_sub(1)) * metrics.width("1. ", &font);
+                        (indent + with_space, (digits, with_space))
+                    }
+                };
+                line_width += w;
+                runs.push((span, font, w, number));
+                continue;
+            }
             if span.style.formula {
                 // Drawn as PlantUML draws a formula it cannot typeset: its
                 // source in 14 px monospace; the run keeps that text's
@@ -731,7 +846,11 @@ pub fn split_words(block: TextBlock, metrics: &dyn TextMeasure) -> TextBlock {
         .map(|line| {
             let mut runs = Vec::with_capacity(line.runs.len());
             for (span, font, w, blanks) in line.runs {
-                if span.style.icon || span.style.formula || !span.text.trim().contains(' ') {
+                if span.style.icon
+                    || span.style.formula
+                    || span.style.marker.is_some()
+                    || !span.text.trim().contains(' ')
+                {
                     runs.push((span, font, w, blanks));
                     continue;
                 }
@@ -802,6 +921,45 @@ impl TextBlock {
             }
             let run_count = line.runs.len();
             for (i, (span, font, w, (lead, trail))) in line.runs.iter().enumerate() {
+                if let Some(marker) = span.style.marker {
+                    let ink = span.style.color.unwrap_or(color);
+                    let bottom = top + line.height;
+                    match marker {
+                        ListMarker::Bullet { level: 0 | 1 } => ellipse(
+                            out,
+                            cx + BULLET_DISC_X,
+                            bottom - BULLET_DISC_RISE,
+                            BULLET_DISC_RADIUS,
+                            BULLET_DISC_RADIUS,
+                            paint(Some(ink), None),
+                        ),
+                        ListMarker::Bullet { .. } => rect(
+                            out,
+                            cx + w - BULLET_SQUARE_BEFORE_TEXT,
+                            bottom - BULLET_SQUARE_RISE,
+                            BULLET_SQUARE,
+                            BULLET_SQUARE,
+                            0.0,
+                            paint(Some(ink), None),
+                        ),
+                        ListMarker::Number { .. } => {
+                            // `N.` then a space before the item's text.
+                            out.push(Item::Text(TextRun {
+                                x: round3(cx + w - trail),
+                                y: round3(baseline),
+                                text: span.text.clone(),
+                                font: *font,
+                                color: ink,
+                                width: round3(*lead),
+                                underline: false,
+                                strike: false,
+                                link: None,
+                            }));
+                        }
+                    }
+                    cx += w;
+                    continue;
+                }
                 let glyphs = span.text.trim();
                 // A blank after a formula is written even at the end of
                 // the line.
