@@ -372,8 +372,10 @@ fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
     let mut document = Document::default();
     let mut source_map = SourceMap::default();
     let mut diagnostics = Vec::new();
-    for diagram in root.diagrams() {
-        let mut lowering = DiagramLowering::new(&diagram);
+    let decided = parse.activity_diagrams();
+    for (index, diagram) in root.diagrams().enumerate() {
+        let is_activity = decided.get(index).copied().unwrap_or_else(|| diagram.is_activity());
+        let mut lowering = DiagramLowering::new(&diagram, is_activity);
         lowering.run(&diagram);
         let (model, map, mut diags) = lowering.finish(&diagram);
         document.diagrams.push(model);
@@ -451,7 +453,7 @@ struct DiagramLowering {
 }
 
 impl DiagramLowering {
-    fn new(diagram: &ast::Diagram) -> DiagramLowering {
+    fn new(diagram: &ast::Diagram, is_activity: bool) -> DiagramLowering {
         DiagramLowering {
             diagram: Diagram {
                 name: diagram.name(),
@@ -482,9 +484,7 @@ impl DiagramLowering {
             first_use_line_start: Vec::new(),
             sequence: Vec::new(),
             next_sequence: 0,
-            activity: diagram
-                .is_activity()
-                .then(crate::lower_activity::ActivityLowering::default),
+            activity: is_activity.then(crate::lower_activity::ActivityLowering::default),
         }
     }
 

@@ -264,6 +264,27 @@ fn green_views_agree_with_cursor_views() {
     assert!(statements > 1000, "only {statements} statements seen");
 }
 
+/// The kinds the parser records for its diagrams (what lowering reads)
+/// are the kinds `ast::Diagram::is_activity` decides again from the text.
+#[test]
+fn recorded_diagram_kinds_agree_with_the_text() {
+    let (mut diagrams, mut activity) = (0, 0);
+    for path in sample_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let parse = parse(&text);
+        let decided: Vec<bool> = parse.root().diagrams().map(|d| d.is_activity()).collect();
+        assert_eq!(parse.activity_diagrams(), decided.as_slice(), "{}", path.display());
+        diagrams += decided.len();
+        activity += decided.iter().filter(|&&a| a).count();
+    }
+    assert!(
+        diagrams > 300 && activity > 10,
+        "{diagrams} diagrams, {activity} activity"
+    );
+}
+
 /// A caller passing the wrong old text gets a full parse, not a panic.
 #[test]
 fn mismatched_old_text_falls_back() {

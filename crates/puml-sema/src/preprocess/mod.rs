@@ -174,11 +174,19 @@ pub fn needs_preprocessing(text: &str) -> bool {
     if !text.contains('!') && !text.contains('%') {
         return false;
     }
+    // A byte scan: `find(['!', '%'])` decodes every char and was 2.6 % of
+    // the analysis of the corpus (callgrind); both bytes are ASCII, so
+    // they never occur inside a multi-byte character and every index
+    // found is a char boundary.
+    let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(found) = text[from..].find(['!', '%']) {
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b'!' || b == b'%') {
         let at = from + found;
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line_end = bytes[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |i| at + i);
         if line_needs_preprocessing(&text[line_start..line_end]) {
             return true;
         }

@@ -176,7 +176,7 @@ impl<'a> Parser<'a> {
     /// for `activate A` / `deactivate A`.
     fn lifecycle_shorthand(&mut self, line: &Line<'a>, kind: SyntaxKind) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         self.name(&mut lx, line);
         lx.ws();
@@ -265,7 +265,7 @@ impl<'a> Parser<'a> {
     /// A statement of the form `KEYWORD [free text]`.
     fn simple(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.literal(KEYWORD, keyword);
         lx.ws();
@@ -279,7 +279,7 @@ impl<'a> Parser<'a> {
     /// A statement whose whole content is one text token.
     fn simple_text(&mut self, line: &Line<'a>, kind: SyntaxKind) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.text_to_end();
         self.emit_line(line, lx);
@@ -330,7 +330,7 @@ impl<'a> Parser<'a> {
             _ => PREPROC,
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let len = lx.rest().find(|c: char| c.is_whitespace()).unwrap_or(lx.rest().len());
         lx.push(DIRECTIVE, len);
@@ -347,7 +347,7 @@ impl<'a> Parser<'a> {
     /// `participant "Long" as L <<stereo>> [[url]] order 10 #color [`
     pub(crate) fn participant(&mut self, line: &Line<'a>, kind: SyntaxKind, prefix: Option<&str>) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if let Some(prefix) = prefix {
             lx.keyword(prefix);
@@ -557,7 +557,7 @@ impl<'a> Parser<'a> {
             _ => DESTROY,
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(word);
         lx.ws();
@@ -681,7 +681,7 @@ impl<'a> Parser<'a> {
 
     fn message(&mut self, line: &Line<'a>) {
         self.builder.start_node(MESSAGE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('&') {
             lx.push(AMP, 1);
@@ -927,7 +927,7 @@ impl<'a> Parser<'a> {
 
     fn note(&mut self, line: &Line<'a>) {
         self.builder.start_node(NOTE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('/') {
             lx.push(SLASH, 1);
@@ -1169,7 +1169,7 @@ impl<'a> Parser<'a> {
 
     fn reference(&mut self, line: &Line<'a>) {
         self.builder.start_node(REF.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("ref");
         lx.ws();
@@ -1238,7 +1238,7 @@ impl<'a> Parser<'a> {
 
     fn group_start(&mut self, line: &Line<'a>, word: &str) {
         self.builder.start_node(GROUP_START.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.literal(KEYWORD, word);
         lx.color();
@@ -1257,7 +1257,7 @@ impl<'a> Parser<'a> {
 
     fn else_(&mut self, line: &Line<'a>) {
         self.builder.start_node(ELSE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("else");
         lx.ws();
@@ -1289,7 +1289,7 @@ impl<'a> Parser<'a> {
         replacement: &str,
     ) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let start = lx.pos;
         lx.push(ERROR_TOKEN, word.len());
@@ -1318,7 +1318,7 @@ impl<'a> Parser<'a> {
         let block_ends = ["note", "hnote", "rnote", "ref", "legend", "title", "header", "footer"];
         if after == "box" {
             self.builder.start_node(BOX_END.into());
-            let mut lx = LineLexer::new(line.content);
+            let mut lx = self.lexer(line.content);
             lx.ws();
             lx.keyword("end");
             lx.ws();
@@ -1336,7 +1336,7 @@ impl<'a> Parser<'a> {
         if block_ends.contains(&after.as_str()) && !closes_a_group {
             self.builder.start_node(ERROR_STATEMENT.into());
             let range = self.line_range(line);
-            let mut lx = LineLexer::new(line.content);
+            let mut lx = self.lexer(line.content);
             lx.error_to_end();
             self.error(Diagnostic::error(
                 codes::STRAY_BLOCK_END,
@@ -1349,7 +1349,7 @@ impl<'a> Parser<'a> {
             return;
         }
         self.builder.start_node(END.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("end");
         let cp = lx.checkpoint();
@@ -1384,7 +1384,7 @@ impl<'a> Parser<'a> {
 
     fn box_start(&mut self, line: &Line<'a>) {
         self.builder.start_node(BOX_START.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("box");
         lx.ws();
@@ -1432,7 +1432,7 @@ impl<'a> Parser<'a> {
 
     fn divider(&mut self, line: &Line<'a>) {
         self.builder.start_node(DIVIDER.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let lead = rest.len() - rest.trim_start_matches('=').len();
@@ -1463,7 +1463,7 @@ impl<'a> Parser<'a> {
 
     fn delay(&mut self, line: &Line<'a>) {
         self.builder.start_node(DELAY.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let lead = rest.len() - rest.trim_start_matches('.').len();
@@ -1494,7 +1494,7 @@ impl<'a> Parser<'a> {
 
     fn space(&mut self, line: &Line<'a>) {
         self.builder.start_node(SPACE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let ok = rest == "|||"
@@ -1530,7 +1530,7 @@ impl<'a> Parser<'a> {
     /// `title text` on one line, or `title` … `end title` as a block.
     fn titled_block(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str, ends: &[&str]) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(keyword);
         lx.ws();
@@ -1596,7 +1596,7 @@ impl<'a> Parser<'a> {
             (FOOTER, &["end footer", "endfooter"])
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let align = first_word(lx.rest());
         lx.keyword(&align);
@@ -1623,7 +1623,7 @@ impl<'a> Parser<'a> {
 
     fn skinparam(&mut self, line: &Line<'a>, word: &str) {
         self.builder.start_node(SKINPARAM.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(word);
         lx.ws();
@@ -1709,7 +1709,7 @@ impl<'a> Parser<'a> {
     /// `sprite $name [WxH/16] {` … `}`, or a one-line sprite.
     fn sprite(&mut self, line: &Line<'a>) {
         self.builder.start_node(SPRITE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("sprite");
         lx.ws();
@@ -1741,7 +1741,7 @@ impl<'a> Parser<'a> {
 
     fn style(&mut self, line: &Line<'a>) {
         self.builder.start_node(STYLE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let same_line_close = lx.rest().to_ascii_lowercase().contains("</style>");
         lx.text_to_end();
@@ -1897,7 +1897,7 @@ impl<'a> Parser<'a> {
             }
         };
         self.error(diagnostic);
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.error_to_end();
         self.emit_line(line, lx);
         self.builder.finish_node();
