@@ -149,35 +149,12 @@ pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
 /// Like [`body_lines`], but each line keeps its trailing blanks: PlantUML
 /// counts them in a note's width (not in its drawn text).
 pub fn body_lines_with_trailing(node: &SyntaxNode) -> Option<Vec<String>> {
-    let body = node.children().find(|n| n.kind() == SyntaxKind::BODY)?;
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
-        if token.kind() == SyntaxKind::NEWLINE {
-            lines.push(std::mem::take(&mut current));
-        } else {
-            current.push_str(token.text());
-        }
+    let green = node.green();
+    GreenStatement {
+        green: &green,
+        start: node.text_range().start(),
     }
-    if !current.trim().is_empty() {
-        lines.push(current);
-    }
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let common = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| indent(l))
-        .min()
-        .unwrap_or(0);
-    Some(
-        lines
-            .into_iter()
-            .map(|l| {
-                let cut = common.min(indent(&l));
-                l[cut..].trim_end_matches(['\r', '\n']).to_string()
-            })
-            .collect(),
-    )
+    .body_lines_with_trailing()
 }
 
 /// The first keyword token of a statement, lowercased.
@@ -284,6 +261,96 @@ impl<'a> GreenStatement<'a> {
                 .filter(|t| !t.kind.is_trivia() && t.kind != SyntaxKind::NEWLINE),
         );
         tokens
+    }
+
+    /// Direct child nodes, with their offsets.
+    pub fn child_nodes(&self) -> impl Iterator<Item = GreenStatement<'a>> + 'a {
+        let mut offset = self.start;
+        self.green.children().filter_map(move |child| {
+            let start = offset;
+            offset += child.text_len();
+            child.into_node().map(|green| GreenStatement { green, start })
+        })
+    }
+
+    /// The first direct child node of `kind`.
+    pub fn child(&self, kind: SyntaxKind) -> Option<GreenStatement<'a>> {
+        self.child_nodes().find(|n| n.kind() == kind)
+    }
+
+    /// The whole text (what `SyntaxNode::text().to_string()` gives).
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(usize::from(self.green.text_len()));
+        push_green_text(&mut out, self.green);
+        out
+    }
+
+    /// The node's range, leading and trailing blanks included.
+    pub fn full_range(&self) -> TextRange {
+        TextRange::at(self.start, self.green.text_len())
+    }
+
+    /// [`body_lines`] read from green data.
+    pub fn body_lines(&self) -> Option<Vec<String>> {
+        self.body_lines_with_trailing()
+            .map(|lines| lines.into_iter().map(|l| l.trim_end().to_string()).collect())
+    }
+
+    /// [`body_lines_with_trailing`] read from green data.
+    pub fn body_lines_with_trailing(&self) -> Option<Vec<String>> {
+        let body = self.child(SyntaxKind::BODY)?;
+        let mut lines = Vec::new();
+        let mut current = String::new();
+        for token in body.tokens() {
+            if token.kind == SyntaxKind::NEWLINE {
+                lines.push(std::mem::take(&mut current));
+            } else {
+                current.push_str(token.text);
+            }
+        }
+        if !current.trim().is_empty() {
+            lines.push(current);
+        }
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        let common = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| indent(l))
+            .min()
+            .unwrap_or(0);
+        Some(
+            lines
+                .into_iter()
+                .map(|l| {
+                    let cut = common.min(indent(&l));
+                    l[cut..].trim_end_matches(['\r', '\n']).to_string()
+                })
+                .collect(),
+        )
+    }
+
+    /// Every token below this node, in order, with its range (an explicit
+    /// stack: blocks nest as deep as the input says).
+    pub fn descendant_tokens(&self) -> Vec<Tok<'a>> {
+        let mut out = Vec::new();
+        let mut stack = vec![(self.green.children(), self.start)];
+        while let Some((children, offset)) = stack.last_mut() {
+            let Some(child) = children.next() else {
+                stack.pop();
+                continue;
+            };
+            let start = *offset;
+            *offset += child.text_len();
+            match child {
+                NodeOrToken::Token(token) => out.push(Tok {
+                    kind: PumlLanguage::kind_from_raw(token.kind()),
+                    text: token.text(),
+                    range: TextRange::at(start, token.text_len()),
+                }),
+                NodeOrToken::Node(node) => stack.push((node.children(), start)),
+            }
+        }
+        out
     }
 
     /// Whether the statement has child nodes (a body, a block end, …).

@@ -257,6 +257,22 @@ fn green_views_agree_with_cursor_views() {
                 let cursor_tokens = ast::significant_tokens(&node);
                 let expected: Vec<Tok> = cursor_tokens.iter().map(Tok::from).collect();
                 assert_eq!(green.significant_tokens(), expected);
+                let below: Vec<_> = node
+                    .descendants_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .map(|t| (t.kind(), t.text().to_string(), t.text_range()))
+                    .collect();
+                let green_below: Vec<_> = green
+                    .descendant_tokens()
+                    .into_iter()
+                    .map(|t| (t.kind, t.text.to_string(), t.range))
+                    .collect();
+                assert_eq!(green_below, below);
+                assert_eq!(green.text(), text.to_string());
+                assert_eq!(green.full_range(), node.text_range());
+                let children: Vec<_> = green.child_nodes().map(|c| (c.kind(), c.full_range())).collect();
+                let expected: Vec<_> = node.children().map(|c| (c.kind(), c.text_range())).collect();
+                assert_eq!(children, expected);
                 statements += 1;
             }
         }

@@ -86,6 +86,15 @@ pub fn parse_arrow(text: &str) -> Option<ArrowSyntax> {
 
 fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     let bytes = s.as_bytes();
+    // Every arrow starts with a decoration, a head, a dash, a style
+    // bracket or an en dash (first byte 0xE2): the parser tries this on
+    // every statement's first word, which is nearly always a name.
+    if !matches!(
+        bytes.first(),
+        Some(b'o' | b'x' | b'<' | b'/' | b'\\' | b'-' | b'[' | 0xE2)
+    ) {
+        return None;
+    }
     let mut i = 0;
     let mut arrow = ArrowSyntax {
         left_head: HeadSyntax::None,

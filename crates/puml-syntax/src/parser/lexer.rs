@@ -22,6 +22,41 @@ pub(crate) fn is_name_char(c: char) -> bool {
         || (!c.is_ascii() && !c.is_whitespace() && c != super::arrow::EN_DASH)
 }
 
+/// The length of the name at the start of `text` (the bytes before the
+/// first character that is not [`is_name_char`]). ASCII bytes are tested
+/// directly; decoding every character for it showed in the parse profile.
+pub(crate) fn name_len_of(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = 0;
+    while len < bytes.len() && (bytes[len].is_ascii_alphanumeric() || matches!(bytes[len], b'_' | b'.' | b'@' | b'$')) {
+        len += 1;
+    }
+    if bytes.get(len).is_some_and(|b| !b.is_ascii()) {
+        len += text[len..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - len);
+    }
+    len
+}
+
+/// The length of the blanks at the start of `text` (any whitespace; the
+/// line's terminator is not part of it). Spaces and tabs by bytes, the
+/// rest by characters.
+pub(crate) fn blank_len_of(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = 0;
+    while len < bytes.len() && (bytes[len] == b' ' || bytes[len] == b'\t') {
+        len += 1;
+    }
+    if bytes
+        .get(len)
+        .is_some_and(|&b| !b.is_ascii() || char::from(b).is_whitespace())
+    {
+        len += text[len..]
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(text.len() - len);
+    }
+    len
+}
+
 impl<'a> LineLexer<'a> {
     pub(crate) fn new(text: &'a str) -> LineLexer<'a> {
         LineLexer {
@@ -59,10 +94,7 @@ impl<'a> LineLexer<'a> {
 
     /// Spaces and tabs (and other non-newline whitespace).
     pub(crate) fn ws(&mut self) -> bool {
-        let len = self
-            .rest()
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(self.rest().len());
+        let len = blank_len_of(self.rest());
         self.push(WHITESPACE, len);
         len > 0
     }
@@ -100,9 +132,7 @@ impl<'a> LineLexer<'a> {
     }
 
     pub(crate) fn name_len(&self) -> usize {
-        self.rest()
-            .find(|c: char| !is_name_char(c))
-            .unwrap_or(self.rest().len())
+        name_len_of(self.rest())
     }
 
     /// A bare name.
@@ -305,6 +335,42 @@ fn first_word_general(line: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Owned(word.to_ascii_lowercase())
     } else {
         std::borrow::Cow::Borrowed(word)
+    }
+}
+
+#[cfg(test)]
+mod byte_scan_tests {
+    /// The byte scans agree with the character readings they replace.
+    #[test]
+    fn byte_scans_agree_with_char_scans() {
+        let samples = [
+            "",
+            " ",
+            "\t x",
+            "  \u{a0}a",
+            "\u{2003} b",
+            "\x0b c",
+            "\r",
+            "Alice->Bob",
+            "A.b@c$d_e -> x",
+            "é->x",
+            "aé b",
+            "a\u{2013}>b",
+            "a\u{a0}b",
+            "\"q\" x",
+            "Ａb c",
+            "x\u{3000}y",
+            "\u{3000}",
+            "abc",
+            "-> b",
+            "a\tb",
+        ];
+        for s in samples {
+            let name = s.find(|c: char| !super::is_name_char(c)).unwrap_or(s.len());
+            assert_eq!(super::name_len_of(s), name, "{s:?}");
+            let blank = s.find(|c: char| !c.is_whitespace()).unwrap_or(s.len());
+            assert_eq!(super::blank_len_of(s), blank, "{s:?}");
+        }
     }
 }
 

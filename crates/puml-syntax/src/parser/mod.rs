@@ -359,8 +359,13 @@ impl<'a> Parser<'a> {
     /// `@enduml`. `is_end` sees the trimmed, lowercased line.
     pub(crate) fn find_block_end(&self, is_end: impl Fn(&str) -> bool) -> Option<usize> {
         self.looked_ahead.set(true);
+        // One buffer for every line's lowercased copy (a block's body can
+        // be long, and a fresh string per line showed in the profile).
+        let mut content = String::new();
         for idx in self.pos + 1..self.lines.len() {
-            let content = self.lines[idx].content.trim().to_ascii_lowercase();
+            content.clear();
+            content.push_str(self.lines[idx].content.trim());
+            content.make_ascii_lowercase();
             if content.starts_with("@enduml") {
                 break;
             }

@@ -2,7 +2,7 @@
 //! lines) starting at `Parser::pos`.
 
 use super::arrow::scan_arrow;
-use super::lexer::{first_word, is_name_char, LineLexer};
+use super::lexer::{first_word, is_name_char, name_len_of, LineLexer};
 use super::{Line, Parser};
 use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
@@ -636,7 +636,7 @@ impl<'a> Parser<'a> {
                 None => return false,
             }
         } else {
-            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+            name_len_of(rest)
         };
         if name_len == 0 {
             return false;
@@ -906,7 +906,7 @@ impl<'a> Parser<'a> {
         let name_len = if let Some(r) = rest.strip_prefix('"') {
             r.find('"').map(|e| e + 2).unwrap_or(rest.len())
         } else {
-            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+            name_len_of(rest)
         };
         let name_end = self.range(line, name_start + name_len, name_start + name_len).start();
         let found = &self.text[arrow_range];
@@ -2166,7 +2166,7 @@ fn message_receiver(content: &str) -> Option<String> {
         if let Some(r) = s.strip_prefix('"') {
             r.find('"').map(|e| e + 2).unwrap_or(0)
         } else {
-            s.find(|c: char| !is_name_char(c)).unwrap_or(s.len())
+            name_len_of(s)
         }
     };
     let sender_len = name_len(rest);
