@@ -298,41 +298,52 @@ impl<'a> GreenStatement<'a> {
 
     /// [`body_lines_with_trailing`] read from green data.
     pub fn body_lines_with_trailing(&self) -> Option<Vec<String>> {
+        let (text, lines) = self.body_line_ranges()?;
+        Some(lines.into_iter().map(|line| text[line].to_string()).collect())
+    }
+
+    /// The body's text and, in it, the range of each line as
+    /// [`body_lines_with_trailing`] gives it (common indentation cut,
+    /// trailing blanks kept): one string for the whole body, so a caller
+    /// that joins the lines again copies each once.
+    pub fn body_line_ranges(&self) -> Option<(String, Vec<std::ops::Range<usize>>)> {
         let body = self.child(SyntaxKind::BODY)?;
+        let mut text = String::with_capacity(usize::from(body.green.text_len()));
         let mut lines = Vec::new();
-        let mut current = String::new();
+        let mut line_start = 0;
         for token in body.tokens() {
             if token.kind == SyntaxKind::NEWLINE {
-                lines.push(std::mem::take(&mut current));
+                lines.push(line_start..text.len());
+                line_start = text.len();
             } else {
-                current.push_str(token.text);
+                text.push_str(token.text);
             }
         }
-        if !current.trim().is_empty() {
-            lines.push(current);
+        if !text[line_start..].trim().is_empty() {
+            lines.push(line_start..text.len());
         }
-        let indent = |l: &str| l.len() - l.trim_start().len();
+        let indent = |line: &std::ops::Range<usize>| {
+            let l = &text[line.clone()];
+            l.len() - l.trim_start().len()
+        };
         let common = lines
             .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| indent(l))
+            .filter(|line| !text[(*line).clone()].trim().is_empty())
+            .map(indent)
             .min()
             .unwrap_or(0);
-        Some(
-            lines
-                .into_iter()
-                .map(|l| {
-                    let cut = common.min(indent(&l));
-                    l[cut..].trim_end_matches(['\r', '\n']).to_string()
-                })
-                .collect(),
-        )
+        for line in &mut lines {
+            let start = line.start + common.min(indent(line));
+            let kept = text[start..line.end].trim_end_matches(['\r', '\n']).len();
+            *line = start..start + kept;
+        }
+        Some((text, lines))
     }
 
     /// Every token below this node, in order, with its range (an explicit
     /// stack: blocks nest as deep as the input says).
     pub fn descendant_tokens(&self) -> Vec<Tok<'a>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.green.children().len());
         let mut stack = vec![(self.green.children(), self.start)];
         while let Some((children, offset)) = stack.last_mut() {
             let Some(child) = children.next() else {

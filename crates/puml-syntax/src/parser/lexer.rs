@@ -57,6 +57,11 @@ pub(crate) fn blank_len_of(text: &str) -> usize {
     len
 }
 
+/// `text.trim_start()`, with spaces and tabs skipped by bytes.
+pub(crate) fn trim_blanks_start(text: &str) -> &str {
+    &text[blank_len_of(text)..]
+}
+
 impl<'a> LineLexer<'a> {
     pub(crate) fn new(text: &'a str) -> LineLexer<'a> {
         LineLexer {

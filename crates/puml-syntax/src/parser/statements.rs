@@ -2,7 +2,7 @@
 //! lines) starting at `Parser::pos`.
 
 use super::arrow::scan_arrow;
-use super::lexer::{first_word, is_name_char, name_len_of, LineLexer};
+use super::lexer::{first_word, is_name_char, name_len_of, trim_blanks_start, LineLexer};
 use super::{Line, Parser};
 use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
@@ -80,7 +80,7 @@ pub const STATEMENT_KEYWORDS: &[&str] = &[
 impl<'a> Parser<'a> {
     pub(crate) fn parse_statement(&mut self) {
         let line = self.lines[self.pos];
-        let trimmed = line.content.trim_start();
+        let trimmed = trim_blanks_start(line.content);
         if trimmed.is_empty() || trimmed.starts_with('\'') {
             self.emit_trivia_line(&line);
             self.pos += 1;
@@ -90,11 +90,13 @@ impl<'a> Parser<'a> {
             self.block_comment(&line);
             return;
         }
-        let word = first_word(line.content);
         let lines_before = self.pos;
         if self.looks_like_message(&line) {
             self.message(&line);
         } else {
+            // Only now: a message's first word is a name, often capitalised,
+            // and lowercasing it allocated for nothing.
+            let word = first_word(line.content);
             self.keyword_statement(&line, &word, trimmed);
         }
         if self.pos == lines_before {
@@ -615,13 +617,13 @@ impl<'a> Parser<'a> {
 
     /// Does the line start (after `&` and `{anchor}`) with an endpoint and an arrow?
     fn looks_like_message(&self, line: &Line<'a>) -> bool {
-        let mut rest = line.content.trim_start();
+        let mut rest = trim_blanks_start(line.content);
         if let Some(r) = rest.strip_prefix('&') {
-            rest = r.trim_start();
+            rest = trim_blanks_start(r);
         }
         if rest.starts_with('{') {
             if let Some(close) = rest.find('}') {
-                rest = rest[close + 1..].trim_start();
+                rest = trim_blanks_start(&rest[close + 1..]);
             }
         }
         if let Some(r) = rest.strip_prefix('[').or_else(|| rest.strip_prefix('?')) {
@@ -641,7 +643,7 @@ impl<'a> Parser<'a> {
         if name_len == 0 {
             return false;
         }
-        let after = rest[name_len..].trim_start();
+        let after = trim_blanks_start(&rest[name_len..]);
         scan_arrow(after).is_some() || mermaid_arrow_len(after).is_some()
     }
 
@@ -1071,13 +1073,7 @@ impl<'a> Parser<'a> {
         } else if one_line || malformed {
             self.pos += 1;
         } else {
-            self.block_body(line, "note", |l| {
-                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                matches!(
-                    compact.as_str(),
-                    "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
-                )
-            });
+            self.block_body(line, "note", is_note_end);
         }
         self.builder.finish_node();
     }
@@ -1132,12 +1128,7 @@ impl<'a> Parser<'a> {
     fn colon_block_note_end(&self) -> Option<usize> {
         self.looked_ahead.set(true);
         for idx in self.pos + 1..self.lines.len() {
-            let compact: String = self.lines[idx].content.split_whitespace().collect::<Vec<_>>().join(" ");
-            let compact = compact.to_ascii_lowercase();
-            if matches!(
-                compact.as_str(),
-                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
-            ) {
+            if is_note_end(self.lines[idx].content) {
                 return (idx > self.pos + 1).then_some(idx);
             }
             if self.looks_like_statement(&self.lines[idx]) {
@@ -1159,12 +1150,13 @@ impl<'a> Parser<'a> {
     /// Whether a line reads as a statement of its own (a keyword, a
     /// message, a divider…), not as text in a block's body.
     fn looks_like_statement(&self, line: &Line<'a>) -> bool {
-        let trimmed = line.content.trim_start();
+        let trimmed = trim_blanks_start(line.content);
         if ["@", "==", "||", "...", "!"].iter().any(|p| trimmed.starts_with(p)) {
             return true;
         }
-        let word = first_word(trimmed).to_ascii_lowercase();
-        STATEMENT_KEYWORDS.contains(&word.as_str()) || self.looks_like_message(line)
+        // `first_word` is lowercase already.
+        let word = first_word(trimmed);
+        STATEMENT_KEYWORDS.contains(&&*word) || self.looks_like_message(line)
     }
 
     fn reference(&mut self, line: &Line<'a>) {
@@ -2181,11 +2173,74 @@ fn message_receiver(content: &str) -> Option<String> {
     (!receiver.is_empty()).then(|| receiver.to_string())
 }
 
+/// Whether a line closes a note: `end note`, `endnote`, `end hnote`,
+/// `endhnote`, `end rnote` or `endrnote`, in any case, with any blanks
+/// around and between the words. Compares words in place: the line
+/// joined into a fresh string (as this was written first) cost a few
+/// allocations per line of every note body.
+pub(crate) fn is_note_end(line: &str) -> bool {
+    const KINDS: [&str; 3] = ["note", "hnote", "rnote"];
+    let mut words = line.split_whitespace();
+    let (Some(first), second, None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    let is_kind = |word: &str| KINDS.iter().any(|k| word.eq_ignore_ascii_case(k));
+    match second {
+        None => {
+            first.get(..3).is_some_and(|end| end.eq_ignore_ascii_case("end")) && first.get(3..).is_some_and(is_kind)
+        }
+        Some(second) => first.eq_ignore_ascii_case("end") && is_kind(second),
+    }
+}
+
 pub(crate) fn shorten(text: &str) -> String {
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}…")
     } else {
         text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod note_end_tests {
+    /// The in-place comparison agrees with joining the words and matching.
+    #[test]
+    fn note_end_agrees_with_the_joined_reading() {
+        let joined = |l: &str| {
+            let compact = l.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+            matches!(
+                compact.as_str(),
+                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
+            )
+        };
+        let lines = [
+            "end note",
+            "  End   Note  ",
+            "endnote",
+            "ENDNOTE",
+            "end hnote",
+            "endrnote",
+            "end  rnote x",
+            "end",
+            "note",
+            "end notes",
+            "endnot",
+            "end\tnote",
+            "é",
+            "endé",
+            "end\u{a0}note",
+            "",
+            " ",
+            "end note end",
+            "xend note",
+            "end\u{3000}note",
+            "endhNote",
+            "end note;",
+            "énd note",
+        ];
+        for l in lines {
+            assert_eq!(super::is_note_end(l), joined(l), "{l:?}");
+        }
     }
 }
