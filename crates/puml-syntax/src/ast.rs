@@ -285,6 +285,21 @@ impl<'a> GreenStatement<'a> {
         out
     }
 
+    /// Whether the text ends with a line feed, read from the last
+    /// non-empty token (no copy of the text).
+    pub fn ends_with_newline(&self) -> bool {
+        let mut node = self.green;
+        loop {
+            let Some(last) = node.children().rev().find(|child| child.text_len() > 0.into()) else {
+                return false;
+            };
+            match last {
+                NodeOrToken::Token(token) => return token.text().ends_with('\n'),
+                NodeOrToken::Node(inner) => node = inner,
+            }
+        }
+    }
+
     /// The node's range, leading and trailing blanks included.
     pub fn full_range(&self) -> TextRange {
         TextRange::at(self.start, self.green.text_len())

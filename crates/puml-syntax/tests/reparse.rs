@@ -269,6 +269,7 @@ fn green_views_agree_with_cursor_views() {
                     .collect();
                 assert_eq!(green_below, below);
                 assert_eq!(green.text(), text.to_string());
+                assert_eq!(green.ends_with_newline(), text.to_string().ends_with('\n'));
                 assert_eq!(green.full_range(), node.text_range());
                 let children: Vec<_> = green.child_nodes().map(|c| (c.kind(), c.full_range())).collect();
                 let expected: Vec<_> = node.children().map(|c| (c.kind(), c.text_range())).collect();

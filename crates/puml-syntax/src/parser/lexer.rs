@@ -99,6 +99,11 @@ impl<'a> LineLexer<'a> {
 
     /// Spaces and tabs (and other non-newline whitespace).
     pub(crate) fn ws(&mut self) -> bool {
+        // Most calls stand before a word or a sign: one byte settles it.
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b >= 0x80 || char::from(b).is_whitespace() => {}
+            _ => return false,
+        }
         let len = blank_len_of(self.rest());
         self.push(WHITESPACE, len);
         len > 0

@@ -66,9 +66,7 @@ pub(crate) struct Line<'a> {
 fn find_logical_line_end(rest: &str) -> Option<usize> {
     let mut from = 0;
     loop {
-        // A byte loop: lines average about 32 bytes, too short for
-        // `memchr`'s setup to pay (it showed in the parse profile).
-        let nl = from + rest.as_bytes()[from..].iter().position(|&b| b == b'\n')?;
+        let nl = from + rest[from..].find('\n')?;
         let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
         let continued = content.ends_with('\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
         // Only a continued line needs the comment test (a backward scan of

@@ -698,7 +698,6 @@ impl<'a> Parser<'a> {
             }
         }
         // Left endpoint (absent in `-> B`, which PlantUML rejects).
-        let mut endpoints: Vec<(usize, usize)> = Vec::new();
         let left_start = lx.pos;
         if lx.rest().starts_with('[') || lx.rest().starts_with('?') {
             let kind = if lx.rest().starts_with('[') {
@@ -710,7 +709,6 @@ impl<'a> Parser<'a> {
         } else if scan_arrow(lx.rest()).is_none() {
             self.name(&mut lx, line);
         }
-        endpoints.push((left_start, lx.pos));
         // `{start} <-> {end}`: a teoz duration between two anchors.
         let left_missing = left_start == lx.pos && !anchored;
         let checkpoint = lx.checkpoint();
@@ -793,7 +791,6 @@ impl<'a> Parser<'a> {
         } else if !lx.rest().starts_with(':') && !lx.at_end() {
             self.name(&mut lx, line);
         }
-        endpoints.push((right_start, lx.pos));
         // A message with no sender comes from outside, as `[->` does
         // (PlantUML draws `-> B` and `[-> B` alike); with no participant
         // on either side it is no message.
