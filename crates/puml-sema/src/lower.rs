@@ -717,9 +717,8 @@ impl DiagramLowering {
             start: node.text_range().start(),
         };
         self.statement_start = green.start;
-        let tokens = green.significant_tokens();
+        let (tokens, range) = green.significant_tokens_and_range();
         self.check_colors(node, &green, &tokens);
-        let range = green.range();
         match green.kind() {
             PARTICIPANT => self.participant_declaration(node, &tokens, range, false),
             CREATE => self.participant_declaration(node, &tokens, range, true),

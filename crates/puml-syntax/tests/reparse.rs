@@ -257,6 +257,7 @@ fn green_views_agree_with_cursor_views() {
                 let cursor_tokens = ast::significant_tokens(&node);
                 let expected: Vec<Tok> = cursor_tokens.iter().map(Tok::from).collect();
                 assert_eq!(green.significant_tokens(), expected);
+                assert_eq!(green.significant_tokens_and_range(), (expected, green.range()));
                 let below: Vec<_> = node
                     .descendants_with_tokens()
                     .filter_map(|e| e.into_token())

@@ -138,10 +138,9 @@ pub(crate) fn line_class(content: &str) -> LineClass {
         return LineClass::Activity;
     }
     // Lines both languages read decide nothing.
-    let lower = trimmed.to_ascii_lowercase();
     if trimmed.contains("(*)")
         || trimmed.starts_with('!')
-        || lower.starts_with("<style")
+        || trimmed.get(..6).is_some_and(|head| head.eq_ignore_ascii_case("<style"))
         || COMMON_WORDS.contains(&&*word)
         || matches!(&*word, "note" | "group" | "break")
     {
@@ -355,7 +354,11 @@ impl<'a> Parser<'a> {
             note(idx, &mut read);
             let content = self.lines[idx].content;
             let trimmed = content.trim();
-            if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
+            // Only a line starting with `@` can have a first word starting with one.
+            if trimmed.starts_with('@') && {
+                let word = first_word(trimmed);
+                word.starts_with("@end") || word.starts_with("@start")
+            } {
                 return (Some(false), read);
             }
             if let Some(after) = trimmed.strip_prefix("/'") {
@@ -381,8 +384,12 @@ impl<'a> Parser<'a> {
             if let Some(is_end) = block_end_of(trimmed) {
                 let start = idx;
                 idx += 1;
+                // One buffer for every body line's lowercased copy.
+                let mut l = String::new();
                 while idx < self.lines.len() {
-                    let l = self.lines[idx].content.trim().to_ascii_lowercase();
+                    l.clear();
+                    l.push_str(self.lines[idx].content.trim());
+                    l.make_ascii_lowercase();
                     if l.starts_with("@end") || is_end(&l) {
                         break;
                     }

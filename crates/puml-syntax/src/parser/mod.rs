@@ -68,7 +68,8 @@ fn find_logical_line_end(rest: &str) -> Option<usize> {
     loop {
         let nl = from + rest[from..].find('\n')?;
         let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
-        let continued = content.ends_with('\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
+        // Bytes, not chars: asked of every line.
+        let continued = content.as_bytes().last() == Some(&b'\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
         // Only a continued line needs the comment test (a backward scan of
         // the line): most lines end without a backslash.
         let is_comment = || {
