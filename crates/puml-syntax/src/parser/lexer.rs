@@ -100,13 +100,26 @@ impl<'a> LineLexer<'a> {
     /// Spaces and tabs (and other non-newline whitespace).
     pub(crate) fn ws(&mut self) -> bool {
         // Most calls stand before a word or a sign: one byte settles it.
-        match self.text.as_bytes().get(self.pos) {
-            Some(&b) if b >= 0x80 || char::from(b).is_whitespace() => {}
-            _ => return false,
+        // Spaces and tabs are then skipped in place; other blanks (and
+        // non-ASCII text) go through `blank_len_of`'s general reading. The
+        // end is always a char boundary, so no `push` check is needed.
+        let bytes = self.text.as_bytes();
+        let mut end = self.pos;
+        while end < bytes.len() && (bytes[end] == b' ' || bytes[end] == b'\t') {
+            end += 1;
         }
-        let len = blank_len_of(self.rest());
-        self.push(WHITESPACE, len);
-        len > 0
+        if bytes
+            .get(end)
+            .is_some_and(|&b| b >= 0x80 || char::from(b).is_whitespace())
+        {
+            end += blank_len_of(&self.text[end..]);
+        }
+        if end == self.pos {
+            return false;
+        }
+        self.pieces.push((WHITESPACE, self.pos, end));
+        self.pos = end;
+        true
     }
 
     /// A case-insensitive keyword that is not followed by a name character.

@@ -2053,6 +2053,11 @@ fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
         ("-->>+", "-->"),
         ("->>+", "->"),
     ];
+    // Every form starts with `-` or `~`; most text tried here starts with
+    // a name.
+    if !matches!(s.as_bytes().first(), Some(b'-' | b'~')) {
+        return None;
+    }
     for (form, replacement) in FORMS {
         if let Some(rest) = s.strip_prefix(form) {
             let after = rest.chars().next();
