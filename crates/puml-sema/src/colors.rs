@@ -166,7 +166,12 @@ const EXTRA: &[&str] = &[
 ];
 
 fn is_named(name: &str) -> bool {
-    NAMED_COLORS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(name))
+    // A binary search, comparing as lowercase without a lowercased copy
+    // (the table is lowercase and sorted; a test checks it): the scan of
+    // all 140 names was most of checking a colour.
+    let lowered = || name.bytes().map(|b| b.to_ascii_lowercase());
+    NAMED_COLORS.binary_search_by(|(n, _)| n.bytes().cmp(lowered())).is_ok()
+        || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
 /// Is `#…` (with the `#`) a color PlantUML accepts? Gradients (`#a/b`,
@@ -198,6 +203,26 @@ pub fn closest_color(text: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn named_colors_are_lowercase_and_sorted_for_the_binary_search() {
+        for pair in NAMED_COLORS.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{} before {}", pair[0].0, pair[1].0);
+        }
+        for (name, _) in NAMED_COLORS {
+            assert_eq!(*name, name.to_ascii_lowercase());
+            for variant in [
+                name.to_string(),
+                name.to_ascii_uppercase(),
+                format!("{name}x"),
+                name[1..].to_string(),
+            ] {
+                let linear = NAMED_COLORS.iter().any(|(n, _)| n.eq_ignore_ascii_case(&variant))
+                    || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(&variant));
+                assert_eq!(is_named(&variant), linear, "{variant}");
+            }
+        }
+    }
 
     #[test]
     fn colors() {

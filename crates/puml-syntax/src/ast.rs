@@ -149,35 +149,12 @@ pub fn body_lines(node: &SyntaxNode) -> Option<Vec<String>> {
 /// Like [`body_lines`], but each line keeps its trailing blanks: PlantUML
 /// counts them in a note's width (not in its drawn text).
 pub fn body_lines_with_trailing(node: &SyntaxNode) -> Option<Vec<String>> {
-    let body = node.children().find(|n| n.kind() == SyntaxKind::BODY)?;
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    for token in body.children_with_tokens().filter_map(|e| e.into_token()) {
-        if token.kind() == SyntaxKind::NEWLINE {
-            lines.push(std::mem::take(&mut current));
-        } else {
-            current.push_str(token.text());
-        }
+    let green = node.green();
+    GreenStatement {
+        green: &green,
+        start: node.text_range().start(),
     }
-    if !current.trim().is_empty() {
-        lines.push(current);
-    }
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let common = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| indent(l))
-        .min()
-        .unwrap_or(0);
-    Some(
-        lines
-            .into_iter()
-            .map(|l| {
-                let cut = common.min(indent(&l));
-                l[cut..].trim_end_matches(['\r', '\n']).to_string()
-            })
-            .collect(),
-    )
+    .body_lines_with_trailing()
 }
 
 /// The first keyword token of a statement, lowercased.
@@ -284,6 +261,166 @@ impl<'a> GreenStatement<'a> {
                 .filter(|t| !t.kind.is_trivia() && t.kind != SyntaxKind::NEWLINE),
         );
         tokens
+    }
+
+    /// Direct child nodes, with their offsets.
+    pub fn child_nodes(&self) -> impl Iterator<Item = GreenStatement<'a>> + 'a {
+        let mut offset = self.start;
+        self.green.children().filter_map(move |child| {
+            let start = offset;
+            offset += child.text_len();
+            child.into_node().map(|green| GreenStatement { green, start })
+        })
+    }
+
+    /// The first direct child node of `kind`.
+    pub fn child(&self, kind: SyntaxKind) -> Option<GreenStatement<'a>> {
+        self.child_nodes().find(|n| n.kind() == kind)
+    }
+
+    /// The whole text (what `SyntaxNode::text().to_string()` gives).
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(usize::from(self.green.text_len()));
+        push_green_text(&mut out, self.green);
+        out
+    }
+
+    /// Whether the text ends with a line feed, read from the last
+    /// non-empty token (no copy of the text).
+    pub fn ends_with_newline(&self) -> bool {
+        let mut node = self.green;
+        loop {
+            let Some(last) = node.children().rev().find(|child| child.text_len() > 0.into()) else {
+                return false;
+            };
+            match last {
+                NodeOrToken::Token(token) => return token.text().ends_with('\n'),
+                NodeOrToken::Node(inner) => node = inner,
+            }
+        }
+    }
+
+    /// The node's range, leading and trailing blanks included.
+    pub fn full_range(&self) -> TextRange {
+        TextRange::at(self.start, self.green.text_len())
+    }
+
+    /// [`body_lines`] read from green data.
+    pub fn body_lines(&self) -> Option<Vec<String>> {
+        self.body_lines_with_trailing()
+            .map(|lines| lines.into_iter().map(|l| l.trim_end().to_string()).collect())
+    }
+
+    /// [`body_lines_with_trailing`] read from green data.
+    pub fn body_lines_with_trailing(&self) -> Option<Vec<String>> {
+        let (text, lines) = self.body_line_ranges()?;
+        Some(lines.into_iter().map(|line| text[line].to_string()).collect())
+    }
+
+    /// The body's text and, in it, the range of each line as
+    /// [`body_lines_with_trailing`] gives it (common indentation cut,
+    /// trailing blanks kept): one string for the whole body, so a caller
+    /// that joins the lines again copies each once.
+    pub fn body_line_ranges(&self) -> Option<(String, Vec<std::ops::Range<usize>>)> {
+        let body = self.child(SyntaxKind::BODY)?;
+        let mut text = String::with_capacity(usize::from(body.green.text_len()));
+        let mut lines = Vec::new();
+        let mut line_start = 0;
+        for token in body.tokens() {
+            if token.kind == SyntaxKind::NEWLINE {
+                lines.push(line_start..text.len());
+                line_start = text.len();
+            } else {
+                text.push_str(token.text);
+            }
+        }
+        if !text[line_start..].trim().is_empty() {
+            lines.push(line_start..text.len());
+        }
+        let indent = |line: &std::ops::Range<usize>| {
+            let l = &text[line.clone()];
+            l.len() - l.trim_start().len()
+        };
+        let common = lines
+            .iter()
+            .filter(|line| !text[(*line).clone()].trim().is_empty())
+            .map(indent)
+            .min()
+            .unwrap_or(0);
+        for line in &mut lines {
+            let start = line.start + common.min(indent(line));
+            let kept = text[start..line.end].trim_end_matches(['\r', '\n']).len();
+            *line = start..start + kept;
+        }
+        Some((text, lines))
+    }
+
+    /// Every token below this node, in order, with its range (an explicit
+    /// stack: blocks nest as deep as the input says).
+    pub fn descendant_tokens(&self) -> Vec<Tok<'a>> {
+        let mut out = Vec::with_capacity(self.green.children().len());
+        let mut stack = vec![(self.green.children(), self.start)];
+        while let Some((children, offset)) = stack.last_mut() {
+            let Some(child) = children.next() else {
+                stack.pop();
+                continue;
+            };
+            let start = *offset;
+            *offset += child.text_len();
+            match child {
+                NodeOrToken::Token(token) => out.push(Tok {
+                    kind: PumlLanguage::kind_from_raw(token.kind()),
+                    text: token.text(),
+                    range: TextRange::at(start, token.text_len()),
+                }),
+                NodeOrToken::Node(node) => stack.push((node.children(), start)),
+            }
+        }
+        out
+    }
+
+    /// [`GreenStatement::significant_tokens`] and [`GreenStatement::range`]
+    /// in one pass over the children when the statement has no child node
+    /// (lowering asks both of every statement; the second walk was 2 % of
+    /// analysing the corpus).
+    pub fn significant_tokens_and_range(&self) -> (Vec<Tok<'a>>, TextRange) {
+        let mut tokens = Vec::with_capacity(self.green.children().len());
+        let mut solid: Option<(TextSize, TextSize)> = None;
+        let mut has_nodes = false;
+        let mut offset = self.start;
+        for child in self.green.children() {
+            let start = offset;
+            offset += child.text_len();
+            match child {
+                NodeOrToken::Token(token) => {
+                    let kind = PumlLanguage::kind_from_raw(token.kind());
+                    let range = TextRange::at(start, token.text_len());
+                    if !matches!(kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE) {
+                        match &mut solid {
+                            Some((_, last)) => *last = range.end(),
+                            None => solid = Some((range.start(), range.end())),
+                        }
+                    }
+                    if !kind.is_trivia() && kind != SyntaxKind::NEWLINE {
+                        tokens.push(Tok {
+                            kind,
+                            text: token.text(),
+                            range,
+                        });
+                    }
+                }
+                NodeOrToken::Node(_) => has_nodes = true,
+            }
+        }
+        let range = if has_nodes {
+            self.range()
+        } else {
+            match solid {
+                Some((start, end)) if start < end => TextRange::new(start, end),
+                _ => TextRange::empty(self.start),
+            }
+        };
+        (tokens, range)
     }
 
     /// Whether the statement has child nodes (a body, a block end, …).

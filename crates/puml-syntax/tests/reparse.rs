@@ -257,11 +257,50 @@ fn green_views_agree_with_cursor_views() {
                 let cursor_tokens = ast::significant_tokens(&node);
                 let expected: Vec<Tok> = cursor_tokens.iter().map(Tok::from).collect();
                 assert_eq!(green.significant_tokens(), expected);
+                assert_eq!(green.significant_tokens_and_range(), (expected, green.range()));
+                let below: Vec<_> = node
+                    .descendants_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .map(|t| (t.kind(), t.text().to_string(), t.text_range()))
+                    .collect();
+                let green_below: Vec<_> = green
+                    .descendant_tokens()
+                    .into_iter()
+                    .map(|t| (t.kind, t.text.to_string(), t.range))
+                    .collect();
+                assert_eq!(green_below, below);
+                assert_eq!(green.text(), text.to_string());
+                assert_eq!(green.ends_with_newline(), text.to_string().ends_with('\n'));
+                assert_eq!(green.full_range(), node.text_range());
+                let children: Vec<_> = green.child_nodes().map(|c| (c.kind(), c.full_range())).collect();
+                let expected: Vec<_> = node.children().map(|c| (c.kind(), c.text_range())).collect();
+                assert_eq!(children, expected);
                 statements += 1;
             }
         }
     }
     assert!(statements > 1000, "only {statements} statements seen");
+}
+
+/// The kinds the parser records for its diagrams (what lowering reads)
+/// are the kinds `ast::Diagram::is_activity` decides again from the text.
+#[test]
+fn recorded_diagram_kinds_agree_with_the_text() {
+    let (mut diagrams, mut activity) = (0, 0);
+    for path in sample_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let parse = parse(&text);
+        let decided: Vec<bool> = parse.root().diagrams().map(|d| d.is_activity()).collect();
+        assert_eq!(parse.activity_diagrams(), decided.as_slice(), "{}", path.display());
+        diagrams += decided.len();
+        activity += decided.iter().filter(|&&a| a).count();
+    }
+    assert!(
+        diagrams > 300 && activity > 10,
+        "{diagrams} diagrams, {activity} activity"
+    );
 }
 
 /// A caller passing the wrong old text gets a full parse, not a panic.

@@ -1160,6 +1160,18 @@ impl Engine<'_> {
     /// `is_line`: `text` is the current line itself, so a failing call can
     /// be pointed at.
     fn substitute(&mut self, text: &str, is_line: bool) -> String {
+        // Nothing defined and no `%` (every builtin starts with one): no
+        // name can be a variable, a macro or a call, so the text stays as
+        // it is. Most files reach the preprocessor for an `!include` of
+        // plain lines, each scanned word by word before this (1.2 % of
+        // analysing the corpus).
+        let nothing_defined = self.globals.is_empty()
+            && self.macros.is_empty()
+            && self.functions.is_empty()
+            && self.locals.iter().all(HashMap::is_empty);
+        if nothing_defined && !text.as_bytes().contains(&b'%') {
+            return text.to_owned();
+        }
         let mut out = String::with_capacity(text.len());
         let bytes = text.as_bytes();
         let mut i = 0;

@@ -536,3 +536,47 @@ fn in_memory_loader_and_included_texts() {
     assert_eq!(result.diagnostics[0].code, codes::OUTPUT_LIMIT);
     check_invariants(text, &result);
 }
+
+/// The memchr scan agrees with reading every line that holds a `!` or a `%`.
+#[test]
+fn needs_preprocessing_agrees_with_the_line_by_line_reading() {
+    let by_lines = |text: &str| {
+        text.split('\n')
+            .any(|line| (line.contains('!') || line.contains('%')) && super::line_needs_preprocessing(line))
+    };
+    let pieces = [
+        "A -> B : hi!\n",
+        "  !define X\n",
+        "\t!theme plain\n",
+        "x ! y\n",
+        "!pragma teoz true\n",
+        "\u{a0}!include a\n",
+        "\u{2003}x!\n",
+        "A -> B : %upper(\"x\")\n",
+        "%nobuiltin(1)\n",
+        "!\n",
+        "  !\n",
+        "é!\n",
+        "\r\n",
+        "!!x\n",
+        "! theme\n",
+        "a\n",
+        "\x0b!if 1\n",
+        "note: 100%\n",
+        "!$x = 1\n",
+        "",
+    ];
+    let mut checked = 0;
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                let text = format!("{a}{b}{c}");
+                assert_eq!(needs_preprocessing(&text), by_lines(&text), "{text:?}");
+                let trimmed = text.trim_end_matches('\n');
+                assert_eq!(needs_preprocessing(trimmed), by_lines(trimmed), "{trimmed:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, pieces.len().pow(3));
+}

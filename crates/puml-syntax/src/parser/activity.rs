@@ -138,10 +138,9 @@ pub(crate) fn line_class(content: &str) -> LineClass {
         return LineClass::Activity;
     }
     // Lines both languages read decide nothing.
-    let lower = trimmed.to_ascii_lowercase();
     if trimmed.contains("(*)")
         || trimmed.starts_with('!')
-        || lower.starts_with("<style")
+        || trimmed.get(..6).is_some_and(|head| head.eq_ignore_ascii_case("<style"))
         || COMMON_WORDS.contains(&&*word)
         || matches!(&*word, "note" | "group" | "break")
     {
@@ -355,7 +354,11 @@ impl<'a> Parser<'a> {
             note(idx, &mut read);
             let content = self.lines[idx].content;
             let trimmed = content.trim();
-            if first_word(trimmed).starts_with("@end") || first_word(trimmed).starts_with("@start") {
+            // Only a line starting with `@` can have a first word starting with one.
+            if trimmed.starts_with('@') && {
+                let word = first_word(trimmed);
+                word.starts_with("@end") || word.starts_with("@start")
+            } {
                 return (Some(false), read);
             }
             if let Some(after) = trimmed.strip_prefix("/'") {
@@ -381,8 +384,12 @@ impl<'a> Parser<'a> {
             if let Some(is_end) = block_end_of(trimmed) {
                 let start = idx;
                 idx += 1;
+                // One buffer for every body line's lowercased copy.
+                let mut l = String::new();
                 while idx < self.lines.len() {
-                    let l = self.lines[idx].content.trim().to_ascii_lowercase();
+                    l.clear();
+                    l.push_str(self.lines[idx].content.trim());
+                    l.make_ascii_lowercase();
                     if l.starts_with("@end") || is_end(&l) {
                         break;
                     }
@@ -482,7 +489,7 @@ impl<'a> Parser<'a> {
     /// `KEYWORD…` (`keywords` words, or a lone `}` when 0) and nothing else.
     fn act_keywords(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if keywords == 0 {
             lx.push(R_BRACE, 1);
@@ -514,7 +521,7 @@ impl<'a> Parser<'a> {
     /// `not`, `else` (already after the leading ones).
     fn act_with_parens(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         for i in 0..keywords {
             if i > 0 {
@@ -590,7 +597,7 @@ impl<'a> Parser<'a> {
     /// of a multi-line action only (its one-line form is gone).
     fn action(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         for _ in 0..keywords {
             let word = first_word(lx.rest());
@@ -681,7 +688,7 @@ impl<'a> Parser<'a> {
     /// `end fork`, `end merge`, `end split`, `end fork {label}`.
     fn fork_end(&mut self, line: &Line<'a>) {
         self.builder.start_node(FORK_END.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let word = first_word(lx.rest());
         lx.keyword(&word);
@@ -712,7 +719,7 @@ impl<'a> Parser<'a> {
     /// `|Lane|`, `|#color|Lane|`, `|#color|alias| Display`.
     fn swimlane(&mut self, line: &Line<'a>) {
         self.builder.start_node(SWIMLANE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let mut pipes = 0;
         while !lx.at_end() && pipes < 3 {
@@ -759,7 +766,7 @@ impl<'a> Parser<'a> {
     /// `partition Name {`, `partition "Long name" #color {`, `group G {`.
     fn container_start(&mut self, line: &Line<'a>) {
         self.builder.start_node(CONTAINER_START.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let word = first_word(lx.rest());
         lx.keyword(&word);
@@ -808,7 +815,7 @@ impl<'a> Parser<'a> {
     /// `->`, `-> label;`, `-[#red,dashed]-> label;`.
     fn act_arrow(&mut self, line: &Line<'a>) {
         self.builder.start_node(ACT_ARROW.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest();
         let mut len = 0;
@@ -842,7 +849,7 @@ impl<'a> Parser<'a> {
     /// `(A)`.
     fn connector(&mut self, line: &Line<'a>) {
         self.builder.start_node(CONNECTOR.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('#') {
             let len = lx.rest().find(':').unwrap_or(0);
@@ -868,7 +875,7 @@ impl<'a> Parser<'a> {
     /// `note left: text`, `note right #color` … `end note`, `floating note left: text`.
     fn act_note(&mut self, line: &Line<'a>) {
         self.builder.start_node(ACT_NOTE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.keyword("floating") {
             lx.ws();
@@ -972,7 +979,7 @@ impl<'a> Parser<'a> {
             )
         };
         self.error(diagnostic);
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.push(ERROR_TOKEN, lx.rest().trim_end().len());
         lx.ws();

@@ -18,7 +18,12 @@ pub(crate) struct TreeBuilder {
     open: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     short_tokens: FxHashMap<u64, GreenToken>,
+    space: Option<GreenToken>,
+    newline: Option<GreenToken>,
 }
+
+const WHITESPACE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::WHITESPACE as u16);
+const NEWLINE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::NEWLINE as u16);
 
 impl TreeBuilder {
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
@@ -26,6 +31,23 @@ impl TreeBuilder {
     }
 
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
+        // A single space and a line feed are most of the tokens: kept at
+        // hand, they skip the table.
+        if text.len() == 1 {
+            let slot = match (
+                kind == WHITESPACE_KIND && text == " ",
+                kind == NEWLINE_KIND && text == "\n",
+            ) {
+                (true, _) => Some(&mut self.space),
+                (_, true) => Some(&mut self.newline),
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                let token = slot.get_or_insert_with(|| GreenToken::new(kind, text)).clone();
+                self.children.push(NodeOrToken::Token(token));
+                return;
+            }
+        }
         let token = match short_key(kind, text) {
             Some(key) => self
                 .short_tokens

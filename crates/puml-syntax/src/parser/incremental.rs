@@ -20,6 +20,7 @@ pub(crate) struct OldParse<'a> {
     pub(crate) errors: &'a [Diagnostic],
     pub(crate) reparsable: bool,
     pub(crate) derivation: &'a Derivation,
+    pub(crate) activity_diagrams: &'a [bool],
 }
 
 /// What the one-statement re-parse knows about how it made a tree from the
@@ -188,6 +189,9 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
         green,
         errors,
         reparsable: true,
+        // The same diagrams, and the edited one a sequence diagram before
+        // and after the edit (`sequence_decided_by` above).
+        activity_diagrams: old.activity_diagrams.to_vec(),
     })
 }
 

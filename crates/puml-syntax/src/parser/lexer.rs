@@ -22,6 +22,46 @@ pub(crate) fn is_name_char(c: char) -> bool {
         || (!c.is_ascii() && !c.is_whitespace() && c != super::arrow::EN_DASH)
 }
 
+/// The length of the name at the start of `text` (the bytes before the
+/// first character that is not [`is_name_char`]). ASCII bytes are tested
+/// directly; decoding every character for it showed in the parse profile.
+pub(crate) fn name_len_of(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = 0;
+    while len < bytes.len() && (bytes[len].is_ascii_alphanumeric() || matches!(bytes[len], b'_' | b'.' | b'@' | b'$')) {
+        len += 1;
+    }
+    if bytes.get(len).is_some_and(|b| !b.is_ascii()) {
+        len += text[len..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - len);
+    }
+    len
+}
+
+/// The length of the blanks at the start of `text` (any whitespace; the
+/// line's terminator is not part of it). Spaces and tabs by bytes, the
+/// rest by characters.
+pub(crate) fn blank_len_of(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = 0;
+    while len < bytes.len() && (bytes[len] == b' ' || bytes[len] == b'\t') {
+        len += 1;
+    }
+    if bytes
+        .get(len)
+        .is_some_and(|&b| !b.is_ascii() || char::from(b).is_whitespace())
+    {
+        len += text[len..]
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(text.len() - len);
+    }
+    len
+}
+
+/// `text.trim_start()`, with spaces and tabs skipped by bytes.
+pub(crate) fn trim_blanks_start(text: &str) -> &str {
+    &text[blank_len_of(text)..]
+}
+
 impl<'a> LineLexer<'a> {
     pub(crate) fn new(text: &'a str) -> LineLexer<'a> {
         LineLexer {
@@ -29,6 +69,12 @@ impl<'a> LineLexer<'a> {
             pos: 0,
             pieces: Vec::new(),
         }
+    }
+
+    /// A lexer whose pieces go into `pieces` (emptied first).
+    pub(crate) fn with_buffer(text: &'a str, mut pieces: Vec<(SyntaxKind, usize, usize)>) -> LineLexer<'a> {
+        pieces.clear();
+        LineLexer { text, pos: 0, pieces }
     }
 
     pub(crate) fn rest(&self) -> &'a str {
@@ -53,12 +99,27 @@ impl<'a> LineLexer<'a> {
 
     /// Spaces and tabs (and other non-newline whitespace).
     pub(crate) fn ws(&mut self) -> bool {
-        let len = self
-            .rest()
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(self.rest().len());
-        self.push(WHITESPACE, len);
-        len > 0
+        // Most calls stand before a word or a sign: one byte settles it.
+        // Spaces and tabs are then skipped in place; other blanks (and
+        // non-ASCII text) go through `blank_len_of`'s general reading. The
+        // end is always a char boundary, so no `push` check is needed.
+        let bytes = self.text.as_bytes();
+        let mut end = self.pos;
+        while end < bytes.len() && (bytes[end] == b' ' || bytes[end] == b'\t') {
+            end += 1;
+        }
+        if bytes
+            .get(end)
+            .is_some_and(|&b| b >= 0x80 || char::from(b).is_whitespace())
+        {
+            end += blank_len_of(&self.text[end..]);
+        }
+        if end == self.pos {
+            return false;
+        }
+        self.pieces.push((WHITESPACE, self.pos, end));
+        self.pos = end;
+        true
     }
 
     /// A case-insensitive keyword that is not followed by a name character.
@@ -94,9 +155,7 @@ impl<'a> LineLexer<'a> {
     }
 
     pub(crate) fn name_len(&self) -> usize {
-        self.rest()
-            .find(|c: char| !is_name_char(c))
-            .unwrap_or(self.rest().len())
+        name_len_of(self.rest())
     }
 
     /// A bare name.
@@ -251,32 +310,137 @@ impl<'a> LineLexer<'a> {
     }
 }
 
-/// The first word of a line (letters, digits, `_`, `@`, `!`, `#`), lowercased.
-/// The line's first word, lowercased; borrowed when it already is (the
-/// parser asks this of every line, several times).
+/// The first word of a line (letters, digits, `_`, and `@` or `!` first),
+/// lowercased; borrowed when it already is. The parser asks this of nearly
+/// every line, so the common case (ASCII blanks, an ASCII word) is one byte
+/// pass; anything else takes the general path.
 pub(crate) fn first_word(line: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = line.as_bytes();
+    let lead = bytes
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(bytes.len());
+    let mut upper = false;
+    let mut end = lead;
+    while let Some(&b) = bytes.get(end) {
+        let word_byte = b.is_ascii_alphanumeric() || b == b'_' || (end == lead && (b == b'@' || b == b'!'));
+        if !word_byte {
+            break;
+        }
+        upper |= b.is_ascii_uppercase();
+        end += 1;
+    }
+    // Other whitespace before the word, or a non-ASCII character in or
+    // right after it: the general reading.
+    if bytes.get(end).is_some_and(|&b| !b.is_ascii())
+        || (end == lead && bytes.get(lead).is_some_and(|&b| char::from(b).is_whitespace()))
+    {
+        return first_word_general(line);
+    }
+    let word = &line[lead..end];
+    if upper {
+        std::borrow::Cow::Owned(word.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(word)
+    }
+}
+
+/// [`first_word`] for any text: Unicode blanks and word characters.
+fn first_word_general(line: &str) -> std::borrow::Cow<'_, str> {
     let trimmed = line.trim_start();
     let is_word_char = |i: usize, c: char| c.is_alphanumeric() || c == '_' || ((c == '@' || c == '!') && i == 0);
-    // Bytes while they are ASCII (nearly every keyword): the parser asks
-    // this of every line several times, and decoding chars cost 2 % of a
-    // corpus render (`perf`).
-    let ascii_end = trimmed
-        .bytes()
-        .enumerate()
-        .find(|&(i, b)| !b.is_ascii() || !is_word_char(i, char::from(b)))
+    let end = trimmed
+        .char_indices()
+        .find(|&(i, c)| !is_word_char(i, c))
         .map_or(trimmed.len(), |(i, _)| i);
-    let end = if trimmed.as_bytes().get(ascii_end).is_some_and(|b| !b.is_ascii()) {
-        trimmed[ascii_end..]
-            .char_indices()
-            .find(|&(i, c)| !is_word_char(ascii_end + i, c))
-            .map_or(trimmed.len(), |(i, _)| ascii_end + i)
-    } else {
-        ascii_end
-    };
     let word = &trimmed[..end];
     if word.bytes().any(|b| b.is_ascii_uppercase()) {
         std::borrow::Cow::Owned(word.to_ascii_lowercase())
     } else {
         std::borrow::Cow::Borrowed(word)
+    }
+}
+
+#[cfg(test)]
+mod byte_scan_tests {
+    /// The byte scans agree with the character readings they replace.
+    #[test]
+    fn byte_scans_agree_with_char_scans() {
+        let samples = [
+            "",
+            " ",
+            "\t x",
+            "  \u{a0}a",
+            "\u{2003} b",
+            "\x0b c",
+            "\r",
+            "Alice->Bob",
+            "A.b@c$d_e -> x",
+            "é->x",
+            "aé b",
+            "a\u{2013}>b",
+            "a\u{a0}b",
+            "\"q\" x",
+            "Ａb c",
+            "x\u{3000}y",
+            "\u{3000}",
+            "abc",
+            "-> b",
+            "a\tb",
+        ];
+        for s in samples {
+            let name = s.find(|c: char| !super::is_name_char(c)).unwrap_or(s.len());
+            assert_eq!(super::name_len_of(s), name, "{s:?}");
+            let blank = s.find(|c: char| !c.is_whitespace()).unwrap_or(s.len());
+            assert_eq!(super::blank_len_of(s), blank, "{s:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod first_word_tests {
+    /// The byte reading agrees with the general one on every line of
+    /// the test data and on awkward blanks and characters.
+    #[test]
+    fn fast_path_agrees_with_the_general_reading() {
+        let mut lines: Vec<String> = [
+            "",
+            " ",
+            "\t",
+            "  Alice -> Bob",
+            "\u{a0}note",
+            "\u{2003}Note over",
+            "\x0bskin",
+            "\r",
+            "\rTitle",
+            "@StartUml x",
+            "!define X",
+            "!!x",
+            "@@",
+            "é->x",
+            "Aé b",
+            "abc\u{2013}>d",
+            "_a_B1",
+            "\t\tpartIcipant é",
+            "x\u{a0}y",
+            "Ａctor",
+            "a@b",
+            "A!b",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax");
+        for dir in ["ok", "err"] {
+            for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+                if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    lines.extend(text.lines().map(str::to_string));
+                }
+            }
+        }
+        assert!(lines.len() > 1000, "{} lines", lines.len());
+        for line in &lines {
+            assert_eq!(super::first_word(line), super::first_word_general(line), "{line:?}");
+        }
     }
 }

@@ -29,6 +29,9 @@ pub(crate) struct ParsedText {
     /// finding its end: a line edited anywhere after it could close it.
     pub(crate) reparsable: bool,
     pub(crate) derivation: incremental::Derivation,
+    /// Per `DIAGRAM` node, in order: whether it was read as an activity
+    /// diagram (see [`crate::Parse::activity_diagrams`]).
+    pub(crate) activity_diagrams: Vec<bool>,
 }
 
 pub(crate) fn parse_text(text: &str) -> ParsedText {
@@ -44,6 +47,7 @@ pub(crate) fn parse_text(text: &str) -> ParsedText {
         green: parser.builder.finish(ROOT.into()),
         errors,
         derivation: incremental::Derivation::default(),
+        activity_diagrams: parser.activity_diagrams,
     }
 }
 
@@ -64,7 +68,8 @@ fn find_logical_line_end(rest: &str) -> Option<usize> {
     loop {
         let nl = from + rest[from..].find('\n')?;
         let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
-        let continued = content.ends_with('\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
+        // Bytes, not chars: asked of every line.
+        let continued = content.as_bytes().last() == Some(&b'\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
         // Only a continued line needs the comment test (a backward scan of
         // the line): most lines end without a backslash.
         let is_comment = || {
@@ -125,6 +130,12 @@ pub(crate) struct Parser<'a> {
     pub(crate) looked_ahead: Cell<bool>,
     /// Set when such a search reached the end of the diagram.
     pub(crate) unterminated_block: Cell<bool>,
+    /// The kind decided for each diagram so far (activity or not).
+    pub(crate) activity_diagrams: Vec<bool>,
+    /// The pieces buffer of the last line emitted, handed to the next
+    /// line's lexer: one buffer for the whole parse instead of a vector
+    /// grown for every line.
+    spare_pieces: Vec<(SyntaxKind, usize, usize)>,
 }
 
 impl<'a> Parser<'a> {
@@ -137,7 +148,14 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
+            activity_diagrams: Vec::new(),
+            spare_pieces: Vec::with_capacity(16),
         }
+    }
+
+    /// A lexer over `text` that reuses the parse's pieces buffer.
+    pub(crate) fn lexer(&mut self, text: &'a str) -> LineLexer<'a> {
+        LineLexer::with_buffer(text, std::mem::take(&mut self.spare_pieces))
     }
 
     pub(crate) fn range(&self, line: &Line, start: usize, end: usize) -> TextRange {
@@ -160,11 +178,14 @@ impl<'a> Parser<'a> {
     /// Emits a line's pieces as tokens, then its terminator.
     pub(crate) fn emit_line(&mut self, line: &Line<'a>, lexer: LineLexer<'a>) {
         let mut cursor = 0;
-        for (kind, start, end) in lexer.pieces {
+        let mut pieces = lexer.pieces;
+        for &(kind, start, end) in &pieces {
             debug_assert_eq!(start, cursor);
             self.builder.token(kind.into(), &line.content[start..end]);
             cursor = end;
         }
+        pieces.clear();
+        self.spare_pieces = pieces;
         if cursor < line.content.len() {
             self.builder.token(ERROR_TOKEN.into(), &line.content[cursor..]);
         }
@@ -175,7 +196,7 @@ impl<'a> Parser<'a> {
 
     /// A line holding only trivia (blank, or a `'` comment), as direct children.
     fn emit_trivia_line(&mut self, line: &Line<'a>) {
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('\'') {
             let len = lx.rest().trim_end().len();
@@ -231,7 +252,7 @@ impl<'a> Parser<'a> {
                 self.emit_trivia_line(&line);
             } else {
                 self.builder.start_node(OUTSIDE_TEXT.into());
-                let mut lx = LineLexer::new(line.content);
+                let mut lx = self.lexer(line.content);
                 lx.ws();
                 lx.text_to_end();
                 self.emit_line(&line, lx);
@@ -251,12 +272,19 @@ impl<'a> Parser<'a> {
         }
         let mut closed = false;
         let activity = self.block_is_activity();
+        self.activity_diagrams.push(activity);
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
-            let word = first_word(line.content);
+            // Only a line starting with `@` can end or restart the diagram:
+            // the others skip the word (the statement reads its own).
+            let word = if lexer::trim_blanks_start(line.content).starts_with('@') {
+                first_word(line.content)
+            } else {
+                std::borrow::Cow::Borrowed("")
+            };
             if word.starts_with("@end") {
                 self.builder.start_node(END_LINE.into());
-                let mut lx = LineLexer::new(line.content);
+                let mut lx = self.lexer(line.content);
                 lx.ws();
                 let len = lx.rest().find(char::is_whitespace).unwrap_or(lx.rest().len());
                 lx.push(KEYWORD, len);
@@ -317,7 +345,7 @@ impl<'a> Parser<'a> {
 
     fn start_line(&mut self, line: &Line<'a>) {
         self.builder.start_node(START_LINE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.literal(KEYWORD, "@startuml");
         lx.ws();
@@ -332,8 +360,13 @@ impl<'a> Parser<'a> {
     /// `@enduml`. `is_end` sees the trimmed, lowercased line.
     pub(crate) fn find_block_end(&self, is_end: impl Fn(&str) -> bool) -> Option<usize> {
         self.looked_ahead.set(true);
+        // One buffer for every line's lowercased copy (a block's body can
+        // be long, and a fresh string per line showed in the profile).
+        let mut content = String::new();
         for idx in self.pos + 1..self.lines.len() {
-            let content = self.lines[idx].content.trim().to_ascii_lowercase();
+            content.clear();
+            content.push_str(self.lines[idx].content.trim());
+            content.make_ascii_lowercase();
             if content.starts_with("@enduml") {
                 break;
             }
@@ -353,7 +386,7 @@ impl<'a> Parser<'a> {
         self.builder.start_node(BODY.into());
         for idx in self.pos + 1..end {
             let line = self.lines[idx];
-            let mut lx = LineLexer::new(line.content);
+            let mut lx = self.lexer(line.content);
             lx.ws();
             lx.text_to_end();
             self.emit_line(&line, lx);
@@ -365,7 +398,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn emit_block_end(&mut self, idx: usize) {
         let line = self.lines[idx];
         self.builder.start_node(BLOCK_END.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         lx.push(KEYWORD, rest.len());

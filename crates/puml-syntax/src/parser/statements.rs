@@ -2,7 +2,7 @@
 //! lines) starting at `Parser::pos`.
 
 use super::arrow::scan_arrow;
-use super::lexer::{first_word, is_name_char, LineLexer};
+use super::lexer::{first_word, is_name_char, name_len_of, trim_blanks_start, LineLexer};
 use super::{Line, Parser};
 use crate::codes;
 use crate::{Diagnostic, SyntaxKind, TextEdit};
@@ -80,7 +80,7 @@ pub const STATEMENT_KEYWORDS: &[&str] = &[
 impl<'a> Parser<'a> {
     pub(crate) fn parse_statement(&mut self) {
         let line = self.lines[self.pos];
-        let trimmed = line.content.trim_start();
+        let trimmed = trim_blanks_start(line.content);
         if trimmed.is_empty() || trimmed.starts_with('\'') {
             self.emit_trivia_line(&line);
             self.pos += 1;
@@ -90,11 +90,13 @@ impl<'a> Parser<'a> {
             self.block_comment(&line);
             return;
         }
-        let word = first_word(line.content);
         let lines_before = self.pos;
         if self.looks_like_message(&line) {
             self.message(&line);
         } else {
+            // Only now: a message's first word is a name, often capitalised,
+            // and lowercasing it allocated for nothing.
+            let word = first_word(line.content);
             self.keyword_statement(&line, &word, trimmed);
         }
         if self.pos == lines_before {
@@ -176,7 +178,7 @@ impl<'a> Parser<'a> {
     /// for `activate A` / `deactivate A`.
     fn lifecycle_shorthand(&mut self, line: &Line<'a>, kind: SyntaxKind) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         self.name(&mut lx, line);
         lx.ws();
@@ -265,7 +267,7 @@ impl<'a> Parser<'a> {
     /// A statement of the form `KEYWORD [free text]`.
     fn simple(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.literal(KEYWORD, keyword);
         lx.ws();
@@ -279,7 +281,7 @@ impl<'a> Parser<'a> {
     /// A statement whose whole content is one text token.
     fn simple_text(&mut self, line: &Line<'a>, kind: SyntaxKind) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.text_to_end();
         self.emit_line(line, lx);
@@ -330,7 +332,7 @@ impl<'a> Parser<'a> {
             _ => PREPROC,
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let len = lx.rest().find(|c: char| c.is_whitespace()).unwrap_or(lx.rest().len());
         lx.push(DIRECTIVE, len);
@@ -347,7 +349,7 @@ impl<'a> Parser<'a> {
     /// `participant "Long" as L <<stereo>> [[url]] order 10 #color [`
     pub(crate) fn participant(&mut self, line: &Line<'a>, kind: SyntaxKind, prefix: Option<&str>) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if let Some(prefix) = prefix {
             lx.keyword(prefix);
@@ -557,7 +559,7 @@ impl<'a> Parser<'a> {
             _ => DESTROY,
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(word);
         lx.ws();
@@ -615,13 +617,13 @@ impl<'a> Parser<'a> {
 
     /// Does the line start (after `&` and `{anchor}`) with an endpoint and an arrow?
     fn looks_like_message(&self, line: &Line<'a>) -> bool {
-        let mut rest = line.content.trim_start();
+        let mut rest = trim_blanks_start(line.content);
         if let Some(r) = rest.strip_prefix('&') {
-            rest = r.trim_start();
+            rest = trim_blanks_start(r);
         }
         if rest.starts_with('{') {
             if let Some(close) = rest.find('}') {
-                rest = rest[close + 1..].trim_start();
+                rest = trim_blanks_start(&rest[close + 1..]);
             }
         }
         if let Some(r) = rest.strip_prefix('[').or_else(|| rest.strip_prefix('?')) {
@@ -636,12 +638,12 @@ impl<'a> Parser<'a> {
                 None => return false,
             }
         } else {
-            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+            name_len_of(rest)
         };
         if name_len == 0 {
             return false;
         }
-        let after = rest[name_len..].trim_start();
+        let after = trim_blanks_start(&rest[name_len..]);
         scan_arrow(after).is_some() || mermaid_arrow_len(after).is_some()
     }
 
@@ -681,7 +683,7 @@ impl<'a> Parser<'a> {
 
     fn message(&mut self, line: &Line<'a>) {
         self.builder.start_node(MESSAGE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('&') {
             lx.push(AMP, 1);
@@ -696,7 +698,6 @@ impl<'a> Parser<'a> {
             }
         }
         // Left endpoint (absent in `-> B`, which PlantUML rejects).
-        let mut endpoints: Vec<(usize, usize)> = Vec::new();
         let left_start = lx.pos;
         if lx.rest().starts_with('[') || lx.rest().starts_with('?') {
             let kind = if lx.rest().starts_with('[') {
@@ -708,7 +709,6 @@ impl<'a> Parser<'a> {
         } else if scan_arrow(lx.rest()).is_none() {
             self.name(&mut lx, line);
         }
-        endpoints.push((left_start, lx.pos));
         // `{start} <-> {end}`: a teoz duration between two anchors.
         let left_missing = left_start == lx.pos && !anchored;
         let checkpoint = lx.checkpoint();
@@ -791,7 +791,6 @@ impl<'a> Parser<'a> {
         } else if !lx.rest().starts_with(':') && !lx.at_end() {
             self.name(&mut lx, line);
         }
-        endpoints.push((right_start, lx.pos));
         // A message with no sender comes from outside, as `[->` does
         // (PlantUML draws `-> B` and `[-> B` alike); with no participant
         // on either side it is no message.
@@ -906,7 +905,7 @@ impl<'a> Parser<'a> {
         let name_len = if let Some(r) = rest.strip_prefix('"') {
             r.find('"').map(|e| e + 2).unwrap_or(rest.len())
         } else {
-            rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len())
+            name_len_of(rest)
         };
         let name_end = self.range(line, name_start + name_len, name_start + name_len).start();
         let found = &self.text[arrow_range];
@@ -927,7 +926,7 @@ impl<'a> Parser<'a> {
 
     fn note(&mut self, line: &Line<'a>) {
         self.builder.start_node(NOTE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         if lx.rest().starts_with('/') {
             lx.push(SLASH, 1);
@@ -1071,13 +1070,7 @@ impl<'a> Parser<'a> {
         } else if one_line || malformed {
             self.pos += 1;
         } else {
-            self.block_body(line, "note", |l| {
-                let compact: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
-                matches!(
-                    compact.as_str(),
-                    "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
-                )
-            });
+            self.block_body(line, "note", is_note_end);
         }
         self.builder.finish_node();
     }
@@ -1132,12 +1125,7 @@ impl<'a> Parser<'a> {
     fn colon_block_note_end(&self) -> Option<usize> {
         self.looked_ahead.set(true);
         for idx in self.pos + 1..self.lines.len() {
-            let compact: String = self.lines[idx].content.split_whitespace().collect::<Vec<_>>().join(" ");
-            let compact = compact.to_ascii_lowercase();
-            if matches!(
-                compact.as_str(),
-                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
-            ) {
+            if is_note_end(self.lines[idx].content) {
                 return (idx > self.pos + 1).then_some(idx);
             }
             if self.looks_like_statement(&self.lines[idx]) {
@@ -1159,17 +1147,18 @@ impl<'a> Parser<'a> {
     /// Whether a line reads as a statement of its own (a keyword, a
     /// message, a divider…), not as text in a block's body.
     fn looks_like_statement(&self, line: &Line<'a>) -> bool {
-        let trimmed = line.content.trim_start();
+        let trimmed = trim_blanks_start(line.content);
         if ["@", "==", "||", "...", "!"].iter().any(|p| trimmed.starts_with(p)) {
             return true;
         }
-        let word = first_word(trimmed).to_ascii_lowercase();
-        STATEMENT_KEYWORDS.contains(&word.as_str()) || self.looks_like_message(line)
+        // `first_word` is lowercase already.
+        let word = first_word(trimmed);
+        STATEMENT_KEYWORDS.contains(&&*word) || self.looks_like_message(line)
     }
 
     fn reference(&mut self, line: &Line<'a>) {
         self.builder.start_node(REF.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("ref");
         lx.ws();
@@ -1238,7 +1227,7 @@ impl<'a> Parser<'a> {
 
     fn group_start(&mut self, line: &Line<'a>, word: &str) {
         self.builder.start_node(GROUP_START.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.literal(KEYWORD, word);
         lx.color();
@@ -1257,7 +1246,7 @@ impl<'a> Parser<'a> {
 
     fn else_(&mut self, line: &Line<'a>) {
         self.builder.start_node(ELSE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("else");
         lx.ws();
@@ -1289,7 +1278,7 @@ impl<'a> Parser<'a> {
         replacement: &str,
     ) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let start = lx.pos;
         lx.push(ERROR_TOKEN, word.len());
@@ -1318,7 +1307,7 @@ impl<'a> Parser<'a> {
         let block_ends = ["note", "hnote", "rnote", "ref", "legend", "title", "header", "footer"];
         if after == "box" {
             self.builder.start_node(BOX_END.into());
-            let mut lx = LineLexer::new(line.content);
+            let mut lx = self.lexer(line.content);
             lx.ws();
             lx.keyword("end");
             lx.ws();
@@ -1336,7 +1325,7 @@ impl<'a> Parser<'a> {
         if block_ends.contains(&after.as_str()) && !closes_a_group {
             self.builder.start_node(ERROR_STATEMENT.into());
             let range = self.line_range(line);
-            let mut lx = LineLexer::new(line.content);
+            let mut lx = self.lexer(line.content);
             lx.error_to_end();
             self.error(Diagnostic::error(
                 codes::STRAY_BLOCK_END,
@@ -1349,7 +1338,7 @@ impl<'a> Parser<'a> {
             return;
         }
         self.builder.start_node(END.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("end");
         let cp = lx.checkpoint();
@@ -1384,7 +1373,7 @@ impl<'a> Parser<'a> {
 
     fn box_start(&mut self, line: &Line<'a>) {
         self.builder.start_node(BOX_START.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("box");
         lx.ws();
@@ -1432,7 +1421,7 @@ impl<'a> Parser<'a> {
 
     fn divider(&mut self, line: &Line<'a>) {
         self.builder.start_node(DIVIDER.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let lead = rest.len() - rest.trim_start_matches('=').len();
@@ -1463,7 +1452,7 @@ impl<'a> Parser<'a> {
 
     fn delay(&mut self, line: &Line<'a>) {
         self.builder.start_node(DELAY.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let lead = rest.len() - rest.trim_start_matches('.').len();
@@ -1494,7 +1483,7 @@ impl<'a> Parser<'a> {
 
     fn space(&mut self, line: &Line<'a>) {
         self.builder.start_node(SPACE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let rest = lx.rest().trim_end();
         let ok = rest == "|||"
@@ -1530,7 +1519,7 @@ impl<'a> Parser<'a> {
     /// `title text` on one line, or `title` … `end title` as a block.
     fn titled_block(&mut self, line: &Line<'a>, kind: SyntaxKind, keyword: &str, ends: &[&str]) {
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(keyword);
         lx.ws();
@@ -1596,7 +1585,7 @@ impl<'a> Parser<'a> {
             (FOOTER, &["end footer", "endfooter"])
         };
         self.builder.start_node(kind.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let align = first_word(lx.rest());
         lx.keyword(&align);
@@ -1623,7 +1612,7 @@ impl<'a> Parser<'a> {
 
     fn skinparam(&mut self, line: &Line<'a>, word: &str) {
         self.builder.start_node(SKINPARAM.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword(word);
         lx.ws();
@@ -1709,7 +1698,7 @@ impl<'a> Parser<'a> {
     /// `sprite $name [WxH/16] {` … `}`, or a one-line sprite.
     fn sprite(&mut self, line: &Line<'a>) {
         self.builder.start_node(SPRITE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         lx.keyword("sprite");
         lx.ws();
@@ -1741,7 +1730,7 @@ impl<'a> Parser<'a> {
 
     fn style(&mut self, line: &Line<'a>) {
         self.builder.start_node(STYLE.into());
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.ws();
         let same_line_close = lx.rest().to_ascii_lowercase().contains("</style>");
         lx.text_to_end();
@@ -1897,7 +1886,7 @@ impl<'a> Parser<'a> {
             }
         };
         self.error(diagnostic);
-        let mut lx = LineLexer::new(line.content);
+        let mut lx = self.lexer(line.content);
         lx.error_to_end();
         self.emit_line(line, lx);
         self.builder.finish_node();
@@ -2064,6 +2053,11 @@ fn mermaid_arrow_len(s: &str) -> Option<(usize, &'static str)> {
         ("-->>+", "-->"),
         ("->>+", "->"),
     ];
+    // Every form starts with `-` or `~`; most text tried here starts with
+    // a name.
+    if !matches!(s.as_bytes().first(), Some(b'-' | b'~')) {
+        return None;
+    }
     for (form, replacement) in FORMS {
         if let Some(rest) = s.strip_prefix(form) {
             let after = rest.chars().next();
@@ -2166,7 +2160,7 @@ fn message_receiver(content: &str) -> Option<String> {
         if let Some(r) = s.strip_prefix('"') {
             r.find('"').map(|e| e + 2).unwrap_or(0)
         } else {
-            s.find(|c: char| !is_name_char(c)).unwrap_or(s.len())
+            name_len_of(s)
         }
     };
     let sender_len = name_len(rest);
@@ -2181,11 +2175,74 @@ fn message_receiver(content: &str) -> Option<String> {
     (!receiver.is_empty()).then(|| receiver.to_string())
 }
 
+/// Whether a line closes a note: `end note`, `endnote`, `end hnote`,
+/// `endhnote`, `end rnote` or `endrnote`, in any case, with any blanks
+/// around and between the words. Compares words in place: the line
+/// joined into a fresh string (as this was written first) cost a few
+/// allocations per line of every note body.
+pub(crate) fn is_note_end(line: &str) -> bool {
+    const KINDS: [&str; 3] = ["note", "hnote", "rnote"];
+    let mut words = line.split_whitespace();
+    let (Some(first), second, None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    let is_kind = |word: &str| KINDS.iter().any(|k| word.eq_ignore_ascii_case(k));
+    match second {
+        None => {
+            first.get(..3).is_some_and(|end| end.eq_ignore_ascii_case("end")) && first.get(3..).is_some_and(is_kind)
+        }
+        Some(second) => first.eq_ignore_ascii_case("end") && is_kind(second),
+    }
+}
+
 pub(crate) fn shorten(text: &str) -> String {
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}…")
     } else {
         text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod note_end_tests {
+    /// The in-place comparison agrees with joining the words and matching.
+    #[test]
+    fn note_end_agrees_with_the_joined_reading() {
+        let joined = |l: &str| {
+            let compact = l.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+            matches!(
+                compact.as_str(),
+                "end note" | "endnote" | "end hnote" | "endhnote" | "end rnote" | "endrnote"
+            )
+        };
+        let lines = [
+            "end note",
+            "  End   Note  ",
+            "endnote",
+            "ENDNOTE",
+            "end hnote",
+            "endrnote",
+            "end  rnote x",
+            "end",
+            "note",
+            "end notes",
+            "endnot",
+            "end\tnote",
+            "é",
+            "endé",
+            "end\u{a0}note",
+            "",
+            " ",
+            "end note end",
+            "xend note",
+            "end\u{3000}note",
+            "endhNote",
+            "end note;",
+            "énd note",
+        ];
+        for l in lines {
+            assert_eq!(super::is_note_end(l), joined(l), "{l:?}");
+        }
     }
 }
