@@ -204,6 +204,9 @@ def report(name):
     if t is not None:
         tab = before(t, lambda e: e["tag"] in ("path", "polygon"))
         shape("groupHeader", tab)
+        # Most themes draw the tab without an outline.
+        if tab is not None and not tab["stroke"]:
+            put("groupHeader", "LineThickness", "0")
         frame = before(t, lambda e: e["tag"] == "rect")
         shape("group", frame)
         # The body is a filled rect of the frame's size drawn before it
@@ -228,6 +231,7 @@ def report(name):
         if tab:
             put("referenceHeader", "BackGroundColor", tab["fill"])
             put("referenceHeader", "LineColor", tab["stroke"])
+            put("referenceHeader", "LineThickness", unscale(tab["width"]) if tab["stroke"] else "0")
         font("referenceHeader", t)
     font("delay", text_at("delay"))
     t = text_at("The legend")

@@ -2029,8 +2029,8 @@ impl<'a> Context<'a> {
                         tab_w.min(x1 - x0),
                         tab_h,
                         (theme.ref_header_bg, theme.fades.reference_header),
-                        theme.ref_border,
-                        2.0,
+                        theme.ref_tab_border.unwrap_or(theme.ref_border),
+                        theme.ref_tab_width,
                     );
                     tab_block.draw(
                         x0 + 13.0,
@@ -3697,8 +3697,8 @@ impl<'a> Context<'a> {
                 Some(inline) => (inline, None),
                 None => (theme.group_header_bg, theme.fades.group_header),
             },
-            border,
-            1.5,
+            theme.group_tab_border.unwrap_or(border),
+            theme.group_tab_width,
         );
         rect(
             front,
