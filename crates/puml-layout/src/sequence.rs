@@ -1314,6 +1314,15 @@ impl<'a> Context<'a> {
                 }
             }
         }
+        // A created participant no message ever reaches keeps its head at
+        // the top, like any other (PlantUML 1.2026.8, probe
+        // `create_never_reached`).
+        for (i, flag) in pending_create.iter_mut().enumerate() {
+            let id = ParticipantId(i as u32);
+            if *flag && !reached_by_a_message(&self.diagram.events, id) {
+                *flag = false;
+            }
+        }
         let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
         let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
         let mut heads_items: Vec<Item> = Vec::new();
@@ -3883,6 +3892,13 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
         pos[b] = x;
     }
     pos
+}
+
+/// Whether some message of the diagram goes to `p`.
+fn reached_by_a_message(events: &puml_sema::model::Events, p: ParticipantId) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Message(m) if m.to.participant() == Some(p)))
 }
 
 /// Whether `p` is activated right after a message (before the next one):
