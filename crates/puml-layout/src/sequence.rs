@@ -1863,7 +1863,16 @@ impl<'a> Context<'a> {
                             let Some(c) = cx(*id) else { continue };
                             c + right_bars(*id) + 5.0
                         }
-                        NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
+                        // Beside a self message PlantUML measures from the
+                        // lifeline, over any bars open on it (probe
+                        // `self_message_note_left_bars`).
+                        NotePosition::Left { of: None } => {
+                            last_message.map_or(first_x, |m| {
+                                let own_lifeline = m.from.filter(|_| m.from == m.to).and_then(cx);
+                                own_lifeline.map_or(m.min_x, |c| m.min_x.min(c))
+                            }) - 5.0
+                                - w
+                        }
                         // Beside the message's right end: for a self message's
                         // loop at least SELF_WIDTH + 8 from the lifeline, like the
                         // loop's room (PlantUML: 55 px for a note after
