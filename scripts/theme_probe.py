@@ -204,14 +204,18 @@ def report(name):
     if t is not None:
         tab = before(t, lambda e: e["tag"] in ("path", "polygon"))
         shape("groupHeader", tab)
+        # Most themes draw the tab without an outline.
+        if tab is not None and not tab["stroke"]:
+            put("groupHeader", "LineThickness", "0")
         frame = before(t, lambda e: e["tag"] == "rect")
         shape("group", frame)
         # The body is a filled rect of the frame's size drawn before it
-        # (white or the page colour in most themes); gradients are left out.
+        # (white or the page colour in most themes; a top-to-bottom gradient,
+        # written `#A-#B`, in materia, metal, silver and the spacelabs).
         if frame is not None:
             body = next((e for e in els if e["tag"] == "rect" and filled(e) and e is not frame
                          and (e["w"], e["h"]) == (frame["w"], frame["h"])), None)
-            if body is not None and "-" not in body["fill"]:
+            if body is not None:
                 put("group", "BackGroundColor", body["fill"])
     font("group", text_at("[success]"))
     t = text_at("Divider")
@@ -227,6 +231,7 @@ def report(name):
         if tab:
             put("referenceHeader", "BackGroundColor", tab["fill"])
             put("referenceHeader", "LineColor", tab["stroke"])
+            put("referenceHeader", "LineThickness", unscale(tab["width"]) if tab["stroke"] else "0")
         font("referenceHeader", t)
     font("delay", text_at("delay"))
     t = text_at("The legend")

@@ -1314,6 +1314,15 @@ impl<'a> Context<'a> {
                 }
             }
         }
+        // A created participant no message ever reaches keeps its head at
+        // the top, like any other (PlantUML 1.2026.8, probe
+        // `create_never_reached`).
+        for (i, flag) in pending_create.iter_mut().enumerate() {
+            let id = ParticipantId(i as u32);
+            if *flag && !reached_by_a_message(&self.diagram.events, id) {
+                *flag = false;
+            }
+        }
         let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
         let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
         let mut heads_items: Vec<Item> = Vec::new();
@@ -1328,6 +1337,9 @@ impl<'a> Context<'a> {
         }
 
         // Open activations carried over from the previous page restart at the top.
+        // Per participant: the run of `deactivate`s it was last closed in
+        // (its first event) and where that bar ended.
+        let mut deactivation_runs: Vec<Option<(usize, f64)>> = vec![None; self.diagram.participants.len()];
         let mut act_stack: Vec<Vec<(f64, Option<Color>)>> = activations
             .iter()
             .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
@@ -1564,7 +1576,9 @@ impl<'a> Context<'a> {
                                 to_c
                             };
                             self.push_head(&mut heads_items, t, head_x, top, false);
-                            head_top_y[t.index()] = top + head.height;
+                            // PlantUML starts a created participant's lifeline
+                            // at its head's top (the head is drawn over it).
+                            head_top_y[t.index()] = top;
                             pending_create[t.index()] = false;
                             created_before[t.index()] = true;
                             // The tip stops 2 px short of the head (PlantUML).
@@ -1849,7 +1863,16 @@ impl<'a> Context<'a> {
                             let Some(c) = cx(*id) else { continue };
                             c + right_bars(*id) + 5.0
                         }
-                        NotePosition::Left { of: None } => last_message.map_or(first_x, |m| m.min_x) - 5.0 - w,
+                        // Beside a self message PlantUML measures from the
+                        // lifeline, over any bars open on it (probe
+                        // `self_message_note_left_bars`).
+                        NotePosition::Left { of: None } => {
+                            last_message.map_or(first_x, |m| {
+                                let own_lifeline = m.from.filter(|_| m.from == m.to).and_then(cx);
+                                own_lifeline.map_or(m.min_x, |c| m.min_x.min(c))
+                            }) - 5.0
+                                - w
+                        }
                         // Beside the message's right end: for a self message's
                         // loop at least SELF_WIDTH + 8 from the lifeline, like the
                         // loop's room (PlantUML: 55 px for a note after
@@ -2024,8 +2047,8 @@ impl<'a> Context<'a> {
                         tab_w.min(x1 - x0),
                         tab_h,
                         (theme.ref_header_bg, theme.fades.reference_header),
-                        theme.ref_border,
-                        2.0,
+                        theme.ref_tab_border.unwrap_or(theme.ref_border),
+                        theme.ref_tab_width,
                     );
                     tab_block.draw(
                         x0 + 13.0,
@@ -2078,6 +2101,15 @@ impl<'a> Context<'a> {
                         .and_then(|stack| stack.last())
                         .map(|(start, _)| *start);
                     let end = deactivation_end(last_message.as_ref(), *participant, &events[..index], y, open_at);
+                    let end = deactivation_run_end(
+                        &mut deactivation_runs,
+                        last_message.as_ref(),
+                        events,
+                        index,
+                        *participant,
+                        y,
+                        end,
+                    );
                     let Some(c) = cx(*participant) else {
                         if let Some(stack) = act_stack.get_mut(participant.index()) {
                             stack.pop();
@@ -3683,8 +3715,8 @@ impl<'a> Context<'a> {
                 Some(inline) => (inline, None),
                 None => (theme.group_header_bg, theme.fades.group_header),
             },
-            border,
-            1.5,
+            theme.group_tab_border.unwrap_or(border),
+            theme.group_tab_width,
         );
         rect(
             front,
@@ -3871,13 +3903,21 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
     pos
 }
 
+/// Whether some message of the diagram goes to `p`.
+fn reached_by_a_message(events: &puml_sema::model::Events, p: ParticipantId) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Message(m) if m.to.participant() == Some(p)))
+}
+
 /// Whether `p` is activated right after a message (before the next one):
 /// the message then already ends at the bar.
 /// How many of p's bars the `deactivate`s right after a message close
-/// (nothing else between).
+/// (only notes between: PlantUML still ends them at a self message's loop,
+/// probes `self_message_deactivated_notes`).
 fn deactivated_next(rest: &[Event], p: ParticipantId) -> usize {
     rest.iter()
-        .take_while(|e| matches!(e, Event::Deactivate { .. }))
+        .take_while(|e| matches!(e, Event::Deactivate { .. } | Event::Note(_)))
         .filter(|e| matches!(e, Event::Deactivate { participant } if *participant == p))
         .count()
 }
@@ -3938,7 +3978,11 @@ fn deactivation_end(
         // the return then lands on the bars left open).
         let is_own_loop = m.from == Some(p) && m.to == Some(p);
         // (A self message's `arrow_y` is its return, SELF_HEIGHT below.)
-        if is_own_loop && between.iter().all(|e| matches!(e, Event::Deactivate { .. })) {
+        if is_own_loop
+            && between
+                .iter()
+                .all(|e| matches!(e, Event::Deactivate { .. } | Event::Note(_)))
+        {
             return m.arrow_y - SELF_HEIGHT;
         }
         return m.bottom;
@@ -3955,6 +3999,55 @@ fn deactivation_end(
     } else {
         y + UNATTACHED_BAR_DROP
     }
+}
+
+/// Where a `deactivate p` that is one of a run of consecutive `deactivate`s
+/// (of any participants, nothing else between) ends its bar, given `end`
+/// from [`deactivation_end`]. PlantUML 1.2026.8 (probes
+/// `deactivate_run_*`): a bar never ends above the bar nested in it that
+/// the run closed before (corpus 004: the outer bars of a bar opened and
+/// closed at one self message reach as low as it); and when the run closes
+/// two or more of p's bars away from any message, they end
+/// [`SAME_MESSAGE_BAR_LENGTH`] below the row rather than
+/// [`UNATTACHED_BAR_DROP`] (corpus 203, 204: two `deactivate`s after a
+/// group's `end`).
+fn deactivation_run_end(
+    runs: &mut [Option<(usize, f64)>],
+    last: Option<&LastMessage>,
+    events: &[Event],
+    index: usize,
+    p: ParticipantId,
+    y: f64,
+    end: f64,
+) -> f64 {
+    let is_deactivate = |e: &Event| matches!(e, Event::Deactivate { .. });
+    let run_start = events[..index]
+        .iter()
+        .rposition(|e| !is_deactivate(e))
+        .map_or(0, |i| i + 1);
+    let run_end = events[index..]
+        .iter()
+        .position(|e| !is_deactivate(e))
+        .map_or(events.len(), |i| index + i);
+    let closes_of_p = events[run_start..run_end]
+        .iter()
+        .filter(|e| matches!(e, Event::Deactivate { participant } if *participant == p))
+        .count();
+    let attached = last.is_some_and(|m| bar_attached(m, p, events.get(m.event_index + 1..index).unwrap_or_default()));
+    let mut end = if closes_of_p >= 2 && !attached {
+        y + SAME_MESSAGE_BAR_LENGTH
+    } else {
+        end
+    };
+    if let Some(slot) = runs.get_mut(p.index()) {
+        if let Some((start, inner_end)) = *slot {
+            if start == run_start {
+                end = end.max(inner_end);
+            }
+        }
+        *slot = Some((run_start, end));
+    }
+    end
 }
 
 /// A note beside the last message (`note left`/`note right` without a

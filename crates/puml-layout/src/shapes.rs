@@ -705,6 +705,8 @@ pub fn tab(
     border: Color,
     width: f64,
 ) {
+    // A width of 0 draws no outline (most of PlantUML's themes).
+    let outline = (width > 0.0).then(|| stroke(border, width));
     PathBuilder::new()
         .move_to(x, y)
         .line_to(x + w, y)
@@ -713,5 +715,5 @@ pub fn tab(
         .line_to(x, y + h)
         .line_to(x, y)
         .close()
-        .push(out, fading_or_none(fill.0, fill.1, Some(stroke(border, width))));
+        .push(out, fading_or_none(fill.0, fill.1, outline));
 }

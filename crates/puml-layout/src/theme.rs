@@ -106,6 +106,18 @@ pub struct Theme {
     pub delay_font_color: Color,
     pub ref_bg: Option<Color>,
     pub ref_border: Color,
+    /// The outline of a group's header tab when it is not the frame's:
+    /// `groupHeader { LineColor }`, or the colour the tab kept when a style
+    /// recoloured the frame alone (PlantUML 1.2026.8, probes
+    /// `tab_outline_styles`: `group { LineColor }` leaves the tab black,
+    /// `sequenceGroupBorderColor` recolours both).
+    pub group_tab_border: Option<Color>,
+    /// Its width (`groupHeader { LineThickness }`; 0 draws no outline, as
+    /// most of PlantUML's themes do).
+    pub group_tab_width: f64,
+    /// The same for a `ref`'s header tab (`referenceHeader`).
+    pub ref_tab_border: Option<Color>,
+    pub ref_tab_width: f64,
     pub ref_header_bg: Color,
     pub ref_header_font_color: Color,
     pub ref_font_color: Color,
@@ -271,6 +283,10 @@ impl Default for Theme {
             delay_font_color: Color::BLACK,
             ref_bg: None,
             ref_border: Color::BLACK,
+            group_tab_border: None,
+            group_tab_width: 1.5,
+            ref_tab_border: None,
+            ref_tab_width: 2.0,
             ref_header_bg: Color::hex(0xEEEEEE),
             ref_header_font_color: Color::BLACK,
             ref_font_color: Color::BLACK,
@@ -924,6 +940,18 @@ impl Theme {
             "groupbordercolor" => {
                 set!(self.group_border, color);
                 set!(self.ref_border, color);
+                if color.is_some() {
+                    self.group_tab_border = None;
+                    self.ref_tab_border = None;
+                }
+            }
+            // PlantUML 1.2026.8 (probe `tab_outline_styles`): the ref's
+            // frame and its tab.
+            "referencebordercolor" => {
+                set!(self.ref_border, color);
+                if color.is_some() {
+                    self.ref_tab_border = None;
+                }
             }
             // PlantUML 1.2026.8 (observed): `sequenceGroupBackgroundColor` fills
             // a group's header tab, `sequenceGroupBodyBackgroundColor` its
@@ -1512,7 +1540,21 @@ impl Theme {
             ("note", "fontsize") => set!(self.note_font_size, size),
             ("note", "maximumwidth") => self.note_max_width = number.filter(|v| *v >= 10.0).or(self.note_max_width),
             ("note", "horizontalalignment") => self.note_text_centered = value.eq_ignore_ascii_case("center"),
-            ("group", "linecolor") => set!(self.group_border, color),
+            ("group", "linecolor") => {
+                // The tab keeps the colour it had (probe `tab_outline_styles`).
+                if color.is_some() && self.group_tab_border.is_none() {
+                    self.group_tab_border = Some(self.group_border);
+                }
+                set!(self.group_border, color)
+            }
+            ("groupheader", "linecolor") => self.group_tab_border = color.or(self.group_tab_border),
+            ("groupheader", "linethickness") => {
+                set!(self.group_tab_width, number.filter(|v| (0.0..=20.0).contains(v)))
+            }
+            ("referenceheader", "linecolor") => self.ref_tab_border = color.or(self.ref_tab_border),
+            ("referenceheader", "linethickness") => {
+                set!(self.ref_tab_width, number.filter(|v| (0.0..=20.0).contains(v)))
+            }
             ("group", "fontcolor") => set!(self.group_font_color, color),
             ("group", "backgroundcolor") => {
                 self.group_bg = if transparent { None } else { color.or(self.group_bg) };
@@ -1551,7 +1593,12 @@ impl Theme {
                 self.ref_bg = if transparent { None } else { color.or(self.ref_bg) };
                 fade(&mut self.fades.reference, color, value);
             }
-            ("reference", "linecolor") => set!(self.ref_border, color),
+            ("reference", "linecolor") => {
+                if color.is_some() && self.ref_tab_border.is_none() {
+                    self.ref_tab_border = Some(self.ref_border);
+                }
+                set!(self.ref_border, color)
+            }
             ("reference", "fontcolor") => set!(self.ref_font_color, color),
             ("referenceheader", "backgroundcolor") => {
                 if transparent {
