@@ -12,6 +12,8 @@
 
 /// The en dash PlantUML reads as `-` (never the em dash).
 pub(crate) const EN_DASH: char = '\u{2013}';
+/// [`EN_DASH`] in UTF-8.
+const EN_DASH_BYTES: &[u8] = "\u{2013}".as_bytes();
 
 use super::lexer::is_name_char;
 
@@ -107,7 +109,7 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     // Left decorations: `o` or `x` only directly before a head or the body.
     if i < bytes.len() && (bytes[i] == b'o' || bytes[i] == b'x') {
         let next = bytes.get(1).copied();
-        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\' | b'[')) || s[1..].starts_with(EN_DASH) {
+        if matches!(next, Some(b'<' | b'-' | b'/' | b'\\' | b'[')) || bytes[1..].starts_with(EN_DASH_BYTES) {
             if bytes[i] == b'o' {
                 arrow.left_circle = true;
             } else {
@@ -118,8 +120,10 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     }
     // A head may follow the decoration (`x<-`, `o<<-`); after `x` the
     // cross is what is drawn.
+    // Heads and dashes compared as bytes (the arrow test runs on nearly
+    // every line; `str` slices cost a boundary check each).
     for (lit, head) in LEFT_HEADS {
-        if s[i..].starts_with(lit) {
+        if bytes[i..].starts_with(lit.as_bytes()) {
             if arrow.left_head == HeadSyntax::None {
                 arrow.left_head = head;
             }
@@ -136,7 +140,7 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
                 dashes += 1;
                 i += 1;
             }
-            _ if s[i..].starts_with(EN_DASH) => {
+            Some(0xE2) if bytes[i..].starts_with(EN_DASH_BYTES) => {
                 dashes += 1;
                 i += EN_DASH.len_utf8();
             }
@@ -166,7 +170,7 @@ fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
         arrow.line = LineSyntax::Dotted;
     }
     for (lit, head) in RIGHT_HEADS {
-        if s[i..].starts_with(lit) {
+        if bytes[i..].starts_with(lit.as_bytes()) {
             arrow.right_head = head;
             i += lit.len();
             break;
