@@ -106,7 +106,7 @@ pub fn split_lines(text: &str) -> Vec<String> {
     let text = joined.as_ref();
     // Fast path: most labels are one plain line (a byte scan: a char-set
     // pattern decodes every char).
-    if !text.bytes().any(|b| matches!(b, b'\\' | b'\n' | b'\r' | b'<' | b'%')) {
+    if !has_split_marker(text) {
         return vec![cap_line(text.to_string())];
     }
     // One pass over the bytes: plain runs are copied whole, and each
@@ -191,21 +191,21 @@ pub fn parse_block(text: &str) -> Vec<Line> {
     if !text.contains('\n') {
         return parse(text);
     }
-    text.split('\n')
-        .flat_map(|line| {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            // A line with nothing `split_lines` would act on (most note
-            // lines) is one line as it stands.
-            if !line.bytes().any(|b| matches!(b, b'\\' | b'\r' | b'<' | b'%')) {
-                return vec![parse_line(cap_line(line.to_string()))];
-            }
-            // Still honour `<br>` and `%newline()` inside block lines.
-            split_lines(&line.replace('\\', "\\\\"))
-                .into_iter()
-                .map(parse_line)
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    // One loop pushing into one vector (a vector per line, flattened, was
+    // an allocation and a copy per note line).
+    let mut out = Vec::with_capacity(text.len() / 16 + 1);
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        // A line with nothing `split_lines` would act on (most note
+        // lines) is one line as it stands (it holds no `\n`).
+        if !has_split_marker(line) {
+            out.push(parse_line(cap_line(line.to_string())));
+            continue;
+        }
+        // Still honour `<br>` and `%newline()` inside block lines.
+        out.extend(split_lines(&line.replace('\\', "\\\\")).into_iter().map(parse_line));
+    }
+    out
 }
 
 /// Only `http:`/`https:` targets become links; anything else is dropped.
@@ -250,6 +250,42 @@ const TOGGLES: [&str; 6] = ["**", "//", "\"\"", "--", "__", "~~"];
 /// stereotypes, style toggles, tabs).
 const MARKUP_STARTS: [char; 9] = ['~', '[', '<', '*', '/', '"', '-', '_', '\t'];
 
+/// Byte classes for the scans over every label: one table lookup a byte
+/// where the tests were a comparison against each of the nine markup
+/// characters (measured: `plain_prefix_len` was 4.8 M of the corpus
+/// render's instructions, `split_lines`' marker scan 1.8 M).
+const STOPS_PLAIN: u8 = 1;
+/// What [`split_lines`] acts on (`\`, line breaks, `<br>`, `%newline()`).
+const SPLITS: u8 = 2;
+/// May start a two-byte C1 control (U+0080..=U+009F is 0xC2 0x80..=0x9F).
+const C1_LEAD: u8 = 4;
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = STOPS_PLAIN;
+        b += 1;
+    }
+    table[0x7f] = STOPS_PLAIN;
+    let mut i = 0;
+    while i < MARKUP_STARTS.len() {
+        table[MARKUP_STARTS[i] as usize] |= STOPS_PLAIN;
+        i += 1;
+    }
+    table[b'\\' as usize] |= SPLITS;
+    table[b'\n' as usize] |= SPLITS;
+    table[b'\r' as usize] |= SPLITS;
+    table[b'<' as usize] |= SPLITS;
+    table[b'%' as usize] |= SPLITS;
+    table[0xC2] |= C1_LEAD;
+    table
+};
+
+/// Whether `text` holds a byte [`split_lines`] acts on.
+fn has_split_marker(text: &str) -> bool {
+    text.bytes().any(|b| BYTE_CLASS[usize::from(b)] & SPLITS != 0)
+}
+
 /// The length of `text`'s prefix free of [`MARKUP_STARTS`] and control
 /// characters, scanned as bytes (labels are parsed by the thousand; a
 /// char-by-char search was a tenth of the layout). Exact: the markup
@@ -261,10 +297,9 @@ fn plain_prefix_len(text: &str) -> usize {
         .iter()
         .enumerate()
         .position(|(i, &b)| {
-            b < 0x20
-                || b == 0x7f
-                || MARKUP_STARTS.contains(&char::from(b))
-                || (b == 0xC2 && bytes.get(i + 1).is_some_and(|next| (0x80..=0x9F).contains(next)))
+            let class = BYTE_CLASS[usize::from(b)];
+            class & STOPS_PLAIN != 0
+                || (class & C1_LEAD != 0 && bytes.get(i + 1).is_some_and(|next| (0x80..=0x9F).contains(next)))
         })
         .unwrap_or(bytes.len())
 }
@@ -616,19 +651,83 @@ pub enum Align {
 
 /// Measures `text` (creole) in `base` font.
 pub fn measure(text: &str, base: Font, metrics: &dyn TextMeasure) -> TextBlock {
+    // Most labels are one plain line: its one span is built directly,
+    // without the line split's vector and the markup parse (what `parse`
+    // gives for such a text, see `is_simple_line`).
+    if is_simple_line(text) {
+        let spans = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Span {
+                text: text.to_string(),
+                style: SpanStyle::default(),
+                link: None,
+            }]
+        };
+        return measure_lines(vec![Line { spans }], base, metrics);
+    }
     measure_lines(parse(text), base, metrics)
+}
+
+/// Whether `parse(text)` is `text` itself as one line of at most one
+/// unstyled span: nothing `split_lines` acts on (line breaks, escapes,
+/// `<br>`, `%newline()`, a trailing `\`), nothing `cap_line` changes (no
+/// en dash, not too long), no markup or control character, and no heading.
+fn is_simple_line(text: &str) -> bool {
+    text.len() <= MAX_LINE_CHARS
+        && !text.starts_with('=')
+        && plain_prefix_len(text) == text.len()
+        && !has_split_marker(text)
+        && (text.is_ascii() || !text.contains('\u{2013}'))
+}
+
+/// `measure(text, base, metrics).width`, without building the block when
+/// the text is one plain line (group tabs, conditions, titles are
+/// measured several times for their width alone).
+pub fn measure_width(text: &str, base: Font, metrics: &dyn TextMeasure) -> f64 {
+    if is_simple_line(text) {
+        if text.is_empty() {
+            return 0.0;
+        }
+        // As `measure_lines` sums it: the one run's width onto 0, the
+        // block's width the larger of that and 0.
+        let line_width = 0.0 + metrics.width(text, &simple_span_font(base));
+        return 0.0_f64.max(line_width);
+    }
+    measure(text, base, metrics).width
+}
+
+/// `measure(text, base, metrics).height`, without building the block when
+/// the text is one plain line: the base font's line box.
+pub fn measure_height(text: &str, base: Font, metrics: &dyn TextMeasure) -> f64 {
+    if is_simple_line(text) {
+        // The one run is in the base font itself, so the line is as tall
+        // as the base font's line box (see `measure_lines`).
+        return 0.0 + metrics.line_height(&base);
+    }
+    measure(text, base, metrics).height
+}
+
+/// The font `measure_lines` gives an unstyled span in `base`.
+fn simple_span_font(base: Font) -> Font {
+    Font {
+        family: base.family,
+        size: base.size + 0.0,
+        bold: base.bold,
+        italic: base.italic,
+    }
 }
 
 pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) -> TextBlock {
     let mut out = Vec::with_capacity(lines.len());
     let mut width: f64 = 0.0;
     let mut height = 0.0;
+    // Each font's metrics are asked once: they are lookups behind a
+    // `dyn` call, and this loop runs for every label.
+    let (base_ascent, base_line_height) = (metrics.ascent(&base), metrics.line_height(&base));
     for line in lines {
         let mut runs = Vec::with_capacity(line.spans.len());
         let mut line_width = 0.0;
-        // Each font's metrics are asked once: they are lookups behind a
-        // `dyn` call, and this loop runs for every label.
-        let (base_ascent, base_line_height) = (metrics.ascent(&base), metrics.line_height(&base));
         let mut ascent = base_ascent;
         let mut line_height = base_line_height;
         let mut formula_height: f64 = 0.0;
@@ -683,7 +782,13 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
             };
             let lead = (blank_width(lead_len, true), blank_width(trail_len, false));
             let shift = script_shift(&span.style);
-            let (font_ascent, font_line_height) = (metrics.ascent(&font), metrics.line_height(&font));
+            // An unstyled run is in the base font (most runs): its metrics
+            // are known.
+            let (font_ascent, font_line_height) = if font == base {
+                (base_ascent, base_line_height)
+            } else {
+                (metrics.ascent(&font), metrics.line_height(&font))
+            };
             ascent = ascent.max(font_ascent - shift);
             line_height = line_height.max(font_line_height);
             text_descent = text_descent.max(font_line_height - font_ascent + shift);

@@ -428,7 +428,7 @@ impl<'a> Context<'a> {
                 })
                 .sum();
             let title_width = b.title.as_deref().filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-                creole::measure(t, box_title_font(&theme), metrics).width + 16.0
+                creole::measure_width(t, box_title_font(&theme), metrics) + 16.0
             });
             box_spans.push(BoxSpan {
                 index,
@@ -918,9 +918,9 @@ impl<'a> Context<'a> {
                     // PlantUML: a ref spans its participants' heads, 2 px inside
                     // each end, and is 8 px wider than its text; over one
                     // participant it grows to the right without pushing anyone.
-                    let text_w = creole::measure(&r.text, self.ref_text_font(), self.metrics).width;
+                    let text_w = creole::measure_width(&r.text, self.ref_text_font(), self.metrics);
                     // At least as wide as its `ref` tab too (probe `ref_unfilled`).
-                    let tab_w = creole::measure("ref", self.ref_tab_font(), self.metrics).width + 45.0;
+                    let tab_w = creole::measure_width("ref", self.ref_tab_font(), self.metrics) + 45.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -1198,7 +1198,7 @@ impl<'a> Context<'a> {
             // than it with its side margins (PlantUML right-aligns a header
             // narrower than such a title: `header_right_under_wide_title`).
             let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-                creole::measure(t, self.theme.font(theme.title_font_size).bold(), self.metrics).width
+                creole::measure_width(t, self.theme.font(theme.title_font_size).bold(), self.metrics)
                     + 2.0 * TITLE_SIDE_MARGIN
             });
             let span = (right - left).max(title_span);
@@ -2157,14 +2157,13 @@ impl<'a> Context<'a> {
                         GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
                         _ => "X",
                     };
-                    let tab_h = creole::measure(
+                    let tab_h = creole::measure_height(
                         tab_text,
                         self.theme
                             .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                             .bold(),
                         self.metrics,
-                    )
-                    .height;
+                    );
                     // A condition in a large font makes the header taller
                     // (PlantUML: condition height minus 11 px below the tab's).
                     let condition = match group.kind {
@@ -2172,15 +2171,13 @@ impl<'a> Context<'a> {
                         _ => group.label.as_deref(),
                     };
                     let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
-                        creole::measure(
+                        creole::measure_height(
                             c,
                             self.theme
                                 .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                                 .bold(),
                             self.metrics,
-                        )
-                        .height
-                            - 11.0
+                        ) - 11.0
                     });
                     y = top + tab_h + cond_room.max(4.0);
                 }
@@ -2190,16 +2187,13 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => {
-                                creole::measure(
-                                    l,
-                                    self.theme
-                                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                                        .bold(),
-                                    self.metrics,
-                                )
-                                .height
-                            }
+                            Some(l) => creole::measure_height(
+                                l,
+                                self.theme
+                                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                    .bold(),
+                                self.metrics,
+                            ),
                             None => 0.0,
                         };
                         // PlantUML: what follows starts 3 px above the line
@@ -2447,7 +2441,7 @@ impl<'a> Context<'a> {
                     let font = box_title_font(&self.theme);
                     // Centred with the blanks an unquoted title keeps before
                     // its colour (PlantUML), drawn without them.
-                    let width = creole::measure(title, font, self.metrics).width;
+                    let width = creole::measure_width(title, font, self.metrics);
                     let block = creole::measure(title.trim_end(), font, self.metrics);
                     // The title block is centred; its lines are left-aligned within it.
                     block.draw(
@@ -3518,35 +3512,34 @@ impl<'a> Context<'a> {
         }
         .filter(|c| !c.trim().is_empty());
         let tab_w = self.group_tab_width(kind, label, label_trailing_blanks);
-        let cond_w = |c: &str| {
-            creole::measure(
-                &format!("[{c}]"),
-                self.theme
-                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                    .bold(),
-                self.metrics,
-            )
-            .width
-        };
-        tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
+        group_header_need(tab_w, condition.map(|c| self.bracketed_condition_width(c)))
+    }
+
+    /// The width of a group's `[condition]` (or an `else` label) as drawn.
+    fn bracketed_condition_width(&self, condition: &str) -> f64 {
+        creole::measure_width(
+            &format!("[{condition}]"),
+            self.theme
+                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                .bold(),
+            self.metrics,
+        )
     }
 
     /// A group's header tab: its text (a `group`'s label, with the blanks
     /// written before its `[secondary]`, or the keyword) and 45 px.
     fn group_tab_width(&self, kind: GroupKind, label: Option<&str>, label_trailing_blanks: usize) -> f64 {
-        let tab_text = match kind {
-            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)),
-            kind => kind.keyword().to_string(),
+        let tab_text: std::borrow::Cow<'_, str> = match kind {
+            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)).into(),
+            kind => kind.keyword().into(),
         };
-        creole::measure(
+        creole::measure_width(
             &tab_text,
             self.theme
                 .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                 .bold(),
             self.metrics,
-        )
-        .width
-            + 45.0
+        ) + 45.0
     }
 
     /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
@@ -3564,19 +3557,6 @@ impl<'a> Context<'a> {
             .bold()
     }
 
-    /// The frame width an `else` label needs: 5 px in, 2 px to spare.
-    fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(
-            &format!("[{label}]"),
-            self.theme
-                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                .bold(),
-            self.metrics,
-        )
-        .width
-            + 7.0
-    }
-
     /// Draws a closed group frame; returns its x extent.
     fn close_group(
         &self,
@@ -3588,16 +3568,16 @@ impl<'a> Context<'a> {
     ) -> (f64, f64) {
         let theme = &self.theme;
         let tab_text = match g.kind {
-            GroupKind::Group => g.label.clone().unwrap_or_default(),
-            kind => kind.keyword().to_string(),
+            GroupKind::Group => g.label.as_deref().unwrap_or_default(),
+            kind => kind.keyword(),
         };
         let condition = match g.kind {
-            GroupKind::Group => g.secondary.clone(),
-            _ => g.label.clone(),
+            GroupKind::Group => g.secondary.as_deref(),
+            _ => g.label.as_deref(),
         }
         .filter(|c| !c.trim().is_empty());
         let tab_block = creole::measure(
-            &tab_text,
+            tab_text,
             self.theme
                 .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                 .bold(),
@@ -3618,18 +3598,30 @@ impl<'a> Context<'a> {
             (fallback_x, fallback_x + 40.0)
         };
         let tab_w = self.group_tab_width(g.kind, g.label.as_deref(), g.label_trailing_blanks);
-        // A header wider than the participants sets the frame's width.
-        let header_need = self.group_header_width(
-            g.kind,
-            g.label.as_deref(),
-            g.label_trailing_blanks,
-            g.secondary.as_deref(),
-        );
+        // A header wider than the participants sets the frame's width
+        // (`group_header_width`, from the tab and condition measured here).
+        let header_need = group_header_need(tab_w, cond_block.as_ref().map(|c| c.width));
+        // Each `else` label is measured once, for the frame's width and to
+        // be drawn.
+        let else_blocks: Vec<Option<TextBlock>> = g
+            .elses
+            .iter()
+            .map(|(_, label, _)| {
+                label.as_deref().filter(|l| !l.trim().is_empty()).map(|l| {
+                    creole::measure(
+                        &format!("[{l}]"),
+                        self.theme
+                            .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                            .bold(),
+                        self.metrics,
+                    )
+                })
+            })
+            .collect();
         let mut else_need: f64 = 0.0;
-        for (_, label, _) in &g.elses {
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                else_need = else_need.max(self.else_label_width(l));
-            }
+        for block in else_blocks.iter().flatten() {
+            // The frame width an `else` label needs: 5 px in, 2 px to spare.
+            else_need = else_need.max(block.width + 7.0);
         }
         x1 = x1.max(x0 + header_need.max(else_need));
         if x1 - x0 < 20.0 {
@@ -3711,16 +3703,9 @@ impl<'a> Context<'a> {
                 front,
             );
         }
-        for (at, label, _) in &g.elses {
+        for ((at, _, _), block) in g.elses.iter().zip(&else_blocks) {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(
-                    &format!("[{l}]"),
-                    self.theme
-                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                        .bold(),
-                    self.metrics,
-                );
+            if let Some(block) = block {
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }
@@ -3826,6 +3811,12 @@ fn tail_head_label_shift(m: &Message, goes_right: bool) -> f64 {
     } else {
         0.0
     }
+}
+
+/// The width a group's header gives its frame, from its tab's width and
+/// its `[condition]`'s (see `Context::group_header_width`).
+fn group_header_need(tab_w: f64, condition_w: Option<f64>) -> f64 {
+    tab_w + 16.0 + condition_w.map_or(0.0, |w| w + 15.0)
 }
 
 /// The x range a message and its label cover: between the ends, or for a
@@ -4299,7 +4290,7 @@ fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> St
                 format!("{current} {word}")
             };
             // Measured as drawn: creole markup (`**`, `<sub>`) takes no room.
-            if !current.is_empty() && creole::measure(&candidate, font, metrics).width > max {
+            if !current.is_empty() && creole::measure_width(&candidate, font, metrics) > max {
                 out.push(std::mem::take(&mut current));
                 current = word.to_string();
             } else {
