@@ -1316,7 +1316,8 @@ impl<'a> Context<'a> {
         }
         let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
         let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
-        let mut heads_items: Vec<Item> = Vec::new();
+        // A head draws four or five items, each participant two heads.
+        let mut heads_items: Vec<Item> = Vec::with_capacity(self.slots.len() * 10);
         for &id in &self.slots {
             if pending_create[id.index()] {
                 continue;
@@ -2457,8 +2458,18 @@ impl<'a> Context<'a> {
         }
 
         // Assemble, then place full-width items against the content bounds.
+        // With room for what comes after (the top items, dividers, title,
+        // legend, footer): growing this vector copies every item.
         let mut items = Vec::with_capacity(
-            boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
+            top_items.len()
+                + boxes.len()
+                + fills.len()
+                + lifelines.len()
+                + bars.items.len()
+                + heads_items.len()
+                + front.len()
+                + deferred.len() * 8
+                + 64,
         );
         items.extend(top_items);
         // A box's own outline does not size the canvas: box_room() does,
@@ -2503,7 +2514,9 @@ impl<'a> Context<'a> {
                 heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
             }
         }
-        let (mut min_x, mut max_x) = x_bounds_except(&items, &overhang);
+        let content_bounds = x_bounds_except(&items, &overhang);
+        let content_len = items.len();
+        let (mut min_x, mut max_x) = content_bounds;
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
@@ -2669,18 +2682,22 @@ impl<'a> Context<'a> {
         // The title is centered on the canvas (PlantUML: a box outline or a
         // note left out of its width, a note stretched past the heads among
         // them, is left out here too, corpus 152, 133).
-        let (_, max_x_now) = x_bounds_except(&items, &overhang);
+        // Three bounds in one pass (see `x_bounds_after`): the content's
+        // (`x_bounds_except(&items, &overhang)`, continued from
+        // `content_bounds` over what was drawn since), the diagram's
+        // without the header and a legend on top, and that less `overhang`.
+        let [(_, max_x_now), below_top, below_header] =
+            x_bounds_after(&items, &overhang, (content_bounds, content_len), top_len.min(items.len()));
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
-            let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
+            let (lo, hi) = below_top;
             (lo.min(heads_extent.0), hi.max(heads_extent.1).max(banner_body_right))
         };
         // The canvas's x range without the header (which may overhang it):
         // what a legend and a footer below are centred on, with the title.
         let body_span = {
-            let below_header: Vec<usize> = (0..top_len.min(items.len())).chain(overhang.iter().copied()).collect();
-            let (lo, hi) = x_bounds_except(&items, &below_header);
+            let (lo, hi) = below_header;
             (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
@@ -4365,6 +4382,39 @@ fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
             (a.min(lo), b.max(hi))
         })
+}
+
+/// In one pass over `items[top..]` (each of three passes went over every
+/// item): `x_bounds_except(items, left_out)` continued from `before`, the
+/// bounds of `items[..before.1]` (the items since are not in `left_out`);
+/// `x_bounds(&items[top..])`; and the bounds of `items[top..]` less
+/// `left_out`. Each is folded in item order, as the separate passes fold.
+fn x_bounds_after(items: &[Item], left_out: &[usize], before: ((f64, f64), usize), top: usize) -> [(f64, f64); 3] {
+    let ((mut content, from), top) = (before, top.min(items.len()));
+    let mut is_left_out = vec![false; items.len()];
+    for &i in left_out {
+        if let Some(flag) = is_left_out.get_mut(i) {
+            *flag = true;
+        }
+    }
+    let merge = |(a, b): (f64, f64), (lo, hi): (f64, f64)| (a.min(lo), b.max(hi));
+    let empty = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut below_top, mut below_top_kept) = (empty, empty);
+    for (i, item) in items.iter().enumerate().skip(top.min(from)) {
+        let Some(range) = item_x_range(item) else { continue };
+        if i >= top {
+            below_top = merge(below_top, range);
+        }
+        if !is_left_out[i] {
+            if i >= top {
+                below_top_kept = merge(below_top_kept, range);
+            }
+            if i >= from {
+                content = merge(content, range);
+            }
+        }
+    }
+    [content, below_top, below_top_kept]
 }
 
 fn x_bounds(items: &[Item]) -> (f64, f64) {
