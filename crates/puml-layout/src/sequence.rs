@@ -2686,8 +2686,12 @@ impl<'a> Context<'a> {
         // (`x_bounds_except(&items, &overhang)`, continued from
         // `content_bounds` over what was drawn since), the diagram's
         // without the header and a legend on top, and that less `overhang`.
-        let [(_, max_x_now), below_top, below_header] =
-            x_bounds_after(&items, &overhang, (content_bounds, content_len), top_len.min(items.len()));
+        let [(_, max_x_now), below_top, below_header] = x_bounds_after(
+            &items,
+            &overhang,
+            (content_bounds, content_len),
+            top_len.min(items.len()),
+        );
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
