@@ -4508,23 +4508,47 @@ fn finish_scene(
     metrics: &dyn TextMeasure,
 ) -> Scene {
     let (background, page) = (theme.background, theme.page_margin);
-    let (min_x, max_x) = x_bounds_except(&items, overhang);
+    // Both extents in one pass over the items (`x_bounds_except(&items,
+    // overhang)` and the y extent were a pass each), each folded in item
+    // order as before.
+    let mut x_extent = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut y_extent = (f64::INFINITY, f64::NEG_INFINITY);
+    // The last text font's ascent: texts come in runs of one font, and the
+    // ascent is a lookup behind a `dyn` call.
+    let mut last_ascent: Option<(Font, f64)> = None;
+    for (i, item) in items.iter().enumerate() {
+        if !overhang.contains(&i) {
+            if let Some((lo, hi)) = item_x_range(item) {
+                x_extent = (x_extent.0.min(lo), x_extent.1.max(hi));
+            }
+        }
+        // A text reaches its ascent above the baseline (the header's top is
+        // at 5 px, which must not count as overflowing the top margin).
+        let y_range = match item {
+            Item::Text(t) => {
+                let ascent = match last_ascent {
+                    Some((font, ascent)) if font == t.font => ascent,
+                    _ => {
+                        let ascent = metrics.ascent(&t.font);
+                        last_ascent = Some((t.font, ascent));
+                        ascent
+                    }
+                };
+                Some((t.y - ascent, t.y + t.font.size * 0.25))
+            }
+            other => item_y_range(other),
+        };
+        if let Some((lo, hi)) = y_range {
+            y_extent = (y_extent.0.min(lo), y_extent.1.max(hi));
+        }
+    }
+    let (min_x, max_x) = x_extent;
     let (min_x, max_x) = if min_x.is_finite() {
         (min_x.min(edges.0), max_x.max(edges.1))
     } else {
         (min_x, max_x)
     };
-    // A text reaches its ascent above the baseline (the header's top is at
-    // 5 px, which must not count as overflowing the top margin).
-    let (min_y, max_y) = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Text(t) => Some((t.y - metrics.ascent(&t.font), t.y + t.font.size * 0.25)),
-            other => item_y_range(other),
-        })
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
-            (a.min(lo), b.max(hi))
-        });
+    let (min_y, max_y) = y_extent;
     let (min_x, max_x) = if min_x.is_finite() { (min_x, max_x) } else { (0.0, 0.0) };
     // The layout starts its first row at the default margin; the page's
     // own margins (`document { Margin }`) are applied here.
