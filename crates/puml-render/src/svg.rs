@@ -599,7 +599,26 @@ fn push_num(out: &mut SvgOut, v: f64) {
 
 /// [`push_num`], then `closing` (an attribute's closing quote): written in
 /// the same block, one copy and one capacity check fewer per attribute.
+/// Inlined: most numbers (0 to 999.999) take the short path, a few
+/// instructions and [`push_short_num`]; the rest is out of line, so the
+/// common path does not pay for its registers (18 instructions a number
+/// of entry and exit when it was one function).
+#[inline(always)]
 fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
+    let scaled = v * 1000.0;
+    let shifted = scaled + 0.5;
+    // What `push_any_num_then` computes for these (its thousandths are
+    // `shifted` truncated, below a million); NaN fails both tests.
+    if scaled >= 0.0 && shifted < 1_000_000.0 {
+        push_short_num(out, shifted as usize, closing);
+    } else {
+        push_any_num_then(out, v, closing);
+    }
+}
+
+/// [`push_num_then`] for any number.
+#[inline(never)]
+fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     if !v.is_finite() {
         out.push('0');
         if let Some(c) = closing {
