@@ -4,6 +4,7 @@
 //! the renderers load the very same bytes (see [`embedded_font_files`]).
 
 use crate::scene::{Font, FontFamily};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 /// Measures text for layout. The built-in implementation is
@@ -53,7 +54,15 @@ struct FaceMetrics {
     /// Bold stands taller (1923/2048 em) than the other faces (1901/2048).
     ascent_em: f64,
     descent_em: f64,
+    /// The advances of the Basic Multilingual Plane's characters looked up
+    /// so far (see [`FaceMetrics::bmp_advance`]), filled as text asks.
+    bmp_advances: OnceLock<Box<[AtomicU32]>>,
 }
+
+/// How [`FaceMetrics::bmp_advances`] holds a lookup: 0 not looked up yet,
+/// 1 no glyph (or no advance), else the advance in font units plus 2.
+const ADVANCE_UNKNOWN: u32 = 0;
+const ADVANCE_MISSING: u32 = 1;
 
 impl FaceMetrics {
     fn new(data: &'static [u8]) -> Option<FaceMetrics> {
@@ -76,7 +85,38 @@ impl FaceMetrics {
             ascii_condensed,
             ascent_em,
             descent_em,
+            bmp_advances: OnceLock::new(),
         })
+    }
+
+    /// The glyph advance of `c` in font units, `None` when the face has no
+    /// glyph for it. A character of the Basic Multilingual Plane is looked
+    /// up in the font's tables once per process: the cmap search cost
+    /// about 1,150 instructions a character, for every non-ASCII character
+    /// of every label (CJK labels are common).
+    fn glyph_units(&self, c: char) -> Option<u16> {
+        let lookup = |c: char| self.face.glyph_index(c).and_then(|g| self.face.glyph_hor_advance(g));
+        let Some(slot) = self
+            .bmp_advances
+            .get_or_init(|| {
+                std::iter::repeat_with(|| AtomicU32::new(ADVANCE_UNKNOWN))
+                    .take(0x1_0000)
+                    .collect()
+            })
+            .get(c as usize)
+        else {
+            return lookup(c);
+        };
+        // Relaxed: every thread would store the same value.
+        match slot.load(Ordering::Relaxed) {
+            ADVANCE_UNKNOWN => {
+                let units = lookup(c);
+                slot.store(units.map_or(ADVANCE_MISSING, |u| u32::from(u) + 2), Ordering::Relaxed);
+                units
+            }
+            ADVANCE_MISSING => None,
+            stored => u16::try_from(stored - 2).ok(),
+        }
     }
 
     /// Advance of `c` in em units; characters the font lacks (CJK, emoji…)
@@ -90,7 +130,7 @@ impl FaceMetrics {
                 self.ascii[c as usize]
             };
         }
-        match self.face.glyph_index(c).and_then(|g| self.face.glyph_hor_advance(g)) {
+        match self.glyph_units(c) {
             Some(adv) if condensed => f64::from(condensed_units(adv)) / self.units_per_em,
             Some(adv) => f64::from(adv) / self.units_per_em,
             None if is_zero_width(c) => 0.0,
@@ -208,6 +248,15 @@ impl TextMeasure for EmbeddedMetrics {
     fn descent(&self, font: &Font) -> f64 {
         faces().map_or(FALLBACK_DESCENT_EM, |f| f.of(font).descent_em) * font.size
     }
+
+    /// `ascent + descent` as the trait sums them, with one face lookup.
+    fn line_height(&self, font: &Font) -> f64 {
+        let (ascent_em, descent_em) = faces().map_or((FALLBACK_ASCENT_EM, FALLBACK_DESCENT_EM), |f| {
+            let face = f.of(font);
+            (face.ascent_em, face.descent_em)
+        });
+        ascent_em * font.size + descent_em * font.size
+    }
 }
 
 #[cfg(test)]
@@ -222,6 +271,26 @@ mod tests {
         let w = m.width("Bob Long Name", &Font::sans(14.0));
         assert!((w - 111.385).abs() / 111.385 < 0.01, "{w}");
         assert!((m.line_height(&Font::sans(14.0)) - 16.297).abs() < 0.01);
+    }
+
+    #[test]
+    fn cached_advances_are_the_font_tables_advances() {
+        let Some(faces) = faces() else { return };
+        for face in [&faces.regular, &faces.serif_bold] {
+            let chars = (0x80u32..0x3100)
+                .step_by(7)
+                .chain([0xFFFD, 0xFFFF, 0x1F389])
+                .filter_map(char::from_u32);
+            for c in chars {
+                let direct = face.face.glyph_index(c).and_then(|g| face.face.glyph_hor_advance(g));
+                // Looked up, then read back from the cache.
+                assert_eq!(face.glyph_units(c), direct, "{c:?}");
+                assert_eq!(face.glyph_units(c), direct, "{c:?}");
+            }
+        }
+        let m = EmbeddedMetrics;
+        let font = Font::sans(13.0);
+        assert_eq!(m.line_height(&font), m.ascent(&font) + m.descent(&font));
     }
 
     #[test]

@@ -428,7 +428,7 @@ impl<'a> Context<'a> {
                 })
                 .sum();
             let title_width = b.title.as_deref().filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-                creole::measure(t, box_title_font(&theme), metrics).width + 16.0
+                creole::measure_width(t, box_title_font(&theme), metrics) + 16.0
             });
             box_spans.push(BoxSpan {
                 index,
@@ -918,9 +918,9 @@ impl<'a> Context<'a> {
                     // PlantUML: a ref spans its participants' heads, 2 px inside
                     // each end, and is 8 px wider than its text; over one
                     // participant it grows to the right without pushing anyone.
-                    let text_w = creole::measure(&r.text, self.ref_text_font(), self.metrics).width;
+                    let text_w = creole::measure_width(&r.text, self.ref_text_font(), self.metrics);
                     // At least as wide as its `ref` tab too (probe `ref_unfilled`).
-                    let tab_w = creole::measure("ref", self.ref_tab_font(), self.metrics).width + 45.0;
+                    let tab_w = creole::measure_width("ref", self.ref_tab_font(), self.metrics) + 45.0;
                     let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
                     if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
                         if hi > lo {
@@ -1198,7 +1198,7 @@ impl<'a> Context<'a> {
             // than it with its side margins (PlantUML right-aligns a header
             // narrower than such a title: `header_right_under_wide_title`).
             let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-                creole::measure(t, self.theme.font(theme.title_font_size).bold(), self.metrics).width
+                creole::measure_width(t, self.theme.font(theme.title_font_size).bold(), self.metrics)
                     + 2.0 * TITLE_SIDE_MARGIN
             });
             let span = (right - left).max(title_span);
@@ -1325,7 +1325,8 @@ impl<'a> Context<'a> {
         }
         let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
         let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
-        let mut heads_items: Vec<Item> = Vec::new();
+        // A head draws four or five items, each participant two heads.
+        let mut heads_items: Vec<Item> = Vec::with_capacity(self.slots.len() * 10);
         for &id in &self.slots {
             if pending_create[id.index()] {
                 continue;
@@ -2189,14 +2190,13 @@ impl<'a> Context<'a> {
                         GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
                         _ => "X",
                     };
-                    let tab_h = creole::measure(
+                    let tab_h = creole::measure_height(
                         tab_text,
                         self.theme
                             .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                             .bold(),
                         self.metrics,
-                    )
-                    .height;
+                    );
                     // A condition in a large font makes the header taller
                     // (PlantUML: condition height minus 11 px below the tab's).
                     let condition = match group.kind {
@@ -2204,15 +2204,13 @@ impl<'a> Context<'a> {
                         _ => group.label.as_deref(),
                     };
                     let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
-                        creole::measure(
+                        creole::measure_height(
                             c,
                             self.theme
                                 .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                                 .bold(),
                             self.metrics,
-                        )
-                        .height
-                            - 11.0
+                        ) - 11.0
                     });
                     y = top + tab_h + cond_room.max(4.0);
                 }
@@ -2222,16 +2220,13 @@ impl<'a> Context<'a> {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => {
-                                creole::measure(
-                                    l,
-                                    self.theme
-                                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                                        .bold(),
-                                    self.metrics,
-                                )
-                                .height
-                            }
+                            Some(l) => creole::measure_height(
+                                l,
+                                self.theme
+                                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                                    .bold(),
+                                self.metrics,
+                            ),
                             None => 0.0,
                         };
                         // PlantUML: what follows starts 3 px above the line
@@ -2479,7 +2474,7 @@ impl<'a> Context<'a> {
                     let font = box_title_font(&self.theme);
                     // Centred with the blanks an unquoted title keeps before
                     // its colour (PlantUML), drawn without them.
-                    let width = creole::measure(title, font, self.metrics).width;
+                    let width = creole::measure_width(title, font, self.metrics);
                     let block = creole::measure(title.trim_end(), font, self.metrics);
                     // The title block is centred; its lines are left-aligned within it.
                     block.draw(
@@ -2495,8 +2490,18 @@ impl<'a> Context<'a> {
         }
 
         // Assemble, then place full-width items against the content bounds.
+        // With room for what comes after (the top items, dividers, title,
+        // legend, footer): growing this vector copies every item.
         let mut items = Vec::with_capacity(
-            boxes.len() + fills.len() + lifelines.len() + bars.items.len() + heads_items.len() + front.len() + 16,
+            top_items.len()
+                + boxes.len()
+                + fills.len()
+                + lifelines.len()
+                + bars.items.len()
+                + heads_items.len()
+                + front.len()
+                + deferred.len() * 8
+                + 64,
         );
         items.extend(top_items);
         // A box's own outline does not size the canvas: box_room() does,
@@ -2541,7 +2546,9 @@ impl<'a> Context<'a> {
                 heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
             }
         }
-        let (mut min_x, mut max_x) = x_bounds_except(&items, &overhang);
+        let content_bounds = x_bounds_except(&items, &overhang);
+        let content_len = items.len();
+        let (mut min_x, mut max_x) = content_bounds;
         if !min_x.is_finite() {
             min_x = 0.0;
             max_x = 0.0;
@@ -2707,18 +2714,26 @@ impl<'a> Context<'a> {
         // The title is centered on the canvas (PlantUML: a box outline or a
         // note left out of its width, a note stretched past the heads among
         // them, is left out here too, corpus 152, 133).
-        let (_, max_x_now) = x_bounds_except(&items, &overhang);
+        // Three bounds in one pass (see `x_bounds_after`): the content's
+        // (`x_bounds_except(&items, &overhang)`, continued from
+        // `content_bounds` over what was drawn since), the diagram's
+        // without the header and a legend on top, and that less `overhang`.
+        let [(_, max_x_now), below_top, below_header] = x_bounds_after(
+            &items,
+            &overhang,
+            (content_bounds, content_len),
+            top_len.min(items.len()),
+        );
         // The diagram without the header and a legend on top: what a legend
         // below and the footer are placed against.
         let (diagram_left, diagram_right) = {
-            let (lo, hi) = x_bounds(&items[top_len.min(items.len())..]);
+            let (lo, hi) = below_top;
             (lo.min(heads_extent.0), hi.max(heads_extent.1).max(banner_body_right))
         };
         // The canvas's x range without the header (which may overhang it):
         // what a legend and a footer below are centred on, with the title.
         let body_span = {
-            let below_header: Vec<usize> = (0..top_len.min(items.len())).chain(overhang.iter().copied()).collect();
-            let (lo, hi) = x_bounds_except(&items, &below_header);
+            let (lo, hi) = below_header;
             (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
         let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
@@ -3550,35 +3565,34 @@ impl<'a> Context<'a> {
         }
         .filter(|c| !c.trim().is_empty());
         let tab_w = self.group_tab_width(kind, label, label_trailing_blanks);
-        let cond_w = |c: &str| {
-            creole::measure(
-                &format!("[{c}]"),
-                self.theme
-                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                    .bold(),
-                self.metrics,
-            )
-            .width
-        };
-        tab_w + 16.0 + condition.map_or(0.0, |c| cond_w(c) + 15.0)
+        group_header_need(tab_w, condition.map(|c| self.bracketed_condition_width(c)))
+    }
+
+    /// The width of a group's `[condition]` (or an `else` label) as drawn.
+    fn bracketed_condition_width(&self, condition: &str) -> f64 {
+        creole::measure_width(
+            &format!("[{condition}]"),
+            self.theme
+                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                .bold(),
+            self.metrics,
+        )
     }
 
     /// A group's header tab: its text (a `group`'s label, with the blanks
     /// written before its `[secondary]`, or the keyword) and 45 px.
     fn group_tab_width(&self, kind: GroupKind, label: Option<&str>, label_trailing_blanks: usize) -> f64 {
-        let tab_text = match kind {
-            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)),
-            kind => kind.keyword().to_string(),
+        let tab_text: std::borrow::Cow<'_, str> = match kind {
+            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)).into(),
+            kind => kind.keyword().into(),
         };
-        creole::measure(
+        creole::measure_width(
             &tab_text,
             self.theme
                 .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                 .bold(),
             self.metrics,
-        )
-        .width
-            + 45.0
+        ) + 45.0
     }
 
     /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
@@ -3596,19 +3610,6 @@ impl<'a> Context<'a> {
             .bold()
     }
 
-    /// The frame width an `else` label needs: 5 px in, 2 px to spare.
-    fn else_label_width(&self, label: &str) -> f64 {
-        creole::measure(
-            &format!("[{label}]"),
-            self.theme
-                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                .bold(),
-            self.metrics,
-        )
-        .width
-            + 7.0
-    }
-
     /// Draws a closed group frame; returns its x extent.
     fn close_group(
         &self,
@@ -3620,16 +3621,16 @@ impl<'a> Context<'a> {
     ) -> (f64, f64) {
         let theme = &self.theme;
         let tab_text = match g.kind {
-            GroupKind::Group => g.label.clone().unwrap_or_default(),
-            kind => kind.keyword().to_string(),
+            GroupKind::Group => g.label.as_deref().unwrap_or_default(),
+            kind => kind.keyword(),
         };
         let condition = match g.kind {
-            GroupKind::Group => g.secondary.clone(),
-            _ => g.label.clone(),
+            GroupKind::Group => g.secondary.as_deref(),
+            _ => g.label.as_deref(),
         }
         .filter(|c| !c.trim().is_empty());
         let tab_block = creole::measure(
-            &tab_text,
+            tab_text,
             self.theme
                 .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
                 .bold(),
@@ -3650,18 +3651,30 @@ impl<'a> Context<'a> {
             (fallback_x, fallback_x + 40.0)
         };
         let tab_w = self.group_tab_width(g.kind, g.label.as_deref(), g.label_trailing_blanks);
-        // A header wider than the participants sets the frame's width.
-        let header_need = self.group_header_width(
-            g.kind,
-            g.label.as_deref(),
-            g.label_trailing_blanks,
-            g.secondary.as_deref(),
-        );
+        // A header wider than the participants sets the frame's width
+        // (`group_header_width`, from the tab and condition measured here).
+        let header_need = group_header_need(tab_w, cond_block.as_ref().map(|c| c.width));
+        // Each `else` label is measured once, for the frame's width and to
+        // be drawn.
+        let else_blocks: Vec<Option<TextBlock>> = g
+            .elses
+            .iter()
+            .map(|(_, label, _)| {
+                label.as_deref().filter(|l| !l.trim().is_empty()).map(|l| {
+                    creole::measure(
+                        &format!("[{l}]"),
+                        self.theme
+                            .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
+                            .bold(),
+                        self.metrics,
+                    )
+                })
+            })
+            .collect();
         let mut else_need: f64 = 0.0;
-        for (_, label, _) in &g.elses {
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                else_need = else_need.max(self.else_label_width(l));
-            }
+        for block in else_blocks.iter().flatten() {
+            // The frame width an `else` label needs: 5 px in, 2 px to spare.
+            else_need = else_need.max(block.width + 7.0);
         }
         x1 = x1.max(x0 + header_need.max(else_need));
         if x1 - x0 < 20.0 {
@@ -3743,16 +3756,9 @@ impl<'a> Context<'a> {
                 front,
             );
         }
-        for (at, label, _) in &g.elses {
+        for ((at, _, _), block) in g.elses.iter().zip(&else_blocks) {
             line(front, x0, *at, x1, *at, dashed(border, 1.0, 2.0, 2.0));
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let block = creole::measure(
-                    &format!("[{l}]"),
-                    self.theme
-                        .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                        .bold(),
-                    self.metrics,
-                );
+            if let Some(block) = block {
                 block.draw(x0 + 5.0, at + 2.0, Align::Left, theme.group_font_color, front);
             }
         }
@@ -3858,6 +3864,12 @@ fn tail_head_label_shift(m: &Message, goes_right: bool) -> f64 {
     } else {
         0.0
     }
+}
+
+/// The width a group's header gives its frame, from its tab's width and
+/// its `[condition]`'s (see `Context::group_header_width`).
+fn group_header_need(tab_w: f64, condition_w: Option<f64>) -> f64 {
+    tab_w + 16.0 + condition_w.map_or(0.0, |w| w + 15.0)
 }
 
 /// The x range a message and its label cover: between the ends, or for a
@@ -4392,7 +4404,7 @@ fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> St
                 format!("{current} {word}")
             };
             // Measured as drawn: creole markup (`**`, `<sub>`) takes no room.
-            if !current.is_empty() && creole::measure(&candidate, font, metrics).width > max {
+            if !current.is_empty() && creole::measure_width(&candidate, font, metrics) > max {
                 out.push(std::mem::take(&mut current));
                 current = word.to_string();
             } else {
@@ -4404,6 +4416,9 @@ fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> St
     out.join("\n")
 }
 
+// Inlined into the passes over every item (280,000 calls over the corpus
+// render, each paying a call's entry and exit for a few comparisons).
+#[inline]
 pub(crate) fn item_x_range(item: &Item) -> Option<(f64, f64)> {
     match item {
         Item::Rect { x, width, .. } => Some((*x, x + width)),
@@ -4469,6 +4484,39 @@ fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
         })
 }
 
+/// In one pass over `items[top..]` (each of three passes went over every
+/// item): `x_bounds_except(items, left_out)` continued from `before`, the
+/// bounds of `items[..before.1]` (the items since are not in `left_out`);
+/// `x_bounds(&items[top..])`; and the bounds of `items[top..]` less
+/// `left_out`. Each is folded in item order, as the separate passes fold.
+fn x_bounds_after(items: &[Item], left_out: &[usize], before: ((f64, f64), usize), top: usize) -> [(f64, f64); 3] {
+    let ((mut content, from), top) = (before, top.min(items.len()));
+    let mut is_left_out = vec![false; items.len()];
+    for &i in left_out {
+        if let Some(flag) = is_left_out.get_mut(i) {
+            *flag = true;
+        }
+    }
+    let merge = |(a, b): (f64, f64), (lo, hi): (f64, f64)| (a.min(lo), b.max(hi));
+    let empty = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut below_top, mut below_top_kept) = (empty, empty);
+    for (i, item) in items.iter().enumerate().skip(top.min(from)) {
+        let Some(range) = item_x_range(item) else { continue };
+        if i >= top {
+            below_top = merge(below_top, range);
+        }
+        if !is_left_out[i] {
+            if i >= top {
+                below_top_kept = merge(below_top_kept, range);
+            }
+            if i >= from {
+                content = merge(content, range);
+            }
+        }
+    }
+    [content, below_top, below_top_kept]
+}
+
 fn x_bounds(items: &[Item]) -> (f64, f64) {
     items
         .iter()
@@ -4488,6 +4536,8 @@ fn shift_items_x(items: &mut [Item], dx: f64) {
     }
 }
 
+// Inlined into the loops that move every item (see `item_x_range`).
+#[inline]
 pub(crate) fn shift_item(item: &mut Item, dx: f64, dy: f64) {
     let s = |v: &mut f64, d: f64| *v = round3(*v + d);
     match item {
@@ -4556,23 +4606,47 @@ fn finish_scene(
     metrics: &dyn TextMeasure,
 ) -> Scene {
     let (background, page) = (theme.background, theme.page_margin);
-    let (min_x, max_x) = x_bounds_except(&items, overhang);
+    // Both extents in one pass over the items (`x_bounds_except(&items,
+    // overhang)` and the y extent were a pass each), each folded in item
+    // order as before.
+    let mut x_extent = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut y_extent = (f64::INFINITY, f64::NEG_INFINITY);
+    // The last text font's ascent: texts come in runs of one font, and the
+    // ascent is a lookup behind a `dyn` call.
+    let mut last_ascent: Option<(Font, f64)> = None;
+    for (i, item) in items.iter().enumerate() {
+        if !overhang.contains(&i) {
+            if let Some((lo, hi)) = item_x_range(item) {
+                x_extent = (x_extent.0.min(lo), x_extent.1.max(hi));
+            }
+        }
+        // A text reaches its ascent above the baseline (the header's top is
+        // at 5 px, which must not count as overflowing the top margin).
+        let y_range = match item {
+            Item::Text(t) => {
+                let ascent = match last_ascent {
+                    Some((font, ascent)) if font == t.font => ascent,
+                    _ => {
+                        let ascent = metrics.ascent(&t.font);
+                        last_ascent = Some((t.font, ascent));
+                        ascent
+                    }
+                };
+                Some((t.y - ascent, t.y + t.font.size * 0.25))
+            }
+            other => item_y_range(other),
+        };
+        if let Some((lo, hi)) = y_range {
+            y_extent = (y_extent.0.min(lo), y_extent.1.max(hi));
+        }
+    }
+    let (min_x, max_x) = x_extent;
     let (min_x, max_x) = if min_x.is_finite() {
         (min_x.min(edges.0), max_x.max(edges.1))
     } else {
         (min_x, max_x)
     };
-    // A text reaches its ascent above the baseline (the header's top is at
-    // 5 px, which must not count as overflowing the top margin).
-    let (min_y, max_y) = items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Text(t) => Some((t.y - metrics.ascent(&t.font), t.y + t.font.size * 0.25)),
-            other => item_y_range(other),
-        })
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
-            (a.min(lo), b.max(hi))
-        });
+    let (min_y, max_y) = y_extent;
     let (min_x, max_x) = if min_x.is_finite() { (min_x, max_x) } else { (0.0, 0.0) };
     // The layout starts its first row at the default margin; the page's
     // own margins (`document { Margin }`) are applied here.
