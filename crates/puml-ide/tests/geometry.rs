@@ -13,10 +13,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Texts placed when the level was last raised (of 9,312; issue 13's goal is 95 %):
-/// 9,303 (99.9 %; 152 of 153 diagrams whole) reached in the offsets round
-/// (corpus 228's reversed notes across boxes; 9,239 in the tail2 round,
-/// 8,693 before the teoz, latexfonts and tail rounds), less a small margin.
-const PLACED_AT_LEAST: usize = 9_280;
+/// 9,306 (99.9 %; 152 of 153 diagrams whole) with creole lists (9,303 in
+/// the offsets round with corpus 228's reversed notes across boxes; 9,239
+/// in the tail2 round, 8,693 before the teoz, latexfonts and tail rounds),
+/// less a small margin.
+const PLACED_AT_LEAST: usize = 9_295;
 const TOLERANCE_PX: f64 = 2.0;
 
 fn texts(svg: &str) -> Vec<(String, f64, f64)> {
