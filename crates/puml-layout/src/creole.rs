@@ -1217,6 +1217,22 @@ impl TextBlock {
 mod tests {
     use super::*;
 
+    /// Calls `check` with every string of up to `max_pieces` pieces drawn
+    /// from `pieces` (each shortcut is checked against the reading it
+    /// replaces over all of them).
+    fn for_each_string_of(pieces: &[&str], max_pieces: u32, mut check: impl FnMut(String)) {
+        for length in 0..=max_pieces {
+            for mut code in 0..pieces.len().pow(length) {
+                let mut text = String::new();
+                for _ in 0..length {
+                    text.push_str(pieces[code % pieces.len()]);
+                    code /= pieces.len();
+                }
+                check(text);
+            }
+        }
+    }
+
     /// The two-pass reading `split_lines` replaced (escapes and real
     /// breaks first, then `<br>` and `%newline()` in each piece), kept as
     /// the reference the one-pass scan must agree with.
@@ -1307,17 +1323,10 @@ mod tests {
             "<",
         ];
         let mut checked = 0;
-        for length in 0..=4u32 {
-            for mut code in 0..pieces.len().pow(length) {
-                let mut text = String::new();
-                for _ in 0..length {
-                    text.push_str(pieces[code % pieces.len()]);
-                    code /= pieces.len();
-                }
-                assert_eq!(split_lines(&text), split_lines_two_pass(&text), "{text:?}");
-                checked += 1;
-            }
-        }
+        for_each_string_of(&pieces, 4, |text| {
+            assert_eq!(split_lines(&text), split_lines_two_pass(&text), "{text:?}");
+            checked += 1;
+        });
         assert!(checked > 10_000, "only {checked} strings checked");
     }
 
@@ -1332,50 +1341,43 @@ mod tests {
         let metrics = crate::font::EmbeddedMetrics;
         let fonts = [Font::sans(13.0), Font::sans(11.0).bold()];
         let mut simple = 0;
-        for length in 0..=3u32 {
-            for mut code in 0..pieces.len().pow(length) {
-                let mut text = String::new();
-                for _ in 0..length {
-                    text.push_str(pieces[code % pieces.len()]);
-                    code /= pieces.len();
-                }
-                if !text.contains('\n') && heading(&text).is_none() && list_marker(&text).is_none() {
-                    // The line reading's shortcut against the markup parser.
-                    assert_eq!(
-                        parse_line(text.clone()),
-                        parse_styled_line(SpanStyle::default(), &text),
-                        "{text:?}"
-                    );
-                }
-                if is_simple_line(&text) {
-                    simple += 1;
-                    let spans = if text.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![Span {
-                            text: text.clone(),
-                            style: SpanStyle::default(),
-                            link: None,
-                        }]
-                    };
-                    assert_eq!(parse(&text), vec![Line { spans }], "{text:?}");
-                }
-                for font in fonts {
-                    let full = measure_lines(parse(&text), font, &metrics);
-                    assert_eq!(measure(&text, font, &metrics), full, "{text:?}");
-                    assert_eq!(
-                        measure_width(&text, font, &metrics).to_bits(),
-                        full.width.to_bits(),
-                        "{text:?}"
-                    );
-                    assert_eq!(
-                        measure_height(&text, font, &metrics).to_bits(),
-                        full.height.to_bits(),
-                        "{text:?}"
-                    );
-                }
+        for_each_string_of(&pieces, 3, |text| {
+            if !text.contains('\n') && heading(&text).is_none() && list_marker(&text).is_none() {
+                // The line reading's shortcut against the markup parser.
+                assert_eq!(
+                    parse_line(text.clone()),
+                    parse_styled_line(SpanStyle::default(), &text),
+                    "{text:?}"
+                );
             }
-        }
+            if is_simple_line(&text) {
+                simple += 1;
+                let spans = if text.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Span {
+                        text: text.clone(),
+                        style: SpanStyle::default(),
+                        link: None,
+                    }]
+                };
+                assert_eq!(parse(&text), vec![Line { spans }], "{text:?}");
+            }
+            for font in fonts {
+                let full = measure_lines(parse(&text), font, &metrics);
+                assert_eq!(measure(&text, font, &metrics), full, "{text:?}");
+                assert_eq!(
+                    measure_width(&text, font, &metrics).to_bits(),
+                    full.width.to_bits(),
+                    "{text:?}"
+                );
+                assert_eq!(
+                    measure_height(&text, font, &metrics).to_bits(),
+                    full.height.to_bits(),
+                    "{text:?}"
+                );
+            }
+        });
         assert!(simple > 4_000, "only {simple} simple lines");
         assert!(!is_simple_line(&"x".repeat(MAX_LINE_CHARS + 1)));
     }
@@ -1385,18 +1387,11 @@ mod tests {
         let pieces = [
             "a", " ", "\t", "\u{b}", "\u{c}", "\r", "\n", "\u{85}", "\u{a0}", "\u{3000}", "é", "\u{1c}", "x y",
         ];
-        for length in 0..=3u32 {
-            for mut code in 0..pieces.len().pow(length) {
-                let mut text = String::new();
-                for _ in 0..length {
-                    text.push_str(pieces[code % pieces.len()]);
-                    code /= pieces.len();
-                }
-                assert_eq!(trimmed(&text), text.trim(), "{text:?}");
-                let edges = (text.len() - text.trim_start().len(), text.len() - text.trim_end().len());
-                assert_eq!(blank_edges(&text), edges, "{text:?}");
-            }
-        }
+        for_each_string_of(&pieces, 3, |text| {
+            assert_eq!(trimmed(&text), text.trim(), "{text:?}");
+            let edges = (text.len() - text.trim_start().len(), text.len() - text.trim_end().len());
+            assert_eq!(blank_edges(&text), edges, "{text:?}");
+        });
     }
 
     #[test]

@@ -170,6 +170,20 @@ struct Measured {
     probes: usize,
 }
 
+/// Every paint of PlantUML's in `dir`'s probes used by puml, and at least
+/// `texts_at_least` of their texts within 2 px.
+fn assert_every_paint_and_texts_placed(dir: &str, texts_at_least: usize) {
+    let measured = measure(dir);
+    assert!(
+        measured.texts_placed >= texts_at_least && measured.paints_matched == measured.paints,
+        "{dir}: {}/{} texts within 2 px, {}/{} paints",
+        measured.texts_placed,
+        measured.texts,
+        measured.paints_matched,
+        measured.paints
+    );
+}
+
 /// (matched, PlantUML's paints) per probe of `dir`, printed; checks each
 /// probe's SVG and fidelity snapshots.
 fn measure(dir: &str) -> Measured {
@@ -344,15 +358,7 @@ fn activity_layout_probes_place_texts_like_plantuml() {
     // condition (alone, nested, labelled, with a backward action, under a
     // wider action or condition): 50/51 texts within 2 px, every paint
     // (6/51 texts before).
-    let measured = measure("activity-layout");
-    assert!(
-        measured.texts_placed >= 50 && measured.paints_matched == measured.paints,
-        "{}/{} texts within 2 px, {}/{} paints",
-        measured.texts_placed,
-        measured.texts,
-        measured.paints_matched,
-        measured.paints
-    );
+    assert_every_paint_and_texts_placed("activity-layout", 50);
 }
 
 #[test]
@@ -362,15 +368,7 @@ fn creole_list_probes_place_texts_like_plantuml() {
     // labels, larger fonts and activity actions, and the lines that only
     // look like items (`**bold**`, a lone `*`, ` * ` after a blank):
     // 106/106 texts within 2 px, every paint (36/106 texts before).
-    let measured = measure("creole-lists");
-    assert!(
-        measured.texts_placed >= 106 && measured.paints_matched == measured.paints,
-        "{}/{} texts within 2 px, {}/{} paints",
-        measured.texts_placed,
-        measured.texts,
-        measured.paints_matched,
-        measured.paints
-    );
+    assert_every_paint_and_texts_placed("creole-lists", 106);
 }
 
 #[test]
@@ -378,13 +376,5 @@ fn font_name_probes_place_texts_like_plantuml() {
     // Monospaced names Java lacks (Consolas, Courier New, Menlo, Lucida
     // Console: sans), per-element names, lists, DejaVu Sans/Serif
     // Condensed: 33/33 texts within 2 px (9/33 before).
-    let measured = measure("fonts");
-    assert!(
-        measured.texts_placed >= 33 && measured.paints_matched == measured.paints,
-        "{}/{} texts within 2 px, {}/{} paints",
-        measured.texts_placed,
-        measured.texts,
-        measured.paints_matched,
-        measured.paints
-    );
+    assert_every_paint_and_texts_placed("fonts", 33);
 }
