@@ -4706,9 +4706,6 @@ fn track_activation_depth(depth: &mut [u32], event: &Event) {
     }
 }
 
-/// The band behind a divider's double line: filled and outlined in the
-/// divider's colour (PlantUML); a faded band takes its gradient and no
-/// outline (a stroke takes no gradient here; the lines cover its edges).
 /// A header's or footer's frame (`<style>` `BackGroundColor`, `LineColor`):
 /// a box exactly around its text, behind it.
 fn caption_frame(
@@ -4719,37 +4716,25 @@ fn caption_frame(
     top: f64,
     block: &TextBlock,
 ) {
-    if !frame.is_drawn() {
-        // On a faded page PlantUML repeats the page's gradient behind the
-        // text (observed: a rect exactly around it, no outline).
-        if let Some((from, gradient)) = page {
-            rect(
-                out,
-                x,
-                top,
-                block.width,
-                block.height,
-                0.0,
-                shapes::fading(from, Some(gradient), None),
-            );
-        }
-        return;
-    }
-    let fill = frame.fill.filter(|c| c.a > 0);
-    rect(
-        out,
-        x,
-        top,
-        block.width,
-        block.height,
-        0.0,
+    let backdrop = if frame.is_drawn() {
+        let fill = frame.fill.filter(|c| c.a > 0);
         Paint {
             gradient: fill.and(frame.gradient),
             ..paint(fill, frame.border.map(|c| stroke(c, frame.thickness)))
-        },
-    );
+        }
+    } else if let Some((from, gradient)) = page {
+        // On a faded page PlantUML repeats the page's gradient behind the
+        // text (observed: a rect exactly around it, no outline).
+        shapes::fading(from, Some(gradient), None)
+    } else {
+        return;
+    };
+    rect(out, x, top, block.width, block.height, 0.0, backdrop);
 }
 
+/// The band behind a divider's double line: filled and outlined in the
+/// divider's colour (PlantUML); a faded band takes its gradient and no
+/// outline (a stroke takes no gradient here; the lines cover its edges).
 fn divider_band_paint(theme: &Theme) -> Paint {
     match theme.fades.divider {
         Some(gradient) => shapes::fading(theme.divider_bg, Some(gradient), None),

@@ -763,7 +763,8 @@ const SMALL_WHOLES: [[u8; 4]; 1000] = {
     let mut table = [[0u8; 4]; 1000];
     let mut n = 0;
     while n < 1000 {
-        let digits = [(n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8];
+        // The padded digits without their leading zeros.
+        let digits = PADDED_WHOLES[n];
         let skip = if n >= 100 {
             0
         } else if n >= 10 {
@@ -773,7 +774,7 @@ const SMALL_WHOLES: [[u8; 4]; 1000] = {
         };
         let mut i = 0;
         while i < 3 - skip {
-            table[n][i] = b'0' + digits[skip + i];
+            table[n][i] = digits[skip + i];
             i += 1;
         }
         table[n][3] = (3 - skip) as u8;
