@@ -2,7 +2,7 @@
 //! [`AnalysisHost`] (one host per input; batches run them on all cores).
 
 use puml_ide::check::{decode_source, undecodable_report, CheckOptions, CheckReport};
-use puml_ide::{Analysis, Cancellable, FileId, HostConfig};
+use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId, HostConfig};
 use std::path::PathBuf;
 
 /// A snapshot holding one file.
@@ -18,6 +18,38 @@ pub fn open(path: Option<PathBuf>, text: &str, include_root: Option<PathBuf>) ->
 /// A snapshot for the file `options` describes.
 pub fn open_with(text: &str, options: &CheckOptions) -> (Analysis, FileId) {
     open(options.file_path.clone(), text, options.include_root.clone())
+}
+
+/// One worker's host in a batch: each input replaces the previous input's
+/// file, so a worker creates one database for all its files and the
+/// database holds the queries of one file at a time.
+#[derive(Default)]
+pub struct BatchHost {
+    held: Option<(AnalysisHost, FileId)>,
+}
+
+impl BatchHost {
+    /// A snapshot holding the file `options` describes. The previous
+    /// snapshot must be dropped first: changing the host waits for it.
+    pub fn open(&mut self, text: &str, options: &CheckOptions) -> (Analysis, FileId) {
+        let config = HostConfig {
+            include_root: options.include_root.clone(),
+            ..HostConfig::default()
+        };
+        match &mut self.held {
+            Some((host, file)) => {
+                host.set_config(config);
+                host.replace_file(*file, options.file_path.clone(), text.to_string());
+                (host.analysis(), *file)
+            }
+            None => {
+                let (host, file) = AnalysisHost::single_file(options.file_path.clone(), text.to_string(), config);
+                let analysis = host.analysis();
+                self.held = Some((host, file));
+                (analysis, file)
+            }
+        }
+    }
 }
 
 /// The answer of a host no one else changes: it cannot be cancelled.

@@ -3,6 +3,7 @@
 //! `name-1.svg`, `name-2.svg`, … when a file holds several diagrams or
 //! pages. Writes are atomic and never replace an input file.
 
+use crate::analysis::BatchHost;
 use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::check::{decode_source, CheckOptions, LineColDiagnostic};
 use puml_ide::render::{Format, RenderFailure, RenderOptions, RenderedPage};
@@ -169,94 +170,128 @@ struct RenderJobs<'a> {
     progress: bool,
 }
 
-/// The index of the next file to write, which renderers wait on so they
-/// stay at most [`RENDER_AHEAD`] files ahead of it.
+/// The reports waiting for their turn, and the writer that prints them and
+/// names their outputs in input order.
+struct InOrder {
+    next_to_write: usize,
+    waiting: std::collections::BTreeMap<usize, FileReport>,
+    writer: ReportWriter,
+}
+
+/// Where the renderers hand their reports over. The renderer whose report
+/// is next writes it, and the reports behind it that are ready: no thread
+/// waits only to write, and no thread is woken per file.
 struct WriteFront {
-    next_to_write: std::sync::Mutex<usize>,
+    state: std::sync::Mutex<InOrder>,
     advanced: std::sync::Condvar,
 }
 
 impl WriteFront {
+    fn lock(&self) -> std::sync::MutexGuard<'_, InOrder> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits while file `index` is [`RENDER_AHEAD`] files or more ahead of
+    /// the next one to write.
     fn wait_until_within_reach(&self, index: usize) {
-        let mut front = self.next_to_write.lock().unwrap_or_else(|p| p.into_inner());
-        while index >= *front + RENDER_AHEAD {
-            front = self.advanced.wait(front).unwrap_or_else(|p| p.into_inner());
+        let mut state = self.lock();
+        while index >= state.next_to_write + RENDER_AHEAD {
+            state = self.advanced.wait(state).unwrap_or_else(|p| p.into_inner());
         }
     }
 
-    fn advance_to(&self, index: usize) {
-        *self.next_to_write.lock().unwrap_or_else(|p| p.into_inner()) = index;
-        self.advanced.notify_all();
+    fn hand_over(&self, index: usize, report: FileReport) {
+        let mut state = self.lock();
+        state.waiting.insert(index, report);
+        let before = state.next_to_write;
+        loop {
+            let next = state.next_to_write;
+            let Some(report) = state.waiting.remove(&next) else {
+                break;
+            };
+            state.writer.write(report);
+            state.next_to_write = next + 1;
+        }
+        if state.next_to_write != before {
+            self.advanced.notify_all();
+        }
     }
 }
 
 impl RenderJobs<'_> {
-    /// Renders and stages every file on every core and commits the outputs
-    /// in input order on this thread; returns the worst outcome.
+    /// Renders and stages every file on every core (this thread included);
+    /// the outputs are named in input order; returns the worst outcome.
     fn run(&self) -> Outcome {
-        let total = self.files.len();
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(total.max(1));
+            .min(self.files.len().max(1));
         let next_to_render = AtomicUsize::new(0);
         let rendered = AtomicUsize::new(0);
         let front = WriteFront {
-            next_to_write: std::sync::Mutex::new(0),
+            state: std::sync::Mutex::new(InOrder {
+                next_to_write: 0,
+                waiting: std::collections::BTreeMap::new(),
+                writer: ReportWriter::new(self.progress),
+            }),
             advanced: std::sync::Condvar::new(),
         };
         std::thread::scope(|scope| {
-            let (sender, receiver) = std::sync::mpsc::channel::<(usize, FileReport)>();
-            for _ in 0..workers {
-                let sender = sender.clone();
-                let (next_to_render, rendered, front) = (&next_to_render, &rendered, &front);
-                scope.spawn(move || loop {
-                    let index = next_to_render.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = self.files.get(index) else {
-                        break;
-                    };
-                    front.wait_until_within_reach(index);
-                    // A defect in one diagram's rendering must not stop the
-                    // batch (nor leave the writer waiting for this file).
-                    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.render_one(path)))
-                        .unwrap_or_else(|_| FileReport {
-                            outcome: Outcome::Failure,
-                            log: vec![format!(
-                                "puml render: {}: internal error while rendering (a defect in puml; please report it with this file)",
-                                path.display()
-                            )],
-                            outputs: Vec::new(),
-                        });
-                    if self.progress {
-                        let finished = rendered.fetch_add(1, Ordering::Relaxed) + 1;
-                        eprint!("\r\x1b[2K[{finished}/{total}] {}", path.display());
-                    }
-                    if sender.send((index, report)).is_err() {
-                        break;
-                    }
-                });
+            for _ in 1..workers {
+                scope.spawn(|| self.render_until_done(&next_to_render, &rendered, &front));
             }
-            drop(sender);
-            let mut writer = ReportWriter::new(self.progress);
-            let mut waiting: std::collections::BTreeMap<usize, FileReport> = std::collections::BTreeMap::new();
-            let mut next_to_write = 0;
-            for (index, report) in receiver {
-                waiting.insert(index, report);
-                while let Some(report) = waiting.remove(&next_to_write) {
-                    writer.write(report);
-                    next_to_write += 1;
-                    front.advance_to(next_to_write);
-                }
-            }
-            writer.finish()
-        })
+            self.render_until_done(&next_to_render, &rendered, &front);
+        });
+        let state = front.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        state.writer.finish()
     }
 
-    fn render_one(&self, path: &Path) -> FileReport {
+    /// One renderer: takes the next file until none is left, on one host.
+    fn render_until_done(&self, next_to_render: &AtomicUsize, rendered: &AtomicUsize, front: &WriteFront) {
+        let mut host = BatchHost::default();
+        loop {
+            let index = next_to_render.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = self.files.get(index) else {
+                break;
+            };
+            front.wait_until_within_reach(index);
+            // A defect in one diagram's rendering must not stop the batch
+            // (nor leave the files after it unwritten).
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.render_one(&mut host, path)))
+                .unwrap_or_else(|_| {
+                    // The host may hold the failed file's half-done work:
+                    // the next file starts on a new one.
+                    host = BatchHost::default();
+                    FileReport {
+                        outcome: Outcome::Failure,
+                        log: vec![format!(
+                            "puml render: {}: internal error while rendering (a defect in puml; please report it with this file)",
+                            path.display()
+                        )],
+                        outputs: Vec::new(),
+                    }
+                });
+            if self.progress {
+                let finished = rendered.fetch_add(1, Ordering::Relaxed) + 1;
+                eprint!("\r\x1b[2K[{finished}/{}] {}", self.files.len(), path.display());
+            }
+            front.hand_over(index, report);
+        }
+    }
+
+    fn render_one(&self, host: &mut BatchHost, path: &Path) -> FileReport {
         let mut rendered = RenderedFile {
             log: Vec::new(),
             outputs: Vec::new(),
         };
-        let outcome = render_file(path, self.format, self.args, self.limit, self.inputs, &mut rendered);
+        let outcome = render_file(
+            host,
+            path,
+            self.format,
+            self.args,
+            self.limit,
+            self.inputs,
+            &mut rendered,
+        );
         // Each output is created and filled here, on the worker's core: the
         // writer thread only names them, in input order (see `StagedWrite`).
         let outputs = rendered
@@ -353,6 +388,7 @@ struct RenderedFile {
 /// (the caller prints and writes them in input order, even when files are
 /// rendered in parallel); standard output is written here.
 fn render_file(
+    host: &mut BatchHost,
     path: &Path,
     format: Format,
     args: &RenderArgs,
@@ -400,7 +436,7 @@ fn render_file(
         max_participants: args.max_participants,
         max_events: args.max_events,
     };
-    let (analysis, file) = crate::analysis::open_with(text, &options.check);
+    let (analysis, file) = host.open(text, &options.check);
     let pages = match crate::analysis::answer(analysis.render(file, &options)) {
         Ok(p) => p,
         Err(RenderFailure::Diagnostics(diags)) => {

@@ -5,9 +5,9 @@
 //! server a text with no `@start` line at all is one `@startuml` diagram.
 //! The kind comes from the start tag (`@startmindmap`, `@startgantt`, …)
 //! and, for `@startuml`, from the content: PlantUML tries each diagram type
-//! and keeps the first that reads every line. puml draws sequence diagrams
-//! only, so what matters here is recognising the others and naming them as
-//! PlantUML does, so that the error says what was found.
+//! and keeps the first that reads every line. puml draws sequence and
+//! activity diagrams, so what matters here is recognising the others and
+//! naming them as PlantUML does, so that the error says what was found.
 
 /// One diagram of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -323,7 +323,7 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
 
 fn version_text() -> String {
     format!(
-        "puml-plantuml {} (puml: PlantUML-compatible command line, no Java)\nDraws: sequence diagrams.\nOther kinds: error image, or --fallback-jar PATH to hand them to PlantUML.\n",
+        "puml-plantuml {} (puml: PlantUML-compatible command line, no Java)\nDraws: sequence and activity diagrams.\nOther kinds: error image, or --fallback-jar PATH to hand them to PlantUML.\n",
         crate::VERSION
     )
 }
@@ -332,8 +332,8 @@ const HELP: &str = "\
 Usage: puml-plantuml [options] [file|dir ...]
        puml-plantuml [options] -pipe < in > out
 
-A drop-in for the `plantuml` command (no Java): sequence diagrams are drawn
-by puml; other kinds get an error image (or PlantUML itself with --fallback-jar).
+A drop-in for the `plantuml` command (no Java): sequence and activity diagrams
+are drawn by puml; other kinds get an error image (or PlantUML itself with --fallback-jar).
 
   -tsvg -tpng -tpdf -ttxt -tutxt   output format (default png)
   -pipe                     read stdin, write the images to stdout
@@ -494,8 +494,8 @@ fn run_syntax(options: &Options, io: &mut Io) -> i32 {
     let mut settings = settings(options, None, false, &mut warnings);
     settings.format = ImageFormat::Txt;
     match renderer.render(&injected.block, &settings) {
-        Outcome::Rendered { description, .. } => {
-            let _ = writeln!(io.stdout, "SEQUENCE\n{description}");
+        Outcome::Rendered { kind, description, .. } => {
+            let _ = writeln!(io.stdout, "{kind}\n{description}");
             EXIT_OK
         }
         Outcome::Error { line, message, .. } => {

@@ -23,4 +23,4 @@ pub use renderer::{unsupported_message, ImageFormat, Outcome, Page, RenderSettin
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The diagram kinds puml draws, named as PlantUML names them.
-pub const DRAWN_KINDS: &[&str] = &["SEQUENCE"];
+pub const DRAWN_KINDS: &[&str] = &["SEQUENCE", "ACTIVITY"];

@@ -4,6 +4,7 @@
 
 use crate::blocks::{kind_of_tag, other_kind_at_error, server_blocks, Block, DiagramKind};
 use crate::error_image::error_scene;
+use puml_ide::check::CheckSummary;
 use puml_ide::render::{encode, Format, RenderFailure, RenderOptions};
 use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId, HostConfig};
 use puml_layout::Scene;
@@ -102,6 +103,8 @@ pub struct Page {
 pub enum Outcome {
     Rendered {
         pages: Vec<Page>,
+        /// The kind as PlantUML names it: `SEQUENCE` or `ACTIVITY`.
+        kind: &'static str,
         /// PlantUML's one-line description, e.g. `(2 participants)`.
         description: String,
     },
@@ -131,7 +134,7 @@ impl Outcome {
 /// The message shown for a kind puml does not draw.
 pub fn unsupported_message(kind: &str) -> String {
     format!(
-        "puml draws sequence diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
+        "puml draws sequence and activity diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
     )
 }
 
@@ -257,7 +260,10 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
         } else {
             0
         };
-        if let Some(kind) = other_kind_at_error(&block.text, line) {
+        // An error in a diagram puml read as an activity diagram is that
+        // diagram's error, not a sign of a kind puml does not draw.
+        let read_as_activity = report.summary.activity_diagrams > 0;
+        if let Some(kind) = other_kind_at_error(&block.text, line).filter(|k| !(read_as_activity && *k == "ACTIVITY")) {
             return Ok(unsupported(kind, settings.format));
         }
         let message = format!("{} [{}]", error.message, error.code);
@@ -279,7 +285,8 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                     height: page.height,
                 })
                 .collect(),
-            description: describe(report.summary.participants),
+            kind: kind_of(&report.summary),
+            description: describe(&report.summary),
         }),
         // PlantUML reads the block as a class or description diagram (W0240):
         // answered as for any other diagram type puml does not draw.
@@ -302,8 +309,22 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
     }
 }
 
-fn describe(participants: usize) -> String {
-    match participants {
+fn kind_of(summary: &CheckSummary) -> &'static str {
+    if summary.activity_diagrams > 0 {
+        "ACTIVITY"
+    } else {
+        "SEQUENCE"
+    }
+}
+
+/// PlantUML's description: the participant count of a sequence diagram;
+/// `activity3` (its name for the `start`/`:action;` syntax) for an activity
+/// diagram.
+fn describe(summary: &CheckSummary) -> String {
+    if summary.activity_diagrams > 0 {
+        return "activity3".into();
+    }
+    match summary.participants {
         1 => "(1 participant)".into(),
         n => format!("({n} participants)"),
     }
@@ -354,7 +375,7 @@ mod tests {
     #[test]
     fn renders_a_sequence_diagram() {
         let outcomes = render_text("@startuml\nA -> B : hi\n@enduml\n", ImageFormat::Svg);
-        let Outcome::Rendered { pages, description } = &outcomes[0] else {
+        let Outcome::Rendered { pages, description, .. } = &outcomes[0] else {
             panic!("{outcomes:?}")
         };
         assert_eq!(description, "(2 participants)");
@@ -388,7 +409,7 @@ mod tests {
         );
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[0].first_image().unwrap().bytes).into_owned();
-        assert!(svg.contains("sequence diagrams only"), "{svg}");
+        assert!(svg.contains("sequence and activity diagrams only"), "{svg}");
     }
 
     #[test]

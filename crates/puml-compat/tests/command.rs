@@ -202,6 +202,28 @@ fn syntax_prints_the_type_or_the_error() {
     let bad = run_with(&["-syntax"], BAD);
     assert_eq!(bad.code, EXIT_ERROR);
     assert!(bad.stdout_text().starts_with("ERROR\n2\n"));
+    // PlantUML 1.2026.8 answers `ACTIVITY` and `activity3` for the
+    // `start`/`:action;` syntax.
+    let activity = run_with(
+        &["-syntax"],
+        "@startuml\nstart\n:a;\nif (x) then\n:b;\nendif\nstop\n@enduml\n",
+    );
+    assert_eq!(
+        (activity.code, activity.stdout_text().as_str()),
+        (EXIT_OK, "ACTIVITY\nactivity3\n")
+    );
+    // An error in an activity diagram is its error (PlantUML's `ERROR`, the
+    // 0-based line), not a refusal of the kind.
+    let broken = run_with(
+        &["-syntax"],
+        "@startuml\nstart\nrepeat\n:a;\nif (x) then\nrepeat while (y)\n@enduml\n",
+    );
+    assert_eq!(broken.code, EXIT_ERROR, "{}", broken.stdout_text());
+    assert!(
+        broken.stdout_text().starts_with("ERROR\n5\n"),
+        "{}",
+        broken.stdout_text()
+    );
 }
 
 #[test]
@@ -209,7 +231,7 @@ fn other_kinds_are_refused_with_a_distinct_code() {
     let ran = run_with(&["-tsvg", "-pipe"], "@startuml\nclass Foo\nFoo <|-- Bar\n@enduml\n");
     assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND);
     assert!(ran.stderr.contains("CLASS"), "{}", ran.stderr);
-    assert!(ran.stdout_text().contains("sequence diagrams only"));
+    assert!(ran.stdout_text().contains("sequence and activity diagrams only"));
     let mindmap = run_with(&["-syntax"], "@startmindmap\n* a\n@endmindmap\n");
     assert!(mindmap.stdout_text().starts_with("MINDMAP\n"));
 }

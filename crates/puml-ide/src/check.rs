@@ -86,6 +86,9 @@ pub struct LineColDiagnostic {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CheckSummary {
     pub diagrams: usize,
+    /// How many of the diagrams are activity diagrams (the rest are
+    /// sequence diagrams).
+    pub activity_diagrams: usize,
     pub participants: usize,
     /// Messages, notes, refs, activations, dividers… (every model event).
     pub events: usize,
@@ -176,6 +179,7 @@ pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> Check
     let document = &analysis.document;
     let summary = CheckSummary {
         diagrams: document.diagrams.len(),
+        activity_diagrams: document.diagrams.iter().filter(|d| d.activity.is_some()).count(),
         participants: document.diagrams.iter().map(|d| d.participants.len()).sum(),
         events: document.diagrams.iter().map(|d| d.events.len()).sum(),
         pages: document.diagrams.iter().map(|d| d.page_count()).sum(),

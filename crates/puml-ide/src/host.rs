@@ -278,6 +278,26 @@ impl AnalysisHost {
         Ok(())
     }
 
+    /// Gives `file` another path and text: what removing it and adding a
+    /// new file would do, but on the same input, so a batch that analyses
+    /// many files one after another on one host keeps one file's queries in
+    /// the database instead of every file's, and pays for one database.
+    pub fn replace_file(&mut self, file: FileId, path: Option<PathBuf>, text: impl Into<Arc<str>>) {
+        let Some(input) = self.files.get(&file).copied() else {
+            return;
+        };
+        self.by_path.retain(|_, id| *id != file);
+        if let Some(path) = &path {
+            self.by_path.insert(path.clone(), file);
+        }
+        // The next parse is a fresh one, not an edit of the last file's.
+        self.db.forget(input);
+        if *input.path(&self.db) != path {
+            input.set_path(&mut self.db).to(path);
+        }
+        self.set_file_text(file, text);
+    }
+
     /// Forgets a file. Its id answers like an empty file from now on.
     pub fn remove_file(&mut self, file: FileId) {
         if let Some(input) = Arc::make_mut(&mut self.files).remove(&file) {

@@ -273,3 +273,33 @@ fn hostile_regions_are_refused_or_clamped_never_a_panic() {
         Err(RenderFailure::Diagnostics(_))
     ));
 }
+
+#[test]
+fn a_replaced_file_answers_like_a_fresh_host_with_its_path_and_text() {
+    let dir = std::env::temp_dir().join(format!("puml-host-replace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("parts.iuml"), "participant Included\n").unwrap();
+    let first_path = dir.join("first.puml");
+    let second_path = dir.join("second.puml");
+    let second_text = "@startuml\n!include parts.iuml\nIncluded -> Carol : hi\n@enduml\n";
+
+    let mut host = AnalysisHost::new();
+    let file = host.add_file(Some(first_path.clone()), SOURCE.to_string());
+    let first = host.analysis().render(file, &svg()).unwrap().unwrap();
+    host.replace_file(file, Some(second_path.clone()), second_text);
+    let replaced = host.analysis();
+    let (fresh_host, fresh_file) =
+        AnalysisHost::single_file(Some(second_path.clone()), second_text.into(), HostConfig::default());
+    let fresh = fresh_host.analysis();
+
+    // The include is found beside the new path, and nothing of the first
+    // file's parse or analysis is reused.
+    assert_eq!(replaced.check(file).unwrap(), fresh.check(fresh_file).unwrap());
+    assert!(replaced.check(file).unwrap().ok());
+    let pages = replaced.render(file, &svg()).unwrap().unwrap();
+    assert_eq!(pages, fresh.render(fresh_file, &svg()).unwrap().unwrap());
+    assert_ne!(pages, first);
+    assert_eq!(host.file_for_path(&second_path), Some(file));
+    assert_eq!(host.file_for_path(&first_path), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -294,7 +294,7 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
         return Err(bad_request("no diagram in the request (expected @startuml … @enduml)"));
     };
     match outcome {
-        Outcome::Rendered { pages, description } => {
+        Outcome::Rendered { pages, description, .. } => {
             let page = pages.into_iter().next().unwrap_or_else(|| puml_compat::Page {
                 bytes: Vec::new(),
                 width: 0.0,
