@@ -517,6 +517,16 @@ fn plantuml_urls_render_with_plantumls_headers() {
     let txt = get(addr, &format!("/plantuml/txt/~h{hex}"));
     assert_eq!(txt.status, 200);
     assert!(String::from_utf8_lossy(&txt.body).contains("hex"));
+    // PicoWeb describes an activity diagram as `activity3`.
+    let activity = get(
+        addr,
+        &format!(
+            "/plantuml/svg/{}",
+            puml_compat::encoding::encode_plantuml("@startuml\nstart\n:a;\nstop\n@enduml\n")
+        ),
+    );
+    assert_eq!(activity.status, 200);
+    assert_eq!(activity.header("x-plantuml-diagram-description"), Some("activity3"));
 }
 
 #[test]
