@@ -50,6 +50,17 @@ impl BatchHost {
             }
         }
     }
+
+    /// Checks raw bytes; bytes that are not UTF-8 are one diagnostic.
+    pub fn check_bytes(&mut self, bytes: &[u8], options: &CheckOptions) -> CheckReport {
+        match decode_source(bytes) {
+            Ok(text) => {
+                let (analysis, file) = self.open(text, options);
+                answer(analysis.check(file))
+            }
+            Err(diagnostic) => undecodable_report(bytes, &diagnostic),
+        }
+    }
 }
 
 /// The answer of a host no one else changes: it cannot be cancelled.
@@ -62,10 +73,7 @@ pub fn answer<T>(result: Cancellable<T>) -> T {
 
 /// Checks raw bytes; bytes that are not UTF-8 are one diagnostic.
 pub fn check_bytes(bytes: &[u8], options: &CheckOptions) -> CheckReport {
-    match decode_source(bytes) {
-        Ok(text) => check_text(text, options),
-        Err(diagnostic) => undecodable_report(bytes, &diagnostic),
-    }
+    BatchHost::default().check_bytes(bytes, options)
 }
 
 pub fn check_text(text: &str, options: &CheckOptions) -> CheckReport {

@@ -1,5 +1,6 @@
 //! `puml check` and `puml dump`.
 
+use crate::analysis::BatchHost;
 use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{self, CheckOptions, CheckReport, LineColDiagnostic};
 use puml_syntax::Severity;
@@ -211,9 +212,9 @@ fn check_in_parallel(
     limit: u64,
     options_for: &(dyn Fn(&PathBuf) -> CheckOptions + Sync),
 ) -> Vec<CheckOutcome> {
-    parallel_map(files, |path| {
+    parallel_map(files, BatchHost::default, |host, path| {
         read_input_bytes(path, limit).map(|bytes| {
-            let report = crate::analysis::check_bytes(&bytes, &options_for(path));
+            let report = host.check_bytes(&bytes, &options_for(path));
             (bytes, report)
         })
     })

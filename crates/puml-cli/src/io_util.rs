@@ -55,8 +55,14 @@ pub fn max_bytes_from_env() -> u64 {
 }
 
 /// `items.iter().map(work)`, spread over every core (a shared work queue,
-/// one item at a time); results come back in the order of `items`.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// one item at a time); results come back in the order of `items`. Each
+/// worker makes its state once (`new_state`) and passes it to every item
+/// it takes, e.g. a host reused from file to file.
+pub fn parallel_map<T: Sync, R: Send, S>(
+    items: &[T],
+    new_state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len().max(1));
@@ -66,12 +72,13 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
+                    let mut state = new_state();
                     loop {
                         let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(item) = items.get(index) else {
                             break done;
                         };
-                        done.push((index, work(item)));
+                        done.push((index, work(&mut state, item)));
                     }
                 })
             })
