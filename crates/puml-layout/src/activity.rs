@@ -23,7 +23,7 @@ use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Scene, Stroke, TextRun};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
 use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
-use crate::theme::{TextElement, Theme};
+use crate::theme::{Sides, TextElement, Theme};
 use crate::LayoutOptions;
 use puml_sema::activity::{
     Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
@@ -82,8 +82,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     let empty = ActivityDiagram::default();
     let activity = diagram.activity.as_deref().unwrap_or(&empty);
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
-    let named_theme = options.theme.is_some() || diagram.settings.theme.is_some();
-    let style = Style::new(&theme, diagram, named_theme);
+    let theme_name = options.theme.as_deref().or(diagram.settings.theme.as_deref());
+    let style = Style::new(&theme, diagram, theme_name);
     let ctx = Ctx {
         style,
         metrics,
@@ -586,18 +586,29 @@ fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
 struct Style {
     action_bg: Color,
     action_border: Color,
+    /// The action box's outline width, corner radius (PlantUML's
+    /// `RoundCorner` is the corner's diameter) and the room around its text.
+    action_line: f64,
+    action_radius: f64,
+    action_pad: f64,
     action_font: Font,
     action_font_color: Color,
     diamond_bg: Color,
     diamond_border: Color,
+    diamond_line: f64,
     diamond_font: Font,
     arrow_color: Color,
     arrow_width: f64,
     arrow_font: Font,
     arrow_font_color: Color,
+    /// The start disc's fill and outline, the stop ring's outline and its
+    /// dot's fill (PlantUML's themes paint them apart).
     start_color: Color,
+    start_border: Color,
     end_color: Color,
+    end_dot: Color,
     bar_color: Color,
+    bar_border: Color,
     note_bg: Color,
     /// Where the fills fade to when written as gradients (`skinparam
     /// ActivityBackgroundColor #A-B`, …), as PlantUML 1.2026.8 paints them.
@@ -605,9 +616,13 @@ struct Style {
     diamond_gradient: Option<Gradient>,
     note_gradient: Option<Gradient>,
     note_border: Color,
+    note_line: f64,
     note_font: Font,
     note_font_color: Color,
     frame_color: Color,
+    /// A partition's (and group's) frame width and corner radius.
+    frame_line: f64,
+    frame_radius: f64,
     frame_font: Font,
     /// A partition's fill, title face and colour (`skinparam partition…`,
     /// `<style> partition { … }`); `partition P #colour` fills its own.
@@ -619,10 +634,20 @@ struct Style {
     lane_font: Font,
     lane_font_color: Color,
     font_color: Color,
+    /// The room around a framed title (a theme's title box): outside the
+    /// frame, and between the frame and the text.
+    title_margin: Sides,
+    title_padding: Sides,
+    /// Whether a theme or style set the title's room for activity
+    /// diagrams (else an unframed title keeps PlantUML's default room).
+    title_spacing_set: bool,
+    /// Around the page (PlantUML's 10; 5 under some themes: `amiga`).
+    page_margin: f64,
 }
 
 impl Style {
-    fn new(theme: &Theme, diagram: &Diagram, named_theme: bool) -> Style {
+    fn new(theme: &Theme, diagram: &Diagram, theme_name: Option<&str>) -> Style {
+        let named_theme = theme_name.is_some();
         let line = theme.arrow_color;
         let mut s = Style {
             action_bg: if named_theme {
@@ -631,6 +656,9 @@ impl Style {
                 Color::hex(0xF1F1F1)
             },
             action_border: theme.participant_border,
+            action_line: 0.5,
+            action_radius: ACTION_RADIUS,
+            action_pad: ACTION_PAD,
             action_font: theme.font(12.0),
             action_font_color: theme.participant_font_color,
             diamond_bg: if named_theme {
@@ -639,6 +667,7 @@ impl Style {
                 Color::hex(0xF1F1F1)
             },
             diamond_border: theme.participant_border,
+            diamond_line: 0.5,
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
@@ -652,16 +681,22 @@ impl Style {
             ),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
+            start_border: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
+            end_dot: if named_theme { line } else { Color::hex(0x222222) },
             bar_color: if named_theme { line } else { Color::hex(0x555555) },
+            bar_border: if named_theme { line } else { Color::hex(0x555555) },
             note_bg: theme.note_bg,
             action_gradient: None,
             diamond_gradient: None,
             note_gradient: theme.note_gradient,
             note_border: theme.note_border,
+            note_line: 0.5,
             note_font: theme.font_of(TextElement::Note, theme.note_font_size),
             note_font_color: theme.note_font_color,
             frame_color: theme.group_border,
+            frame_line: 1.5,
+            frame_radius: 0.0,
             frame_font: theme.font(14.0),
             partition_bg: None,
             partition_font: theme.font(14.0),
@@ -671,7 +706,23 @@ impl Style {
             lane_font: theme.font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
+            title_margin: theme.title_spacing.margin,
+            title_padding: theme.title_spacing.padding,
+            title_spacing_set: false,
+            page_margin: 10.0,
         };
+        // A PlantUML theme's own activity look (its sheet's
+        // `activityDiagram { … }` rules, observed per theme): the diamond's
+        // text takes the theme's face, but the diagram's `activityFont…`
+        // still reach it (PlantUML 1.2026.8, `!theme cerulean` with
+        // `skinparam ActivityFontSize 14` draws the conditions at 14).
+        if let Some(sheet) = theme_name.and_then(crate::theme::plantuml_theme_sheet) {
+            let mut themed = OwnFonts::default();
+            s.apply_sheet(sheet, &mut themed);
+            s.diamond_font.family = themed.diamond_family.unwrap_or(s.diamond_font.family);
+            s.diamond_font.size = themed.diamond_size.unwrap_or(s.diamond_font.size);
+            s.diamond_font_color = themed.diamond_color.unwrap_or(s.diamond_font_color);
+        }
         // The activity skin parameters PlantUML documents (`activity…`,
         // `swimlane…`, `partition…`) and the `<style>` rules on the same
         // elements, in source order (the later wins); the others went
@@ -720,7 +771,8 @@ impl Style {
 
     /// One property of an activity element, from a skinparam or a style
     /// rule (both lower-case): `element` is `activity`, `diamond`,
-    /// `arrow`, `swimlane` or `partition`.
+    /// `arrow`, `swimlane`, `partition`, `note`, `activitybar`, `start` or
+    /// `stop`.
     fn apply(&mut self, element: &str, property: &str, value: &str, own: &mut OwnFonts) {
         let color = parse_color(value);
         let size = value
@@ -729,6 +781,18 @@ impl Style {
             .parse::<f64>()
             .ok()
             .filter(|v| (1.0..=200.0).contains(v));
+        // Widths, paddings and corners may be 0.
+        let length = value
+            .trim()
+            .trim_end_matches("px")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (0.0..=200.0).contains(v));
+        let styled = |font: &mut Font| {
+            let style = value.to_ascii_lowercase();
+            font.bold = style.contains("bold");
+            font.italic = style.contains("italic");
+        };
         macro_rules! set {
             ($field:expr, $v:expr) => {
                 if let Some(v) = $v {
@@ -745,6 +809,10 @@ impl Style {
                 }
             }
             ("activity", "bordercolor" | "linecolor") => set!(self.action_border, color),
+            ("activity", "linethickness") => set!(self.action_line, length),
+            ("activity", "roundcorner") => set!(self.action_radius, length.map(|d| d / 2.0)),
+            ("activity", "padding") => set!(self.action_pad, length),
+            ("activity", "fontstyle") => styled(&mut self.action_font),
             ("activity", "fontcolor") => {
                 set!(self.action_font_color, color);
                 own.action_color = color.or(own.action_color);
@@ -764,28 +832,68 @@ impl Style {
                 }
             }
             ("diamond", "bordercolor" | "linecolor") => set!(self.diamond_border, color),
+            ("diamond", "linethickness") => set!(self.diamond_line, length),
             ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
             ("diamond", "fontname") => own.diamond_family = family(),
             ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
-            ("activity", "startcolor") => set!(self.start_color, color),
-            ("activity", "endcolor") => set!(self.end_color, color),
-            ("activity", "barcolor") => set!(self.bar_color, color),
-            ("arrow", "color") => set!(self.arrow_color, color),
+            ("activity", "startcolor") => {
+                set!(self.start_color, color);
+                set!(self.start_border, color);
+            }
+            ("activity", "endcolor") => {
+                set!(self.end_color, color);
+                set!(self.end_dot, color);
+            }
+            ("activity", "barcolor") => {
+                set!(self.bar_color, color);
+                set!(self.bar_border, color);
+            }
+            ("arrow", "color" | "linecolor") => set!(self.arrow_color, color),
+            ("arrow", "linethickness") => set!(self.arrow_width, length),
             ("arrow", "fontcolor") => set!(self.arrow_font_color, color),
+            ("arrow", "fontsize") => set!(self.arrow_font.size, size),
             ("arrow", "fontname") => set!(self.arrow_font.family, family()),
+            ("arrow", "fontstyle") => styled(&mut self.arrow_font),
+            ("note", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.note_bg = c;
+                    self.note_gradient = parse_gradient(value);
+                }
+            }
+            ("note", "bordercolor" | "linecolor") => set!(self.note_border, color),
+            ("note", "linethickness") => set!(self.note_line, length),
+            ("note", "fontcolor") => set!(self.note_font_color, color),
+            ("note", "fontsize") => set!(self.note_font.size, size),
+            ("note", "fontname") => set!(self.note_font.family, family()),
+            ("note", "fontstyle") => styled(&mut self.note_font),
+            ("activitybar", "backgroundcolor") => set!(self.bar_color, color),
+            ("activitybar", "linecolor") => set!(self.bar_border, color),
+            ("start", "backgroundcolor") => set!(self.start_color, color),
+            ("start", "linecolor") => set!(self.start_border, color),
+            ("stop", "backgroundcolor") => set!(self.end_dot, color),
+            ("stop", "linecolor") => set!(self.end_color, color),
             ("swimlane", "bordercolor") => set!(self.lane_border, color),
             ("swimlane", "titlefontcolor") => set!(self.lane_font_color, color),
             ("swimlane", "titlefontsize") => set!(self.lane_font.size, size),
             ("swimlane", "titlefontname") => set!(self.lane_font.family, family()),
             ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
+            ("partition", "linethickness") => set!(self.frame_line, length),
+            ("partition", "roundcorner") => set!(self.frame_radius, length.map(|d| d / 2.0)),
             ("partition", "backgroundcolor") => self.partition_bg = color.or(self.partition_bg),
             ("partition", "fontcolor") => set!(self.partition_font_color, color),
             ("partition", "fontsize") => set!(self.partition_font.size, size),
             ("partition", "fontname") => set!(self.partition_font.family, family()),
-            ("partition", "fontstyle") => {
-                let style = value.to_ascii_lowercase();
-                self.partition_font.bold = style.contains("bold");
-                self.partition_font.italic = style.contains("italic");
+            ("partition", "fontstyle") => styled(&mut self.partition_font),
+            ("document", "margin") => set!(self.page_margin, length),
+            ("title", "margin" | "padding") => {
+                if let Some(sides) = crate::theme::css_sides(value, 0.0..=200.0) {
+                    if property == "margin" {
+                        self.title_margin = sides;
+                    } else {
+                        self.title_padding = sides;
+                    }
+                    self.title_spacing_set = true;
+                }
             }
             _ => {}
         }
@@ -1000,7 +1108,7 @@ impl Ctx<'_> {
     /// Draws `d` with its top-left at `(x, y)`.
     fn draw_diamond(&self, out: &mut Vec<Item>, d: &Diamond, x: f64, y: f64, fill: Option<Color>) {
         let mid = y + d.h / 2.0;
-        let border = Some(stroke(self.style.diamond_border, 0.5));
+        let border = Some(stroke(self.style.diamond_border, self.style.diamond_line));
         let p = match fill {
             Some(inline) => paint(Some(inline), border),
             None => fading(self.style.diamond_bg, self.style.diamond_gradient, border),
@@ -1215,7 +1323,7 @@ impl Ctx<'_> {
         let mut tile = match &node.kind {
             Kind::Start => {
                 let mut items = Vec::new();
-                let c = self.style.start_color;
+                let (c, border) = (self.style.start_color, self.style.start_border);
                 let shadow = self.theme.draws_shadows();
                 ellipse(
                     &mut items,
@@ -1223,7 +1331,7 @@ impl Ctx<'_> {
                     10.0,
                     10.0,
                     10.0,
-                    paint(Some(c), Some(stroke(c, 1.0))).shadowed(shadow),
+                    paint(Some(c), Some(stroke(border, 1.0))).shadowed(shadow),
                 );
                 Tile::shape(items, 20.0, 20.0)
             }
@@ -1240,7 +1348,8 @@ impl Ctx<'_> {
                     11.0,
                     paint(None, Some(stroke(c, 1.0))).shadowed(shadow),
                 );
-                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(c), Some(stroke(c, 1.0))));
+                let dot = self.style.end_dot;
+                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(dot), Some(stroke(c, 1.0))));
                 let mut t = Tile::shape(items, 22.0, 22.0);
                 t.open = false;
                 t
@@ -1365,7 +1474,8 @@ impl Ctx<'_> {
 
     fn action_tile(&self, action: &Action) -> Tile {
         let block = self.text(&action.text, self.style.action_font);
-        let (w, h) = (block.width + 2.0 * ACTION_PAD, block.height + 2.0 * ACTION_PAD);
+        let pad = self.style.action_pad;
+        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let mut items = Vec::new();
         let fill = action
             .color
@@ -1375,31 +1485,25 @@ impl Ctx<'_> {
                 (inline, None)
             });
         self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w, h, fill);
-        block.draw(
-            ACTION_PAD,
-            ACTION_PAD,
-            Align::Left,
-            self.style.action_font_color,
-            &mut items,
-        );
+        block.draw(pad, pad, Align::Left, self.style.action_font_color, &mut items);
         let mut t = Tile::shape(items, w, h);
         if let Some(st) = action.stereotype.as_deref().filter(|s| !s.trim().is_empty()) {
             // `<<stereo>>` is drawn above the text, inside the box.
             let sblock = self.text(&format!("«{}»", st.trim()), self.style.action_font.italic());
             let mut items = Vec::new();
-            let w2 = w.max(sblock.width + 2.0 * ACTION_PAD);
+            let w2 = w.max(sblock.width + 2.0 * pad);
             let h2 = h + sblock.height;
             self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w2, h2, fill);
             sblock.draw(
                 (w2 - sblock.width) / 2.0,
-                ACTION_PAD,
+                pad,
                 Align::Center,
                 self.style.action_font_color,
                 &mut items,
             );
             block.draw(
                 (w2 - block.width) / 2.0,
-                ACTION_PAD + sblock.height,
+                pad + sblock.height,
                 Align::Left,
                 self.style.action_font_color,
                 &mut items,
@@ -1420,15 +1524,19 @@ impl Ctx<'_> {
         h: f64,
         fill: (Color, Option<Gradient>),
     ) {
-        let p =
-            fading(fill.0, fill.1, Some(stroke(self.style.action_border, 0.5))).shadowed(self.theme.draws_shadows());
+        let p = fading(
+            fill.0,
+            fill.1,
+            Some(stroke(self.style.action_border, self.style.action_line)),
+        )
+        .shadowed(self.theme.draws_shadows());
         let mid = y + h / 2.0;
         match shape {
-            ActionShape::Plain => rect(out, x, y, w, h, ACTION_RADIUS, p),
+            ActionShape::Plain => rect(out, x, y, w, h, self.style.action_radius, p),
             ActionShape::Square => rect(out, x, y, w, h, 0.0, p),
             ActionShape::Box => {
                 rect(out, x, y, w, h, 0.0, p);
-                let s = stroke(self.style.action_border, 0.5);
+                let s = stroke(self.style.action_border, self.style.action_line);
                 line(out, x + 5.0, y, x + 5.0, y + h, s);
                 line(out, x + w - 5.0, y, x + w - 5.0, y + h, s);
             }
@@ -1548,7 +1656,11 @@ impl Ctx<'_> {
         pointer: Option<f64>,
         right: bool,
     ) {
-        let p = fading(fill.0, fill.1, Some(stroke(self.style.note_border, 0.5)));
+        let p = fading(
+            fill.0,
+            fill.1,
+            Some(stroke(self.style.note_border, self.style.note_line)),
+        );
         let mut path = PathBuilder::new().move_to(x, y);
         match pointer {
             Some(py) if right => {
@@ -2281,7 +2393,7 @@ impl Ctx<'_> {
             bar_x1 - bar_x0,
             BAR_HEIGHT,
             2.5,
-            paint(Some(bar), Some(stroke(bar, 1.0))),
+            paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
         );
         let top = BAR_HEIGHT + GAP;
         let bottom = cols.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
@@ -2325,7 +2437,7 @@ impl Ctx<'_> {
                 bar_x1 - bar_x0,
                 BAR_HEIGHT,
                 2.5,
-                paint(Some(bar), Some(stroke(bar, 1.0))),
+                paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
             );
             if let Some(l) = self.label(label) {
                 l.draw(
@@ -2400,7 +2512,7 @@ impl Ctx<'_> {
             (self.style.frame_font, self.style.font_color)
         };
         let title = self.text(name, title_font);
-        let frame = stroke(self.style.frame_color, 1.5);
+        let frame = stroke(self.style.frame_color, self.style.frame_line);
         let fill = color
             .and_then(parse_color)
             .or(if partition { self.style.partition_bg } else { None });
@@ -2432,7 +2544,7 @@ impl Ctx<'_> {
         let p = paint(fill, Some(frame));
         match kind {
             ContainerKind::Partition | ContainerKind::Group => {
-                rect(&mut items, 0.0, fy, fw, fh, 0.0, p);
+                rect(&mut items, 0.0, fy, fw, fh, self.style.frame_radius, p);
                 let tab_w = title.width + 3.0 + 10.0;
                 PathBuilder::new()
                     .move_to(tab_w, fy)
@@ -2744,7 +2856,7 @@ impl Ctx<'_> {
                     b1 - b0,
                     BAR_HEIGHT,
                     2.5,
-                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
                 );
                 let top = BAR_HEIGHT + GAP;
                 for (t, x0) in &placed {
@@ -2801,7 +2913,7 @@ impl Ctx<'_> {
                     b1 - b0,
                     BAR_HEIGHT,
                     2.5,
-                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
                 );
                 bar_y + BAR_HEIGHT
             }
@@ -2845,7 +2957,10 @@ impl Ctx<'_> {
     /// 10 px either side, the legend's frame with 12, the caption with 1),
     /// 10 px from the page's edges.
     fn finish(&self, diagram: &Diagram, body: Tile, lanes: bool) -> Scene {
+        // The drawing's own room is measured from PlantUML's default page
+        // margin; a theme's margin (`page_margin`) moves everything.
         const PAGE_MARGIN: f64 = 10.0;
+        let page_margin = self.style.page_margin;
         const BLOCK_GAP: f64 = 1.0;
         const TITLE_PAD: f64 = 10.0;
         const LEGEND_MARGIN: f64 = 12.0;
@@ -2942,10 +3057,22 @@ impl Ctx<'_> {
         // one block (PlantUML: a drawing narrower than its notices is not
         // centred under them, but the block is centred under a title).
         let block_w = notices.as_ref().map_or(drawing_w, |n| drawing_w.max(n.width));
+        // A theme's title stands in a frame: its padding inside, its margin
+        // around (PlantUML 1.2026.8, `test-data/activity-themes`: 6 and 10
+        // px with the bootstrap-like themes, 5 and 5 with aws-orange).
+        let framed = theme.title_bg.is_some() || theme.title_border.is_some();
+        let (title_margin, title_padding) = (self.style.title_margin, self.style.title_padding);
+        let title_w = |b: &TextBlock| {
+            if framed || self.style.title_spacing_set {
+                b.width + title_padding.left + title_padding.right + title_margin.left + title_margin.right
+            } else {
+                b.width + 2.0 * TITLE_PAD
+            }
+        };
         let width = [
             Some(block_w),
             header.as_ref().map(|(b, _)| b.width),
-            title.as_ref().map(|b| b.width + 2.0 * TITLE_PAD),
+            title.as_ref().map(title_w),
             legend_top.as_ref().map(|(_, b)| legend_w(b)),
             legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
             caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
@@ -2954,8 +3081,8 @@ impl Ctx<'_> {
         .into_iter()
         .flatten()
         .fold(0.0, f64::max);
-        let left = PAGE_MARGIN;
-        let right = PAGE_MARGIN + width;
+        let left = page_margin;
+        let right = page_margin + width;
         let centred = |w: f64| left + (width - w) / 2.0;
         let aligned = |w: f64, align: HorizontalAlign| match align {
             HorizontalAlign::Left => left,
@@ -2964,13 +3091,36 @@ impl Ctx<'_> {
         };
 
         let mut items: Vec<Item> = Vec::new();
-        let mut y = PAGE_MARGIN;
+        let mut y = page_margin;
         if let Some((block, align)) = &header {
             let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right));
             block.draw(x, y, Align::Left, theme.header_color, &mut items);
             y += block.height + BLOCK_GAP;
         }
-        if let Some(block) = &title {
+        if let Some(block) = title.as_ref().filter(|_| framed) {
+            let (x, top) = (centred(block.width), y + title_margin.top);
+            let h = block.height + title_padding.top + title_padding.bottom;
+            let border = theme.title_border.map(|c| stroke(c, 1.0));
+            let frame = match theme.title_bg {
+                Some(fill) => crate::shapes::fading_or_none(fill, theme.fades.title, border),
+                None => paint(None, border),
+            };
+            rect(
+                &mut items,
+                x - title_padding.left,
+                top,
+                block.width + title_padding.left + title_padding.right,
+                h,
+                theme.frame_round_corner,
+                frame,
+            );
+            block.draw(x, top + title_padding.top, Align::Center, theme.title_color, &mut items);
+            y = top + h + title_margin.bottom + BLOCK_GAP;
+        } else if let Some(block) = title.as_ref().filter(|_| self.style.title_spacing_set) {
+            let top = y + title_margin.top + title_padding.top;
+            block.draw(centred(block.width), top, Align::Center, theme.title_color, &mut items);
+            y = top + block.height + title_padding.bottom + title_margin.bottom + BLOCK_GAP;
+        } else if let Some(block) = &title {
             block.draw(
                 centred(block.width),
                 y + TITLE_PAD,
@@ -3026,8 +3176,8 @@ impl Ctx<'_> {
             }
         }
         let mut scene = Scene {
-            width: round3((right + BLOCK_GAP + PAGE_MARGIN + dx).ceil().max(1.0)),
-            height: round3((y + PAGE_MARGIN + dy).ceil().max(1.0)),
+            width: round3((right + BLOCK_GAP + page_margin + dx).ceil().max(1.0)),
+            height: round3((y + page_margin + dy).ceil().max(1.0)),
             background: theme.background,
             items,
         };

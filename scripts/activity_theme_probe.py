@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Observe how PlantUML's themes draw activity diagrams: render one probe
+activity diagram per theme with the oracle, read the values PlantUML paints
+for each activity element, and keep them in the theme's puml style sheet
+(`crates/puml-layout/themes/NAME.style`) as `activityDiagram { … }` rules.
+
+usage: scripts/activity_theme_probe.py render   # (re)writes test-data/activity-themes/NAME.puml + NAME.plantuml.svg
+       scripts/activity_theme_probe.py report [NAME...]   # prints the observed rules
+       scripts/activity_theme_probe.py write    # replaces the activity block of every theme sheet
+
+The probe (test-data/activity-themes/probe.body) has a title, start, actions,
+an if/else, a while loop, a partition around a fork, a note and stop.
+Values are read from PlantUML's SVG by anchoring on the probe's texts and
+unscaled for the themes PlantUML draws at 100 dpi.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIR = ROOT / "test-data" / "activity-themes"
+SHEETS = ROOT / "crates" / "puml-layout" / "themes"
+sys.path.insert(0, str(ROOT / "scripts"))
+from theme_probe import elements  # noqa: E402
+from theme_probe import theme_names as all_theme_names  # noqa: E402
+
+
+def theme_names():
+    """The themes with a sheet of their own (`_none_` is the default look)."""
+    return [name for name in all_theme_names() if name != "_none_"]
+
+MARK = "' --- activity diagrams"
+
+
+def drawn_at_100_dpi():
+    text = (ROOT / "crates" / "puml-layout" / "src" / "theme_sheets.rs").read_text()
+    block = text[text.index("DRAWN_AT_100_DPI") : text.index("HAND_DRAWN")]
+    return set(re.findall(r'"([a-z-]+)"', block))
+
+
+def render():
+    body = (DIR / "probe.body").read_text()
+    files = []
+    for name in theme_names():
+        p = DIR / f"{name}.puml"
+        p.write_text(f"@startuml\n!theme {name}\n{body}@enduml\n")
+        files.append(p)
+    jar = subprocess.run(["/work/shared/tools/plantuml-oracle", "jar"], capture_output=True, text=True).stdout.strip()
+    subprocess.run(["java", "-Djava.awt.headless=true", "-jar", jar, "-tsvg", *map(str, files)], check=True)
+    for p in files:
+        p.with_suffix(".svg").rename(p.with_name(p.stem + ".plantuml.svg"))
+
+
+def positions(svg):
+    """x, y of every shape and text, in the order `elements` reads them."""
+    svg = re.sub(r"<defs>.*?</defs>", "", svg)
+    out = []
+    for m in re.finditer(r"<(rect|text|line|path|polygon|ellipse|polyline)\b([^>]*)>", svg):
+        a = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(2)))
+        if a.get("fill-opacity") == "0":
+            continue
+        if "points" in a:
+            # A hand-drawn (sketchy) outline: its top-left corner.
+            pts = [float(v) for v in a["points"].replace(",", " ").split()]
+            out.append((min(pts[0::2]), min(pts[1::2])))
+        else:
+            out.append((float(a.get("x", "nan")), float(a.get("y", "nan"))))
+    return out
+
+
+def ellipse_top(svg):
+    """The centre's y and radius of the first ellipse (the start disc)."""
+    m = re.search(r'<ellipse cx="[^"]+" cy="([^"]+)" rx="([^"]+)"', svg)
+    return float(m.group(1)), float(m.group(2))
+
+
+def report(name, scale_100):
+    svg = (DIR / f"{name}.plantuml.svg").read_text()
+    els = elements(svg)
+    xy = positions(svg)
+    k = 100 / 96 if scale_100 else 1.0
+
+    def num(v):
+        x = float(v) / k
+        return f"{x:.2f}".rstrip("0").rstrip(".")
+
+    def at(text):
+        # A theme that draws word by word (sunlust) is anchored on the first word.
+        texts = [i for i, e in enumerate(els) if e["tag"] == "text"]
+        whole = next((i for i in texts if els[i]["text"] == text), None)
+        return whole if whole is not None else next(i for i in texts if els[i]["text"] == text.split()[0])
+
+    def before(i, tag):
+        # The shape drawn just before a text; a hand-drawn theme draws
+        # polygons where the others draw rects and paths.
+        tags = (tag, "polygon")
+        return next((j for j in range(i - 1, -1, -1) if els[j]["tag"] in tags), None)
+
+    rules = {}
+    ellipses = [e for e in els if e["tag"] == "ellipse"]
+
+    def put(sel, prop, value):
+        if value is not None:
+            rules.setdefault(sel, {})[prop] = value
+
+    def paint(sel, e, fill=True, line=True):
+        if fill:
+            put(sel, "BackGroundColor", "transparent" if e["fill"] in (None, "none") else e["fill"])
+        if line:
+            put(sel, "LineColor", "transparent" if e["stroke"] in (None, "none") else e["stroke"])
+            put(sel, "LineThickness", num(e["width"]) if e["width"] else "0")
+
+    def font(sel, e):
+        put(sel, "FontColor", e["fill"])
+        put(sel, "FontSize", num(e["size"]))
+        put(sel, "FontName", e["family"] or None)
+        style = [s for s, on in (("bold", e["weight"] in ("700", "bold")), ("italic", bool(e["italic"]))) if on]
+        put(sel, "FontStyle", " ".join(style) or "plain")
+
+    t = at("Read input")
+    box = before(t, "rect")
+    paint("activity", els[box])
+    if els[box]["tag"] == "rect":
+        put("activity", "RoundCorner", num(2 * float(els[box]["rx"])) if els[box]["rx"] else "0")
+    # (rounded: a hand-drawn outline starts a fraction of a pixel off)
+    put("activity", "Padding", str(round((xy[t][0] - xy[box][0]) / k)))
+    font("activity", els[t])
+    t = at("Valid?")
+    paint("diamond", els[before(t, "polygon")])
+    font("diamond", els[t])
+    # A hand-drawn theme draws its lines as filled paths: their colour and
+    # width are left to the theme's sequence rules.
+    line = next((e for e in els if e["tag"] == "line"), None)
+    if line:
+        put("arrow", "LineColor", line["stroke"])
+        put("arrow", "LineThickness", num(line["width"]))
+    font("arrow", els[at("yes")])
+    t = at("Work")
+    frame = els[before(t, "rect")]
+    paint("partition", frame)
+    if frame["tag"] == "rect":
+        put("partition", "RoundCorner", num(2 * float(frame["rx"])) if frame["rx"] else "0")
+    font("partition", els[t])
+    t = at("a note")
+    paint("note", els[before(t, "path")])
+    font("note", els[t])
+    bar = next((e for e in els if e["tag"] == "rect" and e["h"] and abs(float(e["h"]) / k - 6) < 0.01), None)
+    if bar:
+        paint("activityBar", bar)
+    # A framed title: its margin above (the page keeps 10 px) and its
+    # padding beside the text, both the same on every side.
+    # The page's margin: the partition frame is the drawing's leftmost
+    # shape, 6 px inside it (a hand-drawn outline wanders a pixel).
+    margin = round(xy[before(at("Work"), "rect")][0] / k - 6)
+    margin = 10 if abs(margin - 10) <= 1 else margin
+    if margin != 10:
+        put("document", "Margin", str(margin))
+    t = at("Activity Probe")
+    if els[t - 1]["tag"] == "rect" and xy[t - 1][1] > 0:  # (not the page's own rect)
+        put("title", "Margin", str(round(xy[t - 1][1] / k - margin)))
+        put("title", "Padding", str(round((xy[t][0] - xy[t - 1][0]) / k)))
+    elif ellipses:
+        # Unframed: the room above the text (its top is the baseline less
+        # the bold face's ascent, 0.928 em as PlantUML measures it) and
+        # below it (its height is 1.164 em; the drawing keeps 1 + 5 px).
+        size = float(els[t]["size"]) / k
+        top = xy[t][1] / k - 0.92822 * size
+        cy, r = ellipse_top(svg)
+        below = (cy - r) / k - (top + 1.16406 * size) - 6
+        above = top - margin
+        put("title", "Margin", "0 5")
+        put("title", "Padding", f"{round(above)} 5 {round(below)} 5")
+    if len(ellipses) >= 3:
+        paint("start", ellipses[0])
+        paint("stop", ellipses[-1], line=False)
+        paint("stop", ellipses[-2], fill=False)
+    return rules
+
+
+def sheet_lines(rules):
+    lines = [f"{MARK} (observed with test-data/activity-themes by scripts/activity_theme_probe.py) ---"]
+    for sel, props in rules.items():
+        body = "; ".join(f"{p} {v}" for p, v in props.items())
+        lines.append(f"activityDiagram {{ {sel} {{ {body} }} }}")
+    return lines
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "report"
+    hundred = drawn_at_100_dpi()
+    if cmd == "render":
+        render()
+    elif cmd == "report":
+        for name in sys.argv[2:] or theme_names():
+            print(f"' {name}")
+            print("\n".join(sheet_lines(report(name, name in hundred))))
+    elif cmd == "write":
+        for name in theme_names():
+            path = SHEETS / f"{name}.style"
+            text = path.read_text()
+            if MARK in text:
+                text = text[: text.index(MARK)]
+            text = text.rstrip("\n") + "\n" + "\n".join(sheet_lines(report(name, name in hundred))) + "\n"
+            path.write_text(text)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
