@@ -40,11 +40,15 @@ def drawn_at_100_dpi():
 
 
 def render():
-    body = (DIR / "probe.body").read_text()
     files = []
-    for name in theme_names():
-        p = DIR / f"{name}.puml"
-        p.write_text(f"@startuml\n!theme {name}\n{body}@enduml\n")
+    for probe, suffix in (("probe.body", ""), ("lanes.body", "_lanes")):
+        body = (DIR / probe).read_text()
+        for name in theme_names():
+            p = DIR / f"{name}{suffix}.puml"
+            p.write_text(f"@startuml\n!theme {name}\n{body}@enduml\n")
+            files.append(p)
+        p = DIR / f"skin_rose{suffix}.puml"
+        p.write_text(f"@startuml\nskin rose\n{body}@enduml\n")
         files.append(p)
     jar = subprocess.run(["/work/shared/tools/plantuml-oracle", "jar"], capture_output=True, text=True).stdout.strip()
     subprocess.run(["java", "-Djava.awt.headless=true", "-jar", jar, "-tsvg", *map(str, files)], check=True)
@@ -175,7 +179,50 @@ def report(name, scale_100):
         paint("start", ellipses[0])
         paint("stop", ellipses[-1], line=False)
         paint("stop", ellipses[-2], fill=False)
+    else:
+        # Hand-drawn: the start disc follows the title, the stop ring and
+        # its dot the last action, the fork bar the partition's title.
+        paint("start", els[at("Activity Probe") + 1])
+        last = at("Save result")
+        paint("stop", els[last + 1], fill=False)
+        paint("stop", els[last + 2], line=False)
+        bar = els[at("Work") + 1]
+        if bar["fill"] == bar["stroke"]:
+            paint("activityBar", bar)
+    lanes(name, k, put)
     return rules
+
+
+def lanes(name, k, put):
+    """The swimlanes' separators, titles and header band (NAME_lanes)."""
+    svg = (DIR / f"{name}_lanes.plantuml.svg").read_text()
+    els = elements(svg)
+    xy = positions(svg)
+
+    def num(v):
+        x = float(v) / k
+        return f"{x:.2f}".rstrip("0").rstrip(".")
+
+    title = next((e for e in els if e["tag"] == "text" and e["text"] == "Lane A"), None)
+    line = next((e for e in els if e["tag"] == "line"), None)
+    if line is None:
+        return  # hand-drawn: left to the defaults
+    put("swimlane", "LineColor", line["stroke"])
+    put("swimlane", "LineThickness", num(line["width"]))
+    if title is not None:  # (sunlust draws it word by word)
+        put("swimlane", "FontColor", title["fill"])
+        put("swimlane", "FontSize", num(title["size"]))
+        put("swimlane", "FontName", title["family"] or None)
+        put("swimlane", "FontStyle", "bold" if title["weight"] in ("700", "bold") else "plain")
+    # The bootstrap-like themes band the titles (a rect over every lane,
+    # as tall as the title; the page's own rect lies at 0,0).
+    # The themes with a page colour of their own band them in it, outlined.
+    band = next((i for i, e in enumerate(els) if e["tag"] == "rect" and xy[i][1] > 0), None)
+    if band is not None and els[band]["stroke"] and els[band]["stroke"].startswith("url("):
+        put("swimlaneHeader", "BackGroundColor", els[band]["fill"])
+    elif band is not None and els[band]["stroke"] == els[band]["fill"] and els[band]["fill"] not in (None, "none"):
+        put("swimlaneHeader", "BackGroundColor", els[band]["fill"])
+        put("swimlaneHeader", "LineColor", els[band]["stroke"])
 
 
 def sheet_lines(rules):
@@ -203,6 +250,10 @@ def main():
                 text = text[: text.index(MARK)]
             text = text.rstrip("\n") + "\n" + "\n".join(sheet_lines(report(name, name in hundred))) + "\n"
             path.write_text(text)
+        # `skin rose`, PlantUML's former look, as a sheet of its own.
+        lines = sheet_lines(report("skin_rose", False))
+        lines[0] = lines[0].replace("activity diagrams", "activity diagrams under `skin rose`")
+        (SHEETS / "skin-rose.style").write_text("\n".join(lines) + "\n")
     else:
         sys.exit(__doc__)
 

@@ -550,6 +550,10 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
 // ---------------------------------------------------------------------
 // The look.
 
+/// `skin rose`'s activity look, observed as the themes' are
+/// (`scripts/activity_theme_probe.py`, `test-data/activity-themes/skin_rose`).
+const ROSE_SHEET: &str = include_str!("../themes/skin-rose.style");
+
 /// Which of the action's and the diamond's text settings a diagram sets
 /// itself (the diamond follows the action's where it sets none).
 #[derive(Default)]
@@ -604,6 +608,7 @@ struct Style {
     /// The start disc's fill and outline, the stop ring's outline and its
     /// dot's fill (PlantUML's themes paint them apart).
     start_color: Color,
+    start_gradient: Option<Gradient>,
     start_border: Color,
     end_color: Color,
     end_dot: Color,
@@ -631,6 +636,10 @@ struct Style {
     partition_font_color: Color,
     diamond_font_color: Color,
     lane_border: Color,
+    lane_line: f64,
+    /// A band behind the lanes' titles (the bootstrap-like themes').
+    lane_header_bg: Option<(Color, Option<Gradient>)>,
+    lane_header_border: Option<Color>,
     lane_font: Font,
     lane_font_color: Color,
     font_color: Color,
@@ -681,6 +690,7 @@ impl Style {
             ),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
+            start_gradient: None,
             start_border: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
             end_dot: if named_theme { line } else { Color::hex(0x222222) },
@@ -703,6 +713,9 @@ impl Style {
             partition_font_color: theme.font_color,
             diamond_font_color: theme.participant_font_color,
             lane_border: theme.group_border,
+            lane_line: 1.5,
+            lane_header_bg: None,
+            lane_header_border: None,
             lane_font: theme.font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
@@ -716,7 +729,13 @@ impl Style {
         // text takes the theme's face, but the diagram's `activityFont…`
         // still reach it (PlantUML 1.2026.8, `!theme cerulean` with
         // `skinparam ActivityFontSize 14` draws the conditions at 14).
-        if let Some(sheet) = theme_name.and_then(crate::theme::plantuml_theme_sheet) {
+        // `skin rose` (PlantUML's former look) comes after the theme.
+        let rose = Some(ROSE_SHEET).filter(|_| diagram.settings.skin.as_deref() == Some("rose"));
+        for sheet in theme_name
+            .and_then(crate::theme::plantuml_theme_sheet)
+            .into_iter()
+            .chain(rose)
+        {
             let mut themed = OwnFonts::default();
             s.apply_sheet(sheet, &mut themed);
             s.diamond_font.family = themed.diamond_family.unwrap_or(s.diamond_font.family);
@@ -837,8 +856,10 @@ impl Style {
             ("diamond", "fontname") => own.diamond_family = family(),
             ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
             ("activity", "startcolor") => {
-                set!(self.start_color, color);
-                set!(self.start_border, color);
+                if let Some(c) = color {
+                    (self.start_color, self.start_border) = (c, c);
+                    self.start_gradient = parse_gradient(value);
+                }
             }
             ("activity", "endcolor") => {
                 set!(self.end_color, color);
@@ -868,14 +889,25 @@ impl Style {
             ("note", "fontstyle") => styled(&mut self.note_font),
             ("activitybar", "backgroundcolor") => set!(self.bar_color, color),
             ("activitybar", "linecolor") => set!(self.bar_border, color),
-            ("start", "backgroundcolor") => set!(self.start_color, color),
+            ("start", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.start_color = c;
+                    self.start_gradient = parse_gradient(value);
+                }
+            }
             ("start", "linecolor") => set!(self.start_border, color),
             ("stop", "backgroundcolor") => set!(self.end_dot, color),
             ("stop", "linecolor") => set!(self.end_color, color),
-            ("swimlane", "bordercolor") => set!(self.lane_border, color),
-            ("swimlane", "titlefontcolor") => set!(self.lane_font_color, color),
-            ("swimlane", "titlefontsize") => set!(self.lane_font.size, size),
-            ("swimlane", "titlefontname") => set!(self.lane_font.family, family()),
+            ("swimlane", "bordercolor" | "linecolor") => set!(self.lane_border, color),
+            ("swimlane", "linethickness") => set!(self.lane_line, length),
+            ("swimlane", "titlefontcolor" | "fontcolor") => set!(self.lane_font_color, color),
+            ("swimlane", "titlefontsize" | "fontsize") => set!(self.lane_font.size, size),
+            ("swimlane", "titlefontname" | "fontname") => set!(self.lane_font.family, family()),
+            ("swimlane", "fontstyle") => styled(&mut self.lane_font),
+            ("swimlaneheader", "linecolor") => self.lane_header_border = color,
+            ("swimlaneheader", "backgroundcolor") => {
+                self.lane_header_bg = color.map(|c| (c, parse_gradient(value)));
+            }
             ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
             ("partition", "linethickness") => set!(self.frame_line, length),
             ("partition", "roundcorner") => set!(self.frame_radius, length.map(|d| d / 2.0)),
@@ -1331,7 +1363,7 @@ impl Ctx<'_> {
                     10.0,
                     10.0,
                     10.0,
-                    paint(Some(c), Some(stroke(border, 1.0))).shadowed(shadow),
+                    fading(c, self.style.start_gradient, Some(stroke(border, 1.0))).shadowed(shadow),
                 );
                 Tile::shape(items, 20.0, 20.0)
             }
@@ -2718,7 +2750,20 @@ impl Ctx<'_> {
         let (bin, bout, bopen) = ((body.in_x, body.in_y), (body.out_x, body.out_y), body.open);
         let place_dx = first_col - body_anchor;
         body.place(place_dx, content_top, &mut items);
-        let sep = stroke(self.style.lane_border, 1.5);
+        if let (Some((fill, gradient)), Some(h)) = (self.style.lane_header_bg, headers.first()) {
+            let (x0, x1) = (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
+            let border = self.style.lane_header_border.map(|c| stroke(c, 1.0));
+            rect(
+                &mut items,
+                x0,
+                0.0,
+                x1 - x0,
+                h.height,
+                0.0,
+                fading(fill, gradient, border),
+            );
+        }
+        let sep = stroke(self.style.lane_border, self.style.lane_line);
         for &lx in &xs {
             line(&mut items, lx, 0.0, lx, bottom, sep);
         }
