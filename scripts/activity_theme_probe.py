@@ -151,7 +151,7 @@ def report(name, scale_100):
     font("note", els[t])
     bar = next((e for e in els if e["tag"] == "rect" and e["h"] and abs(float(e["h"]) / k - 6) < 0.01), None)
     if bar:
-        paint("activityBar", bar)
+        paint("activityBar", bar, line=False)
     # A framed title: its margin above (the page keeps 10 px) and its
     # padding beside the text, both the same on every side.
     # The page's margin: the partition frame is the drawing's leftmost
@@ -188,7 +188,7 @@ def report(name, scale_100):
         paint("stop", els[last + 2], line=False)
         bar = els[at("Work") + 1]
         if bar["fill"] == bar["stroke"]:
-            paint("activityBar", bar)
+            paint("activityBar", bar, line=False)
     lanes(name, k, put)
     return rules
 
@@ -216,13 +216,13 @@ def lanes(name, k, put):
         put("swimlane", "FontStyle", "bold" if title["weight"] in ("700", "bold") else "plain")
     # The bootstrap-like themes band the titles (a rect over every lane,
     # as tall as the title; the page's own rect lies at 0,0).
-    # The themes with a page colour of their own band them in it, outlined.
+    # The themes with a page colour of their own band them in it: PlantUML
+    # fills the band with the swimlane's BackGroundColor and outlines it in
+    # the same paint.
     band = next((i for i, e in enumerate(els) if e["tag"] == "rect" and xy[i][1] > 0), None)
-    if band is not None and els[band]["stroke"] and els[band]["stroke"].startswith("url("):
-        put("swimlaneHeader", "BackGroundColor", els[band]["fill"])
-    elif band is not None and els[band]["stroke"] == els[band]["fill"] and els[band]["fill"] not in (None, "none"):
-        put("swimlaneHeader", "BackGroundColor", els[band]["fill"])
-        put("swimlaneHeader", "LineColor", els[band]["stroke"])
+    stroke = els[band]["stroke"] or "" if band is not None else ""
+    if band is not None and (stroke.startswith("url(") or stroke == els[band]["fill"] != "none"):
+        put("swimlane", "BackGroundColor", els[band]["fill"])
 
 
 def sheet_lines(rules):

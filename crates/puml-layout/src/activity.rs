@@ -564,6 +564,16 @@ struct OwnFonts {
     diamond_family: Option<crate::scene::FontFamily>,
     diamond_size: Option<f64>,
     diamond_color: Option<Color>,
+    /// The same for the fill, outline colour and width: the diamond takes
+    /// the action's (PlantUML 1.2026.8: `activity { BackGroundColor }` and
+    /// `skinparam ActivityBackgroundColor` fill the conditions too, over a
+    /// theme's own diamond fill, corpus activity 025).
+    action_bg: bool,
+    action_border: bool,
+    action_line: bool,
+    diamond_bg: bool,
+    diamond_border: bool,
+    diamond_line: bool,
 }
 
 /// The element and property an activity skinparam (lower-case) sets:
@@ -652,6 +662,10 @@ struct Style {
     title_spacing_set: bool,
     /// Around the page (PlantUML's 10; 5 under some themes: `amiga`).
     page_margin: f64,
+    /// Set while a theme's own sheet applies: only a theme sets the title's
+    /// room and the page's margin through `activityDiagram { … }`
+    /// (PlantUML ignores a diagram's `activityDiagram { title | document }`).
+    theming: bool,
 }
 
 impl Style {
@@ -723,6 +737,7 @@ impl Style {
             title_padding: theme.title_spacing.padding,
             title_spacing_set: false,
             page_margin: 10.0,
+            theming: false,
         };
         // A PlantUML theme's own activity look (its sheet's
         // `activityDiagram { … }` rules, observed per theme): the diamond's
@@ -737,7 +752,9 @@ impl Style {
             .chain(rose)
         {
             let mut themed = OwnFonts::default();
+            s.theming = true;
             s.apply_sheet(sheet, &mut themed);
+            s.theming = false;
             s.diamond_font.family = themed.diamond_family.unwrap_or(s.diamond_font.family);
             s.diamond_font.size = themed.diamond_size.unwrap_or(s.diamond_font.size);
             s.diamond_font_color = themed.diamond_color.unwrap_or(s.diamond_font_color);
@@ -771,6 +788,15 @@ impl Style {
         }
         if let Some(color) = own.diamond_color.or(own.action_color) {
             s.diamond_font_color = color;
+        }
+        if own.action_bg && !own.diamond_bg {
+            (s.diamond_bg, s.diamond_gradient) = (s.action_bg, s.action_gradient);
+        }
+        if own.action_border && !own.diamond_border {
+            s.diamond_border = s.action_border;
+        }
+        if own.action_line && !own.diamond_line {
+            s.diamond_line = s.action_line;
         }
         s
     }
@@ -825,10 +851,17 @@ impl Style {
                 if let Some(c) = color {
                     self.action_bg = c;
                     self.action_gradient = parse_gradient(value);
+                    own.action_bg = true;
                 }
             }
-            ("activity", "bordercolor" | "linecolor") => set!(self.action_border, color),
-            ("activity", "linethickness") => set!(self.action_line, length),
+            ("activity", "bordercolor" | "linecolor") => {
+                set!(self.action_border, color);
+                own.action_border |= color.is_some();
+            }
+            ("activity", "linethickness") => {
+                set!(self.action_line, length);
+                own.action_line |= length.is_some();
+            }
             ("activity", "roundcorner") => set!(self.action_radius, length.map(|d| d / 2.0)),
             ("activity", "padding") => set!(self.action_pad, length),
             ("activity", "fontstyle") => styled(&mut self.action_font),
@@ -848,10 +881,17 @@ impl Style {
                 if let Some(c) = color {
                     self.diamond_bg = c;
                     self.diamond_gradient = parse_gradient(value);
+                    own.diamond_bg = true;
                 }
             }
-            ("diamond", "bordercolor" | "linecolor") => set!(self.diamond_border, color),
-            ("diamond", "linethickness") => set!(self.diamond_line, length),
+            ("diamond", "bordercolor" | "linecolor") => {
+                set!(self.diamond_border, color);
+                own.diamond_border |= color.is_some();
+            }
+            ("diamond", "linethickness") => {
+                set!(self.diamond_line, length);
+                own.diamond_line |= length.is_some();
+            }
             ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
             ("diamond", "fontname") => own.diamond_family = family(),
             ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
@@ -887,8 +927,40 @@ impl Style {
             ("note", "fontsize") => set!(self.note_font.size, size),
             ("note", "fontname") => set!(self.note_font.family, family()),
             ("note", "fontstyle") => styled(&mut self.note_font),
-            ("activitybar", "backgroundcolor") => set!(self.bar_color, color),
-            ("activitybar", "linecolor") => set!(self.bar_border, color),
+            // (PlantUML outlines the bar in its fill: `LineColor` is ignored)
+            ("activitybar", "backgroundcolor") => {
+                set!(self.bar_color, color);
+                set!(self.bar_border, color);
+            }
+            // `circle` is both start and stop.
+            ("circle", "backgroundcolor") => {
+                self.apply("start", property, value, own);
+                self.apply("stop", property, value, own);
+            }
+            ("circle", "linecolor") => {
+                self.apply("start", property, value, own);
+                self.apply("stop", property, value, own);
+            }
+            // The diagram's own line colour and text face and colour reach
+            // every element but the fork bar and the title (observed).
+            ("root", "linecolor") => {
+                for element in [
+                    "activity",
+                    "diamond",
+                    "arrow",
+                    "partition",
+                    "note",
+                    "circle",
+                    "swimlane",
+                ] {
+                    self.apply(element, property, value, own);
+                }
+            }
+            ("root", "fontcolor" | "fontname") => {
+                for element in ["activity", "diamond", "arrow", "partition", "note", "swimlane"] {
+                    self.apply(element, property, value, own);
+                }
+            }
             ("start", "backgroundcolor") => {
                 if let Some(c) = color {
                     self.start_color = c;
@@ -904,9 +976,12 @@ impl Style {
             ("swimlane", "titlefontsize" | "fontsize") => set!(self.lane_font.size, size),
             ("swimlane", "titlefontname" | "fontname") => set!(self.lane_font.family, family()),
             ("swimlane", "fontstyle") => styled(&mut self.lane_font),
-            ("swimlaneheader", "linecolor") => self.lane_header_border = color,
-            ("swimlaneheader", "backgroundcolor") => {
-                self.lane_header_bg = color.map(|c| (c, parse_gradient(value)));
+            // A swimlane's fill is the band behind the titles, outlined in
+            // it (PlantUML strokes a gradient band with the gradient).
+            ("swimlane", "backgroundcolor") => {
+                let gradient = parse_gradient(value);
+                self.lane_header_bg = color.map(|c| (c, gradient));
+                self.lane_header_border = color.filter(|_| gradient.is_none());
             }
             ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
             ("partition", "linethickness") => set!(self.frame_line, length),
@@ -916,8 +991,8 @@ impl Style {
             ("partition", "fontsize") => set!(self.partition_font.size, size),
             ("partition", "fontname") => set!(self.partition_font.family, family()),
             ("partition", "fontstyle") => styled(&mut self.partition_font),
-            ("document", "margin") => set!(self.page_margin, length),
-            ("title", "margin" | "padding") => {
+            ("document", "margin") if self.theming => set!(self.page_margin, length),
+            ("title", "margin" | "padding") if self.theming => {
                 if let Some(sides) = crate::theme::css_sides(value, 0.0..=200.0) {
                     if property == "margin" {
                         self.title_margin = sides;
