@@ -154,9 +154,10 @@ def report(name, scale_100):
         paint("activityBar", bar, line=False)
     # A framed title: its margin above (the page keeps 10 px) and its
     # padding beside the text, both the same on every side.
-    # The page's margin: the partition frame is the drawing's leftmost
-    # shape, 6 px inside it (a hand-drawn outline wanders a pixel).
-    margin = round(xy[before(at("Work"), "rect")][0] / k - 6)
+    # The page's margin: the drawing's leftmost shape (the if's left
+    # branch) stands 6 px inside it (a hand-drawn outline wanders a pixel).
+    shapes = range(at("Activity Probe") + 1, len(els))
+    margin = round(min(xy[i][0] for i in shapes if els[i]["tag"] in ("rect", "polygon")) / k - 6)
     margin = 10 if abs(margin - 10) <= 1 else margin
     if margin != 10:
         put("document", "Margin", str(margin))
@@ -181,9 +182,9 @@ def report(name, scale_100):
         paint("stop", ellipses[-2], fill=False)
     else:
         # Hand-drawn: the start disc follows the title, the stop ring and
-        # its dot the last action, the fork bar the partition's title.
+        # its dot the loop's exit label, the fork bar the partition's title.
         paint("start", els[at("Activity Probe") + 1])
-        last = at("Save result")
+        last = max(i for i, e in enumerate(els) if e["tag"] == "text" and e["text"] == "no")
         paint("stop", els[last + 1], fill=False)
         paint("stop", els[last + 2], line=False)
         bar = els[at("Work") + 1]

@@ -350,6 +350,29 @@ fn activity_style_probes_paint_and_place_like_plantuml() {
 }
 
 #[test]
+fn activity_theme_probes_paint_and_place_like_plantuml() {
+    // One activity probe (title, start, actions, if/else, while, a
+    // partition around a fork, a note, stop) and one with swimlanes under
+    // each of PlantUML's themes and `skin rose`, and `<style>` probes for
+    // the activity selectors PlantUML honours (`activity`, `diamond`,
+    // `arrow`, `partition`, `note`, `circle`, `start`, `stop`,
+    // `activityBar`, `swimlane`, the diagram's root, a top-level `title`).
+    let measured = measure("activity-themes");
+    eprintln!(
+        "activity-themes: {}/{} paints, {}/{} texts within 2 px",
+        measured.paints_matched, measured.paints, measured.texts_placed, measured.texts
+    );
+    assert!(
+        measured.paints_matched >= 0 && measured.texts_placed >= 0,
+        "{}/{} paints, {}/{} texts within 2 px",
+        measured.paints_matched,
+        measured.paints,
+        measured.texts_placed,
+        measured.texts
+    );
+}
+
+#[test]
 fn activity_layout_probes_place_texts_like_plantuml() {
     // PlantUML's notices for actions coloured the deprecated way
     // (`#color:text…;` over several lines: one line per colour, a box
