@@ -666,6 +666,9 @@ struct Style {
     /// room and the page's margin through `activityDiagram { … }`
     /// (PlantUML ignores a diagram's `activityDiagram { title | document }`).
     theming: bool,
+    /// Whether shapes cast PlantUML's shadow (a theme's `Shadowing`, `skin
+    /// rose`); the page then keeps 6 px more right of and below the drawing.
+    shadows: bool,
 }
 
 impl Style {
@@ -738,6 +741,7 @@ impl Style {
             title_spacing_set: false,
             page_margin: 10.0,
             theming: false,
+            shadows: theme.draws_shadows(),
         };
         // A PlantUML theme's own activity look (its sheet's
         // `activityDiagram { … }` rules, observed per theme): the diamond's
@@ -746,6 +750,7 @@ impl Style {
         // `skinparam ActivityFontSize 14` draws the conditions at 14).
         // `skin rose` (PlantUML's former look) comes after the theme.
         let rose = Some(ROSE_SHEET).filter(|_| diagram.settings.skin.as_deref() == Some("rose"));
+        s.shadows |= rose.is_some();
         for sheet in theme_name
             .and_then(crate::theme::plantuml_theme_sheet)
             .into_iter()
@@ -1220,7 +1225,7 @@ impl Ctx<'_> {
             Some(inline) => paint(Some(inline), border),
             None => fading(self.style.diamond_bg, self.style.diamond_gradient, border),
         }
-        .shadowed(self.theme.draws_shadows());
+        .shadowed(self.style.shadows);
         if d.text.is_some() {
             polygon(
                 out,
@@ -1431,7 +1436,7 @@ impl Ctx<'_> {
             Kind::Start => {
                 let mut items = Vec::new();
                 let (c, border) = (self.style.start_color, self.style.start_border);
-                let shadow = self.theme.draws_shadows();
+                let shadow = self.style.shadows;
                 ellipse(
                     &mut items,
                     10.0,
@@ -1446,7 +1451,7 @@ impl Ctx<'_> {
                 let mut items = Vec::new();
                 let c = self.style.end_color;
                 // The ring casts PlantUML's shadow, the dot inside does not.
-                let shadow = self.theme.draws_shadows();
+                let shadow = self.style.shadows;
                 ellipse(
                     &mut items,
                     11.0,
@@ -1636,7 +1641,7 @@ impl Ctx<'_> {
             fill.1,
             Some(stroke(self.style.action_border, self.style.action_line)),
         )
-        .shadowed(self.theme.draws_shadows());
+        .shadowed(self.style.shadows);
         let mid = y + h / 2.0;
         match shape {
             ActionShape::Plain => rect(out, x, y, w, h, self.style.action_radius, p),
@@ -1801,9 +1806,7 @@ impl Ctx<'_> {
             }
         }
         // The body casts PlantUML's shadow, the fold does not.
-        path.line_to(x, y)
-            .close()
-            .push(out, p.shadowed(self.theme.draws_shadows()));
+        path.line_to(x, y).close().push(out, p.shadowed(self.style.shadows));
         PathBuilder::new()
             .move_to(x + w - 10.0, y)
             .line_to(x + w - 10.0, y + 10.0)
@@ -3169,8 +3172,10 @@ impl Ctx<'_> {
         // (the page grows below when it would leave the page).
         let hi = items_x_range(&body.items).map_or(body.w, |r| r.1.max(body.w));
         let low = items_y_range(&body.items).map_or(body.h, |r| r.1.max(body.h));
-        let drawing_w = pad_left + hi + pad_right;
-        let drawing_h = pad_top + low + pad_bottom;
+        // (a shadow's blur and offset, observed: 6 px wider and taller)
+        let shadow_room = if self.style.shadows { 6.0 } else { 0.0 };
+        let drawing_w = pad_left + hi + pad_right + shadow_room;
+        let drawing_h = pad_top + low + pad_bottom + shadow_room;
 
         let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
         // A box of notices stands on the drawing, left-aligned with it in
