@@ -3170,12 +3170,30 @@ impl Ctx<'_> {
         // What reaches past the tile's right or bottom edge widens the
         // drawing; what reaches into the margin left or above stays there
         // (the page grows below when it would leave the page).
-        let hi = items_x_range(&body.items).map_or(body.w, |r| r.1.max(body.w));
-        let low = items_y_range(&body.items).map_or(body.h, |r| r.1.max(body.h));
-        // (a shadow's blur and offset, observed: 6 px wider and taller)
-        let shadow_room = if self.style.shadows { 6.0 } else { 0.0 };
-        let drawing_w = pad_left + hi + pad_right + shadow_room;
-        let drawing_h = pad_top + low + pad_bottom + shadow_room;
+        // A shape casting a shadow reaches 6 px further right and down
+        // (its offset and blur: observed with `skin rose`, `materia` and
+        // `skinparam shadowing true`); a note's shadow adds nothing.
+        let shadowed = |item: &Item| match item {
+            Item::Rect { paint, .. } | Item::Polygon { paint, .. } | Item::Ellipse { paint, .. } => {
+                paint.shadow.is_some()
+            }
+            _ => false,
+        };
+        let shadow_reach = |range: fn(&Item) -> Option<(f64, f64)>| {
+            body.items
+                .iter()
+                .filter(|i| shadowed(i))
+                .filter_map(range)
+                .fold(f64::NEG_INFINITY, |acc, r| acc.max(r.1 + 6.0))
+        };
+        let hi = items_x_range(&body.items)
+            .map_or(body.w, |r| r.1.max(body.w))
+            .max(shadow_reach(item_x_range));
+        let low = items_y_range(&body.items)
+            .map_or(body.h, |r| r.1.max(body.h))
+            .max(shadow_reach(item_y_range));
+        let drawing_w = pad_left + hi + pad_right;
+        let drawing_h = pad_top + low + pad_bottom;
 
         let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
         // A box of notices stands on the drawing, left-aligned with it in
