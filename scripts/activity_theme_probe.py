@@ -122,6 +122,11 @@ def report(name, scale_100):
         style = [s for s, on in (("bold", e["weight"] in ("700", "bold")), ("italic", bool(e["italic"]))) if on]
         put(sel, "FontStyle", " ".join(style) or "plain")
 
+    # A theme with a MaximumWidth draws the texts it wraps word by word;
+    # the width itself is the theme's sequence sheet's (200 in sunlust).
+    if not any(e["tag"] == "text" and e["text"] == "Read input" for e in els):
+        for sel in ("activity", "note", "swimlane"):
+            put(sel, "MaximumWidth", "200")
     t = at("Read input")
     box = before(t, "rect")
     paint("activity", els[box])
@@ -206,10 +211,9 @@ def lanes(name, k, put):
 
     title = next((e for e in els if e["tag"] == "text" and e["text"] == "Lane A"), None)
     line = next((e for e in els if e["tag"] == "line"), None)
-    if line is None:
-        return  # hand-drawn: left to the defaults
-    put("swimlane", "LineColor", line["stroke"])
-    put("swimlane", "LineThickness", num(line["width"]))
+    if line is not None:  # (a hand-drawn theme draws its lines as paths)
+        put("swimlane", "LineColor", line["stroke"])
+        put("swimlane", "LineThickness", num(line["width"]))
     if title is not None:  # (sunlust draws it word by word)
         put("swimlane", "FontColor", title["fill"])
         put("swimlane", "FontSize", num(title["size"]))
@@ -217,6 +221,8 @@ def lanes(name, k, put):
         put("swimlane", "FontStyle", "bold" if title["weight"] in ("700", "bold") else "plain")
     # The bootstrap-like themes band the titles (a rect over every lane,
     # as tall as the title; the page's own rect lies at 0,0).
+    if line is None:
+        return
     # The themes with a page colour of their own band them in it: PlantUML
     # fills the band with the swimlane's BackGroundColor and outlines it in
     # the same paint.

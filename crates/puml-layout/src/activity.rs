@@ -669,6 +669,12 @@ struct Style {
     /// Whether shapes cast PlantUML's shadow (a theme's `Shadowing`, `skin
     /// rose`); the page then keeps 6 px more right of and below the drawing.
     shadows: bool,
+    /// `MaximumWidth` of actions, notes and swimlane titles: their text
+    /// wraps there and, as in sequence diagrams, is drawn word by word
+    /// (`sunlust`).
+    action_max_width: Option<f64>,
+    note_max_width: Option<f64>,
+    lane_max_width: Option<f64>,
 }
 
 impl Style {
@@ -742,6 +748,9 @@ impl Style {
             page_margin: 10.0,
             theming: false,
             shadows: theme.draws_shadows(),
+            action_max_width: None,
+            note_max_width: None,
+            lane_max_width: None,
         };
         // A PlantUML theme's own activity look (its sheet's
         // `activityDiagram { … }` rules, observed per theme): the diamond's
@@ -869,6 +878,9 @@ impl Style {
             }
             ("activity", "roundcorner") => set!(self.action_radius, length.map(|d| d / 2.0)),
             ("activity", "padding") => set!(self.action_pad, length),
+            ("activity", "maximumwidth") => self.action_max_width = size.or(self.action_max_width),
+            ("note", "maximumwidth") => self.note_max_width = size.or(self.note_max_width),
+            ("swimlane", "maximumwidth") => self.lane_max_width = size.or(self.lane_max_width),
             ("activity", "fontstyle") => styled(&mut self.action_font),
             ("activity", "fontcolor") => {
                 set!(self.action_font_color, color);
@@ -1193,6 +1205,21 @@ struct Diamond {
 impl Ctx<'_> {
     fn text(&self, text: &str, font: Font) -> TextBlock {
         creole::measure(text, font, self.metrics)
+    }
+
+    /// A text wrapped at `max_width` and drawn word by word, if set.
+    fn wrapped_text(&self, text: &str, font: Font, max_width: Option<f64>) -> TextBlock {
+        match max_width {
+            Some(max) => creole::split_words(
+                creole::measure(
+                    &crate::sequence::wrap_words(text, max, font, self.metrics),
+                    font,
+                    self.metrics,
+                ),
+                self.metrics,
+            ),
+            None => self.text(text, font),
+        }
     }
 
     fn label(&self, text: Option<&str>) -> Option<TextBlock> {
@@ -1585,7 +1612,7 @@ impl Ctx<'_> {
     }
 
     fn action_tile(&self, action: &Action) -> Tile {
-        let block = self.text(&action.text, self.style.action_font);
+        let block = self.wrapped_text(&action.text, self.style.action_font, self.style.action_max_width);
         let pad = self.style.action_pad;
         let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let mut items = Vec::new();
@@ -1696,7 +1723,10 @@ impl Ctx<'_> {
         // The element the notes point at: a leaf's whole box, a block's top.
         let (ex1, ecy) = if leaf { (tile.w, tile.h / 2.0) } else { (tile.w, 12.0) };
         for note in notes {
-            let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
+            let block = match self.style.note_max_width {
+                Some(_) => self.wrapped_text(&note.text, self.style.note_font, self.style.note_max_width),
+                None => creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics),
+            };
             let nw = block.width + 21.0;
             let nh = block.height + 10.0;
             let fill = note
@@ -2763,7 +2793,7 @@ impl Ctx<'_> {
         let headers: Vec<TextBlock> = (0..n)
             .map(|i| {
                 let text = activity.lanes.get(i).map_or("", |l| l.display.as_str());
-                self.text(text, self.style.lane_font)
+                self.wrapped_text(text, self.style.lane_font, self.style.lane_max_width)
             })
             .collect();
         // A lane holds its tiles aligned on one axis, 6 px of room on each
