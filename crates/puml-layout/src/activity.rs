@@ -639,6 +639,12 @@ struct Style {
     frame_line: f64,
     frame_radius: f64,
     frame_font: Font,
+    /// A group's title and frame: under a theme, the partition's title
+    /// and the theme's group outline (observed: cerulean's group is framed
+    /// #59B6EC, its title drawn as a partition's).
+    group_font: Font,
+    group_font_color: Color,
+    group_frame_color: Color,
     /// A partition's fill, title face and colour (`skinparam partition…`,
     /// `<style> partition { … }`); `partition P #colour` fills its own.
     partition_bg: Option<Color>,
@@ -731,6 +737,9 @@ impl Style {
             frame_line: 1.5,
             frame_radius: 0.0,
             frame_font: theme.font(14.0),
+            group_font: theme.font(14.0),
+            group_font_color: theme.font_color,
+            group_frame_color: theme.group_border,
             partition_bg: None,
             partition_font: theme.font(14.0),
             partition_font_color: theme.font_color,
@@ -772,6 +781,7 @@ impl Style {
             s.diamond_font.family = themed.diamond_family.unwrap_or(s.diamond_font.family);
             s.diamond_font.size = themed.diamond_size.unwrap_or(s.diamond_font.size);
             s.diamond_font_color = themed.diamond_color.unwrap_or(s.diamond_font_color);
+            (s.group_font, s.group_font_color) = (s.partition_font, s.partition_font_color);
         }
         // The activity skin parameters PlantUML documents (`activity…`,
         // `swimlane…`, `partition…`) and the `<style>` rules on the same
@@ -2646,13 +2656,21 @@ impl Ctx<'_> {
     ) -> Tile {
         let t = self.layout_seq(body, depth);
         let partition = kind == ContainerKind::Partition;
-        let (title_font, title_color) = if partition {
-            (self.style.partition_font, self.style.partition_font_color)
-        } else {
-            (self.style.frame_font, self.style.font_color)
+        let (title_font, title_color, frame_color) = match kind {
+            ContainerKind::Partition => (
+                self.style.partition_font,
+                self.style.partition_font_color,
+                self.style.frame_color,
+            ),
+            ContainerKind::Group => (
+                self.style.group_font,
+                self.style.group_font_color,
+                self.style.group_frame_color,
+            ),
+            _ => (self.style.frame_font, self.style.font_color, self.style.frame_color),
         };
         let title = self.text(name, title_font);
-        let frame = stroke(self.style.frame_color, self.style.frame_line);
+        let frame = stroke(frame_color, self.style.frame_line);
         let fill = color
             .and_then(parse_color)
             .or(if partition { self.style.partition_bg } else { None });
@@ -3130,7 +3148,7 @@ impl Ctx<'_> {
             .as_deref()
             .filter(|t| !t.trim().is_empty())
             .map(|t| self.text(t, theme.font_of(TextElement::Title, theme.title_font_size).bold()));
-        let legend_font = theme.font(14.0);
+        let legend_font = theme.font_of(TextElement::Legend, 14.0);
         let legend_top = diagram
             .legend
             .as_ref()
@@ -3417,7 +3435,8 @@ impl Ctx<'_> {
     }
 
     fn legend(&self, out: &mut Vec<Item>, legend: &puml_sema::model::Legend, top: f64, min_x: f64, max_x: f64) -> f64 {
-        let block = self.text(&legend.text, self.theme.font(14.0));
+        // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
+        let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
         let w = block.width + 10.0;
         let h = block.height + 10.0;
         let x = match legend.horizontal {
@@ -3434,7 +3453,7 @@ impl Ctx<'_> {
             let (fill, gradient) = self.theme.legend_fill();
             crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
         });
-        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
+        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.legend_font_color, out);
         out.push(Item::End);
         h
     }
