@@ -581,6 +581,24 @@ struct OwnFonts {
 /// `activityArrowColor` the arrow's `color`, `partitionBackgroundColor`
 /// the partition's `backgroundcolor`.
 fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
+    // The general arrow and note parameters reach the activity elements
+    // over a theme's activity look (corpus activity 025: `skinparam
+    // ArrowColor #333333` after `!theme cerulean` draws #333 arrows).
+    let general = match key {
+        "arrowcolor" => Some(("arrow", "color")),
+        "arrowfontcolor" => Some(("arrow", "fontcolor")),
+        "arrowfontname" => Some(("arrow", "fontname")),
+        "arrowthickness" => Some(("arrow", "linethickness")),
+        "notebackgroundcolor" => Some(("note", "backgroundcolor")),
+        "notebordercolor" => Some(("note", "linecolor")),
+        "notefontcolor" => Some(("note", "fontcolor")),
+        "notefontname" => Some(("note", "fontname")),
+        "notefontsize" => Some(("note", "fontsize")),
+        _ => None,
+    };
+    if let Some((element, property)) = general {
+        return Some((element, property.to_string()));
+    }
     for (prefix, element) in [
         ("activitydiamond", "diamond"),
         ("activityarrow", "arrow"),
