@@ -9,7 +9,10 @@ usage: scripts/activity_theme_probe.py render   # (re)writes test-data/activity-
        scripts/activity_theme_probe.py write    # replaces the activity block of every theme sheet
 
 The probe (test-data/activity-themes/probe.body) has a title, start, actions,
-an if/else, a while loop, a partition around a fork, a note and stop.
+an if/else, a partition around a fork, a note, a while loop and stop; the
+lanes probe (lanes.body) two swimlanes and a note. `skin rose` is observed the
+same way (themes/skin-rose.style). The `style_*` and `*_group`,
+`cerulean_skinparams` probes beside them are written by hand.
 Values are read from PlantUML's SVG by anchoring on the probe's texts and
 unscaled for the themes PlantUML draws at 100 dpi.
 """
@@ -157,8 +160,6 @@ def report(name, scale_100):
     bar = next((e for e in els if e["tag"] == "rect" and e["h"] and abs(float(e["h"]) / k - 6) < 0.01), None)
     if bar:
         paint("activityBar", bar, line=False)
-    # A framed title: its margin above (the page keeps 10 px) and its
-    # padding beside the text, both the same on every side.
     # The page's margin: the drawing's leftmost shape (the if's left
     # branch) stands 6 px inside it (a hand-drawn outline wanders a pixel).
     shapes = range(at("Activity Probe") + 1, len(els))
@@ -166,6 +167,8 @@ def report(name, scale_100):
     margin = 10 if abs(margin - 10) <= 1 else margin
     if margin != 10:
         put("document", "Margin", str(margin))
+    # A framed title: its margin above (from the page's margin) and its
+    # padding beside the text, both the same on every side.
     t = at("Activity Probe")
     if els[t - 1]["tag"] == "rect" and xy[t - 1][1] > 0:  # (not the page's own rect)
         put("title", "Margin", str(round(xy[t - 1][1] / k - margin)))
@@ -219,13 +222,13 @@ def lanes(name, k, put):
         put("swimlane", "FontSize", num(title["size"]))
         put("swimlane", "FontName", title["family"] or None)
         put("swimlane", "FontStyle", "bold" if title["weight"] in ("700", "bold") else "plain")
-    # The bootstrap-like themes band the titles (a rect over every lane,
-    # as tall as the title; the page's own rect lies at 0,0).
     if line is None:
         return
-    # The themes with a page colour of their own band them in it: PlantUML
-    # fills the band with the swimlane's BackGroundColor and outlines it in
-    # the same paint.
+    # The bootstrap-like themes band the titles (a rect over every lane,
+    # as tall as the title; the page's own rect lies at 0,0), the themes
+    # with a page colour of their own band them in it: PlantUML fills the
+    # band with the swimlane's BackGroundColor and outlines it in the same
+    # paint.
     band = next((i for i, e in enumerate(els) if e["tag"] == "rect" and xy[i][1] > 0), None)
     stroke = els[band]["stroke"] or "" if band is not None else ""
     if band is not None and (stroke.startswith("url(") or stroke == els[band]["fill"] != "none"):
