@@ -10,7 +10,8 @@ usage: scripts/activity_theme_probe.py render   # (re)writes test-data/activity-
 
 The probe (test-data/activity-themes/probe.body) has a title, start, actions,
 an if/else, a partition around a fork, a note, a while loop and stop; the
-lanes probe (lanes.body) two swimlanes and a note. `skin rose` is observed the
+lanes probe (lanes.body) two swimlanes and a note, the page probe (page.body)
+a header and a footer. `skin rose` is observed the
 same way (themes/skin-rose.style). The `style_*` and `*_group`,
 `cerulean_skinparams` probes beside them are written by hand.
 Values are read from PlantUML's SVG by anchoring on the probe's texts and
@@ -44,7 +45,7 @@ def drawn_at_100_dpi():
 
 def render():
     files = []
-    for probe, suffix in (("probe.body", ""), ("lanes.body", "_lanes")):
+    for probe, suffix in (("probe.body", ""), ("lanes.body", "_lanes"), ("page.body", "_page")):
         body = (DIR / probe).read_text()
         for name in theme_names():
             p = DIR / f"{name}{suffix}.puml"
@@ -199,7 +200,24 @@ def report(name, scale_100):
         if bar["fill"] == bar["stroke"]:
             paint("activityBar", bar, line=False)
     lanes(name, k, put)
+    page(name, k, margin, put)
     return rules
+
+
+def page(name, k, margin, put):
+    """The room around the header and the footer (NAME_page): the same on
+    every side of both, measured above the header (its text's top is the
+    baseline less 0.928 em of its 10 px face)."""
+    svg = (DIR / f"{name}_page.plantuml.svg").read_text()
+    els = elements(svg)
+    xy = positions(svg)
+    header = next((i for i, e in enumerate(els) if e["tag"] == "text" and e["text"] in ("Page Header", "Page")), None)
+    if header is None:
+        return
+    room = round(xy[header][1] / k - 0.92822 * float(els[header]["size"]) / k - margin)
+    if room > 0:
+        put("header", "Margin", str(room))
+        put("footer", "Margin", str(room))
 
 
 def lanes(name, k, put):

@@ -699,6 +699,10 @@ struct Style {
     action_max_width: Option<f64>,
     note_max_width: Option<f64>,
     lane_max_width: Option<f64>,
+    /// The room around the header and the footer, on every side (a
+    /// theme's: 16 px under the bootstrap-like themes, 5 under `amiga`).
+    header_margin: f64,
+    footer_margin: f64,
 }
 
 impl Style {
@@ -778,6 +782,8 @@ impl Style {
             action_max_width: None,
             note_max_width: None,
             lane_max_width: None,
+            header_margin: 0.0,
+            footer_margin: 0.0,
         };
         // A PlantUML theme's own activity look (its sheet's
         // `activityDiagram { … }` rules, observed per theme): the diamond's
@@ -1037,6 +1043,8 @@ impl Style {
             ("partition", "fontname") => set!(self.partition_font.family, family()),
             ("partition", "fontstyle") => styled(&mut self.partition_font),
             ("document", "margin") if self.theming => set!(self.page_margin, length),
+            ("header", "margin") if self.theming => set!(self.header_margin, length),
+            ("footer", "margin") if self.theming => set!(self.footer_margin, length),
             ("title", "margin" | "padding") if self.theming => {
                 if let Some(sides) = crate::theme::css_sides(value, 0.0..=200.0) {
                     if property == "margin" {
@@ -3280,12 +3288,12 @@ impl Ctx<'_> {
         };
         let width = [
             Some(block_w),
-            header.as_ref().map(|(b, _)| b.width),
+            header.as_ref().map(|(b, _)| b.width + 2.0 * self.style.header_margin),
             title.as_ref().map(title_w),
             legend_top.as_ref().map(|(_, b)| legend_w(b)),
             legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
             caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
-            footer.as_ref().map(|(b, _)| b.width),
+            footer.as_ref().map(|(b, _)| b.width + 2.0 * self.style.footer_margin),
         ]
         .into_iter()
         .flatten()
@@ -3293,18 +3301,20 @@ impl Ctx<'_> {
         let left = page_margin;
         let right = page_margin + width;
         let centred = |w: f64| left + (width - w) / 2.0;
-        let aligned = |w: f64, align: HorizontalAlign| match align {
-            HorizontalAlign::Left => left,
+        // (`room`: a header's or footer's margin, kept from the sides)
+        let aligned = |w: f64, align: HorizontalAlign, room: f64| match align {
+            HorizontalAlign::Left => left + room,
             HorizontalAlign::Center => centred(w),
-            HorizontalAlign::Right => right - w,
+            HorizontalAlign::Right => right - w - room,
         };
 
         let mut items: Vec<Item> = Vec::new();
         let mut y = page_margin;
         if let Some((block, align)) = &header {
-            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right));
-            block.draw(x, y, Align::Left, theme.header_color, &mut items);
-            y += block.height + BLOCK_GAP;
+            let room = self.style.header_margin;
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right), room);
+            block.draw(x, y + room, Align::Left, theme.header_color, &mut items);
+            y += room + block.height + room + BLOCK_GAP;
         }
         if let Some(block) = title.as_ref().filter(|_| framed) {
             let (x, top) = (centred(block.width), y + title_margin.top);
@@ -3369,9 +3379,10 @@ impl Ctx<'_> {
             y += block.height + 2.0 * CAPTION_PAD + BLOCK_GAP;
         }
         if let Some((block, align)) = &footer {
-            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center));
-            block.draw(x, y, Align::Left, theme.header_color, &mut items);
-            y += block.height + BLOCK_GAP;
+            let room = self.style.footer_margin;
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center), room);
+            block.draw(x, y + room, Align::Left, theme.header_color, &mut items);
+            y += room + block.height + room + BLOCK_GAP;
         }
         self.trim_runs(&mut items);
         // Anything left of or above a 5 px margin moves the whole page.
