@@ -77,6 +77,12 @@ def positions(svg):
     return out
 
 
+def stop_ring_bottom(svg):
+    """The lowest point of the last ellipse (the stop's ring)."""
+    cy, r = re.findall(r'<ellipse cx="[^"]+" cy="([^"]+)" rx="([^"]+)"', svg)[-1]
+    return float(cy) + float(r)
+
+
 def ellipse_top(svg):
     """The centre's y and radius of the first ellipse (the start disc)."""
     m = re.search(r'<ellipse cx="[^"]+" cy="([^"]+)" rx="([^"]+)"', svg)
@@ -218,6 +224,32 @@ def page(name, k, margin, put):
     if room > 0:
         put("header", "Margin", str(room))
         put("footer", "Margin", str(room))
+    # The legend follows the drawing (PlantUML's 12 px margin leaves 26 px
+    # between the stop's ring and the frame), the caption the legend.
+    frame = next((i for i, e in enumerate(els) if e["tag"] == "rect" and e["text"] == "" and xy[i][1] > 0
+                  and any(t["text"] in ("The legend", "The") for t in els[i + 1:i + 2])), None)
+    ellipses = [i for i, e in enumerate(els) if e["tag"] == "ellipse"]
+    # (hand-drawn: left to the defaults; skin rose's stop ring casts a
+    # shadow the drawing's bottom does not follow: not derived)
+    if frame is not None and ellipses and name != "skin_rose":
+        text = frame + 1
+        ring_bottom = float(stop_ring_bottom(svg)) / k
+        # A shadowed theme's drawing reaches 6 px below the ring.
+        shadow = 6 if 'filter="url(' in svg else 0
+        legend_margin = round(xy[frame][1] / k - ring_bottom - 14 - shadow)
+        padding = round(xy[text][0] / k - xy[frame][0] / k)
+        put("legend", "Margin", str(legend_margin))
+        put("legend", "Padding", str(padding))
+        words = [(i, e["text"]) for i, e in enumerate(els) if e["tag"] == "text"]
+        caption = next((i for i, t in words if t == "The caption"), None)
+        if caption is None:  # (drawn word by word: "The", a space, "caption")
+            caption = next(i for i, t in words if t == "caption") - 2
+        caption_top = xy[caption][1] / k - 0.92822 * float(els[caption]["size"]) / k
+        frame_bottom = (xy[frame][1] + float(els[frame]["h"])) / k
+        put("caption", "Margin", str(round(caption_top - frame_bottom - legend_margin - 1)))
+    caption = next((e for e in els if e["tag"] == "text" and e["text"] in ("The caption", "caption")), None)
+    if caption is not None:
+        put("caption", "FontColor", caption["fill"])
 
 
 def lanes(name, k, put):

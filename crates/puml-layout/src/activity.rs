@@ -703,6 +703,14 @@ struct Style {
     /// theme's: 16 px under the bootstrap-like themes, 5 under `amiga`).
     header_margin: f64,
     footer_margin: f64,
+    /// The room around a legend's frame and inside it, and around the
+    /// caption (PlantUML's 12, 5 and 1; a theme's: cerulean's 10, 6, 16).
+    legend_margin: f64,
+    legend_padding: f64,
+    caption_margin: f64,
+    /// A theme's caption colour (the bootstrap-like themes': their
+    /// footer's).
+    caption_color: Option<Color>,
 }
 
 impl Style {
@@ -784,6 +792,10 @@ impl Style {
             lane_max_width: None,
             header_margin: 0.0,
             footer_margin: 0.0,
+            legend_margin: 12.0,
+            legend_padding: 5.0,
+            caption_margin: 1.0,
+            caption_color: None,
         };
         // A PlantUML theme's own activity look (its sheet's
         // `activityDiagram { … }` rules, observed per theme): the diamond's
@@ -1045,6 +1057,10 @@ impl Style {
             ("document", "margin") if self.theming => set!(self.page_margin, length),
             ("header", "margin") if self.theming => set!(self.header_margin, length),
             ("footer", "margin") if self.theming => set!(self.footer_margin, length),
+            ("legend", "margin") if self.theming => set!(self.legend_margin, length),
+            ("legend", "padding") if self.theming => set!(self.legend_padding, length),
+            ("caption", "margin") if self.theming => set!(self.caption_margin, length),
+            ("caption", "fontcolor") if self.theming => self.caption_color = color.or(self.caption_color),
             ("title", "margin" | "padding") if self.theming => {
                 if let Some(sides) = crate::theme::css_sides(value, 0.0..=200.0) {
                     if property == "margin" {
@@ -3160,8 +3176,8 @@ impl Ctx<'_> {
         let page_margin = self.style.page_margin;
         const BLOCK_GAP: f64 = 1.0;
         const TITLE_PAD: f64 = 10.0;
-        const LEGEND_MARGIN: f64 = 12.0;
-        const CAPTION_PAD: f64 = 1.0;
+        let legend_margin = self.style.legend_margin;
+        let caption_margin = self.style.caption_margin;
         let theme = self.theme;
         let deco = theme.font(10.0);
         let header = diagram
@@ -3269,7 +3285,7 @@ impl Ctx<'_> {
         let drawing_w = pad_left + hi + pad_right;
         let drawing_h = pad_top + low + pad_bottom;
 
-        let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
+        let legend_w = |b: &TextBlock| b.width + 2.0 * self.style.legend_padding + 2.0 * legend_margin;
         // A box of notices stands on the drawing, left-aligned with it in
         // one block (PlantUML: a drawing narrower than its notices is not
         // centred under them, but the block is centred under a title).
@@ -3292,7 +3308,7 @@ impl Ctx<'_> {
             title.as_ref().map(title_w),
             legend_top.as_ref().map(|(_, b)| legend_w(b)),
             legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
-            caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
+            caption.as_ref().map(|b| b.width + 2.0 * caption_margin),
             footer.as_ref().map(|(b, _)| b.width + 2.0 * self.style.footer_margin),
         ]
         .into_iter()
@@ -3352,10 +3368,10 @@ impl Ctx<'_> {
             let larger = (theme.title_font_size - 14.0).max(0.0) * 0.92;
             y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP + larger;
         }
-        let legend_range = (left + LEGEND_MARGIN, right - LEGEND_MARGIN);
+        let legend_range = (left + legend_margin, right - legend_margin);
         if let Some((l, _)) = legend_top {
-            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
-            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
+            let h = self.legend(&mut items, l, y + legend_margin, legend_range.0, legend_range.1);
+            y += h + 2.0 * legend_margin + BLOCK_GAP;
         }
         if let Some(notices) = notices {
             y += notices.draw(centred(block_w), block_w, y, &mut items) + BLOCK_GAP;
@@ -3365,18 +3381,18 @@ impl Ctx<'_> {
         body.place(ox, oy, &mut items);
         y += drawing_h + BLOCK_GAP;
         if let Some((l, _)) = legend_bottom {
-            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
-            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
+            let h = self.legend(&mut items, l, y + legend_margin, legend_range.0, legend_range.1);
+            y += h + 2.0 * legend_margin + BLOCK_GAP;
         }
         if let Some(block) = &caption {
             block.draw(
                 centred(block.width),
-                y + CAPTION_PAD,
+                y + caption_margin,
                 Align::Center,
-                theme.font_color,
+                self.style.caption_color.unwrap_or(theme.font_color),
                 &mut items,
             );
-            y += block.height + 2.0 * CAPTION_PAD + BLOCK_GAP;
+            y += block.height + 2.0 * caption_margin + BLOCK_GAP;
         }
         if let Some((block, align)) = &footer {
             let room = self.style.footer_margin;
@@ -3466,8 +3482,8 @@ impl Ctx<'_> {
     fn legend(&self, out: &mut Vec<Item>, legend: &puml_sema::model::Legend, top: f64, min_x: f64, max_x: f64) -> f64 {
         // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
         let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
-        let w = block.width + 10.0;
-        let h = block.height + 10.0;
+        let pad = self.style.legend_padding;
+        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let x = match legend.horizontal {
             Some(HorizontalAlign::Left) => min_x,
             Some(HorizontalAlign::Right) => max_x - w,
@@ -3482,7 +3498,7 @@ impl Ctx<'_> {
             let (fill, gradient) = self.theme.legend_fill();
             crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
         });
-        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.legend_font_color, out);
+        block.draw(x + pad, top + pad, Align::Left, self.theme.legend_font_color, out);
         out.push(Item::End);
         h
     }
