@@ -23,7 +23,7 @@ use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Scene, Stroke, TextRun};
 use crate::sequence::{item_x_range, item_y_range, shift_item};
 use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
-use crate::theme::{TextElement, Theme};
+use crate::theme::{Sides, TextElement, Theme};
 use crate::LayoutOptions;
 use puml_sema::activity::{
     Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
@@ -82,8 +82,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     let empty = ActivityDiagram::default();
     let activity = diagram.activity.as_deref().unwrap_or(&empty);
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
-    let named_theme = options.theme.is_some() || diagram.settings.theme.is_some();
-    let style = Style::new(&theme, diagram, named_theme);
+    let theme_name = options.theme.as_deref().or(diagram.settings.theme.as_deref());
+    let style = Style::new(&theme, diagram, theme_name);
     let ctx = Ctx {
         style,
         metrics,
@@ -550,6 +550,10 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
 // ---------------------------------------------------------------------
 // The look.
 
+/// `skin rose`'s activity look, observed as the themes' are
+/// (`scripts/activity_theme_probe.py`, `test-data/activity-themes/skin_rose`).
+const ROSE_SHEET: &str = include_str!("../themes/skin-rose.style");
+
 /// Which of the action's and the diamond's text settings a diagram sets
 /// itself (the diamond follows the action's where it sets none).
 #[derive(Default)]
@@ -560,6 +564,16 @@ struct OwnFonts {
     diamond_family: Option<crate::scene::FontFamily>,
     diamond_size: Option<f64>,
     diamond_color: Option<Color>,
+    /// The same for the fill, outline colour and width: the diamond takes
+    /// the action's (PlantUML 1.2026.8: `activity { BackGroundColor }` and
+    /// `skinparam ActivityBackgroundColor` fill the conditions too, over a
+    /// theme's own diamond fill, corpus activity 025).
+    action_bg: bool,
+    action_border: bool,
+    action_line: bool,
+    diamond_bg: bool,
+    diamond_border: bool,
+    diamond_line: bool,
 }
 
 /// The element and property an activity skinparam (lower-case) sets:
@@ -567,6 +581,24 @@ struct OwnFonts {
 /// `activityArrowColor` the arrow's `color`, `partitionBackgroundColor`
 /// the partition's `backgroundcolor`.
 fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
+    // The general arrow and note parameters reach the activity elements
+    // over a theme's activity look (corpus activity 025: `skinparam
+    // ArrowColor #333333` after `!theme cerulean` draws #333 arrows).
+    let general = match key {
+        "arrowcolor" => Some(("arrow", "color")),
+        "arrowfontcolor" => Some(("arrow", "fontcolor")),
+        "arrowfontname" => Some(("arrow", "fontname")),
+        "arrowthickness" => Some(("arrow", "linethickness")),
+        "notebackgroundcolor" => Some(("note", "backgroundcolor")),
+        "notebordercolor" => Some(("note", "linecolor")),
+        "notefontcolor" => Some(("note", "fontcolor")),
+        "notefontname" => Some(("note", "fontname")),
+        "notefontsize" => Some(("note", "fontsize")),
+        _ => None,
+    };
+    if let Some((element, property)) = general {
+        return Some((element, property.to_string()));
+    }
     for (prefix, element) in [
         ("activitydiamond", "diamond"),
         ("activityarrow", "arrow"),
@@ -586,18 +618,30 @@ fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
 struct Style {
     action_bg: Color,
     action_border: Color,
+    /// The action box's outline width, corner radius (PlantUML's
+    /// `RoundCorner` is the corner's diameter) and the room around its text.
+    action_line: f64,
+    action_radius: f64,
+    action_pad: f64,
     action_font: Font,
     action_font_color: Color,
     diamond_bg: Color,
     diamond_border: Color,
+    diamond_line: f64,
     diamond_font: Font,
     arrow_color: Color,
     arrow_width: f64,
     arrow_font: Font,
     arrow_font_color: Color,
+    /// The start disc's fill and outline, the stop ring's outline and its
+    /// dot's fill (PlantUML's themes paint them apart).
     start_color: Color,
+    start_gradient: Option<Gradient>,
+    start_border: Color,
     end_color: Color,
+    end_dot: Color,
     bar_color: Color,
+    bar_border: Color,
     note_bg: Color,
     /// Where the fills fade to when written as gradients (`skinparam
     /// ActivityBackgroundColor #A-B`, …), as PlantUML 1.2026.8 paints them.
@@ -605,10 +649,20 @@ struct Style {
     diamond_gradient: Option<Gradient>,
     note_gradient: Option<Gradient>,
     note_border: Color,
+    note_line: f64,
     note_font: Font,
     note_font_color: Color,
     frame_color: Color,
+    /// A partition's (and group's) frame width and corner radius.
+    frame_line: f64,
+    frame_radius: f64,
     frame_font: Font,
+    /// A group's title and frame: under a theme, the partition's title
+    /// and the theme's group outline (observed: cerulean's group is framed
+    /// #59B6EC, its title drawn as a partition's).
+    group_font: Font,
+    group_font_color: Color,
+    group_frame_color: Color,
     /// A partition's fill, title face and colour (`skinparam partition…`,
     /// `<style> partition { … }`); `partition P #colour` fills its own.
     partition_bg: Option<Color>,
@@ -616,13 +670,52 @@ struct Style {
     partition_font_color: Color,
     diamond_font_color: Color,
     lane_border: Color,
+    lane_line: f64,
+    /// A band behind the lanes' titles (the bootstrap-like themes').
+    lane_header_bg: Option<(Color, Option<Gradient>)>,
+    lane_header_border: Option<Color>,
     lane_font: Font,
     lane_font_color: Color,
     font_color: Color,
+    /// The room around a framed title (a theme's title box): outside the
+    /// frame, and between the frame and the text.
+    title_margin: Sides,
+    title_padding: Sides,
+    /// Whether a theme or style set the title's room for activity
+    /// diagrams (else an unframed title keeps PlantUML's default room).
+    title_spacing_set: bool,
+    /// Around the page (PlantUML's 10; 5 under some themes: `amiga`).
+    page_margin: f64,
+    /// Set while a theme's own sheet applies: only a theme sets the title's
+    /// room and the page's margin through `activityDiagram { … }`
+    /// (PlantUML ignores a diagram's `activityDiagram { title | document }`).
+    theming: bool,
+    /// Whether shapes cast PlantUML's shadow (a theme's `Shadowing`, `skin
+    /// rose`); the page then keeps 6 px more right of and below the drawing.
+    shadows: bool,
+    /// `MaximumWidth` of actions, notes and swimlane titles: their text
+    /// wraps there and, as in sequence diagrams, is drawn word by word
+    /// (`sunlust`).
+    action_max_width: Option<f64>,
+    note_max_width: Option<f64>,
+    lane_max_width: Option<f64>,
+    /// The room around the header and the footer, on every side (a
+    /// theme's: 16 px under the bootstrap-like themes, 5 under `amiga`).
+    header_margin: f64,
+    footer_margin: f64,
+    /// The room around a legend's frame and inside it, and around the
+    /// caption (PlantUML's 12, 5 and 1; a theme's: cerulean's 10, 6, 16).
+    legend_margin: f64,
+    legend_padding: f64,
+    caption_margin: f64,
+    /// A theme's caption colour (the bootstrap-like themes': their
+    /// footer's).
+    caption_color: Option<Color>,
 }
 
 impl Style {
-    fn new(theme: &Theme, diagram: &Diagram, named_theme: bool) -> Style {
+    fn new(theme: &Theme, diagram: &Diagram, theme_name: Option<&str>) -> Style {
+        let named_theme = theme_name.is_some();
         let line = theme.arrow_color;
         let mut s = Style {
             action_bg: if named_theme {
@@ -631,6 +724,9 @@ impl Style {
                 Color::hex(0xF1F1F1)
             },
             action_border: theme.participant_border,
+            action_line: 0.5,
+            action_radius: ACTION_RADIUS,
+            action_pad: ACTION_PAD,
             action_font: theme.font(12.0),
             action_font_color: theme.participant_font_color,
             diamond_bg: if named_theme {
@@ -639,6 +735,7 @@ impl Style {
                 Color::hex(0xF1F1F1)
             },
             diamond_border: theme.participant_border,
+            diamond_line: 0.5,
             diamond_font: theme.font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
@@ -652,26 +749,76 @@ impl Style {
             ),
             arrow_font_color: theme.arrow_font_color,
             start_color: if named_theme { line } else { Color::hex(0x222222) },
+            start_gradient: None,
+            start_border: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
+            end_dot: if named_theme { line } else { Color::hex(0x222222) },
             bar_color: if named_theme { line } else { Color::hex(0x555555) },
+            bar_border: if named_theme { line } else { Color::hex(0x555555) },
             note_bg: theme.note_bg,
             action_gradient: None,
             diamond_gradient: None,
             note_gradient: theme.note_gradient,
             note_border: theme.note_border,
+            note_line: 0.5,
             note_font: theme.font_of(TextElement::Note, theme.note_font_size),
             note_font_color: theme.note_font_color,
             frame_color: theme.group_border,
+            frame_line: 1.5,
+            frame_radius: 0.0,
             frame_font: theme.font(14.0),
+            group_font: theme.font(14.0),
+            group_font_color: theme.font_color,
+            group_frame_color: theme.group_border,
             partition_bg: None,
             partition_font: theme.font(14.0),
             partition_font_color: theme.font_color,
             diamond_font_color: theme.participant_font_color,
             lane_border: theme.group_border,
+            lane_line: 1.5,
+            lane_header_bg: None,
+            lane_header_border: None,
             lane_font: theme.font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
+            title_margin: theme.title_spacing.margin,
+            title_padding: theme.title_spacing.padding,
+            title_spacing_set: false,
+            page_margin: 10.0,
+            theming: false,
+            shadows: theme.draws_shadows(),
+            action_max_width: None,
+            note_max_width: None,
+            lane_max_width: None,
+            header_margin: 0.0,
+            footer_margin: 0.0,
+            legend_margin: 12.0,
+            legend_padding: 5.0,
+            caption_margin: 1.0,
+            caption_color: None,
         };
+        // A PlantUML theme's own activity look (its sheet's
+        // `activityDiagram { … }` rules, observed per theme): the diamond's
+        // text takes the theme's face, but the diagram's `activityFont…`
+        // still reach it (PlantUML 1.2026.8, `!theme cerulean` with
+        // `skinparam ActivityFontSize 14` draws the conditions at 14).
+        // `skin rose` (PlantUML's former look) comes after the theme.
+        let rose = Some(ROSE_SHEET).filter(|_| diagram.settings.skin.as_deref() == Some("rose"));
+        s.shadows |= rose.is_some();
+        for sheet in theme_name
+            .and_then(crate::theme::plantuml_theme_sheet)
+            .into_iter()
+            .chain(rose)
+        {
+            let mut themed = OwnFonts::default();
+            s.theming = true;
+            s.apply_sheet(sheet, &mut themed);
+            s.theming = false;
+            s.diamond_font.family = themed.diamond_family.unwrap_or(s.diamond_font.family);
+            s.diamond_font.size = themed.diamond_size.unwrap_or(s.diamond_font.size);
+            s.diamond_font_color = themed.diamond_color.unwrap_or(s.diamond_font_color);
+            (s.group_font, s.group_font_color) = (s.partition_font, s.partition_font_color);
+        }
         // The activity skin parameters PlantUML documents (`activity…`,
         // `swimlane…`, `partition…`) and the `<style>` rules on the same
         // elements, in source order (the later wins); the others went
@@ -702,6 +849,15 @@ impl Style {
         if let Some(color) = own.diamond_color.or(own.action_color) {
             s.diamond_font_color = color;
         }
+        if own.action_bg && !own.diamond_bg {
+            (s.diamond_bg, s.diamond_gradient) = (s.action_bg, s.action_gradient);
+        }
+        if own.action_border && !own.diamond_border {
+            s.diamond_border = s.action_border;
+        }
+        if own.action_line && !own.diamond_line {
+            s.diamond_line = s.action_line;
+        }
         s
     }
 
@@ -720,7 +876,8 @@ impl Style {
 
     /// One property of an activity element, from a skinparam or a style
     /// rule (both lower-case): `element` is `activity`, `diamond`,
-    /// `arrow`, `swimlane` or `partition`.
+    /// `arrow`, `swimlane`, `partition`, `note`, `activitybar`, `start` or
+    /// `stop`.
     fn apply(&mut self, element: &str, property: &str, value: &str, own: &mut OwnFonts) {
         let color = parse_color(value);
         let size = value
@@ -729,6 +886,18 @@ impl Style {
             .parse::<f64>()
             .ok()
             .filter(|v| (1.0..=200.0).contains(v));
+        // Widths, paddings and corners may be 0.
+        let length = value
+            .trim()
+            .trim_end_matches("px")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (0.0..=200.0).contains(v));
+        let styled = |font: &mut Font| {
+            let style = value.to_ascii_lowercase();
+            font.bold = style.contains("bold");
+            font.italic = style.contains("italic");
+        };
         macro_rules! set {
             ($field:expr, $v:expr) => {
                 if let Some(v) = $v {
@@ -742,9 +911,23 @@ impl Style {
                 if let Some(c) = color {
                     self.action_bg = c;
                     self.action_gradient = parse_gradient(value);
+                    own.action_bg = true;
                 }
             }
-            ("activity", "bordercolor" | "linecolor") => set!(self.action_border, color),
+            ("activity", "bordercolor" | "linecolor") => {
+                set!(self.action_border, color);
+                own.action_border |= color.is_some();
+            }
+            ("activity", "linethickness") => {
+                set!(self.action_line, length);
+                own.action_line |= length.is_some();
+            }
+            ("activity", "roundcorner") => set!(self.action_radius, length.map(|d| d / 2.0)),
+            ("activity", "padding") => set!(self.action_pad, length),
+            ("activity", "maximumwidth") => self.action_max_width = size.or(self.action_max_width),
+            ("note", "maximumwidth") => self.note_max_width = size.or(self.note_max_width),
+            ("swimlane", "maximumwidth") => self.lane_max_width = size.or(self.lane_max_width),
+            ("activity", "fontstyle") => styled(&mut self.action_font),
             ("activity", "fontcolor") => {
                 set!(self.action_font_color, color);
                 own.action_color = color.or(own.action_color);
@@ -761,31 +944,132 @@ impl Style {
                 if let Some(c) = color {
                     self.diamond_bg = c;
                     self.diamond_gradient = parse_gradient(value);
+                    own.diamond_bg = true;
                 }
             }
-            ("diamond", "bordercolor" | "linecolor") => set!(self.diamond_border, color),
+            ("diamond", "bordercolor" | "linecolor") => {
+                set!(self.diamond_border, color);
+                own.diamond_border |= color.is_some();
+            }
+            ("diamond", "linethickness") => {
+                set!(self.diamond_line, length);
+                own.diamond_line |= length.is_some();
+            }
             ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
             ("diamond", "fontname") => own.diamond_family = family(),
             ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
-            ("activity", "startcolor") => set!(self.start_color, color),
-            ("activity", "endcolor") => set!(self.end_color, color),
-            ("activity", "barcolor") => set!(self.bar_color, color),
-            ("arrow", "color") => set!(self.arrow_color, color),
+            ("activity", "startcolor") => {
+                if let Some(c) = color {
+                    (self.start_color, self.start_border) = (c, c);
+                    self.start_gradient = parse_gradient(value);
+                }
+            }
+            ("activity", "endcolor") => {
+                set!(self.end_color, color);
+                set!(self.end_dot, color);
+            }
+            ("activity", "barcolor") => {
+                set!(self.bar_color, color);
+                set!(self.bar_border, color);
+            }
+            ("arrow", "color" | "linecolor") => set!(self.arrow_color, color),
+            ("arrow", "linethickness") => set!(self.arrow_width, length),
             ("arrow", "fontcolor") => set!(self.arrow_font_color, color),
+            ("arrow", "fontsize") => set!(self.arrow_font.size, size),
             ("arrow", "fontname") => set!(self.arrow_font.family, family()),
-            ("swimlane", "bordercolor") => set!(self.lane_border, color),
-            ("swimlane", "titlefontcolor") => set!(self.lane_font_color, color),
-            ("swimlane", "titlefontsize") => set!(self.lane_font.size, size),
-            ("swimlane", "titlefontname") => set!(self.lane_font.family, family()),
+            ("arrow", "fontstyle") => styled(&mut self.arrow_font),
+            ("note", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.note_bg = c;
+                    self.note_gradient = parse_gradient(value);
+                }
+            }
+            ("note", "bordercolor" | "linecolor") => set!(self.note_border, color),
+            ("note", "linethickness") => set!(self.note_line, length),
+            ("note", "fontcolor") => set!(self.note_font_color, color),
+            ("note", "fontsize") => set!(self.note_font.size, size),
+            ("note", "fontname") => set!(self.note_font.family, family()),
+            ("note", "fontstyle") => styled(&mut self.note_font),
+            // (PlantUML outlines the bar in its fill: `LineColor` is ignored)
+            ("activitybar", "backgroundcolor") => {
+                set!(self.bar_color, color);
+                set!(self.bar_border, color);
+            }
+            // `circle` is both start and stop.
+            ("circle", "backgroundcolor") => {
+                self.apply("start", property, value, own);
+                self.apply("stop", property, value, own);
+            }
+            ("circle", "linecolor") => {
+                self.apply("start", property, value, own);
+                self.apply("stop", property, value, own);
+            }
+            // The diagram's own line colour and text face and colour reach
+            // every element but the fork bar and the title (observed).
+            ("root", "linecolor") => {
+                for element in [
+                    "activity",
+                    "diamond",
+                    "arrow",
+                    "partition",
+                    "note",
+                    "circle",
+                    "swimlane",
+                ] {
+                    self.apply(element, property, value, own);
+                }
+            }
+            ("root", "fontcolor" | "fontname") => {
+                for element in ["activity", "diamond", "arrow", "partition", "note", "swimlane"] {
+                    self.apply(element, property, value, own);
+                }
+            }
+            ("start", "backgroundcolor") => {
+                if let Some(c) = color {
+                    self.start_color = c;
+                    self.start_gradient = parse_gradient(value);
+                }
+            }
+            ("start", "linecolor") => set!(self.start_border, color),
+            ("stop", "backgroundcolor") => set!(self.end_dot, color),
+            ("stop", "linecolor") => set!(self.end_color, color),
+            ("swimlane", "bordercolor" | "linecolor") => set!(self.lane_border, color),
+            ("swimlane", "linethickness") => set!(self.lane_line, length),
+            ("swimlane", "titlefontcolor" | "fontcolor") => set!(self.lane_font_color, color),
+            ("swimlane", "titlefontsize" | "fontsize") => set!(self.lane_font.size, size),
+            ("swimlane", "titlefontname" | "fontname") => set!(self.lane_font.family, family()),
+            ("swimlane", "fontstyle") => styled(&mut self.lane_font),
+            // A swimlane's fill is the band behind the titles, outlined in
+            // it (PlantUML strokes a gradient band with the gradient).
+            ("swimlane", "backgroundcolor") => {
+                let gradient = parse_gradient(value);
+                self.lane_header_bg = color.map(|c| (c, gradient));
+                self.lane_header_border = color.filter(|_| gradient.is_none());
+            }
             ("partition", "bordercolor" | "linecolor") => set!(self.frame_color, color),
+            ("partition", "linethickness") => set!(self.frame_line, length),
+            ("partition", "roundcorner") => set!(self.frame_radius, length.map(|d| d / 2.0)),
             ("partition", "backgroundcolor") => self.partition_bg = color.or(self.partition_bg),
             ("partition", "fontcolor") => set!(self.partition_font_color, color),
             ("partition", "fontsize") => set!(self.partition_font.size, size),
             ("partition", "fontname") => set!(self.partition_font.family, family()),
-            ("partition", "fontstyle") => {
-                let style = value.to_ascii_lowercase();
-                self.partition_font.bold = style.contains("bold");
-                self.partition_font.italic = style.contains("italic");
+            ("partition", "fontstyle") => styled(&mut self.partition_font),
+            ("document", "margin") if self.theming => set!(self.page_margin, length),
+            ("header", "margin") if self.theming => set!(self.header_margin, length),
+            ("footer", "margin") if self.theming => set!(self.footer_margin, length),
+            ("legend", "margin") if self.theming => set!(self.legend_margin, length),
+            ("legend", "padding") if self.theming => set!(self.legend_padding, length),
+            ("caption", "margin") if self.theming => set!(self.caption_margin, length),
+            ("caption", "fontcolor") if self.theming => self.caption_color = color.or(self.caption_color),
+            ("title", "margin" | "padding") if self.theming => {
+                if let Some(sides) = crate::theme::css_sides(value, 0.0..=200.0) {
+                    if property == "margin" {
+                        self.title_margin = sides;
+                    } else {
+                        self.title_padding = sides;
+                    }
+                    self.title_spacing_set = true;
+                }
             }
             _ => {}
         }
@@ -975,6 +1259,21 @@ impl Ctx<'_> {
         creole::measure(text, font, self.metrics)
     }
 
+    /// A text wrapped at `max_width` and drawn word by word, if set.
+    fn wrapped_text(&self, text: &str, font: Font, max_width: Option<f64>) -> TextBlock {
+        match max_width {
+            Some(max) => creole::split_words(
+                creole::measure(
+                    &crate::sequence::wrap_words(text, max, font, self.metrics),
+                    font,
+                    self.metrics,
+                ),
+                self.metrics,
+            ),
+            None => self.text(text, font),
+        }
+    }
+
     fn label(&self, text: Option<&str>) -> Option<TextBlock> {
         text.filter(|t| !t.trim().is_empty())
             .map(|t| self.text(t, self.style.arrow_font))
@@ -1000,12 +1299,12 @@ impl Ctx<'_> {
     /// Draws `d` with its top-left at `(x, y)`.
     fn draw_diamond(&self, out: &mut Vec<Item>, d: &Diamond, x: f64, y: f64, fill: Option<Color>) {
         let mid = y + d.h / 2.0;
-        let border = Some(stroke(self.style.diamond_border, 0.5));
+        let border = Some(stroke(self.style.diamond_border, self.style.diamond_line));
         let p = match fill {
             Some(inline) => paint(Some(inline), border),
             None => fading(self.style.diamond_bg, self.style.diamond_gradient, border),
         }
-        .shadowed(self.theme.draws_shadows());
+        .shadowed(self.style.shadows);
         if d.text.is_some() {
             polygon(
                 out,
@@ -1215,15 +1514,15 @@ impl Ctx<'_> {
         let mut tile = match &node.kind {
             Kind::Start => {
                 let mut items = Vec::new();
-                let c = self.style.start_color;
-                let shadow = self.theme.draws_shadows();
+                let (c, border) = (self.style.start_color, self.style.start_border);
+                let shadow = self.style.shadows;
                 ellipse(
                     &mut items,
                     10.0,
                     10.0,
                     10.0,
                     10.0,
-                    paint(Some(c), Some(stroke(c, 1.0))).shadowed(shadow),
+                    fading(c, self.style.start_gradient, Some(stroke(border, 1.0))).shadowed(shadow),
                 );
                 Tile::shape(items, 20.0, 20.0)
             }
@@ -1231,7 +1530,7 @@ impl Ctx<'_> {
                 let mut items = Vec::new();
                 let c = self.style.end_color;
                 // The ring casts PlantUML's shadow, the dot inside does not.
-                let shadow = self.theme.draws_shadows();
+                let shadow = self.style.shadows;
                 ellipse(
                     &mut items,
                     11.0,
@@ -1240,7 +1539,8 @@ impl Ctx<'_> {
                     11.0,
                     paint(None, Some(stroke(c, 1.0))).shadowed(shadow),
                 );
-                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(c), Some(stroke(c, 1.0))));
+                let dot = self.style.end_dot;
+                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(dot), Some(stroke(c, 1.0))));
                 let mut t = Tile::shape(items, 22.0, 22.0);
                 t.open = false;
                 t
@@ -1364,8 +1664,9 @@ impl Ctx<'_> {
     }
 
     fn action_tile(&self, action: &Action) -> Tile {
-        let block = self.text(&action.text, self.style.action_font);
-        let (w, h) = (block.width + 2.0 * ACTION_PAD, block.height + 2.0 * ACTION_PAD);
+        let block = self.wrapped_text(&action.text, self.style.action_font, self.style.action_max_width);
+        let pad = self.style.action_pad;
+        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let mut items = Vec::new();
         let fill = action
             .color
@@ -1375,31 +1676,25 @@ impl Ctx<'_> {
                 (inline, None)
             });
         self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w, h, fill);
-        block.draw(
-            ACTION_PAD,
-            ACTION_PAD,
-            Align::Left,
-            self.style.action_font_color,
-            &mut items,
-        );
+        block.draw(pad, pad, Align::Left, self.style.action_font_color, &mut items);
         let mut t = Tile::shape(items, w, h);
         if let Some(st) = action.stereotype.as_deref().filter(|s| !s.trim().is_empty()) {
             // `<<stereo>>` is drawn above the text, inside the box.
             let sblock = self.text(&format!("«{}»", st.trim()), self.style.action_font.italic());
             let mut items = Vec::new();
-            let w2 = w.max(sblock.width + 2.0 * ACTION_PAD);
+            let w2 = w.max(sblock.width + 2.0 * pad);
             let h2 = h + sblock.height;
             self.draw_action_shape(&mut items, action.shape, 0.0, 0.0, w2, h2, fill);
             sblock.draw(
                 (w2 - sblock.width) / 2.0,
-                ACTION_PAD,
+                pad,
                 Align::Center,
                 self.style.action_font_color,
                 &mut items,
             );
             block.draw(
                 (w2 - block.width) / 2.0,
-                ACTION_PAD + sblock.height,
+                pad + sblock.height,
                 Align::Left,
                 self.style.action_font_color,
                 &mut items,
@@ -1420,15 +1715,19 @@ impl Ctx<'_> {
         h: f64,
         fill: (Color, Option<Gradient>),
     ) {
-        let p =
-            fading(fill.0, fill.1, Some(stroke(self.style.action_border, 0.5))).shadowed(self.theme.draws_shadows());
+        let p = fading(
+            fill.0,
+            fill.1,
+            Some(stroke(self.style.action_border, self.style.action_line)),
+        )
+        .shadowed(self.style.shadows);
         let mid = y + h / 2.0;
         match shape {
-            ActionShape::Plain => rect(out, x, y, w, h, ACTION_RADIUS, p),
+            ActionShape::Plain => rect(out, x, y, w, h, self.style.action_radius, p),
             ActionShape::Square => rect(out, x, y, w, h, 0.0, p),
             ActionShape::Box => {
                 rect(out, x, y, w, h, 0.0, p);
-                let s = stroke(self.style.action_border, 0.5);
+                let s = stroke(self.style.action_border, self.style.action_line);
                 line(out, x + 5.0, y, x + 5.0, y + h, s);
                 line(out, x + w - 5.0, y, x + w - 5.0, y + h, s);
             }
@@ -1476,7 +1775,10 @@ impl Ctx<'_> {
         // The element the notes point at: a leaf's whole box, a block's top.
         let (ex1, ecy) = if leaf { (tile.w, tile.h / 2.0) } else { (tile.w, 12.0) };
         for note in notes {
-            let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
+            let block = match self.style.note_max_width {
+                Some(_) => self.wrapped_text(&note.text, self.style.note_font, self.style.note_max_width),
+                None => creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics),
+            };
             let nw = block.width + 21.0;
             let nh = block.height + 10.0;
             let fill = note
@@ -1548,7 +1850,11 @@ impl Ctx<'_> {
         pointer: Option<f64>,
         right: bool,
     ) {
-        let p = fading(fill.0, fill.1, Some(stroke(self.style.note_border, 0.5)));
+        let p = fading(
+            fill.0,
+            fill.1,
+            Some(stroke(self.style.note_border, self.style.note_line)),
+        );
         let mut path = PathBuilder::new().move_to(x, y);
         match pointer {
             Some(py) if right => {
@@ -1582,9 +1888,7 @@ impl Ctx<'_> {
             }
         }
         // The body casts PlantUML's shadow, the fold does not.
-        path.line_to(x, y)
-            .close()
-            .push(out, p.shadowed(self.theme.draws_shadows()));
+        path.line_to(x, y).close().push(out, p.shadowed(self.style.shadows));
         PathBuilder::new()
             .move_to(x + w - 10.0, y)
             .line_to(x + w - 10.0, y + 10.0)
@@ -2281,7 +2585,7 @@ impl Ctx<'_> {
             bar_x1 - bar_x0,
             BAR_HEIGHT,
             2.5,
-            paint(Some(bar), Some(stroke(bar, 1.0))),
+            paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
         );
         let top = BAR_HEIGHT + GAP;
         let bottom = cols.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
@@ -2325,7 +2629,7 @@ impl Ctx<'_> {
                 bar_x1 - bar_x0,
                 BAR_HEIGHT,
                 2.5,
-                paint(Some(bar), Some(stroke(bar, 1.0))),
+                paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
             );
             if let Some(l) = self.label(label) {
                 l.draw(
@@ -2394,13 +2698,21 @@ impl Ctx<'_> {
     ) -> Tile {
         let t = self.layout_seq(body, depth);
         let partition = kind == ContainerKind::Partition;
-        let (title_font, title_color) = if partition {
-            (self.style.partition_font, self.style.partition_font_color)
-        } else {
-            (self.style.frame_font, self.style.font_color)
+        let (title_font, title_color, frame_color) = match kind {
+            ContainerKind::Partition => (
+                self.style.partition_font,
+                self.style.partition_font_color,
+                self.style.frame_color,
+            ),
+            ContainerKind::Group => (
+                self.style.group_font,
+                self.style.group_font_color,
+                self.style.group_frame_color,
+            ),
+            _ => (self.style.frame_font, self.style.font_color, self.style.frame_color),
         };
         let title = self.text(name, title_font);
-        let frame = stroke(self.style.frame_color, 1.5);
+        let frame = stroke(frame_color, self.style.frame_line);
         let fill = color
             .and_then(parse_color)
             .or(if partition { self.style.partition_bg } else { None });
@@ -2432,7 +2744,7 @@ impl Ctx<'_> {
         let p = paint(fill, Some(frame));
         match kind {
             ContainerKind::Partition | ContainerKind::Group => {
-                rect(&mut items, 0.0, fy, fw, fh, 0.0, p);
+                rect(&mut items, 0.0, fy, fw, fh, self.style.frame_radius, p);
                 let tab_w = title.width + 3.0 + 10.0;
                 PathBuilder::new()
                     .move_to(tab_w, fy)
@@ -2541,7 +2853,7 @@ impl Ctx<'_> {
         let headers: Vec<TextBlock> = (0..n)
             .map(|i| {
                 let text = activity.lanes.get(i).map_or("", |l| l.display.as_str());
-                self.text(text, self.style.lane_font)
+                self.wrapped_text(text, self.style.lane_font, self.style.lane_max_width)
             })
             .collect();
         // A lane holds its tiles aligned on one axis, 6 px of room on each
@@ -2606,7 +2918,20 @@ impl Ctx<'_> {
         let (bin, bout, bopen) = ((body.in_x, body.in_y), (body.out_x, body.out_y), body.open);
         let place_dx = first_col - body_anchor;
         body.place(place_dx, content_top, &mut items);
-        let sep = stroke(self.style.lane_border, 1.5);
+        if let (Some((fill, gradient)), Some(h)) = (self.style.lane_header_bg, headers.first()) {
+            let (x0, x1) = (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
+            let border = self.style.lane_header_border.map(|c| stroke(c, 1.0));
+            rect(
+                &mut items,
+                x0,
+                0.0,
+                x1 - x0,
+                h.height,
+                0.0,
+                fading(fill, gradient, border),
+            );
+        }
+        let sep = stroke(self.style.lane_border, self.style.lane_line);
         for &lx in &xs {
             line(&mut items, lx, 0.0, lx, bottom, sep);
         }
@@ -2744,7 +3069,7 @@ impl Ctx<'_> {
                     b1 - b0,
                     BAR_HEIGHT,
                     2.5,
-                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
                 );
                 let top = BAR_HEIGHT + GAP;
                 for (t, x0) in &placed {
@@ -2801,7 +3126,7 @@ impl Ctx<'_> {
                     b1 - b0,
                     BAR_HEIGHT,
                     2.5,
-                    paint(Some(bar), Some(stroke(bar, 1.0))),
+                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
                 );
                 bar_y + BAR_HEIGHT
             }
@@ -2845,11 +3170,14 @@ impl Ctx<'_> {
     /// 10 px either side, the legend's frame with 12, the caption with 1),
     /// 10 px from the page's edges.
     fn finish(&self, diagram: &Diagram, body: Tile, lanes: bool) -> Scene {
+        // The drawing's own room is measured from PlantUML's default page
+        // margin; a theme's margin (`page_margin`) moves everything.
         const PAGE_MARGIN: f64 = 10.0;
+        let page_margin = self.style.page_margin;
         const BLOCK_GAP: f64 = 1.0;
         const TITLE_PAD: f64 = 10.0;
-        const LEGEND_MARGIN: f64 = 12.0;
-        const CAPTION_PAD: f64 = 1.0;
+        let legend_margin = self.style.legend_margin;
+        let caption_margin = self.style.caption_margin;
         let theme = self.theme;
         let deco = theme.font(10.0);
         let header = diagram
@@ -2862,7 +3190,7 @@ impl Ctx<'_> {
             .as_deref()
             .filter(|t| !t.trim().is_empty())
             .map(|t| self.text(t, theme.font_of(TextElement::Title, theme.title_font_size).bold()));
-        let legend_font = theme.font(14.0);
+        let legend_font = theme.font_of(TextElement::Legend, 14.0);
         let legend_top = diagram
             .legend
             .as_ref()
@@ -2932,45 +3260,102 @@ impl Ctx<'_> {
         // What reaches past the tile's right or bottom edge widens the
         // drawing; what reaches into the margin left or above stays there
         // (the page grows below when it would leave the page).
-        let hi = items_x_range(&body.items).map_or(body.w, |r| r.1.max(body.w));
-        let low = items_y_range(&body.items).map_or(body.h, |r| r.1.max(body.h));
+        // A shape casting a shadow reaches 6 px further right and down
+        // (its offset and blur: observed with `skin rose`, `materia` and
+        // `skinparam shadowing true`); a note's shadow adds nothing.
+        let shadowed = |item: &Item| match item {
+            Item::Rect { paint, .. } | Item::Polygon { paint, .. } | Item::Ellipse { paint, .. } => {
+                paint.shadow.is_some()
+            }
+            _ => false,
+        };
+        let shadow_reach = |range: fn(&Item) -> Option<(f64, f64)>| {
+            body.items
+                .iter()
+                .filter(|i| shadowed(i))
+                .filter_map(range)
+                .fold(f64::NEG_INFINITY, |acc, r| acc.max(r.1 + 6.0))
+        };
+        let hi = items_x_range(&body.items)
+            .map_or(body.w, |r| r.1.max(body.w))
+            .max(shadow_reach(item_x_range));
+        let low = items_y_range(&body.items)
+            .map_or(body.h, |r| r.1.max(body.h))
+            .max(shadow_reach(item_y_range));
         let drawing_w = pad_left + hi + pad_right;
         let drawing_h = pad_top + low + pad_bottom;
 
-        let legend_w = |b: &TextBlock| b.width + 10.0 + 2.0 * LEGEND_MARGIN;
+        let legend_w = |b: &TextBlock| b.width + 2.0 * self.style.legend_padding + 2.0 * legend_margin;
         // A box of notices stands on the drawing, left-aligned with it in
         // one block (PlantUML: a drawing narrower than its notices is not
         // centred under them, but the block is centred under a title).
         let block_w = notices.as_ref().map_or(drawing_w, |n| drawing_w.max(n.width));
+        // A theme's title stands in a frame: its padding inside, its margin
+        // around (PlantUML 1.2026.8, `test-data/activity-themes`: 6 and 10
+        // px with the bootstrap-like themes, 5 and 5 with aws-orange).
+        let framed = theme.title_bg.is_some() || theme.title_border.is_some();
+        let (title_margin, title_padding) = (self.style.title_margin, self.style.title_padding);
+        let title_w = |b: &TextBlock| {
+            if framed || self.style.title_spacing_set {
+                b.width + title_padding.left + title_padding.right + title_margin.left + title_margin.right
+            } else {
+                b.width + 2.0 * TITLE_PAD
+            }
+        };
         let width = [
             Some(block_w),
-            header.as_ref().map(|(b, _)| b.width),
-            title.as_ref().map(|b| b.width + 2.0 * TITLE_PAD),
+            header.as_ref().map(|(b, _)| b.width + 2.0 * self.style.header_margin),
+            title.as_ref().map(title_w),
             legend_top.as_ref().map(|(_, b)| legend_w(b)),
             legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
-            caption.as_ref().map(|b| b.width + 2.0 * CAPTION_PAD),
-            footer.as_ref().map(|(b, _)| b.width),
+            caption.as_ref().map(|b| b.width + 2.0 * caption_margin),
+            footer.as_ref().map(|(b, _)| b.width + 2.0 * self.style.footer_margin),
         ]
         .into_iter()
         .flatten()
         .fold(0.0, f64::max);
-        let left = PAGE_MARGIN;
-        let right = PAGE_MARGIN + width;
+        let left = page_margin;
+        let right = page_margin + width;
         let centred = |w: f64| left + (width - w) / 2.0;
-        let aligned = |w: f64, align: HorizontalAlign| match align {
-            HorizontalAlign::Left => left,
+        // (`room`: a header's or footer's margin, kept from the sides)
+        let aligned = |w: f64, align: HorizontalAlign, room: f64| match align {
+            HorizontalAlign::Left => left + room,
             HorizontalAlign::Center => centred(w),
-            HorizontalAlign::Right => right - w,
+            HorizontalAlign::Right => right - w - room,
         };
 
         let mut items: Vec<Item> = Vec::new();
-        let mut y = PAGE_MARGIN;
+        let mut y = page_margin;
         if let Some((block, align)) = &header {
-            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right));
-            block.draw(x, y, Align::Left, theme.header_color, &mut items);
-            y += block.height + BLOCK_GAP;
+            let room = self.style.header_margin;
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Right), room);
+            block.draw(x, y + room, Align::Left, theme.header_color, &mut items);
+            y += room + block.height + room + BLOCK_GAP;
         }
-        if let Some(block) = &title {
+        if let Some(block) = title.as_ref().filter(|_| framed) {
+            let (x, top) = (centred(block.width), y + title_margin.top);
+            let h = block.height + title_padding.top + title_padding.bottom;
+            let border = theme.title_border.map(|c| stroke(c, 1.0));
+            let frame = match theme.title_bg {
+                Some(fill) => crate::shapes::fading_or_none(fill, theme.fades.title, border),
+                None => paint(None, border),
+            };
+            rect(
+                &mut items,
+                x - title_padding.left,
+                top,
+                block.width + title_padding.left + title_padding.right,
+                h,
+                theme.frame_round_corner,
+                frame,
+            );
+            block.draw(x, top + title_padding.top, Align::Center, theme.title_color, &mut items);
+            y = top + h + title_margin.bottom + BLOCK_GAP;
+        } else if let Some(block) = title.as_ref().filter(|_| self.style.title_spacing_set) {
+            let top = y + title_margin.top + title_padding.top;
+            block.draw(centred(block.width), top, Align::Center, theme.title_color, &mut items);
+            y = top + block.height + title_padding.bottom + title_margin.bottom + BLOCK_GAP;
+        } else if let Some(block) = &title {
             block.draw(
                 centred(block.width),
                 y + TITLE_PAD,
@@ -2983,10 +3368,10 @@ impl Ctx<'_> {
             let larger = (theme.title_font_size - 14.0).max(0.0) * 0.92;
             y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP + larger;
         }
-        let legend_range = (left + LEGEND_MARGIN, right - LEGEND_MARGIN);
+        let legend_range = (left + legend_margin, right - legend_margin);
         if let Some((l, _)) = legend_top {
-            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
-            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
+            let h = self.legend(&mut items, l, y + legend_margin, legend_range.0, legend_range.1);
+            y += h + 2.0 * legend_margin + BLOCK_GAP;
         }
         if let Some(notices) = notices {
             y += notices.draw(centred(block_w), block_w, y, &mut items) + BLOCK_GAP;
@@ -2996,23 +3381,24 @@ impl Ctx<'_> {
         body.place(ox, oy, &mut items);
         y += drawing_h + BLOCK_GAP;
         if let Some((l, _)) = legend_bottom {
-            let h = self.legend(&mut items, l, y + LEGEND_MARGIN, legend_range.0, legend_range.1);
-            y += h + 2.0 * LEGEND_MARGIN + BLOCK_GAP;
+            let h = self.legend(&mut items, l, y + legend_margin, legend_range.0, legend_range.1);
+            y += h + 2.0 * legend_margin + BLOCK_GAP;
         }
         if let Some(block) = &caption {
             block.draw(
                 centred(block.width),
-                y + CAPTION_PAD,
+                y + caption_margin,
                 Align::Center,
-                theme.font_color,
+                self.style.caption_color.unwrap_or(theme.font_color),
                 &mut items,
             );
-            y += block.height + 2.0 * CAPTION_PAD + BLOCK_GAP;
+            y += block.height + 2.0 * caption_margin + BLOCK_GAP;
         }
         if let Some((block, align)) = &footer {
-            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center));
-            block.draw(x, y, Align::Left, theme.header_color, &mut items);
-            y += block.height + BLOCK_GAP;
+            let room = self.style.footer_margin;
+            let x = aligned(block.width, align.unwrap_or(HorizontalAlign::Center), room);
+            block.draw(x, y + room, Align::Left, theme.header_color, &mut items);
+            y += room + block.height + room + BLOCK_GAP;
         }
         self.trim_runs(&mut items);
         // Anything left of or above a 5 px margin moves the whole page.
@@ -3026,8 +3412,8 @@ impl Ctx<'_> {
             }
         }
         let mut scene = Scene {
-            width: round3((right + BLOCK_GAP + PAGE_MARGIN + dx).ceil().max(1.0)),
-            height: round3((y + PAGE_MARGIN + dy).ceil().max(1.0)),
+            width: round3((right + BLOCK_GAP + page_margin + dx).ceil().max(1.0)),
+            height: round3((y + page_margin + dy).ceil().max(1.0)),
             background: theme.background,
             items,
         };
@@ -3094,9 +3480,10 @@ impl Ctx<'_> {
     }
 
     fn legend(&self, out: &mut Vec<Item>, legend: &puml_sema::model::Legend, top: f64, min_x: f64, max_x: f64) -> f64 {
-        let block = self.text(&legend.text, self.theme.font(14.0));
-        let w = block.width + 10.0;
-        let h = block.height + 10.0;
+        // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
+        let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
+        let pad = self.style.legend_padding;
+        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let x = match legend.horizontal {
             Some(HorizontalAlign::Left) => min_x,
             Some(HorizontalAlign::Right) => max_x - w,
@@ -3111,7 +3498,7 @@ impl Ctx<'_> {
             let (fill, gradient) = self.theme.legend_fill();
             crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
         });
-        block.draw(x + 5.0, top + 5.0, Align::Left, self.theme.font_color, out);
+        block.draw(x + pad, top + pad, Align::Left, self.theme.legend_font_color, out);
         out.push(Item::End);
         h
     }

@@ -4393,7 +4393,7 @@ fn event_participants(event: &Event) -> Vec<ParticipantId> {
 }
 
 /// Greedy word wrap for `maxMessageSize`.
-fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> String {
+pub(crate) fn wrap_words(text: &str, max: f64, font: Font, metrics: &dyn TextMeasure) -> String {
     let mut out = Vec::new();
     for line in creole::split_lines(text) {
         let mut current = String::new();

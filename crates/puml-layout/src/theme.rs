@@ -51,6 +51,17 @@ fn plantuml_theme(name: &str) -> Option<Theme> {
     Some(theme.clone())
 }
 
+/// The puml style sheet of one of PlantUML's themes (`!theme cerulean`),
+/// for the rules a diagram kind reads itself (the activity diagram's
+/// `activityDiagram { … }` block).
+pub(crate) fn plantuml_theme_sheet(name: &str) -> Option<&'static str> {
+    let name = name.trim().to_ascii_lowercase();
+    crate::theme_sheets::SHEETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, sheet)| *sheet)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageAlign {
     Left,
@@ -1270,7 +1281,7 @@ impl Spacing {
 /// A `Margin`/`Padding` value as PlantUML reads it (observed with the
 /// oracle): one length for every side, `vertical horizontal`, or `top right
 /// bottom left`; every length within `range`.
-fn css_sides(value: &str, range: std::ops::RangeInclusive<f64>) -> Option<Sides> {
+pub(crate) fn css_sides(value: &str, range: std::ops::RangeInclusive<f64>) -> Option<Sides> {
     let values: Vec<f64> = value
         .split_whitespace()
         .map(|v| {

@@ -350,6 +350,31 @@ fn activity_style_probes_paint_and_place_like_plantuml() {
 }
 
 #[test]
+fn activity_theme_probes_paint_and_place_like_plantuml() {
+    // One activity probe (title, start, actions, if/else, a partition
+    // around a fork, a note, while, stop), one with swimlanes and one with
+    // a header, a legend, a caption and a footer under each of PlantUML's themes and `skin rose`, and `<style>` probes for
+    // the activity selectors PlantUML honours (`activity`, `diamond`,
+    // `arrow`, `partition`, `note`, `circle`, `start`, `stop`,
+    // `activityBar`, `swimlane`, the diagram's root, a top-level `title`),
+    // a group with a legend under cerulean and amiga, and cerulean under
+    // the diagram's own skin parameters (corpus activity 025's).
+    // 1299/1301 paints, 1168/1367 texts within 2 px (878/1301 and
+    // 250/1367 before); the texts left are the fork's right branch and partition
+    // title (the fork gap, 3 per theme), the lanes' columns and amiga's
+    // legend room.
+    let measured = measure("activity-themes");
+    assert!(
+        measured.paints_matched >= 1299 && measured.texts_placed >= 1163,
+        "{}/{} paints, {}/{} texts within 2 px",
+        measured.paints_matched,
+        measured.paints,
+        measured.texts_placed,
+        measured.texts
+    );
+}
+
+#[test]
 fn activity_layout_probes_place_texts_like_plantuml() {
     // PlantUML's notices for actions coloured the deprecated way
     // (`#color:text…;` over several lines: one line per colour, a box

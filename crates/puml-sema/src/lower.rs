@@ -1943,6 +1943,11 @@ impl DiagramLowering {
             }
             return;
         }
+        if keyword.eq_ignore_ascii_case("skin") {
+            let name = text_after_keyword(green).trim().to_ascii_lowercase();
+            self.diagram.settings.skin = Some(name).filter(|n| !n.is_empty());
+            return;
+        }
         if keyword != "skinparam" && keyword != "skinparamlocked" {
             return;
         }

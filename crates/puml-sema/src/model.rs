@@ -896,6 +896,9 @@ pub enum VerticalAlign {
 pub struct Settings {
     /// `!theme NAME`.
     pub theme: Option<String>,
+    /// `skin NAME` (lower-case): `skin rose` draws PlantUML's former look.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub skin: Option<String>,
     /// `skinparam` entries in order; keys lowercased (PlantUML ignores case),
     /// block forms flattened (`skinparam sequence { ArrowColor red }` →
     /// `("sequencearrowcolor", "red")`).
