@@ -50,6 +50,8 @@ const REPEAT_BACKWARD_DROP: f64 = 10.0;
 /// Space between branches placed side by side.
 const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
+/// What a step half-way between two steps of a parallel branch adds to their gap.
+const RANK_EXTRA: f64 = 15.0;
 const SPLIT_GAP: f64 = 28.0;
 /// A fork bar reaches this far past its outer branches.
 const BAR_OVERHANG: f64 = 12.0;
@@ -957,6 +959,97 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
     }
 }
 
+/// How many rows of PlantUML's step grid each node of a branch takes: a
+/// plain step one, a block (`if`, loop, `fork`, container) two, its entry
+/// and its exit; a branch that is one container counts its body's nodes.
+/// `None` for a branch that ends the flow (its tiles would not match its
+/// nodes) or has a written arrow.
+fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
+    if let [Node {
+        kind: Kind::Container { body, .. },
+        notes,
+        arrow: None,
+        ..
+    }] = seq.nodes.as_slice()
+    {
+        return if notes.is_empty() { step_rows(body) } else { None };
+    }
+    if seq.nodes.is_empty() {
+        return None;
+    }
+    seq.nodes
+        .iter()
+        .map(|n| match n.kind {
+            _ if n.arrow.is_some() => None,
+            Kind::Stop | Kind::End | Kind::Detach | Kind::Kill | Kind::Break => None,
+            Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
+            _ => Some(2),
+        })
+        .collect()
+}
+
+/// The extra room in each gap of branch `i` among parallel branches whose
+/// nodes take `rows` rows (`step_rows`). PlantUML 1.2026 centres the
+/// shorter branches on the longest one's rows; where a row of another
+/// branch falls half-way into a gap (their row counts differ by an odd
+/// number) the gap widens by `extra` (`test-data/activity-layout/fork_*`).
+fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64> {
+    // Rows doubled so that half rows are whole numbers: each branch's
+    // (first row, row of each node's entry and exit).
+    let total = |r: &Vec<usize>| r.iter().sum::<usize>();
+    let longest = rows.iter().map(total).max().unwrap_or(0);
+    let marks: Vec<Vec<(usize, usize)>> = rows
+        .iter()
+        .map(|r| {
+            let mut at = longest - total(r);
+            r.iter()
+                .map(|&n| {
+                    let span = (at, at + 2 * (n - 1));
+                    at += 2 * n;
+                    span
+                })
+                .collect()
+        })
+        .collect();
+    let Some(own) = marks.get(i) else {
+        return Vec::new();
+    };
+    own.windows(2)
+        .map(|pair| {
+            let mid = pair.first().map_or(0, |&(_, exit)| exit + 1);
+            let between = marks
+                .iter()
+                .enumerate()
+                .any(|(j, m)| j != i && m.iter().any(|&(entry, exit)| entry == mid || exit == mid));
+            if between {
+                extra
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// PlantUML keeps `fork` branches 10 px apart, but 28 px where the bars'
+/// middle (where the flow enters and leaves) falls between two branches.
+fn widen_gap_under_middle(cols: &mut [(Tile, f64)]) {
+    let Some(end) = cols.last().map(|(t, x)| x + t.w.max(1.0)) else {
+        return;
+    };
+    let middle = end / 2.0;
+    let widen = cols.windows(2).position(|pair| {
+        let [(left, lx), (_, rx)] = pair else {
+            return false;
+        };
+        middle > lx + left.w.max(1.0) && middle < *rx
+    });
+    if let Some(at) = widen {
+        for (_, x) in cols.iter_mut().skip(at + 1) {
+            *x += SPLIT_GAP - FORK_GAP;
+        }
+    }
+}
+
 struct Ctx<'m> {
     style: Style,
     metrics: &'m dyn TextMeasure,
@@ -1083,6 +1176,12 @@ impl Ctx<'_> {
     // --- sequences ---------------------------------------------------
 
     fn layout_seq(&self, seq: &Seq<'_>, depth: usize) -> Tile {
+        self.layout_seq_spaced(seq, depth, &[])
+    }
+
+    /// Lays out a sequence with `extra[i]` more room in the gap after its
+    /// `i`-th node (see `rank_extras`).
+    fn layout_seq_spaced(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
         let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
         let mut i = 0;
         while i < seq.nodes.len() {
@@ -1121,10 +1220,12 @@ impl Ctx<'_> {
                     continue;
                 }
             }
-            tiles.push((self.layout_node(node, depth), node.arrow));
+            // A sequence of one container hands its gaps' room to the body.
+            let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
+            tiles.push((self.layout_node_spaced(node, depth, node_extra), node.arrow));
             i += 1;
         }
-        let mut tile = self.stack(tiles, None);
+        let mut tile = self.stack(tiles, None, extra);
         if let Some(t) = seq.tail {
             tile.tail = Some(t.clone());
         }
@@ -1133,7 +1234,7 @@ impl Ctx<'_> {
 
     /// Stacks tiles on a common axis (or, with `columns`, each on its own x),
     /// joined by edges.
-    fn stack(&self, tiles: Vec<(Tile, Option<&ArrowStyle>)>, columns: Option<&[f64]>) -> Tile {
+    fn stack(&self, tiles: Vec<(Tile, Option<&ArrowStyle>)>, columns: Option<&[f64]>, extra: &[f64]) -> Tile {
         if tiles.is_empty() {
             return Tile::empty();
         }
@@ -1151,7 +1252,8 @@ impl Ctx<'_> {
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP))
+                    + i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 let top = py.max(y + last_overhang) + gap;
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
@@ -1211,6 +1313,11 @@ impl Ctx<'_> {
     // --- nodes -------------------------------------------------------
 
     fn layout_node(&self, node: &Node<'_>, depth: usize) -> Tile {
+        self.layout_node_spaced(node, depth, &[])
+    }
+
+    /// Lays out a node; `extra` widens the gaps of a container's body.
+    fn layout_node_spaced(&self, node: &Node<'_>, depth: usize, extra: &[f64]) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -1345,7 +1452,7 @@ impl Ctx<'_> {
                 name,
                 color,
                 body,
-            } => self.container_tile(*kind, name, *color, body, depth),
+            } => self.container_tile(*kind, name, *color, body, depth, extra),
         };
         if !node.notes.is_empty() {
             let leaf = !matches!(
@@ -2254,12 +2361,17 @@ impl Ctx<'_> {
 
     // --- concurrency ---------------------------------------------------
 
+    /// Lays the branches out side by side, `gap` apart; PlantUML 1.2026
+    /// centres them vertically on a common grid of steps (`rank_extras`).
     fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize) -> Vec<(Tile, f64)> {
+        let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
         let mut x = 0.0;
         branches
             .iter()
-            .map(|seq| {
-                let t = self.layout_seq(seq, depth);
+            .enumerate()
+            .map(|(i, seq)| {
+                let extra = rows.as_deref().map_or_else(Vec::new, |r| rank_extras(r, i, RANK_EXTRA));
+                let t = self.layout_seq_spaced(seq, depth, &extra);
                 let at = x;
                 x += t.w.max(1.0) + gap;
                 (t, at)
@@ -2268,7 +2380,10 @@ impl Ctx<'_> {
     }
 
     fn fork_tile(&self, branches: &[Seq<'_>], merge: bool, label: Option<&str>, depth: usize) -> Tile {
-        let cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
+        let mut cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
+        if !merge {
+            widen_gap_under_middle(&mut cols);
+        }
         let mut items = Vec::new();
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
         let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
@@ -2289,11 +2404,12 @@ impl Ctx<'_> {
         let mut outs = Vec::new();
         for (t, x) in cols {
             let ax = x + t.in_x;
-            polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
+            let y = top + (bottom - top - t.h) / 2.0;
+            polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, y + t.in_y)], st, true);
             if t.open {
-                outs.push((x + t.out_x, top + t.out_y, t.tail.clone()));
+                outs.push((x + t.out_x, y + t.out_y, t.tail.clone()));
             }
-            t.place(x, top, &mut items);
+            t.place(x, y, &mut items);
         }
         let open = !outs.is_empty();
         let h;
@@ -2363,14 +2479,15 @@ impl Ctx<'_> {
         let mut outs: Vec<f64> = Vec::new();
         for (t, x) in cols {
             let ax = x + t.in_x;
-            polyline(&mut items, &[(ax, 0.0), (ax, top + t.in_y)], st, true);
+            let y = top + (bottom - top - t.h) / 2.0;
+            polyline(&mut items, &[(ax, 0.0), (ax, y + t.in_y)], st, true);
             if t.open {
                 open = true;
                 let ox = x + t.out_x;
                 outs.push(ox);
-                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
+                self.edge(&mut items, &[(ox, y + t.out_y), (ox, join)], t.tail.as_ref(), true);
             }
-            t.place(x, top, &mut items);
+            t.place(x, y, &mut items);
         }
         if open {
             let (a, b) = outs
@@ -2391,8 +2508,9 @@ impl Ctx<'_> {
         color: Option<&str>,
         body: &Seq<'_>,
         depth: usize,
+        extra: &[f64],
     ) -> Tile {
-        let t = self.layout_seq(body, depth);
+        let t = self.layout_seq_spaced(body, depth, extra);
         let partition = kind == ContainerKind::Partition;
         let (title_font, title_color) = if partition {
             (self.style.partition_font, self.style.partition_font_color)
@@ -2584,7 +2702,7 @@ impl Ctx<'_> {
                 tiles[i].0 = tile;
             }
         }
-        let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns));
+        let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns), &[]);
         let content_top = header_h + 5.0;
         let bottom = content_top + body.h + body.overhang;
         let mut items = Vec::new();
