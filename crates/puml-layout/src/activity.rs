@@ -843,6 +843,9 @@ struct Tile {
     /// How far a note reaches below `h`: what follows in a sequence keeps
     /// its gap from it, the end of a branch does not (PlantUML).
     overhang: f64,
+    /// Where each stacked part starts and ends (top, bottom), for a tile
+    /// straight out of `stack`: the rows a `backward` action aligns with.
+    spans: Vec<(f64, f64)>,
 }
 
 impl Tile {
@@ -859,6 +862,7 @@ impl Tile {
             open: true,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -876,6 +880,7 @@ impl Tile {
             open: true,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -1028,6 +1033,74 @@ fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64> {
             }
         })
         .collect()
+}
+
+/// The extra room in the gaps of a body that PlantUML lays out beside a
+/// one-row branch (a loop's way back, an `if`'s bypass): the rows of
+/// `rank_extras` against one row; a body of an even number of rows thus
+/// gets `extra` in its middle gap (`test-data/activity-layout/lone_*`).
+fn lone_body_extras(body: &Seq<'_>, extra: f64) -> Vec<f64> {
+    step_rows(body).map_or_else(Vec::new, |rows| rank_extras(&[rows, vec![1]], 0, extra))
+}
+
+/// Where a repeat's `backward` action sits on its body's rows
+/// (`step_rows`): PlantUML centres it on them like a one-row branch, on
+/// the middle row of an odd count, which then keeps
+/// `REPEAT_BACKWARD_DROP` more below it, or in the middle gap of an even
+/// count, which widens by `RANK_EXTRA` (`test-data/activity-layout/repeat_backward*`).
+struct BackwardRows {
+    /// The extra room of each gap of the body.
+    extra: Vec<f64>,
+    /// The node the action faces, or the gap after it.
+    at: usize,
+    on_row: bool,
+    /// The extra room between the body and the condition.
+    drop: f64,
+}
+
+fn backward_rows(rows: &[usize]) -> BackwardRows {
+    let mut extra = rank_extras(&[rows.to_vec(), vec![1]], 0, RANK_EXTRA);
+    let middle = rows.iter().sum::<usize>().saturating_sub(1); // doubled rows
+    let (mut at, mut on_row, mut row) = (0, true, 0);
+    for (k, &n) in rows.iter().enumerate() {
+        let (entry, exit) = (2 * row, 2 * (row + n.saturating_sub(1)));
+        if middle < entry {
+            (at, on_row) = (k.saturating_sub(1), false);
+            break;
+        }
+        if middle <= exit {
+            at = k;
+            break;
+        }
+        row += n;
+    }
+    let mut drop = 0.0;
+    if on_row {
+        match extra.get_mut(at) {
+            Some(gap) => *gap += REPEAT_BACKWARD_DROP,
+            None => drop = REPEAT_BACKWARD_DROP,
+        }
+    }
+    BackwardRows {
+        extra,
+        at,
+        on_row,
+        drop,
+    }
+}
+
+impl BackwardRows {
+    /// The y of the action's middle in the body, from where the body's
+    /// parts were stacked.
+    fn middle(&self, spans: &[(f64, f64)]) -> Option<f64> {
+        let &(top, bottom) = spans.get(self.at)?;
+        if self.on_row {
+            Some((top + bottom) / 2.0)
+        } else {
+            let &(next_top, _) = spans.get(self.at + 1)?;
+            Some((bottom + next_top) / 2.0)
+        }
+    }
 }
 
 /// PlantUML keeps `fork` branches 10 px apart, but 28 px where the bars'
@@ -1247,6 +1320,7 @@ impl Ctx<'_> {
         let mut max_x = f64::NEG_INFINITY;
         let mut first_anchor = 0.0;
         let mut last_overhang = 0.0;
+        let mut spans = Vec::with_capacity(tiles.len());
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
             let x0 = axis - tile.anchor;
@@ -1284,6 +1358,7 @@ impl Ctx<'_> {
             prev = Some(out);
             let h = tile.h;
             last_overhang = tile.overhang;
+            spans.push((y, y + h));
             tile.place(x0, y, &mut items);
             y += h;
         }
@@ -1307,6 +1382,7 @@ impl Ctx<'_> {
             open: last.2,
             tail: last.3,
             overhang: last_overhang,
+            spans,
         }
     }
 
@@ -1631,6 +1707,7 @@ impl Ctx<'_> {
             w: tile.w + left_w + right_w,
             h: tile.h + dy,
             overhang: (total_h - tile.h).max(tile.overhang),
+            spans: Vec::new(),
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -1715,8 +1792,26 @@ impl Ctx<'_> {
     ) -> Tile {
         let d = self.diamond(cond);
         let fill = color.and_then(parse_color);
-        let then_t = then_seq.map_or_else(Tile::empty, |s| self.layout_seq(s, depth));
-        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| self.layout_seq(s, depth));
+        // One branch alone runs beside the bypass, which PlantUML spaces as
+        // a one-row branch (`lone_body_extras`).
+        let then_alone = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let else_alone = then_seq.is_none_or(|s| s.nodes.is_empty());
+        let then_t = then_seq.map_or_else(Tile::empty, |s| {
+            let extra = if then_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
+        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
+            let extra = if else_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -1907,6 +2002,7 @@ impl Ctx<'_> {
             open,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -2150,7 +2246,7 @@ impl Ctx<'_> {
         exit: Option<Tile>,
     ) -> Tile {
         let d = self.diamond(Some(condition));
-        let t = self.layout_seq(body, depth);
+        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, RANK_EXTRA));
         let is_l = self.label(label);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
@@ -2261,7 +2357,17 @@ impl Ctx<'_> {
                 Tile::shape(items, md.w, md.h)
             }
         };
-        let t = self.layout_seq(body, depth);
+        // The way back is a one-row branch beside the body: the `backward`
+        // action (`backward_rows`), or a bare line that counts half
+        // (`lone_body_extras`).
+        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows));
+        let extra = match &back_rows {
+            Some(plan) => plan.extra.clone(),
+            None if backward.is_some() => Vec::new(),
+            None => lone_body_extras(body, RANK_EXTRA / 2.0),
+        };
+        let t = self.layout_seq_spaced(body, depth, &extra);
+        let back_mid = back_rows.as_ref().and_then(|plan| plan.middle(&t.spans));
         let d = self.diamond(condition);
         let is_l = self.label(is_label);
         let not_l = self.label(not_label);
@@ -2286,7 +2392,11 @@ impl Ctx<'_> {
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
         let has_backward = back_t.is_some();
-        let backward_drop = if has_backward { REPEAT_BACKWARD_DROP } else { 0.0 };
+        let backward_drop = match &back_rows {
+            Some(plan) => plan.drop,
+            None if has_backward => REPEAT_BACKWARD_DROP,
+            None => 0.0,
+        };
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top
@@ -2318,7 +2428,7 @@ impl Ctx<'_> {
             Some(bt) => {
                 let bx0 = right + 10.0;
                 let bx = bx0 + bt.in_x;
-                let bmid = (ecy + dmid) / 2.0;
+                let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
                 polyline(
                     &mut items,
@@ -2610,6 +2720,7 @@ impl Ctx<'_> {
             open,
             tail,
             overhang: 0.0,
+            spans: Vec::new(),
         };
         if empty {
             tile.anchor = fw / 2.0;
@@ -2750,6 +2861,7 @@ impl Ctx<'_> {
             open: bopen,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -2950,6 +3062,7 @@ impl Ctx<'_> {
             open,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
