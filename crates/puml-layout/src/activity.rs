@@ -1058,7 +1058,7 @@ struct BackwardRows {
     drop: f64,
 }
 
-fn backward_rows(rows: &[usize]) -> BackwardRows {
+fn backward_rows(rows: &[usize], lift: f64) -> BackwardRows {
     let mut extra = rank_extras(&[rows.to_vec(), vec![1]], 0, RANK_EXTRA);
     let middle = rows.iter().sum::<usize>().saturating_sub(1); // doubled rows
     let (mut at, mut on_row, mut row) = (0, true, 0);
@@ -1076,9 +1076,10 @@ fn backward_rows(rows: &[usize]) -> BackwardRows {
     }
     let mut drop = 0.0;
     if on_row {
+        let below = (REPEAT_BACKWARD_DROP - lift).max(0.0);
         match extra.get_mut(at) {
-            Some(gap) => *gap += REPEAT_BACKWARD_DROP,
-            None => drop = REPEAT_BACKWARD_DROP,
+            Some(gap) => *gap += below,
+            None => drop = below,
         }
     }
     BackwardRows {
@@ -2360,14 +2361,21 @@ impl Ctx<'_> {
         // The way back is a one-row branch beside the body: the `backward`
         // action (`backward_rows`), or a bare line that counts half
         // (`lone_body_extras`).
-        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows));
+        // A box at the loop's start (a `repeat :label;`) lifts the action by
+        // half of what it is taller than the merge diamond and takes that
+        // from the room below it (corpus activity 033).
+        let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
+        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
         let t = self.layout_seq_spaced(body, depth, &extra);
-        let back_mid = back_rows.as_ref().and_then(|plan| plan.middle(&t.spans));
+        let back_mid = back_rows
+            .as_ref()
+            .and_then(|plan| plan.middle(&t.spans))
+            .map(|m| m - lift);
         let d = self.diamond(condition);
         let is_l = self.label(is_label);
         let not_l = self.label(not_label);

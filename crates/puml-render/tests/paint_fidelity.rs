@@ -359,9 +359,9 @@ fn activity_layout_probes_place_texts_like_plantuml() {
     // wider action or condition): 50/51 texts within 2 px, every paint
     // (6/51 texts before). `fork`/`split` branches centred on the longest
     // one's rows, the 28 px gap under the bars' middle; loop bodies, a lone
-    // `if` branch and a `backward` action on the same rows: 121/121
-    // (50/75 and 55/121 before).
-    assert_every_paint_and_texts_placed("activity-layout", 121);
+    // `if` branch and a `backward` action on the same rows (lifted under a
+    // `repeat :label;`): 131/131 (50/51 before these probes).
+    assert_every_paint_and_texts_placed("activity-layout", 131);
 }
 
 #[test]
