@@ -2247,8 +2247,16 @@ impl Ctx<'_> {
         exit: Option<Tile>,
     ) -> Tile {
         let d = self.diamond(Some(condition));
-        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, RANK_EXTRA));
         let is_l = self.label(label);
+        // The `is` label's first line sets the room above the body and what
+        // an even body's middle gap gains (probes `while_label_*`: the same
+        // for one or two lines, 10 to 16 pt).
+        let is_line = is_l
+            .as_ref()
+            .and_then(|l| l.lines.first())
+            .map(|l| (l.ascent, l.height));
+        let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
         let end_l = self.label(end_label);
         let mut items = Vec::new();
         let c = t.anchor.max(d.w / 2.0);
@@ -2258,7 +2266,14 @@ impl Ctx<'_> {
         // The body hangs on the loop's axis by its anchor; when its entry is
         // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
         let dogleg = (t.anchor - t.in_x).abs() > 0.01;
-        let top = d.h + is_l.as_ref().map_or(GAP, |l| l.height + 24.0) + if dogleg { 25.0 } else { 0.0 };
+        // (An `elseif` chain keeps the whole label's height + 24: corpus
+        // activity 029.)
+        let label_room = match (&is_l, is_line) {
+            (Some(l), Some(_)) if dogleg => l.height + 24.0,
+            (_, Some((ascent, _))) => GAP + ascent + 1.5,
+            _ => GAP,
+        };
+        let top = d.h + label_room + if dogleg { 25.0 } else { 0.0 };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
