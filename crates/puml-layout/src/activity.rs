@@ -1883,6 +1883,12 @@ impl Ctx<'_> {
             }
             self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
             let bottom = top + then_t.h.max(else_t.h);
+            // A note hanging below the only open branch's end counts there.
+            let open_reach = [&then_t, &else_t]
+                .iter()
+                .filter(|t| t.open)
+                .map(|t| top + t.h + t.overhang)
+                .fold(bottom, f64::max);
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
             let my = bottom + 6.0 + DIAMOND_HALF;
@@ -1894,6 +1900,19 @@ impl Ctx<'_> {
                 t.place(x, top, &mut items);
             }
             let mut h = bottom;
+            // With one branch left open PlantUML draws no merge: that branch
+            // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+            if let [(ox, oy, _, tail)] = outs.as_slice() {
+                let bottom = open_reach;
+                let out = (*ox, bottom);
+                if bottom > *oy {
+                    self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
+                }
+                let tail = tail.clone();
+                let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
+                tile.tail = tail;
+                return tile;
+            }
             if any_open {
                 let md = self.diamond(None);
                 self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
