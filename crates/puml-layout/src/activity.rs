@@ -1104,6 +1104,29 @@ impl BackwardRows {
     }
 }
 
+/// The room under a diamond whose branch runs straight down with a label:
+/// 18 px + half the label's height (probes `if_label_*`, 10 to 16 pt, one
+/// or two lines).
+fn label_room(label: &TextBlock) -> f64 {
+    18.0 + label.height / 2.0
+}
+
+/// Whether a branch only ends the flow (`stop`, `end`, `kill`) or draws
+/// one shape and detaches: PlantUML puts such a branch beside its `if`.
+fn lone_closed(seq: &Seq<'_>) -> bool {
+    let plain = |n: &Node<'_>| n.notes.is_empty() && n.arrow.is_none();
+    match seq.nodes.as_slice() {
+        [end] => plain(end) && matches!(end.kind, Kind::Stop | Kind::End | Kind::Kill),
+        [shape, end] => {
+            shape.notes.is_empty()
+                && plain(end)
+                && matches!(shape.kind, Kind::Action(_) | Kind::Connector(..))
+                && matches!(end.kind, Kind::Detach | Kind::Kill)
+        }
+        _ => false,
+    }
+}
+
 /// PlantUML keeps `fork` branches 10 px apart, but 28 px where the bars'
 /// middle (where the flow enters and leaves) falls between two branches.
 fn widen_gap_under_middle(cols: &mut [(Tile, f64)]) {
@@ -1823,28 +1846,68 @@ impl Ctx<'_> {
                     .iter()
                     .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
         });
-        if lone_terminal && !then_t.is_empty() {
-            // PlantUML puts an `else` that only stops beside the diamond.
-            let c = then_t.in_x.max(d.w / 2.0);
-            let main_x = c - then_t.in_x;
+        // A `then` that only stops, or draws one shape and detaches, beside
+        // an empty `else` goes beside the diamond too (probes
+        // `if_then_beside_*`, corpus activity 023).
+        let lone_then = then_seq.is_some_and(lone_closed) && else_t.is_empty();
+        let else_beside = lone_terminal && !then_t.is_empty();
+        if else_beside || lone_then {
+            let (main_t, main_l, side_t, side_l) = if else_beside {
+                (then_t, then_l, else_t, else_l)
+            } else {
+                (else_t, else_l, then_t, then_l)
+            };
+            let c = main_t.in_x.max(d.w / 2.0);
+            let main_x = c - main_t.in_x;
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let top = d.h + then_l.as_ref().map_or(GAP, |l| l.height + 11.0);
-            self.draw_label_at(&mut items, &then_l, c + LABEL_DX, d.h);
+            self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
             let corner = c + d.w / 2.0;
-            let tx = corner + else_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            // A stop's left edge ends the label's room; PlantUML moves a
+            // shape of another width by half the difference (probes
+            // `if_then_beside_*`: a connector 1 px left, an action right).
+            let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            let tx = room + (side_t.w - 22.0) / 2.0;
             let st = self.stroke_for(None);
-            polyline(&mut items, &[(corner, mid), (tx, mid)], st, true);
-            self.draw_label_above(&mut items, &else_l, corner, mid);
-            let eh = else_t.h;
-            else_t.place(tx, mid - eh / 2.0, &mut items);
-            polyline(&mut items, &[(c, d.h), (c, top + then_t.in_y)], st, true);
-            let (out, open, tail, th) = (
-                (main_x + then_t.out_x, top + then_t.out_y),
-                then_t.open,
-                then_t.tail.clone(),
-                then_t.h,
+            // An arrow written before the side shape styles the line to it.
+            let side_seq = if else_beside {
+                otherwise.map(|(_, s)| s)
+            } else {
+                then_seq
+            };
+            let side_arrow = side_seq.and_then(|s| s.nodes.first()).and_then(|n| n.arrow);
+            polyline(
+                &mut items,
+                &[(corner, mid), (tx, mid)],
+                self.stroke_for(side_arrow),
+                true,
             );
-            then_t.place(main_x, top, &mut items);
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+            let eh = side_t.h;
+            side_t.place(tx, mid - eh / 2.0, &mut items);
+            if main_t.is_empty() {
+                // The flow leaves the diamond's bottom, under its label and
+                // the side shape; the diamond keeps 9 px of room left.
+                let below_label = d.h
+                    + main_l
+                        .as_ref()
+                        .and_then(|l| l.lines.first())
+                        .map_or(0.0, |l| l.ascent + 1.5);
+                let h = below_label.max(mid + eh / 2.0);
+                if h > d.h {
+                    polyline(&mut items, &[(c, d.h), (c, h)], st, false);
+                }
+                let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
+                return self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+            }
+            let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+            polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
+            let (out, open, tail, th) = (
+                (main_x + main_t.out_x, top + main_t.out_y),
+                main_t.open,
+                main_t.tail.clone(),
+                main_t.h,
+            );
+            main_t.place(main_x, top, &mut items);
             let h = top + th;
             let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
             tile.tail = tail;
@@ -1938,7 +2001,7 @@ impl Ctx<'_> {
         let c = main.in_x.max(d.w / 2.0);
         let main_x = c - main.in_x;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 11.0);
+        let top = d.h + main_l.as_ref().map_or(GAP, label_room);
         self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
         let main_open = main.open;
         let main_empty = main.is_empty();
@@ -1957,6 +2020,32 @@ impl Ctx<'_> {
             corner.min(mx0) - LOOP_MARGIN
         };
         let st = self.stroke_for(None);
+        if !main_empty && !main_open {
+            // The branch ends the flow: no merge, the bypass comes back to the
+            // axis 22 px under it (probe `if_then_stops`).
+            let turn = bottom + 22.0;
+            polyline(
+                &mut items,
+                &[(corner, mid), (bx, mid), (bx, turn), (c, turn)],
+                st,
+                false,
+            );
+            mid_head(&mut items, bx, mid, turn, st);
+            if side > 0.0 {
+                self.draw_label_above(&mut items, &side_l, corner, mid);
+            } else if let Some(l) = &side_l {
+                self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
+            }
+            let reach = (
+                c - d.w / 2.0 - NUDE_PAD_LEFT,
+                if side > 0.0 {
+                    bx + NUDE_PAD_RIGHT
+                } else {
+                    f64::NEG_INFINITY
+                },
+            );
+            return self.normalize(items, c, (c, 0.0), (c, turn), turn, true, reach);
+        }
         polyline(
             &mut items,
             &[(corner, mid), (bx, mid), (bx, my), (c + side * DIAMOND_HALF, my)],

@@ -362,9 +362,10 @@ fn activity_layout_probes_place_texts_like_plantuml() {
     // one's rows, the 28 px gap under the bars' middle; loop bodies, a lone
     // `if` branch and a `backward` action on the same rows (lifted under a
     // `repeat :label;`), a `while` label's room from its first line, an
-    // `if` whose other branch stops (no merge): 175/175 (50/51 before these
-    // probes).
-    assert_every_paint_and_texts_placed("activity-layout", 175);
+    // `if` whose other branch stops (no merge), a `then` that stops or
+    // detaches beside the diamond, an `if` label's room: 200/200 (50/51
+    // before these probes).
+    assert_every_paint_and_texts_placed("activity-layout", 200);
 }
 
 #[test]
