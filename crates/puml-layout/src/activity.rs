@@ -967,8 +967,8 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
 /// How many rows of PlantUML's step grid each node of a branch takes: a
 /// plain step one, a block (`if`, loop, `fork`, container) two, its entry
 /// and its exit; a branch that is one container counts its body's nodes.
-/// `None` for a branch that ends the flow (its tiles would not match its
-/// nodes) or has a written arrow.
+/// `None` for a branch whose tiles would not match its nodes (`detach`,
+/// `kill`, `break`, a `stop` after a loop) or with a written arrow.
 fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
     if let [Node {
         kind: Kind::Container { body, .. },
@@ -982,11 +982,31 @@ fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
     if seq.nodes.is_empty() {
         return None;
     }
+    // A `stop` after a loop is drawn on the loop's exit (no tile of its own).
+    let merged_stop = seq.nodes.windows(2).any(|w| {
+        matches!(
+            w,
+            [
+                Node {
+                    kind: Kind::While { .. },
+                    ..
+                },
+                Node {
+                    kind: Kind::Stop | Kind::End,
+                    ..
+                }
+            ]
+        )
+    });
+    if merged_stop {
+        return None;
+    }
     seq.nodes
         .iter()
         .map(|n| match n.kind {
             _ if n.arrow.is_some() => None,
-            Kind::Stop | Kind::End | Kind::Detach | Kind::Kill | Kind::Break => None,
+            Kind::Stop | Kind::End => Some(1),
+            Kind::Detach | Kind::Kill | Kind::Break => None,
             Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
             _ => Some(2),
         })
@@ -1127,8 +1147,9 @@ fn lone_closed(seq: &Seq<'_>) -> bool {
     }
 }
 
-/// PlantUML keeps `fork` branches 10 px apart, but 28 px where the bars'
-/// middle (where the flow enters and leaves) falls between two branches.
+/// PlantUML keeps `fork` branches (and three or more `split` branches) 10
+/// px apart, but 28 px where the bars' middle (where the flow enters and
+/// leaves) falls between two branches (probes `fork_*`, `split_*`).
 fn widen_gap_under_middle(cols: &mut [(Tile, f64)]) {
     let Some(end) = cols.last().map(|(t, x)| x + t.w.max(1.0)) else {
         return;
@@ -2701,7 +2722,16 @@ impl Ctx<'_> {
     }
 
     fn split_tile(&self, branches: &[Seq<'_>], depth: usize) -> Tile {
-        let cols = self.side_by_side(branches, SPLIT_GAP, depth);
+        // Two `split` branches stay 28 px apart; more are spaced like `fork`
+        // branches (probes `split_*`).
+        let mut cols = if branches.len() == 2 {
+            self.side_by_side(branches, SPLIT_GAP, depth)
+        } else {
+            self.side_by_side(branches, FORK_GAP, depth)
+        };
+        if branches.len() > 2 {
+            widen_gap_under_middle(&mut cols);
+        }
         let mut items = Vec::new();
         let axes: Vec<f64> = cols.iter().map(|(t, x)| x + t.in_x).collect();
         let (lo, hi) = axes
