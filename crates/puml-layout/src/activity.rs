@@ -138,7 +138,7 @@ enum Kind<'a> {
     },
     Switch {
         condition: &'a str,
-        cases: Vec<(&'a str, Seq<'a>)>,
+        cases: Vec<(CaseLabel<'a>, Seq<'a>)>,
     },
     While {
         condition: &'a str,
@@ -170,6 +170,9 @@ enum Kind<'a> {
     },
 }
 
+/// A `case` label and the spaces around it inside its parentheses.
+type CaseLabel<'a> = (&'a str, (usize, usize));
+
 /// A block being read: what is known of it, and the sequence being filled.
 enum Open<'a> {
     If {
@@ -180,8 +183,8 @@ enum Open<'a> {
     },
     Switch {
         condition: &'a str,
-        cases: Vec<(&'a str, Seq<'a>)>,
-        pending: Option<&'a str>,
+        cases: Vec<(CaseLabel<'a>, Seq<'a>)>,
+        pending: Option<CaseLabel<'a>>,
     },
     While {
         condition: &'a str,
@@ -465,7 +468,8 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
                 cases: Vec::new(),
                 pending: None,
             }),
-            Step::Case { label } => {
+            Step::Case { label, spaces } => {
+                let label = (label.as_str(), *spaces);
                 if b.top_is(|o| matches!(o, Open::Switch { .. })) {
                     let body = b.take_seq();
                     if let Some((Open::Switch { cases, pending, .. }, ..)) = b.stack.last_mut() {
@@ -1147,25 +1151,41 @@ fn lone_closed(seq: &Seq<'_>) -> bool {
     }
 }
 
-/// PlantUML keeps `fork` branches (and three or more `split` branches) 10
-/// px apart, but 28 px where the bars' middle (where the flow enters and
-/// leaves) falls between two branches (probes `fork_*`, `split_*`).
-fn widen_gap_under_middle(cols: &mut [(Tile, f64)]) {
-    let Some(end) = cols.last().map(|(t, x)| x + t.w.max(1.0)) else {
-        return;
+/// Where the flow enters and leaves side-by-side columns (`spans`: left
+/// and right edges, `gap` apart), moving columns to make room. PlantUML
+/// (`fork`, three or more `split` branches, `switch`) widens by `extra` the
+/// gap the columns' middle falls into, the flow then passing there;
+/// otherwise the flow moves `extra / 2` from the middle toward the side
+/// with fewer columns beside the one it crosses (probes `fork_*`,
+/// `split_*`, `switch_*`).
+fn place_middle(spans: &mut [(f64, f64)], extra: f64) -> f64 {
+    let (Some(&(start, _)), Some(&(_, end))) = (spans.first(), spans.last()) else {
+        return 0.0;
     };
-    let middle = end / 2.0;
-    let widen = cols.windows(2).position(|pair| {
-        let [(left, lx), (_, rx)] = pair else {
-            return false;
-        };
-        middle > lx + left.w.max(1.0) && middle < *rx
-    });
-    if let Some(at) = widen {
-        for (_, x) in cols.iter_mut().skip(at + 1) {
-            *x += SPLIT_GAP - FORK_GAP;
+    let middle = (start + end) / 2.0;
+    let in_gap = spans
+        .windows(2)
+        .position(|pair| matches!(pair, [(_, right), (left, _)] if middle > *right && middle < *left));
+    if let Some(at) = in_gap {
+        for span in spans.iter_mut().skip(at + 1) {
+            span.0 += extra;
+            span.1 += extra;
         }
+        return middle + extra / 2.0;
     }
+    let crossed = spans.iter().position(|&(_, right)| middle <= right).unwrap_or(0);
+    let (left, right) = (crossed, spans.len().saturating_sub(crossed + 1));
+    middle + extra / 2.0 * (right as f64 - left as f64)
+}
+
+/// `place_middle` for laid-out branches: moves them, returns the axis.
+fn place_branches(cols: &mut [(Tile, f64)], extra: f64) -> f64 {
+    let mut spans: Vec<(f64, f64)> = cols.iter().map(|(t, x)| (*x, x + t.w.max(1.0))).collect();
+    let axis = place_middle(&mut spans, extra);
+    for ((_, x), (left, _)) in cols.iter_mut().zip(spans) {
+        *x = left;
+    }
+    axis
 }
 
 struct Ctx<'m> {
@@ -2290,29 +2310,41 @@ impl Ctx<'_> {
 
     // --- switch ------------------------------------------------------
 
-    fn switch_tile(&self, condition: &str, cases: &[(&str, Seq<'_>)], depth: usize) -> Tile {
+    fn switch_tile(&self, condition: &str, cases: &[(CaseLabel<'_>, Seq<'_>)], depth: usize) -> Tile {
         let d = self.diamond(Some(condition));
         let mut items = Vec::new();
         let mut cols = Vec::new();
+        let mut spans = Vec::new();
         let mut x = 0.0;
         let mut lh: f64 = 0.0;
-        for (label, seq) in cases {
+        // A space is as wide as "x x" is wider than "xx" in the label's font.
+        let space = self.text("x x", self.style.arrow_font).width - self.text("xx", self.style.arrow_font).width;
+        for ((label, (before, after)), seq) in cases {
             let t = self.layout_seq(seq, depth);
             let l = self.label(Some(label));
-            let lw = l.as_ref().map_or(0.0, |l| l.width + 3.5);
+            // The label starts after its leading spaces, right of the case's
+            // line; its spaces count in the column's width.
+            let lead = *before as f64 * space;
+            let trail = *after as f64 * space;
+            let lw = l.as_ref().map_or(0.0, |l| lead + l.width + trail);
             lh = lh.max(l.as_ref().map_or(0.0, |l| l.height));
             let left = t.in_x.max(4.0);
             let right = (t.w - t.in_x).max(lw).max(4.0);
             let center = x + left;
-            x = center + right + BRANCH_GAP;
-            cols.push((t, l, center));
+            spans.push((x, center + right));
+            x = center + right + FORK_GAP;
+            cols.push((t, l, center, lead));
         }
         if cols.is_empty() {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
-        let first = cols.first().map_or(0.0, |c| c.2);
-        let last = cols.last().map_or(0.0, |c| c.2);
-        let c = (first + last) / 2.0;
+        // PlantUML spaces the cases 10 px apart and places the diamond like
+        // a fork's flow (`place_middle`, 10 px of extra room).
+        let starts: Vec<f64> = spans.iter().map(|s| s.0).collect();
+        let c = place_middle(&mut spans, FORK_GAP);
+        for ((_, _, center, _), (start, (moved, _))) in cols.iter_mut().zip(starts.iter().zip(&spans)) {
+            *center += moved - start;
+        }
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
         let top = d.h + (lh + 22.8).max(GAP);
@@ -2322,7 +2354,7 @@ impl Ctx<'_> {
         let merge_top = bottom + GAP;
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
-        for (i, (t, l, center)) in cols.into_iter().enumerate() {
+        for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                 vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
@@ -2334,7 +2366,15 @@ impl Ctx<'_> {
                 vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
             };
             polyline(&mut items, &pts, st, true);
-            self.draw_label_at(&mut items, &l, center + 3.5, d.h + 5.4);
+            // A middle case's label hangs 1 px lower, from the left end of
+            // its line's turn (probes `switch_*`).
+            let middle_case = n > 1 && i > 0 && i < n - 1;
+            let (lx, ly) = if middle_case {
+                (center.min(c) + lead, d.h + 6.4)
+            } else {
+                (center + lead, d.h + 5.4)
+            };
+            self.draw_label_at(&mut items, &l, lx, ly);
             let x0 = center - t.in_x;
             if t.open {
                 any_open = true;
@@ -2643,13 +2683,14 @@ impl Ctx<'_> {
 
     fn fork_tile(&self, branches: &[Seq<'_>], merge: bool, label: Option<&str>, depth: usize) -> Tile {
         let mut cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
-        if !merge {
-            widen_gap_under_middle(&mut cols);
-        }
+        let c = if merge {
+            cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0)) / 2.0
+        } else {
+            place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
+        };
         let mut items = Vec::new();
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
         let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
-        let c = (bar_x0 + bar_x1) / 2.0;
         let bar = self.style.bar_color;
         rect(
             &mut items,
@@ -2729,17 +2770,18 @@ impl Ctx<'_> {
         } else {
             self.side_by_side(branches, FORK_GAP, depth)
         };
-        if branches.len() > 2 {
-            widen_gap_under_middle(&mut cols);
-        }
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let c = if branches.len() > 2 {
+            place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
+        } else {
+            x_end / 2.0
+        };
         let mut items = Vec::new();
         let axes: Vec<f64> = cols.iter().map(|(t, x)| x + t.in_x).collect();
         let (lo, hi) = axes
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
-        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
-        let c = x_end / 2.0;
         let st = self.stroke_for(None);
         let bar = stroke(self.style.arrow_color, 1.5);
         line(&mut items, lo, 0.0, hi, 0.0, bar);
