@@ -1595,6 +1595,22 @@ impl Ctx<'_> {
                 body,
             } => self.container_tile(*kind, name, *color, body, depth, extra),
         };
+        if let (
+            Kind::If {
+                branches, otherwise, ..
+            },
+            [note],
+        ) = (&node.kind, node.notes.as_slice())
+        {
+            if let [(condition, _, then_seq)] = branches.as_slice() {
+                if note.position == ActivityNotePosition::Right && !note.floating && !tile.is_empty() {
+                    // Beside a bypass on the right the note goes left.
+                    let bypass_right =
+                        !then_seq.nodes.is_empty() && otherwise.as_ref().is_none_or(|(_, s)| s.nodes.is_empty());
+                    return self.note_above_if(tile, note, self.diamond(Some(condition)).w, bypass_right);
+                }
+            }
+        }
         if !node.notes.is_empty() {
             let leaf = !matches!(
                 node.kind,
@@ -1782,6 +1798,52 @@ impl Ctx<'_> {
             tail: tile.tail,
         }
         .pad_bottom()
+    }
+
+    /// A note written after `endif`: PlantUML draws it without a pointer in
+    /// the gap above the diamond, from the diamond's right point (up to its
+    /// left point when the bypass runs right), reaching 10 px into the gap
+    /// and moving the diamond down to its bottom (probes `if_note_*`).
+    fn note_above_if(&self, tile: Tile, note: &ActivityNote, diamond_w: f64, left: bool) -> Tile {
+        let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
+        let (nw, nh) = (block.width + 21.0, block.height + 10.0);
+        let fill = note
+            .color
+            .as_deref()
+            .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+            .unwrap_or((self.style.note_bg, self.style.note_gradient));
+        let drop = (nh - 10.0).max(0.0);
+        let x = if left {
+            tile.in_x - diamond_w / 2.0 - nw
+        } else {
+            tile.in_x + diamond_w / 2.0
+        };
+        let dx = (-x).max(0.0);
+        let mut items = tile.items;
+        for item in &mut items {
+            shift_item(item, dx, drop);
+        }
+        self.draw_note(&mut items, x + dx, drop - nh, nw, nh, fill, None, true);
+        block.draw(
+            x + dx + 6.0,
+            drop - nh + 5.0,
+            Align::Left,
+            self.style.note_font_color,
+            &mut items,
+        );
+        let w = (tile.w + dx).max(x + dx + nw);
+        Tile {
+            items,
+            w,
+            h: tile.h + drop,
+            anchor: tile.anchor + dx,
+            in_x: tile.in_x + dx,
+            in_y: tile.in_y + drop,
+            out_x: tile.out_x + dx,
+            out_y: tile.out_y + drop,
+            spans: Vec::new(),
+            ..tile
+        }
     }
 
     /// A note body with its folded corner and, unless floating, a pointer
