@@ -974,14 +974,19 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
 /// `None` for a branch whose tiles would not match its nodes (`detach`,
 /// `kill`, `break`, a `stop` after a loop) or with a written arrow.
 fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
-    if let [Node {
+    // Down through nested lone containers without recursion (any depth).
+    let mut seq = seq;
+    while let [Node {
         kind: Kind::Container { body, .. },
         notes,
         arrow: None,
         ..
     }] = seq.nodes.as_slice()
     {
-        return if notes.is_empty() { step_rows(body) } else { None };
+        if !notes.is_empty() {
+            return None;
+        }
+        seq = body;
     }
     if seq.nodes.is_empty() {
         return None;
