@@ -2261,8 +2261,20 @@ impl Ctx<'_> {
         let last_corner = cols
             .last()
             .map_or(0.0, |c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        // The `else` column stands 10 px after the last branch, more by its
+        // label's width up to 10 px (a longer label does not push it; probes
+        // `elseif_else_*`).
         let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
-        let else_center = (x + else_tile.in_x).max(last_corner + else_lw + 10.0);
+        let else_center = (x - BRANCH_GAP + FORK_GAP + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
+        // Where the flow leaves counts the `else` column 20 px after the
+        // last branch, wherever it stands, and not its label.
+        let nominal_right = (!else_tile.is_empty()).then(|| {
+            let branches_right = cols
+                .iter()
+                .map(|c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0).max(c.tile.w - c.tile.in_x))
+                .fold(f64::NEG_INFINITY, f64::max);
+            branches_right.max(x + else_tile.w)
+        });
         cols.push(Col {
             d: None,
             label: None,
@@ -2284,7 +2296,17 @@ impl Ctx<'_> {
         // below the label if any (PlantUML 1.2026.8, a three-line `if`
         // beside a two-line `elseif`); the `else` column has no diamond.
         let diamond_bottom = |c: &Col| c.d.as_ref().map_or(dh, |d| (dh + d.h) / 2.0);
-        let top_of = |c: &Col| diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
+        // The `else` branch starts 23 px under the row, more by half the
+        // tallest branch label.
+        let label_h = cols
+            .iter()
+            .filter_map(|c| c.label.as_ref())
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
+        let top_of = |c: &Col| match c.d {
+            Some(_) => diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0),
+            None => dh + 23.0 + label_h / 2.0,
+        };
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
         let mut prev_corner: Option<f64> = None;
@@ -2354,7 +2376,10 @@ impl Ctx<'_> {
         // The flow leaves from the middle of the whole block, from the
         // first diamond's corner to the widest branch's edge (PlantUML
         // 1.2026.8), clamped to the join line.
-        let block_mid = items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi));
+        let block_mid = match nominal_right {
+            Some(right) if lo <= hi => Some(((first_left + right) / 2.0).clamp(lo, hi)),
+            _ => items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi)),
+        };
         let out_x = if open {
             block_mid.unwrap_or((lo + hi) / 2.0)
         } else {
