@@ -52,6 +52,9 @@ const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
+/// How far the flow between two side-by-side columns keeps from the one it
+/// did not come through.
+const FLOW_CLEARANCE: f64 = 21.0;
 const SPLIT_GAP: f64 = 28.0;
 /// A fork bar reaches this far past its outer branches.
 const BAR_OVERHANG: f64 = 12.0;
@@ -1180,7 +1183,36 @@ fn place_middle(spans: &mut [(f64, f64)], extra: f64) -> f64 {
     }
     let crossed = spans.iter().position(|&(_, right)| middle <= right).unwrap_or(0);
     let (left, right) = (crossed, spans.len().saturating_sub(crossed + 1));
-    middle + extra / 2.0 * (right as f64 - left as f64)
+    let mut axis = middle + extra / 2.0 * (right as f64 - left as f64);
+    // Moved out of the column it crossed, the flow keeps 21 px from the
+    // next column (which moves away; probes `fork_partition_beside_*`).
+    let Some(&(crossed_left, crossed_right)) = spans.get(crossed) else {
+        return axis;
+    };
+    if axis > crossed_right {
+        let need = spans
+            .get(crossed + 1)
+            .map_or(0.0, |&(next_left, _)| axis + FLOW_CLEARANCE - next_left);
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed + 1) {
+                span.0 += need;
+                span.1 += need;
+            }
+        }
+    } else if axis < crossed_left {
+        let need = crossed
+            .checked_sub(1)
+            .and_then(|i| spans.get(i))
+            .map_or(0.0, |&(_, prev_right)| prev_right - (axis - FLOW_CLEARANCE));
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed) {
+                span.0 += need;
+                span.1 += need;
+            }
+            axis += need;
+        }
+    }
+    axis
 }
 
 /// `place_middle` for laid-out branches: moves them, returns the axis.
