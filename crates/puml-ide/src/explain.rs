@@ -444,7 +444,7 @@ fn activity_summary(
                 decisions += 1;
                 format!("switch {}", quoted(condition))
             }
-            Step::Case { label } => format!("case {}", quoted(label)),
+            Step::Case { label, .. } => format!("case {}", quoted(label)),
             Step::EndSwitch => "endswitch".to_string(),
             Step::WhileStart { condition, label } => {
                 loops += 1;

@@ -50,6 +50,11 @@ const REPEAT_BACKWARD_DROP: f64 = 10.0;
 /// Space between branches placed side by side.
 const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
+/// What a step half-way between two steps of a parallel branch adds to their gap.
+const RANK_EXTRA: f64 = 15.0;
+/// How far the flow between two side-by-side columns keeps from the one it
+/// did not come through.
+const FLOW_CLEARANCE: f64 = 21.0;
 const SPLIT_GAP: f64 = 28.0;
 /// A fork bar reaches this far past its outer branches.
 const BAR_OVERHANG: f64 = 12.0;
@@ -136,7 +141,7 @@ enum Kind<'a> {
     },
     Switch {
         condition: &'a str,
-        cases: Vec<(&'a str, Seq<'a>)>,
+        cases: Vec<(CaseLabel<'a>, Seq<'a>)>,
     },
     While {
         condition: &'a str,
@@ -168,6 +173,9 @@ enum Kind<'a> {
     },
 }
 
+/// A `case` label and the spaces around it inside its parentheses.
+type CaseLabel<'a> = (&'a str, (usize, usize));
+
 /// A block being read: what is known of it, and the sequence being filled.
 enum Open<'a> {
     If {
@@ -178,8 +186,8 @@ enum Open<'a> {
     },
     Switch {
         condition: &'a str,
-        cases: Vec<(&'a str, Seq<'a>)>,
-        pending: Option<&'a str>,
+        cases: Vec<(CaseLabel<'a>, Seq<'a>)>,
+        pending: Option<CaseLabel<'a>>,
     },
     While {
         condition: &'a str,
@@ -463,7 +471,8 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
                 cases: Vec::new(),
                 pending: None,
             }),
-            Step::Case { label } => {
+            Step::Case { label, spaces } => {
+                let label = (label.as_str(), *spaces);
                 if b.top_is(|o| matches!(o, Open::Switch { .. })) {
                     let body = b.take_seq();
                     if let Some((Open::Switch { cases, pending, .. }, ..)) = b.stack.last_mut() {
@@ -1125,6 +1134,9 @@ struct Tile {
     /// How far a note reaches below `h`: what follows in a sequence keeps
     /// its gap from it, the end of a branch does not (PlantUML).
     overhang: f64,
+    /// Where each stacked part starts and ends (top, bottom), for a tile
+    /// straight out of `stack`: the rows a `backward` action aligns with.
+    spans: Vec<(f64, f64)>,
 }
 
 impl Tile {
@@ -1141,6 +1153,7 @@ impl Tile {
             open: true,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -1158,6 +1171,7 @@ impl Tile {
             open: true,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -1239,6 +1253,260 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
         let dir = if y2 >= y1 { 1.0 } else { -1.0 };
         arrow_head(out, (x, mid - 10.0 * dir), (x, mid + 5.0 * dir), st.color);
     }
+}
+
+/// How many rows of PlantUML's step grid each node of a branch takes: a
+/// plain step one, a block (`if`, loop, `fork`, container) two, its entry
+/// and its exit; a branch that is one container counts its body's nodes.
+/// `None` for a branch whose tiles would not match its nodes (`detach`,
+/// `kill`, `break`, a `stop` after a loop) or with a written arrow.
+fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
+    // Down through nested lone containers without recursion (any depth).
+    let mut seq = seq;
+    while let [Node {
+        kind: Kind::Container { body, .. },
+        notes,
+        arrow: None,
+        ..
+    }] = seq.nodes.as_slice()
+    {
+        if !notes.is_empty() {
+            return None;
+        }
+        seq = body;
+    }
+    if seq.nodes.is_empty() {
+        return None;
+    }
+    // A `stop` after a loop is drawn on the loop's exit (no tile of its own).
+    let merged_stop = seq.nodes.windows(2).any(|w| {
+        matches!(
+            w,
+            [
+                Node {
+                    kind: Kind::While { .. },
+                    ..
+                },
+                Node {
+                    kind: Kind::Stop | Kind::End,
+                    ..
+                }
+            ]
+        )
+    });
+    if merged_stop {
+        return None;
+    }
+    seq.nodes
+        .iter()
+        .map(|n| match n.kind {
+            _ if n.arrow.is_some() => None,
+            Kind::Stop | Kind::End => Some(1),
+            Kind::Detach | Kind::Kill | Kind::Break => None,
+            Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
+            _ => Some(2),
+        })
+        .collect()
+}
+
+/// The extra room in each gap of branch `i` among parallel branches whose
+/// nodes take `rows` rows (`step_rows`). PlantUML 1.2026 centres the
+/// shorter branches on the longest one's rows; where a row of another
+/// branch falls half-way into a gap (their row counts differ by an odd
+/// number) the gap widens by `extra` (`test-data/activity-layout/fork_*`).
+fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64> {
+    // Rows doubled so that half rows are whole numbers: each branch's
+    // (first row, row of each node's entry and exit).
+    let total = |r: &Vec<usize>| r.iter().sum::<usize>();
+    let longest = rows.iter().map(total).max().unwrap_or(0);
+    let marks: Vec<Vec<(usize, usize)>> = rows
+        .iter()
+        .map(|r| {
+            let mut at = longest - total(r);
+            r.iter()
+                .map(|&n| {
+                    let span = (at, at + 2 * (n - 1));
+                    at += 2 * n;
+                    span
+                })
+                .collect()
+        })
+        .collect();
+    let Some(own) = marks.get(i) else {
+        return Vec::new();
+    };
+    own.windows(2)
+        .map(|pair| {
+            let mid = pair.first().map_or(0, |&(_, exit)| exit + 1);
+            let between = marks
+                .iter()
+                .enumerate()
+                .any(|(j, m)| j != i && m.iter().any(|&(entry, exit)| entry == mid || exit == mid));
+            if between {
+                extra
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// The extra room in the gaps of a body that PlantUML lays out beside a
+/// one-row branch (a loop's way back, an `if`'s bypass): the rows of
+/// `rank_extras` against one row; a body of an even number of rows thus
+/// gets `extra` in its middle gap (`test-data/activity-layout/lone_*`).
+fn lone_body_extras(body: &Seq<'_>, extra: f64) -> Vec<f64> {
+    step_rows(body).map_or_else(Vec::new, |rows| rank_extras(&[rows, vec![1]], 0, extra))
+}
+
+/// Where a repeat's `backward` action sits on its body's rows
+/// (`step_rows`): PlantUML centres it on them like a one-row branch, on
+/// the middle row of an odd count, which then keeps
+/// `REPEAT_BACKWARD_DROP` more below it, or in the middle gap of an even
+/// count, which widens by `RANK_EXTRA` (`test-data/activity-layout/repeat_backward*`).
+struct BackwardRows {
+    /// The extra room of each gap of the body.
+    extra: Vec<f64>,
+    /// The node the action faces, or the gap after it.
+    at: usize,
+    on_row: bool,
+    /// The extra room between the body and the condition.
+    drop: f64,
+}
+
+fn backward_rows(rows: &[usize], lift: f64) -> BackwardRows {
+    let mut extra = rank_extras(&[rows.to_vec(), vec![1]], 0, RANK_EXTRA);
+    let middle = rows.iter().sum::<usize>().saturating_sub(1); // doubled rows
+    let (mut at, mut on_row, mut row) = (0, true, 0);
+    for (k, &n) in rows.iter().enumerate() {
+        let (entry, exit) = (2 * row, 2 * (row + n.saturating_sub(1)));
+        if middle < entry {
+            (at, on_row) = (k.saturating_sub(1), false);
+            break;
+        }
+        if middle <= exit {
+            at = k;
+            break;
+        }
+        row += n;
+    }
+    let mut drop = 0.0;
+    if on_row {
+        let below = (REPEAT_BACKWARD_DROP - lift).max(0.0);
+        match extra.get_mut(at) {
+            Some(gap) => *gap += below,
+            None => drop = below,
+        }
+    }
+    BackwardRows {
+        extra,
+        at,
+        on_row,
+        drop,
+    }
+}
+
+impl BackwardRows {
+    /// The y of the action's middle in the body, from where the body's
+    /// parts were stacked.
+    fn middle(&self, spans: &[(f64, f64)]) -> Option<f64> {
+        let &(top, bottom) = spans.get(self.at)?;
+        if self.on_row {
+            Some((top + bottom) / 2.0)
+        } else {
+            let &(next_top, _) = spans.get(self.at + 1)?;
+            Some((bottom + next_top) / 2.0)
+        }
+    }
+}
+
+/// The room under a diamond whose branch runs straight down with a label:
+/// 18 px + half the label's height (probes `if_label_*`, 10 to 16 pt, one
+/// or two lines).
+fn label_room(label: &TextBlock) -> f64 {
+    18.0 + label.height / 2.0
+}
+
+/// Whether a branch only ends the flow (`stop`, `end`, `kill`) or draws
+/// one shape and detaches: PlantUML puts such a branch beside its `if`.
+fn lone_closed(seq: &Seq<'_>) -> bool {
+    let plain = |n: &Node<'_>| n.notes.is_empty() && n.arrow.is_none();
+    match seq.nodes.as_slice() {
+        [end] => plain(end) && matches!(end.kind, Kind::Stop | Kind::End | Kind::Kill),
+        [shape, end] => {
+            shape.notes.is_empty()
+                && plain(end)
+                && matches!(shape.kind, Kind::Action(_) | Kind::Connector(..))
+                && matches!(end.kind, Kind::Detach | Kind::Kill)
+        }
+        _ => false,
+    }
+}
+
+/// Where the flow enters and leaves side-by-side columns (`spans`: left
+/// and right edges, `gap` apart), moving columns to make room. PlantUML
+/// (`fork`, three or more `split` branches, `switch`) widens by `extra` the
+/// gap the columns' middle falls into, the flow then passing there;
+/// otherwise the flow moves `extra / 2` from the middle toward the side
+/// with fewer columns beside the one it crosses (probes `fork_*`,
+/// `split_*`, `switch_*`).
+fn place_middle(spans: &mut [(f64, f64)], extra: f64) -> f64 {
+    let (Some(&(start, _)), Some(&(_, end))) = (spans.first(), spans.last()) else {
+        return 0.0;
+    };
+    let middle = (start + end) / 2.0;
+    let in_gap = spans
+        .windows(2)
+        .position(|pair| matches!(pair, [(_, right), (left, _)] if middle > *right && middle < *left));
+    if let Some(at) = in_gap {
+        for span in spans.iter_mut().skip(at + 1) {
+            span.0 += extra;
+            span.1 += extra;
+        }
+        return middle + extra / 2.0;
+    }
+    let crossed = spans.iter().position(|&(_, right)| middle <= right).unwrap_or(0);
+    let (left, right) = (crossed, spans.len().saturating_sub(crossed + 1));
+    let mut axis = middle + extra / 2.0 * (right as f64 - left as f64);
+    // Moved out of the column it crossed, the flow keeps 21 px from the
+    // next column (which moves away; probes `fork_partition_beside_*`).
+    let Some(&(crossed_left, crossed_right)) = spans.get(crossed) else {
+        return axis;
+    };
+    if axis > crossed_right {
+        let need = spans
+            .get(crossed + 1)
+            .map_or(0.0, |&(next_left, _)| axis + FLOW_CLEARANCE - next_left);
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed + 1) {
+                span.0 += need;
+                span.1 += need;
+            }
+        }
+    } else if axis < crossed_left {
+        let need = crossed
+            .checked_sub(1)
+            .and_then(|i| spans.get(i))
+            .map_or(0.0, |&(_, prev_right)| prev_right - (axis - FLOW_CLEARANCE));
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed) {
+                span.0 += need;
+                span.1 += need;
+            }
+            axis += need;
+        }
+    }
+    axis
+}
+
+/// `place_middle` for laid-out branches: moves them, returns the axis.
+fn place_branches(cols: &mut [(Tile, f64)], extra: f64) -> f64 {
+    let mut spans: Vec<(f64, f64)> = cols.iter().map(|(t, x)| (*x, x + t.w.max(1.0))).collect();
+    let axis = place_middle(&mut spans, extra);
+    for ((_, x), (left, _)) in cols.iter_mut().zip(spans) {
+        *x = left;
+    }
+    axis
 }
 
 struct Ctx<'m> {
@@ -1382,6 +1650,12 @@ impl Ctx<'_> {
     // --- sequences ---------------------------------------------------
 
     fn layout_seq(&self, seq: &Seq<'_>, depth: usize) -> Tile {
+        self.layout_seq_spaced(seq, depth, &[])
+    }
+
+    /// Lays out a sequence with `extra[i]` more room in the gap after its
+    /// `i`-th node (see `rank_extras`).
+    fn layout_seq_spaced(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
         let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
         let mut i = 0;
         while i < seq.nodes.len() {
@@ -1420,10 +1694,12 @@ impl Ctx<'_> {
                     continue;
                 }
             }
-            tiles.push((self.layout_node(node, depth), node.arrow));
+            // A sequence of one container hands its gaps' room to the body.
+            let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
+            tiles.push((self.layout_node_spaced(node, depth, node_extra), node.arrow));
             i += 1;
         }
-        let mut tile = self.stack(tiles, None);
+        let mut tile = self.stack(tiles, None, extra);
         if let Some(t) = seq.tail {
             tile.tail = Some(t.clone());
         }
@@ -1432,7 +1708,7 @@ impl Ctx<'_> {
 
     /// Stacks tiles on a common axis (or, with `columns`, each on its own x),
     /// joined by edges.
-    fn stack(&self, tiles: Vec<(Tile, Option<&ArrowStyle>)>, columns: Option<&[f64]>) -> Tile {
+    fn stack(&self, tiles: Vec<(Tile, Option<&ArrowStyle>)>, columns: Option<&[f64]>, extra: &[f64]) -> Tile {
         if tiles.is_empty() {
             return Tile::empty();
         }
@@ -1445,12 +1721,14 @@ impl Ctx<'_> {
         let mut max_x = f64::NEG_INFINITY;
         let mut first_anchor = 0.0;
         let mut last_overhang = 0.0;
+        let mut spans = Vec::with_capacity(tiles.len());
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP))
+                    + i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 let top = py.max(y + last_overhang) + gap;
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
@@ -1481,6 +1759,7 @@ impl Ctx<'_> {
             prev = Some(out);
             let h = tile.h;
             last_overhang = tile.overhang;
+            spans.push((y, y + h));
             tile.place(x0, y, &mut items);
             y += h;
         }
@@ -1504,12 +1783,18 @@ impl Ctx<'_> {
             open: last.2,
             tail: last.3,
             overhang: last_overhang,
+            spans,
         }
     }
 
     // --- nodes -------------------------------------------------------
 
     fn layout_node(&self, node: &Node<'_>, depth: usize) -> Tile {
+        self.layout_node_spaced(node, depth, &[])
+    }
+
+    /// Lays out a node; `extra` widens the gaps of a container's body.
+    fn layout_node_spaced(&self, node: &Node<'_>, depth: usize, extra: &[f64]) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -1645,8 +1930,24 @@ impl Ctx<'_> {
                 name,
                 color,
                 body,
-            } => self.container_tile(*kind, name, *color, body, depth),
+            } => self.container_tile(*kind, name, *color, body, depth, extra),
         };
+        if let (
+            Kind::If {
+                branches, otherwise, ..
+            },
+            [note],
+        ) = (&node.kind, node.notes.as_slice())
+        {
+            if let [(condition, _, then_seq)] = branches.as_slice() {
+                if note.position == ActivityNotePosition::Right && !note.floating && !tile.is_empty() {
+                    // Beside a bypass on the right the note goes left.
+                    let bypass_right =
+                        !then_seq.nodes.is_empty() && otherwise.as_ref().is_none_or(|(_, s)| s.nodes.is_empty());
+                    return self.note_above_if(tile, note, self.diamond(Some(condition)).w, bypass_right);
+                }
+            }
+        }
         if !node.notes.is_empty() {
             let leaf = !matches!(
                 node.kind,
@@ -1826,6 +2127,7 @@ impl Ctx<'_> {
             w: tile.w + left_w + right_w,
             h: tile.h + dy,
             overhang: (total_h - tile.h).max(tile.overhang),
+            spans: Vec::new(),
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -1835,6 +2137,52 @@ impl Ctx<'_> {
             tail: tile.tail,
         }
         .pad_bottom()
+    }
+
+    /// A note written after `endif`: PlantUML draws it without a pointer in
+    /// the gap above the diamond, from the diamond's right point (up to its
+    /// left point when the bypass runs right), reaching 10 px into the gap
+    /// and moving the diamond down to its bottom (probes `if_note_*`).
+    fn note_above_if(&self, tile: Tile, note: &ActivityNote, diamond_w: f64, left: bool) -> Tile {
+        let block = creole::measure_lines(creole::parse_block(&note.text), self.style.note_font, self.metrics);
+        let (nw, nh) = (block.width + 21.0, block.height + 10.0);
+        let fill = note
+            .color
+            .as_deref()
+            .and_then(|c| Some((parse_color(c)?, parse_gradient(c))))
+            .unwrap_or((self.style.note_bg, self.style.note_gradient));
+        let drop = (nh - 10.0).max(0.0);
+        let x = if left {
+            tile.in_x - diamond_w / 2.0 - nw
+        } else {
+            tile.in_x + diamond_w / 2.0
+        };
+        let dx = (-x).max(0.0);
+        let mut items = tile.items;
+        for item in &mut items {
+            shift_item(item, dx, drop);
+        }
+        self.draw_note(&mut items, x + dx, drop - nh, nw, nh, fill, None, true);
+        block.draw(
+            x + dx + 6.0,
+            drop - nh + 5.0,
+            Align::Left,
+            self.style.note_font_color,
+            &mut items,
+        );
+        let w = (tile.w + dx).max(x + dx + nw);
+        Tile {
+            items,
+            w,
+            h: tile.h + drop,
+            anchor: tile.anchor + dx,
+            in_x: tile.in_x + dx,
+            in_y: tile.in_y + drop,
+            out_x: tile.out_x + dx,
+            out_y: tile.out_y + drop,
+            spans: Vec::new(),
+            ..tile
+        }
     }
 
     /// A note body with its folded corner and, unless floating, a pointer
@@ -1912,8 +2260,26 @@ impl Ctx<'_> {
     ) -> Tile {
         let d = self.diamond(cond);
         let fill = color.and_then(parse_color);
-        let then_t = then_seq.map_or_else(Tile::empty, |s| self.layout_seq(s, depth));
-        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| self.layout_seq(s, depth));
+        // One branch alone runs beside the bypass, which PlantUML spaces as
+        // a one-row branch (`lone_body_extras`).
+        let then_alone = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let else_alone = then_seq.is_none_or(|s| s.nodes.is_empty());
+        let then_t = then_seq.map_or_else(Tile::empty, |s| {
+            let extra = if then_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
+        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
+            let extra = if else_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -1924,28 +2290,68 @@ impl Ctx<'_> {
                     .iter()
                     .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
         });
-        if lone_terminal && !then_t.is_empty() {
-            // PlantUML puts an `else` that only stops beside the diamond.
-            let c = then_t.in_x.max(d.w / 2.0);
-            let main_x = c - then_t.in_x;
+        // A `then` that only stops, or draws one shape and detaches, beside
+        // an empty `else` goes beside the diamond too (probes
+        // `if_then_beside_*`, corpus activity 023).
+        let lone_then = then_seq.is_some_and(lone_closed) && else_t.is_empty();
+        let else_beside = lone_terminal && !then_t.is_empty();
+        if else_beside || lone_then {
+            let (main_t, main_l, side_t, side_l) = if else_beside {
+                (then_t, then_l, else_t, else_l)
+            } else {
+                (else_t, else_l, then_t, then_l)
+            };
+            let c = main_t.in_x.max(d.w / 2.0);
+            let main_x = c - main_t.in_x;
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let top = d.h + then_l.as_ref().map_or(GAP, |l| l.height + 11.0);
-            self.draw_label_at(&mut items, &then_l, c + LABEL_DX, d.h);
+            self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
             let corner = c + d.w / 2.0;
-            let tx = corner + else_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            // A stop's left edge ends the label's room; PlantUML moves a
+            // shape of another width by half the difference (probes
+            // `if_then_beside_*`: a connector 1 px left, an action right).
+            let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            let tx = room + (side_t.w - 22.0) / 2.0;
             let st = self.stroke_for(None);
-            polyline(&mut items, &[(corner, mid), (tx, mid)], st, true);
-            self.draw_label_above(&mut items, &else_l, corner, mid);
-            let eh = else_t.h;
-            else_t.place(tx, mid - eh / 2.0, &mut items);
-            polyline(&mut items, &[(c, d.h), (c, top + then_t.in_y)], st, true);
-            let (out, open, tail, th) = (
-                (main_x + then_t.out_x, top + then_t.out_y),
-                then_t.open,
-                then_t.tail.clone(),
-                then_t.h,
+            // An arrow written before the side shape styles the line to it.
+            let side_seq = if else_beside {
+                otherwise.map(|(_, s)| s)
+            } else {
+                then_seq
+            };
+            let side_arrow = side_seq.and_then(|s| s.nodes.first()).and_then(|n| n.arrow);
+            polyline(
+                &mut items,
+                &[(corner, mid), (tx, mid)],
+                self.stroke_for(side_arrow),
+                true,
             );
-            then_t.place(main_x, top, &mut items);
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+            let eh = side_t.h;
+            side_t.place(tx, mid - eh / 2.0, &mut items);
+            if main_t.is_empty() {
+                // The flow leaves the diamond's bottom, under its label and
+                // the side shape; the diamond keeps 9 px of room left.
+                let below_label = d.h
+                    + main_l
+                        .as_ref()
+                        .and_then(|l| l.lines.first())
+                        .map_or(0.0, |l| l.ascent + 1.5);
+                let h = below_label.max(mid + eh / 2.0);
+                if h > d.h {
+                    polyline(&mut items, &[(c, d.h), (c, h)], st, false);
+                }
+                let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
+                return self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+            }
+            let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+            polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
+            let (out, open, tail, th) = (
+                (main_x + main_t.out_x, top + main_t.out_y),
+                main_t.open,
+                main_t.tail.clone(),
+                main_t.h,
+            );
+            main_t.place(main_x, top, &mut items);
             let h = top + th;
             let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
             tile.tail = tail;
@@ -1984,6 +2390,12 @@ impl Ctx<'_> {
             }
             self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
             let bottom = top + then_t.h.max(else_t.h);
+            // A note hanging below the only open branch's end counts there.
+            let open_reach = [&then_t, &else_t]
+                .iter()
+                .filter(|t| t.open)
+                .map(|t| top + t.h + t.overhang)
+                .fold(bottom, f64::max);
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
             let my = bottom + 6.0 + DIAMOND_HALF;
@@ -1995,6 +2407,19 @@ impl Ctx<'_> {
                 t.place(x, top, &mut items);
             }
             let mut h = bottom;
+            // With one branch left open PlantUML draws no merge: that branch
+            // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+            if let [(ox, oy, _, tail)] = outs.as_slice() {
+                let bottom = open_reach;
+                let out = (*ox, bottom);
+                if bottom > *oy {
+                    self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
+                }
+                let tail = tail.clone();
+                let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
+                tile.tail = tail;
+                return tile;
+            }
             if any_open {
                 let md = self.diamond(None);
                 self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
@@ -2020,7 +2445,7 @@ impl Ctx<'_> {
         let c = main.in_x.max(d.w / 2.0);
         let main_x = c - main.in_x;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, |l| l.height + 11.0);
+        let top = d.h + main_l.as_ref().map_or(GAP, label_room);
         self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
         let main_open = main.open;
         let main_empty = main.is_empty();
@@ -2039,6 +2464,32 @@ impl Ctx<'_> {
             corner.min(mx0) - LOOP_MARGIN
         };
         let st = self.stroke_for(None);
+        if !main_empty && !main_open {
+            // The branch ends the flow: no merge, the bypass comes back to the
+            // axis 22 px under it (probe `if_then_stops`).
+            let turn = bottom + 22.0;
+            polyline(
+                &mut items,
+                &[(corner, mid), (bx, mid), (bx, turn), (c, turn)],
+                st,
+                false,
+            );
+            mid_head(&mut items, bx, mid, turn, st);
+            if side > 0.0 {
+                self.draw_label_above(&mut items, &side_l, corner, mid);
+            } else if let Some(l) = &side_l {
+                self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
+            }
+            let reach = (
+                c - d.w / 2.0 - NUDE_PAD_LEFT,
+                if side > 0.0 {
+                    bx + NUDE_PAD_RIGHT
+                } else {
+                    f64::NEG_INFINITY
+                },
+            );
+            return self.normalize(items, c, (c, 0.0), (c, turn), turn, true, reach);
+        }
         polyline(
             &mut items,
             &[(corner, mid), (bx, mid), (bx, my), (c + side * DIAMOND_HALF, my)],
@@ -2104,6 +2555,7 @@ impl Ctx<'_> {
             open,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -2145,8 +2597,20 @@ impl Ctx<'_> {
         let last_corner = cols
             .last()
             .map_or(0.0, |c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        // The `else` column stands 10 px after the last branch, more by its
+        // label's width up to 10 px (a longer label does not push it; probes
+        // `elseif_else_*`).
         let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
-        let else_center = (x + else_tile.in_x).max(last_corner + else_lw + 10.0);
+        let else_center = (x - BRANCH_GAP + FORK_GAP + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
+        // Where the flow leaves counts the `else` column 20 px after the
+        // last branch, wherever it stands, and not its label.
+        let nominal_right = (!else_tile.is_empty()).then(|| {
+            let branches_right = cols
+                .iter()
+                .map(|c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0).max(c.tile.w - c.tile.in_x))
+                .fold(f64::NEG_INFINITY, f64::max);
+            branches_right.max(x + else_tile.w)
+        });
         cols.push(Col {
             d: None,
             label: None,
@@ -2168,7 +2632,17 @@ impl Ctx<'_> {
         // below the label if any (PlantUML 1.2026.8, a three-line `if`
         // beside a two-line `elseif`); the `else` column has no diamond.
         let diamond_bottom = |c: &Col| c.d.as_ref().map_or(dh, |d| (dh + d.h) / 2.0);
-        let top_of = |c: &Col| diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0);
+        // The `else` branch starts 23 px under the row, more by half the
+        // tallest branch label.
+        let label_h = cols
+            .iter()
+            .filter_map(|c| c.label.as_ref())
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
+        let top_of = |c: &Col| match c.d {
+            Some(_) => diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0),
+            None => dh + 23.0 + label_h / 2.0,
+        };
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
         let mut prev_corner: Option<f64> = None;
@@ -2238,7 +2712,10 @@ impl Ctx<'_> {
         // The flow leaves from the middle of the whole block, from the
         // first diamond's corner to the widest branch's edge (PlantUML
         // 1.2026.8), clamped to the join line.
-        let block_mid = items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi));
+        let block_mid = match nominal_right {
+            Some(right) if lo <= hi => Some(((first_left + right) / 2.0).clamp(lo, hi)),
+            _ => items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi)),
+        };
         let out_x = if open {
             block_mid.unwrap_or((lo + hi) / 2.0)
         } else {
@@ -2261,29 +2738,41 @@ impl Ctx<'_> {
 
     // --- switch ------------------------------------------------------
 
-    fn switch_tile(&self, condition: &str, cases: &[(&str, Seq<'_>)], depth: usize) -> Tile {
+    fn switch_tile(&self, condition: &str, cases: &[(CaseLabel<'_>, Seq<'_>)], depth: usize) -> Tile {
         let d = self.diamond(Some(condition));
         let mut items = Vec::new();
         let mut cols = Vec::new();
+        let mut spans = Vec::new();
         let mut x = 0.0;
         let mut lh: f64 = 0.0;
-        for (label, seq) in cases {
+        // A space is as wide as "x x" is wider than "xx" in the label's font.
+        let space = self.text("x x", self.style.arrow_font).width - self.text("xx", self.style.arrow_font).width;
+        for ((label, (before, after)), seq) in cases {
             let t = self.layout_seq(seq, depth);
             let l = self.label(Some(label));
-            let lw = l.as_ref().map_or(0.0, |l| l.width + 3.5);
+            // The label starts after its leading spaces, right of the case's
+            // line; its spaces count in the column's width.
+            let lead = *before as f64 * space;
+            let trail = *after as f64 * space;
+            let lw = l.as_ref().map_or(0.0, |l| lead + l.width + trail);
             lh = lh.max(l.as_ref().map_or(0.0, |l| l.height));
             let left = t.in_x.max(4.0);
             let right = (t.w - t.in_x).max(lw).max(4.0);
             let center = x + left;
-            x = center + right + BRANCH_GAP;
-            cols.push((t, l, center));
+            spans.push((x, center + right));
+            x = center + right + FORK_GAP;
+            cols.push((t, l, center, lead));
         }
         if cols.is_empty() {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
-        let first = cols.first().map_or(0.0, |c| c.2);
-        let last = cols.last().map_or(0.0, |c| c.2);
-        let c = (first + last) / 2.0;
+        // PlantUML spaces the cases 10 px apart and places the diamond like
+        // a fork's flow (`place_middle`, 10 px of extra room).
+        let starts: Vec<f64> = spans.iter().map(|s| s.0).collect();
+        let c = place_middle(&mut spans, FORK_GAP);
+        for ((_, _, center, _), (start, (moved, _))) in cols.iter_mut().zip(starts.iter().zip(&spans)) {
+            *center += moved - start;
+        }
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
         let top = d.h + (lh + 22.8).max(GAP);
@@ -2293,7 +2782,7 @@ impl Ctx<'_> {
         let merge_top = bottom + GAP;
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
-        for (i, (t, l, center)) in cols.into_iter().enumerate() {
+        for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                 vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
@@ -2305,7 +2794,15 @@ impl Ctx<'_> {
                 vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
             };
             polyline(&mut items, &pts, st, true);
-            self.draw_label_at(&mut items, &l, center + 3.5, d.h + 5.4);
+            // A middle case's label hangs 1 px lower, from the left end of
+            // its line's turn (probes `switch_*`).
+            let middle_case = n > 1 && i > 0 && i < n - 1;
+            let (lx, ly) = if middle_case {
+                (center.min(c) + lead, d.h + 6.4)
+            } else {
+                (center + lead, d.h + 5.4)
+            };
+            self.draw_label_at(&mut items, &l, lx, ly);
             let x0 = center - t.in_x;
             if t.open {
                 any_open = true;
@@ -2347,8 +2844,16 @@ impl Ctx<'_> {
         exit: Option<Tile>,
     ) -> Tile {
         let d = self.diamond(Some(condition));
-        let t = self.layout_seq(body, depth);
         let is_l = self.label(label);
+        // The `is` label's first line sets the room above the body and what
+        // an even body's middle gap gains (probes `while_label_*`: the same
+        // for one or two lines, 10 to 16 pt).
+        let is_line = is_l
+            .as_ref()
+            .and_then(|l| l.lines.first())
+            .map(|l| (l.ascent, l.height));
+        let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
         let end_l = self.label(end_label);
         let mut items = Vec::new();
         let c = t.anchor.max(d.w / 2.0);
@@ -2358,7 +2863,14 @@ impl Ctx<'_> {
         // The body hangs on the loop's axis by its anchor; when its entry is
         // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
         let dogleg = (t.anchor - t.in_x).abs() > 0.01;
-        let top = d.h + is_l.as_ref().map_or(GAP, |l| l.height + 24.0) + if dogleg { 25.0 } else { 0.0 };
+        // (An `elseif` chain keeps the whole label's height + 24: corpus
+        // activity 029.)
+        let label_room = match (&is_l, is_line) {
+            (Some(l), Some(_)) if dogleg => l.height + 24.0,
+            (_, Some((ascent, _))) => GAP + ascent + 1.5,
+            _ => GAP,
+        };
+        let top = d.h + label_room + if dogleg { 25.0 } else { 0.0 };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
@@ -2458,7 +2970,24 @@ impl Ctx<'_> {
                 Tile::shape(items, md.w, md.h)
             }
         };
-        let t = self.layout_seq(body, depth);
+        // The way back is a one-row branch beside the body: the `backward`
+        // action (`backward_rows`), or a bare line that counts half
+        // (`lone_body_extras`).
+        // A box at the loop's start (a `repeat :label;`) lifts the action by
+        // half of what it is taller than the merge diamond and takes that
+        // from the room below it (corpus activity 033).
+        let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
+        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
+        let extra = match &back_rows {
+            Some(plan) => plan.extra.clone(),
+            None if backward.is_some() => Vec::new(),
+            None => lone_body_extras(body, RANK_EXTRA / 2.0),
+        };
+        let t = self.layout_seq_spaced(body, depth, &extra);
+        let back_mid = back_rows
+            .as_ref()
+            .and_then(|plan| plan.middle(&t.spans))
+            .map(|m| m - lift);
         let d = self.diamond(condition);
         let is_l = self.label(is_label);
         let not_l = self.label(not_label);
@@ -2483,7 +3012,11 @@ impl Ctx<'_> {
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
         let has_backward = back_t.is_some();
-        let backward_drop = if has_backward { REPEAT_BACKWARD_DROP } else { 0.0 };
+        let backward_drop = match &back_rows {
+            Some(plan) => plan.drop,
+            None if has_backward => REPEAT_BACKWARD_DROP,
+            None => 0.0,
+        };
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top
@@ -2515,7 +3048,7 @@ impl Ctx<'_> {
             Some(bt) => {
                 let bx0 = right + 10.0;
                 let bx = bx0 + bt.in_x;
-                let bmid = (ecy + dmid) / 2.0;
+                let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
                 polyline(
                     &mut items,
@@ -2558,12 +3091,17 @@ impl Ctx<'_> {
 
     // --- concurrency ---------------------------------------------------
 
+    /// Lays the branches out side by side, `gap` apart; PlantUML 1.2026
+    /// centres them vertically on a common grid of steps (`rank_extras`).
     fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize) -> Vec<(Tile, f64)> {
+        let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
         let mut x = 0.0;
         branches
             .iter()
-            .map(|seq| {
-                let t = self.layout_seq(seq, depth);
+            .enumerate()
+            .map(|(i, seq)| {
+                let extra = rows.as_deref().map_or_else(Vec::new, |r| rank_extras(r, i, RANK_EXTRA));
+                let t = self.layout_seq_spaced(seq, depth, &extra);
                 let at = x;
                 x += t.w.max(1.0) + gap;
                 (t, at)
@@ -2572,11 +3110,15 @@ impl Ctx<'_> {
     }
 
     fn fork_tile(&self, branches: &[Seq<'_>], merge: bool, label: Option<&str>, depth: usize) -> Tile {
-        let cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
+        let mut cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
+        let c = if merge {
+            cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0)) / 2.0
+        } else {
+            place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
+        };
         let mut items = Vec::new();
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
         let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
-        let c = (bar_x0 + bar_x1) / 2.0;
         let bar = self.style.bar_color;
         rect(
             &mut items,
@@ -2593,11 +3135,12 @@ impl Ctx<'_> {
         let mut outs = Vec::new();
         for (t, x) in cols {
             let ax = x + t.in_x;
-            polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
+            let y = top + (bottom - top - t.h) / 2.0;
+            polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, y + t.in_y)], st, true);
             if t.open {
-                outs.push((x + t.out_x, top + t.out_y, t.tail.clone()));
+                outs.push((x + t.out_x, y + t.out_y, t.tail.clone()));
             }
-            t.place(x, top, &mut items);
+            t.place(x, y, &mut items);
         }
         let open = !outs.is_empty();
         let h;
@@ -2648,15 +3191,25 @@ impl Ctx<'_> {
     }
 
     fn split_tile(&self, branches: &[Seq<'_>], depth: usize) -> Tile {
-        let cols = self.side_by_side(branches, SPLIT_GAP, depth);
+        // Two `split` branches stay 28 px apart; more are spaced like `fork`
+        // branches (probes `split_*`).
+        let mut cols = if branches.len() == 2 {
+            self.side_by_side(branches, SPLIT_GAP, depth)
+        } else {
+            self.side_by_side(branches, FORK_GAP, depth)
+        };
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let c = if branches.len() > 2 {
+            place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
+        } else {
+            x_end / 2.0
+        };
         let mut items = Vec::new();
         let axes: Vec<f64> = cols.iter().map(|(t, x)| x + t.in_x).collect();
         let (lo, hi) = axes
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
-        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
-        let c = x_end / 2.0;
         let st = self.stroke_for(None);
         let bar = stroke(self.style.arrow_color, 1.5);
         line(&mut items, lo, 0.0, hi, 0.0, bar);
@@ -2667,14 +3220,15 @@ impl Ctx<'_> {
         let mut outs: Vec<f64> = Vec::new();
         for (t, x) in cols {
             let ax = x + t.in_x;
-            polyline(&mut items, &[(ax, 0.0), (ax, top + t.in_y)], st, true);
+            let y = top + (bottom - top - t.h) / 2.0;
+            polyline(&mut items, &[(ax, 0.0), (ax, y + t.in_y)], st, true);
             if t.open {
                 open = true;
                 let ox = x + t.out_x;
                 outs.push(ox);
-                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
+                self.edge(&mut items, &[(ox, y + t.out_y), (ox, join)], t.tail.as_ref(), true);
             }
-            t.place(x, top, &mut items);
+            t.place(x, y, &mut items);
         }
         if open {
             let (a, b) = outs
@@ -2695,8 +3249,9 @@ impl Ctx<'_> {
         color: Option<&str>,
         body: &Seq<'_>,
         depth: usize,
+        extra: &[f64],
     ) -> Tile {
-        let t = self.layout_seq(body, depth);
+        let t = self.layout_seq_spaced(body, depth, extra);
         let partition = kind == ContainerKind::Partition;
         let (title_font, title_color, frame_color) = match kind {
             ContainerKind::Partition => (
@@ -2804,6 +3359,7 @@ impl Ctx<'_> {
             open,
             tail,
             overhang: 0.0,
+            spans: Vec::new(),
         };
         if empty {
             tile.anchor = fw / 2.0;
@@ -2896,7 +3452,7 @@ impl Ctx<'_> {
                 tiles[i].0 = tile;
             }
         }
-        let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns));
+        let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns), &[]);
         let content_top = header_h + 5.0;
         let bottom = content_top + body.h + body.overhang;
         let mut items = Vec::new();
@@ -2957,6 +3513,7 @@ impl Ctx<'_> {
             open: bopen,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 
@@ -3157,6 +3714,7 @@ impl Ctx<'_> {
             open,
             tail: None,
             overhang: 0.0,
+            spans: Vec::new(),
         }
     }
 

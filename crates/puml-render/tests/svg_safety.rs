@@ -446,9 +446,15 @@ fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
         Step::SwitchStart {
             condition: text(seed + 4),
         },
-        Step::Case { label: text(seed + 5) },
+        Step::Case {
+            label: text(seed + 5),
+            spaces: (1, 1),
+        },
         Step::Action(action(6, ActionShape::Box)),
-        Step::Case { label: text(seed + 7) },
+        Step::Case {
+            label: text(seed + 7),
+            spaces: (0, 0),
+        },
         Step::EndSwitch,
         Step::WhileStart {
             condition: text(seed + 8),

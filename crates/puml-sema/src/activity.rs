@@ -195,6 +195,9 @@ pub enum Step {
     },
     Case {
         label: String,
+        /// The spaces around the label inside its parentheses (`case ( A )`):
+        /// PlantUML draws them, which moves and widens the case.
+        spaces: (usize, usize),
     },
     EndSwitch,
     /// `while (cond) is (label)`.

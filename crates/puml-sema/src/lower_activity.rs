@@ -106,6 +106,17 @@ fn looks_like_statement(line: &str) -> bool {
         || (STATEMENT_WORDS.contains(&word.as_str()) && t.len() >= word.len())
 }
 
+/// How many spaces stand inside a parenthesised text before and after it.
+fn paren_spaces(paren: &str) -> (usize, usize) {
+    let t = paren.trim();
+    let t = t.strip_prefix('(').unwrap_or(t);
+    let t = t.strip_suffix(')').unwrap_or(t);
+    if t.trim().is_empty() {
+        return (0, 0);
+    }
+    (t.len() - t.trim_start().len(), t.len() - t.trim_end().len())
+}
+
 fn inner(paren: &str) -> String {
     let t = paren.trim();
     let t = t.strip_prefix('(').unwrap_or(t);
@@ -322,7 +333,11 @@ impl ActivityLowering {
                     *seen = true;
                 }
                 let label = label_of(&tokens).unwrap_or_default();
-                self.push(Step::Case { label }, range);
+                let spaces = tokens
+                    .iter()
+                    .find(|t| t.kind() == PAREN)
+                    .map_or((0, 0), |t| paren_spaces(t.text()));
+                self.push(Step::Case { label, spaces }, range);
             }
             END_SWITCH => {
                 if self.close(&[Block::Switch], node, range, "endswitch") {
