@@ -1,5 +1,6 @@
 //! The command line's way into the compiler: every input is a file of an
-//! [`AnalysisHost`] (one host per input; batches run them on all cores).
+//! [`AnalysisHost`] (one host per input; in a batch, one per worker, each
+//! file replacing the last: [`BatchHost`]).
 
 use puml_ide::check::{decode_source, undecodable_report, CheckOptions, CheckReport};
 use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId, HostConfig};

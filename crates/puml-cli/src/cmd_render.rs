@@ -292,8 +292,8 @@ impl RenderJobs<'_> {
             self.inputs,
             &mut rendered,
         );
-        // Each output is created and filled here, on the worker's core: the
-        // writer thread only names them, in input order (see `StagedWrite`).
+        // Each output is created and filled here, by the renderer that drew
+        // it; it is named later, in input order (see `StagedWrite`).
         let outputs = rendered
             .outputs
             .into_iter()
