@@ -1547,7 +1547,10 @@ impl<'a> Context<'a> {
                                     color,
                                 );
                             } else {
-                                self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                                // The head at the sender's end of `A <-> A` points back at
+                                // the lifeline from the loop's start (PlantUML, probe
+                                // `self_bidirectional`).
+                                self.heads_on_line(&mut front, m, tip, bottom, -side, top_start, arrow_y, -side, color);
                             }
                         }
                         end_y = bottom;
@@ -1604,7 +1607,29 @@ impl<'a> Context<'a> {
                         let tail_circle =
                             (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
                         let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
+                        let half_head = matches!(m.arrow.head.shape, HeadShape::HalfUpper | HeadShape::HalfLower);
+                        let slanted_filled = slant != 0.0 && m.arrow.head.shape == HeadShape::Filled;
                         let line_end = match m.arrow.head.shape {
+                            // PlantUML runs the line under a half head to 1 px
+                            // short of the right-hand end, to the left-hand
+                            // end itself (probes `arrows`, `half_heads_left`).
+                            _ if half_head && head_circle.is_none() => {
+                                if goes_right {
+                                    to_x - 1.0
+                                } else {
+                                    to_x
+                                }
+                            }
+                            // A slanted line runs to a filled head's tip going
+                            // right, to the end itself going left (probe
+                            // `slanted_left`).
+                            _ if slanted_filled && head_circle.is_none() => {
+                                if goes_right {
+                                    to_x - 2.0
+                                } else {
+                                    to_x
+                                }
+                            }
                             HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
                             _ => drawn_tip,
                         };
@@ -1613,6 +1638,15 @@ impl<'a> Context<'a> {
                                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
                             if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
                                 line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
+                            }
+                            // ... and starts such a line going left 1 px left
+                            // of the sender's end (the same probes).
+                            if !goes_right
+                                && (half_head || slanted_filled)
+                                && m.arrow.tail_head.shape == HeadShape::None
+                                && tail_circle.is_none()
+                            {
+                                line_start -= 1.0;
                             }
                             line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
                             if head_circle.is_none() && tail_circle.is_none() {

@@ -610,8 +610,10 @@ pub fn arrow_head(out: &mut Vec<Item>, shape: HeadShape, tip_x: f64, y: f64, dir
             line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0));
             line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0));
         }
-        HeadShape::HalfUpper => polygon(out, &[(back, y - 4.0), (tip_x, y), (inner, y)], filled),
-        HeadShape::HalfLower => polygon(out, &[(back, y + 4.0), (tip_x, y), (inner, y)], filled),
+        // A half head is a plain triangle: its third point is level with
+        // the first, on the line (PlantUML, probes `arrows`, `half_heads_left`).
+        HeadShape::HalfUpper => polygon(out, &[(back, y - 4.0), (tip_x, y), (back, y)], filled),
+        HeadShape::HalfLower => polygon(out, &[(back, y), (tip_x, y), (back, y + 4.0)], filled),
         HeadShape::HalfUpperOpen => line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0)),
         HeadShape::HalfLowerOpen => line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0)),
         HeadShape::Cross => {
