@@ -84,6 +84,11 @@ pub struct Theme {
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
     pub activation_bg: Color,
+    /// Whether the lifeline's border / background came from a
+    /// `sequenceLifeLine…` key (`skinparam sequence { LifeLine… }`): PlantUML
+    /// then ignores the bare `LifeLine…` key, before or after it (probes
+    /// `lifeline_*_sequence_*`).
+    pub lifeline_keys_by_sequence: LifelineKeys,
     /// The activation bar's outline: PlantUML's `activationBox` LineColor,
     /// which follows the diagram's line colour, not the lifeline's.
     pub activation_border: Color,
@@ -264,6 +269,7 @@ impl Default for Theme {
             kind_border: [None; 8],
             lifeline_color: line,
             activation_bg: Color::WHITE,
+            lifeline_keys_by_sequence: LifelineKeys::default(),
             activation_border: line,
             arrow_color: line,
             arrow_font_color: Color::BLACK,
@@ -913,10 +919,18 @@ impl Theme {
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
-            "lifelinebordercolor" => set!(self.lifeline_color, color),
+            "lifelinebordercolor" => {
+                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.border) {
+                    set!(self.lifeline_color, color);
+                    self.lifeline_keys_by_sequence.border |= prefixed;
+                }
+            }
             "lifelinebackgroundcolor" => {
-                set!(self.activation_bg, color);
-                fade(&mut self.fades.activation, color, value);
+                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.background) {
+                    set!(self.activation_bg, color);
+                    fade(&mut self.fades.activation, color, value);
+                    self.lifeline_keys_by_sequence.background |= prefixed;
+                }
             }
             "arrowcolor" => set!(self.arrow_color, color),
             "arrowfontcolor" => set!(self.arrow_font_color, color),
@@ -1106,6 +1120,13 @@ impl Theme {
             _ => {}
         }
     }
+}
+
+/// Which lifeline colours a `sequence`-prefixed skinparam key set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LifelineKeys {
+    pub border: bool,
+    pub background: bool,
 }
 
 /// Where the fills of elements other than participants and notes fade
