@@ -919,18 +919,18 @@ impl Theme {
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
-            "lifelinebordercolor" => {
-                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.border) {
-                    set!(self.lifeline_color, color);
-                    self.lifeline_keys_by_sequence.border |= prefixed;
-                }
+            // A bare key after a `sequence`-prefixed one falls through to
+            // the ignored keys below.
+            "lifelinebordercolor" if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.border) => {
+                set!(self.lifeline_color, color);
+                self.lifeline_keys_by_sequence.border |= prefixed;
             }
-            "lifelinebackgroundcolor" => {
-                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.background) {
-                    set!(self.activation_bg, color);
-                    fade(&mut self.fades.activation, color, value);
-                    self.lifeline_keys_by_sequence.background |= prefixed;
-                }
+            "lifelinebackgroundcolor"
+                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.background) =>
+            {
+                set!(self.activation_bg, color);
+                fade(&mut self.fades.activation, color, value);
+                self.lifeline_keys_by_sequence.background |= prefixed;
             }
             "arrowcolor" => set!(self.arrow_color, color),
             "arrowfontcolor" => set!(self.arrow_font_color, color),
