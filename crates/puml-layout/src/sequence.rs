@@ -3524,14 +3524,7 @@ impl<'a> Context<'a> {
         let strict = self.theme.strict_uml;
         shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
         if m.arrow.head.circle {
-            shapes::ellipse(
-                out,
-                tip + dir * 4.0,
-                y,
-                4.0,
-                4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
-            );
+            shapes::ellipse(out, tip + dir * 4.0, y, 4.0, 4.0, message_circle_paint(color));
         }
         shapes::arrow_head(out, m.arrow.tail_head.shape, tail, tail_y, tail_dir, color, strict);
         if m.arrow.tail_head.circle {
@@ -3541,7 +3534,7 @@ impl<'a> Context<'a> {
                 tail_y,
                 4.0,
                 4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
+                message_circle_paint(color),
             );
         }
     }
@@ -3567,7 +3560,7 @@ impl<'a> Context<'a> {
                 y - 0.75,
                 4.0,
                 4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
+                message_circle_paint(color),
             );
         };
         shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
@@ -3878,6 +3871,13 @@ fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool)
         HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => (tip + dir * 4.0, tip),
         _ => (tip - dir, tip),
     }
+}
+
+/// The circle of `->o`/`o->`: black inside, outlined 1.5 px wide in the
+/// arrow's colour, whatever that colour (PlantUML, probe
+/// `message_circle_colors`).
+fn message_circle_paint(color: Color) -> Paint {
+    paint(Some(Color::BLACK), Some(stroke(color, 1.5)))
 }
 
 /// A circle at a message's end is centred this far left of the end.
