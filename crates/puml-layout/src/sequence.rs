@@ -2112,11 +2112,13 @@ impl<'a> Context<'a> {
                     let _ = participant;
                 }
                 Event::Activate { participant, color } => {
-                    let start = match last_message {
-                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => m.arrow_y,
-                        _ => y + UNATTACHED_BAR_DROP,
+                    let (start, color_dropped) = match last_message {
+                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => {
+                            (m.arrow_y, bar_color_dropped(&m, &events[m.event_index + 1..index]))
+                        }
+                        _ => (y + UNATTACHED_BAR_DROP, false),
                     };
-                    let color = color.as_deref().and_then(parse_color);
+                    let color = color.as_deref().and_then(parse_color).filter(|_| !color_dropped);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
                         // PlantUML's frame holds a bar opened in the group
@@ -3997,6 +3999,17 @@ fn starts_a_row(event: &Event) -> bool {
 /// otherwise the bar starts or ends [`UNATTACHED_BAR_DROP`] below the row.
 fn bar_attached(m: &LastMessage, p: ParticipantId, between: &[Event]) -> bool {
     involves(m, p) && !between.iter().any(starts_a_row)
+}
+
+/// Whether a bar attached to message `m` loses its `activate p #color`:
+/// PlantUML draws it in the default colour when an `activate` or
+/// `deactivate` of a participant the message does not join came between
+/// (probes `activate_colour_after_other_*`).
+fn bar_color_dropped(m: &LastMessage, between: &[Event]) -> bool {
+    between.iter().any(|e| match e {
+        Event::Activate { participant, .. } | Event::Deactivate { participant } => !involves(m, *participant),
+        _ => false,
+    })
 }
 
 /// Where `deactivate p` (after `before`, the page's events so far) ends the
