@@ -380,6 +380,9 @@ fn creole_list_probes_place_texts_like_plantuml() {
 fn font_name_probes_place_texts_like_plantuml() {
     // Monospaced names Java lacks (Consolas, Courier New, Menlo, Lucida
     // Console: sans), per-element names, lists, DejaVu Sans/Serif
-    // Condensed: 33/33 texts within 2 px (9/33 before).
-    assert_every_paint_and_texts_placed("fonts", 33);
+    // Condensed: 33/33 texts within 2 px (9/33 before); Java's logical
+    // names with `.bold`/`.bolditalic` measured bold, not `Serif Bold` nor
+    // `Courier.bold` (`font_style_*`), and DejaVu's bold slanted faces
+    // bold, not `DejaVu Sans Bold` (`font_face_*`): 75/75.
+    assert_every_paint_and_texts_placed("fonts", 75);
 }
