@@ -423,18 +423,22 @@ pub fn draw_head(
                 // on the whole label, as PlantUML places it.
                 let scy = top + pad_y + 11.0;
                 ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
-                let font = crate::scene::Font::sans(13.0).bold();
-                out.push(Item::Text(crate::scene::TextRun {
-                    x: round3(scx - 4.5),
-                    y: round3(scy + 4.5),
-                    text: letter.to_string(),
-                    font,
-                    color: Color::BLACK,
-                    width: 0.0,
-                    underline: false,
-                    strike: false,
-                    link: None,
-                }));
+                // PlantUML draws the letter as an outline; a character
+                // without one is drawn as text.
+                if !crate::spot_glyphs::draw_spot_letter(out, letter, scx, scy) {
+                    let font = crate::scene::Font::sans(13.0).bold();
+                    out.push(Item::Text(crate::scene::TextRun {
+                        x: round3(scx - 4.5),
+                        y: round3(scy + 4.5),
+                        text: letter.to_string(),
+                        font,
+                        color: Color::BLACK,
+                        width: 0.0,
+                        underline: false,
+                        strike: false,
+                        link: None,
+                    }));
+                }
             }
             head.label.draw(
                 cx - w / 2.0 + pad_x + spot_w,
