@@ -33,6 +33,13 @@ const TITLE_SIDE_MARGIN: f64 = 5.0;
 /// A divider wider than the diagram keeps this much room on either side.
 const DIVIDER_OVERHANG_MARGIN: f64 = 12.0;
 const MARGIN: f64 = 10.0;
+/// The mainframe's geometry (PlantUML 1.2026.8, probes `mainframe_*`).
+const MAINFRAME_TOP_GAP: f64 = 5.0;
+const MAINFRAME_TAB_EXTRA: f64 = 3.0;
+const MAINFRAME_HEADS_GAP: f64 = 13.0;
+const MAINFRAME_LEFT_ROOM: f64 = 10.0;
+const MAINFRAME_RIGHT_ROOM: f64 = 16.0;
+const MAINFRAME_BOTTOM_ROOM: f64 = 16.297;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
 /// How far a head drawn on its creating message reaches into the next row
@@ -1276,10 +1283,13 @@ impl<'a> Context<'a> {
         }
         let has_boxes = !self.box_spans.is_empty();
         // The mainframe surrounds the body (heads to feet), below the title.
+        // PlantUML 1.2026.8 (probes `mainframe_*`): the frame 5 px below
+        // where the heads would start, its 14 pt label in a tab 3 px taller
+        // than the text, the heads 13 px below the tab.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
-            let block = creole::measure(label, self.theme.font(13.0), self.metrics);
-            let top = y;
-            y += block.height + 10.0;
+            let block = creole::measure(label, self.theme.font(14.0), self.metrics);
+            let top = y + MAINFRAME_TOP_GAP;
+            y = top + block.height + MAINFRAME_TAB_EXTRA + MAINFRAME_HEADS_GAP;
             (block, top)
         });
         let top_len = top_items.len();
@@ -2711,33 +2721,41 @@ impl<'a> Context<'a> {
             }
         }
 
+        let mut mainframe_span = None;
         if let Some((block, top)) = mainframe {
             let (lo, hi) = x_bounds(&items[top_len..]);
             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
-            let x0 = lo - 6.0;
-            let x1 = hi.max(lo + block.width + 40.0) + 6.0;
-            let tab_h = block.height + 2.0;
+            // 10 px left of the content, 16 px right of it and below it,
+            // at least as wide as the label and 20 px; lines 1.5 px wide;
+            // the label 3 px in, the tab's corner 7 px past it.
+            let x0 = lo - MAINFRAME_LEFT_ROOM;
+            let x1 = (hi + MAINFRAME_RIGHT_ROOM).max(x0 + block.width + 20.0);
+            // 1 px more below lifelines without foot boxes.
+            let feet = !self.diagram.settings.hide_footbox && !theme.strict_uml;
+            let frame_bottom = bottom + MAINFRAME_BOTTOM_ROOM + if feet { 0.0 } else { 1.0 };
+            mainframe_span = Some((x0, x1));
             rect(
                 &mut items,
                 x0,
                 top,
                 x1 - x0,
-                bottom + 6.0 - top,
+                frame_bottom - top,
                 0.0,
-                paint(None, Some(stroke(theme.group_border, 1.0))),
+                paint(None, Some(stroke(theme.group_border, 1.5))),
             );
             shapes::tab(
                 &mut items,
                 x0,
                 top,
-                block.width + 20.0,
-                tab_h,
+                block.width + 10.0,
+                block.height + MAINFRAME_TAB_EXTRA,
                 (theme.background, None),
                 theme.group_border,
-                1.0,
+                1.5,
             );
-            block.draw(x0 + 4.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
-            bottom += 6.0;
+            block.draw(x0 + 3.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
+            // The canvas keeps 5 px below the frame besides its margin.
+            bottom = frame_bottom + MAINFRAME_TOP_GAP;
         }
         // Bottom: legend, caption, footer.
         // After boxes, PlantUML puts a legend or caption 1 px higher and a
@@ -2772,7 +2790,12 @@ impl<'a> Context<'a> {
             let (lo, hi) = below_header;
             (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
-        let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
+        // A title over a mainframe is centred on the frame less 1 px on the
+        // right (PlantUML, probe `mainframe_title`).
+        let content_mid = match mainframe_span {
+            Some((left, right)) => (left + right - 1.0) / 2.0,
+            None => (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0,
+        };
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
