@@ -1566,12 +1566,12 @@ impl<'a> Context<'a> {
                         end_y = bottom;
                     } else {
                         let mut from_x = match &m.from {
-                            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width + short_room(-dir)),
                             Endpoint::Edge { .. } => from_c,
                             Endpoint::Participant { .. } => from_c + bar_edge(from_id, goes_right),
                         };
                         let mut to_x = match &m.to {
-                            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width + short_room(dir)),
                             Endpoint::Edge { .. } => to_c,
                             Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
                         };
@@ -1608,7 +1608,15 @@ impl<'a> Context<'a> {
                         if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
                             from_x += 0.0;
                         }
-                        let tip_pad = if m.to.participant().is_some() { 1.0 } else { 0.0 };
+                        // A head at a participant or at a short arrow's far
+                        // end stops 1 px short of it (PlantUML, probe
+                        // `short_arrows`).
+                        let tip_pad =
+                            if m.to.participant().is_some() || matches!(m.to, Endpoint::Edge { short: true, .. }) {
+                                1.0
+                            } else {
+                                0.0
+                            };
                         let tip = to_x - dir * tip_pad;
                         let arrow_end_y = arrow_y + slant;
                         // `->o`/`o->` at a participant: PlantUML centres the
@@ -3903,6 +3911,17 @@ fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool)
 /// `message_circle_colors`).
 fn message_circle_paint(color: Color) -> Paint {
     paint(Some(Color::BLACK), Some(stroke(color, 1.5)))
+}
+
+/// How far a short arrow (`?->`, `->?`) reaches past its label from the
+/// participant's lifeline: 23 px on the right (`side` > 0), 24 on the left
+/// (PlantUML 1.2026.8, probe `short_arrows`).
+fn short_room(side: f64) -> f64 {
+    if side > 0.0 {
+        23.0
+    } else {
+        24.0
+    }
 }
 
 /// A circle at a message's end is centred this far left of the end.
