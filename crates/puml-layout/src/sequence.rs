@@ -2749,7 +2749,7 @@ impl<'a> Context<'a> {
                 x1 - x0,
                 frame_bottom - top,
                 0.0,
-                paint(None, Some(stroke(theme.group_border, 1.5))),
+                paint(None, Some(stroke(theme.mainframe_border, 1.5))),
             );
             shapes::tab(
                 &mut items,
@@ -2758,7 +2758,7 @@ impl<'a> Context<'a> {
                 block.width + 10.0,
                 block.height + MAINFRAME_TAB_EXTRA,
                 (theme.background, None),
-                theme.group_border,
+                theme.mainframe_border,
                 1.5,
             );
             block.draw(x0 + 3.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);

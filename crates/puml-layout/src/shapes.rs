@@ -313,8 +313,8 @@ impl HeadMetrics {
     }
 
     /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
-    /// collections heads grow right and down, an actor's down (below its
-    /// figure); the other kinds keep their size.
+    /// collections heads grow right and down, a stick actor's down (below
+    /// its figure); the other kinds keep their size.
     pub fn with_shadow_room(mut self, room: f64) -> HeadMetrics {
         match self.kind {
             ParticipantKind::Participant | ParticipantKind::Collections => {
@@ -322,7 +322,9 @@ impl HeadMetrics {
                 self.right += room / 2.0;
                 self.height += room;
             }
-            ParticipantKind::Actor => self.height += room,
+            // The awesome actor keeps its size (PlantUML, probe
+            // `shadowing_awesome_actor`).
+            ParticipantKind::Actor if !self.awesome_actor => self.height += room,
             _ => return self,
         }
         self.shadow_room = room;

@@ -101,6 +101,9 @@ pub struct Theme {
     pub note_font_color: Color,
     pub note_font_size: f64,
     pub group_border: Color,
+    /// The mainframe's outline: the diagram's line colour (`root {
+    /// LineColor }`), not the groups' (PlantUML, probes `mainframe_*`).
+    pub mainframe_border: Color,
     pub group_bg: Option<Color>,
     pub group_header_bg: Color,
     pub group_font_color: Color,
@@ -285,6 +288,7 @@ impl Default for Theme {
             note_font_color: Color::BLACK,
             note_font_size: 13.0,
             group_border: Color::BLACK,
+            mainframe_border: line,
             group_bg: None,
             group_header_bg: Color::hex(0xEEEEEE),
             group_font_color: Color::BLACK,
@@ -1506,6 +1510,7 @@ impl Theme {
                         // Observed (test-data/styles/root_colors): the frames
                         // too, and the title gets one.
                         self.group_border = c;
+                        self.mainframe_border = c;
                         self.ref_border = c;
                         self.divider_border = c;
                         self.legend_border = c;
