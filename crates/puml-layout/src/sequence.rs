@@ -1668,6 +1668,7 @@ impl<'a> Context<'a> {
                             }
                             line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
                             if head_circle.is_none() && tail_circle.is_none() {
+                                let head_items = front.len();
                                 self.heads_on_line(
                                     &mut front,
                                     m,
@@ -1679,6 +1680,13 @@ impl<'a> Context<'a> {
                                     -dir,
                                     color,
                                 );
+                                // A slanted message's head lies along its line
+                                // (PlantUML turns it about the tip, probe
+                                // `slanted_left`).
+                                if slant != 0.0 && m.arrow.tail_head.shape == HeadShape::None {
+                                    let angle = (arrow_y - arrow_end_y).atan2(line_start - tip) - 0f64.atan2(-dir);
+                                    rotate_items(&mut front[head_items..], (tip, arrow_end_y), angle);
+                                }
                             } else {
                                 self.circled_heads(
                                     &mut front,
@@ -3911,6 +3919,33 @@ fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool)
 /// `message_circle_colors`).
 fn message_circle_paint(color: Color) -> Paint {
     paint(Some(Color::BLACK), Some(stroke(color, 1.5)))
+}
+
+/// Turns the polygons and lines of `items` by `angle` (radians, clockwise
+/// on the page) about `center`.
+fn rotate_items(items: &mut [Item], center: (f64, f64), angle: f64) {
+    let (sin, cos) = angle.sin_cos();
+    let turn = |x: f64, y: f64| {
+        let (dx, dy) = (x - center.0, y - center.1);
+        (
+            round3(center.0 + dx * cos - dy * sin),
+            round3(center.1 + dx * sin + dy * cos),
+        )
+    };
+    for item in items {
+        match item {
+            Item::Polygon { points, .. } => {
+                for p in points.iter_mut() {
+                    (p.x, p.y) = turn(p.x, p.y);
+                }
+            }
+            Item::Line { x1, y1, x2, y2, .. } => {
+                (*x1, *y1) = turn(*x1, *y1);
+                (*x2, *y2) = turn(*x2, *y2);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// How far a short arrow (`?->`, `->?`) reaches past its label from the
