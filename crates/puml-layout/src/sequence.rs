@@ -48,6 +48,8 @@ const CREATED_HEAD_TAIL: f64 = 7.0;
 const SELF_WIDTH: f64 = 42.0;
 /// Lifeline distance beyond a message label's width (PlantUML: 24).
 const MESSAGE_ROOM: f64 = 24.0;
+/// From a lifeline past a message's label to the diagram's right edge.
+const EDGE_MESSAGE_ROOM: f64 = 23.0;
 const SELF_HEIGHT: f64 = 13.0;
 const ACTIVATION_WIDTH: f64 = 10.0;
 const NOTE_PAD_X: f64 = 10.0;
@@ -766,7 +768,15 @@ impl<'a> Context<'a> {
                                         head.right
                                     }
                                 });
-                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
+                        // To or from the diagram's right edge (`->]`, `<-]`,
+                        // `->?`) the edge lies 23 px past the label, not 24
+                        // (PlantUML, probes `message_to_right_edge`, `message_from_right_edge`).
+                        let room = if from.max(to) == n + 1 {
+                            EDGE_MESSAGE_ROOM
+                        } else {
+                            MESSAGE_ROOM
+                        };
+                        need(from, to, label_w + room + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to), 0.0));
                         // The bars on the right-hand participant as the message
                         // is drawn: a note right of it starts past them.
@@ -1608,15 +1618,19 @@ impl<'a> Context<'a> {
                         if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
                             from_x += 0.0;
                         }
-                        // A head at a participant or at a short arrow's far
-                        // end stops 1 px short of it (PlantUML, probe
-                        // `short_arrows`).
-                        let tip_pad =
-                            if m.to.participant().is_some() || matches!(m.to, Endpoint::Edge { short: true, .. }) {
-                                1.0
-                            } else {
-                                0.0
-                            };
+                        // A head at a participant, at a short arrow's far end
+                        // or at the diagram's right edge stops 1 px short of
+                        // it (PlantUML, probes `short_arrows`,
+                        // `message_to_right_edge`, `message_from_right_edge`).
+                        let tip_pad = if m.to.participant().is_some()
+                            || matches!(
+                                m.to,
+                                Endpoint::Edge { short: true, .. } | Endpoint::Edge { side: Side::Right, .. }
+                            ) {
+                            1.0
+                        } else {
+                            0.0
+                        };
                         let tip = to_x - dir * tip_pad;
                         let arrow_end_y = arrow_y + slant;
                         // `->o`/`o->` at a participant: PlantUML centres the
