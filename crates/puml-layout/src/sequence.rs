@@ -1373,6 +1373,10 @@ impl<'a> Context<'a> {
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         // How far self messages' loops reach left and right (their room).
         let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        // The furthest right a message to or from the diagram's right edge
+        // reaches (`->]`, `->?`): PlantUML's canvas keeps 1 px past it
+        // besides its margin (probes `message_to_right_edge` and others).
+        let mut right_edge_reach = f64::NEG_INFINITY;
         let mut self_reach_right = f64::NEG_INFINITY;
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
@@ -1666,6 +1670,12 @@ impl<'a> Context<'a> {
                             _ => drawn_tip,
                         };
                         if !hidden {
+                            if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
+                                right_edge_reach = right_edge_reach.max(to_x);
+                            }
+                            if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
+                                right_edge_reach = right_edge_reach.max(from_x);
+                            }
                             let (mut line_start, tail_tip) =
                                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
                             if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
@@ -2641,6 +2651,7 @@ impl<'a> Context<'a> {
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
+        body_edges.1 = body_edges.1.max(right_edge_reach + 1.0);
         body_edges.1 = body_edges.1.max(self_reach_right);
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
