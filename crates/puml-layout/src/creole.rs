@@ -569,11 +569,11 @@ fn parse_styled_line(base_style: SpanStyle, line: &str) -> Line {
                 let saved_underline = b.style.underline;
                 b.link = safe_url(target);
                 let saved_color = b.style.color;
-                if b.link.is_some() {
-                    // Links are drawn blue and underlined, as in PlantUML.
-                    b.style.underline = true;
-                    b.style.color = b.style.color.or(Some(Color::hex(0x0000FF)));
-                }
+                // Links are drawn blue and underlined, as in PlantUML, whatever
+                // their target (`[[Paiement réussi]]`, `[[javascript:… x]]`:
+                // probe `link_without_scheme`); only a safe one is kept as a link.
+                b.style.underline = true;
+                b.style.color = b.style.color.or(Some(Color::hex(0x0000FF)));
                 b.current.push_str(label);
                 b.flush();
                 b.link = None;
@@ -1461,7 +1461,9 @@ mod tests {
         assert_eq!(show("a -- b"), "[|a -- b]");
         assert_eq!(show("~**lit"), "[|**lit]");
         assert_eq!(show("[[https://e.com site]]"), "[ucL|site]");
-        assert_eq!(show("[[javascript:alert(1) x]]"), "[|x]");
+        // Styled like any link (PlantUML draws it blue and underlined),
+        // but no href kept.
+        assert_eq!(show("[[javascript:alert(1) x]]"), "[uc|x]");
         assert_eq!(show("<unknown>"), "[|<unknown>]");
         assert_eq!(show("= h1\\n== h2\\n==== h4"), "[b|h1]\n[b|h2]\n[i|h4]");
         assert_eq!(show("== sep ==\\n=\\n = x"), "[|== sep ==]\n[|=]\n[| = x]");

@@ -12,6 +12,7 @@ pub mod scene;
 mod sequence;
 mod shapes;
 mod sketch;
+mod spot_glyphs;
 pub mod theme;
 mod theme_sheets;
 

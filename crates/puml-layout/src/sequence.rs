@@ -33,6 +33,13 @@ const TITLE_SIDE_MARGIN: f64 = 5.0;
 /// A divider wider than the diagram keeps this much room on either side.
 const DIVIDER_OVERHANG_MARGIN: f64 = 12.0;
 const MARGIN: f64 = 10.0;
+/// The mainframe's geometry (PlantUML 1.2026.8, probes `mainframe_*`).
+const MAINFRAME_TOP_GAP: f64 = 5.0;
+const MAINFRAME_TAB_EXTRA: f64 = 3.0;
+const MAINFRAME_HEADS_GAP: f64 = 13.0;
+const MAINFRAME_LEFT_ROOM: f64 = 10.0;
+const MAINFRAME_RIGHT_ROOM: f64 = 16.0;
+const MAINFRAME_BOTTOM_ROOM: f64 = 16.297;
 const HEAD_GAP: f64 = 10.0;
 const MESSAGE_TEXT_GAP: f64 = 12.0;
 /// How far a head drawn on its creating message reaches into the next row
@@ -41,6 +48,8 @@ const CREATED_HEAD_TAIL: f64 = 7.0;
 const SELF_WIDTH: f64 = 42.0;
 /// Lifeline distance beyond a message label's width (PlantUML: 24).
 const MESSAGE_ROOM: f64 = 24.0;
+/// From a lifeline past a message's label to the diagram's right edge.
+const EDGE_MESSAGE_ROOM: f64 = 23.0;
 const SELF_HEIGHT: f64 = 13.0;
 const ACTIVATION_WIDTH: f64 = 10.0;
 const NOTE_PAD_X: f64 = 10.0;
@@ -759,7 +768,15 @@ impl<'a> Context<'a> {
                                         head.right
                                     }
                                 });
-                        need(from, to, label_w + MESSAGE_ROOM + right_bar + left_bars + created_head);
+                        // To or from the diagram's right edge (`->]`, `<-]`,
+                        // `->?`) the edge lies 23 px past the label, not 24
+                        // (PlantUML, probes `message_to_right_edge`, `message_from_right_edge`).
+                        let room = if from.max(to) == n + 1 {
+                            EDGE_MESSAGE_ROOM
+                        } else {
+                            MESSAGE_ROOM
+                        };
+                        need(from, to, label_w + room + right_bar + left_bars + created_head);
                         last_message = Some((from.min(to), from.max(to), 0.0));
                         // The bars on the right-hand participant as the message
                         // is drawn: a note right of it starts past them.
@@ -1276,10 +1293,13 @@ impl<'a> Context<'a> {
         }
         let has_boxes = !self.box_spans.is_empty();
         // The mainframe surrounds the body (heads to feet), below the title.
+        // PlantUML 1.2026.8 (probes `mainframe_*`): the frame 5 px below
+        // where the heads would start, its 14 pt label in a tab 3 px taller
+        // than the text, the heads 13 px below the tab.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
-            let block = creole::measure(label, self.theme.font(13.0), self.metrics);
-            let top = y;
-            y += block.height + 10.0;
+            let block = creole::measure(label, self.theme.font(14.0), self.metrics);
+            let top = y + MAINFRAME_TOP_GAP;
+            y = top + block.height + MAINFRAME_TAB_EXTRA + MAINFRAME_HEADS_GAP;
             (block, top)
         });
         let top_len = top_items.len();
@@ -1353,6 +1373,10 @@ impl<'a> Context<'a> {
         let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         // How far self messages' loops reach left and right (their room).
         let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        // The furthest right a message to or from the diagram's right edge
+        // reaches (`->]`, `->?`): PlantUML's canvas keeps 1 px past it
+        // besides its margin (probes `message_to_right_edge` and others).
+        let mut right_edge_reach = f64::NEG_INFINITY;
         let mut self_reach_right = f64::NEG_INFINITY;
         let mut last_message: Option<LastMessage> = None;
         let mut last_note: Option<(f64, f64)> = None;
@@ -1547,18 +1571,21 @@ impl<'a> Context<'a> {
                                     color,
                                 );
                             } else {
-                                self.heads_on_line(&mut front, m, tip, bottom, -side, far, arrow_y, side, color);
+                                // The head at the sender's end of `A <-> A` points back at
+                                // the lifeline from the loop's start (PlantUML, probe
+                                // `self_bidirectional`).
+                                self.heads_on_line(&mut front, m, tip, bottom, -side, top_start, arrow_y, -side, color);
                             }
                         }
                         end_y = bottom;
                     } else {
                         let mut from_x = match &m.from {
-                            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width + short_room(-dir)),
                             Endpoint::Edge { .. } => from_c,
                             Endpoint::Participant { .. } => from_c + bar_edge(from_id, goes_right),
                         };
                         let mut to_x = match &m.to {
-                            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width.max(20.0) + 30.0),
+                            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width + short_room(dir)),
                             Endpoint::Edge { .. } => to_c,
                             Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
                         };
@@ -1595,7 +1622,19 @@ impl<'a> Context<'a> {
                         if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
                             from_x += 0.0;
                         }
-                        let tip_pad = if m.to.participant().is_some() { 1.0 } else { 0.0 };
+                        // A head at a participant, at a short arrow's far end
+                        // or at the diagram's right edge stops 1 px short of
+                        // it (PlantUML, probes `short_arrows`,
+                        // `message_to_right_edge`, `message_from_right_edge`).
+                        let tip_pad = if m.to.participant().is_some()
+                            || matches!(
+                                m.to,
+                                Endpoint::Edge { short: true, .. } | Endpoint::Edge { side: Side::Right, .. }
+                            ) {
+                            1.0
+                        } else {
+                            0.0
+                        };
                         let tip = to_x - dir * tip_pad;
                         let arrow_end_y = arrow_y + slant;
                         // `->o`/`o->` at a participant: PlantUML centres the
@@ -1604,18 +1643,56 @@ impl<'a> Context<'a> {
                         let tail_circle =
                             (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
                         let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
+                        let half_head = matches!(m.arrow.head.shape, HeadShape::HalfUpper | HeadShape::HalfLower);
+                        let slanted_filled = slant != 0.0 && m.arrow.head.shape == HeadShape::Filled;
                         let line_end = match m.arrow.head.shape {
+                            // PlantUML runs the line under a half head to 1 px
+                            // short of the right-hand end, to the left-hand
+                            // end itself (probes `arrows`, `half_heads_left`).
+                            _ if half_head && head_circle.is_none() => {
+                                if goes_right {
+                                    to_x - 1.0
+                                } else {
+                                    to_x
+                                }
+                            }
+                            // A slanted line runs to a filled head's tip going
+                            // right, to the end itself going left (probe
+                            // `slanted_left`).
+                            _ if slanted_filled && head_circle.is_none() => {
+                                if goes_right {
+                                    to_x - 2.0
+                                } else {
+                                    to_x
+                                }
+                            }
                             HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
                             _ => drawn_tip,
                         };
                         if !hidden {
+                            if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
+                                right_edge_reach = right_edge_reach.max(to_x);
+                            }
+                            if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
+                                right_edge_reach = right_edge_reach.max(from_x);
+                            }
                             let (mut line_start, tail_tip) =
                                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
                             if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
                                 line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
                             }
+                            // ... and starts such a line going left 1 px left
+                            // of the sender's end (the same probes).
+                            if !goes_right
+                                && (half_head || slanted_filled)
+                                && m.arrow.tail_head.shape == HeadShape::None
+                                && tail_circle.is_none()
+                            {
+                                line_start -= 1.0;
+                            }
                             line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
                             if head_circle.is_none() && tail_circle.is_none() {
+                                let head_items = front.len();
                                 self.heads_on_line(
                                     &mut front,
                                     m,
@@ -1627,6 +1704,13 @@ impl<'a> Context<'a> {
                                     -dir,
                                     color,
                                 );
+                                // A slanted message's head lies along its line
+                                // (PlantUML turns it about the tip, probe
+                                // `slanted_left`).
+                                if slant != 0.0 && m.arrow.tail_head.shape == HeadShape::None {
+                                    let angle = (arrow_y - arrow_end_y).atan2(line_start - tip) - 0f64.atan2(-dir);
+                                    rotate_items(&mut front[head_items..], (tip, arrow_end_y), angle);
+                                }
                             } else {
                                 self.circled_heads(
                                     &mut front,
@@ -2078,11 +2162,13 @@ impl<'a> Context<'a> {
                     let _ = participant;
                 }
                 Event::Activate { participant, color } => {
-                    let start = match last_message {
-                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => m.arrow_y,
-                        _ => y + UNATTACHED_BAR_DROP,
+                    let (start, color_dropped) = match last_message {
+                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => {
+                            (m.arrow_y, bar_color_dropped(&m, &events[m.event_index + 1..index]))
+                        }
+                        _ => (y + UNATTACHED_BAR_DROP, false),
                     };
-                    let color = color.as_deref().and_then(parse_color);
+                    let color = color.as_deref().and_then(parse_color).filter(|_| !color_dropped);
                     if let Some(stack) = act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
                         // PlantUML's frame holds a bar opened in the group
@@ -2565,6 +2651,7 @@ impl<'a> Context<'a> {
         body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
         body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
         body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
+        body_edges.1 = body_edges.1.max(right_edge_reach + 1.0);
         body_edges.1 = body_edges.1.max(self_reach_right);
         if min_x.is_finite() && body_edges.0.is_finite() {
             min_x = min_x.min(body_edges.0);
@@ -2675,33 +2762,41 @@ impl<'a> Context<'a> {
             }
         }
 
+        let mut mainframe_span = None;
         if let Some((block, top)) = mainframe {
             let (lo, hi) = x_bounds(&items[top_len..]);
             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 0.0) };
-            let x0 = lo - 6.0;
-            let x1 = hi.max(lo + block.width + 40.0) + 6.0;
-            let tab_h = block.height + 2.0;
+            // 10 px left of the content, 16 px right of it and below it,
+            // at least as wide as the label and 20 px; lines 1.5 px wide;
+            // the label 3 px in, the tab's corner 7 px past it.
+            let x0 = lo - MAINFRAME_LEFT_ROOM;
+            let x1 = (hi + MAINFRAME_RIGHT_ROOM).max(x0 + block.width + 20.0);
+            // 1 px more below lifelines without foot boxes.
+            let feet = !self.diagram.settings.hide_footbox && !theme.strict_uml;
+            let frame_bottom = bottom + MAINFRAME_BOTTOM_ROOM + if feet { 0.0 } else { 1.0 };
+            mainframe_span = Some((x0, x1));
             rect(
                 &mut items,
                 x0,
                 top,
                 x1 - x0,
-                bottom + 6.0 - top,
+                frame_bottom - top,
                 0.0,
-                paint(None, Some(stroke(theme.group_border, 1.0))),
+                paint(None, Some(stroke(theme.mainframe_border, 1.5))),
             );
             shapes::tab(
                 &mut items,
                 x0,
                 top,
-                block.width + 20.0,
-                tab_h,
+                block.width + 10.0,
+                block.height + MAINFRAME_TAB_EXTRA,
                 (theme.background, None),
-                theme.group_border,
-                1.0,
+                theme.mainframe_border,
+                1.5,
             );
-            block.draw(x0 + 4.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
-            bottom += 6.0;
+            block.draw(x0 + 3.0, top + 1.0, Align::Left, theme.group_font_color, &mut items);
+            // The canvas keeps 5 px below the frame besides its margin.
+            bottom = frame_bottom + MAINFRAME_TOP_GAP;
         }
         // Bottom: legend, caption, footer.
         // After boxes, PlantUML puts a legend or caption 1 px higher and a
@@ -2736,7 +2831,12 @@ impl<'a> Context<'a> {
             let (lo, hi) = below_header;
             (lo.min(body_edges.0), hi.max(body_edges.1).max(divider_right))
         };
-        let content_mid = (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0;
+        // A title over a mainframe is centred on the frame less 1 px on the
+        // right (PlantUML, probe `mainframe_title`).
+        let content_mid = match mainframe_span {
+            Some((left, right)) => (left + right - 1.0) / 2.0,
+            None => (min_x.min(heads_extent.0) + max_x_now.max(max_x).max(heads_extent.1)) / 2.0,
+        };
         // A title wider than the diagram widens the canvas by its side margins too.
         let mut title_edges = None;
         if let Some((block, top)) = title_block {
@@ -3490,14 +3590,7 @@ impl<'a> Context<'a> {
         let strict = self.theme.strict_uml;
         shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
         if m.arrow.head.circle {
-            shapes::ellipse(
-                out,
-                tip + dir * 4.0,
-                y,
-                4.0,
-                4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
-            );
+            shapes::ellipse(out, tip + dir * 4.0, y, 4.0, 4.0, message_circle_paint(color));
         }
         shapes::arrow_head(out, m.arrow.tail_head.shape, tail, tail_y, tail_dir, color, strict);
         if m.arrow.tail_head.circle {
@@ -3507,7 +3600,7 @@ impl<'a> Context<'a> {
                 tail_y,
                 4.0,
                 4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
+                message_circle_paint(color),
             );
         }
     }
@@ -3533,7 +3626,7 @@ impl<'a> Context<'a> {
                 y - 0.75,
                 4.0,
                 4.0,
-                paint(Some(color), Some(stroke(color, 1.0))),
+                message_circle_paint(color),
             );
         };
         shapes::arrow_head(out, m.arrow.head.shape, tip, y, dir, color, strict);
@@ -3846,6 +3939,51 @@ fn tail_head_ends(shape: HeadShape, from_x: f64, dir: f64, at_participant: bool)
     }
 }
 
+/// The circle of `->o`/`o->`: black inside, outlined 1.5 px wide in the
+/// arrow's colour, whatever that colour (PlantUML, probe
+/// `message_circle_colors`).
+fn message_circle_paint(color: Color) -> Paint {
+    paint(Some(Color::BLACK), Some(stroke(color, 1.5)))
+}
+
+/// Turns the polygons and lines of `items` by `angle` (radians, clockwise
+/// on the page) about `center`.
+fn rotate_items(items: &mut [Item], center: (f64, f64), angle: f64) {
+    let (sin, cos) = angle.sin_cos();
+    let turn = |x: f64, y: f64| {
+        let (dx, dy) = (x - center.0, y - center.1);
+        (
+            round3(center.0 + dx * cos - dy * sin),
+            round3(center.1 + dx * sin + dy * cos),
+        )
+    };
+    for item in items {
+        match item {
+            Item::Polygon { points, .. } => {
+                for p in points.iter_mut() {
+                    (p.x, p.y) = turn(p.x, p.y);
+                }
+            }
+            Item::Line { x1, y1, x2, y2, .. } => {
+                (*x1, *y1) = turn(*x1, *y1);
+                (*x2, *y2) = turn(*x2, *y2);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How far a short arrow (`?->`, `->?`) reaches past its label from the
+/// participant's lifeline: 23 px on the right (`side` > 0), 24 on the left
+/// (PlantUML 1.2026.8, probe `short_arrows`).
+fn short_room(side: f64) -> f64 {
+    if side > 0.0 {
+        23.0
+    } else {
+        24.0
+    }
+}
+
 /// A circle at a message's end is centred this far left of the end.
 const CIRCLE_END_SHIFT: f64 = 0.5;
 
@@ -3963,6 +4101,17 @@ fn starts_a_row(event: &Event) -> bool {
 /// otherwise the bar starts or ends [`UNATTACHED_BAR_DROP`] below the row.
 fn bar_attached(m: &LastMessage, p: ParticipantId, between: &[Event]) -> bool {
     involves(m, p) && !between.iter().any(starts_a_row)
+}
+
+/// Whether a bar attached to message `m` loses its `activate p #color`:
+/// PlantUML draws it in the default colour when an `activate` or
+/// `deactivate` of a participant the message does not join came between
+/// (probes `activate_colour_after_other_*`).
+fn bar_color_dropped(m: &LastMessage, between: &[Event]) -> bool {
+    between.iter().any(|e| match e {
+        Event::Activate { participant, .. } | Event::Deactivate { participant } => !involves(m, *participant),
+        _ => false,
+    })
 }
 
 /// Where `deactivate p` (after `before`, the page's events so far) ends the

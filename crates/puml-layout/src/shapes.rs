@@ -313,8 +313,8 @@ impl HeadMetrics {
     }
 
     /// A head with room for its shadow (see `SHADOW_ROOM`): participant and
-    /// collections heads grow right and down, an actor's down (below its
-    /// figure); the other kinds keep their size.
+    /// collections heads grow right and down, a stick actor's down (below
+    /// its figure); the other kinds keep their size.
     pub fn with_shadow_room(mut self, room: f64) -> HeadMetrics {
         match self.kind {
             ParticipantKind::Participant | ParticipantKind::Collections => {
@@ -322,7 +322,9 @@ impl HeadMetrics {
                 self.right += room / 2.0;
                 self.height += room;
             }
-            ParticipantKind::Actor => self.height += room,
+            // The awesome actor keeps its size (PlantUML, probe
+            // `shadowing_awesome_actor`).
+            ParticipantKind::Actor if !self.awesome_actor => self.height += room,
             _ => return self,
         }
         self.shadow_room = room;
@@ -423,18 +425,22 @@ pub fn draw_head(
                 // on the whole label, as PlantUML places it.
                 let scy = top + pad_y + 11.0;
                 ellipse(out, scx, scy, 11.0, 11.0, paint(Some(color), Some(stroke(border, 1.0))));
-                let font = crate::scene::Font::sans(13.0).bold();
-                out.push(Item::Text(crate::scene::TextRun {
-                    x: round3(scx - 4.5),
-                    y: round3(scy + 4.5),
-                    text: letter.to_string(),
-                    font,
-                    color: Color::BLACK,
-                    width: 0.0,
-                    underline: false,
-                    strike: false,
-                    link: None,
-                }));
+                // PlantUML draws the letter as an outline; a character
+                // without one is drawn as text.
+                if !crate::spot_glyphs::draw_spot_letter(out, letter, scx, scy) {
+                    let font = crate::scene::Font::sans(13.0).bold();
+                    out.push(Item::Text(crate::scene::TextRun {
+                        x: round3(scx - 4.5),
+                        y: round3(scy + 4.5),
+                        text: letter.to_string(),
+                        font,
+                        color: Color::BLACK,
+                        width: 0.0,
+                        underline: false,
+                        strike: false,
+                        link: None,
+                    }));
+                }
             }
             head.label.draw(
                 cx - w / 2.0 + pad_x + spot_w,
@@ -610,8 +616,10 @@ pub fn arrow_head(out: &mut Vec<Item>, shape: HeadShape, tip_x: f64, y: f64, dir
             line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0));
             line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0));
         }
-        HeadShape::HalfUpper => polygon(out, &[(back, y - 4.0), (tip_x, y), (inner, y)], filled),
-        HeadShape::HalfLower => polygon(out, &[(back, y + 4.0), (tip_x, y), (inner, y)], filled),
+        // A half head is a plain triangle: its third point is level with
+        // the first, on the line (PlantUML, probes `arrows`, `half_heads_left`).
+        HeadShape::HalfUpper => polygon(out, &[(back, y - 4.0), (tip_x, y), (back, y)], filled),
+        HeadShape::HalfLower => polygon(out, &[(back, y), (tip_x, y), (back, y + 4.0)], filled),
         HeadShape::HalfUpperOpen => line(out, tip_x, y, back, y - 4.0, stroke(color, 1.0)),
         HeadShape::HalfLowerOpen => line(out, tip_x, y, back, y + 4.0, stroke(color, 1.0)),
         HeadShape::Cross => {

@@ -95,6 +95,11 @@ pub struct Theme {
     pub kind_border: [Option<Color>; 8],
     pub lifeline_color: Color,
     pub activation_bg: Color,
+    /// Whether the lifeline's border / background came from a
+    /// `sequenceLifeLine…` key (`skinparam sequence { LifeLine… }`): PlantUML
+    /// then ignores the bare `LifeLine…` key, before or after it (probes
+    /// `lifeline_*_sequence_*`).
+    pub lifeline_keys_by_sequence: LifelineKeys,
     /// The activation bar's outline: PlantUML's `activationBox` LineColor,
     /// which follows the diagram's line colour, not the lifeline's.
     pub activation_border: Color,
@@ -107,6 +112,9 @@ pub struct Theme {
     pub note_font_color: Color,
     pub note_font_size: f64,
     pub group_border: Color,
+    /// The mainframe's outline: the diagram's line colour (`root {
+    /// LineColor }`), not the groups' (PlantUML, probes `mainframe_*`).
+    pub mainframe_border: Color,
     pub group_bg: Option<Color>,
     pub group_header_bg: Color,
     pub group_font_color: Color,
@@ -243,6 +251,11 @@ pub struct Theme {
     /// titleFontName …`), indexed by [`TextElement`]; `None` takes
     /// [`Theme::font_family`].
     pub element_font_family: [Option<FontFamily>; TextElement::COUNT],
+    /// Whether `defaultFontName` / each element's / each kind's name asks
+    /// for the bold face (`Serif.bold`: see [`bold_of`]).
+    pub font_bold: bool,
+    pub element_font_bold: [Option<bool>; TextElement::COUNT],
+    pub kind_font_bold: [Option<bool>; 8],
     /// `skinparam responseMessageBelowArrow`: read, but PlantUML 1.2026.8
     /// draws responses above their arrow all the same, and so does puml.
     pub response_below_arrow: bool,
@@ -275,6 +288,7 @@ impl Default for Theme {
             kind_border: [None; 8],
             lifeline_color: line,
             activation_bg: Color::WHITE,
+            lifeline_keys_by_sequence: LifelineKeys::default(),
             activation_border: line,
             arrow_color: line,
             arrow_font_color: Color::BLACK,
@@ -285,6 +299,7 @@ impl Default for Theme {
             note_font_color: Color::BLACK,
             note_font_size: 13.0,
             group_border: Color::BLACK,
+            mainframe_border: line,
             group_bg: None,
             group_header_bg: Color::hex(0xEEEEEE),
             group_font_color: Color::BLACK,
@@ -355,6 +370,9 @@ impl Default for Theme {
 
             font_family: FontFamily::Sans,
             element_font_family: [None; TextElement::COUNT],
+            font_bold: false,
+            element_font_bold: [None; TextElement::COUNT],
+            kind_font_bold: [None; 8],
             response_below_arrow: false,
             strict_uml: false,
             solid_lifeline: false,
@@ -362,6 +380,33 @@ impl Default for Theme {
             note_text_inset: 0.0,
         }
     }
+}
+
+/// Whether Java draws `name` in the bold face: its logical fonts with the
+/// `.bold` or `.bolditalic` style (`Serif.bold`, `SansSerif.bolditalic`,
+/// `Dialog.bold`) are measured bold, while a style word after a space
+/// (`Serif Bold`) and an alias (`Courier.bold`) are not; of the DejaVu
+/// faces, the bold slanted ones (`DejaVu Sans Bold Oblique`, `DejaVu Serif
+/// Condensed Bold Italic`) are bold, `DejaVu Sans Bold` is not (PlantUML
+/// 1.2026.8, probes `fonts/font_style_*`). Italic does not change DejaVu's
+/// advances.
+pub fn bold_of(name: &str) -> bool {
+    let first = name.split(',').next().unwrap_or_default();
+    let name = first.trim().trim_matches(['"', '\'']).trim().to_ascii_lowercase();
+    let logical_bold = name.split_once('.').is_some_and(|(base, style)| {
+        ["serif", "sansserif", "dialog", "monospaced", "dialoginput"].contains(&base)
+            && ["bold", "bolditalic"].contains(&style)
+    });
+    let face_bold = |families: &[&str], style: &str| {
+        name.strip_suffix(style)
+            .is_some_and(|family| families.contains(&family))
+    };
+    logical_bold
+        || face_bold(
+            &["dejavu sans", "dejavu sans condensed", "dejavu sans mono"],
+            " bold oblique",
+        )
+        || face_bold(&["dejavu serif", "dejavu serif condensed"], " bold italic")
 }
 
 /// The face a font name is measured in, as PlantUML 1.2026.8's Java
@@ -511,6 +556,7 @@ impl Theme {
     pub fn font(&self, size: f64) -> Font {
         Font {
             family: self.font_family,
+            bold: self.font_bold,
             ..Font::sans(size)
         }
     }
@@ -519,6 +565,7 @@ impl Theme {
     pub fn font_of(&self, element: TextElement, size: f64) -> Font {
         Font {
             family: self.element_font_family[element as usize].unwrap_or(self.font_family),
+            bold: self.element_font_bold[element as usize].unwrap_or(self.font_bold),
             ..Font::sans(size)
         }
     }
@@ -528,9 +575,18 @@ impl Theme {
         self.font_of(element, own.or(self.default_font_size).unwrap_or(default))
     }
 
+    /// A participant kind's own face (`actorFontName`, `participant { FontName }`).
+    fn set_kind_face(&mut self, kind: usize, name: &str) {
+        if let (Some(family), Some(bold)) = (self.kind_font_family.get_mut(kind), self.kind_font_bold.get_mut(kind)) {
+            *family = Some(family_of(name));
+            *bold = Some(bold_of(name));
+        }
+    }
+
     fn set_element_family(&mut self, elements: &[TextElement], name: &str) {
         for element in elements {
             self.element_font_family[*element as usize] = Some(family_of(name));
+            self.element_font_bold[*element as usize] = Some(bold_of(name));
         }
     }
 
@@ -870,7 +926,7 @@ impl Theme {
                 match prop {
                     "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                     "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
-                    "fontname" => self.kind_font_family[i] = Some(family_of(value)),
+                    "fontname" => self.set_kind_face(i, value),
                     _ => {}
                 }
                 if *kind != ParticipantKind::Participant {
@@ -924,10 +980,18 @@ impl Theme {
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
-            "lifelinebordercolor" => set!(self.lifeline_color, color),
-            "lifelinebackgroundcolor" => {
+            // A bare key after a `sequence`-prefixed one falls through to
+            // the ignored keys below.
+            "lifelinebordercolor" if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.border) => {
+                set!(self.lifeline_color, color);
+                self.lifeline_keys_by_sequence.border |= prefixed;
+            }
+            "lifelinebackgroundcolor"
+                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.background) =>
+            {
                 set!(self.activation_bg, color);
                 fade(&mut self.fades.activation, color, value);
+                self.lifeline_keys_by_sequence.background |= prefixed;
             }
             "arrowcolor" => set!(self.arrow_color, color),
             "arrowfontcolor" => set!(self.arrow_font_color, color),
@@ -1042,8 +1106,11 @@ impl Theme {
                 // Every name after it takes this face, whatever face a
                 // theme gave each participant kind or element before.
                 self.font_family = family_of(value);
+                self.font_bold = bold_of(value);
                 self.kind_font_family = [None; 8];
+                self.kind_font_bold = [None; 8];
                 self.element_font_family = [None; TextElement::COUNT];
+                self.element_font_bold = [None; TextElement::COUNT];
             }
             // Each element's face, under the names PlantUML 1.2026.8 obeys
             // (observed: `groupHeaderFontName` and `referenceFontName` do
@@ -1117,6 +1184,13 @@ impl Theme {
             _ => {}
         }
     }
+}
+
+/// Which lifeline colours a `sequence`-prefixed skinparam key set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LifelineKeys {
+    pub border: bool,
+    pub background: bool,
 }
 
 /// Where the fills of elements other than participants and notes fade
@@ -1382,7 +1456,7 @@ impl Theme {
                 "linecolor" => self.kind_border[i] = color.or(self.kind_border[i]),
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
-                "fontname" => self.kind_font_family[i] = Some(family_of(value)),
+                "fontname" => self.set_kind_face(i, value),
                 "linethickness" => self.set_kind_line_thickness(i, number),
                 _ => {}
             }
@@ -1412,15 +1486,15 @@ impl Theme {
             ("root", "fontname") => self.apply_skinparam("defaultfontname", value),
             // `element` also reaches every participant kind (observed).
             ("element", "fontname") => {
-                self.kind_font_family = [Some(family_of(value)); 8];
+                for i in 0..8 {
+                    self.set_kind_face(i, value);
+                }
                 self.set_element_family(TextElement::of_selector(element), value);
             }
             ("participant", "linethickness") => {
                 self.set_kind_line_thickness(kind_index(ParticipantKind::Participant), number)
             }
-            ("participant", "fontname") => {
-                self.kind_font_family[kind_index(ParticipantKind::Participant)] = Some(family_of(value))
-            }
+            ("participant", "fontname") => self.set_kind_face(kind_index(ParticipantKind::Participant), value),
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => {
                 self.legend_on_page |= color.is_some();
@@ -1447,6 +1521,7 @@ impl Theme {
                         // Observed (test-data/styles/root_colors): the frames
                         // too, and the title gets one.
                         self.group_border = c;
+                        self.mainframe_border = c;
                         self.ref_border = c;
                         self.divider_border = c;
                         self.legend_border = c;
@@ -1708,6 +1783,7 @@ impl Theme {
         let i = kind_index(kind);
         Font {
             family: self.kind_font_family[i].unwrap_or(self.font_family),
+            bold: self.kind_font_bold[i].unwrap_or(self.font_bold),
             ..Font::sans(self.kind_font_size[i].unwrap_or(self.participant_font_size))
         }
     }

@@ -1233,9 +1233,11 @@ impl DiagramLowering {
             right = Some(alias);
         }
 
+        // `A ->` without a receiver runs to the diagram's right edge, like
+        // `A ->]` (PlantUML, probes `message_without_target*`).
         let right_endpoint = self.endpoint(right, Side::Right).or(Some(Endpoint::Edge {
             side: Side::Right,
-            short: true,
+            short: false,
         }));
         let (Some(left_endpoint), Some(right_endpoint)) = (left_endpoint, right_endpoint) else {
             return;
