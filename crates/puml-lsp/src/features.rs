@@ -1077,6 +1077,14 @@ mod tests {
         host.analysis().activity_outlines(file).expect("not cancelled")
     }
 
+    fn activity_symbols_of(text: &str) -> Vec<DocumentSymbol> {
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let analysis = host.analysis();
+        let explanations = analysis.explain(file).expect("not cancelled");
+        let outlines = analysis.activity_outlines(file).expect("not cancelled");
+        document_symbols(text, &explanations, &outlines)
+    }
+
     fn folds(text: &str) -> Vec<(u32, u32)> {
         folding_ranges(text, &outlines(text))
             .iter()
@@ -1113,8 +1121,7 @@ mod tests {
 
     #[test]
     fn activity_outline_has_lanes_and_nested_blocks() {
-        let explanations = puml_ide::explain::explain_all_with(ACTIVITY, &Default::default(), &puml_sema::NoIncludes);
-        let symbols = document_symbols(ACTIVITY, &explanations, &outlines(ACTIVITY));
+        let symbols = activity_symbols_of(ACTIVITY);
         let names = |list: &[DocumentSymbol]| list.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
         assert_eq!(names(&symbols), vec!["Shop", "partition Billing", "Courier"]);
         let partition = &symbols[1];
@@ -1136,11 +1143,7 @@ mod tests {
             "if (a) then\n".repeat(depth),
             "endif\n".repeat(depth)
         );
-        let symbols = document_symbols(
-            &text,
-            &puml_ide::explain::explain_all_with(&text, &Default::default(), &puml_sema::NoIncludes),
-            &outlines(&text),
-        );
+        let symbols = activity_symbols_of(&text);
         let (mut levels, mut at, mut widest) = (0, symbols.first(), 0);
         while let Some(symbol) = at {
             levels += 1;
