@@ -1164,6 +1164,9 @@ mod tests {
         assert!(!labels
             .iter()
             .any(|l| l == "participant" || l == "alt" || l == "end fork"));
+        // A keyword half typed on the line does not change the answer.
+        let labels = activity_labels("@startuml\nstart\nif (a) then\n  :x;\n  en§\n@enduml\n");
+        assert_eq!(labels[..3], ["endif", "else", "elseif"]);
         let labels = activity_labels("@startuml\nstart\nfork\n  :a;\n§\n@enduml\n");
         assert_eq!(labels[..3], ["end fork", "end merge", "fork again"]);
         // The innermost open block is the `while`; `endif` is a stray closer there.
@@ -1207,5 +1210,55 @@ mod tests {
         );
         let stop = hover_at("stop").expect("hover");
         assert!(stop.starts_with("**start and stop**"), "{stop}");
+    }
+
+    /// Every activity probe of the repository, whole and cut at every line:
+    /// folds run forward, symbols nest inside their parents, completion and
+    /// hover answer everywhere without panicking.
+    #[test]
+    fn activity_features_hold_on_every_probe_and_every_prefix() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data");
+        let mut sources = Vec::new();
+        for dir in ["activity-layout", "activity-styles", "grammar/activity"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if entry.path().extension().is_some_and(|e| e == "puml") {
+                    sources.push(std::fs::read_to_string(entry.path()).expect("probe"));
+                }
+            }
+        }
+        assert!(sources.len() >= 10, "probes found: {}", sources.len());
+        let mut outlined = 0;
+        for source in &sources {
+            let cuts = source.match_indices('\n').map(|(at, _)| at + 1);
+            for cut in std::iter::once(source.len()).chain(cuts) {
+                let text = &source[..cut];
+                let found = outlines(text);
+                outlined += usize::from(!found.is_empty());
+                for fold in folding_ranges(text, &found) {
+                    assert!(fold.end_line > fold.start_line, "{fold:?} in {text}");
+                }
+                let mut pending: Vec<DocumentSymbol> = activity_symbols_of(text);
+                while let Some(symbol) = pending.pop() {
+                    for child in symbol.children.unwrap_or_default() {
+                        assert!(
+                            symbol.range.start <= child.range.start && child.range.end <= symbol.range.end,
+                            "{} does not hold {} in {text}",
+                            symbol.name,
+                            child.name
+                        );
+                        pending.push(child);
+                    }
+                }
+                let offsets = text.char_indices().map(|(at, _)| at).step_by(7).chain([text.len()]);
+                for offset in offsets {
+                    let _ = completions(text, offset, &[], &found);
+                    let _ = hover(text, offset, &[], &found);
+                }
+            }
+        }
+        assert!(outlined > 100, "outlined prefixes: {outlined}");
     }
 }
