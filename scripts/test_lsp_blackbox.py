@@ -254,6 +254,7 @@ async def test_activity_folding_symbols_completion_and_hover(client: LanguageCli
         t.HoverParams(text_document=doc(ACTIVITY_URI), position=t.Position(8, 3))
     )
     assert "Closed by `endwhile`" in hover.contents.value, hover.contents.value
+    assert "Closes the `while` (more?) of line 6." in hover.contents.value, hover.contents.value
     # Inside the `while` (still open after this edit removes its closer):
     # `endwhile` first, and no sequence keywords.
     change(client, 2, (8, 0), (9, 0), "  \n", ACTIVITY_URI)

@@ -85,11 +85,16 @@ pub fn hover(
 ) -> Option<(String, usize, usize)> {
     let (start, word) = word_at(text, offset)?;
     let end = start + word.len();
-    let in_activity = activity_at(outlines, offset).is_some();
-    if in_activity {
+    let activity = activity_at(outlines, offset);
+    let in_activity = activity.is_some();
+    if let Some(outline) = activity {
         let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
         let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
-        if let Some(markdown) = activity_hover(word, &text[line_start..line_end]) {
+        if let Some(mut markdown) = activity_hover(word, &text[line_start..line_end]) {
+            if let Some(pairing) = block_pairing(text, outline, line_start, line_end) {
+                markdown.push_str("\n\n");
+                markdown.push_str(&pairing);
+            }
             return Some((markdown, start, end));
         }
     }
@@ -749,6 +754,32 @@ fn activity_completions(text: &str, typed: &str, line_start: usize, outline: &Ac
     items
 }
 
+/// For an opener or closer on the line `line_start..line_end`: where the
+/// other end of its block is, as the model pairs them.
+fn block_pairing(text: &str, outline: &ActivityOutline, line_start: usize, line_end: usize) -> Option<String> {
+    let on_line = |range: TextRange| (line_start..=line_end).contains(&usize::from(range.start()));
+    let line_number = |at: TextSize| text.get(..usize::from(at)).map_or(0, |t| t.matches('\n').count()) + 1;
+    let name = |block: &ActivityBlock| match block.label.is_empty() {
+        true => format!("`{}`", block.kind.keyword()),
+        false => format!("`{}` ({})", block.kind.keyword(), block.label),
+    };
+    if let Some(block) = outline.blocks.iter().rev().find(|b| on_line(b.opener)) {
+        return Some(match block.closer {
+            Some(closer) => format!("This {} closes on line {}.", name(block), line_number(closer.start())),
+            None => format!(
+                "This {} is never closed: PlantUML closes it at the end of the diagram.",
+                name(block)
+            ),
+        });
+    }
+    let block = outline.blocks.iter().find(|b| b.closer.is_some_and(on_line))?;
+    Some(format!(
+        "Closes the {} of line {}.",
+        name(block),
+        line_number(block.opener.start())
+    ))
+}
+
 /// Hover for an activity keyword (`word`, on `line`): the primitive it
 /// belongs to, what it does and what closes its block.
 fn activity_hover(word: &str, line: &str) -> Option<String> {
@@ -762,16 +793,16 @@ fn activity_hover(word: &str, line: &str) -> Option<String> {
         "while" | "endwhile" => ("while", Some("endwhile")),
         "repeat" | "backward" => ("repeat", Some("repeat while")),
         "switch" | "case" | "endswitch" => ("switch", Some("endswitch")),
-        "fork" | "merge" | "endfork" => ("fork", Some("end fork")),
+        "fork" | "merge" | "endfork" => ("fork", Some("end fork` or `end merge")),
         "split" | "endsplit" => ("split", Some("end split")),
         "again" if squashed.starts_with("split") => ("split", Some("end split")),
-        "again" => ("fork", Some("end fork")),
+        "again" => ("fork", Some("end fork` or `end merge")),
         "partition" | "group" | "package" | "rectangle" | "card" => ("partition", Some(container_closer)),
         "note" | "floating" => ("activity note", (!line.contains(':')).then_some("end note")),
         "break" => ("break", None),
         "start" | "stop" | "kill" | "detach" => ("start and stop", None),
         "end" => match squashed.as_str() {
-            s if s.starts_with("end fork") || s.starts_with("end merge") => ("fork", Some("end fork")),
+            s if s.starts_with("end fork") || s.starts_with("end merge") => ("fork", Some("end fork` or `end merge")),
             s if s.starts_with("end split") => ("split", Some("end split")),
             s if s.starts_with("end group") => ("partition", Some("end group")),
             s if s.starts_with("end note") => ("activity note", Some("end note")),
@@ -1208,6 +1239,10 @@ mod tests {
             end_fork.starts_with("**fork**") && end_fork.contains("Closed by `end fork`"),
             "{end_fork}"
         );
+        assert!(endif.contains("Closes the `if` (a) of line 3."), "{endif}");
+        let opening = hover_at("if (a)").expect("hover");
+        assert!(opening.contains("This `if` (a) closes on line 9."), "{opening}");
+        assert!(end_fork.contains("Closes the `fork` of line 6."), "{end_fork}");
         let stop = hover_at("stop").expect("hover");
         assert!(stop.starts_with("**start and stop**"), "{stop}");
     }
