@@ -1151,6 +1151,20 @@ mod tests {
     }
 
     #[test]
+    fn selection_grows_through_the_enclosing_activity_blocks() {
+        let table = LineTable::new(ACTIVITY);
+        let folds = folding_ranges(ACTIVITY, &outlines(ACTIVITY));
+        let selection = selection_range(ACTIVITY, &table, &folds, Position::new(11, 5));
+        let mut lines = Vec::new();
+        let mut at = Some(&selection);
+        while let Some(s) = at {
+            lines.push((s.range.start.line, s.range.end.line));
+            at = s.parent.as_deref();
+        }
+        assert_eq!(lines, vec![(11, 11), (11, 11), (10, 14), (4, 15), (3, 16), (0, 25)]);
+    }
+
+    #[test]
     fn activity_outline_has_lanes_and_nested_blocks() {
         let symbols = activity_symbols_of(ACTIVITY);
         let names = |list: &[DocumentSymbol]| list.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
