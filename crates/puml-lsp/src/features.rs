@@ -700,6 +700,14 @@ fn activity_completions(text: &str, typed: &str, line_start: usize, outline: &Ac
         return items;
     }
     let at = TextSize::from(u32::try_from(line_start).unwrap_or(u32::MAX));
+    // Inside the text of a multi-line action or note: text, not statements.
+    if outline
+        .multiline_steps
+        .iter()
+        .any(|step| step.start() < at && at < trimmed_end(text, *step))
+    {
+        return items;
+    }
     let open = outline.open_blocks_at(at);
     if let Some(innermost) = open.last() {
         if innermost.closer.is_none() {
@@ -1221,6 +1229,9 @@ mod tests {
         let labels = activity_labels("@startuml\nstart\nswitch (k)\ncase (1)\n:x;\n§\nendswitch\n@enduml\n");
         assert_eq!(labels[0], "case");
         assert!(!labels.contains(&"endswitch".to_string()));
+        // Inside a multi-line action: nothing; on the line after it: keywords.
+        assert!(activity_labels("@startuml\nstart\n:first line\n§\nlast line;\n@enduml\n").is_empty());
+        assert_eq!(activity_labels("@startuml\nstart\n:first line\nlast line;\n§\n@enduml\n")[0], "start");
         // Outside any block: the activity keywords, no closer, no `break`.
         let labels = activity_labels("@startuml\nstart\n§\n@enduml\n");
         assert_eq!(labels[0], "start");
