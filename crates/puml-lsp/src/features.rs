@@ -1231,7 +1231,10 @@ mod tests {
         assert!(!labels.contains(&"endswitch".to_string()));
         // Inside a multi-line action: nothing; on the line after it: keywords.
         assert!(activity_labels("@startuml\nstart\n:first line\n§\nlast line;\n@enduml\n").is_empty());
-        assert_eq!(activity_labels("@startuml\nstart\n:first line\nlast line;\n§\n@enduml\n")[0], "start");
+        assert_eq!(
+            activity_labels("@startuml\nstart\n:first line\nlast line;\n§\n@enduml\n")[0],
+            "start"
+        );
         // Outside any block: the activity keywords, no closer, no `break`.
         let labels = activity_labels("@startuml\nstart\n§\n@enduml\n");
         assert_eq!(labels[0], "start");
