@@ -250,6 +250,8 @@ async def test_activity_folding_symbols_completion_and_hover(client: LanguageCli
     assert (partition.range.start.line, partition.range.end.line) == (3, 16)
     assert [c.name for c in partition.children] == ["if (paid?)"]
     assert [c.name for c in partition.children[0].children] == ["while (more?)", "fork"]
+    found = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="more?"))
+    assert [(s.name, s.location.range.start.line) for s in found] == [("while (more?)", 5)], found
     hover = await client.text_document_hover_async(
         t.HoverParams(text_document=doc(ACTIVITY_URI), position=t.Position(8, 3))
     )
