@@ -212,6 +212,71 @@ async def test_navigation_hover_completion_symbols(client: LanguageClient):
     assert labels == ["A", "Bob"], labels
 
 
+ACTIVITY = """@startuml
+|Shop|
+start
+partition Billing {
+if (paid?) then (yes)
+  while (more?)
+    :Pack
+    item;
+  endwhile
+else (no)
+  fork
+    :A;
+  fork again
+    :B;
+  end merge
+endif
+}
+|Courier|
+:Ship;
+stop
+@enduml
+"""
+
+ACTIVITY_URI = "file:///tmp/puml-lsp-blackbox/activity.puml"
+
+
+async def test_activity_folding_symbols_completion_and_hover(client: LanguageClient):
+    await open_document(client, ACTIVITY, ACTIVITY_URI)
+    folds = await client.text_document_folding_range_async(t.FoldingRangeParams(text_document=doc(ACTIVITY_URI)))
+    assert sorted((f.start_line, f.end_line) for f in folds) == [(3, 16), (4, 15), (5, 8), (6, 7), (10, 14)]
+    symbols = await client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(text_document=doc(ACTIVITY_URI))
+    )
+    assert [s.name for s in symbols] == ["Shop", "partition Billing", "Courier"]
+    partition = symbols[1]
+    assert (partition.range.start.line, partition.range.end.line) == (3, 16)
+    assert [c.name for c in partition.children] == ["if (paid?)"]
+    assert [c.name for c in partition.children[0].children] == ["while (more?)", "fork"]
+    found = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="more?"))
+    assert [(s.name, s.location.range.start.line) for s in found] == [("while (more?)", 5)], found
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=doc(ACTIVITY_URI), position=t.Position(8, 3))
+    )
+    assert "Closed by `endwhile`" in hover.contents.value, hover.contents.value
+    assert "Closes the `while` (more?) of line 6." in hover.contents.value, hover.contents.value
+    # Inside the `while` (still open after this edit removes its closer):
+    # `endwhile` first, and no sequence keywords.
+    change(client, 2, (8, 0), (9, 0), "  \n", ACTIVITY_URI)
+    await diagnostics(client, ACTIVITY_URI)
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(ACTIVITY_URI), position=t.Position(8, 2))
+    )
+    labels = [item.label for item in (completion.items if hasattr(completion, "items") else completion)]
+    assert labels[:2] == ["endwhile", "break"], labels
+    assert "participant" not in labels and "alt" not in labels, labels
+    # Lane names after `|`.
+    change(client, 3, (8, 0), (8, 2), "|", ACTIVITY_URI)
+    await diagnostics(client, ACTIVITY_URI)
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(ACTIVITY_URI), position=t.Position(8, 1))
+    )
+    labels = [item.label for item in (completion.items if hasattr(completion, "items") else completion)]
+    assert labels == ["Shop", "Courier"], labels
+
+
 async def test_render_and_model_requests(client: LanguageClient):
     await open_document(client, GOOD)
     result = await client.protocol.send_request_async(

@@ -371,6 +371,8 @@ pub fn check_input(text: &str) -> Vec<String> {
         }
     }
 
+    failures.extend(outline_failures(text, &analysis));
+
     let outcome = crate::fix::fix_all(text, &CheckOptions::default(), &NoIncludes);
     if outcome.errors_after > outcome.errors_before {
         failures.push(format!(
@@ -406,6 +408,36 @@ pub fn check_input(text: &str) -> Vec<String> {
                     | RenderFailure::OtherDiagramKind(_),
                 ) => {}
                 Err(other) => failures.push(format!("render to {} failed: {other}", format.name())),
+            }
+        }
+    }
+    failures
+}
+
+/// The activity outline's shape: a block's parent comes before it and is
+/// one level out, a closer follows its opener (in text the preprocessor did
+/// not expand), every range lies in the text.
+fn outline_failures(text: &str, analysis: &puml_sema::Analysis) -> Vec<String> {
+    let mut failures = Vec::new();
+    let end = puml_syntax::TextSize::from(text.len() as u32);
+    for outline in crate::outline::activity_outlines(text, analysis) {
+        for (index, block) in outline.blocks.iter().enumerate() {
+            let parent_depth = block.parent.and_then(|p| outline.blocks.get(p).filter(|_| p < index));
+            let nested = match (block.parent, parent_depth) {
+                (None, _) => block.depth == 0,
+                (Some(_), Some(parent)) => block.depth == parent.depth + 1,
+                (Some(_), None) => false,
+            };
+            if !nested {
+                failures.push(format!("outline block {index} is misnested"));
+            }
+            // Preprocessed text maps expanded lines back to where they were
+            // written (a procedure's body, its call), which need not be in order.
+            if !analysis.preprocessed && block.closer.is_some_and(|c| c.start() < block.opener.end()) {
+                failures.push(format!("outline block {index} closes before it opens"));
+            }
+            if block.opener.end() > end || block.closer.is_some_and(|c| c.end() > end) {
+                failures.push(format!("outline block {index} lies past the text"));
             }
         }
     }

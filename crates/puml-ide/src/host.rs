@@ -617,6 +617,13 @@ impl Analysis {
         })
     }
 
+    /// The structure of every activity diagram of the file (blocks with
+    /// their openers, closers and nesting, swimlanes, multi-line steps),
+    /// for outlines, folding and completion.
+    pub fn activity_outlines(&self, file: FileId) -> Cancellable<Vec<crate::outline::ActivityOutline>> {
+        self.with(file, |db, input, config| activity_outlined(db, input, config).clone())
+    }
+
     /// One explanation per diagram.
     pub fn explain(&self, file: FileId) -> Cancellable<Vec<Explanation>> {
         self.with(file, |db, input, config| explanations(db, input, config).clone())
@@ -882,6 +889,11 @@ fn highlighted(db: &dyn puml_db::Db, file: SourceFile) -> Vec<crate::highlight::
 #[salsa::tracked(returns(ref))]
 fn explanations(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> Vec<Explanation> {
     explain_all_analysis(file.text(db), puml_db::analysis(db, file, config))
+}
+
+#[salsa::tracked(returns(ref))]
+fn activity_outlined(db: &dyn puml_db::Db, file: SourceFile, config: Config) -> Vec<crate::outline::ActivityOutline> {
+    crate::outline::activity_outlines(file.text(db), puml_db::analysis(db, file, config))
 }
 
 #[salsa::tracked(returns(ref))]

@@ -20,6 +20,7 @@ pub mod includers;
 pub mod lint;
 pub mod mermaid;
 pub mod normalize;
+pub mod outline;
 pub mod primitives;
 pub mod render;
 pub mod skinparams;

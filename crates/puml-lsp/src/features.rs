@@ -4,6 +4,9 @@
 use crate::text::{word_at, LineTable};
 use puml_ide::explain::{Explanation, ParticipantSummary};
 use puml_ide::highlight::{Highlight, HighlightClass};
+use puml_ide::outline::{ActivityBlock, ActivityBlockKind, ActivityOutline};
+use puml_sema::activity::ContainerKind;
+use puml_syntax::{TextRange, TextSize};
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Position, Range,
     SelectionRange, SemanticToken, SemanticTokenType, SemanticTokensEdit, SemanticTokensLegend, SymbolKind,
@@ -23,11 +26,17 @@ fn line_range(table: &LineTable<'_>, text: &str, line_1based: u32) -> Range {
     Range::new(table.position(start), table.position(end))
 }
 
+/// The outline: per diagram, a sequence diagram's declared participants
+/// and groups, or an activity diagram's swimlanes and blocks (nested).
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
-pub fn document_symbols(text: &str, explanations: &[Explanation]) -> Vec<DocumentSymbol> {
+pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[ActivityOutline]) -> Vec<DocumentSymbol> {
     let table = LineTable::new(text);
     let mut symbols = Vec::new();
     for explanation in explanations {
+        if let Some(outline) = outlines.iter().find(|o| o.diagram_index == explanation.diagram_index) {
+            symbols.extend(activity_symbols(text, &table, outline));
+            continue;
+        }
         for p in &explanation.participants {
             let Some(line) = p.declared_line else {
                 continue;
@@ -66,11 +75,30 @@ pub fn document_symbols(text: &str, explanations: &[Explanation]) -> Vec<Documen
 }
 
 /// Markdown for the word under the cursor: a participant, or a keyword of
-/// the primitive catalog.
-pub fn hover(text: &str, offset: usize, participants: &[ParticipantSummary]) -> Option<(String, usize, usize)> {
+/// the primitive catalog (in an activity diagram, its activity keywords,
+/// closers and middles included).
+pub fn hover(
+    text: &str,
+    offset: usize,
+    participants: &[ParticipantSummary],
+    outlines: &[ActivityOutline],
+) -> Option<(String, usize, usize)> {
     let (start, word) = word_at(text, offset)?;
     let end = start + word.len();
-    if let Some(p) = participant(participants, word) {
+    let activity = activity_at(outlines, offset);
+    let in_activity = activity.is_some();
+    if let Some(outline) = activity {
+        let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+        if let Some(mut markdown) = activity_hover(word, &text[line_start..line_end]) {
+            if let Some(pairing) = block_pairing(text, outline, line_start, line_end) {
+                markdown.push_str("\n\n");
+                markdown.push_str(&pairing);
+            }
+            return Some((markdown, start, end));
+        }
+    }
+    if let Some(p) = participant(participants, word).filter(|_| !in_activity) {
         let mut out = format!("**{}** `{}`", p.kind.keyword(), p.name);
         if let Some(alias) = &p.alias {
             out.push_str(&format!(" (alias `{alias}`)"));
@@ -133,7 +161,15 @@ const PARTICIPANT_KINDS: &[&str] = &[
 /// Completions at `offset`: participant names where a participant is
 /// expected (after an arrow, `note over`, `activate`…), statement keywords
 /// at the start of a line.
-pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary]) -> Vec<CompletionItem> {
+/// In an activity diagram: lane names after `|`, else at the start of a
+/// line the closer of the innermost open block, its middles (`else`,
+/// `case`, `fork again`…) and the activity keywords.
+pub fn completions(
+    text: &str,
+    offset: usize,
+    participants: &[ParticipantSummary],
+    outlines: &[ActivityOutline],
+) -> Vec<CompletionItem> {
     let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |n| n + 1);
     let before = &text[line_start..offset.min(text.len())];
     let typed = before.trim_start();
@@ -207,6 +243,9 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
             return items;
         }
     }
+    if let Some(outline) = activity_at(outlines, offset) {
+        return activity_completions(text, typed, line_start, outline);
+    }
     if expects_participant {
         for p in participants {
             let label = p.alias.clone().unwrap_or_else(|| p.name.clone());
@@ -245,8 +284,7 @@ pub fn completions(text: &str, offset: usize, participants: &[ParticipantSummary
         }
     }
     for primitive in puml_ide::primitives::catalog() {
-        // Statement completion is for sequence diagrams; activity keywords
-        // would only mislead there (completion does not yet know the block's kind).
+        // Activity diagrams have their own completion (`activity_completions`).
         if primitive.category == puml_ide::primitives::Category::Activity {
             continue;
         }
@@ -366,13 +404,22 @@ fn opener(line: &str) -> Option<&'static str> {
 }
 
 /// Folding ranges for groups, boxes, block notes and refs, legends and
-/// block comments.
-pub fn folding_ranges(text: &str) -> Vec<FoldingRange> {
+/// block comments; in activity diagrams, for every block (an unclosed one
+/// folds to the end of its diagram), multi-line actions and block notes.
+pub fn folding_ranges(text: &str, outlines: &[ActivityOutline]) -> Vec<FoldingRange> {
+    let table = LineTable::new(text);
+    let activity_lines: Vec<(u32, u32)> = outlines
+        .iter()
+        .map(|o| (line_of(&table, o.range.start()), line_of(&table, o.range.end())))
+        .collect();
     let mut stack: Vec<(u32, &'static str)> = Vec::new();
     let mut ranges = Vec::new();
     for (number, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let number = number as u32;
+        let in_activity = activity_lines
+            .iter()
+            .any(|(first, last)| *first <= number && number <= *last);
         if let Some((start, closer)) = stack.last().copied() {
             let closes = if closer == "'/" {
                 line.contains("'/")
@@ -404,11 +451,384 @@ pub fn folding_ranges(text: &str) -> Vec<FoldingRange> {
                 continue;
             }
         }
-        if let Some(closer) = opener(line) {
+        // In an activity diagram the model gives the blocks and notes; the
+        // text only its comments and legends.
+        let opened = opener(line).filter(|closer| !in_activity || matches!(*closer, "'/" | "endlegend"));
+        if let Some(closer) = opened {
             stack.push((number, closer));
         }
     }
+    for outline in outlines {
+        let last = body_end(text, outline.range);
+        for block in &outline.blocks {
+            let start = line_of(&table, block.opener.start());
+            let end = line_of(&table, block.closer.map_or(last, |c| c.start()));
+            push_region(&mut ranges, start, end);
+        }
+        for step in &outline.multiline_steps {
+            push_region(
+                &mut ranges,
+                line_of(&table, step.start()),
+                line_of(&table, trimmed_end(text, *step)),
+            );
+        }
+    }
     ranges
+}
+
+fn push_region(ranges: &mut Vec<FoldingRange>, start_line: u32, end_line: u32) {
+    if end_line > start_line {
+        ranges.push(FoldingRange {
+            start_line,
+            start_character: None,
+            end_line,
+            end_character: None,
+            kind: Some(FoldingRangeKind::Region),
+            collapsed_text: None,
+        });
+    }
+}
+
+fn line_of(table: &LineTable<'_>, offset: TextSize) -> u32 {
+    table.position(usize::from(offset)).line
+}
+
+/// The end of `range` without the line break and blanks that close it.
+fn trimmed_end(text: &str, range: TextRange) -> TextSize {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()).min(text.len()));
+    let kept = text.get(start..end).map_or(0, |s| s.trim_end().len());
+    TextSize::from((start + kept) as u32)
+}
+
+/// Where the last line of a diagram before its `@end…` line ends: an
+/// unclosed block reaches there.
+fn body_end(text: &str, diagram: TextRange) -> TextSize {
+    let start = usize::from(diagram.start());
+    let end = usize::from(trimmed_end(text, diagram));
+    let Some(body) = text.get(start..end) else {
+        return diagram.end();
+    };
+    let last_line_start = body.rfind('\n').map_or(0, |n| n + 1);
+    let last_line = body[last_line_start..].trim();
+    if last_line.starts_with("@end") && last_line_start > 0 {
+        let before = body[..last_line_start - 1].trim_end_matches('\r').len();
+        return TextSize::from((start + before) as u32);
+    }
+    TextSize::from(end as u32)
+}
+
+/// The activity diagram `offset` lies in.
+pub fn activity_at(outlines: &[ActivityOutline], offset: usize) -> Option<&ActivityOutline> {
+    let offset = TextSize::from(u32::try_from(offset).unwrap_or(u32::MAX));
+    outlines.iter().find(|o| o.contains(offset))
+}
+
+/// Blocks nested deeper than this are listed beside their ancestor at this
+/// depth: the protocol's nested symbols are serialised recursively.
+const MAX_SYMBOL_DEPTH: usize = 32;
+
+/// Swimlanes and blocks of one activity diagram, blocks nested by the
+/// model's pairing (built bottom-up, without recursion).
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
+fn activity_symbols(text: &str, table: &LineTable<'_>, outline: &ActivityOutline) -> Vec<DocumentSymbol> {
+    let mut top: Vec<(TextSize, DocumentSymbol)> = outline
+        .lanes
+        .iter()
+        .map(|lane| {
+            let range = table.range(TextRange::new(lane.range.start(), trimmed_end(text, lane.range)));
+            let symbol = DocumentSymbol {
+                name: lane.name.clone(),
+                detail: Some("swimlane".to_string()),
+                kind: SymbolKind::OBJECT,
+                tags: None,
+                deprecated: None,
+                range,
+                selection_range: range,
+                children: None,
+            };
+            (lane.range.start(), symbol)
+        })
+        .collect();
+    let last = body_end(text, outline.range);
+    // The parent each block is listed under (depth-capped).
+    let mut shown_parent: Vec<Option<usize>> = Vec::with_capacity(outline.blocks.len());
+    for block in &outline.blocks {
+        let parent = block.parent.and_then(|p| {
+            let ancestor = outline.blocks.get(p)?;
+            if ancestor.depth < MAX_SYMBOL_DEPTH {
+                Some(p)
+            } else {
+                shown_parent.get(p).copied().flatten()
+            }
+        });
+        shown_parent.push(parent);
+    }
+    let mut children: Vec<Vec<DocumentSymbol>> = vec![Vec::new(); outline.blocks.len()];
+    let mut roots: Vec<(TextSize, DocumentSymbol)> = Vec::new();
+    for (index, block) in outline.blocks.iter().enumerate().rev() {
+        let mut own = children.get_mut(index).map(std::mem::take).unwrap_or_default();
+        own.reverse();
+        let symbol = block_symbol(text, table, block, last, own);
+        match shown_parent.get(index).copied().flatten() {
+            Some(parent) if parent < index => {
+                if let Some(list) = children.get_mut(parent) {
+                    list.push(symbol);
+                }
+            }
+            _ => roots.push((block.opener.start(), symbol)),
+        }
+    }
+    roots.reverse();
+    top.extend(roots);
+    top.sort_by_key(|(at, _)| *at);
+    top.into_iter().map(|(_, symbol)| symbol).collect()
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
+fn block_symbol(
+    text: &str,
+    table: &LineTable<'_>,
+    block: &ActivityBlock,
+    diagram_end: TextSize,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    let opener_end = trimmed_end(text, block.opener);
+    let end = block
+        .closer
+        .map_or(diagram_end, |c| trimmed_end(text, c))
+        .max(opener_end);
+    let selection_range = table.range(TextRange::new(block.opener.start(), opener_end));
+    let name = match (block.kind, block.label.is_empty()) {
+        (kind, true) => kind.keyword().to_string(),
+        (ActivityBlockKind::Container(_), false) => format!("{} {}", block.kind.keyword(), block.label),
+        (kind, false) => format!("{} ({})", kind.keyword(), block.label),
+    };
+    let kind = match block.kind {
+        ActivityBlockKind::If | ActivityBlockKind::Switch => SymbolKind::ENUM,
+        ActivityBlockKind::While | ActivityBlockKind::Repeat => SymbolKind::OPERATOR,
+        ActivityBlockKind::Fork | ActivityBlockKind::Split => SymbolKind::STRUCT,
+        ActivityBlockKind::Container(ContainerKind::Package) => SymbolKind::PACKAGE,
+        ActivityBlockKind::Container(_) => SymbolKind::NAMESPACE,
+    };
+    DocumentSymbol {
+        name,
+        detail: Some(match block.closer {
+            Some(_) => format!("… {}", block.closer_text),
+            None => format!("never closed by `{}`", block.closer_text),
+        }),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: Range::new(selection_range.start, table.position(usize::from(end))),
+        selection_range,
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+/// The activity keywords offered at the start of a line, each with the
+/// catalog primitive that explains it.
+const ACTIVITY_KEYWORDS: &[(&str, &str)] = &[
+    ("start", "start and stop"),
+    ("stop", "start and stop"),
+    ("end", "start and stop"),
+    ("kill", "start and stop"),
+    ("detach", "start and stop"),
+    ("if", "if"),
+    ("switch", "switch"),
+    ("while", "while"),
+    ("repeat", "repeat"),
+    ("fork", "fork"),
+    ("split", "split"),
+    ("partition", "partition"),
+    ("group", "partition"),
+    ("package", "partition"),
+    ("rectangle", "partition"),
+    ("card", "partition"),
+    ("note", "activity note"),
+    ("floating note", "activity note"),
+    ("title", "title"),
+    ("header", "header/footer"),
+    ("footer", "header/footer"),
+    ("caption", "caption"),
+    ("legend", "legend"),
+    ("scale", "scale"),
+    ("skinparam", "skinparam"),
+    ("!theme", "theme"),
+];
+
+fn meaning_of(primitive: &str) -> Option<String> {
+    puml_ide::primitives::catalog()
+        .iter()
+        .find(|p| p.name == primitive)
+        .map(|p| p.meaning.to_string())
+}
+
+fn keyword_item(label: &str, detail: Option<String>) -> CompletionItem {
+    CompletionItem {
+        label: label.to_string(),
+        kind: Some(CompletionItemKind::KEYWORD),
+        detail,
+        ..CompletionItem::default()
+    }
+}
+
+fn activity_completions(text: &str, typed: &str, line_start: usize, outline: &ActivityOutline) -> Vec<CompletionItem> {
+    let mut items = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(rest) = typed.strip_prefix('|') {
+        if !rest.contains('|') {
+            // The line being typed reads as a lane too: not offered.
+            let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);
+            let typed_here = |lane: &&puml_ide::outline::ActivityLane| {
+                (line_start..=line_end).contains(&usize::from(lane.range.start()))
+            };
+            for lane in outline.lanes.iter().filter(|lane| !typed_here(lane)) {
+                if !lane.code.is_empty() && seen.insert(lane.code.clone()) {
+                    items.push(CompletionItem {
+                        label: lane.code.clone(),
+                        kind: Some(CompletionItemKind::VARIABLE),
+                        detail: Some(format!("swimlane {}", lane.name)),
+                        insert_text: Some(format!("{}|", lane.code)),
+                        ..CompletionItem::default()
+                    });
+                }
+            }
+        }
+        return items;
+    }
+    if typed.contains(char::is_whitespace) {
+        return items;
+    }
+    let at = TextSize::from(u32::try_from(line_start).unwrap_or(u32::MAX));
+    // Inside the text of a multi-line action or note: text, not statements.
+    if outline
+        .multiline_steps
+        .iter()
+        .any(|step| step.start() < at && at < trimmed_end(text, *step))
+    {
+        return items;
+    }
+    let open = outline.open_blocks_at(at);
+    if let Some(innermost) = open.last() {
+        if innermost.closer.is_none() {
+            let mut closers = vec![innermost.closer_text];
+            if innermost.kind == ActivityBlockKind::Fork {
+                closers.push(if innermost.closer_text == "end merge" {
+                    "end fork"
+                } else {
+                    "end merge"
+                });
+            }
+            for closer in closers {
+                if seen.insert(closer.to_string()) {
+                    let mut item =
+                        keyword_item(closer, Some(format!("closes the open `{}`", innermost.kind.keyword())));
+                    item.preselect = Some(items.is_empty());
+                    items.push(item);
+                }
+            }
+        }
+        for middle in innermost.kind.middles() {
+            if seen.insert(middle.to_string()) {
+                items.push(keyword_item(
+                    middle,
+                    Some(format!("a branch of the open `{}`", innermost.kind.keyword())),
+                ));
+            }
+        }
+    }
+    if open
+        .iter()
+        .any(|b| matches!(b.kind, ActivityBlockKind::While | ActivityBlockKind::Repeat))
+        && seen.insert("break".to_string())
+    {
+        items.push(keyword_item("break", meaning_of("break")));
+    }
+    for (keyword, primitive) in ACTIVITY_KEYWORDS {
+        if seen.insert(keyword.to_string()) {
+            items.push(keyword_item(keyword, meaning_of(primitive)));
+        }
+    }
+    for primitive in puml_ide::primitives::catalog() {
+        if primitive.category != puml_ide::primitives::Category::Preprocessor {
+            continue;
+        }
+        if let Some(keyword) = keyword(primitive) {
+            if seen.insert(keyword.to_string()) {
+                items.push(keyword_item(keyword, Some(primitive.meaning.to_string())));
+            }
+        }
+    }
+    items
+}
+
+/// For an opener or closer on the line `line_start..line_end`: where the
+/// other end of its block is, as the model pairs them.
+fn block_pairing(text: &str, outline: &ActivityOutline, line_start: usize, line_end: usize) -> Option<String> {
+    let on_line = |range: TextRange| (line_start..=line_end).contains(&usize::from(range.start()));
+    let line_number = |at: TextSize| text.get(..usize::from(at)).map_or(0, |t| t.matches('\n').count()) + 1;
+    let name = |block: &ActivityBlock| match block.label.is_empty() {
+        true => format!("`{}`", block.kind.keyword()),
+        false => format!("`{}` ({})", block.kind.keyword(), block.label),
+    };
+    if let Some(block) = outline.blocks.iter().rev().find(|b| on_line(b.opener)) {
+        return Some(match block.closer {
+            Some(closer) => format!("This {} closes on line {}.", name(block), line_number(closer.start())),
+            None => format!(
+                "This {} is never closed: PlantUML closes it at the end of the diagram.",
+                name(block)
+            ),
+        });
+    }
+    let block = outline.blocks.iter().find(|b| b.closer.is_some_and(on_line))?;
+    Some(format!(
+        "Closes the {} of line {}.",
+        name(block),
+        line_number(block.opener.start())
+    ))
+}
+
+/// Hover for an activity keyword (`word`, on `line`): the primitive it
+/// belongs to, what it does and what closes its block.
+fn activity_hover(word: &str, line: &str) -> Option<String> {
+    let word = word.to_ascii_lowercase();
+    let line = line.trim().to_ascii_lowercase();
+    let squashed: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let container_closer = if line.contains('{') { "}" } else { "end group" };
+    let (primitive, closer) = match word.as_str() {
+        "if" | "elseif" | "else" | "endif" => ("if", Some("endif")),
+        "while" if squashed.starts_with("repeat") => ("repeat", Some("repeat while")),
+        "while" | "endwhile" => ("while", Some("endwhile")),
+        "repeat" | "backward" => ("repeat", Some("repeat while")),
+        "switch" | "case" | "endswitch" => ("switch", Some("endswitch")),
+        "fork" | "merge" | "endfork" => ("fork", Some("end fork` or `end merge")),
+        "split" | "endsplit" => ("split", Some("end split")),
+        "again" if squashed.starts_with("split") => ("split", Some("end split")),
+        "again" => ("fork", Some("end fork` or `end merge")),
+        "partition" | "group" | "package" | "rectangle" | "card" => ("partition", Some(container_closer)),
+        "note" | "floating" => ("activity note", (!line.contains(':')).then_some("end note")),
+        "break" => ("break", None),
+        "start" | "stop" | "kill" | "detach" => ("start and stop", None),
+        "end" => match squashed.as_str() {
+            s if s.starts_with("end fork") || s.starts_with("end merge") => ("fork", Some("end fork` or `end merge")),
+            s if s.starts_with("end split") => ("split", Some("end split")),
+            s if s.starts_with("end group") => ("partition", Some("end group")),
+            s if s.starts_with("end note") => ("activity note", Some("end note")),
+            s if s.starts_with("end if") => ("if", Some("endif")),
+            s if s.starts_with("end while") => ("while", Some("endwhile")),
+            _ => ("start and stop", None),
+        },
+        _ => return None,
+    };
+    let found = puml_ide::primitives::catalog()
+        .iter()
+        .find(|p| p.category == puml_ide::primitives::Category::Activity && p.name == primitive)?;
+    let mut out = format!("**{}** (activity): {}", found.name, found.meaning);
+    if let Some(closer) = closer {
+        out.push_str(&format!(" Closed by `{closer}`."));
+    }
+    out.push_str(&format!("\n\n```plantuml\n{}\n```", found.syntax));
+    Some(out)
 }
 
 /// The token types, in the order of [`HighlightClass::ALL`] minus plain text
@@ -585,7 +1005,7 @@ mod tests {
         let labels = |text: &str| -> Vec<String> {
             let at = text.find('|').expect("cursor");
             let text = text.replacen('|', "", 1);
-            completions(&text, at, &[]).into_iter().map(|c| c.label).collect()
+            completions(&text, at, &[], &[]).into_iter().map(|c| c.label).collect()
         };
         assert!(labels("skinparam Arr|").contains(&"ArrowColor".to_string()));
         assert_eq!(labels("skinparam Shadowing |"), vec!["true", "false"]);
@@ -598,7 +1018,7 @@ mod tests {
             vec!["$greet", "$count"]
         );
         let hover_text = "skinparam ArrowColor red";
-        let (markdown, _, _) = hover(hover_text, 12, &[]).expect("hover");
+        let (markdown, _, _) = hover(hover_text, 12, &[], &[]).expect("hover");
         assert!(markdown.contains("a color"), "{markdown}");
     }
 
@@ -635,7 +1055,7 @@ mod tests {
         assert_eq!(targets.len(), 2, "{targets:?}");
         assert_eq!(&text[targets[0].0..targets[0].1], "parts/a.iuml");
         let table = LineTable::new(SOURCE);
-        let folds = folding_ranges(SOURCE);
+        let folds = folding_ranges(SOURCE, &[]);
         let selection = selection_range(SOURCE, &table, &folds, Position::new(4, 4));
         let mut lines = Vec::new();
         let mut at = Some(&selection);
@@ -648,7 +1068,7 @@ mod tests {
 
     #[test]
     fn folds_groups_notes_and_comments() {
-        let folds: Vec<(u32, u32)> = folding_ranges(SOURCE)
+        let folds: Vec<(u32, u32)> = folding_ranges(SOURCE, &[])
             .iter()
             .map(|f| (f.start_line, f.end_line))
             .collect();
@@ -657,7 +1077,7 @@ mod tests {
 
     #[test]
     fn symbols_list_declared_participants_and_groups() {
-        let symbols = document_symbols(SOURCE, &explain());
+        let symbols = document_symbols(SOURCE, &explain(), &[]);
         let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, vec!["Alice", "alt ok"]);
         assert_eq!(symbols[0].range.start.line, 1);
@@ -666,7 +1086,7 @@ mod tests {
     #[test]
     fn hover_names_a_participant_by_alias() {
         let at = SOURCE.find("A -> Bob").expect("message");
-        let (markdown, start, end) = hover(SOURCE, at, &participants(SOURCE)).expect("hover");
+        let (markdown, start, end) = hover(SOURCE, at, &participants(SOURCE), &[]).expect("hover");
         assert!(
             markdown.contains("`Alice`") && markdown.contains("alias `A`"),
             "{markdown}"
@@ -679,13 +1099,229 @@ mod tests {
     fn completion_offers_participants_after_an_arrow() {
         let text = "@startuml\nparticipant Alice as A\nA -> \n@enduml\n";
         let at = text.find("A -> ").expect("arrow") + 5;
-        let labels: Vec<String> = completions(text, at, &participants(text))
+        let labels: Vec<String> = completions(text, at, &participants(text), &[])
             .into_iter()
             .map(|c| c.label)
             .collect();
         assert_eq!(labels, vec!["A"]);
-        let keywords = completions(text, text.find("@enduml").expect("end"), &[]);
+        let keywords = completions(text, text.find("@enduml").expect("end"), &[], &[]);
         assert!(keywords.iter().any(|c| c.label == "participant"));
         assert!(keywords.iter().any(|c| c.label == "alt"));
+    }
+
+    const ACTIVITY: &str = "@startuml\n|Shop|\nstart\npartition Billing {\nif (paid?) then (yes)\n  while (more?)\n    :Pack\n    item;\n  endwhile\nelse (no)\n  fork\n    :A;\n  fork again\n    :B;\n  end merge\nendif\n}\n:Done;\nnote right\n  a note\nend note\n|Courier|\n:Ship;\nstop\n@enduml\n";
+
+    fn outlines(text: &str) -> Vec<ActivityOutline> {
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        host.analysis().activity_outlines(file).expect("not cancelled")
+    }
+
+    fn activity_symbols_of(text: &str) -> Vec<DocumentSymbol> {
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let analysis = host.analysis();
+        let explanations = analysis.explain(file).expect("not cancelled");
+        let outlines = analysis.activity_outlines(file).expect("not cancelled");
+        document_symbols(text, &explanations, &outlines)
+    }
+
+    fn folds(text: &str) -> Vec<(u32, u32)> {
+        folding_ranges(text, &outlines(text))
+            .iter()
+            .map(|f| (f.start_line, f.end_line))
+            .collect()
+    }
+
+    /// `§` marks the cursor.
+    fn activity_labels(marked: &str) -> Vec<String> {
+        let at = marked.find('§').expect("cursor");
+        let text = marked.replacen('§', "", 1);
+        completions(&text, at, &[], &outlines(&text))
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+    }
+
+    #[test]
+    fn activity_blocks_multiline_actions_and_notes_fold() {
+        assert_eq!(
+            folds(ACTIVITY),
+            vec![(3, 16), (4, 15), (5, 8), (10, 14), (6, 7), (18, 20)]
+        );
+        // Unclosed blocks fold to the last line before `@enduml`, or to the
+        // end of the text; a stray closer folds nothing.
+        assert_eq!(
+            folds("@startuml\nstart\nif (a) then\n  :x;\n  while (b)\n    :y;\n@enduml\n"),
+            vec![(2, 5), (4, 5)]
+        );
+        assert_eq!(folds("@startuml\nstart\nendif\nif (a) then\n:x;\n"), vec![(3, 4)]);
+        // A comment inside an activity diagram still folds.
+        assert_eq!(folds("@startuml\nstart\n/' a\n b '/\nstop\n@enduml\n"), vec![(2, 3)]);
+    }
+
+    #[test]
+    fn selection_grows_through_the_enclosing_activity_blocks() {
+        let table = LineTable::new(ACTIVITY);
+        let folds = folding_ranges(ACTIVITY, &outlines(ACTIVITY));
+        let selection = selection_range(ACTIVITY, &table, &folds, Position::new(11, 5));
+        let mut lines = Vec::new();
+        let mut at = Some(&selection);
+        while let Some(s) = at {
+            lines.push((s.range.start.line, s.range.end.line));
+            at = s.parent.as_deref();
+        }
+        assert_eq!(lines, vec![(11, 11), (11, 11), (10, 14), (4, 15), (3, 16), (0, 25)]);
+    }
+
+    #[test]
+    fn activity_outline_has_lanes_and_nested_blocks() {
+        let symbols = activity_symbols_of(ACTIVITY);
+        let names = |list: &[DocumentSymbol]| list.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&symbols), vec!["Shop", "partition Billing", "Courier"]);
+        let partition = &symbols[1];
+        assert_eq!((partition.range.start.line, partition.range.end.line), (3, 16));
+        assert_eq!(partition.selection_range.end.line, 3);
+        let inside = partition.children.as_deref().expect("children");
+        assert_eq!(names(inside), vec!["if (paid?)"]);
+        let branches = inside[0].children.as_deref().expect("children");
+        assert_eq!(names(branches), vec!["while (more?)", "fork"]);
+        assert_eq!((branches[1].range.start.line, branches[1].range.end.line), (10, 14));
+        assert_eq!(branches[1].detail.as_deref(), Some("… end merge"));
+    }
+
+    #[test]
+    fn deep_activity_nesting_is_listed_flat_past_the_cap() {
+        let depth = 200;
+        let text = format!(
+            "@startuml\nstart\n{}:x;\n{}stop\n@enduml\n",
+            "if (a) then\n".repeat(depth),
+            "endif\n".repeat(depth)
+        );
+        let symbols = activity_symbols_of(&text);
+        let (mut levels, mut at, mut widest) = (0, symbols.first(), 0);
+        while let Some(symbol) = at {
+            levels += 1;
+            let children = symbol.children.as_deref().unwrap_or_default();
+            widest = widest.max(children.len());
+            at = children.first();
+        }
+        assert_eq!(levels, MAX_SYMBOL_DEPTH + 1);
+        assert_eq!(widest, depth - MAX_SYMBOL_DEPTH);
+        assert_eq!(folds(&text).len(), depth);
+    }
+
+    #[test]
+    fn activity_completion_offers_the_innermost_closer_first() {
+        let labels = activity_labels("@startuml\nstart\nif (a) then\n  :x;\n  §\n@enduml\n");
+        assert_eq!(labels[..3], ["endif", "else", "elseif"]);
+        assert!(labels.contains(&"while".to_string()) && labels.contains(&"fork".to_string()));
+        assert!(!labels
+            .iter()
+            .any(|l| l == "participant" || l == "alt" || l == "end fork"));
+        // A keyword half typed on the line does not change the answer.
+        let labels = activity_labels("@startuml\nstart\nif (a) then\n  :x;\n  en§\n@enduml\n");
+        assert_eq!(labels[..3], ["endif", "else", "elseif"]);
+        let labels = activity_labels("@startuml\nstart\nfork\n  :a;\n§\n@enduml\n");
+        assert_eq!(labels[..3], ["end fork", "end merge", "fork again"]);
+        // The innermost open block is the `while`; `endif` is a stray closer there.
+        let labels = activity_labels("@startuml\nstart\nif (a) then\nwhile (b)\n:x;\n§\nendif\n@enduml\n");
+        assert_eq!(labels[..2], ["endwhile", "break"]);
+        // A block closed further down: its branches, not its closer.
+        let labels = activity_labels("@startuml\nstart\nswitch (k)\ncase (1)\n:x;\n§\nendswitch\n@enduml\n");
+        assert_eq!(labels[0], "case");
+        assert!(!labels.contains(&"endswitch".to_string()));
+        // Inside a multi-line action: nothing; on the line after it: keywords.
+        assert!(activity_labels("@startuml\nstart\n:first line\n§\nlast line;\n@enduml\n").is_empty());
+        assert_eq!(
+            activity_labels("@startuml\nstart\n:first line\nlast line;\n§\n@enduml\n")[0],
+            "start"
+        );
+        // Outside any block: the activity keywords, no closer, no `break`.
+        let labels = activity_labels("@startuml\nstart\n§\n@enduml\n");
+        assert_eq!(labels[0], "start");
+        assert!(!labels.iter().any(|l| l == "break" || l == "else"));
+    }
+
+    #[test]
+    fn activity_completion_names_lanes_after_a_bar() {
+        let labels = activity_labels("@startuml\n|Shop|\nstart\n|#pink|Courier| Delivery\n:x;\n|§\n@enduml\n");
+        assert_eq!(labels, vec!["Shop", "Courier"]);
+    }
+
+    #[test]
+    fn activity_hover_explains_closers_and_middles() {
+        let text = "@startuml\nstart\nif (a) then\n:x;\nelse\nfork\n:y;\nend fork\nendif\nstop\n@enduml\n";
+        let outlines = outlines(text);
+        let hover_at = |needle: &str| {
+            let at = text.find(needle).expect("needle");
+            hover(text, at, &[], &outlines).map(|(markdown, _, _)| markdown)
+        };
+        let endif = hover_at("endif").expect("hover");
+        assert!(
+            endif.starts_with("**if** (activity)") && endif.contains("Closed by `endif`"),
+            "{endif}"
+        );
+        let else_hover = hover_at("else").expect("hover");
+        assert!(else_hover.starts_with("**if**"), "{else_hover}");
+        let end_fork = hover_at("end fork").expect("hover");
+        assert!(
+            end_fork.starts_with("**fork**") && end_fork.contains("Closed by `end fork`"),
+            "{end_fork}"
+        );
+        assert!(endif.contains("Closes the `if` (a) of line 3."), "{endif}");
+        let opening = hover_at("if (a)").expect("hover");
+        assert!(opening.contains("This `if` (a) closes on line 9."), "{opening}");
+        assert!(end_fork.contains("Closes the `fork` of line 6."), "{end_fork}");
+        let stop = hover_at("stop").expect("hover");
+        assert!(stop.starts_with("**start and stop**"), "{stop}");
+    }
+
+    /// Every activity probe of the repository, whole and cut at every line:
+    /// folds run forward, symbols nest inside their parents, completion and
+    /// hover answer everywhere without panicking.
+    #[test]
+    fn activity_features_hold_on_every_probe_and_every_prefix() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data");
+        let mut sources = Vec::new();
+        for dir in ["activity-layout", "activity-styles", "grammar/activity"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if entry.path().extension().is_some_and(|e| e == "puml") {
+                    sources.push(std::fs::read_to_string(entry.path()).expect("probe"));
+                }
+            }
+        }
+        assert!(sources.len() >= 10, "probes found: {}", sources.len());
+        let mut outlined = 0;
+        for source in &sources {
+            let cuts = source.match_indices('\n').map(|(at, _)| at + 1);
+            for cut in std::iter::once(source.len()).chain(cuts) {
+                let text = &source[..cut];
+                let found = outlines(text);
+                outlined += usize::from(!found.is_empty());
+                for fold in folding_ranges(text, &found) {
+                    assert!(fold.end_line > fold.start_line, "{fold:?} in {text}");
+                }
+                let mut pending: Vec<DocumentSymbol> = activity_symbols_of(text);
+                while let Some(symbol) = pending.pop() {
+                    for child in symbol.children.unwrap_or_default() {
+                        assert!(
+                            symbol.range.start <= child.range.start && child.range.end <= symbol.range.end,
+                            "{} does not hold {} in {text}",
+                            symbol.name,
+                            child.name
+                        );
+                        pending.push(child);
+                    }
+                }
+                let offsets = text.char_indices().map(|(at, _)| at).step_by(7).chain([text.len()]);
+                for offset in offsets {
+                    let _ = completions(text, offset, &[], &found);
+                    let _ = hover(text, offset, &[], &found);
+                }
+            }
+        }
+        assert!(outlined > 100, "outlined prefixes: {outlined}");
     }
 }

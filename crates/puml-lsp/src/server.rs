@@ -847,7 +847,8 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&params.text_document.uri)?;
         let symbols = blocking(move || {
             let explanations = snapshot.analysis.explain(snapshot.file)?;
-            Ok(features::document_symbols(&snapshot.text, &explanations))
+            let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
+            Ok(features::document_symbols(&snapshot.text, &explanations, &outlines))
         })
         .await?;
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
@@ -855,7 +856,11 @@ impl LanguageServer for Backend {
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         let snapshot = self.snapshot(&params.text_document.uri)?;
-        Ok(Some(features::folding_ranges(&snapshot.text)))
+        blocking(move || {
+            let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
+            Ok(Some(features::folding_ranges(&snapshot.text, &outlines)))
+        })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -863,10 +868,11 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
             let participants = snapshot.analysis.participants(snapshot.file)?;
+            let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
             let table = LineTable::new(&snapshot.text);
             let offset = table.offset(position.position);
             Ok(
-                features::hover(&snapshot.text, offset, &participants).map(|(markdown, start, end)| Hover {
+                features::hover(&snapshot.text, offset, &participants, &outlines).map(|(markdown, start, end)| Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
                         value: markdown,
@@ -883,8 +889,9 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
             let participants = snapshot.analysis.participants(snapshot.file)?;
+            let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
             let offset = LineTable::new(&snapshot.text).offset(position.position);
-            let items = features::completions(&snapshot.text, offset, &participants);
+            let items = features::completions(&snapshot.text, offset, &participants, &outlines);
             Ok(Some(CompletionResponse::Array(items)))
         })
         .await
@@ -1281,14 +1288,18 @@ impl LanguageServer for Backend {
 
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
         let snapshot = self.snapshot(&params.text_document.uri)?;
-        let table = LineTable::new(&snapshot.text);
-        let folds = features::folding_ranges(&snapshot.text);
-        let ranges = params
-            .positions
-            .iter()
-            .map(|position| features::selection_range(&snapshot.text, &table, &folds, *position))
-            .collect();
-        Ok(Some(ranges))
+        blocking(move || {
+            let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
+            let table = LineTable::new(&snapshot.text);
+            let folds = features::folding_ranges(&snapshot.text, &outlines);
+            let ranges = params
+                .positions
+                .iter()
+                .map(|position| features::selection_range(&snapshot.text, &table, &folds, *position))
+                .collect();
+            Ok(Some(ranges))
+        })
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
@@ -1402,7 +1413,14 @@ impl LanguageServer for Backend {
             let mut found = Vec::new();
             for (uri, snapshot) in open {
                 let explanations = snapshot.analysis.explain(snapshot.file)?;
-                for symbol in features::document_symbols(&snapshot.text, &explanations) {
+                let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
+                // Nested symbols (activity blocks) are searched too.
+                let mut pending = features::document_symbols(&snapshot.text, &explanations, &outlines);
+                pending.reverse();
+                while let Some(mut symbol) = pending.pop() {
+                    if let Some(children) = symbol.children.take() {
+                        pending.extend(children.into_iter().rev());
+                    }
                     if symbol.name.to_lowercase().contains(&query) {
                         found.push(WorkspaceSymbol {
                             name: symbol.name,

@@ -58,7 +58,8 @@ fn describe(path: &Path) -> String {
         .ok();
     }
     let participants = analysis.participants(file).expect("not cancelled");
-    match features::hover(&text, cursor, &participants) {
+    let outlines = analysis.activity_outlines(file).expect("not cancelled");
+    match features::hover(&text, cursor, &participants, &outlines) {
         Some((markdown, start, end)) => {
             writeln!(
                 out,
@@ -141,7 +142,7 @@ fn describe(path: &Path) -> String {
             writeln!(out, "preprocessor in includes {}", uses.join(", ")).ok();
         }
     }
-    let completions = features::completions(&text, cursor, &participants);
+    let completions = features::completions(&text, cursor, &participants, &outlines);
     let labels: Vec<&str> = completions.iter().take(12).map(|c| c.label.as_str()).collect();
     writeln!(out, "completion ({}) {}", completions.len(), labels.join(" ")).ok();
     out
