@@ -376,24 +376,14 @@ fn activity_summary(
     let mut lane: Option<String> = None;
     for (index, step) in activity.steps.iter().enumerate() {
         // Middles print one level out, closers close before they print.
-        let (before, after) = match step {
-            Step::IfStart { .. }
-            | Step::SwitchStart { .. }
-            | Step::WhileStart { .. }
-            | Step::RepeatStart { .. }
-            | Step::ForkStart
-            | Step::SplitStart
-            | Step::ContainerStart { .. } => (0, 1),
-            Step::ElseIf { .. } | Step::Else { .. } | Step::Case { .. } | Step::ForkAgain | Step::SplitAgain => (1, 1),
-            Step::Backward(_) => (1, 1),
-            Step::EndIf
-            | Step::EndSwitch
-            | Step::EndWhile { .. }
-            | Step::RepeatWhile { .. }
-            | Step::EndFork { .. }
-            | Step::EndSplit
-            | Step::ContainerEnd => (1, 0),
-            _ => (0, 0),
+        let (before, after) = if step.opens_block() {
+            (0, 1)
+        } else if step.divides_block() {
+            (1, 1)
+        } else if step.closes_block() {
+            (1, 0)
+        } else {
+            (0, 0)
         };
         depth = depth.saturating_sub(before);
         let text = match step {

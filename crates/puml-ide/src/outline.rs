@@ -194,17 +194,7 @@ pub fn activity_outlines(source: &str, analysis: &Analysis) -> Vec<ActivityOutli
                 open.push(blocks.len() - 1);
                 continue;
             }
-            let closes = matches!(
-                step,
-                Step::EndIf
-                    | Step::EndSwitch
-                    | Step::EndWhile { .. }
-                    | Step::RepeatWhile { .. }
-                    | Step::EndFork { .. }
-                    | Step::EndSplit
-                    | Step::ContainerEnd
-            );
-            if closes {
+            if step.closes_block() {
                 // Lowering adds a closer only when it closes the innermost
                 // open block, so the pairing is the model's own.
                 if let Some(block) = open.pop().and_then(|i| blocks.get_mut(i)) {

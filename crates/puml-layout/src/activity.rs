@@ -352,35 +352,9 @@ fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
         after_backward: false,
     };
     for step in &activity.steps {
-        let opens = matches!(
-            step,
-            Step::IfStart { .. }
-                | Step::SwitchStart { .. }
-                | Step::WhileStart { .. }
-                | Step::RepeatStart { .. }
-                | Step::ForkStart
-                | Step::SplitStart
-                | Step::ContainerStart { .. }
-        );
-        let closes = matches!(
-            step,
-            Step::EndIf
-                | Step::EndSwitch
-                | Step::EndWhile { .. }
-                | Step::RepeatWhile { .. }
-                | Step::EndFork { .. }
-                | Step::EndSplit
-                | Step::ContainerEnd
-        );
-        let middle = matches!(
-            step,
-            Step::ElseIf { .. }
-                | Step::Else { .. }
-                | Step::Case { .. }
-                | Step::ForkAgain
-                | Step::SplitAgain
-                | Step::Backward(_)
-        );
+        let opens = step.opens_block();
+        let closes = step.closes_block();
+        let middle = step.divides_block();
         if b.flattened > 0 || (opens && b.stack.len() >= MAX_DEPTH) {
             if opens {
                 b.flattened += 1;

@@ -240,6 +240,51 @@ pub enum Step {
     ContainerEnd,
 }
 
+impl Step {
+    /// Whether the step opens a block: `if`, `switch`, `while`, `repeat`,
+    /// `fork`, `split` or a container (`partition`, `group`, …).
+    pub fn opens_block(&self) -> bool {
+        matches!(
+            self,
+            Step::IfStart { .. }
+                | Step::SwitchStart { .. }
+                | Step::WhileStart { .. }
+                | Step::RepeatStart { .. }
+                | Step::ForkStart
+                | Step::SplitStart
+                | Step::ContainerStart { .. }
+        )
+    }
+
+    /// Whether the step closes the innermost open block.
+    pub fn closes_block(&self) -> bool {
+        matches!(
+            self,
+            Step::EndIf
+                | Step::EndSwitch
+                | Step::EndWhile { .. }
+                | Step::RepeatWhile { .. }
+                | Step::EndFork { .. }
+                | Step::EndSplit
+                | Step::ContainerEnd
+        )
+    }
+
+    /// Whether the step starts another part of the open block: `elseif`,
+    /// `else`, `case`, `fork again`, `split again`, `backward`.
+    pub fn divides_block(&self) -> bool {
+        matches!(
+            self,
+            Step::ElseIf { .. }
+                | Step::Else { .. }
+                | Step::Case { .. }
+                | Step::ForkAgain
+                | Step::SplitAgain
+                | Step::Backward(_)
+        )
+    }
+}
+
 /// Positions of an activity diagram's items in the source.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ActivitySourceMap {
