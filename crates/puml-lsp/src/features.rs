@@ -28,7 +28,22 @@ fn line_range(table: &LineTable<'_>, text: &str, line_1based: u32) -> Range {
 
 /// The outline: per diagram, a sequence diagram's declared participants
 /// and groups, or an activity diagram's swimlanes and blocks (nested).
+/// A symbol with `detail` whose range and selection are `range`, without
+/// children (they are added where there are any).
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
+fn symbol(name: String, detail: String, kind: SymbolKind, range: Range) -> DocumentSymbol {
+    DocumentSymbol {
+        name,
+        detail: Some(detail),
+        kind,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: None,
+    }
+}
+
 pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[ActivityOutline]) -> Vec<DocumentSymbol> {
     let table = LineTable::new(text);
     let mut symbols = Vec::new();
@@ -42,33 +57,21 @@ pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[Ac
                 continue;
             };
             let range = line_range(&table, text, line);
-            symbols.push(DocumentSymbol {
-                name: p.name.clone(),
-                detail: Some(match &p.alias {
-                    Some(alias) => format!("{} as {alias}", p.kind.keyword()),
-                    None => p.kind.keyword().to_string(),
-                }),
-                kind: SymbolKind::OBJECT,
-                tags: None,
-                deprecated: None,
-                range,
-                selection_range: range,
-                children: None,
-            });
+            let detail = match &p.alias {
+                Some(alias) => format!("{} as {alias}", p.kind.keyword()),
+                None => p.kind.keyword().to_string(),
+            };
+            symbols.push(symbol(p.name.clone(), detail, SymbolKind::OBJECT, range));
         }
         for group in &explanation.groups {
             let range = line_range(&table, text, group.line);
             let label = group.label.clone().unwrap_or_default();
-            symbols.push(DocumentSymbol {
-                name: format!("{} {label}", group.kind.keyword()).trim().to_string(),
-                detail: Some(format!("{} branch(es)", group.branches.len())),
-                kind: SymbolKind::NAMESPACE,
-                tags: None,
-                deprecated: None,
+            symbols.push(symbol(
+                format!("{} {label}", group.kind.keyword()).trim().to_string(),
+                format!("{} branch(es)", group.branches.len()),
+                SymbolKind::NAMESPACE,
                 range,
-                selection_range: range,
-                children: None,
-            });
+            ));
         }
     }
     symbols
@@ -529,24 +532,16 @@ const MAX_SYMBOL_DEPTH: usize = 32;
 
 /// Swimlanes and blocks of one activity diagram, blocks nested by the
 /// model's pairing (built bottom-up, without recursion).
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
 fn activity_symbols(text: &str, table: &LineTable<'_>, outline: &ActivityOutline) -> Vec<DocumentSymbol> {
     let mut top: Vec<(TextSize, DocumentSymbol)> = outline
         .lanes
         .iter()
         .map(|lane| {
             let range = table.range(TextRange::new(lane.range.start(), trimmed_end(text, lane.range)));
-            let symbol = DocumentSymbol {
-                name: lane.name.clone(),
-                detail: Some("swimlane".to_string()),
-                kind: SymbolKind::OBJECT,
-                tags: None,
-                deprecated: None,
-                range,
-                selection_range: range,
-                children: None,
-            };
-            (lane.range.start(), symbol)
+            (
+                lane.range.start(),
+                symbol(lane.name.clone(), "swimlane".to_string(), SymbolKind::OBJECT, range),
+            )
         })
         .collect();
     let last = body_end(text, outline.range);
