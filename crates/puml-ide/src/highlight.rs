@@ -18,7 +18,8 @@ pub enum HighlightClass {
     Color,
     Stereotype,
     Number,
-    /// Label, note and title text.
+    /// Label, note and title text; activity actions, conditions and
+    /// branch labels (`(yes)`), connectors (`(A)`).
     Text,
 }
 
@@ -70,7 +71,8 @@ pub fn highlights(parse: &Parse) -> Vec<Highlight> {
             COLOR => HighlightClass::Color,
             STEREOTYPE => HighlightClass::Stereotype,
             NUMBER => HighlightClass::Number,
-            TEXT => HighlightClass::Text,
+            // PAREN: an activity condition or label, `(done?)`, or a connector.
+            TEXT | PAREN => HighlightClass::Text,
             _ => continue,
         };
         out.push(Highlight {
@@ -98,5 +100,32 @@ mod tests {
         assert!(got.contains(&("->", Arrow)) && got.contains(&("++", Arrow)), "{got:?}");
         assert!(got.contains(&("Bob", Participant)), "{got:?}");
         assert!(got.iter().any(|(t, c)| *c == Text && t.contains("hi")), "{got:?}");
+    }
+
+    #[test]
+    fn activity_keywords_texts_conditions_and_colours_get_classes() {
+        let text = "@startuml\n|#pink|Lane|\nstart\n:check **stock**;\nif (in stock?) then (yes)\n  -[#red]-> ship;\n  :ship; <<#green>>\nelse (no)\nendif\nfork again\n(A)\nstop\n@enduml\n";
+        let parse = puml_syntax::parse(text);
+        let got: Vec<(&str, HighlightClass)> = highlights(&parse).iter().map(|h| (&text[h.range], h.class)).collect();
+        use HighlightClass::*;
+        for keyword in ["start", "if", "then", "else", "endif", "fork", "again", "stop"] {
+            assert!(got.contains(&(keyword, Keyword)), "{keyword}: {got:?}");
+        }
+        assert!(
+            got.contains(&("#pink", Color)) && got.contains(&("Lane", Text)),
+            "{got:?}"
+        );
+        assert!(got.contains(&("check **stock**", Text)), "{got:?}");
+        assert!(got.contains(&("(in stock?)", Text)), "{got:?}");
+        assert!(
+            got.contains(&("(yes)", Text)) && got.contains(&("(no)", Text)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&("-[#red]->", Arrow)) && got.contains(&("ship", Text)),
+            "{got:?}"
+        );
+        assert!(got.contains(&("<<#green>>", Stereotype)), "{got:?}");
+        assert!(got.contains(&("(A)", Text)), "{got:?}");
     }
 }
