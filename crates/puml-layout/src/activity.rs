@@ -50,6 +50,9 @@ const REPEAT_BACKWARD_DROP: f64 = 10.0;
 /// Space between branches placed side by side.
 const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
+/// The width an `elseif` chain without `else` counts for the missing column
+/// when centring the flow (observed, PlantUML 1.2026.8).
+const EMPTY_ELSE_W: f64 = 25.27;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
 /// How far the flow between two side-by-side columns keeps from the one it
@@ -2576,10 +2579,25 @@ impl Ctx<'_> {
         }
         let mut cols: Vec<Col> = Vec::new();
         let mut x = 0.0;
+        // Without an `else` body, the second step of every branch starts
+        // as low as it would under the tallest branch label (PlantUML
+        // 1.2026.8 lines the rows up after the first; probes
+        // `elseif_no_else_label*`, corpus activity 029).
+        let no_else = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let tallest_label = branches
+            .iter()
+            .filter_map(|(_, l, _)| self.label(*l))
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
         for (cond, label, seq) in branches {
             let d = self.diamond(Some(cond));
-            let tile = self.layout_seq(seq, depth);
             let label = self.label(*label);
+            let own_label = label.as_ref().map_or(0.0, |l| l.height);
+            let tile = if no_else && tallest_label > own_label {
+                self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
+            } else {
+                self.layout_seq(seq, depth)
+            };
             let lw = label.as_ref().map_or(0.0, |l| l.width + LABEL_DX);
             let left = (d.w / 2.0).max(tile.in_x);
             let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
@@ -2601,15 +2619,30 @@ impl Ctx<'_> {
         // label's width up to 10 px (a longer label does not push it; probes
         // `elseif_else_*`).
         let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
-        let else_center = (x - BRANCH_GAP + FORK_GAP + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
+        // A missing (or empty, unlabelled) `else` runs down 14 px after
+        // the last branch (probes `elseif_no_else_*`).
+        let bare_else = if else_tile.is_empty() && else_label.is_none() {
+            4.0
+        } else {
+            0.0
+        };
+        let else_center =
+            (x - BRANCH_GAP + FORK_GAP + bare_else + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
         // Where the flow leaves counts the `else` column 20 px after the
         // last branch, wherever it stands, and not its label.
-        let nominal_right = (!else_tile.is_empty()).then(|| {
+        // Without an `else` PlantUML 1.2026.8 counts a 25.27 px column
+        // there instead (probes `elseif_no_else_*`, corpus activity 029).
+        let else_w = if else_tile.is_empty() {
+            EMPTY_ELSE_W
+        } else {
+            else_tile.w
+        };
+        let nominal_right = (!cols.is_empty()).then(|| {
             let branches_right = cols
                 .iter()
                 .map(|c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0).max(c.tile.w - c.tile.in_x))
                 .fold(f64::NEG_INFINITY, f64::max);
-            branches_right.max(x + else_tile.w)
+            branches_right.max(x + else_w)
         });
         cols.push(Col {
             d: None,
