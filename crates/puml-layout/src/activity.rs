@@ -53,6 +53,8 @@ const FORK_GAP: f64 = 10.0;
 /// The width an `elseif` chain without `else` counts for the missing column
 /// when centring the flow (observed, PlantUML 1.2026.8).
 const EMPTY_ELSE_W: f64 = 25.27;
+/// How far a note centred on its element may reach into the gap above.
+const NOTE_REACH_ABOVE: f64 = 10.0;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
 /// How far the flow between two side-by-side columns keeps from the one it
@@ -1699,7 +1701,14 @@ impl Ctx<'_> {
             }
             // A sequence of one container hands its gaps' room to the body.
             let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
-            tiles.push((self.layout_node_spaced(node, depth, node_extra), node.arrow));
+            let after_action = i
+                .checked_sub(1)
+                .and_then(|j| seq.nodes.get(j))
+                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_)) && node.arrow.is_none());
+            tiles.push((
+                self.layout_node_after(node, depth, node_extra, after_action),
+                node.arrow,
+            ));
             i += 1;
         }
         let mut tile = self.stack(tiles, None, extra);
@@ -1730,9 +1739,11 @@ impl Ctx<'_> {
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP))
-                    + i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
-                let top = py.max(y + last_overhang) + gap;
+                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
+                // A note hanging below the node takes up the row's extra
+                // room first (PlantUML 1.2026.8, `while_note_*`).
+                let top = (py + extra_here).max(y + last_overhang + extra_here.min(0.0)) + gap;
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
                 if *open {
@@ -1798,6 +1809,12 @@ impl Ctx<'_> {
 
     /// Lays out a node; `extra` widens the gaps of a container's body.
     fn layout_node_spaced(&self, node: &Node<'_>, depth: usize, extra: &[f64]) -> Tile {
+        self.layout_node_after(node, depth, extra, false)
+    }
+
+    /// [`Self::layout_node_spaced`] for a node that may follow an action in
+    /// its sequence (its notes then reach less far up).
+    fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -1962,7 +1979,7 @@ impl Ctx<'_> {
                     | Kind::Split { .. }
                     | Kind::Container { .. }
             );
-            tile = self.with_notes(tile, &node.notes, leaf);
+            tile = self.with_notes(tile, &node.notes, leaf, after_action && leaf);
         }
         tile
     }
@@ -2068,7 +2085,7 @@ impl Ctx<'_> {
     }
 
     /// Puts notes beside a tile (a leaf's notes point at it).
-    fn with_notes(&self, mut tile: Tile, notes: &[&ActivityNote], leaf: bool) -> Tile {
+    fn with_notes(&self, mut tile: Tile, notes: &[&ActivityNote], leaf: bool, after_action: bool) -> Tile {
         let mut right_y = 0.0_f64;
         let mut left_y = 0.0_f64;
         let mut right_items = Vec::new();
@@ -2117,8 +2134,17 @@ impl Ctx<'_> {
             .fold(0.0_f64, f64::min);
         // A note may reach into the gap above (PlantUML centers it on the
         // element); below, what follows keeps its distance from the note.
-        // A note reaching further up than the gap pushes it down entirely.
-        let dy = if -min_top > GAP { -min_top } else { 0.0 };
+        // After an action it reaches 10 px at most, what it reaches further
+        // pushing the element down (PlantUML 1.2026.8, `note_tall_*`);
+        // elsewhere one reaching further up than the gap pushes it down
+        // entirely.
+        let dy = if after_action {
+            (-min_top - NOTE_REACH_ABOVE).max(0.0)
+        } else if -min_top > GAP {
+            -min_top
+        } else {
+            0.0
+        };
         let mut items = std::mem::take(&mut tile.items);
         items.extend(right_items);
         items.extend(left_items);
@@ -2927,7 +2953,9 @@ impl Ctx<'_> {
         if t.open || t.is_empty() {
             let ox = x0 + t.out_x;
             let oy = if t.is_empty() { top } else { top + t.out_y };
-            loop_bottom = oy + 10.0;
+            // The back edge passes 10 px under a note hanging below the
+            // body's last step too (PlantUML 1.2026.8, `while_note_last`).
+            loop_bottom = oy.max(body_bottom + t.overhang) + 10.0;
             let back = self.stroke_for(t.tail.as_ref());
             polyline(
                 &mut items,
@@ -3029,7 +3057,7 @@ impl Ctx<'_> {
             if notes.is_empty() {
                 t
             } else {
-                self.with_notes(t, notes, true)
+                self.with_notes(t, notes, true, false)
             }
         });
         let mut items = Vec::new();
