@@ -1266,6 +1266,12 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
 /// `None` for a branch whose tiles would not match its nodes (`detach`,
 /// `kill`, `break`, a `stop` after a loop) or with a written arrow.
 fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
+    step_rows_within(seq, 0)
+}
+
+/// [`step_rows`] for a branch nested `depth` blocks deep: beyond
+/// `MAX_DEPTH` an `if` counts two rows, so the recursion stays bounded.
+fn step_rows_within(seq: &Seq<'_>, depth: usize) -> Option<Vec<usize>> {
     // Down through nested lone containers without recursion (any depth).
     let mut seq = seq;
     while let [Node {
@@ -1309,6 +1315,28 @@ fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
             Kind::Stop | Kind::End => Some(1),
             Kind::Detach | Kind::Kill | Kind::Break => None,
             Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
+            // A plain `if` takes its diamond's row and its longest branch's
+            // (PlantUML 1.2026.8: an `if` holding an `if`, or a two-step
+            // branch, makes a loop body of two more steps odd;
+            // `test-data/activity-layout/while_if_rows_*`).
+            Kind::If {
+                ref branches,
+                ref otherwise,
+                ..
+            } if branches.len() == 1 && depth < MAX_DEPTH => {
+                let longest = branches
+                    .iter()
+                    .map(|(_, _, b)| b)
+                    .chain(otherwise.as_ref().map(|(_, b)| b))
+                    .map(|b| {
+                        step_rows_within(b, depth + 1)
+                            .map_or(1, |r| r.iter().sum::<usize>())
+                            .max(1)
+                    })
+                    .max()
+                    .unwrap_or(1);
+                Some(1 + longest)
+            }
             _ => Some(2),
         })
         .collect()
