@@ -50,6 +50,11 @@ const REPEAT_BACKWARD_DROP: f64 = 10.0;
 /// Space between branches placed side by side.
 const BRANCH_GAP: f64 = 20.0;
 const FORK_GAP: f64 = 10.0;
+/// The width an `elseif` chain without `else` counts for the missing column
+/// when centring the flow (observed, PlantUML 1.2026.8).
+const EMPTY_ELSE_W: f64 = 25.27;
+/// How far a note centred on its element may reach into the gap above.
+const NOTE_REACH_ABOVE: f64 = 10.0;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
 /// How far the flow between two side-by-side columns keeps from the one it
@@ -1235,6 +1240,12 @@ fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
 /// `None` for a branch whose tiles would not match its nodes (`detach`,
 /// `kill`, `break`, a `stop` after a loop) or with a written arrow.
 fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
+    step_rows_within(seq, 0)
+}
+
+/// [`step_rows`] for a branch nested `depth` blocks deep: beyond
+/// `MAX_DEPTH` an `if` counts two rows, so the recursion stays bounded.
+fn step_rows_within(seq: &Seq<'_>, depth: usize) -> Option<Vec<usize>> {
     // Down through nested lone containers without recursion (any depth).
     let mut seq = seq;
     while let [Node {
@@ -1278,6 +1289,28 @@ fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
             Kind::Stop | Kind::End => Some(1),
             Kind::Detach | Kind::Kill | Kind::Break => None,
             Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
+            // A plain `if` takes its diamond's row and its longest branch's
+            // (PlantUML 1.2026.8: an `if` holding an `if`, or a two-step
+            // branch, makes a loop body of two more steps odd;
+            // `test-data/activity-layout/while_if_rows_*`).
+            Kind::If {
+                ref branches,
+                ref otherwise,
+                ..
+            } if branches.len() == 1 && depth < MAX_DEPTH => {
+                let longest = branches
+                    .iter()
+                    .map(|(_, _, b)| b)
+                    .chain(otherwise.as_ref().map(|(_, b)| b))
+                    .map(|b| {
+                        step_rows_within(b, depth + 1)
+                            .map_or(1, |r| r.iter().sum::<usize>())
+                            .max(1)
+                    })
+                    .max()
+                    .unwrap_or(1);
+                Some(1 + longest)
+            }
             _ => Some(2),
         })
         .collect()
@@ -1670,7 +1703,14 @@ impl Ctx<'_> {
             }
             // A sequence of one container hands its gaps' room to the body.
             let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
-            tiles.push((self.layout_node_spaced(node, depth, node_extra), node.arrow));
+            let after_action = i
+                .checked_sub(1)
+                .and_then(|j| seq.nodes.get(j))
+                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_)) && node.arrow.is_none());
+            tiles.push((
+                self.layout_node_after(node, depth, node_extra, after_action),
+                node.arrow,
+            ));
             i += 1;
         }
         let mut tile = self.stack(tiles, None, extra);
@@ -1701,9 +1741,11 @@ impl Ctx<'_> {
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP))
-                    + i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
-                let top = py.max(y + last_overhang) + gap;
+                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
+                // A note hanging below the node takes up the row's extra
+                // room first (PlantUML 1.2026.8, `while_note_*`).
+                let top = (py + extra_here).max(y + last_overhang + extra_here.min(0.0)) + gap;
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
                 if *open {
@@ -1769,6 +1811,12 @@ impl Ctx<'_> {
 
     /// Lays out a node; `extra` widens the gaps of a container's body.
     fn layout_node_spaced(&self, node: &Node<'_>, depth: usize, extra: &[f64]) -> Tile {
+        self.layout_node_after(node, depth, extra, false)
+    }
+
+    /// [`Self::layout_node_spaced`] for a node that may follow an action in
+    /// its sequence (its notes then reach less far up).
+    fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -1933,7 +1981,7 @@ impl Ctx<'_> {
                     | Kind::Split { .. }
                     | Kind::Container { .. }
             );
-            tile = self.with_notes(tile, &node.notes, leaf);
+            tile = self.with_notes(tile, &node.notes, leaf, after_action && leaf);
         }
         tile
     }
@@ -2039,7 +2087,7 @@ impl Ctx<'_> {
     }
 
     /// Puts notes beside a tile (a leaf's notes point at it).
-    fn with_notes(&self, mut tile: Tile, notes: &[&ActivityNote], leaf: bool) -> Tile {
+    fn with_notes(&self, mut tile: Tile, notes: &[&ActivityNote], leaf: bool, after_action: bool) -> Tile {
         let mut right_y = 0.0_f64;
         let mut left_y = 0.0_f64;
         let mut right_items = Vec::new();
@@ -2088,8 +2136,17 @@ impl Ctx<'_> {
             .fold(0.0_f64, f64::min);
         // A note may reach into the gap above (PlantUML centers it on the
         // element); below, what follows keeps its distance from the note.
-        // A note reaching further up than the gap pushes it down entirely.
-        let dy = if -min_top > GAP { -min_top } else { 0.0 };
+        // After an action it reaches 10 px at most, what it reaches further
+        // pushing the element down (PlantUML 1.2026.8, `note_tall_*`);
+        // elsewhere one reaching further up than the gap pushes it down
+        // entirely.
+        let dy = if after_action {
+            (-min_top - NOTE_REACH_ABOVE).max(0.0)
+        } else if -min_top > GAP {
+            -min_top
+        } else {
+            0.0
+        };
         let mut items = std::mem::take(&mut tile.items);
         items.extend(right_items);
         items.extend(left_items);
@@ -2550,10 +2607,25 @@ impl Ctx<'_> {
         }
         let mut cols: Vec<Col> = Vec::new();
         let mut x = 0.0;
+        // Without an `else` body, the second step of every branch starts
+        // as low as it would under the tallest branch label (PlantUML
+        // 1.2026.8 lines the rows up after the first; probes
+        // `elseif_no_else_label*`, corpus activity 029).
+        let no_else = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let tallest_label = branches
+            .iter()
+            .filter_map(|(_, l, _)| self.label(*l))
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
         for (cond, label, seq) in branches {
             let d = self.diamond(Some(cond));
-            let tile = self.layout_seq(seq, depth);
             let label = self.label(*label);
+            let own_label = label.as_ref().map_or(0.0, |l| l.height);
+            let tile = if no_else && tallest_label > own_label {
+                self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
+            } else {
+                self.layout_seq(seq, depth)
+            };
             let lw = label.as_ref().map_or(0.0, |l| l.width + LABEL_DX);
             let left = (d.w / 2.0).max(tile.in_x);
             let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
@@ -2575,15 +2647,30 @@ impl Ctx<'_> {
         // label's width up to 10 px (a longer label does not push it; probes
         // `elseif_else_*`).
         let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
-        let else_center = (x - BRANCH_GAP + FORK_GAP + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
+        // A missing (or empty, unlabelled) `else` runs down 14 px after
+        // the last branch (probes `elseif_no_else_*`).
+        let bare_else = if else_tile.is_empty() && else_label.is_none() {
+            4.0
+        } else {
+            0.0
+        };
+        let else_center =
+            (x - BRANCH_GAP + FORK_GAP + bare_else + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
         // Where the flow leaves counts the `else` column 20 px after the
         // last branch, wherever it stands, and not its label.
-        let nominal_right = (!else_tile.is_empty()).then(|| {
+        // Without an `else` PlantUML 1.2026.8 counts a 25.27 px column
+        // there instead (probes `elseif_no_else_*`, corpus activity 029).
+        let else_w = if else_tile.is_empty() {
+            EMPTY_ELSE_W
+        } else {
+            else_tile.w
+        };
+        let nominal_right = (!cols.is_empty()).then(|| {
             let branches_right = cols
                 .iter()
                 .map(|c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0).max(c.tile.w - c.tile.in_x))
                 .fold(f64::NEG_INFINITY, f64::max);
-            branches_right.max(x + else_tile.w)
+            branches_right.max(x + else_w)
         });
         cols.push(Col {
             d: None,
@@ -2868,7 +2955,9 @@ impl Ctx<'_> {
         if t.open || t.is_empty() {
             let ox = x0 + t.out_x;
             let oy = if t.is_empty() { top } else { top + t.out_y };
-            loop_bottom = oy + 10.0;
+            // The back edge passes 10 px under a note hanging below the
+            // body's last step too (PlantUML 1.2026.8, `while_note_last`).
+            loop_bottom = oy.max(body_bottom + t.overhang) + 10.0;
             let back = self.stroke_for(t.tail.as_ref());
             polyline(
                 &mut items,
@@ -2970,7 +3059,7 @@ impl Ctx<'_> {
             if notes.is_empty() {
                 t
             } else {
-                self.with_notes(t, notes, true)
+                self.with_notes(t, notes, true, false)
             }
         });
         let mut items = Vec::new();

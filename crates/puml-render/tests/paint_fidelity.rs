@@ -387,7 +387,7 @@ fn activity_layout_probes_place_texts_like_plantuml() {
     // `endif`, an `elseif` chain's `else` column, the flow's clearance
     // beside a partition: 320/320 (185/320 with the layout before these
     // rules).
-    assert_every_paint_and_texts_placed("activity-layout", 320);
+    assert_every_paint_and_texts_placed("activity-layout", 446);
 }
 
 #[test]
