@@ -984,11 +984,7 @@ impl Style {
                 set!(self.bar_border, color);
             }
             // `circle` is both start and stop.
-            ("circle", "backgroundcolor") => {
-                self.apply("start", property, value, own);
-                self.apply("stop", property, value, own);
-            }
-            ("circle", "linecolor") => {
+            ("circle", "backgroundcolor" | "linecolor") => {
                 self.apply("start", property, value, own);
                 self.apply("stop", property, value, own);
             }
