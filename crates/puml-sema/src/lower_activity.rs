@@ -106,11 +106,16 @@ fn looks_like_statement(line: &str) -> bool {
         || (STATEMENT_WORDS.contains(&word.as_str()) && t.len() >= word.len())
 }
 
-/// How many spaces stand inside a parenthesised text before and after it.
-fn paren_spaces(paren: &str) -> (usize, usize) {
+/// A parenthesised text without its parentheses, spaces kept.
+fn paren_body(paren: &str) -> &str {
     let t = paren.trim();
     let t = t.strip_prefix('(').unwrap_or(t);
-    let t = t.strip_suffix(')').unwrap_or(t);
+    t.strip_suffix(')').unwrap_or(t)
+}
+
+/// How many spaces stand inside a parenthesised text before and after it.
+fn paren_spaces(paren: &str) -> (usize, usize) {
+    let t = paren_body(paren);
     if t.trim().is_empty() {
         return (0, 0);
     }
@@ -118,10 +123,7 @@ fn paren_spaces(paren: &str) -> (usize, usize) {
 }
 
 fn inner(paren: &str) -> String {
-    let t = paren.trim();
-    let t = t.strip_prefix('(').unwrap_or(t);
-    let t = t.strip_suffix(')').unwrap_or(t);
-    t.trim().to_string()
+    paren_body(paren).trim().to_string()
 }
 
 fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {
