@@ -163,6 +163,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         mainframe: Some(text(seed + 7)),
         settings: Settings::default(),
         activity: None,
+        class: None,
         other_kind: None,
     }
 }

@@ -4,6 +4,7 @@
 //! [`model::SourceMap`] back to the syntax and the semantic diagnostics.
 
 pub mod activity;
+pub mod class;
 pub mod codes;
 pub mod colors;
 mod lower;

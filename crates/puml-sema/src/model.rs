@@ -52,6 +52,11 @@ pub struct Diagram {
     /// then empty.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub activity: Option<Box<crate::activity::ActivityDiagram>>,
+    /// `Some` when PlantUML reads this block as a class diagram (class,
+    /// object, ER); the sequence fields other than the decorations and
+    /// settings are then empty.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub class: Option<Box<crate::class::ClassDiagram>>,
     /// `Some` when the block is no sequence diagram but PlantUML reads
     /// every line of it as another diagram type's (it then draws that
     /// type): puml neither checks nor draws it, and the sequence fields
@@ -1039,6 +1044,8 @@ pub struct DiagramSourceMap {
     pub events: Vec<TextRange>,
     /// Set exactly when the diagram is an activity diagram.
     pub activity: Option<crate::activity::ActivitySourceMap>,
+    /// Set exactly when the diagram is a class diagram.
+    pub class: Option<crate::class::ClassSourceMap>,
     /// Parallel to `participants` when the diagram read included files
     /// (empty otherwise): the declaration's file and range in that file,
     /// for participants declared in an included file.
