@@ -85,6 +85,13 @@ fn layouts_agree_with_dot() {
                 mine.push((c.x, c.y));
             }
         }
+        if std::env::var("PUML_GRAPH_SHOW").is_ok_and(|s| s == name) {
+            for (id, node_name) in dot.names.iter().enumerate() {
+                let c = ours.nodes[id].center();
+                let t = plain.nodes.get(node_name).map(|t| (t.0, t.1)).unwrap_or_default();
+                println!("{node_name}: dot ({:.1}, {:.1}) ours ({:.1}, {:.1})", t.0, t.1, c.x, c.y);
+            }
+        }
         let (mut pairs, mut v_ok, mut h_ok) = (0, 0, 0);
         for i in 0..theirs.len() {
             for j in i + 1..theirs.len() {
