@@ -167,8 +167,8 @@ impl UnionFind {
 
 /// The clusters' nesting, for walking scopes.
 pub(crate) struct ClusterTree {
-    depth: Vec<usize>,
-    parent: Vec<Option<usize>>,
+    pub depth: Vec<usize>,
+    pub parent: Vec<Option<usize>>,
     /// Clusters, deepest first.
     pub deepest_first: Vec<usize>,
     /// Nodes per scope subtree (index 0: the whole graph; c + 1: cluster c).

@@ -15,6 +15,8 @@ use support::dot::{read_dot, read_plain};
 const FLOOR_VERTICAL_ORDER: f64 = 0.0;
 /// Share of node pairs in dot's horizontal order, over all references.
 const FLOOR_HORIZONTAL_ORDER: f64 = 0.0;
+/// Share of node pairs on one rank (in both layouts) in dot's left-right order.
+const FLOOR_ORDER_WITHIN_RANKS: f64 = 0.0;
 /// Share of graphs whose vertical order is dot's for every pair (ranks equal).
 const FLOOR_RANKS_EQUAL: f64 = 0.0;
 /// Share of graphs whose horizontal order is dot's for every pair.
@@ -50,6 +52,9 @@ struct Tally {
     nodes_within: usize,
     layouts_equal: usize,
     failures: Vec<String>,
+    /// Pairs on one rank in both layouts, and those in dot's left-right order.
+    same_rank_pairs: usize,
+    same_rank_agree: usize,
     worst: Vec<(f64, String)>,
 }
 
@@ -95,6 +100,10 @@ fn layouts_agree_with_dot() {
         let (mut pairs, mut v_ok, mut h_ok) = (0, 0, 0);
         for i in 0..theirs.len() {
             for j in i + 1..theirs.len() {
+                if order(theirs[i].1, theirs[j].1) == 0 && order(mine[i].1, mine[j].1) == 0 {
+                    tally.same_rank_pairs += 1;
+                    tally.same_rank_agree += usize::from(order(theirs[i].0, theirs[j].0) == order(mine[i].0, mine[j].0));
+                }
                 pairs += 1;
                 v_ok += usize::from(order(theirs[i].1, theirs[j].1) == order(mine[i].1, mine[j].1));
                 h_ok += usize::from(order(theirs[i].0, theirs[j].0) == order(mine[i].0, mine[j].0));
@@ -122,6 +131,7 @@ fn layouts_agree_with_dot() {
     let ranks_equal = share(tally.ranks_equal, tally.graphs);
     let order_equal = share(tally.order_equal, tally.graphs);
     let within = share(tally.nodes_within, tally.nodes);
+    let rank_order = share(tally.same_rank_agree, tally.same_rank_pairs);
     let layout_equal = share(tally.layouts_equal, tally.graphs);
     tally.worst.sort_by(|a, b| a.0.total_cmp(&b.0));
     if std::env::var_os("PUML_GRAPH_VERBOSE").is_some() {
@@ -131,13 +141,14 @@ fn layouts_agree_with_dot() {
     }
     println!(
         "{} graphs: ranks equal on {}/{} ({:.1} %), vertical order {:.2} %, horizontal order {:.2} %, \
-         order equal on {}/{} ({:.1} %), nodes within 2 px {:.1} %, whole layout on {}/{} ({:.1} %)",
+         order within ranks {:.2} %, order equal on {}/{} ({:.1} %), nodes within 2 px {:.1} %, whole layout on {}/{} ({:.1} %)",
         tally.graphs,
         tally.ranks_equal,
         tally.graphs,
         100.0 * ranks_equal,
         100.0 * vertical,
         100.0 * horizontal,
+        100.0 * rank_order,
         tally.order_equal,
         tally.graphs,
         100.0 * order_equal,
@@ -151,6 +162,7 @@ fn layouts_agree_with_dot() {
         ("vertical order", vertical, FLOOR_VERTICAL_ORDER),
         ("horizontal order", horizontal, FLOOR_HORIZONTAL_ORDER),
         ("ranks equal", ranks_equal, FLOOR_RANKS_EQUAL),
+        ("order within ranks", rank_order, FLOOR_ORDER_WITHIN_RANKS),
         ("order equal", order_equal, FLOOR_ORDER_EQUAL),
         ("nodes within 2 px", within, FLOOR_NODES_WITHIN_2PX),
         ("whole layout", layout_equal, FLOOR_LAYOUT_EQUAL),
