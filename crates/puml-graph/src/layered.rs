@@ -79,9 +79,10 @@ impl Layered {
         for (id, node) in graph.nodes.iter().enumerate() {
             layered.push(LNode {
                 kind: Kind::Real(id),
-                left: node.width / 2.0,
-                right: node.width / 2.0,
-                height: node.height,
+                // dot keeps sizes in whole points.
+                left: node.width.round() / 2.0,
+                right: node.width.round() / 2.0,
+                height: node.height.round(),
                 rank: ranks[id] as usize,
                 cluster: node.cluster,
             });

@@ -39,6 +39,7 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     let tree = ClusterTree::new(graph);
     let mut orderer = Orderer::new(layered, &tree);
     orderer.creation = creation_order(layered, graph);
+    orderer.flip = matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft);
     orderer.run(graph);
     layered.ranks = orderer.ranks;
 }
@@ -76,6 +77,8 @@ struct Orderer<'a> {
     /// Each node's place in the order dot makes the nodes of a cluster: each
     /// real node, then the virtual nodes of the edges it is the tail of.
     creation: Vec<usize>,
+    /// The graph runs sideways (dot's GD_flip).
+    flip: bool,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -140,6 +143,7 @@ impl<'a> Orderer<'a> {
             tree,
             list_order: Vec::new(),
             creation: Vec::new(),
+            flip: false,
         };
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.refresh_positions();
@@ -434,6 +438,10 @@ impl<'a> Orderer<'a> {
                 }
             }
             self.flat_reorder(&mut units);
+            if self.flip && problem.root {
+                // Sideways graphs: dot reverses each rank after building it.
+                units.reverse();
+            }
             self.write(r, start, &units);
         }
         if problem.root && self.crossings() > 0 {
