@@ -98,10 +98,11 @@ impl Layered {
         // (integer points, as dot keeps them).
         let half_gap = (graph.options.node_sep.round() / 2.0).floor();
         // Edges in dot's order of building the layered graph: by tail in node
-        // order, then in input order (the orders of neighbours, and so the
-        // initial order within ranks, follow from it).
+        // order, then by head in node order (Graphviz keeps a node's edges
+        // sorted so), then in input order. The orders of neighbours, and so
+        // the initial order within ranks, follow from it.
         let mut by_tail: Vec<usize> = (0..graph.edges.len()).collect();
-        by_tail.sort_by_key(|&i| graph.edges[i].tail);
+        by_tail.sort_by_key(|&i| (graph.edges[i].tail, graph.edges[i].head));
         // First chain made for each (upper, lower) pair without labels: later
         // parallel edges share it (dot merges multi-edges).
         let mut made: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();

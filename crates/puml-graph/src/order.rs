@@ -388,6 +388,12 @@ impl<'a> Orderer<'a> {
         let count = unit_list.len();
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // A cluster starts a search like dot's skeleton: when nothing enters
+        // its top rank (pass 0) or leaves its bottom rank (pass 1).
+        let top = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
+        let bottom = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
+        let mut entered_at_top = vec![false; count];
+        let mut left_at_bottom = vec![false; count];
         for &v in &members {
             let a = unit_index[&key(self.unit(level, v))];
             for &w in &self.down[v] {
@@ -398,6 +404,12 @@ impl<'a> Orderer<'a> {
                 if a != b {
                     outs[a].push(b);
                     ins[b].push(a);
+                    if self.rank_of[w] == top(b) {
+                        entered_at_top[b] = true;
+                    }
+                    if self.rank_of[v] == bottom(a) {
+                        left_at_bottom[a] = true;
+                    }
                 }
             }
         }
@@ -405,8 +417,8 @@ impl<'a> Orderer<'a> {
         let mut order: Vec<usize> = Vec::with_capacity(count);
         let mut queue = std::collections::VecDeque::new();
         for start in 0..count {
-            let other = if pass == 0 { &ins[start] } else { &outs[start] };
-            if !other.is_empty() || marked[start] {
+            let blocked = if pass == 0 { entered_at_top[start] } else { left_at_bottom[start] };
+            if blocked || marked[start] {
                 continue;
             }
             marked[start] = true;
@@ -438,7 +450,7 @@ impl<'a> Orderer<'a> {
                 }
             }
             self.flat_reorder(&mut units);
-            if self.flip && problem.root {
+            if self.flip && (problem.root || std::env::var("XFLIP").is_ok()) {
                 // Sideways graphs: dot reverses each rank after building it.
                 units.reverse();
             }

@@ -160,8 +160,8 @@ fn title(graph: &Graph, c: usize) -> (f64, f64) {
 fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &ClusterSpans) -> (Vec<f64>, Vec<(f64, f64)>, f64, f64) {
     let rank_count = layered.ranks.len();
     let count = graph.clusters.len();
-    // Half heights in whole points, as dot keeps them: (ROUND(ht) + 1) / 2.
-    let half = |v: usize| ((layered.nodes[v].height.round() as i64 + 1) / 2) as f64;
+    // Half heights of whole-point heights, as dot keeps them.
+    let half = |v: usize| layered.nodes[v].height.round() / 2.0;
     let mut primitive = vec![0.0f64; rank_count];
     let mut above = vec![0.0f64; rank_count]; // dot's ht2: room above the axis
     let mut below = vec![0.0f64; rank_count]; // ht1: room below

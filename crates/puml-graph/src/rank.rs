@@ -102,6 +102,8 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
                 rank_edges.push(RankEdge { tail: t, head: h, min_len, weight: edge.weight });
             }
         }
+        // Graphviz keeps each node's edges sorted by the other end.
+        rank_edges.sort_by_key(|e| (e.tail, e.head));
         break_cycles(count, &mut rank_edges);
         let simplex_edges: Vec<SimplexEdge> = rank_edges
             .iter()
@@ -253,6 +255,48 @@ pub(crate) fn has_edge_labels(graph: &Graph) -> bool {
     graph.edges.iter().any(|e| e.label.is_some())
 }
 
+/// dot's node list for ranking: each connected component depth-first in
+/// preorder from its first node, out-edges before in-edges.
+fn component_order(n: usize, edges: &[RankEdge]) -> Vec<usize> {
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        adjacent[e.tail].push(e.head);
+    }
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        incoming[e.head].push(e.tail);
+    }
+    for (v, list) in adjacent.iter_mut().enumerate() {
+        list.extend(incoming[v].iter().copied());
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        order.push(root);
+        stack.push((root, 0));
+        while let Some(top) = stack.last_mut() {
+            let (v, i) = *top;
+            if i < adjacent[v].len() {
+                top.1 += 1;
+                let w = adjacent[v][i];
+                if !seen[w] {
+                    seen[w] = true;
+                    order.push(w);
+                    stack.push((w, 0));
+                }
+            } else {
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
 /// Reverses the edges that close a cycle, found by a depth-first search from
 /// the nodes in input order (as dot does), with an explicit stack.
 pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
@@ -269,7 +313,7 @@ pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
     let mut mark = vec![Mark::New; n];
     let mut reverse = vec![false; edges.len()];
     let mut stack: Vec<(usize, usize)> = Vec::new();
-    for root in 0..n {
+    for root in component_order(n, edges) {
         if mark[root] != Mark::New {
             continue;
         }
