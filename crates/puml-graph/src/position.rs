@@ -151,13 +151,16 @@ impl ClusterSpans {
 }
 
 /// A cluster title's padded size (dot's border), or zero.
+/// Sideways the graph's sizes are turned, and so is the padding.
 fn title(graph: &Graph, c: usize) -> (f64, f64) {
-    graph.clusters[c].label.map_or((0.0, 0.0), |s| (s.width.round() + TITLE_PAD.0, s.height.round() + TITLE_PAD.1))
+    let (pad_x, pad_y) = if sideways(graph) { (TITLE_PAD.1, TITLE_PAD.0) } else { TITLE_PAD };
+    graph.clusters[c].label.map_or((0.0, 0.0), |s| (s.width.round() + pad_x, s.height.round() + pad_y))
 }
 
 /// Rank axes (y downwards) and each cluster's top and bottom, plus the
 /// drawing's top and bottom.
 fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &ClusterSpans) -> (Vec<f64>, Vec<(f64, f64)>, f64, f64) {
+    let flip = sideways(graph);
     let rank_count = layered.ranks.len();
     let count = graph.clusters.len();
     // Half heights of whole-point heights, as dot keeps them.
@@ -211,8 +214,10 @@ fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
     // plus the title on top.
     for &c in &tree.deepest_first {
         let Some((lo, hi)) = spans.span[c] else { continue };
-        let (_, title_height) = title(graph, c);
-        cluster_above[c] += title_height;
+        if !flip {
+            let (_, title_height) = title(graph, c);
+            cluster_above[c] += title_height;
+        }
         above[lo] = above[lo].max(cluster_above[c]);
         below[hi] = below[hi].max(cluster_below[c]);
         match tree.parent[c] {
@@ -252,6 +257,68 @@ fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
             up_y[r] = up_y[r + 1] + nodes_apart.max(clusters_apart);
         }
     }
+    if flip && rank_count > 0 && graph.clusters.iter().any(|c| c.label.is_some()) {
+        // Sideways, titles sit along the ranks: clusters too short for
+        // theirs grow, pushing ranks apart (dot's adjustRanks).
+        let mut stretch = Stretch {
+            up_y: &mut up_y,
+            above: &mut above,
+            below: &mut below,
+            cluster_above: &mut cluster_above,
+            cluster_below: &mut cluster_below,
+        };
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + 1];
+        for c in 0..count {
+            if spans.span[c].is_some() {
+                children[tree.parent[c].map_or(0, |p| p + 1)].push(c);
+            }
+        }
+        // Post-order over the cluster tree, children in input order.
+        let mut stack: Vec<(Option<usize>, usize)> = vec![(None, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (scope, i) = *top;
+            let kids = &children[scope.map_or(0, |c| c + 1)];
+            if i < kids.len() {
+                top.1 += 1;
+                stack.push((Some(kids[i]), 0));
+                continue;
+            }
+            stack.pop();
+            let Some(c) = scope else {
+                for &k in kids {
+                    let (lo, hi) = spans.span[k].unwrap_or((0, 0));
+                    if hi == max_rank {
+                        root_below = root_below.max(stretch.cluster_below[k] + CLUSTER_OFFSET);
+                    }
+                    if lo == 0 {
+                        root_above = root_above.max(stretch.cluster_above[k] + CLUSTER_OFFSET);
+                    }
+                }
+                continue;
+            };
+            let (lo, hi) = spans.span[c].unwrap_or((0, 0));
+            let margin = graph.clusters[c].margin;
+            for &k in kids {
+                let (klo, khi) = spans.span[k].unwrap_or((0, 0));
+                if khi == hi {
+                    stretch.cluster_below[c] = stretch.cluster_below[c].max(stretch.cluster_below[k] + margin);
+                }
+                if klo == lo {
+                    stretch.cluster_above[c] = stretch.cluster_above[c].max(stretch.cluster_above[k] + margin);
+                }
+            }
+            if graph.clusters[c].label.is_some() {
+                let (_, along) = title(graph, c);
+                let extent = stretch.up_y[lo] - stretch.up_y[hi];
+                let delta = along - (extent + stretch.cluster_below[c] + stretch.cluster_above[c]);
+                if delta > 0.0 {
+                    stretch.grow(c, lo, hi, delta.round());
+                }
+            }
+            stretch.above[lo] = stretch.above[lo].max(stretch.cluster_above[c]);
+            stretch.below[hi] = stretch.below[hi].max(stretch.cluster_below[c]);
+        }
+    }
     let top_up = if rank_count > 0 { up_y[0] + root_above } else { 0.0 };
     let bottom_up = if rank_count > 0 { up_y[max_rank] - root_below } else { 0.0 };
     let rank_y: Vec<f64> = up_y.iter().map(|y| top_up - y).collect();
@@ -262,6 +329,45 @@ fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         })
         .collect();
     (rank_y, cluster_y, 0.0, top_up - bottom_up)
+}
+
+fn sideways(graph: &Graph) -> bool {
+    matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft)
+}
+
+/// What dot's adjustRanks changes: rank axes (upwards) and room above and
+/// below ranks and clusters.
+struct Stretch<'a> {
+    up_y: &'a mut [f64],
+    above: &'a mut [f64],
+    below: &'a mut [f64],
+    cluster_above: &'a mut [f64],
+    cluster_below: &'a mut [f64],
+}
+
+impl Stretch<'_> {
+    /// Grows cluster `c` (ranks `lo..=hi`) by `delta`: half below, half
+    /// above, moving its ranks and those above it up where the room on
+    /// the ranks does not suffice (dot's adjustSimple).
+    fn grow(&mut self, c: usize, lo: usize, hi: usize, delta: f64) {
+        let bottom = ((delta as i64 + 1) / 2) as f64;
+        let below_short = self.cluster_below[c] + bottom - self.below[hi];
+        let top_short = if below_short > 0.0 {
+            for r in lo..=hi {
+                self.up_y[r] += below_short;
+            }
+            self.cluster_above[c] + (delta - bottom) + below_short - self.above[lo]
+        } else {
+            self.cluster_above[c] + (delta - bottom) - self.above[lo]
+        };
+        if top_short > 0.0 {
+            for r in 0..lo {
+                self.up_y[r] += top_short;
+            }
+        }
+        self.cluster_above[c] += delta - bottom;
+        self.cluster_below[c] += bottom;
+    }
 }
 
 struct AuxGraph {
@@ -282,6 +388,8 @@ impl AuxGraph {
 /// x of every layered node, and each cluster's left and right side.
 fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &ClusterSpans) -> (Vec<f64>, Vec<(f64, f64)>) {
     let n = layered.nodes.len();
+    let flip = sideways(graph);
+    let right_title = |c: usize| if flip && graph.clusters[c].label.is_some() { title(graph, c).0 } else { 0.0 };
     let mut aux = AuxGraph { count: n, edges: Vec::new() };
     let node_sep = graph.options.node_sep.round();
     // Self-loops take room right of their node.
@@ -345,14 +453,16 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
             let (l, r) = make_sides(c, &mut aux);
             let margin = graph.clusters[c].margin;
             let (title_width, _) = title(graph, c);
-            if graph.clusters[c].label.is_some() {
+            if graph.clusters[c].label.is_some() && !flip {
                 aux.edge(l, r, title_width, CLUSTER_COMPACTION);
             } else {
                 aux.edge(l, r, 1.0, CLUSTER_COMPACTION);
             }
+            // Sideways, the title takes room on the right (the top once turned).
+            let title_side = right_title(c);
             for &(first, last) in spans.ends[c].iter().flatten() {
                 aux.edge(l, first, layered.nodes[first].left + margin, 0.0);
-                aux.edge(last, r, right(last) + margin, 0.0);
+                aux.edge(last, r, right(last) + margin + title_side, 0.0);
             }
         }
         // Other nodes kept out.
@@ -381,15 +491,15 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         // Children inside their parents (top-level clusters inside the drawing).
         for &c in &ordered {
             let (l, r) = make_sides(c, &mut aux);
-            let (pl, pr, margin) = match tree.parent[c] {
+            let (pl, pr, margin, title_side) = match tree.parent[c] {
                 Some(p) => {
                     let (pl, pr) = make_sides(p, &mut aux);
-                    (pl, pr, graph.clusters[p].margin)
+                    (pl, pr, graph.clusters[p].margin, right_title(p))
                 }
-                None => (root_sides.0, root_sides.1, CLUSTER_OFFSET),
+                None => (root_sides.0, root_sides.1, CLUSTER_OFFSET, 0.0),
             };
             aux.edge(pl, l, margin, 0.0);
-            aux.edge(r, pr, margin, 0.0);
+            aux.edge(r, pr, margin + title_side, 0.0);
         }
         // Siblings that share a rank apart, in their order on it.
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + 1];
