@@ -81,15 +81,28 @@ fn layouts_agree_with_dot() {
             }
         };
         tally.graphs += 1;
+        // Positions up to a translation: dot's drawing box also holds the
+        // head and tail labels it places afterwards, which moves everything.
         let mut theirs = Vec::new();
         let mut mine = Vec::new();
         for (id, node_name) in dot.names.iter().enumerate() {
-            if let Some(&(x, y, _, _)) = plain.nodes.get(node_name) {
-                theirs.push((x, y));
-                let c = ours.nodes[id].center();
-                mine.push((c.x, c.y));
+            if let Some(&(x, y, w, h)) = plain.nodes.get(node_name) {
+                theirs.push((x, y, w, h));
+                let r = ours.nodes[id];
+                let c = r.center();
+                mine.push((c.x, c.y, r.width, r.height));
             }
         }
+        let normalise = |points: &mut Vec<(f64, f64, f64, f64)>| {
+            let left = points.iter().map(|p| p.0 - p.2 / 2.0).fold(f64::INFINITY, f64::min);
+            let top = points.iter().map(|p| p.1 - p.3 / 2.0).fold(f64::INFINITY, f64::min);
+            for p in points.iter_mut() {
+                p.0 -= left;
+                p.1 -= top;
+            }
+        };
+        normalise(&mut theirs);
+        normalise(&mut mine);
         if std::env::var("PUML_GRAPH_SHOW").is_ok_and(|s| s == name) {
             for (id, node_name) in dot.names.iter().enumerate() {
                 let c = ours.nodes[id].center();
