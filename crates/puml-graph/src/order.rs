@@ -42,6 +42,33 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     orderer.flip = matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft);
     orderer.run(graph);
     layered.ranks = orderer.ranks;
+    debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
+}
+
+/// Whether every cluster's nodes are contiguous on every rank.
+fn clusters_contiguous(layered: &Layered, tree: &ClusterTree) -> bool {
+    for rank in &layered.ranks {
+        for c in 0..tree.parent.len() {
+            let inside: Vec<bool> = rank
+                .iter()
+                .map(|&v| {
+                    let mut current = layered.nodes[v].cluster;
+                    while let Some(k) = current {
+                        if k == c {
+                            return true;
+                        }
+                        current = tree.parent[k];
+                    }
+                    false
+                })
+                .collect();
+            let starts = inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
+            if starts > 1 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// One ordering problem: some nodes whose positions form one contiguous
@@ -570,6 +597,67 @@ impl<'a> Orderer<'a> {
         }
         if best_cross > 0 {
             self.transpose(problem, false);
+        }
+        self.align_clusters(problem);
+    }
+
+    /// Sibling clusters keep one left-to-right order on every rank they
+    /// share (the coordinates keep them apart by that order): where ranks
+    /// disagree, the clusters' blocks are rearranged among their places by
+    /// the clusters' mean position.
+    fn align_clusters(&mut self, problem: &Problem) {
+        let mut mean: Vec<(usize, f64, usize)> = Vec::new();
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, units) = self.units(problem, r);
+            let mut at = start;
+            for (unit, nodes) in &units {
+                if let Unit::Cluster(c) = unit {
+                    let place = at as f64 / self.ranks[r].len().max(1) as f64;
+                    match mean.iter_mut().find(|m| m.0 == *c) {
+                        Some(m) => {
+                            m.1 += place;
+                            m.2 += 1;
+                        }
+                        None => mean.push((*c, place, 1)),
+                    }
+                }
+                at += nodes.len();
+            }
+        }
+        if mean.len() < 2 {
+            return;
+        }
+        // Only when two clusters swap sides between ranks.
+        let mut seen_before: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+        let mut consistent = true;
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let order: Vec<usize> = units.iter().filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None }).collect();
+            for i in 0..order.len() {
+                for j in i + 1..order.len() {
+                    if seen_before.contains(&(order[j], order[i])) {
+                        consistent = false;
+                    }
+                    seen_before.insert((order[i], order[j]));
+                }
+            }
+        }
+        if consistent {
+            return;
+        }
+        let key = |c: usize| mean.iter().find(|m| m.0 == c).map_or(0.0, |m| m.1 / m.2 as f64);
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, mut units) = self.units(problem, r);
+            let slots: Vec<usize> = (0..units.len()).filter(|&i| matches!(units[i].0, Unit::Cluster(_))).collect();
+            let mut blocks: Vec<(Unit, Vec<usize>)> = slots.iter().map(|&i| units[i].clone()).collect();
+            blocks.sort_by(|a, b| {
+                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else { return std::cmp::Ordering::Equal };
+                key(x).total_cmp(&key(y)).then(x.cmp(&y))
+            });
+            for (slot, block) in slots.into_iter().zip(blocks) {
+                units[slot] = block;
+            }
+            self.write(r, start, &units);
         }
     }
 

@@ -515,9 +515,13 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
                     if slow.1 < shigh.0 {
                         continue;
                     }
-                    let r = shigh.0;
-                    let first_low = spans.ends[low][r - slow.0].map(|e| spans.pos[e.0]).unwrap_or(0);
-                    let first_high = spans.ends[high][r - shigh.0].map(|e| spans.pos[e.0]).unwrap_or(0);
+                    // Their order on the first rank where both have nodes.
+                    let common = (shigh.0..=slow.1.min(shigh.1)).find_map(|r| {
+                        let a = spans.ends[low][r - slow.0]?;
+                        let b = spans.ends[high][r - shigh.0]?;
+                        Some((spans.pos[a.0], spans.pos[b.0]))
+                    });
+                    let Some((first_low, first_high)) = common else { continue };
                     let (left, right) = if first_low < first_high { (low, high) } else { (high, low) };
                     let (_, left_r) = make_sides(left, &mut aux);
                     let (right_l, _) = make_sides(right, &mut aux);

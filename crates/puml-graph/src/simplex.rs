@@ -52,6 +52,7 @@ pub(crate) fn solve(n: usize, edges: &[SimplexEdge], initial: Option<Vec<i32>>, 
     let mut s = Simplex::new(n, edges);
     s.rank = initial.unwrap_or_else(|| s.longest_path());
     s.feasible_tree();
+    debug_assert!((0..edges.len()).all(|e| s.slack(e) >= 0), "infeasible constraints (a cycle of positive length)");
     s.init_cut_values();
     let mut iterations = 0;
     let mut search_start = 0;
