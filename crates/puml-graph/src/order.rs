@@ -477,7 +477,7 @@ impl<'a> Orderer<'a> {
                 }
             }
             self.flat_reorder(&mut units);
-            if self.flip && (problem.root || std::env::var("XFLIP").is_ok()) {
+            if self.flip && problem.root {
                 // Sideways graphs: dot reverses each rank after building it.
                 units.reverse();
             }

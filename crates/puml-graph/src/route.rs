@@ -140,7 +140,7 @@ fn orient(rank_dir: RankDir, bounds: Rect, nodes: &mut [Rect], edges: &mut [Edge
         RankDir::BottomToTop => Point::new(p.x, -p.y),
         // dot turns the picture a quarter counter-clockwise (y up): positions
         // within a rank run bottom to top.
-        RankDir::LeftToRight => if std::env::var("XNEG").is_ok() { Point::new(p.y, p.x) } else { Point::new(p.y, -p.x) },
+        RankDir::LeftToRight => Point::new(p.y, -p.x),
         RankDir::RightToLeft => Point::new(-p.y, -p.x),
     };
     let map_rect = |r: Rect| {
