@@ -45,6 +45,16 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
 }
 
+/// dot's node list of the layered graph: depth first from the real nodes
+/// in input order (out-edges, in-edges, flat edges).
+pub(crate) fn node_list(layered: &Layered, graph: &Graph) -> Vec<usize> {
+    let tree = ClusterTree::new(graph);
+    let orderer = Orderer::new(layered, &tree);
+    let mut list: Vec<usize> = (0..layered.nodes.len()).collect();
+    list.sort_by_key(|&v| orderer.list_order[v]);
+    list
+}
+
 /// Whether every cluster's nodes are contiguous on every rank.
 fn clusters_contiguous(layered: &Layered, tree: &ClusterTree) -> bool {
     for rank in &layered.ranks {

@@ -15,7 +15,7 @@
 
 use crate::layered::{Kind, Layered};
 use crate::rank::ClusterTree;
-use crate::simplex::{solve, Balance, Limits, SimplexEdge};
+use crate::simplex::{solve, Balance, Input, Limits, SimplexEdge};
 use crate::Graph;
 
 /// dot's CL_OFFSET: the least gap around a cluster's contents and between
@@ -532,7 +532,29 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         }
     }
     let limits = Limits { max_iterations: PIVOTS_PER_NODE * aux.count + 100, search_size: SEARCH_SIZE };
-    let solution = solve(aux.count, &aux.edges, None, Balance::Coordinates, &limits);
+    // dot's starting values: each rank packed from 0 (whole points, as its
+    // integer ranks truncate), slack nodes just left of their ends; used
+    // when they satisfy every constraint.
+    let mut initial = vec![0i32; aux.count];
+    for (r, rank) in layered.ranks.iter().enumerate() {
+        let sep = if layered.doubled && r % 2 == 1 { LABEL_RANK_SEP } else { node_sep };
+        let mut last = 0.0f64;
+        for pair in rank.windows(2) {
+            let width = right(pair[0]) + layered.nodes[pair[1]].left + sep;
+            last = (last + width).trunc();
+            initial[pair[1]] = last as i32;
+        }
+    }
+    for (i, e) in layered.edges.iter().enumerate() {
+        let slack = n + i;
+        initial[slack] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
+    }
+    // dot's node list: helper nodes first, newest first, then the layered
+    // graph's own list.
+    let mut order: Vec<usize> = (n..aux.count).rev().collect();
+    order.extend(crate::order::node_list(layered, graph));
+    let input = Input { nodes: aux.count, edges: &aux.edges, order, initial: Some(initial), normal: n };
+    let solution = solve(&input, Balance::Coordinates, &limits);
     let x: Vec<f64> = solution[..n].iter().map(|&v| v as f64).collect();
     let cluster_x = (0..count)
         .map(|c| match sides[c] {

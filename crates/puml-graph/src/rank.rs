@@ -2,7 +2,7 @@
 //! node gets a layer so that each constraining edge spans at least its
 //! `min_len` ranks.
 
-use crate::simplex::{solve, Balance, Limits, SimplexEdge};
+use crate::simplex::{solve, Balance, Input, Limits, SimplexEdge};
 use crate::Graph;
 
 /// Pivots of network simplex allowed for ranking (dot: unbounded; ours
@@ -112,7 +112,14 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         let limits = Limits { max_iterations: MAX_ITERATIONS, search_size: SEARCH_SIZE };
         let has_children = members.iter().any(|&v| in_child(v));
         let balance = if has_children { Balance::Components } else { Balance::Ranks };
-        let unit_rank = solve(count, &simplex_edges, None, balance, &limits);
+        let input = Input {
+            nodes: count,
+            edges: &simplex_edges,
+            order: component_order(count, &rank_edges),
+            initial: None,
+            normal: units.len(),
+        };
+        let unit_rank = solve(&input, balance, &limits);
         for &v in &members {
             let r = unit_rank[same.find(local(v))];
             offset[v] = r + if in_child(v) { offset[v] } else { 0 };
