@@ -61,6 +61,9 @@ pub(crate) struct Layered {
     pub chains: Vec<Chain>,
     /// Ranks were doubled for labels: the gap between ranks is halved.
     pub doubled: bool,
+    /// 1 for graphs of ordinary size; less for huge ones, which get fewer
+    /// iterations in the later stages.
+    pub effort: f64,
 }
 
 impl Layered {
@@ -75,6 +78,7 @@ impl Layered {
             flat: Vec::new(),
             chains: vec![Chain::default(); graph.edges.len()],
             doubled,
+            effort: 1.0,
         };
         for (id, node) in graph.nodes.iter().enumerate() {
             layered.push(LNode {
@@ -186,7 +190,19 @@ impl Layered {
             }
             layered.chains[index] = chain;
         }
+        layered.effort = (crate::FULL_EFFORT_NODES as f64 / layered.nodes.len().max(1) as f64).min(1.0);
         layered
+    }
+
+    /// How many nodes `build` would make: the real ones and one per rank
+    /// crossed by each edge.
+    pub(crate) fn count_nodes(graph: &Graph, ranks: &[i32]) -> usize {
+        let mut count = graph.nodes.len();
+        for edge in &graph.edges {
+            let span = (ranks[edge.tail] - ranks[edge.head]).unsigned_abs() as usize;
+            count = count.saturating_add(span.saturating_sub(1));
+        }
+        count
     }
 
     /// Edge `index` runs beside the chain already made for edge `first`:

@@ -93,6 +93,8 @@ struct Problem {
     /// The whole graph's component (builds its order twice, both ways, and
     /// transposes after building, as dot does at the root only).
     root: bool,
+    /// Members per rank, from `min_rank`.
+    by_rank: Vec<Vec<usize>>,
 }
 
 struct Orderer<'a> {
@@ -116,6 +118,8 @@ struct Orderer<'a> {
     creation: Vec<usize>,
     /// The graph runs sideways (dot's GD_flip).
     flip: bool,
+    /// 1, or less for huge graphs (fewer sweeps).
+    effort: f64,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -181,6 +185,7 @@ impl<'a> Orderer<'a> {
             list_order: Vec::new(),
             creation: Vec::new(),
             flip: false,
+            effort: layered.effort,
         };
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.refresh_positions();
@@ -233,6 +238,11 @@ impl<'a> Orderer<'a> {
             }
         }
         place
+    }
+
+    /// An iteration count scaled down for huge graphs (at least one).
+    fn scaled(&self, iterations: usize) -> usize {
+        ((iterations as f64 * self.effort).round() as usize).max(1)
     }
 
     fn refresh_positions(&mut self) {
@@ -330,38 +340,42 @@ impl<'a> Orderer<'a> {
     fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
         let min_rank = members.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
         let max_rank = members.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
-        Problem { members, level, min_rank, max_rank, root }
+        let mut by_rank = vec![Vec::new(); max_rank - min_rank + 1];
+        for &v in &members {
+            by_rank[self.rank_of[v] - min_rank].push(v);
+        }
+        Problem { members, level, min_rank, max_rank, root, by_rank }
     }
 
     /// The slice of rank `r` the problem owns: start and length.
     fn slice(&self, problem: &Problem, r: usize) -> (usize, usize) {
-        let mut start = usize::MAX;
-        let mut count = 0;
-        for &v in &problem.members {
-            if self.rank_of[v] == r {
-                start = start.min(self.pos[v]);
-                count += 1;
-            }
-        }
-        (if count == 0 { 0 } else { start }, count)
+        let Some(nodes) = r.checked_sub(problem.min_rank).and_then(|i| problem.by_rank.get(i)) else {
+            return (0, 0);
+        };
+        let start = nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0);
+        (start, nodes.len())
     }
 
     /// The units of a rank's slice, in order, with their nodes in order.
     fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Vec<usize>)>) {
         let (start, count) = self.slice(problem, r);
         let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
+        let mut cluster_block: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
         for &v in &self.ranks[r][start..start + count] {
             let unit = self.unit(problem.level, v);
-            match units.last_mut() {
-                Some((last, nodes)) if *last == unit => nodes.push(v),
-                _ => {
-                    // A unit seen before (not contiguous) joins its first block.
-                    if let Some((_, nodes)) = units.iter_mut().find(|(u, _)| *u == unit) {
-                        nodes.push(v);
-                    } else {
-                        units.push((unit, vec![v]));
+            match (units.last_mut(), unit) {
+                (Some((last, nodes)), _) if *last == unit => nodes.push(v),
+                (_, Unit::Cluster(c)) => {
+                    // A cluster seen before (not contiguous) joins its first block.
+                    match cluster_block.get(&c) {
+                        Some(&i) => units[i].1.push(v),
+                        None => {
+                            cluster_block.insert(c, units.len());
+                            units.push((unit, vec![v]));
+                        }
                     }
                 }
+                (_, Unit::Node(_)) => units.push((unit, vec![v])),
             }
         }
         (start, units)
@@ -562,7 +576,7 @@ impl<'a> Orderer<'a> {
         for pass in start_pass..=2 {
             let max_this_pass;
             if pass <= 1 {
-                max_this_pass = BUILD_PASS_ITERATIONS.min(MAX_ITERATIONS);
+                max_this_pass = self.scaled(BUILD_PASS_ITERATIONS);
                 if problem.root {
                     self.build(problem, pass);
                 }
@@ -572,7 +586,7 @@ impl<'a> Orderer<'a> {
                     best_cross = cur_cross;
                 }
             } else {
-                max_this_pass = MAX_ITERATIONS;
+                max_this_pass = self.scaled(MAX_ITERATIONS);
                 if best_cross == usize::MAX {
                     best_cross = self.crossings();
                     best = self.snapshot(problem);
@@ -813,7 +827,7 @@ impl<'a> Orderer<'a> {
     fn transpose(&mut self, problem: &Problem, reverse: bool) {
         let span = problem.max_rank - problem.min_rank + 1;
         let mut candidate = vec![true; span];
-        for _ in 0..MAX_TRANSPOSE_ROUNDS {
+        for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
                 if !candidate[offset] {
@@ -823,19 +837,22 @@ impl<'a> Orderer<'a> {
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
                 let mut changed = false;
+                // `from`: where units[i] starts on the rank.
+                let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
-                    if self.must_stay_left(&units[i].1, &units[i + 1].1) {
-                        continue;
+                    if !self.must_stay_left(&units[i].1, &units[i + 1].1) {
+                        let c0 = self.pair_crossings(&units[i].1, &units[i + 1].1, r);
+                        let c1 = self.pair_crossings(&units[i + 1].1, &units[i].1, r);
+                        if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
+                            units.swap(i, i + 1);
+                            // Keep positions current for the next pair: only
+                            // the two units' places change.
+                            self.write(r, from, &units[i..i + 2]);
+                            delta += c0 as i64 - c1 as i64;
+                            changed = true;
+                        }
                     }
-                    let c0 = self.pair_crossings(&units[i].1, &units[i + 1].1, r);
-                    let c1 = self.pair_crossings(&units[i + 1].1, &units[i].1, r);
-                    if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
-                        units.swap(i, i + 1);
-                        // Keep positions current for the next pair.
-                        self.write(r, start, &units);
-                        delta += c0 as i64 - c1 as i64;
-                        changed = true;
-                    }
+                    from += units[i].1.len();
                 }
                 if changed {
                     candidate[offset] = true;

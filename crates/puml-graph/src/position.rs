@@ -531,7 +531,8 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
             }
         }
     }
-    let limits = Limits { max_iterations: PIVOTS_PER_NODE * aux.count + 100, search_size: SEARCH_SIZE };
+    let pivots = (PIVOTS_PER_NODE as f64 * aux.count as f64 * layered.effort * layered.effort) as usize;
+    let limits = Limits { max_iterations: pivots + 100, search_size: SEARCH_SIZE };
     // dot's starting values: each rank packed from 0 (whole points, as its
     // integer ranks truncate), slack nodes just left of their ends; used
     // when they satisfy every constraint.

@@ -423,6 +423,13 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
+                    if self.parent[w] == Some(e) && self.low[w] == next {
+                        // Numbered as before: skip the subtree.
+                        if let Some(top) = stack.last_mut() {
+                            top.2 = self.lim[w] + 1;
+                        }
+                        continue 'walk;
+                    }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
                     stack.push((w, Some(e), next, 0, 0));
@@ -438,6 +445,12 @@ impl State<'_> {
                     let w = self.edges[e].tail;
                     if let Some(top) = stack.last_mut() {
                         top.4 = i + 1;
+                    }
+                    if self.parent[w] == Some(e) && self.low[w] == next {
+                        if let Some(top) = stack.last_mut() {
+                            top.2 = self.lim[w] + 1;
+                        }
+                        continue 'walk;
                     }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
@@ -635,8 +648,28 @@ impl State<'_> {
         }
         self.tree_out[f_tail].push(f);
         self.tree_in[f_head].push(f);
+        // Renumber below the common ancestor; only the paths to f's ends
+        // changed, other subtrees keep their numbers and are skipped.
         let (par, low) = (self.parent[lca], self.low[lca]);
+        self.invalidate_path(lca, f_head);
+        self.invalidate_path(lca, f_tail);
         self.number(lca, par, low);
+    }
+
+    /// Marks the numbers from `node` up to `lca` as stale.
+    fn invalidate_path(&mut self, lca: usize, mut node: usize) {
+        loop {
+            if self.low[node] == usize::MAX {
+                break;
+            }
+            self.low[node] = usize::MAX;
+            let Some(e) = self.parent[node] else { break };
+            if self.lim[node] >= self.lim[lca] {
+                break;
+            }
+            let edge = self.edges[e];
+            node = if self.lim[edge.tail] > self.lim[edge.head] { edge.tail } else { edge.head };
+        }
     }
 
     /// dot's treeupdate: from `v` up to the common ancestor with `w`,
