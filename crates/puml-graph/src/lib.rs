@@ -256,7 +256,8 @@ impl std::fmt::Display for LayoutError {
         match self {
             LayoutError::TooLarge { nodes, edges } => write!(
                 f,
-                "graph too large to lay out: {nodes} nodes, {edges} edges (at most {MAX_NODES} nodes, {MAX_EDGES} edges)"
+                "graph too large to lay out: {nodes} nodes, {edges} edges (limits: {MAX_NODES} nodes, {MAX_EDGES} edges, \
+                 {MAX_LAYERED_NODES} nodes once long edges are split at every rank they cross)"
             ),
             LayoutError::InvalidReference(what) => write!(f, "invalid reference: {what}"),
             LayoutError::InvalidSize(what) => write!(f, "invalid size: {what}"),

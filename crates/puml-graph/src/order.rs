@@ -109,6 +109,8 @@ struct Orderer<'a> {
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
     edges: Vec<(usize, usize)>,
+    /// Edges by the rank of their upper end.
+    edges_by_rank: Vec<Vec<(usize, usize)>>,
     tree: &'a ClusterTree,
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
@@ -171,7 +173,11 @@ impl<'a> Orderer<'a> {
                 p
             })
             .collect();
-        let rank_of = layered.nodes.iter().map(|node| node.rank).collect();
+        let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
+        let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
+        for &(a, b) in &edges {
+            edges_by_rank[rank_of[a]].push((a, b));
+        }
         let mut orderer = Orderer {
             ranks: layered.ranks.clone(),
             pos: vec![0; n],
@@ -180,6 +186,7 @@ impl<'a> Orderer<'a> {
             down,
             flat_out,
             path,
+            edges_by_rank,
             edges,
             tree,
             list_order: Vec::new(),
@@ -507,7 +514,7 @@ impl<'a> Orderer<'a> {
             }
             self.write(r, start, &units);
         }
-        if problem.root && self.crossings() > 0 {
+        if problem.root && self.crossings(problem) > 0 {
             self.transpose(problem, false);
         }
     }
@@ -580,7 +587,7 @@ impl<'a> Orderer<'a> {
                 if problem.root {
                     self.build(problem, pass);
                 }
-                cur_cross = self.crossings();
+                cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
                     best_cross = cur_cross;
@@ -588,7 +595,7 @@ impl<'a> Orderer<'a> {
             } else {
                 max_this_pass = self.scaled(MAX_ITERATIONS);
                 if best_cross == usize::MAX {
-                    best_cross = self.crossings();
+                    best_cross = self.crossings(problem);
                     best = self.snapshot(problem);
                 }
                 if cur_cross > best_cross {
@@ -603,7 +610,7 @@ impl<'a> Orderer<'a> {
                 }
                 trying += 1;
                 self.step(problem, iteration);
-                cur_cross = self.crossings();
+                cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
                     if (cur_cross as f64) < CONVERGENCE * best_cross as f64 {
@@ -892,15 +899,18 @@ impl<'a> Orderer<'a> {
 
     /// All crossings between neighbouring ranks (counted by sorting: each
     /// edge crosses the earlier edges whose lower end lies right of its own).
-    fn crossings(&self) -> usize {
+    /// (Only between the ranks the problem can change: the others are constant.)
+    fn crossings(&self, problem: &Problem) -> usize {
         let rank_count = self.ranks.len();
-        let mut by_rank: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rank_count];
-        for &(a, b) in &self.edges {
-            by_rank[self.rank_of[a]].push((self.pos[a], self.pos[b]));
-        }
         let mut total = 0;
-        for (r, pairs) in by_rank.iter_mut().enumerate() {
-            if pairs.len() < 2 || r + 1 >= rank_count {
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
+            if r + 1 >= rank_count {
+                continue;
+            }
+            pairs.clear();
+            pairs.extend(self.edges_by_rank[r].iter().map(|&(a, b)| (self.pos[a], self.pos[b])));
+            if pairs.len() < 2 {
                 continue;
             }
             pairs.sort_unstable();
