@@ -230,15 +230,4 @@ impl Layered {
         self.nodes.push(node);
         id
     }
-
-    /// Position of every node within its rank.
-    pub(crate) fn positions(&self) -> Vec<usize> {
-        let mut position = vec![0; self.nodes.len()];
-        for rank in &self.ranks {
-            for (i, &v) in rank.iter().enumerate() {
-                position[v] = i;
-            }
-        }
-        position
-    }
 }

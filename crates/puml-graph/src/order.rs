@@ -39,7 +39,10 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     let tree = ClusterTree::new(graph);
     let mut orderer = Orderer::new(layered, &tree);
     orderer.creation = creation_order(layered, graph);
-    orderer.flip = matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft);
+    orderer.flip = matches!(
+        graph.options.rank_dir,
+        crate::RankDir::LeftToRight | crate::RankDir::RightToLeft
+    );
     orderer.run(graph);
     layered.ranks = orderer.ranks;
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
@@ -72,7 +75,8 @@ fn clusters_contiguous(layered: &Layered, tree: &ClusterTree) -> bool {
                     false
                 })
                 .collect();
-            let starts = inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
+            let starts =
+                inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
             if starts > 1 {
                 return false;
             }
@@ -209,7 +213,11 @@ impl<'a> Orderer<'a> {
         }
         let mut place = vec![usize::MAX; n];
         let mut next = 0;
-        let real = layered.nodes.iter().take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_))).count();
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
         for start in (0..real).chain(real..n) {
             if place[start] != usize::MAX {
                 continue;
@@ -281,7 +289,7 @@ impl<'a> Orderer<'a> {
             }
             v
         }
-        let mut join = |a: usize, b: usize, parent: &mut Vec<usize>| {
+        let join = |a: usize, b: usize, parent: &mut Vec<usize>| {
             let (a, b) = (find(parent, a), find(parent, b));
             if a != b {
                 parent[a.max(b)] = a.min(b);
@@ -351,7 +359,14 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
-        Problem { members, level, min_rank, max_rank, root, by_rank }
+        Problem {
+            members,
+            level,
+            min_rank,
+            max_rank,
+            root,
+            by_rank,
+        }
     }
 
     /// The slice of rank `r` the problem owns: start and length.
@@ -475,7 +490,11 @@ impl<'a> Orderer<'a> {
         let mut order: Vec<usize> = Vec::with_capacity(count);
         let mut queue = std::collections::VecDeque::new();
         for start in 0..count {
-            let blocked = if pass == 0 { entered_at_top[start] } else { left_at_bottom[start] };
+            let blocked = if pass == 0 {
+                entered_at_top[start]
+            } else {
+                left_at_bottom[start]
+            };
             if blocked || marked[start] {
                 continue;
             }
@@ -483,7 +502,11 @@ impl<'a> Orderer<'a> {
             queue.push_back(start);
             while let Some(u) = queue.pop_front() {
                 order.push(u);
-                let (first, second) = if pass == 0 { (&outs[u], &ins[u]) } else { (&ins[u], &outs[u]) };
+                let (first, second) = if pass == 0 {
+                    (&outs[u], &ins[u])
+                } else {
+                    (&ins[u], &outs[u])
+                };
                 for &w in first.iter().chain(second.iter()) {
                     if !marked[w] {
                         marked[w] = true;
@@ -493,16 +516,16 @@ impl<'a> Orderer<'a> {
             }
         }
         // Units only on cycles of zero-length paths (not reached): in input order.
-        for u in 0..count {
-            if !marked[u] {
-                order.push(u);
-            }
-        }
+        order.extend((0..count).filter(|&u| !marked[u]));
         for r in problem.min_rank..=problem.max_rank {
             let (start, _) = self.slice(problem, r);
             let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
             for &u in &order {
-                let nodes: Vec<usize> = unit_nodes[u].iter().copied().filter(|&v| self.rank_of[v] == r).collect();
+                let nodes: Vec<usize> = unit_nodes[u]
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.rank_of[v] == r)
+                    .collect();
                 if !nodes.is_empty() {
                     units.push((unit_list[u], nodes));
                 }
@@ -663,7 +686,10 @@ impl<'a> Orderer<'a> {
         let mut consistent = true;
         for r in problem.min_rank..=problem.max_rank {
             let (_, units) = self.units(problem, r);
-            let order: Vec<usize> = units.iter().filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None }).collect();
+            let order: Vec<usize> = units
+                .iter()
+                .filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None })
+                .collect();
             for i in 0..order.len() {
                 for j in i + 1..order.len() {
                     if seen_before.contains(&(order[j], order[i])) {
@@ -679,10 +705,14 @@ impl<'a> Orderer<'a> {
         let key = |c: usize| mean.iter().find(|m| m.0 == c).map_or(0.0, |m| m.1 / m.2 as f64);
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
-            let slots: Vec<usize> = (0..units.len()).filter(|&i| matches!(units[i].0, Unit::Cluster(_))).collect();
+            let slots: Vec<usize> = (0..units.len())
+                .filter(|&i| matches!(units[i].0, Unit::Cluster(_)))
+                .collect();
             let mut blocks: Vec<(Unit, Vec<usize>)> = slots.iter().map(|&i| units[i].clone()).collect();
             blocks.sort_by(|a, b| {
-                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else { return std::cmp::Ordering::Equal };
+                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else {
+                    return std::cmp::Ordering::Equal;
+                };
                 key(x).total_cmp(&key(y)).then(x.cmp(&y))
             });
             for (slot, block) in slots.into_iter().zip(blocks) {
@@ -720,10 +750,13 @@ impl<'a> Orderer<'a> {
         } else {
             (problem.min_rank + 1..=problem.max_rank).collect()
         };
-        let downward = iteration % 2 == 0;
+        let downward = iteration.is_multiple_of(2);
         for r in ranks {
             let (start, mut units) = self.units(problem, r);
-            let mut medians: Vec<f64> = units.iter().map(|(unit, nodes)| self.median(*unit, nodes, r, downward)).collect();
+            let mut medians: Vec<f64> = units
+                .iter()
+                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
+                .collect();
             self.reorder(&mut units, &mut medians, reverse);
             self.write(r, start, &units);
         }
@@ -916,8 +949,7 @@ impl<'a> Orderer<'a> {
             pairs.sort_unstable();
             let width = self.ranks[r + 1].len() + 1;
             let mut tree = vec![0usize; width + 1];
-            let mut seen = 0;
-            for &(_, lower) in pairs.iter() {
+            for (seen, &(_, lower)) in pairs.iter().enumerate() {
                 // Earlier edges with a lower end strictly right of this one.
                 let mut at_or_left = 0;
                 let mut i = lower + 1;
@@ -931,7 +963,6 @@ impl<'a> Orderer<'a> {
                     tree[i] += 1;
                     i += i & i.wrapping_neg();
                 }
-                seen += 1;
             }
         }
         total

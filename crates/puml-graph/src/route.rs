@@ -92,10 +92,20 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
     let mut clusters: Vec<Rect> = coords
         .clusters
         .iter()
-        .map(|b| Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] })
+        .map(|b| Rect {
+            x: b[0],
+            y: b[1],
+            width: b[2] - b[0],
+            height: b[3] - b[1],
+        })
         .collect();
     let b = coords.bounds;
-    let bounds = Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] };
+    let bounds = Rect {
+        x: b[0],
+        y: b[1],
+        width: b[2] - b[0],
+        height: b[3] - b[1],
+    };
     orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
 }
 
@@ -134,7 +144,13 @@ pub(crate) fn polyline_to_bezier(points: &[Point]) -> Vec<Point> {
 
 /// Turns top-to-bottom coordinates into the graph's rank direction and moves
 /// everything so that the least coordinates are 0.
-fn orient(rank_dir: RankDir, bounds: Rect, nodes: &mut [Rect], edges: &mut [EdgeRoute], clusters: &mut [Rect]) -> Layout {
+fn orient(
+    rank_dir: RankDir,
+    bounds: Rect,
+    nodes: &mut [Rect],
+    edges: &mut [EdgeRoute],
+    clusters: &mut [Rect],
+) -> Layout {
     let map_point = |p: Point| match rank_dir {
         RankDir::TopToBottom => p,
         RankDir::BottomToTop => Point::new(p.x, -p.y),
