@@ -126,6 +126,13 @@ struct Orderer<'a> {
     flip: bool,
     /// 1, or less for huge graphs (fewer sweeps).
     effort: f64,
+    /// Clusters already expanded; a collapsed cluster takes one place on
+    /// each of its ranks, as dot's skeleton nodes do until the cluster's
+    /// own turn.
+    expanded: Vec<bool>,
+    /// Each node's place on its rank counting a collapsed cluster once
+    /// (what medians and crossings compare).
+    slot: Vec<usize>,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -197,6 +204,8 @@ impl<'a> Orderer<'a> {
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
+            expanded: vec![false; tree.parent.len()],
+            slot: vec![0; n],
         };
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.refresh_positions();
@@ -265,6 +274,29 @@ impl<'a> Orderer<'a> {
             for (i, &v) in rank.iter().enumerate() {
                 self.pos[v] = i;
             }
+        }
+        for r in 0..self.ranks.len() {
+            self.refresh_slots(r);
+        }
+    }
+
+    /// The outermost collapsed cluster holding `v`, if any.
+    fn collapsed(&self, v: usize) -> Option<usize> {
+        self.path[v].iter().copied().find(|&c| !self.expanded[c])
+    }
+
+    fn refresh_slots(&mut self, r: usize) {
+        let mut next = 0;
+        let mut previous: Option<Option<usize>> = None;
+        for i in 0..self.ranks[r].len() {
+            let v = self.ranks[r][i];
+            let key = self.collapsed(v);
+            let same = key.is_some() && previous == Some(key);
+            if !same && previous.is_some() {
+                next += 1;
+            }
+            self.slot[v] = next;
+            previous = Some(key);
         }
     }
 
@@ -338,15 +370,31 @@ impl<'a> Orderer<'a> {
             let problem = self.problem(component.clone(), 0, true);
             self.mincross(&problem, 0);
         }
-        // Then each cluster, parents before children.
-        let mut clusters: Vec<usize> = (0..self.tree.parent.len()).collect();
-        clusters.sort_by_key(|&c| self.tree.depth[c]);
-        for c in clusters {
-            let members: Vec<usize> = (0..n).filter(|&v| self.path[v].contains(&c)).collect();
+        // Then each cluster, depth first (dot's mincross_clust): expanded
+        // from its block, ordered inside, then its children.
+        let count = self.tree.parent.len();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + 1];
+        for c in 0..count {
+            children[self.tree.parent[c].map_or(0, |p| p + 1)].push(c);
+        }
+        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for v in 0..n {
+            for &c in &self.path[v] {
+                members_of[c].push(v);
+            }
+        }
+        let mut stack: Vec<usize> = children[0].iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            stack.extend(children[c + 1].iter().rev().copied());
+            self.expanded[c] = true;
+            let members = std::mem::take(&mut members_of[c]);
             if members.is_empty() {
                 continue;
             }
             let problem = self.problem(members, self.tree.depth[c] + 1, false);
+            for r in problem.min_rank..=problem.max_rank {
+                self.refresh_slots(r);
+            }
             self.build(&problem, 0);
             self.mincross(&problem, 2);
         }
@@ -412,6 +460,7 @@ impl<'a> Orderer<'a> {
                 i += 1;
             }
         }
+        self.refresh_slots(r);
     }
 
     /// The initial order: breadth-first from the units without predecessors
@@ -738,6 +787,7 @@ impl<'a> Orderer<'a> {
                 self.ranks[r][start + i] = v;
                 self.pos[v] = start + i;
             }
+            self.refresh_slots(r);
         }
     }
 
@@ -745,10 +795,18 @@ impl<'a> Orderer<'a> {
     /// equal medians exchange on the first two of every four.
     fn step(&mut self, problem: &Problem, iteration: usize) {
         let reverse = iteration % 4 < 2;
+        // A cluster's end ranks follow the ranks outside it too (dot: first--).
+        let last_rank = self.ranks.len().saturating_sub(1);
         let ranks: Vec<usize> = if iteration % 2 == 1 {
-            (problem.min_rank..problem.max_rank).rev().collect()
+            let first = if problem.max_rank < last_rank { problem.max_rank } else { problem.max_rank.saturating_sub(1) };
+            if problem.max_rank == 0 && last_rank == 0 {
+                Vec::new()
+            } else {
+                (problem.min_rank..=first).rev().collect()
+            }
         } else {
-            (problem.min_rank + 1..=problem.max_rank).collect()
+            let first = if problem.min_rank > 0 { problem.min_rank } else { problem.min_rank + 1 };
+            (first..=problem.max_rank).collect()
         };
         let downward = iteration.is_multiple_of(2);
         for r in ranks {
@@ -764,46 +822,53 @@ impl<'a> Orderer<'a> {
     }
 
     /// The weighted median of a unit's neighbours on the rank before it in
-    /// the sweep (dot's medians), or −1 when it has none there.
+    /// the sweep (dot's medians, on its integer scale: 256 per place), or
+    /// −1 when it has none there. A cluster counts its edges to the outside
+    /// and its own block on that rank (dot's skeleton edge).
     fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
-        let mut list: Vec<f64> = Vec::new();
+        const SCALE: i64 = 256;
+        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let mut list: Vec<i64> = Vec::new();
+        let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         for &v in nodes {
             let neighbours = if downward { &self.up[v] } else { &self.down[v] };
             for &w in neighbours {
-                list.push(self.pos[w] as f64);
+                if !inside(w) {
+                    list.push(val(w));
+                }
             }
         }
-        if list.is_empty() {
-            if let Unit::Cluster(c) = unit {
-                // A cluster's block follows its own block on the other rank.
-                let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
-                if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
-                    if let Some(i) = self.ranks[other].iter().position(|&w| self.path[w].contains(&c)) {
-                        return i as f64;
+        if let Unit::Cluster(c) = unit {
+            let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
+            if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
+                if let Some(&w) = self.ranks[other].iter().find(|&&w| self.path[w].contains(&c)) {
+                    list.push(val(w));
+                }
+            }
+        }
+        let m = list.len();
+        let value = match m {
+            0 => return -1.0,
+            1 => list[0],
+            2 => (list[0] + list[1]) / 2,
+            _ => {
+                list.sort_unstable();
+                if m % 2 == 1 {
+                    list[m / 2]
+                } else {
+                    let (lm, rm) = (m / 2 - 1, m / 2);
+                    let right_span = list[m - 1] - list[rm];
+                    let left_span = list[lm] - list[0];
+                    if left_span == right_span {
+                        (list[lm] + list[rm]) / 2
+                    } else {
+                        let w = list[lm] as f64 * right_span as f64 + list[rm] as f64 * left_span as f64;
+                        (w / (left_span + right_span) as f64) as i64
                     }
                 }
             }
-            return -1.0;
-        }
-        list.sort_by(f64::total_cmp);
-        let m = list.len();
-        if m == 1 {
-            return list[0];
-        }
-        if m == 2 {
-            return (list[0] + list[1]) / 2.0;
-        }
-        let mid = m / 2;
-        if m % 2 == 1 {
-            return list[mid];
-        }
-        let left = list[mid - 1] - list[0];
-        let right = list[m - 1] - list[mid];
-        if left + right == 0.0 {
-            (list[mid - 1] + list[mid]) / 2.0
-        } else {
-            (list[mid - 1] * right + list[mid] * left) / (left + right)
-        }
+        };
+        value as f64
     }
 
     /// dot's reorder: units with a median move past each other into median
@@ -919,7 +984,7 @@ impl<'a> Orderer<'a> {
                 for &wn in &adjacency[w] {
                     for &v in left {
                         for &vn in &adjacency[v] {
-                            if self.pos[vn] > self.pos[wn] {
+                            if self.slot[vn] > self.slot[wn] {
                                 count += 1;
                             }
                         }
@@ -942,7 +1007,7 @@ impl<'a> Orderer<'a> {
                 continue;
             }
             pairs.clear();
-            pairs.extend(self.edges_by_rank[r].iter().map(|&(a, b)| (self.pos[a], self.pos[b])));
+            pairs.extend(self.edges_by_rank[r].iter().map(|&(a, b)| (self.slot[a], self.slot[b])));
             if pairs.len() < 2 {
                 continue;
             }
