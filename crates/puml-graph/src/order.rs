@@ -26,6 +26,8 @@ const MIN_QUIT: usize = 8;
 const CONVERGENCE: f64 = 0.995;
 /// Rounds of transposition per call, a bound dot does not have.
 const MAX_TRANSPOSE_ROUNDS: usize = 64;
+/// What crossing a collapsed cluster's skeleton costs (dot's CL_CROSS).
+const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
@@ -946,8 +948,8 @@ impl<'a> Orderer<'a> {
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
                     if !self.must_stay_left(&units[i].1, &units[i + 1].1) {
-                        let c0 = self.pair_crossings(&units[i].1, &units[i + 1].1, r);
-                        let c1 = self.pair_crossings(&units[i + 1].1, &units[i].1, r);
+                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
+                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             units.swap(i, i + 1);
                             // Keep positions current for the next pair: only
@@ -975,19 +977,44 @@ impl<'a> Orderer<'a> {
         }
     }
 
-    /// Crossings between the edges of `left` and `right` (neighbours on one
-    /// rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &[usize], right: &[usize], _r: usize) -> usize {
-        let mut count = 0;
-        for adjacency in [&self.up, &self.down] {
-            for &w in right {
-                for &wn in &adjacency[w] {
-                    for &v in left {
-                        for &vn in &adjacency[v] {
-                            if self.slot[vn] > self.slot[wn] {
-                                count += 1;
-                            }
+    /// A unit's edges to the rank above (`up`) or below, as (place, weight):
+    /// a collapsed cluster has its edges to the outside and, like dot's
+    /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
+    fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool) -> Vec<(usize, usize)> {
+        let adjacency = if up { &self.up } else { &self.down };
+        let mut list = Vec::new();
+        match unit {
+            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
+            Unit::Cluster(c) => {
+                for &v in nodes {
+                    for &w in &adjacency[v] {
+                        if !self.path[w].contains(&c) {
+                            list.push((self.slot[w], 1));
                         }
+                    }
+                }
+                let other = if up { r.checked_sub(1) } else { Some(r + 1) };
+                if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
+                    if let Some(&w) = self.ranks[other].iter().find(|&&w| self.path[w].contains(&c)) {
+                        list.push((self.slot[w], SKELETON_CROSSING));
+                    }
+                }
+            }
+        }
+        list
+    }
+
+    /// Weighted crossings between the edges of `left` and `right`
+    /// (neighbours on one rank, `left` first) to the ranks above and below.
+    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
+        let mut count = 0;
+        for up in [true, false] {
+            let left_edges = self.unit_edges(left.0, &left.1, r, up);
+            let right_edges = self.unit_edges(right.0, &right.1, r, up);
+            for &(w_slot, w_weight) in &right_edges {
+                for &(v_slot, v_weight) in &left_edges {
+                    if v_slot > w_slot {
+                        count += v_weight * w_weight;
                     }
                 }
             }
@@ -1001,33 +1028,60 @@ impl<'a> Orderer<'a> {
     fn crossings(&self, problem: &Problem) -> usize {
         let rank_count = self.ranks.len();
         let mut total = 0;
-        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
         for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
             if r + 1 >= rank_count {
                 continue;
             }
             pairs.clear();
-            pairs.extend(self.edges_by_rank[r].iter().map(|&(a, b)| (self.slot[a], self.slot[b])));
+            for &(a, b) in &self.edges_by_rank[r] {
+                let (ca, cb) = (self.collapsed(a), self.collapsed(b));
+                if ca.is_some() && ca == cb {
+                    continue; // inside a collapsed cluster: its skeleton stands for it
+                }
+                pairs.push((self.slot[a], self.slot[b], 1));
+            }
+            // Skeleton edges of the clusters collapsed on both ranks.
+            let mut upper: Vec<(usize, usize)> = Vec::new();
+            for &v in &self.ranks[r] {
+                if let Some(c) = self.collapsed(v) {
+                    if upper.last().is_none_or(|&(last, _)| last != c) {
+                        upper.push((c, self.slot[v]));
+                    }
+                }
+            }
+            if !upper.is_empty() {
+                for &w in &self.ranks[r + 1] {
+                    if let Some(c) = self.collapsed(w) {
+                        if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
+                            let (_, slot) = upper.swap_remove(i);
+                            pairs.push((slot, self.slot[w], SKELETON_CROSSING));
+                        }
+                    }
+                }
+            }
             if pairs.len() < 2 {
                 continue;
             }
             pairs.sort_unstable();
             let width = self.ranks[r + 1].len() + 1;
             let mut tree = vec![0usize; width + 1];
-            for (seen, &(_, lower)) in pairs.iter().enumerate() {
-                // Earlier edges with a lower end strictly right of this one.
+            let mut seen = 0usize;
+            for &(_, lower, weight) in pairs.iter() {
+                // Weight of earlier edges with a lower end strictly right of this one.
                 let mut at_or_left = 0;
                 let mut i = lower + 1;
                 while i > 0 {
                     at_or_left += tree[i];
                     i -= i & i.wrapping_neg();
                 }
-                total += seen - at_or_left;
+                total += weight * (seen - at_or_left);
                 let mut i = lower + 1;
                 while i <= width {
-                    tree[i] += 1;
+                    tree[i] += weight;
                     i += i & i.wrapping_neg();
                 }
+                seen += weight;
             }
         }
         total
