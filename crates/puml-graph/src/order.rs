@@ -101,6 +101,9 @@ struct Problem {
     root: bool,
     /// Members per rank, from `min_rank`.
     by_rank: Vec<Vec<usize>>,
+    /// dot's final pass over the whole graph (`remincross`): every node is
+    /// a unit, and only nodes of the same innermost cluster trade places.
+    remincross: bool,
 }
 
 struct Orderer<'a> {
@@ -400,6 +403,11 @@ impl<'a> Orderer<'a> {
             self.build(&problem, 0);
             self.mincross(&problem, 2);
         }
+        if count > 0 && (0..count).any(|c| self.expanded[c]) {
+            let mut problem = self.problem((0..n).collect(), usize::MAX, false);
+            problem.remincross = true;
+            self.mincross(&problem, 2);
+        }
     }
 
     fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
@@ -416,6 +424,7 @@ impl<'a> Orderer<'a> {
             max_rank,
             root,
             by_rank,
+            remincross: false,
         }
     }
 
@@ -644,6 +653,18 @@ impl<'a> Orderer<'a> {
         a.iter().any(|&v| self.flat_out[v].iter().any(|w| b.contains(w)))
     }
 
+    /// Whether two neighbouring units may not trade places: a flat edge
+    /// between them, or (in the final pass) different innermost clusters.
+    fn pinned(&self, problem: &Problem, a: &[usize], b: &[usize]) -> bool {
+        if problem.remincross {
+            let cluster = |v: usize| self.path[v].last().copied();
+            if a.iter().chain(b).any(|&v| cluster(v) != cluster(a[0])) {
+                return true;
+            }
+        }
+        self.must_stay_left(a, b)
+    }
+
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
@@ -817,7 +838,7 @@ impl<'a> Orderer<'a> {
                 .iter()
                 .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
                 .collect();
-            self.reorder(&mut units, &mut medians, reverse);
+            self.reorder(problem, &mut units, &mut medians, reverse);
             self.write(r, start, &units);
         }
         self.transpose(problem, !reverse);
@@ -875,9 +896,14 @@ impl<'a> Orderer<'a> {
 
     /// dot's reorder: units with a median move past each other into median
     /// order; units without one stay where they are.
-    fn reorder(&self, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
+    fn reorder(&self, problem: &Problem, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
         let n = units.len();
         if n > BUBBLE_LIMIT {
+            if problem.remincross {
+                // Sorting would move nodes across cluster borders; transposition
+                // alone improves long ranks in the final pass.
+                return;
+            }
             // Sort the movable units by median among the fixed ones.
             let slots: Vec<usize> = (0..n).filter(|&i| medians[i] >= 0.0).collect();
             let mut movable: Vec<(f64, usize)> = slots.iter().map(|&i| (medians[i], i)).collect();
@@ -902,7 +928,7 @@ impl<'a> Orderer<'a> {
                 let mut right = left + 1;
                 let mut must_stay = false;
                 while right < end {
-                    if self.must_stay_left(&units[left].1, &units[right].1) {
+                    if self.pinned(problem, &units[left].1, &units[right].1) {
                         must_stay = true;
                         break;
                     }
@@ -947,7 +973,7 @@ impl<'a> Orderer<'a> {
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
-                    if !self.must_stay_left(&units[i].1, &units[i + 1].1) {
+                    if !self.pinned(problem, &units[i].1, &units[i + 1].1) {
                         let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
                         let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {

@@ -12,19 +12,19 @@ use std::path::Path;
 use support::dot::{read_dot, read_plain};
 
 /// Share of node pairs in dot's vertical order, over all references.
-const FLOOR_VERTICAL_ORDER: f64 = 0.91;
+const FLOOR_VERTICAL_ORDER: f64 = 0.975;
 /// Share of node pairs in dot's horizontal order, over all references.
-const FLOOR_HORIZONTAL_ORDER: f64 = 0.814;
+const FLOOR_HORIZONTAL_ORDER: f64 = 0.89;
 /// Share of node pairs on one rank (in both layouts) in dot's left-right order.
-const FLOOR_ORDER_WITHIN_RANKS: f64 = 0.775;
+const FLOOR_ORDER_WITHIN_RANKS: f64 = 0.855;
 /// Share of graphs whose vertical order is dot's for every pair (ranks equal).
-const FLOOR_RANKS_EQUAL: f64 = 0.83;
+const FLOOR_RANKS_EQUAL: f64 = 0.84;
 /// Share of graphs whose horizontal order is dot's for every pair.
-const FLOOR_ORDER_EQUAL: f64 = 0.61;
+const FLOOR_ORDER_EQUAL: f64 = 0.63;
 /// Share of nodes whose centre is within 2 px of dot's.
-const FLOOR_NODES_WITHIN_2PX: f64 = 0.367;
+const FLOOR_NODES_WITHIN_2PX: f64 = 0.445;
 /// Share of graphs with every node within 2 px of dot's (whole layout).
-const FLOOR_LAYOUT_EQUAL: f64 = 0.45;
+const FLOOR_LAYOUT_EQUAL: f64 = 0.465;
 
 /// Two coordinates closer than this are "level" (dot's plain output has
 /// four or five significant digits).
