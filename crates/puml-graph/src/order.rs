@@ -113,6 +113,9 @@ struct Orderer<'a> {
     /// Neighbours on the rank above and below.
     up: Vec<Vec<usize>>,
     down: Vec<Vec<usize>>,
+    /// The same through the edges that count in crossing reduction.
+    up_crossing: Vec<Vec<usize>>,
+    down_crossing: Vec<Vec<usize>>,
     /// Flat edges (same rank), tail to head.
     flat_out: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
@@ -161,10 +164,16 @@ impl<'a> Orderer<'a> {
         let mut up = vec![Vec::new(); n];
         let mut down = vec![Vec::new(); n];
         let mut edges = Vec::with_capacity(layered.edges.len());
+        let mut up_crossing = vec![Vec::new(); n];
+        let mut down_crossing = vec![Vec::new(); n];
         for e in &layered.edges {
             up[e.lower].push(e.upper);
             down[e.upper].push(e.lower);
-            edges.push((e.upper, e.lower));
+            if e.crossing_weight > 0 {
+                up_crossing[e.lower].push(e.upper);
+                down_crossing[e.upper].push(e.lower);
+                edges.push((e.upper, e.lower));
+            }
         }
         let mut flat_out = vec![Vec::new(); n];
         for &(a, b) in &layered.flat {
@@ -200,6 +209,8 @@ impl<'a> Orderer<'a> {
             rank_of,
             up,
             down,
+            up_crossing,
+            down_crossing,
             flat_out,
             path,
             edges_by_rank,
@@ -332,8 +343,10 @@ impl<'a> Orderer<'a> {
                 parent[a.max(b)] = a.min(b);
             }
         };
-        for &(a, b) in &self.edges {
-            join(a, b, &mut parent);
+        for a in 0..n {
+            for i in 0..self.down[a].len() {
+                join(a, self.down[a][i], &mut parent);
+            }
         }
         for a in 0..n {
             for i in 0..self.flat_out[a].len() {
@@ -854,7 +867,7 @@ impl<'a> Orderer<'a> {
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         for &v in nodes {
-            let neighbours = if downward { &self.up[v] } else { &self.down[v] };
+            let neighbours = if downward { &self.up_crossing[v] } else { &self.down_crossing[v] };
             for &w in neighbours {
                 if !inside(w) {
                     list.push(val(w));
@@ -1007,7 +1020,7 @@ impl<'a> Orderer<'a> {
     /// a collapsed cluster has its edges to the outside and, like dot's
     /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
     fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool) -> Vec<(usize, usize)> {
-        let adjacency = if up { &self.up } else { &self.down };
+        let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
         let mut list = Vec::new();
         match unit {
             Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
