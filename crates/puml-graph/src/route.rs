@@ -74,7 +74,8 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                     Some(v) => {
                         let c = centre(v);
                         debug_assert!(matches!(layered.nodes[v].kind, Kind::Label { .. }));
-                        Point::new(c.x + layered.nodes[v].left + size.width / 2.0, c.y)
+                        // dot: the label starts where the edge passes.
+                        Point::new(c.x + size.width / 2.0, c.y)
                     }
                     None => {
                         let m = midpoint(&polyline);

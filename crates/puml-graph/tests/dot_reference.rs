@@ -26,6 +26,9 @@ const FLOOR_NODES_WITHIN_2PX: f64 = 0.445;
 /// Share of graphs with every node within 2 px of dot's (whole layout).
 const FLOOR_LAYOUT_EQUAL: f64 = 0.465;
 
+/// Share of edge labels whose centre is within 2 px of dot's.
+const FLOOR_LABELS_WITHIN_2PX: f64 = 0.09;
+
 /// Two coordinates closer than this are "level" (dot's plain output has
 /// four or five significant digits).
 const LEVEL: f64 = 1.0;
@@ -55,6 +58,9 @@ struct Tally {
     /// Pairs on one rank in both layouts, and those in dot's left-right order.
     same_rank_pairs: usize,
     same_rank_agree: usize,
+    /// Edge labels dot placed, and those we place within 2 px.
+    labels: usize,
+    labels_within: usize,
     worst: Vec<(f64, String)>,
 }
 
@@ -104,9 +110,10 @@ fn layouts_agree_with_dot() {
                 p.0 -= left;
                 p.1 -= top;
             }
+            (left, top)
         };
-        normalise(&mut theirs);
-        normalise(&mut mine);
+        let offset_theirs = normalise(&mut theirs);
+        let offset_mine = normalise(&mut mine);
         if std::env::var("PUML_GRAPH_SHOW").is_ok_and(|s| s == name) {
             for (id, node_name) in dot.names.iter().enumerate() {
                 let c = ours.nodes[id].center();
@@ -128,6 +135,28 @@ fn layouts_agree_with_dot() {
                 pairs += 1;
                 v_ok += usize::from(order(theirs[i].1, theirs[j].1) == order(mine[i].1, mine[j].1));
                 h_ok += usize::from(order(theirs[i].0, theirs[j].0) == order(mine[i].0, mine[j].0));
+            }
+        }
+        // Edge labels: dot's centre against ours, matched by ends in order,
+        // moved by the same translation as the nodes.
+        let mut used = vec![false; plain.edges.len()];
+        for (i, edge) in dot.graph.edges.iter().enumerate() {
+            let (Some(ours_label), Some(_)) = (ours.edges[i].label, edge.label) else { continue };
+            let (tail, head) = (&dot.names[edge.tail], &dot.names[edge.head]);
+            let found = plain.edges.iter().enumerate().position(|(k, e)| !used[k] && &e.0 == tail && &e.1 == head);
+            if let Some(k) = found {
+                used[k] = true;
+                if let Some((lx, ly)) = plain.edges[k].3 {
+                    tally.labels += 1;
+                    let (tx, ty) = (lx - offset_theirs.0, ly - offset_theirs.1);
+                    let (mx, my) = (ours_label.x - offset_mine.0, ours_label.y - offset_mine.1);
+                    if (tx - mx).abs() <= 2.0 && (ty - my).abs() <= 2.0 {
+                        tally.labels_within += 1;
+                    }
+                    if std::env::var("PUML_GRAPH_SHOW").is_ok_and(|s| s == name) {
+                        println!("label {tail}->{head}: dot ({tx:.1}, {ty:.1}) ours ({mx:.1}, {my:.1})");
+                    }
+                }
             }
         }
         let within = theirs
@@ -163,6 +192,7 @@ fn layouts_agree_with_dot() {
     let order_equal = share(tally.order_equal, tally.graphs);
     let within = share(tally.nodes_within, tally.nodes);
     let rank_order = share(tally.same_rank_agree, tally.same_rank_pairs);
+    let labels_within = share(tally.labels_within, tally.labels);
     let layout_equal = share(tally.layouts_equal, tally.graphs);
     tally.worst.sort_by(|a, b| a.0.total_cmp(&b.0));
     if std::env::var_os("PUML_GRAPH_VERBOSE").is_some() {
@@ -188,6 +218,7 @@ fn layouts_agree_with_dot() {
         tally.graphs,
         100.0 * layout_equal,
     );
+    println!("edge labels within 2 px of dot's: {}/{} ({:.1} %)", tally.labels_within, tally.labels, 100.0 * labels_within);
     assert!(tally.failures.is_empty(), "layout refused: {:?}", tally.failures);
     let floors = [
         ("vertical order", vertical, FLOOR_VERTICAL_ORDER),
@@ -197,6 +228,7 @@ fn layouts_agree_with_dot() {
         ("order equal", order_equal, FLOOR_ORDER_EQUAL),
         ("nodes within 2 px", within, FLOOR_NODES_WITHIN_2PX),
         ("whole layout", layout_equal, FLOOR_LAYOUT_EQUAL),
+        ("edge labels within 2 px", labels_within, FLOOR_LABELS_WITHIN_2PX),
     ];
     for (what, reached, floor) in floors {
         assert!(

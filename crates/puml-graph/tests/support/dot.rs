@@ -421,7 +421,7 @@ pub fn read_plain(text: &str) -> Plain {
                     })
                     .collect();
                 let rest = 4 + 2 * n;
-                let label = if w.len() > rest + 3 && w[rest + 1].parse::<f64>().is_ok() && w.len() > rest + 5 {
+                let label = if w.len() >= rest + 5 && w[rest + 1].parse::<f64>().is_ok() {
                     Some((inch(&w[rest + 1]), plain.height - inch(&w[rest + 2])))
                 } else {
                     None
