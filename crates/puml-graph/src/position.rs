@@ -479,11 +479,23 @@ fn x_coordinates(
             aux.edge(t, h, min_len, edge.weight);
         }
     }
-    // Every edge between ranks: a slack node below both ends pulls them together.
-    for e in &layered.edges {
-        let slack = aux.node();
-        aux.edge(slack, e.upper, 1.0, e.weight);
-        aux.edge(slack, e.lower, 1.0, e.weight);
+    // Every edge between ranks: a slack node below both ends pulls them
+    // together. Made in dot's order: by upper end along the node list, then
+    // that node's edges in order.
+    let node_list = crate::order::node_list(layered, graph);
+    let mut edges_below: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in layered.edges.iter().enumerate() {
+        edges_below[e.upper].push(i);
+    }
+    let mut slack_of_edge = vec![0; layered.edges.len()];
+    for &v in &node_list {
+        for &i in &edges_below[v] {
+            let e = &layered.edges[i];
+            let slack = aux.node();
+            slack_of_edge[i] = slack;
+            aux.edge(slack, e.upper, 1.0, e.weight);
+            aux.edge(slack, e.lower, 1.0, e.weight);
+        }
     }
     // Clusters.
     let count = graph.clusters.len();
@@ -615,13 +627,12 @@ fn x_coordinates(
         }
     }
     for (i, e) in layered.edges.iter().enumerate() {
-        let slack = n + i;
-        initial[slack] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
+        initial[slack_of_edge[i]] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
     }
     // dot's node list: helper nodes first, newest first, then the layered
     // graph's own list.
     let mut order: Vec<usize> = (n..aux.count).rev().collect();
-    order.extend(crate::order::node_list(layered, graph));
+    order.extend(node_list);
     let input = Input {
         nodes: aux.count,
         edges: &aux.edges,
