@@ -131,7 +131,14 @@ impl Layered {
             if edge.label.is_none() {
                 if let Some(&first) = made.get(&(upper, lower)) {
                     let weight = if edge.constraint { edge.weight } else { 0.0 };
-                    layered.merge_into(first, index, weight, usize::from(edge.constraint), half_gap, chain.upwards);
+                    layered.merge_into(
+                        first,
+                        index,
+                        weight,
+                        usize::from(edge.constraint),
+                        half_gap,
+                        chain.upwards,
+                    );
                     continue;
                 }
             }
@@ -214,7 +221,15 @@ impl Layered {
 
     /// Edge `index` runs beside the chain already made for edge `first`:
     /// it shares its virtual nodes, which widen, and adds its weight.
-    fn merge_into(&mut self, first: usize, index: usize, weight: f64, crossing_weight: usize, half_gap: f64, upwards: bool) {
+    fn merge_into(
+        &mut self,
+        first: usize,
+        index: usize,
+        weight: f64,
+        crossing_weight: usize,
+        half_gap: f64,
+        upwards: bool,
+    ) {
         let mut chain = self.chains[first].clone();
         chain.upwards = upwards;
         chain.label_node = None;

@@ -834,14 +834,22 @@ impl<'a> Orderer<'a> {
         // A cluster's end ranks follow the ranks outside it too (dot: first--).
         let last_rank = self.ranks.len().saturating_sub(1);
         let ranks: Vec<usize> = if iteration % 2 == 1 {
-            let first = if problem.max_rank < last_rank { problem.max_rank } else { problem.max_rank.saturating_sub(1) };
+            let first = if problem.max_rank < last_rank {
+                problem.max_rank
+            } else {
+                problem.max_rank.saturating_sub(1)
+            };
             if problem.max_rank == 0 && last_rank == 0 {
                 Vec::new()
             } else {
                 (problem.min_rank..=first).rev().collect()
             }
         } else {
-            let first = if problem.min_rank > 0 { problem.min_rank } else { problem.min_rank + 1 };
+            let first = if problem.min_rank > 0 {
+                problem.min_rank
+            } else {
+                problem.min_rank + 1
+            };
             (first..=problem.max_rank).collect()
         };
         let downward = iteration.is_multiple_of(2);
@@ -867,7 +875,11 @@ impl<'a> Orderer<'a> {
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         for &v in nodes {
-            let neighbours = if downward { &self.up_crossing[v] } else { &self.down_crossing[v] };
+            let neighbours = if downward {
+                &self.up_crossing[v]
+            } else {
+                &self.down_crossing[v]
+            };
             for &w in neighbours {
                 if !inside(w) {
                     list.push(val(w));

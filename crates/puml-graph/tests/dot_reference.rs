@@ -141,9 +141,15 @@ fn layouts_agree_with_dot() {
         // moved by the same translation as the nodes.
         let mut used = vec![false; plain.edges.len()];
         for (i, edge) in dot.graph.edges.iter().enumerate() {
-            let (Some(ours_label), Some(_)) = (ours.edges[i].label, edge.label) else { continue };
+            let (Some(ours_label), Some(_)) = (ours.edges[i].label, edge.label) else {
+                continue;
+            };
             let (tail, head) = (&dot.names[edge.tail], &dot.names[edge.head]);
-            let found = plain.edges.iter().enumerate().position(|(k, e)| !used[k] && &e.0 == tail && &e.1 == head);
+            let found = plain
+                .edges
+                .iter()
+                .enumerate()
+                .position(|(k, e)| !used[k] && &e.0 == tail && &e.1 == head);
             if let Some(k) = found {
                 used[k] = true;
                 if let Some((lx, ly)) = plain.edges[k].3 {
@@ -218,7 +224,12 @@ fn layouts_agree_with_dot() {
         tally.graphs,
         100.0 * layout_equal,
     );
-    println!("edge labels within 2 px of dot's: {}/{} ({:.1} %)", tally.labels_within, tally.labels, 100.0 * labels_within);
+    println!(
+        "edge labels within 2 px of dot's: {}/{} ({:.1} %)",
+        tally.labels_within,
+        tally.labels,
+        100.0 * labels_within
+    );
     assert!(tally.failures.is_empty(), "layout refused: {:?}", tally.failures);
     let floors = [
         ("vertical order", vertical, FLOOR_VERTICAL_ORDER),

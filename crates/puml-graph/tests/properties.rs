@@ -105,6 +105,18 @@ fn check(seed: u64, graph: &Graph, drawn: &Layout) -> Result<(), String> {
             return Err(format!("node {i} not finite: {r:?}"));
         }
     }
+    for (i, r) in drawn.nodes.iter().chain(&drawn.clusters).enumerate() {
+        let inside = r.x >= -1e-9
+            && r.y >= -1e-9
+            && r.x + r.width <= drawn.width + 1e-6
+            && r.y + r.height <= drawn.height + 1e-6;
+        if !inside {
+            return Err(format!(
+                "box {i} {r:?} outside the drawing {} x {}",
+                drawn.width, drawn.height
+            ));
+        }
+    }
     for (i, e) in drawn.edges.iter().enumerate() {
         if !e.points.iter().all(finite) || !e.label.iter().all(finite) {
             return Err(format!("edge {i} not finite"));
