@@ -120,7 +120,6 @@ struct Orderer<'a> {
     flat_out: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
-    edges: Vec<(usize, usize)>,
     /// Edges by the rank of their upper end.
     edges_by_rank: Vec<Vec<(usize, usize)>>,
     tree: &'a ClusterTree,
@@ -214,7 +213,6 @@ impl<'a> Orderer<'a> {
             flat_out,
             path,
             edges_by_rank,
-            edges,
             tree,
             list_order: Vec::new(),
             creation: Vec::new(),

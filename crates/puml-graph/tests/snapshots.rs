@@ -3,6 +3,8 @@
 //! `test-data/graph/layout/` (`UPDATE_EXPECT=1` rewrites them after an
 //! intended change; the agreement with dot is measured in dot_reference.rs).
 
+// Each test binary uses part of the readers.
+#[allow(dead_code)]
 mod support;
 
 use expect_test::expect_file;
