@@ -140,6 +140,8 @@ struct Orderer<'a> {
     /// Each node's place on its rank counting a collapsed cluster once
     /// (what medians and crossings compare).
     slot: Vec<usize>,
+    /// A node of each cluster on each rank it spans (its block's place).
+    cluster_member: std::collections::HashMap<(usize, usize), usize>,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -220,7 +222,13 @@ impl<'a> Orderer<'a> {
             effort: layered.effort,
             expanded: vec![false; tree.parent.len()],
             slot: vec![0; n],
+            cluster_member: std::collections::HashMap::new(),
         };
+        for v in 0..n {
+            for &c in &orderer.path[v] {
+                orderer.cluster_member.entry((c, orderer.rank_of[v])).or_insert(v);
+            }
+        }
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.refresh_positions();
         orderer
@@ -886,10 +894,8 @@ impl<'a> Orderer<'a> {
         }
         if let Unit::Cluster(c) = unit {
             let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
-            if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
-                if let Some(&w) = self.ranks[other].iter().find(|&&w| self.path[w].contains(&c)) {
-                    list.push(val(w));
-                }
+            if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                list.push(val(w));
             }
         }
         let m = list.len();
@@ -1000,10 +1006,19 @@ impl<'a> Orderer<'a> {
                         let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
                         let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
+                            // Each unit is one place (a node, or a collapsed
+                            // cluster): the two trade places and positions.
+                            let first_slot = self.slot[units[i].1[0]];
                             units.swap(i, i + 1);
-                            // Keep positions current for the next pair: only
-                            // the two units' places change.
-                            self.write(r, from, &units[i..i + 2]);
+                            let mut at = from;
+                            for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
+                                for &v in nodes {
+                                    self.ranks[r][at] = v;
+                                    self.pos[v] = at;
+                                    self.slot[v] = first_slot + k;
+                                    at += 1;
+                                }
+                            }
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
                         }
@@ -1043,10 +1058,8 @@ impl<'a> Orderer<'a> {
                     }
                 }
                 let other = if up { r.checked_sub(1) } else { Some(r + 1) };
-                if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
-                    if let Some(&w) = self.ranks[other].iter().find(|&&w| self.path[w].contains(&c)) {
-                        list.push((self.slot[w], SKELETON_CROSSING));
-                    }
+                if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                    list.push((self.slot[w], SKELETON_CROSSING));
                 }
             }
         }
@@ -1057,6 +1070,19 @@ impl<'a> Orderer<'a> {
     /// (neighbours on one rank, `left` first) to the ranks above and below.
     fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
         let mut count = 0;
+        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
+            // Two nodes: their edges directly, without lists.
+            for adjacency in [&self.up_crossing, &self.down_crossing] {
+                for &wn in &adjacency[w] {
+                    for &vn in &adjacency[v] {
+                        if self.slot[vn] > self.slot[wn] {
+                            count += 1;
+                        }
+                    }
+                }
+            }
+            return count;
+        }
         for up in [true, false] {
             let left_edges = self.unit_edges(left.0, &left.1, r, up);
             let right_edges = self.unit_edges(right.0, &right.1, r, up);
