@@ -449,8 +449,11 @@ fn to_lsp_diagnostic(
     }
 }
 
+/// The engines' edits as the editor gets them: narrowed to the spans that
+/// change (a rename is one edit per occurrence covering the name alone),
+/// in UTF-16 positions.
 fn to_lsp_edits(table: &LineTable<'_>, edits: &[PumlEdit]) -> Vec<TextEdit> {
-    edits
+    puml_ide::diff::refine(table.text(), edits)
         .iter()
         .map(|e| TextEdit::new(table.range(e.range), e.new_text.clone()))
         .collect()
@@ -798,7 +801,7 @@ impl LanguageServer for Backend {
             if want_fix_all {
                 let outcome = snapshot.analysis.fix_all(snapshot.file)?;
                 if outcome.applied > 0 && *outcome.source != *snapshot.text {
-                    let edits = puml_ide::format::line_edits(&snapshot.text, &outcome.source);
+                    let edits = puml_ide::diff::minimal_edits(&snapshot.text, &outcome.source);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Fix all auto-fixable problems ({} fix(es))", outcome.applied),
                         kind: Some(CodeActionKind::from(FIX_ALL_KIND.to_string())),
@@ -821,7 +824,7 @@ impl LanguageServer for Backend {
         let edits = blocking(move || {
             let formatted = snapshot.analysis.format(snapshot.file, &options)?;
             let table = LineTable::new(&snapshot.text);
-            let edits = puml_ide::format::line_edits(&snapshot.text, &formatted);
+            let edits = puml_ide::diff::minimal_edits(&snapshot.text, &formatted);
             Ok(to_lsp_edits(&table, &edits))
         })
         .await?;
@@ -1145,6 +1148,11 @@ impl LanguageServer for Backend {
                 Some(renamed.map(|files| {
                     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
                     for (path, edits) in files {
+                        // Narrowed against the text the includers read.
+                        let edits = match includers.text(&path) {
+                            Some(source) => puml_ide::diff::refine(&source, &edits),
+                            None => edits,
+                        };
                         let ranges: Vec<(PathBuf, puml_syntax::TextRange)> =
                             edits.iter().map(|e| (path.clone(), e.range)).collect();
                         let locations = Backend::includer_location_each(&here, text, includers, &ranges);
