@@ -61,9 +61,10 @@ tasks:
   validate-agent-pack [--pack DIR] [--marketplace-root DIR] [--bin-dir DIR] [--no-source]
                                         check the agent pack as Claude Code and Codex read it, and
                                         start puml-mcp / puml-lsp through its launchers
-  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate]
+  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate] [--no-vsix|--only-vsix]
                                         release binaries, Claude Code and Codex bundles, standalone
-                                        archives, SBOM and SHA256SUMS in target/dist/
+                                        archives, the VS Code .vsix with puml-lsp inside, SBOM and
+                                        SHA256SUMS in target/dist/
   fidelity [--corpus DIR] [--verbose] [--misses]
                                         compare puml's rendering with PlantUML's SVGs;
                                         --misses lists each unplaced shape

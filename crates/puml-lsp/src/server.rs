@@ -42,8 +42,9 @@ struct State {
     documents: HashMap<String, Document>,
     lint: bool,
     theme: Option<String>,
-    /// The last semantic tokens sent per document, for deltas.
-    tokens: HashMap<String, (String, Vec<SemanticToken>)>,
+    /// The last semantic tokens sent per document, for deltas (shared: a
+    /// delta reads the old ones without copying them).
+    tokens: HashMap<String, (String, Arc<Vec<SemanticToken>>)>,
     next_result: u64,
     /// The workspace folders (from `initialize`): where the files that
     /// include an open document are looked for.
@@ -1237,7 +1238,7 @@ impl LanguageServer for Backend {
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri;
         let tokens = self.semantic_tokens(&uri).await?;
-        let id = self.remember_tokens(&uri, tokens.clone());
+        let id = self.remember_tokens(&uri, Arc::new(tokens.clone()));
         Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
             result_id: Some(id),
             data: tokens,
@@ -1249,7 +1250,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri;
-        let tokens = self.semantic_tokens(&uri).await?;
+        let tokens = Arc::new(self.semantic_tokens(&uri).await?);
         let previous = self
             .lock()?
             .tokens
@@ -1264,7 +1265,7 @@ impl LanguageServer for Backend {
             }),
             None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
                 result_id: Some(id),
-                data: tokens,
+                data: Arc::unwrap_or_clone(tokens),
             }),
         }))
     }
@@ -1676,7 +1677,7 @@ impl Backend {
         .await
     }
 
-    fn remember_tokens(&self, uri: &Uri, tokens: Vec<SemanticToken>) -> String {
+    fn remember_tokens(&self, uri: &Uri, tokens: Arc<Vec<SemanticToken>>) -> String {
         let Ok(mut state) = self.state.lock() else {
             return String::new();
         };
