@@ -49,9 +49,10 @@ tasks:
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it); --activity: the
                                         activity language's, to test-data/grammar/activity/
-  bench-serve [--diagram FILE] [--seconds N]
+  bench-serve [--diagram FILE] [--seconds N] [--burst-only]
                                         puml serve vs PlantUML's PicoWeb (requests/s, p50/p99) and
-                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes
+                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes,
+                                        then puml serve's resident memory over a burst
   server-compat [--limit N] [--verbose]
                                         `puml serve` beside PlantUML's PicoWeb on the shared corpus
                                         and mutants: same status, content type, error line (±1)
