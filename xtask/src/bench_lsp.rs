@@ -256,7 +256,10 @@ async fn lsp(edits_only: Option<i64>) -> Result<(), String> {
             .await?;
         let start = Instant::now();
         client
-            .request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": URI}}))
+            .request(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": {"uri": URI}}),
+            )
             .await?;
         full_times.push(start.elapsed());
     }

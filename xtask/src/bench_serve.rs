@@ -149,82 +149,86 @@ fn burst(root: &std::path::Path, ordinary: &str) -> Result<(), String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("{}: {e}", puml.display()))?;
-    let pid = server.id();
-    let outcome = (|| {
-        let ordinary_path = format!("/plantuml/svg/{}", encode_plantuml(ordinary));
-        let started = Instant::now();
-        while crate::serve_common::get(addr, &ordinary_path).is_err() {
-            if started.elapsed() > Duration::from_secs(10) {
-                return Err("puml serve did not start".to_string());
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        for _ in 0..50 {
-            crate::serve_common::get(addr, &ordinary_path)?;
-        }
-        let mut large = String::from("@startuml\n");
-        for i in 0..20_000 {
-            large.push_str(&format!("Alice -> Bob : message {i}\n"));
-        }
-        large.push_str("@enduml\n");
-        let before = resident_mib(pid).unwrap_or(f64::NAN);
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let (peak, statuses) = std::thread::scope(|scope| {
-            let sampler = scope.spawn(|| {
-                let mut peak = 0f64;
-                while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                    peak = peak.max(resident_mib(pid).unwrap_or(0.0));
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                peak
-            });
-            let clients: Vec<_> = (0..BURST_CLIENTS)
-                .map(|client| {
-                    let (large, ordinary_path) = (&large, &ordinary_path);
-                    scope.spawn(move || {
-                        (0..BURST_REQUESTS_EACH)
-                            .map(|i| {
-                                if (i + client) % LARGE_EVERY == 0 {
-                                    post(addr, "/plantuml/png", large)
-                                } else {
-                                    crate::serve_common::get(addr, ordinary_path).ok().map(|r| r.status)
-                                }
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            let statuses: Vec<Option<u16>> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
-            done.store(true, std::sync::atomic::Ordering::Relaxed);
-            (sampler.join().unwrap_or(0.0), statuses)
-        });
-        std::thread::sleep(Duration::from_secs(1));
-        let after = resident_mib(pid).unwrap_or(f64::NAN);
-        let failed = statuses.iter().filter(|s| s.is_none()).count();
-        let server_errors = statuses.iter().filter(|s| s.is_some_and(|s| s >= 500)).count();
-        let refused = statuses.iter().filter(|s| s.is_some_and(|s| (400..500).contains(&s))).count();
-        println!(
-            "serve burst: {BURST_CLIENTS} clients, {} requests ({refused} large PNGs refused, {server_errors} 5xx, {failed} failed connections); resident memory before {before:.0} MiB, peak {peak:.0} MiB, 1 s after {after:.0} MiB",
-            statuses.len()
-        );
-        let mut large_peak = 0f64;
-        for _ in 0..3 {
-            let status = post(addr, "/plantuml/svg", &large);
-            if status != Some(200) {
-                return Err(format!("a 20,000-message SVG answered {status:?}"));
-            }
-            large_peak = large_peak.max(resident_mib(pid).unwrap_or(0.0));
-        }
-        std::thread::sleep(Duration::from_secs(1));
-        println!(
-            "serve: three 20,000-message SVGs one after the other: resident memory after each up to {large_peak:.0} MiB, 1 s after {:.0} MiB",
-            resident_mib(pid).unwrap_or(f64::NAN)
-        );
-        Ok(())
-    })();
+    let outcome = measure_burst(addr, server.id(), ordinary);
     let _ = server.kill();
     let _ = server.wait();
     outcome
+}
+
+fn measure_burst(addr: SocketAddr, pid: u32, ordinary: &str) -> Result<(), String> {
+    let ordinary_path = format!("/plantuml/svg/{}", encode_plantuml(ordinary));
+    let started = Instant::now();
+    while crate::serve_common::get(addr, &ordinary_path).is_err() {
+        if started.elapsed() > Duration::from_secs(10) {
+            return Err("puml serve did not start".to_string());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..50 {
+        crate::serve_common::get(addr, &ordinary_path)?;
+    }
+    let mut large = String::from("@startuml\n");
+    for i in 0..20_000 {
+        large.push_str(&format!("Alice -> Bob : message {i}\n"));
+    }
+    large.push_str("@enduml\n");
+    let before = resident_mib(pid).unwrap_or(f64::NAN);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (peak, statuses) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| {
+            let mut peak = 0f64;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(resident_mib(pid).unwrap_or(0.0));
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            peak
+        });
+        let clients: Vec<_> = (0..BURST_CLIENTS)
+            .map(|client| {
+                let (large, ordinary_path) = (&large, &ordinary_path);
+                scope.spawn(move || {
+                    (0..BURST_REQUESTS_EACH)
+                        .map(|i| {
+                            if (i + client) % LARGE_EVERY == 0 {
+                                post(addr, "/plantuml/png", large)
+                            } else {
+                                crate::serve_common::get(addr, ordinary_path).ok().map(|r| r.status)
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let statuses: Vec<Option<u16>> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        (sampler.join().unwrap_or(0.0), statuses)
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    let after = resident_mib(pid).unwrap_or(f64::NAN);
+    let failed = statuses.iter().filter(|s| s.is_none()).count();
+    let server_errors = statuses.iter().filter(|s| s.is_some_and(|s| s >= 500)).count();
+    let refused = statuses
+        .iter()
+        .filter(|s| s.is_some_and(|s| (400..500).contains(&s)))
+        .count();
+    println!(
+        "serve burst: {BURST_CLIENTS} clients, {} requests ({refused} large PNGs refused, {server_errors} 5xx, {failed} failed connections); resident memory before {before:.0} MiB, peak {peak:.0} MiB, 1 s after {after:.0} MiB",
+        statuses.len()
+    );
+    let mut large_peak = 0f64;
+    for _ in 0..3 {
+        let status = post(addr, "/plantuml/svg", &large);
+        if status != Some(200) {
+            return Err(format!("a 20,000-message SVG answered {status:?}"));
+        }
+        large_peak = large_peak.max(resident_mib(pid).unwrap_or(0.0));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    println!(
+        "serve: three 20,000-message SVGs one after the other: resident memory after each up to {large_peak:.0} MiB, 1 s after {:.0} MiB",
+        resident_mib(pid).unwrap_or(f64::NAN)
+    );
+    Ok(())
 }
 
 fn verdict(met: bool) -> &'static str {
