@@ -248,7 +248,12 @@ fn output_file_in_missing_folders_creates_them() {
     std::fs::write(&input, "@startuml\nA -> B : hi\n@enduml\n").expect("write input");
     let output = dir.join("new").join("dir").join("a.svg");
     let out = puml(
-        &["render", input.to_str().expect("utf-8"), "-o", output.to_str().expect("utf-8")],
+        &[
+            "render",
+            input.to_str().expect("utf-8"),
+            "-o",
+            output.to_str().expect("utf-8"),
+        ],
         None,
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

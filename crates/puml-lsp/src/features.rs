@@ -1228,32 +1228,38 @@ mod tests {
 
     #[test]
     fn line_starts_offer_participants_first_once_there_are_messages() {
-        let labels = ranked("@startuml
+        let labels = ranked(
+            "@startuml
 participant \"Web Shop\" as W
 W -> Bob : hi
 |
 @enduml
-");
+",
+        );
         // The declared (by alias) and the implicit participant, then keywords.
         assert_eq!(labels[..2], ["Bob", "W"], "{labels:?}");
         assert!(labels[2..].contains(&"participant".to_string()), "{labels:?}");
         assert!(labels[2..].contains(&"alt".to_string()), "{labels:?}");
         // Without messages the keywords come first, the participants after.
-        let labels = ranked("@startuml
+        let labels = ranked(
+            "@startuml
 participant \"Web Shop\"
 |
 @enduml
-");
+",
+        );
         assert_eq!(labels.last().map(String::as_str), Some("\"Web Shop\""), "{labels:?}");
         assert!(labels.iter().position(|l| l == "participant") < labels.iter().position(|l| l == "\"Web Shop\""));
         // The closer of an open block still comes first.
-        let labels = ranked("@startuml
+        let labels = ranked(
+            "@startuml
 A -> B
 alt x
   A -> B
 |
 @enduml
-");
+",
+        );
         assert_eq!(labels[..3], ["end", "A", "B"], "{labels:?}");
     }
 
@@ -1269,7 +1275,14 @@ A -> Bob : hi
         assert_eq!(at("A |")[..3], ["->", "-->", "->>"]);
         assert_eq!(at("Bob |")[0], "->");
         assert!(at("Carol |").is_empty(), "not a participant: nothing to offer");
-        for line in ["note over |", "note left of |", "note right of |", "activate |", "deactivate |", "destroy |"] {
+        for line in [
+            "note over |",
+            "note left of |",
+            "note right of |",
+            "activate |",
+            "deactivate |",
+            "destroy |",
+        ] {
             assert_eq!(at(line), ["A", "Bob"], "{line}");
         }
         assert_eq!(at("note over A, |"), ["A", "Bob"]);
