@@ -47,15 +47,14 @@ async function main() {
   });
   const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no diagnostics in 20 s")), 20000));
   const diagnostics = await Promise.race([published, timeout]);
-  assert.deepEqual(
-    diagnostics.map((d) => d.code),
-    ["E0103"],
+  assert.ok(
+    diagnostics.some((d) => d.code === "E0103" && d.range.start.line === 2),
     JSON.stringify(diagnostics),
   );
   await connection.sendRequest("shutdown");
   await connection.sendNotification("exit");
   connection.dispose();
-  console.log(`installed package: ${resolution.command} found with PATH empty; diagnostics ${diagnostics[0].code} on line ${diagnostics[0].range.start.line + 1}`);
+  console.log(`installed package: ${resolution.command} found with PATH empty; diagnostics ${diagnostics.map((d) => d.code).join(", ")}`);
 }
 
 main().catch((error) => {
