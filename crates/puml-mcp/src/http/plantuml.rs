@@ -559,6 +559,35 @@ update();
 mod tests {
     use super::*;
 
+    fn pooled(api: &PlantumlApi) -> (usize, usize) {
+        let pool = api.renderers.lock().expect("pool");
+        (pool.len(), pool.iter().map(|(_, bytes)| bytes).sum())
+    }
+
+    /// The idle renderers keep what small, answered requests built; a
+    /// refused request's work and a large one's are dropped, and the pool
+    /// holds a bounded number of source bytes whatever the load.
+    #[test]
+    fn the_renderer_pool_is_bounded_by_bytes_and_drops_refused_work() {
+        let api = PlantumlApi::new(PlantumlOptions::default());
+        api.give_back(api.take_renderer(), 1_000, true);
+        assert_eq!(pooled(&api), (1, 1_000));
+        api.give_back(api.take_renderer(), 1_000, false);
+        assert_eq!(pooled(&api), (0, 0), "a refused request's renderer is dropped");
+        api.give_back(api.take_renderer(), POOLED_SOURCE_BYTES_EACH + 1, true);
+        assert_eq!(pooled(&api), (0, 0), "a large request's renderer is dropped");
+        let renderers: Vec<Renderer> = (0..POOLED_RENDERERS * 2).map(|_| api.take_renderer()).collect();
+        for renderer in renderers {
+            api.give_back(renderer, POOLED_SOURCE_BYTES_EACH, true);
+        }
+        let (count, bytes) = pooled(&api);
+        assert!(
+            bytes <= POOLED_SOURCE_BYTES && count <= POOLED_RENDERERS,
+            "{count} renderers, {bytes} bytes"
+        );
+        assert_eq!(count, POOLED_SOURCE_BYTES / POOLED_SOURCE_BYTES_EACH);
+    }
+
     #[test]
     fn fallback_urls() {
         assert_eq!(
