@@ -52,9 +52,10 @@ tasks:
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it); --activity: the
                                         activity language's, to test-data/grammar/activity/
-  bench-serve [--diagram FILE] [--seconds N]
+  bench-serve [--diagram FILE] [--seconds N] [--burst-only]
                                         puml serve vs PlantUML's PicoWeb (requests/s, p50/p99) and
-                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes
+                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes,
+                                        then puml serve's resident memory over a burst
   server-compat [--limit N] [--verbose]
                                         `puml serve` beside PlantUML's PicoWeb on the shared corpus
                                         and mutants: same status, content type, error line (±1)
@@ -64,9 +65,10 @@ tasks:
   validate-agent-pack [--pack DIR] [--marketplace-root DIR] [--bin-dir DIR] [--no-source]
                                         check the agent pack as Claude Code and Codex read it, and
                                         start puml-mcp / puml-lsp through its launchers
-  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate]
+  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate] [--no-vsix|--only-vsix]
                                         release binaries, Claude Code and Codex bundles, standalone
-                                        archives, SBOM and SHA256SUMS in target/dist/
+                                        archives, the VS Code .vsix with puml-lsp inside, SBOM and
+                                        SHA256SUMS in target/dist/
   fidelity [--corpus DIR] [--verbose] [--misses]
                                         compare puml's rendering with PlantUML's SVGs;
                                         --misses lists each unplaced shape
