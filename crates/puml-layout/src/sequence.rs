@@ -370,11 +370,18 @@ impl<'a> Context<'a> {
                 let head_font = theme.participant_head_font(p.kind);
                 let mut lines = Vec::new();
                 if let Some(st) = &p.stereotype {
+                    let own = theme.participant_stereotype_font(p.kind);
                     for label in &st.labels {
                         let mut line = creole::parse(&format!("«{label}»"));
                         for l in &mut line {
                             for s in &mut l.spans {
+                                if !theme.guillemet {
+                                    s.text = s.text.replace('«', "<<").replace('»', ">>");
+                                }
                                 s.style.italic = true;
+                                s.style.size = s.style.size.or(own.size);
+                                s.style.color = s.style.color.or(own.color);
+                                s.style.bold |= own.style.is_some_and(|style| style.bold);
                             }
                         }
                         lines.extend(line);
@@ -1189,7 +1196,9 @@ impl<'a> Context<'a> {
         } else {
             0.0
         };
-        let deco_font = self.theme.font_of(TextElement::Header, 10.0);
+        let deco_font = self
+            .theme
+            .font_of(TextElement::Header, self.theme.header_font_size.unwrap_or(10.0));
         // The header does not size the canvas like the diagram does: a
         // right-aligned one overhangs the diagram's right edge into the page
         // margin without widening it (PlantUML: a boxed diagram's canvas is
@@ -2917,7 +2926,7 @@ impl<'a> Context<'a> {
             let padding = theme.legend_spacing.padding;
             let block_w = creole::measure(
                 &legend.text,
-                self.theme.font_of(TextElement::Legend, 14.0),
+                self.theme.font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
                 self.metrics,
             )
             .width
@@ -2966,7 +2975,9 @@ impl<'a> Context<'a> {
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(
                 &footer.text,
-                self.theme.font_of(TextElement::Footer, 10.0),
+                self
+                    .theme
+                    .font_of(TextElement::Footer, self.theme.footer_font_size.unwrap_or(10.0)),
                 self.metrics,
             );
             let room = theme.footer_spacing.outer();
@@ -3121,10 +3132,12 @@ impl<'a> Context<'a> {
         if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("participantpadding")) {
             banners.push("Please use CSS style instead of skinparam ParticipantPadding");
         }
-        if params
-            .iter()
-            .any(|(k, v)| k.eq_ignore_ascii_case("handwritten") && v.trim().eq_ignore_ascii_case("true"))
-        {
+        // PlantUML 1.2026.8 (probes `p_padding`, `s_handwritten_off`): any
+        // value of `padding` or `handwritten` brings its banner, `false` too.
+        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("padding")) {
+            banners.push("Please use CSS style instead of skinparam padding");
+        }
+        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("handwritten")) {
             banners.push("Please use '!option handwritten true' to enable handwritten");
         }
         banners
@@ -3890,7 +3903,7 @@ impl<'a> Context<'a> {
         let mut out = Vec::new();
         let block = creole::measure(
             &legend.text,
-            self.theme.font_of(TextElement::Legend, 14.0),
+            self.theme.font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
             self.metrics,
         );
         let padding = self.theme.legend_spacing.padding;
@@ -4824,9 +4837,32 @@ fn finish_scene(
         Some(fb) if max_y <= fb + FOOTER_TEXT_BELOW_BLOCK + 1e-6 => fb + dy + page.bottom - FOOTER_MARGIN_CUT,
         _ => max_y + dy + page.bottom,
     };
+    let (width, height) = (max_x - min_x + page.left + page.right, bottom);
+    if let Some((color, thickness)) = theme.diagram_border() {
+        // PlantUML 1.2026.8 (probes `s_diagramborder*`): at the origin,
+        // as wide and high as the drawing less the line's width; the
+        // canvas keeps its size.
+        items.push(Item::Rect {
+            x: 0.0,
+            y: 0.0,
+            width: (width - thickness).max(0.0),
+            height: (height - thickness).max(0.0),
+            radius: 0.0,
+            paint: Paint {
+                fill: None,
+                stroke: Some(Stroke {
+                    color,
+                    width: thickness,
+                    dash: None,
+                }),
+                gradient: None,
+                shadow: None,
+            },
+        });
+    }
     Scene {
-        width: (max_x - min_x + page.left + page.right).ceil().max(1.0),
-        height: bottom.ceil().max(1.0),
+        width: width.ceil().max(1.0),
+        height: height.ceil().max(1.0),
         background,
         items,
     }
