@@ -2926,7 +2926,8 @@ impl<'a> Context<'a> {
             let padding = theme.legend_spacing.padding;
             let block_w = creole::measure(
                 &legend.text,
-                self.theme.font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
+                self.theme
+                    .font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
                 self.metrics,
             )
             .width
@@ -2975,8 +2976,7 @@ impl<'a> Context<'a> {
         if let Some(footer) = &self.diagram.footer {
             let block = creole::measure(
                 &footer.text,
-                self
-                    .theme
+                self.theme
                     .font_of(TextElement::Footer, self.theme.footer_font_size.unwrap_or(10.0)),
                 self.metrics,
             );
@@ -3903,7 +3903,8 @@ impl<'a> Context<'a> {
         let mut out = Vec::new();
         let block = creole::measure(
             &legend.text,
-            self.theme.font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
+            self.theme
+                .font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
             self.metrics,
         );
         let padding = self.theme.legend_spacing.padding;

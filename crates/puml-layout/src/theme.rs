@@ -1053,8 +1053,9 @@ impl Theme {
             "legendfontcolor" => set!(self.legend_font_color, color),
             "diagrambordercolor" => self.diagram_border_color = color.or(self.diagram_border_color),
             "diagramborderthickness" => {
-                self.diagram_border_thickness =
-                    number.filter(|v| (0.0..=50.0).contains(v)).or(self.diagram_border_thickness)
+                self.diagram_border_thickness = number
+                    .filter(|v| (0.0..=50.0).contains(v))
+                    .or(self.diagram_border_thickness)
             }
             "delayfontcolor" if prefixed => set!(self.delay_font_color, color),
             "dividerfontcolor" if prefixed => set!(self.divider_font_color, color),
@@ -1633,10 +1634,11 @@ impl Theme {
             ("participant", "fontstyle") => {
                 self.kind_font_style[kind_index(ParticipantKind::Participant)] = Some(FontStyle::parse(value))
             }
-            ("arrow" | "note" | "header" | "footer" | "legend" | "title" | "delay" | "reference" | "group"
-            | "groupheader" | "separator", "fontstyle") => {
-                self.set_element_style(TextElement::of_selector(element), value)
-            }
+            (
+                "arrow" | "note" | "header" | "footer" | "legend" | "title" | "delay" | "reference" | "group"
+                | "groupheader" | "separator",
+                "fontstyle",
+            ) => self.set_element_style(TextElement::of_selector(element), value),
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => {
                 self.legend_on_page |= color.is_some();
