@@ -313,6 +313,55 @@ struct OpenGroup {
     elses: Vec<(f64, Option<String>, Option<Color>)>,
 }
 
+/// The vertical walk over one page's events: where the next row starts
+/// (`y`) and what the events drew and reached so far. Each kind of event
+/// moves it on (`Context::walk_*`).
+struct Walk<'e> {
+    y: f64,
+    /// What the events draw above the lifelines and bars.
+    front: Vec<Item>,
+    /// Activation bars, painted under everything else.
+    bars: BarLayer,
+    /// Where in `front` a note stretched over participants starts: PlantUML
+    /// does not widen the canvas for it (corpus 214: drawn from x = -4).
+    overhanging: Vec<std::ops::Range<usize>>,
+    /// Group and else fills, under the frames.
+    fills: Vec<Item>,
+    heads_items: Vec<Item>,
+    head_top_y: Vec<f64>,
+    lifeline_end: Vec<Option<f64>>,
+    /// Heads drawn with the next message to them (`create`).
+    pending_create: Vec<bool>,
+    /// Per participant: the run of `deactivate`s it was last closed in
+    /// (its first event) and where that bar ended.
+    deactivation_runs: Vec<Option<(usize, f64)>>,
+    /// Open activations per participant: where each starts, its colour.
+    act_stack: Vec<Vec<(f64, Option<Color>)>>,
+    groups: Vec<OpenGroup>,
+    /// The leftmost and rightmost group frame edges.
+    frames_left: f64,
+    frames_right: f64,
+    /// Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
+    notes_extent: (f64, f64),
+    /// How far self messages' loops reach left and right (their room).
+    loops_extent: (f64, f64),
+    /// The furthest right a message to or from the diagram's right edge reaches.
+    right_edge_reach: f64,
+    self_reach_right: f64,
+    last_message: Option<LastMessage>,
+    last_note: Option<(f64, f64)>,
+    last_row_top: f64,
+    /// Delays' vertical spans (dotted lifelines and bars).
+    delays: Vec<(f64, f64)>,
+    /// What is drawn once the page's width is known (dividers, …).
+    deferred: Vec<Deferred>,
+    /// teoz anchors on this page: name → (middle of the arrow, arrow y).
+    anchors: HashMap<&'e str, (f64, f64)>,
+    durations: Vec<(&'e str, &'e str, &'e str)>,
+    /// The frame a group just closed: (top, left, right).
+    closed_frame: Option<(f64, f64, f64)>,
+}
+
 #[derive(Clone, Copy)]
 struct LastMessage {
     row_top: f64,
@@ -1180,13 +1229,13 @@ impl<'a> Context<'a> {
         // Sized for the usual three or four items an event draws (line,
         // head, label…): grown by doubling, this vector's copies of large
         // items were a third of the render's reallocation work.
-        let mut front: Vec<Item> = Vec::with_capacity(events.len() * 4 + 16);
+        let front: Vec<Item> = Vec::with_capacity(events.len() * 4 + 16);
         // Activation bars, painted under everything else.
-        let mut bars = BarLayer::default();
+        let bars = BarLayer::default();
         // Where in `front` a note stretched over participants starts: PlantUML
         // does not widen the canvas for it (corpus 214: drawn from x = -4).
-        let mut overhanging: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut fills: Vec<Item> = Vec::new();
+        let overhanging: Vec<std::ops::Range<usize>> = Vec::new();
+        let fills: Vec<Item> = Vec::new();
         let mut top_items: Vec<Item> = Vec::new();
 
         // Header, title.
@@ -1352,8 +1401,8 @@ impl<'a> Context<'a> {
                 *flag = false;
             }
         }
-        let mut head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
-        let mut lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
+        let head_top_y: Vec<f64> = vec![lifeline_top; self.diagram.participants.len()];
+        let lifeline_end: Vec<Option<f64>> = vec![None; self.diagram.participants.len()];
         // A head draws four or five items, each participant two heads.
         let mut heads_items: Vec<Item> = Vec::with_capacity(self.slots.len() * 10);
         for &id in &self.slots {
@@ -1369,32 +1418,32 @@ impl<'a> Context<'a> {
         // Open activations carried over from the previous page restart at the top.
         // Per participant: the run of `deactivate`s it was last closed in
         // (its first event) and where that bar ended.
-        let mut deactivation_runs: Vec<Option<(usize, f64)>> = vec![None; self.diagram.participants.len()];
-        let mut act_stack: Vec<Vec<(f64, Option<Color>)>> = activations
+        let deactivation_runs: Vec<Option<(usize, f64)>> = vec![None; self.diagram.participants.len()];
+        let act_stack: Vec<Vec<(f64, Option<Color>)>> = activations
             .iter()
             .map(|stack| stack.iter().map(|c| (lifeline_top, *c)).collect())
             .collect();
-        let mut groups: Vec<OpenGroup> = Vec::new();
+        let groups: Vec<OpenGroup> = Vec::new();
         // The leftmost group frame: PlantUML keeps 3 px more margin left of it.
-        let mut frames_left = f64::INFINITY;
-        let mut frames_right = f64::NEG_INFINITY;
+        let frames_left = f64::INFINITY;
+        let frames_right = f64::NEG_INFINITY;
         // Notes beside the lifelines: PlantUML keeps 5 px more margin around them.
-        let mut notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        let notes_extent = (f64::INFINITY, f64::NEG_INFINITY);
         // How far self messages' loops reach left and right (their room).
-        let mut loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
+        let loops_extent = (f64::INFINITY, f64::NEG_INFINITY);
         // The furthest right a message to or from the diagram's right edge
         // reaches (`->]`, `->?`): PlantUML's canvas keeps 1 px past it
         // besides its margin (probes `message_to_right_edge` and others).
-        let mut right_edge_reach = f64::NEG_INFINITY;
-        let mut self_reach_right = f64::NEG_INFINITY;
-        let mut last_message: Option<LastMessage> = None;
-        let mut last_note: Option<(f64, f64)> = None;
-        let mut last_row_top = y;
-        let mut delays: Vec<(f64, f64)> = Vec::new();
-        let mut deferred: Vec<Deferred> = Vec::new();
+        let right_edge_reach = f64::NEG_INFINITY;
+        let self_reach_right = f64::NEG_INFINITY;
+        let last_message: Option<LastMessage> = None;
+        let last_note: Option<(f64, f64)> = None;
+        let last_row_top = y;
+        let delays: Vec<(f64, f64)> = Vec::new();
+        let deferred: Vec<Deferred> = Vec::new();
         // teoz anchors on this page: name → (middle of the arrow, arrow y).
-        let mut anchors: HashMap<&str, (f64, f64)> = HashMap::new();
-        let mut durations: Vec<(&str, &str, &str)> = Vec::new();
+        let anchors: HashMap<&str, (f64, f64)> = HashMap::new();
+        let durations: Vec<(&str, &str, &str)> = Vec::new();
         let mut first_x = f64::INFINITY;
         for &id in &self.slots {
             if let Some(x) = cx(id) {
@@ -1415,25 +1464,53 @@ impl<'a> Context<'a> {
             }
         };
         // The frame a group just closed: (top, left, right).
-        let mut closed_frame: Option<(f64, f64, f64)> = None;
+        let closed_frame: Option<(f64, f64, f64)> = None;
 
+        let mut walk = Walk {
+            y,
+            front,
+            bars,
+            overhanging,
+            fills,
+            heads_items,
+            head_top_y,
+            lifeline_end,
+            pending_create,
+            deactivation_runs,
+            act_stack,
+            groups,
+            frames_left,
+            frames_right,
+            notes_extent,
+            loops_extent,
+            right_edge_reach,
+            self_reach_right,
+            last_message,
+            last_note,
+            last_row_top,
+            delays,
+            deferred,
+            anchors,
+            durations,
+            closed_frame,
+        };
         for (index, event) in events.iter().enumerate() {
-            let after_frame = closed_frame.take();
+            let after_frame = walk.closed_frame.take();
             match event {
                 Event::Message(m) => {
                     let Prepared::Message(label, number) = &prepared[index] else {
                         continue;
                     };
-                    let front_start = front.len();
+                    let front_start = walk.front.len();
                     // A `/ note` after a message starts a row of its own.
-                    last_note = None;
+                    walk.last_note = None;
                     let from_slot = self.endpoint_slot(&m.from, n);
                     let to_slot = self.endpoint_slot(&m.to, n);
                     let (Some(from_slot), Some(to_slot)) = (from_slot, to_slot) else {
                         continue;
                     };
-                    let row_top = if m.parallel { last_row_top } else { y };
-                    last_row_top = row_top;
+                    let row_top = if m.parallel { walk.last_row_top } else { walk.y };
+                    walk.last_row_top = row_top;
                     let is_self = m.is_self();
                     let from_c = positions.pos[from_slot];
                     let to_c = positions.pos[to_slot];
@@ -1442,7 +1519,7 @@ impl<'a> Context<'a> {
                     let side_offset = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
                         match id {
                             Some(id) => {
-                                let (l, r) = act_offsets(&act_stack[id.index()]);
+                                let (l, r) = act_offsets(&walk.act_stack[id.index()]);
                                 if toward_right {
                                     r
                                 } else {
@@ -1457,7 +1534,7 @@ impl<'a> Context<'a> {
                     let bar_edge = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
                         match id.filter(|id| activated_next(&events[index + 1..], *id)) {
                             Some(id) => {
-                                let shift = act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
+                                let shift = walk.act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
                                 if toward_right {
                                     shift + ACTIVATION_WIDTH / 2.0
                                 } else {
@@ -1497,14 +1574,14 @@ impl<'a> Context<'a> {
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
                         let mut x = from_c + side_offset(from_id, side > 0.0);
                         // PlantUML 1.2026.8 draws the loop's first stroke from
-                        // the bars open before it, even when the message opens one.
+                        // the walk.bars open before it, even when the message opens one.
                         let stroke_start = x;
                         // `A -> A ++`: the bar opens on this message and the loop
                         // (its far side, return and label) is laid out from its edge.
                         if let Some(id) = from_id.filter(|id| activated_next(&events[index + 1..], *id)) {
                             if side > 0.0 {
                                 x += ACTIVATION_WIDTH / 2.0;
-                            } else if act_stack[id.index()].is_empty() {
+                            } else if walk.act_stack[id.index()].is_empty() {
                                 x -= ACTIVATION_WIDTH / 2.0;
                             }
                         }
@@ -1514,14 +1591,14 @@ impl<'a> Context<'a> {
                         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
                         if side > 0.0 {
-                            // From the deepest bars the participant ever has (PlantUML).
+                            // From the deepest walk.bars the participant ever has (PlantUML).
                             let deepest = from_id.map_or(x, |id| {
                                 let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
                                 x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
                             });
-                            loops_extent.1 = loops_extent.1.max(deepest + room);
+                            walk.loops_extent.1 = walk.loops_extent.1.max(deepest + room);
                         } else {
-                            loops_extent.0 = loops_extent.0.min(x - room);
+                            walk.loops_extent.0 = walk.loops_extent.0.min(x - room);
                         }
                         geometry = MessageGeometry {
                             from_x: x,
@@ -1536,15 +1613,15 @@ impl<'a> Context<'a> {
                             let right_loop = side > 0.0;
                             let tail_circle = right_loop && m.arrow.tail_head.circle;
                             let top_start = if tail_circle { stroke_start + 4.0 } else { stroke_start };
-                            line(&mut front, top_start, arrow_y, far, arrow_y, line_stroke);
-                            line(&mut front, far, arrow_y, far, bottom, line_stroke);
+                            line(&mut walk.front, top_start, arrow_y, far, arrow_y, line_stroke);
+                            line(&mut walk.front, far, arrow_y, far, bottom, line_stroke);
                             // Bars closed right after the loop end at its top:
-                            // the return lands on the bars left open (PlantUML,
+                            // the return lands on the walk.bars left open (PlantUML,
                             // probes `self_message_deactivated*`).
                             let closing = from_id.map_or(0, |id| deactivated_next(&events[index + 1..], id));
                             let return_x = match from_id {
                                 Some(id) if side > 0.0 && closing > 0 && !activated_next(&events[index + 1..], id) => {
-                                    let open = act_stack[id.index()].len().saturating_sub(closing);
+                                    let open = walk.act_stack[id.index()].len().saturating_sub(closing);
                                     from_c + ACTIVATION_WIDTH / 2.0 * open as f64
                                 }
                                 _ => x,
@@ -1570,10 +1647,10 @@ impl<'a> Context<'a> {
                                 HeadShape::Cross if cross => tip + 7.0,
                                 _ => tip,
                             };
-                            line(&mut front, far, bottom, end, bottom, line_stroke);
+                            line(&mut walk.front, far, bottom, end, bottom, line_stroke);
                             if head_circle || tail_circle {
                                 self.circled_heads(
-                                    &mut front,
+                                    &mut walk.front,
                                     m,
                                     (tip, head_circle.then_some(return_x), bottom, -side),
                                     (far, tail_circle.then_some(stroke_start), arrow_y),
@@ -1583,7 +1660,17 @@ impl<'a> Context<'a> {
                                 // The head at the sender's end of `A <-> A` points back at
                                 // the lifeline from the loop's start (PlantUML, probe
                                 // `self_bidirectional`).
-                                self.heads_on_line(&mut front, m, tip, bottom, -side, top_start, arrow_y, -side, color);
+                                self.heads_on_line(
+                                    &mut walk.front,
+                                    m,
+                                    tip,
+                                    bottom,
+                                    -side,
+                                    top_start,
+                                    arrow_y,
+                                    -side,
+                                    color,
+                                );
                             }
                         }
                         end_y = bottom;
@@ -1599,7 +1686,7 @@ impl<'a> Context<'a> {
                             Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
                         };
                         // A participant created by this message: its head is drawn here.
-                        if let Some(t) = to_id.filter(|t| pending_create[t.index()]) {
+                        if let Some(t) = to_id.filter(|t| walk.pending_create[t.index()]) {
                             let head = &self.heads[t.index()];
                             // PlantUML: the head's top is 4 px above the label's
                             // top, so the message line crosses its lower part.
@@ -1612,11 +1699,11 @@ impl<'a> Context<'a> {
                             } else {
                                 to_c
                             };
-                            self.push_head(&mut heads_items, t, head_x, top, false);
+                            self.push_head(&mut walk.heads_items, t, head_x, top, false);
                             // PlantUML starts a created participant's lifeline
                             // at its head's top (the head is drawn over it).
-                            head_top_y[t.index()] = top;
-                            pending_create[t.index()] = false;
+                            walk.head_top_y[t.index()] = top;
+                            walk.pending_create[t.index()] = false;
                             created_before[t.index()] = true;
                             // The tip stops 2 px short of the head (PlantUML).
                             to_x = if goes_right {
@@ -1680,10 +1767,10 @@ impl<'a> Context<'a> {
                         };
                         if !hidden {
                             if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
-                                right_edge_reach = right_edge_reach.max(to_x);
+                                walk.right_edge_reach = walk.right_edge_reach.max(to_x);
                             }
                             if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
-                                right_edge_reach = right_edge_reach.max(from_x);
+                                walk.right_edge_reach = walk.right_edge_reach.max(from_x);
                             }
                             let (mut line_start, tail_tip) =
                                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
@@ -1699,11 +1786,11 @@ impl<'a> Context<'a> {
                             {
                                 line_start -= 1.0;
                             }
-                            line(&mut front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
+                            line(&mut walk.front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
                             if head_circle.is_none() && tail_circle.is_none() {
-                                let head_items = front.len();
+                                let head_items = walk.front.len();
                                 self.heads_on_line(
-                                    &mut front,
+                                    &mut walk.front,
                                     m,
                                     tip,
                                     arrow_end_y,
@@ -1718,11 +1805,11 @@ impl<'a> Context<'a> {
                                 // `slanted_left`).
                                 if slant != 0.0 && m.arrow.tail_head.shape == HeadShape::None {
                                     let angle = (arrow_y - arrow_end_y).atan2(line_start - tip) - 0f64.atan2(-dir);
-                                    rotate_items(&mut front[head_items..], (tip, arrow_end_y), angle);
+                                    rotate_items(&mut walk.front[head_items..], (tip, arrow_end_y), angle);
                                 }
                             } else {
                                 self.circled_heads(
-                                    &mut front,
+                                    &mut walk.front,
                                     m,
                                     (drawn_tip, head_circle, arrow_end_y, dir),
                                     (tail_tip, tail_circle, arrow_y),
@@ -1793,7 +1880,7 @@ impl<'a> Context<'a> {
                         if let Some(number) = &number {
                             // The number is centered on a multi-line label, as in PlantUML.
                             let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
-                            number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut front);
+                            number.draw(x, number_top, Align::Left, theme.arrow_font_color, &mut walk.front);
                         }
                         // `direction` moves the block but keeps its lines left-aligned.
                         let line_align = match (theme.message_align, align) {
@@ -1802,7 +1889,13 @@ impl<'a> Context<'a> {
                             (_, MessageAlign::Right) => Align::Right,
                             _ => Align::Left,
                         };
-                        label.draw(x + number_w, text_top, line_align, theme.arrow_font_color, &mut front);
+                        label.draw(
+                            x + number_w,
+                            text_top,
+                            line_align,
+                            theme.arrow_font_color,
+                            &mut walk.front,
+                        );
                     }
                     // A self message's reach counts its autonumber too: a note
                     // beside it and its group frame start past the label's end
@@ -1813,23 +1906,23 @@ impl<'a> Context<'a> {
                     // inside the canvas (PlantUML: 17.7 px from the label's
                     // end to the canvas's for one on the last participant).
                     if geometry.is_self && geometry.to_x >= geometry.from_x {
-                        self_reach_right = self_reach_right.max(max_x);
+                        walk.self_reach_right = walk.self_reach_right.max(max_x);
                     }
                     // A group frame spans the lifelines of the participants a
-                    // message joins, wherever its arrow ends (bars, tips).
+                    // message joins, wherever its arrow ends (walk.bars, tips).
                     if !geometry.is_self {
                         let lifelines = [m.from.participant(), m.to.participant()].map(|p| p.and_then(cx));
                         if let [Some(a), Some(b)] = lifelines {
                             (min_x, max_x) = (a.min(b), a.max(b));
                         }
                     }
-                    if let Some(g) = groups.last_mut() {
+                    if let Some(g) = walk.groups.last_mut() {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
                             (true, Some(lifeline)) => {
                                 // A loop on the right reaches the frame from the
-                                // deepest bars its participant ever has, as its
+                                // deepest walk.bars its participant ever has, as its
                                 // room in the canvas does (PlantUML, corpus 127:
-                                // autoactivated self messages deepen the bars).
+                                // autoactivated self messages deepen the walk.bars).
                                 let deepest = m.from.participant().map_or(geometry.from_x, |id| {
                                     let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
                                     geometry.from_x.max(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
@@ -1851,10 +1944,11 @@ impl<'a> Context<'a> {
                         g.max_x = g.max_x.max(hi);
                     }
                     if let Some(anchor) = m.anchor.as_deref() {
-                        anchors.insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
+                        walk.anchors
+                            .insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
                     }
-                    let bottom = if m.parallel { y.max(end_y) } else { end_y };
-                    last_message = Some(LastMessage {
+                    let bottom = if m.parallel { walk.y.max(end_y) } else { end_y };
+                    walk.last_message = Some(LastMessage {
                         front_start,
                         bottom,
                         row_top,
@@ -1873,7 +1967,7 @@ impl<'a> Context<'a> {
                             .flatten()
                             .find(|id| cx(*id).is_some_and(|x| (x - max_x).abs() < 1e-6))
                             .map_or(0.0, |id| {
-                                let stack = &act_stack[id.index()];
+                                let stack = &walk.act_stack[id.index()];
                                 if activated_next(&events[index + 1..], id) {
                                     (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
                                 } else {
@@ -1881,7 +1975,7 @@ impl<'a> Context<'a> {
                                 }
                             }),
                     });
-                    y = bottom;
+                    walk.y = bottom;
                 }
                 Event::Note(note) => {
                     let Prepared::Note(block) = &prepared[index] else {
@@ -1904,21 +1998,33 @@ impl<'a> Context<'a> {
                             NotePosition::Left { .. } => frame_left - NOTE_MARGIN - w,
                             _ => frame_right + NOTE_MARGIN,
                         };
-                        draw_note(&mut front, note.shape, x, frame_top + 5.0, w, h, block, fill, theme);
-                        notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
+                        draw_note(
+                            &mut walk.front,
+                            note.shape,
+                            x,
+                            frame_top + 5.0,
+                            w,
+                            h,
+                            block,
+                            fill,
+                            theme,
+                        );
+                        walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + w));
                         continue;
                     }
-                    let parallel_to = last_message.filter(|m| note.parallel && on_message_row(m, &events[..index]));
+                    let parallel_to = walk
+                        .last_message
+                        .filter(|m| note.parallel && on_message_row(m, &events[..index]));
                     let top = if let Some(m) = parallel_to {
                         let (top, push) = parallel_note_top(&m, h);
                         // A note taller than the message's row moves the
                         // message down to stay centred on it (PlantUML).
                         if push > 0.0 {
-                            for item in front.iter_mut().skip(m.front_start) {
+                            for item in walk.front.iter_mut().skip(m.front_start) {
                                 shift_item(item, 0.0, push);
                             }
-                            y += push;
-                            if let Some(last) = last_message.as_mut() {
+                            walk.y += push;
+                            if let Some(last) = walk.last_message.as_mut() {
                                 last.arrow_y += push;
                                 last.bottom += push;
                             }
@@ -1926,21 +2032,21 @@ impl<'a> Context<'a> {
                         top
                     } else if note.aligned {
                         // Without a note on this row, a note of its own.
-                        last_note.map_or(y + 13.0, |(t, _)| t)
+                        walk.last_note.map_or(walk.y + 13.0, |(t, _)| t)
                     } else if attached {
                         // PlantUML: 13 px below the top of the message's row,
                         // which grows to 10 px below the note.
-                        last_message.map_or(y + 10.0, |m| m.row_top + 13.0)
+                        walk.last_message.map_or(walk.y + 10.0, |m| m.row_top + 13.0)
                     } else {
                         // PlantUML draws a note 13 px below what precedes it
                         // and the next event 3 px closer to the note's bottom.
-                        y + 13.0
+                        walk.y + 13.0
                     };
                     let bottom_gap = NOTE_LIFT;
                     // A bar opened after the note, before the next message, starts
                     // at the previous message: the note already stands beside it.
                     let right_bars = |id: ParticipantId| -> f64 {
-                        let stack = &act_stack[id.index()];
+                        let stack = &walk.act_stack[id.index()];
                         if activated_next(&events[index + 1..], id) {
                             (stack.len() + 1) as f64 * ACTIVATION_WIDTH / 2.0
                         } else {
@@ -1958,10 +2064,10 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         // Beside a self message PlantUML measures from the
-                        // lifeline, over any bars open on it (probe
+                        // lifeline, over any walk.bars open on it (probe
                         // `self_message_note_left_bars`).
                         NotePosition::Left { of: None } => {
-                            last_message.map_or(first_x, |m| {
+                            walk.last_message.map_or(first_x, |m| {
                                 let own_lifeline = m.from.filter(|_| m.from == m.to).and_then(cx);
                                 own_lifeline.map_or(m.min_x, |c| m.min_x.min(c))
                             }) - 5.0
@@ -1973,12 +2079,12 @@ impl<'a> Context<'a> {
                         // `A -> A: self`); a bar open there pushes it past the
                         // bar (PlantUML: 5 px right of it).
                         NotePosition::Right { of: None } => {
-                            last_message.map_or(first_x, |m| {
+                            walk.last_message.map_or(first_x, |m| {
                                 let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
                                 if is_self {
                                     m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
                                 } else {
-                                    // Past the bars of the participant on the right.
+                                    // Past the walk.bars of the participant on the right.
                                     let right_id = [m.from, m.to]
                                         .into_iter()
                                         .flatten()
@@ -2007,20 +2113,30 @@ impl<'a> Context<'a> {
                                 heads_span.map_or(0.0, |(left, right)| right - left - 2.0 * NOTE_OVER_HEAD_INSET);
                             if written_forward && stretched >= w {
                                 let x = (lo + hi) / 2.0 - stretched / 2.0;
-                                let note_start = front.len();
-                                draw_note_centered(&mut front, note.shape, x, top, stretched, h, block, fill, theme);
-                                overhanging.push(note_start..front.len());
+                                let note_start = walk.front.len();
+                                draw_note_centered(
+                                    &mut walk.front,
+                                    note.shape,
+                                    x,
+                                    top,
+                                    stretched,
+                                    h,
+                                    block,
+                                    fill,
+                                    theme,
+                                );
+                                walk.overhanging.push(note_start..walk.front.len());
                                 // The frame holds the heads the note stretches
                                 // over, 16 px beyond them: as wide as the note
                                 // and 21 px, but centred on the heads, not on
                                 // the lifelines like the note (PlantUML: end
                                 // heads of unequal widths, corpus 153).
-                                if let (Some(g), Some((left, right))) = (groups.last_mut(), heads_span) {
+                                if let (Some(g), Some((left, right))) = (walk.groups.last_mut(), heads_span) {
                                     g.min_x = g.min_x.min(left);
                                     g.max_x = g.max_x.max(right);
                                 }
-                                last_note = Some((top, top + h));
-                                y = y.max(top + h - bottom_gap);
+                                walk.last_note = Some((top, top + h));
+                                walk.y = walk.y.max(top + h - bottom_gap);
                                 continue;
                             }
                             (lo + hi) / 2.0 - w / 2.0
@@ -2044,29 +2160,30 @@ impl<'a> Context<'a> {
                             };
                             let width = heads.max(w);
                             let x = (lo + hi) / 2.0 - width / 2.0;
-                            let note_start = front.len();
-                            draw_note_centered(&mut front, note.shape, x, top, width, h, block, fill, theme);
+                            let note_start = walk.front.len();
+                            draw_note_centered(&mut walk.front, note.shape, x, top, width, h, block, fill, theme);
                             // Centered between unequal heads, it may stick out
                             // past the first one: PlantUML does not widen the
                             // canvas for it (probe: drawn from x = -6).
                             if w <= heads {
-                                overhanging.push(note_start..front.len());
+                                walk.overhanging.push(note_start..walk.front.len());
                             }
                             // Wider than the heads, it gets a note's 5 px more
                             // canvas margin (PlantUML: drawn from x = 15).
                             if w > heads {
-                                notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + width));
+                                walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + width));
                             }
-                            last_note = Some((top, top + h));
-                            y = y.max(top + h - bottom_gap);
+                            walk.last_note = Some((top, top + h));
+                            walk.y = walk.y.max(top + h - bottom_gap);
                             continue;
                         }
                     };
-                    draw_note(&mut front, note.shape, x, top, w, h, block, fill, theme);
-                    if let Some(g) = groups.last_mut() {
+                    draw_note(&mut walk.front, note.shape, x, top, w, h, block, fill, theme);
+                    if let Some(g) = walk.groups.last_mut() {
                         // Attached to a self message, the note's frame room
                         // on the right is 8 px less (PlantUML).
-                        let after_self = attached && last_message.is_some_and(|m| m.from.is_some() && m.from == m.to);
+                        let after_self =
+                            attached && walk.last_message.is_some_and(|m| m.from.is_some() && m.from == m.to);
                         let right_room = if after_self {
                             NOTE_FRAME_ROOM - ATTACHED_NOTE_CLOSER
                         } else {
@@ -2075,9 +2192,9 @@ impl<'a> Context<'a> {
                         g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
                         g.max_x = g.max_x.max(x + w + right_room);
                     }
-                    notes_extent = (notes_extent.0.min(x), notes_extent.1.max(x + w));
-                    last_note = Some((top, top + h));
-                    y = y.max(top + h - bottom_gap);
+                    walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + w));
+                    walk.last_note = Some((top, top + h));
+                    walk.y = walk.y.max(top + h - bottom_gap);
                 }
                 Event::Ref(r) => {
                     let xs: Vec<f64> = r.participants.iter().filter_map(|p| cx(*p)).collect();
@@ -2108,7 +2225,7 @@ impl<'a> Context<'a> {
                     let x1 = (hi_x + hi_head.right - 2.0)
                         .max(x0 + body.width + 8.0)
                         .max(x0 + tab_block.width + 45.0);
-                    let top = y + 8.0;
+                    let top = walk.y + 8.0;
                     let tab_h = tab_block.height + 2.0;
                     let h = tab_h + body.height + 8.0;
                     // Without a colour of its own or its theme's, PlantUML
@@ -2121,7 +2238,7 @@ impl<'a> Context<'a> {
                         theme.fades.reference
                     };
                     rect(
-                        &mut front,
+                        &mut walk.front,
                         x0,
                         top,
                         x1 - x0,
@@ -2135,7 +2252,7 @@ impl<'a> Context<'a> {
                     );
                     let tab_w = tab_block.width + 45.0;
                     shapes::tab(
-                        &mut front,
+                        &mut walk.front,
                         x0,
                         top,
                         tab_w.min(x1 - x0),
@@ -2149,21 +2266,21 @@ impl<'a> Context<'a> {
                         top + 2.0,
                         Align::Left,
                         theme.ref_header_font_color,
-                        &mut front,
+                        &mut walk.front,
                     );
                     body.draw(
                         (x0 + x1) / 2.0 - body.width / 2.0,
                         top + tab_block.height + REF_BODY_GAP,
                         Align::Center,
                         theme.ref_font_color,
-                        &mut front,
+                        &mut walk.front,
                     );
-                    if let Some(g) = groups.last_mut() {
+                    if let Some(g) = walk.groups.last_mut() {
                         g.min_x = g.min_x.min(x0);
                         g.max_x = g.max_x.max(x1);
                     }
                     // Like after a note, the next event comes 3 px closer.
-                    y = top + h - NOTE_LIFT;
+                    walk.y = top + h - NOTE_LIFT;
                 }
                 Event::Create { participant } => {
                     // The head is drawn with the next message to this participant;
@@ -2171,20 +2288,20 @@ impl<'a> Context<'a> {
                     let _ = participant;
                 }
                 Event::Activate { participant, color } => {
-                    let (start, color_dropped) = match last_message {
+                    let (start, color_dropped) = match walk.last_message {
                         Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => {
                             (m.arrow_y, bar_color_dropped(&m, &events[m.event_index + 1..index]))
                         }
-                        _ => (y + UNATTACHED_BAR_DROP, false),
+                        _ => (walk.y + UNATTACHED_BAR_DROP, false),
                     };
                     let color = color.as_deref().and_then(parse_color).filter(|_| !color_dropped);
-                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
                         stack.push((start, color));
                         // PlantUML's frame holds a bar opened in the group
                         // (16 px beyond its edges, like the lifelines), and
-                        // the bars it is nested in: on the left, the
+                        // the walk.bars it is nested in: on the left, the
                         // outermost bar's edge (probe `group_nested_bar`).
-                        if let (Some(g), Some(c)) = (groups.last_mut(), cx(*participant)) {
+                        if let (Some(g), Some(c)) = (walk.groups.last_mut(), cx(*participant)) {
                             let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
                             g.min_x = g.min_x.min(c - ACTIVATION_WIDTH / 2.0);
                             g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
@@ -2192,31 +2309,38 @@ impl<'a> Context<'a> {
                     }
                 }
                 Event::Deactivate { participant } => {
-                    let open_at = act_stack
+                    let open_at = walk
+                        .act_stack
                         .get(participant.index())
                         .and_then(|stack| stack.last())
                         .map(|(start, _)| *start);
-                    let end = deactivation_end(last_message.as_ref(), *participant, &events[..index], y, open_at);
+                    let end = deactivation_end(
+                        walk.last_message.as_ref(),
+                        *participant,
+                        &events[..index],
+                        walk.y,
+                        open_at,
+                    );
                     let end = deactivation_run_end(
-                        &mut deactivation_runs,
-                        last_message.as_ref(),
+                        &mut walk.deactivation_runs,
+                        walk.last_message.as_ref(),
                         events,
                         index,
                         *participant,
-                        y,
+                        walk.y,
                         end,
                     );
                     let Some(c) = cx(*participant) else {
-                        if let Some(stack) = act_stack.get_mut(participant.index()) {
+                        if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
                             stack.pop();
                         }
                         continue;
                     };
-                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
                         let level = stack.len();
                         if let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            bars.add(
+                            walk.bars.add(
                                 *participant,
                                 level,
                                 self.activation_bar(
@@ -2224,7 +2348,7 @@ impl<'a> Context<'a> {
                                     start,
                                     end.max(start),
                                     color.or_else(|| self.stereotype_bar_fill(*participant)),
-                                    &delays,
+                                    &walk.delays,
                                 ),
                             );
                         }
@@ -2234,18 +2358,18 @@ impl<'a> Context<'a> {
                     let Some(c) = cx(*participant) else { continue };
                     // On the message that reached the participant the cross
                     // takes no room; elsewhere 10 px above it and 8 below.
-                    let (at, room_below) = match last_message {
+                    let (at, room_below) = match walk.last_message {
                         Some(m) if involves(&m, *participant) => (m.arrow_y, 0.0),
                         _ => {
-                            y += 10.0;
-                            (y, 8.0)
+                            walk.y += 10.0;
+                            (walk.y, 8.0)
                         }
                     };
-                    if let Some(stack) = act_stack.get_mut(participant.index()) {
+                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
                         let mut level = stack.len();
                         while let Some((start, color)) = stack.pop() {
                             let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            bars.add(
+                            walk.bars.add(
                                 *participant,
                                 level,
                                 self.activation_bar(
@@ -2253,21 +2377,21 @@ impl<'a> Context<'a> {
                                     start,
                                     at.max(start),
                                     color.or_else(|| self.stereotype_bar_fill(*participant)),
-                                    &delays,
+                                    &walk.delays,
                                 ),
                             );
                             level -= 1;
                         }
                     }
                     let s = stroke(theme.destroy_color, 2.0);
-                    line(&mut front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
-                    line(&mut front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
-                    lifeline_end[participant.index()] = Some(at);
-                    y = y.max(at + room_below);
+                    line(&mut walk.front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
+                    line(&mut walk.front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
+                    walk.lifeline_end[participant.index()] = Some(at);
+                    walk.y = walk.y.max(at + room_below);
                 }
                 Event::GroupStart(group) => {
-                    let top = y + 12.0;
-                    groups.push(OpenGroup {
+                    let top = walk.y + 12.0;
+                    walk.groups.push(OpenGroup {
                         top,
                         kind: group.kind,
                         label: group.label.clone(),
@@ -2307,11 +2431,11 @@ impl<'a> Context<'a> {
                             self.metrics,
                         ) - 11.0
                     });
-                    y = top + tab_h + cond_room.max(4.0);
+                    walk.y = top + tab_h + cond_room.max(4.0);
                 }
                 Event::GroupElse { label, color } => {
-                    let at = y + 9.0;
-                    if let Some(g) = groups.last_mut() {
+                    let at = walk.y + 9.0;
+                    if let Some(g) = walk.groups.last_mut() {
                         g.elses
                             .push((at, label.clone(), color.as_deref().and_then(parse_color)));
                         let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
@@ -2326,22 +2450,22 @@ impl<'a> Context<'a> {
                         };
                         // PlantUML: what follows starts 3 px above the line
                         // plus the label's height (none without a label).
-                        y = at + label_h - 3.0;
+                        walk.y = at + label_h - 3.0;
                     }
                 }
                 Event::GroupEnd => {
-                    let Some(g) = groups.pop() else { continue };
-                    let bottom = y + 8.0;
-                    let (x0, x1) = self.close_group(&g, bottom, first_x, &mut front, &mut fills);
-                    closed_frame = Some((g.top, x0, x1));
-                    frames_left = frames_left.min(x0);
-                    frames_right = frames_right.max(x1);
-                    if let Some(parent) = groups.last_mut() {
+                    let Some(g) = walk.groups.pop() else { continue };
+                    let bottom = walk.y + 8.0;
+                    let (x0, x1) = self.close_group(&g, bottom, first_x, &mut walk.front, &mut walk.fills);
+                    walk.closed_frame = Some((g.top, x0, x1));
+                    walk.frames_left = walk.frames_left.min(x0);
+                    walk.frames_right = walk.frames_right.max(x1);
+                    if let Some(parent) = walk.groups.last_mut() {
                         parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
                         parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
                     }
                     // PlantUML leaves 6 px below a frame before what follows.
-                    y = bottom + GROUP_GAP_AFTER;
+                    walk.y = bottom + GROUP_GAP_AFTER;
                 }
                 Event::Divider { text, spaced } => {
                     let block = creole::measure(
@@ -2353,7 +2477,7 @@ impl<'a> Context<'a> {
                     );
                     // PlantUML: the box starts 18 px below the previous
                     // message and the next one follows 2 px below it.
-                    let top = y + 18.0;
+                    let top = walk.y + 18.0;
                     let h = block.height + 8.0;
                     let font = self
                         .theme
@@ -2364,20 +2488,20 @@ impl<'a> Context<'a> {
                     } else {
                         0.0
                     };
-                    deferred.push(Deferred::Divider { top, block, padding });
+                    walk.deferred.push(Deferred::Divider { top, block, padding });
                     // PlantUML counts a divider in a group as reaching the
                     // first participant's head: the frame starts 16 px left
                     // of it (and the diagram widens to hold it).
-                    if let Some(g) = groups.last_mut() {
+                    if let Some(g) = walk.groups.last_mut() {
                         g.min_x = g.min_x.min(first_x);
                     }
-                    y = top + h + 2.0;
+                    walk.y = top + h + 2.0;
                 }
                 Event::Delay { text } => {
                     // PlantUML draws a delay 8 px below where its row
                     // starts, and the next row where it would come without
                     // that offset (1.2026.8: dotted lifelines and the text).
-                    let start = y + 8.0;
+                    let start = walk.y + 8.0;
                     let mut h = 28.0;
                     if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                         let block = creole::measure(
@@ -2393,24 +2517,49 @@ impl<'a> Context<'a> {
                             start + 14.0,
                             Align::Center,
                             theme.delay_font_color,
-                            &mut front,
+                            &mut walk.front,
                         );
                         h += block.height;
                     }
-                    delays.push((start, start + h));
-                    y += h;
+                    walk.delays.push((start, start + h));
+                    walk.y += h;
                 }
                 Event::Space { pixels } => {
-                    y += pixels.map_or(25.0, |p| f64::from(p.min(10_000))); // `|||` is 25 px in PlantUML
+                    walk.y += pixels.map_or(25.0, |p| f64::from(p.min(10_000)));
+                    // `|||` is 25 px in PlantUML
                 }
                 Event::NewPage { .. } => {}
                 Event::Duration {
                     from_anchor,
                     to_anchor,
                     label,
-                } => durations.push((from_anchor, to_anchor, label)),
+                } => walk.durations.push((from_anchor, to_anchor, label)),
             }
         }
+        let Walk {
+            mut y,
+            mut front,
+            mut bars,
+            overhanging,
+            mut fills,
+            mut heads_items,
+            mut head_top_y,
+            lifeline_end,
+            pending_create,
+            act_stack,
+            mut groups,
+            mut frames_left,
+            mut frames_right,
+            notes_extent,
+            loops_extent,
+            right_edge_reach,
+            self_reach_right,
+            delays,
+            deferred,
+            anchors,
+            durations,
+            ..
+        } = walk;
         // Durations once every anchor of the page is placed (the `<->` line
         // may come before the `{end}` message).
         for (from, to, label) in durations {
