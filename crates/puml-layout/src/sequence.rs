@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 mod nested_boxes;
 mod reversed_notes;
+mod walk;
 
 use crate::color::{parse_color, parse_gradient};
 use crate::creole::{self, Align, TextBlock};
@@ -519,6 +520,11 @@ impl<'a> Context<'a> {
 
     fn slot(&self, id: ParticipantId) -> Option<usize> {
         self.slot_of.get(id.index()).copied().flatten()
+    }
+
+    /// Where `id`'s lifeline stands on a page laid out at `positions`.
+    fn lifeline_x(&self, positions: &Positions, id: ParticipantId) -> Option<f64> {
+        self.slot(id).map(|s| positions.pos[s + 1])
     }
 
     fn label_block(&self, text: &str, font: Font) -> TextBlock {
@@ -1574,7 +1580,7 @@ impl<'a> Context<'a> {
                         let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
                         let mut x = from_c + side_offset(from_id, side > 0.0);
                         // PlantUML 1.2026.8 draws the loop's first stroke from
-                        // the walk.bars open before it, even when the message opens one.
+                        // the bars open before it, even when the message opens one.
                         let stroke_start = x;
                         // `A -> A ++`: the bar opens on this message and the loop
                         // (its far side, return and label) is laid out from its edge.
@@ -1591,7 +1597,7 @@ impl<'a> Context<'a> {
                         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
                         let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
                         if side > 0.0 {
-                            // From the deepest walk.bars the participant ever has (PlantUML).
+                            // From the deepest bars the participant ever has (PlantUML).
                             let deepest = from_id.map_or(x, |id| {
                                 let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
                                 x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
@@ -1616,7 +1622,7 @@ impl<'a> Context<'a> {
                             line(&mut walk.front, top_start, arrow_y, far, arrow_y, line_stroke);
                             line(&mut walk.front, far, arrow_y, far, bottom, line_stroke);
                             // Bars closed right after the loop end at its top:
-                            // the return lands on the walk.bars left open (PlantUML,
+                            // the return lands on the bars left open (PlantUML,
                             // probes `self_message_deactivated*`).
                             let closing = from_id.map_or(0, |id| deactivated_next(&events[index + 1..], id));
                             let return_x = match from_id {
@@ -1909,7 +1915,7 @@ impl<'a> Context<'a> {
                         walk.self_reach_right = walk.self_reach_right.max(max_x);
                     }
                     // A group frame spans the lifelines of the participants a
-                    // message joins, wherever its arrow ends (walk.bars, tips).
+                    // message joins, wherever its arrow ends (bars, tips).
                     if !geometry.is_self {
                         let lifelines = [m.from.participant(), m.to.participant()].map(|p| p.and_then(cx));
                         if let [Some(a), Some(b)] = lifelines {
@@ -1920,9 +1926,9 @@ impl<'a> Context<'a> {
                         let (lo, hi) = match (geometry.is_self, m.from.participant().and_then(cx)) {
                             (true, Some(lifeline)) => {
                                 // A loop on the right reaches the frame from the
-                                // deepest walk.bars its participant ever has, as its
+                                // deepest bars its participant ever has, as its
                                 // room in the canvas does (PlantUML, corpus 127:
-                                // autoactivated self messages deepen the walk.bars).
+                                // autoactivated self messages deepen the bars).
                                 let deepest = m.from.participant().map_or(geometry.from_x, |id| {
                                     let d = positions.max_depth.get(id.index()).copied().unwrap_or(0);
                                     geometry.from_x.max(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
@@ -2064,7 +2070,7 @@ impl<'a> Context<'a> {
                             c + right_bars(*id) + 5.0
                         }
                         // Beside a self message PlantUML measures from the
-                        // lifeline, over any walk.bars open on it (probe
+                        // lifeline, over any bars open on it (probe
                         // `self_message_note_left_bars`).
                         NotePosition::Left { of: None } => {
                             walk.last_message.map_or(first_x, |m| {
@@ -2084,7 +2090,7 @@ impl<'a> Context<'a> {
                                 if is_self {
                                     m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
                                 } else {
-                                    // Past the walk.bars of the participant on the right.
+                                    // Past the bars of the participant on the right.
                                     let right_id = [m.from, m.to]
                                         .into_iter()
                                         .flatten()
@@ -2288,242 +2294,17 @@ impl<'a> Context<'a> {
                     let _ = participant;
                 }
                 Event::Activate { participant, color } => {
-                    let (start, color_dropped) = match walk.last_message {
-                        Some(m) if bar_attached(&m, *participant, &events[m.event_index + 1..index]) => {
-                            (m.arrow_y, bar_color_dropped(&m, &events[m.event_index + 1..index]))
-                        }
-                        _ => (walk.y + UNATTACHED_BAR_DROP, false),
-                    };
-                    let color = color.as_deref().and_then(parse_color).filter(|_| !color_dropped);
-                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
-                        stack.push((start, color));
-                        // PlantUML's frame holds a bar opened in the group
-                        // (16 px beyond its edges, like the lifelines), and
-                        // the walk.bars it is nested in: on the left, the
-                        // outermost bar's edge (probe `group_nested_bar`).
-                        if let (Some(g), Some(c)) = (walk.groups.last_mut(), cx(*participant)) {
-                            let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            g.min_x = g.min_x.min(c - ACTIVATION_WIDTH / 2.0);
-                            g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
-                        }
-                    }
+                    self.walk_activate(&mut walk, positions, events, index, participant, color)
                 }
                 Event::Deactivate { participant } => {
-                    let open_at = walk
-                        .act_stack
-                        .get(participant.index())
-                        .and_then(|stack| stack.last())
-                        .map(|(start, _)| *start);
-                    let end = deactivation_end(
-                        walk.last_message.as_ref(),
-                        *participant,
-                        &events[..index],
-                        walk.y,
-                        open_at,
-                    );
-                    let end = deactivation_run_end(
-                        &mut walk.deactivation_runs,
-                        walk.last_message.as_ref(),
-                        events,
-                        index,
-                        *participant,
-                        walk.y,
-                        end,
-                    );
-                    let Some(c) = cx(*participant) else {
-                        if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
-                            stack.pop();
-                        }
-                        continue;
-                    };
-                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
-                        let level = stack.len();
-                        if let Some((start, color)) = stack.pop() {
-                            let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            walk.bars.add(
-                                *participant,
-                                level,
-                                self.activation_bar(
-                                    c + shift,
-                                    start,
-                                    end.max(start),
-                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
-                                    &walk.delays,
-                                ),
-                            );
-                        }
-                    }
+                    self.walk_deactivate(&mut walk, positions, events, index, participant)
                 }
-                Event::Destroy { participant } => {
-                    let Some(c) = cx(*participant) else { continue };
-                    // On the message that reached the participant the cross
-                    // takes no room; elsewhere 10 px above it and 8 below.
-                    let (at, room_below) = match walk.last_message {
-                        Some(m) if involves(&m, *participant) => (m.arrow_y, 0.0),
-                        _ => {
-                            walk.y += 10.0;
-                            (walk.y, 8.0)
-                        }
-                    };
-                    if let Some(stack) = walk.act_stack.get_mut(participant.index()) {
-                        let mut level = stack.len();
-                        while let Some((start, color)) = stack.pop() {
-                            let shift = (level as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                            walk.bars.add(
-                                *participant,
-                                level,
-                                self.activation_bar(
-                                    c + shift,
-                                    start,
-                                    at.max(start),
-                                    color.or_else(|| self.stereotype_bar_fill(*participant)),
-                                    &walk.delays,
-                                ),
-                            );
-                            level -= 1;
-                        }
-                    }
-                    let s = stroke(theme.destroy_color, 2.0);
-                    line(&mut walk.front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
-                    line(&mut walk.front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
-                    walk.lifeline_end[participant.index()] = Some(at);
-                    walk.y = walk.y.max(at + room_below);
-                }
-                Event::GroupStart(group) => {
-                    let top = walk.y + 12.0;
-                    walk.groups.push(OpenGroup {
-                        top,
-                        kind: group.kind,
-                        label: group.label.clone(),
-                        secondary: group.secondary.clone(),
-                        label_trailing_blanks: group.label_trailing_blanks,
-                        header_fill: group.frame_color.as_deref().and_then(parse_color),
-                        fill: group.color.as_deref().and_then(parse_color),
-                        min_x: f64::INFINITY,
-                        max_x: f64::NEG_INFINITY,
-                        elses: Vec::new(),
-                    });
-                    // The tab is as tall as its text (a `group` label may have
-                    // several lines).
-                    let tab_text = match group.kind {
-                        GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
-                        _ => "X",
-                    };
-                    let tab_h = creole::measure_height(
-                        tab_text,
-                        self.theme
-                            .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
-                            .bold(),
-                        self.metrics,
-                    );
-                    // A condition in a large font makes the header taller
-                    // (PlantUML: condition height minus 11 px below the tab's).
-                    let condition = match group.kind {
-                        GroupKind::Group => group.secondary.as_deref(),
-                        _ => group.label.as_deref(),
-                    };
-                    let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
-                        creole::measure_height(
-                            c,
-                            self.theme
-                                .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                                .bold(),
-                            self.metrics,
-                        ) - 11.0
-                    });
-                    walk.y = top + tab_h + cond_room.max(4.0);
-                }
-                Event::GroupElse { label, color } => {
-                    let at = walk.y + 9.0;
-                    if let Some(g) = walk.groups.last_mut() {
-                        g.elses
-                            .push((at, label.clone(), color.as_deref().and_then(parse_color)));
-                        let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                            Some(l) => creole::measure_height(
-                                l,
-                                self.theme
-                                    .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
-                                    .bold(),
-                                self.metrics,
-                            ),
-                            None => 0.0,
-                        };
-                        // PlantUML: what follows starts 3 px above the line
-                        // plus the label's height (none without a label).
-                        walk.y = at + label_h - 3.0;
-                    }
-                }
-                Event::GroupEnd => {
-                    let Some(g) = walk.groups.pop() else { continue };
-                    let bottom = walk.y + 8.0;
-                    let (x0, x1) = self.close_group(&g, bottom, first_x, &mut walk.front, &mut walk.fills);
-                    walk.closed_frame = Some((g.top, x0, x1));
-                    walk.frames_left = walk.frames_left.min(x0);
-                    walk.frames_right = walk.frames_right.max(x1);
-                    if let Some(parent) = walk.groups.last_mut() {
-                        parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
-                        parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
-                    }
-                    // PlantUML leaves 6 px below a frame before what follows.
-                    walk.y = bottom + GROUP_GAP_AFTER;
-                }
-                Event::Divider { text, spaced } => {
-                    let block = creole::measure(
-                        text,
-                        self.theme
-                            .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
-                            .bold(),
-                        self.metrics,
-                    );
-                    // PlantUML: the box starts 18 px below the previous
-                    // message and the next one follows 2 px below it.
-                    let top = walk.y + 18.0;
-                    let h = block.height + 8.0;
-                    let font = self
-                        .theme
-                        .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
-                        .bold();
-                    let padding = if *spaced && !creole::is_heading(text) {
-                        self.metrics.width(" ", &font)
-                    } else {
-                        0.0
-                    };
-                    walk.deferred.push(Deferred::Divider { top, block, padding });
-                    // PlantUML counts a divider in a group as reaching the
-                    // first participant's head: the frame starts 16 px left
-                    // of it (and the diagram widens to hold it).
-                    if let Some(g) = walk.groups.last_mut() {
-                        g.min_x = g.min_x.min(first_x);
-                    }
-                    walk.y = top + h + 2.0;
-                }
-                Event::Delay { text } => {
-                    // PlantUML draws a delay 8 px below where its row
-                    // starts, and the next row where it would come without
-                    // that offset (1.2026.8: dotted lifelines and the text).
-                    let start = walk.y + 8.0;
-                    let mut h = 28.0;
-                    if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                        let block = creole::measure(
-                            text,
-                            self.theme
-                                .sized_font_of(TextElement::Delay, self.theme.delay_font_size, 11.0),
-                            self.metrics,
-                        );
-                        // PlantUML: the text's top 22 px below the row's start
-                        // (14 below the dotted gap's).
-                        block.draw(
-                            mid_x - block.width / 2.0,
-                            start + 14.0,
-                            Align::Center,
-                            theme.delay_font_color,
-                            &mut walk.front,
-                        );
-                        h += block.height;
-                    }
-                    walk.delays.push((start, start + h));
-                    walk.y += h;
-                }
+                Event::Destroy { participant } => self.walk_destroy(&mut walk, positions, participant),
+                Event::GroupStart(group) => self.walk_group_start(&mut walk, group),
+                Event::GroupElse { label, color } => self.walk_group_else(&mut walk, label, color),
+                Event::GroupEnd => self.walk_group_end(&mut walk, first_x),
+                Event::Divider { text, spaced } => self.walk_divider(&mut walk, text, spaced, first_x),
+                Event::Delay { text } => self.walk_delay(&mut walk, text, mid_x),
                 Event::Space { pixels } => {
                     walk.y += pixels.map_or(25.0, |p| f64::from(p.min(10_000)));
                     // `|||` is 25 px in PlantUML
