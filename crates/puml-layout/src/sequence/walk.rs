@@ -1,10 +1,10 @@
 //! The vertical walk's steps, one per kind of event: each moves the page's
 //! [`Walk`] on (its `y`, what it drew, what it reaches) as PlantUML does.
-//! Refs and the one-line steps (create, space, duration) stay in
-//! `layout_page`'s loop.
+//! The one-line steps (create, space, duration) stay in `layout_page`'s
+//! loop.
 
 use super::*;
-use puml_sema::model::Group;
+use puml_sema::model::{Group, Reference};
 
 impl Context<'_> {
     /// A bar opens: where it starts (on the message that opened it, or
@@ -1001,5 +1001,100 @@ impl Context<'_> {
         walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + w));
         walk.last_note = Some((top, top + h));
         walk.y = walk.y.max(top + h - bottom_gap);
+    }
+
+    /// A ref over participants: its frame, tab and text, as wide as its
+    /// heads or its text.
+    pub(super) fn walk_ref(&self, walk: &mut Walk<'_>, page: &PageFrame<'_>, r: &Reference) {
+        let xs: Vec<f64> = r
+            .participants
+            .iter()
+            .filter_map(|p| self.lifeline_x(page.positions, *p))
+            .collect();
+        if xs.is_empty() {
+            return;
+        }
+        // From 2 px inside the first participant's head to 2 px
+        // inside the last one's, at least 8 px wider than the text
+        // and as wide as the tab.
+        let mut first: Option<(f64, &HeadMetrics)> = None;
+        let mut last: Option<(f64, &HeadMetrics)> = None;
+        for p in &r.participants {
+            let Some(x) = self.lifeline_x(page.positions, *p) else {
+                continue;
+            };
+            let head = &self.heads[p.index()];
+            if first.is_none_or(|(fx, _)| x < fx) {
+                first = Some((x, head));
+            }
+            if last.is_none_or(|(lx, _)| x > lx) {
+                last = Some((x, head));
+            }
+        }
+        let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
+            return;
+        };
+        let body = creole::measure(&r.text, self.ref_text_font(), self.metrics);
+        let tab_block = creole::measure("ref", self.ref_tab_font(), self.metrics);
+        let x0 = lo_x - lo_head.left + 2.0;
+        let x1 = (hi_x + hi_head.right - 2.0)
+            .max(x0 + body.width + 8.0)
+            .max(x0 + tab_block.width + 45.0);
+        let top = walk.y + 8.0;
+        let tab_h = tab_block.height + 2.0;
+        let h = tab_h + body.height + 8.0;
+        // Without a colour of its own or its &self.theme's, PlantUML
+        // leaves a ref unfilled: the lifelines show through it.
+        let inline = r.color.as_deref().and_then(parse_color);
+        let fill = inline.or(self.theme.ref_bg);
+        let gradient = if inline.is_some() {
+            r.color.as_deref().and_then(parse_gradient)
+        } else {
+            self.theme.fades.reference
+        };
+        rect(
+            &mut walk.front,
+            x0,
+            top,
+            x1 - x0,
+            h,
+            0.0,
+            Paint {
+                gradient: fill.and(gradient),
+                ..paint(fill, Some(stroke(self.theme.ref_border, 1.5)))
+            }
+            .shadowed(self.theme.draws_shadows()),
+        );
+        let tab_w = tab_block.width + 45.0;
+        shapes::tab(
+            &mut walk.front,
+            x0,
+            top,
+            tab_w.min(x1 - x0),
+            tab_h,
+            (self.theme.ref_header_bg, self.theme.fades.reference_header),
+            self.theme.ref_tab_border.unwrap_or(self.theme.ref_border),
+            self.theme.ref_tab_width,
+        );
+        tab_block.draw(
+            x0 + 13.0,
+            top + 2.0,
+            Align::Left,
+            self.theme.ref_header_font_color,
+            &mut walk.front,
+        );
+        body.draw(
+            (x0 + x1) / 2.0 - body.width / 2.0,
+            top + tab_block.height + REF_BODY_GAP,
+            Align::Center,
+            self.theme.ref_font_color,
+            &mut walk.front,
+        );
+        if let Some(g) = walk.groups.last_mut() {
+            g.min_x = g.min_x.min(x0);
+            g.max_x = g.max_x.max(x1);
+        }
+        // Like after a note, the next event comes 3 px closer.
+        walk.y = top + h - NOTE_LIFT;
     }
 }
