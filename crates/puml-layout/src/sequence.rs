@@ -2850,13 +2850,7 @@ impl<'a> Context<'a> {
             GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)).into(),
             kind => kind.keyword().into(),
         };
-        creole::measure_width(
-            &tab_text,
-            self.theme
-                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
-                .bold(),
-            self.metrics,
-        ) + 45.0
+        creole::measure_width(&tab_text, self.theme.group_tab_font(), self.metrics) + 45.0
     }
 
     /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
@@ -2893,13 +2887,7 @@ impl<'a> Context<'a> {
             _ => g.label.as_deref(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(
-            tab_text,
-            self.theme
-                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
-                .bold(),
-            self.metrics,
-        );
+        let tab_block = creole::measure(tab_text, self.theme.group_tab_font(), self.metrics);
         let cond_block = condition.map(|c| {
             creole::measure(
                 &format!("[{c}]"),

@@ -631,6 +631,47 @@ impl Theme {
         }
     }
 
+    /// `skinparam DatabaseBackgroundColor<<Store>> …`: a participant
+    /// kind's look for the participants of that kind carrying the
+    /// stereotype, kept as the `<style>` rule it amounts to (probe
+    /// `s_stereotype_background`).
+    fn push_stereotype_skinparam(&mut self, name: &str, stereotype: &str, value: &str) {
+        let bare = name.strip_prefix("sequence").unwrap_or(name);
+        let Some((kind, prop)) = ParticipantKind::ALL
+            .iter()
+            .find_map(|kind| bare.strip_prefix(kind.keyword()).map(|prop| (kind, prop)))
+        else {
+            return;
+        };
+        let property = match prop {
+            "backgroundcolor" => "backgroundcolor",
+            "bordercolor" => "linecolor",
+            "borderthickness" => "linethickness",
+            "fontcolor" | "fontsize" | "fontname" | "fontstyle" => prop,
+            _ => return,
+        };
+        if stereotype.is_empty() {
+            return;
+        }
+        self.stereotype_rules.push(StyleRule {
+            scope: None,
+            element: kind.keyword().to_string(),
+            stereotype: Some(stereotype.to_string()),
+            property: property.to_string(),
+            value: value.trim().to_string(),
+        });
+    }
+
+    /// A group's tab: bold, unless its own `FontStyle` says otherwise
+    /// (probe `p_sequencegroupheaderfontstyle_italic`: italic, not bold).
+    pub fn group_tab_font(&self) -> Font {
+        let font = self.sized_font_of(TextElement::GroupTab, self.group_header_font_size, 13.0);
+        match self.element_font_style[TextElement::GroupTab as usize] {
+            Some(_) => font,
+            None => font.bold(),
+        }
+    }
+
     fn set_element_style(&mut self, elements: &[TextElement], value: &str) {
         for element in elements {
             self.element_font_style[*element as usize] = Some(FontStyle::parse(value));
@@ -977,6 +1018,10 @@ impl Theme {
     /// without the `sequence` prefix). Unknown keys and bad values are ignored.
     pub fn apply_skinparam(&mut self, key: &str, value: &str) {
         let key = key.to_ascii_lowercase();
+        if let Some((name, stereotype)) = key.split_once("<<") {
+            self.push_stereotype_skinparam(name, stereotype.trim_end_matches(">>").trim(), value);
+            return;
+        }
         let prefixed = key.starts_with("sequence");
         let key = key.strip_prefix("sequence").unwrap_or(&key);
         let value = value.trim();
@@ -1075,6 +1120,8 @@ impl Theme {
                     self.title_color = c;
                     self.box_font_color = c;
                     self.kind_font_color = [None; 8];
+                    // The header and the footer too (probe `p_defaultfontcolor`).
+                    self.header_color = c;
                     self.sync_derived_colors();
                     self.footer_color = self.header_color;
                 }

@@ -154,13 +154,7 @@ impl Context<'_> {
             GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
             _ => "X",
         };
-        let tab_h = creole::measure_height(
-            tab_text,
-            self.theme
-                .sized_font_of(TextElement::GroupTab, self.theme.group_header_font_size, 13.0)
-                .bold(),
-            self.metrics,
-        );
+        let tab_h = creole::measure_height(tab_text, self.theme.group_tab_font(), self.metrics);
         // A condition in a large font makes the header taller
         // (PlantUML: condition height minus 11 px below the tab's).
         let condition = match group.kind {
