@@ -444,6 +444,7 @@ impl<'a> Context<'a> {
                                 s.style.size = s.style.size.or(own.size);
                                 s.style.color = s.style.color.or(own.color);
                                 s.style.bold |= own.style.is_some_and(|style| style.bold);
+                                s.style.mono |= own.family == Some(FontFamily::Mono);
                             }
                         }
                         lines.extend(line);

@@ -315,6 +315,9 @@ impl FontStyle {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StereotypeFont {
     pub size: Option<f64>,
+    /// `…StereotypeFontName`: only a monospaced face changes the measure a
+    /// stereotype line can take apart from its name's (creole's `mono`).
+    pub family: Option<FontFamily>,
     pub color: Option<Color>,
     pub style: Option<FontStyle>,
 }
@@ -692,6 +695,7 @@ impl Theme {
             "stereotypefontsize" => font.size = size.or(font.size),
             "stereotypefontcolor" => font.color = color.or(font.color),
             "stereotypefontstyle" => font.style = Some(FontStyle::parse(value)),
+            "stereotypefontname" => font.family = Some(family_of(value)),
             _ => {}
         }
     }
@@ -1066,7 +1070,7 @@ impl Theme {
         }
         match key {
             // `sequenceStereotypeFont…`: every kind's stereotype line.
-            "stereotypefontsize" | "stereotypefontcolor" | "stereotypefontstyle" if prefixed => {
+            "stereotypefontsize" | "stereotypefontcolor" | "stereotypefontstyle" | "stereotypefontname" if prefixed => {
                 for i in 0..8 {
                     self.apply_stereotype_font(i, key, size, color, value);
                 }
