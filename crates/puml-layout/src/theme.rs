@@ -191,6 +191,10 @@ pub struct Theme {
     /// self message's) are centered unless `sequenceMessageAlign` says
     /// otherwise.
     pub default_text_center: bool,
+    /// `skinparam defaultTextAlignment right`: messages' labels right-aligned
+    /// and the footer at the right (PlantUML 1.2026.8, probe
+    /// `s_defaulttextalignment_right`; notes, refs and heads not yet).
+    pub default_text_right: bool,
     /// `skinparam minClassWidth`: the narrowest name room of a participant box.
     pub min_class_width: f64,
     pub max_message_size: Option<f64>,
@@ -396,6 +400,7 @@ impl Default for Theme {
             shadowing: false,
             message_align: MessageAlign::Left,
             default_text_center: false,
+            default_text_right: false,
             min_class_width: 0.0,
             max_message_size: None,
             note_max_width: None,
@@ -1261,6 +1266,10 @@ impl Theme {
             "minclasswidth" => set!(self.min_class_width, number.filter(|v| (0.0..=1000.0).contains(v))),
             "defaulttextalignment" => {
                 self.default_text_center = value.eq_ignore_ascii_case("center");
+                self.default_text_right = value.eq_ignore_ascii_case("right");
+                if self.default_text_right {
+                    self.footer_align = Some(HorizontalAlign::Right);
+                }
                 // PlantUML 1.2026.8 (probe `p_defaulttextalignment`): a
                 // centred default also centres notes (with the room
                 // `noteTextAlignment center` keeps) and the header.

@@ -614,6 +614,7 @@ impl Context<'_> {
                 MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
                 MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
                 MessageAlign::Left if self.theme.default_text_center && !geometry.is_self => MessageAlign::Center,
+                MessageAlign::Left if self.theme.default_text_right && !geometry.is_self => MessageAlign::Right,
                 other => other,
             };
             // A message from the left edge (`[->`): PlantUML lays its
@@ -645,6 +646,9 @@ impl Context<'_> {
                     MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
                     MessageAlign::Center => (left + right - total) / 2.0,
                     MessageAlign::Right if left_self => left + 7.0,
+                    // A right loop's label stays where `left` puts it
+                    // (probe `s_messagealign_right`).
+                    MessageAlign::Right if geometry.is_self => left + 7.0,
                     MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
                         right - total - if head_at_left { 7.0 } else { 16.0 } + tail_head_label_shift(m, goes_right)
                     }
