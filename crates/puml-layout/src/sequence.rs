@@ -3516,10 +3516,12 @@ fn draw_note(
         NoteShape::Rectangle => (x + RNOTE_PAD, top + RNOTE_PAD),
         _ => (x + 6.0 + theme.note_text_inset, top + NOTE_PAD_Y),
     };
-    let align = if theme.note_text_centered {
-        Align::Center
-    } else {
-        Align::Left
+    let (text_x, align) = match shape {
+        // `defaultTextAlignment right` (probe `s_defaulttextalignment_right`):
+        // the text ends 11 px before the note's right edge.
+        NoteShape::Note if theme.default_text_right => (x + w - 11.0 - block.width, Align::Right),
+        _ if theme.note_text_centered => (text_x, Align::Center),
+        _ => (text_x, Align::Left),
     };
     block.draw(text_x, text_y, align, theme.note_font_color, out);
     out.push(Item::End);
@@ -3542,7 +3544,12 @@ fn draw_note_centered(
     draw_note(out, shape, x, top, w, h, block, fill, theme);
     // PlantUML centers the note as laid out for its text (6 px before the
     // text, 15 after) in the wider box.
-    let dx = (w - note_size(shape, block, theme).0) / 2.0;
+    let dx = if theme.default_text_right && shape == NoteShape::Note {
+        // Already against the wide box's right edge.
+        0.0
+    } else {
+        (w - note_size(shape, block, theme).0) / 2.0
+    };
     for item in &mut out[start..] {
         if matches!(item, Item::Text(_)) {
             shift_item(item, dx, 0.0);

@@ -1041,7 +1041,7 @@ impl Context<'_> {
         let top = walk.y + 8.0;
         let tab_h = tab_block.height + 2.0;
         let h = tab_h + body.height + 8.0;
-        // Without a colour of its own or its &self.theme's, PlantUML
+        // Without a colour of its own or its theme's, PlantUML
         // leaves a ref unfilled: the lifelines show through it.
         let inline = r.color.as_deref().and_then(parse_color);
         let fill = inline.or(self.theme.ref_bg);
@@ -1081,10 +1081,17 @@ impl Context<'_> {
             self.theme.ref_header_font_color,
             &mut walk.front,
         );
+        // `defaultTextAlignment right`: against the frame's right edge, as
+        // far in as the centred text is from a frame just wide enough.
+        let (body_x, body_align) = if self.theme.default_text_right {
+            (x1 - 4.0 - body.width, Align::Right)
+        } else {
+            ((x0 + x1) / 2.0 - body.width / 2.0, Align::Center)
+        };
         body.draw(
-            (x0 + x1) / 2.0 - body.width / 2.0,
+            body_x,
             top + tab_block.height + REF_BODY_GAP,
-            Align::Center,
+            body_align,
             self.theme.ref_font_color,
             &mut walk.front,
         );
