@@ -64,6 +64,8 @@ pub const UNKNOWN_STYLE_SELECTOR: &str = "W0231";
 pub const UNKNOWN_STYLE_PROPERTY: &str = "W0232";
 /// `<style>`: a `{` never closed; PlantUML drops the whole block.
 pub const UNCLOSED_STYLE_BLOCK: &str = "W0233";
+/// A `skinparam` name a sequence diagram does not read.
+pub const IGNORED_SKINPARAM: &str = "W0234";
 /// Activity: a middle or closing statement with no matching open block
 /// (`else` without `if`, `endwhile` inside an `if`, a stray `}`).
 pub const ACTIVITY_UNBALANCED: &str = "E0210";
