@@ -127,6 +127,14 @@ struct Node<'a> {
     lane: Option<LaneId>,
 }
 
+/// The labels of a `repeat … repeat while (c) is (a) not (b) -> back` loop.
+#[derive(Debug, Clone, Copy)]
+struct RepeatLabels<'a> {
+    is: Option<&'a str>,
+    not: Option<&'a str>,
+    back: Option<&'a str>,
+}
+
 #[derive(Debug)]
 enum Kind<'a> {
     Start,
@@ -159,8 +167,7 @@ enum Kind<'a> {
         body: Seq<'a>,
         backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
         condition: Option<&'a str>,
-        is_label: Option<&'a str>,
-        not_label: Option<&'a str>,
+        labels: RepeatLabels<'a>,
     },
     Fork {
         branches: Vec<Seq<'a>>,
@@ -296,21 +303,30 @@ impl<'a> Builder<'a> {
                 },
             },
             Open::Repeat { label, backward } => {
-                let (condition, is_label, not_label) = match end {
+                let (condition, is_label, not_label, back_label) = match end {
                     Some(Step::RepeatWhile {
                         condition,
                         is_label,
                         not_label,
-                    }) => (condition.as_deref(), is_label.as_deref(), not_label.as_deref()),
-                    _ => (None, None, None),
+                        back_label,
+                    }) => (
+                        condition.as_deref(),
+                        is_label.as_deref(),
+                        not_label.as_deref(),
+                        back_label.as_deref(),
+                    ),
+                    _ => (None, None, None, None),
                 };
                 Kind::Repeat {
                     label,
                     body,
                     backward,
                     condition,
-                    is_label,
-                    not_label,
+                    labels: RepeatLabels {
+                        is: is_label,
+                        not: not_label,
+                        back: back_label,
+                    },
                 }
             }
             Open::Fork { mut branches } => {
@@ -1930,17 +1946,8 @@ impl Ctx<'_> {
                 body,
                 backward,
                 condition,
-                is_label,
-                not_label,
-            } => self.repeat_tile(
-                *label,
-                body,
-                backward.as_ref(),
-                *condition,
-                *is_label,
-                *not_label,
-                depth,
-            ),
+                labels,
+            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {
@@ -3010,8 +3017,7 @@ impl Ctx<'_> {
         body: &Seq<'_>,
         backward: Option<&(&Action, Vec<&ActivityNote>)>,
         condition: Option<&str>,
-        is_label: Option<&str>,
-        not_label: Option<&str>,
+        labels: RepeatLabels<'_>,
         depth: usize,
     ) -> Tile {
         let entry = match label.filter(|l| !l.trim().is_empty()) {
@@ -3048,8 +3054,9 @@ impl Ctx<'_> {
             .and_then(|plan| plan.middle(&t.spans))
             .map(|m| m - lift);
         let d = self.diamond(condition);
-        let is_l = self.label(is_label);
-        let not_l = self.label(not_label);
+        let is_l = self.label(labels.is);
+        let not_l = self.label(labels.not);
+        let back_l = self.label(labels.back);
         let back_t = backward.map(|(a, notes)| {
             let t = self.action_tile(a);
             if notes.is_empty() {
@@ -3103,9 +3110,26 @@ impl Ctx<'_> {
         // PlantUML keeps the backward action 10 px right of the body, 20 px
         // right of the loop's first box.
         let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
+        // `repeat while (c) -> label`: the label stands 4 px right of the
+        // line back up, centred on the condition (probe `arrow_label_repeat_back`).
+        let mut back_label_right = f64::NEG_INFINITY;
+        let mut draw_back_label = |items: &mut Vec<Item>, bx: f64| {
+            if let Some(l) = &back_l {
+                l.draw(bx + 4.0, dmid - l.height / 2.0, Align::Left, self.style.arrow_font_color, items);
+                back_label_right = bx + 4.0 + l.width;
+            }
+        };
         match back_t {
             Some(bt) => {
-                let bx0 = right + 10.0;
+                // The `is` label beside the condition pushes the backward
+                // action right by its width, at most 14 px (probes
+                // `repeat_backward_is_*`), unless the loop starts with a
+                // box (`repeat :label;`: `test-data/render/activity/repeat`).
+                let is_room = match (&is_l, label) {
+                    (Some(l), None) => l.width.min(14.0),
+                    _ => 0.0,
+                };
+                let bx0 = right + 10.0 + is_room;
                 let bx = bx0 + bt.in_x;
                 let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
@@ -3122,6 +3146,7 @@ impl Ctx<'_> {
                     true,
                 );
                 bt.place(bx0, btop, &mut items);
+                draw_back_label(&mut items, bx);
             }
             None => {
                 let bx = right + LOOP_MARGIN;
@@ -3132,6 +3157,7 @@ impl Ctx<'_> {
                     true,
                 );
                 mid_head(&mut items, bx, dmid, ecy, st);
+                draw_back_label(&mut items, bx);
             }
         }
         let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
@@ -3141,9 +3167,9 @@ impl Ctx<'_> {
         // reaches past it: corpus activity 033).
         let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
         let right_room = if has_backward {
-            f64::NEG_INFINITY
+            back_label_right
         } else {
-            right + LOOP_MARGIN + LOOP_MARGIN
+            (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
         };
         self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room))
     }

@@ -224,6 +224,7 @@ fn probes_match_plantuml() {
                     condition: Some("more data?".into()),
                     is_label: Some("yes".into()),
                     not_label: Some("no".into()),
+                    back_label: None,
                 },
                 Step::Stop,
             ],

@@ -476,6 +476,7 @@ fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
             condition: Some(text(seed + 6)),
             is_label: Some(text(seed + 7)),
             not_label: Some(text(seed + 8)),
+            back_label: Some(text(seed + 9)),
         },
         Step::ForkStart,
         Step::Lane(LaneId(2)),

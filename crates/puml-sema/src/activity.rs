@@ -214,11 +214,13 @@ pub enum Step {
     },
     /// `backward :text;` inside a repeat.
     Backward(Action),
-    /// `repeat while (cond) is (yes) not (no)`.
+    /// `repeat while (cond) is (yes) not (no) -> back`: `back_label` is
+    /// the label of the arrow back to the loop's start.
     RepeatWhile {
         condition: Option<String>,
         is_label: BranchLabel,
         not_label: BranchLabel,
+        back_label: BranchLabel,
     },
     Break,
     ForkStart,
