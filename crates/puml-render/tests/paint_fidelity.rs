@@ -394,6 +394,24 @@ fn activity_layout_probes_place_texts_like_plantuml() {
 }
 
 #[test]
+fn activity_generated_probes_place_texts_like_plantuml() {
+    // `scripts/activity_probes.py`: each construct (if/elseif/else, lone
+    // if, while with an exit label, repeat with and without `backward`,
+    // fork of uneven branches, `end merge`, split, switch, notes right,
+    // left over lines and floating, partition, group, detach and kill in a
+    // branch, arrow colours and styles, connectors, swimlanes) x three
+    // label widths x nesting depth (alone, in a while, in an if in a
+    // repeat) x a narrow or wide step before it; not fitted one by one.
+    // 540/791 texts within 2 px, 783/801 paints with the layout they were
+    // generated for.
+    assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
+}
+
+/// The generated activity probes' floors (see the test above).
+const PROBE_PAINTS: usize = 783;
+const PROBE_TEXTS: usize = 540;
+
+#[test]
 fn creole_list_probes_place_texts_like_plantuml() {
     // Bullets (`*` to `****`: a disc, then squares) and numbers (`#` to
     // `###`, counted per level, `10.` wider than `9.`) in notes, message
