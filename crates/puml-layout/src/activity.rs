@@ -2324,10 +2324,10 @@ impl Ctx<'_> {
                     .iter()
                     .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
         });
-        // A `then` that only stops, or draws one shape and detaches, beside
-        // an empty `else` goes beside the diamond too (probes
-        // `if_then_beside_*`, corpus activity 023).
-        let lone_then = then_seq.is_some_and(lone_closed) && else_t.is_empty();
+        // A `then` that only stops, or draws one shape and detaches, goes
+        // beside the diamond too, the `else` going on below it (probes
+        // `if_then_beside_*`, corpus activity 023, `kill_branch_*`).
+        let lone_then = then_seq.is_some_and(lone_closed);
         let else_beside = lone_terminal && !then_t.is_empty();
         if else_beside || lone_then {
             let (main_t, main_l, side_t, side_l) = if else_beside {
@@ -2377,7 +2377,11 @@ impl Ctx<'_> {
                 let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
                 return self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
             }
-            let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+            // Under a `then` beside the diamond, an unlabelled `else` keeps
+            // 4 px more room, and the diamond 9 px on its left, as when the
+            // `else` is empty (probes `kill_branch_*`).
+            let unlabelled_room = if lone_then { GAP + 4.0 } else { GAP };
+            let top = d.h + main_l.as_ref().map_or(unlabelled_room, label_room);
             polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
             let (out, open, tail, th) = (
                 (main_x + main_t.out_x, top + main_t.out_y),
@@ -2387,7 +2391,12 @@ impl Ctx<'_> {
             );
             main_t.place(main_x, top, &mut items);
             let h = top + th;
-            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
+            let reach = if lone_then {
+                (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY)
+            } else {
+                NO_REACH
+            };
+            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
             tile.tail = tail;
             return tile;
         }
@@ -4067,27 +4076,20 @@ impl Ctx<'_> {
     /// PlantUML's notices for the actions coloured the deprecated way
     /// (`#color:text…;`), if any.
     fn deprecation_notices(&self, diagram: &Diagram) -> Option<NoticeBox> {
-        let colors = &diagram.activity.as_ref()?.deprecated_action_colors;
-        if colors.is_empty() {
+        let notices = &diagram.activity.as_ref()?.deprecation_notices;
+        if notices.is_empty() {
             return None;
         }
         let font = Font {
             family: FontFamily::Mono,
             ..Font::sans(10.0)
         };
-        // One line per colour: PlantUML collects its notices in a set
-        // (four `#LightBlue:` actions, one line: corpus activity 028).
-        let mut seen = std::collections::HashSet::new();
-        let lines: Vec<(String, f64)> = colors
+        // One line per notice: PlantUML collects them in a set, in the
+        // order first met (four `#LightBlue:` actions, one line: corpus
+        // activity 028).
+        let lines: Vec<(String, f64)> = notices
             .iter()
-            .filter(|color| seen.insert(color.as_str()))
-            .map(|color| {
-                let text = format!(
-                    "This syntax is deprecated, you must add <<{color}>> at the end of the line, after the ';'"
-                );
-                let width = self.metrics.width(&text, &font);
-                (text, width)
-            })
+            .map(|text| (text.clone(), self.metrics.width(text, &font)))
             .collect();
         let widest = lines.iter().map(|(_, w)| *w).fold(0.0, f64::max);
         Some(NoticeBox {

@@ -390,6 +390,7 @@ fn hostile_activity(seed: usize, steps: Vec<puml_sema::activity::Step>) -> Diagr
                 .collect(),
             steps,
             deprecated_action_colors: vec![text(seed + 5)],
+            deprecation_notices: vec![text(seed + 5)],
         })),
         ..Diagram::default()
     }

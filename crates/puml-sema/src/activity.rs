@@ -26,6 +26,12 @@ pub struct ActivityDiagram {
     /// action uncoloured and prints a notice for each one above the diagram.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub deprecated_action_colors: Vec<String>,
+    /// PlantUML's notices above the diagram, each once, in the order first
+    /// met: the deprecated action colours' and those for a container
+    /// opened without `{` or closed with `end group` (probes
+    /// `group_*` in `test-data/activity-probes`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub deprecation_notices: Vec<String>,
 }
 
 /// Index into `ActivityDiagram::lanes`.

@@ -233,6 +233,13 @@ impl ActivityLowering {
             .find(|s| !matches!(s, Step::Note(_) | Step::Arrow(_) | Step::Lane(_)))
     }
 
+    /// A notice PlantUML prints above the diagram (each text once).
+    fn notice(&mut self, text: String) {
+        if !self.diagram.deprecation_notices.contains(&text) {
+            self.diagram.deprecation_notices.push(text);
+        }
+    }
+
     fn push(&mut self, step: Step, range: TextRange) {
         self.diagram.steps.push(step);
         self.map.steps.push(range);
@@ -498,10 +505,18 @@ impl ActivityLowering {
                     .map(|t| t.text().trim().trim_matches('"').to_string())
                     .unwrap_or_default();
                 let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+                if !tokens.iter().any(|t| t.kind() == L_BRACE) {
+                    self.notice(format!(
+                        "You should use a bracket ({{) when defining your container '{first_kw}' {name}"
+                    ));
+                }
                 self.open_block((Block::Container, range));
                 self.push(Step::ContainerStart { kind, name, color }, range);
             }
             CONTAINER_END => {
+                if first_kw == "end" {
+                    self.notice("You should use a bracket (}) instead of 'end group'".to_string());
+                }
                 if self.close(&[Block::Container], node, range, "}") {
                     self.push(Step::ContainerEnd, range);
                 }
@@ -599,6 +614,10 @@ impl ActivityLowering {
             self.diagram
                 .deprecated_action_colors
                 .push(color_token.text().to_string());
+            self.notice(format!(
+                "This syntax is deprecated, you must add <<{}>> at the end of the line, after the ';'",
+                color_token.text()
+            ));
             let mut diagnostic = Diagnostic::warning(
                 codes::DEPRECATED_ACTION_COLOR,
                 color_token.text_range(),
