@@ -1753,7 +1753,11 @@ impl Ctx<'_> {
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                // After a flow that ended (`detach`, `kill`), nothing joins
+                // the next shape: PlantUML keeps half the room (probes
+                // `connector_*`).
+                let unjoined = if *open { GAP } else { GAP / 2.0 };
+                let gap = label.as_ref().map_or(unjoined, |l| (l.height + 28.593).max(GAP));
                 let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 // A note hanging below the node takes up the row's extra
                 // room first (PlantUML 1.2026.8, `while_note_*`).
