@@ -2633,12 +2633,27 @@ impl Ctx<'_> {
             .filter_map(|(_, l, _)| self.label(*l))
             .map(|l| l.height)
             .fold(0.0, f64::max);
+        // A shorter `else` stands on the rows of each longer branch: where
+        // it falls half-way into a gap, that gap widens (as between `fork`
+        // branches; probes `if_elseif_*` in `test-data/activity-probes`).
+        let else_rows = otherwise.and_then(|(_, s)| step_rows(s));
+        let else_row_count = else_rows.as_ref().map_or(0, |r| r.iter().sum::<usize>());
+        let mut else_is_shorter = false;
         for (cond, label, seq) in branches {
             let d = self.diamond(Some(cond));
             let label = self.label(*label);
             let own_label = label.as_ref().map_or(0.0, |l| l.height);
+            let rows = step_rows(seq);
+            let longer_than_else = else_rows.is_some()
+                && rows
+                    .as_ref()
+                    .is_some_and(|r| r.iter().sum::<usize>() > else_row_count);
             let tile = if no_else && tallest_label > own_label {
                 self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
+            } else if let (true, Some(rows), Some(else_rows)) = (longer_than_else, &rows, &else_rows) {
+                else_is_shorter = true;
+                let extra = rank_extras(&[rows.clone(), else_rows.clone()], 0, RANK_EXTRA);
+                self.layout_seq_spaced(seq, depth, &extra)
             } else {
                 self.layout_seq(seq, depth)
             };
@@ -2716,9 +2731,20 @@ impl Ctx<'_> {
             .filter_map(|c| c.label.as_ref())
             .map(|l| l.height)
             .fold(0.0, f64::max);
+        // A shorter `else` is centred on the tallest branch.
+        let else_shift = if else_is_shorter {
+            let tallest = cols
+                .iter()
+                .filter(|c| c.d.is_some())
+                .map(|c| c.tile.h)
+                .fold(0.0, f64::max);
+            cols.last().map_or(0.0, |c| ((tallest - c.tile.h) / 2.0).max(0.0))
+        } else {
+            0.0
+        };
         let top_of = |c: &Col| match c.d {
             Some(_) => diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0),
-            None => dh + 23.0 + label_h / 2.0,
+            None => dh + 23.0 + label_h / 2.0 + else_shift,
         };
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
