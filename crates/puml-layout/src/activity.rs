@@ -2644,10 +2644,8 @@ impl Ctx<'_> {
             let label = self.label(*label);
             let own_label = label.as_ref().map_or(0.0, |l| l.height);
             let rows = step_rows(seq);
-            let longer_than_else = else_rows.is_some()
-                && rows
-                    .as_ref()
-                    .is_some_and(|r| r.iter().sum::<usize>() > else_row_count);
+            let longer_than_else =
+                else_rows.is_some() && rows.as_ref().is_some_and(|r| r.iter().sum::<usize>() > else_row_count);
             let tile = if no_else && tallest_label > own_label {
                 self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
             } else if let (true, Some(rows), Some(else_rows)) = (longer_than_else, &rows, &else_rows) {
@@ -3154,7 +3152,13 @@ impl Ctx<'_> {
         let mut back_label_right = f64::NEG_INFINITY;
         let mut draw_back_label = |items: &mut Vec<Item>, bx: f64| {
             if let Some(l) = &back_l {
-                l.draw(bx + 4.0, dmid - l.height / 2.0, Align::Left, self.style.arrow_font_color, items);
+                l.draw(
+                    bx + 4.0,
+                    dmid - l.height / 2.0,
+                    Align::Left,
+                    self.style.arrow_font_color,
+                    items,
+                );
                 back_label_right = bx + 4.0 + l.width;
             }
         };

@@ -746,7 +746,10 @@ impl ActivityLowering {
         }
         let previous = self.diagram.steps.len().checked_sub(1);
         if let Some(index) = previous {
-            if let Step::Arrow(ArrowStyle { label: Some(dropped), .. }) = &self.diagram.steps[index] {
+            if let Step::Arrow(ArrowStyle {
+                label: Some(dropped), ..
+            }) = &self.diagram.steps[index]
+            {
                 let range = self.map.steps[index];
                 let mut diagnostic = Diagnostic::warning(
                     codes::ARROW_LABEL_DROPPED,
