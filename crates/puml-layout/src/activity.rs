@@ -2880,14 +2880,25 @@ impl Ctx<'_> {
         let st = self.stroke_for(None);
         let n = cols.len();
         let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
-        let merge_top = bottom + GAP;
+        // A middle case right of the diamond's right point leaves that
+        // point like the last case, and joins the merge's right point
+        // (probes `switch_mid_*` in `test-data/activity-probes`).
+        let right_of_diamond = |i: usize, center: f64| n > 2 && i > 0 && i < n - 1 && center > c + d.w / 2.0;
+        // The merge stands 10 px under the cases when every one joins it
+        // from a side, 20 px when one comes down into its top.
+        let into_top = cols
+            .iter()
+            .enumerate()
+            .any(|(i, (t, _, center, _))| t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center))));
+        let merge_top = bottom + if into_top { GAP } else { GAP / 2.0 };
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
         for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
+            let right_of_diamond = right_of_diamond(i, center);
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                 vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
-            } else if n > 1 && i == n - 1 {
+            } else if (n > 1 && i == n - 1) || right_of_diamond {
                 vec![(c + d.w / 2.0, mid), (center, mid), (center, ty)]
             } else if (center - c).abs() < 0.01 {
                 vec![(c, d.h), (center, ty)]
@@ -2898,7 +2909,9 @@ impl Ctx<'_> {
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
-            let (lx, ly) = if middle_case {
+            let (lx, ly) = if right_of_diamond {
+                (center + lead, d.h + 0.4)
+            } else if middle_case {
                 (center.min(c) + lead, d.h + 6.4)
             } else {
                 (center + lead, d.h + 5.4)
@@ -2912,7 +2925,7 @@ impl Ctx<'_> {
                 let tail = t.tail.clone();
                 let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                     vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
-                } else if n > 1 && i == n - 1 {
+                } else if (n > 1 && i == n - 1) || right_of_diamond {
                     vec![(ox, oy), (ox, my), (c + DIAMOND_HALF, my)]
                 } else if (ox - c).abs() < 0.01 {
                     vec![(ox, oy), (c, merge_top)]
