@@ -2346,9 +2346,11 @@ impl Ctx<'_> {
             let corner = c + d.w / 2.0;
             // A stop's left edge ends the label's room; PlantUML moves a
             // shape of another width by half the difference (probes
-            // `if_then_beside_*`: a connector 1 px left, an action right).
+            // `if_then_beside_*`: a connector 1 px left, an action right),
+            // a wide one by 9 px at most (`kill_branch_*`, `detach_branch_*`
+            // in `test-data/activity-probes`).
             let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
-            let tx = room + (side_t.w - 22.0) / 2.0;
+            let tx = room + ((side_t.w - 22.0) / 2.0).min(9.0);
             let st = self.stroke_for(None);
             // An arrow written before the side shape styles the line to it.
             let side_seq = if else_beside {

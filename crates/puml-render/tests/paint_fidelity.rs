@@ -409,13 +409,14 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // generated for; 609/791, 795/801 with `group`'s notices and a killed
     // `then` beside its diamond; 615/791 with half the room after a flow
     // that ended; 621/791 with a shorter `else` on an `elseif` chain's rows;
-    // 623/791 with a `switch`'s middle case right of its diamond.
+    // 623/791 with a `switch`'s middle case right of its diamond; 629/791
+    // with a wide shape beside its diamond moved 9 px at most.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
 const PROBE_PAINTS: usize = 795;
-const PROBE_TEXTS: usize = 623;
+const PROBE_TEXTS: usize = 629;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {
