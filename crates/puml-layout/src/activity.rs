@@ -2657,7 +2657,7 @@ impl Ctx<'_> {
             } else {
                 self.layout_seq(seq, depth)
             };
-            let lw = label.as_ref().map_or(0.0, |l| l.width + LABEL_DX);
+            let lw = label.as_ref().map_or(0.0, |l| l.width);
             let left = (d.w / 2.0).max(tile.in_x);
             let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
             let center = x + left;
