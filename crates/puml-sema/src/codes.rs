@@ -83,6 +83,12 @@ pub const DEPRECATED_ACTION_COLOR: &str = "W0210";
 /// Activity: an action without `;` on its first line whose text runs over
 /// lines that read as statements (PlantUML makes them text).
 pub const ACTION_SWALLOWS_LINES: &str = "W0211";
+/// Activity: an arrow label without `;` whose text runs over lines that
+/// read as statements (PlantUML makes them label text: an action vanishes).
+pub const ARROW_LABEL_SWALLOWS_LINES: &str = "W0212";
+/// Activity: two labelled arrows in a row; PlantUML draws one arrow with
+/// the last label only.
+pub const ARROW_LABEL_DROPPED: &str = "W0213";
 
 /// The block is no sequence diagram, but PlantUML reads every line of it as
 /// a class or description diagram (and draws that): puml checks and draws
