@@ -58,11 +58,11 @@ fn puml_verdict(text: &str) -> String {
     }
 }
 
-/// Cases agreed on when the level was last raised (of 5,231: 2,067 of the
-/// 2,068 sequence cases, 3,159 of the 3,163 `fallback-*` cases that probe
+/// Cases agreed on when the level was last raised (of 5,255: 2,091 of the
+/// 2,092 sequence cases, 3,159 of the 3,163 `fallback-*` cases that probe
 /// PlantUML's fallback to other diagram types and the line it reports when
 /// none reads the whole block). Raise it as the grammar improves.
-const AGREED_AT_LEAST: usize = 5226;
+const AGREED_AT_LEAST: usize = 5250;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -20,6 +20,8 @@
 //! moved past the line PlantUML reports, and a block with such a line keeps
 //! its sequence errors.
 
+mod description;
+
 use crate::codes;
 use crate::model::{Document, OtherKind};
 use puml_syntax::ast;
@@ -330,6 +332,9 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // nowhere in the block, and then fails on the note's line at the end.
     let mut state_notes: Vec<(usize, &str)> = Vec::new();
     let mut state_named: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // The names the description reading has read (a note is placed by one).
+    let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut description_fails_at_end = false;
     while let Some((offset, raw)) = lines.next() {
         if !(class.reading() || description.reading() || activity.reading() || state.reading()) {
             break;
@@ -361,9 +366,30 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             Some((BlockEnd::Style, [Some(false), Some(false), None, None]))
         } else if is_note_block_header(line) {
             Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
+        } else if let Some(multi_line) = description::multi_line_header(line) {
+            description_names.extend(description::names(line));
+            Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
+        } else if positioned_note_block(line).is_none() && description::note_block_target(line).is_some() {
+            // `note right of (Use)`, `note left of [A]`: the description
+            // reading's alone.
+            let by_known = description::note_block_target(line).is_some_and(|t| description_names.contains(&t));
+            description_fails_at_end = !by_known;
+            Some((BlockEnd::Note, [None, by_known.then_some(false), None, None]))
         } else {
-            positioned_note_block(line)
-                .map(|attached| (BlockEnd::Note, [None, None, (!attached).then_some(false), Some(false)]))
+            positioned_note_block(line).map(|attached| {
+                // The description reading places a note by an element it
+                // knows, or by the last one; by another it fails at the
+                // note's end line.
+                let by_known = match description::note_target(line) {
+                    Some(target) => description_names.contains(&target),
+                    None => description.elements > 0,
+                };
+                description_fails_at_end = !by_known;
+                (
+                    BlockEnd::Note,
+                    [None, by_known.then_some(false), (!attached).then_some(false), Some(false)],
+                )
+            })
         };
         if let Some((end, verdicts)) = form {
             for (progress, verdict) in [&mut class, &mut description, &mut activity, &mut state]
@@ -372,11 +398,21 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             {
                 progress.read(offset, verdict);
             }
-            let closed = lines
+            let closing = lines
                 .by_ref()
-                .map(|(_, body)| body.trim().to_ascii_lowercase())
-                .find(|body| body.starts_with("@enduml") || end.closes(body))
-                .is_some_and(|body| end.closes(&body));
+                .map(|(at, body)| match end {
+                    // A quoted or bracketed text keeps its case: it ends with its closer.
+                    BlockEnd::Description(_) => (at, body.trim().to_string()),
+                    _ => (at, body.trim().to_ascii_lowercase()),
+                })
+                .find(|(_, body)| body.to_ascii_lowercase().starts_with("@enduml") || end.closes(body))
+                .filter(|(_, body)| end.closes(body));
+            let closed = closing.is_some();
+            if let Some((at, _)) = closing.filter(|_| std::mem::take(&mut description_fails_at_end)) {
+                if description.reading() {
+                    description.stopped_at = Some(at);
+                }
+            }
             // An unclosed form: where the types stop is not known here;
             // the header line is a safe (never too far) guess.
             if !closed {
@@ -397,9 +433,17 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             activity.read(offset, None);
             continue;
         }
-        if let Some(container_readers) = container_header(line) {
+        let container = container_header(line);
+        if container.is_some() || description::container_header(line) {
+            let container_readers = container.unwrap_or(Readers::NONE);
             class.read(offset, container_readers.class.then_some(true));
-            description.read(offset, container_readers.description.then_some(true));
+            // The description reading's own grammar opens more containers
+            // (`rectangle "System" as S #pink {`, `node N <<device>> {`).
+            let description_reads = container_readers.description || description::container_header(line);
+            description.read(offset, description_reads.then_some(true));
+            if description.reading() {
+                description_names.extend(description::names(line));
+            }
             class.open += 1;
             description.open += 1;
             activity.read(offset, None);
@@ -422,7 +466,21 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             offset,
             (readers.class || (mixing && readers.description)).then_some(element),
         );
-        description.read(offset, readers.description.then_some(element));
+        let description_verdict = if readers.description {
+            Some(element)
+        } else {
+            description::line(line)
+        };
+        // A one-line note by an element the reading does not know stops it.
+        let description_verdict = match description::note_target(line) {
+            Some(target) if !description_names.contains(&target) => None,
+            None if description.elements == 0 && description::note_by_last_element(line) => None,
+            _ => description_verdict,
+        };
+        description.read(offset, description_verdict);
+        if description.reading() {
+            description_names.extend(description::names(line));
+        }
         activity.read(offset, activity_line(line, activity.elements > 0));
         if is_state_container(line) {
             state.read(offset, Some(true));
@@ -475,6 +533,8 @@ enum BlockEnd {
     Brace,
     Style,
     Note,
+    /// A description element's text over several lines.
+    Description(description::MultiLine),
 }
 
 impl BlockEnd {
@@ -487,6 +547,7 @@ impl BlockEnd {
             BlockEnd::Brace => line == "}",
             BlockEnd::Style => line == "</style>",
             BlockEnd::Note => matches!(line, "end note" | "endnote"),
+            BlockEnd::Description(multi_line) => multi_line.closes(line),
         }
     }
 }
