@@ -21,6 +21,7 @@
 //! its sequence errors.
 
 mod description;
+mod foreign;
 
 use crate::codes;
 use crate::model::{Document, OtherKind};
@@ -72,11 +73,15 @@ impl Readers {
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
 pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+    foreign::recognize_tagged(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
     let text = parse.root().syntax.text().to_string();
     for (index, diagram) in parse.root().diagrams().enumerate() {
+        if diagram.foreign_tag().is_some() {
+            continue;
+        }
         let range = diagram.syntax.text_range();
         let in_block = |d: &Diagnostic| d.file.is_none() && !d.code.starts_with('P') && range.contains_range(d.range);
         let Some(first_error) = diagnostics
@@ -94,7 +99,24 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             continue;
         }
         let first_error_line = line_start(&text, first_error.range.start().into());
-        let reading = read_block(&text, &diagram);
+        // A first line of another language decides the block's kind.
+        let reading = match first_content_line(&text, &diagram).and_then(foreign::body_kind) {
+            Some(foreign::Body::Timing) => BlockReading {
+                complete: Some(OtherKind::Other("TIMING")),
+                furthest: None,
+            },
+            Some(foreign::Body::Misplaced(language, tag)) => {
+                let end = end_line_range(&text, &diagram);
+                diagnostics.retain(|d| !in_block(d));
+                diagnostics.push(Diagnostic::error(
+                    codes::MISPLACED_LANGUAGE,
+                    end,
+                    format!("this block is a {language} diagram, which PlantUML reads only under its own tag: \"This looks like a {language} diagram. Please use {tag} instead of @startuml\" (PlantUML reports it on the block's last line)"),
+                ));
+                continue;
+            }
+            None => read_block(&text, &diagram),
+        };
         let Some(kind) = reading.complete else {
             if let Some((stop, furthest)) = reading.furthest {
                 if stop > first_error_line {
@@ -114,9 +136,10 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml checks and draws only sequence and activity diagrams",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence and activity diagrams)",
                 kind.describe(),
-                line_text
+                line_text,
+                kind.describe()
             ),
         );
         // A link with a class-only arrow was probably meant as a message:
@@ -146,6 +169,41 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         diagnostics.push(warning);
         model.other_kind = Some(kind);
     }
+}
+
+/// The first line of a block after its `@startuml` line that is not blank,
+/// a comment or a line every kind shares (`title`, `skinparam`, …).
+fn first_content_line<'t>(text: &'t str, diagram: &ast::Diagram) -> Option<&'t str> {
+    let range = diagram.syntax.text_range();
+    let block = text.get(..usize::from(range.end()))?;
+    let has_start = diagram
+        .syntax
+        .children()
+        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
+    lines_from(block, usize::from(range.start()))
+        .skip(usize::from(has_start))
+        .map(|(_, line)| line.trim())
+        .find(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            !line.is_empty() && !line.starts_with('\'') && !is_shared_line(line, &words)
+        })
+}
+
+/// The block's `@enduml` line, or its last line when it has none.
+fn end_line_range(text: &str, diagram: &ast::Diagram) -> TextRange {
+    let range = diagram.syntax.text_range();
+    let at = match diagram
+        .syntax
+        .children()
+        .find(|n| n.kind() == puml_syntax::SyntaxKind::END_LINE)
+    {
+        Some(end) => usize::from(end.text_range().start()),
+        None => {
+            let block = text.get(..usize::from(range.end())).unwrap_or(text).trim_end();
+            line_start(text, block.len().max(usize::from(range.start())))
+        }
+    };
+    line_range(text, at)
 }
 
 /// PlantUML reports the error of the reading that got furthest: the
@@ -1547,6 +1605,58 @@ mod tests {
     fn shared_lines_alone_or_a_text_without_startuml_are_no_class_diagram() {
         for text in [":@", ":", "@startuml\ntitle x\nfoo\n@enduml\n", "endif @start <->uml\r"] {
             assert_eq!(kind_and_codes(text).0, None, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_start_tag_is_a_diagram_of_its_kind() {
+        let text = "@startuml\nA -> B : m\n@enduml\n@startmindmap\n* root\n** child\n@endmindmap\n@startgantt\n[Task] lasts 5 days\n@endgantt\n@startjson\n{\"a\": [1, 2]}\n@endjson\n";
+        assert_eq!(puml_syntax::parse(text).syntax().text().to_string(), text);
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let kinds: Vec<_> = analysis.document.diagrams.iter().map(|d| d.other_kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                None,
+                Some(OtherKind::Other("MINDMAP")),
+                Some(OtherKind::Other("GANTT")),
+                Some(OtherKind::Other("JSON"))
+            ]
+        );
+        let codes: Vec<_> = analysis.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec!["W0240", "W0240", "W0240"]);
+        assert!(analysis.diagnostics[0].message.contains("puml does not draw mindmap diagrams yet"));
+        // A file of one such block alone, without `@startuml`.
+        let (kind, codes) = kind_and_codes("@startwbs\n* a\n** b\n@endwbs\n");
+        assert_eq!((kind, codes), (Some(OtherKind::Other("WBS")), vec![("W0240", Severity::Warning)]));
+    }
+
+    #[test]
+    fn a_start_tag_plantuml_does_not_know_is_an_error() {
+        assert_eq!(error_lines("@startfoo\nx\n@endfoo\n"), vec![(1, "E0243")]);
+    }
+
+    #[test]
+    fn a_timing_diagram_is_recognised_by_its_first_line() {
+        for text in [
+            "@startuml\nrobust \"Web\" as WB\nconcise \"User\" as U\n@0\nWB is Idle\n@enduml\n",
+            "@startuml\ntitle T\nclock clk with period 1\n@enduml\n",
+        ] {
+            assert_eq!(kind_and_codes(text).0, Some(OtherKind::Other("TIMING")), "{text}");
+        }
+        // After a sequence line it is the sequence diagram's error.
+        assert_eq!(kind_and_codes("@startuml\nA -> B\nrobust \"Web\" as WB\n@enduml\n").0, None);
+    }
+
+    #[test]
+    fn another_language_under_startuml_is_refused_on_the_last_line() {
+        for (text, line) in [
+            ("@startuml\nnwdiag {\n  network dmz {\n    web01;\n  }\n}\n@enduml\n", 7),
+            ("@startuml\nsalt\n{\n  Login\n}\n@enduml\n", 6),
+            ("@startuml\ndigraph foo {\n  a -> b\n}\n@enduml\n", 5),
+            ("@startuml\nditaa\nA\n@enduml\n", 4),
+        ] {
+            assert_eq!(error_lines(text), vec![(line, "E0242")], "{text}");
         }
     }
 

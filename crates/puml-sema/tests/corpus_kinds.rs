@@ -84,7 +84,7 @@ fn agrees(path: &Path, verdict: &str) -> Result<(), String> {
 
 /// Files agreed on when the level was last raised. Raise them as the
 /// readings improve.
-const DESCRIPTION_AGREED_AT_LEAST: usize = 52;
+const DESCRIPTION_AGREED_AT_LEAST: usize = 53;
 const STATE_AGREED_AT_LEAST: usize = 8;
 
 fn agreement(corpus: &str, at_least: usize) {

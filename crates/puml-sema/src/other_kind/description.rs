@@ -201,7 +201,13 @@ fn note(line: &str) -> bool {
             return false;
         };
         let tail = after[close + 1..].trim();
-        return tail.is_empty() || options(tail.strip_prefix("as ").map_or(tail, |alias| alias.trim_start()));
+        return match strip_word(tail, "as") {
+            Some(alias) => {
+                let (alias, rest) = name(alias);
+                !alias.is_empty() && options(rest)
+            }
+            None => options(tail),
+        };
     }
     let position_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
     let position = rest[..position_len].to_ascii_lowercase();
