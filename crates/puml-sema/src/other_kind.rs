@@ -393,6 +393,10 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // The names the description reading has read (a note is placed by one).
     let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut description_fails_at_end = false;
+    // The type of each element the description reading has read (`None`:
+    // created by a link from its plain name).
+    let mut description_types: std::collections::HashMap<String, Option<&'static str>> =
+        std::collections::HashMap::new();
     while let Some((offset, raw)) = lines.next() {
         if !(class.reading() || description.reading() || activity.reading() || state.reading()) {
             break;
@@ -425,14 +429,17 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         } else if is_note_block_header(line) {
             Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
         } else if let Some(multi_line) = description::multi_line_header(line) {
-            description_names.extend(description::names(line));
+            description_names.extend(description::names(line).into_iter().take(2));
             Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
         } else if positioned_note_block(line).is_none() && description::note_block_target(line).is_some() {
             // `note right of (Use)`, `note left of [A]`: the description
             // reading's alone.
             let by_known = description::note_block_target(line).is_some_and(|t| description_names.contains(&t));
             description_fails_at_end = !by_known;
-            Some((BlockEnd::Note, [None, by_known.then_some(false), None, None]))
+            Some((BlockEnd::Note, [None, Some(false), None, None]))
+        } else if description::note_on_link_block(line) {
+            let after_link = description.elements > 0;
+            Some((BlockEnd::Note, [None, after_link.then_some(false), None, None]))
         } else {
             positioned_note_block(line).map(|attached| {
                 // The description reading places a note by an element it
@@ -445,7 +452,7 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
                 description_fails_at_end = !by_known;
                 (
                     BlockEnd::Note,
-                    [None, by_known.then_some(false), (!attached).then_some(false), Some(false)],
+                    [None, Some(false), (!attached).then_some(false), Some(false)],
                 )
             })
         };
@@ -500,7 +507,7 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             let description_reads = container_readers.description || description::container_header(line);
             description.read(offset, description_reads.then_some(true));
             if description.reading() {
-                description_names.extend(description::names(line));
+                description_names.extend(description::container_code(line));
             }
             class.open += 1;
             description.open += 1;
@@ -524,8 +531,13 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             offset,
             (readers.class || (mixing && readers.description)).then_some(element),
         );
-        let description_verdict = if readers.description {
+        // The narrow reading takes `A::b --> B` and `A-b --> B`, which
+        // PlantUML's description grammar refuses (its names have neither).
+        let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));
+        let description_verdict = if readers.description && !(scoped_name && description::line(line).is_none()) {
             Some(element)
+        } else if description.open > 0 && description::port(line) {
+            Some(true)
         } else {
             description::line(line)
         };
@@ -535,9 +547,30 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             None if description.elements == 0 && description::note_by_last_element(line) => None,
             _ => description_verdict,
         };
+        // A declaration of an element a link created, or that exists with
+        // another type, stops the reading ("already defined").
+        let declared = description_verdict.and(description::declared(line));
+        let description_verdict = match &declared {
+            Some((code, kind)) => match description_types.get(code) {
+                Some(existing) if existing.is_none_or(|existing| existing != *kind) => None,
+                _ => description_verdict,
+            },
+            None => description_verdict,
+        };
         description.read(offset, description_verdict);
         if description.reading() {
-            description_names.extend(description::names(line));
+            match declared {
+                Some((code, kind)) => {
+                    description_names.insert(code.clone());
+                    description_types.entry(code).or_insert(Some(kind));
+                }
+                None => {
+                    for (code, kind) in description::link_endpoints(line) {
+                        description_names.insert(code.clone());
+                        description_types.entry(code).or_insert(kind);
+                    }
+                }
+            }
         }
         activity.read(offset, activity_line(line, activity.elements > 0));
         if is_state_container(line) {
@@ -564,9 +597,11 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         (OtherKind::Activity, activity),
         (OtherKind::State, state),
     ];
+    // PlantUML's description reading closes the containers left open at
+    // the end (`package P {` without `}`); the others refuse them.
     let complete = readings
         .iter()
-        .find(|(_, p)| p.reading() && p.open == 0 && p.elements > 0)
+        .find(|(kind, p)| p.reading() && (p.open == 0 || *kind == OtherKind::Description) && p.elements > 0)
         .map(|(kind, _)| *kind);
     let mut furthest: Option<(usize, OtherKind)> = None;
     for kind in READINGS {
@@ -580,6 +615,14 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         }
     }
     BlockReading { complete, furthest }
+}
+
+/// Whether a word of `line` holds a `-` between name characters (`A-b`).
+fn has_dashed_name(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    chars
+        .windows(3)
+        .any(|w| w[1] == '-' && w[0].is_alphanumeric() && w[2].is_alphanumeric())
 }
 
 /// How a multi-line form ends.

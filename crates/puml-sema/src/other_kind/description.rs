@@ -20,9 +20,6 @@ const KEYWORDS: &[&str] = &[
     "usecase/",
     "component",
     "interface",
-    "port",
-    "portin",
-    "portout",
     "node",
     "artifact",
     "database",
@@ -66,6 +63,8 @@ const CONTAINERS: &[&str] = &[
     "rectangle",
     "stack",
     "hexagon",
+    "action",
+    "process",
 ];
 
 /// A container's name and options: names may hold `-` and `::` there
@@ -108,7 +107,10 @@ impl MultiLine {
 pub(super) fn multi_line_header(line: &str) -> Option<MultiLine> {
     let line = line.trim();
     let (keyword, rest) = split_keyword(line)?;
-    let _ = keyword;
+    // `actor/ A [` is refused (`usecase/ A [` is read).
+    if keyword == "actor/" {
+        return None;
+    }
     if let Some(head) = rest.strip_suffix('[') {
         let head = head.trim_end();
         let head = head.strip_suffix(" as").unwrap_or(head).trim_end();
@@ -136,9 +138,7 @@ pub(super) fn container_header(line: &str) -> bool {
         return true;
     }
     match split_keyword(head) {
-        Some((keyword, rest)) if CONTAINERS.contains(&keyword) => {
-            !rest.is_empty() && container_rest(rest)
-        }
+        Some((keyword, rest)) if CONTAINERS.contains(&keyword) => rest.is_empty() || container_rest(rest),
         // `[Component] {`, `actor A {` are no containers.
         _ => false,
     }
@@ -184,8 +184,6 @@ fn setting(line: &str) -> bool {
             let lower = line.to_ascii_lowercase();
             lower == "left to right direction" || lower == "top to bottom direction"
         }
-        // `sprite $name [16x16/4] ABCD…` on one line.
-        ("sprite", 3..) => words[1].starts_with('$') || words[1].chars().all(|c| c.is_alphanumeric() || c == '_'),
         _ => false,
     }
 }
@@ -273,6 +271,141 @@ pub(super) fn note_block_target(line: &str) -> Option<String> {
     let (_, tail) = endpoint(rest[of + 4..].trim_start())?;
     let tail = skip_stereotypes(tail.trim_start());
     (tail.is_empty() || (tail.starts_with('#') && !tail.contains(char::is_whitespace))).then_some(target)
+}
+
+/// The element a keyword declaration defines: its code (the alias, else
+/// the name or display) and its type (the keyword, `actor/` as `actor`).
+/// PlantUML refuses a declaration of a code that exists with another type
+/// ("This element (B) is already defined"), or that a link created.
+pub(super) fn declared(line: &str) -> Option<(String, &'static str)> {
+    let line = line.trim();
+    if short_declaration(line) {
+        return short_declared(line);
+    }
+    let (keyword, rest) = split_keyword(line)?;
+    if !declaration_rest(rest, false) {
+        return None;
+    }
+    let (_, after) = display_or_name(rest)?;
+    let first = &rest[..rest.len() - after.len()];
+    let after = skip_stereotypes(after.trim_start());
+    let code = match strip_word(after, "as") {
+        Some(alias) => {
+            let (_, tail) = display_or_name(alias)?;
+            unwrap_name(&alias[..alias.len() - tail.len()])
+        }
+        None => unwrap_name(first),
+    };
+    Some((code, keyword.trim_end_matches('/')))
+}
+
+/// `[A] as a`, `(Use) as (u)`, `:A:`, `"Text" as (u)`: the code and the
+/// short form's type.
+fn short_declared(line: &str) -> Option<(String, &'static str)> {
+    let (first, rest) = if line.starts_with('"') {
+        let close = line[1..].find('"')? + 2;
+        (&line[..close], &line[close..])
+    } else {
+        let rest = short_form(line)?;
+        (&line[..line.len() - rest.len()], rest)
+    };
+    let rest = skip_stereotypes(rest.trim_start());
+    let (code, kind) = match strip_word(rest, "as") {
+        Some(alias) => {
+            let (_, tail) = display_or_name(alias)?;
+            let alias = &alias[..alias.len() - tail.len()];
+            let (code, alias_kind) = endpoint_code(alias);
+            (code, endpoint_code(first).1.or(alias_kind))
+        }
+        None => endpoint_code(first),
+    };
+    Some((code, kind.unwrap_or("usecase")))
+}
+
+/// The code a container (`node "Nginx :80" as Nginx {`) is known by, for
+/// the notes placed by it.
+pub(super) fn container_code(line: &str) -> Option<String> {
+    let head = line.trim().strip_suffix('{')?.trim_end();
+    let (_, rest) = split_keyword(head)?;
+    let (_, after) = display_or_name(rest).or_else(|| {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        Some((false, &rest[end..]))
+    })?;
+    let first = &rest[..rest.len() - after.len()];
+    let after = skip_stereotypes(after.trim_start());
+    Some(match strip_word(after, "as") {
+        Some(alias) => unwrap_name(alias.split_whitespace().next().unwrap_or("")),
+        None => unwrap_name(first),
+    })
+}
+
+/// `port P`, `portin "5173" as P1`: a port, which PlantUML reads only
+/// inside a container (`component C {`, `node N {`).
+pub(super) fn port(line: &str) -> bool {
+    let line = line.trim();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    ["port", "portin", "portout"]
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case(&line[..end]))
+        && declaration_rest(&line[end..], false)
+}
+
+/// `note on link` alone on its line: a block note on the last link.
+pub(super) fn note_on_link_block(line: &str) -> bool {
+    strip_word(line.trim(), "note")
+        .is_some_and(|rest| strip_word(rest, "on").is_some_and(|rest| rest.eq_ignore_ascii_case("link")))
+}
+
+/// The endpoints of a link line the reading took: each code, with the type
+/// its short form gives (`[A]` a component, `(A)` a use case, `:A:` an
+/// actor, `() A` an interface), or none for a plain or quoted name.
+pub(super) fn link_endpoints(line: &str) -> Vec<(String, Option<&'static str>)> {
+    let line = line.trim();
+    if !link(line) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let Some((_, rest)) = endpoint(line) else {
+        return out;
+    };
+    out.push(endpoint_code(&line[..line.len() - rest.len()]));
+    let rest = if rest.starts_with(char::is_whitespace) {
+        skip_multiplicity(rest)
+    } else {
+        rest
+    };
+    let Some(rest) = arrow(rest.trim_start()) else {
+        return out;
+    };
+    let rest = rest.trim_start();
+    let rest = if rest.starts_with('"') && rest[1..].find('"').is_some_and(|close| {
+        let tail = rest[close + 2..].trim_start();
+        !tail.is_empty() && !tail.starts_with(':')
+    }) {
+        skip_multiplicity(rest)
+    } else {
+        rest
+    };
+    if let Some((_, tail)) = endpoint(rest) {
+        out.push(endpoint_code(&rest[..rest.len() - tail.len()]));
+    }
+    out
+}
+
+fn endpoint_code(text: &str) -> (String, Option<&'static str>) {
+    let text = text.trim();
+    let kind = if text.starts_with("()") {
+        Some("interface")
+    } else if text.starts_with('[') {
+        Some("component")
+    } else if text.starts_with('(') {
+        Some("usecase")
+    } else if text.starts_with(':') {
+        Some("actor")
+    } else {
+        None
+    };
+    (unwrap_name(text), kind)
 }
 
 /// A name without the brackets, parentheses, colons or quotes of its form.
@@ -483,10 +616,18 @@ fn short_declaration(line: &str) -> bool {
         let Some(close) = after.find('"') else {
             return false;
         };
-        let Some(alias) = strip_word(after[close + 1..].trim_start(), "as") else {
+        let tail = after[close + 1..].trim_start();
+        // `"Text"` alone is an element too.
+        if tail.is_empty() {
+            return close > 0;
+        }
+        let Some(alias) = strip_word(tail, "as") else {
             return false;
         };
-        return short_form(alias).is_some_and(options);
+        return short_form(alias).is_some_and(options) || {
+            let (alias, tail) = name(alias);
+            !alias.is_empty() && options(tail)
+        };
     }
     false
 }
@@ -566,7 +707,7 @@ fn link(line: &str) -> bool {
 /// A socket opens towards its element: `)-` on the left, `-(` on the right.
 const LEFT_HEADS: &[&str] = &["<|", "<<", "<", "0)", "*", "o", "0", "#", "x", "+", "^", ")", "}", "{"];
 /// Heads an arrow may end with (longest first).
-const RIGHT_HEADS: &[&str] = &["|>", ">>", ">", "(0", "*", "o", "0", "#", "x", "+", "^", "(", "{", "}"];
+const RIGHT_HEADS: &[&str] = &["|>", ">>", ">", "(0", "\\\\", "//", "*", "o", "0", "#", "x", "+", "^", "(", "{", "}"];
 
 /// An arrow: `[head] body [head]`, the body a run of `-`, `.`, `=` or `~`
 /// holding at most one `[style]` bracket, a direction word (`up`, `do`,
@@ -604,7 +745,7 @@ fn arrow(text: &str) -> Option<&str> {
             let word = rest[..len].to_ascii_lowercase();
             if len > 0
                 && ["up", "down", "left", "right"].iter().any(|d| d.starts_with(&word))
-                && rest[len..].starts_with(is_body)
+                && (rest[len..].starts_with(is_body) || rest[len..].starts_with('['))
             {
                 directed = true;
                 rest = &rest[len..];
