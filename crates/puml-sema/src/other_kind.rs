@@ -22,6 +22,7 @@
 
 mod description;
 mod foreign;
+mod state;
 
 use crate::codes;
 use crate::model::{Document, OtherKind};
@@ -439,7 +440,11 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             Some((BlockEnd::Note, [None, Some(false), None, None]))
         } else if description::note_on_link_block(line) {
             let after_link = description.elements > 0;
-            Some((BlockEnd::Note, [None, after_link.then_some(false), None, None]))
+            let after_transition = state.elements > 0;
+            Some((
+                BlockEnd::Note,
+                [None, after_link.then_some(false), None, after_transition.then_some(false)],
+            ))
         } else {
             positioned_note_block(line).map(|attached| {
                 // The description reading places a note by an element it
@@ -577,12 +582,15 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             state.read(offset, Some(true));
             state.open += 1;
         } else {
-            state.read(offset, state_line(line));
+            state.read(offset, state::refine(line, state_line(line)));
         }
         if state.reading() {
             match note_target(line) {
                 Some(target) => state_notes.push((offset, target)),
-                None => state_named.extend(state_names(line)),
+                None => {
+                    state_named.extend(state_names(line));
+                    state_named.extend(state::transition_names(line));
+                }
             }
         }
     }
@@ -597,11 +605,14 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         (OtherKind::Activity, activity),
         (OtherKind::State, state),
     ];
-    // PlantUML's description reading closes the containers left open at
-    // the end (`package P {` without `}`); the others refuse them.
+    // PlantUML's description and state readings close the containers left
+    // open at the end (`package P {`, `state A {` without `}`); the others
+    // refuse them.
     let complete = readings
         .iter()
-        .find(|(kind, p)| p.reading() && (p.open == 0 || *kind == OtherKind::Description) && p.elements > 0)
+        .find(|(kind, p)| {
+            p.reading() && (p.open == 0 || matches!(kind, OtherKind::Description | OtherKind::State)) && p.elements > 0
+        })
         .map(|(kind, _)| *kind);
     let mut furthest: Option<(usize, OtherKind)> = None;
     for kind in READINGS {
