@@ -22,6 +22,7 @@
 
 mod description;
 mod foreign;
+mod legacy_activity;
 mod state;
 
 use crate::codes;
@@ -394,6 +395,8 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // The names the description reading has read (a note is placed by one).
     let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut description_fails_at_end = false;
+    // The legacy activity reading's `if`s not yet closed by `endif`.
+    let mut legacy_branches = 0;
     // The type of each element the description reading has read (`None`:
     // created by a link from its plain name).
     let mut description_types: std::collections::HashMap<String, Option<&'static str>> =
@@ -429,6 +432,9 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             Some((BlockEnd::Style, [Some(false), Some(false), None, None]))
         } else if is_note_block_header(line) {
             Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
+        } else if let Some(multi_line) = description::refused_multi_line_header(line) {
+            description_fails_at_end = true;
+            Some((BlockEnd::Description(multi_line), [None, Some(false), None, None]))
         } else if let Some(multi_line) = description::multi_line_header(line) {
             description_names.extend(description::names(line).into_iter().take(2));
             Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
@@ -493,14 +499,22 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             continue;
         }
         if line == "}" {
-            for progress in [&mut class, &mut description, &mut state] {
+            for progress in [&mut class, &mut description, &mut state, &mut activity] {
                 let verdict = (progress.open > 0).then_some(false);
                 progress.read(offset, verdict);
                 if progress.reading() {
                     progress.open -= 1;
                 }
             }
-            activity.read(offset, None);
+            continue;
+        }
+        // `partition P {`: the legacy activity reading's group alone.
+        if legacy_activity::partition_header(line) {
+            for progress in [&mut class, &mut description, &mut state] {
+                progress.read(offset, None);
+            }
+            activity.read(offset, Some(false));
+            activity.open += 1;
             continue;
         }
         let container = container_header(line);
@@ -541,7 +555,7 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));
         let description_verdict = if readers.description && !(scoped_name && description::line(line).is_none()) {
             Some(element)
-        } else if description.open > 0 && description::port(line) {
+        } else if (description.open > 0 && description::port(line)) || description::port_short_form(line) {
             Some(true)
         } else {
             description::line(line)
@@ -577,7 +591,15 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
                 }
             }
         }
-        activity.read(offset, activity_line(line, activity.elements > 0));
+        activity.read(
+            offset,
+            legacy_activity::refine(
+                line,
+                activity_line(line, activity.elements > 0),
+                activity.elements > 0,
+                &mut legacy_branches,
+            ),
+        );
         if is_state_container(line) {
             state.read(offset, Some(true));
             state.open += 1;
@@ -605,13 +627,15 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         (OtherKind::Activity, activity),
         (OtherKind::State, state),
     ];
-    // PlantUML's description and state readings close the containers left
-    // open at the end (`package P {`, `state A {` without `}`); the others
-    // refuse them.
+    // PlantUML's description, state and legacy activity readings close the
+    // containers left open at the end (`package P {`, `state A {`,
+    // `partition P {` without `}`); the class reading refuses them.
     let complete = readings
         .iter()
         .find(|(kind, p)| {
-            p.reading() && (p.open == 0 || matches!(kind, OtherKind::Description | OtherKind::State)) && p.elements > 0
+            p.reading()
+                && (p.open == 0 || matches!(kind, OtherKind::Description | OtherKind::State | OtherKind::Activity))
+                && p.elements > 0
         })
         .map(|(kind, _)| *kind);
     let mut furthest: Option<(usize, OtherKind)> = None;

@@ -344,10 +344,34 @@ pub(super) fn container_code(line: &str) -> Option<String> {
 pub(super) fn port(line: &str) -> bool {
     let line = line.trim();
     let end = line.find(char::is_whitespace).unwrap_or(line.len());
-    ["port", "portin", "portout"]
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case(&line[..end]))
-        && declaration_rest(&line[end..], false)
+    is_port_keyword(&line[..end]) && declaration_rest(&line[end..], false)
+}
+
+fn is_port_keyword(word: &str) -> bool {
+    ["port", "portin", "portout"].iter().any(|k| k.eq_ignore_ascii_case(word))
+}
+
+/// `port [A]`, `port (A)`, `port :A:`: a port with a short form, which
+/// PlantUML reads outside containers too (`port A` it refuses there).
+pub(super) fn port_short_form(line: &str) -> bool {
+    let line = line.trim();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    is_port_keyword(&line[..end]) && {
+        let rest = line[end..].trim_start();
+        short_form(rest).is_some_and(|tail| options(skip_stereotypes(tail.trim_start())))
+    }
+}
+
+/// `actor/ A [`, `port A as "text`: a multi-line element PlantUML reads to
+/// its closing line and refuses there.
+pub(super) fn refused_multi_line_header(line: &str) -> Option<MultiLine> {
+    let line = line.trim();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    let word = &line[..end];
+    if !(word.eq_ignore_ascii_case("actor/") || is_port_keyword(word)) {
+        return None;
+    }
+    multi_line_header(&format!("usecase{}", &line[end..]))
 }
 
 /// `note on link` alone on its line: a block note on the last link.
@@ -687,9 +711,13 @@ fn link(line: &str) -> bool {
     };
     let spaced = rest.starts_with(char::is_whitespace);
     let mut rest = rest.trim_start();
-    // A colour or stereotype of the link, after a blank (`A#b` is no name).
+    // A colour or stereotype of the link, after a blank, or a known colour
+    // glued to the name (`A --> B#red`; `A#b` is refused).
     if !spaced && !rest.is_empty() && !rest.starts_with(':') {
-        return false;
+        let end = rest.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(rest.len());
+        if !crate::colors::is_valid_color(&rest[..end]) {
+            return false;
+        }
     }
     rest = skip_stereotypes(rest);
     while rest.starts_with('#') {
