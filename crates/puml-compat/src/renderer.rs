@@ -270,9 +270,16 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
             0
         };
         // An error in a diagram puml read as an activity diagram is that
-        // diagram's error, not a sign of a kind puml does not draw.
+        // diagram's error, not a sign of a kind puml does not draw. The
+        // description, state, legacy activity and timing readings are
+        // puml's own (W0240 when PlantUML draws the block): an error left
+        // in such a block is PlantUML's error too, so only the class kinds,
+        // whose reading is still the narrow one, are guessed from the text.
         let read_as_activity = report.summary.activity_diagrams > 0;
-        if let Some(kind) = other_kind_at_error(&block.text, line).filter(|k| !(read_as_activity && *k == "ACTIVITY")) {
+        if let Some(kind) = other_kind_at_error(&block.text, line)
+            .filter(|k| !(read_as_activity && *k == "ACTIVITY"))
+            .filter(|k| matches!(*k, "CLASS" | "OBJECT"))
+        {
             return Ok(unsupported(kind, settings.format));
         }
         let message = format!("{} [{}]", error.message, error.code);
