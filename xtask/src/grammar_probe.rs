@@ -889,14 +889,24 @@ pub fn escape(text: &str) -> String {
 pub fn run(args: &[String]) -> Result<(), String> {
     // The kinds puml recognises without drawing them: PlantUML's verdicts
     // keep the type it drew (`VALID:DESCRIPTION`, `VALID:SEQUENCE`, …).
-    let kinds: [(&str, fn() -> Vec<Case>, &str); 3] = [
+    /// A kind's flag, its cases, and the file of their verdicts.
+    type KindProbe = (&'static str, fn() -> Vec<Case>, &'static str);
+    let kinds: [KindProbe; 3] = [
         (
             "--description",
             crate::grammar_probe_kinds::description_cases,
             "test-data/grammar/description/cases.tsv",
         ),
-        ("--state", crate::grammar_probe_kinds::state_cases, "test-data/grammar/state/cases.tsv"),
-        ("--legacy", crate::grammar_probe_kinds::legacy_cases, "test-data/grammar/legacy/cases.tsv"),
+        (
+            "--state",
+            crate::grammar_probe_kinds::state_cases,
+            "test-data/grammar/state/cases.tsv",
+        ),
+        (
+            "--legacy",
+            crate::grammar_probe_kinds::legacy_cases,
+            "test-data/grammar/legacy/cases.tsv",
+        ),
     ];
     for (flag, cases, out) in kinds {
         if args.iter().any(|a| a == flag) {

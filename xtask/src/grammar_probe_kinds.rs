@@ -75,13 +75,27 @@ pub fn description_cases() -> Vec<Case> {
         ] {
             out.push(diagram("decl", &[&form, DESCRIPTION_LINE]));
         }
-        out.push(diagram("container", &[&format!("{keyword} P {{"), "[X]", "}", DESCRIPTION_LINE]));
         out.push(diagram(
             "container",
-            &[&format!("{keyword} \"Long P\" as P #pink {{"), "[X]", "}", DESCRIPTION_LINE],
+            &[&format!("{keyword} P {{"), "[X]", "}", DESCRIPTION_LINE],
         ));
-        out.push(diagram("multiline", &[&format!("{keyword} A ["), "text", "more", "]", DESCRIPTION_LINE]));
-        out.push(diagram("multiline", &[&format!("{keyword} A as \"text"), "more\"", DESCRIPTION_LINE]));
+        out.push(diagram(
+            "container",
+            &[
+                &format!("{keyword} \"Long P\" as P #pink {{"),
+                "[X]",
+                "}",
+                DESCRIPTION_LINE,
+            ],
+        ));
+        out.push(diagram(
+            "multiline",
+            &[&format!("{keyword} A ["), "text", "more", "]", DESCRIPTION_LINE],
+        ));
+        out.push(diagram(
+            "multiline",
+            &[&format!("{keyword} A as \"text"), "more\"", DESCRIPTION_LINE],
+        ));
     }
     for form in [
         "[A]",
@@ -116,12 +130,85 @@ pub fn description_cases() -> Vec<Case> {
         out.push(diagram("short", &[form, DESCRIPTION_LINE]));
     }
     let arrows = [
-        "--", "-->", "->", "..", "..>", ".>", "==", "==>", "~~", "~~>", "-", ".", "<--", "<..", "<-->", "<|--", "--|>",
-        "..|>", "<|..", "*--", "--*", "o--", "--o", "#--", "--#", "x--", "--x", "+--", "--+", "^--", "--^", "}--", "--{",
-        "0--", "--0", ")--", "--(", "-(0)-", "-0-", "-(0-", "-0)-", "--(0", "0)--", "-[#red]->", "-[#red,dashed]->",
-        "-[hidden]->", "-[dotted]->", "-[bold]-", "-[ #red ]->", "-[]->", "-up->", "-u->", "-down->", "-do->",
-        "-left->", "-l->", "-right->", "-r->", "-up[#red]->", "-[#red]up->", "-UP->", "-foo->", ".up.>", "--|", "|--",
-        "-\\\\", "-//", "--->", "---->", "->>", "-->>", "<<--", "-->x", "<->", "<-", "-)", "(-", "-->o", "o-->",
+        "--",
+        "-->",
+        "->",
+        "..",
+        "..>",
+        ".>",
+        "==",
+        "==>",
+        "~~",
+        "~~>",
+        "-",
+        ".",
+        "<--",
+        "<..",
+        "<-->",
+        "<|--",
+        "--|>",
+        "..|>",
+        "<|..",
+        "*--",
+        "--*",
+        "o--",
+        "--o",
+        "#--",
+        "--#",
+        "x--",
+        "--x",
+        "+--",
+        "--+",
+        "^--",
+        "--^",
+        "}--",
+        "--{",
+        "0--",
+        "--0",
+        ")--",
+        "--(",
+        "-(0)-",
+        "-0-",
+        "-(0-",
+        "-0)-",
+        "--(0",
+        "0)--",
+        "-[#red]->",
+        "-[#red,dashed]->",
+        "-[hidden]->",
+        "-[dotted]->",
+        "-[bold]-",
+        "-[ #red ]->",
+        "-[]->",
+        "-up->",
+        "-u->",
+        "-down->",
+        "-do->",
+        "-left->",
+        "-l->",
+        "-right->",
+        "-r->",
+        "-up[#red]->",
+        "-[#red]up->",
+        "-UP->",
+        "-foo->",
+        ".up.>",
+        "--|",
+        "|--",
+        "-\\\\",
+        "-//",
+        "--->",
+        "---->",
+        "->>",
+        "-->>",
+        "<<--",
+        "-->x",
+        "<->",
+        "<-",
+        "-)",
+        "(-",
+        "-->o",
+        "o-->",
     ];
     for arrow in arrows {
         out.push(diagram("arrow", &[&format!("[A] {arrow} [B]")]));
@@ -233,7 +320,10 @@ pub fn description_cases() -> Vec<Case> {
         "...",
     ] {
         if setting.ends_with('{') {
-            out.push(diagram("setting", &[setting, "BackgroundColor pink", "}", DESCRIPTION_LINE]));
+            out.push(diagram(
+                "setting",
+                &[setting, "BackgroundColor pink", "}", DESCRIPTION_LINE],
+            ));
         } else {
             out.push(diagram("setting", &[setting, DESCRIPTION_LINE]));
             out.push(diagram("setting", &[DESCRIPTION_LINE, setting]));
@@ -241,7 +331,14 @@ pub fn description_cases() -> Vec<Case> {
     }
     out.push(diagram(
         "setting",
-        &["<style>", "componentDiagram {", "  BackgroundColor pink", "}", "</style>", DESCRIPTION_LINE],
+        &[
+            "<style>",
+            "componentDiagram {",
+            "  BackgroundColor pink",
+            "}",
+            "</style>",
+            DESCRIPTION_LINE,
+        ],
     ));
     out.push(diagram("setting", &["legend", "text", "endlegend", DESCRIPTION_LINE]));
     out.push(diagram("setting", &["title", "multi", "end title", DESCRIPTION_LINE]));
@@ -418,7 +515,10 @@ pub fn state_cases() -> Vec<Case> {
         "== sep ==",
     ] {
         if setting.ends_with('{') {
-            out.push(diagram("state-setting", &[setting, "BackgroundColor pink", "}", STATE_LINE]));
+            out.push(diagram(
+                "state-setting",
+                &[setting, "BackgroundColor pink", "}", STATE_LINE],
+            ));
         } else {
             out.push(diagram("state-setting", &[setting, STATE_LINE]));
             out.push(diagram("state-setting", &[STATE_LINE, setting]));
@@ -455,11 +555,41 @@ pub fn legacy_cases() -> Vec<Case> {
         &["(*) --> \"First\" as F", "F --> (*)"],
         &["(*) --> \"Multi\\nline\"", "--> (*)"],
         &["(*) --> \"First\"", "\"First\" --> \"Second\"", "\"Second\" --> (*)"],
-        &["(*) --> ===B1===", "===B1=== --> \"A\"", "===B1=== --> \"B\"", "\"A\" --> ===B2===", "\"B\" --> ===B2===", "===B2=== --> (*)"],
-        &["(*) --> \"First\"", "if \"ok?\" then", "-->[yes] \"A\"", "else", "-->[no] \"B\"", "endif", "--> (*)"],
+        &[
+            "(*) --> ===B1===",
+            "===B1=== --> \"A\"",
+            "===B1=== --> \"B\"",
+            "\"A\" --> ===B2===",
+            "\"B\" --> ===B2===",
+            "===B2=== --> (*)",
+        ],
+        &[
+            "(*) --> \"First\"",
+            "if \"ok?\" then",
+            "-->[yes] \"A\"",
+            "else",
+            "-->[no] \"B\"",
+            "endif",
+            "--> (*)",
+        ],
         &["(*) --> \"First\"", "if \"ok?\" then", "--> \"A\"", "endif", "--> (*)"],
-        &["(*) --> \"First\"", "if \"ok?\" then", "--> \"A\"", "else", "--> \"B\"", "--> (*)"],
-        &["(*) --> \"First\"", "if \"ok?\" then", "--> \"A\"", "elseif \"b?\" then", "--> \"B\"", "endif", "--> (*)"],
+        &[
+            "(*) --> \"First\"",
+            "if \"ok?\" then",
+            "--> \"A\"",
+            "else",
+            "--> \"B\"",
+            "--> (*)",
+        ],
+        &[
+            "(*) --> \"First\"",
+            "if \"ok?\" then",
+            "--> \"A\"",
+            "elseif \"b?\" then",
+            "--> \"B\"",
+            "endif",
+            "--> (*)",
+        ],
         &["(*) --> \"First\"", "if ok then", "--> \"A\"", "endif"],
         &["(*) --> \"First\"", "note right: x", "--> (*)"],
         &["(*) --> \"First\"", "note left", "x", "end note", "--> (*)"],
@@ -494,7 +624,15 @@ pub fn legacy_cases() -> Vec<Case> {
         &["(*) --> \"A\" #pink", "--> (*)"],
         &["(*) --> \"A\" <<s>>", "--> (*)"],
         &["(*) --> \"A\"", "--> (*)", "(*) --> \"B\""],
-        &["(*) --> \"A\"", "if \"c\" then", "--> \"B\"", "else", "--> \"C\"", "endif", "\"B\" --> (*)"],
+        &[
+            "(*) --> \"A\"",
+            "if \"c\" then",
+            "--> \"B\"",
+            "else",
+            "--> \"C\"",
+            "endif",
+            "\"B\" --> (*)",
+        ],
         &["(*) --> \"A\"", "if \"c\" then", "endif"],
         &["(*) --> \"A\"", "if \"c\"", "--> \"B\"", "endif"],
         &["(*) --> \"A\"", "else", "--> \"B\""],

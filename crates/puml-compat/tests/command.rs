@@ -275,9 +275,17 @@ fn every_kind_puml_does_not_draw_is_named_never_a_syntax_error() {
     for (text, kind) in cases {
         let ran = run_with(&["-tsvg", "-pipe"], text);
         assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND, "{text}: {}", ran.stderr);
-        assert!(ran.stderr.contains(&format!("this is a {kind} diagram")), "{text}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!("this is a {kind} diagram")),
+            "{text}: {}",
+            ran.stderr
+        );
         let syntax = run_with(&["-syntax"], text);
-        assert!(syntax.stdout_text().starts_with(&format!("{kind}\n")), "{text}: {}", syntax.stdout_text());
+        assert!(
+            syntax.stdout_text().starts_with(&format!("{kind}\n")),
+            "{text}: {}",
+            syntax.stdout_text()
+        );
     }
 }
 

@@ -96,7 +96,9 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
             // puml's to format: kept as written.
             NodeOrToken::Node(node)
                 if node.kind() == DIAGRAM
-                    && (puml_syntax::ast::Diagram { syntax: node.clone() }).foreign_tag().is_some() =>
+                    && (puml_syntax::ast::Diagram { syntax: node.clone() })
+                        .foreign_tag()
+                        .is_some() =>
             {
                 outside_text_line = false;
                 printer.verbatim(&NodeOrToken::Node(node));

@@ -243,7 +243,9 @@ fn puml_agrees_with_plantuml_on_the_generated_cases_of_other_kinds() {
             println!("  {category:<18} {ok:>4}/{n:<4}");
         }
         if agreed < at_least {
-            failures.push(format!("{kind}: agreement fell to {agreed}/{total} (it was {at_least})"));
+            failures.push(format!(
+                "{kind}: agreement fell to {agreed}/{total} (it was {at_least})"
+            ));
         }
         assert!(total > 50, "{kind}: only {total} cases");
         all += total;

@@ -449,7 +449,12 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             let after_transition = state.elements > 0;
             Some((
                 BlockEnd::Note,
-                [None, after_link.then_some(false), None, after_transition.then_some(false)],
+                [
+                    None,
+                    after_link.then_some(false),
+                    None,
+                    after_transition.then_some(false),
+                ],
             ))
         } else {
             positioned_note_block(line).map(|attached| {
@@ -1703,10 +1708,15 @@ mod tests {
         );
         let codes: Vec<_> = analysis.diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec!["W0240", "W0240", "W0240"]);
-        assert!(analysis.diagnostics[0].message.contains("puml does not draw mindmap diagrams yet"));
+        assert!(analysis.diagnostics[0]
+            .message
+            .contains("puml does not draw mindmap diagrams yet"));
         // A file of one such block alone, without `@startuml`.
         let (kind, codes) = kind_and_codes("@startwbs\n* a\n** b\n@endwbs\n");
-        assert_eq!((kind, codes), (Some(OtherKind::Other("WBS")), vec![("W0240", Severity::Warning)]));
+        assert_eq!(
+            (kind, codes),
+            (Some(OtherKind::Other("WBS")), vec![("W0240", Severity::Warning)])
+        );
     }
 
     #[test]
@@ -1723,7 +1733,10 @@ mod tests {
             assert_eq!(kind_and_codes(text).0, Some(OtherKind::Other("TIMING")), "{text}");
         }
         // After a sequence line it is the sequence diagram's error.
-        assert_eq!(kind_and_codes("@startuml\nA -> B\nrobust \"Web\" as WB\n@enduml\n").0, None);
+        assert_eq!(
+            kind_and_codes("@startuml\nA -> B\nrobust \"Web\" as WB\n@enduml\n").0,
+            None
+        );
     }
 
     #[test]

@@ -30,7 +30,10 @@ fn manifest(dir: &Path) -> Vec<(PathBuf, String)> {
         .skip(1)
         .filter_map(|line| {
             let fields: Vec<&str> = line.split('\t').collect();
-            Some((dir.join(format!("{}.puml", fields.first()?)), fields.get(5)?.to_string()))
+            Some((
+                dir.join(format!("{}.puml", fields.first()?)),
+                fields.get(5)?.to_string(),
+            ))
         })
         .collect()
 }

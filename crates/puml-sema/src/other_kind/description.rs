@@ -76,7 +76,10 @@ fn container_rest(rest: &str) -> bool {
         .unwrap_or(rest.len());
     if end > 0 && !rest.starts_with(['[', '(', ':']) {
         let plain = &rest[..end];
-        if plain.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | ':' | '$')) {
+        if plain
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | ':' | '$'))
+        {
             return declaration_rest(&format!("x{}", &rest[end..]), false);
         }
     }
@@ -302,8 +305,8 @@ pub(super) fn declared(line: &str) -> Option<(String, &'static str)> {
 /// `[A] as a`, `(Use) as (u)`, `:A:`, `"Text" as (u)`: the code and the
 /// short form's type.
 fn short_declared(line: &str) -> Option<(String, &'static str)> {
-    let (first, rest) = if line.starts_with('"') {
-        let close = line[1..].find('"')? + 2;
+    let (first, rest) = if let Some(quoted) = line.strip_prefix('"') {
+        let close = quoted.find('"')? + 2;
         (&line[..close], &line[close..])
     } else {
         let rest = short_form(line)?;
@@ -348,7 +351,9 @@ pub(super) fn port(line: &str) -> bool {
 }
 
 fn is_port_keyword(word: &str) -> bool {
-    ["port", "portin", "portout"].iter().any(|k| k.eq_ignore_ascii_case(word))
+    ["port", "portin", "portout"]
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case(word))
 }
 
 /// `port [A]`, `port (A)`, `port :A:`: a port with a short form, which
@@ -402,10 +407,11 @@ pub(super) fn link_endpoints(line: &str) -> Vec<(String, Option<&'static str>)> 
         return out;
     };
     let rest = rest.trim_start();
-    let rest = if rest.starts_with('"') && rest[1..].find('"').is_some_and(|close| {
-        let tail = rest[close + 2..].trim_start();
-        !tail.is_empty() && !tail.starts_with(':')
-    }) {
+    let rest = if rest.starts_with('"')
+        && rest[1..].find('"').is_some_and(|close| {
+            let tail = rest[close + 2..].trim_start();
+            !tail.is_empty() && !tail.starts_with(':')
+        }) {
         skip_multiplicity(rest)
     } else {
         rest
@@ -698,10 +704,11 @@ fn link(line: &str) -> bool {
         return false;
     };
     let rest = rest.trim_start();
-    let rest = if rest.starts_with('"') && rest[1..].find('"').is_some_and(|close| {
-        let tail = rest[close + 2..].trim_start();
-        !tail.is_empty() && !tail.starts_with(':')
-    }) {
+    let rest = if rest.starts_with('"')
+        && rest[1..].find('"').is_some_and(|close| {
+            let tail = rest[close + 2..].trim_start();
+            !tail.is_empty() && !tail.starts_with(':')
+        }) {
         skip_multiplicity(rest)
     } else {
         rest
@@ -735,7 +742,9 @@ fn link(line: &str) -> bool {
 /// A socket opens towards its element: `)-` on the left, `-(` on the right.
 const LEFT_HEADS: &[&str] = &["<|", "<<", "<", "0)", "*", "o", "0", "#", "x", "+", "^", ")", "}", "{"];
 /// Heads an arrow may end with (longest first).
-const RIGHT_HEADS: &[&str] = &["|>", ">>", ">", "(0", "\\\\", "//", "*", "o", "0", "#", "x", "+", "^", "(", "{", "}"];
+const RIGHT_HEADS: &[&str] = &[
+    "|>", ">>", ">", "(0", "\\\\", "//", "*", "o", "0", "#", "x", "+", "^", "(", "{", "}",
+];
 
 /// An arrow: `[head] body [head]`, the body a run of `-`, `.`, `=` or `~`
 /// holding at most one `[style]` bracket, a direction word (`up`, `do`,
@@ -844,13 +853,26 @@ mod tests {
             "note \"free\" as N1",
             "left to right direction",
         ] {
-            assert_eq!(line(text), Some(!text.starts_with("note") && !text.starts_with("left")), "{text}");
+            assert_eq!(
+                line(text),
+                Some(!text.starts_with("note") && !text.starts_with("left")),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn refuses_what_is_no_description_line() {
-        for text in ["foo bar", "activate A", "alt x", "A ->", "-> B", "A -> B hi", "end", "participant A"] {
+        for text in [
+            "foo bar",
+            "activate A",
+            "alt x",
+            "A ->",
+            "-> B",
+            "A -> B hi",
+            "end",
+            "participant A",
+        ] {
             assert_eq!(line(text), None, "{text}");
         }
     }

@@ -9,7 +9,12 @@
 /// `after_activity`: an activity came before (an arrow without a source,
 /// or a branch, needs one). `open_branches`: the `if`s read and not yet
 /// closed (`else` and `endif` need one).
-pub(super) fn refine(line: &str, narrow: Option<bool>, after_activity: bool, open_branches: &mut usize) -> Option<bool> {
+pub(super) fn refine(
+    line: &str,
+    narrow: Option<bool>,
+    after_activity: bool,
+    open_branches: &mut usize,
+) -> Option<bool> {
     if narrow.is_some() {
         return narrow;
     }

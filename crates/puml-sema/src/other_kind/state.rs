@@ -9,13 +9,24 @@
 
 /// Stereotypes a top-level `state` declaration takes (`<<entryPoint>>`
 /// and the pins belong inside a composite state).
-const TOP_LEVEL_REFUSED: &[&str] = &["entrypoint", "exitpoint", "inputpin", "outputpin", "expansioninput", "expansionoutput"];
+const TOP_LEVEL_REFUSED: &[&str] = &[
+    "entrypoint",
+    "exitpoint",
+    "inputpin",
+    "outputpin",
+    "expansioninput",
+    "expansionoutput",
+];
 
 /// The state reading's verdict on one line, from the narrow reading's
 /// (`narrow`): `Some(element)` when it reads the line, `None` when it stops.
 pub(super) fn refine(line: &str, narrow: Option<bool>) -> Option<bool> {
     let line = line.trim();
-    let first = line.split_whitespace().next().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
+    let first = line
+        .split_whitespace()
+        .next()
+        .map(|w| w.to_ascii_lowercase())
+        .unwrap_or_default();
     if first == "state" {
         return narrow.filter(|_| declaration(line));
     }
@@ -57,7 +68,9 @@ fn declaration(line: &str) -> bool {
             }
             rest = after[close + 2..].trim_start();
         } else if rest.starts_with('#') {
-            let end = rest.find(|c: char| c.is_whitespace() || c == ':' || c == '{').unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == ':' || c == '{')
+                .unwrap_or(rest.len());
             if end < 2 {
                 return false;
             }
@@ -94,11 +107,11 @@ fn skip_name(text: &str) -> Option<&str> {
 fn note(line: &str) -> bool {
     let rest = line[4..].trim_start();
     let lower = rest.to_ascii_lowercase();
-    if rest.starts_with('"') {
-        let Some(close) = rest[1..].find('"') else {
+    if let Some(quoted) = rest.strip_prefix('"') {
+        let Some(close) = quoted.find('"') else {
             return false;
         };
-        let tail: Vec<&str> = rest[close + 2..].split_whitespace().collect();
+        let tail: Vec<&str> = quoted[close + 1..].split_whitespace().collect();
         return matches!(tail.as_slice(), [] | [_, _] if tail.is_empty() || tail[0].eq_ignore_ascii_case("as"));
     }
     if let Some(after) = lower.strip_prefix("on link") {

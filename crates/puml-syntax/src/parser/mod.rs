@@ -356,7 +356,10 @@ impl<'a> Parser<'a> {
         self.builder.start_node(START_LINE.into());
         let mut lx = self.lexer(line.content);
         lx.ws();
-        let len = lx.rest().find(|c: char| !(c.is_alphanumeric() || c == '@' || c == '_')).unwrap_or(lx.rest().len());
+        let len = lx
+            .rest()
+            .find(|c: char| !(c.is_alphanumeric() || c == '@' || c == '_'))
+            .unwrap_or(lx.rest().len());
         lx.push(KEYWORD, len);
         lx.ws();
         if !lx.at_end() {

@@ -60,7 +60,8 @@ fn message_tree() {
 /// parse does.
 #[test]
 fn a_foreign_block_is_an_opaque_diagram() {
-    let text = "@startuml\nA -> B\n@enduml\n@startmindmap\n* root\n** child\n@endmindmap\n@startgantt\n[T] lasts 5 days\n";
+    let text =
+        "@startuml\nA -> B\n@enduml\n@startmindmap\n* root\n** child\n@endmindmap\n@startgantt\n[T] lasts 5 days\n";
     assert_lossless(text);
     let parse = parse(text);
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
@@ -68,7 +69,11 @@ fn a_foreign_block_is_an_opaque_diagram() {
     assert_eq!(tags, vec![None, Some("mindmap".into()), Some("gantt".into())]);
     let dump = debug_dump(&parse.syntax());
     assert!(dump.contains("BODY@") && !dump.contains("MESSAGE@34"), "{dump}");
-    for (old, new) in [("* root", "* rooted"), ("* root\n** child", "* a\nA -> B : m"), ("[T] lasts", "[T] last")] {
+    for (old, new) in [
+        ("* root", "* rooted"),
+        ("* root\n** child", "* a\nA -> B : m"),
+        ("[T] lasts", "[T] last"),
+    ] {
         let edited = text.replacen(old, new, 1);
         assert_eq!(parse.reparse(text, &edited), crate::parse(&edited), "{edited}");
     }
