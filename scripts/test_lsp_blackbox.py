@@ -86,27 +86,49 @@ def doc(uri: str = URI):
     return t.TextDocumentIdentifier(uri=uri)
 
 
+def offset_of(text: str, position) -> int:
+    """The index in `text` of an LSP position (UTF-16 columns)."""
+    lines = text.split("\n")
+    before = "\n".join(lines[: position.line])
+    start = len(before) + (1 if position.line > 0 else 0)
+    line = lines[position.line] if position.line < len(lines) else ""
+    units, chars = 0, 0
+    for ch in line:
+        if units >= position.character:
+            break
+        units += 2 if ord(ch) > 0xFFFF else 1
+        chars += 1
+    return start + chars
+
+
+def covered(text: str, rng) -> str:
+    """The text an LSP range covers."""
+    return text[offset_of(text, rng.start) : offset_of(text, rng.end)]
+
+
 def apply_edits(text: str, edits) -> str:
     """Applies LSP edits (UTF-16 positions) to text, last first."""
-    lines = text.split("\n")
-
-    def offset(position):
-        before = "\n".join(lines[: position.line])
-        start = len(before) + (1 if position.line > 0 else 0)
-        line = lines[position.line] if position.line < len(lines) else ""
-        units, chars = 0, 0
-        for ch in line:
-            if units >= position.character:
-                break
-            units += 2 if ord(ch) > 0xFFFF else 1
-            chars += 1
-        return start + chars
-
     for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        a, b = offset(edit.range.start), offset(edit.range.end)
+        a, b = offset_of(text, edit.range.start), offset_of(text, edit.range.end)
         text = text[:a] + edit.new_text + text[b:]
-        lines = text.split("\n")
     return text
+
+
+# The server's unit of precision: a word, a run of blanks, a line break or
+# any other single character.
+TOKEN = re.compile(r"\w+|[ \t]+|\r\n|.", re.S)
+
+
+def assert_precise(text: str, edits):
+    """Each edit changes what it covers and covers no unchanged token at
+    either end: the editor is sent the spans that change, not lines."""
+    assert edits, "no edit"
+    for edit in edits:
+        old, new = covered(text, edit.range), edit.new_text
+        assert old != new, edit
+        a, b = TOKEN.findall(old), TOKEN.findall(new)
+        if a and b:
+            assert a[0] != b[0] and a[-1] != b[-1], (old, new)
 
 
 async def test_diagnostics_follow_incremental_non_ascii_edits(client: LanguageClient):
@@ -584,6 +606,146 @@ async def test_refactors(client: LanguageClient):
         )
     )
     assert [a.kind for a in normalize] == ["source.normalize.puml"]
+
+
+RENAME_UTF16 = """@startuml
+participant API
+"😀 é́" -> API : hi API
+API --> "😀 é́" : ok
+activate API
+note over API : n
+@enduml
+"""
+
+
+async def test_rename_is_one_precise_edit_per_occurrence(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/rename-utf16.puml"
+    text = RENAME_UTF16
+    await open_document(client, text, uri)
+    # After an emoji (2 UTF-16 units) and a combining accent (1 unit of its own).
+    line = text.split("\n")[2]
+    column = len(line[: line.index("API")].encode("utf-16-le")) // 2
+    assert column == 11
+    prepared = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(text_document=doc(uri), position=t.Position(2, column + 1))
+    )
+    assert prepared.placeholder == "API" and prepared.range.start == t.Position(2, column), prepared
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(2, column + 1), new_name="Gateway")
+    )
+    edits = renamed.changes[uri]
+    # Five occurrences (the label's word `API` is text, not the participant).
+    assert len(edits) == 5, edits
+    assert all(covered(text, e.range) == "API" and e.new_text == "Gateway" for e in edits), edits
+    starts = sorted((e.range.start.line, e.range.start.character, e.range.end.character) for e in edits)
+    assert starts == [(1, 12, 15), (2, column, column + 3), (3, 0, 3), (4, 9, 12), (5, 10, 13)], starts
+    expected = text.replace("participant API", "participant Gateway").replace("-> API", "-> Gateway")
+    expected = expected.replace("API -->", "Gateway -->").replace("activate API", "activate Gateway")
+    expected = expected.replace("over API", "over Gateway")
+    assert apply_edits(text, edits) == expected
+
+
+FIXABLE = """@startuml
+participant "Ünï 😀é́" as U
+participant API
+U -> API hello
+autonumbr
+rect rgb(200, 220, 255)
+API -> U : in rect
+end
+participant "half as H
+U -> API : last
+activate
+@enduml
+"""
+
+
+async def test_every_quick_fix_is_precise(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/fixable.puml"
+    text = FIXABLE
+    found = await open_document(client, text, uri)
+    assert sorted(d.code for d in found) == ["E0101", "E0103", "E0104", "E0107", "E0111"], found
+    for diagnostic in found:
+        actions = await client.text_document_code_action_async(
+            t.CodeActionParams(
+                text_document=doc(uri),
+                range=diagnostic.range,
+                context=t.CodeActionContext(diagnostics=[diagnostic], only=[t.CodeActionKind.QuickFix]),
+            )
+        )
+        fixes = [a for a in actions if a.diagnostics and a.diagnostics[0].code == diagnostic.code]
+        assert fixes, diagnostic
+        for fix in fixes:
+            edits = fix.edit.changes[uri]
+            assert_precise(text, edits)
+            # Only the diagnostic's line is touched.
+            assert {e.range.start.line for e in edits} | {e.range.end.line for e in edits} == {
+                diagnostic.range.start.line
+            }, (diagnostic.code, edits)
+    by_code = {d.code: d for d in found}
+    colon = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=by_code["E0103"].range,
+            context=t.CodeActionContext(diagnostics=[by_code["E0103"]], only=[t.CodeActionKind.QuickFix]),
+        )
+    )
+    [edit] = colon[0].edit.changes[uri]
+    assert covered(text, edit.range) == "" and ":" in edit.new_text, edit
+    typo = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=by_code["E0104"].range,
+            context=t.CodeActionContext(diagnostics=[by_code["E0104"]], only=[t.CodeActionKind.QuickFix]),
+        )
+    )
+    [edit] = typo[0].edit.changes[uri]
+    assert (covered(text, edit.range), edit.new_text) == ("autonumbr", "autonumber")
+    fix_all = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=doc(uri),
+            range=t.Range(start=t.Position(0, 0), end=t.Position(0, 0)),
+            context=t.CodeActionContext(diagnostics=[], only=["source.fixAll.puml"]),
+        )
+    )
+    if fix_all:
+        assert_precise(text, fix_all[0].edit.changes[uri])
+
+
+async def test_formatting_sends_only_the_changed_indentation(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/fmt-precise.puml"
+    text = "@startuml\nalt x\nA -> B : one\nB -> A : two\nend\n@enduml\n"
+    await open_document(client, text, uri)
+    edits = await client.text_document_formatting_async(
+        t.DocumentFormattingParams(text_document=doc(uri), options=t.FormattingOptions(tab_size=2, insert_spaces=True))
+    )
+    assert sorted((e.range.start.line, e.range.start.character, covered(text, e.range), e.new_text) for e in edits) == [
+        (2, 0, "", "  "),
+        (3, 0, "", "  "),
+    ], edits
+
+
+async def test_completion_at_a_line_start_offers_participants_first(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/complete-start.puml"
+    text = GOOD.replace("@enduml", "\n@enduml")
+    await open_document(client, text, uri)
+    line = text.split("\n").index("")
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(uri), position=t.Position(line, 0))
+    )
+    items = completion.items if hasattr(completion, "items") else completion
+    ranked = [i.label for i in sorted(items, key=lambda i: i.sort_text or i.label)]
+    # The participants (by alias where there is one) lead, keywords follow.
+    assert ranked[:2] == ["A", "Bob"], ranked
+    assert "participant" in ranked and "alt" in ranked, ranked
+    # After a participant and a space: the arrows.
+    change(client, 2, (line, 0), (line, 0), "Bob ", uri)
+    await diagnostics(client, uri)
+    completion = await client.text_document_completion_async(
+        t.CompletionParams(text_document=doc(uri), position=t.Position(line, 4))
+    )
+    items = completion.items if hasattr(completion, "items") else completion
+    assert [i.label for i in sorted(items, key=lambda i: i.sort_text or i.label)][:2] == ["->", "-->"]
 
 
 async def test_preprocessor_navigation_and_skinparams(client: LanguageClient):

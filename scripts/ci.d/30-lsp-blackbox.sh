@@ -2,7 +2,10 @@
 # Black-box test of the language server with a real LSP client (pytest-lsp on
 # pygls, its own venv) against the release binary built by 05: sync with
 # non-ASCII edits, diagnostics, fixes, formatting, navigation, puml/render,
-# bad requests, and a 10,000-edit soak that prints the server's RSS.
+# bad requests, precise edits (a rename is one UTF-16 edit per occurrence,
+# each quick fix and formatting send only the changed spans), completion
+# (participants at a line start, arrows after one), and a 10,000-edit soak
+# that prints the server's RSS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -c /dev/null ]; then : >/dev/null || true; fi

@@ -5,6 +5,12 @@
 //! connections alive). Then `puml-plantuml -tsvg -pipe` against
 //! `java -jar plantuml.jar -tsvg -pipe` as whole processes.
 //! Targets: ≥ 20× PicoWeb's throughput with p99 ≤ 5 ms; the command ≥ 100×.
+//!
+//! Then the memory of a burst against the release `puml serve` process:
+//! 32 concurrent clients mixing ordinary diagrams with a 20,000-message PNG
+//! (refused as too large), then three 20,000-message SVGs one after the
+//! other; its resident memory before, at the peak and after each
+//! (`--burst-only` runs just this).
 
 use crate::corpus::{flag_value, plantuml_jar, workspace_root};
 use crate::serve_common::{get, start_picoweb, start_puml};
@@ -41,6 +47,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
 
+    if args.iter().any(|a| a == "--burst-only") {
+        return burst(&root, &text);
+    }
     let puml = start_puml(2)?;
     let ours = load(puml, &path, 200, Duration::from_secs_f64(seconds))?;
     report("puml serve", &ours);
@@ -88,6 +97,137 @@ pub fn run(args: &[String]) -> Result<(), String> {
             verdict(ratio >= 100.0)
         );
     }
+    burst(&root, &text)
+}
+
+/// Concurrent clients of the burst, and requests each sends.
+const BURST_CLIENTS: usize = 32;
+const BURST_REQUESTS_EACH: usize = 40;
+/// Every this many requests a client sends the large PNG.
+const LARGE_EVERY: usize = 10;
+
+/// Resident memory of process `pid`, in MiB (Linux; `None` elsewhere).
+fn resident_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// One POST of `body` to `path`: the status, or `None` when the connection failed.
+fn post(addr: SocketAddr, path: &str, body: &str) -> Option<u16> {
+    use std::io::{BufRead, BufReader, Read};
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(120))).ok()?;
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body.as_bytes()).ok()?;
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let status = line.split_whitespace().nth(1)?.parse().ok()?;
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest).ok()?;
+    Some(status)
+}
+
+/// The burst against a `puml serve` process of its own (its memory is the
+/// server's alone): resident memory before, at the peak, and after.
+fn burst(root: &std::path::Path, ordinary: &str) -> Result<(), String> {
+    let puml = crate::corpus::build_release_binary(root, "puml")?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let mut server = Command::new(&puml)
+        .args(["serve", "--listen", &addr.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", puml.display()))?;
+    let outcome = measure_burst(addr, server.id(), ordinary);
+    let _ = server.kill();
+    let _ = server.wait();
+    outcome
+}
+
+fn measure_burst(addr: SocketAddr, pid: u32, ordinary: &str) -> Result<(), String> {
+    let ordinary_path = format!("/plantuml/svg/{}", encode_plantuml(ordinary));
+    let started = Instant::now();
+    while crate::serve_common::get(addr, &ordinary_path).is_err() {
+        if started.elapsed() > Duration::from_secs(10) {
+            return Err("puml serve did not start".to_string());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..50 {
+        crate::serve_common::get(addr, &ordinary_path)?;
+    }
+    let mut large = String::from("@startuml\n");
+    for i in 0..20_000 {
+        large.push_str(&format!("Alice -> Bob : message {i}\n"));
+    }
+    large.push_str("@enduml\n");
+    let before = resident_mib(pid).unwrap_or(f64::NAN);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (peak, statuses) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| {
+            let mut peak = 0f64;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(resident_mib(pid).unwrap_or(0.0));
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            peak
+        });
+        let clients: Vec<_> = (0..BURST_CLIENTS)
+            .map(|client| {
+                let (large, ordinary_path) = (&large, &ordinary_path);
+                scope.spawn(move || {
+                    (0..BURST_REQUESTS_EACH)
+                        .map(|i| {
+                            if (i + client) % LARGE_EVERY == 0 {
+                                post(addr, "/plantuml/png", large)
+                            } else {
+                                crate::serve_common::get(addr, ordinary_path).ok().map(|r| r.status)
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let statuses: Vec<Option<u16>> = clients.into_iter().flat_map(|c| c.join().unwrap_or_default()).collect();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        (sampler.join().unwrap_or(0.0), statuses)
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    let after = resident_mib(pid).unwrap_or(f64::NAN);
+    let failed = statuses.iter().filter(|s| s.is_none()).count();
+    let server_errors = statuses.iter().filter(|s| s.is_some_and(|s| s >= 500)).count();
+    let refused = statuses
+        .iter()
+        .filter(|s| s.is_some_and(|s| (400..500).contains(&s)))
+        .count();
+    println!(
+        "serve burst: {BURST_CLIENTS} clients, {} requests ({refused} large PNGs refused, {server_errors} 5xx, {failed} failed connections); resident memory before {before:.0} MiB, peak {peak:.0} MiB, 1 s after {after:.0} MiB",
+        statuses.len()
+    );
+    let mut large_peak = 0f64;
+    for _ in 0..3 {
+        let status = post(addr, "/plantuml/svg", &large);
+        if status != Some(200) {
+            return Err(format!("a 20,000-message SVG answered {status:?}"));
+        }
+        large_peak = large_peak.max(resident_mib(pid).unwrap_or(0.0));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    println!(
+        "serve: three 20,000-message SVGs one after the other: resident memory after each up to {large_peak:.0} MiB, 1 s after {:.0} MiB",
+        resident_mib(pid).unwrap_or(f64::NAN)
+    );
     Ok(())
 }
 

@@ -11,6 +11,11 @@
 //! - `puml-VERSION-PLATFORM.tar.gz`, `puml-lsp-…`, `puml-mcp-…`: each binary
 //!   alone with the license;
 //! - `puml-VERSION.cdx.json`: a CycloneDX SBOM of `Cargo.lock`;
+//! - `puml-vscode-VSCODE_TARGET.vsix`: the VS Code extension with the release
+//!   `puml-lsp` inside (`server/VSCODE_TARGET/`, where the extension looks
+//!   first), packed by `vsce package --target VSCODE_TARGET` (needs Node and
+//!   npm; `editors/vscode`'s packages are installed with `npm ci` when
+//!   missing; `--no-vsix` leaves it out, `--only-vsix` builds only it);
 //! - `SHA256SUMS` over every file above.
 //!
 //! Each bundle also carries `SHA256SUMS` of its own files. After packing, the
@@ -19,7 +24,11 @@
 //! launchers) unless `--no-validate`.
 //!
 //! PLATFORM is the launchers' `<os>-<arch>`: `linux-x86_64`,
-//! `linux-aarch64`, `macos-x86_64`, `macos-aarch64`, `windows-x86_64`.
+//! `linux-aarch64`, `macos-x86_64`, `macos-aarch64`, `windows-x86_64`;
+//! VSCODE_TARGET is VS Code's name for the same platform: `linux-x64`,
+//! `linux-arm64`, `darwin-x64`, `darwin-arm64`, `win32-x64`. A release job
+//! runs `cargo xtask dist --target TRIPLE` on a runner of each platform
+//! (see `editors/vscode/README.md`, "Platform packages").
 
 use crate::agent_pack::{self, is_executable, list_files, set_executable, ValidateOptions};
 use sha2::{Digest, Sha256};
@@ -59,6 +68,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .unwrap_or_else(|| target_dir.join("dist"));
     let triple = crate::corpus::flag_value(args, "--target").map(str::to_string);
     let skip_build = args.iter().any(|a| a == "--skip-build");
+    let only_vsix = args.iter().any(|a| a == "--only-vsix");
+    let with_vsix = only_vsix || !args.iter().any(|a| a == "--no-vsix");
     let validate = !args.iter().any(|a| a == "--no-validate");
     let version = workspace_version(&root)?;
     let (platform, exe) = match &triple {
@@ -72,18 +83,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     if !skip_build {
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args([
-            "build",
-            "--release",
-            "--locked",
-            "-p",
-            "puml-cli",
-            "-p",
-            "puml-lsp",
-            "-p",
-            "puml-mcp",
-            "--bins",
-        ]);
+        cmd.args(["build", "--release", "--locked", "-p", "puml-lsp"]);
+        if !only_vsix {
+            cmd.args(["-p", "puml-cli", "-p", "puml-mcp"]);
+        }
+        cmd.arg("--bins");
         if let Some(t) = &triple {
             cmd.args(["--target", t]);
         }
@@ -93,7 +97,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             return Err("cargo build failed".into());
         }
     }
-    for bin in BINARIES {
+    let needed: &[&str] = if only_vsix { &["puml-lsp"] } else { &BINARIES };
+    for bin in needed {
         let path = release_dir.join(format!("{bin}{exe}"));
         if !path.is_file() {
             return Err(format!(
@@ -103,12 +108,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
 
-    // Make sure the pack's copies of skills/ and agents/ are current.
-    agent_pack::sync(&["--check".to_string()])?;
-
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
+    if only_vsix {
+        std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+        let vsix = package_vsix(&root, &release_dir, exe, vscode_target(&platform)?, &out)?;
+        println!("\n== {}", vsix.display());
+        return Ok(());
+    }
+    // Make sure the pack's copies of skills/ and agents/ are current.
+    agent_pack::sync(&["--check".to_string()])?;
+
     let staging = out.join("staging");
     std::fs::create_dir_all(&staging).map_err(|e| e.to_string())?;
     let mut archives = Vec::new();
@@ -134,6 +145,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         copy_file(&root.join("agent-pack/LICENSE"), &dir.join("LICENSE"), false)?;
         archives.push(tar_gz(&staging, &name, &out)?);
     }
+    if with_vsix {
+        archives.push(package_vsix(&root, &release_dir, exe, vscode_target(&platform)?, &out)?);
+    }
     let sbom = out.join(format!("puml-{version}.cdx.json"));
     std::fs::write(&sbom, sbom_json(&root, &version)?).map_err(|e| e.to_string())?;
     archives.push(sbom);
@@ -158,9 +172,74 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "\nOther platforms: cargo xtask dist --target TRIPLE on a machine with that toolchain\n\
          (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-apple-darwin,\n\
-         aarch64-apple-darwin, x86_64-pc-windows-msvc); see agent-pack/README.md."
+         aarch64-apple-darwin, x86_64-pc-windows-msvc); see agent-pack/README.md and\n\
+         editors/vscode/README.md (each gives its puml-vscode-TARGET.vsix)."
     );
     Ok(())
+}
+
+/// The launchers' platform (`linux-x86_64`…) → VS Code's target name.
+pub fn vscode_target(platform: &str) -> Result<&'static str, String> {
+    Ok(match platform {
+        "linux-x86_64" => "linux-x64",
+        "linux-aarch64" => "linux-arm64",
+        "macos-x86_64" => "darwin-x64",
+        "macos-aarch64" => "darwin-arm64",
+        "windows-x86_64" => "win32-x64",
+        other => return Err(format!("no VS Code target for {other}")),
+    })
+}
+
+/// Packs `editors/vscode` for one VS Code target with the release
+/// `puml-lsp` at `server/TARGET/` (the extension's bundled-binary path):
+/// `OUT/puml-vscode-TARGET.vsix`. The binary is staged in the extension's
+/// folder only while `vsce` runs.
+fn package_vsix(root: &Path, release_dir: &Path, exe: &str, target: &str, out: &Path) -> Result<PathBuf, String> {
+    let extension = root.join("editors/vscode");
+    let run = |program: &str, args: &[&str]| -> Result<(), String> {
+        let status = Command::new(program)
+            .args(args)
+            .current_dir(&extension)
+            .status()
+            .map_err(|e| format!("{program}: {e} (the VS Code package needs Node and npm)"))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{program} {} failed", args.join(" ")))
+        }
+    };
+    if !extension.join("node_modules/.bin/vsce").exists() {
+        println!("== npm ci (editors/vscode)");
+        run("npm", &["ci", "--no-audit", "--no-fund", "--loglevel=error"])?;
+    }
+    println!("== packaging the VS Code extension ({target})");
+    let server = extension.join("server");
+    if server.exists() {
+        std::fs::remove_dir_all(&server).map_err(|e| format!("{}: {e}", server.display()))?;
+    }
+    let binary = format!("puml-lsp{exe}");
+    copy_file(&release_dir.join(&binary), &server.join(target).join(&binary), true)?;
+    let vsix = out.join(format!("puml-vscode-{target}.vsix"));
+    let vsix_arg = vsix.to_string_lossy().into_owned();
+    let packed = run("npm", &["run", "-s", "build"]).and_then(|()| {
+        run(
+            "node_modules/.bin/vsce",
+            &[
+                "package",
+                "--target",
+                target,
+                "--no-dependencies",
+                "--allow-missing-repository",
+                "--no-rewrite-relative-links",
+                "-o",
+                &vsix_arg,
+            ],
+        )
+    });
+    let cleaned = std::fs::remove_dir_all(&server).map_err(|e| format!("{}: {e}", server.display()));
+    packed?;
+    cleaned?;
+    Ok(vsix)
 }
 
 #[derive(Clone, Copy, PartialEq)]

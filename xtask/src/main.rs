@@ -3,6 +3,7 @@
 
 mod agent_pack;
 mod bench_check;
+mod bench_layout;
 mod bench_lsp;
 mod bench_render;
 mod bench_serve;
@@ -33,6 +34,8 @@ tasks:
   bench-check [--corpus DIR] [--no-plantuml]
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
+  bench-layout                          puml-graph's layout time against size (10…2,000 class-like
+                                        nodes) and the 2,000-node, 20,000-edge stress case (≤ 2 s)
   bench-workflow [--activities N]      agent-workflow import of a generated 1,000-activity
                                         diagram (target ≤ 10 ms), with validate and export
   bench-lsp [--edits-only N]            language server latencies on a 5,000-line diagram (edit →
@@ -53,9 +56,10 @@ tasks:
                                         activity language's, to test-data/grammar/activity/;
                                         --description, --state, --legacy: those kinds' forms
                                         and near-misses, to test-data/grammar/<kind>/
-  bench-serve [--diagram FILE] [--seconds N]
+  bench-serve [--diagram FILE] [--seconds N] [--burst-only]
                                         puml serve vs PlantUML's PicoWeb (requests/s, p50/p99) and
-                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes
+                                        puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes,
+                                        then puml serve's resident memory over a burst
   server-compat [--limit N] [--verbose]
                                         `puml serve` beside PlantUML's PicoWeb on the shared corpus
                                         and mutants: same status, content type, error line (±1)
@@ -65,9 +69,10 @@ tasks:
   validate-agent-pack [--pack DIR] [--marketplace-root DIR] [--bin-dir DIR] [--no-source]
                                         check the agent pack as Claude Code and Codex read it, and
                                         start puml-mcp / puml-lsp through its launchers
-  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate]
+  dist [--target TRIPLE] [--out DIR] [--skip-build] [--no-validate] [--no-vsix|--only-vsix]
                                         release binaries, Claude Code and Codex bundles, standalone
-                                        archives, SBOM and SHA256SUMS in target/dist/
+                                        archives, the VS Code .vsix with puml-lsp inside, SBOM and
+                                        SHA256SUMS in target/dist/
   fidelity [--corpus DIR] [--verbose] [--misses]
                                         compare puml's rendering with PlantUML's SVGs;
                                         --misses lists each unplaced shape
@@ -89,6 +94,7 @@ fn main() -> ExitCode {
         "gallery" => gallery::run(rest),
         "bench-render" => bench_render::run(rest),
         "bench-check" => bench_check::run(rest),
+        "bench-layout" => bench_layout::run(rest),
         "bench-lsp" => bench_lsp::run(rest),
         "bench-workflow" => bench_workflow::run(rest),
         "fix-rate" => fix_rate::run(rest),

@@ -27,7 +27,7 @@ pub struct RenderArgs {
     /// Directory for the outputs (default: beside each input).
     #[arg(long)]
     pub out_dir: Option<PathBuf>,
-    /// Theme: default, plain, minimal, docs, dark, sand, blueprint (overrides `!theme`).
+    /// Theme (overrides `!theme`): puml's looks (default, minimal, docs, dark, sand) or any theme PlantUML ships (plain, cerulean, …).
     #[arg(long)]
     pub theme: Option<String>,
     /// Render only page N (1-based, counting every diagram of the file).
@@ -112,6 +112,20 @@ pub fn run(args: RenderArgs) -> ExitCode {
     if let Some(dir) = &args.out_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("puml render: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    // `-o new/dir/a.png` creates its folders as `--out-dir` does (the file
+    // itself is still written atomically beside its final name).
+    if let Some(parent) = args
+        .output
+        .as_ref()
+        .filter(|o| o.as_os_str() != "-")
+        .and_then(|o| o.parent())
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        if let Err(e) = std::fs::create_dir_all(parent) {
+            eprintln!("puml render: cannot create {}: {e}", parent.display());
             return ExitCode::from(2);
         }
     }

@@ -25,7 +25,7 @@ use std::process::ExitCode;
 #[command(
     name = "puml",
     version,
-    about = "A compiler toolchain for PlantUML sequence diagrams"
+    about = "A compiler toolchain for PlantUML diagrams: check, fix, format, edit and render them, run workflows written as diagrams, and serve editors and agents"
 )]
 struct Cli {
     #[command(subcommand)]

@@ -238,3 +238,39 @@ fn a_large_batch_is_written_whole_and_reported_in_input_order() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-o new/dir/a.svg` creates the missing folders as `--out-dir` does, and
+/// leaves only the finished file there (the write is still atomic).
+#[test]
+fn output_file_in_missing_folders_creates_them() {
+    let dir = temp_dir("deep-output");
+    let input = dir.join("a.puml");
+    std::fs::write(&input, "@startuml\nA -> B : hi\n@enduml\n").expect("write input");
+    let output = dir.join("new").join("dir").join("a.svg");
+    let out = puml(
+        &[
+            "render",
+            input.to_str().expect("utf-8"),
+            "-o",
+            output.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&output).expect("written").starts_with("<svg"));
+    let left: Vec<_> = std::fs::read_dir(output.parent().expect("parent"))
+        .expect("listed")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("a.svg")]);
+}
+
+/// The help says what the tool is for today without naming a closed list
+/// of diagram kinds that would go stale.
+#[test]
+fn help_describes_the_tool() {
+    let out = puml(&["--help"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("A compiler toolchain for PlantUML diagrams"), "{text}");
+    assert!(!text.contains("sequence diagrams\n"), "{text}");
+}

@@ -323,9 +323,26 @@ pub fn run(args: &[String], io: &mut Io) -> i32 {
 
 fn version_text() -> String {
     format!(
-        "puml-plantuml {} (puml: PlantUML-compatible command line, no Java)\nDraws: sequence and activity diagrams.\nOther kinds: error image, or --fallback-jar PATH to hand them to PlantUML.\n",
-        crate::VERSION
+        "PlantUML version {} (puml-plantuml {}: the language of this PlantUML release, drawn by puml, no Java)\n\
+         puml-plantuml {} (puml: PlantUML-compatible command line, no Java)\n\
+         Draws: {}.\n\
+         Other kinds: error image, or --fallback-jar PATH to hand them to PlantUML.\n",
+        crate::PLANTUML_VERSION,
+        crate::VERSION,
+        crate::VERSION,
+        drawn_kinds(),
     )
+}
+
+/// The kinds puml draws, in words (`SEQUENCE`, `ACTIVITY` → "sequence and
+/// activity diagrams").
+fn drawn_kinds() -> String {
+    let names: Vec<String> = crate::DRAWN_KINDS.iter().map(|k| k.to_ascii_lowercase()).collect();
+    match names.split_last() {
+        Some((last, [])) => format!("{last} diagrams"),
+        Some((last, rest)) => format!("{} and {last} diagrams", rest.join(", ")),
+        None => "no diagrams".to_string(),
+    }
 }
 
 const HELP: &str = "\

@@ -22,5 +22,10 @@ pub use renderer::{unsupported_message, ImageFormat, Outcome, Page, RenderSettin
 /// The version string printed by `-version` and sent in `Server` headers.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The PlantUML release whose language puml follows (every verdict and
+/// picture is settled against it): the version `-version` names first, in
+/// PlantUML's own form, for scripts that check a `plantuml` command.
+pub const PLANTUML_VERSION: &str = "1.2026.8";
+
 /// The diagram kinds puml draws, named as PlantUML names them.
 pub const DRAWN_KINDS: &[&str] = &["SEQUENCE", "ACTIVITY"];

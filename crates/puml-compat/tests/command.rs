@@ -350,7 +350,15 @@ fn flags_puml_has_no_use_for_are_warnings() {
     assert_eq!(eps.code, EXIT_USAGE);
     assert!(eps.stderr.contains("eps"));
     let version = run_with(&["-version"], "");
-    assert!(version.stdout_text().starts_with("puml-plantuml "));
+    // PlantUML's first line, naming the release whose language puml
+    // follows (what `plantuml -version` checks look for), then puml's own.
+    assert_eq!(version.code, EXIT_OK);
+    let text = version.stdout_text();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(first.starts_with("PlantUML version 1.2026.8 ("), "{text}");
+    assert!(lines.next().unwrap_or_default().starts_with("puml-plantuml "), "{text}");
+    assert!(text.contains("Draws: sequence"), "{text}");
     let missing = run_with(&["-tsvg", "/nonexistent/x.puml"], "");
     assert_eq!(missing.code, EXIT_NO_DIAGRAM);
     assert!(missing.stderr.ends_with("No file found\n"));

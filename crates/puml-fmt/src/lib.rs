@@ -313,10 +313,10 @@ impl Printer<'_> {
         // A statement continued over lines with a trailing `\` is read by
         // PlantUML as one line made of the pieces as written.
         let continued = has_continuation_line(&node.text().to_string());
-        // An action whose text goes on over lines is kept as written: its
-        // lines are text (the model trims them, but keeping them is simpler
-        // and cannot change what PlantUML reads).
-        let multi_line_action = matches!(node.kind(), ACTION | BACKWARD | REPEAT_START)
+        // An action or arrow label whose text goes on over lines is kept as
+        // written: its lines are text (an arrow label's leading blanks are
+        // drawn; keeping them cannot change what PlantUML reads).
+        let multi_line_action = matches!(node.kind(), ACTION | BACKWARD | REPEAT_START | ACT_ARROW)
             && node.children_with_tokens().filter(|e| e.kind() == NEWLINE).count() > 1;
         let broken = continued
             || multi_line_action

@@ -23,7 +23,7 @@ fn split_lines(text: &str) -> Vec<(usize, &str)> {
 
 /// One step of a line diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(crate) enum Op {
     Keep,
     Delete,
     Insert,
@@ -33,9 +33,9 @@ enum Op {
 /// than diffed (keeps the quadratic table small).
 const MAX_DIFF_CELLS: usize = 4_000_000;
 
-/// The edit script from `old` to `new` (lines), via longest common subsequence
-/// on the part between the common prefix and suffix.
-fn diff_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
+/// The edit script from `old` to `new` (lines, or any tokens), via longest
+/// common subsequence on the part between the common prefix and suffix.
+pub(crate) fn diff_ops<T: PartialEq>(old: &[T], new: &[T]) -> Vec<Op> {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let max_suffix = old.len().min(new.len()) - prefix;
     let suffix = old

@@ -63,8 +63,10 @@ pub const SKINPARAMS: &[(&str, ValueKind)] = &[
     ("HeaderFontColor", Color),
     ("LegendBackgroundColor", Color),
     ("LegendBorderColor", Color),
-    ("LifeLineBackgroundColor", Color),
-    ("LifeLineBorderColor", Color),
+    // PlantUML 1.2026.8 reads these only with the `sequence` prefix (the
+    // bare names are W0234).
+    ("SequenceLifeLineBackgroundColor", Color),
+    ("SequenceLifeLineBorderColor", Color),
     ("MaxMessageSize", Number),
     (
         "MessageAlign",
@@ -87,6 +89,21 @@ pub const SKINPARAMS: &[(&str, ValueKind)] = &[
     ("TitleFontSize", Number),
     ("ActorFontColor", Color),
     ("ActorFontSize", Number),
+    ("ArrowFontStyle", Choice(&["bold", "italic", "plain"])),
+    ("ParticipantFontStyle", Choice(&["bold", "italic", "plain"])),
+    ("NoteFontStyle", Choice(&["bold", "italic", "plain"])),
+    ("DiagramBorderColor", Color),
+    ("DiagramBorderThickness", Number),
+    ("SequenceGroupHeaderFontSize", Number),
+    ("SequenceGroupFontSize", Number),
+    ("SequenceDividerFontSize", Number),
+    ("SequenceReferenceFontSize", Number),
+    ("SequenceDelayFontSize", Number),
+    ("HeaderFontSize", Number),
+    ("FooterFontSize", Number),
+    ("LegendFontSize", Number),
+    ("LegendFontColor", Color),
+    ("Guillemet", Choice(&["false", "true"])),
 ];
 
 /// The skinparam named `name` (case-insensitive, with or without the
@@ -94,7 +111,10 @@ pub const SKINPARAMS: &[(&str, ValueKind)] = &[
 pub fn find(name: &str) -> Option<(&'static str, ValueKind)> {
     let lower = name.to_ascii_lowercase();
     let bare = lower.strip_prefix("sequence").unwrap_or(&lower);
-    SKINPARAMS.iter().copied().find(|(n, _)| n.eq_ignore_ascii_case(bare))
+    SKINPARAMS
+        .iter()
+        .copied()
+        .find(|(n, _)| n.eq_ignore_ascii_case(bare) || n.eq_ignore_ascii_case(&lower))
 }
 
 #[cfg(test)]

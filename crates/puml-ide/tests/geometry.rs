@@ -115,8 +115,29 @@ fn texts_land_where_plantuml_draws_them() {
         "texts within {TOLERANCE_PX} px of PlantUML: {placed}/{total} = {:.1} %; diagrams with every text placed: {whole}/{diagrams}",
         100.0 * placed as f64 / total.max(1) as f64
     );
+    readme_figure_is_the_measured_one(100.0 * placed as f64 / total.max(1) as f64);
     assert!(
         placed >= PLACED_AT_LEAST,
         "only {placed} texts placed, fewer than the {PLACED_AT_LEAST} reached before: a layout change moved texts away from PlantUML's positions"
+    );
+}
+
+/// The VS Code extension's README quotes this measure ("… in 99.9 % of the
+/// cases"): the figure there is never above the measured one, nor more
+/// than half a point below it (a figure from memory drifts; this one is
+/// read from the measurement).
+fn readme_figure_is_the_measured_one(measured: f64) {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../editors/vscode/README.md");
+    let text = std::fs::read_to_string(&readme).expect("the extension's README");
+    let phrase = "where PlantUML puts them in ";
+    let at = text.find(phrase).expect("the README states where texts land") + phrase.len();
+    let figure: f64 = text[at..]
+        .split(" %")
+        .next()
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a percentage after the phrase");
+    assert!(
+        figure <= (measured * 10.0).round() / 10.0 && figure >= measured - 0.5,
+        "editors/vscode/README.md says {figure} % of texts land where PlantUML puts them; measured {measured:.1} %"
     );
 }

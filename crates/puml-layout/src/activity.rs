@@ -127,6 +127,14 @@ struct Node<'a> {
     lane: Option<LaneId>,
 }
 
+/// The labels of a `repeat … repeat while (c) is (a) not (b) -> back` loop.
+#[derive(Debug, Clone, Copy)]
+struct RepeatLabels<'a> {
+    is: Option<&'a str>,
+    not: Option<&'a str>,
+    back: Option<&'a str>,
+}
+
 #[derive(Debug)]
 enum Kind<'a> {
     Start,
@@ -159,8 +167,7 @@ enum Kind<'a> {
         body: Seq<'a>,
         backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
         condition: Option<&'a str>,
-        is_label: Option<&'a str>,
-        not_label: Option<&'a str>,
+        labels: RepeatLabels<'a>,
     },
     Fork {
         branches: Vec<Seq<'a>>,
@@ -296,21 +303,30 @@ impl<'a> Builder<'a> {
                 },
             },
             Open::Repeat { label, backward } => {
-                let (condition, is_label, not_label) = match end {
+                let (condition, is_label, not_label, back_label) = match end {
                     Some(Step::RepeatWhile {
                         condition,
                         is_label,
                         not_label,
-                    }) => (condition.as_deref(), is_label.as_deref(), not_label.as_deref()),
-                    _ => (None, None, None),
+                        back_label,
+                    }) => (
+                        condition.as_deref(),
+                        is_label.as_deref(),
+                        not_label.as_deref(),
+                        back_label.as_deref(),
+                    ),
+                    _ => (None, None, None, None),
                 };
                 Kind::Repeat {
                     label,
                     body,
                     backward,
                     condition,
-                    is_label,
-                    not_label,
+                    labels: RepeatLabels {
+                        is: is_label,
+                        not: not_label,
+                        back: back_label,
+                    },
                 }
             }
             Open::Fork { mut branches } => {
@@ -1737,7 +1753,11 @@ impl Ctx<'_> {
             let x0 = axis - tile.anchor;
             let label = arrow.and_then(|a| self.label(a.label.as_deref()));
             if let Some((px, py, open, tail)) = &prev {
-                let gap = label.as_ref().map_or(GAP, |l| (l.height + 28.593).max(GAP));
+                // After a flow that ended (`detach`, `kill`), nothing joins
+                // the next shape: PlantUML keeps half the room (probes
+                // `connector_*`).
+                let unjoined = if *open { GAP } else { GAP / 2.0 };
+                let gap = label.as_ref().map_or(unjoined, |l| (l.height + 28.593).max(GAP));
                 let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 // A note hanging below the node takes up the row's extra
                 // room first (PlantUML 1.2026.8, `while_note_*`).
@@ -1930,17 +1950,8 @@ impl Ctx<'_> {
                 body,
                 backward,
                 condition,
-                is_label,
-                not_label,
-            } => self.repeat_tile(
-                *label,
-                body,
-                backward.as_ref(),
-                *condition,
-                *is_label,
-                *not_label,
-                depth,
-            ),
+                labels,
+            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {
@@ -2317,10 +2328,10 @@ impl Ctx<'_> {
                     .iter()
                     .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
         });
-        // A `then` that only stops, or draws one shape and detaches, beside
-        // an empty `else` goes beside the diamond too (probes
-        // `if_then_beside_*`, corpus activity 023).
-        let lone_then = then_seq.is_some_and(lone_closed) && else_t.is_empty();
+        // A `then` that only stops, or draws one shape and detaches, goes
+        // beside the diamond too, the `else` going on below it (probes
+        // `if_then_beside_*`, corpus activity 023, `kill_branch_*`).
+        let lone_then = then_seq.is_some_and(lone_closed);
         let else_beside = lone_terminal && !then_t.is_empty();
         if else_beside || lone_then {
             let (main_t, main_l, side_t, side_l) = if else_beside {
@@ -2335,9 +2346,11 @@ impl Ctx<'_> {
             let corner = c + d.w / 2.0;
             // A stop's left edge ends the label's room; PlantUML moves a
             // shape of another width by half the difference (probes
-            // `if_then_beside_*`: a connector 1 px left, an action right).
+            // `if_then_beside_*`: a connector 1 px left, an action right),
+            // a wide one by 9 px at most (`kill_branch_*`, `detach_branch_*`
+            // in `test-data/activity-probes`).
             let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
-            let tx = room + (side_t.w - 22.0) / 2.0;
+            let tx = room + ((side_t.w - 22.0) / 2.0).min(9.0);
             let st = self.stroke_for(None);
             // An arrow written before the side shape styles the line to it.
             let side_seq = if else_beside {
@@ -2370,7 +2383,11 @@ impl Ctx<'_> {
                 let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
                 return self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
             }
-            let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+            // Under a `then` beside the diamond, an unlabelled `else` keeps
+            // 4 px more room, and the diamond 9 px on its left, as when the
+            // `else` is empty (probes `kill_branch_*`).
+            let unlabelled_room = if lone_then { GAP + 4.0 } else { GAP };
+            let top = d.h + main_l.as_ref().map_or(unlabelled_room, label_room);
             polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
             let (out, open, tail, th) = (
                 (main_x + main_t.out_x, top + main_t.out_y),
@@ -2380,7 +2397,12 @@ impl Ctx<'_> {
             );
             main_t.place(main_x, top, &mut items);
             let h = top + th;
-            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, NO_REACH);
+            let reach = if lone_then {
+                (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY)
+            } else {
+                NO_REACH
+            };
+            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
             tile.tail = tail;
             return tile;
         }
@@ -2613,16 +2635,29 @@ impl Ctx<'_> {
             .filter_map(|(_, l, _)| self.label(*l))
             .map(|l| l.height)
             .fold(0.0, f64::max);
+        // A shorter `else` stands on the rows of each longer branch: where
+        // it falls half-way into a gap, that gap widens (as between `fork`
+        // branches; probes `if_elseif_*` in `test-data/activity-probes`).
+        let else_rows = otherwise.and_then(|(_, s)| step_rows(s));
+        let else_row_count = else_rows.as_ref().map_or(0, |r| r.iter().sum::<usize>());
+        let mut else_is_shorter = false;
         for (cond, label, seq) in branches {
             let d = self.diamond(Some(cond));
             let label = self.label(*label);
             let own_label = label.as_ref().map_or(0.0, |l| l.height);
+            let rows = step_rows(seq);
+            let longer_than_else =
+                else_rows.is_some() && rows.as_ref().is_some_and(|r| r.iter().sum::<usize>() > else_row_count);
             let tile = if no_else && tallest_label > own_label {
                 self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
+            } else if let (true, Some(rows), Some(else_rows)) = (longer_than_else, &rows, &else_rows) {
+                else_is_shorter = true;
+                let extra = rank_extras(&[rows.clone(), else_rows.clone()], 0, RANK_EXTRA);
+                self.layout_seq_spaced(seq, depth, &extra)
             } else {
                 self.layout_seq(seq, depth)
             };
-            let lw = label.as_ref().map_or(0.0, |l| l.width + LABEL_DX);
+            let lw = label.as_ref().map_or(0.0, |l| l.width);
             let left = (d.w / 2.0).max(tile.in_x);
             let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
             let center = x + left;
@@ -2696,9 +2731,20 @@ impl Ctx<'_> {
             .filter_map(|c| c.label.as_ref())
             .map(|l| l.height)
             .fold(0.0, f64::max);
+        // A shorter `else` is centred on the tallest branch.
+        let else_shift = if else_is_shorter {
+            let tallest = cols
+                .iter()
+                .filter(|c| c.d.is_some())
+                .map(|c| c.tile.h)
+                .fold(0.0, f64::max);
+            cols.last().map_or(0.0, |c| ((tallest - c.tile.h) / 2.0).max(0.0))
+        } else {
+            0.0
+        };
         let top_of = |c: &Col| match c.d {
             Some(_) => diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0),
-            None => dh + 23.0 + label_h / 2.0,
+            None => dh + 23.0 + label_h / 2.0 + else_shift,
         };
         let st = self.stroke_for(None);
         // Diamonds and the arrows from one to the next.
@@ -2836,14 +2882,25 @@ impl Ctx<'_> {
         let st = self.stroke_for(None);
         let n = cols.len();
         let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
-        let merge_top = bottom + GAP;
+        // A middle case right of the diamond's right point leaves that
+        // point like the last case, and joins the merge's right point
+        // (probes `switch_mid_*` in `test-data/activity-probes`).
+        let right_of_diamond = |i: usize, center: f64| n > 2 && i > 0 && i < n - 1 && center > c + d.w / 2.0;
+        // The merge stands 10 px under the cases when every one joins it
+        // from a side, 20 px when one comes down into its top.
+        let into_top = cols
+            .iter()
+            .enumerate()
+            .any(|(i, (t, _, center, _))| t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center))));
+        let merge_top = bottom + if into_top { GAP } else { GAP / 2.0 };
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
         for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
+            let right_of_diamond = right_of_diamond(i, center);
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                 vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
-            } else if n > 1 && i == n - 1 {
+            } else if (n > 1 && i == n - 1) || right_of_diamond {
                 vec![(c + d.w / 2.0, mid), (center, mid), (center, ty)]
             } else if (center - c).abs() < 0.01 {
                 vec![(c, d.h), (center, ty)]
@@ -2854,7 +2911,9 @@ impl Ctx<'_> {
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
-            let (lx, ly) = if middle_case {
+            let (lx, ly) = if right_of_diamond {
+                (center + lead, d.h + 0.4)
+            } else if middle_case {
                 (center.min(c) + lead, d.h + 6.4)
             } else {
                 (center + lead, d.h + 5.4)
@@ -2868,7 +2927,7 @@ impl Ctx<'_> {
                 let tail = t.tail.clone();
                 let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
                     vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
-                } else if n > 1 && i == n - 1 {
+                } else if (n > 1 && i == n - 1) || right_of_diamond {
                     vec![(ox, oy), (ox, my), (c + DIAMOND_HALF, my)]
                 } else if (ox - c).abs() < 0.01 {
                     vec![(ox, oy), (c, merge_top)]
@@ -3010,8 +3069,7 @@ impl Ctx<'_> {
         body: &Seq<'_>,
         backward: Option<&(&Action, Vec<&ActivityNote>)>,
         condition: Option<&str>,
-        is_label: Option<&str>,
-        not_label: Option<&str>,
+        labels: RepeatLabels<'_>,
         depth: usize,
     ) -> Tile {
         let entry = match label.filter(|l| !l.trim().is_empty()) {
@@ -3048,8 +3106,9 @@ impl Ctx<'_> {
             .and_then(|plan| plan.middle(&t.spans))
             .map(|m| m - lift);
         let d = self.diamond(condition);
-        let is_l = self.label(is_label);
-        let not_l = self.label(not_label);
+        let is_l = self.label(labels.is);
+        let not_l = self.label(labels.not);
+        let back_l = self.label(labels.back);
         let back_t = backward.map(|(a, notes)| {
             let t = self.action_tile(a);
             if notes.is_empty() {
@@ -3103,9 +3162,32 @@ impl Ctx<'_> {
         // PlantUML keeps the backward action 10 px right of the body, 20 px
         // right of the loop's first box.
         let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
+        // `repeat while (c) -> label`: the label stands 4 px right of the
+        // line back up, centred on the condition (probe `arrow_label_repeat_back`).
+        let mut back_label_right = f64::NEG_INFINITY;
+        let mut draw_back_label = |items: &mut Vec<Item>, bx: f64| {
+            if let Some(l) = &back_l {
+                l.draw(
+                    bx + 4.0,
+                    dmid - l.height / 2.0,
+                    Align::Left,
+                    self.style.arrow_font_color,
+                    items,
+                );
+                back_label_right = bx + 4.0 + l.width;
+            }
+        };
         match back_t {
             Some(bt) => {
-                let bx0 = right + 10.0;
+                // The `is` label beside the condition pushes the backward
+                // action right by its width, at most 14 px (probes
+                // `repeat_backward_is_*`), unless the loop starts with a
+                // box (`repeat :label;`: `test-data/render/activity/repeat`).
+                let is_room = match (&is_l, label) {
+                    (Some(l), None) => l.width.min(14.0),
+                    _ => 0.0,
+                };
+                let bx0 = right + 10.0 + is_room;
                 let bx = bx0 + bt.in_x;
                 let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
@@ -3122,6 +3204,7 @@ impl Ctx<'_> {
                     true,
                 );
                 bt.place(bx0, btop, &mut items);
+                draw_back_label(&mut items, bx);
             }
             None => {
                 let bx = right + LOOP_MARGIN;
@@ -3132,6 +3215,7 @@ impl Ctx<'_> {
                     true,
                 );
                 mid_head(&mut items, bx, dmid, ecy, st);
+                draw_back_label(&mut items, bx);
             }
         }
         let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
@@ -3141,9 +3225,9 @@ impl Ctx<'_> {
         // reaches past it: corpus activity 033).
         let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
         let right_room = if has_backward {
-            f64::NEG_INFINITY
+            back_label_right
         } else {
-            right + LOOP_MARGIN + LOOP_MARGIN
+            (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
         };
         self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room))
     }
@@ -4041,27 +4125,20 @@ impl Ctx<'_> {
     /// PlantUML's notices for the actions coloured the deprecated way
     /// (`#color:text…;`), if any.
     fn deprecation_notices(&self, diagram: &Diagram) -> Option<NoticeBox> {
-        let colors = &diagram.activity.as_ref()?.deprecated_action_colors;
-        if colors.is_empty() {
+        let notices = &diagram.activity.as_ref()?.deprecation_notices;
+        if notices.is_empty() {
             return None;
         }
         let font = Font {
             family: FontFamily::Mono,
             ..Font::sans(10.0)
         };
-        // One line per colour: PlantUML collects its notices in a set
-        // (four `#LightBlue:` actions, one line: corpus activity 028).
-        let mut seen = std::collections::HashSet::new();
-        let lines: Vec<(String, f64)> = colors
+        // One line per notice: PlantUML collects them in a set, in the
+        // order first met (four `#LightBlue:` actions, one line: corpus
+        // activity 028).
+        let lines: Vec<(String, f64)> = notices
             .iter()
-            .filter(|color| seen.insert(color.as_str()))
-            .map(|color| {
-                let text = format!(
-                    "This syntax is deprecated, you must add <<{color}>> at the end of the line, after the ';'"
-                );
-                let width = self.metrics.width(&text, &font);
-                (text, width)
-            })
+            .map(|text| (text.clone(), self.metrics.width(text, &font)))
             .collect();
         let widest = lines.iter().map(|(_, w)| *w).fold(0.0, f64::max);
         Some(NoticeBox {

@@ -191,6 +191,10 @@ pub struct Theme {
     /// self message's) are centered unless `sequenceMessageAlign` says
     /// otherwise.
     pub default_text_center: bool,
+    /// `skinparam defaultTextAlignment right`: messages', notes' and refs'
+    /// texts right-aligned and the footer at the right (PlantUML 1.2026.8,
+    /// probe `s_defaulttextalignment_right`; participant names not yet).
+    pub default_text_right: bool,
     /// `skinparam minClassWidth`: the narrowest name room of a participant box.
     pub min_class_width: f64,
     pub max_message_size: Option<f64>,
@@ -268,6 +272,58 @@ pub struct Theme {
     /// center` (black-knight's sheet has it) widens a note by 9 px, all
     /// of it before the text (observed; the style property does not).
     pub note_text_inset: f64,
+    /// `FontStyle` per element (`skinparam arrowFontStyle bold`, `arrow {
+    /// FontStyle bold }`), indexed by [`TextElement`]: added to the face's
+    /// own weight. Bold text is wider, so it moves what follows.
+    pub element_font_style: [Option<FontStyle>; TextElement::COUNT],
+    /// `FontStyle` per participant kind (`actorFontStyle bold`): the name
+    /// and, as PlantUML 1.2026.8 draws it, the kind's stereotype line.
+    pub kind_font_style: [Option<FontStyle>; 8],
+    /// A kind's stereotype line (`actorStereotypeFontSize`, `…Color`,
+    /// `…Style`; `sequenceStereotypeFont…` for every kind).
+    pub stereotype_font: [StereotypeFont; 8],
+    /// `skinparam headerFontSize`, `footerFontSize`, `legendFontSize`
+    /// (PlantUML's 10, 10 and 14 otherwise).
+    pub header_font_size: Option<f64>,
+    pub footer_font_size: Option<f64>,
+    pub legend_font_size: Option<f64>,
+    /// The frame around the whole drawing (`skinparam DiagramBorderColor`,
+    /// `DiagramBorderThickness`, `document { LineColor; LineThickness }`):
+    /// drawn when either is set, black and 1 px by default.
+    pub diagram_border_color: Option<Color>,
+    pub diagram_border_thickness: Option<f64>,
+    /// `skinparam guillemet false` writes stereotypes `<<S>>`, not `«S»`.
+    pub guillemet: bool,
+}
+
+/// A `FontStyle` value: `bold`, `italic`, `bold italic`, `plain`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FontStyle {
+    pub bold: bool,
+    pub italic: bool,
+}
+
+impl FontStyle {
+    /// PlantUML reads the words it knows and ignores the rest
+    /// (`underline`, `strike` do not change a sequence diagram's measure).
+    pub fn parse(value: &str) -> FontStyle {
+        let value = value.to_ascii_lowercase();
+        FontStyle {
+            bold: value.contains("bold"),
+            italic: value.contains("italic"),
+        }
+    }
+}
+
+/// What a participant kind's stereotype line takes from skinparams.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StereotypeFont {
+    pub size: Option<f64>,
+    /// `…StereotypeFontName`: only a monospaced face changes the measure a
+    /// stereotype line can take apart from its name's (creole's `mono`).
+    pub family: Option<FontFamily>,
+    pub color: Option<Color>,
+    pub style: Option<FontStyle>,
 }
 
 impl Default for Theme {
@@ -344,6 +400,7 @@ impl Default for Theme {
             shadowing: false,
             message_align: MessageAlign::Left,
             default_text_center: false,
+            default_text_right: false,
             min_class_width: 0.0,
             max_message_size: None,
             note_max_width: None,
@@ -378,6 +435,15 @@ impl Default for Theme {
             solid_lifeline: false,
             note_text_centered: false,
             note_text_inset: 0.0,
+            element_font_style: [None; TextElement::COUNT],
+            kind_font_style: [None; 8],
+            stereotype_font: [StereotypeFont::default(); 8],
+            header_font_size: None,
+            footer_font_size: None,
+            legend_font_size: None,
+            diagram_border_color: None,
+            diagram_border_thickness: None,
+            guillemet: true,
         }
     }
 }
@@ -561,18 +627,82 @@ impl Theme {
         }
     }
 
-    /// A regular font of `element`'s own face, else the diagram's.
+    /// A font of `element`'s own face, else the diagram's, in its own
+    /// `FontStyle`.
     pub fn font_of(&self, element: TextElement, size: f64) -> Font {
+        let style = self.element_font_style[element as usize].unwrap_or_default();
         Font {
             family: self.element_font_family[element as usize].unwrap_or(self.font_family),
-            bold: self.element_font_bold[element as usize].unwrap_or(self.font_bold),
+            bold: self.element_font_bold[element as usize].unwrap_or(self.font_bold) || style.bold,
+            italic: style.italic,
             ..Font::sans(size)
+        }
+    }
+
+    /// `skinparam DatabaseBackgroundColor<<Store>> …`: a participant
+    /// kind's look for the participants of that kind carrying the
+    /// stereotype, kept as the `<style>` rule it amounts to (probe
+    /// `s_stereotype_background`).
+    fn push_stereotype_skinparam(&mut self, name: &str, stereotype: &str, value: &str) {
+        let bare = name.strip_prefix("sequence").unwrap_or(name);
+        let Some((kind, prop)) = ParticipantKind::ALL
+            .iter()
+            .find_map(|kind| bare.strip_prefix(kind.keyword()).map(|prop| (kind, prop)))
+        else {
+            return;
+        };
+        let property = match prop {
+            "backgroundcolor" => "backgroundcolor",
+            "bordercolor" => "linecolor",
+            "borderthickness" => "linethickness",
+            "fontcolor" | "fontsize" | "fontname" | "fontstyle" => prop,
+            _ => return,
+        };
+        if stereotype.is_empty() {
+            return;
+        }
+        self.stereotype_rules.push(StyleRule {
+            scope: None,
+            element: kind.keyword().to_string(),
+            stereotype: Some(stereotype.to_string()),
+            property: property.to_string(),
+            value: value.trim().to_string(),
+        });
+    }
+
+    /// A group's tab: bold, unless its own `FontStyle` says otherwise
+    /// (probe `p_sequencegroupheaderfontstyle_italic`: italic, not bold).
+    pub fn group_tab_font(&self) -> Font {
+        let font = self.sized_font_of(TextElement::GroupTab, self.group_header_font_size, 13.0);
+        match self.element_font_style[TextElement::GroupTab as usize] {
+            Some(_) => font,
+            None => font.bold(),
+        }
+    }
+
+    fn set_element_style(&mut self, elements: &[TextElement], value: &str) {
+        for element in elements {
+            self.element_font_style[*element as usize] = Some(FontStyle::parse(value));
         }
     }
 
     /// [`Theme::sized_font`] in `element`'s own face.
     pub fn sized_font_of(&self, element: TextElement, own: Option<f64>, default: f64) -> Font {
         self.font_of(element, own.or(self.default_font_size).unwrap_or(default))
+    }
+
+    /// `{kind}StereotypeFont{Size,Color,Style}` (`prop` without the kind).
+    fn apply_stereotype_font(&mut self, kind: usize, prop: &str, size: Option<f64>, color: Option<Color>, value: &str) {
+        let Some(font) = self.stereotype_font.get_mut(kind) else {
+            return;
+        };
+        match prop {
+            "stereotypefontsize" => font.size = size.or(font.size),
+            "stereotypefontcolor" => font.color = color.or(font.color),
+            "stereotypefontstyle" => font.style = Some(FontStyle::parse(value)),
+            "stereotypefontname" => font.family = Some(family_of(value)),
+            _ => {}
+        }
     }
 
     /// A participant kind's own face (`actorFontName`, `participant { FontName }`).
@@ -897,6 +1027,10 @@ impl Theme {
     /// without the `sequence` prefix). Unknown keys and bad values are ignored.
     pub fn apply_skinparam(&mut self, key: &str, value: &str) {
         let key = key.to_ascii_lowercase();
+        if let Some((name, stereotype)) = key.split_once("<<") {
+            self.push_stereotype_skinparam(name, stereotype.trim_end_matches(">>").trim(), value);
+            return;
+        }
         let prefixed = key.starts_with("sequence");
         let key = key.strip_prefix("sequence").unwrap_or(&key);
         let value = value.trim();
@@ -927,7 +1061,8 @@ impl Theme {
                     "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                     "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                     "fontname" => self.set_kind_face(i, value),
-                    _ => {}
+                    "fontstyle" => self.kind_font_style[i] = Some(FontStyle::parse(value)),
+                    _ => self.apply_stereotype_font(i, prop, size, color, value),
                 }
                 if *kind != ParticipantKind::Participant {
                     match prop {
@@ -939,6 +1074,46 @@ impl Theme {
             }
         }
         match key {
+            // `sequenceStereotypeFont…`: every kind's stereotype line.
+            "stereotypefontsize" | "stereotypefontcolor" | "stereotypefontstyle" | "stereotypefontname" if prefixed => {
+                for i in 0..8 {
+                    self.apply_stereotype_font(i, key, size, color, value);
+                }
+            }
+            "arrowfontstyle" => self.set_element_style(&[TextElement::Message], value),
+            "notefontstyle" => self.set_element_style(&[TextElement::Note], value),
+            "headerfontstyle" => self.set_element_style(&[TextElement::Header], value),
+            "footerfontstyle" => self.set_element_style(&[TextElement::Footer], value),
+            "legendfontstyle" => self.set_element_style(&[TextElement::Legend], value),
+            "titlefontstyle" => self.set_element_style(&[TextElement::Title], value),
+            "delayfontstyle" => self.set_element_style(&[TextElement::Delay], value),
+            "referencefontstyle" if prefixed => self.set_element_style(&[TextElement::RefText], value),
+            "groupfontstyle" if prefixed => self.set_element_style(&[TextElement::GroupCondition], value),
+            "groupheaderfontstyle" if prefixed => self.set_element_style(&[TextElement::GroupTab], value),
+            "dividerfontstyle" if prefixed => self.set_element_style(&[TextElement::Separator], value),
+            // PlantUML 1.2026.8 (probes `p_sequence…fontsize`): only the
+            // `sequence`-prefixed names size these; the bare ones do nothing.
+            "groupfontsize" if prefixed => self.group_font_size = size.or(self.group_font_size),
+            "groupheaderfontsize" if prefixed => self.group_header_font_size = size.or(self.group_header_font_size),
+            "dividerfontsize" if prefixed => self.separator_font_size = size.or(self.separator_font_size),
+            "delayfontsize" if prefixed => self.delay_font_size = size.or(self.delay_font_size),
+            "referencefontsize" if prefixed => {
+                self.reference_font_size = size.or(self.reference_font_size);
+                self.reference_header_font_size = size.or(self.reference_header_font_size);
+            }
+            "headerfontsize" => self.header_font_size = size.or(self.header_font_size),
+            "footerfontsize" => self.footer_font_size = size.or(self.footer_font_size),
+            "legendfontsize" => self.legend_font_size = size.or(self.legend_font_size),
+            "legendfontcolor" => set!(self.legend_font_color, color),
+            "diagrambordercolor" => self.diagram_border_color = color.or(self.diagram_border_color),
+            "diagramborderthickness" => {
+                self.diagram_border_thickness = number
+                    .filter(|v| (0.0..=50.0).contains(v))
+                    .or(self.diagram_border_thickness)
+            }
+            "delayfontcolor" if prefixed => set!(self.delay_font_color, color),
+            "dividerfontcolor" if prefixed => set!(self.divider_font_color, color),
+            "referencefontcolor" if prefixed => set!(self.ref_font_color, color),
             "backgroundcolor" => {
                 self.legend_on_page |= color.is_some();
                 set!(self.background, color);
@@ -954,6 +1129,8 @@ impl Theme {
                     self.title_color = c;
                     self.box_font_color = c;
                     self.kind_font_color = [None; 8];
+                    // The header and the footer too (probe `p_defaultfontcolor`).
+                    self.header_color = c;
                     self.sync_derived_colors();
                     self.footer_color = self.header_color;
                 }
@@ -980,15 +1157,15 @@ impl Theme {
             }
             "participantbackgroundcolor" => self.set_participant_only_bg(color, value),
             "participantbordercolor" => self.set_participant_only_border(color),
-            // A bare key after a `sequence`-prefixed one falls through to
-            // the ignored keys below.
-            "lifelinebordercolor" if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.border) => {
+            // PlantUML 1.2026.8 ignores the bare keys (probes
+            // `p_lifeline…`, corpus 228's black `LifeLineBackgroundColor`
+            // drawn white): only `sequenceLifeLine…` and the same names in
+            // a `skinparam sequence { … }` block colour the lifelines.
+            "lifelinebordercolor" if color.is_some() && prefixed => {
                 set!(self.lifeline_color, color);
                 self.lifeline_keys_by_sequence.border |= prefixed;
             }
-            "lifelinebackgroundcolor"
-                if color.is_some() && (prefixed || !self.lifeline_keys_by_sequence.background) =>
-            {
+            "lifelinebackgroundcolor" if color.is_some() && prefixed => {
                 set!(self.activation_bg, color);
                 fade(&mut self.fades.activation, color, value);
                 self.lifeline_keys_by_sequence.background |= prefixed;
@@ -1074,7 +1251,8 @@ impl Theme {
                 fade(&mut self.fades.legend, color, value);
             }
             "legendbordercolor" => set!(self.legend_border, color),
-            "titlefontsize" => set!(self.title_font_size, size),
+            // `sequenceTitleFontSize` does nothing (probe `p_sequencetitlefontsize`).
+            "titlefontsize" if !prefixed => set!(self.title_font_size, size),
             "titlefontcolor" => set!(self.title_color, color),
             "headerfontcolor" => set!(self.header_color, color),
             "footerfontcolor" => set!(self.footer_color, color),
@@ -1086,8 +1264,25 @@ impl Theme {
             }
             "shadowing" => set!(self.shadowing, flag),
             "minclasswidth" => set!(self.min_class_width, number.filter(|v| (0.0..=1000.0).contains(v))),
-            "defaulttextalignment" => self.default_text_center = value.eq_ignore_ascii_case("center"),
-            "messagealign" => {
+            "defaulttextalignment" => {
+                self.default_text_center = value.eq_ignore_ascii_case("center");
+                self.default_text_right = value.eq_ignore_ascii_case("right");
+                if self.default_text_right {
+                    self.footer_align = Some(HorizontalAlign::Right);
+                }
+                // PlantUML 1.2026.8 (probe `p_defaulttextalignment`): a
+                // centred default also centres notes (with the room
+                // `noteTextAlignment center` keeps) and the header.
+                if self.default_text_center {
+                    self.note_text_centered = true;
+                    self.note_text_inset = NOTE_CENTERED_INSET;
+                    self.header_align = Some(HorizontalAlign::Center);
+                }
+            }
+            "guillemet" => set!(self.guillemet, flag),
+            // `sequenceMessageAlignment` is read as `sequenceMessageAlign`
+            // (probe `p_sequencemessagealignment`).
+            "messagealign" | "messagealignment" if key == "messagealign" || prefixed => {
                 self.message_align = match value.to_ascii_lowercase().as_str() {
                     "center" => MessageAlign::Center,
                     "right" => MessageAlign::Right,
@@ -1457,6 +1652,7 @@ impl Theme {
                 "fontcolor" => self.kind_font_color[i] = color.or(self.kind_font_color[i]),
                 "fontsize" => self.kind_font_size[i] = size.or(self.kind_font_size[i]),
                 "fontname" => self.set_kind_face(i, value),
+                "fontstyle" => self.kind_font_style[i] = Some(FontStyle::parse(value)),
                 "linethickness" => self.set_kind_line_thickness(i, number),
                 _ => {}
             }
@@ -1495,6 +1691,14 @@ impl Theme {
                 self.set_kind_line_thickness(kind_index(ParticipantKind::Participant), number)
             }
             ("participant", "fontname") => self.set_kind_face(kind_index(ParticipantKind::Participant), value),
+            ("participant", "fontstyle") => {
+                self.kind_font_style[kind_index(ParticipantKind::Participant)] = Some(FontStyle::parse(value))
+            }
+            (
+                "arrow" | "note" | "header" | "footer" | "legend" | "title" | "delay" | "reference" | "group"
+                | "groupheader" | "separator",
+                "fontstyle",
+            ) => self.set_element_style(TextElement::of_selector(element), value),
             (_, "fontname") => self.set_element_family(TextElement::of_selector(element), value),
             ("root" | "document", "backgroundcolor") => {
                 self.legend_on_page |= color.is_some();
@@ -1738,6 +1942,8 @@ impl Theme {
                 self.footer_frame.apply(property, value, color, transparent, number)
             }
             ("destroy", "linecolor") => set!(self.destroy_color, color),
+            ("document", "linecolor") => self.apply_skinparam("diagrambordercolor", value),
+            ("document", "linethickness") => self.apply_skinparam("diagramborderthickness", value),
             _ => {}
         }
     }
@@ -1781,11 +1987,18 @@ impl Theme {
     /// the participants' default).
     pub fn participant_head_font(&self, kind: ParticipantKind) -> Font {
         let i = kind_index(kind);
+        let style = self.kind_font_style[i].unwrap_or_default();
         Font {
             family: self.kind_font_family[i].unwrap_or(self.font_family),
-            bold: self.kind_font_bold[i].unwrap_or(self.font_bold),
+            bold: self.kind_font_bold[i].unwrap_or(self.font_bold) || style.bold,
+            italic: style.italic,
             ..Font::sans(self.kind_font_size[i].unwrap_or(self.participant_font_size))
         }
+    }
+
+    /// A participant kind's stereotype line (its own skinparams).
+    pub fn participant_stereotype_font(&self, kind: ParticipantKind) -> StereotypeFont {
+        self.stereotype_font[kind_index(kind)]
     }
 
     fn set_kind_line_thickness(&mut self, kind: usize, width: Option<f64>) {
@@ -1802,6 +2015,18 @@ impl Theme {
     /// The outline width of a participant head of `kind`.
     pub fn participant_line_thickness(&self, kind: ParticipantKind) -> f64 {
         self.kind_line_thickness[kind_index(kind)].unwrap_or(crate::shapes::DEFAULT_LINE_THICKNESS)
+    }
+
+    /// The frame around the whole drawing: its colour and width, when one
+    /// is asked for.
+    pub fn diagram_border(&self) -> Option<(Color, f64)> {
+        if self.diagram_border_color.is_none() && self.diagram_border_thickness.is_none() {
+            return None;
+        }
+        Some((
+            self.diagram_border_color.unwrap_or(Color::BLACK),
+            self.diagram_border_thickness.unwrap_or(1.0),
+        ))
     }
 
     /// The font colour of a participant's name.

@@ -23,6 +23,7 @@ fn diagram(steps: Vec<Step>) -> Diagram {
             lanes: Vec::new(),
             steps,
             deprecated_action_colors: Vec::new(),
+            deprecation_notices: Vec::new(),
         })),
         ..Diagram::default()
     }
@@ -224,6 +225,7 @@ fn probes_match_plantuml() {
                     condition: Some("more data?".into()),
                     is_label: Some("yes".into()),
                     not_label: Some("no".into()),
+                    back_label: None,
                 },
                 Step::Stop,
             ],
@@ -319,6 +321,7 @@ fn probes_match_plantuml() {
                     lanes,
                     steps: lane_steps,
                     deprecated_action_colors: Vec::new(),
+                    deprecation_notices: Vec::new(),
                 })),
                 ..Diagram::default()
             },

@@ -176,20 +176,6 @@ pub fn completions(
     let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |n| n + 1);
     let before = &text[line_start..offset.min(text.len())];
     let typed = before.trim_start();
-    let expects_participant = typed.contains("->")
-        || typed.contains("<-")
-        || [
-            "note over",
-            "note left of",
-            "note right of",
-            "activate",
-            "deactivate",
-            "destroy",
-            "create",
-            "ref over",
-        ]
-        .iter()
-        .any(|k| typed.starts_with(k) && typed.len() > k.len());
     let mut items = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let lower = typed.to_ascii_lowercase();
@@ -246,17 +232,120 @@ pub fn completions(
             return items;
         }
     }
-    if let Some(outline) = activity_at(outlines, offset) {
-        return activity_completions(text, typed, line_start, outline);
+    match diagram_kind_at(outlines, offset) {
+        CompletionKind::Activity(outline) => activity_completions(text, typed, line_start, outline),
+        CompletionKind::Sequence => sequence_completions(text, typed, line_start, participants),
     }
-    if expects_participant {
+}
+
+/// Which completion applies where the cursor is: each diagram kind offers
+/// what its lines start with. Class diagrams get a variant (and a function
+/// beside [`sequence_completions`]) when their reading lands.
+enum CompletionKind<'a> {
+    Sequence,
+    Activity(&'a ActivityOutline),
+}
+
+fn diagram_kind_at(outlines: &[ActivityOutline], offset: usize) -> CompletionKind<'_> {
+    match activity_at(outlines, offset) {
+        Some(outline) => CompletionKind::Activity(outline),
+        None => CompletionKind::Sequence,
+    }
+}
+
+/// The arrows offered after a participant and a space, most used first.
+const SEQUENCE_ARROWS: &[(&str, &str)] = &[
+    ("->", "synchronous message"),
+    ("-->", "reply (dashed)"),
+    ("->>", "asynchronous message (thin head)"),
+    ("-->>", "dashed asynchronous message"),
+    ("<-", "message from the right"),
+    ("<--", "reply from the right"),
+    ("<->", "both ways"),
+    ("->x", "lost message"),
+    ("->o", "message ending in a circle"),
+    ("-\\", "half arrow (upper)"),
+    ("-/", "half arrow (lower)"),
+];
+
+/// The statement keywords' rank against the participants' at the start of
+/// a line: participants first once the diagram has messages (most lines
+/// then start with a participant), keywords first in an empty diagram.
+const RANK_CLOSER: &str = "0";
+const RANK_FIRST: &str = "1";
+const RANK_SECOND: &str = "2";
+
+/// How a participant is written where a statement names it: its alias, or
+/// its name (quoted when it is not one word).
+fn written_participant(p: &ParticipantSummary) -> String {
+    let name = p.alias.as_deref().unwrap_or(&p.name);
+    if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+/// The participant a statement's first word names (by name, alias or
+/// quoted name).
+fn names_participant(participants: &[ParticipantSummary], word: &str) -> bool {
+    let unquoted = word.trim_matches('"');
+    participants
+        .iter()
+        .any(|p| p.name == unquoted || p.alias.as_deref() == Some(unquoted))
+}
+
+fn sequence_completions(
+    text: &str,
+    typed: &str,
+    line_start: usize,
+    participants: &[ParticipantSummary],
+) -> Vec<CompletionItem> {
+    let mut items = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let participant_items = |rank: &str, seen: &mut std::collections::BTreeSet<String>| {
+        let mut found = Vec::new();
         for p in participants {
-            let label = p.alias.clone().unwrap_or_else(|| p.name.clone());
+            let label = written_participant(p);
             if seen.insert(label.clone()) {
-                items.push(CompletionItem {
-                    label,
+                let how = if p.declared_line.is_some() { "" } else { " (implicit)" };
+                found.push(CompletionItem {
+                    label: label.clone(),
                     kind: Some(CompletionItemKind::VARIABLE),
-                    detail: Some(format!("{} {}", p.kind.keyword(), p.name)),
+                    detail: Some(format!("{} {}{how}", p.kind.keyword(), p.name)),
+                    sort_text: Some(format!("{rank}{label}")),
+                    ..CompletionItem::default()
+                });
+            }
+        }
+        found
+    };
+    let expects_participant = typed.contains("->")
+        || typed.contains("<-")
+        || [
+            "note over",
+            "note left of",
+            "note right of",
+            "activate",
+            "deactivate",
+            "destroy",
+            "create",
+            "ref over",
+        ]
+        .iter()
+        .any(|k| typed.starts_with(k) && typed.len() > k.len() && typed[k.len()..].starts_with([' ', '\t']));
+    if expects_participant {
+        return participant_items(RANK_FIRST, &mut seen);
+    }
+    // After a participant and a space: the arrows.
+    if let Some((first, rest)) = typed.split_once([' ', '\t']) {
+        if rest.trim().is_empty() && names_participant(participants, first) {
+            for (index, (arrow, meaning)) in SEQUENCE_ARROWS.iter().enumerate() {
+                items.push(CompletionItem {
+                    label: arrow.to_string(),
+                    kind: Some(CompletionItemKind::OPERATOR),
+                    detail: Some(meaning.to_string()),
+                    sort_text: Some(format!("{index:02}")),
                     ..CompletionItem::default()
                 });
             }
@@ -266,6 +355,8 @@ pub fn completions(
     if typed.contains(char::is_whitespace) {
         return items;
     }
+    // The start of a line: the closer of the open block, the participants
+    // and the statement keywords.
     if let Some(closer) = open_block_closer(&text[..line_start]) {
         seen.insert(closer.to_string());
         items.push(CompletionItem {
@@ -273,15 +364,25 @@ pub fn completions(
             kind: Some(CompletionItemKind::KEYWORD),
             detail: Some("closes the open block".to_string()),
             preselect: Some(true),
+            sort_text: Some(format!("{RANK_CLOSER}{closer}")),
             ..CompletionItem::default()
         });
     }
+    let has_messages = participants.iter().any(|p| p.messages_sent > 0);
+    let (participant_rank, keyword_rank) = if has_messages {
+        (RANK_FIRST, RANK_SECOND)
+    } else {
+        (RANK_SECOND, RANK_FIRST)
+    };
+    let named = participant_items(participant_rank, &mut seen);
+    let mut keywords = Vec::new();
     for kind in PARTICIPANT_KINDS {
         if seen.insert(kind.to_string()) {
-            items.push(CompletionItem {
+            keywords.push(CompletionItem {
                 label: kind.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
                 detail: Some("participant declaration".to_string()),
+                sort_text: Some(format!("{keyword_rank}{kind}")),
                 ..CompletionItem::default()
             });
         }
@@ -295,13 +396,21 @@ pub fn completions(
             continue;
         };
         if seen.insert(keyword.to_string()) {
-            items.push(CompletionItem {
+            keywords.push(CompletionItem {
                 label: keyword.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
                 detail: Some(primitive.meaning.to_string()),
+                sort_text: Some(format!("{keyword_rank}{keyword}")),
                 ..CompletionItem::default()
             });
         }
+    }
+    if has_messages {
+        items.extend(named);
+        items.extend(keywords);
+    } else {
+        items.extend(keywords);
+        items.extend(named);
     }
     items
 }
@@ -1102,6 +1211,81 @@ mod tests {
         let keywords = completions(text, text.find("@enduml").expect("end"), &[], &[]);
         assert!(keywords.iter().any(|c| c.label == "participant"));
         assert!(keywords.iter().any(|c| c.label == "alt"));
+    }
+
+    /// Labels offered at `|`, in the order an editor shows them (by
+    /// `sort_text`, else label).
+    fn ranked(marked: &str) -> Vec<String> {
+        let at = marked.find('|').expect("cursor");
+        let text = marked.replacen('|', "", 1);
+        let mut items = completions(&text, at, &participants(&text), &[]);
+        items.sort_by(|a, b| {
+            let key = |c: &CompletionItem| c.sort_text.clone().unwrap_or_else(|| c.label.clone());
+            key(a).cmp(&key(b))
+        });
+        items.into_iter().map(|c| c.label).collect()
+    }
+
+    #[test]
+    fn line_starts_offer_participants_first_once_there_are_messages() {
+        let labels = ranked(
+            "@startuml
+participant \"Web Shop\" as W
+W -> Bob : hi
+|
+@enduml
+",
+        );
+        // The declared (by alias) and the implicit participant, then keywords.
+        assert_eq!(labels[..2], ["Bob", "W"], "{labels:?}");
+        assert!(labels[2..].contains(&"participant".to_string()), "{labels:?}");
+        assert!(labels[2..].contains(&"alt".to_string()), "{labels:?}");
+        // Without messages the keywords come first, the participants after.
+        let labels = ranked(
+            "@startuml
+participant \"Web Shop\"
+|
+@enduml
+",
+        );
+        assert_eq!(labels.last().map(String::as_str), Some("\"Web Shop\""), "{labels:?}");
+        assert!(labels.iter().position(|l| l == "participant") < labels.iter().position(|l| l == "\"Web Shop\""));
+        // The closer of an open block still comes first.
+        let labels = ranked(
+            "@startuml
+A -> B
+alt x
+  A -> B
+|
+@enduml
+",
+        );
+        assert_eq!(labels[..3], ["end", "A", "B"], "{labels:?}");
+    }
+
+    #[test]
+    fn arrows_after_a_participant_and_participants_after_note_and_activate() {
+        let text = "@startuml
+participant Alice as A
+A -> Bob : hi
+|
+@enduml
+";
+        let at = |line: &str| ranked(&text.replace('|', line));
+        assert_eq!(at("A |")[..3], ["->", "-->", "->>"]);
+        assert_eq!(at("Bob |")[0], "->");
+        assert!(at("Carol |").is_empty(), "not a participant: nothing to offer");
+        for line in [
+            "note over |",
+            "note left of |",
+            "note right of |",
+            "activate |",
+            "deactivate |",
+            "destroy |",
+        ] {
+            assert_eq!(at(line), ["A", "Bob"], "{line}");
+        }
+        assert_eq!(at("note over A, |"), ["A", "Bob"]);
     }
 
     const ACTIVITY: &str = "@startuml\n|Shop|\nstart\npartition Billing {\nif (paid?) then (yes)\n  while (more?)\n    :Pack\n    item;\n  endwhile\nelse (no)\n  fork\n    :A;\n  fork again\n    :B;\n  end merge\nendif\n}\n:Done;\nnote right\n  a note\nend note\n|Courier|\n:Ship;\nstop\n@enduml\n";

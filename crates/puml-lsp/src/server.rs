@@ -42,8 +42,9 @@ struct State {
     documents: HashMap<String, Document>,
     lint: bool,
     theme: Option<String>,
-    /// The last semantic tokens sent per document, for deltas.
-    tokens: HashMap<String, (String, Vec<SemanticToken>)>,
+    /// The last semantic tokens sent per document, for deltas (shared: a
+    /// delta reads the old ones without copying them).
+    tokens: HashMap<String, (String, Arc<Vec<SemanticToken>>)>,
     next_result: u64,
     /// The workspace folders (from `initialize`): where the files that
     /// include an open document are looked for.
@@ -449,8 +450,11 @@ fn to_lsp_diagnostic(
     }
 }
 
+/// The engines' edits as the editor gets them: narrowed to the spans that
+/// change (a rename is one edit per occurrence covering the name alone),
+/// in UTF-16 positions.
 fn to_lsp_edits(table: &LineTable<'_>, edits: &[PumlEdit]) -> Vec<TextEdit> {
-    edits
+    puml_ide::diff::refine(table.text(), edits)
         .iter()
         .map(|e| TextEdit::new(table.range(e.range), e.new_text.clone()))
         .collect()
@@ -798,7 +802,7 @@ impl LanguageServer for Backend {
             if want_fix_all {
                 let outcome = snapshot.analysis.fix_all(snapshot.file)?;
                 if outcome.applied > 0 && *outcome.source != *snapshot.text {
-                    let edits = puml_ide::format::line_edits(&snapshot.text, &outcome.source);
+                    let edits = puml_ide::diff::minimal_edits(&snapshot.text, &outcome.source);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Fix all auto-fixable problems ({} fix(es))", outcome.applied),
                         kind: Some(CodeActionKind::from(FIX_ALL_KIND.to_string())),
@@ -821,7 +825,7 @@ impl LanguageServer for Backend {
         let edits = blocking(move || {
             let formatted = snapshot.analysis.format(snapshot.file, &options)?;
             let table = LineTable::new(&snapshot.text);
-            let edits = puml_ide::format::line_edits(&snapshot.text, &formatted);
+            let edits = puml_ide::diff::minimal_edits(&snapshot.text, &formatted);
             Ok(to_lsp_edits(&table, &edits))
         })
         .await?;
@@ -1145,6 +1149,11 @@ impl LanguageServer for Backend {
                 Some(renamed.map(|files| {
                     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
                     for (path, edits) in files {
+                        // Narrowed against the text the includers read.
+                        let edits = match includers.text(&path) {
+                            Some(source) => puml_ide::diff::refine(&source, &edits),
+                            None => edits,
+                        };
                         let ranges: Vec<(PathBuf, puml_syntax::TextRange)> =
                             edits.iter().map(|e| (path.clone(), e.range)).collect();
                         let locations = Backend::includer_location_each(&here, text, includers, &ranges);
@@ -1229,7 +1238,7 @@ impl LanguageServer for Backend {
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri;
         let tokens = self.semantic_tokens(&uri).await?;
-        let id = self.remember_tokens(&uri, tokens.clone());
+        let id = self.remember_tokens(&uri, Arc::new(tokens.clone()));
         Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
             result_id: Some(id),
             data: tokens,
@@ -1241,7 +1250,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri;
-        let tokens = self.semantic_tokens(&uri).await?;
+        let tokens = Arc::new(self.semantic_tokens(&uri).await?);
         let previous = self
             .lock()?
             .tokens
@@ -1256,7 +1265,7 @@ impl LanguageServer for Backend {
             }),
             None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
                 result_id: Some(id),
-                data: tokens,
+                data: Arc::unwrap_or_clone(tokens),
             }),
         }))
     }
@@ -1668,7 +1677,7 @@ impl Backend {
         .await
     }
 
-    fn remember_tokens(&self, uri: &Uri, tokens: Vec<SemanticToken>) -> String {
+    fn remember_tokens(&self, uri: &Uri, tokens: Arc<Vec<SemanticToken>>) -> String {
         let Ok(mut state) = self.state.lock() else {
             return String::new();
         };

@@ -63,6 +63,11 @@ impl<'a> LineTable<'a> {
         TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32))
     }
 
+    /// The text the table measures.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     pub fn line_count(&self) -> usize {
         self.starts.len()
     }

@@ -390,6 +390,7 @@ fn hostile_activity(seed: usize, steps: Vec<puml_sema::activity::Step>) -> Diagr
                 .collect(),
             steps,
             deprecated_action_colors: vec![text(seed + 5)],
+            deprecation_notices: vec![text(seed + 5)],
         })),
         ..Diagram::default()
     }
@@ -476,6 +477,7 @@ fn activity_steps(seed: usize) -> Vec<puml_sema::activity::Step> {
             condition: Some(text(seed + 6)),
             is_label: Some(text(seed + 7)),
             not_label: Some(text(seed + 8)),
+            back_label: Some(text(seed + 9)),
         },
         Step::ForkStart,
         Step::Lane(LaneId(2)),

@@ -26,6 +26,12 @@ pub struct ActivityDiagram {
     /// action uncoloured and prints a notice for each one above the diagram.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub deprecated_action_colors: Vec<String>,
+    /// PlantUML's notices above the diagram, each once, in the order first
+    /// met: the deprecated action colours' and those for a container
+    /// opened without `{` or closed with `end group` (probes
+    /// `group_*` in `test-data/activity-probes`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub deprecation_notices: Vec<String>,
 }
 
 /// Index into `ActivityDiagram::lanes`.
@@ -214,11 +220,13 @@ pub enum Step {
     },
     /// `backward :text;` inside a repeat.
     Backward(Action),
-    /// `repeat while (cond) is (yes) not (no)`.
+    /// `repeat while (cond) is (yes) not (no) -> back`: `back_label` is
+    /// the label of the arrow back to the loop's start.
     RepeatWhile {
         condition: Option<String>,
         is_label: BranchLabel,
         not_label: BranchLabel,
+        back_label: BranchLabel,
     },
     Break,
     ForkStart,

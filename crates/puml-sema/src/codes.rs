@@ -64,6 +64,8 @@ pub const UNKNOWN_STYLE_SELECTOR: &str = "W0231";
 pub const UNKNOWN_STYLE_PROPERTY: &str = "W0232";
 /// `<style>`: a `{` never closed; PlantUML drops the whole block.
 pub const UNCLOSED_STYLE_BLOCK: &str = "W0233";
+/// A `skinparam` name a sequence diagram does not read.
+pub const IGNORED_SKINPARAM: &str = "W0234";
 /// Activity: a middle or closing statement with no matching open block
 /// (`else` without `if`, `endwhile` inside an `if`, a stray `}`).
 pub const ACTIVITY_UNBALANCED: &str = "E0210";
@@ -81,6 +83,12 @@ pub const DEPRECATED_ACTION_COLOR: &str = "W0210";
 /// Activity: an action without `;` on its first line whose text runs over
 /// lines that read as statements (PlantUML makes them text).
 pub const ACTION_SWALLOWS_LINES: &str = "W0211";
+/// Activity: an arrow label without `;` whose text runs over lines that
+/// read as statements (PlantUML makes them label text: an action vanishes).
+pub const ARROW_LABEL_SWALLOWS_LINES: &str = "W0212";
+/// Activity: two labelled arrows in a row; PlantUML draws one arrow with
+/// the last label only.
+pub const ARROW_LABEL_DROPPED: &str = "W0213";
 
 /// The block is no sequence diagram, but PlantUML reads every line of it as
 /// a class or description diagram (and draws that): puml checks and draws

@@ -13,6 +13,7 @@ pub mod model;
 mod other_kind;
 pub mod preprocess;
 mod relabel;
+pub mod skinparams;
 pub mod style;
 pub mod themes;
 

@@ -1960,12 +1960,18 @@ impl DiagramLowering {
                 let key = parts.next().unwrap_or("").to_ascii_lowercase();
                 let value = parts.next().unwrap_or("").trim().to_string();
                 if !key.is_empty() {
+                    if let Some(text) = green.tokens().find(|t| t.kind == TEXT) {
+                        let blanks = text.text.len() - text.text.trim_start().len();
+                        let name = &text.text.trim_start()[..key.len()];
+                        self.check_skinparam_name("", name, text.range.start() + TextSize::from(blanks as u32));
+                    }
                     self.diagram.settings.skinparams.push((key, value));
                 }
             }
             _ => {
                 let mut prefixes = vec![head.trim().to_ascii_lowercase()];
-                for line in green.body_lines().unwrap_or_default() {
+                for (line, line_start) in skinparam_body_lines(green) {
+                    let blanks = line.len() - line.trim_start().len();
                     let line = line.trim();
                     if line.is_empty() || line.starts_with('\'') {
                         continue;
@@ -1988,10 +1994,67 @@ impl DiagramLowering {
                         .map(|p| p.as_str())
                         .chain(std::iter::once(key.as_str()))
                         .collect();
+                    let prefix_len = full_key.len() - key.len();
+                    let name = &line[..key.len()];
+                    let at = line_start + TextSize::from(blanks as u32);
+                    self.check_skinparam_name(&full_key[..prefix_len], name, at);
                     self.diagram.settings.skinparams.push((full_key, value));
                 }
             }
         }
+    }
+
+    /// W0234: a skin parameter a sequence diagram does not read. `prefix`
+    /// is the part of the name the enclosing blocks give (lower case),
+    /// `name` the line's own name as written at `at`. The fix renames it
+    /// to the name PlantUML reads, when that name can be written on this
+    /// line (it starts with the blocks' prefix, or the block is `sequence`).
+    fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
+        if self.activity.is_some() {
+            return;
+        }
+        // The name as written, after the blocks' prefix (`sequenceArrowColr`),
+        // without a stereotype (`…Color<<S>>`), which the fix keeps.
+        let name = name.split("<<").next().unwrap_or(name);
+        // A block's stereotype (`skinparam participant<<S>> { … }`) is no
+        // part of the name either.
+        let prefix: String = prefix
+            .split("<<")
+            .enumerate()
+            .fold(String::new(), |mut out, (i, piece)| {
+                out.push_str(if i == 0 {
+                    piece
+                } else {
+                    piece.split_once(">>").map_or("", |(_, after)| after)
+                });
+                out
+            });
+        let prefix = prefix.as_str();
+        let written = format!("{prefix}{name}");
+        let Some(issue) = crate::skinparams::check_sequence_skinparam(&written) else {
+            return;
+        };
+        let Ok(len) = u32::try_from(name.len()) else {
+            return;
+        };
+        let range = TextRange::at(at, TextSize::from(len));
+        let mut diagnostic = Diagnostic::warning(codes::IGNORED_SKINPARAM, range, issue.message);
+        let own = issue.instead.and_then(|instead| {
+            let starts = instead.len() > prefix.len() && instead[..prefix.len()].eq_ignore_ascii_case(prefix);
+            if starts {
+                Some(&instead[prefix.len()..])
+            } else {
+                // In `skinparam sequence { … }` an unprefixed name reads as
+                // the prefixed one, which PlantUML reads too.
+                let unprefixed = !instead.to_ascii_lowercase().starts_with("sequence");
+                (prefix == "sequence" && unprefixed).then_some(instead)
+            }
+        });
+        if let Some(own) = own {
+            // Keep the stereotype written after the name (`…Color<<S>>`).
+            diagnostic = diagnostic.with_fix(format!("Use `{own}`"), vec![TextEdit::replace(range, own)]);
+        }
+        self.diagnostics.push(diagnostic);
     }
 
     /// `autonumber resume` with no numbering started: PlantUML accepts the
@@ -2368,6 +2431,30 @@ fn token_text(green: &GreenStatement, kind: SyntaxKind) -> Option<String> {
         .map(|t| t.text.trim().to_string())
 }
 
+/// Each line of a `skinparam … { … }` block's body with the offset where
+/// it starts.
+fn skinparam_body_lines(green: &GreenStatement) -> Vec<(String, TextSize)> {
+    let mut lines: Vec<(String, TextSize)> = Vec::new();
+    let Some(body) = green.child(BODY) else {
+        return lines;
+    };
+    let mut open = false;
+    for token in body.tokens() {
+        if token.kind == NEWLINE {
+            open = false;
+            continue;
+        }
+        match lines.last_mut() {
+            Some((text, _)) if open => text.push_str(token.text),
+            _ => {
+                lines.push((token.text.to_string(), token.range.start()));
+                open = true;
+            }
+        }
+    }
+    lines
+}
+
 /// The text after the leading keyword (and directive) of a one-line statement.
 fn text_after_keyword(green: &GreenStatement) -> String {
     let mut texts = green.tokens().filter(|t| t.kind == TEXT);
@@ -2564,5 +2651,54 @@ mod long_line_tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod skinparam_name_tests {
+    use crate::{analyze, AnalysisOptions, NoIncludes};
+
+    /// (line text at the warning, fix replacement) of every W0234.
+    fn ignored(source: &str) -> Vec<(String, Option<String>)> {
+        let analysis = analyze(source, &AnalysisOptions::default(), &NoIncludes);
+        analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == crate::codes::IGNORED_SKINPARAM)
+            .map(|d| {
+                let written = source[usize::from(d.range.start())..usize::from(d.range.end())].to_string();
+                let fix = d
+                    .fixes
+                    .first()
+                    .and_then(|f| f.edits.first())
+                    .map(|e| e.new_text.clone());
+                (written, fix)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_a_sequence_diagram_ignores_are_reported_where_written() {
+        let source = "@startuml\nskinparam LifeLineBorderColor red\nskinparam ParticipantBackgroudColor<<S>> red\n\
+                      skinparam sequence {\n  ArrowColr red\n  LifeLineBorderColor blue\n}\n\
+                      skinparam ClassFontColor red\nskinparam ArrowColor red\n\
+                      skinparam participant<<S>> {\n  BackgroundColor red\n  FontSize 12\n}\nAlice -> Bob : hi\n@enduml\n";
+        assert_eq!(
+            ignored(source),
+            vec![
+                (
+                    "LifeLineBorderColor".to_string(),
+                    Some("sequenceLifeLineBorderColor".to_string())
+                ),
+                (
+                    "ParticipantBackgroudColor".to_string(),
+                    Some("ParticipantBackgroundColor".to_string())
+                ),
+                ("ArrowColr".to_string(), Some("ArrowColor".to_string())),
+                ("ClassFontColor".to_string(), None),
+            ]
+        );
+        // Activity diagrams are not judged by the sequence list.
+        assert!(ignored("@startuml\nskinparam ClassFontColor red\nstart\n:a;\nstop\n@enduml\n").is_empty());
     }
 }

@@ -62,6 +62,8 @@ pub(crate) struct ActivityLowering {
     /// errors those lost lines cause downstream carry it, so `--fix`
     /// repairs the cause.
     swallow_fix: Option<Fix>,
+    /// The whole lines of the last arrow statement (its removal's range).
+    last_arrow_lines: Option<TextRange>,
 }
 
 /// Words that start an activity statement: an action line beginning with
@@ -156,6 +158,37 @@ fn action_text(node: &SyntaxNode) -> String {
     lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n")
 }
 
+/// An arrow's label: the text after the arrow, over the lines PlantUML
+/// reads into it when the first has no `;` (`'` comment lines left out;
+/// the first line trimmed, the others keeping their leading blanks, as
+/// PlantUML draws them).
+fn arrow_label(node: &SyntaxNode) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut comment_only = false;
+    for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
+        match token.kind() {
+            TEXT => current.push_str(token.text()),
+            COMMENT => comment_only = current.is_empty(),
+            NEWLINE => {
+                if !comment_only {
+                    lines.push(std::mem::take(&mut current));
+                }
+                current.clear();
+                comment_only = false;
+            }
+            _ => {}
+        }
+    }
+    if !comment_only && !current.is_empty() {
+        lines.push(current);
+    }
+    let first = lines.first_mut()?;
+    *first = first.trim().to_string();
+    let label = lines.iter().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
+    (!label.trim().is_empty()).then_some(label)
+}
+
 /// The color written as `<<#color>>` after an action, and the other stereotypes.
 fn stereotypes(node: &SyntaxNode) -> (Option<String>, Option<String>) {
     let mut color = None;
@@ -198,6 +231,13 @@ impl ActivityLowering {
             .iter()
             .rev()
             .find(|s| !matches!(s, Step::Note(_) | Step::Arrow(_) | Step::Lane(_)))
+    }
+
+    /// A notice PlantUML prints above the diagram (each text once).
+    fn notice(&mut self, text: String) {
+        if !self.diagram.deprecation_notices.contains(&text) {
+            self.diagram.deprecation_notices.push(text);
+        }
     }
 
     fn push(&mut self, step: Step, range: TextRange) {
@@ -378,11 +418,19 @@ impl ActivityLowering {
                         .iter()
                         .find(|(k, _)| k.as_deref() == Some("not"))
                         .map(|(_, p)| p.clone());
+                    // PlantUML keeps the whole rest of the line, `;` too.
+                    let back_label = tokens
+                        .iter()
+                        .skip_while(|t| t.kind() != ARROW)
+                        .find(|t| t.kind() == TEXT)
+                        .map(|t| t.text().trim().to_string())
+                        .filter(|t| !t.is_empty());
                     self.push(
                         Step::RepeatWhile {
                             condition,
                             is_label,
                             not_label,
+                            back_label,
                         },
                         range,
                     );
@@ -457,10 +505,18 @@ impl ActivityLowering {
                     .map(|t| t.text().trim().trim_matches('"').to_string())
                     .unwrap_or_default();
                 let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
+                if !tokens.iter().any(|t| t.kind() == L_BRACE) {
+                    self.notice(format!(
+                        "You should use a bracket ({{) when defining your container '{first_kw}' {name}"
+                    ));
+                }
                 self.open_block((Block::Container, range));
                 self.push(Step::ContainerStart { kind, name, color }, range);
             }
             CONTAINER_END => {
+                if first_kw == "end" {
+                    self.notice("You should use a bracket (}) instead of 'end group'".to_string());
+                }
                 if self.close(&[Block::Container], node, range, "}") {
                     self.push(Step::ContainerEnd, range);
                 }
@@ -487,12 +543,23 @@ impl ActivityLowering {
                         }
                     }
                 }
-                style.label = tokens
-                    .iter()
-                    .find(|t| t.kind() == TEXT)
-                    .map(|t| t.text().trim().to_string())
-                    .filter(|t| !t.is_empty());
-                self.push(Step::Arrow(style), range);
+                style.label = arrow_label(node);
+                self.check_arrow_label(node, &style);
+                self.last_arrow_lines = Some(node.text_range());
+                // Arrows in a row are one arrow to PlantUML: the last label
+                // drawn, the first colour and line style kept (probes
+                // `arrow_label_last_wins`, `arrow_unlabelled_after_labelled`,
+                // `arrow_colour_first_wins`).
+                if let Some(Step::Arrow(previous)) = self.diagram.steps.last_mut() {
+                    previous.label = style.label.or(previous.label.take());
+                    previous.color = previous.color.take().or(style.color);
+                    previous.dashed |= style.dashed;
+                    previous.dotted |= style.dotted;
+                    previous.bold |= style.bold;
+                    previous.hidden |= style.hidden;
+                } else {
+                    self.push(Step::Arrow(style), range);
+                }
             }
             ACT_NOTE => {
                 let position = if keywords.iter().any(|k| k == "left") {
@@ -547,6 +614,10 @@ impl ActivityLowering {
             self.diagram
                 .deprecated_action_colors
                 .push(color_token.text().to_string());
+            self.notice(format!(
+                "This syntax is deprecated, you must add <<{}>> at the end of the line, after the ';'",
+                color_token.text()
+            ));
             let mut diagnostic = Diagnostic::warning(
                 codes::DEPRECATED_ACTION_COLOR,
                 color_token.text_range(),
@@ -638,6 +709,64 @@ impl ActivityLowering {
             self.diagnostics.push(diagnostic);
         }
         self.swallow_fix = Some(fix);
+    }
+
+    /// PlantUML's two surprising readings of arrow labels, drawn as it
+    /// draws them and warned about: a label without `;` that runs on over
+    /// lines reading as statements (they become label text), and a label
+    /// that the next arrow's label replaces before any step (only the last
+    /// is drawn).
+    fn check_arrow_label(&mut self, node: &SyntaxNode, style: &ArrowStyle) {
+        let text = node.text().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let start = node.text_range().start();
+        if lines.len() > 1 && lines[1..].iter().any(|l| looks_like_statement(l)) {
+            let first = lines[0];
+            let first_end = start + TextSize::of(first.trim_end());
+            let lead = TextSize::of(first) - TextSize::of(first.trim_start());
+            let fix = Fix {
+                title: "End the arrow's label with `;` on its first line".to_string(),
+                edits: vec![TextEdit::insert(first_end, ";")],
+                machine_applicable: true,
+            };
+            let mut diagnostic = Diagnostic::warning(
+                codes::ARROW_LABEL_SWALLOWS_LINES,
+                TextRange::new(start + lead, first_end),
+                format!(
+                    "this arrow's label has no `;`, so the {} line(s) after it, up to the next `;`, are more label text, not statements",
+                    lines.len() - 1
+                ),
+            );
+            diagnostic.fixes.push(fix.clone());
+            self.diagnostics.push(diagnostic);
+            self.swallow_fix = Some(fix);
+        }
+        if style.label.is_none() {
+            return;
+        }
+        let previous = self.diagram.steps.len().checked_sub(1);
+        if let Some(index) = previous {
+            if let Step::Arrow(ArrowStyle {
+                label: Some(dropped), ..
+            }) = &self.diagram.steps[index]
+            {
+                let range = self.map.steps[index];
+                let mut diagnostic = Diagnostic::warning(
+                    codes::ARROW_LABEL_DROPPED,
+                    range,
+                    format!(
+                        "the next arrow's label replaces this one: PlantUML draws one arrow here, labelled with the last label only, so `{}` is not drawn",
+                        dropped.lines().next().unwrap_or_default()
+                    ),
+                );
+                diagnostic.fixes.push(Fix {
+                    title: "Remove the arrow whose label is not drawn".to_string(),
+                    edits: self.last_arrow_lines.map(TextEdit::delete).into_iter().collect(),
+                    machine_applicable: false,
+                });
+                self.diagnostics.push(diagnostic);
+            }
+        }
     }
 
     fn swimlane(&mut self, node: &SyntaxNode, range: TextRange) {

@@ -14,7 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import { FromWebview, makeNonce, previewHtml, ToWebview } from "./preview";
 import { Rect } from "./window";
-import { resolveServer } from "./server";
+import { isExecutable, resolveServer } from "./server";
 import { exportTarget, serverSettings } from "./settings";
 
 let client: LanguageClient | undefined;
@@ -35,14 +35,6 @@ interface RenderResult {
   warnings: number;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function settings() {
   const config = vscode.workspace.getConfiguration("puml");

@@ -3,6 +3,7 @@
 // HTML), scripts run only with the nonce, and the Content-Security-Policy
 // allows nothing else (no network, no inline handlers, no eval).
 
+import manifest from "../package.json";
 import { Rect, windowing } from "./window";
 
 export interface PreviewState {
@@ -36,7 +37,12 @@ export type FromWebview =
   | { type: "region"; region: Rect | null; seq: number }
   | { type: "ready"; region?: Rect | null; seq?: number };
 
-export const THEMES = ["default", "plain", "minimal", "docs", "dark", "sand", "blueprint"];
+/** The themes the preview offers: the `puml.theme` setting's list (puml's
+ * looks, then every theme PlantUML ships), which a Rust test keeps equal to
+ * the renderer's catalogue; "" (the diagram's own) is the setting's default. */
+export const THEMES: string[] = manifest.contributes.configuration.properties["puml.theme"].enum.filter(
+  (theme: string) => theme !== "",
+);
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [

@@ -2,6 +2,7 @@
 // the binary bundled in the extension (server/<platform>-<arch>/), else
 // `puml-lsp` on PATH. Pure (file checks are injected) so it is unit-tested.
 
+import * as fs from "fs";
 import * as path from "path";
 
 export interface ServerLookup {
@@ -58,4 +59,15 @@ export function resolveServer(lookup: ServerLookup): Resolution {
     }
   }
   return { kind: "missing", message: INSTALL_HELP };
+}
+
+/** The file check the extension passes to `resolveServer`: an executable
+ * regular file (the installed-package test uses the same). */
+export function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -255,6 +255,7 @@ pub fn import(
                 condition,
                 is_label,
                 not_label,
+                ..
             } => {
                 if let Some(Frame::Repeat { first }) = stack.pop() {
                     let label = condition.clone().unwrap_or_default();

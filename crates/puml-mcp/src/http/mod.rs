@@ -16,6 +16,7 @@
 //! Plain HTTP/1.1 only (no TLS): bind to loopback, or put a proxy in front.
 
 pub mod limits;
+pub mod memory;
 pub mod plantuml;
 pub mod rest;
 

@@ -64,9 +64,20 @@ impl Default for PlantumlOptions {
 /// analysis host; a request borrows one) and the concurrency bound.
 pub struct PlantumlApi {
     options: PlantumlOptions,
-    renderers: Mutex<Vec<Renderer>>,
+    /// Idle renderers, each with the size of the source its host memoizes.
+    renderers: Mutex<Vec<(Renderer, usize)>>,
     slots: Arc<Semaphore>,
 }
+
+/// Renderers kept idle at most.
+const POOLED_RENDERERS: usize = 64;
+/// A renderer whose last source was larger than this is not kept: what its
+/// host memoized (tree, model, scene, image) is many times the source, and
+/// a long-running server's footprint should follow its load, not its
+/// largest request.
+const POOLED_SOURCE_BYTES_EACH: usize = 64 * 1024;
+/// The sources the idle renderers memoize, in bytes, at most.
+const POOLED_SOURCE_BYTES: usize = 1024 * 1024;
 
 impl PlantumlApi {
     pub fn new(options: PlantumlOptions) -> PlantumlApi {
@@ -84,14 +95,28 @@ impl PlantumlApi {
 
     fn take_renderer(&self) -> Renderer {
         let pooled = self.renderers.lock().ok().and_then(|mut pool| pool.pop());
-        pooled.unwrap_or_else(|| Renderer::new(self.options.include_root.clone()))
+        pooled.map_or_else(|| Renderer::new(self.options.include_root.clone()), |(r, _)| r)
     }
 
-    fn give_back(&self, renderer: Renderer) {
-        if let Ok(mut pool) = self.renderers.lock() {
-            if pool.len() < 64 {
-                pool.push(renderer);
+    /// Returns a renderer to the pool after a request for `source_bytes` of
+    /// source, whose image was `rendered` or refused. A refused request's
+    /// work is dropped, and so is a large one's or one past the pool's byte
+    /// budget; after dropping a large one the allocator is asked to hand
+    /// the freed memory back to the system.
+    fn give_back(&self, renderer: Renderer, source_bytes: usize, rendered: bool) {
+        let keep = rendered && source_bytes <= POOLED_SOURCE_BYTES_EACH;
+        if keep {
+            if let Ok(mut pool) = self.renderers.lock() {
+                let held: usize = pool.iter().map(|(_, bytes)| bytes).sum();
+                if pool.len() < POOLED_RENDERERS && held + source_bytes <= POOLED_SOURCE_BYTES {
+                    pool.push((renderer, source_bytes));
+                    return;
+                }
             }
+        }
+        drop(renderer);
+        if source_bytes > POOLED_SOURCE_BYTES_EACH {
+            super::memory::return_freed_memory();
         }
     }
 }
@@ -269,7 +294,14 @@ async fn render(api: Arc<PlantumlApi>, format: ImageFormat, source: String) -> R
     let work = tokio::task::spawn_blocking(move || {
         let mut renderer = worker_api.take_renderer();
         let answer = renderer.render_request(&source, &RenderSettings::new(format));
-        worker_api.give_back(renderer);
+        let rendered = matches!(
+            answer,
+            Some(ServerAnswer {
+                outcome: Outcome::Rendered { .. },
+                ..
+            })
+        );
+        worker_api.give_back(renderer, source.len(), rendered);
         (source, answer)
     });
     let (text, answer) = match tokio::time::timeout(api.options.render_timeout, work).await {
@@ -526,6 +558,35 @@ update();
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pooled(api: &PlantumlApi) -> (usize, usize) {
+        let pool = api.renderers.lock().expect("pool");
+        (pool.len(), pool.iter().map(|(_, bytes)| bytes).sum())
+    }
+
+    /// The idle renderers keep what small, answered requests built; a
+    /// refused request's work and a large one's are dropped, and the pool
+    /// holds a bounded number of source bytes whatever the load.
+    #[test]
+    fn the_renderer_pool_is_bounded_by_bytes_and_drops_refused_work() {
+        let api = PlantumlApi::new(PlantumlOptions::default());
+        api.give_back(api.take_renderer(), 1_000, true);
+        assert_eq!(pooled(&api), (1, 1_000));
+        api.give_back(api.take_renderer(), 1_000, false);
+        assert_eq!(pooled(&api), (0, 0), "a refused request's renderer is dropped");
+        api.give_back(api.take_renderer(), POOLED_SOURCE_BYTES_EACH + 1, true);
+        assert_eq!(pooled(&api), (0, 0), "a large request's renderer is dropped");
+        let renderers: Vec<Renderer> = (0..POOLED_RENDERERS * 2).map(|_| api.take_renderer()).collect();
+        for renderer in renderers {
+            api.give_back(renderer, POOLED_SOURCE_BYTES_EACH, true);
+        }
+        let (count, bytes) = pooled(&api);
+        assert!(
+            bytes <= POOLED_SOURCE_BYTES && count <= POOLED_RENDERERS,
+            "{count} renderers, {bytes} bytes"
+        );
+        assert_eq!(count, POOLED_SOURCE_BYTES / POOLED_SOURCE_BYTES_EACH);
+    }
 
     #[test]
     fn fallback_urls() {

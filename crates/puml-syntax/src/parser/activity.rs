@@ -556,6 +556,13 @@ impl<'a> Parser<'a> {
             break;
         }
         lx.ws();
+        // `repeat while (c) is (no) -> label`: the label of the arrow back
+        // to the loop's start, to the end of the line (a `;` included).
+        if kind == REPEAT_WHILE && lx.rest().starts_with('-') && lx.rest()[..arrow_len(lx.rest())].ends_with('>') {
+            lx.push(ARROW, arrow_len(lx.rest()));
+            lx.ws();
+            lx.text_to_end();
+        }
         self.report_activity_leftover(&mut lx, line);
         self.emit_line(line, lx);
         self.builder.finish_node();
@@ -817,21 +824,9 @@ impl<'a> Parser<'a> {
         self.builder.start_node(ACT_ARROW.into());
         let mut lx = self.lexer(line.content);
         lx.ws();
-        let rest = lx.rest();
-        let mut len = 0;
-        let bytes = rest.as_bytes();
-        while len < bytes.len() {
-            match bytes[len] {
-                b'-' | b'>' => len += 1,
-                b'[' => match rest[len..].find(']') {
-                    Some(close) => len += close + 1,
-                    None => break,
-                },
-                _ => break,
-            }
-        }
-        lx.push(ARROW, len);
+        lx.push(ARROW, arrow_len(lx.rest()));
         lx.ws();
+        let mut continued_to = None;
         if !lx.at_end() {
             let rest = lx.rest().trim_end();
             if let Some(body) = rest.strip_suffix(';') {
@@ -839,11 +834,58 @@ impl<'a> Parser<'a> {
                 lx.push(TERMINATOR, 1);
                 lx.ws();
             } else {
+                // PlantUML reads a label without `;` as the first line of a
+                // label that goes on, whatever the next lines say, up to
+                // the next line ending in `;` (probes `arrow_label_*`).
+                continued_to = self.arrow_label_end();
                 lx.text_to_end();
             }
         }
         self.emit_line(line, lx);
+        if let Some(end) = continued_to {
+            self.arrow_label_lines(end);
+        }
         self.builder.finish_node();
+    }
+
+    /// The line that ends an arrow label begun on `self.pos` without `;`:
+    /// the next one whose text ends with `;`, before the diagram's end.
+    fn arrow_label_end(&self) -> Option<usize> {
+        self.looked_ahead.set(true);
+        for idx in self.pos + 1..self.lines.len() {
+            let content = self.lines[idx].content;
+            if first_word(content).starts_with("@end") {
+                return None;
+            }
+            if content.trim_end().ends_with(';') && !content.trim_start().starts_with('\'') {
+                return Some(idx);
+            }
+        }
+        None
+    }
+
+    /// The lines after an arrow's first one, up to `end`, as the label's
+    /// text (leading blanks kept: PlantUML draws them). The last line's
+    /// `;` ends the label when it is the line's last character; after it,
+    /// blanks make PlantUML keep the `;` as text.
+    fn arrow_label_lines(&mut self, end: usize) {
+        for idx in self.pos + 1..=end {
+            let l = self.lines[idx];
+            let mut lx = LineLexer::new(l.content);
+            if l.content.trim_start().starts_with('\'') {
+                lx.ws();
+                let len = lx.rest().trim_end().len();
+                lx.push(COMMENT, len);
+                lx.ws();
+            } else if idx == end && l.content.ends_with(';') {
+                lx.push(TEXT, l.content.len() - 1);
+                lx.push(TERMINATOR, 1);
+            } else {
+                lx.text_to_end();
+            }
+            self.emit_line(&l, lx);
+        }
+        self.pos = end + 1;
     }
 
     /// `(A)`.
@@ -1001,6 +1043,24 @@ impl<'a> Parser<'a> {
             ));
         }
     }
+}
+
+/// The length of the arrow at the start of `text`: `->`, `-->`,
+/// `-[#red,dashed]->`.
+fn arrow_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = 0;
+    while len < bytes.len() {
+        match bytes[len] {
+            b'-' | b'>' => len += 1,
+            b'[' => match text[len..].find(']') {
+                Some(close) => len += close + 1,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    len
 }
 
 /// `(*) --> "Text"` → `start` + `:Text;`; `"Text" --> (*)` → `:Text;` + `stop`.

@@ -1,0 +1,1164 @@
+//! Stage 3: the order of nodes within each rank, to reduce crossings
+//! (Gansner et al. 1993, section 3, as dot's mincross does it).
+//!
+//! Clusters are ordered from the outside in: at each scope (the whole graph,
+//! then each cluster) the scope's direct nodes and its child clusters are the
+//! "units"; a child cluster is one block per rank, so it stays contiguous.
+//! For each scope: an initial order by breadth-first search from the
+//! sources, then sweeps down and up that sort each rank's units by the
+//! weighted median of their neighbours' positions, followed by transposition
+//! of neighbouring units while that removes crossings, keeping the best
+//! order seen. Iterations are capped as dot caps them (`mclimit` 1: 24
+//! sweeps, stop after 8 without improvement). The graph's connected
+//! components are ordered apart and placed left to right.
+
+use crate::layered::Layered;
+use crate::rank::ClusterTree;
+use crate::Graph;
+
+/// Sweeps in the last pass (dot: 24 × mclimit).
+const MAX_ITERATIONS: usize = 24;
+/// Sweeps in each of the first two passes.
+const BUILD_PASS_ITERATIONS: usize = 4;
+/// Sweeps without a real improvement before giving up (dot's MinQuit).
+const MIN_QUIT: usize = 8;
+/// An improvement below this factor does not count (dot's Convergence).
+const CONVERGENCE: f64 = 0.995;
+/// Rounds of transposition per call, a bound dot does not have.
+const MAX_TRANSPOSE_ROUNDS: usize = 64;
+/// What crossing a collapsed cluster's skeleton costs (dot's CL_CROSS).
+const SKELETON_CROSSING: usize = 1000;
+/// Ranks longer than this are sorted rather than bubble-exchanged.
+const BUBBLE_LIMIT: usize = 256;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Unit {
+    Node(usize),
+    Cluster(usize),
+}
+
+pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
+    let tree = ClusterTree::new(graph);
+    let mut orderer = Orderer::new(layered, &tree);
+    orderer.creation = creation_order(layered, graph);
+    orderer.flip = matches!(
+        graph.options.rank_dir,
+        crate::RankDir::LeftToRight | crate::RankDir::RightToLeft
+    );
+    orderer.run(graph);
+    layered.ranks = orderer.ranks;
+    debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
+}
+
+/// dot's node list of the layered graph: depth first from the real nodes
+/// in input order (out-edges, in-edges, flat edges).
+pub(crate) fn node_list(layered: &Layered, graph: &Graph) -> Vec<usize> {
+    let tree = ClusterTree::new(graph);
+    let orderer = Orderer::new(layered, &tree);
+    let mut list: Vec<usize> = (0..layered.nodes.len()).collect();
+    list.sort_by_key(|&v| orderer.list_order[v]);
+    list
+}
+
+/// Whether every cluster's nodes are contiguous on every rank.
+fn clusters_contiguous(layered: &Layered, tree: &ClusterTree) -> bool {
+    for rank in &layered.ranks {
+        for c in 0..tree.parent.len() {
+            let inside: Vec<bool> = rank
+                .iter()
+                .map(|&v| {
+                    let mut current = layered.nodes[v].cluster;
+                    while let Some(k) = current {
+                        if k == c {
+                            return true;
+                        }
+                        current = tree.parent[k];
+                    }
+                    false
+                })
+                .collect();
+            let starts =
+                inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
+            if starts > 1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// One ordering problem: some nodes whose positions form one contiguous
+/// slice per rank, grouped into units at a nesting level.
+struct Problem {
+    members: Vec<usize>,
+    /// Units are the clusters at this index of each node's cluster path (or
+    /// the node itself when its path is shorter).
+    level: usize,
+    min_rank: usize,
+    max_rank: usize,
+    /// The whole graph's component (builds its order twice, both ways, and
+    /// transposes after building, as dot does at the root only).
+    root: bool,
+    /// Members per rank, from `min_rank`.
+    by_rank: Vec<Vec<usize>>,
+    /// dot's final pass over the whole graph (`remincross`): every node is
+    /// a unit, and only nodes of the same innermost cluster trade places.
+    remincross: bool,
+}
+
+struct Orderer<'a> {
+    ranks: Vec<Vec<usize>>,
+    pos: Vec<usize>,
+    rank_of: Vec<usize>,
+    /// Neighbours on the rank above and below.
+    up: Vec<Vec<usize>>,
+    down: Vec<Vec<usize>>,
+    /// The same through the edges that count in crossing reduction.
+    up_crossing: Vec<Vec<usize>>,
+    down_crossing: Vec<Vec<usize>>,
+    /// Flat edges (same rank), tail to head.
+    flat_out: Vec<Vec<usize>>,
+    /// Clusters of each node, outermost first.
+    path: Vec<Vec<usize>>,
+    /// Edges by the rank of their upper end.
+    edges_by_rank: Vec<Vec<(usize, usize)>>,
+    tree: &'a ClusterTree,
+    /// Each node's place in dot's node list: depth-first preorder from the
+    /// real nodes in input order, out-edges, then in-edges, then flat edges.
+    list_order: Vec<usize>,
+    /// Each node's place in the order dot makes the nodes of a cluster: each
+    /// real node, then the virtual nodes of the edges it is the tail of.
+    creation: Vec<usize>,
+    /// The graph runs sideways (dot's GD_flip).
+    flip: bool,
+    /// 1, or less for huge graphs (fewer sweeps).
+    effort: f64,
+    /// Clusters already expanded; a collapsed cluster takes one place on
+    /// each of its ranks, as dot's skeleton nodes do until the cluster's
+    /// own turn.
+    expanded: Vec<bool>,
+    /// Each node's place on its rank counting a collapsed cluster once
+    /// (what medians and crossings compare).
+    slot: Vec<usize>,
+    /// A node of each cluster on each rank it spans (its block's place).
+    cluster_member: std::collections::HashMap<(usize, usize), usize>,
+}
+
+fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
+    use crate::layered::Kind;
+    let key = |v: usize| match layered.nodes[v].kind {
+        Kind::Real(id) => (id, 0, v),
+        Kind::Virtual { edge } | Kind::Label { edge } => (graph.edges[edge].tail, 1, v),
+    };
+    let mut sequence: Vec<usize> = (0..layered.nodes.len()).collect();
+    sequence.sort_by_key(|&v| key(v));
+    let mut place = vec![0; sequence.len()];
+    for (i, v) in sequence.into_iter().enumerate() {
+        place[v] = i;
+    }
+    place
+}
+
+impl<'a> Orderer<'a> {
+    fn new(layered: &Layered, tree: &'a ClusterTree) -> Self {
+        let n = layered.nodes.len();
+        let mut up = vec![Vec::new(); n];
+        let mut down = vec![Vec::new(); n];
+        let mut edges = Vec::with_capacity(layered.edges.len());
+        let mut up_crossing = vec![Vec::new(); n];
+        let mut down_crossing = vec![Vec::new(); n];
+        for e in &layered.edges {
+            up[e.lower].push(e.upper);
+            down[e.upper].push(e.lower);
+            if e.crossing_weight > 0 {
+                up_crossing[e.lower].push(e.upper);
+                down_crossing[e.upper].push(e.lower);
+                edges.push((e.upper, e.lower));
+            }
+        }
+        let mut flat_out = vec![Vec::new(); n];
+        for &(a, b) in &layered.flat {
+            if a != b {
+                flat_out[a].push(b);
+            }
+        }
+        let path = layered
+            .nodes
+            .iter()
+            .map(|node| {
+                let mut p = Vec::new();
+                let mut current = node.cluster;
+                while let Some(c) = current {
+                    p.push(c);
+                    current = tree.parent[c];
+                    if p.len() > tree.parent.len() {
+                        break;
+                    }
+                }
+                p.reverse();
+                p
+            })
+            .collect();
+        let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
+        let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
+        for &(a, b) in &edges {
+            edges_by_rank[rank_of[a]].push((a, b));
+        }
+        let mut orderer = Orderer {
+            ranks: layered.ranks.clone(),
+            pos: vec![0; n],
+            rank_of,
+            up,
+            down,
+            up_crossing,
+            down_crossing,
+            flat_out,
+            path,
+            edges_by_rank,
+            tree,
+            list_order: Vec::new(),
+            creation: Vec::new(),
+            flip: false,
+            effort: layered.effort,
+            expanded: vec![false; tree.parent.len()],
+            slot: vec![0; n],
+            cluster_member: std::collections::HashMap::new(),
+        };
+        for v in 0..n {
+            for &c in &orderer.path[v] {
+                orderer.cluster_member.entry((c, orderer.rank_of[v])).or_insert(v);
+            }
+        }
+        orderer.list_order = orderer.depth_first_list(layered);
+        orderer.refresh_positions();
+        orderer
+    }
+
+    fn depth_first_list(&self, layered: &Layered) -> Vec<usize> {
+        let n = layered.nodes.len();
+        let mut flat_in = vec![Vec::new(); n];
+        for (a, outs) in self.flat_out.iter().enumerate() {
+            for &b in outs {
+                flat_in[b].push(a);
+            }
+        }
+        let mut place = vec![usize::MAX; n];
+        let mut next = 0;
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
+        for start in (0..real).chain(real..n) {
+            if place[start] != usize::MAX {
+                continue;
+            }
+            place[start] = next;
+            next += 1;
+            // (node, list index, position in list)
+            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+            while let Some(top) = stack.last_mut() {
+                let (v, list, i) = *top;
+                let neighbours: &[usize] = match list {
+                    0 => &self.down[v],
+                    1 => &self.up[v],
+                    2 => &self.flat_out[v],
+                    3 => &flat_in[v],
+                    _ => {
+                        stack.pop();
+                        continue;
+                    }
+                };
+                if i >= neighbours.len() {
+                    top.1 += 1;
+                    top.2 = 0;
+                    continue;
+                }
+                top.2 += 1;
+                let w = neighbours[i];
+                if place[w] == usize::MAX {
+                    place[w] = next;
+                    next += 1;
+                    stack.push((w, 0, 0));
+                }
+            }
+        }
+        place
+    }
+
+    /// An iteration count scaled down for huge graphs (at least one).
+    fn scaled(&self, iterations: usize) -> usize {
+        ((iterations as f64 * self.effort).round() as usize).max(1)
+    }
+
+    fn refresh_positions(&mut self) {
+        for rank in &self.ranks {
+            for (i, &v) in rank.iter().enumerate() {
+                self.pos[v] = i;
+            }
+        }
+        for r in 0..self.ranks.len() {
+            self.refresh_slots(r);
+        }
+    }
+
+    /// The outermost collapsed cluster holding `v`, if any.
+    fn collapsed(&self, v: usize) -> Option<usize> {
+        self.path[v].iter().copied().find(|&c| !self.expanded[c])
+    }
+
+    fn refresh_slots(&mut self, r: usize) {
+        let mut next = 0;
+        let mut previous: Option<Option<usize>> = None;
+        for i in 0..self.ranks[r].len() {
+            let v = self.ranks[r][i];
+            let key = self.collapsed(v);
+            let same = key.is_some() && previous == Some(key);
+            if !same && previous.is_some() {
+                next += 1;
+            }
+            self.slot[v] = next;
+            previous = Some(key);
+        }
+    }
+
+    fn unit(&self, level: usize, v: usize) -> Unit {
+        match self.path[v].get(level) {
+            Some(&c) => Unit::Cluster(c),
+            None => Unit::Node(v),
+        }
+    }
+
+    fn run(&mut self, _graph: &Graph) {
+        let n = self.pos.len();
+        if n == 0 {
+            return;
+        }
+        // Connected components over all edges, in order of their first node.
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(parent: &mut [usize], mut v: usize) -> usize {
+            while parent[v] != v {
+                parent[v] = parent[parent[v]];
+                v = parent[v];
+            }
+            v
+        }
+        let join = |a: usize, b: usize, parent: &mut Vec<usize>| {
+            let (a, b) = (find(parent, a), find(parent, b));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+            }
+        };
+        for a in 0..n {
+            for i in 0..self.down[a].len() {
+                join(a, self.down[a][i], &mut parent);
+            }
+        }
+        for a in 0..n {
+            for i in 0..self.flat_out[a].len() {
+                join(a, self.flat_out[a][i], &mut parent);
+            }
+        }
+        // Nodes of one top-level cluster stay in one component.
+        let mut first_of_cluster = vec![usize::MAX; self.tree.parent.len()];
+        for v in 0..n {
+            if let Some(&c) = self.path[v].first() {
+                if first_of_cluster[c] == usize::MAX {
+                    first_of_cluster[c] = v;
+                } else {
+                    join(first_of_cluster[c], v, &mut parent);
+                }
+            }
+        }
+        let mut component_index = vec![usize::MAX; n];
+        let mut components: Vec<Vec<usize>> = Vec::new();
+        for v in 0..n {
+            let root = find(&mut parent, v);
+            if component_index[root] == usize::MAX {
+                component_index[root] = components.len();
+                components.push(Vec::new());
+            }
+            components[component_index[root]].push(v);
+        }
+        // Components side by side, each contiguous in every rank.
+        for rank in &mut self.ranks {
+            rank.clear();
+        }
+        for component in &components {
+            for &v in component {
+                self.ranks[self.rank_of[v]].push(v);
+            }
+        }
+        self.refresh_positions();
+        for component in &components {
+            let problem = self.problem(component.clone(), 0, true);
+            self.mincross(&problem, 0);
+        }
+        // Then each cluster, depth first (dot's mincross_clust): expanded
+        // from its block, ordered inside, then its children.
+        let count = self.tree.parent.len();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + 1];
+        for c in 0..count {
+            children[self.tree.parent[c].map_or(0, |p| p + 1)].push(c);
+        }
+        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for v in 0..n {
+            for &c in &self.path[v] {
+                members_of[c].push(v);
+            }
+        }
+        let mut stack: Vec<usize> = children[0].iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            stack.extend(children[c + 1].iter().rev().copied());
+            self.expanded[c] = true;
+            let members = std::mem::take(&mut members_of[c]);
+            if members.is_empty() {
+                continue;
+            }
+            let problem = self.problem(members, self.tree.depth[c] + 1, false);
+            for r in problem.min_rank..=problem.max_rank {
+                self.refresh_slots(r);
+            }
+            self.build(&problem, 0);
+            self.mincross(&problem, 2);
+        }
+        if count > 0 && (0..count).any(|c| self.expanded[c]) {
+            let mut problem = self.problem((0..n).collect(), usize::MAX, false);
+            problem.remincross = true;
+            self.mincross(&problem, 2);
+        }
+    }
+
+    fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
+        let min_rank = members.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
+        let max_rank = members.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
+        let mut by_rank = vec![Vec::new(); max_rank - min_rank + 1];
+        for &v in &members {
+            by_rank[self.rank_of[v] - min_rank].push(v);
+        }
+        Problem {
+            members,
+            level,
+            min_rank,
+            max_rank,
+            root,
+            by_rank,
+            remincross: false,
+        }
+    }
+
+    /// The slice of rank `r` the problem owns: start and length.
+    fn slice(&self, problem: &Problem, r: usize) -> (usize, usize) {
+        let Some(nodes) = r.checked_sub(problem.min_rank).and_then(|i| problem.by_rank.get(i)) else {
+            return (0, 0);
+        };
+        let start = nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0);
+        (start, nodes.len())
+    }
+
+    /// The units of a rank's slice, in order, with their nodes in order.
+    fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Vec<usize>)>) {
+        let (start, count) = self.slice(problem, r);
+        let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
+        let mut cluster_block: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for &v in &self.ranks[r][start..start + count] {
+            let unit = self.unit(problem.level, v);
+            match (units.last_mut(), unit) {
+                (Some((last, nodes)), _) if *last == unit => nodes.push(v),
+                (_, Unit::Cluster(c)) => {
+                    // A cluster seen before (not contiguous) joins its first block.
+                    match cluster_block.get(&c) {
+                        Some(&i) => units[i].1.push(v),
+                        None => {
+                            cluster_block.insert(c, units.len());
+                            units.push((unit, vec![v]));
+                        }
+                    }
+                }
+                (_, Unit::Node(_)) => units.push((unit, vec![v])),
+            }
+        }
+        (start, units)
+    }
+
+    fn write(&mut self, r: usize, start: usize, units: &[(Unit, Vec<usize>)]) {
+        let mut i = start;
+        for (_, nodes) in units {
+            for &v in nodes {
+                self.ranks[r][i] = v;
+                self.pos[v] = i;
+                i += 1;
+            }
+        }
+        self.refresh_slots(r);
+    }
+
+    /// The initial order: breadth-first from the units without predecessors
+    /// (pass 0: downwards, out-edges first; pass 1: upwards from the units
+    /// without successors), each unit appended to its rank(s) when reached.
+    fn build(&mut self, problem: &Problem, pass: usize) {
+        let level = problem.level;
+        let mut unit_index: std::collections::HashMap<(bool, usize), usize> = std::collections::HashMap::new();
+        let mut unit_list: Vec<Unit> = Vec::new();
+        let mut unit_nodes: Vec<Vec<usize>> = Vec::new();
+        let key = |u: Unit| match u {
+            Unit::Node(v) => (false, v),
+            Unit::Cluster(c) => (true, c),
+        };
+        let mut members = problem.members.clone();
+        if problem.root {
+            members.sort_by_key(|&v| self.list_order[v]);
+        } else {
+            // dot builds a cluster's node list by prepending: child clusters'
+            // skeletons first, then each node and its edges' virtual nodes,
+            // so the list runs backwards.
+            members.sort_by_key(|&v| match self.unit(level, v) {
+                Unit::Cluster(c) => (0, c, self.creation[v]),
+                Unit::Node(_) => (1, self.creation[v], 0),
+            });
+            members.reverse();
+        }
+        let mut in_problem = std::collections::HashSet::new();
+        for &v in &members {
+            in_problem.insert(v);
+        }
+        // Members of clusters keep their current relative order.
+        let mut by_position = members.clone();
+        by_position.sort_by_key(|&v| (self.rank_of[v], self.pos[v]));
+        for &v in &members {
+            let u = self.unit(level, v);
+            unit_index.entry(key(u)).or_insert_with(|| {
+                unit_list.push(u);
+                unit_nodes.push(Vec::new());
+                unit_list.len() - 1
+            });
+        }
+        for &v in &by_position {
+            let i = unit_index[&key(self.unit(level, v))];
+            unit_nodes[i].push(v);
+        }
+        let count = unit_list.len();
+        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); count];
+        let mut ins: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // A cluster starts a search like dot's skeleton: when nothing enters
+        // its top rank (pass 0) or leaves its bottom rank (pass 1).
+        let top = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
+        let bottom = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
+        let mut entered_at_top = vec![false; count];
+        let mut left_at_bottom = vec![false; count];
+        for &v in &members {
+            let a = unit_index[&key(self.unit(level, v))];
+            for &w in &self.down[v] {
+                if !in_problem.contains(&w) {
+                    continue;
+                }
+                let b = unit_index[&key(self.unit(level, w))];
+                if a != b {
+                    outs[a].push(b);
+                    ins[b].push(a);
+                    if self.rank_of[w] == top(b) {
+                        entered_at_top[b] = true;
+                    }
+                    if self.rank_of[v] == bottom(a) {
+                        left_at_bottom[a] = true;
+                    }
+                }
+            }
+        }
+        let mut marked = vec![false; count];
+        let mut order: Vec<usize> = Vec::with_capacity(count);
+        let mut queue = std::collections::VecDeque::new();
+        for start in 0..count {
+            let blocked = if pass == 0 {
+                entered_at_top[start]
+            } else {
+                left_at_bottom[start]
+            };
+            if blocked || marked[start] {
+                continue;
+            }
+            marked[start] = true;
+            queue.push_back(start);
+            while let Some(u) = queue.pop_front() {
+                order.push(u);
+                let (first, second) = if pass == 0 {
+                    (&outs[u], &ins[u])
+                } else {
+                    (&ins[u], &outs[u])
+                };
+                for &w in first.iter().chain(second.iter()) {
+                    if !marked[w] {
+                        marked[w] = true;
+                        queue.push_back(w);
+                    }
+                }
+            }
+        }
+        // Units only on cycles of zero-length paths (not reached): in input order.
+        order.extend((0..count).filter(|&u| !marked[u]));
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, _) = self.slice(problem, r);
+            let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
+            for &u in &order {
+                let nodes: Vec<usize> = unit_nodes[u]
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.rank_of[v] == r)
+                    .collect();
+                if !nodes.is_empty() {
+                    units.push((unit_list[u], nodes));
+                }
+            }
+            self.flat_reorder(&mut units);
+            if self.flip && problem.root {
+                // Sideways graphs: dot reverses each rank after building it.
+                units.reverse();
+            }
+            self.write(r, start, &units);
+        }
+        if problem.root && self.crossings(problem) > 0 {
+            self.transpose(problem, false);
+        }
+    }
+
+    /// Puts the tail of every flat edge left of its head where the edges
+    /// allow it (a stable topological sort; cycles keep their order).
+    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>) {
+        let count = units.len();
+        let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
+        let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
+        let mut indegree = vec![0usize; count];
+        let mut any = false;
+        for (i, (_, nodes)) in units.iter().enumerate() {
+            for &v in nodes {
+                for &w in &self.flat_out[v] {
+                    if let Some(j) = index_of(w) {
+                        if j != i {
+                            after[i].push(j);
+                            indegree[j] += 1;
+                            any = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        let mut placed = vec![false; count];
+        let mut result = Vec::with_capacity(count);
+        while result.len() < count {
+            // The leftmost unit with no unplaced predecessor; on a cycle, the leftmost unplaced.
+            let next = (0..count)
+                .find(|&i| !placed[i] && indegree[i] == 0)
+                .or_else(|| (0..count).find(|&i| !placed[i]))
+                .unwrap_or(0);
+            placed[next] = true;
+            result.push(next);
+            for &j in &after[next] {
+                indegree[j] = indegree[j].saturating_sub(1);
+            }
+        }
+        let mut taken: Vec<Option<(Unit, Vec<usize>)>> = units.drain(..).map(Some).collect();
+        for i in result {
+            if let Some(unit) = taken[i].take() {
+                units.push(unit);
+            }
+        }
+    }
+
+    /// Whether unit `a` must stay left of unit `b` (a flat edge from a to b).
+    fn must_stay_left(&self, a: &[usize], b: &[usize]) -> bool {
+        a.iter().any(|&v| self.flat_out[v].iter().any(|w| b.contains(w)))
+    }
+
+    /// Whether two neighbouring units may not trade places: a flat edge
+    /// between them, or (in the final pass) different innermost clusters.
+    fn pinned(&self, problem: &Problem, a: &[usize], b: &[usize]) -> bool {
+        if problem.remincross {
+            let cluster = |v: usize| self.path[v].last().copied();
+            if a.iter().chain(b).any(|&v| cluster(v) != cluster(a[0])) {
+                return true;
+            }
+        }
+        self.must_stay_left(a, b)
+    }
+
+    /// dot's mincross for one problem, from `start_pass` (0: build twice, then
+    /// iterate; 2: iterate from the current order).
+    fn mincross(&mut self, problem: &Problem, start_pass: usize) {
+        if problem.max_rank == problem.min_rank && !problem.root {
+            // One rank: only flat edges matter, already honoured by build.
+            return;
+        }
+        let mut best_cross = usize::MAX;
+        let mut cur_cross = usize::MAX;
+        let mut best = self.snapshot(problem);
+        for pass in start_pass..=2 {
+            let max_this_pass;
+            if pass <= 1 {
+                max_this_pass = self.scaled(BUILD_PASS_ITERATIONS);
+                if problem.root {
+                    self.build(problem, pass);
+                }
+                cur_cross = self.crossings(problem);
+                if cur_cross <= best_cross {
+                    best = self.snapshot(problem);
+                    best_cross = cur_cross;
+                }
+            } else {
+                max_this_pass = self.scaled(MAX_ITERATIONS);
+                if best_cross == usize::MAX {
+                    best_cross = self.crossings(problem);
+                    best = self.snapshot(problem);
+                }
+                if cur_cross > best_cross {
+                    self.restore(problem, &best);
+                }
+                cur_cross = best_cross;
+            }
+            let mut trying = 0;
+            for iteration in 0..max_this_pass {
+                if trying >= MIN_QUIT || cur_cross == 0 {
+                    break;
+                }
+                trying += 1;
+                self.step(problem, iteration);
+                cur_cross = self.crossings(problem);
+                if cur_cross <= best_cross {
+                    best = self.snapshot(problem);
+                    if (cur_cross as f64) < CONVERGENCE * best_cross as f64 {
+                        trying = 0;
+                    }
+                    best_cross = cur_cross;
+                }
+            }
+            if cur_cross == 0 {
+                break;
+            }
+        }
+        if cur_cross > best_cross {
+            self.restore(problem, &best);
+        }
+        if best_cross > 0 {
+            self.transpose(problem, false);
+        }
+        self.align_clusters(problem);
+    }
+
+    /// Sibling clusters keep one left-to-right order on every rank they
+    /// share (the coordinates keep them apart by that order): where ranks
+    /// disagree, the clusters' blocks are rearranged among their places by
+    /// the clusters' mean position.
+    fn align_clusters(&mut self, problem: &Problem) {
+        let mut mean: Vec<(usize, f64, usize)> = Vec::new();
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, units) = self.units(problem, r);
+            let mut at = start;
+            for (unit, nodes) in &units {
+                if let Unit::Cluster(c) = unit {
+                    let place = at as f64 / self.ranks[r].len().max(1) as f64;
+                    match mean.iter_mut().find(|m| m.0 == *c) {
+                        Some(m) => {
+                            m.1 += place;
+                            m.2 += 1;
+                        }
+                        None => mean.push((*c, place, 1)),
+                    }
+                }
+                at += nodes.len();
+            }
+        }
+        if mean.len() < 2 {
+            return;
+        }
+        // Only when two clusters swap sides between ranks.
+        let mut seen_before: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+        let mut consistent = true;
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let order: Vec<usize> = units
+                .iter()
+                .filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None })
+                .collect();
+            for i in 0..order.len() {
+                for j in i + 1..order.len() {
+                    if seen_before.contains(&(order[j], order[i])) {
+                        consistent = false;
+                    }
+                    seen_before.insert((order[i], order[j]));
+                }
+            }
+        }
+        if consistent {
+            return;
+        }
+        let key = |c: usize| mean.iter().find(|m| m.0 == c).map_or(0.0, |m| m.1 / m.2 as f64);
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, mut units) = self.units(problem, r);
+            let slots: Vec<usize> = (0..units.len())
+                .filter(|&i| matches!(units[i].0, Unit::Cluster(_)))
+                .collect();
+            let mut blocks: Vec<(Unit, Vec<usize>)> = slots.iter().map(|&i| units[i].clone()).collect();
+            blocks.sort_by(|a, b| {
+                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else {
+                    return std::cmp::Ordering::Equal;
+                };
+                key(x).total_cmp(&key(y)).then(x.cmp(&y))
+            });
+            for (slot, block) in slots.into_iter().zip(blocks) {
+                units[slot] = block;
+            }
+            self.write(r, start, &units);
+        }
+    }
+
+    fn snapshot(&self, problem: &Problem) -> Vec<(usize, Vec<usize>)> {
+        (problem.min_rank..=problem.max_rank)
+            .map(|r| {
+                let (start, count) = self.slice(problem, r);
+                (start, self.ranks[r][start..start + count].to_vec())
+            })
+            .collect()
+    }
+
+    fn restore(&mut self, problem: &Problem, saved: &[(usize, Vec<usize>)]) {
+        for (offset, (start, nodes)) in saved.iter().enumerate() {
+            let r = problem.min_rank + offset;
+            for (i, &v) in nodes.iter().enumerate() {
+                self.ranks[r][start + i] = v;
+                self.pos[v] = start + i;
+            }
+            self.refresh_slots(r);
+        }
+    }
+
+    /// One sweep (dot's mincross_step): down on even iterations, up on odd;
+    /// equal medians exchange on the first two of every four.
+    fn step(&mut self, problem: &Problem, iteration: usize) {
+        let reverse = iteration % 4 < 2;
+        // A cluster's end ranks follow the ranks outside it too (dot: first--).
+        let last_rank = self.ranks.len().saturating_sub(1);
+        let ranks: Vec<usize> = if iteration % 2 == 1 {
+            let first = if problem.max_rank < last_rank {
+                problem.max_rank
+            } else {
+                problem.max_rank.saturating_sub(1)
+            };
+            if problem.max_rank == 0 && last_rank == 0 {
+                Vec::new()
+            } else {
+                (problem.min_rank..=first).rev().collect()
+            }
+        } else {
+            let first = if problem.min_rank > 0 {
+                problem.min_rank
+            } else {
+                problem.min_rank + 1
+            };
+            (first..=problem.max_rank).collect()
+        };
+        let downward = iteration.is_multiple_of(2);
+        for r in ranks {
+            let (start, mut units) = self.units(problem, r);
+            let mut medians: Vec<f64> = units
+                .iter()
+                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
+                .collect();
+            self.reorder(problem, &mut units, &mut medians, reverse);
+            self.write(r, start, &units);
+        }
+        self.transpose(problem, !reverse);
+    }
+
+    /// The weighted median of a unit's neighbours on the rank before it in
+    /// the sweep (dot's medians, on its integer scale: 256 per place), or
+    /// −1 when it has none there. A cluster counts its edges to the outside
+    /// and its own block on that rank (dot's skeleton edge).
+    fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
+        const SCALE: i64 = 256;
+        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let mut list: Vec<i64> = Vec::new();
+        let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
+        for &v in nodes {
+            let neighbours = if downward {
+                &self.up_crossing[v]
+            } else {
+                &self.down_crossing[v]
+            };
+            for &w in neighbours {
+                if !inside(w) {
+                    list.push(val(w));
+                }
+            }
+        }
+        if let Unit::Cluster(c) = unit {
+            let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
+            if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                list.push(val(w));
+            }
+        }
+        let m = list.len();
+        let value = match m {
+            0 => return -1.0,
+            1 => list[0],
+            2 => (list[0] + list[1]) / 2,
+            _ => {
+                list.sort_unstable();
+                if m % 2 == 1 {
+                    list[m / 2]
+                } else {
+                    let (lm, rm) = (m / 2 - 1, m / 2);
+                    let right_span = list[m - 1] - list[rm];
+                    let left_span = list[lm] - list[0];
+                    if left_span == right_span {
+                        (list[lm] + list[rm]) / 2
+                    } else {
+                        let w = list[lm] as f64 * right_span as f64 + list[rm] as f64 * left_span as f64;
+                        (w / (left_span + right_span) as f64) as i64
+                    }
+                }
+            }
+        };
+        value as f64
+    }
+
+    /// dot's reorder: units with a median move past each other into median
+    /// order; units without one stay where they are.
+    fn reorder(&self, problem: &Problem, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
+        let n = units.len();
+        if n > BUBBLE_LIMIT {
+            if problem.remincross {
+                // Sorting would move nodes across cluster borders; transposition
+                // alone improves long ranks in the final pass.
+                return;
+            }
+            // Sort the movable units by median among the fixed ones.
+            let slots: Vec<usize> = (0..n).filter(|&i| medians[i] >= 0.0).collect();
+            let mut movable: Vec<(f64, usize)> = slots.iter().map(|&i| (medians[i], i)).collect();
+            movable.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let original: Vec<(Unit, Vec<usize>)> = units.to_vec();
+            for (slot, (m, from)) in slots.iter().zip(movable) {
+                units[*slot] = original[from].clone();
+                medians[*slot] = m;
+            }
+            return;
+        }
+        let mut end = n;
+        for _ in 0..n {
+            let mut left = 0;
+            while left < end {
+                while left < end && medians[left] < 0.0 {
+                    left += 1;
+                }
+                if left >= end {
+                    break;
+                }
+                let mut right = left + 1;
+                let mut must_stay = false;
+                while right < end {
+                    if self.pinned(problem, &units[left].1, &units[right].1) {
+                        must_stay = true;
+                        break;
+                    }
+                    if medians[right] >= 0.0 {
+                        break;
+                    }
+                    right += 1;
+                }
+                if right >= end {
+                    break;
+                }
+                if !must_stay {
+                    let (p1, p2) = (medians[left], medians[right]);
+                    if p1 > p2 || (p1 == p2 && reverse) {
+                        units.swap(left, right);
+                        medians.swap(left, right);
+                    }
+                }
+                left = right;
+            }
+            if !reverse {
+                end -= 1;
+            }
+        }
+    }
+
+    /// Exchanges neighbouring units while that removes crossings (dot's
+    /// transpose; `reverse`: equal counts exchange too).
+    fn transpose(&mut self, problem: &Problem, reverse: bool) {
+        let span = problem.max_rank - problem.min_rank + 1;
+        let mut candidate = vec![true; span];
+        for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
+            let mut delta: i64 = 0;
+            for offset in 0..span {
+                if !candidate[offset] {
+                    continue;
+                }
+                candidate[offset] = false;
+                let r = problem.min_rank + offset;
+                let (start, mut units) = self.units(problem, r);
+                let mut changed = false;
+                // `from`: where units[i] starts on the rank.
+                let mut from = start;
+                for i in 0..units.len().saturating_sub(1) {
+                    if !self.pinned(problem, &units[i].1, &units[i + 1].1) {
+                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
+                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                        if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
+                            // Each unit is one place (a node, or a collapsed
+                            // cluster): the two trade places and positions.
+                            let first_slot = self.slot[units[i].1[0]];
+                            units.swap(i, i + 1);
+                            let mut at = from;
+                            for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
+                                for &v in nodes {
+                                    self.ranks[r][at] = v;
+                                    self.pos[v] = at;
+                                    self.slot[v] = first_slot + k;
+                                    at += 1;
+                                }
+                            }
+                            delta += c0 as i64 - c1 as i64;
+                            changed = true;
+                        }
+                    }
+                    from += units[i].1.len();
+                }
+                if changed {
+                    candidate[offset] = true;
+                    if offset > 0 {
+                        candidate[offset - 1] = true;
+                    }
+                    if offset + 1 < span {
+                        candidate[offset + 1] = true;
+                    }
+                }
+            }
+            if delta < 1 {
+                break;
+            }
+        }
+    }
+
+    /// A unit's edges to the rank above (`up`) or below, as (place, weight):
+    /// a collapsed cluster has its edges to the outside and, like dot's
+    /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
+    fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool) -> Vec<(usize, usize)> {
+        let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
+        let mut list = Vec::new();
+        match unit {
+            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
+            Unit::Cluster(c) => {
+                for &v in nodes {
+                    for &w in &adjacency[v] {
+                        if !self.path[w].contains(&c) {
+                            list.push((self.slot[w], 1));
+                        }
+                    }
+                }
+                let other = if up { r.checked_sub(1) } else { Some(r + 1) };
+                if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                    list.push((self.slot[w], SKELETON_CROSSING));
+                }
+            }
+        }
+        list
+    }
+
+    /// Weighted crossings between the edges of `left` and `right`
+    /// (neighbours on one rank, `left` first) to the ranks above and below.
+    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
+        let mut count = 0;
+        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
+            // Two nodes: their edges directly, without lists.
+            for adjacency in [&self.up_crossing, &self.down_crossing] {
+                for &wn in &adjacency[w] {
+                    for &vn in &adjacency[v] {
+                        if self.slot[vn] > self.slot[wn] {
+                            count += 1;
+                        }
+                    }
+                }
+            }
+            return count;
+        }
+        for up in [true, false] {
+            let left_edges = self.unit_edges(left.0, &left.1, r, up);
+            let right_edges = self.unit_edges(right.0, &right.1, r, up);
+            for &(w_slot, w_weight) in &right_edges {
+                for &(v_slot, v_weight) in &left_edges {
+                    if v_slot > w_slot {
+                        count += v_weight * w_weight;
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// All crossings between neighbouring ranks (counted by sorting: each
+    /// edge crosses the earlier edges whose lower end lies right of its own).
+    /// (Only between the ranks the problem can change: the others are constant.)
+    fn crossings(&self, problem: &Problem) -> usize {
+        let rank_count = self.ranks.len();
+        let mut total = 0;
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
+            if r + 1 >= rank_count {
+                continue;
+            }
+            pairs.clear();
+            for &(a, b) in &self.edges_by_rank[r] {
+                let (ca, cb) = (self.collapsed(a), self.collapsed(b));
+                if ca.is_some() && ca == cb {
+                    continue; // inside a collapsed cluster: its skeleton stands for it
+                }
+                pairs.push((self.slot[a], self.slot[b], 1));
+            }
+            // Skeleton edges of the clusters collapsed on both ranks.
+            let mut upper: Vec<(usize, usize)> = Vec::new();
+            for &v in &self.ranks[r] {
+                if let Some(c) = self.collapsed(v) {
+                    if upper.last().is_none_or(|&(last, _)| last != c) {
+                        upper.push((c, self.slot[v]));
+                    }
+                }
+            }
+            if !upper.is_empty() {
+                for &w in &self.ranks[r + 1] {
+                    if let Some(c) = self.collapsed(w) {
+                        if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
+                            let (_, slot) = upper.swap_remove(i);
+                            pairs.push((slot, self.slot[w], SKELETON_CROSSING));
+                        }
+                    }
+                }
+            }
+            if pairs.len() < 2 {
+                continue;
+            }
+            pairs.sort_unstable();
+            let width = self.ranks[r + 1].len() + 1;
+            let mut tree = vec![0usize; width + 1];
+            let mut seen = 0usize;
+            for &(_, lower, weight) in pairs.iter() {
+                // Weight of earlier edges with a lower end strictly right of this one.
+                let mut at_or_left = 0;
+                let mut i = lower + 1;
+                while i > 0 {
+                    at_or_left += tree[i];
+                    i -= i & i.wrapping_neg();
+                }
+                total += weight * (seen - at_or_left);
+                let mut i = lower + 1;
+                while i <= width {
+                    tree[i] += weight;
+                    i += i & i.wrapping_neg();
+                }
+                seen += weight;
+            }
+        }
+        total
+    }
+}

@@ -1,0 +1,229 @@
+//! Stage 5: edge routes, labels, cluster boxes, and the turn from
+//! top-to-bottom space into the graph's rank direction.
+
+use crate::layered::{Kind, Layered};
+use crate::position::Coordinates;
+use crate::{EdgeRoute, Graph, Layout, Point, RankDir, Rect, Size};
+
+pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> Layout {
+    let centre = |v: usize| Point::new(coords.x[v], coords.rank_y[layered.nodes[v].rank]);
+    let half_height = |v: usize| layered.nodes[v].height / 2.0;
+    let mut nodes: Vec<Rect> = (0..graph.nodes.len())
+        .map(|v| {
+            let c = centre(v);
+            let node = &graph.nodes[v];
+            Rect {
+                x: c.x - node.width / 2.0,
+                y: c.y - node.height / 2.0,
+                width: node.width,
+                height: node.height,
+            }
+        })
+        .collect();
+
+    let mut edges = Vec::with_capacity(graph.edges.len());
+    for (index, edge) in graph.edges.iter().enumerate() {
+        let chain = &layered.chains[index];
+        let mut route = EdgeRoute::default();
+        let polyline: Vec<Point> = if edge.tail == edge.head {
+            let r = nodes[edge.tail];
+            let right = r.x + r.width;
+            let mid = r.y + r.height / 2.0;
+            let reach = (r.height / 2.0).max(10.0);
+            route.points = vec![
+                Point::new(right, mid - r.height / 4.0),
+                Point::new(right + reach, mid - r.height / 2.0),
+                Point::new(right + reach, mid + r.height / 2.0),
+                Point::new(right, mid + r.height / 4.0),
+            ];
+            route.label = edge.label.map(|s| Point::new(right + reach + s.width / 2.0, mid));
+            Vec::new()
+        } else if chain.nodes.len() == 2 && layered.nodes[chain.nodes[0]].rank == layered.nodes[chain.nodes[1]].rank {
+            let (a, b) = (centre(edge.tail), centre(edge.head));
+            let (ra, rb) = (&layered.nodes[edge.tail], &layered.nodes[edge.head]);
+            if a.x <= b.x {
+                vec![Point::new(a.x + ra.right, a.y), Point::new(b.x - rb.left, b.y)]
+            } else {
+                vec![Point::new(a.x - ra.left, a.y), Point::new(b.x + rb.right, b.y)]
+            }
+        } else {
+            let mut points: Vec<Point> = chain
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    let c = centre(v);
+                    if i == 0 {
+                        Point::new(c.x, c.y + half_height(v))
+                    } else if i + 1 == chain.nodes.len() {
+                        Point::new(c.x, c.y - half_height(v))
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            if chain.upwards {
+                points.reverse();
+            }
+            points
+        };
+        if !polyline.is_empty() {
+            route.points = polyline_to_bezier(&polyline);
+            if let Some(size) = edge.label {
+                route.label = Some(match chain.label_node {
+                    Some(v) => {
+                        let c = centre(v);
+                        debug_assert!(matches!(layered.nodes[v].kind, Kind::Label { .. }));
+                        // dot: the label starts where the edge passes.
+                        Point::new(c.x + size.width / 2.0, c.y)
+                    }
+                    None => {
+                        let m = midpoint(&polyline);
+                        Point::new(m.x + size.width / 2.0 + 2.0, m.y)
+                    }
+                });
+            }
+            route.tail_label = edge.tail_label.map(|s| end_label(polyline[0], polyline[1], s));
+            let n = polyline.len();
+            route.head_label = edge.head_label.map(|s| end_label(polyline[n - 1], polyline[n - 2], s));
+        }
+        edges.push(route);
+    }
+
+    let mut clusters: Vec<Rect> = coords
+        .clusters
+        .iter()
+        .map(|b| Rect {
+            x: b[0],
+            y: b[1],
+            width: b[2] - b[0],
+            height: b[3] - b[1],
+        })
+        .collect();
+    let b = coords.bounds;
+    let bounds = Rect {
+        x: b[0],
+        y: b[1],
+        width: b[2] - b[0],
+        height: b[3] - b[1],
+    };
+    orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
+}
+
+/// The label of an edge's end: beside the end point, off the line.
+fn end_label(end: Point, toward: Point, size: Size) -> Point {
+    let (dx, dy) = (toward.x - end.x, toward.y - end.y);
+    let length = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (ux, uy) = (dx / length, dy / length);
+    let along = 4.0 + size.height / 2.0;
+    let aside = 4.0 + size.width / 2.0;
+    Point::new(end.x + ux * along - uy * aside, end.y + uy * along + ux * aside)
+}
+
+fn midpoint(points: &[Point]) -> Point {
+    let n = points.len();
+    if n % 2 == 1 {
+        points[n / 2]
+    } else {
+        let (a, b) = (points[n / 2 - 1], points[n / 2]);
+        Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0)
+    }
+}
+
+/// A smooth curve through the points as cubic Bézier pieces, `p0 (c1 c2
+/// p)+` (a Catmull-Rom spline: each knot's tangent parallel to the line
+/// between its neighbours). Two points give a straight line, as dot draws
+/// an edge between neighbouring ranks; chains through virtual nodes bend
+/// smoothly, as dot's splines do.
+pub(crate) fn polyline_to_bezier(points: &[Point]) -> Vec<Point> {
+    let n = points.len();
+    let mut out = Vec::with_capacity(n * 3);
+    out.push(points[0]);
+    for i in 0..n.saturating_sub(1) {
+        let before = points[i.saturating_sub(1)];
+        let (a, b) = (points[i], points[i + 1]);
+        let after = points[(i + 2).min(n - 1)];
+        out.push(Point::new(a.x + (b.x - before.x) / 6.0, a.y + (b.y - before.y) / 6.0));
+        out.push(Point::new(b.x - (after.x - a.x) / 6.0, b.y - (after.y - a.y) / 6.0));
+        out.push(b);
+    }
+    out
+}
+
+/// Turns top-to-bottom coordinates into the graph's rank direction and moves
+/// everything so that the least coordinates are 0.
+fn orient(
+    rank_dir: RankDir,
+    bounds: Rect,
+    nodes: &mut [Rect],
+    edges: &mut [EdgeRoute],
+    clusters: &mut [Rect],
+) -> Layout {
+    let map_point = |p: Point| match rank_dir {
+        RankDir::TopToBottom => p,
+        RankDir::BottomToTop => Point::new(p.x, -p.y),
+        // dot turns the picture a quarter counter-clockwise (y up): positions
+        // within a rank run bottom to top.
+        RankDir::LeftToRight => Point::new(p.y, -p.x),
+        RankDir::RightToLeft => Point::new(-p.y, -p.x),
+    };
+    let map_rect = |r: Rect| {
+        let a = map_point(Point::new(r.x, r.y));
+        let b = map_point(Point::new(r.x + r.width, r.y + r.height));
+        Rect {
+            x: a.x.min(b.x),
+            y: a.y.min(b.y),
+            width: (a.x - b.x).abs(),
+            height: (a.y - b.y).abs(),
+        }
+    };
+    for r in nodes.iter_mut().chain(clusters.iter_mut()) {
+        *r = map_rect(*r);
+    }
+    for route in edges.iter_mut() {
+        for p in route
+            .points
+            .iter_mut()
+            .chain(route.label.iter_mut())
+            .chain(route.tail_label.iter_mut())
+            .chain(route.head_label.iter_mut())
+        {
+            *p = map_point(*p);
+        }
+    }
+    // The drawing's box as dot computes it: edges may stray outside it.
+    // (Widened by the fraction of a point dot's whole-point sizes leave out,
+    // so that no box starts left of or above the origin.)
+    let frame = map_rect(bounds);
+    let (mut min_x, mut min_y) = (frame.x, frame.y);
+    let (mut max_x, mut max_y) = (frame.x + frame.width, frame.y + frame.height);
+    for r in nodes.iter().chain(clusters.iter()) {
+        min_x = min_x.min(r.x);
+        min_y = min_y.min(r.y);
+        max_x = max_x.max(r.x + r.width);
+        max_y = max_y.max(r.y + r.height);
+    }
+    for r in nodes.iter_mut().chain(clusters.iter_mut()) {
+        r.x -= min_x;
+        r.y -= min_y;
+    }
+    for route in edges.iter_mut() {
+        for p in route
+            .points
+            .iter_mut()
+            .chain(route.label.iter_mut())
+            .chain(route.tail_label.iter_mut())
+            .chain(route.head_label.iter_mut())
+        {
+            p.x -= min_x;
+            p.y -= min_y;
+        }
+    }
+    Layout {
+        width: max_x - min_x,
+        height: max_y - min_y,
+        nodes: nodes.to_vec(),
+        edges: edges.to_vec(),
+        clusters: clusters.to_vec(),
+    }
+}

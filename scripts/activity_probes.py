@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Systematic activity-diagram probes: each construct x label widths x
+nesting depth x neighbouring step, written to test-data/activity-probes/
+(NAME.puml), with PlantUML's drawing beside each (NAME.plantuml.svg) when
+run with --oracle (one JVM for the whole batch).
+
+The probes are generated, not fitted one by one: the paint-fidelity test
+(`activity_generated_probes_place_texts_like_plantuml`) measures how many
+of PlantUML's texts puml places within 2 px and fails under the level
+reached, so a layout rule that helps one construct and hurts another shows.
+
+usage: scripts/activity_probes.py [--oracle] [--out DIR]
+"""
+
+import argparse
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+JAR = pathlib.Path.home() / ".cache/plantuml-oracle/plantuml.jar"
+
+# Label widths: a word, a phrase, a long phrase.
+WIDTHS = {
+    "short": ("ok", "Go"),
+    "mid": ("a medium label", "Check the order"),
+    "long": ("a considerably longer label text", "Send the confirmation e-mail to the customer"),
+}
+
+
+def constructs(label, action):
+    """Each construct as lines, with `label` for arrow/branch labels and
+    `action` for the text of the first action."""
+    return {
+        "if_else": [
+            "if (valid?) then (%s)" % label,
+            ":%s;" % action,
+            "else (no)",
+            ":Reject;",
+            "endif",
+        ],
+        "if_elseif": [
+            "if (kind?) then (%s)" % label,
+            ":%s;" % action,
+            "elseif (other?) then (yes)",
+            ":B;",
+            ":C;",
+            "else (%s)" % label,
+            ":D;",
+            "endif",
+        ],
+        "if_lone": ["if (valid?) then (%s)" % label, ":%s;" % action, "endif"],
+        "while_exit": [
+            "while (more?) is (%s)" % label,
+            ":%s;" % action,
+            "endwhile (%s)" % label,
+        ],
+        "repeat_backward": [
+            "repeat",
+            ":%s;" % action,
+            "backward:Retry;",
+            "repeat while (again?) is (%s) not (done)" % label,
+        ],
+        "repeat_plain": [
+            "repeat",
+            ":%s;" % action,
+            ":Step;",
+            "repeat while (again?) is (%s)" % label,
+        ],
+        "fork_heights": [
+            "fork",
+            ":%s;" % action,
+            "fork again",
+            ":B;",
+            ":C;",
+            ":D;",
+            "end fork",
+        ],
+        "fork_merge": [
+            "fork",
+            ":%s;" % action,
+            "fork again",
+            ":B;",
+            ":C;",
+            "end merge",
+        ],
+        "split": ["split", ":%s;" % action, "split again", ":B;", ":C;", "end split"],
+        "switch": [
+            "switch (kind?)",
+            "case (%s)" % label,
+            ":%s;" % action,
+            "case (b)",
+            ":B;",
+            "case (c)",
+            ":C;",
+            "endswitch",
+        ],
+        "note_right": [":%s;" % action, "note right: %s" % label],
+        "note_left_multi": [
+            ":%s;" % action,
+            "note left",
+            "%s" % label,
+            "second line",
+            "end note",
+        ],
+        "note_floating": [":%s;" % action, "floating note right: %s" % label],
+        "partition": ['partition "%s" {' % label, ":%s;" % action, ":B;", "}"],
+        "group": ["group %s" % label, ":%s;" % action, "end group"],
+        "detach_branch": [
+            "if (fail?) then (%s)" % label,
+            ":%s;" % action,
+            "detach",
+            "endif",
+        ],
+        "kill_branch": [
+            "if (fail?) then (%s)" % label,
+            ":%s;" % action,
+            "kill",
+            "else (no)",
+            ":Go on;",
+            "endif",
+        ],
+        "arrow_styles": [
+            ":%s;" % action,
+            "-[#red,dashed]-> %s;" % label,
+            ":B;",
+            "-[#blue,bold]->",
+            ":C;",
+        ],
+        "connector": [":%s;" % action, "(A)", "detach", "(A)", ":B;"],
+    }
+
+
+# Around a construct: nothing, inside a while loop, inside an if in a repeat.
+def wrap(lines, depth):
+    if depth == 1:
+        return lines
+    if depth == 2:
+        return ["while (loop?) is (yes)"] + lines + ["endwhile"]
+    return ["repeat", "if (inner?) then (yes)"] + lines + ["endif", "repeat while (outer?)"]
+
+
+NEIGHBOURS = {
+    "narrow": ":A;",
+    "wide": ":A much wider neighbouring action;",
+}
+
+
+def probes():
+    out = {}
+    for width, (label, action) in WIDTHS.items():
+        for name, lines in constructs(label, action).items():
+            depths = (1, 2, 3) if width == "mid" else (1,)
+            for depth in depths:
+                for neighbour, before in NEIGHBOURS.items():
+                    if neighbour == "wide" and (width != "short" or depth != 1):
+                        continue
+                    body = [before] + wrap(lines, depth) + [":Z;"]
+                    key = "%s_%s_d%d_%s" % (name, width, depth, neighbour)
+                    out[key] = "@startuml\nstart\n" + "\n".join(body) + "\nstop\n@enduml\n"
+    # Swimlanes: arrows crossing lanes, lanes of different widths.
+    for width, (label, action) in WIDTHS.items():
+        out["lanes_%s" % width] = (
+            "@startuml\n|Lane one|\nstart\n:%s;\n|%s|\n:B;\n-> %s;\n|Lane one|\n:C;\nstop\n@enduml\n"
+            % (action, label, label)
+        )
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--oracle", action="store_true", help="render PlantUML's SVG beside each probe")
+    parser.add_argument("--out", default=str(ROOT / "test-data/activity-probes"))
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in sorted(probes().items()):
+        path = out / (name + ".puml")
+        path.write_text(text)
+        written.append(path)
+    print("%d probes in %s" % (len(written), out))
+    if not args.oracle:
+        return 0
+    tmp = out / ".oracle"
+    tmp.mkdir(exist_ok=True)
+    cmd = ["java", "-Djava.awt.headless=true", "-jar", str(JAR), "-tsvg", "-o", str(tmp)]
+    subprocess.run(cmd + [str(p) for p in written], check=False)
+    for path in written:
+        svg = tmp / (path.stem + ".svg")
+        if svg.exists():
+            svg.rename(path.with_suffix(".plantuml.svg"))
+    for leftover in tmp.iterdir():
+        leftover.unlink()
+    tmp.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
