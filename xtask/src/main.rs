@@ -16,6 +16,7 @@ mod fuzz;
 mod gallery;
 mod grammar_probe;
 mod grammar_probe_activity;
+mod grammar_probe_kinds;
 mod serve_common;
 mod server_compat;
 mod shape_fidelity;
@@ -48,10 +49,13 @@ tasks:
   fuzz [--minutes N] [--seed S] [--timeout SECONDS]
                                         the seeded mutation fuzzer of `cargo test` for longer;
                                         failing inputs go to test-data/fuzz/ (replayed by tests)
-  grammar-probe [--activity]            the sequence language's forms enumerated and judged by
+  grammar-probe [--activity|--description|--state|--legacy]
+                                        the sequence language's forms enumerated and judged by
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it); --activity: the
-                                        activity language's, to test-data/grammar/activity/
+                                        activity language's, to test-data/grammar/activity/;
+                                        --description, --state, --legacy: those kinds' forms
+                                        and near-misses, to test-data/grammar/<kind>/
   bench-serve [--diagram FILE] [--seconds N] [--burst-only]
                                         puml serve vs PlantUML's PicoWeb (requests/s, p50/p99) and
                                         puml-plantuml -tsvg -pipe vs java -jar plantuml.jar as processes,

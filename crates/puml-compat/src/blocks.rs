@@ -130,14 +130,16 @@ fn start_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The kind a start tag fixes, or `None` for `@startuml` (decided by content).
+/// The kind a start tag fixes, named as PlantUML's SVG names it
+/// (`data-diagram-type`; observed with 1.2026.8), `UNKNOWN` for a tag
+/// PlantUML does not know, or `None` for `@startuml` (decided by content).
+/// The same table as `puml_sema::model::OtherKind` names.
 pub fn kind_of_tag(tag: &str) -> Option<DiagramKind> {
     let other = match tag {
         "uml" => return None,
         "mindmap" => "MINDMAP",
         "wbs" => "WBS",
         "gantt" => "GANTT",
-        "chronology" => "CHRONOLOGY",
         "json" => "JSON",
         "yaml" => "YAML",
         "salt" => "SALT",
@@ -155,7 +157,9 @@ pub fn kind_of_tag(tag: &str) -> Option<DiagramKind> {
         "creole" => "CREOLE",
         "def" => "DEFINITION",
         "git" => "GIT",
-        "packetdiag" => "PACKETDIAG",
+        "packetdiag" => "PACKET",
+        // PlantUML 1.2026.8 knows no other tag (`@startchronology` is not
+        // in this release): "Diagram not supported by this release".
         _ => "UNKNOWN",
     };
     Some(DiagramKind::Other(other))

@@ -166,8 +166,17 @@ impl Renderer {
 
     /// Renders one block.
     pub fn render(&mut self, block: &Block, settings: &RenderSettings) -> Outcome {
-        if let Some(DiagramKind::Other(kind)) = kind_of_tag(&block.tag) {
-            return unsupported(kind, settings.format);
+        match kind_of_tag(&block.tag) {
+            // A tag PlantUML does not know: its error, on the start line.
+            Some(DiagramKind::Other("UNKNOWN")) => {
+                let message = format!(
+                    "Diagram not supported by this release of PlantUML: @start{} is not recognized",
+                    block.tag
+                );
+                return error_outcome(&block.text, 0, message, "E0243", settings.format);
+            }
+            Some(DiagramKind::Other(kind)) => return unsupported(kind, settings.format),
+            _ => {}
         }
         let file = self.load(&block.text, settings.path.clone());
         let analysis = self.host.analysis();
@@ -261,9 +270,16 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
             0
         };
         // An error in a diagram puml read as an activity diagram is that
-        // diagram's error, not a sign of a kind puml does not draw.
+        // diagram's error, not a sign of a kind puml does not draw. The
+        // description, state, legacy activity and timing readings are
+        // puml's own (W0240 when PlantUML draws the block): an error left
+        // in such a block is PlantUML's error too, so only the class kinds,
+        // whose reading is still the narrow one, are guessed from the text.
         let read_as_activity = report.summary.activity_diagrams > 0;
-        if let Some(kind) = other_kind_at_error(&block.text, line).filter(|k| !(read_as_activity && *k == "ACTIVITY")) {
+        if let Some(kind) = other_kind_at_error(&block.text, line)
+            .filter(|k| !(read_as_activity && *k == "ACTIVITY"))
+            .filter(|k| matches!(*k, "CLASS" | "OBJECT"))
+        {
             return Ok(unsupported(kind, settings.format));
         }
         let message = format!("{} [{}]", error.message, error.code);
@@ -288,14 +304,16 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
             kind: kind_of(&report.summary),
             description: describe(&report.summary),
         }),
-        // PlantUML reads the block as a class or description diagram (W0240):
-        // answered as for any other diagram type puml does not draw.
-        Err(RenderFailure::OtherDiagramKind(warning)) => {
-            let kind = if warning.message.contains("as a class diagram") {
-                "CLASS"
-            } else {
-                "DESCRIPTION"
-            };
+        // PlantUML reads the block as another diagram type (W0240: class,
+        // description, state, legacy activity, timing, …): answered as for
+        // any other diagram type puml does not draw, named as PlantUML names it.
+        Err(RenderFailure::OtherDiagramKind(_)) => {
+            let document = analysis.document(file)?;
+            let kind = document
+                .diagrams
+                .iter()
+                .find_map(|d| d.other_kind)
+                .map_or("UNKNOWN", |kind| kind.plantuml_name());
             Ok(unsupported(kind, settings.format))
         }
         Err(RenderFailure::NoDiagram) => Ok(error_outcome(

@@ -236,6 +236,72 @@ fn other_kinds_are_refused_with_a_distinct_code() {
     assert!(mindmap.stdout_text().starts_with("MINDMAP\n"));
 }
 
+/// Every kind puml does not draw, by its tag or by what PlantUML reads in
+/// a `@startuml` block (each verdict observed with PlantUML 1.2026.8):
+/// PlantUML draws it, so `-pipe` answers puml's refusal naming the kind
+/// with the "other kind" status, never a syntax error.
+#[test]
+fn every_kind_puml_does_not_draw_is_named_never_a_syntax_error() {
+    let cases: &[(&str, &str)] = &[
+        ("@startmindmap\n* root\n** child\n@endmindmap\n", "MINDMAP"),
+        ("@startwbs\n* root\n** child\n@endwbs\n", "WBS"),
+        ("@startgantt\n[Task] lasts 5 days\n@endgantt\n", "GANTT"),
+        ("@startsalt\n{\n  Login | \"x\"\n}\n@endsalt\n", "SALT"),
+        ("@startjson\n{\"a\": 1}\n@endjson\n", "JSON"),
+        ("@startyaml\na: 1\n@endyaml\n", "YAML"),
+        ("@startditaa\n+---+\n| A |\n+---+\n@endditaa\n", "DITAA"),
+        ("@startregex\n[a-z]+\n@endregex\n", "REGEX"),
+        ("@startebnf\na = \"x\";\n@endebnf\n", "EBNF"),
+        ("@startchen\nentity A {\n}\n@endchen\n", "CHEN_EER"),
+        ("@startfiles\n/a/b.txt\n@endfiles\n", "FILES"),
+        ("@startnwdiag\nnwdiag {\n network n {\n  a;\n }\n}\n@endnwdiag\n", "NWDIAG"),
+        ("@startboard\nA\n+B\n@endboard\n", "BOARD"),
+        ("@startmath\nx^2\n@endmath\n", "MATH"),
+        ("@startlatex\nx^2\n@endlatex\n", "MATH"),
+        ("@startcreole\n**bold**\n@endcreole\n", "CREOLE"),
+        ("@startuml\nrobust \"Web\" as WB\n@0\nWB is Idle\n@enduml\n", "TIMING"),
+        ("@startuml\nclass Foo\nFoo <|-- Bar\n@enduml\n", "CLASS"),
+        (
+            "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n",
+            "DESCRIPTION",
+        ),
+        (
+            "@startuml\nnode \"Server\" <<device>> as S {\n  [API]\n}\ndatabase DB\n[API] ..> DB : SQL\n@enduml\n",
+            "DESCRIPTION",
+        ),
+        ("@startuml\n[*] --> Idle\nIdle --> Busy : go\nBusy --> [*]\n@enduml\n", "STATE"),
+        ("@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n", "ACTIVITY"),
+    ];
+    for (text, kind) in cases {
+        let ran = run_with(&["-tsvg", "-pipe"], text);
+        assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND, "{text}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!("this is a {kind} diagram")),
+            "{text}: {}",
+            ran.stderr
+        );
+        let syntax = run_with(&["-syntax"], text);
+        assert!(
+            syntax.stdout_text().starts_with(&format!("{kind}\n")),
+            "{text}: {}",
+            syntax.stdout_text()
+        );
+    }
+}
+
+/// What PlantUML refuses: a tag it does not know, and another language
+/// under `@startuml` (reported on the block's last line).
+#[test]
+fn kinds_plantuml_refuses_are_errors_where_it_reports_them() {
+    let unknown = run_with(&["-tsvg", "-pipe"], "@startfoo\nx\n@endfoo\n");
+    assert_eq!(unknown.code, EXIT_ERROR, "{}", unknown.stderr);
+    assert!(unknown.stderr.starts_with("ERROR\n0\n"), "{}", unknown.stderr);
+    let misplaced = run_with(&["-tsvg", "-pipe"], "@startuml\nsalt\n{\n  Login\n}\n@enduml\n");
+    assert_eq!(misplaced.code, EXIT_ERROR, "{}", misplaced.stderr);
+    assert!(misplaced.stderr.starts_with("ERROR\n5\n"), "{}", misplaced.stderr);
+    assert!(misplaced.stderr.contains("@startsalt"), "{}", misplaced.stderr);
+}
+
 #[test]
 fn defines_config_and_includes_go_in_front_of_every_diagram() {
     let dir = scratch("prelude");

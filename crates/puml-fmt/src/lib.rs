@@ -92,6 +92,17 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
     let mut outside_text_line = false;
     for element in root.children_with_tokens() {
         match element {
+            // A block of another language (`@startmindmap`, …) is not
+            // puml's to format: kept as written.
+            NodeOrToken::Node(node)
+                if node.kind() == DIAGRAM
+                    && (puml_syntax::ast::Diagram { syntax: node.clone() })
+                        .foreign_tag()
+                        .is_some() =>
+            {
+                outside_text_line = false;
+                printer.verbatim(&NodeOrToken::Node(node));
+            }
             NodeOrToken::Node(node) if node.kind() == DIAGRAM => {
                 outside_text_line = false;
                 printer.flush_line();
@@ -733,6 +744,17 @@ mod tests {
             @enduml
         "#]]
         .assert_eq(&fmt(input));
+    }
+
+    #[test]
+    fn a_block_of_another_language_is_kept_as_written() {
+        let input = "@startuml\nA->B : hi\n@enduml\n\n@startmindmap\n*  root\n  ** child\n@endmindmap\n@startjson\n{ \"a\":  1 }";
+        let out = fmt(input);
+        assert_eq!(
+            out,
+            "@startuml\nA -> B : hi\n@enduml\n\n@startmindmap\n*  root\n  ** child\n@endmindmap\n@startjson\n{ \"a\":  1 }\n"
+        );
+        assert_eq!(fmt(&out), out);
     }
 
     #[test]

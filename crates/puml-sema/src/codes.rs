@@ -101,3 +101,10 @@ pub const OTHER_DIAGRAM_KIND: &str = "W0240";
 /// reading stops, and so does puml, with the sequence errors before it as
 /// related locations and their repairs.
 pub const FURTHEST_READING: &str = "E0241";
+/// A `@startuml` block whose first line is another language's (`nwdiag {`,
+/// `salt`, `digraph G {`, `ditaa`): PlantUML refuses it at the block's end,
+/// "This looks like a … diagram. Please use @start… instead of @startuml".
+pub const MISPLACED_LANGUAGE: &str = "E0242";
+/// A `@start…` tag PlantUML does not know (`@startfoo`): "Diagram not
+/// supported by this release of PlantUML".
+pub const UNKNOWN_START_TAG: &str = "E0243";

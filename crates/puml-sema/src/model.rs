@@ -78,6 +78,10 @@ pub enum OtherKind {
     Activity,
     /// A state diagram (`state A`, `[*] --> A`, `A : text`).
     State,
+    /// Another language PlantUML draws (`@startmindmap`, `@startgantt`, a
+    /// timing diagram's `robust "Web" as WB`, …), named as PlantUML's SVG
+    /// names it: `MINDMAP`, `GANTT`, `TIMING`, …
+    Other(&'static str),
 }
 
 impl OtherKind {
@@ -88,6 +92,7 @@ impl OtherKind {
             OtherKind::Description => "DESCRIPTION",
             OtherKind::Activity => "ACTIVITY",
             OtherKind::State => "STATE",
+            OtherKind::Other(name) => name,
         }
     }
     /// In prose: "class", "description (usecase/component)".
@@ -97,6 +102,31 @@ impl OtherKind {
             OtherKind::Description => "description (usecase/component)",
             OtherKind::Activity => "legacy activity",
             OtherKind::State => "state",
+            OtherKind::Other(name) => match name {
+                "MINDMAP" => "mindmap",
+                "WBS" => "work breakdown structure (WBS)",
+                "GANTT" => "Gantt",
+                "SALT" => "salt (wireframe)",
+                "JSON" => "JSON",
+                "YAML" => "YAML",
+                "DITAA" => "ditaa",
+                "DOT" => "DOT (Graphviz)",
+                "REGEX" => "regular expression",
+                "EBNF" => "EBNF",
+                "CHEN_EER" => "Chen entity-relationship",
+                "FILES" => "files",
+                "NWDIAG" => "network (nwdiag)",
+                "PACKET" => "packet (packetdiag)",
+                "BOARD" => "board",
+                "GIT" => "git",
+                "CHART" => "chart",
+                "WIRE" => "wire",
+                "MATH" => "math",
+                "CREOLE" => "creole",
+                "DEFINITION" => "definition",
+                "TIMING" => "timing",
+                _ => "other",
+            },
         }
     }
 }

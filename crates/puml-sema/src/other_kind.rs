@@ -20,6 +20,11 @@
 //! moved past the line PlantUML reports, and a block with such a line keeps
 //! its sequence errors.
 
+mod description;
+mod foreign;
+mod legacy_activity;
+mod state;
+
 use crate::codes;
 use crate::model::{Document, OtherKind};
 use puml_syntax::ast;
@@ -70,11 +75,15 @@ impl Readers {
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
 pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+    foreign::recognize_tagged(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
     let text = parse.root().syntax.text().to_string();
     for (index, diagram) in parse.root().diagrams().enumerate() {
+        if diagram.foreign_tag().is_some() {
+            continue;
+        }
         let range = diagram.syntax.text_range();
         let in_block = |d: &Diagnostic| d.file.is_none() && !d.code.starts_with('P') && range.contains_range(d.range);
         let Some(first_error) = diagnostics
@@ -92,7 +101,24 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             continue;
         }
         let first_error_line = line_start(&text, first_error.range.start().into());
-        let reading = read_block(&text, &diagram);
+        // A first line of another language decides the block's kind.
+        let reading = match first_content_line(&text, &diagram).and_then(foreign::body_kind) {
+            Some(foreign::Body::Timing) => BlockReading {
+                complete: Some(OtherKind::Other("TIMING")),
+                furthest: None,
+            },
+            Some(foreign::Body::Misplaced(language, tag)) => {
+                let end = end_line_range(&text, &diagram);
+                diagnostics.retain(|d| !in_block(d));
+                diagnostics.push(Diagnostic::error(
+                    codes::MISPLACED_LANGUAGE,
+                    end,
+                    format!("this block is a {language} diagram, which PlantUML reads only under its own tag: \"This looks like a {language} diagram. Please use {tag} instead of @startuml\" (PlantUML reports it on the block's last line)"),
+                ));
+                continue;
+            }
+            None => read_block(&text, &diagram),
+        };
         let Some(kind) = reading.complete else {
             if let Some((stop, furthest)) = reading.furthest {
                 if stop > first_error_line {
@@ -112,9 +138,10 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml checks and draws only sequence and activity diagrams",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence and activity diagrams)",
                 kind.describe(),
-                line_text
+                line_text,
+                kind.describe()
             ),
         );
         // A link with a class-only arrow was probably meant as a message:
@@ -144,6 +171,41 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         diagnostics.push(warning);
         model.other_kind = Some(kind);
     }
+}
+
+/// The first line of a block after its `@startuml` line that is not blank,
+/// a comment or a line every kind shares (`title`, `skinparam`, …).
+fn first_content_line<'t>(text: &'t str, diagram: &ast::Diagram) -> Option<&'t str> {
+    let range = diagram.syntax.text_range();
+    let block = text.get(..usize::from(range.end()))?;
+    let has_start = diagram
+        .syntax
+        .children()
+        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
+    lines_from(block, usize::from(range.start()))
+        .skip(usize::from(has_start))
+        .map(|(_, line)| line.trim())
+        .find(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            !line.is_empty() && !line.starts_with('\'') && !is_shared_line(line, &words)
+        })
+}
+
+/// The block's `@enduml` line, or its last line when it has none.
+fn end_line_range(text: &str, diagram: &ast::Diagram) -> TextRange {
+    let range = diagram.syntax.text_range();
+    let at = match diagram
+        .syntax
+        .children()
+        .find(|n| n.kind() == puml_syntax::SyntaxKind::END_LINE)
+    {
+        Some(end) => usize::from(end.text_range().start()),
+        None => {
+            let block = text.get(..usize::from(range.end())).unwrap_or(text).trim_end();
+            line_start(text, block.len().max(usize::from(range.start())))
+        }
+    };
+    line_range(text, at)
 }
 
 /// PlantUML reports the error of the reading that got furthest: the
@@ -330,6 +392,15 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // nowhere in the block, and then fails on the note's line at the end.
     let mut state_notes: Vec<(usize, &str)> = Vec::new();
     let mut state_named: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // The names the description reading has read (a note is placed by one).
+    let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut description_fails_at_end = false;
+    // The legacy activity reading's `if`s not yet closed by `endif`.
+    let mut legacy_branches = 0;
+    // The type of each element the description reading has read (`None`:
+    // created by a link from its plain name).
+    let mut description_types: std::collections::HashMap<String, Option<&'static str>> =
+        std::collections::HashMap::new();
     while let Some((offset, raw)) = lines.next() {
         if !(class.reading() || description.reading() || activity.reading() || state.reading()) {
             break;
@@ -361,9 +432,45 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             Some((BlockEnd::Style, [Some(false), Some(false), None, None]))
         } else if is_note_block_header(line) {
             Some((BlockEnd::Note, [Some(false), Some(false), None, Some(false)]))
+        } else if let Some(multi_line) = description::refused_multi_line_header(line) {
+            description_fails_at_end = true;
+            Some((BlockEnd::Description(multi_line), [None, Some(false), None, None]))
+        } else if let Some(multi_line) = description::multi_line_header(line) {
+            description_names.extend(description::names(line).into_iter().take(2));
+            Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
+        } else if positioned_note_block(line).is_none() && description::note_block_target(line).is_some() {
+            // `note right of (Use)`, `note left of [A]`: the description
+            // reading's alone.
+            let by_known = description::note_block_target(line).is_some_and(|t| description_names.contains(&t));
+            description_fails_at_end = !by_known;
+            Some((BlockEnd::Note, [None, Some(false), None, None]))
+        } else if description::note_on_link_block(line) {
+            let after_link = description.elements > 0;
+            let after_transition = state.elements > 0;
+            Some((
+                BlockEnd::Note,
+                [
+                    None,
+                    after_link.then_some(false),
+                    None,
+                    after_transition.then_some(false),
+                ],
+            ))
         } else {
-            positioned_note_block(line)
-                .map(|attached| (BlockEnd::Note, [None, None, (!attached).then_some(false), Some(false)]))
+            positioned_note_block(line).map(|attached| {
+                // The description reading places a note by an element it
+                // knows, or by the last one; by another it fails at the
+                // note's end line.
+                let by_known = match description::note_target(line) {
+                    Some(target) => description_names.contains(&target),
+                    None => description.elements > 0,
+                };
+                description_fails_at_end = !by_known;
+                (
+                    BlockEnd::Note,
+                    [None, Some(false), (!attached).then_some(false), Some(false)],
+                )
+            })
         };
         if let Some((end, verdicts)) = form {
             for (progress, verdict) in [&mut class, &mut description, &mut activity, &mut state]
@@ -372,11 +479,21 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             {
                 progress.read(offset, verdict);
             }
-            let closed = lines
+            let closing = lines
                 .by_ref()
-                .map(|(_, body)| body.trim().to_ascii_lowercase())
-                .find(|body| body.starts_with("@enduml") || end.closes(body))
-                .is_some_and(|body| end.closes(&body));
+                .map(|(at, body)| match end {
+                    // A quoted or bracketed text keeps its case: it ends with its closer.
+                    BlockEnd::Description(_) => (at, body.trim().to_string()),
+                    _ => (at, body.trim().to_ascii_lowercase()),
+                })
+                .find(|(_, body)| body.to_ascii_lowercase().starts_with("@enduml") || end.closes(body))
+                .filter(|(_, body)| end.closes(body));
+            let closed = closing.is_some();
+            if let Some((at, _)) = closing.filter(|_| std::mem::take(&mut description_fails_at_end)) {
+                if description.reading() {
+                    description.stopped_at = Some(at);
+                }
+            }
             // An unclosed form: where the types stop is not known here;
             // the header line is a safe (never too far) guess.
             if !closed {
@@ -387,19 +504,35 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             continue;
         }
         if line == "}" {
-            for progress in [&mut class, &mut description, &mut state] {
+            for progress in [&mut class, &mut description, &mut state, &mut activity] {
                 let verdict = (progress.open > 0).then_some(false);
                 progress.read(offset, verdict);
                 if progress.reading() {
                     progress.open -= 1;
                 }
             }
-            activity.read(offset, None);
             continue;
         }
-        if let Some(container_readers) = container_header(line) {
+        // `partition P {`: the legacy activity reading's group alone.
+        if legacy_activity::partition_header(line) {
+            for progress in [&mut class, &mut description, &mut state] {
+                progress.read(offset, None);
+            }
+            activity.read(offset, Some(false));
+            activity.open += 1;
+            continue;
+        }
+        let container = container_header(line);
+        if container.is_some() || description::container_header(line) {
+            let container_readers = container.unwrap_or(Readers::NONE);
             class.read(offset, container_readers.class.then_some(true));
-            description.read(offset, container_readers.description.then_some(true));
+            // The description reading's own grammar opens more containers
+            // (`rectangle "System" as S #pink {`, `node N <<device>> {`).
+            let description_reads = container_readers.description || description::container_header(line);
+            description.read(offset, description_reads.then_some(true));
+            if description.reading() {
+                description_names.extend(description::container_code(line));
+            }
             class.open += 1;
             description.open += 1;
             activity.read(offset, None);
@@ -422,18 +555,69 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             offset,
             (readers.class || (mixing && readers.description)).then_some(element),
         );
-        description.read(offset, readers.description.then_some(element));
-        activity.read(offset, activity_line(line, activity.elements > 0));
+        // The narrow reading takes `A::b --> B` and `A-b --> B`, which
+        // PlantUML's description grammar refuses (its names have neither).
+        let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));
+        let description_verdict = if readers.description && !(scoped_name && description::line(line).is_none()) {
+            Some(element)
+        } else if (description.open > 0 && description::port(line)) || description::port_short_form(line) {
+            Some(true)
+        } else {
+            description::line(line)
+        };
+        // A one-line note by an element the reading does not know stops it.
+        let description_verdict = match description::note_target(line) {
+            Some(target) if !description_names.contains(&target) => None,
+            None if description.elements == 0 && description::note_by_last_element(line) => None,
+            _ => description_verdict,
+        };
+        // A declaration of an element a link created, or that exists with
+        // another type, stops the reading ("already defined").
+        let declared = description_verdict.and(description::declared(line));
+        let description_verdict = match &declared {
+            Some((code, kind)) => match description_types.get(code) {
+                Some(existing) if existing.is_none_or(|existing| existing != *kind) => None,
+                _ => description_verdict,
+            },
+            None => description_verdict,
+        };
+        description.read(offset, description_verdict);
+        if description.reading() {
+            match declared {
+                Some((code, kind)) => {
+                    description_names.insert(code.clone());
+                    description_types.entry(code).or_insert(Some(kind));
+                }
+                None => {
+                    for (code, kind) in description::link_endpoints(line) {
+                        description_names.insert(code.clone());
+                        description_types.entry(code).or_insert(kind);
+                    }
+                }
+            }
+        }
+        activity.read(
+            offset,
+            legacy_activity::refine(
+                line,
+                activity_line(line, activity.elements > 0),
+                activity.elements > 0,
+                &mut legacy_branches,
+            ),
+        );
         if is_state_container(line) {
             state.read(offset, Some(true));
             state.open += 1;
         } else {
-            state.read(offset, state_line(line));
+            state.read(offset, state::refine(line, state_line(line)));
         }
         if state.reading() {
             match note_target(line) {
                 Some(target) => state_notes.push((offset, target)),
-                None => state_named.extend(state_names(line)),
+                None => {
+                    state_named.extend(state_names(line));
+                    state_named.extend(state::transition_names(line));
+                }
             }
         }
     }
@@ -448,9 +632,16 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         (OtherKind::Activity, activity),
         (OtherKind::State, state),
     ];
+    // PlantUML's description, state and legacy activity readings close the
+    // containers left open at the end (`package P {`, `state A {`,
+    // `partition P {` without `}`); the class reading refuses them.
     let complete = readings
         .iter()
-        .find(|(_, p)| p.reading() && p.open == 0 && p.elements > 0)
+        .find(|(kind, p)| {
+            p.reading()
+                && (p.open == 0 || matches!(kind, OtherKind::Description | OtherKind::State | OtherKind::Activity))
+                && p.elements > 0
+        })
         .map(|(kind, _)| *kind);
     let mut furthest: Option<(usize, OtherKind)> = None;
     for kind in READINGS {
@@ -466,6 +657,14 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     BlockReading { complete, furthest }
 }
 
+/// Whether a word of `line` holds a `-` between name characters (`A-b`).
+fn has_dashed_name(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    chars
+        .windows(3)
+        .any(|w| w[1] == '-' && w[0].is_alphanumeric() && w[2].is_alphanumeric())
+}
+
 /// How a multi-line form ends.
 enum BlockEnd {
     Comment,
@@ -475,6 +674,8 @@ enum BlockEnd {
     Brace,
     Style,
     Note,
+    /// A description element's text over several lines.
+    Description(description::MultiLine),
 }
 
 impl BlockEnd {
@@ -487,6 +688,7 @@ impl BlockEnd {
             BlockEnd::Brace => line == "}",
             BlockEnd::Style => line == "</style>",
             BlockEnd::Note => matches!(line, "end note" | "endnote"),
+            BlockEnd::Description(multi_line) => multi_line.closes(line),
         }
     }
 }
@@ -1486,6 +1688,66 @@ mod tests {
     fn shared_lines_alone_or_a_text_without_startuml_are_no_class_diagram() {
         for text in [":@", ":", "@startuml\ntitle x\nfoo\n@enduml\n", "endif @start <->uml\r"] {
             assert_eq!(kind_and_codes(text).0, None, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_start_tag_is_a_diagram_of_its_kind() {
+        let text = "@startuml\nA -> B : m\n@enduml\n@startmindmap\n* root\n** child\n@endmindmap\n@startgantt\n[Task] lasts 5 days\n@endgantt\n@startjson\n{\"a\": [1, 2]}\n@endjson\n";
+        assert_eq!(puml_syntax::parse(text).syntax().text().to_string(), text);
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        let kinds: Vec<_> = analysis.document.diagrams.iter().map(|d| d.other_kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                None,
+                Some(OtherKind::Other("MINDMAP")),
+                Some(OtherKind::Other("GANTT")),
+                Some(OtherKind::Other("JSON"))
+            ]
+        );
+        let codes: Vec<_> = analysis.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec!["W0240", "W0240", "W0240"]);
+        assert!(analysis.diagnostics[0]
+            .message
+            .contains("puml does not draw mindmap diagrams yet"));
+        // A file of one such block alone, without `@startuml`.
+        let (kind, codes) = kind_and_codes("@startwbs\n* a\n** b\n@endwbs\n");
+        assert_eq!(
+            (kind, codes),
+            (Some(OtherKind::Other("WBS")), vec![("W0240", Severity::Warning)])
+        );
+    }
+
+    #[test]
+    fn a_start_tag_plantuml_does_not_know_is_an_error() {
+        assert_eq!(error_lines("@startfoo\nx\n@endfoo\n"), vec![(1, "E0243")]);
+    }
+
+    #[test]
+    fn a_timing_diagram_is_recognised_by_its_first_line() {
+        for text in [
+            "@startuml\nrobust \"Web\" as WB\nconcise \"User\" as U\n@0\nWB is Idle\n@enduml\n",
+            "@startuml\ntitle T\nclock clk with period 1\n@enduml\n",
+        ] {
+            assert_eq!(kind_and_codes(text).0, Some(OtherKind::Other("TIMING")), "{text}");
+        }
+        // After a sequence line it is the sequence diagram's error.
+        assert_eq!(
+            kind_and_codes("@startuml\nA -> B\nrobust \"Web\" as WB\n@enduml\n").0,
+            None
+        );
+    }
+
+    #[test]
+    fn another_language_under_startuml_is_refused_on_the_last_line() {
+        for (text, line) in [
+            ("@startuml\nnwdiag {\n  network dmz {\n    web01;\n  }\n}\n@enduml\n", 7),
+            ("@startuml\nsalt\n{\n  Login\n}\n@enduml\n", 6),
+            ("@startuml\ndigraph foo {\n  a -> b\n}\n@enduml\n", 5),
+            ("@startuml\nditaa\nA\n@enduml\n", 4),
+        ] {
+            assert_eq!(error_lines(text), vec![(line, "E0242")], "{text}");
         }
     }
 

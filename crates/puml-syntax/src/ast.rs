@@ -37,6 +37,15 @@ impl Diagram {
             .to_string();
         (!text.is_empty()).then_some(text)
     }
+    /// The word of a start tag other than `@startuml`, lower case:
+    /// `mindmap` for `@startmindmap`. Such a block is another language, its
+    /// lines one `BODY` of text the parser does not read.
+    pub fn foreign_tag(&self) -> Option<String> {
+        let start = self.syntax.children().find(|n| n.kind() == SyntaxKind::START_LINE)?;
+        let keyword = tokens_of(&start, SyntaxKind::KEYWORD).next()?;
+        let tag = keyword.text().get("@start".len()..)?.to_ascii_lowercase();
+        (!tag.is_empty() && !tag.starts_with("uml")).then_some(tag)
+    }
     /// Whether PlantUML reads this block as an activity diagram (the
     /// parser then built activity statements: see `SyntaxKind::ACTION`).
     /// Decided again from the text, as the parser did: a block whose

@@ -96,7 +96,9 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
         return None;
     }
     let (statement_index, statement, statement_start) = child_containing(diagram, diagram_start, start)?;
-    if matches!(kind_of(statement.kind()), START_LINE | END_LINE) {
+    // A `BODY` straight in a diagram is a `@startmindmap`-like block's
+    // text, another language: parsed whole.
+    if matches!(kind_of(statement.kind()), START_LINE | END_LINE | BODY) {
         return None;
     }
     let statement_start = usize::from(statement_start);

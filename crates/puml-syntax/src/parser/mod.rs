@@ -215,10 +215,8 @@ impl<'a> Parser<'a> {
                 first.content = &first.content[3..];
             }
         }
-        let has_start = self
-            .lines
-            .iter()
-            .any(|l| first_word(l.content).starts_with("@startuml"));
+        // Any `@start…` tag makes a diagram: `@startmindmap`, `@startgantt`, …
+        let has_start = self.lines.iter().any(|l| is_start_tag(&first_word(l.content)));
         if !has_start {
             let has_content = self.lines.iter().any(|l| {
                 let t = l.content.trim();
@@ -243,8 +241,13 @@ impl<'a> Parser<'a> {
         }
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
-            if first_word(line.content).starts_with("@startuml") {
+            let word = first_word(line.content);
+            if word.starts_with("@startuml") {
                 self.parse_diagram(false);
+                continue;
+            }
+            if is_start_tag(&word) {
+                self.parse_foreign_diagram();
                 continue;
             }
             let trimmed = line.content.trim_start();
@@ -343,6 +346,63 @@ impl<'a> Parser<'a> {
         self.builder.finish_node();
     }
 
+    /// A `@startmindmap`, `@startgantt`, … block: another language, which
+    /// puml does not read. Its start line, its lines as one `BODY` of text
+    /// lines, and its `@end…` line, if any; lowering names its kind.
+    fn parse_foreign_diagram(&mut self) {
+        self.builder.start_node(DIAGRAM.into());
+        self.activity_diagrams.push(false);
+        let line = self.lines[self.pos];
+        self.builder.start_node(START_LINE.into());
+        let mut lx = self.lexer(line.content);
+        lx.ws();
+        let len = lx
+            .rest()
+            .find(|c: char| !(c.is_alphanumeric() || c == '@' || c == '_'))
+            .unwrap_or(lx.rest().len());
+        lx.push(KEYWORD, len);
+        lx.ws();
+        if !lx.at_end() {
+            lx.text_to_end();
+        }
+        self.emit_line(&line, lx);
+        self.builder.finish_node();
+        self.pos += 1;
+        let end = (self.pos..self.lines.len()).find(|&i| {
+            lexer::trim_blanks_start(self.lines[i].content).starts_with('@')
+                && first_word(self.lines[i].content).starts_with("@end")
+        });
+        let body_end = end.unwrap_or(self.lines.len());
+        if self.pos < body_end {
+            self.builder.start_node(BODY.into());
+            for idx in self.pos..body_end {
+                let line = self.lines[idx];
+                let mut lx = self.lexer(line.content);
+                lx.ws();
+                lx.text_to_end();
+                self.emit_line(&line, lx);
+            }
+            self.builder.finish_node();
+        }
+        self.pos = body_end;
+        if let Some(end) = end {
+            let line = self.lines[end];
+            self.builder.start_node(END_LINE.into());
+            let mut lx = self.lexer(line.content);
+            lx.ws();
+            let len = lx.rest().find(char::is_whitespace).unwrap_or(lx.rest().len());
+            lx.push(KEYWORD, len);
+            lx.ws();
+            if !lx.at_end() {
+                lx.text_to_end();
+            }
+            self.emit_line(&line, lx);
+            self.builder.finish_node();
+            self.pos = end + 1;
+        }
+        self.builder.finish_node();
+    }
+
     fn start_line(&mut self, line: &Line<'a>) {
         self.builder.start_node(START_LINE.into());
         let mut lx = self.lexer(line.content);
@@ -406,6 +466,12 @@ impl<'a> Parser<'a> {
         self.emit_line(&line, lx);
         self.builder.finish_node();
     }
+}
+
+/// `@startuml`, `@startmindmap`, `@startgantt`, …: a line that starts a
+/// diagram (`word` is the line's first word, lower case).
+fn is_start_tag(word: &str) -> bool {
+    word.len() > "@start".len() && word.starts_with("@start")
 }
 
 #[cfg(test)]

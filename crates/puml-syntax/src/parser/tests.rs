@@ -53,3 +53,28 @@ fn message_tree() {
     .assert_eq(&dump);
     assert!(parse.errors().is_empty());
 }
+
+/// A block of another language (`@startmindmap`) is one diagram: its
+/// start line, its lines as one `BODY` of text, its end line; nothing in
+/// it is read as a statement, and an edit inside it re-parses as a full
+/// parse does.
+#[test]
+fn a_foreign_block_is_an_opaque_diagram() {
+    let text =
+        "@startuml\nA -> B\n@enduml\n@startmindmap\n* root\n** child\n@endmindmap\n@startgantt\n[T] lasts 5 days\n";
+    assert_lossless(text);
+    let parse = parse(text);
+    assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+    let tags: Vec<Option<String>> = parse.root().diagrams().map(|d| d.foreign_tag()).collect();
+    assert_eq!(tags, vec![None, Some("mindmap".into()), Some("gantt".into())]);
+    let dump = debug_dump(&parse.syntax());
+    assert!(dump.contains("BODY@") && !dump.contains("MESSAGE@34"), "{dump}");
+    for (old, new) in [
+        ("* root", "* rooted"),
+        ("* root\n** child", "* a\nA -> B : m"),
+        ("[T] lasts", "[T] last"),
+    ] {
+        let edited = text.replacen(old, new, 1);
+        assert_eq!(parse.reparse(text, &edited), crate::parse(&edited), "{edited}");
+    }
+}
