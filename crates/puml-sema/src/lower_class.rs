@@ -440,11 +440,17 @@ impl ClassLowering {
                     }
                 }
                 Some(Open::Package(_)) => {}
-                None => self.diagnostics.push(Diagnostic::error(
-                    crate::codes::CLASS_STRAY_CLOSE,
-                    statement_range(node),
-                    "this `}` closes nothing: no package, namespace or `together` is open",
-                )),
+                None => self.diagnostics.push(
+                    Diagnostic::error(
+                        crate::codes::CLASS_STRAY_CLOSE,
+                        statement_range(node),
+                        "this `}` closes nothing: no package, namespace or `together` is open",
+                    )
+                    .with_fix(
+                        "Remove the stray line",
+                        vec![puml_syntax::TextEdit::delete(node.text_range())],
+                    ),
+                ),
             },
             CLASS_NOTE => self.note(node),
             CLASS_OPTION => self.option(node),

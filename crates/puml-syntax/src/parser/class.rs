@@ -1153,7 +1153,19 @@ impl<'a> Parser<'a> {
         self.builder.start_node(CLASS_DECL.into());
         self.emit_pieces(line, &pieces);
         self.emit_body(end);
-        self.emit_block_end(end);
+        // The closing line is text up to its `]`.
+        let closing = self.lines[end];
+        self.builder.start_node(BLOCK_END.into());
+        let mut lx = self.lexer(closing.content);
+        lx.ws();
+        let text_len = lx.rest().trim_end().len().saturating_sub(1);
+        if text_len > 0 {
+            lx.push(TEXT, text_len);
+        }
+        lx.push(R_BRACKET, 1);
+        lx.ws();
+        self.emit_line(&closing, lx);
+        self.builder.finish_node();
         self.pos = end + 1;
         self.builder.finish_node();
     }
