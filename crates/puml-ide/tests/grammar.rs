@@ -62,7 +62,7 @@ fn puml_verdict(text: &str) -> String {
 /// 2,068 sequence cases, 3,159 of the 3,163 `fallback-*` cases that probe
 /// PlantUML's fallback to other diagram types and the line it reports when
 /// none reads the whole block). Raise it as the grammar improves.
-const AGREED_AT_LEAST: usize = 5226;
+const AGREED_AT_LEAST: usize = 5250;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -188,7 +188,7 @@ fn puml_agrees_with_plantuml_on_the_generated_activity_cases() {
 
 /// Class cases agreed on when the level was last raised (of the cases in
 /// the figure printed by the test). Raise it as the grammar improves.
-const CLASS_AGREED_AT_LEAST: usize = 1323;
+const CLASS_AGREED_AT_LEAST: usize = 1400;
 
 /// The same over `test-data/grammar/class/cases.tsv` (`cargo xtask
 /// grammar-probe --class`): class, object and ER diagrams, and the
