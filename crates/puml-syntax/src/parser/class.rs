@@ -369,10 +369,7 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
             pieces.push((KEYWORD, pos, pos + keyword_len));
             pos = blanks(text, pos + keyword_len);
             let mut any = false;
-            loop {
-                let Some((kind, end)) = name_at(text, pos) else {
-                    break;
-                };
+            while let Some((kind, end)) = name_at(text, pos) {
                 any = true;
                 pieces.push((kind, pos, end));
                 pos = end;
@@ -542,7 +539,7 @@ fn scan_link_tail(text: &str, mut pos: usize, pieces: &mut Pieces) -> Option<()>
         let after = blanks(text, pos + q);
         if name_at(text, after).is_some() || qualifier_at(text, pos + q).is_some() {
             pieces.push((STRING, pos, pos + q));
-            pos = pos + q;
+            pos += q;
         }
     }
     if let Some((start, end)) = qualifier_at(text, pos) {
@@ -1055,9 +1052,9 @@ impl<'a> Parser<'a> {
             })
         };
         let scanned = scan_declaration(line.content, keywords, json).filter(|(pieces, opens)| {
-            !(bodiless && *opens != Opens::Nothing)
-                && !(json && *opens != Opens::Json)
-                && !(object && object_refuses(pieces))
+            let refused_body = bodiless && *opens != Opens::Nothing;
+            let missing_json = json && *opens != Opens::Json;
+            !refused_body && !missing_json && !(object && object_refuses(pieces))
         });
         let Some((pieces, mut opens)) = scanned else {
             // `Class "1" *-- "n" B`: a keyword is also a name.
