@@ -84,6 +84,7 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
             !text.trim_start_matches(['\n', '\r']).starts_with('\u{feff}') || text.starts_with('\u{feff}'),
         ),
         line: Vec::new(),
+        defined_names: defined_names(text),
         definition_depth: None,
         keep_procedure_bodies: has_glued_procedure_call(text),
         unclosed_block_start: unclosed_block_start(text),
@@ -143,6 +144,9 @@ struct Printer<'a> {
     blank_run: usize,
     /// Loose tokens of the current trivia line at diagram level.
     line: Vec<SyntaxElement>,
+    /// Names the file `!define`s: the preprocessor replaces them only as
+    /// written, so a keyword spelt like one keeps its case.
+    defined_names: Vec<String>,
     /// Set inside a `!procedure` body when the file calls a procedure glued
     /// to other text (`pre$p()`): the depth of its header. PlantUML expands
     /// body lines as written, so such a call puts their indentation and
@@ -359,7 +363,7 @@ impl Printer<'_> {
                 rest.push(element);
             }
         }
-        out.push_str(&format_tokens(node.kind(), &header));
+        out.push_str(&format_tokens(node.kind(), &header, &self.defined_names));
         if !in_header {
             out.push_str(self.newline);
         }
@@ -453,7 +457,7 @@ impl Printer<'_> {
             BLOCK_END => {
                 let tokens: Vec<SyntaxElement> = child.children_with_tokens().filter(|e| e.kind() != NEWLINE).collect();
                 out.push_str(&self.indent(depth));
-                out.push_str(&format_tokens(BLOCK_END, &tokens));
+                out.push_str(&format_tokens(BLOCK_END, &tokens, &self.defined_names));
                 if child.children_with_tokens().any(|e| e.kind() == NEWLINE) {
                     out.push_str(self.newline);
                 }
@@ -693,6 +697,24 @@ fn is_one_line_definition(node: &SyntaxNode, directive: &str) -> bool {
     text.contains("!return") || text.contains("!endfunction") || text.contains("!endprocedure")
 }
 
+/// The names `!define NAME …` and `!definelong NAME …` lines define.
+fn defined_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let rest = line
+                .strip_prefix("!definelong")
+                .or_else(|| line.strip_prefix("!define"))?;
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
 /// Whether a class body belongs to a `json` declaration.
 fn is_json_declaration(body: &SyntaxNode) -> bool {
     body.parent().is_some_and(|declaration| {
@@ -704,7 +726,7 @@ fn is_json_declaration(body: &SyntaxNode) -> bool {
 }
 
 /// Prints the tokens of one statement line with canonical spacing.
-fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
+fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement], defined_names: &[String]) -> String {
     // (token text, had whitespace before it)
     let mut tokens: Vec<(SyntaxKind, String, bool)> = Vec::new();
     let mut pending_space = false;
@@ -713,12 +735,10 @@ fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
             WHITESPACE | NEWLINE => pending_space = true,
             k => {
                 let mut text = element_text(element);
-                // A keyword written all in capitals is kept: it may be a
-                // `!define`d name (`!define RECTANGLE class`), which the
-                // preprocessor replaces only as written.
-                let all_capitals =
-                    text.chars().any(|c| c.is_ascii_uppercase()) && !text.chars().any(|c| c.is_ascii_lowercase());
-                if k == KEYWORD && !all_capitals {
+                // A keyword spelt like a `!define`d name (`!define
+                // RECTANGLE class`) keeps its case: the preprocessor
+                // replaces the name only as written.
+                if k == KEYWORD && !defined_names.iter().any(|n| *n == text) {
                     text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
                 }
                 tokens.push((k, text, pending_space));

@@ -1410,11 +1410,15 @@ mod tests {
 
     #[test]
     fn declarations_read_names_generics_aliases_and_options() {
-        let (pieces, opens) = scan_declaration("class Foo<T> as F <<S>> #pink {", 1, false).unwrap();
+        let (pieces, opens) = scan_declaration("class Foo<T> as \"F\" <<S>> #pink {", 1, false).unwrap();
         assert!(opens == Opens::Body);
         assert_eq!(pieces.iter().filter(|p| p.0 == GENERIC).count(), 1);
         assert!(scan_declaration("class \"Long name\" as L", 1, false).is_some());
         assert!(scan_declaration("class A extends B implements C, D {", 1, false).is_some());
         assert!(scan_declaration("class A B", 1, false).is_none());
+        // One side of `as` is the quoted display name.
+        assert!(scan_declaration("class A as B", 1, false).is_none());
+        // Stereotypes come before colours.
+        assert!(scan_declaration("class A #pink <<S>>", 1, false).is_none());
     }
 }
