@@ -1054,7 +1054,8 @@ impl<'a> Parser<'a> {
         let scanned = scan_declaration(line.content, keywords, json).filter(|(pieces, opens)| {
             let refused_body = bodiless && *opens != Opens::Nothing;
             let missing_json = json && *opens != Opens::Json;
-            !refused_body && !missing_json && !(object && object_refuses(pieces))
+            let refused_option = object && object_refuses(pieces);
+            !(refused_body || missing_json || refused_option)
         });
         let Some((pieces, mut opens)) = scanned else {
             // `Class "1" *-- "n" B`: a keyword is also a name.
