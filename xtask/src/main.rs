@@ -17,6 +17,7 @@ mod gallery;
 mod grammar_probe;
 mod grammar_probe_activity;
 mod grammar_probe_kinds;
+mod grammar_probe_class;
 mod serve_common;
 mod server_compat;
 mod shape_fidelity;
@@ -49,7 +50,7 @@ tasks:
   fuzz [--minutes N] [--seed S] [--timeout SECONDS]
                                         the seeded mutation fuzzer of `cargo test` for longer;
                                         failing inputs go to test-data/fuzz/ (replayed by tests)
-  grammar-probe [--activity|--description|--state|--legacy]
+  grammar-probe [--activity|--class|--description|--state|--legacy]
                                         the sequence language's forms enumerated and judged by
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it); --activity: the

@@ -108,3 +108,10 @@ pub const MISPLACED_LANGUAGE: &str = "E0242";
 /// A `@start…` tag PlantUML does not know (`@startfoo`): "Diagram not
 /// supported by this release of PlantUML".
 pub const UNKNOWN_START_TAG: &str = "E0243";
+
+/// Class diagram: a `}` (or `end package`) with no package, namespace or
+/// `together` open.
+pub const CLASS_STRAY_CLOSE: &str = "E0250";
+/// Class diagram: a `package`, `namespace` or `together` block never
+/// closed by `}` (PlantUML closes it at the end of the diagram).
+pub const CLASS_UNCLOSED_GROUP: &str = "W0251";
