@@ -472,7 +472,7 @@ impl<'a> Parser<'a> {
     /// lines, and its `@end…` line, if any; lowering names its kind.
     fn parse_foreign_diagram(&mut self) {
         self.builder.start_node(DIAGRAM.into());
-        self.activity_diagrams.push(false);
+        self.diagram_kinds.push(DiagramKind::Sequence);
         let line = self.lines[self.pos];
         self.builder.start_node(START_LINE.into());
         let mut lx = self.lexer(line.content);
