@@ -2048,7 +2048,7 @@ impl DiagramLowering {
     /// to the name PlantUML reads, when that name can be written on this
     /// line (it starts with the blocks' prefix, or the block is `sequence`).
     fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
-        if self.activity.is_some() {
+        if self.activity.is_some() || self.class.is_some() {
             return;
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
