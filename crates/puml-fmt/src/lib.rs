@@ -749,7 +749,7 @@ fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement], defined_names: &[
                 // A keyword spelt like a `!define`d name (`!define
                 // RECTANGLE class`) keeps its case: the preprocessor
                 // replaces the name only as written.
-                if k == KEYWORD && !defined_names.iter().any(|n| *n == text) {
+                if k == KEYWORD && !defined_names.contains(&text) {
                     text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
                 }
                 tokens.push((k, text, pending_space));

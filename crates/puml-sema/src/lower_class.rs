@@ -391,7 +391,7 @@ impl ClassLowering {
         let sep = self.separator().to_string();
         let (package, display) = match (!sep.is_empty()).then(|| qualified.rfind(&sep)).flatten() {
             Some(at) if at > 0 => (
-                Some(self.ensure_package(&qualified[..at].to_string(), "package")),
+                Some(self.ensure_package(&qualified[..at], "package")),
                 qualified[at + sep.len()..].to_string(),
             ),
             _ => (self.current_package(), qualified.clone()),
@@ -443,22 +443,27 @@ impl ClassLowering {
                 self.open.push(Open::Together(Vec::new()));
                 self.open_ranges.push(statement_range(node));
             }
-            BRACE_END => match {
+            BRACE_END => {
                 self.open_ranges.pop();
-                self.open.pop()
-            } {
-                Some(Open::Together(members)) => {
-                    if !members.is_empty() {
-                        self.diagram.together.push(members);
-                    }
-                }
-                Some(Open::Package(_)) => {}
-                None => self.stray_close = Some((statement_range(node), node.text_range())),
-            },
+                self.close_block(node);
+            }
             CLASS_NOTE => self.note(node),
             CLASS_OPTION => self.option(node),
             HIDE_SHOW => self.hide_show(node),
             _ => {}
+        }
+    }
+
+    /// A `}`: the innermost open package or `together` ends.
+    fn close_block(&mut self, node: &SyntaxNode) {
+        match self.open.pop() {
+            Some(Open::Together(members)) => {
+                if !members.is_empty() {
+                    self.diagram.together.push(members);
+                }
+            }
+            Some(Open::Package(_)) => {}
+            None => self.stray_close = Some((statement_range(node), node.text_range())),
         }
     }
 
