@@ -329,6 +329,7 @@ pub fn scenes_for_document(document: &Document, options: &RenderOptions) -> Resu
         theme: options.theme.clone(),
         max_participants: options.max_participants,
         max_events: options.max_events,
+        ..LayoutOptions::default()
     };
     let available: usize = document.diagrams.iter().map(|d| d.page_count()).sum();
     if let Some(requested) = options.page {

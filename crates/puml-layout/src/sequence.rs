@@ -2471,6 +2471,7 @@ impl<'a> Context<'a> {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
                 link: None,
+                data: Vec::new(),
             });
             let mut from = start;
             for &(d0, d1) in &delays {
@@ -3343,6 +3344,7 @@ impl<'a> Context<'a> {
             },
             title: Some(p.name.clone()),
             link: p.url.as_deref().and_then(creole::safe_url),
+            data: Vec::new(),
         });
         // Stereotype rules (`.name { … }`) beat element rules; an inline colour beats both.
         let stereotyped;
@@ -3810,6 +3812,7 @@ impl<'a> Context<'a> {
             class: "group".into(),
             title: None,
             link: None,
+            data: Vec::new(),
         });
         shapes::tab(
             front,
@@ -3906,6 +3909,7 @@ impl<'a> Context<'a> {
             class: "legend".into(),
             title: None,
             link: None,
+            data: Vec::new(),
         });
         rect(&mut out, x, top, w, h, 7.5, {
             let (fill, gradient) = self.theme.legend_fill();
@@ -4329,6 +4333,7 @@ fn draw_note(
         class: "note".into(),
         title: None,
         link: None,
+        data: Vec::new(),
     });
     // A folded note's shape leaves its shadow's room free.
     let (w, h) = if matches!(shape, NoteShape::Hexagon | NoteShape::Rectangle) {

@@ -1,0 +1,191 @@
+//! The look of a class diagram: PlantUML 1.2026.8's default colours, fonts
+//! and separations for class diagrams (observed in its SVGs), changed by
+//! `skinparam` (class, package, note, arrow, stereotype parameters) and the
+//! named theme's page colours.
+
+use crate::color::parse_color;
+use crate::scene::{Color, Font};
+use crate::theme::{family_of, Theme};
+use puml_sema::class::ElementKind;
+use puml_sema::model::Diagram;
+
+/// Plain values the class layout draws with.
+#[derive(Debug, Clone)]
+pub(crate) struct ClassLook {
+    pub background: Color,
+    pub class_bg: Color,
+    pub class_border: Color,
+    pub class_border_width: f64,
+    pub class_font_color: Color,
+    pub name_font: Font,
+    pub member_font: Font,
+    pub stereotype_font: Font,
+    pub stereotype_font_color: Color,
+    /// `skinparam classAttributeIconSize 0` draws visibility as text.
+    pub visibility_icons: bool,
+    /// Corner radius of class boxes (`roundCorner` / 2).
+    pub radius: f64,
+    pub shadow: bool,
+    pub arrow_color: Color,
+    pub arrow_font: Font,
+    pub arrow_font_color: Color,
+    pub note_bg: Color,
+    pub note_border: Color,
+    pub note_font: Font,
+    pub note_font_color: Color,
+    pub package_border: Color,
+    pub package_bg: Option<Color>,
+    pub package_font: Font,
+    pub package_font_color: Color,
+    /// dot's `nodesep` and `ranksep` in px.
+    pub node_sep: f64,
+    pub rank_sep: f64,
+    /// Spot colours set by `skinparam stereotypeCBackgroundColor` etc.,
+    /// indexed by letter.
+    pub spot_bg: Vec<(char, Color)>,
+    pub spot_border: Color,
+}
+
+impl ClassLook {
+    pub fn new(diagram: &Diagram, theme_override: Option<&str>) -> ClassLook {
+        let theme = Theme::for_settings(&diagram.settings, theme_override);
+        let sans = Font::sans(14.0);
+        let mut look = ClassLook {
+            background: theme.background,
+            class_bg: Color::hex(0xF1F1F1),
+            class_border: Color::hex(0x181818),
+            class_border_width: 0.5,
+            class_font_color: Color::BLACK,
+            name_font: sans,
+            member_font: sans,
+            stereotype_font: Font::sans(12.0).italic(),
+            stereotype_font_color: Color::BLACK,
+            visibility_icons: true,
+            radius: 2.5,
+            shadow: false,
+            arrow_color: Color::hex(0x181818),
+            arrow_font: Font::sans(13.0),
+            arrow_font_color: Color::BLACK,
+            note_bg: Color::hex(0xFEFFDD),
+            note_border: Color::hex(0x181818),
+            note_font: Font::sans(13.0),
+            note_font_color: Color::BLACK,
+            package_border: Color::BLACK,
+            package_bg: None,
+            package_font: Font::sans(14.0).bold(),
+            package_font_color: Color::BLACK,
+            node_sep: 35.0,
+            rank_sep: 60.0,
+            spot_bg: Vec::new(),
+            spot_border: Color::hex(0x181818),
+        };
+        for (key, value) in &diagram.settings.skinparams {
+            look.apply(key, value.trim());
+        }
+        look
+    }
+
+    fn apply(&mut self, key: &str, value: &str) {
+        let color = parse_color(value);
+        let number = value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+        let set_color = |slot: &mut Color| {
+            if let Some(c) = color {
+                *slot = c;
+            }
+        };
+        match key {
+            "backgroundcolor" => set_color(&mut self.background),
+            "classbackgroundcolor" => set_color(&mut self.class_bg),
+            "classbordercolor" => set_color(&mut self.class_border),
+            "classborderthickness" => {
+                if let Some(n) = number {
+                    self.class_border_width = n;
+                }
+            }
+            "classfontcolor" => set_color(&mut self.class_font_color),
+            "classfontsize" => {
+                if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
+                    self.name_font.size = n;
+                }
+            }
+            "classfontname" => self.name_font.family = family_of(value),
+            "classattributefontsize" => {
+                if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
+                    self.member_font.size = n;
+                }
+            }
+            "classattributefontname" => self.member_font.family = family_of(value),
+            "classattributeiconsize" => self.visibility_icons = number.is_none_or(|n| n > 0.0),
+            "classstereotypefontcolor" | "stereotypefontcolor" => set_color(&mut self.stereotype_font_color),
+            "roundcorner" => {
+                if let Some(n) = number {
+                    self.radius = n / 2.0;
+                }
+            }
+            "shadowing" => self.shadow = value.eq_ignore_ascii_case("true"),
+            "arrowcolor" | "classarrowcolor" => set_color(&mut self.arrow_color),
+            "arrowfontcolor" => set_color(&mut self.arrow_font_color),
+            "arrowfontsize" => {
+                if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
+                    self.arrow_font.size = n;
+                }
+            }
+            "notebackgroundcolor" => set_color(&mut self.note_bg),
+            "notebordercolor" => set_color(&mut self.note_border),
+            "notefontcolor" => set_color(&mut self.note_font_color),
+            "packagebordercolor" => set_color(&mut self.package_border),
+            "packagebackgroundcolor" => self.package_bg = color,
+            "packagefontcolor" => set_color(&mut self.package_font_color),
+            "nodesep" => {
+                if let Some(n) = number {
+                    self.node_sep = n;
+                }
+            }
+            "ranksep" => {
+                if let Some(n) = number {
+                    self.rank_sep = n;
+                }
+            }
+            _ => {
+                // `stereotypeCBackgroundColor`, `stereotypeABackgroundColor`, …
+                if let Some(rest) = key.strip_prefix("stereotype") {
+                    if let Some(letter) = rest.strip_suffix("backgroundcolor") {
+                        if let (Some(c), [l]) = (color, letter.as_bytes()) {
+                            let letter = l.to_ascii_uppercase() as char;
+                            self.spot_bg.retain(|(k, _)| *k != letter);
+                            self.spot_bg.push((letter, c));
+                        }
+                    } else if rest.ends_with("bordercolor") {
+                        set_color(&mut self.spot_border);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The spot's letter and colour PlantUML gives an element kind (none:
+    /// no spot, as for objects).
+    pub fn spot_of(&self, kind: ElementKind) -> Option<(char, Color)> {
+        let (letter, color) = match kind {
+            ElementKind::Class => ('C', 0xADD1B2),
+            ElementKind::AbstractClass => ('A', 0xA9DCDF),
+            ElementKind::Interface => ('I', 0xB4A7E5),
+            ElementKind::Enum => ('E', 0xEB937F),
+            ElementKind::Annotation => ('@', 0xE3664A),
+            ElementKind::Entity => ('E', 0xADD1B2),
+            ElementKind::Exception => ('X', 0xD94321),
+            ElementKind::Metaclass => ('M', 0xCCCCCC),
+            ElementKind::Protocol => ('P', 0xF1F1F1),
+            ElementKind::Stereotype => ('S', 0xFF77FF),
+            ElementKind::Struct => ('S', 0xF1F1F1),
+            ElementKind::Record => ('R', 0xFF8F00),
+            _ => return None,
+        };
+        let color = self
+            .spot_bg
+            .iter()
+            .find(|(l, _)| *l == letter)
+            .map_or(Color::hex(color), |(_, c)| *c);
+        Some((letter, color))
+    }
+}
