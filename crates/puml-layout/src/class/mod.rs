@@ -33,3 +33,6 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     let placed = graph::place(&built);
     vec![draw::draw(diagram, class, &look, &built, &placed, metrics)]
 }
+
+#[cfg(test)]
+mod tests;
