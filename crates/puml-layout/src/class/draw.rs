@@ -149,15 +149,22 @@ pub(crate) fn draw(
     // Notes with a node of their own.
     let note_lh = metrics.line_height(&look.note_font);
     let note_ascent = metrics.ascent(&look.note_font);
-    let mut note_number = 0;
+    // PlantUML names a note `GMN` and the number its id counter gives it:
+    // one number per package, element and link in source order, three per
+    // note (its name, its entity, its link). The model keeps no source
+    // order across kinds, so notes are counted after everything else (as
+    // they are mostly written).
+    let mut note_number = class.packages.len() + class.elements.len() + class.links.len();
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
+        note_number += 1;
+        let number = note_number;
+        note_number += 2;
         let Some(node) = boxed.node else { continue };
         let rect = shift(&placed.nodes[node]);
-        note_number += 1;
         let name = match &note.target {
             NoteTarget::Floating { alias: Some(alias) } => alias.clone(),
-            _ => format!("GMN{note_number}"),
+            _ => format!("GMN{number}"),
         };
         group(
             &mut out,
