@@ -74,7 +74,7 @@ pub(crate) fn draw(
         min_y = min_y.min(rect.y - MARGIN);
     }
     for cluster in built.packages.iter().flatten() {
-        if let Some(rect) = placed.clusters.get(*cluster) {
+        if let Some(rect) = placed.clusters.get(*cluster).filter(|r| r.width > 0.0) {
             min_x = min_x.min(rect.x - CLUSTER_MARGIN);
             min_y = min_y.min(rect.y - CLUSTER_MARGIN);
         }
@@ -98,7 +98,7 @@ pub(crate) fn draw(
     // Packages, parents first.
     for (i, package) in class.packages.iter().enumerate() {
         let Some(cluster) = built.packages[i] else { continue };
-        let Some(rect) = placed.clusters.get(cluster).map(shift) else {
+        let Some(rect) = placed.clusters.get(cluster).filter(|r| r.width > 0.0).map(shift) else {
             continue;
         };
         let id = ids.take();
@@ -255,13 +255,51 @@ pub(crate) fn draw(
         out.push(Item::End);
     }
 
-    let _ = diagram;
+    let (width, height) = add_title(&mut out, diagram, look, metrics, max_x.max(10.0), max_y.max(10.0));
     Scene {
-        width: round3(max_x.max(placed.width.min(max_x)).max(10.0)),
-        height: round3(max_y.max(10.0)),
+        width: round3(width),
+        height: round3(height),
         background: look.background,
         items: out,
     }
+}
+
+/// `title`: bold, centred above the drawing, which moves down (and right,
+/// under a wider title) as PlantUML 1.2026.8 places it (observed: the
+/// title's text 10 px from the top, the drawing 21 px below its line).
+fn add_title(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let Some(title) = diagram.title.as_deref().filter(|t| !t.trim().is_empty()) else {
+        return (width, height);
+    };
+    let font = Font::sans(14.0).bold();
+    let lh = metrics.line_height(&font);
+    let lines: Vec<&str> = title.split("\\n").flat_map(|l| l.split('\n')).collect();
+    let widths: Vec<f64> = lines.iter().map(|l| metrics.width(l, &font)).collect();
+    let title_w = widths.iter().copied().fold(0.0, f64::max) + 20.0;
+    let title_h = lh * lines.len() as f64 + 21.0;
+    let dx = ((title_w - width) / 2.0).max(0.0);
+    super::entity::translate(out, dx, title_h);
+    let total_w = width.max(title_w);
+    let mut items = Vec::with_capacity(lines.len());
+    for (k, (l, w)) in lines.iter().zip(&widths).enumerate() {
+        items.push(text(
+            (total_w - w) / 2.0,
+            10.0 + metrics.ascent(&font) + lh * k as f64,
+            l,
+            font,
+            look.class_font_color,
+            *w,
+        ));
+    }
+    out.splice(0..0, items);
+    (total_w, height + title_h)
 }
 
 /// A rounded rectangle's path with quarter circles of radius `r`, and a
