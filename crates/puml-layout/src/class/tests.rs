@@ -39,7 +39,10 @@ fn member(text: &str, visibility: Option<Visibility>, is_method: bool) -> Member
 fn size(e: &Element, shown: &Shown) -> (f64, f64) {
     let look = ClassLook::new(&Diagram::default(), None);
     let b = entity_box(e, shown, &look, &EmbeddedMetrics);
-    ((b.width * 1000.0).round() / 1000.0, (b.height * 1000.0).round() / 1000.0)
+    (
+        (b.width * 1000.0).round() / 1000.0,
+        (b.height * 1000.0).round() / 1000.0,
+    )
 }
 
 fn close(actual: (f64, f64), expected: (f64, f64)) {
@@ -129,7 +132,10 @@ fn hidden_parts_and_objects_measure_like_plantuml() {
     let mut obj = element(ElementKind::Object, "obj");
     obj.members = vec![member("name = \"x\"", None, false)];
     close(size(&obj, &Shown::default()), (93.498, 44.594));
-    close(size(&element(ElementKind::Object, "empty"), &Shown::default()), (58.912, 36.297));
+    close(
+        size(&element(ElementKind::Object, "empty"), &Shown::default()),
+        (58.912, 36.297),
+    );
     let mut s2 = element(ElementKind::Class, "S");
     s2.stereotypes = vec!["A".into(), "Bee".into()];
     close(size(&s2, &Shown::default()), (65.811, 70.234));
