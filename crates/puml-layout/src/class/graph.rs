@@ -293,7 +293,10 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                 None => (n.width, n.height),
             });
         }
-        let label = label.map(|(w, h)| table(w, h));
+        // A link from an element to itself gets 10 px more room for its
+        // label (observed: corpus 052, 060).
+        let self_room = if from == to { 10.0 } else { 0.0 };
+        let label = label.map(|(w, h)| table(w + self_room, h + self_room));
         let end_label = |text: &Option<String>| {
             text.as_deref().filter(|t| !t.is_empty()).map(|t| {
                 let t = if t == "*" { "✱" } else { t };
