@@ -59,6 +59,18 @@ impl TreeBuilder {
         self.children.push(NodeOrToken::Token(token));
     }
 
+    /// Where the tree stands: [`TreeBuilder::rewind`] goes back to it
+    /// (the kind decision parses a block twice when the first reading fails).
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.open.len(), self.children.len())
+    }
+
+    /// Drops everything built since `mark`.
+    pub(crate) fn rewind(&mut self, mark: (usize, usize)) {
+        self.open.truncate(mark.0);
+        self.children.truncate(mark.1);
+    }
+
     /// Closes the innermost open node; a call without one is ignored (the
     /// parser always pairs them, and a tree is better than a panic).
     pub(crate) fn finish_node(&mut self) {

@@ -1563,7 +1563,7 @@ impl<'a> Parser<'a> {
         self.builder.finish_node();
     }
 
-    fn is_aligned_header(&self, line: &Line<'a>) -> bool {
+    pub(crate) fn is_aligned_header(&self, line: &Line<'a>) -> bool {
         let mut words = line.content.split_whitespace().skip(1);
         matches!(
             words.next().map(|w| w.to_ascii_lowercase()).as_deref(),
