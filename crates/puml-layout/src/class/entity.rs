@@ -16,12 +16,11 @@ use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke};
 use crate::spot_glyphs::draw_spot_letter;
 use puml_sema::class::{Element, ElementKind, Member, MemberItem, SeparatorStyle, Visibility};
 
-/// The spot block's width (the circle of radius 11 and its margins).
-const SPOT_WIDTH: f64 = 26.0;
-/// The spot circle's centre, from the left of its block.
-const SPOT_CENTER: f64 = 15.0;
-/// A header with a spot is at least this tall (the circle and margins).
-const SPOT_HEIGHT: f64 = 32.0;
+/// Around the spot circle: its block is the diameter and this wide (26
+/// px for the default radius of 11), its centre this far in plus the
+/// radius, and a header with a spot at least the diameter and
+/// [`HEADER_MARGIN`] tall.
+const SPOT_SIDE: f64 = 4.0;
 /// Room the name's text takes beyond its width (3 px each side).
 const NAME_MARGIN: f64 = 6.0;
 /// Room each stereotype line takes beyond its width.
@@ -30,8 +29,6 @@ const STEREO_MARGIN: f64 = 2.0;
 const HEADER_MARGIN: f64 = 10.0;
 /// Left and right margins of a member's text.
 const MEMBER_MARGIN: f64 = 6.0;
-/// The column visibility icons take.
-const ICON_COLUMN: f64 = 14.0;
 /// A compartment's margin above and below its rows.
 const COMPARTMENT_MARGIN: f64 = 4.0;
 /// An object with no fields still has this much body.
@@ -47,7 +44,7 @@ pub(crate) struct EntityBox {
 
 /// One line of a compartment.
 enum Row<'a> {
-    Member(&'a MemberItem),
+    Member(MemberItem),
     /// A separator that has a title, drawn across the box.
     Title {
         title: &'a str,
@@ -176,7 +173,8 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     } else {
         None
     };
-    let spot_w = if spot.is_some() { SPOT_WIDTH } else { 0.0 };
+    let radius = look.spot_radius;
+    let spot_w = if spot.is_some() { 2.0 * radius + SPOT_SIDE } else { 0.0 };
 
     let generic_font = Font::sans(12.0).italic();
     let generic_w = element.generic.as_deref().map(|g| metrics.width(g, &generic_font));
@@ -184,7 +182,11 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let text_block_w = (stereo_w + STEREO_MARGIN).max(name_w + NAME_MARGIN);
     let header_w = spot_w + text_block_w + generic_w.map_or(0.0, |w| w + 4.0);
     let text_block_h = stereos.len() as f64 * stereo_lh + name_h;
-    let header_h = (text_block_h + HEADER_MARGIN).max(if spot.is_some() { SPOT_HEIGHT } else { 0.0 });
+    let header_h = (text_block_h + HEADER_MARGIN).max(if spot.is_some() {
+        2.0 * radius + HEADER_MARGIN
+    } else {
+        0.0
+    });
 
     let compartments = compartments(element, shown, look);
     let member_lh = metrics.line_height(&look.member_font);
@@ -214,14 +216,14 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let between = (spot_w / 4.0).min(spare * 0.1);
     let before = (spare - between) / 2.0;
     if let Some((letter, fill)) = spot {
-        let cx = before + SPOT_CENTER;
+        let cx = before + SPOT_SIDE + radius;
         let cy = header_h / 2.0;
         ellipse(
             &mut items,
             cx,
             cy,
-            11.0,
-            11.0,
+            radius,
+            radius,
             paint(Some(fill), Some(stroke(look.spot_border, 1.0))),
         );
         if !draw_spot_letter(&mut items, letter, cx, cy) {
@@ -312,7 +314,7 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         let mut line = CompartmentLine::Plain;
         for member in &element.members {
             match member {
-                Member::Item(item) => rows.push(Row::Member(item)),
+                Member::Item(item) => rows.push(Row::Member(clean_member(item))),
                 Member::Separator {
                     style,
                     title: Some(title),
@@ -340,7 +342,7 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         .members
         .iter()
         .filter_map(|m| match m {
-            Member::Item(item) if !item.is_method => Some(Row::Member(item)),
+            Member::Item(item) if !item.is_method => Some(Row::Member(clean_member(item))),
             _ => None,
         })
         .collect();
@@ -348,7 +350,7 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         .members
         .iter()
         .filter_map(|m| match m {
-            Member::Item(item) if item.is_method => Some(Row::Member(item)),
+            Member::Item(item) if item.is_method => Some(Row::Member(clean_member(item))),
             _ => None,
         })
         .collect();
@@ -371,6 +373,37 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
     out
 }
 
+/// A member as PlantUML draws it: the text trimmed, the modifiers
+/// `{static}` `{classifier}` `{abstract}` `{field}` `{method}` taken out
+/// (wherever the reading left them) and `<<x>>` written `«x»`.
+fn clean_member(item: &MemberItem) -> MemberItem {
+    let mut out = item.clone();
+    let mut text = item.text.trim().to_string();
+    for (word, flag) in [
+        ("{static}", 1),
+        ("{classifier}", 1),
+        ("{abstract}", 2),
+        ("{field}", 0),
+        ("{method}", 0),
+    ] {
+        while let Some(at) = text.to_ascii_lowercase().find(word) {
+            text.replace_range(at..at + word.len(), "");
+            match flag {
+                1 => out.is_static = true,
+                2 => out.is_abstract = true,
+                _ => {}
+            }
+        }
+    }
+    let text = text.trim();
+    out.text = if text.contains("<<") && text.contains(">>") {
+        text.replace("<<", "«").replace(">>", "»")
+    } else {
+        text.to_string()
+    };
+    out
+}
+
 /// The member's text as drawn: with its visibility character when icons
 /// are off.
 fn member_text(item: &MemberItem, look: &ClassLook) -> String {
@@ -388,6 +421,27 @@ fn member_text(item: &MemberItem, look: &ClassLook) -> String {
     }
 }
 
+/// Whether a member's text has creole markup PlantUML interprets in a
+/// class body (bold, colours, icons…); other texts are drawn as written
+/// (`__repr__()` and `List<String>` stay literal).
+fn has_markup(text: &str) -> bool {
+    const TAGS: &[&str] = &[
+        "**", "<b>", "<i>", "<u>", "<s>", "<color", "<size", "<&", "<font", "<back", "<strike>", "<del>", "<sup>",
+        "<sub>", "~~",
+    ];
+    TAGS.iter().any(|t| text.contains(t))
+}
+
+/// The width of a member's text as drawn.
+fn member_width(item: &MemberItem, look: &ClassLook, metrics: &dyn TextMeasure) -> f64 {
+    let text = member_text(item, look);
+    if has_markup(&text) {
+        crate::creole::measure(&text, member_font(item, look), metrics).width
+    } else {
+        metrics.width(&text, &member_font(item, look))
+    }
+}
+
 fn member_font(item: &MemberItem, look: &ClassLook) -> Font {
     if item.is_abstract {
         look.member_font.italic()
@@ -400,13 +454,11 @@ fn compartment_width(c: &Compartment<'_>, look: &ClassLook, metrics: &dyn TextMe
     let mut w: f64 = 0.0;
     for row in &c.rows {
         match row {
-            Row::Member(item) => {
-                w = w.max(metrics.width(&member_text(item, look), &member_font(item, look)));
-            }
+            Row::Member(item) => w = w.max(member_width(item, look, metrics)),
             Row::Title { title, .. } => w = w.max(metrics.width(title, &look.member_font)),
         }
     }
-    w + 2.0 * MEMBER_MARGIN + if c.icons { ICON_COLUMN } else { 0.0 }
+    w + 2.0 * MEMBER_MARGIN + if c.icons { look.icon_column } else { 0.0 }
 }
 
 fn compartment_height(c: &Compartment<'_>, lh: f64) -> f64 {
@@ -458,23 +510,16 @@ fn draw_compartment(
     }
     let lh = metrics.line_height(&look.member_font);
     let mut y = top + COMPARTMENT_MARGIN;
-    let text_x = MEMBER_MARGIN + if c.icons { ICON_COLUMN } else { 0.0 };
+    let text_x = MEMBER_MARGIN + if c.icons { look.icon_column } else { 0.0 };
     for row in &c.rows {
         match row {
             Row::Member(item) => {
-                let font = member_font(item, look);
-                let text = member_text(item, look);
-                let w = metrics.width(&text, &font);
                 if c.icons {
                     if let Some(v) = item.visibility {
                         visibility_icon(items, v, item.is_method, y, lh);
                     }
                 }
-                let mut run = text_run(text_x, y + metrics.ascent(&font), &text, font, color, w);
-                if let Item::Text(t) = &mut run {
-                    t.underline = item.is_static;
-                }
-                items.push(run);
+                draw_member(items, item, text_x, y, look, color, metrics);
                 y += lh;
             }
             Row::Title { title, style } => {
@@ -496,6 +541,30 @@ fn draw_compartment(
             }
         }
     }
+}
+
+/// One member's text, its line's top at `top`.
+fn draw_member(
+    items: &mut Vec<Item>,
+    item: &MemberItem,
+    x: f64,
+    top: f64,
+    look: &ClassLook,
+    color: Color,
+    metrics: &dyn TextMeasure,
+) {
+    let font = member_font(item, look);
+    let text = member_text(item, look);
+    if has_markup(&text) {
+        crate::creole::measure(&text, font, metrics).draw(x, top, crate::creole::Align::Left, color, items);
+        return;
+    }
+    let w = metrics.width(&text, &font);
+    let mut run = text_run(x, top + metrics.ascent(&font), &text, font, color, w);
+    if let Item::Text(t) = &mut run {
+        t.underline = item.is_static;
+    }
+    items.push(run);
 }
 
 /// PlantUML's visibility icons: outlined for fields, filled for methods.
@@ -539,12 +608,12 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
     let name_widths: Vec<f64> = names.iter().map(|n| metrics.width(n, &font)).collect();
     let name_w = name_widths.iter().copied().fold(0.0, f64::max);
     let header_h = lh * names.len() as f64 + 4.0;
-    let rows: Vec<&MemberItem> = if shown.fields || shown.methods {
+    let rows: Vec<MemberItem> = if shown.fields || shown.methods {
         element
             .members
             .iter()
             .filter_map(|m| match m {
-                Member::Item(i) => Some(i),
+                Member::Item(i) => Some(clean_member(i)),
                 Member::Separator { .. } => None,
             })
             .collect()
@@ -552,10 +621,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
         Vec::new()
     };
     let member_lh = metrics.line_height(&look.member_font);
-    let rows_w = rows
-        .iter()
-        .map(|r| metrics.width(&member_text(r, look), &member_font(r, look)))
-        .fold(0.0, f64::max);
+    let rows_w = rows.iter().map(|r| member_width(r, look, metrics)).fold(0.0, f64::max);
     let width = (name_w + 14.0).max(rows_w + 2.0 * MEMBER_MARGIN);
     let body_h = if rows.is_empty() {
         EMPTY_OBJECT_BODY
@@ -593,11 +659,8 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
         stroke(look.class_border, look.class_border_width),
     );
     let mut y = header_h + COMPARTMENT_MARGIN;
-    for r in rows {
-        let f = member_font(r, look);
-        let text = member_text(r, look);
-        let w = metrics.width(&text, &f);
-        items.push(text_run(MEMBER_MARGIN, y + metrics.ascent(&f), &text, f, color, w));
+    for r in &rows {
+        draw_member(&mut items, r, MEMBER_MARGIN, y, look, color, metrics);
         y += member_lh;
     }
     EntityBox { width, height, items }

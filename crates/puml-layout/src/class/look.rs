@@ -44,6 +44,12 @@ pub(crate) struct ClassLook {
     /// indexed by letter.
     pub spot_bg: Vec<(char, Color)>,
     pub spot_border: Color,
+    /// The spot circle's radius: PlantUML's `circledCharacterRadius`,
+    /// by default a third of the spot letter's font size (17) plus 6,
+    /// rounded down (11; 9 under `defaultFontSize 11`).
+    pub spot_radius: f64,
+    /// The column visibility icons take (14 px; 12 under `!theme plain`).
+    pub icon_column: f64,
 }
 
 impl ClassLook {
@@ -78,7 +84,22 @@ impl ClassLook {
             rank_sep: 60.0,
             spot_bg: Vec::new(),
             spot_border: Color::hex(0x181818),
+            spot_radius: 11.0,
+            icon_column: 14.0,
         };
+        let theme_name = theme_override.or(diagram.settings.theme.as_deref());
+        if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("plain")) {
+            // Observed with `!theme plain` (corpus-class 073).
+            look.class_bg = Color::WHITE;
+            look.class_border = Color::BLACK;
+            look.class_border_width = 1.0;
+            look.spot_border = Color::BLACK;
+            look.spot_radius = 9.0;
+            look.icon_column = 12.0;
+            look.arrow_color = Color::BLACK;
+            look.note_bg = Color::WHITE;
+            look.note_border = Color::BLACK;
+        }
         for (key, value) in &diagram.settings.skinparams {
             look.apply(key, value.trim());
         }
@@ -103,6 +124,21 @@ impl ClassLook {
                 }
             }
             "classfontcolor" => set_color(&mut self.class_font_color),
+            "defaultfontsize" => {
+                if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
+                    self.spot_radius = (n / 3.0).floor() + 6.0;
+                    for font in [
+                        &mut self.name_font,
+                        &mut self.member_font,
+                        &mut self.stereotype_font,
+                        &mut self.arrow_font,
+                        &mut self.note_font,
+                        &mut self.package_font,
+                    ] {
+                        font.size = n;
+                    }
+                }
+            }
             "classfontsize" => {
                 if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
                     self.name_font.size = n;
@@ -115,6 +151,11 @@ impl ClassLook {
                 }
             }
             "classattributefontname" => self.member_font.family = family_of(value),
+            "circledcharacterradius" => {
+                if let Some(n) = number.filter(|n| *n > 0.0 && *n < 100.0) {
+                    self.spot_radius = n;
+                }
+            }
             "classattributeiconsize" => self.visibility_icons = number.is_none_or(|n| n > 0.0),
             "classstereotypefontcolor" | "stereotypefontcolor" => set_color(&mut self.stereotype_font_color),
             "roundcorner" => {
