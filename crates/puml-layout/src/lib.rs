@@ -17,6 +17,8 @@ mod spot_glyphs;
 pub mod theme;
 mod theme_sheets;
 
+#[doc(hidden)]
+pub use class::class_graph_dot;
 pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{
     Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,

@@ -612,7 +612,9 @@ fn draw_link_texts(
     let lh = metrics.line_height(&font);
     let ascent = metrics.ascent(&font);
     let color = look.arrow_font_color;
-    if let (Some(text_label), Some(size), Some(c)) = (link.label.as_deref(), edge.label, label_at) {
+    if let (Some(text_label), Some(size), Some(c)) =
+        (link.label.as_deref().map(super::graph::unquote), edge.label, label_at)
+    {
         let left = c.x - size.width / 2.0;
         let top = c.y - size.height / 2.0;
         let mut x = left + 1.0;
@@ -649,7 +651,7 @@ fn draw_link_texts(
         }
     }
     let end_text = |out: &mut Vec<Item>, t: &Option<String>, at: Option<Point>| {
-        if let (Some(t), Some(c)) = (t.as_deref().filter(|t| !t.is_empty()), at) {
+        if let (Some(t), Some(c)) = (t.as_deref().map(super::graph::unquote).filter(|t| !t.is_empty()), at) {
             let t = if t == "*" { "✱" } else { t };
             let w = metrics.width(t, &font);
             out.push(text(c.x - w / 2.0, c.y - lh / 2.0 + ascent, t, font, color, w));

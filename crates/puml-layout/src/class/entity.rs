@@ -44,7 +44,7 @@ pub(crate) struct EntityBox {
 
 /// One line of a compartment.
 enum Row<'a> {
-    Member(MemberItem),
+    Member(Drawn),
     /// A separator that has a title, drawn across the box.
     Title {
         title: &'a str,
@@ -303,7 +303,7 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         look.visibility_icons
             && rows
                 .iter()
-                .any(|r| matches!(r, Row::Member(m) if m.visibility.is_some()))
+                .any(|r| matches!(r, Row::Member(m) if m.item.visibility.is_some() || m.mandatory))
     };
     let mut out = Vec::new();
     if has_separator {
@@ -376,9 +376,22 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
 /// A member as PlantUML draws it: the text trimmed, the modifiers
 /// `{static}` `{classifier}` `{abstract}` `{field}` `{method}` taken out
 /// (wherever the reading left them) and `<<x>>` written `«x»`.
-fn clean_member(item: &MemberItem) -> MemberItem {
+/// A member ready to draw.
+struct Drawn {
+    item: MemberItem,
+    /// `* name` in an ER entity: drawn after a black dot (PlantUML's
+    /// `IE_MANDATORY` icon).
+    mandatory: bool,
+}
+
+fn clean_member(item: &MemberItem) -> Drawn {
     let mut out = item.clone();
     let mut text = item.text.trim().to_string();
+    let mut mandatory = false;
+    if text.starts_with('*') && !text.starts_with("**") && item.visibility.is_none() {
+        text.remove(0);
+        mandatory = true;
+    }
     for (word, flag) in [
         ("{static}", 1),
         ("{classifier}", 1),
@@ -401,7 +414,7 @@ fn clean_member(item: &MemberItem) -> MemberItem {
     } else {
         text.to_string()
     };
-    out
+    Drawn { item: out, mandatory }
 }
 
 /// The member's text as drawn: with its visibility character when icons
@@ -454,7 +467,7 @@ fn compartment_width(c: &Compartment<'_>, look: &ClassLook, metrics: &dyn TextMe
     let mut w: f64 = 0.0;
     for row in &c.rows {
         match row {
-            Row::Member(item) => w = w.max(member_width(item, look, metrics)),
+            Row::Member(m) => w = w.max(member_width(&m.item, look, metrics)),
             Row::Title { title, .. } => w = w.max(metrics.width(title, &look.member_font)),
         }
     }
@@ -513,13 +526,16 @@ fn draw_compartment(
     let text_x = MEMBER_MARGIN + if c.icons { look.icon_column } else { 0.0 };
     for row in &c.rows {
         match row {
-            Row::Member(item) => {
+            Row::Member(m) => {
                 if c.icons {
-                    if let Some(v) = item.visibility {
-                        visibility_icon(items, v, item.is_method, y, lh);
+                    if let Some(v) = m.item.visibility {
+                        visibility_icon(items, v, m.item.is_method, y, lh);
+                    } else if m.mandatory {
+                        let p = paint(Some(Color::BLACK), Some(stroke(Color::BLACK, 1.0)));
+                        ellipse(items, MEMBER_MARGIN + 5.0, y + lh / 2.0 + 1.5, 3.0, 3.0, p);
                     }
                 }
-                draw_member(items, item, text_x, y, look, color, metrics);
+                draw_member(items, &m.item, text_x, y, look, color, metrics);
                 y += lh;
             }
             Row::Title { title, style } => {
@@ -608,7 +624,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
     let name_widths: Vec<f64> = names.iter().map(|n| metrics.width(n, &font)).collect();
     let name_w = name_widths.iter().copied().fold(0.0, f64::max);
     let header_h = lh * names.len() as f64 + 4.0;
-    let rows: Vec<MemberItem> = if shown.fields || shown.methods {
+    let rows: Vec<Drawn> = if shown.fields || shown.methods {
         element
             .members
             .iter()
@@ -621,7 +637,10 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
         Vec::new()
     };
     let member_lh = metrics.line_height(&look.member_font);
-    let rows_w = rows.iter().map(|r| member_width(r, look, metrics)).fold(0.0, f64::max);
+    let rows_w = rows
+        .iter()
+        .map(|r| member_width(&r.item, look, metrics))
+        .fold(0.0, f64::max);
     let width = (name_w + 14.0).max(rows_w + 2.0 * MEMBER_MARGIN);
     let body_h = if rows.is_empty() {
         EMPTY_OBJECT_BODY
@@ -660,7 +679,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
     );
     let mut y = header_h + COMPARTMENT_MARGIN;
     for r in &rows {
-        draw_member(&mut items, r, MEMBER_MARGIN, y, look, color, metrics);
+        draw_member(&mut items, &r.item, MEMBER_MARGIN, y, look, color, metrics);
         y += member_lh;
     }
     EntityBox { width, height, items }

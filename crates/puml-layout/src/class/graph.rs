@@ -63,6 +63,12 @@ pub(crate) struct Built {
     pub package_titles: Vec<f64>,
 }
 
+/// A label as drawn: without the quotes it may be written in.
+pub(crate) fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t)
+}
+
 /// Truncates a measured size to whole pixels, as PlantUML writes its
 /// label tables' `WIDTH`/`HEIGHT`.
 fn table(width: f64, height: f64) -> Size {
@@ -273,19 +279,24 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let mut edge = Edge::new(tail, head);
         edge.min_len = min_len;
         edge.constraint = !link.norank;
-        let mut label = link.label.as_deref().filter(|l| !l.is_empty()).map(|text| {
-            let lines: Vec<&str> = text.split("\\n").collect();
-            let w = lines
-                .iter()
-                .map(|l| metrics.width(l, &look.arrow_font))
-                .fold(0.0, f64::max);
-            let arrow = if link.label_arrow.is_some() {
-                look.arrow_font.size
-            } else {
-                0.0
-            };
-            (w + 2.0 + arrow, arrow_lh * lines.len() as f64 + 2.0)
-        });
+        let mut label = link
+            .label
+            .as_deref()
+            .map(unquote)
+            .filter(|l| !l.is_empty())
+            .map(|text| {
+                let lines: Vec<&str> = text.split("\\n").collect();
+                let w = lines
+                    .iter()
+                    .map(|l| metrics.width(l, &look.arrow_font))
+                    .fold(0.0, f64::max);
+                let arrow = if link.label_arrow.is_some() {
+                    look.arrow_font.size
+                } else {
+                    0.0
+                };
+                (w + 2.0 + arrow, arrow_lh * lines.len() as f64 + 2.0)
+            });
         if let Some(note) = note_on_link[i] {
             let n = &notes[note];
             label = Some(match label {
@@ -298,8 +309,8 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let self_room = if from == to { 10.0 } else { 0.0 };
         let label = label.map(|(w, h)| table(w + self_room, h + self_room));
         let end_label = |text: &Option<String>| {
-            text.as_deref().filter(|t| !t.is_empty()).map(|t| {
-                let t = if t == "*" { "✱" } else { t };
+            text.as_deref().map(unquote).filter(|t| !t.is_empty()).map(|t| {
+                // `*` is drawn as `✱` but measured as written.
                 table(metrics.width(t, &look.arrow_font), arrow_lh)
             })
         };
@@ -398,4 +409,112 @@ fn fallback_grid(graph: &Graph) -> puml_graph::Layout {
     layout.edges = vec![puml_graph::EdgeRoute::default(); graph.edges.len()];
     layout.clusters = vec![puml_graph::Rect::default(); graph.clusters.len()];
     layout
+}
+
+/// The graph in Graphviz's dot language, laid out as PlantUML's
+/// `svek.dot` is (sizes in inches, separations, `minlen`, label tables,
+/// clusters), to compare with PlantUML's `-debugsvek` output and to run
+/// `dot` on it while developing.
+pub(crate) fn to_dot(graph: &Graph) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("digraph unix {\n");
+    let _ = writeln!(
+        out,
+        "nodesep={:.6};\nranksep={:.6};\nremincross=true;\nsearchsize=500;",
+        graph.options.node_sep / 72.0,
+        graph.options.rank_sep / 72.0
+    );
+    if graph.options.rank_dir == RankDir::LeftToRight {
+        out.push_str("rankdir=LR;\n");
+    }
+    let node_line = |out: &mut String, id: usize| {
+        let n = &graph.nodes[id];
+        let _ = writeln!(
+            out,
+            "sh{id:04} [shape=rect,label=\"\",width={:.6},height={:.6}];",
+            n.width / 72.0,
+            n.height / 72.0
+        );
+    };
+    let table = |s: Size| {
+        format!(
+            "<<TABLE FIXEDSIZE=\"TRUE\" WIDTH=\"{}\" HEIGHT=\"{}\"><TR><TD></TD></TR></TABLE>>",
+            s.width, s.height
+        )
+    };
+    let edge_line = |out: &mut String, e: &Edge| {
+        let _ = write!(
+            out,
+            "sh{:04}->sh{:04}[arrowtail=none,arrowhead=none,minlen={}",
+            e.tail, e.head, e.min_len
+        );
+        if let Some(l) = e.label {
+            let _ = write!(out, ",label={}", table(l));
+        }
+        if let Some(l) = e.tail_label {
+            let _ = write!(out, ",taillabel={}", table(l));
+        }
+        if let Some(l) = e.head_label {
+            let _ = write!(out, ",headlabel={}", table(l));
+        }
+        if !e.constraint {
+            out.push_str(",constraint=false");
+        }
+        out.push_str("];\n");
+    };
+    for e in graph.edges.iter().filter(|e| e.min_len == 0) {
+        edge_line(&mut out, e);
+    }
+    for id in 0..graph.nodes.len() {
+        if graph.nodes[id].cluster.is_none() {
+            node_line(&mut out, id);
+        }
+    }
+    // Clusters, nested, children after their parent (an explicit stack).
+    let mut stack: Vec<(Option<usize>, usize)> = vec![(None, 0)];
+    let roots: Vec<usize> = (0..graph.clusters.len())
+        .filter(|&c| graph.clusters[c].parent.is_none())
+        .collect();
+    let children = |parent: Option<usize>| -> Vec<usize> {
+        match parent {
+            None => roots.clone(),
+            Some(p) => (0..graph.clusters.len())
+                .filter(|&c| graph.clusters[c].parent == Some(p))
+                .collect(),
+        }
+    };
+    stack.pop();
+    let mut work: Vec<(usize, bool)> = children(None).into_iter().rev().map(|c| (c, false)).collect();
+    let mut guard = 0;
+    while let Some((c, closing)) = work.pop() {
+        guard += 1;
+        if guard > 4 * graph.clusters.len() + 4 {
+            break;
+        }
+        if closing {
+            out.push_str("}\n");
+            continue;
+        }
+        let _ = write!(out, "subgraph cluster{c} {{");
+        match graph.clusters[c].label {
+            Some(l) => {
+                let _ = writeln!(out, "style=solid;labeljust=\"c\";label={};", table(l));
+            }
+            None => out.push_str("label=\"\";\n"),
+        }
+        for id in 0..graph.nodes.len() {
+            if graph.nodes[id].cluster == Some(c) {
+                node_line(&mut out, id);
+            }
+        }
+        work.push((c, true));
+        for child in children(Some(c)).into_iter().rev() {
+            work.push((child, false));
+        }
+    }
+    for e in graph.edges.iter().filter(|e| e.min_len > 0) {
+        edge_line(&mut out, e);
+    }
+    out.push_str("}\n");
+    out
 }

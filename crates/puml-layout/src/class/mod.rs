@@ -34,5 +34,15 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     vec![draw::draw(diagram, class, &look, &built, &placed, metrics)]
 }
 
+/// The graph the class layout hands to its engine, in dot's language (as
+/// PlantUML's `svek.dot`), for the diagram's class part: to compare with
+/// PlantUML's `-debugsvek` and with `dot` while developing.
+#[doc(hidden)]
+pub fn class_graph_dot(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Option<String> {
+    let class = diagram.class.as_deref()?;
+    let look = look::ClassLook::new(diagram, options.theme.as_deref());
+    Some(graph::to_dot(&graph::build(class, &look, metrics).graph))
+}
+
 #[cfg(test)]
 mod tests;
