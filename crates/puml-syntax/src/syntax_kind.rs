@@ -272,6 +272,10 @@ impl SyntaxKind {
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
+    /// The kind of a rowan node built by the parser.
+    pub(crate) fn from_raw_rowan(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from_raw(raw.0)
+    }
     const LAST: u16 = SyntaxKind::CLASS_OPTION as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);

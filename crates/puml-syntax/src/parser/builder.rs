@@ -65,6 +65,13 @@ impl TreeBuilder {
         (self.open.len(), self.children.len())
     }
 
+    /// The kinds of the nodes built since `mark` at the level it was taken.
+    pub(crate) fn node_kinds_since(&self, mark: (usize, usize)) -> impl Iterator<Item = SyntaxKind> + '_ {
+        self.children[mark.1.min(self.children.len())..]
+            .iter()
+            .filter_map(|child| child.as_node().map(|n| n.kind()))
+    }
+
     /// Drops everything built since `mark`.
     pub(crate) fn rewind(&mut self, mark: (usize, usize)) {
         self.open.truncate(mark.0);

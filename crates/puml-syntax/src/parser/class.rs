@@ -57,7 +57,6 @@ const PACKAGE_SYMBOLS: &[&str] = &[
     "hexagon",
     "queue",
     "stack",
-    "agent",
 ];
 
 /// Elements of the description diagrams a class diagram takes after
@@ -103,6 +102,30 @@ const SHARED_WORDS: &[&str] = &[
     "scale",
     "sprite",
 ];
+
+/// Statements every diagram kind reads (and the frame lines): a block made
+/// only of these is no sequence diagram for PlantUML (an empty one), and
+/// its class reading draws it.
+pub(crate) fn is_shared_statement(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        TITLE
+            | HEADER
+            | FOOTER
+            | LEGEND
+            | CAPTION
+            | MAINFRAME
+            | HIDE_SHOW
+            | SKINPARAM
+            | STYLE
+            | THEME
+            | PRAGMA
+            | PREPROC
+            | SPRITE
+            | START_LINE
+            | END_LINE
+    )
+}
 
 /// A character of a class name's part (PlantUML's `[\pL\pN_$]`).
 fn is_code_char(c: char) -> bool {
@@ -203,6 +226,20 @@ fn name_at(text: &str, pos: usize) -> Option<(SyntaxKind, usize)> {
     (c > 0).then_some((IDENT, pos + c))
 }
 
+/// A declared element's name: quoted, or any run of characters but
+/// blanks, braces, quotes and angle brackets (PlantUML's declaration takes
+/// `agentData:` or `a-b` as a name, where a link end takes only `a.b::C`).
+fn declared_name_at(text: &str, pos: usize) -> Option<(SyntaxKind, usize)> {
+    let q = quoted_len(&text[pos..]);
+    if q > 0 {
+        return Some((STRING, pos + q));
+    }
+    let len = text[pos..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '"' | '<' | '>'))
+        .unwrap_or(text.len() - pos);
+    (len > 0).then_some((IDENT, pos + len))
+}
+
 /// `#color`, `#back;line:red;text:blue`, `#red/blue`, `##[dashed]blue`: to
 /// the next blank, `{` or `[[`.
 fn color_end(text: &str, pos: usize) -> Option<usize> {
@@ -266,7 +303,7 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
         return None;
     }
     pos = after;
-    let (kind, end) = name_at(text, pos)?;
+    let (kind, end) = declared_name_at(text, pos)?;
     pieces.push((kind, pos, end));
     pos = end;
     if let Some(end) = generic_end(text, pos) {
@@ -298,28 +335,35 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
         }
     }
     let mut opens = Opens::Nothing;
+    // PlantUML reads the options in this order: stereotypes and tags, a
+    // link, colours, `extends`, `implements`, the brace.
+    let mut stage = 0;
     loop {
         pos = blanks(text, pos);
         if pos >= text.len() {
             break;
         }
         let rest = &text[pos..];
-        if let Some(end) = stereotype_end(text, pos) {
+        if let Some(end) = stereotype_end(text, pos).filter(|_| stage <= 1) {
             pieces.push((STEREOTYPE, pos, end));
             pos = end;
-        } else if let Some(end) = url_end(text, pos) {
+            stage = 1;
+        } else if let Some(end) = url_end(text, pos).filter(|_| stage <= 2) {
             pieces.push((URL, pos, end));
             pos = end;
-        } else if let Some(end) = color_end(text, pos) {
+            stage = 2;
+        } else if let Some(end) = color_end(text, pos).filter(|_| stage <= 3) {
             pieces.push((COLOR, pos, end));
             pos = end;
-        } else if rest.starts_with('$') && code_len(&rest[1..]) > 0 {
+            stage = 3;
+        } else if rest.starts_with('$') && code_len(&rest[1..]) > 0 && stage <= 1 {
             // A stereotag `$tag`.
             let end = pos + 1 + code_len(&rest[1..]);
             pieces.push((TEXT, pos, end));
             pos = end;
-        } else if word_at(text, pos, "extends") || word_at(text, pos, "implements") {
+        } else if (word_at(text, pos, "extends") && stage <= 3) || (word_at(text, pos, "implements") && stage <= 4) {
             let keyword_len = if word_at(text, pos, "extends") { 7 } else { 10 };
+            stage = if keyword_len == 7 { 4 } else { 5 };
             pieces.push((KEYWORD, pos, pos + keyword_len));
             pos = blanks(text, pos + keyword_len);
             let mut any = false;
@@ -398,9 +442,13 @@ fn arrow_candidates(text: &str, pos: usize, after_blank: bool) -> Vec<usize> {
         return Vec::new();
     }
     at += body1;
+    // `[#red,dashed]`: not empty, no blanks (PlantUML refuses `[ #red ]`).
     let style = |i: usize| -> usize {
         if rest[i..].starts_with('[') && !rest[i..].starts_with("[[") {
-            rest[i..].find(']').map_or(i, |e| i + e + 1)
+            match rest[i..].find(']') {
+                Some(e) if e > 1 && !rest[i..i + e].contains(char::is_whitespace) => i + e + 1,
+                _ => i,
+            }
         } else {
             i
         }
@@ -499,6 +547,10 @@ fn scan_link_tail(text: &str, mut pos: usize, pieces: &mut Pieces) -> Option<()>
     let (kind, end) = end_at(text, pos)?;
     pieces.push((kind, pos, end));
     pos = blanks(text, end);
+    if pos == end && text[pos..].starts_with('#') {
+        // `B#red` is no name and its colour.
+        return None;
+    }
     if let Some(end) = color_end(text, pos) {
         pieces.push((COLOR, pos, end));
         pos = blanks(text, end);
@@ -514,9 +566,11 @@ fn scan_link_tail(text: &str, mut pos: usize, pieces: &mut Pieces) -> Option<()>
         pieces.push((COLON, pos, pos + 1));
         let label = blanks(text, pos + 1);
         let end = text.trim_end().len().max(label);
-        if end > label {
-            pieces.push((TEXT, label, end));
+        // PlantUML wants a label after the colon.
+        if end == label {
+            return None;
         }
+        pieces.push((TEXT, label, end));
         return Some(());
     }
     None
@@ -560,12 +614,13 @@ pub(crate) fn scan_link(text: &str) -> Option<Pieces> {
     None
 }
 
-/// `A : text`: a member added to `A`.
+/// `A : text`: a member added to `A` (a blank before the colon).
 fn scan_member_line(text: &str) -> Option<Pieces> {
     let pos = blanks(text, 0);
     let (kind, end) = name_at(text, pos)?;
     let colon = blanks(text, end);
-    if !text[colon..].starts_with(':') || text[colon..].starts_with("::") {
+    // PlantUML wants a blank before the colon (`A: x` is no member line).
+    if colon == end || !text[colon..].starts_with(':') || text[colon..].starts_with("::") {
         return None;
     }
     let mut pieces = vec![(kind, pos, end), (COLON, colon, colon + 1)];
@@ -602,12 +657,9 @@ fn scan_note(text: &str) -> Option<(Pieces, NoteForm)> {
             pieces.push((KEYWORD, pos, pos + 2));
             pos = blanks(text, pos + 2);
             let (kind, end) = name_at(text, pos)?;
-            // `A::member` tips.
-            let end = if text[end..].starts_with("::") {
-                end + 2
-                    + text[end + 2..]
-                        .find(char::is_whitespace)
-                        .unwrap_or(text.len() - end - 2)
+            // `A::member` and `A::method()` tips.
+            let end = if text[end..].starts_with("::") || text[end..].starts_with('(') {
+                end + text[end..].find(char::is_whitespace).unwrap_or(text.len() - end)
             } else {
                 end
             };
@@ -776,7 +828,7 @@ impl<'a> Parser<'a> {
                 self.keyword_statement(&line, &word, trimmed)
             }
             _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
-            "newpage" => self.class_keyword_text(&line, NEWPAGE, 1),
+            "newpage" if compact == "newpage" => self.class_keyword_text(&line, NEWPAGE, 1),
             "hide" | "show" | "remove" | "restore" => self.class_keyword_text(&line, HIDE_SHOW, 1),
             "set"
                 if compact.starts_with("set separator ")
@@ -803,7 +855,7 @@ impl<'a> Parser<'a> {
             }
             _ if compact == "}" => self.class_words(&line, BRACE_END),
             "package" | "namespace" => {
-                let pieces = scan_package(content, word.len(), false);
+                let pieces = scan_package(content, word.len(), true);
                 self.class_pieces(&line, PACKAGE_START, pieces)
             }
             w if PACKAGE_SYMBOLS.contains(&w) && lower.ends_with('{') => {
@@ -815,6 +867,7 @@ impl<'a> Parser<'a> {
             w if CLASS_KEYWORDS.contains(&w) => self.class_declaration(&line, 1),
             "object" | "map" | "circle" | "diamond" => self.class_declaration(&line, 1),
             "json" => self.class_declaration(&line, 1),
+            w if MIXING_KEYWORDS.contains(&w) && lower.ends_with('[') => self.class_bracketed_element(&line),
             w if MIXING_KEYWORDS.contains(&w) && self.class_mixing => self.class_declaration(&line, 1),
             _ => {
                 if let Some(pieces) = scan_member_line(content) {
@@ -857,10 +910,33 @@ impl<'a> Parser<'a> {
         self.emit_line(line, lx);
     }
 
+    /// Notes the names a statement's pieces write (a note may only be
+    /// attached to an element named before it).
+    fn remember_names(&mut self, line: &Line<'a>, pieces: &Pieces) {
+        for &(kind, start, end) in pieces {
+            let text = &line.content[start..end];
+            match kind {
+                IDENT | STRING => {
+                    self.class_names.insert(text.trim_matches('"').to_string());
+                }
+                PAREN => {
+                    for part in text.trim_start_matches('(').trim_end_matches(')').split(',') {
+                        self.class_names.insert(part.trim().trim_matches('"').to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// A one-line statement read by a scanner; `None` is a syntax error.
     fn class_pieces(&mut self, line: &Line<'a>, kind: SyntaxKind, pieces: Option<Pieces>) {
         match pieces {
             Some(pieces) => {
+                self.remember_names(line, &pieces);
+                if kind == CLASS_LINK {
+                    self.class_linked = true;
+                }
                 self.builder.start_node(kind.into());
                 self.emit_pieces(line, &pieces);
                 self.builder.finish_node();
@@ -913,24 +989,63 @@ impl<'a> Parser<'a> {
 
     /// `class A …` with its body when the line ends with `{`.
     fn class_declaration(&mut self, line: &Line<'a>, keywords: usize) {
-        let json = first_word(line.content) == "json";
-        let Some((pieces, opens)) = scan_declaration(line.content, keywords, json) else {
+        let word = first_word(line.content);
+        let json = word == "json";
+        // Circles, diamonds and mixed-in elements take no body; a `json` needs one.
+        let bodiless = matches!(&*word, "circle" | "diamond") || MIXING_KEYWORDS.contains(&&*word);
+        let scanned = scan_declaration(line.content, keywords, json).filter(|(pieces, opens)| {
+            let braced = *opens != Opens::Nothing || pieces.iter().any(|p| p.0 == R_BRACE);
+            !(bodiless && braced) && !(json && *opens != Opens::Json)
+        });
+        let Some((pieces, mut opens)) = scanned else {
+            // `Class "1" *-- "n" B`: a keyword is also a name.
+            if let Some(pieces) = scan_member_line(line.content) {
+                return self.class_pieces(line, MEMBER_LINE, Some(pieces));
+            }
+            if let Some(pieces) = scan_link(line.content) {
+                return self.class_pieces(line, CLASS_LINK, Some(pieces));
+            }
             let word = first_word(line.content);
             return self.class_unknown(line, &word);
         };
+        // The `{` of a body may stand alone on the next line.
+        let mut brace_line = None;
+        if opens == Opens::Nothing && !bodiless && !pieces.iter().any(|p| p.0 == R_BRACE) {
+            if let Some(next) = self.lines.get(self.pos + 1) {
+                if next.content.trim() == "{" {
+                    brace_line = Some(self.pos + 1);
+                    opens = if json { Opens::Json } else { Opens::Body };
+                }
+            }
+        }
+        let body_from = brace_line.unwrap_or(self.pos);
+        let saved_pos = self.pos;
+        self.pos = body_from;
         let end = match opens {
             Opens::Nothing => None,
-            Opens::Body => match self.find_block_end(|l| l == "}") {
-                Some(end) => Some(end),
-                None => return self.unclosed_body(line, &pieces),
-            },
-            Opens::Json => match self.json_end() {
-                Some(end) => Some(end),
-                None => return self.unclosed_body(line, &pieces),
-            },
+            Opens::Body => self.find_block_end(|l| l == "}"),
+            Opens::Json => self.json_end(),
         };
+        self.pos = saved_pos;
+        if end.is_none() && opens != Opens::Nothing {
+            if brace_line.is_none() {
+                return self.unclosed_body(line, &pieces);
+            }
+            // A `{` line with no `}` after it is no body's.
+            opens = Opens::Nothing;
+        }
+        self.remember_names(line, &pieces);
         self.builder.start_node(CLASS_DECL.into());
         self.emit_pieces(line, &pieces);
+        if let (Some(_), Some(brace)) = (end, brace_line) {
+            let brace_line = self.lines[brace];
+            let mut lx = self.lexer(brace_line.content);
+            lx.ws();
+            lx.push(L_BRACE, 1);
+            lx.ws();
+            self.emit_line(&brace_line, lx);
+            self.pos = brace;
+        }
         if let Some(end) = end {
             if self.pos + 1 < end {
                 self.builder.start_node(CLASS_BODY.into());
@@ -1020,6 +1135,29 @@ impl<'a> Parser<'a> {
         crate::TextSize::from(end as u32)
     }
 
+    /// `file F #color [` … `]`: a description element whose text runs
+    /// over lines (class diagrams take it without `allowmixing`).
+    fn class_bracketed_element(&mut self, line: &Line<'a>) {
+        let text = line.content;
+        let open = text.trim_end().len() - 1;
+        let Some((mut pieces, _)) = scan_declaration(&text[..open], 1, false) else {
+            let word = first_word(text);
+            return self.class_unknown(line, &word);
+        };
+        pieces.push((L_BRACKET, open, open + 1));
+        self.remember_names(line, &pieces);
+        let Some(end) = self.find_block_end(|l| l.ends_with(']')) else {
+            let word = first_word(text);
+            return self.class_unknown(line, &word);
+        };
+        self.builder.start_node(CLASS_DECL.into());
+        self.emit_pieces(line, &pieces);
+        self.emit_body(end);
+        self.emit_block_end(end);
+        self.pos = end + 1;
+        self.builder.finish_node();
+    }
+
     /// `() name` and `<> name`.
     fn class_declaration_symbol(&mut self, line: &Line<'a>) {
         let text = line.content;
@@ -1050,6 +1188,7 @@ impl<'a> Parser<'a> {
                         return self.class_unknown(line, &word);
                     }
                 }
+                self.remember_names(line, &pieces);
                 self.builder.start_node(CLASS_DECL.into());
                 self.emit_pieces(line, &pieces);
                 self.builder.finish_node();
@@ -1066,6 +1205,43 @@ impl<'a> Parser<'a> {
         let Some((pieces, form)) = scan_note(line.content) else {
             return self.class_unknown(line, "note");
         };
+        // PlantUML attaches a note to an element named before it (`note
+        // left : x` to the last one, `note on link` to the last link).
+        let keyword = |word: &str| {
+            pieces
+                .iter()
+                .any(|&(k, s, e)| k == KEYWORD && line.content[s..e].eq_ignore_ascii_case(word))
+        };
+        let target = pieces
+            .iter()
+            .find(|p| matches!(p.0, IDENT | STRING))
+            .map(|&(_, s, e)| line.content[s..e].trim_matches('"'));
+        let missing = if keyword("of") {
+            let element = target.map(|t| t.split("::").next().unwrap_or(t)).unwrap_or("");
+            (!self.class_names.contains(element)).then(|| format!("`{element}` is not declared before this note"))
+        } else if keyword("link") {
+            (!self.class_linked).then(|| "`note on link` needs a link before it".to_string())
+        } else if ["left", "right", "top", "bottom"].into_iter().any(keyword) {
+            self.class_names
+                .is_empty()
+                .then(|| "this note goes on the last element, and none comes before it".to_string())
+        } else {
+            None
+        };
+        if let Some(message) = missing {
+            let range = self.line_range(line);
+            self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, message));
+            self.builder.start_node(ERROR_STATEMENT.into());
+            let mut lx = self.lexer(line.content);
+            lx.ws();
+            lx.error_to_end();
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            return;
+        }
+        if !keyword("of") {
+            self.remember_names(line, &pieces);
+        }
         self.builder.start_node(CLASS_NOTE.into());
         self.emit_pieces(line, &pieces);
         if let NoteForm::Block = form {

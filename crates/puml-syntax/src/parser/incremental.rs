@@ -150,6 +150,15 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
         return None;
     }
+    // A block of shared statements only is a class diagram: the edited
+    // block must keep a statement of its own.
+    let keeps_own_statement = !super::class::is_shared_statement(kind_of(node.kind()))
+        || diagram.children().enumerate().any(|(i, c)| {
+            i != statement_index && c.as_node().is_some() && !super::class::is_shared_statement(kind_of(c.kind()))
+        });
+    if !keeps_own_statement {
+        return None;
+    }
     let diagram_range = TextRange::at(diagram_start, diagram.text_len());
     let old_statement_range = TextRange::new((statement_start as u32).into(), (statement_end as u32).into());
     let first_sequence_error = old

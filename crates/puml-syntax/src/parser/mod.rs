@@ -141,6 +141,11 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_stops: Vec<Option<TextSize>>,
     /// `allowmixing` was read in the class diagram being parsed.
     pub(crate) class_mixing: bool,
+    /// Names written so far in the class diagram being parsed (a note may
+    /// only be attached to one of them).
+    pub(crate) class_names: std::collections::HashSet<String>,
+    /// A link was read in the class diagram being parsed.
+    pub(crate) class_linked: bool,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -159,6 +164,8 @@ impl<'a> Parser<'a> {
             unterminated_block: Cell::new(false),
             diagram_kinds: Vec::new(),
             class_mixing: false,
+            class_names: std::collections::HashSet::new(),
+            class_linked: false,
             class_stops: Vec::new(),
             spare_pieces: Vec::with_capacity(16),
         }
@@ -282,12 +289,12 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         let activity = self.block_is_activity();
-        let (kind, closed, class_stop) = if activity {
-            let (kind, closed) = self.parse_diagram_body(implicit, DiagramKind::Activity);
-            (kind, closed, None)
+        let first = if activity {
+            DiagramKind::Activity
         } else {
-            self.parse_diagram_by_trial(implicit)
+            DiagramKind::Sequence
         };
+        let (kind, closed, class_stop) = self.parse_diagram_by_trial(implicit, first);
         self.diagram_kinds.push(kind);
         self.class_stops.push(class_stop);
         if !closed && !implicit {
@@ -320,15 +327,43 @@ impl<'a> Parser<'a> {
     /// past that line keep the decision without reading the block again;
     /// `None` when the class reading was not tried, won, or stopped at a
     /// block it could not close (an edit further down may close it).
-    fn parse_diagram_by_trial(&mut self, implicit: bool) -> (DiagramKind, bool, Option<TextSize>) {
+    ///
+    /// A block whose first decisive line is an activity statement is read
+    /// as an activity diagram first (PlantUML tries that kind after the
+    /// class one, but the two rarely read the same block whole; a block
+    /// both read, like a lone `package x {`, is the exception).
+    fn parse_diagram_by_trial(&mut self, implicit: bool, first: DiagramKind) -> (DiagramKind, bool, Option<TextSize>) {
         let start = self.pos;
         let mark = self.builder.mark();
         let errors_before = self.errors.len();
         let (looked_ahead, unterminated) = (self.looked_ahead.get(), self.unterminated_block.get());
-        let sequence = self.parse_diagram_body(implicit, DiagramKind::Sequence);
+        let sequence = self.parse_diagram_body(implicit, first);
         let sequence_error = self.first_error_since(errors_before);
-        let Some(sequence_error) = sequence_error else {
-            return (sequence.0, sequence.1, None);
+        let only_shared = || {
+            let mut kinds = self
+                .builder
+                .node_kinds_since(mark)
+                .map(SyntaxKind::from_raw_rowan)
+                .peekable();
+            kinds.peek().is_some()
+                && self
+                    .builder
+                    .node_kinds_since(mark)
+                    .map(SyntaxKind::from_raw_rowan)
+                    .all(class::is_shared_statement)
+                && self
+                    .builder
+                    .node_kinds_since(mark)
+                    .map(SyntaxKind::from_raw_rowan)
+                    .any(|k| k != END_LINE && k != START_LINE)
+        };
+        // No error, and something besides shared statements: a sequence
+        // diagram. (With only shared statements PlantUML's sequence
+        // reading finds an empty diagram and the class reading takes it.)
+        let sequence_error = match sequence_error {
+            Some(error) => error,
+            None if first == DiagramKind::Sequence && only_shared() => TextSize::from(u32::MAX),
+            None => return (sequence.0, sequence.1, None),
         };
         let sequence_end = self.pos;
         let rewind = |parser: &mut Parser<'a>| {
@@ -342,15 +377,21 @@ impl<'a> Parser<'a> {
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
         match self.first_error_since(errors_before) {
             None => (class.0, class.1, None),
+            Some(_) if sequence_error == TextSize::from(u32::MAX) => {
+                rewind(self);
+                let again = self.parse_diagram_body(implicit, first);
+                (again.0, again.1, None)
+            }
             Some(class_error) if class_error > sequence_error => (class.0, class.1, None),
             Some(class_error) => {
                 let unclosed = self.errors[errors_before..]
                     .iter()
                     .any(|d| d.code == codes::UNCLOSED_BLOCK || d.code == codes::UNCLOSED_COMMENT);
                 rewind(self);
-                let again = self.parse_diagram_body(implicit, DiagramKind::Sequence);
+                let again = self.parse_diagram_body(implicit, first);
                 debug_assert_eq!(self.pos, sequence_end);
-                (again.0, again.1, (!unclosed).then_some(class_error))
+                let stop = (!unclosed && first == DiagramKind::Sequence).then_some(class_error);
+                (again.0, again.1, stop)
             }
         }
     }
@@ -369,6 +410,8 @@ impl<'a> Parser<'a> {
     fn parse_diagram_body(&mut self, implicit: bool, kind: DiagramKind) -> (DiagramKind, bool) {
         let mut closed = false;
         self.class_mixing = false;
+        self.class_names.clear();
+        self.class_linked = false;
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
             // Only a line starting with `@` can end or restart the diagram:
