@@ -5,8 +5,8 @@
 # run with -debugsvek in a scratch folder (it writes svek.dot, the exact graph
 # it hands to Graphviz, into the current folder, so one JVM per file), and
 # `dot -Tplain` lays that graph out. Both are stored under test-data/graph/ as
-# NAME.dot and NAME.plain. Generated graphs (test-data/graph/gen-*.dot, made by
-# the crate's tests) get their .plain the same way.
+# NAME.dot and NAME.plain. Generated graphs (test-data/graph/gen-*.dot, written
+# by scripts/graph_generated.py) get their .plain the same way.
 #
 # Needs Java, the PlantUML jar and Graphviz (`dot`, 2.43 as PlantUML uses);
 # the tests only read the stored files.
@@ -39,6 +39,8 @@ if [[ "${1:-}" != "--generated-only" ]]; then
         done
     done
 fi
+
+python3 "$repo/scripts/graph_generated.py"
 
 for dotfile in "$out"/*.dot; do
     timeout 60 dot -Tplain "$dotfile" >"${dotfile%.dot}.plain" 2>/dev/null || rm -f "${dotfile%.dot}.plain"

@@ -3,6 +3,7 @@
 
 mod agent_pack;
 mod bench_check;
+mod bench_layout;
 mod bench_lsp;
 mod bench_render;
 mod bench_serve;
@@ -32,6 +33,8 @@ tasks:
   bench-check [--corpus DIR] [--no-plantuml]
                                         check throughput, incremental re-check through the
                                         database, PlantUML -checkonly timing when installed
+  bench-layout                          puml-graph's layout time against size (10…2,000 class-like
+                                        nodes) and the 2,000-node, 20,000-edge stress case (≤ 2 s)
   bench-workflow [--activities N]      agent-workflow import of a generated 1,000-activity
                                         diagram (target ≤ 10 ms), with validate and export
   bench-lsp [--edits-only N]            language server latencies on a 5,000-line diagram (edit →
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         "gallery" => gallery::run(rest),
         "bench-render" => bench_render::run(rest),
         "bench-check" => bench_check::run(rest),
+        "bench-layout" => bench_layout::run(rest),
         "bench-lsp" => bench_lsp::run(rest),
         "bench-workflow" => bench_workflow::run(rest),
         "fix-rate" => fix_rate::run(rest),

@@ -34,6 +34,8 @@ pub(crate) struct LEdge {
     pub upper: usize,
     pub lower: usize,
     pub weight: f64,
+    /// Input edges merged into this one.
+    pub count: usize,
 }
 
 /// One input edge in the layered graph.
@@ -64,90 +66,146 @@ pub(crate) struct Layered {
 impl Layered {
     pub(crate) fn build(graph: &Graph, ranks: &[i32]) -> Layered {
         let doubled = crate::rank::has_edge_labels(graph);
+        let tree = crate::rank::ClusterTree::new(graph);
         let rank_count = ranks.iter().copied().max().map_or(0, |r| r as usize + 1);
         let mut layered = Layered {
             nodes: Vec::new(),
             ranks: vec![Vec::new(); rank_count],
             edges: Vec::new(),
             flat: Vec::new(),
-            chains: Vec::with_capacity(graph.edges.len()),
+            chains: vec![Chain::default(); graph.edges.len()],
             doubled,
         };
         for (id, node) in graph.nodes.iter().enumerate() {
             layered.push(LNode {
                 kind: Kind::Real(id),
-                left: node.width / 2.0,
-                right: node.width / 2.0,
-                height: node.height,
+                // dot keeps sizes in whole points.
+                left: node.width.round() / 2.0,
+                right: node.width.round() / 2.0,
+                height: node.height.round(),
                 rank: ranks[id] as usize,
                 cluster: node.cluster,
             });
         }
-        for (index, edge) in graph.edges.iter().enumerate() {
+        // dot's weight classes: how many edges a real node has (capped at 3);
+        // a node with at most one is a "singleton".
+        let mut weight_class = vec![0u8; graph.nodes.len()];
+        for edge in &graph.edges {
+            weight_class[edge.tail] = (weight_class[edge.tail] + 1).min(3);
+            weight_class[edge.head] = (weight_class[edge.head] + 1).min(3);
+        }
+        // dot's virtual nodes are a line plus half a node gap on each side
+        // (integer points, as dot keeps them).
+        let half_gap = (graph.options.node_sep.round() / 2.0).floor();
+        // Edges in dot's order of building the layered graph: by tail in node
+        // order, then by head in node order (Graphviz keeps a node's edges
+        // sorted so), then in input order. The orders of neighbours, and so
+        // the initial order within ranks, follow from it.
+        let mut by_tail: Vec<usize> = (0..graph.edges.len()).collect();
+        by_tail.sort_by_key(|&i| (graph.edges[i].tail, graph.edges[i].head));
+        // First chain made for each (upper, lower) pair without labels: later
+        // parallel edges share it (dot merges multi-edges).
+        let mut made: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        for index in by_tail {
+            let edge = &graph.edges[index];
             let (tail_rank, head_rank) = (ranks[edge.tail], ranks[edge.head]);
             let mut chain = Chain::default();
             if edge.tail == edge.head {
-                layered.chains.push(chain);
+                layered.chains[index] = chain;
                 continue;
             }
-            if tail_rank == head_rank {
-                chain.nodes = vec![edge.tail, edge.head];
-                layered.flat.push((edge.tail, edge.head));
-                layered.chains.push(chain);
-                continue;
-            }
-            let (upper, lower) = if tail_rank < head_rank {
+            let (upper, lower) = if tail_rank <= head_rank {
                 (edge.tail, edge.head)
             } else {
                 chain.upwards = true;
                 (edge.head, edge.tail)
             };
+            if edge.label.is_none() {
+                if let Some(&first) = made.get(&(upper, lower)) {
+                    layered.merge_into(first, index, edge.weight, half_gap, chain.upwards);
+                    continue;
+                }
+            }
+            if tail_rank == head_rank {
+                chain.nodes = vec![edge.tail, edge.head];
+                layered.flat.push((edge.tail, edge.head));
+                layered.chains[index] = chain;
+                made.insert((upper, lower), index);
+                continue;
+            }
             let (top, bottom) = (tail_rank.min(head_rank) as usize, tail_rank.max(head_rank) as usize);
-            let label_rank = edge.label.map(|_| (top + bottom).div_ceil(2));
-            // Virtual nodes are as narrow as a line; clusters of the ends are
-            // shared only when both ends are in the same cluster.
-            let cluster = if graph.nodes[edge.tail].cluster == graph.nodes[edge.head].cluster {
-                graph.nodes[edge.tail].cluster
-            } else {
-                None
-            };
+            let label_rank = edge.label.map(|_| (top + bottom) / 2);
+            // Virtual nodes belong to the deepest cluster holding both ends.
+            let cluster = tree.common_scope(graph.nodes[edge.tail].cluster, graph.nodes[edge.head].cluster);
             chain.nodes.push(upper);
             for rank in top + 1..bottom {
-                let is_label = label_rank == Some(rank);
-                let (kind, right, height) = match (is_label, edge.label) {
-                    (true, Some(size)) => (Kind::Label { edge: index }, 1.0 + size.width, size.height),
-                    _ => (Kind::Virtual { edge: index }, 1.0, 2.0),
+                let is_label = label_rank == Some(rank) && edge.label.is_some();
+                let node = match edge.label.filter(|_| is_label) {
+                    Some(size) => LNode {
+                        kind: Kind::Label { edge: index },
+                        left: graph.options.node_sep.round(),
+                        right: size.width,
+                        height: size.height,
+                        rank,
+                        cluster,
+                    },
+                    None => LNode {
+                        kind: Kind::Virtual { edge: index },
+                        left: 1.0 + half_gap,
+                        right: 1.0 + half_gap,
+                        height: 1.0,
+                        rank,
+                        cluster,
+                    },
                 };
-                let id = layered.push(LNode {
-                    kind,
-                    left: 1.0,
-                    right,
-                    height,
-                    rank,
-                    cluster,
-                });
+                let id = layered.push(node);
                 if is_label {
                     chain.label_node = Some(id);
                 }
                 chain.nodes.push(id);
             }
             chain.nodes.push(lower);
+            let class = |v: usize| match layered.nodes[v].kind {
+                Kind::Real(id) if weight_class[id] <= 1 => 1,
+                Kind::Real(_) => 0,
+                _ => 2,
+            };
             for pair in chain.nodes.windows(2) {
-                let ends_virtual = pair
-                    .iter()
-                    .filter(|&&v| !matches!(layered.nodes[v].kind, Kind::Real(_)))
-                    .count();
-                // dot's straightening factors: long edges' inner segments pull hardest.
-                let factor = [1.0, 2.0, 8.0][ends_virtual];
+                // dot's straightening factors: inner segments of long edges pull hardest.
+                const TABLE: [[f64; 3]; 3] = [[1.0, 1.0, 1.0], [1.0, 2.0, 2.0], [1.0, 2.0, 4.0]];
+                let factor = TABLE[class(pair[0])][class(pair[1])];
                 layered.edges.push(LEdge {
                     upper: pair[0],
                     lower: pair[1],
                     weight: edge.weight * factor,
+                    count: 1,
                 });
             }
-            layered.chains.push(chain);
+            if edge.label.is_none() {
+                made.insert((upper, lower), index);
+            }
+            layered.chains[index] = chain;
         }
         layered
+    }
+
+    /// Edge `index` runs beside the chain already made for edge `first`:
+    /// it shares its virtual nodes, which widen, and adds its weight.
+    fn merge_into(&mut self, first: usize, index: usize, weight: f64, half_gap: f64, upwards: bool) {
+        let mut chain = self.chains[first].clone();
+        chain.upwards = upwards;
+        chain.label_node = None;
+        for pair in chain.nodes.windows(2) {
+            if let Some(e) = self.edges.iter_mut().find(|e| e.upper == pair[0] && e.lower == pair[1]) {
+                e.weight += weight;
+                e.count += 1;
+            }
+        }
+        for &v in &chain.nodes[1..chain.nodes.len().saturating_sub(1)] {
+            self.nodes[v].left += half_gap;
+            self.nodes[v].right += half_gap;
+        }
+        self.chains[index] = chain;
     }
 
     fn push(&mut self, node: LNode) -> usize {

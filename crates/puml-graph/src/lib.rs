@@ -40,6 +40,7 @@ mod order;
 mod position;
 mod rank;
 mod route;
+mod simplex;
 
 /// Index of a node in [`Graph::nodes`].
 pub type NodeId = usize;

@@ -2,7 +2,14 @@
 //! node gets a layer so that each constraining edge spans at least its
 //! `min_len` ranks.
 
+use crate::simplex::{solve, Balance, Input, Limits, SimplexEdge};
 use crate::Graph;
+
+/// Pivots of network simplex allowed for ranking (dot: unbounded; ours
+/// bounded so that huge graphs end, with a feasible if not optimal answer).
+const MAX_ITERATIONS: usize = 20_000;
+/// Negative cut values examined per pivot (PlantUML sets dot's `searchsize=500`).
+const SEARCH_SIZE: usize = 500;
 
 /// A constraint of the ranking problem: `rank[head] - rank[tail] >= min_len`,
 /// with `weight` the cost of each rank of length.
@@ -15,31 +22,238 @@ pub(crate) struct RankEdge {
 }
 
 /// The rank of every node of `graph`, the least rank being 0.
+///
+/// Clusters are ranked as dot ranks them (without `newrank`): from the
+/// innermost out, each cluster is ranked on its own edges, then collapsed
+/// into a leader that carries its nodes at fixed offsets; an edge that
+/// enters or leaves a collapsed cluster becomes a soft constraint (a slack
+/// node with edges to both ends' leaders, pointing backwards costs ten times
+/// more), so clusters stay compact.
 pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
     let n = graph.nodes.len();
-    let group = same_rank_groups(graph);
     let scale = if has_edge_labels(graph) { 2 } else { 1 };
-    let mut edges = Vec::new();
-    for edge in &graph.edges {
-        if !edge.constraint {
-            continue;
+    let tree = ClusterTree::new(graph);
+    // offset[v]: the rank of v relative to the leader of the innermost scope
+    // ranked so far that contains it; leader[c]: that leader for cluster c.
+    let mut offset = vec![0i32; n];
+    let mut leader: Vec<Option<usize>> = vec![None; graph.clusters.len()];
+    // Edges by the scope that ranks them (the deepest cluster holding both ends).
+    let mut edges_of_scope: Vec<Vec<usize>> = vec![Vec::new(); graph.clusters.len() + 1];
+    for (i, edge) in graph.edges.iter().enumerate() {
+        if edge.constraint && edge.tail != edge.head {
+            let scope = tree.common_scope(graph.nodes[edge.tail].cluster, graph.nodes[edge.head].cluster);
+            edges_of_scope[scope.map_or(0, |c| c + 1)].push(i);
         }
-        let (tail, head) = (group[edge.tail], group[edge.head]);
-        if tail == head {
-            continue;
-        }
-        edges.push(RankEdge {
-            tail,
-            head,
-            min_len: edge.min_len.min(1_000) as i32 * scale,
-            weight: edge.weight,
-        });
     }
-    break_cycles(n, &mut edges);
-    let group_rank = longest_path(n, &edges);
-    let ranks: Vec<i32> = (0..n).map(|v| group_rank[group[v]]).collect();
-    let least = ranks.iter().copied().min().unwrap_or(0);
-    ranks.into_iter().map(|r| r - least).collect()
+    let mut groups_of_scope: Vec<Vec<usize>> = vec![Vec::new(); graph.clusters.len() + 1];
+    for (i, group) in graph.same_rank.iter().enumerate() {
+        let mut scope = group.first().and_then(|&v| graph.nodes[v].cluster);
+        for &v in group {
+            scope = tree.common_scope(scope, graph.nodes[v].cluster);
+        }
+        groups_of_scope[scope.map_or(0, |c| c + 1)].push(i);
+    }
+    let mut scopes: Vec<Option<usize>> = tree.deepest_first.iter().map(|&c| Some(c)).collect();
+    scopes.push(None);
+    for scope in scopes {
+        let members = tree.members(scope);
+        if members.is_empty() {
+            continue;
+        }
+        // Units: direct member nodes, and the leaders of child clusters.
+        let mut unit_of = std::collections::HashMap::new();
+        let mut units: Vec<usize> = Vec::new();
+        let unit_node = |v: usize| match tree.child_toward(graph, scope, v) {
+            None => v,
+            Some(child) => leader[child].unwrap_or(v),
+        };
+        for &v in &members {
+            let u = unit_node(v);
+            unit_of.entry(u).or_insert_with(|| {
+                units.push(u);
+                units.len() - 1
+            });
+        }
+        let local = |v: usize| unit_of[&unit_node(v)];
+        let in_child = |v: usize| graph.nodes[v].cluster != scope;
+        // rank=same groups of this scope: their units share one rank.
+        let mut same = UnionFind::new(units.len());
+        for &g in &groups_of_scope[scope.map_or(0, |c| c + 1)] {
+            let group = &graph.same_rank[g];
+            for pair in group.windows(2) {
+                same.union(local(pair[0]), local(pair[1]));
+            }
+        }
+        let mut count = units.len();
+        let mut rank_edges = Vec::new();
+        for &i in &edges_of_scope[scope.map_or(0, |c| c + 1)] {
+            let edge = &graph.edges[i];
+            let (t, h) = (same.find(local(edge.tail)), same.find(local(edge.head)));
+            let min_len = edge.min_len.min(1_000) as i32 * scale;
+            if in_child(edge.tail) || in_child(edge.head) {
+                let (t_rank, h_rank) = (offset_in_child(&offset, in_child(edge.tail), edge.tail), offset_in_child(&offset, in_child(edge.head), edge.head));
+                let shift = min_len + t_rank - h_rank;
+                let (t_len, h_len) = if shift > 0 { (0, shift) } else { (-shift, 0) };
+                let slack = count;
+                count += 1;
+                rank_edges.push(RankEdge { tail: slack, head: t, min_len: t_len, weight: CLUSTER_BACK_PENALTY * edge.weight });
+                rank_edges.push(RankEdge { tail: slack, head: h, min_len: h_len, weight: edge.weight });
+            } else if t != h {
+                rank_edges.push(RankEdge { tail: t, head: h, min_len, weight: edge.weight });
+            }
+        }
+        // Graphviz keeps each node's edges sorted by the other end.
+        rank_edges.sort_by_key(|e| (e.tail, e.head));
+        break_cycles(count, &mut rank_edges);
+        let simplex_edges: Vec<SimplexEdge> = rank_edges
+            .iter()
+            .map(|e| SimplexEdge { tail: e.tail, head: e.head, min_len: e.min_len, weight: e.weight })
+            .collect();
+        let limits = Limits { max_iterations: MAX_ITERATIONS, search_size: SEARCH_SIZE };
+        let has_children = members.iter().any(|&v| in_child(v));
+        let balance = if has_children { Balance::Components } else { Balance::Ranks };
+        let input = Input {
+            nodes: count,
+            edges: &simplex_edges,
+            order: component_order(count, &rank_edges),
+            initial: None,
+            normal: units.len(),
+        };
+        let unit_rank = solve(&input, balance, &limits);
+        for &v in &members {
+            let r = unit_rank[same.find(local(v))];
+            offset[v] = r + if in_child(v) { offset[v] } else { 0 };
+        }
+        if let Some(c) = scope {
+            let least = members.iter().map(|&v| offset[v]).min().unwrap_or(0);
+            for &v in &members {
+                offset[v] -= least;
+            }
+            leader[c] = members.iter().copied().find(|&v| offset[v] == 0);
+        }
+    }
+    let least = offset.iter().copied().min().unwrap_or(0);
+    offset.into_iter().map(|r| r - least).collect()
+}
+
+/// How much more an edge into or out of a collapsed cluster costs when it
+/// points backwards (dot's CL_BACK).
+const CLUSTER_BACK_PENALTY: f64 = 10.0;
+
+/// The rank of `v` within the collapsed child cluster holding it (0 when
+/// `v` is a direct member of the scope).
+fn offset_in_child(offset: &[i32], inside: bool, v: usize) -> i32 {
+    if inside {
+        offset[v]
+    } else {
+        0
+    }
+}
+
+struct UnionFind {
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        UnionFind { parent: (0..n).collect() }
+    }
+    fn find(&mut self, mut v: usize) -> usize {
+        while self.parent[v] != v {
+            self.parent[v] = self.parent[self.parent[v]];
+            v = self.parent[v];
+        }
+        v
+    }
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            let (low, high) = if a < b { (a, b) } else { (b, a) };
+            self.parent[high] = low;
+        }
+    }
+}
+
+/// The clusters' nesting, for walking scopes.
+pub(crate) struct ClusterTree {
+    pub depth: Vec<usize>,
+    pub parent: Vec<Option<usize>>,
+    /// Clusters, deepest first.
+    pub deepest_first: Vec<usize>,
+    /// Nodes per scope subtree (index 0: the whole graph; c + 1: cluster c).
+    subtree_nodes: Vec<Vec<usize>>,
+}
+
+impl ClusterTree {
+    pub(crate) fn new(graph: &Graph) -> Self {
+        let count = graph.clusters.len();
+        let parent: Vec<Option<usize>> = graph.clusters.iter().map(|c| c.parent).collect();
+        // Validation guarantees the parent chains end; the cap is a second guard.
+        let depth: Vec<usize> = (0..count)
+            .map(|mut c| {
+                let mut d = 0;
+                while let Some(p) = parent[c] {
+                    c = p;
+                    d += 1;
+                    if d > count {
+                        break;
+                    }
+                }
+                d
+            })
+            .collect();
+        let mut deepest_first: Vec<usize> = (0..count).collect();
+        deepest_first.sort_by_key(|&c| std::cmp::Reverse(depth[c]));
+        let mut subtree_nodes = vec![Vec::new(); count + 1];
+        for (v, node) in graph.nodes.iter().enumerate() {
+            subtree_nodes[0].push(v);
+            let mut current = node.cluster;
+            let mut steps = 0;
+            while let Some(c) = current {
+                subtree_nodes[c + 1].push(v);
+                current = parent[c];
+                steps += 1;
+                if steps > count {
+                    break;
+                }
+            }
+        }
+        ClusterTree { depth, parent, deepest_first, subtree_nodes }
+    }
+
+    fn members(&self, scope: Option<usize>) -> Vec<usize> {
+        self.subtree_nodes[scope.map_or(0, |c| c + 1)].clone()
+    }
+
+    /// The deepest cluster containing both (None: the graph itself).
+    pub(crate) fn common_scope(&self, a: Option<usize>, b: Option<usize>) -> Option<usize> {
+        let (mut a, mut b) = (a, b);
+        let depth = |c: Option<usize>| c.map_or(0, |c| self.depth[c] + 1);
+        while depth(a) > depth(b) {
+            a = a.and_then(|c| self.parent[c]);
+        }
+        while depth(b) > depth(a) {
+            b = b.and_then(|c| self.parent[c]);
+        }
+        while a != b {
+            a = a.and_then(|c| self.parent[c]);
+            b = b.and_then(|c| self.parent[c]);
+        }
+        a
+    }
+
+    /// The child cluster of `scope` that holds node `v`, or None when `v` is
+    /// a direct member of `scope`.
+    pub(crate) fn child_toward(&self, graph: &Graph, scope: Option<usize>, v: usize) -> Option<usize> {
+        let mut current = graph.nodes[v].cluster;
+        while let Some(c) = current {
+            if self.parent[c] == scope {
+                return Some(c);
+            }
+            current = self.parent[c];
+        }
+        None
+    }
 }
 
 /// Whether any edge has a middle label (dot then doubles every `min_len` so
@@ -48,31 +262,46 @@ pub(crate) fn has_edge_labels(graph: &Graph) -> bool {
     graph.edges.iter().any(|e| e.label.is_some())
 }
 
-/// For every node, the representative of its `rank=same` group (the group's
-/// first node), or itself.
-pub(crate) fn same_rank_groups(graph: &Graph) -> Vec<usize> {
-    let n = graph.nodes.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut v: usize) -> usize {
-        while parent[v] != v {
-            parent[v] = parent[parent[v]];
-            v = parent[v];
-        }
-        v
+/// dot's node list for ranking: each connected component depth-first in
+/// preorder from its first node, out-edges before in-edges.
+fn component_order(n: usize, edges: &[RankEdge]) -> Vec<usize> {
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        adjacent[e.tail].push(e.head);
     }
-    for group in &graph.same_rank {
-        let mut members = group.iter().copied();
-        if let Some(first) = members.next() {
-            for other in members {
-                let (a, b) = (find(&mut parent, first), find(&mut parent, other));
-                if a != b {
-                    let (low, high) = if a < b { (a, b) } else { (b, a) };
-                    parent[high] = low;
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        incoming[e.head].push(e.tail);
+    }
+    for (v, list) in adjacent.iter_mut().enumerate() {
+        list.extend(incoming[v].iter().copied());
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        order.push(root);
+        stack.push((root, 0));
+        while let Some(top) = stack.last_mut() {
+            let (v, i) = *top;
+            if i < adjacent[v].len() {
+                top.1 += 1;
+                let w = adjacent[v][i];
+                if !seen[w] {
+                    seen[w] = true;
+                    order.push(w);
+                    stack.push((w, 0));
                 }
+            } else {
+                stack.pop();
             }
         }
     }
-    (0..n).map(|v| find(&mut parent, v)).collect()
+    order
 }
 
 /// Reverses the edges that close a cycle, found by a depth-first search from
@@ -91,7 +320,7 @@ pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
     let mut mark = vec![Mark::New; n];
     let mut reverse = vec![false; edges.len()];
     let mut stack: Vec<(usize, usize)> = Vec::new();
-    for root in 0..n {
+    for root in component_order(n, edges) {
         if mark[root] != Mark::New {
             continue;
         }
@@ -121,31 +350,4 @@ pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
             std::mem::swap(&mut e.tail, &mut e.head);
         }
     }
-}
-
-/// The least ranks that satisfy every edge of an acyclic constraint graph:
-/// each node as low as its predecessors allow.
-fn longest_path(n: usize, edges: &[RankEdge]) -> Vec<i32> {
-    let mut indegree = vec![0usize; n];
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in edges.iter().enumerate() {
-        indegree[e.head] += 1;
-        out[e.tail].push(i);
-    }
-    let mut rank = vec![0i32; n];
-    let mut queue: Vec<usize> = (0..n).filter(|&v| indegree[v] == 0).collect();
-    let mut head = 0;
-    while head < queue.len() {
-        let v = queue[head];
-        head += 1;
-        for &i in &out[v] {
-            let e = edges[i];
-            rank[e.head] = rank[e.head].max(rank[v] + e.min_len);
-            indegree[e.head] -= 1;
-            if indegree[e.head] == 0 {
-                queue.push(e.head);
-            }
-        }
-    }
-    rank
 }

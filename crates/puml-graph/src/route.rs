@@ -11,11 +11,11 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
     let mut nodes: Vec<Rect> = (0..graph.nodes.len())
         .map(|v| {
             let c = centre(v);
-            let node = &layered.nodes[v];
+            let node = &graph.nodes[v];
             Rect {
-                x: c.x - node.left,
+                x: c.x - node.width / 2.0,
                 y: c.y - node.height / 2.0,
-                width: node.left + node.right,
+                width: node.width,
                 height: node.height,
             }
         })
@@ -89,8 +89,14 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
         edges.push(route);
     }
 
-    let mut clusters = cluster_boxes(graph, &nodes);
-    orient(graph.options.rank_dir, &mut nodes, &mut edges, &mut clusters)
+    let mut clusters: Vec<Rect> = coords
+        .clusters
+        .iter()
+        .map(|b| Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] })
+        .collect();
+    let b = coords.bounds;
+    let bounds = Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] };
+    orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
 }
 
 /// The label of an edge's end: beside the end point, off the line.
@@ -126,80 +132,16 @@ pub(crate) fn polyline_to_bezier(points: &[Point]) -> Vec<Point> {
     out
 }
 
-/// Each cluster's box: its nodes' and sub-clusters' boxes, its margin around
-/// them, and its label's height on top.
-fn cluster_boxes(graph: &Graph, nodes: &[Rect]) -> Vec<Rect> {
-    let count = graph.clusters.len();
-    // (min x, min y, max x, max y) of the contents.
-    let mut extent = vec![[f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY]; count];
-    let grow = |e: &mut [f64; 4], r: &Rect| {
-        e[0] = e[0].min(r.x);
-        e[1] = e[1].min(r.y);
-        e[2] = e[2].max(r.x + r.width);
-        e[3] = e[3].max(r.y + r.height);
-    };
-    for (v, node) in graph.nodes.iter().enumerate() {
-        if let Some(c) = node.cluster {
-            grow(&mut extent[c], &nodes[v]);
-        }
-    }
-    // Children before parents: deepest clusters first.
-    let depth = |mut c: usize| {
-        let mut d = 0;
-        while let Some(p) = graph.clusters[c].parent {
-            c = p;
-            d += 1;
-            if d > count {
-                break;
-            }
-        }
-        d
-    };
-    let mut by_depth: Vec<usize> = (0..count).collect();
-    by_depth.sort_by_key(|&c| std::cmp::Reverse(depth(c)));
-    let mut boxes = vec![Rect::default(); count];
-    for c in by_depth {
-        let cluster = &graph.clusters[c];
-        let e = extent[c];
-        let label = cluster.label.unwrap_or_default();
-        let rect = if e[0].is_finite() {
-            let top = e[1] - cluster.margin - label.height;
-            let mut rect = Rect {
-                x: e[0] - cluster.margin,
-                y: top,
-                width: e[2] - e[0] + 2.0 * cluster.margin,
-                height: e[3] + cluster.margin - top,
-            };
-            if rect.width < label.width + 2.0 * cluster.margin {
-                let grow_by = label.width + 2.0 * cluster.margin - rect.width;
-                rect.x -= grow_by / 2.0;
-                rect.width += grow_by;
-            }
-            rect
-        } else {
-            Rect {
-                x: 0.0,
-                y: 0.0,
-                width: label.width + 2.0 * cluster.margin,
-                height: label.height + 2.0 * cluster.margin,
-            }
-        };
-        boxes[c] = rect;
-        if let Some(p) = cluster.parent {
-            grow(&mut extent[p], &rect);
-        }
-    }
-    boxes
-}
-
 /// Turns top-to-bottom coordinates into the graph's rank direction and moves
 /// everything so that the least coordinates are 0.
-fn orient(rank_dir: RankDir, nodes: &mut [Rect], edges: &mut [EdgeRoute], clusters: &mut [Rect]) -> Layout {
+fn orient(rank_dir: RankDir, bounds: Rect, nodes: &mut [Rect], edges: &mut [EdgeRoute], clusters: &mut [Rect]) -> Layout {
     let map_point = |p: Point| match rank_dir {
         RankDir::TopToBottom => p,
         RankDir::BottomToTop => Point::new(p.x, -p.y),
-        RankDir::LeftToRight => Point::new(p.y, p.x),
-        RankDir::RightToLeft => Point::new(-p.y, p.x),
+        // dot turns the picture a quarter counter-clockwise (y up): positions
+        // within a rank run bottom to top.
+        RankDir::LeftToRight => Point::new(p.y, -p.x),
+        RankDir::RightToLeft => Point::new(-p.y, -p.x),
     };
     let map_rect = |r: Rect| {
         let a = map_point(Point::new(r.x, r.y));
@@ -225,23 +167,10 @@ fn orient(rank_dir: RankDir, nodes: &mut [Rect], edges: &mut [EdgeRoute], cluste
             *p = map_point(*p);
         }
     }
-    let (mut min_x, mut min_y, mut max_x, mut max_y) =
-        (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for r in nodes.iter().chain(clusters.iter()) {
-        min_x = min_x.min(r.x);
-        min_y = min_y.min(r.y);
-        max_x = max_x.max(r.x + r.width);
-        max_y = max_y.max(r.y + r.height);
-    }
-    for p in edges.iter().flat_map(|e| e.points.iter()) {
-        min_x = min_x.min(p.x);
-        min_y = min_y.min(p.y);
-        max_x = max_x.max(p.x);
-        max_y = max_y.max(p.y);
-    }
-    if !min_x.is_finite() {
-        (min_x, min_y, max_x, max_y) = (0.0, 0.0, 0.0, 0.0);
-    }
+    // The drawing's box as dot computes it: edges may stray outside it.
+    let frame = map_rect(bounds);
+    let (min_x, min_y) = (frame.x, frame.y);
+    let (max_x, max_y) = (frame.x + frame.width, frame.y + frame.height);
     for r in nodes.iter_mut().chain(clusters.iter_mut()) {
         r.x -= min_x;
         r.y -= min_y;

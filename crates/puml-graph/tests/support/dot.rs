@@ -167,6 +167,11 @@ impl Reader {
     }
     fn node(&mut self, name: &str, cluster: Option<usize>) -> usize {
         if let Some(&id) = self.index.get(name) {
+            // A node mentioned again inside a cluster joins it (dot makes it
+            // a member of every subgraph that mentions it; the deepest wins).
+            if cluster.is_some() && self.depth(cluster) > self.depth(self.graph.nodes[id].cluster) {
+                self.graph.nodes[id].cluster = cluster;
+            }
             return id;
         }
         let id = self.graph.add_node(Node { width: 54.0, height: 36.0, cluster });
@@ -174,6 +179,14 @@ impl Reader {
         self.index.insert(name.to_string(), id);
         self.node_attrs.push(self.node_defaults.clone());
         id
+    }
+    fn depth(&self, mut cluster: Option<usize>) -> usize {
+        let mut d = 0;
+        while let Some(c) = cluster {
+            d += 1;
+            cluster = self.graph.clusters[c].parent;
+        }
+        d
     }
     /// Statements until the closing brace; returns the nodes mentioned.
     fn body(&mut self, cluster: Option<usize>, top: bool) -> Vec<usize> {

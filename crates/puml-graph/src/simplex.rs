@@ -1,0 +1,820 @@
+//! Network simplex over integer "ranks" (Gansner et al. 1993, section 2.3):
+//! find integer values `rank[v]` with `rank[head] - rank[tail] >= min_len`
+//! for every edge, minimising Σ weight × (rank[head] − rank[tail]). dot uses
+//! it twice, and so do we: for the layer of every node, and for x
+//! coordinates on the auxiliary graph.
+//!
+//! Ties between optimal answers are broken as dot breaks them, because the
+//! pictures differ by them: the same node list order, the initial tight
+//! subtrees merged smallest first through their tightest edge, the leaving
+//! edge searched cyclically among at most `search_size` negative cut values,
+//! the entering edge searched depth-first below the leaving edge, and the
+//! same balancing afterwards. Every search uses an explicit stack; the
+//! pivots are capped.
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SimplexEdge {
+    pub tail: usize,
+    pub head: usize,
+    pub min_len: i32,
+    pub weight: f64,
+}
+
+/// What to do with the freedom left once the optimum is reached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Balance {
+    /// Ranks: a node whose in-weight equals its out-weight moves to the
+    /// feasible rank with the fewest nodes (dot's TB_balance).
+    Ranks,
+    /// Ranks without balancing (dot does not balance graphs with clusters).
+    Components,
+    /// Coordinates: a subtree held by a zero-cut-value edge moves halfway
+    /// into its slack (dot's LR_balance), centring nodes between neighbours.
+    Coordinates,
+}
+
+pub(crate) struct Limits {
+    pub max_iterations: usize,
+    pub search_size: usize,
+}
+
+/// A problem for [`solve`].
+pub(crate) struct Input<'a> {
+    pub nodes: usize,
+    pub edges: &'a [SimplexEdge],
+    /// dot's node list: the order searches start in (all nodes, once each).
+    pub order: Vec<usize>,
+    /// Starting values, used when they satisfy every edge.
+    pub initial: Option<Vec<i32>>,
+    /// Nodes below this index are the problem's own; the others are helpers
+    /// (slack nodes) that do not count when normalising and balancing.
+    pub normal: usize,
+}
+
+/// The solution; each connected component is solved apart and, for ranks,
+/// normalised so that its least normal node has rank 0.
+pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
+    let n = input.nodes;
+    let mut out = vec![Vec::new(); n];
+    let mut incoming = vec![Vec::new(); n];
+    for (i, e) in input.edges.iter().enumerate() {
+        out[e.tail].push(i);
+        incoming[e.head].push(i);
+    }
+    let mut rank = match &input.initial {
+        Some(initial) if input.edges.iter().all(|e| initial[e.head] - initial[e.tail] >= e.min_len) => initial.clone(),
+        _ => init_rank(n, input.edges, &out, &incoming, &input.order),
+    };
+    // Components in node-list order.
+    let mut component = vec![usize::MAX; n];
+    let mut lists: Vec<Vec<usize>> = Vec::new();
+    for &start in &input.order {
+        if component[start] != usize::MAX {
+            continue;
+        }
+        let id = lists.len();
+        component[start] = id;
+        let mut stack = vec![start];
+        while let Some(v) = stack.pop() {
+            for &e in out[v].iter().chain(incoming[v].iter()) {
+                let w = if input.edges[e].tail == v { input.edges[e].head } else { input.edges[e].tail };
+                if component[w] == usize::MAX {
+                    component[w] = id;
+                    stack.push(w);
+                }
+            }
+        }
+        lists.push(Vec::new());
+    }
+    for &v in &input.order {
+        lists[component[v]].push(v);
+    }
+    let mut state = State {
+        edges: input.edges,
+        out: &out,
+        incoming: &incoming,
+        rank: &mut rank,
+        in_tree: vec![false; input.edges.len()],
+        tree_edges: Vec::new(),
+        tree_index: vec![usize::MAX; input.edges.len()],
+        tree_out: vec![Vec::new(); n],
+        tree_in: vec![Vec::new(); n],
+        cut: vec![0.0; input.edges.len()],
+        parent: vec![None; n],
+        low: vec![0; n],
+        lim: vec![0; n],
+        search_start: 0,
+    };
+    for list in &lists {
+        state.tree_edges.clear();
+        state.search_start = 0;
+        state.feasible_tree(list);
+        state.init_cut_values(list[0]);
+        let mut iterations = 0;
+        while iterations < limits.max_iterations {
+            let Some(leave) = state.leave_edge(limits.search_size) else { break };
+            let Some(enter) = state.enter_edge(leave) else { break };
+            state.update(leave, enter);
+            iterations += 1;
+        }
+        let normal: Vec<usize> = list.iter().copied().filter(|&v| v < input.normal).collect();
+        match balance {
+            Balance::Ranks => {
+                state.normalize(list, &normal);
+                state.balance_ranks(&normal);
+            }
+            Balance::Components => state.normalize(list, &normal),
+            Balance::Coordinates => state.balance_coordinates(),
+        }
+    }
+    rank
+}
+
+/// The least ranks satisfying every edge, visiting nodes from the node list
+/// (Kahn's algorithm). Nodes on a cycle keep rank 0 (infeasible input).
+fn init_rank(n: usize, edges: &[SimplexEdge], out: &[Vec<usize>], incoming: &[Vec<usize>], order: &[usize]) -> Vec<i32> {
+    let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
+    let mut rank = vec![0; n];
+    let mut queue: std::collections::VecDeque<usize> = order.iter().copied().filter(|&v| waiting[v] == 0).collect();
+    while let Some(v) = queue.pop_front() {
+        rank[v] = incoming[v].iter().map(|&e| rank[edges[e].tail] + edges[e].min_len).max().unwrap_or(0).max(0);
+        for &e in &out[v] {
+            let w = edges[e].head;
+            waiting[w] -= 1;
+            if waiting[w] == 0 {
+                queue.push_back(w);
+            }
+        }
+    }
+    rank
+}
+
+/// An initial tight subtree and its place in the merge heap.
+struct Subtree {
+    rep: usize,
+    size: usize,
+    heap_index: Option<usize>,
+    parent: usize,
+}
+
+struct State<'a> {
+    edges: &'a [SimplexEdge],
+    out: &'a [Vec<usize>],
+    incoming: &'a [Vec<usize>],
+    rank: &'a mut Vec<i32>,
+    in_tree: Vec<bool>,
+    /// Tree edges in dot's order (the leaving-edge search walks it).
+    tree_edges: Vec<usize>,
+    tree_index: Vec<usize>,
+    tree_out: Vec<Vec<usize>>,
+    tree_in: Vec<Vec<usize>>,
+    cut: Vec<f64>,
+    parent: Vec<Option<usize>>,
+    low: Vec<usize>,
+    lim: Vec<usize>,
+    search_start: usize,
+}
+
+impl State<'_> {
+    fn slack(&self, e: usize) -> i32 {
+        let e = &self.edges[e];
+        self.rank[e.head] - self.rank[e.tail] - e.min_len
+    }
+
+    fn add_tree_edge(&mut self, e: usize) {
+        self.in_tree[e] = true;
+        self.tree_index[e] = self.tree_edges.len();
+        self.tree_edges.push(e);
+        let edge = self.edges[e];
+        self.tree_out[edge.tail].push(e);
+        self.tree_in[edge.head].push(e);
+    }
+
+    /// dot's feasible_tree: tight subtrees grown from each node of the list,
+    /// then merged smallest first through the tightest edge leaving them.
+    fn feasible_tree(&mut self, list: &[usize]) {
+        let mut subtree_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::with_capacity(list.len());
+        let mut trees: Vec<Subtree> = Vec::new();
+        for &v in list {
+            if subtree_of.contains_key(&v) {
+                continue;
+            }
+            let id = trees.len();
+            let size = self.tight_subtree(v, id, &mut subtree_of);
+            trees.push(Subtree { rep: v, size, heap_index: None, parent: id });
+        }
+        let mut heap: Vec<usize> = (0..trees.len()).collect();
+        for (i, &t) in heap.iter().enumerate() {
+            trees[t].heap_index = Some(i);
+        }
+        for i in (0..=heap.len() / 2).rev() {
+            heapify(&mut heap, &mut trees, i);
+        }
+        while heap.len() > 1 {
+            // Extract the smallest.
+            let smallest = heap[0];
+            trees[smallest].heap_index = None;
+            let last = heap.pop().unwrap_or(smallest);
+            if !heap.is_empty() {
+                heap[0] = last;
+                trees[last].heap_index = Some(0);
+                heapify(&mut heap, &mut trees, 0);
+            }
+            let Some(e) = self.inter_tree_edge(trees[smallest].rep, &subtree_of, &mut trees) else {
+                break;
+            };
+            let t0 = find(&mut trees, subtree_of[&self.edges[e].tail]);
+            let t1 = find(&mut trees, subtree_of[&self.edges[e].head]);
+            if trees[t0].heap_index.is_none() {
+                let delta = self.slack(e);
+                if delta != 0 {
+                    self.tree_adjust(trees[t0].rep, delta);
+                }
+            } else {
+                let delta = -self.slack(e);
+                if delta != 0 {
+                    self.tree_adjust(trees[t1].rep, delta);
+                }
+            }
+            self.add_tree_edge(e);
+            // Union: the root stays the one on the heap (the larger if both).
+            let root = match (trees[t0].heap_index, trees[t1].heap_index) {
+                (_, None) => t0,
+                (None, _) => t1,
+                _ if trees[t1].size < trees[t0].size => t0,
+                _ => t1,
+            };
+            let size = trees[t0].size + trees[t1].size;
+            trees[t0].parent = root;
+            trees[t1].parent = root;
+            trees[root].size = size;
+            if let Some(i) = trees[root].heap_index {
+                heapify(&mut heap, &mut trees, i);
+            }
+        }
+    }
+
+    /// Grows the tight subtree of `root` (in-edges before out-edges, depth
+    /// first) and returns its size.
+    fn tight_subtree(&mut self, root: usize, id: usize, subtree_of: &mut std::collections::HashMap<usize, usize>) -> usize {
+        subtree_of.insert(root, id);
+        let mut size = 1;
+        // (node, position in in-list, position in out-list)
+        let mut stack: Vec<(usize, usize, usize)> = vec![(root, 0, 0)];
+        'walk: while let Some(&(v, in_i, out_i)) = stack.last() {
+            for i in in_i..self.incoming[v].len() {
+                let e = self.incoming[v][i];
+                let w = self.edges[e].tail;
+                if !self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0 {
+                    if let Some(top) = stack.last_mut() {
+                        top.1 = i + 1;
+                    }
+                    self.add_tree_edge(e);
+                    subtree_of.insert(w, id);
+                    size += 1;
+                    stack.push((w, 0, 0));
+                    continue 'walk;
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.1 = self.incoming[v].len();
+            }
+            for i in out_i..self.out[v].len() {
+                let e = self.out[v][i];
+                let w = self.edges[e].head;
+                if !self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0 {
+                    if let Some(top) = stack.last_mut() {
+                        top.2 = i + 1;
+                    }
+                    self.add_tree_edge(e);
+                    subtree_of.insert(w, id);
+                    size += 1;
+                    stack.push((w, 0, 0));
+                    continue 'walk;
+                }
+            }
+            stack.pop();
+        }
+        size
+    }
+
+    /// The tightest edge from the tree of `rep` to another tree, searched
+    /// depth-first through the tree (dot's inter_tree_edge_search).
+    fn inter_tree_edge(&self, rep: usize, subtree_of: &std::collections::HashMap<usize, usize>, trees: &mut [Subtree]) -> Option<usize> {
+        let own = find(trees, subtree_of[&rep]);
+        let mut best: Option<usize> = None;
+        // (node, came from, out position, in position)
+        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(rep, None, 0, 0)];
+        'walk: while let Some(&(v, from, out_i, in_i)) = stack.last() {
+            if out_i == 0 && in_i == 0 && best.is_some_and(|b| self.slack(b) == 0) {
+                stack.pop();
+                continue;
+            }
+            for i in out_i..self.out[v].len() {
+                let e = self.out[v][i];
+                let w = self.edges[e].head;
+                if self.in_tree[e] {
+                    if Some(w) == from {
+                        continue;
+                    }
+                    if let Some(top) = stack.last_mut() {
+                        top.2 = i + 1;
+                    }
+                    stack.push((w, Some(v), 0, 0));
+                    continue 'walk;
+                } else if find(trees, subtree_of[&w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
+                    best = Some(e);
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.2 = self.out[v].len();
+            }
+            for i in in_i..self.incoming[v].len() {
+                let e = self.incoming[v][i];
+                let w = self.edges[e].tail;
+                if self.in_tree[e] {
+                    if Some(w) == from {
+                        continue;
+                    }
+                    if let Some(top) = stack.last_mut() {
+                        top.3 = i + 1;
+                    }
+                    stack.push((w, Some(v), 0, 0));
+                    continue 'walk;
+                } else if find(trees, subtree_of[&w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
+                    best = Some(e);
+                }
+            }
+            stack.pop();
+        }
+        best
+    }
+
+    /// Moves the whole tree containing `v` by `delta`.
+    fn tree_adjust(&mut self, v: usize, delta: i32) {
+        let mut stack = vec![(v, usize::MAX)];
+        while let Some((u, from)) = stack.pop() {
+            self.rank[u] += delta;
+            for &e in self.tree_in[u].iter() {
+                let w = self.edges[e].tail;
+                if w != from {
+                    stack.push((w, u));
+                }
+            }
+            for &e in self.tree_out[u].iter() {
+                let w = self.edges[e].head;
+                if w != from {
+                    stack.push((w, u));
+                }
+            }
+        }
+    }
+
+    /// Postorder numbers from `root`, parents, and cut values (dot's
+    /// dfs_range and dfs_cutval: tree out-edges before tree in-edges).
+    fn init_cut_values(&mut self, root: usize) {
+        self.number(root, None, 1);
+        // Cut values children first: the same walk, edges set on the way back.
+        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(root, None, 0, 0)];
+        'walk: while let Some(&(v, par, out_i, in_i)) = stack.last() {
+            for i in out_i..self.tree_out[v].len() {
+                let e = self.tree_out[v][i];
+                if Some(e) != par {
+                    if let Some(top) = stack.last_mut() {
+                        top.2 = i + 1;
+                    }
+                    stack.push((self.edges[e].head, Some(e), 0, 0));
+                    continue 'walk;
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.2 = self.tree_out[v].len();
+            }
+            for i in in_i..self.tree_in[v].len() {
+                let e = self.tree_in[v][i];
+                if Some(e) != par {
+                    if let Some(top) = stack.last_mut() {
+                        top.3 = i + 1;
+                    }
+                    stack.push((self.edges[e].tail, Some(e), 0, 0));
+                    continue 'walk;
+                }
+            }
+            if let Some(f) = par {
+                self.cut[f] = self.cut_value(f);
+            }
+            stack.pop();
+        }
+    }
+
+    /// dot's dfs_range: `low`, `lim` and parents below `root`, numbering
+    /// from `low`; returns the next number.
+    fn number(&mut self, root: usize, par: Option<usize>, low: usize) -> usize {
+        self.parent[root] = par;
+        self.low[root] = low;
+        // (node, parent edge, next number, out position, in position)
+        let mut stack: Vec<(usize, Option<usize>, usize, usize, usize)> = vec![(root, par, low, 0, 0)];
+        let mut last = low;
+        'walk: while let Some(&(v, p, next, out_i, in_i)) = stack.last() {
+            for i in out_i..self.tree_out[v].len() {
+                let e = self.tree_out[v][i];
+                if Some(e) != p {
+                    let w = self.edges[e].head;
+                    if let Some(top) = stack.last_mut() {
+                        top.3 = i + 1;
+                    }
+                    self.parent[w] = Some(e);
+                    self.low[w] = next;
+                    stack.push((w, Some(e), next, 0, 0));
+                    continue 'walk;
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.3 = self.tree_out[v].len();
+            }
+            for i in in_i..self.tree_in[v].len() {
+                let e = self.tree_in[v][i];
+                if Some(e) != p {
+                    let w = self.edges[e].tail;
+                    if let Some(top) = stack.last_mut() {
+                        top.4 = i + 1;
+                    }
+                    self.parent[w] = Some(e);
+                    self.low[w] = next;
+                    stack.push((w, Some(e), next, 0, 0));
+                    continue 'walk;
+                }
+            }
+            self.lim[v] = next;
+            last = next;
+            stack.pop();
+            if let Some(top) = stack.last_mut() {
+                top.2 = next + 1;
+            }
+        }
+        last + 1
+    }
+
+    fn in_subtree(&self, v: usize, w: usize) -> bool {
+        self.low[v] <= self.lim[w] && self.lim[w] <= self.lim[v]
+    }
+
+    /// The cut value of tree edge `f` from the edges at its lower end and
+    /// the cut values below it (dot's x_cutval).
+    fn cut_value(&self, f: usize) -> f64 {
+        let (v, dir) = if self.parent[self.edges[f].tail] == Some(f) { (self.edges[f].tail, 1) } else { (self.edges[f].head, -1) };
+        let mut sum = 0.0;
+        for &e in self.out[v].iter().chain(self.incoming[v].iter()) {
+            let edge = self.edges[e];
+            let other = if edge.tail == v { edge.head } else { edge.tail };
+            let (outside, mut value) = if !self.in_subtree(v, other) {
+                (true, edge.weight)
+            } else {
+                (false, (if self.in_tree[e] { self.cut[e] } else { 0.0 }) - edge.weight)
+            };
+            let mut d = if dir > 0 { if edge.head == v { 1 } else { -1 } } else if edge.tail == v { 1 } else { -1 };
+            if outside {
+                d = -d;
+            }
+            if d < 0 {
+                value = -value;
+            }
+            sum += value;
+        }
+        sum
+    }
+
+    /// dot's leave_edge: from where the last search stopped, the most
+    /// negative of the first `search_size` negative cut values.
+    fn leave_edge(&mut self, search_size: usize) -> Option<usize> {
+        let count = self.tree_edges.len();
+        let mut best: Option<usize> = None;
+        let mut found = 0;
+        let start = self.search_start;
+        let mut i = start;
+        while i < count {
+            let f = self.tree_edges[i];
+            if self.cut[f] < 0.0 {
+                if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
+                    best = Some(f);
+                }
+                found += 1;
+                if found >= search_size {
+                    self.search_start = i;
+                    return best;
+                }
+            }
+            i += 1;
+        }
+        if start > 0 {
+            i = 0;
+            while i < start {
+                let f = self.tree_edges[i];
+                if self.cut[f] < 0.0 {
+                    if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
+                        best = Some(f);
+                    }
+                    found += 1;
+                    if found >= search_size {
+                        self.search_start = i;
+                        return best;
+                    }
+                }
+                i += 1;
+            }
+        }
+        self.search_start = i;
+        best
+    }
+
+    /// dot's enter_edge: below the lower end of `leave`, depth first, the
+    /// non-tree edge of least slack crossing back.
+    fn enter_edge(&self, leave: usize) -> Option<usize> {
+        let edge = self.edges[leave];
+        let (v, outward) = if self.lim[edge.tail] < self.lim[edge.head] { (edge.tail, false) } else { (edge.head, true) };
+        let (low, lim) = (self.low[v], self.lim[v]);
+        let mut best: Option<(i32, usize)> = None;
+        // (node, phase 0: edges / 1: tree edges back, position)
+        let mut stack: Vec<(usize, u8, usize)> = vec![(v, 0, 0)];
+        'walk: while let Some(&(u, phase, at)) = stack.last() {
+            if phase == 0 {
+                let list = if outward { &self.out[u] } else { &self.incoming[u] };
+                for i in at..list.len() {
+                    let e = list[i];
+                    let w = if outward { self.edges[e].head } else { self.edges[e].tail };
+                    if !self.in_tree[e] {
+                        if !(low <= self.lim[w] && self.lim[w] <= lim) {
+                            let slack = self.slack(e);
+                            if best.is_none_or(|(s, _)| slack < s) {
+                                best = Some((slack, e));
+                            }
+                        }
+                    } else if self.lim[w] < self.lim[u] {
+                        if let Some(top) = stack.last_mut() {
+                            top.2 = i + 1;
+                        }
+                        stack.push((w, 0, 0));
+                        continue 'walk;
+                    }
+                }
+                if let Some(top) = stack.last_mut() {
+                    *top = (u, 1, 0);
+                }
+                continue;
+            }
+            let list = if outward { &self.tree_in[u] } else { &self.tree_out[u] };
+            for i in at..list.len() {
+                if best.is_some_and(|(s, _)| s <= 0) {
+                    break;
+                }
+                let e = list[i];
+                let w = if outward { self.edges[e].tail } else { self.edges[e].head };
+                if self.lim[w] < self.lim[u] {
+                    if let Some(top) = stack.last_mut() {
+                        top.2 = i + 1;
+                    }
+                    stack.push((w, 0, 0));
+                    continue 'walk;
+                }
+            }
+            stack.pop();
+        }
+        best.map(|(_, e)| e)
+    }
+
+    /// Lowers the ranks of `v`'s subtree (away from its parent) by `delta`.
+    fn rerank(&mut self, v: usize, delta: i32) {
+        let mut stack = vec![v];
+        while let Some(u) = stack.pop() {
+            self.rank[u] -= delta;
+            for &e in self.tree_out[u].iter() {
+                if Some(e) != self.parent[u] {
+                    stack.push(self.edges[e].head);
+                }
+            }
+            for &e in self.tree_in[u].iter() {
+                if Some(e) != self.parent[u] {
+                    stack.push(self.edges[e].tail);
+                }
+            }
+        }
+    }
+
+    fn update(&mut self, e: usize, f: usize) {
+        let delta = self.slack(f);
+        let (tail, head) = (self.edges[e].tail, self.edges[e].head);
+        if delta > 0 {
+            if self.tree_in[tail].len() + self.tree_out[tail].len() == 1 {
+                self.rerank(tail, delta);
+            } else if self.tree_in[head].len() + self.tree_out[head].len() == 1 {
+                self.rerank(head, -delta);
+            } else if self.lim[tail] < self.lim[head] {
+                self.rerank(tail, delta);
+            } else {
+                self.rerank(head, -delta);
+            }
+        }
+        let cut_value = self.cut[e];
+        let (f_tail, f_head) = (self.edges[f].tail, self.edges[f].head);
+        let lca = self.tree_update(f_tail, f_head, cut_value, true);
+        self.tree_update(f_head, f_tail, cut_value, false);
+        self.cut[f] = -cut_value;
+        self.cut[e] = 0.0;
+        // Exchange e for f in the tree, in place as dot does.
+        let slot = self.tree_index[e];
+        self.tree_edges[slot] = f;
+        self.tree_index[f] = slot;
+        self.tree_index[e] = usize::MAX;
+        self.in_tree[e] = false;
+        self.in_tree[f] = true;
+        if let Some(j) = self.tree_out[tail].iter().position(|&x| x == e) {
+            self.tree_out[tail].swap_remove(j);
+        }
+        if let Some(j) = self.tree_in[head].iter().position(|&x| x == e) {
+            self.tree_in[head].swap_remove(j);
+        }
+        self.tree_out[f_tail].push(f);
+        self.tree_in[f_head].push(f);
+        let (par, low) = (self.parent[lca], self.low[lca]);
+        self.number(lca, par, low);
+    }
+
+    /// dot's treeupdate: from `v` up to the common ancestor with `w`,
+    /// adding or removing `cut_value`.
+    fn tree_update(&mut self, mut v: usize, w: usize, cut_value: f64, dir: bool) -> usize {
+        while !self.in_subtree(v, w) {
+            let Some(e) = self.parent[v] else { break };
+            let edge = self.edges[e];
+            let d = if v == edge.tail { dir } else { !dir };
+            if d {
+                self.cut[e] += cut_value;
+            } else {
+                self.cut[e] -= cut_value;
+            }
+            v = if self.lim[edge.tail] > self.lim[edge.head] { edge.tail } else { edge.head };
+        }
+        v
+    }
+
+    fn normalize(&mut self, list: &[usize], normal: &[usize]) {
+        let least = normal.iter().map(|&v| self.rank[v]).min().unwrap_or(0);
+        for &v in list {
+            self.rank[v] -= least;
+        }
+    }
+
+    fn balance_ranks(&mut self, normal: &[usize]) {
+        let max_rank = normal.iter().map(|&v| self.rank[v]).max().unwrap_or(0).max(0);
+        let mut count = vec![0usize; max_rank as usize + 1];
+        for &v in normal {
+            if (0..=max_rank).contains(&self.rank[v]) {
+                count[self.rank[v] as usize] += 1;
+            }
+        }
+        for &v in normal {
+            let (mut in_weight, mut out_weight) = (0.0, 0.0);
+            let (mut low, mut high) = (0, max_rank);
+            for &e in &self.incoming[v] {
+                let edge = self.edges[e];
+                in_weight += edge.weight;
+                low = low.max(self.rank[edge.tail] + edge.min_len);
+            }
+            for &e in &self.out[v] {
+                let edge = self.edges[e];
+                out_weight += edge.weight;
+                high = high.min(self.rank[edge.head] - edge.min_len);
+            }
+            low = low.max(0);
+            if in_weight == out_weight && low <= high && (0..=max_rank).contains(&self.rank[v]) {
+                let mut choice = low;
+                for r in low + 1..=high {
+                    if count[r as usize] < count[choice as usize] {
+                        choice = r;
+                    }
+                }
+                count[self.rank[v] as usize] -= 1;
+                count[choice as usize] += 1;
+                self.rank[v] = choice;
+            }
+        }
+    }
+
+    fn balance_coordinates(&mut self) {
+        for i in 0..self.tree_edges.len() {
+            let e = self.tree_edges[i];
+            if self.cut[e] != 0.0 {
+                continue;
+            }
+            let Some(f) = self.enter_edge(e) else { continue };
+            let delta = self.slack(f);
+            if delta <= 1 {
+                continue;
+            }
+            let (tail, head) = (self.edges[e].tail, self.edges[e].head);
+            if self.lim[tail] < self.lim[head] {
+                self.rerank(tail, delta / 2);
+            } else {
+                self.rerank(head, -delta / 2);
+            }
+        }
+    }
+}
+
+fn find(trees: &mut [Subtree], mut t: usize) -> usize {
+    while trees[t].parent != t {
+        let grand = trees[trees[t].parent].parent;
+        trees[t].parent = grand;
+        t = grand;
+    }
+    t
+}
+
+/// Restores the heap property below `i` (smallest subtree first).
+fn heapify(heap: &mut [usize], trees: &mut [Subtree], mut i: usize) {
+    loop {
+        let (left, right) = (2 * i + 1, 2 * i + 2);
+        let mut smallest = i;
+        if left < heap.len() && trees[heap[left]].size < trees[heap[smallest]].size {
+            smallest = left;
+        }
+        if right < heap.len() && trees[heap[right]].size < trees[heap[smallest]].size {
+            smallest = right;
+        }
+        if smallest == i {
+            break;
+        }
+        heap.swap(i, smallest);
+        trees[heap[i]].heap_index = Some(i);
+        trees[heap[smallest]].heap_index = Some(smallest);
+        i = smallest;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edge(tail: usize, head: usize, min_len: i32) -> SimplexEdge {
+        SimplexEdge { tail, head, min_len, weight: 1.0 }
+    }
+
+    fn limits() -> Limits {
+        Limits { max_iterations: 1000, search_size: 30 }
+    }
+
+    fn run(n: usize, edges: &[SimplexEdge], balance: Balance) -> Vec<i32> {
+        let input = Input { nodes: n, edges, order: (0..n).collect(), initial: None, normal: n };
+        solve(&input, balance, &limits())
+    }
+
+    #[test]
+    fn zero_length_edges_stay_level() {
+        let edges = [edge(0, 1, 0), edge(1, 2, 0), edge(3, 4, 0), edge(4, 5, 0), edge(0, 3, 1)];
+        assert_eq!(run(6, &edges, Balance::Ranks), vec![0, 0, 0, 1, 1, 1]);
+    }
+
+    #[test]
+    fn long_edges_are_shortened() {
+        let edges = [edge(0, 1, 1), edge(1, 2, 1), edge(2, 3, 1), edge(0, 4, 1), edge(4, 3, 1), edge(5, 3, 1)];
+        let ranks = run(6, &edges, Balance::Components);
+        assert_eq!(&ranks[..4], &[0, 1, 2, 3]);
+        assert_eq!(ranks[5], 2, "a source hanging from the bottom is pulled down to it");
+    }
+
+    #[test]
+    fn small_graphs_reach_the_optimum() {
+        // Random small acyclic graphs against brute force over all ranks.
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let n = 2 + next(4) as usize;
+            let mut edges = Vec::new();
+            for _ in 0..next(7) {
+                let (a, b) = (next(n as u64) as usize, next(n as u64) as usize);
+                if a < b {
+                    let mut e = edge(a, b, next(3) as i32);
+                    e.weight = (1 + next(3)) as f64;
+                    edges.push(e);
+                }
+            }
+            let ranks = run(n, &edges, Balance::Components);
+            assert!(edges.iter().all(|e| ranks[e.head] - ranks[e.tail] >= e.min_len), "infeasible: {edges:?} {ranks:?}");
+            let cost = |r: &[i32]| edges.iter().map(|e| e.weight * (r[e.head] - r[e.tail]) as f64).sum::<f64>();
+            let mut best = f64::INFINITY;
+            let span = 7i32;
+            let total = (span as usize).pow(n as u32);
+            for code in 0..total {
+                let r: Vec<i32> = (0..n).map(|i| ((code / (span as usize).pow(i as u32)) % span as usize) as i32).collect();
+                if edges.iter().all(|e| r[e.head] - r[e.tail] >= e.min_len) {
+                    best = best.min(cost(&r));
+                }
+            }
+            assert_eq!(cost(&ranks), best, "not optimal: {edges:?} {ranks:?}");
+        }
+    }
+}
