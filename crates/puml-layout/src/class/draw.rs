@@ -33,6 +33,21 @@ impl Ids {
     }
 }
 
+/// A name as PlantUML writes it in `data-qualified-name`: every character
+/// but ASCII letters, digits, `_` and spaces becomes `.` (observed:
+/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`).
+fn marker_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == ' ' {
+                c
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
 fn group(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
     out.push(Item::Begin {
         class: class.to_string(),
@@ -106,7 +121,7 @@ pub(crate) fn draw(
             &mut out,
             "cluster",
             vec![
-                ("data-qualified-name".into(), package.qualified_name.clone()),
+                ("data-qualified-name".into(), marker_name(&package.qualified_name)),
                 ("id".into(), format!("ent{id:04}")),
             ],
         );
@@ -133,7 +148,7 @@ pub(crate) fn draw(
             &mut out,
             "entity",
             vec![
-                ("data-qualified-name".into(), element.qualified_name.clone()),
+                ("data-qualified-name".into(), marker_name(&element.qualified_name)),
                 ("id".into(), id.clone()),
             ],
         );
@@ -155,6 +170,7 @@ pub(crate) fn draw(
     // order across kinds, so notes are counted after everything else (as
     // they are mostly written).
     let mut note_number = class.packages.len() + class.elements.len() + class.links.len();
+    let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
         note_number += 1;
@@ -163,16 +179,15 @@ pub(crate) fn draw(
         let Some(node) = boxed.node else { continue };
         let rect = shift(&placed.nodes[node]);
         let name = match &note.target {
-            NoteTarget::Floating { alias: Some(alias) } => alias.clone(),
+            NoteTarget::Floating { alias: Some(alias) } => marker_name(alias),
             _ => format!("GMN{number}"),
         };
+        let id = format!("ent{:04}", ids.take());
+        note_ids[i] = Some(id.clone());
         group(
             &mut out,
             "entity",
-            vec![
-                ("data-qualified-name".into(), name),
-                ("id".into(), format!("ent{:04}", ids.take())),
-            ],
+            vec![("data-qualified-name".into(), name), ("id".into(), id)],
         );
         let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.note_bg);
         // A note beside an element points at it.
@@ -215,6 +230,7 @@ pub(crate) fn draw(
         }
         let end_id = |end: &LinkEnd| match end {
             LinkEnd::Element(e) => entity_ids.get(e.index()).cloned().flatten(),
+            LinkEnd::Note(n) => note_ids.get(*n as usize).cloned().flatten(),
             _ => None,
         };
         let (Some(from_id), Some(to_id)) = (end_id(&link.from), end_id(&link.to)) else {

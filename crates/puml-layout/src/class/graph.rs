@@ -194,10 +194,6 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let node = graph.add_node(node);
         entities.push(Some(PlacedEntity { node, body }));
     }
-    let node_of = |end: &LinkEnd, entities: &[Option<PlacedEntity>]| match end {
-        LinkEnd::Element(e) => entities.get(e.index()).and_then(|p| p.as_ref()).map(|p| p.node),
-        _ => None,
-    };
 
     // Notes.
     let note_font = look.note_font;
@@ -256,7 +252,12 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
     let arrow_lh = metrics.line_height(&look.arrow_font);
     let mut links = Vec::with_capacity(class.links.len());
     for (i, link) in class.links.iter().enumerate() {
-        let (Some(from), Some(to)) = (node_of(&link.from, &entities), node_of(&link.to, &entities)) else {
+        let node_of = |end: &LinkEnd| match end {
+            LinkEnd::Element(e) => entities.get(e.index()).and_then(|p| p.as_ref()).map(|p| p.node),
+            LinkEnd::Note(n) => notes.get(*n as usize).and_then(|n: &NoteBox| n.node),
+            _ => None,
+        };
+        let (Some(from), Some(to)) = (node_of(&link.from), node_of(&link.to)) else {
             links.push(None);
             continue;
         };
