@@ -135,6 +135,34 @@ fn name_lines(element: &Element) -> Vec<&str> {
     name.split("\\n").flat_map(|part| part.split('\n')).collect()
 }
 
+/// Whether a name has creole markup (`//italic//`, `**bold**`, tags).
+fn name_has_markup(name: &str) -> bool {
+    has_markup(name) || name.contains("//") || name.contains("__")
+}
+
+fn name_width(name: &str, font: Font, metrics: &dyn TextMeasure) -> f64 {
+    if name_has_markup(name) {
+        crate::creole::measure(name, font, metrics).width
+    } else {
+        metrics.width(name, &font)
+    }
+}
+
+/// A one-line name ending in `<…>` (`Foo<T>`): the name and the generics.
+fn split_generic(names: Vec<&str>) -> (Vec<&str>, Option<String>) {
+    if let [only] = names.as_slice() {
+        if let Some(open) = only.find('<') {
+            if only.ends_with('>') && open > 0 && !only.starts_with("<<") {
+                let inner = &only[open + 1..only.len() - 1];
+                if !inner.is_empty() {
+                    return (vec![&only[..open]], Some(inner.to_string()));
+                }
+            }
+        }
+    }
+    (names, None)
+}
+
 fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn TextMeasure) -> EntityBox {
     let color = font_color(look, element);
     let italic_name = matches!(element.kind, ElementKind::AbstractClass | ElementKind::Interface);
@@ -144,8 +172,16 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
         look.name_font
     };
     let name_lh = metrics.line_height(&name_font);
-    let names = name_lines(element);
-    let name_widths: Vec<f64> = names.iter().map(|n| metrics.width(n, &name_font)).collect();
+    // `interface "Foo<T>" as F`: PlantUML draws `T` in the generics box.
+    // (Only a declared display name with an alias: a quoted name used in
+    // links keeps its `<…>`.)
+    let (names, display_generic) = if element.alias.is_some() {
+        split_generic(name_lines(element))
+    } else {
+        (name_lines(element), None)
+    };
+    let generic = element.generic.clone().or(display_generic);
+    let name_widths: Vec<f64> = names.iter().map(|n| name_width(n, name_font, metrics)).collect();
     let name_w = name_widths.iter().copied().fold(0.0, f64::max);
     let name_h = name_lh * names.len() as f64;
 
@@ -177,7 +213,7 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let spot_w = if spot.is_some() { 2.0 * radius + SPOT_SIDE } else { 0.0 };
 
     let generic_font = Font::sans(12.0).italic();
-    let generic_w = element.generic.as_deref().map(|g| metrics.width(g, &generic_font));
+    let generic_w = generic.as_deref().map(|g| metrics.width(g, &generic_font));
 
     let text_block_w = (stereo_w + STEREO_MARGIN).max(name_w + NAME_MARGIN);
     let header_w = spot_w + text_block_w + generic_w.map_or(0.0, |w| w + 4.0);
@@ -262,10 +298,14 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let name_ascent = metrics.ascent(&name_font);
     for (n, w) in names.iter().zip(&name_widths) {
         let x = block_x + (text_block_w - (w + NAME_MARGIN)) / 2.0 + 3.0;
-        items.push(text_run(x, y + name_ascent, n, name_font, color, *w));
+        if name_has_markup(n) {
+            crate::creole::measure(n, name_font, metrics).draw(x, y, crate::creole::Align::Left, color, &mut items);
+        } else {
+            items.push(text_run(x, y + name_ascent, n, name_font, color, *w));
+        }
         y += name_lh;
     }
-    if let (Some(generic), Some(gw)) = (element.generic.as_deref(), generic_w) {
+    if let (Some(generic), Some(gw)) = (generic.as_deref(), generic_w) {
         let glh = metrics.line_height(&generic_font);
         let gx = width + 3.0 - (gw + 2.0);
         rect(
@@ -400,7 +440,16 @@ fn clean_member(item: &MemberItem) -> Drawn {
         ("{method}", 0),
     ] {
         while let Some(at) = text.to_ascii_lowercase().find(word) {
-            text.replace_range(at..at + word.len(), "");
+            // The modifier goes with one of the blanks around it.
+            let end = at + word.len();
+            let blank_after = text[end..].starts_with(' ');
+            let blank_before = text[..at].ends_with(' ');
+            let (from, to) = if blank_after && blank_before {
+                (at, end + 1)
+            } else {
+                (at, end)
+            };
+            text.replace_range(from..to, "");
             match flag {
                 1 => out.is_static = true,
                 2 => out.is_abstract = true,
@@ -408,13 +457,33 @@ fn clean_member(item: &MemberItem) -> Drawn {
             }
         }
     }
-    let text = text.trim();
-    out.text = if text.contains("<<") && text.contains(">>") {
-        text.replace("<<", "«").replace(">>", "»")
-    } else {
-        text.to_string()
-    };
+    out.text = guillemets(text.trim());
     Drawn { item: out, mandatory }
+}
+
+/// `<<word>>` written `«word»`, as PlantUML shows stereotypes in text;
+/// nested generics (`Map<String,List<String>>`) stay as written.
+fn guillemets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("<<") {
+        let after = &rest[open + 2..];
+        match after.find(">>") {
+            Some(close) if !after[..close].contains(['<', '>', ',']) && close > 0 => {
+                out.push_str(&rest[..open]);
+                out.push('«');
+                out.push_str(&after[..close]);
+                out.push('»');
+                rest = &after[close + 2..];
+            }
+            _ => {
+                out.push_str(&rest[..open + 2]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The member's text as drawn: with its visibility character when icons

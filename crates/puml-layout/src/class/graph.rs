@@ -111,7 +111,15 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         }
     }
 
-    let shown_all: Vec<Shown> = class.elements.iter().map(|e| shown(class, e)).collect();
+    let shown_all: Vec<Shown> = class
+        .elements
+        .iter()
+        .map(|e| {
+            let mut s = shown(class, e);
+            s.circle &= !look.strict_uml;
+            s
+        })
+        .collect();
     let drawn: Vec<bool> = class
         .elements
         .iter()

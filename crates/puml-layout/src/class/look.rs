@@ -50,6 +50,8 @@ pub(crate) struct ClassLook {
     pub spot_radius: f64,
     /// The column visibility icons take (14 px; 12 under `!theme plain`).
     pub icon_column: f64,
+    /// `skinparam style strictuml`: no spots.
+    pub strict_uml: bool,
 }
 
 impl ClassLook {
@@ -86,6 +88,7 @@ impl ClassLook {
             spot_border: Color::hex(0x181818),
             spot_radius: 11.0,
             icon_column: 14.0,
+            strict_uml: false,
         };
         let theme_name = theme_override.or(diagram.settings.theme.as_deref());
         if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("plain")) {
@@ -145,6 +148,12 @@ impl ClassLook {
                 }
             }
             "classfontname" => self.name_font.family = family_of(value),
+            "classfontstyle" => {
+                let v = value.to_ascii_lowercase();
+                self.name_font.bold = v.contains("bold");
+                self.name_font.italic = v.contains("italic");
+            }
+            "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),
             "classattributefontsize" => {
                 if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
                     self.member_font.size = n;
