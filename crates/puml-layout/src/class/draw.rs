@@ -271,13 +271,87 @@ pub(crate) fn draw(
         out.push(Item::End);
     }
 
-    let (width, height) = add_title(&mut out, diagram, look, metrics, max_x.max(10.0), max_y.max(10.0));
+    let (width, height) = add_legend(&mut out, diagram, metrics, max_x.max(10.0), max_y.max(10.0));
+    let (width, height) = add_title(&mut out, diagram, look, metrics, width, height);
+    let (width, height) = add_banner(&mut out, diagram, metrics, width, height);
     Scene {
         width: round3(width),
         height: round3(height),
         background: look.background,
         items: out,
     }
+}
+
+/// `legend … endlegend`: a grey box of the text's lines (5 px of padding,
+/// 7.5 px corners) centred under the drawing, as PlantUML 1.2026.8 draws
+/// a class diagram's legend by default.
+fn add_legend(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let Some(legend) = diagram.legend.as_ref().filter(|l| !l.text.trim().is_empty()) else {
+        return (width, height);
+    };
+    let font = Font::sans(14.0);
+    let block = crate::creole::measure(&legend.text, font, metrics);
+    let (w, h) = (block.width + 10.0, block.height + 10.0);
+    let x = ((width - w) / 2.0).max(7.0);
+    let y = height + 3.0;
+    group(out, "legend", Vec::new());
+    crate::shapes::rect(
+        out,
+        x,
+        y,
+        w,
+        h,
+        7.5,
+        paint(Some(Color::hex(0xDDDDDD)), Some(stroke(Color::BLACK, 1.0))),
+    );
+    block.draw(x + 5.0, y + 5.0, crate::creole::Align::Left, Color::BLACK, out);
+    out.push(Item::End);
+    (width.max(x + w + 7.0), y + h + 18.0)
+}
+
+/// PlantUML's banner over a diagram that still uses `skinparam
+/// handwritten true` (a yellow box naming `!option handwritten true`), as
+/// it draws it over sequence diagrams: the drawing moves down under it.
+fn add_banner(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let wanted = diagram.settings.skinparams.iter().any(|(k, _)| k == "handwritten");
+    if !wanted {
+        return (width, height);
+    }
+    const TEXT: &str = "Please use '!option handwritten true' to enable handwritten";
+    const BANNER_HEIGHT: f64 = 16.641;
+    let font = Font {
+        family: crate::scene::FontFamily::Mono,
+        ..Font::sans(10.0)
+    };
+    let text_w = metrics.width(TEXT, &font);
+    let room = 3.0 + BANNER_HEIGHT + 1.0;
+    super::entity::translate(out, 0.0, room);
+    let banner_w = (width - 15.0).max(text_w + 12.0);
+    let mut items = Vec::new();
+    crate::shapes::rect(
+        &mut items,
+        3.0,
+        3.0,
+        banner_w,
+        BANNER_HEIGHT,
+        2.5,
+        paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
+    );
+    items.push(text(10.0, 13.641, TEXT, font, Color::BLACK, text_w));
+    out.splice(0..0, items);
+    (width.max(banner_w + 6.0), height + room)
 }
 
 /// `title`: bold, centred above the drawing, which moves down (and right,
@@ -422,7 +496,7 @@ fn link_color(link: &Link, look: &ClassLook) -> Color {
 
 fn link_stroke(link: &Link, look: &ClassLook) -> Stroke {
     let color = link_color(link, look);
-    let width = link.thickness.map_or(1.0, f64::from);
+    let width = link.thickness.map_or(look.arrow_thickness, f64::from);
     match link.line {
         LineStyle::Dashed => dashed(color, width, 7.0, 7.0),
         LineStyle::Dotted => dashed(color, width, 1.0, 3.0),
@@ -520,7 +594,7 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
         },
     });
     let color = link_color(link, look);
-    let width = link.thickness.map_or(1.0, f64::from);
+    let width = link.thickness.map_or(look.arrow_thickness, f64::from);
     decoration(out, tail_head, start, start_dir, color, width, look.background);
     decoration(out, head_head, end, end_dir, color, width, look.background);
 }
@@ -628,9 +702,11 @@ fn draw_link_texts(
     let lh = metrics.line_height(&font);
     let ascent = metrics.ascent(&font);
     let color = look.arrow_font_color;
-    if let (Some(text_label), Some(size), Some(c)) =
-        (link.label.as_deref().map(super::graph::unquote), edge.label, label_at)
-    {
+    if let (Some(text_label), Some(size), Some(c)) = (
+        link.label.as_deref().map(super::graph::label_text),
+        edge.label,
+        label_at,
+    ) {
         let left = c.x - size.width / 2.0;
         let top = c.y - size.height / 2.0;
         let mut x = left + 1.0;
@@ -662,8 +738,13 @@ fn draw_link_texts(
             x = left + 1.0 + font.size;
         }
         for (k, l) in text_label.split("\\n").enumerate() {
-            let w = metrics.width(l, &font);
-            out.push(text(x, top + 1.0 + ascent + lh * k as f64, l, font, color, w));
+            crate::creole::measure(l, font, metrics).draw(
+                x,
+                top + 1.0 + lh * k as f64,
+                crate::creole::Align::Left,
+                color,
+                out,
+            );
         }
     }
     let end_text = |out: &mut Vec<Item>, t: &Option<String>, at: Option<Point>| {

@@ -69,6 +69,8 @@ enum CompartmentLine {
 
 /// Measures and draws `element`.
 pub(crate) fn entity_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn TextMeasure) -> EntityBox {
+    let scoped = look.for_stereotypes(&element.stereotypes);
+    let look = scoped.as_ref().unwrap_or(look);
     match element.kind {
         ElementKind::Circle => circle_box(element, look, metrics),
         ElementKind::Diamond => diamond_box(look),
@@ -245,6 +247,18 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
         look.radius,
         box_paint(look, element),
     );
+    if let Some(header) = look.header_bg {
+        let border = box_paint(look, element).stroke;
+        rect(
+            &mut items,
+            0.0,
+            0.0,
+            width,
+            header_h,
+            look.radius,
+            paint(Some(header), border),
+        );
+    }
 
     // PlantUML spreads the header's spare width: a little between the spot
     // and the text (at most a quarter of the spot), the rest on both sides.
@@ -463,7 +477,7 @@ fn clean_member(item: &MemberItem) -> Drawn {
 
 /// `<<word>>` written `«word»`, as PlantUML shows stereotypes in text;
 /// nested generics (`Map<String,List<String>>`) stay as written.
-fn guillemets(text: &str) -> String {
+pub(crate) fn guillemets(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find("<<") {
@@ -598,7 +612,7 @@ fn draw_compartment(
             Row::Member(m) => {
                 if c.icons {
                     if let Some(v) = m.item.visibility {
-                        visibility_icon(items, v, m.item.is_method, y, lh);
+                        visibility_icon(items, v, m.item.is_method, y, lh, look.monochrome_icons);
                     } else if m.mandatory {
                         let p = paint(Some(Color::BLACK), Some(stroke(Color::BLACK, 1.0)));
                         ellipse(items, MEMBER_MARGIN + 5.0, y + lh / 2.0 + 1.5, 3.0, 3.0, p);
@@ -653,7 +667,14 @@ fn draw_member(
 }
 
 /// PlantUML's visibility icons: outlined for fields, filled for methods.
-fn visibility_icon(items: &mut Vec<Item>, v: Visibility, method: bool, top: f64, lh: f64) {
+fn visibility_icon(
+    items: &mut Vec<Item>,
+    v: Visibility,
+    method: bool,
+    top: f64,
+    lh: f64,
+    monochrome: Option<(Color, Color)>,
+) {
     let cx = MEMBER_MARGIN + 5.0;
     let (border, fill) = match v {
         Visibility::Private => (0xC82930, 0xF24D5C),
@@ -661,7 +682,10 @@ fn visibility_icon(items: &mut Vec<Item>, v: Visibility, method: bool, top: f64,
         Visibility::Package => (0x1963A0, 0x4177AF),
         Visibility::Public => (0x038048, 0x84BE84),
     };
-    let p = paint(method.then(|| Color::hex(fill)), Some(stroke(Color::hex(border), 1.0)));
+    let p = match monochrome {
+        Some((fill, line)) => paint(method.then_some(fill), Some(stroke(line, 1.0))),
+        None => paint(method.then(|| Color::hex(fill)), Some(stroke(Color::hex(border), 1.0))),
+    };
     let mid = top + lh / 2.0;
     match v {
         Visibility::Private => rect(items, cx - 3.0, mid + 1.5 - 3.0, 6.0, 6.0, 0.0, p),

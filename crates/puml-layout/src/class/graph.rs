@@ -69,6 +69,11 @@ pub(crate) fn unquote(text: &str) -> &str {
     t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t)
 }
 
+/// A link's label as drawn: unquoted, `<<word>>` as `«word»`.
+pub(crate) fn label_text(text: &str) -> String {
+    super::entity::guillemets(unquote(text))
+}
+
 /// Truncates a measured size to whole pixels, as PlantUML writes its
 /// label tables' `WIDTH`/`HEIGHT`.
 fn table(width: f64, height: f64) -> Size {
@@ -291,13 +296,13 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let mut label = link
             .label
             .as_deref()
-            .map(unquote)
+            .map(label_text)
             .filter(|l| !l.is_empty())
             .map(|text| {
                 let lines: Vec<&str> = text.split("\\n").collect();
                 let w = lines
                     .iter()
-                    .map(|l| metrics.width(l, &look.arrow_font))
+                    .map(|l| crate::creole::measure_width(l, look.arrow_font, metrics))
                     .fold(0.0, f64::max);
                 let arrow = if link.label_arrow.is_some() {
                     look.arrow_font.size

@@ -29,6 +29,7 @@ pub(crate) struct ClassLook {
     pub arrow_color: Color,
     pub arrow_font: Font,
     pub arrow_font_color: Color,
+    pub arrow_thickness: f64,
     pub note_bg: Color,
     pub note_border: Color,
     pub note_font: Font,
@@ -52,6 +53,15 @@ pub(crate) struct ClassLook {
     pub icon_column: f64,
     /// `skinparam style strictuml`: no spots.
     pub strict_uml: bool,
+    /// Spots and visibility icons in one colour pair (`!theme plain`: white
+    /// fills, black lines) rather than PlantUML's per-kind colours.
+    pub monochrome_icons: Option<(Color, Color)>,
+    /// `skinparam classHeaderBackgroundColor`: the header's own fill.
+    pub header_bg: Option<Color>,
+    /// Skinparams scoped to a stereotype (`BackgroundColor<<S>>`,
+    /// `skinparam class<<S>> { … }`): (stereotype lowercased, key without
+    /// it, value), applied where an element has that stereotype.
+    pub stereotyped: Vec<(String, String, String)>,
 }
 
 impl ClassLook {
@@ -74,6 +84,7 @@ impl ClassLook {
             arrow_color: Color::hex(0x181818),
             arrow_font: Font::sans(13.0),
             arrow_font_color: Color::BLACK,
+            arrow_thickness: 1.0,
             note_bg: Color::hex(0xFEFFDD),
             note_border: Color::hex(0x181818),
             note_font: Font::sans(13.0),
@@ -89,6 +100,9 @@ impl ClassLook {
             spot_radius: 11.0,
             icon_column: 14.0,
             strict_uml: false,
+            monochrome_icons: None,
+            header_bg: None,
+            stereotyped: Vec::new(),
         };
         let theme_name = theme_override.or(diagram.settings.theme.as_deref());
         if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("plain")) {
@@ -102,14 +116,52 @@ impl ClassLook {
             look.arrow_color = Color::BLACK;
             look.note_bg = Color::WHITE;
             look.note_border = Color::BLACK;
+            look.monochrome_icons = Some((Color::WHITE, Color::BLACK));
         }
         for (key, value) in &diagram.settings.skinparams {
-            look.apply(key, value.trim());
+            // `BackgroundColor<< S >> #color`: the reading split the key at
+            // the stereotype's first blank.
+            let joined;
+            let (key, value) = if key.contains("<<") && !key.contains(">>") {
+                joined = format!("{key} {value}");
+                match joined.find(">>") {
+                    Some(close) => (&joined[..close + 2], &joined[close + 2..]),
+                    None => (key.as_str(), value.as_str()),
+                }
+            } else {
+                (key.as_str(), value.as_str())
+            };
+            match split_stereotype(key) {
+                Some((plain, stereo)) => look.stereotyped.push((stereo, plain, value.trim().to_string())),
+                None => look.apply(key, value.trim()),
+            }
         }
         look
     }
 
+    /// The look of an element with these stereotypes: the scoped
+    /// skinparams that name one of them applied over this one.
+    pub fn for_stereotypes(&self, stereotypes: &[String]) -> Option<ClassLook> {
+        if self.stereotyped.is_empty() || stereotypes.is_empty() {
+            return None;
+        }
+        let wanted: Vec<String> = stereotypes.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
+        let mut scoped = self.clone();
+        let mut any = false;
+        for (stereo, key, value) in &self.stereotyped {
+            if wanted.contains(stereo) {
+                scoped.apply(key, value);
+                any = true;
+            }
+        }
+        any.then_some(scoped)
+    }
+
     fn apply(&mut self, key: &str, value: &str) {
+        if key == "classheaderbackgroundcolor" {
+            self.header_bg = parse_color(value);
+            return;
+        }
         let color = parse_color(value);
         let number = value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
         let set_color = |slot: &mut Color| {
@@ -174,8 +226,13 @@ impl ClassLook {
             }
             "shadowing" => self.shadow = value.eq_ignore_ascii_case("true"),
             "arrowcolor" | "classarrowcolor" => set_color(&mut self.arrow_color),
-            "arrowfontcolor" => set_color(&mut self.arrow_font_color),
-            "arrowfontsize" => {
+            "arrowfontcolor" | "classarrowfontcolor" => set_color(&mut self.arrow_font_color),
+            "arrowthickness" | "classarrowthickness" => {
+                if let Some(n) = number.filter(|n| *n < 100.0) {
+                    self.arrow_thickness = n;
+                }
+            }
+            "arrowfontsize" | "classarrowfontsize" => {
                 if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
                     self.arrow_font.size = n;
                 }
@@ -231,11 +288,22 @@ impl ClassLook {
             ElementKind::Record => ('R', 0xFF8F00),
             _ => return None,
         };
+        let default = self.monochrome_icons.map_or(Color::hex(color), |(fill, _)| fill);
         let color = self
             .spot_bg
             .iter()
             .find(|(l, _)| *l == letter)
-            .map_or(Color::hex(color), |(_, c)| *c);
+            .map_or(default, |(_, c)| *c);
         Some((letter, color))
     }
+}
+
+/// `classbackgroundcolor<<s>>` or `class<<s>>backgroundcolor` → the key
+/// without the stereotype and the stereotype, lowercased.
+fn split_stereotype(key: &str) -> Option<(String, String)> {
+    let open = key.find("<<")?;
+    let close = key[open..].find(">>")? + open;
+    let stereo = key[open + 2..close].trim().to_ascii_lowercase();
+    let plain = format!("{}{}", &key[..open], &key[close + 2..]);
+    Some((plain, stereo))
 }
