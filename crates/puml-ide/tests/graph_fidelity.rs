@@ -17,13 +17,18 @@ use puml_sema::FsLoader;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-/// The levels reached (counts over the corpus), less a small margin.
-const DRAWN_AT_LEAST: usize = 0;
-const ENTITIES_SIZED_AT_LEAST: usize = 0;
-const VERTICAL_AT_LEAST: usize = 0;
-const HORIZONTAL_AT_LEAST: usize = 0;
-const LINKS_AT_LEAST: usize = 0;
-const SAME_LAYOUT_AT_LEAST: usize = 0;
+/// The levels reached (counts over the corpus), less a margin: 2,238 of
+/// 2,240 elements drawn, 1,719 of 1,769 entities sized (42 of the misses
+/// are notes, whose PlantUML paths have arcs the measure cannot read),
+/// 53,725 and 59,658 of 83,307 pairs in vertical and horizontal order,
+/// 1,585 of 1,602 links, 33 of 99 whole layouts. The orders follow the
+/// layout engine (`puml-graph`) and get the widest margin.
+const DRAWN_AT_LEAST: usize = 2_230;
+const ENTITIES_SIZED_AT_LEAST: usize = 1_710;
+const VERTICAL_AT_LEAST: usize = 50_000;
+const HORIZONTAL_AT_LEAST: usize = 56_000;
+const LINKS_AT_LEAST: usize = 1_575;
+const SAME_LAYOUT_AT_LEAST: usize = 28;
 const TOLERANCE_PX: f64 = 2.0;
 const LEVEL_PX: f64 = 10.0;
 
