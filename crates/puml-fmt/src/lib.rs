@@ -366,6 +366,12 @@ impl Printer<'_> {
         for element in rest {
             match element {
                 NodeOrToken::Node(child) => self.block_part(&child, node.kind(), depth, &mut out),
+                // A class body's `{` on a line of its own stays there.
+                NodeOrToken::Token(token) if token.kind() == L_BRACE && node.kind() == CLASS_DECL => {
+                    out.push_str(&self.indent(depth));
+                    out.push('{');
+                    out.push_str(self.newline);
+                }
                 NodeOrToken::Token(token) => {
                     // Only the header's terminator is expected here; anything
                     // else is kept as written.
@@ -378,8 +384,54 @@ impl Printer<'_> {
         out
     }
 
+    /// One line per NEWLINE, one level in; blank lines are part of the text
+    /// and are kept. PlantUML removes the indentation common to all lines
+    /// and keeps the rest, so the lines move together and keep their
+    /// relative indentation.
+    fn indented_lines(&self, text: &str, depth: usize, out: &mut String) {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let common = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+            .min()
+            .unwrap_or(0);
+        for line in lines {
+            let has_newline = line.ends_with('\n');
+            let content = line.trim_end_matches(['\n', '\r']);
+            if !content.trim().is_empty() {
+                out.push_str(&self.indent(depth + 1));
+                // Trailing whitespace is kept: it is part of the text
+                // (PlantUML draws it, e.g. after an inline `<latex>`).
+                out.push_str(content.get(common..).unwrap_or(content));
+            }
+            if has_newline {
+                out.push_str(self.newline);
+            }
+        }
+    }
+
     fn block_part(&self, child: &SyntaxNode, parent: SyntaxKind, depth: usize, out: &mut String) {
         match child.kind() {
+            // A `json` value keeps its own layout (its lines move together).
+            CLASS_BODY if is_json_declaration(child) => self.indented_lines(&child.text().to_string(), depth, out),
+            CLASS_BODY => {
+                // PlantUML trims every member line: each goes one level in.
+                for member in child.children() {
+                    let content: String = member
+                        .children_with_tokens()
+                        .filter(|e| !matches!(e.kind(), WHITESPACE | NEWLINE))
+                        .map(|e| element_text(&e))
+                        .collect();
+                    if !content.is_empty() {
+                        out.push_str(&self.indent(depth + 1));
+                        out.push_str(&content);
+                    }
+                    if member.children_with_tokens().any(|e| e.kind() == NEWLINE) {
+                        out.push_str(self.newline);
+                    }
+                }
+            }
             BODY if parent == STYLE => out.push_str(&child.text().to_string()),
             BODY if has_continuation_line(&child.text().to_string()) => {
                 // PlantUML joins a line ending in `\` with the next one as
@@ -387,33 +439,7 @@ impl Printer<'_> {
                 // the text.
                 out.push_str(&child.text().to_string());
             }
-            BODY => {
-                // One body line per NEWLINE; blank lines inside a body are
-                // part of the text and are kept. PlantUML removes the
-                // indentation common to all lines and keeps the rest, so the
-                // lines move together and keep their relative indentation.
-                let text = child.text().to_string();
-                let lines: Vec<&str> = text.split_inclusive('\n').collect();
-                let common = lines
-                    .iter()
-                    .filter(|l| !l.trim().is_empty())
-                    .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-                    .min()
-                    .unwrap_or(0);
-                for line in lines {
-                    let has_newline = line.ends_with('\n');
-                    let content = line.trim_end_matches(['\n', '\r']);
-                    if !content.trim().is_empty() {
-                        out.push_str(&self.indent(depth + 1));
-                        // Trailing whitespace is kept: it is part of the text
-                        // (PlantUML draws it, e.g. after an inline `<latex>`).
-                        out.push_str(content.get(common..).unwrap_or(content));
-                    }
-                    if has_newline {
-                        out.push_str(self.newline);
-                    }
-                }
-            }
+            BODY => self.indented_lines(&child.text().to_string(), depth, out),
             BLOCK_END if parent == STYLE => {
                 // The model keeps this line (whitespace runs aside): only
                 // its indentation changes.
@@ -535,6 +561,15 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         ELSE_IF | ACT_ELSE | CASE | FORK_AGAIN | BACKWARD => (1, 1),
         END_IF | END_SWITCH | END_WHILE | REPEAT_WHILE | FORK_END | CONTAINER_END => (1, 0),
         CONTAINER_START if node.children_with_tokens().any(|e| e.kind() == L_BRACE) => (0, 1),
+        // Class diagrams: packages, namespaces and `together` one level in
+        // (`package p {}` opens nothing).
+        PACKAGE_START | TOGETHER_START
+            if node.children_with_tokens().any(|e| e.kind() == L_BRACE)
+                && !node.children_with_tokens().any(|e| e.kind() == R_BRACE) =>
+        {
+            (0, 1)
+        }
+        BRACE_END => (1, 0),
         PREPROC => {
             let directive = node
                 .children_with_tokens()
@@ -658,6 +693,16 @@ fn is_one_line_definition(node: &SyntaxNode, directive: &str) -> bool {
     text.contains("!return") || text.contains("!endfunction") || text.contains("!endprocedure")
 }
 
+/// Whether a class body belongs to a `json` declaration.
+fn is_json_declaration(body: &SyntaxNode) -> bool {
+    body.parent().is_some_and(|declaration| {
+        declaration
+            .children_with_tokens()
+            .find(|e| e.kind() == KEYWORD)
+            .is_some_and(|k| element_text(&k).eq_ignore_ascii_case("json"))
+    })
+}
+
 /// Prints the tokens of one statement line with canonical spacing.
 fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
     // (token text, had whitespace before it)
@@ -668,7 +713,12 @@ fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
             WHITESPACE | NEWLINE => pending_space = true,
             k => {
                 let mut text = element_text(element);
-                if k == KEYWORD {
+                // A keyword written all in capitals is kept: it may be a
+                // `!define`d name (`!define RECTANGLE class`), which the
+                // preprocessor replaces only as written.
+                let all_capitals =
+                    text.chars().any(|c| c.is_ascii_uppercase()) && !text.chars().any(|c| c.is_ascii_lowercase());
+                if k == KEYWORD && !all_capitals {
                     text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
                 }
                 tokens.push((k, text, pending_space));

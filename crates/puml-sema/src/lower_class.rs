@@ -35,6 +35,8 @@ pub(crate) struct ClassLowering {
     /// Floating notes' aliases → note index.
     notes_by_alias: FxHashMap<String, u32>,
     open: Vec<Open>,
+    /// A `}` that closed nothing (an error once a statement follows it).
+    stray_close: Option<(TextRange, TextRange)>,
     /// Parallel to `open`: where each block opened.
     open_ranges: Vec<TextRange>,
     last_element: Option<ElementId>,
@@ -421,6 +423,17 @@ impl ClassLowering {
     }
 
     pub(crate) fn statement(&mut self, node: &SyntaxNode) {
+        // PlantUML fails on a stray `}` only when a statement follows it.
+        if let Some((range, line)) = self.stray_close.take() {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    crate::codes::CLASS_STRAY_CLOSE,
+                    range,
+                    "this `}` closes nothing: no package, namespace or `together` is open",
+                )
+                .with_fix("Remove the stray line", vec![puml_syntax::TextEdit::delete(line)]),
+            );
+        }
         match node.kind() {
             CLASS_DECL => self.declaration(node),
             MEMBER_LINE => self.member_line(node),
@@ -440,11 +453,7 @@ impl ClassLowering {
                     }
                 }
                 Some(Open::Package(_)) => {}
-                None => self.diagnostics.push(Diagnostic::error(
-                    crate::codes::CLASS_STRAY_CLOSE,
-                    statement_range(node),
-                    "this `}` closes nothing: no package, namespace or `together` is open",
-                )),
+                None => self.stray_close = Some((statement_range(node), node.text_range())),
             },
             CLASS_NOTE => self.note(node),
             CLASS_OPTION => self.option(node),

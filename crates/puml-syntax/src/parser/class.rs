@@ -316,7 +316,9 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
     if after > pos && word_at(text, after, "as") {
         let alias_at = blanks(text, after + 2);
         if alias_at > after + 2 {
-            if let Some((kind, end)) = name_at(text, alias_at) {
+            // `class A as B`: one of the two names is the quoted display.
+            let first_quoted = pieces.last().is_some_and(|p| p.0 == STRING);
+            if let Some((kind, end)) = name_at(text, alias_at).filter(|(k, _)| first_quoted || *k == STRING) {
                 pieces.push((KEYWORD, after, after + 2));
                 pieces.push((kind, alias_at, end));
                 pos = end;
@@ -367,10 +369,7 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
             pieces.push((KEYWORD, pos, pos + keyword_len));
             pos = blanks(text, pos + keyword_len);
             let mut any = false;
-            loop {
-                let Some((kind, end)) = name_at(text, pos) else {
-                    break;
-                };
+            while let Some((kind, end)) = name_at(text, pos) {
                 any = true;
                 pieces.push((kind, pos, end));
                 pos = end;
@@ -408,13 +407,13 @@ fn scan_declaration(text: &str, keywords: usize, json: bool) -> Option<(Pieces, 
 /// Heads a link may start with, longest first (`o` and `x` only after a
 /// blank, see `scan_link`).
 const LEFT_HEADS: &[&str] = &[
-    "<_|:", "<_||", "<|:", "<||", "<|", "[|", "}o", "}|", "|o", "||", "()", "<_", ")_", "#_", "[_", "*_", "+_", "^_",
-    "}_", ")", "#", "[", "<", "*", "+", "^", "}",
+    "<_|:", "<_||", "<|:", "<||", "<|", "[|", "}o", "}|", "|o", "||", "<_", ")_", "#_", "[_", "*_", "+_", "^_", "}_",
+    ")", "#", "[", "<", "*", "+", "^", "}",
 ];
 /// Heads a link may end with, longest first (`o`/`x` followed by a blank
 /// are tried apart).
 const RIGHT_HEADS: &[&str] = &[
-    ":>>", ":|>", "||>", "|>", "|]", "o{", "|{", "o|", "||", ":>", "_>", ">", "()", "(", "#", "]", "*", "+", "^", "{",
+    ":>>", ":|>", "||>", "|>", "|]", "o{", "|{", "o|", "||", ":>", "_>", ">", "(", "#", "]", "*", "+", "^", "{",
 ];
 const DIRECTIONS: &[&str] = &["left", "right", "down", "up", "le", "ri", "do", "l", "r", "u", "d"];
 
@@ -529,14 +528,18 @@ fn qualifier_at(text: &str, pos: usize) -> Option<(usize, usize)> {
 
 /// What follows a link's arrow: `["label"] [qualifier] END [#color] [[[url]]] [: label]`.
 fn scan_link_tail(text: &str, mut pos: usize, pieces: &mut Pieces) -> Option<()> {
+    let after_arrow = pos;
     pos = blanks(text, pos);
     let q = quoted_len(&text[pos..]);
+    if q == 0 {
+        pos = after_arrow;
+    }
     if q > 0 {
         // A quoted text followed by another name is the label at the end.
         let after = blanks(text, pos + q);
         if name_at(text, after).is_some() || qualifier_at(text, pos + q).is_some() {
             pieces.push((STRING, pos, pos + q));
-            pos = pos + q;
+            pos += q;
         }
     }
     if let Some((start, end)) = qualifier_at(text, pos) {
@@ -612,6 +615,15 @@ pub(crate) fn scan_link(text: &str) -> Option<Pieces> {
         }
     }
     None
+}
+
+/// `A <<S>>`: a stereotype given to an element.
+fn stereotype_command(text: &str) -> Option<Pieces> {
+    let pos = blanks(text, 0);
+    let (kind, end) = name_at(text, pos)?;
+    let at = blanks(text, end);
+    let close = stereotype_end(text, at)?;
+    (text[close..].trim().is_empty()).then(|| vec![(kind, pos, end), (STEREOTYPE, at, close)])
 }
 
 /// `A : text`: a member added to `A` (a blank before the colon).
@@ -697,7 +709,8 @@ fn scan_note(text: &str) -> Option<(Pieces, NoteForm)> {
             }
             pieces.push((IDENT, pos, pos + len));
             pos = blanks(text, pos + len);
-        } else if q == 0 {
+        } else {
+            // `note "x"` alone is no note PlantUML reads.
             return None;
         }
         if let Some(end) = color_end(text, pos) {
@@ -720,7 +733,11 @@ fn scan_note(text: &str) -> Option<(Pieces, NoteForm)> {
     if pos >= text.len() {
         return Some((pieces, NoteForm::Block));
     }
-    if text[pos..].starts_with(':') {
+    // A note on a member (`A::field`) takes a block only.
+    let on_member = pieces
+        .iter()
+        .any(|&(k, s, e)| matches!(k, IDENT | STRING) && text[s..e].contains("::"));
+    if text[pos..].starts_with(':') && !on_member {
         pieces.push((COLON, pos, pos + 1));
         let label = blanks(text, pos + 1);
         let end = text.trim_end().len().max(label);
@@ -869,6 +886,10 @@ impl<'a> Parser<'a> {
             "json" => self.class_declaration(&line, 1),
             w if MIXING_KEYWORDS.contains(&w) && lower.ends_with('[') => self.class_bracketed_element(&line),
             w if MIXING_KEYWORDS.contains(&w) && self.class_mixing => self.class_declaration(&line, 1),
+            _ if stereotype_command(content).is_some() => {
+                let pieces = stereotype_command(content);
+                self.class_pieces(&line, CLASS_OPTION, pieces)
+            }
             _ => {
                 if let Some(pieces) = scan_member_line(content) {
                     self.class_pieces(&line, MEMBER_LINE, Some(pieces))
@@ -929,9 +950,34 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the classes of every `(A, B)` pair were named before.
+    fn pairs_known(&self, line: &Line<'a>, pieces: &Pieces) -> bool {
+        pieces.iter().filter(|p| p.0 == PAREN).all(|&(_, s, e)| {
+            line.content[s..e]
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .split(',')
+                .all(|part| self.class_names.contains(part.trim().trim_matches('"')))
+        })
+    }
+
     /// A one-line statement read by a scanner; `None` is a syntax error.
     fn class_pieces(&mut self, line: &Line<'a>, kind: SyntaxKind, pieces: Option<Pieces>) {
         match pieces {
+            Some(pieces) if kind == CLASS_LINK && !self.pairs_known(line, &pieces) => {
+                let range = self.line_range(line);
+                self.error(Diagnostic::error(
+                    codes::SYNTAX_ERROR,
+                    range,
+                    "an association class `(A, B)` needs both classes declared before it",
+                ));
+                self.builder.start_node(ERROR_STATEMENT.into());
+                let mut lx = self.lexer(line.content);
+                lx.ws();
+                lx.error_to_end();
+                self.emit_line(line, lx);
+                self.builder.finish_node();
+            }
             Some(pieces) => {
                 self.remember_names(line, &pieces);
                 if kind == CLASS_LINK {
@@ -993,9 +1039,22 @@ impl<'a> Parser<'a> {
         let json = word == "json";
         // Circles, diamonds and mixed-in elements take no body; a `json` needs one.
         let bodiless = matches!(&*word, "circle" | "diamond") || MIXING_KEYWORDS.contains(&&*word);
+        // An object takes a name, an alias, stereotypes, a plain colour
+        // and a body: no generics, inheritance, tags or line styles.
+        let object = word == "object";
+        let object_refuses = |pieces: &Pieces| {
+            pieces.iter().any(|&(k, s, e)| {
+                let text = &line.content[s..e];
+                matches!(k, GENERIC | R_BRACE | TEXT)
+                    || (k == KEYWORD
+                        && (text.eq_ignore_ascii_case("extends") || text.eq_ignore_ascii_case("implements")))
+                    || (k == COLOR && (text.starts_with("##") || text.contains(';')))
+            })
+        };
         let scanned = scan_declaration(line.content, keywords, json).filter(|(pieces, opens)| {
-            let braced = *opens != Opens::Nothing || pieces.iter().any(|p| p.0 == R_BRACE);
-            !(bodiless && braced) && !(json && *opens != Opens::Json)
+            let refused_body = bodiless && *opens != Opens::Nothing;
+            let missing_json = json && *opens != Opens::Json;
+            !refused_body && !missing_json && !(object && object_refuses(pieces))
         });
         let Some((pieces, mut opens)) = scanned else {
             // `Class "1" *-- "n" B`: a keyword is also a name.
@@ -1153,7 +1212,19 @@ impl<'a> Parser<'a> {
         self.builder.start_node(CLASS_DECL.into());
         self.emit_pieces(line, &pieces);
         self.emit_body(end);
-        self.emit_block_end(end);
+        // The closing line is text up to its `]`.
+        let closing = self.lines[end];
+        self.builder.start_node(BLOCK_END.into());
+        let mut lx = self.lexer(closing.content);
+        lx.ws();
+        let text_len = lx.rest().trim_end().len().saturating_sub(1);
+        if text_len > 0 {
+            lx.push(TEXT, text_len);
+        }
+        lx.push(R_BRACKET, 1);
+        lx.ws();
+        self.emit_line(&closing, lx);
+        self.builder.finish_node();
         self.pos = end + 1;
         self.builder.finish_node();
     }

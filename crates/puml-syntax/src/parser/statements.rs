@@ -1773,6 +1773,13 @@ impl<'a> Parser<'a> {
                 "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
             )
             .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if word == "classdiagram" {
+            Diagnostic::error(
+                codes::MERMAID_HEADER,
+                range,
+                "`classDiagram` is Mermaid's header; a PlantUML class diagram has none (write `class A`, `A <|-- B` between `@startuml` and `@enduml`)",
+            )
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
         } else if word == "sequencediagram" {
             Diagnostic::error(
                 codes::MERMAID_HEADER,
