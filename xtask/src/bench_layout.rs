@@ -32,7 +32,10 @@ fn class_like(nodes: usize, seed: u64) -> Graph {
     graph.options.rank_sep = 60.0;
     let packages = nodes / 25;
     for _ in 0..packages {
-        graph.add_cluster(Cluster { label: Some(Size::new(60.0, 11.0)), ..Cluster::default() });
+        graph.add_cluster(Cluster {
+            label: Some(Size::new(60.0, 11.0)),
+            ..Cluster::default()
+        });
     }
     for i in 0..nodes {
         let mut node = Node::new(80.0 + rng.below(160) as f64, 40.0 + rng.below(100) as f64);
@@ -90,7 +93,10 @@ pub fn run(_args: &[String]) -> Result<(), String> {
     if cfg!(debug_assertions) {
         eprintln!("note: a debug build; run `cargo xtask bench-layout` from a --release build for real figures");
     }
-    println!("{:>7} {:>7} {:>10} {:>12} {:>6}", "nodes", "edges", "clusters", "median", "runs");
+    println!(
+        "{:>7} {:>7} {:>10} {:>12} {:>6}",
+        "nodes", "edges", "clusters", "median", "runs"
+    );
     for &n in &[10usize, 30, 100, 300, 1000, 2000] {
         let graph = class_like(n, 7 + n as u64);
         let mut outcome = String::new();

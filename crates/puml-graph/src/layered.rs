@@ -34,8 +34,10 @@ pub(crate) struct LEdge {
     pub upper: usize,
     pub lower: usize,
     pub weight: f64,
-    /// Input edges merged into this one.
-    pub count: usize,
+    /// What crossing this edge costs when ordering (dot's xpenalty): 1 per
+    /// input edge merged into it; 0 for edges that take no part in ranking
+    /// (`constraint=false`), which dot leaves out of crossing reduction.
+    pub crossing_weight: usize,
 }
 
 /// One input edge in the layered graph.
@@ -48,6 +50,8 @@ pub(crate) struct Chain {
     pub upwards: bool,
     /// The chain's label node, if any.
     pub label_node: Option<usize>,
+    /// Index of the chain's first edge in `Layered::edges` (its edges follow).
+    pub first_edge: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -61,6 +65,9 @@ pub(crate) struct Layered {
     pub chains: Vec<Chain>,
     /// Ranks were doubled for labels: the gap between ranks is halved.
     pub doubled: bool,
+    /// 1 for graphs of ordinary size; less for huge ones, which get fewer
+    /// iterations in the later stages.
+    pub effort: f64,
 }
 
 impl Layered {
@@ -75,6 +82,7 @@ impl Layered {
             flat: Vec::new(),
             chains: vec![Chain::default(); graph.edges.len()],
             doubled,
+            effort: 1.0,
         };
         for (id, node) in graph.nodes.iter().enumerate() {
             layered.push(LNode {
@@ -122,7 +130,15 @@ impl Layered {
             };
             if edge.label.is_none() {
                 if let Some(&first) = made.get(&(upper, lower)) {
-                    layered.merge_into(first, index, edge.weight, half_gap, chain.upwards);
+                    let weight = if edge.constraint { edge.weight } else { 0.0 };
+                    layered.merge_into(
+                        first,
+                        index,
+                        weight,
+                        usize::from(edge.constraint),
+                        half_gap,
+                        chain.upwards,
+                    );
                     continue;
                 }
             }
@@ -165,6 +181,7 @@ impl Layered {
                 chain.nodes.push(id);
             }
             chain.nodes.push(lower);
+            chain.first_edge = layered.edges.len();
             let class = |v: usize| match layered.nodes[v].kind {
                 Kind::Real(id) if weight_class[id] <= 1 => 1,
                 Kind::Real(_) => 0,
@@ -174,11 +191,12 @@ impl Layered {
                 // dot's straightening factors: inner segments of long edges pull hardest.
                 const TABLE: [[f64; 3]; 3] = [[1.0, 1.0, 1.0], [1.0, 2.0, 2.0], [1.0, 2.0, 4.0]];
                 let factor = TABLE[class(pair[0])][class(pair[1])];
+                // dot: edges outside the ranking neither pull nor count as crossings.
                 layered.edges.push(LEdge {
                     upper: pair[0],
                     lower: pair[1],
-                    weight: edge.weight * factor,
-                    count: 1,
+                    weight: if edge.constraint { edge.weight * factor } else { 0.0 },
+                    crossing_weight: usize::from(edge.constraint),
                 });
             }
             if edge.label.is_none() {
@@ -186,19 +204,41 @@ impl Layered {
             }
             layered.chains[index] = chain;
         }
+        layered.effort = (crate::FULL_EFFORT_NODES as f64 / layered.nodes.len().max(1) as f64).min(1.0);
         layered
+    }
+
+    /// How many nodes `build` would make: the real ones and one per rank
+    /// crossed by each edge.
+    pub(crate) fn count_nodes(graph: &Graph, ranks: &[i32]) -> usize {
+        let mut count = graph.nodes.len();
+        for edge in &graph.edges {
+            let span = (ranks[edge.tail] - ranks[edge.head]).unsigned_abs() as usize;
+            count = count.saturating_add(span.saturating_sub(1));
+        }
+        count
     }
 
     /// Edge `index` runs beside the chain already made for edge `first`:
     /// it shares its virtual nodes, which widen, and adds its weight.
-    fn merge_into(&mut self, first: usize, index: usize, weight: f64, half_gap: f64, upwards: bool) {
+    fn merge_into(
+        &mut self,
+        first: usize,
+        index: usize,
+        weight: f64,
+        crossing_weight: usize,
+        half_gap: f64,
+        upwards: bool,
+    ) {
         let mut chain = self.chains[first].clone();
         chain.upwards = upwards;
         chain.label_node = None;
-        for pair in chain.nodes.windows(2) {
-            if let Some(e) = self.edges.iter_mut().find(|e| e.upper == pair[0] && e.lower == pair[1]) {
+        let spans_ranks = chain.nodes.len() == 2 && self.nodes[chain.nodes[0]].rank != self.nodes[chain.nodes[1]].rank;
+        if chain.nodes.len() > 2 || spans_ranks {
+            for k in 0..chain.nodes.len() - 1 {
+                let e = &mut self.edges[chain.first_edge + k];
                 e.weight += weight;
-                e.count += 1;
+                e.crossing_weight += crossing_weight;
             }
         }
         for &v in &chain.nodes[1..chain.nodes.len().saturating_sub(1)] {
@@ -213,16 +253,5 @@ impl Layered {
         self.ranks[node.rank].push(id);
         self.nodes.push(node);
         id
-    }
-
-    /// Position of every node within its rank.
-    pub(crate) fn positions(&self) -> Vec<usize> {
-        let mut position = vec![0; self.nodes.len()];
-        for rank in &self.ranks {
-            for (i, &v) in rank.iter().enumerate() {
-                position[v] = i;
-            }
-        }
-        position
     }
 }

@@ -52,6 +52,15 @@ pub const MAX_NODES: usize = 5_000;
 /// Graphs with more edges than this are refused ([`LayoutError::TooLarge`]).
 pub const MAX_EDGES: usize = 50_000;
 
+/// Graphs whose layered form (nodes plus one virtual node per rank crossed
+/// by each edge) would exceed this are refused ([`LayoutError::TooLarge`]).
+pub const MAX_LAYERED_NODES: usize = 40_000;
+
+/// Layered graphs larger than this get proportionally fewer sweeps of
+/// crossing reduction and pivots of network simplex, so that time stays
+/// bounded (dot's `mclimit` and `nslimit` do this by hand).
+const FULL_EFFORT_NODES: usize = 2_000;
+
 /// A width and height in px.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Size {
@@ -247,7 +256,8 @@ impl std::fmt::Display for LayoutError {
         match self {
             LayoutError::TooLarge { nodes, edges } => write!(
                 f,
-                "graph too large to lay out: {nodes} nodes, {edges} edges (at most {MAX_NODES} nodes, {MAX_EDGES} edges)"
+                "graph too large to lay out: {nodes} nodes, {edges} edges (limits: {MAX_NODES} nodes, {MAX_EDGES} edges, \
+                 {MAX_LAYERED_NODES} nodes once long edges are split at every rank they cross)"
             ),
             LayoutError::InvalidReference(what) => write!(f, "invalid reference: {what}"),
             LayoutError::InvalidSize(what) => write!(f, "invalid size: {what}"),
@@ -296,6 +306,15 @@ pub fn layout(graph: &Graph) -> Result<Layout, LayoutError> {
         graph
     };
     let ranks = rank::assign_ranks(work);
+    // Long edges become chains of virtual nodes: refuse before making them
+    // when there would be too many.
+    let layered_nodes = layered::Layered::count_nodes(work, &ranks);
+    if layered_nodes > MAX_LAYERED_NODES {
+        return Err(LayoutError::TooLarge {
+            nodes: graph.nodes.len(),
+            edges: graph.edges.len(),
+        });
+    }
     let mut layered = layered::Layered::build(work, &ranks);
     order::reduce_crossings(&mut layered, work);
     let coords = position::assign_coordinates(&layered, work);

@@ -26,6 +26,8 @@ const MIN_QUIT: usize = 8;
 const CONVERGENCE: f64 = 0.995;
 /// Rounds of transposition per call, a bound dot does not have.
 const MAX_TRANSPOSE_ROUNDS: usize = 64;
+/// What crossing a collapsed cluster's skeleton costs (dot's CL_CROSS).
+const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
@@ -39,7 +41,10 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     let tree = ClusterTree::new(graph);
     let mut orderer = Orderer::new(layered, &tree);
     orderer.creation = creation_order(layered, graph);
-    orderer.flip = matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft);
+    orderer.flip = matches!(
+        graph.options.rank_dir,
+        crate::RankDir::LeftToRight | crate::RankDir::RightToLeft
+    );
     orderer.run(graph);
     layered.ranks = orderer.ranks;
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
@@ -72,7 +77,8 @@ fn clusters_contiguous(layered: &Layered, tree: &ClusterTree) -> bool {
                     false
                 })
                 .collect();
-            let starts = inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
+            let starts =
+                inside.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inside.first() == Some(&true));
             if starts > 1 {
                 return false;
             }
@@ -93,6 +99,11 @@ struct Problem {
     /// The whole graph's component (builds its order twice, both ways, and
     /// transposes after building, as dot does at the root only).
     root: bool,
+    /// Members per rank, from `min_rank`.
+    by_rank: Vec<Vec<usize>>,
+    /// dot's final pass over the whole graph (`remincross`): every node is
+    /// a unit, and only nodes of the same innermost cluster trade places.
+    remincross: bool,
 }
 
 struct Orderer<'a> {
@@ -102,11 +113,15 @@ struct Orderer<'a> {
     /// Neighbours on the rank above and below.
     up: Vec<Vec<usize>>,
     down: Vec<Vec<usize>>,
+    /// The same through the edges that count in crossing reduction.
+    up_crossing: Vec<Vec<usize>>,
+    down_crossing: Vec<Vec<usize>>,
     /// Flat edges (same rank), tail to head.
     flat_out: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
-    edges: Vec<(usize, usize)>,
+    /// Edges by the rank of their upper end.
+    edges_by_rank: Vec<Vec<(usize, usize)>>,
     tree: &'a ClusterTree,
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
@@ -116,6 +131,17 @@ struct Orderer<'a> {
     creation: Vec<usize>,
     /// The graph runs sideways (dot's GD_flip).
     flip: bool,
+    /// 1, or less for huge graphs (fewer sweeps).
+    effort: f64,
+    /// Clusters already expanded; a collapsed cluster takes one place on
+    /// each of its ranks, as dot's skeleton nodes do until the cluster's
+    /// own turn.
+    expanded: Vec<bool>,
+    /// Each node's place on its rank counting a collapsed cluster once
+    /// (what medians and crossings compare).
+    slot: Vec<usize>,
+    /// A node of each cluster on each rank it spans (its block's place).
+    cluster_member: std::collections::HashMap<(usize, usize), usize>,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -139,10 +165,16 @@ impl<'a> Orderer<'a> {
         let mut up = vec![Vec::new(); n];
         let mut down = vec![Vec::new(); n];
         let mut edges = Vec::with_capacity(layered.edges.len());
+        let mut up_crossing = vec![Vec::new(); n];
+        let mut down_crossing = vec![Vec::new(); n];
         for e in &layered.edges {
             up[e.lower].push(e.upper);
             down[e.upper].push(e.lower);
-            edges.push((e.upper, e.lower));
+            if e.crossing_weight > 0 {
+                up_crossing[e.lower].push(e.upper);
+                down_crossing[e.upper].push(e.lower);
+                edges.push((e.upper, e.lower));
+            }
         }
         let mut flat_out = vec![Vec::new(); n];
         for &(a, b) in &layered.flat {
@@ -167,21 +199,36 @@ impl<'a> Orderer<'a> {
                 p
             })
             .collect();
-        let rank_of = layered.nodes.iter().map(|node| node.rank).collect();
+        let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
+        let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
+        for &(a, b) in &edges {
+            edges_by_rank[rank_of[a]].push((a, b));
+        }
         let mut orderer = Orderer {
             ranks: layered.ranks.clone(),
             pos: vec![0; n],
             rank_of,
             up,
             down,
+            up_crossing,
+            down_crossing,
             flat_out,
             path,
-            edges,
+            edges_by_rank,
             tree,
             list_order: Vec::new(),
             creation: Vec::new(),
             flip: false,
+            effort: layered.effort,
+            expanded: vec![false; tree.parent.len()],
+            slot: vec![0; n],
+            cluster_member: std::collections::HashMap::new(),
         };
+        for v in 0..n {
+            for &c in &orderer.path[v] {
+                orderer.cluster_member.entry((c, orderer.rank_of[v])).or_insert(v);
+            }
+        }
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.refresh_positions();
         orderer
@@ -197,7 +244,11 @@ impl<'a> Orderer<'a> {
         }
         let mut place = vec![usize::MAX; n];
         let mut next = 0;
-        let real = layered.nodes.iter().take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_))).count();
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
         for start in (0..real).chain(real..n) {
             if place[start] != usize::MAX {
                 continue;
@@ -235,11 +286,39 @@ impl<'a> Orderer<'a> {
         place
     }
 
+    /// An iteration count scaled down for huge graphs (at least one).
+    fn scaled(&self, iterations: usize) -> usize {
+        ((iterations as f64 * self.effort).round() as usize).max(1)
+    }
+
     fn refresh_positions(&mut self) {
         for rank in &self.ranks {
             for (i, &v) in rank.iter().enumerate() {
                 self.pos[v] = i;
             }
+        }
+        for r in 0..self.ranks.len() {
+            self.refresh_slots(r);
+        }
+    }
+
+    /// The outermost collapsed cluster holding `v`, if any.
+    fn collapsed(&self, v: usize) -> Option<usize> {
+        self.path[v].iter().copied().find(|&c| !self.expanded[c])
+    }
+
+    fn refresh_slots(&mut self, r: usize) {
+        let mut next = 0;
+        let mut previous: Option<Option<usize>> = None;
+        for i in 0..self.ranks[r].len() {
+            let v = self.ranks[r][i];
+            let key = self.collapsed(v);
+            let same = key.is_some() && previous == Some(key);
+            if !same && previous.is_some() {
+                next += 1;
+            }
+            self.slot[v] = next;
+            previous = Some(key);
         }
     }
 
@@ -264,14 +343,16 @@ impl<'a> Orderer<'a> {
             }
             v
         }
-        let mut join = |a: usize, b: usize, parent: &mut Vec<usize>| {
+        let join = |a: usize, b: usize, parent: &mut Vec<usize>| {
             let (a, b) = (find(parent, a), find(parent, b));
             if a != b {
                 parent[a.max(b)] = a.min(b);
             }
         };
-        for &(a, b) in &self.edges {
-            join(a, b, &mut parent);
+        for a in 0..n {
+            for i in 0..self.down[a].len() {
+                join(a, self.down[a][i], &mut parent);
+            }
         }
         for a in 0..n {
             for i in 0..self.flat_out[a].len() {
@@ -313,16 +394,37 @@ impl<'a> Orderer<'a> {
             let problem = self.problem(component.clone(), 0, true);
             self.mincross(&problem, 0);
         }
-        // Then each cluster, parents before children.
-        let mut clusters: Vec<usize> = (0..self.tree.parent.len()).collect();
-        clusters.sort_by_key(|&c| self.tree.depth[c]);
-        for c in clusters {
-            let members: Vec<usize> = (0..n).filter(|&v| self.path[v].contains(&c)).collect();
+        // Then each cluster, depth first (dot's mincross_clust): expanded
+        // from its block, ordered inside, then its children.
+        let count = self.tree.parent.len();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + 1];
+        for c in 0..count {
+            children[self.tree.parent[c].map_or(0, |p| p + 1)].push(c);
+        }
+        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for v in 0..n {
+            for &c in &self.path[v] {
+                members_of[c].push(v);
+            }
+        }
+        let mut stack: Vec<usize> = children[0].iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            stack.extend(children[c + 1].iter().rev().copied());
+            self.expanded[c] = true;
+            let members = std::mem::take(&mut members_of[c]);
             if members.is_empty() {
                 continue;
             }
             let problem = self.problem(members, self.tree.depth[c] + 1, false);
+            for r in problem.min_rank..=problem.max_rank {
+                self.refresh_slots(r);
+            }
             self.build(&problem, 0);
+            self.mincross(&problem, 2);
+        }
+        if count > 0 && (0..count).any(|c| self.expanded[c]) {
+            let mut problem = self.problem((0..n).collect(), usize::MAX, false);
+            problem.remincross = true;
             self.mincross(&problem, 2);
         }
     }
@@ -330,38 +432,50 @@ impl<'a> Orderer<'a> {
     fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
         let min_rank = members.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
         let max_rank = members.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
-        Problem { members, level, min_rank, max_rank, root }
+        let mut by_rank = vec![Vec::new(); max_rank - min_rank + 1];
+        for &v in &members {
+            by_rank[self.rank_of[v] - min_rank].push(v);
+        }
+        Problem {
+            members,
+            level,
+            min_rank,
+            max_rank,
+            root,
+            by_rank,
+            remincross: false,
+        }
     }
 
     /// The slice of rank `r` the problem owns: start and length.
     fn slice(&self, problem: &Problem, r: usize) -> (usize, usize) {
-        let mut start = usize::MAX;
-        let mut count = 0;
-        for &v in &problem.members {
-            if self.rank_of[v] == r {
-                start = start.min(self.pos[v]);
-                count += 1;
-            }
-        }
-        (if count == 0 { 0 } else { start }, count)
+        let Some(nodes) = r.checked_sub(problem.min_rank).and_then(|i| problem.by_rank.get(i)) else {
+            return (0, 0);
+        };
+        let start = nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0);
+        (start, nodes.len())
     }
 
     /// The units of a rank's slice, in order, with their nodes in order.
     fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Vec<usize>)>) {
         let (start, count) = self.slice(problem, r);
         let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
+        let mut cluster_block: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
         for &v in &self.ranks[r][start..start + count] {
             let unit = self.unit(problem.level, v);
-            match units.last_mut() {
-                Some((last, nodes)) if *last == unit => nodes.push(v),
-                _ => {
-                    // A unit seen before (not contiguous) joins its first block.
-                    if let Some((_, nodes)) = units.iter_mut().find(|(u, _)| *u == unit) {
-                        nodes.push(v);
-                    } else {
-                        units.push((unit, vec![v]));
+            match (units.last_mut(), unit) {
+                (Some((last, nodes)), _) if *last == unit => nodes.push(v),
+                (_, Unit::Cluster(c)) => {
+                    // A cluster seen before (not contiguous) joins its first block.
+                    match cluster_block.get(&c) {
+                        Some(&i) => units[i].1.push(v),
+                        None => {
+                            cluster_block.insert(c, units.len());
+                            units.push((unit, vec![v]));
+                        }
                     }
                 }
+                (_, Unit::Node(_)) => units.push((unit, vec![v])),
             }
         }
         (start, units)
@@ -376,6 +490,7 @@ impl<'a> Orderer<'a> {
                 i += 1;
             }
         }
+        self.refresh_slots(r);
     }
 
     /// The initial order: breadth-first from the units without predecessors
@@ -454,7 +569,11 @@ impl<'a> Orderer<'a> {
         let mut order: Vec<usize> = Vec::with_capacity(count);
         let mut queue = std::collections::VecDeque::new();
         for start in 0..count {
-            let blocked = if pass == 0 { entered_at_top[start] } else { left_at_bottom[start] };
+            let blocked = if pass == 0 {
+                entered_at_top[start]
+            } else {
+                left_at_bottom[start]
+            };
             if blocked || marked[start] {
                 continue;
             }
@@ -462,7 +581,11 @@ impl<'a> Orderer<'a> {
             queue.push_back(start);
             while let Some(u) = queue.pop_front() {
                 order.push(u);
-                let (first, second) = if pass == 0 { (&outs[u], &ins[u]) } else { (&ins[u], &outs[u]) };
+                let (first, second) = if pass == 0 {
+                    (&outs[u], &ins[u])
+                } else {
+                    (&ins[u], &outs[u])
+                };
                 for &w in first.iter().chain(second.iter()) {
                     if !marked[w] {
                         marked[w] = true;
@@ -472,16 +595,16 @@ impl<'a> Orderer<'a> {
             }
         }
         // Units only on cycles of zero-length paths (not reached): in input order.
-        for u in 0..count {
-            if !marked[u] {
-                order.push(u);
-            }
-        }
+        order.extend((0..count).filter(|&u| !marked[u]));
         for r in problem.min_rank..=problem.max_rank {
             let (start, _) = self.slice(problem, r);
             let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
             for &u in &order {
-                let nodes: Vec<usize> = unit_nodes[u].iter().copied().filter(|&v| self.rank_of[v] == r).collect();
+                let nodes: Vec<usize> = unit_nodes[u]
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.rank_of[v] == r)
+                    .collect();
                 if !nodes.is_empty() {
                     units.push((unit_list[u], nodes));
                 }
@@ -493,7 +616,7 @@ impl<'a> Orderer<'a> {
             }
             self.write(r, start, &units);
         }
-        if problem.root && self.crossings() > 0 {
+        if problem.root && self.crossings(problem) > 0 {
             self.transpose(problem, false);
         }
     }
@@ -549,6 +672,18 @@ impl<'a> Orderer<'a> {
         a.iter().any(|&v| self.flat_out[v].iter().any(|w| b.contains(w)))
     }
 
+    /// Whether two neighbouring units may not trade places: a flat edge
+    /// between them, or (in the final pass) different innermost clusters.
+    fn pinned(&self, problem: &Problem, a: &[usize], b: &[usize]) -> bool {
+        if problem.remincross {
+            let cluster = |v: usize| self.path[v].last().copied();
+            if a.iter().chain(b).any(|&v| cluster(v) != cluster(a[0])) {
+                return true;
+            }
+        }
+        self.must_stay_left(a, b)
+    }
+
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
@@ -562,19 +697,19 @@ impl<'a> Orderer<'a> {
         for pass in start_pass..=2 {
             let max_this_pass;
             if pass <= 1 {
-                max_this_pass = BUILD_PASS_ITERATIONS.min(MAX_ITERATIONS);
+                max_this_pass = self.scaled(BUILD_PASS_ITERATIONS);
                 if problem.root {
                     self.build(problem, pass);
                 }
-                cur_cross = self.crossings();
+                cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
                     best_cross = cur_cross;
                 }
             } else {
-                max_this_pass = MAX_ITERATIONS;
+                max_this_pass = self.scaled(MAX_ITERATIONS);
                 if best_cross == usize::MAX {
-                    best_cross = self.crossings();
+                    best_cross = self.crossings(problem);
                     best = self.snapshot(problem);
                 }
                 if cur_cross > best_cross {
@@ -589,7 +724,7 @@ impl<'a> Orderer<'a> {
                 }
                 trying += 1;
                 self.step(problem, iteration);
-                cur_cross = self.crossings();
+                cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
                     if (cur_cross as f64) < CONVERGENCE * best_cross as f64 {
@@ -642,7 +777,10 @@ impl<'a> Orderer<'a> {
         let mut consistent = true;
         for r in problem.min_rank..=problem.max_rank {
             let (_, units) = self.units(problem, r);
-            let order: Vec<usize> = units.iter().filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None }).collect();
+            let order: Vec<usize> = units
+                .iter()
+                .filter_map(|(u, _)| if let Unit::Cluster(c) = u { Some(*c) } else { None })
+                .collect();
             for i in 0..order.len() {
                 for j in i + 1..order.len() {
                     if seen_before.contains(&(order[j], order[i])) {
@@ -658,10 +796,14 @@ impl<'a> Orderer<'a> {
         let key = |c: usize| mean.iter().find(|m| m.0 == c).map_or(0.0, |m| m.1 / m.2 as f64);
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
-            let slots: Vec<usize> = (0..units.len()).filter(|&i| matches!(units[i].0, Unit::Cluster(_))).collect();
+            let slots: Vec<usize> = (0..units.len())
+                .filter(|&i| matches!(units[i].0, Unit::Cluster(_)))
+                .collect();
             let mut blocks: Vec<(Unit, Vec<usize>)> = slots.iter().map(|&i| units[i].clone()).collect();
             blocks.sort_by(|a, b| {
-                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else { return std::cmp::Ordering::Equal };
+                let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else {
+                    return std::cmp::Ordering::Equal;
+                };
                 key(x).total_cmp(&key(y)).then(x.cmp(&y))
             });
             for (slot, block) in slots.into_iter().zip(blocks) {
@@ -687,6 +829,7 @@ impl<'a> Orderer<'a> {
                 self.ranks[r][start + i] = v;
                 self.pos[v] = start + i;
             }
+            self.refresh_slots(r);
         }
     }
 
@@ -694,69 +837,102 @@ impl<'a> Orderer<'a> {
     /// equal medians exchange on the first two of every four.
     fn step(&mut self, problem: &Problem, iteration: usize) {
         let reverse = iteration % 4 < 2;
+        // A cluster's end ranks follow the ranks outside it too (dot: first--).
+        let last_rank = self.ranks.len().saturating_sub(1);
         let ranks: Vec<usize> = if iteration % 2 == 1 {
-            (problem.min_rank..problem.max_rank).rev().collect()
+            let first = if problem.max_rank < last_rank {
+                problem.max_rank
+            } else {
+                problem.max_rank.saturating_sub(1)
+            };
+            if problem.max_rank == 0 && last_rank == 0 {
+                Vec::new()
+            } else {
+                (problem.min_rank..=first).rev().collect()
+            }
         } else {
-            (problem.min_rank + 1..=problem.max_rank).collect()
+            let first = if problem.min_rank > 0 {
+                problem.min_rank
+            } else {
+                problem.min_rank + 1
+            };
+            (first..=problem.max_rank).collect()
         };
-        let downward = iteration % 2 == 0;
+        let downward = iteration.is_multiple_of(2);
         for r in ranks {
             let (start, mut units) = self.units(problem, r);
-            let mut medians: Vec<f64> = units.iter().map(|(unit, nodes)| self.median(*unit, nodes, r, downward)).collect();
-            self.reorder(&mut units, &mut medians, reverse);
+            let mut medians: Vec<f64> = units
+                .iter()
+                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
+                .collect();
+            self.reorder(problem, &mut units, &mut medians, reverse);
             self.write(r, start, &units);
         }
         self.transpose(problem, !reverse);
     }
 
     /// The weighted median of a unit's neighbours on the rank before it in
-    /// the sweep (dot's medians), or −1 when it has none there.
+    /// the sweep (dot's medians, on its integer scale: 256 per place), or
+    /// −1 when it has none there. A cluster counts its edges to the outside
+    /// and its own block on that rank (dot's skeleton edge).
     fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
-        let mut list: Vec<f64> = Vec::new();
+        const SCALE: i64 = 256;
+        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let mut list: Vec<i64> = Vec::new();
+        let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         for &v in nodes {
-            let neighbours = if downward { &self.up[v] } else { &self.down[v] };
+            let neighbours = if downward {
+                &self.up_crossing[v]
+            } else {
+                &self.down_crossing[v]
+            };
             for &w in neighbours {
-                list.push(self.pos[w] as f64);
+                if !inside(w) {
+                    list.push(val(w));
+                }
             }
         }
-        if list.is_empty() {
-            if let Unit::Cluster(c) = unit {
-                // A cluster's block follows its own block on the other rank.
-                let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
-                if let Some(other) = other.filter(|&o| o < self.ranks.len()) {
-                    if let Some(i) = self.ranks[other].iter().position(|&w| self.path[w].contains(&c)) {
-                        return i as f64;
+        if let Unit::Cluster(c) = unit {
+            let other = if downward { r.checked_sub(1) } else { Some(r + 1) };
+            if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                list.push(val(w));
+            }
+        }
+        let m = list.len();
+        let value = match m {
+            0 => return -1.0,
+            1 => list[0],
+            2 => (list[0] + list[1]) / 2,
+            _ => {
+                list.sort_unstable();
+                if m % 2 == 1 {
+                    list[m / 2]
+                } else {
+                    let (lm, rm) = (m / 2 - 1, m / 2);
+                    let right_span = list[m - 1] - list[rm];
+                    let left_span = list[lm] - list[0];
+                    if left_span == right_span {
+                        (list[lm] + list[rm]) / 2
+                    } else {
+                        let w = list[lm] as f64 * right_span as f64 + list[rm] as f64 * left_span as f64;
+                        (w / (left_span + right_span) as f64) as i64
                     }
                 }
             }
-            return -1.0;
-        }
-        list.sort_by(f64::total_cmp);
-        let m = list.len();
-        if m == 1 {
-            return list[0];
-        }
-        if m == 2 {
-            return (list[0] + list[1]) / 2.0;
-        }
-        let mid = m / 2;
-        if m % 2 == 1 {
-            return list[mid];
-        }
-        let left = list[mid - 1] - list[0];
-        let right = list[m - 1] - list[mid];
-        if left + right == 0.0 {
-            (list[mid - 1] + list[mid]) / 2.0
-        } else {
-            (list[mid - 1] * right + list[mid] * left) / (left + right)
-        }
+        };
+        value as f64
     }
 
     /// dot's reorder: units with a median move past each other into median
     /// order; units without one stay where they are.
-    fn reorder(&self, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
+    fn reorder(&self, problem: &Problem, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
         let n = units.len();
         if n > BUBBLE_LIMIT {
+            if problem.remincross {
+                // Sorting would move nodes across cluster borders; transposition
+                // alone improves long ranks in the final pass.
+                return;
+            }
             // Sort the movable units by median among the fixed ones.
             let slots: Vec<usize> = (0..n).filter(|&i| medians[i] >= 0.0).collect();
             let mut movable: Vec<(f64, usize)> = slots.iter().map(|&i| (medians[i], i)).collect();
@@ -781,7 +957,7 @@ impl<'a> Orderer<'a> {
                 let mut right = left + 1;
                 let mut must_stay = false;
                 while right < end {
-                    if self.must_stay_left(&units[left].1, &units[right].1) {
+                    if self.pinned(problem, &units[left].1, &units[right].1) {
                         must_stay = true;
                         break;
                     }
@@ -813,7 +989,7 @@ impl<'a> Orderer<'a> {
     fn transpose(&mut self, problem: &Problem, reverse: bool) {
         let span = problem.max_rank - problem.min_rank + 1;
         let mut candidate = vec![true; span];
-        for _ in 0..MAX_TRANSPOSE_ROUNDS {
+        for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
                 if !candidate[offset] {
@@ -823,19 +999,31 @@ impl<'a> Orderer<'a> {
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
                 let mut changed = false;
+                // `from`: where units[i] starts on the rank.
+                let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
-                    if self.must_stay_left(&units[i].1, &units[i + 1].1) {
-                        continue;
+                    if !self.pinned(problem, &units[i].1, &units[i + 1].1) {
+                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
+                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                        if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
+                            // Each unit is one place (a node, or a collapsed
+                            // cluster): the two trade places and positions.
+                            let first_slot = self.slot[units[i].1[0]];
+                            units.swap(i, i + 1);
+                            let mut at = from;
+                            for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
+                                for &v in nodes {
+                                    self.ranks[r][at] = v;
+                                    self.pos[v] = at;
+                                    self.slot[v] = first_slot + k;
+                                    at += 1;
+                                }
+                            }
+                            delta += c0 as i64 - c1 as i64;
+                            changed = true;
+                        }
                     }
-                    let c0 = self.pair_crossings(&units[i].1, &units[i + 1].1, r);
-                    let c1 = self.pair_crossings(&units[i + 1].1, &units[i].1, r);
-                    if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
-                        units.swap(i, i + 1);
-                        // Keep positions current for the next pair.
-                        self.write(r, start, &units);
-                        delta += c0 as i64 - c1 as i64;
-                        changed = true;
-                    }
+                    from += units[i].1.len();
                 }
                 if changed {
                     candidate[offset] = true;
@@ -853,19 +1041,55 @@ impl<'a> Orderer<'a> {
         }
     }
 
-    /// Crossings between the edges of `left` and `right` (neighbours on one
-    /// rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &[usize], right: &[usize], _r: usize) -> usize {
-        let mut count = 0;
-        for adjacency in [&self.up, &self.down] {
-            for &w in right {
-                for &wn in &adjacency[w] {
-                    for &v in left {
-                        for &vn in &adjacency[v] {
-                            if self.pos[vn] > self.pos[wn] {
-                                count += 1;
-                            }
+    /// A unit's edges to the rank above (`up`) or below, as (place, weight):
+    /// a collapsed cluster has its edges to the outside and, like dot's
+    /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
+    fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool) -> Vec<(usize, usize)> {
+        let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
+        let mut list = Vec::new();
+        match unit {
+            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
+            Unit::Cluster(c) => {
+                for &v in nodes {
+                    for &w in &adjacency[v] {
+                        if !self.path[w].contains(&c) {
+                            list.push((self.slot[w], 1));
                         }
+                    }
+                }
+                let other = if up { r.checked_sub(1) } else { Some(r + 1) };
+                if let Some(&w) = other.and_then(|o| self.cluster_member.get(&(c, o))) {
+                    list.push((self.slot[w], SKELETON_CROSSING));
+                }
+            }
+        }
+        list
+    }
+
+    /// Weighted crossings between the edges of `left` and `right`
+    /// (neighbours on one rank, `left` first) to the ranks above and below.
+    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
+        let mut count = 0;
+        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
+            // Two nodes: their edges directly, without lists.
+            for adjacency in [&self.up_crossing, &self.down_crossing] {
+                for &wn in &adjacency[w] {
+                    for &vn in &adjacency[v] {
+                        if self.slot[vn] > self.slot[wn] {
+                            count += 1;
+                        }
+                    }
+                }
+            }
+            return count;
+        }
+        for up in [true, false] {
+            let left_edges = self.unit_edges(left.0, &left.1, r, up);
+            let right_edges = self.unit_edges(right.0, &right.1, r, up);
+            for &(w_slot, w_weight) in &right_edges {
+                for &(v_slot, v_weight) in &left_edges {
+                    if v_slot > w_slot {
+                        count += v_weight * w_weight;
                     }
                 }
             }
@@ -875,36 +1099,64 @@ impl<'a> Orderer<'a> {
 
     /// All crossings between neighbouring ranks (counted by sorting: each
     /// edge crosses the earlier edges whose lower end lies right of its own).
-    fn crossings(&self) -> usize {
+    /// (Only between the ranks the problem can change: the others are constant.)
+    fn crossings(&self, problem: &Problem) -> usize {
         let rank_count = self.ranks.len();
-        let mut by_rank: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rank_count];
-        for &(a, b) in &self.edges {
-            by_rank[self.rank_of[a]].push((self.pos[a], self.pos[b]));
-        }
         let mut total = 0;
-        for (r, pairs) in by_rank.iter_mut().enumerate() {
-            if pairs.len() < 2 || r + 1 >= rank_count {
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
+            if r + 1 >= rank_count {
+                continue;
+            }
+            pairs.clear();
+            for &(a, b) in &self.edges_by_rank[r] {
+                let (ca, cb) = (self.collapsed(a), self.collapsed(b));
+                if ca.is_some() && ca == cb {
+                    continue; // inside a collapsed cluster: its skeleton stands for it
+                }
+                pairs.push((self.slot[a], self.slot[b], 1));
+            }
+            // Skeleton edges of the clusters collapsed on both ranks.
+            let mut upper: Vec<(usize, usize)> = Vec::new();
+            for &v in &self.ranks[r] {
+                if let Some(c) = self.collapsed(v) {
+                    if upper.last().is_none_or(|&(last, _)| last != c) {
+                        upper.push((c, self.slot[v]));
+                    }
+                }
+            }
+            if !upper.is_empty() {
+                for &w in &self.ranks[r + 1] {
+                    if let Some(c) = self.collapsed(w) {
+                        if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
+                            let (_, slot) = upper.swap_remove(i);
+                            pairs.push((slot, self.slot[w], SKELETON_CROSSING));
+                        }
+                    }
+                }
+            }
+            if pairs.len() < 2 {
                 continue;
             }
             pairs.sort_unstable();
             let width = self.ranks[r + 1].len() + 1;
             let mut tree = vec![0usize; width + 1];
-            let mut seen = 0;
-            for &(_, lower) in pairs.iter() {
-                // Earlier edges with a lower end strictly right of this one.
+            let mut seen = 0usize;
+            for &(_, lower, weight) in pairs.iter() {
+                // Weight of earlier edges with a lower end strictly right of this one.
                 let mut at_or_left = 0;
                 let mut i = lower + 1;
                 while i > 0 {
                     at_or_left += tree[i];
                     i -= i & i.wrapping_neg();
                 }
-                total += seen - at_or_left;
+                total += weight * (seen - at_or_left);
                 let mut i = lower + 1;
                 while i <= width {
-                    tree[i] += 1;
+                    tree[i] += weight;
                     i += i & i.wrapping_neg();
                 }
-                seen += 1;
+                seen += weight;
             }
         }
         total

@@ -66,16 +66,21 @@ pub(crate) fn assign_coordinates(layered: &Layered, graph: &Graph) -> Coordinate
             }
         }
     }
-    for c in 0..graph.clusters.len() {
+    for (c, b) in boxes.iter().enumerate() {
         if graph.clusters[c].parent.is_none() && clusters.has_nodes(c) {
-            left = left.min(boxes[c][0] - CLUSTER_OFFSET);
-            right = right.max(boxes[c][2] + CLUSTER_OFFSET);
+            left = left.min(b[0] - CLUSTER_OFFSET);
+            right = right.max(b[2] + CLUSTER_OFFSET);
         }
     }
     if !left.is_finite() {
         (left, right) = (0.0, 0.0);
     }
-    Coordinates { x, rank_y, clusters: boxes, bounds: [left, top, right, bottom] }
+    Coordinates {
+        x,
+        rank_y,
+        clusters: boxes,
+        bounds: [left, top, right, bottom],
+    }
 }
 
 /// Which ranks each cluster spans, and its leftmost and rightmost node on each.
@@ -125,8 +130,10 @@ impl ClusterSpans {
                 });
             }
         }
-        let mut ends: Vec<Vec<Option<(usize, usize)>>> =
-            span.iter().map(|s| s.map_or(Vec::new(), |(a, b)| vec![None; b - a + 1])).collect();
+        let mut ends: Vec<Vec<Option<(usize, usize)>>> = span
+            .iter()
+            .map(|s| s.map_or(Vec::new(), |(a, b)| vec![None; b - a + 1]))
+            .collect();
         for (v, clusters) in path.iter().enumerate() {
             let r = layered.nodes[v].rank;
             for &c in clusters {
@@ -153,13 +160,24 @@ impl ClusterSpans {
 /// A cluster title's padded size (dot's border), or zero.
 /// Sideways the graph's sizes are turned, and so is the padding.
 fn title(graph: &Graph, c: usize) -> (f64, f64) {
-    let (pad_x, pad_y) = if sideways(graph) { (TITLE_PAD.1, TITLE_PAD.0) } else { TITLE_PAD };
-    graph.clusters[c].label.map_or((0.0, 0.0), |s| (s.width.round() + pad_x, s.height.round() + pad_y))
+    let (pad_x, pad_y) = if sideways(graph) {
+        (TITLE_PAD.1, TITLE_PAD.0)
+    } else {
+        TITLE_PAD
+    };
+    graph.clusters[c]
+        .label
+        .map_or((0.0, 0.0), |s| (s.width.round() + pad_x, s.height.round() + pad_y))
 }
 
 /// Rank axes (y downwards) and each cluster's top and bottom, plus the
 /// drawing's top and bottom.
-fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &ClusterSpans) -> (Vec<f64>, Vec<(f64, f64)>, f64, f64) {
+fn y_coordinates(
+    layered: &Layered,
+    graph: &Graph,
+    tree: &ClusterTree,
+    spans: &ClusterSpans,
+) -> (Vec<f64>, Vec<(f64, f64)>, f64, f64) {
     let flip = sideways(graph);
     let rank_count = layered.ranks.len();
     let count = graph.clusters.len();
@@ -320,7 +338,11 @@ fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         }
     }
     let top_up = if rank_count > 0 { up_y[0] + root_above } else { 0.0 };
-    let bottom_up = if rank_count > 0 { up_y[max_rank] - root_below } else { 0.0 };
+    let bottom_up = if rank_count > 0 {
+        up_y[max_rank] - root_below
+    } else {
+        0.0
+    };
     let rank_y: Vec<f64> = up_y.iter().map(|y| top_up - y).collect();
     let cluster_y = (0..count)
         .map(|c| match spans.span[c] {
@@ -332,7 +354,10 @@ fn y_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
 }
 
 fn sideways(graph: &Graph) -> bool {
-    matches!(graph.options.rank_dir, crate::RankDir::LeftToRight | crate::RankDir::RightToLeft)
+    matches!(
+        graph.options.rank_dir,
+        crate::RankDir::LeftToRight | crate::RankDir::RightToLeft
+    )
 }
 
 /// What dot's adjustRanks changes: rank axes (upwards) and room above and
@@ -381,16 +406,35 @@ impl AuxGraph {
         self.count - 1
     }
     fn edge(&mut self, tail: usize, head: usize, min_len: f64, weight: f64) {
-        self.edges.push(SimplexEdge { tail, head, min_len: min_len.round() as i32, weight });
+        self.edges.push(SimplexEdge {
+            tail,
+            head,
+            min_len: min_len.round() as i32,
+            weight,
+        });
     }
 }
 
 /// x of every layered node, and each cluster's left and right side.
-fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &ClusterSpans) -> (Vec<f64>, Vec<(f64, f64)>) {
+fn x_coordinates(
+    layered: &Layered,
+    graph: &Graph,
+    tree: &ClusterTree,
+    spans: &ClusterSpans,
+) -> (Vec<f64>, Vec<(f64, f64)>) {
     let n = layered.nodes.len();
     let flip = sideways(graph);
-    let right_title = |c: usize| if flip && graph.clusters[c].label.is_some() { title(graph, c).0 } else { 0.0 };
-    let mut aux = AuxGraph { count: n, edges: Vec::new() };
+    let right_title = |c: usize| {
+        if flip && graph.clusters[c].label.is_some() {
+            title(graph, c).0
+        } else {
+            0.0
+        }
+    };
+    let mut aux = AuxGraph {
+        count: n,
+        edges: Vec::new(),
+    };
     let node_sep = graph.options.node_sep.round();
     // Self-loops take room right of their node.
     let mut right_extra = vec![0.0; n];
@@ -403,10 +447,19 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
     // Neighbours on a rank stay apart.
     let mut separation_edge = std::collections::HashMap::new();
     for (r, rank) in layered.ranks.iter().enumerate() {
-        let sep = if layered.doubled && r % 2 == 1 { LABEL_RANK_SEP } else { node_sep };
+        let sep = if layered.doubled && r % 2 == 1 {
+            LABEL_RANK_SEP
+        } else {
+            node_sep
+        };
         for pair in rank.windows(2) {
             separation_edge.insert((pair[0], pair[1]), aux.edges.len());
-            aux.edge(pair[0], pair[1], right(pair[0]) + layered.nodes[pair[1]].left + sep, 0.0);
+            aux.edge(
+                pair[0],
+                pair[1],
+                right(pair[0]) + layered.nodes[pair[1]].left + sep,
+                0.0,
+            );
         }
     }
     // Flat edges: at least their length apart; between non-neighbours they pull.
@@ -426,11 +479,23 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
             aux.edge(t, h, min_len, edge.weight);
         }
     }
-    // Every edge between ranks: a slack node below both ends pulls them together.
-    for e in &layered.edges {
-        let slack = aux.node();
-        aux.edge(slack, e.upper, 1.0, e.weight);
-        aux.edge(slack, e.lower, 1.0, e.weight);
+    // Every edge between ranks: a slack node below both ends pulls them
+    // together. Made in dot's order: by upper end along the node list, then
+    // that node's edges in order.
+    let node_list = crate::order::node_list(layered, graph);
+    let mut edges_below: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in layered.edges.iter().enumerate() {
+        edges_below[e.upper].push(i);
+    }
+    let mut slack_of_edge = vec![0; layered.edges.len()];
+    for &v in &node_list {
+        for &i in &edges_below[v] {
+            let e = &layered.edges[i];
+            let slack = aux.node();
+            slack_of_edge[i] = slack;
+            aux.edge(slack, e.upper, 1.0, e.weight);
+            aux.edge(slack, e.lower, 1.0, e.weight);
+        }
     }
     // Clusters.
     let count = graph.clusters.len();
@@ -509,7 +574,9 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         for siblings in &children {
             for (i, &a) in siblings.iter().enumerate() {
                 for &b in &siblings[i + 1..] {
-                    let (Some(sa), Some(sb)) = (spans.span[a], spans.span[b]) else { continue };
+                    let (Some(sa), Some(sb)) = (spans.span[a], spans.span[b]) else {
+                        continue;
+                    };
                     let (low, high, shigh) = if sa.0 > sb.0 { (b, a, sa) } else { (a, b, sb) };
                     let slow = spans.span[low].unwrap_or(sa);
                     if slow.1 < shigh.0 {
@@ -521,8 +588,14 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
                         let b = spans.ends[high][r - shigh.0]?;
                         Some((spans.pos[a.0], spans.pos[b.0]))
                     });
-                    let Some((first_low, first_high)) = common else { continue };
-                    let (left, right) = if first_low < first_high { (low, high) } else { (high, low) };
+                    let Some((first_low, first_high)) = common else {
+                        continue;
+                    };
+                    let (left, right) = if first_low < first_high {
+                        (low, high)
+                    } else {
+                        (high, low)
+                    };
                     let (_, left_r) = make_sides(left, &mut aux);
                     let (right_l, _) = make_sides(right, &mut aux);
                     let margin = tree.parent[a].map_or(CLUSTER_OFFSET, |p| graph.clusters[p].margin);
@@ -531,13 +604,21 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
             }
         }
     }
-    let limits = Limits { max_iterations: PIVOTS_PER_NODE * aux.count + 100, search_size: SEARCH_SIZE };
+    let pivots = (PIVOTS_PER_NODE as f64 * aux.count as f64 * layered.effort * layered.effort) as usize;
+    let limits = Limits {
+        max_iterations: pivots + 100,
+        search_size: SEARCH_SIZE,
+    };
     // dot's starting values: each rank packed from 0 (whole points, as its
     // integer ranks truncate), slack nodes just left of their ends; used
     // when they satisfy every constraint.
     let mut initial = vec![0i32; aux.count];
     for (r, rank) in layered.ranks.iter().enumerate() {
-        let sep = if layered.doubled && r % 2 == 1 { LABEL_RANK_SEP } else { node_sep };
+        let sep = if layered.doubled && r % 2 == 1 {
+            LABEL_RANK_SEP
+        } else {
+            node_sep
+        };
         let mut last = 0.0f64;
         for pair in rank.windows(2) {
             let width = right(pair[0]) + layered.nodes[pair[1]].left + sep;
@@ -546,14 +627,19 @@ fn x_coordinates(layered: &Layered, graph: &Graph, tree: &ClusterTree, spans: &C
         }
     }
     for (i, e) in layered.edges.iter().enumerate() {
-        let slack = n + i;
-        initial[slack] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
+        initial[slack_of_edge[i]] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
     }
     // dot's node list: helper nodes first, newest first, then the layered
     // graph's own list.
     let mut order: Vec<usize> = (n..aux.count).rev().collect();
-    order.extend(crate::order::node_list(layered, graph));
-    let input = Input { nodes: aux.count, edges: &aux.edges, order, initial: Some(initial), normal: n };
+    order.extend(node_list);
+    let input = Input {
+        nodes: aux.count,
+        edges: &aux.edges,
+        order,
+        initial: Some(initial),
+        normal: n,
+    };
     let solution = solve(&input, Balance::Coordinates, &limits);
     let x: Vec<f64> = solution[..n].iter().map(|&v| v as f64).collect();
     let cluster_x = (0..count)

@@ -91,15 +91,33 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
             let (t, h) = (same.find(local(edge.tail)), same.find(local(edge.head)));
             let min_len = edge.min_len.min(1_000) as i32 * scale;
             if in_child(edge.tail) || in_child(edge.head) {
-                let (t_rank, h_rank) = (offset_in_child(&offset, in_child(edge.tail), edge.tail), offset_in_child(&offset, in_child(edge.head), edge.head));
+                let (t_rank, h_rank) = (
+                    offset_in_child(&offset, in_child(edge.tail), edge.tail),
+                    offset_in_child(&offset, in_child(edge.head), edge.head),
+                );
                 let shift = min_len + t_rank - h_rank;
                 let (t_len, h_len) = if shift > 0 { (0, shift) } else { (-shift, 0) };
                 let slack = count;
                 count += 1;
-                rank_edges.push(RankEdge { tail: slack, head: t, min_len: t_len, weight: CLUSTER_BACK_PENALTY * edge.weight });
-                rank_edges.push(RankEdge { tail: slack, head: h, min_len: h_len, weight: edge.weight });
+                rank_edges.push(RankEdge {
+                    tail: slack,
+                    head: t,
+                    min_len: t_len,
+                    weight: CLUSTER_BACK_PENALTY * edge.weight,
+                });
+                rank_edges.push(RankEdge {
+                    tail: slack,
+                    head: h,
+                    min_len: h_len,
+                    weight: edge.weight,
+                });
             } else if t != h {
-                rank_edges.push(RankEdge { tail: t, head: h, min_len, weight: edge.weight });
+                rank_edges.push(RankEdge {
+                    tail: t,
+                    head: h,
+                    min_len,
+                    weight: edge.weight,
+                });
             }
         }
         // Graphviz keeps each node's edges sorted by the other end.
@@ -107,11 +125,23 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         break_cycles(count, &mut rank_edges);
         let simplex_edges: Vec<SimplexEdge> = rank_edges
             .iter()
-            .map(|e| SimplexEdge { tail: e.tail, head: e.head, min_len: e.min_len, weight: e.weight })
+            .map(|e| SimplexEdge {
+                tail: e.tail,
+                head: e.head,
+                min_len: e.min_len,
+                weight: e.weight,
+            })
             .collect();
-        let limits = Limits { max_iterations: MAX_ITERATIONS, search_size: SEARCH_SIZE };
+        let limits = Limits {
+            max_iterations: MAX_ITERATIONS,
+            search_size: SEARCH_SIZE,
+        };
         let has_children = members.iter().any(|&v| in_child(v));
-        let balance = if has_children { Balance::Components } else { Balance::Ranks };
+        let balance = if has_children {
+            Balance::Components
+        } else {
+            Balance::Ranks
+        };
         let input = Input {
             nodes: count,
             edges: &simplex_edges,
@@ -156,7 +186,9 @@ struct UnionFind {
 
 impl UnionFind {
     fn new(n: usize) -> Self {
-        UnionFind { parent: (0..n).collect() }
+        UnionFind {
+            parent: (0..n).collect(),
+        }
     }
     fn find(&mut self, mut v: usize) -> usize {
         while self.parent[v] != v {
@@ -218,7 +250,12 @@ impl ClusterTree {
                 }
             }
         }
-        ClusterTree { depth, parent, deepest_first, subtree_nodes }
+        ClusterTree {
+            depth,
+            parent,
+            deepest_first,
+            subtree_nodes,
+        }
     }
 
     fn members(&self, scope: Option<usize>) -> Vec<usize> {

@@ -74,7 +74,8 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                     Some(v) => {
                         let c = centre(v);
                         debug_assert!(matches!(layered.nodes[v].kind, Kind::Label { .. }));
-                        Point::new(c.x + layered.nodes[v].left + size.width / 2.0, c.y)
+                        // dot: the label starts where the edge passes.
+                        Point::new(c.x + size.width / 2.0, c.y)
                     }
                     None => {
                         let m = midpoint(&polyline);
@@ -92,10 +93,20 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
     let mut clusters: Vec<Rect> = coords
         .clusters
         .iter()
-        .map(|b| Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] })
+        .map(|b| Rect {
+            x: b[0],
+            y: b[1],
+            width: b[2] - b[0],
+            height: b[3] - b[1],
+        })
         .collect();
     let b = coords.bounds;
-    let bounds = Rect { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] };
+    let bounds = Rect {
+        x: b[0],
+        y: b[1],
+        width: b[2] - b[0],
+        height: b[3] - b[1],
+    };
     orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
 }
 
@@ -119,14 +130,21 @@ fn midpoint(points: &[Point]) -> Point {
     }
 }
 
-/// Straight segments as cubic Bézier pieces: `p0 (c1 c2 p)+`.
+/// A smooth curve through the points as cubic Bézier pieces, `p0 (c1 c2
+/// p)+` (a Catmull-Rom spline: each knot's tangent parallel to the line
+/// between its neighbours). Two points give a straight line, as dot draws
+/// an edge between neighbouring ranks; chains through virtual nodes bend
+/// smoothly, as dot's splines do.
 pub(crate) fn polyline_to_bezier(points: &[Point]) -> Vec<Point> {
-    let mut out = Vec::with_capacity(points.len() * 3);
+    let n = points.len();
+    let mut out = Vec::with_capacity(n * 3);
     out.push(points[0]);
-    for pair in points.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        out.push(Point::new(a.x + (b.x - a.x) / 3.0, a.y + (b.y - a.y) / 3.0));
-        out.push(Point::new(a.x + 2.0 * (b.x - a.x) / 3.0, a.y + 2.0 * (b.y - a.y) / 3.0));
+    for i in 0..n.saturating_sub(1) {
+        let before = points[i.saturating_sub(1)];
+        let (a, b) = (points[i], points[i + 1]);
+        let after = points[(i + 2).min(n - 1)];
+        out.push(Point::new(a.x + (b.x - before.x) / 6.0, a.y + (b.y - before.y) / 6.0));
+        out.push(Point::new(b.x - (after.x - a.x) / 6.0, b.y - (after.y - a.y) / 6.0));
         out.push(b);
     }
     out
@@ -134,7 +152,13 @@ pub(crate) fn polyline_to_bezier(points: &[Point]) -> Vec<Point> {
 
 /// Turns top-to-bottom coordinates into the graph's rank direction and moves
 /// everything so that the least coordinates are 0.
-fn orient(rank_dir: RankDir, bounds: Rect, nodes: &mut [Rect], edges: &mut [EdgeRoute], clusters: &mut [Rect]) -> Layout {
+fn orient(
+    rank_dir: RankDir,
+    bounds: Rect,
+    nodes: &mut [Rect],
+    edges: &mut [EdgeRoute],
+    clusters: &mut [Rect],
+) -> Layout {
     let map_point = |p: Point| match rank_dir {
         RankDir::TopToBottom => p,
         RankDir::BottomToTop => Point::new(p.x, -p.y),
@@ -168,9 +192,17 @@ fn orient(rank_dir: RankDir, bounds: Rect, nodes: &mut [Rect], edges: &mut [Edge
         }
     }
     // The drawing's box as dot computes it: edges may stray outside it.
+    // (Widened by the fraction of a point dot's whole-point sizes leave out,
+    // so that no box starts left of or above the origin.)
     let frame = map_rect(bounds);
-    let (min_x, min_y) = (frame.x, frame.y);
-    let (max_x, max_y) = (frame.x + frame.width, frame.y + frame.height);
+    let (mut min_x, mut min_y) = (frame.x, frame.y);
+    let (mut max_x, mut max_y) = (frame.x + frame.width, frame.y + frame.height);
+    for r in nodes.iter().chain(clusters.iter()) {
+        min_x = min_x.min(r.x);
+        min_y = min_y.min(r.y);
+        max_x = max_x.max(r.x + r.width);
+        max_y = max_y.max(r.y + r.height);
+    }
     for r in nodes.iter_mut().chain(clusters.iter_mut()) {
         r.x -= min_x;
         r.y -= min_y;

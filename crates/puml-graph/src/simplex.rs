@@ -62,7 +62,14 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         incoming[e.head].push(i);
     }
     let mut rank = match &input.initial {
-        Some(initial) if input.edges.iter().all(|e| initial[e.head] - initial[e.tail] >= e.min_len) => initial.clone(),
+        Some(initial)
+            if input
+                .edges
+                .iter()
+                .all(|e| initial[e.head] - initial[e.tail] >= e.min_len) =>
+        {
+            initial.clone()
+        }
         _ => init_rank(n, input.edges, &out, &incoming, &input.order),
     };
     // Components in node-list order.
@@ -77,7 +84,11 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         let mut stack = vec![start];
         while let Some(v) = stack.pop() {
             for &e in out[v].iter().chain(incoming[v].iter()) {
-                let w = if input.edges[e].tail == v { input.edges[e].head } else { input.edges[e].tail };
+                let w = if input.edges[e].tail == v {
+                    input.edges[e].head
+                } else {
+                    input.edges[e].tail
+                };
                 if component[w] == usize::MAX {
                     component[w] = id;
                     stack.push(w);
@@ -112,7 +123,9 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         state.init_cut_values(list[0]);
         let mut iterations = 0;
         while iterations < limits.max_iterations {
-            let Some(leave) = state.leave_edge(limits.search_size) else { break };
+            let Some(leave) = state.leave_edge(limits.search_size) else {
+                break;
+            };
             let Some(enter) = state.enter_edge(leave) else { break };
             state.update(leave, enter);
             iterations += 1;
@@ -132,12 +145,23 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
 
 /// The least ranks satisfying every edge, visiting nodes from the node list
 /// (Kahn's algorithm). Nodes on a cycle keep rank 0 (infeasible input).
-fn init_rank(n: usize, edges: &[SimplexEdge], out: &[Vec<usize>], incoming: &[Vec<usize>], order: &[usize]) -> Vec<i32> {
+fn init_rank(
+    n: usize,
+    edges: &[SimplexEdge],
+    out: &[Vec<usize>],
+    incoming: &[Vec<usize>],
+    order: &[usize],
+) -> Vec<i32> {
     let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
     let mut rank = vec![0; n];
     let mut queue: std::collections::VecDeque<usize> = order.iter().copied().filter(|&v| waiting[v] == 0).collect();
     while let Some(v) = queue.pop_front() {
-        rank[v] = incoming[v].iter().map(|&e| rank[edges[e].tail] + edges[e].min_len).max().unwrap_or(0).max(0);
+        rank[v] = incoming[v]
+            .iter()
+            .map(|&e| rank[edges[e].tail] + edges[e].min_len)
+            .max()
+            .unwrap_or(0)
+            .max(0);
         for &e in &out[v] {
             let w = edges[e].head;
             waiting[w] -= 1;
@@ -193,7 +217,8 @@ impl State<'_> {
     /// dot's feasible_tree: tight subtrees grown from each node of the list,
     /// then merged smallest first through the tightest edge leaving them.
     fn feasible_tree(&mut self, list: &[usize]) {
-        let mut subtree_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::with_capacity(list.len());
+        let mut subtree_of: std::collections::HashMap<usize, usize> =
+            std::collections::HashMap::with_capacity(list.len());
         let mut trees: Vec<Subtree> = Vec::new();
         for &v in list {
             if subtree_of.contains_key(&v) {
@@ -201,7 +226,12 @@ impl State<'_> {
             }
             let id = trees.len();
             let size = self.tight_subtree(v, id, &mut subtree_of);
-            trees.push(Subtree { rep: v, size, heap_index: None, parent: id });
+            trees.push(Subtree {
+                rep: v,
+                size,
+                heap_index: None,
+                parent: id,
+            });
         }
         let mut heap: Vec<usize> = (0..trees.len()).collect();
         for (i, &t) in heap.iter().enumerate() {
@@ -256,7 +286,12 @@ impl State<'_> {
 
     /// Grows the tight subtree of `root` (in-edges before out-edges, depth
     /// first) and returns its size.
-    fn tight_subtree(&mut self, root: usize, id: usize, subtree_of: &mut std::collections::HashMap<usize, usize>) -> usize {
+    fn tight_subtree(
+        &mut self,
+        root: usize,
+        id: usize,
+        subtree_of: &mut std::collections::HashMap<usize, usize>,
+    ) -> usize {
         subtree_of.insert(root, id);
         let mut size = 1;
         // (node, position in in-list, position in out-list)
@@ -300,7 +335,12 @@ impl State<'_> {
 
     /// The tightest edge from the tree of `rep` to another tree, searched
     /// depth-first through the tree (dot's inter_tree_edge_search).
-    fn inter_tree_edge(&self, rep: usize, subtree_of: &std::collections::HashMap<usize, usize>, trees: &mut [Subtree]) -> Option<usize> {
+    fn inter_tree_edge(
+        &self,
+        rep: usize,
+        subtree_of: &std::collections::HashMap<usize, usize>,
+        trees: &mut [Subtree],
+    ) -> Option<usize> {
         let own = find(trees, subtree_of[&rep]);
         let mut best: Option<usize> = None;
         // (node, came from, out position, in position)
@@ -423,6 +463,13 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
+                    if self.parent[w] == Some(e) && self.low[w] == next {
+                        // Numbered as before: skip the subtree.
+                        if let Some(top) = stack.last_mut() {
+                            top.2 = self.lim[w] + 1;
+                        }
+                        continue 'walk;
+                    }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
                     stack.push((w, Some(e), next, 0, 0));
@@ -438,6 +485,12 @@ impl State<'_> {
                     let w = self.edges[e].tail;
                     if let Some(top) = stack.last_mut() {
                         top.4 = i + 1;
+                    }
+                    if self.parent[w] == Some(e) && self.low[w] == next {
+                        if let Some(top) = stack.last_mut() {
+                            top.2 = self.lim[w] + 1;
+                        }
+                        continue 'walk;
                     }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
@@ -462,7 +515,11 @@ impl State<'_> {
     /// The cut value of tree edge `f` from the edges at its lower end and
     /// the cut values below it (dot's x_cutval).
     fn cut_value(&self, f: usize) -> f64 {
-        let (v, dir) = if self.parent[self.edges[f].tail] == Some(f) { (self.edges[f].tail, 1) } else { (self.edges[f].head, -1) };
+        let (v, dir) = if self.parent[self.edges[f].tail] == Some(f) {
+            (self.edges[f].tail, 1)
+        } else {
+            (self.edges[f].head, -1)
+        };
         let mut sum = 0.0;
         for &e in self.out[v].iter().chain(self.incoming[v].iter()) {
             let edge = self.edges[e];
@@ -472,7 +529,17 @@ impl State<'_> {
             } else {
                 (false, (if self.in_tree[e] { self.cut[e] } else { 0.0 }) - edge.weight)
             };
-            let mut d = if dir > 0 { if edge.head == v { 1 } else { -1 } } else if edge.tail == v { 1 } else { -1 };
+            let mut d = if dir > 0 {
+                if edge.head == v {
+                    1
+                } else {
+                    -1
+                }
+            } else if edge.tail == v {
+                1
+            } else {
+                -1
+            };
             if outside {
                 d = -d;
             }
@@ -531,7 +598,11 @@ impl State<'_> {
     /// non-tree edge of least slack crossing back.
     fn enter_edge(&self, leave: usize) -> Option<usize> {
         let edge = self.edges[leave];
-        let (v, outward) = if self.lim[edge.tail] < self.lim[edge.head] { (edge.tail, false) } else { (edge.head, true) };
+        let (v, outward) = if self.lim[edge.tail] < self.lim[edge.head] {
+            (edge.tail, false)
+        } else {
+            (edge.head, true)
+        };
         let (low, lim) = (self.low[v], self.lim[v]);
         let mut best: Option<(i32, usize)> = None;
         // (node, phase 0: edges / 1: tree edges back, position)
@@ -539,9 +610,12 @@ impl State<'_> {
         'walk: while let Some(&(u, phase, at)) = stack.last() {
             if phase == 0 {
                 let list = if outward { &self.out[u] } else { &self.incoming[u] };
-                for i in at..list.len() {
-                    let e = list[i];
-                    let w = if outward { self.edges[e].head } else { self.edges[e].tail };
+                for (i, &e) in list.iter().enumerate().skip(at) {
+                    let w = if outward {
+                        self.edges[e].head
+                    } else {
+                        self.edges[e].tail
+                    };
                     if !self.in_tree[e] {
                         if !(low <= self.lim[w] && self.lim[w] <= lim) {
                             let slack = self.slack(e);
@@ -563,12 +637,15 @@ impl State<'_> {
                 continue;
             }
             let list = if outward { &self.tree_in[u] } else { &self.tree_out[u] };
-            for i in at..list.len() {
+            for (i, &e) in list.iter().enumerate().skip(at) {
                 if best.is_some_and(|(s, _)| s <= 0) {
                     break;
                 }
-                let e = list[i];
-                let w = if outward { self.edges[e].tail } else { self.edges[e].head };
+                let w = if outward {
+                    self.edges[e].tail
+                } else {
+                    self.edges[e].head
+                };
                 if self.lim[w] < self.lim[u] {
                     if let Some(top) = stack.last_mut() {
                         top.2 = i + 1;
@@ -635,8 +712,32 @@ impl State<'_> {
         }
         self.tree_out[f_tail].push(f);
         self.tree_in[f_head].push(f);
+        // Renumber below the common ancestor; only the paths to f's ends
+        // changed, other subtrees keep their numbers and are skipped.
         let (par, low) = (self.parent[lca], self.low[lca]);
+        self.invalidate_path(lca, f_head);
+        self.invalidate_path(lca, f_tail);
         self.number(lca, par, low);
+    }
+
+    /// Marks the numbers from `node` up to `lca` as stale.
+    fn invalidate_path(&mut self, lca: usize, mut node: usize) {
+        loop {
+            if self.low[node] == usize::MAX {
+                break;
+            }
+            self.low[node] = usize::MAX;
+            let Some(e) = self.parent[node] else { break };
+            if self.lim[node] >= self.lim[lca] {
+                break;
+            }
+            let edge = self.edges[e];
+            node = if self.lim[edge.tail] > self.lim[edge.head] {
+                edge.tail
+            } else {
+                edge.head
+            };
+        }
     }
 
     /// dot's treeupdate: from `v` up to the common ancestor with `w`,
@@ -651,7 +752,11 @@ impl State<'_> {
             } else {
                 self.cut[e] -= cut_value;
             }
-            v = if self.lim[edge.tail] > self.lim[edge.head] { edge.tail } else { edge.head };
+            v = if self.lim[edge.tail] > self.lim[edge.head] {
+                edge.tail
+            } else {
+                edge.head
+            };
         }
         v
     }
@@ -755,27 +860,54 @@ mod tests {
     use super::*;
 
     fn edge(tail: usize, head: usize, min_len: i32) -> SimplexEdge {
-        SimplexEdge { tail, head, min_len, weight: 1.0 }
+        SimplexEdge {
+            tail,
+            head,
+            min_len,
+            weight: 1.0,
+        }
     }
 
     fn limits() -> Limits {
-        Limits { max_iterations: 1000, search_size: 30 }
+        Limits {
+            max_iterations: 1000,
+            search_size: 30,
+        }
     }
 
     fn run(n: usize, edges: &[SimplexEdge], balance: Balance) -> Vec<i32> {
-        let input = Input { nodes: n, edges, order: (0..n).collect(), initial: None, normal: n };
+        let input = Input {
+            nodes: n,
+            edges,
+            order: (0..n).collect(),
+            initial: None,
+            normal: n,
+        };
         solve(&input, balance, &limits())
     }
 
     #[test]
     fn zero_length_edges_stay_level() {
-        let edges = [edge(0, 1, 0), edge(1, 2, 0), edge(3, 4, 0), edge(4, 5, 0), edge(0, 3, 1)];
+        let edges = [
+            edge(0, 1, 0),
+            edge(1, 2, 0),
+            edge(3, 4, 0),
+            edge(4, 5, 0),
+            edge(0, 3, 1),
+        ];
         assert_eq!(run(6, &edges, Balance::Ranks), vec![0, 0, 0, 1, 1, 1]);
     }
 
     #[test]
     fn long_edges_are_shortened() {
-        let edges = [edge(0, 1, 1), edge(1, 2, 1), edge(2, 3, 1), edge(0, 4, 1), edge(4, 3, 1), edge(5, 3, 1)];
+        let edges = [
+            edge(0, 1, 1),
+            edge(1, 2, 1),
+            edge(2, 3, 1),
+            edge(0, 4, 1),
+            edge(4, 3, 1),
+            edge(5, 3, 1),
+        ];
         let ranks = run(6, &edges, Balance::Components);
         assert_eq!(&ranks[..4], &[0, 1, 2, 3]);
         assert_eq!(ranks[5], 2, "a source hanging from the bottom is pulled down to it");
@@ -803,13 +935,23 @@ mod tests {
                 }
             }
             let ranks = run(n, &edges, Balance::Components);
-            assert!(edges.iter().all(|e| ranks[e.head] - ranks[e.tail] >= e.min_len), "infeasible: {edges:?} {ranks:?}");
-            let cost = |r: &[i32]| edges.iter().map(|e| e.weight * (r[e.head] - r[e.tail]) as f64).sum::<f64>();
+            assert!(
+                edges.iter().all(|e| ranks[e.head] - ranks[e.tail] >= e.min_len),
+                "infeasible: {edges:?} {ranks:?}"
+            );
+            let cost = |r: &[i32]| {
+                edges
+                    .iter()
+                    .map(|e| e.weight * (r[e.head] - r[e.tail]) as f64)
+                    .sum::<f64>()
+            };
             let mut best = f64::INFINITY;
             let span = 7i32;
             let total = (span as usize).pow(n as u32);
             for code in 0..total {
-                let r: Vec<i32> = (0..n).map(|i| ((code / (span as usize).pow(i as u32)) % span as usize) as i32).collect();
+                let r: Vec<i32> = (0..n)
+                    .map(|i| ((code / (span as usize).pow(i as u32)) % span as usize) as i32)
+                    .collect();
                 if edges.iter().all(|e| r[e.head] - r[e.tail] >= e.min_len) {
                     best = best.min(cost(&r));
                 }

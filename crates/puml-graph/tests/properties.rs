@@ -27,16 +27,33 @@ impl Rng {
 
 fn random_graph(seed: u64) -> Graph {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let rank_dir = [RankDir::TopToBottom, RankDir::LeftToRight, RankDir::BottomToTop, RankDir::RightToLeft][rng.below(4)];
+    let rank_dir = [
+        RankDir::TopToBottom,
+        RankDir::LeftToRight,
+        RankDir::BottomToTop,
+        RankDir::RightToLeft,
+    ][rng.below(4)];
     let mut graph = Graph {
-        options: GraphOptions { rank_dir, node_sep: rng.size(5, 40), rank_sep: rng.size(10, 60) },
+        options: GraphOptions {
+            rank_dir,
+            node_sep: rng.size(5, 40),
+            rank_sep: rng.size(10, 60),
+        },
         ..Graph::default()
     };
     let cluster_count = if rng.chance(50) { rng.below(5) } else { 0 };
     for c in 0..cluster_count {
-        let parent = if c > 0 && rng.chance(50) { Some(rng.below(c)) } else { None };
+        let parent = if c > 0 && rng.chance(50) {
+            Some(rng.below(c))
+        } else {
+            None
+        };
         let label = rng.chance(50).then(|| Size::new(rng.size(10, 80), rng.size(8, 20)));
-        graph.add_cluster(Cluster { parent, label, margin: 8.0 });
+        graph.add_cluster(Cluster {
+            parent,
+            label,
+            margin: 8.0,
+        });
     }
     let node_count = 1 + rng.below(25);
     for _ in 0..node_count {
@@ -88,6 +105,18 @@ fn check(seed: u64, graph: &Graph, drawn: &Layout) -> Result<(), String> {
             return Err(format!("node {i} not finite: {r:?}"));
         }
     }
+    for (i, r) in drawn.nodes.iter().chain(&drawn.clusters).enumerate() {
+        let inside = r.x >= -1e-9
+            && r.y >= -1e-9
+            && r.x + r.width <= drawn.width + 1e-6
+            && r.y + r.height <= drawn.height + 1e-6;
+        if !inside {
+            return Err(format!(
+                "box {i} {r:?} outside the drawing {} x {}",
+                drawn.width, drawn.height
+            ));
+        }
+    }
     for (i, e) in drawn.edges.iter().enumerate() {
         if !e.points.iter().all(finite) || !e.label.iter().all(finite) {
             return Err(format!("edge {i} not finite"));
@@ -96,7 +125,13 @@ fn check(seed: u64, graph: &Graph, drawn: &Layout) -> Result<(), String> {
     // Boxes on one rank (same centre across the rank axis) keep node_sep apart.
     let sideways = matches!(graph.options.rank_dir, RankDir::LeftToRight | RankDir::RightToLeft);
     let axis = |r: &Rect| if sideways { r.center().x } else { r.center().y };
-    let span = |r: &Rect| if sideways { (r.y, r.y + r.height) } else { (r.x, r.x + r.width) };
+    let span = |r: &Rect| {
+        if sideways {
+            (r.y, r.y + r.height)
+        } else {
+            (r.x, r.x + r.width)
+        }
+    };
     for a in 0..drawn.nodes.len() {
         for b in a + 1..drawn.nodes.len() {
             let (ra, rb) = (&drawn.nodes[a], &drawn.nodes[b]);
@@ -136,7 +171,10 @@ fn check(seed: u64, graph: &Graph, drawn: &Layout) -> Result<(), String> {
         let mut current = node.cluster;
         while let Some(c) = current {
             if !contains(&drawn.clusters[c], &drawn.nodes[v]) {
-                return Err(format!("cluster {c} does not hold node {v}: {:?} vs {:?}", drawn.clusters[c], drawn.nodes[v]));
+                return Err(format!(
+                    "cluster {c} does not hold node {v}: {:?} vs {:?}",
+                    drawn.clusters[c], drawn.nodes[v]
+                ));
             }
             current = graph.clusters[c].parent;
         }
@@ -185,7 +223,12 @@ fn random_graphs_keep_the_invariants() {
             Err(e) => failures.push(format!("seed {seed}: refused: {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} of 400 graphs break an invariant:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of 400 graphs break an invariant:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -202,11 +245,23 @@ fn bad_references_are_errors_not_panics() {
     let mut graph = Graph::default();
     graph.add_node(Node::new(10.0, 10.0));
     graph.edges.push(Edge::new(0, 5));
-    assert!(matches!(layout(&graph), Err(puml_graph::LayoutError::InvalidReference(_))));
+    assert!(matches!(
+        layout(&graph),
+        Err(puml_graph::LayoutError::InvalidReference(_))
+    ));
     let mut graph = Graph::default();
-    graph.add_cluster(Cluster { parent: Some(1), ..Cluster::default() });
-    graph.add_cluster(Cluster { parent: Some(0), ..Cluster::default() });
-    assert!(matches!(layout(&graph), Err(puml_graph::LayoutError::InvalidReference(_))));
+    graph.add_cluster(Cluster {
+        parent: Some(1),
+        ..Cluster::default()
+    });
+    graph.add_cluster(Cluster {
+        parent: Some(0),
+        ..Cluster::default()
+    });
+    assert!(matches!(
+        layout(&graph),
+        Err(puml_graph::LayoutError::InvalidReference(_))
+    ));
     let mut graph = Graph::default();
     graph.add_node(Node::new(f64::NAN, 10.0));
     assert!(matches!(layout(&graph), Err(puml_graph::LayoutError::InvalidSize(_))));

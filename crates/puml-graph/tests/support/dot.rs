@@ -152,11 +152,9 @@ impl Reader {
                 match t {
                     Token::Punct(']') => break,
                     Token::Punct(',') | Token::Punct(';') => {}
-                    Token::Word(key) => {
-                        if self.eat('=') {
-                            if let Some(value) = self.next() {
-                                attrs.push((key, value));
-                            }
+                    Token::Word(key) if self.eat('=') => {
+                        if let Some(value) = self.next() {
+                            attrs.push((key, value));
                         }
                     }
                     _ => {}
@@ -174,7 +172,11 @@ impl Reader {
             }
             return id;
         }
-        let id = self.graph.add_node(Node { width: 54.0, height: 36.0, cluster });
+        let id = self.graph.add_node(Node {
+            width: 54.0,
+            height: 36.0,
+            cluster,
+        });
         self.names.push(name.to_string());
         self.index.insert(name.to_string(), id);
         self.node_attrs.push(self.node_defaults.clone());
@@ -211,15 +213,19 @@ impl Reader {
                     };
                     self.eat('{');
                     let inner_cluster = if name.starts_with("cluster") {
-                        Some(self.graph.add_cluster(Cluster { parent: cluster, ..Cluster::default() }))
+                        Some(self.graph.add_cluster(Cluster {
+                            parent: cluster,
+                            ..Cluster::default()
+                        }))
                     } else {
                         None
                     };
                     let inner = self.body(inner_cluster.or(cluster), false);
                     mentioned.extend(inner);
                 }
-                Token::Word(word) if (word == "node" || word == "edge" || word == "graph")
-                    && self.peek() == Some(&Token::Punct('[')) =>
+                Token::Word(word)
+                    if (word == "node" || word == "edge" || word == "graph")
+                        && self.peek() == Some(&Token::Punct('[')) =>
                 {
                     let attrs = self.attr_list();
                     match word.as_str() {
@@ -338,8 +344,14 @@ pub fn read_dot(text: &str) -> DotGraph {
             node.height = height.unwrap_or(0.5) * 72.0;
         }
     }
-    DotGraph { graph: reader.graph, names: reader.names }
+    DotGraph {
+        graph: reader.graph,
+        names: reader.names,
+    }
 }
+
+/// An edge of dot's answer: tail, head, control points, label position.
+pub type PlainEdge = (String, String, Vec<(f64, f64)>, Option<(f64, f64)>);
 
 /// dot's `-Tplain` answer, converted to px with y downwards.
 #[derive(Debug, Default)]
@@ -349,7 +361,7 @@ pub struct Plain {
     /// Node centre and size by name.
     pub nodes: HashMap<String, (f64, f64, f64, f64)>,
     /// Edges in output order: tail, head, control points, label position.
-    pub edges: Vec<(String, String, Vec<(f64, f64)>, Option<(f64, f64)>)>,
+    pub edges: Vec<PlainEdge>,
 }
 
 fn plain_words(line: &str) -> Vec<String> {
@@ -395,7 +407,9 @@ pub fn read_plain(text: &str) -> Plain {
             }
             Some("node") if w.len() >= 6 => {
                 let y = plain.height - inch(&w[3]);
-                plain.nodes.insert(w[1].clone(), (inch(&w[2]), y, inch(&w[4]), inch(&w[5])));
+                plain
+                    .nodes
+                    .insert(w[1].clone(), (inch(&w[2]), y, inch(&w[4]), inch(&w[5])));
             }
             Some("edge") if w.len() >= 4 => {
                 let n: usize = w[3].parse().unwrap_or(0);
@@ -407,7 +421,7 @@ pub fn read_plain(text: &str) -> Plain {
                     })
                     .collect();
                 let rest = 4 + 2 * n;
-                let label = if w.len() > rest + 3 && w[rest + 1].parse::<f64>().is_ok() && w.len() > rest + 5 {
+                let label = if w.len() >= rest + 5 && w[rest + 1].parse::<f64>().is_ok() {
                     Some((inch(&w[rest + 1]), plain.height - inch(&w[rest + 2])))
                 } else {
                     None
