@@ -5,7 +5,16 @@
 
 use puml_ide::render::{render_source, RenderOptions};
 use puml_sema::FsLoader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `../shared` beside the checkout, or `PUML_SHARED_DIR` for a checkout
+/// that does not sit beside it (a worktree elsewhere).
+fn shared() -> PathBuf {
+    match std::env::var_os("PUML_SHARED_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
 
 /// Mutated inputs rendered (each file's small mutations; kept small so
 /// that the suite stays well under a minute in debug builds).
@@ -76,7 +85,7 @@ fn mutate(seed: &str, rng: &mut Lcg) -> String {
 
 #[test]
 fn mutated_class_diagrams_render_or_are_refused() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus-class");
+    let corpus = shared().join("corpus-class");
     let Ok(entries) = std::fs::read_dir(&corpus) else {
         eprintln!("{} not present: nothing to mutate", corpus.display());
         return;

@@ -15,20 +15,30 @@
 use puml_ide::render::{render_source, RenderOptions};
 use puml_sema::FsLoader;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `../shared` beside the checkout, or `PUML_SHARED_DIR` for a checkout
+/// that does not sit beside it (a worktree elsewhere).
+fn shared() -> PathBuf {
+    match std::env::var_os("PUML_SHARED_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
 
 /// The levels reached (counts over the corpus), less a margin: 2,238 of
-/// 2,240 elements drawn, 1,719 of 1,769 entities sized (42 of the misses
-/// are notes, whose PlantUML paths have arcs the measure cannot read),
-/// 53,725 and 59,658 of 83,307 pairs in vertical and horizontal order,
-/// 1,585 of 1,602 links, 33 of 99 whole layouts. The orders follow the
-/// layout engine (`puml-graph`) and get the widest margin.
+/// 2,240 elements drawn, 1,684 of 1,769 entities sized (42 of the misses
+/// are notes, whose PlantUML paths have arcs the measure cannot read, 40
+/// the boxes of corpus 011, scaled to a width that follows the layout),
+/// 54,248 and 68,628 of 83,307 pairs in vertical and horizontal order,
+/// 1,585 of 1,602 links, 34 of 99 whole layouts. The orders and 011 follow
+/// the layout engine (`puml-graph`) and get the widest margin.
 const DRAWN_AT_LEAST: usize = 2_230;
-const ENTITIES_SIZED_AT_LEAST: usize = 1_710;
+const ENTITIES_SIZED_AT_LEAST: usize = 1_670;
 const VERTICAL_AT_LEAST: usize = 50_000;
-const HORIZONTAL_AT_LEAST: usize = 56_000;
+const HORIZONTAL_AT_LEAST: usize = 62_000;
 const LINKS_AT_LEAST: usize = 1_575;
-const SAME_LAYOUT_AT_LEAST: usize = 28;
+const SAME_LAYOUT_AT_LEAST: usize = 30;
 const TOLERANCE_PX: f64 = 2.0;
 const LEVEL_PX: f64 = 10.0;
 
@@ -176,7 +186,7 @@ fn pct(x: usize, y: usize) -> String {
 
 #[test]
 fn class_diagrams_are_laid_out_as_plantuml_lays_them_out() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus-class");
+    let corpus = shared().join("corpus-class");
     let Ok(entries) = std::fs::read_dir(&corpus) else {
         panic!("{} is missing: the graph measure needs PlantUML's SVGs", corpus.display());
     };
