@@ -27,7 +27,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
     fn below(&mut self, n: usize) -> usize {
@@ -74,7 +77,11 @@ fn mutate(seed: &str, rng: &mut Lcg) -> String {
             }
             3 => {
                 let line = &lines[at];
-                let cut = line.char_indices().map(|(i, _)| i).nth(line.chars().count() / 2).unwrap_or(0);
+                let cut = line
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .nth(line.chars().count() / 2)
+                    .unwrap_or(0);
                 lines[at] = line[..cut].to_string();
             }
             _ => lines.insert(at, INSERTS[rng.below(INSERTS.len())].to_string()),
@@ -111,7 +118,10 @@ fn mutated_class_diagrams_render_or_are_refused() {
             Ok(Ok(pages)) => {
                 for page in pages {
                     let svg = String::from_utf8_lossy(&page.bytes);
-                    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{input:?}");
+                    assert!(
+                        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+                        "{input:?}"
+                    );
                     assert!(!svg.contains("NaN") && !svg.contains("inf\""), "{input:?}");
                 }
                 pictures += 1;
@@ -121,5 +131,8 @@ fn mutated_class_diagrams_render_or_are_refused() {
         }
     }
     println!("{pictures} of {INPUTS} mutated class diagrams drawn, the rest refused");
-    assert!(pictures > INPUTS / 3, "most mutations still draw a picture ({pictures})");
+    assert!(
+        pictures > INPUTS / 3,
+        "most mutations still draw a picture ({pictures})"
+    );
 }

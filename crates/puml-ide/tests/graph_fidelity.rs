@@ -81,8 +81,14 @@ fn shape_points(node: roxmltree::Node<'_, '_>) -> Vec<(f64, f64)> {
             let (x, y) = (f("x"), f("y"));
             vec![(x, y), (x + f("width"), y + f("height"))]
         }
-        "ellipse" => vec![(f("cx") - f("rx"), f("cy") - f("ry")), (f("cx") + f("rx"), f("cy") + f("ry"))],
-        "circle" => vec![(f("cx") - f("r"), f("cy") - f("r")), (f("cx") + f("r"), f("cy") + f("r"))],
+        "ellipse" => vec![
+            (f("cx") - f("rx"), f("cy") - f("ry")),
+            (f("cx") + f("rx"), f("cy") + f("ry")),
+        ],
+        "circle" => vec![
+            (f("cx") - f("r"), f("cy") - f("r")),
+            (f("cx") + f("r"), f("cy") + f("r")),
+        ],
         "line" => vec![(f("x1"), f("y1")), (f("x2"), f("y2"))],
         "polygon" | "polyline" => pairs(&numbers(node.attribute("points").unwrap_or(""))),
         "path" => pairs(&numbers(node.attribute("d").unwrap_or(""))),
@@ -188,7 +194,10 @@ fn pct(x: usize, y: usize) -> String {
 fn class_diagrams_are_laid_out_as_plantuml_lays_them_out() {
     let corpus = shared().join("corpus-class");
     let Ok(entries) = std::fs::read_dir(&corpus) else {
-        panic!("{} is missing: the graph measure needs PlantUML's SVGs", corpus.display());
+        panic!(
+            "{} is missing: the graph measure needs PlantUML's SVGs",
+            corpus.display()
+        );
     };
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -199,8 +208,7 @@ fn class_diagrams_are_laid_out_as_plantuml_lays_them_out() {
     let mut worst: Vec<(usize, String)> = Vec::new();
     for file in files {
         let reference = file.with_extension("puml.svg");
-        let (Ok(source), Ok(theirs_svg)) = (std::fs::read_to_string(&file), std::fs::read_to_string(&reference))
-        else {
+        let (Ok(source), Ok(theirs_svg)) = (std::fs::read_to_string(&file), std::fs::read_to_string(&reference)) else {
             continue;
         };
         let (order, theirs, their_links) = elements(&theirs_svg);

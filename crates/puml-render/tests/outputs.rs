@@ -81,14 +81,26 @@ fn class_svg_snapshots_are_byte_exact() {
         check_snapshot(&format!("class/{name}.svg"), &svg);
     }
     let relations = to_svg(&scenes("class/class-relations.puml")[0]);
-    assert!(relations.contains("<g class=\"link\" data-entity-1=\"ent"), "links are marked");
+    assert!(
+        relations.contains("<g class=\"link\" data-entity-1=\"ent"),
+        "links are marked"
+    );
     let packages = to_svg(&scenes("class/class-packages-notes.puml")[0]);
-    assert!(packages.contains("<g class=\"cluster\" data-qualified-name=\"shop\""), "packages are marked");
+    assert!(
+        packages.contains("<g class=\"cluster\" data-qualified-name=\"shop\""),
+        "packages are marked"
+    );
 }
 
 #[test]
 fn class_renders_to_every_format_deterministically() {
-    for file in ["class-members", "class-relations", "class-packages-notes", "class-er", "class-hide-ltr"] {
+    for file in [
+        "class-members",
+        "class-relations",
+        "class-packages-notes",
+        "class-er",
+        "class-hide-ltr",
+    ] {
         let a = &scenes(&format!("class/{file}.puml"))[0];
         let b = &scenes(&format!("class/{file}.puml"))[0];
         assert_eq!(to_svg(a), to_svg(b), "{file}");
