@@ -275,7 +275,7 @@ fn class_diagrams_are_laid_out_as_plantuml_lays_them_out() {
             ),
         ));
     }
-    worst.sort_by(|a, b| b.0.cmp(&a.0));
+    worst.sort_by_key(|w| std::cmp::Reverse(w.0));
     for (_, line) in worst.iter().take(12) {
         println!("{line}");
     }

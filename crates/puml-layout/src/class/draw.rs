@@ -565,7 +565,7 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
         y: round3(pts[0].y),
     }];
     let mut i = 1;
-    while i + 2 < pts.len() + 0 && i + 2 <= n - 1 {
+    while i + 2 < n {
         segments.push(PathSegment::CubicTo {
             x1: round3(pts[i].x),
             y1: round3(pts[i].y),

@@ -485,7 +485,6 @@ pub(crate) fn to_dot(graph: &Graph) -> String {
         }
     }
     // Clusters, nested, children after their parent (an explicit stack).
-    let mut stack: Vec<(Option<usize>, usize)> = vec![(None, 0)];
     let roots: Vec<usize> = (0..graph.clusters.len())
         .filter(|&c| graph.clusters[c].parent.is_none())
         .collect();
@@ -497,7 +496,6 @@ pub(crate) fn to_dot(graph: &Graph) -> String {
                 .collect(),
         }
     };
-    stack.pop();
     let mut work: Vec<(usize, bool)> = children(None).into_iter().rev().map(|c| (c, false)).collect();
     let mut guard = 0;
     while let Some((c, closing)) = work.pop() {
