@@ -924,7 +924,11 @@ fn page_scenes<'db>(
         return Err(RenderFailure::Diagnostics(report.diagnostics.clone()));
     }
     let document = puml_db::document(db, file, config);
-    if document.diagrams.iter().any(|d| d.other_kind.is_some()) {
+    if document
+        .diagrams
+        .iter()
+        .any(|d| d.other_kind.is_some() && d.class.is_none())
+    {
         if let Some(refusal) = crate::render::other_kind_refusal(&check_report(db, file, config).diagnostics) {
             return Err(refusal);
         }

@@ -302,7 +302,12 @@ pub fn scenes_for_source(
         let report = report_from_analysis(text, &analysis);
         return Err(RenderFailure::Diagnostics(report.diagnostics));
     }
-    if analysis.document.diagrams.iter().any(|d| d.other_kind.is_some()) {
+    if analysis
+        .document
+        .diagrams
+        .iter()
+        .any(|d| d.other_kind.is_some() && d.class.is_none())
+    {
         let report = report_from_analysis(text, &analysis);
         if let Some(refusal) = other_kind_refusal(&report.diagnostics) {
             return Err(refusal);
@@ -329,6 +334,7 @@ pub fn scenes_for_document(document: &Document, options: &RenderOptions) -> Resu
         theme: options.theme.clone(),
         max_participants: options.max_participants,
         max_events: options.max_events,
+        ..LayoutOptions::default()
     };
     let available: usize = document.diagrams.iter().map(|d| d.page_count()).sum();
     if let Some(requested) = options.page {
@@ -405,24 +411,35 @@ mod tests {
     }
 
     #[test]
-    fn a_block_plantuml_reads_as_a_class_diagram_is_refused_not_drawn() {
+    fn a_class_diagram_is_drawn_and_another_kind_is_refused() {
+        // The class reading reads this block from its first line
+        // (`Alice -> Bob : hello` is a class link too): it is drawn, with
+        // PlantUML's markers.
         let text = "@startuml\nAlice -> Bob : hello\nBob -- Alice : hi\n@enduml\n";
-        match render(text, Format::Svg, None) {
+        let pages = render(text, Format::Svg, None).expect("a class diagram is drawn");
+        let svg = String::from_utf8_lossy(&pages[0].bytes);
+        assert!(
+            svg.contains("<g class=\"entity\" data-qualified-name=\"Alice\""),
+            "{svg}"
+        );
+        assert!(svg.contains("<g class=\"link\" data-entity-1="), "{svg}");
+        // A state diagram is still refused, through the host too (CLI,
+        // MCP, LSP, compat).
+        let state = "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n";
+        match render(state, Format::Svg, None) {
             Err(RenderFailure::OtherDiagramKind(warning)) => {
-                // The class reading reads the block from its first line
-                // (`Alice -> Bob : hello` is a class link too).
                 assert_eq!(warning.code, "W0240");
-                assert_eq!(warning.range.line, 2);
                 assert!(RenderFailure::OtherDiagramKind(warning)
                     .to_string()
-                    .starts_with("line 2: PlantUML reads this block as a class diagram"));
+                    .starts_with("line 2: PlantUML reads this block as a state diagram"));
             }
             other => panic!("expected a refusal, got {other:?}"),
         }
-        // The same through the host (CLI, MCP, LSP, compat).
-        let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let (host, file) = crate::AnalysisHost::single_file(None, state.to_string(), Default::default());
         let rendered = host.analysis().render(file, &RenderOptions::default()).unwrap();
         assert!(matches!(rendered, Err(RenderFailure::OtherDiagramKind(_))));
+        let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        assert!(host.analysis().render(file, &RenderOptions::default()).unwrap().is_ok());
     }
 
     #[test]

@@ -4187,6 +4187,7 @@ impl Ctx<'_> {
             class: "legend".into(),
             title: None,
             link: None,
+            data: Vec::new(),
         });
         rect(out, x, top, w, h, 7.5, {
             let (fill, gradient) = self.theme.legend_fill();

@@ -1,9 +1,10 @@
-//! Model → scene: the geometry of a sequence or activity diagram, one [`Scene`] per
+//! Model → scene: the geometry of a sequence, activity or class diagram, one [`Scene`] per
 //! page. Deterministic and free of I/O; text is measured with the
 //! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
 //! gives the same scene on every machine.
 
 pub mod activity;
+mod class;
 pub mod color;
 pub mod creole;
 pub mod font;
@@ -16,6 +17,8 @@ mod spot_glyphs;
 pub mod theme;
 mod theme_sheets;
 
+#[doc(hidden)]
+pub use class::class_graph_dot;
 pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{
     Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,
@@ -33,6 +36,11 @@ pub struct LayoutOptions {
     pub max_participants: usize,
     /// Diagrams with more events (messages, notes, …) are refused by [`try_layout`].
     pub max_events: usize,
+    /// Class diagrams with more elements (classes, objects, notes) are
+    /// refused by [`try_layout`].
+    pub max_classes: usize,
+    /// Class diagrams with more links are refused by [`try_layout`].
+    pub max_links: usize,
 }
 
 impl Default for LayoutOptions {
@@ -41,6 +49,8 @@ impl Default for LayoutOptions {
             theme: None,
             max_participants: 5_000,
             max_events: 500_000,
+            max_classes: 2_000,
+            max_links: 20_000,
         }
     }
 }
@@ -79,7 +89,9 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 
 /// [`layout`] with a custom text measurer.
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
-    let mut scenes = if diagram.activity.is_some() {
+    let mut scenes = if diagram.class.is_some() {
+        class::layout_diagram(diagram, options, metrics)
+    } else if diagram.activity.is_some() {
         activity::layout_diagram(diagram, options, metrics)
     } else {
         sequence::layout_diagram(diagram, options, metrics)
@@ -109,6 +121,25 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
     if let Some(name) = &options.theme {
         if Theme::named(name).is_none() {
             return Err(LayoutError::UnknownTheme(name.clone()));
+        }
+    }
+    if let Some(class) = &diagram.class {
+        // The layout engine's own bounds (`puml_graph::MAX_NODES`) hold
+        // too; these are the renderer's, checked before any work.
+        let elements = class.elements.len() + class.notes.len();
+        if elements > options.max_classes {
+            return Err(LayoutError::TooLarge {
+                what: "classes",
+                count: elements,
+                limit: options.max_classes,
+            });
+        }
+        if class.links.len() > options.max_links {
+            return Err(LayoutError::TooLarge {
+                what: "links",
+                count: class.links.len(),
+                limit: options.max_links,
+            });
         }
     }
     if let Some(activity) = &diagram.activity {

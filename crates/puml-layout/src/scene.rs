@@ -243,6 +243,12 @@ pub enum Item {
         title: Option<String>,
         /// An `http(s)` link wrapping the group.
         link: Option<String>,
+        /// Attributes written on the group after its class, in order
+        /// (`id`, `data-qualified-name`, `data-entity-1`, …): the markers
+        /// PlantUML writes on a graph diagram's elements and links, which
+        /// people's CSS and scripts read.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+        data: Vec<(String, String)>,
     },
     End,
 }
@@ -389,11 +395,17 @@ pub fn describe(scene: &Scene) -> String {
                 if t.strike { " strike" } else { "" },
                 t.link.as_deref().map(|l| format!(" link {l}")).unwrap_or_default()
             ),
-            Item::Begin { class, title, link } => writeln!(
+            Item::Begin {
+                class,
+                title,
+                link,
+                data,
+            } => writeln!(
                 out,
-                "begin {class}{}{}",
+                "begin {class}{}{}{}",
                 title.as_deref().map(|t| format!(" {t:?}")).unwrap_or_default(),
-                link.as_deref().map(|l| format!(" link {l}")).unwrap_or_default()
+                link.as_deref().map(|l| format!(" link {l}")).unwrap_or_default(),
+                data.iter().map(|(k, v)| format!(" {k}={v:?}")).collect::<String>()
             ),
             Item::End => writeln!(out, "end"),
         };

@@ -1639,6 +1639,7 @@ impl<'a> Context<'a> {
                 class: "lifeline".into(),
                 title: Some(self.diagram.participant(id).name.clone()),
                 link: None,
+                data: Vec::new(),
             });
             let mut from = start;
             for &(d0, d1) in &delays {
@@ -2515,6 +2516,7 @@ impl<'a> Context<'a> {
             },
             title: Some(p.name.clone()),
             link: p.url.as_deref().and_then(creole::safe_url),
+            data: Vec::new(),
         });
         // Stereotype rules (`.name { … }`) beat element rules; an inline colour beats both.
         let stereotyped;
@@ -2970,6 +2972,7 @@ impl<'a> Context<'a> {
             class: "group".into(),
             title: None,
             link: None,
+            data: Vec::new(),
         });
         shapes::tab(
             front,
@@ -3067,6 +3070,7 @@ impl<'a> Context<'a> {
             class: "legend".into(),
             title: None,
             link: None,
+            data: Vec::new(),
         });
         rect(&mut out, x, top, w, h, 7.5, {
             let (fill, gradient) = self.theme.legend_fill();
@@ -3490,6 +3494,7 @@ fn draw_note(
         class: "note".into(),
         title: None,
         link: None,
+        data: Vec::new(),
     });
     // A folded note's shape leaves its shadow's room free.
     let (w, h) = if matches!(shape, NoteShape::Hexagon | NoteShape::Rectangle) {

@@ -45,6 +45,13 @@ fn activity_scene_snapshots() {
     check_dir(data_dir().join("activity"), 12);
 }
 
+/// `test-data/render/class/*.puml`: class diagrams (members, relations,
+/// packages and notes, ER, hidden parts; PlantUML's picture beside each).
+#[test]
+fn class_scene_snapshots() {
+    check_dir(data_dir().join("class"), 5);
+}
+
 fn check_dir(dir: PathBuf, at_least: usize) {
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)

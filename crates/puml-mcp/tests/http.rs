@@ -603,7 +603,7 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
     // An inflation bomb stops at the limit.
     let bomb = puml_compat::encoding::encode_plantuml(&"A -> B\n".repeat(400_000));
     assert_eq!(get(addr, &format!("/plantuml/svg/{bomb}")).status, 413);
-    // Other kinds are refused by name, with an image.
+    // Class diagrams are drawn; other kinds are refused by name, with an image.
     let class = get(
         addr,
         &format!(
@@ -611,8 +611,16 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
             puml_compat::encoding::encode_plantuml("class Foo\nFoo <|-- Bar")
         ),
     );
-    assert_eq!(class.status, 400);
-    assert_eq!(class.header("x-puml-unsupported-kind"), Some("CLASS"));
+    assert_eq!(class.status, 200);
+    let state = get(
+        addr,
+        &format!(
+            "/plantuml/svg/{}",
+            puml_compat::encoding::encode_plantuml("state S1\n[*] --> S1\nS1 --> [*]")
+        ),
+    );
+    assert_eq!(state.status, 400);
+    assert!(state.header("x-puml-unsupported-kind").is_some());
     // Local includes are refused without --include-root.
     let include = get(
         addr,

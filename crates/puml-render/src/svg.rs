@@ -106,6 +106,7 @@ struct OpenGroup<'a> {
     class: &'a str,
     title: Option<&'a str>,
     link: Option<&'a str>,
+    data: &'a [(String, String)],
     /// The closing tag once written.
     tag: Option<&'static str>,
 }
@@ -125,7 +126,19 @@ fn open_group(out: &mut SvgOut, group: &mut OpenGroup<'_>) {
     }
     out.push_str(" class=\"");
     escape_into(out, group.class);
-    out.push_str("\">");
+    out.push('"');
+    for (name, value) in group.data {
+        // Only plain attribute names (`id`, `data-…`): a name is never
+        // taken from the diagram's text, but stay safe if it ever were.
+        if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') && !name.starts_with("on") {
+            out.push(' ');
+            out.push_str(name);
+            out.push_str("=\"");
+            escape_into(out, value);
+            out.push('"');
+        }
+    }
+    out.push('>');
     if let Some(title) = group.title {
         out.push_str("<title>");
         escape_into(out, title);
@@ -187,11 +200,17 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
     let mut shadows_written: Vec<f64> = Vec::new();
     for item in &scene.items {
         match item {
-            Item::Begin { class, title, link } => {
+            Item::Begin {
+                class,
+                title,
+                link,
+                data,
+            } => {
                 let mut group = OpenGroup {
                     class,
                     title: title.as_deref(),
                     link: link.as_deref(),
+                    data,
                     tag: None,
                 };
                 if clip.is_none() {

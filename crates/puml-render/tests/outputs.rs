@@ -69,6 +69,49 @@ fn activity_svg_snapshots_are_byte_exact() {
     }
 }
 
+/// Class diagrams: the SVG carries PlantUML's markers (`class="entity"`
+/// with `data-qualified-name` and `id`, `class="link"` with
+/// `data-entity-1`/`data-entity-2`), byte for byte.
+#[test]
+fn class_svg_snapshots_are_byte_exact() {
+    for name in ["class-members", "class-relations", "class-packages-notes"] {
+        let scene = &scenes(&format!("class/{name}.puml"))[0];
+        let svg = to_svg(scene);
+        assert!(svg.contains("<g class=\"entity\" data-qualified-name="), "{name}");
+        check_snapshot(&format!("class/{name}.svg"), &svg);
+    }
+    let relations = to_svg(&scenes("class/class-relations.puml")[0]);
+    assert!(
+        relations.contains("<g class=\"link\" data-entity-1=\"ent"),
+        "links are marked"
+    );
+    let packages = to_svg(&scenes("class/class-packages-notes.puml")[0]);
+    assert!(
+        packages.contains("<g class=\"cluster\" data-qualified-name=\"shop\""),
+        "packages are marked"
+    );
+}
+
+#[test]
+fn class_renders_to_every_format_deterministically() {
+    for file in [
+        "class-members",
+        "class-relations",
+        "class-packages-notes",
+        "class-er",
+        "class-hide-ltr",
+    ] {
+        let a = &scenes(&format!("class/{file}.puml"))[0];
+        let b = &scenes(&format!("class/{file}.puml"))[0];
+        assert_eq!(to_svg(a), to_svg(b), "{file}");
+        let png = to_png(a, 1.0).expect("png");
+        assert_eq!(png, to_png(b, 1.0).expect("png"), "{file}");
+        let pdf = to_pdf(a).expect("pdf");
+        assert!(pdf.starts_with(b"%PDF"), "{file}");
+        assert!(!to_text(a, true).is_empty(), "{file}");
+    }
+}
+
 #[test]
 fn activity_renders_to_every_format_deterministically() {
     for file in [

@@ -1,0 +1,764 @@
+//! Draws a placed class diagram: packages (tab folders), element boxes,
+//! notes and links (dot's spline as PlantUML draws it, shortened at each
+//! end by the decoration drawn there), in PlantUML's order and inside the
+//! groups PlantUML writes.
+
+use super::entity::translate;
+use super::graph::{Built, LinkEdge};
+use super::look::ClassLook;
+use crate::color::parse_color;
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, Paint, PathSegment, Scene, Stroke, TextRun};
+use crate::shapes::{dashed, ellipse, line, paint, polygon, stroke, PathBuilder};
+use puml_graph::{Layout, Point, Rect};
+use puml_sema::class::{ClassDiagram, LineStyle, Link, LinkDirection, LinkEnd, LinkHead, NoteTarget};
+use puml_sema::model::Diagram;
+
+/// PlantUML leaves this much room around the drawing (its margin, with
+/// the half pixel dot's boxes sit in).
+const MARGIN: f64 = 7.0;
+/// Packages are drawn one pixel further out than nodes.
+const CLUSTER_MARGIN: f64 = 6.0;
+/// Quarter-circle control distance for a cubic Bézier.
+const KAPPA: f64 = 0.552_284_75;
+
+struct Ids {
+    next: u32,
+}
+
+impl Ids {
+    fn take(&mut self) -> u32 {
+        self.next += 1;
+        self.next
+    }
+}
+
+/// A name as PlantUML writes it in `data-qualified-name`: every character
+/// but ASCII letters, digits, `_` and spaces becomes `.` (observed:
+/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`).
+fn marker_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == ' ' {
+                c
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+fn group(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
+    out.push(Item::Begin {
+        class: class.to_string(),
+        title: None,
+        link: None,
+        data,
+    });
+}
+
+fn text(x: f64, baseline: f64, s: &str, font: Font, color: Color, width: f64) -> Item {
+    Item::Text(TextRun {
+        x: round3(x),
+        y: round3(baseline),
+        text: s.to_string(),
+        font,
+        color,
+        width: round3(width),
+        underline: false,
+        strike: false,
+        link: None,
+    })
+}
+
+pub(crate) fn draw(
+    diagram: &Diagram,
+    class: &ClassDiagram,
+    look: &ClassLook,
+    built: &Built,
+    placed: &Layout,
+    metrics: &dyn TextMeasure,
+) -> Scene {
+    // Move the drawing so that its boxes start at PlantUML's margin.
+    let mut min_x = f64::INFINITY;
+    let mut min_y = f64::INFINITY;
+    let mut max_x: f64 = 0.0;
+    let mut max_y: f64 = 0.0;
+    for rect in &placed.nodes {
+        min_x = min_x.min(rect.x - MARGIN);
+        min_y = min_y.min(rect.y - MARGIN);
+    }
+    for cluster in built.packages.iter().flatten() {
+        if let Some(rect) = placed.clusters.get(*cluster).filter(|r| r.width > 0.0) {
+            min_x = min_x.min(rect.x - CLUSTER_MARGIN);
+            min_y = min_y.min(rect.y - CLUSTER_MARGIN);
+        }
+    }
+    if !min_x.is_finite() {
+        min_x = 0.0;
+        min_y = 0.0;
+    }
+    let (dx, dy) = (-min_x, -min_y);
+    let shift = |r: &Rect| Rect {
+        x: r.x + dx,
+        y: r.y + dy,
+        width: r.width,
+        height: r.height,
+    };
+
+    let mut out: Vec<Item> = Vec::new();
+    let mut ids = Ids { next: 0 };
+    let mut entity_ids: Vec<Option<String>> = vec![None; class.elements.len()];
+
+    // Packages, parents first.
+    for (i, package) in class.packages.iter().enumerate() {
+        let Some(cluster) = built.packages[i] else { continue };
+        let Some(rect) = placed.clusters.get(cluster).filter(|r| r.width > 0.0).map(shift) else {
+            continue;
+        };
+        let id = ids.take();
+        group(
+            &mut out,
+            "cluster",
+            vec![
+                ("data-qualified-name".into(), marker_name(&package.qualified_name)),
+                ("id".into(), format!("ent{id:04}")),
+            ],
+        );
+        draw_package(
+            &mut out,
+            &rect,
+            &package.display,
+            built.package_titles[i],
+            package,
+            look,
+            metrics,
+        );
+        out.push(Item::End);
+        max_x = max_x.max(rect.x + rect.width + CLUSTER_MARGIN);
+        max_y = max_y.max(rect.y + rect.height + CLUSTER_MARGIN);
+    }
+
+    // Elements.
+    for (i, element) in class.elements.iter().enumerate() {
+        let Some(entity) = &built.entities[i] else { continue };
+        let rect = shift(&placed.nodes[entity.node]);
+        let id = format!("ent{:04}", ids.take());
+        group(
+            &mut out,
+            "entity",
+            vec![
+                ("data-qualified-name".into(), marker_name(&element.qualified_name)),
+                ("id".into(), id.clone()),
+            ],
+        );
+        entity_ids[i] = Some(id);
+        let mut items = entity.body.items.clone();
+        translate(&mut items, rect.x, rect.y);
+        out.extend(items);
+        out.push(Item::End);
+        max_x = max_x.max(rect.x + rect.width + MARGIN);
+        max_y = max_y.max(rect.y + rect.height + MARGIN);
+    }
+
+    // Notes with a node of their own.
+    let note_lh = metrics.line_height(&look.note_font);
+    let note_ascent = metrics.ascent(&look.note_font);
+    // PlantUML names a note `GMN` and the number its id counter gives it:
+    // one number per package, element and link in source order, three per
+    // note (its name, its entity, its link). The model keeps no source
+    // order across kinds, so notes are counted after everything else (as
+    // they are mostly written).
+    let mut note_number = class.packages.len() + class.elements.len() + class.links.len();
+    let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
+    for (i, note) in class.notes.iter().enumerate() {
+        let boxed = &built.notes[i];
+        note_number += 1;
+        let number = note_number;
+        note_number += 2;
+        let Some(node) = boxed.node else { continue };
+        let rect = shift(&placed.nodes[node]);
+        let name = match &note.target {
+            NoteTarget::Floating { alias: Some(alias) } => marker_name(alias),
+            _ => format!("GMN{number}"),
+        };
+        let id = format!("ent{:04}", ids.take());
+        note_ids[i] = Some(id.clone());
+        group(
+            &mut out,
+            "entity",
+            vec![("data-qualified-name".into(), name), ("id".into(), id)],
+        );
+        let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.note_bg);
+        // A note beside an element points at it.
+        let toward = match &note.target {
+            NoteTarget::Element { element, .. } => built
+                .entities
+                .get(element.index())
+                .and_then(|e| e.as_ref())
+                .map(|e| shift(&placed.nodes[e.node])),
+            _ => None,
+        };
+        draw_note(&mut out, &rect, fill, look, toward.as_ref());
+        for (k, l) in boxed.lines.iter().enumerate() {
+            let w = metrics.width(l, &look.note_font);
+            out.push(text(
+                rect.x + 6.0,
+                rect.y + 5.0 + note_ascent + note_lh * k as f64,
+                l,
+                look.note_font,
+                look.note_font_color,
+                w,
+            ));
+        }
+        out.push(Item::End);
+        max_x = max_x.max(rect.x + rect.width + MARGIN);
+        max_y = max_y.max(rect.y + rect.height + MARGIN);
+    }
+
+    // Links.
+    for (i, link) in class.links.iter().enumerate() {
+        let Some(edge) = &built.links[i] else { continue };
+        if link.hidden {
+            continue;
+        }
+        let Some(route) = placed.edges.get(edge.edge) else {
+            continue;
+        };
+        if route.points.len() < 2 {
+            continue;
+        }
+        let end_id = |end: &LinkEnd| match end {
+            LinkEnd::Element(e) => entity_ids.get(e.index()).cloned().flatten(),
+            LinkEnd::Note(n) => note_ids.get(*n as usize).cloned().flatten(),
+            _ => None,
+        };
+        let (Some(from_id), Some(to_id)) = (end_id(&link.from), end_id(&link.to)) else {
+            continue;
+        };
+        let id = ids.take();
+        group(
+            &mut out,
+            "link",
+            vec![
+                ("data-entity-1".into(), from_id),
+                ("data-entity-2".into(), to_id),
+                ("id".into(), format!("lnk{id}")),
+            ],
+        );
+        let points: Vec<Point> = route.points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();
+        for p in &points {
+            max_x = max_x.max(p.x + MARGIN);
+            max_y = max_y.max(p.y + MARGIN);
+        }
+        draw_link(&mut out, link, edge, &points, look);
+        let shifted = |p: Option<Point>| p.map(|p| Point::new(p.x + dx, p.y + dy));
+        draw_link_texts(
+            &mut out,
+            link,
+            edge,
+            shifted(route.label),
+            shifted(route.tail_label),
+            shifted(route.head_label),
+            &points,
+            look,
+            metrics,
+        );
+        for p in [route.label, route.tail_label, route.head_label].into_iter().flatten() {
+            max_x = max_x.max(p.x + dx + MARGIN + 20.0);
+            max_y = max_y.max(p.y + dy + MARGIN + 10.0);
+        }
+        out.push(Item::End);
+    }
+
+    let (width, height) = add_legend(&mut out, diagram, metrics, max_x.max(10.0), max_y.max(10.0));
+    let (width, height) = add_title(&mut out, diagram, look, metrics, width, height);
+    let (width, height) = add_banner(&mut out, diagram, metrics, width, height);
+    Scene {
+        width: round3(width),
+        height: round3(height),
+        background: look.background,
+        items: out,
+    }
+}
+
+/// `legend … endlegend`: a grey box of the text's lines (5 px of padding,
+/// 7.5 px corners) centred under the drawing, as PlantUML 1.2026.8 draws
+/// a class diagram's legend by default.
+fn add_legend(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let Some(legend) = diagram.legend.as_ref().filter(|l| !l.text.trim().is_empty()) else {
+        return (width, height);
+    };
+    let font = Font::sans(14.0);
+    let block = crate::creole::measure(&legend.text, font, metrics);
+    let (w, h) = (block.width + 10.0, block.height + 10.0);
+    let x = ((width - w) / 2.0).max(7.0);
+    let y = height + 3.0;
+    group(out, "legend", Vec::new());
+    crate::shapes::rect(
+        out,
+        x,
+        y,
+        w,
+        h,
+        7.5,
+        paint(Some(Color::hex(0xDDDDDD)), Some(stroke(Color::BLACK, 1.0))),
+    );
+    block.draw(x + 5.0, y + 5.0, crate::creole::Align::Left, Color::BLACK, out);
+    out.push(Item::End);
+    (width.max(x + w + 7.0), y + h + 18.0)
+}
+
+/// PlantUML's banner over a diagram that still uses `skinparam
+/// handwritten true` (a yellow box naming `!option handwritten true`), as
+/// it draws it over sequence diagrams: the drawing moves down under it.
+fn add_banner(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let wanted = diagram.settings.skinparams.iter().any(|(k, _)| k == "handwritten");
+    if !wanted {
+        return (width, height);
+    }
+    const TEXT: &str = "Please use '!option handwritten true' to enable handwritten";
+    const BANNER_HEIGHT: f64 = 16.641;
+    let font = Font {
+        family: crate::scene::FontFamily::Mono,
+        ..Font::sans(10.0)
+    };
+    let text_w = metrics.width(TEXT, &font);
+    let room = 3.0 + BANNER_HEIGHT + 1.0;
+    super::entity::translate(out, 0.0, room);
+    let banner_w = (width - 15.0).max(text_w + 12.0);
+    let mut items = Vec::new();
+    crate::shapes::rect(
+        &mut items,
+        3.0,
+        3.0,
+        banner_w,
+        BANNER_HEIGHT,
+        2.5,
+        paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
+    );
+    items.push(text(10.0, 13.641, TEXT, font, Color::BLACK, text_w));
+    out.splice(0..0, items);
+    (width.max(banner_w + 6.0), height + room)
+}
+
+/// `title`: bold, centred above the drawing, which moves down (and right,
+/// under a wider title) as PlantUML 1.2026.8 places it (observed: the
+/// title's text 10 px from the top, the drawing 21 px below its line).
+fn add_title(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    height: f64,
+) -> (f64, f64) {
+    let Some(title) = diagram.title.as_deref().filter(|t| !t.trim().is_empty()) else {
+        return (width, height);
+    };
+    let font = Font::sans(14.0).bold();
+    let lh = metrics.line_height(&font);
+    let lines: Vec<&str> = title.split("\\n").flat_map(|l| l.split('\n')).collect();
+    let widths: Vec<f64> = lines.iter().map(|l| metrics.width(l, &font)).collect();
+    let title_w = widths.iter().copied().fold(0.0, f64::max) + 20.0;
+    let title_h = lh * lines.len() as f64 + 21.0;
+    let dx = ((title_w - width) / 2.0).max(0.0);
+    super::entity::translate(out, dx, title_h);
+    let total_w = width.max(title_w);
+    let mut items = Vec::with_capacity(lines.len());
+    for (k, (l, w)) in lines.iter().zip(&widths).enumerate() {
+        items.push(text(
+            (total_w - w) / 2.0,
+            10.0 + metrics.ascent(&font) + lh * k as f64,
+            l,
+            font,
+            look.class_font_color,
+            *w,
+        ));
+    }
+    out.splice(0..0, items);
+    (total_w, height + title_h)
+}
+
+/// A rounded rectangle's path with quarter circles of radius `r`, and a
+/// tab of `tab_w` × `tab_h` on its top left (PlantUML's package folder).
+fn draw_package(
+    out: &mut Vec<Item>,
+    rect: &Rect,
+    title: &str,
+    title_w: f64,
+    package: &puml_sema::class::Package,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+) {
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let lh = metrics.line_height(&look.package_font);
+    let tab_h = lh + 6.0;
+    let tab_right = x + title_w + 13.0;
+    let r = 2.5;
+    let k = r * KAPPA;
+    let border = package
+        .style
+        .line_color
+        .as_deref()
+        .and_then(parse_color)
+        .unwrap_or(look.package_border);
+    let fill = package
+        .style
+        .background
+        .as_deref()
+        .and_then(parse_color)
+        .or(look.package_bg);
+    let mut path = PathBuilder::new()
+        .move_to(x + r, y)
+        .line_to(tab_right - 9.5, y)
+        .cubic_to(
+            tab_right - 9.5 + 2.0,
+            y,
+            tab_right - 7.0,
+            y + 0.5,
+            tab_right - 7.0,
+            y + r,
+        )
+        .line_to(tab_right, y + tab_h)
+        .line_to(x + w - r, y + tab_h)
+        .cubic_to(x + w - r + k, y + tab_h, x + w, y + tab_h + r - k, x + w, y + tab_h + r)
+        .line_to(x + w, y + h - r)
+        .cubic_to(x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h)
+        .line_to(x + r, y + h)
+        .cubic_to(x + r - k, y + h, x, y + h - r + k, x, y + h - r)
+        .line_to(x, y + r)
+        .cubic_to(x, y + r - k, x + r - k, y, x + r, y);
+    path = path.close();
+    path.push(out, paint(fill, Some(stroke(border, 1.5))));
+    line(out, x, y + tab_h, tab_right, y + tab_h, stroke(border, 1.5));
+    out.push(text(
+        x + 4.0,
+        y + 2.0 + metrics.ascent(&look.package_font),
+        title,
+        look.package_font,
+        look.package_font_color,
+        title_w,
+    ));
+}
+
+/// A note: a folded corner, and a wedge toward the element it is about.
+fn draw_note(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: Option<&Rect>) {
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
+    let mut builder = PathBuilder::new().move_to(x, y);
+    let cy = y + h / 2.0;
+    let left_wedge = toward.filter(|t| t.x + t.width <= x);
+    if let Some(t) = left_wedge {
+        builder = builder
+            .line_to(x, cy - 4.0)
+            .line_to(t.x + t.width + 0.6, (t.y + t.height / 2.0).clamp(y, y + h))
+            .line_to(x, cy + 4.0);
+    }
+    builder = builder.line_to(x, y + h).line_to(x + w, y + h);
+    let right_wedge = toward.filter(|t| t.x >= x + w);
+    if let Some(t) = right_wedge {
+        builder = builder
+            .line_to(x + w, cy + 4.0)
+            .line_to(t.x - 0.6, (t.y + t.height / 2.0).clamp(y, y + h))
+            .line_to(x + w, cy - 4.0);
+    }
+    builder
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y)
+        .line_to(x, y)
+        .close()
+        .push(out, p);
+    PathBuilder::new()
+        .move_to(x + w - 10.0, y)
+        .line_to(x + w - 10.0, y + 10.0)
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y)
+        .close()
+        .push(out, p);
+}
+
+fn link_color(link: &Link, look: &ClassLook) -> Color {
+    link.color.as_deref().and_then(parse_color).unwrap_or(look.arrow_color)
+}
+
+fn link_stroke(link: &Link, look: &ClassLook) -> Stroke {
+    let color = link_color(link, look);
+    let width = link.thickness.map_or(look.arrow_thickness, f64::from);
+    match link.line {
+        LineStyle::Dashed => dashed(color, width, 7.0, 7.0),
+        LineStyle::Dotted => dashed(color, width, 1.0, 3.0),
+        LineStyle::Bold => stroke(color, width.max(2.0)),
+        LineStyle::Solid => stroke(color, width),
+    }
+}
+
+/// How far a decoration reaches back from the end of the link.
+fn head_length(head: LinkHead) -> f64 {
+    match head {
+        LinkHead::None => 0.0,
+        LinkHead::Arrow => 5.0,
+        LinkHead::Triangle | LinkHead::OpenTriangle => 18.0,
+        LinkHead::Composition | LinkHead::Aggregation => 12.0,
+        LinkHead::Plus | LinkHead::Circle => 16.0,
+        LinkHead::Square => 10.0,
+        LinkHead::Cross => 10.0,
+        LinkHead::Crowfoot => 8.0,
+        LinkHead::HalfCircle => 8.0,
+        LinkHead::ExactlyOne => 8.0,
+        LinkHead::ZeroOrOne | LinkHead::ZeroOrMany => 18.0,
+        LinkHead::OneOrMany => 8.0,
+    }
+}
+
+/// The unit vector pointing into the end `end` of the path, from the
+/// nearest distinct point before it.
+fn direction_at(end: Point, before: &[Point]) -> (f64, f64) {
+    for p in before.iter().rev() {
+        let (vx, vy) = (end.x - p.x, end.y - p.y);
+        let len = (vx * vx + vy * vy).sqrt();
+        if len > 1e-6 {
+            return (vx / len, vy / len);
+        }
+    }
+    (0.0, 1.0)
+}
+
+fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point], look: &ClassLook) {
+    // Which decoration sits at the path's start (the tail) and end.
+    let (tail_head, head_head) = if edge.reversed {
+        (link.to_head, link.from_head)
+    } else {
+        (link.from_head, link.to_head)
+    };
+    let mut pts: Vec<Point> = points.to_vec();
+    let n = pts.len();
+    let start = pts[0];
+    let end = pts[n - 1];
+    let start_dir = {
+        let rest: Vec<Point> = pts[1..].iter().rev().copied().collect();
+        direction_at(start, &rest)
+    };
+    let end_dir = direction_at(end, &pts[..n - 1]);
+    let cut = head_length(tail_head);
+    if cut > 0.0 {
+        pts[0] = Point::new(start.x - start_dir.0 * cut, start.y - start_dir.1 * cut);
+    }
+    let cut = head_length(head_head);
+    if cut > 0.0 {
+        pts[n - 1] = Point::new(end.x - end_dir.0 * cut, end.y - end_dir.1 * cut);
+    }
+    let mut segments = vec![PathSegment::MoveTo {
+        x: round3(pts[0].x),
+        y: round3(pts[0].y),
+    }];
+    let mut i = 1;
+    while i + 2 < n {
+        segments.push(PathSegment::CubicTo {
+            x1: round3(pts[i].x),
+            y1: round3(pts[i].y),
+            x2: round3(pts[i + 1].x),
+            y2: round3(pts[i + 1].y),
+            x: round3(pts[i + 2].x),
+            y: round3(pts[i + 2].y),
+        });
+        i += 3;
+    }
+    while i < n {
+        segments.push(PathSegment::LineTo {
+            x: round3(pts[i].x),
+            y: round3(pts[i].y),
+        });
+        i += 1;
+    }
+    let s = link_stroke(link, look);
+    out.push(Item::Path {
+        segments,
+        paint: Paint {
+            fill: None,
+            stroke: Some(s),
+            gradient: None,
+            shadow: None,
+        },
+    });
+    let color = link_color(link, look);
+    let width = link.thickness.map_or(look.arrow_thickness, f64::from);
+    decoration(out, tail_head, start, start_dir, color, width, look.background);
+    decoration(out, head_head, end, end_dir, color, width, look.background);
+}
+
+/// Draws `head` with its tip at `tip`, `dir` pointing into the element.
+fn decoration(out: &mut Vec<Item>, head: LinkHead, tip: Point, dir: (f64, f64), color: Color, width: f64, bg: Color) {
+    let (dx, dy) = dir;
+    let (nx, ny) = (-dy, dx);
+    let at = |back: f64, side: f64| (tip.x - dx * back + nx * side, tip.y - dy * back + ny * side);
+    let filled = paint(Some(color), Some(stroke(color, width)));
+    let open = paint(None, Some(stroke(color, width)));
+    let s = stroke(color, width);
+    let seg = |out: &mut Vec<Item>, a: (f64, f64), b: (f64, f64)| line(out, a.0, a.1, b.0, b.1, s);
+    match head {
+        LinkHead::None => {}
+        LinkHead::Arrow => polygon(
+            out,
+            &[at(0.0, 0.0), at(9.0, 4.0), at(5.0, 0.0), at(9.0, -4.0), at(0.0, 0.0)],
+            filled,
+        ),
+        LinkHead::Triangle => polygon(out, &[at(0.0, 0.0), at(18.0, 6.0), at(18.0, -6.0), at(0.0, 0.0)], open),
+        LinkHead::OpenTriangle => {
+            seg(out, at(0.0, 0.0), at(18.0, 6.0));
+            seg(out, at(0.0, 0.0), at(18.0, -6.0));
+        }
+        LinkHead::Composition => polygon(
+            out,
+            &[at(0.0, 0.0), at(6.0, 4.0), at(12.0, 0.0), at(6.0, -4.0), at(0.0, 0.0)],
+            filled,
+        ),
+        LinkHead::Aggregation => polygon(
+            out,
+            &[at(0.0, 0.0), at(6.0, 4.0), at(12.0, 0.0), at(6.0, -4.0), at(0.0, 0.0)],
+            open,
+        ),
+        LinkHead::Plus => {
+            let c = at(8.0, 0.0);
+            ellipse(out, c.0, c.1, 8.0, 8.0, paint(Some(bg), Some(stroke(color, width))));
+            seg(out, at(0.0, 0.0), at(16.0, 0.0));
+            seg(out, at(8.0, 8.0), at(8.0, -8.0));
+        }
+        LinkHead::Circle => {
+            let c = at(8.0, 0.0);
+            ellipse(out, c.0, c.1, 8.0, 8.0, paint(Some(bg), Some(stroke(color, width))));
+        }
+        LinkHead::HalfCircle => {
+            let c = at(8.0, 0.0);
+            ellipse(out, c.0, c.1, 8.0, 8.0, open);
+        }
+        LinkHead::Square => {
+            let pts = [at(0.0, 5.0), at(10.0, 5.0), at(10.0, -5.0), at(0.0, -5.0), at(0.0, 5.0)];
+            polygon(out, &pts, paint(Some(bg), Some(stroke(color, width))));
+        }
+        LinkHead::Cross => {
+            let c = at(5.0, 0.0);
+            ellipse(out, c.0, c.1, 5.0, 5.0, paint(Some(bg), Some(stroke(color, width))));
+            seg(out, at(1.5, 3.5), at(8.5, -3.5));
+            seg(out, at(1.5, -3.5), at(8.5, 3.5));
+        }
+        LinkHead::Crowfoot => {
+            seg(out, at(8.0, 0.0), at(0.0, 6.0));
+            seg(out, at(8.0, 0.0), at(0.0, -6.0));
+            seg(out, at(8.0, 0.0), at(0.0, 0.0));
+        }
+        LinkHead::ExactlyOne => {
+            seg(out, at(4.0, 4.0), at(4.0, -4.0));
+            seg(out, at(7.0, 4.0), at(7.0, -4.0));
+            seg(out, at(8.0, 0.0), at(0.0, 0.0));
+        }
+        LinkHead::ZeroOrOne => {
+            seg(out, at(4.0, 4.0), at(4.0, -4.0));
+            seg(out, at(8.0, 0.0), at(0.0, 0.0));
+            let c = at(14.0, 0.0);
+            ellipse(out, c.0, c.1, 4.0, 4.0, open);
+        }
+        LinkHead::ZeroOrMany => {
+            seg(out, at(8.0, 0.0), at(0.0, 6.0));
+            seg(out, at(8.0, 0.0), at(0.0, -6.0));
+            seg(out, at(8.0, 0.0), at(0.0, 0.0));
+            let c = at(14.0, 0.0);
+            ellipse(out, c.0, c.1, 4.0, 4.0, open);
+        }
+        LinkHead::OneOrMany => {
+            seg(out, at(8.0, 0.0), at(0.0, 6.0));
+            seg(out, at(8.0, 0.0), at(0.0, -6.0));
+            seg(out, at(8.0, 0.0), at(0.0, 0.0));
+            seg(out, at(8.0, 4.0), at(8.0, -4.0));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_link_texts(
+    out: &mut Vec<Item>,
+    link: &Link,
+    edge: &LinkEdge,
+    label_at: Option<Point>,
+    tail_at: Option<Point>,
+    head_at: Option<Point>,
+    points: &[Point],
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+) {
+    let font = look.arrow_font;
+    let lh = metrics.line_height(&font);
+    let ascent = metrics.ascent(&font);
+    let color = look.arrow_font_color;
+    if let (Some(text_label), Some(size), Some(c)) = (
+        link.label.as_deref().map(super::graph::label_text),
+        edge.label,
+        label_at,
+    ) {
+        let left = c.x - size.width / 2.0;
+        let top = c.y - size.height / 2.0;
+        let mut x = left + 1.0;
+        if let Some(dir) = link.label_arrow {
+            // The arrow points along the link, from→to for `>`.
+            let (sx, sy) = (points[0], points[points.len() - 1]);
+            let (mut vx, mut vy) = (sy.x - sx.x, sy.y - sx.y);
+            if edge.reversed {
+                vx = -vx;
+                vy = -vy;
+            }
+            if matches!(dir, LinkDirection::Left | LinkDirection::Up) {
+                vx = -vx;
+                vy = -vy;
+            }
+            let len = (vx * vx + vy * vy).sqrt().max(1e-6);
+            let (ux, uy) = (vx / len, vy / len);
+            let (cx, cy) = (left + 5.0, top + 1.0 + lh / 2.0 + 1.0);
+            polygon(
+                out,
+                &[
+                    (cx + ux * 4.5, cy + uy * 4.5),
+                    (cx - ux * 4.5 - uy * 3.0, cy - uy * 4.5 + ux * 3.0),
+                    (cx - ux * 4.5 + uy * 3.0, cy - uy * 4.5 - ux * 3.0),
+                    (cx + ux * 4.5, cy + uy * 4.5),
+                ],
+                paint(Some(color), Some(stroke(color, 1.0))),
+            );
+            x = left + 1.0 + font.size;
+        }
+        for (k, l) in text_label.split("\\n").enumerate() {
+            crate::creole::measure(l, font, metrics).draw(
+                x,
+                top + 1.0 + lh * k as f64,
+                crate::creole::Align::Left,
+                color,
+                out,
+            );
+        }
+    }
+    let end_text = |out: &mut Vec<Item>, t: &Option<String>, at: Option<Point>| {
+        if let (Some(t), Some(c)) = (t.as_deref().map(super::graph::unquote).filter(|t| !t.is_empty()), at) {
+            let t = if t == "*" { "✱" } else { t };
+            let w = metrics.width(t, &font);
+            out.push(text(c.x - w / 2.0, c.y - lh / 2.0 + ascent, t, font, color, w));
+        }
+    };
+    let (tail_text, head_text) = if edge.reversed {
+        (&link.to_label, &link.from_label)
+    } else {
+        (&link.from_label, &link.to_label)
+    };
+    end_text(out, tail_text, tail_at);
+    end_text(out, head_text, head_at);
+}

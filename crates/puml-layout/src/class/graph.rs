@@ -1,0 +1,532 @@
+//! The graph PlantUML hands to `dot` for a class diagram (its `svek.dot`,
+//! read with `-debugsvek`), built for puml's own engine:
+//! - one node per drawn element, of the element's own size, and one per
+//!   note;
+//! - one edge per link, tail at the left-hand end as written, `minlen` the
+//!   arrow's length less one (`-` is 0: same rank), reversed for `-up->`
+//!   and `-left->`; labels and multiplicities as fixed-size boxes (their
+//!   text's size, truncated to whole pixels as PlantUML writes them);
+//! - a package is three nested clusters (PlantUML's `clusterNp0`, `clusterN`
+//!   with the title, `clusterNp1`), 8 px of margin each;
+//! - a note beside an element is a node joined to it by an edge of `minlen`
+//!   0 (left, right) or 1 (top, bottom);
+//! - elements with no link are set in a square grid by invisible edges
+//!   (rows of ⌈√n⌉, when a package or the top level holds three or more);
+//! - `left to right direction` turns the ranks (`rankdir=LR`).
+
+use super::entity::{entity_box, EntityBox};
+use super::look::ClassLook;
+use super::shown::{shown, Shown};
+use crate::font::TextMeasure;
+use puml_graph::{Cluster, Edge, Graph, GraphOptions, Node, NodeId, RankDir, Size};
+use puml_sema::class::{ClassDiagram, LinkDirection, LinkEnd, NoteSide, NoteTarget};
+
+/// Dot's margin around a cluster's contents (8 points, 1 px each).
+const CLUSTER_MARGIN: f64 = 8.0;
+/// The height PlantUML gives a package's title box in `svek.dot`.
+const CLUSTER_LABEL_HEIGHT: f64 = 11.0;
+
+/// A drawn element: its node and its drawing at the origin.
+pub(crate) struct PlacedEntity {
+    pub node: NodeId,
+    pub body: EntityBox,
+}
+
+/// A note: its node (when it has one of its own), size and text lines.
+pub(crate) struct NoteBox {
+    pub node: Option<NodeId>,
+    pub width: f64,
+    pub height: f64,
+    pub lines: Vec<String>,
+}
+
+/// A link's edge and which way it runs in the graph.
+pub(crate) struct LinkEdge {
+    pub edge: usize,
+    /// The edge runs `to → from` (`-up->`, `-left->`).
+    pub reversed: bool,
+    pub label: Option<Size>,
+}
+
+pub(crate) struct Built {
+    pub graph: Graph,
+    /// Per element (`None`: not drawn).
+    pub entities: Vec<Option<PlacedEntity>>,
+    /// Per note.
+    pub notes: Vec<NoteBox>,
+    /// Per link (`None`: an end is not drawn).
+    pub links: Vec<Option<LinkEdge>>,
+    /// Per package: the cluster drawn (the one with the title), when it
+    /// holds anything drawn.
+    pub packages: Vec<Option<usize>>,
+    /// Per package: the title's width (px, untruncated).
+    pub package_titles: Vec<f64>,
+}
+
+/// A label as drawn: without the quotes it may be written in.
+pub(crate) fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t)
+}
+
+/// A link's label as drawn: unquoted, `<<word>>` as `«word»`.
+pub(crate) fn label_text(text: &str) -> String {
+    super::entity::guillemets(unquote(text))
+}
+
+/// Truncates a measured size to whole pixels, as PlantUML writes its
+/// label tables' `WIDTH`/`HEIGHT`.
+fn table(width: f64, height: f64) -> Size {
+    Size::new(width.max(0.0).floor(), height.max(0.0).floor())
+}
+
+pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMeasure) -> Built {
+    let mut graph = Graph {
+        options: GraphOptions {
+            rank_dir: if class.left_to_right {
+                RankDir::LeftToRight
+            } else {
+                RankDir::TopToBottom
+            },
+            node_sep: look.node_sep,
+            rank_sep: look.rank_sep,
+        },
+        ..Graph::default()
+    };
+
+    // Which elements have a link or a note (the rest may go to the grid).
+    let mut linked = vec![false; class.elements.len()];
+    let mark = |end: &LinkEnd, linked: &mut Vec<bool>| {
+        if let LinkEnd::Element(e) = end {
+            if let Some(slot) = linked.get_mut(e.index()) {
+                *slot = true;
+            }
+        }
+    };
+    for link in &class.links {
+        mark(&link.from, &mut linked);
+        mark(&link.to, &mut linked);
+    }
+    let mut has_note = vec![false; class.elements.len()];
+    for note in &class.notes {
+        if let NoteTarget::Element { element, .. } = note.target {
+            if let Some(slot) = has_note.get_mut(element.index()) {
+                *slot = true;
+            }
+        }
+    }
+
+    let shown_all: Vec<Shown> = class
+        .elements
+        .iter()
+        .map(|e| {
+            let mut s = shown(class, e);
+            s.circle &= !look.strict_uml;
+            s
+        })
+        .collect();
+    let drawn: Vec<bool> = class
+        .elements
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            let s = &shown_all[i];
+            s.element && (s.unlinked || linked[i])
+        })
+        .collect();
+
+    // Packages: a cluster chain per package that holds something drawn.
+    let mut holds = vec![false; class.packages.len()];
+    for (i, e) in class.elements.iter().enumerate() {
+        if !drawn[i] {
+            continue;
+        }
+        let mut p = e.package;
+        let mut steps = 0;
+        while let Some(id) = p {
+            if steps > class.packages.len() || id.index() >= holds.len() {
+                break;
+            }
+            holds[id.index()] = true;
+            p = class.packages[id.index()].parent;
+            steps += 1;
+        }
+    }
+    for note in &class.notes {
+        let mut p = note.package;
+        let mut steps = 0;
+        while let Some(id) = p {
+            if steps > class.packages.len() || id.index() >= holds.len() {
+                break;
+            }
+            holds[id.index()] = true;
+            p = class.packages[id.index()].parent;
+            steps += 1;
+        }
+    }
+    let mut packages: Vec<Option<usize>> = vec![None; class.packages.len()];
+    let mut inner: Vec<Option<usize>> = vec![None; class.packages.len()];
+    let mut package_titles = vec![0.0; class.packages.len()];
+    // Parents come before their children in the model.
+    for (i, package) in class.packages.iter().enumerate() {
+        let title_w = metrics.width(&package.display, &look.package_font);
+        package_titles[i] = title_w;
+        if !holds[i] {
+            continue;
+        }
+        let parent = package.parent.filter(|p| p.index() < i).and_then(|p| inner[p.index()]);
+        let outer = graph.add_cluster(Cluster {
+            parent,
+            label: None,
+            margin: CLUSTER_MARGIN,
+        });
+        let titled = graph.add_cluster(Cluster {
+            parent: Some(outer),
+            label: Some(table(title_w, CLUSTER_LABEL_HEIGHT)),
+            margin: CLUSTER_MARGIN,
+        });
+        let contents = graph.add_cluster(Cluster {
+            parent: Some(titled),
+            label: None,
+            margin: CLUSTER_MARGIN,
+        });
+        packages[i] = Some(titled);
+        inner[i] = Some(contents);
+    }
+    let cluster_of = |p: Option<puml_sema::class::PackageId>| p.and_then(|p| inner.get(p.index()).copied().flatten());
+
+    let mut entities: Vec<Option<PlacedEntity>> = Vec::with_capacity(class.elements.len());
+    for (i, element) in class.elements.iter().enumerate() {
+        if !drawn[i] {
+            entities.push(None);
+            continue;
+        }
+        let body = entity_box(element, &shown_all[i], look, metrics);
+        let mut node = Node::new(body.width, body.height);
+        node.cluster = cluster_of(element.package);
+        let node = graph.add_node(node);
+        entities.push(Some(PlacedEntity { node, body }));
+    }
+
+    // Notes.
+    let note_font = look.note_font;
+    let note_lh = metrics.line_height(&note_font);
+    let mut notes = Vec::with_capacity(class.notes.len());
+    let mut note_on_link: Vec<Option<usize>> = vec![None; class.links.len()];
+    for (i, note) in class.notes.iter().enumerate() {
+        let lines: Vec<String> = note
+            .text
+            .split('\n')
+            .flat_map(|l| l.split("\\n"))
+            .map(str::to_string)
+            .collect();
+        let text_w = lines.iter().map(|l| metrics.width(l, &note_font)).fold(0.0, f64::max);
+        let width = text_w + 21.0;
+        let height = note_lh * lines.len() as f64 + 10.0;
+        let mut node_id = None;
+        match &note.target {
+            NoteTarget::Link(link) => {
+                if let Some(slot) = note_on_link.get_mut(link.index()) {
+                    *slot = Some(i);
+                }
+            }
+            NoteTarget::Element { element, side } => {
+                if let Some(target) = entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node) {
+                    let mut node = Node::new(width, height);
+                    node.cluster = cluster_of(note.package.or(class.elements[element.index()].package));
+                    let n = graph.add_node(node);
+                    let (tail, head, min_len) = match side {
+                        NoteSide::Right => (target, n, 0),
+                        NoteSide::Left => (n, target, 0),
+                        NoteSide::Top => (n, target, 1),
+                        NoteSide::Bottom => (target, n, 1),
+                    };
+                    let mut edge = Edge::new(tail, head);
+                    edge.min_len = min_len;
+                    graph.edges.push(edge);
+                    node_id = Some(n);
+                }
+            }
+            NoteTarget::Floating { .. } => {
+                let mut node = Node::new(width, height);
+                node.cluster = cluster_of(note.package);
+                node_id = Some(graph.add_node(node));
+            }
+        }
+        notes.push(NoteBox {
+            node: node_id,
+            width,
+            height,
+            lines,
+        });
+    }
+
+    // Links.
+    let arrow_lh = metrics.line_height(&look.arrow_font);
+    let mut links = Vec::with_capacity(class.links.len());
+    for (i, link) in class.links.iter().enumerate() {
+        let node_of = |end: &LinkEnd| match end {
+            LinkEnd::Element(e) => entities.get(e.index()).and_then(|p| p.as_ref()).map(|p| p.node),
+            LinkEnd::Note(n) => notes.get(*n as usize).and_then(|n: &NoteBox| n.node),
+            _ => None,
+        };
+        let (Some(from), Some(to)) = (node_of(&link.from), node_of(&link.to)) else {
+            links.push(None);
+            continue;
+        };
+        let mut min_len = link.length.saturating_sub(1);
+        let mut reversed = false;
+        match link.direction {
+            Some(LinkDirection::Up) => {
+                reversed = true;
+                min_len = min_len.max(1);
+            }
+            Some(LinkDirection::Down) => min_len = min_len.max(1),
+            Some(LinkDirection::Left) => {
+                reversed = true;
+                min_len = 0;
+            }
+            Some(LinkDirection::Right) => min_len = 0,
+            None => {}
+        }
+        let (tail, head) = if reversed { (to, from) } else { (from, to) };
+        let mut edge = Edge::new(tail, head);
+        edge.min_len = min_len;
+        edge.constraint = !link.norank;
+        let mut label = link
+            .label
+            .as_deref()
+            .map(label_text)
+            .filter(|l| !l.is_empty())
+            .map(|text| {
+                let lines: Vec<&str> = text.split("\\n").collect();
+                let w = lines
+                    .iter()
+                    .map(|l| crate::creole::measure_width(l, look.arrow_font, metrics))
+                    .fold(0.0, f64::max);
+                let arrow = if link.label_arrow.is_some() {
+                    look.arrow_font.size
+                } else {
+                    0.0
+                };
+                (w + 2.0 + arrow, arrow_lh * lines.len() as f64 + 2.0)
+            });
+        if let Some(note) = note_on_link[i] {
+            let n = &notes[note];
+            label = Some(match label {
+                Some((w, h)) => (w.max(n.width), h + n.height),
+                None => (n.width, n.height),
+            });
+        }
+        // A link from an element to itself gets 10 px more room for its
+        // label (observed: corpus 052, 060).
+        let self_room = if from == to { 10.0 } else { 0.0 };
+        let label = label.map(|(w, h)| table(w + self_room, h + self_room));
+        let end_label = |text: &Option<String>| {
+            text.as_deref().map(unquote).filter(|t| !t.is_empty()).map(|t| {
+                // `*` is drawn as `✱` but measured as written.
+                table(metrics.width(t, &look.arrow_font), arrow_lh)
+            })
+        };
+        let from_label = end_label(&link.from_label);
+        let to_label = end_label(&link.to_label);
+        edge.label = label;
+        if reversed {
+            edge.tail_label = to_label;
+            edge.head_label = from_label;
+        } else {
+            edge.tail_label = from_label;
+            edge.head_label = to_label;
+        }
+        let id = graph.edges.len();
+        graph.edges.push(edge);
+        links.push(Some(LinkEdge {
+            edge: id,
+            reversed,
+            label,
+        }));
+    }
+
+    // The grid of unlinked elements, per package.
+    let mut groups: Vec<(Option<u32>, Vec<NodeId>)> = Vec::new();
+    for (i, element) in class.elements.iter().enumerate() {
+        let Some(placed) = &entities[i] else { continue };
+        if linked[i] || has_note[i] {
+            continue;
+        }
+        let key = element.package.map(|p| p.0);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, nodes)) => nodes.push(placed.node),
+            None => groups.push((key, vec![placed.node])),
+        }
+    }
+    for (_, nodes) in &groups {
+        if nodes.len() < 3 {
+            continue;
+        }
+        let per_row = (nodes.len() as f64).sqrt().ceil() as usize;
+        let rows: Vec<&[NodeId]> = nodes.chunks(per_row.max(1)).collect();
+        for row in &rows {
+            for pair in row.windows(2) {
+                let mut edge = Edge::new(pair[0], pair[1]);
+                edge.min_len = 0;
+                graph.edges.push(edge);
+            }
+        }
+        for pair in rows.windows(2) {
+            graph.edges.push(Edge::new(pair[0][0], pair[1][0]));
+        }
+    }
+
+    Built {
+        graph,
+        entities,
+        notes,
+        links,
+        packages,
+        package_titles,
+    }
+}
+
+/// The engine's answer, or (when it refuses the graph) the nodes in rows.
+pub(crate) fn place(built: &Built) -> puml_graph::Layout {
+    match puml_graph::layout(&built.graph) {
+        Ok(layout) => layout,
+        Err(_) => fallback_grid(&built.graph),
+    }
+}
+
+/// Nodes in rows of ⌈√n⌉, no edges routed: what is drawn when the engine
+/// refuses a graph.
+fn fallback_grid(graph: &Graph) -> puml_graph::Layout {
+    let n = graph.nodes.len();
+    let per_row = ((n as f64).sqrt().ceil() as usize).max(1);
+    let mut layout = puml_graph::Layout::default();
+    let (mut x, mut y, mut row_h) = (0.0f64, 0.0f64, 0.0f64);
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if i > 0 && i % per_row == 0 {
+            x = 0.0;
+            y += row_h + graph.options.rank_sep;
+            row_h = 0.0;
+        }
+        layout.nodes.push(puml_graph::Rect {
+            x,
+            y,
+            width: node.width,
+            height: node.height,
+        });
+        x += node.width + graph.options.node_sep;
+        row_h = row_h.max(node.height);
+        layout.width = layout.width.max(x);
+    }
+    layout.height = y + row_h;
+    layout.edges = vec![puml_graph::EdgeRoute::default(); graph.edges.len()];
+    layout.clusters = vec![puml_graph::Rect::default(); graph.clusters.len()];
+    layout
+}
+
+/// The graph in Graphviz's dot language, laid out as PlantUML's
+/// `svek.dot` is (sizes in inches, separations, `minlen`, label tables,
+/// clusters), to compare with PlantUML's `-debugsvek` output and to run
+/// `dot` on it while developing.
+pub(crate) fn to_dot(graph: &Graph) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("digraph unix {\n");
+    let _ = writeln!(
+        out,
+        "nodesep={:.6};\nranksep={:.6};\nremincross=true;\nsearchsize=500;",
+        graph.options.node_sep / 72.0,
+        graph.options.rank_sep / 72.0
+    );
+    if graph.options.rank_dir == RankDir::LeftToRight {
+        out.push_str("rankdir=LR;\n");
+    }
+    let node_line = |out: &mut String, id: usize| {
+        let n = &graph.nodes[id];
+        let _ = writeln!(
+            out,
+            "sh{id:04} [shape=rect,label=\"\",width={:.6},height={:.6}];",
+            n.width / 72.0,
+            n.height / 72.0
+        );
+    };
+    let table = |s: Size| {
+        format!(
+            "<<TABLE FIXEDSIZE=\"TRUE\" WIDTH=\"{}\" HEIGHT=\"{}\"><TR><TD></TD></TR></TABLE>>",
+            s.width, s.height
+        )
+    };
+    let edge_line = |out: &mut String, e: &Edge| {
+        let _ = write!(
+            out,
+            "sh{:04}->sh{:04}[arrowtail=none,arrowhead=none,minlen={}",
+            e.tail, e.head, e.min_len
+        );
+        if let Some(l) = e.label {
+            let _ = write!(out, ",label={}", table(l));
+        }
+        if let Some(l) = e.tail_label {
+            let _ = write!(out, ",taillabel={}", table(l));
+        }
+        if let Some(l) = e.head_label {
+            let _ = write!(out, ",headlabel={}", table(l));
+        }
+        if !e.constraint {
+            out.push_str(",constraint=false");
+        }
+        out.push_str("];\n");
+    };
+    for e in graph.edges.iter().filter(|e| e.min_len == 0) {
+        edge_line(&mut out, e);
+    }
+    for id in 0..graph.nodes.len() {
+        if graph.nodes[id].cluster.is_none() {
+            node_line(&mut out, id);
+        }
+    }
+    // Clusters, nested, children after their parent (an explicit stack).
+    let roots: Vec<usize> = (0..graph.clusters.len())
+        .filter(|&c| graph.clusters[c].parent.is_none())
+        .collect();
+    let children = |parent: Option<usize>| -> Vec<usize> {
+        match parent {
+            None => roots.clone(),
+            Some(p) => (0..graph.clusters.len())
+                .filter(|&c| graph.clusters[c].parent == Some(p))
+                .collect(),
+        }
+    };
+    let mut work: Vec<(usize, bool)> = children(None).into_iter().rev().map(|c| (c, false)).collect();
+    let mut guard = 0;
+    while let Some((c, closing)) = work.pop() {
+        guard += 1;
+        if guard > 4 * graph.clusters.len() + 4 {
+            break;
+        }
+        if closing {
+            out.push_str("}\n");
+            continue;
+        }
+        let _ = write!(out, "subgraph cluster{c} {{");
+        match graph.clusters[c].label {
+            Some(l) => {
+                let _ = writeln!(out, "style=solid;labeljust=\"c\";label={};", table(l));
+            }
+            None => out.push_str("label=\"\";\n"),
+        }
+        for id in 0..graph.nodes.len() {
+            if graph.nodes[id].cluster == Some(c) {
+                node_line(&mut out, id);
+            }
+        }
+        work.push((c, true));
+        for child in children(Some(c)).into_iter().rev() {
+            work.push((child, false));
+        }
+    }
+    for e in graph.edges.iter().filter(|e| e.min_len > 0) {
+        edge_line(&mut out, e);
+    }
+    out.push_str("}\n");
+    out
+}
