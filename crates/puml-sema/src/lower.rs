@@ -883,24 +883,6 @@ impl DiagramLowering {
         }
     }
 
-    /// Until the class layout lands, a class diagram is checked but not
-    /// drawn: it keeps the W0240 warning and `other_kind`, so rendering
-    /// refuses it instead of drawing an empty sequence diagram. (The
-    /// renderer's branch removes this call when it draws `Diagram::class`.)
-    fn class_not_drawn_yet(&mut self, diagram: &ast::Diagram) {
-        let first = diagram
-            .statements()
-            .find(|n| n.kind().is_class_statement())
-            .map(|n| ast::header_range(&n))
-            .unwrap_or_else(|| TextRange::empty(self.map.range.start()));
-        self.diagnostics.push(Diagnostic::warning(
-            crate::codes::OTHER_DIAGRAM_KIND,
-            first,
-            "PlantUML reads this block as a class diagram: puml checks it, but does not draw class diagrams yet",
-        ));
-        self.diagram.other_kind = Some(crate::model::OtherKind::Class);
-    }
-
     // ------------------------------------------------------------ participants
 
     fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
@@ -2161,7 +2143,6 @@ impl DiagramLowering {
             self.diagram.class = Some(Box::new(model));
             self.map.class = Some(map);
             self.diagnostics.append(&mut diagnostics);
-            self.class_not_drawn_yet(diagram);
         }
         if let Some(activity) = self.activity.take() {
             let (model, map, mut diagnostics) = activity.finish(end_offset, needs_newline_before);
