@@ -134,7 +134,7 @@ impl Outcome {
 /// The message shown for a kind puml does not draw.
 pub fn unsupported_message(kind: &str) -> String {
     format!(
-        "puml draws sequence and activity diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
+        "puml draws sequence, activity and class diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
     )
 }
 
@@ -330,6 +330,8 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
 fn kind_of(summary: &CheckSummary) -> &'static str {
     if summary.activity_diagrams > 0 {
         "ACTIVITY"
+    } else if summary.class_diagrams > 0 {
+        "CLASS"
     } else {
         "SEQUENCE"
     }
@@ -425,7 +427,7 @@ mod tests {
         assert!(matches!(outcomes[0], Outcome::Rendered { .. }), "{outcomes:?}");
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[1].first_image().unwrap().bytes).into_owned();
-        assert!(svg.contains("sequence and activity diagrams only"), "{svg}");
+        assert!(svg.contains("sequence, activity and class diagrams only"), "{svg}");
     }
 
     #[test]

@@ -240,7 +240,7 @@ fn other_kinds_are_refused_with_a_distinct_code() {
         "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n",
     );
     assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND);
-    assert!(ran.stdout_text().contains("sequence and activity diagrams only"));
+    assert!(ran.stdout_text().contains("sequence, activity and class diagrams only"));
     let mindmap = run_with(&["-syntax"], "@startmindmap\n* a\n@endmindmap\n");
     assert!(mindmap.stdout_text().starts_with("MINDMAP\n"));
 }
@@ -269,7 +269,6 @@ fn every_kind_puml_does_not_draw_is_named_never_a_syntax_error() {
         ("@startlatex\nx^2\n@endlatex\n", "MATH"),
         ("@startcreole\n**bold**\n@endcreole\n", "CREOLE"),
         ("@startuml\nrobust \"Web\" as WB\n@0\nWB is Idle\n@enduml\n", "TIMING"),
-        ("@startuml\nclass Foo\nFoo <|-- Bar\n@enduml\n", "CLASS"),
         (
             "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n",
             "DESCRIPTION",

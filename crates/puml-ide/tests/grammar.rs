@@ -50,8 +50,12 @@ fn puml_verdict(text: &str) -> String {
         Some(line) => format!("INVALID:{line}"),
         None => {
             let analysis = puml_sema::analyze(text, &puml_sema::AnalysisOptions::default(), &NoIncludes);
+            // A class diagram is drawn (no `other_kind`), but PlantUML's
+            // verdict still names its type.
+            let class = analysis.document.diagrams.iter().any(|d| d.class.is_some());
             match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
                 Some(kind) => format!("VALID:{}", kind.plantuml_name()),
+                None if class => "VALID:CLASS".to_string(),
                 None => "VALID".to_string(),
             }
         }

@@ -1533,9 +1533,13 @@ mod tests {
 
     #[test]
     fn a_class_link_among_messages_makes_a_class_diagram() {
-        let (kind, codes) = kind_and_codes("@startuml\nA -> B : m\nA -- B : n\n@enduml\n");
-        assert_eq!(kind, Some(OtherKind::Class));
-        assert_eq!(codes, vec![("W0240", Severity::Warning)]);
+        let text = "@startuml\nA -> B : m\nA -- B : n\n@enduml\n";
+        let (kind, codes) = kind_and_codes(text);
+        // puml draws class diagrams: no W0240, no other kind, a class model.
+        assert_eq!(kind, None);
+        assert_eq!(codes, vec![]);
+        let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+        assert!(analysis.document.diagrams[0].class.is_some());
     }
 
     #[test]
@@ -1757,7 +1761,12 @@ mod tests {
     fn a_valid_block_beside_a_class_block_keeps_its_kind() {
         let text = "@startuml\nA -> B : m\n@enduml\n@startuml\nclass A\nA <|-- B\n@enduml\n";
         let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
-        let kinds: Vec<_> = analysis.document.diagrams.iter().map(|d| d.other_kind).collect();
-        assert_eq!(kinds, vec![None, Some(OtherKind::Class)]);
+        let kinds: Vec<_> = analysis
+            .document
+            .diagrams
+            .iter()
+            .map(|d| (d.other_kind, d.class.is_some()))
+            .collect();
+        assert_eq!(kinds, vec![(None, false), (None, true)]);
     }
 }
