@@ -927,7 +927,7 @@ fn page_scenes<'db>(
     if document
         .diagrams
         .iter()
-        .any(|d| d.other_kind.is_some() && d.class.is_none())
+        .any(|d| d.other_kind.is_some())
     {
         if let Some(refusal) = crate::render::other_kind_refusal(&check_report(db, file, config).diagnostics) {
             return Err(refusal);

@@ -306,7 +306,7 @@ pub fn scenes_for_source(
         .document
         .diagrams
         .iter()
-        .any(|d| d.other_kind.is_some() && d.class.is_none())
+        .any(|d| d.other_kind.is_some())
     {
         let report = report_from_analysis(text, &analysis);
         if let Some(refusal) = other_kind_refusal(&report.diagnostics) {
