@@ -924,11 +924,7 @@ fn page_scenes<'db>(
         return Err(RenderFailure::Diagnostics(report.diagnostics.clone()));
     }
     let document = puml_db::document(db, file, config);
-    if document
-        .diagrams
-        .iter()
-        .any(|d| d.other_kind.is_some())
-    {
+    if document.diagrams.iter().any(|d| d.other_kind.is_some()) {
         if let Some(refusal) = crate::render::other_kind_refusal(&check_report(db, file, config).diagnostics) {
             return Err(refusal);
         }

@@ -302,12 +302,7 @@ pub fn scenes_for_source(
         let report = report_from_analysis(text, &analysis);
         return Err(RenderFailure::Diagnostics(report.diagnostics));
     }
-    if analysis
-        .document
-        .diagrams
-        .iter()
-        .any(|d| d.other_kind.is_some())
-    {
+    if analysis.document.diagrams.iter().any(|d| d.other_kind.is_some()) {
         let report = report_from_analysis(text, &analysis);
         if let Some(refusal) = other_kind_refusal(&report.diagnostics) {
             return Err(refusal);
