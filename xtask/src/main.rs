@@ -16,6 +16,7 @@ mod fuzz;
 mod gallery;
 mod grammar_probe;
 mod grammar_probe_activity;
+mod grammar_probe_class;
 mod serve_common;
 mod server_compat;
 mod shape_fidelity;
@@ -48,7 +49,7 @@ tasks:
   fuzz [--minutes N] [--seed S] [--timeout SECONDS]
                                         the seeded mutation fuzzer of `cargo test` for longer;
                                         failing inputs go to test-data/fuzz/ (replayed by tests)
-  grammar-probe [--activity]            the sequence language's forms enumerated and judged by
+  grammar-probe [--activity|--class]    the sequence language's forms enumerated and judged by
                                         PlantUML; writes test-data/grammar/cases.tsv (cargo test
                                         measures puml's agreement with it); --activity: the
                                         activity language's, to test-data/grammar/activity/

@@ -84,6 +84,7 @@ pub fn chunks(text: &str, options: &FormatOptions) -> Vec<Chunk> {
             !text.trim_start_matches(['\n', '\r']).starts_with('\u{feff}') || text.starts_with('\u{feff}'),
         ),
         line: Vec::new(),
+        defined_names: defined_names(text),
         definition_depth: None,
         keep_procedure_bodies: has_glued_procedure_call(text),
         unclosed_block_start: unclosed_block_start(text),
@@ -143,6 +144,9 @@ struct Printer<'a> {
     blank_run: usize,
     /// Loose tokens of the current trivia line at diagram level.
     line: Vec<SyntaxElement>,
+    /// Names the file `!define`s: the preprocessor replaces them only as
+    /// written, so a keyword spelt like one keeps its case.
+    defined_names: Vec<String>,
     /// Set inside a `!procedure` body when the file calls a procedure glued
     /// to other text (`pre$p()`): the depth of its header. PlantUML expands
     /// body lines as written, so such a call puts their indentation and
@@ -359,13 +363,19 @@ impl Printer<'_> {
                 rest.push(element);
             }
         }
-        out.push_str(&format_tokens(node.kind(), &header));
+        out.push_str(&format_tokens(node.kind(), &header, &self.defined_names));
         if !in_header {
             out.push_str(self.newline);
         }
         for element in rest {
             match element {
                 NodeOrToken::Node(child) => self.block_part(&child, node.kind(), depth, &mut out),
+                // A class body's `{` on a line of its own stays there.
+                NodeOrToken::Token(token) if token.kind() == L_BRACE && node.kind() == CLASS_DECL => {
+                    out.push_str(&self.indent(depth));
+                    out.push('{');
+                    out.push_str(self.newline);
+                }
                 NodeOrToken::Token(token) => {
                     // Only the header's terminator is expected here; anything
                     // else is kept as written.
@@ -378,8 +388,54 @@ impl Printer<'_> {
         out
     }
 
+    /// One line per NEWLINE, one level in; blank lines are part of the text
+    /// and are kept. PlantUML removes the indentation common to all lines
+    /// and keeps the rest, so the lines move together and keep their
+    /// relative indentation.
+    fn indented_lines(&self, text: &str, depth: usize, out: &mut String) {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let common = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+            .min()
+            .unwrap_or(0);
+        for line in lines {
+            let has_newline = line.ends_with('\n');
+            let content = line.trim_end_matches(['\n', '\r']);
+            if !content.trim().is_empty() {
+                out.push_str(&self.indent(depth + 1));
+                // Trailing whitespace is kept: it is part of the text
+                // (PlantUML draws it, e.g. after an inline `<latex>`).
+                out.push_str(content.get(common..).unwrap_or(content));
+            }
+            if has_newline {
+                out.push_str(self.newline);
+            }
+        }
+    }
+
     fn block_part(&self, child: &SyntaxNode, parent: SyntaxKind, depth: usize, out: &mut String) {
         match child.kind() {
+            // A `json` value keeps its own layout (its lines move together).
+            CLASS_BODY if is_json_declaration(child) => self.indented_lines(&child.text().to_string(), depth, out),
+            CLASS_BODY => {
+                // PlantUML trims every member line: each goes one level in.
+                for member in child.children() {
+                    let content: String = member
+                        .children_with_tokens()
+                        .filter(|e| !matches!(e.kind(), WHITESPACE | NEWLINE))
+                        .map(|e| element_text(&e))
+                        .collect();
+                    if !content.is_empty() {
+                        out.push_str(&self.indent(depth + 1));
+                        out.push_str(&content);
+                    }
+                    if member.children_with_tokens().any(|e| e.kind() == NEWLINE) {
+                        out.push_str(self.newline);
+                    }
+                }
+            }
             BODY if parent == STYLE => out.push_str(&child.text().to_string()),
             BODY if has_continuation_line(&child.text().to_string()) => {
                 // PlantUML joins a line ending in `\` with the next one as
@@ -387,33 +443,7 @@ impl Printer<'_> {
                 // the text.
                 out.push_str(&child.text().to_string());
             }
-            BODY => {
-                // One body line per NEWLINE; blank lines inside a body are
-                // part of the text and are kept. PlantUML removes the
-                // indentation common to all lines and keeps the rest, so the
-                // lines move together and keep their relative indentation.
-                let text = child.text().to_string();
-                let lines: Vec<&str> = text.split_inclusive('\n').collect();
-                let common = lines
-                    .iter()
-                    .filter(|l| !l.trim().is_empty())
-                    .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-                    .min()
-                    .unwrap_or(0);
-                for line in lines {
-                    let has_newline = line.ends_with('\n');
-                    let content = line.trim_end_matches(['\n', '\r']);
-                    if !content.trim().is_empty() {
-                        out.push_str(&self.indent(depth + 1));
-                        // Trailing whitespace is kept: it is part of the text
-                        // (PlantUML draws it, e.g. after an inline `<latex>`).
-                        out.push_str(content.get(common..).unwrap_or(content));
-                    }
-                    if has_newline {
-                        out.push_str(self.newline);
-                    }
-                }
-            }
+            BODY => self.indented_lines(&child.text().to_string(), depth, out),
             BLOCK_END if parent == STYLE => {
                 // The model keeps this line (whitespace runs aside): only
                 // its indentation changes.
@@ -427,7 +457,7 @@ impl Printer<'_> {
             BLOCK_END => {
                 let tokens: Vec<SyntaxElement> = child.children_with_tokens().filter(|e| e.kind() != NEWLINE).collect();
                 out.push_str(&self.indent(depth));
-                out.push_str(&format_tokens(BLOCK_END, &tokens));
+                out.push_str(&format_tokens(BLOCK_END, &tokens, &self.defined_names));
                 if child.children_with_tokens().any(|e| e.kind() == NEWLINE) {
                     out.push_str(self.newline);
                 }
@@ -535,6 +565,15 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         ELSE_IF | ACT_ELSE | CASE | FORK_AGAIN | BACKWARD => (1, 1),
         END_IF | END_SWITCH | END_WHILE | REPEAT_WHILE | FORK_END | CONTAINER_END => (1, 0),
         CONTAINER_START if node.children_with_tokens().any(|e| e.kind() == L_BRACE) => (0, 1),
+        // Class diagrams: packages, namespaces and `together` one level in
+        // (`package p {}` opens nothing).
+        PACKAGE_START | TOGETHER_START
+            if node.children_with_tokens().any(|e| e.kind() == L_BRACE)
+                && !node.children_with_tokens().any(|e| e.kind() == R_BRACE) =>
+        {
+            (0, 1)
+        }
+        BRACE_END => (1, 0),
         PREPROC => {
             let directive = node
                 .children_with_tokens()
@@ -658,8 +697,36 @@ fn is_one_line_definition(node: &SyntaxNode, directive: &str) -> bool {
     text.contains("!return") || text.contains("!endfunction") || text.contains("!endprocedure")
 }
 
+/// The names `!define NAME …` and `!definelong NAME …` lines define.
+fn defined_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let rest = line
+                .strip_prefix("!definelong")
+                .or_else(|| line.strip_prefix("!define"))?;
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+/// Whether a class body belongs to a `json` declaration.
+fn is_json_declaration(body: &SyntaxNode) -> bool {
+    body.parent().is_some_and(|declaration| {
+        declaration
+            .children_with_tokens()
+            .find(|e| e.kind() == KEYWORD)
+            .is_some_and(|k| element_text(&k).eq_ignore_ascii_case("json"))
+    })
+}
+
 /// Prints the tokens of one statement line with canonical spacing.
-fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
+fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement], defined_names: &[String]) -> String {
     // (token text, had whitespace before it)
     let mut tokens: Vec<(SyntaxKind, String, bool)> = Vec::new();
     let mut pending_space = false;
@@ -668,7 +735,10 @@ fn format_tokens(kind: SyntaxKind, elements: &[SyntaxElement]) -> String {
             WHITESPACE | NEWLINE => pending_space = true,
             k => {
                 let mut text = element_text(element);
-                if k == KEYWORD {
+                // A keyword spelt like a `!define`d name (`!define
+                // RECTANGLE class`) keeps its case: the preprocessor
+                // replaces the name only as written.
+                if k == KEYWORD && !defined_names.iter().any(|n| *n == text) {
                     text = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
                 }
                 tokens.push((k, text, pending_space));

@@ -1,6 +1,6 @@
 //! The formatter's invariants, checked on every diagram of `test-data/` and
 //! of the shared corpora (`../shared/corpus`, `../shared/corpus-mutants`,
-//! `../shared/corpus-activity`,
+//! `../shared/corpus-activity`, `../shared/corpus-class`,
 //! when present beside the repository):
 //!
 //! - idempotent: `fmt(fmt(x)) == fmt(x)`;
@@ -87,12 +87,15 @@ fn formatter_invariants_hold_on_every_file() {
     let mut files = Vec::new();
     diagram_files(&root.join("test-data"), &mut files);
     let local = files.len();
-    let shared = root.join("../shared");
+    let shared = std::env::var_os("PUML_SHARED_DIR").map_or_else(|| root.join("../shared"), PathBuf::from);
     diagram_files(&shared.join("corpus"), &mut files);
     let corpus = files.len() - local;
     diagram_files(&shared.join("corpus-mutants"), &mut files);
     let mutants = files.len() - local - corpus;
     diagram_files(&shared.join("corpus-activity"), &mut files);
+    let before_class = files.len();
+    diagram_files(&shared.join("corpus-class"), &mut files);
+    let class = files.len() - before_class;
     let mut failures = Vec::new();
     let mut with_messages = 0;
     let mut changed = 0;
@@ -110,7 +113,7 @@ fn formatter_invariants_hold_on_every_file() {
         failures.extend(check(path, &text));
     }
     println!(
-        "fmt invariants checked on {} files ({local} test-data, {corpus} corpus, {mutants} corpus mutants); \
+        "fmt invariants checked on {} files ({local} test-data, {corpus} corpus, {mutants} corpus mutants, {class} class diagrams); \
          {with_messages} have messages in their model, {changed} are reformatted",
         files.len()
     );

@@ -268,6 +268,9 @@ pub enum LinkEnd {
     Package(PackageId),
     /// The middle of another link (association classes).
     Link(LinkId),
+    /// A floating note (`note "…" as N`, then `N .. A`), by index into
+    /// `ClassDiagram::notes`.
+    Note(u32),
 }
 
 /// The decoration at one end of a link.

@@ -101,3 +101,10 @@ pub const OTHER_DIAGRAM_KIND: &str = "W0240";
 /// reading stops, and so does puml, with the sequence errors before it as
 /// related locations and their repairs.
 pub const FURTHEST_READING: &str = "E0241";
+
+/// Class diagram: a `}` (or `end package`) with no package, namespace or
+/// `together` open.
+pub const CLASS_STRAY_CLOSE: &str = "E0250";
+/// Class diagram: a `package`, `namespace` or `together` block never
+/// closed by `}` (PlantUML closes it at the end of the diagram).
+pub const CLASS_UNCLOSED_GROUP: &str = "W0251";

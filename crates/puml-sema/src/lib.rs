@@ -9,6 +9,7 @@ pub mod codes;
 pub mod colors;
 mod lower;
 mod lower_activity;
+mod lower_class;
 pub mod model;
 mod other_kind;
 pub mod preprocess;

@@ -7,7 +7,7 @@ use crate::codes;
 use crate::model::*;
 use crate::preprocess::{self, FileLoader, PreprocessOptions};
 use puml_syntax::ast::{self, significant_tokens, GreenStatement, Tok};
-use puml_syntax::{Diagnostic, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
+use puml_syntax::{Diagnostic, DiagramKind, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -371,10 +371,16 @@ fn lower_root(parse: &Parse) -> (Document, SourceMap, Vec<Diagnostic>) {
     let mut document = Document::default();
     let mut source_map = SourceMap::default();
     let mut diagnostics = Vec::new();
-    let decided = parse.activity_diagrams();
+    let decided = parse.diagram_kinds();
     for (index, diagram) in root.diagrams().enumerate() {
-        let is_activity = decided.get(index).copied().unwrap_or_else(|| diagram.is_activity());
-        let mut lowering = DiagramLowering::new(&diagram, is_activity);
+        let kind = decided.get(index).copied().unwrap_or_else(|| {
+            if diagram.is_activity() {
+                DiagramKind::Activity
+            } else {
+                DiagramKind::Sequence
+            }
+        });
+        let mut lowering = DiagramLowering::new(&diagram, kind);
         lowering.run(&diagram);
         let (model, map, mut diags) = lowering.finish(&diagram);
         document.diagrams.push(model);
@@ -449,10 +455,12 @@ struct DiagramLowering {
     /// Set when the block is an activity diagram: its statements go there,
     /// the shared ones (title, skinparam, …) to the sequence fields.
     activity: Option<crate::lower_activity::ActivityLowering>,
+    /// Set when the block is a class diagram, likewise.
+    class: Option<crate::lower_class::ClassLowering>,
 }
 
 impl DiagramLowering {
-    fn new(diagram: &ast::Diagram, is_activity: bool) -> DiagramLowering {
+    fn new(diagram: &ast::Diagram, kind: DiagramKind) -> DiagramLowering {
         DiagramLowering {
             diagram: Diagram {
                 name: diagram.name(),
@@ -483,7 +491,8 @@ impl DiagramLowering {
             first_use_line_start: Vec::new(),
             sequence: Vec::new(),
             next_sequence: 0,
-            activity: is_activity.then(crate::lower_activity::ActivityLowering::default),
+            activity: (kind == DiagramKind::Activity).then(crate::lower_activity::ActivityLowering::default),
+            class: (kind == DiagramKind::Class).then(crate::lower_class::ClassLowering::default),
         }
     }
 
@@ -514,6 +523,11 @@ impl DiagramLowering {
     fn check_colors(&mut self, green: &GreenStatement, tokens: &[Tok]) {
         if green.kind().is_activity_statement() {
             self.check_activity_colors(green);
+            return;
+        }
+        // A class diagram's colours take more forms (`#back;line:red`,
+        // `##[dashed]blue`, `[#red,dashed]`): the class lowering reads them.
+        if self.class.is_some() && (green.kind().is_class_statement() || green.kind() == HIDE_SHOW) {
             return;
         }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
@@ -726,6 +740,12 @@ impl DiagramLowering {
         self.statement_start = green.start;
         let (tokens, range) = green.significant_tokens_and_range();
         self.check_colors(&green, &tokens);
+        if let Some(class) = &mut self.class {
+            if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
+                class.statement(&node());
+                return;
+            }
+        }
         match green.kind() {
             PARTICIPANT => self.participant_declaration(&node(), &tokens, range, false),
             CREATE => self.participant_declaration(&node(), &tokens, range, true),
@@ -861,6 +881,24 @@ impl DiagramLowering {
             }
             _ => {}
         }
+    }
+
+    /// Until the class layout lands, a class diagram is checked but not
+    /// drawn: it keeps the W0240 warning and `other_kind`, so rendering
+    /// refuses it instead of drawing an empty sequence diagram. (The
+    /// renderer's branch removes this call when it draws `Diagram::class`.)
+    fn class_not_drawn_yet(&mut self, diagram: &ast::Diagram) {
+        let first = diagram
+            .statements()
+            .find(|n| n.kind().is_class_statement())
+            .map(|n| ast::header_range(&n))
+            .unwrap_or_else(|| TextRange::empty(self.map.range.start()));
+        self.diagnostics.push(Diagnostic::warning(
+            crate::codes::OTHER_DIAGRAM_KIND,
+            first,
+            "PlantUML reads this block as a class diagram: puml checks it, but does not draw class diagrams yet",
+        ));
+        self.diagram.other_kind = Some(crate::model::OtherKind::Class);
     }
 
     // ------------------------------------------------------------ participants
@@ -2118,6 +2156,13 @@ impl DiagramLowering {
             );
         }
         self.apply_order();
+        if let Some(class) = self.class.take() {
+            let (model, map, mut diagnostics) = class.finish(end_offset, needs_newline_before);
+            self.diagram.class = Some(Box::new(model));
+            self.map.class = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+            self.class_not_drawn_yet(diagram);
+        }
         if let Some(activity) = self.activity.take() {
             let (model, map, mut diagnostics) = activity.finish(end_offset, needs_newline_before);
             self.diagram.activity = Some(Box::new(model));

@@ -14,7 +14,12 @@ struct Case {
 }
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    // `PUML_SHARED_DIR` for a checkout that does not sit beside `shared/`
+    // (a worktree elsewhere).
+    match std::env::var_os("PUML_SHARED_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
 }
 
 fn read_manifest(dir: &Path, id_column: usize, verdict_column: usize) -> Vec<Case> {
@@ -131,4 +136,97 @@ fn agreement_with_plantuml_on_activity_diagrams() {
         cases.len()
     );
     assert!(failures.is_empty(), "disagreements:\n{}", failures.join("\n"));
+}
+
+/// Class, object and ER diagrams (`../shared/corpus-class`): puml must
+/// agree with every verdict, read every diagram as a class diagram, and
+/// find in it every element PlantUML draws (its SVG names each by its
+/// qualified name, `data-qualified-name`).
+#[test]
+fn agreement_with_plantuml_on_class_diagrams() {
+    let dir = shared().join("corpus-class");
+    let cases = read_manifest(&dir, 0, 5);
+    if cases.is_empty() {
+        eprintln!("class corpus agreement: ../shared/corpus-class not present, nothing to compare");
+        return;
+    }
+    let mut failures = Vec::new();
+    let (mut drawn, mut found) = (0usize, 0usize);
+    for case in &cases {
+        if let Err(why) = agrees(case) {
+            failures.push(format!("{}: {why} (verdict {})", case.path.display(), case.verdict));
+        }
+        let text = std::fs::read_to_string(&case.path).unwrap_or_default();
+        let options = AnalysisOptions {
+            file_path: Some(case.path.clone()),
+            ..Default::default()
+        };
+        let analysis = analyze(&text, &options, &FsLoader);
+        if analysis.document.diagrams.iter().any(|d| d.class.is_none()) {
+            failures.push(format!("{}: not read as a class diagram", case.path.display()));
+            continue;
+        }
+        // Entities PlantUML drew (the first diagram's SVG sits beside the file).
+        let svg = std::fs::read_to_string(case.path.with_extension("puml.svg")).unwrap_or_default();
+        let names: Vec<&str> = svg
+            .split("<g class=\"entity\" data-qualified-name=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        let Some(class) = analysis.document.diagrams.first().and_then(|d| d.class.as_ref()) else {
+            continue;
+        };
+        // PlantUML writes the qualified name joined with `.`, every other
+        // character but letters, digits, `_`, `-` and blanks made a `.`.
+        let sanitize = |name: &str| -> String {
+            name.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | '.') {
+                        c
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        };
+        let ours: Vec<String> = class
+            .elements
+            .iter()
+            .map(|e| sanitize(&e.qualified_name))
+            .chain(class.notes.iter().filter_map(|n| match &n.target {
+                puml_sema::class::NoteTarget::Floating { alias: Some(a) } => Some(sanitize(a)),
+                _ => None,
+            }))
+            .collect();
+        for name in names {
+            let unescaped = name
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"");
+            // Notes without an alias get generated names (`GMN12`).
+            let last = unescaped.rsplit('.').next().unwrap_or(&unescaped);
+            if last
+                .strip_prefix("GMN")
+                .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+            {
+                continue;
+            }
+            drawn += 1;
+            if ours.iter().any(|o| *o == sanitize(&unescaped)) {
+                found += 1;
+            }
+        }
+    }
+    let share = 100.0 * found as f64 / drawn.max(1) as f64;
+    println!(
+        "class corpus agreement: {}/{}; elements PlantUML draws found in the model: {found}/{drawn} = {share:.1}%",
+        cases.len() - failures.len().min(cases.len()),
+        cases.len()
+    );
+    assert!(failures.is_empty(), "disagreements:\n{}", failures.join("\n"));
+    assert!(
+        share >= 90.0,
+        "only {share:.1}% of the elements PlantUML draws are in the model"
+    );
 }

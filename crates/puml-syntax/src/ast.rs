@@ -42,6 +42,9 @@ impl Diagram {
     /// Decided again from the text, as the parser did: a block whose
     /// activity lines are all errors holds no activity node.
     pub fn is_activity(&self) -> bool {
+        if self.is_class() {
+            return false;
+        }
         // Lowering asks this of every diagram on every edit: read only the
         // first statements (the kind is decided by the first line only one
         // language reads, nearly always among the first few), trying the
@@ -79,6 +82,14 @@ impl Diagram {
         }
         self.syntax.children().any(|n| n.kind().is_activity_statement())
             || crate::parser::activity::text_is_activity(&self.syntax.text().to_string())
+    }
+    /// Whether the parser read this block as a class diagram (it holds
+    /// class statements: see `SyntaxKind::CLASS_DECL`).
+    pub fn is_class(&self) -> bool {
+        self.syntax
+            .green()
+            .children()
+            .any(|c| SyntaxKind::from_raw(c.kind().0).is_class_statement())
     }
     /// Statement nodes (everything but the start and end lines), in order.
     pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {

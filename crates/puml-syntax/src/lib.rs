@@ -28,9 +28,28 @@ pub struct Parse {
     /// How a re-parse made this tree from the previous one (equality and
     /// hashing ignore it: it describes the way, not the value).
     derivation: parser::incremental::Derivation,
-    /// Per `DIAGRAM` node: read as an activity diagram (a function of the
+    /// Per `DIAGRAM` node: the kind it was read as (a function of the
     /// text, like the tree, so equality may compare it).
+    diagram_kinds: Vec<DiagramKind>,
+    /// `diagram_kinds`, as whether each is an activity diagram.
     activity_diagrams: Vec<bool>,
+    /// Per `DIAGRAM` node: where a losing class reading stopped (kept for
+    /// the incremental re-parse).
+    class_stops: Vec<Option<TextSize>>,
+}
+
+/// The kind a block of `@startuml … @enduml` is read as. PlantUML tries
+/// its diagram types in turn and keeps the first that reads every line;
+/// the parser decides among the kinds it has statements for (the other
+/// kinds are recognised later, from the text, by `puml-sema`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiagramKind {
+    /// Sequence statements (also the reading kept for a block no kind reads).
+    Sequence,
+    /// PlantUML's "new" activity syntax (`:action;`, `if (…) then`).
+    Activity,
+    /// Class, object and ER diagrams (`class A`, `A <|-- B`, `entity E`).
+    Class,
 }
 
 impl Parse {
@@ -53,6 +72,11 @@ impl Parse {
     pub fn activity_diagrams(&self) -> &[bool] {
         &self.activity_diagrams
     }
+    /// For each `DIAGRAM` node of the root, in order, the kind the parser
+    /// read it as.
+    pub fn diagram_kinds(&self) -> &[DiagramKind] {
+        &self.diagram_kinds
+    }
 
     /// The parse of `new_text`, given that `self` is the parse of
     /// `old_text`. Always equal to `parse(new_text)`; when the change stays
@@ -64,7 +88,8 @@ impl Parse {
             errors: &self.errors,
             reparsable: self.reparsable,
             derivation: &self.derivation,
-            activity_diagrams: &self.activity_diagrams,
+            diagram_kinds: &self.diagram_kinds,
+            class_stops: &self.class_stops,
         };
         Parse::from(parser::incremental::reparse(old, old_text, new_text))
     }
@@ -88,7 +113,13 @@ impl From<parser::ParsedText> for Parse {
             errors: parsed.errors,
             reparsable: parsed.reparsable,
             derivation: parsed.derivation,
-            activity_diagrams: parsed.activity_diagrams,
+            activity_diagrams: parsed
+                .diagram_kinds
+                .iter()
+                .map(|k| *k == DiagramKind::Activity)
+                .collect(),
+            diagram_kinds: parsed.diagram_kinds,
+            class_stops: parsed.class_stops,
         }
     }
 }

@@ -78,6 +78,8 @@ pub enum SyntaxKind {
     TERMINATOR,
     /// Activity diagrams: a `|` of a swimlane line (`|#color|alias| Name`).
     PIPE,
+    /// Class diagrams: `<T extends Bar>` after a class name (brackets included).
+    GENERIC,
 
     // ---- nodes
     ROOT,
@@ -218,6 +220,38 @@ pub enum SyntaxKind {
     ACT_NOTE,
     /// `(A)` connector.
     CONNECTOR,
+
+    // ---- class diagrams (class, object and ER diagrams). A block that is
+    // no valid sequence diagram but reads whole as a class diagram (see
+    // `parser::class`) holds these; the shared statements (title,
+    // skinparam, style, legend, preprocessor lines, …) keep their kinds.
+    // Packages, namespaces and `together` are flat like groups: their
+    // start and their `}` are sibling statements. A class body is bounded
+    // (its members are lines, never blocks), so it is one node.
+    /// `class A<T> as "x" <<s>> #color {` with its body (`CLASS_BODY` and
+    /// `BLOCK_END`) when it has one; also `interface`, `enum`, `abstract
+    /// class`, `entity`, `object`, `map`, `json`, `circle`, `diamond`, `()`,
+    /// `<>`, and elements of other kinds under `allowmixing`.
+    CLASS_DECL,
+    /// The member lines of a class body (`CLASS_MEMBER` nodes).
+    CLASS_BODY,
+    /// One line of a class body (a field, method, separator, map row).
+    CLASS_MEMBER,
+    /// `A : text`: a member added on a line of its own.
+    MEMBER_LINE,
+    /// `A "1" *-- "many" B : label >`, `(A, B) .. C`, `A ()- B`.
+    CLASS_LINK,
+    /// `package a.b <<Node>> #color {`, `namespace x {`, `node N {`, `package p`.
+    PACKAGE_START,
+    /// `together {`.
+    TOGETHER_START,
+    /// `}` (or `end package`, `end namespace`) closing a package,
+    /// namespace or `together`.
+    BRACE_END,
+    /// `note left of A : text`, `note "text" as N`, `note on link`, block forms.
+    CLASS_NOTE,
+    /// `set separator ::`, `left to right direction`, `allowmixing`, `url of A is [[…]]`.
+    CLASS_OPTION,
 }
 
 impl SyntaxKind {
@@ -231,10 +265,18 @@ impl SyntaxKind {
     pub fn is_activity_statement(self) -> bool {
         (self as u16) >= (SyntaxKind::ACTION as u16) && (self as u16) <= (SyntaxKind::CONNECTOR as u16)
     }
+    /// A statement node of a class diagram (only such blocks hold them).
+    pub fn is_class_statement(self) -> bool {
+        (self as u16) >= (SyntaxKind::CLASS_DECL as u16) && (self as u16) <= (SyntaxKind::CLASS_OPTION as u16)
+    }
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
-    const LAST: u16 = SyntaxKind::CONNECTOR as u16;
+    /// The kind of a rowan node built by the parser.
+    pub(crate) fn from_raw_rowan(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from_raw(raw.0)
+    }
+    const LAST: u16 = SyntaxKind::CLASS_OPTION as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

@@ -59,6 +59,25 @@ impl TreeBuilder {
         self.children.push(NodeOrToken::Token(token));
     }
 
+    /// Where the tree stands: [`TreeBuilder::rewind`] goes back to it
+    /// (the kind decision parses a block twice when the first reading fails).
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.open.len(), self.children.len())
+    }
+
+    /// The kinds of the nodes built since `mark` at the level it was taken.
+    pub(crate) fn node_kinds_since(&self, mark: (usize, usize)) -> impl Iterator<Item = SyntaxKind> + '_ {
+        self.children[mark.1.min(self.children.len())..]
+            .iter()
+            .filter_map(|child| child.as_node().map(|n| n.kind()))
+    }
+
+    /// Drops everything built since `mark`.
+    pub(crate) fn rewind(&mut self, mark: (usize, usize)) {
+        self.open.truncate(mark.0);
+        self.children.truncate(mark.1);
+    }
+
     /// Closes the innermost open node; a call without one is ignored (the
     /// parser always pairs them, and a tree is better than a panic).
     pub(crate) fn finish_node(&mut self) {

@@ -20,7 +20,8 @@ pub(crate) struct OldParse<'a> {
     pub(crate) errors: &'a [Diagnostic],
     pub(crate) reparsable: bool,
     pub(crate) derivation: &'a Derivation,
-    pub(crate) activity_diagrams: &'a [bool],
+    pub(crate) diagram_kinds: &'a [crate::DiagramKind],
+    pub(crate) class_stops: &'a [Option<TextSize>],
 }
 
 /// What the one-statement re-parse knows about how it made a tree from the
@@ -131,10 +132,52 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
         }
     };
 
+    // Only a sequence block is re-parsed a statement at a time. While the
+    // sequence reading meets an error in it, PlantUML (and the parser) go
+    // on to the class reading, kept when it gets further: the decision
+    // stands only when the edit lies past where the class reading stopped
+    // and no sequence error comes before that point.
+    let ordinal = old
+        .green
+        .children()
+        .take(diagram_index)
+        .filter(|c| kind_of(c.kind()) == DIAGRAM)
+        .count();
+    if old.diagram_kinds.get(ordinal) != Some(&crate::DiagramKind::Sequence) {
+        return None;
+    }
     let (node, mut line_errors) = parse_one_statement(new_line)?;
     if line_errors.iter().any(|e| depends_on_other_statements(e.code)) {
         return None;
     }
+    // A block of shared statements only is a class diagram: the edited
+    // block must keep a statement of its own.
+    let keeps_own_statement = !super::class::is_shared_statement(kind_of(node.kind()))
+        || diagram.children().enumerate().any(|(i, c)| {
+            i != statement_index && c.as_node().is_some() && !super::class::is_shared_statement(kind_of(c.kind()))
+        });
+    if !keeps_own_statement {
+        return None;
+    }
+    let diagram_range = TextRange::at(diagram_start, diagram.text_len());
+    let old_statement_range = TextRange::new((statement_start as u32).into(), (statement_end as u32).into());
+    let first_sequence_error = old
+        .errors
+        .iter()
+        .filter(|e| e.is_error() && diagram_range.contains(e.range.start()) && !belongs_to(e, old_statement_range))
+        .map(|e| e.range.start())
+        .chain(
+            line_errors
+                .iter()
+                .filter(|e| e.is_error())
+                .map(|e| e.range.start() + TextSize::from(statement_start as u32)),
+        )
+        .min();
+    let class_stop = match (first_sequence_error, old.class_stops.get(ordinal).copied().flatten()) {
+        (None, _) => None,
+        (Some(error), Some(stop)) if usize::from(stop) < statement_start && stop <= error => Some(stop),
+        (Some(_), _) => return None,
+    };
     let new_diagram = diagram.replace_child(statement_index, node.into());
     let green = old.green.replace_child(diagram_index, new_diagram.into());
 
@@ -191,7 +234,17 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
         reparsable: true,
         // The same diagrams, and the edited one a sequence diagram before
         // and after the edit (`sequence_decided_by` above).
-        activity_diagrams: old.activity_diagrams.to_vec(),
+        diagram_kinds: old.diagram_kinds.to_vec(),
+        class_stops: old
+            .class_stops
+            .iter()
+            .enumerate()
+            .map(|(index, stop)| match index.cmp(&ordinal) {
+                std::cmp::Ordering::Less => *stop,
+                std::cmp::Ordering::Equal => class_stop,
+                std::cmp::Ordering::Greater => stop.map(moved),
+            })
+            .collect(),
     })
 }
 

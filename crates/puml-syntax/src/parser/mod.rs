@@ -8,12 +8,13 @@
 pub(crate) mod activity;
 pub mod arrow;
 mod builder;
+pub(crate) mod class;
 pub(crate) mod incremental;
 mod lexer;
 pub(crate) mod statements;
 
 use crate::codes;
-use crate::{Diagnostic, SyntaxKind, TextEdit};
+use crate::{Diagnostic, DiagramKind, SyntaxKind, TextEdit};
 use builder::TreeBuilder;
 use lexer::{first_word, LineLexer};
 use rowan::{GreenNode, TextRange, TextSize};
@@ -29,9 +30,12 @@ pub(crate) struct ParsedText {
     /// finding its end: a line edited anywhere after it could close it.
     pub(crate) reparsable: bool,
     pub(crate) derivation: incremental::Derivation,
-    /// Per `DIAGRAM` node, in order: whether it was read as an activity
-    /// diagram (see [`crate::Parse::activity_diagrams`]).
-    pub(crate) activity_diagrams: Vec<bool>,
+    /// Per `DIAGRAM` node, in order: the kind it was read as (see
+    /// [`crate::Parse::diagram_kinds`]).
+    pub(crate) diagram_kinds: Vec<DiagramKind>,
+    /// Per `DIAGRAM` node: where the class reading stopped, when it was
+    /// tried and lost (see [`Parser::parse_diagram_by_trial`]).
+    pub(crate) class_stops: Vec<Option<TextSize>>,
 }
 
 pub(crate) fn parse_text(text: &str) -> ParsedText {
@@ -47,7 +51,8 @@ pub(crate) fn parse_text(text: &str) -> ParsedText {
         green: parser.builder.finish(ROOT.into()),
         errors,
         derivation: incremental::Derivation::default(),
-        activity_diagrams: parser.activity_diagrams,
+        diagram_kinds: parser.diagram_kinds,
+        class_stops: parser.class_stops,
     }
 }
 
@@ -130,8 +135,17 @@ pub(crate) struct Parser<'a> {
     pub(crate) looked_ahead: Cell<bool>,
     /// Set when such a search reached the end of the diagram.
     pub(crate) unterminated_block: Cell<bool>,
-    /// The kind decided for each diagram so far (activity or not).
-    pub(crate) activity_diagrams: Vec<bool>,
+    /// The kind decided for each diagram so far.
+    pub(crate) diagram_kinds: Vec<DiagramKind>,
+    /// Per diagram so far: where a losing class reading stopped.
+    pub(crate) class_stops: Vec<Option<TextSize>>,
+    /// `allowmixing` was read in the class diagram being parsed.
+    pub(crate) class_mixing: bool,
+    /// Names written so far in the class diagram being parsed (a note may
+    /// only be attached to one of them).
+    pub(crate) class_names: std::collections::HashSet<String>,
+    /// A link was read in the class diagram being parsed.
+    pub(crate) class_linked: bool,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -148,7 +162,11 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
-            activity_diagrams: Vec::new(),
+            diagram_kinds: Vec::new(),
+            class_mixing: false,
+            class_names: std::collections::HashSet::new(),
+            class_linked: false,
+            class_stops: Vec::new(),
             spare_pieces: Vec::with_capacity(16),
         }
     }
@@ -270,9 +288,130 @@ impl<'a> Parser<'a> {
             self.start_line(&line);
             self.pos += 1;
         }
-        let mut closed = false;
         let activity = self.block_is_activity();
-        self.activity_diagrams.push(activity);
+        let first = if activity {
+            DiagramKind::Activity
+        } else {
+            DiagramKind::Sequence
+        };
+        let (kind, closed, class_stop) = self.parse_diagram_by_trial(implicit, first);
+        self.diagram_kinds.push(kind);
+        self.class_stops.push(class_stop);
+        if !closed && !implicit {
+            let end = TextSize::of(self.text);
+            let needs_newline = !self.text.is_empty() && !self.text.ends_with('\n');
+            let insert = if needs_newline { "\n@enduml\n" } else { "@enduml\n" };
+            let last_line = self.lines.iter().rev().find(|l| !l.content.trim().is_empty()).copied();
+            let range = match last_line {
+                Some(l) => self.line_range(&l),
+                None => TextRange::empty(end),
+            };
+            self.error(
+                Diagnostic::warning(
+                    codes::MISSING_ENDUML,
+                    range,
+                    "the diagram has no `@enduml`: PlantUML's editors accept this, but `plantuml FILE` finds no diagram",
+                )
+                .with_fix("Add `@enduml` at the end", vec![TextEdit::insert(end, insert)]),
+            );
+        }
+        self.builder.finish_node();
+    }
+
+    /// PlantUML's kind decision for a block that is no activity diagram:
+    /// the sequence reading first; when it meets an error, the class
+    /// reading, kept when it reads every line or gets past the sequence
+    /// reading's first error (PlantUML reports the reading that got
+    /// furthest, the first tried on a tie). Also returns where a losing
+    /// class reading stopped (its first error), which lets a later edit
+    /// past that line keep the decision without reading the block again;
+    /// `None` when the class reading was not tried, won, or stopped at a
+    /// block it could not close (an edit further down may close it).
+    ///
+    /// A block whose first decisive line is an activity statement is read
+    /// as an activity diagram first (PlantUML tries that kind after the
+    /// class one, but the two rarely read the same block whole; a block
+    /// both read, like a lone `package x {`, is the exception).
+    fn parse_diagram_by_trial(&mut self, implicit: bool, first: DiagramKind) -> (DiagramKind, bool, Option<TextSize>) {
+        let start = self.pos;
+        let mark = self.builder.mark();
+        let errors_before = self.errors.len();
+        let (looked_ahead, unterminated) = (self.looked_ahead.get(), self.unterminated_block.get());
+        let sequence = self.parse_diagram_body(implicit, first);
+        let sequence_error = self.first_error_since(errors_before);
+        let only_shared = || {
+            let mut kinds = self
+                .builder
+                .node_kinds_since(mark)
+                .map(SyntaxKind::from_raw_rowan)
+                .peekable();
+            kinds.peek().is_some()
+                && self
+                    .builder
+                    .node_kinds_since(mark)
+                    .map(SyntaxKind::from_raw_rowan)
+                    .all(class::is_shared_statement)
+                && self
+                    .builder
+                    .node_kinds_since(mark)
+                    .map(SyntaxKind::from_raw_rowan)
+                    .any(|k| k != END_LINE && k != START_LINE)
+        };
+        // No error, and something besides shared statements: a sequence
+        // diagram. (With only shared statements PlantUML's sequence
+        // reading finds an empty diagram and the class reading takes it.)
+        let sequence_error = match sequence_error {
+            Some(error) => error,
+            None if first == DiagramKind::Sequence && only_shared() => TextSize::from(u32::MAX),
+            None => return (sequence.0, sequence.1, None),
+        };
+        let sequence_end = self.pos;
+        let rewind = |parser: &mut Parser<'a>| {
+            parser.pos = start;
+            parser.builder.rewind(mark);
+            parser.errors.truncate(errors_before);
+            parser.looked_ahead.set(looked_ahead);
+            parser.unterminated_block.set(unterminated);
+        };
+        rewind(self);
+        let class = self.parse_diagram_body(implicit, DiagramKind::Class);
+        match self.first_error_since(errors_before) {
+            None => (class.0, class.1, None),
+            Some(_) if sequence_error == TextSize::from(u32::MAX) => {
+                rewind(self);
+                let again = self.parse_diagram_body(implicit, first);
+                (again.0, again.1, None)
+            }
+            Some(class_error) if class_error > sequence_error => (class.0, class.1, None),
+            Some(class_error) => {
+                let unclosed = self.errors[errors_before..]
+                    .iter()
+                    .any(|d| d.code == codes::UNCLOSED_BLOCK || d.code == codes::UNCLOSED_COMMENT);
+                rewind(self);
+                let again = self.parse_diagram_body(implicit, first);
+                debug_assert_eq!(self.pos, sequence_end);
+                let stop = (!unclosed && first == DiagramKind::Sequence).then_some(class_error);
+                (again.0, again.1, stop)
+            }
+        }
+    }
+
+    /// Where the first error reported since `errors_before` starts.
+    fn first_error_since(&self, errors_before: usize) -> Option<TextSize> {
+        self.errors[errors_before..]
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.range.start())
+            .min()
+    }
+
+    /// The statements of a diagram up to its `@enduml` (included), read as
+    /// `kind`; whether the end line was found.
+    fn parse_diagram_body(&mut self, implicit: bool, kind: DiagramKind) -> (DiagramKind, bool) {
+        let mut closed = false;
+        self.class_mixing = false;
+        self.class_names.clear();
+        self.class_linked = false;
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
             // Only a line starting with `@` can end or restart the diagram:
@@ -316,31 +455,13 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 continue;
             }
-            if activity {
-                self.parse_activity_statement();
-            } else {
-                self.parse_statement();
+            match kind {
+                DiagramKind::Activity => self.parse_activity_statement(),
+                DiagramKind::Class => self.parse_class_statement(),
+                DiagramKind::Sequence => self.parse_statement(),
             }
         }
-        if !closed && !implicit {
-            let end = TextSize::of(self.text);
-            let needs_newline = !self.text.is_empty() && !self.text.ends_with('\n');
-            let insert = if needs_newline { "\n@enduml\n" } else { "@enduml\n" };
-            let last_line = self.lines.iter().rev().find(|l| !l.content.trim().is_empty()).copied();
-            let range = match last_line {
-                Some(l) => self.line_range(&l),
-                None => TextRange::empty(end),
-            };
-            self.error(
-                Diagnostic::warning(
-                    codes::MISSING_ENDUML,
-                    range,
-                    "the diagram has no `@enduml`: PlantUML's editors accept this, but `plantuml FILE` finds no diagram",
-                )
-                .with_fix("Add `@enduml` at the end", vec![TextEdit::insert(end, insert)]),
-            );
-        }
-        self.builder.finish_node();
+        (kind, closed)
     }
 
     fn start_line(&mut self, line: &Line<'a>) {

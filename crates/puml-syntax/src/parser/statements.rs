@@ -1563,7 +1563,7 @@ impl<'a> Parser<'a> {
         self.builder.finish_node();
     }
 
-    fn is_aligned_header(&self, line: &Line<'a>) -> bool {
+    pub(crate) fn is_aligned_header(&self, line: &Line<'a>) -> bool {
         let mut words = line.content.split_whitespace().skip(1);
         matches!(
             words.next().map(|w| w.to_ascii_lowercase()).as_deref(),
@@ -1771,6 +1771,13 @@ impl<'a> Parser<'a> {
                 codes::MERMAID_FLOWCHART,
                 range,
                 "this is Mermaid's flowchart header; a PlantUML activity diagram has no header (write `start`, `:action;`, `if (…) then` … `endif`)",
+            )
+            .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
+        } else if word == "classdiagram" {
+            Diagnostic::error(
+                codes::MERMAID_HEADER,
+                range,
+                "`classDiagram` is Mermaid's header; a PlantUML class diagram has none (write `class A`, `A <|-- B` between `@startuml` and `@enduml`)",
             )
             .with_fix("Remove the Mermaid header", vec![TextEdit::delete(self.full_line_range(line))])
         } else if word == "sequencediagram" {
