@@ -396,6 +396,49 @@ pub struct ExplainedNote {
     pub text: String,
 }
 
+/// A class diagram's elements, relations and inheritance (absent for other
+/// kinds).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedClass {
+    pub elements: Vec<ExplainedClassElement>,
+    pub relations: Vec<ExplainedRelation>,
+    /// The inheritance forest, depth first, each name with its depth (0: a root).
+    pub inheritance: Vec<ExplainedInheritance>,
+    /// Qualified names of the packages and namespaces.
+    pub packages: Vec<String>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedClassElement {
+    /// Qualified name.
+    pub name: String,
+    /// `class`, `interface`, `abstract`, `enum`, …
+    pub keyword: String,
+    /// 1-based line of its declaration (or first use when `declared` is false).
+    pub line: u32,
+    pub declared: bool,
+    /// Fields, methods and constants as written, with their visibility.
+    pub members: Vec<String>,
+    pub relations_out: usize,
+    pub relations_in: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedRelation {
+    pub line: u32,
+    pub from: String,
+    pub to: String,
+    /// `extension`, `implementation`, `composition`, `aggregation`, `dependency`, `association`, `link`.
+    pub kind: String,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedInheritance {
+    pub depth: usize,
+    pub name: String,
+}
+
 /// An activity diagram's swimlanes and steps (absent for sequence diagrams).
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct ExplainedActivity {
@@ -434,6 +477,7 @@ pub struct ExplainedStep {
 
 pub struct Explained {
     pub activity: Option<ExplainedActivity>,
+    pub class: Option<ExplainedClass>,
     pub summary: String,
     pub title: Option<String>,
     pub participants: Vec<ExplainedParticipant>,
@@ -452,6 +496,41 @@ pub fn explain(text: &str, options: &CheckOptions, sources: Sources<'_>) -> Resu
         return Err(failure(codes::UNSUPPORTED, "nothing to explain"));
     };
     Ok(Explained {
+        class: e.class.map(|c| ExplainedClass {
+            elements: c
+                .elements
+                .into_iter()
+                .map(|e| ExplainedClassElement {
+                    name: e.name,
+                    keyword: e.keyword,
+                    line: e.line,
+                    declared: e.declared,
+                    members: e.members,
+                    relations_out: e.relations_out,
+                    relations_in: e.relations_in,
+                })
+                .collect(),
+            relations: c
+                .relations
+                .into_iter()
+                .map(|r| ExplainedRelation {
+                    line: r.line,
+                    from: r.from,
+                    to: r.to,
+                    kind: r.kind,
+                    label: r.label,
+                })
+                .collect(),
+            inheritance: c
+                .inheritance
+                .into_iter()
+                .map(|l| ExplainedInheritance {
+                    depth: l.depth,
+                    name: l.name,
+                })
+                .collect(),
+            packages: c.packages,
+        }),
         activity: e.activity.map(|a| ExplainedActivity {
             lanes: a
                 .lanes
