@@ -105,6 +105,41 @@ fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &
     }
 }
 
+/// A class diagram's place in the file and its element names: what
+/// completion offers inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassOutline {
+    /// Which diagram of the file (0-based).
+    pub diagram_index: usize,
+    /// The whole `@startuml … @enduml` range.
+    pub range: TextRange,
+    /// Qualified names with their keywords, in order of first appearance.
+    pub elements: Vec<(String, String)>,
+}
+
+/// The class diagrams of an analysis.
+pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
+    analysis
+        .document
+        .diagrams
+        .iter()
+        .zip(&analysis.source_map.diagrams)
+        .enumerate()
+        .filter_map(|(diagram_index, (diagram, map))| {
+            let class = diagram.class.as_deref()?;
+            Some(ClassOutline {
+                diagram_index,
+                range: map.range,
+                elements: class
+                    .elements
+                    .iter()
+                    .map(|e| (e.qualified_name.clone(), e.keyword.clone()))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
 /// Why a class cannot be renamed to a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadClassName(pub String);
