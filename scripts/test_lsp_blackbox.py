@@ -880,3 +880,21 @@ async def test_class_hover_definition_and_rename(client: LanguageClient):
     # One edit per occurrence, covering the last part of the name alone.
     assert len(edits) == 2 and all(covered(text, e.range) == "Order" for e in edits), edits
     assert apply_edits(text, edits) == text.replace("Order", "Purchase")
+
+
+async def test_class_completion_names_arrows_names(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/class-completion.puml"
+    text = "@startuml\nclass Car\ninterface Engine\nCar \nCar *-- \n\n@enduml\n"
+    await open_document(client, text, uri)
+
+    async def labels(line: int, character: int):
+        found = await client.text_document_completion_async(
+            t.CompletionParams(text_document=doc(uri), position=t.Position(line, character))
+        )
+        items = found.items if hasattr(found, "items") else found
+        return [i.label for i in items]
+
+    at_start = await labels(5, 0)
+    assert "Car" in at_start and "Engine" in at_start and "interface" in at_start, at_start
+    assert await labels(3, 4) == ["<|--", "*--", "o--", "-->", "..>", "..|>", "--"]
+    assert await labels(4, 8) == ["Car", "Engine"]
