@@ -208,6 +208,58 @@ pub enum EditRequest {
     RemoveMessage(RemoveMessageArgs),
     /// Set (or, with an empty/absent title, remove) the title.
     SetTitle(SetTitleArgs),
+    /// Class diagrams: declare a class (`keyword` default `class`) before `@enduml`.
+    AddClass(AddClassArgs),
+    /// Class diagrams: add a member as `Class : member`.
+    AddMember(AddMemberArgs),
+    /// Class diagrams: add a relation `from arrow to : label` (arrow default `-->`).
+    AddRelation(AddRelationArgs),
+    /// Class diagrams: remove the first relation between two classes (either way round).
+    RemoveRelation(RemoveRelationArgs),
+    /// Class diagrams: rename a class everywhere its name is written.
+    RenameClass(RenameClassArgs),
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddClassArgs {
+    pub name: String,
+    /// class, abstract class, interface, enum, annotation, entity, exception, struct, record, protocol, metaclass, stereotype or object.
+    pub keyword: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddMemberArgs {
+    /// The class (qualified name, alias, or its last name part when unique).
+    pub class: String,
+    /// The member as written, e.g. `+total() : int`, `-id : long`.
+    pub member: String,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddRelationArgs {
+    pub from: String,
+    pub to: String,
+    /// e.g. `<|--`, `*--`, `o--`, `-->`, `..>`, `..|>`, `--`, `-up->`; default `-->`.
+    pub arrow: Option<String>,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveRelationArgs {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameClassArgs {
+    pub from: String,
+    /// The new last name part (no `.`, `:` or blanks).
+    pub to: String,
 }
 
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -295,6 +347,11 @@ impl EditRequest {
             EditRequest::ChangeTheme(_) => "change_theme",
             EditRequest::RemoveMessage(_) => "remove_message",
             EditRequest::SetTitle(_) => "set_title",
+            EditRequest::AddClass(_) => "add_class",
+            EditRequest::AddMember(_) => "add_member",
+            EditRequest::AddRelation(_) => "add_relation",
+            EditRequest::RemoveRelation(_) => "remove_relation",
+            EditRequest::RenameClass(_) => "rename_class",
         }
     }
 
