@@ -147,7 +147,11 @@ pub struct BadClassName(pub String);
 /// The edits renaming `element` to `new_name` in `text`: one per occurrence,
 /// replacing the last part of the name as written (`a.b.C` keeps `a.b.`,
 /// `"C"` keeps its quotes).
-pub fn rename_class_edits(text: &str, element: &ClassElementRef, new_name: &str) -> Result<Vec<TextEdit>, BadClassName> {
+pub fn rename_class_edits(
+    text: &str,
+    element: &ClassElementRef,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, BadClassName> {
     let new_name = new_name.trim();
     if new_name.is_empty()
         || new_name
@@ -166,7 +170,11 @@ pub fn rename_class_edits(text: &str, element: &ClassElementRef, new_name: &str)
         let inner_start = usize::from(written.starts_with('"'));
         let inner_end = written.len() - usize::from(written.len() > 1 && written.ends_with('"'));
         let inner = &written[inner_start..inner_end];
-        let last = inner.rfind("::").map(|i| i + 2).or_else(|| inner.rfind('.').map(|i| i + 1)).unwrap_or(0);
+        let last = inner
+            .rfind("::")
+            .map(|i| i + 2)
+            .or_else(|| inner.rfind('.').map(|i| i + 1))
+            .unwrap_or(0);
         let start = usize::from(range.start()) + inner_start + last;
         let end = usize::from(range.start()) + inner_end;
         edits.push(TextEdit::replace(
@@ -214,7 +222,10 @@ mod tests {
         assert_eq!(engine.qualified_name, "a.b.Engine");
         let edits = rename_class_edits(SOURCE, &engine, "Motor").expect("valid");
         let (renamed, _) = puml_syntax::apply_edits(SOURCE, &edits);
-        assert!(renamed.contains("class Motor\n") && renamed.contains("Car --> a.b.Motor\n"), "{renamed}");
+        assert!(
+            renamed.contains("class Motor\n") && renamed.contains("Car --> a.b.Motor\n"),
+            "{renamed}"
+        );
         assert!(edits.iter().all(|e| usize::from(e.range.len()) == "Engine".len()));
 
         let car = class_element_at(&analysis, SOURCE, at(SOURCE, "Car", 0)).expect("Car");

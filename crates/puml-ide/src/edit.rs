@@ -956,7 +956,13 @@ impl<'a> Context<'a> {
         Ok(self.insert_lines(offset, &[line]))
     }
 
-    fn add_relation(&self, from: &str, to: &str, arrow: Option<&str>, label: Option<&str>) -> Result<String, EditError> {
+    fn add_relation(
+        &self,
+        from: &str,
+        to: &str,
+        arrow: Option<&str>,
+        label: Option<&str>,
+    ) -> Result<String, EditError> {
         let from_index = self.require_class(from, "from")?;
         let to_index = self.require_class(to, "to")?;
         let arrow = arrow.unwrap_or("-->").trim();
@@ -992,12 +998,9 @@ impl<'a> Context<'a> {
         let found = class.links.iter().position(|link| {
             ends(link).is_some_and(|(a, b)| (a, b) == (from_index, to_index) || (b, a) == (from_index, to_index))
         });
-        let range = found.and_then(|i| map.links.get(i)).ok_or_else(|| {
-            invalid(
-                "from",
-                format!("there is no relation between `{from}` and `{to}`"),
-            )
-        })?;
+        let range = found
+            .and_then(|i| map.links.get(i))
+            .ok_or_else(|| invalid("from", format!("there is no relation between `{from}` and `{to}`")))?;
         // The whole line (a link is one statement on one line; an
         // association class `(A, B) .. C` is not a link between A and B).
         let start = usize::from(line_start_of(self.source, range.start()));
@@ -1027,8 +1030,8 @@ impl<'a> Context<'a> {
         };
         let element = crate::class_symbols::class_element_at(&self.analysis, self.source, first.start())
             .ok_or_else(|| invalid("from", "the class is not written in this file"))?;
-        let edits = crate::class_symbols::rename_class_edits(self.source, &element, to)
-            .map_err(|e| invalid("to", e.0))?;
+        let edits =
+            crate::class_symbols::rename_class_edits(self.source, &element, to).map_err(|e| invalid("to", e.0))?;
         Ok(puml_syntax::apply_edits(self.source, &edits).0)
     }
 
@@ -1241,8 +1244,7 @@ const CLASS_KEYWORDS: &[&str] = &[
     "object",
 ];
 
-const CLASS_NAME_RULE: &str =
-    "must be a class name: no blanks, quotes, braces, angle brackets, parentheses or commas";
+const CLASS_NAME_RULE: &str = "must be a class name: no blanks, quotes, braces, angle brackets, parentheses or commas";
 
 fn is_class_name(name: &str) -> bool {
     !name.is_empty()
@@ -1264,9 +1266,7 @@ fn is_class_arrow(arrow: &str) -> bool {
     let body: String = ["up", "down", "left", "right", "u", "d", "l", "r"]
         .iter()
         .fold(body.to_string(), |b, word| b.replacen(word, "", 1));
-    LEFT.contains(&left)
-        && RIGHT.contains(&right)
-        && (body.chars().all(|c| c == '-') || body.chars().all(|c| c == '.'))
+    LEFT.contains(&left) && RIGHT.contains(&right) && (body.chars().all(|c| c == '-') || body.chars().all(|c| c == '.'))
 }
 
 fn line_start_of(text: &str, offset: TextSize) -> TextSize {

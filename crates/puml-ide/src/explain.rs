@@ -2,12 +2,12 @@
 //! computed from the model (never from the raw text) so that it agrees with
 //! what is rendered.
 
+use puml_sema::class::{
+    ClassDiagram, ClassSourceMap, LineStyle as ClassLineStyle, Link, LinkEnd, LinkHead, Member, MemberItem, Visibility,
+};
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, LineStyle, Message, NotePosition, ParticipantId, ParticipantKind,
     Side,
-};
-use puml_sema::class::{
-    ClassDiagram, ClassSourceMap, LineStyle as ClassLineStyle, Link, LinkEnd, LinkHead, Member, MemberItem, Visibility,
 };
 use puml_sema::{Analysis, AnalysisOptions, FileLoader, NoIncludes};
 use puml_syntax::{Diagnostic, LineIndex, TextRange};

@@ -198,7 +198,9 @@ fn fuzzed_activity_inputs_keep_the_invariants() {
 /// ends dropped, packages left unclosed, blocks flipping kind.
 #[test]
 fn fuzzed_class_inputs_keep_the_invariants() {
-    const CLASS_INPUTS: usize = 2_000;
+    // Few: a class input costs about 0.6 s in a debug build (300 took 180 s),
+    // against milliseconds for a sequence one; `cargo xtask fuzz` runs longer.
+    const CLASS_INPUTS: usize = 50;
     let dir = root().join("../shared/corpus-class");
     let mut files = Vec::new();
     diagram_files(&dir, &mut files);

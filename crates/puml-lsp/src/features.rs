@@ -96,8 +96,16 @@ pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String
         }
     }
     let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-    out.push_str(&format!("\n\nRelations out ({}): {}", element.relations_out.len(), list(&element.relations_out)));
-    out.push_str(&format!("\n\nRelations in ({}): {}", element.relations_in.len(), list(&element.relations_in)));
+    out.push_str(&format!(
+        "\n\nRelations out ({}): {}",
+        element.relations_out.len(),
+        list(&element.relations_out)
+    ));
+    out.push_str(&format!(
+        "\n\nRelations in ({}): {}",
+        element.relations_in.len(),
+        list(&element.relations_in)
+    ));
     out
 }
 
@@ -306,9 +314,9 @@ pub fn class_completions(
     classes: &[puml_ide::class_symbols::ClassOutline],
 ) -> Option<Vec<CompletionItem>> {
     let offset = offset.min(text.len());
-    let outline = classes.iter().find(|c| {
-        usize::from(c.range.start()) <= offset && offset <= usize::from(c.range.end())
-    })?;
+    let outline = classes
+        .iter()
+        .find(|c| usize::from(c.range.start()) <= offset && offset <= usize::from(c.range.end()))?;
     let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
     let typed = text[line_start..offset].trim_start();
     let words: Vec<&str> = typed.split_whitespace().collect();
@@ -327,7 +335,9 @@ pub fn class_completions(
     };
     let is_arrow = |word: &str| {
         (word.contains("--") || word.contains("..") || word.contains("-") && word.len() > 1)
-            && word.chars().all(|c| "<>|*o.-#x}{+^=()[]".contains(c) || c.is_ascii_alphabetic())
+            && word
+                .chars()
+                .all(|c| "<>|*o.-#x}{+^=()[]".contains(c) || c.is_ascii_alphabetic())
             && !word.chars().all(|c| c.is_ascii_alphabetic())
     };
     match (words.len(), ends_in_blank) {
@@ -343,28 +353,28 @@ pub fn class_completions(
             }));
             Some(items)
         }
-        (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => {
-            Some(
-                CLASS_ARROWS
-                    .iter()
-                    .map(|(arrow, detail)| CompletionItem {
-                        label: arrow.to_string(),
-                        kind: Some(CompletionItemKind::OPERATOR),
-                        detail: Some(detail.to_string()),
-                        ..CompletionItem::default()
-                    })
-                    .collect(),
-            )
-        }
+        (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => Some(
+            CLASS_ARROWS
+                .iter()
+                .map(|(arrow, detail)| CompletionItem {
+                    label: arrow.to_string(),
+                    kind: Some(CompletionItemKind::OPERATOR),
+                    detail: Some(detail.to_string()),
+                    ..CompletionItem::default()
+                })
+                .collect(),
+        ),
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
     }
 }
 
 fn is_keyword(word: &str) -> bool {
-    CLASS_KEYWORDS
-        .iter()
-        .any(|k| k.split(' ').next().is_some_and(|first| first.eq_ignore_ascii_case(word)))
+    CLASS_KEYWORDS.iter().any(|k| {
+        k.split(' ')
+            .next()
+            .is_some_and(|first| first.eq_ignore_ascii_case(word))
+    })
 }
 
 /// Which completion applies where the cursor is: each diagram kind offers
@@ -1238,7 +1248,10 @@ mod tests {
     #[test]
     fn class_completion_offers_names_and_keywords_then_arrows_then_names() {
         let start = labels_at(CLASSES, 5, 0).expect("inside a class diagram");
-        assert!(start.contains(&"Car".to_string()) && start.contains(&"Engine".to_string()), "{start:?}");
+        assert!(
+            start.contains(&"Car".to_string()) && start.contains(&"Engine".to_string()),
+            "{start:?}"
+        );
         assert!(start.contains(&"interface".to_string()), "{start:?}");
         let arrows = labels_at(CLASSES, 3, 4).expect("after a name");
         assert_eq!(arrows, vec!["<|--", "*--", "o--", "-->", "..>", "..|>", "--"]);
@@ -1246,7 +1259,12 @@ mod tests {
         assert_eq!(after_arrow, vec!["Car", "Engine"]);
         // Outside the class diagram (the `@startuml` line's end is inside
         // its range, but a sequence file has no class outline).
-        assert!(class_completions("@startuml\nA -> B\n@enduml\n", 10, &class_outlines_of("@startuml\nA -> B\n@enduml\n")).is_none());
+        assert!(class_completions(
+            "@startuml\nA -> B\n@enduml\n",
+            10,
+            &class_outlines_of("@startuml\nA -> B\n@enduml\n")
+        )
+        .is_none());
     }
 
     #[test]

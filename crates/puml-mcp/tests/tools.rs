@@ -290,7 +290,8 @@ async fn many_diagnostics_are_capped() {
     s.shutdown().await.unwrap();
 }
 
-const CLASSES: &str = "@startuml\nclass Customer\nclass Order\nCustomer --> Order : places\nOrder <|-- RushOrder\n@enduml\n";
+const CLASSES: &str =
+    "@startuml\nclass Customer\nclass Order\nCustomer --> Order : places\nOrder <|-- RushOrder\n@enduml\n";
 
 #[tokio::test]
 async fn class_diagram_edits_and_explain() {
