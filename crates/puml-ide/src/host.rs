@@ -377,7 +377,7 @@ impl Analysis {
     /// Each class diagram's range and element names.
     pub fn class_outlines(&self, file: FileId) -> Cancellable<Vec<crate::class_symbols::ClassOutline>> {
         self.with(file, move |db, input, config| {
-            crate::class_symbols::class_outlines(&puml_db::analysis(db, input, config))
+            crate::class_symbols::class_outlines(puml_db::analysis(db, input, config))
         })
     }
 
@@ -389,7 +389,7 @@ impl Analysis {
     ) -> Cancellable<Option<crate::class_symbols::ClassElementRef>> {
         self.with(file, move |db, input, config| {
             let analysis = puml_db::analysis(db, input, config);
-            crate::class_symbols::class_element_at(&analysis, input.text(db), offset)
+            crate::class_symbols::class_element_at(analysis, input.text(db), offset)
         })
     }
 
