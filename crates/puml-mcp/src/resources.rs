@@ -467,8 +467,8 @@ mod tests {
     }
 
     #[test]
-    fn twenty_one_resources_and_one_template() {
-        assert_eq!(list().len(), 21);
+    fn twenty_two_resources_and_one_template() {
+        assert_eq!(list().len(), 22);
         assert_eq!(templates().len(), 1);
     }
 }

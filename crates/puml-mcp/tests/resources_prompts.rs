@@ -29,7 +29,7 @@ async fn every_listed_resource_reads() {
         .iter()
         .map(|r| r["uri"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(uris.len(), 21);
+    assert_eq!(uris.len(), 22);
     for uri in &uris {
         let r = s.request("resources/read", json!({"uri": uri})).await;
         assert!(!text_of(&r).is_empty(), "{uri}");
@@ -62,7 +62,7 @@ async fn examples_pass_check_and_render() {
     let explained = s.call_result("puml_explain", json!({"source": source})).await;
     assert_eq!(
         structured(&explained)["class"]["elements"].as_array().map(Vec::len),
-        Some(6),
+        Some(5),
         "{explained}"
     );
     s.shutdown().await.unwrap();
