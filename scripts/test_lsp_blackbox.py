@@ -830,3 +830,71 @@ async def test_soak_many_edits_memory_stays_flat(client: LanguageClient):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-v", "-s"]))
+
+
+CLASSES = """@startuml
+package shop {
+  class Order {
+    +total() : int
+  }
+}
+class Customer
+Customer "1" --> "*" shop.Order : places >
+note right of Customer : pays
+Customer : +name : String
+@enduml
+"""
+
+
+async def test_class_hover_definition_and_rename(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/classes.puml"
+    text = CLASSES
+    await open_document(client, text, uri)
+    lines = text.split("\n")
+    link = 7
+    assert lines[link].startswith("Customer ")
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=doc(uri), position=t.Position(link, 2))
+    )
+    value = hover.contents.value
+    assert "**class** `Customer`" in value and "`+name : String`" in value, value
+    assert "Relations out (1): `shop.Order`" in value, value
+    order_column = lines[link].index("shop.Order") + len("shop.")
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(uri), position=t.Position(link, order_column + 1))
+    )
+    assert definition.range.start == t.Position(2, 8), definition
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(uri),
+            position=t.Position(link, 2),
+            context=t.ReferenceContext(include_declaration=True),
+        )
+    )
+    # Declaration, link, note, one-line member.
+    assert sorted(r.range.start.line for r in references) == [6, 7, 8, 9], references
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(link, order_column + 1), new_name="Purchase")
+    )
+    edits = renamed.changes[uri]
+    # One edit per occurrence, covering the last part of the name alone.
+    assert len(edits) == 2 and all(covered(text, e.range) == "Order" for e in edits), edits
+    assert apply_edits(text, edits) == text.replace("Order", "Purchase")
+
+
+async def test_class_completion_names_arrows_names(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/class-completion.puml"
+    text = "@startuml\nclass Car\ninterface Engine\nCar \nCar *-- \n\n@enduml\n"
+    await open_document(client, text, uri)
+
+    async def labels(line: int, character: int):
+        found = await client.text_document_completion_async(
+            t.CompletionParams(text_document=doc(uri), position=t.Position(line, character))
+        )
+        items = found.items if hasattr(found, "items") else found
+        return [i.label for i in items]
+
+    at_start = await labels(5, 0)
+    assert "Car" in at_start and "Engine" in at_start and "interface" in at_start, at_start
+    assert await labels(3, 4) == ["<|--", "*--", "o--", "-->", "..>", "..|>", "--"]
+    assert await labels(4, 8) == ["Car", "Engine"]

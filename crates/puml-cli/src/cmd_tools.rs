@@ -412,6 +412,29 @@ pub fn explanation_json(text: &str, e: &Explanation) -> Value {
             "loops": a.loops,
             "parallel": a.parallel,
         })),
+        "class": e.class.as_ref().map(|c| json!({
+            "elements": c.elements.iter().map(|el| json!({
+                "name": el.name,
+                "keyword": el.keyword,
+                "line": el.line,
+                "declared": el.declared,
+                "members": el.members,
+                "relations_out": el.relations_out,
+                "relations_in": el.relations_in,
+            })).collect::<Vec<_>>(),
+            "relations": c.relations.iter().map(|r| json!({
+                "line": r.line,
+                "from": r.from,
+                "to": r.to,
+                "kind": r.kind,
+                "label": r.label,
+            })).collect::<Vec<_>>(),
+            "inheritance": c.inheritance.iter().map(|l| json!({
+                "depth": l.depth,
+                "name": l.name,
+            })).collect::<Vec<_>>(),
+            "packages": c.packages,
+        })),
         "diagnostics": diagnostics_json(text, &e.diagnostics),
     })
 }

@@ -8,6 +8,7 @@
 
 use crate::format::line_edits;
 use crate::normalize::{is_header_statement, written_name};
+use puml_sema::class::{ClassDiagram, ClassSourceMap, LinkEnd};
 use puml_sema::model::{Diagram, DiagramSourceMap, GroupKind, ParticipantKind};
 use puml_sema::{analyze, Analysis, AnalysisOptions, NoIncludes};
 use puml_syntax::{Diagnostic, LineIndex, SyntaxKind, SyntaxNode, TextEdit, TextRange, TextSize};
@@ -81,10 +82,38 @@ pub enum Edit {
     SetTitle {
         title: Option<String>,
     },
+    /// Class diagrams: declares `keyword name` (default `class`) before `@enduml`.
+    AddClass {
+        name: String,
+        keyword: Option<String>,
+    },
+    /// Class diagrams: adds `Class : member` (the one-line member form).
+    AddMember {
+        class: String,
+        member: String,
+    },
+    /// Class diagrams: adds `from arrow to : label` (default arrow `-->`).
+    AddRelation {
+        from: String,
+        to: String,
+        arrow: Option<String>,
+        label: Option<String>,
+    },
+    /// Class diagrams: removes the first relation between `from` and `to`
+    /// (written either way round).
+    RemoveRelation {
+        from: String,
+        to: String,
+    },
+    /// Class diagrams: renames a class everywhere its name is written.
+    RenameClass {
+        from: String,
+        to: String,
+    },
 }
 
 /// The edit kinds and their arguments (`?` marks optional ones).
-pub const EDIT_KINDS: [(&str, &[&str]); 8] = [
+pub const EDIT_KINDS: [(&str, &[&str]); 13] = [
     ("add_participant", &["name", "kind?", "alias?", "after?"]),
     (
         "add_message",
@@ -96,6 +125,11 @@ pub const EDIT_KINDS: [(&str, &[&str]); 8] = [
     ("change_theme", &["theme"]),
     ("remove_message", &["line"]),
     ("set_title", &["title"]),
+    ("add_class", &["name", "keyword?"]),
+    ("add_member", &["class", "member"]),
+    ("add_relation", &["from", "to", "arrow?", "label?"]),
+    ("remove_relation", &["from", "to"]),
+    ("rename_class", &["from", "to"]),
 ];
 
 /// A protocol-neutral argument value, so that JSON (CLI, MCP) and other
@@ -314,6 +348,28 @@ impl Edit {
             "set_title" => Edit::SetTitle {
                 title: a.opt_text("title")?.filter(|t| !t.trim().is_empty()),
             },
+            "add_class" => Edit::AddClass {
+                name: a.text("name")?,
+                keyword: a.opt_text("keyword")?.filter(|k| !k.trim().is_empty()),
+            },
+            "add_member" => Edit::AddMember {
+                class: a.text("class")?,
+                member: a.text("member")?,
+            },
+            "add_relation" => Edit::AddRelation {
+                from: a.text("from")?,
+                to: a.text("to")?,
+                arrow: a.opt_text("arrow")?.filter(|k| !k.trim().is_empty()),
+                label: a.opt_text("label")?.filter(|k| !k.trim().is_empty()),
+            },
+            "remove_relation" => Edit::RemoveRelation {
+                from: a.text("from")?,
+                to: a.text("to")?,
+            },
+            "rename_class" => Edit::RenameClass {
+                from: a.text("from")?,
+                to: a.text("to")?,
+            },
             _ => return Err(EditError::UnknownKind(kind.to_string())),
         })
     }
@@ -354,6 +410,13 @@ pub fn apply_edit(source: &str, edit: &Edit) -> Result<EditResult, EditError> {
         Edit::ChangeTheme { theme } => ctx.change_theme(theme.as_deref())?,
         Edit::RemoveMessage { line } => ctx.remove_message(*line)?,
         Edit::SetTitle { title } => ctx.set_title(title.as_deref())?,
+        Edit::AddClass { name, keyword } => ctx.add_class(name, keyword.as_deref())?,
+        Edit::AddMember { class, member } => ctx.add_member(class, member)?,
+        Edit::AddRelation { from, to, arrow, label } => {
+            ctx.add_relation(from, to, arrow.as_deref(), label.as_deref())?
+        }
+        Edit::RemoveRelation { from, to } => ctx.remove_relation(from, to)?,
+        Edit::RenameClass { from, to } => ctx.rename_class(from, to)?,
     };
     let diagnostics = analyze(&new_source, &AnalysisOptions::default(), &NoIncludes).diagnostics;
     Ok(EditResult {
@@ -822,6 +885,156 @@ impl<'a> Context<'a> {
         Ok(out)
     }
 
+    /// The first diagram's class model, or why the edit does not apply.
+    fn class_diagram(&self) -> Result<(&ClassDiagram, &ClassSourceMap), EditError> {
+        let (d, map) = self.diagram().ok_or(EditError::NoDiagram)?;
+        match (d.class.as_deref(), map.class.as_ref()) {
+            (Some(class), Some(class_map)) => Ok((class, class_map)),
+            _ => Err(invalid("kind", "the first diagram is not a class diagram")),
+        }
+    }
+
+    /// The element named `name`: its qualified name, its alias, or (when
+    /// one element alone has it) the last part of its qualified name.
+    fn find_class(&self, name: &str) -> Result<Option<usize>, EditError> {
+        let (class, _) = self.class_diagram()?;
+        let name = name.trim();
+        let exact = class
+            .elements
+            .iter()
+            .position(|e| e.qualified_name == name || e.alias.as_deref() == Some(name));
+        if exact.is_some() {
+            return Ok(exact);
+        }
+        let last_part = |q: &str| q.rsplit(['.', ':']).next().unwrap_or(q).to_string();
+        let matching: Vec<usize> = (0..class.elements.len())
+            .filter(|i| last_part(&class.elements[*i].qualified_name) == name)
+            .collect();
+        Ok((matching.len() == 1).then(|| matching[0]))
+    }
+
+    fn require_class(&self, name: &str, argument: &str) -> Result<usize, EditError> {
+        let (class, _) = self.class_diagram()?;
+        self.find_class(name)?.ok_or_else(|| {
+            let known: Vec<&str> = class.elements.iter().map(|e| e.qualified_name.as_str()).collect();
+            invalid(
+                argument,
+                format!("unknown class `{name}`; known classes: {}", known.join(", ")),
+            )
+        })
+    }
+
+    fn add_class(&self, name: &str, keyword: Option<&str>) -> Result<String, EditError> {
+        self.class_diagram()?;
+        let name = name.trim();
+        if !is_class_name(name) {
+            return Err(invalid("name", CLASS_NAME_RULE));
+        }
+        if self.find_class(name)?.is_some() {
+            return Err(invalid("name", format!("a class named `{name}` already exists")));
+        }
+        let keyword = keyword.map_or("class".to_string(), |k| k.trim().to_ascii_lowercase());
+        if !CLASS_KEYWORDS.contains(&keyword.as_str()) {
+            return Err(invalid(
+                "keyword",
+                format!("`{keyword}` is not one of {}", CLASS_KEYWORDS.join(", ")),
+            ));
+        }
+        let (offset, _) = self.end_of_flow();
+        Ok(self.insert_lines(offset, &[format!("{keyword} {name}")]))
+    }
+
+    fn add_member(&self, class_name: &str, member: &str) -> Result<String, EditError> {
+        let i = self.require_class(class_name, "class")?;
+        let member = member.trim();
+        if member.is_empty() || member.contains(['\n', '\r']) {
+            return Err(invalid("member", "must be a non-empty single line"));
+        }
+        let (class, _) = self.class_diagram()?;
+        let (offset, _) = self.end_of_flow();
+        let line = format!("{} : {member}", class.elements[i].qualified_name);
+        Ok(self.insert_lines(offset, &[line]))
+    }
+
+    fn add_relation(
+        &self,
+        from: &str,
+        to: &str,
+        arrow: Option<&str>,
+        label: Option<&str>,
+    ) -> Result<String, EditError> {
+        let from_index = self.require_class(from, "from")?;
+        let to_index = self.require_class(to, "to")?;
+        let arrow = arrow.unwrap_or("-->").trim();
+        if !is_class_arrow(arrow) {
+            return Err(invalid(
+                "arrow",
+                format!("`{arrow}` is not a relation arrow (e.g. <|-- *-- o-- --> ..> ..|> --)"),
+            ));
+        }
+        let (class, _) = self.class_diagram()?;
+        let mut line = format!(
+            "{} {arrow} {}",
+            class.elements[from_index].qualified_name, class.elements[to_index].qualified_name
+        );
+        if let Some(label) = label {
+            if label.contains(['\n', '\r']) {
+                return Err(invalid("label", "must be a single line"));
+            }
+            line.push_str(&format!(" : {}", label.trim()));
+        }
+        let (offset, _) = self.end_of_flow();
+        Ok(self.insert_lines(offset, &[line]))
+    }
+
+    fn remove_relation(&self, from: &str, to: &str) -> Result<String, EditError> {
+        let from_index = self.require_class(from, "from")?;
+        let to_index = self.require_class(to, "to")?;
+        let (class, map) = self.class_diagram()?;
+        let ends = |link: &puml_sema::class::Link| match (link.from, link.to) {
+            (LinkEnd::Element(a), LinkEnd::Element(b)) => Some((a.index(), b.index())),
+            _ => None,
+        };
+        let found = class.links.iter().position(|link| {
+            ends(link).is_some_and(|(a, b)| (a, b) == (from_index, to_index) || (b, a) == (from_index, to_index))
+        });
+        let range = found
+            .and_then(|i| map.links.get(i))
+            .ok_or_else(|| invalid("from", format!("there is no relation between `{from}` and `{to}`")))?;
+        // The whole line (a link is one statement on one line; an
+        // association class `(A, B) .. C` is not a link between A and B).
+        let start = usize::from(line_start_of(self.source, range.start()));
+        let end = self.source[usize::from(range.end())..]
+            .find('\n')
+            .map_or(self.source.len(), |n| usize::from(range.end()) + n + 1);
+        let mut out = String::with_capacity(self.source.len());
+        out.push_str(&self.source[..start]);
+        out.push_str(&self.source[end..]);
+        Ok(out)
+    }
+
+    fn rename_class(&self, from: &str, to: &str) -> Result<String, EditError> {
+        let i = self.require_class(from, "from")?;
+        let to = to.trim();
+        if !is_class_name(to) || to.contains(['.', ':']) {
+            return Err(invalid("to", CLASS_NAME_RULE));
+        }
+        if let Some(other) = self.find_class(to)? {
+            if other != i {
+                return Err(invalid("to", format!("a class named `{to}` already exists")));
+            }
+        }
+        let (_, map) = self.class_diagram()?;
+        let Some(first) = map.element_references.get(i).and_then(|r| r.first()) else {
+            return Err(invalid("from", "the class is not written in this file"));
+        };
+        let element = crate::class_symbols::class_element_at(&self.analysis, self.source, first.start())
+            .ok_or_else(|| invalid("from", "the class is not written in this file"))?;
+        let edits =
+            crate::class_symbols::rename_class_edits(self.source, &element, to).map_err(|e| invalid("to", e.0))?;
+        Ok(puml_syntax::apply_edits(self.source, &edits).0)
+    }
+
     fn rename(&self, from: &str, to: &str) -> Result<String, EditError> {
         let i = self.require_participant(from)?;
         let (d, map) = self.diagram().ok_or(EditError::NoDiagram)?;
@@ -1011,6 +1224,49 @@ fn is_identifier(text: &str) -> bool {
 /// Labels are one line: real line breaks become PlantUML's `\n`.
 fn one_line(text: &str) -> String {
     text.trim().replace("\r\n", "\\n").replace('\n', "\\n")
+}
+
+/// The keywords `add_class` declares with.
+const CLASS_KEYWORDS: &[&str] = &[
+    "class",
+    "abstract class",
+    "abstract",
+    "interface",
+    "enum",
+    "annotation",
+    "entity",
+    "exception",
+    "struct",
+    "record",
+    "protocol",
+    "metaclass",
+    "stereotype",
+    "object",
+];
+
+const CLASS_NAME_RULE: &str = "must be a class name: no blanks, quotes, braces, angle brackets, parentheses or commas";
+
+fn is_class_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '"' | '{' | '}' | '<' | '>' | '(' | ')' | ',' | '#'))
+}
+
+/// A relation arrow: one of PlantUML's heads on each side (`<|` `<` `*`
+/// `o` `#` `x` `}` `+` `^`, the crow's feet, and their mirrors, or none)
+/// around a `-` or `.` body, with an optional direction word (`-up->`).
+fn is_class_arrow(arrow: &str) -> bool {
+    const LEFT: &[&str] = &["", "<|", "<", "*", "o", "#", "x", "}", "+", "^", "|o", "||", "}o", "}|"];
+    const RIGHT: &[&str] = &["", "|>", ">", "*", "o", "#", "x", "{", "+", "^", "o|", "||", "o{", "|{"];
+    let (Some(first), Some(last)) = (arrow.find(['-', '.']), arrow.rfind(['-', '.'])) else {
+        return false;
+    };
+    let (left, body, right) = (&arrow[..first], &arrow[first..=last], &arrow[last + 1..]);
+    let body: String = ["up", "down", "left", "right", "u", "d", "l", "r"]
+        .iter()
+        .fold(body.to_string(), |b, word| b.replacen(word, "", 1));
+    LEFT.contains(&left) && RIGHT.contains(&right) && (body.chars().all(|c| c == '-') || body.chars().all(|c| c == '.'))
 }
 
 fn line_start_of(text: &str, offset: TextSize) -> TextSize {

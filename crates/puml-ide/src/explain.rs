@@ -2,6 +2,9 @@
 //! computed from the model (never from the raw text) so that it agrees with
 //! what is rendered.
 
+use puml_sema::class::{
+    ClassDiagram, ClassSourceMap, LineStyle as ClassLineStyle, Link, LinkEnd, LinkHead, Member, MemberItem, Visibility,
+};
 use puml_sema::model::{
     Diagram, Endpoint, Event, GroupKind, HeadShape, LineStyle, Message, NotePosition, ParticipantId, ParticipantKind,
     Side,
@@ -26,6 +29,57 @@ pub struct Explanation {
     /// Set for an activity diagram (then `participants`, `flow` and
     /// `groups` are empty).
     pub activity: Option<ActivitySummary>,
+    /// Set for a class diagram (then `participants`, `flow` and `groups`
+    /// are empty).
+    pub class: Option<ClassSummary>,
+}
+
+/// What a class diagram says: its elements, relations and inheritance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassSummary {
+    pub elements: Vec<ClassElementSummary>,
+    pub relations: Vec<RelationSummary>,
+    /// The inheritance forest (`extends`/`implements`), depth first from
+    /// each root, as a flat list with depths.
+    pub inheritance: Vec<InheritanceLine>,
+    /// Qualified names of the packages and namespaces.
+    pub packages: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassElementSummary {
+    /// Qualified name.
+    pub name: String,
+    /// The keyword it is declared with (`class`, `interface`, `abstract`, …).
+    pub keyword: String,
+    /// 1-based line of its declaration or first use.
+    pub line: u32,
+    pub declared: bool,
+    /// Fields, methods and constants as written (separators left out).
+    pub members: Vec<String>,
+    pub relations_out: usize,
+    pub relations_in: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelationSummary {
+    pub line: u32,
+    /// The end the relation reads from, whichever side it is written on:
+    /// the child of an extension or implementation, the whole of a
+    /// composition or aggregation, the source of an arrow.
+    pub from: String,
+    pub to: String,
+    /// `extension`, `implementation`, `composition`, `aggregation`,
+    /// `dependency`, `association`, `link`.
+    pub kind: String,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InheritanceLine {
+    /// 0 for a root.
+    pub depth: usize,
+    pub name: String,
 }
 
 /// What an activity diagram says: its swimlanes and its steps in order.
@@ -185,6 +239,7 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             diagram_count,
             diagram_index,
             activity: None,
+            class: None,
         };
     };
     if let Some(activity) = &diagram.activity {
@@ -205,6 +260,28 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             diagram_count,
             diagram_index,
             activity: Some(summary),
+            class: None,
+        };
+    }
+    if let Some(class) = &diagram.class {
+        let map = analysis
+            .source_map
+            .diagrams
+            .get(diagram_index)
+            .and_then(|m| m.class.as_ref());
+        let summary = class_summary(lines, class, map);
+        return Explanation {
+            summary: summarize_class(diagram, &summary),
+            title: diagram.title.clone(),
+            participants: Vec::new(),
+            flow: Vec::new(),
+            groups: Vec::new(),
+            notes: Vec::new(),
+            diagnostics: diagnostics_of(analysis, diagram_index),
+            diagram_count,
+            diagram_index,
+            activity: None,
+            class: Some(summary),
         };
     }
     let map = analysis.source_map.diagrams.get(diagram_index);
@@ -338,7 +415,199 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
         diagram_count,
         diagram_index,
         activity: None,
+        class: None,
     }
+}
+
+/// Inheritance deeper than this is listed at this depth (the tree is
+/// walked with an explicit stack; a cycle is cut where it closes).
+const MAX_INHERITANCE_DEPTH: usize = 32;
+
+fn class_summary(lines: &Lines, class: &ClassDiagram, map: Option<&ClassSourceMap>) -> ClassSummary {
+    let end_name = |end: &LinkEnd| -> String {
+        match end {
+            LinkEnd::Element(id) => class
+                .elements
+                .get(id.index())
+                .map_or_else(String::new, |e| e.qualified_name.clone()),
+            LinkEnd::Package(id) => class
+                .packages
+                .get(id.index())
+                .map_or_else(String::new, |p| p.qualified_name.clone()),
+            LinkEnd::Link(_) => "(link)".to_string(),
+            LinkEnd::Note(_) => "(note)".to_string(),
+        }
+    };
+    let mut elements: Vec<ClassElementSummary> = class
+        .elements
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ClassElementSummary {
+            name: e.qualified_name.clone(),
+            keyword: e.keyword.clone(),
+            line: map.and_then(|m| m.elements.get(i)).map_or(0, |r| lines.line(*r)),
+            declared: e.declared,
+            members: e
+                .members
+                .iter()
+                .filter_map(|m| match m {
+                    Member::Item(item) => Some(member_text(item)),
+                    Member::Separator { .. } => None,
+                })
+                .collect(),
+            relations_out: 0,
+            relations_in: 0,
+        })
+        .collect();
+    let mut relations = Vec::new();
+    // child → parents, by element index.
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); class.elements.len()];
+    for (i, link) in class.links.iter().enumerate() {
+        if let LinkEnd::Element(id) = link.from {
+            if let Some(e) = elements.get_mut(id.index()) {
+                e.relations_out += 1;
+            }
+        }
+        if let LinkEnd::Element(id) = link.to {
+            if let Some(e) = elements.get_mut(id.index()) {
+                e.relations_in += 1;
+            }
+        }
+        let (kind, reversed) = relation_kind(link);
+        let (from, to) = if reversed {
+            (link.to, link.from)
+        } else {
+            (link.from, link.to)
+        };
+        if kind == "extension" || kind == "implementation" {
+            if let (LinkEnd::Element(child), LinkEnd::Element(parent)) = (from, to) {
+                if let Some(list) = parents.get_mut(child.index()) {
+                    if child != parent && !list.contains(&parent.index()) {
+                        list.push(parent.index());
+                    }
+                }
+            }
+        }
+        relations.push(RelationSummary {
+            line: map.and_then(|m| m.links.get(i)).map_or(0, |r| lines.line(*r)),
+            from: end_name(&from),
+            to: end_name(&to),
+            kind: kind.to_string(),
+            label: link.label.clone(),
+        });
+    }
+    let inheritance = inheritance_forest(class, &parents);
+    ClassSummary {
+        elements,
+        relations,
+        inheritance,
+        packages: class.packages.iter().map(|p| p.qualified_name.clone()).collect(),
+    }
+}
+
+fn member_text(item: &MemberItem) -> String {
+    let visibility = match item.visibility {
+        Some(Visibility::Private) => "-",
+        Some(Visibility::Protected) => "#",
+        Some(Visibility::Package) => "~",
+        Some(Visibility::Public) => "+",
+        None => "",
+    };
+    format!("{visibility}{}", item.text)
+}
+
+fn is_inheritance_head(head: LinkHead) -> bool {
+    matches!(head, LinkHead::Triangle | LinkHead::OpenTriangle)
+}
+
+/// A relation's kind in UML words, from its heads and line, and whether it
+/// reads from its right-hand end (`A <|-- B`: B extends A; `A --* B`: B is
+/// composed of A; `A <-- B`: B points at A).
+fn relation_kind(link: &Link) -> (&'static str, bool) {
+    let dashed = matches!(link.line, ClassLineStyle::Dashed | ClassLineStyle::Dotted);
+    if is_inheritance_head(link.from_head) || is_inheritance_head(link.to_head) {
+        let kind = if dashed { "implementation" } else { "extension" };
+        return (kind, is_inheritance_head(link.from_head));
+    }
+    for (head, kind) in [
+        (LinkHead::Composition, "composition"),
+        (LinkHead::Aggregation, "aggregation"),
+    ] {
+        if link.from_head == head || link.to_head == head {
+            return (kind, link.from_head != head);
+        }
+    }
+    if link.from_head == LinkHead::Arrow || link.to_head == LinkHead::Arrow {
+        let kind = if dashed { "dependency" } else { "association" };
+        return (kind, link.to_head != LinkHead::Arrow);
+    }
+    ("link", false)
+}
+
+/// The relation as a phrase: `B extends A`, `Car is composed of Wheel`.
+fn relation_verb(kind: &str) -> &str {
+    match kind {
+        "extension" => "extends",
+        "implementation" => "implements",
+        "composition" => "is composed of",
+        "aggregation" => "aggregates",
+        "dependency" => "depends on",
+        "association" => "points to",
+        _ => "is linked to",
+    }
+}
+
+/// The inheritance forest as indented lines: roots are elements with
+/// children and no parent, each subtree walked depth first (an element with
+/// two parents is listed under each).
+fn inheritance_forest(class: &ClassDiagram, parents: &[Vec<usize>]) -> Vec<InheritanceLine> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); parents.len()];
+    for (child, list) in parents.iter().enumerate() {
+        for parent in list {
+            children[*parent].push(child);
+        }
+    }
+    let mut out = Vec::new();
+    for root in 0..parents.len() {
+        if !parents[root].is_empty() || children[root].is_empty() {
+            continue;
+        }
+        // The path from the root to the node being listed, so that a cycle
+        // reached from a root stops where it closes.
+        let mut on_path: Vec<usize> = Vec::new();
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some((node, depth)) = stack.pop() {
+            on_path.truncate(depth);
+            out.push(InheritanceLine {
+                depth: depth.min(MAX_INHERITANCE_DEPTH),
+                name: class.elements[node].qualified_name.clone(),
+            });
+            on_path.push(node);
+            for child in children[node].iter().rev() {
+                if !on_path.contains(child) {
+                    stack.push((*child, depth + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn summarize_class(diagram: &Diagram, summary: &ClassSummary) -> String {
+    let mut sentence = String::new();
+    if let Some(title) = &diagram.title {
+        sentence.push_str(&format!("\"{}\": ", title.replace("\\n", " ")));
+    }
+    sentence.push_str(&format!(
+        "A class diagram with {} and {}",
+        count(summary.elements.len(), "element", "elements"),
+        count(summary.relations.len(), "relation", "relations")
+    ));
+    if !summary.packages.is_empty() {
+        sentence.push_str(&format!(" in {}", count(summary.packages.len(), "package", "packages")));
+    }
+    sentence.push('.');
+    sentence
 }
 
 fn quoted(text: &str) -> String {
@@ -759,6 +1028,49 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
+fn render_class_text(class: &ClassSummary, out: &mut String) {
+    if !class.elements.is_empty() {
+        out.push_str("Elements:\n");
+        for e in &class.elements {
+            let declared = if e.declared {
+                format!("line {}", e.line)
+            } else {
+                format!("implicit, line {}", e.line)
+            };
+            out.push_str(&format!(
+                "  {} {} ({declared}): {}, {} out, {} in\n",
+                e.keyword,
+                e.name,
+                count(e.members.len(), "member", "members"),
+                e.relations_out,
+                e.relations_in
+            ));
+            for member in &e.members {
+                out.push_str(&format!("    {member}\n"));
+            }
+        }
+    }
+    if !class.relations.is_empty() {
+        out.push_str("\nRelations:\n");
+        for r in &class.relations {
+            let label = r.label.as_deref().map(|l| format!(": {l}")).unwrap_or_default();
+            out.push_str(&format!(
+                "  {} {} {}{label}  (line {})\n",
+                r.from,
+                relation_verb(&r.kind),
+                r.to,
+                r.line
+            ));
+        }
+    }
+    if !class.inheritance.is_empty() {
+        out.push_str("\nInheritance:\n");
+        for line in &class.inheritance {
+            out.push_str(&format!("{}{}\n", "  ".repeat(line.depth + 1), line.name));
+        }
+    }
+}
+
 /// The readable text form printed by `puml explain`.
 pub fn render_text(explanation: &Explanation) -> String {
     let mut out = String::new();
@@ -787,6 +1099,9 @@ pub fn render_text(explanation: &Explanation) -> String {
             let indent = "  ".repeat(step.depth.min(MAX_GROUP_PATH) + 1);
             out.push_str(&format!("{indent}{}  (line {})\n", step.text, step.line));
         }
+    }
+    if let Some(class) = &explanation.class {
+        render_class_text(class, &mut out);
     }
     if !explanation.participants.is_empty() {
         out.push_str("Participants:\n");

@@ -374,6 +374,25 @@ impl Analysis {
         })
     }
 
+    /// Each class diagram's range and element names.
+    pub fn class_outlines(&self, file: FileId) -> Cancellable<Vec<crate::class_symbols::ClassOutline>> {
+        self.with(file, move |db, input, config| {
+            crate::class_symbols::class_outlines(puml_db::analysis(db, input, config))
+        })
+    }
+
+    /// The class-diagram element whose name is written at `offset`, if any.
+    pub fn class_element_at(
+        &self,
+        file: FileId,
+        offset: TextSize,
+    ) -> Cancellable<Option<crate::class_symbols::ClassElementRef>> {
+        self.with(file, move |db, input, config| {
+            let analysis = puml_db::analysis(db, input, config);
+            crate::class_symbols::class_element_at(analysis, input.text(db), offset)
+        })
+    }
+
     /// The participant whose name or alias is at `offset`, if any.
     pub fn participant_at(&self, file: FileId, offset: TextSize) -> Cancellable<Option<ParticipantRef>> {
         self.participant_where(file, CursorIn::Here(offset))

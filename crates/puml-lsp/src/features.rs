@@ -77,6 +77,41 @@ pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[Ac
     symbols
 }
 
+/// Markdown for a class-diagram element: its keyword and name, members,
+/// and the relations going out of it and coming into it.
+pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String {
+    let mut out = format!("**{}** `{}`", element.keyword, element.qualified_name);
+    if element.display != element.qualified_name && !element.qualified_name.ends_with(&element.display) {
+        out.push_str(&format!(" (shown as \"{}\")", element.display));
+    }
+    out.push_str("\n\n");
+    out.push_str(&format!("{} member(s)", element.members.len()));
+    if !element.members.is_empty() {
+        out.push(':');
+        for member in element.members.iter().take(HOVER_MEMBERS) {
+            out.push_str(&format!("\n- `{member}`"));
+        }
+        if element.members.len() > HOVER_MEMBERS {
+            out.push_str(&format!("\n- … {} more", element.members.len() - HOVER_MEMBERS));
+        }
+    }
+    let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    out.push_str(&format!(
+        "\n\nRelations out ({}): {}",
+        element.relations_out.len(),
+        list(&element.relations_out)
+    ));
+    out.push_str(&format!(
+        "\n\nRelations in ({}): {}",
+        element.relations_in.len(),
+        list(&element.relations_in)
+    ));
+    out
+}
+
+/// At most this many members are listed in a class's hover.
+const HOVER_MEMBERS: usize = 20;
+
 /// Markdown for the word under the cursor: a participant, or a keyword of
 /// the primitive catalog (in an activity diagram, its activity keywords,
 /// closers and middles included).
@@ -236,6 +271,110 @@ pub fn completions(
         CompletionKind::Activity(outline) => activity_completions(text, typed, line_start, outline),
         CompletionKind::Sequence => sequence_completions(text, typed, line_start, participants),
     }
+}
+
+/// The relation arrows offered after a class name and a space.
+const CLASS_ARROWS: &[(&str, &str)] = &[
+    ("<|--", "extension"),
+    ("*--", "composition"),
+    ("o--", "aggregation"),
+    ("-->", "association"),
+    ("..>", "dependency"),
+    ("..|>", "implementation"),
+    ("--", "link"),
+];
+
+/// The keywords a class-diagram line starts with.
+const CLASS_KEYWORDS: &[&str] = &[
+    "class",
+    "abstract class",
+    "interface",
+    "enum",
+    "annotation",
+    "entity",
+    "object",
+    "package",
+    "namespace",
+    "note",
+    "hide",
+    "show",
+    "together",
+    "left to right direction",
+    "skinparam",
+    "title",
+];
+
+/// Completion inside a class diagram (`None` elsewhere, or where the
+/// general completion applies): at a line start its element names and
+/// keywords; after a name and a space the relation arrows; after an arrow
+/// the element names.
+pub fn class_completions(
+    text: &str,
+    offset: usize,
+    classes: &[puml_ide::class_symbols::ClassOutline],
+) -> Option<Vec<CompletionItem>> {
+    let offset = offset.min(text.len());
+    let outline = classes
+        .iter()
+        .find(|c| usize::from(c.range.start()) <= offset && offset <= usize::from(c.range.end()))?;
+    let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
+    let typed = text[line_start..offset].trim_start();
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    let ends_in_blank = typed.ends_with(char::is_whitespace);
+    let names = || -> Vec<CompletionItem> {
+        outline
+            .elements
+            .iter()
+            .map(|(name, keyword)| CompletionItem {
+                label: name.clone(),
+                kind: Some(CompletionItemKind::CLASS),
+                detail: Some(keyword.clone()),
+                ..CompletionItem::default()
+            })
+            .collect()
+    };
+    let is_arrow = |word: &str| {
+        (word.contains("--") || word.contains("..") || word.contains("-") && word.len() > 1)
+            && word
+                .chars()
+                .all(|c| "<>|*o.-#x}{+^=()[]".contains(c) || c.is_ascii_alphabetic())
+            && !word.chars().all(|c| c.is_ascii_alphabetic())
+    };
+    match (words.len(), ends_in_blank) {
+        (0, _) | (1, false) => {
+            if typed.starts_with(['@', '!', '\'', '/']) {
+                return None;
+            }
+            let mut items = names();
+            items.extend(CLASS_KEYWORDS.iter().map(|k| CompletionItem {
+                label: k.to_string(),
+                kind: Some(CompletionItemKind::KEYWORD),
+                ..CompletionItem::default()
+            }));
+            Some(items)
+        }
+        (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => Some(
+            CLASS_ARROWS
+                .iter()
+                .map(|(arrow, detail)| CompletionItem {
+                    label: arrow.to_string(),
+                    kind: Some(CompletionItemKind::OPERATOR),
+                    detail: Some(detail.to_string()),
+                    ..CompletionItem::default()
+                })
+                .collect(),
+        ),
+        (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
+        _ => None,
+    }
+}
+
+fn is_keyword(word: &str) -> bool {
+    CLASS_KEYWORDS.iter().any(|k| {
+        k.split(' ')
+            .next()
+            .is_some_and(|first| first.eq_ignore_ascii_case(word))
+    })
 }
 
 /// Which completion applies where the cursor is: each diagram kind offers
@@ -1092,6 +1231,56 @@ pub fn selection_range(
 
 #[cfg(test)]
 mod tests {
+    fn class_outlines_of(text: &str) -> Vec<puml_ide::class_symbols::ClassOutline> {
+        let mut host = puml_ide::AnalysisHost::new();
+        let file = host.add_file(None, text.to_string());
+        host.analysis().class_outlines(file).expect("not cancelled")
+    }
+
+    const CLASSES: &str = "@startuml\nclass Car\ninterface Engine\nCar \nCar *-- \n\n@enduml\n";
+
+    fn labels_at(text: &str, line: usize, column: usize) -> Option<Vec<String>> {
+        let offset = text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + column;
+        class_completions(text, offset, &class_outlines_of(text))
+            .map(|items| items.into_iter().map(|i| i.label).collect())
+    }
+
+    #[test]
+    fn class_completion_offers_names_and_keywords_then_arrows_then_names() {
+        let start = labels_at(CLASSES, 5, 0).expect("inside a class diagram");
+        assert!(
+            start.contains(&"Car".to_string()) && start.contains(&"Engine".to_string()),
+            "{start:?}"
+        );
+        assert!(start.contains(&"interface".to_string()), "{start:?}");
+        let arrows = labels_at(CLASSES, 3, 4).expect("after a name");
+        assert_eq!(arrows, vec!["<|--", "*--", "o--", "-->", "..>", "..|>", "--"]);
+        let after_arrow = labels_at(CLASSES, 4, 8).expect("after an arrow");
+        assert_eq!(after_arrow, vec!["Car", "Engine"]);
+        // Outside the class diagram (the `@startuml` line's end is inside
+        // its range, but a sequence file has no class outline).
+        assert!(class_completions(
+            "@startuml\nA -> B\n@enduml\n",
+            10,
+            &class_outlines_of("@startuml\nA -> B\n@enduml\n")
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn class_hover_lists_kind_members_and_relations() {
+        let text = "@startuml\nclass Car {\n  +drive()\n}\nCar *-- Wheel\nDriver --> Car\n@enduml\n";
+        let mut host = puml_ide::AnalysisHost::new();
+        let file = host.add_file(None, text.to_string());
+        let offset = puml_syntax::TextSize::from(text.find("Car *--").unwrap() as u32);
+        let element = host.analysis().class_element_at(file, offset).unwrap().expect("Car");
+        let markdown = class_hover(&element);
+        assert!(markdown.starts_with("**class** `Car`"), "{markdown}");
+        assert!(markdown.contains("1 member(s):\n- `+drive()`"), "{markdown}");
+        assert!(markdown.contains("Relations out (1): `Wheel`"), "{markdown}");
+        assert!(markdown.contains("Relations in (1): `Driver`"), "{markdown}");
+    }
+
     use super::*;
 
     const SOURCE: &str = "@startuml\nparticipant Alice as A\nA -> Bob : hi\nalt ok\n  Bob -> A\nelse no\n  note over A\n    text\n  end note\nend\n/' a\n b '/\n@enduml\n";

@@ -869,6 +869,21 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let position = params.text_document_position_params;
+        if let Some((element, text)) = self
+            .class_element_at(&position.text_document.uri, position.position)
+            .await?
+        {
+            let table = LineTable::new(&text);
+            let offset = puml_syntax::TextSize::from(table.offset(position.position) as u32);
+            let range = element.uses.iter().find(|r| r.contains_inclusive(offset)).copied();
+            return Ok(Some(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: features::class_hover(&element),
+                }),
+                range: range.map(|r| table.range(r)),
+            }));
+        }
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
             let participants = snapshot.analysis.participants(snapshot.file)?;
@@ -892,9 +907,13 @@ impl LanguageServer for Backend {
         let position = params.text_document_position;
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
+            let offset = LineTable::new(&snapshot.text).offset(position.position);
+            let classes = snapshot.analysis.class_outlines(snapshot.file)?;
+            if let Some(items) = features::class_completions(&snapshot.text, offset, &classes) {
+                return Ok(Some(CompletionResponse::Array(items)));
+            }
             let participants = snapshot.analysis.participants(snapshot.file)?;
             let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
-            let offset = LineTable::new(&snapshot.text).offset(position.position);
             let items = features::completions(&snapshot.text, offset, &participants, &outlines);
             Ok(Some(CompletionResponse::Array(items)))
         })
@@ -915,6 +934,10 @@ impl LanguageServer for Backend {
         }
         if let Some(found) = self.include_definition(&uri, position.position)? {
             return Ok(Some(GotoDefinitionResponse::Scalar(found)));
+        }
+        if let Some((element, text)) = self.class_element_at(&uri, position.position).await? {
+            let range = LineTable::new(&text).range(element.declaration);
+            return Ok(Some(GotoDefinitionResponse::Scalar(Location::new(uri, range))));
         }
         let Some((participant, table_text)) = self.participant_at(&uri, position.position).await? else {
             return Ok(None);
@@ -967,6 +990,16 @@ impl LanguageServer for Backend {
                     }
                 }
             }
+            return Ok(Some(locations));
+        }
+        if let Some((element, text)) = self.class_element_at(&uri, position.position).await? {
+            let table = LineTable::new(&text);
+            let locations = element
+                .uses
+                .iter()
+                .filter(|r| params.context.include_declaration || **r != element.declaration)
+                .map(|r| Location::new(uri.clone(), table.range(*r)))
+                .collect();
             return Ok(Some(locations));
         }
         let local = self.participant_at(&uri, position.position).await?;
@@ -1033,6 +1066,26 @@ impl LanguageServer for Backend {
                     .collect(),
             ));
         }
+        if let Some((element, text)) = self
+            .class_element_at(&position.text_document.uri, position.position)
+            .await?
+        {
+            let table = LineTable::new(&text);
+            return Ok(Some(
+                element
+                    .uses
+                    .iter()
+                    .map(|r| DocumentHighlight {
+                        range: table.range(*r),
+                        kind: Some(if *r == element.declaration {
+                            DocumentHighlightKind::WRITE
+                        } else {
+                            DocumentHighlightKind::READ
+                        }),
+                    })
+                    .collect(),
+            ));
+        }
         let Some((participant, text)) = self
             .participant_at(&position.text_document.uri, position.position)
             .await?
@@ -1065,6 +1118,18 @@ impl LanguageServer for Backend {
                     range: table.range(range),
                     placeholder: symbol.name.clone(),
                 }));
+        }
+        if let Some((element, text)) = self
+            .class_element_at(&params.text_document.uri, params.position)
+            .await?
+        {
+            let table = LineTable::new(&text);
+            let offset = puml_syntax::TextSize::from(table.offset(params.position) as u32);
+            let found = element.uses.iter().find(|r| r.contains_inclusive(offset));
+            return Ok(found.map(|range| PrepareRenameResponse::RangeWithPlaceholder {
+                range: table.range(*range),
+                placeholder: text[*range].trim_matches('"').to_string(),
+            }));
         }
         let Some((participant, text)) = self.participant_at(&params.text_document.uri, params.position).await? else {
             // Inside a file others include: the name they read there.
@@ -1138,6 +1203,12 @@ impl LanguageServer for Backend {
                 }
             }
             return Ok(Some(edit));
+        }
+        if let Some((element, text)) = self.class_element_at(&uri, position.position).await? {
+            let edits = puml_ide::class_symbols::rename_class_edits(&text, &element, &params.new_name)
+                .map_err(|error| Error::invalid_params(error.0))?;
+            let table = LineTable::new(&text);
+            return Ok(Some(workspace_edit(&uri, to_lsp_edits(&table, &edits))));
         }
         // Inside a file others include: the rename as each of them reads
         // it, in them and in everything they include (this file too).
@@ -1462,6 +1533,23 @@ impl Backend {
                 .analysis
                 .participant_at(snapshot.file, puml_syntax::TextSize::from(offset as u32))?;
             Ok(found.map(|p| (p, snapshot.text)))
+        })
+        .await
+    }
+
+    /// The class-diagram element under the cursor and the text its ranges index.
+    async fn class_element_at(
+        &self,
+        uri: &Uri,
+        position: Position,
+    ) -> Result<Option<(puml_ide::class_symbols::ClassElementRef, Arc<str>)>> {
+        let snapshot = self.snapshot(uri)?;
+        blocking(move || {
+            let offset = LineTable::new(&snapshot.text).offset(position);
+            let found = snapshot
+                .analysis
+                .class_element_at(snapshot.file, puml_syntax::TextSize::from(offset as u32))?;
+            Ok(found.map(|element| (element, snapshot.text)))
         })
         .await
     }

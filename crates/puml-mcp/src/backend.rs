@@ -208,6 +208,58 @@ pub enum EditRequest {
     RemoveMessage(RemoveMessageArgs),
     /// Set (or, with an empty/absent title, remove) the title.
     SetTitle(SetTitleArgs),
+    /// Class diagrams: declare a class (`keyword` default `class`) before `@enduml`.
+    AddClass(AddClassArgs),
+    /// Class diagrams: add a member as `Class : member`.
+    AddMember(AddMemberArgs),
+    /// Class diagrams: add a relation `from arrow to : label` (arrow default `-->`).
+    AddRelation(AddRelationArgs),
+    /// Class diagrams: remove the first relation between two classes (either way round).
+    RemoveRelation(RemoveRelationArgs),
+    /// Class diagrams: rename a class everywhere its name is written.
+    RenameClass(RenameClassArgs),
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddClassArgs {
+    pub name: String,
+    /// class, abstract class, interface, enum, annotation, entity, exception, struct, record, protocol, metaclass, stereotype or object.
+    pub keyword: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddMemberArgs {
+    /// The class (qualified name, alias, or its last name part when unique).
+    pub class: String,
+    /// The member as written, e.g. `+total() : int`, `-id : long`.
+    pub member: String,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddRelationArgs {
+    pub from: String,
+    pub to: String,
+    /// e.g. `<|--`, `*--`, `o--`, `-->`, `..>`, `..|>`, `--`, `-up->`; default `-->`.
+    pub arrow: Option<String>,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveRelationArgs {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameClassArgs {
+    pub from: String,
+    /// The new last name part (no `.`, `:` or blanks).
+    pub to: String,
 }
 
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -295,6 +347,11 @@ impl EditRequest {
             EditRequest::ChangeTheme(_) => "change_theme",
             EditRequest::RemoveMessage(_) => "remove_message",
             EditRequest::SetTitle(_) => "set_title",
+            EditRequest::AddClass(_) => "add_class",
+            EditRequest::AddMember(_) => "add_member",
+            EditRequest::AddRelation(_) => "add_relation",
+            EditRequest::RemoveRelation(_) => "remove_relation",
+            EditRequest::RenameClass(_) => "rename_class",
         }
     }
 
@@ -396,6 +453,49 @@ pub struct ExplainedNote {
     pub text: String,
 }
 
+/// A class diagram's elements, relations and inheritance (absent for other
+/// kinds).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedClass {
+    pub elements: Vec<ExplainedClassElement>,
+    pub relations: Vec<ExplainedRelation>,
+    /// The inheritance forest, depth first, each name with its depth (0: a root).
+    pub inheritance: Vec<ExplainedInheritance>,
+    /// Qualified names of the packages and namespaces.
+    pub packages: Vec<String>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedClassElement {
+    /// Qualified name.
+    pub name: String,
+    /// `class`, `interface`, `abstract`, `enum`, …
+    pub keyword: String,
+    /// 1-based line of its declaration (or first use when `declared` is false).
+    pub line: u32,
+    pub declared: bool,
+    /// Fields, methods and constants as written, with their visibility.
+    pub members: Vec<String>,
+    pub relations_out: usize,
+    pub relations_in: usize,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedRelation {
+    pub line: u32,
+    pub from: String,
+    pub to: String,
+    /// `extension`, `implementation`, `composition`, `aggregation`, `dependency`, `association`, `link`.
+    pub kind: String,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ExplainedInheritance {
+    pub depth: usize,
+    pub name: String,
+}
+
 /// An activity diagram's swimlanes and steps (absent for sequence diagrams).
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct ExplainedActivity {
@@ -434,6 +534,7 @@ pub struct ExplainedStep {
 
 pub struct Explained {
     pub activity: Option<ExplainedActivity>,
+    pub class: Option<ExplainedClass>,
     pub summary: String,
     pub title: Option<String>,
     pub participants: Vec<ExplainedParticipant>,
@@ -452,6 +553,41 @@ pub fn explain(text: &str, options: &CheckOptions, sources: Sources<'_>) -> Resu
         return Err(failure(codes::UNSUPPORTED, "nothing to explain"));
     };
     Ok(Explained {
+        class: e.class.map(|c| ExplainedClass {
+            elements: c
+                .elements
+                .into_iter()
+                .map(|e| ExplainedClassElement {
+                    name: e.name,
+                    keyword: e.keyword,
+                    line: e.line,
+                    declared: e.declared,
+                    members: e.members,
+                    relations_out: e.relations_out,
+                    relations_in: e.relations_in,
+                })
+                .collect(),
+            relations: c
+                .relations
+                .into_iter()
+                .map(|r| ExplainedRelation {
+                    line: r.line,
+                    from: r.from,
+                    to: r.to,
+                    kind: r.kind,
+                    label: r.label,
+                })
+                .collect(),
+            inheritance: c
+                .inheritance
+                .into_iter()
+                .map(|l| ExplainedInheritance {
+                    depth: l.depth,
+                    name: l.name,
+                })
+                .collect(),
+            packages: c.packages,
+        }),
         activity: e.activity.map(|a| ExplainedActivity {
             lanes: a
                 .lanes

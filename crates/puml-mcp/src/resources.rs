@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The example diagrams served as `puml://examples/{name}`.
-pub const EXAMPLES: [(&str, &str, &str); 4] = [
+pub const EXAMPLES: [(&str, &str, &str); 5] = [
     (
         "hello",
         "The smallest useful diagram: two participants, a message and its reply.",
@@ -32,6 +32,11 @@ pub const EXAMPLES: [(&str, &str, &str); 4] = [
         "lifecycle",
         "Participant lifecycle: creation (**), activation, self-call and destruction (!!).",
         include_str!("../resources/examples/lifecycle.puml"),
+    ),
+    (
+        "shop-classes",
+        "A class diagram: a package, an interface, an abstract class, an enum, members, inheritance, a multiplicity and a note.",
+        include_str!("../resources/examples/shop-classes.puml"),
     ),
 ];
 
@@ -462,8 +467,8 @@ mod tests {
     }
 
     #[test]
-    fn twenty_one_resources_and_one_template() {
-        assert_eq!(list().len(), 21);
+    fn twenty_two_resources_and_one_template() {
+        assert_eq!(list().len(), 22);
         assert_eq!(templates().len(), 1);
     }
 }

@@ -167,7 +167,7 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## resources/list\n");
     let r = s.request("resources/list", json!({})).await;
-    assert_eq!(r["result"]["resources"].as_array().unwrap().len(), 21);
+    assert_eq!(r["result"]["resources"].as_array().unwrap().len(), 22);
 
     s.transcript.push_str("\n## resources/templates/list\n");
     let r = s.request("resources/templates/list", json!({})).await;

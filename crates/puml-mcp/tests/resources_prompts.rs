@@ -29,7 +29,7 @@ async fn every_listed_resource_reads() {
         .iter()
         .map(|r| r["uri"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(uris.len(), 21);
+    assert_eq!(uris.len(), 22);
     for uri in &uris {
         let r = s.request("resources/read", json!({"uri": uri})).await;
         assert!(!text_of(&r).is_empty(), "{uri}");
@@ -51,6 +51,20 @@ async fn examples_pass_check_and_render() {
         let svg = s.call_result("puml_render_svg", json!({"source": source})).await;
         assert_eq!(structured(&svg)["ok"], true, "{name}");
     }
+    // The class example has no error and is explained as a class diagram
+    // (it joins the rendered ones when class diagrams are drawn).
+    let r = s
+        .request("resources/read", json!({"uri": "puml://examples/shop-classes"}))
+        .await;
+    let source = text_of(&r);
+    let check = s.call_result("puml_check", json!({"source": source})).await;
+    assert_eq!(structured(&check)["summary"]["errors"], 0, "{check}");
+    let explained = s.call_result("puml_explain", json!({"source": source})).await;
+    assert_eq!(
+        structured(&explained)["class"]["elements"].as_array().map(Vec::len),
+        Some(5),
+        "{explained}"
+    );
     s.shutdown().await.unwrap();
 }
 

@@ -289,3 +289,49 @@ async fn many_diagnostics_are_capped() {
     }
     s.shutdown().await.unwrap();
 }
+
+const CLASSES: &str =
+    "@startuml\nclass Customer\nclass Order\nCustomer --> Order : places\nOrder <|-- RushOrder\n@enduml\n";
+
+#[tokio::test]
+async fn class_diagram_edits_and_explain() {
+    let (_root, mut s) = session("tools-class").await;
+    let edits = [
+        json!({"kind": "add_class", "args": {"name": "Invoice", "keyword": "interface"}}),
+        json!({"kind": "add_member", "args": {"class": "Order", "member": "+total() : int"}}),
+        json!({"kind": "add_relation", "args": {"from": "Order", "to": "Customer", "arrow": "*--", "label": "has"}}),
+        json!({"kind": "remove_relation", "args": {"from": "Order", "to": "Customer"}}),
+        json!({"kind": "rename_class", "args": {"from": "Order", "to": "Purchase"}}),
+    ];
+    for edit in edits {
+        let r = s
+            .call_result("puml_apply_edit", json!({"source": CLASSES, "edit": edit}))
+            .await;
+        assert_eq!(structured(&r)["ok"], true, "{edit}: {r}");
+        assert_ne!(structured(&r)["source"], CLASSES, "{edit}");
+    }
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": CLASSES, "edit": {"kind": "rename_class", "args": {"from": "Order", "to": "Purchase"}}}),
+        )
+        .await;
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\nclass Customer\nclass Purchase\nCustomer --> Purchase : places\nPurchase <|-- RushOrder\n@enduml\n",
+        "every occurrence renamed"
+    );
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": CLASSES, "edit": {"kind": "add_member", "args": {"class": "Nobody", "member": "x"}}}),
+        )
+        .await;
+    assert_eq!(codes(&r), ["M0010"]);
+    let r = s.call_result("puml_explain", json!({"source": CLASSES})).await;
+    let class = &structured(&r)["class"];
+    assert_eq!(class["elements"].as_array().map(Vec::len), Some(3), "{r}");
+    assert_eq!(class["relations"][1]["from"], "RushOrder", "{r}");
+    assert_eq!(class["relations"][1]["kind"], "extension", "{r}");
+    assert_eq!(class["inheritance"][1]["name"], "RushOrder", "{r}");
+}

@@ -111,7 +111,7 @@ pub struct ApplyEdit;
 impl McpTool for ApplyEdit {
     const NAME: &'static str = "puml_apply_edit";
     const TITLE: &'static str = "Apply a structural edit";
-    const DESCRIPTION: &'static str = "Apply a structural edit (add_participant, add_message, add_note, wrap_group, rename_participant, change_theme, remove_message, set_title) to a diagram without string surgery; returns the edited source, checked. Writes only with write: true and outputPath.";
+    const DESCRIPTION: &'static str = "Apply a structural edit (add_participant, add_message, add_note, wrap_group, rename_participant, change_theme, remove_message, set_title) to a diagram, or on a class diagram (add_class, add_member, add_relation, remove_relation, rename_class), without string surgery; returns the edited source, checked. Writes only with write: true and outputPath.";
     const READ_ONLY: bool = false;
     type Input = ApplyEditInput;
     type Output = ApplyEditOutput;
@@ -181,6 +181,9 @@ pub struct ExplainOutput {
     /// For an activity diagram: its swimlanes and steps in order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activity: Option<backend::ExplainedActivity>,
+    /// For a class diagram: its elements, relations and inheritance tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<backend::ExplainedClass>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -189,7 +192,7 @@ pub struct Explain;
 impl McpTool for Explain {
     const NAME: &'static str = "puml_explain";
     const TITLE: &'static str = "Explain a diagram";
-    const DESCRIPTION: &'static str = "A structured explanation of a diagram: summary, participants and the flow step by step (sequence), or swimlanes and steps with their nesting (activity), for agents and docs.";
+    const DESCRIPTION: &'static str = "A structured explanation of a diagram: summary, participants and the flow step by step (sequence), swimlanes and steps with their nesting (activity), or classes with members, relations and the inheritance tree (class), for agents and docs.";
     type Input = PathOrSource;
     type Output = ExplainOutput;
 
@@ -211,6 +214,11 @@ impl McpTool for Explain {
                 summary.push_str(&format!("\n{}{}{lane}", "  ".repeat(step.depth), step.text));
             }
         }
+        if let Some(class) = &explained.class {
+            for relation in &class.relations {
+                summary.push_str(&format!("\n{} {} {}", relation.from, relation.kind, relation.to));
+            }
+        }
         if !ok {
             summary.push_str("\nthe diagram has errors:\n");
             summary.push_str(&wire::diagnostics_text(&explained.diagnostics));
@@ -224,6 +232,7 @@ impl McpTool for Explain {
             groups: explained.groups,
             notes: explained.notes,
             activity: explained.activity,
+            class: explained.class,
             diagnostics: explained.diagnostics,
         };
         Ok(Reply::new(output, ok, summary))
@@ -239,6 +248,7 @@ impl McpTool for Explain {
             groups: Vec::new(),
             notes: Vec::new(),
             activity: None,
+            class: None,
             diagnostics,
         }
     }

@@ -1,0 +1,244 @@
+//! The elements of class diagrams as editor symbols: the element whose name
+//! is under the cursor, with its declaration, every place its name is
+//! written (`ClassSourceMap::element_references`: declarations, links,
+//! notes, one-line members), what hover shows (kind, members, relations in
+//! and out), and the edits of a rename (one per occurrence, the name alone).
+
+use puml_sema::class::{ClassDiagram, ClassSourceMap, LinkEnd, Member, Visibility};
+use puml_sema::Analysis;
+use puml_syntax::{TextEdit, TextRange, TextSize};
+
+/// A class-diagram element found at a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassElementRef {
+    pub qualified_name: String,
+    /// The name as displayed (the quoted display name, else the last part).
+    pub display: String,
+    /// The keyword it is declared with (`class`, `interface`, …).
+    pub keyword: String,
+    /// The name in its declaration, else its first use.
+    pub declaration: TextRange,
+    /// Every occurrence of its name in this file, in text order.
+    pub uses: Vec<TextRange>,
+    /// Fields, methods and constants as written, with their visibility.
+    pub members: Vec<String>,
+    /// The elements this one's relations point to (`A --> B` from A: `B`),
+    /// with the arrow as the model reads it.
+    pub relations_out: Vec<String>,
+    /// The elements whose relations point to this one.
+    pub relations_in: Vec<String>,
+}
+
+/// The class-diagram element whose name is written at `offset` in `text`.
+pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Option<ClassElementRef> {
+    for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
+        let (Some(class), Some(class_map)) = (diagram.class.as_deref(), map.class.as_ref()) else {
+            continue;
+        };
+        for (index, references) in class_map.element_references.iter().enumerate() {
+            if references.iter().any(|r| r.contains_inclusive(offset)) {
+                return Some(element_ref(class, class_map, index, text));
+            }
+        }
+    }
+    None
+}
+
+fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &str) -> ClassElementRef {
+    let element = &class.elements[index];
+    // Ranges read from an included file index that file: keep those that
+    // lie in this text.
+    let mut uses: Vec<TextRange> = map.element_references[index]
+        .iter()
+        .copied()
+        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
+        .collect();
+    uses.sort_by_key(|r| (r.start(), r.end()));
+    uses.dedup();
+    let statement = map.elements.get(index).copied();
+    let declaration = statement
+        .filter(|_| element.declared)
+        .and_then(|s| uses.iter().copied().find(|r| s.contains_range(*r)))
+        .or_else(|| uses.first().copied())
+        .unwrap_or_default();
+    let name_of = |end: &LinkEnd| match end {
+        LinkEnd::Element(id) => class.elements.get(id.index()).map(|e| e.qualified_name.clone()),
+        LinkEnd::Package(id) => class.packages.get(id.index()).map(|p| p.qualified_name.clone()),
+        LinkEnd::Link(_) | LinkEnd::Note(_) => None,
+    };
+    let me = LinkEnd::Element(puml_sema::class::ElementId(index as u32));
+    let mut relations_out = Vec::new();
+    let mut relations_in = Vec::new();
+    for link in &class.links {
+        if link.from == me {
+            relations_out.extend(name_of(&link.to));
+        }
+        if link.to == me {
+            relations_in.extend(name_of(&link.from));
+        }
+    }
+    ClassElementRef {
+        qualified_name: element.qualified_name.clone(),
+        display: element.display.clone(),
+        keyword: element.keyword.clone(),
+        declaration,
+        uses,
+        members: element
+            .members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Item(item) => {
+                    let visibility = match item.visibility {
+                        Some(Visibility::Private) => "-",
+                        Some(Visibility::Protected) => "#",
+                        Some(Visibility::Package) => "~",
+                        Some(Visibility::Public) => "+",
+                        None => "",
+                    };
+                    Some(format!("{visibility}{}", item.text))
+                }
+                Member::Separator { .. } => None,
+            })
+            .collect(),
+        relations_out,
+        relations_in,
+    }
+}
+
+/// A class diagram's place in the file and its element names: what
+/// completion offers inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassOutline {
+    /// Which diagram of the file (0-based).
+    pub diagram_index: usize,
+    /// The whole `@startuml … @enduml` range.
+    pub range: TextRange,
+    /// Qualified names with their keywords, in order of first appearance.
+    pub elements: Vec<(String, String)>,
+}
+
+/// The class diagrams of an analysis.
+pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
+    analysis
+        .document
+        .diagrams
+        .iter()
+        .zip(&analysis.source_map.diagrams)
+        .enumerate()
+        .filter_map(|(diagram_index, (diagram, map))| {
+            let class = diagram.class.as_deref()?;
+            Some(ClassOutline {
+                diagram_index,
+                range: map.range,
+                elements: class
+                    .elements
+                    .iter()
+                    .map(|e| (e.qualified_name.clone(), e.keyword.clone()))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// Why a class cannot be renamed to a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadClassName(pub String);
+
+/// The edits renaming `element` to `new_name` in `text`: one per occurrence,
+/// replacing the last part of the name as written (`a.b.C` keeps `a.b.`,
+/// `"C"` keeps its quotes).
+pub fn rename_class_edits(
+    text: &str,
+    element: &ClassElementRef,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, BadClassName> {
+    let new_name = new_name.trim();
+    if new_name.is_empty()
+        || new_name
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '"' | '{' | '}' | '<' | '>' | ':' | '.'))
+    {
+        return Err(BadClassName(format!(
+            "`{new_name}` is not a class name: no blanks, quotes, braces, angle brackets, `.` or `:`"
+        )));
+    }
+    let mut edits = Vec::new();
+    for range in &element.uses {
+        let Some(written) = text.get(usize::from(range.start())..usize::from(range.end())) else {
+            continue;
+        };
+        let inner_start = usize::from(written.starts_with('"'));
+        let inner_end = written.len() - usize::from(written.len() > 1 && written.ends_with('"'));
+        let inner = &written[inner_start..inner_end];
+        let last = inner
+            .rfind("::")
+            .map(|i| i + 2)
+            .or_else(|| inner.rfind('.').map(|i| i + 1))
+            .unwrap_or(0);
+        let start = usize::from(range.start()) + inner_start + last;
+        let end = usize::from(range.start()) + inner_end;
+        edits.push(TextEdit::replace(
+            TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)),
+            new_name.to_string(),
+        ));
+    }
+    Ok(edits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyze(text: &str) -> Analysis {
+        puml_sema::analyze(text, &Default::default(), &puml_sema::NoIncludes)
+    }
+
+    const SOURCE: &str = "@startuml\nclass Car {\n  +drive()\n}\nclass Wheel\nCar *-- Wheel\nnote right of Car : fast\nCar : +brake()\npackage a.b {\n  class Engine\n}\nCar --> a.b.Engine\n@enduml\n";
+
+    fn at(text: &str, needle: &str, nth: usize) -> TextSize {
+        let offset = text.match_indices(needle).nth(nth).expect("needle").0;
+        TextSize::from(offset as u32 + 1)
+    }
+
+    #[test]
+    fn finds_a_class_from_a_link_with_its_members_and_relations() {
+        let analysis = analyze(SOURCE);
+        let found = class_element_at(&analysis, SOURCE, at(SOURCE, "Car *--", 0)).expect("Car");
+        assert_eq!(found.qualified_name, "Car");
+        assert_eq!(found.keyword, "class");
+        assert_eq!(found.members, vec!["+drive()", "+brake()"]);
+        assert_eq!(found.relations_out, vec!["Wheel", "a.b.Engine"]);
+        assert!(found.relations_in.is_empty());
+        // Declaration, link, note, one-line member, second link.
+        assert_eq!(found.uses.len(), 5, "{found:?}");
+        assert_eq!(&SOURCE[found.declaration], "Car");
+        assert!(found.declaration.start() < found.uses[1].start());
+    }
+
+    #[test]
+    fn renames_every_occurrence_and_only_the_last_part_of_a_qualified_name() {
+        let analysis = analyze(SOURCE);
+        let engine = class_element_at(&analysis, SOURCE, at(SOURCE, "Engine", 0)).expect("Engine");
+        assert_eq!(engine.qualified_name, "a.b.Engine");
+        let edits = rename_class_edits(SOURCE, &engine, "Motor").expect("valid");
+        let (renamed, _) = puml_syntax::apply_edits(SOURCE, &edits);
+        assert!(
+            renamed.contains("class Motor\n") && renamed.contains("Car --> a.b.Motor\n"),
+            "{renamed}"
+        );
+        assert!(edits.iter().all(|e| usize::from(e.range.len()) == "Engine".len()));
+
+        let car = class_element_at(&analysis, SOURCE, at(SOURCE, "Car", 0)).expect("Car");
+        let (renamed, _) = puml_syntax::apply_edits(SOURCE, &rename_class_edits(SOURCE, &car, "Auto").unwrap());
+        assert!(!renamed.contains("Car"), "{renamed}");
+        assert_eq!(renamed.matches("Auto").count(), 5);
+        assert!(rename_class_edits(SOURCE, &car, "two words").is_err());
+    }
+
+    #[test]
+    fn nothing_outside_names() {
+        let analysis = analyze(SOURCE);
+        assert!(class_element_at(&analysis, SOURCE, at(SOURCE, "+drive", 0)).is_none());
+        assert!(class_element_at(&analysis, SOURCE, TextSize::from(2)).is_none());
+    }
+}
