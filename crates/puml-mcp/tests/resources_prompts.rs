@@ -40,7 +40,7 @@ async fn every_listed_resource_reads() {
 #[tokio::test]
 async fn examples_pass_check_and_render() {
     let (_root, mut s) = session("res-examples").await;
-    for name in ["hello", "login-flow", "async-job", "lifecycle"] {
+    for name in ["hello", "login-flow", "async-job", "lifecycle", "shop-classes"] {
         let r = s
             .request("resources/read", json!({"uri": format!("puml://examples/{name}")}))
             .await;
@@ -51,8 +51,7 @@ async fn examples_pass_check_and_render() {
         let svg = s.call_result("puml_render_svg", json!({"source": source})).await;
         assert_eq!(structured(&svg)["ok"], true, "{name}");
     }
-    // The class example has no error and is explained as a class diagram
-    // (it joins the rendered ones when class diagrams are drawn).
+    // The class example is also explained as a class diagram.
     let r = s
         .request("resources/read", json!({"uri": "puml://examples/shop-classes"}))
         .await;
