@@ -401,6 +401,13 @@ pub fn draw_head(
 ) {
     let tw = head.label.width;
     let th = head.label.height;
+    // `defaultTextAlignment right`: a name under a wider stereotype line
+    // ends where the line ends (probe `s_defaulttextalignment_right`).
+    let label_align = if theme.default_text_right {
+        Align::Right
+    } else {
+        Align::Center
+    };
     let border = body.stroke.map_or(Color::BLACK, |s| s.color);
     let outline = paint(None, body.stroke);
     // The figures drawn as lines (an actor's limbs, a boundary's bar) cast
@@ -442,13 +449,8 @@ pub fn draw_head(
                     }));
                 }
             }
-            head.label.draw(
-                cx - w / 2.0 + pad_x + spot_w,
-                top + pad_y,
-                Align::Center,
-                text_color,
-                out,
-            );
+            head.label
+                .draw(cx - w / 2.0 + pad_x + spot_w, top + pad_y, label_align, text_color, out);
         }
         ParticipantKind::Collections => {
             let (pad_y, pad_x) = head.padding;
@@ -461,7 +463,7 @@ pub fn draw_head(
             head.label.draw(
                 x + pad_x,
                 top + COLLECTIONS_OFFSET + pad_y,
-                Align::Center,
+                label_align,
                 text_color,
                 out,
             );
@@ -489,7 +491,7 @@ pub fn draw_head(
                 .cubic_to(x + w - 10.0, top, x + w - 10.0, mid, x + w - 10.0, mid)
                 .cubic_to(x + w - 10.0, top + h, x + w - 5.0, top + h, x + w - 5.0, top + h)
                 .push(out, outline);
-            head.label.draw(x + 5.0, top + 5.0, Align::Center, text_color, out);
+            head.label.draw(x + 5.0, top + 5.0, label_align, text_color, out);
         }
         ParticipantKind::Actor => {
             let t = head.line_thickness;
@@ -520,7 +522,7 @@ pub fn draw_head(
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
                 text_top,
-                Align::Center,
+                label_align,
                 text_color,
                 out,
             );
@@ -566,7 +568,7 @@ pub fn draw_head(
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
                 text_top,
-                Align::Center,
+                label_align,
                 text_color,
                 out,
             );
@@ -595,7 +597,7 @@ pub fn draw_head(
             head.label.draw(
                 cx - ACTOR_NAME_EXTRA / 2.0 - tw / 2.0,
                 text_top,
-                Align::Center,
+                label_align,
                 text_color,
                 out,
             );

@@ -191,9 +191,9 @@ pub struct Theme {
     /// self message's) are centered unless `sequenceMessageAlign` says
     /// otherwise.
     pub default_text_center: bool,
-    /// `skinparam defaultTextAlignment right`: messages', notes' and refs'
-    /// texts right-aligned and the footer at the right (PlantUML 1.2026.8,
-    /// probe `s_defaulttextalignment_right`; participant names not yet).
+    /// `skinparam defaultTextAlignment right`: messages', notes', refs' and
+    /// participant heads' texts right-aligned and the footer at the right
+    /// (PlantUML 1.2026.8, probe `s_defaulttextalignment_right`).
     pub default_text_right: bool,
     /// `skinparam minClassWidth`: the narrowest name room of a participant box.
     pub min_class_width: f64,
