@@ -225,11 +225,11 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
             c.check(True, "")
 
     resources = (await session.list_resources()).resources
-    c.check(len(resources) == 21, f"21 resources, got {len(resources)}")
+    c.check(len(resources) == 22, f"22 resources, got {len(resources)}")
     for resource in resources:
         contents = (await session.read_resource(str(resource.uri))).contents
         c.check(bool(contents and getattr(contents[0], "text", "")), f"read {resource.uri}")
-    for name in ["hello", "login-flow", "async-job", "lifecycle"]:
+    for name in ["hello", "login-flow", "async-job", "lifecycle", "shop-classes"]:
         source = (await session.read_resource(f"puml://examples/{name}")).contents[0].text
         r = await call("puml_check", {"source": source})
         c.check(structured(r).get("ok") is True, f"example {name} passes puml_check")
