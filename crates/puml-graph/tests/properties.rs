@@ -266,12 +266,3 @@ fn bad_references_are_errors_not_panics() {
     graph.add_node(Node::new(f64::NAN, 10.0));
     assert!(matches!(layout(&graph), Err(puml_graph::LayoutError::InvalidSize(_))));
 }
-
-#[test]
-#[ignore]
-fn show_seed() {
-    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
-    let graph = random_graph(seed);
-    println!("{graph:#?}");
-    println!("{:#?}", layout(&graph).unwrap().nodes);
-}
