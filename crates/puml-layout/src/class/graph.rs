@@ -213,6 +213,10 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
     let note_lh = metrics.line_height(&note_font);
     let mut notes = Vec::with_capacity(class.notes.len());
     let mut note_on_link: Vec<Option<usize>> = vec![None; class.links.len()];
+    // A note's edge to its element joins the graph after the links (most
+    // files write their notes after their relations; PlantUML keeps the
+    // order of the statements).
+    let mut note_edges: Vec<Edge> = Vec::new();
     for (i, note) in class.notes.iter().enumerate() {
         let lines: Vec<String> = note
             .text
@@ -243,7 +247,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     };
                     let mut edge = Edge::new(tail, head);
                     edge.min_len = min_len;
-                    graph.edges.push(edge);
+                    note_edges.push(edge);
                     node_id = Some(n);
                 }
             }
@@ -347,44 +351,233 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         }));
     }
 
-    // The grid of unlinked elements, per package.
-    let mut groups: Vec<(Option<u32>, Vec<NodeId>)> = Vec::new();
-    for (i, element) in class.elements.iter().enumerate() {
-        let Some(placed) = &entities[i] else { continue };
-        if linked[i] || has_note[i] {
-            continue;
-        }
-        let key = element.package.map(|p| p.0);
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, nodes)) => nodes.push(placed.node),
-            None => groups.push((key, vec![placed.node])),
-        }
-    }
-    for (_, nodes) in &groups {
-        if nodes.len() < 3 {
-            continue;
-        }
-        let per_row = (nodes.len() as f64).sqrt().ceil() as usize;
-        let rows: Vec<&[NodeId]> = nodes.chunks(per_row.max(1)).collect();
-        for row in &rows {
-            for pair in row.windows(2) {
-                let mut edge = Edge::new(pair[0], pair[1]);
-                edge.min_len = 0;
-                graph.edges.push(edge);
-            }
-        }
-        for pair in rows.windows(2) {
-            graph.edges.push(Edge::new(pair[0][0], pair[1][0]));
-        }
-    }
+    graph.edges.extend(note_edges);
 
-    Built {
+    // The elements with no link, set in squares (PlantUML's "magmas").
+    let floating: Vec<(Option<u32>, NodeId)> = class
+        .notes
+        .iter()
+        .zip(&notes)
+        .filter(|(note, _)| matches!(note.target, NoteTarget::Floating { .. }))
+        .filter_map(|(note, placed)| Some((note.package.map(|p| p.0), placed.node?)))
+        .collect();
+    let standalone: Vec<(Option<u32>, NodeId)> = class
+        .elements
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !linked[*i] && !has_note[*i])
+        .filter_map(|(i, e)| Some((e.package.map(|p| p.0), entities[i].as_ref()?.node)))
+        .chain(
+            floating
+                .iter()
+                .copied()
+                .filter(|(_, n)| !graph.edges.iter().any(|e| e.tail == *n || e.head == *n)),
+        )
+        .collect();
+    add_magmas(&mut graph, class, &standalone);
+
+    let mut built = Built {
         graph,
         entities,
         notes,
         links,
         packages,
         package_titles,
+    };
+    renumber_as_svek(&mut built);
+    built
+}
+
+/// A square of unlinked nodes: PlantUML links the standalone leaves of a
+/// package (three or more) in rows of ⌈√n⌉ by invisible edges, then the
+/// squares of a package's sub-packages (three or more) the same way, from
+/// one square's top right (in a row) or bottom left (to the next row) to
+/// the next one's top left.
+struct Magma {
+    package: Option<u32>,
+    top_left: NodeId,
+    top_right: NodeId,
+    bottom_left: NodeId,
+}
+
+/// Links `items` in rows of ⌈√n⌉ through `link(from, to, same_row)`.
+fn square<T>(items: &[T], mut link: impl FnMut(&T, &T, bool)) -> usize {
+    let branch = ((items.len() as f64).sqrt().ceil() as usize).max(1);
+    let mut row_head = 0;
+    for i in 1..items.len() {
+        if i - row_head == branch {
+            link(&items[row_head], &items[i], false);
+            row_head = i;
+        } else {
+            link(&items[i - 1], &items[i], true);
+        }
+    }
+    branch
+}
+
+fn add_magmas(graph: &mut Graph, class: &ClassDiagram, standalone: &[(Option<u32>, NodeId)]) {
+    let invisible = |graph: &mut Graph, from: NodeId, to: NodeId, same_row: bool| {
+        let mut edge = Edge::new(from, to);
+        edge.min_len = u32::from(!same_row);
+        graph.edges.push(edge);
+    };
+    // The top level, then the packages in the order they were made.
+    let groups: Vec<Option<u32>> = std::iter::once(None)
+        .chain((0..class.packages.len()).map(|p| Some(p as u32)))
+        .collect();
+    let mut magmas: Vec<Magma> = Vec::new();
+    for group in &groups {
+        let items: Vec<NodeId> = standalone.iter().filter(|(p, _)| p == group).map(|(_, n)| *n).collect();
+        if items.len() < 3 {
+            continue;
+        }
+        let branch = square(&items, |a, b, same_row| invisible(graph, *a, *b, same_row));
+        magmas.push(Magma {
+            package: *group,
+            top_left: items[0],
+            top_right: items[branch.min(items.len()) - 1],
+            bottom_left: items[(items.len() - 1) / branch * branch],
+        });
+    }
+    for group in &groups {
+        let children: Vec<&Magma> = magmas
+            .iter()
+            .filter(|m| {
+                let parent = m
+                    .package
+                    .and_then(|p| class.packages.get(p as usize))
+                    .and_then(|p| p.parent)
+                    .map(|p| p.0);
+                m.package.is_some() && parent == *group
+            })
+            .collect();
+        if children.len() < 3 {
+            continue;
+        }
+        square(&children, |a, b, same_row| {
+            let from = if same_row { a.top_right } else { a.bottom_left };
+            invisible(graph, from, b.top_left, same_row);
+        });
+    }
+}
+
+/// The edges in the order PlantUML writes them: those of `minlen` 0 first,
+/// each followed by the later ones between the same two nodes (PlantUML
+/// keeps the links between two elements together).
+fn svek_edge_order(edges: &[Edge]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(edges.len());
+    let mut used = vec![false; edges.len()];
+    for flat in [true, false] {
+        let part: Vec<usize> = (0..edges.len()).filter(|&e| (edges[e].min_len == 0) == flat).collect();
+        let mut by_pair: std::collections::HashMap<(NodeId, NodeId), Vec<usize>> = std::collections::HashMap::new();
+        for &e in &part {
+            let (a, b) = (edges[e].tail, edges[e].head);
+            by_pair.entry((a.min(b), a.max(b))).or_default().push(e);
+        }
+        for &e in &part {
+            if used[e] {
+                continue;
+            }
+            let (a, b) = (edges[e].tail, edges[e].head);
+            for &same in &by_pair[&(a.min(b), a.max(b))] {
+                if !used[same] {
+                    used[same] = true;
+                    order.push(same);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Puts the nodes and edges in the order `svek.dot` gives them to dot,
+/// which reads nodes in order of first mention and keeps edges in file
+/// order (its ordering phase starts from that order): PlantUML writes the
+/// edges of `minlen` 0 first, then the top-level nodes, then each cluster
+/// (its nodes, then its sub-clusters), then the other edges.
+fn renumber_as_svek(built: &mut Built) {
+    let graph = &mut built.graph;
+    let edge_order = svek_edge_order(&graph.edges);
+    let mut node_order: Vec<NodeId> = Vec::with_capacity(graph.nodes.len());
+    let mut seen = vec![false; graph.nodes.len()];
+    let mut visit = |n: NodeId, order: &mut Vec<NodeId>| {
+        if let Some(slot) = seen.get_mut(n) {
+            if !*slot {
+                *slot = true;
+                order.push(n);
+            }
+        }
+    };
+    for &e in &edge_order {
+        let edge = &graph.edges[e];
+        if edge.min_len == 0 {
+            visit(edge.tail, &mut node_order);
+            visit(edge.head, &mut node_order);
+        }
+    }
+    for n in 0..graph.nodes.len() {
+        if graph.nodes[n].cluster.is_none() {
+            visit(n, &mut node_order);
+        }
+    }
+    // Clusters depth first (parents come before their children), with an
+    // explicit stack.
+    let clusters = graph.clusters.len();
+    let mut stack: Vec<usize> = (0..clusters)
+        .rev()
+        .filter(|&c| graph.clusters[c].parent.is_none())
+        .collect();
+    let mut steps = 0;
+    while let Some(c) = stack.pop() {
+        steps += 1;
+        if steps > clusters + 1 {
+            break;
+        }
+        for n in 0..graph.nodes.len() {
+            if graph.nodes[n].cluster == Some(c) {
+                visit(n, &mut node_order);
+            }
+        }
+        stack.extend((0..clusters).rev().filter(|&k| graph.clusters[k].parent == Some(c)));
+    }
+    for n in 0..graph.nodes.len() {
+        visit(n, &mut node_order);
+    }
+    let mut new_node = vec![0; graph.nodes.len()];
+    for (new, &old) in node_order.iter().enumerate() {
+        new_node[old] = new;
+    }
+    let mut new_edge = vec![0; graph.edges.len()];
+    for (new, &old) in edge_order.iter().enumerate() {
+        new_edge[old] = new;
+    }
+    let old_nodes = std::mem::take(&mut graph.nodes);
+    graph.nodes = node_order.iter().map(|&old| old_nodes[old].clone()).collect();
+    let old_edges = std::mem::take(&mut graph.edges);
+    graph.edges = edge_order
+        .iter()
+        .map(|&old| {
+            let mut edge = old_edges[old].clone();
+            edge.tail = new_node[edge.tail];
+            edge.head = new_node[edge.head];
+            edge
+        })
+        .collect();
+    for group in &mut graph.same_rank {
+        for n in group.iter_mut() {
+            *n = new_node[*n];
+        }
+    }
+    for placed in built.entities.iter_mut().flatten() {
+        placed.node = new_node[placed.node];
+    }
+    for note in &mut built.notes {
+        if let Some(n) = note.node.as_mut() {
+            *n = new_node[*n];
+        }
+    }
+    for link in built.links.iter_mut().flatten() {
+        link.edge = new_edge[link.edge];
     }
 }
 
@@ -476,13 +669,11 @@ pub(crate) fn to_dot(graph: &Graph) -> String {
         }
         out.push_str("];\n");
     };
-    for e in graph.edges.iter().filter(|e| e.min_len == 0) {
-        edge_line(&mut out, e);
-    }
+    // Every node first, in the graph's order (the order the engine reads,
+    // as dot reads a file's nodes in order of first mention); clusters
+    // then name their members, edges follow in the graph's order.
     for id in 0..graph.nodes.len() {
-        if graph.nodes[id].cluster.is_none() {
-            node_line(&mut out, id);
-        }
+        node_line(&mut out, id);
     }
     // Clusters, nested, children after their parent (an explicit stack).
     let roots: Vec<usize> = (0..graph.clusters.len())
@@ -516,7 +707,7 @@ pub(crate) fn to_dot(graph: &Graph) -> String {
         }
         for id in 0..graph.nodes.len() {
             if graph.nodes[id].cluster == Some(c) {
-                node_line(&mut out, id);
+                let _ = writeln!(out, "sh{id:04};");
             }
         }
         work.push((c, true));
@@ -524,7 +715,7 @@ pub(crate) fn to_dot(graph: &Graph) -> String {
             work.push((child, false));
         }
     }
-    for e in graph.edges.iter().filter(|e| e.min_len > 0) {
+    for e in &graph.edges {
         edge_line(&mut out, e);
     }
     out.push_str("}\n");
