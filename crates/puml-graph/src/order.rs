@@ -31,6 +31,15 @@ const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
+/// Debugging aid: with `PUML_GRAPH_TRACE` set, prints the progress of
+/// crossing reduction in the words of `dot -v`, to compare the two.
+fn trace(line: impl FnOnce() -> String) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("PUML_GRAPH_TRACE").is_some()) {
+        eprintln!("{}", line());
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Unit {
     Node(usize),
@@ -133,6 +142,8 @@ struct Orderer<'a> {
     flip: bool,
     /// 1, or less for huge graphs (fewer sweeps).
     effort: f64,
+    /// Each node's name in traces.
+    names: Vec<String>,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -220,6 +231,15 @@ impl<'a> Orderer<'a> {
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
+            names: layered
+                .nodes
+                .iter()
+                .map(|node| match node.kind {
+                    crate::layered::Kind::Real(id) => id.to_string(),
+                    crate::layered::Kind::Virtual { edge } => format!("v{edge}"),
+                    crate::layered::Kind::Label { edge } => format!("L{edge}"),
+                })
+                .collect(),
             expanded: vec![false; tree.parent.len()],
             slot: vec![0; n],
             cluster_member: std::collections::HashMap::new(),
@@ -429,6 +449,20 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// The order of the problem's ranks, for tracing: real nodes by id,
+    /// virtual nodes as `v` and label nodes as `L` with their edge.
+    fn describe(&self, problem: &Problem) -> String {
+        let mut text = String::new();
+        for r in problem.min_rank..=problem.max_rank {
+            text.push_str(&format!("  [{r}]"));
+            for &v in &self.ranks[r] {
+                text.push_str(&format!(" {}", self.names[v]));
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
         let min_rank = members.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
         let max_rank = members.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
@@ -546,7 +580,10 @@ impl<'a> Orderer<'a> {
         let bottom = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
         let mut entered_at_top = vec![false; count];
         let mut left_at_bottom = vec![false; count];
-        for &v in &members {
+        // Each unit's neighbours in the order of its edge lists (dot's ND_out
+        // and ND_in, in the order the edges were made); a cluster's from its
+        // top rank down, as dot walks its skeleton.
+        for &v in &by_position {
             let a = unit_index[&key(self.unit(level, v))];
             for &w in &self.down[v] {
                 if !in_problem.contains(&w) {
@@ -555,13 +592,21 @@ impl<'a> Orderer<'a> {
                 let b = unit_index[&key(self.unit(level, w))];
                 if a != b {
                     outs[a].push(b);
-                    ins[b].push(a);
                     if self.rank_of[w] == top(b) {
                         entered_at_top[b] = true;
                     }
                     if self.rank_of[v] == bottom(a) {
                         left_at_bottom[a] = true;
                     }
+                }
+            }
+            for &w in &self.up[v] {
+                if !in_problem.contains(&w) {
+                    continue;
+                }
+                let b = unit_index[&key(self.unit(level, w))];
+                if a != b {
+                    ins[a].push(b);
                 }
             }
         }
@@ -581,12 +626,12 @@ impl<'a> Orderer<'a> {
             queue.push_back(start);
             while let Some(u) = queue.pop_front() {
                 order.push(u);
-                let (first, second) = if pass == 0 {
+                let (first, _second) = if pass == 0 {
                     (&outs[u], &ins[u])
                 } else {
                     (&ins[u], &outs[u])
                 };
-                for &w in first.iter().chain(second.iter()) {
+                for &w in first.iter() {
                     if !marked[w] {
                         marked[w] = true;
                         queue.push_back(w);
@@ -609,20 +654,31 @@ impl<'a> Orderer<'a> {
                     units.push((unit_list[u], nodes));
                 }
             }
-            self.flat_reorder(&mut units);
             if self.flip && problem.root {
                 // Sideways graphs: dot reverses each rank after building it.
                 units.reverse();
             }
             self.write(r, start, &units);
         }
+        trace(|| format!("built:\n{}", self.describe(problem)));
         if problem.root && self.crossings(problem) > 0 {
             self.transpose(problem, false);
         }
+        // Then flat edges are made to point one way (dot: flat_reorder after
+        // build_ranks, and after expanding a cluster).
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, mut units) = self.units(problem, r);
+            self.flat_reorder(&mut units);
+            self.write(r, start, &units);
+        }
     }
 
-    /// Puts the tail of every flat edge left of its head where the edges
-    /// allow it (a stable topological sort; cycles keep their order).
+    /// Puts the tail of every flat edge left of its head, as dot's
+    /// flat_reorder does: the rank is scanned from the right; a unit without
+    /// flat edges is taken as it comes, a unit that only starts flat edges
+    /// brings, depth first, everything its flat edges reach (post-order);
+    /// the list is then reversed. Units on flat cycles that nothing reached
+    /// keep their order at the end.
     fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>) {
         let count = units.len();
         let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
@@ -633,7 +689,7 @@ impl<'a> Orderer<'a> {
             for &v in nodes {
                 for &w in &self.flat_out[v] {
                     if let Some(j) = index_of(w) {
-                        if j != i {
+                        if j != i && !after[i].contains(&j) {
                             after[i].push(j);
                             indegree[j] += 1;
                             any = true;
@@ -645,22 +701,43 @@ impl<'a> Orderer<'a> {
         if !any {
             return;
         }
-        let mut placed = vec![false; count];
-        let mut result = Vec::with_capacity(count);
-        while result.len() < count {
-            // The leftmost unit with no unplaced predecessor; on a cycle, the leftmost unplaced.
-            let next = (0..count)
-                .find(|&i| !placed[i] && indegree[i] == 0)
-                .or_else(|| (0..count).find(|&i| !placed[i]))
-                .unwrap_or(0);
-            placed[next] = true;
-            result.push(next);
-            for &j in &after[next] {
-                indegree[j] = indegree[j].saturating_sub(1);
+        let mut marked = vec![false; count];
+        let mut sequence: Vec<usize> = Vec::with_capacity(count);
+        // (Sideways graphs: from the left, and not reversed, as dot does.)
+        let scan: Vec<usize> = if self.flip {
+            (0..count).collect()
+        } else {
+            (0..count).rev().collect()
+        };
+        for i in scan {
+            if indegree[i] == 0 && after[i].is_empty() {
+                marked[i] = true;
+                sequence.push(i);
+            } else if !marked[i] && indegree[i] == 0 {
+                // Post-order from i through flat out-edges, with a stack.
+                marked[i] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (u, next) = *top;
+                    if let Some(&w) = after[u].get(next) {
+                        top.1 += 1;
+                        if !marked[w] {
+                            marked[w] = true;
+                            stack.push((w, 0));
+                        }
+                    } else {
+                        sequence.push(u);
+                        stack.pop();
+                    }
+                }
             }
         }
+        if !self.flip {
+            sequence.reverse();
+        }
+        sequence.extend((0..count).filter(|&i| !marked[i]));
         let mut taken: Vec<Option<(Unit, Vec<usize>)>> = units.drain(..).map(Some).collect();
-        for i in result {
+        for i in sequence {
             if let Some(unit) = taken[i].take() {
                 units.push(unit);
             }
@@ -701,6 +778,7 @@ impl<'a> Orderer<'a> {
                 if problem.root {
                     self.build(problem, pass);
                 }
+                trace(|| self.describe(problem));
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
@@ -719,6 +797,9 @@ impl<'a> Orderer<'a> {
             }
             let mut trying = 0;
             for iteration in 0..max_this_pass {
+                trace(|| {
+                    format!("mincross: pass {pass} iter {iteration} trying {trying} cur_cross {cur_cross} best_cross {best_cross}")
+                });
                 if trying >= MIN_QUIT || cur_cross == 0 {
                     break;
                 }
