@@ -123,14 +123,18 @@ struct Orderer<'a> {
     up: Vec<Vec<usize>>,
     down: Vec<Vec<usize>>,
     /// The same through the edges that count in crossing reduction.
-    up_crossing: Vec<Vec<usize>>,
-    down_crossing: Vec<Vec<usize>>,
+    /// (neighbour, weight: dot's xpenalty, one per edge merged into it).
+    up_crossing: Vec<Vec<(usize, usize)>>,
+    down_crossing: Vec<Vec<(usize, usize)>>,
     /// Flat edges (same rank), tail to head.
     flat_out: Vec<Vec<usize>>,
+    /// The flat edges that keep their tail left of their head (those that
+    /// take part in ranking).
+    flat_ordering: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
     /// Edges by the rank of their upper end.
-    edges_by_rank: Vec<Vec<(usize, usize)>>,
+    edges_by_rank: Vec<Vec<(usize, usize, usize)>>,
     tree: &'a ClusterTree,
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
@@ -182,15 +186,19 @@ impl<'a> Orderer<'a> {
             up[e.lower].push(e.upper);
             down[e.upper].push(e.lower);
             if e.crossing_weight > 0 {
-                up_crossing[e.lower].push(e.upper);
-                down_crossing[e.upper].push(e.lower);
-                edges.push((e.upper, e.lower));
+                up_crossing[e.lower].push((e.upper, e.crossing_weight));
+                down_crossing[e.upper].push((e.lower, e.crossing_weight));
+                edges.push((e.upper, e.lower, e.crossing_weight));
             }
         }
         let mut flat_out = vec![Vec::new(); n];
-        for &(a, b) in &layered.flat {
+        let mut flat_ordering = vec![Vec::new(); n];
+        for (&(a, b), &constraint) in layered.flat.iter().zip(&layered.flat_constraint) {
             if a != b {
                 flat_out[a].push(b);
+                if constraint {
+                    flat_ordering[a].push(b);
+                }
             }
         }
         let path = layered
@@ -212,8 +220,8 @@ impl<'a> Orderer<'a> {
             .collect();
         let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
         let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
-        for &(a, b) in &edges {
-            edges_by_rank[rank_of[a]].push((a, b));
+        for &(a, b, w) in &edges {
+            edges_by_rank[rank_of[a]].push((a, b, w));
         }
         let mut orderer = Orderer {
             ranks: layered.ranks.clone(),
@@ -224,6 +232,7 @@ impl<'a> Orderer<'a> {
             up_crossing,
             down_crossing,
             flat_out,
+            flat_ordering,
             path,
             edges_by_rank,
             tree,
@@ -687,7 +696,7 @@ impl<'a> Orderer<'a> {
         let mut any = false;
         for (i, (_, nodes)) in units.iter().enumerate() {
             for &v in nodes {
-                for &w in &self.flat_out[v] {
+                for &w in &self.flat_ordering[v] {
                     if let Some(j) = index_of(w) {
                         if j != i && !after[i].contains(&j) {
                             after[i].push(j);
@@ -746,7 +755,7 @@ impl<'a> Orderer<'a> {
 
     /// Whether unit `a` must stay left of unit `b` (a flat edge from a to b).
     fn must_stay_left(&self, a: &[usize], b: &[usize]) -> bool {
-        a.iter().any(|&v| self.flat_out[v].iter().any(|w| b.contains(w)))
+        a.iter().any(|&v| self.flat_ordering[v].iter().any(|w| b.contains(w)))
     }
 
     /// Whether two neighbouring units may not trade places: a flat edge
@@ -967,7 +976,7 @@ impl<'a> Orderer<'a> {
             } else {
                 &self.down_crossing[v]
             };
-            for &w in neighbours {
+            for &(w, _) in neighbours {
                 if !inside(w) {
                     list.push(val(w));
                 }
@@ -1129,12 +1138,12 @@ impl<'a> Orderer<'a> {
         let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
         let mut list = Vec::new();
         match unit {
-            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
+            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&(w, weight)| (self.slot[w], weight))),
             Unit::Cluster(c) => {
                 for &v in nodes {
-                    for &w in &adjacency[v] {
+                    for &(w, weight) in &adjacency[v] {
                         if !self.path[w].contains(&c) {
-                            list.push((self.slot[w], 1));
+                            list.push((self.slot[w], weight));
                         }
                     }
                 }
@@ -1154,10 +1163,10 @@ impl<'a> Orderer<'a> {
         if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
             // Two nodes: their edges directly, without lists.
             for adjacency in [&self.up_crossing, &self.down_crossing] {
-                for &wn in &adjacency[w] {
-                    for &vn in &adjacency[v] {
+                for &(wn, w_weight) in &adjacency[w] {
+                    for &(vn, v_weight) in &adjacency[v] {
                         if self.slot[vn] > self.slot[wn] {
-                            count += 1;
+                            count += v_weight * w_weight;
                         }
                     }
                 }
@@ -1190,12 +1199,12 @@ impl<'a> Orderer<'a> {
                 continue;
             }
             pairs.clear();
-            for &(a, b) in &self.edges_by_rank[r] {
+            for &(a, b, weight) in &self.edges_by_rank[r] {
                 let (ca, cb) = (self.collapsed(a), self.collapsed(b));
                 if ca.is_some() && ca == cb {
                     continue; // inside a collapsed cluster: its skeleton stands for it
                 }
-                pairs.push((self.slot[a], self.slot[b], 1));
+                pairs.push((self.slot[a], self.slot[b], weight));
             }
             // Skeleton edges of the clusters collapsed on both ranks.
             let mut upper: Vec<(usize, usize)> = Vec::new();
