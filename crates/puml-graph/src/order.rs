@@ -113,6 +113,10 @@ struct Problem {
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
+    /// For a component of the whole graph: which nodes are its own. dot
+    /// counts the crossings of the component being ordered only; for a
+    /// cluster or the final pass, those of the whole graph.
+    own: Option<Vec<bool>>,
 }
 
 struct Orderer<'a> {
@@ -479,6 +483,13 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
+        let own = root.then(|| {
+            let mut own = vec![false; self.pos.len()];
+            for &v in &members {
+                own[v] = true;
+            }
+            own
+        });
         Problem {
             members,
             level,
@@ -487,6 +498,7 @@ impl<'a> Orderer<'a> {
             root,
             by_rank,
             remincross: false,
+            own,
         }
     }
 
@@ -1194,12 +1206,20 @@ impl<'a> Orderer<'a> {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
-        for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
+        let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
+        let ranks = match problem.own {
+            Some(_) => problem.min_rank..=problem.max_rank,
+            None => 0..=rank_count.saturating_sub(1),
+        };
+        for r in ranks {
             if r + 1 >= rank_count {
                 continue;
             }
             pairs.clear();
             for &(a, b, weight) in &self.edges_by_rank[r] {
+                if !own(a) {
+                    continue;
+                }
                 let (ca, cb) = (self.collapsed(a), self.collapsed(b));
                 if ca.is_some() && ca == cb {
                     continue; // inside a collapsed cluster: its skeleton stands for it
@@ -1209,6 +1229,9 @@ impl<'a> Orderer<'a> {
             // Skeleton edges of the clusters collapsed on both ranks.
             let mut upper: Vec<(usize, usize)> = Vec::new();
             for &v in &self.ranks[r] {
+                if !own(v) {
+                    continue;
+                }
                 if let Some(c) = self.collapsed(v) {
                     if upper.last().is_none_or(|&(last, _)| last != c) {
                         upper.push((c, self.slot[v]));
