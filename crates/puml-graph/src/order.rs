@@ -132,6 +132,8 @@ struct Orderer<'a> {
     down_crossing: Vec<Vec<(usize, usize)>>,
     /// Flat edges (same rank), tail to head.
     flat_out: Vec<Vec<usize>>,
+    /// Flat edges (same rank), head to tail.
+    flat_in: Vec<Vec<usize>>,
     /// The flat edges that keep their tail left of their head (those that
     /// take part in ranking).
     flat_ordering: Vec<Vec<usize>>,
@@ -197,9 +199,11 @@ impl<'a> Orderer<'a> {
         }
         let mut flat_out = vec![Vec::new(); n];
         let mut flat_ordering = vec![Vec::new(); n];
+        let mut flat_in = vec![Vec::new(); n];
         for (&(a, b), &constraint) in layered.flat.iter().zip(&layered.flat_constraint) {
             if a != b {
                 flat_out[a].push(b);
+                flat_in[b].push(a);
                 if constraint {
                     flat_ordering[a].push(b);
                 }
@@ -236,6 +240,7 @@ impl<'a> Orderer<'a> {
             up_crossing,
             down_crossing,
             flat_out,
+            flat_in,
             flat_ordering,
             path,
             edges_by_rank,
@@ -779,7 +784,12 @@ impl<'a> Orderer<'a> {
                 return true;
             }
         }
-        self.must_stay_left(a, b)
+        // Sideways, flat edges run right to left (dot swaps the pair).
+        if self.flip {
+            self.must_stay_left(b, a)
+        } else {
+            self.must_stay_left(a, b)
+        }
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -967,7 +977,8 @@ impl<'a> Orderer<'a> {
                 .iter()
                 .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
                 .collect();
-            self.reorder(problem, &mut units, &mut medians, reverse);
+            let has_fixed = self.flat_medians(&units, &mut medians);
+            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
         }
         self.transpose(problem, !reverse);
@@ -1025,9 +1036,55 @@ impl<'a> Orderer<'a> {
         value as f64
     }
 
+    /// dot's flat_mval: a node with no edges to other ranks but flat ones
+    /// takes its median from its flat neighbours, just right of the
+    /// rightmost tail of its flat in-edges or else just left of the leftmost
+    /// head of its flat out-edges; a node left without one is fixed (and
+    /// the sweep then compares all of the rank each round). Returns whether
+    /// one is.
+    fn flat_medians(&self, units: &[(Unit, Vec<usize>)], medians: &mut [f64]) -> bool {
+        let mut has_fixed = false;
+        for i in 0..units.len() {
+            let Unit::Node(v) = units[i].0 else { continue };
+            if !self.up[v].is_empty() || !self.down[v].is_empty() {
+                continue;
+            }
+            let median_of = |w: usize, medians: &[f64]| {
+                units
+                    .iter()
+                    .position(|(_, nodes)| nodes.contains(&w))
+                    .map_or(-1.0, |k| medians[k])
+            };
+            let step = 1.0;
+            let mut fixed = true;
+            if let Some(&tail) = self.flat_in[v].iter().max_by_key(|&&w| self.pos[w]) {
+                let m = median_of(tail, medians);
+                if m >= 0.0 {
+                    medians[i] = m + step;
+                    fixed = false;
+                }
+            } else if let Some(&head) = self.flat_out[v].iter().min_by_key(|&&w| self.pos[w]) {
+                let m = median_of(head, medians);
+                if m > 0.0 {
+                    medians[i] = m - step;
+                    fixed = false;
+                }
+            }
+            has_fixed |= fixed;
+        }
+        has_fixed
+    }
+
     /// dot's reorder: units with a median move past each other into median
     /// order; units without one stay where they are.
-    fn reorder(&self, problem: &Problem, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
+    fn reorder(
+        &self,
+        problem: &Problem,
+        units: &mut [(Unit, Vec<usize>)],
+        medians: &mut [f64],
+        reverse: bool,
+        has_fixed: bool,
+    ) {
         let n = units.len();
         if n > BUBBLE_LIMIT {
             if problem.remincross {
@@ -1080,7 +1137,7 @@ impl<'a> Orderer<'a> {
                 }
                 left = right;
             }
-            if !reverse {
+            if !reverse && !has_fixed {
                 end -= 1;
             }
         }
