@@ -795,10 +795,6 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
-        if problem.max_rank == problem.min_rank && !problem.root {
-            // One rank: only flat edges matter, already honoured by build.
-            return;
-        }
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
         let mut best = self.snapshot(problem);
@@ -1115,7 +1111,17 @@ impl<'a> Orderer<'a> {
                 }
                 let mut right = left + 1;
                 let mut must_stay = false;
+                // dot looks past units without a median for the next one to
+                // compare, but once it has passed a unit of a cluster it
+                // skips every further one (its `sawclust`): inside a cluster,
+                // and in the final pass, that is every unit.
+                let mut passed_cluster = false;
                 while right < end {
+                    let in_cluster = !problem.root || matches!(units[right].0, Unit::Cluster(_));
+                    if passed_cluster && in_cluster {
+                        right += 1;
+                        continue;
+                    }
                     if self.pinned(problem, &units[left].1, &units[right].1) {
                         must_stay = true;
                         break;
@@ -1123,6 +1129,7 @@ impl<'a> Orderer<'a> {
                     if medians[right] >= 0.0 {
                         break;
                     }
+                    passed_cluster |= in_cluster;
                     right += 1;
                 }
                 if right >= end {
