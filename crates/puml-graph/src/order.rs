@@ -474,7 +474,10 @@ impl<'a> Orderer<'a> {
         for r in problem.min_rank..=problem.max_rank {
             text.push_str(&format!("  [{r}]"));
             for &v in &self.ranks[r] {
-                text.push_str(&format!(" {}", self.names[v]));
+                match self.collapsed(v) {
+                    Some(c) => text.push_str(&format!(" {}@{c}", self.names[v])),
+                    None => text.push_str(&format!(" {}", self.names[v])),
+                }
             }
             text.push('\n');
         }
@@ -711,11 +714,14 @@ impl<'a> Orderer<'a> {
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut indegree = vec![0usize; count];
         let mut any = false;
-        for (i, (_, nodes)) in units.iter().enumerate() {
+        for (i, (unit, nodes)) in units.iter().enumerate() {
+            if matches!(unit, Unit::Cluster(_)) {
+                continue;
+            }
             for &v in nodes {
                 for &w in &self.flat_ordering[v] {
                     if let Some(j) = index_of(w) {
-                        if j != i && !after[i].contains(&j) {
+                        if j != i && matches!(units[j].0, Unit::Node(_)) && !after[i].contains(&j) {
                             after[i].push(j);
                             indegree[j] += 1;
                             any = true;
@@ -770,26 +776,23 @@ impl<'a> Orderer<'a> {
         }
     }
 
-    /// Whether unit `a` must stay left of unit `b` (a flat edge from a to b).
-    fn must_stay_left(&self, a: &[usize], b: &[usize]) -> bool {
-        a.iter().any(|&v| self.flat_ordering[v].iter().any(|w| b.contains(w)))
-    }
-
     /// Whether two neighbouring units may not trade places: a flat edge
-    /// between them, or (in the final pass) different innermost clusters.
-    fn pinned(&self, problem: &Problem, a: &[usize], b: &[usize]) -> bool {
+    /// between two nodes (dot keeps no order for flat edges that reach into
+    /// a collapsed cluster: its skeleton is no node of the problem), or (in
+    /// the final pass) different innermost clusters.
+    fn pinned(&self, problem: &Problem, a: &(Unit, Vec<usize>), b: &(Unit, Vec<usize>)) -> bool {
         if problem.remincross {
             let cluster = |v: usize| self.path[v].last().copied();
-            if a.iter().chain(b).any(|&v| cluster(v) != cluster(a[0])) {
+            if a.1.iter().chain(&b.1).any(|&v| cluster(v) != cluster(a.1[0])) {
                 return true;
             }
         }
+        let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+            return false;
+        };
         // Sideways, flat edges run right to left (dot swaps the pair).
-        if self.flip {
-            self.must_stay_left(b, a)
-        } else {
-            self.must_stay_left(a, b)
-        }
+        let (left, right) = if self.flip { (w, v) } else { (v, w) };
+        self.flat_ordering[left].contains(&right)
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -989,6 +992,9 @@ impl<'a> Orderer<'a> {
         let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
+        // A collapsed cluster's edges from one node outside are one edge of
+        // its skeleton (dot merges them), so count once.
+        let mut seen: Vec<usize> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
@@ -997,6 +1003,12 @@ impl<'a> Orderer<'a> {
             };
             for &(w, _) in neighbours {
                 if !inside(w) {
+                    if matches!(unit, Unit::Cluster(_)) {
+                        if seen.contains(&w) {
+                            continue;
+                        }
+                        seen.push(w);
+                    }
                     list.push(val(w));
                 }
             }
@@ -1122,7 +1134,7 @@ impl<'a> Orderer<'a> {
                         right += 1;
                         continue;
                     }
-                    if self.pinned(problem, &units[left].1, &units[right].1) {
+                    if self.pinned(problem, &units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
@@ -1168,7 +1180,7 @@ impl<'a> Orderer<'a> {
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
-                    if !self.pinned(problem, &units[i].1, &units[i + 1].1) {
+                    if !self.pinned(problem, &units[i], &units[i + 1]) {
                         let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
                         let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
