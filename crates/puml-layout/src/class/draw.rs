@@ -257,7 +257,7 @@ pub(crate) fn draw(
             &mut out,
             link,
             edge,
-            shifted(route.label),
+            shifted(route.label).or_else(|| edge.label.map(|_| middle(&points))),
             shifted(route.tail_label),
             shifted(route.head_label),
             &points,
@@ -687,6 +687,24 @@ fn decoration(out: &mut Vec<Item>, head: LinkHead, tip: Point, dir: (f64, f64), 
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The point halfway along a polyline (where an `xlabel` sits).
+fn middle(points: &[Point]) -> Point {
+    let length: f64 = points
+        .windows(2)
+        .map(|w| (w[1].x - w[0].x).hypot(w[1].y - w[0].y))
+        .sum();
+    let mut left = length / 2.0;
+    for w in points.windows(2) {
+        let step = (w[1].x - w[0].x).hypot(w[1].y - w[0].y);
+        if step >= left && step > 0.0 {
+            let t = left / step;
+            return Point::new(w[0].x + (w[1].x - w[0].x) * t, w[0].y + (w[1].y - w[0].y) * t);
+        }
+        left -= step;
+    }
+    points.first().copied().unwrap_or_default()
+}
+
 fn draw_link_texts(
     out: &mut Vec<Item>,
     link: &Link,

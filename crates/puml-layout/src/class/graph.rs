@@ -334,7 +334,8 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         };
         let from_label = end_label(&link.from_label);
         let to_label = end_label(&link.to_label);
-        edge.label = label;
+        // Under `linetype ortho` the label is an `xlabel`: no node of its own.
+        edge.label = label.filter(|_| !look.ortho);
         if reversed {
             edge.tail_label = to_label;
             edge.head_label = from_label;

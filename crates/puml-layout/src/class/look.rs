@@ -53,6 +53,9 @@ pub(crate) struct ClassLook {
     pub icon_column: f64,
     /// `skinparam style strictuml`: no spots.
     pub strict_uml: bool,
+    /// `skinparam linetype ortho`: dot cannot route labels on orthogonal
+    /// edges, so PlantUML gives them as `xlabel`s, which take no rank.
+    pub ortho: bool,
     /// Spots and visibility icons in one colour pair (`!theme plain`: white
     /// fills, black lines) rather than PlantUML's per-kind colours.
     pub monochrome_icons: Option<(Color, Color)>,
@@ -100,6 +103,7 @@ impl ClassLook {
             spot_radius: 11.0,
             icon_column: 14.0,
             strict_uml: false,
+            ortho: false,
             monochrome_icons: None,
             header_bg: None,
             stereotyped: Vec::new(),
@@ -206,6 +210,7 @@ impl ClassLook {
                 self.name_font.italic = v.contains("italic");
             }
             "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),
+            "linetype" => self.ortho = value.eq_ignore_ascii_case("ortho"),
             "classattributefontsize" => {
                 if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
                     self.member_font.size = n;
