@@ -693,7 +693,14 @@ impl ClassLowering {
             }
         }
         for (name, range, implements) in extends {
-            let parent = self.resolve(&name, range);
+            // An `implements` target named nowhere else is an interface
+            // (PlantUML draws its spot "I").
+            let parent = if implements && self.lookup(&name).is_none() {
+                let qualified = self.qualify(&name);
+                self.create(qualified, ElementKind::Interface, "interface", range, false)
+            } else {
+                self.resolve(&name, range)
+            };
             let line = if implements && kind != ElementKind::Interface {
                 LineStyle::Dashed
             } else {

@@ -248,16 +248,22 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
         box_paint(look, element),
     );
     if let Some(header) = look.header_bg {
-        let border = box_paint(look, element).stroke;
+        // As PlantUML draws it: the header in its own colour (outline
+        // too), square at the bottom, then the box's outline again.
+        let own = box_paint(look, element).stroke.map(|s| stroke(header, s.width));
+        let header_paint = paint(Some(header), own);
+        rect(&mut items, 0.0, 0.0, width, header_h, look.radius, header_paint.clone());
         rect(
             &mut items,
             0.0,
-            0.0,
+            header_h - look.radius,
             width,
-            header_h,
             look.radius,
-            paint(Some(header), border),
+            0.0,
+            header_paint,
         );
+        let border = box_paint(look, element).stroke;
+        rect(&mut items, 0.0, 0.0, width, height, look.radius, paint(None, border));
     }
 
     // PlantUML spreads the header's spare width: a little between the spot
@@ -274,7 +280,7 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
             cy,
             radius,
             radius,
-            paint(Some(fill), Some(stroke(look.spot_border, 1.0))),
+            paint(Some(fill), Some(stroke(look.spot_border_of(letter), 1.0))),
         );
         if !draw_spot_letter(&mut items, letter, cx, cy) {
             let font = Font {

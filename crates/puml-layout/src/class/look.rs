@@ -45,6 +45,9 @@ pub(crate) struct ClassLook {
     /// indexed by letter.
     pub spot_bg: Vec<(char, Color)>,
     pub spot_border: Color,
+    /// Spot outlines set by `skinparam stereotypeCBorderColor` etc., by
+    /// letter (the other letters keep `spot_border`).
+    pub spot_border_by_letter: Vec<(char, Color)>,
     /// The spot circle's radius: PlantUML's `circledCharacterRadius`,
     /// by default a third of the spot letter's font size (17) plus 6,
     /// rounded down (11; 9 under `defaultFontSize 11`).
@@ -100,6 +103,7 @@ impl ClassLook {
             rank_sep: 60.0,
             spot_bg: Vec::new(),
             spot_border: Color::hex(0x181818),
+            spot_border_by_letter: Vec::new(),
             spot_radius: 11.0,
             icon_column: 14.0,
             strict_uml: false,
@@ -267,12 +271,27 @@ impl ClassLook {
                             self.spot_bg.retain(|(k, _)| *k != letter);
                             self.spot_bg.push((letter, c));
                         }
-                    } else if rest.ends_with("bordercolor") {
-                        set_color(&mut self.spot_border);
+                    } else if let Some(letter) = rest.strip_suffix("bordercolor") {
+                        match (color, letter.as_bytes()) {
+                            (Some(c), [l]) => {
+                                let letter = l.to_ascii_uppercase() as char;
+                                self.spot_border_by_letter.retain(|(k, _)| *k != letter);
+                                self.spot_border_by_letter.push((letter, c));
+                            }
+                            _ => set_color(&mut self.spot_border),
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// The outline of a spot showing `letter`.
+    pub fn spot_border_of(&self, letter: char) -> Color {
+        self.spot_border_by_letter
+            .iter()
+            .find(|(l, _)| *l == letter.to_ascii_uppercase())
+            .map_or(self.spot_border, |(_, c)| *c)
     }
 
     /// The spot's letter and colour PlantUML gives an element kind (none:
