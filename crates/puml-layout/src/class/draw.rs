@@ -109,6 +109,7 @@ pub(crate) fn draw(
     let mut out: Vec<Item> = Vec::new();
     let mut ids = Ids { next: 0 };
     let mut entity_ids: Vec<Option<String>> = vec![None; class.elements.len()];
+    let mut package_ids: Vec<Option<String>> = vec![None; class.packages.len()];
 
     // Packages, parents first.
     for (i, package) in class.packages.iter().enumerate() {
@@ -117,6 +118,7 @@ pub(crate) fn draw(
             continue;
         };
         let id = ids.take();
+        package_ids[i] = Some(format!("ent{id:04}"));
         group(
             &mut out,
             "cluster",
@@ -231,7 +233,8 @@ pub(crate) fn draw(
         let end_id = |end: &LinkEnd| match end {
             LinkEnd::Element(e) => entity_ids.get(e.index()).cloned().flatten(),
             LinkEnd::Note(n) => note_ids.get(*n as usize).cloned().flatten(),
-            _ => None,
+            LinkEnd::Package(p) => package_ids.get(p.index()).cloned().flatten(),
+            LinkEnd::Link(_) => None,
         };
         let (Some(from_id), Some(to_id)) = (end_id(&link.from), end_id(&link.to)) else {
             continue;

@@ -23,6 +23,8 @@ use puml_sema::class::{ClassDiagram, LinkDirection, LinkEnd, NoteSide, NoteTarge
 
 /// Dot's margin around a cluster's contents (8 points, 1 px each).
 const CLUSTER_MARGIN: f64 = 8.0;
+/// The point node a link to a package reaches (`shape=point,width=.01`).
+const POINT_SIZE: f64 = 0.72;
 /// The height PlantUML gives a package's title box in `svek.dot`.
 const CLUSTER_LABEL_HEIGHT: f64 = 11.0;
 
@@ -61,6 +63,9 @@ pub(crate) struct Built {
     pub packages: Vec<Option<usize>>,
     /// Per package: the title's width (px, untruncated).
     pub package_titles: Vec<f64>,
+    /// Per package that a link ends at: the point node the link reaches
+    /// (PlantUML's `za` point inside the titled cluster).
+    pub package_points: Vec<Option<NodeId>>,
 }
 
 /// A label as drawn: without the quotes it may be written in.
@@ -164,6 +169,20 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
             steps += 1;
         }
     }
+    // Packages a link ends at: PlantUML wraps them in two more clusters
+    // (`clusterNa` outside, `clusterNi` inside the titled one) and puts a
+    // point node in the titled cluster for the links to reach.
+    let mut package_linked = vec![false; class.packages.len()];
+    for link in &class.links {
+        for end in [&link.from, &link.to] {
+            if let LinkEnd::Package(p) = end {
+                if let Some(slot) = package_linked.get_mut(p.index()) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+    let mut package_points: Vec<Option<NodeId>> = vec![None; class.packages.len()];
     let mut packages: Vec<Option<usize>> = vec![None; class.packages.len()];
     let mut inner: Vec<Option<usize>> = vec![None; class.packages.len()];
     let mut package_titles = vec![0.0; class.packages.len()];
@@ -174,7 +193,14 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         if !holds[i] {
             continue;
         }
-        let parent = package.parent.filter(|p| p.index() < i).and_then(|p| inner[p.index()]);
+        let mut parent = package.parent.filter(|p| p.index() < i).and_then(|p| inner[p.index()]);
+        if package_linked[i] {
+            parent = Some(graph.add_cluster(Cluster {
+                parent,
+                label: None,
+                margin: CLUSTER_MARGIN,
+            }));
+        }
         let outer = graph.add_cluster(Cluster {
             parent,
             label: None,
@@ -185,8 +211,19 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
             label: Some(table(title_w, CLUSTER_LABEL_HEIGHT)),
             margin: CLUSTER_MARGIN,
         });
+        let mut contents_parent = titled;
+        if package_linked[i] {
+            let mut point = Node::new(POINT_SIZE, POINT_SIZE);
+            point.cluster = Some(titled);
+            package_points[i] = Some(graph.add_node(point));
+            contents_parent = graph.add_cluster(Cluster {
+                parent: Some(titled),
+                label: None,
+                margin: CLUSTER_MARGIN,
+            });
+        }
         let contents = graph.add_cluster(Cluster {
-            parent: Some(titled),
+            parent: Some(contents_parent),
             label: None,
             margin: CLUSTER_MARGIN,
         });
@@ -272,7 +309,8 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let node_of = |end: &LinkEnd| match end {
             LinkEnd::Element(e) => entities.get(e.index()).and_then(|p| p.as_ref()).map(|p| p.node),
             LinkEnd::Note(n) => notes.get(*n as usize).and_then(|n: &NoteBox| n.node),
-            _ => None,
+            LinkEnd::Package(p) => package_points.get(p.index()).copied().flatten(),
+            LinkEnd::Link(_) => None,
         };
         let (Some(from), Some(to)) = (node_of(&link.from), node_of(&link.to)) else {
             links.push(None);
@@ -384,6 +422,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         links,
         packages,
         package_titles,
+        package_points,
     };
     renumber_as_svek(&mut built);
     built
@@ -579,6 +618,9 @@ fn renumber_as_svek(built: &mut Built) {
     }
     for link in built.links.iter_mut().flatten() {
         link.edge = new_edge[link.edge];
+    }
+    for n in built.package_points.iter_mut().flatten() {
+        *n = new_node[*n];
     }
 }
 
