@@ -249,7 +249,36 @@ pub(crate) fn draw(
                 ("id".into(), format!("lnk{id}")),
             ],
         );
-        let points: Vec<Point> = route.points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();
+        let mut points: Vec<Point> = route.points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();
+        // A link to a package stops at the package's border (the engine
+        // routes it to the point inside).
+        let (tail_end, head_end) = if edge.reversed {
+            (&link.to, &link.from)
+        } else {
+            (&link.from, &link.to)
+        };
+        let package_rect = |end: &LinkEnd| match end {
+            LinkEnd::Package(p) => built
+                .packages
+                .get(p.index())
+                .copied()
+                .flatten()
+                .and_then(|c| placed.clusters.get(c))
+                .map(shift),
+            _ => None,
+        };
+        if let Some(rect) = package_rect(head_end) {
+            points = clip_at(&points, &rect);
+        }
+        if let Some(rect) = package_rect(tail_end) {
+            points.reverse();
+            points = clip_at(&points, &rect);
+            points.reverse();
+        }
+        if points.len() < 2 {
+            out.push(Item::End);
+            continue;
+        }
         for p in &points {
             max_x = max_x.max(p.x + MARGIN);
             max_y = max_y.max(p.y + MARGIN);
@@ -690,6 +719,54 @@ fn decoration(out: &mut Vec<Item>, head: LinkHead, tip: Point, dir: (f64, f64), 
 }
 
 #[allow(clippy::too_many_arguments)]
+/// A Bézier chain (`p0 (c1 c2 p)+`) that ends inside `rect`, cut where
+/// it enters it: the segments wholly inside are dropped and the one that
+/// crosses the border becomes a straight piece to the crossing.
+fn clip_at(points: &[Point], rect: &Rect) -> Vec<Point> {
+    let inside = |p: &Point| p.x > rect.x && p.x < rect.x + rect.width && p.y > rect.y && p.y < rect.y + rect.height;
+    if points.len() < 4 || (points.len() - 1) % 3 != 0 || !inside(&points[points.len() - 1]) {
+        return points.to_vec();
+    }
+    let mut kept = points.to_vec();
+    while kept.len() >= 4 && inside(&kept[kept.len() - 4]) {
+        kept.truncate(kept.len() - 3);
+    }
+    if kept.len() < 4 {
+        return points.to_vec();
+    }
+    let (from, to) = (kept[kept.len() - 4], kept[kept.len() - 1]);
+    // Where the straight line from `from` to `to` meets the border.
+    let mut t_cross = 1.0f64;
+    for (edge_at, along_x) in [
+        (rect.x, true),
+        (rect.x + rect.width, true),
+        (rect.y, false),
+        (rect.y + rect.height, false),
+    ] {
+        let (a, b) = if along_x { (from.x, to.x) } else { (from.y, to.y) };
+        if (b - a).abs() > 1e-9 {
+            let t = (edge_at - a) / (b - a);
+            if (0.0..t_cross).contains(&t) {
+                let p = Point::new(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+                let on_border = if along_x {
+                    p.y >= rect.y - 0.01 && p.y <= rect.y + rect.height + 0.01
+                } else {
+                    p.x >= rect.x - 0.01 && p.x <= rect.x + rect.width + 0.01
+                };
+                if on_border {
+                    t_cross = t;
+                }
+            }
+        }
+    }
+    let at = |t: f64| Point::new(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+    let n = kept.len();
+    kept[n - 3] = at(t_cross / 3.0);
+    kept[n - 2] = at(t_cross * 2.0 / 3.0);
+    kept[n - 1] = at(t_cross);
+    kept
+}
+
 /// The point halfway along a polyline (where an `xlabel` sits).
 fn middle(points: &[Point]) -> Point {
     let length: f64 = points
