@@ -154,6 +154,9 @@ struct Orderer<'a> {
     effort: f64,
     /// Each node's name in traces.
     names: Vec<String>,
+    /// Flat edges pin their ends (dot's flat matrix exists only once the
+    /// first build has been transposed).
+    flat_pins: bool,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -249,6 +252,7 @@ impl<'a> Orderer<'a> {
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
+            flat_pins: false,
             names: layered
                 .nodes
                 .iter()
@@ -695,6 +699,7 @@ impl<'a> Orderer<'a> {
         }
         // Then flat edges are made to point one way (dot: flat_reorder after
         // build_ranks, and after expanding a cluster).
+        self.flat_pins = true;
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
             self.flat_reorder(&mut units);
@@ -790,6 +795,9 @@ impl<'a> Orderer<'a> {
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
             return false;
         };
+        if !self.flat_pins {
+            return false;
+        }
         // Sideways, flat edges run right to left (dot swaps the pair).
         let (left, right) = if self.flip { (w, v) } else { (v, w) };
         self.flat_ordering[left].contains(&right)
@@ -989,7 +997,7 @@ impl<'a> Orderer<'a> {
     /// and its own block on that rank (dot's skeleton edge).
     fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
         const SCALE: i64 = 256;
-        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let val = |w: usize| SCALE * self.slot[w] as i64;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         // A collapsed cluster's edges from one node outside are one edge of
