@@ -702,7 +702,7 @@ impl<'a> Orderer<'a> {
         self.flat_pins = true;
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
-            self.flat_reorder(&mut units);
+            self.flat_reorder(&mut units, self.flipped(problem));
             self.write(r, start, &units);
         }
     }
@@ -713,7 +713,7 @@ impl<'a> Orderer<'a> {
     /// brings, depth first, everything its flat edges reach (post-order);
     /// the list is then reversed. Units on flat cycles that nothing reached
     /// keep their order at the end.
-    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>) {
+    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
         let count = units.len();
         let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
@@ -741,7 +741,7 @@ impl<'a> Orderer<'a> {
         let mut marked = vec![false; count];
         let mut sequence: Vec<usize> = Vec::with_capacity(count);
         // (Sideways graphs: from the left, and not reversed, as dot does.)
-        let scan: Vec<usize> = if self.flip {
+        let scan: Vec<usize> = if flip {
             (0..count).collect()
         } else {
             (0..count).rev().collect()
@@ -769,7 +769,7 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        if !self.flip {
+        if !flip {
             sequence.reverse();
         }
         sequence.extend((0..count).filter(|&i| !marked[i]));
@@ -779,6 +779,13 @@ impl<'a> Orderer<'a> {
                 units.push(unit);
             }
         }
+    }
+
+    /// Whether the problem runs sideways as dot sees it: dot marks only the
+    /// root graph as flipped, so a cluster's own passes order it as if it
+    /// ran top to bottom.
+    fn flipped(&self, problem: &Problem) -> bool {
+        self.flip && (problem.root || problem.remincross)
     }
 
     /// Whether two neighbouring units may not trade places: a flat edge
@@ -799,7 +806,7 @@ impl<'a> Orderer<'a> {
             return false;
         }
         // Sideways, flat edges run right to left (dot swaps the pair).
-        let (left, right) = if self.flip { (w, v) } else { (v, w) };
+        let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
         self.flat_ordering[left].contains(&right)
     }
 
@@ -1061,7 +1068,27 @@ impl<'a> Orderer<'a> {
     fn flat_medians(&self, units: &[(Unit, Vec<usize>)], medians: &mut [f64]) -> bool {
         let mut has_fixed = false;
         for i in 0..units.len() {
-            let Unit::Node(v) = units[i].0 else { continue };
+            let v = match units[i].0 {
+                Unit::Node(v) => v,
+                Unit::Cluster(c) => {
+                    // A collapsed cluster is dot's skeleton node: fixed when
+                    // it has no edges at all (no ranks above or below, and no
+                    // edges out of the cluster), as it has no flat edges.
+                    let r = self.rank_of[units[i].1[0]];
+                    let skeleton = [r.checked_sub(1), Some(r + 1)]
+                        .into_iter()
+                        .flatten()
+                        .any(|o| self.cluster_member.contains_key(&(c, o)));
+                    let outside = units[i].1.iter().any(|&v| {
+                        self.up[v]
+                            .iter()
+                            .chain(&self.down[v])
+                            .any(|&w| !self.path[w].contains(&c))
+                    });
+                    has_fixed |= !skeleton && !outside;
+                    continue;
+                }
+            };
             if !self.up[v].is_empty() || !self.down[v].is_empty() {
                 continue;
             }
