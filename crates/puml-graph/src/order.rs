@@ -396,9 +396,14 @@ impl<'a> Orderer<'a> {
                 join(a, self.down[a][i], &mut parent);
             }
         }
+        // Flat edges join only nodes outside clusters: dot drops a flat
+        // edge into a collapsed cluster at the top level.
         for a in 0..n {
             for i in 0..self.flat_out[a].len() {
-                join(a, self.flat_out[a][i], &mut parent);
+                let b = self.flat_out[a][i];
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    join(a, b, &mut parent);
+                }
             }
         }
         // Nodes of one top-level cluster stay in one component.
