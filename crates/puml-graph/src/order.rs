@@ -145,6 +145,11 @@ struct Orderer<'a> {
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
     list_order: Vec<usize>,
+    /// The same at the top level, where dot sees each top-level cluster as
+    /// a skeleton (one node per rank, joined by an edge down; edges into
+    /// the cluster end there): the place of every node outside clusters,
+    /// and for a node in a cluster, the place of its cluster's top node.
+    root_list_order: Vec<usize>,
     /// Each node's place in the order dot makes the nodes of a cluster: each
     /// real node, then the virtual nodes of the edges it is the tail of.
     creation: Vec<usize>,
@@ -249,6 +254,7 @@ impl<'a> Orderer<'a> {
             edges_by_rank,
             tree,
             list_order: Vec::new(),
+            root_list_order: Vec::new(),
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
@@ -272,6 +278,7 @@ impl<'a> Orderer<'a> {
             }
         }
         orderer.list_order = orderer.depth_first_list(layered);
+        orderer.root_list_order = orderer.skeleton_list_order(layered);
         orderer.refresh_positions();
         orderer
     }
@@ -326,6 +333,107 @@ impl<'a> Orderer<'a> {
             }
         }
         place
+    }
+
+    fn skeleton_list_order(&self, layered: &Layered) -> Vec<usize> {
+        let n = layered.nodes.len();
+        // Skeleton nodes: n + index into `leaders`.
+        let mut leaders: Vec<(usize, usize)> = Vec::new();
+        let mut leader_of: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        let mut span: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
+        for v in 0..n {
+            if let Some(&c) = self.path[v].first() {
+                let r = self.rank_of[v];
+                let entry = span.entry(c).or_insert((r, r));
+                entry.0 = entry.0.min(r);
+                entry.1 = entry.1.max(r);
+            }
+        }
+        for (&c, &(low, high)) in &span {
+            for r in low..=high {
+                leader_of.insert((c, r), n + leaders.len());
+                leaders.push((c, r));
+            }
+        }
+        let total = n + leaders.len();
+        let unit = |v: usize| match self.path[v].first() {
+            Some(&c) => leader_of[&(c, self.rank_of[v])],
+            None => v,
+        };
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut inn: Vec<Vec<usize>> = vec![Vec::new(); total];
+        // The skeletons' edges come first (dot builds them before the rest).
+        for (i, &(c, r)) in leaders.iter().enumerate() {
+            if let Some(&below) = leader_of.get(&(c, r + 1)) {
+                out[n + i].push(below);
+                inn[below].push(n + i);
+            }
+        }
+        for e in &layered.edges {
+            let (a, b) = (unit(e.upper), unit(e.lower));
+            let same_cluster = a >= n && b >= n && leaders[a - n].0 == leaders[b - n].0;
+            if a == b || same_cluster || out[a].contains(&b) {
+                continue;
+            }
+            out[a].push(b);
+            inn[b].push(a);
+        }
+        let mut flat_out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut flat_in: Vec<Vec<usize>> = vec![Vec::new(); total];
+        for a in 0..n {
+            for &b in &self.flat_out[a] {
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    flat_out[a].push(b);
+                    flat_in[b].push(a);
+                }
+            }
+        }
+        let mut place = vec![usize::MAX; total];
+        let mut next = 0;
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
+        for start in (0..real).chain(real..n).map(unit) {
+            if place[start] != usize::MAX {
+                continue;
+            }
+            place[start] = next;
+            next += 1;
+            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+            while let Some(top) = stack.last_mut() {
+                let (v, list, i) = *top;
+                let neighbours: &[usize] = match list {
+                    0 => &out[v],
+                    1 => &inn[v],
+                    2 => &flat_out[v],
+                    3 => &flat_in[v],
+                    _ => {
+                        stack.pop();
+                        continue;
+                    }
+                };
+                if i >= neighbours.len() {
+                    top.1 += 1;
+                    top.2 = 0;
+                    continue;
+                }
+                top.2 += 1;
+                let w = neighbours[i];
+                if place[w] == usize::MAX {
+                    place[w] = next;
+                    next += 1;
+                    stack.push((w, 0, 0));
+                }
+            }
+        }
+        (0..n)
+            .map(|v| match self.path[v].first() {
+                Some(&c) => place[leader_of[&(c, span[&c].0)]],
+                None => place[v],
+            })
+            .collect()
     }
 
     /// An iteration count scaled down for huge graphs (at least one).
@@ -579,7 +687,7 @@ impl<'a> Orderer<'a> {
         };
         let mut members = problem.members.clone();
         if problem.root {
-            members.sort_by_key(|&v| self.list_order[v]);
+            members.sort_by_key(|&v| self.root_list_order[v]);
         } else {
             // dot builds a cluster's node list by prepending: child clusters'
             // skeletons first, then each node and its edges' virtual nodes,
