@@ -148,8 +148,10 @@ struct Orderer<'a> {
     /// The same at the top level, where dot sees each top-level cluster as
     /// a skeleton (one node per rank, joined by an edge down; edges into
     /// the cluster end there): the place of every node outside clusters,
-    /// and for a node in a cluster, the place of its cluster's top node.
-    root_list_order: Vec<usize>,
+    /// and for a node in a cluster, the place of its cluster's top node
+    /// (`[0]`, where the first build starts it) or bottom node (`[1]`, where
+    /// the second build, upwards, starts it).
+    root_list_order: [Vec<usize>; 2],
     /// Each node's place in the order dot makes the nodes of a cluster: each
     /// real node, then the virtual nodes of the edges it is the tail of.
     creation: Vec<usize>,
@@ -157,6 +159,8 @@ struct Orderer<'a> {
     flip: bool,
     /// 1, or less for huge graphs (fewer sweeps).
     effort: f64,
+    /// Every edge between ranks (upper, lower), in the order made.
+    edge_list: Vec<(usize, usize)>,
     /// Each node's name in traces.
     names: Vec<String>,
     /// Flat edges pin their ends (dot's flat matrix exists only once the
@@ -254,11 +258,12 @@ impl<'a> Orderer<'a> {
             edges_by_rank,
             tree,
             list_order: Vec::new(),
-            root_list_order: Vec::new(),
+            root_list_order: [Vec::new(), Vec::new()],
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
             flat_pins: false,
+            edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
             names: layered
                 .nodes
                 .iter()
@@ -278,7 +283,10 @@ impl<'a> Orderer<'a> {
             }
         }
         orderer.list_order = orderer.depth_first_list(layered);
-        orderer.root_list_order = orderer.skeleton_list_order(layered);
+        orderer.root_list_order = [
+            orderer.skeleton_list_order(layered, false),
+            orderer.skeleton_list_order(layered, true),
+        ];
         orderer.refresh_positions();
         orderer
     }
@@ -335,7 +343,7 @@ impl<'a> Orderer<'a> {
         place
     }
 
-    fn skeleton_list_order(&self, layered: &Layered) -> Vec<usize> {
+    fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
         let n = layered.nodes.len();
         // Skeleton nodes: n + index into `leaders`.
         let mut leaders: Vec<(usize, usize)> = Vec::new();
@@ -430,7 +438,10 @@ impl<'a> Orderer<'a> {
         }
         (0..n)
             .map(|v| match self.path[v].first() {
-                Some(&c) => place[leader_of[&(c, span[&c].0)]],
+                Some(&c) => {
+                    let (low, high) = span[&c];
+                    place[leader_of[&(c, if bottom { high } else { low })]]
+                }
                 None => place[v],
             })
             .collect()
@@ -687,7 +698,7 @@ impl<'a> Orderer<'a> {
         };
         let mut members = problem.members.clone();
         if problem.root {
-            members.sort_by_key(|&v| self.root_list_order[v]);
+            members.sort_by_key(|&v| self.root_list_order[pass.min(1)][v]);
         } else {
             // dot builds a cluster's node list by prepending: child clusters'
             // skeletons first, then each node and its edges' virtual nodes,
@@ -727,33 +738,32 @@ impl<'a> Orderer<'a> {
         let mut entered_at_top = vec![false; count];
         let mut left_at_bottom = vec![false; count];
         // Each unit's neighbours in the order of its edge lists (dot's ND_out
-        // and ND_in, in the order the edges were made); a cluster's from its
-        // top rank down, as dot walks its skeleton.
-        for &v in &by_position {
-            let a = unit_index[&key(self.unit(level, v))];
-            for &w in &self.down[v] {
-                if !in_problem.contains(&w) {
-                    continue;
-                }
-                let b = unit_index[&key(self.unit(level, w))];
-                if a != b {
-                    outs[a].push(b);
-                    if self.rank_of[w] == top(b) {
-                        entered_at_top[b] = true;
-                    }
-                    if self.rank_of[v] == bottom(a) {
-                        left_at_bottom[a] = true;
-                    }
-                }
+        // and ND_in, in the order the edges were made); a cluster's rank by
+        // rank from its top, as dot walks its skeleton.
+        let mut out_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        let mut in_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        for (made, &(v, w)) in self.edge_list.iter().enumerate() {
+            if !in_problem.contains(&v) || !in_problem.contains(&w) {
+                continue;
             }
-            for &w in &self.up[v] {
-                if !in_problem.contains(&w) {
-                    continue;
-                }
-                let b = unit_index[&key(self.unit(level, w))];
-                if a != b {
-                    ins[a].push(b);
-                }
+            let a = unit_index[&key(self.unit(level, v))];
+            let b = unit_index[&key(self.unit(level, w))];
+            if a == b {
+                continue;
+            }
+            out_keyed[a].push((self.rank_of[v], made, b));
+            in_keyed[b].push((self.rank_of[w], made, a));
+            if self.rank_of[w] == top(b) {
+                entered_at_top[b] = true;
+            }
+            if self.rank_of[v] == bottom(a) {
+                left_at_bottom[a] = true;
+            }
+        }
+        for (lists, keyed) in [(&mut outs, &mut out_keyed), (&mut ins, &mut in_keyed)] {
+            for (list, entries) in lists.iter_mut().zip(keyed.iter_mut()) {
+                entries.sort_unstable();
+                list.extend(entries.iter().map(|&(_, _, other)| other));
             }
         }
         let mut marked = vec![false; count];
