@@ -1282,12 +1282,12 @@ impl<'a> Orderer<'a> {
                 let mut right = left + 1;
                 let mut must_stay = false;
                 // dot looks past units without a median for the next one to
-                // compare, but once it has passed a unit of a cluster it
-                // skips every further one (its `sawclust`): inside a cluster,
-                // and in the final pass, that is every unit.
+                // compare, but once it has passed a collapsed cluster it skips
+                // every further one (its `sawclust`); in the final pass every
+                // node counts as in a cluster (the root is one then).
                 let mut passed_cluster = false;
                 while right < end {
-                    let in_cluster = !problem.root || matches!(units[right].0, Unit::Cluster(_));
+                    let in_cluster = problem.remincross || matches!(units[right].0, Unit::Cluster(_));
                     if passed_cluster && in_cluster {
                         right += 1;
                         continue;
