@@ -480,6 +480,10 @@ fn x_coordinates(
             }
             let current = aux.edges[e].min_len;
             aux.edges[e].min_len = current.max(min_len.round() as i32);
+            // ... and the flat edge pulls them together (dot gives the
+            // separation edge the flat edge's weight).
+            let weight = if edge.constraint { edge.weight } else { 0.0 };
+            aux.edges[e].weight = aux.edges[e].weight.max(weight);
         } else if edge.label.is_none() {
             aux.edge(t, h, min_len, edge.weight);
         }
