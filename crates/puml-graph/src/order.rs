@@ -59,6 +59,28 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
 }
 
+/// Weighted crossings between the edges of two neighbouring units (`left`
+/// first), each given as its edges up and down as (place, weight) sorted by
+/// place: an edge of `left` crosses one of `right` on the same side when it
+/// ends further right.
+fn pair_crossings(left: &[Vec<(usize, usize)>; 2], right: &[Vec<(usize, usize)>; 2]) -> usize {
+    let mut count = 0;
+    for side in 0..2 {
+        let (l, r) = (&left[side], &right[side]);
+        let total: usize = l.iter().map(|&(_, w)| w).sum();
+        let mut at_or_left = 0;
+        let mut k = 0;
+        for &(place, weight) in r {
+            while k < l.len() && l[k].0 <= place {
+                at_or_left += l[k].1;
+                k += 1;
+            }
+            count += weight * (total - at_or_left);
+        }
+    }
+    count
+}
+
 /// dot's node list of the layered graph: depth first from the real nodes
 /// in input order (out-edges, in-edges, flat edges).
 pub(crate) fn node_list(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -1334,18 +1356,37 @@ impl<'a> Orderer<'a> {
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
+                // Each unit's edges up and down, by place: they stay put while
+                // this rank changes. A cluster's own pass does not look below
+                // its bottom rank (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                let mut lists: Vec<[Vec<(usize, usize)>; 2]> = units
+                    .iter()
+                    .map(|(unit, nodes)| {
+                        let mut up = self.unit_edges(*unit, nodes, r, true);
+                        let mut down = if below {
+                            self.unit_edges(*unit, nodes, r, false)
+                        } else {
+                            Vec::new()
+                        };
+                        up.sort_unstable();
+                        down.sort_unstable();
+                        [up, down]
+                    })
+                    .collect();
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
                     if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
-                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                        let c0 = pair_crossings(&lists[i], &lists[i + 1]);
+                        let c1 = pair_crossings(&lists[i + 1], &lists[i]);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
                             let first_slot = self.slot[units[i].1[0]];
                             units.swap(i, i + 1);
+                            lists.swap(i, i + 1);
                             let mut at = from;
                             for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
                                 for &v in nodes {
@@ -1400,37 +1441,6 @@ impl<'a> Orderer<'a> {
             }
         }
         list
-    }
-
-    /// Weighted crossings between the edges of `left` and `right`
-    /// (neighbours on one rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
-        let mut count = 0;
-        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
-            // Two nodes: their edges directly, without lists.
-            for adjacency in [&self.up_crossing, &self.down_crossing] {
-                for &(wn, w_weight) in &adjacency[w] {
-                    for &(vn, v_weight) in &adjacency[v] {
-                        if self.slot[vn] > self.slot[wn] {
-                            count += v_weight * w_weight;
-                        }
-                    }
-                }
-            }
-            return count;
-        }
-        for up in [true, false] {
-            let left_edges = self.unit_edges(left.0, &left.1, r, up);
-            let right_edges = self.unit_edges(right.0, &right.1, r, up);
-            for &(w_slot, w_weight) in &right_edges {
-                for &(v_slot, v_weight) in &left_edges {
-                    if v_slot > w_slot {
-                        count += v_weight * w_weight;
-                    }
-                }
-            }
-        }
-        count
     }
 
     /// All crossings between neighbouring ranks (counted by sorting: each
