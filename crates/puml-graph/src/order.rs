@@ -1360,27 +1360,23 @@ impl<'a> Orderer<'a> {
                 // this rank changes. A cluster's own pass does not look below
                 // its bottom rank (dot's rank list of a cluster is empty there).
                 let below = problem.root || problem.remincross || r < problem.max_rank;
-                let mut lists: Vec<[Vec<(usize, usize)>; 2]> = units
-                    .iter()
-                    .map(|(unit, nodes)| {
-                        let mut up = self.unit_edges(*unit, nodes, r, true);
-                        let mut down = if below {
-                            self.unit_edges(*unit, nodes, r, false)
-                        } else {
-                            Vec::new()
-                        };
-                        up.sort_unstable();
-                        down.sort_unstable();
-                        [up, down]
-                    })
-                    .collect();
+                // (Made when first needed: in the final pass most pairs are pinned.)
+                let mut lists: Vec<Option<[Vec<(usize, usize)>; 2]>> = vec![None; units.len()];
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
                     if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        let c0 = pair_crossings(&lists[i], &lists[i + 1]);
-                        let c1 = pair_crossings(&lists[i + 1], &lists[i]);
+                        for k in [i, i + 1] {
+                            if lists[k].is_none() {
+                                lists[k] = Some(self.edge_lists(&units[k], r, below));
+                            }
+                        }
+                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
+                            continue;
+                        };
+                        let c0 = pair_crossings(left, right);
+                        let c1 = pair_crossings(right, left);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
@@ -1416,6 +1412,20 @@ impl<'a> Orderer<'a> {
                 break;
             }
         }
+    }
+
+    /// A unit's edges up and down as (place, weight), sorted by place
+    /// (none down when `below` is false).
+    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> [Vec<(usize, usize)>; 2] {
+        let mut up = self.unit_edges(unit.0, &unit.1, r, true);
+        let mut down = if below {
+            self.unit_edges(unit.0, &unit.1, r, false)
+        } else {
+            Vec::new()
+        };
+        up.sort_unstable();
+        down.sort_unstable();
+        [up, down]
     }
 
     /// A unit's edges to the rank above (`up`) or below, as (place, weight):
