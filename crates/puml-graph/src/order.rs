@@ -1152,9 +1152,10 @@ impl<'a> Orderer<'a> {
         let val = |w: usize| SCALE * self.slot[w] as i64;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
-        // A collapsed cluster's edges from one node outside are one edge of
-        // its skeleton (dot merges them), so count once.
-        let mut seen: Vec<usize> = Vec::new();
+        // Edges between the same two ends of dot's graph (a node, or a
+        // collapsed cluster's skeleton) are one merged edge there, so count
+        // once.
+        let mut seen: Vec<Unit> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
@@ -1163,11 +1164,13 @@ impl<'a> Orderer<'a> {
             };
             for &(w, _) in neighbours {
                 if !inside(w) {
-                    if matches!(unit, Unit::Cluster(_)) {
-                        if seen.contains(&w) {
+                    let end = self.collapsed(w).map_or(Unit::Node(w), Unit::Cluster);
+                    let merged = matches!(unit, Unit::Cluster(_)) || matches!(end, Unit::Cluster(_));
+                    if merged {
+                        if seen.contains(&end) {
                             continue;
                         }
-                        seen.push(w);
+                        seen.push(end);
                     }
                     list.push(val(w));
                 }
