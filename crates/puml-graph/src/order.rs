@@ -31,14 +31,21 @@ const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
-/// Debugging aid: with `PUML_GRAPH_TRACE` set, prints the progress of
-/// crossing reduction in the words of `dot -v`, to compare the two.
+/// Debugging aid (the `trace` feature): with `PUML_GRAPH_TRACE` set, prints
+/// the progress of crossing reduction in the words of `dot -v` (its
+/// "mincross: pass … iter … cur_cross … best_cross …" lines) and each
+/// initial order, so that `scripts/graph_trace.sh` can find the first step
+/// where the engine and dot part.
+#[cfg(feature = "trace")]
 fn trace(line: impl FnOnce() -> String) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *ON.get_or_init(|| std::env::var_os("PUML_GRAPH_TRACE").is_some()) {
         eprintln!("{}", line());
     }
 }
+
+#[cfg(not(feature = "trace"))]
+fn trace(_line: impl FnOnce() -> String) {}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Unit {
