@@ -27,7 +27,7 @@ const FLOOR_NODES_WITHIN_2PX: f64 = 0.78;
 const FLOOR_LAYOUT_EQUAL: f64 = 0.72;
 
 /// Share of edge labels whose centre is within 2 px of dot's.
-const FLOOR_LABELS_WITHIN_2PX: f64 = 0.175;
+const FLOOR_LABELS_WITHIN_2PX: f64 = 0.17;
 
 /// Two coordinates closer than this are "level" (dot's plain output has
 /// four or five significant digits).
