@@ -192,9 +192,11 @@ struct Orderer<'a> {
     edge_list: Vec<(usize, usize)>,
     /// Each node's name in traces.
     names: Vec<String>,
-    /// Flat edges pin their ends (dot's flat matrix exists only once the
-    /// first build has been transposed).
-    flat_pins: bool,
+    /// Per rank, dot's table of the pairs flat edges keep in order (by
+    /// `flat_index`), once made: see `flat_breakcycles`.
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    /// Each node's place when its rank's table was last made (dot's ND_low).
+    flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -291,7 +293,8 @@ impl<'a> Orderer<'a> {
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
-            flat_pins: false,
+            flat_matrix: vec![None; layered.ranks.len()],
+            flat_index: vec![0; n],
             edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
             names: layered
                 .nodes
@@ -850,8 +853,11 @@ impl<'a> Orderer<'a> {
             self.transpose(problem, false);
         }
         // Then flat edges are made to point one way (dot: flat_reorder after
-        // build_ranks, and after expanding a cluster).
-        self.flat_pins = true;
+        // build_ranks, and after expanding a cluster), once dot has recorded
+        // which pairs they pin (its flat_breakcycles, first build only).
+        if pass == 0 {
+            self.flat_breakcycles(problem);
+        }
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
             self.flat_reorder(&mut units, self.flipped(problem));
@@ -954,12 +960,87 @@ impl<'a> Orderer<'a> {
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
             return false;
         };
-        if !self.flat_pins {
+        let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
             return false;
-        }
+        };
         // Sideways, flat edges run right to left (dot swaps the pair).
         let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
-        self.flat_ordering[left].contains(&right)
+        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+    }
+
+    /// dot's flat_breakcycles: on each rank of the problem that has a node
+    /// with flat edges, a new table of the pairs (by place in the problem's
+    /// slice, then) that flat edges keep in order, filled depth first (an
+    /// edge closing a cycle pins its ends the other way). Every node of the
+    /// slice takes its place as its index. dot keeps each table until it
+    /// makes a new one for that rank, indices and all, so a later component
+    /// or cluster without flat edges is still pinned by an earlier one's
+    /// table at its nodes' places; so is this engine.
+    fn flat_breakcycles(&mut self, problem: &Problem) {
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let mut has_flat = false;
+            for (i, (unit, _)) in units.iter().enumerate() {
+                if let Unit::Node(v) = unit {
+                    self.flat_index[*v] = i;
+                    // dot's flat edges of v at this level: not those into a
+                    // collapsed cluster (dropped until it expands), and at
+                    // the top level none into any cluster.
+                    has_flat |= self.flat_out[*v].iter().any(|&w| {
+                        if problem.root {
+                            self.path[w].is_empty()
+                        } else {
+                            self.path[w].len() <= problem.level || self.unit(problem.level, w) == Unit::Node(w)
+                        }
+                    });
+                }
+            }
+            if !has_flat {
+                continue;
+            }
+            let slice: Vec<usize> = units
+                .iter()
+                .filter_map(|(unit, _)| match unit {
+                    Unit::Node(v) => Some(*v),
+                    Unit::Cluster(_) => None,
+                })
+                .collect();
+            let in_slice = |w: usize| slice.contains(&w);
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut marked = vec![false; slice.len()];
+            let mut on_stack = vec![false; slice.len()];
+            let place = |w: usize| slice.iter().position(|&x| x == w);
+            for start in 0..slice.len() {
+                if marked[start] {
+                    continue;
+                }
+                marked[start] = true;
+                on_stack[start] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (k, next) = *top;
+                    let v = slice[k];
+                    let Some(&w) = self.flat_ordering[v].get(next) else {
+                        on_stack[k] = false;
+                        stack.pop();
+                        continue;
+                    };
+                    top.1 += 1;
+                    let Some(j) = place(w).filter(|_| in_slice(w)) else { continue };
+                    if on_stack[j] {
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                    } else {
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        if !marked[j] {
+                            marked[j] = true;
+                            on_stack[j] = true;
+                            stack.push((j, 0));
+                        }
+                    }
+                }
+            }
+            self.flat_matrix[r] = Some(matrix);
+        }
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
