@@ -873,7 +873,19 @@ impl<'a> Orderer<'a> {
     /// keep their order at the end.
     fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
         let count = units.len();
-        let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
+        let flat = |(unit, nodes): &(Unit, Vec<usize>)| {
+            matches!(unit, Unit::Node(_)) && nodes.iter().any(|&v| !self.flat_ordering[v].is_empty())
+        };
+        if !units.iter().any(flat) {
+            return;
+        }
+        let mut unit_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (i, (_, nodes)) in units.iter().enumerate() {
+            for &v in nodes {
+                unit_of.insert(v, i);
+            }
+        }
+        let index_of = |v: usize| unit_of.get(&v).copied();
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut indegree = vec![0usize; count];
         let mut any = false;
@@ -1005,11 +1017,11 @@ impl<'a> Orderer<'a> {
                     Unit::Cluster(_) => None,
                 })
                 .collect();
-            let in_slice = |w: usize| slice.contains(&w);
+            let places: std::collections::HashMap<usize, usize> =
+                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
             let mut matrix: Vec<(usize, usize)> = Vec::new();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
-            let place = |w: usize| slice.iter().position(|&x| x == w);
             for start in 0..slice.len() {
                 if marked[start] {
                     continue;
@@ -1026,7 +1038,7 @@ impl<'a> Orderer<'a> {
                         continue;
                     };
                     top.1 += 1;
-                    let Some(j) = place(w).filter(|_| in_slice(w)) else { continue };
+                    let Some(&j) = places.get(&w) else { continue };
                     if on_stack[j] {
                         matrix.push((self.flat_index[w], self.flat_index[v]));
                     } else {
