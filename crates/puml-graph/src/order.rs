@@ -66,11 +66,14 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
 }
 
+/// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
+type EdgeLists = [Vec<(usize, usize)>; 2];
+
 /// Weighted crossings between the edges of two neighbouring units (`left`
 /// first), each given as its edges up and down as (place, weight) sorted by
 /// place: an edge of `left` crosses one of `right` on the same side when it
 /// ends further right.
-fn pair_crossings(left: &[Vec<(usize, usize)>; 2], right: &[Vec<(usize, usize)>; 2]) -> usize {
+fn pair_crossings(left: &EdgeLists, right: &EdgeLists) -> usize {
     let mut count = 0;
     for side in 0..2 {
         let (l, r) = (&left[side], &right[side]);
@@ -420,8 +423,8 @@ impl<'a> Orderer<'a> {
         }
         let mut flat_out: Vec<Vec<usize>> = vec![Vec::new(); total];
         let mut flat_in: Vec<Vec<usize>> = vec![Vec::new(); total];
-        for a in 0..n {
-            for &b in &self.flat_out[a] {
+        for (a, heads) in self.flat_out.iter().enumerate() {
+            for &b in heads {
                 if self.path[a].is_empty() && self.path[b].is_empty() {
                     flat_out[a].push(b);
                     flat_in[b].push(a);
@@ -1464,7 +1467,7 @@ impl<'a> Orderer<'a> {
                 // its bottom rank (dot's rank list of a cluster is empty there).
                 let below = problem.root || problem.remincross || r < problem.max_rank;
                 // (Made when first needed: in the final pass most pairs are pinned.)
-                let mut lists: Vec<Option<[Vec<(usize, usize)>; 2]>> = vec![None; units.len()];
+                let mut lists: Vec<Option<EdgeLists>> = vec![None; units.len()];
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
@@ -1519,7 +1522,7 @@ impl<'a> Orderer<'a> {
 
     /// A unit's edges up and down as (place, weight), sorted by place
     /// (none down when `below` is false).
-    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> [Vec<(usize, usize)>; 2] {
+    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> EdgeLists {
         let mut up = self.unit_edges(unit.0, &unit.1, r, true);
         let mut down = if below {
             self.unit_edges(unit.0, &unit.1, r, false)
