@@ -31,14 +31,21 @@ const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
-/// Debugging aid: with `PUML_GRAPH_TRACE` set, prints the progress of
-/// crossing reduction in the words of `dot -v`, to compare the two.
+/// Debugging aid (the `trace` feature): with `PUML_GRAPH_TRACE` set, prints
+/// the progress of crossing reduction in the words of `dot -v` (its
+/// "mincross: pass … iter … cur_cross … best_cross …" lines) and each
+/// initial order, so that `scripts/graph_trace.sh` can find the first step
+/// where the engine and dot part.
+#[cfg(feature = "trace")]
 fn trace(line: impl FnOnce() -> String) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *ON.get_or_init(|| std::env::var_os("PUML_GRAPH_TRACE").is_some()) {
         eprintln!("{}", line());
     }
 }
+
+#[cfg(not(feature = "trace"))]
+fn trace(_line: impl FnOnce() -> String) {}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Unit {
@@ -57,6 +64,31 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     orderer.run(graph);
     layered.ranks = orderer.ranks;
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
+}
+
+/// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
+type EdgeLists = [Vec<(usize, usize)>; 2];
+
+/// Weighted crossings between the edges of two neighbouring units (`left`
+/// first), each given as its edges up and down as (place, weight) sorted by
+/// place: an edge of `left` crosses one of `right` on the same side when it
+/// ends further right.
+fn pair_crossings(left: &EdgeLists, right: &EdgeLists) -> usize {
+    let mut count = 0;
+    for side in 0..2 {
+        let (l, r) = (&left[side], &right[side]);
+        let total: usize = l.iter().map(|&(_, w)| w).sum();
+        let mut at_or_left = 0;
+        let mut k = 0;
+        for &(place, weight) in r {
+            while k < l.len() && l[k].0 <= place {
+                at_or_left += l[k].1;
+                k += 1;
+            }
+            count += weight * (total - at_or_left);
+        }
+    }
+    count
 }
 
 /// dot's node list of the layered graph: depth first from the real nodes
@@ -145,6 +177,13 @@ struct Orderer<'a> {
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
     list_order: Vec<usize>,
+    /// The same at the top level, where dot sees each top-level cluster as
+    /// a skeleton (one node per rank, joined by an edge down; edges into
+    /// the cluster end there): the place of every node outside clusters,
+    /// and for a node in a cluster, the place of its cluster's top node
+    /// (`[0]`, where the first build starts it) or bottom node (`[1]`, where
+    /// the second build, upwards, starts it).
+    root_list_order: [Vec<usize>; 2],
     /// Each node's place in the order dot makes the nodes of a cluster: each
     /// real node, then the virtual nodes of the edges it is the tail of.
     creation: Vec<usize>,
@@ -152,8 +191,15 @@ struct Orderer<'a> {
     flip: bool,
     /// 1, or less for huge graphs (fewer sweeps).
     effort: f64,
+    /// Every edge between ranks (upper, lower), in the order made.
+    edge_list: Vec<(usize, usize)>,
     /// Each node's name in traces.
     names: Vec<String>,
+    /// Per rank, dot's table of the pairs flat edges keep in order (by
+    /// `flat_index`), once made: see `flat_breakcycles`.
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    /// Each node's place when its rank's table was last made (dot's ND_low).
+    flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -246,9 +292,13 @@ impl<'a> Orderer<'a> {
             edges_by_rank,
             tree,
             list_order: Vec::new(),
+            root_list_order: [Vec::new(), Vec::new()],
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
+            flat_matrix: vec![None; layered.ranks.len()],
+            flat_index: vec![0; n],
+            edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
             names: layered
                 .nodes
                 .iter()
@@ -268,6 +318,10 @@ impl<'a> Orderer<'a> {
             }
         }
         orderer.list_order = orderer.depth_first_list(layered);
+        orderer.root_list_order = [
+            orderer.skeleton_list_order(layered, false),
+            orderer.skeleton_list_order(layered, true),
+        ];
         orderer.refresh_positions();
         orderer
     }
@@ -322,6 +376,110 @@ impl<'a> Orderer<'a> {
             }
         }
         place
+    }
+
+    fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
+        let n = layered.nodes.len();
+        // Skeleton nodes: n + index into `leaders`.
+        let mut leaders: Vec<(usize, usize)> = Vec::new();
+        let mut leader_of: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        let mut span: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
+        for v in 0..n {
+            if let Some(&c) = self.path[v].first() {
+                let r = self.rank_of[v];
+                let entry = span.entry(c).or_insert((r, r));
+                entry.0 = entry.0.min(r);
+                entry.1 = entry.1.max(r);
+            }
+        }
+        for (&c, &(low, high)) in &span {
+            for r in low..=high {
+                leader_of.insert((c, r), n + leaders.len());
+                leaders.push((c, r));
+            }
+        }
+        let total = n + leaders.len();
+        let unit = |v: usize| match self.path[v].first() {
+            Some(&c) => leader_of[&(c, self.rank_of[v])],
+            None => v,
+        };
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut inn: Vec<Vec<usize>> = vec![Vec::new(); total];
+        // The skeletons' edges come first (dot builds them before the rest).
+        for (i, &(c, r)) in leaders.iter().enumerate() {
+            if let Some(&below) = leader_of.get(&(c, r + 1)) {
+                out[n + i].push(below);
+                inn[below].push(n + i);
+            }
+        }
+        for e in &layered.edges {
+            let (a, b) = (unit(e.upper), unit(e.lower));
+            let same_cluster = a >= n && b >= n && leaders[a - n].0 == leaders[b - n].0;
+            if a == b || same_cluster || out[a].contains(&b) {
+                continue;
+            }
+            out[a].push(b);
+            inn[b].push(a);
+        }
+        let mut flat_out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut flat_in: Vec<Vec<usize>> = vec![Vec::new(); total];
+        for (a, heads) in self.flat_out.iter().enumerate() {
+            for &b in heads {
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    flat_out[a].push(b);
+                    flat_in[b].push(a);
+                }
+            }
+        }
+        let mut place = vec![usize::MAX; total];
+        let mut next = 0;
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
+        for start in (0..real).chain(real..n).map(unit) {
+            if place[start] != usize::MAX {
+                continue;
+            }
+            place[start] = next;
+            next += 1;
+            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+            while let Some(top) = stack.last_mut() {
+                let (v, list, i) = *top;
+                let neighbours: &[usize] = match list {
+                    0 => &out[v],
+                    1 => &inn[v],
+                    2 => &flat_out[v],
+                    3 => &flat_in[v],
+                    _ => {
+                        stack.pop();
+                        continue;
+                    }
+                };
+                if i >= neighbours.len() {
+                    top.1 += 1;
+                    top.2 = 0;
+                    continue;
+                }
+                top.2 += 1;
+                let w = neighbours[i];
+                if place[w] == usize::MAX {
+                    place[w] = next;
+                    next += 1;
+                    stack.push((w, 0, 0));
+                }
+            }
+        }
+        (0..n)
+            .map(|v| match self.path[v].first() {
+                Some(&c) => {
+                    let (low, high) = span[&c];
+                    place[leader_of[&(c, if bottom { high } else { low })]]
+                }
+                None => place[v],
+            })
+            .collect()
     }
 
     /// An iteration count scaled down for huge graphs (at least one).
@@ -392,9 +550,14 @@ impl<'a> Orderer<'a> {
                 join(a, self.down[a][i], &mut parent);
             }
         }
+        // Flat edges join only nodes outside clusters: dot drops a flat
+        // edge into a collapsed cluster at the top level.
         for a in 0..n {
             for i in 0..self.flat_out[a].len() {
-                join(a, self.flat_out[a][i], &mut parent);
+                let b = self.flat_out[a][i];
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    join(a, b, &mut parent);
+                }
             }
         }
         // Nodes of one top-level cluster stay in one component.
@@ -570,7 +733,7 @@ impl<'a> Orderer<'a> {
         };
         let mut members = problem.members.clone();
         if problem.root {
-            members.sort_by_key(|&v| self.list_order[v]);
+            members.sort_by_key(|&v| self.root_list_order[pass.min(1)][v]);
         } else {
             // dot builds a cluster's node list by prepending: child clusters'
             // skeletons first, then each node and its edges' virtual nodes,
@@ -610,33 +773,32 @@ impl<'a> Orderer<'a> {
         let mut entered_at_top = vec![false; count];
         let mut left_at_bottom = vec![false; count];
         // Each unit's neighbours in the order of its edge lists (dot's ND_out
-        // and ND_in, in the order the edges were made); a cluster's from its
-        // top rank down, as dot walks its skeleton.
-        for &v in &by_position {
-            let a = unit_index[&key(self.unit(level, v))];
-            for &w in &self.down[v] {
-                if !in_problem.contains(&w) {
-                    continue;
-                }
-                let b = unit_index[&key(self.unit(level, w))];
-                if a != b {
-                    outs[a].push(b);
-                    if self.rank_of[w] == top(b) {
-                        entered_at_top[b] = true;
-                    }
-                    if self.rank_of[v] == bottom(a) {
-                        left_at_bottom[a] = true;
-                    }
-                }
+        // and ND_in, in the order the edges were made); a cluster's rank by
+        // rank from its top, as dot walks its skeleton.
+        let mut out_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        let mut in_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        for (made, &(v, w)) in self.edge_list.iter().enumerate() {
+            if !in_problem.contains(&v) || !in_problem.contains(&w) {
+                continue;
             }
-            for &w in &self.up[v] {
-                if !in_problem.contains(&w) {
-                    continue;
-                }
-                let b = unit_index[&key(self.unit(level, w))];
-                if a != b {
-                    ins[a].push(b);
-                }
+            let a = unit_index[&key(self.unit(level, v))];
+            let b = unit_index[&key(self.unit(level, w))];
+            if a == b {
+                continue;
+            }
+            out_keyed[a].push((self.rank_of[v], made, b));
+            in_keyed[b].push((self.rank_of[w], made, a));
+            if self.rank_of[w] == top(b) {
+                entered_at_top[b] = true;
+            }
+            if self.rank_of[v] == bottom(a) {
+                left_at_bottom[a] = true;
+            }
+        }
+        for (lists, keyed) in [(&mut outs, &mut out_keyed), (&mut ins, &mut in_keyed)] {
+            for (list, entries) in lists.iter_mut().zip(keyed.iter_mut()) {
+                entries.sort_unstable();
+                list.extend(entries.iter().map(|&(_, _, other)| other));
             }
         }
         let mut marked = vec![false; count];
@@ -694,10 +856,14 @@ impl<'a> Orderer<'a> {
             self.transpose(problem, false);
         }
         // Then flat edges are made to point one way (dot: flat_reorder after
-        // build_ranks, and after expanding a cluster).
+        // build_ranks, and after expanding a cluster), once dot has recorded
+        // which pairs they pin (its flat_breakcycles, first build only).
+        if pass == 0 {
+            self.flat_breakcycles(problem);
+        }
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
-            self.flat_reorder(&mut units);
+            self.flat_reorder(&mut units, self.flipped(problem));
             self.write(r, start, &units);
         }
     }
@@ -708,9 +874,21 @@ impl<'a> Orderer<'a> {
     /// brings, depth first, everything its flat edges reach (post-order);
     /// the list is then reversed. Units on flat cycles that nothing reached
     /// keep their order at the end.
-    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>) {
+    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
         let count = units.len();
-        let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
+        let flat = |(unit, nodes): &(Unit, Vec<usize>)| {
+            matches!(unit, Unit::Node(_)) && nodes.iter().any(|&v| !self.flat_ordering[v].is_empty())
+        };
+        if !units.iter().any(flat) {
+            return;
+        }
+        let mut unit_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (i, (_, nodes)) in units.iter().enumerate() {
+            for &v in nodes {
+                unit_of.insert(v, i);
+            }
+        }
+        let index_of = |v: usize| unit_of.get(&v).copied();
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut indegree = vec![0usize; count];
         let mut any = false;
@@ -736,7 +914,7 @@ impl<'a> Orderer<'a> {
         let mut marked = vec![false; count];
         let mut sequence: Vec<usize> = Vec::with_capacity(count);
         // (Sideways graphs: from the left, and not reversed, as dot does.)
-        let scan: Vec<usize> = if self.flip {
+        let scan: Vec<usize> = if flip {
             (0..count).collect()
         } else {
             (0..count).rev().collect()
@@ -764,7 +942,7 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        if !self.flip {
+        if !flip {
             sequence.reverse();
         }
         sequence.extend((0..count).filter(|&i| !marked[i]));
@@ -774,6 +952,13 @@ impl<'a> Orderer<'a> {
                 units.push(unit);
             }
         }
+    }
+
+    /// Whether the problem runs sideways as dot sees it: dot marks only the
+    /// root graph as flipped, so a cluster's own passes order it as if it
+    /// ran top to bottom.
+    fn flipped(&self, problem: &Problem) -> bool {
+        self.flip && (problem.root || problem.remincross)
     }
 
     /// Whether two neighbouring units may not trade places: a flat edge
@@ -790,9 +975,87 @@ impl<'a> Orderer<'a> {
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
             return false;
         };
+        let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
+            return false;
+        };
         // Sideways, flat edges run right to left (dot swaps the pair).
-        let (left, right) = if self.flip { (w, v) } else { (v, w) };
-        self.flat_ordering[left].contains(&right)
+        let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
+        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+    }
+
+    /// dot's flat_breakcycles: on each rank of the problem that has a node
+    /// with flat edges, a new table of the pairs (by place in the problem's
+    /// slice, then) that flat edges keep in order, filled depth first (an
+    /// edge closing a cycle pins its ends the other way). Every node of the
+    /// slice takes its place as its index. dot keeps each table until it
+    /// makes a new one for that rank, indices and all, so a later component
+    /// or cluster without flat edges is still pinned by an earlier one's
+    /// table at its nodes' places; so is this engine.
+    fn flat_breakcycles(&mut self, problem: &Problem) {
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let mut has_flat = false;
+            for (i, (unit, _)) in units.iter().enumerate() {
+                if let Unit::Node(v) = unit {
+                    self.flat_index[*v] = i;
+                    // dot's flat edges of v at this level: not those into a
+                    // collapsed cluster (dropped until it expands), and at
+                    // the top level none into any cluster.
+                    has_flat |= self.flat_out[*v].iter().any(|&w| {
+                        if problem.root {
+                            self.path[w].is_empty()
+                        } else {
+                            self.path[w].len() <= problem.level || self.unit(problem.level, w) == Unit::Node(w)
+                        }
+                    });
+                }
+            }
+            if !has_flat {
+                continue;
+            }
+            let slice: Vec<usize> = units
+                .iter()
+                .filter_map(|(unit, _)| match unit {
+                    Unit::Node(v) => Some(*v),
+                    Unit::Cluster(_) => None,
+                })
+                .collect();
+            let places: std::collections::HashMap<usize, usize> =
+                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut marked = vec![false; slice.len()];
+            let mut on_stack = vec![false; slice.len()];
+            for start in 0..slice.len() {
+                if marked[start] {
+                    continue;
+                }
+                marked[start] = true;
+                on_stack[start] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (k, next) = *top;
+                    let v = slice[k];
+                    let Some(&w) = self.flat_ordering[v].get(next) else {
+                        on_stack[k] = false;
+                        stack.pop();
+                        continue;
+                    };
+                    top.1 += 1;
+                    let Some(&j) = places.get(&w) else { continue };
+                    if on_stack[j] {
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                    } else {
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        if !marked[j] {
+                            marked[j] = true;
+                            on_stack[j] = true;
+                            stack.push((j, 0));
+                        }
+                    }
+                }
+            }
+            self.flat_matrix[r] = Some(matrix);
+        }
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -989,12 +1252,13 @@ impl<'a> Orderer<'a> {
     /// and its own block on that rank (dot's skeleton edge).
     fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
         const SCALE: i64 = 256;
-        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let val = |w: usize| SCALE * self.slot[w] as i64;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
-        // A collapsed cluster's edges from one node outside are one edge of
-        // its skeleton (dot merges them), so count once.
-        let mut seen: Vec<usize> = Vec::new();
+        // Edges between the same two ends of dot's graph (a node, or a
+        // collapsed cluster's skeleton) are one merged edge there, so count
+        // once.
+        let mut seen: Vec<Unit> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
@@ -1003,11 +1267,13 @@ impl<'a> Orderer<'a> {
             };
             for &(w, _) in neighbours {
                 if !inside(w) {
-                    if matches!(unit, Unit::Cluster(_)) {
-                        if seen.contains(&w) {
+                    let end = self.collapsed(w).map_or(Unit::Node(w), Unit::Cluster);
+                    let merged = matches!(unit, Unit::Cluster(_)) || matches!(end, Unit::Cluster(_));
+                    if merged {
+                        if seen.contains(&end) {
                             continue;
                         }
-                        seen.push(w);
+                        seen.push(end);
                     }
                     list.push(val(w));
                 }
@@ -1053,7 +1319,27 @@ impl<'a> Orderer<'a> {
     fn flat_medians(&self, units: &[(Unit, Vec<usize>)], medians: &mut [f64]) -> bool {
         let mut has_fixed = false;
         for i in 0..units.len() {
-            let Unit::Node(v) = units[i].0 else { continue };
+            let v = match units[i].0 {
+                Unit::Node(v) => v,
+                Unit::Cluster(c) => {
+                    // A collapsed cluster is dot's skeleton node: fixed when
+                    // it has no edges at all (no ranks above or below, and no
+                    // edges out of the cluster), as it has no flat edges.
+                    let r = self.rank_of[units[i].1[0]];
+                    let skeleton = [r.checked_sub(1), Some(r + 1)]
+                        .into_iter()
+                        .flatten()
+                        .any(|o| self.cluster_member.contains_key(&(c, o)));
+                    let outside = units[i].1.iter().any(|&v| {
+                        self.up[v]
+                            .iter()
+                            .chain(&self.down[v])
+                            .any(|&w| !self.path[w].contains(&c))
+                    });
+                    has_fixed |= !skeleton && !outside;
+                    continue;
+                }
+            };
             if !self.up[v].is_empty() || !self.down[v].is_empty() {
                 continue;
             }
@@ -1124,12 +1410,12 @@ impl<'a> Orderer<'a> {
                 let mut right = left + 1;
                 let mut must_stay = false;
                 // dot looks past units without a median for the next one to
-                // compare, but once it has passed a unit of a cluster it
-                // skips every further one (its `sawclust`): inside a cluster,
-                // and in the final pass, that is every unit.
+                // compare, but once it has passed a collapsed cluster it skips
+                // every further one (its `sawclust`); in the final pass every
+                // node counts as in a cluster (the root is one then).
                 let mut passed_cluster = false;
                 while right < end {
-                    let in_cluster = !problem.root || matches!(units[right].0, Unit::Cluster(_));
+                    let in_cluster = problem.remincross || matches!(units[right].0, Unit::Cluster(_));
                     if passed_cluster && in_cluster {
                         right += 1;
                         continue;
@@ -1176,18 +1462,33 @@ impl<'a> Orderer<'a> {
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
+                // Each unit's edges up and down, by place: they stay put while
+                // this rank changes. A cluster's own pass does not look below
+                // its bottom rank (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // (Made when first needed: in the final pass most pairs are pinned.)
+                let mut lists: Vec<Option<EdgeLists>> = vec![None; units.len()];
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
                     if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
-                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                        for k in [i, i + 1] {
+                            if lists[k].is_none() {
+                                lists[k] = Some(self.edge_lists(&units[k], r, below));
+                            }
+                        }
+                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
+                            continue;
+                        };
+                        let c0 = pair_crossings(left, right);
+                        let c1 = pair_crossings(right, left);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
                             let first_slot = self.slot[units[i].1[0]];
                             units.swap(i, i + 1);
+                            lists.swap(i, i + 1);
                             let mut at = from;
                             for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
                                 for &v in nodes {
@@ -1219,6 +1520,20 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// A unit's edges up and down as (place, weight), sorted by place
+    /// (none down when `below` is false).
+    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> EdgeLists {
+        let mut up = self.unit_edges(unit.0, &unit.1, r, true);
+        let mut down = if below {
+            self.unit_edges(unit.0, &unit.1, r, false)
+        } else {
+            Vec::new()
+        };
+        up.sort_unstable();
+        down.sort_unstable();
+        [up, down]
+    }
+
     /// A unit's edges to the rank above (`up`) or below, as (place, weight):
     /// a collapsed cluster has its edges to the outside and, like dot's
     /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
@@ -1242,37 +1557,6 @@ impl<'a> Orderer<'a> {
             }
         }
         list
-    }
-
-    /// Weighted crossings between the edges of `left` and `right`
-    /// (neighbours on one rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
-        let mut count = 0;
-        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
-            // Two nodes: their edges directly, without lists.
-            for adjacency in [&self.up_crossing, &self.down_crossing] {
-                for &(wn, w_weight) in &adjacency[w] {
-                    for &(vn, v_weight) in &adjacency[v] {
-                        if self.slot[vn] > self.slot[wn] {
-                            count += v_weight * w_weight;
-                        }
-                    }
-                }
-            }
-            return count;
-        }
-        for up in [true, false] {
-            let left_edges = self.unit_edges(left.0, &left.1, r, up);
-            let right_edges = self.unit_edges(right.0, &right.1, r, up);
-            for &(w_slot, w_weight) in &right_edges {
-                for &(v_slot, v_weight) in &left_edges {
-                    if v_slot > w_slot {
-                        count += v_weight * w_weight;
-                    }
-                }
-            }
-        }
-        count
     }
 
     /// All crossings between neighbouring ranks (counted by sorting: each
