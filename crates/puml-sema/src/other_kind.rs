@@ -675,7 +675,7 @@ enum BlockEnd {
     Style,
     Note,
     /// A description element's text over several lines.
-    Description(description::MultiLine),
+    Description(puml_syntax::description_grammar::MultiLine),
 }
 
 impl BlockEnd {
