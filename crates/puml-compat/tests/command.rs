@@ -240,7 +240,7 @@ fn other_kinds_are_refused_with_a_distinct_code() {
         "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n",
     );
     assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND);
-    assert!(ran.stdout_text().contains("sequence, activity and class diagrams only"));
+    assert!(ran.stdout_text().contains("sequence, activity, class and description diagrams only"));
     let mindmap = run_with(&["-syntax"], "@startmindmap\n* a\n@endmindmap\n");
     assert!(mindmap.stdout_text().starts_with("MINDMAP\n"));
 }

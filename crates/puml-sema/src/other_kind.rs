@@ -76,6 +76,7 @@ impl Readers {
 /// `diagnostics` are in `parse`'s coordinates.
 pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
     foreign::recognize_tagged(parse, document, diagnostics);
+    description_gives_way_to_class(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
@@ -170,6 +171,38 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         diagnostics.retain(|d| !in_block(d));
         diagnostics.push(warning);
         model.other_kind = Some(kind);
+    }
+}
+
+/// PlantUML tries the class reading before the description one: a block
+/// the parser read as a description diagram that the (wider) fallback class
+/// reading reads whole is a class diagram for PlantUML (`A ->> B : m` with
+/// `Z1 -- Z2`), which puml recognises without drawing (W0240).
+fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+    if !document.diagrams.iter().any(|d| d.description.is_some()) {
+        return;
+    }
+    let text = parse.root().syntax.text().to_string();
+    for (index, diagram) in parse.root().diagrams().enumerate() {
+        if !document.diagrams.get(index).is_some_and(|d| d.description.is_some()) {
+            continue;
+        }
+        if read_block(&text, &diagram).complete != Some(OtherKind::Class) {
+            continue;
+        }
+        let Some(model) = document.diagrams.get_mut(index) else {
+            continue;
+        };
+        let at = first_content_line(&text, &diagram)
+            .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
+            .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
+        diagnostics.push(Diagnostic::warning(
+            codes::OTHER_DIAGRAM_KIND,
+            line_range(&text, at),
+            "PlantUML reads this block as a class diagram (its class reading, tried before the description one, reads every line); puml does not draw such class diagrams yet",
+        ));
+        model.description = None;
+        model.other_kind = Some(OtherKind::Class);
     }
 }
 

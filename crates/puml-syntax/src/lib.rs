@@ -6,6 +6,7 @@
 
 pub mod ast;
 pub mod codes;
+pub mod colors;
 pub mod description_grammar;
 pub mod diagnostic;
 pub mod line_index;

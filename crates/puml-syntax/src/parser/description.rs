@@ -43,11 +43,9 @@ pub(crate) struct DescriptionReading {
     linked: bool,
 }
 
-/// PlantUML's colour names are `puml-sema`'s; the parser takes any
-/// `#word` (the glued form `A --> B#red` is rare, and lowering checks the
-/// colour).
-fn any_color(text: &str) -> bool {
-    text.len() > 1 && text.starts_with('#')
+/// A colour PlantUML knows (`A --> B#red` glues one to a name; `A#b` is refused).
+fn known_color(text: &str) -> bool {
+    crate::colors::is_valid_color(text)
 }
 
 fn blanks(text: &str, pos: usize) -> usize {
@@ -357,7 +355,7 @@ impl<'a> Parser<'a> {
         let verdict = if port_allowed {
             Some(true)
         } else {
-            grammar::line(text, &any_color)
+            grammar::line(text, &known_color)
         };
         if verdict != Some(true) {
             return self.description_unknown(line, "this line is not a statement of a description diagram");
@@ -392,7 +390,7 @@ impl<'a> Parser<'a> {
                 self.description_node(line, DESC_ELEMENT, &pieces);
             }
             None => {
-                let endpoints = grammar::link_endpoints(text, &any_color);
+                let endpoints = grammar::link_endpoints(text, &known_color);
                 let Some(pieces) = link_pieces(line.content).filter(|_| !endpoints.is_empty()) else {
                     return self.description_unknown(line, "this line is not a statement of a description diagram");
                 };

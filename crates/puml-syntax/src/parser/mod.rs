@@ -388,7 +388,10 @@ impl<'a> Parser<'a> {
             // kept when it reads every line and makes an element.
             rewind(self);
             let description = self.parse_diagram_body(implicit, DiagramKind::Description);
-            if self.first_error_since(errors_before).is_none() && self.description.elements > 0 {
+            // A comment or block left open swallows the rest of the block:
+            // the readings before decide it.
+            let open_block = self.unterminated_block.get();
+            if self.first_error_since(errors_before).is_none() && self.description.elements > 0 && !open_block {
                 return (description.0, description.1, None);
             }
             rewind(self);

@@ -1,0 +1,401 @@
+//! The shapes of a description diagram's elements, measured and drawn as
+//! PlantUML 1.2026.8 draws them. Each size is the node size PlantUML's
+//! `svek.dot` gives the element (read with `-debugsvek` from probes of
+//! every keyword with texts of many widths): most shapes are the text's
+//! block plus fixed margins; the use case's ellipse follows PlantUML's
+//! ellipse around its text, whose flatness is bounded on both sides (the
+//! table below holds the bound observed for long texts).
+//!
+//! A box is drawn at the origin into plain items; the class layout moves
+//! it to where the graph puts its node.
+
+use crate::class::entity::EntityBox;
+use crate::class::look::ClassLook;
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, Paint, TextRun};
+use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
+use puml_sema::class::{Element, LineStyle};
+use puml_sema::description::Shape;
+
+/// The use case ellipse's smallest height-to-width ratio for a text block
+/// of a given width (px, margins included), as PlantUML draws long use
+/// cases; interpolated linearly between the points.
+const USECASE_FLATNESS: &[(f64, f64)] = &[
+    (86.1, 0.23952),
+    (99.7, 0.23650),
+    (113.3, 0.23376),
+    (127.0, 0.23130),
+    (140.6, 0.22912),
+    (154.3, 0.22717),
+    (167.9, 0.22543),
+    (249.7, 0.21814),
+    (331.6, 0.21398),
+    (413.4, 0.21134),
+    (495.2, 0.20953),
+    (577.0, 0.20821),
+    (658.9, 0.20721),
+    (740.7, 0.20643),
+    (822.5, 0.20580),
+];
+/// The use case ellipse's largest height-to-width ratio (short texts).
+const USECASE_ROUNDNESS: f64 = 0.842;
+/// Room around a use case's text inside its ellipse (each dimension).
+const USECASE_TEXT_ROOM: f64 = 4.243;
+
+fn flatness_bound(width: f64) -> f64 {
+    let first = USECASE_FLATNESS[0];
+    if width <= first.0 {
+        return first.1;
+    }
+    for pair in USECASE_FLATNESS.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        if width <= x1 {
+            return y0 + (y1 - y0) * (width - x0) / (x1 - x0);
+        }
+    }
+    USECASE_FLATNESS[USECASE_FLATNESS.len() - 1].1
+}
+
+/// The use case ellipse (width, height) around a text block.
+pub(crate) fn usecase_size(text_width: f64, text_height: f64) -> (f64, f64) {
+    let w = text_width + USECASE_TEXT_ROOM;
+    let h = text_height + USECASE_TEXT_ROOM;
+    let ratio = (h / w).clamp(flatness_bound(w), USECASE_ROUNDNESS);
+    let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
+    (2.0 * radius, 2.0 * radius * ratio)
+}
+
+/// The lines of an element's text (`\n` written or real).
+fn text_lines(element: &Element) -> Vec<String> {
+    let name = if element.display.is_empty() {
+        element.qualified_name.as_str()
+    } else {
+        element.display.as_str()
+    };
+    name.split('\n').flat_map(|l| l.split("\\n")).map(str::to_string).collect()
+}
+
+fn fill_and_border(look: &ClassLook, element: &Element) -> Paint {
+    let fill = element
+        .style
+        .background
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_bg);
+    let border = element
+        .style
+        .line_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_border);
+    let width = element.style.thickness.map_or(look.class_border_width, f64::from);
+    let mut p = paint(Some(fill), Some(stroke(border, width)));
+    match element.style.line_style {
+        Some(LineStyle::Dashed) => p.stroke = Some(dashed(border, width, 7.0, 7.0)),
+        Some(LineStyle::Dotted) => p.stroke = Some(dashed(border, width, 1.0, 3.0)),
+        _ => {}
+    }
+    p.shadowed(look.shadow)
+}
+
+fn text_color(look: &ClassLook, element: &Element) -> Color {
+    element
+        .style
+        .text_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_font_color)
+}
+
+/// Writes `lines` centred on `center_x`, the first baseline at `top` plus
+/// the font's ascent.
+fn centred_text(
+    out: &mut Vec<Item>,
+    lines: &[String],
+    center_x: f64,
+    top: f64,
+    font: Font,
+    color: Color,
+    metrics: &dyn TextMeasure,
+) {
+    let lh = metrics.line_height(&font);
+    let ascent = metrics.ascent(&font);
+    for (i, l) in lines.iter().enumerate() {
+        let w = metrics.width(l, &font);
+        out.push(Item::Text(TextRun {
+            x: round3(center_x - w / 2.0),
+            y: round3(top + ascent + lh * i as f64),
+            text: l.clone(),
+            font,
+            color,
+            width: round3(w),
+            underline: false,
+            strike: false,
+            link: None,
+        }));
+    }
+}
+
+/// Whether `skinparam componentStyle rectangle` draws components as plain
+/// rectangles.
+pub(crate) fn component_as_rectangle(diagram: &puml_sema::model::Diagram) -> bool {
+    diagram
+        .settings
+        .skinparam("componentstyle")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("rectangle"))
+}
+
+/// The box of a description element (an element of the class model whose
+/// keyword is a description shape); `None` for a keyword it does not know.
+pub(crate) fn shape_box(
+    element: &Element,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+) -> Option<EntityBox> {
+    let shape = Shape::from_keyword(&element.keyword)?;
+    let font = look.name_font;
+    let lines = text_lines(element);
+    let lh = metrics.line_height(&font);
+    let text_w = lines.iter().map(|l| metrics.width(l, &font)).fold(0.0, f64::max);
+    let text_h = lh * lines.len() as f64;
+    let fill = fill_and_border(look, element);
+    let color = text_color(look, element);
+    let mut items = Vec::new();
+    // (width, height, text top) of a box around the text.
+    let boxed = |dx: f64, dy: f64| (text_w + dx, text_h + dy);
+    let (width, height) = match shape {
+        Shape::Actor | Shape::ActorBusiness => {
+            let width = text_w.max(27.0);
+            let cx = width / 2.0;
+            ellipse(&mut items, cx, 9.0, 8.0, 8.0, fill.clone());
+            let body = PathBuilder::new()
+                .move_to(cx, 17.0)
+                .line_to(cx, 44.0)
+                .move_to(cx - 13.0, 25.0)
+                .line_to(cx + 13.0, 25.0)
+                .move_to(cx, 44.0)
+                .line_to(cx - 13.0, 59.0)
+                .move_to(cx, 44.0)
+                .line_to(cx + 13.0, 59.0);
+            body.push(&mut items, Paint { fill: None, ..fill.clone() });
+            centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
+            (width, 60.0 + text_h)
+        }
+        Shape::Usecase | Shape::UsecaseBusiness => {
+            let (w, h) = usecase_size(text_w, text_h);
+            ellipse(&mut items, w / 2.0, h / 2.0, w / 2.0, h / 2.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Component => {
+            let (w, h) = boxed(40.0, 30.0);
+            rect(&mut items, 0.0, 0.0, w, h, 2.5, fill.clone());
+            rect(&mut items, w - 20.0, 5.0, 15.0, 10.0, 0.0, fill.clone());
+            rect(&mut items, w - 22.0, 7.0, 4.0, 2.0, 0.0, fill.clone());
+            rect(&mut items, w - 22.0, 11.0, 4.0, 2.0, 0.0, fill);
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 15.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Interface | Shape::Circle => {
+            let w = text_w.max(19.0);
+            let h = 18.0 + 2.0 * lh;
+            ellipse(&mut items, w / 2.0, lh + 9.0, 8.0, 8.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, lh + 18.0, font, color, metrics);
+            (w, h.max(lh + 18.0 + text_h))
+        }
+        Shape::Node => {
+            let (w, h) = boxed(40.0, 30.0);
+            polygon(&mut items, &[(0.0, 10.0), (10.0, 0.0), (w, 0.0), (w, h - 10.0), (w - 10.0, h), (0.0, h)], fill.clone());
+            let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+            line(&mut items, w - 10.0, 10.0, w, 0.0, edge.clone());
+            line(&mut items, 0.0, 10.0, w - 10.0, 10.0, edge.clone());
+            line(&mut items, w - 10.0, 10.0, w - 10.0, h, edge);
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 20.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Artifact => {
+            let (w, h) = boxed(30.0, 23.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill.clone());
+            polygon(
+                &mut items,
+                &[(w - 17.0, 5.0), (w - 11.0, 5.0), (w - 7.0, 9.0), (w - 7.0, 19.0), (w - 17.0, 19.0)],
+                fill,
+            );
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Database => {
+            let (w, h) = boxed(20.0, 29.0);
+            let half = w / 2.0;
+            PathBuilder::new()
+                .move_to(0.0, 10.0)
+                .cubic_to(0.0, 0.0, half, 0.0, half, 0.0)
+                .cubic_to(half, 0.0, w, 0.0, w, 10.0)
+                .line_to(w, h - 10.0)
+                .cubic_to(w, h, half, h, half, h)
+                .cubic_to(half, h, 0.0, h, 0.0, h - 10.0)
+                .line_to(0.0, 10.0)
+                .push(&mut items, fill.clone());
+            PathBuilder::new()
+                .move_to(0.0, 10.0)
+                .cubic_to(0.0, 20.0, half, 20.0, half, 20.0)
+                .cubic_to(half, 20.0, w, 20.0, w, 10.0)
+                .push(&mut items, Paint { fill: None, ..fill });
+            centred_text(&mut items, &lines, half, 22.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Queue => {
+            let (w, h) = boxed(20.0, 10.0);
+            PathBuilder::new()
+                .move_to(5.0, 0.0)
+                .line_to(w - 5.0, 0.0)
+                .cubic_to(w, 0.0, w, h / 2.0, w, h / 2.0)
+                .cubic_to(w, h / 2.0, w, h, w - 5.0, h)
+                .line_to(5.0, h)
+                .cubic_to(0.0, h, 0.0, h / 2.0, 0.0, h / 2.0)
+                .cubic_to(0.0, h / 2.0, 0.0, 0.0, 5.0, 0.0)
+                .push(&mut items, fill);
+            centred_text(&mut items, &lines, w / 2.0, 5.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Cloud => {
+            let (w, h) = boxed(30.0, 30.0);
+            let w = w.max(70.0);
+            let h = h.max(text_h + 38.0);
+            PathBuilder::new()
+                .move_to(w * 0.15, h * 0.3)
+                .cubic_to(w * 0.1, 0.0, w * 0.45, 0.0, w * 0.5, h * 0.15)
+                .cubic_to(w * 0.6, 0.0, w * 0.95, 0.0, w * 0.85, h * 0.35)
+                .cubic_to(w, h * 0.45, w, h * 0.9, w * 0.8, h * 0.85)
+                .cubic_to(w * 0.7, h, w * 0.35, h, w * 0.3, h * 0.88)
+                .cubic_to(0.0, h, 0.0, h * 0.35, w * 0.15, h * 0.3)
+                .push(&mut items, fill);
+            centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Hexagon => {
+            let (w, h) = boxed(10.0, 10.0);
+            let w = w.max(19.0);
+            polygon(
+                &mut items,
+                &[(0.0, h / 2.0), (5.0, 0.0), (w - 5.0, 0.0), (w, h / 2.0), (w - 5.0, h), (5.0, h)],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 5.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Label => {
+            let (w, h) = boxed(20.0, 20.0);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Frame => {
+            let (w, h) = boxed(40.0, 30.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 15.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Folder | Shape::Package => {
+            let (w, h) = boxed(30.0, 38.0);
+            let w = w.max(70.0);
+            polygon(
+                &mut items,
+                &[(0.0, 0.0), (w * 0.4, 0.0), (w * 0.4 + 5.0, 8.0), (w, 8.0), (w, h), (0.0, h)],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 18.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Stack => {
+            let (w, h) = boxed(50.0, 20.0);
+            rect(&mut items, 15.0, 0.0, w - 30.0, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Card => {
+            let (w, h) = boxed(20.0, 6.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 3.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Boundary | Shape::Control | Shape::Entity => {
+            let w = text_w.max(32.0);
+            let h = 32.0 + text_h;
+            let cx = w / 2.0;
+            ellipse(&mut items, cx, 13.0, 12.0, 12.0, fill.clone());
+            if shape == Shape::Boundary {
+                let edge = fill.stroke.clone().unwrap_or_else(|| stroke(look.class_border, 0.5));
+                line(&mut items, cx - 20.0, 1.0, cx - 20.0, 25.0, edge.clone());
+                line(&mut items, cx - 20.0, 13.0, cx - 12.0, 13.0, edge);
+            }
+            centred_text(&mut items, &lines, cx, 30.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Person => {
+            let (w, h) = boxed(20.0, 33.764);
+            rect(&mut items, 0.0, 20.0, w, h - 20.0, 10.0, fill.clone());
+            ellipse(&mut items, w / 2.0, 9.0, 9.0, 9.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 28.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Action => {
+            let (w, h) = boxed(30.0, 20.0);
+            polygon(&mut items, &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h)], fill);
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Process => {
+            let (w, h) = boxed(40.0, 20.0);
+            polygon(
+                &mut items,
+                &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h), (10.0, h / 2.0)],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Port | Shape::PortIn | Shape::PortOut => {
+            rect(&mut items, 0.0, 0.0, 12.0, 12.0, 0.0, fill);
+            (12.0, 12.0)
+        }
+        // Rectangle, file, storage, agent, collections: a box around the text.
+        _ => {
+            let (w, h) = boxed(20.0, 20.0);
+            let radius = if shape == Shape::Storage { 17.5 } else { 0.0 };
+            rect(&mut items, 0.0, 0.0, w, h, radius, fill);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+    };
+    Some(EntityBox {
+        width,
+        height,
+        items,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::usecase_size;
+
+    /// Use case ellipses PlantUML drew (text width, lines × 16.297 → node
+    /// size in its `svek.dot`).
+    #[test]
+    fn usecase_ellipses_measure_like_plantuml() {
+        for (text_w, text_h, w, h) in [
+            (9.591, 16.297, 28.516, 24.013),
+            (38.015, 16.297, 59.761, 29.047),
+            (80.876, 16.297, 120.376, 29.047),
+            (160.111, 16.297, 185.653, 41.931),
+            (372.928, 16.297, 387.726, 82.345),
+            (40.94, 32.594, 62.127, 50.684),
+            (186.238, 32.594, 222.442, 49.288),
+        ] {
+            let (ours_w, ours_h) = usecase_size(text_w, text_h);
+            assert!(
+                (ours_w - w).abs() < 2.0 && (ours_h - h).abs() < 2.0,
+                "{text_w}×{text_h}: ({ours_w}, {ours_h}) vs ({w}, {h})"
+            );
+        }
+    }
+}
