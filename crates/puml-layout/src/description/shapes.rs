@@ -17,62 +17,105 @@ use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBui
 use puml_sema::class::{Element, LineStyle};
 use puml_sema::description::Shape;
 
-/// The use case ellipse's smallest height-to-width ratio for a text block
-/// of a given width (px, margins included), as PlantUML draws long use
-/// cases; interpolated linearly between the points.
-const USECASE_FLATNESS: &[(f64, f64)] = &[
-    (86.1, 0.23952),
-    (99.7, 0.23650),
-    (113.3, 0.23376),
-    (127.0, 0.23130),
-    (140.6, 0.22912),
-    (154.3, 0.22717),
-    (167.9, 0.22543),
-    (249.7, 0.21814),
-    (331.6, 0.21398),
-    (413.4, 0.21134),
-    (495.2, 0.20953),
-    (577.0, 0.20821),
-    (658.9, 0.20721),
-    (740.7, 0.20643),
-    (822.5, 0.20580),
+/// Use case ellipses PlantUML draws around one line of text too long for
+/// the round form: (text block width with its room, ellipse width,
+/// ellipse height), interpolated linearly between the points. A shorter
+/// text gets the smallest ellipse around its block (√2 times each side),
+/// as round as [`USECASE_ROUNDNESS`] allows at most.
+const USECASE_LONG: &[(f64, f64, f64)] = &[
+    (86.071, 121.478, 29.096),
+    (99.709, 131.512, 31.102),
+    (113.347, 142.172, 33.234),
+    (126.985, 153.324, 35.464),
+    (140.623, 164.866, 37.774),
+    (154.261, 176.716, 40.144),
+    (167.899, 188.816, 42.564),
+    (181.537, 201.120, 45.024),
+    (195.175, 213.588, 47.518),
+    (208.813, 226.196, 50.040),
+    (222.451, 238.922, 52.584),
+    (236.089, 251.744, 55.148),
+    (249.727, 264.650, 57.730),
+    (263.365, 277.626, 60.326),
+    (277.003, 290.666, 62.934),
+    (290.641, 303.758, 65.552),
+    (304.279, 316.898, 68.180),
+    (317.917, 330.078, 70.816),
+    (331.555, 343.296, 73.460),
+    (345.193, 356.544, 76.108),
+    (358.831, 369.822, 78.764),
+    (372.469, 383.126, 81.426),
+    (386.107, 396.452, 84.090),
+    (399.745, 409.800, 86.760),
+    (413.383, 423.166, 89.434),
+    (454.297, 463.362, 97.472),
+    (495.211, 503.674, 105.534),
+    (536.125, 544.076, 113.616),
+    (577.039, 584.550, 121.710),
+    (617.953, 625.082, 129.816),
+    (658.867, 665.662, 137.932),
+    (699.781, 706.280, 146.056),
+    (740.695, 746.930, 154.186),
+    (781.609, 787.608, 162.322),
+    (822.523, 828.308, 170.462),
 ];
 /// The use case ellipse's largest height-to-width ratio (short texts).
 const USECASE_ROUNDNESS: f64 = 0.842;
 /// Room around a use case's text inside its ellipse (each dimension).
 const USECASE_TEXT_ROOM: f64 = 4.243;
+/// A line of text with its room: the height [`USECASE_LONG`] was measured with.
+const USECASE_LINE_BLOCK: f64 = 16.297 + USECASE_TEXT_ROOM;
 
-fn flatness_bound(width: f64) -> f64 {
-    let first = USECASE_FLATNESS[0];
-    if width <= first.0 {
-        return first.1;
+/// [`USECASE_LONG`] at a block width: (ellipse width, height).
+fn long_usecase(width: f64) -> (f64, f64) {
+    let last = USECASE_LONG[USECASE_LONG.len() - 1];
+    if width >= last.0 {
+        // Past the table: the ellipse grows with the text, as at its end.
+        let before = USECASE_LONG[USECASE_LONG.len() - 2];
+        let slope_w = (last.1 - before.1) / (last.0 - before.0);
+        let slope_h = (last.2 - before.2) / (last.0 - before.0);
+        return (last.1 + slope_w * (width - last.0), last.2 + slope_h * (width - last.0));
     }
-    for pair in USECASE_FLATNESS.windows(2) {
-        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+    for pair in USECASE_LONG.windows(2) {
+        let ((x0, w0, h0), (x1, w1, h1)) = (pair[0], pair[1]);
         if width <= x1 {
-            return y0 + (y1 - y0) * (width - x0) / (x1 - x0);
+            let f = (width - x0) / (x1 - x0);
+            return (w0 + (w1 - w0) * f, h0 + (h1 - h0) * f);
         }
     }
-    USECASE_FLATNESS[USECASE_FLATNESS.len() - 1].1
+    (last.1, last.2)
 }
 
 /// The use case ellipse (width, height) around a text block.
 pub(crate) fn usecase_size(text_width: f64, text_height: f64) -> (f64, f64) {
     let w = text_width + USECASE_TEXT_ROOM;
     let h = text_height + USECASE_TEXT_ROOM;
-    let ratio = (h / w).clamp(flatness_bound(w), USECASE_ROUNDNESS);
-    let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
-    (2.0 * radius, 2.0 * radius * ratio)
+    let first = USECASE_LONG[0];
+    // Round enough: the smallest ellipse around the block.
+    if w <= first.0 || h / w >= first.2 / first.1 {
+        let ratio = (h / w).min(USECASE_ROUNDNESS);
+        let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
+        return (2.0 * radius, 2.0 * radius * ratio);
+    }
+    let (long_w, long_h) = long_usecase(w);
+    (long_w, long_h * h / USECASE_LINE_BLOCK)
 }
 
-/// The lines of an element's text (`\n` written or real).
-fn text_lines(element: &Element) -> Vec<String> {
+/// The lines of an element's text (`\n` written or real), after a line
+/// per stereotype (`«name»`, in italics).
+fn text_lines(element: &Element) -> Vec<(String, bool)> {
     let name = if element.display.is_empty() {
         element.qualified_name.as_str()
     } else {
         element.display.as_str()
     };
-    name.split('\n').flat_map(|l| l.split("\\n")).map(str::to_string).collect()
+    let stereotypes = element.stereotypes.iter().map(|s| (format!("«{s}»"), true));
+    let names = name.split('\n').flat_map(|l| l.split("\\n")).map(|l| (l.to_string(), false));
+    stereotypes.chain(names).collect()
+}
+
+fn line_font(font: Font, italic: bool) -> Font {
+    Font { italic, ..font }
 }
 
 fn fill_and_border(look: &ClassLook, element: &Element) -> Paint {
@@ -111,7 +154,7 @@ fn text_color(look: &ClassLook, element: &Element) -> Color {
 /// the font's ascent.
 fn centred_text(
     out: &mut Vec<Item>,
-    lines: &[String],
+    lines: &[(String, bool)],
     center_x: f64,
     top: f64,
     font: Font,
@@ -120,7 +163,8 @@ fn centred_text(
 ) {
     let lh = metrics.line_height(&font);
     let ascent = metrics.ascent(&font);
-    for (i, l) in lines.iter().enumerate() {
+    for (i, (l, italic)) in lines.iter().enumerate() {
+        let font = line_font(font, *italic);
         let w = metrics.width(l, &font);
         out.push(Item::Text(TextRun {
             x: round3(center_x - w / 2.0),
@@ -156,7 +200,10 @@ pub(crate) fn shape_box(
     let font = look.name_font;
     let lines = text_lines(element);
     let lh = metrics.line_height(&font);
-    let text_w = lines.iter().map(|l| metrics.width(l, &font)).fold(0.0, f64::max);
+    let text_w = lines
+        .iter()
+        .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
+        .fold(0.0, f64::max);
     let text_h = lh * lines.len() as f64;
     let fill = fill_and_border(look, element);
     let color = text_color(look, element);

@@ -104,6 +104,12 @@ fn name_end(text: &str, pos: usize) -> Option<usize> {
 /// `[KEYWORD] NAME [<<s>>] [as NAME] options` from `pos` (`keyword_len`
 /// bytes of keyword first, if any), up to `end`.
 fn declaration_pieces(text: &str, keyword_len: usize, end: usize) -> Pieces {
+    declaration_pieces_in(text, keyword_len, end, false)
+}
+
+/// [`declaration_pieces`]; a container's plain name may hold `-` and `::`
+/// (`rectangle Use-A-Portal{`).
+fn declaration_pieces_in(text: &str, keyword_len: usize, end: usize, container: bool) -> Pieces {
     let mut pieces = Vec::new();
     let mut pos = blanks(text, 0);
     if keyword_len > 0 {
@@ -114,7 +120,19 @@ fn declaration_pieces(text: &str, keyword_len: usize, end: usize) -> Pieces {
     if pos >= end {
         return pieces;
     }
-    let Some(first_end) = name_end(head, pos).or_else(|| {
+    let plain_container_name = || {
+        let rest = &head[pos..];
+        let len = rest
+            .find(|c: char| c.is_whitespace() || c == '"' || c == '#' || c == '<')
+            .unwrap_or(rest.len());
+        (len > 0).then_some(pos + len)
+    };
+    let first_end = if container && !head[pos..].starts_with(['"', '[', '(', ':']) {
+        plain_container_name()
+    } else {
+        name_end(head, pos)
+    };
+    let Some(first_end) = first_end.or_else(|| {
         // A container's name may hold `-` and `::` (`rectangle Use-A-Portal {`).
         let rest = &head[pos..];
         let len = rest
@@ -322,7 +340,7 @@ impl<'a> Parser<'a> {
             }
             _ if grammar::container_header(text) => {
                 let open = line.content.rfind('{').unwrap_or(line.content.len());
-                let mut pieces = declaration_pieces(line.content, word.len(), open);
+                let mut pieces = declaration_pieces_in(line.content, word.len(), open, true);
                 pieces.push((L_BRACE, open, open + 1));
                 if let Some(code) = grammar::container_code(text) {
                     self.description.names.insert(code);
