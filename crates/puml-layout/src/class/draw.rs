@@ -34,12 +34,13 @@ impl Ids {
 }
 
 /// A name as PlantUML writes it in `data-qualified-name`: every character
-/// but ASCII letters, digits, `_` and spaces becomes `.` (observed:
-/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`).
+/// but ASCII letters, digits, `_`, `-` and spaces becomes `.` (observed:
+/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`, `Use-A-Portal`
+/// kept).
 fn marker_name(name: &str) -> String {
     name.chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == ' ' {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | ' ' | '-') {
                 c
             } else {
                 '.'
