@@ -294,6 +294,12 @@ impl DescriptionLowering {
         }
         if let Some(id) = self.lookup(&code) {
             self.map.element_references[id.index()].push(token.text_range());
+            // A link made it from its plain name (an actor); a short form
+            // later gives it that form's shape (`c -> HTTP`, `() HTTP -> g`).
+            let element = &mut self.diagram.elements[id.index()];
+            if let Some(shape) = short_form_shape(text).filter(|_| !element.declared) {
+                element.shape = shape;
+            }
             return LinkEnd::Element(id);
         }
         if short_form_shape(text).is_none() {

@@ -17,42 +17,91 @@ pub(crate) use shapes::shape_box;
 use crate::font::TextMeasure;
 use crate::scene::Scene;
 use crate::LayoutOptions;
-use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementKind};
+use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, Link, LinkEnd};
 use puml_sema::description::{DescriptionDiagram, Shape};
 use puml_sema::model::Diagram;
 
-/// The description diagram as the class layout reads it.
+/// The description diagram as the class layout reads it. A container that
+/// holds nothing (`component jackson {` `}`) is drawn by PlantUML as an
+/// element of its keyword, and links to it join that element.
 fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> ClassDiagram {
     let components_as_rectangles = shapes::component_as_rectangle(diagram);
-    let elements = description
+    let keyword_of = |shape: Shape| match shape {
+        Shape::Component if components_as_rectangles => Shape::Rectangle.keyword(),
+        shape => shape.keyword(),
+    };
+    let mut holds = vec![false; description.containers.len()];
+    let parents = description
         .elements
         .iter()
-        .map(|element| {
-            let shape = match element.shape {
-                Shape::Component if components_as_rectangles => Shape::Rectangle,
-                shape => shape,
-            };
-            ClassElement {
-                kind: ElementKind::Mixed,
-                keyword: shape.keyword().to_string(),
-                qualified_name: element.qualified_name.clone(),
-                display: element.display.clone(),
-                alias: None,
-                generic: None,
-                stereotypes: element.stereotypes.clone(),
-                spot: None,
-                style: element.style.clone(),
-                members: Vec::new(),
-                package: element.container,
-                declared: element.declared,
-                json: None,
-            }
+        .map(|e| e.container)
+        .chain(description.containers.iter().map(|c| c.parent))
+        .chain(description.notes.iter().map(|n| n.package));
+    for parent in parents.flatten() {
+        if let Some(slot) = holds.get_mut(parent.index()) {
+            *slot = true;
+        }
+    }
+    let mut elements: Vec<ClassElement> = description
+        .elements
+        .iter()
+        .map(|element| ClassElement {
+            kind: ElementKind::Mixed,
+            keyword: keyword_of(element.shape).to_string(),
+            qualified_name: element.qualified_name.clone(),
+            display: element.display.clone(),
+            alias: None,
+            generic: None,
+            stereotypes: element.stereotypes.clone(),
+            spot: None,
+            style: element.style.clone(),
+            members: Vec::new(),
+            package: element.container,
+            declared: element.declared,
+            json: None,
+        })
+        .collect();
+    // Empty containers become elements.
+    let mut as_element: Vec<Option<ElementId>> = vec![None; description.containers.len()];
+    for (index, container) in description.containers.iter().enumerate() {
+        if holds[index] {
+            continue;
+        }
+        let shape = Shape::from_keyword(&container.keyword).unwrap_or(Shape::Rectangle);
+        as_element[index] = Some(ElementId(elements.len() as u32));
+        elements.push(ClassElement {
+            kind: ElementKind::Mixed,
+            keyword: keyword_of(shape).to_string(),
+            qualified_name: container.qualified_name.clone(),
+            display: container.display.clone(),
+            alias: None,
+            generic: None,
+            stereotypes: container.stereotypes.clone(),
+            spot: None,
+            style: container.style.clone(),
+            members: Vec::new(),
+            package: container.parent,
+            declared: true,
+            json: None,
+        });
+    }
+    let end = |end: LinkEnd| match end {
+        LinkEnd::Package(p) => as_element.get(p.index()).copied().flatten().map_or(end, LinkEnd::Element),
+        other => other,
+    };
+    let links = description
+        .links
+        .iter()
+        .map(|link| Link {
+            from: end(link.from),
+            to: end(link.to),
+            ..link.clone()
         })
         .collect();
     ClassDiagram {
         elements,
         packages: description.containers.clone(),
-        links: description.links.clone(),
+        links,
         notes: description.notes.clone(),
         visibility: Vec::new(),
         left_to_right: description.left_to_right,
