@@ -471,8 +471,13 @@ fn x_coordinates(
         let (a, b) = (chain.nodes[0], chain.nodes[1]);
         let (t, h) = if spans.pos[a] < spans.pos[b] { (a, b) } else { (b, a) };
         let width = right(t) + layered.nodes[h].left;
-        let min_len = edge.min_len as f64 * node_sep + width;
+        let mut min_len = edge.min_len as f64 * node_sep + width;
         if let Some(&e) = separation_edge.get(&(t, h)) {
+            // Neighbours joined by a labelled flat edge leave room for the
+            // label between them (dot's ED_dist).
+            if let Some(label) = edge.label {
+                min_len = min_len.max(width + node_sep + label.width.round());
+            }
             let current = aux.edges[e].min_len;
             aux.edges[e].min_len = current.max(min_len.round() as i32);
         } else if edge.label.is_none() {
