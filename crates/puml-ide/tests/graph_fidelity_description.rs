@@ -21,13 +21,19 @@ fn shared() -> PathBuf {
     }
 }
 
-/// The levels reached (counts over the corpus), less a margin.
-const DRAWN_AT_LEAST: usize = 0;
-const ENTITIES_SIZED_AT_LEAST: usize = 0;
-const VERTICAL_AT_LEAST: usize = 0;
-const HORIZONTAL_AT_LEAST: usize = 0;
-const LINKS_AT_LEAST: usize = 0;
-const SAME_LAYOUT_AT_LEAST: usize = 0;
+/// The levels reached (counts over the corpus), less a margin: 996 of
+/// 1,012 elements drawn (the misses: links between containers, which the
+/// class layout does not draw yet, and their ends), 778 of 876 entities
+/// sized (misses: `skinparam padding`, CJK text widths, multi-line use
+/// cases), 13,612 and 13,744 of 15,237 pairs in vertical and horizontal
+/// order, 799 of 896 links, 15 of 52 whole layouts. The orders follow the
+/// layout engine (`puml-graph`) and get the widest margin.
+const DRAWN_AT_LEAST: usize = 990;
+const ENTITIES_SIZED_AT_LEAST: usize = 770;
+const VERTICAL_AT_LEAST: usize = 13_200;
+const HORIZONTAL_AT_LEAST: usize = 13_300;
+const LINKS_AT_LEAST: usize = 790;
+const SAME_LAYOUT_AT_LEAST: usize = 13;
 const TOLERANCE_PX: f64 = 2.0;
 const LEVEL_PX: f64 = 10.0;
 

@@ -98,7 +98,14 @@ pub(crate) fn usecase_size(text_width: f64, text_height: f64) -> (f64, f64) {
         return (2.0 * radius, 2.0 * radius * ratio);
     }
     let (long_w, long_h) = long_usecase(w);
-    (long_w, long_h * h / USECASE_LINE_BLOCK)
+    if (h - USECASE_LINE_BLOCK).abs() < 0.5 {
+        return (long_w, long_h);
+    }
+    // More lines: an ellipse through the block's corners as flat as a
+    // long line's.
+    let ratio = (long_h / long_w).min(USECASE_ROUNDNESS);
+    let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
+    (2.0 * radius, 2.0 * radius * ratio)
 }
 
 /// The lines of an element's text (`\n` written or real), after a line
