@@ -404,6 +404,10 @@ fn draw_package(
     look: &ClassLook,
     metrics: &dyn TextMeasure,
 ) {
+    // The description diagrams' containers have shapes of their own.
+    if crate::description::draw_container(out, rect, title, package, look, metrics) {
+        return;
+    }
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let lh = metrics.line_height(&look.package_font);
     let tab_h = lh + 6.0;

@@ -12,12 +12,12 @@
 
 mod shapes;
 
-pub(crate) use shapes::shape_box;
+pub(crate) use shapes::{draw_container, shape_box};
 
 use crate::font::TextMeasure;
 use crate::scene::Scene;
 use crate::LayoutOptions;
-use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, Link, LinkEnd};
+use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd};
 use puml_sema::description::{DescriptionDiagram, Shape};
 use puml_sema::model::Diagram;
 
@@ -54,7 +54,7 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             generic: None,
             stereotypes: element.stereotypes.clone(),
             spot: None,
-            style: element.style.clone(),
+            style: with_skinparams(diagram, keyword_of(element.shape), &element.style),
             members: Vec::new(),
             package: element.container,
             declared: element.declared,
@@ -78,7 +78,7 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             generic: None,
             stereotypes: container.stereotypes.clone(),
             spot: None,
-            style: container.style.clone(),
+            style: with_skinparams(diagram, keyword_of(shape), &container.style),
             members: Vec::new(),
             package: container.parent,
             declared: true,
@@ -98,9 +98,26 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             ..link.clone()
         })
         .collect();
+    // `skinparam packageStyle rectangle` draws packages as rectangles.
+    let packages_as_rectangles = diagram
+        .settings
+        .skinparam("packagestyle")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("rectangle"));
+    let packages = description
+        .containers
+        .iter()
+        .map(|container| {
+            let mut container = container.clone();
+            if packages_as_rectangles && container.keyword == "package" {
+                container.keyword = "rectangle".to_string();
+            }
+            container.style = with_skinparams(diagram, &container.keyword, &container.style);
+            container
+        })
+        .collect();
     ClassDiagram {
         elements,
-        packages: description.containers.clone(),
+        packages,
         links,
         notes: description.notes.clone(),
         visibility: Vec::new(),
@@ -108,6 +125,19 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
         together: Vec::new(),
         separator: None,
     }
+}
+
+/// An element's colours: those written on it, else its keyword's
+/// skinparams (`skinparam component { BackgroundColor … }`,
+/// `usecaseBorderColor`, `actorFontColor`, …).
+fn with_skinparams(diagram: &Diagram, keyword: &str, written: &ElementStyle) -> ElementStyle {
+    let keyword = keyword.trim_end_matches('/');
+    let param = |name: &str| diagram.settings.skinparam(&format!("{keyword}{name}")).map(str::to_string);
+    let mut style = written.clone();
+    style.background = style.background.or_else(|| param("backgroundcolor"));
+    style.line_color = style.line_color.or_else(|| param("bordercolor"));
+    style.text_color = style.text_color.or_else(|| param("fontcolor"));
+    style
 }
 
 /// The diagram with its description part as a class part.

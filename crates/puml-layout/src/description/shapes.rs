@@ -14,7 +14,7 @@ use crate::class::look::ClassLook;
 use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, Item, Paint, TextRun};
 use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
-use puml_sema::class::{Element, LineStyle};
+use puml_sema::class::{Element, LineStyle, Package};
 use puml_sema::description::Shape;
 
 /// Use case ellipses PlantUML draws around one line of text too long for
@@ -426,6 +426,69 @@ pub(crate) fn shape_box(
         height,
         items,
     })
+}
+
+/// Draws a description container (a cluster) the way PlantUML draws its
+/// keyword: `rectangle` a rounded rectangle with its title centred at the
+/// top, `node` a 3D box; `false` for a keyword drawn as a package tab (the
+/// class layout draws those). The outline is PlantUML's: 1 px of the
+/// element border colour, no fill unless one is written.
+pub(crate) fn draw_container(
+    out: &mut Vec<Item>,
+    rect: &puml_graph::Rect,
+    title: &str,
+    container: &Package,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+) -> bool {
+    let node = match container.keyword.as_str() {
+        "rectangle" | "card" | "agent" | "storage" | "file" | "component" | "hexagon" | "artifact" => false,
+        "node" => true,
+        _ => return false,
+    };
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let border = container
+        .style
+        .line_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_border);
+    let fill = container
+        .style
+        .background
+        .as_deref()
+        .and_then(crate::color::parse_color);
+    let outline = paint(fill, Some(stroke(border, 1.0)));
+    let depth = if node { 10.0 } else { 0.0 };
+    if node {
+        polygon(
+            out,
+            &[(x, y + depth), (x + depth, y), (x + w, y), (x + w, y + h - depth), (x + w - depth, y + h), (x, y + h)],
+            outline,
+        );
+        line(out, x + w - depth, y + depth, x + w, y, stroke(border, 1.0));
+        line(out, x, y + depth, x + w - depth, y + depth, stroke(border, 1.0));
+        line(out, x + w - depth, y + depth, x + w - depth, y + h, stroke(border, 1.0));
+    } else {
+        rect_item(out, x, y, w, h, outline);
+    }
+    let font = Font {
+        bold: true,
+        ..look.package_font
+    };
+    let lines: Vec<(String, bool)> = container
+        .stereotypes
+        .iter()
+        .map(|s| (format!("«{s}»"), false))
+        .chain(title.split("\\n").map(|l| (l.to_string(), false)))
+        .collect();
+    let top = y + depth + 2.0 + if node { 1.0 } else { 0.0 };
+    centred_text(out, &lines, x + (w - depth) / 2.0, top, font, look.package_font_color, metrics);
+    true
+}
+
+fn rect_item(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
+    rect(out, x, y, w, h, 2.5, p);
 }
 
 #[cfg(test)]
