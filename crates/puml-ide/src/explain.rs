@@ -620,7 +620,7 @@ fn inheritance_forest(class: &ClassDiagram, parents: &[Vec<usize>]) -> Vec<Inher
 /// A description diagram in the class summary's terms: its elements with
 /// their keywords (`actor`, `usecase`, `component`, …), its links, its
 /// containers as packages.
-fn description_as_class(
+pub(crate) fn description_as_class(
     description: &puml_sema::description::DescriptionDiagram,
     map: Option<&puml_sema::description::DescriptionSourceMap>,
 ) -> (ClassDiagram, Option<ClassSourceMap>) {

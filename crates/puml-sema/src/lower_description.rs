@@ -61,6 +61,18 @@ fn display_text(text: &str) -> String {
     grammar::unwrap_name(text)
 }
 
+/// Where the name itself is written in a name token: inside its
+/// brackets, parentheses, colons or quotes (`[Comp]` → `Comp`), so that a
+/// rename replaces the name alone.
+fn name_range(token: &SyntaxToken) -> TextRange {
+    let text = token.text();
+    let name = grammar::unwrap_name(text);
+    match text.find(name.as_str()).filter(|_| !name.is_empty()) {
+        Some(at) => TextRange::at(token.text_range().start() + TextSize::from(at as u32), TextSize::from(name.len() as u32)),
+        None => token.text_range(),
+    }
+}
+
 /// A head of the description grammar's arrows that the class one lacks:
 /// `0` a ball (lollipop), `(` a socket.
 fn description_head(text: &str, class_head: LinkHead) -> LinkHead {
@@ -210,7 +222,7 @@ impl DescriptionLowering {
         } else {
             display
         };
-        let range = code_token.text_range();
+        let range = name_range(code_token);
         let id = match self.lookup(&code) {
             Some(id) => {
                 self.map.element_references[id.index()].push(range);
@@ -293,7 +305,7 @@ impl DescriptionLowering {
             }
         }
         if let Some(id) = self.lookup(&code) {
-            self.map.element_references[id.index()].push(token.text_range());
+            self.map.element_references[id.index()].push(name_range(token));
             // A link made it from its plain name (an actor); a short form
             // later gives it that form's shape (`c -> HTTP`, `() HTTP -> g`).
             let element = &mut self.diagram.elements[id.index()];
@@ -308,7 +320,7 @@ impl DescriptionLowering {
             }
         }
         let shape = short_form_shape(text).unwrap_or(Shape::Actor);
-        LinkEnd::Element(self.create(code, shape, token.text_range(), false))
+        LinkEnd::Element(self.create(code, shape, name_range(token), false))
     }
 
     fn link(&mut self, node: &SyntaxNode) {

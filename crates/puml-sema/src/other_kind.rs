@@ -1582,7 +1582,13 @@ mod tests {
             "@startuml\nA -> B : m\n...x\n@enduml\n",
             "@startuml\nmain ~> Bridge : run\n@enduml\n",
         ] {
-            assert_eq!(kind_and_codes(text).0, Some(OtherKind::Description), "{text}");
+            // The parser reads these as description diagrams, which puml
+            // draws: no other kind, no diagnostic, a description model.
+            let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+            let diagram = analysis.document.diagrams.first().expect("a diagram");
+            assert_eq!(diagram.other_kind, None, "{text}");
+            assert!(diagram.description.is_some(), "{text}");
+            assert!(analysis.diagnostics.is_empty(), "{text}: {:?}", analysis.diagnostics);
         }
     }
 
