@@ -15,7 +15,10 @@ use crate::grammar_probe::{diagram, Case};
 /// The description types' element keywords: the grammar's own table,
 /// and `port` (read inside containers only).
 fn keywords() -> impl Iterator<Item = &'static str> {
-    puml_syntax::description_grammar::KEYWORDS.iter().copied().chain(["port"])
+    puml_syntax::description_grammar::KEYWORDS
+        .iter()
+        .copied()
+        .chain(["port"])
 }
 
 /// A line only the description types read, so that PlantUML decides the

@@ -429,7 +429,10 @@ mod tests {
         assert!(matches!(outcomes[0], Outcome::Rendered { .. }), "{outcomes:?}");
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[1].first_image().unwrap().bytes).into_owned();
-        assert!(svg.contains("sequence, activity, class and description diagrams only"), "{svg}");
+        assert!(
+            svg.contains("sequence, activity, class and description diagrams only"),
+            "{svg}"
+        );
     }
 
     #[test]

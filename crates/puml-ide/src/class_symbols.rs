@@ -279,6 +279,8 @@ mod tests {
         );
         let outlines = class_outlines(&analysis);
         assert_eq!(outlines.len(), 1);
-        assert!(outlines[0].elements.contains(&("C".to_string(), "component".to_string())));
+        assert!(outlines[0]
+            .elements
+            .contains(&("C".to_string(), "component".to_string())));
     }
 }

@@ -672,7 +672,10 @@ fn summarize_description(diagram: &Diagram, summary: &ClassSummary) -> String {
         count(summary.relations.len(), "link", "links")
     ));
     if !summary.packages.is_empty() {
-        sentence.push_str(&format!(" in {}", count(summary.packages.len(), "container", "containers")));
+        sentence.push_str(&format!(
+            " in {}",
+            count(summary.packages.len(), "container", "containers")
+        ));
     }
     sentence.push('.');
     sentence
@@ -1433,7 +1436,8 @@ mod tests {
 
     #[test]
     fn description_diagrams_list_elements_links_and_containers() {
-        let source = "@startuml\nactor User\nrectangle Shop {\n  (Buy) as B\n}\nUser --> B : starts\n[Cart] ..> B\n@enduml\n";
+        let source =
+            "@startuml\nactor User\nrectangle Shop {\n  (Buy) as B\n}\nUser --> B : starts\n[Cart] ..> B\n@enduml\n";
         let explanation = explain(source);
         assert_eq!(
             explanation.summary,

@@ -68,7 +68,10 @@ fn name_range(token: &SyntaxToken) -> TextRange {
     let text = token.text();
     let name = grammar::unwrap_name(text);
     match text.find(name.as_str()).filter(|_| !name.is_empty()) {
-        Some(at) => TextRange::at(token.text_range().start() + TextSize::from(at as u32), TextSize::from(name.len() as u32)),
+        Some(at) => TextRange::at(
+            token.text_range().start() + TextSize::from(at as u32),
+            TextSize::from(name.len() as u32),
+        ),
         None => token.text_range(),
     }
 }
@@ -157,7 +160,9 @@ impl DescriptionLowering {
 
     /// The name pieces of a declaration (`first`, and the one after `as`),
     /// its stereotypes and style.
-    fn declaration_parts(tokens: &[SyntaxToken]) -> (Option<&SyntaxToken>, Option<&SyntaxToken>, Vec<String>, ElementStyle) {
+    fn declaration_parts(
+        tokens: &[SyntaxToken],
+    ) -> (Option<&SyntaxToken>, Option<&SyntaxToken>, Vec<String>, ElementStyle) {
         let mut first = None;
         let mut alias = None;
         let mut after_as = false;
@@ -200,7 +205,10 @@ impl DescriptionLowering {
         // A multi-line element: its text is the lines inside its opener.
         let display = if node.children().any(|n| n.kind() == BLOCK_END) {
             let mut lines = Vec::new();
-            let opened = tokens.iter().rev().find(|t| t.kind() == TEXT && t.text().starts_with('"'));
+            let opened = tokens
+                .iter()
+                .rev()
+                .find(|t| t.kind() == TEXT && t.text().starts_with('"'));
             if let Some(opened) = opened {
                 let head = opened.text().trim_start_matches('"');
                 if !head.is_empty() {
@@ -372,7 +380,11 @@ impl DescriptionLowering {
             to,
             from_head: description_head(left, parts.from_head),
             to_head: description_head(right, parts.to_head),
-            line: if arrow.contains('~') { LineStyle::Dotted } else { parts.line },
+            line: if arrow.contains('~') {
+                LineStyle::Dotted
+            } else {
+                parts.line
+            },
             length: parts.length,
             direction: parts.direction,
             hidden: false,

@@ -1588,7 +1588,8 @@ mod tests {
             // A`, which the parser's description statements refuse).
             let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
             let diagram = analysis.document.diagrams.first().expect("a diagram");
-            let drawn = diagram.other_kind.is_none() && diagram.description.is_some() && analysis.diagnostics.is_empty();
+            let drawn =
+                diagram.other_kind.is_none() && diagram.description.is_some() && analysis.diagnostics.is_empty();
             let named = diagram.other_kind == Some(OtherKind::Description);
             assert!(drawn || named, "{text}: {:?}", analysis.diagnostics);
         }

@@ -70,22 +70,18 @@ fn agrees(path: &Path, verdict: &str) -> Result<(), String> {
     if let Some((line, message)) = errors.first() {
         return Err(format!("PlantUML draws it; puml: error at line {line}: {message}"));
     }
-    let ours = analysis
-        .document
-        .diagrams
-        .iter()
-        .find_map(|d| {
-            d.other_kind.map(|k| k.plantuml_name().to_string()).or_else(|| {
-                // The kinds puml draws.
-                if d.description.is_some() {
-                    Some("DESCRIPTION".to_string())
-                } else if d.class.is_some() {
-                    Some("CLASS".to_string())
-                } else {
-                    None
-                }
-            })
-        });
+    let ours = analysis.document.diagrams.iter().find_map(|d| {
+        d.other_kind.map(|k| k.plantuml_name().to_string()).or_else(|| {
+            // The kinds puml draws.
+            if d.description.is_some() {
+                Some("DESCRIPTION".to_string())
+            } else if d.class.is_some() {
+                Some("CLASS".to_string())
+            } else {
+                None
+            }
+        })
+    });
     let theirs = drawn_kind(path);
     if ours == theirs {
         Ok(())

@@ -86,7 +86,11 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
         });
     }
     let end = |end: LinkEnd| match end {
-        LinkEnd::Package(p) => as_element.get(p.index()).copied().flatten().map_or(end, LinkEnd::Element),
+        LinkEnd::Package(p) => as_element
+            .get(p.index())
+            .copied()
+            .flatten()
+            .map_or(end, LinkEnd::Element),
         other => other,
     };
     let links = description
@@ -132,7 +136,12 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
 /// `usecaseBorderColor`, `actorFontColor`, …).
 fn with_skinparams(diagram: &Diagram, keyword: &str, written: &ElementStyle) -> ElementStyle {
     let keyword = keyword.trim_end_matches('/');
-    let param = |name: &str| diagram.settings.skinparam(&format!("{keyword}{name}")).map(str::to_string);
+    let param = |name: &str| {
+        diagram
+            .settings
+            .skinparam(&format!("{keyword}{name}"))
+            .map(str::to_string)
+    };
     let mut style = written.clone();
     style.background = style.background.or_else(|| param("backgroundcolor"));
     style.line_color = style.line_color.or_else(|| param("bordercolor"));

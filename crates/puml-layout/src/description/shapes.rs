@@ -117,7 +117,10 @@ fn text_lines(element: &Element) -> Vec<(String, bool)> {
         element.display.as_str()
     };
     let stereotypes = element.stereotypes.iter().map(|s| (format!("«{s}»"), true));
-    let names = name.split('\n').flat_map(|l| l.split("\\n")).map(|l| (l.to_string(), false));
+    let names = name
+        .split('\n')
+        .flat_map(|l| l.split("\\n"))
+        .map(|l| (l.to_string(), false));
     stereotypes.chain(names).collect()
 }
 
@@ -198,11 +201,7 @@ pub(crate) fn component_as_rectangle(diagram: &puml_sema::model::Diagram) -> boo
 
 /// The box of a description element (an element of the class model whose
 /// keyword is a description shape); `None` for a keyword it does not know.
-pub(crate) fn shape_box(
-    element: &Element,
-    look: &ClassLook,
-    metrics: &dyn TextMeasure,
-) -> Option<EntityBox> {
+pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextMeasure) -> Option<EntityBox> {
     let shape = Shape::from_keyword(&element.keyword)?;
     let font = look.name_font;
     let lines = text_lines(element);
@@ -231,7 +230,13 @@ pub(crate) fn shape_box(
                 .line_to(cx - 13.0, 59.0)
                 .move_to(cx, 44.0)
                 .line_to(cx + 13.0, 59.0);
-            body.push(&mut items, Paint { fill: None, ..fill.clone() });
+            body.push(
+                &mut items,
+                Paint {
+                    fill: None,
+                    ..fill.clone()
+                },
+            );
             centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
             (width, 60.0 + text_h)
         }
@@ -259,7 +264,18 @@ pub(crate) fn shape_box(
         }
         Shape::Node => {
             let (w, h) = boxed(40.0, 30.0);
-            polygon(&mut items, &[(0.0, 10.0), (10.0, 0.0), (w, 0.0), (w, h - 10.0), (w - 10.0, h), (0.0, h)], fill.clone());
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 10.0),
+                    (10.0, 0.0),
+                    (w, 0.0),
+                    (w, h - 10.0),
+                    (w - 10.0, h),
+                    (0.0, h),
+                ],
+                fill.clone(),
+            );
             let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
             line(&mut items, w - 10.0, 10.0, w, 0.0, edge.clone());
             line(&mut items, 0.0, 10.0, w - 10.0, 10.0, edge.clone());
@@ -272,7 +288,13 @@ pub(crate) fn shape_box(
             rect(&mut items, 0.0, 0.0, w, h, 0.0, fill.clone());
             polygon(
                 &mut items,
-                &[(w - 17.0, 5.0), (w - 11.0, 5.0), (w - 7.0, 9.0), (w - 7.0, 19.0), (w - 17.0, 19.0)],
+                &[
+                    (w - 17.0, 5.0),
+                    (w - 11.0, 5.0),
+                    (w - 7.0, 9.0),
+                    (w - 7.0, 19.0),
+                    (w - 17.0, 19.0),
+                ],
                 fill,
             );
             centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
@@ -332,7 +354,14 @@ pub(crate) fn shape_box(
             let w = w.max(19.0);
             polygon(
                 &mut items,
-                &[(0.0, h / 2.0), (5.0, 0.0), (w - 5.0, 0.0), (w, h / 2.0), (w - 5.0, h), (5.0, h)],
+                &[
+                    (0.0, h / 2.0),
+                    (5.0, 0.0),
+                    (w - 5.0, 0.0),
+                    (w, h / 2.0),
+                    (w - 5.0, h),
+                    (5.0, h),
+                ],
                 fill,
             );
             centred_text(&mut items, &lines, w / 2.0, 5.0, font, color, metrics);
@@ -354,7 +383,14 @@ pub(crate) fn shape_box(
             let w = w.max(70.0);
             polygon(
                 &mut items,
-                &[(0.0, 0.0), (w * 0.4, 0.0), (w * 0.4 + 5.0, 8.0), (w, 8.0), (w, h), (0.0, h)],
+                &[
+                    (0.0, 0.0),
+                    (w * 0.4, 0.0),
+                    (w * 0.4 + 5.0, 8.0),
+                    (w, 8.0),
+                    (w, h),
+                    (0.0, h),
+                ],
                 fill,
             );
             centred_text(&mut items, &lines, w / 2.0, 18.0, font, color, metrics);
@@ -394,7 +430,11 @@ pub(crate) fn shape_box(
         }
         Shape::Action => {
             let (w, h) = boxed(30.0, 20.0);
-            polygon(&mut items, &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h)], fill);
+            polygon(
+                &mut items,
+                &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h)],
+                fill,
+            );
             centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
             (w, h)
         }
@@ -402,7 +442,14 @@ pub(crate) fn shape_box(
             let (w, h) = boxed(40.0, 20.0);
             polygon(
                 &mut items,
-                &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h), (10.0, h / 2.0)],
+                &[
+                    (0.0, 0.0),
+                    (w - 10.0, 0.0),
+                    (w, h / 2.0),
+                    (w - 10.0, h),
+                    (0.0, h),
+                    (10.0, h / 2.0),
+                ],
                 fill,
             );
             centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
@@ -421,11 +468,7 @@ pub(crate) fn shape_box(
             (w, h)
         }
     };
-    Some(EntityBox {
-        width,
-        height,
-        items,
-    })
+    Some(EntityBox { width, height, items })
 }
 
 /// Draws a description container (a cluster) the way PlantUML draws its
@@ -463,7 +506,14 @@ pub(crate) fn draw_container(
     if node {
         polygon(
             out,
-            &[(x, y + depth), (x + depth, y), (x + w, y), (x + w, y + h - depth), (x + w - depth, y + h), (x, y + h)],
+            &[
+                (x, y + depth),
+                (x + depth, y),
+                (x + w, y),
+                (x + w, y + h - depth),
+                (x + w - depth, y + h),
+                (x, y + h),
+            ],
             outline,
         );
         line(out, x + w - depth, y + depth, x + w, y, stroke(border, 1.0));
@@ -483,7 +533,15 @@ pub(crate) fn draw_container(
         .chain(title.split("\\n").map(|l| (l.to_string(), false)))
         .collect();
     let top = y + depth + 2.0 + if node { 1.0 } else { 0.0 };
-    centred_text(out, &lines, x + (w - depth) / 2.0, top, font, look.package_font_color, metrics);
+    centred_text(
+        out,
+        &lines,
+        x + (w - depth) / 2.0,
+        top,
+        font,
+        look.package_font_color,
+        metrics,
+    );
     true
 }
 

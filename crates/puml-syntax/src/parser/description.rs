@@ -246,7 +246,10 @@ fn note_pieces(text: &str) -> Pieces {
         let word_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
         let word = rest[..word_len].to_ascii_lowercase();
         if word_len > 0
-            && matches!(word.as_str(), "left" | "right" | "top" | "bottom" | "of" | "on" | "link" | "as")
+            && matches!(
+                word.as_str(),
+                "left" | "right" | "top" | "bottom" | "of" | "on" | "link" | "as"
+            )
             && rest[word_len..].chars().next().is_none_or(|c| !c.is_alphanumeric())
         {
             pieces.push((KEYWORD, pos, pos + word_len));
@@ -345,7 +348,9 @@ impl<'a> Parser<'a> {
                 if let Some(code) = grammar::container_code(text) {
                     self.description.names.insert(code);
                 }
-                self.description.names.extend(grammar::names(text).into_iter().skip(1).take(2));
+                self.description
+                    .names
+                    .extend(grammar::names(text).into_iter().skip(1).take(2));
                 self.description.depth += 1;
                 self.description_node(&line, DESC_CONTAINER_START, &pieces);
             }
@@ -368,8 +373,11 @@ impl<'a> Parser<'a> {
 
     /// An element (with a keyword or a short form), a port, or a link.
     fn description_element_or_link(&mut self, line: &Line<'a>, text: &str, word: &str) {
-        let is_port = ["port", "portin", "portout"].iter().any(|k| k.eq_ignore_ascii_case(word));
-        let port_allowed = is_port && ((self.description.depth > 0 && grammar::port(text)) || grammar::port_short_form(text));
+        let is_port = ["port", "portin", "portout"]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(word));
+        let port_allowed =
+            is_port && ((self.description.depth > 0 && grammar::port(text)) || grammar::port_short_form(text));
         let verdict = if port_allowed {
             Some(true)
         } else {
@@ -403,7 +411,9 @@ impl<'a> Parser<'a> {
             None if port_allowed => {
                 let end = line.content.trim_end().len();
                 let pieces = declaration_pieces(line.content, word.len(), end);
-                self.description.names.extend(grammar::names(text).into_iter().skip(1).take(2));
+                self.description
+                    .names
+                    .extend(grammar::names(text).into_iter().skip(1).take(2));
                 self.description.elements += 1;
                 self.description_node(line, DESC_ELEMENT, &pieces);
             }
