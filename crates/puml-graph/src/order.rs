@@ -31,14 +31,21 @@ const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
-/// Debugging aid: with `PUML_GRAPH_TRACE` set, prints the progress of
-/// crossing reduction in the words of `dot -v`, to compare the two.
+/// Debugging aid (the `trace` feature): with `PUML_GRAPH_TRACE` set, prints
+/// the progress of crossing reduction in the words of `dot -v` (its
+/// "mincross: pass … iter … cur_cross … best_cross …" lines) and each
+/// initial order, so that `scripts/graph_trace.sh` can find the first step
+/// where the engine and dot part.
+#[cfg(feature = "trace")]
 fn trace(line: impl FnOnce() -> String) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *ON.get_or_init(|| std::env::var_os("PUML_GRAPH_TRACE").is_some()) {
         eprintln!("{}", line());
     }
 }
+
+#[cfg(not(feature = "trace"))]
+fn trace(_line: impl FnOnce() -> String) {}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Unit {
@@ -57,6 +64,28 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     orderer.run(graph);
     layered.ranks = orderer.ranks;
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
+}
+
+/// Weighted crossings between the edges of two neighbouring units (`left`
+/// first), each given as its edges up and down as (place, weight) sorted by
+/// place: an edge of `left` crosses one of `right` on the same side when it
+/// ends further right.
+fn pair_crossings(left: &[Vec<(usize, usize)>; 2], right: &[Vec<(usize, usize)>; 2]) -> usize {
+    let mut count = 0;
+    for side in 0..2 {
+        let (l, r) = (&left[side], &right[side]);
+        let total: usize = l.iter().map(|&(_, w)| w).sum();
+        let mut at_or_left = 0;
+        let mut k = 0;
+        for &(place, weight) in r {
+            while k < l.len() && l[k].0 <= place {
+                at_or_left += l[k].1;
+                k += 1;
+            }
+            count += weight * (total - at_or_left);
+        }
+    }
+    count
 }
 
 /// dot's node list of the layered graph: depth first from the real nodes
@@ -163,9 +192,11 @@ struct Orderer<'a> {
     edge_list: Vec<(usize, usize)>,
     /// Each node's name in traces.
     names: Vec<String>,
-    /// Flat edges pin their ends (dot's flat matrix exists only once the
-    /// first build has been transposed).
-    flat_pins: bool,
+    /// Per rank, dot's table of the pairs flat edges keep in order (by
+    /// `flat_index`), once made: see `flat_breakcycles`.
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    /// Each node's place when its rank's table was last made (dot's ND_low).
+    flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -262,7 +293,8 @@ impl<'a> Orderer<'a> {
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
-            flat_pins: false,
+            flat_matrix: vec![None; layered.ranks.len()],
+            flat_index: vec![0; n],
             edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
             names: layered
                 .nodes
@@ -821,8 +853,11 @@ impl<'a> Orderer<'a> {
             self.transpose(problem, false);
         }
         // Then flat edges are made to point one way (dot: flat_reorder after
-        // build_ranks, and after expanding a cluster).
-        self.flat_pins = true;
+        // build_ranks, and after expanding a cluster), once dot has recorded
+        // which pairs they pin (its flat_breakcycles, first build only).
+        if pass == 0 {
+            self.flat_breakcycles(problem);
+        }
         for r in problem.min_rank..=problem.max_rank {
             let (start, mut units) = self.units(problem, r);
             self.flat_reorder(&mut units, self.flipped(problem));
@@ -838,7 +873,19 @@ impl<'a> Orderer<'a> {
     /// keep their order at the end.
     fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
         let count = units.len();
-        let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
+        let flat = |(unit, nodes): &(Unit, Vec<usize>)| {
+            matches!(unit, Unit::Node(_)) && nodes.iter().any(|&v| !self.flat_ordering[v].is_empty())
+        };
+        if !units.iter().any(flat) {
+            return;
+        }
+        let mut unit_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (i, (_, nodes)) in units.iter().enumerate() {
+            for &v in nodes {
+                unit_of.insert(v, i);
+            }
+        }
+        let index_of = |v: usize| unit_of.get(&v).copied();
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut indegree = vec![0usize; count];
         let mut any = false;
@@ -925,12 +972,87 @@ impl<'a> Orderer<'a> {
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
             return false;
         };
-        if !self.flat_pins {
+        let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
             return false;
-        }
+        };
         // Sideways, flat edges run right to left (dot swaps the pair).
         let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
-        self.flat_ordering[left].contains(&right)
+        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+    }
+
+    /// dot's flat_breakcycles: on each rank of the problem that has a node
+    /// with flat edges, a new table of the pairs (by place in the problem's
+    /// slice, then) that flat edges keep in order, filled depth first (an
+    /// edge closing a cycle pins its ends the other way). Every node of the
+    /// slice takes its place as its index. dot keeps each table until it
+    /// makes a new one for that rank, indices and all, so a later component
+    /// or cluster without flat edges is still pinned by an earlier one's
+    /// table at its nodes' places; so is this engine.
+    fn flat_breakcycles(&mut self, problem: &Problem) {
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let mut has_flat = false;
+            for (i, (unit, _)) in units.iter().enumerate() {
+                if let Unit::Node(v) = unit {
+                    self.flat_index[*v] = i;
+                    // dot's flat edges of v at this level: not those into a
+                    // collapsed cluster (dropped until it expands), and at
+                    // the top level none into any cluster.
+                    has_flat |= self.flat_out[*v].iter().any(|&w| {
+                        if problem.root {
+                            self.path[w].is_empty()
+                        } else {
+                            self.path[w].len() <= problem.level || self.unit(problem.level, w) == Unit::Node(w)
+                        }
+                    });
+                }
+            }
+            if !has_flat {
+                continue;
+            }
+            let slice: Vec<usize> = units
+                .iter()
+                .filter_map(|(unit, _)| match unit {
+                    Unit::Node(v) => Some(*v),
+                    Unit::Cluster(_) => None,
+                })
+                .collect();
+            let places: std::collections::HashMap<usize, usize> =
+                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut marked = vec![false; slice.len()];
+            let mut on_stack = vec![false; slice.len()];
+            for start in 0..slice.len() {
+                if marked[start] {
+                    continue;
+                }
+                marked[start] = true;
+                on_stack[start] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (k, next) = *top;
+                    let v = slice[k];
+                    let Some(&w) = self.flat_ordering[v].get(next) else {
+                        on_stack[k] = false;
+                        stack.pop();
+                        continue;
+                    };
+                    top.1 += 1;
+                    let Some(&j) = places.get(&w) else { continue };
+                    if on_stack[j] {
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                    } else {
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        if !marked[j] {
+                            marked[j] = true;
+                            on_stack[j] = true;
+                            stack.push((j, 0));
+                        }
+                    }
+                }
+            }
+            self.flat_matrix[r] = Some(matrix);
+        }
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -1130,9 +1252,10 @@ impl<'a> Orderer<'a> {
         let val = |w: usize| SCALE * self.slot[w] as i64;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
-        // A collapsed cluster's edges from one node outside are one edge of
-        // its skeleton (dot merges them), so count once.
-        let mut seen: Vec<usize> = Vec::new();
+        // Edges between the same two ends of dot's graph (a node, or a
+        // collapsed cluster's skeleton) are one merged edge there, so count
+        // once.
+        let mut seen: Vec<Unit> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
@@ -1141,11 +1264,13 @@ impl<'a> Orderer<'a> {
             };
             for &(w, _) in neighbours {
                 if !inside(w) {
-                    if matches!(unit, Unit::Cluster(_)) {
-                        if seen.contains(&w) {
+                    let end = self.collapsed(w).map_or(Unit::Node(w), Unit::Cluster);
+                    let merged = matches!(unit, Unit::Cluster(_)) || matches!(end, Unit::Cluster(_));
+                    if merged {
+                        if seen.contains(&end) {
                             continue;
                         }
-                        seen.push(w);
+                        seen.push(end);
                     }
                     list.push(val(w));
                 }
@@ -1334,18 +1459,33 @@ impl<'a> Orderer<'a> {
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
+                // Each unit's edges up and down, by place: they stay put while
+                // this rank changes. A cluster's own pass does not look below
+                // its bottom rank (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // (Made when first needed: in the final pass most pairs are pinned.)
+                let mut lists: Vec<Option<[Vec<(usize, usize)>; 2]>> = vec![None; units.len()];
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
                     if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
-                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                        for k in [i, i + 1] {
+                            if lists[k].is_none() {
+                                lists[k] = Some(self.edge_lists(&units[k], r, below));
+                            }
+                        }
+                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
+                            continue;
+                        };
+                        let c0 = pair_crossings(left, right);
+                        let c1 = pair_crossings(right, left);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
                             let first_slot = self.slot[units[i].1[0]];
                             units.swap(i, i + 1);
+                            lists.swap(i, i + 1);
                             let mut at = from;
                             for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
                                 for &v in nodes {
@@ -1377,6 +1517,20 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// A unit's edges up and down as (place, weight), sorted by place
+    /// (none down when `below` is false).
+    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> [Vec<(usize, usize)>; 2] {
+        let mut up = self.unit_edges(unit.0, &unit.1, r, true);
+        let mut down = if below {
+            self.unit_edges(unit.0, &unit.1, r, false)
+        } else {
+            Vec::new()
+        };
+        up.sort_unstable();
+        down.sort_unstable();
+        [up, down]
+    }
+
     /// A unit's edges to the rank above (`up`) or below, as (place, weight):
     /// a collapsed cluster has its edges to the outside and, like dot's
     /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
@@ -1400,37 +1554,6 @@ impl<'a> Orderer<'a> {
             }
         }
         list
-    }
-
-    /// Weighted crossings between the edges of `left` and `right`
-    /// (neighbours on one rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
-        let mut count = 0;
-        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
-            // Two nodes: their edges directly, without lists.
-            for adjacency in [&self.up_crossing, &self.down_crossing] {
-                for &(wn, w_weight) in &adjacency[w] {
-                    for &(vn, v_weight) in &adjacency[v] {
-                        if self.slot[vn] > self.slot[wn] {
-                            count += v_weight * w_weight;
-                        }
-                    }
-                }
-            }
-            return count;
-        }
-        for up in [true, false] {
-            let left_edges = self.unit_edges(left.0, &left.1, r, up);
-            let right_edges = self.unit_edges(right.0, &right.1, r, up);
-            for &(w_slot, w_weight) in &right_edges {
-                for &(v_slot, v_weight) in &left_edges {
-                    if v_slot > w_slot {
-                        count += v_weight * w_weight;
-                    }
-                }
-            }
-        }
-        count
     }
 
     /// All crossings between neighbouring ranks (counted by sorting: each
