@@ -184,7 +184,7 @@ fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagno
     }
     let text = parse.root().syntax.text().to_string();
     for (index, diagram) in parse.root().diagrams().enumerate() {
-        if !document.diagrams.get(index).is_some_and(|d| d.description.is_some()) {
+        if document.diagrams.get(index).is_none_or(|d| d.description.is_none()) {
             continue;
         }
         if read_block(&text, &diagram).complete != Some(OtherKind::Class) {

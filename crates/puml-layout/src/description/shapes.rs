@@ -220,7 +220,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
         Shape::Actor | Shape::ActorBusiness => {
             let width = text_w.max(27.0);
             let cx = width / 2.0;
-            ellipse(&mut items, cx, 9.0, 8.0, 8.0, fill.clone());
+            ellipse(&mut items, cx, 9.0, 8.0, 8.0, fill);
             let body = PathBuilder::new()
                 .move_to(cx, 17.0)
                 .line_to(cx, 44.0)
@@ -234,7 +234,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                 &mut items,
                 Paint {
                     fill: None,
-                    ..fill.clone()
+                    ..fill
                 },
             );
             centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
@@ -248,9 +248,9 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
         }
         Shape::Component => {
             let (w, h) = boxed(40.0, 30.0);
-            rect(&mut items, 0.0, 0.0, w, h, 2.5, fill.clone());
-            rect(&mut items, w - 20.0, 5.0, 15.0, 10.0, 0.0, fill.clone());
-            rect(&mut items, w - 22.0, 7.0, 4.0, 2.0, 0.0, fill.clone());
+            rect(&mut items, 0.0, 0.0, w, h, 2.5, fill);
+            rect(&mut items, w - 20.0, 5.0, 15.0, 10.0, 0.0, fill);
+            rect(&mut items, w - 22.0, 7.0, 4.0, 2.0, 0.0, fill);
             rect(&mut items, w - 22.0, 11.0, 4.0, 2.0, 0.0, fill);
             centred_text(&mut items, &lines, (w - 10.0) / 2.0, 15.0, font, color, metrics);
             (w, h)
@@ -274,18 +274,18 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                     (w - 10.0, h),
                     (0.0, h),
                 ],
-                fill.clone(),
+                fill,
             );
             let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
-            line(&mut items, w - 10.0, 10.0, w, 0.0, edge.clone());
-            line(&mut items, 0.0, 10.0, w - 10.0, 10.0, edge.clone());
+            line(&mut items, w - 10.0, 10.0, w, 0.0, edge);
+            line(&mut items, 0.0, 10.0, w - 10.0, 10.0, edge);
             line(&mut items, w - 10.0, 10.0, w - 10.0, h, edge);
             centred_text(&mut items, &lines, (w - 10.0) / 2.0, 20.0, font, color, metrics);
             (w, h)
         }
         Shape::Artifact => {
             let (w, h) = boxed(30.0, 23.0);
-            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill.clone());
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
             polygon(
                 &mut items,
                 &[
@@ -311,7 +311,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                 .cubic_to(w, h, half, h, half, h)
                 .cubic_to(half, h, 0.0, h, 0.0, h - 10.0)
                 .line_to(0.0, 10.0)
-                .push(&mut items, fill.clone());
+                .push(&mut items, fill);
             PathBuilder::new()
                 .move_to(0.0, 10.0)
                 .cubic_to(0.0, 20.0, half, 20.0, half, 20.0)
@@ -412,10 +412,10 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             let w = text_w.max(32.0);
             let h = 32.0 + text_h;
             let cx = w / 2.0;
-            ellipse(&mut items, cx, 13.0, 12.0, 12.0, fill.clone());
+            ellipse(&mut items, cx, 13.0, 12.0, 12.0, fill);
             if shape == Shape::Boundary {
-                let edge = fill.stroke.clone().unwrap_or_else(|| stroke(look.class_border, 0.5));
-                line(&mut items, cx - 20.0, 1.0, cx - 20.0, 25.0, edge.clone());
+                let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+                line(&mut items, cx - 20.0, 1.0, cx - 20.0, 25.0, edge);
                 line(&mut items, cx - 20.0, 13.0, cx - 12.0, 13.0, edge);
             }
             centred_text(&mut items, &lines, cx, 30.0, font, color, metrics);
@@ -423,7 +423,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
         }
         Shape::Person => {
             let (w, h) = boxed(20.0, 33.764);
-            rect(&mut items, 0.0, 20.0, w, h - 20.0, 10.0, fill.clone());
+            rect(&mut items, 0.0, 20.0, w, h - 20.0, 10.0, fill);
             ellipse(&mut items, w / 2.0, 9.0, 9.0, 9.0, fill);
             centred_text(&mut items, &lines, w / 2.0, 28.0, font, color, metrics);
             (w, h)
