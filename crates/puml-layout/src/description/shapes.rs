@@ -230,13 +230,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                 .line_to(cx - 13.0, 59.0)
                 .move_to(cx, 44.0)
                 .line_to(cx + 13.0, 59.0);
-            body.push(
-                &mut items,
-                Paint {
-                    fill: None,
-                    ..fill
-                },
-            );
+            body.push(&mut items, Paint { fill: None, ..fill });
             centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
             (width, 60.0 + text_h)
         }
