@@ -12,40 +12,14 @@
 
 use crate::grammar_probe::{diagram, Case};
 
-/// The description types' element keywords.
-const KEYWORDS: &[&str] = &[
-    "actor",
-    "actor/",
-    "usecase",
-    "usecase/",
-    "component",
-    "interface",
-    "node",
-    "artifact",
-    "database",
-    "cloud",
-    "folder",
-    "frame",
-    "file",
-    "package",
-    "queue",
-    "stack",
-    "storage",
-    "card",
-    "agent",
-    "boundary",
-    "control",
-    "entity",
-    "collections",
-    "hexagon",
-    "label",
-    "person",
-    "rectangle",
-    "circle",
-    "port",
-    "action",
-    "process",
-];
+/// The description types' element keywords: the grammar's own table,
+/// and `port` (read inside containers only).
+fn keywords() -> impl Iterator<Item = &'static str> {
+    puml_syntax::description_grammar::KEYWORDS
+        .iter()
+        .copied()
+        .chain(["port"])
+}
 
 /// A line only the description types read, so that PlantUML decides the
 /// block is one (alone, `actor A` is a sequence diagram's).
@@ -53,7 +27,7 @@ const DESCRIPTION_LINE: &str = "(Use) --> [Comp]";
 
 pub fn description_cases() -> Vec<Case> {
     let mut out = Vec::new();
-    for keyword in KEYWORDS {
+    for keyword in keywords() {
         for form in [
             format!("{keyword} A"),
             format!("{keyword} \"Long name\" as A"),

@@ -134,7 +134,7 @@ impl Outcome {
 /// The message shown for a kind puml does not draw.
 pub fn unsupported_message(kind: &str) -> String {
     format!(
-        "puml draws sequence, activity and class diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
+        "puml draws sequence, activity, class and description diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
     )
 }
 
@@ -332,6 +332,8 @@ fn kind_of(summary: &CheckSummary) -> &'static str {
         "ACTIVITY"
     } else if summary.class_diagrams > 0 {
         "CLASS"
+    } else if summary.description_diagrams > 0 {
+        "DESCRIPTION"
     } else {
         "SEQUENCE"
     }
@@ -427,7 +429,10 @@ mod tests {
         assert!(matches!(outcomes[0], Outcome::Rendered { .. }), "{outcomes:?}");
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[1].first_image().unwrap().bytes).into_owned();
-        assert!(svg.contains("sequence, activity and class diagrams only"), "{svg}");
+        assert!(
+            svg.contains("sequence, activity, class and description diagrams only"),
+            "{svg}"
+        );
     }
 
     #[test]

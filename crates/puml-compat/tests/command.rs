@@ -240,7 +240,9 @@ fn other_kinds_are_refused_with_a_distinct_code() {
         "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n",
     );
     assert_eq!(ran.code, EXIT_UNSUPPORTED_KIND);
-    assert!(ran.stdout_text().contains("sequence, activity and class diagrams only"));
+    assert!(ran
+        .stdout_text()
+        .contains("sequence, activity, class and description diagrams only"));
     let mindmap = run_with(&["-syntax"], "@startmindmap\n* a\n@endmindmap\n");
     assert!(mindmap.stdout_text().starts_with("MINDMAP\n"));
 }
@@ -263,21 +265,19 @@ fn every_kind_puml_does_not_draw_is_named_never_a_syntax_error() {
         ("@startebnf\na = \"x\";\n@endebnf\n", "EBNF"),
         ("@startchen\nentity A {\n}\n@endchen\n", "CHEN_EER"),
         ("@startfiles\n/a/b.txt\n@endfiles\n", "FILES"),
-        ("@startnwdiag\nnwdiag {\n network n {\n  a;\n }\n}\n@endnwdiag\n", "NWDIAG"),
+        (
+            "@startnwdiag\nnwdiag {\n network n {\n  a;\n }\n}\n@endnwdiag\n",
+            "NWDIAG",
+        ),
         ("@startboard\nA\n+B\n@endboard\n", "BOARD"),
         ("@startmath\nx^2\n@endmath\n", "MATH"),
         ("@startlatex\nx^2\n@endlatex\n", "MATH"),
         ("@startcreole\n**bold**\n@endcreole\n", "CREOLE"),
         ("@startuml\nrobust \"Web\" as WB\n@0\nWB is Idle\n@enduml\n", "TIMING"),
         (
-            "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n",
-            "DESCRIPTION",
+            "@startuml\n[*] --> Idle\nIdle --> Busy : go\nBusy --> [*]\n@enduml\n",
+            "STATE",
         ),
-        (
-            "@startuml\nnode \"Server\" <<device>> as S {\n  [API]\n}\ndatabase DB\n[API] ..> DB : SQL\n@enduml\n",
-            "DESCRIPTION",
-        ),
-        ("@startuml\n[*] --> Idle\nIdle --> Busy : go\nBusy --> [*]\n@enduml\n", "STATE"),
         ("@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n", "ACTIVITY"),
     ];
     for (text, kind) in cases {
@@ -291,6 +291,26 @@ fn every_kind_puml_does_not_draw_is_named_never_a_syntax_error() {
         let syntax = run_with(&["-syntax"], text);
         assert!(
             syntax.stdout_text().starts_with(&format!("{kind}\n")),
+            "{text}: {}",
+            syntax.stdout_text()
+        );
+    }
+}
+
+/// Description diagrams (use case, component, deployment) are drawn:
+/// exit 0, an SVG, and `-syntax` names the type as PlantUML does.
+#[test]
+fn description_diagrams_are_drawn() {
+    for text in [
+        "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n",
+        "@startuml\nnode \"Server\" <<device>> as S {\n  [API]\n}\ndatabase DB\n[API] ..> DB : SQL\n@enduml\n",
+    ] {
+        let ran = run_with(&["-tsvg", "-pipe"], text);
+        assert_eq!(ran.code, 0, "{text}: {}", ran.stderr);
+        assert!(ran.stdout_text().contains("<g class=\"entity\""), "{text}");
+        let syntax = run_with(&["-syntax"], text);
+        assert!(
+            syntax.stdout_text().starts_with("DESCRIPTION\n"),
             "{text}: {}",
             syntax.stdout_text()
         );

@@ -585,6 +585,9 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
             (0, 1)
         }
         BRACE_END => (1, 0),
+        // Description diagrams: containers one level in.
+        DESC_CONTAINER_START => (0, 1),
+        DESC_CONTAINER_END => (1, 0),
         PREPROC => {
             let directive = node
                 .children_with_tokens()

@@ -1,6 +1,7 @@
 //! The formatter's invariants, checked on every diagram of `test-data/` and
 //! of the shared corpora (`../shared/corpus`, `../shared/corpus-mutants`,
 //! `../shared/corpus-activity`, `../shared/corpus-class`,
+//! `../shared/corpus-description`,
 //! when present beside the repository):
 //!
 //! - idempotent: `fmt(fmt(x)) == fmt(x)`;
@@ -96,6 +97,7 @@ fn formatter_invariants_hold_on_every_file() {
     let before_class = files.len();
     diagram_files(&shared.join("corpus-class"), &mut files);
     let class = files.len() - before_class;
+    diagram_files(&shared.join("corpus-description"), &mut files);
     let mut failures = Vec::new();
     let mut with_messages = 0;
     let mut changed = 0;

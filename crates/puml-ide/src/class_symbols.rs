@@ -1,4 +1,5 @@
-//! The elements of class diagrams as editor symbols: the element whose name
+//! The elements of class diagrams (and of description diagrams, read in
+//! the class model's terms) as editor symbols: the element whose name
 //! is under the cursor, with its declaration, every place its name is
 //! written (`ClassSourceMap::element_references`: declarations, links,
 //! notes, one-line members), what hover shows (kind, members, relations in
@@ -32,6 +33,17 @@ pub struct ClassElementRef {
 /// The class-diagram element whose name is written at `offset` in `text`.
 pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Option<ClassElementRef> {
     for (diagram, map) in analysis.document.diagrams.iter().zip(&analysis.source_map.diagrams) {
+        if let (Some(description), Some(description_map)) = (diagram.description.as_deref(), map.description.as_ref()) {
+            // A description diagram's elements, in the class model's terms.
+            let (class, class_map) = crate::explain::description_as_class(description, Some(description_map));
+            let Some(class_map) = class_map else { continue };
+            for (index, references) in class_map.element_references.iter().enumerate() {
+                if references.iter().any(|r| r.contains_inclusive(offset)) {
+                    return Some(element_ref(&class, &class_map, index, text));
+                }
+            }
+            continue;
+        }
         let (Some(class), Some(class_map)) = (diagram.class.as_deref(), map.class.as_ref()) else {
             continue;
         };
@@ -126,15 +138,24 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
         .zip(&analysis.source_map.diagrams)
         .enumerate()
         .filter_map(|(diagram_index, (diagram, map))| {
-            let class = diagram.class.as_deref()?;
-            Some(ClassOutline {
-                diagram_index,
-                range: map.range,
-                elements: class
+            let elements = match (diagram.class.as_deref(), diagram.description.as_deref()) {
+                (Some(class), _) => class
                     .elements
                     .iter()
                     .map(|e| (e.qualified_name.clone(), e.keyword.clone()))
                     .collect(),
+                // Description diagrams: each element with its shape's keyword.
+                (None, Some(description)) => description
+                    .elements
+                    .iter()
+                    .map(|e| (e.qualified_name.clone(), e.shape.keyword().to_string()))
+                    .collect(),
+                (None, None) => return None,
+            };
+            Some(ClassOutline {
+                diagram_index,
+                range: map.range,
+                elements,
             })
         })
         .collect()
@@ -240,5 +261,26 @@ mod tests {
         let analysis = analyze(SOURCE);
         assert!(class_element_at(&analysis, SOURCE, at(SOURCE, "+drive", 0)).is_none());
         assert!(class_element_at(&analysis, SOURCE, TextSize::from(2)).is_none());
+    }
+
+    #[test]
+    fn finds_and_renames_a_description_element_inside_its_short_forms() {
+        let text = "@startuml\nactor User\n[Cart] as C\nUser --> (Buy)\nC ..> (Buy) : uses\nnote right of (Buy) : main\n@enduml\n";
+        let analysis = analyze(text);
+        let buy = class_element_at(&analysis, text, at(text, "Buy", 0)).expect("Buy");
+        assert_eq!(buy.qualified_name, "Buy");
+        assert_eq!(buy.keyword, "usecase");
+        assert_eq!(buy.relations_in, vec!["User", "C"]);
+        let edits = rename_class_edits(text, &buy, "Pay").expect("valid");
+        let (renamed, _) = puml_syntax::apply_edits(text, &edits);
+        assert_eq!(
+            renamed,
+            "@startuml\nactor User\n[Cart] as C\nUser --> (Pay)\nC ..> (Pay) : uses\nnote right of (Pay) : main\n@enduml\n"
+        );
+        let outlines = class_outlines(&analysis);
+        assert_eq!(outlines.len(), 1);
+        assert!(outlines[0]
+            .elements
+            .contains(&("C".to_string(), "component".to_string())));
     }
 }

@@ -29,8 +29,10 @@ pub struct Explanation {
     /// Set for an activity diagram (then `participants`, `flow` and
     /// `groups` are empty).
     pub activity: Option<ActivitySummary>,
-    /// Set for a class diagram (then `participants`, `flow` and `groups`
-    /// are empty).
+    /// Set for a class diagram, and for a description diagram (use case,
+    /// component, deployment: its elements with their keywords, its links,
+    /// its containers as packages); then `participants`, `flow` and
+    /// `groups` are empty.
     pub class: Option<ClassSummary>,
 }
 
@@ -272,6 +274,28 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
         let summary = class_summary(lines, class, map);
         return Explanation {
             summary: summarize_class(diagram, &summary),
+            title: diagram.title.clone(),
+            participants: Vec::new(),
+            flow: Vec::new(),
+            groups: Vec::new(),
+            notes: Vec::new(),
+            diagnostics: diagnostics_of(analysis, diagram_index),
+            diagram_count,
+            diagram_index,
+            activity: None,
+            class: Some(summary),
+        };
+    }
+    if let Some(description) = &diagram.description {
+        let map = analysis
+            .source_map
+            .diagrams
+            .get(diagram_index)
+            .and_then(|m| m.description.as_ref());
+        let (class, class_map) = description_as_class(description, map);
+        let summary = class_summary(lines, &class, class_map.as_ref());
+        return Explanation {
+            summary: summarize_description(diagram, &summary),
             title: diagram.title.clone(),
             participants: Vec::new(),
             flow: Vec::new(),
@@ -591,6 +615,70 @@ fn inheritance_forest(class: &ClassDiagram, parents: &[Vec<usize>]) -> Vec<Inher
         }
     }
     out
+}
+
+/// A description diagram in the class summary's terms: its elements with
+/// their keywords (`actor`, `usecase`, `component`, …), its links, its
+/// containers as packages.
+pub(crate) fn description_as_class(
+    description: &puml_sema::description::DescriptionDiagram,
+    map: Option<&puml_sema::description::DescriptionSourceMap>,
+) -> (ClassDiagram, Option<ClassSourceMap>) {
+    let elements = description
+        .elements
+        .iter()
+        .map(|e| puml_sema::class::Element {
+            kind: puml_sema::class::ElementKind::Mixed,
+            keyword: e.shape.keyword().to_string(),
+            qualified_name: e.qualified_name.clone(),
+            display: e.display.clone(),
+            alias: None,
+            generic: None,
+            stereotypes: e.stereotypes.clone(),
+            spot: None,
+            style: e.style.clone(),
+            members: Vec::new(),
+            package: e.container,
+            declared: e.declared,
+            json: None,
+        })
+        .collect();
+    let class = ClassDiagram {
+        elements,
+        packages: description.containers.clone(),
+        links: description.links.clone(),
+        notes: description.notes.clone(),
+        left_to_right: description.left_to_right,
+        ..ClassDiagram::default()
+    };
+    let class_map = map.map(|m| ClassSourceMap {
+        elements: m.elements.clone(),
+        element_references: m.element_references.clone(),
+        packages: m.containers.clone(),
+        links: m.links.clone(),
+        notes: m.notes.clone(),
+    });
+    (class, class_map)
+}
+
+fn summarize_description(diagram: &Diagram, summary: &ClassSummary) -> String {
+    let mut sentence = String::new();
+    if let Some(title) = &diagram.title {
+        sentence.push_str(&format!("\"{}\": ", title.replace("\\n", " ")));
+    }
+    sentence.push_str(&format!(
+        "A description diagram (use case, component, deployment) with {} and {}",
+        count(summary.elements.len(), "element", "elements"),
+        count(summary.relations.len(), "link", "links")
+    ));
+    if !summary.packages.is_empty() {
+        sentence.push_str(&format!(
+            " in {}",
+            count(summary.packages.len(), "container", "containers")
+        ));
+    }
+    sentence.push('.');
+    sentence
 }
 
 fn summarize_class(diagram: &Diagram, summary: &ClassSummary) -> String {
@@ -1344,5 +1432,36 @@ mod tests {
             },
         );
         assert_eq!(explanation.summary, "The file contains no diagram.");
+    }
+
+    #[test]
+    fn description_diagrams_list_elements_links_and_containers() {
+        let source =
+            "@startuml\nactor User\nrectangle Shop {\n  (Buy) as B\n}\nUser --> B : starts\n[Cart] ..> B\n@enduml\n";
+        let explanation = explain(source);
+        assert_eq!(
+            explanation.summary,
+            "A description diagram (use case, component, deployment) with 3 elements and 2 links in 1 container."
+        );
+        let summary = explanation.class.expect("a description summary");
+        let elements: Vec<(String, String, u32)> = summary
+            .elements
+            .iter()
+            .map(|e| (e.keyword.clone(), e.name.clone(), e.line))
+            .collect();
+        assert_eq!(
+            elements,
+            [
+                ("actor".to_string(), "User".to_string(), 2),
+                ("usecase".to_string(), "Shop.B".to_string(), 4),
+                ("component".to_string(), "Cart".to_string(), 7),
+            ]
+        );
+        let relations: Vec<String> = summary
+            .relations
+            .iter()
+            .map(|r| format!("{} {} {}", r.from, r.kind, r.to))
+            .collect();
+        assert_eq!(relations, ["User association Shop.B", "Cart dependency Shop.B"]);
     }
 }

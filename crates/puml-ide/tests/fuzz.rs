@@ -243,3 +243,54 @@ fn fuzzed_class_inputs_keep_the_invariants() {
         shown.join("\n")
     );
 }
+
+/// The same invariants over mutations of the description corpus
+/// (`../shared/corpus-description`): containers left open, links cut,
+/// blocks flipping kind.
+#[test]
+fn fuzzed_description_inputs_keep_the_invariants() {
+    // Few: a description input is laid out by the class layout (about as
+    // costly); `cargo xtask fuzz` runs longer.
+    const DESCRIPTION_INPUTS: usize = 40;
+    let dir = root().join("../shared/corpus-description");
+    let mut files = Vec::new();
+    diagram_files(&dir, &mut files);
+    // Only the corpus's own `NNN.puml` files (a copy left beside them must
+    // not change the inputs).
+    files.retain(|p| {
+        p.parent() == Some(dir.as_path())
+            && p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    if seeds.is_empty() {
+        eprintln!("../shared/corpus-description not present: nothing to fuzz");
+        return;
+    }
+    let report = fuzz::run(&seeds, 0x5eed_0004, 2, Budget::Inputs(DESCRIPTION_INPUTS), TIMEOUT);
+    println!(
+        "description fuzz: {} inputs from {} seeds, {} failures",
+        report.inputs,
+        seeds.len(),
+        report.failures.len()
+    );
+    let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
+    for failure in &report.failures {
+        let _ = std::fs::create_dir_all(&saved);
+        let _ = std::fs::write(saved.join(fuzz::failure_file_name(&failure.input)), &failure.input);
+    }
+    let shown: Vec<String> = report
+        .failures
+        .iter()
+        .take(5)
+        .map(|f| format!("{:?}\n  {}", f.input, f.problems.join("\n  ")))
+        .collect();
+    assert!(
+        report.failures.is_empty(),
+        "{} failing inputs, saved in {}:\n{}",
+        report.failures.len(),
+        saved.display(),
+        shown.join("\n")
+    );
+}

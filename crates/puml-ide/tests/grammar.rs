@@ -50,12 +50,14 @@ fn puml_verdict(text: &str) -> String {
         Some(line) => format!("INVALID:{line}"),
         None => {
             let analysis = puml_sema::analyze(text, &puml_sema::AnalysisOptions::default(), &NoIncludes);
-            // A class diagram is drawn (no `other_kind`), but PlantUML's
+            // A class or description diagram is drawn (no `other_kind`), but PlantUML's
             // verdict still names its type.
             let class = analysis.document.diagrams.iter().any(|d| d.class.is_some());
+            let description = analysis.document.diagrams.iter().any(|d| d.description.is_some());
             match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
                 Some(kind) => format!("VALID:{}", kind.plantuml_name()),
                 None if class => "VALID:CLASS".to_string(),
+                None if description => "VALID:DESCRIPTION".to_string(),
                 None => "VALID".to_string(),
             }
         }

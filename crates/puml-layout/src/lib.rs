@@ -1,4 +1,4 @@
-//! Model → scene: the geometry of a sequence, activity or class diagram, one [`Scene`] per
+//! Model → scene: the geometry of a sequence, activity, class or description diagram, one [`Scene`] per
 //! page. Deterministic and free of I/O; text is measured with the
 //! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
 //! gives the same scene on every machine.
@@ -7,6 +7,7 @@ pub mod activity;
 mod class;
 pub mod color;
 pub mod creole;
+mod description;
 pub mod font;
 mod latex;
 pub mod scene;
@@ -19,6 +20,8 @@ mod theme_sheets;
 
 #[doc(hidden)]
 pub use class::class_graph_dot;
+#[doc(hidden)]
+pub use description::description_graph_dot;
 pub use font::{embedded_font_files, EmbeddedMetrics, TextMeasure};
 pub use scene::{
     Color, Font, FontFamily, Gradient, GradientDirection, Item, Paint, PathSegment, Point, Scene, Stroke, TextRun,
@@ -91,6 +94,8 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let mut scenes = if diagram.class.is_some() {
         class::layout_diagram(diagram, options, metrics)
+    } else if diagram.description.is_some() {
+        description::layout_diagram(diagram, options, metrics)
     } else if diagram.activity.is_some() {
         activity::layout_diagram(diagram, options, metrics)
     } else {
@@ -138,6 +143,23 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
             return Err(LayoutError::TooLarge {
                 what: "links",
                 count: class.links.len(),
+                limit: options.max_links,
+            });
+        }
+    }
+    if let Some(description) = &diagram.description {
+        let elements = description.elements.len() + description.notes.len();
+        if elements > options.max_classes {
+            return Err(LayoutError::TooLarge {
+                what: "elements",
+                count: elements,
+                limit: options.max_classes,
+            });
+        }
+        if description.links.len() > options.max_links {
+            return Err(LayoutError::TooLarge {
+                what: "links",
+                count: description.links.len(),
                 limit: options.max_links,
             });
         }

@@ -92,6 +92,21 @@ fn class_svg_snapshots_are_byte_exact() {
     );
 }
 
+/// Description diagrams (use case, component, deployment): PlantUML's
+/// markers, byte for byte; PlantUML's own picture of each is beside it
+/// (`NAME.plantuml.svg`).
+#[test]
+fn description_svg_snapshots_are_byte_exact() {
+    for name in ["description-usecase", "description-component", "description-deployment"] {
+        let scene = &scenes(&format!("description/{name}.puml"))[0];
+        let svg = to_svg(scene);
+        assert!(svg.contains("<g class=\"entity\" data-qualified-name="), "{name}");
+        assert!(svg.contains("<g class=\"link\" data-entity-1=\"ent"), "{name}");
+        assert!(svg.contains("<g class=\"cluster\" data-qualified-name="), "{name}");
+        check_snapshot(&format!("description/{name}.svg"), &svg);
+    }
+}
+
 #[test]
 fn class_renders_to_every_format_deterministically() {
     for file in [

@@ -164,6 +164,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         settings: Settings::default(),
         activity: None,
         class: None,
+        description: None,
         other_kind: None,
     }
 }

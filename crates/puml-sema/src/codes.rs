@@ -91,9 +91,9 @@ pub const ARROW_LABEL_SWALLOWS_LINES: &str = "W0212";
 pub const ARROW_LABEL_DROPPED: &str = "W0213";
 
 /// The block is no sequence diagram, but PlantUML reads every line of it as
-/// a class or description diagram (and draws that): puml checks and draws
-/// only sequence and activity diagrams, so it reports this instead of the
-/// sequence errors, and does not render the block.
+/// another diagram type (and draws that) that puml does not draw: it
+/// reports this instead of the sequence errors, and does not render the
+/// block (description diagrams the parser reads are drawn, without it).
 pub const OTHER_DIAGRAM_KIND: &str = "W0240";
 /// No diagram type reads the whole block, and one of PlantUML's other
 /// readings (class, description, legacy activity, state) gets past the

@@ -457,6 +457,8 @@ struct DiagramLowering {
     activity: Option<crate::lower_activity::ActivityLowering>,
     /// Set when the block is a class diagram, likewise.
     class: Option<crate::lower_class::ClassLowering>,
+    /// Set when the block is a description diagram, likewise.
+    description: Option<crate::lower_description::DescriptionLowering>,
 }
 
 impl DiagramLowering {
@@ -493,6 +495,8 @@ impl DiagramLowering {
             next_sequence: 0,
             activity: (kind == DiagramKind::Activity).then(crate::lower_activity::ActivityLowering::default),
             class: (kind == DiagramKind::Class).then(crate::lower_class::ClassLowering::default),
+            description: (kind == DiagramKind::Description)
+                .then(crate::lower_description::DescriptionLowering::default),
         }
     }
 
@@ -528,6 +532,9 @@ impl DiagramLowering {
         // A class diagram's colours take more forms (`#back;line:red`,
         // `##[dashed]blue`, `[#red,dashed]`): the class lowering reads them.
         if self.class.is_some() && (green.kind().is_class_statement() || green.kind() == HIDE_SHOW) {
+            return;
+        }
+        if self.description.is_some() && (green.kind().is_description_statement() || green.kind() == HIDE_SHOW) {
             return;
         }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
@@ -743,6 +750,12 @@ impl DiagramLowering {
         if let Some(class) = &mut self.class {
             if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
                 class.statement(&node());
+                return;
+            }
+        }
+        if let Some(description) = &mut self.description {
+            if green.kind().is_description_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
+                description.statement(&node());
                 return;
             }
         }
@@ -2030,7 +2043,7 @@ impl DiagramLowering {
     /// to the name PlantUML reads, when that name can be written on this
     /// line (it starts with the blocks' prefix, or the block is `sequence`).
     fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
-        if self.activity.is_some() || self.class.is_some() {
+        if self.activity.is_some() || self.class.is_some() || self.description.is_some() {
             return;
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
@@ -2142,6 +2155,12 @@ impl DiagramLowering {
             let (model, map, mut diagnostics) = class.finish(end_offset, needs_newline_before);
             self.diagram.class = Some(Box::new(model));
             self.map.class = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+        }
+        if let Some(description) = self.description.take() {
+            let (model, map, mut diagnostics) = description.finish(end_offset, needs_newline_before);
+            self.diagram.description = Some(Box::new(model));
+            self.map.description = Some(map);
             self.diagnostics.append(&mut diagnostics);
         }
         if let Some(activity) = self.activity.take() {

@@ -43,7 +43,7 @@ pub(crate) struct ClassLowering {
     last_link: Option<LinkId>,
 }
 
-fn unquote(text: &str) -> String {
+pub(crate) fn unquote(text: &str) -> String {
     text.strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .unwrap_or(text)
@@ -143,7 +143,7 @@ pub(crate) fn classify_member(line: &str) -> Option<Member> {
 }
 
 /// `: owns >` → (`owns`, Right).
-fn label_and_arrow(label: &str) -> (String, Option<LinkDirection>) {
+pub(crate) fn label_and_arrow(label: &str) -> (String, Option<LinkDirection>) {
     let t = label.trim();
     if let Some(rest) = t.strip_suffix('>').filter(|r| !r.ends_with('>') && !r.ends_with('-')) {
         return (rest.trim().to_string(), Some(LinkDirection::Right));
@@ -186,16 +186,16 @@ fn head_of(text: &str) -> LinkHead {
 }
 
 /// The parts of an arrow token.
-struct ArrowParts {
-    from_head: LinkHead,
-    to_head: LinkHead,
-    line: LineStyle,
-    length: u32,
-    direction: Option<LinkDirection>,
-    styles: Vec<String>,
+pub(crate) struct ArrowParts {
+    pub(crate) from_head: LinkHead,
+    pub(crate) to_head: LinkHead,
+    pub(crate) line: LineStyle,
+    pub(crate) length: u32,
+    pub(crate) direction: Option<LinkDirection>,
+    pub(crate) styles: Vec<String>,
 }
 
-fn split_arrow(arrow: &str) -> ArrowParts {
+pub(crate) fn split_arrow(arrow: &str) -> ArrowParts {
     let is_body = |c: char| matches!(c, '-' | '.' | '=');
     let first = arrow.find(is_body).unwrap_or(0);
     let last = arrow.rfind(is_body).map_or(arrow.len(), |i| i + 1);
@@ -262,7 +262,7 @@ fn split_arrow(arrow: &str) -> ArrowParts {
 }
 
 /// The text of a block's `BODY` lines, trimmed and joined with `\n`.
-fn body_text(node: &SyntaxNode) -> String {
+pub(crate) fn body_text(node: &SyntaxNode) -> String {
     node.children()
         .filter(|n| n.kind() == BODY)
         .flat_map(|body| {
@@ -986,7 +986,7 @@ fn stereotype_text(text: &str) -> String {
 }
 
 /// `<< (S,#FF7700) Singleton >>` → its spot and its names.
-fn parse_stereotype(text: &str) -> (Option<Spot>, Vec<String>) {
+pub(crate) fn parse_stereotype(text: &str) -> (Option<Spot>, Vec<String>) {
     let inner = stereotype_text(text);
     let mut rest = inner.as_str();
     let mut spot = None;
@@ -1010,7 +1010,7 @@ fn parse_stereotype(text: &str) -> (Option<Spot>, Vec<String>) {
 }
 
 /// `#pink;line:red;line.dashed;text:blue` and `##[dashed]blue`.
-fn apply_element_color(style: &mut ElementStyle, color: &str) {
+pub(crate) fn apply_element_color(style: &mut ElementStyle, color: &str) {
     if let Some(line) = color.strip_prefix("##") {
         let (dash, rest) = match line.strip_prefix('[') {
             Some(r) => match r.find(']') {

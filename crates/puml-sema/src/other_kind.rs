@@ -3,7 +3,7 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity and class diagrams only, so for such a
+//! puml checks and draws sequence, activity, class and description diagrams only, so for such a
 //! block it reports one warning (W0240) instead of the sequence reading's
 //! errors, and refuses to draw it. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
@@ -76,6 +76,7 @@ impl Readers {
 /// `diagnostics` are in `parse`'s coordinates.
 pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
     foreign::recognize_tagged(parse, document, diagnostics);
+    description_gives_way_to_class(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
@@ -138,7 +139,7 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity and class diagrams)",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity, class and description diagrams)",
                 kind.describe(),
                 line_text,
                 kind.describe()
@@ -170,6 +171,38 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         diagnostics.retain(|d| !in_block(d));
         diagnostics.push(warning);
         model.other_kind = Some(kind);
+    }
+}
+
+/// PlantUML tries the class reading before the description one: a block
+/// the parser read as a description diagram that the (wider) fallback class
+/// reading reads whole is a class diagram for PlantUML (`A ->> B : m` with
+/// `Z1 -- Z2`), which puml recognises without drawing (W0240).
+fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+    if !document.diagrams.iter().any(|d| d.description.is_some()) {
+        return;
+    }
+    let text = parse.root().syntax.text().to_string();
+    for (index, diagram) in parse.root().diagrams().enumerate() {
+        if document.diagrams.get(index).is_none_or(|d| d.description.is_none()) {
+            continue;
+        }
+        if read_block(&text, &diagram).complete != Some(OtherKind::Class) {
+            continue;
+        }
+        let Some(model) = document.diagrams.get_mut(index) else {
+            continue;
+        };
+        let at = first_content_line(&text, &diagram)
+            .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
+            .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
+        diagnostics.push(Diagnostic::warning(
+            codes::OTHER_DIAGRAM_KIND,
+            line_range(&text, at),
+            "PlantUML reads this block as a class diagram (its class reading, tried before the description one, reads every line); puml does not draw such class diagrams yet",
+        ));
+        model.description = None;
+        model.other_kind = Some(OtherKind::Class);
     }
 }
 
@@ -675,7 +708,7 @@ enum BlockEnd {
     Style,
     Note,
     /// A description element's text over several lines.
-    Description(description::MultiLine),
+    Description(puml_syntax::description_grammar::MultiLine),
 }
 
 impl BlockEnd {
@@ -1549,7 +1582,16 @@ mod tests {
             "@startuml\nA -> B : m\n...x\n@enduml\n",
             "@startuml\nmain ~> Bridge : run\n@enduml\n",
         ] {
-            assert_eq!(kind_and_codes(text).0, Some(OtherKind::Description), "{text}");
+            // Either the parser reads them as description diagrams, which
+            // puml draws (no other kind, no diagnostic, a description
+            // model), or the fallback's wider reading names them (`actor as
+            // A`, which the parser's description statements refuse).
+            let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
+            let diagram = analysis.document.diagrams.first().expect("a diagram");
+            let drawn =
+                diagram.other_kind.is_none() && diagram.description.is_some() && analysis.diagnostics.is_empty();
+            let named = diagram.other_kind == Some(OtherKind::Description);
+            assert!(drawn || named, "{text}: {:?}", analysis.diagnostics);
         }
     }
 

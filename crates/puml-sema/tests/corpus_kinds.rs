@@ -1,7 +1,6 @@
 //! Agreement with PlantUML on real description diagrams (use case,
 //! component, deployment, rectangle: `../shared/corpus-description`) and
-//! state diagrams (`../shared/corpus-state`), which puml recognises
-//! without drawing them: a file PlantUML draws gets no error from puml and
+//! state diagrams (`../shared/corpus-state`): a file PlantUML draws gets no error from puml and
 //! is recognised as the kind PlantUML names in its SVG
 //! (`data-diagram-type`); a file PlantUML refuses gets an error on
 //! PlantUML's line. Prints the figures; fails under the level reached.
@@ -71,12 +70,18 @@ fn agrees(path: &Path, verdict: &str) -> Result<(), String> {
     if let Some((line, message)) = errors.first() {
         return Err(format!("PlantUML draws it; puml: error at line {line}: {message}"));
     }
-    let ours = analysis
-        .document
-        .diagrams
-        .iter()
-        .find_map(|d| d.other_kind)
-        .map(|k| k.plantuml_name().to_string());
+    let ours = analysis.document.diagrams.iter().find_map(|d| {
+        d.other_kind.map(|k| k.plantuml_name().to_string()).or_else(|| {
+            // The kinds puml draws.
+            if d.description.is_some() {
+                Some("DESCRIPTION".to_string())
+            } else if d.class.is_some() {
+                Some("CLASS".to_string())
+            } else {
+                None
+            }
+        })
+    });
     let theirs = drawn_kind(path);
     if ours == theirs {
         Ok(())
@@ -127,4 +132,29 @@ fn description_diagrams_agree_with_plantuml() {
 #[test]
 fn state_diagrams_agree_with_plantuml() {
     agreement("corpus-state", STATE_AGREED_AT_LEAST);
+}
+
+/// Description files the parser reads as description diagrams (which
+/// puml then draws), rather than leaving them to the fallback reading.
+const DESCRIPTION_PARSED_AT_LEAST: usize = 52;
+
+#[test]
+fn description_diagrams_are_read_as_description_statements() {
+    let cases = manifest(&shared().join("corpus-description"));
+    let mut parsed = 0;
+    let mut others = Vec::new();
+    for (path, verdict) in &cases {
+        if !verdict.starts_with("VALID") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let analysis = analyze(&text, &AnalysisOptions::default(), &FsLoader);
+        if analysis.document.diagrams.iter().all(|d| d.description.is_some()) {
+            parsed += 1;
+        } else {
+            others.push(path.display().to_string());
+        }
+    }
+    println!("corpus-description: {parsed} files read as description diagrams; not: {others:?}");
+    assert!(parsed >= DESCRIPTION_PARSED_AT_LEAST, "fell to {parsed}: {others:?}");
 }

@@ -6,6 +6,8 @@
 
 pub mod ast;
 pub mod codes;
+pub mod colors;
+pub mod description_grammar;
 pub mod diagnostic;
 pub mod line_index;
 mod parser;
@@ -50,6 +52,9 @@ pub enum DiagramKind {
     Activity,
     /// Class, object and ER diagrams (`class A`, `A <|-- B`, `entity E`).
     Class,
+    /// Use case, component, deployment and `rectangle` diagrams
+    /// (`actor A`, `[C] --> (U)`, `node N {`).
+    Description,
 }
 
 impl Parse {

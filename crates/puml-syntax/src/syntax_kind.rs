@@ -252,6 +252,27 @@ pub enum SyntaxKind {
     CLASS_NOTE,
     /// `set separator ::`, `left to right direction`, `allowmixing`, `url of A is [[…]]`.
     CLASS_OPTION,
+
+    // ---- description diagrams (use case, component, deployment,
+    // `rectangle`). A block that neither the sequence nor the class
+    // statements read but that reads whole as a description diagram (see
+    // `parser::description`) holds these; the shared statements keep their
+    // kinds. Containers are flat like packages: their start and their `}`
+    // are sibling statements.
+    /// `actor "Long" as A <<s>> #pink`, `[Component] as C`, `(Use case)`,
+    /// `:Actor:`, `() I`, `port P`; the multi-line forms (`component C [`
+    /// … `]`) hold a `BODY` and a `BLOCK_END`.
+    DESC_ELEMENT,
+    /// `[A] -[#red,dashed]-> (B) : label`, `A "1" -- "*" B`.
+    DESC_LINK,
+    /// `note left of A : text`, `note "text" as N`, `note on link`, block forms.
+    DESC_NOTE,
+    /// `node "Server" as S {`, `package P {`, `together {`.
+    DESC_CONTAINER_START,
+    /// `}` closing a container.
+    DESC_CONTAINER_END,
+    /// `left to right direction`, `set separator ::`.
+    DESC_OPTION,
 }
 
 impl SyntaxKind {
@@ -269,6 +290,10 @@ impl SyntaxKind {
     pub fn is_class_statement(self) -> bool {
         (self as u16) >= (SyntaxKind::CLASS_DECL as u16) && (self as u16) <= (SyntaxKind::CLASS_OPTION as u16)
     }
+    /// A statement node of a description diagram (only such blocks hold them).
+    pub fn is_description_statement(self) -> bool {
+        (self as u16) >= (SyntaxKind::DESC_ELEMENT as u16) && (self as u16) <= (SyntaxKind::DESC_OPTION as u16)
+    }
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
@@ -276,7 +301,7 @@ impl SyntaxKind {
     pub(crate) fn from_raw_rowan(raw: rowan::SyntaxKind) -> SyntaxKind {
         SyntaxKind::from_raw(raw.0)
     }
-    const LAST: u16 = SyntaxKind::CLASS_OPTION as u16;
+    const LAST: u16 = SyntaxKind::DESC_OPTION as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

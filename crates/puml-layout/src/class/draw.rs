@@ -34,12 +34,13 @@ impl Ids {
 }
 
 /// A name as PlantUML writes it in `data-qualified-name`: every character
-/// but ASCII letters, digits, `_` and spaces becomes `.` (observed:
-/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`).
+/// but ASCII letters, digits, `_`, `-` and spaces becomes `.` (observed:
+/// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`, `Use-A-Portal`
+/// kept).
 fn marker_name(name: &str) -> String {
     name.chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == ' ' {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | ' ' | '-') {
                 c
             } else {
                 '.'
@@ -435,6 +436,10 @@ fn draw_package(
     look: &ClassLook,
     metrics: &dyn TextMeasure,
 ) {
+    // The description diagrams' containers have shapes of their own.
+    if crate::description::draw_container(out, rect, title, package, look, metrics) {
+        return;
+    }
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let lh = metrics.line_height(&look.package_font);
     let tab_h = lh + 6.0;

@@ -74,9 +74,10 @@ pub(crate) fn entity_box(element: &Element, shown: &Shown, look: &ClassLook, met
     match element.kind {
         ElementKind::Circle => circle_box(element, look, metrics),
         ElementKind::Diamond => diamond_box(look),
-        ElementKind::Object | ElementKind::Map | ElementKind::Json | ElementKind::Mixed => {
-            object_box(element, shown, look, metrics)
-        }
+        // The description diagrams' shapes (actor, use case, component, …).
+        ElementKind::Mixed => crate::description::shape_box(element, look, metrics)
+            .unwrap_or_else(|| object_box(element, shown, look, metrics)),
+        ElementKind::Object | ElementKind::Map | ElementKind::Json => object_box(element, shown, look, metrics),
         _ => class_box(element, shown, look, metrics),
     }
 }

@@ -13,9 +13,9 @@
 //! caps; a graph the engine refuses is drawn as a plain grid.
 
 mod draw;
-mod entity;
+pub(crate) mod entity;
 mod graph;
-mod look;
+pub(crate) mod look;
 mod shown;
 
 use crate::font::TextMeasure;

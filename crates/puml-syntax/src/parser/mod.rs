@@ -9,6 +9,7 @@ pub(crate) mod activity;
 pub mod arrow;
 mod builder;
 pub(crate) mod class;
+pub(crate) mod description;
 pub(crate) mod incremental;
 mod lexer;
 pub(crate) mod statements;
@@ -146,6 +147,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_names: std::collections::HashSet<String>,
     /// A link was read in the class diagram being parsed.
     pub(crate) class_linked: bool,
+    /// The description reading's memory between lines (see `description.rs`).
+    pub(crate) description: description::DescriptionReading,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -166,6 +169,7 @@ impl<'a> Parser<'a> {
             class_mixing: false,
             class_names: std::collections::HashSet::new(),
             class_linked: false,
+            description: description::DescriptionReading::default(),
             class_stops: Vec::new(),
             spare_pieces: Vec::with_capacity(16),
         }
@@ -378,7 +382,23 @@ impl<'a> Parser<'a> {
         };
         rewind(self);
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
-        match self.first_error_since(errors_before) {
+        let class_error = self.first_error_since(errors_before);
+        if class_error.is_some() && sequence_error != TextSize::from(u32::MAX) {
+            // PlantUML's description reading comes after the class one:
+            // kept when it reads every line and makes an element.
+            rewind(self);
+            let description = self.parse_diagram_body(implicit, DiagramKind::Description);
+            // A comment or block left open swallows the rest of the block:
+            // the readings before decide it.
+            let open_block = self.unterminated_block.get();
+            if self.first_error_since(errors_before).is_none() && self.description.elements > 0 && !open_block {
+                return (description.0, description.1, None);
+            }
+            rewind(self);
+            let again = self.parse_diagram_body(implicit, DiagramKind::Class);
+            debug_assert_eq!(again, class);
+        }
+        match class_error {
             None => (class.0, class.1, None),
             Some(_) if sequence_error == TextSize::from(u32::MAX) => {
                 rewind(self);
@@ -415,6 +435,7 @@ impl<'a> Parser<'a> {
         self.class_mixing = false;
         self.class_names.clear();
         self.class_linked = false;
+        self.description = description::DescriptionReading::default();
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos];
             // Only a line starting with `@` can end or restart the diagram:
@@ -461,6 +482,7 @@ impl<'a> Parser<'a> {
             match kind {
                 DiagramKind::Activity => self.parse_activity_statement(),
                 DiagramKind::Class => self.parse_class_statement(),
+                DiagramKind::Description => self.parse_description_statement(),
                 DiagramKind::Sequence => self.parse_statement(),
             }
         }

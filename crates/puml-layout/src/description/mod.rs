@@ -1,0 +1,173 @@
+//! Description diagrams (use case, component, deployment, `rectangle`):
+//! `DescriptionDiagram` → `Scene`, the way PlantUML's "svek" step draws
+//! them. PlantUML hands these to `dot` exactly as class diagrams (one node
+//! per element of its shape's size, containers as clusters, links as
+//! edges with `minlen` from the arrow's length), so the description model,
+//! whose links, notes and containers are the class model's types, is
+//! handed to the class layout as a class diagram of "mixed" elements: the
+//! class layout builds the graph, places it with `puml-graph` and draws
+//! links, clusters, notes and the SVG markers; each element's own shape is
+//! measured and drawn here ([`shapes`], called from the class layout's
+//! element boxes for every element of a description keyword).
+
+mod shapes;
+
+pub(crate) use shapes::{draw_container, shape_box};
+
+use crate::font::TextMeasure;
+use crate::scene::Scene;
+use crate::LayoutOptions;
+use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd};
+use puml_sema::description::{DescriptionDiagram, Shape};
+use puml_sema::model::Diagram;
+
+/// The description diagram as the class layout reads it. A container that
+/// holds nothing (`component jackson {` `}`) is drawn by PlantUML as an
+/// element of its keyword, and links to it join that element.
+fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> ClassDiagram {
+    let components_as_rectangles = shapes::component_as_rectangle(diagram);
+    let keyword_of = |shape: Shape| match shape {
+        Shape::Component if components_as_rectangles => Shape::Rectangle.keyword(),
+        shape => shape.keyword(),
+    };
+    let mut holds = vec![false; description.containers.len()];
+    let parents = description
+        .elements
+        .iter()
+        .map(|e| e.container)
+        .chain(description.containers.iter().map(|c| c.parent))
+        .chain(description.notes.iter().map(|n| n.package));
+    for parent in parents.flatten() {
+        if let Some(slot) = holds.get_mut(parent.index()) {
+            *slot = true;
+        }
+    }
+    let mut elements: Vec<ClassElement> = description
+        .elements
+        .iter()
+        .map(|element| ClassElement {
+            kind: ElementKind::Mixed,
+            keyword: keyword_of(element.shape).to_string(),
+            qualified_name: element.qualified_name.clone(),
+            display: element.display.clone(),
+            alias: None,
+            generic: None,
+            stereotypes: element.stereotypes.clone(),
+            spot: None,
+            style: with_skinparams(diagram, keyword_of(element.shape), &element.style),
+            members: Vec::new(),
+            package: element.container,
+            declared: element.declared,
+            json: None,
+        })
+        .collect();
+    // Empty containers become elements.
+    let mut as_element: Vec<Option<ElementId>> = vec![None; description.containers.len()];
+    for (index, container) in description.containers.iter().enumerate() {
+        if holds[index] {
+            continue;
+        }
+        let shape = Shape::from_keyword(&container.keyword).unwrap_or(Shape::Rectangle);
+        as_element[index] = Some(ElementId(elements.len() as u32));
+        elements.push(ClassElement {
+            kind: ElementKind::Mixed,
+            keyword: keyword_of(shape).to_string(),
+            qualified_name: container.qualified_name.clone(),
+            display: container.display.clone(),
+            alias: None,
+            generic: None,
+            stereotypes: container.stereotypes.clone(),
+            spot: None,
+            style: with_skinparams(diagram, keyword_of(shape), &container.style),
+            members: Vec::new(),
+            package: container.parent,
+            declared: true,
+            json: None,
+        });
+    }
+    let end = |end: LinkEnd| match end {
+        LinkEnd::Package(p) => as_element
+            .get(p.index())
+            .copied()
+            .flatten()
+            .map_or(end, LinkEnd::Element),
+        other => other,
+    };
+    let links = description
+        .links
+        .iter()
+        .map(|link| Link {
+            from: end(link.from),
+            to: end(link.to),
+            ..link.clone()
+        })
+        .collect();
+    // `skinparam packageStyle rectangle` draws packages as rectangles.
+    let packages_as_rectangles = diagram
+        .settings
+        .skinparam("packagestyle")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("rectangle"));
+    let packages = description
+        .containers
+        .iter()
+        .map(|container| {
+            let mut container = container.clone();
+            if packages_as_rectangles && container.keyword == "package" {
+                container.keyword = "rectangle".to_string();
+            }
+            container.style = with_skinparams(diagram, &container.keyword, &container.style);
+            container
+        })
+        .collect();
+    ClassDiagram {
+        elements,
+        packages,
+        links,
+        notes: description.notes.clone(),
+        visibility: Vec::new(),
+        left_to_right: description.left_to_right,
+        together: Vec::new(),
+        separator: None,
+    }
+}
+
+/// An element's colours: those written on it, else its keyword's
+/// skinparams (`skinparam component { BackgroundColor … }`,
+/// `usecaseBorderColor`, `actorFontColor`, …).
+fn with_skinparams(diagram: &Diagram, keyword: &str, written: &ElementStyle) -> ElementStyle {
+    let keyword = keyword.trim_end_matches('/');
+    let param = |name: &str| {
+        diagram
+            .settings
+            .skinparam(&format!("{keyword}{name}"))
+            .map(str::to_string)
+    };
+    let mut style = written.clone();
+    style.background = style.background.or_else(|| param("backgroundcolor"));
+    style.line_color = style.line_color.or_else(|| param("bordercolor"));
+    style.text_color = style.text_color.or_else(|| param("fontcolor"));
+    style
+}
+
+/// The diagram with its description part as a class part.
+fn as_class(diagram: &Diagram) -> Diagram {
+    let mut shadow = diagram.clone();
+    if let Some(description) = diagram.description.as_deref() {
+        shadow.class = Some(Box::new(as_class_diagram(diagram, description)));
+    }
+    shadow.description = None;
+    shadow
+}
+
+/// Lays out a description diagram (one page).
+pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    crate::class::layout_diagram(&as_class(diagram), options, metrics)
+}
+
+/// The graph the description layout hands to its engine, in dot's
+/// language (as PlantUML's `svek.dot`).
+#[doc(hidden)]
+pub fn description_graph_dot(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Option<String> {
+    diagram.description.as_ref()?;
+    crate::class::class_graph_dot(&as_class(diagram), options, metrics)
+}

@@ -1,0 +1,570 @@
+//! The shapes of a description diagram's elements, measured and drawn as
+//! PlantUML 1.2026.8 draws them. Each size is the node size PlantUML's
+//! `svek.dot` gives the element (read with `-debugsvek` from probes of
+//! every keyword with texts of many widths): most shapes are the text's
+//! block plus fixed margins; the use case's ellipse follows PlantUML's
+//! ellipse around its text, whose flatness is bounded on both sides (the
+//! table below holds the bound observed for long texts).
+//!
+//! A box is drawn at the origin into plain items; the class layout moves
+//! it to where the graph puts its node.
+
+use crate::class::entity::EntityBox;
+use crate::class::look::ClassLook;
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, Paint, TextRun};
+use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
+use puml_sema::class::{Element, LineStyle, Package};
+use puml_sema::description::Shape;
+
+/// Use case ellipses PlantUML draws around one line of text too long for
+/// the round form: (text block width with its room, ellipse width,
+/// ellipse height), interpolated linearly between the points. A shorter
+/// text gets the smallest ellipse around its block (√2 times each side),
+/// as round as [`USECASE_ROUNDNESS`] allows at most.
+const USECASE_LONG: &[(f64, f64, f64)] = &[
+    (86.071, 121.478, 29.096),
+    (99.709, 131.512, 31.102),
+    (113.347, 142.172, 33.234),
+    (126.985, 153.324, 35.464),
+    (140.623, 164.866, 37.774),
+    (154.261, 176.716, 40.144),
+    (167.899, 188.816, 42.564),
+    (181.537, 201.120, 45.024),
+    (195.175, 213.588, 47.518),
+    (208.813, 226.196, 50.040),
+    (222.451, 238.922, 52.584),
+    (236.089, 251.744, 55.148),
+    (249.727, 264.650, 57.730),
+    (263.365, 277.626, 60.326),
+    (277.003, 290.666, 62.934),
+    (290.641, 303.758, 65.552),
+    (304.279, 316.898, 68.180),
+    (317.917, 330.078, 70.816),
+    (331.555, 343.296, 73.460),
+    (345.193, 356.544, 76.108),
+    (358.831, 369.822, 78.764),
+    (372.469, 383.126, 81.426),
+    (386.107, 396.452, 84.090),
+    (399.745, 409.800, 86.760),
+    (413.383, 423.166, 89.434),
+    (454.297, 463.362, 97.472),
+    (495.211, 503.674, 105.534),
+    (536.125, 544.076, 113.616),
+    (577.039, 584.550, 121.710),
+    (617.953, 625.082, 129.816),
+    (658.867, 665.662, 137.932),
+    (699.781, 706.280, 146.056),
+    (740.695, 746.930, 154.186),
+    (781.609, 787.608, 162.322),
+    (822.523, 828.308, 170.462),
+];
+/// The use case ellipse's largest height-to-width ratio (short texts).
+const USECASE_ROUNDNESS: f64 = 0.842;
+/// Room around a use case's text inside its ellipse (each dimension).
+const USECASE_TEXT_ROOM: f64 = 4.243;
+/// A line of text with its room: the height [`USECASE_LONG`] was measured with.
+const USECASE_LINE_BLOCK: f64 = 16.297 + USECASE_TEXT_ROOM;
+
+/// [`USECASE_LONG`] at a block width: (ellipse width, height).
+fn long_usecase(width: f64) -> (f64, f64) {
+    let last = USECASE_LONG[USECASE_LONG.len() - 1];
+    if width >= last.0 {
+        // Past the table: the ellipse grows with the text, as at its end.
+        let before = USECASE_LONG[USECASE_LONG.len() - 2];
+        let slope_w = (last.1 - before.1) / (last.0 - before.0);
+        let slope_h = (last.2 - before.2) / (last.0 - before.0);
+        return (last.1 + slope_w * (width - last.0), last.2 + slope_h * (width - last.0));
+    }
+    for pair in USECASE_LONG.windows(2) {
+        let ((x0, w0, h0), (x1, w1, h1)) = (pair[0], pair[1]);
+        if width <= x1 {
+            let f = (width - x0) / (x1 - x0);
+            return (w0 + (w1 - w0) * f, h0 + (h1 - h0) * f);
+        }
+    }
+    (last.1, last.2)
+}
+
+/// The use case ellipse (width, height) around a text block.
+pub(crate) fn usecase_size(text_width: f64, text_height: f64) -> (f64, f64) {
+    let w = text_width + USECASE_TEXT_ROOM;
+    let h = text_height + USECASE_TEXT_ROOM;
+    let first = USECASE_LONG[0];
+    // Round enough: the smallest ellipse around the block.
+    if w <= first.0 || h / w >= first.2 / first.1 {
+        let ratio = (h / w).min(USECASE_ROUNDNESS);
+        let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
+        return (2.0 * radius, 2.0 * radius * ratio);
+    }
+    let (long_w, long_h) = long_usecase(w);
+    if (h - USECASE_LINE_BLOCK).abs() < 0.5 {
+        return (long_w, long_h);
+    }
+    // More lines: an ellipse through the block's corners as flat as a
+    // long line's.
+    let ratio = (long_h / long_w).min(USECASE_ROUNDNESS);
+    let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
+    (2.0 * radius, 2.0 * radius * ratio)
+}
+
+/// The lines of an element's text (`\n` written or real), after a line
+/// per stereotype (`«name»`, in italics).
+fn text_lines(element: &Element) -> Vec<(String, bool)> {
+    let name = if element.display.is_empty() {
+        element.qualified_name.as_str()
+    } else {
+        element.display.as_str()
+    };
+    let stereotypes = element.stereotypes.iter().map(|s| (format!("«{s}»"), true));
+    let names = name
+        .split('\n')
+        .flat_map(|l| l.split("\\n"))
+        .map(|l| (l.to_string(), false));
+    stereotypes.chain(names).collect()
+}
+
+fn line_font(font: Font, italic: bool) -> Font {
+    Font { italic, ..font }
+}
+
+fn fill_and_border(look: &ClassLook, element: &Element) -> Paint {
+    let fill = element
+        .style
+        .background
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_bg);
+    let border = element
+        .style
+        .line_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_border);
+    let width = element.style.thickness.map_or(look.class_border_width, f64::from);
+    let mut p = paint(Some(fill), Some(stroke(border, width)));
+    match element.style.line_style {
+        Some(LineStyle::Dashed) => p.stroke = Some(dashed(border, width, 7.0, 7.0)),
+        Some(LineStyle::Dotted) => p.stroke = Some(dashed(border, width, 1.0, 3.0)),
+        _ => {}
+    }
+    p.shadowed(look.shadow)
+}
+
+fn text_color(look: &ClassLook, element: &Element) -> Color {
+    element
+        .style
+        .text_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_font_color)
+}
+
+/// Writes `lines` centred on `center_x`, the first baseline at `top` plus
+/// the font's ascent.
+fn centred_text(
+    out: &mut Vec<Item>,
+    lines: &[(String, bool)],
+    center_x: f64,
+    top: f64,
+    font: Font,
+    color: Color,
+    metrics: &dyn TextMeasure,
+) {
+    let lh = metrics.line_height(&font);
+    let ascent = metrics.ascent(&font);
+    for (i, (l, italic)) in lines.iter().enumerate() {
+        let font = line_font(font, *italic);
+        let w = metrics.width(l, &font);
+        out.push(Item::Text(TextRun {
+            x: round3(center_x - w / 2.0),
+            y: round3(top + ascent + lh * i as f64),
+            text: l.clone(),
+            font,
+            color,
+            width: round3(w),
+            underline: false,
+            strike: false,
+            link: None,
+        }));
+    }
+}
+
+/// Whether `skinparam componentStyle rectangle` draws components as plain
+/// rectangles.
+pub(crate) fn component_as_rectangle(diagram: &puml_sema::model::Diagram) -> bool {
+    diagram
+        .settings
+        .skinparam("componentstyle")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("rectangle"))
+}
+
+/// The box of a description element (an element of the class model whose
+/// keyword is a description shape); `None` for a keyword it does not know.
+pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextMeasure) -> Option<EntityBox> {
+    let shape = Shape::from_keyword(&element.keyword)?;
+    let font = look.name_font;
+    let lines = text_lines(element);
+    let lh = metrics.line_height(&font);
+    let text_w = lines
+        .iter()
+        .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
+        .fold(0.0, f64::max);
+    let text_h = lh * lines.len() as f64;
+    let fill = fill_and_border(look, element);
+    let color = text_color(look, element);
+    let mut items = Vec::new();
+    // (width, height, text top) of a box around the text.
+    let boxed = |dx: f64, dy: f64| (text_w + dx, text_h + dy);
+    let (width, height) = match shape {
+        Shape::Actor | Shape::ActorBusiness => {
+            let width = text_w.max(27.0);
+            let cx = width / 2.0;
+            ellipse(&mut items, cx, 9.0, 8.0, 8.0, fill);
+            let body = PathBuilder::new()
+                .move_to(cx, 17.0)
+                .line_to(cx, 44.0)
+                .move_to(cx - 13.0, 25.0)
+                .line_to(cx + 13.0, 25.0)
+                .move_to(cx, 44.0)
+                .line_to(cx - 13.0, 59.0)
+                .move_to(cx, 44.0)
+                .line_to(cx + 13.0, 59.0);
+            body.push(&mut items, Paint { fill: None, ..fill });
+            centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
+            (width, 60.0 + text_h)
+        }
+        Shape::Usecase | Shape::UsecaseBusiness => {
+            let (w, h) = usecase_size(text_w, text_h);
+            ellipse(&mut items, w / 2.0, h / 2.0, w / 2.0, h / 2.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Component => {
+            let (w, h) = boxed(40.0, 30.0);
+            rect(&mut items, 0.0, 0.0, w, h, 2.5, fill);
+            rect(&mut items, w - 20.0, 5.0, 15.0, 10.0, 0.0, fill);
+            rect(&mut items, w - 22.0, 7.0, 4.0, 2.0, 0.0, fill);
+            rect(&mut items, w - 22.0, 11.0, 4.0, 2.0, 0.0, fill);
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 15.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Interface | Shape::Circle => {
+            let w = text_w.max(19.0);
+            let h = 18.0 + 2.0 * lh;
+            ellipse(&mut items, w / 2.0, lh + 9.0, 8.0, 8.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, lh + 18.0, font, color, metrics);
+            (w, h.max(lh + 18.0 + text_h))
+        }
+        Shape::Node => {
+            let (w, h) = boxed(40.0, 30.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 10.0),
+                    (10.0, 0.0),
+                    (w, 0.0),
+                    (w, h - 10.0),
+                    (w - 10.0, h),
+                    (0.0, h),
+                ],
+                fill,
+            );
+            let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+            line(&mut items, w - 10.0, 10.0, w, 0.0, edge);
+            line(&mut items, 0.0, 10.0, w - 10.0, 10.0, edge);
+            line(&mut items, w - 10.0, 10.0, w - 10.0, h, edge);
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 20.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Artifact => {
+            let (w, h) = boxed(30.0, 23.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
+            polygon(
+                &mut items,
+                &[
+                    (w - 17.0, 5.0),
+                    (w - 11.0, 5.0),
+                    (w - 7.0, 9.0),
+                    (w - 7.0, 19.0),
+                    (w - 17.0, 19.0),
+                ],
+                fill,
+            );
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Database => {
+            let (w, h) = boxed(20.0, 29.0);
+            let half = w / 2.0;
+            PathBuilder::new()
+                .move_to(0.0, 10.0)
+                .cubic_to(0.0, 0.0, half, 0.0, half, 0.0)
+                .cubic_to(half, 0.0, w, 0.0, w, 10.0)
+                .line_to(w, h - 10.0)
+                .cubic_to(w, h, half, h, half, h)
+                .cubic_to(half, h, 0.0, h, 0.0, h - 10.0)
+                .line_to(0.0, 10.0)
+                .push(&mut items, fill);
+            PathBuilder::new()
+                .move_to(0.0, 10.0)
+                .cubic_to(0.0, 20.0, half, 20.0, half, 20.0)
+                .cubic_to(half, 20.0, w, 20.0, w, 10.0)
+                .push(&mut items, Paint { fill: None, ..fill });
+            centred_text(&mut items, &lines, half, 22.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Queue => {
+            let (w, h) = boxed(20.0, 10.0);
+            PathBuilder::new()
+                .move_to(5.0, 0.0)
+                .line_to(w - 5.0, 0.0)
+                .cubic_to(w, 0.0, w, h / 2.0, w, h / 2.0)
+                .cubic_to(w, h / 2.0, w, h, w - 5.0, h)
+                .line_to(5.0, h)
+                .cubic_to(0.0, h, 0.0, h / 2.0, 0.0, h / 2.0)
+                .cubic_to(0.0, h / 2.0, 0.0, 0.0, 5.0, 0.0)
+                .push(&mut items, fill);
+            centred_text(&mut items, &lines, w / 2.0, 5.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Cloud => {
+            let (w, h) = boxed(30.0, 30.0);
+            let w = w.max(70.0);
+            let h = h.max(text_h + 38.0);
+            PathBuilder::new()
+                .move_to(w * 0.15, h * 0.3)
+                .cubic_to(w * 0.1, 0.0, w * 0.45, 0.0, w * 0.5, h * 0.15)
+                .cubic_to(w * 0.6, 0.0, w * 0.95, 0.0, w * 0.85, h * 0.35)
+                .cubic_to(w, h * 0.45, w, h * 0.9, w * 0.8, h * 0.85)
+                .cubic_to(w * 0.7, h, w * 0.35, h, w * 0.3, h * 0.88)
+                .cubic_to(0.0, h, 0.0, h * 0.35, w * 0.15, h * 0.3)
+                .push(&mut items, fill);
+            centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Hexagon => {
+            let (w, h) = boxed(10.0, 10.0);
+            let w = w.max(19.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, h / 2.0),
+                    (5.0, 0.0),
+                    (w - 5.0, 0.0),
+                    (w, h / 2.0),
+                    (w - 5.0, h),
+                    (5.0, h),
+                ],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 5.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Label => {
+            let (w, h) = boxed(20.0, 20.0);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Frame => {
+            let (w, h) = boxed(40.0, 30.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 15.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Folder | Shape::Package => {
+            let (w, h) = boxed(30.0, 38.0);
+            let w = w.max(70.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 0.0),
+                    (w * 0.4, 0.0),
+                    (w * 0.4 + 5.0, 8.0),
+                    (w, 8.0),
+                    (w, h),
+                    (0.0, h),
+                ],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 18.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Stack => {
+            let (w, h) = boxed(50.0, 20.0);
+            rect(&mut items, 15.0, 0.0, w - 30.0, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Card => {
+            let (w, h) = boxed(20.0, 6.0);
+            rect(&mut items, 0.0, 0.0, w, h, 0.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 3.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Boundary | Shape::Control | Shape::Entity => {
+            let w = text_w.max(32.0);
+            let h = 32.0 + text_h;
+            let cx = w / 2.0;
+            ellipse(&mut items, cx, 13.0, 12.0, 12.0, fill);
+            if shape == Shape::Boundary {
+                let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+                line(&mut items, cx - 20.0, 1.0, cx - 20.0, 25.0, edge);
+                line(&mut items, cx - 20.0, 13.0, cx - 12.0, 13.0, edge);
+            }
+            centred_text(&mut items, &lines, cx, 30.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Person => {
+            let (w, h) = boxed(20.0, 33.764);
+            rect(&mut items, 0.0, 20.0, w, h - 20.0, 10.0, fill);
+            ellipse(&mut items, w / 2.0, 9.0, 9.0, 9.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, 28.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Action => {
+            let (w, h) = boxed(30.0, 20.0);
+            polygon(
+                &mut items,
+                &[(0.0, 0.0), (w - 10.0, 0.0), (w, h / 2.0), (w - 10.0, h), (0.0, h)],
+                fill,
+            );
+            centred_text(&mut items, &lines, (w - 10.0) / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Process => {
+            let (w, h) = boxed(40.0, 20.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 0.0),
+                    (w - 10.0, 0.0),
+                    (w, h / 2.0),
+                    (w - 10.0, h),
+                    (0.0, h),
+                    (10.0, h / 2.0),
+                ],
+                fill,
+            );
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+        Shape::Port | Shape::PortIn | Shape::PortOut => {
+            rect(&mut items, 0.0, 0.0, 12.0, 12.0, 0.0, fill);
+            (12.0, 12.0)
+        }
+        // Rectangle, file, storage, agent, collections: a box around the text.
+        _ => {
+            let (w, h) = boxed(20.0, 20.0);
+            let radius = if shape == Shape::Storage { 17.5 } else { 0.0 };
+            rect(&mut items, 0.0, 0.0, w, h, radius, fill);
+            centred_text(&mut items, &lines, w / 2.0, 10.0, font, color, metrics);
+            (w, h)
+        }
+    };
+    Some(EntityBox { width, height, items })
+}
+
+/// Draws a description container (a cluster) the way PlantUML draws its
+/// keyword: `rectangle` a rounded rectangle with its title centred at the
+/// top, `node` a 3D box; `false` for a keyword drawn as a package tab (the
+/// class layout draws those). The outline is PlantUML's: 1 px of the
+/// element border colour, no fill unless one is written.
+pub(crate) fn draw_container(
+    out: &mut Vec<Item>,
+    rect: &puml_graph::Rect,
+    title: &str,
+    container: &Package,
+    look: &ClassLook,
+    metrics: &dyn TextMeasure,
+) -> bool {
+    let node = match container.keyword.as_str() {
+        "rectangle" | "card" | "agent" | "storage" | "file" | "component" | "hexagon" | "artifact" => false,
+        "node" => true,
+        _ => return false,
+    };
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let border = container
+        .style
+        .line_color
+        .as_deref()
+        .and_then(crate::color::parse_color)
+        .unwrap_or(look.class_border);
+    let fill = container
+        .style
+        .background
+        .as_deref()
+        .and_then(crate::color::parse_color);
+    let outline = paint(fill, Some(stroke(border, 1.0)));
+    let depth = if node { 10.0 } else { 0.0 };
+    if node {
+        polygon(
+            out,
+            &[
+                (x, y + depth),
+                (x + depth, y),
+                (x + w, y),
+                (x + w, y + h - depth),
+                (x + w - depth, y + h),
+                (x, y + h),
+            ],
+            outline,
+        );
+        line(out, x + w - depth, y + depth, x + w, y, stroke(border, 1.0));
+        line(out, x, y + depth, x + w - depth, y + depth, stroke(border, 1.0));
+        line(out, x + w - depth, y + depth, x + w - depth, y + h, stroke(border, 1.0));
+    } else {
+        rect_item(out, x, y, w, h, outline);
+    }
+    let font = Font {
+        bold: true,
+        ..look.package_font
+    };
+    let lines: Vec<(String, bool)> = container
+        .stereotypes
+        .iter()
+        .map(|s| (format!("«{s}»"), false))
+        .chain(title.split("\\n").map(|l| (l.to_string(), false)))
+        .collect();
+    let top = y + depth + 2.0 + if node { 1.0 } else { 0.0 };
+    centred_text(
+        out,
+        &lines,
+        x + (w - depth) / 2.0,
+        top,
+        font,
+        look.package_font_color,
+        metrics,
+    );
+    true
+}
+
+fn rect_item(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
+    rect(out, x, y, w, h, 2.5, p);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::usecase_size;
+
+    /// Use case ellipses PlantUML drew (text width, lines × 16.297 → node
+    /// size in its `svek.dot`).
+    #[test]
+    fn usecase_ellipses_measure_like_plantuml() {
+        for (text_w, text_h, w, h) in [
+            (9.591, 16.297, 28.516, 24.013),
+            (38.015, 16.297, 59.761, 29.047),
+            (80.876, 16.297, 120.376, 29.047),
+            (160.111, 16.297, 185.653, 41.931),
+            (372.928, 16.297, 387.726, 82.345),
+            (40.94, 32.594, 62.127, 50.684),
+            (186.238, 32.594, 222.442, 49.288),
+        ] {
+            let (ours_w, ours_h) = usecase_size(text_w, text_h);
+            assert!(
+                (ours_w - w).abs() < 2.0 && (ours_h - h).abs() < 2.0,
+                "{text_w}×{text_h}: ({ours_w}, {ours_h}) vs ({w}, {h})"
+            );
+        }
+    }
+}
