@@ -3,8 +3,8 @@
 use crate::analysis::BatchHost;
 use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{self, CheckOptions, CheckReport, LineColDiagnostic};
-use puml_syntax::Severity;
 pub use puml_json::diagnostic_json;
+use puml_syntax::Severity;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,7 +1,6 @@
 //! `puml fmt|normalize|edit|explain|lint|primitives|convert`: argv, files,
 //! JSON and exit codes over the plain functions of `puml_ide`.
 
-use puml_json::{diagnostics_json, explanations_json};
 use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::edit::{apply_edit, ArgValue, Edit};
 use puml_ide::explain::render_text;
@@ -10,6 +9,7 @@ use puml_ide::fs::{collect_diagram_files, write_atomic};
 use puml_ide::lint::LintOptions;
 use puml_ide::normalize::{normalize, NormalizeOptions};
 use puml_ide::primitives::{catalog, markdown};
+use puml_json::{diagnostics_json, explanations_json};
 use puml_sema::AnalysisOptions;
 use puml_syntax::{LineIndex, TextEdit};
 use serde_json::{json, Value};
