@@ -7,6 +7,7 @@ mod bench_layout;
 mod bench_lsp;
 mod bench_render;
 mod bench_serve;
+mod bench_wasm;
 mod bench_workflow;
 mod corpus;
 mod dist;
@@ -21,6 +22,7 @@ mod grammar_probe_kinds;
 mod serve_common;
 mod server_compat;
 mod shape_fidelity;
+mod wasm;
 
 use std::process::ExitCode;
 
@@ -74,6 +76,13 @@ tasks:
                                         release binaries, Claude Code and Codex bundles, standalone
                                         archives, the VS Code .vsix with puml-lsp inside, SBOM and
                                         SHA256SUMS in target/dist/
+  wasm [--no-opt] [--skip-build]       the WebAssembly build: the npm package (editors/npm/dist)
+                                        and the static playground (editors/playground/dist), with
+                                        the .wasm's size raw and gzipped
+  bench-wasm [--corpus DIR] [--rounds N] [--no-browser]
+                                        per-diagram check and SVG render in Node's WebAssembly vs
+                                        native (target ≤ 2×), and the playground's keystroke →
+                                        repainted SVG on a 500-line diagram in headless Chromium
   fidelity [--corpus DIR] [--verbose] [--misses]
                                         compare puml's rendering with PlantUML's SVGs;
                                         --misses lists each unplaced shape
@@ -106,6 +115,8 @@ fn main() -> ExitCode {
         "sync-agent-pack" => agent_pack::sync(rest),
         "validate-agent-pack" => agent_pack::validate(rest),
         "dist" => dist::run(rest),
+        "wasm" => wasm::run(rest),
+        "bench-wasm" => bench_wasm::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

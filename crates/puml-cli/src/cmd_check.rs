@@ -3,6 +3,7 @@
 use crate::analysis::BatchHost;
 use crate::io_util::{max_bytes_from_env, parallel_map, read_input_bytes, InputError};
 use puml_ide::check::{self, CheckOptions, CheckReport, LineColDiagnostic};
+pub use puml_json::diagnostic_json;
 use puml_syntax::Severity;
 use serde_json::{json, Value};
 use std::io::Write;
@@ -201,8 +202,6 @@ pub fn run_check(args: CheckArgs) -> ExitCode {
     }
 }
 
-/// The JSON shape shared by `puml check --format json`, the MCP server and
-/// the agent skills.
 /// A file's bytes and its report, or why it could not be read.
 type CheckOutcome = Result<(Vec<u8>, CheckReport), InputError>;
 
@@ -218,32 +217,6 @@ fn check_in_parallel(
             (bytes, report)
         })
     })
-}
-
-pub fn diagnostic_json(d: &LineColDiagnostic) -> Value {
-    let mut value = json!({
-        "severity": d.severity.as_str(),
-        "code": d.code,
-        "message": d.message,
-        "line": d.range.line,
-        "column": d.range.column,
-        "end_line": d.range.end_line,
-        "end_column": d.range.end_column,
-        "fixes": d.fixes.iter().map(|f| json!({
-            "title": f.title,
-            "edits": f.edits.iter().map(|e| json!({
-                "line": e.range.line,
-                "column": e.range.column,
-                "end_line": e.range.end_line,
-                "end_column": e.range.end_column,
-                "new_text": e.new_text,
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    });
-    if let Some(file) = &d.file {
-        value["file"] = json!(file);
-    }
-    value
 }
 
 /// rustc-style: `path:line:col: error[CODE]: message`, the line, a caret, help.

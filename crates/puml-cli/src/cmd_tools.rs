@@ -1,17 +1,17 @@
 //! `puml fmt|normalize|edit|explain|lint|primitives|convert`: argv, files,
 //! JSON and exit codes over the plain functions of `puml_ide`.
 
-use crate::cmd_check::diagnostic_json;
 use crate::io_util::{max_bytes_from_env, read_input_bytes, InputError};
 use puml_ide::edit::{apply_edit, ArgValue, Edit};
-use puml_ide::explain::{render_text, Explanation};
+use puml_ide::explain::render_text;
 use puml_ide::format::{format, unified_diff, FormatOptions};
 use puml_ide::fs::{collect_diagram_files, write_atomic};
 use puml_ide::lint::LintOptions;
 use puml_ide::normalize::{normalize, NormalizeOptions};
 use puml_ide::primitives::{catalog, markdown};
+use puml_json::{diagnostics_json, explanations_json};
 use puml_sema::AnalysisOptions;
-use puml_syntax::{Diagnostic, LineIndex, TextEdit};
+use puml_syntax::{LineIndex, TextEdit};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,14 +58,6 @@ fn analysis_options(path: &Path) -> AnalysisOptions {
         include_root: None,
         allow_url_includes: false,
     }
-}
-
-fn diagnostics_json(text: &str, diagnostics: &[Diagnostic]) -> Vec<Value> {
-    let index = LineIndex::new(text);
-    diagnostics
-        .iter()
-        .map(|d| diagnostic_json(&puml_ide::check::locate(text, &index, d, &[])))
-        .collect()
 }
 
 fn edits_json(text: &str, edits: &[TextEdit]) -> Vec<Value> {
@@ -354,91 +346,6 @@ pub struct ExplainArgs {
     pub format: String,
 }
 
-pub fn explanation_json(text: &str, e: &Explanation) -> Value {
-    json!({
-        "summary": e.summary,
-        "title": e.title,
-        "diagram_count": e.diagram_count,
-        "diagram_index": e.diagram_index,
-        "participants": e.participants.iter().map(|p| json!({
-            "name": p.name,
-            "alias": p.alias,
-            "kind": p.kind.keyword(),
-            "declared_line": p.declared_line,
-            "messages_sent": p.messages_sent,
-            "messages_received": p.messages_received,
-        })).collect::<Vec<_>>(),
-        "flow": e.flow.iter().map(|s| json!({
-            "number": s.number,
-            "line": s.line,
-            "from": s.from,
-            "to": s.to,
-            "label": s.label,
-            "arrow_kind": s.arrow_kind.as_str(),
-            "group_path": s.group_path,
-        })).collect::<Vec<_>>(),
-        "groups": e.groups.iter().map(|g| json!({
-            "kind": g.kind.keyword(),
-            "label": g.label,
-            "line": g.line,
-            "depth": g.depth,
-            "branches": g.branches.iter().map(|b| json!({
-                "label": b.label,
-                "line": b.line,
-                "messages": b.messages,
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "notes": e.notes.iter().map(|n| json!({
-            "line": n.line,
-            "position": n.position,
-            "participants": n.participants,
-            "text": n.text,
-        })).collect::<Vec<_>>(),
-        "activity": e.activity.as_ref().map(|a| json!({
-            "lanes": a.lanes.iter().map(|l| json!({
-                "name": l.name,
-                "color": l.color,
-                "line": l.line,
-                "actions": l.actions,
-            })).collect::<Vec<_>>(),
-            "steps": a.steps.iter().map(|s| json!({
-                "line": s.line,
-                "depth": s.depth,
-                "text": s.text,
-                "lane": s.lane,
-            })).collect::<Vec<_>>(),
-            "actions": a.actions,
-            "decisions": a.decisions,
-            "loops": a.loops,
-            "parallel": a.parallel,
-        })),
-        "class": e.class.as_ref().map(|c| json!({
-            "elements": c.elements.iter().map(|el| json!({
-                "name": el.name,
-                "keyword": el.keyword,
-                "line": el.line,
-                "declared": el.declared,
-                "members": el.members,
-                "relations_out": el.relations_out,
-                "relations_in": el.relations_in,
-            })).collect::<Vec<_>>(),
-            "relations": c.relations.iter().map(|r| json!({
-                "line": r.line,
-                "from": r.from,
-                "to": r.to,
-                "kind": r.kind,
-                "label": r.label,
-            })).collect::<Vec<_>>(),
-            "inheritance": c.inheritance.iter().map(|l| json!({
-                "depth": l.depth,
-                "name": l.name,
-            })).collect::<Vec<_>>(),
-            "packages": c.packages,
-        })),
-        "diagnostics": diagnostics_json(text, &e.diagnostics),
-    })
-}
-
 pub fn run_explain(args: ExplainArgs) -> ExitCode {
     let text = match read_text(&args.path) {
         Ok(t) => t,
@@ -446,17 +353,11 @@ pub fn run_explain(args: ExplainArgs) -> ExitCode {
     };
     let (analysis, file) = crate::analysis::open(analysis_options(&args.path).file_path, &text, None);
     let explanations = crate::analysis::answer(analysis.explain(file));
-    let Some(first) = explanations.first() else {
+    if explanations.is_empty() {
         return ExitCode::SUCCESS;
-    };
+    }
     if args.format == "json" {
-        // The first diagram's fields at the top level (one diagram is the
-        // common case), and every diagram under `diagrams` when there are more.
-        let mut value = explanation_json(&text, first);
-        if explanations.len() > 1 {
-            value["diagrams"] = Value::Array(explanations.iter().map(|e| explanation_json(&text, e)).collect());
-        }
-        print_json(&value);
+        print_json(&explanations_json(&text, &explanations));
     } else {
         let texts: Vec<String> = explanations.iter().map(render_text).collect();
         print!("{}", texts.join("\n"));

@@ -19,6 +19,8 @@ fn core_crates_know_no_protocol() {
         "clap",
         "tokio",
         "schemars",
+        "wasm-bindgen",
+        "js-sys",
     ];
     let core = [
         "puml-syntax",
@@ -140,10 +142,19 @@ fn consumers_go_through_the_analysis_host() {
             consumers.push(name);
         }
     }
-    assert!(
-        consumers.iter().any(|c| c == "puml-cli") && consumers.iter().any(|c| c == "puml-mcp"),
-        "the consumers were found: {consumers:?}"
-    );
+    for front_end in [
+        "puml-cli",
+        "puml-mcp",
+        "puml-lsp",
+        "puml-compat",
+        "puml-wasm",
+        "puml-json",
+    ] {
+        assert!(
+            consumers.iter().any(|c| c == front_end),
+            "the consumers were found: {consumers:?}"
+        );
+    }
     let mut found = Vec::new();
     for consumer in &consumers {
         let mut files = Vec::new();

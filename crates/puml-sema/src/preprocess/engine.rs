@@ -1668,12 +1668,7 @@ impl Engine<'_> {
     }
 
     fn now(&self) -> i64 {
-        self.options.now.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() as i64)
-                .unwrap_or(0)
-        })
+        self.options.now.unwrap_or_else(clock_seconds)
     }
 
     /// Expands a `!define NAME(params) body` macro: the parameters are bound
@@ -1952,4 +1947,21 @@ fn edit_distance(a: &str, b: &str) -> usize {
         return usize::MAX;
     }
     puml_syntax::edit_distance(a, b)
+}
+
+/// Seconds since the Unix epoch, for `%date`/`%now` when the caller gave no
+/// time. `wasm32-unknown-unknown` has no clock (`SystemTime::now` panics
+/// there), so a WebAssembly build reads the epoch unless the caller set
+/// [`PreprocessOptions::now`].
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn clock_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn clock_seconds() -> i64 {
+    0
 }

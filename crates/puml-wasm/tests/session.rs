@@ -1,0 +1,129 @@
+//! The WebAssembly front end's plain-Rust core, natively: the answers the
+//! JavaScript API wraps (the Node tests in `editors/npm/test` check the
+//! same calls through the real `.wasm`).
+
+use puml_wasm::{decode_url, encode_url, set_include_resolver, RenderRequest, Session, MAX_INCLUDE_LOADS};
+
+const VALID: &str = "@startuml\nAlice -> Bob : hello\n@enduml\n";
+const BROKEN: &str = "@startuml\nAlice -> Bob : hello\nend\n@enduml\n";
+
+#[test]
+fn check_answers_the_clis_json_shape() {
+    let mut session = Session::new();
+    assert_eq!(session.check_json(VALID).unwrap(), "[]");
+    let diagnostics = session.check(BROKEN).unwrap();
+    assert!(!diagnostics.is_empty());
+    let first = diagnostics[0].as_object().unwrap();
+    let mut keys: Vec<&str> = first.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "code",
+            "column",
+            "end_column",
+            "end_line",
+            "fixes",
+            "line",
+            "message",
+            "severity"
+        ]
+    );
+    assert_eq!(first["line"], 3);
+}
+
+#[test]
+fn render_refuses_a_broken_diagram_with_its_diagnostics() {
+    let mut session = Session::new();
+    let svg = session.render_svg(VALID, None, None).unwrap();
+    assert!(svg.starts_with("<?xml") || svg.starts_with("<svg"), "{}", &svg[..40]);
+    let error = session.render(BROKEN, &RenderRequest::default()).unwrap_err();
+    assert!(!error.diagnostics.is_empty(), "{error:?}");
+    let bad_theme = RenderRequest {
+        theme: Some("no-such-theme".into()),
+        ..RenderRequest::default()
+    };
+    assert!(session
+        .render(VALID, &bad_theme)
+        .unwrap_err()
+        .message
+        .contains("unknown theme"));
+    let past_the_end = RenderRequest {
+        page: Some(2),
+        ..RenderRequest::default()
+    };
+    assert!(session.render(VALID, &past_the_end).is_err());
+    let png = RenderRequest {
+        format: "png".into(),
+        ..RenderRequest::default()
+    };
+    let rendered = session.render(VALID, &png).unwrap();
+    assert!(rendered.binary && rendered.bytes.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn one_session_follows_edits() {
+    let mut session = Session::new();
+    let first = session.render_svg(VALID, None, None).unwrap();
+    let edited = VALID.replace("hello", "goodbye");
+    let second = session.render_svg(&edited, None, None).unwrap();
+    assert!(second.contains("goodbye") && !first.contains("goodbye"));
+    assert_eq!(session.render_svg(VALID, None, None).unwrap(), first);
+}
+
+#[test]
+fn fix_format_explain_and_pages() {
+    let mut session = Session::new();
+    let (fixed, applied) = session.fix(BROKEN).unwrap();
+    assert!(applied > 0);
+    assert_eq!(session.check_json(&fixed).unwrap(), "[]");
+    let messy = "@startuml\n   Alice   ->   Bob :  hi\n@enduml\n";
+    assert_eq!(
+        session.format(messy).unwrap(),
+        "@startuml\nAlice -> Bob : hi\n@enduml\n"
+    );
+    let explained: serde_json::Value = serde_json::from_str(&session.explain_json(VALID).unwrap()).unwrap();
+    assert_eq!(explained["participants"].as_array().unwrap().len(), 2);
+    assert_eq!(session.explain_json("no diagram").unwrap(), "null");
+    let two_pages = "@startuml\nA -> B\nnewpage\nB -> A\n@enduml\n";
+    assert_eq!(session.page_count(two_pages).unwrap(), 2);
+}
+
+#[test]
+fn includes_go_through_the_resolver_and_are_bounded() {
+    let mut session = Session::new();
+    let source = "@startuml\n!include parts/people.iuml\nAlice -> Bob\n@enduml\n";
+    set_include_resolver(None);
+    let refused = session.check(source).unwrap();
+    assert!(
+        refused.iter().any(|d| d["severity"] == "error"),
+        "no resolver, no include: {refused:?}"
+    );
+    set_include_resolver(Some(Box::new(|path: &str| {
+        (path == "parts/people.iuml").then(|| "participant Alice\nparticipant Bob\n".to_string())
+    })));
+    assert_eq!(session.check_json(source).unwrap(), "[]");
+    // A resolver that answers every path with a file including the next
+    // one: the preprocessor's depth bound and the load cap end it.
+    set_include_resolver(Some(Box::new(|path: &str| {
+        let n: usize = path.trim_end_matches(".iuml").parse().unwrap_or(0);
+        Some(format!("!include {}.iuml\n!include {}.iuml\n", n + 1, n + 2))
+    })));
+    let endless = "@startuml\n!include 0.iuml\nAlice -> Bob\n@enduml\n";
+    let diagnostics = session.check(endless).unwrap();
+    assert!(diagnostics.iter().any(|d| d["severity"] == "error"), "{diagnostics:?}");
+    assert!(MAX_INCLUDE_LOADS >= 16);
+    set_include_resolver(None);
+}
+
+#[test]
+fn the_url_encoding_round_trips() {
+    let encoded = encode_url(VALID);
+    assert_eq!(decode_url(&encoded).unwrap(), VALID);
+    // PlantUML's own link for "Bob -> Alice : hello" (its server's example).
+    assert_eq!(
+        decode_url("SyfFKj2rKt3CoKnELR1Io4ZDoSa70000").unwrap(),
+        "Bob -> Alice : hello"
+    );
+    assert!(decode_url("!!!not an encoding").is_err());
+}

@@ -1,0 +1,101 @@
+// Every function of the package, through the real .wasm.
+import test from "node:test";
+import assert from "node:assert/strict";
+import * as puml from "../index.js";
+
+const VALID = "@startuml\nAlice -> Bob : hello\n@enduml\n";
+const BROKEN = "@startuml\nAlice -> Bob : hello\nend\n@enduml\n";
+
+test("version and themes", () => {
+  assert.match(puml.version, /^\d+\.\d+\.\d+/);
+  assert.ok(puml.themes.includes("plain") && puml.themes.length > 10);
+});
+
+test("check: no diagnostics for a valid diagram, located ones for a broken one", () => {
+  assert.deepEqual(puml.check(VALID), []);
+  const diagnostics = puml.check(BROKEN);
+  assert.ok(diagnostics.length > 0);
+  const [first] = diagnostics;
+  assert.equal(first.severity, "error");
+  assert.equal(first.line, 3);
+  assert.deepEqual(Object.keys(first).sort(), ["code", "column", "end_column", "end_line", "fixes", "line", "message", "severity"]);
+  assert.ok(first.fixes.length > 0 && first.fixes[0].edits.length > 0);
+});
+
+test("render: svg text, png bytes, theme, pages, refusals as PumlError", () => {
+  const svg = puml.render(VALID);
+  assert.match(svg, /<svg[\s\S]*Alice[\s\S]*<\/svg>/);
+  assert.equal(puml.render(VALID, { format: "svg" }), svg);
+  const themed = puml.render(VALID, { theme: "cerulean" });
+  assert.notEqual(themed, svg);
+  const png = puml.render(VALID, { format: "png" });
+  assert.ok(png instanceof Uint8Array);
+  assert.deepEqual([...png.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const twoPages = "@startuml\nA -> B : one\nnewpage\nB -> A : two\n@enduml\n";
+  assert.equal(puml.pageCount(twoPages), 2);
+  assert.match(puml.render(twoPages, { page: 2 }), /two/);
+  assert.throws(() => puml.render(twoPages, { page: 3 }), puml.PumlError);
+  assert.throws(() => puml.render(VALID, { theme: "no-such-theme" }), /unknown theme/);
+  assert.throws(() => puml.render(VALID, { format: "gif" }), /unknown format/);
+  try {
+    puml.render(BROKEN);
+    assert.fail("a broken diagram rendered");
+  } catch (error) {
+    assert.ok(error instanceof puml.PumlError);
+    assert.equal(error.diagnostics[0].line, 3);
+  }
+  assert.throws(() => puml.render(42), TypeError);
+});
+
+test("format, fix, explain", () => {
+  assert.equal(puml.format("@startuml\n   Alice   ->   Bob :  hi\n@enduml\n"), "@startuml\nAlice -> Bob : hi\n@enduml\n");
+  const fixed = puml.fix(BROKEN);
+  assert.deepEqual(puml.check(fixed), []);
+  assert.ok(puml.fixWithCount(BROKEN).applied > 0);
+  assert.equal(puml.fix(VALID), VALID);
+  const explained = puml.explain(VALID);
+  assert.deepEqual(explained.participants.map((p) => p.name), ["Alice", "Bob"]);
+  assert.equal(explained.flow[0].label, "hello");
+  assert.equal(puml.explain("no diagram here"), null);
+});
+
+test("the URL encoding reads PlantUML's links", () => {
+  assert.equal(puml.decodeUrl(puml.encodeUrl(VALID)), VALID);
+  assert.equal(puml.decodeUrl("SyfFKj2rKt3CoKnELR1Io4ZDoSa70000"), "Bob -> Alice : hello");
+  assert.throws(() => puml.decodeUrl("!!!"), puml.PumlError);
+});
+
+test("!include goes through the resolver, bounded", () => {
+  const source = "@startuml\n!include parts/people.iuml\nAlice -> Bob\n@enduml\n";
+  puml.setIncludeResolver(null);
+  assert.ok(puml.check(source).some((d) => d.severity === "error"));
+  const asked = [];
+  puml.setIncludeResolver((path) => {
+    asked.push(path);
+    return path === "parts/people.iuml" ? "participant Alice\nparticipant Bob\n" : null;
+  });
+  assert.deepEqual(puml.check(source), []);
+  assert.ok(asked.includes("parts/people.iuml"));
+  // Every file includes two more: the bounds end it with a diagnostic.
+  puml.setIncludeResolver((path) => {
+    const n = Number.parseInt(path, 10) || 0;
+    return `!include ${n + 1}.iuml\n!include ${n + 2}.iuml\n`;
+  });
+  assert.ok(puml.check("@startuml\n!include 0.iuml\nA -> B\n@enduml\n").some((d) => d.severity === "error"));
+  // A resolver that throws, or calls puml back, answers "no such file".
+  puml.setIncludeResolver(() => {
+    throw new Error("boom");
+  });
+  assert.ok(puml.check(source).some((d) => d.severity === "error"));
+  puml.setIncludeResolver(() => puml.check(VALID) && "participant Alice\n");
+  assert.ok(Array.isArray(puml.check(source)));
+  puml.setIncludeResolver(null);
+  assert.throws(() => puml.setIncludeResolver(42), TypeError);
+});
+
+test("one host across calls: an edit re-renders what changed", () => {
+  const first = puml.render(VALID);
+  const edited = puml.render(VALID.replace("hello", "goodbye"));
+  assert.match(edited, /goodbye/);
+  assert.equal(puml.render(VALID), first);
+});

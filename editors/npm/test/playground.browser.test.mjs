@@ -1,0 +1,89 @@
+// The static playground in headless Chromium (Debian's, through
+// playwright-core), opened from file:// as a reader would open the built
+// folder: type → SVG painted; break → the diagnostic on its line; apply the
+// fix → clean; a PlantUML-encoded address → that diagram; no CSP violation.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { repoRoot, skipUnless } from "./helpers.mjs";
+
+const BROWSER = process.env.CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+const PLAYGROUND = join(repoRoot, "editors/playground/dist/index.html");
+const skip =
+  skipUnless(BROWSER, "chromium (apt-get install chromium)") ||
+  skipUnless(existsSync(PLAYGROUND), "the built playground (cargo xtask wasm)");
+
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-extensions", "--no-first-run"];
+
+async function openPlayground(hash = "") {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: BROWSER, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const messages = [];
+  page.on("console", (m) => messages.push(m.text()));
+  page.on("pageerror", (e) => messages.push(String(e)));
+  await page.goto(pathToFileURL(PLAYGROUND).href + hash);
+  await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", messages.join("\n"));
+  return { browser, page, messages };
+}
+
+/** Waits until the diagram image shows the current source (decoded, not stale). */
+async function painted(page) {
+  await page.waitForFunction(() => {
+    const image = document.getElementById("diagram");
+    return image.complete && image.naturalWidth > 0 && !image.classList.contains("stale");
+  });
+  return page.evaluate(() => document.getElementById("diagram").naturalWidth);
+}
+
+test("the playground paints, reports, fixes and reads PlantUML links", { skip, timeout: 120000 }, async () => {
+  const { browser, page, messages } = await openPlayground();
+  try {
+    // Type a diagram: its SVG is painted.
+    await page.fill("#source", "@startuml\nAlice -> Bob : typed here\nBob -> Carol : and here\n@enduml\n");
+    assert.ok((await painted(page)) > 100);
+    assert.equal(await page.locator("#diagnostics li").count(), 0);
+    // The address carries the diagram in PlantUML's encoding.
+    const hash = await page.evaluate(() => location.hash.slice(1));
+    assert.equal(await page.evaluate((h) => wasm_bindgen.decodeUrl(h), hash), await page.inputValue("#source"));
+
+    // Break it: the diagnostic is shown on line 3, the picture goes stale.
+    await page.fill("#source", "@startuml\nAlice -> Bob : hello\nend\n@enduml\n");
+    const item = page.locator("#diagnostics li.error").first();
+    await item.waitFor();
+    assert.equal(await item.getAttribute("data-line"), "3");
+    assert.match(await item.textContent(), /^line 3:1 error\[/);
+    assert.ok(await page.evaluate(() => document.getElementById("diagram").classList.contains("stale")));
+
+    // Apply its fix: clean again, painted again.
+    await item.locator("button.fix").first().click();
+    await page.waitForFunction(() => document.querySelectorAll("#diagnostics li.error").length === 0);
+    await painted(page);
+
+    // Format and the theme picker keep it painted.
+    await page.fill("#source", "@startuml\n   Alice   ->   Bob :  hi\n@enduml\n");
+    await page.click("#format");
+    assert.equal(await page.inputValue("#source"), "@startuml\nAlice -> Bob : hi\n@enduml\n");
+    await page.selectOption("#theme", "cerulean");
+    await painted(page);
+    assert.equal(messages.filter((m) => /Content Security Policy|Refused/i.test(m)).length, 0, messages.join("\n"));
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a PlantUML-encoded address opens its diagram", { skip, timeout: 60000 }, async () => {
+  // The tail of PlantUML's own link for "Bob -> Alice : hello", and the whole link.
+  for (const hash of ["#SyfFKj2rKt3CoKnELR1Io4ZDoSa70000", "#https://www.plantuml.com/plantuml/uml/SyfFKj2rKt3CoKnELR1Io4ZDoSa70000"]) {
+    const { browser, page } = await openPlayground(hash);
+    try {
+      assert.equal(await page.inputValue("#source"), "@startuml\nBob -> Alice : hello\n@enduml\n");
+      assert.ok((await painted(page)) > 50);
+    } finally {
+      await browser.close();
+    }
+  }
+});
