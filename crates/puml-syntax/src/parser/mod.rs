@@ -135,6 +135,14 @@ pub(crate) struct Parser<'a> {
     pub(crate) looked_ahead: Cell<bool>,
     /// Set when such a search reached the end of the diagram.
     pub(crate) unterminated_block: Cell<bool>,
+    /// `only_text_follows`'s last scan: where it started, and the first
+    /// statement line at or after it (`lines.len()`: none). A pure
+    /// function of the lines, so it holds across trial readings.
+    pub(crate) next_statement_line: Cell<(usize, usize)>,
+    /// A trial reading that is discarded once it has an error (the first
+    /// reading of `parse_diagram_by_trial`): only where its first error
+    /// starts matters, so an unknown line need not be diagnosed in full.
+    pub(crate) probing: bool,
     /// The kind decided for each diagram so far.
     pub(crate) diagram_kinds: Vec<DiagramKind>,
     /// Per diagram so far: where a losing class reading stopped.
@@ -162,6 +170,8 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
+            next_statement_line: Cell::new((usize::MAX, 0)),
+            probing: false,
             diagram_kinds: Vec::new(),
             class_mixing: false,
             class_names: std::collections::HashSet::new(),
@@ -340,7 +350,13 @@ impl<'a> Parser<'a> {
         let mark = self.builder.mark();
         let errors_before = self.errors.len();
         let (looked_ahead, unterminated) = (self.looked_ahead.get(), self.unterminated_block.get());
+        // With no error this reading is kept as it is, and it has none
+        // when it never meets an unknown line, so it is read in probing
+        // mode; with an error it is read again (below) or the class
+        // reading replaces it.
+        self.probing = true;
         let sequence = self.parse_diagram_body(implicit, first);
+        self.probing = false;
         let sequence_error = self.first_error_since(errors_before);
         let only_shared = || {
             let mut kinds = self

@@ -1136,12 +1136,30 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether no line after `self.pos` is a statement or an `@enduml`.
+    ///
+    /// Every unknown line asks this, so a block of unknown lines (a class
+    /// diagram read as a sequence one first) would scan the rest of the
+    /// file once per line: the first statement line found is remembered
+    /// with where the scan started, and a later question from before it
+    /// has the same answer without a scan (each line is scanned once).
     fn only_text_follows(&self) -> bool {
         self.looked_ahead.set(true);
-        self.lines[self.pos + 1..].iter().all(|l| {
-            let trimmed = l.content.trim_start();
-            trimmed.is_empty() || (!trimmed.starts_with('@') && !self.looks_like_statement(l))
-        })
+        let from = self.pos + 1;
+        let (scanned_from, found) = self.next_statement_line.get();
+        let next = if scanned_from <= from && from <= found && found <= self.lines.len() {
+            found
+        } else {
+            let found = self.lines[from.min(self.lines.len())..]
+                .iter()
+                .position(|l| {
+                    let trimmed = l.content.trim_start();
+                    !trimmed.is_empty() && (trimmed.starts_with('@') || self.looks_like_statement(l))
+                })
+                .map_or(self.lines.len(), |i| from + i);
+            self.next_statement_line.set((from, found));
+            found
+        };
+        next >= self.lines.len()
     }
 
     /// Whether a line reads as a statement of its own (a keyword, a
@@ -1765,6 +1783,19 @@ impl<'a> Parser<'a> {
         let range = self.line_range(line);
         let word_start = line.content.len() - trimmed.len();
         let word_range = self.range(line, word_start, word_start + word.len());
+        if self.probing && word_range.start() == range.start() {
+            // A trial reading is discarded once it has an error; only
+            // where its first error starts counts, and every diagnosis
+            // below starts there (at the word or the line, which begin
+            // together unless the line starts with other blanks).
+            self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, "not a sequence-diagram statement"));
+            let mut lx = self.lexer(line.content);
+            lx.error_to_end();
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            self.pos += 1;
+            return;
+        }
         let lower = trimmed.to_ascii_lowercase();
         let diagnostic = if matches!(word, "flowchart" | "graph") {
             Diagnostic::error(
@@ -2030,13 +2061,10 @@ type KindFix<'a> = fn(&Parser<'a>, TextRange, TextRange) -> Diagnostic;
 fn participant_kind_typo<'a>(word: &str, trimmed: &str) -> Option<KindFix<'a>> {
     let words: Vec<&str> = trimmed.split_whitespace().collect();
     let looks_like_decl = words.len() >= 2 && !word.is_empty() && words.get(1).is_some_and(|w| !w.starts_with(':'));
-    if !looks_like_decl || closest_keyword(word).is_some() {
-        return None;
-    }
     let known = [
         "service", "server", "system", "api", "user", "person", "db", "process", "client", "external", "module",
     ];
-    if !known.contains(&word) {
+    if !looks_like_decl || !known.contains(&word) || closest_keyword(word).is_some() {
         return None;
     }
     Some(|_parser, word_range, _range| {
@@ -2088,12 +2116,21 @@ pub fn closest_keyword(word: &str) -> Option<&'static str> {
         return None;
     }
     let mut best: Option<(usize, &'static str)> = None;
+    // Keywords are ASCII: compare lengths in characters.
+    let word_chars = word.chars().count();
     for &keyword in STATEMENT_KEYWORDS {
         if keyword == word {
             return None;
         }
-        let distance = edit_distance(word, keyword);
         let limit = if keyword.len() >= 6 { 2 } else { 1 };
+        // The distance is at least the difference in length: skip the
+        // table for the many keywords that cannot be close (every unknown
+        // line asks, and a class diagram read as a sequence one first is
+        // all unknown lines).
+        if word_chars.abs_diff(keyword.len()) > limit {
+            continue;
+        }
+        let distance = edit_distance(word, keyword);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, keyword));
         }
