@@ -139,6 +139,10 @@ pub(crate) struct Parser<'a> {
     /// statement line at or after it (`lines.len()`: none). A pure
     /// function of the lines, so it holds across trial readings.
     pub(crate) next_statement_line: Cell<(usize, usize)>,
+    /// `arrow_label_end`'s last search: where it started, and the first
+    /// line at or after it that ends a label or the diagram
+    /// (`lines.len()`: none). Also a pure function of the lines.
+    pub(crate) next_label_end: Cell<(usize, usize)>,
     /// A trial reading that is discarded once it has an error (the first
     /// reading of `parse_diagram_by_trial`): only where its first error
     /// starts matters, so an unknown line need not be diagnosed in full.
@@ -171,6 +175,7 @@ impl<'a> Parser<'a> {
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
             next_statement_line: Cell::new((usize::MAX, 0)),
+            next_label_end: Cell::new((usize::MAX, 0)),
             probing: false,
             diagram_kinds: Vec::new(),
             class_mixing: false,

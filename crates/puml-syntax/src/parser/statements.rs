@@ -2130,12 +2130,60 @@ pub fn closest_keyword(word: &str) -> Option<&'static str> {
         if word_chars.abs_diff(keyword.len()) > limit {
             continue;
         }
-        let distance = edit_distance(word, keyword);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        let Some(distance) = edit_distance_within(word, keyword, limit) else {
+            continue;
+        };
+        if best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, keyword));
         }
     }
     best.map(|(_, k)| k)
+}
+
+/// [`edit_distance`] when it is at most `limit`, else `None`, found
+/// without filling the whole table: the names compared against a word
+/// (keywords, skinparams) are many, and most differ at once.
+pub fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    if a.is_ascii() && b.is_ascii() {
+        // Keywords and skinparam names are ASCII, and so is most of what
+        // is compared with them: no character vectors to build.
+        bounded_distance(a.as_bytes(), b.as_bytes(), limit)
+    } else {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        bounded_distance(&a, &b, limit)
+    }
+}
+
+fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut before_prev: Vec<usize> = (0..=b.len()).collect();
+    let mut prev = before_prev.clone();
+    let mut current = vec![0; b.len() + 1];
+    let mut prev_min = 0;
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            current[j] = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = current[j].min(before_prev[j - 2] + 1);
+            }
+        }
+        // A cell is at least its upper neighbour's row minimum, or one more
+        // than the minimum two rows up (a swap): two rows over the limit
+        // mean every later row is.
+        let row_min = current.iter().copied().min().unwrap_or(0);
+        if row_min > limit && prev_min > limit {
+            return None;
+        }
+        prev_min = row_min;
+        std::mem::swap(&mut before_prev, &mut prev);
+        std::mem::swap(&mut prev, &mut current);
+    }
+    Some(prev[b.len()]).filter(|d| *d <= limit)
 }
 
 /// Edits (insert, delete, replace, swap of two neighbours) from `a` to `b`.
@@ -2287,6 +2335,31 @@ mod note_end_tests {
         ];
         for l in lines {
             assert_eq!(super::is_note_end(l), joined(l), "{l:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod edit_distance_tests {
+    use super::{edit_distance, edit_distance_within};
+
+    /// The bounded distance is the full one whenever that is within the
+    /// bound, and `None` otherwise, over every pair of a set of words made
+    /// to be near and far (swaps, repeats, non-ASCII).
+    #[test]
+    fn the_bounded_distance_agrees_with_the_full_one() {
+        let words = [
+            "", "a", "ab", "ba", "alt", "atl", "lat", "else", "esle", "participant", "partcipant", "particpiant",
+            "skinparam", "skniparam", "aaaa", "aaab", "abab", "baba", "é", "éa", "aé", "endnote", "note", "group",
+        ];
+        for a in words {
+            for b in words {
+                let full = edit_distance(a, b);
+                for limit in 0..4 {
+                    let bounded = edit_distance_within(a, b, limit);
+                    assert_eq!(bounded, (full <= limit).then_some(full), "{a:?} {b:?} within {limit}");
+                }
+            }
         }
     }
 }
