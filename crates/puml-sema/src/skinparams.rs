@@ -675,18 +675,39 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
 /// the `sequence` prefix aside (PlantUML reads most names with or without it).
 fn closest_sequence_name(lower: &str) -> Option<&'static str> {
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
-    PLANTUML_SKINPARAMS
+    let bare_chars = bare.chars().count();
+    sequence_names()
         .iter()
-        .chain(UNLISTED)
-        .filter(|k| read_by_sequence(&k.to_ascii_lowercase()))
-        .map(|k| {
-            let known = k.to_ascii_lowercase();
-            let known_bare = known.strip_prefix("sequence").unwrap_or(&known);
-            (puml_syntax::edit_distance(bare, known_bare), *k)
+        // The distance is at least the difference in length (names are
+        // ASCII): most names need no distance table.
+        .filter(|(known_bare, _)| bare_chars.abs_diff(known_bare.len()) <= 2)
+        .filter_map(|(known_bare, k)| {
+            let limit = if k.len() >= 8 { 2 } else { 1 };
+            let distance = puml_syntax::edit_distance_within(bare, known_bare, limit)?;
+            (distance > 0).then_some((distance, *k))
         })
-        .filter(|(d, k)| *d > 0 && *d <= if k.len() >= 8 { 2 } else { 1 })
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
+}
+
+/// The names a sequence diagram reads, lowercased without their `sequence`
+/// prefix, with the name as PlantUML lists it: worked out once (deciding
+/// whether one name is read scans the lists, so doing it per misspelt
+/// skinparam was quadratic in their length).
+fn sequence_names() -> &'static [(String, &'static str)] {
+    static NAMES: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        PLANTUML_SKINPARAMS
+            .iter()
+            .chain(UNLISTED)
+            .filter(|k| read_by_sequence(&k.to_ascii_lowercase()))
+            .map(|k| {
+                let known = k.to_ascii_lowercase();
+                let bare = known.strip_prefix("sequence").unwrap_or(&known).to_string();
+                (bare, *k)
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

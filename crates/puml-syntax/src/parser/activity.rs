@@ -850,18 +850,33 @@ impl<'a> Parser<'a> {
 
     /// The line that ends an arrow label begun on `self.pos` without `;`:
     /// the next one whose text ends with `;`, before the diagram's end.
+    ///
+    /// Each arrow line of a block asks (a class diagram read as an activity
+    /// one has many, none ending in `;`), so the line found is remembered
+    /// with where the search started: a later search from before it finds
+    /// the same line without scanning (each line is scanned once).
     fn arrow_label_end(&self) -> Option<usize> {
         self.looked_ahead.set(true);
-        for idx in self.pos + 1..self.lines.len() {
-            let content = self.lines[idx].content;
-            if first_word(content).starts_with("@end") {
-                return None;
-            }
-            if content.trim_end().ends_with(';') && !content.trim_start().starts_with('\'') {
-                return Some(idx);
-            }
-        }
-        None
+        let from = self.pos + 1;
+        let (searched_from, found) = self.next_label_end.get();
+        let stop = if searched_from <= from && from <= found {
+            found
+        } else {
+            let stop = (from..self.lines.len())
+                .find(|&idx| {
+                    let content = self.lines[idx].content;
+                    first_word(content).starts_with("@end")
+                        || (content.trim_end().ends_with(';') && !content.trim_start().starts_with('\''))
+                })
+                .unwrap_or(self.lines.len());
+            self.next_label_end.set((from, stop));
+            stop
+        };
+        // The line found ends the label, unless it ends the diagram.
+        self.lines
+            .get(stop)
+            .filter(|line| !first_word(line.content).starts_with("@end"))
+            .map(|_| stop)
     }
 
     /// The lines after an arrow's first one, up to `end`, as the label's

@@ -136,6 +136,18 @@ pub(crate) struct Parser<'a> {
     pub(crate) looked_ahead: Cell<bool>,
     /// Set when such a search reached the end of the diagram.
     pub(crate) unterminated_block: Cell<bool>,
+    /// `only_text_follows`'s last scan: where it started, and the first
+    /// statement line at or after it (`lines.len()`: none). A pure
+    /// function of the lines, so it holds across trial readings.
+    pub(crate) next_statement_line: Cell<(usize, usize)>,
+    /// `arrow_label_end`'s last search: where it started, and the first
+    /// line at or after it that ends a label or the diagram
+    /// (`lines.len()`: none). Also a pure function of the lines.
+    pub(crate) next_label_end: Cell<(usize, usize)>,
+    /// A trial reading that is discarded once it has an error (the first
+    /// reading of `parse_diagram_by_trial`): only where its first error
+    /// starts matters, so an unknown line need not be diagnosed in full.
+    pub(crate) probing: bool,
     /// The kind decided for each diagram so far.
     pub(crate) diagram_kinds: Vec<DiagramKind>,
     /// Per diagram so far: where a losing class reading stopped.
@@ -165,6 +177,9 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             looked_ahead: Cell::new(false),
             unterminated_block: Cell::new(false),
+            next_statement_line: Cell::new((usize::MAX, 0)),
+            next_label_end: Cell::new((usize::MAX, 0)),
+            probing: false,
             diagram_kinds: Vec::new(),
             class_mixing: false,
             class_names: std::collections::HashSet::new(),
@@ -344,7 +359,13 @@ impl<'a> Parser<'a> {
         let mark = self.builder.mark();
         let errors_before = self.errors.len();
         let (looked_ahead, unterminated) = (self.looked_ahead.get(), self.unterminated_block.get());
+        // With no error this reading is kept as it is, and it has none
+        // when it never meets an unknown line, so it is read in probing
+        // mode; with an error it is read again (below) or the class
+        // reading replaces it.
+        self.probing = true;
         let sequence = self.parse_diagram_body(implicit, first);
+        self.probing = false;
         let sequence_error = self.first_error_since(errors_before);
         let only_shared = || {
             let mut kinds = self

@@ -1136,12 +1136,30 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether no line after `self.pos` is a statement or an `@enduml`.
+    ///
+    /// Every unknown line asks this, so a block of unknown lines (a class
+    /// diagram read as a sequence one first) would scan the rest of the
+    /// file once per line: the first statement line found is remembered
+    /// with where the scan started, and a later question from before it
+    /// has the same answer without a scan (each line is scanned once).
     fn only_text_follows(&self) -> bool {
         self.looked_ahead.set(true);
-        self.lines[self.pos + 1..].iter().all(|l| {
-            let trimmed = l.content.trim_start();
-            trimmed.is_empty() || (!trimmed.starts_with('@') && !self.looks_like_statement(l))
-        })
+        let from = self.pos + 1;
+        let (scanned_from, found) = self.next_statement_line.get();
+        let next = if scanned_from <= from && from <= found && found <= self.lines.len() {
+            found
+        } else {
+            let found = self.lines[from.min(self.lines.len())..]
+                .iter()
+                .position(|l| {
+                    let trimmed = l.content.trim_start();
+                    !trimmed.is_empty() && (trimmed.starts_with('@') || self.looks_like_statement(l))
+                })
+                .map_or(self.lines.len(), |i| from + i);
+            self.next_statement_line.set((from, found));
+            found
+        };
+        next >= self.lines.len()
     }
 
     /// Whether a line reads as a statement of its own (a keyword, a
@@ -1765,6 +1783,19 @@ impl<'a> Parser<'a> {
         let range = self.line_range(line);
         let word_start = line.content.len() - trimmed.len();
         let word_range = self.range(line, word_start, word_start + word.len());
+        if self.probing && word_range.start() == range.start() {
+            // A trial reading is discarded once it has an error; only
+            // where its first error starts counts, and every diagnosis
+            // below starts there (at the word or the line, which begin
+            // together unless the line starts with other blanks).
+            self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, "not a sequence-diagram statement"));
+            let mut lx = self.lexer(line.content);
+            lx.error_to_end();
+            self.emit_line(line, lx);
+            self.builder.finish_node();
+            self.pos += 1;
+            return;
+        }
         let lower = trimmed.to_ascii_lowercase();
         let diagnostic = if matches!(word, "flowchart" | "graph") {
             Diagnostic::error(
@@ -2030,13 +2061,10 @@ type KindFix<'a> = fn(&Parser<'a>, TextRange, TextRange) -> Diagnostic;
 fn participant_kind_typo<'a>(word: &str, trimmed: &str) -> Option<KindFix<'a>> {
     let words: Vec<&str> = trimmed.split_whitespace().collect();
     let looks_like_decl = words.len() >= 2 && !word.is_empty() && words.get(1).is_some_and(|w| !w.starts_with(':'));
-    if !looks_like_decl || closest_keyword(word).is_some() {
-        return None;
-    }
     let known = [
         "service", "server", "system", "api", "user", "person", "db", "process", "client", "external", "module",
     ];
-    if !known.contains(&word) {
+    if !looks_like_decl || !known.contains(&word) || closest_keyword(word).is_some() {
         return None;
     }
     Some(|_parser, word_range, _range| {
@@ -2088,17 +2116,74 @@ pub fn closest_keyword(word: &str) -> Option<&'static str> {
         return None;
     }
     let mut best: Option<(usize, &'static str)> = None;
+    // Keywords are ASCII: compare lengths in characters.
+    let word_chars = word.chars().count();
     for &keyword in STATEMENT_KEYWORDS {
         if keyword == word {
             return None;
         }
-        let distance = edit_distance(word, keyword);
         let limit = if keyword.len() >= 6 { 2 } else { 1 };
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        // The distance is at least the difference in length: skip the
+        // table for the many keywords that cannot be close (every unknown
+        // line asks, and a class diagram read as a sequence one first is
+        // all unknown lines).
+        if word_chars.abs_diff(keyword.len()) > limit {
+            continue;
+        }
+        let Some(distance) = edit_distance_within(word, keyword, limit) else {
+            continue;
+        };
+        if best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, keyword));
         }
     }
     best.map(|(_, k)| k)
+}
+
+/// [`edit_distance`] when it is at most `limit`, else `None`, found
+/// without filling the whole table: the names compared against a word
+/// (keywords, skinparams) are many, and most differ at once.
+pub fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    if a.is_ascii() && b.is_ascii() {
+        // Keywords and skinparam names are ASCII, and so is most of what
+        // is compared with them: no character vectors to build.
+        bounded_distance(a.as_bytes(), b.as_bytes(), limit)
+    } else {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        bounded_distance(&a, &b, limit)
+    }
+}
+
+fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut before_prev: Vec<usize> = (0..=b.len()).collect();
+    let mut prev = before_prev.clone();
+    let mut current = vec![0; b.len() + 1];
+    let mut prev_min = 0;
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            current[j] = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = current[j].min(before_prev[j - 2] + 1);
+            }
+        }
+        // A cell is at least its upper neighbour's row minimum, or one more
+        // than the minimum two rows up (a swap): two rows over the limit
+        // mean every later row is.
+        let row_min = current.iter().copied().min().unwrap_or(0);
+        if row_min > limit && prev_min > limit {
+            return None;
+        }
+        prev_min = row_min;
+        std::mem::swap(&mut before_prev, &mut prev);
+        std::mem::swap(&mut prev, &mut current);
+    }
+    Some(prev[b.len()]).filter(|d| *d <= limit)
 }
 
 /// Edits (insert, delete, replace, swap of two neighbours) from `a` to `b`.
@@ -2250,6 +2335,31 @@ mod note_end_tests {
         ];
         for l in lines {
             assert_eq!(super::is_note_end(l), joined(l), "{l:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod edit_distance_tests {
+    use super::{edit_distance, edit_distance_within};
+
+    /// The bounded distance is the full one whenever that is within the
+    /// bound, and `None` otherwise, over every pair of a set of words made
+    /// to be near and far (swaps, repeats, non-ASCII).
+    #[test]
+    fn the_bounded_distance_agrees_with_the_full_one() {
+        let words = [
+            "", "a", "ab", "ba", "alt", "atl", "lat", "else", "esle", "participant", "partcipant", "particpiant",
+            "skinparam", "skniparam", "aaaa", "aaab", "abab", "baba", "é", "éa", "aé", "endnote", "note", "group",
+        ];
+        for a in words {
+            for b in words {
+                let full = edit_distance(a, b);
+                for limit in 0..4 {
+                    let bounded = edit_distance_within(a, b, limit);
+                    assert_eq!(bounded, (full <= limit).then_some(full), "{a:?} {b:?} within {limit}");
+                }
+            }
         }
     }
 }
