@@ -12,10 +12,10 @@
 //! `LayoutOptions::max_classes`/`max_links`, and the engine has its own
 //! caps; a graph the engine refuses is drawn as a plain grid.
 
-mod draw;
+pub(crate) mod draw;
 mod entity;
 mod graph;
-mod look;
+pub(crate) mod look;
 mod shown;
 
 use crate::font::TextMeasure;
