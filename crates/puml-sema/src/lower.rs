@@ -457,6 +457,8 @@ struct DiagramLowering {
     activity: Option<crate::lower_activity::ActivityLowering>,
     /// Set when the block is a class diagram, likewise.
     class: Option<crate::lower_class::ClassLowering>,
+    /// Set when the block is a state diagram, likewise.
+    state: Option<crate::lower_state::StateLowering>,
 }
 
 impl DiagramLowering {
@@ -493,6 +495,7 @@ impl DiagramLowering {
             next_sequence: 0,
             activity: (kind == DiagramKind::Activity).then(crate::lower_activity::ActivityLowering::default),
             class: (kind == DiagramKind::Class).then(crate::lower_class::ClassLowering::default),
+            state: (kind == DiagramKind::State).then(crate::lower_state::StateLowering::default),
         }
     }
 
@@ -528,6 +531,9 @@ impl DiagramLowering {
         // A class diagram's colours take more forms (`#back;line:red`,
         // `##[dashed]blue`, `[#red,dashed]`): the class lowering reads them.
         if self.class.is_some() && (green.kind().is_class_statement() || green.kind() == HIDE_SHOW) {
+            return;
+        }
+        if self.state.is_some() && green.kind().is_state_statement() {
             return;
         }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
@@ -743,6 +749,12 @@ impl DiagramLowering {
         if let Some(class) = &mut self.class {
             if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
                 class.statement(&node());
+                return;
+            }
+        }
+        if let Some(state) = &mut self.state {
+            if green.kind().is_state_statement() || matches!(green.kind(), HIDE_SHOW | BRACE_END) {
+                state.statement(&node());
                 return;
             }
         }
@@ -2030,7 +2042,7 @@ impl DiagramLowering {
     /// to the name PlantUML reads, when that name can be written on this
     /// line (it starts with the blocks' prefix, or the block is `sequence`).
     fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
-        if self.activity.is_some() || self.class.is_some() {
+        if self.activity.is_some() || self.class.is_some() || self.state.is_some() {
             return;
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
@@ -2142,6 +2154,12 @@ impl DiagramLowering {
             let (model, map, mut diagnostics) = class.finish(end_offset, needs_newline_before);
             self.diagram.class = Some(Box::new(model));
             self.map.class = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+        }
+        if let Some(state) = self.state.take() {
+            let (model, map, mut diagnostics) = state.finish();
+            self.diagram.state = Some(Box::new(model));
+            self.map.state = Some(map);
             self.diagnostics.append(&mut diagnostics);
         }
         if let Some(activity) = self.activity.take() {

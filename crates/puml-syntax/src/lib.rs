@@ -50,6 +50,8 @@ pub enum DiagramKind {
     Activity,
     /// Class, object and ER diagrams (`class A`, `A <|-- B`, `entity E`).
     Class,
+    /// State diagrams (`state A {`, `[*] --> A`, `A : text`).
+    State,
 }
 
 impl Parse {

@@ -11,6 +11,7 @@ mod builder;
 pub(crate) mod class;
 pub(crate) mod incremental;
 mod lexer;
+pub(crate) mod state;
 pub(crate) mod statements;
 
 use crate::codes;
@@ -146,6 +147,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_names: std::collections::HashSet<String>,
     /// A link was read in the class diagram being parsed.
     pub(crate) class_linked: bool,
+    /// The state reading of the block being parsed.
+    pub(crate) state: state::StateReading,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -167,6 +170,7 @@ impl<'a> Parser<'a> {
             class_names: std::collections::HashSet::new(),
             class_linked: false,
             class_stops: Vec::new(),
+            state: state::StateReading::default(),
             spare_pieces: Vec::with_capacity(16),
         }
     }
@@ -377,6 +381,17 @@ impl<'a> Parser<'a> {
             parser.unterminated_block.set(unterminated);
         };
         rewind(self);
+        // A block with a line only state diagrams have (`state`, `[*]`,
+        // `--`): the class and description readings refuse it, so it is a
+        // state diagram when the state reading reads every line.
+        if self.block_has_state_marker(start) {
+            self.start_state_reading(start);
+            let state = self.parse_diagram_body(implicit, DiagramKind::State);
+            if self.first_error_since(errors_before).is_none() {
+                return (state.0, state.1, None);
+            }
+            rewind(self);
+        }
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
         match self.first_error_since(errors_before) {
             None => (class.0, class.1, None),
@@ -461,6 +476,7 @@ impl<'a> Parser<'a> {
             match kind {
                 DiagramKind::Activity => self.parse_activity_statement(),
                 DiagramKind::Class => self.parse_class_statement(),
+                DiagramKind::State => self.parse_state_statement(),
                 DiagramKind::Sequence => self.parse_statement(),
             }
         }
