@@ -27,6 +27,10 @@ pub(crate) struct StateLowering {
     note_aliases: FxHashMap<String, u32>,
     /// The composite states open.
     open: Vec<StateId>,
+    /// The last creation number given (see `State::serial`).
+    serial: u32,
+    /// The last concurrent region number given (`CONCn`).
+    regions: u32,
 }
 
 fn unquote(text: &str) -> String {
@@ -70,8 +74,14 @@ impl StateLowering {
             .map_or(0, |p| p.region_separators.len() as u32)
     }
 
+    fn next_serial(&mut self) -> u32 {
+        self.serial += 1;
+        self.serial
+    }
+
     fn add_state(&mut self, name: &str, display: String, kind: StateKind, range: TextRange) -> StateId {
         let id = StateId(self.diagram.states.len() as u32);
+        let serial = self.next_serial();
         self.diagram.states.push(State {
             name: name.to_string(),
             display,
@@ -85,6 +95,8 @@ impl StateLowering {
             line_style: None,
             composite: false,
             region_separators: Vec::new(),
+            serial,
+            region_serials: Vec::new(),
         });
         self.map.states.push(range);
         self.map.state_references.push(Vec::new());
@@ -141,7 +153,14 @@ impl StateLowering {
             STATE_SEPARATOR => {
                 if let Some(parent) = self.parent() {
                     let side_by_side = node.text().to_string().trim() == "||";
-                    self.diagram.states[parent.index()].region_separators.push(side_by_side);
+                    // A region takes a creation number, and is named by a
+                    // count of its own (`CONC1`, `CONC2`, …).
+                    self.next_serial();
+                    self.regions += 1;
+                    let number = self.regions;
+                    let state = &mut self.diagram.states[parent.index()];
+                    state.region_separators.push(side_by_side);
+                    state.region_serials.push(number);
                 }
             }
             BRACE_END => {
@@ -282,6 +301,7 @@ impl StateLowering {
                 rest = &rest[len.min(rest.len())..];
             }
         }
+        let serial = self.next_serial();
         self.diagram.transitions.push(Transition {
             from,
             to,
@@ -294,6 +314,7 @@ impl StateLowering {
             dotted,
             bold,
             hidden,
+            serial,
         });
         self.map.transitions.push(range);
     }
@@ -365,11 +386,15 @@ impl StateLowering {
     }
 
     fn push_note(&mut self, target: NoteTarget, text: String, color: Option<String>, range: TextRange) {
+        // A note takes three numbers (its name, its entity, its link).
+        let serial = self.next_serial();
+        self.serial += 2;
         self.diagram.notes.push(StateNote {
             target,
             text,
             color,
             parent: self.parent(),
+            serial,
         });
         self.map.notes.push(range);
     }

@@ -95,6 +95,13 @@ pub struct State {
     pub composite: bool,
     /// The separators of its regions, in order (`true`: `||`, side by side).
     pub region_separators: Vec<bool>,
+    /// PlantUML's creation number: states, transitions, region separators
+    /// and notes are numbered in the order it reads them, which names them
+    /// in its SVG (`ent0007`, `lnk7`, `GMN7`).
+    pub serial: u32,
+    /// Per region separator, the number that names the region after it
+    /// (`CONCn`; regions are counted over the diagram in source order).
+    pub region_serials: Vec<u32>,
 }
 
 /// The direction word of an arrow (`-up->`, `-l->`).
@@ -127,6 +134,8 @@ pub struct Transition {
     pub dotted: bool,
     pub bold: bool,
     pub hidden: bool,
+    /// PlantUML's creation number (see [`State::serial`]).
+    pub serial: u32,
 }
 
 /// Where a note is.
@@ -148,6 +157,8 @@ pub struct StateNote {
     pub color: Option<String>,
     /// The composite state it lies in.
     pub parent: Option<StateId>,
+    /// PlantUML's creation number (see [`State::serial`]).
+    pub serial: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -185,10 +196,9 @@ impl StateDiagram {
         }
         depth
     }
-    /// The qualified name PlantUML writes in its SVG (`A.B`, `A.CONC1.C`
-    /// for a state in a composite's second region; `regions` numbers the
-    /// regions after the first over the whole diagram, in source order).
-    pub fn qualified_name(&self, id: StateId, region_numbers: &[Vec<u32>]) -> String {
+    /// The qualified name PlantUML writes in its SVG: `A.B`, and
+    /// `A.CONC1.C` for a state in a composite's second region.
+    pub fn qualified_name(&self, id: StateId) -> String {
         let mut parts = Vec::new();
         let mut at = Some(id);
         let mut steps = 0;
@@ -203,11 +213,12 @@ impl StateDiagram {
             parts.push(state.name.clone());
             if let Some(parent) = state.parent {
                 if state.region > 0 {
-                    if let Some(number) = region_numbers
+                    if let Some(serial) = self
+                        .states
                         .get(parent.index())
-                        .and_then(|r| r.get(state.region as usize - 1))
+                        .and_then(|p| p.region_serials.get(state.region as usize - 1))
                     {
-                        parts.push(format!("CONC{number}"));
+                        parts.push(format!("CONC{serial}"));
                     }
                 }
             }

@@ -34,12 +34,6 @@ use puml_sema::state::{Direction, NoteTarget, StateDiagram, StateId, StateKind};
 
 /// PlantUML's margin around the drawing.
 const MARGIN: f64 = 7.0;
-/// The height of a state's name bar.
-const NAME_BAR: f64 = 26.297;
-/// A description line's height.
-const LINE_HEIGHT: f64 = 16.297;
-/// The baseline of the name below the box's top.
-const NAME_BASELINE: f64 = 17.995;
 /// A composite's contents start this far right of and below its bar.
 const INNER_LEFT: f64 = 12.0;
 const INNER_TOP: f64 = 12.0;
@@ -49,8 +43,11 @@ const INNER_EXTRA_HEIGHT: f64 = 24.0;
 /// The gap between two stacked (`--`) or side-by-side (`||`) regions.
 const REGION_GAP_STACKED: f64 = 15.0;
 const REGION_GAP_SIDE: f64 = 16.0;
-/// dot's separations inside a composite (its own graph): `ranksep` 0.5 in.
+/// dot's separations inside a composite (its own graph): `ranksep` 0.5
+/// in, `nodesep` 0.25 in (observed: 36 px between ranks, 18 px between
+/// the boxes of a rank).
 const INNER_RANK_SEP: f64 = 36.0;
+const INNER_NODE_SEP: f64 = 18.0;
 
 /// The colours and fonts states are drawn with.
 struct StateLook {
@@ -61,19 +58,28 @@ struct StateLook {
     font: Font,
     pseudo: Color,
     bar: Color,
+    /// A text line's height in the state font (16.297 px at 14 px).
+    line_height: f64,
+    /// The name bar's height: a line and 10 px.
+    name_bar: f64,
+    /// A name's baseline below the box's top: 5 px and the ascent.
+    baseline: f64,
 }
 
 impl StateLook {
-    fn new(diagram: &Diagram, options: &LayoutOptions) -> StateLook {
+    fn new(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> StateLook {
         let base = ClassLook::new(diagram, options.theme.as_deref());
         let mut look = StateLook {
             background: base.class_bg,
             border: base.class_border,
             font_color: base.class_font_color,
-            font: Font::sans(14.0),
+            font: base.member_font,
             pseudo: Color::hex(0x222222),
             bar: Color::hex(0x555555),
             base,
+            line_height: 0.0,
+            name_bar: 0.0,
+            baseline: 0.0,
         };
         for (key, value) in &diagram.settings.skinparams {
             let color = parse_color(value.trim());
@@ -82,9 +88,17 @@ impl StateLook {
                 "statebordercolor" => look.border = color.unwrap_or(look.border),
                 "statefontcolor" => look.font_color = color.unwrap_or(look.font_color),
                 "statestartcolor" | "stateendcolor" => look.pseudo = color.unwrap_or(look.pseudo),
+                "statefontsize" => {
+                    if let Some(size) = value.trim().parse::<f64>().ok().filter(|n| *n > 0.0 && *n < 200.0) {
+                        look.font.size = size;
+                    }
+                }
                 _ => {}
             }
         }
+        look.line_height = metrics.line_height(&look.font);
+        look.name_bar = look.line_height + 10.0;
+        look.baseline = 5.0 + metrics.ascent(&look.font);
         look
     }
 }
@@ -114,7 +128,7 @@ struct LevelLayout {
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let empty = StateDiagram::default();
     let state = diagram.state.as_deref().unwrap_or(&empty);
-    let look = StateLook::new(diagram, options);
+    let look = StateLook::new(diagram, options, metrics);
     vec![draw(diagram, state, &look, metrics)]
 }
 
@@ -185,7 +199,7 @@ fn leaf_size(state: &StateDiagram, id: StateId, look: &StateLook, metrics: &dyn 
             let height = if lines.is_empty() {
                 50.0
             } else {
-                (NAME_BAR + LINE_HEIGHT * lines.len() as f64 + 10.0).max(50.0)
+                (look.name_bar + look.line_height * lines.len() as f64 + 10.0).max(50.0)
             };
             (width, height)
         }
@@ -228,18 +242,25 @@ fn layout_level(
             } else {
                 RankDir::TopToBottom
             },
-            node_sep: look.base.node_sep,
+            node_sep: if top { look.base.node_sep } else { INNER_NODE_SEP },
             rank_sep: if top { look.base.rank_sep } else { INNER_RANK_SEP },
         },
         ..Graph::default()
     };
     let mut node_of = vec![None; state.states.len()];
     let mut states = Vec::new();
-    for (i, s) in state.states.iter().enumerate() {
-        if s.parent == key.parent && s.region == key.region {
-            let (w, h) = sizes[i];
-            node_of[i] = Some(graph.add_node(Node::new(w, h)));
-            states.push(StateId(i as u32));
+    // PlantUML gives dot the states first, then the `[*]` and `[H]`
+    // pseudo-states (observed in `svek.dot`: the start disc's node comes
+    // after every state's, whatever the order they were written in).
+    let on_level = |s: &puml_sema::state::State| s.parent == key.parent && s.region == key.region;
+    let is_pseudo = |s: &puml_sema::state::State| s.name.starts_with('*');
+    for pseudo in [false, true] {
+        for (i, s) in state.states.iter().enumerate() {
+            if on_level(s) && is_pseudo(s) == pseudo {
+                let (w, h) = sizes[i];
+                node_of[i] = Some(graph.add_node(Node::new(w, h)));
+                states.push(StateId(i as u32));
+            }
         }
     }
     let mut level_notes = Vec::new();
@@ -279,7 +300,13 @@ fn layout_level(
         let (Some(from_node), Some(to_node)) = (node_of[from.index()], node_of[to.index()]) else {
             continue;
         };
-        let mut min_len = transition.length.saturating_sub(1);
+        // `A <-- B` keeps its ends in the graph, one rank shorter (observed:
+        // `<-` and `<--` both give `minlen=0`).
+        let mut min_len = if transition.head_on_left {
+            transition.length.saturating_sub(2)
+        } else {
+            transition.length.saturating_sub(1)
+        };
         let mut reversed = false;
         match transition.direction {
             Some(Direction::Up) => {
@@ -319,15 +346,32 @@ fn layout_level(
         edges.push((t, id, reversed, label));
     }
     let layout = puml_graph::layout(&graph).unwrap_or_else(|_| row(&graph));
-    let (mut min_x, mut min_y, mut max_x, mut max_y) = (f64::INFINITY, f64::INFINITY, 0.0f64, 0.0f64);
+    // The level's extent: its boxes, its edges' routes and their labels.
+    let (mut min_x, mut min_y, mut max_x, mut max_y) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let mut extend = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        min_x = min_x.min(x0);
+        min_y = min_y.min(y0);
+        max_x = max_x.max(x1);
+        max_y = max_y.max(y1);
+    };
     for r in &layout.nodes {
-        min_x = min_x.min(r.x);
-        min_y = min_y.min(r.y);
-        max_x = max_x.max(r.x + r.width);
-        max_y = max_y.max(r.y + r.height);
+        extend(r.x, r.y, r.x + r.width, r.y + r.height);
+    }
+    for (edge, route) in graph.edges.iter().zip(&layout.edges) {
+        for p in &route.points {
+            extend(p.x, p.y, p.x, p.y);
+        }
+        if let (Some(size), Some(c)) = (edge.label, route.label) {
+            extend(
+                c.x - size.width / 2.0,
+                c.y - size.height / 2.0,
+                c.x + size.width / 2.0,
+                c.y + size.height / 2.0,
+            );
+        }
     }
     if !min_x.is_finite() {
-        (min_x, min_y) = (0.0, 0.0);
+        (min_x, min_y, max_x, max_y) = (0.0, 0.0, 0.0, 0.0);
     }
     LevelLayout {
         states,
@@ -408,7 +452,7 @@ fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) ->
         let title_w = metrics.width(&state.states[id.index()].display, &look.font) + 20.0;
         sizes[id.index()] = (
             (content_w + INNER_EXTRA_WIDTH).max(title_w).max(50.0),
-            (NAME_BAR + content_h + INNER_EXTRA_HEIGHT).max(50.0),
+            (look.name_bar + content_h + INNER_EXTRA_HEIGHT).max(50.0),
         );
     }
     let key = LevelKey {
@@ -450,17 +494,7 @@ enum Work {
 
 fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) -> Scene {
     let measured = measure(state, look, metrics);
-    let ids: Vec<String> = (0..state.states.len()).map(|i| format!("ent{:04}", i + 1)).collect();
-    // The qualified names: regions after the first are `CONCn`, numbered
-    // over the diagram in source order.
-    let mut region_numbers: Vec<Vec<u32>> = vec![Vec::new(); state.states.len()];
-    let mut next_region = 0;
-    for (i, s) in state.states.iter().enumerate() {
-        for _ in &s.region_separators {
-            next_region += 1;
-            region_numbers[i].push(next_region);
-        }
-    }
+    let ids: Vec<String> = state.states.iter().map(|s| format!("ent{:04}", s.serial)).collect();
     let level = |key: LevelKey| measured.levels.iter().find(|(k, _)| *k == key).map(|(_, l)| l);
     let mut out = Vec::new();
     let (mut max_x, mut max_y) = (0.0f64, 0.0f64);
@@ -502,7 +536,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 vec![
                     (
                         "data-qualified-name".into(),
-                        marker_name(&state.qualified_name(id, &region_numbers)),
+                        marker_name(&state.qualified_name(id)),
                     ),
                     ("id".into(), ids[id.index()].clone()),
                 ],
@@ -517,7 +551,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 let regions = s.region_separators.len() as u32 + 1;
                 let side = side_by_side(state, id);
                 let mut at_x = r.x + INNER_LEFT;
-                let mut at_y = r.y + NAME_BAR + INNER_TOP;
+                let mut at_y = r.y + look.name_bar + INNER_TOP;
                 let mut inner = Vec::new();
                 for region in 0..regions {
                     let key = LevelKey {
@@ -529,7 +563,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                         let s = dashed(look.border, 1.5, 8.0, 10.0);
                         if side {
                             let lx = at_x - REGION_GAP_SIDE / 2.0;
-                            line(&mut out, lx, r.y + NAME_BAR + 5.0, lx, r.y + r.height - 5.0 + 8.0, s);
+                            line(&mut out, lx, r.y + look.name_bar + 5.0, lx, r.y + r.height - 5.0 + 8.0, s);
                         } else {
                             let ly = at_y - REGION_GAP_STACKED / 2.0;
                             line(&mut out, r.x + 5.0, ly, r.x + r.width - 7.0, ly, s);
@@ -561,8 +595,8 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 &mut out,
                 "entity",
                 vec![
-                    ("data-qualified-name".into(), format!("GMN{}", state.states.len() + n + 1)),
-                    ("id".into(), format!("ent{:04}", state.states.len() + n + 1)),
+                    ("data-qualified-name".into(), note_name(note)),
+                    ("id".into(), format!("ent{:04}", note.serial + 1)),
                 ],
             );
             let toward = match &note.target {
@@ -617,7 +651,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 vec![
                     ("data-entity-1".into(), ids[transition.from.index()].clone()),
                     ("data-entity-2".into(), ids[transition.to.index()].clone()),
-                    ("id".into(), format!("lnk{}", state.states.len() + state.notes.len() + t + 1)),
+                    ("id".into(), format!("lnk{}", transition.serial)),
                 ],
             );
             // The head is at the written target (`from` for `A <- B`);
@@ -657,9 +691,13 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 let lh = metrics.line_height(&font);
                 let left = c.x - size.width / 2.0;
                 let top = c.y - size.height / 2.0;
+                let _ = left;
                 for (k, l) in state_text_lines(label).iter().enumerate() {
-                    crate::creole::measure(l, font, metrics).draw(
-                        left + 1.0,
+                    // Each line centred in the label's box.
+                    let block = crate::creole::measure(l, font, metrics);
+                    let x = c.x - block.width / 2.0;
+                    block.draw(
+                        x,
                         top + 1.0 + lh * k as f64,
                         crate::creole::Align::Left,
                         look.base.arrow_font_color,
@@ -680,6 +718,14 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
         height: round3(height),
         background: look.base.background,
         items: out,
+    }
+}
+
+/// A note's name in PlantUML's SVG: its alias, or `GMN` and its number.
+fn note_name(note: &puml_sema::state::StateNote) -> String {
+    match &note.target {
+        NoteTarget::Floating { alias } => marker_name(alias),
+        _ => format!("GMN{}", note.serial),
     }
 }
 
@@ -766,17 +812,17 @@ fn draw_composite(
         .move_to(x + radius, y)
         .line_to(x + w - radius, y)
         .cubic_to(x + w - radius * 0.448, y, x + w, y + radius * 0.448, x + w, y + radius)
-        .line_to(x + w, y + NAME_BAR)
-        .line_to(x, y + NAME_BAR)
+        .line_to(x + w, y + look.name_bar)
+        .line_to(x, y + look.name_bar)
         .line_to(x, y + radius)
         .cubic_to(x, y + radius * 0.448, x + radius * 0.448, y, x + radius, y)
         .push(out, paint(Some(fill), None));
     rect(out, x, y, w, r.height, radius, paint(None, Some(stroke(border, 0.5))));
-    line(out, x, y + NAME_BAR, x + w, y + NAME_BAR, stroke(border, 0.5));
+    line(out, x, y + look.name_bar, x + w, y + look.name_bar, stroke(border, 0.5));
     let name_w = metrics.width(&s.display, &look.font);
     out.push(text_run(
         x + (w - name_w) / 2.0,
-        y + NAME_BASELINE,
+        y + look.baseline,
         &s.display,
         look.font,
         look.font_color,
@@ -857,13 +903,13 @@ fn draw_leaf(
             );
             let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
             if !(lines.is_empty() && state.hide_empty_description) {
-                line(out, r.x, r.y + NAME_BAR, r.x + r.width, r.y + NAME_BAR, stroke(border, 0.5));
+                line(out, r.x, r.y + look.name_bar, r.x + r.width, r.y + look.name_bar, stroke(border, 0.5));
             }
             for (k, name) in state_text_lines(&s.display).iter().enumerate() {
                 let w = metrics.width(name, &look.font);
                 out.push(text_run(
                     r.x + (r.width - w) / 2.0,
-                    r.y + NAME_BASELINE + LINE_HEIGHT * k as f64,
+                    r.y + look.baseline + look.line_height * k as f64,
                     name,
                     look.font,
                     look.font_color,
@@ -874,7 +920,7 @@ fn draw_leaf(
                 let w = metrics.width(l, &look.font);
                 out.push(text_run(
                     r.x + 5.0,
-                    r.y + NAME_BAR + NAME_BASELINE + LINE_HEIGHT * k as f64,
+                    r.y + look.name_bar + look.baseline + look.line_height * k as f64,
                     l,
                     look.font,
                     look.font_color,
