@@ -332,6 +332,8 @@ fn kind_of(summary: &CheckSummary) -> &'static str {
         "ACTIVITY"
     } else if summary.class_diagrams > 0 {
         "CLASS"
+    } else if summary.state_diagrams > 0 {
+        "STATE"
     } else {
         "SEQUENCE"
     }
@@ -344,6 +346,7 @@ fn describe(summary: &CheckSummary) -> String {
     if summary.activity_diagrams > 0 {
         return "activity3".into();
     }
+
     match summary.participants {
         1 => "(1 participant)".into(),
         n => format!("({n} participants)"),

@@ -91,6 +91,8 @@ pub struct CheckSummary {
     pub activity_diagrams: usize,
     /// Diagrams read as class (object, ER) diagrams.
     pub class_diagrams: usize,
+    /// Diagrams read as state diagrams.
+    pub state_diagrams: usize,
     pub participants: usize,
     /// Messages, notes, refs, activations, dividers… (every model event).
     pub events: usize,
@@ -183,6 +185,7 @@ pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> Check
         diagrams: document.diagrams.len(),
         activity_diagrams: document.diagrams.iter().filter(|d| d.activity.is_some()).count(),
         class_diagrams: document.diagrams.iter().filter(|d| d.class.is_some()).count(),
+        state_diagrams: document.diagrams.iter().filter(|d| d.state.is_some()).count(),
         participants: document.diagrams.iter().map(|d| d.participants.len()).sum(),
         events: document.diagrams.iter().map(|d| d.events.len()).sum(),
         pages: document.diagrams.iter().map(|d| d.page_count()).sum(),

@@ -53,9 +53,11 @@ fn puml_verdict(text: &str) -> String {
             // A class diagram is drawn (no `other_kind`), but PlantUML's
             // verdict still names its type.
             let class = analysis.document.diagrams.iter().any(|d| d.class.is_some());
+            let state = analysis.document.diagrams.iter().any(|d| d.state.is_some());
             match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
                 Some(kind) => format!("VALID:{}", kind.plantuml_name()),
                 None if class => "VALID:CLASS".to_string(),
+                None if state => "VALID:STATE".to_string(),
                 None => "VALID".to_string(),
             }
         }

@@ -76,7 +76,16 @@ fn agrees(path: &Path, verdict: &str) -> Result<(), String> {
         .diagrams
         .iter()
         .find_map(|d| d.other_kind)
-        .map(|k| k.plantuml_name().to_string());
+        .map(|k| k.plantuml_name().to_string())
+        // A state diagram puml draws names its type by its model.
+        .or_else(|| {
+            analysis
+                .document
+                .diagrams
+                .iter()
+                .any(|d| d.state.is_some())
+                .then(|| "STATE".to_string())
+        });
     let theirs = drawn_kind(path);
     if ours == theirs {
         Ok(())

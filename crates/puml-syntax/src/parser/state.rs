@@ -5,7 +5,7 @@
 //! activity and description ones. The parser tries it (see
 //! `Parser::parse_diagram_by_trial`) on a block the sequence statements
 //! read with an error and that holds a line only a state diagram has
-//! (`state …`, `[*]`, `[H]`, a `--`/`||` region separator): the class and
+//! (`state …`, `[*]`, a `--`/`||` region separator): the class and
 //! description readings refuse those lines, so such a block is a state
 //! diagram exactly when the state reading reads every line of it.
 //!
@@ -367,7 +367,7 @@ fn mentioned_names(text: &str) -> Vec<&str> {
 }
 
 /// Whether a line of a block is one only a state diagram has: `state …`,
-/// a `[*]`/`[H]` end, a `--`/`||` region separator.
+/// a `[*]` end, a `--`/`||` region separator.
 fn is_state_marker(text: &str) -> bool {
     let trimmed = text.trim();
     if trimmed == "--" || trimmed == "||" {
@@ -376,7 +376,12 @@ fn is_state_marker(text: &str) -> bool {
     if first_word(text) == "state" {
         return true;
     }
-    scan_transition(text).is_some_and(|pieces| pieces.iter().any(|p| p.0 == KEYWORD))
+    // `[*]` (not `[H]`: the description reading takes that as a component).
+    scan_transition(text).is_some_and(|pieces| {
+        pieces
+            .iter()
+            .any(|&(kind, start, end)| kind == KEYWORD && &text[start..end] == "[*]")
+    })
 }
 
 impl<'a> Parser<'a> {
