@@ -386,21 +386,27 @@ impl StateLowering {
     }
 
     fn push_note(&mut self, target: NoteTarget, text: String, color: Option<String>, range: TextRange) {
-        // A note takes three numbers (its name, its entity, its link).
-        let serial = self.next_serial();
-        self.serial += 2;
+        // Numbered at the end (see `finish`).
         self.diagram.notes.push(StateNote {
             target,
             text,
             color,
             parent: self.parent(),
-            serial,
+            serial: 0,
         });
         self.map.notes.push(range);
     }
 
-    pub(crate) fn finish(self) -> (StateDiagram, StateSourceMap, Vec<Diagnostic>) {
+    pub(crate) fn finish(mut self) -> (StateDiagram, StateSourceMap, Vec<Diagnostic>) {
         let _ = &self.note_aliases;
+        // PlantUML numbers the notes after every state and transition
+        // (observed: `GMN4` for the one note of `state A`, a note, `A --> B`),
+        // three numbers each (its name, its entity, its link).
+        for index in 0..self.diagram.notes.len() {
+            let serial = self.next_serial();
+            self.serial += 2;
+            self.diagram.notes[index].serial = serial;
+        }
         (self.diagram, self.map, self.diagnostics)
     }
 }

@@ -39,7 +39,7 @@ const INNER_LEFT: f64 = 12.0;
 const INNER_TOP: f64 = 12.0;
 /// A composite is this much wider and taller than its contents and bar.
 const INNER_EXTRA_WIDTH: f64 = 36.0;
-const INNER_EXTRA_HEIGHT: f64 = 24.0;
+const INNER_EXTRA_HEIGHT: f64 = 25.0;
 /// The gap between two stacked (`--`) or side-by-side (`||`) regions.
 const REGION_GAP_STACKED: f64 = 15.0;
 const REGION_GAP_SIDE: f64 = 16.0;
@@ -527,7 +527,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             let s = &state.states[id.index()];
             let class = match s.kind {
                 StateKind::Start => "start_entity",
-                StateKind::End if s.stereotypes.is_empty() && s.display.is_empty() => "end_entity",
+                StateKind::End => "end_entity",
                 _ => "entity",
             };
             begin(
@@ -595,7 +595,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 &mut out,
                 "entity",
                 vec![
-                    ("data-qualified-name".into(), note_name(note)),
+                    ("data-qualified-name".into(), note_name(state, note)),
                     ("id".into(), format!("ent{:04}", note.serial + 1)),
                 ],
             );
@@ -721,11 +721,16 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
     }
 }
 
-/// A note's name in PlantUML's SVG: its alias, or `GMN` and its number.
-fn note_name(note: &puml_sema::state::StateNote) -> String {
-    match &note.target {
-        NoteTarget::Floating { alias } => marker_name(alias),
+/// A note's name in PlantUML's SVG: its alias, or `GMN` and its number,
+/// after its composite's qualified name (`Outer.GMN5`).
+fn note_name(state: &StateDiagram, note: &puml_sema::state::StateNote) -> String {
+    let own = match &note.target {
+        NoteTarget::Floating { alias } => alias.clone(),
         _ => format!("GMN{}", note.serial),
+    };
+    match note.parent {
+        Some(parent) => marker_name(&format!("{}.{own}", state.qualified_name(parent))),
+        None => marker_name(&own),
     }
 }
 
