@@ -122,10 +122,15 @@ impl StateLowering {
             _ if as_source => ("*start*", StateKind::Start),
             _ => ("*end*", StateKind::End),
         };
-        let owner = self
-            .parent()
-            .map(|p| self.diagram.states[p.index()].name.clone())
-            .unwrap_or_default();
+        // One of each per region: `*start*X` in X's first region,
+        // `*start*CONC1` in the region after its first separator.
+        let owner = match self.parent().map(|p| &self.diagram.states[p.index()]) {
+            Some(parent) => match parent.region_serials.last() {
+                Some(number) => format!("CONC{number}"),
+                None => parent.name.clone(),
+            },
+            None => String::new(),
+        };
         let name = format!("{tag}{owner}");
         match self.by_name.get(&name) {
             Some(&id) => id,
