@@ -76,9 +76,38 @@ fn shape_points(node: roxmltree::Node<'_, '_>) -> Vec<(f64, f64)> {
         ],
         "line" => vec![(f("x1"), f("y1")), (f("x2"), f("y2"))],
         "polygon" | "polyline" => pairs(&numbers(node.attribute("points").unwrap_or(""))),
-        "path" => pairs(&numbers(node.attribute("d").unwrap_or(""))),
+        "path" => path_points(node.attribute("d").unwrap_or("")),
         _ => Vec::new(),
     }
+}
+
+/// The points of a path with absolute commands. Unlike the external
+/// tool, which reads every number pair as a point, an arc (`A rx,ry rot
+/// large sweep x,y`) gives only its end point: PlantUML draws a composite
+/// state's name bar and a note's corners with arcs, and reading their
+/// radii and flags as points put those boxes' corner at (0, 0).
+fn path_points(d: &str) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    // Split into (command letter, its numbers).
+    let mut pieces: Vec<(char, String)> = Vec::new();
+    for c in d.chars() {
+        if c.is_ascii_alphabetic() && c != 'e' && c != 'E' {
+            pieces.push((c, String::new()));
+        } else if let Some(last) = pieces.last_mut() {
+            last.1.push(c);
+        }
+    }
+    for (command, args) in pieces {
+        let v = numbers(&args);
+        if command == 'A' {
+            for arc in v.chunks_exact(7) {
+                out.push((arc[5], arc[6]));
+            }
+        } else {
+            out.extend(pairs(&v));
+        }
+    }
+    out
 }
 
 fn pairs(v: &[f64]) -> Vec<(f64, f64)> {
@@ -176,15 +205,19 @@ fn pct(x: usize, y: usize) -> String {
 }
 
 
-/// The levels reached (counts over the corpus and the probes), less a
-/// small margin for the engine's ordering, which `puml-graph` improves.
-const DRAWN_AT_LEAST: usize = 0;
-const ENTITIES_SIZED_AT_LEAST: usize = 0;
-const VERTICAL_AT_LEAST: usize = 0;
-const HORIZONTAL_AT_LEAST: usize = 0;
-const LINKS_AT_LEAST: usize = 0;
-const SAME_LAYOUT_AT_LEAST: usize = 0;
-const PAINTS_AT_LEAST: usize = 0;
+/// The levels reached (counts over the 8 corpus files and the 78 probes),
+/// less a small margin for the engine's ordering, which `puml-graph`
+/// improves: 385 of 385 elements drawn, 373 of 385 entities sized (the
+/// misses: composites and notes whose contents the engine spreads wider
+/// than dot), 797 and 737 of 804 pairs in vertical and horizontal order,
+/// 227 of 227 links, 69 of 86 whole layouts, 86 of 86 paints.
+const DRAWN_AT_LEAST: usize = 385;
+const ENTITIES_SIZED_AT_LEAST: usize = 370;
+const VERTICAL_AT_LEAST: usize = 790;
+const HORIZONTAL_AT_LEAST: usize = 720;
+const LINKS_AT_LEAST: usize = 227;
+const SAME_LAYOUT_AT_LEAST: usize = 64;
+const PAINTS_AT_LEAST: usize = 85;
 
 /// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
 fn paints(svg: &str) -> HashSet<String> {
@@ -262,6 +295,7 @@ fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         let entities = theirs.values().filter(|v| v.0 == Kind::Entity).count();
         let mut sized = 0;
         let mut entities_sized = 0;
+        let mut off_size = Vec::new();
         for n in &common {
             let (kind, tb) = theirs[*n];
             let ob = ours[*n].1;
@@ -270,6 +304,14 @@ fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
             {
                 sized += 1;
                 entities_sized += usize::from(kind == Kind::Entity);
+            } else {
+                off_size.push(format!(
+                    "{n} {:.0}x{:.0} (PlantUML {:.0}x{:.0})",
+                    ob[2] - ob[0],
+                    ob[3] - ob[1],
+                    tb[2] - tb[0],
+                    tb[3] - tb[1]
+                ));
             }
         }
         let centre = |b: [f64; 4]| ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
@@ -306,7 +348,7 @@ fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         worst.push((
             missing,
             format!(
-                "{name}: drawn {}/{}, entities sized {entities_sized}/{entities}, vertical {vertical}/{pairs}, horizontal {horizontal}/{pairs}, links {links_drawn}/{}, paints missing {unpainted:?}",
+                "{name}: drawn {}/{}, entities sized {entities_sized}/{entities}, vertical {vertical}/{pairs}, horizontal {horizontal}/{pairs}, links {links_drawn}/{}, paints missing {unpainted:?}, off_size {off_size:?}",
                 common.len(),
                 theirs.len(),
                 their_links.len()

@@ -376,10 +376,15 @@ impl StateLowering {
             );
             return;
         } else {
-            let side = ["left", "right", "top", "bottom"]
-                .into_iter()
-                .find(|w| keyword(w))
-                .map_or(Direction::Right, |w| direction_of(w).unwrap_or(Direction::Right));
+            let side = if keyword("left") {
+                Direction::Left
+            } else if keyword("top") {
+                Direction::Up
+            } else if keyword("bottom") {
+                Direction::Down
+            } else {
+                Direction::Right
+            };
             let Some(name) = tokens.iter().find(|t| t.kind() == IDENT) else {
                 return;
             };

@@ -613,7 +613,12 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 .as_deref()
                 .and_then(parse_color)
                 .unwrap_or(look.base.note_bg);
-            draw_note(&mut out, &r, fill, &look.base, toward.as_ref());
+            match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
+                // Above or below its state: the wedge leaves the top or
+                // bottom edge (the class notes point sideways only).
+                Some(t) => draw_note_vertical(&mut out, &r, fill, &look.base, &t),
+                None => draw_note(&mut out, &r, fill, &look.base, toward.as_ref()),
+            }
             let font = look.base.note_font;
             let (lh, ascent) = (metrics.line_height(&font), metrics.ascent(&font));
             for (k, l) in measured.notes[n].1.iter().enumerate() {
@@ -719,6 +724,38 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
         background: look.base.background,
         items: out,
     }
+}
+
+/// A note above or below the state it is about: a folded corner, and a
+/// wedge from its top (or bottom) edge to the state's nearest edge.
+fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
+    let cx = (x + w / 2.0).clamp(x + 8.0, x + w - 18.0);
+    let tip_x = (toward.x + toward.width / 2.0).clamp(toward.x, toward.x + toward.width);
+    let mut builder = PathBuilder::new().move_to(x, y).line_to(x, y + h);
+    if toward.y >= y + h {
+        // The state is below: the wedge leaves the bottom edge.
+        builder = builder
+            .line_to(cx - 4.0, y + h)
+            .line_to(tip_x, toward.y)
+            .line_to(cx + 4.0, y + h);
+    }
+    builder = builder.line_to(x + w, y + h).line_to(x + w, y + 10.0).line_to(x + w - 10.0, y);
+    if toward.y + toward.height <= y {
+        builder = builder
+            .line_to(cx + 4.0, y)
+            .line_to(tip_x, toward.y + toward.height)
+            .line_to(cx - 4.0, y);
+    }
+    builder.line_to(x, y).close().push(out, p);
+    PathBuilder::new()
+        .move_to(x + w - 10.0, y)
+        .line_to(x + w - 10.0, y + 10.0)
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y)
+        .close()
+        .push(out, p);
 }
 
 /// A note's name in PlantUML's SVG: its alias, or `GMN` and its number,
