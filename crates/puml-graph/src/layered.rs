@@ -62,6 +62,10 @@ pub(crate) struct Layered {
     pub edges: Vec<LEdge>,
     /// Edges between nodes of one rank (layered ids, left end first not implied).
     pub flat: Vec<(usize, usize)>,
+    /// Per entry of `flat`: the edge takes part in ranking (dot gives
+    /// `constraint=false` edges weight 0, and flat edges of weight 0 do not
+    /// order their ends).
+    pub flat_constraint: Vec<bool>,
     pub chains: Vec<Chain>,
     /// Ranks were doubled for labels: the gap between ranks is halved.
     pub doubled: bool,
@@ -80,6 +84,7 @@ impl Layered {
             ranks: vec![Vec::new(); rank_count],
             edges: Vec::new(),
             flat: Vec::new(),
+            flat_constraint: Vec::new(),
             chains: vec![Chain::default(); graph.edges.len()],
             doubled,
             effort: 1.0,
@@ -145,6 +150,7 @@ impl Layered {
             if tail_rank == head_rank {
                 chain.nodes = vec![edge.tail, edge.head];
                 layered.flat.push((edge.tail, edge.head));
+                layered.flat_constraint.push(edge.constraint);
                 layered.chains[index] = chain;
                 made.insert((upper, lower), index);
                 continue;

@@ -31,6 +31,22 @@ const SKELETON_CROSSING: usize = 1000;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
+/// Debugging aid (the `trace` feature): with `PUML_GRAPH_TRACE` set, prints
+/// the progress of crossing reduction in the words of `dot -v` (its
+/// "mincross: pass … iter … cur_cross … best_cross …" lines) and each
+/// initial order, so that `scripts/graph_trace.sh` can find the first step
+/// where the engine and dot part.
+#[cfg(feature = "trace")]
+fn trace(line: impl FnOnce() -> String) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("PUML_GRAPH_TRACE").is_some()) {
+        eprintln!("{}", line());
+    }
+}
+
+#[cfg(not(feature = "trace"))]
+fn trace(_line: impl FnOnce() -> String) {}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Unit {
     Node(usize),
@@ -48,6 +64,31 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     orderer.run(graph);
     layered.ranks = orderer.ranks;
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
+}
+
+/// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
+type EdgeLists = [Vec<(usize, usize)>; 2];
+
+/// Weighted crossings between the edges of two neighbouring units (`left`
+/// first), each given as its edges up and down as (place, weight) sorted by
+/// place: an edge of `left` crosses one of `right` on the same side when it
+/// ends further right.
+fn pair_crossings(left: &EdgeLists, right: &EdgeLists) -> usize {
+    let mut count = 0;
+    for side in 0..2 {
+        let (l, r) = (&left[side], &right[side]);
+        let total: usize = l.iter().map(|&(_, w)| w).sum();
+        let mut at_or_left = 0;
+        let mut k = 0;
+        for &(place, weight) in r {
+            while k < l.len() && l[k].0 <= place {
+                at_or_left += l[k].1;
+                k += 1;
+            }
+            count += weight * (total - at_or_left);
+        }
+    }
+    count
 }
 
 /// dot's node list of the layered graph: depth first from the real nodes
@@ -104,6 +145,10 @@ struct Problem {
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
+    /// For a component of the whole graph: which nodes are its own. dot
+    /// counts the crossings of the component being ordered only; for a
+    /// cluster or the final pass, those of the whole graph.
+    own: Option<Vec<bool>>,
 }
 
 struct Orderer<'a> {
@@ -114,18 +159,31 @@ struct Orderer<'a> {
     up: Vec<Vec<usize>>,
     down: Vec<Vec<usize>>,
     /// The same through the edges that count in crossing reduction.
-    up_crossing: Vec<Vec<usize>>,
-    down_crossing: Vec<Vec<usize>>,
+    /// (neighbour, weight: dot's xpenalty, one per edge merged into it).
+    up_crossing: Vec<Vec<(usize, usize)>>,
+    down_crossing: Vec<Vec<(usize, usize)>>,
     /// Flat edges (same rank), tail to head.
     flat_out: Vec<Vec<usize>>,
+    /// Flat edges (same rank), head to tail.
+    flat_in: Vec<Vec<usize>>,
+    /// The flat edges that keep their tail left of their head (those that
+    /// take part in ranking).
+    flat_ordering: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
     /// Edges by the rank of their upper end.
-    edges_by_rank: Vec<Vec<(usize, usize)>>,
+    edges_by_rank: Vec<Vec<(usize, usize, usize)>>,
     tree: &'a ClusterTree,
     /// Each node's place in dot's node list: depth-first preorder from the
     /// real nodes in input order, out-edges, then in-edges, then flat edges.
     list_order: Vec<usize>,
+    /// The same at the top level, where dot sees each top-level cluster as
+    /// a skeleton (one node per rank, joined by an edge down; edges into
+    /// the cluster end there): the place of every node outside clusters,
+    /// and for a node in a cluster, the place of its cluster's top node
+    /// (`[0]`, where the first build starts it) or bottom node (`[1]`, where
+    /// the second build, upwards, starts it).
+    root_list_order: [Vec<usize>; 2],
     /// Each node's place in the order dot makes the nodes of a cluster: each
     /// real node, then the virtual nodes of the edges it is the tail of.
     creation: Vec<usize>,
@@ -133,6 +191,15 @@ struct Orderer<'a> {
     flip: bool,
     /// 1, or less for huge graphs (fewer sweeps).
     effort: f64,
+    /// Every edge between ranks (upper, lower), in the order made.
+    edge_list: Vec<(usize, usize)>,
+    /// Each node's name in traces.
+    names: Vec<String>,
+    /// Per rank, dot's table of the pairs flat edges keep in order (by
+    /// `flat_index`), once made: see `flat_breakcycles`.
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    /// Each node's place when its rank's table was last made (dot's ND_low).
+    flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
@@ -171,15 +238,21 @@ impl<'a> Orderer<'a> {
             up[e.lower].push(e.upper);
             down[e.upper].push(e.lower);
             if e.crossing_weight > 0 {
-                up_crossing[e.lower].push(e.upper);
-                down_crossing[e.upper].push(e.lower);
-                edges.push((e.upper, e.lower));
+                up_crossing[e.lower].push((e.upper, e.crossing_weight));
+                down_crossing[e.upper].push((e.lower, e.crossing_weight));
+                edges.push((e.upper, e.lower, e.crossing_weight));
             }
         }
         let mut flat_out = vec![Vec::new(); n];
-        for &(a, b) in &layered.flat {
+        let mut flat_ordering = vec![Vec::new(); n];
+        let mut flat_in = vec![Vec::new(); n];
+        for (&(a, b), &constraint) in layered.flat.iter().zip(&layered.flat_constraint) {
             if a != b {
                 flat_out[a].push(b);
+                flat_in[b].push(a);
+                if constraint {
+                    flat_ordering[a].push(b);
+                }
             }
         }
         let path = layered
@@ -201,8 +274,8 @@ impl<'a> Orderer<'a> {
             .collect();
         let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
         let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
-        for &(a, b) in &edges {
-            edges_by_rank[rank_of[a]].push((a, b));
+        for &(a, b, w) in &edges {
+            edges_by_rank[rank_of[a]].push((a, b, w));
         }
         let mut orderer = Orderer {
             ranks: layered.ranks.clone(),
@@ -213,13 +286,28 @@ impl<'a> Orderer<'a> {
             up_crossing,
             down_crossing,
             flat_out,
+            flat_in,
+            flat_ordering,
             path,
             edges_by_rank,
             tree,
             list_order: Vec::new(),
+            root_list_order: [Vec::new(), Vec::new()],
             creation: Vec::new(),
             flip: false,
             effort: layered.effort,
+            flat_matrix: vec![None; layered.ranks.len()],
+            flat_index: vec![0; n],
+            edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
+            names: layered
+                .nodes
+                .iter()
+                .map(|node| match node.kind {
+                    crate::layered::Kind::Real(id) => id.to_string(),
+                    crate::layered::Kind::Virtual { edge } => format!("v{edge}"),
+                    crate::layered::Kind::Label { edge } => format!("L{edge}"),
+                })
+                .collect(),
             expanded: vec![false; tree.parent.len()],
             slot: vec![0; n],
             cluster_member: std::collections::HashMap::new(),
@@ -230,6 +318,10 @@ impl<'a> Orderer<'a> {
             }
         }
         orderer.list_order = orderer.depth_first_list(layered);
+        orderer.root_list_order = [
+            orderer.skeleton_list_order(layered, false),
+            orderer.skeleton_list_order(layered, true),
+        ];
         orderer.refresh_positions();
         orderer
     }
@@ -284,6 +376,110 @@ impl<'a> Orderer<'a> {
             }
         }
         place
+    }
+
+    fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
+        let n = layered.nodes.len();
+        // Skeleton nodes: n + index into `leaders`.
+        let mut leaders: Vec<(usize, usize)> = Vec::new();
+        let mut leader_of: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        let mut span: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
+        for v in 0..n {
+            if let Some(&c) = self.path[v].first() {
+                let r = self.rank_of[v];
+                let entry = span.entry(c).or_insert((r, r));
+                entry.0 = entry.0.min(r);
+                entry.1 = entry.1.max(r);
+            }
+        }
+        for (&c, &(low, high)) in &span {
+            for r in low..=high {
+                leader_of.insert((c, r), n + leaders.len());
+                leaders.push((c, r));
+            }
+        }
+        let total = n + leaders.len();
+        let unit = |v: usize| match self.path[v].first() {
+            Some(&c) => leader_of[&(c, self.rank_of[v])],
+            None => v,
+        };
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut inn: Vec<Vec<usize>> = vec![Vec::new(); total];
+        // The skeletons' edges come first (dot builds them before the rest).
+        for (i, &(c, r)) in leaders.iter().enumerate() {
+            if let Some(&below) = leader_of.get(&(c, r + 1)) {
+                out[n + i].push(below);
+                inn[below].push(n + i);
+            }
+        }
+        for e in &layered.edges {
+            let (a, b) = (unit(e.upper), unit(e.lower));
+            let same_cluster = a >= n && b >= n && leaders[a - n].0 == leaders[b - n].0;
+            if a == b || same_cluster || out[a].contains(&b) {
+                continue;
+            }
+            out[a].push(b);
+            inn[b].push(a);
+        }
+        let mut flat_out: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut flat_in: Vec<Vec<usize>> = vec![Vec::new(); total];
+        for (a, heads) in self.flat_out.iter().enumerate() {
+            for &b in heads {
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    flat_out[a].push(b);
+                    flat_in[b].push(a);
+                }
+            }
+        }
+        let mut place = vec![usize::MAX; total];
+        let mut next = 0;
+        let real = layered
+            .nodes
+            .iter()
+            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
+            .count();
+        for start in (0..real).chain(real..n).map(unit) {
+            if place[start] != usize::MAX {
+                continue;
+            }
+            place[start] = next;
+            next += 1;
+            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+            while let Some(top) = stack.last_mut() {
+                let (v, list, i) = *top;
+                let neighbours: &[usize] = match list {
+                    0 => &out[v],
+                    1 => &inn[v],
+                    2 => &flat_out[v],
+                    3 => &flat_in[v],
+                    _ => {
+                        stack.pop();
+                        continue;
+                    }
+                };
+                if i >= neighbours.len() {
+                    top.1 += 1;
+                    top.2 = 0;
+                    continue;
+                }
+                top.2 += 1;
+                let w = neighbours[i];
+                if place[w] == usize::MAX {
+                    place[w] = next;
+                    next += 1;
+                    stack.push((w, 0, 0));
+                }
+            }
+        }
+        (0..n)
+            .map(|v| match self.path[v].first() {
+                Some(&c) => {
+                    let (low, high) = span[&c];
+                    place[leader_of[&(c, if bottom { high } else { low })]]
+                }
+                None => place[v],
+            })
+            .collect()
     }
 
     /// An iteration count scaled down for huge graphs (at least one).
@@ -354,9 +550,14 @@ impl<'a> Orderer<'a> {
                 join(a, self.down[a][i], &mut parent);
             }
         }
+        // Flat edges join only nodes outside clusters: dot drops a flat
+        // edge into a collapsed cluster at the top level.
         for a in 0..n {
             for i in 0..self.flat_out[a].len() {
-                join(a, self.flat_out[a][i], &mut parent);
+                let b = self.flat_out[a][i];
+                if self.path[a].is_empty() && self.path[b].is_empty() {
+                    join(a, b, &mut parent);
+                }
             }
         }
         // Nodes of one top-level cluster stay in one component.
@@ -429,6 +630,23 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// The order of the problem's ranks, for tracing: real nodes by id,
+    /// virtual nodes as `v` and label nodes as `L` with their edge.
+    fn describe(&self, problem: &Problem) -> String {
+        let mut text = String::new();
+        for r in problem.min_rank..=problem.max_rank {
+            text.push_str(&format!("  [{r}]"));
+            for &v in &self.ranks[r] {
+                match self.collapsed(v) {
+                    Some(c) => text.push_str(&format!(" {}@{c}", self.names[v])),
+                    None => text.push_str(&format!(" {}", self.names[v])),
+                }
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     fn problem(&self, members: Vec<usize>, level: usize, root: bool) -> Problem {
         let min_rank = members.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
         let max_rank = members.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
@@ -436,6 +654,13 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
+        let own = root.then(|| {
+            let mut own = vec![false; self.pos.len()];
+            for &v in &members {
+                own[v] = true;
+            }
+            own
+        });
         Problem {
             members,
             level,
@@ -444,6 +669,7 @@ impl<'a> Orderer<'a> {
             root,
             by_rank,
             remincross: false,
+            own,
         }
     }
 
@@ -507,7 +733,7 @@ impl<'a> Orderer<'a> {
         };
         let mut members = problem.members.clone();
         if problem.root {
-            members.sort_by_key(|&v| self.list_order[v]);
+            members.sort_by_key(|&v| self.root_list_order[pass.min(1)][v]);
         } else {
             // dot builds a cluster's node list by prepending: child clusters'
             // skeletons first, then each node and its edges' virtual nodes,
@@ -546,23 +772,33 @@ impl<'a> Orderer<'a> {
         let bottom = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
         let mut entered_at_top = vec![false; count];
         let mut left_at_bottom = vec![false; count];
-        for &v in &members {
+        // Each unit's neighbours in the order of its edge lists (dot's ND_out
+        // and ND_in, in the order the edges were made); a cluster's rank by
+        // rank from its top, as dot walks its skeleton.
+        let mut out_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        let mut in_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
+        for (made, &(v, w)) in self.edge_list.iter().enumerate() {
+            if !in_problem.contains(&v) || !in_problem.contains(&w) {
+                continue;
+            }
             let a = unit_index[&key(self.unit(level, v))];
-            for &w in &self.down[v] {
-                if !in_problem.contains(&w) {
-                    continue;
-                }
-                let b = unit_index[&key(self.unit(level, w))];
-                if a != b {
-                    outs[a].push(b);
-                    ins[b].push(a);
-                    if self.rank_of[w] == top(b) {
-                        entered_at_top[b] = true;
-                    }
-                    if self.rank_of[v] == bottom(a) {
-                        left_at_bottom[a] = true;
-                    }
-                }
+            let b = unit_index[&key(self.unit(level, w))];
+            if a == b {
+                continue;
+            }
+            out_keyed[a].push((self.rank_of[v], made, b));
+            in_keyed[b].push((self.rank_of[w], made, a));
+            if self.rank_of[w] == top(b) {
+                entered_at_top[b] = true;
+            }
+            if self.rank_of[v] == bottom(a) {
+                left_at_bottom[a] = true;
+            }
+        }
+        for (lists, keyed) in [(&mut outs, &mut out_keyed), (&mut ins, &mut in_keyed)] {
+            for (list, entries) in lists.iter_mut().zip(keyed.iter_mut()) {
+                entries.sort_unstable();
+                list.extend(entries.iter().map(|&(_, _, other)| other));
             }
         }
         let mut marked = vec![false; count];
@@ -581,12 +817,12 @@ impl<'a> Orderer<'a> {
             queue.push_back(start);
             while let Some(u) = queue.pop_front() {
                 order.push(u);
-                let (first, second) = if pass == 0 {
+                let (first, _second) = if pass == 0 {
                     (&outs[u], &ins[u])
                 } else {
                     (&ins[u], &outs[u])
                 };
-                for &w in first.iter().chain(second.iter()) {
+                for &w in first.iter() {
                     if !marked[w] {
                         marked[w] = true;
                         queue.push_back(w);
@@ -609,31 +845,61 @@ impl<'a> Orderer<'a> {
                     units.push((unit_list[u], nodes));
                 }
             }
-            self.flat_reorder(&mut units);
             if self.flip && problem.root {
                 // Sideways graphs: dot reverses each rank after building it.
                 units.reverse();
             }
             self.write(r, start, &units);
         }
+        trace(|| format!("built:\n{}", self.describe(problem)));
         if problem.root && self.crossings(problem) > 0 {
             self.transpose(problem, false);
         }
+        // Then flat edges are made to point one way (dot: flat_reorder after
+        // build_ranks, and after expanding a cluster), once dot has recorded
+        // which pairs they pin (its flat_breakcycles, first build only).
+        if pass == 0 {
+            self.flat_breakcycles(problem);
+        }
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, mut units) = self.units(problem, r);
+            self.flat_reorder(&mut units, self.flipped(problem));
+            self.write(r, start, &units);
+        }
     }
 
-    /// Puts the tail of every flat edge left of its head where the edges
-    /// allow it (a stable topological sort; cycles keep their order).
-    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>) {
+    /// Puts the tail of every flat edge left of its head, as dot's
+    /// flat_reorder does: the rank is scanned from the right; a unit without
+    /// flat edges is taken as it comes, a unit that only starts flat edges
+    /// brings, depth first, everything its flat edges reach (post-order);
+    /// the list is then reversed. Units on flat cycles that nothing reached
+    /// keep their order at the end.
+    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
         let count = units.len();
-        let index_of = |v: usize| units.iter().position(|(_, nodes)| nodes.contains(&v));
+        let flat = |(unit, nodes): &(Unit, Vec<usize>)| {
+            matches!(unit, Unit::Node(_)) && nodes.iter().any(|&v| !self.flat_ordering[v].is_empty())
+        };
+        if !units.iter().any(flat) {
+            return;
+        }
+        let mut unit_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (i, (_, nodes)) in units.iter().enumerate() {
+            for &v in nodes {
+                unit_of.insert(v, i);
+            }
+        }
+        let index_of = |v: usize| unit_of.get(&v).copied();
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut indegree = vec![0usize; count];
         let mut any = false;
-        for (i, (_, nodes)) in units.iter().enumerate() {
+        for (i, (unit, nodes)) in units.iter().enumerate() {
+            if matches!(unit, Unit::Cluster(_)) {
+                continue;
+            }
             for &v in nodes {
-                for &w in &self.flat_out[v] {
+                for &w in &self.flat_ordering[v] {
                     if let Some(j) = index_of(w) {
-                        if j != i {
+                        if j != i && matches!(units[j].0, Unit::Node(_)) && !after[i].contains(&j) {
                             after[i].push(j);
                             indegree[j] += 1;
                             any = true;
@@ -645,52 +911,156 @@ impl<'a> Orderer<'a> {
         if !any {
             return;
         }
-        let mut placed = vec![false; count];
-        let mut result = Vec::with_capacity(count);
-        while result.len() < count {
-            // The leftmost unit with no unplaced predecessor; on a cycle, the leftmost unplaced.
-            let next = (0..count)
-                .find(|&i| !placed[i] && indegree[i] == 0)
-                .or_else(|| (0..count).find(|&i| !placed[i]))
-                .unwrap_or(0);
-            placed[next] = true;
-            result.push(next);
-            for &j in &after[next] {
-                indegree[j] = indegree[j].saturating_sub(1);
+        let mut marked = vec![false; count];
+        let mut sequence: Vec<usize> = Vec::with_capacity(count);
+        // (Sideways graphs: from the left, and not reversed, as dot does.)
+        let scan: Vec<usize> = if flip {
+            (0..count).collect()
+        } else {
+            (0..count).rev().collect()
+        };
+        for i in scan {
+            if indegree[i] == 0 && after[i].is_empty() {
+                marked[i] = true;
+                sequence.push(i);
+            } else if !marked[i] && indegree[i] == 0 {
+                // Post-order from i through flat out-edges, with a stack.
+                marked[i] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (u, next) = *top;
+                    if let Some(&w) = after[u].get(next) {
+                        top.1 += 1;
+                        if !marked[w] {
+                            marked[w] = true;
+                            stack.push((w, 0));
+                        }
+                    } else {
+                        sequence.push(u);
+                        stack.pop();
+                    }
+                }
             }
         }
+        if !flip {
+            sequence.reverse();
+        }
+        sequence.extend((0..count).filter(|&i| !marked[i]));
         let mut taken: Vec<Option<(Unit, Vec<usize>)>> = units.drain(..).map(Some).collect();
-        for i in result {
+        for i in sequence {
             if let Some(unit) = taken[i].take() {
                 units.push(unit);
             }
         }
     }
 
-    /// Whether unit `a` must stay left of unit `b` (a flat edge from a to b).
-    fn must_stay_left(&self, a: &[usize], b: &[usize]) -> bool {
-        a.iter().any(|&v| self.flat_out[v].iter().any(|w| b.contains(w)))
+    /// Whether the problem runs sideways as dot sees it: dot marks only the
+    /// root graph as flipped, so a cluster's own passes order it as if it
+    /// ran top to bottom.
+    fn flipped(&self, problem: &Problem) -> bool {
+        self.flip && (problem.root || problem.remincross)
     }
 
     /// Whether two neighbouring units may not trade places: a flat edge
-    /// between them, or (in the final pass) different innermost clusters.
-    fn pinned(&self, problem: &Problem, a: &[usize], b: &[usize]) -> bool {
+    /// between two nodes (dot keeps no order for flat edges that reach into
+    /// a collapsed cluster: its skeleton is no node of the problem), or (in
+    /// the final pass) different innermost clusters.
+    fn pinned(&self, problem: &Problem, a: &(Unit, Vec<usize>), b: &(Unit, Vec<usize>)) -> bool {
         if problem.remincross {
             let cluster = |v: usize| self.path[v].last().copied();
-            if a.iter().chain(b).any(|&v| cluster(v) != cluster(a[0])) {
+            if a.1.iter().chain(&b.1).any(|&v| cluster(v) != cluster(a.1[0])) {
                 return true;
             }
         }
-        self.must_stay_left(a, b)
+        let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+            return false;
+        };
+        let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
+            return false;
+        };
+        // Sideways, flat edges run right to left (dot swaps the pair).
+        let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
+        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+    }
+
+    /// dot's flat_breakcycles: on each rank of the problem that has a node
+    /// with flat edges, a new table of the pairs (by place in the problem's
+    /// slice, then) that flat edges keep in order, filled depth first (an
+    /// edge closing a cycle pins its ends the other way). Every node of the
+    /// slice takes its place as its index. dot keeps each table until it
+    /// makes a new one for that rank, indices and all, so a later component
+    /// or cluster without flat edges is still pinned by an earlier one's
+    /// table at its nodes' places; so is this engine.
+    fn flat_breakcycles(&mut self, problem: &Problem) {
+        for r in problem.min_rank..=problem.max_rank {
+            let (_, units) = self.units(problem, r);
+            let mut has_flat = false;
+            for (i, (unit, _)) in units.iter().enumerate() {
+                if let Unit::Node(v) = unit {
+                    self.flat_index[*v] = i;
+                    // dot's flat edges of v at this level: not those into a
+                    // collapsed cluster (dropped until it expands), and at
+                    // the top level none into any cluster.
+                    has_flat |= self.flat_out[*v].iter().any(|&w| {
+                        if problem.root {
+                            self.path[w].is_empty()
+                        } else {
+                            self.path[w].len() <= problem.level || self.unit(problem.level, w) == Unit::Node(w)
+                        }
+                    });
+                }
+            }
+            if !has_flat {
+                continue;
+            }
+            let slice: Vec<usize> = units
+                .iter()
+                .filter_map(|(unit, _)| match unit {
+                    Unit::Node(v) => Some(*v),
+                    Unit::Cluster(_) => None,
+                })
+                .collect();
+            let places: std::collections::HashMap<usize, usize> =
+                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut marked = vec![false; slice.len()];
+            let mut on_stack = vec![false; slice.len()];
+            for start in 0..slice.len() {
+                if marked[start] {
+                    continue;
+                }
+                marked[start] = true;
+                on_stack[start] = true;
+                let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+                while let Some(top) = stack.last_mut() {
+                    let (k, next) = *top;
+                    let v = slice[k];
+                    let Some(&w) = self.flat_ordering[v].get(next) else {
+                        on_stack[k] = false;
+                        stack.pop();
+                        continue;
+                    };
+                    top.1 += 1;
+                    let Some(&j) = places.get(&w) else { continue };
+                    if on_stack[j] {
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                    } else {
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        if !marked[j] {
+                            marked[j] = true;
+                            on_stack[j] = true;
+                            stack.push((j, 0));
+                        }
+                    }
+                }
+            }
+            self.flat_matrix[r] = Some(matrix);
+        }
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
-        if problem.max_rank == problem.min_rank && !problem.root {
-            // One rank: only flat edges matter, already honoured by build.
-            return;
-        }
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
         let mut best = self.snapshot(problem);
@@ -701,6 +1071,7 @@ impl<'a> Orderer<'a> {
                 if problem.root {
                     self.build(problem, pass);
                 }
+                trace(|| self.describe(problem));
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     best = self.snapshot(problem);
@@ -719,6 +1090,9 @@ impl<'a> Orderer<'a> {
             }
             let mut trying = 0;
             for iteration in 0..max_this_pass {
+                trace(|| {
+                    format!("mincross: pass {pass} iter {iteration} trying {trying} cur_cross {cur_cross} best_cross {best_cross}")
+                });
                 if trying >= MIN_QUIT || cur_cross == 0 {
                     break;
                 }
@@ -865,7 +1239,8 @@ impl<'a> Orderer<'a> {
                 .iter()
                 .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
                 .collect();
-            self.reorder(problem, &mut units, &mut medians, reverse);
+            let has_fixed = self.flat_medians(&units, &mut medians);
+            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
         }
         self.transpose(problem, !reverse);
@@ -877,17 +1252,29 @@ impl<'a> Orderer<'a> {
     /// and its own block on that rank (dot's skeleton edge).
     fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
         const SCALE: i64 = 256;
-        let val = |w: usize| SCALE * self.slot[w] as i64 + SCALE / 2;
+        let val = |w: usize| SCALE * self.slot[w] as i64;
         let mut list: Vec<i64> = Vec::new();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
+        // Edges between the same two ends of dot's graph (a node, or a
+        // collapsed cluster's skeleton) are one merged edge there, so count
+        // once.
+        let mut seen: Vec<Unit> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
             } else {
                 &self.down_crossing[v]
             };
-            for &w in neighbours {
+            for &(w, _) in neighbours {
                 if !inside(w) {
+                    let end = self.collapsed(w).map_or(Unit::Node(w), Unit::Cluster);
+                    let merged = matches!(unit, Unit::Cluster(_)) || matches!(end, Unit::Cluster(_));
+                    if merged {
+                        if seen.contains(&end) {
+                            continue;
+                        }
+                        seen.push(end);
+                    }
                     list.push(val(w));
                 }
             }
@@ -923,9 +1310,75 @@ impl<'a> Orderer<'a> {
         value as f64
     }
 
+    /// dot's flat_mval: a node with no edges to other ranks but flat ones
+    /// takes its median from its flat neighbours, just right of the
+    /// rightmost tail of its flat in-edges or else just left of the leftmost
+    /// head of its flat out-edges; a node left without one is fixed (and
+    /// the sweep then compares all of the rank each round). Returns whether
+    /// one is.
+    fn flat_medians(&self, units: &[(Unit, Vec<usize>)], medians: &mut [f64]) -> bool {
+        let mut has_fixed = false;
+        for i in 0..units.len() {
+            let v = match units[i].0 {
+                Unit::Node(v) => v,
+                Unit::Cluster(c) => {
+                    // A collapsed cluster is dot's skeleton node: fixed when
+                    // it has no edges at all (no ranks above or below, and no
+                    // edges out of the cluster), as it has no flat edges.
+                    let r = self.rank_of[units[i].1[0]];
+                    let skeleton = [r.checked_sub(1), Some(r + 1)]
+                        .into_iter()
+                        .flatten()
+                        .any(|o| self.cluster_member.contains_key(&(c, o)));
+                    let outside = units[i].1.iter().any(|&v| {
+                        self.up[v]
+                            .iter()
+                            .chain(&self.down[v])
+                            .any(|&w| !self.path[w].contains(&c))
+                    });
+                    has_fixed |= !skeleton && !outside;
+                    continue;
+                }
+            };
+            if !self.up[v].is_empty() || !self.down[v].is_empty() {
+                continue;
+            }
+            let median_of = |w: usize, medians: &[f64]| {
+                units
+                    .iter()
+                    .position(|(_, nodes)| nodes.contains(&w))
+                    .map_or(-1.0, |k| medians[k])
+            };
+            let step = 1.0;
+            let mut fixed = true;
+            if let Some(&tail) = self.flat_in[v].iter().max_by_key(|&&w| self.pos[w]) {
+                let m = median_of(tail, medians);
+                if m >= 0.0 {
+                    medians[i] = m + step;
+                    fixed = false;
+                }
+            } else if let Some(&head) = self.flat_out[v].iter().min_by_key(|&&w| self.pos[w]) {
+                let m = median_of(head, medians);
+                if m > 0.0 {
+                    medians[i] = m - step;
+                    fixed = false;
+                }
+            }
+            has_fixed |= fixed;
+        }
+        has_fixed
+    }
+
     /// dot's reorder: units with a median move past each other into median
     /// order; units without one stay where they are.
-    fn reorder(&self, problem: &Problem, units: &mut [(Unit, Vec<usize>)], medians: &mut [f64], reverse: bool) {
+    fn reorder(
+        &self,
+        problem: &Problem,
+        units: &mut [(Unit, Vec<usize>)],
+        medians: &mut [f64],
+        reverse: bool,
+        has_fixed: bool,
+    ) {
         let n = units.len();
         if n > BUBBLE_LIMIT {
             if problem.remincross {
@@ -956,14 +1409,25 @@ impl<'a> Orderer<'a> {
                 }
                 let mut right = left + 1;
                 let mut must_stay = false;
+                // dot looks past units without a median for the next one to
+                // compare, but once it has passed a collapsed cluster it skips
+                // every further one (its `sawclust`); in the final pass every
+                // node counts as in a cluster (the root is one then).
+                let mut passed_cluster = false;
                 while right < end {
-                    if self.pinned(problem, &units[left].1, &units[right].1) {
+                    let in_cluster = problem.remincross || matches!(units[right].0, Unit::Cluster(_));
+                    if passed_cluster && in_cluster {
+                        right += 1;
+                        continue;
+                    }
+                    if self.pinned(problem, &units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
                     if medians[right] >= 0.0 {
                         break;
                     }
+                    passed_cluster |= in_cluster;
                     right += 1;
                 }
                 if right >= end {
@@ -978,7 +1442,7 @@ impl<'a> Orderer<'a> {
                 }
                 left = right;
             }
-            if !reverse {
+            if !reverse && !has_fixed {
                 end -= 1;
             }
         }
@@ -998,18 +1462,33 @@ impl<'a> Orderer<'a> {
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
                 let (start, mut units) = self.units(problem, r);
+                // Each unit's edges up and down, by place: they stay put while
+                // this rank changes. A cluster's own pass does not look below
+                // its bottom rank (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // (Made when first needed: in the final pass most pairs are pinned.)
+                let mut lists: Vec<Option<EdgeLists>> = vec![None; units.len()];
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
                 for i in 0..units.len().saturating_sub(1) {
-                    if !self.pinned(problem, &units[i].1, &units[i + 1].1) {
-                        let c0 = self.pair_crossings(&units[i], &units[i + 1], r);
-                        let c1 = self.pair_crossings(&units[i + 1], &units[i], r);
+                    if !self.pinned(problem, &units[i], &units[i + 1]) {
+                        for k in [i, i + 1] {
+                            if lists[k].is_none() {
+                                lists[k] = Some(self.edge_lists(&units[k], r, below));
+                            }
+                        }
+                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
+                            continue;
+                        };
+                        let c0 = pair_crossings(left, right);
+                        let c1 = pair_crossings(right, left);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
                             let first_slot = self.slot[units[i].1[0]];
                             units.swap(i, i + 1);
+                            lists.swap(i, i + 1);
                             let mut at = from;
                             for (k, (_, nodes)) in units[i..i + 2].iter().enumerate() {
                                 for &v in nodes {
@@ -1041,6 +1520,20 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// A unit's edges up and down as (place, weight), sorted by place
+    /// (none down when `below` is false).
+    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> EdgeLists {
+        let mut up = self.unit_edges(unit.0, &unit.1, r, true);
+        let mut down = if below {
+            self.unit_edges(unit.0, &unit.1, r, false)
+        } else {
+            Vec::new()
+        };
+        up.sort_unstable();
+        down.sort_unstable();
+        [up, down]
+    }
+
     /// A unit's edges to the rank above (`up`) or below, as (place, weight):
     /// a collapsed cluster has its edges to the outside and, like dot's
     /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
@@ -1048,12 +1541,12 @@ impl<'a> Orderer<'a> {
         let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
         let mut list = Vec::new();
         match unit {
-            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&w| (self.slot[w], 1))),
+            Unit::Node(v) => list.extend(adjacency[v].iter().map(|&(w, weight)| (self.slot[w], weight))),
             Unit::Cluster(c) => {
                 for &v in nodes {
-                    for &w in &adjacency[v] {
+                    for &(w, weight) in &adjacency[v] {
                         if !self.path[w].contains(&c) {
-                            list.push((self.slot[w], 1));
+                            list.push((self.slot[w], weight));
                         }
                     }
                 }
@@ -1066,37 +1559,6 @@ impl<'a> Orderer<'a> {
         list
     }
 
-    /// Weighted crossings between the edges of `left` and `right`
-    /// (neighbours on one rank, `left` first) to the ranks above and below.
-    fn pair_crossings(&self, left: &(Unit, Vec<usize>), right: &(Unit, Vec<usize>), r: usize) -> usize {
-        let mut count = 0;
-        if let (Unit::Node(v), Unit::Node(w)) = (left.0, right.0) {
-            // Two nodes: their edges directly, without lists.
-            for adjacency in [&self.up_crossing, &self.down_crossing] {
-                for &wn in &adjacency[w] {
-                    for &vn in &adjacency[v] {
-                        if self.slot[vn] > self.slot[wn] {
-                            count += 1;
-                        }
-                    }
-                }
-            }
-            return count;
-        }
-        for up in [true, false] {
-            let left_edges = self.unit_edges(left.0, &left.1, r, up);
-            let right_edges = self.unit_edges(right.0, &right.1, r, up);
-            for &(w_slot, w_weight) in &right_edges {
-                for &(v_slot, v_weight) in &left_edges {
-                    if v_slot > w_slot {
-                        count += v_weight * w_weight;
-                    }
-                }
-            }
-        }
-        count
-    }
-
     /// All crossings between neighbouring ranks (counted by sorting: each
     /// edge crosses the earlier edges whose lower end lies right of its own).
     /// (Only between the ranks the problem can change: the others are constant.)
@@ -1104,21 +1566,32 @@ impl<'a> Orderer<'a> {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
-        for r in problem.min_rank.saturating_sub(1)..=problem.max_rank {
+        let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
+        let ranks = match problem.own {
+            Some(_) => problem.min_rank..=problem.max_rank,
+            None => 0..=rank_count.saturating_sub(1),
+        };
+        for r in ranks {
             if r + 1 >= rank_count {
                 continue;
             }
             pairs.clear();
-            for &(a, b) in &self.edges_by_rank[r] {
+            for &(a, b, weight) in &self.edges_by_rank[r] {
+                if !own(a) {
+                    continue;
+                }
                 let (ca, cb) = (self.collapsed(a), self.collapsed(b));
                 if ca.is_some() && ca == cb {
                     continue; // inside a collapsed cluster: its skeleton stands for it
                 }
-                pairs.push((self.slot[a], self.slot[b], 1));
+                pairs.push((self.slot[a], self.slot[b], weight));
             }
             // Skeleton edges of the clusters collapsed on both ranks.
             let mut upper: Vec<(usize, usize)> = Vec::new();
             for &v in &self.ranks[r] {
+                if !own(v) {
+                    continue;
+                }
                 if let Some(c) = self.collapsed(v) {
                     if upper.last().is_none_or(|&(last, _)| last != c) {
                         upper.push((c, self.slot[v]));

@@ -190,17 +190,22 @@ fn y_coordinates(
     let mut cluster_below = vec![0.0f64; count];
     let (mut root_above, mut root_below) = (0.0f64, 0.0f64);
     let max_rank = rank_count.saturating_sub(1);
+    // A self-loop's label needs room above and below its node: dot takes
+    // the label's height as given, even when the graph runs sideways (this
+    // engine has turned label sizes by then, so that is the width here).
+    let sideways_graph = sideways(graph);
+    let mut loop_label_half = vec![0.0f64; graph.nodes.len()];
+    for edge in &graph.edges {
+        if let (true, Some(label)) = (edge.tail == edge.head, edge.label) {
+            let height = if sideways_graph { label.width } else { label.height };
+            loop_label_half[edge.tail] = loop_label_half[edge.tail].max(height / 2.0);
+        }
+    }
     for (r, rank) in layered.ranks.iter().enumerate() {
         for &v in rank {
             let mut h = half(v);
             if let Kind::Real(id) = layered.nodes[v].kind {
-                for edge in &graph.edges {
-                    if edge.tail == id && edge.head == id {
-                        if let Some(label) = edge.label {
-                            h = h.max(label.height / 2.0);
-                        }
-                    }
-                }
+                h = h.max(loop_label_half[id]);
             }
             primitive[r] = primitive[r].max(h);
             match layered.nodes[v].cluster {
@@ -471,10 +476,19 @@ fn x_coordinates(
         let (a, b) = (chain.nodes[0], chain.nodes[1]);
         let (t, h) = if spans.pos[a] < spans.pos[b] { (a, b) } else { (b, a) };
         let width = right(t) + layered.nodes[h].left;
-        let min_len = edge.min_len as f64 * node_sep + width;
+        let mut min_len = edge.min_len as f64 * node_sep + width;
         if let Some(&e) = separation_edge.get(&(t, h)) {
+            // Neighbours joined by a labelled flat edge leave room for the
+            // label between them (dot's ED_dist).
+            if let Some(label) = edge.label {
+                min_len = min_len.max(width + node_sep + label.width.round());
+            }
             let current = aux.edges[e].min_len;
             aux.edges[e].min_len = current.max(min_len.round() as i32);
+            // ... and the flat edge pulls them together (dot gives the
+            // separation edge the flat edge's weight).
+            let weight = if edge.constraint { edge.weight } else { 0.0 };
+            aux.edges[e].weight = aux.edges[e].weight.max(weight);
         } else if edge.label.is_none() {
             aux.edge(t, h, min_len, edge.weight);
         }

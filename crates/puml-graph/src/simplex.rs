@@ -205,6 +205,41 @@ impl State<'_> {
         self.rank[e.head] - self.rank[e.tail] - e.min_len
     }
 
+    /// How many edges touch `v` (in and out).
+    fn degree(&self, v: usize) -> usize {
+        self.incoming[v].len() + self.out[v].len()
+    }
+
+    /// `v`'s edge number `i` counting its in-edges first, then its out-edges.
+    fn in_then_out(&self, v: usize, i: usize) -> usize {
+        nth_of_both(&self.incoming[v], &self.out[v], i)
+    }
+
+    /// `v`'s edge number `i` counting its out-edges first, then its in-edges.
+    fn out_then_in(&self, v: usize, i: usize) -> usize {
+        nth_of_both(&self.out[v], &self.incoming[v], i)
+    }
+
+    /// How many tree edges touch `v`.
+    fn tree_degree(&self, v: usize) -> usize {
+        self.tree_out[v].len() + self.tree_in[v].len()
+    }
+
+    /// `v`'s tree edge number `i` counting its tree out-edges first.
+    fn tree_out_then_in(&self, v: usize, i: usize) -> usize {
+        nth_of_both(&self.tree_out[v], &self.tree_in[v], i)
+    }
+
+    /// The end of edge `e` that is not `v`.
+    fn other_end(&self, e: usize, v: usize) -> usize {
+        let edge = self.edges[e];
+        if edge.tail == v {
+            edge.head
+        } else {
+            edge.tail
+        }
+    }
+
     fn add_tree_edge(&mut self, e: usize) {
         self.in_tree[e] = true;
         self.tree_index[e] = self.tree_edges.len();
@@ -294,41 +329,25 @@ impl State<'_> {
     ) -> usize {
         subtree_of.insert(root, id);
         let mut size = 1;
-        // (node, position in in-list, position in out-list)
-        let mut stack: Vec<(usize, usize, usize)> = vec![(root, 0, 0)];
-        'walk: while let Some(&(v, in_i, out_i)) = stack.last() {
-            for i in in_i..self.incoming[v].len() {
-                let e = self.incoming[v][i];
-                let w = self.edges[e].tail;
-                if !self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0 {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 = i + 1;
-                    }
-                    self.add_tree_edge(e);
-                    subtree_of.insert(w, id);
-                    size += 1;
-                    stack.push((w, 0, 0));
-                    continue 'walk;
-                }
-            }
+        // (node, place in its in-edges followed by its out-edges)
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&(v, cursor)) = stack.last() {
+            let next = (cursor..self.degree(v)).find_map(|i| {
+                let e = self.in_then_out(v, i);
+                let w = self.other_end(e, v);
+                (!self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0).then_some((i, e, w))
+            });
+            let Some((i, e, w)) = next else {
+                stack.pop();
+                continue;
+            };
             if let Some(top) = stack.last_mut() {
-                top.1 = self.incoming[v].len();
+                top.1 = i + 1;
             }
-            for i in out_i..self.out[v].len() {
-                let e = self.out[v][i];
-                let w = self.edges[e].head;
-                if !self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0 {
-                    if let Some(top) = stack.last_mut() {
-                        top.2 = i + 1;
-                    }
-                    self.add_tree_edge(e);
-                    subtree_of.insert(w, id);
-                    size += 1;
-                    stack.push((w, 0, 0));
-                    continue 'walk;
-                }
-            }
-            stack.pop();
+            self.add_tree_edge(e);
+            subtree_of.insert(w, id);
+            size += 1;
+            stack.push((w, 0));
         }
         size
     }
@@ -343,16 +362,16 @@ impl State<'_> {
     ) -> Option<usize> {
         let own = find(trees, subtree_of[&rep]);
         let mut best: Option<usize> = None;
-        // (node, came from, out position, in position)
-        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(rep, None, 0, 0)];
-        'walk: while let Some(&(v, from, out_i, in_i)) = stack.last() {
-            if out_i == 0 && in_i == 0 && best.is_some_and(|b| self.slack(b) == 0) {
+        // (node, came from, place in its out-edges followed by its in-edges)
+        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(rep, None, 0)];
+        'walk: while let Some(&(v, from, cursor)) = stack.last() {
+            if cursor == 0 && best.is_some_and(|b| self.slack(b) == 0) {
                 stack.pop();
                 continue;
             }
-            for i in out_i..self.out[v].len() {
-                let e = self.out[v][i];
-                let w = self.edges[e].head;
+            for i in cursor..self.degree(v) {
+                let e = self.out_then_in(v, i);
+                let w = self.other_end(e, v);
                 if self.in_tree[e] {
                     if Some(w) == from {
                         continue;
@@ -360,26 +379,7 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.2 = i + 1;
                     }
-                    stack.push((w, Some(v), 0, 0));
-                    continue 'walk;
-                } else if find(trees, subtree_of[&w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
-                    best = Some(e);
-                }
-            }
-            if let Some(top) = stack.last_mut() {
-                top.2 = self.out[v].len();
-            }
-            for i in in_i..self.incoming[v].len() {
-                let e = self.incoming[v][i];
-                let w = self.edges[e].tail;
-                if self.in_tree[e] {
-                    if Some(w) == from {
-                        continue;
-                    }
-                    if let Some(top) = stack.last_mut() {
-                        top.3 = i + 1;
-                    }
-                    stack.push((w, Some(v), 0, 0));
+                    stack.push((w, Some(v), 0));
                     continue 'walk;
                 } else if find(trees, subtree_of[&w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
                     best = Some(e);
@@ -415,28 +415,16 @@ impl State<'_> {
     fn init_cut_values(&mut self, root: usize) {
         self.number(root, None, 1);
         // Cut values children first: the same walk, edges set on the way back.
-        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(root, None, 0, 0)];
-        'walk: while let Some(&(v, par, out_i, in_i)) = stack.last() {
-            for i in out_i..self.tree_out[v].len() {
-                let e = self.tree_out[v][i];
+        // (node, its parent edge, place in its tree out-edges then tree in-edges)
+        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(root, None, 0)];
+        'walk: while let Some(&(v, par, cursor)) = stack.last() {
+            for i in cursor..self.tree_degree(v) {
+                let e = self.tree_out_then_in(v, i);
                 if Some(e) != par {
                     if let Some(top) = stack.last_mut() {
                         top.2 = i + 1;
                     }
-                    stack.push((self.edges[e].head, Some(e), 0, 0));
-                    continue 'walk;
-                }
-            }
-            if let Some(top) = stack.last_mut() {
-                top.2 = self.tree_out[v].len();
-            }
-            for i in in_i..self.tree_in[v].len() {
-                let e = self.tree_in[v][i];
-                if Some(e) != par {
-                    if let Some(top) = stack.last_mut() {
-                        top.3 = i + 1;
-                    }
-                    stack.push((self.edges[e].tail, Some(e), 0, 0));
+                    stack.push((self.other_end(e, v), Some(e), 0));
                     continue 'walk;
                 }
             }
@@ -452,14 +440,14 @@ impl State<'_> {
     fn number(&mut self, root: usize, par: Option<usize>, low: usize) -> usize {
         self.parent[root] = par;
         self.low[root] = low;
-        // (node, parent edge, next number, out position, in position)
-        let mut stack: Vec<(usize, Option<usize>, usize, usize, usize)> = vec![(root, par, low, 0, 0)];
+        // (node, parent edge, next number, place in its tree out-edges then tree in-edges)
+        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(root, par, low, 0)];
         let mut last = low;
-        'walk: while let Some(&(v, p, next, out_i, in_i)) = stack.last() {
-            for i in out_i..self.tree_out[v].len() {
-                let e = self.tree_out[v][i];
+        'walk: while let Some(&(v, p, next, cursor)) = stack.last() {
+            for i in cursor..self.tree_degree(v) {
+                let e = self.tree_out_then_in(v, i);
                 if Some(e) != p {
-                    let w = self.edges[e].head;
+                    let w = self.other_end(e, v);
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
@@ -472,29 +460,7 @@ impl State<'_> {
                     }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
-                    stack.push((w, Some(e), next, 0, 0));
-                    continue 'walk;
-                }
-            }
-            if let Some(top) = stack.last_mut() {
-                top.3 = self.tree_out[v].len();
-            }
-            for i in in_i..self.tree_in[v].len() {
-                let e = self.tree_in[v][i];
-                if Some(e) != p {
-                    let w = self.edges[e].tail;
-                    if let Some(top) = stack.last_mut() {
-                        top.4 = i + 1;
-                    }
-                    if self.parent[w] == Some(e) && self.low[w] == next {
-                        if let Some(top) = stack.last_mut() {
-                            top.2 = self.lim[w] + 1;
-                        }
-                        continue 'walk;
-                    }
-                    self.parent[w] = Some(e);
-                    self.low[w] = next;
-                    stack.push((w, Some(e), next, 0, 0));
+                    stack.push((w, Some(e), next, 0));
                     continue 'walk;
                 }
             }
@@ -558,8 +524,8 @@ impl State<'_> {
         let mut best: Option<usize> = None;
         let mut found = 0;
         let start = self.search_start;
-        let mut i = start;
-        while i < count {
+        for step in 0..count {
+            let i = (start + step) % count;
             let f = self.tree_edges[i];
             if self.cut[f] < 0.0 {
                 if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
@@ -571,26 +537,10 @@ impl State<'_> {
                     return best;
                 }
             }
-            i += 1;
         }
-        if start > 0 {
-            i = 0;
-            while i < start {
-                let f = self.tree_edges[i];
-                if self.cut[f] < 0.0 {
-                    if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
-                        best = Some(f);
-                    }
-                    found += 1;
-                    if found >= search_size {
-                        self.search_start = i;
-                        return best;
-                    }
-                }
-                i += 1;
-            }
-        }
-        self.search_start = i;
+        // A whole round: dot's index ends where it started, or past the
+        // end when it started at 0.
+        self.search_start = if start == 0 { count } else { start };
         best
     }
 
@@ -822,6 +772,15 @@ impl State<'_> {
                 self.rerank(head, -delta / 2);
             }
         }
+    }
+}
+
+/// Item `i` of `first` followed by `second` (the searches walk a node's
+/// edges of both directions as one list, in dot's order).
+fn nth_of_both(first: &[usize], second: &[usize], i: usize) -> usize {
+    match first.get(i) {
+        Some(&e) => e,
+        None => second[i - first.len()],
     }
 }
 

@@ -164,6 +164,9 @@ impl Reader {
         attrs
     }
     fn node(&mut self, name: &str, cluster: Option<usize>) -> usize {
+        // `node:port` (PlantUML links members of a class to a port): the
+        // node itself (the engine has no ports).
+        let name = name.split(':').next().unwrap_or(name);
         if let Some(&id) = self.index.get(name) {
             // A node mentioned again inside a cluster joins it (dot makes it
             // a member of every subgraph that mentions it; the deepest wins).
