@@ -204,7 +204,6 @@ fn pct(x: usize, y: usize) -> String {
     format!("{x}/{y} = {:.1}%", 100.0 * x as f64 / y.max(1) as f64)
 }
 
-
 /// The levels reached (counts over the 8 corpus files and the 78 probes),
 /// less a small margin for the engine's ordering, which `puml-graph`
 /// improves: 385 of 385 elements drawn, 373 of 385 entities sized (the

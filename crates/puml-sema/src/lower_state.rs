@@ -301,7 +301,10 @@ impl StateLowering {
                 }
                 rest = after;
             } else {
-                let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len()).max(1);
+                let len = rest
+                    .find(|c: char| !c.is_ascii_alphabetic())
+                    .unwrap_or(rest.len())
+                    .max(1);
                 direction = direction_of(&rest[..len]).or(direction);
                 rest = &rest[len.min(rest.len())..];
             }
@@ -342,14 +345,8 @@ impl StateLowering {
                     .collect::<Vec<_>>()
             })
             .collect();
-        let inline = tokens
-            .iter()
-            .find(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string());
-        let color = tokens
-            .iter()
-            .find(|t| t.kind() == COLOR)
-            .map(|t| t.text().to_string());
+        let inline = tokens.iter().find(|t| t.kind() == TEXT).map(|t| t.text().to_string());
+        let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());
         let target = if keyword("link") {
             match self.diagram.transitions.len().checked_sub(1) {
                 Some(last) => NoteTarget::Transition(last as u32),

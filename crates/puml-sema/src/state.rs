@@ -142,11 +142,16 @@ pub struct Transition {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
 pub enum NoteTarget {
-    State { state: StateId, side: Direction },
+    State {
+        state: StateId,
+        side: Direction,
+    },
     /// `note on link`: the transition before it.
     Transition(u32),
     /// `note "text" as N`.
-    Floating { alias: String },
+    Floating {
+        alias: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

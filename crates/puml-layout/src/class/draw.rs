@@ -600,7 +600,15 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
 }
 
 /// Draws `head` with its tip at `tip`, `dir` pointing into the element.
-pub(crate) fn decoration(out: &mut Vec<Item>, head: LinkHead, tip: Point, dir: (f64, f64), color: Color, width: f64, bg: Color) {
+pub(crate) fn decoration(
+    out: &mut Vec<Item>,
+    head: LinkHead,
+    tip: Point,
+    dir: (f64, f64),
+    color: Color,
+    width: f64,
+    bg: Color,
+) {
     let (dx, dy) = dir;
     let (nx, ny) = (-dy, dx);
     let at = |back: f64, side: f64| (tip.x - dx * back + nx * side, tip.y - dy * back + ny * side);

@@ -221,7 +221,10 @@ fn note_size(text: &str, look: &StateLook, metrics: &dyn TextMeasure) -> ((f64, 
         .map(str::to_string)
         .collect();
     let w = lines.iter().map(|l| metrics.width(l, &font)).fold(0.0, f64::max);
-    ((w + 21.0, metrics.line_height(&font) * lines.len() as f64 + 10.0), lines)
+    (
+        (w + 21.0, metrics.line_height(&font) * lines.len() as f64 + 10.0),
+        lines,
+    )
 }
 
 /// Lays out one level: the states on it, the notes beside them, the
@@ -347,7 +350,8 @@ fn layout_level(
     }
     let layout = puml_graph::layout(&graph).unwrap_or_else(|_| row(&graph));
     // The level's extent: its boxes, its edges' routes and their labels.
-    let (mut min_x, mut min_y, mut max_x, mut max_y) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let (mut min_x, mut min_y, mut max_x, mut max_y) =
+        (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut extend = |x0: f64, y0: f64, x1: f64, y1: f64| {
         min_x = min_x.min(x0);
         min_y = min_y.min(y0);
@@ -408,8 +412,14 @@ fn side_by_side(state: &StateDiagram, id: StateId) -> bool {
 
 fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) -> Measured {
     let n = state.states.len();
-    let mut sizes: Vec<(f64, f64)> = (0..n).map(|i| leaf_size(state, StateId(i as u32), look, metrics)).collect();
-    let notes: Vec<_> = state.notes.iter().map(|note| note_size(&note.text, look, metrics)).collect();
+    let mut sizes: Vec<(f64, f64)> = (0..n)
+        .map(|i| leaf_size(state, StateId(i as u32), look, metrics))
+        .collect();
+    let notes: Vec<_> = state
+        .notes
+        .iter()
+        .map(|note| note_size(&note.text, look, metrics))
+        .collect();
     let has_children: Vec<bool> = {
         let mut v = vec![false; n];
         for s in &state.states {
@@ -521,7 +531,9 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             height: r.height,
         };
         for (k, &id) in level.states.iter().enumerate() {
-            let Some(r) = level.layout.nodes.get(k).map(place) else { continue };
+            let Some(r) = level.layout.nodes.get(k).map(place) else {
+                continue;
+            };
             max_x = max_x.max(r.x + r.width + MARGIN);
             max_y = max_y.max(r.y + r.height + MARGIN);
             let s = &state.states[id.index()];
@@ -534,17 +546,11 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 &mut out,
                 class,
                 vec![
-                    (
-                        "data-qualified-name".into(),
-                        marker_name(&state.qualified_name(id)),
-                    ),
+                    ("data-qualified-name".into(), marker_name(&state.qualified_name(id))),
                     ("id".into(), ids[id.index()].clone()),
                 ],
             );
-            let composite = measured
-                .levels
-                .iter()
-                .any(|(k, _)| k.parent == Some(id));
+            let composite = measured.levels.iter().any(|(k, _)| k.parent == Some(id));
             if composite {
                 draw_composite(&mut out, state, id, &r, look, metrics);
                 // Its regions, inside the frame.
@@ -563,7 +569,14 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                         let s = dashed(look.border, 1.5, 8.0, 10.0);
                         if side {
                             let lx = at_x - REGION_GAP_SIDE / 2.0;
-                            line(&mut out, lx, r.y + look.name_bar + 5.0, lx, r.y + r.height - 5.0 + 8.0, s);
+                            line(
+                                &mut out,
+                                lx,
+                                r.y + look.name_bar + 5.0,
+                                lx,
+                                r.y + r.height - 5.0 + 8.0,
+                                s,
+                            );
                         } else {
                             let ly = at_y - REGION_GAP_STACKED / 2.0;
                             line(&mut out, r.x + 5.0, ly, r.x + r.width - 7.0, ly, s);
@@ -587,7 +600,9 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
         }
         // Notes.
         for &(n, node) in &level.notes {
-            let Some(r) = level.layout.nodes.get(node).map(place) else { continue };
+            let Some(r) = level.layout.nodes.get(node).map(place) else {
+                continue;
+            };
             max_x = max_x.max(r.x + r.width + MARGIN);
             max_y = max_y.max(r.y + r.height + MARGIN);
             let note = &state.notes[n];
@@ -608,11 +623,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                     .map(place),
                 _ => None,
             };
-            let fill = note
-                .color
-                .as_deref()
-                .and_then(parse_color)
-                .unwrap_or(look.base.note_bg);
+            let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.base.note_bg);
             match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
                 // Above or below its state: the wedge leaves the top or
                 // bottom edge (the class notes point sideways only).
@@ -640,7 +651,9 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             if transition.hidden {
                 continue;
             }
-            let Some(route) = level.layout.edges.get(edge) else { continue };
+            let Some(route) = level.layout.edges.get(edge) else {
+                continue;
+            };
             if route.points.len() < 2 {
                 continue;
             }
@@ -687,11 +700,9 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 paint: paint(None, Some(line_stroke)),
             });
             decoration(&mut out, LinkHead::Arrow, tip, dir, color, width, look.base.background);
-            if let (Some(label), Some(c), Some(size)) = (
-                transition.label.as_deref(),
-                route.label.as_ref().map(shift),
-                label_box,
-            ) {
+            if let (Some(label), Some(c), Some(size)) =
+                (transition.label.as_deref(), route.label.as_ref().map(shift), label_box)
+            {
                 let font = look.base.arrow_font;
                 let lh = metrics.line_height(&font);
                 let left = c.x - size.width / 2.0;
@@ -741,7 +752,10 @@ fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &Clas
             .line_to(tip_x, toward.y)
             .line_to(cx + 4.0, y + h);
     }
-    builder = builder.line_to(x + w, y + h).line_to(x + w, y + 10.0).line_to(x + w - 10.0, y);
+    builder = builder
+        .line_to(x + w, y + h)
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y);
     if toward.y + toward.height <= y {
         builder = builder
             .line_to(cx + 4.0, y)
@@ -932,7 +946,15 @@ fn draw_leaf(
                 line(out, cx + d, cy - d, cx - d, cy + d, stroke(border, 1.5));
             }
         }
-        StateKind::Pin => rect(out, r.x, r.y, r.width, r.height, 0.0, paint(Some(fill), Some(stroke(border, 1.5)))),
+        StateKind::Pin => rect(
+            out,
+            r.x,
+            r.y,
+            r.width,
+            r.height,
+            0.0,
+            paint(Some(fill), Some(stroke(border, 1.5))),
+        ),
         StateKind::Normal => {
             rect(
                 out,
@@ -945,7 +967,14 @@ fn draw_leaf(
             );
             let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
             if !(lines.is_empty() && state.hide_empty_description) {
-                line(out, r.x, r.y + look.name_bar, r.x + r.width, r.y + look.name_bar, stroke(border, 0.5));
+                line(
+                    out,
+                    r.x,
+                    r.y + look.name_bar,
+                    r.x + r.width,
+                    r.y + look.name_bar,
+                    stroke(border, 0.5),
+                );
             }
             for (k, name) in state_text_lines(&s.display).iter().enumerate() {
                 let w = metrics.width(name, &look.font);

@@ -111,7 +111,9 @@ pub(crate) fn arrow_end(text: &str, pos: usize) -> Option<usize> {
             continue;
         }
         if !directed {
-            let word_len = text[i..].find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(text.len() - i);
+            let word_len = text[i..]
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(text.len() - i);
             let word = text[i..i + word_len].to_ascii_lowercase();
             if word_len > 0 && ["up", "down", "left", "right"].iter().any(|d| d.starts_with(&word)) {
                 directed = true;
@@ -671,7 +673,12 @@ mod tests {
             vec![KEYWORD, STRING, KEYWORD, IDENT, STEREOTYPE, COLOR, COLOR, COLON, TEXT]
         );
         assert!(scan_declaration("state A {", true).unwrap().1);
-        for refused in ["state A B", "state A as", "state A #pink <<s>>", "state A <<entryPoint>>"] {
+        for refused in [
+            "state A B",
+            "state A as",
+            "state A #pink <<s>>",
+            "state A <<entryPoint>>",
+        ] {
             assert!(scan_declaration(refused, true).is_none(), "{refused}");
         }
         assert!(scan_declaration("state A <<entryPoint>>", false).is_some());
