@@ -384,7 +384,8 @@ impl<'a> Parser<'a> {
         // A block with a line only state diagrams have (`state`, `[*]`,
         // `--`): the class and description readings refuse it, so it is a
         // state diagram when the state reading reads every line.
-        if self.block_has_state_marker(start) {
+        let state_tried = self.block_has_state_marker(start);
+        if state_tried {
             self.start_state_reading(start);
             let state = self.parse_diagram_body(implicit, DiagramKind::State);
             if self.first_error_since(errors_before).is_none() {
@@ -408,7 +409,9 @@ impl<'a> Parser<'a> {
                 rewind(self);
                 let again = self.parse_diagram_body(implicit, first);
                 debug_assert_eq!(self.pos, sequence_end);
-                let stop = (!unclosed && first == DiagramKind::Sequence).then_some(class_error);
+                // A block the state reading was tried on keeps no stop: an
+                // edit anywhere may let that reading read every line.
+                let stop = (!unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
                 (again.0, again.1, stop)
             }
         }
