@@ -28,4 +28,4 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const PLANTUML_VERSION: &str = "1.2026.8";
 
 /// The diagram kinds puml draws, named as PlantUML names them.
-pub const DRAWN_KINDS: &[&str] = &["SEQUENCE", "ACTIVITY", "CLASS", "DESCRIPTION"];
+pub const DRAWN_KINDS: &[&str] = &["SEQUENCE", "ACTIVITY", "CLASS", "DESCRIPTION", "STATE"];

@@ -334,6 +334,8 @@ fn kind_of(summary: &CheckSummary) -> &'static str {
         "CLASS"
     } else if summary.description_diagrams > 0 {
         "DESCRIPTION"
+    } else if summary.state_diagrams > 0 {
+        "STATE"
     } else {
         "SEQUENCE"
     }
@@ -346,6 +348,7 @@ fn describe(summary: &CheckSummary) -> String {
     if summary.activity_diagrams > 0 {
         return "activity3".into();
     }
+
     match summary.participants {
         1 => "(1 participant)".into(),
         n => format!("({n} participants)"),

@@ -584,6 +584,9 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         {
             (0, 1)
         }
+        // State diagrams: a composite state's contents one level in, its
+        // `--`/`||` separators at the contents' level.
+        STATE_DECL if node.children_with_tokens().any(|e| e.kind() == L_BRACE) => (0, 1),
         BRACE_END => (1, 0),
         // Description diagrams: containers one level in.
         DESC_CONTAINER_START => (0, 1),

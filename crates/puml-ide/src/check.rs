@@ -93,6 +93,8 @@ pub struct CheckSummary {
     pub class_diagrams: usize,
     /// Diagrams read as description (use case, component, deployment) diagrams.
     pub description_diagrams: usize,
+    /// Diagrams read as state diagrams.
+    pub state_diagrams: usize,
     pub participants: usize,
     /// Messages, notes, refs, activations, dividers… (every model event).
     pub events: usize,
@@ -186,6 +188,7 @@ pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> Check
         activity_diagrams: document.diagrams.iter().filter(|d| d.activity.is_some()).count(),
         class_diagrams: document.diagrams.iter().filter(|d| d.class.is_some()).count(),
         description_diagrams: document.diagrams.iter().filter(|d| d.description.is_some()).count(),
+        state_diagrams: document.diagrams.iter().filter(|d| d.state.is_some()).count(),
         participants: document.diagrams.iter().map(|d| d.participants.len()).sum(),
         events: document.diagrams.iter().map(|d| d.events.len()).sum(),
         pages: document.diagrams.iter().map(|d| d.page_count()).sum(),

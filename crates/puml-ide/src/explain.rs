@@ -308,6 +308,21 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             class: Some(summary),
         };
     }
+    if let Some(state) = &diagram.state {
+        return Explanation {
+            summary: summarize_state(state),
+            title: diagram.title.clone(),
+            participants: Vec::new(),
+            flow: Vec::new(),
+            groups: Vec::new(),
+            notes: Vec::new(),
+            diagnostics: diagnostics_of(analysis, diagram_index),
+            diagram_count,
+            diagram_index,
+            activity: None,
+            class: None,
+        };
+    }
     let map = analysis.source_map.diagrams.get(diagram_index);
     let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
 
@@ -1272,6 +1287,53 @@ pub fn render_text(explanation: &Explanation) -> String {
             explanation.diagnostics.len()
         ));
     }
+    out
+}
+
+/// A state diagram in a sentence or two: its states (composites and
+/// pseudo-states counted apart) and its first transitions.
+fn summarize_state(state: &puml_sema::state::StateDiagram) -> String {
+    use puml_sema::state::StateKind;
+    let name = |id: puml_sema::state::StateId| {
+        let s = &state.states[id.index()];
+        match s.kind {
+            StateKind::Start => "[*] (start)".to_string(),
+            StateKind::End if s.name.starts_with('*') => "[*] (end)".to_string(),
+            StateKind::History if s.name.starts_with('*') => "[H]".to_string(),
+            StateKind::DeepHistory if s.name.starts_with('*') => "[H*]".to_string(),
+            _ => s.display.clone(),
+        }
+    };
+    let pseudo = state.states.iter().filter(|s| s.name.starts_with('*')).count();
+    let composite = state.states.iter().filter(|s| s.composite).count();
+    let states = state.states.len() - pseudo;
+    let mut out = format!(
+        "A state diagram: {states} state{} ({composite} composite), {} transition{}",
+        if states == 1 { "" } else { "s" },
+        state.transitions.len(),
+        if state.transitions.len() == 1 { "" } else { "s" }
+    );
+    const SHOWN: usize = 12;
+    let shown: Vec<String> = state
+        .transitions
+        .iter()
+        .take(SHOWN)
+        .map(|t| {
+            let (from, to) = if t.head_on_left { (t.to, t.from) } else { (t.from, t.to) };
+            match &t.label {
+                Some(label) => format!("{} → {} ({label})", name(from), name(to)),
+                None => format!("{} → {}", name(from), name(to)),
+            }
+        })
+        .collect();
+    if !shown.is_empty() {
+        out.push_str(": ");
+        out.push_str(&shown.join(", "));
+        if state.transitions.len() > SHOWN {
+            out.push_str(", …");
+        }
+    }
+    out.push('.');
     out
 }
 

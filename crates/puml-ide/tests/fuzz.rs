@@ -245,3 +245,38 @@ fn fuzzed_description_inputs_keep_the_invariants() {
         shown.join("\n")
     );
 }
+
+/// The same invariants over mutations of state diagrams: the real files of
+/// `../shared/corpus-state` and the generated probes of
+/// `test-data/state-probes` (composites cut open, transitions with their
+/// ends dropped, notes unclosed, blocks flipping kind).
+#[test]
+fn fuzzed_state_inputs_keep_the_invariants() {
+    const STATE_INPUTS: usize = 600;
+    let mut files = Vec::new();
+    diagram_files(&root().join("../shared/corpus-state"), &mut files);
+    diagram_files(&root().join("test-data/state-probes"), &mut files);
+    files.retain(|p| p.extension().is_some_and(|e| e == "puml"));
+    files.sort();
+    let seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    assert!(!seeds.is_empty(), "no state diagram to fuzz");
+    let report = fuzz::run(&seeds, 0x5eed_0005, 2, Budget::Inputs(STATE_INPUTS), TIMEOUT);
+    println!(
+        "state fuzz: {} inputs from {} seeds, {} failures",
+        report.inputs,
+        seeds.len(),
+        report.failures.len()
+    );
+    let shown: Vec<String> = report
+        .failures
+        .iter()
+        .take(5)
+        .map(|f| format!("{:?}\n  {}", f.input, f.problems.join("\n  ")))
+        .collect();
+    assert!(
+        report.failures.is_empty(),
+        "{} failing inputs:\n{}",
+        report.failures.len(),
+        shown.join("\n")
+    );
+}

@@ -50,14 +50,16 @@ fn puml_verdict(text: &str) -> String {
         Some(line) => format!("INVALID:{line}"),
         None => {
             let analysis = puml_sema::analyze(text, &puml_sema::AnalysisOptions::default(), &NoIncludes);
-            // A class or description diagram is drawn (no `other_kind`), but PlantUML's
+            // A class, description or state diagram is drawn (no `other_kind`), but PlantUML's
             // verdict still names its type.
             let class = analysis.document.diagrams.iter().any(|d| d.class.is_some());
             let description = analysis.document.diagrams.iter().any(|d| d.description.is_some());
+            let state = analysis.document.diagrams.iter().any(|d| d.state.is_some());
             match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
                 Some(kind) => format!("VALID:{}", kind.plantuml_name()),
                 None if class => "VALID:CLASS".to_string(),
                 None if description => "VALID:DESCRIPTION".to_string(),
+                None if state => "VALID:STATE".to_string(),
                 None => "VALID".to_string(),
             }
         }

@@ -1,4 +1,4 @@
-//! Model → scene: the geometry of a sequence, activity, class or description diagram, one [`Scene`] per
+//! Model → scene: the geometry of a sequence, activity, class, description or state diagram, one [`Scene`] per
 //! page. Deterministic and free of I/O; text is measured with the
 //! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
 //! gives the same scene on every machine.
@@ -15,6 +15,7 @@ mod sequence;
 mod shapes;
 mod sketch;
 mod spot_glyphs;
+mod state;
 pub mod theme;
 mod theme_sheets;
 
@@ -92,7 +93,9 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 
 /// [`layout`] with a custom text measurer.
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
-    let mut scenes = if diagram.class.is_some() {
+    let mut scenes = if diagram.state.is_some() {
+        state::layout_diagram(diagram, options, metrics)
+    } else if diagram.class.is_some() {
         class::layout_diagram(diagram, options, metrics)
     } else if diagram.description.is_some() {
         description::layout_diagram(diagram, options, metrics)
@@ -160,6 +163,23 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
             return Err(LayoutError::TooLarge {
                 what: "links",
                 count: description.links.len(),
+                limit: options.max_links,
+            });
+        }
+    }
+    if let Some(state) = &diagram.state {
+        let elements = state.states.len() + state.notes.len();
+        if elements > options.max_classes {
+            return Err(LayoutError::TooLarge {
+                what: "states",
+                count: elements,
+                limit: options.max_classes,
+            });
+        }
+        if state.transitions.len() > options.max_links {
+            return Err(LayoutError::TooLarge {
+                what: "transitions",
+                count: state.transitions.len(),
                 limit: options.max_links,
             });
         }

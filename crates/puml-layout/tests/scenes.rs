@@ -52,6 +52,13 @@ fn class_scene_snapshots() {
     check_dir(data_dir().join("class"), 5);
 }
 
+/// `test-data/render/state/*.puml`: state diagrams (pseudo-states,
+/// composites, regions, notes; PlantUML's picture beside each).
+#[test]
+fn state_scene_snapshots() {
+    check_dir(data_dir().join("state"), 5);
+}
+
 fn check_dir(dir: PathBuf, at_least: usize) {
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)

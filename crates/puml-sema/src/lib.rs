@@ -12,11 +12,13 @@ mod lower;
 mod lower_activity;
 mod lower_class;
 mod lower_description;
+mod lower_state;
 pub mod model;
 mod other_kind;
 pub mod preprocess;
 mod relabel;
 pub mod skinparams;
+pub mod state;
 pub mod style;
 pub mod themes;
 

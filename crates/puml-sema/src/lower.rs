@@ -459,6 +459,8 @@ struct DiagramLowering {
     class: Option<crate::lower_class::ClassLowering>,
     /// Set when the block is a description diagram, likewise.
     description: Option<crate::lower_description::DescriptionLowering>,
+    /// Set when the block is a state diagram, likewise.
+    state: Option<crate::lower_state::StateLowering>,
 }
 
 impl DiagramLowering {
@@ -497,6 +499,7 @@ impl DiagramLowering {
             class: (kind == DiagramKind::Class).then(crate::lower_class::ClassLowering::default),
             description: (kind == DiagramKind::Description)
                 .then(crate::lower_description::DescriptionLowering::default),
+            state: (kind == DiagramKind::State).then(crate::lower_state::StateLowering::default),
         }
     }
 
@@ -535,6 +538,9 @@ impl DiagramLowering {
             return;
         }
         if self.description.is_some() && (green.kind().is_description_statement() || green.kind() == HIDE_SHOW) {
+            return;
+        }
+        if self.state.is_some() && green.kind().is_state_statement() {
             return;
         }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
@@ -756,6 +762,12 @@ impl DiagramLowering {
         if let Some(description) = &mut self.description {
             if green.kind().is_description_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
                 description.statement(&node());
+                return;
+            }
+        }
+        if let Some(state) = &mut self.state {
+            if green.kind().is_state_statement() || matches!(green.kind(), HIDE_SHOW | BRACE_END) {
+                state.statement(&node());
                 return;
             }
         }
@@ -2043,7 +2055,7 @@ impl DiagramLowering {
     /// to the name PlantUML reads, when that name can be written on this
     /// line (it starts with the blocks' prefix, or the block is `sequence`).
     fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
-        if self.activity.is_some() || self.class.is_some() || self.description.is_some() {
+        if self.activity.is_some() || self.class.is_some() || self.description.is_some() || self.state.is_some() {
             return;
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
@@ -2161,6 +2173,12 @@ impl DiagramLowering {
             let (model, map, mut diagnostics) = description.finish(end_offset, needs_newline_before);
             self.diagram.description = Some(Box::new(model));
             self.map.description = Some(map);
+            self.diagnostics.append(&mut diagnostics);
+        }
+        if let Some(state) = self.state.take() {
+            let (model, map, mut diagnostics) = state.finish();
+            self.diagram.state = Some(Box::new(model));
+            self.map.state = Some(map);
             self.diagnostics.append(&mut diagnostics);
         }
         if let Some(activity) = self.activity.take() {

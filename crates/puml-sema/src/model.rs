@@ -62,6 +62,11 @@ pub struct Diagram {
     /// than the decorations and settings are then empty.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub description: Option<Box<crate::description::DescriptionDiagram>>,
+    /// `Some` when PlantUML reads this block as a state diagram; the
+    /// sequence fields other than the decorations and settings are then
+    /// empty.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub state: Option<Box<crate::state::StateDiagram>>,
     /// `Some` when the block is no sequence diagram but PlantUML reads
     /// every line of it as another diagram type's (it then draws that
     /// type): puml neither checks nor draws it, and the sequence fields
@@ -1083,6 +1088,8 @@ pub struct DiagramSourceMap {
     pub class: Option<crate::class::ClassSourceMap>,
     /// Set exactly when the diagram is a description diagram.
     pub description: Option<crate::description::DescriptionSourceMap>,
+    /// Set exactly when the diagram is a state diagram.
+    pub state: Option<crate::state::StateSourceMap>,
     /// Parallel to `participants` when the diagram read included files
     /// (empty otherwise): the declaration's file and range in that file,
     /// for participants declared in an included file.

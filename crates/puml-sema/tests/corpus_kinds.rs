@@ -75,6 +75,8 @@ fn agrees(path: &Path, verdict: &str) -> Result<(), String> {
             // The kinds puml draws.
             if d.description.is_some() {
                 Some("DESCRIPTION".to_string())
+            } else if d.state.is_some() {
+                Some("STATE".to_string())
             } else if d.class.is_some() {
                 Some("CLASS".to_string())
             } else {

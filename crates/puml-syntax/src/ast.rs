@@ -100,6 +100,14 @@ impl Diagram {
             .children()
             .any(|c| SyntaxKind::from_raw(c.kind().0).is_class_statement())
     }
+    /// Whether the parser read this block as a state diagram (it holds
+    /// state statements: see `SyntaxKind::STATE_DECL`).
+    pub fn is_state(&self) -> bool {
+        self.syntax
+            .green()
+            .children()
+            .any(|c| SyntaxKind::from_raw(c.kind().0).is_state_statement())
+    }
     /// Statement nodes (everything but the start and end lines), in order.
     pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {
         self.syntax

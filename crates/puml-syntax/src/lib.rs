@@ -55,6 +55,8 @@ pub enum DiagramKind {
     /// Use case, component, deployment and `rectangle` diagrams
     /// (`actor A`, `[C] --> (U)`, `node N {`).
     Description,
+    /// State diagrams (`state A {`, `[*] --> A`, `A : text`).
+    State,
 }
 
 impl Parse {

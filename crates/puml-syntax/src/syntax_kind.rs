@@ -273,6 +273,22 @@ pub enum SyntaxKind {
     DESC_CONTAINER_END,
     /// `left to right direction`, `set separator ::`.
     DESC_OPTION,
+    // ---- state diagrams. A block that is no valid sequence diagram but
+    // reads whole with PlantUML's state grammar (see `parser::state`)
+    // holds these, plus the shared statements. A composite state's `{` and
+    // its `}` (`BRACE_END`) are flat sibling statements, like packages.
+    /// `state "Long" as L <<choice>> #pink ##[dashed]blue : text`, `state A {`.
+    STATE_DECL,
+    /// `A -left[#red]-> B : label`, `[*] --> A`, `A --> [H*]`.
+    STATE_LINK,
+    /// `A : text`: a line of a state's description.
+    STATE_DESC,
+    /// `note left of A : text`, `note "text" as N`, `note on link`, block forms.
+    STATE_NOTE,
+    /// `--` or `||` between the concurrent regions of a composite state.
+    STATE_SEPARATOR,
+    /// `left to right direction`, `top to bottom direction`.
+    STATE_OPTION,
 }
 
 impl SyntaxKind {
@@ -294,6 +310,10 @@ impl SyntaxKind {
     pub fn is_description_statement(self) -> bool {
         (self as u16) >= (SyntaxKind::DESC_ELEMENT as u16) && (self as u16) <= (SyntaxKind::DESC_OPTION as u16)
     }
+    /// A statement node of a state diagram (only such blocks hold them).
+    pub fn is_state_statement(self) -> bool {
+        (self as u16) >= (SyntaxKind::STATE_DECL as u16) && (self as u16) <= (SyntaxKind::STATE_OPTION as u16)
+    }
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
@@ -301,7 +321,7 @@ impl SyntaxKind {
     pub(crate) fn from_raw_rowan(raw: rowan::SyntaxKind) -> SyntaxKind {
         SyntaxKind::from_raw(raw.0)
     }
-    const LAST: u16 = SyntaxKind::DESC_OPTION as u16;
+    const LAST: u16 = SyntaxKind::STATE_OPTION as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

@@ -37,7 +37,7 @@ impl Ids {
 /// but ASCII letters, digits, `_`, `-` and spaces becomes `.` (observed:
 /// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`, `Use-A-Portal`
 /// kept).
-fn marker_name(name: &str) -> String {
+pub(crate) fn marker_name(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '_' | ' ' | '-') {
@@ -49,7 +49,7 @@ fn marker_name(name: &str) -> String {
         .collect()
 }
 
-fn group(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
+pub(crate) fn group(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
     out.push(Item::Begin {
         class: class.to_string(),
         title: None,
@@ -58,7 +58,7 @@ fn group(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
     });
 }
 
-fn text(x: f64, baseline: f64, s: &str, font: Font, color: Color, width: f64) -> Item {
+pub(crate) fn text(x: f64, baseline: f64, s: &str, font: Font, color: Color, width: f64) -> Item {
     Item::Text(TextRun {
         x: round3(x),
         y: round3(baseline),
@@ -318,7 +318,7 @@ pub(crate) fn draw(
 /// `legend … endlegend`: a grey box of the text's lines (5 px of padding,
 /// 7.5 px corners) centred under the drawing, as PlantUML 1.2026.8 draws
 /// a class diagram's legend by default.
-fn add_legend(
+pub(crate) fn add_legend(
     out: &mut Vec<Item>,
     diagram: &Diagram,
     metrics: &dyn TextMeasure,
@@ -351,7 +351,7 @@ fn add_legend(
 /// PlantUML's banner over a diagram that still uses `skinparam
 /// handwritten true` (a yellow box naming `!option handwritten true`), as
 /// it draws it over sequence diagrams: the drawing moves down under it.
-fn add_banner(
+pub(crate) fn add_banner(
     out: &mut Vec<Item>,
     diagram: &Diagram,
     metrics: &dyn TextMeasure,
@@ -390,7 +390,7 @@ fn add_banner(
 /// `title`: bold, centred above the drawing, which moves down (and right,
 /// under a wider title) as PlantUML 1.2026.8 places it (observed: the
 /// title's text 10 px from the top, the drawing 21 px below its line).
-fn add_title(
+pub(crate) fn add_title(
     out: &mut Vec<Item>,
     diagram: &Diagram,
     look: &ClassLook,
@@ -492,7 +492,7 @@ fn draw_package(
 }
 
 /// A note: a folded corner, and a wedge toward the element it is about.
-fn draw_note(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: Option<&Rect>) {
+pub(crate) fn draw_note(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: Option<&Rect>) {
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
     let mut builder = PathBuilder::new().move_to(x, y);
@@ -637,7 +637,15 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
 }
 
 /// Draws `head` with its tip at `tip`, `dir` pointing into the element.
-fn decoration(out: &mut Vec<Item>, head: LinkHead, tip: Point, dir: (f64, f64), color: Color, width: f64, bg: Color) {
+pub(crate) fn decoration(
+    out: &mut Vec<Item>,
+    head: LinkHead,
+    tip: Point,
+    dir: (f64, f64),
+    color: Color,
+    width: f64,
+    bg: Color,
+) {
     let (dx, dy) = dir;
     let (nx, ny) = (-dy, dx);
     let at = |back: f64, side: f64| (tip.x - dx * back + nx * side, tip.y - dy * back + ny * side);

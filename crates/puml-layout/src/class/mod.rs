@@ -12,7 +12,7 @@
 //! `LayoutOptions::max_classes`/`max_links`, and the engine has its own
 //! caps; a graph the engine refuses is drawn as a plain grid.
 
-mod draw;
+pub(crate) mod draw;
 pub(crate) mod entity;
 mod graph;
 pub(crate) mod look;

@@ -171,7 +171,7 @@ pub(crate) fn code_len(text: &str) -> usize {
 }
 
 /// `"…"` at the start of `text` (at least one character inside).
-fn quoted_len(text: &str) -> usize {
+pub(crate) fn quoted_len(text: &str) -> usize {
     if !text.starts_with('"') {
         return 0;
     }
@@ -182,12 +182,12 @@ fn quoted_len(text: &str) -> usize {
 }
 
 /// The blanks at `text[pos..]`.
-fn blanks(text: &str, pos: usize) -> usize {
+pub(crate) fn blanks(text: &str, pos: usize) -> usize {
     pos + (text[pos..].len() - text[pos..].trim_start().len())
 }
 
 /// A word (case-insensitive) at `pos` followed by a blank or the end.
-fn word_at(text: &str, pos: usize, word: &str) -> bool {
+pub(crate) fn word_at(text: &str, pos: usize, word: &str) -> bool {
     let rest = &text[pos..];
     rest.len() >= word.len()
         && rest.is_char_boundary(word.len())
@@ -242,7 +242,7 @@ fn declared_name_at(text: &str, pos: usize) -> Option<(SyntaxKind, usize)> {
 
 /// `#color`, `#back;line:red;text:blue`, `#red/blue`, `##[dashed]blue`: to
 /// the next blank, `{` or `[[`.
-fn color_end(text: &str, pos: usize) -> Option<usize> {
+pub(crate) fn color_end(text: &str, pos: usize) -> Option<usize> {
     if !text[pos..].starts_with('#') {
         return None;
     }
@@ -256,7 +256,7 @@ fn color_end(text: &str, pos: usize) -> Option<usize> {
 }
 
 /// `<< … >>` at `pos`, its end.
-fn stereotype_end(text: &str, pos: usize) -> Option<usize> {
+pub(crate) fn stereotype_end(text: &str, pos: usize) -> Option<usize> {
     if !text[pos..].starts_with("<<") {
         return None;
     }

@@ -12,6 +12,7 @@ pub(crate) mod class;
 pub(crate) mod description;
 pub(crate) mod incremental;
 mod lexer;
+pub(crate) mod state;
 pub(crate) mod statements;
 
 use crate::codes;
@@ -161,6 +162,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_linked: bool,
     /// The description reading's memory between lines (see `description.rs`).
     pub(crate) description: description::DescriptionReading,
+    /// The state reading of the block being parsed.
+    pub(crate) state: state::StateReading,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -186,6 +189,7 @@ impl<'a> Parser<'a> {
             class_linked: false,
             description: description::DescriptionReading::default(),
             class_stops: Vec::new(),
+            state: state::StateReading::default(),
             spare_pieces: Vec::with_capacity(16),
         }
     }
@@ -402,6 +406,18 @@ impl<'a> Parser<'a> {
             parser.unterminated_block.set(unterminated);
         };
         rewind(self);
+        // A block with a line only state diagrams have (`state`, `[*]`,
+        // `--`): the class and description readings refuse it, so it is a
+        // state diagram when the state reading reads every line.
+        let state_tried = self.block_has_state_marker(start);
+        if state_tried {
+            self.start_state_reading(start);
+            let state = self.parse_diagram_body(implicit, DiagramKind::State);
+            if self.first_error_since(errors_before).is_none() {
+                return (state.0, state.1, None);
+            }
+            rewind(self);
+        }
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
         let class_error = self.first_error_since(errors_before);
         if class_error.is_some() && sequence_error != TextSize::from(u32::MAX) {
@@ -434,7 +450,9 @@ impl<'a> Parser<'a> {
                 rewind(self);
                 let again = self.parse_diagram_body(implicit, first);
                 debug_assert_eq!(self.pos, sequence_end);
-                let stop = (!unclosed && first == DiagramKind::Sequence).then_some(class_error);
+                // A block the state reading was tried on keeps no stop: an
+                // edit anywhere may let that reading read every line.
+                let stop = (!unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
                 (again.0, again.1, stop)
             }
         }
@@ -504,6 +522,7 @@ impl<'a> Parser<'a> {
                 DiagramKind::Activity => self.parse_activity_statement(),
                 DiagramKind::Class => self.parse_class_statement(),
                 DiagramKind::Description => self.parse_description_statement(),
+                DiagramKind::State => self.parse_state_statement(),
                 DiagramKind::Sequence => self.parse_statement(),
             }
         }

@@ -1,0 +1,389 @@
+//! How puml lays out state diagrams, compared with PlantUML's pictures:
+//! the real files of `../shared/corpus-state` and the generated probes of
+//! `test-data/state-probes` (each construct alone, after a neighbour and
+//! nested one and two composites deep; `NAME.puml` beside PlantUML's
+//! `NAME.puml.svg`). The measures of `../shared/tools/graph-fidelity`,
+//! computed in process as `graph_fidelity.rs` computes them for class
+//! diagrams (elements drawn, entities sized within 2 px, pairs in
+//! PlantUML's vertical and horizontal order, links drawn, whole layouts),
+//! and the paints: every colour PlantUML fills or strokes a diagram with
+//! is one puml uses. Prints the figures; fails when any falls under the
+//! level reached, so the layout never silently drifts back.
+
+use puml_ide::render::{render_source, RenderOptions};
+use puml_sema::FsLoader;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// `../shared` beside the checkout, or `PUML_SHARED_DIR` for a checkout
+/// that does not sit beside it (a worktree elsewhere).
+fn shared() -> PathBuf {
+    match std::env::var_os("PUML_SHARED_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+const TOLERANCE_PX: f64 = 2.0;
+const LEVEL_PX: f64 = 10.0;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Entity,
+    Cluster,
+}
+
+type Boxes = HashMap<String, (Kind, [f64; 4])>;
+
+fn numbers(text: &str) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, out: &mut Vec<f64>| {
+        if let Ok(v) = current.parse::<f64>() {
+            out.push(v);
+        }
+        current.clear();
+    };
+    for c in text.chars() {
+        let starts_new = c == '-' && !current.is_empty() && !current.ends_with(['e', 'E']);
+        if starts_new {
+            flush(&mut current, &mut out);
+        }
+        if c.is_ascii_digit() || c == '.' || c == '-' || ((c == 'e' || c == 'E') && !current.is_empty()) {
+            current.push(c);
+        } else {
+            flush(&mut current, &mut out);
+        }
+    }
+    flush(&mut current, &mut out);
+    out
+}
+
+fn shape_points(node: roxmltree::Node<'_, '_>) -> Vec<(f64, f64)> {
+    let f = |k: &str| node.attribute(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    match node.tag_name().name() {
+        "rect" => {
+            let (x, y) = (f("x"), f("y"));
+            vec![(x, y), (x + f("width"), y + f("height"))]
+        }
+        "ellipse" => vec![
+            (f("cx") - f("rx"), f("cy") - f("ry")),
+            (f("cx") + f("rx"), f("cy") + f("ry")),
+        ],
+        "circle" => vec![
+            (f("cx") - f("r"), f("cy") - f("r")),
+            (f("cx") + f("r"), f("cy") + f("r")),
+        ],
+        "line" => vec![(f("x1"), f("y1")), (f("x2"), f("y2"))],
+        "polygon" | "polyline" => pairs(&numbers(node.attribute("points").unwrap_or(""))),
+        "path" => path_points(node.attribute("d").unwrap_or("")),
+        _ => Vec::new(),
+    }
+}
+
+/// The points of a path with absolute commands. Unlike the external
+/// tool, which reads every number pair as a point, an arc (`A rx,ry rot
+/// large sweep x,y`) gives only its end point: PlantUML draws a composite
+/// state's name bar and a note's corners with arcs, and reading their
+/// radii and flags as points put those boxes' corner at (0, 0).
+fn path_points(d: &str) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    // Split into (command letter, its numbers).
+    let mut pieces: Vec<(char, String)> = Vec::new();
+    for c in d.chars() {
+        if c.is_ascii_alphabetic() && c != 'e' && c != 'E' {
+            pieces.push((c, String::new()));
+        } else if let Some(last) = pieces.last_mut() {
+            last.1.push(c);
+        }
+    }
+    for (command, args) in pieces {
+        let v = numbers(&args);
+        if command == 'A' {
+            for arc in v.chunks_exact(7) {
+                out.push((arc[5], arc[6]));
+            }
+        } else {
+            out.extend(pairs(&v));
+        }
+    }
+    out
+}
+
+fn pairs(v: &[f64]) -> Vec<(f64, f64)> {
+    v.chunks_exact(2).map(|c| (c[0], c[1])).collect()
+}
+
+/// The first page's marked elements (in document order) and links.
+fn elements(svg: &str) -> (Vec<String>, Boxes, HashSet<(String, String)>) {
+    let first = match svg.find("</svg>") {
+        Some(end) => &svg[..end + 6],
+        None => svg,
+    };
+    let Ok(doc) = roxmltree::Document::parse(first) else {
+        return (Vec::new(), HashMap::new(), HashSet::new());
+    };
+    let mut order = Vec::new();
+    let mut boxes: Boxes = HashMap::new();
+    let mut ids: HashMap<String, String> = HashMap::new();
+    let mut raw_links = Vec::new();
+    for g in doc.descendants().filter(|n| n.has_tag_name("g")) {
+        let classes: Vec<&str> = g.attribute("class").unwrap_or("").split_whitespace().collect();
+        let kind = if classes.contains(&"entity") {
+            Some(Kind::Entity)
+        } else if classes.contains(&"cluster") {
+            Some(Kind::Cluster)
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            let Some(name) = g.attribute("data-qualified-name") else {
+                continue;
+            };
+            let points: Vec<(f64, f64)> = g
+                .descendants()
+                .filter(|d| *d != g && d.is_element() && !d.has_tag_name("g"))
+                .flat_map(shape_points)
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let b = points.iter().fold(
+                [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
+                |b, p| [b[0].min(p.0), b[1].min(p.1), b[2].max(p.0), b[3].max(p.1)],
+            );
+            if !boxes.contains_key(name) {
+                boxes.insert(name.to_string(), (kind, b));
+                order.push(name.to_string());
+            }
+            if let Some(id) = g.attribute("id") {
+                ids.insert(id.to_string(), name.to_string());
+            }
+        } else if classes.contains(&"link") {
+            if let (Some(a), Some(b)) = (g.attribute("data-entity-1"), g.attribute("data-entity-2")) {
+                raw_links.push((a.to_string(), b.to_string()));
+            }
+        }
+    }
+    let links = raw_links
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let (a, b) = (ids.get(&a)?.clone(), ids.get(&b)?.clone());
+            Some(if a <= b { (a, b) } else { (b, a) })
+        })
+        .collect();
+    (order, boxes, links)
+}
+
+fn relation(a: f64, b: f64) -> i8 {
+    if (a - b).abs() <= LEVEL_PX {
+        0
+    } else if a > b {
+        1
+    } else {
+        -1
+    }
+}
+
+#[derive(Default, Debug)]
+struct Totals {
+    elements: usize,
+    drawn: usize,
+    entities: usize,
+    entities_sized: usize,
+    pairs: usize,
+    vertical: usize,
+    horizontal: usize,
+    links: usize,
+    links_drawn: usize,
+    diagrams: usize,
+    same_layout: usize,
+}
+
+fn pct(x: usize, y: usize) -> String {
+    format!("{x}/{y} = {:.1}%", 100.0 * x as f64 / y.max(1) as f64)
+}
+
+/// The levels reached (counts over the 8 corpus files and the 78 probes),
+/// less a small margin for the engine's ordering, which `puml-graph`
+/// improves: 385 of 385 elements drawn, 373 of 385 entities sized (the
+/// misses: composites and notes whose contents the engine spreads wider
+/// than dot), 797 and 737 of 804 pairs in vertical and horizontal order,
+/// 227 of 227 links, 69 of 86 whole layouts, 86 of 86 paints.
+const DRAWN_AT_LEAST: usize = 385;
+const ENTITIES_SIZED_AT_LEAST: usize = 370;
+const VERTICAL_AT_LEAST: usize = 790;
+const HORIZONTAL_AT_LEAST: usize = 720;
+const LINKS_AT_LEAST: usize = 227;
+const SAME_LAYOUT_AT_LEAST: usize = 64;
+const PAINTS_AT_LEAST: usize = 85;
+
+/// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
+fn paints(svg: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for key in ["fill=\"", "stroke:", "stroke=\""] {
+        let mut rest = svg;
+        while let Some(at) = rest.find(key) {
+            rest = &rest[at + key.len()..];
+            let value: String = rest
+                .chars()
+                .take_while(|c| *c == '#' || c.is_ascii_alphanumeric())
+                .collect();
+            if value.starts_with('#') {
+                out.insert(normalize_colour(&value));
+            }
+        }
+    }
+    out
+}
+
+/// `#222` → `#222222`, upper case.
+fn normalize_colour(value: &str) -> String {
+    let hex = value.trim_start_matches('#').to_ascii_uppercase();
+    if hex.len() == 3 {
+        hex.chars().flat_map(|c| [c, c]).collect::<String>()
+    } else {
+        hex
+    }
+}
+
+fn probe_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in [
+        shared().join("corpus-state"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/state-probes"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            panic!("{} is missing: the graph measure needs PlantUML's SVGs", dir.display());
+        };
+        let mut these: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "puml"))
+            .collect();
+        these.sort();
+        files.extend(these);
+    }
+    files
+}
+
+#[test]
+fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
+    let mut t = Totals::default();
+    let mut painted = 0;
+    let mut worst: Vec<(usize, String)> = Vec::new();
+    for file in probe_files() {
+        let reference = file.with_extension("puml.svg");
+        let (Ok(source), Ok(theirs_svg)) = (std::fs::read_to_string(&file), std::fs::read_to_string(&reference)) else {
+            continue;
+        };
+        let (order, theirs, their_links) = elements(&theirs_svg);
+        if theirs.is_empty() {
+            continue;
+        }
+        let options = RenderOptions::default();
+        let ours_svg = match render_source(&source, &options, &FsLoader) {
+            Ok(pages) => pages
+                .into_iter()
+                .next()
+                .map(|p| String::from_utf8_lossy(&p.bytes).into_owned())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let (_, ours, our_links) = elements(&ours_svg);
+        let common: Vec<&String> = order.iter().filter(|n| ours.contains_key(*n)).collect();
+        let entities = theirs.values().filter(|v| v.0 == Kind::Entity).count();
+        let mut sized = 0;
+        let mut entities_sized = 0;
+        let mut off_size = Vec::new();
+        for n in &common {
+            let (kind, tb) = theirs[*n];
+            let ob = ours[*n].1;
+            if ((tb[2] - tb[0]) - (ob[2] - ob[0])).abs() <= TOLERANCE_PX
+                && ((tb[3] - tb[1]) - (ob[3] - ob[1])).abs() <= TOLERANCE_PX
+            {
+                sized += 1;
+                entities_sized += usize::from(kind == Kind::Entity);
+            } else {
+                off_size.push(format!(
+                    "{n} {:.0}x{:.0} (PlantUML {:.0}x{:.0})",
+                    ob[2] - ob[0],
+                    ob[3] - ob[1],
+                    tb[2] - tb[0],
+                    tb[3] - tb[1]
+                ));
+            }
+        }
+        let centre = |b: [f64; 4]| ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+        let (mut pairs, mut vertical, mut horizontal) = (0, 0, 0);
+        for (i, p) in common.iter().enumerate() {
+            for q in &common[i + 1..] {
+                let (tp, tq) = (centre(theirs[*p].1), centre(theirs[*q].1));
+                let (op, oq) = (centre(ours[*p].1), centre(ours[*q].1));
+                pairs += 1;
+                vertical += usize::from(relation(tp.1, tq.1) == relation(op.1, oq.1));
+                horizontal += usize::from(relation(tp.0, tq.0) == relation(op.0, oq.0));
+            }
+        }
+        let links_drawn = their_links.intersection(&our_links).count();
+        let same = common.len() == theirs.len() && sized == common.len() && vertical == pairs && horizontal == pairs;
+        let their_paints = paints(&theirs_svg);
+        let our_paints = paints(&ours_svg);
+        let paints_match = their_paints.is_subset(&our_paints);
+        painted += usize::from(paints_match);
+        t.elements += theirs.len();
+        t.drawn += common.len();
+        t.entities += entities;
+        t.entities_sized += entities_sized;
+        t.pairs += pairs;
+        t.vertical += vertical;
+        t.horizontal += horizontal;
+        t.links += their_links.len();
+        t.links_drawn += links_drawn;
+        t.diagrams += 1;
+        t.same_layout += usize::from(same);
+        let missing = theirs.len() - common.len() + (entities - entities_sized) + (their_links.len() - links_drawn);
+        let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let unpainted: Vec<&String> = their_paints.difference(&our_paints).collect();
+        worst.push((
+            missing,
+            format!(
+                "{name}: drawn {}/{}, entities sized {entities_sized}/{entities}, vertical {vertical}/{pairs}, horizontal {horizontal}/{pairs}, links {links_drawn}/{}, paints missing {unpainted:?}, off_size {off_size:?}",
+                common.len(),
+                theirs.len(),
+                their_links.len()
+            ),
+        ));
+    }
+    worst.sort_by_key(|w| std::cmp::Reverse(w.0));
+    for (_, line) in worst.iter().take(15) {
+        println!("{line}");
+    }
+    println!(
+        "elements drawn: {}; entities sized within {TOLERANCE_PX} px: {}",
+        pct(t.drawn, t.elements),
+        pct(t.entities_sized, t.entities)
+    );
+    println!(
+        "pairs in PlantUML's vertical order: {}; horizontal order: {}; links drawn: {}",
+        pct(t.vertical, t.pairs),
+        pct(t.horizontal, t.pairs),
+        pct(t.links_drawn, t.links)
+    );
+    println!(
+        "diagrams with PlantUML's layout: {}; with PlantUML's paints: {}",
+        pct(t.same_layout, t.diagrams),
+        pct(painted, t.diagrams)
+    );
+    let checks = [
+        ("elements drawn", t.drawn, DRAWN_AT_LEAST),
+        ("entities sized", t.entities_sized, ENTITIES_SIZED_AT_LEAST),
+        ("vertical pairs", t.vertical, VERTICAL_AT_LEAST),
+        ("horizontal pairs", t.horizontal, HORIZONTAL_AT_LEAST),
+        ("links drawn", t.links_drawn, LINKS_AT_LEAST),
+        ("whole layouts", t.same_layout, SAME_LAYOUT_AT_LEAST),
+        ("paints", painted, PAINTS_AT_LEAST),
+    ];
+    for (what, got, floor) in checks {
+        assert!(got >= floor, "{what}: {got}, under the level reached ({floor})");
+    }
+}

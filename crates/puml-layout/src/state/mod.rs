@@ -1,0 +1,1003 @@
+//! State diagrams: `StateDiagram` → `Scene`, the way PlantUML 1.2026.8's
+//! svek step draws them. A composite state is laid out on its own first
+//! (PlantUML hands each composite's contents to `dot` as a graph of its
+//! own and draws the result as one node of the graph around it): the
+//! levels are laid out deepest first, each concurrent region as a graph
+//! of its own, regions stacked (`--`) or side by side (`||`) with a dashed
+//! separator. A transition between states of different composites is
+//! drawn between their ancestors on the deepest level both lie in.
+//!
+//! Shapes and sizes observed in PlantUML's SVGs: a state is a rounded box
+//! (radius 12.5) at least 50 × 50, its name in a 26.297 px bar, each
+//! description line 16.297 px, 10 px of padding, text + 20 px wide; `[*]`
+//! a 20 px disc as a source, a 22 px bullseye as a target; a choice a 24
+//! px diamond; fork and join 80 × 8 bars; history circles 22 px with `H`
+//! or `H*`; entry and exit points 12 px circles. Arrows, notes, the title
+//! and the legend are drawn with the class layout's code (its look gives
+//! the default colours, which state diagrams share).
+//!
+//! Work is bounded: every walk over the composites uses an explicit stack,
+//! nesting is bounded by the parser, and the engine has its own caps; a
+//! level the engine refuses is drawn as a row.
+
+use crate::class::draw::{add_banner, add_legend, add_title, decoration, draw_note, marker_name};
+use crate::class::look::ClassLook;
+use crate::color::parse_color;
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, TextRun};
+use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
+use crate::LayoutOptions;
+use puml_graph::{Edge, Graph, GraphOptions, Layout, Node, Point, RankDir, Rect, Size};
+use puml_sema::class::LinkHead;
+use puml_sema::model::Diagram;
+use puml_sema::state::{Direction, NoteTarget, StateDiagram, StateId, StateKind};
+
+/// PlantUML's margin around the drawing.
+const MARGIN: f64 = 7.0;
+/// A composite's contents start this far right of and below its bar.
+const INNER_LEFT: f64 = 12.0;
+const INNER_TOP: f64 = 12.0;
+/// A composite is this much wider and taller than its contents and bar.
+const INNER_EXTRA_WIDTH: f64 = 36.0;
+const INNER_EXTRA_HEIGHT: f64 = 25.0;
+/// The gap between two stacked (`--`) or side-by-side (`||`) regions.
+const REGION_GAP_STACKED: f64 = 15.0;
+const REGION_GAP_SIDE: f64 = 16.0;
+/// dot's separations inside a composite (its own graph): `ranksep` 0.5
+/// in, `nodesep` 0.25 in (observed: 36 px between ranks, 18 px between
+/// the boxes of a rank).
+const INNER_RANK_SEP: f64 = 36.0;
+const INNER_NODE_SEP: f64 = 18.0;
+
+/// The colours and fonts states are drawn with.
+struct StateLook {
+    base: ClassLook,
+    background: Color,
+    border: Color,
+    font_color: Color,
+    font: Font,
+    pseudo: Color,
+    bar: Color,
+    /// A text line's height in the state font (16.297 px at 14 px).
+    line_height: f64,
+    /// The name bar's height: a line and 10 px.
+    name_bar: f64,
+    /// A name's baseline below the box's top: 5 px and the ascent.
+    baseline: f64,
+}
+
+impl StateLook {
+    fn new(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> StateLook {
+        let base = ClassLook::new(diagram, options.theme.as_deref());
+        let mut look = StateLook {
+            background: base.class_bg,
+            border: base.class_border,
+            font_color: base.class_font_color,
+            font: base.member_font,
+            pseudo: Color::hex(0x222222),
+            bar: Color::hex(0x555555),
+            base,
+            line_height: 0.0,
+            name_bar: 0.0,
+            baseline: 0.0,
+        };
+        for (key, value) in &diagram.settings.skinparams {
+            let color = parse_color(value.trim());
+            match key.as_str() {
+                "statebackgroundcolor" => look.background = color.unwrap_or(look.background),
+                "statebordercolor" => look.border = color.unwrap_or(look.border),
+                "statefontcolor" => look.font_color = color.unwrap_or(look.font_color),
+                "statestartcolor" | "stateendcolor" => look.pseudo = color.unwrap_or(look.pseudo),
+                "statefontsize" => {
+                    if let Some(size) = value.trim().parse::<f64>().ok().filter(|n| *n > 0.0 && *n < 200.0) {
+                        look.font.size = size;
+                    }
+                }
+                _ => {}
+            }
+        }
+        look.line_height = metrics.line_height(&look.font);
+        look.name_bar = look.line_height + 10.0;
+        look.baseline = 5.0 + metrics.ascent(&look.font);
+        look
+    }
+}
+
+/// Where a level of the drawing is: a composite's region, or the top.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct LevelKey {
+    parent: Option<StateId>,
+    region: u32,
+}
+
+/// One level laid out: its nodes (states and notes) and edges.
+struct LevelLayout {
+    /// The states on this level, in node order (node `k` is `states[k]`).
+    states: Vec<StateId>,
+    /// (note, node) for the notes on this level.
+    notes: Vec<(usize, usize)>,
+    /// (transition, edge, runs from the written `to` to `from`, label box).
+    edges: Vec<(usize, usize, bool, Option<Size>)>,
+    layout: Layout,
+    /// The offset that brings the layout's boxes to (0, 0).
+    min: (f64, f64),
+    size: (f64, f64),
+}
+
+/// Lays out a state diagram (one page).
+pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    let empty = StateDiagram::default();
+    let state = diagram.state.as_deref().unwrap_or(&empty);
+    let look = StateLook::new(diagram, options, metrics);
+    vec![draw(diagram, state, &look, metrics)]
+}
+
+/// The ancestors of `id`, itself first (bounded by the state count).
+fn chain(state: &StateDiagram, id: StateId) -> Vec<StateId> {
+    let mut out = vec![id];
+    let mut at = state.states.get(id.index()).and_then(|s| s.parent);
+    while let Some(p) = at {
+        if out.len() > state.states.len() {
+            break;
+        }
+        out.push(p);
+        at = state.states.get(p.index()).and_then(|s| s.parent);
+    }
+    out
+}
+
+fn level_of(state: &StateDiagram, id: StateId) -> LevelKey {
+    let s = &state.states[id.index()];
+    LevelKey {
+        parent: s.parent,
+        region: s.region,
+    }
+}
+
+/// The two states a transition is drawn between: the ends' ancestors on
+/// the deepest level both lie in.
+fn drawn_ends(state: &StateDiagram, from: StateId, to: StateId) -> Option<(StateId, StateId)> {
+    let to_chain = chain(state, to);
+    for f in chain(state, from) {
+        let level = level_of(state, f);
+        if let Some(t) = to_chain.iter().find(|t| level_of(state, **t) == level) {
+            return Some((f, *t));
+        }
+    }
+    None
+}
+
+fn state_text_lines(text: &str) -> Vec<String> {
+    text.split("\\n").map(|l| l.trim().to_string()).collect()
+}
+
+/// A leaf state's size.
+fn leaf_size(state: &StateDiagram, id: StateId, look: &StateLook, metrics: &dyn TextMeasure) -> (f64, f64) {
+    let s = &state.states[id.index()];
+    let sideways = state.left_to_right;
+    match s.kind {
+        StateKind::Start => (20.0, 20.0),
+        StateKind::End => (22.0, 22.0),
+        StateKind::Choice => (24.0, 24.0),
+        StateKind::Fork | StateKind::Join => {
+            if sideways {
+                (8.0, 80.0)
+            } else {
+                (80.0, 8.0)
+            }
+        }
+        StateKind::History | StateKind::DeepHistory => (22.0, 22.0),
+        StateKind::EntryPoint | StateKind::ExitPoint | StateKind::Pin => (12.0, 12.0),
+        StateKind::Normal => {
+            let name_w: f64 = state_text_lines(&s.display)
+                .iter()
+                .map(|l| metrics.width(l, &look.font))
+                .fold(0.0, f64::max);
+            let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
+            let desc_w = lines.iter().map(|l| metrics.width(l, &look.font)).fold(0.0, f64::max);
+            let width = (name_w.max(desc_w) + 20.0).max(50.0);
+            let height = if lines.is_empty() {
+                50.0
+            } else {
+                (look.name_bar + look.line_height * lines.len() as f64 + 10.0).max(50.0)
+            };
+            (width, height)
+        }
+    }
+}
+
+struct Measured {
+    /// Per note: its size and lines.
+    notes: Vec<((f64, f64), Vec<String>)>,
+    /// The levels laid out, with their keys.
+    levels: Vec<(LevelKey, LevelLayout)>,
+}
+
+fn note_size(text: &str, look: &StateLook, metrics: &dyn TextMeasure) -> ((f64, f64), Vec<String>) {
+    let font = look.base.note_font;
+    let lines: Vec<String> = text
+        .split('\n')
+        .flat_map(|l| l.split("\\n"))
+        .map(str::to_string)
+        .collect();
+    let w = lines.iter().map(|l| metrics.width(l, &font)).fold(0.0, f64::max);
+    (
+        (w + 21.0, metrics.line_height(&font) * lines.len() as f64 + 10.0),
+        lines,
+    )
+}
+
+/// Lays out one level: the states on it, the notes beside them, the
+/// transitions drawn between them.
+fn layout_level(
+    state: &StateDiagram,
+    key: LevelKey,
+    sizes: &[(f64, f64)],
+    notes: &[((f64, f64), Vec<String>)],
+    look: &StateLook,
+    metrics: &dyn TextMeasure,
+) -> LevelLayout {
+    let top = key.parent.is_none();
+    let mut graph = Graph {
+        options: GraphOptions {
+            rank_dir: if state.left_to_right {
+                RankDir::LeftToRight
+            } else {
+                RankDir::TopToBottom
+            },
+            node_sep: if top { look.base.node_sep } else { INNER_NODE_SEP },
+            rank_sep: if top { look.base.rank_sep } else { INNER_RANK_SEP },
+        },
+        ..Graph::default()
+    };
+    let mut node_of = vec![None; state.states.len()];
+    let mut states = Vec::new();
+    // PlantUML gives dot the states first, then the `[*]` and `[H]`
+    // pseudo-states (observed in `svek.dot`: the start disc's node comes
+    // after every state's, whatever the order they were written in).
+    let on_level = |s: &puml_sema::state::State| s.parent == key.parent && s.region == key.region;
+    let is_pseudo = |s: &puml_sema::state::State| s.name.starts_with('*');
+    for pseudo in [false, true] {
+        for (i, s) in state.states.iter().enumerate() {
+            if on_level(s) && is_pseudo(s) == pseudo {
+                let (w, h) = sizes[i];
+                node_of[i] = Some(graph.add_node(Node::new(w, h)));
+                states.push(StateId(i as u32));
+            }
+        }
+    }
+    let mut level_notes = Vec::new();
+    for (n, note) in state.notes.iter().enumerate() {
+        let (w, h) = notes[n].0;
+        match &note.target {
+            NoteTarget::State { state: target, side } => {
+                let Some(target_node) = node_of.get(target.index()).copied().flatten() else {
+                    continue;
+                };
+                let node = graph.add_node(Node::new(w, h));
+                let (tail, head, min_len) = match side {
+                    Direction::Right => (target_node, node, 0),
+                    Direction::Left => (node, target_node, 0),
+                    Direction::Up => (node, target_node, 1),
+                    Direction::Down => (target_node, node, 1),
+                };
+                let mut edge = Edge::new(tail, head);
+                edge.min_len = min_len;
+                graph.edges.push(edge);
+                level_notes.push((n, node));
+            }
+            NoteTarget::Floating { .. } if note.parent == key.parent && key.region == 0 => {
+                let node = graph.add_node(Node::new(w, h));
+                level_notes.push((n, node));
+            }
+            _ => {}
+        }
+    }
+    let arrow_font = look.base.arrow_font;
+    let arrow_lh = metrics.line_height(&arrow_font);
+    let mut edges = Vec::new();
+    for (t, transition) in state.transitions.iter().enumerate() {
+        let Some((from, to)) = drawn_ends(state, transition.from, transition.to) else {
+            continue;
+        };
+        let (Some(from_node), Some(to_node)) = (node_of[from.index()], node_of[to.index()]) else {
+            continue;
+        };
+        // `A <-- B` keeps its ends in the graph, one rank shorter (observed:
+        // `<-` and `<--` both give `minlen=0`).
+        let mut min_len = if transition.head_on_left {
+            transition.length.saturating_sub(2)
+        } else {
+            transition.length.saturating_sub(1)
+        };
+        let mut reversed = false;
+        match transition.direction {
+            Some(Direction::Up) => {
+                reversed = true;
+                min_len = min_len.max(1);
+            }
+            Some(Direction::Down) => min_len = min_len.max(1),
+            Some(Direction::Left) => {
+                reversed = true;
+                min_len = 0;
+            }
+            Some(Direction::Right) => min_len = 0,
+            None => {}
+        }
+        let (tail, head) = if reversed {
+            (to_node, from_node)
+        } else {
+            (from_node, to_node)
+        };
+        let mut edge = Edge::new(tail, head);
+        edge.min_len = min_len;
+        edge.label = transition.label.as_deref().map(|label| {
+            let lines = state_text_lines(label);
+            let w = lines
+                .iter()
+                .map(|l| crate::creole::measure_width(l, arrow_font, metrics))
+                .fold(0.0, f64::max);
+            let room = if from_node == to_node { 10.0 } else { 0.0 };
+            Size::new(
+                (w + 2.0 + room).floor(),
+                (arrow_lh * lines.len() as f64 + 2.0 + room).floor(),
+            )
+        });
+        let id = graph.edges.len();
+        let label = edge.label;
+        graph.edges.push(edge);
+        edges.push((t, id, reversed, label));
+    }
+    let layout = puml_graph::layout(&graph).unwrap_or_else(|_| row(&graph));
+    // The level's extent: its boxes, its edges' routes and their labels.
+    let (mut min_x, mut min_y, mut max_x, mut max_y) =
+        (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let mut extend = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        min_x = min_x.min(x0);
+        min_y = min_y.min(y0);
+        max_x = max_x.max(x1);
+        max_y = max_y.max(y1);
+    };
+    for r in &layout.nodes {
+        extend(r.x, r.y, r.x + r.width, r.y + r.height);
+    }
+    for (edge, route) in graph.edges.iter().zip(&layout.edges) {
+        for p in &route.points {
+            extend(p.x, p.y, p.x, p.y);
+        }
+        if let (Some(size), Some(c)) = (edge.label, route.label) {
+            extend(
+                c.x - size.width / 2.0,
+                c.y - size.height / 2.0,
+                c.x + size.width / 2.0,
+                c.y + size.height / 2.0,
+            );
+        }
+    }
+    if !min_x.is_finite() {
+        (min_x, min_y, max_x, max_y) = (0.0, 0.0, 0.0, 0.0);
+    }
+    LevelLayout {
+        states,
+        notes: level_notes,
+        edges,
+        size: ((max_x - min_x).max(0.0), (max_y - min_y).max(0.0)),
+        min: (min_x, min_y),
+        layout,
+    }
+}
+
+/// The nodes in one row, no edges routed: what is drawn when the engine
+/// refuses a level.
+fn row(graph: &Graph) -> Layout {
+    let mut layout = Layout::default();
+    let mut x = 0.0;
+    for node in &graph.nodes {
+        layout.nodes.push(Rect {
+            x,
+            y: 0.0,
+            width: node.width,
+            height: node.height,
+        });
+        x += node.width + graph.options.node_sep;
+    }
+    layout.edges = vec![puml_graph::EdgeRoute::default(); graph.edges.len()];
+    layout
+}
+
+/// Whether a composite's regions sit side by side (`||`).
+fn side_by_side(state: &StateDiagram, id: StateId) -> bool {
+    state.states[id.index()].region_separators.first() == Some(&true)
+}
+
+fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) -> Measured {
+    let n = state.states.len();
+    let mut sizes: Vec<(f64, f64)> = (0..n)
+        .map(|i| leaf_size(state, StateId(i as u32), look, metrics))
+        .collect();
+    let notes: Vec<_> = state
+        .notes
+        .iter()
+        .map(|note| note_size(&note.text, look, metrics))
+        .collect();
+    let has_children: Vec<bool> = {
+        let mut v = vec![false; n];
+        for s in &state.states {
+            if let Some(p) = s.parent {
+                v[p.index()] = true;
+            }
+        }
+        v
+    };
+    // Composites deepest first: their sizes are known before their parents'.
+    let mut composites: Vec<(usize, StateId)> = (0..n)
+        .filter(|&i| state.states[i].composite || has_children[i])
+        .map(|i| (state.depth(StateId(i as u32)), StateId(i as u32)))
+        .collect();
+    composites.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut levels = Vec::new();
+    for &(_, id) in &composites {
+        let regions = state.states[id.index()].region_separators.len() as u32 + 1;
+        let mut region_sizes = Vec::new();
+        for region in 0..regions {
+            let key = LevelKey {
+                parent: Some(id),
+                region,
+            };
+            let level = layout_level(state, key, &sizes, &notes, look, metrics);
+            region_sizes.push(level.size);
+            levels.push((key, level));
+        }
+        let (content_w, content_h) = if side_by_side(state, id) {
+            (
+                region_sizes.iter().map(|s| s.0).sum::<f64>() + REGION_GAP_SIDE * (regions - 1) as f64,
+                region_sizes.iter().map(|s| s.1).fold(0.0, f64::max),
+            )
+        } else {
+            (
+                region_sizes.iter().map(|s| s.0).fold(0.0, f64::max),
+                region_sizes.iter().map(|s| s.1).sum::<f64>() + REGION_GAP_STACKED * (regions - 1) as f64,
+            )
+        };
+        let title_w = metrics.width(&state.states[id.index()].display, &look.font) + 20.0;
+        sizes[id.index()] = (
+            (content_w + INNER_EXTRA_WIDTH).max(title_w).max(50.0),
+            (look.name_bar + content_h + INNER_EXTRA_HEIGHT).max(50.0),
+        );
+    }
+    let key = LevelKey {
+        parent: None,
+        region: 0,
+    };
+    let top = layout_level(state, key, &sizes, &notes, look, metrics);
+    levels.push((key, top));
+    Measured { notes, levels }
+}
+
+fn text_run(x: f64, baseline: f64, s: &str, font: Font, color: Color, width: f64) -> Item {
+    Item::Text(TextRun {
+        x: round3(x),
+        y: round3(baseline),
+        text: s.to_string(),
+        font,
+        color,
+        width: round3(width),
+        underline: false,
+        strike: false,
+        link: None,
+    })
+}
+
+fn begin(out: &mut Vec<Item>, class: &str, data: Vec<(String, String)>) {
+    out.push(Item::Begin {
+        class: class.to_string(),
+        title: None,
+        link: None,
+        data,
+    });
+}
+
+/// What is left to draw: a level at an origin.
+enum Work {
+    Level { key: LevelKey, x: f64, y: f64 },
+}
+
+fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) -> Scene {
+    let measured = measure(state, look, metrics);
+    let ids: Vec<String> = state.states.iter().map(|s| format!("ent{:04}", s.serial)).collect();
+    let level = |key: LevelKey| measured.levels.iter().find(|(k, _)| *k == key).map(|(_, l)| l);
+    let mut out = Vec::new();
+    let (mut max_x, mut max_y) = (0.0f64, 0.0f64);
+    let mut work = vec![Work::Level {
+        key: LevelKey {
+            parent: None,
+            region: 0,
+        },
+        x: MARGIN,
+        y: MARGIN,
+    }];
+    let mut guard = 0;
+    while let Some(item) = work.pop() {
+        guard += 1;
+        if guard > 4 * (state.states.len() + 2) * (state.states.len() + 2) {
+            break;
+        }
+        let Work::Level { key, x: ox, y: oy } = item;
+        let Some(level) = level(key) else { continue };
+        let place = |r: &Rect| Rect {
+            x: r.x - level.min.0 + ox,
+            y: r.y - level.min.1 + oy,
+            width: r.width,
+            height: r.height,
+        };
+        for (k, &id) in level.states.iter().enumerate() {
+            let Some(r) = level.layout.nodes.get(k).map(place) else {
+                continue;
+            };
+            max_x = max_x.max(r.x + r.width + MARGIN);
+            max_y = max_y.max(r.y + r.height + MARGIN);
+            let s = &state.states[id.index()];
+            let class = match s.kind {
+                StateKind::Start => "start_entity",
+                StateKind::End => "end_entity",
+                _ => "entity",
+            };
+            begin(
+                &mut out,
+                class,
+                vec![
+                    ("data-qualified-name".into(), marker_name(&state.qualified_name(id))),
+                    ("id".into(), ids[id.index()].clone()),
+                ],
+            );
+            let composite = measured.levels.iter().any(|(k, _)| k.parent == Some(id));
+            if composite {
+                draw_composite(&mut out, state, id, &r, look, metrics);
+                // Its regions, inside the frame.
+                let regions = s.region_separators.len() as u32 + 1;
+                let side = side_by_side(state, id);
+                let mut at_x = r.x + INNER_LEFT;
+                let mut at_y = r.y + look.name_bar + INNER_TOP;
+                let mut inner = Vec::new();
+                for region in 0..regions {
+                    let key = LevelKey {
+                        parent: Some(id),
+                        region,
+                    };
+                    let size = level_size(&measured.levels, key);
+                    if region > 0 {
+                        let s = dashed(look.border, 1.5, 8.0, 10.0);
+                        if side {
+                            let lx = at_x - REGION_GAP_SIDE / 2.0;
+                            line(
+                                &mut out,
+                                lx,
+                                r.y + look.name_bar + 5.0,
+                                lx,
+                                r.y + r.height - 5.0 + 8.0,
+                                s,
+                            );
+                        } else {
+                            let ly = at_y - REGION_GAP_STACKED / 2.0;
+                            line(&mut out, r.x + 5.0, ly, r.x + r.width - 7.0, ly, s);
+                        }
+                    }
+                    inner.push(Work::Level { key, x: at_x, y: at_y });
+                    if side {
+                        at_x += size.0 + REGION_GAP_SIDE;
+                    } else {
+                        at_y += size.1 + REGION_GAP_STACKED;
+                    }
+                }
+                // The frame's group closes here; the contents are groups of
+                // their own, drawn after this level (the frame encloses them).
+                out.push(Item::End);
+                work.extend(inner.into_iter().rev());
+                continue;
+            }
+            draw_leaf(&mut out, state, id, &r, look, metrics);
+            out.push(Item::End);
+        }
+        // Notes.
+        for &(n, node) in &level.notes {
+            let Some(r) = level.layout.nodes.get(node).map(place) else {
+                continue;
+            };
+            max_x = max_x.max(r.x + r.width + MARGIN);
+            max_y = max_y.max(r.y + r.height + MARGIN);
+            let note = &state.notes[n];
+            begin(
+                &mut out,
+                "entity",
+                vec![
+                    ("data-qualified-name".into(), note_name(state, note)),
+                    ("id".into(), format!("ent{:04}", note.serial + 1)),
+                ],
+            );
+            let toward = match &note.target {
+                NoteTarget::State { state: target, .. } => level
+                    .states
+                    .iter()
+                    .position(|s| s == target)
+                    .and_then(|k| level.layout.nodes.get(k))
+                    .map(place),
+                _ => None,
+            };
+            let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.base.note_bg);
+            match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
+                // Above or below its state: the wedge leaves the top or
+                // bottom edge (the class notes point sideways only).
+                Some(t) => draw_note_vertical(&mut out, &r, fill, &look.base, &t),
+                None => draw_note(&mut out, &r, fill, &look.base, toward.as_ref()),
+            }
+            let font = look.base.note_font;
+            let (lh, ascent) = (metrics.line_height(&font), metrics.ascent(&font));
+            for (k, l) in measured.notes[n].1.iter().enumerate() {
+                let w = metrics.width(l, &font);
+                out.push(text_run(
+                    r.x + 6.0,
+                    r.y + 5.0 + ascent + lh * k as f64,
+                    l,
+                    font,
+                    look.base.note_font_color,
+                    w,
+                ));
+            }
+            out.push(Item::End);
+        }
+        // Transitions.
+        for &(t, edge, reversed, label_box) in &level.edges {
+            let transition = &state.transitions[t];
+            if transition.hidden {
+                continue;
+            }
+            let Some(route) = level.layout.edges.get(edge) else {
+                continue;
+            };
+            if route.points.len() < 2 {
+                continue;
+            }
+            let shift = |p: &Point| Point::new(p.x - level.min.0 + ox, p.y - level.min.1 + oy);
+            let mut points: Vec<Point> = route.points.iter().map(shift).collect();
+            for p in &points {
+                max_x = max_x.max(p.x + MARGIN);
+                max_y = max_y.max(p.y + MARGIN);
+            }
+            begin(
+                &mut out,
+                "link",
+                vec![
+                    ("data-entity-1".into(), ids[transition.from.index()].clone()),
+                    ("data-entity-2".into(), ids[transition.to.index()].clone()),
+                    ("id".into(), format!("lnk{}", transition.serial)),
+                ],
+            );
+            // The head is at the written target (`from` for `A <- B`);
+            // the route runs tail → head of the graph's edge.
+            let head_at_route_end = reversed == transition.head_on_left;
+            if !head_at_route_end {
+                points.reverse();
+            }
+            let color = transition
+                .color
+                .as_deref()
+                .and_then(parse_color)
+                .unwrap_or(look.base.arrow_color);
+            let width = if transition.bold { 2.0 } else { 1.0 };
+            let n = points.len();
+            let tip = points[n - 1];
+            let dir = direction_into(tip, &points[..n - 1]);
+            points[n - 1] = Point::new(tip.x - dir.0 * 5.0, tip.y - dir.1 * 5.0);
+            let line_stroke = if transition.dashed {
+                dashed(color, width, 7.0, 7.0)
+            } else if transition.dotted {
+                dashed(color, width, 1.0, 3.0)
+            } else {
+                stroke(color, width)
+            };
+            out.push(Item::Path {
+                segments: bezier(&points),
+                paint: paint(None, Some(line_stroke)),
+            });
+            decoration(&mut out, LinkHead::Arrow, tip, dir, color, width, look.base.background);
+            if let (Some(label), Some(c), Some(size)) =
+                (transition.label.as_deref(), route.label.as_ref().map(shift), label_box)
+            {
+                let font = look.base.arrow_font;
+                let lh = metrics.line_height(&font);
+                let left = c.x - size.width / 2.0;
+                let top = c.y - size.height / 2.0;
+                let _ = left;
+                for (k, l) in state_text_lines(label).iter().enumerate() {
+                    // Each line centred in the label's box.
+                    let block = crate::creole::measure(l, font, metrics);
+                    let x = c.x - block.width / 2.0;
+                    block.draw(
+                        x,
+                        top + 1.0 + lh * k as f64,
+                        crate::creole::Align::Left,
+                        look.base.arrow_font_color,
+                        &mut out,
+                    );
+                }
+                max_x = max_x.max(c.x + size.width / 2.0 + MARGIN);
+                max_y = max_y.max(c.y + size.height / 2.0 + MARGIN);
+            }
+            out.push(Item::End);
+        }
+    }
+    let (width, height) = add_legend(&mut out, diagram, metrics, max_x.max(10.0), max_y.max(10.0));
+    let (width, height) = add_title(&mut out, diagram, &look.base, metrics, width, height);
+    let (width, height) = add_banner(&mut out, diagram, metrics, width, height);
+    Scene {
+        width: round3(width),
+        height: round3(height),
+        background: look.base.background,
+        items: out,
+    }
+}
+
+/// A note above or below the state it is about: a folded corner, and a
+/// wedge from its top (or bottom) edge to the state's nearest edge.
+fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
+    let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+    let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
+    let cx = (x + w / 2.0).clamp(x + 8.0, x + w - 18.0);
+    let tip_x = (toward.x + toward.width / 2.0).clamp(toward.x, toward.x + toward.width);
+    let mut builder = PathBuilder::new().move_to(x, y).line_to(x, y + h);
+    if toward.y >= y + h {
+        // The state is below: the wedge leaves the bottom edge.
+        builder = builder
+            .line_to(cx - 4.0, y + h)
+            .line_to(tip_x, toward.y)
+            .line_to(cx + 4.0, y + h);
+    }
+    builder = builder
+        .line_to(x + w, y + h)
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y);
+    if toward.y + toward.height <= y {
+        builder = builder
+            .line_to(cx + 4.0, y)
+            .line_to(tip_x, toward.y + toward.height)
+            .line_to(cx - 4.0, y);
+    }
+    builder.line_to(x, y).close().push(out, p);
+    PathBuilder::new()
+        .move_to(x + w - 10.0, y)
+        .line_to(x + w - 10.0, y + 10.0)
+        .line_to(x + w, y + 10.0)
+        .line_to(x + w - 10.0, y)
+        .close()
+        .push(out, p);
+}
+
+/// A note's name in PlantUML's SVG: its alias, or `GMN` and its number,
+/// after its composite's qualified name (`Outer.GMN5`).
+fn note_name(state: &StateDiagram, note: &puml_sema::state::StateNote) -> String {
+    let own = match &note.target {
+        NoteTarget::Floating { alias } => alias.clone(),
+        _ => format!("GMN{}", note.serial),
+    };
+    match note.parent {
+        Some(parent) => marker_name(&format!("{}.{own}", state.qualified_name(parent))),
+        None => marker_name(&own),
+    }
+}
+
+fn level_size(levels: &[(LevelKey, LevelLayout)], key: LevelKey) -> (f64, f64) {
+    levels
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or((0.0, 0.0), |(_, l)| l.size)
+}
+
+/// The unit vector pointing into `end` from the nearest distinct point before it.
+fn direction_into(end: Point, before: &[Point]) -> (f64, f64) {
+    for p in before.iter().rev() {
+        let (vx, vy) = (end.x - p.x, end.y - p.y);
+        let len = (vx * vx + vy * vy).sqrt();
+        if len > 1e-6 {
+            return (vx / len, vy / len);
+        }
+    }
+    (0.0, 1.0)
+}
+
+/// dot's control points `p0 (c1 c2 p)+` as a path.
+fn bezier(points: &[Point]) -> Vec<PathSegment> {
+    let mut segments = vec![PathSegment::MoveTo {
+        x: round3(points[0].x),
+        y: round3(points[0].y),
+    }];
+    let n = points.len();
+    let mut i = 1;
+    while i + 2 < n {
+        segments.push(PathSegment::CubicTo {
+            x1: round3(points[i].x),
+            y1: round3(points[i].y),
+            x2: round3(points[i + 1].x),
+            y2: round3(points[i + 1].y),
+            x: round3(points[i + 2].x),
+            y: round3(points[i + 2].y),
+        });
+        i += 3;
+    }
+    while i < n {
+        segments.push(PathSegment::LineTo {
+            x: round3(points[i].x),
+            y: round3(points[i].y),
+        });
+        i += 1;
+    }
+    segments
+}
+
+fn fill_of(state: &StateDiagram, id: StateId, look: &StateLook) -> Color {
+    state.states[id.index()]
+        .color
+        .as_deref()
+        .and_then(parse_color)
+        .unwrap_or(look.background)
+}
+
+fn border_of(state: &StateDiagram, id: StateId, look: &StateLook) -> Color {
+    state.states[id.index()]
+        .line_color
+        .as_deref()
+        .and_then(parse_color)
+        .unwrap_or(look.border)
+}
+
+/// A composite state's frame: the name bar with its rounded top, the
+/// rounded outline, the bar's line and the name.
+fn draw_composite(
+    out: &mut Vec<Item>,
+    state: &StateDiagram,
+    id: StateId,
+    r: &Rect,
+    look: &StateLook,
+    metrics: &dyn TextMeasure,
+) {
+    let s = &state.states[id.index()];
+    let fill = fill_of(state, id, look);
+    let border = border_of(state, id, look);
+    let radius = 12.5;
+    let (x, y, w) = (r.x, r.y, r.width);
+    PathBuilder::new()
+        .move_to(x + radius, y)
+        .line_to(x + w - radius, y)
+        .cubic_to(x + w - radius * 0.448, y, x + w, y + radius * 0.448, x + w, y + radius)
+        .line_to(x + w, y + look.name_bar)
+        .line_to(x, y + look.name_bar)
+        .line_to(x, y + radius)
+        .cubic_to(x, y + radius * 0.448, x + radius * 0.448, y, x + radius, y)
+        .push(out, paint(Some(fill), None));
+    rect(out, x, y, w, r.height, radius, paint(None, Some(stroke(border, 0.5))));
+    line(out, x, y + look.name_bar, x + w, y + look.name_bar, stroke(border, 0.5));
+    let name_w = metrics.width(&s.display, &look.font);
+    out.push(text_run(
+        x + (w - name_w) / 2.0,
+        y + look.baseline,
+        &s.display,
+        look.font,
+        look.font_color,
+        name_w,
+    ));
+}
+
+fn draw_leaf(
+    out: &mut Vec<Item>,
+    state: &StateDiagram,
+    id: StateId,
+    r: &Rect,
+    look: &StateLook,
+    metrics: &dyn TextMeasure,
+) {
+    let s = &state.states[id.index()];
+    let (cx, cy) = (r.x + r.width / 2.0, r.y + r.height / 2.0);
+    let fill = fill_of(state, id, look);
+    let border = border_of(state, id, look);
+    match s.kind {
+        StateKind::Start => ellipse(
+            out,
+            cx,
+            cy,
+            10.0,
+            10.0,
+            paint(Some(look.pseudo), Some(stroke(look.pseudo, 1.0))),
+        ),
+        StateKind::End => {
+            ellipse(out, cx, cy, 11.0, 11.0, paint(None, Some(stroke(look.pseudo, 1.0))));
+            ellipse(
+                out,
+                cx,
+                cy,
+                6.0,
+                6.0,
+                paint(Some(look.pseudo), Some(stroke(look.pseudo, 1.0))),
+            );
+        }
+        StateKind::Choice => polygon(
+            out,
+            &[
+                (cx, r.y),
+                (r.x + r.width, cy),
+                (cx, r.y + r.height),
+                (r.x, cy),
+                (cx, r.y),
+            ],
+            paint(Some(fill), Some(stroke(border, 0.5))),
+        ),
+        StateKind::Fork | StateKind::Join => {
+            rect(out, r.x, r.y, r.width, r.height, 0.0, paint(Some(look.bar), None));
+        }
+        StateKind::History | StateKind::DeepHistory => {
+            ellipse(out, cx, cy, 11.0, 11.0, paint(Some(fill), Some(stroke(border, 0.5))));
+            let label = if s.kind == StateKind::History { "H" } else { "H*" };
+            let w = metrics.width(label, &look.font);
+            out.push(text_run(cx - w / 2.0, cy + 4.847, label, look.font, look.font_color, w));
+        }
+        StateKind::EntryPoint | StateKind::ExitPoint => {
+            ellipse(out, cx, cy, 6.0, 6.0, paint(Some(fill), Some(stroke(border, 1.5))));
+            if s.kind == StateKind::ExitPoint {
+                let d = 3.889;
+                line(out, cx + d, cy + d, cx - d, cy - d, stroke(border, 1.5));
+                line(out, cx + d, cy - d, cx - d, cy + d, stroke(border, 1.5));
+            }
+        }
+        StateKind::Pin => rect(
+            out,
+            r.x,
+            r.y,
+            r.width,
+            r.height,
+            0.0,
+            paint(Some(fill), Some(stroke(border, 1.5))),
+        ),
+        StateKind::Normal => {
+            rect(
+                out,
+                r.x,
+                r.y,
+                r.width,
+                r.height,
+                12.5,
+                paint(Some(fill), Some(stroke(border, 0.5))),
+            );
+            let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
+            if !(lines.is_empty() && state.hide_empty_description) {
+                line(
+                    out,
+                    r.x,
+                    r.y + look.name_bar,
+                    r.x + r.width,
+                    r.y + look.name_bar,
+                    stroke(border, 0.5),
+                );
+            }
+            for (k, name) in state_text_lines(&s.display).iter().enumerate() {
+                let w = metrics.width(name, &look.font);
+                out.push(text_run(
+                    r.x + (r.width - w) / 2.0,
+                    r.y + look.baseline + look.line_height * k as f64,
+                    name,
+                    look.font,
+                    look.font_color,
+                    w,
+                ));
+            }
+            for (k, l) in lines.iter().enumerate() {
+                let w = metrics.width(l, &look.font);
+                out.push(text_run(
+                    r.x + 5.0,
+                    r.y + look.name_bar + look.baseline + look.line_height * k as f64,
+                    l,
+                    look.font,
+                    look.font_color,
+                    w,
+                ));
+            }
+        }
+    }
+}
