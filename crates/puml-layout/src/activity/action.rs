@@ -176,6 +176,7 @@ impl Ctx<'_> {
             h: tile.h + dy,
             overhang: (total_h - tile.h).max(tile.overhang),
             spans: Vec::new(),
+            frame: None,
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -229,6 +230,7 @@ impl Ctx<'_> {
             out_x: tile.out_x + dx,
             out_y: tile.out_y + drop,
             spans: Vec::new(),
+            frame: None,
             ..tile
         }
     }

@@ -199,7 +199,11 @@ impl Ctx<'_> {
                 }
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
-            return self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+            // PlantUML's frame keeps 2 px beyond the branches on either side
+            // (probes `if_else_*_d4_*`: a partition 12 px from the boxes).
+            tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            return tile;
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
@@ -289,7 +293,20 @@ impl Ctx<'_> {
                 f64::NEG_INFINITY
             },
         );
-        self.normalize(items, c, (c, 0.0), (c, h), h, true, reach)
+        // PlantUML's frame around a lone `then` keeps 2 px left of the
+        // branch (or starts at the diamond) and 6 px right of the bypass; a
+        // longer branch label reaches 9 px into the frame's padding (probes
+        // `if_lone_*_d4_*`).
+        let framed = (side > 0.0 && !main_empty).then(|| {
+            let drawn_right = items_x_range(&items).map_or(bx, |(_, hi)| hi);
+            ((mx0 - IF_FRAME_ROOM).min(c - d.w / 2.0), (bx + 6.0).max(drawn_right - 9.0))
+        });
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, reach);
+        if let Some((lo, hi)) = framed {
+            let shift = c - tile.anchor;
+            tile.frame = Some((lo - shift, hi - shift));
+        }
+        tile
     }
 
     /// Shifts items so that the leftmost starts at 0 and makes the tile.
@@ -322,6 +339,7 @@ impl Ctx<'_> {
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         }
     }
 

@@ -41,13 +41,17 @@ impl Ctx<'_> {
         // A partition or group is as wide as its content or its title,
         // 10 px either side (PlantUML 1.2026.8); the other frames keep more
         // room beside the title.
+        // What the frame wraps is the body's framed range (its drawing,
+        // or PlantUML's dimension where that differs: `Tile::frame`).
+        let (flo, fhi) = t.framed();
+        let framed_w = fhi - flo;
         let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group) {
-            t.w.max(title.width)
+            framed_w.max(title.width)
         } else {
-            t.w.max(title.width + if centered { 20.0 } else { 40.0 })
+            framed_w.max(title.width + if centered { 20.0 } else { 40.0 })
         };
         let fw = inner_w + 2.0 * FRAME_PAD_X;
-        let body_x = FRAME_PAD_X + (inner_w - t.w) / 2.0;
+        let body_x = FRAME_PAD_X + (inner_w - framed_w) / 2.0 - flo;
         let fy = -FRAME_OUTSIDE;
         let body_top = fy + head;
         // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
@@ -121,11 +125,26 @@ impl Ctx<'_> {
             tail,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         };
         if empty {
             tile.anchor = fw / 2.0;
             tile.in_x = fw / 2.0;
             tile.out_x = fw / 2.0;
+        }
+        // Items left of the frame (a body drawn beyond its framed range)
+        // are part of the tile.
+        if let Some((lo, hi)) = items_x_range(&tile.items) {
+            let dx = (-lo).max(0.0);
+            if dx > 0.0 {
+                for item in &mut tile.items {
+                    shift_item(item, dx, 0.0);
+                }
+                tile.anchor += dx;
+                tile.in_x += dx;
+                tile.out_x += dx;
+            }
+            tile.w = (tile.w + dx).max(hi + dx);
         }
         // Items above y = 0 (the frame's top) are part of the tile.
         let (lo, _) = items_y_range(&tile.items).unwrap_or((0.0, 0.0));

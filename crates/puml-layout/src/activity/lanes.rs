@@ -135,6 +135,7 @@ impl Ctx<'_> {
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         }
     }
 
@@ -336,6 +337,7 @@ impl Ctx<'_> {
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         }
     }
 }

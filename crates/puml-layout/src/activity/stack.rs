@@ -88,6 +88,9 @@ impl Ctx<'_> {
         let mut first_anchor = 0.0;
         let mut last_overhang = 0.0;
         let mut spans = Vec::with_capacity(tiles.len());
+        // The union of the tiles' framed ranges, when one of them has its own.
+        let own_frames = tiles.iter().any(|(t, _)| t.frame.is_some());
+        let mut frame = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
             let x0 = axis - tile.anchor;
@@ -117,6 +120,7 @@ impl Ctx<'_> {
                         let lx = tx + LABEL_DX;
                         l.draw(lx, py + LABEL_DY, Align::Left, self.style.arrow_font_color, &mut items);
                         max_x = max_x.max(lx + l.width);
+                        frame.1 = frame.1.max(lx + l.width);
                     }
                 }
                 y = top;
@@ -126,6 +130,8 @@ impl Ctx<'_> {
             }
             min_x = min_x.min(x0);
             max_x = max_x.max(x0 + tile.w);
+            let (flo, fhi) = tile.framed();
+            frame = (frame.0.min(x0 + flo), frame.1.max(x0 + fhi));
             let out = (x0 + tile.out_x, y + tile.out_y, tile.open, tile.tail.clone());
             last = out.clone();
             prev = Some(out);
@@ -143,6 +149,7 @@ impl Ctx<'_> {
         for item in &mut items {
             shift_item(item, dx, 0.0);
         }
+        let frame = own_frames.then_some((frame.0 + dx, frame.1 + dx));
         Tile {
             items,
             w: max_x - min_x,
@@ -156,6 +163,7 @@ impl Ctx<'_> {
             tail: last.3,
             overhang: last_overhang,
             spans,
+            frame,
         }
     }
 

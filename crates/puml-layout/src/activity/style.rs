@@ -40,6 +40,8 @@ fn skinparam_target(key: &str) -> Option<(&'static str, String)> {
         "arrowcolor" => Some(("arrow", "color")),
         "arrowfontcolor" => Some(("arrow", "fontcolor")),
         "arrowfontname" => Some(("arrow", "fontname")),
+        // Over `skin rose`'s 11 px too (corpus activity 002).
+        "arrowfontsize" => Some(("arrow", "fontsize")),
         "arrowthickness" => Some(("arrow", "linethickness")),
         "notebackgroundcolor" => Some(("note", "backgroundcolor")),
         "notebordercolor" => Some(("note", "linecolor")),

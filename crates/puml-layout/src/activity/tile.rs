@@ -26,6 +26,11 @@ pub(super) struct Tile {
     /// Where each stacked part starts and ends (top, bottom), for a tile
     /// straight out of `stack`: the rows a `backward` action aligns with.
     pub(super) spans: Vec<(f64, f64)>,
+    /// The x range an enclosing partition or group frames (inside its
+    /// 10 px padding) when it is not `0..w`: PlantUML's frame wraps the
+    /// tile's own dimension, which differs from what it draws (a
+    /// two-branch `if` keeps 2 px beyond its branches on either side).
+    pub(super) frame: Option<(f64, f64)>,
 }
 
 impl Tile {
@@ -43,6 +48,7 @@ impl Tile {
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         }
     }
 
@@ -61,7 +67,13 @@ impl Tile {
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
+            frame: None,
         }
+    }
+
+    /// The x range an enclosing frame wraps (see [`Tile::frame`]).
+    pub(super) fn framed(&self) -> (f64, f64) {
+        self.frame.unwrap_or((0.0, self.w))
     }
 
     pub(super) fn is_empty(&self) -> bool {
