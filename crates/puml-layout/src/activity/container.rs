@@ -53,13 +53,18 @@ impl Ctx<'_> {
         let fw = inner_w + 2.0 * FRAME_PAD_X;
         let body_x = FRAME_PAD_X + (inner_w - framed_w) / 2.0 - flo;
         let fy = -FRAME_OUTSIDE;
-        let body_top = fy + head;
+        // A body that reaches above its first step (a frame, a note) may
+        // reach 7 px into the header; PlantUML moves it down by the rest
+        // (probes `partition_*_d4_*`, `group_*_d4_*`, `note_left_multi_*_d4_*`).
+        let reach_up = items_y_range(&t.items).map_or(0.0, |(lo, _)| -lo);
+        let sink = (reach_up - 7.0).max(0.0);
+        let body_top = fy + head + sink;
         // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
         let below = match kind {
             ContainerKind::Partition | ContainerKind::Group => 12.0,
             _ => 20.0,
         };
-        let fh = head + t.h + t.overhang + below;
+        let fh = head + sink + t.h + t.overhang + below;
         let mut items = Vec::new();
         let p = paint(fill, Some(frame));
         match kind {

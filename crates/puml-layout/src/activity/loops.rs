@@ -105,7 +105,15 @@ impl Ctx<'_> {
             false,
         );
         mid_head(&mut items, lx, mid, exit_y, st);
-        self.normalize(
+        // PlantUML's frame around a loop starts 24 px left of the body or
+        // 18 px left of the diamond, leaving the exit label outside, and
+        // ends 6 px right of the way back, or 5 px short of a longer `is`
+        // label (probes `while_exit_*_d4_*`).
+        let framed_lo = (bx0 - 24.0).min(c - d.w / 2.0 - 18.0);
+        let framed_hi = is_l
+            .as_ref()
+            .map_or(rx + 6.0, |l| (rx + 6.0).max(c + LABEL_DX + l.width - 5.0));
+        let mut tile = self.normalize(
             items,
             c,
             (c, 0.0),
@@ -113,7 +121,10 @@ impl Ctx<'_> {
             exit_y,
             true,
             (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
-        )
+        );
+        let shift = c - tile.anchor;
+        tile.frame = Some((framed_lo - shift, framed_hi - shift));
+        tile
     }
 
     pub(super) fn repeat_tile(
@@ -282,6 +293,20 @@ impl Ctx<'_> {
         } else {
             (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
         };
-        self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room))
+        // A partition's frame does not keep the room left of the condition
+        // (probes `repeat_*_d4_*`).
+        let (drawn_lo, drawn_hi) = items_x_range(&items).unwrap_or((c, c));
+        // Without a `backward` action it ends 7 px right of the way back,
+        // or 5 px short of a longer label (as a `while`'s).
+        let framed_right = if has_backward {
+            drawn_hi.max(right_room)
+        } else {
+            (right + LOOP_MARGIN + 7.0).max(drawn_hi - 5.0)
+        };
+        let framed = (drawn_lo.min(c), framed_right);
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room));
+        let shift = c - tile.anchor;
+        tile.frame = Some((framed.0 - shift, framed.1 - shift));
+        tile
     }
 }
