@@ -98,7 +98,12 @@ impl Ctx<'_> {
                     polyline(&mut items, &[(c, d.h), (c, h)], st, false);
                 }
                 let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
-                return self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+                let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+                // A partition's frame starts 1 px left of the diamond
+                // (probes `detach_branch_*_d4_*`).
+                let shift = c - tile.anchor;
+                tile.frame = Some((c - d.w / 2.0 - 1.0 - shift, tile.w + IF_FRAME_ROOM));
+                return tile;
             }
             // Under a `then` beside the diamond, an unlabelled `else` keeps
             // 4 px more room, and the diamond 9 px on its left, as when the
@@ -112,6 +117,7 @@ impl Ctx<'_> {
                 main_t.tail.clone(),
                 main_t.h,
             );
+            let main_left = main_x + items_x_range(&main_t.items).map_or(0.0, |r| r.0);
             main_t.place(main_x, top, &mut items);
             let h = top + th;
             let reach = if lone_then {
@@ -121,6 +127,11 @@ impl Ctx<'_> {
             };
             let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
             tile.tail = tail;
+            // A partition's frame starts 2 px left of the branch below or
+            // 1 px left of the diamond (probes `kill_branch_*_d4_*`).
+            let shift = c - tile.anchor;
+            let framed_lo = (main_left - IF_FRAME_ROOM).min(c - d.w / 2.0 - 1.0);
+            tile.frame = Some((framed_lo - shift, tile.w + IF_FRAME_ROOM));
             return tile;
         }
         if !then_t.is_empty() && !else_t.is_empty() {
