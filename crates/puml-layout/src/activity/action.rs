@@ -177,6 +177,7 @@ impl Ctx<'_> {
             overhang: (total_h - tile.h).max(tile.overhang),
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -231,6 +232,7 @@ impl Ctx<'_> {
             out_y: tile.out_y + drop,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
             ..tile
         }
     }

@@ -351,6 +351,7 @@ impl Ctx<'_> {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         }
     }
 
@@ -574,7 +575,8 @@ impl Ctx<'_> {
             polyline(&mut items, &[(lo, join), (hi, join)], st, false);
         }
         let in_x = first_center.unwrap_or(out_x);
-        self.normalize(
+        let drawn_lo = items_x_range(&items).map_or(first_left, |r| r.0);
+        let mut tile = self.normalize(
             items,
             out_x,
             (in_x, 0.0),
@@ -582,6 +584,12 @@ impl Ctx<'_> {
             if open { join } else { bottom },
             open,
             (first_left - NUDE_PAD_LEFT, f64::NEG_INFINITY),
-        )
+        );
+        // A partition's frame starts at the first diamond, and the chain
+        // reaches 10 px above it (probes `if_elseif_*_d4_*`).
+        let shift = out_x - tile.anchor;
+        tile.frame = Some((drawn_lo.min(first_left) - shift, tile.w));
+        tile.head_room = ELSEIF_HEAD_ROOM;
+        tile
     }
 }

@@ -56,7 +56,7 @@ impl Ctx<'_> {
         // A body that reaches above its first step (a frame, a note) may
         // reach 7 px into the header; PlantUML moves it down by the rest
         // (probes `partition_*_d4_*`, `group_*_d4_*`, `note_left_multi_*_d4_*`).
-        let reach_up = items_y_range(&t.items).map_or(0.0, |(lo, _)| -lo);
+        let reach_up = items_y_range(&t.items).map_or(0.0, |(lo, _)| -lo).max(t.head_room);
         let sink = (reach_up - 7.0).max(0.0);
         let body_top = fy + head + sink;
         // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
@@ -112,6 +112,7 @@ impl Ctx<'_> {
             }
         }
         let in_x = body_x + t.in_x;
+        let t_anchor = t.anchor;
         let out_x = body_x + t.out_x;
         let (in_y, out_y, open, tail, empty) = (t.in_y, t.out_y, t.open, t.tail.clone(), t.is_empty());
         t.place(body_x, body_top, &mut items);
@@ -121,7 +122,7 @@ impl Ctx<'_> {
             items,
             w: fw,
             h,
-            anchor: in_x,
+            anchor: body_x + t_anchor,
             in_x,
             in_y: if empty { 0.0 } else { body_top + in_y },
             out_x,
@@ -131,6 +132,7 @@ impl Ctx<'_> {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         };
         if empty {
             tile.anchor = fw / 2.0;

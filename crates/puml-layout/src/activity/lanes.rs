@@ -136,6 +136,7 @@ impl Ctx<'_> {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         }
     }
 
@@ -338,6 +339,7 @@ impl Ctx<'_> {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         }
     }
 }

@@ -106,6 +106,8 @@ const NUDE_PAD_RIGHT: f64 = 16.0;
 const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// How far a partition's frame reaches beyond a two-branch `if`'s branches.
 const IF_FRAME_ROOM: f64 = 2.0;
+/// How far PlantUML's `elseif` chain reaches above its first diamond.
+const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
 const WHILE_PAD_RIGHT: f64 = 15.25;
 

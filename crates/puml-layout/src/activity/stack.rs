@@ -90,6 +90,7 @@ impl Ctx<'_> {
         let mut spans = Vec::with_capacity(tiles.len());
         // The union of the tiles' framed ranges, when one of them has its own.
         let own_frames = tiles.iter().any(|(t, _)| t.frame.is_some());
+        let head_room = tiles.first().map_or(0.0, |(t, _)| t.head_room);
         let mut frame = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
@@ -164,6 +165,7 @@ impl Ctx<'_> {
             overhang: last_overhang,
             spans,
             frame,
+            head_room,
         }
     }
 

@@ -31,6 +31,9 @@ pub(super) struct Tile {
     /// tile's own dimension, which differs from what it draws (a
     /// two-branch `if` keeps 2 px beyond its branches on either side).
     pub(super) frame: Option<(f64, f64)>,
+    /// How far PlantUML's tile reaches above its top without drawing
+    /// there: an enclosing frame counts it as it counts shapes drawn above.
+    pub(super) head_room: f64,
 }
 
 impl Tile {
@@ -49,6 +52,7 @@ impl Tile {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         }
     }
 
@@ -68,6 +72,7 @@ impl Tile {
             overhang: 0.0,
             spans: Vec::new(),
             frame: None,
+            head_room: 0.0,
         }
     }
 
