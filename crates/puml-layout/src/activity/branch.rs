@@ -310,7 +310,10 @@ impl Ctx<'_> {
         // `if_lone_*_d4_*`).
         let framed = (side > 0.0 && !main_empty).then(|| {
             let drawn_right = items_x_range(&items).map_or(bx, |(_, hi)| hi);
-            ((mx0 - IF_FRAME_ROOM).min(c - d.w / 2.0), (bx + 6.0).max(drawn_right - 9.0))
+            (
+                (mx0 - IF_FRAME_ROOM).min(c - d.w / 2.0),
+                (bx + 6.0).max(drawn_right - 9.0),
+            )
         });
         let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, reach);
         if let Some((lo, hi)) = framed {

@@ -220,7 +220,7 @@ impl Ctx<'_> {
             }
             Kind::End => {
                 let mut items = Vec::new();
-                let c = self.style.end_color;
+                let c = self.style.end_cross;
                 ellipse(&mut items, 10.0, 10.0, 10.0, 10.0, paint(None, Some(stroke(c, 1.5))));
                 let (a, b) = (10.0 - 6.187, 10.0 + 6.187);
                 line(&mut items, a, a, b, b, stroke(c, 2.5));
@@ -253,14 +253,14 @@ impl Ctx<'_> {
                 };
                 let block = self.text(name, font);
                 let r = (block.width / 2.0 + 4.0).max(10.0);
-                let fill = color.and_then(parse_color).unwrap_or(self.style.action_bg);
+                let fill = color.and_then(parse_color).unwrap_or(self.style.connector_bg);
                 ellipse(
                     &mut items,
                     r,
                     r,
                     r,
                     r,
-                    paint(Some(fill), Some(stroke(self.style.action_border, 0.5))),
+                    paint(Some(fill), Some(stroke(self.style.connector_border, 0.5))),
                 );
                 block.draw(
                     r - block.width / 2.0,

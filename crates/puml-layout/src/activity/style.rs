@@ -94,6 +94,13 @@ pub(super) struct Style {
     pub(super) start_border: Color,
     pub(super) end_color: Color,
     pub(super) end_dot: Color,
+    /// The `end` circle's colour: `activityEndColor` reaches it, not the
+    /// `stop` circle (PlantUML 1.2026.8, corpus activity 023).
+    pub(super) end_cross: Color,
+    /// A connector circle keeps the theme's action look: the diagram's
+    /// activity colours do not reach it (corpus activity 023).
+    pub(super) connector_bg: Color,
+    pub(super) connector_border: Color,
     pub(super) bar_color: Color,
     pub(super) bar_border: Color,
     pub(super) note_bg: Color,
@@ -207,6 +214,9 @@ impl Style {
             start_border: if named_theme { line } else { Color::hex(0x222222) },
             end_color: if named_theme { line } else { Color::hex(0x222222) },
             end_dot: if named_theme { line } else { Color::hex(0x222222) },
+            end_cross: if named_theme { line } else { Color::hex(0x222222) },
+            connector_bg: Color::hex(0xF1F1F1),
+            connector_border: theme.participant_border,
             bar_color: if named_theme { line } else { Color::hex(0x555555) },
             bar_border: if named_theme { line } else { Color::hex(0x555555) },
             note_bg: theme.note_bg,
@@ -273,6 +283,7 @@ impl Style {
             s.diamond_font_color = themed.diamond_color.unwrap_or(s.diamond_font_color);
             (s.group_font, s.group_font_color) = (s.partition_font, s.partition_font_color);
         }
+        (s.connector_bg, s.connector_border) = (s.action_bg, s.action_border);
         // The activity skin parameters PlantUML documents (`activity…`,
         // `swimlane…`, `partition…`) and the `<style>` rules on the same
         // elements, in source order (the later wins); the others went
@@ -412,15 +423,24 @@ impl Style {
             ("diamond", "fontsize") => own.diamond_size = size.or(own.diamond_size),
             ("diamond", "fontname") => own.diamond_family = family(),
             ("diamond", "fontcolor") => own.diamond_color = color.or(own.diamond_color),
+            // `activityStartColor` fills the start circle, its outline
+            // stays; `activityEndColor` draws the `end` circle only (PlantUML
+            // 1.2026.8, corpus activity 023); a theme's sheet sets them all.
             ("activity", "startcolor") => {
                 if let Some(c) = color {
-                    (self.start_color, self.start_border) = (c, c);
+                    self.start_color = c;
+                    if self.theming {
+                        self.start_border = c;
+                    }
                     self.start_gradient = parse_gradient(value);
                 }
             }
             ("activity", "endcolor") => {
-                set!(self.end_color, color);
-                set!(self.end_dot, color);
+                set!(self.end_cross, color);
+                if self.theming {
+                    set!(self.end_color, color);
+                    set!(self.end_dot, color);
+                }
             }
             ("activity", "barcolor") => {
                 set!(self.bar_color, color);
