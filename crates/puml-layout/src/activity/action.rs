@@ -153,8 +153,10 @@ impl Ctx<'_> {
             .fold(0.0_f64, f64::min);
         // A note may reach into the gap above (PlantUML centers it on the
         // element); below, what follows keeps its distance from the note.
-        // After an action it reaches 10 px at most, what it reaches further
-        // pushing the element down (PlantUML 1.2026.8, `note_tall_*`);
+        // After an action or `start` it reaches 10 px at most, what it
+        // reaches further pushing the element down (PlantUML 1.2026.8,
+        // `note_tall_*`; seed 001's workflows, notes of four lines after
+        // `start`);
         // elsewhere one reaching further up than the gap pushes it down
         // entirely.
         let dy = if after_action {

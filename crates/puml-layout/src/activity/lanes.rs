@@ -15,13 +15,20 @@ impl Ctx<'_> {
         let tiles: Vec<(Tile, Option<&ArrowStyle>, usize)> = seq
             .nodes
             .iter()
-            .map(|node| {
+            .enumerate()
+            .map(|(i, node)| {
                 let own = lane_of(node);
                 let branches = self.lane_split_branches(node, own, &lane_of);
+                // A note beside a step after an action or `start` reaches
+                // up as in a diagram without lanes (seed 001's workflows).
+                let after_action = i
+                    .checked_sub(1)
+                    .and_then(|j| seq.nodes.get(j))
+                    .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
                 let tile = if branches.is_some() {
                     Tile::empty()
                 } else {
-                    self.layout_node(node, 0)
+                    self.layout_node_after(node, 0, &[], after_action)
                 };
                 split_branches.push(branches);
                 (tile, node.arrow, own)

@@ -204,10 +204,10 @@ impl Ctx<'_> {
                 theme.title_color,
                 &mut items,
             );
-            // (more below a larger title: 8.3 px more at 23 px, corpus
-            // activity 023 and 024).
-            let larger = (theme.title_font_size - 14.0).max(0.0) * 0.92;
-            y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP + larger;
+            // (A larger title keeps the same room: the 8.3 px corpus
+            // activity 023 and 024 seemed to add under a 23 px title is the
+            // room their first note takes above its action.)
+            y += block.height + 2.0 * TITLE_PAD + BLOCK_GAP;
         }
         let legend_range = (left + legend_margin, right - legend_margin);
         if let Some((l, _)) = legend_top {

@@ -53,7 +53,7 @@ impl Ctx<'_> {
             let after_action = i
                 .checked_sub(1)
                 .and_then(|j| seq.nodes.get(j))
-                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_)) && node.arrow.is_none());
+                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
             tiles.push((
                 self.layout_node_after(node, depth, node_extra, after_action),
                 node.arrow,
@@ -182,7 +182,7 @@ impl Ctx<'_> {
 
     /// [`Self::layout_node_spaced`] for a node that may follow an action in
     /// its sequence (its notes then reach less far up).
-    fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
+    pub(super) fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
