@@ -128,15 +128,30 @@ def constructs(label, action):
             ":C;",
         ],
         "connector": [":%s;" % action, "(A)", "detach", "(A)", ":B;"],
+        "fork_notes": [
+            "fork",
+            ":%s;" % action,
+            "note right: %s" % label,
+            "fork again",
+            ":B;",
+            "note right: %s" % label,
+            "fork again",
+            ":C;",
+            "end fork",
+        ],
     }
 
 
-# Around a construct: nothing, inside a while loop, inside an if in a repeat.
+# Around a construct: nothing, inside a while loop, inside an if in a
+# repeat, inside a partition (whose frame shows the room PlantUML's tile
+# keeps beyond what it draws).
 def wrap(lines, depth):
     if depth == 1:
         return lines
     if depth == 2:
         return ["while (loop?) is (yes)"] + lines + ["endwhile"]
+    if depth == 4:
+        return ["partition Outer {"] + lines + ["}"]
     return ["repeat", "if (inner?) then (yes)"] + lines + ["endif", "repeat while (outer?)"]
 
 
@@ -150,7 +165,7 @@ def probes():
     out = {}
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():
-            depths = (1, 2, 3) if width == "mid" else (1,)
+            depths = (1, 2, 3, 4) if width == "mid" else (1, 4)
             for depth in depths:
                 for neighbour, before in NEIGHBOURS.items():
                     if neighbour == "wide" and (width != "short" or depth != 1):

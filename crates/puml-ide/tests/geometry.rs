@@ -39,7 +39,35 @@ fn texts(svg: &str) -> Vec<(String, f64, f64)> {
 #[test]
 fn texts_land_where_plantuml_draws_them() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let Ok(entries) = std::fs::read_dir(&corpus) else {
+    let (placed, total) = measure_texts(&corpus);
+    readme_figure_is_the_measured_one(100.0 * placed as f64 / total.max(1) as f64);
+    assert!(
+        placed >= PLACED_AT_LEAST,
+        "only {placed} texts placed, fewer than the {PLACED_AT_LEAST} reached before: a layout change moved texts away from PlantUML's positions"
+    );
+}
+
+/// Activity texts placed when the level was last raised, over
+/// `../shared/corpus-activity` (of 479; issue 31's goal is 95 %): 204
+/// (10 of 17 diagrams whole; 027 and 032 are PlantUML's error pictures,
+/// which `puml render` refuses). Inside partitions the frames now follow
+/// PlantUML's (probes `*_d4_*` in `test-data/activity-probes`).
+const ACTIVITY_PLACED_AT_LEAST: usize = 200;
+
+#[test]
+fn activity_texts_land_where_plantuml_draws_them() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus-activity");
+    let (placed, _) = measure_texts(&corpus);
+    assert!(
+        placed >= ACTIVITY_PLACED_AT_LEAST,
+        "only {placed} activity texts placed, fewer than the {ACTIVITY_PLACED_AT_LEAST} reached before"
+    );
+}
+
+/// (PlantUML's texts puml places within [`TOLERANCE_PX`], PlantUML's texts)
+/// over the diagrams of `corpus`, printed with the diagrams whole.
+fn measure_texts(corpus: &Path) -> (usize, usize) {
+    let Ok(entries) = std::fs::read_dir(corpus) else {
         panic!(
             "{} is missing: the geometry measure needs PlantUML's SVGs",
             corpus.display()
@@ -112,14 +140,11 @@ fn texts_land_where_plantuml_draws_them() {
         }
     }
     println!(
-        "texts within {TOLERANCE_PX} px of PlantUML: {placed}/{total} = {:.1} %; diagrams with every text placed: {whole}/{diagrams}",
+        "{}: texts within {TOLERANCE_PX} px of PlantUML: {placed}/{total} = {:.1} %; diagrams with every text placed: {whole}/{diagrams}",
+        corpus.display(),
         100.0 * placed as f64 / total.max(1) as f64
     );
-    readme_figure_is_the_measured_one(100.0 * placed as f64 / total.max(1) as f64);
-    assert!(
-        placed >= PLACED_AT_LEAST,
-        "only {placed} texts placed, fewer than the {PLACED_AT_LEAST} reached before: a layout change moved texts away from PlantUML's positions"
-    );
+    (placed, total)
 }
 
 /// The VS Code extension's README quotes this measure ("… in 99.9 % of the

@@ -423,7 +423,10 @@ pub fn describe(scene: &Scene) -> String {
 pub fn to_grey(scene: &mut Scene) {
     fn grey(c: &mut Color) {
         let luma = 0.299 * f64::from(c.r) + 0.587 * f64::from(c.g) + 0.114 * f64::from(c.b);
-        let v = luma.clamp(0.0, 255.0) as u8;
+        // The weights sum to 1 in decimal, not in binary: a grey such as
+        // #F1F1F1 must stay itself (corpus activity 029), not truncate to
+        // #F0F0F0.
+        let v = (luma + 1e-9).clamp(0.0, 255.0) as u8;
         *c = Color {
             r: v,
             g: v,

@@ -1,0 +1,598 @@
+//! Placing `if … else … endif` and `elseif` chains.
+
+use super::*;
+
+impl Ctx<'_> {
+    /// `if … then … [else …] endif` without `elseif`.
+    pub(super) fn if_tile(
+        &self,
+        cond: Option<&str>,
+        then_label: Option<&str>,
+        then_seq: Option<&Seq<'_>>,
+        otherwise: Option<&(Option<&str>, Seq<'_>)>,
+        color: Option<&str>,
+        depth: usize,
+    ) -> Tile {
+        let d = self.diamond(cond);
+        let fill = color.and_then(parse_color);
+        // One branch alone runs beside the bypass, which PlantUML spaces as
+        // a one-row branch (`lone_body_extras`).
+        let then_alone = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let else_alone = then_seq.is_none_or(|s| s.nodes.is_empty());
+        let then_t = then_seq.map_or_else(Tile::empty, |s| {
+            let extra = if then_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
+        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
+            let extra = if else_alone {
+                lone_body_extras(s, RANK_EXTRA)
+            } else {
+                Vec::new()
+            };
+            self.layout_seq_spaced(s, depth, &extra)
+        });
+        let then_l = self.label(then_label);
+        let else_l = self.label(otherwise.and_then(|(l, _)| *l));
+        let mut items = Vec::new();
+        let mid = d.h / 2.0;
+        let lone_terminal = otherwise.is_some_and(|(_, s)| {
+            s.nodes.len() == 1
+                && s.nodes
+                    .iter()
+                    .all(|n| matches!(n.kind, Kind::Stop | Kind::End | Kind::Kill) && n.notes.is_empty())
+        });
+        // A `then` that only stops, or draws one shape and detaches, goes
+        // beside the diamond too, the `else` going on below it (probes
+        // `if_then_beside_*`, corpus activity 023, `kill_branch_*`).
+        let lone_then = then_seq.is_some_and(lone_closed);
+        let else_beside = lone_terminal && !then_t.is_empty();
+        if else_beside || lone_then {
+            let (main_t, main_l, side_t, side_l) = if else_beside {
+                (then_t, then_l, else_t, else_l)
+            } else {
+                (else_t, else_l, then_t, then_l)
+            };
+            let c = main_t.in_x.max(d.w / 2.0);
+            let main_x = c - main_t.in_x;
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+            self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
+            let corner = c + d.w / 2.0;
+            // A stop's left edge ends the label's room; PlantUML moves a
+            // shape of another width by half the difference (probes
+            // `if_then_beside_*`: a connector 1 px left, an action right),
+            // a wide one by 9 px at most (`kill_branch_*`, `detach_branch_*`
+            // in `test-data/activity-probes`).
+            let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
+            let tx = room + ((side_t.w - 22.0) / 2.0).min(9.0);
+            let st = self.stroke_for(None);
+            // An arrow written before the side shape styles the line to it.
+            let side_seq = if else_beside {
+                otherwise.map(|(_, s)| s)
+            } else {
+                then_seq
+            };
+            let side_arrow = side_seq.and_then(|s| s.nodes.first()).and_then(|n| n.arrow);
+            polyline(
+                &mut items,
+                &[(corner, mid), (tx, mid)],
+                self.stroke_for(side_arrow),
+                true,
+            );
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+            let eh = side_t.h;
+            side_t.place(tx, mid - eh / 2.0, &mut items);
+            if main_t.is_empty() {
+                // The flow leaves the diamond's bottom, under its label and
+                // the side shape; the diamond keeps 9 px of room left.
+                let below_label = d.h
+                    + main_l
+                        .as_ref()
+                        .and_then(|l| l.lines.first())
+                        .map_or(0.0, |l| l.ascent + 1.5);
+                let h = below_label.max(mid + eh / 2.0);
+                if h > d.h {
+                    polyline(&mut items, &[(c, d.h), (c, h)], st, false);
+                }
+                let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
+                let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+                // A partition's frame starts 1 px left of the diamond
+                // (probes `detach_branch_*_d4_*`).
+                let shift = c - tile.anchor;
+                tile.frame = Some((c - d.w / 2.0 - 1.0 - shift, tile.w + IF_FRAME_ROOM));
+                return tile;
+            }
+            // Under a `then` beside the diamond, an unlabelled `else` keeps
+            // 4 px more room, and the diamond 9 px on its left, as when the
+            // `else` is empty (probes `kill_branch_*`).
+            let unlabelled_room = if lone_then { GAP + 4.0 } else { GAP };
+            let top = d.h + main_l.as_ref().map_or(unlabelled_room, label_room);
+            polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
+            let (out, open, tail, th) = (
+                (main_x + main_t.out_x, top + main_t.out_y),
+                main_t.open,
+                main_t.tail.clone(),
+                main_t.h,
+            );
+            let main_left = main_x + items_x_range(&main_t.items).map_or(0.0, |r| r.0);
+            main_t.place(main_x, top, &mut items);
+            let h = top + th;
+            let reach = if lone_then {
+                (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY)
+            } else {
+                NO_REACH
+            };
+            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
+            tile.tail = tail;
+            // A partition's frame starts 2 px left of the branch below or
+            // 1 px left of the diamond (probes `kill_branch_*_d4_*`).
+            let shift = c - tile.anchor;
+            let framed_lo = (main_left - IF_FRAME_ROOM).min(c - d.w / 2.0 - 1.0);
+            tile.frame = Some((framed_lo - shift, tile.w + IF_FRAME_ROOM));
+            return tile;
+        }
+        if !then_t.is_empty() && !else_t.is_empty() {
+            // Both branches side by side, the diamond centered between their axes.
+            let then_x = 0.0;
+            let mut gap = BRANCH_GAP;
+            let ta = then_x + then_t.in_x;
+            let mut ea = then_t.w + gap + else_t.in_x;
+            let need = d.w + 2.0 * 10.0;
+            if ea - ta < need {
+                gap += need - (ea - ta);
+                ea = then_t.w + gap + else_t.in_x;
+            }
+            let c = (ta + ea) / 2.0;
+            let else_x = then_t.w + gap;
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+            let top = d.h + 10.0;
+            let then_stroke = self.stroke_for(None);
+            polyline(
+                &mut items,
+                &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
+                then_stroke,
+                true,
+            );
+            polyline(
+                &mut items,
+                &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
+                then_stroke,
+                true,
+            );
+            if let Some(l) = &then_l {
+                self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
+            }
+            self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
+            let bottom = top + then_t.h.max(else_t.h);
+            // A note hanging below the only open branch's end counts there.
+            let open_reach = [&then_t, &else_t]
+                .iter()
+                .filter(|t| t.open)
+                .map(|t| top + t.h + t.overhang)
+                .fold(bottom, f64::max);
+            let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
+            let any_open = branches.iter().any(|(t, ..)| t.open);
+            let my = bottom + 6.0 + DIAMOND_HALF;
+            let mut outs = Vec::new();
+            for (t, x, side) in branches {
+                if t.open {
+                    outs.push((x + t.out_x, top + t.out_y, side, t.tail.clone()));
+                }
+                t.place(x, top, &mut items);
+            }
+            let mut h = bottom;
+            // With one branch left open PlantUML draws no merge: that branch
+            // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+            if let [(ox, oy, _, tail)] = outs.as_slice() {
+                let bottom = open_reach;
+                let out = (*ox, bottom);
+                if bottom > *oy {
+                    self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
+                }
+                let tail = tail.clone();
+                let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
+                tile.tail = tail;
+                return tile;
+            }
+            if any_open {
+                let md = self.diamond(None);
+                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
+                for (ox, oy, side, tail) in outs {
+                    self.edge(
+                        &mut items,
+                        &[(ox, oy), (ox, my), (c + side * DIAMOND_HALF, my)],
+                        tail.as_ref(),
+                        true,
+                    );
+                }
+                h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
+            }
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+            // PlantUML's frame keeps 2 px beyond the branches on either side
+            // (probes `if_else_*_d4_*`: a partition 12 px from the boxes).
+            tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            return tile;
+        }
+        // One branch (or none): it runs straight down under the diamond,
+        // the empty side bypasses it.
+        let (main, main_l, side_l, side) = if then_t.is_empty() && !else_t.is_empty() {
+            (else_t, else_l, then_l, -1.0)
+        } else {
+            (then_t, then_l, else_l, 1.0)
+        };
+        let c = main.in_x.max(d.w / 2.0);
+        let main_x = c - main.in_x;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+        let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+        self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
+        let main_open = main.open;
+        let main_empty = main.is_empty();
+        let main_out = (main_x + main.out_x, top + main.out_y);
+        let main_tail = main.tail.clone();
+        let (mx0, mx1) = (main_x, main_x + main.w);
+        let main_h = main.h;
+        main.place(main_x, top, &mut items);
+        let bottom = top + main_h;
+        let merge_top = if main_empty { top } else { bottom + GAP };
+        let my = merge_top + DIAMOND_HALF;
+        let corner = c + side * d.w / 2.0;
+        let bx = if side > 0.0 {
+            corner.max(mx1) + LOOP_MARGIN
+        } else {
+            corner.min(mx0) - LOOP_MARGIN
+        };
+        let st = self.stroke_for(None);
+        if !main_empty && !main_open {
+            // The branch ends the flow: no merge, the bypass comes back to the
+            // axis 22 px under it (probe `if_then_stops`).
+            let turn = bottom + 22.0;
+            polyline(
+                &mut items,
+                &[(corner, mid), (bx, mid), (bx, turn), (c, turn)],
+                st,
+                false,
+            );
+            mid_head(&mut items, bx, mid, turn, st);
+            if side > 0.0 {
+                self.draw_label_above(&mut items, &side_l, corner, mid);
+            } else if let Some(l) = &side_l {
+                self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
+            }
+            let reach = (
+                c - d.w / 2.0 - NUDE_PAD_LEFT,
+                if side > 0.0 {
+                    bx + NUDE_PAD_RIGHT
+                } else {
+                    f64::NEG_INFINITY
+                },
+            );
+            return self.normalize(items, c, (c, 0.0), (c, turn), turn, true, reach);
+        }
+        polyline(
+            &mut items,
+            &[(corner, mid), (bx, mid), (bx, my), (c + side * DIAMOND_HALF, my)],
+            st,
+            true,
+        );
+        mid_head(&mut items, bx, mid, my, st);
+        if side > 0.0 {
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+        } else if let Some(l) = &side_l {
+            self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
+        }
+        if main_empty {
+            polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
+        } else if main_open {
+            self.edge(
+                &mut items,
+                &[main_out, (main_out.0, merge_top - 0.0), (c, merge_top)],
+                main_tail.as_ref(),
+                true,
+            );
+        }
+        let md = self.diamond(None);
+        self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+        let h = merge_top + 2.0 * DIAMOND_HALF;
+        let reach = (
+            c - d.w / 2.0 - NUDE_PAD_LEFT,
+            if side > 0.0 {
+                bx + NUDE_PAD_RIGHT
+            } else {
+                f64::NEG_INFINITY
+            },
+        );
+        // PlantUML's frame around a lone `then` keeps 2 px left of the
+        // branch (or starts at the diamond) and 6 px right of the bypass; a
+        // longer branch label reaches 9 px into the frame's padding (probes
+        // `if_lone_*_d4_*`).
+        let framed = (side > 0.0 && !main_empty).then(|| {
+            let drawn_right = items_x_range(&items).map_or(bx, |(_, hi)| hi);
+            (
+                (mx0 - IF_FRAME_ROOM).min(c - d.w / 2.0),
+                (bx + 6.0).max(drawn_right - 9.0),
+            )
+        });
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, reach);
+        if let Some((lo, hi)) = framed {
+            let shift = c - tile.anchor;
+            tile.frame = Some((lo - shift, hi - shift));
+        }
+        tile
+    }
+
+    /// Shifts items so that the leftmost starts at 0 and makes the tile.
+    pub(super) fn normalize(
+        &self,
+        mut items: Vec<Item>,
+        anchor: f64,
+        input: (f64, f64),
+        output: (f64, f64),
+        h: f64,
+        open: bool,
+        reach: (f64, f64),
+    ) -> Tile {
+        let (lo, hi) = items_x_range(&items).unwrap_or((0.0, 0.0));
+        let lo = lo.min(anchor).min(reach.0);
+        let hi = hi.max(anchor).max(reach.1);
+        for item in &mut items {
+            shift_item(item, -lo, 0.0);
+        }
+        Tile {
+            items,
+            w: hi - lo,
+            h,
+            anchor: anchor - lo,
+            in_x: input.0 - lo,
+            in_y: input.1,
+            out_x: output.0 - lo,
+            out_y: output.1,
+            open,
+            tail: None,
+            overhang: 0.0,
+            spans: Vec::new(),
+            frame: None,
+            head_room: 0.0,
+        }
+    }
+
+    /// `if … elseif … [else …] endif`: diamonds in a row, each branch below
+    /// its diamond, joined by one horizontal line at the bottom.
+    pub(super) fn elseif_tile(
+        &self,
+        branches: &[(&str, Option<&str>, Seq<'_>)],
+        otherwise: Option<&(Option<&str>, Seq<'_>)>,
+        depth: usize,
+    ) -> Tile {
+        let mut items = Vec::new();
+        struct Col {
+            d: Option<Diamond>,
+            label: Option<TextBlock>,
+            tile: Tile,
+            center: f64,
+        }
+        let mut cols: Vec<Col> = Vec::new();
+        let mut x = 0.0;
+        // Without an `else` body, the second step of every branch starts
+        // as low as it would under the tallest branch label (PlantUML
+        // 1.2026.8 lines the rows up after the first; probes
+        // `elseif_no_else_label*`, corpus activity 029).
+        let no_else = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
+        let tallest_label = branches
+            .iter()
+            .filter_map(|(_, l, _)| self.label(*l))
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
+        // A shorter `else` stands on the rows of each longer branch: where
+        // it falls half-way into a gap, that gap widens (as between `fork`
+        // branches; probes `if_elseif_*` in `test-data/activity-probes`).
+        let else_rows = otherwise.and_then(|(_, s)| step_rows(s));
+        let else_row_count = else_rows.as_ref().map_or(0, |r| r.iter().sum::<usize>());
+        let mut else_is_shorter = false;
+        for (cond, label, seq) in branches {
+            let d = self.diamond(Some(cond));
+            let label = self.label(*label);
+            let own_label = label.as_ref().map_or(0.0, |l| l.height);
+            let rows = step_rows(seq);
+            let longer_than_else =
+                else_rows.is_some() && rows.as_ref().is_some_and(|r| r.iter().sum::<usize>() > else_row_count);
+            let tile = if no_else && tallest_label > own_label {
+                self.layout_seq_spaced(seq, depth, &[tallest_label - own_label])
+            } else if let (true, Some(rows), Some(else_rows)) = (longer_than_else, &rows, &else_rows) {
+                else_is_shorter = true;
+                let extra = rank_extras(&[rows.clone(), else_rows.clone()], 0, RANK_EXTRA);
+                self.layout_seq_spaced(seq, depth, &extra)
+            } else {
+                self.layout_seq(seq, depth)
+            };
+            let lw = label.as_ref().map_or(0.0, |l| l.width);
+            let left = (d.w / 2.0).max(tile.in_x);
+            let right = (d.w / 2.0).max(tile.w - tile.in_x).max(lw);
+            let center = x + left;
+            x = center + right + BRANCH_GAP;
+            cols.push(Col {
+                d: Some(d),
+                label,
+                tile,
+                center,
+            });
+        }
+        let else_label = self.label(otherwise.and_then(|(l, _)| *l));
+        let else_tile = otherwise.map_or_else(Tile::empty, |(_, s)| self.layout_seq(s, depth));
+        let last_corner = cols
+            .last()
+            .map_or(0.0, |c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        // The `else` column stands 10 px after the last branch, more by its
+        // label's width up to 10 px (a longer label does not push it; probes
+        // `elseif_else_*`).
+        let else_lw = else_label.as_ref().map_or(0.0, |l| l.width);
+        // A missing (or empty, unlabelled) `else` runs down 14 px after
+        // the last branch (probes `elseif_no_else_*`).
+        let bare_else = if else_tile.is_empty() && else_label.is_none() {
+            4.0
+        } else {
+            0.0
+        };
+        let else_center =
+            (x - BRANCH_GAP + FORK_GAP + bare_else + else_lw.min(10.0) + else_tile.in_x).max(last_corner + 10.0);
+        // Where the flow leaves counts the `else` column 20 px after the
+        // last branch, wherever it stands, and not its label.
+        // Without an `else` PlantUML 1.2026.8 counts a 25.27 px column
+        // there instead (probes `elseif_no_else_*`, corpus activity 029).
+        let else_w = if else_tile.is_empty() {
+            EMPTY_ELSE_W
+        } else {
+            else_tile.w
+        };
+        let nominal_right = (!cols.is_empty()).then(|| {
+            let branches_right = cols
+                .iter()
+                .map(|c| c.center + c.d.as_ref().map_or(0.0, |d| d.w / 2.0).max(c.tile.w - c.tile.in_x))
+                .fold(f64::NEG_INFINITY, f64::max);
+            branches_right.max(x + else_w)
+        });
+        cols.push(Col {
+            d: None,
+            label: None,
+            tile: else_tile,
+            center: else_center,
+        });
+        let dh = cols
+            .iter()
+            .filter_map(|c| c.d.as_ref())
+            .map(|d| d.h)
+            .fold(24.0, f64::max);
+        let mid = dh / 2.0;
+        let first_center = cols.first().map(|c| c.center);
+        let first_left = cols
+            .first()
+            .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
+        // The bottom of a column's own diamond (centred on the row's
+        // middle): its label hangs there and its branch starts 20 px below,
+        // below the label if any (PlantUML 1.2026.8, a three-line `if`
+        // beside a two-line `elseif`); the `else` column has no diamond.
+        let diamond_bottom = |c: &Col| c.d.as_ref().map_or(dh, |d| (dh + d.h) / 2.0);
+        // The `else` branch starts 23 px under the row, more by half the
+        // tallest branch label.
+        let label_h = cols
+            .iter()
+            .filter_map(|c| c.label.as_ref())
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
+        // A shorter `else` is centred on the tallest branch.
+        let else_shift = if else_is_shorter {
+            let tallest = cols
+                .iter()
+                .filter(|c| c.d.is_some())
+                .map(|c| c.tile.h)
+                .fold(0.0, f64::max);
+            cols.last().map_or(0.0, |c| ((tallest - c.tile.h) / 2.0).max(0.0))
+        } else {
+            0.0
+        };
+        let top_of = |c: &Col| match c.d {
+            Some(_) => diamond_bottom(c) + c.label.as_ref().map_or(GAP, |l| l.height + 20.0),
+            None => dh + 23.0 + label_h / 2.0 + else_shift,
+        };
+        let st = self.stroke_for(None);
+        // Diamonds and the arrows from one to the next.
+        let mut prev_corner: Option<f64> = None;
+        for col in &cols {
+            match &col.d {
+                Some(d) => {
+                    let x0 = col.center - d.w / 2.0;
+                    self.draw_diamond(&mut items, d, x0, (dh - d.h) / 2.0, None);
+                    if let Some(pc) = prev_corner {
+                        polyline(&mut items, &[(pc, mid), (x0, mid)], st, true);
+                    }
+                    prev_corner = Some(col.center + d.w / 2.0);
+                    self.draw_label_at(&mut items, &col.label, col.center + LABEL_DX, diamond_bottom(col));
+                }
+                None => {
+                    if let Some(pc) = prev_corner {
+                        let t = &col.tile;
+                        let end_y = if t.is_empty() { None } else { Some(top_of(col) + t.in_y) };
+                        if let Some(ey) = end_y {
+                            polyline(&mut items, &[(pc, mid), (col.center, mid), (col.center, ey)], st, true);
+                        } else {
+                            polyline(&mut items, &[(pc, mid), (col.center, mid)], st, false);
+                        }
+                        self.draw_label_above(&mut items, &else_label, pc, mid);
+                    }
+                }
+            }
+        }
+        // Branches, then the join line.
+        let bottom = cols.iter().map(|c| top_of(c) + c.tile.h).fold(dh + GAP, f64::max);
+        let join = bottom + GAP;
+        let mut open_axes = Vec::new();
+        for col in cols {
+            let top = top_of(&col);
+            let below_diamond = diamond_bottom(&col);
+            let t = col.tile;
+            let x0 = col.center - t.in_x;
+            if t.is_empty() {
+                let from = if col.d.is_some() {
+                    (col.center, below_diamond)
+                } else {
+                    (col.center, mid)
+                };
+                polyline(&mut items, &[from, (col.center, join)], st, true);
+                open_axes.push(col.center);
+                continue;
+            }
+            if col.d.is_some() {
+                polyline(
+                    &mut items,
+                    &[(col.center, below_diamond), (col.center, top + t.in_y)],
+                    st,
+                    true,
+                );
+            }
+            if t.open {
+                let ox = x0 + t.out_x;
+                self.edge(&mut items, &[(ox, top + t.out_y), (ox, join)], t.tail.as_ref(), true);
+                open_axes.push(ox);
+            }
+            t.place(x0, top, &mut items);
+        }
+        let open = !open_axes.is_empty();
+        let (lo, hi) = open_axes
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        // The flow leaves from the middle of the whole block, from the
+        // first diamond's corner to the widest branch's edge (PlantUML
+        // 1.2026.8), clamped to the join line.
+        let block_mid = match nominal_right {
+            Some(right) if lo <= hi => Some(((first_left + right) / 2.0).clamp(lo, hi)),
+            _ => items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi)),
+        };
+        let out_x = if open {
+            block_mid.unwrap_or((lo + hi) / 2.0)
+        } else {
+            0.0
+        };
+        if open && hi > lo {
+            polyline(&mut items, &[(lo, join), (hi, join)], st, false);
+        }
+        let in_x = first_center.unwrap_or(out_x);
+        let drawn_lo = items_x_range(&items).map_or(first_left, |r| r.0);
+        let mut tile = self.normalize(
+            items,
+            out_x,
+            (in_x, 0.0),
+            (out_x, join),
+            if open { join } else { bottom },
+            open,
+            (first_left - NUDE_PAD_LEFT, f64::NEG_INFINITY),
+        );
+        // A partition's frame starts at the first diamond, and the chain
+        // reaches 10 px above it (probes `if_elseif_*_d4_*`).
+        let shift = out_x - tile.anchor;
+        tile.frame = Some((drawn_lo.min(first_left) - shift, tile.w));
+        tile.head_room = ELSEIF_HEAD_ROOM;
+        tile
+    }
+}

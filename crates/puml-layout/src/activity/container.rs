@@ -1,0 +1,169 @@
+//! Placing partitions and groups.
+
+use super::*;
+
+impl Ctx<'_> {
+    pub(super) fn container_tile(
+        &self,
+        kind: ContainerKind,
+        name: &str,
+        color: Option<&str>,
+        body: &Seq<'_>,
+        depth: usize,
+        extra: &[f64],
+    ) -> Tile {
+        let t = self.layout_seq_spaced(body, depth, extra);
+        let partition = kind == ContainerKind::Partition;
+        let (title_font, title_color, frame_color) = match kind {
+            ContainerKind::Partition => (
+                self.style.partition_font,
+                self.style.partition_font_color,
+                self.style.frame_color,
+            ),
+            ContainerKind::Group => (
+                self.style.group_font,
+                self.style.group_font_color,
+                self.style.group_frame_color,
+            ),
+            _ => (self.style.frame_font, self.style.font_color, self.style.frame_color),
+        };
+        let title = self.text(name, title_font);
+        let frame = stroke(frame_color, self.style.frame_line);
+        let fill = color
+            .and_then(parse_color)
+            .or(if partition { self.style.partition_bg } else { None });
+        let title_h = title.height + 3.0;
+        let (head, centered) = match kind {
+            ContainerKind::Partition | ContainerKind::Group => (title_h + 17.0, false),
+            ContainerKind::Package => (title_h + 14.0 + 3.0, false),
+            ContainerKind::Rectangle | ContainerKind::Card => (title_h + 17.0, true),
+        };
+        // A partition or group is as wide as its content or its title,
+        // 10 px either side (PlantUML 1.2026.8); the other frames keep more
+        // room beside the title.
+        // What the frame wraps is the body's framed range (its drawing,
+        // or PlantUML's dimension where that differs: `Tile::frame`).
+        let (flo, fhi) = t.framed();
+        let framed_w = fhi - flo;
+        let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group) {
+            framed_w.max(title.width)
+        } else {
+            framed_w.max(title.width + if centered { 20.0 } else { 40.0 })
+        };
+        let fw = inner_w + 2.0 * FRAME_PAD_X;
+        let body_x = FRAME_PAD_X + (inner_w - framed_w) / 2.0 - flo;
+        let fy = -FRAME_OUTSIDE;
+        // A body that reaches above its first step (a frame, a note) may
+        // reach 7 px into the header; PlantUML moves it down by the rest
+        // (probes `partition_*_d4_*`, `group_*_d4_*`, `note_left_multi_*_d4_*`).
+        let reach_up = items_y_range(&t.items).map_or(0.0, |(lo, _)| -lo).max(t.head_room);
+        let sink = (reach_up - 7.0).max(0.0);
+        let body_top = fy + head + sink;
+        // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
+        let below = match kind {
+            ContainerKind::Partition | ContainerKind::Group => 12.0,
+            _ => 20.0,
+        };
+        let fh = head + sink + t.h + t.overhang + below;
+        let mut items = Vec::new();
+        let p = paint(fill, Some(frame));
+        match kind {
+            ContainerKind::Partition | ContainerKind::Group => {
+                rect(&mut items, 0.0, fy, fw, fh, self.style.frame_radius, p);
+                let tab_w = title.width + 3.0 + 10.0;
+                PathBuilder::new()
+                    .move_to(tab_w, fy)
+                    .line_to(tab_w, fy + title_h - 10.0)
+                    .line_to(tab_w - 10.0, fy + title_h)
+                    .line_to(0.0, fy + title_h)
+                    .push(&mut items, paint(None, Some(frame)));
+                title.draw(3.0, fy + 1.0, Align::Left, title_color, &mut items);
+            }
+            ContainerKind::Package => {
+                let tab_w = title.width + 6.0;
+                let tab_h = title_h + 3.0;
+                polygon(
+                    &mut items,
+                    &[
+                        (0.0, fy),
+                        (tab_w, fy),
+                        (tab_w + 7.0, fy + tab_h),
+                        (fw, fy + tab_h),
+                        (fw, fy + fh),
+                        (0.0, fy + fh),
+                    ],
+                    p,
+                );
+                line(&mut items, 0.0, fy + tab_h, tab_w + 7.0, fy + tab_h, frame);
+                title.draw(4.0, fy + 2.0, Align::Left, self.style.font_color, &mut items);
+            }
+            ContainerKind::Rectangle | ContainerKind::Card => {
+                rect(&mut items, 0.0, fy, fw, fh, 0.0, p);
+                if kind == ContainerKind::Card {
+                    line(&mut items, 0.0, fy + title_h + 1.0, fw, fy + title_h + 1.0, frame);
+                }
+                title.draw(
+                    (fw - title.width) / 2.0,
+                    fy + 2.0,
+                    Align::Center,
+                    self.style.font_color,
+                    &mut items,
+                );
+            }
+        }
+        let in_x = body_x + t.in_x;
+        let t_anchor = t.anchor;
+        let out_x = body_x + t.out_x;
+        let (in_y, out_y, open, tail, empty) = (t.in_y, t.out_y, t.open, t.tail.clone(), t.is_empty());
+        t.place(body_x, body_top, &mut items);
+        // The frame starts 10 px into the gap above it and ends at the tile's bottom.
+        let h = fy + fh;
+        let mut tile = Tile {
+            items,
+            w: fw,
+            h,
+            anchor: body_x + t_anchor,
+            in_x,
+            in_y: if empty { 0.0 } else { body_top + in_y },
+            out_x,
+            out_y: if empty { h } else { body_top + out_y },
+            open,
+            tail,
+            overhang: 0.0,
+            spans: Vec::new(),
+            frame: None,
+            head_room: 0.0,
+        };
+        if empty {
+            tile.anchor = fw / 2.0;
+            tile.in_x = fw / 2.0;
+            tile.out_x = fw / 2.0;
+        }
+        // Items left of the frame (a body drawn beyond its framed range)
+        // are part of the tile.
+        if let Some((lo, hi)) = items_x_range(&tile.items) {
+            let dx = (-lo).max(0.0);
+            if dx > 0.0 {
+                for item in &mut tile.items {
+                    shift_item(item, dx, 0.0);
+                }
+                tile.anchor += dx;
+                tile.in_x += dx;
+                tile.out_x += dx;
+            }
+            tile.w = (tile.w + dx).max(hi + dx);
+        }
+        // Items above y = 0 (the frame's top) are part of the tile.
+        let (lo, _) = items_y_range(&tile.items).unwrap_or((0.0, 0.0));
+        if lo < fy - 0.5 {
+            let dy = fy - lo;
+            for item in &mut tile.items {
+                shift_item(item, 0.0, dy);
+            }
+            tile.h += dy;
+            tile.in_y += dy;
+            tile.out_y += dy;
+        }
+        tile
+    }
+}

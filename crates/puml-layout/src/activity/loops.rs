@@ -1,0 +1,312 @@
+//! Placing `while` and `repeat` loops.
+
+use super::*;
+
+impl Ctx<'_> {
+    pub(super) fn while_tile(
+        &self,
+        condition: &str,
+        label: Option<&str>,
+        body: &Seq<'_>,
+        end_label: Option<&str>,
+        depth: usize,
+        exit: Option<Tile>,
+    ) -> Tile {
+        let d = self.diamond(Some(condition));
+        let is_l = self.label(label);
+        // The `is` label's first line sets the room above the body and what
+        // an even body's middle gap gains (probes `while_label_*`: the same
+        // for one or two lines, 10 to 16 pt).
+        let is_line = is_l
+            .as_ref()
+            .and_then(|l| l.lines.first())
+            .map(|l| (l.ascent, l.height));
+        let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+        let end_l = self.label(end_label);
+        let mut items = Vec::new();
+        let c = t.anchor.max(d.w / 2.0);
+        let mid = d.h / 2.0;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
+        self.draw_label_at(&mut items, &is_l, c + LABEL_DX, d.h);
+        // The body hangs on the loop's axis by its anchor; when its entry is
+        // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
+        let dogleg = (t.anchor - t.in_x).abs() > 0.01;
+        // (An `elseif` chain keeps the whole label's height + 24: corpus
+        // activity 029.)
+        let label_room = match (&is_l, is_line) {
+            (Some(l), Some(_)) if dogleg => l.height + 24.0,
+            (_, Some((ascent, _))) => GAP + ascent + 1.5,
+            _ => GAP,
+        };
+        let top = d.h + label_room + if dogleg { 25.0 } else { 0.0 };
+        let x0 = c - t.anchor;
+        let st = self.stroke_for(None);
+        let (bx0, bx1) = (x0, x0 + t.w);
+        // What the body draws (without the room tiles keep around diamonds).
+        let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
+        let body_bottom = top + t.h;
+        let mut loop_bottom = body_bottom;
+        if t.is_empty() {
+            loop_bottom = top;
+            polyline(&mut items, &[(c, d.h), (c, top)], st, false);
+        } else {
+            let (ix, iy) = (x0 + t.in_x, top + t.in_y);
+            if dogleg {
+                let turn = top - 12.0;
+                polyline(&mut items, &[(c, d.h), (c, turn), (ix, turn), (ix, iy)], st, true);
+            } else {
+                polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
+            }
+        }
+        let rx = (c + d.w / 2.0).max(bx1) + LOOP_MARGIN;
+        if t.open || t.is_empty() {
+            let ox = x0 + t.out_x;
+            let oy = if t.is_empty() { top } else { top + t.out_y };
+            // The back edge passes 10 px under a note hanging below the
+            // body's last step too (PlantUML 1.2026.8, `while_note_last`).
+            loop_bottom = oy.max(body_bottom + t.overhang) + 10.0;
+            let back = self.stroke_for(t.tail.as_ref());
+            polyline(
+                &mut items,
+                &[
+                    (ox, oy),
+                    (ox, loop_bottom),
+                    (rx, loop_bottom),
+                    (rx, mid),
+                    (c + d.w / 2.0, mid),
+                ],
+                back,
+                true,
+            );
+            mid_head(&mut items, rx, loop_bottom, mid, back);
+        }
+        t.place(x0, top, &mut items);
+        if let Some(l) = &end_l {
+            self.draw_label_above(&mut items, &end_l, c - d.w / 2.0 - l.width, mid);
+        }
+        if let Some(exit) = exit {
+            // The terminal hangs on the exit line, 36 px below the diamond's middle.
+            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(drawn_lo - 21.0);
+            let ty = mid + 36.0;
+            polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
+            let (ew, eh) = (exit.w, exit.h);
+            exit.place(lx - ew / 2.0, ty, &mut items);
+            let h = loop_bottom.max(body_bottom).max(ty + eh);
+            let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
+            return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
+        }
+        let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
+        let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
+        polyline(
+            &mut items,
+            &[(c - d.w / 2.0, mid), (lx, mid), (lx, exit_y), (c, exit_y)],
+            st,
+            false,
+        );
+        mid_head(&mut items, lx, mid, exit_y, st);
+        // PlantUML's frame around a loop starts 24 px left of the body or
+        // 18 px left of the diamond, leaving the exit label outside, and
+        // ends 6 px right of the way back, or 5 px short of a longer `is`
+        // label (probes `while_exit_*_d4_*`).
+        let framed_lo = (bx0 - 24.0).min(c - d.w / 2.0 - 18.0);
+        let framed_hi = is_l
+            .as_ref()
+            .map_or(rx + 6.0, |l| (rx + 6.0).max(c + LABEL_DX + l.width - 5.0));
+        let mut tile = self.normalize(
+            items,
+            c,
+            (c, 0.0),
+            (c, exit_y),
+            exit_y,
+            true,
+            (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
+        );
+        let shift = c - tile.anchor;
+        tile.frame = Some((framed_lo - shift, framed_hi - shift));
+        tile
+    }
+
+    pub(super) fn repeat_tile(
+        &self,
+        label: Option<&str>,
+        body: &Seq<'_>,
+        backward: Option<&(&Action, Vec<&ActivityNote>)>,
+        condition: Option<&str>,
+        labels: RepeatLabels<'_>,
+        depth: usize,
+    ) -> Tile {
+        let entry = match label.filter(|l| !l.trim().is_empty()) {
+            Some(text) => self.action_tile(&Action {
+                text: text.to_string(),
+                shape: ActionShape::Plain,
+                color: None,
+                stereotype: None,
+                lane: None,
+            }),
+            None => {
+                let md = self.diamond(None);
+                let mut items = Vec::new();
+                self.draw_diamond(&mut items, &md, 0.0, 0.0, None);
+                Tile::shape(items, md.w, md.h)
+            }
+        };
+        // The way back is a one-row branch beside the body: the `backward`
+        // action (`backward_rows`), or a bare line that counts half
+        // (`lone_body_extras`).
+        // A box at the loop's start (a `repeat :label;`) lifts the action by
+        // half of what it is taller than the merge diamond and takes that
+        // from the room below it (corpus activity 033).
+        let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
+        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
+        let extra = match &back_rows {
+            Some(plan) => plan.extra.clone(),
+            None if backward.is_some() => Vec::new(),
+            None => lone_body_extras(body, RANK_EXTRA / 2.0),
+        };
+        let t = self.layout_seq_spaced(body, depth, &extra);
+        let back_mid = back_rows
+            .as_ref()
+            .and_then(|plan| plan.middle(&t.spans))
+            .map(|m| m - lift);
+        let d = self.diamond(condition);
+        let is_l = self.label(labels.is);
+        let not_l = self.label(labels.not);
+        let back_l = self.label(labels.back);
+        let back_t = backward.map(|(a, notes)| {
+            let t = self.action_tile(a);
+            if notes.is_empty() {
+                t
+            } else {
+                self.with_notes(t, notes, true, false)
+            }
+        });
+        let mut items = Vec::new();
+        let c = entry.w.max(t.in_x * 2.0).max(d.w) / 2.0;
+        let c = c.max(t.in_x);
+        let (ew, eh) = (entry.w, entry.h);
+        let ecy = eh / 2.0;
+        entry.place(c - ew / 2.0, 0.0, &mut items);
+        let st = self.stroke_for(None);
+        let body_top = eh + GAP;
+        let x0 = c - t.in_x;
+        let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
+        // With a backward action, PlantUML keeps the condition 10 px
+        // further below the body (probe `repeat_backward`).
+        let has_backward = back_t.is_some();
+        let backward_drop = match &back_rows {
+            Some(plan) => plan.drop,
+            None if has_backward => REPEAT_BACKWARD_DROP,
+            None => 0.0,
+        };
+        let dtop = if body_empty {
+            polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
+            body_top
+        } else {
+            polyline(&mut items, &[(c, eh), (c, body_top + t.in_y)], st, true);
+            if body_open {
+                self.edge(
+                    &mut items,
+                    &[
+                        (x0 + t.out_x, body_top + t.out_y),
+                        (c, body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop),
+                    ],
+                    t.tail.as_ref(),
+                    true,
+                );
+            }
+            body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop
+        };
+        t.place(x0, body_top, &mut items);
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        let dmid = dtop + d.h / 2.0;
+        let corner = c + d.w / 2.0;
+        self.draw_label_above(&mut items, &is_l, corner, dmid);
+        self.draw_label_at(&mut items, &not_l, c + LABEL_DX, dtop + d.h);
+        // PlantUML keeps the backward action 10 px right of the body, 20 px
+        // right of the loop's first box.
+        let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
+        // `repeat while (c) -> label`: the label stands 4 px right of the
+        // line back up, centred on the condition (probe `arrow_label_repeat_back`).
+        let mut back_label_right = f64::NEG_INFINITY;
+        let mut draw_back_label = |items: &mut Vec<Item>, bx: f64| {
+            if let Some(l) = &back_l {
+                l.draw(
+                    bx + 4.0,
+                    dmid - l.height / 2.0,
+                    Align::Left,
+                    self.style.arrow_font_color,
+                    items,
+                );
+                back_label_right = bx + 4.0 + l.width;
+            }
+        };
+        match back_t {
+            Some(bt) => {
+                // The `is` label beside the condition pushes the backward
+                // action right by its width, at most 14 px (probes
+                // `repeat_backward_is_*`), unless the loop starts with a
+                // box (`repeat :label;`: `test-data/render/activity/repeat`).
+                let is_room = match (&is_l, label) {
+                    (Some(l), None) => l.width.min(14.0),
+                    _ => 0.0,
+                };
+                let bx0 = right + 10.0 + is_room;
+                let bx = bx0 + bt.in_x;
+                let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
+                let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
+                polyline(
+                    &mut items,
+                    &[(corner, dmid), (bx, dmid), (bx, btop + bt.out_y)],
+                    st,
+                    true,
+                );
+                polyline(
+                    &mut items,
+                    &[(bx, btop + bt.in_y), (bx, ecy), (c + ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                bt.place(bx0, btop, &mut items);
+                draw_back_label(&mut items, bx);
+            }
+            None => {
+                let bx = right + LOOP_MARGIN;
+                polyline(
+                    &mut items,
+                    &[(corner, dmid), (bx, dmid), (bx, ecy), (c + ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                mid_head(&mut items, bx, dmid, ecy, st);
+                draw_back_label(&mut items, bx);
+            }
+        }
+        let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
+        // PlantUML's repeat keeps 9 px of room left of its condition and 12 px
+        // right of its loop line (probes `repeat_*`: the loop alone in a
+        // diagram, nested, with a wide condition; a wider first action
+        // reaches past it: corpus activity 033).
+        let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
+        let right_room = if has_backward {
+            back_label_right
+        } else {
+            (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
+        };
+        // A partition's frame does not keep the room left of the condition
+        // (probes `repeat_*_d4_*`).
+        let (drawn_lo, drawn_hi) = items_x_range(&items).unwrap_or((c, c));
+        // Without a `backward` action it ends 7 px right of the way back,
+        // or 5 px short of a longer label (as a `while`'s).
+        let framed_right = if has_backward {
+            drawn_hi.max(right_room)
+        } else {
+            (right + LOOP_MARGIN + 7.0).max(drawn_hi - 5.0)
+        };
+        let framed = (drawn_lo.min(c), framed_right);
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room));
+        let shift = c - tile.anchor;
+        tile.frame = Some((framed.0 - shift, framed.1 - shift));
+        tile
+    }
+}

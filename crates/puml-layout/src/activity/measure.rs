@@ -1,0 +1,335 @@
+//! Measuring: texts, diamonds, and the step rows PlantUML aligns side-by-side branches on.
+
+use super::*;
+
+/// How many rows of PlantUML's step grid each node of a branch takes: a
+/// plain step one, a block (`if`, loop, `fork`, container) two, its entry
+/// and its exit; a branch that is one container counts its body's nodes.
+/// `None` for a branch whose tiles would not match its nodes (`detach`,
+/// `kill`, `break`, a `stop` after a loop) or with a written arrow.
+pub(super) fn step_rows(seq: &Seq<'_>) -> Option<Vec<usize>> {
+    step_rows_within(seq, 0)
+}
+
+/// [`step_rows`] for a branch nested `depth` blocks deep: beyond
+/// `MAX_DEPTH` an `if` counts two rows, so the recursion stays bounded.
+fn step_rows_within(seq: &Seq<'_>, depth: usize) -> Option<Vec<usize>> {
+    // Down through nested lone containers without recursion (any depth).
+    let mut seq = seq;
+    while let [Node {
+        kind: Kind::Container { body, .. },
+        notes,
+        arrow: None,
+        ..
+    }] = seq.nodes.as_slice()
+    {
+        if !notes.is_empty() {
+            return None;
+        }
+        seq = body;
+    }
+    if seq.nodes.is_empty() {
+        return None;
+    }
+    // A `stop` after a loop is drawn on the loop's exit (no tile of its own).
+    let merged_stop = seq.nodes.windows(2).any(|w| {
+        matches!(
+            w,
+            [
+                Node {
+                    kind: Kind::While { .. },
+                    ..
+                },
+                Node {
+                    kind: Kind::Stop | Kind::End,
+                    ..
+                }
+            ]
+        )
+    });
+    if merged_stop {
+        return None;
+    }
+    seq.nodes
+        .iter()
+        .map(|n| match n.kind {
+            _ if n.arrow.is_some() => None,
+            Kind::Stop | Kind::End => Some(1),
+            Kind::Detach | Kind::Kill | Kind::Break => None,
+            Kind::Action(_) | Kind::Connector(..) | Kind::LoneNote | Kind::Start => Some(1),
+            // A plain `if` takes its diamond's row and its longest branch's
+            // (PlantUML 1.2026.8: an `if` holding an `if`, or a two-step
+            // branch, makes a loop body of two more steps odd;
+            // `test-data/activity-layout/while_if_rows_*`).
+            Kind::If {
+                ref branches,
+                ref otherwise,
+                ..
+            } if branches.len() == 1 && depth < MAX_DEPTH => {
+                let longest = branches
+                    .iter()
+                    .map(|(_, _, b)| b)
+                    .chain(otherwise.as_ref().map(|(_, b)| b))
+                    .map(|b| {
+                        step_rows_within(b, depth + 1)
+                            .map_or(1, |r| r.iter().sum::<usize>())
+                            .max(1)
+                    })
+                    .max()
+                    .unwrap_or(1);
+                Some(1 + longest)
+            }
+            _ => Some(2),
+        })
+        .collect()
+}
+
+/// The extra room in each gap of branch `i` among parallel branches whose
+/// nodes take `rows` rows (`step_rows`). PlantUML 1.2026 centres the
+/// shorter branches on the longest one's rows; where a row of another
+/// branch falls half-way into a gap (their row counts differ by an odd
+/// number) the gap widens by `extra` (`test-data/activity-layout/fork_*`).
+pub(super) fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64> {
+    // Rows doubled so that half rows are whole numbers: each branch's
+    // (first row, row of each node's entry and exit).
+    let total = |r: &Vec<usize>| r.iter().sum::<usize>();
+    let longest = rows.iter().map(total).max().unwrap_or(0);
+    let marks: Vec<Vec<(usize, usize)>> = rows
+        .iter()
+        .map(|r| {
+            let mut at = longest - total(r);
+            r.iter()
+                .map(|&n| {
+                    let span = (at, at + 2 * (n - 1));
+                    at += 2 * n;
+                    span
+                })
+                .collect()
+        })
+        .collect();
+    let Some(own) = marks.get(i) else {
+        return Vec::new();
+    };
+    own.windows(2)
+        .map(|pair| {
+            let mid = pair.first().map_or(0, |&(_, exit)| exit + 1);
+            let between = marks
+                .iter()
+                .enumerate()
+                .any(|(j, m)| j != i && m.iter().any(|&(entry, exit)| entry == mid || exit == mid));
+            if between {
+                extra
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// The extra room in the gaps of a body that PlantUML lays out beside a
+/// one-row branch (a loop's way back, an `if`'s bypass): the rows of
+/// `rank_extras` against one row; a body of an even number of rows thus
+/// gets `extra` in its middle gap (`test-data/activity-layout/lone_*`).
+pub(super) fn lone_body_extras(body: &Seq<'_>, extra: f64) -> Vec<f64> {
+    step_rows(body).map_or_else(Vec::new, |rows| rank_extras(&[rows, vec![1]], 0, extra))
+}
+
+/// Where a repeat's `backward` action sits on its body's rows
+/// (`step_rows`): PlantUML centres it on them like a one-row branch, on
+/// the middle row of an odd count, which then keeps
+/// `REPEAT_BACKWARD_DROP` more below it, or in the middle gap of an even
+/// count, which widens by `RANK_EXTRA` (`test-data/activity-layout/repeat_backward*`).
+pub(super) struct BackwardRows {
+    /// The extra room of each gap of the body.
+    pub(super) extra: Vec<f64>,
+    /// The node the action faces, or the gap after it.
+    pub(super) at: usize,
+    pub(super) on_row: bool,
+    /// The extra room between the body and the condition.
+    pub(super) drop: f64,
+}
+
+pub(super) fn backward_rows(rows: &[usize], lift: f64) -> BackwardRows {
+    let mut extra = rank_extras(&[rows.to_vec(), vec![1]], 0, RANK_EXTRA);
+    let middle = rows.iter().sum::<usize>().saturating_sub(1); // doubled rows
+    let (mut at, mut on_row, mut row) = (0, true, 0);
+    for (k, &n) in rows.iter().enumerate() {
+        let (entry, exit) = (2 * row, 2 * (row + n.saturating_sub(1)));
+        if middle < entry {
+            (at, on_row) = (k.saturating_sub(1), false);
+            break;
+        }
+        if middle <= exit {
+            at = k;
+            break;
+        }
+        row += n;
+    }
+    let mut drop = 0.0;
+    if on_row {
+        let below = (REPEAT_BACKWARD_DROP - lift).max(0.0);
+        match extra.get_mut(at) {
+            Some(gap) => *gap += below,
+            None => drop = below,
+        }
+    }
+    BackwardRows {
+        extra,
+        at,
+        on_row,
+        drop,
+    }
+}
+
+impl BackwardRows {
+    /// The y of the action's middle in the body, from where the body's
+    /// parts were stacked.
+    pub(super) fn middle(&self, spans: &[(f64, f64)]) -> Option<f64> {
+        let &(top, bottom) = spans.get(self.at)?;
+        if self.on_row {
+            Some((top + bottom) / 2.0)
+        } else {
+            let &(next_top, _) = spans.get(self.at + 1)?;
+            Some((bottom + next_top) / 2.0)
+        }
+    }
+}
+
+/// The room under a diamond whose branch runs straight down with a label:
+/// 18 px + half the label's height (probes `if_label_*`, 10 to 16 pt, one
+/// or two lines).
+pub(super) fn label_room(label: &TextBlock) -> f64 {
+    18.0 + label.height / 2.0
+}
+
+/// Whether a branch only ends the flow (`stop`, `end`, `kill`) or draws
+/// one shape and detaches: PlantUML puts such a branch beside its `if`.
+pub(super) fn lone_closed(seq: &Seq<'_>) -> bool {
+    let plain = |n: &Node<'_>| n.notes.is_empty() && n.arrow.is_none();
+    match seq.nodes.as_slice() {
+        [end] => plain(end) && matches!(end.kind, Kind::Stop | Kind::End | Kind::Kill),
+        [shape, end] => {
+            shape.notes.is_empty()
+                && plain(end)
+                && matches!(shape.kind, Kind::Action(_) | Kind::Connector(..))
+                && matches!(end.kind, Kind::Detach | Kind::Kill)
+        }
+        _ => false,
+    }
+}
+
+/// Where the flow enters and leaves side-by-side columns (`spans`: left
+/// and right edges, `gap` apart), moving columns to make room. PlantUML
+/// (`fork`, three or more `split` branches, `switch`) widens by `extra` the
+/// gap the columns' middle falls into, the flow then passing there;
+/// otherwise the flow moves `extra / 2` from the middle toward the side
+/// with fewer columns beside the one it crosses (probes `fork_*`,
+/// `split_*`, `switch_*`).
+pub(super) fn place_middle(spans: &mut [(f64, f64)], extra: f64) -> f64 {
+    let (Some(&(start, _)), Some(&(_, end))) = (spans.first(), spans.last()) else {
+        return 0.0;
+    };
+    let middle = (start + end) / 2.0;
+    let in_gap = spans
+        .windows(2)
+        .position(|pair| matches!(pair, [(_, right), (left, _)] if middle > *right && middle < *left));
+    if let Some(at) = in_gap {
+        for span in spans.iter_mut().skip(at + 1) {
+            span.0 += extra;
+            span.1 += extra;
+        }
+        return middle + extra / 2.0;
+    }
+    let crossed = spans.iter().position(|&(_, right)| middle <= right).unwrap_or(0);
+    let (left, right) = (crossed, spans.len().saturating_sub(crossed + 1));
+    let mut axis = middle + extra / 2.0 * (right as f64 - left as f64);
+    // Moved out of the column it crossed, the flow keeps 21 px from the
+    // next column (which moves away; probes `fork_partition_beside_*`).
+    let Some(&(crossed_left, crossed_right)) = spans.get(crossed) else {
+        return axis;
+    };
+    if axis > crossed_right {
+        let need = spans
+            .get(crossed + 1)
+            .map_or(0.0, |&(next_left, _)| axis + FLOW_CLEARANCE - next_left);
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed + 1) {
+                span.0 += need;
+                span.1 += need;
+            }
+        }
+    } else if axis < crossed_left {
+        let need = crossed
+            .checked_sub(1)
+            .and_then(|i| spans.get(i))
+            .map_or(0.0, |&(_, prev_right)| prev_right - (axis - FLOW_CLEARANCE));
+        if need > 0.0 {
+            for span in spans.iter_mut().skip(crossed) {
+                span.0 += need;
+                span.1 += need;
+            }
+            axis += need;
+        }
+    }
+    axis
+}
+
+/// `place_middle` for laid-out branches: moves them, returns the axis.
+pub(super) fn place_branches(cols: &mut [(Tile, f64)], extra: f64) -> f64 {
+    let mut spans: Vec<(f64, f64)> = cols.iter().map(|(t, x)| (*x, x + t.w.max(1.0))).collect();
+    let axis = place_middle(&mut spans, extra);
+    for ((_, x), (left, _)) in cols.iter_mut().zip(spans) {
+        *x = left;
+    }
+    axis
+}
+
+/// A diamond with its (possibly empty) condition text.
+pub(super) struct Diamond {
+    pub(super) text: Option<TextBlock>,
+    pub(super) w: f64,
+    pub(super) h: f64,
+}
+
+impl Ctx<'_> {
+    pub(super) fn text(&self, text: &str, font: Font) -> TextBlock {
+        creole::measure(text, font, self.metrics)
+    }
+
+    /// A text wrapped at `max_width` and drawn word by word, if set.
+    pub(super) fn wrapped_text(&self, text: &str, font: Font, max_width: Option<f64>) -> TextBlock {
+        match max_width {
+            Some(max) => creole::split_words(
+                creole::measure(
+                    &crate::sequence::wrap_words(text, max, font, self.metrics),
+                    font,
+                    self.metrics,
+                ),
+                self.metrics,
+            ),
+            None => self.text(text, font),
+        }
+    }
+
+    pub(super) fn label(&self, text: Option<&str>) -> Option<TextBlock> {
+        text.filter(|t| !t.trim().is_empty())
+            .map(|t| self.text(t, self.style.arrow_font))
+    }
+
+    pub(super) fn diamond(&self, text: Option<&str>) -> Diamond {
+        let text = text
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| self.text(t, self.style.diamond_font));
+        let (tw, th) = text.as_ref().map_or((0.0, 0.0), |b| (b.width, b.height));
+        let inner = if text.is_some() { tw.max(24.0) } else { 0.0 };
+        Diamond {
+            w: inner + 2.0 * DIAMOND_HALF,
+            // As tall as its text, at least 24 px (PlantUML 1.2026.8, for
+            // `if`, `elseif`, `while` and `repeat while` conditions of
+            // one to three lines at 11 to 30 px): a one-line condition at
+            // the default 11 px just fills it.
+            h: th.max(2.0 * DIAMOND_HALF),
+            text,
+        }
+    }
+}

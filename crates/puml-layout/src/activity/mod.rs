@@ -1,0 +1,139 @@
+//! Activity diagram layout: model → one scene.
+//!
+//! PlantUML lays activity diagrams out without Graphviz, as nested "tiles"
+//! stacked top to bottom; so does this module. The flat step list of the
+//! model is first rebuilt into a tree with an explicit stack (blocks nested
+//! deeper than [`MAX_DEPTH`] are flattened: their inner steps are drawn in
+//! sequence, without the block's own shapes, and no diagnostic is raised),
+//! then every node becomes a [`Tile`]: its items in local coordinates, its
+//! size, where the incoming edge ends and where the outgoing edge starts.
+//! A sequence stacks tiles 20 px apart on a common axis; branches sit side
+//! by side; edges are orthogonal polylines. Recursion over the tree is
+//! bounded by [`MAX_DEPTH`], so no input can exhaust the call stack.
+//!
+//! Sizes, paddings, colours and fonts are the ones PlantUML 1.2026.8 draws
+//! (read from its SVGs of small probe diagrams): actions are 12 px text in
+//! a box padded by 10 with 12.5 px corners, diamonds 24 px high with 11 px
+//! text, notes 13 px text, swimlane headers 18 px, partitions 14 px.
+#![allow(clippy::too_many_arguments)]
+
+use crate::color::{parse_color, parse_gradient};
+use crate::creole::{self, Align, TextBlock};
+use crate::font::TextMeasure;
+use crate::scene::{round3, Color, Font, FontFamily, Gradient, Item, Scene, Stroke, TextRun};
+use crate::sequence::{item_x_range, item_y_range, shift_item};
+use crate::shapes::{ellipse, fading, line, paint, polygon, rect, stroke, PathBuilder};
+use crate::theme::{Sides, TextElement, Theme};
+use crate::LayoutOptions;
+use puml_sema::activity::{
+    Action, ActionShape, ActivityDiagram, ActivityNote, ActivityNotePosition, ArrowStyle, ContainerKind, LaneId, Step,
+};
+use puml_sema::model::{Diagram, HorizontalAlign, VerticalAlign};
+
+mod action;
+mod branch;
+mod container;
+mod fork;
+mod lanes;
+mod loops;
+mod measure;
+mod page;
+mod stack;
+mod style;
+mod switch;
+mod tile;
+mod tree;
+
+use measure::*;
+use style::*;
+use tile::*;
+use tree::*;
+
+/// Blocks nested deeper than this are flattened (see the module docs).
+pub const MAX_DEPTH: usize = 48;
+
+/// Vertical distance between two stacked tiles (the arrow's length).
+const GAP: f64 = 20.0;
+/// Padding around an action's text.
+const ACTION_PAD: f64 = 10.0;
+const ACTION_RADIUS: f64 = 12.5;
+/// Half the height of a diamond (and its horizontal point's inset).
+const DIAMOND_HALF: f64 = 12.0;
+/// How far a bypass or loop line runs outside what it goes around.
+const LOOP_MARGIN: f64 = 12.0;
+/// Room a repeat loop keeps left of its shapes.
+const REPEAT_LEFT_ROOM: f64 = 9.0;
+/// How much further below its body a repeat with a backward action draws
+/// its condition.
+const REPEAT_BACKWARD_DROP: f64 = 10.0;
+/// Space between branches placed side by side.
+const BRANCH_GAP: f64 = 20.0;
+const FORK_GAP: f64 = 10.0;
+/// The width an `elseif` chain without `else` counts for the missing column
+/// when centring the flow (observed, PlantUML 1.2026.8).
+const EMPTY_ELSE_W: f64 = 25.27;
+/// How far a note centred on its element may reach into the gap above.
+const NOTE_REACH_ABOVE: f64 = 10.0;
+/// What a step half-way between two steps of a parallel branch adds to their gap.
+const RANK_EXTRA: f64 = 15.0;
+/// How far the flow between two side-by-side columns keeps from the one it
+/// did not come through.
+const FLOW_CLEARANCE: f64 = 21.0;
+const SPLIT_GAP: f64 = 28.0;
+/// A fork bar reaches this far past its outer branches.
+const BAR_OVERHANG: f64 = 12.0;
+const BAR_HEIGHT: f64 = 6.0;
+/// From an element to the note beside it (the note's pointer spans it).
+const NOTE_GAP: f64 = 20.0;
+/// An arrow label starts this far right of the line, this far below its start.
+const LABEL_DX: f64 = 4.0;
+const LABEL_DY: f64 = 11.09;
+/// Where the whole drawing starts, and the margin right of and below it.
+const ORIGIN_X: f64 = 16.0;
+const ORIGIN_Y: f64 = 15.0;
+const LANE_ORIGIN_X: f64 = 20.0;
+const LANE_ORIGIN_Y: f64 = 17.745;
+const END_MARGIN: f64 = 19.0;
+const LANE_END_MARGIN: f64 = 28.0;
+/// A container frame: the room above its tab and below its content.
+const FRAME_OUTSIDE: f64 = 10.0;
+const FRAME_PAD_X: f64 = 10.0;
+/// PlantUML keeps this much room left of a condition diamond at a tile's
+/// edge, and right of an `if`'s bypass line; around a `while` loop's lines.
+const NUDE_PAD_LEFT: f64 = 9.0;
+const NUDE_PAD_RIGHT: f64 = 16.0;
+/// `normalize` without extra room.
+const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+/// How far a partition's frame reaches beyond a two-branch `if`'s branches.
+const IF_FRAME_ROOM: f64 = 2.0;
+/// How far PlantUML's `elseif` chain reaches above its first diamond.
+const ELSEIF_HEAD_ROOM: f64 = 10.0;
+const WHILE_PAD_LEFT: f64 = 13.0;
+const WHILE_PAD_RIGHT: f64 = 15.25;
+
+pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    let empty = ActivityDiagram::default();
+    let activity = diagram.activity.as_deref().unwrap_or(&empty);
+    let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
+    let theme_name = options.theme.as_deref().or(diagram.settings.theme.as_deref());
+    let style = Style::new(&theme, diagram, theme_name);
+    let ctx = Ctx {
+        style,
+        metrics,
+        theme: &theme,
+    };
+    let tree = build_tree(activity);
+    let body = if activity.lanes.is_empty() {
+        ctx.layout_seq(&tree, 0)
+    } else {
+        ctx.layout_lanes(activity, &tree)
+    };
+    vec![ctx.finish(diagram, body, !activity.lanes.is_empty())]
+}
+
+/// What every construct's placement reads: the look, the text measure, the theme.
+struct Ctx<'m> {
+    style: Style,
+    metrics: &'m dyn TextMeasure,
+    theme: &'m Theme,
+}

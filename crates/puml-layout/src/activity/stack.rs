@@ -1,0 +1,345 @@
+//! Placing a sequence: tiles stacked on a common axis, and each node dispatched to its construct.
+
+use super::*;
+
+impl Ctx<'_> {
+    pub(super) fn layout_seq(&self, seq: &Seq<'_>, depth: usize) -> Tile {
+        self.layout_seq_spaced(seq, depth, &[])
+    }
+
+    /// Lays out a sequence with `extra[i]` more room in the gap after its
+    /// `i`-th node (see `rank_extras`).
+    pub(super) fn layout_seq_spaced(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
+        let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
+        let mut i = 0;
+        while i < seq.nodes.len() {
+            let node = &seq.nodes[i];
+            // PlantUML draws a `stop`/`end` right after a loop on the loop's
+            // exit line, beside the loop, rather than below it.
+            let next = seq
+                .nodes
+                .get(i + 1)
+                .filter(|n| matches!(n.kind, Kind::Stop | Kind::End) && n.arrow.is_none() && n.notes.is_empty());
+            if let (
+                Kind::While {
+                    condition,
+                    label,
+                    body,
+                    end_label,
+                },
+                Some(terminal),
+                true,
+            ) = (&node.kind, next, node.notes.is_empty() && depth < MAX_DEPTH)
+            {
+                let exit = self.layout_node(terminal, depth);
+                tiles.push((
+                    self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit)),
+                    node.arrow,
+                ));
+                i += 2;
+                continue;
+            }
+            // `detach` and `kill` end the flow without a shape of their own
+            // (PlantUML 1.2026 draws neither): the edge before them goes.
+            if matches!(node.kind, Kind::Detach | Kind::Kill) && node.notes.is_empty() {
+                if let Some((prev, _)) = tiles.last_mut() {
+                    prev.open = false;
+                    i += 1;
+                    continue;
+                }
+            }
+            // A sequence of one container hands its gaps' room to the body.
+            let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
+            let after_action = i
+                .checked_sub(1)
+                .and_then(|j| seq.nodes.get(j))
+                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
+            tiles.push((
+                self.layout_node_after(node, depth, node_extra, after_action),
+                node.arrow,
+            ));
+            i += 1;
+        }
+        let mut tile = self.stack(tiles, None, extra);
+        if let Some(t) = seq.tail {
+            tile.tail = Some(t.clone());
+        }
+        tile
+    }
+
+    /// Stacks tiles on a common axis (or, with `columns`, each on its own x),
+    /// joined by edges.
+    pub(super) fn stack(
+        &self,
+        tiles: Vec<(Tile, Option<&ArrowStyle>)>,
+        columns: Option<&[f64]>,
+        extra: &[f64],
+    ) -> Tile {
+        if tiles.is_empty() {
+            return Tile::empty();
+        }
+        let mut items = Vec::new();
+        let mut y = 0.0;
+        let mut prev: Option<(f64, f64, bool, Option<ArrowStyle>)> = None; // out point, open, tail
+        let mut first_in = (0.0, 0.0);
+        let mut last = (0.0, 0.0, true, None);
+        let mut min_x = f64::INFINITY;
+        let mut max_x = f64::NEG_INFINITY;
+        let mut first_anchor = 0.0;
+        let mut last_overhang = 0.0;
+        let mut spans = Vec::with_capacity(tiles.len());
+        // The union of the tiles' framed ranges, when one of them has its own.
+        let own_frames = tiles.iter().any(|(t, _)| t.frame.is_some());
+        let head_room = tiles.first().map_or(0.0, |(t, _)| t.head_room);
+        let mut frame = (f64::INFINITY, f64::NEG_INFINITY);
+        for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
+            let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
+            let x0 = axis - tile.anchor;
+            let label = arrow.and_then(|a| self.label(a.label.as_deref()));
+            if let Some((px, py, open, tail)) = &prev {
+                // After a flow that ended (`detach`, `kill`), nothing joins
+                // the next shape: PlantUML keeps half the room (probes
+                // `connector_*`).
+                let unjoined = if *open { GAP } else { GAP / 2.0 };
+                let gap = label.as_ref().map_or(unjoined, |l| (l.height + 28.593).max(GAP));
+                let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
+                // A note hanging below the node takes up the row's extra
+                // room first (PlantUML 1.2026.8, `while_note_*`).
+                let top = (py + extra_here).max(y + last_overhang + extra_here.min(0.0)) + gap;
+                let tx = x0 + tile.in_x;
+                let ty = top + tile.in_y;
+                if *open {
+                    let style = arrow.or(tail.as_ref());
+                    let st = self.stroke_for(style);
+                    let pts: Vec<(f64, f64)> = if (px - tx).abs() < 0.01 {
+                        vec![(*px, *py), (tx, ty)]
+                    } else {
+                        vec![(*px, *py), (*px, py + 5.0), (tx, py + 5.0), (tx, ty)]
+                    };
+                    polyline(&mut items, &pts, st, true);
+                    if let Some(l) = &label {
+                        let lx = tx + LABEL_DX;
+                        l.draw(lx, py + LABEL_DY, Align::Left, self.style.arrow_font_color, &mut items);
+                        max_x = max_x.max(lx + l.width);
+                        frame.1 = frame.1.max(lx + l.width);
+                    }
+                }
+                y = top;
+            } else {
+                first_in = (x0 + tile.in_x, tile.in_y);
+                first_anchor = axis;
+            }
+            min_x = min_x.min(x0);
+            max_x = max_x.max(x0 + tile.w);
+            let (flo, fhi) = tile.framed();
+            frame = (frame.0.min(x0 + flo), frame.1.max(x0 + fhi));
+            let out = (x0 + tile.out_x, y + tile.out_y, tile.open, tile.tail.clone());
+            last = out.clone();
+            prev = Some(out);
+            let h = tile.h;
+            last_overhang = tile.overhang;
+            spans.push((y, y + h));
+            tile.place(x0, y, &mut items);
+            y += h;
+        }
+        if let Some((lo, hi)) = items_x_range(&items) {
+            min_x = min_x.min(lo);
+            max_x = max_x.max(hi);
+        }
+        let dx = -min_x;
+        for item in &mut items {
+            shift_item(item, dx, 0.0);
+        }
+        let frame = own_frames.then_some((frame.0 + dx, frame.1 + dx));
+        Tile {
+            items,
+            w: max_x - min_x,
+            h: y,
+            anchor: first_anchor + dx,
+            in_x: first_in.0 + dx,
+            in_y: first_in.1,
+            out_x: last.0 + dx,
+            out_y: last.1,
+            open: last.2,
+            tail: last.3,
+            overhang: last_overhang,
+            spans,
+            frame,
+            head_room,
+        }
+    }
+
+    // --- nodes -------------------------------------------------------
+
+    pub(super) fn layout_node(&self, node: &Node<'_>, depth: usize) -> Tile {
+        self.layout_node_spaced(node, depth, &[])
+    }
+
+    /// Lays out a node; `extra` widens the gaps of a container's body.
+    fn layout_node_spaced(&self, node: &Node<'_>, depth: usize, extra: &[f64]) -> Tile {
+        self.layout_node_after(node, depth, extra, false)
+    }
+
+    /// [`Self::layout_node_spaced`] for a node that may follow an action in
+    /// its sequence (its notes then reach less far up).
+    pub(super) fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
+        let depth = depth + 1;
+        let mut tile = match &node.kind {
+            Kind::Start => {
+                let mut items = Vec::new();
+                let (c, border) = (self.style.start_color, self.style.start_border);
+                let shadow = self.style.shadows;
+                ellipse(
+                    &mut items,
+                    10.0,
+                    10.0,
+                    10.0,
+                    10.0,
+                    fading(c, self.style.start_gradient, Some(stroke(border, 1.0))).shadowed(shadow),
+                );
+                Tile::shape(items, 20.0, 20.0)
+            }
+            Kind::Stop => {
+                let mut items = Vec::new();
+                let c = self.style.end_color;
+                // The ring casts PlantUML's shadow, the dot inside does not.
+                let shadow = self.style.shadows;
+                ellipse(
+                    &mut items,
+                    11.0,
+                    11.0,
+                    11.0,
+                    11.0,
+                    paint(None, Some(stroke(c, 1.0))).shadowed(shadow),
+                );
+                let dot = self.style.end_dot;
+                ellipse(&mut items, 11.0, 11.0, 6.0, 6.0, paint(Some(dot), Some(stroke(c, 1.0))));
+                let mut t = Tile::shape(items, 22.0, 22.0);
+                t.open = false;
+                t
+            }
+            Kind::End => {
+                let mut items = Vec::new();
+                let c = self.style.end_cross;
+                ellipse(&mut items, 10.0, 10.0, 10.0, 10.0, paint(None, Some(stroke(c, 1.5))));
+                let (a, b) = (10.0 - 6.187, 10.0 + 6.187);
+                line(&mut items, a, a, b, b, stroke(c, 2.5));
+                line(&mut items, b, a, a, b, stroke(c, 2.5));
+                let mut t = Tile::shape(items, 20.0, 20.0);
+                t.open = false;
+                t
+            }
+            Kind::Kill => {
+                let mut items = Vec::new();
+                let c = self.style.end_color;
+                line(&mut items, 0.0, 0.0, 14.0, 14.0, stroke(c, 2.5));
+                line(&mut items, 14.0, 0.0, 0.0, 14.0, stroke(c, 2.5));
+                let mut t = Tile::shape(items, 14.0, 14.0);
+                t.open = false;
+                t
+            }
+            Kind::Detach | Kind::Break => {
+                let mut t = Tile::shape(Vec::new(), 0.0, 0.0);
+                t.open = false;
+                t
+            }
+            Kind::Action(action) => self.action_tile(action),
+            Kind::Connector(name, color) => {
+                let mut items = Vec::new();
+                // A 10 px circle around the name (PlantUML), wider for long names.
+                let font = Font {
+                    size: self.style.action_font.size + 2.0,
+                    ..self.style.action_font
+                };
+                let block = self.text(name, font);
+                let r = (block.width / 2.0 + 4.0).max(10.0);
+                let fill = color.and_then(parse_color).unwrap_or(self.style.connector_bg);
+                ellipse(
+                    &mut items,
+                    r,
+                    r,
+                    r,
+                    r,
+                    paint(Some(fill), Some(stroke(self.style.connector_border, 0.5))),
+                );
+                block.draw(
+                    r - block.width / 2.0,
+                    r - block.height / 2.0,
+                    Align::Center,
+                    self.style.action_font_color,
+                    &mut items,
+                );
+                Tile::shape(items, 2.0 * r, 2.0 * r)
+            }
+            Kind::LoneNote => Tile::empty(),
+            _ if depth > MAX_DEPTH => Tile::empty(),
+            Kind::If {
+                branches,
+                otherwise,
+                color,
+            } => {
+                if branches.len() <= 1 {
+                    let (cond, label, body) = match branches.first() {
+                        Some((c, l, b)) => (Some(*c), *l, Some(b)),
+                        None => (None, None, None),
+                    };
+                    self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
+                } else {
+                    self.elseif_tile(branches, otherwise.as_ref(), depth)
+                }
+            }
+            Kind::Switch { condition, cases } => self.switch_tile(condition, cases, depth),
+            Kind::While {
+                condition,
+                label,
+                body,
+                end_label,
+            } => self.while_tile(condition, *label, body, *end_label, depth, None),
+            Kind::Repeat {
+                label,
+                body,
+                backward,
+                condition,
+                labels,
+            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
+            Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
+            Kind::Split { branches } => self.split_tile(branches, depth),
+            Kind::Container {
+                kind,
+                name,
+                color,
+                body,
+            } => self.container_tile(*kind, name, *color, body, depth, extra),
+        };
+        if let (
+            Kind::If {
+                branches, otherwise, ..
+            },
+            [note],
+        ) = (&node.kind, node.notes.as_slice())
+        {
+            if let [(condition, _, then_seq)] = branches.as_slice() {
+                if note.position == ActivityNotePosition::Right && !note.floating && !tile.is_empty() {
+                    // Beside a bypass on the right the note goes left.
+                    let bypass_right =
+                        !then_seq.nodes.is_empty() && otherwise.as_ref().is_none_or(|(_, s)| s.nodes.is_empty());
+                    return self.note_above_if(tile, note, self.diamond(Some(condition)).w, bypass_right);
+                }
+            }
+        }
+        if !node.notes.is_empty() {
+            let leaf = !matches!(
+                node.kind,
+                Kind::If { .. }
+                    | Kind::Switch { .. }
+                    | Kind::While { .. }
+                    | Kind::Repeat { .. }
+                    | Kind::Fork { .. }
+                    | Kind::Split { .. }
+                    | Kind::Container { .. }
+            );
+            tile = self.with_notes(tile, &node.notes, leaf, after_action && leaf);
+        }
+        tile
+    }
+}
