@@ -667,7 +667,7 @@ impl Context<'_> {
             ..
         } = *row;
         let to_id = m.to.participant();
-        let (left, right) = self_span(&geometry, label.width);
+        let (left, right) = self_span(geometry, label.width);
         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
         let total = number_w + label.width;
         let head_at_left = !geometry.is_self && !goes_right;
@@ -760,7 +760,7 @@ impl Context<'_> {
         // beside it and its group frame start past the label's end
         // (PlantUML, probe `self_message_numbered`).
         let numbered_width = label.width + number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
-        let (mut min_x, mut max_x) = self_span(&geometry, numbered_width);
+        let (mut min_x, mut max_x) = self_span(geometry, numbered_width);
         // A loop on the right keeps its reach (the label and 7 px)
         // inside the canvas (PlantUML: 17.7 px from the label's
         // end to the canvas's for one on the last participant).
@@ -798,7 +798,7 @@ impl Context<'_> {
                     if geometry.to_x >= geometry.from_x {
                         self_frame_reach(&from_deepest, lifeline, numbered_width)
                     } else {
-                        self_frame_reach(&geometry, lifeline, numbered_width)
+                        self_frame_reach(geometry, lifeline, numbered_width)
                     }
                 }
                 _ => (min_x, max_x),
