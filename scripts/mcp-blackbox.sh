@@ -15,7 +15,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mcp, jsonschem
 fi
 bin="${PUML_MCP_BIN:-}"
 if [ -z "$bin" ]; then
-  cargo build --release --quiet -p puml-mcp --bin puml-mcp
+  cargo build --release --quiet -p puml-server --bin puml-mcp
   bin="${CARGO_TARGET_DIR:-target}/release/puml-mcp"
 fi
 exec "$venv/bin/python" scripts/mcp-blackbox.py "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" "$@"

@@ -221,6 +221,12 @@ def probes():
         "lifelinestrategy_solid": "skinparam lifelineStrategy solid",
         "footer_page": "footer Page %page% of %lastpage%",
         "responsebelow_arrow": "skinparam responseMessageBelowArrow true",
+        # wrapWidth is maxMessageSize plus note { MaximumWidth } at its
+        # line, winning over maxMessageSize wherever that is written.
+        "wrapwidth_after_maxmessagesize": "skinparam maxMessageSize 200\nskinparam wrapWidth 60",
+        "wrapwidth_before_maxmessagesize": "skinparam wrapWidth 60\nskinparam maxMessageSize 200",
+        "wrapwidth_then_note_style": "skinparam wrapWidth 60\n<style>\nnote { MaximumWidth 200 }\n</style>",
+        "note_style_then_wrapwidth": "<style>\nnote { MaximumWidth 200 }\n</style>\nskinparam wrapWidth 40",
     }
     for name, head in special.items():
         out.append(probe(f"s_{name}", head))

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -c /dev/null ]; then : >/dev/null || true; fi
 bin="${CARGO_TARGET_DIR:-target}/release/puml-mcp"
-[ -x "$bin" ] || cargo build --release -p puml-mcp --bin puml-mcp
+[ -x "$bin" ] || cargo build --release -p puml-server --bin puml-mcp
 PUML_MCP_BIN="$bin" scripts/mcp-blackbox.sh

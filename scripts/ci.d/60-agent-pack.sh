@@ -14,7 +14,7 @@ if [ ! -c /dev/null ]; then : >/dev/null || true; fi
 target="${CARGO_TARGET_DIR:-$root/target}"
 bins="$target/release"
 if [ ! -x "$bins/puml-mcp" ] || [ ! -x "$bins/puml-lsp" ] || [ ! -x "$bins/puml" ]; then
-  cargo build --release -p puml-cli -p puml-mcp -p puml-lsp --bins
+  cargo build --release -p puml-cli -p puml-server -p puml-lsp --bins
 fi
 
 echo "== cargo xtask sync-agent-pack --check"

@@ -363,7 +363,7 @@ fn default_bin_dir(root: &Path) -> Result<PathBuf, String> {
                 "-p",
                 "puml-cli",
                 "-p",
-                "puml-mcp",
+                "puml-server",
                 "-p",
                 "puml-lsp",
                 "--bins",

@@ -3,8 +3,11 @@
 //! edit in a generated 5,000-line diagram through the salsa database, and —
 //! when the PlantUML jar is installed — PlantUML's `-syntax` (one diagram
 //! per run, as that option works) and `-checkonly` (all files in one JVM)
-//! on the same files in the same run, as ratios. A benchmark: it prints, never fails
-//! on figures.
+//! on the same files in the same run, as ratios; and the whole `puml check`
+//! process on a one-message diagram against `/bin/true` (what a tool that
+//! runs puml once per diagram pays), for this build's `puml` and, with
+//! `--puml-before PATH`, a previous build, interleaved in the same run. A
+//! benchmark: it prints, never fails on figures.
 
 use crate::corpus;
 use puml_db::{diagnostics, Config, Database, SourceFile};
@@ -61,6 +64,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     incremental();
 
+    process_start(args)?;
+
     if args.iter().any(|a| a == "--no-plantuml") {
         return Ok(());
     }
@@ -96,6 +101,80 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 const SYNTAX_SAMPLE: usize = 12;
+
+/// Runs of each process in the start-up comparison.
+const START_RUNS: usize = 400;
+
+/// The one-diagram `puml check` process against `/bin/true`, interleaved
+/// so that the machine's load falls on all of them alike: median wall time
+/// of each, and puml's excess over `/bin/true` (target: at most 1 ms).
+/// `--puml PATH` picks the binary (default: `puml` beside this xtask, the
+/// release build), `--puml-before PATH` adds a previous build.
+fn process_start(args: &[String]) -> Result<(), String> {
+    let here = std::env::current_exe().map_err(|e| e.to_string())?;
+    let puml = corpus::flag_value(args, "--puml")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| here.with_file_name("puml"));
+    if !puml.exists() {
+        println!(
+            "process start: no {} (cargo build --release --bin puml, or --puml PATH)",
+            puml.display()
+        );
+        return Ok(());
+    }
+    let diagram = std::env::temp_dir().join(format!("puml-bench-start-{}.puml", std::process::id()));
+    std::fs::write(&diagram, "@startuml\nAlice -> Bob : hello\n@enduml\n").map_err(|e| e.to_string())?;
+    let mut contenders: Vec<(String, Vec<String>)> = vec![("/bin/true".into(), vec!["/bin/true".into()])];
+    let check = |bin: &Path| vec![bin.display().to_string(), "check".into(), diagram.display().to_string()];
+    contenders.push(("puml check".into(), check(&puml)));
+    if let Some(before) = corpus::flag_value(args, "--puml-before") {
+        contenders.push(("puml check (before)".into(), check(Path::new(before))));
+    }
+    for (name, argv) in &contenders[1..] {
+        let status = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("{name}: {e}"))?;
+        if !status.success() {
+            let _ = std::fs::remove_file(&diagram);
+            return Err(format!("{name} failed on the one-message diagram"));
+        }
+    }
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::with_capacity(START_RUNS); contenders.len()];
+    for _ in 0..START_RUNS {
+        for (argv, times) in contenders.iter().map(|(_, argv)| argv).zip(samples.iter_mut()) {
+            let start = Instant::now();
+            let status = Command::new(&argv[0])
+                .args(&argv[1..])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            times.push(start.elapsed());
+            if status.is_err() {
+                break;
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&diagram);
+    let medians: Vec<f64> = samples
+        .iter_mut()
+        .map(|times| {
+            times.sort();
+            times[times.len() / 2].as_secs_f64() * 1e3
+        })
+        .collect();
+    let baseline = medians[0];
+    println!("process start ({START_RUNS} interleaved runs each, median): /bin/true {baseline:.3} ms");
+    for ((name, _), median) in contenders.iter().zip(&medians).skip(1) {
+        println!(
+            "  {name}, one-message diagram: {median:.3} ms, {:.3} ms beyond /bin/true (target <= 1 ms)",
+            median - baseline
+        );
+    }
+    Ok(())
+}
 
 fn plantuml_syntax(jar: &Path, sources: &[(PathBuf, String)], sample: usize) -> Option<f64> {
     let step = (sources.len() / sample).max(1);

@@ -85,7 +85,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         cmd.args(["build", "--release", "--locked", "-p", "puml-lsp"]);
         if !only_vsix {
-            cmd.args(["-p", "puml-cli", "-p", "puml-mcp"]);
+            cmd.args(["-p", "puml-cli", "-p", "puml-server"]);
         }
         cmd.arg("--bins");
         if let Some(t) = &triple {

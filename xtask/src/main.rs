@@ -34,9 +34,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const USAGE: &str = "usage: cargo xtask <task> [args]
 
 tasks:
-  bench-check [--corpus DIR] [--no-plantuml]
+  bench-check [--corpus DIR] [--no-plantuml] [--puml PATH] [--puml-before PATH]
                                         check throughput, incremental re-check through the
-                                        database, PlantUML -checkonly timing when installed
+                                        database, the one-diagram `puml check` process against
+                                        /bin/true (and a previous build), PlantUML -checkonly
+                                        timing when installed
   bench-layout                          puml-graph's layout time against size (10…2,000 class-like
                                         nodes) and the 2,000-node, 20,000-edge stress case (≤ 2 s)
   bench-workflow [--activities N]      agent-workflow import of a generated 1,000-activity

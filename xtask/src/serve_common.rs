@@ -3,9 +3,9 @@
 //! jar, on a free port), and a minimal HTTP/1.1 client (one request per
 //! connection: PicoWeb does not keep connections alive).
 
-use puml_mcp::http::plantuml::PlantumlOptions;
-use puml_mcp::http::{HttpOptions, HttpRateLimit, HttpServer};
 use puml_mcp::security::Roots;
+use puml_server::plantuml::PlantumlOptions;
+use puml_server::{HttpOptions, HttpRateLimit, HttpServer};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! `puml mcp`: runs the MCP server of `puml-mcp` on stdio, or with `--http`
-//! over streamable HTTP plus the REST endpoints.
-use puml_mcp::http::{HttpOptions, HttpRateLimit};
+//! over streamable HTTP plus the REST endpoints (`puml-server`).
+use puml_server::{HttpOptions, HttpRateLimit};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ pub struct McpArgs {
     roots: Vec<PathBuf>,
     /// Serve HTTP on ADDR (IP:PORT, or PORT for 127.0.0.1) instead of stdio: MCP streamable HTTP
     /// at /mcp, and POST /api/verify, /api/render, /api/svg with {"code": ...}.
-    #[arg(long, value_name = "ADDR", value_parser = puml_mcp::http::parse_addr)]
+    #[arg(long, value_name = "ADDR", value_parser = puml_server::parse_addr)]
     http: Option<SocketAddr>,
     /// Permit a non-loopback --http address (there is no TLS and no authentication).
     #[arg(long, requires = "http")]
@@ -22,7 +22,7 @@ pub struct McpArgs {
     #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
     allowed_hosts: Vec<String>,
     /// Request-body limit in bytes (413 beyond).
-    #[arg(long, value_name = "BYTES", default_value_t = puml_mcp::http::DEFAULT_MAX_BODY_BYTES,
+    #[arg(long, value_name = "BYTES", default_value_t = puml_server::DEFAULT_MAX_BODY_BYTES,
           value_parser = clap::value_parser!(usize), requires = "http")]
     max_body: usize,
     /// Per-client-IP rate limit, REQUESTS/SECONDS (429 beyond).
@@ -39,12 +39,9 @@ pub fn run(args: McpArgs) -> ExitCode {
         http.rate_limit = args.rate_limit;
         http
     });
-    let options = puml_mcp::McpOptions {
-        roots: args.roots,
-        http,
-    };
-    match &options.http {
-        Some(http) => puml_mcp::run_http(&options, http),
+    let options = puml_mcp::McpOptions { roots: args.roots };
+    match &http {
+        Some(http) => puml_server::run_http(&options, http),
         None => puml_mcp::run_stdio(&options),
     }
 }

@@ -1,9 +1,9 @@
-//! `puml serve`: PlantUML's server protocol (`/plantuml/{svg,png,txt}/…`,
+//! `puml serve`: `puml-server` with PlantUML's server protocol (`/plantuml/{svg,png,txt}/…`,
 //! the `/plantuml/uml/…` editor) and Kroki's API for PlantUML, in the same
 //! HTTP server as MCP (`/mcp`) and the REST API (`/api/…`). Existing
 //! integrations that call a PlantUML or Kroki server point at it unchanged.
-use puml_mcp::http::plantuml::{parse_fallback, PlantumlOptions, DEFAULT_MAX_SOURCE_BYTES};
-use puml_mcp::http::{HttpOptions, HttpRateLimit};
+use puml_server::plantuml::{parse_fallback, PlantumlOptions, DEFAULT_MAX_SOURCE_BYTES};
+use puml_server::{HttpOptions, HttpRateLimit};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on (IP:PORT, or PORT for 127.0.0.1; port 0 picks a free one).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080", value_parser = puml_mcp::http::parse_addr)]
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080", value_parser = puml_server::parse_addr)]
     listen: SocketAddr,
     /// Permit a non-loopback address (there is no TLS and no authentication).
     #[arg(long)]
@@ -75,9 +75,6 @@ pub fn run(args: ServeArgs) -> ExitCode {
         period: Duration::from_secs(1),
     });
     http.plantuml = Some(plantuml);
-    let options = puml_mcp::McpOptions {
-        roots: args.roots,
-        http: Some(http.clone()),
-    };
-    puml_mcp::run_http(&options, &http)
+    let options = puml_mcp::McpOptions { roots: args.roots };
+    puml_server::run_http(&options, &http)
 }

@@ -60,6 +60,56 @@ fn syntax_knows_nothing_above_it() {
     }
 }
 
+/// The dependencies of a crate's `[dependencies]` section, by name.
+fn dependencies_of(krate: &str) -> Vec<String> {
+    let path = format!("{}/../{krate}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(&path).unwrap();
+    let section = manifest.split("\n[dependencies]").nth(1).unwrap_or("");
+    let section = section.split("\n[").next().unwrap_or("");
+    section
+        .lines()
+        .filter_map(|l| l.split(['=', '.', ' ']).next())
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && !name.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// The HTTP server has one home: `puml-server` holds the transports, their
+/// limits and PlantUML's protocol (`puml-compat`); `puml-mcp` is the MCP
+/// tools, resources and prompts, and knows no HTTP.
+#[test]
+fn http_lives_in_the_server_crate() {
+    let mcp = dependencies_of("puml-mcp");
+    for http in [
+        "hyper",
+        "hyper-util",
+        "http",
+        "http-body-util",
+        "bytes",
+        "puml-compat",
+        "puml-server",
+    ] {
+        assert!(
+            !mcp.iter().any(|d| d == http),
+            "puml-mcp depends on {http}: HTTP belongs to puml-server ({mcp:?})"
+        );
+    }
+    let server = dependencies_of("puml-server");
+    for needed in ["hyper", "puml-mcp", "puml-compat"] {
+        assert!(
+            server.iter().any(|d| d == needed),
+            "puml-server lacks {needed}: {server:?}"
+        );
+    }
+    assert!(
+        !dependencies_of("puml-compat")
+            .iter()
+            .any(|d| d.starts_with("puml-mcp") || d == "puml-server"),
+        "puml-compat is below the servers"
+    );
+}
+
 /// The compiler itself: these crates may call each other's phases.
 const COMPILER: &[&str] = &[
     "puml-syntax",
@@ -145,6 +195,7 @@ fn consumers_go_through_the_analysis_host() {
     for front_end in [
         "puml-cli",
         "puml-mcp",
+        "puml-server",
         "puml-lsp",
         "puml-compat",
         "puml-wasm",

@@ -201,6 +201,11 @@ pub struct Theme {
     /// `note { MaximumWidth }`: notes wrap at this width and, like a
     /// wrapped message, are drawn word by word (PlantUML 1.2026.8).
     pub note_max_width: Option<f64>,
+    /// `skinparam wrapWidth N`: what PlantUML 1.2026.8 draws as
+    /// `maxMessageSize N` plus `note { MaximumWidth N }` at that line,
+    /// except that it wins over `maxMessageSize` wherever that is written
+    /// (probes `p_wrapwidth`, `s_wrapwidth_*`).
+    pub wrap_width: Option<f64>,
     pub box_padding: f64,
     /// Room between a participant box and its name, (vertical,
     /// horizontal) (`participant { Padding }`: one value or CSS's two).
@@ -404,6 +409,7 @@ impl Default for Theme {
             min_class_width: 0.0,
             max_message_size: None,
             note_max_width: None,
+            wrap_width: None,
             box_padding: 0.0,
             participant_padding: (7.0, 7.0),
             default_font_size: None,
@@ -1291,8 +1297,16 @@ impl Theme {
                     _ => MessageAlign::Left,
                 }
             }
-            "maxmessagesize" => {
+            "maxmessagesize" if self.wrap_width.is_none() => {
                 self.max_message_size = number.filter(|v| *v >= 10.0).or(self.max_message_size);
+            }
+            "maxmessagesize" => {}
+            "wrapwidth" => {
+                if let Some(width) = number.filter(|v| *v >= 10.0) {
+                    self.wrap_width = Some(width);
+                    self.max_message_size = Some(width);
+                    self.note_max_width = Some(width);
+                }
             }
             // PlantUML 1.2026 accepts `participantPadding` but lays out as if it
             // were absent (it only prints a deprecation banner): so do we.

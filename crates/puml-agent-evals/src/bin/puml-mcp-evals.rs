@@ -1,4 +1,4 @@
 //! `puml-mcp`, built from the same library entry point as the released binary.
 fn main() -> std::process::ExitCode {
-    puml_mcp::main_from_args(std::env::args_os().skip(1))
+    puml_server::main_from_args(std::env::args_os().skip(1))
 }

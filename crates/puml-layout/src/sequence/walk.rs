@@ -274,7 +274,7 @@ impl Context<'_> {
     }
 
     /// A message: its row's room (label, number, the bars it opens), its
-    /// arrow and label, and what it reaches.
+    /// arrow (or loop) and label, and what it reaches.
     pub(super) fn walk_message<'e>(
         &self,
         walk: &mut Walk<'e>,
@@ -296,41 +296,9 @@ impl Context<'_> {
         };
         let row_top = if m.parallel { walk.last_row_top } else { walk.y };
         walk.last_row_top = row_top;
-        let is_self = m.is_self();
         let from_c = page.positions.pos[from_slot];
         let to_c = page.positions.pos[to_slot];
-        let goes_right = if is_self { true } else { to_c >= from_c };
-        let dir = if goes_right { 1.0 } else { -1.0 };
-        let side_offset = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
-            match id {
-                Some(id) => {
-                    let (l, r) = bar_offsets(&walk.act_stack[id.index()]);
-                    if toward_right {
-                        r
-                    } else {
-                        l
-                    }
-                }
-                None => 0.0,
-            }
-        };
-        // A bar opened right after the message is already there:
-        // the arrow starts or ends at its edge.
-        let bar_edge = |id: Option<ParticipantId>, toward_right: bool| -> f64 {
-            match id.filter(|id| activated_next(&page.events[index + 1..], *id)) {
-                Some(id) => {
-                    let shift = walk.act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
-                    if toward_right {
-                        shift + ACTIVATION_WIDTH / 2.0
-                    } else {
-                        shift - ACTIVATION_WIDTH / 2.0
-                    }
-                }
-                None => side_offset(id, toward_right),
-            }
-        };
-        let from_id = m.from.participant();
-        let to_id = m.to.participant();
+        let goes_right = if m.is_self() { true } else { to_c >= from_c };
         // An empty label takes no height (PlantUML: 14 px rows).
         let label_h = if label.is_empty() { 0.0 } else { label.height };
         let text_h = label_h.max(number.as_ref().map_or(0.0, |b| b.height));
@@ -338,8 +306,6 @@ impl Context<'_> {
         // in PlantUML 1.2026.8: responses keep their label above the
         // arrow (probes `response_below_arrow`, corpus 194, 195).
         let text_top = row_top + MESSAGE_TEXT_GAP;
-        let arrow_y = text_top + text_h + 2.0;
-        let slant = f64::from(m.slant.unwrap_or(0).min(2000));
         let color = m
             .arrow
             .color
@@ -347,338 +313,454 @@ impl Context<'_> {
             .and_then(parse_color)
             .unwrap_or(self.theme.arrow_color);
         let width = if m.arrow.bold { 2.0 } else { self.theme.arrow_thickness };
-        let line_stroke = match m.arrow.line {
-            LineStyle::Dotted => dashed(color, width, 2.0, 2.0),
-            _ => stroke(color, width),
+        let row = MessageRow {
+            row_top,
+            text_top,
+            arrow_y: text_top + text_h + 2.0,
+            label_h,
+            slant: f64::from(m.slant.unwrap_or(0).min(2000)),
+            color,
+            line_stroke: match m.arrow.line {
+                LineStyle::Dotted => dashed(color, width, 2.0, 2.0),
+                _ => stroke(color, width),
+            },
+            hidden: m.arrow.line == LineStyle::Hidden,
+            from_c,
+            to_c,
+            goes_right,
+            dir: if goes_right { 1.0 } else { -1.0 },
         };
-        let hidden = m.arrow.line == LineStyle::Hidden;
-        let mut end_y;
-        let geometry;
-        if is_self {
-            // `A <- A` loops on the left of the lifeline, as in PlantUML.
-            let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
-            let mut x = from_c + side_offset(from_id, side > 0.0);
-            // PlantUML 1.2026.8 draws the loop's first stroke from
-            // the bars open before it, even when the message opens one.
-            let stroke_start = x;
-            // `A -> A ++`: the bar opens on this message and the loop
-            // (its far side, return and label) is laid out from its edge.
-            if let Some(id) = from_id.filter(|id| activated_next(&page.events[index + 1..], *id)) {
-                if side > 0.0 {
-                    x += ACTIVATION_WIDTH / 2.0;
-                } else if walk.act_stack[id.index()].is_empty() {
-                    x -= ACTIVATION_WIDTH / 2.0;
-                }
-            }
-            let far = x + side * SELF_WIDTH;
-            // PlantUML's canvas holds the loop's whole room (its
-            // label plus 14 px, at least SELF_WIDTH + 8) and the margin.
-            let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
-            let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
-            if side > 0.0 {
-                // From the deepest bars the participant ever has (PlantUML).
-                let deepest = from_id.map_or(x, |id| {
-                    let d = page.positions.max_depth.get(id.index()).copied().unwrap_or(0);
-                    x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
-                });
-                walk.loops_extent.1 = walk.loops_extent.1.max(deepest + room);
-            } else {
-                walk.loops_extent.0 = walk.loops_extent.0.min(x - room);
-            }
-            geometry = MessageGeometry {
-                from_x: x,
-                to_x: far,
-                is_self: true,
-            };
-            let bottom = arrow_y + SELF_HEIGHT + slant;
-            if !hidden {
-                // `o->` on a loop on the right: the circle sits on
-                // the lifeline end, the stroke 4 px past it (PlantUML,
-                // probe `self_message_circles`).
-                let right_loop = side > 0.0;
-                let tail_circle = right_loop && m.arrow.tail_head.circle;
-                let top_start = if tail_circle { stroke_start + 4.0 } else { stroke_start };
-                line(&mut walk.front, top_start, arrow_y, far, arrow_y, line_stroke);
-                line(&mut walk.front, far, arrow_y, far, bottom, line_stroke);
-                // Bars closed right after the loop end at its top:
-                // the return lands on the bars left open (PlantUML,
-                // probes `self_message_deactivated*`).
-                let closing = from_id.map_or(0, |id| deactivated_next(&page.events[index + 1..], id));
-                let return_x = match from_id {
-                    Some(id) if side > 0.0 && closing > 0 && !activated_next(&page.events[index + 1..], id) => {
-                        let open = walk.act_stack[id.index()].len().saturating_sub(closing);
-                        from_c + ACTIVATION_WIDTH / 2.0 * open as f64
-                    }
-                    _ => x,
-                };
-                // On a loop on the right, `->o` centres its circle on
-                // the return's end with the head 7 px from it, and
-                // `->x` draws its cross 5 px further out, the return
-                // stopping 2 px past the cross' middle (PlantUML,
-                // probe `self_message_circles`).
-                let head_circle = right_loop && m.arrow.head.circle;
-                let cross = right_loop && m.arrow.head.shape == HeadShape::Cross;
-                let tip = if head_circle {
-                    return_x - CIRCLE_END_SHIFT + 7.0
-                } else if cross {
-                    return_x + 6.0
-                } else {
-                    return_x + side
-                };
-                // PlantUML 1.2026.8 runs the return to a filled head's
-                // tip, and 1 px past an open head's (probes `self_return_*`).
-                let end = match m.arrow.head.shape {
-                    HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
-                    HeadShape::Cross if cross => tip + 7.0,
-                    _ => tip,
-                };
-                line(&mut walk.front, far, bottom, end, bottom, line_stroke);
-                if head_circle || tail_circle {
-                    self.circled_heads(
-                        &mut walk.front,
-                        m,
-                        (tip, head_circle.then_some(return_x), bottom, -side),
-                        (far, tail_circle.then_some(stroke_start), arrow_y),
-                        color,
-                    );
-                } else {
-                    // The head at the sender's end of `A <-> A` points back at
-                    // the lifeline from the loop's start (PlantUML, probe
-                    // `self_bidirectional`).
-                    self.heads_on_line(&mut walk.front, m, tip, bottom, -side, top_start, arrow_y, -side, color);
-                }
-            }
-            end_y = bottom;
+        let (geometry, end_y) = if m.is_self() {
+            self.draw_self_message(walk, page, index, m, (label, number.as_ref()), &row)
         } else {
-            let mut from_x = match &m.from {
-                Endpoint::Edge { short: true, .. } => to_c - dir * (label.width + short_room(-dir)),
-                Endpoint::Edge { .. } => from_c,
-                Endpoint::Participant { .. } => from_c + bar_edge(from_id, goes_right),
-            };
-            let mut to_x = match &m.to {
-                Endpoint::Edge { short: true, .. } => from_c + dir * (label.width + short_room(dir)),
-                Endpoint::Edge { .. } => to_c,
-                Endpoint::Participant { .. } => to_c + bar_edge(to_id, !goes_right),
-            };
-            // A participant created by this message: its head is drawn here.
-            if let Some(t) = to_id.filter(|t| walk.pending_create[t.index()]) {
-                let head = &self.heads[t.index()];
-                // PlantUML: the head's top is 4 px above the label's
-                // top, so the message line crosses its lower part.
-                let top = row_top + MESSAGE_TEXT_GAP - 4.0;
-                // A bar opening on it moves the head half a bar
-                // toward the sender (PlantUML: 5 px left of its
-                // foot for a message going right).
-                let head_x = if activated_next(&page.events[index + 1..], t) {
-                    to_c - dir * ACTIVATION_WIDTH / 2.0
-                } else {
-                    to_c
-                };
-                self.push_head(&mut walk.heads_items, t, head_x, top, false);
-                // PlantUML starts a created participant's lifeline
-                // at its head's top (the head is drawn over it).
-                walk.head_top_y[t.index()] = top;
-                walk.pending_create[t.index()] = false;
-                created_before[t.index()] = true;
-                // The tip stops 2 px short of the head (PlantUML).
-                to_x = if goes_right {
-                    head_x - head.left - 1.0
-                } else {
-                    head_x + head.right + 1.0
-                };
-                end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
-            } else {
-                end_y = arrow_y;
-            }
-            if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
-                from_x += 0.0;
-            }
-            // A head at a participant, at a short arrow's far end
-            // or at the diagram's right edge stops 1 px short of
-            // it (PlantUML, probes `short_arrows`,
-            // `message_to_right_edge`, `message_from_right_edge`).
-            let tip_pad = if m.to.participant().is_some()
-                || matches!(
-                    m.to,
-                    Endpoint::Edge { short: true, .. } | Endpoint::Edge { side: Side::Right, .. }
-                ) {
-                1.0
-            } else {
-                0.0
-            };
-            let tip = to_x - dir * tip_pad;
-            let arrow_end_y = arrow_y + slant;
-            // `->o`/`o->` at a participant: PlantUML centres the
-            // circle on the end (probe `message_circles`).
-            let head_circle = (m.arrow.head.circle && m.to.participant().is_some()).then_some(to_x);
-            let tail_circle = (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
-            let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
-            let half_head = matches!(m.arrow.head.shape, HeadShape::HalfUpper | HeadShape::HalfLower);
-            let slanted_filled = slant != 0.0 && m.arrow.head.shape == HeadShape::Filled;
-            let line_end = match m.arrow.head.shape {
-                // PlantUML runs the line under a half head to 1 px
-                // short of the right-hand end, to the left-hand
-                // end itself (probes `arrows`, `half_heads_left`).
-                _ if half_head && head_circle.is_none() => {
-                    if goes_right {
-                        to_x - 1.0
-                    } else {
-                        to_x
-                    }
-                }
-                // A slanted line runs to a filled head's tip going
-                // right, to the end itself going left (probe
-                // `slanted_left`).
-                _ if slanted_filled && head_circle.is_none() => {
-                    if goes_right {
-                        to_x - 2.0
-                    } else {
-                        to_x
-                    }
-                }
-                HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
-                _ => drawn_tip,
-            };
-            if !hidden {
-                if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
-                    walk.right_edge_reach = walk.right_edge_reach.max(to_x);
-                }
-                if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
-                    walk.right_edge_reach = walk.right_edge_reach.max(from_x);
-                }
-                let (mut line_start, tail_tip) =
-                    tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
-                if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
-                    line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
-                }
-                // ... and starts such a line going left 1 px left
-                // of the sender's end (the same probes).
-                if !goes_right
-                    && (half_head || slanted_filled)
-                    && m.arrow.tail_head.shape == HeadShape::None
-                    && tail_circle.is_none()
-                {
-                    line_start -= 1.0;
-                }
-                line(&mut walk.front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
-                if head_circle.is_none() && tail_circle.is_none() {
-                    let head_items = walk.front.len();
-                    self.heads_on_line(
-                        &mut walk.front,
-                        m,
-                        tip,
-                        arrow_end_y,
-                        dir,
-                        tail_tip,
-                        arrow_y,
-                        -dir,
-                        color,
-                    );
-                    // A slanted message's head lies along its line
-                    // (PlantUML turns it about the tip, probe
-                    // `slanted_left`).
-                    if slant != 0.0 && m.arrow.tail_head.shape == HeadShape::None {
-                        let angle = (arrow_y - arrow_end_y).atan2(line_start - tip) - 0f64.atan2(-dir);
-                        rotate_items(&mut walk.front[head_items..], (tip, arrow_end_y), angle);
-                    }
-                } else {
-                    self.circled_heads(
-                        &mut walk.front,
-                        m,
-                        (drawn_tip, head_circle, arrow_end_y, dir),
-                        (tail_tip, tail_circle, arrow_y),
-                        color,
-                    );
-                }
-            }
-            // PlantUML leaves the slant once more below the tip of
-            // a message pointing left (not of one pointing right).
-            let below_tip = if goes_right { 0.0 } else { slant };
-            end_y = end_y.max(arrow_end_y + below_tip);
-            geometry = MessageGeometry {
-                from_x,
-                to_x: tip,
-                is_self: false,
-            };
+            self.draw_arrow(walk, page, index, m, label, &row, created_before)
+        };
+        if !row.hidden {
+            self.draw_message_label(walk, page, m, (label, number.as_ref()), &geometry, &row);
         }
-        // Label.
+        self.message_reach(
+            walk,
+            page,
+            index,
+            m,
+            (label, number.as_ref()),
+            &geometry,
+            &row,
+            front_start,
+            end_y,
+        );
+    }
+
+    /// A self message's loop (on the right, or on the left for `A <- A`)
+    /// with its heads; its geometry and where its row ends.
+    fn draw_self_message(
+        &self,
+        walk: &mut Walk<'_>,
+        page: &PageFrame<'_>,
+        index: usize,
+        m: &Message,
+        (label, number): (&TextBlock, Option<&TextBlock>),
+        row: &MessageRow,
+    ) -> (MessageGeometry, f64) {
+        let MessageRow {
+            arrow_y,
+            slant,
+            color,
+            line_stroke,
+            hidden,
+            from_c,
+            ..
+        } = *row;
+        let from_id = m.from.participant();
+        // `A <- A` loops on the left of the lifeline, as in PlantUML.
+        let side = if m.arrow.written_reversed { -1.0 } else { 1.0 };
+        let mut x = from_c + side_offset(walk, from_id, side > 0.0);
+        // PlantUML 1.2026.8 draws the loop's first stroke from
+        // the bars open before it, even when the message opens one.
+        let stroke_start = x;
+        // `A -> A ++`: the bar opens on this message and the loop
+        // (its far side, return and label) is laid out from its edge.
+        if let Some(id) = from_id.filter(|id| activated_next(&page.events[index + 1..], *id)) {
+            if side > 0.0 {
+                x += ACTIVATION_WIDTH / 2.0;
+            } else if walk.act_stack[id.index()].is_empty() {
+                x -= ACTIVATION_WIDTH / 2.0;
+            }
+        }
+        let far = x + side * SELF_WIDTH;
+        // PlantUML's canvas holds the loop's whole room (its
+        // label plus 14 px, at least SELF_WIDTH + 8) and the margin.
+        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+        let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
+        if side > 0.0 {
+            // From the deepest bars the participant ever has (PlantUML).
+            let deepest = from_id.map_or(x, |id| {
+                let d = page.positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+            });
+            walk.loops_extent.1 = walk.loops_extent.1.max(deepest + room);
+        } else {
+            walk.loops_extent.0 = walk.loops_extent.0.min(x - room);
+        }
+        let geometry = MessageGeometry {
+            from_x: x,
+            to_x: far,
+            is_self: true,
+        };
+        let bottom = arrow_y + SELF_HEIGHT + slant;
         if !hidden {
-            let (left, right) = self_span(&geometry, label.width);
-            let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
-            let total = number_w + label.width;
-            let head_at_left = !geometry.is_self && !goes_right;
-            let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
-            let goes_left = !geometry.is_self && !goes_right;
-            let align = match self.theme.message_align {
-                MessageAlign::Direction if goes_left => MessageAlign::Right,
-                MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
-                MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
-                MessageAlign::Left if self.theme.default_text_center && !geometry.is_self => MessageAlign::Center,
-                MessageAlign::Left if self.theme.default_text_right && !geometry.is_self => MessageAlign::Right,
-                other => other,
+            // `o->` on a loop on the right: the circle sits on
+            // the lifeline end, the stroke 4 px past it (PlantUML,
+            // probe `self_message_circles`).
+            let right_loop = side > 0.0;
+            let tail_circle = right_loop && m.arrow.tail_head.circle;
+            let top_start = if tail_circle { stroke_start + 4.0 } else { stroke_start };
+            line(&mut walk.front, top_start, arrow_y, far, arrow_y, line_stroke);
+            line(&mut walk.front, far, arrow_y, far, bottom, line_stroke);
+            // Bars closed right after the loop end at its top:
+            // the return lands on the bars left open (PlantUML,
+            // probes `self_message_deactivated*`).
+            let closing = from_id.map_or(0, |id| deactivated_next(&page.events[index + 1..], id));
+            let return_x = match from_id {
+                Some(id) if side > 0.0 && closing > 0 && !activated_next(&page.events[index + 1..], id) => {
+                    let open = walk.act_stack[id.index()].len().saturating_sub(closing);
+                    from_c + ACTIVATION_WIDTH / 2.0 * open as f64
+                }
+                _ => x,
             };
-            // A message from the left edge (`[->`): PlantUML lays its
-            // label out as if the arrow started no further left than
-            // the label plus 24 px before the target's lifeline, and
-            // ended at the lifeline (its bar's edge).
-            let edge_start = match m.from {
-                Endpoint::Edge {
-                    side: Side::Left,
-                    short: false,
-                } if goes_right => to_id
-                    .and_then(|id| self.lifeline_x(page.positions, id))
-                    .map(|x| left.max(x - total - 24.0)),
-                _ => None,
+            // On a loop on the right, `->o` centres its circle on
+            // the return's end with the head 7 px from it, and
+            // `->x` draws its cross 5 px further out, the return
+            // stopping 2 px past the cross' middle (PlantUML,
+            // probe `self_message_circles`).
+            let head_circle = right_loop && m.arrow.head.circle;
+            let cross = right_loop && m.arrow.head.shape == HeadShape::Cross;
+            let tip = if head_circle {
+                return_x - CIRCLE_END_SHIFT + 7.0
+            } else if cross {
+                return_x + 6.0
+            } else {
+                return_x + side
             };
-            let x = match (align, edge_start) {
-                (MessageAlign::Left, Some(start)) => start + 7.0,
-                (MessageAlign::Center, Some(start)) => (start + right + 1.0 - total) / 2.0,
-                _ => match align {
-                    // A left loop's label starts 7 px into the loop's room
-                    // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
-                    MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                    MessageAlign::Left => {
-                        left + if head_at_left { 16.0 } else { 7.0 } + tail_head_label_shift(m, goes_right)
-                    }
-                    // A self message's loop is as wide as its number and
-                    // label plus 14: centred, they start 7 px in (PlantUML).
-                    MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
-                    MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
-                    MessageAlign::Center => (left + right - total) / 2.0,
-                    MessageAlign::Right if left_self => left + 7.0,
-                    // A right loop's label stays where `left` puts it
-                    // (probe `s_messagealign_right`).
-                    MessageAlign::Right if geometry.is_self => left + 7.0,
-                    MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
-                        right - total - if head_at_left { 7.0 } else { 16.0 } + tail_head_label_shift(m, goes_right)
-                    }
-                },
+            // PlantUML 1.2026.8 runs the return to a filled head's
+            // tip, and 1 px past an open head's (probes `self_return_*`).
+            let end = match m.arrow.head.shape {
+                HeadShape::Open | HeadShape::HalfUpperOpen | HeadShape::HalfLowerOpen => tip - side,
+                HeadShape::Cross if cross => tip + 7.0,
+                _ => tip,
             };
-            if let Some(number) = &number {
-                // The number is centered on a multi-line label, as in PlantUML.
-                let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
-                number.draw(x, number_top, Align::Left, self.theme.arrow_font_color, &mut walk.front);
+            line(&mut walk.front, far, bottom, end, bottom, line_stroke);
+            if head_circle || tail_circle {
+                self.circled_heads(
+                    &mut walk.front,
+                    m,
+                    (tip, head_circle.then_some(return_x), bottom, -side),
+                    (far, tail_circle.then_some(stroke_start), arrow_y),
+                    color,
+                );
+            } else {
+                // The head at the sender's end of `A <-> A` points back at
+                // the lifeline from the loop's start (PlantUML, probe
+                // `self_bidirectional`).
+                self.heads_on_line(&mut walk.front, m, tip, bottom, -side, top_start, arrow_y, -side, color);
             }
-            // `direction` moves the block but keeps its lines left-aligned.
-            let line_align = match (self.theme.message_align, align) {
-                (MessageAlign::Direction | MessageAlign::ReverseDirection, _) => Align::Left,
-                (_, MessageAlign::Center) => Align::Center,
-                (_, MessageAlign::Right) => Align::Right,
-                _ => Align::Left,
-            };
-            label.draw(
-                x + number_w,
-                text_top,
-                line_align,
-                self.theme.arrow_font_color,
-                &mut walk.front,
-            );
         }
+        (geometry, bottom)
+    }
+
+    /// A message's arrow between two lifelines (or an edge), with its heads
+    /// and the head of a participant it creates; its geometry and where its
+    /// row ends.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_arrow(
+        &self,
+        walk: &mut Walk<'_>,
+        page: &PageFrame<'_>,
+        index: usize,
+        m: &Message,
+        label: &TextBlock,
+        row: &MessageRow,
+        created_before: &mut [bool],
+    ) -> (MessageGeometry, f64) {
+        let MessageRow {
+            row_top,
+            arrow_y,
+            slant,
+            color,
+            line_stroke,
+            hidden,
+            from_c,
+            to_c,
+            goes_right,
+            dir,
+            ..
+        } = *row;
+        let (from_id, to_id) = (m.from.participant(), m.to.participant());
+        let mut end_y;
+        let mut from_x = match &m.from {
+            Endpoint::Edge { short: true, .. } => to_c - dir * (label.width + short_room(-dir)),
+            Endpoint::Edge { .. } => from_c,
+            Endpoint::Participant { .. } => from_c + bar_edge(walk, page, index, from_id, goes_right),
+        };
+        let mut to_x = match &m.to {
+            Endpoint::Edge { short: true, .. } => from_c + dir * (label.width + short_room(dir)),
+            Endpoint::Edge { .. } => to_c,
+            Endpoint::Participant { .. } => to_c + bar_edge(walk, page, index, to_id, !goes_right),
+        };
+        // A participant created by this message: its head is drawn here.
+        if let Some(t) = to_id.filter(|t| walk.pending_create[t.index()]) {
+            let head = &self.heads[t.index()];
+            // PlantUML: the head's top is 4 px above the label's
+            // top, so the message line crosses its lower part.
+            let top = row_top + MESSAGE_TEXT_GAP - 4.0;
+            // A bar opening on it moves the head half a bar
+            // toward the sender (PlantUML: 5 px left of its
+            // foot for a message going right).
+            let head_x = if activated_next(&page.events[index + 1..], t) {
+                to_c - dir * ACTIVATION_WIDTH / 2.0
+            } else {
+                to_c
+            };
+            self.push_head(&mut walk.heads_items, t, head_x, top, false);
+            // PlantUML starts a created participant's lifeline
+            // at its head's top (the head is drawn over it).
+            walk.head_top_y[t.index()] = top;
+            walk.pending_create[t.index()] = false;
+            created_before[t.index()] = true;
+            // The tip stops 2 px short of the head (PlantUML).
+            to_x = if goes_right {
+                head_x - head.left - 1.0
+            } else {
+                head_x + head.right + 1.0
+            };
+            end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
+        } else {
+            end_y = arrow_y;
+        }
+        if matches!(m.from, Endpoint::Edge { short: false, .. }) && m.arrow.tail_head.circle {
+            from_x += 0.0;
+        }
+        // A head at a participant, at a short arrow's far end
+        // or at the diagram's right edge stops 1 px short of
+        // it (PlantUML, probes `short_arrows`,
+        // `message_to_right_edge`, `message_from_right_edge`).
+        let tip_pad = if m.to.participant().is_some()
+            || matches!(
+                m.to,
+                Endpoint::Edge { short: true, .. } | Endpoint::Edge { side: Side::Right, .. }
+            ) {
+            1.0
+        } else {
+            0.0
+        };
+        let tip = to_x - dir * tip_pad;
+        let arrow_end_y = arrow_y + slant;
+        // `->o`/`o->` at a participant: PlantUML centres the
+        // circle on the end (probe `message_circles`).
+        let head_circle = (m.arrow.head.circle && m.to.participant().is_some()).then_some(to_x);
+        let tail_circle = (m.arrow.tail_head.circle && m.from.participant().is_some()).then_some(from_x);
+        let drawn_tip = head_circle.map_or(tip, |end| circled_head_tip(end, dir));
+        let half_head = matches!(m.arrow.head.shape, HeadShape::HalfUpper | HeadShape::HalfLower);
+        let slanted_filled = slant != 0.0 && m.arrow.head.shape == HeadShape::Filled;
+        let line_end = match m.arrow.head.shape {
+            // PlantUML runs the line under a half head to 1 px
+            // short of the right-hand end, to the left-hand
+            // end itself (probes `arrows`, `half_heads_left`).
+            _ if half_head && head_circle.is_none() => {
+                if goes_right {
+                    to_x - 1.0
+                } else {
+                    to_x
+                }
+            }
+            // A slanted line runs to a filled head's tip going
+            // right, to the end itself going left (probe
+            // `slanted_left`).
+            _ if slanted_filled && head_circle.is_none() => {
+                if goes_right {
+                    to_x - 2.0
+                } else {
+                    to_x
+                }
+            }
+            HeadShape::Filled | HeadShape::HalfUpper | HeadShape::HalfLower => drawn_tip - dir * 4.0,
+            _ => drawn_tip,
+        };
+        if !hidden {
+            if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
+                walk.right_edge_reach = walk.right_edge_reach.max(to_x);
+            }
+            if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
+                walk.right_edge_reach = walk.right_edge_reach.max(from_x);
+            }
+            let (mut line_start, tail_tip) =
+                tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
+            if let (Some(end), HeadShape::None) = (tail_circle, m.arrow.tail_head.shape) {
+                line_start = end - CIRCLE_END_SHIFT + dir * 4.5;
+            }
+            // ... and starts such a line going left 1 px left
+            // of the sender's end (the same probes).
+            if !goes_right
+                && (half_head || slanted_filled)
+                && m.arrow.tail_head.shape == HeadShape::None
+                && tail_circle.is_none()
+            {
+                line_start -= 1.0;
+            }
+            line(&mut walk.front, line_start, arrow_y, line_end, arrow_end_y, line_stroke);
+            if head_circle.is_none() && tail_circle.is_none() {
+                let head_items = walk.front.len();
+                self.heads_on_line(
+                    &mut walk.front,
+                    m,
+                    tip,
+                    arrow_end_y,
+                    dir,
+                    tail_tip,
+                    arrow_y,
+                    -dir,
+                    color,
+                );
+                // A slanted message's head lies along its line
+                // (PlantUML turns it about the tip, probe
+                // `slanted_left`).
+                if slant != 0.0 && m.arrow.tail_head.shape == HeadShape::None {
+                    let angle = (arrow_y - arrow_end_y).atan2(line_start - tip) - 0f64.atan2(-dir);
+                    rotate_items(&mut walk.front[head_items..], (tip, arrow_end_y), angle);
+                }
+            } else {
+                self.circled_heads(
+                    &mut walk.front,
+                    m,
+                    (drawn_tip, head_circle, arrow_end_y, dir),
+                    (tail_tip, tail_circle, arrow_y),
+                    color,
+                );
+            }
+        }
+        // PlantUML leaves the slant once more below the tip of
+        // a message pointing left (not of one pointing right).
+        let below_tip = if goes_right { 0.0 } else { slant };
+        end_y = end_y.max(arrow_end_y + below_tip);
+        let geometry = MessageGeometry {
+            from_x,
+            to_x: tip,
+            is_self: false,
+        };
+        (geometry, end_y)
+    }
+
+    /// A message's label (and autonumber), placed by the message alignment.
+    fn draw_message_label(
+        &self,
+        walk: &mut Walk<'_>,
+        page: &PageFrame<'_>,
+        m: &Message,
+        (label, number): (&TextBlock, Option<&TextBlock>),
+        geometry: &MessageGeometry,
+        row: &MessageRow,
+    ) {
+        let MessageRow {
+            text_top,
+            label_h,
+            goes_right,
+            ..
+        } = *row;
+        let to_id = m.to.participant();
+        let (left, right) = self_span(geometry, label.width);
+        let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
+        let total = number_w + label.width;
+        let head_at_left = !geometry.is_self && !goes_right;
+        let left_self = geometry.is_self && geometry.to_x < geometry.from_x;
+        let goes_left = !geometry.is_self && !goes_right;
+        let align = match self.theme.message_align {
+            MessageAlign::Direction if goes_left => MessageAlign::Right,
+            MessageAlign::ReverseDirection if !goes_left && !geometry.is_self => MessageAlign::Right,
+            MessageAlign::Direction | MessageAlign::ReverseDirection => MessageAlign::Left,
+            MessageAlign::Left if self.theme.default_text_center && !geometry.is_self => MessageAlign::Center,
+            MessageAlign::Left if self.theme.default_text_right && !geometry.is_self => MessageAlign::Right,
+            other => other,
+        };
+        // A message from the left edge (`[->`): PlantUML lays its
+        // label out as if the arrow started no further left than
+        // the label plus 24 px before the target's lifeline, and
+        // ended at the lifeline (its bar's edge).
+        let edge_start = match m.from {
+            Endpoint::Edge {
+                side: Side::Left,
+                short: false,
+            } if goes_right => to_id
+                .and_then(|id| self.lifeline_x(page.positions, id))
+                .map(|x| left.max(x - total - 24.0)),
+            _ => None,
+        };
+        let x = match (align, edge_start) {
+            (MessageAlign::Left, Some(start)) => start + 7.0,
+            (MessageAlign::Center, Some(start)) => (start + right + 1.0 - total) / 2.0,
+            _ => match align {
+                // A left loop's label starts 7 px into the loop's room
+                // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
+                MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                MessageAlign::Left => {
+                    left + if head_at_left { 16.0 } else { 7.0 } + tail_head_label_shift(m, goes_right)
+                }
+                // A self message's loop is as wide as its number and
+                // label plus 14: centred, they start 7 px in (PlantUML).
+                MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
+                MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                MessageAlign::Center => (left + right - total) / 2.0,
+                MessageAlign::Right if left_self => left + 7.0,
+                // A right loop's label stays where `left` puts it
+                // (probe `s_messagealign_right`).
+                MessageAlign::Right if geometry.is_self => left + 7.0,
+                MessageAlign::Right | MessageAlign::Direction | MessageAlign::ReverseDirection => {
+                    right - total - if head_at_left { 7.0 } else { 16.0 } + tail_head_label_shift(m, goes_right)
+                }
+            },
+        };
+        if let Some(number) = &number {
+            // The number is centered on a multi-line label, as in PlantUML.
+            let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
+            number.draw(x, number_top, Align::Left, self.theme.arrow_font_color, &mut walk.front);
+        }
+        // `direction` moves the block but keeps its lines left-aligned.
+        let line_align = match (self.theme.message_align, align) {
+            (MessageAlign::Direction | MessageAlign::ReverseDirection, _) => Align::Left,
+            (_, MessageAlign::Center) => Align::Center,
+            (_, MessageAlign::Right) => Align::Right,
+            _ => Align::Left,
+        };
+        label.draw(
+            x + number_w,
+            text_top,
+            line_align,
+            self.theme.arrow_font_color,
+            &mut walk.front,
+        );
+    }
+
+    /// What a message reaches (the canvas, its group's frame, an anchor),
+    /// remembered as the last message; the next row starts below it.
+    #[allow(clippy::too_many_arguments)]
+    fn message_reach<'e>(
+        &self,
+        walk: &mut Walk<'e>,
+        page: &PageFrame<'_>,
+        index: usize,
+        m: &'e Message,
+        (label, number): (&TextBlock, Option<&TextBlock>),
+        geometry: &MessageGeometry,
+        row: &MessageRow,
+        front_start: usize,
+        end_y: f64,
+    ) {
+        let MessageRow { row_top, arrow_y, .. } = *row;
+        let (from_id, to_id) = (m.from.participant(), m.to.participant());
         // A self message's reach counts its autonumber too: a note
         // beside it and its group frame start past the label's end
         // (PlantUML, probe `self_message_numbered`).
         let numbered_width = label.width + number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
-        let (mut min_x, mut max_x) = self_span(&geometry, numbered_width);
+        let (mut min_x, mut max_x) = self_span(geometry, numbered_width);
         // A loop on the right keeps its reach (the label and 7 px)
         // inside the canvas (PlantUML: 17.7 px from the label's
         // end to the canvas's for one on the last participant).
@@ -716,7 +798,7 @@ impl Context<'_> {
                     if geometry.to_x >= geometry.from_x {
                         self_frame_reach(&from_deepest, lifeline, numbered_width)
                     } else {
-                        self_frame_reach(&geometry, lifeline, numbered_width)
+                        self_frame_reach(geometry, lifeline, numbered_width)
                     }
                 }
                 _ => (min_x, max_x),
@@ -1101,5 +1183,58 @@ impl Context<'_> {
         }
         // Like after a note, the next event comes 3 px closer.
         walk.y = top + h - NOTE_LIFT;
+    }
+}
+
+/// Where a message's row puts things, and how its arrow is stroked.
+#[derive(Clone, Copy)]
+struct MessageRow {
+    row_top: f64,
+    text_top: f64,
+    arrow_y: f64,
+    /// The label's height (0 for an empty label).
+    label_h: f64,
+    /// `A ->(10) B`: how far the arrow drops.
+    slant: f64,
+    color: Color,
+    line_stroke: Stroke,
+    hidden: bool,
+    /// The lifelines (or edges) of the sender and the receiver.
+    from_c: f64,
+    to_c: f64,
+    goes_right: bool,
+    /// 1 going right, -1 going left.
+    dir: f64,
+}
+
+/// How far the open bars of `id` reach left or right of its lifeline.
+fn side_offset(walk: &Walk<'_>, id: Option<ParticipantId>, toward_right: bool) -> f64 {
+    match id {
+        Some(id) => {
+            let (l, r) = bar_offsets(&walk.act_stack[id.index()]);
+            if toward_right {
+                r
+            } else {
+                l
+            }
+        }
+        None => 0.0,
+    }
+}
+
+/// Where an arrow starts or ends beside a lifeline: at its open bars'
+/// edge, or at the edge of a bar opened right after the message (it is
+/// already there).
+fn bar_edge(walk: &Walk<'_>, page: &PageFrame<'_>, index: usize, id: Option<ParticipantId>, toward_right: bool) -> f64 {
+    match id.filter(|id| activated_next(&page.events[index + 1..], *id)) {
+        Some(id) => {
+            let shift = walk.act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
+            if toward_right {
+                shift + ACTIVATION_WIDTH / 2.0
+            } else {
+                shift - ACTIVATION_WIDTH / 2.0
+            }
+        }
+        None => side_offset(walk, id, toward_right),
     }
 }

@@ -50,7 +50,6 @@ impl Session {
     pub async fn start_with(root: &Path, client_roots: Option<Vec<String>>) -> Session {
         let server = puml_mcp::build_server(&puml_mcp::McpOptions {
             roots: vec![root.to_path_buf()],
-            http: None,
         })
         .unwrap();
         let (client_end, server_end) = tokio::io::duplex(1 << 22);

@@ -3,10 +3,10 @@
 //! (`puml_check`, `puml_render_svg`) with the server's roots and reshape the
 //! tools' structured output; there is no diagram logic here.
 
-use super::ApiError;
-use crate::security::codes;
-use crate::tools::{ToolContext, ToolEntry};
+use crate::ApiError;
 use http::StatusCode;
+use puml_mcp::security::codes;
+use puml_mcp::tools::{ToolContext, ToolEntry};
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 use std::time::SystemTime;

@@ -1,28 +1,31 @@
-//! The optional HTTP front of the server (`puml-mcp --http ADDR`):
+//! `puml-server`: puml's HTTP server, one listener with three routes:
 //!
 //! - `/mcp`: MCP's streamable HTTP transport, served by rmcp's own
 //!   [`StreamableHttpService`] with one [`PumlServer`] per session (so the
 //!   same tools, resources, prompts, roots and security rules as stdio);
 //! - `POST /api/verify`, `/api/render`, `/api/svg`: REST endpoints taking
-//!   `{"code": "..."}` and running the same tools (see [`rest`]);
+//!   `{"code": "..."}` and running the same MCP tools (see [`rest`]);
 //! - with [`HttpOptions::plantuml`] (`puml serve`): PlantUML's server
 //!   protocol and Kroki's API for PlantUML under `/plantuml/…` and `POST /`
-//!   (see [`plantuml`]).
+//!   (see [`plantuml`], over `puml-compat`).
 //!
-//! In front of both: Host/Origin validation (against DNS rebinding), a
-//! per-IP rate limit, a request-body limit and timeouts. Every error this
-//! layer produces is JSON `{"ok": false, "code": ..., "error": ...}`; a
-//! panic while handling a request becomes a 500 and the server keeps serving.
+//! In front of all three: Host/Origin validation (against DNS rebinding), a
+//! per-IP rate limit ([`limits`]), a request-body limit and timeouts. Every
+//! error this layer produces is JSON `{"ok": false, "code": ..., "error": ...}`;
+//! a panic while handling a request becomes a 500 and the server keeps serving.
 //! Plain HTTP/1.1 only (no TLS): bind to loopback, or put a proxy in front.
+//!
+//! [`command`] is the `puml-mcp` command line (stdio through `puml-mcp`'s
+//! library, or `--http` through this server); the `puml-mcp` binary lives
+//! here because it can serve HTTP. `puml serve` and `puml mcp --http` call
+//! [`run_http`]. The MCP tools, resources and prompts stay in `puml-mcp`.
 
+pub mod command;
 pub mod limits;
 pub mod memory;
 pub mod plantuml;
 pub mod rest;
 
-use crate::security::Roots;
-use crate::server::PumlServer;
-use crate::tools::{self, ToolContext, ToolEntry};
 use bytes::Bytes;
 use http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
@@ -30,6 +33,9 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use limits::{RateLimit, RateLimiter};
+use puml_mcp::security::Roots;
+use puml_mcp::server::PumlServer;
+use puml_mcp::tools::{self, ToolContext, ToolEntry};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Map, Value};
@@ -40,6 +46,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
+pub use command::{main_from_args, run_http};
 pub use limits::RateLimit as HttpRateLimit;
 
 /// The path of the MCP endpoint.

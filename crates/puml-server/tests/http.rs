@@ -2,8 +2,8 @@
 //! and the limits, driven by a minimal HTTP/1.1 client over `TcpStream`
 //! against a server on 127.0.0.1:0 (the kernel picks the port).
 
-use puml_mcp::http::{HttpOptions, HttpRateLimit, HttpServer};
 use puml_mcp::security::Roots;
+use puml_server::{HttpOptions, HttpRateLimit, HttpServer};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -476,7 +476,7 @@ fn the_binary_serves_http() {
 /// `puml serve`: the same server with PlantUML's and Kroki's endpoints on.
 fn start_plantuml(name: &str) -> SocketAddr {
     let mut options = loopback_options();
-    options.plantuml = Some(puml_mcp::http::plantuml::PlantumlOptions::default());
+    options.plantuml = Some(puml_server::plantuml::PlantumlOptions::default());
     options.rate_limit = HttpRateLimit {
         burst: u32::MAX,
         period: Duration::from_secs(1),

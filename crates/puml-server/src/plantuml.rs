@@ -19,7 +19,7 @@
 //! image that says so. Local `!include`s read only under `--include-root`
 //! (none by default, as PlantUML's server refuses them); URL includes never.
 
-use super::{ApiError, HttpBody};
+use crate::{ApiError, HttpBody};
 use bytes::Bytes;
 use http::{header, HeaderValue, Method, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
@@ -116,7 +116,7 @@ impl PlantumlApi {
         }
         drop(renderer);
         if source_bytes > POOLED_SOURCE_BYTES_EACH {
-            super::memory::return_freed_memory();
+            crate::memory::return_freed_memory();
         }
     }
 }

@@ -4,5 +4,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    puml_mcp::main_from_args(std::env::args_os().skip(1))
+    puml_server::main_from_args(std::env::args_os().skip(1))
 }
