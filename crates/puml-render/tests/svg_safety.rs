@@ -165,6 +165,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         activity: None,
         class: None,
         description: None,
+        state: None,
         other_kind: None,
     }
 }
