@@ -166,7 +166,7 @@ fn run_bindgen(bindgen: &Path, wasm: &Path, target: &str, out: &Path) -> Result<
     let status = Command::new(bindgen)
         .arg("--target")
         .arg(target)
-        .args(["--out-name", "puml_wasm", "--no-typescript", "--out-dir"])
+        .args(["--out-name", "puml_wasm", "--no-typescript", "--remove-name-section", "--out-dir"])
         .arg(out)
         .arg(wasm)
         .status()
