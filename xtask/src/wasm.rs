@@ -58,7 +58,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 optimise_in_place(&opt, &package_wasm)?;
                 optimise_in_place(&opt, &playground_wasm)?;
             }
-            None => return Err("wasm-opt not found (binaryen: on PATH, or `npm install binaryen` in editors/npm)".into()),
+            None => {
+                return Err("wasm-opt not found (binaryen: on PATH, or `npm install binaryen` in editors/npm)".into())
+            }
         }
     }
     // The playground loads the module from a script (base64), since
@@ -167,7 +169,13 @@ fn run_bindgen(bindgen: &Path, wasm: &Path, target: &str, out: &Path) -> Result<
     let status = Command::new(bindgen)
         .arg("--target")
         .arg(target)
-        .args(["--out-name", "puml_wasm", "--no-typescript", "--remove-name-section", "--out-dir"])
+        .args([
+            "--out-name",
+            "puml_wasm",
+            "--no-typescript",
+            "--remove-name-section",
+            "--out-dir",
+        ])
         .arg(out)
         .arg(wasm)
         .status()
