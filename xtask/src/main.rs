@@ -78,7 +78,7 @@ tasks:
                                         release binaries, Claude Code and Codex bundles, standalone
                                         archives, the VS Code .vsix with puml-lsp inside, SBOM and
                                         SHA256SUMS in target/dist/
-  wasm [--no-opt] [--skip-build]       the WebAssembly build: the npm package (editors/npm/dist)
+  wasm [--wasm-opt] [--skip-build]     the WebAssembly build: the npm package (editors/npm/dist)
                                         and the static playground (editors/playground/dist), with
                                         the .wasm's size raw and gzipped
   bench-wasm [--corpus DIR] [--rounds N] [--no-browser]

@@ -27,6 +27,13 @@ thread_local! {
     // `Send + Sync`, so it carries no state and reads the resolver here.
     static RESOLVER: RefCell<Option<IncludeResolver>> = const { RefCell::new(None) };
     static LOADS: Cell<usize> = const { Cell::new(0) };
+    /// Bumped by every [`set_include_resolver`], so a session knows that
+    /// what it read through the old resolver is stale.
+    static GENERATION: Cell<u64> = const { Cell::new(0) };
+}
+
+pub(crate) fn resolver_generation() -> u64 {
+    GENERATION.with(Cell::get)
 }
 
 /// Sets (or, with `None`, removes) the resolver every session uses.
@@ -36,6 +43,7 @@ pub fn set_include_resolver(resolver: Option<IncludeResolver>) {
         // the running resolver stays.
         if let Ok(mut slot) = slot.try_borrow_mut() {
             *slot = resolver;
+            GENERATION.with(|generation| generation.set(generation.get() + 1));
         }
     });
 }

@@ -74,6 +74,8 @@ pub struct Rendered {
 pub struct Session {
     host: AnalysisHost,
     file: FileId,
+    /// The include resolver the database's answers were read with.
+    resolver_generation: u64,
 }
 
 impl Default for Session {
@@ -90,12 +92,24 @@ impl Session {
             ..HostConfig::default()
         });
         let file = host.add_file(Some(PathBuf::from(VIRTUAL_FILE)), String::new());
-        Session { host, file }
+        Session {
+            host,
+            file,
+            resolver_generation: includes::resolver_generation(),
+        }
     }
 
     /// A snapshot of the host holding `source`.
     fn open(&mut self, source: &str) -> Analysis {
         includes::reset_budget();
+        let generation = includes::resolver_generation();
+        if generation != self.resolver_generation {
+            // Another resolver: an include it failed (or answered) before
+            // must be asked again, and only a new text re-runs the
+            // preprocessor.
+            self.resolver_generation = generation;
+            self.host.set_file_text(self.file, "");
+        }
         self.host.set_file_text(self.file, source);
         if includes::has_resolver() {
             // The resolver's answers are not tracked: ask again, so an

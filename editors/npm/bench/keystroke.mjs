@@ -17,15 +17,15 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(pathToFileURL(index).href);
   await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30000 });
-  // 500 lines: 10 participants, 480 messages, some groups.
+  // 500 lines: 10 participants, groups of 20 messages.
   const lines = ["@startuml"];
   for (let p = 0; p < 10; p++) lines.push(`participant P${p}`);
-  for (let i = 0; lines.length < 499; i++) {
-    if (i % 40 === 0) lines.push(`group step ${i}`);
-    lines.push(`P${i % 10} -> P${(i * 3 + 1) % 10} : message ${i}`);
-    if (i % 40 === 39) lines.push("end");
+  for (let i = 0; lines.length < 498; ) {
+    lines.push(`group step ${i}`);
+    for (let k = 0; k < 20 && lines.length < 497; k++, i++) lines.push(`P${i % 10} -> P${(i * 3 + 1) % 10} : message ${i}`);
+    lines.push("end");
   }
-  if (lines.length % 2 === 0) lines.push("' end");
+  while (lines.length < 499) lines.push("' padding");
   lines.push("@enduml");
   const text = lines.join("\n") + "\n";
   const timings = await page.evaluate(
@@ -37,7 +37,8 @@ try {
       const out = [];
       for (let k = 0; k < keystrokes; k++) {
         // Type one character into a message label near the middle.
-        const at = source.value.indexOf(`message ${200 + (k % 5)}\n`) + "message".length;
+        const label = `: message ${200 + (k % 5)}`;
+        const at = source.value.indexOf(label) + label.length;
         const started = performance.now();
         source.value = source.value.slice(0, at) + "x" + source.value.slice(at);
         await window.pumlPlayground.update();

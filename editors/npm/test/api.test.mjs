@@ -56,7 +56,7 @@ test("format, fix, explain", () => {
   const explained = puml.explain(VALID);
   assert.deepEqual(explained.participants.map((p) => p.name), ["Alice", "Bob"]);
   assert.equal(explained.flow[0].label, "hello");
-  assert.equal(puml.explain("no diagram here"), null);
+  assert.equal(puml.explain("").diagram_count, 0);
 });
 
 test("the URL encoding reads PlantUML's links", () => {
@@ -76,17 +76,16 @@ test("!include goes through the resolver, bounded", () => {
   });
   assert.deepEqual(puml.check(source), []);
   assert.ok(asked.includes("parts/people.iuml"));
-  // Every file includes two more: the bounds end it with a diagnostic.
-  puml.setIncludeResolver((path) => {
-    const n = Number.parseInt(path, 10) || 0;
-    return `!include ${n + 1}.iuml\n!include ${n + 2}.iuml\n`;
-  });
-  assert.ok(puml.check("@startuml\n!include 0.iuml\nA -> B\n@enduml\n").some((d) => d.severity === "error"));
+  // A file that includes itself ends at the depth bound, a huge one at the size cap.
+  puml.setIncludeResolver((path) => (path === "loop.iuml" ? "!include loop.iuml\n" : "x".repeat(5 * 1024 * 1024)));
+  assert.ok(puml.check("@startuml\n!include loop.iuml\nA -> B\n@enduml\n").some((d) => d.severity === "error"));
+  const huge = puml.check("@startuml\n!include huge.iuml\nA -> B\n@enduml\n");
+  assert.ok(huge.some((d) => d.severity === "error" && /limited to/.test(d.message)), JSON.stringify(huge));
   // A resolver that throws, or calls puml back, answers "no such file".
   puml.setIncludeResolver(() => {
     throw new Error("boom");
   });
-  assert.ok(puml.check(source).some((d) => d.severity === "error"));
+  assert.ok(puml.check(source.replace("people", "others")).some((d) => d.severity === "error"));
   puml.setIncludeResolver(() => puml.check(VALID) && "participant Alice\n");
   assert.ok(Array.isArray(puml.check(source)));
   puml.setIncludeResolver(null);
