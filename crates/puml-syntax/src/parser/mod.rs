@@ -424,9 +424,10 @@ impl<'a> Parser<'a> {
                 let again = self.parse_diagram_body(implicit, first);
                 debug_assert_eq!(self.pos, sequence_end);
                 let stop = (!class_unclosed && first == DiagramKind::Sequence).then_some(class_error);
-                // A later edit must lie past where both losing readings stopped.
+                // A later edit must lie past where both losing readings
+                // stopped: the later of the two stops.
                 let stop = match description_stop {
-                    Some(Some(description_error)) => stop.map(|s| s.min(description_error)),
+                    Some(Some(description_error)) => stop.map(|s| s.max(description_error)),
                     Some(None) => None,
                     None => stop,
                 };
