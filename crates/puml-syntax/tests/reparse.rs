@@ -194,6 +194,24 @@ fn an_edit_of_the_deciding_lines_decides_the_kind_again() {
     assert_eq!(reparsed, parse(&next));
 }
 
+/// A broken sequence block whose description reading stops on its last
+/// line: fixing that line makes it a description diagram, which the fast
+/// path must not miss (the class reading stopped long before).
+#[test]
+fn an_edit_that_completes_the_description_reading_decides_the_kind_again() {
+    let mut text = String::from("@startuml\nactor User\nUser -> Shop : hello\nUser --> (Buy)\n");
+    for i in 0..20 {
+        text.push_str(&format!("[Cart{i}] ..> (Buy)\n"));
+    }
+    text.push_str("activate User\n@enduml\n");
+    let text = text.as_str();
+    let current = parse(text);
+    let next = text.replace("activate User", "[Cart] --> (Pay)");
+    let (reparsed, _) = reparse_counted(&current, text, &next);
+    assert_eq!(reparsed, parse(&next));
+    assert_eq!(parse(&next).diagram_kinds(), &[puml_syntax::DiagramKind::Description]);
+}
+
 #[test]
 fn edits_that_change_structure_fall_back() {
     let text = "@startuml\nnote left of A\nx\nA -> B : hi\n@enduml\n";

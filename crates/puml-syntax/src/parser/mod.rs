@@ -420,6 +420,14 @@ impl<'a> Parser<'a> {
         }
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
         let class_error = self.first_error_since(errors_before);
+        // Whether the class reading stopped at a block it could not close
+        // (an edit further down may close it).
+        let class_unclosed = self.errors[errors_before..]
+            .iter()
+            .any(|d| d.code == codes::UNCLOSED_BLOCK || d.code == codes::UNCLOSED_COMMENT);
+        // Where the description reading stopped, when it was tried and lost
+        // (`None` inside: it stopped nowhere a later edit could not change).
+        let mut description_stop: Option<Option<TextSize>> = None;
         if class_error.is_some() && sequence_error != TextSize::from(u32::MAX) {
             // PlantUML's description reading comes after the class one:
             // kept when it reads every line and makes an element.
@@ -428,12 +436,17 @@ impl<'a> Parser<'a> {
             // A comment or block left open swallows the rest of the block:
             // the readings before decide it.
             let open_block = self.unterminated_block.get();
-            if self.first_error_since(errors_before).is_none() && self.description.elements > 0 && !open_block {
+            let description_error = self.first_error_since(errors_before);
+            if description_error.is_none() && self.description.elements > 0 && !open_block {
                 return (description.0, description.1, None);
             }
-            rewind(self);
-            let again = self.parse_diagram_body(implicit, DiagramKind::Class);
-            debug_assert_eq!(again, class);
+            description_stop = Some(description_error.filter(|_| !open_block));
+            // The class reading's tree again, only where it is kept.
+            if class_error.is_some_and(|class_error| class_error > sequence_error) {
+                rewind(self);
+                let again = self.parse_diagram_body(implicit, DiagramKind::Class);
+                debug_assert_eq!(again, class);
+            }
         }
         match class_error {
             None => (class.0, class.1, None),
@@ -444,15 +457,19 @@ impl<'a> Parser<'a> {
             }
             Some(class_error) if class_error > sequence_error => (class.0, class.1, None),
             Some(class_error) => {
-                let unclosed = self.errors[errors_before..]
-                    .iter()
-                    .any(|d| d.code == codes::UNCLOSED_BLOCK || d.code == codes::UNCLOSED_COMMENT);
                 rewind(self);
                 let again = self.parse_diagram_body(implicit, first);
                 debug_assert_eq!(self.pos, sequence_end);
                 // A block the state reading was tried on keeps no stop: an
                 // edit anywhere may let that reading read every line.
-                let stop = (!unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
+                let stop = (!class_unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
+                // A later edit must lie past where both losing readings
+                // stopped: the later of the two stops.
+                let stop = match description_stop {
+                    Some(Some(description_error)) => stop.map(|s| s.max(description_error)),
+                    Some(None) => None,
+                    None => stop,
+                };
                 (again.0, again.1, stop)
             }
         }
