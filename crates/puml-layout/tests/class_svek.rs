@@ -45,12 +45,15 @@ struct DotEdge {
     constraint: bool,
 }
 
+/// A width and height in px.
+type Size = (f64, f64);
+
 #[derive(Debug, Default)]
 struct DotGraph {
     names: Vec<String>,
     nodes: Vec<DotNode>,
     /// Per cluster: its parent and title size.
-    clusters: Vec<(Option<usize>, Option<(f64, f64)>)>,
+    clusters: Vec<(Option<usize>, Option<Size>)>,
     edges: Vec<DotEdge>,
     left_to_right: bool,
 }

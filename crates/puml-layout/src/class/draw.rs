@@ -731,13 +731,12 @@ pub(crate) fn decoration(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 /// A Bézier chain (`p0 (c1 c2 p)+`) that ends inside `rect`, cut where
 /// it enters it: the segments wholly inside are dropped and the one that
 /// crosses the border becomes a straight piece to the crossing.
 fn clip_at(points: &[Point], rect: &Rect) -> Vec<Point> {
     let inside = |p: &Point| p.x > rect.x && p.x < rect.x + rect.width && p.y > rect.y && p.y < rect.y + rect.height;
-    if points.len() < 4 || (points.len() - 1) % 3 != 0 || !inside(&points[points.len() - 1]) {
+    if points.len() < 4 || !(points.len() - 1).is_multiple_of(3) || !inside(&points[points.len() - 1]) {
         return points.to_vec();
     }
     let mut kept = points.to_vec();
@@ -798,6 +797,7 @@ fn middle(points: &[Point]) -> Point {
     points.first().copied().unwrap_or_default()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_link_texts(
     out: &mut Vec<Item>,
     link: &Link,

@@ -253,7 +253,7 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
         // too), square at the bottom, then the box's outline again.
         let own = box_paint(look, element).stroke.map(|s| stroke(header, s.width));
         let header_paint = paint(Some(header), own);
-        rect(&mut items, 0.0, 0.0, width, header_h, look.radius, header_paint.clone());
+        rect(&mut items, 0.0, 0.0, width, header_h, look.radius, header_paint);
         rect(
             &mut items,
             0.0,
