@@ -149,6 +149,9 @@ struct Problem {
     /// counts the crossings of the component being ordered only; for a
     /// cluster or the final pass, those of the whole graph.
     own: Option<Vec<bool>>,
+    /// For a cluster or the final pass: the crossings outside its ranks,
+    /// which its ordering cannot change (see `remember_crossings_elsewhere`).
+    crossings_elsewhere: std::cell::Cell<Option<usize>>,
 }
 
 struct Orderer<'a> {
@@ -670,6 +673,7 @@ impl<'a> Orderer<'a> {
             by_rank,
             remincross: false,
             own,
+            crossings_elsewhere: std::cell::Cell::new(None),
         }
     }
 
@@ -1061,6 +1065,7 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
+        self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
         let mut best = self.snapshot(problem);
@@ -1349,18 +1354,17 @@ impl<'a> Orderer<'a> {
                     .position(|(_, nodes)| nodes.contains(&w))
                     .map_or(-1.0, |k| medians[k])
             };
-            let step = 1.0;
             let mut fixed = true;
             if let Some(&tail) = self.flat_in[v].iter().max_by_key(|&&w| self.pos[w]) {
                 let m = median_of(tail, medians);
                 if m >= 0.0 {
-                    medians[i] = m + step;
+                    medians[i] = m + 1.0;
                     fixed = false;
                 }
             } else if let Some(&head) = self.flat_out[v].iter().min_by_key(|&&w| self.pos[w]) {
                 let m = median_of(head, medians);
                 if m > 0.0 {
-                    medians[i] = m - step;
+                    medians[i] = m - 1.0;
                     fixed = false;
                 }
             }
@@ -1563,14 +1567,39 @@ impl<'a> Orderer<'a> {
     /// edge crosses the earlier edges whose lower end lies right of its own).
     /// (Only between the ranks the problem can change: the others are constant.)
     fn crossings(&self, problem: &Problem) -> usize {
+        match problem.own {
+            Some(_) => self.crossings_between(problem, problem.min_rank..=problem.max_rank),
+            None => {
+                self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
+                    + problem.crossings_elsewhere.get().unwrap_or(0)
+            }
+        }
+    }
+
+    /// dot counts a cluster's crossings over the whole graph, but only the
+    /// ranks the cluster spans (and the gaps to its neighbours) change while
+    /// it is ordered: the rest is counted once per problem.
+    fn remember_crossings_elsewhere(&self, problem: &Problem) {
+        if problem.own.is_some() {
+            return;
+        }
+        let last = self.ranks.len().saturating_sub(1);
+        let before = self.crossings_between(problem, 0..=problem.min_rank.saturating_sub(2));
+        let before = if problem.min_rank >= 2 { before } else { 0 };
+        let after = if problem.max_rank < last {
+            self.crossings_between(problem, problem.max_rank + 1..=last)
+        } else {
+            0
+        };
+        problem.crossings_elsewhere.set(Some(before + after));
+    }
+
+    /// Crossings between rank r and r + 1 for each r of `ranks`.
+    fn crossings_between(&self, problem: &Problem, ranks: std::ops::RangeInclusive<usize>) -> usize {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
         let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
-        let ranks = match problem.own {
-            Some(_) => problem.min_rank..=problem.max_rank,
-            None => 0..=rank_count.saturating_sub(1),
-        };
         for r in ranks {
             if r + 1 >= rank_count {
                 continue;
