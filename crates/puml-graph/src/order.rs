@@ -200,7 +200,7 @@ struct Orderer<'a> {
     names: Vec<String>,
     /// Per rank, dot's table of the pairs flat edges keep in order (by
     /// `flat_index`), once made: see `flat_breakcycles`.
-    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    flat_matrix: Vec<Option<std::collections::HashSet<(usize, usize)>>>,
     /// Each node's place when its rank's table was last made (dot's ND_low).
     flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
@@ -1026,7 +1026,7 @@ impl<'a> Orderer<'a> {
                 .collect();
             let places: std::collections::HashMap<usize, usize> =
                 slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut matrix: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
             for start in 0..slice.len() {
@@ -1047,9 +1047,9 @@ impl<'a> Orderer<'a> {
                     top.1 += 1;
                     let Some(&j) = places.get(&w) else { continue };
                     if on_stack[j] {
-                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                        matrix.insert((self.flat_index[w], self.flat_index[v]));
                     } else {
-                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        matrix.insert((self.flat_index[v], self.flat_index[w]));
                         if !marked[j] {
                             marked[j] = true;
                             on_stack[j] = true;
