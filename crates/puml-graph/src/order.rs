@@ -66,6 +66,44 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
 }
 
+/// dot's node list: places in a depth-first walk (recursive in dot, a stack
+/// here) from each start not yet reached, in order, following each node's
+/// `lists` in turn (out-edges, in-edges, flat out-edges, flat in-edges).
+/// Nodes never reached keep `usize::MAX`.
+fn depth_first_places(total: usize, starts: impl Iterator<Item = usize>, lists: [&[Vec<usize>]; 4]) -> Vec<usize> {
+    let mut place = vec![usize::MAX; total];
+    let mut next = 0;
+    for start in starts {
+        if place[start] != usize::MAX {
+            continue;
+        }
+        place[start] = next;
+        next += 1;
+        // (node, list index, position in list)
+        let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (v, list, i) = *top;
+            let Some(neighbours) = lists.get(list).map(|l| &l[v]) else {
+                stack.pop();
+                continue;
+            };
+            if i >= neighbours.len() {
+                top.1 += 1;
+                top.2 = 0;
+                continue;
+            }
+            top.2 += 1;
+            let w = neighbours[i];
+            if place[w] == usize::MAX {
+                place[w] = next;
+                next += 1;
+                stack.push((w, 0, 0));
+            }
+        }
+    }
+    place
+}
+
 /// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
 type EdgeLists = [Vec<(usize, usize)>; 2];
 
@@ -337,48 +375,7 @@ impl<'a> Orderer<'a> {
                 flat_in[b].push(a);
             }
         }
-        let mut place = vec![usize::MAX; n];
-        let mut next = 0;
-        let real = layered
-            .nodes
-            .iter()
-            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
-            .count();
-        for start in (0..real).chain(real..n) {
-            if place[start] != usize::MAX {
-                continue;
-            }
-            place[start] = next;
-            next += 1;
-            // (node, list index, position in list)
-            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
-            while let Some(top) = stack.last_mut() {
-                let (v, list, i) = *top;
-                let neighbours: &[usize] = match list {
-                    0 => &self.down[v],
-                    1 => &self.up[v],
-                    2 => &self.flat_out[v],
-                    3 => &flat_in[v],
-                    _ => {
-                        stack.pop();
-                        continue;
-                    }
-                };
-                if i >= neighbours.len() {
-                    top.1 += 1;
-                    top.2 = 0;
-                    continue;
-                }
-                top.2 += 1;
-                let w = neighbours[i];
-                if place[w] == usize::MAX {
-                    place[w] = next;
-                    next += 1;
-                    stack.push((w, 0, 0));
-                }
-            }
-        }
-        place
+        depth_first_places(n, 0..n, [&self.down, &self.up, &self.flat_out, &flat_in])
     }
 
     fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
@@ -434,46 +431,7 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        let mut place = vec![usize::MAX; total];
-        let mut next = 0;
-        let real = layered
-            .nodes
-            .iter()
-            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
-            .count();
-        for start in (0..real).chain(real..n).map(unit) {
-            if place[start] != usize::MAX {
-                continue;
-            }
-            place[start] = next;
-            next += 1;
-            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
-            while let Some(top) = stack.last_mut() {
-                let (v, list, i) = *top;
-                let neighbours: &[usize] = match list {
-                    0 => &out[v],
-                    1 => &inn[v],
-                    2 => &flat_out[v],
-                    3 => &flat_in[v],
-                    _ => {
-                        stack.pop();
-                        continue;
-                    }
-                };
-                if i >= neighbours.len() {
-                    top.1 += 1;
-                    top.2 = 0;
-                    continue;
-                }
-                top.2 += 1;
-                let w = neighbours[i];
-                if place[w] == usize::MAX {
-                    place[w] = next;
-                    next += 1;
-                    stack.push((w, 0, 0));
-                }
-            }
-        }
+        let place = depth_first_places(total, (0..n).map(unit), [&out, &inn, &flat_out, &flat_in]);
         (0..n)
             .map(|v| match self.path[v].first() {
                 Some(&c) => {
