@@ -66,6 +66,44 @@ pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     debug_assert!(clusters_contiguous(layered, &tree), "a cluster is split on a rank");
 }
 
+/// dot's node list: places in a depth-first walk (recursive in dot, a stack
+/// here) from each start not yet reached, in order, following each node's
+/// `lists` in turn (out-edges, in-edges, flat out-edges, flat in-edges).
+/// Nodes never reached keep `usize::MAX`.
+fn depth_first_places(total: usize, starts: impl Iterator<Item = usize>, lists: [&[Vec<usize>]; 4]) -> Vec<usize> {
+    let mut place = vec![usize::MAX; total];
+    let mut next = 0;
+    for start in starts {
+        if place[start] != usize::MAX {
+            continue;
+        }
+        place[start] = next;
+        next += 1;
+        // (node, list index, position in list)
+        let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (v, list, i) = *top;
+            let Some(neighbours) = lists.get(list).map(|l| &l[v]) else {
+                stack.pop();
+                continue;
+            };
+            if i >= neighbours.len() {
+                top.1 += 1;
+                top.2 = 0;
+                continue;
+            }
+            top.2 += 1;
+            let w = neighbours[i];
+            if place[w] == usize::MAX {
+                place[w] = next;
+                next += 1;
+                stack.push((w, 0, 0));
+            }
+        }
+    }
+    place
+}
+
 /// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
 type EdgeLists = [Vec<(usize, usize)>; 2];
 
@@ -149,6 +187,9 @@ struct Problem {
     /// counts the crossings of the component being ordered only; for a
     /// cluster or the final pass, those of the whole graph.
     own: Option<Vec<bool>>,
+    /// For a cluster or the final pass: the crossings outside its ranks,
+    /// which its ordering cannot change (see `remember_crossings_elsewhere`).
+    crossings_elsewhere: std::cell::Cell<Option<usize>>,
 }
 
 struct Orderer<'a> {
@@ -197,7 +238,7 @@ struct Orderer<'a> {
     names: Vec<String>,
     /// Per rank, dot's table of the pairs flat edges keep in order (by
     /// `flat_index`), once made: see `flat_breakcycles`.
-    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
+    flat_matrix: Vec<Option<std::collections::HashSet<(usize, usize)>>>,
     /// Each node's place when its rank's table was last made (dot's ND_low).
     flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
@@ -334,48 +375,7 @@ impl<'a> Orderer<'a> {
                 flat_in[b].push(a);
             }
         }
-        let mut place = vec![usize::MAX; n];
-        let mut next = 0;
-        let real = layered
-            .nodes
-            .iter()
-            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
-            .count();
-        for start in (0..real).chain(real..n) {
-            if place[start] != usize::MAX {
-                continue;
-            }
-            place[start] = next;
-            next += 1;
-            // (node, list index, position in list)
-            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
-            while let Some(top) = stack.last_mut() {
-                let (v, list, i) = *top;
-                let neighbours: &[usize] = match list {
-                    0 => &self.down[v],
-                    1 => &self.up[v],
-                    2 => &self.flat_out[v],
-                    3 => &flat_in[v],
-                    _ => {
-                        stack.pop();
-                        continue;
-                    }
-                };
-                if i >= neighbours.len() {
-                    top.1 += 1;
-                    top.2 = 0;
-                    continue;
-                }
-                top.2 += 1;
-                let w = neighbours[i];
-                if place[w] == usize::MAX {
-                    place[w] = next;
-                    next += 1;
-                    stack.push((w, 0, 0));
-                }
-            }
-        }
-        place
+        depth_first_places(n, 0..n, [&self.down, &self.up, &self.flat_out, &flat_in])
     }
 
     fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
@@ -431,46 +431,7 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        let mut place = vec![usize::MAX; total];
-        let mut next = 0;
-        let real = layered
-            .nodes
-            .iter()
-            .take_while(|node| matches!(node.kind, crate::layered::Kind::Real(_)))
-            .count();
-        for start in (0..real).chain(real..n).map(unit) {
-            if place[start] != usize::MAX {
-                continue;
-            }
-            place[start] = next;
-            next += 1;
-            let mut stack: Vec<(usize, usize, usize)> = vec![(start, 0, 0)];
-            while let Some(top) = stack.last_mut() {
-                let (v, list, i) = *top;
-                let neighbours: &[usize] = match list {
-                    0 => &out[v],
-                    1 => &inn[v],
-                    2 => &flat_out[v],
-                    3 => &flat_in[v],
-                    _ => {
-                        stack.pop();
-                        continue;
-                    }
-                };
-                if i >= neighbours.len() {
-                    top.1 += 1;
-                    top.2 = 0;
-                    continue;
-                }
-                top.2 += 1;
-                let w = neighbours[i];
-                if place[w] == usize::MAX {
-                    place[w] = next;
-                    next += 1;
-                    stack.push((w, 0, 0));
-                }
-            }
-        }
+        let place = depth_first_places(total, (0..n).map(unit), [&out, &inn, &flat_out, &flat_in]);
         (0..n)
             .map(|v| match self.path[v].first() {
                 Some(&c) => {
@@ -670,6 +631,7 @@ impl<'a> Orderer<'a> {
             by_rank,
             remincross: false,
             own,
+            crossings_elsewhere: std::cell::Cell::new(None),
         }
     }
 
@@ -1022,7 +984,7 @@ impl<'a> Orderer<'a> {
                 .collect();
             let places: std::collections::HashMap<usize, usize> =
                 slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-            let mut matrix: Vec<(usize, usize)> = Vec::new();
+            let mut matrix: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
             for start in 0..slice.len() {
@@ -1043,9 +1005,9 @@ impl<'a> Orderer<'a> {
                     top.1 += 1;
                     let Some(&j) = places.get(&w) else { continue };
                     if on_stack[j] {
-                        matrix.push((self.flat_index[w], self.flat_index[v]));
+                        matrix.insert((self.flat_index[w], self.flat_index[v]));
                     } else {
-                        matrix.push((self.flat_index[v], self.flat_index[w]));
+                        matrix.insert((self.flat_index[v], self.flat_index[w]));
                         if !marked[j] {
                             marked[j] = true;
                             on_stack[j] = true;
@@ -1061,6 +1023,7 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
+        self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
         let mut best = self.snapshot(problem);
@@ -1349,18 +1312,17 @@ impl<'a> Orderer<'a> {
                     .position(|(_, nodes)| nodes.contains(&w))
                     .map_or(-1.0, |k| medians[k])
             };
-            let step = 1.0;
             let mut fixed = true;
             if let Some(&tail) = self.flat_in[v].iter().max_by_key(|&&w| self.pos[w]) {
                 let m = median_of(tail, medians);
                 if m >= 0.0 {
-                    medians[i] = m + step;
+                    medians[i] = m + 1.0;
                     fixed = false;
                 }
             } else if let Some(&head) = self.flat_out[v].iter().min_by_key(|&&w| self.pos[w]) {
                 let m = median_of(head, medians);
                 if m > 0.0 {
-                    medians[i] = m - step;
+                    medians[i] = m - 1.0;
                     fixed = false;
                 }
             }
@@ -1563,14 +1525,39 @@ impl<'a> Orderer<'a> {
     /// edge crosses the earlier edges whose lower end lies right of its own).
     /// (Only between the ranks the problem can change: the others are constant.)
     fn crossings(&self, problem: &Problem) -> usize {
+        match problem.own {
+            Some(_) => self.crossings_between(problem, problem.min_rank..=problem.max_rank),
+            None => {
+                self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
+                    + problem.crossings_elsewhere.get().unwrap_or(0)
+            }
+        }
+    }
+
+    /// dot counts a cluster's crossings over the whole graph, but only the
+    /// ranks the cluster spans (and the gaps to its neighbours) change while
+    /// it is ordered: the rest is counted once per problem.
+    fn remember_crossings_elsewhere(&self, problem: &Problem) {
+        if problem.own.is_some() {
+            return;
+        }
+        let last = self.ranks.len().saturating_sub(1);
+        let before = self.crossings_between(problem, 0..=problem.min_rank.saturating_sub(2));
+        let before = if problem.min_rank >= 2 { before } else { 0 };
+        let after = if problem.max_rank < last {
+            self.crossings_between(problem, problem.max_rank + 1..=last)
+        } else {
+            0
+        };
+        problem.crossings_elsewhere.set(Some(before + after));
+    }
+
+    /// Crossings between rank r and r + 1 for each r of `ranks`.
+    fn crossings_between(&self, problem: &Problem, ranks: std::ops::RangeInclusive<usize>) -> usize {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
         let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
-        let ranks = match problem.own {
-            Some(_) => problem.min_rank..=problem.max_rank,
-            None => 0..=rank_count.saturating_sub(1),
-        };
         for r in ranks {
             if r + 1 >= rank_count {
                 continue;

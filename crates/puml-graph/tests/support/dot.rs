@@ -90,6 +90,38 @@ fn table_size(html: &str) -> Option<Size> {
     Some(Size::new(number("WIDTH")?, number("HEIGHT")?))
 }
 
+/// The size of a node drawn as an HTML table of fixed-size cells (PlantUML's
+/// `shape=plaintext` port nodes: no border, spacing or padding), as dot
+/// sizes it: cell sizes are whole points, a column as wide as its widest
+/// cell, a row as high as its highest, plus dot's label margin (8 points
+/// across, 4 down, each side).
+fn grid_table_size(html: &str) -> Option<Size> {
+    let whole = |cell: &str, key: &str| -> f64 {
+        let Some(at) = cell.find(&format!("{key}=\"")).map(|i| i + key.len() + 2) else {
+            return 0.0;
+        };
+        let digits: String = cell[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().unwrap_or(0.0)
+    };
+    let mut columns: Vec<f64> = Vec::new();
+    let mut height = 0.0;
+    for row in html.split("<TR").skip(1) {
+        let mut row_height = 0.0f64;
+        for (k, cell) in row.split("<TD").skip(1).enumerate() {
+            if columns.len() <= k {
+                columns.push(0.0);
+            }
+            columns[k] = columns[k].max(whole(cell, "WIDTH"));
+            row_height = row_height.max(whole(cell, "HEIGHT"));
+        }
+        height += row_height;
+    }
+    if columns.is_empty() {
+        return None;
+    }
+    Some(Size::new(columns.iter().sum::<f64>() + 16.0, height + 8.0))
+}
+
 type Attrs = Vec<(String, Token)>;
 
 fn attr<'a>(attrs: &'a Attrs, key: &str) -> Option<&'a Token> {
@@ -338,10 +370,17 @@ pub fn read_dot(text: &str) -> DotGraph {
         let width = attr_f64(attrs, "width");
         let height = attr_f64(attrs, "height");
         let node = &mut reader.graph.nodes[id];
+        let plaintext_table = match (attr(attrs, "shape"), attr(attrs, "label")) {
+            (Some(Token::Word(w)), Some(Token::Html(h))) if w == "plaintext" => grid_table_size(h),
+            _ => None,
+        };
         if point {
             let w = width.or(height).unwrap_or(0.05);
             node.width = w * 72.0;
             node.height = height.unwrap_or(w) * 72.0;
+        } else if let Some(table) = plaintext_table {
+            node.width = table.width.max(width.unwrap_or(0.75) * 72.0);
+            node.height = table.height.max(height.unwrap_or(0.5) * 72.0);
         } else {
             node.width = width.unwrap_or(0.75) * 72.0;
             node.height = height.unwrap_or(0.5) * 72.0;
