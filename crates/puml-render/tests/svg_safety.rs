@@ -164,6 +164,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         settings: Settings::default(),
         activity: None,
         class: None,
+        state: None,
         other_kind: None,
     }
 }
