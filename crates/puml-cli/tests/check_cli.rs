@@ -234,7 +234,10 @@ fn other_kinds_are_warnings_not_errors() {
             "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n",
             "description",
         ),
-        ("@startuml\n[*] --> Idle\nIdle --> [*]\n@enduml\n", "state"),
+        (
+            "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n",
+            "legacy activity",
+        ),
     ] {
         let out = puml(&["check", "-"], Some(text.as_bytes()));
         let stdout = String::from_utf8_lossy(&out.stdout);
