@@ -1678,8 +1678,11 @@ mod tests {
     fn a_legacy_activity_diagram_is_another_kind() {
         let text = "@startuml\nA -> B : before\nA -> B -> C\nB -> A : after\n@enduml\n";
         assert_eq!(kind_and_codes(text).0, Some(OtherKind::Activity));
+        // A state diagram: the parser reads it, puml draws it.
         let text = "@startuml\nA -up-> B\n[*] --> A\n@enduml\n";
-        assert_eq!(kind_and_codes(text).0, Some(OtherKind::State));
+        assert_eq!(kind_and_codes(text).0, None);
+        let analysis = crate::analyze(text, &crate::AnalysisOptions::default(), &crate::NoIncludes);
+        assert!(analysis.document.diagrams[0].state.is_some());
     }
 
     #[test]
