@@ -231,7 +231,10 @@ fn closed_stdout_is_not_a_panic() {
 fn other_kinds_are_warnings_not_errors() {
     for (text, kind) in [
         ("@startmindmap\n* root\n** child\n@endmindmap\n", "mindmap"),
-        ("@startuml\n[*] --> Idle\nIdle --> [*]\n@enduml\n", "state"),
+        (
+            "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n",
+            "legacy activity",
+        ),
     ] {
         let out = puml(&["check", "-"], Some(text.as_bytes()));
         let stdout = String::from_utf8_lossy(&out.stdout);

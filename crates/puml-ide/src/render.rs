@@ -418,19 +418,23 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains("<g class=\"link\" data-entity-1="), "{svg}");
-        // A state diagram is still refused, through the host too (CLI,
-        // MCP, LSP, compat).
+        // A state diagram is drawn too.
         let state = "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n";
-        match render(state, Format::Svg, None) {
+        let pages = render(state, Format::Svg, None).expect("a state diagram is drawn");
+        assert!(String::from_utf8_lossy(&pages[0].bytes).contains("data-qualified-name=\"S1\""));
+        // A legacy activity diagram is still refused, through the host too
+        // (CLI, MCP, LSP, compat).
+        let legacy = "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n";
+        match render(legacy, Format::Svg, None) {
             Err(RenderFailure::OtherDiagramKind(warning)) => {
                 assert_eq!(warning.code, "W0240");
                 assert!(RenderFailure::OtherDiagramKind(warning)
                     .to_string()
-                    .starts_with("line 2: PlantUML reads this block as a state diagram"));
+                    .starts_with("line 2: PlantUML reads this block as a legacy activity diagram"));
             }
             other => panic!("expected a refusal, got {other:?}"),
         }
-        let (host, file) = crate::AnalysisHost::single_file(None, state.to_string(), Default::default());
+        let (host, file) = crate::AnalysisHost::single_file(None, legacy.to_string(), Default::default());
         let rendered = host.analysis().render(file, &RenderOptions::default()).unwrap();
         assert!(matches!(rendered, Err(RenderFailure::OtherDiagramKind(_))));
         let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());

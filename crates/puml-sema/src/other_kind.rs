@@ -3,7 +3,7 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity, class and description diagrams only, so for such a
+//! puml checks and draws sequence, activity, class, description and state diagrams only, so for such a
 //! block it reports one warning (W0240) instead of the sequence reading's
 //! errors, and refuses to draw it. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
@@ -139,7 +139,7 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity, class and description diagrams)",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity, class, description and state diagrams)",
                 kind.describe(),
                 line_text,
                 kind.describe()
@@ -1720,8 +1720,11 @@ mod tests {
     fn a_legacy_activity_diagram_is_another_kind() {
         let text = "@startuml\nA -> B : before\nA -> B -> C\nB -> A : after\n@enduml\n";
         assert_eq!(kind_and_codes(text).0, Some(OtherKind::Activity));
+        // A state diagram: the parser reads it, puml draws it.
         let text = "@startuml\nA -up-> B\n[*] --> A\n@enduml\n";
-        assert_eq!(kind_and_codes(text).0, Some(OtherKind::State));
+        assert_eq!(kind_and_codes(text).0, None);
+        let analysis = crate::analyze(text, &crate::AnalysisOptions::default(), &crate::NoIncludes);
+        assert!(analysis.document.diagrams[0].state.is_some());
     }
 
     #[test]

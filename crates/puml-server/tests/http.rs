@@ -612,15 +612,15 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
         ),
     );
     assert_eq!(class.status, 200);
-    let state = get(
+    let legacy = get(
         addr,
         &format!(
             "/plantuml/svg/{}",
-            puml_compat::encoding::encode_plantuml("state S1\n[*] --> S1\nS1 --> [*]")
+            puml_compat::encoding::encode_plantuml("(*) --> \"First\"\n\"First\" --> (*)")
         ),
     );
-    assert_eq!(state.status, 400);
-    assert!(state.header("x-puml-unsupported-kind").is_some());
+    assert_eq!(legacy.status, 400);
+    assert!(legacy.header("x-puml-unsupported-kind").is_some());
     // Local includes are refused without --include-root.
     let include = get(
         addr,

@@ -488,6 +488,7 @@ impl<'a> Parser<'a> {
     /// `kind`; whether the end line was found.
     fn parse_diagram_body(&mut self, implicit: bool, kind: DiagramKind) -> (DiagramKind, bool) {
         let mut closed = false;
+        let errors_before = self.errors.len();
         self.class_mixing = false;
         self.class_names.clear();
         self.class_linked = false;
@@ -539,7 +540,16 @@ impl<'a> Parser<'a> {
                 DiagramKind::Activity => self.parse_activity_statement(),
                 DiagramKind::Class => self.parse_class_statement(),
                 DiagramKind::Description => self.parse_description_statement(),
-                DiagramKind::State => self.parse_state_statement(),
+                DiagramKind::State => {
+                    self.parse_state_statement();
+                    // The state reading is a trial kept only when it reads
+                    // every line: its first error ends it (the caller
+                    // rewinds), so a block that is no state diagram costs
+                    // a line or two, not a second reading.
+                    if self.errors[errors_before..].iter().any(|d| d.is_error()) {
+                        break;
+                    }
+                }
                 DiagramKind::Sequence => self.parse_statement(),
             }
         }

@@ -265,10 +265,18 @@ fn scan_declaration(text: &str, top_level: bool) -> Option<(Pieces, bool)> {
     Some((pieces, false))
 }
 
+/// A note's line, scanned.
+struct ScannedNote {
+    pieces: Pieces,
+    /// No text on the line: a body follows, up to `end note`.
+    body_follows: bool,
+    /// Where the name of the state it is placed by is.
+    target: Option<(usize, usize)>,
+}
+
 /// The note forms: `note POSITION of NAME [#colour] [: text]`, `note "text"
-/// as N`, `note on link [: text]`. The pieces, whether a body follows (no
-/// text on the line), and the element it is placed by.
-fn scan_note(text: &str) -> Option<(Pieces, bool, Option<(usize, usize)>)> {
+/// as N`, `note on link [: text]`.
+fn scan_note(text: &str) -> Option<ScannedNote> {
     let mut pieces = Vec::new();
     let mut pos = blanks(text, 0);
     pieces.push((KEYWORD, pos, pos + 4));
@@ -292,7 +300,11 @@ fn scan_note(text: &str) -> Option<(Pieces, bool, Option<(usize, usize)>)> {
             return None;
         }
         pieces.push((IDENT, pos, pos + len));
-        return Some((pieces, false, None));
+        return Some(ScannedNote {
+            pieces,
+            body_follows: false,
+            target: None,
+        });
     }
     if word_at(text, pos, "on") {
         pieces.push((KEYWORD, pos, pos + 2));
@@ -327,7 +339,11 @@ fn scan_note(text: &str) -> Option<(Pieces, bool, Option<(usize, usize)>)> {
         }
     }
     if pos >= trimmed_end {
-        return Some((pieces, true, target));
+        return Some(ScannedNote {
+            pieces,
+            body_follows: true,
+            target,
+        });
     }
     if !text[pos..].starts_with(':') {
         return None;
@@ -337,7 +353,11 @@ fn scan_note(text: &str) -> Option<(Pieces, bool, Option<(usize, usize)>)> {
     if trimmed_end > label {
         pieces.push((TEXT, label, trimmed_end));
     }
-    Some((pieces, false, target))
+    Some(ScannedNote {
+        pieces,
+        body_follows: false,
+        target,
+    })
 }
 
 /// The names a line mentions, for the notes placed by them.
@@ -556,7 +576,12 @@ impl<'a> Parser<'a> {
     }
 
     fn state_note(&mut self, line: &Line<'a>) {
-        let Some((pieces, block, target)) = scan_note(line.content) else {
+        let Some(ScannedNote {
+            pieces,
+            body_follows: block,
+            target,
+        }) = scan_note(line.content)
+        else {
             return self.state_unknown(line, "this note is not one PlantUML's state diagrams read");
         };
         let on_link = pieces
@@ -682,5 +707,35 @@ mod tests {
             assert!(scan_declaration(refused, true).is_none(), "{refused}");
         }
         assert!(scan_declaration("state A <<entryPoint>>", false).is_some());
+    }
+
+    #[test]
+    fn an_edit_that_makes_a_block_a_state_diagram_reparses_it_whole() {
+        let old = "@startuml\nstate A\nfoo bar baz\n@enduml\n";
+        let new = "@startuml\nstate A\nA --> B\n@enduml\n";
+        let parsed = crate::parse(old);
+        let reparsed = parsed.reparse(old, new);
+        assert_eq!(reparsed, crate::parse(new));
+        assert_eq!(reparsed.diagram_kinds(), &[crate::DiagramKind::State]);
+    }
+
+    #[test]
+    fn a_block_only_a_state_diagram_reads_is_one() {
+        for (text, kind) in [
+            (
+                "@startuml\n[*] --> A\nA --> B : go\n@enduml\n",
+                crate::DiagramKind::State,
+            ),
+            (
+                "@startuml\nstate A {\n  B --> C\n  --\n  D --> E\n}\n@enduml\n",
+                crate::DiagramKind::State,
+            ),
+            // `[H]` is a component to the description reading, which comes first.
+            ("@startuml\nA --> [H]\n@enduml\n", crate::DiagramKind::Sequence),
+            // A line no state diagram has: not one.
+            ("@startuml\nstate A\nactor B\n@enduml\n", crate::DiagramKind::Sequence),
+        ] {
+            assert_eq!(crate::parse(text).diagram_kinds(), &[kind], "{text}");
+        }
     }
 }
