@@ -164,10 +164,8 @@ fn structure(diagram: &ast::Diagram) -> ClassStructure {
                     members(&body, element, depth + 1, &mut symbols);
                 }
             }
-            SyntaxKind::CLASS_NOTE => {
-                if line_count(&statement) > 1 {
-                    folds.push(ast::statement_range(&statement));
-                }
+            SyntaxKind::CLASS_NOTE if line_count(&statement) > 1 => {
+                folds.push(ast::statement_range(&statement));
             }
             _ => {}
         }
