@@ -40,13 +40,15 @@ end
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[SERVER]))
 async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
+    initialized = await lsp_client.initialize_session(
         t.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),
             root_uri="file:///tmp/puml-lsp-blackbox",
             initialization_options={"puml": {"lint": False}},
         )
     )
+    # The semantic token legend, to decode token types by name.
+    lsp_client.puml_token_types = initialized.capabilities.semantic_tokens_provider.legend.token_types
     yield
     await lsp_client.shutdown_session()
 
@@ -898,3 +900,37 @@ async def test_class_completion_names_arrows_names(client: LanguageClient):
     assert "Car" in at_start and "Engine" in at_start and "interface" in at_start, at_start
     assert await labels(3, 4) == ["<|--", "*--", "o--", "-->", "..>", "..|>", "--"]
     assert await labels(4, 8) == ["Car", "Engine"]
+
+
+async def test_class_outline_folding_and_semantic_tokens(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/class-outline.puml"
+    text = (
+        "@startuml\npackage shop {\n  interface Shape {\n    + area() : double\n  }\n"
+        "  enum Color {\n    RED\n  }\n}\nclass Circle\nnote top of Circle\n  two\n  lines\nend note\n@enduml\n"
+    )
+    await open_document(client, text, uri)
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc(uri)))
+    assert [(s.name, s.kind) for s in symbols] == [("shop", t.SymbolKind.Package), ("Circle", t.SymbolKind.Class)]
+    shop = symbols[0]
+    assert [(c.name, c.kind) for c in shop.children] == [
+        ("Shape", t.SymbolKind.Interface),
+        ("Color", t.SymbolKind.Enum),
+    ]
+    assert [(m.name, m.kind) for m in shop.children[0].children] == [("area() : double", t.SymbolKind.Method)]
+    assert [(m.name, m.kind) for m in shop.children[1].children] == [("RED", t.SymbolKind.EnumMember)]
+    assert shop.range.start.line == 1 and shop.range.end.line == 8, shop.range
+    folds = await client.text_document_folding_range_async(t.FoldingRangeParams(text_document=doc(uri)))
+    spans = sorted((f.start_line, f.end_line) for f in folds)
+    assert spans == [(1, 8), (2, 4), (5, 7), (10, 13)], spans
+    # Semantic tokens: decode the legend's types of the tokens on line 3
+    # (`    + area() : double`): the visibility, then the method.
+    legend = client.puml_token_types
+    tokens = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc(uri)))
+    data, line, column, found = tokens.data, 0, 0, []
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind = data[i : i + 4]
+        line += delta_line
+        column = delta_start if delta_line else column + delta_start
+        found.append((line, column, length, legend[kind]))
+    assert [(c, n, k) for (l, c, n, k) in found if l == 3] == [(4, 1, "modifier"), (6, 15, "method")], found
+    assert (2, 12, 5, "class") in found and (1, 8, 4, "namespace") in found, found

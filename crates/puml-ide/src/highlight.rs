@@ -21,11 +21,26 @@ pub enum HighlightClass {
     /// Label, note and title text; activity actions, conditions and
     /// branch labels (`(yes)`), connectors (`(A)`).
     Text,
+    /// A class diagram's element name where one is named (declarations,
+    /// links, notes, `A : member` lines).
+    ClassName,
+    /// A package or namespace name.
+    Package,
+    /// A field of a class (or an enum constant, a map row).
+    Field,
+    /// A method of a class.
+    Method,
+    /// A member's visibility character (`-`, `#`, `~`, `+`) or modifier
+    /// (`{static}`, `{abstract}`, `{field}`, `{method}`).
+    Modifier,
+    /// A generic's parameters (`<T extends Number>`).
+    Generic,
 }
 
 impl HighlightClass {
     /// Every class, in a stable order (an LSP legend's order).
-    pub const ALL: [HighlightClass; 10] = [
+    /// (Classes added later come last, so a legend's earlier indices stay.)
+    pub const ALL: [HighlightClass; 16] = [
         HighlightClass::Comment,
         HighlightClass::Keyword,
         HighlightClass::Directive,
@@ -36,6 +51,12 @@ impl HighlightClass {
         HighlightClass::Stereotype,
         HighlightClass::Number,
         HighlightClass::Text,
+        HighlightClass::ClassName,
+        HighlightClass::Package,
+        HighlightClass::Field,
+        HighlightClass::Method,
+        HighlightClass::Modifier,
+        HighlightClass::Generic,
     ];
 }
 
@@ -66,6 +87,16 @@ pub fn highlights(parse: &Parse) -> Vec<Highlight> {
             {
                 HighlightClass::Participant
             }
+            IDENT if matches!(parent, Some(CLASS_DECL | CLASS_LINK | MEMBER_LINE | CLASS_NOTE)) => {
+                HighlightClass::ClassName
+            }
+            IDENT if parent == Some(PACKAGE_START) => HighlightClass::Package,
+            GENERIC => HighlightClass::Generic,
+            // A member line: its modifiers, visibility and text apart.
+            TEXT if matches!(parent, Some(CLASS_MEMBER | MEMBER_LINE)) => {
+                member_highlights(token.text(), token.text_range().start(), &mut out);
+                continue;
+            }
             STRING => HighlightClass::String,
             ARROW | LIFECYCLE => HighlightClass::Arrow,
             COLOR => HighlightClass::Color,
@@ -81,6 +112,50 @@ pub fn highlights(parse: &Parse) -> Vec<Highlight> {
         });
     }
     out
+}
+
+/// A class member's pieces: modifiers and visibility, then its text as a
+/// field or a method (a separator line is plain text).
+fn member_highlights(text: &str, start: puml_syntax::TextSize, out: &mut Vec<Highlight>) {
+    let written = text.trim_end();
+    let at = |from: usize, to: usize| {
+        TextRange::new(
+            start + puml_syntax::TextSize::from(from as u32),
+            start + puml_syntax::TextSize::from(to as u32),
+        )
+    };
+    if ["--", "..", "==", "__"]
+        .iter()
+        .any(|m| written.trim_start().starts_with(m))
+    {
+        out.push(Highlight {
+            range: at(0, written.len()),
+            class: HighlightClass::Text,
+        });
+        return;
+    }
+    let parts = crate::class_outline::member_parts(written);
+    let mut pieces: Vec<(usize, usize, HighlightClass)> = parts
+        .modifiers
+        .iter()
+        .map(|(from, to)| (*from, *to, HighlightClass::Modifier))
+        .collect();
+    if let Some((_, offset)) = parts.visibility {
+        pieces.push((offset, offset + 1, HighlightClass::Modifier));
+    }
+    pieces.sort_by_key(|p| p.0);
+    let class = if parts.is_method {
+        HighlightClass::Method
+    } else {
+        HighlightClass::Field
+    };
+    if parts.text_start < written.len() {
+        pieces.push((parts.text_start, written.len(), class));
+    }
+    out.extend(pieces.into_iter().map(|(from, to, class)| Highlight {
+        range: at(from, to),
+        class,
+    }));
 }
 
 #[cfg(test)]
@@ -100,6 +175,36 @@ mod tests {
         assert!(got.contains(&("->", Arrow)) && got.contains(&("++", Arrow)), "{got:?}");
         assert!(got.contains(&("Bob", Participant)), "{got:?}");
         assert!(got.iter().any(|(t, c)| *c == Text && t.contains("hi")), "{got:?}");
+    }
+
+    #[test]
+    fn class_names_members_and_modifiers_get_classes() {
+        let text = "@startuml\npackage shop {\nabstract class Shape<T> {\n  - {static} count : int\n  + draw()\n  --\n}\n}\nShape <|-- Circle\nCircle : {abstract} #area() : double\n@enduml\n";
+        let parse = puml_syntax::parse(text);
+        let got: Vec<(&str, HighlightClass)> = highlights(&parse).iter().map(|h| (&text[h.range], h.class)).collect();
+        use HighlightClass::*;
+        for expected in [
+            ("shop", Package),
+            ("abstract", Keyword),
+            ("Shape", ClassName),
+            ("<T>", Generic),
+            ("-", Modifier),
+            ("{static}", Modifier),
+            ("count : int", Field),
+            ("+", Modifier),
+            ("draw()", Method),
+            ("--", Text),
+            ("<|--", Arrow),
+            ("Circle", ClassName),
+            ("{abstract}", Modifier),
+            ("#", Modifier),
+            ("area() : double", Method),
+        ] {
+            assert!(got.contains(&expected), "{expected:?}: {got:?}");
+        }
+        // In text order, no overlaps.
+        let ranges: Vec<TextRange> = highlights(&parse).iter().map(|h| h.range).collect();
+        assert!(ranges.windows(2).all(|w| w[0].end() <= w[1].start()), "{ranges:?}");
     }
 
     #[test]

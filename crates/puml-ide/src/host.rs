@@ -381,6 +381,14 @@ impl Analysis {
         })
     }
 
+    /// Each class diagram's structure as written: packages, elements and
+    /// members with their ranges (the outline), and what folds.
+    pub fn class_structures(&self, file: FileId) -> Cancellable<Vec<crate::class_outline::ClassStructure>> {
+        self.with(file, |db, input, _| {
+            crate::class_outline::class_structures(puml_db::parse(db, input))
+        })
+    }
+
     /// The class-diagram element whose name is written at `offset`, if any.
     pub fn class_element_at(
         &self,

@@ -8,6 +8,7 @@
 //! `mermaid` — source tools.
 
 pub mod check;
+pub mod class_outline;
 pub mod class_symbols;
 pub mod diff;
 pub mod edit;

@@ -176,10 +176,17 @@ fn fuzzed_activity_inputs_keep_the_invariants() {
 /// ends dropped, packages left unclosed, blocks flipping kind.
 #[test]
 fn fuzzed_class_inputs_keep_the_invariants() {
-    // Few: a class input costs about 0.6 s in a debug build (300 took 180 s),
-    // against milliseconds for a sequence one; `cargo xtask fuzz` runs longer.
-    const CLASS_INPUTS: usize = 50;
-    let seeds = corpus_seeds("corpus-class");
+    // A class input costs about 25 ms of CPU in a debug build (a sequence
+    // one 13 ms). 8,000, as many as the activity inputs, finds formatter
+    // bugs still open, kept in `test-data/fuzz/open/` (not replayed): the
+    // first is input 929 of shard 1. Raise this to 8,000 once they pass and
+    // move them up to `test-data/fuzz/`.
+    const CLASS_INPUTS: usize = 1_800;
+    // Big seeds make slow inputs without finding more.
+    let seeds: Vec<String> = corpus_seeds("corpus-class")
+        .into_iter()
+        .filter(|t| t.len() < 16_000)
+        .collect();
     if seeds.is_empty() {
         eprintln!("../shared/corpus-class not present: nothing to fuzz");
         return;

@@ -101,12 +101,8 @@ impl Agreement {
     /// text) and compares each verdict with `ours`, both passed through
     /// `same` (the names a set of cases treats as one).
     fn of(cases_tsv: &Path, ours: fn(&str) -> String, same: fn(String) -> String) -> Agreement {
-        let cases = std::fs::read_to_string(cases_tsv).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (`cargo xtask grammar-probe` writes it)",
-                cases_tsv.display()
-            )
-        });
+        let cases = std::fs::read_to_string(cases_tsv)
+            .unwrap_or_else(|e| panic!("{}: {e} (`cargo xtask grammar-probe` writes it)", cases_tsv.display()));
         let mut agreement = Agreement::default();
         for line in cases.lines().filter(|l| !l.starts_with('#')) {
             let fields: Vec<&str> = line.splitn(4, '\t').collect();
@@ -246,11 +242,7 @@ fn puml_agrees_with_plantuml_on_the_generated_cases_of_other_kinds() {
     let (mut all, mut all_agreed) = (0, 0);
     let mut failures = Vec::new();
     for (kind, at_least) in KINDS_AGREED_AT_LEAST {
-        let agreement = Agreement::of(
-            &grammar_dir().join(kind).join("cases.tsv"),
-            puml_typed_verdict,
-            as_is,
-        );
+        let agreement = Agreement::of(&grammar_dir().join(kind).join("cases.tsv"), puml_typed_verdict, as_is);
         let name = format!("{kind} grammar");
         agreement.print(&name, true);
         failures.extend(agreement.shortfall(&name, at_least, 50));

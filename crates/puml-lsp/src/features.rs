@@ -2,6 +2,7 @@
 //! hover, completion, definitions, references and folding ranges.
 
 use crate::text::{word_at, LineTable};
+use puml_ide::class_outline::{ClassStructure, ClassSymbolKind};
 use puml_ide::explain::{Explanation, ParticipantSummary};
 use puml_ide::highlight::{Highlight, HighlightClass};
 use puml_ide::outline::{ActivityBlock, ActivityBlockKind, ActivityOutline};
@@ -44,7 +45,12 @@ fn symbol(name: String, detail: String, kind: SymbolKind, range: Range) -> Docum
     }
 }
 
-pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[ActivityOutline]) -> Vec<DocumentSymbol> {
+pub fn document_symbols(
+    text: &str,
+    explanations: &[Explanation],
+    outlines: &[ActivityOutline],
+    classes: &[ClassStructure],
+) -> Vec<DocumentSymbol> {
     let table = LineTable::new(text);
     let mut symbols = Vec::new();
     for explanation in explanations {
@@ -74,7 +80,82 @@ pub fn document_symbols(text: &str, explanations: &[Explanation], outlines: &[Ac
             ));
         }
     }
+    if !classes.is_empty() {
+        for structure in classes {
+            symbols.extend(class_symbols(&table, structure));
+        }
+        // Each diagram's symbols in the order of the text.
+        symbols.sort_by_key(|s| (s.range.start.line, s.range.start.character));
+    }
     symbols
+}
+
+/// Packages, elements and members of one class diagram, nested as the
+/// outline nests them (built bottom-up, without recursion; deeper than
+/// `MAX_SYMBOL_DEPTH` listed beside their ancestor at that depth).
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelled out
+fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<DocumentSymbol> {
+    let shown_parent = |index: usize| -> Option<usize> {
+        let mut parent = structure.symbols.get(index)?.parent;
+        while let Some(p) = parent {
+            if structure.symbols[p].depth < MAX_SYMBOL_DEPTH {
+                return Some(p);
+            }
+            parent = structure.symbols[p].parent;
+        }
+        None
+    };
+    let mut children: Vec<Vec<DocumentSymbol>> = vec![Vec::new(); structure.symbols.len()];
+    let mut roots = Vec::new();
+    for (index, item) in structure.symbols.iter().enumerate().rev() {
+        let mut own = std::mem::take(&mut children[index]);
+        own.reverse();
+        let lower = item.detail.to_ascii_lowercase();
+        let kind = match item.kind {
+            ClassSymbolKind::Package if lower.starts_with("namespace") => SymbolKind::NAMESPACE,
+            ClassSymbolKind::Package => SymbolKind::PACKAGE,
+            ClassSymbolKind::Element if lower.starts_with("interface") => SymbolKind::INTERFACE,
+            ClassSymbolKind::Element if lower.starts_with("enum") => SymbolKind::ENUM,
+            ClassSymbolKind::Element if lower.starts_with("struct") || lower.starts_with("entity") => {
+                SymbolKind::STRUCT
+            }
+            ClassSymbolKind::Element
+                if lower.starts_with("object") || lower.starts_with("map") || lower.starts_with("json") =>
+            {
+                SymbolKind::OBJECT
+            }
+            ClassSymbolKind::Element => SymbolKind::CLASS,
+            ClassSymbolKind::Field
+                if item
+                    .parent
+                    .is_some_and(|p| structure.symbols[p].detail.to_ascii_lowercase().starts_with("enum")) =>
+            {
+                SymbolKind::ENUM_MEMBER
+            }
+            ClassSymbolKind::Field => SymbolKind::FIELD,
+            ClassSymbolKind::Method => SymbolKind::METHOD,
+        };
+        let symbol = DocumentSymbol {
+            name: if item.name.is_empty() {
+                "?".to_string()
+            } else {
+                item.name.clone()
+            },
+            detail: (!item.detail.is_empty()).then(|| item.detail.clone()),
+            kind,
+            tags: None,
+            deprecated: None,
+            range: table.range(item.range),
+            selection_range: table.range(item.selection),
+            children: (!own.is_empty()).then_some(own),
+        };
+        match shown_parent(index) {
+            Some(parent) if parent < index => children[parent].push(symbol),
+            _ => roots.push(symbol),
+        }
+    }
+    roots.reverse();
+    roots
 }
 
 /// Markdown for a class-diagram element: its keyword and name, members,
@@ -657,11 +738,15 @@ fn opener(line: &str) -> Option<&'static str> {
 /// Folding ranges for groups, boxes, block notes and refs, legends and
 /// block comments; in activity diagrams, for every block (an unclosed one
 /// folds to the end of its diagram), multi-line actions and block notes.
-pub fn folding_ranges(text: &str, outlines: &[ActivityOutline]) -> Vec<FoldingRange> {
+pub fn folding_ranges(text: &str, outlines: &[ActivityOutline], classes: &[ClassStructure]) -> Vec<FoldingRange> {
     let table = LineTable::new(text);
+    // Diagrams whose blocks the model or the tree gives (activity, class):
+    // the text scan adds only comments and legends there.
     let activity_lines: Vec<(u32, u32)> = outlines
         .iter()
-        .map(|o| (line_of(&table, o.range.start()), line_of(&table, o.range.end())))
+        .map(|o| o.range)
+        .chain(classes.iter().map(|c| c.range))
+        .map(|range| (line_of(&table, range.start()), line_of(&table, range.end())))
         .collect();
     let mut stack: Vec<(u32, &'static str)> = Vec::new();
     let mut ranges = Vec::new();
@@ -722,6 +807,11 @@ pub fn folding_ranges(text: &str, outlines: &[ActivityOutline]) -> Vec<FoldingRa
                 line_of(&table, step.start()),
                 line_of(&table, trimmed_end(text, *step)),
             );
+        }
+    }
+    for structure in classes {
+        for fold in &structure.folds {
+            push_region(&mut ranges, line_of(&table, fold.start()), line_of(&table, fold.end()));
         }
     }
     ranges
@@ -1095,6 +1185,12 @@ fn token_type(class: HighlightClass) -> Option<SemanticTokenType> {
         HighlightClass::Stereotype => SemanticTokenType::DECORATOR,
         HighlightClass::Number => SemanticTokenType::NUMBER,
         HighlightClass::Text => return None,
+        HighlightClass::ClassName => SemanticTokenType::CLASS,
+        HighlightClass::Package => SemanticTokenType::NAMESPACE,
+        HighlightClass::Field => SemanticTokenType::PROPERTY,
+        HighlightClass::Method => SemanticTokenType::METHOD,
+        HighlightClass::Modifier => SemanticTokenType::MODIFIER,
+        HighlightClass::Generic => SemanticTokenType::TYPE_PARAMETER,
     })
 }
 
@@ -1348,7 +1444,7 @@ mod tests {
         assert_eq!(targets.len(), 2, "{targets:?}");
         assert_eq!(&text[targets[0].0..targets[0].1], "parts/a.iuml");
         let table = LineTable::new(SOURCE);
-        let folds = folding_ranges(SOURCE, &[]);
+        let folds = folding_ranges(SOURCE, &[], &[]);
         let selection = selection_range(SOURCE, &table, &folds, Position::new(4, 4));
         let mut lines = Vec::new();
         let mut at = Some(&selection);
@@ -1361,7 +1457,7 @@ mod tests {
 
     #[test]
     fn folds_groups_notes_and_comments() {
-        let folds: Vec<(u32, u32)> = folding_ranges(SOURCE, &[])
+        let folds: Vec<(u32, u32)> = folding_ranges(SOURCE, &[], &[])
             .iter()
             .map(|f| (f.start_line, f.end_line))
             .collect();
@@ -1370,7 +1466,7 @@ mod tests {
 
     #[test]
     fn symbols_list_declared_participants_and_groups() {
-        let symbols = document_symbols(SOURCE, &explain(), &[]);
+        let symbols = document_symbols(SOURCE, &explain(), &[], &[]);
         let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, vec!["Alice", "alt ok"]);
         assert_eq!(symbols[0].range.start.line, 1);
@@ -1477,6 +1573,68 @@ A -> Bob : hi
         assert_eq!(at("note over A, |"), ["A", "Bob"]);
     }
 
+    const CLASS_OUTLINE: &str = "@startuml\npackage shop {\n  interface Shape {\n    + area() : double\n  }\n  enum Color {\n    RED\n  }\n}\nclass Circle\nnote top of Circle\n  two\n  lines\nend note\n/' a\n  comment '/\n@enduml\n";
+
+    #[test]
+    fn class_outline_nests_packages_elements_and_members_and_folds_bodies() {
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, CLASS_OUTLINE.to_string(), Default::default());
+        let analysis = host.analysis();
+        let explanations = analysis.explain(file).expect("not cancelled");
+        let classes = analysis.class_structures(file).expect("not cancelled");
+        let symbols = document_symbols(CLASS_OUTLINE, &explanations, &[], &classes);
+        let shape = |s: &DocumentSymbol| -> String {
+            let children = s.children.as_deref().unwrap_or_default();
+            let inner: Vec<String> = children
+                .iter()
+                .map(|c| {
+                    let grand: Vec<String> = c
+                        .children
+                        .as_deref()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|g| format!("{}:{:?}", g.name, g.kind))
+                        .collect();
+                    format!("{}:{:?}[{}]", c.name, c.kind, grand.join(","))
+                })
+                .collect();
+            format!("{}:{:?}[{}]", s.name, s.kind, inner.join(","))
+        };
+        let got: Vec<String> = symbols.iter().map(shape).collect();
+        assert_eq!(
+            got,
+            [
+                "shop:Package[Shape:Interface[area() : double:Method],Color:Enum[RED:EnumMember]]",
+                "Circle:Class[]"
+            ],
+            "{symbols:?}"
+        );
+        let folds: Vec<(u32, u32)> = folding_ranges(CLASS_OUTLINE, &[], &classes)
+            .iter()
+            .map(|f| (f.start_line, f.end_line))
+            .collect();
+        for expected in [(1, 8), (2, 4), (5, 7), (10, 13), (14, 15)] {
+            assert!(folds.contains(&expected), "{expected:?} in {folds:?}");
+        }
+        // The block note is folded once (by the tree, not also by the text scan).
+        assert_eq!(folds.iter().filter(|f| **f == (10, 13)).count(), 1, "{folds:?}");
+        // Class names, members and modifiers are semantic tokens.
+        let legend = semantic_legend();
+        let tokens = semantic_tokens(CLASS_OUTLINE, &analysis.highlights(file).expect("not cancelled"));
+        let kinds: Vec<&SemanticTokenType> = tokens
+            .iter()
+            .map(|t| &legend.token_types[t.token_type as usize])
+            .collect();
+        for kind in [
+            SemanticTokenType::CLASS,
+            SemanticTokenType::NAMESPACE,
+            SemanticTokenType::METHOD,
+            SemanticTokenType::PROPERTY,
+            SemanticTokenType::MODIFIER,
+        ] {
+            assert!(kinds.contains(&&kind), "{kind:?} in {kinds:?}");
+        }
+    }
+
     const ACTIVITY: &str = "@startuml\n|Shop|\nstart\npartition Billing {\nif (paid?) then (yes)\n  while (more?)\n    :Pack\n    item;\n  endwhile\nelse (no)\n  fork\n    :A;\n  fork again\n    :B;\n  end merge\nendif\n}\n:Done;\nnote right\n  a note\nend note\n|Courier|\n:Ship;\nstop\n@enduml\n";
 
     fn outlines(text: &str) -> Vec<ActivityOutline> {
@@ -1489,11 +1647,11 @@ A -> Bob : hi
         let analysis = host.analysis();
         let explanations = analysis.explain(file).expect("not cancelled");
         let outlines = analysis.activity_outlines(file).expect("not cancelled");
-        document_symbols(text, &explanations, &outlines)
+        document_symbols(text, &explanations, &outlines, &[])
     }
 
     fn folds(text: &str) -> Vec<(u32, u32)> {
-        folding_ranges(text, &outlines(text))
+        folding_ranges(text, &outlines(text), &[])
             .iter()
             .map(|f| (f.start_line, f.end_line))
             .collect()
@@ -1529,7 +1687,7 @@ A -> Bob : hi
     #[test]
     fn selection_grows_through_the_enclosing_activity_blocks() {
         let table = LineTable::new(ACTIVITY);
-        let folds = folding_ranges(ACTIVITY, &outlines(ACTIVITY));
+        let folds = folding_ranges(ACTIVITY, &outlines(ACTIVITY), &[]);
         let selection = selection_range(ACTIVITY, &table, &folds, Position::new(11, 5));
         let mut lines = Vec::new();
         let mut at = Some(&selection);
@@ -1668,7 +1826,7 @@ A -> Bob : hi
                 let text = &source[..cut];
                 let found = outlines(text);
                 outlined += usize::from(!found.is_empty());
-                for fold in folding_ranges(text, &found) {
+                for fold in folding_ranges(text, &found, &[]) {
                     assert!(fold.end_line > fold.start_line, "{fold:?} in {text}");
                 }
                 let mut pending: Vec<DocumentSymbol> = activity_symbols_of(text);

@@ -852,7 +852,13 @@ impl LanguageServer for Backend {
         let symbols = blocking(move || {
             let explanations = snapshot.analysis.explain(snapshot.file)?;
             let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
-            Ok(features::document_symbols(&snapshot.text, &explanations, &outlines))
+            let classes = snapshot.analysis.class_structures(snapshot.file)?;
+            Ok(features::document_symbols(
+                &snapshot.text,
+                &explanations,
+                &outlines,
+                &classes,
+            ))
         })
         .await?;
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
@@ -862,7 +868,8 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&params.text_document.uri)?;
         blocking(move || {
             let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
-            Ok(Some(features::folding_ranges(&snapshot.text, &outlines)))
+            let classes = snapshot.analysis.class_structures(snapshot.file)?;
+            Ok(Some(features::folding_ranges(&snapshot.text, &outlines, &classes)))
         })
         .await
     }
@@ -1370,8 +1377,9 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&params.text_document.uri)?;
         blocking(move || {
             let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
+            let classes = snapshot.analysis.class_structures(snapshot.file)?;
             let table = LineTable::new(&snapshot.text);
-            let folds = features::folding_ranges(&snapshot.text, &outlines);
+            let folds = features::folding_ranges(&snapshot.text, &outlines, &classes);
             let ranges = params
                 .positions
                 .iter()
@@ -1494,8 +1502,9 @@ impl LanguageServer for Backend {
             for (uri, snapshot) in open {
                 let explanations = snapshot.analysis.explain(snapshot.file)?;
                 let outlines = snapshot.analysis.activity_outlines(snapshot.file)?;
-                // Nested symbols (activity blocks) are searched too.
-                let mut pending = features::document_symbols(&snapshot.text, &explanations, &outlines);
+                let classes = snapshot.analysis.class_structures(snapshot.file)?;
+                // Nested symbols (activity blocks, class members) are searched too.
+                let mut pending = features::document_symbols(&snapshot.text, &explanations, &outlines, &classes);
                 pending.reverse();
                 while let Some(mut symbol) = pending.pop() {
                     if let Some(children) = symbol.children.take() {

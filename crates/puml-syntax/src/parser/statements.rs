@@ -1788,7 +1788,11 @@ impl<'a> Parser<'a> {
             // where its first error starts counts, and every diagnosis
             // below starts there (at the word or the line, which begin
             // together unless the line starts with other blanks).
-            self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, "not a sequence-diagram statement"));
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "not a sequence-diagram statement",
+            ));
             let mut lx = self.lexer(line.content);
             lx.error_to_end();
             self.emit_line(line, lx);
@@ -2349,8 +2353,30 @@ mod edit_distance_tests {
     #[test]
     fn the_bounded_distance_agrees_with_the_full_one() {
         let words = [
-            "", "a", "ab", "ba", "alt", "atl", "lat", "else", "esle", "participant", "partcipant", "particpiant",
-            "skinparam", "skniparam", "aaaa", "aaab", "abab", "baba", "é", "éa", "aé", "endnote", "note", "group",
+            "",
+            "a",
+            "ab",
+            "ba",
+            "alt",
+            "atl",
+            "lat",
+            "else",
+            "esle",
+            "participant",
+            "partcipant",
+            "particpiant",
+            "skinparam",
+            "skniparam",
+            "aaaa",
+            "aaab",
+            "abab",
+            "baba",
+            "é",
+            "éa",
+            "aé",
+            "endnote",
+            "note",
+            "group",
         ];
         for a in words {
             for b in words {
