@@ -731,7 +731,7 @@ mod tests {
                 crate::DiagramKind::State,
             ),
             // `[H]` is a component to the description reading, which comes first.
-            ("@startuml\nA --> [H]\n@enduml\n", crate::DiagramKind::Sequence),
+            ("@startuml\nA --> [H]\n@enduml\n", crate::DiagramKind::Description),
             // A line no state diagram has: not one.
             ("@startuml\nstate A\nactor B\n@enduml\n", crate::DiagramKind::Sequence),
         ] {
