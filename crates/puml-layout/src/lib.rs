@@ -131,89 +131,32 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
             return Err(LayoutError::UnknownTheme(name.clone()));
         }
     }
+    // What each kind of diagram counts against which limit. The layout
+    // engine's own bounds (`puml_graph::MAX_NODES`) hold too; these are the
+    // renderer's, checked before any work.
+    let mut counts: Vec<(&'static str, usize, usize)> = Vec::new();
     if let Some(class) = &diagram.class {
-        // The layout engine's own bounds (`puml_graph::MAX_NODES`) hold
-        // too; these are the renderer's, checked before any work.
-        let elements = class.elements.len() + class.notes.len();
-        if elements > options.max_classes {
-            return Err(LayoutError::TooLarge {
-                what: "classes",
-                count: elements,
-                limit: options.max_classes,
-            });
-        }
-        if class.links.len() > options.max_links {
-            return Err(LayoutError::TooLarge {
-                what: "links",
-                count: class.links.len(),
-                limit: options.max_links,
-            });
-        }
+        counts.push(("classes", class.elements.len() + class.notes.len(), options.max_classes));
+        counts.push(("links", class.links.len(), options.max_links));
     }
     if let Some(description) = &diagram.description {
         let elements = description.elements.len() + description.notes.len();
-        if elements > options.max_classes {
-            return Err(LayoutError::TooLarge {
-                what: "elements",
-                count: elements,
-                limit: options.max_classes,
-            });
-        }
-        if description.links.len() > options.max_links {
-            return Err(LayoutError::TooLarge {
-                what: "links",
-                count: description.links.len(),
-                limit: options.max_links,
-            });
-        }
+        counts.push(("elements", elements, options.max_classes));
+        counts.push(("links", description.links.len(), options.max_links));
     }
     if let Some(state) = &diagram.state {
-        let elements = state.states.len() + state.notes.len();
-        if elements > options.max_classes {
-            return Err(LayoutError::TooLarge {
-                what: "states",
-                count: elements,
-                limit: options.max_classes,
-            });
-        }
-        if state.transitions.len() > options.max_links {
-            return Err(LayoutError::TooLarge {
-                what: "transitions",
-                count: state.transitions.len(),
-                limit: options.max_links,
-            });
-        }
+        counts.push(("states", state.states.len() + state.notes.len(), options.max_classes));
+        counts.push(("transitions", state.transitions.len(), options.max_links));
     }
     if let Some(activity) = &diagram.activity {
         // Swimlanes are an activity diagram's columns, its steps its events.
-        if activity.lanes.len() > options.max_participants {
-            return Err(LayoutError::TooLarge {
-                what: "swimlanes",
-                count: activity.lanes.len(),
-                limit: options.max_participants,
-            });
-        }
-        if activity.steps.len() > options.max_events {
-            return Err(LayoutError::TooLarge {
-                what: "steps",
-                count: activity.steps.len(),
-                limit: options.max_events,
-            });
-        }
+        counts.push(("swimlanes", activity.lanes.len(), options.max_participants));
+        counts.push(("steps", activity.steps.len(), options.max_events));
     }
-    if diagram.participants.len() > options.max_participants {
-        return Err(LayoutError::TooLarge {
-            what: "participants",
-            count: diagram.participants.len(),
-            limit: options.max_participants,
-        });
-    }
-    if diagram.events.len() > options.max_events {
-        return Err(LayoutError::TooLarge {
-            what: "events",
-            count: diagram.events.len(),
-            limit: options.max_events,
-        });
+    counts.push(("participants", diagram.participants.len(), options.max_participants));
+    counts.push(("events", diagram.events.len(), options.max_events));
+    if let Some(&(what, count, limit)) = counts.iter().find(|&&(_, count, limit)| count > limit) {
+        return Err(LayoutError::TooLarge { what, count, limit });
     }
     Ok(layout(diagram, options))
 }
