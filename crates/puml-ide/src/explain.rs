@@ -244,6 +244,21 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             class: None,
         };
     };
+    // The kinds other than sequence diagrams explain themselves in a
+    // summary and their own part; the sequence parts stay empty.
+    let other_kind = |summary: String, activity: Option<ActivitySummary>, class: Option<ClassSummary>| Explanation {
+        summary,
+        title: diagram.title.clone(),
+        participants: Vec::new(),
+        flow: Vec::new(),
+        groups: Vec::new(),
+        notes: Vec::new(),
+        diagnostics: diagnostics_of(analysis, diagram_index),
+        diagram_count,
+        diagram_index,
+        activity,
+        class,
+    };
     if let Some(activity) = &diagram.activity {
         let map = analysis
             .source_map
@@ -251,19 +266,7 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             .get(diagram_index)
             .and_then(|m| m.activity.as_ref());
         let summary = activity_summary(lines, activity, map);
-        return Explanation {
-            summary: summarize_activity(diagram, &summary),
-            title: diagram.title.clone(),
-            participants: Vec::new(),
-            flow: Vec::new(),
-            groups: Vec::new(),
-            notes: Vec::new(),
-            diagnostics: diagnostics_of(analysis, diagram_index),
-            diagram_count,
-            diagram_index,
-            activity: Some(summary),
-            class: None,
-        };
+        return other_kind(summarize_activity(diagram, &summary), Some(summary), None);
     }
     if let Some(class) = &diagram.class {
         let map = analysis
@@ -272,19 +275,7 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             .get(diagram_index)
             .and_then(|m| m.class.as_ref());
         let summary = class_summary(lines, class, map);
-        return Explanation {
-            summary: summarize_class(diagram, &summary),
-            title: diagram.title.clone(),
-            participants: Vec::new(),
-            flow: Vec::new(),
-            groups: Vec::new(),
-            notes: Vec::new(),
-            diagnostics: diagnostics_of(analysis, diagram_index),
-            diagram_count,
-            diagram_index,
-            activity: None,
-            class: Some(summary),
-        };
+        return other_kind(summarize_class(diagram, &summary), None, Some(summary));
     }
     if let Some(description) = &diagram.description {
         let map = analysis
@@ -294,34 +285,10 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
             .and_then(|m| m.description.as_ref());
         let (class, class_map) = description_as_class(description, map);
         let summary = class_summary(lines, &class, class_map.as_ref());
-        return Explanation {
-            summary: summarize_description(diagram, &summary),
-            title: diagram.title.clone(),
-            participants: Vec::new(),
-            flow: Vec::new(),
-            groups: Vec::new(),
-            notes: Vec::new(),
-            diagnostics: diagnostics_of(analysis, diagram_index),
-            diagram_count,
-            diagram_index,
-            activity: None,
-            class: Some(summary),
-        };
+        return other_kind(summarize_description(diagram, &summary), None, Some(summary));
     }
     if let Some(state) = &diagram.state {
-        return Explanation {
-            summary: summarize_state(state),
-            title: diagram.title.clone(),
-            participants: Vec::new(),
-            flow: Vec::new(),
-            groups: Vec::new(),
-            notes: Vec::new(),
-            diagnostics: diagnostics_of(analysis, diagram_index),
-            diagram_count,
-            diagram_index,
-            activity: None,
-            class: None,
-        };
+        return other_kind(summarize_state(state), None, None);
     }
     let map = analysis.source_map.diagrams.get(diagram_index);
     let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
