@@ -1344,13 +1344,19 @@ impl<'a> Parser<'a> {
 
     /// A line the class reading does not know.
     fn class_unknown(&mut self, line: &Line<'a>, word: &str) {
-        self.builder.start_node(ERROR_STATEMENT.into());
-        let range = self.line_range(line);
         let message = if MIXING_KEYWORDS.contains(&word) && !self.class_mixing {
             format!("`{word}` is no element of a class diagram; write `allowmixing` before it to mix classes with other UML elements")
         } else {
             "this line is not a statement of a class diagram".to_string()
         };
+        self.unread_line(line, message);
+    }
+
+    /// A line a diagram kind's reading (class, description, state) does not
+    /// take: one error statement holding the whole line, with `message`.
+    pub(crate) fn unread_line(&mut self, line: &Line<'a>, message: String) {
+        self.builder.start_node(ERROR_STATEMENT.into());
+        let range = self.line_range(line);
         self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, message));
         let mut lx = self.lexer(line.content);
         lx.ws();

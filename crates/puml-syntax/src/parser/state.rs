@@ -647,14 +647,7 @@ impl<'a> Parser<'a> {
 
     /// A line the state reading does not know.
     fn state_unknown(&mut self, line: &Line<'a>, message: &str) {
-        self.builder.start_node(ERROR_STATEMENT.into());
-        let range = self.line_range(line);
-        self.error(Diagnostic::error(codes::SYNTAX_ERROR, range, message.to_string()));
-        let mut lx = self.lexer(line.content);
-        lx.ws();
-        lx.error_to_end();
-        self.emit_line(line, lx);
-        self.builder.finish_node();
+        self.unread_line(line, message.to_string());
     }
 }
 
