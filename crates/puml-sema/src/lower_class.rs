@@ -911,12 +911,9 @@ impl ClassLowering {
                 None => NoteTarget::Floating { alias: None },
             }
         } else {
-            let alias = tokens
-                .iter()
-                .skip_while(|t| !(t.kind() == KEYWORD && t.text().eq_ignore_ascii_case("as")))
-                .find(|t| t.kind() == IDENT)
-                .map(|t| t.text().to_string());
-            NoteTarget::Floating { alias }
+            NoteTarget::Floating {
+                alias: floating_note_alias(&tokens),
+            }
         };
         let index = self.diagram.notes.len() as u32;
         if let NoteTarget::Floating { alias: Some(alias) } = &target {
@@ -1048,6 +1045,15 @@ pub(crate) fn apply_element_color(style: &mut ElementStyle, color: &str) {
             style.background = Some(format!("#{part}"));
         }
     }
+}
+
+/// The alias of a floating note (`note "text" as N`): the name after `as`.
+pub(crate) fn floating_note_alias(tokens: &[SyntaxToken]) -> Option<String> {
+    tokens
+        .iter()
+        .skip_while(|t| !(t.kind() == KEYWORD && t.text().eq_ignore_ascii_case("as")))
+        .find(|t| t.kind() == IDENT)
+        .map(|t| t.text().to_string())
 }
 
 #[cfg(test)]

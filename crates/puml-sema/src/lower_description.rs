@@ -16,7 +16,9 @@ use crate::class::{
     PackageId,
 };
 use crate::description::{DescriptionDiagram, DescriptionSourceMap, Element, Shape};
-use crate::lower_class::{apply_element_color, body_text, label_and_arrow, parse_stereotype, split_arrow, unquote};
+use crate::lower_class::{
+    apply_element_color, body_text, floating_note_alias, label_and_arrow, parse_stereotype, split_arrow, unquote,
+};
 use puml_syntax::ast::{self, statement_range};
 use puml_syntax::description_grammar as grammar;
 use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
@@ -466,12 +468,9 @@ impl DescriptionLowering {
                 None => NoteTarget::Floating { alias: None },
             }
         } else {
-            let alias = tokens
-                .iter()
-                .skip_while(|t| !(t.kind() == KEYWORD && t.text().eq_ignore_ascii_case("as")))
-                .find(|t| t.kind() == IDENT)
-                .map(|t| t.text().to_string());
-            NoteTarget::Floating { alias }
+            NoteTarget::Floating {
+                alias: floating_note_alias(&tokens),
+            }
         };
         let index = self.diagram.notes.len() as u32;
         if let NoteTarget::Floating { alias: Some(alias) } = &target {
