@@ -109,7 +109,7 @@ fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &
                     };
                     Some(format!("{visibility}{}", item.text))
                 }
-                Member::Separator { .. } => None,
+                Member::Separator { .. } | Member::Blank => None,
             })
             .collect(),
         relations_out,

@@ -458,7 +458,7 @@ fn class_summary(lines: &Lines, class: &ClassDiagram, map: Option<&ClassSourceMa
                 .iter()
                 .filter_map(|m| match m {
                     Member::Item(item) => Some(member_text(item)),
-                    Member::Separator { .. } => None,
+                    Member::Separator { .. } | Member::Blank => None,
                 })
                 .collect(),
             relations_out: 0,

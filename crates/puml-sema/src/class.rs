@@ -195,6 +195,9 @@ pub enum Member {
         style: SeparatorStyle,
         title: Option<String>,
     },
+    /// A blank line of a body: PlantUML draws an empty row for one between
+    /// two members of the same compartment.
+    Blank,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

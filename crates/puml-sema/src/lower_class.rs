@@ -688,6 +688,8 @@ impl ClassLowering {
                         .collect::<String>();
                     if let Some(m) = classify_member(&line) {
                         self.diagram.elements[id.index()].members.push(m);
+                    } else if !member.children_with_tokens().any(|e| e.kind() == COMMENT) {
+                        self.diagram.elements[id.index()].members.push(Member::Blank);
                     }
                 }
             }
@@ -774,6 +776,14 @@ impl ClassLowering {
         if let Some(&pkg) = self.packages_by_name.get(&name) {
             if !self.by_name.contains_key(&name) {
                 return LinkEnd::Package(pkg);
+            }
+        }
+        // `A::member`: PlantUML links A (at the member's row) unless an
+        // element bears the whole name.
+        if self.separator() != "::" && self.lookup(&name).is_none() {
+            if let Some(at) = name.rfind("::").filter(|&at| at > 0) {
+                let range = TextRange::at(token.text_range().start(), (at as u32).into());
+                return LinkEnd::Element(self.resolve(&name[..at], range));
             }
         }
         LinkEnd::Element(self.resolve(&name, token.text_range()))

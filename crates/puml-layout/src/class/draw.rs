@@ -193,16 +193,38 @@ pub(crate) fn draw(
             vec![("data-qualified-name".into(), name), ("id".into(), id)],
         );
         let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.note_bg);
-        // A note beside an element points at it.
+        // A note beside an element points at it (PlantUML's "opale"
+        // wedge) when the end of their edge at the element lies straight
+        // beside or above or below the note; otherwise the note is drawn
+        // alone and the edge as a dashed link.
         let toward = match &note.target {
             NoteTarget::Element { element, .. } => built
                 .entities
                 .get(element.index())
                 .and_then(|e| e.as_ref())
-                .map(|e| shift(&placed.nodes[e.node])),
+                .map(|e| (entity_ids[element.index()].clone(), shift(&placed.nodes[e.node]))),
             _ => None,
         };
-        draw_note(&mut out, &rect, fill, look, toward.as_ref());
+        let route: Option<(Vec<Point>, bool)> = boxed.edge.and_then(|(edge, note_is_tail)| {
+            let route = placed.edges.get(edge)?;
+            (route.points.len() >= 2).then(|| {
+                let points = route.points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();
+                (points, note_is_tail)
+            })
+        });
+        let wedge = match (&toward, &route) {
+            (Some((_, element)), Some((points, note_is_tail))) => {
+                let (at_element, at_note) = if *note_is_tail {
+                    (points[points.len() - 1], points[0])
+                } else {
+                    (points[0], points[points.len() - 1])
+                };
+                opale(&rect, element, at_element, at_note)
+            }
+            (Some((_, element)), None) => opale(&rect, element, element_centre(element), element_centre(&rect)),
+            _ => None,
+        };
+        draw_note_with_wedge(&mut out, &rect, fill, look, wedge);
         for (k, l) in boxed.lines.iter().enumerate() {
             let w = metrics.width(l, &look.note_font);
             out.push(text(
@@ -217,6 +239,31 @@ pub(crate) fn draw(
         out.push(Item::End);
         max_x = max_x.max(rect.x + rect.width + MARGIN);
         max_y = max_y.max(rect.y + rect.height + MARGIN);
+        if let (None, Some((Some(element_id), _)), Some((points, _))) = (wedge, &toward, &route) {
+            group(
+                &mut out,
+                "link",
+                vec![
+                    ("data-entity-1".into(), element_id.clone()),
+                    ("data-entity-2".into(), note_ids[i].clone().unwrap_or_default()),
+                    ("id".into(), format!("lnk{}", ids.take())),
+                ],
+            );
+            out.push(Item::Path {
+                segments: bezier_segments(points),
+                paint: Paint {
+                    fill: None,
+                    stroke: Some(dashed(look.arrow_color, look.arrow_thickness, 7.0, 7.0)),
+                    gradient: None,
+                    shadow: None,
+                },
+            });
+            out.push(Item::End);
+            for p in points {
+                max_x = max_x.max(p.x + MARGIN);
+                max_y = max_y.max(p.y + MARGIN);
+            }
+        }
     }
 
     // Links.
@@ -491,33 +538,140 @@ fn draw_package(
     ));
 }
 
-/// A note: a folded corner, and a wedge toward the element it is about.
+/// Where a note's wedge points: the side of the note it leaves from, the
+/// wedge's tip, and (for the top and bottom) the centre of its base.
+#[derive(Clone, Copy)]
+pub(crate) enum Wedge {
+    Left { tip: Point },
+    Right { tip: Point },
+    Up { base_x: f64, tip: Point },
+    Down { base_x: f64, tip: Point },
+}
+
+fn element_centre(r: &Rect) -> Point {
+    Point::new(r.x + r.width / 2.0, r.y + r.height / 2.0)
+}
+
+/// PlantUML's choice for a note's wedge: by where the edge meets the
+/// element (`at_element`), seen from the note: straight left or right of
+/// it (within its height), or straight above or below it (within its
+/// width). Anywhere else the note has no wedge.
+fn opale(note: &Rect, element: &Rect, at_element: Point, at_note: Point) -> Option<Wedge> {
+    let (x, y, w, h) = (note.x, note.y, note.width, note.height);
+    let beside = at_element.y >= y && at_element.y <= y + h;
+    let straight = at_element.x >= x && at_element.x <= x + w;
+    if beside && at_element.x < x {
+        let tip = Point::new(
+            element.x + element.width + 0.6,
+            (element.y + element.height / 2.0).clamp(y, y + h),
+        );
+        return Some(Wedge::Left { tip });
+    }
+    if beside && at_element.x > x + w {
+        let tip = Point::new(element.x - 0.6, (element.y + element.height / 2.0).clamp(y, y + h));
+        return Some(Wedge::Right { tip });
+    }
+    if straight && at_element.y < y {
+        let base_x = at_note.x.clamp(x + 4.0, x + w - 14.0);
+        return Some(Wedge::Up {
+            base_x,
+            tip: at_element,
+        });
+    }
+    if straight && at_element.y > y + h {
+        let base_x = at_note.x.clamp(x + 4.0, x + w - 4.0);
+        return Some(Wedge::Down {
+            base_x,
+            tip: at_element,
+        });
+    }
+    None
+}
+
+/// A path through a route's Bézier points (`p0 (c1 c2 p)+`).
+fn bezier_segments(points: &[Point]) -> Vec<PathSegment> {
+    let mut segments = vec![PathSegment::MoveTo {
+        x: round3(points[0].x),
+        y: round3(points[0].y),
+    }];
+    let mut i = 1;
+    while i + 2 < points.len() {
+        segments.push(PathSegment::CubicTo {
+            x1: round3(points[i].x),
+            y1: round3(points[i].y),
+            x2: round3(points[i + 1].x),
+            y2: round3(points[i + 1].y),
+            x: round3(points[i + 2].x),
+            y: round3(points[i + 2].y),
+        });
+        i += 3;
+    }
+    for p in &points[i..] {
+        segments.push(PathSegment::LineTo {
+            x: round3(p.x),
+            y: round3(p.y),
+        });
+    }
+    segments
+}
+
+/// A note: a folded corner, and a wedge toward the element it is about
+/// when that element lies wholly to its left or right.
 pub(crate) fn draw_note(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: Option<&Rect>) {
+    let wedge = toward.and_then(|t| {
+        let tip_y = (t.y + t.height / 2.0).clamp(rect.y, rect.y + rect.height);
+        if t.x + t.width <= rect.x {
+            Some(Wedge::Left {
+                tip: Point::new(t.x + t.width + 0.6, tip_y),
+            })
+        } else if t.x >= rect.x + rect.width {
+            Some(Wedge::Right {
+                tip: Point::new(t.x - 0.6, tip_y),
+            })
+        } else {
+            None
+        }
+    });
+    draw_note_with_wedge(out, rect, fill, look, wedge);
+}
+
+/// A note: a folded corner, and its wedge (if any).
+pub(crate) fn draw_note_with_wedge(
+    out: &mut Vec<Item>,
+    rect: &Rect,
+    fill: Color,
+    look: &ClassLook,
+    wedge: Option<Wedge>,
+) {
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
     let mut builder = PathBuilder::new().move_to(x, y);
     let cy = y + h / 2.0;
-    let left_wedge = toward.filter(|t| t.x + t.width <= x);
-    if let Some(t) = left_wedge {
-        builder = builder
-            .line_to(x, cy - 4.0)
-            .line_to(t.x + t.width + 0.6, (t.y + t.height / 2.0).clamp(y, y + h))
-            .line_to(x, cy + 4.0);
+    if let Some(Wedge::Left { tip }) = wedge {
+        builder = builder.line_to(x, cy - 4.0).line_to(tip.x, tip.y).line_to(x, cy + 4.0);
     }
-    builder = builder.line_to(x, y + h).line_to(x + w, y + h);
-    let right_wedge = toward.filter(|t| t.x >= x + w);
-    if let Some(t) = right_wedge {
+    builder = builder.line_to(x, y + h);
+    if let Some(Wedge::Down { base_x, tip }) = wedge {
+        builder = builder
+            .line_to(base_x - 4.0, y + h)
+            .line_to(tip.x, tip.y)
+            .line_to(base_x + 4.0, y + h);
+    }
+    builder = builder.line_to(x + w, y + h);
+    if let Some(Wedge::Right { tip }) = wedge {
         builder = builder
             .line_to(x + w, cy + 4.0)
-            .line_to(t.x - 0.6, (t.y + t.height / 2.0).clamp(y, y + h))
+            .line_to(tip.x, tip.y)
             .line_to(x + w, cy - 4.0);
     }
-    builder
-        .line_to(x + w, y + 10.0)
-        .line_to(x + w - 10.0, y)
-        .line_to(x, y)
-        .close()
-        .push(out, p);
+    builder = builder.line_to(x + w, y + 10.0).line_to(x + w - 10.0, y);
+    if let Some(Wedge::Up { base_x, tip }) = wedge {
+        builder = builder
+            .line_to(base_x + 4.0, y)
+            .line_to(tip.x, tip.y)
+            .line_to(base_x - 4.0, y);
+    }
+    builder.line_to(x, y).close().push(out, p);
     PathBuilder::new()
         .move_to(x + w - 10.0, y)
         .line_to(x + w - 10.0, y + 10.0)

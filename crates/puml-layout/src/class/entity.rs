@@ -45,6 +45,8 @@ pub(crate) struct EntityBox {
 /// One line of a compartment.
 enum Row<'a> {
     Member(Drawn),
+    /// A blank line of the body: an empty row, a line high.
+    Blank,
     /// A separator that has a title, drawn across the box.
     Title {
         title: &'a str,
@@ -373,9 +375,12 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         }
         let mut rows: Vec<Row<'a>> = Vec::new();
         let mut line = CompartmentLine::Plain;
-        for member in &element.members {
+        // Blank lines before the first member are not drawn.
+        let first = element.members.iter().position(|m| !matches!(m, Member::Blank));
+        for member in &element.members[first.unwrap_or(element.members.len())..] {
             match member {
                 Member::Item(item) => rows.push(Row::Member(clean_member(item))),
+                Member::Blank => rows.push(Row::Blank),
                 Member::Separator {
                     style,
                     title: Some(title),
@@ -399,22 +404,34 @@ fn compartments<'a>(element: &'a Element, shown: &Shown, look: &ClassLook) -> Ve
         out.push(Compartment { rows, line, icons });
         return out;
     }
-    let fields: Vec<Row<'a>> = element
-        .members
-        .iter()
-        .filter_map(|m| match m {
-            Member::Item(item) if !item.is_method => Some(Row::Member(clean_member(item))),
-            _ => None,
-        })
-        .collect();
-    let methods: Vec<Row<'a>> = element
-        .members
-        .iter()
-        .filter_map(|m| match m {
-            Member::Item(item) if item.is_method => Some(Row::Member(clean_member(item))),
-            _ => None,
-        })
-        .collect();
+    // A blank line is an empty row of the methods when a method is on
+    // either side of it, of the fields otherwise; a compartment drops the
+    // blank rows at its start and end.
+    let is_method = |m: Option<&Member>| matches!(m, Some(Member::Item(item)) if item.is_method);
+    let mut fields: Vec<Row<'a>> = Vec::new();
+    let mut methods: Vec<Row<'a>> = Vec::new();
+    for (i, member) in element.members.iter().enumerate() {
+        match member {
+            Member::Blank => {
+                let around_methods =
+                    i > 0 && is_method(element.members.get(i - 1)) && is_method(element.members.get(i + 1));
+                let rows = if around_methods { &mut methods } else { &mut fields };
+                if !rows.is_empty() {
+                    rows.push(Row::Blank);
+                }
+            }
+            Member::Item(item) => {
+                let rows = if item.is_method { &mut methods } else { &mut fields };
+                rows.push(Row::Member(clean_member(item)));
+            }
+            Member::Separator { .. } => {}
+        }
+    }
+    for rows in [&mut fields, &mut methods] {
+        while matches!(rows.last(), Some(Row::Blank)) {
+            rows.pop();
+        }
+    }
     if shown.fields && !(fields.is_empty() && shown.hide_empty_fields) {
         let icons = icons(&fields);
         out.push(Compartment {
@@ -558,6 +575,7 @@ fn compartment_width(c: &Compartment<'_>, look: &ClassLook, metrics: &dyn TextMe
     for row in &c.rows {
         match row {
             Row::Member(m) => w = w.max(member_width(&m.item, look, metrics)),
+            Row::Blank => {}
             Row::Title { title, .. } => w = w.max(metrics.width(title, &look.member_font)),
         }
     }
@@ -568,7 +586,7 @@ fn compartment_height(c: &Compartment<'_>, lh: f64) -> f64 {
     let mut h = 2.0 * COMPARTMENT_MARGIN;
     for row in &c.rows {
         h += match row {
-            Row::Member(_) => lh,
+            Row::Member(_) | Row::Blank => lh,
             // A titled separator: its title's line and 4 px.
             Row::Title { .. } => lh + COMPARTMENT_MARGIN,
         };
@@ -628,6 +646,7 @@ fn draw_compartment(
                 draw_member(items, &m.item, text_x, y, look, color, metrics);
                 y += lh;
             }
+            Row::Blank => y += lh,
             Row::Title { title, style } => {
                 let w = metrics.width(title, &look.member_font);
                 let mid = y + COMPARTMENT_MARGIN + lh / 2.0;
@@ -730,7 +749,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
             .iter()
             .filter_map(|m| match m {
                 Member::Item(i) => Some(clean_member(i)),
-                Member::Separator { .. } => None,
+                Member::Separator { .. } | Member::Blank => None,
             })
             .collect()
     } else {

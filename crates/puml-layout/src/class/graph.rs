@@ -37,6 +37,9 @@ pub(crate) struct PlacedEntity {
 /// A note: its node (when it has one of its own), size and text lines.
 pub(crate) struct NoteBox {
     pub node: Option<NodeId>,
+    /// The edge joining a note beside an element to it (an index into the
+    /// graph's edges), and whether the note is that edge's tail.
+    pub edge: Option<(usize, bool)>,
     pub width: f64,
     pub height: f64,
     pub lines: Vec<String>,
@@ -265,6 +268,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         let width = text_w + 21.0;
         let height = note_lh * lines.len() as f64 + 10.0;
         let mut node_id = None;
+        let mut note_edge = None;
         match &note.target {
             NoteTarget::Link(link) => {
                 if let Some(slot) = note_on_link.get_mut(link.index()) {
@@ -284,6 +288,9 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     };
                     let mut edge = Edge::new(tail, head);
                     edge.min_len = min_len;
+                    // Numbered among the note edges for now; offset once
+                    // they join the graph after the links.
+                    note_edge = Some((note_edges.len(), tail == n));
                     note_edges.push(edge);
                     node_id = Some(n);
                 }
@@ -296,6 +303,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         }
         notes.push(NoteBox {
             node: node_id,
+            edge: note_edge,
             width,
             height,
             lines,
@@ -390,6 +398,12 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         }));
     }
 
+    let first_note_edge = graph.edges.len();
+    for note in &mut notes {
+        if let Some((edge, _)) = note.edge.as_mut() {
+            *edge += first_note_edge;
+        }
+    }
     graph.edges.extend(note_edges);
 
     // The elements with no link, set in squares (PlantUML's "magmas").
@@ -614,6 +628,9 @@ fn renumber_as_svek(built: &mut Built) {
     for note in &mut built.notes {
         if let Some(n) = note.node.as_mut() {
             *n = new_node[*n];
+        }
+        if let Some((edge, _)) = note.edge.as_mut() {
+            *edge = new_edge[*edge];
         }
     }
     for link in built.links.iter_mut().flatten() {
