@@ -245,6 +245,9 @@ struct Orderer<'a> {
     /// each of its ranks, as dot's skeleton nodes do until the cluster's
     /// own turn.
     expanded: Vec<bool>,
+    /// Per node, the outermost collapsed cluster holding it (kept with
+    /// `expanded`: crossing counts ask for it on every edge).
+    collapsed_of: Vec<Option<usize>>,
     /// Each node's place on its rank counting a collapsed cluster once
     /// (what medians and crossings compare).
     slot: Vec<usize>,
@@ -350,6 +353,7 @@ impl<'a> Orderer<'a> {
                 })
                 .collect(),
             expanded: vec![false; tree.parent.len()],
+            collapsed_of: vec![None; n],
             slot: vec![0; n],
             cluster_member: std::collections::HashMap::new(),
         };
@@ -357,6 +361,7 @@ impl<'a> Orderer<'a> {
             for &c in &orderer.path[v] {
                 orderer.cluster_member.entry((c, orderer.rank_of[v])).or_insert(v);
             }
+            orderer.collapsed_of[v] = orderer.path[v].first().copied();
         }
         orderer.list_order = orderer.depth_first_list(layered);
         orderer.root_list_order = [
@@ -461,7 +466,16 @@ impl<'a> Orderer<'a> {
 
     /// The outermost collapsed cluster holding `v`, if any.
     fn collapsed(&self, v: usize) -> Option<usize> {
-        self.path[v].iter().copied().find(|&c| !self.expanded[c])
+        self.collapsed_of[v]
+    }
+
+    /// Marks cluster `c` expanded; its members are then held by the
+    /// outermost cluster inside it still collapsed, if any.
+    fn expand(&mut self, c: usize, members: &[usize]) {
+        self.expanded[c] = true;
+        for &v in members {
+            self.collapsed_of[v] = self.path[v].iter().copied().find(|&k| !self.expanded[k]);
+        }
     }
 
     fn refresh_slots(&mut self, r: usize) {
@@ -572,8 +586,8 @@ impl<'a> Orderer<'a> {
         let mut stack: Vec<usize> = children[0].iter().rev().copied().collect();
         while let Some(c) = stack.pop() {
             stack.extend(children[c + 1].iter().rev().copied());
-            self.expanded[c] = true;
             let members = std::mem::take(&mut members_of[c]);
+            self.expand(c, &members);
             if members.is_empty() {
                 continue;
             }

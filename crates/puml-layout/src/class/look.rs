@@ -126,6 +126,43 @@ impl ClassLook {
             look.note_border = Color::BLACK;
             look.monochrome_icons = Some((Color::WHITE, Color::BLACK));
         }
+        if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("carbon-gray")) {
+            // Observed with `!theme carbon-gray` (corpus-class 086): 11 px
+            // names and members, the spot of a 12 px default font (radius
+            // 10), grey lines and fills.
+            let text = Color::hex(0x262626);
+            look.name_font = Font::sans(11.0);
+            look.member_font = Font::sans(11.0);
+            look.stereotype_font = Font::sans(9.0).italic();
+            look.class_font_color = text;
+            look.stereotype_font_color = text;
+            look.spot_radius = 10.0;
+            look.icon_column = 13.0;
+            look.class_bg = Color::hex(0xF4F4F4);
+            look.class_border = Color::hex(0xC6C6C6);
+            look.class_border_width = 1.0;
+            look.spot_border = Color::hex(0xC6C6C6);
+            look.arrow_color = Color::hex(0xC6C6C6);
+            look.arrow_font = Font::sans(12.0);
+            look.arrow_font_color = text;
+            look.note_font = Font::sans(12.0);
+            look.note_font_color = text;
+            look.note_bg = Color::WHITE;
+            look.note_border = text;
+            // The theme's `skinparam stereotype { CBackgroundColor … }`.
+            for (key, value) in [
+                ("stereotypecbackgroundcolor", "#F4F4F4"),
+                ("stereotypecbordercolor", "#C6C6C6"),
+                ("stereotypeabackgroundcolor", "#262626"),
+                ("stereotypeabordercolor", "#262626"),
+                ("stereotypeibackgroundcolor", "#FFFFFF"),
+                ("stereotypeibordercolor", "#FFFFFF"),
+                ("stereotypeebackgroundcolor", "#FFFFFF"),
+                ("stereotypeebordercolor", "#FFFFFF"),
+            ] {
+                look.apply(key, value);
+            }
+        }
         for (key, value) in &diagram.settings.skinparams {
             // `BackgroundColor<< S >> #color`: the reading split the key at
             // the stereotype's first blank.
