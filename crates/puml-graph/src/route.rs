@@ -47,18 +47,26 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                 vec![Point::new(a.x - ra.left, a.y), Point::new(b.x + rb.right, b.y)]
             }
         } else {
+            // dot clips the spline where it leaves the end boxes: on the
+            // line from an end's centre toward its neighbour in the chain.
+            let last = chain.nodes.len() - 1;
             let mut points: Vec<Point> = chain
                 .nodes
                 .iter()
                 .enumerate()
                 .map(|(i, &v)| {
                     let c = centre(v);
-                    if i == 0 {
-                        Point::new(c.x, c.y + half_height(v))
-                    } else if i + 1 == chain.nodes.len() {
-                        Point::new(c.x, c.y - half_height(v))
-                    } else {
-                        c
+                    let neighbour = match i {
+                        0 => chain.nodes.get(1),
+                        _ if i == last => chain.nodes.get(last - 1),
+                        _ => None,
+                    };
+                    match neighbour {
+                        Some(&w) => {
+                            let node = &layered.nodes[v];
+                            exit_point(c, centre(w), node.left, node.right, half_height(v))
+                        }
+                        None => c,
                     }
                 })
                 .collect();
@@ -108,6 +116,24 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
         height: b[3] - b[1],
     };
     orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
+}
+
+/// Where the line from a box's centre `c` toward `toward` leaves the box
+/// (`left`, `right`: the box's extent either side of the centre).
+fn exit_point(c: Point, toward: Point, left: f64, right: f64, half_height: f64) -> Point {
+    let (dx, dy) = (toward.x - c.x, toward.y - c.y);
+    if dy.abs() > f64::EPSILON {
+        let t = half_height / dy.abs();
+        let x = c.x + dx * t;
+        if x >= c.x - left && x <= c.x + right {
+            return Point::new(x, c.y + half_height * dy.signum());
+        }
+    }
+    if dx.abs() <= f64::EPSILON {
+        return c;
+    }
+    let reach = if dx > 0.0 { right } else { left };
+    Point::new(c.x + reach * dx.signum(), c.y + dy * reach / dx.abs())
 }
 
 /// The label of an edge's end: beside the end point, off the line.
