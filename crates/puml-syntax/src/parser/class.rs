@@ -840,7 +840,12 @@ impl<'a> Parser<'a> {
             "left" | "top" if compact == "left to right direction" || compact == "top to bottom direction" => {
                 self.class_words(&line, CLASS_OPTION)
             }
-            w if SHARED_WORDS.contains(&w) => self.keyword_statement(&line, &word, trimmed),
+            // `scale` is a command only before a blank (`Scale"1" -- A` is a link).
+            w if SHARED_WORDS.contains(&w)
+                && (w != "scale" || trimmed[word.len()..].starts_with(char::is_whitespace)) =>
+            {
+                self.keyword_statement(&line, &word, trimmed)
+            }
             "left" | "right" | "center" if self.is_aligned_header(&line) => {
                 self.keyword_statement(&line, &word, trimmed)
             }
