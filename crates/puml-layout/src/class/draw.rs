@@ -327,6 +327,28 @@ pub(crate) fn draw(
             out.push(Item::End);
             continue;
         }
+        // `linetype ortho`/`polyline`: dot's routes of straight pieces.
+        let end_rect = |end: &LinkEnd| match end {
+            LinkEnd::Element(e) => built
+                .entities
+                .get(e.index())
+                .and_then(|p| p.as_ref())
+                .map(|p| shift(&placed.nodes[p.node])),
+            LinkEnd::Note(n) => built
+                .notes
+                .get(*n as usize)
+                .and_then(|b| b.node)
+                .map(|node| shift(&placed.nodes[node])),
+            LinkEnd::Package(_) | LinkEnd::Link(_) => None,
+        };
+        if look.ortho {
+            if let (Some(tail), Some(head)) = (end_rect(tail_end), end_rect(head_end)) {
+                let (from, to) = (points[0], points[points.len() - 1]);
+                points = orthogonal_route(&tail, &head, from, to);
+            }
+        } else if look.polyline {
+            points = straight_route(&points);
+        }
         for p in &points {
             max_x = max_x.max(p.x + MARGIN);
             max_y = max_y.max(p.y + MARGIN);
@@ -586,6 +608,67 @@ fn opale(note: &Rect, element: &Rect, at_element: Point, at_note: Point) -> Opti
         });
     }
     None
+}
+
+/// Straight pieces as Bézier pieces (`p0 (c1 c2 p)+`, the controls a third
+/// and two thirds along each piece), as dot writes its polylines.
+fn straight_pieces(corners: &[Point]) -> Vec<Point> {
+    let mut out = vec![corners[0]];
+    for w in corners.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let at = |t: f64| Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+        out.extend([at(1.0 / 3.0), at(2.0 / 3.0), b]);
+    }
+    out
+}
+
+/// `linetype polyline`: straight from knot to knot of the route.
+fn straight_route(points: &[Point]) -> Vec<Point> {
+    let knots: Vec<Point> = points.iter().step_by(3).copied().collect();
+    if knots.len() < 2 || (points.len() - 1) % 3 != 0 {
+        return points.to_vec();
+    }
+    straight_pieces(&knots)
+}
+
+/// `linetype ortho`, as dot routes it between two boxes: one straight
+/// piece where they face each other (across their common stretch), else
+/// an elbow leaving the tail's side toward the head and entering the
+/// head's top or bottom. `from` and `to` are the spline's ends (where the
+/// straight piece runs when they share a stretch).
+fn orthogonal_route(tail: &Rect, head: &Rect, from: Point, to: Point) -> Vec<Point> {
+    const FACING: f64 = 10.0;
+    let centre = |r: &Rect| Point::new(r.x + r.width / 2.0, r.y + r.height / 2.0);
+    let (tc, hc) = (centre(tail), centre(head));
+    let (x_lo, x_hi) = (tail.x.max(head.x), (tail.x + tail.width).min(head.x + head.width));
+    let (y_lo, y_hi) = (tail.y.max(head.y), (tail.y + tail.height).min(head.y + head.height));
+    let below = hc.y > tc.y;
+    let right = hc.x > tc.x;
+    let corners = if x_hi - x_lo >= FACING && (y_hi - y_lo) < FACING {
+        let x = ((from.x + to.x) / 2.0).clamp(x_lo + 2.0, x_hi - 2.0);
+        let (y0, y1) = if below {
+            (tail.y + tail.height, head.y)
+        } else {
+            (tail.y, head.y + head.height)
+        };
+        vec![Point::new(x, y0), Point::new(x, y1)]
+    } else if y_hi - y_lo >= FACING && (x_hi - x_lo) < FACING {
+        let y = ((from.y + to.y) / 2.0).clamp(y_lo + 2.0, y_hi - 2.0);
+        let (x0, x1) = if right {
+            (tail.x + tail.width, head.x)
+        } else {
+            (tail.x, head.x + head.width)
+        };
+        vec![Point::new(x0, y), Point::new(x1, y)]
+    } else if (y_hi - y_lo) < FACING && (x_hi - x_lo) < FACING {
+        let x0 = if right { tail.x + tail.width } else { tail.x };
+        let y1 = if below { head.y } else { head.y + head.height };
+        vec![Point::new(x0, tc.y), Point::new(hc.x, tc.y), Point::new(hc.x, y1)]
+    } else {
+        // Overlapping boxes: the spline as it is.
+        return vec![from, from, to, to];
+    };
+    straight_pieces(&corners)
 }
 
 /// A path through a route's Bézier points (`p0 (c1 c2 p)+`).

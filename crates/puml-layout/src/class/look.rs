@@ -59,6 +59,9 @@ pub(crate) struct ClassLook {
     /// `skinparam linetype ortho`: dot cannot route labels on orthogonal
     /// edges, so PlantUML gives them as `xlabel`s, which take no rank.
     pub ortho: bool,
+    /// `skinparam linetype polyline`: straight pieces through the route's
+    /// bends.
+    pub polyline: bool,
     /// Spots and visibility icons in one colour pair (`!theme plain`: white
     /// fills, black lines) rather than PlantUML's per-kind colours.
     pub monochrome_icons: Option<(Color, Color)>,
@@ -108,6 +111,7 @@ impl ClassLook {
             icon_column: 14.0,
             strict_uml: false,
             ortho: false,
+            polyline: false,
             monochrome_icons: None,
             header_bg: None,
             stereotyped: Vec::new(),
@@ -251,7 +255,10 @@ impl ClassLook {
                 self.name_font.italic = v.contains("italic");
             }
             "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),
-            "linetype" => self.ortho = value.eq_ignore_ascii_case("ortho"),
+            "linetype" => {
+                self.ortho = value.eq_ignore_ascii_case("ortho");
+                self.polyline = value.eq_ignore_ascii_case("polyline");
+            }
             "classattributefontsize" => {
                 if let Some(n) = number.filter(|n| *n > 0.0 && *n < 200.0) {
                     self.member_font.size = n;
