@@ -85,14 +85,15 @@ pub(crate) fn draw(
     let mut min_y = f64::INFINITY;
     let mut max_x: f64 = 0.0;
     let mut max_y: f64 = 0.0;
+    let extra = look.extra_margin;
     for rect in &placed.nodes {
-        min_x = min_x.min(rect.x - MARGIN);
-        min_y = min_y.min(rect.y - MARGIN);
+        min_x = min_x.min(rect.x - MARGIN - extra);
+        min_y = min_y.min(rect.y - MARGIN - extra);
     }
     for cluster in built.packages.iter().flatten() {
         if let Some(rect) = placed.clusters.get(*cluster).filter(|r| r.width > 0.0) {
-            min_x = min_x.min(rect.x - CLUSTER_MARGIN);
-            min_y = min_y.min(rect.y - CLUSTER_MARGIN);
+            min_x = min_x.min(rect.x - CLUSTER_MARGIN - extra);
+            min_y = min_y.min(rect.y - CLUSTER_MARGIN - extra);
         }
     }
     if !min_x.is_finite() {

@@ -62,6 +62,9 @@ pub(crate) struct ClassLook {
     /// `skinparam linetype polyline`: straight pieces through the route's
     /// bends.
     pub polyline: bool,
+    /// Room added left of and above the drawing (`!theme plain`: 5 px,
+    /// its root `Margin 5`).
+    pub extra_margin: f64,
     /// Spots and visibility icons in one colour pair (`!theme plain`: white
     /// fills, black lines) rather than PlantUML's per-kind colours.
     pub monochrome_icons: Option<(Color, Color)>,
@@ -112,6 +115,7 @@ impl ClassLook {
             strict_uml: false,
             ortho: false,
             polyline: false,
+            extra_margin: 0.0,
             monochrome_icons: None,
             header_bg: None,
             stereotyped: Vec::new(),
@@ -129,6 +133,7 @@ impl ClassLook {
             look.note_bg = Color::WHITE;
             look.note_border = Color::BLACK;
             look.monochrome_icons = Some((Color::WHITE, Color::BLACK));
+            look.extra_margin = 5.0;
         }
         if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("carbon-gray")) {
             // Observed with `!theme carbon-gray` (corpus-class 086): 11 px
