@@ -1571,6 +1571,7 @@ impl<'a> Orderer<'a> {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        let mut sorted: Vec<(usize, usize, usize)> = Vec::new();
         let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
         for r in ranks {
             if r + 1 >= rank_count {
@@ -1612,7 +1613,9 @@ impl<'a> Orderer<'a> {
             if pairs.len() < 2 {
                 continue;
             }
-            pairs.sort_unstable();
+            // By upper place, then lower place: two counting passes (the
+            // places are small; a comparison sort was most of the work).
+            sort_by_places(&mut pairs, &mut sorted, self.ranks[r].len(), self.ranks[r + 1].len());
             let width = self.ranks[r + 1].len() + 1;
             let mut tree = vec![0usize; width + 1];
             let mut seen = 0usize;
@@ -1635,4 +1638,42 @@ impl<'a> Orderer<'a> {
         }
         total
     }
+}
+
+/// Sorts (upper place, lower place, weight) triples by upper then lower
+/// place (the weight's order does not matter to the crossing count), with
+/// two stable counting passes: by lower place into `scratch`, then by upper
+/// place back. Places are below the ranks' widths (a larger one, which
+/// cannot happen, falls back to a comparison sort).
+fn sort_by_places(
+    pairs: &mut Vec<(usize, usize, usize)>,
+    scratch: &mut Vec<(usize, usize, usize)>,
+    upper_width: usize,
+    lower_width: usize,
+) {
+    if pairs.iter().any(|&(u, l, _)| u >= upper_width || l >= lower_width) {
+        pairs.sort_unstable();
+        return;
+    }
+    let pass = |from: &[(usize, usize, usize)],
+                to: &mut Vec<(usize, usize, usize)>,
+                width: usize,
+                key: fn(&(usize, usize, usize)) -> usize| {
+        let mut start = vec![0usize; width + 1];
+        for p in from {
+            start[key(p) + 1] += 1;
+        }
+        for i in 1..=width {
+            start[i] += start[i - 1];
+        }
+        to.clear();
+        to.resize(from.len(), (0, 0, 0));
+        for p in from {
+            let k = key(p);
+            to[start[k]] = *p;
+            start[k] += 1;
+        }
+    };
+    pass(pairs, scratch, lower_width, |p| p.1);
+    pass(scratch, pairs, upper_width, |p| p.0);
 }
