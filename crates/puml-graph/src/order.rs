@@ -248,6 +248,10 @@ struct Orderer<'a> {
     /// Per node, the outermost collapsed cluster holding it (kept with
     /// `expanded`: crossing counts ask for it on every edge).
     collapsed_of: Vec<Option<usize>>,
+    /// Per rank r, the crossings between r and r + 1 counted for the
+    /// problem being ordered, until either rank changes (dot's per-rank
+    /// `cache_nc`): most sweeps change few ranks.
+    rank_crossings: std::cell::RefCell<Vec<Option<usize>>>,
     /// Each node's place on its rank counting a collapsed cluster once
     /// (what medians and crossings compare).
     slot: Vec<usize>,
@@ -354,6 +358,7 @@ impl<'a> Orderer<'a> {
                 .collect(),
             expanded: vec![false; tree.parent.len()],
             collapsed_of: vec![None; n],
+            rank_crossings: std::cell::RefCell::new(vec![None; layered.ranks.len()]),
             slot: vec![0; n],
             cluster_member: std::collections::HashMap::new(),
         };
@@ -454,6 +459,7 @@ impl<'a> Orderer<'a> {
     }
 
     fn refresh_positions(&mut self) {
+        self.forget_crossings();
         for rank in &self.ranks {
             for (i, &v) in rank.iter().enumerate() {
                 self.pos[v] = i;
@@ -472,9 +478,33 @@ impl<'a> Orderer<'a> {
     /// Marks cluster `c` expanded; its members are then held by the
     /// outermost cluster inside it still collapsed, if any.
     fn expand(&mut self, c: usize, members: &[usize]) {
+        self.forget_crossings();
         self.expanded[c] = true;
         for &v in members {
             self.collapsed_of[v] = self.path[v].iter().copied().find(|&k| !self.expanded[k]);
+        }
+    }
+
+    /// Forgets every rank's crossing count (a new problem, or a cluster
+    /// expanded).
+    fn forget_crossings(&self) {
+        self.rank_crossings.borrow_mut().iter_mut().for_each(|c| *c = None);
+    }
+
+    fn remember_rank_crossings(&self, r: usize, count: usize) {
+        if let Some(c) = self.rank_crossings.borrow_mut().get_mut(r) {
+            *c = Some(count);
+        }
+    }
+
+    /// Forgets the crossing counts rank `r`'s order enters: above and below it.
+    fn rank_changed(&self, r: usize) {
+        let mut cache = self.rank_crossings.borrow_mut();
+        if let Some(c) = cache.get_mut(r) {
+            *c = None;
+        }
+        if let Some(c) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
+            *c = None;
         }
     }
 
@@ -685,12 +715,17 @@ impl<'a> Orderer<'a> {
 
     fn write(&mut self, r: usize, start: usize, units: &[(Unit, Vec<usize>)]) {
         let mut i = start;
+        let mut changed = false;
         for (_, nodes) in units {
             for &v in nodes {
+                changed |= self.ranks[r][i] != v;
                 self.ranks[r][i] = v;
                 self.pos[v] = i;
                 i += 1;
             }
+        }
+        if changed {
+            self.rank_changed(r);
         }
         self.refresh_slots(r);
     }
@@ -699,6 +734,7 @@ impl<'a> Orderer<'a> {
     /// (pass 0: downwards, out-edges first; pass 1: upwards from the units
     /// without successors), each unit appended to its rank(s) when reached.
     fn build(&mut self, problem: &Problem, pass: usize) {
+        self.forget_crossings();
         let level = problem.level;
         let mut unit_index: std::collections::HashMap<(bool, usize), usize> = std::collections::HashMap::new();
         let mut unit_list: Vec<Unit> = Vec::new();
@@ -1037,6 +1073,7 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
+        self.forget_crossings();
         self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
@@ -1176,9 +1213,14 @@ impl<'a> Orderer<'a> {
     fn restore(&mut self, problem: &Problem, saved: &[(usize, Vec<usize>)]) {
         for (offset, (start, nodes)) in saved.iter().enumerate() {
             let r = problem.min_rank + offset;
+            let mut changed = false;
             for (i, &v) in nodes.iter().enumerate() {
+                changed |= self.ranks[r][start + i] != v;
                 self.ranks[r][start + i] = v;
                 self.pos[v] = start + i;
+            }
+            if changed {
+                self.rank_changed(r);
             }
             self.refresh_slots(r);
         }
@@ -1474,6 +1516,7 @@ impl<'a> Orderer<'a> {
                                     at += 1;
                                 }
                             }
+                            self.rank_changed(r);
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
                         }
@@ -1577,6 +1620,11 @@ impl<'a> Orderer<'a> {
             if r + 1 >= rank_count {
                 continue;
             }
+            if let Some(known) = self.rank_crossings.borrow().get(r).copied().flatten() {
+                total += known;
+                continue;
+            }
+            let before = total;
             pairs.clear();
             for &(a, b, weight) in &self.edges_by_rank[r] {
                 if !own(a) {
@@ -1611,6 +1659,7 @@ impl<'a> Orderer<'a> {
                 }
             }
             if pairs.len() < 2 {
+                self.remember_rank_crossings(r, 0);
                 continue;
             }
             // By upper place, then lower place: two counting passes (the
@@ -1635,6 +1684,7 @@ impl<'a> Orderer<'a> {
                 }
                 seen += weight;
             }
+            self.remember_rank_crossings(r, total - before);
         }
         total
     }
