@@ -193,7 +193,10 @@ impl DescriptionLowering {
         let Some(first) = first else { return };
         let first_text = first.text();
         let (code_token, display) = match alias {
-            Some(alias) if is_display(first_text) && !alias.text().starts_with('"') => {
+            // `actor Admin as A`: PlantUML reads the plain word after `as`
+            // as the code and the one before as the display, as it does
+            // for `actor "Admin" as A`; `actor A as "Admin"` is the reverse.
+            Some(alias) if is_display(first_text) || !alias.text().starts_with('"') => {
                 (alias, display_text(first_text))
             }
             Some(alias) => (first, display_text(alias.text())),
