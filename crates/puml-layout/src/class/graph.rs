@@ -536,6 +536,13 @@ fn svek_edge_order(edges: &[Edge]) -> Vec<usize> {
 /// edges of `minlen` 0 first, then the top-level nodes, then each cluster
 /// (its nodes, then its sub-clusters), then the other edges.
 fn renumber_as_svek(built: &mut Built) {
+    let reversed_links: Vec<usize> = built
+        .links
+        .iter()
+        .flatten()
+        .filter(|l| l.reversed)
+        .map(|l| l.edge)
+        .collect();
     let graph = &mut built.graph;
     let edge_order = svek_edge_order(&graph.edges);
     let mut node_order: Vec<NodeId> = Vec::with_capacity(graph.nodes.len());
@@ -548,6 +555,22 @@ fn renumber_as_svek(built: &mut Built) {
             }
         }
     };
+    // PlantUML's `printCluster1`: each cluster (the top level first, before
+    // the edges of `minlen` 0) names first the graph tails of its reversed
+    // links (`-up->`, `-left->`), the latest link's first.
+    let reversed_tails = |cluster: Option<usize>| -> Vec<NodeId> {
+        let mut firsts = Vec::new();
+        for &edge in &reversed_links {
+            let tail = graph.edges[edge].tail;
+            if graph.nodes[tail].cluster == cluster {
+                firsts.insert(0, tail);
+            }
+        }
+        firsts
+    };
+    for n in reversed_tails(None) {
+        visit(n, &mut node_order);
+    }
     for &e in &edge_order {
         let edge = &graph.edges[e];
         if edge.min_len == 0 {
@@ -572,6 +595,9 @@ fn renumber_as_svek(built: &mut Built) {
         steps += 1;
         if steps > clusters + 1 {
             break;
+        }
+        for n in reversed_tails(Some(c)) {
+            visit(n, &mut node_order);
         }
         for n in 0..graph.nodes.len() {
             if graph.nodes[n].cluster == Some(c) {
