@@ -231,7 +231,8 @@ pub struct Floors {
 /// Compares, for every `{prefix}NNN.dot` in `references`, the graph `build`
 /// writes for `corpus/NNN.puml` with the stored one. Prints the diagrams
 /// that differ (with `PUML_SVEK_ONLY=NNN`, the differences) and fails when
-/// the counts fall under `floors`.
+/// the counts fall under `floors`. `PUML_SVEK_DUMP=1` beside
+/// `PUML_SVEK_ONLY` prints the graph puml builds.
 pub fn ratchet(references: &Path, prefix: &str, corpus: &Path, build: fn(&Diagram) -> Option<String>, floors: Floors) {
     assert!(
         corpus.is_dir(),
@@ -263,6 +264,9 @@ pub fn ratchet(references: &Path, prefix: &str, corpus: &Path, build: fn(&Diagra
         };
         let analysis = analyze(&source, &AnalysisOptions::default(), &NoIncludes);
         let ours: String = analysis.document.diagrams.iter().filter_map(build).take(1).collect();
+        if only.is_some() && std::env::var_os("PUML_SVEK_DUMP").is_some() {
+            println!("{ours}");
+        }
         let (nodes, clusters, edges) = compare(&DotGraph::read(&ours), &DotGraph::read(&theirs));
         diagrams += 1;
         nodes_ok += usize::from(nodes.is_empty());
