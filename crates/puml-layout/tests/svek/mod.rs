@@ -94,7 +94,12 @@ impl DotGraph {
         for line in text.lines().map(str::trim) {
             // A package's link point, then its inner clusters, on one line:
             // `zaent0001 [shape=point,width=.01,label=""];subgraph …`.
-            let line = match line.strip_prefix("za").and_then(|_| line.split_once("];")) {
+            let is_edge = line.split('[').next().is_some_and(|ends| ends.contains("->"));
+            let line = match line
+                .strip_prefix("za")
+                .filter(|_| !is_edge)
+                .and_then(|_| line.split_once("];"))
+            {
                 Some((point, rest)) => {
                     let name = point.split(' ').next().unwrap_or(point);
                     let id = g.node(name);
@@ -170,7 +175,13 @@ fn near(a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> bool {
 pub fn compare(ours: &DotGraph, theirs: &DotGraph) -> (Vec<String>, Vec<String>, Vec<String>) {
     let mut nodes = Vec::new();
     if ours.nodes.len() != theirs.nodes.len() {
-        nodes.push(format!("{} nodes, PlantUML {}", ours.nodes.len(), theirs.nodes.len()));
+        nodes.push(format!(
+            "{} nodes, PlantUML {}: {:?}, PlantUML {:?}",
+            ours.nodes.len(),
+            theirs.nodes.len(),
+            ours.names,
+            theirs.names
+        ));
     }
     for (i, (o, t)) in ours.nodes.iter().zip(&theirs.nodes).enumerate() {
         if !near(o.size, t.size) {
