@@ -274,7 +274,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
             NoteTarget::Element { element, side } => {
                 if let Some(target) = entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node) {
                     let mut node = Node::new(width, height);
-                    node.cluster = cluster_of(note.package.or(class.elements[element.index()].package));
+                    node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);
                     let (tail, head, min_len) = match side {
                         NoteSide::Right => (target, n, 0),
