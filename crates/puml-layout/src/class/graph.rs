@@ -25,8 +25,50 @@ use puml_sema::class::{ClassDiagram, LinkDirection, LinkEnd, NoteSide, NoteTarge
 const CLUSTER_MARGIN: f64 = 8.0;
 /// The point node a link to a package reaches (`shape=point,width=.01`).
 const POINT_SIZE: f64 = 0.72;
-/// The height PlantUML gives a package's title box in `svek.dot`.
-const CLUSTER_LABEL_HEIGHT: f64 = 11.0;
+
+/// The title box PlantUML gives a package's cluster in `svek.dot`
+/// (observed with the oracle): the widest of its lines (each stereotype
+/// shown, then the name's lines), their heights less 5 px; a node's title
+/// is 60 px wider and 5 px taller than that, a database's 15 px taller. A
+/// package's `<<Node>>`, `<<Database>>`, … names its shape and is not
+/// shown.
+fn cluster_title(package: &puml_sema::class::Package, look: &ClassLook, metrics: &dyn TextMeasure) -> Size {
+    const SHAPES: [&str; 6] = ["node", "database", "rectangle", "folder", "frame", "cloud"];
+    let is_package = matches!(package.keyword.as_str(), "package" | "namespace");
+    let shape_stereotype = |s: &String| is_package && SHAPES.iter().any(|k| s.eq_ignore_ascii_case(k));
+    let shape = package
+        .stereotypes
+        .iter()
+        .find(|s| shape_stereotype(s))
+        .map_or(package.keyword.to_ascii_lowercase(), |s| s.to_ascii_lowercase());
+    // Stereotypes in the package font, upright and not bold.
+    let stereotype_font = crate::scene::Font {
+        bold: false,
+        italic: false,
+        ..look.package_font
+    };
+    let lines: Vec<(String, &crate::scene::Font)> = package
+        .stereotypes
+        .iter()
+        .filter(|s| !shape_stereotype(s))
+        .map(|s| (format!("«{s}»"), &stereotype_font))
+        .chain(
+            package
+                .display
+                .split("\\n")
+                .flat_map(|l| l.split('\n'))
+                .map(|l| (l.to_string(), &look.package_font)),
+        )
+        .collect();
+    let width = lines.iter().map(|(l, font)| metrics.width(l, font)).fold(0.0, f64::max);
+    let height = metrics.line_height(&look.package_font) * lines.len() as f64;
+    let (extra_w, extra_h) = match shape.as_str() {
+        "node" => (60.0, 0.0),
+        "database" => (0.0, 10.0),
+        _ => (0.0, -5.0),
+    };
+    table(width + extra_w, height + extra_h)
+}
 
 /// A drawn element: its node and its drawing at the origin.
 pub(crate) struct PlacedEntity {
@@ -208,7 +250,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         });
         let titled = graph.add_cluster(Cluster {
             parent: Some(outer),
-            label: Some(table(title_w, CLUSTER_LABEL_HEIGHT)),
+            label: Some(cluster_title(package, look, metrics)),
             margin: CLUSTER_MARGIN,
         });
         let mut contents_parent = titled;
