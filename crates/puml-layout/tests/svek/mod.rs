@@ -58,6 +58,26 @@ fn table(text: &str) -> Option<(f64, f64)> {
     Some((number("WIDTH")?, number("HEIGHT")?))
 }
 
+/// The size of a `shape=plaintext` node whose label is a 3 × 3 table
+/// around a port cell (an interface's circle with its name below): the
+/// middle row's widths and the middle column's heights added up.
+fn port_table(line: &str) -> Option<(f64, f64)> {
+    let mut cells = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(" WIDTH=\"") {
+        rest = &rest[at + 8..];
+        let width: f64 = rest[..rest.find('"')?].parse().ok()?;
+        let at = rest.find(" HEIGHT=\"")? + 9;
+        rest = &rest[at..];
+        let height: f64 = rest[..rest.find('"')?].parse().ok()?;
+        cells.push((width, height));
+    }
+    match cells[..] {
+        [top, left, port, right, bottom] => Some((left.0 + port.0 + right.0, top.1 + port.1 + bottom.1)),
+        _ => None,
+    }
+}
+
 /// The value of `key=` in an attribute list (not `taillabel=` for `label=`).
 fn attribute<'a>(attrs: &'a str, key: &str) -> Option<&'a str> {
     let mut from = 0;
@@ -121,7 +141,11 @@ impl DotGraph {
                 }
             } else if line.starts_with("rankdir=LR") {
                 g.left_to_right = true;
-            } else if let Some((ends, attrs)) = line.split_once('[').filter(|(ends, _)| ends.contains("->")) {
+            } else if let Some((ends, attrs)) = line
+                .split_once('[')
+                .or_else(|| line.strip_suffix(';').map(|ends| (ends, "")))
+                .filter(|(ends, _)| ends.contains("->"))
+            {
                 let (tail, head) = ends.split_once("->").unwrap_or_default();
                 let (tail, head) = (g.node(tail), g.node(head));
                 g.edges.push(DotEdge {
@@ -144,6 +168,8 @@ impl DotGraph {
                 };
                 if let (Some(w), Some(h)) = (inches("width"), inches("height")) {
                     g.nodes[id].size = Some((w, h));
+                } else if let Some(size) = port_table(line) {
+                    g.nodes[id].size = Some(size);
                 }
             }
         }
