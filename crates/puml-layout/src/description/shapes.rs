@@ -250,11 +250,13 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (w, h)
         }
         Shape::Interface | Shape::Circle => {
+            // PlantUML's table around the circle: the name's height above
+            // it as below it.
             let w = text_w.max(19.0);
-            let h = 18.0 + 2.0 * lh;
-            ellipse(&mut items, w / 2.0, lh + 9.0, 8.0, 8.0, fill);
-            centred_text(&mut items, &lines, w / 2.0, lh + 18.0, font, color, metrics);
-            (w, h.max(lh + 18.0 + text_h))
+            let above = text_h.max(lh);
+            ellipse(&mut items, w / 2.0, above + 9.0, 8.0, 8.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, above + 18.0, font, color, metrics);
+            (w, 2.0 * above + 18.0)
         }
         Shape::Node => {
             let (w, h) = boxed(40.0, 30.0);
