@@ -202,7 +202,17 @@ impl DescriptionLowering {
                 (alias, display_text(first_text))
             }
             Some(alias) => (first, display_text(alias.text())),
-            None => (first, display_text(first_text)),
+            // `["abc"]` declared shows `abc` (its code keeps the quotes;
+            // in a link PlantUML shows them).
+            None => {
+                let display = display_text(first_text);
+                let bracketed = first_text.starts_with(['[', '(']);
+                let unquoted = display
+                    .strip_prefix('"')
+                    .and_then(|d| d.strip_suffix('"'))
+                    .filter(|_| bracketed && display.len() >= 2);
+                (first, unquoted.map_or(display.clone(), str::to_string))
+            }
         };
         let shape = keyword_shape
             .or_else(|| short_form_shape(code_token.text()))
