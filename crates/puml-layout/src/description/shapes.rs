@@ -374,7 +374,32 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             centred_text(&mut items, &lines, w / 2.0, 15.0, font, color, metrics);
             (w, h)
         }
-        Shape::Folder | Shape::Package => {
+        // An empty package drawn as an element: a tab as wide as its bold
+        // name plus 25 px, the name left at 10 px, 17 px of body below
+        // (PlantUML's outline for corpus 017's `package minesweeper.core`).
+        Shape::Package => {
+            let bold = Font { bold: true, ..font };
+            let name_w = lines.iter().map(|(l, _)| metrics.width(l, &bold)).fold(0.0, f64::max);
+            let (tab_w, tab_h) = (name_w + 25.0, text_h + 6.0);
+            let (w, h) = (name_w + 42.0, text_h + 23.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 0.0),
+                    (tab_w - 7.0, 0.0),
+                    (tab_w, tab_h),
+                    (w, tab_h),
+                    (w, h),
+                    (0.0, h),
+                ],
+                fill,
+            );
+            let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+            line(&mut items, 0.0, tab_h, tab_w, tab_h, edge);
+            centred_text(&mut items, &lines, 10.0 + name_w / 2.0, 3.0, bold, color, metrics);
+            (w, h)
+        }
+        Shape::Folder => {
             let (w, h) = boxed(30.0, 38.0);
             let w = w.max(70.0);
             polygon(
