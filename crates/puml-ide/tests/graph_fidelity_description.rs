@@ -84,6 +84,15 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
             {
                 sized += 1;
                 entities_sized += usize::from(kind == Kind::Entity);
+            } else if std::env::var_os("PUML_GRAPH_MISSES").is_some() {
+                println!(
+                    "size miss {}: {n}: puml {:.1}x{:.1}, PlantUML {:.1}x{:.1}",
+                    file.display(),
+                    ob[2] - ob[0],
+                    ob[3] - ob[1],
+                    tb[2] - tb[0],
+                    tb[3] - tb[1]
+                );
             }
         }
         let centre = |b: [f64; 4]| ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);

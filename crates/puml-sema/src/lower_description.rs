@@ -39,6 +39,8 @@ pub(crate) struct DescriptionLowering {
     notes_by_alias: FxHashMap<String, u32>,
     last_link: Option<LinkId>,
     last_element: Option<ElementId>,
+    /// Elements a link made from a plain name (`foo --> [C]`).
+    made_by_plain_name: Vec<ElementId>,
 }
 
 /// The shape a short form gives (`[C]`, `(U)`, `:A:`, `() I`).
@@ -193,11 +195,24 @@ impl DescriptionLowering {
         let Some(first) = first else { return };
         let first_text = first.text();
         let (code_token, display) = match alias {
-            Some(alias) if is_display(first_text) && !alias.text().starts_with('"') => {
+            // `actor Admin as A`: PlantUML reads the plain word after `as`
+            // as the code and the one before as the display, as it does
+            // for `actor "Admin" as A`; `actor A as "Admin"` is the reverse.
+            Some(alias) if is_display(first_text) || !alias.text().starts_with('"') => {
                 (alias, display_text(first_text))
             }
             Some(alias) => (first, display_text(alias.text())),
-            None => (first, display_text(first_text)),
+            // `["abc"]` declared shows `abc` (its code keeps the quotes;
+            // in a link PlantUML shows them).
+            None => {
+                let display = display_text(first_text);
+                let bracketed = first_text.starts_with(['[', '(']);
+                let unquoted = display
+                    .strip_prefix('"')
+                    .and_then(|d| d.strip_suffix('"'))
+                    .filter(|_| bracketed && display.len() >= 2);
+                (first, unquoted.map_or(display.clone(), str::to_string))
+            }
         };
         let shape = keyword_shape
             .or_else(|| short_form_shape(code_token.text()))
@@ -304,6 +319,37 @@ impl DescriptionLowering {
         self.open_ranges.push(statement_range(node));
     }
 
+    /// A name a link made from a plain word (and nothing declared or
+    /// reshaped since) is an actor in a diagram with an actor or a use case
+    /// anywhere, and an interface (a circle) otherwise, as PlantUML draws
+    /// it (checked with the oracle: `[C] --> foo` draws a circle, with
+    /// `(uc)` anywhere in the file an actor).
+    fn plain_names_as_interfaces(&mut self) {
+        let elements = &mut self.diagram.elements;
+        let plain: Vec<ElementId> = self
+            .made_by_plain_name
+            .iter()
+            .copied()
+            .filter(|id| {
+                elements
+                    .get(id.index())
+                    .is_some_and(|e| !e.declared && e.shape == Shape::Actor)
+            })
+            .collect();
+        let has_actor_or_usecase = elements.iter().enumerate().any(|(i, e)| {
+            matches!(
+                e.shape,
+                Shape::Actor | Shape::ActorBusiness | Shape::Usecase | Shape::UsecaseBusiness
+            ) && !plain.iter().any(|id| id.index() == i)
+        });
+        if has_actor_or_usecase {
+            return;
+        }
+        for id in plain {
+            elements[id.index()].shape = Shape::Interface;
+        }
+    }
+
     /// A link end: a note's alias, a container's code, or an element
     /// (created when new).
     fn end_of(&mut self, token: &SyntaxToken) -> LinkEnd {
@@ -329,8 +375,12 @@ impl DescriptionLowering {
                 return LinkEnd::Package(container);
             }
         }
-        let shape = short_form_shape(text).unwrap_or(Shape::Actor);
-        LinkEnd::Element(self.create(code, shape, name_range(token), false))
+        let shape = short_form_shape(text);
+        let id = self.create(code, shape.unwrap_or(Shape::Actor), name_range(token), false);
+        if shape.is_none() {
+            self.made_by_plain_name.push(id);
+        }
+        LinkEnd::Element(id)
     }
 
     fn link(&mut self, node: &SyntaxNode) {
@@ -486,10 +536,11 @@ impl DescriptionLowering {
     }
 
     pub(crate) fn finish(
-        self,
+        mut self,
         _end_offset: TextSize,
         _needs_newline: bool,
     ) -> (DescriptionDiagram, DescriptionSourceMap, Vec<Diagnostic>) {
+        self.plain_names_as_interfaces();
         // PlantUML's description reading closes the containers left open
         // at the end of the block, silently.
         (self.diagram, self.map, self.diagnostics)

@@ -444,12 +444,15 @@ pub fn endpoint_code(text: &str) -> (String, Option<&'static str>) {
 }
 
 /// A name without the brackets, parentheses, colons or quotes of its form.
+/// Spaces inside brackets and parentheses are part of the name, as
+/// PlantUML reads them (`(Foo )` and `(Foo)` are two use cases).
 pub fn unwrap_name(text: &str) -> String {
     let text = text.trim();
     let text = text.strip_prefix("()").unwrap_or(text).trim();
     for (open, close) in [('[', ']'), ('(', ')'), (':', ':'), ('"', '"')] {
         if let Some(inner) = text.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {
-            return inner.trim().to_string();
+            let keeps_spaces = matches!(open, '[' | '(') && !inner.trim().is_empty();
+            return if keeps_spaces { inner } else { inner.trim() }.to_string();
         }
     }
     text.to_string()

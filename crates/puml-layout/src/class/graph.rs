@@ -25,8 +25,50 @@ use puml_sema::class::{ClassDiagram, LinkDirection, LinkEnd, NoteSide, NoteTarge
 const CLUSTER_MARGIN: f64 = 8.0;
 /// The point node a link to a package reaches (`shape=point,width=.01`).
 const POINT_SIZE: f64 = 0.72;
-/// The height PlantUML gives a package's title box in `svek.dot`.
-const CLUSTER_LABEL_HEIGHT: f64 = 11.0;
+
+/// The title box PlantUML gives a package's cluster in `svek.dot`
+/// (observed with the oracle): the widest of its lines (each stereotype
+/// shown, then the name's lines), their heights less 5 px; a node's title
+/// is 60 px wider and 5 px taller than that, a database's 15 px taller. A
+/// package's `<<Node>>`, `<<Database>>`, … names its shape and is not
+/// shown.
+fn cluster_title(package: &puml_sema::class::Package, look: &ClassLook, metrics: &dyn TextMeasure) -> Size {
+    const SHAPES: [&str; 6] = ["node", "database", "rectangle", "folder", "frame", "cloud"];
+    let is_package = matches!(package.keyword.as_str(), "package" | "namespace");
+    let shape_stereotype = |s: &String| is_package && SHAPES.iter().any(|k| s.eq_ignore_ascii_case(k));
+    let shape = package
+        .stereotypes
+        .iter()
+        .find(|s| shape_stereotype(s))
+        .map_or(package.keyword.to_ascii_lowercase(), |s| s.to_ascii_lowercase());
+    // Stereotypes in the package font, upright and not bold.
+    let stereotype_font = crate::scene::Font {
+        bold: false,
+        italic: false,
+        ..look.package_font
+    };
+    let lines: Vec<(String, &crate::scene::Font)> = package
+        .stereotypes
+        .iter()
+        .filter(|s| !shape_stereotype(s))
+        .map(|s| (format!("«{s}»"), &stereotype_font))
+        .chain(
+            package
+                .display
+                .split("\\n")
+                .flat_map(|l| l.split('\n'))
+                .map(|l| (l.to_string(), &look.package_font)),
+        )
+        .collect();
+    let width = lines.iter().map(|(l, font)| metrics.width(l, font)).fold(0.0, f64::max);
+    let height = metrics.line_height(&look.package_font) * lines.len() as f64;
+    let (extra_w, extra_h) = match shape.as_str() {
+        "node" => (60.0, 0.0),
+        "database" => (0.0, 10.0),
+        _ => (0.0, -5.0),
+    };
+    table(width + extra_w, height + extra_h)
+}
 
 /// A drawn element: its node and its drawing at the origin.
 pub(crate) struct PlacedEntity {
@@ -211,7 +253,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         });
         let titled = graph.add_cluster(Cluster {
             parent: Some(outer),
-            label: Some(table(title_w, CLUSTER_LABEL_HEIGHT)),
+            label: Some(cluster_title(package, look, metrics)),
             margin: CLUSTER_MARGIN,
         });
         let mut contents_parent = titled;
@@ -278,7 +320,7 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
             NoteTarget::Element { element, side } => {
                 if let Some(target) = entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node) {
                     let mut node = Node::new(width, height);
-                    node.cluster = cluster_of(note.package.or(class.elements[element.index()].package));
+                    node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);
                     let (tail, head, min_len) = match side {
                         NoteSide::Right => (target, n, 0),
@@ -550,6 +592,13 @@ fn svek_edge_order(edges: &[Edge]) -> Vec<usize> {
 /// edges of `minlen` 0 first, then the top-level nodes, then each cluster
 /// (its nodes, then its sub-clusters), then the other edges.
 fn renumber_as_svek(built: &mut Built) {
+    let reversed_links: Vec<usize> = built
+        .links
+        .iter()
+        .flatten()
+        .filter(|l| l.reversed)
+        .map(|l| l.edge)
+        .collect();
     let graph = &mut built.graph;
     let edge_order = svek_edge_order(&graph.edges);
     let mut node_order: Vec<NodeId> = Vec::with_capacity(graph.nodes.len());
@@ -562,6 +611,22 @@ fn renumber_as_svek(built: &mut Built) {
             }
         }
     };
+    // PlantUML's `printCluster1`: each cluster (the top level first, before
+    // the edges of `minlen` 0) names first the graph tails of its reversed
+    // links (`-up->`, `-left->`), the latest link's first.
+    let reversed_tails = |cluster: Option<usize>| -> Vec<NodeId> {
+        let mut firsts = Vec::new();
+        for &edge in &reversed_links {
+            let tail = graph.edges[edge].tail;
+            if graph.nodes[tail].cluster == cluster {
+                firsts.insert(0, tail);
+            }
+        }
+        firsts
+    };
+    for n in reversed_tails(None) {
+        visit(n, &mut node_order);
+    }
     for &e in &edge_order {
         let edge = &graph.edges[e];
         if edge.min_len == 0 {
@@ -586,6 +651,9 @@ fn renumber_as_svek(built: &mut Built) {
         steps += 1;
         if steps > clusters + 1 {
             break;
+        }
+        for n in reversed_tails(Some(c)) {
+            visit(n, &mut node_order);
         }
         for n in 0..graph.nodes.len() {
             if graph.nodes[n].cluster == Some(c) {

@@ -250,11 +250,13 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (w, h)
         }
         Shape::Interface | Shape::Circle => {
+            // PlantUML's table around the circle: the name's height above
+            // it as below it.
             let w = text_w.max(19.0);
-            let h = 18.0 + 2.0 * lh;
-            ellipse(&mut items, w / 2.0, lh + 9.0, 8.0, 8.0, fill);
-            centred_text(&mut items, &lines, w / 2.0, lh + 18.0, font, color, metrics);
-            (w, h.max(lh + 18.0 + text_h))
+            let above = text_h.max(lh);
+            ellipse(&mut items, w / 2.0, above + 9.0, 8.0, 8.0, fill);
+            centred_text(&mut items, &lines, w / 2.0, above + 18.0, font, color, metrics);
+            (w, 2.0 * above + 18.0)
         }
         Shape::Node => {
             let (w, h) = boxed(40.0, 30.0);
@@ -372,7 +374,32 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             centred_text(&mut items, &lines, w / 2.0, 15.0, font, color, metrics);
             (w, h)
         }
-        Shape::Folder | Shape::Package => {
+        // An empty package drawn as an element: a tab as wide as its bold
+        // name plus 25 px, the name left at 10 px, 17 px of body below
+        // (PlantUML's outline for corpus 017's `package minesweeper.core`).
+        Shape::Package => {
+            let bold = Font { bold: true, ..font };
+            let name_w = lines.iter().map(|(l, _)| metrics.width(l, &bold)).fold(0.0, f64::max);
+            let (tab_w, tab_h) = (name_w + 25.0, text_h + 6.0);
+            let (w, h) = (name_w + 42.0, text_h + 23.0);
+            polygon(
+                &mut items,
+                &[
+                    (0.0, 0.0),
+                    (tab_w - 7.0, 0.0),
+                    (tab_w, tab_h),
+                    (w, tab_h),
+                    (w, h),
+                    (0.0, h),
+                ],
+                fill,
+            );
+            let edge = fill.stroke.unwrap_or_else(|| stroke(look.class_border, 0.5));
+            line(&mut items, 0.0, tab_h, tab_w, tab_h, edge);
+            centred_text(&mut items, &lines, 10.0 + name_w / 2.0, 3.0, bold, color, metrics);
+            (w, h)
+        }
+        Shape::Folder => {
             let (w, h) = boxed(30.0, 38.0);
             let w = w.max(70.0);
             polygon(
