@@ -115,13 +115,14 @@ struct LevelLayout {
     /// The states on this level, in node order (node `k` is `states[k]`).
     states: Vec<StateId>,
     /// (note, node) for the notes on this level.
+    /// (note, node) for the notes on this level.
     notes: Vec<(usize, usize)>,
     /// (transition, edge, runs from the written `to` to `from`, label box).
     edges: Vec<(usize, usize, bool, Option<Size>)>,
     layout: Layout,
     /// The composites drawn as clusters of this level (see `opened`):
     /// (composite, the cluster its frame is).
-    frames: Vec<(StateId, usize)>,
+    frames: Vec<(StateId, Rect)>,
     /// The offset that brings the layout's boxes to (0, 0).
     min: (f64, f64),
     size: (f64, f64),
@@ -266,7 +267,7 @@ fn opened_composites(state: &StateDiagram) -> Vec<bool> {
     let mut opened = vec![false; n];
     let single_region = |id: StateId| state.states[id.index()].region_separators.is_empty();
     for s in &state.states {
-        if matches!(s.kind, StateKind::EntryPoint | StateKind::ExitPoint) {
+        if is_pin(s.kind) {
             if let Some(p) = s.parent.filter(|p| single_region(*p)) {
                 opened[p.index()] = true;
             }
@@ -284,6 +285,11 @@ fn opened_composites(state: &StateDiagram) -> Vec<bool> {
         }
     }
     opened
+}
+
+/// An entry or exit point: set on its composite's frame.
+fn is_pin(kind: StateKind) -> bool {
+    matches!(kind, StateKind::EntryPoint | StateKind::ExitPoint)
 }
 
 /// Where a state is drawn: the level it lies in, or (when its composite is
@@ -340,6 +346,7 @@ fn layout_level(
     let mut frames = Vec::new();
     let mut contents_of: Vec<Option<usize>> = vec![None; state.states.len()];
     let mut point_of: Vec<Option<usize>> = vec![None; state.states.len()];
+    let mut pins_of: Vec<Option<usize>> = vec![None; state.states.len()];
     let linked: Vec<bool> = {
         let mut v = vec![false; state.states.len()];
         for t in &state.transitions {
@@ -352,6 +359,29 @@ fn layout_level(
     open_here.sort_by_key(|&i| state.depth(StateId(i as u32)));
     for &i in &open_here {
         let parent = state.states[i].parent.and_then(|p| contents_of[p.index()]);
+        let title_w = metrics.width(&state.states[i].display, &look.font);
+        // A composite with entry or exit points: the points in a cluster
+        // of their own around the titled one holding the rest (PlantUML's
+        // `clusterN` and `clusterNee`).
+        let has_pins = state
+            .states
+            .iter()
+            .any(|c| c.parent == Some(StateId(i as u32)) && is_pin(c.kind));
+        if has_pins {
+            let frame = graph.add_cluster(Cluster {
+                parent,
+                label: None,
+                margin: CLUSTER_MARGIN,
+            });
+            pins_of[i] = Some(frame);
+            contents_of[i] = Some(graph.add_cluster(Cluster {
+                parent: Some(frame),
+                label: Some(Size::new(title_w.floor(), CLUSTER_LABEL_HEIGHT)),
+                margin: CLUSTER_MARGIN,
+            }));
+            frames.push((StateId(i as u32), frame));
+            continue;
+        }
         let parent = if linked[i] {
             Some(graph.add_cluster(Cluster {
                 parent,
@@ -366,7 +396,6 @@ fn layout_level(
             label: None,
             margin: CLUSTER_MARGIN,
         });
-        let title_w = metrics.width(&state.states[i].display, &look.font);
         let titled = graph.add_cluster(Cluster {
             parent: Some(outer),
             label: Some(Size::new(title_w.floor(), CLUSTER_LABEL_HEIGHT)),
@@ -387,7 +416,16 @@ fn layout_level(
         }));
         frames.push((StateId(i as u32), titled));
     }
-    let cluster_of = |i: usize| state.states[i].parent.and_then(|p| contents_of[p.index()]);
+    let cluster_of = |i: usize| {
+        let s = &state.states[i];
+        s.parent.and_then(|p| {
+            if is_pin(s.kind) {
+                pins_of[p.index()].or(contents_of[p.index()])
+            } else {
+                contents_of[p.index()]
+            }
+        })
+    };
     for pseudo in [false, true] {
         for (i, s) in state.states.iter().enumerate() {
             if on_level(i) && !opened[i] && is_pseudo(s) == pseudo {
@@ -425,17 +463,21 @@ fn layout_level(
                 let mut node = Node::new(w, h);
                 node.cluster = cluster_of(target.index());
                 let node = graph.add_node(node);
+                // A note beside its state shares its rank; one above or
+                // below is a rank away. Left to right, ranks run across
+                // (PlantUML's `svek.dot`: `minlen=1` for a left note).
+                let (beside, across) = if state.left_to_right { (1, 0) } else { (0, 1) };
                 let (tail, head, min_len) = match side {
-                    Direction::Right => (target_node, node, 0),
-                    Direction::Left => (node, target_node, 0),
-                    Direction::Up => (node, target_node, 1),
-                    Direction::Down => (target_node, node, 1),
+                    Direction::Right => (target_node, node, beside),
+                    Direction::Left => (node, target_node, beside),
+                    Direction::Up => (node, target_node, across),
+                    Direction::Down => (target_node, node, across),
                 };
                 let mut edge = Edge::new(tail, head);
                 edge.min_len = min_len;
                 note_edges.push(graph.edges.len());
-                graph.edges.push(edge);
                 level_notes.push((n, node));
+                graph.edges.push(edge);
             }
             NoteTarget::Floating { .. } if note.parent == key.parent && key.region == 0 => {
                 let node = graph.add_node(Node::new(w, h));
@@ -540,10 +582,36 @@ fn layout_level(
     for r in &layout.nodes {
         extend(r.x, r.y, r.x + r.width, r.y + r.height);
     }
-    for &(_, cluster) in &frames {
-        if let Some(r) = layout.clusters.get(cluster).filter(|r| r.width > 0.0) {
-            extend(r.x, r.y, r.x + r.width, r.y + r.height);
-        }
+    // The frames: each opened composite's titled cluster, from its entry
+    // points' centres to its exit points' (PlantUML sets them on the
+    // frame's top and bottom edges).
+    let frames: Vec<(StateId, Rect)> = frames
+        .iter()
+        .filter_map(|&(id, cluster)| {
+            let mut r = layout.clusters.get(cluster).copied().filter(|r| r.width > 0.0)?;
+            if !state.left_to_right {
+                let pins = |kind: StateKind| {
+                    states
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, s)| {
+                            let pin = &state.states[s.index()];
+                            pin.parent == Some(id) && pin.kind == kind
+                        })
+                        .filter_map(|(k, _)| layout.nodes.get(k).map(|n| n.y + n.height / 2.0))
+                };
+                let bottom = r.y + r.height;
+                if let Some(top) = pins(StateKind::EntryPoint).reduce(f64::min) {
+                    r.y = top;
+                }
+                let bottom = pins(StateKind::ExitPoint).reduce(f64::max).unwrap_or(bottom);
+                r.height = (bottom - r.y).max(0.0);
+            }
+            Some((id, r))
+        })
+        .collect();
+    for (_, r) in &frames {
+        extend(r.x, r.y, r.x + r.width, r.y + r.height);
     }
     for (edge, route) in graph.edges.iter().zip(&layout.edges) {
         for p in &route.points {
@@ -762,15 +830,14 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             height: r.height,
         };
         // Opened composites first: their frames lie under their states.
-        for &(id, cluster) in &level.frames {
-            let Some(r) = level.layout.clusters.get(cluster).filter(|r| r.width > 0.0).map(place) else {
-                continue;
-            };
+        for (id, frame) in &level.frames {
+            let (id, r) = (*id, place(frame));
             max_x = max_x.max(r.x + r.width + MARGIN);
             max_y = max_y.max(r.y + r.height + MARGIN);
+            // PlantUML marks a composite drawn as a cluster so.
             begin(
                 &mut out,
-                "entity",
+                "cluster",
                 vec![
                     ("data-qualified-name".into(), marker_name(&state.qualified_name(id))),
                     ("id".into(), ids[id.index()].clone()),
@@ -876,7 +943,16 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
                 // Above or below its state: the wedge leaves the top or
                 // bottom edge (the class notes point sideways only).
-                Some(t) => draw_note_vertical(&mut out, &r, fill, &look.base, &t),
+                Some(t) => {
+                    // The wedge points where the line between the two
+                    // centres leaves the state (dot's edge starts there).
+                    let (scx, scy) = (t.x + t.width / 2.0, t.y + t.height / 2.0);
+                    let (ncx, ncy) = (r.x + r.width / 2.0, r.y + r.height / 2.0);
+                    let border_y = if t.y >= r.y { t.y } else { t.y + t.height };
+                    let tip = ((ncy - scy).abs() > 1e-6)
+                        .then(|| Point::new(scx + (ncx - scx) * (border_y - scy) / (ncy - scy), border_y));
+                    draw_note_vertical(&mut out, &r, fill, &look.base, &t, tip)
+                }
                 None => draw_note(&mut out, &r, fill, &look.base, toward.as_ref()),
             }
             let font = look.base.note_font;
@@ -988,11 +1064,34 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
 
 /// A note above or below the state it is about: a folded corner, and a
 /// wedge from its top (or bottom) edge to the state's nearest edge.
-fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
+fn draw_note_vertical(
+    out: &mut Vec<Item>,
+    rect: &Rect,
+    fill: Color,
+    look: &ClassLook,
+    toward: &Rect,
+    tip: Option<Point>,
+) {
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
-    let cx = (x + w / 2.0).clamp(x + 8.0, x + w - 18.0);
-    let tip_x = (toward.x + toward.width / 2.0).clamp(toward.x, toward.x + toward.width);
+    let tip_x = tip
+        .map_or(toward.x + toward.width / 2.0, |t| t.x)
+        .clamp(toward.x, toward.x + toward.width);
+    // The wedge's base: where the line from the tip to the note's centre
+    // crosses the note's edge.
+    let (ncx, ncy) = (x + w / 2.0, y + h / 2.0);
+    let tip_y = if toward.y >= y + h {
+        toward.y
+    } else {
+        toward.y + toward.height
+    };
+    let edge_y = if toward.y >= y + h { y + h } else { y };
+    let along = if (ncy - tip_y).abs() > 1e-6 {
+        (edge_y - tip_y) / (ncy - tip_y)
+    } else {
+        1.0
+    };
+    let cx = (tip_x + (ncx - tip_x) * along).clamp(x + 8.0, x + w - 18.0);
     let mut builder = PathBuilder::new().move_to(x, y).line_to(x, y + h);
     if toward.y >= y + h {
         // The state is below: the wedge leaves the bottom edge.
@@ -1194,6 +1293,23 @@ fn draw_leaf(
                 line(out, cx + d, cy + d, cx - d, cy - d, stroke(border, 1.5));
                 line(out, cx + d, cy - d, cx - d, cy + d, stroke(border, 1.5));
             }
+            // The name: above an entry point, below an exit point
+            // (observed: 12 px over the text's line, or right under).
+            let w = metrics.width(&s.display, &look.font);
+            let ascent = look.baseline - 5.0;
+            let baseline = if s.kind == StateKind::EntryPoint {
+                r.y - (look.line_height - ascent) - 12.0
+            } else {
+                r.y + r.height + ascent
+            };
+            out.push(text_run(
+                cx - w / 2.0,
+                baseline,
+                &s.display,
+                look.font,
+                look.font_color,
+                w,
+            ));
         }
         StateKind::Pin => rect(
             out,
