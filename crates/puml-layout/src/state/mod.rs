@@ -287,6 +287,14 @@ fn opened_composites(state: &StateDiagram) -> Vec<bool> {
     opened
 }
 
+/// The note written `note on link` after transition `t`, if any.
+fn link_note(state: &StateDiagram, t: usize) -> Option<usize> {
+    state
+        .notes
+        .iter()
+        .position(|n| n.target == NoteTarget::Transition(t as u32))
+}
+
 /// An entry or exit point: set on its composite's frame.
 fn is_pin(kind: StateKind) -> bool {
     matches!(kind, StateKind::EntryPoint | StateKind::ExitPoint)
@@ -530,18 +538,23 @@ fn layout_level(
         };
         let mut edge = Edge::new(tail, head);
         edge.min_len = min_len;
-        edge.label = transition.label.as_deref().map(|label| {
+        let text_box = transition.label.as_deref().map(|label| {
             let lines = state_text_lines(label);
             let w = lines
                 .iter()
                 .map(|l| crate::creole::measure_width(l, arrow_font, metrics))
                 .fold(0.0, f64::max);
             let room = if from_node == to_node { 10.0 } else { 0.0 };
-            Size::new(
-                (w + 2.0 + room).floor(),
-                (arrow_lh * lines.len() as f64 + 2.0 + room).floor(),
-            )
+            (w + 2.0 + room, arrow_lh * lines.len() as f64 + 2.0 + room)
         });
+        // `note on link`: the note joins the label, under its text
+        // (observed: 6 px below the text, 5 px of room under the note).
+        edge.label = match (text_box, link_note(state, t).map(|n| notes[n].0)) {
+            (Some((w, h)), Some((nw, nh))) => Some(Size::new(w.max(nw).floor(), (h + 4.0 + nh + 5.0).floor())),
+            (None, Some((nw, nh))) => Some(Size::new(nw.floor(), (nh + 10.0).floor())),
+            (Some((w, h)), None) => Some(Size::new(w.floor(), h.floor())),
+            (None, None) => None,
+        };
         let id = graph.edges.len();
         let label = edge.label;
         graph.edges.push(edge);
@@ -1025,15 +1038,43 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 paint: paint(None, Some(line_stroke)),
             });
             decoration(&mut out, LinkHead::Arrow, tip, dir, color, width, look.base.background);
-            if let (Some(label), Some(c), Some(size)) =
-                (transition.label.as_deref(), route.label.as_ref().map(shift), label_box)
-            {
+            if let (Some(c), Some(size)) = (route.label.as_ref().map(shift), label_box) {
                 let font = look.base.arrow_font;
                 let lh = metrics.line_height(&font);
-                let left = c.x - size.width / 2.0;
                 let top = c.y - size.height / 2.0;
-                let _ = left;
-                for (k, l) in state_text_lines(label).iter().enumerate() {
+                let lines = transition.label.as_deref().map(state_text_lines).unwrap_or_default();
+                if let Some(n) = link_note(state, t) {
+                    // The note under the label's text, centred.
+                    let ((nw, nh), note_lines) = &measured.notes[n];
+                    let note_top = if lines.is_empty() {
+                        top + 5.0
+                    } else {
+                        top + 1.0 + lh * lines.len() as f64 + 6.0
+                    };
+                    let r = Rect {
+                        x: c.x - nw / 2.0,
+                        y: note_top,
+                        width: *nw,
+                        height: *nh,
+                    };
+                    let note = &state.notes[n];
+                    let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.base.note_bg);
+                    draw_note(&mut out, &r, fill, &look.base, None);
+                    let note_font = look.base.note_font;
+                    let (nlh, ascent) = (metrics.line_height(&note_font), metrics.ascent(&note_font));
+                    for (k, l) in note_lines.iter().enumerate() {
+                        let w = metrics.width(l, &note_font);
+                        out.push(text_run(
+                            r.x + 6.0,
+                            r.y + 5.0 + ascent + nlh * k as f64,
+                            l,
+                            note_font,
+                            look.base.note_font_color,
+                            w,
+                        ));
+                    }
+                }
+                for (k, l) in lines.iter().enumerate() {
                     // Each line centred in the label's box.
                     let block = crate::creole::measure(l, font, metrics);
                     let x = c.x - block.width / 2.0;
