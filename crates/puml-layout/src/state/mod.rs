@@ -1001,12 +1001,18 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 max_x = max_x.max(p.x + MARGIN);
                 max_y = max_y.max(p.y + MARGIN);
             }
+            // PlantUML names an `-up->` or `-left->` link from its target.
+            let (first, second) = if matches!(transition.direction, Some(Direction::Up | Direction::Left)) {
+                (transition.to, transition.from)
+            } else {
+                (transition.from, transition.to)
+            };
             begin(
                 &mut out,
                 "link",
                 vec![
-                    ("data-entity-1".into(), ids[transition.from.index()].clone()),
-                    ("data-entity-2".into(), ids[transition.to.index()].clone()),
+                    ("data-entity-1".into(), ids[first.index()].clone()),
+                    ("data-entity-2".into(), ids[second.index()].clone()),
                     ("id".into(), format!("lnk{}", transition.serial)),
                 ],
             );
