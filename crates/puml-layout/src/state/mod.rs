@@ -434,8 +434,12 @@ fn layout_level(
             }
         })
     };
+    // In creation order (PlantUML's svek.dot lists its nodes so).
+    let mut by_creation: Vec<usize> = (0..state.states.len()).collect();
+    by_creation.sort_by_key(|&i| state.states[i].serial);
     for pseudo in [false, true] {
-        for (i, s) in state.states.iter().enumerate() {
+        for &i in &by_creation {
+            let s = &state.states[i];
             if on_level(i) && !opened[i] && is_pseudo(s) == pseudo {
                 let (w, h) = sizes[i];
                 let mut node = Node::new(w, h);
