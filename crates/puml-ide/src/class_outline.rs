@@ -24,6 +24,9 @@ pub enum ClassSymbolKind {
     Field,
     /// A method of a body.
     Method,
+    /// A state of a state diagram (a composite one holds the states
+    /// written inside it): see `state_outline`.
+    State,
 }
 
 /// One symbol of a class diagram's outline.
@@ -59,12 +62,21 @@ pub struct ClassStructure {
     pub folds: Vec<TextRange>,
 }
 
-/// The class diagrams of a parse, in order.
+/// The class (and state) diagrams of a parse, in order.
 pub fn class_structures(parse: &Parse) -> Vec<ClassStructure> {
     let root = Root { syntax: parse.syntax() };
     root.diagrams()
-        .filter(|d| d.is_class())
-        .map(|diagram| structure(&diagram))
+        .filter_map(|diagram| {
+            // A composite state's `}` is the class diagrams' `BRACE_END`
+            // too: ask about states first.
+            if diagram.is_state() {
+                Some(crate::state_outline::state_structure(&diagram))
+            } else if diagram.is_class() {
+                Some(structure(&diagram))
+            } else {
+                None
+            }
+        })
         .collect()
 }
 

@@ -6,6 +6,7 @@
 //! and out), and the edits of a rename (one per occurrence, the name alone).
 
 use puml_sema::class::{ClassDiagram, ClassSourceMap, LinkEnd, Member, Visibility};
+use puml_sema::state::{StateDiagram, StateId, StateKind, StateSourceMap};
 use puml_sema::Analysis;
 use puml_syntax::{TextEdit, TextRange, TextSize};
 
@@ -40,6 +41,14 @@ pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Op
             for (index, references) in class_map.element_references.iter().enumerate() {
                 if references.iter().any(|r| r.contains_inclusive(offset)) {
                     return Some(element_ref(&class, &class_map, index, text));
+                }
+            }
+            continue;
+        }
+        if let (Some(state), Some(state_map)) = (diagram.state.as_deref(), map.state.as_ref()) {
+            for (index, references) in state_map.state_references.iter().enumerate() {
+                if references.iter().any(|r| r.contains_inclusive(offset)) {
+                    return state_ref(state, state_map, index, text);
                 }
             }
             continue;
@@ -115,6 +124,54 @@ fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &
         relations_out,
         relations_in,
     }
+}
+
+/// A state of a state diagram, in the class element's terms: the keyword
+/// `state`, its description lines as members, the states its transitions
+/// lead to and come from as relations. `[*]` and `[H]` are not symbols.
+fn state_ref(state: &StateDiagram, map: &StateSourceMap, index: usize, text: &str) -> Option<ClassElementRef> {
+    let me = state.states.get(index)?;
+    if me.name.starts_with('*') {
+        return None;
+    }
+    let mut uses: Vec<TextRange> = map.state_references[index]
+        .iter()
+        .copied()
+        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
+        .collect();
+    uses.sort_by_key(|r| (r.start(), r.end()));
+    uses.dedup();
+    let declaration = *uses.first()?;
+    let name_of = |id: StateId| {
+        let s = state.states.get(id.index())?;
+        Some(match s.kind {
+            StateKind::Start | StateKind::End if s.name.starts_with('*') => "[*]".to_string(),
+            StateKind::History if s.name.starts_with('*') => "[H]".to_string(),
+            StateKind::DeepHistory if s.name.starts_with('*') => "[H*]".to_string(),
+            _ => state.qualified_name(id),
+        })
+    };
+    let id = StateId(index as u32);
+    let mut relations_out = Vec::new();
+    let mut relations_in = Vec::new();
+    for transition in &state.transitions {
+        if transition.from == id {
+            relations_out.extend(name_of(transition.to));
+        }
+        if transition.to == id {
+            relations_in.extend(name_of(transition.from));
+        }
+    }
+    Some(ClassElementRef {
+        qualified_name: state.qualified_name(id),
+        display: me.display.clone(),
+        keyword: "state".to_string(),
+        declaration,
+        uses,
+        members: me.description.clone(),
+        relations_out,
+        relations_in,
+    })
 }
 
 /// A class diagram's place in the file and its element names: what
@@ -261,6 +318,27 @@ mod tests {
         let analysis = analyze(SOURCE);
         assert!(class_element_at(&analysis, SOURCE, at(SOURCE, "+drive", 0)).is_none());
         assert!(class_element_at(&analysis, SOURCE, TextSize::from(2)).is_none());
+    }
+
+    #[test]
+    fn finds_and_renames_a_state_everywhere_it_is_written() {
+        let text = "@startuml\n[*] --> Idle\nstate Idle : waits\nIdle --> Busy : job\nstate Busy {\n  [*] --> Load\n}\nBusy --> Idle\nnote left of Idle : start\n@enduml\n";
+        let analysis = analyze(text);
+        let idle = class_element_at(&analysis, text, at(text, "Idle", 2)).expect("Idle");
+        assert_eq!(idle.qualified_name, "Idle");
+        assert_eq!(idle.keyword, "state");
+        assert_eq!(idle.members, vec!["waits"]);
+        assert_eq!(idle.relations_out, vec!["Busy"]);
+        assert_eq!(idle.relations_in, vec!["[*]", "Busy"]);
+        assert_eq!(idle.declaration, idle.uses[0]);
+        let edits = rename_class_edits(text, &idle, "Waiting").expect("valid");
+        let (renamed, _) = puml_syntax::apply_edits(text, &edits);
+        assert!(!renamed.contains("Idle"), "{renamed}");
+        assert_eq!(renamed.matches("Waiting").count(), 5, "{renamed}");
+        let load = class_element_at(&analysis, text, at(text, "Load", 0)).expect("Load");
+        assert_eq!(load.qualified_name, "Busy.Load");
+        // The pseudo-states are not symbols.
+        assert!(class_element_at(&analysis, text, at(text, "[*]", 0)).is_none());
     }
 
     #[test]

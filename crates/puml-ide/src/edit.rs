@@ -15,6 +15,8 @@ use puml_syntax::{Diagnostic, LineIndex, SyntaxKind, SyntaxNode, TextEdit, TextR
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod states;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteSide {
     Left,
@@ -110,10 +112,25 @@ pub enum Edit {
         from: String,
         to: String,
     },
+    /// State diagrams: declares `state name [: description]`, at the top
+    /// or inside the composite state `parent` (before its `}`).
+    AddState {
+        name: String,
+        parent: Option<String>,
+        description: Option<String>,
+    },
+    /// State diagrams: adds `from arrow to : label` (default arrow `-->`;
+    /// `[*]` for a start or end) in the innermost composite holding both.
+    AddTransition {
+        from: String,
+        to: String,
+        arrow: Option<String>,
+        label: Option<String>,
+    },
 }
 
 /// The edit kinds and their arguments (`?` marks optional ones).
-pub const EDIT_KINDS: [(&str, &[&str]); 13] = [
+pub const EDIT_KINDS: [(&str, &[&str]); 15] = [
     ("add_participant", &["name", "kind?", "alias?", "after?"]),
     (
         "add_message",
@@ -130,6 +147,8 @@ pub const EDIT_KINDS: [(&str, &[&str]); 13] = [
     ("add_relation", &["from", "to", "arrow?", "label?"]),
     ("remove_relation", &["from", "to"]),
     ("rename_class", &["from", "to"]),
+    ("add_state", &["name", "parent?", "description?"]),
+    ("add_transition", &["from", "to", "arrow?", "label?"]),
 ];
 
 /// A protocol-neutral argument value, so that JSON (CLI, MCP) and other
@@ -370,6 +389,17 @@ impl Edit {
                 from: a.text("from")?,
                 to: a.text("to")?,
             },
+            "add_state" => Edit::AddState {
+                name: a.text("name")?,
+                parent: a.opt_text("parent")?.filter(|k| !k.trim().is_empty()),
+                description: a.opt_text("description")?.filter(|k| !k.trim().is_empty()),
+            },
+            "add_transition" => Edit::AddTransition {
+                from: a.text("from")?,
+                to: a.text("to")?,
+                arrow: a.opt_text("arrow")?.filter(|k| !k.trim().is_empty()),
+                label: a.opt_text("label")?.filter(|k| !k.trim().is_empty()),
+            },
             _ => return Err(EditError::UnknownKind(kind.to_string())),
         })
     }
@@ -417,6 +447,14 @@ pub fn apply_edit(source: &str, edit: &Edit) -> Result<EditResult, EditError> {
         }
         Edit::RemoveRelation { from, to } => ctx.remove_relation(from, to)?,
         Edit::RenameClass { from, to } => ctx.rename_class(from, to)?,
+        Edit::AddState {
+            name,
+            parent,
+            description,
+        } => ctx.add_state(name, parent.as_deref(), description.as_deref())?,
+        Edit::AddTransition { from, to, arrow, label } => {
+            ctx.add_transition(from, to, arrow.as_deref(), label.as_deref())?
+        }
     };
     let diagnostics = analyze(&new_source, &AnalysisOptions::default(), &NoIncludes).diagnostics;
     Ok(EditResult {

@@ -27,6 +27,7 @@ pub mod outline;
 pub mod primitives;
 pub mod render;
 pub mod skinparams;
+mod state_outline;
 pub mod symbols;
 pub mod workflow;
 

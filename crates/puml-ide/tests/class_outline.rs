@@ -35,6 +35,7 @@ fn describe(text: &str) -> String {
                 ClassSymbolKind::Element => "element",
                 ClassSymbolKind::Field => "field",
                 ClassSymbolKind::Method => "method",
+                ClassSymbolKind::State => "state",
             };
             writeln!(
                 out,
@@ -117,7 +118,10 @@ fn class_outlines_hold_on_the_corpus_and_on_prefixes() {
         eprintln!("../shared/corpus-class not present");
         return;
     };
+    // The state corpus too: state diagrams have the same outline.
+    let states = std::fs::read_dir(dir.join("../corpus-state")).into_iter().flatten();
     let mut texts: Vec<String> = entries
+        .chain(states)
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "puml"))

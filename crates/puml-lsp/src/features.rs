@@ -134,6 +134,8 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
             }
             ClassSymbolKind::Field => SymbolKind::FIELD,
             ClassSymbolKind::Method => SymbolKind::METHOD,
+            // A state machine's states: no closer kind in the protocol.
+            ClassSymbolKind::State => SymbolKind::OBJECT,
         };
         let symbol = DocumentSymbol {
             name: if item.name.is_empty() {
@@ -166,7 +168,15 @@ pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String
         out.push_str(&format!(" (shown as \"{}\")", element.display));
     }
     out.push_str("\n\n");
-    out.push_str(&format!("{} member(s)", element.members.len()));
+    // A state's members are its description lines, its relations its
+    // transitions.
+    let is_state = element.keyword == "state";
+    let (members, relations) = if is_state {
+        ("description line(s)", "Transitions")
+    } else {
+        ("member(s)", "Relations")
+    };
+    out.push_str(&format!("{} {members}", element.members.len()));
     if !element.members.is_empty() {
         out.push(':');
         for member in element.members.iter().take(HOVER_MEMBERS) {
@@ -178,12 +188,12 @@ pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String
     }
     let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
     out.push_str(&format!(
-        "\n\nRelations out ({}): {}",
+        "\n\n{relations} out ({}): {}",
         element.relations_out.len(),
         list(&element.relations_out)
     ));
     out.push_str(&format!(
-        "\n\nRelations in ({}): {}",
+        "\n\n{relations} in ({}): {}",
         element.relations_in.len(),
         list(&element.relations_in)
     ));

@@ -218,6 +218,33 @@ pub enum EditRequest {
     RemoveRelation(RemoveRelationArgs),
     /// Class diagrams: rename a class everywhere its name is written.
     RenameClass(RenameClassArgs),
+    /// State diagrams: declare a state, at the top or inside the composite state `parent`.
+    AddState(AddStateArgs),
+    /// State diagrams: add a transition `from arrow to : label` (arrow default `-->`; `[*]` for a start or end).
+    AddTransition(AddTransitionArgs),
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddStateArgs {
+    /// Letters, digits and `_`.
+    pub name: String,
+    /// The composite state to declare it in (before its `}`); default the top level.
+    pub parent: Option<String>,
+    /// A description line, written `state name : description`.
+    pub description: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddTransitionArgs {
+    /// A state's name, or `[*]` (the start of the composite the other end is in).
+    pub from: String,
+    /// A state's name, or `[*]` (the end of the composite the other end is in).
+    pub to: String,
+    /// e.g. `->`, `-->`, `-up->`, `-[#red]->`, `-[dashed]->`; default `-->`.
+    pub arrow: Option<String>,
+    pub label: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -352,6 +379,8 @@ impl EditRequest {
             EditRequest::AddRelation(_) => "add_relation",
             EditRequest::RemoveRelation(_) => "remove_relation",
             EditRequest::RenameClass(_) => "rename_class",
+            EditRequest::AddState(_) => "add_state",
+            EditRequest::AddTransition(_) => "add_transition",
         }
     }
 

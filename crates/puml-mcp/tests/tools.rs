@@ -290,6 +290,43 @@ async fn many_diagnostics_are_capped() {
     s.shutdown().await.unwrap();
 }
 
+const STATES: &str = "@startuml\n[*] --> Idle\nstate Busy {\n  [*] --> Load\n}\nIdle --> Busy\n@enduml\n";
+
+#[tokio::test]
+async fn state_diagram_edits() {
+    let (_root, mut s) = session("tools-state").await;
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": STATES, "edit": {"kind": "add_state", "args": {"name": "Work", "parent": "Busy", "description": "does it"}}}),
+        )
+        .await;
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\n[*] --> Idle\nstate Busy {\n  [*] --> Load\n  state Work : does it\n}\nIdle --> Busy\n@enduml\n"
+    );
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": STATES, "edit": {"kind": "add_transition", "args": {"from": "Load", "to": "[*]", "label": "loaded"}}}),
+        )
+        .await;
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\n[*] --> Idle\nstate Busy {\n  [*] --> Load\n  Load --> [*] : loaded\n}\nIdle --> Busy\n@enduml\n",
+        "written in the composite that holds its end: {r}"
+    );
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": STATES, "edit": {"kind": "add_transition", "args": {"from": "Idle", "to": "Nowhere"}}}),
+        )
+        .await;
+    assert_eq!(codes(&r), ["M0010"]);
+    s.shutdown().await.unwrap();
+}
+
 const CLASSES: &str =
     "@startuml\nclass Customer\nclass Order\nCustomer --> Order : places\nOrder <|-- RushOrder\n@enduml\n";
 

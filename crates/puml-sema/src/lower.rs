@@ -518,6 +518,9 @@ impl DiagramLowering {
             green: &green,
             start: diagram.syntax.text_range().start(),
         };
+        if let Some(state) = &mut self.state {
+            state.number_declarations(&diagram.syntax);
+        }
         for child in whole.child_nodes() {
             if !matches!(child.kind(), START_LINE | END_LINE) {
                 self.statement(&diagram.syntax, child);

@@ -31,6 +31,12 @@ pub(crate) struct StateLowering {
     serial: u32,
     /// The last concurrent region number given (`CONCn`).
     regions: u32,
+    /// Creation numbers given ahead (see `number_declarations`): per
+    /// declared name, per region separator in order, per floating note's
+    /// alias.
+    reserved_states: FxHashMap<String, u32>,
+    reserved_regions: std::collections::VecDeque<u32>,
+    reserved_notes: FxHashMap<String, u32>,
 }
 
 fn unquote(text: &str) -> String {
@@ -45,6 +51,25 @@ fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {
         .filter_map(|e| e.into_token())
         .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
         .collect()
+}
+
+/// The name a `state` declaration gives (`state "Long" as L`, `state L as
+/// "Long"`, `state L`), with the token naming it and the display name
+/// when one is given.
+fn declared_name(tokens: &[SyntaxToken]) -> Option<(String, (&SyntaxToken, Option<String>))> {
+    let names: Vec<&SyntaxToken> = tokens
+        .iter()
+        .skip(1)
+        .take_while(|t| matches!(t.kind(), IDENT | STRING | KEYWORD))
+        .filter(|t| t.kind() != KEYWORD)
+        .collect();
+    let (code, display) = match names.as_slice() {
+        [a, b] if a.kind() == STRING => (*b, Some(unquote(a.text()))),
+        [a, b] => (*a, Some(unquote(b.text()))),
+        [a] => (*a, None),
+        _ => return None,
+    };
+    Some((unquote(code.text()), (code, display)))
 }
 
 fn direction_of(word: &str) -> Option<Direction> {
@@ -79,9 +104,48 @@ impl StateLowering {
         self.serial
     }
 
+    /// PlantUML reads a state diagram twice: its first pass creates what
+    /// the `state` declarations, the region separators and the floating
+    /// notes name, so those take the first creation numbers, in the order
+    /// written, before everything else (observed: `state A` written after
+    /// `X --> Y` is `ent0001` when it is the first declaration; a composite's
+    /// `--` regions are numbered before the `[*]` inside it).
+    pub(crate) fn number_declarations(&mut self, diagram: &SyntaxNode) {
+        for node in diagram.children() {
+            match node.kind() {
+                STATE_DECL => {
+                    if let Some((name, _)) = declared_name(&significant(&node)) {
+                        if !self.reserved_states.contains_key(&name) {
+                            let serial = self.next_serial();
+                            self.reserved_states.insert(name, serial);
+                        }
+                    }
+                }
+                STATE_SEPARATOR => {
+                    let serial = self.next_serial();
+                    self.reserved_regions.push_back(serial);
+                }
+                STATE_NOTE => {
+                    let tokens = significant(&node);
+                    let floating = tokens
+                        .iter()
+                        .any(|t| t.kind() == KEYWORD && t.text().eq_ignore_ascii_case("as"));
+                    if let Some(alias) = tokens.iter().rev().find(|t| t.kind() == IDENT).filter(|_| floating) {
+                        let serial = self.next_serial();
+                        self.reserved_notes.entry(alias.text().to_string()).or_insert(serial);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn add_state(&mut self, name: &str, display: String, kind: StateKind, range: TextRange) -> StateId {
         let id = StateId(self.diagram.states.len() as u32);
-        let serial = self.next_serial();
+        let serial = match self.reserved_states.remove(name) {
+            Some(serial) => serial,
+            None => self.next_serial(),
+        };
         self.diagram.states.push(State {
             name: name.to_string(),
             display,
@@ -160,7 +224,9 @@ impl StateLowering {
                     let side_by_side = node.text().to_string().trim() == "||";
                     // A region takes a creation number, and is named by a
                     // count of its own (`CONC1`, `CONC2`, …).
-                    self.next_serial();
+                    if self.reserved_regions.pop_front().is_none() {
+                        self.next_serial();
+                    }
                     self.regions += 1;
                     let number = self.regions;
                     let state = &mut self.diagram.states[parent.index()];
@@ -194,27 +260,19 @@ impl StateLowering {
 
     fn declaration(&mut self, node: &SyntaxNode, range: TextRange) {
         let tokens = significant(node);
-        let names: Vec<&SyntaxToken> = tokens
-            .iter()
-            .skip(1)
-            .take_while(|t| matches!(t.kind(), IDENT | STRING | KEYWORD))
-            .filter(|t| t.kind() != KEYWORD)
-            .collect();
-        // `state "Long" as L`, `state L as "Long"`, `state L`.
-        let (code, display) = match names.as_slice() {
-            [a, b] if a.kind() == STRING => (*b, unquote(a.text())),
-            [a, b] => (*a, unquote(b.text())),
-            [a] => (*a, unquote(a.text())),
-            _ => return,
+        let Some((name, (code, display))) = declared_name(&tokens) else {
+            return;
         };
-        let name = unquote(code.text());
         let id = match self.by_name.get(&name) {
             Some(&id) => id,
-            None => self.add_state(&name, display.clone(), StateKind::Normal, range),
+            None => {
+                let shown = display.clone().unwrap_or_else(|| name.clone());
+                self.add_state(&name, shown, StateKind::Normal, range)
+            }
         };
         self.map.state_references[id.index()].push(code.text_range());
         let state = &mut self.diagram.states[id.index()];
-        if names.len() == 2 {
+        if let Some(display) = display {
             state.display = display;
         }
         let mut colours = 0;
@@ -271,8 +329,13 @@ impl StateLowering {
                 self.state_named(token.text(), token.text_range(), range)
             }
         };
-        let from = end(left, !head_on_left);
-        let to = end(right, head_on_left);
+        // `A <- B` creates B first (observed: B is `ent0006`, A `ent0007`).
+        let (from, to) = if head_on_left {
+            let to = end(right, head_on_left);
+            (end(left, !head_on_left), to)
+        } else {
+            (end(left, !head_on_left), end(right, head_on_left))
+        };
         let label = tokens
             .iter()
             .skip(arrow_at + 2)
@@ -308,6 +371,11 @@ impl StateLowering {
                 direction = direction_of(&rest[..len]).or(direction);
                 rest = &rest[len.min(rest.len())..];
             }
+        }
+        // An inverted link (`-up->`, `-left->`, `<-`) takes a second
+        // number before its own (PlantUML builds it, then its inverse).
+        if head_on_left || matches!(direction, Some(Direction::Up | Direction::Left)) {
+            self.next_serial();
         }
         let serial = self.next_serial();
         self.diagram.transitions.push(Transition {
@@ -410,6 +478,14 @@ impl StateLowering {
         // (observed: `GMN4` for the one note of `state A`, a note, `A --> B`),
         // three numbers each (its name, its entity, its link).
         for index in 0..self.diagram.notes.len() {
+            // A floating note was numbered in the first pass (its entity's
+            // number; `serial` is its name's, one less).
+            if let NoteTarget::Floating { alias } = &self.diagram.notes[index].target {
+                if let Some(&entity) = self.reserved_notes.get(alias) {
+                    self.diagram.notes[index].serial = entity - 1;
+                    continue;
+                }
+            }
             let serial = self.next_serial();
             self.serial += 2;
             self.diagram.notes[index].serial = serial;

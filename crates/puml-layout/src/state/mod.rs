@@ -27,7 +27,7 @@ use crate::font::TextMeasure;
 use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, TextRun};
 use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
 use crate::LayoutOptions;
-use puml_graph::{Edge, Graph, GraphOptions, Layout, Node, Point, RankDir, Rect, Size};
+use puml_graph::{Cluster, Edge, Graph, GraphOptions, Layout, Node, Point, RankDir, Rect, Size};
 use puml_sema::class::LinkHead;
 use puml_sema::model::Diagram;
 use puml_sema::state::{Direction, NoteTarget, StateDiagram, StateId, StateKind};
@@ -115,10 +115,14 @@ struct LevelLayout {
     /// The states on this level, in node order (node `k` is `states[k]`).
     states: Vec<StateId>,
     /// (note, node) for the notes on this level.
+    /// (note, node) for the notes on this level.
     notes: Vec<(usize, usize)>,
     /// (transition, edge, runs from the written `to` to `from`, label box).
     edges: Vec<(usize, usize, bool, Option<Size>)>,
     layout: Layout,
+    /// The composites drawn as clusters of this level (see `opened`):
+    /// (composite, the cluster its frame is).
+    frames: Vec<(StateId, Rect)>,
     /// The offset that brings the layout's boxes to (0, 0).
     min: (f64, f64),
     size: (f64, f64),
@@ -196,7 +200,10 @@ fn leaf_size(state: &StateDiagram, id: StateId, look: &StateLook, metrics: &dyn 
             let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
             let desc_w = lines.iter().map(|l| metrics.width(l, &look.font)).fold(0.0, f64::max);
             let width = (name_w.max(desc_w) + 20.0).max(50.0);
-            let height = if lines.is_empty() {
+            let height = if lines.is_empty() && hides_its_bar(state, id) {
+                // `hide empty description`: no bar, a 40 px box (observed).
+                EMPTY_HIDDEN_HEIGHT
+            } else if lines.is_empty() {
                 50.0
             } else {
                 (look.name_bar + look.line_height * lines.len() as f64 + 10.0).max(50.0)
@@ -204,6 +211,20 @@ fn leaf_size(state: &StateDiagram, id: StateId, look: &StateLook, metrics: &dyn 
             (width, height)
         }
     }
+}
+
+/// A state without description under `hide empty description`: no name
+/// bar, its name in the middle of a box this tall (PlantUML 1.2026.8).
+const EMPTY_HIDDEN_HEIGHT: f64 = 40.0;
+
+/// Whether a plain state is drawn without its name bar: `hide empty
+/// description` and no description line (a one-line name).
+fn hides_its_bar(state: &StateDiagram, id: StateId) -> bool {
+    let s = &state.states[id.index()];
+    state.hide_empty_description
+        && s.kind == StateKind::Normal
+        && s.description.is_empty()
+        && !s.display.contains("\\n")
 }
 
 struct Measured {
@@ -218,7 +239,9 @@ fn note_size(text: &str, look: &StateLook, metrics: &dyn TextMeasure) -> ((f64, 
     let lines: Vec<String> = text
         .split('\n')
         .flat_map(|l| l.split("\\n"))
-        .map(str::to_string)
+        // A block note's lines are written indented: PlantUML drops the
+        // blanks around each line.
+        .map(|l| l.trim().to_string())
         .collect();
     let w = lines.iter().map(|l| metrics.width(l, &font)).fold(0.0, f64::max);
     (
@@ -227,11 +250,77 @@ fn note_size(text: &str, look: &StateLook, metrics: &dyn TextMeasure) -> ((f64, 
     )
 }
 
+/// Dot's margin around a cluster's contents (8 points, 1 px each).
+const CLUSTER_MARGIN: f64 = 8.0;
+/// The height PlantUML gives a composite's title box in `svek.dot`.
+const CLUSTER_LABEL_HEIGHT: f64 = 11.0;
+/// The point node a transition to an opened composite reaches
+/// (`shape=point,width=.01`).
+const POINT_SIZE: f64 = 0.72;
+
+/// The composites PlantUML makes clusters of the graph around them rather
+/// than laying them out alone: those a transition crosses (one end inside,
+/// the other outside) and those holding entry or exit points. Only
+/// composites of one region open (regions are laid out alone).
+fn opened_composites(state: &StateDiagram) -> Vec<bool> {
+    let n = state.states.len();
+    let mut opened = vec![false; n];
+    let single_region = |id: StateId| state.states[id.index()].region_separators.is_empty();
+    for s in &state.states {
+        if is_pin(s.kind) {
+            if let Some(p) = s.parent.filter(|p| single_region(*p)) {
+                opened[p.index()] = true;
+            }
+        }
+    }
+    for t in &state.transitions {
+        let (from_chain, to_chain) = (chain(state, t.from), chain(state, t.to));
+        // A composite holding one end strictly inside and not the other.
+        for (inside, other) in [(&from_chain, &to_chain), (&to_chain, &from_chain)] {
+            for &c in &inside[1..] {
+                if !other[1..].contains(&c) && single_region(c) {
+                    opened[c.index()] = true;
+                }
+            }
+        }
+    }
+    opened
+}
+
+/// The note written `note on link` after transition `t`, if any.
+fn link_note(state: &StateDiagram, t: usize) -> Option<usize> {
+    state
+        .notes
+        .iter()
+        .position(|n| n.target == NoteTarget::Transition(t as u32))
+}
+
+/// An entry or exit point: set on its composite's frame.
+fn is_pin(kind: StateKind) -> bool {
+    matches!(kind, StateKind::EntryPoint | StateKind::ExitPoint)
+}
+
+/// Where a state is drawn: the level it lies in, or (when its composite is
+/// opened) the level its composite is drawn in.
+fn visible_level(state: &StateDiagram, id: StateId, opened: &[bool]) -> LevelKey {
+    let mut at = id;
+    for _ in 0..=state.states.len() {
+        let key = level_of(state, at);
+        match key.parent {
+            Some(p) if opened[p.index()] => at = p,
+            _ => return key,
+        }
+    }
+    level_of(state, id)
+}
+
 /// Lays out one level: the states on it, the notes beside them, the
 /// transitions drawn between them.
+#[allow(clippy::too_many_arguments)]
 fn layout_level(
     state: &StateDiagram,
     key: LevelKey,
+    opened: &[bool],
     sizes: &[(f64, f64)],
     notes: &[((f64, f64), Vec<String>)],
     look: &StateLook,
@@ -255,18 +344,127 @@ fn layout_level(
     // PlantUML gives dot the states first, then the `[*]` and `[H]`
     // pseudo-states (observed in `svek.dot`: the start disc's node comes
     // after every state's, whatever the order they were written in).
-    let on_level = |s: &puml_sema::state::State| s.parent == key.parent && s.region == key.region;
+    let on_level = |i: usize| visible_level(state, StateId(i as u32), opened) == key;
     let is_pseudo = |s: &puml_sema::state::State| s.name.starts_with('*');
+    // Opened composites on this level: a chain of clusters each, parents
+    // first (PlantUML's `clusterNp0` > `clusterN` with the title >
+    // `clusterNp1`, and around a composite a transition ends at,
+    // `clusterNa` outside and `clusterNi` inside the titled one with a
+    // point node for the transition to reach).
+    let mut frames = Vec::new();
+    let mut contents_of: Vec<Option<usize>> = vec![None; state.states.len()];
+    let mut point_of: Vec<Option<usize>> = vec![None; state.states.len()];
+    let mut pins_of: Vec<Option<usize>> = vec![None; state.states.len()];
+    let linked: Vec<bool> = {
+        let mut v = vec![false; state.states.len()];
+        for t in &state.transitions {
+            v[t.from.index()] = true;
+            v[t.to.index()] = true;
+        }
+        v
+    };
+    let mut open_here: Vec<usize> = (0..state.states.len()).filter(|&i| opened[i] && on_level(i)).collect();
+    open_here.sort_by_key(|&i| state.depth(StateId(i as u32)));
+    for &i in &open_here {
+        let parent = state.states[i].parent.and_then(|p| contents_of[p.index()]);
+        let title_w = metrics.width(&state.states[i].display, &look.font);
+        // A composite with entry or exit points: the points in a cluster
+        // of their own around the titled one holding the rest (PlantUML's
+        // `clusterN` and `clusterNee`).
+        let has_pins = state
+            .states
+            .iter()
+            .any(|c| c.parent == Some(StateId(i as u32)) && is_pin(c.kind));
+        if has_pins {
+            let frame = graph.add_cluster(Cluster {
+                parent,
+                label: None,
+                margin: CLUSTER_MARGIN,
+            });
+            pins_of[i] = Some(frame);
+            contents_of[i] = Some(graph.add_cluster(Cluster {
+                parent: Some(frame),
+                label: Some(Size::new(title_w.floor(), CLUSTER_LABEL_HEIGHT)),
+                margin: CLUSTER_MARGIN,
+            }));
+            frames.push((StateId(i as u32), frame));
+            continue;
+        }
+        let parent = if linked[i] {
+            Some(graph.add_cluster(Cluster {
+                parent,
+                label: None,
+                margin: CLUSTER_MARGIN,
+            }))
+        } else {
+            parent
+        };
+        let outer = graph.add_cluster(Cluster {
+            parent,
+            label: None,
+            margin: CLUSTER_MARGIN,
+        });
+        let titled = graph.add_cluster(Cluster {
+            parent: Some(outer),
+            label: Some(Size::new(title_w.floor(), CLUSTER_LABEL_HEIGHT)),
+            margin: CLUSTER_MARGIN,
+        });
+        let mut contents_parent = titled;
+        if linked[i] {
+            contents_parent = graph.add_cluster(Cluster {
+                parent: Some(titled),
+                label: None,
+                margin: CLUSTER_MARGIN,
+            });
+        }
+        contents_of[i] = Some(graph.add_cluster(Cluster {
+            parent: Some(contents_parent),
+            label: None,
+            margin: CLUSTER_MARGIN,
+        }));
+        frames.push((StateId(i as u32), titled));
+    }
+    let cluster_of = |i: usize| {
+        let s = &state.states[i];
+        s.parent.and_then(|p| {
+            if is_pin(s.kind) {
+                pins_of[p.index()].or(contents_of[p.index()])
+            } else {
+                contents_of[p.index()]
+            }
+        })
+    };
+    // In creation order (PlantUML's svek.dot lists its nodes so).
+    let mut by_creation: Vec<usize> = (0..state.states.len()).collect();
+    by_creation.sort_by_key(|&i| state.states[i].serial);
     for pseudo in [false, true] {
-        for (i, s) in state.states.iter().enumerate() {
-            if on_level(s) && is_pseudo(s) == pseudo {
+        for &i in &by_creation {
+            let s = &state.states[i];
+            if on_level(i) && !opened[i] && is_pseudo(s) == pseudo {
                 let (w, h) = sizes[i];
-                node_of[i] = Some(graph.add_node(Node::new(w, h)));
+                let mut node = Node::new(w, h);
+                node.cluster = cluster_of(i);
+                node_of[i] = Some(graph.add_node(node));
                 states.push(StateId(i as u32));
             }
         }
     }
+    // The point of an opened composite stands for it (after the states:
+    // node `k` is `states[k]`).
+    for &(id, titled) in &frames {
+        if linked[id.index()] {
+            let mut point = Node::new(POINT_SIZE, POINT_SIZE);
+            point.cluster = Some(titled);
+            point_of[id.index()] = Some(graph.add_node(point));
+        }
+    }
+    for i in 0..state.states.len() {
+        if node_of[i].is_none() {
+            node_of[i] = point_of[i];
+        }
+    }
     let mut level_notes = Vec::new();
+    let mut note_edges = Vec::new();
     for (n, note) in state.notes.iter().enumerate() {
         let (w, h) = notes[n].0;
         match &note.target {
@@ -274,17 +472,24 @@ fn layout_level(
                 let Some(target_node) = node_of.get(target.index()).copied().flatten() else {
                     continue;
                 };
-                let node = graph.add_node(Node::new(w, h));
+                let mut node = Node::new(w, h);
+                node.cluster = cluster_of(target.index());
+                let node = graph.add_node(node);
+                // A note beside its state shares its rank; one above or
+                // below is a rank away. Left to right, ranks run across
+                // (PlantUML's `svek.dot`: `minlen=1` for a left note).
+                let (beside, across) = if state.left_to_right { (1, 0) } else { (0, 1) };
                 let (tail, head, min_len) = match side {
-                    Direction::Right => (target_node, node, 0),
-                    Direction::Left => (node, target_node, 0),
-                    Direction::Up => (node, target_node, 1),
-                    Direction::Down => (target_node, node, 1),
+                    Direction::Right => (target_node, node, beside),
+                    Direction::Left => (node, target_node, beside),
+                    Direction::Up => (node, target_node, across),
+                    Direction::Down => (target_node, node, across),
                 };
                 let mut edge = Edge::new(tail, head);
                 edge.min_len = min_len;
-                graph.edges.push(edge);
+                note_edges.push(graph.edges.len());
                 level_notes.push((n, node));
+                graph.edges.push(edge);
             }
             NoteTarget::Floating { .. } if note.parent == key.parent && key.region == 0 => {
                 let node = graph.add_node(Node::new(w, h));
@@ -296,11 +501,17 @@ fn layout_level(
     let arrow_font = look.base.arrow_font;
     let arrow_lh = metrics.line_height(&arrow_font);
     let mut edges = Vec::new();
+    // The node an end is drawn at on this level: itself, else its nearest
+    // ancestor drawn here (a composite laid out alone, an opened one's point).
+    let drawn_at = |id: StateId| chain(state, id).into_iter().find_map(|c| node_of[c.index()]);
     for (t, transition) in state.transitions.iter().enumerate() {
-        let Some((from, to)) = drawn_ends(state, transition.from, transition.to) else {
+        let Some((from, _)) = drawn_ends(state, transition.from, transition.to) else {
             continue;
         };
-        let (Some(from_node), Some(to_node)) = (node_of[from.index()], node_of[to.index()]) else {
+        if visible_level(state, from, opened) != key {
+            continue;
+        }
+        let (Some(from_node), Some(to_node)) = (drawn_at(transition.from), drawn_at(transition.to)) else {
             continue;
         };
         // `A <-- B` keeps its ends in the graph, one rank shorter (observed:
@@ -331,24 +542,51 @@ fn layout_level(
         };
         let mut edge = Edge::new(tail, head);
         edge.min_len = min_len;
-        edge.label = transition.label.as_deref().map(|label| {
+        let text_box = transition.label.as_deref().map(|label| {
             let lines = state_text_lines(label);
             let w = lines
                 .iter()
                 .map(|l| crate::creole::measure_width(l, arrow_font, metrics))
                 .fold(0.0, f64::max);
             let room = if from_node == to_node { 10.0 } else { 0.0 };
-            Size::new(
-                (w + 2.0 + room).floor(),
-                (arrow_lh * lines.len() as f64 + 2.0 + room).floor(),
-            )
+            (w + 2.0 + room, arrow_lh * lines.len() as f64 + 2.0 + room)
         });
+        // `note on link`: the note joins the label, under its text
+        // (observed: 6 px below the text, 5 px of room under the note).
+        edge.label = match (text_box, link_note(state, t).map(|n| notes[n].0)) {
+            (Some((w, h)), Some((nw, nh))) => Some(Size::new(w.max(nw).floor(), (h + 4.0 + nh + 5.0).floor())),
+            (None, Some((nw, nh))) => Some(Size::new(nw.floor(), (nh + 10.0).floor())),
+            (Some((w, h)), None) => Some(Size::new(w.floor(), h.floor())),
+            (None, None) => None,
+        };
         let id = graph.edges.len();
         let label = edge.label;
         graph.edges.push(edge);
         edges.push((t, id, reversed, label));
     }
-    let layout = puml_graph::layout(&graph).unwrap_or_else(|_| row(&graph));
+    // PlantUML writes `svek.dot` in an order of its own, and dot's initial
+    // order (so which component lands left) follows it: first the node at
+    // the head of each inverted transition (`-up->`, `-left->`, `<-`), the
+    // last written first; then the ends of the edges of length 0 (flat
+    // transitions, then notes beside their state); then the other nodes.
+    let mut first: Vec<usize> = Vec::new();
+    for &(t, id, reversed, _) in edges.iter().rev() {
+        if reversed || state.transitions[t].head_on_left {
+            let tail = graph.edges[id].tail;
+            if !first.contains(&tail) {
+                first.push(tail);
+            }
+        }
+    }
+    let flat = edges.iter().map(|e| e.1).chain(note_edges.iter().copied());
+    for id in flat.filter(|&id| graph.edges[id].min_len == 0) {
+        for end in [graph.edges[id].tail, graph.edges[id].head] {
+            if !first.contains(&end) {
+                first.push(end);
+            }
+        }
+    }
+    let layout = layout_in_order(&graph, &first);
     // The level's extent: its boxes, its edges' routes and their labels.
     let (mut min_x, mut min_y, mut max_x, mut max_y) =
         (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -359,6 +597,37 @@ fn layout_level(
         max_y = max_y.max(y1);
     };
     for r in &layout.nodes {
+        extend(r.x, r.y, r.x + r.width, r.y + r.height);
+    }
+    // The frames: each opened composite's titled cluster, from its entry
+    // points' centres to its exit points' (PlantUML sets them on the
+    // frame's top and bottom edges).
+    let frames: Vec<(StateId, Rect)> = frames
+        .iter()
+        .filter_map(|&(id, cluster)| {
+            let mut r = layout.clusters.get(cluster).copied().filter(|r| r.width > 0.0)?;
+            if !state.left_to_right {
+                let pins = |kind: StateKind| {
+                    states
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, s)| {
+                            let pin = &state.states[s.index()];
+                            pin.parent == Some(id) && pin.kind == kind
+                        })
+                        .filter_map(|(k, _)| layout.nodes.get(k).map(|n| n.y + n.height / 2.0))
+                };
+                let bottom = r.y + r.height;
+                if let Some(top) = pins(StateKind::EntryPoint).reduce(f64::min) {
+                    r.y = top;
+                }
+                let bottom = pins(StateKind::ExitPoint).reduce(f64::max).unwrap_or(bottom);
+                r.height = (bottom - r.y).max(0.0);
+            }
+            Some((id, r))
+        })
+        .collect();
+    for (_, r) in &frames {
         extend(r.x, r.y, r.x + r.width, r.y + r.height);
     }
     for (edge, route) in graph.edges.iter().zip(&layout.edges) {
@@ -381,10 +650,51 @@ fn layout_level(
         states,
         notes: level_notes,
         edges,
+        frames,
         size: ((max_x - min_x).max(0.0), (max_y - min_y).max(0.0)),
         min: (min_x, min_y),
         layout,
     }
+}
+
+/// Lays `graph` out with the nodes of `first` handed to the engine before
+/// the others (in their order); the layout returned indexes the nodes as
+/// `graph` does.
+fn layout_in_order(graph: &Graph, first: &[usize]) -> Layout {
+    let n = graph.nodes.len();
+    let mut order: Vec<usize> = first.iter().copied().filter(|&i| i < n).collect();
+    let mut placed = vec![false; n];
+    for &i in &order {
+        placed[i] = true;
+    }
+    order.extend((0..n).filter(|&i| !placed[i]));
+    if order.iter().enumerate().all(|(k, &i)| k == i) {
+        return puml_graph::layout(graph).unwrap_or_else(|_| row(graph));
+    }
+    let mut position = vec![0; n];
+    for (k, &i) in order.iter().enumerate() {
+        position[i] = k;
+    }
+    let mut reordered = graph.clone();
+    reordered.nodes = order.iter().map(|&i| graph.nodes[i].clone()).collect();
+    for edge in &mut reordered.edges {
+        edge.tail = position[edge.tail];
+        edge.head = position[edge.head];
+    }
+    for group in &mut reordered.same_rank {
+        for node in group.iter_mut() {
+            *node = position[*node];
+        }
+    }
+    let mut layout = puml_graph::layout(&reordered).unwrap_or_else(|_| row(&reordered));
+    let mut nodes = layout.nodes.clone();
+    for (k, &i) in order.iter().enumerate() {
+        if let Some(r) = layout.nodes.get(k) {
+            nodes[i] = *r;
+        }
+    }
+    layout.nodes = nodes;
+    layout
 }
 
 /// The nodes in one row, no edges routed: what is drawn when the engine
@@ -435,8 +745,14 @@ fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) ->
         .map(|i| (state.depth(StateId(i as u32)), StateId(i as u32)))
         .collect();
     composites.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let opened = opened_composites(state);
     let mut levels = Vec::new();
     for &(_, id) in &composites {
+        // An opened composite's states are laid out in the level it is
+        // drawn in, inside its cluster.
+        if opened[id.index()] {
+            continue;
+        }
         let regions = state.states[id.index()].region_separators.len() as u32 + 1;
         let mut region_sizes = Vec::new();
         for region in 0..regions {
@@ -444,7 +760,7 @@ fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) ->
                 parent: Some(id),
                 region,
             };
-            let level = layout_level(state, key, &sizes, &notes, look, metrics);
+            let level = layout_level(state, key, &opened, &sizes, &notes, look, metrics);
             region_sizes.push(level.size);
             levels.push((key, level));
         }
@@ -469,7 +785,7 @@ fn measure(state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) ->
         parent: None,
         region: 0,
     };
-    let top = layout_level(state, key, &sizes, &notes, look, metrics);
+    let top = layout_level(state, key, &opened, &sizes, &notes, look, metrics);
     levels.push((key, top));
     Measured { notes, levels }
 }
@@ -530,6 +846,23 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             width: r.width,
             height: r.height,
         };
+        // Opened composites first: their frames lie under their states.
+        for (id, frame) in &level.frames {
+            let (id, r) = (*id, place(frame));
+            max_x = max_x.max(r.x + r.width + MARGIN);
+            max_y = max_y.max(r.y + r.height + MARGIN);
+            // PlantUML marks a composite drawn as a cluster so.
+            begin(
+                &mut out,
+                "cluster",
+                vec![
+                    ("data-qualified-name".into(), marker_name(&state.qualified_name(id))),
+                    ("id".into(), ids[id.index()].clone()),
+                ],
+            );
+            draw_composite(&mut out, state, id, &r, look, metrics);
+            out.push(Item::End);
+        }
         for (k, &id) in level.states.iter().enumerate() {
             let Some(r) = level.layout.nodes.get(k).map(place) else {
                 continue;
@@ -627,7 +960,16 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
                 // Above or below its state: the wedge leaves the top or
                 // bottom edge (the class notes point sideways only).
-                Some(t) => draw_note_vertical(&mut out, &r, fill, &look.base, &t),
+                Some(t) => {
+                    // The wedge points where the line between the two
+                    // centres leaves the state (dot's edge starts there).
+                    let (scx, scy) = (t.x + t.width / 2.0, t.y + t.height / 2.0);
+                    let (ncx, ncy) = (r.x + r.width / 2.0, r.y + r.height / 2.0);
+                    let border_y = if t.y >= r.y { t.y } else { t.y + t.height };
+                    let tip = ((ncy - scy).abs() > 1e-6)
+                        .then(|| Point::new(scx + (ncx - scx) * (border_y - scy) / (ncy - scy), border_y));
+                    draw_note_vertical(&mut out, &r, fill, &look.base, &t, tip)
+                }
                 None => draw_note(&mut out, &r, fill, &look.base, toward.as_ref()),
             }
             let font = look.base.note_font;
@@ -663,12 +1005,18 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 max_x = max_x.max(p.x + MARGIN);
                 max_y = max_y.max(p.y + MARGIN);
             }
+            // PlantUML names an `-up->` or `-left->` link from its target.
+            let (first, second) = if matches!(transition.direction, Some(Direction::Up | Direction::Left)) {
+                (transition.to, transition.from)
+            } else {
+                (transition.from, transition.to)
+            };
             begin(
                 &mut out,
                 "link",
                 vec![
-                    ("data-entity-1".into(), ids[transition.from.index()].clone()),
-                    ("data-entity-2".into(), ids[transition.to.index()].clone()),
+                    ("data-entity-1".into(), ids[first.index()].clone()),
+                    ("data-entity-2".into(), ids[second.index()].clone()),
                     ("id".into(), format!("lnk{}", transition.serial)),
                 ],
             );
@@ -700,15 +1048,43 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 paint: paint(None, Some(line_stroke)),
             });
             decoration(&mut out, LinkHead::Arrow, tip, dir, color, width, look.base.background);
-            if let (Some(label), Some(c), Some(size)) =
-                (transition.label.as_deref(), route.label.as_ref().map(shift), label_box)
-            {
+            if let (Some(c), Some(size)) = (route.label.as_ref().map(shift), label_box) {
                 let font = look.base.arrow_font;
                 let lh = metrics.line_height(&font);
-                let left = c.x - size.width / 2.0;
                 let top = c.y - size.height / 2.0;
-                let _ = left;
-                for (k, l) in state_text_lines(label).iter().enumerate() {
+                let lines = transition.label.as_deref().map(state_text_lines).unwrap_or_default();
+                if let Some(n) = link_note(state, t) {
+                    // The note under the label's text, centred.
+                    let ((nw, nh), note_lines) = &measured.notes[n];
+                    let note_top = if lines.is_empty() {
+                        top + 5.0
+                    } else {
+                        top + 1.0 + lh * lines.len() as f64 + 6.0
+                    };
+                    let r = Rect {
+                        x: c.x - nw / 2.0,
+                        y: note_top,
+                        width: *nw,
+                        height: *nh,
+                    };
+                    let note = &state.notes[n];
+                    let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.base.note_bg);
+                    draw_note(&mut out, &r, fill, &look.base, None);
+                    let note_font = look.base.note_font;
+                    let (nlh, ascent) = (metrics.line_height(&note_font), metrics.ascent(&note_font));
+                    for (k, l) in note_lines.iter().enumerate() {
+                        let w = metrics.width(l, &note_font);
+                        out.push(text_run(
+                            r.x + 6.0,
+                            r.y + 5.0 + ascent + nlh * k as f64,
+                            l,
+                            note_font,
+                            look.base.note_font_color,
+                            w,
+                        ));
+                    }
+                }
+                for (k, l) in lines.iter().enumerate() {
                     // Each line centred in the label's box.
                     let block = crate::creole::measure(l, font, metrics);
                     let x = c.x - block.width / 2.0;
@@ -739,11 +1115,34 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
 
 /// A note above or below the state it is about: a folded corner, and a
 /// wedge from its top (or bottom) edge to the state's nearest edge.
-fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
+fn draw_note_vertical(
+    out: &mut Vec<Item>,
+    rect: &Rect,
+    fill: Color,
+    look: &ClassLook,
+    toward: &Rect,
+    tip: Option<Point>,
+) {
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
-    let cx = (x + w / 2.0).clamp(x + 8.0, x + w - 18.0);
-    let tip_x = (toward.x + toward.width / 2.0).clamp(toward.x, toward.x + toward.width);
+    let tip_x = tip
+        .map_or(toward.x + toward.width / 2.0, |t| t.x)
+        .clamp(toward.x, toward.x + toward.width);
+    // The wedge's base: where the line from the tip to the note's centre
+    // crosses the note's edge.
+    let (ncx, ncy) = (x + w / 2.0, y + h / 2.0);
+    let tip_y = if toward.y >= y + h {
+        toward.y
+    } else {
+        toward.y + toward.height
+    };
+    let edge_y = if toward.y >= y + h { y + h } else { y };
+    let along = if (ncy - tip_y).abs() > 1e-6 {
+        (edge_y - tip_y) / (ncy - tip_y)
+    } else {
+        1.0
+    };
+    let cx = (tip_x + (ncx - tip_x) * along).clamp(x + 8.0, x + w - 18.0);
     let mut builder = PathBuilder::new().move_to(x, y).line_to(x, y + h);
     if toward.y >= y + h {
         // The state is below: the wedge leaves the bottom edge.
@@ -945,6 +1344,23 @@ fn draw_leaf(
                 line(out, cx + d, cy + d, cx - d, cy - d, stroke(border, 1.5));
                 line(out, cx + d, cy - d, cx - d, cy + d, stroke(border, 1.5));
             }
+            // The name: above an entry point, below an exit point
+            // (observed: 12 px over the text's line, or right under).
+            let w = metrics.width(&s.display, &look.font);
+            let ascent = look.baseline - 5.0;
+            let baseline = if s.kind == StateKind::EntryPoint {
+                r.y - (look.line_height - ascent) - 12.0
+            } else {
+                r.y + r.height + ascent
+            };
+            out.push(text_run(
+                cx - w / 2.0,
+                baseline,
+                &s.display,
+                look.font,
+                look.font_color,
+                w,
+            ));
         }
         StateKind::Pin => rect(
             out,
@@ -966,7 +1382,14 @@ fn draw_leaf(
                 paint(Some(fill), Some(stroke(border, 0.5))),
             );
             let lines: Vec<String> = s.description.iter().flat_map(|d| state_text_lines(d)).collect();
-            if !(lines.is_empty() && state.hide_empty_description) {
+            let bar_hidden = hides_its_bar(state, id);
+            // Without its bar, the name sits in the middle of the box.
+            let name_top = if bar_hidden {
+                (r.height - look.line_height) / 2.0 - 5.0
+            } else {
+                0.0
+            };
+            if !bar_hidden && !(lines.is_empty() && state.hide_empty_description) {
                 line(
                     out,
                     r.x,
@@ -980,7 +1403,7 @@ fn draw_leaf(
                 let w = metrics.width(name, &look.font);
                 out.push(text_run(
                     r.x + (r.width - w) / 2.0,
-                    r.y + look.baseline + look.line_height * k as f64,
+                    r.y + name_top + look.baseline + look.line_height * k as f64,
                     name,
                     look.font,
                     look.font_color,
