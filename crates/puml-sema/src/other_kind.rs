@@ -131,6 +131,19 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
+        // A legacy activity diagram puml draws: the block's errors were the
+        // sequence reading's, and the model is PlantUML's legacy reading.
+        if kind == OtherKind::Activity {
+            let legacy = crate::legacy_activity::read(block_lines(&text, &diagram));
+            if !legacy.nodes.is_empty() {
+                diagnostics.retain(|d| !in_block(d));
+                model.participants.clear();
+                model.boxes.clear();
+                model.events = Default::default();
+                model.legacy_activity = Some(Box::new(legacy));
+                continue;
+            }
+        }
         let line = line_range(&text, first_error.range.start().into());
         let line_text = text
             .get(usize::from(line.start())..usize::from(line.end()))
@@ -398,6 +411,19 @@ fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
         offset += raw.len();
         (at, raw.trim_end_matches(['\n', '\r']))
     })
+}
+
+/// A block's lines after its `@startuml` line.
+fn block_lines<'t>(text: &'t str, diagram: &ast::Diagram) -> impl Iterator<Item = &'t str> {
+    let range = diagram.syntax.text_range();
+    let block = text.get(..usize::from(range.end())).unwrap_or(text);
+    let has_start = diagram
+        .syntax
+        .children()
+        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
+    lines_from(block, usize::from(range.start()))
+        .skip(usize::from(has_start))
+        .map(|(_, line)| line)
 }
 
 /// Reads a block's lines with each of PlantUML's other diagram types, as
@@ -1699,15 +1725,14 @@ mod tests {
     }
 
     #[test]
-    fn the_warning_offers_the_sequence_repairs_as_suggestions() {
-        // PlantUML draws `A -> B hi` as a legacy activity diagram; the
-        // sequence reading's `:` is offered, never applied.
+    fn a_broken_message_plantuml_draws_as_legacy_activity_is_drawn() {
+        // PlantUML draws `A -> B hi` as a legacy activity diagram (A to B);
+        // so does puml, with nothing to report.
         let text = "@startuml\nA -> B hi\n@enduml\n";
         let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
-        let warning = &analysis.diagnostics[0];
-        assert_eq!(warning.code, "W0240");
-        assert!(!warning.fixes.is_empty());
-        assert!(warning.fixes.iter().all(|f| !f.machine_applicable));
+        assert!(analysis.diagnostics.is_empty(), "{:?}", analysis.diagnostics);
+        let legacy = analysis.document.diagrams[0].legacy_activity.as_ref().expect("drawn");
+        assert_eq!(legacy.nodes.len(), 2);
     }
 
     #[test]
@@ -1718,8 +1743,11 @@ mod tests {
 
     #[test]
     fn a_legacy_activity_diagram_is_another_kind() {
+        // A legacy activity diagram: puml draws it (no W0240).
         let text = "@startuml\nA -> B : before\nA -> B -> C\nB -> A : after\n@enduml\n";
-        assert_eq!(kind_and_codes(text).0, Some(OtherKind::Activity));
+        assert_eq!(kind_and_codes(text), (None, Vec::new()));
+        let analysis = crate::analyze(text, &crate::AnalysisOptions::default(), &crate::NoIncludes);
+        assert!(analysis.document.diagrams[0].legacy_activity.is_some());
         // A state diagram: the parser reads it, puml draws it.
         let text = "@startuml\nA -up-> B\n[*] --> A\n@enduml\n";
         assert_eq!(kind_and_codes(text).0, None);
