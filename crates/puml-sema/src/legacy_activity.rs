@@ -116,6 +116,8 @@ enum Activity {
     Star,
     Bar(String),
     Named { code: String, display: String },
+    /// `--> if "c" then` as a target: a new diamond with its condition.
+    Branch(String),
 }
 
 /// A link line cut into its pieces.
@@ -164,6 +166,10 @@ impl LegacyActivityDiagram {
             Activity::Named { code, display } => self
                 .find(code, LegacyNodeKind::Action)
                 .unwrap_or_else(|| self.add(LegacyNodeKind::Action, code.clone(), display.clone(), partition)),
+            Activity::Branch(_) => {
+                let code = format!("#{}", self.nodes.len());
+                self.add(LegacyNodeKind::Branch, code, String::new(), partition)
+            }
         }
     }
 }
@@ -303,11 +309,20 @@ pub fn read<'a>(lines: impl IntoIterator<Item = &'a str>) -> LegacyActivityDiagr
         if let Some(color) = link.target_color {
             model.nodes[to].color = Some(color);
         }
+        let head_label = match &link.target {
+            Activity::Branch(condition) => {
+                if branches.len() < MAX_DEPTH {
+                    branches.push(to);
+                }
+                (!condition.is_empty()).then(|| condition.clone())
+            }
+            _ => None,
+        };
         model.links.push(LegacyLink {
             from,
             to,
             label: link.label,
-            head_label: None,
+            head_label,
             length: link.length,
             direction: link.direction,
             dotted: link.dotted,
@@ -379,8 +394,11 @@ fn branch_header(line: &str) -> Option<&str> {
         Some(at) if rest.is_char_boundary(at) && rest[at..].eq_ignore_ascii_case("then") => rest[..at].trim_end(),
         _ => rest,
     };
-    let rest = rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(rest);
-    (!rest.trim().is_empty()).then_some(rest)
+    if rest.is_empty() {
+        return None;
+    }
+    // `if "" then`: a diamond without a condition.
+    Some(rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(rest))
 }
 
 /// `word rest` (case-insensitive word): the rest, trimmed.
@@ -398,7 +416,7 @@ fn strip_word<'l>(line: &'l str, word: &str) -> Option<&'l str> {
 
 /// `[SOURCE] ARROW [[label]] TARGET [#colour] [<<s>>]`.
 fn link_line(line: &str) -> Option<LinkLine> {
-    let (source, rest) = match activity(line) {
+    let (source, rest) = match activity(line, false) {
         Some((activity, rest)) => (Some(activity), rest.trim_start()),
         None => (None, line),
     };
@@ -411,7 +429,19 @@ fn link_line(line: &str) -> Option<LinkLine> {
         }
         None => (None, rest),
     };
-    let (target, rest) = activity(rest)?;
+    if let Some(condition) = branch_header(rest) {
+        return Some(LinkLine {
+            source,
+            length,
+            dotted,
+            direction,
+            color,
+            label: label.filter(|l| !l.is_empty()),
+            target: Activity::Branch(condition.to_string()),
+            target_color: None,
+        });
+    }
+    let (target, rest) = activity(rest, true)?;
     let target_color = rest
         .split_whitespace()
         .find(|w| w.starts_with('#') && w.len() > 1)
@@ -428,13 +458,16 @@ fn link_line(line: &str) -> Option<LinkLine> {
     })
 }
 
-/// An activity at the start of `text`, and the rest.
-fn activity(text: &str) -> Option<(Activity, &str)> {
-    if let Some(rest) = text.strip_prefix("(*)") {
+/// An activity at the start of `text`, and the rest. `as_target`: a
+/// plain name runs to the next blank (`queue.enqueue(null)`), as a source
+/// it stops at the arrow too.
+fn activity(text: &str, as_target: bool) -> Option<(Activity, &str)> {
+    if let Some(rest) = text.strip_prefix("(*)").or_else(|| text.strip_prefix("(*top)")) {
         return Some((Activity::Star, rest));
     }
-    if let Some(after) = text.strip_prefix("===") {
-        let close = after.find("===")?;
+    if text.starts_with("==") {
+        let after = text.trim_start_matches('=');
+        let close = after.find('=')?;
         let name = after[..close].trim();
         let rest = after[close..].trim_start_matches('=');
         return (!name.is_empty()).then(|| (Activity::Bar(name.to_string()), rest));
@@ -463,9 +496,18 @@ fn activity(text: &str) -> Option<(Activity, &str)> {
     if !text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
         return None;
     }
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        .unwrap_or(text.len());
+    let end = if as_target {
+        text.find(char::is_whitespace).unwrap_or(text.len())
+    } else {
+        let mut end = text.len();
+        for (at, c) in text.char_indices() {
+            if c.is_whitespace() || c == '-' || text[at..].starts_with("..") {
+                end = at;
+                break;
+            }
+        }
+        end
+    };
     let name = text[..end].to_string();
     Some((
         Activity::Named {
@@ -560,6 +602,21 @@ mod tests {
 
     #[test]
     fn reads_lengths_partitions_and_block_notes() {
+        let model = read_text("(*) --> if \"t\" then\n-->[yes] \"A\"\nelse\n--> queue.join()\nendif\n==B== --> (*)\n");
+        let kinds: Vec<_> = model.nodes.iter().map(|n| (n.kind, n.code.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (LegacyNodeKind::Start, "start"),
+                (LegacyNodeKind::Branch, "#1"),
+                (LegacyNodeKind::Action, "A"),
+                (LegacyNodeKind::Action, "queue.join()"),
+                (LegacyNodeKind::Bar, "B"),
+                (LegacyNodeKind::End, "end"),
+            ]
+        );
+        assert_eq!(model.links[0].head_label.as_deref(), Some("t"));
+        assert_eq!((model.links[2].from, model.links[2].to), (1, 3));
         let model = read_text(
             "partition P {\n(*) -> \"A\"\nnote left\n  one\n  two\nend note\n}\n\"A\" ..> (*)\n",
         );

@@ -74,7 +74,15 @@ impl Readers {
 /// the other readings gets past the sequence reading's first error, moves
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
-pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+/// A block PlantUML reads as a legacy activity diagram is drawn instead:
+/// its model is `Diagram::legacy_activity`, the other readings' parts of
+/// the model and `source_map` are cleared, and no W0240 is reported.
+pub(crate) fn recognize(
+    parse: &Parse,
+    document: &mut Document,
+    source_map: &mut crate::model::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     foreign::recognize_tagged(parse, document, diagnostics);
     description_gives_way_to_class(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
@@ -140,7 +148,18 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
                 model.participants.clear();
                 model.boxes.clear();
                 model.events = Default::default();
+                model.activity = None;
+                model.class = None;
+                model.description = None;
+                model.state = None;
                 model.legacy_activity = Some(Box::new(legacy));
+                if let Some(map) = source_map.diagrams.get_mut(index) {
+                    let range = map.range;
+                    *map = crate::model::DiagramSourceMap {
+                        range,
+                        ..Default::default()
+                    };
+                }
                 continue;
             }
         }
@@ -798,12 +817,20 @@ fn is_shared_line(line: &str, words: &[&str]) -> bool {
     match (first.as_str(), words.len()) {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => true,
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => true,
-        ("scale", 2) => words[1].parse::<f64>().is_ok(),
+        ("scale", 2..) => is_scale(line),
         ("!pragma" | "!theme", 2..) => true,
         ("set", 3) => words[1] == "namespaceSeparator",
         ("left", 4) | ("top", 4) => line == "left to right direction" || line == "top to bottom direction",
         _ => false,
     }
+}
+
+/// `scale 1.5`, `scale 200 width`, `scale max 500*600`: PlantUML's scale
+/// command, which every diagram type reads.
+fn is_scale(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("scale"))
+        && crate::model::Scale::parse(&words.collect::<Vec<_>>().join(" ")).is_some()
 }
 
 /// `state A {`: a state with sub-states, up to `}`.
@@ -1155,7 +1182,7 @@ pub(crate) fn line_readers(line: &str) -> Readers {
     match (first.as_str(), words.len()) {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => return Readers::BOTH,
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => return Readers::BOTH,
-        ("scale", 2) if words[1].parse::<f64>().is_ok() => return Readers::BOTH,
+        ("scale", 2..) if is_scale(line) => return Readers::BOTH,
         ("newpage", 1) => return Readers::BOTH,
         ("!pragma" | "!theme", 2..) => return Readers::BOTH,
         ("set", 3) if words[1] == "namespaceSeparator" => return Readers::BOTH,

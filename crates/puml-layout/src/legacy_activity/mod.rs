@@ -51,6 +51,10 @@ struct Look {
     diamond_border: Color,
     partition_border: Color,
     partition_font: Font,
+    /// dot's `nodesep` and `ranksep` as PlantUML sets them for this kind
+    /// (0.277778 and 0.555556 in `svek.dot`), unless a skinparam says.
+    node_sep: f64,
+    rank_sep: f64,
 }
 
 impl Look {
@@ -70,11 +74,21 @@ impl Look {
                 bold: true,
                 ..Font::sans(14.0)
             },
+            node_sep: 20.0,
+            rank_sep: 40.0,
             base,
         };
+        let set = |name: &str| diagram.settings.skinparams.iter().any(|(key, _)| key == name);
+        if set("nodesep") {
+            look.node_sep = look.base.node_sep;
+        }
+        if set("ranksep") {
+            look.rank_sep = look.base.rank_sep;
+        }
         for (key, value) in &diagram.settings.skinparams {
             let color = parse_color(value.trim());
             match key.as_str() {
+                "nodesep" | "ranksep" => {}
                 "activitybackgroundcolor" => look.background = color.unwrap_or(look.background),
                 "activitybordercolor" => look.border = color.unwrap_or(look.border),
                 "activityfontcolor" => look.font_color = color.unwrap_or(look.font_color),
@@ -130,7 +144,10 @@ fn node_size(legacy: &LegacyActivityDiagram, i: usize, look: &Look, metrics: &dy
         LegacyNodeKind::Bar => (BAR_LENGTH, BAR_THICKNESS),
         LegacyNodeKind::Action => {
             let lines = text_lines(&node.display);
-            let width = lines.iter().map(|l| metrics.width(l, &look.font)).fold(0.0, f64::max);
+            let width = lines
+                .iter()
+                .map(|l| crate::creole::measure_width(l, look.font, metrics))
+                .fold(0.0, f64::max);
             (
                 width + 2.0 * ACTION_PADDING,
                 metrics.line_height(&look.font) * lines.len() as f64 + 2.0 * ACTION_PADDING,
@@ -168,8 +185,8 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
             } else {
                 RankDir::TopToBottom
             },
-            node_sep: look.base.node_sep,
-            rank_sep: look.base.rank_sep,
+            node_sep: look.node_sep,
+            rank_sep: look.rank_sep,
         },
         ..Graph::default()
     };
@@ -404,7 +421,19 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
         draw_partition(&mut out, &r, &partition.name, title_w, partition.color.as_deref(), look, metrics);
         out.push(Item::End);
     }
-    for (k, what) in built.drawn.iter().enumerate() {
+    // PlantUML draws each partition's contents (partitions in order), then
+    // the rest, each group in creation order.
+    let group_of = |what: &Drawn| {
+        let node = match *what {
+            Drawn::Node(i) => i,
+            Drawn::Note(n) => legacy.notes[n].node,
+        };
+        legacy.nodes.get(node).and_then(|n| n.partition).unwrap_or(usize::MAX)
+    };
+    let mut drawing_order: Vec<usize> = (0..built.drawn.len()).collect();
+    drawing_order.sort_by_key(|&k| group_of(&built.drawn[k]));
+    for k in drawing_order {
+        let what = &built.drawn[k];
         let Some(r) = layout.nodes.get(k).map(place) else { continue };
         grow(r.x + r.width, r.y + r.height);
         match *what {
@@ -441,7 +470,12 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
                     .and_then(|node| layout.nodes.get(*node))
                     .map(place);
                 let fill = note.color.as_deref().and_then(parse_color).unwrap_or(look.base.note_bg);
-                draw_note(&mut out, &r, fill, &look.base, toward.as_ref());
+                match toward.filter(|t| t.y + t.height <= r.y || t.y >= r.y + r.height) {
+                    // Above or below its activity: the wedge leaves the top
+                    // or bottom edge, as for state diagrams.
+                    Some(t) => crate::state::draw_note_vertical(&mut out, &r, fill, &look.base, &t),
+                    None => draw_note(&mut out, &r, fill, &look.base, toward.as_ref()),
+                }
                 let font = look.base.note_font;
                 let (lh, ascent) = (metrics.line_height(&font), metrics.ascent(&font));
                 for (row, l) in text_lines(&note.text).iter().enumerate() {
@@ -598,17 +632,16 @@ fn draw_node(
                 ACTION_RADIUS,
                 paint(Some(color.unwrap_or(look.background)), Some(stroke(look.border, 0.5))),
             );
-            let (lh, ascent) = (metrics.line_height(&look.font), metrics.ascent(&look.font));
+            let lh = metrics.line_height(&look.font);
             for (row, l) in text_lines(&node.display).iter().enumerate() {
-                let w = metrics.width(l, &look.font);
-                out.push(text_run(
+                let block = crate::creole::measure(l, look.font, metrics);
+                block.draw(
                     r.x + ACTION_PADDING,
-                    r.y + ACTION_PADDING + ascent + lh * row as f64,
-                    l,
-                    look.font,
+                    r.y + ACTION_PADDING + lh * row as f64,
+                    crate::creole::Align::Left,
                     look.font_color,
-                    w,
-                ));
+                    out,
+                );
             }
         }
     }

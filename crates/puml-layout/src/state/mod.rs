@@ -739,7 +739,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
 
 /// A note above or below the state it is about: a folded corner, and a
 /// wedge from its top (or bottom) edge to the state's nearest edge.
-fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
+pub(crate) fn draw_note_vertical(out: &mut Vec<Item>, rect: &Rect, fill: Color, look: &ClassLook, toward: &Rect) {
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
     let p = paint(Some(fill), Some(stroke(look.note_border, 0.5)));
     let cx = (x + w / 2.0).clamp(x + 8.0, x + w - 18.0);
