@@ -24,22 +24,29 @@ use std::path::{Path, PathBuf};
 mod graph_svg;
 use graph_svg::*;
 
-/// The levels reached (over the 42 probes and 10 real files), less a
-/// small margin for the engine's ordering.
-const DRAWN_AT_LEAST: usize = 0;
-const ENTITIES_SIZED_AT_LEAST: usize = 0;
-const VERTICAL_AT_LEAST: usize = 0;
-const HORIZONTAL_AT_LEAST: usize = 0;
-const LINKS_AT_LEAST: usize = 0;
-const SAME_LAYOUT_AT_LEAST: usize = 0;
-const PAINTS_AT_LEAST: usize = 0;
+/// The levels reached (over the 42 probes and 10 real files: 345 of 345
+/// elements drawn, 333 of 336 entities sized, 1746 and 1634 of 1757 pairs
+/// in vertical and horizontal order, 309 of 309 links, 45 of 52 whole
+/// layouts, 52 of 52 paints), less a small margin for the engine's
+/// ordering, which `puml-graph` improves. The misses: the engine's order
+/// of a branch's arms (`if-right`, the large real `stock-trade-webapp`),
+/// notes above or below an activity a few pixels wider than PlantUML's.
+const DRAWN_AT_LEAST: usize = 345;
+const ENTITIES_SIZED_AT_LEAST: usize = 330;
+const VERTICAL_AT_LEAST: usize = 1735;
+const HORIZONTAL_AT_LEAST: usize = 1615;
+const LINKS_AT_LEAST: usize = 305;
+const SAME_LAYOUT_AT_LEAST: usize = 43;
+const PAINTS_AT_LEAST: usize = 51;
 
 /// One picture's elements: nodes (`n0`, `n1`, …) and partitions (`c0`,
-/// …) in drawing order, their boxes, and the links as pairs of names.
+/// …) in drawing order, their boxes, and the links as pairs of names;
+/// `created`: per node, its creation number (its id's), when known.
 struct Picture {
     order: Vec<String>,
     boxes: Boxes,
     links: HashSet<(String, String)>,
+    created: Vec<Option<u32>>,
 }
 
 fn id_number(id: &str) -> Option<u32> {
@@ -53,11 +60,16 @@ fn bounds(points: &[(f64, f64)]) -> [f64; 4] {
     )
 }
 
-fn read_picture(svg: &str) -> Picture {
+/// Reads a picture. PlantUML's bare shapes take the ids the links use and
+/// no group carries in creation order, which drawing order is not when
+/// partitions group the drawing: `creation_hint` (puml's picture's
+/// `created`, node for node) orders them.
+fn read_picture(svg: &str, creation_hint: &[Option<u32>]) -> Picture {
     let mut picture = Picture {
         order: Vec::new(),
         boxes: HashMap::new(),
         links: HashSet::new(),
+        created: Vec::new(),
     };
     let first = match svg.find("</svg>") {
         Some(end) => &svg[..end + 6],
@@ -125,10 +137,12 @@ fn read_picture(svg: &str) -> Picture {
         .into_iter()
         .collect();
     unclaimed.sort_by_key(|id| id_number(id).unwrap_or(u32::MAX));
-    let mut unclaimed = unclaimed.into_iter();
-    for slot in node_ids.iter_mut().filter(|slot| slot.is_none()) {
-        *slot = unclaimed.next();
+    let mut bare: Vec<usize> = (0..node_ids.len()).filter(|&i| node_ids[i].is_none()).collect();
+    bare.sort_by_key(|&i| (creation_hint.get(i).copied().flatten().unwrap_or(u32::MAX), i));
+    for (slot, id) in bare.into_iter().zip(unclaimed) {
+        node_ids[slot] = Some(id);
     }
+    picture.created = node_ids.iter().map(|id| id.as_deref().and_then(id_number)).collect();
     let index: HashMap<&String, usize> = node_ids
         .iter()
         .enumerate()
@@ -194,10 +208,6 @@ fn legacy_activity_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         let (Ok(source), Ok(theirs_svg)) = (std::fs::read_to_string(&file), std::fs::read_to_string(&reference)) else {
             continue;
         };
-        let theirs = read_picture(&theirs_svg);
-        if theirs.boxes.is_empty() {
-            continue;
-        }
         let ours_svg = match render_source(&source, &RenderOptions::default(), &FsLoader) {
             Ok(pages) => pages
                 .into_iter()
@@ -206,7 +216,11 @@ fn legacy_activity_diagrams_are_laid_out_as_plantuml_lays_them_out() {
                 .unwrap_or_default(),
             Err(_) => String::new(),
         };
-        let ours = read_picture(&ours_svg);
+        let ours = read_picture(&ours_svg, &[]);
+        let theirs = read_picture(&theirs_svg, &ours.created);
+        if theirs.boxes.is_empty() {
+            continue;
+        }
         let common: Vec<&String> = theirs.order.iter().filter(|n| ours.boxes.contains_key(*n)).collect();
         let entities = theirs.boxes.values().filter(|v| v.0 == Kind::Entity).count();
         let (mut sized, mut entities_sized) = (0, 0);

@@ -3,9 +3,11 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity, class, description and state diagrams only, so for such a
-//! block it reports one warning (W0240) instead of the sequence reading's
-//! errors, and refuses to draw it. When no type reads the whole block,
+//! puml checks and draws sequence, activity, class, description and state diagrams, and draws
+//! a block PlantUML reads as a legacy activity diagram from that reading
+//! (`crate::legacy_activity`, no warning); for a block of another type it
+//! reports one warning (W0240) instead of the sequence reading's errors,
+//! and refuses to draw it. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
 //! type tried on a tie); when that is past the sequence reading's first
 //! error, puml reports one error there (E0241) that carries the sequence
@@ -171,7 +173,7 @@ pub(crate) fn recognize(
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity, class, description and state diagrams)",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity (also legacy), class, description and state diagrams)",
                 kind.describe(),
                 line_text,
                 kind.describe()

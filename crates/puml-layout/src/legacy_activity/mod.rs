@@ -218,8 +218,23 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
     let mut drawn = Vec::new();
     let mut node_of = vec![0; legacy.nodes.len()];
     let mut note_of = vec![0; legacy.notes.len()];
-    // Nodes in the order PlantUML created them: each note after the nodes
-    // written before it.
+    // The written target of each `-up->` and `-left->` link comes first,
+    // the later link's before the earlier's (observed in `svek.dot`).
+    let mut first: Vec<usize> = Vec::new();
+    for link in &legacy.links {
+        if matches!(link.direction, Some(LegacyDirection::Up | LegacyDirection::Left)) && !first.contains(&link.to) {
+            first.insert(0, link.to);
+        }
+    }
+    for &i in &first {
+        let (w, h) = node_size(legacy, i, look, metrics);
+        let mut node = Node::new(w, h);
+        node.cluster = legacy.nodes[i].partition.and_then(|p| contents.get(p).copied());
+        node_of[i] = graph.add_node(node);
+        drawn.push(Drawn::Node(i));
+    }
+    // Then the nodes in the order PlantUML created them: each note after
+    // the nodes written before it.
     let mut notes = legacy.notes.iter().enumerate().peekable();
     for i in 0..=legacy.nodes.len() {
         while let Some((n, note)) = notes.next_if(|(_, note)| note.nodes_before <= i) {
@@ -231,6 +246,9 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
         }
         if i == legacy.nodes.len() {
             break;
+        }
+        if first.contains(&i) {
+            continue;
         }
         let (w, h) = node_size(legacy, i, look, metrics);
         let mut node = Node::new(w, h);
@@ -430,8 +448,14 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
         };
         legacy.nodes.get(node).and_then(|n| n.partition).unwrap_or(usize::MAX)
     };
+    // Creation order: a node by its index, a note after the nodes written
+    // before it.
+    let created = |what: &Drawn| match *what {
+        Drawn::Node(i) => (i, 0),
+        Drawn::Note(n) => (legacy.notes[n].nodes_before.saturating_sub(1), n + 1),
+    };
     let mut drawing_order: Vec<usize> = (0..built.drawn.len()).collect();
-    drawing_order.sort_by_key(|&k| group_of(&built.drawn[k]));
+    drawing_order.sort_by_key(|&k| (group_of(&built.drawn[k]), created(&built.drawn[k])));
     for k in drawing_order {
         let what = &built.drawn[k];
         let Some(r) = layout.nodes.get(k).map(place) else { continue };
