@@ -51,6 +51,8 @@ struct Look {
     diamond_border: Color,
     partition_border: Color,
     partition_font: Font,
+    /// Arrow labels and branch conditions: 11 px (PlantUML's SVGs).
+    arrow_font: Font,
     /// dot's `nodesep` and `ranksep` as PlantUML sets them for this kind
     /// (0.277778 and 0.555556 in `svek.dot`), unless a skinparam says.
     node_sep: f64,
@@ -76,6 +78,7 @@ impl Look {
             },
             node_sep: 20.0,
             rank_sep: 40.0,
+            arrow_font: Font::sans(11.0),
             base,
         };
         let set = |name: &str| diagram.settings.skinparams.iter().any(|(key, _)| key == name);
@@ -165,7 +168,7 @@ fn note_size(text: &str, look: &Look, metrics: &dyn TextMeasure) -> (f64, f64) {
 
 /// A label's box as PlantUML sizes it in `svek.dot` (whole pixels).
 fn label_size(text: &str, look: &Look, metrics: &dyn TextMeasure, extra: f64) -> Size {
-    let font = look.base.arrow_font;
+    let font = look.arrow_font;
     let lines = text_lines(text);
     let width = lines
         .iter()
@@ -560,12 +563,25 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
             (link.label.as_deref(), route.label, edge.label),
             (link.head_label.as_deref(), route.head_label, edge.head_label),
         ];
-        for (text, centre, size) in labels {
-            let (Some(text), Some(c), Some(size)) = (text, centre.as_ref().map(shift), size) else {
+        for (k, (text, centre, size)) in labels.into_iter().enumerate() {
+            let (Some(text), Some(mut c), Some(size)) = (text, centre.as_ref().map(shift), size) else {
                 continue;
             };
-            let font = look.base.arrow_font;
+            let font = look.arrow_font;
             let lh = metrics.line_height(&font);
+            // A branch condition sits beside the arrow's head, away from
+            // where the arrow comes from: left of an arrow coming straight
+            // down or from the left (box 6 px before the tip, 8 px above
+            // it), right of one coming from the right (14 px after the tip,
+            // 3 px above it), as dot's head-label placement leaves it in
+            // PlantUML's SVGs (top to bottom).
+            if k == 1 && !legacy.left_to_right {
+                c = if dir.0 < -0.1 {
+                    Point::new(tip.x + 14.0 + size.width / 2.0, tip.y - 2.7 - size.height / 2.0)
+                } else {
+                    Point::new(tip.x - 5.8 - size.width / 2.0, tip.y - 8.3 - size.height / 2.0)
+                };
+            }
             let top = c.y - size.height / 2.0;
             for (row, l) in text_lines(text).iter().enumerate() {
                 let block = crate::creole::measure(l, font, metrics);
