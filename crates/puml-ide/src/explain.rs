@@ -1359,7 +1359,8 @@ mod tests {
 
     #[test]
     fn a_legacy_activity_diagram_is_explained_by_its_links() {
-        let text = "@startuml\n(*) --> \"First\"\nif \"ok\" then\n-->[yes] \"Second\"\nendif\n\"Second\" --> (*)\n@enduml\n";
+        let text =
+            "@startuml\n(*) --> \"First\"\nif \"ok\" then\n-->[yes] \"Second\"\nendif\n\"Second\" --> (*)\n@enduml\n";
         let explanation = explain(text);
         assert_eq!(
             explanation.summary,

@@ -94,7 +94,11 @@ fn read_picture(svg: &str, creation_hint: &[Option<u32>]) -> Picture {
             picture.boxes.insert(name.clone(), (Kind::Entity, bounds(&points)));
             picture.order.push(name);
             node_ids.push(None);
-        } else if child.has_tag_name("g") && classes.iter().any(|c| matches!(*c, "entity" | "start_entity" | "end_entity")) {
+        } else if child.has_tag_name("g")
+            && classes
+                .iter()
+                .any(|c| matches!(*c, "entity" | "start_entity" | "end_entity"))
+        {
             let points: Vec<(f64, f64)> = child
                 .descendants()
                 .filter(|d| *d != child && d.is_element() && !d.has_tag_name("g") && !d.has_tag_name("text"))

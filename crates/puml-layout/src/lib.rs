@@ -10,12 +10,12 @@ pub mod creole;
 mod description;
 pub mod font;
 mod latex;
+mod legacy_activity;
 pub mod scene;
 mod sequence;
 mod shapes;
 mod sketch;
 mod spot_glyphs;
-mod legacy_activity;
 mod state;
 pub mod theme;
 mod theme_sheets;
@@ -152,7 +152,11 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
         counts.push(("transitions", state.transitions.len(), options.max_links));
     }
     if let Some(legacy) = &diagram.legacy_activity {
-        counts.push(("activities", legacy.nodes.len() + legacy.notes.len(), options.max_classes));
+        counts.push((
+            "activities",
+            legacy.nodes.len() + legacy.notes.len(),
+            options.max_classes,
+        ));
         counts.push(("links", legacy.links.len(), options.max_links));
     }
     if let Some(activity) = &diagram.activity {

@@ -115,7 +115,10 @@ const MAX_DEPTH: usize = 256;
 enum Activity {
     Star,
     Bar(String),
-    Named { code: String, display: String },
+    Named {
+        code: String,
+        display: String,
+    },
     /// `--> if "c" then` as a target: a new diamond with its condition.
     Branch(String),
 }
@@ -617,9 +620,7 @@ mod tests {
         );
         assert_eq!(model.links[0].head_label.as_deref(), Some("t"));
         assert_eq!((model.links[2].from, model.links[2].to), (1, 3));
-        let model = read_text(
-            "partition P {\n(*) -> \"A\"\nnote left\n  one\n  two\nend note\n}\n\"A\" ..> (*)\n",
-        );
+        let model = read_text("partition P {\n(*) -> \"A\"\nnote left\n  one\n  two\nend note\n}\n\"A\" ..> (*)\n");
         assert_eq!(model.partitions.len(), 1);
         assert_eq!(model.nodes[0].partition, Some(0));
         assert_eq!(model.nodes[2].partition, None);

@@ -243,7 +243,11 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
         while let Some((n, note)) = notes.next_if(|(_, note)| note.nodes_before <= i) {
             let (w, h) = note_size(&note.text, look, metrics);
             let mut node = Node::new(w, h);
-            node.cluster = legacy.nodes.get(note.node).and_then(|t| t.partition).and_then(|p| contents.get(p).copied());
+            node.cluster = legacy
+                .nodes
+                .get(note.node)
+                .and_then(|t| t.partition)
+                .and_then(|p| contents.get(p).copied());
             note_of[n] = graph.add_node(node);
             drawn.push(Drawn::Note(n));
         }
@@ -265,7 +269,9 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
     let mut notes = legacy.notes.iter().enumerate().peekable();
     for l in 0..=legacy.links.len() {
         while let Some((n, note)) = notes.next_if(|(_, note)| note.links_before <= l) {
-            let Some(&target) = node_of.get(note.node) else { continue };
+            let Some(&target) = node_of.get(note.node) else {
+                continue;
+            };
             let node = note_of[n];
             let (tail, head, min_len) = match note.side {
                 LegacyDirection::Right => (target, node, 0),
@@ -302,7 +308,10 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
             .label
             .as_deref()
             .map(|label| label_size(label, look, metrics, if self_loop { 12.0 } else { 2.0 }));
-        edge.head_label = link.head_label.as_deref().map(|label| label_size(label, look, metrics, 0.0));
+        edge.head_label = link
+            .head_label
+            .as_deref()
+            .map(|label| label_size(label, look, metrics, 0.0));
         edges.push((edge, Some((l, reversed))));
     }
     edges.sort_by_key(|(edge, _)| edge.min_len != 0);
@@ -439,7 +448,15 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
             "cluster",
             vec![("data-qualified-name".into(), marker_name(&partition.name))],
         );
-        draw_partition(&mut out, &r, &partition.name, title_w, partition.color.as_deref(), look, metrics);
+        draw_partition(
+            &mut out,
+            &r,
+            &partition.name,
+            title_w,
+            partition.color.as_deref(),
+            look,
+            metrics,
+        );
         out.push(Item::End);
     }
     // PlantUML draws each partition's contents (partitions in order), then
@@ -461,7 +478,9 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
     drawing_order.sort_by_key(|&k| (group_of(&built.drawn[k]), created(&built.drawn[k])));
     for k in drawing_order {
         let what = &built.drawn[k];
-        let Some(r) = layout.nodes.get(k).map(place) else { continue };
+        let Some(r) = layout.nodes.get(k).map(place) else {
+            continue;
+        };
         grow(r.x + r.width, r.y + r.height);
         match *what {
             Drawn::Node(i) => {
@@ -523,7 +542,9 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
     let _ = &built.note_of;
     for (l, link) in legacy.links.iter().enumerate() {
         let (edge_index, reversed) = built.link_edges[l];
-        let Some(route) = layout.edges.get(edge_index) else { continue };
+        let Some(route) = layout.edges.get(edge_index) else {
+            continue;
+        };
         if route.points.len() < 2 {
             continue;
         }
@@ -544,7 +565,11 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
         if reversed {
             points.reverse();
         }
-        let color = link.color.as_deref().and_then(parse_color).unwrap_or(look.base.arrow_color);
+        let color = link
+            .color
+            .as_deref()
+            .and_then(parse_color)
+            .unwrap_or(look.base.arrow_color);
         let n = points.len();
         let tip = points[n - 1];
         let dir = direction_into(tip, &points[..n - 1]);
@@ -795,7 +820,10 @@ mod tests {
             .collect();
         assert_eq!(boxes.len(), 2, "{boxes:?}");
         assert!(boxes[0].1 < boxes[1].1, "First above Second: {boxes:?}");
-        assert!((boxes[0].2 - 46.127).abs() < 0.5, "First is its text plus 20 wide: {boxes:?}");
+        assert!(
+            (boxes[0].2 - 46.127).abs() < 0.5,
+            "First is its text plus 20 wide: {boxes:?}"
+        );
         let links = scene
             .items
             .iter()
