@@ -461,9 +461,44 @@ fn link_line(line: &str) -> Option<LinkLine> {
     })
 }
 
+/// A plain name as an arrow's target: the rest of the line (PlantUML
+/// draws `--> browser  serve the box` and `--> queue.enqueue(null)` as
+/// one activity each), but for a trailing `#colour` or `<<stereotype>>`,
+/// which is the returned rest. The blanks around a `:` are read as one
+/// on each side, as the formatter writes a message's (`B: text` and `B :
+/// text` are one activity), so formatting keeps the diagram.
+fn plain_target(text: &str) -> (Activity, &str) {
+    let mut end = text.trim_end().len();
+    loop {
+        let head = text[..end].trim_end();
+        let Some(space) = head.rfind(char::is_whitespace) else {
+            break;
+        };
+        let last = &head[space + 1..];
+        if (last.starts_with('#') && last.len() > 1) || (last.starts_with("<<") && last.ends_with(">>")) {
+            end = space;
+        } else {
+            break;
+        }
+    }
+    let name = text[..end].trim();
+    let display = match name.split_once(':') {
+        Some((before, after)) if !after.trim().is_empty() => format!("{} : {}", before.trim_end(), after.trim_start()),
+        Some((before, _)) => format!("{} :", before.trim_end()),
+        None => name.to_string(),
+    };
+    (
+        Activity::Named {
+            code: display.clone(),
+            display,
+        },
+        &text[end..],
+    )
+}
+
 /// An activity at the start of `text`, and the rest. `as_target`: a
-/// plain name runs to the next blank (`queue.enqueue(null)`), as a source
-/// it stops at the arrow too.
+/// plain name is [`plain_target`]; as a source it stops at a blank or the
+/// arrow.
 fn activity(text: &str, as_target: bool) -> Option<(Activity, &str)> {
     if let Some(rest) = text.strip_prefix("(*)").or_else(|| text.strip_prefix("(*top)")) {
         return Some((Activity::Star, rest));
@@ -499,9 +534,10 @@ fn activity(text: &str, as_target: bool) -> Option<(Activity, &str)> {
     if !text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
         return None;
     }
-    let end = if as_target {
-        text.find(char::is_whitespace).unwrap_or(text.len())
-    } else {
+    if as_target {
+        return Some(plain_target(text));
+    }
+    let end = {
         let mut end = text.len();
         for (at, c) in text.char_indices() {
             if c.is_whitespace() || c == '-' || text[at..].starts_with("..") {
@@ -620,6 +656,10 @@ mod tests {
         );
         assert_eq!(model.links[0].head_label.as_deref(), Some("t"));
         assert_eq!((model.links[2].from, model.links[2].to), (1, 3));
+        let model = read_text("A -> B:  do it\nA -> browser  serve the box #pink\n");
+        let displays: Vec<_> = model.nodes.iter().map(|n| n.display.as_str()).collect();
+        assert_eq!(displays, ["A", "B : do it", "browser  serve the box"]);
+        assert_eq!(model.nodes[2].color.as_deref(), Some("#pink"));
         let model = read_text("partition P {\n(*) -> \"A\"\nnote left\n  one\n  two\nend note\n}\n\"A\" ..> (*)\n");
         assert_eq!(model.partitions.len(), 1);
         assert_eq!(model.nodes[0].partition, Some(0));
