@@ -225,16 +225,13 @@ fn closed_stdout_is_not_a_panic() {
 
 /// Diagrams of kinds puml does not draw are warnings through the whole
 /// path (`puml check` → `AnalysisHost`), never errors: a mindmap by its
-/// tag, a state diagram by what PlantUML reads in it. A use case diagram
-/// is drawn: it checks clean.
+/// tag, a timing diagram by what PlantUML reads in it. A use case diagram
+/// and a legacy activity diagram are drawn: they check clean.
 #[test]
 fn other_kinds_are_warnings_not_errors() {
     for (text, kind) in [
         ("@startmindmap\n* root\n** child\n@endmindmap\n", "mindmap"),
-        (
-            "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n",
-            "legacy activity",
-        ),
+        ("@startuml\nrobust \"Web\" as WB\n@0\nWB is Idle\n@enduml\n", "timing"),
     ] {
         let out = puml(&["check", "-"], Some(text.as_bytes()));
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -244,8 +241,11 @@ fn other_kinds_are_warnings_not_errors() {
         assert!(stdout.contains("0 error(s), 1 warning(s)"), "{stdout}");
     }
     let usecase = "@startuml\nleft to right direction\nactor \"Browser User\" as B\nrectangle \"Shop\" {\n  (Buy) as buy\n}\nB --> buy\n@enduml\n";
-    let out = puml(&["check", "-"], Some(usecase.as_bytes()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("0 error(s), 0 warning(s)"), "{stdout}");
+    let legacy = "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n";
+    for text in [usecase, legacy] {
+        let out = puml(&["check", "-"], Some(text.as_bytes()));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        assert!(stdout.contains("0 error(s), 0 warning(s)"), "{stdout}");
+    }
 }

@@ -134,7 +134,7 @@ impl Outcome {
 /// The message shown for a kind puml does not draw.
 pub fn unsupported_message(kind: &str) -> String {
     format!(
-        "puml draws sequence, activity, class, description and state diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
+        "puml draws sequence, activity (also legacy), class, description and state diagrams only; this is a {kind} diagram.\nUse PlantUML for it (puml-plantuml --fallback-jar, puml serve --fallback)."
     )
 }
 
@@ -433,7 +433,7 @@ mod tests {
         assert!(matches!(outcomes[1], Outcome::Unsupported { kind: "MINDMAP", .. }));
         let svg = String::from_utf8_lossy(&outcomes[1].first_image().unwrap().bytes).into_owned();
         assert!(
-            svg.contains("sequence, activity, class, description and state diagrams only"),
+            svg.contains("sequence, activity (also legacy), class, description and state diagrams only"),
             "{svg}"
         );
     }

@@ -290,6 +290,9 @@ fn explain_diagram(lines: &Lines, analysis: &Analysis, diagram_index: usize) -> 
     if let Some(state) = &diagram.state {
         return other_kind(summarize_state(state), None, None);
     }
+    if let Some(legacy) = &diagram.legacy_activity {
+        return other_kind(summarize_legacy_activity(legacy), None, None);
+    }
     let map = analysis.source_map.diagrams.get(diagram_index);
     let event_line = |index: usize| map.and_then(|m| m.events.get(index)).map_or(0, |r| lines.line(*r));
 
@@ -1304,10 +1307,66 @@ fn summarize_state(state: &puml_sema::state::StateDiagram) -> String {
     out
 }
 
+/// A legacy activity diagram in one sentence: its activities, branches,
+/// bars and the first links.
+fn summarize_legacy_activity(legacy: &puml_sema::legacy_activity::LegacyActivityDiagram) -> String {
+    use puml_sema::legacy_activity::LegacyNodeKind;
+    let count = |kind: LegacyNodeKind| legacy.nodes.iter().filter(|n| n.kind == kind).count();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let (branches, bars) = (count(LegacyNodeKind::Branch), count(LegacyNodeKind::Bar));
+    let mut out = format!(
+        "A legacy activity diagram: {}, {}, {}, {}",
+        plural(count(LegacyNodeKind::Action), "activity").replace("activitys", "activities"),
+        plural(branches, "branch").replace("branchs", "branches"),
+        plural(bars, "synchronisation bar"),
+        plural(legacy.links.len(), "link")
+    );
+    let name = |i: usize| {
+        let node = &legacy.nodes[i];
+        match node.kind {
+            LegacyNodeKind::Start => "(*) (start)".to_string(),
+            LegacyNodeKind::End => "(*) (end)".to_string(),
+            LegacyNodeKind::Branch => "a branch".to_string(),
+            LegacyNodeKind::Bar => format!("==={}===", node.code),
+            LegacyNodeKind::Action => node.display.replace("\\n", " "),
+        }
+    };
+    const SHOWN: usize = 12;
+    let shown: Vec<String> = legacy
+        .links
+        .iter()
+        .take(SHOWN)
+        .map(|link| match (&link.label, &link.head_label) {
+            (Some(label), _) | (None, Some(label)) => format!("{} → {} ({label})", name(link.from), name(link.to)),
+            (None, None) => format!("{} → {}", name(link.from), name(link.to)),
+        })
+        .collect();
+    if !shown.is_empty() {
+        out.push_str(": ");
+        out.push_str(&shown.join(", "));
+        if legacy.links.len() > SHOWN {
+            out.push_str(", …");
+        }
+    }
+    out.push('.');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use puml_sema::model::*;
+
+    #[test]
+    fn a_legacy_activity_diagram_is_explained_by_its_links() {
+        let text =
+            "@startuml\n(*) --> \"First\"\nif \"ok\" then\n-->[yes] \"Second\"\nendif\n\"Second\" --> (*)\n@enduml\n";
+        let explanation = explain(text);
+        assert_eq!(
+            explanation.summary,
+            "A legacy activity diagram: 2 activities, 1 branch, 0 synchronisation bars, 4 links: (*) (start) → First, First → a branch (ok), a branch → Second (yes), Second → (*) (end)."
+        );
+    }
     use puml_syntax::TextSize;
 
     fn participant(code: &str, kind: ParticipantKind, declared: bool) -> Participant {

@@ -422,19 +422,27 @@ mod tests {
         let state = "@startuml\nstate S1\n[*] --> S1\nS1 --> [*]\n@enduml\n";
         let pages = render(state, Format::Svg, None).expect("a state diagram is drawn");
         assert!(String::from_utf8_lossy(&pages[0].bytes).contains("data-qualified-name=\"S1\""));
-        // A legacy activity diagram is still refused, through the host too
-        // (CLI, MCP, LSP, compat).
+        // A legacy activity diagram is drawn too, through the host as well.
         let legacy = "@startuml\n(*) --> \"First\"\n\"First\" --> (*)\n@enduml\n";
-        match render(legacy, Format::Svg, None) {
+        let pages = render(legacy, Format::Svg, None).expect("a legacy activity diagram is drawn");
+        let svg = String::from_utf8_lossy(&pages[0].bytes);
+        assert!(svg.contains("<g class=\"start_entity\""), "{svg}");
+        assert!(svg.contains("data-qualified-name=\"First\""), "{svg}");
+        let (host, file) = crate::AnalysisHost::single_file(None, legacy.to_string(), Default::default());
+        assert!(host.analysis().render(file, &RenderOptions::default()).unwrap().is_ok());
+        // A timing diagram is still refused, through the host too (CLI,
+        // MCP, LSP, compat).
+        let timing = "@startuml\nrobust \"Web\" as WB\n@0\nWB is Idle\n@enduml\n";
+        match render(timing, Format::Svg, None) {
             Err(RenderFailure::OtherDiagramKind(warning)) => {
                 assert_eq!(warning.code, "W0240");
                 assert!(RenderFailure::OtherDiagramKind(warning)
                     .to_string()
-                    .starts_with("line 2: PlantUML reads this block as a legacy activity diagram"));
+                    .contains("PlantUML reads this block as a timing diagram"));
             }
             other => panic!("expected a refusal, got {other:?}"),
         }
-        let (host, file) = crate::AnalysisHost::single_file(None, legacy.to_string(), Default::default());
+        let (host, file) = crate::AnalysisHost::single_file(None, timing.to_string(), Default::default());
         let rendered = host.analysis().render(file, &RenderOptions::default()).unwrap();
         assert!(matches!(rendered, Err(RenderFailure::OtherDiagramKind(_))));
         let (host, file) = crate::AnalysisHost::single_file(None, text.to_string(), Default::default());

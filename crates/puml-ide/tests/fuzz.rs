@@ -287,3 +287,39 @@ fn fuzzed_state_inputs_keep_the_invariants() {
         shown.join("\n")
     );
 }
+
+/// The same invariants over mutations of legacy activity diagrams: the
+/// generated probes of `test-data/legacy-activity-probes` and the real
+/// files of `test-data/legacy-activity-real` (branches left open, bars and
+/// arrows cut, notes unclosed, blocks flipping between the legacy reading
+/// and the others).
+#[test]
+fn fuzzed_legacy_activity_inputs_keep_the_invariants() {
+    const LEGACY_INPUTS: usize = 400;
+    let mut files = Vec::new();
+    diagram_files(&root().join("test-data/legacy-activity-probes"), &mut files);
+    diagram_files(&root().join("test-data/legacy-activity-real"), &mut files);
+    files.retain(|p| p.extension().is_some_and(|e| e == "puml"));
+    files.sort();
+    let seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    assert!(!seeds.is_empty(), "no legacy activity diagram to fuzz");
+    let report = fuzz::run(&seeds, 0x5eed_0006, 2, Budget::Inputs(LEGACY_INPUTS), TIMEOUT);
+    println!(
+        "legacy activity fuzz: {} inputs from {} seeds, {} failures",
+        report.inputs,
+        seeds.len(),
+        report.failures.len()
+    );
+    let shown: Vec<String> = report
+        .failures
+        .iter()
+        .take(5)
+        .map(|f| format!("{:?}\n  {}", f.input, f.problems.join("\n  ")))
+        .collect();
+    assert!(
+        report.failures.is_empty(),
+        "{} failing inputs:\n{}",
+        report.failures.len(),
+        shown.join("\n")
+    );
+}

@@ -55,11 +55,13 @@ fn puml_verdict(text: &str) -> String {
             let class = analysis.document.diagrams.iter().any(|d| d.class.is_some());
             let description = analysis.document.diagrams.iter().any(|d| d.description.is_some());
             let state = analysis.document.diagrams.iter().any(|d| d.state.is_some());
+            let legacy_activity = analysis.document.diagrams.iter().any(|d| d.legacy_activity.is_some());
             match analysis.document.diagrams.iter().find_map(|d| d.other_kind) {
                 Some(kind) => format!("VALID:{}", kind.plantuml_name()),
                 None if class => "VALID:CLASS".to_string(),
                 None if description => "VALID:DESCRIPTION".to_string(),
                 None if state => "VALID:STATE".to_string(),
+                None if legacy_activity => "VALID:ACTIVITY".to_string(),
                 None => "VALID".to_string(),
             }
         }
@@ -75,7 +77,12 @@ fn puml_typed_verdict(text: &str) -> String {
         return verdict;
     }
     let analysis = puml_sema::analyze(text, &puml_sema::AnalysisOptions::default(), &NoIncludes);
-    if analysis.document.diagrams.iter().any(|d| d.activity.is_some()) {
+    if analysis
+        .document
+        .diagrams
+        .iter()
+        .any(|d| d.activity.is_some() || d.legacy_activity.is_some())
+    {
         "VALID:ACTIVITY".into()
     } else {
         "VALID:SEQUENCE".into()

@@ -1,4 +1,4 @@
-//! Model → scene: the geometry of a sequence, activity, class, description or state diagram, one [`Scene`] per
+//! Model → scene: the geometry of a sequence, activity, legacy activity, class, description or state diagram, one [`Scene`] per
 //! page. Deterministic and free of I/O; text is measured with the
 //! embedded DejaVu fonts ([`font::EmbeddedMetrics`]) so that the same model
 //! gives the same scene on every machine.
@@ -10,6 +10,7 @@ pub mod creole;
 mod description;
 pub mod font;
 mod latex;
+mod legacy_activity;
 pub mod scene;
 mod sequence;
 mod shapes;
@@ -93,7 +94,9 @@ pub fn layout(diagram: &Diagram, options: &LayoutOptions) -> Vec<Scene> {
 
 /// [`layout`] with a custom text measurer.
 pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
-    let mut scenes = if diagram.state.is_some() {
+    let mut scenes = if diagram.legacy_activity.is_some() {
+        legacy_activity::layout_diagram(diagram, options, metrics)
+    } else if diagram.state.is_some() {
         state::layout_diagram(diagram, options, metrics)
     } else if diagram.class.is_some() {
         class::layout_diagram(diagram, options, metrics)
@@ -147,6 +150,14 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
     if let Some(state) = &diagram.state {
         counts.push(("states", state.states.len() + state.notes.len(), options.max_classes));
         counts.push(("transitions", state.transitions.len(), options.max_links));
+    }
+    if let Some(legacy) = &diagram.legacy_activity {
+        counts.push((
+            "activities",
+            legacy.nodes.len() + legacy.notes.len(),
+            options.max_classes,
+        ));
+        counts.push(("links", legacy.links.len(), options.max_links));
     }
     if let Some(activity) = &diagram.activity {
         // Swimlanes are an activity diagram's columns, its steps its events.

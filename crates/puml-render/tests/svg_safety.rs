@@ -166,6 +166,7 @@ fn hostile_diagram(seed: usize) -> Diagram {
         class: None,
         description: None,
         state: None,
+        legacy_activity: None,
         other_kind: None,
     }
 }

@@ -8,6 +8,7 @@ pub mod class;
 pub mod codes;
 pub mod colors;
 pub mod description;
+pub mod legacy_activity;
 mod lower;
 mod lower_activity;
 mod lower_class;

@@ -61,13 +61,13 @@ fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, l
         let pre = preprocess::preprocess(text, &pre_options, loader);
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
-            let (mut document, source_map, mut diagnostics) = lower_root(&expanded_parse);
+            let (mut document, mut source_map, mut diagnostics) = lower_root(&expanded_parse);
             diagnostics.extend(overlong_lines(&pre.text));
             let mapper = LineMapper::new(text, &pre);
             let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
             all.extend(expanded_parse.errors().iter().cloned());
             all.append(&mut diagnostics);
-            crate::other_kind::recognize(&expanded_parse, &mut document, &mut all);
+            crate::other_kind::recognize(&expanded_parse, &mut document, &mut source_map, &mut all);
             // Preprocessor diagnostics already point into their own files.
             let mut mapped: Vec<Diagnostic> = all
                 .into_iter()
@@ -91,12 +91,12 @@ fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, l
             };
         }
         let parse = parsed.unwrap_or_else(|| parsed_here.insert(puml_syntax::parse(text)));
-        let (mut document, source_map, mut diagnostics) = lower_root(parse);
+        let (mut document, mut source_map, mut diagnostics) = lower_root(parse);
         diagnostics.extend(overlong_lines(text));
         let mut all: Vec<Diagnostic> = pre.diagnostics.clone();
         all.extend(parse.errors().iter().cloned());
         all.append(&mut diagnostics);
-        crate::other_kind::recognize(parse, &mut document, &mut all);
+        crate::other_kind::recognize(parse, &mut document, &mut source_map, &mut all);
         sort_and_dedup(&mut all);
         return Analysis {
             document: document.into(),
@@ -107,11 +107,11 @@ fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, l
         };
     }
     let parse = parsed.unwrap_or_else(|| parsed_here.insert(puml_syntax::parse(text)));
-    let (mut document, source_map, mut diagnostics) = lower_root(parse);
+    let (mut document, mut source_map, mut diagnostics) = lower_root(parse);
     diagnostics.extend(overlong_lines(text));
     let mut all: Vec<Diagnostic> = parse.errors().to_vec();
     all.append(&mut diagnostics);
-    crate::other_kind::recognize(parse, &mut document, &mut all);
+    crate::other_kind::recognize(parse, &mut document, &mut source_map, &mut all);
     sort_and_dedup(&mut all);
     Analysis {
         document: document.into(),

@@ -67,6 +67,11 @@ pub struct Diagram {
     /// empty.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub state: Option<Box<crate::state::StateDiagram>>,
+    /// `Some` when PlantUML reads this block as a legacy activity diagram
+    /// (`(*) --> "First"`); the sequence fields other than the decorations
+    /// and settings are then empty.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub legacy_activity: Option<Box<crate::legacy_activity::LegacyActivityDiagram>>,
     /// `Some` when the block is no sequence diagram but PlantUML reads
     /// every line of it as another diagram type's (it then draws that
     /// type): puml neither checks nor draws it, and the sequence fields

@@ -3,9 +3,11 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity, class, description and state diagrams only, so for such a
-//! block it reports one warning (W0240) instead of the sequence reading's
-//! errors, and refuses to draw it. When no type reads the whole block,
+//! puml checks and draws sequence, activity, class, description and state diagrams, and draws
+//! a block PlantUML reads as a legacy activity diagram from that reading
+//! (`crate::legacy_activity`, no warning); for a block of another type it
+//! reports one warning (W0240) instead of the sequence reading's errors,
+//! and refuses to draw it. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
 //! type tried on a tie); when that is past the sequence reading's first
 //! error, puml reports one error there (E0241) that carries the sequence
@@ -74,7 +76,15 @@ impl Readers {
 /// the other readings gets past the sequence reading's first error, moves
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
-pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+/// A block PlantUML reads as a legacy activity diagram is drawn instead:
+/// its model is `Diagram::legacy_activity`, the other readings' parts of
+/// the model and `source_map` are cleared, and no W0240 is reported.
+pub(crate) fn recognize(
+    parse: &Parse,
+    document: &mut Document,
+    source_map: &mut crate::model::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     foreign::recognize_tagged(parse, document, diagnostics);
     description_gives_way_to_class(parse, document, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
@@ -131,6 +141,30 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
+        // A legacy activity diagram puml draws: the block's errors were the
+        // sequence reading's, and the model is PlantUML's legacy reading.
+        if kind == OtherKind::Activity {
+            let legacy = crate::legacy_activity::read(block_lines(&text, &diagram));
+            if !legacy.nodes.is_empty() {
+                diagnostics.retain(|d| !in_block(d));
+                model.participants.clear();
+                model.boxes.clear();
+                model.events = Default::default();
+                model.activity = None;
+                model.class = None;
+                model.description = None;
+                model.state = None;
+                model.legacy_activity = Some(Box::new(legacy));
+                if let Some(map) = source_map.diagrams.get_mut(index) {
+                    let range = map.range;
+                    *map = crate::model::DiagramSourceMap {
+                        range,
+                        ..Default::default()
+                    };
+                }
+                continue;
+            }
+        }
         let line = line_range(&text, first_error.range.start().into());
         let line_text = text
             .get(usize::from(line.start())..usize::from(line.end()))
@@ -139,7 +173,7 @@ pub(crate) fn recognize(parse: &Parse, document: &mut Document, diagnostics: &mu
             codes::OTHER_DIAGRAM_KIND,
             line,
             format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity, class, description and state diagrams)",
+                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity (also legacy), class, description and state diagrams)",
                 kind.describe(),
                 line_text,
                 kind.describe()
@@ -398,6 +432,19 @@ fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
         offset += raw.len();
         (at, raw.trim_end_matches(['\n', '\r']))
     })
+}
+
+/// A block's lines after its `@startuml` line.
+fn block_lines<'t>(text: &'t str, diagram: &ast::Diagram) -> impl Iterator<Item = &'t str> {
+    let range = diagram.syntax.text_range();
+    let block = text.get(..usize::from(range.end())).unwrap_or(text);
+    let has_start = diagram
+        .syntax
+        .children()
+        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
+    lines_from(block, usize::from(range.start()))
+        .skip(usize::from(has_start))
+        .map(|(_, line)| line)
 }
 
 /// Reads a block's lines with each of PlantUML's other diagram types, as
@@ -772,12 +819,20 @@ fn is_shared_line(line: &str, words: &[&str]) -> bool {
     match (first.as_str(), words.len()) {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => true,
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => true,
-        ("scale", 2) => words[1].parse::<f64>().is_ok(),
+        ("scale", 2..) => is_scale(line),
         ("!pragma" | "!theme", 2..) => true,
         ("set", 3) => words[1] == "namespaceSeparator",
         ("left", 4) | ("top", 4) => line == "left to right direction" || line == "top to bottom direction",
         _ => false,
     }
+}
+
+/// `scale 1.5`, `scale 200 width`, `scale max 500*600`: PlantUML's scale
+/// command, which every diagram type reads.
+fn is_scale(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("scale"))
+        && crate::model::Scale::parse(&words.collect::<Vec<_>>().join(" ")).is_some()
 }
 
 /// `state A {`: a state with sub-states, up to `}`.
@@ -1129,7 +1184,7 @@ pub(crate) fn line_readers(line: &str) -> Readers {
     match (first.as_str(), words.len()) {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => return Readers::BOTH,
         ("skinparam", 3..) | ("hide" | "show" | "remove", 2..) => return Readers::BOTH,
-        ("scale", 2) if words[1].parse::<f64>().is_ok() => return Readers::BOTH,
+        ("scale", 2..) if is_scale(line) => return Readers::BOTH,
         ("newpage", 1) => return Readers::BOTH,
         ("!pragma" | "!theme", 2..) => return Readers::BOTH,
         ("set", 3) if words[1] == "namespaceSeparator" => return Readers::BOTH,
@@ -1699,15 +1754,14 @@ mod tests {
     }
 
     #[test]
-    fn the_warning_offers_the_sequence_repairs_as_suggestions() {
-        // PlantUML draws `A -> B hi` as a legacy activity diagram; the
-        // sequence reading's `:` is offered, never applied.
+    fn a_broken_message_plantuml_draws_as_legacy_activity_is_drawn() {
+        // PlantUML draws `A -> B hi` as a legacy activity diagram (A to B);
+        // so does puml, with nothing to report.
         let text = "@startuml\nA -> B hi\n@enduml\n";
         let analysis = analyze(text, &AnalysisOptions::default(), &NoIncludes);
-        let warning = &analysis.diagnostics[0];
-        assert_eq!(warning.code, "W0240");
-        assert!(!warning.fixes.is_empty());
-        assert!(warning.fixes.iter().all(|f| !f.machine_applicable));
+        assert!(analysis.diagnostics.is_empty(), "{:?}", analysis.diagnostics);
+        let legacy = analysis.document.diagrams[0].legacy_activity.as_ref().expect("drawn");
+        assert_eq!(legacy.nodes.len(), 2);
     }
 
     #[test]
@@ -1718,8 +1772,11 @@ mod tests {
 
     #[test]
     fn a_legacy_activity_diagram_is_another_kind() {
+        // A legacy activity diagram: puml draws it (no W0240).
         let text = "@startuml\nA -> B : before\nA -> B -> C\nB -> A : after\n@enduml\n";
-        assert_eq!(kind_and_codes(text).0, Some(OtherKind::Activity));
+        assert_eq!(kind_and_codes(text), (None, Vec::new()));
+        let analysis = crate::analyze(text, &crate::AnalysisOptions::default(), &crate::NoIncludes);
+        assert!(analysis.document.diagrams[0].legacy_activity.is_some());
         // A state diagram: the parser reads it, puml draws it.
         let text = "@startuml\nA -up-> B\n[*] --> A\n@enduml\n";
         assert_eq!(kind_and_codes(text).0, None);

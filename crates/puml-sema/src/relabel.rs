@@ -41,7 +41,9 @@ pub fn reanalyze_label_edit(old_parse: &Parse, old: &Analysis, new_parse: &Parse
         .zip(&old.source_map.diagrams)
         .find(|(_, map)| map.range.contains_range(old_range))?;
     let block_range = block_map.range;
+    // A legacy activity block was read from its lines, labels included.
     if block.other_kind.is_some()
+        || block.legacy_activity.is_some()
         || old
             .diagnostics
             .iter()

@@ -1115,7 +1115,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
 
 /// A note above or below the state it is about: a folded corner, and a
 /// wedge from its top (or bottom) edge to the state's nearest edge.
-fn draw_note_vertical(
+pub(crate) fn draw_note_vertical(
     out: &mut Vec<Item>,
     rect: &Rect,
     fill: Color,

@@ -96,7 +96,7 @@ pub(super) fn recognize_tagged(parse: &Parse, document: &mut Document, diagnosti
                     codes::OTHER_DIAGRAM_KIND,
                     start,
                     format!(
-                        "`@start{tag}` starts a {} diagram, which PlantUML draws; puml does not draw {} diagrams yet (it checks and draws sequence, activity, class, description and state diagrams)",
+                        "`@start{tag}` starts a {} diagram, which PlantUML draws; puml does not draw {} diagrams yet (it checks and draws sequence, activity (also legacy), class, description and state diagrams)",
                         OtherKind::Other(name).describe(),
                         OtherKind::Other(name).describe()
                     ),

@@ -65,15 +65,19 @@ fn link(line: &str, after_activity: bool) -> bool {
     let Some(rest) = arrow(rest) else {
         return false;
     };
-    // `-->[yes] "A"`: the label of the arrow.
-    let rest = match rest.strip_prefix('[') {
+    // `-->[yes] "A"`, `--> [yes] "A"`: the label of the arrow.
+    let rest = match rest.trim_start().strip_prefix('[') {
         Some(after) => match after.find(']') {
             Some(close) if close > 0 => &after[close + 1..],
             _ => return false,
         },
         None => rest,
     };
-    let Some(rest) = activity(rest.trim_start()) else {
+    // `--> if "c" then`: a branch as the arrow's target.
+    if branch(&rest.trim().to_ascii_lowercase()) {
+        return true;
+    }
+    let Some(rest) = target(rest.trim_start()) else {
         return false;
     };
     let mut rest = rest.trim_start();
@@ -96,14 +100,24 @@ fn link(line: &str, after_activity: bool) -> bool {
     true
 }
 
-/// An activity: `(*)`, `"text" [as NAME]`, a bar `===B1===`, a plain
-/// name. Returns the rest.
+/// An arrow's target: an activity, where a plain name runs to the next
+/// blank (`--> queue.enqueue(null)`, observed drawn as one activity).
+fn target(text: &str) -> Option<&str> {
+    if text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return Some(&text[text.find(char::is_whitespace).unwrap_or(text.len())..]);
+    }
+    activity(text)
+}
+
+/// An activity: `(*)`, `"text" [as NAME]`, a bar `===B1===` (or
+/// `==B1==`), a plain name. Returns the rest.
 fn activity(text: &str) -> Option<&str> {
     if let Some(rest) = text.strip_prefix("(*)") {
         return Some(rest);
     }
-    if let Some(after) = text.strip_prefix("===") {
-        let close = after.find("===")?;
+    if let Some(after) = text.strip_prefix("==") {
+        let after = after.trim_start_matches('=');
+        let close = after.find("==")?;
         let rest = after[close..].trim_start_matches('=');
         return (close > 0).then_some(rest);
     }
@@ -114,7 +128,7 @@ fn activity(text: &str) -> Option<&str> {
         if let Some(alias) = trimmed.strip_prefix("as ") {
             let alias = alias.trim_start();
             let end = alias
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
                 .unwrap_or(alias.len());
             return (end > 0).then(|| &alias[end..]);
         }
@@ -170,6 +184,11 @@ mod tests {
             ("if c then", true),
             ("else", true),
             ("endif", true),
+            ("--> [yes] \"A\"", true),
+            ("\"A\" --> ==PREP==", false),
+            ("--> queue.enqueue(null)", true),
+            ("===B2=== --> \"S\" as c1.1", true),
+            ("(*) --> if \"t\" then", false),
         ] {
             assert!(refine(line, None, after, &mut 1).is_some(), "{line}");
         }
