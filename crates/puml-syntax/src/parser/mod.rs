@@ -9,6 +9,7 @@ pub(crate) mod activity;
 pub mod arrow;
 mod builder;
 pub(crate) mod class;
+mod class_mistakes;
 pub(crate) mod description;
 pub(crate) mod incremental;
 mod lexer;
