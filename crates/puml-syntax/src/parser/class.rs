@@ -817,6 +817,22 @@ fn scan_package(text: &str, keyword_len: usize, needs_brace: bool) -> Option<Pie
     Some(pieces)
 }
 
+/// Whether `code` is one of the class-diagram mistakes `class_mistakes`
+/// names (Mermaid's `classDiagram` header among them).
+pub(crate) fn is_named_mistake(code: &str) -> bool {
+    matches!(
+        code,
+        codes::MERMAID_HEADER
+            | codes::CLASS_MERMAID_SYNTAX
+            | codes::CLASS_JAVA_SYNTAX
+            | codes::CLASS_GENERIC
+            | codes::CLASS_UNKNOWN_ARROW
+            | codes::CLASS_CHAINED_LINK
+            | codes::CLASS_MEMBER_OUTSIDE
+            | codes::CLASS_BODY_ON_LINE
+    )
+}
+
 /// How many keywords a declaration line starts with (`abstract class`:
 /// 2), when it starts with a declaration keyword.
 fn declaration_keywords(text: &str) -> Option<usize> {

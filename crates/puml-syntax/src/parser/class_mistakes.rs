@@ -285,11 +285,10 @@ fn java_modifiers(text: &str, lead: usize) -> Option<Mistake> {
             return None;
         }
     }
-    if words.is_empty() || !line_reads(&text[pos..]) {
-        return None;
-    }
+    // The declaration after the modifiers may hold another mistake: the
+    // next round of `--fix` repairs it.
     let (keyword, _) = word(text, pos);
-    if !CLASS_KEYWORDS.contains(&keyword) && keyword != "static" {
+    if words.is_empty() || (!CLASS_KEYWORDS.contains(&keyword) && keyword != "static") {
         return None;
     }
     let list = words.join(" ");
@@ -436,7 +435,30 @@ pub(crate) fn generic_supertype(text: &str, generic: (usize, usize), opens_body:
         end,
         "PlantUML takes type arguments only on the last supertype of a list",
     );
-    m.repair("Remove the type arguments", vec![(start, end, String::new())], false)
+    // The supertype with its arguments, and the rest of its list up to
+    // the body's `{` or an `implements`.
+    let item_start = text[..start].rfind(|c: char| c.is_whitespace() || c == ',').map_or(0, |i| i + 1);
+    let Some(comma) = text[end..].find(',').filter(|&c| text[end..end + c].trim().is_empty()) else {
+        return m;
+    };
+    let rest_start = end + comma + 1;
+    let line_end = text.trim_end().len();
+    let rest_end = [" {", " implements "]
+        .iter()
+        .filter_map(|stop| text[rest_start..line_end].find(stop))
+        .min()
+        .map_or(line_end, |e| rest_start + e);
+    let rest = text[rest_start..rest_end].trim();
+    if rest.is_empty() || rest.contains('<') {
+        // Several supertypes with arguments: only one can keep them.
+        return m.repair("Remove the type arguments", vec![(start, end, String::new())], false);
+    }
+    let item = &text[item_start..end];
+    m.repair(
+        "Move the supertype with type arguments to the end of the list",
+        vec![(item_start, rest_end, format!("{rest}, {item}"))],
+        true,
+    )
 }
 
 /// `class A<T` (never closed) and `class A<T>>` (closed twice).
