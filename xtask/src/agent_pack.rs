@@ -51,7 +51,7 @@ pub const EXPECTED_PROMPTS: [&str; 5] = [
     "write_sequence_diagram",
 ];
 /// Skill → files it must ship.
-pub const SKILLS: [(&str, &[&str]); 3] = [
+pub const SKILLS: [(&str, &[&str]); 4] = [
     (
         "puml-sequence-author",
         &[
@@ -65,6 +65,10 @@ pub const SKILLS: [(&str, &[&str]); 3] = [
     (
         "puml-sequence-reviewer",
         &["references/review-rubric.md", "references/common-failures.md"],
+    ),
+    (
+        "puml-class-author",
+        &["references/class-syntax.md", "references/mistakes.md"],
     ),
     (
         "puml-docs-integrator",

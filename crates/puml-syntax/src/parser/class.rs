@@ -1454,6 +1454,15 @@ impl<'a> Parser<'a> {
         lx.ws();
         lx.error_to_end();
         self.emit_line(line, lx);
+        // A declaration that opens a body keeps its body (members, and
+        // the `}` that is no stray close), as the repaired line will.
+        if line.content.trim_end().ends_with('{') {
+            if let Some(end) = self.find_block_end(|l| l == "}") {
+                self.emit_body(end);
+                self.emit_block_end(end);
+                self.pos = end + 1;
+            }
+        }
         self.builder.finish_node();
     }
 

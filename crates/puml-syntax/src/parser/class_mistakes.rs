@@ -384,7 +384,7 @@ fn colon_inheritance(text: &str, lead: usize) -> Option<Mistake> {
     }
     // `class A : B`.
     let colon = text[keyword_end..].find(" : ").map(|c| c + keyword_end)?;
-    let supers = text[colon + 3..end].trim();
+    let supers = text.get(colon + 3..end).unwrap_or_default().trim();
     if supers.is_empty() {
         return None;
     }
@@ -468,7 +468,7 @@ fn unbalanced_generic(text: &str, lead: usize, end: usize) -> Option<Mistake> {
         return None;
     }
     let name_start = blanks(text, keyword_end);
-    let open = text[name_start..end].find('<').map(|o| o + name_start)?;
+    let open = text.get(name_start..end)?.find('<').map(|o| o + name_start)?;
     if text[open..].starts_with("<<") || text[name_start..open].contains(char::is_whitespace) {
         return None;
     }
@@ -620,7 +620,7 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
         }
     }
     let arrow_start = blanks(text, pos);
-    if arrow_start == pos {
+    if arrow_start == pos || arrow_start >= end {
         return None;
     }
     let arrow_len = text[arrow_start..end]
@@ -646,7 +646,7 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
     let target_at = blanks(text, arrow_start + arrow_len);
     if let Some((_, target_end)) = name_at(text, target_at) {
         let second_at = blanks(text, target_end);
-        if second_at > target_end {
+        if second_at > target_end && second_at < end {
             let second_len = text[second_at..end].find(|c: char| !is_arrow_char(c)).unwrap_or(end - second_at);
             let second = &text[second_at..second_at + second_len];
             if second_len >= 2 && second.contains(['-', '.', '=']) {
@@ -695,4 +695,77 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
         }
         None => m,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context(known: &std::collections::HashSet<String>) -> Context<'_> {
+        Context {
+            newline: "\n",
+            last_class: Some("A".into()),
+            known,
+        }
+    }
+
+    /// Every prefix of every line, with and without trailing blanks: a
+    /// recogniser never panics (slicing past a trimmed end was one way).
+    #[test]
+    fn recognisers_never_panic_on_cut_lines() {
+        let known = std::collections::HashSet::new();
+        let ctx = context(&known);
+        let lines = [
+            "<<interface>> Shape",
+            "class A { +int x ; + y }",
+            "note for A \"text\"",
+            "class Duck[\"Rubber duck\"]",
+            "direction LR",
+            "public final class A extends B<T>, C {",
+            "A extends B, C",
+            "class A : B",
+            "class A extends B extends C",
+            "class A<T<U>",
+            "class A<T>>",
+            "+ run() : void",
+            "A, B --> C",
+            "A -- B -- C : x",
+            "A ~~> B",
+            "%% é comment",
+            "end",
+            "classDiagram",
+        ];
+        for line in lines {
+            for (cut, _) in line.char_indices().chain([(line.len(), ' ')]) {
+                for tail in ["", " ", "\t ", " {", " }"] {
+                    let text = format!("{}{tail}", &line[..cut]);
+                    let _ = recognise(&text, &ctx);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mistakes_are_named_with_their_span_and_repair() {
+        let known = std::collections::HashSet::from(["A".to_string()]);
+        let ctx = context(&known);
+        let cases = [
+            ("<<interface>> Shape", codes::CLASS_MERMAID_SYNTAX, "<<interface>> Shape", Some("interface Shape")),
+            ("public class A", codes::CLASS_JAVA_SYNTAX, "public ", Some("")),
+            ("A ~~> B", codes::CLASS_UNKNOWN_ARROW, "~~>", Some("..>")),
+            ("A --|>> B", codes::CLASS_UNKNOWN_ARROW, "--|>>", Some("--|>")),
+            ("class A<T>>", codes::CLASS_GENERIC, ">", Some("")),
+            ("+ x : int", codes::CLASS_MEMBER_OUTSIDE, "+ x : int", Some("A : ")),
+            ("A -- B -- C", codes::CLASS_CHAINED_LINK, "--", Some("A -- B\nB -- C")),
+        ];
+        for (line, code, span, repair) in cases {
+            let m = recognise(line, &ctx).unwrap_or_else(|| panic!("{line}: not recognised"));
+            assert_eq!((m.code, &line[m.start..m.end]), (code, span), "{line}");
+            let first_edit = m.repair.as_ref().map(|r| r.edits[0].2.as_str());
+            assert_eq!(first_edit, repair, "{line}");
+        }
+        // A guess is offered, not applied.
+        let guess = recognise("A -->o B", &ctx).and_then(|m| m.repair).expect("a suggestion");
+        assert!(!guess.applicable);
+    }
 }
