@@ -43,11 +43,12 @@ pub const EXPECTED_TOOLS: [&str; 13] = [
     "puml_workflow_import",
     "puml_workflow_validate",
 ];
-pub const EXPECTED_PROMPTS: [&str; 5] = [
+pub const EXPECTED_PROMPTS: [&str; 6] = [
     "convert_to_puml",
     "explain_sequence_diagram",
     "review_sequence_diagram",
     "write_agent_workflow",
+    "write_class_diagram",
     "write_sequence_diagram",
 ];
 /// Skill → files it must ship.
