@@ -245,13 +245,14 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
     c.check(listing["total"] == 2, f"project diagrams: {listing}")
 
     prompts = {p.name: p for p in (await session.list_prompts()).prompts}
-    c.check(sorted(prompts) == sorted(["write_sequence_diagram", "review_sequence_diagram", "convert_to_puml", "explain_sequence_diagram", "write_agent_workflow"]), "5 prompts")
+    c.check(sorted(prompts) == sorted(["write_sequence_diagram", "review_sequence_diagram", "convert_to_puml", "explain_sequence_diagram", "write_agent_workflow", "write_class_diagram"]), "6 prompts")
     cases = [
         ("write_sequence_diagram", {"description": "login", "style": "docs", "include_lifecycle": "true", "include_notes": "false"}),
         ("review_sequence_diagram", {"source": LOGIN, "strict": "true"}),
         ("convert_to_puml", {"input": "sequenceDiagram\n  A->>B: hi\n", "input_type": "mermaid"}),
         ("explain_sequence_diagram", {"source": LOGIN}),
         ("write_agent_workflow", {"description": "review a pull request with two agents"}),
+        ("write_class_diagram", {"description": "an order with lines and a customer", "include_members": "true"}),
     ]
     for name, arguments in cases:
         got = await session.get_prompt(name, arguments)

@@ -56,7 +56,7 @@ echo "== claude plugin marketplace add + install + details (offline, local marke
 "$claude" plugin marketplace add "$root"
 "$claude" plugin install puml-agent-pack@puml
 "$claude" plugin details puml-agent-pack@puml | tee "$work/details.txt" | sed -n '/Component inventory/,/^$/p'
-for want in 'Skills (3)' 'Agents (2)' 'MCP servers (1)' 'LSP servers (1)'; do
+for want in 'Skills (4)' 'Agents (2)' 'MCP servers (1)' 'LSP servers (1)'; do
   grep -qF "$want" "$work/details.txt" || { echo "claude: the installed plugin lacks $want"; exit 1; }
 done
 
@@ -84,10 +84,10 @@ print(f"codex mcp list: puml -> {t['command']} (cwd {t['cwd']})")
 PY
 # The skills as the model sees them (Codex renders its prompt input offline).
 "$codex" debug prompt-input > "$work/prompt-input.json" 2>/dev/null
-for skill in puml-sequence-author puml-sequence-reviewer puml-docs-integrator; do
+for skill in puml-sequence-author puml-sequence-reviewer puml-class-author puml-docs-integrator; do
   grep -q "puml-agent-pack:$skill" "$work/prompt-input.json" || { echo "codex: skill $skill not in the model's prompt"; exit 1; }
 done
-echo "codex debug prompt-input: the three puml-agent-pack skills are offered to the model"
+echo "codex debug prompt-input: the four puml-agent-pack skills are offered to the model"
 # The release bundles: built from the release binaries above, validated by
 # `dist` itself, then by the hosts' CLIs once unpacked.
 echo "== cargo xtask dist --skip-build"

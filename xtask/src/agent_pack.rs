@@ -43,15 +43,16 @@ pub const EXPECTED_TOOLS: [&str; 13] = [
     "puml_workflow_import",
     "puml_workflow_validate",
 ];
-pub const EXPECTED_PROMPTS: [&str; 5] = [
+pub const EXPECTED_PROMPTS: [&str; 6] = [
     "convert_to_puml",
     "explain_sequence_diagram",
     "review_sequence_diagram",
     "write_agent_workflow",
+    "write_class_diagram",
     "write_sequence_diagram",
 ];
 /// Skill → files it must ship.
-pub const SKILLS: [(&str, &[&str]); 3] = [
+pub const SKILLS: [(&str, &[&str]); 4] = [
     (
         "puml-sequence-author",
         &[
@@ -65,6 +66,10 @@ pub const SKILLS: [(&str, &[&str]); 3] = [
     (
         "puml-sequence-reviewer",
         &["references/review-rubric.md", "references/common-failures.md"],
+    ),
+    (
+        "puml-class-author",
+        &["references/class-syntax.md", "references/mistakes.md"],
     ),
     (
         "puml-docs-integrator",

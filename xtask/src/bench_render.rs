@@ -1,7 +1,10 @@
 //! `cargo xtask bench-render`: render throughput over the corpus (SVG and
 //! PNG), the time for a 5,000-message diagram, linearity (10× messages),
 //! and — when the PlantUML jar is installed — PlantUML's `-tsvg` on the
-//! same files in the same run, as a ratio. A benchmark, not a test: it
+//! same files in the same run, as a ratio; then the same for class
+//! diagrams (`corpus-class`) and for every corpus together (sequence,
+//! activity, class, description, state), and the layout engine's time
+//! against size (`--no-kinds` skips these). A benchmark, not a test: it
 //! prints figures and never fails on them.
 
 use crate::corpus;
@@ -79,10 +82,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         t10k.as_secs_f64() / t1k.as_secs_f64()
     );
 
+    let jar = if args.iter().any(|a| a == "--no-plantuml") {
+        None
+    } else {
+        corpus::plantuml_jar()
+    };
+    if !args.iter().any(|a| a == "--no-kinds") {
+        kinds(&dir, jar.as_deref());
+    }
     if args.iter().any(|a| a == "--no-plantuml") {
         return Ok(());
     }
-    match corpus::plantuml_jar() {
+    match jar {
         None => println!("PlantUML: jar not installed (plantuml-oracle --install), no ratio"),
         Some(jar) => {
             let files: Vec<&Path> = sources.iter().map(|(p, _)| p.as_path()).collect();
@@ -145,6 +156,62 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The corpora of the other diagram kinds, beside the sequence corpus
+/// (`../shared/corpus-class`, …), in the order they are reported.
+const KIND_CORPORA: &[&str] = &["corpus-activity", "corpus-class", "corpus-description", "corpus-state"];
+
+/// Class diagrams, and the corpus as a whole (every kind), in process
+/// against PlantUML with Graphviz `dot` on the same files in the same run
+/// (one JVM, one thread, as for the sequence figure); then the layout
+/// engine's time against size (`bench-layout`'s curve).
+fn kinds(sequence_dir: &Path, jar: Option<&Path>) {
+    let Some(shared) = sequence_dir.parent() else { return };
+    let load = |name: &str| -> Vec<(PathBuf, String)> {
+        corpus::load(&shared.join(name))
+            .unwrap_or_default()
+            .iter()
+            .filter(|e| e.valid)
+            .filter_map(|e| std::fs::read_to_string(&e.source).ok().map(|t| (e.source.clone(), t)))
+            .collect()
+    };
+    let sequence = load(sequence_dir.file_name().and_then(|n| n.to_str()).unwrap_or("corpus"));
+    let mut whole = sequence.clone();
+    let mut class = Vec::new();
+    for name in KIND_CORPORA {
+        let sources = load(name);
+        if *name == "corpus-class" {
+            class = sources.clone();
+        }
+        whole.extend(sources);
+    }
+    for (label, target, sources) in [("class diagrams", 200.0, &class), ("the corpus as a whole", 100.0, &whole)] {
+        if sources.is_empty() {
+            println!("{label}: no corpus found beside {}", sequence_dir.display());
+            continue;
+        }
+        let puml = time_corpus(sources, Format::Svg, Duration::from_secs(3));
+        let line = format!(
+            "{label} ({} diagrams): puml SVG in process {:.3} ms per diagram",
+            sources.len(),
+            ms(puml)
+        );
+        let files: Vec<&Path> = sources.iter().map(|(p, _)| p.as_path()).collect();
+        match jar.map(|jar| plantuml_time(jar, &files, Some(1))) {
+            Some(Ok(per)) => println!(
+                "{line}; PlantUML -tsvg (dot) {:.1} ms per diagram -> puml is {:.0}x faster (target >= {target:.0}x)",
+                ms(per),
+                per.as_secs_f64() / puml.as_secs_f64()
+            ),
+            Some(Err(e)) => println!("{line}; PlantUML: {e}"),
+            None => println!("{line}; PlantUML not run, no ratio"),
+        }
+    }
+    println!("layout time against size (class-like graphs, `cargo xtask bench-layout`):");
+    if let Err(e) = crate::bench_layout::run(&[]) {
+        println!("bench-layout: {e}");
+    }
 }
 
 /// What a user pays to turn the corpus into SVG files with one command:

@@ -16,8 +16,8 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The spec's 17 categories.
-pub const CATEGORIES: [&str; 17] = [
+/// The spec's 17 categories, then the class-diagram ones.
+pub const CATEGORIES: [&str; 20] = [
     "basic_authoring",
     "participant_aliases",
     "arrows",
@@ -35,11 +35,20 @@ pub const CATEGORIES: [&str; 17] = [
     "convert_from_mermaid",
     "readability_review",
     "security_adversarial",
+    "class_authoring",
+    "class_repair",
+    "class_refactor",
 ];
 
-pub const SKILLS: [&str; 3] = ["puml-sequence-author", "puml-sequence-reviewer", "puml-docs-integrator"];
-pub const PROMPTS: [&str; 4] = [
+pub const SKILLS: [&str; 4] = [
+    "puml-sequence-author",
+    "puml-sequence-reviewer",
+    "puml-class-author",
+    "puml-docs-integrator",
+];
+pub const PROMPTS: [&str; 5] = [
     "write_sequence_diagram",
+    "write_class_diagram",
     "review_sequence_diagram",
     "convert_to_puml",
     "explain_sequence_diagram",

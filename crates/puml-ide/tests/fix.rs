@@ -126,6 +126,7 @@ fn fix_never_adds_errors() {
     if let Some(shared) = shared() {
         diagram_files(&shared.join("corpus"), &mut files);
         diagram_files(&shared.join("corpus-mutants"), &mut files);
+        diagram_files(&shared.join("corpus-class"), &mut files);
     }
     let mut failures = Vec::new();
     for path in &files {
@@ -147,4 +148,52 @@ fn fix_never_adds_errors() {
     }
     assert!(files.len() > 50);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The same invariants over the class-diagram grammar cases
+/// (`test-data/grammar/class/cases.tsv`, PlantUML's verdicts beside
+/// them), whose near-misses are the mistakes the class repairs act on;
+/// and every class mistake PlantUML refuses gets fewer errors from `--fix`.
+#[test]
+fn class_fixes_never_add_errors() {
+    let cases = std::fs::read_to_string(root().join("test-data/grammar/class/cases.tsv")).expect("class cases.tsv");
+    let mut failures = Vec::new();
+    let mut repaired = 0;
+    for line in cases.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.splitn(4, '\t').collect();
+        let [id, category, verdict, text] = cols[..] else { continue };
+        let text = unescape(text);
+        let outcome = fix_all(&text, &CheckOptions::default(), &puml_sema::NoIncludes);
+        if outcome.errors_after > outcome.errors_before {
+            failures.push(format!("{id}: {} errors before, {} after", outcome.errors_before, outcome.errors_after));
+        }
+        if outcome.errors_before == 0 && outcome.source != text {
+            failures.push(format!("{id}: changed a case without errors"));
+        }
+        if category == "class-mistake" && verdict.starts_with("INVALID") && outcome.errors_before > 0 {
+            repaired += usize::from(outcome.errors_after < outcome.errors_before);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Most refused near-misses have a repair (some only a suggestion).
+    assert!(repaired >= 30, "only {repaired} class mistakes repaired");
+}
+
+/// A case's text as `cases.tsv` escapes it (`\n`, `\t`, `\\`).
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
 }

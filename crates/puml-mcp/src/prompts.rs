@@ -22,7 +22,7 @@ struct PromptSpec {
 const STYLES: [&str; 6] = ["default", "minimal", "docs", "dark", "sand", "blueprint"];
 const INPUT_TYPES: [&str; 6] = ["prose", "mermaid", "plantuml", "logs", "openapi", "code"];
 
-const PROMPTS: [PromptSpec; 5] = [
+const PROMPTS: [PromptSpec; 6] = [
     PromptSpec {
         name: "write_sequence_diagram",
         title: "Write a sequence diagram",
@@ -69,6 +69,15 @@ const PROMPTS: [PromptSpec; 5] = [
         title: "Explain a sequence diagram",
         description: "Explain a diagram with puml_explain: a human summary and the flow step by step.",
         arguments: &[ArgSpec { name: "source", description: "The diagram source to explain.", required: true }],
+    },
+    PromptSpec {
+        name: "write_class_diagram",
+        title: "Write a class diagram",
+        description: "Draft a PlantUML class diagram (classes, interfaces, enums, members, relations, packages) from a description, validate it with puml_check and repair it until it is valid.",
+        arguments: &[
+            ArgSpec { name: "description", description: "What the diagram must show: the types, their members and how they relate.", required: true },
+            ArgSpec { name: "include_members", description: "true to list fields and methods in the class bodies", required: false },
+        ],
     },
     PromptSpec {
         name: "write_agent_workflow",
@@ -223,6 +232,7 @@ pub fn get(name: &str, arguments: JsonObject) -> Result<GetPromptResult, ErrorDa
         "review_sequence_diagram" => review_prompt(spec, &args)?,
         "convert_to_puml" => convert_prompt(spec, &args)?,
         "write_agent_workflow" => workflow_prompt(&args),
+        "write_class_diagram" => class_prompt(spec, &args)?,
         _ => explain_prompt(&args),
     };
     Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).with_description(spec.description))
@@ -260,6 +270,30 @@ fn write_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
     } else {
         out.push_str("- No notes unless essential.\n");
     }
+    out.push_str("\nDraft the source, then:\n");
+    out.push_str(REPAIR_LOOP);
+    out.push_str("\n\nFinal answer: the final source (the exact text that passed puml_check) in a ```plantuml block, followed by the rendered SVG or the path it was written to.");
+    Ok(out)
+}
+
+fn class_prompt(spec: &PromptSpec, args: &Args) -> Result<String, ErrorData> {
+    let description = args.text("description").unwrap_or_default();
+    let members = args.flag(spec.name, "include_members")?;
+    let mut out = String::from("Write a PlantUML class diagram for the following description.\n\n");
+    out.push_str(&quoted(&description));
+    out.push_str("\n\n");
+    out.push_str(SYNTAX_RULES);
+    out.push_str(" The puml://examples/shop-classes resource is a complete class diagram.");
+    out.push_str("\n\nRequirements:\n");
+    out.push_str("- Declare each type with its keyword (`class`, `abstract class`, `interface`, `enum`), one per line; group related types in `package name { … }`.\n");
+    out.push_str("- Relations as links: `Base <|-- Derived` (inheritance), `Interface <|.. Impl` (realization), `Whole *-- Part` (composition), `Whole o-- Part` (aggregation), `A --> B` (association), `A ..> B` (dependency); multiplicities in quotes (`Order \"1\" *-- \"many\" Line`), a label after ` : `.\n");
+    out.push_str("- PlantUML is not Mermaid or Java: no `classDiagram` header, no `<<interface>> Name` lines, no `public class`, no `A extends B` statements (write `class A extends B` or `B <|-- A`), bodies over several lines, type arguments on a supertype only in a declaration that opens a body.\n");
+    if members {
+        out.push_str("- List members in the bodies, one per line, with visibility (`+ - # ~`) and types: `+ total() : Money`, `- id : UUID`; `{static}` and `{abstract}` where they apply.\n");
+    } else {
+        out.push_str("- Members only where they carry the point of the diagram; `hide empty members` keeps bodiless classes small.\n");
+    }
+    out.push_str("- Structural changes to an existing class diagram go through puml_apply_edit (add_class, add_member, add_relation, remove_relation, rename_class).\n");
     out.push_str("\nDraft the source, then:\n");
     out.push_str(REPAIR_LOOP);
     out.push_str("\n\nFinal answer: the final source (the exact text that passed puml_check) in a ```plantuml block, followed by the rendered SVG or the path it was written to.");

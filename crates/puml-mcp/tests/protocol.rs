@@ -196,7 +196,7 @@ async fn transcript_of_a_full_session() {
 
     s.transcript.push_str("\n## prompts/list\n");
     let r = s.request("prompts/list", json!({})).await;
-    assert_eq!(r["result"]["prompts"].as_array().unwrap().len(), 5);
+    assert_eq!(r["result"]["prompts"].as_array().unwrap().len(), 6);
 
     s.transcript.push_str("\n## prompts/get\n");
     let r = s

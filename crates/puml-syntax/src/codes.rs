@@ -45,6 +45,24 @@ pub const LEGACY_ACTIVITY: &str = "E0121";
 /// Mermaid flowchart syntax (`flowchart TD`, `graph LR`, `A --> B[x]`).
 pub const MERMAID_FLOWCHART: &str = "E0122";
 
+/// Class diagram: Mermaid's class syntax (`<<interface>> A`, `note for A`,
+/// `class A["x"]`, `direction LR`, `%%`, `style`/`classDef`/`click` lines).
+pub const CLASS_MERMAID_SYNTAX: &str = "E0130";
+/// Class diagram: Java, C# or Kotlin written as PlantUML (`public class A`,
+/// `class A : B`, `A extends B` as a statement, a dangling or repeated `extends`).
+pub const CLASS_JAVA_SYNTAX: &str = "E0131";
+/// Class diagram: type arguments PlantUML refuses (`class A<T`, `class A<T>>`,
+/// `class A extends B<T>` without a body).
+pub const CLASS_GENERIC: &str = "E0132";
+/// Class diagram: an arrow PlantUML does not know (`A ~~> B`, `A --|>> B`).
+pub const CLASS_UNKNOWN_ARROW: &str = "E0133";
+/// Class diagram: several links on one line (`A -- B -- C`, `A, B --> C`).
+pub const CLASS_CHAINED_LINK: &str = "E0134";
+/// Class diagram: a member outside any body (`+ name : int` on its own).
+pub const CLASS_MEMBER_OUTSIDE: &str = "E0135";
+/// Class diagram: a body on the declaration's line (`class A { +x }`, `class A {{`).
+pub const CLASS_BODY_ON_LINE: &str = "E0136";
+
 /// No `@enduml` (PlantUML's editors accept it; its file mode finds no diagram).
 pub const MISSING_ENDUML: &str = "W0101";
 /// A second `@startuml` inside a diagram (ignored by PlantUML).

@@ -14,6 +14,7 @@
 //! an arrow of heads and a `-`/`.`/`=` body, a body runs to a line that is
 //! only `}`.
 
+use super::class_mistakes::{self, Mistake};
 use super::lexer::{first_word, trim_blanks_start};
 use super::{Line, Parser};
 use crate::{codes, Diagnostic, SyntaxKind, TextEdit};
@@ -217,7 +218,7 @@ fn generic_end(text: &str, pos: usize) -> Option<usize> {
 }
 
 /// An element's name: quoted, or a class name; its kind and end.
-fn name_at(text: &str, pos: usize) -> Option<(SyntaxKind, usize)> {
+pub(crate) fn name_at(text: &str, pos: usize) -> Option<(SyntaxKind, usize)> {
     let q = quoted_len(&text[pos..]);
     if q > 0 {
         return Some((STRING, pos + q));
@@ -816,6 +817,65 @@ fn scan_package(text: &str, keyword_len: usize, needs_brace: bool) -> Option<Pie
     Some(pieces)
 }
 
+/// Whether `code` is one of the class-diagram mistakes `class_mistakes`
+/// names (Mermaid's `classDiagram` header among them).
+pub(crate) fn is_named_mistake(code: &str) -> bool {
+    matches!(
+        code,
+        codes::MERMAID_HEADER
+            | codes::CLASS_MERMAID_SYNTAX
+            | codes::CLASS_JAVA_SYNTAX
+            | codes::CLASS_GENERIC
+            | codes::CLASS_UNKNOWN_ARROW
+            | codes::CLASS_CHAINED_LINK
+            | codes::CLASS_MEMBER_OUTSIDE
+            | codes::CLASS_BODY_ON_LINE
+    )
+}
+
+/// How many keywords a declaration line starts with (`abstract class`:
+/// 2), when it starts with a declaration keyword.
+fn declaration_keywords(text: &str) -> Option<usize> {
+    let word = first_word(text);
+    let compact: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    if (word == "abstract" || word == "static") && compact.eq_ignore_ascii_case(&format!("{word} class")) {
+        Some(2)
+    } else if CLASS_KEYWORDS.contains(&&*word) {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// The type arguments of a supertype that PlantUML refuses in a
+/// declaration's pieces: on a declaration that opens no body, or followed
+/// by another supertype (`extends B<T>, C`).
+fn refused_supertype_generic(text: &str, pieces: &Pieces, opens_body: bool) -> Option<(usize, usize)> {
+    let supers_from = pieces.iter().position(|&(k, s, e)| {
+        k == KEYWORD && (text[s..e].eq_ignore_ascii_case("extends") || text[s..e].eq_ignore_ascii_case("implements"))
+    })?;
+    let generics = pieces[supers_from..].iter().enumerate().filter(|(_, p)| p.0 == GENERIC);
+    for (i, &(_, start, end)) in generics {
+        let followed_by_comma = pieces.get(supers_from + i + 1).is_some_and(|p| p.0 == COMMA);
+        if !opens_body || followed_by_comma {
+            return Some((start, end));
+        }
+    }
+    None
+}
+
+/// Whether the class reading takes `text` as a statement of one line
+/// (a declaration without a body, a member line, a link): the check every
+/// repair of `class_mistakes` passes before it is offered.
+pub(crate) fn line_reads(text: &str) -> bool {
+    if let Some(keywords) = declaration_keywords(text) {
+        if let Some((pieces, opens)) = scan_declaration(text, keywords, false) {
+            return opens == Opens::Nothing && refused_supertype_generic(text, &pieces, false).is_none();
+        }
+    }
+    scan_member_line(text).is_some() || scan_link(text).is_some()
+}
+
 impl<'a> Parser<'a> {
     /// One statement of a class diagram, starting at `self.pos`.
     pub(crate) fn parse_class_statement(&mut self) {
@@ -1099,6 +1159,11 @@ impl<'a> Parser<'a> {
             // A `{` line with no `}` after it is no body's.
             opens = Opens::Nothing;
         }
+        if let Some(generic) = refused_supertype_generic(line.content, &pieces, opens == Opens::Body) {
+            let context = self.mistake_context(line);
+            let mistake = class_mistakes::generic_supertype(line.content, generic, opens == Opens::Body, &context);
+            return self.report_mistake(line, mistake);
+        }
         self.remember_names(line, &pieces);
         self.builder.start_node(CLASS_DECL.into());
         self.emit_pieces(line, &pieces);
@@ -1347,8 +1412,71 @@ impl<'a> Parser<'a> {
         self.builder.finish_node();
     }
 
+    /// What `class_mistakes` may know about the diagram before `line`.
+    fn mistake_context(&self, line: &Line<'a>) -> class_mistakes::Context<'_> {
+        // The last declaration before the line (bounded look-back).
+        let last_class = (self.pos.saturating_sub(200)..self.pos).rev().find_map(|idx| {
+            let text = self.lines[idx].content;
+            let keywords = declaration_keywords(text)?;
+            let (pieces, _) = scan_declaration(text, keywords, false)
+                .or_else(|| scan_declaration(text.trim_end().trim_end_matches('{'), keywords, false))?;
+            // The alias when there is one, else the name.
+            let piece = |i: usize| pieces.get(i).map(|&(k, s, e)| (k, &text[s..e]));
+            let alias = match piece(keywords + 1) {
+                Some((KEYWORD, word)) if word.eq_ignore_ascii_case("as") => piece(keywords + 2),
+                _ => None,
+            };
+            let name = alias.or_else(|| piece(keywords)).filter(|(k, _)| matches!(k, IDENT | STRING))?;
+            Some(name.1.to_string())
+        });
+        class_mistakes::Context {
+            newline: if line.newline.is_empty() { "\n" } else { line.newline },
+            last_class,
+            known: &self.class_names,
+        }
+    }
+
+    /// A recognised mistake: one error statement holding the whole line,
+    /// the diagnostic on the mistake's own span, with its repair.
+    fn report_mistake(&mut self, line: &Line<'a>, mistake: Mistake) {
+        let range = self.range(line, mistake.start, mistake.end);
+        let mut diagnostic = Diagnostic::error(mistake.code, range, mistake.message);
+        if let Some(repair) = mistake.repair {
+            let edits = repair
+                .edits
+                .into_iter()
+                .map(|(start, end, text)| TextEdit::replace(self.range(line, start, end), text))
+                .collect();
+            diagnostic = if repair.applicable {
+                diagnostic.with_fix(repair.title, edits)
+            } else {
+                diagnostic.with_suggestion(repair.title, edits)
+            };
+        }
+        self.builder.start_node(ERROR_STATEMENT.into());
+        self.error(diagnostic);
+        let mut lx = self.lexer(line.content);
+        lx.ws();
+        lx.error_to_end();
+        self.emit_line(line, lx);
+        // A declaration that opens a body keeps its body (members, and
+        // the `}` that is no stray close), as the repaired line will.
+        if line.content.trim_end().ends_with('{') {
+            if let Some(end) = self.find_block_end(|l| l == "}") {
+                self.emit_body(end);
+                self.emit_block_end(end);
+                self.pos = end + 1;
+            }
+        }
+        self.builder.finish_node();
+    }
+
     /// A line the class reading does not know.
     fn class_unknown(&mut self, line: &Line<'a>, word: &str) {
+        let context = self.mistake_context(line);
+        if let Some(mistake) = class_mistakes::recognise(line.content, &context) {
+            return self.report_mistake(line, mistake);
+        }
         let message = if MIXING_KEYWORDS.contains(&word) && !self.class_mixing {
             format!("`{word}` is no element of a class diagram; write `allowmixing` before it to mix classes with other UML elements")
         } else {

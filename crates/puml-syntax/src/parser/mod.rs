@@ -9,6 +9,7 @@ pub(crate) mod activity;
 pub mod arrow;
 mod builder;
 pub(crate) mod class;
+mod class_mistakes;
 pub(crate) mod description;
 pub(crate) mod incremental;
 mod lexer;
@@ -420,6 +421,21 @@ impl<'a> Parser<'a> {
         }
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
         let class_error = self.first_error_since(errors_before);
+        // PlantUML reports lines: the readings are compared by the line of
+        // their first error (a named class mistake's span may start inside
+        // its line). On a tie the first reading tried wins, unless every
+        // error of the class reading is a named class-diagram mistake: it
+        // read every other line, and its diagnostics say what is wrong.
+        let class_wins = |parser: &Parser<'a>, class_error: TextSize| {
+            let (class_line, sequence_line) = (parser.line_start_at(class_error), parser.line_start_at(sequence_error));
+            class_line > sequence_line
+                || (class_line == sequence_line
+                    && parser.errors[errors_before..]
+                        .iter()
+                        .filter(|d| d.is_error())
+                        .all(|d| class::is_named_mistake(d.code)))
+        };
+        let class_kept = class_error.is_some_and(|class_error| class_wins(self, class_error));
         // Whether the class reading stopped at a block it could not close
         // (an edit further down may close it).
         let class_unclosed = self.errors[errors_before..]
@@ -442,7 +458,7 @@ impl<'a> Parser<'a> {
             }
             description_stop = Some(description_error.filter(|_| !open_block));
             // The class reading's tree again, only where it is kept.
-            if class_error.is_some_and(|class_error| class_error > sequence_error) {
+            if class_kept {
                 rewind(self);
                 let again = self.parse_diagram_body(implicit, DiagramKind::Class);
                 debug_assert_eq!(again, class);
@@ -455,7 +471,7 @@ impl<'a> Parser<'a> {
                 let again = self.parse_diagram_body(implicit, first);
                 (again.0, again.1, None)
             }
-            Some(class_error) if class_error > sequence_error => (class.0, class.1, None),
+            Some(_) if class_kept => (class.0, class.1, None),
             Some(class_error) => {
                 rewind(self);
                 let again = self.parse_diagram_body(implicit, first);
@@ -473,6 +489,14 @@ impl<'a> Parser<'a> {
                 (again.0, again.1, stop)
             }
         }
+    }
+
+    /// The start of the line holding `offset`.
+    fn line_start_at(&self, offset: TextSize) -> TextSize {
+        let offset = usize::from(offset);
+        let idx = self.lines.partition_point(|l| l.start <= offset);
+        let start = idx.checked_sub(1).map_or(offset, |i| self.lines[i].start);
+        TextSize::from(start as u32)
     }
 
     /// Where the first error reported since `errors_before` starts.
