@@ -69,7 +69,9 @@ impl Ctx<'_> {
         let p = paint(fill, Some(frame));
         match kind {
             ContainerKind::Partition | ContainerKind::Group => {
-                rect(&mut items, 0.0, fy, fw, fh, self.style.frame_radius, p);
+                ignored_for_compression(&mut items, |items| {
+                    rect(items, 0.0, fy, fw, fh, self.style.frame_radius, p)
+                });
                 let tab_w = title.width + 3.0 + 10.0;
                 PathBuilder::new()
                     .move_to(tab_w, fy)
