@@ -19,11 +19,16 @@ impl Ctx<'_> {
         // a one-row branch (`lone_body_extras`).
         let then_alone = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
         let else_alone = then_seq.is_none_or(|s| s.nodes.is_empty());
+        let fork_extras = match (then_seq, otherwise) {
+            (Some(t), Some((_, e))) if !then_alone && !else_alone => if_fork_extras(t, e, RANK_EXTRA),
+            _ => None,
+        };
+        let (then_extra, else_extra) = fork_extras.unzip();
         let then_t = then_seq.map_or_else(Tile::empty, |s| {
             let extra = if then_alone {
                 lone_body_extras(s, RANK_EXTRA)
             } else {
-                Vec::new()
+                then_extra.clone().unwrap_or_default()
             };
             self.layout_seq_spaced(s, depth, &extra)
         });
@@ -31,7 +36,7 @@ impl Ctx<'_> {
             let extra = if else_alone {
                 lone_body_extras(s, RANK_EXTRA)
             } else {
-                Vec::new()
+                else_extra.clone().unwrap_or_default()
             };
             self.layout_seq_spaced(s, depth, &extra)
         });
