@@ -30,7 +30,12 @@ impl Ctx<'_> {
             } else {
                 then_extra.clone().unwrap_or_default()
             };
-            self.layout_seq_spaced(s, depth, &extra)
+            let t = self.layout_seq_spaced(s, depth, &extra);
+            if !then_alone && !else_alone && first_has_note(s) {
+                t.lowered_under_reach()
+            } else {
+                t
+            }
         });
         let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
             let extra = if else_alone {
@@ -38,7 +43,12 @@ impl Ctx<'_> {
             } else {
                 else_extra.clone().unwrap_or_default()
             };
-            self.layout_seq_spaced(s, depth, &extra)
+            let t = self.layout_seq_spaced(s, depth, &extra);
+            if !then_alone && !else_alone && first_has_note(s) {
+                t.lowered_under_reach()
+            } else {
+                t
+            }
         });
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
@@ -600,4 +610,9 @@ impl Ctx<'_> {
         tile.head_room = ELSEIF_HEAD_ROOM;
         tile
     }
+}
+
+/// Whether a branch starts with a step that has a note.
+fn first_has_note(seq: &Seq<'_>) -> bool {
+    seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
 }
