@@ -481,10 +481,12 @@ impl ActivityLowering {
                     let step = if split {
                         Step::EndSplit
                     } else {
+                        // PlantUML draws the braces too (`end fork {and}`).
                         let label = ast::tokens_of(node, TEXT)
                             .next()
                             .map(|t| t.text().trim().to_string())
-                            .filter(|t| !t.is_empty());
+                            .filter(|t| !t.is_empty())
+                            .map(|t| format!("{{{t}}}"));
                         Step::EndFork { merge, label }
                     };
                     self.push(step, range);

@@ -12,6 +12,8 @@ use super::*;
 /// Marks the item that follows (up to the matching `End`) as not covering
 /// the stripe it spans; removed from the scene by [`compress_x`].
 const IGNORED_MARK: &str = "puml-activity-compression-ignored";
+/// Marks lines that do hold columns apart (a `switch`'s arms).
+const COVERING_MARK: &str = "puml-activity-compression-covering";
 /// What an uncovered stripe is narrowed to.
 const MIN_UNCOVERED: f64 = 10.0;
 
@@ -19,6 +21,19 @@ const MIN_UNCOVERED: f64 = 10.0;
 pub(super) fn ignored_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
     items.push(Item::Begin {
         class: IGNORED_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// Pushes `draw`'s items marked as holding columns apart, lines included
+/// (PlantUML's `switch` keeps its arms' width: `test-data/render/activity/switch`).
+pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+    items.push(Item::Begin {
+        class: COVERING_MARK.into(),
         title: None,
         link: None,
         data: Vec::new(),
@@ -77,7 +92,7 @@ pub(super) fn strip_marks(items: &mut Vec<Item>) {
     let mut open: Vec<bool> = Vec::new();
     items.retain(|item| match item {
         Item::Begin { class, .. } => {
-            let marker = class == IGNORED_MARK;
+            let marker = class == IGNORED_MARK || class == COVERING_MARK;
             open.push(marker);
             !marker
         }
@@ -88,24 +103,32 @@ pub(super) fn strip_marks(items: &mut Vec<Item>) {
 
 fn uncovered_gaps(items: &[Item]) -> XMap {
     let mut covered: Vec<(f64, f64)> = Vec::new();
-    let mut depth_ignored = 0usize;
-    let mut open: Vec<bool> = Vec::new();
+    let (mut depth_ignored, mut depth_covering) = (0usize, 0usize);
+    // Which marker each open group is (`None` for other groups).
+    let mut open: Vec<Option<bool>> = Vec::new();
     for item in items {
         match item {
             Item::Begin { class, .. } => {
-                let marker = class == IGNORED_MARK;
+                let marker = if class == IGNORED_MARK {
+                    depth_ignored += 1;
+                    Some(true)
+                } else if class == COVERING_MARK {
+                    depth_covering += 1;
+                    Some(false)
+                } else {
+                    None
+                };
                 open.push(marker);
-                depth_ignored += usize::from(marker);
             }
-            Item::End => {
-                if open.pop().unwrap_or(false) {
-                    depth_ignored = depth_ignored.saturating_sub(1);
-                }
-            }
+            Item::End => match open.pop().flatten() {
+                Some(true) => depth_ignored = depth_ignored.saturating_sub(1),
+                Some(false) => depth_covering = depth_covering.saturating_sub(1),
+                None => {}
+            },
             _ if depth_ignored > 0 => {}
-            // A horizontal line holds nothing apart (PlantUML's arrows
-            // between columns give way, probes `fork_heights_*_d3_*`).
-            Item::Line { .. } => {}
+            // Lines hold nothing apart (PlantUML's arrows between columns
+            // give way, probes `fork_heights_*_d3_*`), but a `switch`'s arms.
+            Item::Line { .. } if depth_covering == 0 => {}
             _ => {
                 if let Some(range) = item_x_range(item) {
                     covered.push(range);

@@ -90,9 +90,10 @@ impl Ctx<'_> {
                 )
             });
             if let Some(l) = self.label(label) {
+                // Centred on the bar's top edge (`test-data/render/activity/fork`).
                 l.draw(
                     bar_x1 + 5.0,
-                    bar_y + BAR_HEIGHT / 2.0 - l.height / 2.0,
+                    bar_y - l.height / 2.0,
                     Align::Left,
                     self.style.arrow_font_color,
                     &mut items,
