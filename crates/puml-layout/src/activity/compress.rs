@@ -14,6 +14,8 @@ use super::*;
 const IGNORED_MARK: &str = "puml-activity-compression-ignored";
 /// Marks lines that do hold columns apart (a `switch`'s arms).
 const COVERING_MARK: &str = "puml-activity-compression-covering";
+/// Marks a frame whose sides hold columns apart but not what lies between.
+const SIDES_MARK: &str = "puml-activity-compression-sides";
 /// What an uncovered stripe is narrowed to.
 const MIN_UNCOVERED: f64 = 10.0;
 
@@ -34,6 +36,21 @@ pub(super) fn ignored_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&
 pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
     items.push(Item::Begin {
         class: COVERING_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// Pushes `draw`'s frame marked as holding columns apart by its left and
+/// right sides only: a partition keeps its 10 px padding, but what it
+/// holds still closes up (`test-data/activity-layout/fork_partition_*`,
+/// probes `fork_*_d4_*`).
+pub(super) fn sides_only_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+    items.push(Item::Begin {
+        class: SIDES_MARK.into(),
         title: None,
         link: None,
         data: Vec::new(),
@@ -92,7 +109,7 @@ pub(super) fn strip_marks(items: &mut Vec<Item>) {
     let mut open: Vec<bool> = Vec::new();
     items.retain(|item| match item {
         Item::Begin { class, .. } => {
-            let marker = class == IGNORED_MARK || class == COVERING_MARK;
+            let marker = class == IGNORED_MARK || class == COVERING_MARK || class == SIDES_MARK;
             open.push(marker);
             !marker
         }
@@ -103,29 +120,36 @@ pub(super) fn strip_marks(items: &mut Vec<Item>) {
 
 fn uncovered_gaps(items: &[Item]) -> XMap {
     let mut covered: Vec<(f64, f64)> = Vec::new();
-    let (mut depth_ignored, mut depth_covering) = (0usize, 0usize);
+    let (mut depth_ignored, mut depth_covering, mut depth_sides) = (0usize, 0usize, 0usize);
     // Which marker each open group is (`None` for other groups).
-    let mut open: Vec<Option<bool>> = Vec::new();
+    let mut open: Vec<Option<&str>> = Vec::new();
     for item in items {
         match item {
             Item::Begin { class, .. } => {
-                let marker = if class == IGNORED_MARK {
-                    depth_ignored += 1;
-                    Some(true)
-                } else if class == COVERING_MARK {
-                    depth_covering += 1;
-                    Some(false)
-                } else {
-                    None
-                };
+                let marker = [IGNORED_MARK, COVERING_MARK, SIDES_MARK]
+                    .into_iter()
+                    .find(|m| class == m);
+                match marker {
+                    Some(IGNORED_MARK) => depth_ignored += 1,
+                    Some(COVERING_MARK) => depth_covering += 1,
+                    Some(_) => depth_sides += 1,
+                    None => {}
+                }
                 open.push(marker);
             }
             Item::End => match open.pop().flatten() {
-                Some(true) => depth_ignored = depth_ignored.saturating_sub(1),
-                Some(false) => depth_covering = depth_covering.saturating_sub(1),
+                Some(IGNORED_MARK) => depth_ignored = depth_ignored.saturating_sub(1),
+                Some(COVERING_MARK) => depth_covering = depth_covering.saturating_sub(1),
+                Some(_) => depth_sides = depth_sides.saturating_sub(1),
                 None => {}
             },
             _ if depth_ignored > 0 => {}
+            _ if depth_sides > 0 => {
+                if let Some((lo, hi)) = item_x_range(item) {
+                    covered.push((lo, lo));
+                    covered.push((hi, hi));
+                }
+            }
             // Lines hold nothing apart (PlantUML's arrows between columns
             // give way, probes `fork_heights_*_d3_*`), but a `switch`'s arms.
             Item::Line { .. } if depth_covering == 0 => {}

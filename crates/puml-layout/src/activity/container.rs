@@ -69,7 +69,7 @@ impl Ctx<'_> {
         let p = paint(fill, Some(frame));
         match kind {
             ContainerKind::Partition | ContainerKind::Group => {
-                ignored_for_compression(&mut items, |items| {
+                sides_only_for_compression(&mut items, |items| {
                     rect(items, 0.0, fy, fw, fh, self.style.frame_radius, p)
                 });
                 let tab_w = title.width + 3.0 + 10.0;
