@@ -44,16 +44,21 @@ pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(
     items.push(Item::End);
 }
 
-/// Pushes `draw`'s frame marked as holding columns apart by its left and
-/// right sides only: a partition keeps its 10 px padding, but what it
-/// holds still closes up (`test-data/activity-layout/fork_partition_*`,
-/// probes `fork_*_d4_*`).
-pub(super) fn sides_only_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+/// Pushes `draw`'s frame marked as holding columns apart by its sides and
+/// the padding inside them only (`left` and `right` wide): a partition
+/// keeps its padding, but what it holds still closes up
+/// (`test-data/activity-layout/fork_partition_*`, probes `fork_*_d4_*`).
+pub(super) fn sides_only_for_compression(
+    items: &mut Vec<Item>,
+    left: f64,
+    right: f64,
+    draw: impl FnOnce(&mut Vec<Item>),
+) {
     items.push(Item::Begin {
         class: SIDES_MARK.into(),
         title: None,
         link: None,
-        data: Vec::new(),
+        data: vec![("left".into(), left.to_string()), ("right".into(), right.to_string())],
     });
     draw(items);
     items.push(Item::End);
@@ -123,9 +128,20 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
     let (mut depth_ignored, mut depth_covering, mut depth_sides) = (0usize, 0usize, 0usize);
     // Which marker each open group is (`None` for other groups).
     let mut open: Vec<Option<&str>> = Vec::new();
+    // The padding bands of the innermost frame marked `SIDES_MARK`.
+    let mut bands: Vec<(f64, f64)> = Vec::new();
     for item in items {
         match item {
-            Item::Begin { class, .. } => {
+            Item::Begin { class, data, .. } => {
+                if class == SIDES_MARK {
+                    let band = |key: &str| {
+                        data.iter()
+                            .find(|(k, _)| k == key)
+                            .and_then(|(_, v)| v.parse::<f64>().ok())
+                            .unwrap_or(0.0)
+                    };
+                    bands.push((band("left"), band("right")));
+                }
                 let marker = [IGNORED_MARK, COVERING_MARK, SIDES_MARK]
                     .into_iter()
                     .find(|m| class == m);
@@ -140,14 +156,18 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
             Item::End => match open.pop().flatten() {
                 Some(IGNORED_MARK) => depth_ignored = depth_ignored.saturating_sub(1),
                 Some(COVERING_MARK) => depth_covering = depth_covering.saturating_sub(1),
-                Some(_) => depth_sides = depth_sides.saturating_sub(1),
+                Some(_) => {
+                    depth_sides = depth_sides.saturating_sub(1);
+                    bands.pop();
+                }
                 None => {}
             },
             _ if depth_ignored > 0 => {}
             _ if depth_sides > 0 => {
+                let (left, right) = bands.last().copied().unwrap_or((0.0, 0.0));
                 if let Some((lo, hi)) = item_x_range(item) {
-                    covered.push((lo, lo));
-                    covered.push((hi, hi));
+                    covered.push((lo, (lo + left).min(hi)));
+                    covered.push(((hi - right).max(lo), hi));
                 }
             }
             // Lines hold nothing apart (PlantUML's arrows between columns
