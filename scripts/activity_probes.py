@@ -128,6 +128,34 @@ def constructs(label, action):
             ":C;",
         ],
         "connector": [":%s;" % action, "(A)", "detach", "(A)", ":B;"],
+        # An `if` holding a `fork`: both branches on PlantUML's half-row
+        # grid (a fork three half rows).
+        "if_fork_rows": [
+            "if (ok?) then (%s)" % label,
+            "fork",
+            ":%s;" % action,
+            "fork again",
+            ":B;",
+            "end fork",
+            ":P;",
+            "else (no)",
+            ":Adj;",
+            ":Re;",
+            "endif",
+        ],
+        # A branch whose first step has a note taller than the step.
+        "if_note_first": [
+            "if (ok?) then (%s)" % label,
+            ":%s;" % action,
+            "note right",
+            "first line",
+            "second line",
+            "end note",
+            ":Re;",
+            "else (no)",
+            ":X;",
+            "endif",
+        ],
         "fork_notes": [
             "fork",
             ":%s;" % action,

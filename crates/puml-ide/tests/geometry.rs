@@ -51,8 +51,11 @@ fn texts_land_where_plantuml_draws_them() {
 /// `../shared/corpus-activity` (of 479; issue 31's goal is 95 %): 204
 /// (10 of 17 diagrams whole; 027 and 032 are PlantUML's error pictures,
 /// which `puml render` refuses). Inside partitions the frames now follow
-/// PlantUML's (probes `*_d4_*` in `test-data/activity-probes`).
-const ACTIVITY_PLACED_AT_LEAST: usize = 200;
+/// PlantUML's (probes `*_d4_*` in `test-data/activity-probes`). 296 with
+/// PlantUML's page-wide compression of uncovered stripes (`fork` branches
+/// 28 px apart first) and an `if` holding a `fork` on the half-row grid
+/// (corpus 025/026).
+const ACTIVITY_PLACED_AT_LEAST: usize = 290;
 
 #[test]
 fn activity_texts_land_where_plantuml_draws_them() {

@@ -418,13 +418,18 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // 926/1258 texts, 1039/1258 with the partition's frame around each
     // construct as PlantUML draws it (`Tile::frame`: 2 px beyond an `if`'s
     // branches, a loop's exit label outside, a body reaching above its first
-    // step sunk 3 px); 1317/1326 paints.
+    // step sunk 3 px); 1317/1326 paints. 1101/1258 with PlantUML's
+    // page-wide compression (`activity/compress.rs`: `fork` branches 28 px
+    // apart, uncovered stripes closed to 10 px) and an `if` holding a
+    // `fork` on the half-row grid. With probes of those two rules
+    // (`if_fork_rows_*`, `if_note_first_*`; 201 probes): 1273/1454 texts,
+    // 1458/1467 paints.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 1317;
-const PROBE_TEXTS: usize = 1039;
+const PROBE_PAINTS: usize = 1455;
+const PROBE_TEXTS: usize = 1270;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

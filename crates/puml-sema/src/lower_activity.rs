@@ -155,7 +155,26 @@ fn action_text(node: &SyntaxNode) -> String {
     if terminated || lines.is_empty() {
         lines.push(current);
     }
-    lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n")
+    let Some((first, rest)) = lines.split_first() else {
+        return String::new();
+    };
+    // PlantUML keeps a continuation line as written: its blanks beyond the
+    // continuation lines' common indentation, and `\n` or `#` as text
+    // (corpus activity 009, where a deprecated `#red:` runs on over lines).
+    let common = rest
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut text = first.trim().to_string();
+    for line in rest {
+        text.push('\n');
+        let kept = line.get(common..).unwrap_or_else(|| line.trim_start()).trim_end();
+        // A backslash doubled is one backslash of text for the label reader.
+        text.push_str(&kept.replace('\\', "\\\\"));
+    }
+    text
 }
 
 /// An arrow's label: the text after the arrow, over the lines PlantUML
@@ -481,10 +500,12 @@ impl ActivityLowering {
                     let step = if split {
                         Step::EndSplit
                     } else {
+                        // PlantUML draws the braces too (`end fork {and}`).
                         let label = ast::tokens_of(node, TEXT)
                             .next()
                             .map(|t| t.text().trim().to_string())
-                            .filter(|t| !t.is_empty());
+                            .filter(|t| !t.is_empty())
+                            .map(|t| format!("{{{t}}}"));
                         Step::EndFork { merge, label }
                     };
                     self.push(step, range);

@@ -19,21 +19,36 @@ impl Ctx<'_> {
         // a one-row branch (`lone_body_extras`).
         let then_alone = otherwise.is_none_or(|(_, s)| s.nodes.is_empty());
         let else_alone = then_seq.is_none_or(|s| s.nodes.is_empty());
+        let fork_extras = match (then_seq, otherwise) {
+            (Some(t), Some((_, e))) if !then_alone && !else_alone => if_fork_extras(t, e, RANK_EXTRA),
+            _ => None,
+        };
+        let (then_extra, else_extra) = fork_extras.unzip();
         let then_t = then_seq.map_or_else(Tile::empty, |s| {
             let extra = if then_alone {
                 lone_body_extras(s, RANK_EXTRA)
             } else {
-                Vec::new()
+                then_extra.clone().unwrap_or_default()
             };
-            self.layout_seq_spaced(s, depth, &extra)
+            let t = self.layout_seq_spaced(s, depth, &extra);
+            if !then_alone && !else_alone && first_has_note(s) {
+                t.lowered_under_reach()
+            } else {
+                t
+            }
         });
         let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
             let extra = if else_alone {
                 lone_body_extras(s, RANK_EXTRA)
             } else {
-                Vec::new()
+                else_extra.clone().unwrap_or_default()
             };
-            self.layout_seq_spaced(s, depth, &extra)
+            let t = self.layout_seq_spaced(s, depth, &extra);
+            if !then_alone && !else_alone && first_has_note(s) {
+                t.lowered_under_reach()
+            } else {
+                t
+            }
         });
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
@@ -595,4 +610,9 @@ impl Ctx<'_> {
         tile.head_room = ELSEIF_HEAD_ROOM;
         tile
     }
+}
+
+/// Whether a branch starts with a step that has a note.
+fn first_has_note(seq: &Seq<'_>) -> bool {
+    seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
 }

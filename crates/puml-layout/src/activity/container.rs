@@ -69,7 +69,13 @@ impl Ctx<'_> {
         let p = paint(fill, Some(frame));
         match kind {
             ContainerKind::Partition | ContainerKind::Group => {
-                rect(&mut items, 0.0, fy, fw, fh, self.style.frame_radius, p);
+                // The padding between the frame and what it holds stays.
+                let (drawn_lo, drawn_hi) = items_x_range(&t.items).map_or((flo, fhi), |(lo, hi)| (lo, hi));
+                let left_band = (body_x + drawn_lo).clamp(0.0, fw);
+                let right_band = (fw - body_x - drawn_hi).clamp(0.0, fw);
+                sides_only_for_compression(&mut items, left_band, right_band, |items| {
+                    rect(items, 0.0, fy, fw, fh, self.style.frame_radius, p)
+                });
                 let tab_w = title.width + 3.0 + 10.0;
                 PathBuilder::new()
                     .move_to(tab_w, fy)

@@ -22,25 +22,26 @@ impl Ctx<'_> {
     }
 
     pub(super) fn fork_tile(&self, branches: &[Seq<'_>], merge: bool, label: Option<&str>, depth: usize) -> Tile {
-        let mut cols = self.side_by_side(branches, if merge { SPLIT_GAP } else { FORK_GAP }, depth);
-        let c = if merge {
-            cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0)) / 2.0
-        } else {
-            place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
-        };
+        // Branches stand 28 px apart, the flow in their middle; the
+        // page-wide compression (`compress`) then closes what nothing
+        // else on the page holds open to 10 px.
+        let cols = self.side_by_side(branches, SPLIT_GAP, depth);
+        let c = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0)) / 2.0;
         let mut items = Vec::new();
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
         let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
         let bar = self.style.bar_color;
-        rect(
-            &mut items,
-            bar_x0,
-            0.0,
-            bar_x1 - bar_x0,
-            BAR_HEIGHT,
-            2.5,
-            paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-        );
+        ignored_for_compression(&mut items, |items| {
+            rect(
+                items,
+                bar_x0,
+                0.0,
+                bar_x1 - bar_x0,
+                BAR_HEIGHT,
+                2.5,
+                paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
+            )
+        });
         let top = BAR_HEIGHT + GAP;
         let bottom = cols.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
         let st = self.stroke_for(None);
@@ -77,19 +78,22 @@ impl Ctx<'_> {
             for (ox, oy, tail) in outs {
                 self.edge(&mut items, &[(ox, oy), (ox, bar_y)], tail.as_ref(), true);
             }
-            rect(
-                &mut items,
-                bar_x0,
-                bar_y,
-                bar_x1 - bar_x0,
-                BAR_HEIGHT,
-                2.5,
-                paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-            );
+            ignored_for_compression(&mut items, |items| {
+                rect(
+                    items,
+                    bar_x0,
+                    bar_y,
+                    bar_x1 - bar_x0,
+                    BAR_HEIGHT,
+                    2.5,
+                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
+                )
+            });
             if let Some(l) = self.label(label) {
+                // Centred on the bar's top edge (`test-data/render/activity/fork`).
                 l.draw(
                     bar_x1 + 5.0,
-                    bar_y + BAR_HEIGHT / 2.0 - l.height / 2.0,
+                    bar_y - l.height / 2.0,
                     Align::Left,
                     self.style.arrow_font_color,
                     &mut items,

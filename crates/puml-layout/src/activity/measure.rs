@@ -126,6 +126,56 @@ pub(super) fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64>
         .collect()
 }
 
+/// The extra room in the gaps of the two branches of an `if` when either
+/// holds a `fork`: PlantUML lines both branches up from the top on a grid
+/// of half rows, a step taking two, a `fork` three (its exit one half row
+/// below its entry); a gap whose middle meets the other branch's entry or
+/// exit widens by `extra` (probes `if_fork_rows_*` in
+/// `test-data/activity-probes`; corpus activity 025/026). `None` when no
+/// `fork` is involved or a branch holds another block (the general rows
+/// of `step_rows` apply).
+pub(super) fn if_fork_extras(then_seq: &Seq<'_>, else_seq: &Seq<'_>, extra: f64) -> Option<(Vec<f64>, Vec<f64>)> {
+    let marks = |seq: &Seq<'_>| -> Option<(Vec<(usize, usize)>, bool)> {
+        step_rows(seq)?;
+        let mut at = 0;
+        let mut has_fork = false;
+        let mut out = Vec::new();
+        for node in &seq.nodes {
+            match node.kind {
+                Kind::Fork { merge: false, .. } => {
+                    has_fork = true;
+                    out.push((at, at + 1));
+                    at += 3;
+                }
+                Kind::Action(_) | Kind::Connector(..) => {
+                    out.push((at, at));
+                    at += 2;
+                }
+                _ => return None,
+            }
+        }
+        Some((out, has_fork))
+    };
+    let (then_marks, then_fork) = marks(then_seq)?;
+    let (else_marks, else_fork) = marks(else_seq)?;
+    if !then_fork && !else_fork {
+        return None;
+    }
+    let gaps = |own: &[(usize, usize)], other: &[(usize, usize)]| -> Vec<f64> {
+        own.windows(2)
+            .map(|pair| {
+                let mid = pair.first().map_or(0, |&(_, exit)| exit + 1);
+                if other.iter().any(|&(entry, exit)| entry == mid || exit == mid) {
+                    extra
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    };
+    Some((gaps(&then_marks, &else_marks), gaps(&else_marks, &then_marks)))
+}
+
 /// The extra room in the gaps of a body that PlantUML lays out beside a
 /// one-row branch (a loop's way back, an `if`'s bypass): the rows of
 /// `rank_extras` against one row; a body of an even number of rows thus

@@ -32,6 +32,7 @@ use puml_sema::model::{Diagram, HorizontalAlign, VerticalAlign};
 
 mod action;
 mod branch;
+mod compress;
 mod container;
 mod fork;
 mod lanes;
@@ -44,6 +45,7 @@ mod switch;
 mod tile;
 mod tree;
 
+use compress::*;
 use measure::*;
 use style::*;
 use tile::*;
@@ -124,9 +126,13 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
-        ctx.layout_seq(&tree, 0)
+        let mut body = ctx.layout_seq(&tree, 0);
+        compress_x(&mut body);
+        body
     } else {
-        ctx.layout_lanes(activity, &tree)
+        let mut body = ctx.layout_lanes(activity, &tree);
+        strip_marks(&mut body.items);
+        body
     };
     vec![ctx.finish(diagram, body, !activity.lanes.is_empty())]
 }

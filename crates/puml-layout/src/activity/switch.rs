@@ -69,7 +69,7 @@ impl Ctx<'_> {
             } else {
                 vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
             };
-            polyline(&mut items, &pts, st, true);
+            covering_for_compression(&mut items, |items| polyline(items, &pts, st, true));
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
@@ -96,7 +96,7 @@ impl Ctx<'_> {
                 } else {
                     vec![(ox, oy), (ox, oy + 5.0), (c, oy + 5.0), (c, merge_top)]
                 };
-                self.edge(&mut items, &pts, tail.as_ref(), true);
+                covering_for_compression(&mut items, |items| self.edge(items, &pts, tail.as_ref(), true));
             }
             t.place(x0, top, &mut items);
         }

@@ -162,6 +162,26 @@ pub(super) fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option
 }
 
 impl Tile {
+    /// Moves what reaches above the tile's top (a tall note centred on its
+    /// first step) into it: PlantUML starts an `if` branch under such a
+    /// note (probes `if_note_first_*`).
+    pub(super) fn lowered_under_reach(mut self) -> Tile {
+        let lo = items_y_range(&self.items).map_or(0.0, |(lo, _)| lo);
+        if lo < -1e-6 {
+            for item in &mut self.items {
+                shift_item(item, 0.0, -lo);
+            }
+            self.h -= lo;
+            self.in_y -= lo;
+            self.out_y -= lo;
+            for span in &mut self.spans {
+                span.0 -= lo;
+                span.1 -= lo;
+            }
+        }
+        self
+    }
+
     /// Keeps `out_y` within the tile.
     pub(super) fn pad_bottom(mut self) -> Tile {
         self.h = self.h.max(self.out_y);

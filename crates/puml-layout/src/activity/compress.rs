@@ -1,0 +1,229 @@
+//! The page-wide horizontal compression PlantUML applies after placing
+//! every tile: a vertical stripe of the drawing that no shape, text or line
+//! covers is narrowed to [`MIN_UNCOVERED`]. Fork bars and partition or
+//! group frames do not count as covering (PlantUML draws them "ignorable
+//! for compression"), so `fork` branches laid out 28 px apart close up to
+//! 10 px where nothing above or below holds them apart (probes
+//! `fork_notes_*`; corpus 025/026, where a wide `if` further down keeps
+//! the 28 px).
+
+use super::*;
+
+/// Marks the item that follows (up to the matching `End`) as not covering
+/// the stripe it spans; removed from the scene by [`compress_x`].
+const IGNORED_MARK: &str = "puml-activity-compression-ignored";
+/// Marks lines that do hold columns apart (a `switch`'s arms).
+const COVERING_MARK: &str = "puml-activity-compression-covering";
+/// Marks a frame whose sides hold columns apart but not what lies between.
+const SIDES_MARK: &str = "puml-activity-compression-sides";
+/// What an uncovered stripe is narrowed to.
+const MIN_UNCOVERED: f64 = 10.0;
+
+/// Pushes `draw`'s items marked as not holding columns apart.
+pub(super) fn ignored_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+    items.push(Item::Begin {
+        class: IGNORED_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// Pushes `draw`'s items marked as holding columns apart, lines included
+/// (PlantUML's `switch` keeps its arms' width: `test-data/render/activity/switch`).
+pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+    items.push(Item::Begin {
+        class: COVERING_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// Pushes `draw`'s frame marked as holding columns apart by its sides and
+/// the padding inside them only (`left` and `right` wide): a partition
+/// keeps its padding, but what it holds still closes up
+/// (`test-data/activity-layout/fork_partition_*`, probes `fork_*_d4_*`).
+pub(super) fn sides_only_for_compression(
+    items: &mut Vec<Item>,
+    left: f64,
+    right: f64,
+    draw: impl FnOnce(&mut Vec<Item>),
+) {
+    items.push(Item::Begin {
+        class: SIDES_MARK.into(),
+        title: None,
+        link: None,
+        data: vec![("left".into(), left.to_string()), ("right".into(), right.to_string())],
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// A piecewise map of x: each uncovered gap wider than [`MIN_UNCOVERED`]
+/// shrinks to it, everything right of it moves left by the difference.
+struct XMap {
+    /// (gap start, gap end, gap width after) in increasing order.
+    gaps: Vec<(f64, f64, f64)>,
+}
+
+impl XMap {
+    fn apply(&self, x: f64) -> f64 {
+        let mut shift = 0.0;
+        for &(a, b, after) in &self.gaps {
+            if x >= b {
+                shift += (b - a) - after;
+            } else if x > a {
+                return round3(x - shift - (x - a) + (x - a) * after / (b - a));
+            } else {
+                break;
+            }
+        }
+        round3(x - shift)
+    }
+}
+
+/// Narrows the uncovered stripes of `tile` (see the module docs), moving
+/// its items, its size and its entry and exit with them, and drops the
+/// markers of [`ignored_for_compression`].
+pub(super) fn compress_x(tile: &mut Tile) {
+    let map = uncovered_gaps(&tile.items);
+    strip_marks(&mut tile.items);
+    if map.gaps.is_empty() {
+        return;
+    }
+    for item in &mut tile.items {
+        map_item_x(item, &map);
+    }
+    tile.w = map.apply(tile.w);
+    tile.anchor = map.apply(tile.anchor);
+    tile.in_x = map.apply(tile.in_x);
+    tile.out_x = map.apply(tile.out_x);
+    if let Some((lo, hi)) = tile.frame {
+        tile.frame = Some((map.apply(lo), map.apply(hi)));
+    }
+}
+
+/// Removes the markers (and only them) from `items`.
+pub(super) fn strip_marks(items: &mut Vec<Item>) {
+    // Begin/End pairs nest: remember which `End` closes a marker.
+    let mut open: Vec<bool> = Vec::new();
+    items.retain(|item| match item {
+        Item::Begin { class, .. } => {
+            let marker = class == IGNORED_MARK || class == COVERING_MARK || class == SIDES_MARK;
+            open.push(marker);
+            !marker
+        }
+        Item::End => !open.pop().unwrap_or(false),
+        _ => true,
+    });
+}
+
+fn uncovered_gaps(items: &[Item]) -> XMap {
+    let mut covered: Vec<(f64, f64)> = Vec::new();
+    let (mut depth_ignored, mut depth_covering, mut depth_sides) = (0usize, 0usize, 0usize);
+    // Which marker each open group is (`None` for other groups).
+    let mut open: Vec<Option<&str>> = Vec::new();
+    // The padding bands of the innermost frame marked `SIDES_MARK`.
+    let mut bands: Vec<(f64, f64)> = Vec::new();
+    for item in items {
+        match item {
+            Item::Begin { class, data, .. } => {
+                if class == SIDES_MARK {
+                    let band = |key: &str| {
+                        data.iter()
+                            .find(|(k, _)| k == key)
+                            .and_then(|(_, v)| v.parse::<f64>().ok())
+                            .unwrap_or(0.0)
+                    };
+                    bands.push((band("left"), band("right")));
+                }
+                let marker = [IGNORED_MARK, COVERING_MARK, SIDES_MARK]
+                    .into_iter()
+                    .find(|m| class == m);
+                match marker {
+                    Some(IGNORED_MARK) => depth_ignored += 1,
+                    Some(COVERING_MARK) => depth_covering += 1,
+                    Some(_) => depth_sides += 1,
+                    None => {}
+                }
+                open.push(marker);
+            }
+            Item::End => match open.pop().flatten() {
+                Some(IGNORED_MARK) => depth_ignored = depth_ignored.saturating_sub(1),
+                Some(COVERING_MARK) => depth_covering = depth_covering.saturating_sub(1),
+                Some(_) => {
+                    depth_sides = depth_sides.saturating_sub(1);
+                    bands.pop();
+                }
+                None => {}
+            },
+            _ if depth_ignored > 0 => {}
+            _ if depth_sides > 0 => {
+                let (left, right) = bands.last().copied().unwrap_or((0.0, 0.0));
+                if let Some((lo, hi)) = item_x_range(item) {
+                    covered.push((lo, (lo + left).min(hi)));
+                    covered.push(((hi - right).max(lo), hi));
+                }
+            }
+            // Lines hold nothing apart (PlantUML's arrows between columns
+            // give way, probes `fork_heights_*_d3_*`), but a `switch`'s arms.
+            Item::Line { .. } if depth_covering == 0 => {}
+            _ => {
+                if let Some(range) = item_x_range(item) {
+                    covered.push(range);
+                }
+            }
+        }
+    }
+    covered.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut gaps = Vec::new();
+    let mut reach = f64::NEG_INFINITY;
+    for (lo, hi) in covered {
+        if reach.is_finite() && lo - reach > MIN_UNCOVERED + 0.001 {
+            gaps.push((reach, lo, MIN_UNCOVERED));
+        }
+        reach = reach.max(hi);
+    }
+    XMap { gaps }
+}
+
+fn map_item_x(item: &mut Item, map: &XMap) {
+    let m = |v: &mut f64| *v = map.apply(*v);
+    match item {
+        Item::Rect { x, width, .. } => {
+            let x1 = map.apply(*x + *width);
+            m(x);
+            *width = round3(x1 - *x);
+        }
+        Item::Line { x1, x2, .. } => {
+            m(x1);
+            m(x2);
+        }
+        Item::Polygon { points, .. } => {
+            for p in points {
+                m(&mut p.x);
+            }
+        }
+        Item::Ellipse { cx, .. } => m(cx),
+        Item::Path { segments, .. } => {
+            for seg in segments {
+                match seg {
+                    crate::scene::PathSegment::MoveTo { x, .. } | crate::scene::PathSegment::LineTo { x, .. } => m(x),
+                    crate::scene::PathSegment::CubicTo { x1, x2, x, .. } => {
+                        m(x1);
+                        m(x2);
+                        m(x);
+                    }
+                    crate::scene::PathSegment::Close => {}
+                }
+            }
+        }
+        Item::Text(t) => m(&mut t.x),
+        Item::Begin { .. } | Item::End => {}
+    }
+}
