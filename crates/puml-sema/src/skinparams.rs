@@ -7,6 +7,8 @@
 //! (`test-data/skinparam-sequence`), which show the listed names a
 //! sequence diagram ignores.
 
+use rustc_hash::FxHashSet;
+
 /// PlantUML 1.2026.8's skin parameters (`-language`), every diagram kind.
 pub const PLANTUML_SKINPARAMS: &[&str] = &[
     "ActivityBackgroundColor",
@@ -613,20 +615,49 @@ const IGNORED_IN_SEQUENCE: &[(&str, Option<&str>)] = &[
 
 /// Whether a sequence diagram reads `lower` (lower case, no stereotype).
 fn read_by_sequence(lower: &str) -> bool {
-    let listed = |list: &[&str]| list.iter().any(|k| k.eq_ignore_ascii_case(lower));
+    let names = known_names();
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
-    if listed(UNLISTED) || SEQUENCE_SINGLES.contains(&bare) {
+    if names.unlisted.contains(lower) || SEQUENCE_SINGLES.contains(&bare) {
         return true;
     }
     // A family name is read when PlantUML knows it, with or without the
     // `sequence` prefix (a `skinparam sequence { … }` block adds it).
-    let known = listed(PLANTUML_SKINPARAMS)
-        || PLANTUML_SKINPARAMS.iter().any(|k| k.eq_ignore_ascii_case(bare))
-        || UNLISTED.iter().any(|k| k.eq_ignore_ascii_case(bare))
-        || PLANTUML_SKINPARAMS
-            .iter()
-            .any(|k| k.len() > 8 && k[8..].eq_ignore_ascii_case(bare) && k[..8].eq_ignore_ascii_case("sequence"));
+    let known = names.listed.contains(lower)
+        || names.listed.contains(bare)
+        || names.unlisted.contains(bare)
+        || names.listed_after_sequence.contains(bare);
     known && SEQUENCE_FAMILIES.iter().any(|family| bare.starts_with(family))
+}
+
+/// The name lists in lower case, as sets: every skinparam line asks
+/// whether its name is in them (scanning the lists took more time than
+/// the rest of a typical diagram's check).
+struct KnownNames {
+    /// [`PLANTUML_SKINPARAMS`].
+    listed: FxHashSet<String>,
+    /// [`UNLISTED`].
+    unlisted: FxHashSet<String>,
+    /// The listed names that start with `sequence`, without it.
+    listed_after_sequence: FxHashSet<String>,
+}
+
+fn known_names() -> &'static KnownNames {
+    static NAMES: std::sync::OnceLock<KnownNames> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let lower = |list: &[&str]| list.iter().map(|k| k.to_ascii_lowercase()).collect::<FxHashSet<String>>();
+        let listed = lower(PLANTUML_SKINPARAMS);
+        let listed_after_sequence = listed
+            .iter()
+            .filter(|k| k.len() > 8)
+            .filter_map(|k| k.strip_prefix("sequence"))
+            .map(str::to_string)
+            .collect();
+        KnownNames {
+            listed,
+            unlisted: lower(UNLISTED),
+            listed_after_sequence,
+        }
+    })
 }
 
 /// What a sequence diagram makes of a skin parameter it does not read.
@@ -659,7 +690,7 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     if read_by_sequence(&lower) {
         return None;
     }
-    let known = PLANTUML_SKINPARAMS.iter().any(|k| k.eq_ignore_ascii_case(&lower));
+    let known = known_names().listed.contains(&lower);
     let message = if known {
         format!("`{name}` is a skin parameter of other diagram kinds: a sequence diagram ignores it")
     } else {
@@ -676,37 +707,95 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
 fn closest_sequence_name(lower: &str) -> Option<&'static str> {
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
     let bare_chars = bare.chars().count();
-    sequence_names()
+    let letters = LetterCounts::of(bare);
+    let names = sequence_names();
+    // The distance is at least the difference in length (names are
+    // ASCII): only names within two characters of this one's length.
+    let first = names.partition_point(|known| known.bare.len() + 2 < bare_chars);
+    let end = names.partition_point(|known| known.bare.len() <= bare_chars + 2);
+    names[first..end.max(first)]
         .iter()
-        // The distance is at least the difference in length (names are
-        // ASCII): most names need no distance table.
-        .filter(|(known_bare, _)| bare_chars.abs_diff(known_bare.len()) <= 2)
-        .filter_map(|(known_bare, k)| {
-            let limit = if k.len() >= 8 { 2 } else { 1 };
-            let distance = puml_syntax::edit_distance_within(bare, known_bare, limit)?;
-            (distance > 0).then_some((distance, *k))
+        .filter_map(|known| {
+            let limit = if known.name.len() >= 8 { 2 } else { 1 };
+            // It is at least the letters one has more of than the other:
+            // most names need no distance table.
+            if letters.edits_at_least(&known.letters) > limit {
+                return None;
+            }
+            let distance = puml_syntax::edit_distance_within(bare, &known.bare, limit)?;
+            (distance > 0).then_some(((distance, known.listed_at), known.name))
         })
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+        // The nearest; between equals, the one listed first.
+        .min_by_key(|(rank, _)| *rank)
+        .map(|(_, name)| name)
 }
 
-/// The names a sequence diagram reads, lowercased without their `sequence`
-/// prefix, with the name as PlantUML lists it: worked out once (deciding
-/// whether one name is read scans the lists, so doing it per misspelt
-/// skinparam was quadratic in their length).
-fn sequence_names() -> &'static [(String, &'static str)] {
-    static NAMES: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+/// How many times each letter occurs in a name (the digits share the
+/// last six slots: merged slots only lower the bound below, and 32 slots
+/// compare as two vector registers).
+struct LetterCounts([u8; 32]);
+
+impl LetterCounts {
+    fn of(name: &str) -> Self {
+        let mut counts = [0u8; 32];
+        for byte in name.bytes() {
+            let slot = match byte {
+                b'a'..=b'z' => usize::from(byte - b'a'),
+                b'A'..=b'Z' => usize::from(byte - b'A'),
+                b'0'..=b'9' => 26 + usize::from(byte - b'0') % 6,
+                _ => continue,
+            };
+            counts[slot] = counts[slot].saturating_add(1);
+        }
+        Self(counts)
+    }
+
+    /// A lower bound of the edits from one name to the other: an edit
+    /// removes at most one surplus letter and supplies at most one missing
+    /// one (a swap neither), so it takes at least as many edits as the
+    /// larger of the two counts. (Characters other than letters and
+    /// digits are not counted, which only lowers the bound.)
+    fn edits_at_least(&self, other: &Self) -> usize {
+        let surplus: u32 = self.0.iter().zip(&other.0).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
+        let missing: u32 = other.0.iter().zip(&self.0).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
+        surplus.max(missing) as usize
+    }
+}
+
+/// A name a sequence diagram reads, as PlantUML lists it, with its
+/// lowercased form without the `sequence` prefix and that form's letters.
+struct SequenceName {
+    name: &'static str,
+    bare: String,
+    letters: LetterCounts,
+    /// Its place in the lists ([`PLANTUML_SKINPARAMS`], then [`UNLISTED`]).
+    listed_at: usize,
+}
+
+/// The names a sequence diagram reads, by the length of their bare form:
+/// worked out once (deciding whether one name is read looks it up in the
+/// lists, so doing it per misspelt skinparam was quadratic in their length).
+fn sequence_names() -> &'static [SequenceName] {
+    static NAMES: std::sync::OnceLock<Vec<SequenceName>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        PLANTUML_SKINPARAMS
+        let mut names: Vec<SequenceName> = PLANTUML_SKINPARAMS
             .iter()
             .chain(UNLISTED)
             .filter(|k| read_by_sequence(&k.to_ascii_lowercase()))
-            .map(|k| {
+            .enumerate()
+            .map(|(listed_at, k)| {
                 let known = k.to_ascii_lowercase();
                 let bare = known.strip_prefix("sequence").unwrap_or(&known).to_string();
-                (bare, *k)
+                SequenceName {
+                    name: k,
+                    letters: LetterCounts::of(&bare),
+                    bare,
+                    listed_at,
+                }
             })
-            .collect()
+            .collect();
+        names.sort_by_key(|known| (known.bare.len(), known.listed_at));
+        names
     })
 }
 
@@ -749,5 +838,33 @@ mod tests {
         );
         let bare = check_sequence_skinparam("LifeLineBorderColor").expect("reported");
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
+    }
+
+    /// The letter count never claims more edits than the distance takes
+    /// (else a close name would be skipped): every pair of names a sequence
+    /// diagram reads, and each name against its misspellings.
+    #[test]
+    fn the_letter_bound_never_exceeds_the_distance() {
+        let names = sequence_names();
+        let mut pairs = 0;
+        for a in names {
+            let mut variants = vec![a.bare.clone()];
+            let bytes = a.bare.as_bytes();
+            for i in 0..bytes.len().saturating_sub(1) {
+                let mut swapped = bytes.to_vec();
+                swapped.swap(i, i + 1);
+                variants.push(String::from_utf8(swapped).expect("ASCII"));
+                let mut dropped = bytes.to_vec();
+                dropped.remove(i);
+                variants.push(String::from_utf8(dropped).expect("ASCII"));
+            }
+            variants.push(format!("{}x", a.bare));
+            for b in names.iter().map(|n| n.bare.as_str()).chain(variants.iter().map(String::as_str)) {
+                let bound = LetterCounts::of(&a.bare).edits_at_least(&LetterCounts::of(b));
+                assert!(bound <= puml_syntax::edit_distance(&a.bare, b), "{} {b}", a.bare);
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 10_000, "only {pairs} pairs");
     }
 }

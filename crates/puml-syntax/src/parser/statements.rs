@@ -2163,23 +2163,61 @@ fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usiz
     if a.len().abs_diff(b.len()) > limit {
         return None;
     }
-    let mut before_prev: Vec<usize> = (0..=b.len()).collect();
-    let mut prev = before_prev.clone();
-    let mut current = vec![0; b.len() + 1];
+    // Three rows of the table; names and keywords fit on the stack (a
+    // check compares a misspelt skinparam with hundreds of names, so three
+    // allocations per comparison were most of its cost).
+    const ON_STACK: usize = 64;
+    let width = b.len() + 1;
+    if width <= ON_STACK {
+        let mut rows = [[0usize; ON_STACK]; 3];
+        let [before_prev, prev, current] = &mut rows;
+        banded_distance(
+            a,
+            b,
+            limit,
+            [&mut before_prev[..width], &mut prev[..width], &mut current[..width]],
+        )
+    } else {
+        let (mut before_prev, mut prev, mut current) = (vec![0; width], vec![0; width], vec![0; width]);
+        banded_distance(a, b, limit, [&mut before_prev, &mut prev, &mut current])
+    }
+}
+
+/// The table of [`edit_distance`] filled only within `limit` of its
+/// diagonal: a cell further off costs more than `limit` (each step off the
+/// diagonal is an edit, and costs never fall along a path), so it reads as
+/// `limit + 1`, as does every cell past it. `rows` are three rows of
+/// `b.len() + 1` cells each.
+fn banded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize, rows: [&mut [usize]; 3]) -> Option<usize> {
+    let too_far = limit + 1;
+    let [mut before_prev, mut prev, mut current] = rows;
+    for (j, cell) in prev.iter_mut().enumerate() {
+        *cell = j.min(too_far);
+    }
+    before_prev.copy_from_slice(prev);
     let mut prev_min = 0;
     for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
+        let first = i.saturating_sub(limit).max(1);
+        let last = (i + limit).min(b.len());
+        current[first - 1] = if first == 1 { i.min(too_far) } else { too_far };
+        let mut row_min = current[first - 1];
+        for j in first..=last {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            current[j] = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+            let mut cell = (prev[j] + 1).min(current[j - 1] + 1).min(prev[j - 1] + cost);
+            // Two neighbouring letters swapped (`atl` for `alt`): one edit.
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                current[j] = current[j].min(before_prev[j - 2] + 1);
+                cell = cell.min(before_prev[j - 2] + 1);
             }
+            let cell = cell.min(too_far);
+            current[j] = cell;
+            row_min = row_min.min(cell);
+        }
+        if last < b.len() {
+            current[last + 1] = too_far;
         }
         // A cell is at least its upper neighbour's row minimum, or one more
         // than the minimum two rows up (a swap): two rows over the limit
         // mean every later row is.
-        let row_min = current.iter().copied().min().unwrap_or(0);
         if row_min > limit && prev_min > limit {
             return None;
         }
@@ -2377,6 +2415,10 @@ mod edit_distance_tests {
             "endnote",
             "note",
             "group",
+            // Longer than the rows kept on the stack.
+            "sequenceParticipantBackgroundColorsequenceParticipantBorderColor0",
+            "sequenceParticipantBackgroundColorsequenceParticipantBordreColor0",
+            "sequenceParticipantBackgroundColorsequenceParticipantBorderColor01",
         ];
         for a in words {
             for b in words {
