@@ -173,52 +173,140 @@
   /** How the picture changed so far: patched in place, or replaced whole. */
   const changes = { patched: 0, replaced: 0 };
 
+  /** The end of the tag that starts at `lt` (a `>` inside a double-quoted value skipped: puml quotes so), or -1. */
+  function tagEnd(svg, lt) {
+    let gt = svg.indexOf(">", lt);
+    // Almost always no quote between: then `gt` ends the tag.
+    while (gt >= 0) {
+      let quotes = 0;
+      for (let q = svg.indexOf('"', lt); q >= 0 && q < gt; q = svg.indexOf('"', q + 1)) quotes++;
+      if (quotes % 2 === 0) return gt;
+      gt = svg.indexOf(">", gt + 1);
+    }
+    return -1;
+  }
+
   /**
-   * An SVG cut where puml writes its drawing: the head (up to and with
-   * the drawing's group `<g font-family=…>`), that group's children one
-   * string each, and the tail. Null when it is not of that shape.
+   * The elements of `svg` from `at` on, one string each, up to the end tag
+   * of their parent: `{elements, end}` (`end` where that end tag starts),
+   * or null.
    */
-  function svgParts(svg) {
-    const open = svg.indexOf("<g font-family=");
-    if (open < 0) return null;
-    let at = svg.indexOf(">", open) + 1;
-    const headEnd = at;
-    const children = [];
+  function elementsFrom(svg, at) {
+    const elements = [];
     let depth = 0;
     let start = at;
     while (at < svg.length) {
       const lt = svg.indexOf("<", at);
       if (lt < 0) return null;
-      // The tag's end, skipping quoted attribute values.
-      let gt = lt + 1;
-      let quote = null;
-      for (; gt < svg.length; gt++) {
-        const c = svg[gt];
-        if (quote) {
-          if (c === quote) quote = null;
-        } else if (c === '"' || c === "'") {
-          quote = c;
-        } else if (c === ">") {
-          break;
-        }
-      }
-      if (gt >= svg.length) return null;
+      const gt = tagEnd(svg, lt);
+      if (gt < 0) return null;
       if (svg[lt + 1] === "/") {
-        if (depth === 0) {
-          // The drawing group's own end tag.
-          return { head: svg.slice(0, headEnd), children, tail: svg.slice(lt) };
-        }
+        if (depth === 0) return { elements, end: lt };
         depth--;
       } else if (svg[gt - 1] !== "/") {
         depth++;
       }
       at = gt + 1;
       if (depth === 0) {
-        children.push(svg.slice(start, at));
+        elements.push(svg.slice(start, at));
         start = at;
       }
     }
     return null;
+  }
+
+  /**
+   * An SVG cut where puml writes its drawing: the root's start tag, the
+   * elements before the drawing's group (`<g font-family=…>`), that
+   * group's start tag, its children (one string each) and the rest. Null
+   * when it is not of that shape.
+   */
+  function svgParts(svg) {
+    const rootEnd = svg.startsWith("<svg") ? tagEnd(svg, 0) : -1;
+    const open = svg.indexOf("<g font-family=");
+    if (rootEnd < 0 || open < rootEnd) return null;
+    const pre = elementsFrom(svg.slice(0, open) + "</svg>", rootEnd + 1);
+    const groupEnd = tagEnd(svg, open);
+    const drawing = groupEnd < 0 ? null : elementsFrom(svg, groupEnd + 1);
+    if (!pre || !drawing) return null;
+    return {
+      root: svg.slice(0, rootEnd + 1),
+      pre: pre.elements,
+      group: svg.slice(open, groupEnd + 1),
+      children: drawing.elements,
+      tail: svg.slice(drawing.end),
+    };
+  }
+
+  /** A start tag's (or leaf element's) name, attributes and text; null if not simple. */
+  const LEAF = /^<([a-zA-Z]+)((?:\s+[^\s=<>"]+="[^"&<]*")*)\s*(?:\/>|>([^<&]*)<\/\1>|>)$/;
+  const ATTRIBUTE = /\s([^\s=<>"]+)="([^"]*)"/g;
+  function leaf(markup) {
+    const match = LEAF.exec(markup);
+    if (!match) return null;
+    const attributes = new Map();
+    for (const [, name, value] of match[2].matchAll(ATTRIBUTE)) attributes.set(name, value);
+    return { name: match[1], attributes, text: match[3] ?? null };
+  }
+
+  /**
+   * Turns `node`, drawn from `before`, into what `after` draws by setting
+   * the attributes that differ, when both are the same simple element
+   * (same name and text; no entities). False when it cannot.
+   */
+  function patchAttributes(node, before, after) {
+    const old = leaf(before);
+    const fresh = leaf(after);
+    if (!old || !fresh || old.name !== fresh.name || old.text !== fresh.text || node.localName !== fresh.name) {
+      return false;
+    }
+    for (const [name, value] of fresh.attributes) {
+      if (old.attributes.get(name) !== value) {
+        if (name.includes(":")) return false;
+        node.setAttribute(name, value);
+      }
+    }
+    for (const name of old.attributes.keys()) {
+      if (!fresh.attributes.has(name)) {
+        if (name.includes(":")) return false;
+        node.removeAttribute(name);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Makes the children of `parent` (drawn from `old` markup) draw `fresh`:
+   * the common first and last ones are kept; between them, elements of the
+   * same shape get their changed attributes, the others are replaced.
+   */
+  function patchChildren(parent, old, fresh) {
+    let prefix = 0;
+    while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
+    let suffix = 0;
+    while (
+      suffix < old.length - prefix &&
+      suffix < fresh.length - prefix &&
+      old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
+    ) {
+      suffix++;
+    }
+    const nodes = parent.childNodes;
+    if (old.length === fresh.length) {
+      // Moved, not restructured (an edit that shifts the drawing): patch
+      // each element in place.
+      for (let i = prefix; i < fresh.length - suffix; i++) {
+        if (old[i] !== fresh[i] && !patchAttributes(nodes[i], old[i], fresh[i])) {
+          nodes[i].replaceWith(...svgNodes(fresh[i]));
+        }
+      }
+      return;
+    }
+    const before = nodes[old.length - suffix] ?? null;
+    for (let i = old.length - suffix - 1; i >= prefix; i--) nodes[i].remove();
+    for (const node of svgNodes(fresh.slice(prefix, fresh.length - suffix).join(""))) {
+      parent.insertBefore(node, before);
+    }
   }
 
   /** SVG elements parsed from markup, in the SVG namespace. */
@@ -244,33 +332,32 @@
     }
     const parts = svgParts(svg);
     const root = picture.firstElementChild;
-    if (parts && shown && root && root.localName === "svg" && parts.head === shown.head && parts.tail === shown.tail) {
-      // Same frame: replace the run of elements that differ.
-      const old = shown.children;
-      const fresh = parts.children;
-      let prefix = 0;
-      while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
-      let suffix = 0;
-      while (
-        suffix < old.length - prefix &&
-        suffix < fresh.length - prefix &&
-        old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
-      ) {
-        suffix++;
-      }
-      const group = shown.group;
-      const before = group.childNodes[old.length - suffix] ?? null;
-      for (let i = old.length - suffix - 1; i >= prefix; i--) group.childNodes[i].remove();
-      const added = svgNodes(fresh.slice(prefix, fresh.length - suffix).join(""));
-      for (const node of added) group.insertBefore(node, before);
-      shown = { ...parts, group };
+    if (
+      parts &&
+      shown &&
+      root &&
+      root.localName === "svg" &&
+      parts.group === shown.group &&
+      parts.tail === shown.tail &&
+      parts.pre.length === shown.pre.length &&
+      (parts.root === shown.root || patchAttributes(root, shown.root, parts.root))
+    ) {
+      // Same frame: change only what differs.
+      patchChildren(root, shown.pre, parts.pre);
+      patchChildren(shown.drawing, shown.children, parts.children);
+      shown = { ...parts, drawing: shown.drawing };
       changes.patched++;
       return;
     }
     changes.replaced++;
     picture.innerHTML = svg;
-    const group = picture.querySelector("svg > g[font-family]");
-    shown = parts && group && group.childNodes.length === parts.children.length ? { ...parts, group } : null;
+    const drawing = picture.querySelector("svg > g[font-family]");
+    const fits =
+      parts &&
+      drawing &&
+      drawing.childNodes.length === parts.children.length &&
+      drawing.parentNode.childNodes.length === parts.pre.length + 1;
+    shown = fits ? { ...parts, drawing } : null;
   }
 
   // One paint at a time, of the newest text: keystrokes that arrive

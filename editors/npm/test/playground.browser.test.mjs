@@ -67,16 +67,24 @@ test("the playground paints, reports, fixes and reads PlantUML links", { skip, t
     const long = "@startuml\nAlice -> Bob : a label long enough to set the spacing\nBob -> Alice : ok\n@enduml\n";
     await page.fill("#source", long);
     await painted(page);
-    await page.fill("#source", long.replace(": ok", ": ok!"));
-    await painted(page);
-    const same = await page.evaluate(() => {
-      const fresh = document.createElement("div");
-      fresh.innerHTML = wasm_bindgen
-        .renderSvg(document.getElementById("source").value, undefined, 1)
-        .replace(/^(<svg\b[^>]*?) style="[^"]*"/, "$1");
-      return [fresh.innerHTML === document.getElementById("diagram").innerHTML, window.pumlPlayground.changes.patched];
-    });
-    assert.deepEqual(same, [true, 1]);
+    const changes = () => page.evaluate(() => ({ ...window.pumlPlayground.changes }));
+    // One label edit that moves nothing else, one that widens the whole
+    // drawing (every element moves: patched attribute by attribute).
+    for (const edited of [long.replace(": ok", ": ok!"), long.replace(": ok", `: ok, ${"and wider ".repeat(8)}`)]) {
+      const before = await changes();
+      await page.fill("#source", edited);
+      await painted(page);
+      const after = await changes();
+      assert.deepEqual([after.patched - before.patched, after.replaced - before.replaced], [1, 0]);
+      const same = await page.evaluate(() => {
+        const fresh = document.createElement("div");
+        fresh.innerHTML = wasm_bindgen
+          .renderSvg(document.getElementById("source").value, undefined, 1)
+          .replace(/^(<svg\b[^>]*?) style="[^"]*"/, "$1");
+        return fresh.innerHTML === document.getElementById("diagram").innerHTML;
+      });
+      assert.ok(same, "the patched picture is the fresh render's");
+    }
 
     // Break it: the diagnostic is shown on line 3, the picture goes stale.
     await page.fill("#source", "@startuml\nAlice -> Bob : hello\nend\n@enduml\n");
