@@ -10,7 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const source = $("source");
   const diagnosticsList = $("diagnostics");
-  const image = $("diagram");
+  const picture = $("diagram");
   const themePicker = $("theme");
   const pagePicker = $("page");
   const status = $("status");
@@ -65,7 +65,11 @@
     source.setSelectionRange(start, end < 0 ? source.value.length : end);
   }
 
-  function showDiagnostics(diagnostics) {
+  /** The diagnostics list; rebuilt only when the diagnostics changed. */
+  let shownDiagnostics = null;
+  function showDiagnostics(json, diagnostics) {
+    if (json === shownDiagnostics) return;
+    shownDiagnostics = json;
     diagnosticsList.replaceChildren();
     for (const d of diagnostics) {
       const item = document.createElement("li");
@@ -101,20 +105,42 @@
     }
   }
 
-  let shownUrl = null;
+  // The address follows the text, but not on every keystroke: encoding
+  // costs a deflate of the whole text, and browsers throttle
+  // `history.replaceState` (Chromium refuses past a few hundred calls in
+  // ten seconds). It is written once typing pauses.
+  const ADDRESS_DELAY_MS = 300;
+  let addressTimer = 0;
+  function syncAddressSoon() {
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(syncAddress, ADDRESS_DELAY_MS);
+  }
+  function syncAddress() {
+    clearTimeout(addressTimer);
+    history.replaceState(null, "", `#${puml.encodeUrl(source.value)}`);
+  }
+
+  /** The text the shown picture (or its diagnostics) was made from. */
+  let shownText = null;
   const timings = [];
-  /** Checks, renders and paints the source; resolves once the image is decoded. */
-  async function update() {
+  /** Called, with the text it painted, after each paint (for tests and the benchmark). */
+  const paintListeners = new Set();
+  function painted(text) {
+    shownText = text;
+    for (const listener of paintListeners) listener(text);
+  }
+
+  /** Checks, renders and shows the source. */
+  function paint(text) {
     const started = performance.now();
-    const text = source.value;
-    const diagnostics = JSON.parse(puml.checkJson(text));
-    showDiagnostics(diagnostics);
+    const json = puml.checkJson(text);
+    const diagnostics = JSON.parse(json);
+    showDiagnostics(json, diagnostics);
     syncPages(text);
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
-    history.replaceState(null, "", `#${puml.encodeUrl(text)}`);
     if (errors > 0) {
-      image.classList.add("stale");
+      picture.classList.add("stale");
       status.textContent = `${errors} error(s), ${warnings} warning(s)`;
       return;
     }
@@ -122,21 +148,243 @@
     try {
       svg = puml.renderSvg(text, themePicker.value || undefined, Number(pagePicker.value) || 1);
     } catch (thrown) {
-      image.classList.add("stale");
+      picture.classList.add("stale");
       status.textContent = failure(thrown).message;
       return;
     }
-    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    image.src = url;
-    try {
-      await image.decode();
-    } catch {}
-    if (shownUrl) URL.revokeObjectURL(shownUrl);
-    shownUrl = url;
-    image.classList.remove("stale");
+    showSvg(svg);
+    picture.classList.remove("stale");
     const elapsed = performance.now() - started;
     timings.push(elapsed);
     status.textContent = `${warnings ? `${warnings} warning(s), ` : ""}${elapsed.toFixed(1)} ms`;
+  }
+
+  // The picture is the SVG itself in the page, not an <img> of it: an
+  // image of a long diagram is rasterised whole on every change (a
+  // 500-line sequence diagram is 14,000 px tall), while inline SVG paints
+  // only what is on screen, and an edit replaces only the elements that
+  // changed. Nothing in it runs: the page's Content-Security-Policy allows
+  // no inline script, event handler or `javascript:` link, and an SVG
+  // carrying any such markup (puml writes none) is shown as an <img>.
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const UNSAFE_MARKUP = /<script|<foreignObject|<iframe|<object|<embed|\son[a-z]+\s*=|javascript:/i;
+  /** The shown SVG cut into its parts (see `svgParts`), or null. */
+  let shown = null;
+  /** How the picture changed so far: patched in place, or replaced whole. */
+  const changes = { patched: 0, replaced: 0 };
+
+  /** The end of the tag that starts at `lt` (a `>` inside a double-quoted value skipped: puml quotes so), or -1. */
+  function tagEnd(svg, lt) {
+    let gt = svg.indexOf(">", lt);
+    // Almost always no quote between: then `gt` ends the tag.
+    while (gt >= 0) {
+      let quotes = 0;
+      for (let q = svg.indexOf('"', lt); q >= 0 && q < gt; q = svg.indexOf('"', q + 1)) quotes++;
+      if (quotes % 2 === 0) return gt;
+      gt = svg.indexOf(">", gt + 1);
+    }
+    return -1;
+  }
+
+  /**
+   * The elements of `svg` from `at` on, one string each, up to the end tag
+   * of their parent: `{elements, end}` (`end` where that end tag starts),
+   * or null.
+   */
+  function elementsFrom(svg, at) {
+    const elements = [];
+    let depth = 0;
+    let start = at;
+    while (at < svg.length) {
+      const lt = svg.indexOf("<", at);
+      if (lt < 0) return null;
+      const gt = tagEnd(svg, lt);
+      if (gt < 0) return null;
+      if (svg[lt + 1] === "/") {
+        if (depth === 0) return { elements, end: lt };
+        depth--;
+      } else if (svg[gt - 1] !== "/") {
+        depth++;
+      }
+      at = gt + 1;
+      if (depth === 0) {
+        elements.push(svg.slice(start, at));
+        start = at;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * An SVG cut where puml writes its drawing: the root's start tag, the
+   * elements before the drawing's group (`<g font-family=…>`), that
+   * group's start tag, its children (one string each) and the rest. Null
+   * when it is not of that shape.
+   */
+  function svgParts(svg) {
+    const rootEnd = svg.startsWith("<svg") ? tagEnd(svg, 0) : -1;
+    const open = svg.indexOf("<g font-family=");
+    if (rootEnd < 0 || open < rootEnd) return null;
+    const pre = elementsFrom(svg.slice(0, open) + "</svg>", rootEnd + 1);
+    const groupEnd = tagEnd(svg, open);
+    const drawing = groupEnd < 0 ? null : elementsFrom(svg, groupEnd + 1);
+    if (!pre || !drawing) return null;
+    return {
+      root: svg.slice(0, rootEnd + 1),
+      pre: pre.elements,
+      group: svg.slice(open, groupEnd + 1),
+      children: drawing.elements,
+      tail: svg.slice(drawing.end),
+    };
+  }
+
+  /** A start tag's (or leaf element's) name, attributes and text; null if not simple. */
+  const LEAF = /^<([a-zA-Z]+)((?:\s+[^\s=<>"]+="[^"&<]*")*)\s*(?:\/>|>([^<&]*)<\/\1>|>)$/;
+  const ATTRIBUTE = /\s([^\s=<>"]+)="([^"]*)"/g;
+  function leaf(markup) {
+    const match = LEAF.exec(markup);
+    if (!match) return null;
+    const attributes = new Map();
+    for (const [, name, value] of match[2].matchAll(ATTRIBUTE)) attributes.set(name, value);
+    return { name: match[1], attributes, text: match[3] ?? null };
+  }
+
+  /**
+   * Turns `node`, drawn from `before`, into what `after` draws by setting
+   * the attributes that differ, when both are the same simple element
+   * (same name and text; no entities). False when it cannot.
+   */
+  function patchAttributes(node, before, after) {
+    const old = leaf(before);
+    const fresh = leaf(after);
+    if (!old || !fresh || old.name !== fresh.name || old.text !== fresh.text || node.localName !== fresh.name) {
+      return false;
+    }
+    for (const [name, value] of fresh.attributes) {
+      if (old.attributes.get(name) !== value) {
+        if (name.includes(":")) return false;
+        node.setAttribute(name, value);
+      }
+    }
+    for (const name of old.attributes.keys()) {
+      if (!fresh.attributes.has(name)) {
+        if (name.includes(":")) return false;
+        node.removeAttribute(name);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Makes the children of `parent` (drawn from `old` markup) draw `fresh`:
+   * the common first and last ones are kept; between them, elements of the
+   * same shape get their changed attributes, the others are replaced.
+   */
+  function patchChildren(parent, old, fresh) {
+    let prefix = 0;
+    while (prefix < old.length && prefix < fresh.length && old[prefix] === fresh[prefix]) prefix++;
+    let suffix = 0;
+    while (
+      suffix < old.length - prefix &&
+      suffix < fresh.length - prefix &&
+      old[old.length - 1 - suffix] === fresh[fresh.length - 1 - suffix]
+    ) {
+      suffix++;
+    }
+    const nodes = parent.childNodes;
+    if (old.length === fresh.length) {
+      // Moved, not restructured (an edit that shifts the drawing): patch
+      // each element in place.
+      for (let i = prefix; i < fresh.length - suffix; i++) {
+        if (old[i] !== fresh[i] && !patchAttributes(nodes[i], old[i], fresh[i])) {
+          nodes[i].replaceWith(...svgNodes(fresh[i]));
+        }
+      }
+      return;
+    }
+    const before = nodes[old.length - suffix] ?? null;
+    for (let i = old.length - suffix - 1; i >= prefix; i--) nodes[i].remove();
+    for (const node of svgNodes(fresh.slice(prefix, fresh.length - suffix).join(""))) {
+      parent.insertBefore(node, before);
+    }
+  }
+
+  /** SVG elements parsed from markup, in the SVG namespace. */
+  function svgNodes(markup) {
+    const holder = document.createElementNS(SVG_NS, "g");
+    holder.innerHTML = markup;
+    return Array.from(holder.childNodes);
+  }
+
+  function showSvg(svg) {
+    // The root's `style` (its size and background, which its attributes and
+    // first rect also give) is an inline style the page's policy refuses.
+    svg = svg.replace(/^(<svg\b[^>]*?) style="[^"]*"/, "$1");
+    if (UNSAFE_MARKUP.test(svg)) {
+      // Not puml's usual drawing: shown where nothing in it can run.
+      shown = null;
+      const image = new Image();
+      image.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+      image.onload = () => URL.revokeObjectURL(image.src);
+      image.alt = "The rendered diagram";
+      picture.replaceChildren(image);
+      return;
+    }
+    const parts = svgParts(svg);
+    const root = picture.firstElementChild;
+    if (
+      parts &&
+      shown &&
+      root &&
+      root.localName === "svg" &&
+      parts.group === shown.group &&
+      parts.tail === shown.tail &&
+      parts.pre.length === shown.pre.length &&
+      (parts.root === shown.root || patchAttributes(root, shown.root, parts.root))
+    ) {
+      // Same frame: change only what differs.
+      patchChildren(root, shown.pre, parts.pre);
+      patchChildren(shown.drawing, shown.children, parts.children);
+      shown = { ...parts, drawing: shown.drawing };
+      changes.patched++;
+      return;
+    }
+    changes.replaced++;
+    picture.innerHTML = svg;
+    const drawing = picture.querySelector("svg > g[font-family]");
+    const fits =
+      parts &&
+      drawing &&
+      drawing.childNodes.length === parts.children.length &&
+      drawing.parentNode.childNodes.length === parts.pre.length + 1;
+    shown = fits ? { ...parts, drawing } : null;
+  }
+
+  // One paint at a time, of the newest text: keystrokes that arrive
+  // before the next animation frame make one paint (painting is
+  // synchronous, so while one runs the keystrokes queue, and the next
+  // frame paints the newest text once).
+  let frameRequested = false;
+  function schedule() {
+    syncAddressSoon();
+    if (!frameRequested) {
+      frameRequested = true;
+      requestAnimationFrame(() => {
+        frameRequested = false;
+        run();
+      });
+    }
+  }
+  function run() {
+    const text = source.value;
+    paint(text);
+    painted(text);
+  }
+
+  /** Paints the current text now. */
+  async function update() {
+    syncAddress();
+    run();
   }
 
   function download(name, blob) {
@@ -176,9 +424,9 @@
     }
   }
 
-  source.addEventListener("input", () => update());
-  themePicker.addEventListener("change", () => update());
-  pagePicker.addEventListener("change", () => update());
+  source.addEventListener("input", schedule);
+  themePicker.addEventListener("change", schedule);
+  pagePicker.addEventListener("change", schedule);
   window.addEventListener("hashchange", () => {
     const text = fromAddress();
     if (text !== null && text !== source.value) {
@@ -203,8 +451,16 @@
 
   source.value = fromAddress() ?? SAMPLE;
   await update();
-  // For tests and the keystroke benchmark (cargo xtask bench-wasm).
-  window.pumlPlayground = { update, timings, ready: true };
+  // For tests and the keystroke benchmark (cargo xtask bench-wasm):
+  // `onPaint(listener)` calls `listener(text)` after each paint.
+  window.pumlPlayground = {
+    update,
+    timings,
+    changes,
+    onPaint: (listener) => paintListeners.add(listener),
+    shownText: () => shownText,
+    ready: true,
+  };
   document.body.dataset.ready = "true";
 })().catch((error) => {
   document.getElementById("status").textContent = `puml failed to start: ${error}`;

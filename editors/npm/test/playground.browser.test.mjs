@@ -30,13 +30,18 @@ async function openPlayground(hash = "") {
   return { browser, page, messages };
 }
 
-/** Waits until the diagram image shows the current source (decoded, not stale). */
+/** Waits until the diagram shows the current source (painted, not stale); its width. */
 async function painted(page) {
   await page.waitForFunction(() => {
-    const image = document.getElementById("diagram");
-    return image.complete && image.naturalWidth > 0 && !image.classList.contains("stale");
+    const picture = document.getElementById("diagram");
+    const svg = picture.querySelector(":scope > svg");
+    return (
+      svg !== null &&
+      !picture.classList.contains("stale") &&
+      window.pumlPlayground.shownText() === document.getElementById("source").value
+    );
   });
-  return page.evaluate(() => document.getElementById("diagram").naturalWidth);
+  return page.evaluate(() => parseFloat(document.querySelector("#diagram > svg").getAttribute("width")));
 }
 
 test("the playground paints, reports, fixes and reads PlantUML links", { skip, timeout: 120000 }, async () => {
@@ -46,9 +51,40 @@ test("the playground paints, reports, fixes and reads PlantUML links", { skip, t
     await page.fill("#source", "@startuml\nAlice -> Bob : typed here\nBob -> Carol : and here\n@enduml\n");
     assert.ok((await painted(page)) > 100);
     assert.equal(await page.locator("#diagnostics li").count(), 0);
-    // The address carries the diagram in PlantUML's encoding.
-    const hash = await page.evaluate(() => location.hash.slice(1));
-    assert.equal(await page.evaluate((h) => wasm_bindgen.decodeUrl(h), hash), await page.inputValue("#source"));
+    // The address carries the diagram in PlantUML's encoding (written
+    // once typing pauses).
+    await page.waitForFunction(() => {
+      try {
+        return wasm_bindgen.decodeUrl(location.hash.slice(1)) === document.getElementById("source").value;
+      } catch {
+        return false;
+      }
+    });
+
+    // An edit patches the picture in place; it is then the very picture a
+    // fresh render of the text draws.
+    // (The long label sets the spacing, so the short one's edit moves nothing else.)
+    const long = "@startuml\nAlice -> Bob : a label long enough to set the spacing\nBob -> Alice : ok\n@enduml\n";
+    await page.fill("#source", long);
+    await painted(page);
+    const changes = () => page.evaluate(() => ({ ...window.pumlPlayground.changes }));
+    // One label edit that moves nothing else, one that widens the whole
+    // drawing (every element moves: patched attribute by attribute).
+    for (const edited of [long.replace(": ok", ": ok!"), long.replace(": ok", `: ok, ${"and wider ".repeat(8)}`)]) {
+      const before = await changes();
+      await page.fill("#source", edited);
+      await painted(page);
+      const after = await changes();
+      assert.deepEqual([after.patched - before.patched, after.replaced - before.replaced], [1, 0]);
+      const same = await page.evaluate(() => {
+        const fresh = document.createElement("div");
+        fresh.innerHTML = wasm_bindgen
+          .renderSvg(document.getElementById("source").value, undefined, 1)
+          .replace(/^(<svg\b[^>]*?) style="[^"]*"/, "$1");
+        return fresh.innerHTML === document.getElementById("diagram").innerHTML;
+      });
+      assert.ok(same, "the patched picture is the fresh render's");
+    }
 
     // Break it: the diagnostic is shown on line 3, the picture goes stale.
     await page.fill("#source", "@startuml\nAlice -> Bob : hello\nend\n@enduml\n");
@@ -56,7 +92,7 @@ test("the playground paints, reports, fixes and reads PlantUML links", { skip, t
     await item.waitFor();
     assert.equal(await item.getAttribute("data-line"), "3");
     assert.match(await item.textContent(), /^line 3:1 error\[/);
-    assert.ok(await page.evaluate(() => document.getElementById("diagram").classList.contains("stale")));
+    await page.waitForFunction(() => document.getElementById("diagram").classList.contains("stale"));
 
     // Apply its fix: clean again, painted again.
     await item.locator("button.fix").first().click();
