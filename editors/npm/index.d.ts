@@ -29,8 +29,8 @@ export interface Diagnostic {
 }
 
 export interface RenderOptions {
-  /** Default "svg". */
-  format?: "svg" | "png" | "pdf" | "txt" | "utxt";
+  /** Default "svg". (No PDF in the WebAssembly build: `puml render -f pdf` natively.) */
+  format?: "svg" | "png" | "txt" | "utxt";
   /** Overrides the diagram's `!theme`; one of `themes`. */
   theme?: string;
   /** 1-based page over all diagrams of the source; default 1. */
@@ -51,7 +51,7 @@ export const themes: readonly string[];
 
 export function check(source: string): Diagnostic[];
 export function render(source: string, options?: RenderOptions & { format?: "svg" | "txt" | "utxt" }): string;
-export function render(source: string, options: RenderOptions & { format: "png" | "pdf" }): Uint8Array;
+export function render(source: string, options: RenderOptions & { format: "png" }): Uint8Array;
 export function pageCount(source: string): number;
 export function format(source: string): string;
 export function fix(source: string): string;

@@ -65,7 +65,8 @@ export function check(source) {
 }
 
 /**
- * One page of the diagram: a string for svg/txt/utxt, a Uint8Array for png/pdf.
+ * One page of the diagram: a string for svg/txt/utxt, a Uint8Array for png
+ * (PDF is not in the WebAssembly build: a PumlError).
  * Throws a PumlError (with `diagnostics`) when errors refuse the render.
  */
 export function render(source, options = {}) {
@@ -79,7 +80,7 @@ export function render(source, options = {}) {
     return call(() => wasm.renderSvg(text(source), theme, page));
   }
   const bytes = call(() => wasm.renderBytes(text(source), format, theme, page, options.scale ?? 0));
-  return format === "png" || format === "pdf" ? bytes : new TextDecoder().decode(bytes);
+  return format === "png" ? bytes : new TextDecoder().decode(bytes);
 }
 
 /** Pages over all diagrams of the source. */

@@ -208,7 +208,11 @@ fn keystroke_diagram() -> String {
             if lines.len() >= 497 {
                 break;
             }
-            lines.push(format!("P{} -> P{} : message {message}", message % 10, (message * 3 + 1) % 10));
+            lines.push(format!(
+                "P{} -> P{} : message {message}",
+                message % 10,
+                (message * 3 + 1) % 10
+            ));
             message += 1;
         }
         lines.push("end".to_string());
@@ -273,7 +277,13 @@ fn native_keystrokes(text: &str, keystrokes: usize) -> [f64; 5] {
 fn keystroke_figures(root: &Path, npm: &Path, keystrokes: usize, wasm: bool, browser: bool) -> Result<(), String> {
     let text = keystroke_diagram();
     let native = native_keystrokes(&text, keystrokes);
-    let steps = ["check (diagnostics JSON)", "page count", "address (URL encoding)", "SVG render", "total"];
+    let steps = [
+        "check (diagnostics JSON)",
+        "page count",
+        "address (URL encoding)",
+        "SVG render",
+        "total",
+    ];
     println!(
         "keystroke in a {}-line diagram, median of {keystrokes}",
         text.lines().count()
@@ -291,12 +301,18 @@ fn keystroke_figures(root: &Path, npm: &Path, keystrokes: usize, wasm: bool, bro
     let node = node_json(npm, &["bench/keystroke-node.mjs", &diagram, &count]);
     let browser_keys = browser.then(|| {
         let index = root.join("editors/playground/dist/index.html");
-        node_json(npm, &["bench/keystroke.mjs", &index.to_string_lossy(), &diagram, &count])
+        node_json(
+            npm,
+            &["bench/keystroke.mjs", &index.to_string_lossy(), &diagram, &count],
+        )
     });
     let _ = std::fs::remove_file(&diagram);
     let node = node?;
     let keys = ["checkMs", "pagesMs", "encodeMs", "renderMs", "totalMs"];
-    println!("  {:<26} {:>10} {:>14} {:>12}", "", "native", "wasm (Node)", "wasm/native");
+    println!(
+        "  {:<26} {:>10} {:>14} {:>12}",
+        "", "native", "wasm (Node)", "wasm/native"
+    );
     for ((step, native_ms), key) in steps.iter().zip(native).zip(keys) {
         let wasm_ms = node[key].as_f64().unwrap_or(f64::NAN);
         println!(

@@ -23,6 +23,7 @@ pub const MAX_DRAWN_ITEMS: usize = 40_000;
 /// minutes and 1.3 GB to rasterize.
 pub const MAX_SHADOW_PIXELS: f64 = MAX_PNG_PIXELS as f64;
 /// The scale svg2pdf rasterizes filters at when it writes a PDF.
+#[cfg(not(target_arch = "wasm32"))]
 const PDF_FILTER_SCALE: f64 = 1.5;
 /// Accepted range of `scale` for PNG output.
 pub const SCALE_RANGE: (f64, f64) = (0.1, 10.0);
@@ -275,6 +276,7 @@ fn svg_to_pixmap(svg: &str, scale: f64) -> Result<tiny_skia::Pixmap, RenderError
 }
 
 /// Converts `scene` to a one-page PDF (vector, text as outlines).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
     check_pdf_budget(scene)?;
     let tree = parse_tree(&to_svg(&bounded_shadows(scene, PDF_FILTER_SCALE)))?;
@@ -284,6 +286,15 @@ pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
         svg2pdf::PageOptions::default(),
     )
     .map_err(|e| RenderError::Encode(format!("PDF conversion failed: {e}")))
+}
+
+/// The WebAssembly build leaves PDF out (see Cargo.toml): an error, not a page.
+#[cfg(target_arch = "wasm32")]
+pub fn to_pdf(scene: &Scene) -> Result<Vec<u8>, RenderError> {
+    check_pdf_budget(scene)?;
+    Err(RenderError::Encode(
+        "PDF is not in the WebAssembly build (render SVG or PNG)".to_string(),
+    ))
 }
 
 #[cfg(test)]

@@ -37,6 +37,8 @@ test("render: svg text, png bytes, theme, pages, refusals as PumlError", () => {
   assert.throws(() => puml.render(twoPages, { page: 3 }), puml.PumlError);
   assert.throws(() => puml.render(VALID, { theme: "no-such-theme" }), /unknown theme/);
   assert.throws(() => puml.render(VALID, { format: "gif" }), /unknown format/);
+  // PDF is left out of the WebAssembly build (its size): refused, not a trap.
+  assert.throws(() => puml.render(VALID, { format: "pdf" }), (e) => e instanceof puml.PumlError && /not in the WebAssembly build/.test(e.message));
   try {
     puml.render(BROKEN);
     assert.fail("a broken diagram rendered");
