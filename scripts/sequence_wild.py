@@ -5,7 +5,11 @@ does not draw from), kept with their source in SOURCES.tsv (repository,
 path, commit), so that puml's fidelity is measured on diagrams no one tuned
 the layout to.
 
-usage: scripts/sequence_wild.py render   # writes NAME.plantuml.svg beside each NAME.puml
+usage: scripts/sequence_wild.py render [DIR]   # writes NAME.plantuml.svg beside each DIR/NAME.puml
+
+DIR is test-data/sequence-wild by default; test-data/sequence-probes holds
+the small diagrams the rules the wild files showed off were derived from
+(self messages and notes in groups, notes over two heads, quoted titles).
 
 PlantUML names its output after `@startuml NAME` when a file gives one, so
 files are rendered in batches whose output names differ (one JVM per
@@ -54,8 +58,8 @@ def batches(sources):
     return groups
 
 
-def render():
-    sources = sorted(DIR.glob("*.puml"))
+def render(directory: Path):
+    sources = sorted(directory.glob("*.puml"))
     for group in batches(sources):
         with tempfile.TemporaryDirectory() as out:
             subprocess.run(
@@ -72,8 +76,8 @@ def render():
 
 
 def main():
-    if sys.argv[1:] == ["render"]:
-        render()
+    if sys.argv[1:2] == ["render"] and len(sys.argv) <= 3:
+        render(Path(sys.argv[2]) if len(sys.argv) == 3 else DIR)
     else:
         print(__doc__)
         sys.exit(2)

@@ -712,14 +712,31 @@ impl<'a> Context<'a> {
         group
             .pair_notes
             .iter()
-            .map(|&(a, b, width, level)| {
+            .map(|&(a, b, width, level, forward)| {
                 let nesting = GROUP_NEST_INSET * level as f64;
+                let next = if hi < n {
+                    self.next_clearance(hi, notes_left)
+                } else {
+                    0.0
+                };
                 PairNoteRoom {
                     a,
                     b,
                     width,
                     before: (lo > 1).then(|| (lo - 1, GROUP_NOTE_ROOM + nesting)),
-                    after: (hi < n).then(|| (hi + 1, GROUP_NOTE_ROOM + nesting + self.next_clearance(hi, notes_left))),
+                    after: (hi < n).then(|| (hi + 1, GROUP_NOTE_ROOM + nesting + next)),
+                    heads: forward.then(|| {
+                        let (first, last) = (
+                            &self.heads[self.slots[a - 1].index()],
+                            &self.heads[self.slots[b - 1].index()],
+                        );
+                        StretchedNote {
+                            first_left: first.left,
+                            last_right: last.right,
+                            before: (lo > 1).then(|| (lo - 1, STRETCHED_NOTE_FRAME + GROUP_CLEARANCE + nesting)),
+                            after: (hi < n).then(|| (hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + nesting + next)),
+                        }
+                    }),
                 }
             })
             .collect()
@@ -1695,9 +1712,15 @@ fn deactivated_next(rest: &[Event], p: ParticipantId) -> usize {
 }
 
 fn activated_next(rest: &[Event], p: ParticipantId) -> bool {
+    activations_next(rest, p) > 0
+}
+
+/// How many bars of `p` the events right after a message open at it.
+fn activations_next(rest: &[Event], p: ParticipantId) -> usize {
     rest.iter()
         .take_while(|e| !matches!(e, Event::Message(_)) && !starts_a_row(e))
-        .any(|e| matches!(e, Event::Activate { participant, .. } if *participant == p))
+        .filter(|e| matches!(e, Event::Activate { participant, .. } if *participant == p))
+        .count()
 }
 
 /// Whether an event takes room of its own between two messages (a group's
@@ -2036,7 +2059,9 @@ struct GroupReach {
     /// Notes over two participants (1-based slots, width), with their depth
     /// inside this one: how far they overhang depends on the solved
     /// distance between the two, so their room is made after solving.
-    pair_notes: Vec<(usize, usize, f64, usize)>,
+    /// Whether each was written first to last (`note over A, B` with A
+    /// first), which stretches it over the heads when they are wider.
+    pair_notes: Vec<(usize, usize, f64, usize, bool)>,
 }
 
 impl GroupReach {
@@ -2063,7 +2088,7 @@ impl GroupReach {
             inner
                 .pair_notes
                 .into_iter()
-                .map(|(a, b, w, level)| (a, b, w, level + 1)),
+                .map(|(a, b, w, level, forward)| (a, b, w, level + 1, forward)),
         );
         if let (Some(lo), Some(hi)) = (inner.lo, inner.hi) {
             self.headers.push((lo, hi, inner.min_width, 1));
@@ -2093,7 +2118,30 @@ struct PairNoteRoom {
     before: Option<(usize, f64)>,
     /// The participant after the group and the room from the note's right edge.
     after: Option<(usize, f64)>,
+    /// Written first to last: the heads it may stretch over.
+    heads: Option<StretchedNote>,
 }
+
+/// A note over two participants written first to last, in a group: it
+/// stretches from 5 px inside the first head to 5 px inside the last when
+/// that is wider than its text, centred between the lifelines, and its
+/// frame holds the last head, 16 px beyond it, whether the note stretches
+/// or not. Stretched, the frame starts 16 px left of the note (not 21).
+/// (PlantUML, probes `group_note_over_*`: unequal heads, a short and a
+/// long text.)
+struct StretchedNote {
+    /// The first head's half width left of its lifeline.
+    first_left: f64,
+    /// The last head's half width right of its lifeline.
+    last_right: f64,
+    /// The participant before the group and the stretched note's room from its left edge.
+    before: Option<(usize, f64)>,
+    /// The participant after the group and its room from the last head's right edge.
+    after: Option<(usize, f64)>,
+}
+
+/// How far a group frame starts left of a note stretched over the heads.
+const STRETCHED_NOTE_FRAME: f64 = 16.0;
 
 impl PairNoteRoom {
     /// Adds the constraints the solution `pos` misses; whether it added any.
@@ -2101,11 +2149,33 @@ impl PairNoteRoom {
         let (Some(&pa), Some(&pb)) = (pos.get(self.a), pos.get(self.b)) else {
             return false;
         };
+        let mut changed = false;
+        if let Some(heads) = &self.heads {
+            if let Some((after, room)) = heads.after {
+                let room = heads.last_right + room;
+                if pos.get(after).is_some_and(|p| p - pb < room - 1e-6) {
+                    constraints[after].push((self.b, room));
+                    changed = true;
+                }
+            }
+            let stretched = (pb - pa) + heads.first_left + heads.last_right - 2.0 * NOTE_OVER_HEAD_INSET;
+            if stretched >= self.width {
+                // Centred between the lifelines: its left edge is half
+                // the heads' overhang left of the first lifeline.
+                let overhang = (heads.first_left + heads.last_right) / 2.0 - NOTE_OVER_HEAD_INSET;
+                if let Some((before, room)) = heads.before {
+                    if pos.get(before).is_some_and(|p| pa - p < overhang + room - 1e-6) {
+                        constraints[self.a].push((before, overhang + room));
+                        changed = true;
+                    }
+                }
+                return changed;
+            }
+        }
         let overhang = (self.width - (pb - pa)) / 2.0;
         if overhang <= 0.0 {
-            return false;
+            return changed;
         }
-        let mut changed = false;
         if let Some((before, room)) = self.before {
             if pos.get(before).is_some_and(|p| pa - p < overhang + room - 1e-6) {
                 constraints[self.a].push((before, overhang + room));

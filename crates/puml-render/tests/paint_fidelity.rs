@@ -494,8 +494,12 @@ fn skinparam_probes_paint_and_place_like_plantuml() {
 #[test]
 fn wild_sequence_diagrams_paint_and_place_like_plantuml() {
     let summary = summarize("sequence-wild", "wild sequence diagrams");
-    // Reached: 1,832/1,934 texts (94.7 %), 29/32 diagrams whole, 32/32
-    // whose paints all agree at the first measure.
+    // Reached: 1,882/1,934 texts (97.3 %), 31/32 diagrams whole, 32/32
+    // whose paints all agree (1,832 and 29 at the first measure, before
+    // self messages in groups, notes beside loops under bars opened
+    // later, notes over unequal heads in groups and quoted titles, each
+    // derived from `test-data/sequence-probes`). Left: ai-assistant's
+    // registry 15 px closer to the participant before its group.
     assert!(
         summary.placed >= WILD_TEXTS_PLACED && summary.whole >= WILD_WHOLE && summary.agreeing >= WILD_PAINTS_AGREEING,
         "wild sequence diagrams: {}/{} texts within 2 px (floor {WILD_TEXTS_PLACED}), {}/{} whole (floor {WILD_WHOLE}), \
@@ -504,6 +508,27 @@ fn wild_sequence_diagrams_paint_and_place_like_plantuml() {
         summary.texts,
         summary.whole,
         summary.files,
+        summary.agreeing,
+        summary.files
+    );
+}
+
+/// The small diagrams the rules the wild files showed off were derived from
+/// (`test-data/sequence-probes`: self messages and their notes in groups
+/// and under bars opened later, notes over two participants of unequal
+/// heads in groups, quoted titles), rendered by `scripts/sequence_wild.py
+/// render test-data/sequence-probes`. The texts still off are listed in its
+/// `fidelity.txt`: a note left of a self message in a group, and a group
+/// frame that starts left of a note overhanging the first of two heads
+/// (`group_note_over_short`; corpus 153 keeps the frame at the head).
+#[test]
+fn sequence_probes_paint_and_place_like_plantuml() {
+    let summary = summarize("sequence-probes", "sequence probes");
+    assert!(
+        summary.placed >= SEQUENCE_PROBE_TEXTS_PLACED && summary.agreeing == summary.files,
+        "sequence probes: {}/{} texts within 2 px (floor {SEQUENCE_PROBE_TEXTS_PLACED}), {}/{} whose paints agree",
+        summary.placed,
+        summary.texts,
         summary.agreeing,
         summary.files
     );
@@ -526,7 +551,9 @@ struct Summary {
 /// and paints matched, with the paints that differ) rather than an SVG per
 /// file, to keep the directory small; the totals are printed.
 fn summarize(dir: &str, what: &str) -> Summary {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data").join(dir);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../test-data")
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("probe directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -586,8 +613,9 @@ fn summarize(dir: &str, what: &str) -> Summary {
     }
 }
 
-const WILD_TEXTS_PLACED: usize = 1_832;
-const WILD_WHOLE: usize = 29;
+const SEQUENCE_PROBE_TEXTS_PLACED: usize = 201;
+const WILD_TEXTS_PLACED: usize = 1_882;
+const WILD_WHOLE: usize = 31;
 const WILD_PAINTS_AGREEING: usize = 32;
 
 const SKINPARAM_TEXTS_PLACED: usize = 11_481;

@@ -14,7 +14,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let sources: Vec<(PathBuf, String)> = args
-        .filter_map(|path| std::fs::read_to_string(&path).ok().map(|text| (PathBuf::from(path), text)))
+        .filter_map(|path| {
+            std::fs::read_to_string(&path)
+                .ok()
+                .map(|text| (PathBuf::from(path), text))
+        })
         .collect();
     let mut diagnostics = 0usize;
     for _ in 0..rounds {

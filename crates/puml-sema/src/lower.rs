@@ -820,13 +820,13 @@ impl DiagramLowering {
                 self.push_event(Event::NewPage { title }, range);
             }
             AUTONUMBER => self.autonumber(&green, range),
-            TITLE => self.diagram.title = Some(block_or_line_text(&green)),
-            CAPTION => self.diagram.caption = Some(block_or_line_text(&green)),
+            TITLE => self.diagram.title = Some(unquoted(block_or_line_text(&green))),
+            CAPTION => self.diagram.caption = Some(unquoted(block_or_line_text(&green))),
             MAINFRAME => self.diagram.mainframe = Some(block_or_line_text(&green)),
             HEADER | FOOTER => {
                 let align = tokens.iter().find_map(|t| HorizontalAlign::from_keyword(t.text));
                 let decoration = Decoration {
-                    text: block_or_line_text(&green),
+                    text: unquoted(block_or_line_text(&green)),
                     align,
                 };
                 if green.kind() == HEADER {
@@ -2538,6 +2538,16 @@ fn block_or_line_text(green: &GreenStatement) -> String {
         // PlantUML drops a block's comment lines (`' …`) before reading it.
         Some((text, lines)) => join_body_lines(&text, lines, |line| line.trim_end()),
         None => token_text(green, TEXT).unwrap_or_default(),
+    }
+}
+
+/// A title, caption, header or footer written whole in double quotes
+/// (`title "Flow"`): PlantUML draws it without them, and keeps quotes that
+/// do not enclose the whole text (`title "Flow" v2`, a lone `"Flow`).
+fn unquoted(text: String) -> String {
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains('\n') => inner.to_string(),
+        _ => text,
     }
 }
 

@@ -644,7 +644,11 @@ struct KnownNames {
 fn known_names() -> &'static KnownNames {
     static NAMES: std::sync::OnceLock<KnownNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let lower = |list: &[&str]| list.iter().map(|k| k.to_ascii_lowercase()).collect::<FxHashSet<String>>();
+        let lower = |list: &[&str]| {
+            list.iter()
+                .map(|k| k.to_ascii_lowercase())
+                .collect::<FxHashSet<String>>()
+        };
         let listed = lower(PLANTUML_SKINPARAMS);
         let listed_after_sequence = listed
             .iter()
@@ -733,7 +737,11 @@ fn closest_sequence_name(lower: &str) -> Option<&'static str> {
 /// How many times each letter occurs in a name (the digits share the
 /// last six slots: merged slots only lower the bound below, and 32 slots
 /// compare as two vector registers).
-struct LetterCounts([u8; 32]);
+struct LetterCounts {
+    counts: [u8; 32],
+    /// The slots that occur at all, one bit each.
+    present: u32,
+}
 
 impl LetterCounts {
     fn of(name: &str) -> Self {
@@ -747,7 +755,12 @@ impl LetterCounts {
             };
             counts[slot] = counts[slot].saturating_add(1);
         }
-        Self(counts)
+        let present = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .fold(0u32, |bits, (slot, _)| bits | 1 << slot);
+        Self { counts, present }
     }
 
     /// A lower bound of the edits from one name to the other: an edit
@@ -756,8 +769,27 @@ impl LetterCounts {
     /// larger of the two counts. (Characters other than letters and
     /// digits are not counted, which only lowers the bound.)
     fn edits_at_least(&self, other: &Self) -> usize {
-        let surplus: u32 = self.0.iter().zip(&other.0).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
-        let missing: u32 = other.0.iter().zip(&self.0).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
+        // The letters one name has and the other lacks altogether: a
+        // weaker bound, but a few instructions, and past two edits (the
+        // most a close name may take) it sets the name aside at once.
+        let only_mine = (self.present & !other.present).count_ones();
+        let only_theirs = (other.present & !self.present).count_ones();
+        let absent = only_mine.max(only_theirs);
+        if absent > 2 {
+            return absent as usize;
+        }
+        let surplus: u32 = self
+            .counts
+            .iter()
+            .zip(&other.counts)
+            .map(|(a, b)| u32::from(a.saturating_sub(*b)))
+            .sum();
+        let missing: u32 = other
+            .counts
+            .iter()
+            .zip(&self.counts)
+            .map(|(a, b)| u32::from(a.saturating_sub(*b)))
+            .sum();
         surplus.max(missing) as usize
     }
 }
@@ -859,7 +891,11 @@ mod tests {
                 variants.push(String::from_utf8(dropped).expect("ASCII"));
             }
             variants.push(format!("{}x", a.bare));
-            for b in names.iter().map(|n| n.bare.as_str()).chain(variants.iter().map(String::as_str)) {
+            for b in names
+                .iter()
+                .map(|n| n.bare.as_str())
+                .chain(variants.iter().map(String::as_str))
+            {
                 let bound = LetterCounts::of(&a.bare).edits_at_least(&LetterCounts::of(b));
                 assert!(bound <= puml_syntax::edit_distance(&a.bare, b), "{} {b}", a.bare);
                 pairs += 1;

@@ -53,8 +53,9 @@ struct RoomPass<'e> {
     awaiting_head: Vec<bool>,
     previous_note: Option<NoteExtent>,
     /// Where the last event, a self message in a group, keeps the next
-    /// participant clear of the frame (index in the group's notes).
-    self_push: Option<usize>,
+    /// participant clear of the frame (index in the group's notes), and
+    /// the bars its loop starts past.
+    self_push: Option<(usize, f64)>,
     /// The bars on the right-hand participant of the last message.
     last_message_bars: f64,
 }
@@ -277,12 +278,19 @@ impl Context<'_> {
         // A loop on the right starts at the outermost bar's edge
         // (5 px further per nested bar); one on the left does not.
         let bars = m.from.participant().map_or(0.0, |p| pass.bars_at(index, p));
+        // PlantUML makes room for the deepest bars the participant has
+        // anywhere on the page, open or not.
+        let deepest = m.from.participant().map_or(0.0, |p| {
+            ACTIVATION_WIDTH / 2.0 * f64::from(pass.max_depth.get(p.index()).copied().unwrap_or(0))
+        });
         let room = (label_w + 14.0).max(SELF_WIDTH + 8.0);
-        // In a group, the frame reaches 16 px past the label
-        // (7 px after the lifeline) and the next participant
-        // stays 9 px clear of it, like beside a note.
+        // In a group, the frame reaches 16 px past the label (7 px after
+        // the bars) or past the loop, whichever is longer, and the next
+        // participant stays 9 px clear of it, like beside a note (probes
+        // `test-data/sequence-probes/group_self_*`).
         if let Some(group) = pass.open_groups.last() {
-            pass.self_push = Some(group.notes.len());
+            // A note beside the loop follows it from the deepest bars.
+            pass.self_push = Some((group.notes.len(), bars.max(deepest)));
         }
         if let (Some(group), true) = (pass.open_groups.last_mut(), m.arrow.written_reversed) {
             // On the left the frame reaches 16 px past the label,
@@ -301,7 +309,7 @@ impl Context<'_> {
                 NoteExtent {
                     anchor: from,
                     left: -5.0,
-                    right: bars + 7.0 + label_w + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                    right: bars + (7.0 + label_w).max(SELF_WIDTH) + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
                 },
                 0,
             ));
@@ -311,11 +319,6 @@ impl Context<'_> {
                 pass.need(from - 1, from, room);
             }
         } else if from <= n {
-            // PlantUML makes room for the deepest bars the
-            // participant has anywhere on the page, open or not.
-            let deepest = m.from.participant().map_or(0.0, |p| {
-                ACTIVATION_WIDTH / 2.0 * f64::from(pass.max_depth.get(p.index()).copied().unwrap_or(0))
-            });
             pass.need(from, from + 1, room + bars.max(deepest));
         }
         pass.last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
@@ -395,7 +398,7 @@ impl Context<'_> {
         index: usize,
         note: &Note,
         block: &TextBlock,
-        pending_self_push: Option<usize>,
+        pending_self_push: Option<(usize, f64)>,
     ) {
         let n = pass.n;
         let (w, _) = note_size(note.shape, block, &self.theme);
@@ -446,12 +449,16 @@ impl Context<'_> {
             note.position,
             NotePosition::Left { of: None } | NotePosition::Right { of: None }
         );
-        if let (true, Some(at), Some(group)) = (attached, pending_self_push, pass.open_groups.last_mut()) {
+        if let (true, Some((at, loop_bars)), Some(group)) = (attached, pending_self_push, pass.open_groups.last_mut()) {
             if at < group.notes.len() {
                 group.notes.remove(at);
             }
             if let Some(extent) = this_extent.as_mut() {
                 extent.right -= ATTACHED_NOTE_CLOSER;
+                // The note follows the loop, which starts past the bars.
+                if matches!(note.position, NotePosition::Right { of: None }) {
+                    extent.right += loop_bars;
+                }
             }
         }
         if let (Some(group), Some(extent)) = (pass.open_groups.last_mut(), this_extent) {
@@ -510,7 +517,7 @@ impl Context<'_> {
                 if let Some(group) = pass.open_groups.last_mut() {
                     group.touch(a, n);
                     group.touch(b, n);
-                    group.pair_notes.push((a.min(b), a.max(b), w, 0));
+                    group.pair_notes.push((a.min(b), a.max(b), w, 0, a < b));
                 }
                 // Written left to right over the participant right
                 // after a box, it keeps clear of the box too: 21 px,
@@ -526,6 +533,7 @@ impl Context<'_> {
                             box_reach + NOTE_AFTER_BOX + NOTE_OVER_HEAD_INSET * (b - a) as f64,
                         )),
                         after: None,
+                        heads: None,
                     });
                 }
             }

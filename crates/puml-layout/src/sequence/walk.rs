@@ -965,7 +965,16 @@ impl Context<'_> {
                 walk.last_message.map_or(page.first_x, |m| {
                     let is_self = m.from.is_some() && m.from == m.to && m.max_x > m.min_x;
                     if is_self {
-                        m.max_x.max(m.min_x + SELF_WIDTH + 8.0)
+                        // The loop's room counts from the deepest bars its
+                        // participant has anywhere on the page, not those
+                        // open now (PlantUML, probes `self_note_deeper_*`).
+                        let deepest_start = m.from.and_then(|id| {
+                            let depth = page.positions.max_depth.get(id.index()).copied().unwrap_or(0);
+                            self.lifeline_x(page.positions, id)
+                                .map(|c| c + ACTIVATION_WIDTH / 2.0 * f64::from(depth))
+                        });
+                        let loop_start = deepest_start.map_or(m.min_x, |x| x.max(m.min_x));
+                        (m.max_x + (loop_start - m.min_x)).max(loop_start + SELF_WIDTH + 8.0)
                     } else {
                         // Past the bars of the participant on the right.
                         let right_id = [m.from, m.to].into_iter().flatten().find(|id| {
@@ -1015,13 +1024,23 @@ impl Context<'_> {
                     // and 21 px, but centred on the heads, not on
                     // the lifelines like the note (PlantUML: end
                     // heads of unequal widths, corpus 153).
+                    // (Where the note overhangs the first head, PlantUML
+                    // sometimes starts the frame 16 px left of the note
+                    // instead: probe `group_note_over_short`, not yet
+                    // told apart from corpus 153.)
                     if let (Some(g), Some((left, right))) = (walk.groups.last_mut(), heads_span) {
                         g.min_x = g.min_x.min(left);
-                        g.max_x = g.max_x.max(right);
+                        g.max_x = g.max_x.max(right.max(x + stretched));
                     }
                     walk.last_note = Some((top, top + h));
                     walk.y = walk.y.max(top + h - bottom_gap);
                     return;
+                }
+                // Wider than the heads, the note still has its frame
+                // hold the last head (PlantUML, probe
+                // `group_note_over_wide_heads`).
+                if let (true, Some(g), Some((_, right))) = (written_forward, walk.groups.last_mut(), heads_span) {
+                    g.max_x = g.max_x.max(right);
                 }
                 (lo + hi) / 2.0 - w / 2.0
             }
@@ -1223,14 +1242,16 @@ fn side_offset(walk: &Walk<'_>, id: Option<ParticipantId>, toward_right: bool) -
 }
 
 /// Where an arrow starts or ends beside a lifeline: at its open bars'
-/// edge, or at the edge of a bar opened right after the message (it is
-/// already there).
+/// edge, or at the edge of the bars opened right after the message (they
+/// are already there: on the right, the innermost of them, PlantUML's
+/// probe `activate_twice_after_message`).
 fn bar_edge(walk: &Walk<'_>, page: &PageFrame<'_>, index: usize, id: Option<ParticipantId>, toward_right: bool) -> f64 {
-    match id.filter(|id| activated_next(&page.events[index + 1..], *id)) {
+    let opened = id.map_or(0, |id| activations_next(&page.events[index + 1..], id));
+    match id.filter(|_| opened > 0) {
         Some(id) => {
             let shift = walk.act_stack[id.index()].len() as f64 * ACTIVATION_WIDTH / 2.0;
             if toward_right {
-                shift + ACTIVATION_WIDTH / 2.0
+                shift + opened as f64 * ACTIVATION_WIDTH / 2.0
             } else {
                 shift - ACTIVATION_WIDTH / 2.0
             }
