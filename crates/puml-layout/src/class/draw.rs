@@ -626,7 +626,7 @@ fn straight_pieces(corners: &[Point]) -> Vec<Point> {
 /// `linetype polyline`: straight from knot to knot of the route.
 fn straight_route(points: &[Point]) -> Vec<Point> {
     let knots: Vec<Point> = points.iter().step_by(3).copied().collect();
-    if knots.len() < 2 || (points.len() - 1) % 3 != 0 {
+    if knots.len() < 2 || !(points.len() - 1).is_multiple_of(3) {
         return points.to_vec();
     }
     straight_pieces(&knots)
