@@ -74,10 +74,17 @@ fn normalize_colour(value: &str) -> String {
 
 fn probe_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [
+    let mut dirs = vec![
         shared().join("corpus-state"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/state-probes"),
-    ] {
+    ];
+    // `PUML_STATE_MEASURE_DIR=DIR` measures the files of DIR instead (each
+    // `NAME.puml` beside PlantUML's `NAME.puml.svg`): figures for diagrams
+    // outside the corpus, to report, never to fit. The floors do not apply.
+    if let Some(dir) = std::env::var_os("PUML_STATE_MEASURE_DIR") {
+        dirs = vec![PathBuf::from(dir)];
+    }
+    for dir in dirs {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             panic!("{} is missing: the graph measure needs PlantUML's SVGs", dir.display());
         };
@@ -221,6 +228,9 @@ fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         ("whole layouts", t.same_layout, SAME_LAYOUT_AT_LEAST),
         ("paints", painted, PAINTS_AT_LEAST),
     ];
+    if std::env::var_os("PUML_STATE_MEASURE_DIR").is_some() {
+        return;
+    }
     for (what, got, floor) in checks {
         assert!(got >= floor, "{what}: {got}, under the level reached ({floor})");
     }

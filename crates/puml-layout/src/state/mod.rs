@@ -646,6 +646,24 @@ fn layout_level(
     if !min_x.is_finite() {
         (min_x, min_y, max_x, max_y) = (0.0, 0.0, 0.0, 0.0);
     }
+    // A level whose top is a `[*]` start disc comes out 1 px higher and 1 px
+    // shorter in PlantUML's pictures, at the top as inside a composite
+    // (observed on every probe starting so: the disc at y 6 where a state
+    // would be at 7, a composite's first row 11 px under its bar, not 12).
+    let top_nodes: Vec<usize> = (0..states.len())
+        .filter(|&k| layout.nodes.get(k).is_some_and(|r| (r.y - min_y).abs() < 0.5))
+        .collect();
+    let disc_on_top = !top_nodes.is_empty()
+        && top_nodes.len()
+            == (0..layout.nodes.len())
+                .filter(|&k| (layout.nodes[k].y - min_y).abs() < 0.5)
+                .count()
+        && top_nodes
+            .iter()
+            .all(|&k| state.states[states[k].index()].kind == StateKind::Start);
+    if disc_on_top {
+        min_y += 1.0;
+    }
     LevelLayout {
         states,
         notes: level_notes,
