@@ -29,18 +29,18 @@ use graph_svg::*;
 
 /// The levels reached (counts over the 8 corpus files and the 125 probes),
 /// less a small margin for the engine's ordering, which `puml-graph`
-/// improves: 605 of 605 elements drawn, 582 of 595 entities sized (the
+/// improves: 605 of 605 elements drawn, 583 of 595 entities sized (the
 /// misses: composites whose edge labels the engine places further right
-/// than dot, 9; one left-to-right note; 003's composite; two composites a
-/// pixel or two taller), 1315 and 1312 of 1315 pairs in vertical and
-/// horizontal order, 327 of 327 links, 123 of 133 whole layouts, 133 of
-/// 133 paints.
+/// than dot, 9; one left-to-right note; 003's composite, 20 px wider; one
+/// composite around a route the engine bends wider), 1315 and 1312 of 1315
+/// pairs in vertical and horizontal order, 327 of 327 links, 124 of 133
+/// whole layouts, 133 of 133 paints.
 const DRAWN_AT_LEAST: usize = 605;
-const ENTITIES_SIZED_AT_LEAST: usize = 579;
+const ENTITIES_SIZED_AT_LEAST: usize = 580;
 const VERTICAL_AT_LEAST: usize = 1308;
 const HORIZONTAL_AT_LEAST: usize = 1305;
 const LINKS_AT_LEAST: usize = 327;
-const SAME_LAYOUT_AT_LEAST: usize = 120;
+const SAME_LAYOUT_AT_LEAST: usize = 121;
 const PAINTS_AT_LEAST: usize = 133;
 
 /// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).

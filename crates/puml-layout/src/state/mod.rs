@@ -1407,7 +1407,7 @@ fn draw_leaf(
             } else {
                 0.0
             };
-            if !bar_hidden && !(lines.is_empty() && state.hide_empty_description) {
+            if !(lines.is_empty() && state.hide_empty_description) {
                 line(
                     out,
                     r.x,
