@@ -110,6 +110,7 @@ SINGLES = {
     'lr-regions': '@startuml\nleft to right direction\nstate X {\n  A --> B\n  --\n  C --> D\n}\n[*] --> X\n@enduml\n',
     'deep-composite': '@startuml\nstate A {\n  state B {\n    state C {\n      [*] --> D\n    }\n  }\n}\n[*] --> A\nA --> E\n@enduml\n',
     'two-starts': '@startuml\n[*] --> A\nstate X {\n  [*] --> B\n  B --> [*]\n}\nA --> X\nstate Y {\n  [*] --> C\n}\nX --> Y\nY --> [*]\n@enduml\n',
+    'stereo-skin': '@startuml\nskinparam state {\n  BackgroundColor<<hot>> #FFAAAA\n  BorderColor<<hot>> #AA0000\n  FontColor<<hot>> white\n}\nstate A <<hot>>\nA --> B\n@enduml\n',
     'hide-empty-composite': '@startuml\nhide empty description\nstate X {\n  A --> B\n}\n[*] --> X\nX --> C\n@enduml\n',
 }
 

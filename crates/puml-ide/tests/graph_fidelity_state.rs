@@ -27,21 +27,21 @@ fn shared() -> PathBuf {
 mod graph_svg;
 use graph_svg::*;
 
-/// The levels reached (counts over the 8 corpus files and the 125 probes),
+/// The levels reached (counts over the 8 corpus files and the 126 probes),
 /// less a small margin for the engine's ordering, which `puml-graph`
-/// improves: 605 of 605 elements drawn, 582 of 595 entities sized (the
+/// improves: 607 of 607 elements drawn, 585 of 597 entities sized (the
 /// misses: composites whose edge labels the engine places further right
-/// than dot, 9; one left-to-right note; 003's composite; two composites a
-/// pixel or two taller), 1315 and 1312 of 1315 pairs in vertical and
-/// horizontal order, 327 of 327 links, 123 of 133 whole layouts, 133 of
-/// 133 paints.
-const DRAWN_AT_LEAST: usize = 605;
-const ENTITIES_SIZED_AT_LEAST: usize = 579;
-const VERTICAL_AT_LEAST: usize = 1308;
-const HORIZONTAL_AT_LEAST: usize = 1305;
-const LINKS_AT_LEAST: usize = 327;
-const SAME_LAYOUT_AT_LEAST: usize = 120;
-const PAINTS_AT_LEAST: usize = 133;
+/// than dot, 9; one left-to-right note; 003's composite, 20 px wider; one
+/// composite around a route the engine bends wider), 1316 and 1313 of 1316
+/// pairs in vertical and horizontal order, 328 of 328 links, 125 of 134
+/// whole layouts, 134 of 134 paints.
+const DRAWN_AT_LEAST: usize = 607;
+const ENTITIES_SIZED_AT_LEAST: usize = 582;
+const VERTICAL_AT_LEAST: usize = 1309;
+const HORIZONTAL_AT_LEAST: usize = 1306;
+const LINKS_AT_LEAST: usize = 328;
+const SAME_LAYOUT_AT_LEAST: usize = 122;
+const PAINTS_AT_LEAST: usize = 134;
 
 /// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
 fn paints(svg: &str) -> HashSet<String> {
@@ -74,10 +74,17 @@ fn normalize_colour(value: &str) -> String {
 
 fn probe_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [
+    let mut dirs = vec![
         shared().join("corpus-state"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/state-probes"),
-    ] {
+    ];
+    // `PUML_STATE_MEASURE_DIR=DIR` measures the files of DIR instead (each
+    // `NAME.puml` beside PlantUML's `NAME.puml.svg`): figures for diagrams
+    // outside the corpus, to report, never to fit. The floors do not apply.
+    if let Some(dir) = std::env::var_os("PUML_STATE_MEASURE_DIR") {
+        dirs = vec![PathBuf::from(dir)];
+    }
+    for dir in dirs {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             panic!("{} is missing: the graph measure needs PlantUML's SVGs", dir.display());
         };
@@ -221,6 +228,9 @@ fn state_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         ("whole layouts", t.same_layout, SAME_LAYOUT_AT_LEAST),
         ("paints", painted, PAINTS_AT_LEAST),
     ];
+    if std::env::var_os("PUML_STATE_MEASURE_DIR").is_some() {
+        return;
+    }
     for (what, got, floor) in checks {
         assert!(got >= floor, "{what}: {got}, under the level reached ({floor})");
     }

@@ -105,7 +105,8 @@ impl Context<'_> {
                     }
                 }
                 SyntaxKind::BRACE_END => {
-                    if open.pop().flatten().as_deref() == Some(name.as_str()) {
+                    let closed = open.pop().flatten();
+                    if closed.as_deref() == Some(name.as_str()) {
                         let indent = format!("{}  ", self.indent_of(node));
                         return Ok((super::line_start_of(self.source, node.text_range().start()), indent));
                     }

@@ -646,6 +646,24 @@ fn layout_level(
     if !min_x.is_finite() {
         (min_x, min_y, max_x, max_y) = (0.0, 0.0, 0.0, 0.0);
     }
+    // A level whose top is a `[*]` start disc comes out 1 px higher and 1 px
+    // shorter in PlantUML's pictures, at the top as inside a composite
+    // (observed on every probe starting so: the disc at y 6 where a state
+    // would be at 7, a composite's first row 11 px under its bar, not 12).
+    let top_nodes: Vec<usize> = (0..states.len())
+        .filter(|&k| layout.nodes.get(k).is_some_and(|r| (r.y - min_y).abs() < 0.5))
+        .collect();
+    let disc_on_top = !top_nodes.is_empty()
+        && top_nodes.len()
+            == (0..layout.nodes.len())
+                .filter(|&k| (layout.nodes[k].y - min_y).abs() < 0.5)
+                .count()
+        && top_nodes
+            .iter()
+            .all(|&k| state.states[states[k].index()].kind == StateKind::Start);
+    if disc_on_top {
+        min_y += 1.0;
+    }
     LevelLayout {
         states,
         notes: level_notes,
@@ -1232,11 +1250,27 @@ fn bezier(points: &[Point]) -> Vec<PathSegment> {
     segments
 }
 
+/// A skinparam scoped to one of the state's stereotypes
+/// (`skinparam state { BackgroundColor<<hot>> red }`), the last written.
+fn stereotyped_color(state: &StateDiagram, id: StateId, look: &StateLook, key: &str) -> Option<Color> {
+    let stereotypes = &state.states[id.index()].stereotypes;
+    if stereotypes.is_empty() {
+        return None;
+    }
+    look.base
+        .stereotyped
+        .iter()
+        .rev()
+        .filter(|(stereo, k, _)| k == key && stereotypes.iter().any(|s| s.trim().eq_ignore_ascii_case(stereo)))
+        .find_map(|(_, _, value)| parse_color(value.trim()))
+}
+
 fn fill_of(state: &StateDiagram, id: StateId, look: &StateLook) -> Color {
     state.states[id.index()]
         .color
         .as_deref()
         .and_then(parse_color)
+        .or_else(|| stereotyped_color(state, id, look, "statebackgroundcolor"))
         .unwrap_or(look.background)
 }
 
@@ -1245,7 +1279,12 @@ fn border_of(state: &StateDiagram, id: StateId, look: &StateLook) -> Color {
         .line_color
         .as_deref()
         .and_then(parse_color)
+        .or_else(|| stereotyped_color(state, id, look, "statebordercolor"))
         .unwrap_or(look.border)
+}
+
+fn font_color_of(state: &StateDiagram, id: StateId, look: &StateLook) -> Color {
+    stereotyped_color(state, id, look, "statefontcolor").unwrap_or(look.font_color)
 }
 
 /// A composite state's frame: the name bar with its rounded top, the
@@ -1280,7 +1319,7 @@ fn draw_composite(
         y + look.baseline,
         &s.display,
         look.font,
-        look.font_color,
+        font_color_of(state, id, look),
         name_w,
     ));
 }
@@ -1335,7 +1374,14 @@ fn draw_leaf(
             ellipse(out, cx, cy, 11.0, 11.0, paint(Some(fill), Some(stroke(border, 0.5))));
             let label = if s.kind == StateKind::History { "H" } else { "H*" };
             let w = metrics.width(label, &look.font);
-            out.push(text_run(cx - w / 2.0, cy + 4.847, label, look.font, look.font_color, w));
+            out.push(text_run(
+                cx - w / 2.0,
+                cy + 4.847,
+                label,
+                look.font,
+                font_color_of(state, id, look),
+                w,
+            ));
         }
         StateKind::EntryPoint | StateKind::ExitPoint => {
             ellipse(out, cx, cy, 6.0, 6.0, paint(Some(fill), Some(stroke(border, 1.5))));
@@ -1358,7 +1404,7 @@ fn draw_leaf(
                 baseline,
                 &s.display,
                 look.font,
-                look.font_color,
+                font_color_of(state, id, look),
                 w,
             ));
         }
@@ -1389,7 +1435,7 @@ fn draw_leaf(
             } else {
                 0.0
             };
-            if !bar_hidden && !(lines.is_empty() && state.hide_empty_description) {
+            if !(lines.is_empty() && state.hide_empty_description) {
                 line(
                     out,
                     r.x,
@@ -1406,7 +1452,7 @@ fn draw_leaf(
                     r.y + name_top + look.baseline + look.line_height * k as f64,
                     name,
                     look.font,
-                    look.font_color,
+                    font_color_of(state, id, look),
                     w,
                 ));
             }
@@ -1417,7 +1463,7 @@ fn draw_leaf(
                     r.y + look.name_bar + look.baseline + look.line_height * k as f64,
                     l,
                     look.font,
-                    look.font_color,
+                    font_color_of(state, id, look),
                     w,
                 ));
             }
