@@ -60,9 +60,15 @@ fn is_display(text: &str) -> bool {
     text.starts_with('"') || short_form_shape(text).is_some()
 }
 
-/// The text a display draws: `\n` stays for the layout.
+/// The text a display draws: `\n` stays for the layout; `<<device>>`
+/// written in it is drawn `«device»`, as PlantUML draws it (corpus 029).
 fn display_text(text: &str) -> String {
-    grammar::unwrap_name(text)
+    let name = grammar::unwrap_name(text);
+    if name.contains("<<") && name.contains(">>") {
+        name.replace("<<", "«").replace(">>", "»")
+    } else {
+        name
+    }
 }
 
 /// Where the name itself is written in a name token: inside its
