@@ -226,7 +226,7 @@ pub fn read<'a>(lines: impl IntoIterator<Item = &'a str>) -> LegacyActivityDiagr
         if let Some(rest) = note_header(line) {
             let Some(node) = last else {
                 if rest.1.is_none() {
-                    skip_until(&mut lines, |l| is_end_note(l));
+                    skip_until(&mut lines, is_end_note);
                 }
                 continue;
             };

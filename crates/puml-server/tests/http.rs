@@ -603,7 +603,8 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
     // An inflation bomb stops at the limit.
     let bomb = puml_compat::encoding::encode_plantuml(&"A -> B\n".repeat(400_000));
     assert_eq!(get(addr, &format!("/plantuml/svg/{bomb}")).status, 413);
-    // Class diagrams are drawn; other kinds are refused by name, with an image.
+    // Class and legacy activity diagrams are drawn; other kinds are refused
+    // by name, with an image.
     let class = get(
         addr,
         &format!(
@@ -619,8 +620,16 @@ fn plantuml_endpoints_fail_closed_and_keep_serving() {
             puml_compat::encoding::encode_plantuml("(*) --> \"First\"\n\"First\" --> (*)")
         ),
     );
-    assert_eq!(legacy.status, 400);
-    assert!(legacy.header("x-puml-unsupported-kind").is_some());
+    assert_eq!(legacy.status, 200);
+    let timing = get(
+        addr,
+        &format!(
+            "/plantuml/svg/{}",
+            puml_compat::encoding::encode_plantuml("robust \"Web\" as WB\n@0\nWB is Idle")
+        ),
+    );
+    assert_eq!(timing.status, 400);
+    assert!(timing.header("x-puml-unsupported-kind").is_some());
     // Local includes are refused without --include-root.
     let include = get(
         addr,

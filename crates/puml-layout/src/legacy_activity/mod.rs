@@ -239,7 +239,8 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
     // Then the nodes in the order PlantUML created them: each note after
     // the nodes written before it.
     let mut notes = legacy.notes.iter().enumerate().peekable();
-    for i in 0..=legacy.nodes.len() {
+    // One step past the last node, for the notes written after it.
+    for i in (0..legacy.nodes.len()).chain([legacy.nodes.len()]) {
         while let Some((n, note)) = notes.next_if(|(_, note)| note.nodes_before <= i) {
             let (w, h) = note_size(&note.text, look, metrics);
             let mut node = Node::new(w, h);
