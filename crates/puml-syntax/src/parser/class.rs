@@ -1421,7 +1421,9 @@ impl<'a> Parser<'a> {
                 Some((KEYWORD, word)) if word.eq_ignore_ascii_case("as") => piece(keywords + 2),
                 _ => None,
             };
-            let name = alias.or_else(|| piece(keywords)).filter(|(k, _)| matches!(k, IDENT | STRING))?;
+            let name = alias
+                .or_else(|| piece(keywords))
+                .filter(|(k, _)| matches!(k, IDENT | STRING))?;
             Some(name.1.to_string())
         });
         class_mistakes::Context {
