@@ -186,7 +186,10 @@ fn kinds(sequence_dir: &Path, jar: Option<&Path>) {
         }
         whole.extend(sources);
     }
-    for (label, target, sources) in [("class diagrams", 200.0, &class), ("the corpus as a whole", 100.0, &whole)] {
+    for (label, target, sources) in [
+        ("class diagrams", 200.0, &class),
+        ("the corpus as a whole", 100.0, &whole),
+    ] {
         if sources.is_empty() {
             println!("{label}: no corpus found beside {}", sequence_dir.display());
             continue;

@@ -161,11 +161,16 @@ fn class_fixes_never_add_errors() {
     let mut repaired = 0;
     for line in cases.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.splitn(4, '\t').collect();
-        let [id, category, verdict, text] = cols[..] else { continue };
+        let [id, category, verdict, text] = cols[..] else {
+            continue;
+        };
         let text = unescape(text);
         let outcome = fix_all(&text, &CheckOptions::default(), &puml_sema::NoIncludes);
         if outcome.errors_after > outcome.errors_before {
-            failures.push(format!("{id}: {} errors before, {} after", outcome.errors_before, outcome.errors_after));
+            failures.push(format!(
+                "{id}: {} errors before, {} after",
+                outcome.errors_before, outcome.errors_after
+            ));
         }
         if outcome.errors_before == 0 && outcome.source != text {
             failures.push(format!("{id}: changed a case without errors"));

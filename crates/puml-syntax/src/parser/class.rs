@@ -817,18 +817,18 @@ fn scan_package(text: &str, keyword_len: usize, needs_brace: bool) -> Option<Pie
     Some(pieces)
 }
 
-/// Whether `code` is one of the class-diagram mistakes `class_mistakes`
-/// names (Mermaid's `classDiagram` header among them).
-pub(crate) fn is_named_mistake(code: &str) -> bool {
+/// Whether `code` is a named class-diagram mistake that no sequence
+/// diagram makes (Mermaid's `classDiagram` header among them): a class
+/// reading whose only errors are these keeps the block on a tie. Unknown
+/// arrows, chained links and stray members are left out: a sequence
+/// message with a Mermaid arrow reads as a class link with a bad arrow.
+pub(crate) fn is_class_only_mistake(code: &str) -> bool {
     matches!(
         code,
         codes::MERMAID_HEADER
             | codes::CLASS_MERMAID_SYNTAX
             | codes::CLASS_JAVA_SYNTAX
             | codes::CLASS_GENERIC
-            | codes::CLASS_UNKNOWN_ARROW
-            | codes::CLASS_CHAINED_LINK
-            | codes::CLASS_MEMBER_OUTSIDE
             | codes::CLASS_BODY_ON_LINE
     )
 }
@@ -1426,7 +1426,9 @@ impl<'a> Parser<'a> {
                 Some((KEYWORD, word)) if word.eq_ignore_ascii_case("as") => piece(keywords + 2),
                 _ => None,
             };
-            let name = alias.or_else(|| piece(keywords)).filter(|(k, _)| matches!(k, IDENT | STRING))?;
+            let name = alias
+                .or_else(|| piece(keywords))
+                .filter(|(k, _)| matches!(k, IDENT | STRING))?;
             Some(name.1.to_string())
         });
         class_mistakes::Context {

@@ -145,7 +145,11 @@ fn mermaid_line(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mi
             end,
             "`classDiagram` is Mermaid's header; a PlantUML class diagram has none (convert a whole Mermaid diagram with `puml convert --from mermaid`)",
         );
-        return Some(m.repair("Remove the Mermaid header", vec![(0, text.len() + ctx.newline.len(), String::new())], true));
+        return Some(m.repair(
+            "Remove the Mermaid header",
+            vec![(0, text.len() + ctx.newline.len(), String::new())],
+            true,
+        ));
     }
     if first == "direction" {
         let (dir, dir_end) = word(text, blanks(text, after));
@@ -267,7 +271,11 @@ fn mermaid_label(text: &str, lead: usize, end: usize) -> Option<Mistake> {
         end,
         format!("`{name}[\"…\"]` is Mermaid's class label; PlantUML writes `{plantuml}`"),
     );
-    Some(m.repair(format!("Write `{plantuml}`"), vec![(lead, end, plantuml)], line_reads(&format!("{keyword} \"{label}\" as {name}"))))
+    Some(m.repair(
+        format!("Write `{plantuml}`"),
+        vec![(lead, end, plantuml)],
+        line_reads(&format!("{keyword} \"{label}\" as {name}")),
+    ))
 }
 
 /// `public class A`, `final class A`: modifiers PlantUML does not take.
@@ -320,7 +328,10 @@ fn java_relation(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<M
         return None;
     }
     let supers: Vec<&str> = text[at + keyword.len()..end].split(',').map(str::trim).collect();
-    if supers.iter().any(|s| s.is_empty() || name_at(s, 0).is_none_or(|(_, e)| e != s.len())) {
+    if supers
+        .iter()
+        .any(|s| s.is_empty() || name_at(s, 0).is_none_or(|(_, e)| e != s.len()))
+    {
         return None;
     }
     let lines: Vec<String> = supers.iter().map(|s| format!("{s} {arrow} {name}")).collect();
@@ -364,7 +375,10 @@ fn colon_inheritance(text: &str, lead: usize) -> Option<Mistake> {
     for repeated in ["extends", "implements"] {
         let needle = format!(" {repeated} ");
         let Some(first) = text.find(&needle) else { continue };
-        let Some(second) = text[first + needle.len()..].find(&needle).map(|s| s + first + needle.len()) else {
+        let Some(second) = text[first + needle.len()..]
+            .find(&needle)
+            .map(|s| s + first + needle.len())
+        else {
             continue;
         };
         let repaired = format!("{}, {}", &text[..second], &text[second + needle.len()..]);
@@ -437,7 +451,9 @@ pub(crate) fn generic_supertype(text: &str, generic: (usize, usize), opens_body:
     );
     // The supertype with its arguments, and the rest of its list up to
     // the body's `{` or an `implements`.
-    let item_start = text[..start].rfind(|c: char| c.is_whitespace() || c == ',').map_or(0, |i| i + 1);
+    let item_start = text[..start]
+        .rfind(|c: char| c.is_whitespace() || c == ',')
+        .map_or(0, |i| i + 1);
     let Some(comma) = text[end..].find(',').filter(|&c| text[end..end + c].trim().is_empty()) else {
         return m;
     };
@@ -570,7 +586,11 @@ fn member_outside(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<
     let rest = &text[lead..end];
     let first = rest.chars().next()?;
     let visibility = matches!(first, '+' | '-' | '#' | '~')
-        && rest[1..].trim_start().chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '{');
+        && rest[1..]
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '{');
     let modifier = ["{static}", "{abstract}", "{field}", "{method}", "{classifier}"]
         .iter()
         .any(|m| rest.starts_with(m));
@@ -591,7 +611,11 @@ fn member_outside(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<
         Some(class) => {
             let line = format!("{class} : {rest}");
             let applicable = line_reads(&line);
-            Some(m.repair(format!("Add it to `{class}` (`{class} : …`)"), vec![(lead, lead, format!("{class} : "))], applicable))
+            Some(m.repair(
+                format!("Add it to `{class}` (`{class} : …`)"),
+                vec![(lead, lead, format!("{class} : "))],
+                applicable,
+            ))
         }
         None => Some(m),
     }
@@ -599,7 +623,10 @@ fn member_outside(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<
 
 /// Characters of a link's arrow (heads and bodies).
 fn is_arrow_char(c: char) -> bool {
-    matches!(c, '-' | '.' | '=' | '~' | '<' | '>' | '|' | '*' | 'o' | '#' | 'x' | '+' | '^' | '{' | '}' | '(' | ')')
+    matches!(
+        c,
+        '-' | '.' | '=' | '~' | '<' | '>' | '|' | '*' | 'o' | '#' | 'x' | '+' | '^' | '{' | '}' | '(' | ')'
+    )
 }
 
 /// `A ~~> B` (an arrow PlantUML does not know), `A -- B -- C` and
@@ -647,7 +674,9 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
     if let Some((_, target_end)) = name_at(text, target_at) {
         let second_at = blanks(text, target_end);
         if second_at > target_end && second_at < end {
-            let second_len = text[second_at..end].find(|c: char| !is_arrow_char(c)).unwrap_or(end - second_at);
+            let second_len = text[second_at..end]
+                .find(|c: char| !is_arrow_char(c))
+                .unwrap_or(end - second_at);
             let second = &text[second_at..second_at + second_len];
             if second_len >= 2 && second.contains(['-', '.', '=']) {
                 let target = &text[target_at..target_end];
@@ -686,12 +715,20 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
     let found = candidates.into_iter().find(|(candidate, _)| {
         candidate != arrow
             && candidate.len() >= 2
-            && line_reads(&format!("{}{candidate}{}", &text[..arrow_start], &text[arrow_start + arrow_len..]))
+            && line_reads(&format!(
+                "{}{candidate}{}",
+                &text[..arrow_start],
+                &text[arrow_start + arrow_len..]
+            ))
     });
     Some(match found {
         Some((candidate, applicable)) => {
             let title = format!("Write `{candidate}`");
-            m.repair(title, vec![(arrow_start, arrow_start + arrow_len, candidate)], applicable)
+            m.repair(
+                title,
+                vec![(arrow_start, arrow_start + arrow_len, candidate)],
+                applicable,
+            )
         }
         None => m,
     })
@@ -750,7 +787,12 @@ mod tests {
         let known = std::collections::HashSet::from(["A".to_string()]);
         let ctx = context(&known);
         let cases = [
-            ("<<interface>> Shape", codes::CLASS_MERMAID_SYNTAX, "<<interface>> Shape", Some("interface Shape")),
+            (
+                "<<interface>> Shape",
+                codes::CLASS_MERMAID_SYNTAX,
+                "<<interface>> Shape",
+                Some("interface Shape"),
+            ),
             ("public class A", codes::CLASS_JAVA_SYNTAX, "public ", Some("")),
             ("A ~~> B", codes::CLASS_UNKNOWN_ARROW, "~~>", Some("..>")),
             ("A --|>> B", codes::CLASS_UNKNOWN_ARROW, "--|>>", Some("--|>")),
@@ -765,7 +807,9 @@ mod tests {
             assert_eq!(first_edit, repair, "{line}");
         }
         // A guess is offered, not applied.
-        let guess = recognise("A -->o B", &ctx).and_then(|m| m.repair).expect("a suggestion");
+        let guess = recognise("A -->o B", &ctx)
+            .and_then(|m| m.repair)
+            .expect("a suggestion");
         assert!(!guess.applicable);
     }
 }

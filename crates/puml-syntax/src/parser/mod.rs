@@ -424,8 +424,9 @@ impl<'a> Parser<'a> {
         // PlantUML reports lines: the readings are compared by the line of
         // their first error (a named class mistake's span may start inside
         // its line). On a tie the first reading tried wins, unless every
-        // error of the class reading is a named class-diagram mistake: it
-        // read every other line, and its diagnostics say what is wrong.
+        // error of the class reading is a named mistake only class
+        // diagrams make: it read every other line, and its diagnostics say
+        // what is wrong.
         let class_wins = |parser: &Parser<'a>, class_error: TextSize| {
             let (class_line, sequence_line) = (parser.line_start_at(class_error), parser.line_start_at(sequence_error));
             class_line > sequence_line
@@ -433,7 +434,7 @@ impl<'a> Parser<'a> {
                     && parser.errors[errors_before..]
                         .iter()
                         .filter(|d| d.is_error())
-                        .all(|d| class::is_named_mistake(d.code)))
+                        .all(|d| class::is_class_only_mistake(d.code)))
         };
         let class_kept = class_error.is_some_and(|class_error| class_wins(self, class_error));
         // Whether the class reading stopped at a block it could not close
