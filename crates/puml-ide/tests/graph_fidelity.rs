@@ -39,7 +39,7 @@ const ENTITIES_SIZED_AT_LEAST: usize = 1_750;
 const VERTICAL_AT_LEAST: usize = 82_600;
 const HORIZONTAL_AT_LEAST: usize = 82_000;
 const LINKS_AT_LEAST: usize = 1_596;
-const SAME_LAYOUT_AT_LEAST: usize = 63;
+const SAME_LAYOUT_AT_LEAST: usize = 67;
 mod graph_svg;
 use graph_svg::*;
 
