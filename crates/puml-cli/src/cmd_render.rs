@@ -236,9 +236,15 @@ impl RenderJobs<'_> {
     /// Renders and stages every file on every core (this thread included);
     /// the outputs are named in input order; returns the worst outcome.
     fn run(&self) -> Outcome {
-        let workers = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(self.files.len().max(1));
+        // One file renders on this thread alone, without reading the core
+        // count (cgroup files) at start-up.
+        let workers = if self.files.len() <= 1 {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(self.files.len())
+        };
         let next_to_render = AtomicUsize::new(0);
         let rendered = AtomicUsize::new(0);
         let front = WriteFront {

@@ -63,9 +63,16 @@ pub fn parallel_map<T: Sync, R: Send, S>(
     new_state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
+    // One item (the common `puml check FILE`): no thread to start and no
+    // core count to read (`available_parallelism` reads cgroup files), both
+    // measurable in a one-diagram process's start-up.
+    if items.len() <= 1 {
+        let mut state = new_state();
+        return items.iter().map(|item| work(&mut state, item)).collect();
+    }
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(items.len().max(1));
+        .min(items.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut indexed: Vec<(usize, R)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
