@@ -672,8 +672,9 @@ fn orthogonal_route(tail: &Rect, head: &Rect, from: Point, to: Point) -> Vec<Poi
     straight_pieces(&corners)
 }
 
-/// A path through a route's Bézier points (`p0 (c1 c2 p)+`).
-fn bezier_segments(points: &[Point]) -> Vec<PathSegment> {
+/// A path through a route's Bézier points (`p0 (c1 c2 p)+`), as dot
+/// gives them; shared by every graph kind's links.
+pub(crate) fn bezier_segments(points: &[Point]) -> Vec<PathSegment> {
     let mut segments = vec![PathSegment::MoveTo {
         x: round3(points[0].x),
         y: round3(points[0].y),
@@ -800,7 +801,7 @@ fn head_length(head: LinkHead) -> f64 {
 
 /// The unit vector pointing into the end `end` of the path, from the
 /// nearest distinct point before it.
-fn direction_at(end: Point, before: &[Point]) -> (f64, f64) {
+pub(crate) fn direction_at(end: Point, before: &[Point]) -> (f64, f64) {
     for p in before.iter().rev() {
         let (vx, vy) = (end.x - p.x, end.y - p.y);
         let len = (vx * vx + vy * vy).sqrt();
@@ -835,29 +836,7 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
     if cut > 0.0 {
         pts[n - 1] = Point::new(end.x - end_dir.0 * cut, end.y - end_dir.1 * cut);
     }
-    let mut segments = vec![PathSegment::MoveTo {
-        x: round3(pts[0].x),
-        y: round3(pts[0].y),
-    }];
-    let mut i = 1;
-    while i + 2 < n {
-        segments.push(PathSegment::CubicTo {
-            x1: round3(pts[i].x),
-            y1: round3(pts[i].y),
-            x2: round3(pts[i + 1].x),
-            y2: round3(pts[i + 1].y),
-            x: round3(pts[i + 2].x),
-            y: round3(pts[i + 2].y),
-        });
-        i += 3;
-    }
-    while i < n {
-        segments.push(PathSegment::LineTo {
-            x: round3(pts[i].x),
-            y: round3(pts[i].y),
-        });
-        i += 1;
-    }
+    let segments = bezier_segments(&pts);
     let s = link_stroke(link, look);
     out.push(Item::Path {
         segments,

@@ -15,11 +15,13 @@
 //! notes, the title and the legend are drawn with the class layout's
 //! code, the shapes with the colours PlantUML uses.
 
-use crate::class::draw::{add_banner, add_legend, add_title, decoration, draw_note, marker_name};
+use crate::class::draw::{
+    add_banner, add_legend, add_title, bezier_segments, decoration, direction_at, draw_note, marker_name,
+};
 use crate::class::look::ClassLook;
 use crate::color::parse_color;
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, TextRun};
+use crate::scene::{round3, Color, Font, Item, Scene, TextRun};
 use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke};
 use crate::LayoutOptions;
 use puml_graph::{Cluster, ClusterId, Edge, Graph, GraphOptions, Layout, Node, NodeId, Point, RankDir, Rect, Size};
@@ -573,7 +575,7 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
             .unwrap_or(look.base.arrow_color);
         let n = points.len();
         let tip = points[n - 1];
-        let dir = direction_into(tip, &points[..n - 1]);
+        let dir = direction_at(tip, &points[..n - 1]);
         points[n - 1] = Point::new(tip.x - dir.0 * 5.0, tip.y - dir.1 * 5.0);
         let line_stroke = if link.dotted {
             dashed(color, 1.0, 7.0, 7.0)
@@ -581,7 +583,7 @@ fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics:
             stroke(color, 1.0)
         };
         out.push(Item::Path {
-            segments: bezier(&points),
+            segments: bezier_segments(&points),
             paint: paint(None, Some(line_stroke)),
         });
         decoration(&mut out, LinkHead::Arrow, tip, dir, color, 1.0, look.base.background);
@@ -751,47 +753,6 @@ fn draw_partition(
         look.font_color,
         title_w,
     ));
-}
-
-/// The unit vector pointing into `end` from the nearest distinct point before it.
-fn direction_into(end: Point, before: &[Point]) -> (f64, f64) {
-    for p in before.iter().rev() {
-        let (vx, vy) = (end.x - p.x, end.y - p.y);
-        let len = (vx * vx + vy * vy).sqrt();
-        if len > 1e-6 {
-            return (vx / len, vy / len);
-        }
-    }
-    (0.0, 1.0)
-}
-
-/// dot's control points `p0 (c1 c2 p)+` as a path.
-fn bezier(points: &[Point]) -> Vec<PathSegment> {
-    let mut segments = vec![PathSegment::MoveTo {
-        x: round3(points[0].x),
-        y: round3(points[0].y),
-    }];
-    let n = points.len();
-    let mut i = 1;
-    while i + 2 < n {
-        segments.push(PathSegment::CubicTo {
-            x1: round3(points[i].x),
-            y1: round3(points[i].y),
-            x2: round3(points[i + 1].x),
-            y2: round3(points[i + 1].y),
-            x: round3(points[i + 2].x),
-            y: round3(points[i + 2].y),
-        });
-        i += 3;
-    }
-    while i < n {
-        segments.push(PathSegment::LineTo {
-            x: round3(points[i].x),
-            y: round3(points[i].y),
-        });
-        i += 1;
-    }
-    segments
 }
 
 #[cfg(test)]

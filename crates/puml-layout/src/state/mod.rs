@@ -20,11 +20,13 @@
 //! nesting is bounded by the parser, and the engine has its own caps; a
 //! level the engine refuses is drawn as a row.
 
-use crate::class::draw::{add_banner, add_legend, add_title, decoration, draw_note, marker_name};
+use crate::class::draw::{
+    add_banner, add_legend, add_title, bezier_segments, decoration, direction_at, draw_note, marker_name,
+};
 use crate::class::look::ClassLook;
 use crate::color::parse_color;
 use crate::font::TextMeasure;
-use crate::scene::{round3, Color, Font, Item, PathSegment, Scene, TextRun};
+use crate::scene::{round3, Color, Font, Item, Scene, TextRun};
 use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBuilder};
 use crate::LayoutOptions;
 use puml_graph::{Cluster, Edge, Graph, GraphOptions, Layout, Node, Point, RankDir, Rect, Size};
@@ -1052,7 +1054,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
             let width = if transition.bold { 2.0 } else { 1.0 };
             let n = points.len();
             let tip = points[n - 1];
-            let dir = direction_into(tip, &points[..n - 1]);
+            let dir = direction_at(tip, &points[..n - 1]);
             points[n - 1] = Point::new(tip.x - dir.0 * 5.0, tip.y - dir.1 * 5.0);
             let line_stroke = if transition.dashed {
                 dashed(color, width, 7.0, 7.0)
@@ -1062,7 +1064,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 stroke(color, width)
             };
             out.push(Item::Path {
-                segments: bezier(&points),
+                segments: bezier_segments(&points),
                 paint: paint(None, Some(line_stroke)),
             });
             decoration(&mut out, LinkHead::Arrow, tip, dir, color, width, look.base.background);
@@ -1207,47 +1209,6 @@ fn level_size(levels: &[(LevelKey, LevelLayout)], key: LevelKey) -> (f64, f64) {
         .iter()
         .find(|(k, _)| *k == key)
         .map_or((0.0, 0.0), |(_, l)| l.size)
-}
-
-/// The unit vector pointing into `end` from the nearest distinct point before it.
-fn direction_into(end: Point, before: &[Point]) -> (f64, f64) {
-    for p in before.iter().rev() {
-        let (vx, vy) = (end.x - p.x, end.y - p.y);
-        let len = (vx * vx + vy * vy).sqrt();
-        if len > 1e-6 {
-            return (vx / len, vy / len);
-        }
-    }
-    (0.0, 1.0)
-}
-
-/// dot's control points `p0 (c1 c2 p)+` as a path.
-fn bezier(points: &[Point]) -> Vec<PathSegment> {
-    let mut segments = vec![PathSegment::MoveTo {
-        x: round3(points[0].x),
-        y: round3(points[0].y),
-    }];
-    let n = points.len();
-    let mut i = 1;
-    while i + 2 < n {
-        segments.push(PathSegment::CubicTo {
-            x1: round3(points[i].x),
-            y1: round3(points[i].y),
-            x2: round3(points[i + 1].x),
-            y2: round3(points[i + 1].y),
-            x: round3(points[i + 2].x),
-            y: round3(points[i + 2].y),
-        });
-        i += 3;
-    }
-    while i < n {
-        segments.push(PathSegment::LineTo {
-            x: round3(points[i].x),
-            y: round3(points[i].y),
-        });
-        i += 1;
-    }
-    segments
 }
 
 /// A skinparam scoped to one of the state's stereotypes
