@@ -184,6 +184,59 @@ pub struct Totals {
     pub same_layout: usize,
 }
 
+/// The levels a graph ratchet has reached, under which it fails.
+pub struct Floors {
+    pub drawn: usize,
+    pub entities_sized: usize,
+    pub vertical: usize,
+    pub horizontal: usize,
+    pub links_drawn: usize,
+    pub same_layout: usize,
+    /// Diagrams with every paint, where the ratchet measures paints.
+    pub paints: Option<usize>,
+}
+
+impl Totals {
+    /// Prints the figures (`painted`: diagrams with every paint, where
+    /// measured) and fails on any under its floor.
+    pub fn report_and_check(&self, painted: Option<usize>, floors: &Floors) {
+        let t = self;
+        println!(
+            "elements drawn: {}; entities sized within {TOLERANCE_PX} px: {}",
+            pct(t.drawn, t.elements),
+            pct(t.entities_sized, t.entities)
+        );
+        println!(
+            "pairs in PlantUML's vertical order: {}; horizontal order: {}; links drawn: {}",
+            pct(t.vertical, t.pairs),
+            pct(t.horizontal, t.pairs),
+            pct(t.links_drawn, t.links)
+        );
+        match painted {
+            Some(painted) => println!(
+                "diagrams with PlantUML's layout: {}; with PlantUML's paints: {}",
+                pct(t.same_layout, t.diagrams),
+                pct(painted, t.diagrams)
+            ),
+            None => println!("diagrams with PlantUML's layout: {}", pct(t.same_layout, t.diagrams)),
+        }
+        let mut checks = vec![
+            ("elements drawn", t.drawn, floors.drawn),
+            ("entities sized", t.entities_sized, floors.entities_sized),
+            ("vertical pairs", t.vertical, floors.vertical),
+            ("horizontal pairs", t.horizontal, floors.horizontal),
+            ("links drawn", t.links_drawn, floors.links_drawn),
+            ("whole layouts", t.same_layout, floors.same_layout),
+        ];
+        if let (Some(painted), Some(floor)) = (painted, floors.paints) {
+            checks.push(("paints", painted, floor));
+        }
+        for (what, got, floor) in checks {
+            assert!(got >= floor, "{what}: {got}, under the level reached ({floor})");
+        }
+    }
+}
+
 pub fn pct(x: usize, y: usize) -> String {
     format!("{x}/{y} = {:.1}%", 100.0 * x as f64 / y.max(1) as f64)
 }
