@@ -298,16 +298,10 @@ impl<'a> Parser<'a> {
     /// One statement of a description diagram, starting at `self.pos`.
     pub(crate) fn parse_description_statement(&mut self) {
         let line = self.lines[self.pos];
+        if self.take_comment_or_blank(&line) {
+            return;
+        }
         let trimmed = trim_blanks_start(line.content);
-        if trimmed.is_empty() || trimmed.starts_with('\'') {
-            self.emit_trivia_line(&line);
-            self.pos += 1;
-            return;
-        }
-        if trimmed.starts_with("/'") {
-            self.block_comment(&line);
-            return;
-        }
         let lines_before = self.pos;
         let word = first_word(line.content);
         let text = trimmed.trim_end();

@@ -236,6 +236,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Takes a blank line, a `'` comment or the start of a `/' … '/` block
+    /// comment as trivia, as each graph kind's statement reader begins; true
+    /// when the line was one (`self.pos` is then past it).
+    fn take_comment_or_blank(&mut self, line: &Line<'a>) -> bool {
+        let trimmed = lexer::trim_blanks_start(line.content);
+        if trimmed.is_empty() || trimmed.starts_with('\'') {
+            self.emit_trivia_line(line);
+            self.pos += 1;
+            return true;
+        }
+        if trimmed.starts_with("/'") {
+            self.block_comment(line);
+            return true;
+        }
+        false
+    }
+
     /// A line holding only trivia (blank, or a `'` comment), as direct children.
     fn emit_trivia_line(&mut self, line: &Line<'a>) {
         let mut lx = self.lexer(line.content);
