@@ -10,6 +10,7 @@
 use puml_ide::render::{render_source, RenderOptions};
 use puml_sema::FsLoader;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// `../shared` beside the checkout, or `PUML_SHARED_DIR` for a checkout
@@ -33,6 +34,36 @@ const VERTICAL_AT_LEAST: usize = 15_650;
 const HORIZONTAL_AT_LEAST: usize = 15_700;
 const LINKS_AT_LEAST: usize = 880;
 const SAME_LAYOUT_AT_LEAST: usize = 28;
+const PAINTS_AT_LEAST: usize = 46;
+
+/// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
+fn paints(svg: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for key in ["fill=\"", "stroke:", "stroke=\""] {
+        let mut rest = svg;
+        while let Some(at) = rest.find(key) {
+            rest = &rest[at + key.len()..];
+            let value: String = rest
+                .chars()
+                .take_while(|c| *c == '#' || c.is_ascii_alphanumeric())
+                .collect();
+            if value.starts_with('#') {
+                out.insert(normalize_colour(&value));
+            }
+        }
+    }
+    out
+}
+
+/// `#222` → `#222222`, upper case.
+fn normalize_colour(value: &str) -> String {
+    let hex = value.trim_start_matches('#').to_ascii_uppercase();
+    if hex.len() == 3 {
+        hex.chars().flat_map(|c| [c, c]).collect::<String>()
+    } else {
+        hex
+    }
+}
 mod graph_svg;
 use graph_svg::*;
 
@@ -52,6 +83,8 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
     files.sort();
     let mut t = Totals::default();
     let mut worst: Vec<(usize, String)> = Vec::new();
+    let mut painted = 0;
+    let misses = std::env::var_os("PUML_GRAPH_MISSES").is_some();
     for file in files {
         let reference = file.with_extension("puml.svg");
         let (Ok(source), Ok(theirs_svg)) = (std::fs::read_to_string(&file), std::fs::read_to_string(&reference)) else {
@@ -83,7 +116,7 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
             {
                 sized += 1;
                 entities_sized += usize::from(kind == Kind::Entity);
-            } else if std::env::var_os("PUML_GRAPH_MISSES").is_some() {
+            } else if misses {
                 println!(
                     "size miss {}: {n}: puml {:.1}x{:.1}, PlantUML {:.1}x{:.1}",
                     file.display(),
@@ -101,11 +134,28 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
                 let (tp, tq) = (centre(theirs[*p].1), centre(theirs[*q].1));
                 let (op, oq) = (centre(ours[*p].1), centre(ours[*q].1));
                 pairs += 1;
-                vertical += usize::from(relation(tp.1, tq.1) == relation(op.1, oq.1));
+                let vertical_kept = relation(tp.1, tq.1) == relation(op.1, oq.1);
+                vertical += usize::from(vertical_kept);
                 horizontal += usize::from(relation(tp.0, tq.0) == relation(op.0, oq.0));
+                if misses && !vertical_kept {
+                    println!("vertical miss {}: {p} / {q}", file.display());
+                }
             }
         }
         let links_drawn = their_links.intersection(&our_links).count();
+        if misses {
+            for link in their_links.difference(&our_links) {
+                println!("link miss {}: {link:?}", file.display());
+            }
+        }
+        let their_paints = paints(&theirs_svg);
+        let our_paints = paints(&ours_svg);
+        let paints_match = their_paints.is_subset(&our_paints);
+        painted += usize::from(paints_match);
+        if misses && !paints_match {
+            let unpainted: Vec<&String> = their_paints.difference(&our_paints).collect();
+            println!("paint miss {}: {unpainted:?}", file.display());
+        }
         let same = common.len() == theirs.len() && sized == common.len() && vertical == pairs && horizontal == pairs;
         t.elements += theirs.len();
         t.drawn += common.len();
@@ -118,7 +168,10 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         t.links_drawn += links_drawn;
         t.diagrams += 1;
         t.same_layout += usize::from(same);
-        let missing = theirs.len() - common.len() + (entities - entities_sized) + (their_links.len() - links_drawn);
+        let missing = theirs.len() - common.len()
+            + (entities - entities_sized)
+            + (their_links.len() - links_drawn)
+            + usize::from(!paints_match);
         let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
         worst.push((
             missing,
@@ -135,7 +188,7 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
         println!("{line}");
     }
     t.report_and_check(
-        None,
+        Some(painted),
         &Floors {
             drawn: DRAWN_AT_LEAST,
             entities_sized: ENTITIES_SIZED_AT_LEAST,
@@ -143,7 +196,7 @@ fn description_diagrams_are_laid_out_as_plantuml_lays_them_out() {
             horizontal: HORIZONTAL_AT_LEAST,
             links_drawn: LINKS_AT_LEAST,
             same_layout: SAME_LAYOUT_AT_LEAST,
-            paints: None,
+            paints: Some(PAINTS_AT_LEAST),
         },
     );
 }

@@ -418,9 +418,11 @@ pub(crate) fn add_legend(
     (width.max(x + w + 7.0), y + h + 18.0)
 }
 
-/// PlantUML's banner over a diagram that still uses `skinparam
-/// handwritten true` (a yellow box naming `!option handwritten true`), as
-/// it draws it over sequence diagrams: the drawing moves down under it.
+/// PlantUML's banner for the deprecated skinparams the diagram uses, in
+/// one box above the drawing, a line per skinparam: `handwritten` (any
+/// value) and `padding` (any value; probes
+/// `test-data/description-probes/padding-*`). Each line is 21.64 px below
+/// the one before; the drawing moves down by the box and 5 px.
 pub(crate) fn add_banner(
     out: &mut Vec<Item>,
     diagram: &Diagram,
@@ -428,33 +430,51 @@ pub(crate) fn add_banner(
     width: f64,
     height: f64,
 ) -> (f64, f64) {
-    let wanted = diagram.settings.skinparams.iter().any(|(k, _)| k == "handwritten");
-    if !wanted {
+    const BANNER_HEIGHT: f64 = 16.641;
+    const LINE_STEP: f64 = 21.64;
+    let uses = |name: &str| diagram.settings.skinparams.iter().any(|(k, _)| k == name);
+    // (text, the box's width beyond the text)
+    let mut lines: Vec<(&str, f64)> = Vec::new();
+    if uses("padding") {
+        lines.push(("Please use CSS style instead of skinparam padding", 10.0));
+    }
+    if uses("handwritten") {
+        lines.push(("Please use '!option handwritten true' to enable handwritten", 12.0));
+    }
+    if lines.is_empty() {
         return (width, height);
     }
-    const TEXT: &str = "Please use '!option handwritten true' to enable handwritten";
-    const BANNER_HEIGHT: f64 = 16.641;
     let font = Font {
         family: crate::scene::FontFamily::Mono,
         ..Font::sans(10.0)
     };
-    let text_w = metrics.width(TEXT, &font);
-    let room = 3.0 + BANNER_HEIGHT + 1.0;
+    let widths: Vec<f64> = lines.iter().map(|(t, _)| metrics.width(t, &font)).collect();
+    let text_box = lines
+        .iter()
+        .zip(&widths)
+        .map(|((_, extra), w)| w + extra)
+        .fold(0.0, f64::max);
+    let box_h = BANNER_HEIGHT + LINE_STEP * (lines.len() - 1) as f64;
+    // Observed: 21.641 px of room for one line (3 px above the box, 2
+    // below), 43.281 for two.
+    let room = 3.0 + box_h + 2.0;
     super::entity::translate(out, 0.0, room);
-    let banner_w = (width - 15.0).max(text_w + 12.0);
+    let banner_w = (width - 15.0).max(text_box);
     let mut items = Vec::new();
     crate::shapes::rect(
         &mut items,
         3.0,
         3.0,
         banner_w,
-        BANNER_HEIGHT,
+        box_h,
         2.5,
         paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
     );
-    items.push(text(10.0, 13.641, TEXT, font, Color::BLACK, text_w));
+    for (k, ((line, _), w)) in lines.iter().zip(&widths).enumerate() {
+        items.push(text(10.0, 13.641 + LINE_STEP * k as f64, line, font, Color::BLACK, *w));
+    }
     out.splice(0..0, items);
-    (width.max(banner_w + 6.0), height + room)
+    (width.max(banner_w + 16.0), height + room)
 }
 
 /// `title`: bold, centred above the drawing, which moves down (and right,

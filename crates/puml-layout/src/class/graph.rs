@@ -67,7 +67,8 @@ fn cluster_title(package: &puml_sema::class::Package, look: &ClassLook, metrics:
         "database" => (0.0, 10.0),
         _ => (0.0, -5.0),
     };
-    table(width + extra_w, height + extra_h)
+    let padding = 2.0 * look.padding;
+    table(width + extra_w + padding, height + extra_h + padding)
 }
 
 /// A drawn element: its node and its drawing at the origin.

@@ -74,6 +74,10 @@ pub(crate) struct ClassLook {
     /// `skinparam class<<S>> { … }`): (stereotype lowercased, key without
     /// it, value), applied where an element has that stereotype.
     pub stereotyped: Vec<(String, String, String)>,
+    /// `skinparam padding N`: N px more around every text block (a
+    /// cluster's title, a description element's text; observed with the
+    /// oracle, `test-data/description-probes/padding-*`).
+    pub padding: f64,
 }
 
 impl ClassLook {
@@ -119,6 +123,7 @@ impl ClassLook {
             monochrome_icons: None,
             header_bg: None,
             stereotyped: Vec::new(),
+            padding: 0.0,
         };
         let theme_name = theme_override.or(diagram.settings.theme.as_deref());
         if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("plain")) {
@@ -304,6 +309,11 @@ impl ClassLook {
             "nodesep" => {
                 if let Some(n) = number {
                     self.node_sep = n;
+                }
+            }
+            "padding" => {
+                if let Some(n) = number.filter(|n| *n < 1000.0) {
+                    self.padding = n;
                 }
             }
             "ranksep" => {

@@ -206,11 +206,18 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
     let font = look.name_font;
     let lines = text_lines(element);
     let lh = metrics.line_height(&font);
+    // `skinparam padding` widens the text block on every side, except a
+    // use case's (its ellipse follows another rule, not read yet).
+    let padding = match shape {
+        Shape::Usecase | Shape::UsecaseBusiness | Shape::Port | Shape::PortIn | Shape::PortOut => 0.0,
+        _ => look.padding,
+    };
     let text_w = lines
         .iter()
         .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
-        .fold(0.0, f64::max);
-    let text_h = lh * lines.len() as f64;
+        .fold(0.0, f64::max)
+        + 2.0 * padding;
+    let text_h = lh * lines.len() as f64 + 2.0 * padding;
     let fill = fill_and_border(look, element);
     let color = text_color(look, element);
     let mut items = Vec::new();
@@ -489,6 +496,14 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (w, h)
         }
     };
+    if padding > 0.0 {
+        // The text sits `padding` below the top of its padded block.
+        for item in &mut items {
+            if let Item::Text(run) = item {
+                run.y = round3(run.y + padding);
+            }
+        }
+    }
     Some(EntityBox { width, height, items })
 }
 
