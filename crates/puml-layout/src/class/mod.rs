@@ -26,9 +26,21 @@ use puml_sema::model::Diagram;
 
 /// Lays out a class diagram (one page).
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
+    layout_diagram_with(diagram, options, metrics, &|_| {})
+}
+
+/// Lays out a class diagram with its look changed by `adjust` (the
+/// description layout's own defaults).
+pub(crate) fn layout_diagram_with(
+    diagram: &Diagram,
+    options: &LayoutOptions,
+    metrics: &dyn TextMeasure,
+    adjust: &dyn Fn(&mut look::ClassLook),
+) -> Vec<Scene> {
     let empty = ClassDiagram::default();
     let class = diagram.class.as_deref().unwrap_or(&empty);
-    let look = look::ClassLook::new(diagram, options.theme.as_deref());
+    let mut look = look::ClassLook::new(diagram, options.theme.as_deref());
+    adjust(&mut look);
     let built = graph::build(class, &look, metrics);
     let placed = graph::place(&built);
     vec![draw::draw(diagram, class, &look, &built, &placed, metrics)]
@@ -39,8 +51,19 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
 /// PlantUML's `-debugsvek` and with `dot` while developing.
 #[doc(hidden)]
 pub fn class_graph_dot(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Option<String> {
+    class_graph_dot_with(diagram, options, metrics, &|_| {})
+}
+
+/// [`class_graph_dot`] with the look changed by `adjust`.
+pub(crate) fn class_graph_dot_with(
+    diagram: &Diagram,
+    options: &LayoutOptions,
+    metrics: &dyn TextMeasure,
+    adjust: &dyn Fn(&mut look::ClassLook),
+) -> Option<String> {
     let class = diagram.class.as_deref()?;
-    let look = look::ClassLook::new(diagram, options.theme.as_deref());
+    let mut look = look::ClassLook::new(diagram, options.theme.as_deref());
+    adjust(&mut look);
     Some(graph::to_dot(&graph::build(class, &look, metrics).graph))
 }
 

@@ -14,7 +14,9 @@ mod shapes;
 
 pub(crate) use shapes::{draw_container, shape_box};
 
+use crate::class::look::ClassLook;
 use crate::font::TextMeasure;
+use crate::theme::Theme;
 use crate::scene::Scene;
 use crate::LayoutOptions;
 use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd};
@@ -149,9 +151,17 @@ fn with_skinparams(diagram: &Diagram, keyword: &str, written: &ElementStyle) -> 
     style
 }
 
-/// The diagram with its description part as a class part.
+/// The diagram with its description part as a class part. The class
+/// skinparams (`skinparam class { BackgroundColor … }`) are PlantUML's
+/// class diagrams' own: a description diagram's elements do not take them
+/// (corpus 047 keeps its grey components under `class { BackgroundColor
+/// White }`).
 fn as_class(diagram: &Diagram) -> Diagram {
     let mut shadow = diagram.clone();
+    shadow
+        .settings
+        .skinparams
+        .retain(|(key, _)| !key.to_ascii_lowercase().starts_with("class"));
     if let Some(description) = diagram.description.as_deref() {
         shadow.class = Some(Box::new(as_class_diagram(diagram, description)));
     }
@@ -159,9 +169,41 @@ fn as_class(diagram: &Diagram) -> Diagram {
     shadow
 }
 
+/// The description look over the class look: a named theme's element,
+/// arrow, note and cluster colours (PlantUML's themes style description
+/// elements as they style participants: `!theme amiga`'s blue fills and
+/// white lines and text, corpus 019 and 020). `plain` and `carbon-gray`
+/// are the class look's own.
+fn description_look(diagram: &Diagram, options: &LayoutOptions) -> impl Fn(&mut ClassLook) {
+    let name = options
+        .theme
+        .as_deref()
+        .or(diagram.settings.theme.as_deref())
+        .map(str::to_ascii_lowercase);
+    let theme = name
+        .as_deref()
+        .filter(|n| !matches!(*n, "plain" | "carbon-gray"))
+        .and_then(Theme::named);
+    move |look: &mut ClassLook| {
+        let Some(theme) = &theme else { return };
+        look.class_bg = theme.participant_bg;
+        look.class_border = theme.participant_border;
+        look.class_font_color = theme.participant_font_color;
+        look.stereotype_font_color = theme.participant_font_color;
+        look.arrow_color = theme.arrow_color;
+        look.arrow_font_color = theme.arrow_font_color;
+        look.note_bg = theme.note_bg;
+        look.note_border = theme.note_border;
+        look.note_font_color = theme.note_font_color;
+        look.package_border = theme.participant_border;
+        look.package_font_color = theme.participant_font_color;
+    }
+}
+
 /// Lays out a description diagram (one page).
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
-    crate::class::layout_diagram(&as_class(diagram), options, metrics)
+    let adjust = description_look(diagram, options);
+    crate::class::layout_diagram_with(&as_class(diagram), options, metrics, &adjust)
 }
 
 /// The graph the description layout hands to its engine, in dot's
@@ -169,5 +211,6 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
 #[doc(hidden)]
 pub fn description_graph_dot(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Option<String> {
     diagram.description.as_ref()?;
-    crate::class::class_graph_dot(&as_class(diagram), options, metrics)
+    let adjust = description_look(diagram, options);
+    crate::class::class_graph_dot_with(&as_class(diagram), options, metrics, &adjust)
 }
