@@ -17,95 +17,60 @@ use crate::shapes::{dashed, ellipse, line, paint, polygon, rect, stroke, PathBui
 use puml_sema::class::{Element, LineStyle, Package};
 use puml_sema::description::Shape;
 
-/// Use case ellipses PlantUML draws around one line of text too long for
-/// the round form: (text block width with its room, ellipse width,
-/// ellipse height), interpolated linearly between the points. A shorter
-/// text gets the smallest ellipse around its block (√2 times each side),
-/// as round as [`USECASE_ROUNDNESS`] allows at most.
-const USECASE_LONG: &[(f64, f64, f64)] = &[
-    (86.071, 121.478, 29.096),
-    (99.709, 131.512, 31.102),
-    (113.347, 142.172, 33.234),
-    (126.985, 153.324, 35.464),
-    (140.623, 164.866, 37.774),
-    (154.261, 176.716, 40.144),
-    (167.899, 188.816, 42.564),
-    (181.537, 201.120, 45.024),
-    (195.175, 213.588, 47.518),
-    (208.813, 226.196, 50.040),
-    (222.451, 238.922, 52.584),
-    (236.089, 251.744, 55.148),
-    (249.727, 264.650, 57.730),
-    (263.365, 277.626, 60.326),
-    (277.003, 290.666, 62.934),
-    (290.641, 303.758, 65.552),
-    (304.279, 316.898, 68.180),
-    (317.917, 330.078, 70.816),
-    (331.555, 343.296, 73.460),
-    (345.193, 356.544, 76.108),
-    (358.831, 369.822, 78.764),
-    (372.469, 383.126, 81.426),
-    (386.107, 396.452, 84.090),
-    (399.745, 409.800, 86.760),
-    (413.383, 423.166, 89.434),
-    (454.297, 463.362, 97.472),
-    (495.211, 503.674, 105.534),
-    (536.125, 544.076, 113.616),
-    (577.039, 584.550, 121.710),
-    (617.953, 625.082, 129.816),
-    (658.867, 665.662, 137.932),
-    (699.781, 706.280, 146.056),
-    (740.695, 746.930, 154.186),
-    (781.609, 787.608, 162.322),
-    (822.523, 828.308, 170.462),
-];
-/// The use case ellipse's largest height-to-width ratio (short texts).
-const USECASE_ROUNDNESS: f64 = 0.842;
-/// Room around a use case's text inside its ellipse (each dimension).
-const USECASE_TEXT_ROOM: f64 = 4.243;
-/// A line of text with its room: the height [`USECASE_LONG`] was measured with.
-const USECASE_LINE_BLOCK: f64 = 16.297 + USECASE_TEXT_ROOM;
+/// The flattest and the roundest a use case's ellipse is drawn
+/// (height over width, PlantUML's bounds on its text's proportions).
+const USECASE_FLATTEST: f64 = 0.2;
+const USECASE_ROUNDEST: f64 = 0.8;
+/// What PlantUML adds to the ellipse around the text, each dimension.
+const USECASE_GROWTH: f64 = 6.0;
+/// Steps of the search for the ellipse's centre (halving the interval by
+/// thirds: far below a thousandth of a pixel for any text).
+const USECASE_SEARCH_STEPS: usize = 100;
 
-/// [`USECASE_LONG`] at a block width: (ellipse width, height).
-fn long_usecase(width: f64) -> (f64, f64) {
-    let last = USECASE_LONG[USECASE_LONG.len() - 1];
-    if width >= last.0 {
-        // Past the table: the ellipse grows with the text, as at its end.
-        let before = USECASE_LONG[USECASE_LONG.len() - 2];
-        let slope_w = (last.1 - before.1) / (last.0 - before.0);
-        let slope_h = (last.2 - before.2) / (last.0 - before.0);
-        return (last.1 + slope_w * (width - last.0), last.2 + slope_h * (width - last.0));
+/// The use case ellipse (width, height) around lines of text, centred on
+/// each other, of these widths and `line_height` each. As PlantUML 1.2026.8
+/// draws it: the ellipse's flatness is the text block's (height over width,
+/// kept within [`USECASE_FLATTEST`, `USECASE_ROUNDEST`]), it is the
+/// smallest of that flatness around the corners of every line, and it is
+/// drawn 6 px larger. The corners, squeezed vertically by the flatness,
+/// need the smallest circle around them; the lines are centred, so its
+/// centre lies on their middle line, at the height that makes the farthest
+/// corner nearest (a convex function of the height: searched by thirds).
+pub(crate) fn usecase_size(line_widths: &[f64], line_height: f64) -> (f64, f64) {
+    let text_w = line_widths.iter().copied().fold(0.0, f64::max);
+    let text_h = line_height * line_widths.len() as f64;
+    if text_w <= 0.0 || text_h <= 0.0 {
+        return (USECASE_GROWTH, USECASE_GROWTH);
     }
-    for pair in USECASE_LONG.windows(2) {
-        let ((x0, w0, h0), (x1, w1, h1)) = (pair[0], pair[1]);
-        if width <= x1 {
-            let f = (width - x0) / (x1 - x0);
-            return (w0 + (w1 - w0) * f, h0 + (h1 - h0) * f);
+    let flatness = (text_h / text_w).clamp(USECASE_FLATTEST, USECASE_ROUNDEST);
+    // Each line's half width and its top and bottom, squeezed.
+    let corners: Vec<(f64, f64)> = line_widths
+        .iter()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            let top = line_height * i as f64 / flatness;
+            let bottom = line_height * (i + 1) as f64 / flatness;
+            [(w / 2.0, top), (w / 2.0, bottom)]
+        })
+        .collect();
+    let reach = |centre_y: f64| {
+        corners
+            .iter()
+            .map(|(half_w, y)| (half_w * half_w + (y - centre_y).powi(2)).sqrt())
+            .fold(0.0, f64::max)
+    };
+    let (mut low, mut high) = (0.0, text_h / flatness);
+    for _ in 0..USECASE_SEARCH_STEPS {
+        let a = low + (high - low) / 3.0;
+        let b = high - (high - low) / 3.0;
+        if reach(a) <= reach(b) {
+            high = b;
+        } else {
+            low = a;
         }
     }
-    (last.1, last.2)
-}
-
-/// The use case ellipse (width, height) around a text block.
-pub(crate) fn usecase_size(text_width: f64, text_height: f64) -> (f64, f64) {
-    let w = text_width + USECASE_TEXT_ROOM;
-    let h = text_height + USECASE_TEXT_ROOM;
-    let first = USECASE_LONG[0];
-    // Round enough: the smallest ellipse around the block.
-    if w <= first.0 || h / w >= first.2 / first.1 {
-        let ratio = (h / w).min(USECASE_ROUNDNESS);
-        let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
-        return (2.0 * radius, 2.0 * radius * ratio);
-    }
-    let (long_w, long_h) = long_usecase(w);
-    if (h - USECASE_LINE_BLOCK).abs() < 0.5 {
-        return (long_w, long_h);
-    }
-    // More lines: an ellipse through the block's corners as flat as a
-    // long line's.
-    let ratio = (long_h / long_w).min(USECASE_ROUNDNESS);
-    let radius = ((w / 2.0).powi(2) + (h / (2.0 * ratio)).powi(2)).sqrt();
-    (2.0 * radius, 2.0 * radius * ratio)
+    let radius = reach((low + high) / 2.0);
+    (2.0 * radius + USECASE_GROWTH, 2.0 * radius * flatness + USECASE_GROWTH)
 }
 
 /// The lines of an element's text (`\n` written or real), after a line
@@ -242,7 +207,11 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (width, 60.0 + text_h)
         }
         Shape::Usecase | Shape::UsecaseBusiness => {
-            let (w, h) = usecase_size(text_w, text_h);
+            let widths: Vec<f64> = lines
+                .iter()
+                .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
+                .collect();
+            let (w, h) = usecase_size(&widths, lh);
             ellipse(&mut items, w / 2.0, h / 2.0, w / 2.0, h / 2.0, fill);
             centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
             (w, h)
@@ -589,24 +558,23 @@ fn rect_item(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
 mod tests {
     use super::usecase_size;
 
-    /// Use case ellipses PlantUML drew (text width, lines × 16.297 → node
-    /// size in its `svek.dot`), within 2 px.
+    /// Use case ellipses PlantUML drew (its text's line widths, 16.297 px
+    /// lines → node size in its `svek.dot`), within 2 px.
     #[test]
     fn usecase_ellipses_measure_like_plantuml() {
-        for (text_w, text_h, w, h) in [
-            (9.591, 16.297, 28.516, 24.013),
-            (38.015, 16.297, 59.761, 29.047),
-            (80.876, 16.297, 120.376, 29.047),
-            (160.111, 16.297, 185.653, 41.931),
-            (372.928, 16.297, 387.726, 82.345),
-            (40.94, 32.594, 62.127, 50.684),
-            // Not yet: several lines too long for the round form (PlantUML
-            // 222.442 × 49.288 for 186.238 × 32.594; puml draws it wider).
-        ] {
-            let (ours_w, ours_h) = usecase_size(text_w, text_h);
+        let cases: [(&[f64], f64, f64); 6] = [
+            (&[9.591], 28.516, 24.013),
+            (&[38.015], 59.761, 29.047),
+            (&[80.876], 120.376, 29.047),
+            (&[160.111], 185.653, 41.931),
+            (&[372.928], 387.726, 82.345),
+            (&[40.94, 40.94], 62.127, 50.684),
+        ];
+        for (widths, w, h) in cases {
+            let (ours_w, ours_h) = usecase_size(widths, 16.297);
             assert!(
                 (ours_w - w).abs() < 2.0 && (ours_h - h).abs() < 2.0,
-                "{text_w}×{text_h}: ({ours_w}, {ours_h}) vs ({w}, {h})"
+                "{widths:?}: ({ours_w}, {ours_h}) vs ({w}, {h})"
             );
         }
     }
