@@ -78,6 +78,9 @@ pub(crate) struct ClassLook {
     /// cluster's title, a description element's text; observed with the
     /// oracle, `test-data/description-probes/padding-*`).
     pub padding: f64,
+    /// `skinparam actorStyle awesome`: actors drawn as a head over a
+    /// bust.
+    pub awesome_actor: bool,
 }
 
 impl ClassLook {
@@ -124,6 +127,7 @@ impl ClassLook {
             header_bg: None,
             stereotyped: Vec::new(),
             padding: 0.0,
+            awesome_actor: false,
         };
         let theme_name = theme_override.or(diagram.settings.theme.as_deref());
         if theme_name.is_some_and(|t| t.eq_ignore_ascii_case("plain")) {
@@ -311,6 +315,7 @@ impl ClassLook {
                     self.node_sep = n;
                 }
             }
+            "actorstyle" => self.awesome_actor = value.eq_ignore_ascii_case("awesome"),
             "padding" => {
                 if let Some(n) = number.filter(|n| *n < 1000.0) {
                     self.padding = n;

@@ -36,13 +36,16 @@ const USECASE_SEARCH_STEPS: usize = 100;
 /// need the smallest circle around them; the lines are centred, so its
 /// centre lies on their middle line, at the height that makes the farthest
 /// corner nearest (a convex function of the height: searched by thirds).
-pub(crate) fn usecase_size(line_widths: &[f64], line_height: f64) -> (f64, f64) {
+///
+/// `skinparam padding` widens the block the flatness is taken from, not
+/// the corners (probe `padding-shapes`: "Log in" under `padding 30`).
+pub(crate) fn usecase_size(line_widths: &[f64], line_height: f64, padding: f64) -> (f64, f64) {
     let text_w = line_widths.iter().copied().fold(0.0, f64::max);
     let text_h = line_height * line_widths.len() as f64;
     if text_w <= 0.0 || text_h <= 0.0 {
         return (USECASE_GROWTH, USECASE_GROWTH);
     }
-    let flatness = (text_h / text_w).clamp(USECASE_FLATTEST, USECASE_ROUNDEST);
+    let flatness = ((text_h + 2.0 * padding) / (text_w + 2.0 * padding)).clamp(USECASE_FLATTEST, USECASE_ROUNDEST);
     // Each line's half width and its top and bottom, squeezed.
     let corners: Vec<(f64, f64)> = line_widths
         .iter()
@@ -171,8 +174,8 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
     let font = look.name_font;
     let lines = text_lines(element);
     let lh = metrics.line_height(&font);
-    // `skinparam padding` widens the text block on every side, except a
-    // use case's (its ellipse follows another rule, not read yet).
+    // `skinparam padding` widens the text block on every side; a use
+    // case's ellipse takes only its flatness from it (`usecase_size`).
     let padding = match shape {
         Shape::Usecase | Shape::UsecaseBusiness | Shape::Port | Shape::PortIn | Shape::PortOut => 0.0,
         _ => look.padding,
@@ -189,6 +192,28 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
     // (width, height, text top) of a box around the text.
     let boxed = |dx: f64, dy: f64| (text_w + dx, text_h + dy);
     let (width, height) = match shape {
+        Shape::Actor | Shape::ActorBusiness if look.awesome_actor => {
+            // PlantUML's awesome actor (probe `actor-awesome`): a 16 px
+            // head over a rounded bust 54 px wide, the name 61 px below
+            // the top; the node is at least 55 px wide.
+            let width = text_w.max(55.0);
+            let cx = width / 2.0;
+            ellipse(&mut items, cx, 16.5, 16.0, 16.0, fill);
+            PathBuilder::new()
+                .move_to(cx, 36.5)
+                .cubic_to(cx + 4.0, 36.5, cx + 7.0, 36.5, cx + 11.0, 32.5)
+                .cubic_to(cx + 19.0, 32.5, cx + 27.0, 40.5, cx + 27.0, 48.5)
+                .line_to(cx + 27.0, 52.5)
+                .cubic_to(cx + 27.0, 56.5, cx + 23.0, 60.5, cx + 19.0, 60.5)
+                .line_to(cx - 19.0, 60.5)
+                .cubic_to(cx - 23.0, 60.5, cx - 27.0, 56.5, cx - 27.0, 52.5)
+                .line_to(cx - 27.0, 48.5)
+                .cubic_to(cx - 27.0, 40.5, cx - 19.0, 32.5, cx - 11.0, 32.5)
+                .cubic_to(cx - 7.0, 36.5, cx - 4.0, 36.5, cx, 36.5)
+                .push(&mut items, fill);
+            centred_text(&mut items, &lines, cx, 61.0, font, color, metrics);
+            (width, 61.0 + text_h)
+        }
         Shape::Actor | Shape::ActorBusiness => {
             let width = text_w.max(27.0);
             let cx = width / 2.0;
@@ -211,7 +236,7 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                 .iter()
                 .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
                 .collect();
-            let (w, h) = usecase_size(&widths, lh);
+            let (w, h) = usecase_size(&widths, lh, look.padding);
             ellipse(&mut items, w / 2.0, h / 2.0, w / 2.0, h / 2.0, fill);
             centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
             (w, h)
@@ -562,6 +587,9 @@ mod tests {
     /// lines → node size in its `svek.dot`), within 2 px.
     #[test]
     fn usecase_ellipses_measure_like_plantuml() {
+        // "Log in" under `skinparam padding 30`.
+        let (padded_w, padded_h) = usecase_size(&[42.465], 16.297, 30.0);
+        assert!((padded_w - 53.77).abs() < 0.1 && (padded_h - 41.57).abs() < 0.1);
         let cases: [(&[f64], f64, f64); 6] = [
             (&[9.591], 28.516, 24.013),
             (&[38.015], 59.761, 29.047),
@@ -571,7 +599,7 @@ mod tests {
             (&[40.94, 40.94], 62.127, 50.684),
         ];
         for (widths, w, h) in cases {
-            let (ours_w, ours_h) = usecase_size(widths, 16.297);
+            let (ours_w, ours_h) = usecase_size(widths, 16.297, 0.0);
             assert!(
                 (ours_w - w).abs() < 2.0 && (ours_h - h).abs() < 2.0,
                 "{widths:?}: ({ours_w}, {ours_h}) vs ({w}, {h})"
