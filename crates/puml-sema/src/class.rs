@@ -385,6 +385,10 @@ pub enum NoteTarget {
     Link(LinkId),
     /// `note "text" as N1`: an element of its own, linked like one.
     Floating { alias: Option<String> },
+    /// `note bottom of N` where `N` is a container that holds something
+    /// (`node N { … }` in a description diagram): PlantUML links the note
+    /// to the container's point.
+    Package { package: PackageId, side: NoteSide },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

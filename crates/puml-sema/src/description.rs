@@ -9,7 +9,8 @@
 //! `class::ClassNote`, `class::Package`, `class::ElementStyle`), so the
 //! layout hands both kinds to the same graph code: a link end
 //! `LinkEnd::Package` is a container (`node N { … }` linked as a whole),
-//! `NoteTarget::Element` an element of this diagram.
+//! `NoteTarget::Element` an element of this diagram, `NoteTarget::Package`
+//! a container.
 
 use crate::class::{ClassNote, ElementStyle, Link, Package, PackageId};
 use text_size::TextRange;

@@ -516,6 +516,10 @@ impl DescriptionLowering {
                     element,
                     side: side.unwrap_or(NoteSide::Right),
                 },
+                LinkEnd::Package(package) => NoteTarget::Package {
+                    package,
+                    side: side.unwrap_or(NoteSide::Right),
+                },
                 _ => NoteTarget::Floating { alias: None },
             }
         } else if let Some(side) = side {

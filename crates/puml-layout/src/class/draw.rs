@@ -173,7 +173,16 @@ pub(crate) fn draw(
     // note (its name, its entity, its link). The model keeps no source
     // order across kinds, so notes are counted after everything else (as
     // they are mostly written).
-    let mut note_number = class.packages.len() + class.elements.len() + class.links.len();
+    // A description's empty container is drawn as an element of the same
+    // name, one entity to PlantUML: counted once.
+    let element_names: std::collections::HashSet<&str> =
+        class.elements.iter().map(|e| e.qualified_name.as_str()).collect();
+    let mirrored = class
+        .packages
+        .iter()
+        .filter(|p| element_names.contains(p.qualified_name.as_str()))
+        .count();
+    let mut note_number = class.packages.len() + class.elements.len() + class.links.len() - mirrored;
     let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
@@ -204,8 +213,17 @@ pub(crate) fn draw(
                 .get(element.index())
                 .and_then(|e| e.as_ref())
                 .map(|e| (entity_ids[element.index()].clone(), shift(&placed.nodes[e.node]))),
+            NoteTarget::Package { package, .. } => built
+                .packages
+                .get(package.index())
+                .copied()
+                .flatten()
+                .and_then(|cluster| placed.clusters.get(cluster))
+                .map(|rect| (package_ids[package.index()].clone(), shift(rect))),
             _ => None,
         };
+        // A container's note is linked to it by a dashed link (corpus 041).
+        let pointing = matches!(note.target, NoteTarget::Element { .. });
         let route: Option<(Vec<Point>, bool)> = boxed.edge.and_then(|(edge, note_is_tail)| {
             let route = placed.edges.get(edge)?;
             (route.points.len() >= 2).then(|| {
@@ -214,6 +232,7 @@ pub(crate) fn draw(
             })
         });
         let wedge = match (&toward, &route) {
+            _ if !pointing => None,
             (Some((_, element)), Some((points, note_is_tail))) => {
                 let (at_element, at_note) = if *note_is_tail {
                     (points[points.len() - 1], points[0])

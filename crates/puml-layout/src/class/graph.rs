@@ -219,13 +219,17 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
     // (`clusterNa` outside, `clusterNi` inside the titled one) and puts a
     // point node in the titled cluster for the links to reach.
     let mut package_linked = vec![false; class.packages.len()];
-    for link in &class.links {
-        for end in [&link.from, &link.to] {
-            if let LinkEnd::Package(p) = end {
-                if let Some(slot) = package_linked.get_mut(p.index()) {
-                    *slot = true;
-                }
-            }
+    let noted_packages = class.notes.iter().filter_map(|note| match note.target {
+        NoteTarget::Package { package, .. } => Some(package),
+        _ => None,
+    });
+    let linked_packages = class.links.iter().flat_map(|link| [&link.from, &link.to]).filter_map(|end| match end {
+        LinkEnd::Package(p) => Some(*p),
+        _ => None,
+    });
+    for p in linked_packages.chain(noted_packages) {
+        if let Some(slot) = package_linked.get_mut(p.index()) {
+            *slot = true;
         }
     }
     let mut package_points: Vec<Option<NodeId>> = vec![None; class.packages.len()];
@@ -318,8 +322,17 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     *slot = Some(i);
                 }
             }
-            NoteTarget::Element { element, side } => {
-                if let Some(target) = entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node) {
+            NoteTarget::Element { .. } | NoteTarget::Package { .. } => {
+                let (target, side) = match note.target {
+                    NoteTarget::Element { element, side } => {
+                        (entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node), side)
+                    }
+                    NoteTarget::Package { package, side } => {
+                        (package_points.get(package.index()).copied().flatten(), side)
+                    }
+                    _ => (None, NoteSide::Right),
+                };
+                if let Some(target) = target {
                     let mut node = Node::new(width, height);
                     node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);

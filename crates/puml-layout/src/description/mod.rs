@@ -19,7 +19,9 @@ use crate::font::TextMeasure;
 use crate::theme::Theme;
 use crate::scene::Scene;
 use crate::LayoutOptions;
-use puml_sema::class::{ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd};
+use puml_sema::class::{
+    ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd, NoteTarget,
+};
 use puml_sema::description::{DescriptionDiagram, Shape};
 use puml_sema::model::Diagram;
 
@@ -121,11 +123,25 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             container
         })
         .collect();
+    // A note of an empty container is a note of the element it became.
+    let notes = description
+        .notes
+        .iter()
+        .map(|note| {
+            let mut note = note.clone();
+            if let NoteTarget::Package { package, side } = note.target {
+                if let Some(element) = as_element.get(package.index()).copied().flatten() {
+                    note.target = NoteTarget::Element { element, side };
+                }
+            }
+            note
+        })
+        .collect();
     ClassDiagram {
         elements,
         packages,
         links,
-        notes: description.notes.clone(),
+        notes,
         visibility: Vec::new(),
         left_to_right: description.left_to_right,
         together: Vec::new(),
