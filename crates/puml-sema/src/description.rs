@@ -27,6 +27,11 @@ pub struct DescriptionDiagram {
     /// Containers (`package`, `node`, `rectangle`, … opened with `{`),
     /// parents before their children; `Package::keyword` is the keyword.
     pub containers: Vec<Package>,
+    /// Per container, how many elements had been created when it was
+    /// opened: where it stands among the elements in creation order (an
+    /// empty container is drawn as an element, in that place).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub containers_after_elements: Vec<u32>,
     /// Links in source order.
     pub links: Vec<Link>,
     /// Notes in source order (on an element, on a link, or floating).

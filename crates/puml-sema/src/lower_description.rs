@@ -318,6 +318,9 @@ impl DescriptionLowering {
             parent,
         });
         self.map.containers.push(statement_range(node));
+        self.diagram
+            .containers_after_elements
+            .push(self.diagram.elements.len() as u32);
         if !code.is_empty() {
             self.containers_by_code.entry(code).or_insert(id);
         }

@@ -46,34 +46,24 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             *slot = true;
         }
     }
-    let mut elements: Vec<ClassElement> = description
-        .elements
-        .iter()
-        .map(|element| ClassElement {
-            kind: ElementKind::Mixed,
-            keyword: keyword_of(element.shape).to_string(),
-            qualified_name: element.qualified_name.clone(),
-            display: element.display.clone(),
-            alias: None,
-            generic: None,
-            stereotypes: element.stereotypes.clone(),
-            spot: None,
-            style: with_skinparams(diagram, keyword_of(element.shape), &element.style),
-            members: Vec::new(),
-            package: element.container,
-            declared: element.declared,
-            json: None,
-        })
-        .collect();
-    // Empty containers become elements.
-    let mut as_element: Vec<Option<ElementId>> = vec![None; description.containers.len()];
-    for (index, container) in description.containers.iter().enumerate() {
-        if holds[index] {
-            continue;
-        }
+    let element_of = |element: &puml_sema::description::Element| ClassElement {
+        kind: ElementKind::Mixed,
+        keyword: keyword_of(element.shape).to_string(),
+        qualified_name: element.qualified_name.clone(),
+        display: element.display.clone(),
+        alias: None,
+        generic: None,
+        stereotypes: element.stereotypes.clone(),
+        spot: None,
+        style: with_skinparams(diagram, keyword_of(element.shape), &element.style),
+        members: Vec::new(),
+        package: element.container,
+        declared: element.declared,
+        json: None,
+    };
+    let container_element = |container: &puml_sema::class::Package| {
         let shape = Shape::from_keyword(&container.keyword).unwrap_or(Shape::Rectangle);
-        as_element[index] = Some(ElementId(elements.len() as u32));
-        elements.push(ClassElement {
+        ClassElement {
             kind: ElementKind::Mixed,
             keyword: keyword_of(shape).to_string(),
             qualified_name: container.qualified_name.clone(),
@@ -87,14 +77,45 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
             package: container.parent,
             declared: true,
             json: None,
-        });
+        }
+    };
+    // The elements in creation order, each empty container (drawn as an
+    // element of its keyword) where it was opened: PlantUML hands dot its
+    // nodes in that order.
+    let mut elements: Vec<ClassElement> = Vec::with_capacity(description.elements.len());
+    let mut element_index: Vec<ElementId> = Vec::with_capacity(description.elements.len());
+    let mut as_element: Vec<Option<ElementId>> = vec![None; description.containers.len()];
+    let mut next_container = 0;
+    let mut place_containers_up_to = |created: usize, elements: &mut Vec<ClassElement>| {
+        while next_container < description.containers.len() {
+            let after = description
+                .containers_after_elements
+                .get(next_container)
+                .map_or(usize::MAX, |&n| n as usize);
+            if after > created {
+                break;
+            }
+            if !holds[next_container] {
+                as_element[next_container] = Some(ElementId(elements.len() as u32));
+                elements.push(container_element(&description.containers[next_container]));
+            }
+            next_container += 1;
+        }
+    };
+    for (created, element) in description.elements.iter().enumerate() {
+        place_containers_up_to(created, &mut elements);
+        element_index.push(ElementId(elements.len() as u32));
+        elements.push(element_of(element));
     }
+    place_containers_up_to(usize::MAX - 1, &mut elements);
+    let renumbered = |id: ElementId| element_index.get(id.index()).copied().unwrap_or(id);
     let end = |end: LinkEnd| match end {
         LinkEnd::Package(p) => as_element
             .get(p.index())
             .copied()
             .flatten()
             .map_or(end, LinkEnd::Element),
+        LinkEnd::Element(e) => LinkEnd::Element(renumbered(e)),
         other => other,
     };
     let links = description
@@ -129,10 +150,19 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
         .iter()
         .map(|note| {
             let mut note = note.clone();
-            if let NoteTarget::Package { package, side } = note.target {
-                if let Some(element) = as_element.get(package.index()).copied().flatten() {
-                    note.target = NoteTarget::Element { element, side };
+            match note.target {
+                NoteTarget::Package { package, side } => {
+                    if let Some(element) = as_element.get(package.index()).copied().flatten() {
+                        note.target = NoteTarget::Element { element, side };
+                    }
                 }
+                NoteTarget::Element { element, side } => {
+                    note.target = NoteTarget::Element {
+                        element: renumbered(element),
+                        side,
+                    };
+                }
+                _ => {}
             }
             note
         })
