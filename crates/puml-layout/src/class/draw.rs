@@ -395,6 +395,7 @@ pub(crate) fn draw(
 
     let (width, height) = add_legend(&mut out, diagram, metrics, max_x.max(10.0), max_y.max(10.0));
     let (width, height) = add_title(&mut out, diagram, look, metrics, width, height);
+    let (width, height) = add_header_footer(&mut out, diagram, metrics, width, height);
     let (width, height) = add_banner(&mut out, diagram, metrics, width, height);
     Scene {
         width: round3(width),
@@ -494,6 +495,58 @@ pub(crate) fn add_banner(
     }
     out.splice(0..0, items);
     (width.max(banner_w + 16.0), height + room)
+}
+
+/// `header` and `footer`: 10 px grey lines, the header right-aligned
+/// above the drawing (which moves down by its lines and 1 px), the footer
+/// centred 1 px below it, unless written `left`/`center`/`right` (PlantUML
+/// 1.2026.8, probe `test-data/description-probes/header-footer`).
+pub(crate) fn add_header_footer(
+    out: &mut Vec<Item>,
+    diagram: &Diagram,
+    metrics: &dyn TextMeasure,
+    width: f64,
+    mut height: f64,
+) -> (f64, f64) {
+    use puml_sema::model::HorizontalAlign;
+    let font = Font::sans(10.0);
+    let color = Color::hex(0x888888);
+    let lh = metrics.line_height(&font);
+    let ascent = metrics.ascent(&font);
+    let lines_of = |text: &str| -> Vec<(String, f64)> {
+        text.split("\\n")
+            .flat_map(|l| l.split('\n'))
+            .map(|l| (l.to_string(), metrics.width(l, &font)))
+            .collect()
+    };
+    let x_of = |align: HorizontalAlign, w: f64| match align {
+        HorizontalAlign::Left => 0.0,
+        HorizontalAlign::Center => (width - w) / 2.0,
+        HorizontalAlign::Right => width - w,
+    };
+    if let Some(header) = diagram.header.as_ref().filter(|h| !h.text.trim().is_empty()) {
+        let lines = lines_of(&header.text);
+        let room = lh * lines.len() as f64 + 1.0;
+        super::entity::translate(out, 0.0, room);
+        let align = header.align.unwrap_or(HorizontalAlign::Right);
+        let items: Vec<Item> = lines
+            .iter()
+            .enumerate()
+            .map(|(k, (l, w))| text(x_of(align, *w), ascent + lh * k as f64, l, font, color, *w))
+            .collect();
+        out.splice(0..0, items);
+        height += room;
+    }
+    if let Some(footer) = diagram.footer.as_ref().filter(|f| !f.text.trim().is_empty()) {
+        let lines = lines_of(&footer.text);
+        let top = height + 1.0;
+        let align = footer.align.unwrap_or(HorizontalAlign::Center);
+        for (k, (l, w)) in lines.iter().enumerate() {
+            out.push(text(x_of(align, *w), top + ascent + lh * k as f64, l, font, color, *w));
+        }
+        height = top + lh * lines.len() as f64;
+    }
+    (width, height)
 }
 
 /// `title`: bold, centred above the drawing, which moves down (and right,
