@@ -501,11 +501,32 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
     Some(EntityBox { width, height, items })
 }
 
-/// Draws a description container (a cluster) the way PlantUML draws its
-/// keyword: `rectangle` a rounded rectangle with its title centred at the
-/// top, `node` a 3D box; `false` for a keyword drawn as a package tab (the
-/// class layout draws those). The outline is PlantUML's: 1 px of the
-/// element border colour, no fill unless one is written.
+/// The outline PlantUML draws around a container, by keyword.
+#[derive(Clone, Copy, PartialEq)]
+enum Outline {
+    /// A rounded rectangle, the title centred at the top.
+    Rectangle,
+    /// A rectangle with a line under the title (`card`).
+    Card,
+    /// A 3D box (`node`).
+    Node,
+    /// A rectangle with a cut tab around the title, at the left (`frame`).
+    Frame,
+    /// A cylinder (`database`).
+    Database,
+    /// A horizontal cylinder (`queue`).
+    Queue,
+    /// A box between two flanges 15 px wide (`stack`).
+    Stack,
+    /// A scalloped outline (`cloud`).
+    Cloud,
+}
+
+/// Draws a description container (a cluster) the way PlantUML 1.2026.8
+/// draws its keyword (probe `test-data/description-probes/container-shapes`);
+/// `false` for a keyword drawn as a package tab (`package`, `folder`: the
+/// class layout draws those). The outline is 1 px of the element border
+/// colour, no fill unless one is written.
 pub(crate) fn draw_container(
     out: &mut Vec<Item>,
     rect: &puml_graph::Rect,
@@ -514,9 +535,15 @@ pub(crate) fn draw_container(
     look: &ClassLook,
     metrics: &dyn TextMeasure,
 ) -> bool {
-    let node = match container.keyword.as_str() {
-        "rectangle" | "card" | "agent" | "storage" | "file" | "component" | "hexagon" | "artifact" => false,
-        "node" => true,
+    let outline = match container.keyword.as_str() {
+        "rectangle" | "agent" | "storage" | "file" | "component" | "hexagon" | "artifact" => Outline::Rectangle,
+        "card" => Outline::Card,
+        "node" => Outline::Node,
+        "frame" => Outline::Frame,
+        "database" => Outline::Database,
+        "queue" => Outline::Queue,
+        "stack" => Outline::Stack,
+        "cloud" => Outline::Cloud,
         _ => return false,
     };
     let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
@@ -531,27 +558,8 @@ pub(crate) fn draw_container(
         .background
         .as_deref()
         .and_then(crate::color::parse_color);
-    let outline = paint(fill, Some(stroke(border, 1.0)));
-    let depth = if node { 10.0 } else { 0.0 };
-    if node {
-        polygon(
-            out,
-            &[
-                (x, y + depth),
-                (x + depth, y),
-                (x + w, y),
-                (x + w, y + h - depth),
-                (x + w - depth, y + h),
-                (x, y + h),
-            ],
-            outline,
-        );
-        line(out, x + w - depth, y + depth, x + w, y, stroke(border, 1.0));
-        line(out, x, y + depth, x + w - depth, y + depth, stroke(border, 1.0));
-        line(out, x + w - depth, y + depth, x + w - depth, y + h, stroke(border, 1.0));
-    } else {
-        rect_item(out, x, y, w, h, outline);
-    }
+    let line_paint = stroke(border, 1.0);
+    let outlined = paint(fill, Some(line_paint));
     let font = Font {
         bold: true,
         ..look.package_font
@@ -562,17 +570,164 @@ pub(crate) fn draw_container(
         .map(|s| (format!("«{s}»"), false))
         .chain(title.split("\\n").map(|l| (l.to_string(), false)))
         .collect();
-    let top = y + depth + 2.0 + if node { 1.0 } else { 0.0 };
-    centred_text(
-        out,
-        &lines,
-        x + (w - depth) / 2.0,
-        top,
-        font,
-        look.package_font_color,
-        metrics,
-    );
+    let title_w = lines
+        .iter()
+        .map(|(l, _)| metrics.width(l, &font))
+        .fold(0.0, f64::max);
+    let lh = metrics.line_height(&font);
+    // Where the title's first line starts, below the outline's top.
+    let mut title_top = 2.0;
+    let mut title_left: Option<f64> = None;
+    match outline {
+        Outline::Rectangle => rect_item(out, x, y, w, h, outlined),
+        Outline::Card => {
+            rect_item(out, x, y, w, h, outlined);
+            let under = y + lh * lines.len() as f64 + 4.0;
+            line(out, x, under, x + w, under, line_paint);
+        }
+        Outline::Node => {
+            let depth = 10.0;
+            polygon(
+                out,
+                &[
+                    (x, y + depth),
+                    (x + depth, y),
+                    (x + w, y),
+                    (x + w, y + h - depth),
+                    (x + w - depth, y + h),
+                    (x, y + h),
+                ],
+                outlined,
+            );
+            line(out, x + w - depth, y + depth, x + w, y, line_paint);
+            line(out, x, y + depth, x + w - depth, y + depth, line_paint);
+            line(out, x + w - depth, y + depth, x + w - depth, y + h, line_paint);
+            title_top = depth + 3.0;
+        }
+        Outline::Frame => {
+            rect_item(out, x, y, w, h, outlined);
+            let (tab_w, tab_h) = (title_w + 11.0, lh * lines.len() as f64 + 3.0);
+            PathBuilder::new()
+                .move_to(x + tab_w, y)
+                .line_to(x + tab_w, y + tab_h - 10.0)
+                .line_to(x + tab_w - 10.0, y + tab_h)
+                .line_to(x, y + tab_h)
+                .push(out, Paint { fill: None, ..outlined });
+            title_top = 1.0;
+            title_left = Some(x + 3.0);
+        }
+        Outline::Database => {
+            let half = w / 2.0;
+            PathBuilder::new()
+                .move_to(x, y + 10.0)
+                .cubic_to(x, y, x + half, y, x + half, y)
+                .cubic_to(x + half, y, x + w, y, x + w, y + 10.0)
+                .line_to(x + w, y + h - 10.0)
+                .cubic_to(x + w, y + h, x + half, y + h, x + half, y + h)
+                .cubic_to(x + half, y + h, x, y + h, x, y + h - 10.0)
+                .line_to(x, y + 10.0)
+                .push(out, outlined);
+            PathBuilder::new()
+                .move_to(x, y + 10.0)
+                .cubic_to(x, y + 20.0, x + half, y + 20.0, x + half, y + 20.0)
+                .cubic_to(x + half, y + 20.0, x + w, y + 20.0, x + w, y + 10.0)
+                .push(out, Paint { fill: None, ..outlined });
+            title_top = 22.0;
+        }
+        Outline::Queue => {
+            let mid = y + h / 2.0;
+            PathBuilder::new()
+                .move_to(x + 5.0, y)
+                .line_to(x + w - 5.0, y)
+                .cubic_to(x + w, y, x + w, mid, x + w, mid)
+                .cubic_to(x + w, mid, x + w, y + h, x + w - 5.0, y + h)
+                .line_to(x + 5.0, y + h)
+                .cubic_to(x, y + h, x, mid, x, mid)
+                .cubic_to(x, mid, x, y, x + 5.0, y)
+                .push(out, outlined);
+            PathBuilder::new()
+                .move_to(x + w - 5.0, y)
+                .cubic_to(x + w - 10.0, y, x + w - 10.0, mid, x + w - 10.0, mid)
+                .cubic_to(x + w - 10.0, y + h, x + w - 5.0, y + h, x + w - 5.0, y + h)
+                .push(out, Paint { fill: None, ..outlined });
+        }
+        Outline::Stack => {
+            let (left, right) = (x + 15.0, x + w - 15.0);
+            rect_item(out, left, y, right - left, h, paint(fill, None));
+            PathBuilder::new()
+                .move_to(x, y)
+                .line_to(left - 2.5, y)
+                .cubic_to(left - 1.12, y, left, y + 1.12, left, y + 2.5)
+                .line_to(left, y + h - 2.5)
+                .cubic_to(left, y + h - 1.12, left + 1.12, y + h, left + 2.5, y + h)
+                .line_to(right - 2.5, y + h)
+                .cubic_to(right - 1.12, y + h, right, y + h - 1.12, right, y + h - 2.5)
+                .line_to(right, y + 2.5)
+                .cubic_to(right, y + 1.12, right + 1.12, y, right + 2.5, y)
+                .line_to(x + w, y)
+                .push(out, Paint { fill: None, ..outlined });
+            title_top = 13.0;
+        }
+        Outline::Cloud => {
+            cloud_outline(out, x, y, w, h, outlined);
+            title_top = 8.0;
+        }
+    }
+    let ascent = metrics.ascent(&font);
+    for (i, (l, _)) in lines.iter().enumerate() {
+        let lw = metrics.width(l, &font);
+        let left = title_left.unwrap_or_else(|| {
+            let centre = if outline == Outline::Node { x + (w - 10.0) / 2.0 } else { x + w / 2.0 };
+            centre - lw / 2.0
+        });
+        out.push(Item::Text(TextRun {
+            x: round3(left),
+            y: round3(y + title_top + ascent + lh * i as f64),
+            text: l.clone(),
+            font,
+            color: look.package_font_color,
+            width: round3(lw),
+            underline: false,
+            strike: false,
+            link: None,
+        }));
+    }
     true
+}
+
+/// A cloud's scalloped outline just around a box: arcs about 20 px long
+/// bulging 4.5 px out of each side (PlantUML draws random-looking bumps of
+/// that size; these are regular).
+fn cloud_outline(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
+    const BUMP: f64 = 4.5;
+    const STEP: f64 = 20.0;
+    let across = ((w / STEP).round() as usize).clamp(1, 1000);
+    let down = ((h / STEP).round() as usize).clamp(1, 1000);
+    let corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
+    let mut path = PathBuilder::new().move_to(x, y);
+    for side in 0..4 {
+        let (from, to) = (corners[side], corners[(side + 1) % 4]);
+        let pieces = if side % 2 == 0 { across } else { down };
+        // Outward normal of this side (the outline runs clockwise).
+        let (nx, ny) = match side {
+            0 => (0.0, -BUMP),
+            1 => (BUMP, 0.0),
+            2 => (0.0, BUMP),
+            _ => (-BUMP, 0.0),
+        };
+        for k in 0..pieces {
+            let at = |t: f64| {
+                (
+                    from.0 + (to.0 - from.0) * t,
+                    from.1 + (to.1 - from.1) * t,
+                )
+            };
+            let (a, b) = (k as f64 / pieces as f64, (k + 1) as f64 / pieces as f64);
+            let (c1, c2, end) = (at(a + (b - a) / 4.0), at(b - (b - a) / 4.0), at(b));
+            path = path.cubic_to(c1.0 + nx, c1.1 + ny, c2.0 + nx, c2.1 + ny, end.0, end.1);
+        }
+    }
+    path.push(out, p);
 }
 
 fn rect_item(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
