@@ -182,13 +182,27 @@ pub(crate) fn draw(
         .iter()
         .filter(|p| element_names.contains(p.qualified_name.as_str()))
         .count();
-    let mut note_number = class.packages.len() + class.elements.len() + class.links.len() - mirrored;
+    // A link to a floating note is written after the note (corpus 038:
+    // `note "…" as N2` then `(Start) .. N2`): counted after it.
+    let mut links_to_note = vec![0usize; class.notes.len()];
+    for link in &class.links {
+        let note = [link.from, link.to].into_iter().find_map(|end| match end {
+            LinkEnd::Note(n) => Some(n as usize),
+            _ => None,
+        });
+        if let Some(slot) = note.and_then(|n| links_to_note.get_mut(n)) {
+            *slot += 1;
+        }
+    }
+    let later_links: usize = links_to_note.iter().sum();
+    let mut note_number =
+        class.packages.len() + class.elements.len() + class.links.len() - later_links - mirrored;
     let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
         note_number += 1;
         let number = note_number;
-        note_number += 2;
+        note_number += 2 + links_to_note[i];
         let Some(node) = boxed.node else { continue };
         let rect = shift(&placed.nodes[node]);
         let name = match &note.target {
