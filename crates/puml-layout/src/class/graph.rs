@@ -336,11 +336,19 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     let mut node = Node::new(width, height);
                     node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);
-                    let (tail, head, min_len) = match side {
-                        NoteSide::Right => (target, n, 0),
-                        NoteSide::Left => (n, target, 0),
-                        NoteSide::Top => (n, target, 1),
-                        NoteSide::Bottom => (target, n, 1),
+                    // Left to right, a note beside its element lies a
+                    // rank away and one above or below it on the same
+                    // rank (PlantUML's svek.dot, corpus-description 020
+                    // and 032).
+                    let (tail, head, min_len) = match (side, class.left_to_right) {
+                        (NoteSide::Right, false) => (target, n, 0),
+                        (NoteSide::Left, false) => (n, target, 0),
+                        (NoteSide::Top, false) => (n, target, 1),
+                        (NoteSide::Bottom, false) => (target, n, 1),
+                        (NoteSide::Right, true) => (target, n, 1),
+                        (NoteSide::Left, true) => (n, target, 1),
+                        (NoteSide::Top, true) => (n, target, 0),
+                        (NoteSide::Bottom, true) => (target, n, 0),
                     };
                     let mut edge = Edge::new(tail, head);
                     edge.min_len = min_len;

@@ -243,6 +243,13 @@ fn description_look(diagram: &Diagram, options: &LayoutOptions) -> impl Fn(&mut 
         look.note_font_color = theme.note_font_color;
         look.package_border = theme.participant_border;
         look.package_font_color = theme.participant_font_color;
+        // The participants' outline width (amiga's 1 px).
+        let participant = puml_sema::model::ParticipantKind::ALL
+            .iter()
+            .position(|k| *k == puml_sema::model::ParticipantKind::Participant);
+        if let Some(width) = participant.and_then(|i| theme.kind_line_thickness[i]) {
+            look.class_border_width = width;
+        }
     }
 }
 

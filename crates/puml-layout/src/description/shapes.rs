@@ -215,7 +215,13 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (width, 61.0 + text_h)
         }
         Shape::Actor | Shape::ActorBusiness => {
-            let width = text_w.max(27.0);
+            // The figure grows with its outline: 26 px wide and 59 px tall
+            // besides twice its width (PlantUML: 27 × 60 at 0.5 px, 28 ×
+            // 61 under `!theme amiga`'s 1 px, corpus 020).
+            let outline = element.style.thickness.map_or(look.class_border_width, f64::from);
+            let figure_w = 26.0 + 2.0 * outline;
+            let figure_h = 59.0 + 2.0 * outline;
+            let width = text_w.max(figure_w);
             let cx = width / 2.0;
             ellipse(&mut items, cx, 9.0, 8.0, 8.0, fill);
             let body = PathBuilder::new()
@@ -228,8 +234,8 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
                 .move_to(cx, 44.0)
                 .line_to(cx + 13.0, 59.0);
             body.push(&mut items, Paint { fill: None, ..fill });
-            centred_text(&mut items, &lines, cx, 60.0, font, color, metrics);
-            (width, 60.0 + text_h)
+            centred_text(&mut items, &lines, cx, figure_h, font, color, metrics);
+            (width, figure_h + text_h)
         }
         Shape::Usecase | Shape::UsecaseBusiness => {
             let widths: Vec<f64> = lines
