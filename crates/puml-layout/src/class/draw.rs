@@ -195,8 +195,7 @@ pub(crate) fn draw(
         }
     }
     let later_links: usize = links_to_note.iter().sum();
-    let mut note_number =
-        class.packages.len() + class.elements.len() + class.links.len() - later_links - mirrored;
+    let mut note_number = class.packages.len() + class.elements.len() + class.links.len() - later_links - mirrored;
     let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];

@@ -223,10 +223,14 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         NoteTarget::Package { package, .. } => Some(package),
         _ => None,
     });
-    let linked_packages = class.links.iter().flat_map(|link| [&link.from, &link.to]).filter_map(|end| match end {
-        LinkEnd::Package(p) => Some(*p),
-        _ => None,
-    });
+    let linked_packages = class
+        .links
+        .iter()
+        .flat_map(|link| [&link.from, &link.to])
+        .filter_map(|end| match end {
+            LinkEnd::Package(p) => Some(*p),
+            _ => None,
+        });
     for p in linked_packages.chain(noted_packages) {
         if let Some(slot) = package_linked.get_mut(p.index()) {
             *slot = true;
@@ -324,9 +328,10 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
             }
             NoteTarget::Element { .. } | NoteTarget::Package { .. } => {
                 let (target, side) = match note.target {
-                    NoteTarget::Element { element, side } => {
-                        (entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node), side)
-                    }
+                    NoteTarget::Element { element, side } => (
+                        entities.get(element.index()).and_then(|p| p.as_ref()).map(|p| p.node),
+                        side,
+                    ),
                     NoteTarget::Package { package, side } => {
                         (package_points.get(package.index()).copied().flatten(), side)
                     }

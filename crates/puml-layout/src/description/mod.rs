@@ -16,8 +16,8 @@ pub(crate) use shapes::{draw_container, shape_box};
 
 use crate::class::look::ClassLook;
 use crate::font::TextMeasure;
-use crate::theme::Theme;
 use crate::scene::Scene;
+use crate::theme::Theme;
 use crate::LayoutOptions;
 use puml_sema::class::{
     ClassDiagram, Element as ClassElement, ElementId, ElementKind, ElementStyle, Link, LinkEnd, NoteTarget,

@@ -576,10 +576,7 @@ pub(crate) fn draw_container(
         .map(|s| (format!("«{s}»"), false))
         .chain(title.split("\\n").map(|l| (l.to_string(), false)))
         .collect();
-    let title_w = lines
-        .iter()
-        .map(|(l, _)| metrics.width(l, &font))
-        .fold(0.0, f64::max);
+    let title_w = lines.iter().map(|(l, _)| metrics.width(l, &font)).fold(0.0, f64::max);
     let lh = metrics.line_height(&font);
     // Where the title's first line starts, below the outline's top.
     let mut title_top = 2.0;
@@ -683,7 +680,11 @@ pub(crate) fn draw_container(
     for (i, (l, _)) in lines.iter().enumerate() {
         let lw = metrics.width(l, &font);
         let left = title_left.unwrap_or_else(|| {
-            let centre = if outline == Outline::Node { x + (w - 10.0) / 2.0 } else { x + w / 2.0 };
+            let centre = if outline == Outline::Node {
+                x + (w - 10.0) / 2.0
+            } else {
+                x + w / 2.0
+            };
             centre - lw / 2.0
         });
         out.push(Item::Text(TextRun {
@@ -722,12 +723,7 @@ fn cloud_outline(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) 
             _ => (-BUMP, 0.0),
         };
         for k in 0..pieces {
-            let at = |t: f64| {
-                (
-                    from.0 + (to.0 - from.0) * t,
-                    from.1 + (to.1 - from.1) * t,
-                )
-            };
+            let at = |t: f64| (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
             let (a, b) = (k as f64 / pieces as f64, (k + 1) as f64 / pieces as f64);
             let (c1, c2, end) = (at(a + (b - a) / 4.0), at(b - (b - a) / 4.0), at(b));
             path = path.cubic_to(c1.0 + nx, c1.1 + ny, c2.0 + nx, c2.1 + ny, end.0, end.1);
