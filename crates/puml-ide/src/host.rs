@@ -384,8 +384,11 @@ impl Analysis {
     /// Each class diagram's structure as written: packages, elements and
     /// members with their ranges (the outline), and what folds.
     pub fn class_structures(&self, file: FileId) -> Cancellable<Vec<crate::class_outline::ClassStructure>> {
-        self.with(file, |db, input, _| {
-            crate::class_outline::class_structures(puml_db::parse(db, input))
+        self.with(file, |db, input, config| {
+            crate::class_outline::class_structures_with_model(
+                puml_db::parse(db, input),
+                puml_db::analysis(db, input, config),
+            )
         })
     }
 

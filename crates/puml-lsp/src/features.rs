@@ -160,35 +160,53 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
     roots
 }
 
-/// Markdown for a class-diagram element: its keyword and name, members,
-/// and the relations going out of it and coming into it.
+/// Markdown for a class-diagram element (a state, a description diagram's
+/// element): its keyword and name, stereotypes, the package or container
+/// it is in, members, and the relations (transitions, links) going out of
+/// it and coming into it.
 pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String {
     let mut out = format!("**{}** `{}`", element.keyword, element.qualified_name);
     if element.display != element.qualified_name && !element.qualified_name.ends_with(&element.display) {
         out.push_str(&format!(" (shown as \"{}\")", element.display));
     }
+    if !element.stereotypes.is_empty() {
+        let stereotypes: Vec<String> = element.stereotypes.iter().map(|s| format!("`<<{s}>>`")).collect();
+        out.push_str(&format!(" {}", stereotypes.join(" ")));
+    }
     out.push_str("\n\n");
+    if let Some(container) = &element.container {
+        out.push_str(&format!("In `{container}`.\n\n"));
+    }
     // A state's members are its description lines, its relations its
-    // transitions.
-    let is_state = element.keyword == "state";
-    let (members, relations) = if is_state {
-        ("description line(s)", "Transitions")
+    // transitions; a description element has links and no members.
+    let relations = if element.keyword == "state" {
+        "Transitions"
+    } else if element.in_description {
+        "Links"
     } else {
-        ("member(s)", "Relations")
+        "Relations"
     };
-    out.push_str(&format!("{} {members}", element.members.len()));
-    if !element.members.is_empty() {
-        out.push(':');
-        for member in element.members.iter().take(HOVER_MEMBERS) {
-            out.push_str(&format!("\n- `{member}`"));
+    if !element.in_description {
+        let members = if element.keyword == "state" {
+            "description line(s)"
+        } else {
+            "member(s)"
+        };
+        out.push_str(&format!("{} {members}", element.members.len()));
+        if !element.members.is_empty() {
+            out.push(':');
+            for member in element.members.iter().take(HOVER_MEMBERS) {
+                out.push_str(&format!("\n- `{member}`"));
+            }
+            if element.members.len() > HOVER_MEMBERS {
+                out.push_str(&format!("\n- … {} more", element.members.len() - HOVER_MEMBERS));
+            }
         }
-        if element.members.len() > HOVER_MEMBERS {
-            out.push_str(&format!("\n- … {} more", element.members.len() - HOVER_MEMBERS));
-        }
+        out.push_str("\n\n");
     }
     let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
     out.push_str(&format!(
-        "\n\n{relations} out ({}): {}",
+        "{relations} out ({}): {}",
         element.relations_out.len(),
         list(&element.relations_out)
     ));
@@ -395,6 +413,81 @@ const CLASS_KEYWORDS: &[&str] = &[
     "title",
 ];
 
+/// The link arrows offered after a description element's name and a space
+/// (each checked VALID between `[A]`/`[B]` and `(U)`/`:Act:` by PlantUML).
+const DESCRIPTION_ARROWS: &[(&str, &str)] = &[
+    ("-->", "link"),
+    ("->", "short link (drawn sideways)"),
+    ("..>", "dependency (dotted)"),
+    ("--", "line without head"),
+    ("..", "dotted line without head"),
+    ("-up->", "link drawn upwards"),
+    ("-down->", "link drawn downwards"),
+    ("-left->", "link drawn to the left"),
+    ("-right->", "link drawn to the right"),
+    ("--0", "provides an interface (lollipop)"),
+    ("--(", "requires an interface (socket)"),
+    ("-[#red]->", "coloured link"),
+    ("-[dashed]->", "dashed link"),
+    ("-[hidden]-", "invisible link (layout only)"),
+];
+
+/// The element keywords of description diagrams, by the diagram kind they
+/// fit (use case, component, deployment), then the other statements.
+const USECASE_KEYWORDS: &[&str] = &["actor", "usecase", "actor/", "usecase/", "rectangle", "package"];
+const COMPONENT_KEYWORDS: &[&str] = &["component", "interface", "port", "portin", "portout", "package", "frame"];
+const DEPLOYMENT_KEYWORDS: &[&str] = &[
+    "node",
+    "artifact",
+    "database",
+    "cloud",
+    "folder",
+    "frame",
+    "file",
+    "queue",
+    "stack",
+    "storage",
+    "card",
+    "agent",
+    "boundary",
+    "control",
+    "entity",
+    "collections",
+    "hexagon",
+    "label",
+    "person",
+    "rectangle",
+    "circle",
+    "action",
+    "process",
+];
+const DESCRIPTION_STATEMENTS: &[&str] = &["note", "together", "left to right direction", "skinparam", "title"];
+
+/// A description diagram's keywords, those that fit it first: the keyword
+/// lists holding a keyword its elements already use lead (a use case
+/// diagram is offered `actor`, `usecase` first).
+fn description_keywords(outline: &puml_ide::class_symbols::ClassOutline) -> Vec<CompletionItem> {
+    let used = |list: &[&str]| outline.elements.iter().any(|(_, keyword)| list.contains(&keyword.as_str()));
+    let mut lists = [USECASE_KEYWORDS, COMPONENT_KEYWORDS, DEPLOYMENT_KEYWORDS];
+    // A stable sort: fitting lists first, else the order above.
+    lists.sort_by_key(|list| !used(list));
+    let mut seen = std::collections::BTreeSet::new();
+    lists
+        .iter()
+        .flat_map(|list| list.iter())
+        .chain(DESCRIPTION_STATEMENTS)
+        .filter(|k| seen.insert(**k))
+        .enumerate()
+        .map(|(rank, keyword)| CompletionItem {
+            label: keyword.to_string(),
+            kind: Some(CompletionItemKind::KEYWORD),
+            // Kept in this order after the element names.
+            sort_text: Some(format!("1{rank:03}")),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
 /// Completion inside a class diagram (`None` elsewhere, or where the
 /// general completion applies): at a line start its element names and
 /// keywords; after a name and a space the relation arrows; after an arrow
@@ -437,6 +530,10 @@ pub fn class_completions(
                 return None;
             }
             let mut items = names();
+            if outline.description {
+                items.extend(description_keywords(outline));
+                return Some(items);
+            }
             items.extend(CLASS_KEYWORDS.iter().map(|k| CompletionItem {
                 label: k.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
@@ -444,9 +541,14 @@ pub fn class_completions(
             }));
             Some(items)
         }
+        (1, true) if outline.description && is_description_keyword(words[0]) => None,
         (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => Some(
-            CLASS_ARROWS
-                .iter()
+            if outline.description {
+                DESCRIPTION_ARROWS
+            } else {
+                CLASS_ARROWS
+            }
+            .iter()
                 .map(|(arrow, detail)| CompletionItem {
                     label: arrow.to_string(),
                     kind: Some(CompletionItemKind::OPERATOR),
@@ -458,6 +560,13 @@ pub fn class_completions(
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
     }
+}
+
+fn is_description_keyword(word: &str) -> bool {
+    puml_sema::description::Shape::from_keyword(word).is_some()
+        || DESCRIPTION_STATEMENTS
+            .iter()
+            .any(|k| k.split(' ').next().is_some_and(|first| first.eq_ignore_ascii_case(word)))
 }
 
 fn is_keyword(word: &str) -> bool {
