@@ -242,6 +242,25 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
         .collect()
 }
 
+/// The class outlines of `text` with the line holding `offset` blanked
+/// (every byte a space, so offsets stay), when one of them holds `offset`:
+/// what completion reads while that line is half written.
+pub(crate) fn outlines_without_line(text: &str, offset: TextSize) -> Option<Vec<ClassOutline>> {
+    let at = usize::from(offset).min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[at..].find(['\r', '\n']).map_or(text.len(), |n| at + n);
+    if start == end {
+        return None;
+    }
+    let blanked = format!("{}{}{}", &text[..start], " ".repeat(end - start), &text[end..]);
+    let analysis = puml_sema::analyze(&blanked, &Default::default(), &puml_sema::NoIncludes);
+    let outlines = class_outlines(&analysis);
+    outlines
+        .iter()
+        .any(|o| o.range.contains_inclusive(offset))
+        .then_some(outlines)
+}
+
 /// Why a class cannot be renamed to a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadClassName(pub String);

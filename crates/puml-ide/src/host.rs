@@ -381,6 +381,24 @@ impl Analysis {
         })
     }
 
+    /// The class outlines completion at `offset` reads: `class_outlines`,
+    /// or when no class or description diagram holds `offset` (a line
+    /// being typed, `User -->`, can stop a description block from reading
+    /// as one), those of the text with that line blanked (same offsets).
+    pub fn completion_outlines(
+        &self,
+        file: FileId,
+        offset: TextSize,
+    ) -> Cancellable<Vec<crate::class_symbols::ClassOutline>> {
+        self.with(file, move |db, input, config| {
+            let outlines = crate::class_symbols::class_outlines(puml_db::analysis(db, input, config));
+            if outlines.iter().any(|o| o.range.contains_inclusive(offset)) {
+                return outlines;
+            }
+            crate::class_symbols::outlines_without_line(input.text(db), offset).unwrap_or(outlines)
+        })
+    }
+
     /// Each class diagram's structure as written: packages, elements and
     /// members with their ranges (the outline), and what folds.
     pub fn class_structures(&self, file: FileId) -> Cancellable<Vec<crate::class_outline::ClassStructure>> {

@@ -124,6 +124,12 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
             {
                 SymbolKind::OBJECT
             }
+            // A description diagram's elements, by their shape's keyword.
+            ClassSymbolKind::Element if lower.starts_with("component") => SymbolKind::MODULE,
+            ClassSymbolKind::Element if lower.starts_with("usecase") => SymbolKind::EVENT,
+            ClassSymbolKind::Element if lower.starts_with("actor") || lower.starts_with("person") => {
+                SymbolKind::OBJECT
+            }
             ClassSymbolKind::Element => SymbolKind::CLASS,
             ClassSymbolKind::Field
                 if item
@@ -1452,11 +1458,21 @@ mod tests {
         host.analysis().class_outlines(file).expect("not cancelled")
     }
 
+    /// What the server reads: the outlines with the typed line blanked
+    /// when it stops the block from reading as a class or description one.
+    fn completion_outlines_of(text: &str, offset: usize) -> Vec<puml_ide::class_symbols::ClassOutline> {
+        let mut host = puml_ide::AnalysisHost::new();
+        let file = host.add_file(None, text.to_string());
+        host.analysis()
+            .completion_outlines(file, puml_syntax::TextSize::from(offset as u32))
+            .expect("not cancelled")
+    }
+
     const CLASSES: &str = "@startuml\nclass Car\ninterface Engine\nCar \nCar *-- \n\n@enduml\n";
 
     fn labels_at(text: &str, line: usize, column: usize) -> Option<Vec<String>> {
         let offset = text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + column;
-        class_completions(text, offset, &class_outlines_of(text))
+        class_completions(text, offset, &completion_outlines_of(text, offset))
             .map(|items| items.into_iter().map(|i| i.label).collect())
     }
 
@@ -1480,6 +1496,80 @@ mod tests {
             &class_outlines_of("@startuml\nA -> B\n@enduml\n")
         )
         .is_none());
+    }
+
+    /// A use case diagram, `{}` where the cursor's line goes.
+    const DESCRIPTION: &str = "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B\n  [Cart]\n}\n{}\n@enduml\n";
+
+    /// The labels offered at the end of `typed` written on the cursor's line.
+    fn description_labels(typed: &str) -> Option<Vec<String>> {
+        let text = DESCRIPTION.replace("{}", typed);
+        labels_at(&text, 6, typed.len())
+    }
+
+    #[test]
+    fn description_completion_offers_names_fitting_keywords_then_arrows_then_names() {
+        let start = description_labels("").expect("inside a description diagram");
+        assert!(start.contains(&"User".to_string()) && start.contains(&"Shop.Cart".to_string()), "{start:?}");
+        // A use case diagram's keywords come first among the keywords.
+        let keywords: Vec<&String> = start.iter().filter(|l| !l.contains(['.', 'U'])).collect();
+        assert_eq!(keywords[..2], [&"actor".to_string(), &"usecase".to_string()], "{start:?}");
+        assert!(start.contains(&"node".to_string()) && !start.contains(&"class".to_string()));
+        // The half-written line stops the block from reading as a
+        // description diagram: completion reads it without that line.
+        let arrows = description_labels("User ").expect("after a name");
+        assert!(arrows.starts_with(&["-->".to_string(), "->".to_string(), "..>".to_string()]), "{arrows:?}");
+        assert!(arrows.contains(&"-up->".to_string()) && arrows.contains(&"--0".to_string()));
+        let after_arrow = description_labels("User --> ").expect("after an arrow");
+        assert_eq!(after_arrow, vec!["User", "Shop.B", "Shop.Cart"]);
+        // After an element keyword and a blank: a new name, nothing to offer.
+        assert!(description_labels("actor ").is_none());
+    }
+
+    #[test]
+    fn description_outline_hover_and_folds() {
+        let text = "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B <<main>>\n  [Cart]\n}\nUser --> B\nB ..> [Cart]\n@enduml\n";
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let analysis = host.analysis();
+        let explanations = analysis.explain(file).expect("not cancelled");
+        let classes = analysis.class_structures(file).expect("not cancelled");
+        let symbols = document_symbols(text, &explanations, &[], &classes);
+        let got: Vec<String> = symbols
+            .iter()
+            .map(|s| {
+                let inner: Vec<String> = s
+                    .children
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|c| format!("{}:{:?}:{}", c.name, c.kind, c.detail.clone().unwrap_or_default()))
+                    .collect();
+                format!("{}:{:?}[{}]", s.name, s.kind, inner.join(","))
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "User:Object[]",
+                "Shop:Package[B:Event:usecase <<main>>,Cart:Module:component]"
+            ],
+            "{symbols:?}"
+        );
+        let folds: Vec<(u32, u32)> = folding_ranges(text, &[], &classes)
+            .iter()
+            .map(|f| (f.start_line, f.end_line))
+            .collect();
+        assert_eq!(folds, vec![(2, 5)]);
+        let offset = puml_syntax::TextSize::from(text.find("B ..>").unwrap() as u32);
+        let element = analysis.class_element_at(file, offset).unwrap().expect("B");
+        let markdown = class_hover(&element);
+        assert!(
+            markdown.starts_with("**usecase** `Shop.B` (shown as \"Buy\") `<<main>>`\n\nIn `Shop`."),
+            "{markdown}"
+        );
+        assert!(markdown.contains("Links out (1): `Shop.Cart`"), "{markdown}");
+        assert!(markdown.contains("Links in (1): `User`"), "{markdown}");
+        assert!(!markdown.contains("member"), "{markdown}");
     }
 
     #[test]
