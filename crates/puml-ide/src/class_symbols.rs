@@ -201,7 +201,8 @@ pub struct ClassOutline {
     pub diagram_index: usize,
     /// The whole `@startuml … @enduml` range.
     pub range: TextRange,
-    /// Qualified names with their keywords, in order of first appearance.
+    /// Qualified names (a description diagram's: the codes links name its
+    /// elements by) with their keywords, in order of first appearance.
     pub elements: Vec<(String, String)>,
     /// Whether it is a description diagram (use case, component,
     /// deployment): its elements' keywords are their shapes' (`actor`,
@@ -224,12 +225,19 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
                     .iter()
                     .map(|e| (e.qualified_name.clone(), e.keyword.clone()))
                     .collect(),
-                // Description diagrams: each element with its shape's keyword.
-                (None, Some(description)) => description
-                    .elements
-                    .iter()
-                    .map(|e| (e.qualified_name.clone(), e.shape.keyword().to_string()))
-                    .collect(),
+                // Description diagrams: each element by the code a link
+                // names it with (PlantUML reads `P.E` in a link as a new
+                // element, not as `E` of container `P`), with its shape's
+                // keyword; a code used twice once.
+                (None, Some(description)) => {
+                    let mut seen = std::collections::HashSet::new();
+                    description
+                        .elements
+                        .iter()
+                        .filter(|e| seen.insert(e.code.as_str()))
+                        .map(|e| (e.code.clone(), e.shape.keyword().to_string()))
+                        .collect()
+                }
                 (None, None) => return None,
             };
             Some(ClassOutline {

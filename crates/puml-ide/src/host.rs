@@ -392,10 +392,21 @@ impl Analysis {
     ) -> Cancellable<Vec<crate::class_symbols::ClassOutline>> {
         self.with(file, move |db, input, config| {
             let outlines = crate::class_symbols::class_outlines(puml_db::analysis(db, input, config));
-            if outlines.iter().any(|o| o.range.contains_inclusive(offset)) {
+            // A block no reading accepts may still give an empty class
+            // outline: read it without the typed line too.
+            if outlines
+                .iter()
+                .any(|o| o.range.contains_inclusive(offset) && !o.elements.is_empty())
+            {
                 return outlines;
             }
-            crate::class_symbols::outlines_without_line(input.text(db), offset).unwrap_or(outlines)
+            crate::class_symbols::outlines_without_line(input.text(db), offset)
+                .filter(|found| {
+                    found
+                        .iter()
+                        .any(|o| o.range.contains_inclusive(offset) && !o.elements.is_empty())
+                })
+                .unwrap_or(outlines)
         })
     }
 
