@@ -433,7 +433,10 @@ mod tests {
             assert!(admin.in_description);
         }
         let auth = class_element_at(&analysis, text, at(text, "Auth ..>", 0)).expect("Auth");
-        assert_eq!((auth.keyword.as_str(), auth.display.as_str()), ("component", "Auth Service"));
+        assert_eq!(
+            (auth.keyword.as_str(), auth.display.as_str()),
+            ("component", "Auth Service")
+        );
         assert_eq!(auth.relations_out, vec!["DB"]);
         assert_eq!(auth.relations_in, vec!["Admin"]);
         let admin = class_element_at(&analysis, text, at(text, "Admin", 0)).expect("Admin");

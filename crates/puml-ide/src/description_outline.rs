@@ -83,24 +83,47 @@ pub(crate) fn description_structure(
     for (_, item) in items {
         let (kind, name, detail, range, selection, container) = match item {
             Item::Container(index) => {
-                let Some(container) = model.containers.get(index) else { continue };
+                let Some(container) = model.containers.get(index) else {
+                    continue;
+                };
                 let start = map.containers[index];
                 let range = TextRange::new(
                     start.start(),
-                    closing.get(&start.start()).copied().unwrap_or(start.end()).max(start.end()),
+                    closing
+                        .get(&start.start())
+                        .copied()
+                        .unwrap_or(start.end())
+                        .max(start.end()),
                 );
                 let selection = names.get(&start.start()).copied().unwrap_or(start);
-                let name = container.alias.clone().unwrap_or_else(|| last_part(&container.qualified_name));
+                let name = container
+                    .alias
+                    .clone()
+                    .unwrap_or_else(|| last_part(&container.qualified_name));
                 let detail = with_stereotypes(&container.keyword, &container.stereotypes);
-                (ClassSymbolKind::Package, name, detail, range, selection, container.parent)
+                (
+                    ClassSymbolKind::Package,
+                    name,
+                    detail,
+                    range,
+                    selection,
+                    container.parent,
+                )
             }
             Item::Element(index) => {
-                let Some(element) = model.elements.get(index) else { continue };
+                let Some(element) = model.elements.get(index) else {
+                    continue;
+                };
                 let range = map.elements[index];
                 let selection = map
                     .element_references
                     .get(index)
-                    .and_then(|refs| refs.iter().copied().filter(|r| range.contains_range(*r)).min_by_key(|r| r.start()))
+                    .and_then(|refs| {
+                        refs.iter()
+                            .copied()
+                            .filter(|r| range.contains_range(*r))
+                            .min_by_key(|r| r.start())
+                    })
                     .unwrap_or(range);
                 let detail = with_stereotypes(element.shape.keyword(), &element.stereotypes);
                 (

@@ -121,7 +121,9 @@ fn class_outlines_hold_on_the_corpus_and_on_prefixes() {
     // The state and description corpora too: state and description
     // diagrams have the same outline.
     let states = std::fs::read_dir(dir.join("../corpus-state")).into_iter().flatten();
-    let descriptions = std::fs::read_dir(dir.join("../corpus-description")).into_iter().flatten();
+    let descriptions = std::fs::read_dir(dir.join("../corpus-description"))
+        .into_iter()
+        .flatten();
     let mut texts: Vec<String> = entries
         .chain(states)
         .chain(descriptions)

@@ -127,9 +127,7 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
             // A description diagram's elements, by their shape's keyword.
             ClassSymbolKind::Element if lower.starts_with("component") => SymbolKind::MODULE,
             ClassSymbolKind::Element if lower.starts_with("usecase") => SymbolKind::EVENT,
-            ClassSymbolKind::Element if lower.starts_with("actor") || lower.starts_with("person") => {
-                SymbolKind::OBJECT
-            }
+            ClassSymbolKind::Element if lower.starts_with("actor") || lower.starts_with("person") => SymbolKind::OBJECT,
             ClassSymbolKind::Element => SymbolKind::CLASS,
             ClassSymbolKind::Field
                 if item
@@ -441,7 +439,15 @@ const DESCRIPTION_ARROWS: &[(&str, &str)] = &[
 /// The element keywords of description diagrams, by the diagram kind they
 /// fit (use case, component, deployment), then the other statements.
 const USECASE_KEYWORDS: &[&str] = &["actor", "usecase", "actor/", "usecase/", "rectangle", "package"];
-const COMPONENT_KEYWORDS: &[&str] = &["component", "interface", "port", "portin", "portout", "package", "frame"];
+const COMPONENT_KEYWORDS: &[&str] = &[
+    "component",
+    "interface",
+    "port",
+    "portin",
+    "portout",
+    "package",
+    "frame",
+];
 const DEPLOYMENT_KEYWORDS: &[&str] = &[
     "node",
     "artifact",
@@ -473,7 +479,12 @@ const DESCRIPTION_STATEMENTS: &[&str] = &["note", "together", "left to right dir
 /// lists holding a keyword its elements already use lead (a use case
 /// diagram is offered `actor`, `usecase` first).
 fn description_keywords(outline: &puml_ide::class_symbols::ClassOutline) -> Vec<CompletionItem> {
-    let used = |list: &[&str]| outline.elements.iter().any(|(_, keyword)| list.contains(&keyword.as_str()));
+    let used = |list: &[&str]| {
+        outline
+            .elements
+            .iter()
+            .any(|(_, keyword)| list.contains(&keyword.as_str()))
+    };
     let mut lists = [USECASE_KEYWORDS, COMPONENT_KEYWORDS, DEPLOYMENT_KEYWORDS];
     // A stable sort: fitting lists first, else the order above.
     lists.sort_by_key(|list| !used(list));
@@ -555,13 +566,13 @@ pub fn class_completions(
                 CLASS_ARROWS
             }
             .iter()
-                .map(|(arrow, detail)| CompletionItem {
-                    label: arrow.to_string(),
-                    kind: Some(CompletionItemKind::OPERATOR),
-                    detail: Some(detail.to_string()),
-                    ..CompletionItem::default()
-                })
-                .collect(),
+            .map(|(arrow, detail)| CompletionItem {
+                label: arrow.to_string(),
+                kind: Some(CompletionItemKind::OPERATOR),
+                detail: Some(detail.to_string()),
+                ..CompletionItem::default()
+            })
+            .collect(),
         ),
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
@@ -570,9 +581,11 @@ pub fn class_completions(
 
 fn is_description_keyword(word: &str) -> bool {
     puml_sema::description::Shape::from_keyword(word).is_some()
-        || DESCRIPTION_STATEMENTS
-            .iter()
-            .any(|k| k.split(' ').next().is_some_and(|first| first.eq_ignore_ascii_case(word)))
+        || DESCRIPTION_STATEMENTS.iter().any(|k| {
+            k.split(' ')
+                .next()
+                .is_some_and(|first| first.eq_ignore_ascii_case(word))
+        })
 }
 
 fn is_keyword(word: &str) -> bool {
@@ -1499,7 +1512,8 @@ mod tests {
     }
 
     /// A use case diagram, `{}` where the cursor's line goes.
-    const DESCRIPTION: &str = "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B\n  [Cart]\n}\n{}\n@enduml\n";
+    const DESCRIPTION: &str =
+        "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B\n  [Cart]\n}\n{}\n@enduml\n";
 
     /// The labels offered at the end of `typed` written on the cursor's line.
     fn description_labels(typed: &str) -> Option<Vec<String>> {
@@ -1512,15 +1526,25 @@ mod tests {
         let start = description_labels("").expect("inside a description diagram");
         // Elements by the code a link names them with (`Shop.Cart` in a
         // link would be a new element for PlantUML).
-        assert!(start.contains(&"User".to_string()) && start.contains(&"Cart".to_string()), "{start:?}");
+        assert!(
+            start.contains(&"User".to_string()) && start.contains(&"Cart".to_string()),
+            "{start:?}"
+        );
         // A use case diagram's keywords come first among the keywords.
         let keywords: Vec<&String> = start.iter().skip(3).collect();
-        assert_eq!(keywords[..2], [&"actor".to_string(), &"usecase".to_string()], "{start:?}");
+        assert_eq!(
+            keywords[..2],
+            [&"actor".to_string(), &"usecase".to_string()],
+            "{start:?}"
+        );
         assert!(start.contains(&"node".to_string()) && !start.contains(&"class".to_string()));
         // The half-written line stops the block from reading as a
         // description diagram: completion reads it without that line.
         let arrows = description_labels("User ").expect("after a name");
-        assert!(arrows.starts_with(&["-->".to_string(), "->".to_string(), "..>".to_string()]), "{arrows:?}");
+        assert!(
+            arrows.starts_with(&["-->".to_string(), "->".to_string(), "..>".to_string()]),
+            "{arrows:?}"
+        );
         assert!(arrows.contains(&"-up->".to_string()) && arrows.contains(&"--0".to_string()));
         let after_arrow = description_labels("User --> ").expect("after an arrow");
         assert_eq!(after_arrow, vec!["User", "B", "Cart"]);

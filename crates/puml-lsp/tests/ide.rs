@@ -148,8 +148,18 @@ fn describe(path: &Path) -> String {
         .class_element_at(file, TextSize::from(cursor as u32))
         .expect("not cancelled")
     {
-        writeln!(out, "element hover: {}", features::class_hover(&element).replace('\n', " / ")).ok();
-        writeln!(out, "element definition {}", at(usize::from(element.declaration.start()))).ok();
+        writeln!(
+            out,
+            "element hover: {}",
+            features::class_hover(&element).replace('\n', " / ")
+        )
+        .ok();
+        writeln!(
+            out,
+            "element definition {}",
+            at(usize::from(element.declaration.start()))
+        )
+        .ok();
         let uses: Vec<String> = element.uses.iter().map(|r| at(usize::from(r.start()))).collect();
         writeln!(out, "element references {}", uses.join(" ")).ok();
         if let Ok(edits) = puml_ide::class_symbols::rename_class_edits(&text, &element, "Renamed") {

@@ -7,7 +7,7 @@
 //! `(Withdraw cash)`, checked with the oracle).
 
 use super::{invalid, Context, EditError};
-use puml_sema::class::{LinkEnd, PackageId};
+use puml_sema::class::PackageId;
 use puml_sema::description::{DescriptionDiagram, DescriptionSourceMap, Shape};
 use puml_syntax::{ast, SyntaxKind, TextSize};
 
@@ -81,10 +81,7 @@ impl Context<'_> {
         let (description, _) = self.description_diagram()?;
         let name = name.trim();
         let elements = &description.elements;
-        if let Some(i) = elements
-            .iter()
-            .position(|e| e.code == name || e.qualified_name == name)
-        {
+        if let Some(i) = elements.iter().position(|e| e.code == name || e.qualified_name == name) {
             return Ok(Some(i));
         }
         let shown: Vec<usize> = (0..elements.len()).filter(|i| elements[*i].display == name).collect();
@@ -153,7 +150,8 @@ impl Context<'_> {
             match node.kind() {
                 SyntaxKind::DESC_CONTAINER_START => open.push(Some(ast::statement_range(node)) == opened_at),
                 SyntaxKind::DESC_CONTAINER_END => {
-                    if open.pop() == Some(true) {
+                    let closes_parent = open.pop() == Some(true);
+                    if closes_parent {
                         let indent = format!("{}  ", self.indent_of(node));
                         return Ok((super::line_start_of(self.source, node.text_range().start()), indent));
                     }
@@ -161,7 +159,10 @@ impl Context<'_> {
                 _ => {}
             }
         }
-        Err(invalid("parent", format!("the container `{name}` has no `}}` in this file")))
+        Err(invalid(
+            "parent",
+            format!("the container `{name}` has no `}}` in this file"),
+        ))
     }
 
     pub(super) fn add_element(
@@ -211,7 +212,10 @@ impl Context<'_> {
         // PlantUML reads a port only inside a container (checked: `port p`
         // at the top is a syntax error).
         if matches!(shape, Shape::Port | Shape::PortIn | Shape::PortOut) && parent.is_none() {
-            return Err(invalid("parent", "a port is declared inside a container (give `parent`)"));
+            return Err(invalid(
+                "parent",
+                "a port is declared inside a container (give `parent`)",
+            ));
         }
         let mut line = format!("{} {}", shape.keyword(), written(name));
         if let Some(alias) = alias {
@@ -220,7 +224,10 @@ impl Context<'_> {
         if let Some(stereotype) = stereotype.map(str::trim).filter(|s| !s.is_empty()) {
             let inner = stereotype.trim_start_matches("<<").trim_end_matches(">>").trim();
             if inner.is_empty() || inner.contains(['\n', '\r', '<', '>']) {
-                return Err(invalid("stereotype", "must be one word or phrase, e.g. `service` or `<<service>>`"));
+                return Err(invalid(
+                    "stereotype",
+                    "must be one word or phrase, e.g. `service` or `<<service>>`",
+                ));
             }
             line.push_str(&format!(" <<{inner}>>"));
         }
@@ -293,26 +300,25 @@ fn container_code(container: &puml_sema::class::Package) -> String {
     })
 }
 
-/// Whether a link of the model joins `a` and `b` (either way round): the
-/// tests' check that an edit's link reads as meant.
-#[cfg(test)]
-fn links_between(description: &DescriptionDiagram, a: usize, b: usize) -> usize {
-    use puml_sema::class::ElementId;
-    let (a, b) = (
-        LinkEnd::Element(ElementId(a as u32)),
-        LinkEnd::Element(ElementId(b as u32)),
-    );
-    description
-        .links
-        .iter()
-        .filter(|l| (l.from == a && l.to == b) || (l.from == b && l.to == a))
-        .count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::edit::{apply_edit, Edit};
+    use puml_sema::class::{ElementId, LinkEnd};
+
+    /// How many links of the model join `a` and `b` (either way round): the
+    /// tests' check that an edit's link reads as meant.
+    fn links_between(description: &DescriptionDiagram, a: usize, b: usize) -> usize {
+        let (a, b) = (
+            LinkEnd::Element(ElementId(a as u32)),
+            LinkEnd::Element(ElementId(b as u32)),
+        );
+        description
+            .links
+            .iter()
+            .filter(|l| (l.from == a && l.to == b) || (l.from == b && l.to == a))
+            .count()
+    }
 
     const SHOP: &str = "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  node \"Web tier\" {\n    [Cart]\n  }\n}\nCustomer --> CO\n@enduml\n";
 
@@ -338,15 +344,25 @@ mod tests {
     #[test]
     fn elements_go_at_the_top_or_inside_their_container() {
         let done = apply_edit(SHOP, &element("database", "Orders", None, None, Some("<<sql>>"))).expect("applies");
-        assert!(done.source.contains("database Orders <<sql>>\n@enduml"), "{}", done.source);
-        let done = apply_edit(SHOP, &element("usecase", "Pay online", Some("Pay"), Some("Shop"), None)).expect("applies");
         assert!(
-            done.source.contains("    [Cart]\n  }\n  usecase \"Pay online\" as Pay\n}\n"),
+            done.source.contains("database Orders <<sql>>\n@enduml"),
+            "{}",
+            done.source
+        );
+        let done =
+            apply_edit(SHOP, &element("usecase", "Pay online", Some("Pay"), Some("Shop"), None)).expect("applies");
+        assert!(
+            done.source
+                .contains("    [Cart]\n  }\n  usecase \"Pay online\" as Pay\n}\n"),
             "{}",
             done.source
         );
         let done = apply_edit(SHOP, &element("port", "p1", None, Some("Web tier"), None)).expect("applies");
-        assert!(done.source.contains("    [Cart]\n    port p1\n  }\n"), "{}", done.source);
+        assert!(
+            done.source.contains("    [Cart]\n    port p1\n  }\n"),
+            "{}",
+            done.source
+        );
         assert!(done.diagnostics.is_empty(), "{:?}", done.diagnostics);
     }
 
@@ -384,16 +400,26 @@ mod tests {
         );
         // One end outside: at the top, the quoted code of a node.
         let done = apply_edit(SHOP, &link("Customer", "Web tier", None, None)).expect("applies");
-        assert!(done.source.contains("Customer --> \"Web tier\"\n@enduml"), "{}", done.source);
+        assert!(
+            done.source.contains("Customer --> \"Web tier\"\n@enduml"),
+            "{}",
+            done.source
+        );
         let analysis = puml_sema::analyze(&done.source, &Default::default(), &puml_sema::NoIncludes);
-        let description = analysis.document.diagrams[0].description.as_deref().expect("description");
+        let description = analysis.document.diagrams[0]
+            .description
+            .as_deref()
+            .expect("description");
         // No new element: the link reaches the declared ones.
         assert_eq!(description.elements.len(), 3);
         let cart = description.elements.iter().position(|e| e.code == "Cart").unwrap();
         let co = description.elements.iter().position(|e| e.code == "CO").unwrap();
         let done = apply_edit(SHOP, &link("Cart", "CO", Some("-[#red]->"), None)).expect("applies");
         let analysis = puml_sema::analyze(&done.source, &Default::default(), &puml_sema::NoIncludes);
-        let description = analysis.document.diagrams[0].description.as_deref().expect("description");
+        let description = analysis.document.diagrams[0]
+            .description
+            .as_deref()
+            .expect("description");
         assert_eq!(links_between(description, cart, co), 1);
     }
 }
