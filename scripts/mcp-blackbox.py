@@ -172,6 +172,17 @@ async def conformance(session: ClientSession, root: Path) -> Checks:
     c.check("participant A" in structured(r).get("source", ""), "puml_normalize declares participants")
     r = await call("puml_apply_edit", {"source": LOGIN, "edit": {"kind": "rename_participant", "args": {"from": "API", "to": "Gateway"}}})
     c.check("Gateway" in structured(r).get("source", ""), "puml_apply_edit renames")
+    # A description (use case) diagram: an element inside a container, then
+    # a link written in the innermost container holding both ends.
+    shop = '@startuml\nactor Customer\nrectangle Shop {\n  usecase "Check out" as CO\n}\nCustomer --> CO\n@enduml\n'
+    r = await call("puml_apply_edit", {"source": shop, "edit": {"kind": "add_element", "args": {"kind": "usecase", "name": "Pay online", "alias": "Pay", "parent": "Shop", "stereotype": "main"}}})
+    shop = structured(r).get("source", "")
+    c.check('  usecase "Pay online" as Pay <<main>>\n}' in shop and structured(r).get("ok") is True, f"puml_apply_edit add_element: {shop!r}")
+    r = await call("puml_apply_edit", {"source": shop, "edit": {"kind": "add_link", "args": {"from": "Check out", "to": "Pay", "arrow": "..>", "label": "include"}}})
+    shop = structured(r).get("source", "")
+    c.check("  CO ..> Pay : include\n}" in shop and structured(r).get("ok") is True, f"puml_apply_edit add_link: {shop!r}")
+    r = await call("puml_apply_edit", {"source": shop, "edit": {"kind": "add_link", "args": {"from": "Customer", "to": "Nobody"}}}, expect_error=True)
+    c.check(structured(r)["diagnostics"][0]["code"] == "M0010", "add_link to an unknown element refused")
     r = await call("puml_explain", {"path": "docs/login.puml"})
     c.check(len(structured(r).get("flow", [])) == 6, "puml_explain lists the flow")
     r = await call("puml_list_primitives", {})

@@ -934,3 +934,89 @@ async def test_class_outline_folding_and_semantic_tokens(client: LanguageClient)
         found.append((line, column, length, legend[kind]))
     assert [(c, n, k) for (l, c, n, k) in found if l == 3] == [(4, 1, "modifier"), (6, 15, "method")], found
     assert (2, 12, 5, "class") in found and (1, 8, 4, "namespace") in found, found
+
+
+DESCRIPTION = """@startuml
+left to right direction
+actor :Customer: as Cu
+rectangle Bank <<system>> {
+  usecase (Withdraw cash) as W
+  [ATM] <<device>>
+}
+Cu --> W
+W ..> [ATM] : uses
+note right of Cu
+  a regular
+end note
+@enduml
+"""
+
+
+async def test_description_outline_hover_references_and_rename(client: LanguageClient):
+    uri = "file:///tmp/puml-lsp-blackbox/description.puml"
+    text = DESCRIPTION
+    await open_document(client, text, uri)
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc(uri)))
+    assert [(s.name, s.kind, s.detail) for s in symbols] == [
+        ("Cu", t.SymbolKind.Object, "actor"),
+        ("Bank", t.SymbolKind.Package, "rectangle <<system>>"),
+    ], symbols
+    assert [(c.name, c.kind) for c in symbols[1].children] == [
+        ("W", t.SymbolKind.Event),
+        ("ATM", t.SymbolKind.Module),
+    ]
+    folds = await client.text_document_folding_range_async(t.FoldingRangeParams(text_document=doc(uri)))
+    spans = sorted((f.start_line, f.end_line) for f in folds)
+    assert spans == [(3, 6), (9, 11)], spans
+    lines = text.split("\n")
+    link = 8
+    atm = lines[link].index("ATM")
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=doc(uri), position=t.Position(link, atm + 1))
+    )
+    value = hover.contents.value
+    assert value.startswith("**component** `Bank.ATM` `<<device>>`"), value
+    assert "In `Bank`." in value and "Links in (1): `Bank.W`" in value, value
+    # `:Customer: as Cu` declared, `Cu` in a link and in a note: one actor.
+    definition = await client.text_document_definition_async(
+        t.DefinitionParams(text_document=doc(uri), position=t.Position(9, 15))
+    )
+    assert definition.range.start == t.Position(2, 20), definition
+    references = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=doc(uri),
+            position=t.Position(7, 0),
+            context=t.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert sorted(r.range.start.line for r in references) == [2, 7, 9], references
+    renamed = await client.text_document_rename_async(
+        t.RenameParams(text_document=doc(uri), position=t.Position(link, atm + 1), new_name="Kiosk")
+    )
+    edits = renamed.changes[uri]
+    # The name alone, inside its brackets, each place it is written.
+    assert len(edits) == 2 and all(covered(text, e.range) == "ATM" for e in edits), edits
+    assert apply_edits(text, edits) == text.replace("[ATM]", "[Kiosk]")
+
+
+async def test_description_completion_names_keywords_arrows(client: LanguageClient):
+    text = "@startuml\nactor User\nrectangle Shop {\n  (Buy) as B\n}\n{}\n@enduml\n"
+
+    async def labels(typed: str, name: str):
+        # Each case in its own document: `typed` on line 5, cursor at its end.
+        uri = f"file:///tmp/puml-lsp-blackbox/description-completion-{name}.puml"
+        await open_document(client, text.replace("{}", typed), uri)
+        found = await client.text_document_completion_async(
+            t.CompletionParams(text_document=doc(uri), position=t.Position(5, len(typed)))
+        )
+        items = found.items if hasattr(found, "items") else found
+        return [i.label for i in items]
+
+    # The half-written link stops the block from reading as a use case
+    # diagram: the server completes as if the line were not there.
+    assert await labels("User --> ", "after-arrow") == ["User", "B"]
+    arrows = await labels("User ", "arrows")
+    assert arrows[:3] == ["-->", "->", "..>"] and "-up->" in arrows, arrows
+    at_start = await labels("", "start")
+    assert at_start[:4] == ["User", "B", "actor", "usecase"], at_start
+    assert "class" not in at_start, at_start

@@ -16,8 +16,9 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The spec's 17 categories, then the class-diagram ones.
-pub const CATEGORIES: [&str; 20] = [
+/// The spec's 17 categories, then the class-diagram ones, then the
+/// description-diagram (use case, component, deployment) one.
+pub const CATEGORIES: [&str; 21] = [
     "basic_authoring",
     "participant_aliases",
     "arrows",
@@ -38,6 +39,7 @@ pub const CATEGORIES: [&str; 20] = [
     "class_authoring",
     "class_repair",
     "class_refactor",
+    "description_refactor",
 ];
 
 pub const SKILLS: [&str; 4] = [

@@ -64,9 +64,34 @@ pub struct ClassStructure {
 
 /// The class (and state) diagrams of a parse, in order.
 pub fn class_structures(parse: &Parse) -> Vec<ClassStructure> {
+    structures(parse, None)
+}
+
+/// The class, state and description diagrams of a parse, in order: a
+/// description diagram's elements are read from `analysis`'s model (see
+/// `description_outline`), the analysis of the same text.
+pub fn class_structures_with_model(parse: &Parse, analysis: &puml_sema::Analysis) -> Vec<ClassStructure> {
+    structures(parse, Some(analysis))
+}
+
+fn structures(parse: &Parse, analysis: Option<&puml_sema::Analysis>) -> Vec<ClassStructure> {
     let root = Root { syntax: parse.syntax() };
+    // The model of the description diagram whose block is `range`.
+    let description_of = |range: TextRange| {
+        let analysis = analysis?;
+        let (diagram, map) = analysis
+            .document
+            .diagrams
+            .iter()
+            .zip(&analysis.source_map.diagrams)
+            .find(|(_, map)| map.range == range)?;
+        Some((diagram.description.as_deref()?, map.description.as_ref()?))
+    };
     root.diagrams()
         .filter_map(|diagram| {
+            if let Some((model, map)) = description_of(diagram.syntax.text_range()) {
+                return Some(crate::description_outline::description_structure(&diagram, model, map));
+            }
             // A composite state's `}` is the class diagrams' `BRACE_END`
             // too: ask about states first.
             if diagram.is_state() {

@@ -29,6 +29,14 @@ pub struct ClassElementRef {
     pub relations_out: Vec<String>,
     /// The elements whose relations point to this one.
     pub relations_in: Vec<String>,
+    /// `<<s>>` stereotypes, without the guillemets, in order.
+    pub stereotypes: Vec<String>,
+    /// The qualified name of the package (or description container:
+    /// `node`, `rectangle`, …) it is written in.
+    pub container: Option<String>,
+    /// Whether it is an element of a description diagram (use case,
+    /// component, deployment): its relations are links, it has no members.
+    pub in_description: bool,
 }
 
 /// The class-diagram element whose name is written at `offset` in `text`.
@@ -40,7 +48,9 @@ pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Op
             let Some(class_map) = class_map else { continue };
             for (index, references) in class_map.element_references.iter().enumerate() {
                 if references.iter().any(|r| r.contains_inclusive(offset)) {
-                    return Some(element_ref(&class, &class_map, index, text));
+                    let mut found = element_ref(&class, &class_map, index, text);
+                    found.in_description = true;
+                    return Some(found);
                 }
             }
             continue;
@@ -123,6 +133,12 @@ fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &
             .collect(),
         relations_out,
         relations_in,
+        stereotypes: element.stereotypes.clone(),
+        container: element
+            .package
+            .and_then(|p| class.packages.get(p.index()))
+            .map(|p| p.qualified_name.clone()),
+        in_description: false,
     }
 }
 
@@ -171,6 +187,9 @@ fn state_ref(state: &StateDiagram, map: &StateSourceMap, index: usize, text: &st
         members: me.description.clone(),
         relations_out,
         relations_in,
+        stereotypes: me.stereotypes.clone(),
+        container: me.parent.map(|p| state.qualified_name(p)),
+        in_description: false,
     })
 }
 
@@ -182,8 +201,13 @@ pub struct ClassOutline {
     pub diagram_index: usize,
     /// The whole `@startuml … @enduml` range.
     pub range: TextRange,
-    /// Qualified names with their keywords, in order of first appearance.
+    /// Qualified names (a description diagram's: the codes links name its
+    /// elements by) with their keywords, in order of first appearance.
     pub elements: Vec<(String, String)>,
+    /// Whether it is a description diagram (use case, component,
+    /// deployment): its elements' keywords are their shapes' (`actor`,
+    /// `usecase`, `component`, `node`, …).
+    pub description: bool,
 }
 
 /// The class diagrams of an analysis.
@@ -201,21 +225,48 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
                     .iter()
                     .map(|e| (e.qualified_name.clone(), e.keyword.clone()))
                     .collect(),
-                // Description diagrams: each element with its shape's keyword.
-                (None, Some(description)) => description
-                    .elements
-                    .iter()
-                    .map(|e| (e.qualified_name.clone(), e.shape.keyword().to_string()))
-                    .collect(),
+                // Description diagrams: each element by the code a link
+                // names it with (PlantUML reads `P.E` in a link as a new
+                // element, not as `E` of container `P`), with its shape's
+                // keyword; a code used twice once.
+                (None, Some(description)) => {
+                    let mut seen = std::collections::HashSet::new();
+                    description
+                        .elements
+                        .iter()
+                        .filter(|e| seen.insert(e.code.as_str()))
+                        .map(|e| (e.code.clone(), e.shape.keyword().to_string()))
+                        .collect()
+                }
                 (None, None) => return None,
             };
             Some(ClassOutline {
                 diagram_index,
                 range: map.range,
                 elements,
+                description: diagram.class.is_none(),
             })
         })
         .collect()
+}
+
+/// The class outlines of `text` with the line holding `offset` blanked
+/// (every byte a space, so offsets stay), when one of them holds `offset`:
+/// what completion reads while that line is half written.
+pub(crate) fn outlines_without_line(text: &str, offset: TextSize) -> Option<Vec<ClassOutline>> {
+    let at = usize::from(offset).min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[at..].find(['\r', '\n']).map_or(text.len(), |n| at + n);
+    if start == end {
+        return None;
+    }
+    let blanked = format!("{}{}{}", &text[..start], " ".repeat(end - start), &text[end..]);
+    let analysis = puml_sema::analyze(&blanked, &Default::default(), &puml_sema::NoIncludes);
+    let outlines = class_outlines(&analysis);
+    outlines
+        .iter()
+        .any(|o| o.range.contains_inclusive(offset))
+        .then_some(outlines)
 }
 
 /// Why a class cannot be renamed to a name.
@@ -238,6 +289,12 @@ pub fn rename_class_edits(
     {
         return Err(BadClassName(format!(
             "`{new_name}` is not a class name: no blanks, quotes, braces, angle brackets, `.` or `:`"
+        )));
+    }
+    // A description element's name goes inside `[…]`, `(…)` and `:…:`.
+    if element.in_description && new_name.contains(['[', ']', '(', ')']) {
+        return Err(BadClassName(format!(
+            "`{new_name}` is not an element name: no brackets or parentheses"
         )));
     }
     let mut edits = Vec::new();
@@ -360,5 +417,47 @@ mod tests {
         assert!(outlines[0]
             .elements
             .contains(&("C".to_string(), "component".to_string())));
+    }
+
+    #[test]
+    fn every_spelling_of_a_description_element_resolves_and_renames_as_written() {
+        // Both sources checked VALID by PlantUML.
+        let text = "@startuml\n:Admin:\n[Auth Service] as Auth\n:Admin: --> (Login)\nAdmin --> Auth : uses\nAuth ..> [DB]\nnote right of Auth : checks\n@enduml\n";
+        let analysis = analyze(text);
+        // `:Admin:` declared, `:Admin:` and `Admin` in links: one actor.
+        for nth in 0..3 {
+            let admin = class_element_at(&analysis, text, at(text, "Admin", nth)).expect("Admin");
+            assert_eq!(admin.qualified_name, "Admin");
+            assert_eq!(admin.keyword, "actor");
+            assert_eq!(admin.uses.len(), 3, "{admin:?}");
+            assert!(admin.in_description);
+        }
+        let auth = class_element_at(&analysis, text, at(text, "Auth ..>", 0)).expect("Auth");
+        assert_eq!(
+            (auth.keyword.as_str(), auth.display.as_str()),
+            ("component", "Auth Service")
+        );
+        assert_eq!(auth.relations_out, vec!["DB"]);
+        assert_eq!(auth.relations_in, vec!["Admin"]);
+        let admin = class_element_at(&analysis, text, at(text, "Admin", 0)).expect("Admin");
+        let mut edits = rename_class_edits(text, &admin, "Boss").expect("valid");
+        edits.extend(rename_class_edits(text, &auth, "Gate").expect("valid"));
+        assert!(rename_class_edits(text, &admin, "(Boss)").is_err());
+        let (renamed, _) = puml_syntax::apply_edits(text, &edits);
+        assert_eq!(
+            renamed,
+            "@startuml\n:Boss:\n[Auth Service] as Gate\n:Boss: --> (Login)\nBoss --> Gate : uses\nGate ..> [DB]\nnote right of Gate : checks\n@enduml\n"
+        );
+    }
+
+    #[test]
+    fn a_description_element_knows_its_container_and_stereotypes() {
+        let text = "@startuml\nnode Server {\n  component [API] <<rest>>\n}\n[API] --> [Store]\n@enduml\n";
+        let analysis = analyze(text);
+        let api = class_element_at(&analysis, text, at(text, "API] -->", 0)).expect("API");
+        assert_eq!(api.qualified_name, "Server.API");
+        assert_eq!(api.container.as_deref(), Some("Server"));
+        assert_eq!(api.stereotypes, vec!["rest"]);
+        assert_eq!(api.uses.len(), 2);
     }
 }

@@ -15,6 +15,7 @@ use puml_syntax::{Diagnostic, LineIndex, SyntaxKind, SyntaxNode, TextEdit, TextR
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod descriptions;
 mod states;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,10 +128,28 @@ pub enum Edit {
         arrow: Option<String>,
         label: Option<String>,
     },
+    /// Description diagrams: declares `kind name [as alias] [<<stereotype>>]`
+    /// (`kind` an element keyword: `actor`, `usecase`, `component`, `node`,
+    /// …), at the top or inside the container `parent` (before its `}`).
+    AddElement {
+        kind: String,
+        name: String,
+        alias: Option<String>,
+        parent: Option<String>,
+        stereotype: Option<String>,
+    },
+    /// Description diagrams: adds `from arrow to : label` (default arrow
+    /// `-->`) in the innermost container holding both ends.
+    AddLink {
+        from: String,
+        to: String,
+        arrow: Option<String>,
+        label: Option<String>,
+    },
 }
 
 /// The edit kinds and their arguments (`?` marks optional ones).
-pub const EDIT_KINDS: [(&str, &[&str]); 15] = [
+pub const EDIT_KINDS: [(&str, &[&str]); 17] = [
     ("add_participant", &["name", "kind?", "alias?", "after?"]),
     (
         "add_message",
@@ -149,6 +168,8 @@ pub const EDIT_KINDS: [(&str, &[&str]); 15] = [
     ("rename_class", &["from", "to"]),
     ("add_state", &["name", "parent?", "description?"]),
     ("add_transition", &["from", "to", "arrow?", "label?"]),
+    ("add_element", &["kind", "name", "alias?", "parent?", "stereotype?"]),
+    ("add_link", &["from", "to", "arrow?", "label?"]),
 ];
 
 /// A protocol-neutral argument value, so that JSON (CLI, MCP) and other
@@ -400,6 +421,19 @@ impl Edit {
                 arrow: a.opt_text("arrow")?.filter(|k| !k.trim().is_empty()),
                 label: a.opt_text("label")?.filter(|k| !k.trim().is_empty()),
             },
+            "add_element" => Edit::AddElement {
+                kind: a.text("kind")?,
+                name: a.text("name")?,
+                alias: a.opt_text("alias")?.filter(|k| !k.trim().is_empty()),
+                parent: a.opt_text("parent")?.filter(|k| !k.trim().is_empty()),
+                stereotype: a.opt_text("stereotype")?.filter(|k| !k.trim().is_empty()),
+            },
+            "add_link" => Edit::AddLink {
+                from: a.text("from")?,
+                to: a.text("to")?,
+                arrow: a.opt_text("arrow")?.filter(|k| !k.trim().is_empty()),
+                label: a.opt_text("label")?.filter(|k| !k.trim().is_empty()),
+            },
             _ => return Err(EditError::UnknownKind(kind.to_string())),
         })
     }
@@ -455,6 +489,14 @@ pub fn apply_edit(source: &str, edit: &Edit) -> Result<EditResult, EditError> {
         Edit::AddTransition { from, to, arrow, label } => {
             ctx.add_transition(from, to, arrow.as_deref(), label.as_deref())?
         }
+        Edit::AddElement {
+            kind,
+            name,
+            alias,
+            parent,
+            stereotype,
+        } => ctx.add_element(kind, name, alias.as_deref(), parent.as_deref(), stereotype.as_deref())?,
+        Edit::AddLink { from, to, arrow, label } => ctx.add_link(from, to, arrow.as_deref(), label.as_deref())?,
     };
     let diagnostics = analyze(&new_source, &AnalysisOptions::default(), &NoIncludes).diagnostics;
     Ok(EditResult {

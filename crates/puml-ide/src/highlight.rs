@@ -87,10 +87,17 @@ pub fn highlights(parse: &Parse) -> Vec<Highlight> {
             {
                 HighlightClass::Participant
             }
-            IDENT if matches!(parent, Some(CLASS_DECL | CLASS_LINK | MEMBER_LINE | CLASS_NOTE)) => {
+            // A description diagram's element names are class names too
+            // (`actor A`, `[Comp]`, `(Use case)`, `:Actor:` as written).
+            IDENT
+                if matches!(
+                    parent,
+                    Some(CLASS_DECL | CLASS_LINK | MEMBER_LINE | CLASS_NOTE | DESC_ELEMENT | DESC_LINK | DESC_NOTE)
+                ) =>
+            {
                 HighlightClass::ClassName
             }
-            IDENT if parent == Some(PACKAGE_START) => HighlightClass::Package,
+            IDENT if matches!(parent, Some(PACKAGE_START | DESC_CONTAINER_START)) => HighlightClass::Package,
             GENERIC => HighlightClass::Generic,
             // A member line: its modifiers, visibility and text apart.
             TEXT if matches!(parent, Some(CLASS_MEMBER | MEMBER_LINE)) => {
@@ -175,6 +182,28 @@ mod tests {
         assert!(got.contains(&("->", Arrow)) && got.contains(&("++", Arrow)), "{got:?}");
         assert!(got.contains(&("Bob", Participant)), "{got:?}");
         assert!(got.iter().any(|(t, c)| *c == Text && t.contains("hi")), "{got:?}");
+    }
+
+    #[test]
+    fn description_elements_and_containers_get_classes() {
+        let text = "@startuml\nnode Server {\n  [Cart] as C\n}\nactor User\nUser --> (Buy) : go\n:Clerk: ..> C\nnote right of User : hi\n@enduml\n";
+        let parse = puml_syntax::parse(text);
+        let got: Vec<(&str, HighlightClass)> = highlights(&parse).iter().map(|h| (&text[h.range], h.class)).collect();
+        use HighlightClass::*;
+        for expected in [
+            ("node", Keyword),
+            ("Server", Package),
+            ("[Cart]", ClassName),
+            ("C", ClassName),
+            ("User", ClassName),
+            ("(Buy)", ClassName),
+            (":Clerk:", ClassName),
+            ("-->", Arrow),
+        ] {
+            assert!(got.contains(&expected), "{expected:?} in {got:?}");
+        }
+        // The note's target too.
+        assert_eq!(got.iter().filter(|g| **g == ("User", ClassName)).count(), 3, "{got:?}");
     }
 
     #[test]

@@ -381,11 +381,43 @@ impl Analysis {
         })
     }
 
+    /// The class outlines completion at `offset` reads: `class_outlines`,
+    /// or when no class or description diagram holds `offset` (a line
+    /// being typed, `User -->`, can stop a description block from reading
+    /// as one), those of the text with that line blanked (same offsets).
+    pub fn completion_outlines(
+        &self,
+        file: FileId,
+        offset: TextSize,
+    ) -> Cancellable<Vec<crate::class_symbols::ClassOutline>> {
+        self.with(file, move |db, input, config| {
+            let outlines = crate::class_symbols::class_outlines(puml_db::analysis(db, input, config));
+            // A block no reading accepts may still give an empty class
+            // outline: read it without the typed line too.
+            if outlines
+                .iter()
+                .any(|o| o.range.contains_inclusive(offset) && !o.elements.is_empty())
+            {
+                return outlines;
+            }
+            crate::class_symbols::outlines_without_line(input.text(db), offset)
+                .filter(|found| {
+                    found
+                        .iter()
+                        .any(|o| o.range.contains_inclusive(offset) && !o.elements.is_empty())
+                })
+                .unwrap_or(outlines)
+        })
+    }
+
     /// Each class diagram's structure as written: packages, elements and
     /// members with their ranges (the outline), and what folds.
     pub fn class_structures(&self, file: FileId) -> Cancellable<Vec<crate::class_outline::ClassStructure>> {
-        self.with(file, |db, input, _| {
-            crate::class_outline::class_structures(puml_db::parse(db, input))
+        self.with(file, |db, input, config| {
+            crate::class_outline::class_structures_with_model(
+                puml_db::parse(db, input),
+                puml_db::analysis(db, input, config),
+            )
         })
     }
 

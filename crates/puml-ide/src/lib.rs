@@ -10,6 +10,7 @@
 pub mod check;
 pub mod class_outline;
 pub mod class_symbols;
+mod description_outline;
 pub mod diff;
 pub mod edit;
 pub mod explain;

@@ -118,10 +118,15 @@ fn class_outlines_hold_on_the_corpus_and_on_prefixes() {
         eprintln!("../shared/corpus-class not present");
         return;
     };
-    // The state corpus too: state diagrams have the same outline.
+    // The state and description corpora too: state and description
+    // diagrams have the same outline.
     let states = std::fs::read_dir(dir.join("../corpus-state")).into_iter().flatten();
+    let descriptions = std::fs::read_dir(dir.join("../corpus-description"))
+        .into_iter()
+        .flatten();
     let mut texts: Vec<String> = entries
         .chain(states)
+        .chain(descriptions)
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "puml"))
@@ -135,6 +140,15 @@ fn class_outlines_hold_on_the_corpus_and_on_prefixes() {
         (0..packages.len())
             .filter(|i| packages.is_char_boundary(*i))
             .map(|i| packages[..i].to_string()),
+    );
+    let deployment = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/class-outline/deployment.puml"),
+    )
+    .expect("fixture");
+    texts.extend(
+        (0..deployment.len())
+            .filter(|i| deployment.is_char_boundary(*i))
+            .map(|i| deployment[..i].to_string()),
     );
     let mut symbols = 0;
     for text in &texts {

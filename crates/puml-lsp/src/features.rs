@@ -124,6 +124,10 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
             {
                 SymbolKind::OBJECT
             }
+            // A description diagram's elements, by their shape's keyword.
+            ClassSymbolKind::Element if lower.starts_with("component") => SymbolKind::MODULE,
+            ClassSymbolKind::Element if lower.starts_with("usecase") => SymbolKind::EVENT,
+            ClassSymbolKind::Element if lower.starts_with("actor") || lower.starts_with("person") => SymbolKind::OBJECT,
             ClassSymbolKind::Element => SymbolKind::CLASS,
             ClassSymbolKind::Field
                 if item
@@ -160,35 +164,53 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
     roots
 }
 
-/// Markdown for a class-diagram element: its keyword and name, members,
-/// and the relations going out of it and coming into it.
+/// Markdown for a class-diagram element (a state, a description diagram's
+/// element): its keyword and name, stereotypes, the package or container
+/// it is in, members, and the relations (transitions, links) going out of
+/// it and coming into it.
 pub fn class_hover(element: &puml_ide::class_symbols::ClassElementRef) -> String {
     let mut out = format!("**{}** `{}`", element.keyword, element.qualified_name);
     if element.display != element.qualified_name && !element.qualified_name.ends_with(&element.display) {
         out.push_str(&format!(" (shown as \"{}\")", element.display));
     }
+    if !element.stereotypes.is_empty() {
+        let stereotypes: Vec<String> = element.stereotypes.iter().map(|s| format!("`<<{s}>>`")).collect();
+        out.push_str(&format!(" {}", stereotypes.join(" ")));
+    }
     out.push_str("\n\n");
+    if let Some(container) = &element.container {
+        out.push_str(&format!("In `{container}`.\n\n"));
+    }
     // A state's members are its description lines, its relations its
-    // transitions.
-    let is_state = element.keyword == "state";
-    let (members, relations) = if is_state {
-        ("description line(s)", "Transitions")
+    // transitions; a description element has links and no members.
+    let relations = if element.keyword == "state" {
+        "Transitions"
+    } else if element.in_description {
+        "Links"
     } else {
-        ("member(s)", "Relations")
+        "Relations"
     };
-    out.push_str(&format!("{} {members}", element.members.len()));
-    if !element.members.is_empty() {
-        out.push(':');
-        for member in element.members.iter().take(HOVER_MEMBERS) {
-            out.push_str(&format!("\n- `{member}`"));
+    if !element.in_description {
+        let members = if element.keyword == "state" {
+            "description line(s)"
+        } else {
+            "member(s)"
+        };
+        out.push_str(&format!("{} {members}", element.members.len()));
+        if !element.members.is_empty() {
+            out.push(':');
+            for member in element.members.iter().take(HOVER_MEMBERS) {
+                out.push_str(&format!("\n- `{member}`"));
+            }
+            if element.members.len() > HOVER_MEMBERS {
+                out.push_str(&format!("\n- … {} more", element.members.len() - HOVER_MEMBERS));
+            }
         }
-        if element.members.len() > HOVER_MEMBERS {
-            out.push_str(&format!("\n- … {} more", element.members.len() - HOVER_MEMBERS));
-        }
+        out.push_str("\n\n");
     }
     let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
     out.push_str(&format!(
-        "\n\n{relations} out ({}): {}",
+        "{relations} out ({}): {}",
         element.relations_out.len(),
         list(&element.relations_out)
     ));
@@ -395,6 +417,94 @@ const CLASS_KEYWORDS: &[&str] = &[
     "title",
 ];
 
+/// The link arrows offered after a description element's name and a space
+/// (each checked VALID between `[A]`/`[B]` and `(U)`/`:Act:` by PlantUML).
+const DESCRIPTION_ARROWS: &[(&str, &str)] = &[
+    ("-->", "link"),
+    ("->", "short link (drawn sideways)"),
+    ("..>", "dependency (dotted)"),
+    ("--", "line without head"),
+    ("..", "dotted line without head"),
+    ("-up->", "link drawn upwards"),
+    ("-down->", "link drawn downwards"),
+    ("-left->", "link drawn to the left"),
+    ("-right->", "link drawn to the right"),
+    ("--0", "provides an interface (lollipop)"),
+    ("--(", "requires an interface (socket)"),
+    ("-[#red]->", "coloured link"),
+    ("-[dashed]->", "dashed link"),
+    ("-[hidden]-", "invisible link (layout only)"),
+];
+
+/// The element keywords of description diagrams, by the diagram kind they
+/// fit (use case, component, deployment), then the other statements.
+const USECASE_KEYWORDS: &[&str] = &["actor", "usecase", "actor/", "usecase/", "rectangle", "package"];
+const COMPONENT_KEYWORDS: &[&str] = &[
+    "component",
+    "interface",
+    "port",
+    "portin",
+    "portout",
+    "package",
+    "frame",
+];
+const DEPLOYMENT_KEYWORDS: &[&str] = &[
+    "node",
+    "artifact",
+    "database",
+    "cloud",
+    "folder",
+    "frame",
+    "file",
+    "queue",
+    "stack",
+    "storage",
+    "card",
+    "agent",
+    "boundary",
+    "control",
+    "entity",
+    "collections",
+    "hexagon",
+    "label",
+    "person",
+    "rectangle",
+    "circle",
+    "action",
+    "process",
+];
+const DESCRIPTION_STATEMENTS: &[&str] = &["note", "together", "left to right direction", "skinparam", "title"];
+
+/// A description diagram's keywords, those that fit it first: the keyword
+/// lists holding a keyword its elements already use lead (a use case
+/// diagram is offered `actor`, `usecase` first).
+fn description_keywords(outline: &puml_ide::class_symbols::ClassOutline) -> Vec<CompletionItem> {
+    let used = |list: &[&str]| {
+        outline
+            .elements
+            .iter()
+            .any(|(_, keyword)| list.contains(&keyword.as_str()))
+    };
+    let mut lists = [USECASE_KEYWORDS, COMPONENT_KEYWORDS, DEPLOYMENT_KEYWORDS];
+    // A stable sort: fitting lists first, else the order above.
+    lists.sort_by_key(|list| !used(list));
+    let mut seen = std::collections::BTreeSet::new();
+    lists
+        .iter()
+        .flat_map(|list| list.iter())
+        .chain(DESCRIPTION_STATEMENTS)
+        .filter(|k| seen.insert(**k))
+        .enumerate()
+        .map(|(rank, keyword)| CompletionItem {
+            label: keyword.to_string(),
+            kind: Some(CompletionItemKind::KEYWORD),
+            // Kept in this order after the element names.
+            sort_text: Some(format!("1{rank:03}")),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
 /// Completion inside a class diagram (`None` elsewhere, or where the
 /// general completion applies): at a line start its element names and
 /// keywords; after a name and a space the relation arrows; after an arrow
@@ -437,6 +547,10 @@ pub fn class_completions(
                 return None;
             }
             let mut items = names();
+            if outline.description {
+                items.extend(description_keywords(outline));
+                return Some(items);
+            }
             items.extend(CLASS_KEYWORDS.iter().map(|k| CompletionItem {
                 label: k.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
@@ -444,20 +558,34 @@ pub fn class_completions(
             }));
             Some(items)
         }
+        (1, true) if outline.description && is_description_keyword(words[0]) => None,
         (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => Some(
-            CLASS_ARROWS
-                .iter()
-                .map(|(arrow, detail)| CompletionItem {
-                    label: arrow.to_string(),
-                    kind: Some(CompletionItemKind::OPERATOR),
-                    detail: Some(detail.to_string()),
-                    ..CompletionItem::default()
-                })
-                .collect(),
+            if outline.description {
+                DESCRIPTION_ARROWS
+            } else {
+                CLASS_ARROWS
+            }
+            .iter()
+            .map(|(arrow, detail)| CompletionItem {
+                label: arrow.to_string(),
+                kind: Some(CompletionItemKind::OPERATOR),
+                detail: Some(detail.to_string()),
+                ..CompletionItem::default()
+            })
+            .collect(),
         ),
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
     }
+}
+
+fn is_description_keyword(word: &str) -> bool {
+    puml_sema::description::Shape::from_keyword(word).is_some()
+        || DESCRIPTION_STATEMENTS.iter().any(|k| {
+            k.split(' ')
+                .next()
+                .is_some_and(|first| first.eq_ignore_ascii_case(word))
+        })
 }
 
 fn is_keyword(word: &str) -> bool {
@@ -1343,11 +1471,21 @@ mod tests {
         host.analysis().class_outlines(file).expect("not cancelled")
     }
 
+    /// What the server reads: the outlines with the typed line blanked
+    /// when it stops the block from reading as a class or description one.
+    fn completion_outlines_of(text: &str, offset: usize) -> Vec<puml_ide::class_symbols::ClassOutline> {
+        let mut host = puml_ide::AnalysisHost::new();
+        let file = host.add_file(None, text.to_string());
+        host.analysis()
+            .completion_outlines(file, puml_syntax::TextSize::from(offset as u32))
+            .expect("not cancelled")
+    }
+
     const CLASSES: &str = "@startuml\nclass Car\ninterface Engine\nCar \nCar *-- \n\n@enduml\n";
 
     fn labels_at(text: &str, line: usize, column: usize) -> Option<Vec<String>> {
         let offset = text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + column;
-        class_completions(text, offset, &class_outlines_of(text))
+        class_completions(text, offset, &completion_outlines_of(text, offset))
             .map(|items| items.into_iter().map(|i| i.label).collect())
     }
 
@@ -1371,6 +1509,93 @@ mod tests {
             &class_outlines_of("@startuml\nA -> B\n@enduml\n")
         )
         .is_none());
+    }
+
+    /// A use case diagram, `{}` where the cursor's line goes.
+    const DESCRIPTION: &str =
+        "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B\n  [Cart]\n}\n{}\n@enduml\n";
+
+    /// The labels offered at the end of `typed` written on the cursor's line.
+    fn description_labels(typed: &str) -> Option<Vec<String>> {
+        let text = DESCRIPTION.replace("{}", typed);
+        labels_at(&text, 6, typed.len())
+    }
+
+    #[test]
+    fn description_completion_offers_names_fitting_keywords_then_arrows_then_names() {
+        let start = description_labels("").expect("inside a description diagram");
+        // Elements by the code a link names them with (`Shop.Cart` in a
+        // link would be a new element for PlantUML).
+        assert!(
+            start.contains(&"User".to_string()) && start.contains(&"Cart".to_string()),
+            "{start:?}"
+        );
+        // A use case diagram's keywords come first among the keywords.
+        let keywords: Vec<&String> = start.iter().skip(3).collect();
+        assert_eq!(
+            keywords[..2],
+            [&"actor".to_string(), &"usecase".to_string()],
+            "{start:?}"
+        );
+        assert!(start.contains(&"node".to_string()) && !start.contains(&"class".to_string()));
+        // The half-written line stops the block from reading as a
+        // description diagram: completion reads it without that line.
+        let arrows = description_labels("User ").expect("after a name");
+        assert!(
+            arrows.starts_with(&["-->".to_string(), "->".to_string(), "..>".to_string()]),
+            "{arrows:?}"
+        );
+        assert!(arrows.contains(&"-up->".to_string()) && arrows.contains(&"--0".to_string()));
+        let after_arrow = description_labels("User --> ").expect("after an arrow");
+        assert_eq!(after_arrow, vec!["User", "B", "Cart"]);
+        // After an element keyword and a blank: a new name, nothing to offer.
+        assert!(description_labels("actor ").is_none());
+    }
+
+    #[test]
+    fn description_outline_hover_and_folds() {
+        let text = "@startuml\nactor User\nrectangle Shop <<system>> {\n  (Buy) as B <<main>>\n  [Cart]\n}\nUser --> B\nB ..> [Cart]\n@enduml\n";
+        let (host, file) = puml_ide::AnalysisHost::single_file(None, text.to_string(), Default::default());
+        let analysis = host.analysis();
+        let explanations = analysis.explain(file).expect("not cancelled");
+        let classes = analysis.class_structures(file).expect("not cancelled");
+        let symbols = document_symbols(text, &explanations, &[], &classes);
+        let got: Vec<String> = symbols
+            .iter()
+            .map(|s| {
+                let inner: Vec<String> = s
+                    .children
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|c| format!("{}:{:?}:{}", c.name, c.kind, c.detail.clone().unwrap_or_default()))
+                    .collect();
+                format!("{}:{:?}[{}]", s.name, s.kind, inner.join(","))
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "User:Object[]",
+                "Shop:Package[B:Event:usecase <<main>>,Cart:Module:component]"
+            ],
+            "{symbols:?}"
+        );
+        let folds: Vec<(u32, u32)> = folding_ranges(text, &[], &classes)
+            .iter()
+            .map(|f| (f.start_line, f.end_line))
+            .collect();
+        assert_eq!(folds, vec![(2, 5)]);
+        let offset = puml_syntax::TextSize::from(text.find("B ..>").unwrap() as u32);
+        let element = analysis.class_element_at(file, offset).unwrap().expect("B");
+        let markdown = class_hover(&element);
+        assert!(
+            markdown.starts_with("**usecase** `Shop.B` (shown as \"Buy\") `<<main>>`\n\nIn `Shop`."),
+            "{markdown}"
+        );
+        assert!(markdown.contains("Links out (1): `Shop.Cart`"), "{markdown}");
+        assert!(markdown.contains("Links in (1): `User`"), "{markdown}");
+        assert!(!markdown.contains("member"), "{markdown}");
     }
 
     #[test]

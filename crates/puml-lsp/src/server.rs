@@ -11,7 +11,7 @@ use puml_ide::format::FormatOptions;
 use puml_ide::lint::LintOptions;
 use puml_ide::render::{Format, Region, RenderFailure, RenderOptions};
 use puml_ide::{Analysis, AnalysisHost, Cancellable, FileId};
-use puml_syntax::{Diagnostic as PumlDiagnostic, Severity, TextEdit as PumlEdit};
+use puml_syntax::{Diagnostic as PumlDiagnostic, Severity, TextEdit as PumlEdit, TextSize};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -915,7 +915,9 @@ impl LanguageServer for Backend {
         let snapshot = self.snapshot(&position.text_document.uri)?;
         blocking(move || {
             let offset = LineTable::new(&snapshot.text).offset(position.position);
-            let classes = snapshot.analysis.class_outlines(snapshot.file)?;
+            let classes = snapshot
+                .analysis
+                .completion_outlines(snapshot.file, TextSize::from(offset as u32))?;
             if let Some(items) = features::class_completions(&snapshot.text, offset, &classes) {
                 return Ok(Some(CompletionResponse::Array(items)));
             }

@@ -142,6 +142,39 @@ fn describe(path: &Path) -> String {
             writeln!(out, "preprocessor in includes {}", uses.join(", ")).ok();
         }
     }
+    // A class, state or description element: what the server answers
+    // instead (hover, definition, references, a rename to `Renamed`).
+    if let Some(element) = analysis
+        .class_element_at(file, TextSize::from(cursor as u32))
+        .expect("not cancelled")
+    {
+        writeln!(
+            out,
+            "element hover: {}",
+            features::class_hover(&element).replace('\n', " / ")
+        )
+        .ok();
+        writeln!(
+            out,
+            "element definition {}",
+            at(usize::from(element.declaration.start()))
+        )
+        .ok();
+        let uses: Vec<String> = element.uses.iter().map(|r| at(usize::from(r.start()))).collect();
+        writeln!(out, "element references {}", uses.join(" ")).ok();
+        if let Ok(edits) = puml_ide::class_symbols::rename_class_edits(&text, &element, "Renamed") {
+            writeln!(out, "element renamed {:?}", puml_syntax::apply_edits(&text, &edits).0).ok();
+        }
+    }
+    // Completion in a class or description diagram comes from its outline.
+    let classes = analysis
+        .completion_outlines(file, TextSize::from(cursor as u32))
+        .expect("not cancelled");
+    if let Some(items) = features::class_completions(&text, cursor, &classes) {
+        let labels: Vec<&str> = items.iter().take(12).map(|c| c.label.as_str()).collect();
+        writeln!(out, "element completion ({}) {}", items.len(), labels.join(" ")).ok();
+        return out;
+    }
     let completions = features::completions(&text, cursor, &participants, &outlines);
     let labels: Vec<&str> = completions.iter().take(12).map(|c| c.label.as_str()).collect();
     writeln!(out, "completion ({}) {}", completions.len(), labels.join(" ")).ok();

@@ -222,6 +222,37 @@ pub enum EditRequest {
     AddState(AddStateArgs),
     /// State diagrams: add a transition `from arrow to : label` (arrow default `-->`; `[*]` for a start or end).
     AddTransition(AddTransitionArgs),
+    /// Description diagrams (use case, component, deployment): declare an element, at the top or inside the container `parent`.
+    AddElement(AddElementArgs),
+    /// Description diagrams: add a link `from arrow to : label` (arrow default `-->`) in the innermost container holding both ends.
+    AddLink(AddLinkArgs),
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddElementArgs {
+    /// actor, usecase, component, interface, node, artifact, database, cloud, folder, frame, file, package, queue, stack, storage, card, agent, boundary, control, entity, collections, hexagon, label, person, rectangle, circle, action, process, port, portin, portout (ports inside a `parent`), `actor/` or `usecase/`.
+    pub kind: String,
+    /// The name shown; quoted when it is more than letters, digits and `_` (no quotes, brackets, braces, angle brackets or `:`).
+    pub name: String,
+    /// The code links name it by (letters, digits and `_`), written `kind "name" as alias`.
+    pub alias: Option<String>,
+    /// The container (`package`, `node`, `rectangle`, … with `{ }`) to declare it in, before its `}`; default the top level.
+    pub parent: Option<String>,
+    /// A stereotype, `service` or `<<service>>`.
+    pub stereotype: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddLinkArgs {
+    /// An element (its alias or code, qualified name, or shown name) or a container.
+    pub from: String,
+    /// An element or a container, as `from`.
+    pub to: String,
+    /// e.g. `-->`, `->`, `..>`, `--`, `-up->`, `-[#red]->`, `-[dashed]->`, `--0`, `-[hidden]-`; default `-->`.
+    pub arrow: Option<String>,
+    pub label: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -381,6 +412,8 @@ impl EditRequest {
             EditRequest::RenameClass(_) => "rename_class",
             EditRequest::AddState(_) => "add_state",
             EditRequest::AddTransition(_) => "add_transition",
+            EditRequest::AddElement(_) => "add_element",
+            EditRequest::AddLink(_) => "add_link",
         }
     }
 

@@ -327,6 +327,43 @@ async fn state_diagram_edits() {
     s.shutdown().await.unwrap();
 }
 
+const DESCRIPTION: &str = "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  [Cart]\n}\nCustomer --> CO\n@enduml\n";
+
+#[tokio::test]
+async fn description_diagram_edits() {
+    let (_root, mut s) = session("tools-description").await;
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": DESCRIPTION, "edit": {"kind": "add_element", "args": {"kind": "usecase", "name": "Pay online", "alias": "Pay", "parent": "Shop", "stereotype": "main"}}}),
+        )
+        .await;
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  [Cart]\n  usecase \"Pay online\" as Pay <<main>>\n}\nCustomer --> CO\n@enduml\n"
+    );
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": DESCRIPTION, "edit": {"kind": "add_link", "args": {"from": "Cart", "to": "Check out", "arrow": "..>", "label": "fills"}}}),
+        )
+        .await;
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  [Cart]\n  Cart ..> CO : fills\n}\nCustomer --> CO\n@enduml\n",
+        "written in the container that holds both ends: {r}"
+    );
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": DESCRIPTION, "edit": {"kind": "add_link", "args": {"from": "Customer", "to": "Nobody"}}}),
+        )
+        .await;
+    assert_eq!(codes(&r), ["M0010"]);
+    s.shutdown().await.unwrap();
+}
+
 const CLASSES: &str =
     "@startuml\nclass Customer\nclass Order\nCustomer --> Order : places\nOrder <|-- RushOrder\n@enduml\n";
 

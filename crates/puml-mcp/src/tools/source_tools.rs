@@ -111,7 +111,7 @@ pub struct ApplyEdit;
 impl McpTool for ApplyEdit {
     const NAME: &'static str = "puml_apply_edit";
     const TITLE: &'static str = "Apply a structural edit";
-    const DESCRIPTION: &'static str = "Apply a structural edit (add_participant, add_message, add_note, wrap_group, rename_participant, change_theme, remove_message, set_title) to a diagram, on a class diagram (add_class, add_member, add_relation, remove_relation, rename_class), or on a state diagram (add_state, add_transition), without string surgery; returns the edited source, checked. Writes only with write: true and outputPath.";
+    const DESCRIPTION: &'static str = "Apply a structural edit (add_participant, add_message, add_note, wrap_group, rename_participant, change_theme, remove_message, set_title) to a diagram, on a class diagram (add_class, add_member, add_relation, remove_relation, rename_class), on a state diagram (add_state, add_transition), or on a description (use case, component, deployment) diagram (add_element, add_link), without string surgery; returns the edited source, checked. Writes only with write: true and outputPath.";
     const READ_ONLY: bool = false;
     type Input = ApplyEditInput;
     type Output = ApplyEditOutput;
