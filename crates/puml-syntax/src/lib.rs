@@ -57,6 +57,9 @@ pub enum DiagramKind {
     Description,
     /// State diagrams (`state A {`, `[*] --> A`, `A : text`).
     State,
+    /// PlantUML's legacy activity diagrams (`(*) --> "First"`, `if "c"
+    /// then`, `===B1===`).
+    LegacyActivity,
 }
 
 impl Parse {

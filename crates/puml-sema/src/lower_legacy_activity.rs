@@ -1,0 +1,145 @@
+//! Lowering of a legacy activity diagram's statements (see `puml_syntax`'s
+//! `parser::legacy_activity`) into a [`LegacyActivityDiagram`] and its
+//! [`LegacyActivitySourceMap`].
+//!
+//! Each statement goes to the [`LegacyBuilder`] that PlantUML's legacy
+//! grammar amounts to (activities created on first use, `(*)` the start as
+//! a source and the end as a target, an arrow without a source leaving the
+//! last activity, `if` a diamond, notes by the last activity, partitions
+//! flat like groups); the tree gives each statement's kind and where its
+//! names are written, for the source map. Linear, no recursion.
+
+use crate::legacy_activity::{LegacyActivityDiagram, LegacyActivitySourceMap, LegacyBuilder, NodeIndex};
+use puml_syntax::ast::statement_range;
+use puml_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use SyntaxKind::*;
+
+#[derive(Default)]
+pub(crate) struct LegacyLowering {
+    builder: LegacyBuilder,
+    map: LegacyActivitySourceMap,
+}
+
+/// The statement's own line's significant tokens (a note's body apart).
+fn line_tokens(node: &SyntaxNode) -> Vec<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
+        .collect()
+}
+
+/// The statement's own line, as written.
+fn line_text(node: &SyntaxNode) -> String {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| t.kind() != NEWLINE)
+        .map(|t| t.text().to_string())
+        .collect()
+}
+
+/// The span of `tokens`, if any.
+fn span(tokens: &[SyntaxToken]) -> Option<TextRange> {
+    let first = tokens.first()?;
+    let last = tokens.last()?;
+    Some(first.text_range().cover(last.text_range()))
+}
+
+/// Where a link's source and target are written: the tokens before its
+/// arrow, and those after it (its `[label]` and trailing colours and
+/// stereotypes apart).
+fn link_ends(tokens: &[SyntaxToken]) -> (Option<TextRange>, Option<TextRange>) {
+    let Some(arrow) = tokens.iter().position(|t| t.kind() == ARROW) else {
+        return (None, None);
+    };
+    let source = span(&tokens[..arrow]);
+    let mut after = &tokens[arrow + 1..];
+    if after.first().is_some_and(|t| t.kind() == L_BRACKET) {
+        let close = after.iter().position(|t| t.kind() == R_BRACKET).map_or(after.len(), |i| i + 1);
+        after = &after[close..];
+    }
+    let end = after
+        .iter()
+        .position(|t| matches!(t.kind(), COLOR | STEREOTYPE))
+        .unwrap_or(after.len());
+    (source, span(&after[..end]))
+}
+
+impl LegacyLowering {
+    fn refer(&mut self, node: NodeIndex, range: TextRange) {
+        if self.map.node_references.len() <= node {
+            self.map.node_references.resize(node + 1, Vec::new());
+        }
+        let references = &mut self.map.node_references[node];
+        if !references.contains(&range) {
+            references.push(range);
+        }
+    }
+
+    pub(crate) fn statement(&mut self, node: &SyntaxNode) {
+        let range = statement_range(node);
+        match node.kind() {
+            LEGACY_LINK => {
+                let text = line_text(node);
+                let nodes_before = self.builder.node_count();
+                if let Some((from, to)) = self.builder.link(&text) {
+                    self.map.links.push(range);
+                    let (source, target) = link_ends(&line_tokens(node));
+                    // An arrow without a source leaves the last activity:
+                    // no occurrence of it here.
+                    if let Some(source) = source {
+                        self.refer(from, source);
+                    }
+                    self.refer(to, target.unwrap_or(range));
+                    // A node made here and named nowhere (none is) still
+                    // gets its entry.
+                    for created in nodes_before..self.builder.node_count() {
+                        self.refer(created, range);
+                    }
+                }
+            }
+            LEGACY_IF => {
+                if let Some(diamond) = self.builder.branch(&line_text(node)) {
+                    self.map.links.push(range);
+                    self.refer(diamond, range);
+                }
+            }
+            LEGACY_ELSE => self.builder.else_(),
+            LEGACY_ENDIF => self.builder.endif(),
+            LEGACY_NOTE => {
+                let body: Vec<String> = node
+                    .children()
+                    .filter(|c| c.kind() == BODY)
+                    .flat_map(|body| {
+                        body.text()
+                            .to_string()
+                            .lines()
+                            .map(str::to_string)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                if self.builder.note(&line_text(node), body.iter().map(String::as_str)) {
+                    self.map.notes.push(range);
+                }
+            }
+            LEGACY_PARTITION => {
+                if self.builder.partition(&line_text(node)) {
+                    self.map.partitions.push(range);
+                }
+            }
+            BRACE_END => self.builder.close_partition(),
+            LEGACY_OPTION => {
+                let text = line_text(node).to_ascii_lowercase();
+                if text.split_whitespace().collect::<Vec<_>>() == ["left", "to", "right", "direction"] {
+                    self.builder.left_to_right();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> (LegacyActivityDiagram, LegacyActivitySourceMap) {
+        let model = self.builder.finish();
+        self.map.node_references.resize(model.nodes.len(), Vec::new());
+        (model, self.map)
+    }
+}
