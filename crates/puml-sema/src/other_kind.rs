@@ -87,6 +87,7 @@ pub(crate) fn recognize(
 ) {
     foreign::recognize_tagged(parse, document, diagnostics);
     description_gives_way_to_class(parse, document, diagnostics);
+    legacy_gives_way_to_earlier_readings(parse, document, source_map, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
@@ -237,6 +238,54 @@ fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagno
         ));
         model.description = None;
         model.other_kind = Some(OtherKind::Class);
+    }
+}
+
+/// PlantUML tries the class and description readings before the legacy
+/// activity one: a block the parser read as a legacy activity diagram that
+/// the fallback's class or description reading reads whole (`A-b -> B :
+/// m`: a class diagram's link, whose dashed name the parser's class
+/// reading refuses) is that kind for PlantUML, which puml recognises
+/// without drawing here (W0240).
+fn legacy_gives_way_to_earlier_readings(
+    parse: &Parse,
+    document: &mut Document,
+    source_map: &mut crate::model::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if !document.diagrams.iter().any(|d| d.legacy_activity.is_some()) {
+        return;
+    }
+    let text = parse.root().syntax.text().to_string();
+    for (index, diagram) in parse.root().diagrams().enumerate() {
+        if document.diagrams.get(index).is_none_or(|d| d.legacy_activity.is_none()) {
+            continue;
+        }
+        let kind = match read_block(&text, &diagram).complete {
+            Some(kind @ (OtherKind::Class | OtherKind::Description)) => kind,
+            _ => continue,
+        };
+        let Some(model) = document.diagrams.get_mut(index) else {
+            continue;
+        };
+        let at = first_content_line(&text, &diagram)
+            .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
+            .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
+        diagnostics.push(Diagnostic::warning(
+            codes::OTHER_DIAGRAM_KIND,
+            line_range(&text, at),
+            format!(
+                "PlantUML reads this block as a {} diagram (its {} reading, tried before the legacy activity one, reads every line); puml does not draw such {} diagrams yet",
+                kind.describe(),
+                kind.describe(),
+                kind.describe()
+            ),
+        ));
+        model.legacy_activity = None;
+        model.other_kind = Some(kind);
+        if let Some(map) = source_map.diagrams.get_mut(index) {
+            map.legacy_activity = None;
+        }
     }
 }
 
