@@ -701,7 +701,12 @@ impl<'a> Parser<'a> {
                 let word = first_word(content);
                 self.keyword_statement(&line, &word, trimmed);
             }
-            LineForm::Option => self.legacy_pieces(&line, LEGACY_OPTION, &word_pieces(content, KEYWORD)),
+            LineForm::Option => {
+                // `set namespaceSeparator ::` keeps its case (a formatter
+                // lower-cases keywords).
+                let kind = if text.starts_with("set") { TEXT } else { KEYWORD };
+                self.legacy_pieces(&line, LEGACY_OPTION, &word_pieces(content, kind))
+            }
             LineForm::Link => {
                 self.legacy.links += 1;
                 let pieces = link_pieces(content);
