@@ -413,7 +413,12 @@ pub fn read<'a>(lines: impl IntoIterator<Item = &'a str>) -> LegacyActivityDiagr
             builder.else_();
             continue;
         }
-        if lower == "endif" {
+        if let Some(branch) = else_if(line) {
+            builder.else_();
+            builder.branch(branch);
+            continue;
+        }
+        if lower == "endif" || lower.split_whitespace().eq(["end", "if"]) {
             builder.endif();
             continue;
         }
@@ -476,18 +481,29 @@ fn partition_header(line: &str) -> Option<(String, Option<String>)> {
     Some((name, color))
 }
 
-/// `if "condition" then`, `if condition then`, `if "condition"`: the condition.
+/// `if "condition" then`, `if condition then`, `if "condition"`, `if
+/// then`: the condition (empty for none).
 fn branch_header(line: &str) -> Option<&str> {
     let rest = strip_word(line, "if")?;
-    let rest = match rest.len().checked_sub(4) {
-        Some(at) if rest.is_char_boundary(at) && rest[at..].eq_ignore_ascii_case("then") => rest[..at].trim_end(),
-        _ => rest,
-    };
     if rest.is_empty() {
         return None;
     }
+    let rest = if rest.eq_ignore_ascii_case("then") {
+        ""
+    } else {
+        match rest.len().checked_sub(4) {
+            Some(at) if rest.is_char_boundary(at) && rest[at..].eq_ignore_ascii_case("then") => rest[..at].trim_end(),
+            _ => rest,
+        }
+    };
     // `if "" then`: a diamond without a condition.
     Some(rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(rest))
+}
+
+/// `else if "c" then`: the `if` part.
+pub(crate) fn else_if(line: &str) -> Option<&str> {
+    let rest = strip_word(line.trim(), "else")?;
+    branch_header(rest).map(|_| rest)
 }
 
 /// `word rest` (case-insensitive word): the rest, trimmed.
@@ -645,15 +661,37 @@ fn activity(text: &str, as_target: bool) -> Option<(Activity, &str)> {
 
 type Arrow<'t> = (u32, bool, Option<LegacyDirection>, Option<String>, &'t str);
 
-/// `-->`, `->`, `..>`, `-up->`, `-[#red]->`: its length, whether dotted,
-/// its direction, its colour, and the rest.
+fn is_arrow_body(c: char) -> bool {
+    c == '-' || c == '.'
+}
+
+/// `-->`, `->`, `..>`, `-.->`, `-up->`, `-[#red]->`, `-up[#red]->`: its
+/// length (the body characters), whether dotted (a `.` in it), its
+/// direction, its colour, and the rest.
 fn arrow(text: &str) -> Option<Arrow<'_>> {
-    let body = text.chars().next().filter(|c| matches!(c, '-' | '.'))?;
-    let before = text.len();
-    let mut rest = text.trim_start_matches(body);
-    let mut length = (before - rest.len()) as u32;
+    let mut rest = text.trim_start_matches(is_arrow_body);
+    let lead = &text[..text.len() - rest.len()];
+    if lead.is_empty() {
+        return None;
+    }
+    let mut body = lead.to_string();
     let mut direction = None;
     let mut color = None;
+    let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
+    if len > 0 {
+        let word = rest[..len].to_ascii_lowercase();
+        direction = [
+            ("up", LegacyDirection::Up),
+            ("down", LegacyDirection::Down),
+            ("left", LegacyDirection::Left),
+            ("right", LegacyDirection::Right),
+        ]
+        .into_iter()
+        .find(|(d, _)| d.starts_with(&word))
+        .map(|(_, dir)| dir);
+        direction?;
+        rest = &rest[len..];
+    }
     if let Some(after) = rest.strip_prefix('[') {
         let close = after.find(']')?;
         color = after[..close]
@@ -662,28 +700,11 @@ fn arrow(text: &str) -> Option<Arrow<'_>> {
             .find(|p| p.starts_with('#'))
             .map(str::to_string);
         rest = &after[close + 1..];
-    } else {
-        let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-        let word = rest[..len].to_ascii_lowercase();
-        if len > 0 {
-            direction = [
-                ("up", LegacyDirection::Up),
-                ("down", LegacyDirection::Down),
-                ("left", LegacyDirection::Left),
-                ("right", LegacyDirection::Right),
-            ]
-            .into_iter()
-            .find(|(d, _)| d.starts_with(&word))
-            .map(|(_, dir)| dir);
-            direction?;
-            rest = &rest[len..];
-        }
     }
-    let before = rest.len();
-    let rest = rest.trim_start_matches(body);
-    length += (before - rest.len()) as u32;
-    let rest = rest.strip_prefix('>')?;
-    Some((length, body == '.', direction, color, rest))
+    let tail = rest.trim_start_matches(is_arrow_body);
+    body.push_str(&rest[..rest.len() - tail.len()]);
+    let rest = tail.strip_prefix('>')?;
+    Some((body.chars().count() as u32, body.contains('.'), direction, color, rest))
 }
 
 #[cfg(test)]

@@ -103,7 +103,17 @@ impl LegacyLowering {
                     self.refer(diamond, range);
                 }
             }
-            LEGACY_ELSE => self.builder.else_(),
+            LEGACY_ELSE => {
+                self.builder.else_();
+                // `else if "c" then`: back to the branch, then a new one.
+                let text = line_text(node);
+                if let Some(branch) = crate::legacy_activity::else_if(&text) {
+                    if let Some(diamond) = self.builder.branch(branch) {
+                        self.map.links.push(range);
+                        self.refer(diamond, range);
+                    }
+                }
+            }
             LEGACY_ENDIF => self.builder.endif(),
             LEGACY_NOTE => {
                 let body: Vec<String> = node

@@ -24,7 +24,6 @@
 
 mod description;
 mod foreign;
-mod legacy_activity;
 mod state;
 
 use crate::codes;
@@ -524,8 +523,8 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // The names the description reading has read (a note is placed by one).
     let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut description_fails_at_end = false;
-    // The legacy activity reading's `if`s not yet closed by `endif`.
-    let mut legacy_branches = 0;
+    // The legacy activity reading: the parser's line grammar.
+    let mut legacy = puml_syntax::LegacyLineReader::default();
     // The type of each element the description reading has read (`None`:
     // created by a link from its plain name).
     let mut description_types: std::collections::HashMap<String, Option<&'static str>> =
@@ -633,22 +632,26 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             continue;
         }
         if line == "}" {
-            for progress in [&mut class, &mut description, &mut state, &mut activity] {
+            for progress in [&mut class, &mut description, &mut state] {
                 let verdict = (progress.open > 0).then_some(false);
                 progress.read(offset, verdict);
                 if progress.reading() {
                     progress.open -= 1;
                 }
             }
+            if activity.reading() {
+                activity.read(offset, legacy.read(line));
+            }
             continue;
         }
         // `partition P {`: the legacy activity reading's group alone.
-        if legacy_activity::partition_header(line) {
+        if line.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("partition")) {
             for progress in [&mut class, &mut description, &mut state] {
                 progress.read(offset, None);
             }
-            activity.read(offset, Some(false));
-            activity.open += 1;
+            if activity.reading() {
+                activity.read(offset, legacy.read(line));
+            }
             continue;
         }
         let container = container_header(line);
@@ -725,15 +728,9 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
                 }
             }
         }
-        activity.read(
-            offset,
-            legacy_activity::refine(
-                line,
-                activity_line(line, activity.elements > 0),
-                activity.elements > 0,
-                &mut legacy_branches,
-            ),
-        );
+        if activity.reading() {
+            activity.read(offset, legacy.read(line));
+        }
         if is_state_container(line) {
             state.read(offset, Some(true));
             state.open += 1;
@@ -1046,94 +1043,6 @@ fn one_headed_arrow<'a>(text: &'a str, body: &[char], left_head: bool) -> Option
         rest = &rest[1..];
     }
     (left != right).then_some(rest)
-}
-
-/// The legacy activity reading of one line: `Some(element)` when it reads
-/// it, as probed: `[FROM] ARROW TARGET [: label]`, FROM a plain name
-/// (without `::`), `(*)` or `"text" as NAME` and left out for an arrow from
-/// the previous activity; ARROW a run of `-` or `.` with a direction word
-/// or a `[style]` bracket and the `>` head; TARGET nearly any text
-/// (`B -> C` chains, `A b`, `A#b`, `(*)`); notes beside the last activity,
-/// the shared lines. `after_activity`: an activity came before (an arrow
-/// without a source, or a note, needs one).
-fn activity_line(line: &str, after_activity: bool) -> Option<bool> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('\'') {
-        return Some(false);
-    }
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
-    if first == "remove" {
-        return None;
-    }
-    if is_shared_line(line, &words) {
-        return Some(false);
-    }
-    // A note or an arrow without a source belongs to the previous
-    // activity: refused before the first one (`-> B : m` first).
-    if first == "note" {
-        return (after_activity && positioned_note(line, false)).then_some(false);
-    }
-    if line.starts_with(['-', '.']) && !after_activity {
-        return None;
-    }
-    activity_link(line).then_some(true)
-}
-
-fn activity_link(line: &str) -> bool {
-    let rest = if let Some(rest) = line.strip_prefix("(*)") {
-        rest
-    } else if line.starts_with('"') {
-        let Some(rest) = quoted_activity(line) else {
-            return false;
-        };
-        rest
-    } else {
-        let (name, rest) = scan_name(line);
-        if name.contains("::") {
-            return false;
-        }
-        rest
-    };
-    let rest = rest.trim_start();
-    let Some(body) = rest.chars().next().filter(|c| matches!(c, '-' | '.')) else {
-        return false;
-    };
-    let Some(after) = one_headed_arrow(rest, &[body], false) else {
-        return false;
-    };
-    // `A ->+ B`, `A ->- B`: a sequence activation glued to the head, which
-    // neither reading takes (PlantUML 1.2026.8: a syntax error).
-    if after.starts_with(['+', '-']) {
-        return false;
-    }
-    let target = after.split(':').next().unwrap_or("").trim();
-    if target.is_empty() || target.starts_with(['>', '<', '|', '[']) {
-        return false;
-    }
-    // `(*)` is the end; `()` or `(U)` is no activity.
-    if target.starts_with('(') && !target.starts_with("(*)") {
-        return false;
-    }
-    // `"text"` or `"text" as NAME` with nothing after it (a label is refused).
-    if target.starts_with('"') {
-        return quoted_activity(after.trim()).is_some_and(str::is_empty);
-    }
-    true
-}
-
-/// A quoted activity, `"text"` or `"text" as NAME`, at the start of `text`:
-/// the rest.
-fn quoted_activity(text: &str) -> Option<&str> {
-    let after = text.strip_prefix('"')?;
-    let close = after.find('"')?;
-    let quoted_end = &after[close + 1..];
-    let rest = quoted_end.trim_start();
-    let Some(alias) = rest.strip_prefix("as ").or_else(|| rest.strip_prefix("AS ")) else {
-        return Some(quoted_end);
-    };
-    let (name, rest) = scan_name(alias.trim_start());
-    (!name.is_empty()).then_some(rest)
 }
 
 /// `note as N` opens a block note tied to no element.

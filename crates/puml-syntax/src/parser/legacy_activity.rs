@@ -43,52 +43,25 @@ pub(crate) struct LegacyReading {
     pub open_branches: usize,
     /// `partition P {` read and not yet closed by `}`.
     pub open_partitions: usize,
+    /// A `}` closed no partition: PlantUML reads no activity after it.
+    pub closed_root: bool,
 }
 
 // ---------------------------------------------------------------- grammar
 //
-// The line grammar, a pure function of the line and the counters: the
-// verdicts of the recogniser's `activity_line` (narrow) and its widening
-// `refine`.
+// The line grammar, a pure function of the line and the counters, fitted to
+// PlantUML 1.2026.8's verdicts on the generated cases of
+// `test-data/grammar/legacy/cases.tsv` (each line form after an activity,
+// before any, inside a branch).
 
-/// PlantUML reads an en dash (U+2013) as `-` wherever it stands.
-const EN_DASH: char = '\u{2013}';
-
-fn is_dash(c: char) -> bool {
-    c == '-' || c == EN_DASH
+fn is_position(word: &str) -> bool {
+    ["left", "right", "top", "bottom"]
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(word))
 }
 
-fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '/') || (!c.is_ascii() && c != EN_DASH)
-}
-
-/// The longest plain name at the start of `text` (letters, digits, `_`,
-/// `.`, `$`, `/`, `::`, and `-` between name characters; one leading `-`).
-fn scan_name(text: &str) -> (&str, &str) {
-    let mut end = 0;
-    if text.starts_with('-') && text[1..].chars().next().is_some_and(|c| c.is_alphanumeric()) {
-        end = 1;
-    }
-    let mut chars = text[end..].char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let at = end + i;
-        if is_name_char(c) {
-            continue;
-        }
-        let next = text[at + c.len_utf8()..].chars().next();
-        let previous_is_name = at > 0 && text[..at].chars().next_back().is_some_and(is_name_char);
-        if c == ':' && next == Some(':') && previous_is_name {
-            chars.next();
-            continue;
-        }
-        if is_dash(c) && previous_is_name && next.is_some_and(|n| n.is_alphanumeric() || n == '_') {
-            continue;
-        }
-        return (&text[..at], &text[at..]);
-    }
-    (text, "")
-}
-
+/// A direction word at the start of `text` (a prefix of `up`, `down`,
+/// `left`, `right`, any case): its length.
 fn direction_prefix(text: &str) -> Option<usize> {
     let len = text.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(text.len());
     if len == 0 {
@@ -101,17 +74,19 @@ fn direction_prefix(text: &str) -> Option<usize> {
         .then_some(len)
 }
 
-/// A one-headed arrow of `body` characters (at most one direction word and
-/// one `[style]` bracket, `>` at its right end): the rest.
-fn one_headed_arrow(text: &str, body: char) -> Option<&str> {
-    let mut rest = text;
-    let is_line = |c: char| c == body;
-    let trimmed = rest.trim_start_matches(is_line);
-    let mut line_chars = rest.len() - trimmed.len();
-    rest = trimmed;
-    if line_chars == 0 {
+fn is_body(c: char) -> bool {
+    c == '-' || c == '.'
+}
+
+/// An arrow at the start of `text`: a run of `-` and `.`, an optional
+/// direction word, an optional `[style]` (not empty, no blanks), a run of
+/// `-` and `.`, and `>`. Its length.
+fn arrow_len(text: &str) -> Option<usize> {
+    let rest = text.trim_start_matches(is_body);
+    if rest.len() == text.len() {
         return None;
     }
+    let mut rest = rest;
     if let Some(word) = direction_prefix(rest) {
         rest = &rest[word..];
     }
@@ -122,215 +97,153 @@ fn one_headed_arrow(text: &str, body: char) -> Option<&str> {
         }
         rest = &after[close + 1..];
     }
-    let trimmed = rest.trim_start_matches(is_line);
-    line_chars += rest.len() - trimmed.len();
-    rest = trimmed;
-    if line_chars == 0 {
+    let rest = rest.trim_start_matches(is_body).strip_prefix('>')?;
+    Some(text.len() - rest.len())
+}
+
+/// A plain activity name: letters, digits, `_`, `.`. Its length.
+fn plain_name_len(text: &str) -> usize {
+    text.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(text.len())
+}
+
+/// A bar `==B1==` (at least two `=` each side of a name): its length.
+fn bar_len(text: &str) -> Option<usize> {
+    let after = text.strip_prefix("==")?.trim_start_matches('=');
+    let close = after.find('=')?;
+    if after[..close].trim().is_empty() {
         return None;
     }
-    rest.strip_prefix('>')
+    let tail = &after[close..];
+    let run = tail.len() - tail.trim_start_matches('=').len();
+    (run >= 2).then(|| text.len() - tail.len() + run)
 }
 
-fn is_position(word: &str) -> bool {
-    ["left", "right", "top", "bottom"]
-        .iter()
-        .any(|p| p.eq_ignore_ascii_case(word))
+/// `(*)` or `(*top)`: its length.
+fn star_len(text: &str) -> Option<usize> {
+    ["(*)", "(*top)"].into_iter().find(|s| text.starts_with(s)).map(str::len)
 }
 
-/// `note left : text`: a one-line note beside the last activity.
-fn one_line_note(line: &str) -> bool {
-    let Some(rest) = line.get(4..).filter(|_| line[..4].eq_ignore_ascii_case("note")) else {
-        return false;
-    };
-    let rest = rest.trim_start();
-    let position_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-    if !is_position(&rest[..position_len]) {
-        return false;
-    }
-    rest[position_len..].trim_start().starts_with(':')
-}
-
-/// `note left` alone: a note block beside the last activity, up to `end note`.
-fn note_block_header(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    matches!(words.as_slice(), [note, position] if note.eq_ignore_ascii_case("note") && is_position(position))
-}
-
-/// A quoted activity, `"text"` or `"text" as NAME`: the rest.
-fn quoted_activity(text: &str) -> Option<&str> {
+/// A quoted activity, `"text"` or `"text" as NAME`: its length.
+fn quoted_len(text: &str) -> Option<usize> {
     let after = text.strip_prefix('"')?;
-    let close = after.find('"')?;
-    let quoted_end = &after[close + 1..];
-    let rest = quoted_end.trim_start();
-    let Some(alias) = rest.strip_prefix("as ").or_else(|| rest.strip_prefix("AS ")) else {
-        return Some(quoted_end);
-    };
-    let (name, rest) = scan_name(alias.trim_start());
-    (!name.is_empty()).then_some(rest)
-}
-
-/// The narrow reading's link: `[FROM] ARROW TARGET`, FROM a plain name
-/// (without `::`), `(*)` or a quoted activity, TARGET nearly any text.
-fn narrow_link(line: &str) -> bool {
-    let rest = if let Some(rest) = line.strip_prefix("(*)") {
-        rest
-    } else if line.starts_with('"') {
-        let Some(rest) = quoted_activity(line) else {
-            return false;
-        };
-        rest
-    } else {
-        let (name, rest) = scan_name(line);
-        if name.contains("::") {
-            return false;
-        }
-        rest
-    };
-    let rest = rest.trim_start();
-    let Some(body) = rest.chars().next().filter(|c| matches!(c, '-' | '.')) else {
-        return false;
-    };
-    let Some(after) = one_headed_arrow(rest, body) else {
-        return false;
-    };
-    if after.starts_with(['+', '-']) {
-        return false;
-    }
-    let target = after.split(':').next().unwrap_or("").trim();
-    if target.is_empty() || target.starts_with(['>', '<', '|', '[']) {
-        return false;
-    }
-    if target.starts_with('(') && !target.starts_with("(*)") {
-        return false;
-    }
-    if target.starts_with('"') {
-        return quoted_activity(after.trim()).is_some_and(str::is_empty);
-    }
-    true
-}
-
-/// `if "condition" then`, `if condition then`, `if "condition"` (lower case).
-fn is_branch(lower: &str) -> bool {
-    let Some(rest) = lower.strip_prefix("if ") else {
-        return false;
-    };
-    let rest = rest.trim();
-    let rest = rest.strip_suffix("then").map_or(rest, str::trim_end);
-    !rest.is_empty()
-}
-
-/// The widened reading's activity: `(*)`, `"text" [as NAME]`, a bar
-/// `===B1===`, a plain name. The rest.
-fn wide_activity(text: &str) -> Option<&str> {
-    if let Some(rest) = text.strip_prefix("(*)") {
-        return Some(rest);
-    }
-    if let Some(after) = text.strip_prefix("==") {
-        let after = after.trim_start_matches('=');
-        let close = after.find("==")?;
-        let rest = after[close..].trim_start_matches('=');
-        return (close > 0).then_some(rest);
-    }
-    if let Some(after) = text.strip_prefix('"') {
-        let close = after.find('"')?;
-        let rest = &after[close + 1..];
-        let trimmed = rest.trim_start();
-        if let Some(alias) = trimmed.strip_prefix("as ") {
-            let alias = alias.trim_start();
-            let end = alias
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-                .unwrap_or(alias.len());
-            return (end > 0).then(|| &alias[end..]);
-        }
-        return Some(rest);
-    }
-    if !text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        .unwrap_or(text.len());
-    Some(&text[end..])
-}
-
-/// The widened reading's arrow: a run of `-` or `.` with a direction word
-/// or a `[style]` bracket, and the `>` head. The rest.
-fn wide_arrow(text: &str) -> Option<&str> {
-    let body = text.chars().next().filter(|c| matches!(c, '-' | '.'))?;
-    let mut rest = text.trim_start_matches(body);
-    if let Some(after) = rest.strip_prefix('[') {
-        let close = after.find(']')?;
-        if after[..close].is_empty() || after[..close].contains(char::is_whitespace) {
+    let close = after.find('"')? + 2;
+    let rest = &text[close..];
+    let trimmed = rest.trim_start();
+    if trimmed.len() > 2 && trimmed[..2].eq_ignore_ascii_case("as") && trimmed[2..].starts_with(char::is_whitespace) {
+        let alias = trimmed[2..].trim_start();
+        let len = plain_name_len(alias);
+        if len == 0 {
             return None;
         }
-        rest = &after[close + 1..];
-    } else {
-        let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-        let word = rest[..len].to_ascii_lowercase();
-        if len > 0 && ["up", "down", "left", "right"].iter().any(|d| d.starts_with(&word)) {
-            rest = &rest[len..];
-        }
+        return Some(text.len() - alias.len() + len);
     }
-    rest.trim_start_matches(body).strip_prefix('>')
+    Some(close)
 }
 
-/// The widened reading's link: `[SOURCE] ARROW [[label]] TARGET [#colour]
-/// [<<s>>]`, SOURCE left out after an activity, TARGET a branch too.
-fn wide_link(line: &str, after_activity: bool) -> bool {
-    let rest = match wide_activity(line) {
-        Some(rest) => rest.trim_start(),
-        None if after_activity && line.starts_with(['-', '.']) => line,
-        None => return false,
-    };
-    let Some(rest) = wide_arrow(rest) else {
-        return false;
-    };
-    let rest = match rest.trim_start().strip_prefix('[') {
-        Some(after) => match after.find(']') {
-            Some(close) if close > 0 => &after[close + 1..],
-            _ => return false,
-        },
-        None => rest,
-    };
-    if is_branch(&rest.trim().to_ascii_lowercase()) {
+/// A link's source: `(*)`, `(*top)`, a quoted activity, a bar, a plain name.
+fn source_len(text: &str) -> Option<usize> {
+    if let Some(len) = star_len(text) {
+        return Some(len);
+    }
+    if text.starts_with('"') {
+        return quoted_len(text);
+    }
+    if text.starts_with("==") {
+        return bar_len(text);
+    }
+    let len = plain_name_len(text);
+    (len > 0).then_some(len)
+}
+
+/// Only `#colour` and `<<stereotype>>` words in `text`.
+fn only_decorations(text: &str) -> bool {
+    text.split_whitespace().all(|word| {
+        (word.starts_with('#') && word.len() > 1) || (word.starts_with("<<") && word.ends_with(">>") && word.len() >= 4)
+    })
+}
+
+/// A link's target: a branch `if …`, or `(*)`, a quoted activity or a bar
+/// followed by decorations only, or a plain name followed by any text
+/// (PlantUML draws `--> browser  serve the box` and `--> A : b` as one
+/// activity each).
+fn target_reads(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    if lower.starts_with("if ") || lower == "if" {
         return true;
     }
-    let rest = rest.trim_start();
-    let rest = if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-        &rest[rest.find(char::is_whitespace).unwrap_or(rest.len())..]
+    let fixed = if let Some(len) = star_len(text) {
+        Some(len)
+    } else if text.starts_with('"') {
+        quoted_len(text)
+    } else if text.starts_with('=') {
+        bar_len(text)
+    } else if text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return true;
     } else {
-        match wide_activity(rest) {
-            Some(rest) => rest,
+        return false;
+    };
+    fixed.is_some_and(|len| only_decorations(&text[len..]))
+}
+
+/// `[SOURCE] ARROW [[label]] TARGET`: SOURCE left out for an arrow from
+/// the last activity (`has_last`).
+fn link_reads(line: &str, has_last: bool) -> bool {
+    let rest = if line.starts_with(is_body) {
+        if !has_last {
+            return false;
+        }
+        line
+    } else {
+        match source_len(line) {
+            Some(len) => line[len..].trim_start(),
             None => return false,
         }
     };
-    let mut rest = rest.trim_start();
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("<<") {
-            let Some(close) = after.find(">>") else {
-                return false;
-            };
-            rest = after[close + 2..].trim_start();
-        } else if rest.starts_with('#') {
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            if end < 2 {
-                return false;
-            }
-            rest = rest[end..].trim_start();
-        } else {
-            return false;
-        }
-    }
-    true
-}
-
-/// `partition P {`, `partition "Long name" #pink {`.
-fn partition_header(line: &str) -> bool {
-    let Some(head) = line.strip_suffix('{') else {
+    let Some(arrow) = arrow_len(rest) else {
         return false;
     };
-    let mut words = head.split_whitespace();
-    words.next().is_some_and(|w| w.eq_ignore_ascii_case("partition")) && words.next().is_some()
+    // `->+`, `->-`: a sequence activation glued to the head.
+    if rest[arrow..].starts_with(['+', '-']) {
+        return false;
+    }
+    let mut rest = rest[arrow..].trim_start();
+    if let Some(after) = rest.strip_prefix('[') {
+        let Some(close) = after.find(']') else {
+            return false;
+        };
+        if close == 0 {
+            return false;
+        }
+        rest = after[close + 1..].trim_start();
+    }
+    !rest.is_empty() && target_reads(rest)
+}
+
+/// `note left: text`, `note right #pink : text`, `note on link: text`;
+/// `note left` alone opens a block. `(one_line, on_link)` when it is one.
+fn note_form(line: &str) -> Option<(bool, bool)> {
+    let rest = line.get(4..).filter(|_| line[..4].eq_ignore_ascii_case("note"))?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let (head, one_line) = match rest.find(':') {
+        Some(colon) => (&rest[..colon], true),
+        None => (rest, false),
+    };
+    let words: Vec<&str> = head.split_whitespace().collect();
+    match words.as_slice() {
+        [on, link] if on.eq_ignore_ascii_case("on") && link.eq_ignore_ascii_case("link") => Some((one_line, true)),
+        [side, colors @ ..] if is_position(side) && colors.iter().all(|c| c.starts_with('#') && c.len() > 1) => {
+            Some((one_line, false))
+        }
+        _ => None,
+    }
+}
+
+/// `if "condition" then`, `if c`, `if then` (lower case).
+fn is_branch(lower: &str) -> bool {
+    lower.starts_with("if ") && !lower[3..].trim().is_empty()
 }
 
 /// `scale 1.5`, `scale 200 width`, `scale 800*600`, `scale max 500*600`:
@@ -346,7 +259,7 @@ fn is_scale(words: &[&str]) -> bool {
     match words {
         [one] if !max => {
             if let Some((a, b)) = one.split_once('/') {
-                return number(a) && number(b) && (a.parse::<f64>().unwrap_or(0.0) / b.parse::<f64>().unwrap_or(1.0)).is_finite();
+                return number(a) && number(b);
             }
             if one.contains('*') {
                 return size(one);
@@ -369,7 +282,9 @@ enum LineForm {
     Option,
     Link,
     Branch,
+    /// `else`, `else if "c" then`.
     Else,
+    /// `endif`, `end if`.
     Endif,
     OneLineNote,
     NoteBlock,
@@ -383,7 +298,6 @@ fn line_form(line: &str, reading: &LegacyReading) -> Option<LineForm> {
     let lower = line.to_ascii_lowercase();
     let words: Vec<&str> = line.split_whitespace().collect();
     let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
-    let after_activity = reading.links > 0;
     // The multi-line forms every reading takes.
     if lower == "legend" || lower.starts_with("legend ") || matches!(lower.as_str(), "title" | "header" | "footer") {
         return Some(LineForm::Shared);
@@ -391,13 +305,10 @@ fn line_form(line: &str, reading: &LegacyReading) -> Option<LineForm> {
     if lower.starts_with("skinparam ") && line.ends_with('{') {
         return Some(LineForm::Shared);
     }
-    if note_block_header(line) {
-        return Some(LineForm::NoteBlock);
-    }
     if line == "}" {
-        return (reading.open_partitions > 0).then_some(LineForm::PartitionEnd);
+        return Some(LineForm::PartitionEnd);
     }
-    if partition_header(line) {
+    if first == "partition" {
         return Some(LineForm::Partition);
     }
     // Preprocessor lines (the reading sees the expanded text).
@@ -406,36 +317,102 @@ fn line_form(line: &str, reading: &LegacyReading) -> Option<LineForm> {
     }
     // The lines every reading shares.
     match (first.as_str(), words.len()) {
-        ("remove", _) => return None,
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..)
         | ("skinparam", 3..)
         | ("hide" | "show", 2..) => return Some(LineForm::Shared),
         ("scale", 2..) if is_scale(&words) => return Some(LineForm::Shared),
         ("set", 3) if words[1] == "namespaceSeparator" => return Some(LineForm::Option),
-        ("left", 4) | ("top", 4) if line == "left to right direction" || line == "top to bottom direction" => {
+        ("left", 4) | ("top", 4) if lower == "left to right direction" || lower == "top to bottom direction" => {
             return Some(LineForm::Option)
         }
         _ => {}
     }
-    if first == "note" && after_activity && one_line_note(line) {
-        return Some(LineForm::OneLineNote);
+    // After a `}` that closed no partition, PlantUML reads no more
+    // activities.
+    let readable = !reading.closed_root;
+    if first == "note" {
+        let (one_line, on_link) = note_form(line)?;
+        if on_link && (!one_line || reading.links == 0) {
+            return None;
+        }
+        return match one_line {
+            true => Some(LineForm::OneLineNote),
+            false => Some(LineForm::NoteBlock),
+        };
     }
-    if first != "note" && !(line.starts_with(['-', '.']) && !after_activity) && narrow_link(line) {
-        return Some(LineForm::Link);
+    if lower == "else" {
+        return (reading.open_branches > 0).then_some(LineForm::Else);
     }
-    if after_activity && is_branch(&lower) {
-        return Some(LineForm::Branch);
-    }
-    if lower == "else" && reading.open_branches > 0 {
+    if lower.starts_with("else ") && is_branch(lower[5..].trim_start()) {
         return Some(LineForm::Else);
     }
-    if lower == "endif" && reading.open_branches > 0 {
-        return Some(LineForm::Endif);
+    if lower == "endif" || (words.len() == 2 && first == "end" && words[1].eq_ignore_ascii_case("if")) {
+        return (reading.open_branches > 0).then_some(LineForm::Endif);
     }
-    wide_link(line, after_activity).then_some(LineForm::Link)
+    if is_branch(&lower) {
+        return (readable && reading.links > 0).then_some(LineForm::Branch);
+    }
+    (readable && link_reads(line, reading.links > 0)).then_some(LineForm::Link)
+}
+
+/// What reading a line of `form` changes in the counters.
+fn advance(reading: &mut LegacyReading, form: LineForm, text: &str) {
+    match form {
+        LineForm::Link => {
+            reading.links += 1;
+            // `--> if "c" then`: the target is a new branch.
+            if link_opens_branch(text) {
+                reading.open_branches += 1;
+            }
+        }
+        LineForm::Branch => reading.open_branches += 1,
+        LineForm::Endif => reading.open_branches = reading.open_branches.saturating_sub(1),
+        LineForm::Partition if text.ends_with('{') => reading.open_partitions += 1,
+        LineForm::PartitionEnd => match reading.open_partitions.checked_sub(1) {
+            Some(open) => reading.open_partitions = open,
+            None => reading.closed_root = true,
+        },
+        _ => {}
+    }
+}
+
+/// Whether a link's target is a new branch (`-->[yes] if "c" then`).
+fn link_opens_branch(text: &str) -> bool {
+    link_pieces(text)
+        .iter()
+        .any(|&(kind, start, end)| kind == KEYWORD && text[start..end].eq_ignore_ascii_case("if"))
+}
+
+/// PlantUML's legacy activity grammar, line by line, for readers of a
+/// block's text (`puml-sema`'s fallback recogniser uses it to know where
+/// the legacy reading of a block the parser read otherwise stops).
+#[derive(Default)]
+pub struct LegacyLineReader {
+    reading: LegacyReading,
+}
+
+impl LegacyLineReader {
+    /// Reads the next line (a statement's line, not a line inside a note,
+    /// title, legend or skinparam block, which the caller skips):
+    /// `Some(true)` for a link, `Some(false)` for another statement, `None`
+    /// where PlantUML's legacy reading stops.
+    pub fn read(&mut self, line: &str) -> Option<bool> {
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('\'') {
+            return Some(false);
+        }
+        let form = line_form(text, &self.reading)?;
+        advance(&mut self.reading, form, text);
+        Some(form == LineForm::Link)
+    }
 }
 
 // ---------------------------------------------------------------- pieces
+
+/// The first non-blank at or after `pos`, at most `end`.
+fn skip(text: &str, pos: usize, end: usize) -> usize {
+    blanks(text, pos).min(end)
+}
 
 /// Pushes the words of `text[from..to]` as pieces: `#colour` as `COLOR`,
 /// `<<s>>` as `STEREOTYPE`, anything else as `TEXT`.
@@ -477,14 +454,12 @@ fn activity_pieces(text: &str, pos: usize, end: usize, as_target: bool, pieces: 
         let close = after.find('"')?;
         let quoted_end = pos + close + 2;
         pieces.push((STRING, pos, quoted_end));
-        let at = blanks(text, quoted_end);
+        let at = skip(text, quoted_end, end);
         if at < end && text[at..end].len() > 2 && text[at..at + 2].eq_ignore_ascii_case("as") {
-            let alias_at = blanks(text, at + 2);
+            let alias_at = skip(text, at + 2, end);
             if alias_at > at + 2 {
                 let alias = &text[alias_at..end];
-                let alias_len = alias
-                    .find(|c: char| !(is_name_char(c) || c == ':'))
-                    .unwrap_or(alias.len());
+                let alias_len = plain_name_len(alias);
                 if alias_len > 0 {
                     pieces.push((KEYWORD, at, at + 2));
                     pieces.push((IDENT, alias_at, alias_at + alias_len));
@@ -516,13 +491,7 @@ fn activity_pieces(text: &str, pos: usize, end: usize, as_target: bool, pieces: 
         pieces.push((TEXT, pos, name_end));
         return Some(name_end);
     }
-    let (name, _) = scan_name(rest);
-    let name_len = if name.is_empty() {
-        rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .unwrap_or(rest.len())
-    } else {
-        name.len()
-    };
+    let name_len = plain_name_len(rest);
     if name_len == 0 {
         return None;
     }
@@ -548,27 +517,27 @@ fn arrow_end(text: &str, pos: usize) -> Option<usize> {
 /// A link line's pieces: source, arrow, label, target, decorations.
 fn link_pieces(text: &str) -> Pieces {
     let end = text.trim_end().len();
-    let start = blanks(text, 0);
+    let start = skip(text, 0, end);
     let mut pieces = Vec::new();
     let cut = (|| {
         let mut pos = start;
         if !text[pos..].starts_with(['-', '.']) {
             pos = activity_pieces(text, pos, end, false, &mut pieces)?;
-            pos = blanks(text, pos);
+            pos = skip(text, pos, end);
         }
         let arrow = arrow_end(text, pos)?;
         pieces.push((ARROW, pos, arrow));
-        pos = blanks(text, arrow);
+        pos = skip(text, arrow, end);
         if text[pos..end].starts_with('[') {
             let close = pos + text[pos..end].find(']')?;
             pieces.push((L_BRACKET, pos, pos + 1));
-            let inner = blanks(text, pos + 1);
+            let inner = skip(text, pos + 1, end);
             let inner_end = pos + 1 + text[pos + 1..close].trim_end().len();
             if inner_end > inner {
                 pieces.push((TEXT, inner, inner_end));
             }
             pieces.push((R_BRACKET, close, close + 1));
-            pos = blanks(text, close + 1);
+            pos = skip(text, close + 1, end);
         }
         if pos >= end {
             return None;
@@ -595,7 +564,7 @@ fn link_pieces(text: &str) -> Pieces {
 /// `if "condition" then` from `pos`: `if`, the condition, `then`.
 fn branch_pieces(text: &str, pos: usize, end: usize, pieces: &mut Pieces) {
     pieces.push((KEYWORD, pos, pos + 2));
-    let cond_start = blanks(text, pos + 2);
+    let cond_start = skip(text, pos + 2, end);
     let mut cond_end = end;
     let head = &text[cond_start..end];
     let then_at = head.len().checked_sub(4).filter(|&at| {
@@ -620,26 +589,30 @@ fn branch_pieces(text: &str, pos: usize, end: usize, pieces: &mut Pieces) {
     }
 }
 
-/// `note left: text`, `note right`: keyword, side, colon, text.
+/// `note left: text`, `note right #pink`, `note on link: x`: keywords,
+/// colours, colon, text.
 fn note_pieces(text: &str) -> Pieces {
     let end = text.trim_end().len();
-    let start = blanks(text, 0);
+    let start = skip(text, 0, end);
     let mut pieces = vec![(KEYWORD, start, start + 4)];
-    let side = blanks(text, start + 4);
-    let side_end = side
-        + text[side..]
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(end - side);
-    pieces.push((KEYWORD, side, side_end));
-    let colon = blanks(text, side_end);
-    if colon < end && text[colon..].starts_with(':') {
-        pieces.push((COLON, colon, colon + 1));
-        let label = blanks(text, colon + 1);
-        if end > label {
-            pieces.push((TEXT, label, end));
+    let mut pos = skip(text, start + 4, end);
+    while pos < end {
+        let rest = &text[pos..end];
+        if rest.starts_with(':') {
+            pieces.push((COLON, pos, pos + 1));
+            let label = skip(text, pos + 1, end);
+            if end > label {
+                pieces.push((TEXT, label, end));
+            }
+            return pieces;
         }
-    } else {
-        push_words(text, colon, end, &mut pieces);
+        let word_end = pos
+            + rest
+                .find(|c: char| c.is_whitespace() || c == ':')
+                .unwrap_or(rest.len());
+        let kind = if rest.starts_with('#') { COLOR } else { KEYWORD };
+        pieces.push((kind, pos, word_end));
+        pos = skip(text, word_end, end);
     }
     pieces
 }
@@ -647,10 +620,11 @@ fn note_pieces(text: &str) -> Pieces {
 /// `partition "Long" #pink {`: keyword, name, colour, `{`.
 fn partition_pieces(text: &str) -> Pieces {
     let end = text.trim_end().len();
-    let start = blanks(text, 0);
+    let start = skip(text, 0, end);
     let mut pieces = vec![(KEYWORD, start, start + "partition".len())];
-    let brace = end - 1;
-    let mut pos = blanks(text, start + "partition".len());
+    let braced = text[..end].ends_with('{') && end > start + "partition".len();
+    let brace = if braced { end - 1 } else { end };
+    let mut pos = skip(text, start + "partition".len(), brace);
     if text[pos..brace].starts_with('"') {
         if let Some(close) = text[pos + 1..brace].find('"') {
             pieces.push((STRING, pos, pos + close + 2));
@@ -658,8 +632,9 @@ fn partition_pieces(text: &str) -> Pieces {
         }
     }
     push_words(text, pos, brace, &mut pieces);
-    // `push_words` took a word glued to the brace up to it.
-    pieces.push((L_BRACE, brace, end));
+    if braced {
+        pieces.push((L_BRACE, brace, end));
+    }
     pieces
 }
 
@@ -667,11 +642,11 @@ fn partition_pieces(text: &str) -> Pieces {
 fn word_pieces(text: &str, kind: SyntaxKind) -> Pieces {
     let end = text.trim_end().len();
     let mut pieces = Vec::new();
-    let mut pos = blanks(text, 0);
+    let mut pos = skip(text, 0, end);
     while pos < end {
         let word_end = text[pos..end].find(char::is_whitespace).map_or(end, |e| pos + e);
         pieces.push((kind, pos, word_end));
-        pos = blanks(text, word_end);
+        pos = skip(text, word_end, end);
     }
     pieces
 }
@@ -696,6 +671,8 @@ impl<'a> Parser<'a> {
             return;
         };
         let content = line.content;
+        advance(&mut self.legacy, form, text);
+        let end = content.trim_end().len();
         match form {
             LineForm::Shared => {
                 let word = first_word(content);
@@ -707,40 +684,27 @@ impl<'a> Parser<'a> {
                 let kind = if text.starts_with("set") { TEXT } else { KEYWORD };
                 self.legacy_pieces(&line, LEGACY_OPTION, &word_pieces(content, kind))
             }
-            LineForm::Link => {
-                self.legacy.links += 1;
-                let pieces = link_pieces(content);
-                // `--> if "c" then`: the target is a new branch.
-                if pieces
-                    .iter()
-                    .any(|&(k, s, e)| k == KEYWORD && content[s..e].eq_ignore_ascii_case("if"))
-                {
-                    self.legacy.open_branches += 1;
-                }
-                self.legacy_pieces(&line, LEGACY_LINK, &pieces);
-            }
+            LineForm::Link => self.legacy_pieces(&line, LEGACY_LINK, &link_pieces(content)),
             LineForm::Branch => {
-                self.legacy.open_branches += 1;
                 let mut pieces = Vec::new();
-                let start = blanks(content, 0);
-                branch_pieces(content, start, content.trim_end().len(), &mut pieces);
+                branch_pieces(content, blanks(content, 0), end, &mut pieces);
                 self.legacy_pieces(&line, LEGACY_IF, &pieces);
             }
-            LineForm::Else => self.legacy_pieces(&line, LEGACY_ELSE, &word_pieces(content, KEYWORD)),
-            LineForm::Endif => {
-                self.legacy.open_branches -= 1;
-                self.legacy_pieces(&line, LEGACY_ENDIF, &word_pieces(content, KEYWORD))
+            LineForm::Else => {
+                let start = blanks(content, 0);
+                let mut pieces = vec![(KEYWORD, start, start + 4)];
+                let branch = blanks(content, start + 4).min(end);
+                if branch < end {
+                    // `else if "c" then`.
+                    branch_pieces(content, branch, end, &mut pieces);
+                }
+                self.legacy_pieces(&line, LEGACY_ELSE, &pieces)
             }
+            LineForm::Endif => self.legacy_pieces(&line, LEGACY_ENDIF, &word_pieces(content, KEYWORD)),
             LineForm::OneLineNote => self.legacy_pieces(&line, LEGACY_NOTE, &note_pieces(content)),
             LineForm::NoteBlock => self.legacy_note_block(&line),
-            LineForm::Partition => {
-                self.legacy.open_partitions += 1;
-                self.legacy_pieces(&line, LEGACY_PARTITION, &partition_pieces(content))
-            }
-            LineForm::PartitionEnd => {
-                self.legacy.open_partitions -= 1;
-                self.legacy_pieces(&line, BRACE_END, &word_pieces(content, R_BRACE))
-            }
+            LineForm::Partition => self.legacy_pieces(&line, LEGACY_PARTITION, &partition_pieces(content)),
+            LineForm::PartitionEnd => self.legacy_pieces(&line, BRACE_END, &word_pieces(content, R_BRACE)),
         }
         if self.pos == lines_before {
             self.pos += 1;
@@ -871,21 +835,34 @@ mod tests {
             links,
             open_branches: 1,
             open_partitions: 0,
+            closed_root: false,
         };
         for line in [
             "-->[ok] \"Second\"",
             "..> (*)",
+            "-.-> \"X\"",
+            "-up[#red]-> \"X\"",
             "(*) --> ===B1===",
             "-[#red]->[x] \"B\"",
             "(*) --> \"A\" <<s>>",
+            "(*top) --> \"A\"",
             "if \"c\" then",
+            "if then",
             "else",
+            "else if \"d\" then",
             "endif",
+            "end if",
             "--> queue.enqueue(null)",
+            "--> X Y Z",
             "===B2=== --> \"S\" as c1.1",
             "(*) --> if \"t\" then",
             "note right: hello",
+            "note right #pink: hello",
+            "note on link: hello",
             "note left",
+            "partition P",
+            "partition {",
+            "Left to right direction",
             "A -> B hi",
         ] {
             assert!(line_form(line, &after(1)).is_some(), "{line}");
@@ -893,15 +870,35 @@ mod tests {
         for (line, links) in [
             ("--> \"A\"", 0),
             ("if \"c\" then", 0),
+            ("note on link: x", 0),
             ("(*) -->", 0),
             ("foo bar", 1),
             ("-->[] \"B\"", 1),
+            ("-[ #red ]-> \"B\"", 1),
+            ("--> \"X\" extra", 1),
+            ("--> ====", 1),
+            ("--> ===B9", 1),
+            ("a-b --> \"X\"", 1),
+            ("$a --> \"X\"", 1),
+            ("a::b --> \"X\"", 1),
+            ("<-- \"X\"", 1),
+            ("First ->+ Second", 1),
+            ("note up: x", 1),
             ("note right of A", 1),
+            ("note \"x\" as N", 1),
             ("<style>", 1),
-            ("}", 1),
+            ("skinparam x", 1),
+            ("scale 2 3", 1),
         ] {
             assert_eq!(line_form(line, &after(links)), None, "{line}");
         }
+        // After a `}` that closed no partition, no more activities.
+        let closed = LegacyReading {
+            links: 1,
+            closed_root: true,
+            ..LegacyReading::default()
+        };
+        assert_eq!(line_form("--> \"X\"", &closed), None);
     }
 
     #[test]
