@@ -3,11 +3,13 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity, class, description and state diagrams, and draws
-//! a block PlantUML reads as a legacy activity diagram from that reading
-//! (`crate::legacy_activity`, no warning); for a block of another type it
-//! reports one warning (W0240) instead of the sequence reading's errors,
-//! and refuses to draw it. When no type reads the whole block,
+//! puml checks and draws sequence, activity, class, description, state
+//! and legacy activity diagrams (the parser reads those kinds); for a
+//! block of another type it reports one warning (W0240) instead of the
+//! sequence reading's errors, and refuses to draw it. The legacy activity
+//! reading here is the parser's own line grammar
+//! (`puml_syntax::LegacyLineReader`): it says where that reading stops in a
+//! block the parser read otherwise. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
 //! type tried on a tie); when that is past the sequence reading's first
 //! error, puml reports one error there (E0241) that carries the sequence
@@ -75,9 +77,6 @@ impl Readers {
 /// the other readings gets past the sequence reading's first error, moves
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
-/// A block PlantUML reads as a legacy activity diagram is drawn instead:
-/// its model is `Diagram::legacy_activity`, the other readings' parts of
-/// the model and `source_map` are cleared, and no W0240 is reported.
 pub(crate) fn recognize(
     parse: &Parse,
     document: &mut Document,
@@ -141,30 +140,6 @@ pub(crate) fn recognize(
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
-        // A legacy activity diagram puml draws: the block's errors were the
-        // sequence reading's, and the model is PlantUML's legacy reading.
-        if kind == OtherKind::Activity {
-            let legacy = crate::legacy_activity::read(block_lines(&text, &diagram));
-            if !legacy.nodes.is_empty() {
-                diagnostics.retain(|d| !in_block(d));
-                model.participants.clear();
-                model.boxes.clear();
-                model.events = Default::default();
-                model.activity = None;
-                model.class = None;
-                model.description = None;
-                model.state = None;
-                model.legacy_activity = Some(Box::new(legacy));
-                if let Some(map) = source_map.diagrams.get_mut(index) {
-                    let range = map.range;
-                    *map = crate::model::DiagramSourceMap {
-                        range,
-                        ..Default::default()
-                    };
-                }
-                continue;
-            }
-        }
         let line = line_range(&text, first_error.range.start().into());
         let line_text = text
             .get(usize::from(line.start())..usize::from(line.end()))
@@ -480,19 +455,6 @@ fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
         offset += raw.len();
         (at, raw.trim_end_matches(['\n', '\r']))
     })
-}
-
-/// A block's lines after its `@startuml` line.
-fn block_lines<'t>(text: &'t str, diagram: &ast::Diagram) -> impl Iterator<Item = &'t str> {
-    let range = diagram.syntax.text_range();
-    let block = text.get(..usize::from(range.end())).unwrap_or(text);
-    let has_start = diagram
-        .syntax
-        .children()
-        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
-    lines_from(block, usize::from(range.start()))
-        .skip(usize::from(has_start))
-        .map(|(_, line)| line)
 }
 
 /// Reads a block's lines with each of PlantUML's other diagram types, as
