@@ -330,11 +330,6 @@ impl LegacyBuilder {
         Some((from, to))
     }
 
-    /// How many nodes exist so far.
-    pub fn node_count(&self) -> usize {
-        self.model.nodes.len()
-    }
-
     pub fn finish(self) -> LegacyActivityDiagram {
         self.model
     }

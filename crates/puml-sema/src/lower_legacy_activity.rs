@@ -11,7 +11,7 @@
 
 use crate::legacy_activity::{LegacyActivityDiagram, LegacyActivitySourceMap, LegacyBuilder, NodeIndex};
 use puml_syntax::ast::statement_range;
-use puml_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use puml_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 use SyntaxKind::*;
 
 #[derive(Default)]
@@ -37,31 +37,41 @@ fn line_text(node: &SyntaxNode) -> String {
         .collect()
 }
 
-/// The span of `tokens`, if any.
-fn span(tokens: &[SyntaxToken]) -> Option<TextRange> {
+/// Where the name of the activity an end of a link names is written: the
+/// alias of `"Long" as L`, the quoted text, a bar's name between its `=`,
+/// a plain name; `(*)` itself. `None` for a new branch (`if "c" then`).
+fn name_range(tokens: &[SyntaxToken]) -> Option<TextRange> {
     let first = tokens.first()?;
-    let last = tokens.last()?;
-    Some(first.text_range().cover(last.text_range()))
+    match first.kind() {
+        STRING => {
+            let alias = tokens.iter().skip(1).find(|t| t.kind() == IDENT);
+            Some(alias.unwrap_or(first).text_range())
+        }
+        IDENT if first.text().starts_with('=') => {
+            let text = first.text();
+            let lead = text.len() - text.trim_start_matches('=').len();
+            let inner = text.trim_matches('=');
+            let name_lead = inner.len() - inner.trim_start().len();
+            let start = first.text_range().start() + TextSize::from((lead + name_lead) as u32);
+            Some(TextRange::at(start, TextSize::from(inner.trim().len() as u32)))
+        }
+        KEYWORD if first.text().eq_ignore_ascii_case("if") => None,
+        _ => Some(first.text_range()),
+    }
 }
 
-/// Where a link's source and target are written: the tokens before its
-/// arrow, and those after it (its `[label]` and trailing colours and
-/// stereotypes apart).
+/// Where a link's source and target names are written (its `[label]`
+/// apart): see [`name_range`].
 fn link_ends(tokens: &[SyntaxToken]) -> (Option<TextRange>, Option<TextRange>) {
     let Some(arrow) = tokens.iter().position(|t| t.kind() == ARROW) else {
         return (None, None);
     };
-    let source = span(&tokens[..arrow]);
     let mut after = &tokens[arrow + 1..];
     if after.first().is_some_and(|t| t.kind() == L_BRACKET) {
         let close = after.iter().position(|t| t.kind() == R_BRACKET).map_or(after.len(), |i| i + 1);
         after = &after[close..];
     }
-    let end = after
-        .iter()
-        .position(|t| matches!(t.kind(), COLOR | STEREOTYPE))
-        .unwrap_or(after.len());
-    (source, span(&after[..end]))
+    (name_range(&tokens[..arrow]), name_range(after))
 }
 
 impl LegacyLowering {
@@ -80,7 +90,6 @@ impl LegacyLowering {
         match node.kind() {
             LEGACY_LINK => {
                 let text = line_text(node);
-                let nodes_before = self.builder.node_count();
                 if let Some((from, to)) = self.builder.link(&text) {
                     self.map.links.push(range);
                     let (source, target) = link_ends(&line_tokens(node));
@@ -89,12 +98,8 @@ impl LegacyLowering {
                     if let Some(source) = source {
                         self.refer(from, source);
                     }
+                    // A new branch's diamond is written as the whole line.
                     self.refer(to, target.unwrap_or(range));
-                    // A node made here and named nowhere (none is) still
-                    // gets its entry.
-                    for created in nodes_before..self.builder.node_count() {
-                        self.refer(created, range);
-                    }
                 }
             }
             LEGACY_IF => {
