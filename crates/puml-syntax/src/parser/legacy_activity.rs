@@ -54,6 +54,12 @@ pub(crate) struct LegacyReading {
 // `test-data/grammar/legacy/cases.tsv` (each line form after an activity,
 // before any, inside a branch).
 
+/// Whether `text` starts with `prefix`, ASCII case ignored (never cut
+/// inside a character).
+fn starts_with_ci(text: &str, prefix: &str) -> bool {
+    text.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
 fn is_position(word: &str) -> bool {
     ["left", "right", "top", "bottom"]
         .iter()
@@ -130,7 +136,7 @@ fn quoted_len(text: &str) -> Option<usize> {
     let close = after.find('"')? + 2;
     let rest = &text[close..];
     let trimmed = rest.trim_start();
-    if trimmed.len() > 2 && trimmed[..2].eq_ignore_ascii_case("as") && trimmed[2..].starts_with(char::is_whitespace) {
+    if starts_with_ci(trimmed, "as") && trimmed[2..].starts_with(char::is_whitespace) {
         let alias = trimmed[2..].trim_start();
         let len = plain_name_len(alias);
         if len == 0 {
@@ -455,7 +461,7 @@ fn activity_pieces(text: &str, pos: usize, end: usize, as_target: bool, pieces: 
         let quoted_end = pos + close + 2;
         pieces.push((STRING, pos, quoted_end));
         let at = skip(text, quoted_end, end);
-        if at < end && text[at..end].len() > 2 && text[at..at + 2].eq_ignore_ascii_case("as") {
+        if at < end && text[at..end].len() > 2 && starts_with_ci(&text[at..end], "as") {
             let alias_at = skip(text, at + 2, end);
             if alias_at > at + 2 {
                 let alias = &text[alias_at..end];
@@ -542,7 +548,7 @@ fn link_pieces(text: &str) -> Pieces {
         if pos >= end {
             return None;
         }
-        if text[pos..end].len() > 3 && text[pos..pos + 3].eq_ignore_ascii_case("if ") {
+        if text[pos..end].len() > 3 && starts_with_ci(&text[pos..end], "if ") {
             branch_pieces(text, pos, end, &mut pieces);
             return Some(());
         }
@@ -899,6 +905,16 @@ mod tests {
             ..LegacyReading::default()
         };
         assert_eq!(line_form("--> \"X\"", &closed), None);
+    }
+
+    #[test]
+    fn lines_with_wide_characters_never_cut_inside_one() {
+        for line in ["\"A\" 中", "--> \"A\" 中文", "--> i中", "(*) --> \"A\" a中", "note 中"] {
+            let _ = line_form(line, &LegacyReading { links: 1, ..LegacyReading::default() });
+            let _ = link_pieces(line);
+            let text = format!("@startuml\n(*) --> \"First\"\n{line}\n@enduml\n");
+            assert_eq!(crate::parse(&text).syntax().to_string(), text);
+        }
     }
 
     #[test]
