@@ -410,7 +410,10 @@ mod tests {
         assert_eq!(bar.members, ["waits"]);
         let edits = rename_class_edits(text, &bar, "Sync").expect("a name");
         let (renamed, _) = puml_syntax::apply_edits(text, &edits);
-        assert!(renamed.contains("===Sync=== --> F") && renamed.contains("-->[ok] ===Sync==="), "{renamed}");
+        assert!(
+            renamed.contains("===Sync=== --> F") && renamed.contains("-->[ok] ===Sync==="),
+            "{renamed}"
+        );
         // `(*)` is no symbol.
         assert!(class_element_at(&analysis, text, at(text, "(*)", 0)).is_none());
     }

@@ -161,9 +161,7 @@ pub(crate) fn legacy_structure(diagram: &ast::Diagram) -> ClassStructure {
                     folds.push(start.cover(range));
                 }
             }
-            SyntaxKind::LEGACY_NOTE if statement.text().to_string().trim_end().lines().count() > 1 => {
-                folds.push(range)
-            }
+            SyntaxKind::LEGACY_NOTE if statement.text().to_string().trim_end().lines().count() > 1 => folds.push(range),
             _ => {}
         }
     }
@@ -212,7 +210,12 @@ mod tests {
         let folds: Vec<&str> = structures[0]
             .folds
             .iter()
-            .map(|r| text[usize::from(r.start())..usize::from(r.end())].lines().next().unwrap_or(""))
+            .map(|r| {
+                text[usize::from(r.start())..usize::from(r.end())]
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            })
             .collect();
         assert_eq!(folds, ["partition P {", "if \"c\" then", "note left"]);
     }

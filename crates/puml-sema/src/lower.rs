@@ -502,8 +502,7 @@ impl DiagramLowering {
             description: (kind == DiagramKind::Description)
                 .then(crate::lower_description::DescriptionLowering::default),
             state: (kind == DiagramKind::State).then(crate::lower_state::StateLowering::default),
-            legacy: (kind == DiagramKind::LegacyActivity)
-                .then(crate::lower_legacy_activity::LegacyLowering::default),
+            legacy: (kind == DiagramKind::LegacyActivity).then(crate::lower_legacy_activity::LegacyLowering::default),
         }
     }
 

@@ -68,7 +68,10 @@ fn link_ends(tokens: &[SyntaxToken]) -> (Option<TextRange>, Option<TextRange>) {
     };
     let mut after = &tokens[arrow + 1..];
     if after.first().is_some_and(|t| t.kind() == L_BRACKET) {
-        let close = after.iter().position(|t| t.kind() == R_BRACKET).map_or(after.len(), |i| i + 1);
+        let close = after
+            .iter()
+            .position(|t| t.kind() == R_BRACKET)
+            .map_or(after.len(), |i| i + 1);
         after = &after[close..];
     }
     (name_range(&tokens[..arrow]), name_range(after))
@@ -124,13 +127,7 @@ impl LegacyLowering {
                 let body: Vec<String> = node
                     .children()
                     .filter(|c| c.kind() == BODY)
-                    .flat_map(|body| {
-                        body.text()
-                            .to_string()
-                            .lines()
-                            .map(str::to_string)
-                            .collect::<Vec<_>>()
-                    })
+                    .flat_map(|body| body.text().to_string().lines().map(str::to_string).collect::<Vec<_>>())
                     .collect();
                 if self.builder.note(&line_text(node), body.iter().map(String::as_str)) {
                     self.map.notes.push(range);

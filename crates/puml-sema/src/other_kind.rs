@@ -607,7 +607,11 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             continue;
         }
         // `partition P {`: the legacy activity reading's group alone.
-        if line.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("partition")) {
+        if line
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("partition"))
+        {
             for progress in [&mut class, &mut description, &mut state] {
                 progress.read(offset, None);
             }

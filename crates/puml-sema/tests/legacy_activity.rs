@@ -44,12 +44,19 @@ fn every_legacy_file_is_read_by_the_parser_into_the_same_model() {
             continue;
         }
         let from_tree = analysis.document.diagrams[0].legacy_activity.as_deref().cloned();
-        let body: Vec<&str> = text.lines().skip_while(|l| !l.trim_start().starts_with("@startuml")).skip(1).collect();
+        let body: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("@startuml"))
+            .skip(1)
+            .collect();
         let from_lines = puml_sema::legacy_activity::read(body);
         if from_tree.as_ref() != Some(&from_lines) {
             failures.push(format!("{name}: the tree's model differs from the line reading's"));
         }
-        let map = analysis.source_map.diagrams[0].legacy_activity.as_ref().expect("source map");
+        let map = analysis.source_map.diagrams[0]
+            .legacy_activity
+            .as_ref()
+            .expect("source map");
         if map.node_references.len() != from_lines.nodes.len() || map.node_references.iter().any(Vec::is_empty) {
             failures.push(format!("{name}: a node without an occurrence in the source map"));
         }

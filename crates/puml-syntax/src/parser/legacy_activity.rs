@@ -57,7 +57,8 @@ pub(crate) struct LegacyReading {
 /// Whether `text` starts with `prefix`, ASCII case ignored (never cut
 /// inside a character).
 fn starts_with_ci(text: &str, prefix: &str) -> bool {
-    text.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    text.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 fn is_position(word: &str) -> bool {
@@ -127,7 +128,10 @@ fn bar_len(text: &str) -> Option<usize> {
 
 /// `(*)` or `(*top)`: its length.
 fn star_len(text: &str) -> Option<usize> {
-    ["(*)", "(*top)"].into_iter().find(|s| text.starts_with(s)).map(str::len)
+    ["(*)", "(*top)"]
+        .into_iter()
+        .find(|s| text.starts_with(s))
+        .map(str::len)
 }
 
 /// A quoted activity, `"text"` or `"text" as NAME`: its length.
@@ -612,10 +616,7 @@ fn note_pieces(text: &str) -> Pieces {
             }
             return pieces;
         }
-        let word_end = pos
-            + rest
-                .find(|c: char| c.is_whitespace() || c == ':')
-                .unwrap_or(rest.len());
+        let word_end = pos + rest.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(rest.len());
         let kind = if rest.starts_with('#') { COLOR } else { KEYWORD };
         pieces.push((kind, pos, word_end));
         pos = skip(text, word_end, end);
@@ -672,7 +673,10 @@ impl<'a> Parser<'a> {
         let trimmed = trim_blanks_start(line.content);
         let text = trimmed.trim_end();
         let Some(form) = line_form(text, &self.legacy) else {
-            self.unread_line(&line, "this line is not a statement of a legacy activity diagram".to_string());
+            self.unread_line(
+                &line,
+                "this line is not a statement of a legacy activity diagram".to_string(),
+            );
             self.pos += 1;
             return;
         };
@@ -831,7 +835,11 @@ mod tests {
         let text = "===B1=== --> (*)";
         assert_eq!(
             kinds(&link_pieces(text), text),
-            vec![(IDENT, "===B1===".into()), (ARROW, "-->".into()), (KEYWORD, "(*)".into())]
+            vec![
+                (IDENT, "===B1===".into()),
+                (ARROW, "-->".into()),
+                (KEYWORD, "(*)".into())
+            ]
         );
     }
 
@@ -910,7 +918,13 @@ mod tests {
     #[test]
     fn lines_with_wide_characters_never_cut_inside_one() {
         for line in ["\"A\" 中", "--> \"A\" 中文", "--> i中", "(*) --> \"A\" a中", "note 中"] {
-            let _ = line_form(line, &LegacyReading { links: 1, ..LegacyReading::default() });
+            let _ = line_form(
+                line,
+                &LegacyReading {
+                    links: 1,
+                    ..LegacyReading::default()
+                },
+            );
             let _ = link_pieces(line);
             let text = format!("@startuml\n(*) --> \"First\"\n{line}\n@enduml\n");
             assert_eq!(crate::parse(&text).syntax().to_string(), text);
@@ -931,7 +945,10 @@ mod tests {
             // A sequence diagram stays one.
             ("@startuml\nA -> B : hi\n@enduml\n", DiagramKind::Sequence),
             // A line no legacy diagram has: not one.
-            ("@startuml\n(*) --> \"A\"\nfoo bar baz\n@enduml\n", DiagramKind::Sequence),
+            (
+                "@startuml\n(*) --> \"A\"\nfoo bar baz\n@enduml\n",
+                DiagramKind::Sequence,
+            ),
         ] {
             let parse = crate::parse(text);
             assert_eq!(parse.diagram_kinds(), &[kind], "{text}");
