@@ -588,6 +588,19 @@ fn depth_change(node: &SyntaxNode) -> (usize, usize) {
         // `--`/`||` separators at the contents' level.
         STATE_DECL if node.children_with_tokens().any(|e| e.kind() == L_BRACE) => (0, 1),
         BRACE_END => (1, 0),
+        // Legacy activity diagrams: a partition's and a branch's contents
+        // one level in (a link whose target is a new branch opens one),
+        // `else` at the branch's level.
+        LEGACY_PARTITION | LEGACY_IF => (0, 1),
+        LEGACY_LINK
+            if node
+                .children_with_tokens()
+                .any(|e| e.kind() == KEYWORD && e.as_token().is_some_and(|t| t.text().eq_ignore_ascii_case("if"))) =>
+        {
+            (0, 1)
+        }
+        LEGACY_ELSE => (1, 1),
+        LEGACY_ENDIF => (1, 0),
         // Description diagrams: containers one level in.
         DESC_CONTAINER_START => (0, 1),
         DESC_CONTAINER_END => (1, 0),

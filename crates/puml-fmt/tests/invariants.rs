@@ -156,13 +156,10 @@ fn truncated_inputs_format_idempotently() {
     println!("{checked} truncated inputs formatted idempotently");
 }
 
-/// The same invariants over every generated activity grammar case
-/// (`test-data/grammar/activity/cases.tsv`: each statement form, nested
-/// blocks, broken ones).
-#[test]
-fn formatter_invariants_hold_on_the_activity_grammar_cases() {
-    let path = repo_root().join("test-data/grammar/activity/cases.tsv");
-    let Ok(tsv) = std::fs::read_to_string(&path) else {
+/// The same invariants over the generated grammar cases of `path` (each
+/// statement form, nested blocks, broken ones); at least `minimum` of them.
+fn check_grammar_cases(path: &Path, minimum: usize) {
+    let Ok(tsv) = std::fs::read_to_string(path) else {
         return;
     };
     let mut failures = Vec::new();
@@ -176,11 +173,26 @@ fn formatter_invariants_hold_on_the_activity_grammar_cases() {
         failures.extend(check(Path::new(id), &text));
         checked += 1;
     }
-    assert!(checked > 500, "only {checked} cases");
+    assert!(checked >= minimum, "only {checked} cases");
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The activity grammar cases (`test-data/grammar/activity/cases.tsv`).
+#[test]
+fn formatter_invariants_hold_on_the_activity_grammar_cases() {
+    check_grammar_cases(&repo_root().join("test-data/grammar/activity/cases.tsv"), 500);
+}
+
+/// The legacy activity grammar cases (`test-data/grammar/legacy/cases.tsv`:
+/// each line form after an activity, before any and inside a branch; the
+/// probes and real files of `test-data/legacy-activity-*` are among every
+/// file of `test-data` above).
+#[test]
+fn formatter_invariants_hold_on_the_legacy_activity_grammar_cases() {
+    check_grammar_cases(&repo_root().join("test-data/grammar/legacy/cases.tsv"), 50);
 }

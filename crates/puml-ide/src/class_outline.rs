@@ -27,6 +27,9 @@ pub enum ClassSymbolKind {
     /// A state of a state diagram (a composite one holds the states
     /// written inside it): see `state_outline`.
     State,
+    /// An activity or a synchronisation bar of a legacy activity diagram
+    /// (a partition is a `Package`): see `legacy_outline`.
+    Activity,
 }
 
 /// One symbol of a class diagram's outline.
@@ -62,7 +65,7 @@ pub struct ClassStructure {
     pub folds: Vec<TextRange>,
 }
 
-/// The class (and state) diagrams of a parse, in order.
+/// The class (and state and legacy activity) diagrams of a parse, in order.
 pub fn class_structures(parse: &Parse) -> Vec<ClassStructure> {
     structures(parse, None)
 }
@@ -96,6 +99,8 @@ fn structures(parse: &Parse, analysis: Option<&puml_sema::Analysis>) -> Vec<Clas
             // too: ask about states first.
             if diagram.is_state() {
                 Some(crate::state_outline::state_structure(&diagram))
+            } else if diagram.is_legacy_activity() {
+                Some(crate::legacy_outline::legacy_structure(&diagram))
             } else if diagram.is_class() {
                 Some(structure(&diagram))
             } else {

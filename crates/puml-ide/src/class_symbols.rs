@@ -6,6 +6,7 @@
 //! and out), and the edits of a rename (one per occurrence, the name alone).
 
 use puml_sema::class::{ClassDiagram, ClassSourceMap, LinkEnd, Member, Visibility};
+use puml_sema::legacy_activity::{LegacyActivityDiagram, LegacyActivitySourceMap, LegacyNodeKind};
 use puml_sema::state::{StateDiagram, StateId, StateKind, StateSourceMap};
 use puml_sema::Analysis;
 use puml_syntax::{TextEdit, TextRange, TextSize};
@@ -51,6 +52,14 @@ pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Op
                     let mut found = element_ref(&class, &class_map, index, text);
                     found.in_description = true;
                     return Some(found);
+                }
+            }
+            continue;
+        }
+        if let (Some(legacy), Some(legacy_map)) = (diagram.legacy_activity.as_deref(), map.legacy_activity.as_ref()) {
+            for (index, references) in legacy_map.node_references.iter().enumerate() {
+                if references.iter().any(|r| r.contains_inclusive(offset)) {
+                    return legacy_ref(legacy, legacy_map, index, text);
                 }
             }
             continue;
@@ -190,6 +199,71 @@ fn state_ref(state: &StateDiagram, map: &StateSourceMap, index: usize, text: &st
         stereotypes: me.stereotypes.clone(),
         container: me.parent.map(|p| state.qualified_name(p)),
         in_description: false,
+    })
+}
+
+/// An activity or bar of a legacy activity diagram, in the class element's
+/// terms: the keyword `activity` or `bar`, the notes placed by it as
+/// members, the nodes its links lead to and come from as relations (`(*)`
+/// for the start and end, `if` for a branch's diamond). `(*)` and the
+/// diamonds are not symbols.
+fn legacy_ref(
+    legacy: &LegacyActivityDiagram,
+    map: &LegacyActivitySourceMap,
+    index: usize,
+    text: &str,
+) -> Option<ClassElementRef> {
+    let me = legacy.nodes.get(index)?;
+    let keyword = match me.kind {
+        LegacyNodeKind::Action => "activity",
+        LegacyNodeKind::Bar => "bar",
+        LegacyNodeKind::Start | LegacyNodeKind::End | LegacyNodeKind::Branch => return None,
+    };
+    let mut uses: Vec<TextRange> = map.node_references[index]
+        .iter()
+        .copied()
+        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
+        .collect();
+    uses.sort_by_key(|r| (r.start(), r.end()));
+    uses.dedup();
+    let declaration = *uses.first()?;
+    let name_of = |node: usize| {
+        let n = legacy.nodes.get(node)?;
+        Some(match n.kind {
+            LegacyNodeKind::Start | LegacyNodeKind::End => "(*)".to_string(),
+            LegacyNodeKind::Branch => "if".to_string(),
+            LegacyNodeKind::Bar => format!("==={}===", n.code),
+            LegacyNodeKind::Action => n.code.clone(),
+        })
+    };
+    let mut relations_out = Vec::new();
+    let mut relations_in = Vec::new();
+    for link in &legacy.links {
+        if link.from == index {
+            relations_out.extend(name_of(link.to));
+        }
+        if link.to == index {
+            relations_in.extend(name_of(link.from));
+        }
+    }
+    Some(ClassElementRef {
+        qualified_name: me.code.clone(),
+        display: if me.kind == LegacyNodeKind::Bar {
+            me.code.clone()
+        } else {
+            me.display.clone()
+        },
+        keyword: keyword.to_string(),
+        declaration,
+        uses,
+        members: legacy
+            .notes
+            .iter()
+            .filter(|n| n.node == index)
+            .map(|n| n.text.clone())
+            .collect(),
+        relations_out,
+        relations_in,
     })
 }
 
@@ -375,6 +449,30 @@ mod tests {
         let analysis = analyze(SOURCE);
         assert!(class_element_at(&analysis, SOURCE, at(SOURCE, "+drive", 0)).is_none());
         assert!(class_element_at(&analysis, SOURCE, TextSize::from(2)).is_none());
+    }
+
+    #[test]
+    fn finds_and_renames_a_legacy_activity_and_a_bar_everywhere_they_are_written() {
+        let text = "@startuml\n(*) --> \"First step\" as F\nF -->[ok] ===B1===\nnote right: waits\n===B1=== --> F\nF --> (*)\n@enduml\n";
+        let analysis = analyze(text);
+        let first = class_element_at(&analysis, text, at(text, "F -->[ok]", 0)).expect("F");
+        assert_eq!(first.keyword, "activity");
+        assert_eq!(first.display, "First step");
+        // The alias where it is made, and the three links naming it.
+        let written: Vec<&str> = first.uses.iter().map(|r| &text[*r]).collect();
+        assert_eq!(written, ["F", "F", "F", "F"]);
+        assert_eq!(first.relations_out, ["===B1===", "(*)"]);
+        let bar = class_element_at(&analysis, text, at(text, "B1", 0)).expect("bar");
+        assert_eq!(bar.keyword, "bar");
+        assert_eq!(bar.members, ["waits"]);
+        let edits = rename_class_edits(text, &bar, "Sync").expect("a name");
+        let (renamed, _) = puml_syntax::apply_edits(text, &edits);
+        assert!(
+            renamed.contains("===Sync=== --> F") && renamed.contains("-->[ok] ===Sync==="),
+            "{renamed}"
+        );
+        // `(*)` is no symbol.
+        assert!(class_element_at(&analysis, text, at(text, "(*)", 0)).is_none());
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod fuzz;
 pub mod highlight;
 pub mod host;
 pub mod includers;
+mod legacy_outline;
 pub mod lint;
 pub mod mermaid;
 pub mod normalize;

@@ -36,6 +36,7 @@ fn describe(text: &str) -> String {
                 ClassSymbolKind::Field => "field",
                 ClassSymbolKind::Method => "method",
                 ClassSymbolKind::State => "state",
+                ClassSymbolKind::Activity => "activity",
             };
             writeln!(
                 out,

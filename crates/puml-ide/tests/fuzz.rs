@@ -290,18 +290,27 @@ fn fuzzed_state_inputs_keep_the_invariants() {
 
 /// The same invariants over mutations of legacy activity diagrams: the
 /// generated probes of `test-data/legacy-activity-probes` and the real
-/// files of `test-data/legacy-activity-real` (branches left open, bars and
-/// arrows cut, notes unclosed, blocks flipping between the legacy reading
-/// and the others).
+/// files of `test-data/legacy-activity-real`, and the legacy grammar cases
+/// (`test-data/grammar/legacy/cases.tsv`: each line form and its near
+/// misses): branches left open, bars and arrows cut, notes unclosed, blocks
+/// flipping between the parser's legacy reading and the others.
 #[test]
 fn fuzzed_legacy_activity_inputs_keep_the_invariants() {
-    const LEGACY_INPUTS: usize = 400;
+    const LEGACY_INPUTS: usize = 1_200;
     let mut files = Vec::new();
     diagram_files(&root().join("test-data/legacy-activity-probes"), &mut files);
     diagram_files(&root().join("test-data/legacy-activity-real"), &mut files);
     files.retain(|p| p.extension().is_some_and(|e| e == "puml"));
     files.sort();
-    let seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    let mut seeds: Vec<String> = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    if let Ok(tsv) = std::fs::read_to_string(root().join("test-data/grammar/legacy/cases.tsv")) {
+        seeds.extend(
+            tsv.lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.splitn(4, '\t').nth(3))
+                .map(|t| t.replace("\\n", "\n")),
+        );
+    }
     assert!(!seeds.is_empty(), "no legacy activity diagram to fuzz");
     let report = fuzz::run(&seeds, 0x5eed_0006, 2, Budget::Inputs(LEGACY_INPUTS), TIMEOUT);
     println!(

@@ -140,6 +140,8 @@ fn class_symbols(table: &LineTable<'_>, structure: &ClassStructure) -> Vec<Docum
             ClassSymbolKind::Method => SymbolKind::METHOD,
             // A state machine's states: no closer kind in the protocol.
             ClassSymbolKind::State => SymbolKind::OBJECT,
+            // A legacy activity diagram's activities and bars: steps run.
+            ClassSymbolKind::Activity => SymbolKind::FUNCTION,
         };
         let symbol = DocumentSymbol {
             name: if item.name.is_empty() {

@@ -177,15 +177,172 @@ impl LegacyActivityDiagram {
     }
 }
 
+/// Where a legacy activity diagram's items were written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LegacyActivitySourceMap {
+    /// Per node: every occurrence of it (the first is where it was created;
+    /// a branch's is its `if`).
+    pub node_references: Vec<Vec<puml_syntax::TextRange>>,
+    /// Per link: its statement.
+    pub links: Vec<puml_syntax::TextRange>,
+    /// Per note: its statement.
+    pub notes: Vec<puml_syntax::TextRange>,
+    /// Per partition: its `partition … {` line.
+    pub partitions: Vec<puml_syntax::TextRange>,
+}
+
+/// Builds the model statement by statement, as PlantUML's legacy grammar
+/// does: the last activity, the open branches and partitions carried from
+/// one statement to the next.
+#[derive(Debug, Default)]
+pub struct LegacyBuilder {
+    model: LegacyActivityDiagram,
+    last: Option<NodeIndex>,
+    branches: Vec<NodeIndex>,
+    partitions: Vec<usize>,
+}
+
+impl LegacyBuilder {
+    /// `left to right direction`.
+    pub fn left_to_right(&mut self) {
+        self.model.left_to_right = true;
+    }
+
+    /// Whether a note would be placed (an activity came before it).
+    pub fn has_last(&self) -> bool {
+        self.last.is_some()
+    }
+
+    /// A note: its header line (`note right: text` or `note left`) and,
+    /// for a block, its body lines. Whether it was placed (an activity came
+    /// before it).
+    pub fn note<'l>(&mut self, header: &str, body: impl IntoIterator<Item = &'l str>) -> bool {
+        let Some((side, inline, color)) = note_header(header.trim()) else {
+            return false;
+        };
+        let Some(node) = self.last else {
+            return false;
+        };
+        let text = match inline {
+            Some(text) => text.to_string(),
+            None => body.into_iter().map(str::trim).collect::<Vec<_>>().join("\n"),
+        };
+        self.model.notes.push(LegacyNote {
+            node,
+            side,
+            text,
+            color,
+            nodes_before: self.model.nodes.len(),
+            links_before: self.model.links.len(),
+        });
+        true
+    }
+
+    /// `partition P {`: whether it was read.
+    pub fn partition(&mut self, line: &str) -> bool {
+        let Some((name, color)) = partition_header(line.trim()) else {
+            return false;
+        };
+        self.model.partitions.push(LegacyPartition {
+            name,
+            parent: self.partitions.last().copied(),
+            color,
+        });
+        if self.partitions.len() < MAX_DEPTH {
+            self.partitions.push(self.model.partitions.len() - 1);
+        }
+        true
+    }
+
+    /// `}` closing a partition.
+    pub fn close_partition(&mut self) {
+        self.partitions.pop();
+    }
+
+    /// `if "c" then`: the new diamond, linked from the last activity.
+    pub fn branch(&mut self, line: &str) -> Option<NodeIndex> {
+        let condition = branch_header(line.trim())?;
+        let from = self.last?;
+        let partition = self.partitions.last().copied();
+        let code = format!("#{}", self.model.nodes.len());
+        let diamond = self.model.add(LegacyNodeKind::Branch, code, String::new(), partition);
+        self.model.links.push(LegacyLink {
+            from,
+            to: diamond,
+            label: None,
+            head_label: (!condition.is_empty()).then(|| condition.to_string()),
+            length: 2,
+            direction: None,
+            dotted: false,
+            color: None,
+        });
+        if self.branches.len() < MAX_DEPTH {
+            self.branches.push(diamond);
+        }
+        self.last = Some(diamond);
+        Some(diamond)
+    }
+
+    /// `else`: back to the open branch's diamond.
+    pub fn else_(&mut self) {
+        if let Some(&diamond) = self.branches.last() {
+            self.last = Some(diamond);
+        }
+    }
+
+    /// `endif`.
+    pub fn endif(&mut self) {
+        self.branches.pop();
+    }
+
+    /// A link line: its source and target nodes, `None` when it makes no link.
+    pub fn link(&mut self, line: &str) -> Option<(NodeIndex, NodeIndex)> {
+        let link = link_line(line.trim())?;
+        let partition = self.partitions.last().copied();
+        let from = match &link.source {
+            Some(source) => self.model.node_for(source, false, partition),
+            None => self.last?,
+        };
+        let to = self.model.node_for(&link.target, true, partition);
+        if let Some(color) = link.target_color {
+            self.model.nodes[to].color = Some(color);
+        }
+        let head_label = match &link.target {
+            Activity::Branch(condition) => {
+                if self.branches.len() < MAX_DEPTH {
+                    self.branches.push(to);
+                }
+                (!condition.is_empty()).then(|| condition.clone())
+            }
+            _ => None,
+        };
+        self.model.links.push(LegacyLink {
+            from,
+            to,
+            label: link.label,
+            head_label,
+            length: link.length,
+            direction: link.direction,
+            dotted: link.dotted,
+            color: link.color,
+        });
+        self.last = Some(to);
+        Some((from, to))
+    }
+
+    pub fn finish(self) -> LegacyActivityDiagram {
+        self.model
+    }
+}
+
 /// Builds the model from the block's lines (after its `@startuml` line).
 /// Lines it does not know (titles, skinparams, comments, …) are left to
 /// the rest of lowering; the fallback reading has already checked that
-/// PlantUML reads every line.
+/// PlantUML reads every line. (The parser's legacy statements are lowered
+/// by `lower_legacy_activity.rs` through the same [`LegacyBuilder`]; this
+/// reading serves the blocks only the fallback recogniser takes.)
 pub fn read<'a>(lines: impl IntoIterator<Item = &'a str>) -> LegacyActivityDiagram {
-    let mut model = LegacyActivityDiagram::default();
-    let mut last: Option<NodeIndex> = None;
-    let mut branches: Vec<NodeIndex> = Vec::new();
-    let mut partitions: Vec<usize> = Vec::new();
+    let mut builder = LegacyBuilder::default();
     let mut lines = lines.into_iter();
     while let Some(raw) = lines.next() {
         let line = raw.trim();
@@ -220,120 +377,49 @@ pub fn read<'a>(lines: impl IntoIterator<Item = &'a str>) -> LegacyActivityDiagr
             continue;
         }
         if lower == "left to right direction" {
-            model.left_to_right = true;
+            builder.left_to_right();
             continue;
         }
-        if let Some(rest) = note_header(line) {
-            let Some(node) = last else {
-                if rest.1.is_none() {
-                    skip_until(&mut lines, is_end_note);
-                }
-                continue;
-            };
-            let (side, inline, color) = rest;
-            let text = match inline {
-                Some(text) => text.to_string(),
-                None => {
-                    let mut body = Vec::new();
-                    for l in lines.by_ref() {
-                        if is_end_note(l) {
-                            break;
-                        }
-                        body.push(l.trim().to_string());
+        if let Some((_, inline, _)) = note_header(line) {
+            let mut body = Vec::new();
+            if inline.is_none() {
+                for l in lines.by_ref() {
+                    if is_end_note(l) {
+                        break;
                     }
-                    body.join("\n")
+                    body.push(l);
                 }
-            };
-            model.notes.push(LegacyNote {
-                node,
-                side,
-                text,
-                color,
-                nodes_before: model.nodes.len(),
-                links_before: model.links.len(),
-            });
+            }
+            builder.note(line, body);
             continue;
         }
-        if let Some((name, color)) = partition_header(line) {
-            model.partitions.push(LegacyPartition {
-                name,
-                parent: partitions.last().copied(),
-                color,
-            });
-            if partitions.len() < MAX_DEPTH {
-                partitions.push(model.partitions.len() - 1);
-            }
+        if builder.partition(line) {
             continue;
         }
         if line == "}" {
-            partitions.pop();
+            builder.close_partition();
             continue;
         }
-        let partition = partitions.last().copied();
-        if let Some(condition) = branch_header(line) {
-            let Some(from) = last else { continue };
-            let code = format!("#{}", model.nodes.len());
-            let diamond = model.add(LegacyNodeKind::Branch, code, String::new(), partition);
-            model.links.push(LegacyLink {
-                from,
-                to: diamond,
-                label: None,
-                head_label: (!condition.is_empty()).then(|| condition.to_string()),
-                length: 2,
-                direction: None,
-                dotted: false,
-                color: None,
-            });
-            if branches.len() < MAX_DEPTH {
-                branches.push(diamond);
-            }
-            last = Some(diamond);
+        if branch_header(line).is_some() {
+            builder.branch(line);
             continue;
         }
         if lower == "else" {
-            if let Some(&diamond) = branches.last() {
-                last = Some(diamond);
-            }
+            builder.else_();
             continue;
         }
-        if lower == "endif" {
-            branches.pop();
+        if let Some(branch) = else_if(line) {
+            builder.else_();
+            builder.branch(branch);
             continue;
         }
-        let Some(link) = link_line(line) else { continue };
-        let from = match &link.source {
-            Some(source) => model.node_for(source, false, partition),
-            None => match last {
-                Some(node) => node,
-                None => continue,
-            },
-        };
-        let to = model.node_for(&link.target, true, partition);
-        if let Some(color) = link.target_color {
-            model.nodes[to].color = Some(color);
+        if lower == "endif" || lower.split_whitespace().eq(["end", "if"]) {
+            builder.endif();
+            continue;
         }
-        let head_label = match &link.target {
-            Activity::Branch(condition) => {
-                if branches.len() < MAX_DEPTH {
-                    branches.push(to);
-                }
-                (!condition.is_empty()).then(|| condition.clone())
-            }
-            _ => None,
-        };
-        model.links.push(LegacyLink {
-            from,
-            to,
-            label: link.label,
-            head_label,
-            length: link.length,
-            direction: link.direction,
-            dotted: link.dotted,
-            color: link.color,
-        });
-        last = Some(to);
+        builder.link(line);
     }
-    model
+    builder.finish()
 }
 
 fn skip_until<'a>(lines: &mut impl Iterator<Item = &'a str>, end: impl Fn(&str) -> bool) {
@@ -390,18 +476,29 @@ fn partition_header(line: &str) -> Option<(String, Option<String>)> {
     Some((name, color))
 }
 
-/// `if "condition" then`, `if condition then`, `if "condition"`: the condition.
+/// `if "condition" then`, `if condition then`, `if "condition"`, `if
+/// then`: the condition (empty for none).
 fn branch_header(line: &str) -> Option<&str> {
     let rest = strip_word(line, "if")?;
-    let rest = match rest.len().checked_sub(4) {
-        Some(at) if rest.is_char_boundary(at) && rest[at..].eq_ignore_ascii_case("then") => rest[..at].trim_end(),
-        _ => rest,
-    };
     if rest.is_empty() {
         return None;
     }
+    let rest = if rest.eq_ignore_ascii_case("then") {
+        ""
+    } else {
+        match rest.len().checked_sub(4) {
+            Some(at) if rest.is_char_boundary(at) && rest[at..].eq_ignore_ascii_case("then") => rest[..at].trim_end(),
+            _ => rest,
+        }
+    };
     // `if "" then`: a diamond without a condition.
     Some(rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(rest))
+}
+
+/// `else if "c" then`: the `if` part.
+pub(crate) fn else_if(line: &str) -> Option<&str> {
+    let rest = strip_word(line.trim(), "else")?;
+    branch_header(rest).map(|_| rest)
 }
 
 /// `word rest` (case-insensitive word): the rest, trimmed.
@@ -559,15 +656,37 @@ fn activity(text: &str, as_target: bool) -> Option<(Activity, &str)> {
 
 type Arrow<'t> = (u32, bool, Option<LegacyDirection>, Option<String>, &'t str);
 
-/// `-->`, `->`, `..>`, `-up->`, `-[#red]->`: its length, whether dotted,
-/// its direction, its colour, and the rest.
+fn is_arrow_body(c: char) -> bool {
+    c == '-' || c == '.'
+}
+
+/// `-->`, `->`, `..>`, `-.->`, `-up->`, `-[#red]->`, `-up[#red]->`: its
+/// length (the body characters), whether dotted (a `.` in it), its
+/// direction, its colour, and the rest.
 fn arrow(text: &str) -> Option<Arrow<'_>> {
-    let body = text.chars().next().filter(|c| matches!(c, '-' | '.'))?;
-    let before = text.len();
-    let mut rest = text.trim_start_matches(body);
-    let mut length = (before - rest.len()) as u32;
+    let mut rest = text.trim_start_matches(is_arrow_body);
+    let lead = &text[..text.len() - rest.len()];
+    if lead.is_empty() {
+        return None;
+    }
+    let mut body = lead.to_string();
     let mut direction = None;
     let mut color = None;
+    let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
+    if len > 0 {
+        let word = rest[..len].to_ascii_lowercase();
+        direction = [
+            ("up", LegacyDirection::Up),
+            ("down", LegacyDirection::Down),
+            ("left", LegacyDirection::Left),
+            ("right", LegacyDirection::Right),
+        ]
+        .into_iter()
+        .find(|(d, _)| d.starts_with(&word))
+        .map(|(_, dir)| dir);
+        direction?;
+        rest = &rest[len..];
+    }
     if let Some(after) = rest.strip_prefix('[') {
         let close = after.find(']')?;
         color = after[..close]
@@ -576,28 +695,11 @@ fn arrow(text: &str) -> Option<Arrow<'_>> {
             .find(|p| p.starts_with('#'))
             .map(str::to_string);
         rest = &after[close + 1..];
-    } else {
-        let len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-        let word = rest[..len].to_ascii_lowercase();
-        if len > 0 {
-            direction = [
-                ("up", LegacyDirection::Up),
-                ("down", LegacyDirection::Down),
-                ("left", LegacyDirection::Left),
-                ("right", LegacyDirection::Right),
-            ]
-            .into_iter()
-            .find(|(d, _)| d.starts_with(&word))
-            .map(|(_, dir)| dir);
-            direction?;
-            rest = &rest[len..];
-        }
     }
-    let before = rest.len();
-    let rest = rest.trim_start_matches(body);
-    length += (before - rest.len()) as u32;
-    let rest = rest.strip_prefix('>')?;
-    Some((length, body == '.', direction, color, rest))
+    let tail = rest.trim_start_matches(is_arrow_body);
+    body.push_str(&rest[..rest.len() - tail.len()]);
+    let rest = tail.strip_prefix('>')?;
+    Some((body.chars().count() as u32, body.contains('.'), direction, color, rest))
 }
 
 #[cfg(test)]

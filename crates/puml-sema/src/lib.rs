@@ -13,6 +13,7 @@ mod lower;
 mod lower_activity;
 mod lower_class;
 mod lower_description;
+mod lower_legacy_activity;
 mod lower_state;
 pub mod model;
 mod other_kind;

@@ -461,6 +461,8 @@ struct DiagramLowering {
     description: Option<crate::lower_description::DescriptionLowering>,
     /// Set when the block is a state diagram, likewise.
     state: Option<crate::lower_state::StateLowering>,
+    /// Set when the block is a legacy activity diagram, likewise.
+    legacy: Option<crate::lower_legacy_activity::LegacyLowering>,
 }
 
 impl DiagramLowering {
@@ -500,6 +502,7 @@ impl DiagramLowering {
             description: (kind == DiagramKind::Description)
                 .then(crate::lower_description::DescriptionLowering::default),
             state: (kind == DiagramKind::State).then(crate::lower_state::StateLowering::default),
+            legacy: (kind == DiagramKind::LegacyActivity).then(crate::lower_legacy_activity::LegacyLowering::default),
         }
     }
 
@@ -544,6 +547,11 @@ impl DiagramLowering {
             return;
         }
         if self.state.is_some() && green.kind().is_state_statement() {
+            return;
+        }
+        // PlantUML's legacy grammar takes a colour word as written (an
+        // unknown one is drawn black, never refused).
+        if self.legacy.is_some() && green.kind().is_legacy_activity_statement() {
             return;
         }
         let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
@@ -771,6 +779,12 @@ impl DiagramLowering {
         if let Some(state) = &mut self.state {
             if green.kind().is_state_statement() || matches!(green.kind(), HIDE_SHOW | BRACE_END) {
                 state.statement(&node());
+                return;
+            }
+        }
+        if let Some(legacy) = &mut self.legacy {
+            if green.kind().is_legacy_activity_statement() || green.kind() == BRACE_END {
+                legacy.statement(&node());
                 return;
             }
         }
@@ -2058,7 +2072,12 @@ impl DiagramLowering {
     /// to the name PlantUML reads, when that name can be written on this
     /// line (it starts with the blocks' prefix, or the block is `sequence`).
     fn check_skinparam_name(&mut self, prefix: &str, name: &str, at: TextSize) {
-        if self.activity.is_some() || self.class.is_some() || self.description.is_some() || self.state.is_some() {
+        if self.activity.is_some()
+            || self.class.is_some()
+            || self.description.is_some()
+            || self.state.is_some()
+            || self.legacy.is_some()
+        {
             return;
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
@@ -2183,6 +2202,11 @@ impl DiagramLowering {
             self.diagram.state = Some(Box::new(model));
             self.map.state = Some(map);
             self.diagnostics.append(&mut diagnostics);
+        }
+        if let Some(legacy) = self.legacy.take() {
+            let (model, map) = legacy.finish();
+            self.diagram.legacy_activity = Some(Box::new(model));
+            self.map.legacy_activity = Some(map);
         }
         if let Some(activity) = self.activity.take() {
             let (model, map, mut diagnostics) = activity.finish(end_offset, needs_newline_before);

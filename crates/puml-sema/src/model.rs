@@ -1095,6 +1095,9 @@ pub struct DiagramSourceMap {
     pub description: Option<crate::description::DescriptionSourceMap>,
     /// Set exactly when the diagram is a state diagram.
     pub state: Option<crate::state::StateSourceMap>,
+    /// Set exactly when the diagram is a legacy activity diagram (read by
+    /// the parser; a block only the fallback recogniser reads has none).
+    pub legacy_activity: Option<crate::legacy_activity::LegacyActivitySourceMap>,
     /// Parallel to `participants` when the diagram read included files
     /// (empty otherwise): the declaration's file and range in that file,
     /// for participants declared in an included file.

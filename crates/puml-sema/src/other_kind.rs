@@ -3,11 +3,13 @@
 //! of it: a block that is no sequence diagram (`A -- B : m`, `class A`,
 //! `actor as A`, `A -> B -> C`, `[*] --> A`) is drawn as a class, a
 //! description (usecase, component), a legacy activity or a state diagram.
-//! puml checks and draws sequence, activity, class, description and state diagrams, and draws
-//! a block PlantUML reads as a legacy activity diagram from that reading
-//! (`crate::legacy_activity`, no warning); for a block of another type it
-//! reports one warning (W0240) instead of the sequence reading's errors,
-//! and refuses to draw it. When no type reads the whole block,
+//! puml checks and draws sequence, activity, class, description, state
+//! and legacy activity diagrams (the parser reads those kinds); for a
+//! block of another type it reports one warning (W0240) instead of the
+//! sequence reading's errors, and refuses to draw it. The legacy activity
+//! reading here is the parser's own line grammar
+//! (`puml_syntax::LegacyLineReader`): it says where that reading stops in a
+//! block the parser read otherwise. When no type reads the whole block,
 //! PlantUML reports the error of the reading that got furthest (the first
 //! type tried on a tie); when that is past the sequence reading's first
 //! error, puml reports one error there (E0241) that carries the sequence
@@ -24,7 +26,6 @@
 
 mod description;
 mod foreign;
-mod legacy_activity;
 mod state;
 
 use crate::codes;
@@ -76,9 +77,6 @@ impl Readers {
 /// the other readings gets past the sequence reading's first error, moves
 /// the error to where that reading stops (E0241), as PlantUML reports it.
 /// `diagnostics` are in `parse`'s coordinates.
-/// A block PlantUML reads as a legacy activity diagram is drawn instead:
-/// its model is `Diagram::legacy_activity`, the other readings' parts of
-/// the model and `source_map` are cleared, and no W0240 is reported.
 pub(crate) fn recognize(
     parse: &Parse,
     document: &mut Document,
@@ -87,6 +85,7 @@ pub(crate) fn recognize(
 ) {
     foreign::recognize_tagged(parse, document, diagnostics);
     description_gives_way_to_class(parse, document, diagnostics);
+    legacy_gives_way_to_earlier_readings(parse, document, source_map, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
@@ -141,30 +140,6 @@ pub(crate) fn recognize(
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
-        // A legacy activity diagram puml draws: the block's errors were the
-        // sequence reading's, and the model is PlantUML's legacy reading.
-        if kind == OtherKind::Activity {
-            let legacy = crate::legacy_activity::read(block_lines(&text, &diagram));
-            if !legacy.nodes.is_empty() {
-                diagnostics.retain(|d| !in_block(d));
-                model.participants.clear();
-                model.boxes.clear();
-                model.events = Default::default();
-                model.activity = None;
-                model.class = None;
-                model.description = None;
-                model.state = None;
-                model.legacy_activity = Some(Box::new(legacy));
-                if let Some(map) = source_map.diagrams.get_mut(index) {
-                    let range = map.range;
-                    *map = crate::model::DiagramSourceMap {
-                        range,
-                        ..Default::default()
-                    };
-                }
-                continue;
-            }
-        }
         let line = line_range(&text, first_error.range.start().into());
         let line_text = text
             .get(usize::from(line.start())..usize::from(line.end()))
@@ -237,6 +212,54 @@ fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagno
         ));
         model.description = None;
         model.other_kind = Some(OtherKind::Class);
+    }
+}
+
+/// PlantUML tries the class and description readings before the legacy
+/// activity one: a block the parser read as a legacy activity diagram that
+/// the fallback's class or description reading reads whole (`A-b -> B :
+/// m`: a class diagram's link, whose dashed name the parser's class
+/// reading refuses) is that kind for PlantUML, which puml recognises
+/// without drawing here (W0240).
+fn legacy_gives_way_to_earlier_readings(
+    parse: &Parse,
+    document: &mut Document,
+    source_map: &mut crate::model::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if !document.diagrams.iter().any(|d| d.legacy_activity.is_some()) {
+        return;
+    }
+    let text = parse.root().syntax.text().to_string();
+    for (index, diagram) in parse.root().diagrams().enumerate() {
+        if document.diagrams.get(index).is_none_or(|d| d.legacy_activity.is_none()) {
+            continue;
+        }
+        let kind = match read_block(&text, &diagram).complete {
+            Some(kind @ (OtherKind::Class | OtherKind::Description)) => kind,
+            _ => continue,
+        };
+        let Some(model) = document.diagrams.get_mut(index) else {
+            continue;
+        };
+        let at = first_content_line(&text, &diagram)
+            .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
+            .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
+        diagnostics.push(Diagnostic::warning(
+            codes::OTHER_DIAGRAM_KIND,
+            line_range(&text, at),
+            format!(
+                "PlantUML reads this block as a {} diagram (its {} reading, tried before the legacy activity one, reads every line); puml does not draw such {} diagrams yet",
+                kind.describe(),
+                kind.describe(),
+                kind.describe()
+            ),
+        ));
+        model.legacy_activity = None;
+        model.other_kind = Some(kind);
+        if let Some(map) = source_map.diagrams.get_mut(index) {
+            map.legacy_activity = None;
+        }
     }
 }
 
@@ -434,19 +457,6 @@ fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// A block's lines after its `@startuml` line.
-fn block_lines<'t>(text: &'t str, diagram: &ast::Diagram) -> impl Iterator<Item = &'t str> {
-    let range = diagram.syntax.text_range();
-    let block = text.get(..usize::from(range.end())).unwrap_or(text);
-    let has_start = diagram
-        .syntax
-        .children()
-        .any(|n| n.kind() == puml_syntax::SyntaxKind::START_LINE);
-    lines_from(block, usize::from(range.start()))
-        .skip(usize::from(has_start))
-        .map(|(_, line)| line)
-}
-
 /// Reads a block's lines with each of PlantUML's other diagram types, as
 /// text, with the multi-line forms they share (notes, legends, titles,
 /// skinparam and style blocks, block comments, `{ … }` bodies) tracked
@@ -475,8 +485,8 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     // The names the description reading has read (a note is placed by one).
     let mut description_names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut description_fails_at_end = false;
-    // The legacy activity reading's `if`s not yet closed by `endif`.
-    let mut legacy_branches = 0;
+    // The legacy activity reading: the parser's line grammar.
+    let mut legacy = puml_syntax::LegacyLineReader::default();
     // The type of each element the description reading has read (`None`:
     // created by a link from its plain name).
     let mut description_types: std::collections::HashMap<String, Option<&'static str>> =
@@ -584,22 +594,30 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             continue;
         }
         if line == "}" {
-            for progress in [&mut class, &mut description, &mut state, &mut activity] {
+            for progress in [&mut class, &mut description, &mut state] {
                 let verdict = (progress.open > 0).then_some(false);
                 progress.read(offset, verdict);
                 if progress.reading() {
                     progress.open -= 1;
                 }
             }
+            if activity.reading() {
+                activity.read(offset, legacy.read(line));
+            }
             continue;
         }
         // `partition P {`: the legacy activity reading's group alone.
-        if legacy_activity::partition_header(line) {
+        if line
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("partition"))
+        {
             for progress in [&mut class, &mut description, &mut state] {
                 progress.read(offset, None);
             }
-            activity.read(offset, Some(false));
-            activity.open += 1;
+            if activity.reading() {
+                activity.read(offset, legacy.read(line));
+            }
             continue;
         }
         let container = container_header(line);
@@ -676,15 +694,9 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
                 }
             }
         }
-        activity.read(
-            offset,
-            legacy_activity::refine(
-                line,
-                activity_line(line, activity.elements > 0),
-                activity.elements > 0,
-                &mut legacy_branches,
-            ),
-        );
+        if activity.reading() {
+            activity.read(offset, legacy.read(line));
+        }
         if is_state_container(line) {
             state.read(offset, Some(true));
             state.open += 1;
@@ -997,94 +1009,6 @@ fn one_headed_arrow<'a>(text: &'a str, body: &[char], left_head: bool) -> Option
         rest = &rest[1..];
     }
     (left != right).then_some(rest)
-}
-
-/// The legacy activity reading of one line: `Some(element)` when it reads
-/// it, as probed: `[FROM] ARROW TARGET [: label]`, FROM a plain name
-/// (without `::`), `(*)` or `"text" as NAME` and left out for an arrow from
-/// the previous activity; ARROW a run of `-` or `.` with a direction word
-/// or a `[style]` bracket and the `>` head; TARGET nearly any text
-/// (`B -> C` chains, `A b`, `A#b`, `(*)`); notes beside the last activity,
-/// the shared lines. `after_activity`: an activity came before (an arrow
-/// without a source, or a note, needs one).
-fn activity_line(line: &str, after_activity: bool) -> Option<bool> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('\'') {
-        return Some(false);
-    }
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let first = words.first().map(|w| w.to_ascii_lowercase()).unwrap_or_default();
-    if first == "remove" {
-        return None;
-    }
-    if is_shared_line(line, &words) {
-        return Some(false);
-    }
-    // A note or an arrow without a source belongs to the previous
-    // activity: refused before the first one (`-> B : m` first).
-    if first == "note" {
-        return (after_activity && positioned_note(line, false)).then_some(false);
-    }
-    if line.starts_with(['-', '.']) && !after_activity {
-        return None;
-    }
-    activity_link(line).then_some(true)
-}
-
-fn activity_link(line: &str) -> bool {
-    let rest = if let Some(rest) = line.strip_prefix("(*)") {
-        rest
-    } else if line.starts_with('"') {
-        let Some(rest) = quoted_activity(line) else {
-            return false;
-        };
-        rest
-    } else {
-        let (name, rest) = scan_name(line);
-        if name.contains("::") {
-            return false;
-        }
-        rest
-    };
-    let rest = rest.trim_start();
-    let Some(body) = rest.chars().next().filter(|c| matches!(c, '-' | '.')) else {
-        return false;
-    };
-    let Some(after) = one_headed_arrow(rest, &[body], false) else {
-        return false;
-    };
-    // `A ->+ B`, `A ->- B`: a sequence activation glued to the head, which
-    // neither reading takes (PlantUML 1.2026.8: a syntax error).
-    if after.starts_with(['+', '-']) {
-        return false;
-    }
-    let target = after.split(':').next().unwrap_or("").trim();
-    if target.is_empty() || target.starts_with(['>', '<', '|', '[']) {
-        return false;
-    }
-    // `(*)` is the end; `()` or `(U)` is no activity.
-    if target.starts_with('(') && !target.starts_with("(*)") {
-        return false;
-    }
-    // `"text"` or `"text" as NAME` with nothing after it (a label is refused).
-    if target.starts_with('"') {
-        return quoted_activity(after.trim()).is_some_and(str::is_empty);
-    }
-    true
-}
-
-/// A quoted activity, `"text"` or `"text" as NAME`, at the start of `text`:
-/// the rest.
-fn quoted_activity(text: &str) -> Option<&str> {
-    let after = text.strip_prefix('"')?;
-    let close = after.find('"')?;
-    let quoted_end = &after[close + 1..];
-    let rest = quoted_end.trim_start();
-    let Some(alias) = rest.strip_prefix("as ").or_else(|| rest.strip_prefix("AS ")) else {
-        return Some(quoted_end);
-    };
-    let (name, rest) = scan_name(alias.trim_start());
-    (!name.is_empty()).then_some(rest)
 }
 
 /// `note as N` opens a block note tied to no element.

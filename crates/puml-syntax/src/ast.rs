@@ -108,6 +108,14 @@ impl Diagram {
             .children()
             .any(|c| SyntaxKind::from_raw(c.kind().0).is_state_statement())
     }
+    /// Whether the parser read this block as a legacy activity diagram (it
+    /// holds legacy activity statements: see `SyntaxKind::LEGACY_LINK`).
+    pub fn is_legacy_activity(&self) -> bool {
+        self.syntax
+            .green()
+            .children()
+            .any(|c| SyntaxKind::from_raw(c.kind().0).is_legacy_activity_statement())
+    }
     /// Statement nodes (everything but the start and end lines), in order.
     pub fn statements(&self) -> impl Iterator<Item = SyntaxNode> {
         self.syntax

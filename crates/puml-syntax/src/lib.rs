@@ -16,6 +16,7 @@ pub mod syntax_kind;
 pub use diagnostic::{apply_edits, Diagnostic, Fix, Related, Severity, TextEdit};
 pub use line_index::{LineCol, LineIndex};
 pub use parser::arrow::{parse_arrow, ArrowSyntax, HeadSyntax, LineSyntax};
+pub use parser::legacy_activity::LegacyLineReader;
 pub use parser::statements::{closest_keyword, edit_distance, edit_distance_within};
 pub use rowan::{GreenNode, NodeOrToken, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::{PumlLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
@@ -57,6 +58,9 @@ pub enum DiagramKind {
     Description,
     /// State diagrams (`state A {`, `[*] --> A`, `A : text`).
     State,
+    /// PlantUML's legacy activity diagrams (`(*) --> "First"`, `if "c"
+    /// then`, `===B1===`).
+    LegacyActivity,
 }
 
 impl Parse {

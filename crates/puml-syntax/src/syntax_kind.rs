@@ -289,6 +289,27 @@ pub enum SyntaxKind {
     STATE_SEPARATOR,
     /// `left to right direction`, `top to bottom direction`.
     STATE_OPTION,
+    // ---- legacy activity diagrams (`(*) --> "First"`). A block that no
+    // sequence, class or description reading takes but that reads whole
+    // with PlantUML's legacy activity grammar (see `parser::legacy_activity`)
+    // holds these, plus the shared statements. `if`/`else`/`endif` and a
+    // partition's `{` and its `}` (`BRACE_END`) are flat sibling statements.
+    /// `(*) --> "First"`, `"A" as a -up->[label] ===B1=== #pink`,
+    /// `-->[yes] if "c" then` (the target a new branch).
+    LEGACY_LINK,
+    /// `if "condition" then` after an activity.
+    LEGACY_IF,
+    /// `else` of an open `if`.
+    LEGACY_ELSE,
+    /// `endif` of an open `if`.
+    LEGACY_ENDIF,
+    /// `note left: text`, or `note right` … `end note` (with `BODY` and
+    /// `BLOCK_END`), placed by the last activity.
+    LEGACY_NOTE,
+    /// `partition Name #color {`.
+    LEGACY_PARTITION,
+    /// `left to right direction`, `top to bottom direction`, `set namespaceSeparator x`.
+    LEGACY_OPTION,
 }
 
 impl SyntaxKind {
@@ -314,6 +335,10 @@ impl SyntaxKind {
     pub fn is_state_statement(self) -> bool {
         (self as u16) >= (SyntaxKind::STATE_DECL as u16) && (self as u16) <= (SyntaxKind::STATE_OPTION as u16)
     }
+    /// A statement node of a legacy activity diagram (only such blocks hold them).
+    pub fn is_legacy_activity_statement(self) -> bool {
+        (self as u16) >= (SyntaxKind::LEGACY_LINK as u16) && (self as u16) <= (SyntaxKind::LEGACY_OPTION as u16)
+    }
     pub fn is_token(self) -> bool {
         (self as u16) < (SyntaxKind::ROOT as u16)
     }
@@ -321,7 +346,7 @@ impl SyntaxKind {
     pub(crate) fn from_raw_rowan(raw: rowan::SyntaxKind) -> SyntaxKind {
         SyntaxKind::from_raw(raw.0)
     }
-    const LAST: u16 = SyntaxKind::STATE_OPTION as u16;
+    const LAST: u16 = SyntaxKind::LEGACY_OPTION as u16;
     pub fn from_raw(raw: u16) -> SyntaxKind {
         assert!(raw <= SyntaxKind::LAST);
         // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous discriminants

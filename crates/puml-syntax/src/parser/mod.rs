@@ -12,6 +12,7 @@ pub(crate) mod class;
 mod class_mistakes;
 pub(crate) mod description;
 pub(crate) mod incremental;
+pub(crate) mod legacy_activity;
 mod lexer;
 pub(crate) mod state;
 pub(crate) mod statements;
@@ -165,6 +166,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) description: description::DescriptionReading,
     /// The state reading of the block being parsed.
     pub(crate) state: state::StateReading,
+    /// The legacy activity reading of the block being parsed.
+    pub(crate) legacy: legacy_activity::LegacyReading,
     /// The pieces buffer of the last line emitted, handed to the next
     /// line's lexer: one buffer for the whole parse instead of a vector
     /// grown for every line.
@@ -191,6 +194,7 @@ impl<'a> Parser<'a> {
             description: description::DescriptionReading::default(),
             class_stops: Vec::new(),
             state: state::StateReading::default(),
+            legacy: legacy_activity::LegacyReading::default(),
             spare_pieces: Vec::with_capacity(16),
         }
     }
@@ -475,6 +479,22 @@ impl<'a> Parser<'a> {
                 return (description.0, description.1, None);
             }
             description_stop = Some(description_error.filter(|_| !open_block));
+            // PlantUML's legacy activity reading comes after the
+            // description one: kept when it reads every line and makes a
+            // link (its first error ends the trial).
+            rewind(self);
+            self.start_legacy_reading();
+            let legacy = self.parse_diagram_body(implicit, DiagramKind::LegacyActivity);
+            let open_block = self.unterminated_block.get();
+            let legacy_error = self.first_error_since(errors_before);
+            if legacy_error.is_none() && self.legacy.links > 0 && !open_block {
+                return (legacy.0, legacy.1, None);
+            }
+            // A later edit must lie past where this reading stopped too.
+            description_stop = match (description_stop, legacy_error.filter(|_| !open_block)) {
+                (Some(Some(d)), Some(l)) => Some(Some(d.max(l))),
+                _ => Some(None),
+            };
             // The class reading's tree again, only where it is kept.
             if class_kept {
                 rewind(self);
@@ -588,6 +608,13 @@ impl<'a> Parser<'a> {
                     // every line: its first error ends it (the caller
                     // rewinds), so a block that is no state diagram costs
                     // a line or two, not a second reading.
+                    if self.errors[errors_before..].iter().any(|d| d.is_error()) {
+                        break;
+                    }
+                }
+                DiagramKind::LegacyActivity => {
+                    self.parse_legacy_statement();
+                    // A trial like the state reading: its first error ends it.
                     if self.errors[errors_before..].iter().any(|d| d.is_error()) {
                         break;
                     }
