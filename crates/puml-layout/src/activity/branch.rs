@@ -31,7 +31,7 @@ impl Ctx<'_> {
                 then_extra.clone().unwrap_or_default()
             };
             let t = self.layout_seq_spaced(s, depth, &extra);
-            if !then_alone && !else_alone && first_has_note(s) {
+            if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
@@ -44,7 +44,7 @@ impl Ctx<'_> {
                 else_extra.clone().unwrap_or_default()
             };
             let t = self.layout_seq_spaced(s, depth, &extra);
-            if !then_alone && !else_alone && first_has_note(s) {
+            if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
@@ -613,6 +613,13 @@ impl Ctx<'_> {
 }
 
 /// Whether a branch starts with a step that has a note.
+/// A branch that starts with a partition or group: PlantUML starts the
+/// frame at the branch's top, where a frame further down a sequence
+/// reaches 10 px into the gap above it (probes `if_partition_first_*`).
+pub(super) fn first_is_frame(seq: &Seq<'_>) -> bool {
+    seq.nodes.first().is_some_and(|n| matches!(n.kind, Kind::Container { .. }))
+}
+
 fn first_has_note(seq: &Seq<'_>) -> bool {
     seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
 }
