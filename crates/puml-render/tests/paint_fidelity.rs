@@ -425,9 +425,9 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // (`if_fork_rows_*`, `if_note_first_*`; 201 probes): 1273/1454 texts,
     // 1458/1467 paints. With probes of partitions opening a branch, forks of
     // partitions and a lone branch of unequal steps (237 probes):
-    // 1466/1810 texts; 1472/1810 with a branch's opening partition starting
-    // at the branch's top and a `fork` bar's 2 px ends holding columns apart
-    // in the compression; 1740/1749 paints.
+    // 1472/1810 texts with a branch's opening partition starting at the
+    // branch's top and a `fork` bar's 2 px ends holding columns apart in
+    // the compression (6 more than without the bar's ends); 1740/1749 paints.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
