@@ -25,12 +25,11 @@ impl Ctx<'_> {
         };
         let (then_extra, else_extra) = fork_extras.unzip();
         let then_t = then_seq.map_or_else(Tile::empty, |s| {
-            let extra = if then_alone {
-                lone_body_extras(s, RANK_EXTRA)
+            let t = if then_alone {
+                self.layout_lone_branch(s, depth)
             } else {
-                then_extra.clone().unwrap_or_default()
+                self.layout_seq_spaced(s, depth, &then_extra.clone().unwrap_or_default())
             };
-            let t = self.layout_seq_spaced(s, depth, &extra);
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
@@ -38,12 +37,11 @@ impl Ctx<'_> {
             }
         });
         let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
-            let extra = if else_alone {
-                lone_body_extras(s, RANK_EXTRA)
+            let t = if else_alone {
+                self.layout_lone_branch(s, depth)
             } else {
-                else_extra.clone().unwrap_or_default()
+                self.layout_seq_spaced(s, depth, &else_extra.clone().unwrap_or_default())
             };
-            let t = self.layout_seq_spaced(s, depth, &extra);
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {

@@ -78,6 +78,9 @@ const EMPTY_ELSE_W: f64 = 25.27;
 const NOTE_REACH_ABOVE: f64 = 10.0;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
+/// What a lone branch's middle gap may gain beyond [`RANK_EXTRA`] before
+/// the difference of its halves' heights takes it back (`layout_lone_branch`).
+const LONE_BALANCE: f64 = 2.5;
 /// How far the flow between two side-by-side columns keeps from the one it
 /// did not come through.
 const FLOW_CLEARANCE: f64 = 21.0;
