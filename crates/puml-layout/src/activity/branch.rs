@@ -24,6 +24,7 @@ impl Ctx<'_> {
             _ => None,
         };
         let (then_extra, else_extra) = fork_extras.unzip();
+        let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let then_t = then_seq.map_or_else(Tile::empty, |s| {
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
@@ -48,6 +49,7 @@ impl Ctx<'_> {
                 t
             }
         });
+        self.beside_branch.set(was_beside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();

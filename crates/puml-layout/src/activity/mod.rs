@@ -126,6 +126,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         style,
         metrics,
         theme: &theme,
+        beside_branch: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -145,4 +146,10 @@ struct Ctx<'m> {
     style: Style,
     metrics: &'m dyn TextMeasure,
     theme: &'m Theme,
+    /// Set while an `if` branch with a non-empty branch beside it is laid
+    /// out: the other branch covers the rows under a `fork`'s bar, so
+    /// PlantUML's page-wide vertical compression leaves the partitions
+    /// opening the fork's branches 20 px under the bar instead of 10
+    /// (probes `if_fork_partitions_*`, corpus activity 009).
+    beside_branch: std::cell::Cell<bool>,
 }
