@@ -226,8 +226,9 @@ impl Ctx<'_> {
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
             let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
-            // PlantUML's frame keeps 2 px beyond the branches on either side
-            // (probes `if_else_*_d4_*`: a partition 12 px from the boxes).
+            // PlantUML's frame keeps room beyond the branches on either side
+            // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
+            // nothing else holds it).
             tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
             return tile;
         }

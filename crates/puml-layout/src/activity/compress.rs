@@ -46,10 +46,10 @@ pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(
     items.push(Item::End);
 }
 
-/// Pushes `draw`'s frame marked as holding columns apart by its sides and
-/// the padding inside them only (`left` and `right` wide): a partition
-/// keeps its padding, but what it holds still closes up
-/// (`test-data/activity-layout/fork_partition_*`, probes `fork_*_d4_*`).
+/// Pushes `draw`'s frame marked as holding columns apart by its sides only
+/// (`left` and `right` wide): what it holds, and the padding around that,
+/// still close up (`test-data/activity-layout/fork_partition_*`, probes
+/// `fork_*_d4_*`, corpus activity 009).
 pub(super) fn sides_only_for_compression(
     items: &mut Vec<Item>,
     left: f64,

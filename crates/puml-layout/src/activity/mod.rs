@@ -109,8 +109,11 @@ const NUDE_PAD_LEFT: f64 = 9.0;
 const NUDE_PAD_RIGHT: f64 = 16.0;
 /// `normalize` without extra room.
 const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
-/// How far a partition's frame reaches beyond a two-branch `if`'s branches.
-const IF_FRAME_ROOM: f64 = 2.0;
+/// How far a partition's frame reaches beyond a two-branch `if`'s branches
+/// before the page-wide compression, which closes it to 2 px where nothing
+/// else on the page holds it (probes `if_else_*_d4_*`: a partition 12 px
+/// from the boxes; corpus activity 009: 20 px above a wider flow).
+const IF_FRAME_ROOM: f64 = 10.0;
 /// How far PlantUML's `elseif` chain reaches above its first diamond.
 const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
