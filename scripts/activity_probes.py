@@ -206,6 +206,18 @@ def constructs(label, action):
             "else (else)",
             "endif",
         ],
+        # An `if` opening an `else` (corpus activity 025/026).
+        "if_nested_else": [
+            "if (valid?) then (%s)" % label,
+            ":%s;" % action,
+            "else (no)",
+            "if (retry?) then (yes)",
+            ":Again;",
+            "else (no)",
+            ":Stop;",
+            "endif",
+            "endif",
+        ],
         "fork_notes": [
             "fork",
             ":%s;" % action,

@@ -152,7 +152,16 @@ impl Ctx<'_> {
         if !then_t.is_empty() && !else_t.is_empty() {
             // Both branches side by side, the diamond centered between their axes.
             let then_x = 0.0;
-            let mut gap = BRANCH_GAP;
+            // An `else` that opens with another `if` keeps that if's room
+            // (10 px beside its branches, which the compression closes
+            // elsewhere but the outer if's lines hold here; corpus activity
+            // 025/026, probes `if_nested_else_*`).
+            let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
+                NESTED_IF_ROOM
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
@@ -614,6 +623,14 @@ impl Ctx<'_> {
 }
 
 /// Whether a branch starts with a step that has a note.
+/// A branch that starts with a two-branch `if`.
+fn first_is_if(seq: &Seq<'_>) -> bool {
+    seq.nodes.first().is_some_and(|n| {
+        matches!(&n.kind, Kind::If { branches, otherwise, .. }
+            if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty()))
+    })
+}
+
 /// A branch that starts with a partition or group: PlantUML starts the
 /// frame at the branch's top, where a frame further down a sequence
 /// reaches 10 px into the gap above it (probes `if_partition_first_*`).

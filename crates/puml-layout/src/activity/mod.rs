@@ -114,6 +114,8 @@ const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// else on the page holds it (probes `if_else_*_d4_*`: a partition 12 px
 /// from the boxes; corpus activity 009: 20 px above a wider flow).
 const IF_FRAME_ROOM: f64 = 10.0;
+/// The room a two-branch `if` opening an `else` keeps on its left.
+const NESTED_IF_ROOM: f64 = 10.0;
 /// How far PlantUML's `elseif` chain reaches above its first diamond.
 const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
