@@ -74,7 +74,11 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str, origi
             let tail_start = shown_end - SHOWN_TAIL;
             texts.extend((0..SHOWN_HEAD).map(source_line));
             let skipped = tail_start - SHOWN_HEAD;
-            for note in ["...".to_string(), format!("... ( skipping {skipped} lines )"), "...".into()] {
+            for note in [
+                "...".to_string(),
+                format!("... ( skipping {skipped} lines )"),
+                "...".into(),
+            ] {
                 texts.push((note, bold(), SOURCE_GREEN, false, MARGIN));
             }
             texts.extend((tail_start..shown_end).map(source_line));

@@ -316,13 +316,7 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                 .map_or("UNKNOWN", |kind| kind.plantuml_name());
             Ok(unsupported(kind, settings.format))
         }
-        Err(RenderFailure::NoDiagram) => Ok(error_outcome(
-            &block.text,
-            0,
-            "No diagram found".into(),
-            "",
-            settings,
-        )),
+        Err(RenderFailure::NoDiagram) => Ok(error_outcome(&block.text, 0, "No diagram found".into(), "", settings)),
         Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings)),
     }
 }

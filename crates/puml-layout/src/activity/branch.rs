@@ -635,7 +635,9 @@ fn first_is_if(seq: &Seq<'_>) -> bool {
 /// frame at the branch's top, where a frame further down a sequence
 /// reaches 10 px into the gap above it (probes `if_partition_first_*`).
 pub(super) fn first_is_frame(seq: &Seq<'_>) -> bool {
-    seq.nodes.first().is_some_and(|n| matches!(n.kind, Kind::Container { .. }))
+    seq.nodes
+        .first()
+        .is_some_and(|n| matches!(n.kind, Kind::Container { .. }))
 }
 
 fn first_has_note(seq: &Seq<'_>) -> bool {
