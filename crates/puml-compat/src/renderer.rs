@@ -173,7 +173,7 @@ impl Renderer {
                     "Diagram not supported by this release of PlantUML: @start{} is not recognized",
                     block.tag
                 );
-                return error_outcome(&block.text, 0, message, "E0243", settings.format);
+                return error_outcome(&block.text, 0, message, "E0243", settings);
             }
             Some(DiagramKind::Other(kind)) => return unsupported(kind, settings.format),
             _ => {}
@@ -213,14 +213,14 @@ impl Renderer {
             } = self.render(block, &check)
             {
                 let line = block.first_line + line;
-                answer.outcome = error_outcome(text, line, message, code, settings.format);
+                answer.outcome = error_outcome(text, line, message, code, settings);
                 answer.error_line = Some(line + 1);
                 return Some(answer);
             }
         }
         if let Some(line) = stray {
             let message = "Syntax Error? (text outside @startuml … @enduml)".to_string();
-            answer.outcome = error_outcome(text, line, message, "", settings.format);
+            answer.outcome = error_outcome(text, line, message, "", settings);
             answer.error_line = Some(line + 1);
         }
         Some(answer)
@@ -283,7 +283,7 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
             return Ok(unsupported(kind, settings.format));
         }
         let message = format!("{} [{}]", error.message, error.code);
-        return Ok(error_outcome(&block.text, line, message, error.code, settings.format));
+        return Ok(error_outcome(&block.text, line, message, error.code, settings));
     }
     let options = RenderOptions {
         format: settings.format.ide_format(),
@@ -316,14 +316,8 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                 .map_or("UNKNOWN", |kind| kind.plantuml_name());
             Ok(unsupported(kind, settings.format))
         }
-        Err(RenderFailure::NoDiagram) => Ok(error_outcome(
-            &block.text,
-            0,
-            "No diagram found".into(),
-            "",
-            settings.format,
-        )),
-        Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings.format)),
+        Err(RenderFailure::NoDiagram) => Ok(error_outcome(&block.text, 0, "No diagram found".into(), "", settings)),
+        Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings)),
     }
 }
 
@@ -355,8 +349,18 @@ fn describe(summary: &CheckSummary) -> String {
     }
 }
 
-fn error_outcome(text: &str, line: usize, message: String, code: &'static str, format: ImageFormat) -> Outcome {
-    let image = image_of(&error_scene(text, Some(line), &message), format);
+fn error_outcome(text: &str, line: usize, message: String, code: &'static str, settings: &RenderSettings) -> Outcome {
+    // PlantUML names the file the diagram was read from ("string" for a
+    // text without one: a pipe, the server).
+    let origin = settings
+        .path
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .map(|name| name.to_string_lossy());
+    let image = image_of(
+        &error_scene(text, Some(line), &message, origin.as_deref()),
+        settings.format,
+    );
     Outcome::Error {
         line,
         message,
@@ -367,7 +371,7 @@ fn error_outcome(text: &str, line: usize, message: String, code: &'static str, f
 
 fn unsupported(kind: &'static str, format: ImageFormat) -> Outcome {
     let message = unsupported_message(kind);
-    let image = image_of(&error_scene("", None, &message), format);
+    let image = image_of(&error_scene("", None, &message, None), format);
     Outcome::Unsupported { kind, image }
 }
 

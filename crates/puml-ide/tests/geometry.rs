@@ -47,25 +47,9 @@ fn texts_land_where_plantuml_draws_them() {
     );
 }
 
-/// Activity texts placed when the level was last raised, over
-/// `../shared/corpus-activity` (of 479; issue 31's goal is 95 %): 204
-/// (10 of 17 diagrams whole; 027 and 032 are PlantUML's error pictures,
-/// which `puml render` refuses). Inside partitions the frames now follow
-/// PlantUML's (probes `*_d4_*` in `test-data/activity-probes`). 296 with
-/// PlantUML's page-wide compression of uncovered stripes (`fork` branches
-/// 28 px apart first) and an `if` holding a `fork` on the half-row grid
-/// (corpus 025/026).
-const ACTIVITY_PLACED_AT_LEAST: usize = 290;
-
-#[test]
-fn activity_texts_land_where_plantuml_draws_them() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus-activity");
-    let (placed, _) = measure_texts(&corpus);
-    assert!(
-        placed >= ACTIVITY_PLACED_AT_LEAST,
-        "only {placed} activity texts placed, fewer than the {ACTIVITY_PLACED_AT_LEAST} reached before"
-    );
-}
+// The activity measure (`../shared/corpus-activity`) is
+// `crates/puml-compat/tests/activity_geometry.rs`: it measures the picture
+// the drop-in draws, an invalid diagram's error picture included.
 
 /// (PlantUML's texts puml places within [`TOLERANCE_PX`], PlantUML's texts)
 /// over the diagrams of `corpus`, printed with the diagrams whole.

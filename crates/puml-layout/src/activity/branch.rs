@@ -24,32 +24,32 @@ impl Ctx<'_> {
             _ => None,
         };
         let (then_extra, else_extra) = fork_extras.unzip();
+        let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let then_t = then_seq.map_or_else(Tile::empty, |s| {
-            let extra = if then_alone {
-                lone_body_extras(s, RANK_EXTRA)
+            let t = if then_alone {
+                self.layout_lone_branch(s, depth)
             } else {
-                then_extra.clone().unwrap_or_default()
+                self.layout_seq_spaced(s, depth, &then_extra.clone().unwrap_or_default())
             };
-            let t = self.layout_seq_spaced(s, depth, &extra);
-            if !then_alone && !else_alone && first_has_note(s) {
+            if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
         });
         let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
-            let extra = if else_alone {
-                lone_body_extras(s, RANK_EXTRA)
+            let t = if else_alone {
+                self.layout_lone_branch(s, depth)
             } else {
-                else_extra.clone().unwrap_or_default()
+                self.layout_seq_spaced(s, depth, &else_extra.clone().unwrap_or_default())
             };
-            let t = self.layout_seq_spaced(s, depth, &extra);
-            if !then_alone && !else_alone && first_has_note(s) {
+            if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
         });
+        self.beside_branch.set(was_beside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -152,7 +152,16 @@ impl Ctx<'_> {
         if !then_t.is_empty() && !else_t.is_empty() {
             // Both branches side by side, the diamond centered between their axes.
             let then_x = 0.0;
-            let mut gap = BRANCH_GAP;
+            // An `else` that opens with another `if` keeps that if's room
+            // (10 px beside its branches, which the compression closes
+            // elsewhere but the outer if's lines hold here; corpus activity
+            // 025/026, probes `if_nested_else_*`).
+            let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
+                NESTED_IF_ROOM
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
@@ -226,8 +235,9 @@ impl Ctx<'_> {
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
             let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
-            // PlantUML's frame keeps 2 px beyond the branches on either side
-            // (probes `if_else_*_d4_*`: a partition 12 px from the boxes).
+            // PlantUML's frame keeps room beyond the branches on either side
+            // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
+            // nothing else holds it).
             tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
             return tile;
         }
@@ -613,6 +623,23 @@ impl Ctx<'_> {
 }
 
 /// Whether a branch starts with a step that has a note.
+/// A branch that starts with a two-branch `if`.
+fn first_is_if(seq: &Seq<'_>) -> bool {
+    seq.nodes.first().is_some_and(|n| {
+        matches!(&n.kind, Kind::If { branches, otherwise, .. }
+            if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty()))
+    })
+}
+
+/// A branch that starts with a partition or group: PlantUML starts the
+/// frame at the branch's top, where a frame further down a sequence
+/// reaches 10 px into the gap above it (probes `if_partition_first_*`).
+pub(super) fn first_is_frame(seq: &Seq<'_>) -> bool {
+    seq.nodes
+        .first()
+        .is_some_and(|n| matches!(n.kind, Kind::Container { .. }))
+}
+
 fn first_has_note(seq: &Seq<'_>) -> bool {
     seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
 }

@@ -16,6 +16,8 @@ const IGNORED_MARK: &str = "puml-activity-compression-ignored";
 const COVERING_MARK: &str = "puml-activity-compression-covering";
 /// Marks a frame whose sides hold columns apart but not what lies between.
 const SIDES_MARK: &str = "puml-activity-compression-sides";
+/// How much of each end of an ignored rectangle still covers.
+const IGNORED_END: f64 = 2.0;
 /// What an uncovered stripe is narrowed to.
 const MIN_UNCOVERED: f64 = 10.0;
 
@@ -44,10 +46,10 @@ pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(
     items.push(Item::End);
 }
 
-/// Pushes `draw`'s frame marked as holding columns apart by its sides and
-/// the padding inside them only (`left` and `right` wide): a partition
-/// keeps its padding, but what it holds still closes up
-/// (`test-data/activity-layout/fork_partition_*`, probes `fork_*_d4_*`).
+/// Pushes `draw`'s frame marked as holding columns apart by its sides only
+/// (`left` and `right` wide): what it holds, and the padding around that,
+/// still close up (`test-data/activity-layout/fork_partition_*`, probes
+/// `fork_*_d4_*`, corpus activity 009).
 pub(super) fn sides_only_for_compression(
     items: &mut Vec<Item>,
     left: f64,
@@ -162,6 +164,16 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
                 }
                 None => {}
             },
+            // An ignored rectangle (a `fork` bar) still holds its two
+            // 2 px ends: PlantUML draws it as those two strips when it
+            // measures what covers a stripe (probes `fork_notes_*`, corpus
+            // activity 025/026: a note beside the last branch keeps the
+            // bar 10 px beyond it).
+            Item::Rect { x, width, .. } if depth_ignored > 0 => {
+                let end = (x + width).max(*x);
+                covered.push((*x, (*x + IGNORED_END).min(end)));
+                covered.push(((end - IGNORED_END).max(*x), end));
+            }
             _ if depth_ignored > 0 => {}
             _ if depth_sides > 0 => {
                 let (left, right) = bands.last().copied().unwrap_or((0.0, 0.0));

@@ -14,6 +14,11 @@ impl Ctx<'_> {
             .map(|(i, seq)| {
                 let extra = rows.as_deref().map_or_else(Vec::new, |r| rank_extras(r, i, RANK_EXTRA));
                 let t = self.layout_seq_spaced(seq, depth, &extra);
+                let t = if self.beside_branch.get() && super::branch::first_is_frame(seq) {
+                    t.lowered_under_reach()
+                } else {
+                    t
+                };
                 let at = x;
                 x += t.w.max(1.0) + gap;
                 (t, at)

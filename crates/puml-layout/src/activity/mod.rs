@@ -78,6 +78,9 @@ const EMPTY_ELSE_W: f64 = 25.27;
 const NOTE_REACH_ABOVE: f64 = 10.0;
 /// What a step half-way between two steps of a parallel branch adds to their gap.
 const RANK_EXTRA: f64 = 15.0;
+/// What a lone branch's middle gap may gain beyond [`RANK_EXTRA`] before
+/// the difference of its halves' heights takes it back (`layout_lone_branch`).
+const LONE_BALANCE: f64 = 2.5;
 /// How far the flow between two side-by-side columns keeps from the one it
 /// did not come through.
 const FLOW_CLEARANCE: f64 = 21.0;
@@ -106,8 +109,13 @@ const NUDE_PAD_LEFT: f64 = 9.0;
 const NUDE_PAD_RIGHT: f64 = 16.0;
 /// `normalize` without extra room.
 const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
-/// How far a partition's frame reaches beyond a two-branch `if`'s branches.
-const IF_FRAME_ROOM: f64 = 2.0;
+/// How far a partition's frame reaches beyond a two-branch `if`'s branches
+/// before the page-wide compression, which closes it to 2 px where nothing
+/// else on the page holds it (probes `if_else_*_d4_*`: a partition 12 px
+/// from the boxes; corpus activity 009: 20 px above a wider flow).
+const IF_FRAME_ROOM: f64 = 10.0;
+/// The room a two-branch `if` opening an `else` keeps on its left.
+const NESTED_IF_ROOM: f64 = 10.0;
 /// How far PlantUML's `elseif` chain reaches above its first diamond.
 const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
@@ -123,6 +131,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         style,
         metrics,
         theme: &theme,
+        beside_branch: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -142,4 +151,10 @@ struct Ctx<'m> {
     style: Style,
     metrics: &'m dyn TextMeasure,
     theme: &'m Theme,
+    /// Set while an `if` branch with a non-empty branch beside it is laid
+    /// out: the other branch covers the rows under a `fork`'s bar, so
+    /// PlantUML's page-wide vertical compression leaves the partitions
+    /// opening the fork's branches 20 px under the bar instead of 10
+    /// (probes `if_fork_partitions_*`, corpus activity 009).
+    beside_branch: std::cell::Cell<bool>,
 }

@@ -10,6 +10,40 @@ impl Ctx<'_> {
     /// Lays out a sequence with `extra[i]` more room in the gap after its
     /// `i`-th node (see `rank_extras`).
     pub(super) fn layout_seq_spaced(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
+        let tiles = self.seq_tiles(seq, depth, extra);
+        self.stack_seq(seq, tiles, extra)
+    }
+
+    /// A lone `if` branch (beside the bypass): PlantUML centres the bypass
+    /// on the body, so the middle gap of an even body (`lone_body_extras`)
+    /// gains [`RANK_EXTRA`] only when its two halves are as tall; it loses
+    /// half their difference from [`RANK_EXTRA`] + [`LONE_BALANCE`], down
+    /// to nothing (probes `if_lone_tall_*`, corpus activity 002/003: a
+    /// two-line second step leaves the gap 30.5 px, a three-line one 23.5).
+    pub(super) fn layout_lone_branch(&self, seq: &Seq<'_>, depth: usize) -> Tile {
+        let mut extra = lone_body_extras(seq, RANK_EXTRA);
+        let tiles = self.seq_tiles(seq, depth, &extra);
+        if let Some(middle) = extra.iter().position(|&e| e > 0.0) {
+            if tiles.len() == extra.len() + 1 {
+                let height = |range: &[(Tile, Option<&ArrowStyle>)]| range.iter().map(|(t, _)| t.h).sum::<f64>();
+                let above = height(&tiles[..=middle]);
+                let below = height(&tiles[middle + 1..]);
+                extra[middle] = (RANK_EXTRA + LONE_BALANCE - (above - below).abs() / 2.0).clamp(0.0, RANK_EXTRA);
+            }
+        }
+        self.stack_seq(seq, tiles, &extra)
+    }
+
+    fn stack_seq<'s>(&self, seq: &Seq<'s>, tiles: Vec<(Tile, Option<&'s ArrowStyle>)>, extra: &[f64]) -> Tile {
+        let mut tile = self.stack(tiles, None, extra);
+        if let Some(t) = seq.tail {
+            tile.tail = Some(t.clone());
+        }
+        tile
+    }
+
+    /// Each node of `seq` laid out, with the arrow that leads to it.
+    fn seq_tiles<'s>(&self, seq: &Seq<'s>, depth: usize, extra: &[f64]) -> Vec<(Tile, Option<&'s ArrowStyle>)> {
         let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
         let mut i = 0;
         while i < seq.nodes.len() {
@@ -60,11 +94,7 @@ impl Ctx<'_> {
             ));
             i += 1;
         }
-        let mut tile = self.stack(tiles, None, extra);
-        if let Some(t) = seq.tail {
-            tile.tail = Some(t.clone());
-        }
-        tile
+        tiles
     }
 
     /// Stacks tiles on a common axis (or, with `columns`, each on its own x),
