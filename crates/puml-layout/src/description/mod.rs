@@ -107,7 +107,8 @@ fn as_class_diagram(diagram: &Diagram, description: &DescriptionDiagram) -> Clas
         element_index.push(ElementId(elements.len() as u32));
         elements.push(element_of(element));
     }
-    place_containers_up_to(usize::MAX - 1, &mut elements);
+    // The rest (a model without creation places puts them all here).
+    place_containers_up_to(usize::MAX, &mut elements);
     let renumbered = |id: ElementId| element_index.get(id.index()).copied().unwrap_or(id);
     let end = |end: LinkEnd| match end {
         LinkEnd::Package(p) => as_element
