@@ -168,23 +168,23 @@ pub(crate) fn draw(
     // Notes with a node of their own.
     let note_lh = metrics.line_height(&look.note_font);
     let note_ascent = metrics.ascent(&look.note_font);
-    // PlantUML names a note `GMN` and the number its id counter gives it:
-    // one number per package, element and link in source order, three per
-    // note (its name, its entity, its link). The model keeps no source
-    // order across kinds, so notes are counted after everything else (as
-    // they are mostly written).
-    let mut note_number = class.packages.len() + class.elements.len() + class.links.len();
+    // PlantUML names a note `GMN` and the number its id counter gives it
+    // when the note is read (`ClassNote::created_after`), qualified by the
+    // package the note is written in.
     let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
-        note_number += 1;
-        let number = note_number;
-        note_number += 2;
         let Some(node) = boxed.node else { continue };
         let rect = shift(&placed.nodes[node]);
         let name = match &note.target {
             NoteTarget::Floating { alias: Some(alias) } => marker_name(alias),
-            _ => format!("GMN{number}"),
+            _ => {
+                let own = format!("GMN{}", note.created_after + 1);
+                match note.package.and_then(|p| class.packages.get(p.index())) {
+                    Some(package) => marker_name(&format!("{}.{own}", package.qualified_name)),
+                    None => own,
+                }
+            }
         };
         let id = format!("ent{:04}", ids.take());
         note_ids[i] = Some(id.clone());
@@ -213,7 +213,22 @@ pub(crate) fn draw(
                 (points, note_is_tail)
             })
         });
+        // PlantUML draws the wedge only when dot's path for the note's edge
+        // is one Bézier piece (and never in strict UML style). A flat edge
+        // (note beside its element on one rank) whose ends have another box
+        // between them is routed around that box in several pieces.
+        let flat = boxed
+            .edge
+            .and_then(|(edge, _)| built.graph.edges.get(edge))
+            .is_some_and(|e| e.min_len == 0);
+        let across = built.graph.options.rank_dir != puml_graph::RankDir::LeftToRight;
+        let one_piece = !look.strict_uml
+            && match &toward {
+                Some((_, element)) if flat => !box_between_on_rank(&rect, element, across, &placed.nodes, &shift),
+                _ => true,
+            };
         let wedge = match (&toward, &route) {
+            _ if !one_piece => None,
             (Some((_, element)), Some((points, note_is_tail))) => {
                 let (at_element, at_note) = if *note_is_tail {
                     (points[points.len() - 1], points[0])
@@ -559,6 +574,28 @@ fn draw_package(
         look.package_font_color,
         title_w,
     ));
+}
+
+/// Whether another box of the rank of `a` and `b` (a row when ranks run
+/// `across` the page, a column otherwise) sits between them: dot's flat
+/// edge between them is then not a straight line between neighbours.
+fn box_between_on_rank(a: &Rect, b: &Rect, across: bool, nodes: &[Rect], shift: &dyn Fn(&Rect) -> Rect) -> bool {
+    const LEVEL: f64 = 1.0;
+    // (position along the rank, position across it)
+    let key = |r: &Rect| {
+        let c = element_centre(r);
+        if across {
+            (c.x, c.y)
+        } else {
+            (c.y, c.x)
+        }
+    };
+    let ((a_along, a_level), (b_along, _)) = (key(a), key(b));
+    let (lo, hi) = (a_along.min(b_along), a_along.max(b_along));
+    nodes.iter().map(shift).any(|r| {
+        let (along, level) = key(&r);
+        (level - a_level).abs() <= LEVEL && along > lo + LEVEL && along < hi - LEVEL
+    })
 }
 
 /// Where a note's wedge points: the side of the note it leaves from, the

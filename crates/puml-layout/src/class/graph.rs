@@ -322,11 +322,17 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     let mut node = Node::new(width, height);
                     node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);
+                    // A note beside its element shares its rank (`minlen`
+                    // 0); one before or after it along the ranks gets a
+                    // rank of its own. Sideways (`left to right
+                    // direction`) the ranks are columns: top and bottom
+                    // share the rank, left and right do not.
+                    let sideways = class.left_to_right;
                     let (tail, head, min_len) = match side {
-                        NoteSide::Right => (target, n, 0),
-                        NoteSide::Left => (n, target, 0),
-                        NoteSide::Top => (n, target, 1),
-                        NoteSide::Bottom => (target, n, 1),
+                        NoteSide::Right => (target, n, u32::from(sideways)),
+                        NoteSide::Left => (n, target, u32::from(sideways)),
+                        NoteSide::Top => (n, target, u32::from(!sideways)),
+                        NoteSide::Bottom => (target, n, u32::from(!sideways)),
                     };
                     let mut edge = Edge::new(tail, head);
                     edge.min_len = min_len;
