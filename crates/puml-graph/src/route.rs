@@ -38,11 +38,16 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
             let r = nodes[edge.tail];
             let right = r.x + r.width;
             let mid = r.y + r.height / 2.0;
-            let reach = (r.height / 2.0).max(10.0);
+            // dot's loop reaches the node gap right of its node (whatever
+            // room the positions left it), and its label starts there.
+            let reach = graph.options.node_sep.round().max(10.0);
+            // A cubic whose controls stand 4/3 of the reach out peaks at
+            // the reach.
+            let control = reach * 4.0 / 3.0;
             route.points = vec![
                 Point::new(right, mid - r.height / 4.0),
-                Point::new(right + reach, mid - r.height / 2.0),
-                Point::new(right + reach, mid + r.height / 2.0),
+                Point::new(right + control, mid - r.height / 2.0),
+                Point::new(right + control, mid + r.height / 2.0),
                 Point::new(right, mid + r.height / 4.0),
             ];
             route.label = edge.label.map(|s| Point::new(right + reach + s.width / 2.0, mid));
