@@ -84,7 +84,13 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                     }
                 })
                 .collect();
-            pull_taut(&mut points, &chain.nodes, layered, coords);
+            pull_taut(
+                &mut points,
+                &chain.nodes,
+                layered,
+                coords,
+                graph.options.node_sep.round(),
+            );
             if let Some(v) = chain.label_node {
                 label_left = chain
                     .nodes
@@ -146,20 +152,40 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
 /// virtual nodes (a label's node only its left part, the label being on the
 /// right) and otherwise takes the shortest way: each bend moves toward the
 /// line between its neighbours, within its box, until nothing moves.
-fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &Coordinates) {
+fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &Coordinates, node_sep: f64) {
     let n = points.len();
     if n < 3 || chain.len() != n {
         return;
     }
+    // dot gives a virtual node all the room up to its neighbours on the
+    // rank (half the node gap from a real neighbour, a quarter from another
+    // edge), a label's node only 10 points right of where its label starts.
     let bounds: Vec<(f64, f64)> = chain
         .iter()
         .map(|&v| {
             let node = &layered.nodes[v];
             let x = coords.x[v];
-            match node.kind {
-                Kind::Label { .. } => (x - node.left, x),
+            let own = match node.kind {
+                Kind::Label { .. } => (x - node.left, x + 10.0),
                 _ => (x - node.left, x + node.right),
-            }
+            };
+            let rank = &layered.ranks[node.rank];
+            let Some(at) = rank.iter().position(|&w| w == v) else {
+                return own;
+            };
+            let gap = |w: usize| match layered.nodes[w].kind {
+                Kind::Real(_) => node_sep / 2.0,
+                _ => node_sep / 4.0,
+            };
+            let lo = match at.checked_sub(1).map(|k| rank[k]) {
+                Some(w) => own.0.min(coords.x[w] + layered.nodes[w].right + gap(w)),
+                None => f64::NEG_INFINITY,
+            };
+            let hi = match rank.get(at + 1) {
+                Some(&w) => own.1.max(coords.x[w] - layered.nodes[w].left - gap(w)),
+                None => f64::INFINITY,
+            };
+            (lo, hi)
         })
         .collect();
     // Bounded: each sweep moves every bend to within its box; a few dozen

@@ -235,7 +235,16 @@ pub(crate) fn draw(
                 } else {
                     (points[0], points[points.len() - 1])
                 };
-                opale(&rect, element, at_element, at_note)
+                // Off to a side of the note: a straight path between
+                // neighbouring ranks that no other box of either rank's
+                // band stands in is still one piece, and PlantUML points
+                // the wedge from the note's side nearest the path's end.
+                opale(&rect, element, at_element, at_note).or_else(|| {
+                    let clear = !flat
+                        && straight(points)
+                        && !crosses_rank_neighbour(at_note, at_element, &rect, element, across, &placed.nodes, &shift);
+                    clear.then(|| nearest_side_wedge(&rect, at_element, at_note))
+                })
             }
             (Some((_, element)), None) => opale(&rect, element, element_centre(element), element_centre(&rect)),
             _ => None,
@@ -596,6 +605,101 @@ fn box_between_on_rank(a: &Rect, b: &Rect, across: bool, nodes: &[Rect], shift: 
         let (along, level) = key(&r);
         (level - a_level).abs() <= LEVEL && along > lo + LEVEL && along < hi - LEVEL
     })
+}
+
+/// Whether the straight path from `from` (on `a`) to `to` (on `b`) passes,
+/// within the band of `a`'s rank or of `b`'s, over another box of that rank
+/// (where dot's route between neighbouring ranks has to bend).
+fn crosses_rank_neighbour(
+    from: Point,
+    to: Point,
+    a: &Rect,
+    b: &Rect,
+    across: bool,
+    nodes: &[Rect],
+    shift: &dyn Fn(&Rect) -> Rect,
+) -> bool {
+    const LEVEL: f64 = 1.0;
+    // (along the rank, across it), and a box's extents so.
+    let turn = |p: Point| if across { (p.x, p.y) } else { (p.y, p.x) };
+    let extent = |r: &Rect| {
+        if across {
+            (r.x, r.x + r.width, r.y, r.y + r.height)
+        } else {
+            (r.y, r.y + r.height, r.x, r.x + r.width)
+        }
+    };
+    let (f, t) = (turn(from), turn(to));
+    let boxes: Vec<Rect> = nodes.iter().map(shift).collect();
+    [a, b].iter().any(|end| {
+        let (_, _, top, bottom) = extent(end);
+        let level = (top + bottom) / 2.0;
+        let on_rank: Vec<(f64, f64, f64, f64)> = boxes
+            .iter()
+            .map(extent)
+            .filter(|e| ((e.2 + e.3) / 2.0 - level).abs() <= LEVEL)
+            .collect();
+        let band_top = on_rank.iter().map(|e| e.2).fold(top, f64::min);
+        let band_bottom = on_rank.iter().map(|e| e.3).fold(bottom, f64::max);
+        // The path's extent along the rank within the band.
+        let at = |y: f64| {
+            if (t.1 - f.1).abs() <= f64::EPSILON {
+                f.0
+            } else {
+                f.0 + (t.0 - f.0) * ((y - f.1) / (t.1 - f.1)).clamp(0.0, 1.0)
+            }
+        };
+        let (y0, y1) = (band_top.max(f.1.min(t.1)), band_bottom.min(f.1.max(t.1)));
+        if y0 > y1 {
+            return false;
+        }
+        let (x0, x1) = (at(y0).min(at(y1)), at(y0).max(at(y1)));
+        on_rank.iter().any(|e| {
+            let own = [a, b].iter().any(|r| extent(r) == *e);
+            !own && e.0 < x1 && e.1 > x0
+        })
+    })
+}
+
+/// Whether a route of Bézier pieces (`p0 (c1 c2 p)+`) runs straight: its
+/// knots on one line (dot draws such a path as a single piece).
+fn straight(points: &[Point]) -> bool {
+    let (Some(&a), Some(&b)) = (points.first(), points.last()) else {
+        return false;
+    };
+    let length = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+    if length <= f64::EPSILON {
+        return false;
+    }
+    points.iter().step_by(3).all(|p| {
+        let off_line = ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)).abs() / length;
+        off_line <= 1.0
+    })
+}
+
+/// The wedge from the side of `note` nearest `at_note` (where the path
+/// meets the note) to `at_element`.
+fn nearest_side_wedge(note: &Rect, at_element: Point, at_note: Point) -> Wedge {
+    let (x, y, w, h) = (note.x, note.y, note.width, note.height);
+    let left = (at_note.x - x).abs();
+    let right = (at_note.x - (x + w)).abs();
+    let top = (at_note.y - y).abs();
+    let bottom = (at_note.y - (y + h)).abs();
+    if left <= right && left <= top && left <= bottom {
+        Wedge::Left { tip: at_element }
+    } else if right <= left && right <= top && right <= bottom {
+        Wedge::Right { tip: at_element }
+    } else if top <= bottom {
+        Wedge::Up {
+            base_x: at_note.x.clamp(x + 4.0, x + w - 14.0),
+            tip: at_element,
+        }
+    } else {
+        Wedge::Down {
+            base_x: at_note.x.clamp(x + 4.0, x + w - 4.0),
+            tip: at_element,
+        }
+    }
 }
 
 /// Where a note's wedge points: the side of the note it leaves from, the
