@@ -21,19 +21,33 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
         })
         .collect();
 
+    // Half the height of each rank's tallest node: the band an edge crosses
+    // on that rank.
+    let mut rank_half_height = vec![0.0f64; layered.ranks.len()];
+    for (r, rank) in layered.ranks.iter().enumerate() {
+        for &v in rank {
+            rank_half_height[r] = rank_half_height[r].max(half_height(v));
+        }
+    }
     let mut edges = Vec::with_capacity(graph.edges.len());
     for (index, edge) in graph.edges.iter().enumerate() {
         let chain = &layered.chains[index];
         let mut route = EdgeRoute::default();
+        let mut label_left: Option<f64> = None;
         let polyline: Vec<Point> = if edge.tail == edge.head {
             let r = nodes[edge.tail];
             let right = r.x + r.width;
             let mid = r.y + r.height / 2.0;
-            let reach = (r.height / 2.0).max(10.0);
+            // dot's loop reaches the node gap right of its node (whatever
+            // room the positions left it), and its label starts there.
+            let reach = graph.options.node_sep.round().max(10.0);
+            // A cubic whose controls stand 4/3 of the reach out peaks at
+            // the reach.
+            let control = reach * 4.0 / 3.0;
             route.points = vec![
                 Point::new(right, mid - r.height / 4.0),
-                Point::new(right + reach, mid - r.height / 2.0),
-                Point::new(right + reach, mid + r.height / 2.0),
+                Point::new(right + control, mid - r.height / 2.0),
+                Point::new(right + control, mid + r.height / 2.0),
                 Point::new(right, mid + r.height / 4.0),
             ];
             route.label = edge.label.map(|s| Point::new(right + reach + s.width / 2.0, mid));
@@ -70,6 +84,20 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                     }
                 })
                 .collect();
+            pull_taut(
+                &mut points,
+                &chain.nodes,
+                layered,
+                coords,
+                graph.options.node_sep.round(),
+            );
+            if let Some(v) = chain.label_node {
+                label_left = chain
+                    .nodes
+                    .iter()
+                    .position(|&w| w == v)
+                    .map(|k| rightmost_in_band(&points, k, rank_half_height[layered.nodes[v].rank]));
+            }
             if chain.upwards {
                 points.reverse();
             }
@@ -82,8 +110,9 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                     Some(v) => {
                         let c = centre(v);
                         debug_assert!(matches!(layered.nodes[v].kind, Kind::Label { .. }));
-                        // dot: the label starts where the edge passes.
-                        Point::new(c.x + size.width / 2.0, c.y)
+                        // dot: the label starts where the edge passes
+                        // (its rightmost point on the label's rank).
+                        Point::new(label_left.unwrap_or(c.x) + size.width / 2.0, c.y)
                     }
                     None => {
                         let m = midpoint(&polyline);
@@ -116,6 +145,97 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
         height: b[3] - b[1],
     };
     orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
+}
+
+/// Pulls the bends of a chain (its virtual nodes) as straight as their
+/// boxes allow, as dot's spline router keeps an edge inside the boxes of its
+/// virtual nodes (a label's node only its left part, the label being on the
+/// right) and otherwise takes the shortest way: each bend moves toward the
+/// line between its neighbours, within its box, until nothing moves.
+fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &Coordinates, node_sep: f64) {
+    let n = points.len();
+    if n < 3 || chain.len() != n {
+        return;
+    }
+    // dot gives a virtual node all the room up to its neighbours on the
+    // rank (half the node gap from a real neighbour, a quarter from another
+    // edge), a label's node only 10 points right of where its label starts.
+    let bounds: Vec<(f64, f64)> = chain
+        .iter()
+        .map(|&v| {
+            let node = &layered.nodes[v];
+            let x = coords.x[v];
+            let own = match node.kind {
+                Kind::Label { .. } => (x - node.left, x + 10.0),
+                _ => (x - node.left, x + node.right),
+            };
+            let rank = &layered.ranks[node.rank];
+            let Some(at) = rank.iter().position(|&w| w == v) else {
+                return own;
+            };
+            let gap = |w: usize| match layered.nodes[w].kind {
+                Kind::Real(_) => node_sep / 2.0,
+                _ => node_sep / 4.0,
+            };
+            let lo = match at.checked_sub(1).map(|k| rank[k]) {
+                Some(w) => own.0.min(coords.x[w] + layered.nodes[w].right + gap(w)),
+                None => f64::NEG_INFINITY,
+            };
+            let hi = match rank.get(at + 1) {
+                Some(&w) => own.1.max(coords.x[w] - layered.nodes[w].left - gap(w)),
+                None => f64::INFINITY,
+            };
+            (lo, hi)
+        })
+        .collect();
+    // Bounded: each sweep moves every bend to within its box; a few dozen
+    // sweeps settle chains of any practical length.
+    for _ in 0..64 {
+        let mut moved = false;
+        for i in 1..n - 1 {
+            let (a, b) = (points[i - 1], points[i + 1]);
+            let t = if (b.y - a.y).abs() > f64::EPSILON {
+                (points[i].y - a.y) / (b.y - a.y)
+            } else {
+                0.5
+            };
+            let target = (a.x + (b.x - a.x) * t).clamp(bounds[i].0, bounds[i].1);
+            if (target - points[i].x).abs() > 0.01 {
+                points[i].x = target;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+/// The rightmost x of the polyline within `half_height` of bend `k`'s y
+/// (the band of its rank).
+fn rightmost_in_band(points: &[Point], k: usize, half_height: f64) -> f64 {
+    let centre = points[k];
+    let (top, bottom) = (centre.y - half_height, centre.y + half_height);
+    let mut right = centre.x;
+    for (a, b) in [(k.checked_sub(1), k), (Some(k), k + 1)] {
+        let (Some(a), Some(&pb)) = (a.map(|a| points[a]), points.get(b)) else {
+            continue;
+        };
+        for y in [top, bottom] {
+            let (lo, hi) = (a.y.min(pb.y), a.y.max(pb.y));
+            if y >= lo && y <= hi && (pb.y - a.y).abs() > f64::EPSILON {
+                let x = a.x + (pb.x - a.x) * (y - a.y) / (pb.y - a.y);
+                right = right.max(x);
+            } else if y < lo || y > hi {
+                // The whole piece lies inside the band on this side.
+                let end = if (y - a.y).abs() < (y - pb.y).abs() { a } else { pb };
+                if end.y >= top && end.y <= bottom {
+                    right = right.max(end.x);
+                }
+            }
+        }
+    }
+    right
 }
 
 /// Where the line from a box's centre `c` toward `toward` leaves the box

@@ -27,7 +27,7 @@ const FLOOR_NODES_WITHIN_2PX: f64 = 0.775;
 const FLOOR_LAYOUT_EQUAL: f64 = 0.74;
 
 /// Share of edge labels whose centre is within 2 px of dot's.
-const FLOOR_LABELS_WITHIN_2PX: f64 = 0.17;
+const FLOOR_LABELS_WITHIN_2PX: f64 = 0.21;
 
 /// Two coordinates closer than this are "level" (dot's plain output has
 /// four or five significant digits).

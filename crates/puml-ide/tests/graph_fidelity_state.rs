@@ -29,18 +29,18 @@ use graph_svg::*;
 
 /// The levels reached (counts over the 8 corpus files and the 126 probes),
 /// less a small margin for the engine's ordering, which `puml-graph`
-/// improves: 607 of 607 elements drawn, 585 of 597 entities sized (the
-/// misses: composites whose edge labels the engine places further right
-/// than dot, 9; one left-to-right note; 003's composite, 20 px wider; one
-/// composite around a route the engine bends wider), 1316 and 1313 of 1316
-/// pairs in vertical and horizontal order, 328 of 328 links, 125 of 134
-/// whole layouts, 134 of 134 paints.
+/// improves: 607 of 607 elements drawn, 590 of 597 entities sized (the
+/// misses: composites whose labelled edges dot bends round their labels
+/// (a choice: 8 px wider; a labelled cycle: 5 px narrower), 6; one
+/// left-to-right note), 1316 and 1313 of 1316 pairs in vertical and
+/// horizontal order, 328 of 328 links, 128 of 134 whole layouts, 134 of
+/// 134 paints.
 const DRAWN_AT_LEAST: usize = 607;
-const ENTITIES_SIZED_AT_LEAST: usize = 582;
+const ENTITIES_SIZED_AT_LEAST: usize = 587;
 const VERTICAL_AT_LEAST: usize = 1309;
 const HORIZONTAL_AT_LEAST: usize = 1306;
 const LINKS_AT_LEAST: usize = 328;
-const SAME_LAYOUT_AT_LEAST: usize = 122;
+const SAME_LAYOUT_AT_LEAST: usize = 125;
 const PAINTS_AT_LEAST: usize = 134;
 
 /// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).

@@ -401,6 +401,12 @@ pub struct ClassNote {
     pub color: Option<String>,
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub package: Option<PackageId>,
+    /// PlantUML's id counter when the note is read: one number per package,
+    /// element and link created before it, three per earlier note (its
+    /// name, its entity, its link; two for a note on a member). PlantUML names the note `GMN` and this
+    /// plus one, so the name follows the note's place in the source.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub created_after: u32,
 }
 
 /// `hide`/`show`/`remove` commands.

@@ -41,6 +41,10 @@ pub(crate) struct ClassLowering {
     open_ranges: Vec<TextRange>,
     last_element: Option<ElementId>,
     last_link: Option<LinkId>,
+    /// Numbers of PlantUML's id counter the notes so far took: three for a
+    /// note (its name, its entity, its link), two for a note on a member
+    /// (`note left of A::m()`, drawn without a link of its own).
+    numbers_taken_by_notes: u32,
 }
 
 pub(crate) fn unquote(text: &str) -> String {
@@ -894,6 +898,7 @@ impl ClassLowering {
         let quoted = tokens.iter().find(|t| t.kind() == STRING).map(|t| unquote(t.text()));
         let text = inline.or(quoted.clone()).unwrap_or_else(|| body_text(node));
         let on_link = keywords.iter().any(|k| k == "link");
+        let mut on_member = false;
         let target = if on_link {
             match self.last_link {
                 Some(link) => NoteTarget::Link(link),
@@ -908,6 +913,7 @@ impl ClassLowering {
             };
             let raw = unquote(name.text());
             // `A::member`: the note is on A.
+            on_member = raw.contains("::");
             let element_name = raw.split("::").next().unwrap_or(&raw).to_string();
             let name_range = TextRange::at(name.text_range().start(), (element_name.len() as u32).into());
             let element = self.resolve(&element_name, name_range);
@@ -934,7 +940,11 @@ impl ClassLowering {
             text,
             color,
             package: self.current_package(),
+            created_after: (self.diagram.packages.len() + self.diagram.elements.len() + self.diagram.links.len())
+                as u32
+                + self.numbers_taken_by_notes,
         });
+        self.numbers_taken_by_notes += if on_member { 2 } else { 3 };
         self.map.notes.push(statement_range(node));
     }
 

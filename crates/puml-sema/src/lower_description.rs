@@ -544,6 +544,10 @@ impl DescriptionLowering {
             text,
             color,
             package: self.current_container(),
+            created_after: (self.diagram.containers.len()
+                + self.diagram.elements.len()
+                + self.diagram.links.len()
+                + 3 * self.diagram.notes.len()) as u32,
         });
         self.map.notes.push(statement_range(node));
     }

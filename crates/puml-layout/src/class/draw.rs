@@ -168,45 +168,23 @@ pub(crate) fn draw(
     // Notes with a node of their own.
     let note_lh = metrics.line_height(&look.note_font);
     let note_ascent = metrics.ascent(&look.note_font);
-    // PlantUML names a note `GMN` and the number its id counter gives it:
-    // one number per package, element and link in source order, three per
-    // note (its name, its entity, its link). The model keeps no source
-    // order across kinds, so notes are counted after everything else (as
-    // they are mostly written).
-    // A description's empty container is drawn as an element of the same
-    // name, one entity to PlantUML: counted once.
-    let element_names: std::collections::HashSet<&str> =
-        class.elements.iter().map(|e| e.qualified_name.as_str()).collect();
-    let mirrored = class
-        .packages
-        .iter()
-        .filter(|p| element_names.contains(p.qualified_name.as_str()))
-        .count();
-    // A link to a floating note is written after the note (corpus 038:
-    // `note "…" as N2` then `(Start) .. N2`): counted after it.
-    let mut links_to_note = vec![0usize; class.notes.len()];
-    for link in &class.links {
-        let note = [link.from, link.to].into_iter().find_map(|end| match end {
-            LinkEnd::Note(n) => Some(n as usize),
-            _ => None,
-        });
-        if let Some(slot) = note.and_then(|n| links_to_note.get_mut(n)) {
-            *slot += 1;
-        }
-    }
-    let later_links: usize = links_to_note.iter().sum();
-    let mut note_number = class.packages.len() + class.elements.len() + class.links.len() - later_links - mirrored;
+    // PlantUML names a note `GMN` and the number its id counter gives it
+    // when the note is read (`ClassNote::created_after`), qualified by the
+    // package the note is written in.
     let mut note_ids: Vec<Option<String>> = vec![None; class.notes.len()];
     for (i, note) in class.notes.iter().enumerate() {
         let boxed = &built.notes[i];
-        note_number += 1;
-        let number = note_number;
-        note_number += 2 + links_to_note[i];
         let Some(node) = boxed.node else { continue };
         let rect = shift(&placed.nodes[node]);
         let name = match &note.target {
             NoteTarget::Floating { alias: Some(alias) } => marker_name(alias),
-            _ => format!("GMN{number}"),
+            _ => {
+                let own = format!("GMN{}", note.created_after + 1);
+                match note.package.and_then(|p| class.packages.get(p.index())) {
+                    Some(package) => marker_name(&format!("{}.{own}", package.qualified_name)),
+                    None => own,
+                }
+            }
         };
         let id = format!("ent{:04}", ids.take());
         note_ids[i] = Some(id.clone());
@@ -244,15 +222,38 @@ pub(crate) fn draw(
                 (points, note_is_tail)
             })
         });
+        // PlantUML draws the wedge only when dot's path for the note's edge
+        // is one Bézier piece (and never in strict UML style). A flat edge
+        // (note beside its element on one rank) whose ends have another box
+        // between them is routed around that box in several pieces.
+        let flat = boxed
+            .edge
+            .and_then(|(edge, _)| built.graph.edges.get(edge))
+            .is_some_and(|e| e.min_len == 0);
+        let across = built.graph.options.rank_dir != puml_graph::RankDir::LeftToRight;
+        let one_piece = !look.strict_uml
+            && match &toward {
+                Some((_, element)) if flat => !box_between_on_rank(&rect, element, across, &placed.nodes, &shift),
+                _ => true,
+            };
         let wedge = match (&toward, &route) {
-            _ if !pointing => None,
+            _ if !pointing || !one_piece => None,
             (Some((_, element)), Some((points, note_is_tail))) => {
                 let (at_element, at_note) = if *note_is_tail {
                     (points[points.len() - 1], points[0])
                 } else {
                     (points[0], points[points.len() - 1])
                 };
-                opale(&rect, element, at_element, at_note)
+                // Off to a side of the note: a straight path between
+                // neighbouring ranks that no other box of either rank's
+                // band stands in is still one piece, and PlantUML points
+                // the wedge from the note's side nearest the path's end.
+                opale(&rect, element, at_element, at_note).or_else(|| {
+                    let clear = !flat
+                        && straight(points)
+                        && !crosses_rank_neighbour(at_note, at_element, &rect, element, across, &placed.nodes, &shift);
+                    clear.then(|| nearest_side_wedge(&rect, at_element, at_note))
+                })
             }
             (Some((_, element)), None) => opale(&rect, element, element_centre(element), element_centre(&rect)),
             _ => None,
@@ -664,6 +665,123 @@ fn draw_package(
         look.package_font_color,
         title_w,
     ));
+}
+
+/// Whether another box of the rank of `a` and `b` (a row when ranks run
+/// `across` the page, a column otherwise) sits between them: dot's flat
+/// edge between them is then not a straight line between neighbours.
+fn box_between_on_rank(a: &Rect, b: &Rect, across: bool, nodes: &[Rect], shift: &dyn Fn(&Rect) -> Rect) -> bool {
+    const LEVEL: f64 = 1.0;
+    // (position along the rank, position across it)
+    let key = |r: &Rect| {
+        let c = element_centre(r);
+        if across {
+            (c.x, c.y)
+        } else {
+            (c.y, c.x)
+        }
+    };
+    let ((a_along, a_level), (b_along, _)) = (key(a), key(b));
+    let (lo, hi) = (a_along.min(b_along), a_along.max(b_along));
+    nodes.iter().map(shift).any(|r| {
+        let (along, level) = key(&r);
+        (level - a_level).abs() <= LEVEL && along > lo + LEVEL && along < hi - LEVEL
+    })
+}
+
+/// Whether the straight path from `from` (on `a`) to `to` (on `b`) passes,
+/// within the band of `a`'s rank or of `b`'s, over another box of that rank
+/// (where dot's route between neighbouring ranks has to bend).
+fn crosses_rank_neighbour(
+    from: Point,
+    to: Point,
+    a: &Rect,
+    b: &Rect,
+    across: bool,
+    nodes: &[Rect],
+    shift: &dyn Fn(&Rect) -> Rect,
+) -> bool {
+    const LEVEL: f64 = 1.0;
+    // (along the rank, across it), and a box's extents so.
+    let turn = |p: Point| if across { (p.x, p.y) } else { (p.y, p.x) };
+    let extent = |r: &Rect| {
+        if across {
+            (r.x, r.x + r.width, r.y, r.y + r.height)
+        } else {
+            (r.y, r.y + r.height, r.x, r.x + r.width)
+        }
+    };
+    let (f, t) = (turn(from), turn(to));
+    let boxes: Vec<Rect> = nodes.iter().map(shift).collect();
+    [a, b].iter().any(|end| {
+        let (_, _, top, bottom) = extent(end);
+        let level = (top + bottom) / 2.0;
+        let on_rank: Vec<(f64, f64, f64, f64)> = boxes
+            .iter()
+            .map(extent)
+            .filter(|e| ((e.2 + e.3) / 2.0 - level).abs() <= LEVEL)
+            .collect();
+        let band_top = on_rank.iter().map(|e| e.2).fold(top, f64::min);
+        let band_bottom = on_rank.iter().map(|e| e.3).fold(bottom, f64::max);
+        // The path's extent along the rank within the band.
+        let at = |y: f64| {
+            if (t.1 - f.1).abs() <= f64::EPSILON {
+                f.0
+            } else {
+                f.0 + (t.0 - f.0) * ((y - f.1) / (t.1 - f.1)).clamp(0.0, 1.0)
+            }
+        };
+        let (y0, y1) = (band_top.max(f.1.min(t.1)), band_bottom.min(f.1.max(t.1)));
+        if y0 > y1 {
+            return false;
+        }
+        let (x0, x1) = (at(y0).min(at(y1)), at(y0).max(at(y1)));
+        on_rank.iter().any(|e| {
+            let own = [a, b].iter().any(|r| extent(r) == *e);
+            !own && e.0 < x1 && e.1 > x0
+        })
+    })
+}
+
+/// Whether a route of Bézier pieces (`p0 (c1 c2 p)+`) runs straight: its
+/// knots on one line (dot draws such a path as a single piece).
+fn straight(points: &[Point]) -> bool {
+    let (Some(&a), Some(&b)) = (points.first(), points.last()) else {
+        return false;
+    };
+    let length = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+    if length <= f64::EPSILON {
+        return false;
+    }
+    points.iter().step_by(3).all(|p| {
+        let off_line = ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)).abs() / length;
+        off_line <= 1.0
+    })
+}
+
+/// The wedge from the side of `note` nearest `at_note` (where the path
+/// meets the note) to `at_element`.
+fn nearest_side_wedge(note: &Rect, at_element: Point, at_note: Point) -> Wedge {
+    let (x, y, w, h) = (note.x, note.y, note.width, note.height);
+    let left = (at_note.x - x).abs();
+    let right = (at_note.x - (x + w)).abs();
+    let top = (at_note.y - y).abs();
+    let bottom = (at_note.y - (y + h)).abs();
+    if left <= right && left <= top && left <= bottom {
+        Wedge::Left { tip: at_element }
+    } else if right <= left && right <= top && right <= bottom {
+        Wedge::Right { tip: at_element }
+    } else if top <= bottom {
+        Wedge::Up {
+            base_x: at_note.x.clamp(x + 4.0, x + w - 14.0),
+            tip: at_element,
+        }
+    } else {
+        Wedge::Down {
+            base_x: at_note.x.clamp(x + 4.0, x + w - 4.0),
+            tip: at_element,
+        }
+    }
 }
 
 /// Where a note's wedge points: the side of the note it leaves from, the

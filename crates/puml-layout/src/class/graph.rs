@@ -341,19 +341,17 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
                     let mut node = Node::new(width, height);
                     node.cluster = cluster_of(note.package);
                     let n = graph.add_node(node);
-                    // Left to right, a note beside its element lies a
-                    // rank away and one above or below it on the same
-                    // rank (PlantUML's svek.dot, corpus-description 020
-                    // and 032).
-                    let (tail, head, min_len) = match (side, class.left_to_right) {
-                        (NoteSide::Right, false) => (target, n, 0),
-                        (NoteSide::Left, false) => (n, target, 0),
-                        (NoteSide::Top, false) => (n, target, 1),
-                        (NoteSide::Bottom, false) => (target, n, 1),
-                        (NoteSide::Right, true) => (target, n, 1),
-                        (NoteSide::Left, true) => (n, target, 1),
-                        (NoteSide::Top, true) => (n, target, 0),
-                        (NoteSide::Bottom, true) => (target, n, 0),
+                    // A note beside its element shares its rank (`minlen`
+                    // 0); one before or after it along the ranks gets a
+                    // rank of its own. Sideways (`left to right
+                    // direction`) the ranks are columns: top and bottom
+                    // share the rank, left and right do not.
+                    let sideways = class.left_to_right;
+                    let (tail, head, min_len) = match side {
+                        NoteSide::Right => (target, n, u32::from(sideways)),
+                        NoteSide::Left => (n, target, u32::from(sideways)),
+                        NoteSide::Top => (n, target, u32::from(!sideways)),
+                        NoteSide::Bottom => (target, n, u32::from(!sideways)),
                     };
                     let mut edge = Edge::new(tail, head);
                     edge.min_len = min_len;

@@ -325,6 +325,36 @@ fn build(legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure)
         }
         graph.edges.push(edge);
     }
+    // `svek.dot` writes the `minlen=0` edges after the targets of `-up->`
+    // and `-left->` links and before every other node, so dot meets their
+    // ends there: its node order (and so its initial order within ranks,
+    // and which arm of a branch goes left) follows.
+    let mut order: Vec<NodeId> = Vec::with_capacity(graph.nodes.len());
+    let mut placed = vec![false; graph.nodes.len()];
+    let leading = graph.edges.iter().take_while(|e| e.min_len == 0);
+    let declared_first = 0..first.len();
+    let ends = leading.flat_map(|e| [e.tail, e.head]);
+    for v in declared_first.chain(ends).chain(0..graph.nodes.len()) {
+        if !placed[v] {
+            placed[v] = true;
+            order.push(v);
+        }
+    }
+    let mut new_id = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_id[old] = new;
+    }
+    let mut old_nodes: Vec<Option<Node>> = std::mem::take(&mut graph.nodes).into_iter().map(Some).collect();
+    graph.nodes = order.iter().filter_map(|&old| old_nodes[old].take()).collect();
+    let mut old_drawn: Vec<Option<Drawn>> = drawn.into_iter().map(Some).collect();
+    let drawn: Vec<Drawn> = order.iter().filter_map(|&old| old_drawn[old].take()).collect();
+    for edge in &mut graph.edges {
+        edge.tail = new_id[edge.tail];
+        edge.head = new_id[edge.head];
+    }
+    for id in node_of.iter_mut().chain(note_of.iter_mut()) {
+        *id = new_id[*id];
+    }
     Built {
         graph,
         drawn,
