@@ -11,6 +11,11 @@
 //! written there (`N.P.svg`, N counting diagrams over all the corpora): two
 //! builds' dumps compared with `diff -r` show whether a change moved any
 //! picture.
+// The allocator the bench (and every puml binary) runs with: its
+// instruction counts are the bench's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use puml_ide::check::CheckOptions;
 use puml_ide::render::{render_source, Format, RenderOptions};
 use puml_sema::FsLoader;
