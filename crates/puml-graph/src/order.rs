@@ -1110,8 +1110,7 @@ impl<'a> Orderer<'a> {
                     Unit::Cluster(_) => None,
                 })
                 .collect();
-            let places: rustc_hash::FxHashMap<usize, usize> =
-                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+            let places: rustc_hash::FxHashMap<usize, usize> = slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
             let mut matrix: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
@@ -1650,13 +1649,7 @@ impl<'a> Orderer<'a> {
 
     /// A unit's edges up and down as (place, weight), sorted by place
     /// (none down when `below` is false), appended to `buffer`.
-    fn edge_lists(
-        &self,
-        unit: &(Unit, Members),
-        r: usize,
-        below: bool,
-        buffer: &mut Vec<(usize, usize)>,
-    ) -> EdgeLists {
+    fn edge_lists(&self, unit: &(Unit, Members), r: usize, below: bool, buffer: &mut Vec<(usize, usize)>) -> EdgeLists {
         let start = buffer.len();
         self.unit_edges(unit.0, &unit.1, r, true, buffer);
         let middle = buffer.len();

@@ -142,13 +142,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
 
 /// The least ranks satisfying every edge, visiting nodes from the node list
 /// (Kahn's algorithm). Nodes on a cycle keep rank 0 (infeasible input).
-fn init_rank(
-    n: usize,
-    edges: &[SimplexEdge],
-    out: &Adjacency,
-    incoming: &Adjacency,
-    order: &[usize],
-) -> Vec<i32> {
+fn init_rank(n: usize, edges: &[SimplexEdge], out: &Adjacency, incoming: &Adjacency, order: &[usize]) -> Vec<i32> {
     let mut waiting: Vec<usize> = (0..n).map(|v| incoming[v].len()).collect();
     let mut rank = vec![0; n];
     let mut queue: std::collections::VecDeque<usize> = order.iter().copied().filter(|&v| waiting[v] == 0).collect();
@@ -360,12 +354,7 @@ impl State<'_> {
 
     /// Grows the tight subtree of `root` (in-edges before out-edges, depth
     /// first) and returns its size.
-    fn tight_subtree(
-        &mut self,
-        root: usize,
-        id: usize,
-        subtree_of: &mut [usize],
-    ) -> usize {
+    fn tight_subtree(&mut self, root: usize, id: usize, subtree_of: &mut [usize]) -> usize {
         subtree_of[root] = id;
         let mut size = 1;
         // (node, place in its in-edges followed by its out-edges)
@@ -393,12 +382,7 @@ impl State<'_> {
 
     /// The tightest edge from the tree of `rep` to another tree, searched
     /// depth-first through the tree (dot's inter_tree_edge_search).
-    fn inter_tree_edge(
-        &self,
-        rep: usize,
-        subtree_of: &[usize],
-        trees: &mut [Subtree],
-    ) -> Option<usize> {
+    fn inter_tree_edge(&self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
         let own = find(trees, subtree_of[rep]);
         let mut best: Option<usize> = None;
         // (node, came from, place in its out-edges followed by its in-edges)

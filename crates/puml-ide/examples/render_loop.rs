@@ -25,7 +25,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(1);
     let dirs: Vec<String> = args.collect();
-    let dirs = if dirs.is_empty() { vec!["../shared/corpus".to_string()] } else { dirs };
+    let dirs = if dirs.is_empty() {
+        vec!["../shared/corpus".to_string()]
+    } else {
+        dirs
+    };
     let mut sources = Vec::new();
     for dir in &dirs {
         sources.extend(valid_sources(Path::new(dir)));
