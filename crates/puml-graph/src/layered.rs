@@ -118,7 +118,7 @@ impl Layered {
         by_tail.sort_by_key(|&i| (graph.edges[i].tail, graph.edges[i].head));
         // First chain made for each (upper, lower) pair without labels: later
         // parallel edges share it (dot merges multi-edges).
-        let mut made: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        let mut made: rustc_hash::FxHashMap<(usize, usize), usize> = rustc_hash::FxHashMap::default();
         for index in by_tail {
             let edge = &graph.edges[index];
             let (tail_rank, head_rank) = (ranks[edge.tail], ranks[edge.head]);

@@ -53,6 +53,42 @@ enum Unit {
     Cluster(usize),
 }
 
+/// A unit's nodes on one rank, in order. Most units are one node, held
+/// inline: the sweeps make these lists for every rank many times, and a
+/// vector each was a good part of the orderer's time.
+#[derive(Clone, Debug)]
+enum Members {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Members {
+    fn push(&mut self, v: usize) {
+        match self {
+            Members::One(first) => *self = Members::Many(vec![*first, v]),
+            Members::Many(list) => list.push(v),
+        }
+    }
+}
+
+impl std::ops::Deref for Members {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        match self {
+            Members::One(v) => std::slice::from_ref(v),
+            Members::Many(list) => list,
+        }
+    }
+}
+
+impl<'m> IntoIterator for &'m Members {
+    type Item = &'m usize;
+    type IntoIter = std::slice::Iter<'m, usize>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 pub(crate) fn reduce_crossings(layered: &mut Layered, graph: &Graph) {
     let tree = ClusterTree::new(graph);
     let mut orderer = Orderer::new(layered, &tree);
@@ -105,16 +141,18 @@ fn depth_first_places(total: usize, starts: impl Iterator<Item = usize>, lists: 
 }
 
 /// A unit's edges up (`[0]`) and down (`[1]`) as (place, weight), by place.
-type EdgeLists = [Vec<(usize, usize)>; 2];
+/// (Ranges of one buffer of (place, weight) pairs, shared by a rank's units:
+/// a vector each was much of transposition's time.)
+type EdgeLists = [std::ops::Range<usize>; 2];
 
 /// Weighted crossings between the edges of two neighbouring units (`left`
 /// first), each given as its edges up and down as (place, weight) sorted by
 /// place: an edge of `left` crosses one of `right` on the same side when it
 /// ends further right.
-fn pair_crossings(left: &EdgeLists, right: &EdgeLists) -> usize {
+fn pair_crossings(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists) -> usize {
     let mut count = 0;
     for side in 0..2 {
-        let (l, r) = (&left[side], &right[side]);
+        let (l, r) = (&buffer[left[side].clone()], &buffer[right[side].clone()]);
         let total: usize = l.iter().map(|&(_, w)| w).sum();
         let mut at_or_left = 0;
         let mut k = 0;
@@ -131,12 +169,40 @@ fn pair_crossings(left: &EdgeLists, right: &EdgeLists) -> usize {
 
 /// dot's node list of the layered graph: depth first from the real nodes
 /// in input order (out-edges, in-edges, flat edges).
-pub(crate) fn node_list(layered: &Layered, graph: &Graph) -> Vec<usize> {
-    let tree = ClusterTree::new(graph);
-    let orderer = Orderer::new(layered, &tree);
-    let mut list: Vec<usize> = (0..layered.nodes.len()).collect();
-    list.sort_by_key(|&v| orderer.list_order[v]);
+pub(crate) fn node_list(layered: &Layered, _graph: &Graph) -> Vec<usize> {
+    // (Only the adjacency the walk follows: a whole `Orderer` was 2 % of a
+    // class diagram's render.)
+    let n = layered.nodes.len();
+    let mut up = vec![Vec::new(); n];
+    let mut down = vec![Vec::new(); n];
+    for e in &layered.edges {
+        up[e.lower].push(e.upper);
+        down[e.upper].push(e.lower);
+    }
+    let mut flat_out = vec![Vec::new(); n];
+    for &(a, b) in &layered.flat {
+        if a != b {
+            flat_out[a].push(b);
+        }
+    }
+    let list_order = depth_first_list(&down, &up, &flat_out);
+    let mut list: Vec<usize> = (0..n).collect();
+    list.sort_by_key(|&v| list_order[v]);
     list
+}
+
+/// dot's node list order: each node's place in a depth-first walk from the
+/// nodes in order, through out-edges (`down`), in-edges (`up`), flat out-
+/// and flat in-edges.
+fn depth_first_list(down: &[Vec<usize>], up: &[Vec<usize>], flat_out: &[Vec<usize>]) -> Vec<usize> {
+    let n = down.len();
+    let mut flat_in = vec![Vec::new(); n];
+    for (a, outs) in flat_out.iter().enumerate() {
+        for &b in outs {
+            flat_in[b].push(a);
+        }
+    }
+    depth_first_places(n, 0..n, [down, up, flat_out, &flat_in])
 }
 
 /// Whether every cluster's nodes are contiguous on every rank.
@@ -215,11 +281,8 @@ struct Orderer<'a> {
     /// Edges by the rank of their upper end.
     edges_by_rank: Vec<Vec<(usize, usize, usize)>>,
     tree: &'a ClusterTree,
-    /// Each node's place in dot's node list: depth-first preorder from the
-    /// real nodes in input order, out-edges, then in-edges, then flat edges.
-    list_order: Vec<usize>,
-    /// The same at the top level, where dot sees each top-level cluster as
-    /// a skeleton (one node per rank, joined by an edge down; edges into
+    /// Each node's place in dot's node list (see `depth_first_list`) at the
+    /// top level, where dot sees each top-level cluster as a skeleton (one node per rank, joined by an edge down; edges into
     /// the cluster end there): the place of every node outside clusters,
     /// and for a node in a cluster, the place of its cluster's top node
     /// (`[0]`, where the first build starts it) or bottom node (`[1]`, where
@@ -234,11 +297,11 @@ struct Orderer<'a> {
     effort: f64,
     /// Every edge between ranks (upper, lower), in the order made.
     edge_list: Vec<(usize, usize)>,
-    /// Each node's name in traces.
-    names: Vec<String>,
+    /// Each node's kind (its name in traces).
+    kinds: Vec<crate::layered::Kind>,
     /// Per rank, dot's table of the pairs flat edges keep in order (by
     /// `flat_index`), once made: see `flat_breakcycles`.
-    flat_matrix: Vec<Option<std::collections::HashSet<(usize, usize)>>>,
+    flat_matrix: Vec<Option<rustc_hash::FxHashSet<(usize, usize)>>>,
     /// Each node's place when its rank's table was last made (dot's ND_low).
     flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
@@ -255,8 +318,24 @@ struct Orderer<'a> {
     /// Each node's place on its rank counting a collapsed cluster once
     /// (what medians and crossings compare).
     slot: Vec<usize>,
+    /// Reused lists of `crossings_between` (it runs after every sweep).
+    crossing_scratch: std::cell::RefCell<CrossingScratch>,
     /// A node of each cluster on each rank it spans (its block's place).
-    cluster_member: std::collections::HashMap<(usize, usize), usize>,
+    cluster_member: rustc_hash::FxHashMap<(usize, usize), usize>,
+}
+
+/// The working lists of `Orderer::crossings_between`.
+#[derive(Default)]
+struct CrossingScratch {
+    /// (upper place, lower place, weight) of the edges between two ranks.
+    pairs: Vec<(usize, usize, usize)>,
+    sorted: Vec<(usize, usize, usize)>,
+    /// (cluster, place) of the collapsed clusters on the upper rank.
+    upper: Vec<(usize, usize)>,
+    /// The Fenwick tree over lower places.
+    tree: Vec<usize>,
+    /// Bucket starts of the counting sort.
+    counts: Vec<usize>,
 }
 
 fn creation_order(layered: &Layered, graph: &Graph) -> Vec<usize> {
@@ -339,7 +418,6 @@ impl<'a> Orderer<'a> {
             path,
             edges_by_rank,
             tree,
-            list_order: Vec::new(),
             root_list_order: [Vec::new(), Vec::new()],
             creation: Vec::new(),
             flip: false,
@@ -347,20 +425,13 @@ impl<'a> Orderer<'a> {
             flat_matrix: vec![None; layered.ranks.len()],
             flat_index: vec![0; n],
             edge_list: layered.edges.iter().map(|e| (e.upper, e.lower)).collect(),
-            names: layered
-                .nodes
-                .iter()
-                .map(|node| match node.kind {
-                    crate::layered::Kind::Real(id) => id.to_string(),
-                    crate::layered::Kind::Virtual { edge } => format!("v{edge}"),
-                    crate::layered::Kind::Label { edge } => format!("L{edge}"),
-                })
-                .collect(),
+            kinds: layered.nodes.iter().map(|node| node.kind).collect(),
             expanded: vec![false; tree.parent.len()],
             collapsed_of: vec![None; n],
             rank_crossings: std::cell::RefCell::new(vec![None; layered.ranks.len()]),
             slot: vec![0; n],
-            cluster_member: std::collections::HashMap::new(),
+            cluster_member: rustc_hash::FxHashMap::default(),
+            crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
             for &c in &orderer.path[v] {
@@ -368,7 +439,6 @@ impl<'a> Orderer<'a> {
             }
             orderer.collapsed_of[v] = orderer.path[v].first().copied();
         }
-        orderer.list_order = orderer.depth_first_list(layered);
         orderer.root_list_order = [
             orderer.skeleton_list_order(layered, false),
             orderer.skeleton_list_order(layered, true),
@@ -377,22 +447,11 @@ impl<'a> Orderer<'a> {
         orderer
     }
 
-    fn depth_first_list(&self, layered: &Layered) -> Vec<usize> {
-        let n = layered.nodes.len();
-        let mut flat_in = vec![Vec::new(); n];
-        for (a, outs) in self.flat_out.iter().enumerate() {
-            for &b in outs {
-                flat_in[b].push(a);
-            }
-        }
-        depth_first_places(n, 0..n, [&self.down, &self.up, &self.flat_out, &flat_in])
-    }
-
     fn skeleton_list_order(&self, layered: &Layered, bottom: bool) -> Vec<usize> {
         let n = layered.nodes.len();
         // Skeleton nodes: n + index into `leaders`.
         let mut leaders: Vec<(usize, usize)> = Vec::new();
-        let mut leader_of: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
+        let mut leader_of: rustc_hash::FxHashMap<(usize, usize), usize> = rustc_hash::FxHashMap::default();
         let mut span: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
         for v in 0..n {
             if let Some(&c) = self.path[v].first() {
@@ -642,9 +701,14 @@ impl<'a> Orderer<'a> {
         for r in problem.min_rank..=problem.max_rank {
             text.push_str(&format!("  [{r}]"));
             for &v in &self.ranks[r] {
+                let name = match self.kinds[v] {
+                    crate::layered::Kind::Real(id) => id.to_string(),
+                    crate::layered::Kind::Virtual { edge } => format!("v{edge}"),
+                    crate::layered::Kind::Label { edge } => format!("L{edge}"),
+                };
                 match self.collapsed(v) {
-                    Some(c) => text.push_str(&format!(" {}@{c}", self.names[v])),
-                    None => text.push_str(&format!(" {}", self.names[v])),
+                    Some(c) => text.push_str(&format!(" {name}@{c}")),
+                    None => text.push_str(&format!(" {name}")),
                 }
             }
             text.push('\n');
@@ -689,10 +753,10 @@ impl<'a> Orderer<'a> {
     }
 
     /// The units of a rank's slice, in order, with their nodes in order.
-    fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Vec<usize>)>) {
+    fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Members)>) {
         let (start, count) = self.slice(problem, r);
-        let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
-        let mut cluster_block: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        let mut units: Vec<(Unit, Members)> = Vec::with_capacity(count);
+        let mut cluster_block: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
         for &v in &self.ranks[r][start..start + count] {
             let unit = self.unit(problem.level, v);
             match (units.last_mut(), unit) {
@@ -703,17 +767,17 @@ impl<'a> Orderer<'a> {
                         Some(&i) => units[i].1.push(v),
                         None => {
                             cluster_block.insert(c, units.len());
-                            units.push((unit, vec![v]));
+                            units.push((unit, Members::One(v)));
                         }
                     }
                 }
-                (_, Unit::Node(_)) => units.push((unit, vec![v])),
+                (_, Unit::Node(_)) => units.push((unit, Members::One(v))),
             }
         }
         (start, units)
     }
 
-    fn write(&mut self, r: usize, start: usize, units: &[(Unit, Vec<usize>)]) {
+    fn write(&mut self, r: usize, start: usize, units: &[(Unit, Members)]) {
         let mut i = start;
         let mut changed = false;
         for (_, nodes) in units {
@@ -736,7 +800,7 @@ impl<'a> Orderer<'a> {
     fn build(&mut self, problem: &Problem, pass: usize) {
         self.forget_crossings();
         let level = problem.level;
-        let mut unit_index: std::collections::HashMap<(bool, usize), usize> = std::collections::HashMap::new();
+        let mut unit_index: rustc_hash::FxHashMap<(bool, usize), usize> = rustc_hash::FxHashMap::default();
         let mut unit_list: Vec<Unit> = Vec::new();
         let mut unit_nodes: Vec<Vec<usize>> = Vec::new();
         let key = |u: Unit| match u {
@@ -756,32 +820,37 @@ impl<'a> Orderer<'a> {
             });
             members.reverse();
         }
-        let mut in_problem = std::collections::HashSet::new();
-        for &v in &members {
-            in_problem.insert(v);
-        }
+        // Each member's unit (index into `unit_list`); NOT_MEMBER for the
+        // nodes outside the problem.
+        const NOT_MEMBER: usize = usize::MAX;
+        let mut unit_of_node = vec![NOT_MEMBER; self.pos.len()];
         // Members of clusters keep their current relative order.
         let mut by_position = members.clone();
         by_position.sort_by_key(|&v| (self.rank_of[v], self.pos[v]));
         for &v in &members {
             let u = self.unit(level, v);
-            unit_index.entry(key(u)).or_insert_with(|| {
+            unit_of_node[v] = *unit_index.entry(key(u)).or_insert_with(|| {
                 unit_list.push(u);
                 unit_nodes.push(Vec::new());
                 unit_list.len() - 1
             });
         }
         for &v in &by_position {
-            let i = unit_index[&key(self.unit(level, v))];
-            unit_nodes[i].push(v);
+            unit_nodes[unit_of_node[v]].push(v);
         }
         let count = unit_list.len();
         let mut outs: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); count];
         // A cluster starts a search like dot's skeleton: when nothing enters
         // its top rank (pass 0) or leaves its bottom rank (pass 1).
-        let top = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).min().unwrap_or(0);
-        let bottom = |u: usize| unit_nodes[u].iter().map(|&v| self.rank_of[v]).max().unwrap_or(0);
+        let top: Vec<usize> = unit_nodes
+            .iter()
+            .map(|nodes| nodes.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0))
+            .collect();
+        let bottom: Vec<usize> = unit_nodes
+            .iter()
+            .map(|nodes| nodes.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0))
+            .collect();
         let mut entered_at_top = vec![false; count];
         let mut left_at_bottom = vec![false; count];
         // Each unit's neighbours in the order of its edge lists (dot's ND_out
@@ -790,20 +859,16 @@ impl<'a> Orderer<'a> {
         let mut out_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
         let mut in_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
         for (made, &(v, w)) in self.edge_list.iter().enumerate() {
-            if !in_problem.contains(&v) || !in_problem.contains(&w) {
-                continue;
-            }
-            let a = unit_index[&key(self.unit(level, v))];
-            let b = unit_index[&key(self.unit(level, w))];
-            if a == b {
+            let (a, b) = (unit_of_node[v], unit_of_node[w]);
+            if a == NOT_MEMBER || b == NOT_MEMBER || a == b {
                 continue;
             }
             out_keyed[a].push((self.rank_of[v], made, b));
             in_keyed[b].push((self.rank_of[w], made, a));
-            if self.rank_of[w] == top(b) {
+            if self.rank_of[w] == top[b] {
                 entered_at_top[b] = true;
             }
-            if self.rank_of[v] == bottom(a) {
+            if self.rank_of[v] == bottom[a] {
                 left_at_bottom[a] = true;
             }
         }
@@ -844,19 +909,32 @@ impl<'a> Orderer<'a> {
         }
         // Units only on cycles of zero-length paths (not reached): in input order.
         order.extend((0..count).filter(|&u| !marked[u]));
+        // Each rank's units in that order, with their nodes there (a unit's
+        // nodes are sorted by rank: one run per rank).
+        let mut rank_units: Vec<Vec<(Unit, Members)>> = vec![Vec::new(); problem.max_rank - problem.min_rank + 1];
+        for &u in &order {
+            let nodes = &unit_nodes[u];
+            let mut i = 0;
+            while i < nodes.len() {
+                let r = self.rank_of[nodes[i]];
+                let mut end = i + 1;
+                while end < nodes.len() && self.rank_of[nodes[end]] == r {
+                    end += 1;
+                }
+                let members = if end == i + 1 {
+                    Members::One(nodes[i])
+                } else {
+                    Members::Many(nodes[i..end].to_vec())
+                };
+                if let Some(list) = r.checked_sub(problem.min_rank).and_then(|k| rank_units.get_mut(k)) {
+                    list.push((unit_list[u], members));
+                }
+                i = end;
+            }
+        }
         for r in problem.min_rank..=problem.max_rank {
             let (start, _) = self.slice(problem, r);
-            let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
-            for &u in &order {
-                let nodes: Vec<usize> = unit_nodes[u]
-                    .iter()
-                    .copied()
-                    .filter(|&v| self.rank_of[v] == r)
-                    .collect();
-                if !nodes.is_empty() {
-                    units.push((unit_list[u], nodes));
-                }
-            }
+            let mut units = std::mem::take(&mut rank_units[r - problem.min_rank]);
             if self.flip && problem.root {
                 // Sideways graphs: dot reverses each rank after building it.
                 units.reverse();
@@ -886,15 +964,15 @@ impl<'a> Orderer<'a> {
     /// brings, depth first, everything its flat edges reach (post-order);
     /// the list is then reversed. Units on flat cycles that nothing reached
     /// keep their order at the end.
-    fn flat_reorder(&self, units: &mut Vec<(Unit, Vec<usize>)>, flip: bool) {
+    fn flat_reorder(&self, units: &mut Vec<(Unit, Members)>, flip: bool) {
         let count = units.len();
-        let flat = |(unit, nodes): &(Unit, Vec<usize>)| {
+        let flat = |(unit, nodes): &(Unit, Members)| {
             matches!(unit, Unit::Node(_)) && nodes.iter().any(|&v| !self.flat_ordering[v].is_empty())
         };
         if !units.iter().any(flat) {
             return;
         }
-        let mut unit_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        let mut unit_of: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
         for (i, (_, nodes)) in units.iter().enumerate() {
             for &v in nodes {
                 unit_of.insert(v, i);
@@ -958,7 +1036,7 @@ impl<'a> Orderer<'a> {
             sequence.reverse();
         }
         sequence.extend((0..count).filter(|&i| !marked[i]));
-        let mut taken: Vec<Option<(Unit, Vec<usize>)>> = units.drain(..).map(Some).collect();
+        let mut taken: Vec<Option<(Unit, Members)>> = units.drain(..).map(Some).collect();
         for i in sequence {
             if let Some(unit) = taken[i].take() {
                 units.push(unit);
@@ -977,10 +1055,10 @@ impl<'a> Orderer<'a> {
     /// between two nodes (dot keeps no order for flat edges that reach into
     /// a collapsed cluster: its skeleton is no node of the problem), or (in
     /// the final pass) different innermost clusters.
-    fn pinned(&self, problem: &Problem, a: &(Unit, Vec<usize>), b: &(Unit, Vec<usize>)) -> bool {
+    fn pinned(&self, problem: &Problem, a: &(Unit, Members), b: &(Unit, Members)) -> bool {
         if problem.remincross {
             let cluster = |v: usize| self.path[v].last().copied();
-            if a.1.iter().chain(&b.1).any(|&v| cluster(v) != cluster(a.1[0])) {
+            if a.1.iter().chain(b.1.iter()).any(|&v| cluster(v) != cluster(a.1[0])) {
                 return true;
             }
         }
@@ -1032,9 +1110,8 @@ impl<'a> Orderer<'a> {
                     Unit::Cluster(_) => None,
                 })
                 .collect();
-            let places: std::collections::HashMap<usize, usize> =
-                slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-            let mut matrix: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+            let places: rustc_hash::FxHashMap<usize, usize> = slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+            let mut matrix: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
             for start in 0..slice.len() {
@@ -1088,14 +1165,14 @@ impl<'a> Orderer<'a> {
                 trace(|| self.describe(problem));
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
-                    best = self.snapshot(problem);
+                    self.snapshot_into(problem, &mut best);
                     best_cross = cur_cross;
                 }
             } else {
                 max_this_pass = self.scaled(MAX_ITERATIONS);
                 if best_cross == usize::MAX {
                     best_cross = self.crossings(problem);
-                    best = self.snapshot(problem);
+                    self.snapshot_into(problem, &mut best);
                 }
                 if cur_cross > best_cross {
                     self.restore(problem, &best);
@@ -1114,7 +1191,7 @@ impl<'a> Orderer<'a> {
                 self.step(problem, iteration);
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
-                    best = self.snapshot(problem);
+                    self.snapshot_into(problem, &mut best);
                     if (cur_cross as f64) < CONVERGENCE * best_cross as f64 {
                         trying = 0;
                     }
@@ -1161,7 +1238,7 @@ impl<'a> Orderer<'a> {
             return;
         }
         // Only when two clusters swap sides between ranks.
-        let mut seen_before: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+        let mut seen_before: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
         let mut consistent = true;
         for r in problem.min_rank..=problem.max_rank {
             let (_, units) = self.units(problem, r);
@@ -1187,7 +1264,7 @@ impl<'a> Orderer<'a> {
             let slots: Vec<usize> = (0..units.len())
                 .filter(|&i| matches!(units[i].0, Unit::Cluster(_)))
                 .collect();
-            let mut blocks: Vec<(Unit, Vec<usize>)> = slots.iter().map(|&i| units[i].clone()).collect();
+            let mut blocks: Vec<(Unit, Members)> = slots.iter().map(|&i| units[i].clone()).collect();
             blocks.sort_by(|a, b| {
                 let (Unit::Cluster(x), Unit::Cluster(y)) = (a.0, b.0) else {
                     return std::cmp::Ordering::Equal;
@@ -1202,12 +1279,21 @@ impl<'a> Orderer<'a> {
     }
 
     fn snapshot(&self, problem: &Problem) -> Vec<(usize, Vec<usize>)> {
-        (problem.min_rank..=problem.max_rank)
-            .map(|r| {
-                let (start, count) = self.slice(problem, r);
-                (start, self.ranks[r][start..start + count].to_vec())
-            })
-            .collect()
+        let mut saved = Vec::new();
+        self.snapshot_into(problem, &mut saved);
+        saved
+    }
+
+    /// `snapshot` into `saved`, reusing its lists (mincross keeps its best
+    /// order after most sweeps).
+    fn snapshot_into(&self, problem: &Problem, saved: &mut Vec<(usize, Vec<usize>)>) {
+        saved.resize_with(problem.max_rank - problem.min_rank + 1, Default::default);
+        for (r, (start, nodes)) in (problem.min_rank..=problem.max_rank).zip(saved.iter_mut()) {
+            let (first, count) = self.slice(problem, r);
+            *start = first;
+            nodes.clear();
+            nodes.extend_from_slice(&self.ranks[r][first..first + count]);
+        }
     }
 
     fn restore(&mut self, problem: &Problem, saved: &[(usize, Vec<usize>)]) {
@@ -1252,11 +1338,12 @@ impl<'a> Orderer<'a> {
             (first..=problem.max_rank).collect()
         };
         let downward = iteration.is_multiple_of(2);
+        let mut scratch = (Vec::new(), Vec::new());
         for r in ranks {
             let (start, mut units) = self.units(problem, r);
             let mut medians: Vec<f64> = units
                 .iter()
-                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward))
+                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward, &mut scratch))
                 .collect();
             let has_fixed = self.flat_medians(&units, &mut medians);
             self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
@@ -1269,15 +1356,24 @@ impl<'a> Orderer<'a> {
     /// the sweep (dot's medians, on its integer scale: 256 per place), or
     /// −1 when it has none there. A cluster counts its edges to the outside
     /// and its own block on that rank (dot's skeleton edge).
-    fn median(&self, unit: Unit, nodes: &[usize], r: usize, downward: bool) -> f64 {
+    /// (`scratch`: two lists for the work, reused from call to call.)
+    fn median(
+        &self,
+        unit: Unit,
+        nodes: &[usize],
+        r: usize,
+        downward: bool,
+        scratch: &mut (Vec<i64>, Vec<Unit>),
+    ) -> f64 {
         const SCALE: i64 = 256;
         let val = |w: usize| SCALE * self.slot[w] as i64;
-        let mut list: Vec<i64> = Vec::new();
+        let (list, seen) = scratch;
+        list.clear();
+        seen.clear();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
         // Edges between the same two ends of dot's graph (a node, or a
         // collapsed cluster's skeleton) are one merged edge there, so count
         // once.
-        let mut seen: Vec<Unit> = Vec::new();
         for &v in nodes {
             let neighbours = if downward {
                 &self.up_crossing[v]
@@ -1335,7 +1431,7 @@ impl<'a> Orderer<'a> {
     /// head of its flat out-edges; a node left without one is fixed (and
     /// the sweep then compares all of the rank each round). Returns whether
     /// one is.
-    fn flat_medians(&self, units: &[(Unit, Vec<usize>)], medians: &mut [f64]) -> bool {
+    fn flat_medians(&self, units: &[(Unit, Members)], medians: &mut [f64]) -> bool {
         let mut has_fixed = false;
         for i in 0..units.len() {
             let v = match units[i].0 {
@@ -1392,7 +1488,7 @@ impl<'a> Orderer<'a> {
     fn reorder(
         &self,
         problem: &Problem,
-        units: &mut [(Unit, Vec<usize>)],
+        units: &mut [(Unit, Members)],
         medians: &mut [f64],
         reverse: bool,
         has_fixed: bool,
@@ -1408,7 +1504,7 @@ impl<'a> Orderer<'a> {
             let slots: Vec<usize> = (0..n).filter(|&i| medians[i] >= 0.0).collect();
             let mut movable: Vec<(f64, usize)> = slots.iter().map(|&i| (medians[i], i)).collect();
             movable.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let original: Vec<(Unit, Vec<usize>)> = units.to_vec();
+            let original: Vec<(Unit, Members)> = units.to_vec();
             for (slot, (m, from)) in slots.iter().zip(movable) {
                 units[*slot] = original[from].clone();
                 medians[*slot] = m;
@@ -1417,6 +1513,9 @@ impl<'a> Orderer<'a> {
         }
         let mut end = n;
         for _ in 0..n {
+            // A pass that exchanges nothing leaves nothing for the next
+            // ones, which compare the same pairs or fewer: stop there.
+            let mut exchanged = false;
             let mut left = 0;
             while left < end {
                 while left < end && medians[left] < 0.0 {
@@ -1456,9 +1555,13 @@ impl<'a> Orderer<'a> {
                     if p1 > p2 || (p1 == p2 && reverse) {
                         units.swap(left, right);
                         medians.swap(left, right);
+                        exchanged = true;
                     }
                 }
                 left = right;
+            }
+            if !exchanged {
+                break;
             }
             if !reverse && !has_fixed {
                 end -= 1;
@@ -1471,6 +1574,9 @@ impl<'a> Orderer<'a> {
     fn transpose(&mut self, problem: &Problem, reverse: bool) {
         let span = problem.max_rank - problem.min_rank + 1;
         let mut candidate = vec![true; span];
+        // (Each rank's in turn, reused.)
+        let mut lists: Vec<Option<EdgeLists>> = Vec::new();
+        let mut buffer: Vec<(usize, usize)> = Vec::new();
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
@@ -1485,7 +1591,9 @@ impl<'a> Orderer<'a> {
                 // its bottom rank (dot's rank list of a cluster is empty there).
                 let below = problem.root || problem.remincross || r < problem.max_rank;
                 // (Made when first needed: in the final pass most pairs are pinned.)
-                let mut lists: Vec<Option<EdgeLists>> = vec![None; units.len()];
+                lists.clear();
+                lists.resize(units.len(), None);
+                buffer.clear();
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
@@ -1493,14 +1601,14 @@ impl<'a> Orderer<'a> {
                     if !self.pinned(problem, &units[i], &units[i + 1]) {
                         for k in [i, i + 1] {
                             if lists[k].is_none() {
-                                lists[k] = Some(self.edge_lists(&units[k], r, below));
+                                lists[k] = Some(self.edge_lists(&units[k], r, below, &mut buffer));
                             }
                         }
                         let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
                             continue;
                         };
-                        let c0 = pair_crossings(left, right);
-                        let c1 = pair_crossings(right, left);
+                        let c0 = pair_crossings(&buffer, left, right);
+                        let c1 = pair_crossings(&buffer, right, left);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
@@ -1540,25 +1648,26 @@ impl<'a> Orderer<'a> {
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
-    /// (none down when `below` is false).
-    fn edge_lists(&self, unit: &(Unit, Vec<usize>), r: usize, below: bool) -> EdgeLists {
-        let mut up = self.unit_edges(unit.0, &unit.1, r, true);
-        let mut down = if below {
-            self.unit_edges(unit.0, &unit.1, r, false)
-        } else {
-            Vec::new()
-        };
-        up.sort_unstable();
-        down.sort_unstable();
-        [up, down]
+    /// (none down when `below` is false), appended to `buffer`.
+    fn edge_lists(&self, unit: &(Unit, Members), r: usize, below: bool, buffer: &mut Vec<(usize, usize)>) -> EdgeLists {
+        let start = buffer.len();
+        self.unit_edges(unit.0, &unit.1, r, true, buffer);
+        let middle = buffer.len();
+        if below {
+            self.unit_edges(unit.0, &unit.1, r, false, buffer);
+        }
+        let end = buffer.len();
+        buffer[start..middle].sort_unstable();
+        buffer[middle..end].sort_unstable();
+        [start..middle, middle..end]
     }
 
-    /// A unit's edges to the rank above (`up`) or below, as (place, weight):
-    /// a collapsed cluster has its edges to the outside and, like dot's
-    /// skeleton, one heavy edge to its own block (crossing it costs 1,000).
-    fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool) -> Vec<(usize, usize)> {
+    /// A unit's edges to the rank above (`up`) or below, as (place, weight),
+    /// appended to `list`: a collapsed cluster has its edges to the outside
+    /// and, like dot's skeleton, one heavy edge to its own block (crossing
+    /// it costs 1,000).
+    fn unit_edges(&self, unit: Unit, nodes: &[usize], r: usize, up: bool, list: &mut Vec<(usize, usize)>) {
         let adjacency = if up { &self.up_crossing } else { &self.down_crossing };
-        let mut list = Vec::new();
         match unit {
             Unit::Node(v) => list.extend(adjacency[v].iter().map(|&(w, weight)| (self.slot[w], weight))),
             Unit::Cluster(c) => {
@@ -1575,7 +1684,6 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        list
     }
 
     /// All crossings between neighbouring ranks (counted by sorting: each
@@ -1613,8 +1721,14 @@ impl<'a> Orderer<'a> {
     fn crossings_between(&self, problem: &Problem, ranks: std::ops::RangeInclusive<usize>) -> usize {
         let rank_count = self.ranks.len();
         let mut total = 0;
-        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
-        let mut sorted: Vec<(usize, usize, usize)> = Vec::new();
+        let mut scratch = self.crossing_scratch.borrow_mut();
+        let CrossingScratch {
+            pairs,
+            sorted,
+            upper,
+            tree,
+            counts,
+        } = &mut *scratch;
         let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
         for r in ranks {
             if r + 1 >= rank_count {
@@ -1637,7 +1751,7 @@ impl<'a> Orderer<'a> {
                 pairs.push((self.slot[a], self.slot[b], weight));
             }
             // Skeleton edges of the clusters collapsed on both ranks.
-            let mut upper: Vec<(usize, usize)> = Vec::new();
+            upper.clear();
             for &v in &self.ranks[r] {
                 if !own(v) {
                     continue;
@@ -1664,9 +1778,10 @@ impl<'a> Orderer<'a> {
             }
             // By upper place, then lower place: two counting passes (the
             // places are small; a comparison sort was most of the work).
-            sort_by_places(&mut pairs, &mut sorted, self.ranks[r].len(), self.ranks[r + 1].len());
+            sort_by_places(pairs, sorted, counts, self.ranks[r].len(), self.ranks[r + 1].len());
             let width = self.ranks[r + 1].len() + 1;
-            let mut tree = vec![0usize; width + 1];
+            tree.clear();
+            tree.resize(width + 1, 0);
             let mut seen = 0usize;
             for &(_, lower, weight) in pairs.iter() {
                 // Weight of earlier edges with a lower end strictly right of this one.
@@ -1698,6 +1813,7 @@ impl<'a> Orderer<'a> {
 fn sort_by_places(
     pairs: &mut Vec<(usize, usize, usize)>,
     scratch: &mut Vec<(usize, usize, usize)>,
+    start: &mut Vec<usize>,
     upper_width: usize,
     lower_width: usize,
 ) {
@@ -1707,9 +1823,11 @@ fn sort_by_places(
     }
     let pass = |from: &[(usize, usize, usize)],
                 to: &mut Vec<(usize, usize, usize)>,
+                start: &mut Vec<usize>,
                 width: usize,
                 key: fn(&(usize, usize, usize)) -> usize| {
-        let mut start = vec![0usize; width + 1];
+        start.clear();
+        start.resize(width + 1, 0);
         for p in from {
             start[key(p) + 1] += 1;
         }
@@ -1724,6 +1842,6 @@ fn sort_by_places(
             start[k] += 1;
         }
     };
-    pass(pairs, scratch, lower_width, |p| p.1);
-    pass(scratch, pairs, upper_width, |p| p.0);
+    pass(pairs, scratch, start, lower_width, |p| p.1);
+    pass(scratch, pairs, start, upper_width, |p| p.0);
 }

@@ -450,7 +450,7 @@ fn x_coordinates(
     }
     let right = |v: usize| layered.nodes[v].right + right_extra[v];
     // Neighbours on a rank stay apart.
-    let mut separation_edge = std::collections::HashMap::new();
+    let mut separation_edge = rustc_hash::FxHashMap::default();
     for (r, rank) in layered.ranks.iter().enumerate() {
         let sep = if layered.doubled && r % 2 == 1 {
             LABEL_RANK_SEP

@@ -61,7 +61,7 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
             continue;
         }
         // Units: direct member nodes, and the leaders of child clusters.
-        let mut unit_of = std::collections::HashMap::new();
+        let mut unit_of = rustc_hash::FxHashMap::default();
         let mut units: Vec<usize> = Vec::new();
         let unit_node = |v: usize| match tree.child_toward(graph, scope, v) {
             None => v,

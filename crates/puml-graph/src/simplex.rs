@@ -55,12 +55,8 @@ pub(crate) struct Input<'a> {
 /// normalised so that its least normal node has rank 0.
 pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
     let n = input.nodes;
-    let mut out = vec![Vec::new(); n];
-    let mut incoming = vec![Vec::new(); n];
-    for (i, e) in input.edges.iter().enumerate() {
-        out[e.tail].push(i);
-        incoming[e.head].push(i);
-    }
+    let out = Adjacency::new(n, input.edges.iter().map(|e| e.tail));
+    let incoming = Adjacency::new(n, input.edges.iter().map(|e| e.head));
     let mut rank = match &input.initial {
         Some(initial)
             if input
@@ -115,6 +111,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         low: vec![0; n],
         lim: vec![0; n],
         search_start: 0,
+        subtree_of: vec![NO_SUBTREE; n],
     };
     for list in &lists {
         state.tree_edges.clear();
@@ -145,14 +142,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
 
 /// The least ranks satisfying every edge, visiting nodes from the node list
 /// (Kahn's algorithm). Nodes on a cycle keep rank 0 (infeasible input).
-fn init_rank(
-    n: usize,
-    edges: &[SimplexEdge],
-    out: &[Vec<usize>],
-    incoming: &[Vec<usize>],
-    order: &[usize],
-) -> Vec<i32> {
-    let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
+fn init_rank(n: usize, edges: &[SimplexEdge], out: &Adjacency, incoming: &Adjacency, order: &[usize]) -> Vec<i32> {
+    let mut waiting: Vec<usize> = (0..n).map(|v| incoming[v].len()).collect();
     let mut rank = vec![0; n];
     let mut queue: std::collections::VecDeque<usize> = order.iter().copied().filter(|&v| waiting[v] == 0).collect();
     while let Some(v) = queue.pop_front() {
@@ -173,6 +164,41 @@ fn init_rank(
     rank
 }
 
+/// Each node's edges (indices, in edge order) of one direction, all in one
+/// list (a vector per node was a good part of a small solve's time).
+struct Adjacency {
+    /// Node v's edges are `edges[start[v]..start[v + 1]]`.
+    start: Vec<usize>,
+    edges: Vec<usize>,
+}
+
+impl Adjacency {
+    /// From each edge's end on this side (the tail for out-edges).
+    fn new(nodes: usize, ends: impl Iterator<Item = usize> + Clone) -> Adjacency {
+        let mut start = vec![0usize; nodes + 1];
+        for v in ends.clone() {
+            start[v + 1] += 1;
+        }
+        for v in 0..nodes {
+            start[v + 1] += start[v];
+        }
+        let mut next = start.clone();
+        let mut edges = vec![0; start[nodes]];
+        for (i, v) in ends.enumerate() {
+            edges[next[v]] = i;
+            next[v] += 1;
+        }
+        Adjacency { start, edges }
+    }
+}
+
+impl std::ops::Index<usize> for Adjacency {
+    type Output = [usize];
+    fn index(&self, v: usize) -> &[usize] {
+        &self.edges[self.start[v]..self.start[v + 1]]
+    }
+}
+
 /// An initial tight subtree and its place in the merge heap.
 struct Subtree {
     rep: usize,
@@ -183,8 +209,8 @@ struct Subtree {
 
 struct State<'a> {
     edges: &'a [SimplexEdge],
-    out: &'a [Vec<usize>],
-    incoming: &'a [Vec<usize>],
+    out: &'a Adjacency,
+    incoming: &'a Adjacency,
     rank: &'a mut Vec<i32>,
     in_tree: Vec<bool>,
     /// Tree edges in dot's order (the leaving-edge search walks it).
@@ -197,7 +223,12 @@ struct State<'a> {
     low: Vec<usize>,
     lim: Vec<usize>,
     search_start: usize,
+    /// Scratch for `feasible_tree`: each node's initial tight subtree.
+    subtree_of: Vec<usize>,
 }
+
+/// A node not yet in an initial tight subtree.
+const NO_SUBTREE: usize = usize::MAX;
 
 impl State<'_> {
     fn slack(&self, e: usize) -> i32 {
@@ -252,11 +283,12 @@ impl State<'_> {
     /// dot's feasible_tree: tight subtrees grown from each node of the list,
     /// then merged smallest first through the tightest edge leaving them.
     fn feasible_tree(&mut self, list: &[usize]) {
-        let mut subtree_of: std::collections::HashMap<usize, usize> =
-            std::collections::HashMap::with_capacity(list.len());
+        // Each node's initial subtree (NO_SUBTREE: none yet). One table for
+        // the whole solve: components share no nodes.
+        let mut subtree_of = std::mem::take(&mut self.subtree_of);
         let mut trees: Vec<Subtree> = Vec::new();
         for &v in list {
-            if subtree_of.contains_key(&v) {
+            if subtree_of[v] != NO_SUBTREE {
                 continue;
             }
             let id = trees.len();
@@ -288,8 +320,8 @@ impl State<'_> {
             let Some(e) = self.inter_tree_edge(trees[smallest].rep, &subtree_of, &mut trees) else {
                 break;
             };
-            let t0 = find(&mut trees, subtree_of[&self.edges[e].tail]);
-            let t1 = find(&mut trees, subtree_of[&self.edges[e].head]);
+            let t0 = find(&mut trees, subtree_of[self.edges[e].tail]);
+            let t1 = find(&mut trees, subtree_of[self.edges[e].head]);
             if trees[t0].heap_index.is_none() {
                 let delta = self.slack(e);
                 if delta != 0 {
@@ -317,17 +349,13 @@ impl State<'_> {
                 heapify(&mut heap, &mut trees, i);
             }
         }
+        self.subtree_of = subtree_of;
     }
 
     /// Grows the tight subtree of `root` (in-edges before out-edges, depth
     /// first) and returns its size.
-    fn tight_subtree(
-        &mut self,
-        root: usize,
-        id: usize,
-        subtree_of: &mut std::collections::HashMap<usize, usize>,
-    ) -> usize {
-        subtree_of.insert(root, id);
+    fn tight_subtree(&mut self, root: usize, id: usize, subtree_of: &mut [usize]) -> usize {
+        subtree_of[root] = id;
         let mut size = 1;
         // (node, place in its in-edges followed by its out-edges)
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
@@ -335,7 +363,7 @@ impl State<'_> {
             let next = (cursor..self.degree(v)).find_map(|i| {
                 let e = self.in_then_out(v, i);
                 let w = self.other_end(e, v);
-                (!self.in_tree[e] && !subtree_of.contains_key(&w) && self.slack(e) == 0).then_some((i, e, w))
+                (!self.in_tree[e] && subtree_of[w] == NO_SUBTREE && self.slack(e) == 0).then_some((i, e, w))
             });
             let Some((i, e, w)) = next else {
                 stack.pop();
@@ -345,7 +373,7 @@ impl State<'_> {
                 top.1 = i + 1;
             }
             self.add_tree_edge(e);
-            subtree_of.insert(w, id);
+            subtree_of[w] = id;
             size += 1;
             stack.push((w, 0));
         }
@@ -354,13 +382,8 @@ impl State<'_> {
 
     /// The tightest edge from the tree of `rep` to another tree, searched
     /// depth-first through the tree (dot's inter_tree_edge_search).
-    fn inter_tree_edge(
-        &self,
-        rep: usize,
-        subtree_of: &std::collections::HashMap<usize, usize>,
-        trees: &mut [Subtree],
-    ) -> Option<usize> {
-        let own = find(trees, subtree_of[&rep]);
+    fn inter_tree_edge(&self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
+        let own = find(trees, subtree_of[rep]);
         let mut best: Option<usize> = None;
         // (node, came from, place in its out-edges followed by its in-edges)
         let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(rep, None, 0)];
@@ -381,7 +404,7 @@ impl State<'_> {
                     }
                     stack.push((w, Some(v), 0));
                     continue 'walk;
-                } else if find(trees, subtree_of[&w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
+                } else if find(trees, subtree_of[w]) != own && best.is_none_or(|b| self.slack(e) < self.slack(b)) {
                     best = Some(e);
                 }
             }

@@ -70,22 +70,30 @@ impl Outline {
     }
 }
 
-/// Draws `letter` centred on the spot circle at `(cx, cy)`; false when there
-/// is no outline for it (the caller then draws it as text).
-pub(crate) fn draw_spot_letter(out: &mut Vec<Item>, letter: char, cx: f64, cy: f64) -> bool {
+/// A letter's outline in font units and the middle of the box of all its
+/// points.
+struct Glyph {
+    outline: Outline,
+    mid_x: f64,
+    mid_y: f64,
+}
+
+/// The outline of `letter` (an ASCII letter or digit), read from the font
+/// once per process: parsing it was most of a class box's drawing.
+fn glyph(letter: char) -> Option<&'static Glyph> {
+    static GLYPHS: OnceLock<Vec<Option<Glyph>>> = OnceLock::new();
+    let glyphs = GLYPHS.get_or_init(|| (0..128u8).map(|b| read_glyph(char::from(b))).collect());
+    glyphs.get(letter as usize)?.as_ref()
+}
+
+fn read_glyph(letter: char) -> Option<Glyph> {
     if !letter.is_ascii_alphanumeric() {
-        return false;
+        return None;
     }
-    let Some(face) = spot_face() else {
-        return false;
-    };
-    let Some(glyph) = face.glyph_index(letter) else {
-        return false;
-    };
+    let face = spot_face()?;
+    let glyph = face.glyph_index(letter)?;
     let mut outline = Outline::default();
-    if face.outline_glyph(glyph, &mut outline).is_none() {
-        return false;
-    }
+    face.outline_glyph(glyph, &mut outline)?;
     let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
     for (x, y) in outline.points() {
         x0 = x0.min(x);
@@ -94,12 +102,24 @@ pub(crate) fn draw_spot_letter(out: &mut Vec<Item>, letter: char, cx: f64, cy: f
         y1 = y1.max(y);
     }
     if x0 > x1 {
-        return false;
+        return None;
     }
+    Some(Glyph {
+        outline,
+        mid_x: (f64::from(x0) + f64::from(x1)) / 2.0,
+        mid_y: (f64::from(y0) + f64::from(y1)) / 2.0,
+    })
+}
+
+/// Draws `letter` centred on the spot circle at `(cx, cy)`; false when there
+/// is no outline for it (the caller then draws it as text).
+pub(crate) fn draw_spot_letter(out: &mut Vec<Item>, letter: char, cx: f64, cy: f64) -> bool {
+    let (Some(face), Some(Glyph { outline, mid_x, mid_y })) = (spot_face(), glyph(letter)) else {
+        return false;
+    };
     let k = SIZE / f64::from(face.units_per_em());
     // Font units (y up) to the page, the box's middle on the centre.
-    let mid_x = (f64::from(x0) + f64::from(x1)) / 2.0;
-    let mid_y = (f64::from(y0) + f64::from(y1)) / 2.0;
+    let (mid_x, mid_y) = (*mid_x, *mid_y);
     let at = |x: f32, y: f32| (cx + (f64::from(x) - mid_x) * k, cy - RAISE - (f64::from(y) - mid_y) * k);
     let mut path = PathBuilder::new();
     let mut current = (0.0, 0.0);
