@@ -11,7 +11,8 @@
 //! where browsers refuse module scripts and `fetch`); `wasm-opt -Os` with
 //! `--wasm-opt` (binaryen on `PATH` or in `editors/npm/node_modules`; npm's
 //! binaryen runs as JavaScript and took minutes on the loaded 2-core
-//! machine, so it is not part of CI); the sizes, raw and gzipped.
+//! machine, so it is not part of CI; its output also stays longer in V8's
+//! baseline code, see docs/wasm.md); the sizes, raw and gzipped.
 
 use crate::corpus::workspace_root;
 use std::path::{Path, PathBuf};

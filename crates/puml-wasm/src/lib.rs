@@ -16,5 +16,13 @@ mod session;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
+/// The wasm32 heap: Rust's default there is dlmalloc, whose malloc, free
+/// and chunk unlinking were about 5 % of a render's time in V8's profile;
+/// talc answers the many small allocations of layout and SVG writing
+/// faster (see docs/wasm.md for the measured difference).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub use includes::{set_include_resolver, IncludeResolver, MAX_INCLUDED_BYTES, MAX_INCLUDE_LOADS};
 pub use session::{decode_url, encode_url, theme_names, RenderRequest, Rendered, Session, SessionError, VIRTUAL_FILE};

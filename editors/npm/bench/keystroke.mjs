@@ -3,12 +3,15 @@
 // is in the page and its frame rendered. Prints one JSON line.
 // Types what the xtask's native half types (`type_key` in
 // xtask/src/bench_wasm.rs) into the diagram it wrote.
-// Usage: node bench/keystroke.mjs PLAYGROUND_INDEX_HTML DIAGRAM.puml [KEYSTROKES]
+// WARMUP keystrokes are typed first, unmeasured (V8 runs the module's
+// baseline code until its optimising compiler has caught up).
+// Usage: node bench/keystroke.mjs PLAYGROUND_INDEX_HTML DIAGRAM.puml [KEYSTROKES] [WARMUP]
 import { pathToFileURL } from "node:url";
 import { existsSync, readFileSync } from "node:fs";
 
-const [index, file, countArg] = process.argv.slice(2);
+const [index, file, countArg, warmupArg] = process.argv.slice(2);
 const keystrokes = Number(countArg ?? 40);
+const warmup = Number(warmupArg ?? 10);
 const executablePath = process.env.CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 const { chromium } = await import("playwright-core");
 const browser = await chromium.launch({
@@ -31,45 +34,52 @@ try {
   await cdp.send("Performance.enable");
   const metrics = async () =>
     Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
-  const before = await metrics();
-  const { out: timings, changes } = await page.evaluate(
-    async ({ keystrokes }) => {
-      const playground = window.pumlPlayground;
-      const source = document.getElementById("source");
-      let waiting = null;
-      playground.onPaint((painted) => {
-        if (waiting && painted === waiting.text) waiting.resolve();
-      });
-      const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-      // A task queued now runs after the current rendering update (style,
-      // layout, paint of the frame the playground drew in).
-      const afterRendering = () =>
-        new Promise((resolve) => {
-          const channel = new MessageChannel();
-          channel.port1.onmessage = () => resolve();
-          channel.port2.postMessage(0);
+  // Types `count` keystrokes, the first being the `from`-th of the run.
+  const type = (count, from) =>
+    page.evaluate(
+      async ({ count, from }) => {
+        const playground = window.pumlPlayground;
+        const source = document.getElementById("source");
+        let waiting = null;
+        playground.onPaint((painted) => {
+          if (waiting && painted === waiting.text) waiting.resolve();
         });
-      const out = [];
-      for (let k = 0; k < keystrokes; k++) {
-        // A keystroke as the browser delivers it: the text changes, then
-        // an input event; the playground paints on its own schedule.
-        const label = `: message ${200 + (k % 5)}`;
-        const at = source.value.indexOf(label) + label.length;
-        await frame();
-        await new Promise((resolve) => setTimeout(resolve, 3));
-        const started = performance.now();
-        source.value = source.value.slice(0, at) + "x" + source.value.slice(at);
-        const shown = new Promise((resolve) => (waiting = { text: source.value, resolve }));
-        source.dispatchEvent(new Event("input", { bubbles: true }));
-        await shown;
-        const inDom = performance.now();
-        await afterRendering();
-        out.push([inDom - started, performance.now() - started]);
-      }
-      return { out, changes: window.pumlPlayground.changes };
-    },
-    { keystrokes },
-  );
+        const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+        // A task queued now runs after the current rendering update (style,
+        // layout, paint of the frame the playground drew in).
+        const afterRendering = () =>
+          new Promise((resolve) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(0);
+          });
+        const out = [];
+        const paintedBefore = playground.timings.length;
+        for (let k = from; k < from + count; k++) {
+          // A keystroke as the browser delivers it: the text changes, then
+          // an input event; the playground paints on its own schedule.
+          const label = `: message ${200 + (k % 5)}`;
+          const at = source.value.indexOf(label) + label.length;
+          await frame();
+          await new Promise((resolve) => setTimeout(resolve, 3));
+          const started = performance.now();
+          source.value = source.value.slice(0, at) + "x" + source.value.slice(at);
+          const shown = new Promise((resolve) => (waiting = { text: source.value, resolve }));
+          source.dispatchEvent(new Event("input", { bubbles: true }));
+          await shown;
+          const inDom = performance.now();
+          await afterRendering();
+          out.push([inDom - started, performance.now() - started]);
+        }
+        // The playground's own time per paint: check, page count, render
+        // and the patch of the picture (the work in the frame).
+        return { out, paints: playground.timings.slice(paintedBefore), changes: playground.changes };
+      },
+      { count, from },
+    );
+  await type(warmup, 0);
+  const before = await metrics();
+  const { out: timings, paints, changes } = await type(keystrokes, warmup);
   const after = await metrics();
   const perKeystroke = (name) => ((after[name] - before[name]) * 1000) / keystrokes;
   const errors = await page.locator("#diagnostics li.error").count();
@@ -87,6 +97,10 @@ try {
       // Keystrokes whose picture was patched in place, or replaced whole.
       patched: changes.patched,
       replaced: changes.replaced - 1,
+      warmup,
+      // The paint itself (check, page count, render, patch), in the frame.
+      paintMedianMs: quantile(paints, 0.5),
+      paintP90Ms: quantile(paints, 0.9),
       // Keystroke → the new SVG checked, rendered and in the page (this
       // includes the wait for the animation frame the playground paints in).
       domMedianMs: quantile(inDom, 0.5),
