@@ -278,6 +278,9 @@ impl RenderJobs<'_> {
             }),
             advanced: std::sync::Condvar::new(),
         };
+        if workers > 1 {
+            crate::allocator::use_mimalloc();
+        }
         std::thread::scope(|scope| {
             for _ in 1..workers {
                 scope.spawn(|| self.render_until_done(&next_to_render, &rendered, &front));

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the input has errors (or `--check` found
 //! changes), 2 usage or I/O error.
 
+mod allocator;
 mod analysis;
 mod cmd_check;
 mod cmd_mcp;
@@ -12,11 +13,10 @@ mod cmd_tools;
 mod cmd_workflow;
 mod io_util;
 
-/// glibc's allocator spent about a quarter of a corpus render in malloc and
-/// free (many small, short-lived allocations on several threads);
-/// mimalloc's per-thread free lists take a fraction of that.
+/// The system's allocator for one file on the main thread, mimalloc once
+/// several threads may allocate (see `allocator`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::Allocator = allocator::Allocator;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -86,6 +86,11 @@ fn main() -> ExitCode {
             }
         },
     };
+    // Checking and rendering choose mimalloc where they start threads;
+    // every other command (servers among them) has it from the start.
+    if !matches!(command, Command::Check(_) | Command::Render(_)) {
+        allocator::use_mimalloc();
+    }
     if !matches!(command, Command::Mcp(_) | Command::Serve(_)) {
         die_quietly_on_closed_pipe();
     }
