@@ -159,6 +159,67 @@ def value_for(name):
     return None
 
 
+# Bodies for the `skinparam padding` probes: each kind of event once.
+PADDING_BODIES = {
+    "messages": """\
+participant Alice
+participant "Bob\\nthe second" as Bob
+participant C
+autonumber
+Alice -> Bob : hello
+Bob --> Alice : a reply\\non two lines
+Bob -> Bob : self call
+Bob -> C
+return done
+C -> Alice : back
+[-> Alice : found
+Alice ->] : lost
+""",
+    "notes": """\
+participant Alice
+participant Bob
+Alice -> Bob : hello
+note left : on the message
+note right of Bob : right\\nnote
+note over Alice : over one
+note over Alice, Bob : across both
+hnote over Bob : hexagonal
+rnote over Alice : boxed
+Bob -> Alice : ok
+""",
+    "groups": """\
+participant Alice
+participant Bob
+participant Carol
+alt first
+  Alice -> Bob : one
+else second
+  Bob -> Carol : two
+  loop 3 times
+    Carol -> Carol : again
+  end
+end
+group
+  Alice -> Carol : plain
+end
+== Section ==
+...
+... later ...
+|||
+||45||
+ref over Alice, Bob : a ref\\nof two lines
+Alice -> Bob : last
+""",
+}
+
+# Other settings beside `padding 10`.
+PADDING_COMBINATIONS = {
+    "participantpadding": "skinparam ParticipantPadding 10\nskinparam BoxPadding 10",
+    "maxmessagesize": "skinparam maxMessageSize 60",
+    "fontsize": "skinparam defaultFontSize 16",
+}
+
+
 def probe(name, head, body=BODY):
     return name, f"@startuml\n{head}\n{body}@enduml\n"
 
@@ -230,6 +291,14 @@ def probes():
     }
     for name, head in special.items():
         out.append(probe(f"s_{name}", head))
+    # `skinparam padding N` adds N around every text block; generated over
+    # N and bodies that draw each kind of event, alone and with the other
+    # paddings and sizes real files set beside it.
+    for n in (0, 5, 10, 20):
+        for body_name, body in PADDING_BODIES.items():
+            out.append(probe(f"s_padding_{n}_{body_name}", f"skinparam padding {n}", body))
+    for name, head in PADDING_COMBINATIONS.items():
+        out.append(probe(f"s_padding_10_{name}", f"skinparam padding 10\n{head}"))
     return out
 
 

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug, PartialEq)]
 pub struct CheckArgs {
     /// Files, directories (searched for .puml .plantuml .pu .iuml), globs, or `-` for stdin.
     #[arg(required = true)]
@@ -33,6 +33,21 @@ pub struct CheckArgs {
     /// Refuse inputs larger than this many bytes (default 8 MiB, or $PUML_MAX_BYTES).
     #[arg(long)]
     pub max_bytes: Option<u64>,
+}
+
+impl CheckArgs {
+    /// `puml check PATHS…` without options: what clap gives for it.
+    pub fn for_paths(paths: Vec<PathBuf>) -> CheckArgs {
+        CheckArgs {
+            paths,
+            format: "human".to_string(),
+            deny_warnings: false,
+            fix: false,
+            stdout: false,
+            include_root: None,
+            max_bytes: None,
+        }
+    }
 }
 
 #[derive(clap::Args)]

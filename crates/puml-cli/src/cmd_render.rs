@@ -13,13 +13,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-#[derive(clap::Args)]
+/// The output formats `--format` takes.
+pub const FORMATS: [&str; 6] = ["svg", "png", "pdf", "txt", "utxt", "scene-json"];
+
+#[derive(clap::Args, Debug, PartialEq)]
 pub struct RenderArgs {
     /// Files, directories (searched for .puml .plantuml .pu .iuml), globs, or `-` for stdin.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(short = 'f', long = "format", value_parser = ["svg", "png", "pdf", "txt", "utxt", "scene-json"], default_value = "svg")]
+    #[arg(short = 'f', long = "format", value_parser = FORMATS, default_value = "svg")]
     pub format: String,
     /// Output file (`-` for stdout). Only with a single input.
     #[arg(short = 'o', long = "output")]
@@ -52,6 +55,26 @@ pub struct RenderArgs {
     /// Refuse diagrams with more events (messages, notes, …) than this.
     #[arg(long, default_value_t = 500_000)]
     pub max_events: usize,
+}
+
+impl RenderArgs {
+    /// `puml render [-f FORMAT] [-o OUTPUT] PATHS…`: what clap gives for it.
+    pub fn for_paths(paths: Vec<PathBuf>, format: Option<String>, output: Option<PathBuf>) -> RenderArgs {
+        RenderArgs {
+            paths,
+            format: format.unwrap_or_else(|| "svg".to_string()),
+            output,
+            out_dir: None,
+            theme: None,
+            page: None,
+            scale: 1.0,
+            include_root: None,
+            max_bytes: None,
+            sync: false,
+            max_participants: 5_000,
+            max_events: 500_000,
+        }
+    }
 }
 
 /// Exit status of one file, worst wins.
@@ -255,6 +278,9 @@ impl RenderJobs<'_> {
             }),
             advanced: std::sync::Condvar::new(),
         };
+        if workers > 1 {
+            crate::allocator::use_mimalloc();
+        }
         std::thread::scope(|scope| {
             for _ in 1..workers {
                 scope.spawn(|| self.render_until_done(&next_to_render, &rendered, &front));

@@ -70,6 +70,7 @@ pub fn parallel_map<T: Sync, R: Send, S>(
         let mut state = new_state();
         return items.iter().map(|item| work(&mut state, item)).collect();
     }
+    crate::allocator::use_mimalloc();
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len());

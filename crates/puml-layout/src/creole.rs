@@ -770,6 +770,9 @@ pub struct TextBlock {
     pub height: f64,
     /// The font the block was measured in (an empty line is drawn in it).
     pub base_font: Font,
+    /// Room kept blank on every side of the text, counted in `width` and
+    /// `height` (`skinparam padding`, see [`TextBlock::padded`]).
+    pub padding: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -808,6 +811,7 @@ pub fn measure(text: &str, base: Font, metrics: &dyn TextMeasure) -> TextBlock {
             height: 0.0 + line.height,
             lines: vec![line],
             base_font: base,
+            padding: 0.0,
         };
     }
     measure_lines(parse(text), base, metrics)
@@ -879,6 +883,7 @@ pub fn measure_lines(lines: Vec<Line>, base: Font, metrics: &dyn TextMeasure) ->
         width,
         height,
         base_font: base,
+        padding: 0.0,
     }
 }
 
@@ -1089,16 +1094,32 @@ impl TextBlock {
         self.lines.iter().all(|l| l.runs.is_empty())
     }
 
+    /// The block with `padding` more room on every side, as PlantUML's
+    /// `skinparam padding N` gives every text it draws (its sheet of text
+    /// is 2N wider and taller, the text N in from the top left; probes
+    /// `test-data/skinparam-sequence/s_padding_*`). An empty text keeps no
+    /// room: PlantUML draws nothing for it.
+    pub fn padded(mut self, padding: f64) -> TextBlock {
+        if padding > 0.0 && !self.is_empty() {
+            self.width += 2.0 * padding;
+            self.height += 2.0 * padding;
+            self.padding += padding;
+        }
+        self
+    }
+
     /// Emits text runs with the block's top-left (or top-center/right
     /// reference, per `align`) at `(x, y)`.
     pub fn draw(&self, x: f64, y: f64, align: Align, color: Color, out: &mut Vec<Item>) {
-        let mut top = y;
+        let mut top = y + self.padding;
         let several_lines = self.lines.len() > 1;
         for line in &self.lines {
+            // The padding is on both sides of `width`: a centred line
+            // needs no correction.
             let mut cx = match align {
-                Align::Left => x,
+                Align::Left => x + self.padding,
                 Align::Center => x + (self.width - line.width) / 2.0,
-                Align::Right => x + self.width - line.width,
+                Align::Right => x + self.width - line.width - self.padding,
             };
             let baseline = top + line.ascent;
             let blank_line = line.runs.iter().all(|(span, ..)| trimmed(&span.text).is_empty());

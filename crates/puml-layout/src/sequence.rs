@@ -120,12 +120,21 @@ const NUMBER_GAP: f64 = 4.0;
 const GROUP_NEST_LEFT: f64 = 3.0;
 /// Height of PlantUML's banner for a deprecated skinparam.
 const BANNER_HEIGHT: f64 = 16.641;
-/// The narrowest body beside a deprecation banner, from its left edge:
-/// PlantUML 1.2026.8 draws the banner 371.23 px wide beside a narrower
-/// diagram, whichever banner it is, and centres the title over it
-/// (observed: `skinparam participantPadding` or `handwritten` with
-/// `A -> B`).
-const BANNER_MIN_BODY_WIDTH: f64 = 370.23;
+/// The narrowest body beside the handwritten banner, from its left edge:
+/// PlantUML 1.2026.8 draws it 371.23 px wide beside a narrower diagram
+/// (observed: `skinparam handwritten false` with `A -> B`). The CSS
+/// banners are as wide as their text and 10 px (`banner_min_body_width`).
+const HANDWRITTEN_BANNER_MIN_BODY_WIDTH: f64 = 370.23;
+/// From a CSS banner's text width to the narrowest body beside it: its
+/// rectangle is the text and 10 px wide (PlantUML 1.2026.8: 305.005 for
+/// `padding`'s 295.005, 371.23 for `ParticipantPadding`'s 361.23), 1 px
+/// beyond the body.
+const BANNER_TEXT_TO_BODY: f64 = 9.0;
+/// The tab of a `group` without a label: PlantUML writes the keyword
+/// (1.2026.8, probes `s_padding_*_groups`).
+const BARE_GROUP_TAB: &str = "group";
+/// The handwritten banner's text.
+const HANDWRITTEN_BANNER: &str = "Please use '!option handwritten true' to enable handwritten";
 /// From the diagram's left margin to a note in a group that starts at the
 /// first participant: the frame's 3 px, then 21 px from frame to note.
 const GROUP_NOTE_EDGE_ROOM: f64 = 24.0;
@@ -454,7 +463,7 @@ impl<'a> Context<'a> {
                     }
                 }
                 lines.extend(creole::parse(&p.display));
-                let block = creole::measure_lines(lines, head_font, metrics);
+                let block = creole::measure_lines(lines, head_font, metrics).padded(theme.text_padding);
                 let spot = p
                     .stereotype
                     .as_ref()
@@ -510,7 +519,10 @@ impl<'a> Context<'a> {
                 })
                 .sum();
             let title_width = b.title.as_deref().filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-                creole::measure_width(t, box_title_font(&theme), metrics) + 16.0
+                creole::measure(t, box_title_font(&theme), metrics)
+                    .padded(theme.text_padding)
+                    .width
+                    + 16.0
             });
             box_spans.push(BoxSpan {
                 index,
@@ -543,13 +555,36 @@ impl<'a> Context<'a> {
         self.slot(id).map(|s| positions.pos[s + 1])
     }
 
+    /// Measures `text` (creole) in `font` as PlantUML sizes a text it
+    /// draws: with `skinparam padding` around it.
+    fn text(&self, text: &str, font: Font) -> TextBlock {
+        creole::measure(text, font, self.metrics).padded(self.theme.text_padding)
+    }
+
+    /// `self.text(text, font).width`, without building the block when
+    /// there is no padding (see `creole::measure_width`).
+    fn text_width(&self, text: &str, font: Font) -> f64 {
+        if self.theme.text_padding > 0.0 {
+            return self.text(text, font).width;
+        }
+        creole::measure_width(text, font, self.metrics)
+    }
+
+    /// `self.text(text, font).height`, as `text_width`.
+    fn text_height(&self, text: &str, font: Font) -> f64 {
+        if self.theme.text_padding > 0.0 {
+            return self.text(text, font).height;
+        }
+        creole::measure_height(text, font, self.metrics)
+    }
+
     fn label_block(&self, text: &str, font: Font) -> TextBlock {
         match self.theme.max_message_size {
             Some(max) => creole::split_words(
-                creole::measure(&wrap_words(text, max, font, self.metrics), font, self.metrics),
+                self.text(&wrap_words(text, max, font, self.metrics), font),
                 self.metrics,
             ),
-            None => creole::measure(text, font, self.metrics),
+            None => self.text(text, font),
         }
     }
 
@@ -561,7 +596,7 @@ impl<'a> Context<'a> {
             .as_ref()
             .filter(|n| !n.trim().is_empty())
             // `autonumber "<b>0'.'"`: quotes only protect literal text in the format.
-            .map(|n| creole::measure(&n.replace('\'', ""), font.bold(), self.metrics));
+            .map(|n| self.text(&n.replace('\'', ""), font.bold()));
         (label, number)
     }
 
@@ -582,7 +617,7 @@ impl<'a> Context<'a> {
 
     fn note_block(&self, text: &str) -> TextBlock {
         let font = note_font(&self.theme);
-        match self.theme.note_max_width {
+        let block = match self.theme.note_max_width {
             Some(max) => creole::split_words(
                 creole::measure_lines(
                     creole::parse_block(&wrap_words(text, max, font, self.metrics)),
@@ -592,7 +627,8 @@ impl<'a> Context<'a> {
                 self.metrics,
             ),
             None => creole::measure_lines(creole::parse_block(text), font, self.metrics),
-        }
+        };
+        block.padded(self.theme.text_padding)
     }
 
     /// How far a note reaches left and right of the lifeline it hangs on
@@ -759,22 +795,45 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// PlantUML's banners for the deprecated skinparams the diagram uses.
+    /// PlantUML's banners for the deprecated skinparams the diagram uses,
+    /// in the order the file first sets each (PlantUML 1.2026.8, probe
+    /// `s_padding_10_participantpadding`): any value of `padding` or
+    /// `handwritten` brings its banner, `false` too (probes `p_padding`,
+    /// `s_handwritten_off`).
     fn deprecation_banners(&self) -> Vec<&'static str> {
         let mut banners = Vec::new();
-        let params = &self.diagram.settings.skinparams;
-        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("participantpadding")) {
-            banners.push("Please use CSS style instead of skinparam ParticipantPadding");
-        }
-        // PlantUML 1.2026.8 (probes `p_padding`, `s_handwritten_off`): any
-        // value of `padding` or `handwritten` brings its banner, `false` too.
-        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("padding")) {
-            banners.push("Please use CSS style instead of skinparam padding");
-        }
-        if params.iter().any(|(k, _)| k.eq_ignore_ascii_case("handwritten")) {
-            banners.push("Please use '!option handwritten true' to enable handwritten");
+        for (key, _) in &self.diagram.settings.skinparams {
+            let banner = if key.eq_ignore_ascii_case("participantpadding") {
+                "Please use CSS style instead of skinparam ParticipantPadding"
+            } else if key.eq_ignore_ascii_case("padding") {
+                "Please use CSS style instead of skinparam padding"
+            } else if key.eq_ignore_ascii_case("handwritten") {
+                HANDWRITTEN_BANNER
+            } else {
+                continue;
+            };
+            if !banners.contains(&banner) {
+                banners.push(banner);
+            }
         }
         banners
+    }
+
+    /// The narrowest body beside these banners, from its left edge.
+    fn banner_min_body_width<'b>(&self, banners: impl Iterator<Item = &'b str>) -> f64 {
+        let font = Font {
+            family: FontFamily::Mono,
+            ..Font::sans(10.0)
+        };
+        banners
+            .map(|text| {
+                if text == HANDWRITTEN_BANNER {
+                    HANDWRITTEN_BANNER_MIN_BODY_WIDTH
+                } else {
+                    self.metrics.width(text, &font) + BANNER_TEXT_TO_BODY
+                }
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 
     /// Like PlantUML, the room kept between a box and the canvas border is part
@@ -1311,12 +1370,11 @@ impl<'a> Context<'a> {
 
     /// The width of a group's `[condition]` (or an `else` label) as drawn.
     fn bracketed_condition_width(&self, condition: &str) -> f64 {
-        creole::measure_width(
+        self.text_width(
             &format!("[{condition}]"),
             self.theme
                 .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                 .bold(),
-            self.metrics,
         )
     }
 
@@ -1324,10 +1382,15 @@ impl<'a> Context<'a> {
     /// written before its `[secondary]`, or the keyword) and 45 px.
     fn group_tab_width(&self, kind: GroupKind, label: Option<&str>, label_trailing_blanks: usize) -> f64 {
         let tab_text: std::borrow::Cow<'_, str> = match kind {
-            GroupKind::Group => format!("{}{}", label.unwrap_or_default(), " ".repeat(label_trailing_blanks)).into(),
+            GroupKind::Group => format!(
+                "{}{}",
+                label.unwrap_or(BARE_GROUP_TAB),
+                " ".repeat(label_trailing_blanks)
+            )
+            .into(),
             kind => kind.keyword().into(),
         };
-        creole::measure_width(&tab_text, self.theme.group_tab_font(), self.metrics) + 45.0
+        self.text_width(&tab_text, self.theme.group_tab_font()) + 45.0
     }
 
     /// A `ref`'s text font: 12 px unless a theme or `reference { FontSize }`
@@ -1356,7 +1419,7 @@ impl<'a> Context<'a> {
     ) -> (f64, f64) {
         let theme = &self.theme;
         let tab_text = match g.kind {
-            GroupKind::Group => g.label.as_deref().unwrap_or_default(),
+            GroupKind::Group => g.label.as_deref().unwrap_or(BARE_GROUP_TAB),
             kind => kind.keyword(),
         };
         let condition = match g.kind {
@@ -1364,14 +1427,13 @@ impl<'a> Context<'a> {
             _ => g.label.as_deref(),
         }
         .filter(|c| !c.trim().is_empty());
-        let tab_block = creole::measure(tab_text, self.theme.group_tab_font(), self.metrics);
+        let tab_block = self.text(tab_text, self.theme.group_tab_font());
         let cond_block = condition.map(|c| {
-            creole::measure(
+            self.text(
                 &format!("[{c}]"),
                 self.theme
                     .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                     .bold(),
-                self.metrics,
             )
         });
         let (mut x0, mut x1) = if g.min_x.is_finite() {
@@ -1390,12 +1452,11 @@ impl<'a> Context<'a> {
             .iter()
             .map(|(_, label, _)| {
                 label.as_deref().filter(|l| !l.trim().is_empty()).map(|l| {
-                    creole::measure(
+                    self.text(
                         &format!("[{l}]"),
                         self.theme
                             .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                             .bold(),
-                        self.metrics,
                     )
                 })
             })
@@ -1525,11 +1586,10 @@ impl<'a> Context<'a> {
         top: f64,
     ) -> (f64, Vec<Item>) {
         let mut out = Vec::new();
-        let block = creole::measure(
+        let block = self.text(
             &legend.text,
             self.theme
                 .font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
-            self.metrics,
         );
         let padding = self.theme.legend_spacing.padding;
         let w = block.width + padding.left + padding.right;

@@ -207,6 +207,9 @@ pub struct Theme {
     /// (probes `p_wrapwidth`, `s_wrapwidth_*`).
     pub wrap_width: Option<f64>,
     pub box_padding: f64,
+    /// `skinparam padding N`: room PlantUML keeps around every text block
+    /// it draws (`creole::TextBlock::padded`); 0 by default.
+    pub text_padding: f64,
     /// Room between a participant box and its name, (vertical,
     /// horizontal) (`participant { Padding }`: one value or CSS's two).
     pub participant_padding: (f64, f64),
@@ -411,6 +414,7 @@ impl Default for Theme {
             note_max_width: None,
             wrap_width: None,
             box_padding: 0.0,
+            text_padding: 0.0,
             participant_padding: (7.0, 7.0),
             default_font_size: None,
             participant_margin: Sides::all(0.0),
@@ -1338,6 +1342,7 @@ impl Theme {
             }
             "actorstyle" => self.awesome_actor = value.eq_ignore_ascii_case("awesome"),
             "boxpadding" => set!(self.box_padding, number.filter(|v| (0.0..=500.0).contains(v))),
+            "padding" => set!(self.text_padding, number.filter(|v| (0.0..=500.0).contains(v))),
             "responsemessagebelowarrow" => set!(self.response_below_arrow, flag),
             "lifelinestrategy" => self.solid_lifeline = value.eq_ignore_ascii_case("solid"),
             "style" => self.strict_uml = value.eq_ignore_ascii_case("strictuml"),

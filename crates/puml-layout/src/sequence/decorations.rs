@@ -118,10 +118,9 @@ impl Context<'_> {
         // The title is centered over the whole diagram once its width is known.
         let mut title_block = None;
         if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-            let block = creole::measure(
+            let block = self.text(
                 title,
                 self.theme.font_of(TextElement::Title, theme.title_font_size).bold(),
-                self.metrics,
             );
             // The gaps above and below hold PlantUML's default title margin
             // and padding; a theme's or `<style>`'s replace them.
@@ -156,7 +155,7 @@ impl Context<'_> {
         // where the heads would start, its 14 pt label in a tab 3 px taller
         // than the text, the heads 13 px below the tab.
         let mainframe = self.diagram.mainframe.as_deref().map(|label| {
-            let block = creole::measure(label, self.theme.font(14.0), self.metrics);
+            let block = self.text(label, self.theme.font(14.0));
             let top = y + MAINFRAME_TOP_GAP;
             y = top + block.height + MAINFRAME_TAB_EXTRA + MAINFRAME_HEADS_GAP;
             (block, top)
@@ -192,15 +191,14 @@ impl Context<'_> {
         // as wide with a header as without one), and one wider than the
         // diagram keeps only 5 px to the canvas' edges (`edges`).
         let mut placement = HeaderPlacement::default();
-        let block = creole::measure(&header.text, deco_font, self.metrics);
+        let block = self.text(&header.text, deco_font);
         let right = positions.pos[n + 1];
         let left = positions.pos[0];
         // What the header is wider than: the diagram, or a title wider
         // than it with its side margins (PlantUML right-aligns a header
         // narrower than such a title: `header_right_under_wide_title`).
         let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
-            creole::measure_width(t, self.theme.font(theme.title_font_size).bold(), self.metrics)
-                + 2.0 * TITLE_SIDE_MARGIN
+            self.text_width(t, self.theme.font(theme.title_font_size).bold()) + 2.0 * TITLE_SIDE_MARGIN
         });
         let span = (right - left).max(title_span);
         let room = theme.header_spacing.outer();
@@ -224,7 +222,10 @@ impl Context<'_> {
             let inset = MARGIN - HEADER_PAGE_GAP;
             placement.edges = Some((x + inset, x + block.width - inset));
         } else if align == HorizontalAlign::Right {
-            placement.right_room = Some(HEADER_RIGHT_OVERHANG - room.right);
+            // Its text ends `skinparam padding` short of the overhang, not
+            // its padded block (PlantUML 1.2026.8, probes `p_padding`,
+            // `s_padding_10_*`).
+            placement.right_room = Some(HEADER_RIGHT_OVERHANG - room.right - block.padding);
         } else if align == HorizontalAlign::Center {
             placement.center_offset = Some((room.left - room.right) / 2.0);
         } else if align == HorizontalAlign::Left {
@@ -280,8 +281,8 @@ impl Context<'_> {
                 let font = box_title_font(&self.theme);
                 // Centred with the blanks an unquoted title keeps before
                 // its colour (PlantUML), drawn without them.
-                let width = creole::measure_width(title, font, self.metrics);
-                let block = creole::measure(title.trim_end(), font, self.metrics);
+                let width = self.text_width(title, font);
+                let block = self.text(title.trim_end(), font);
                 // The title block is centred; its lines are left-aligned within it.
                 block.draw(
                     (lo + hi) / 2.0 - width / 2.0,
@@ -654,13 +655,13 @@ impl Context<'_> {
         };
         let (above, under) = self.legend_margin_change();
         let padding = theme.legend_spacing.padding;
-        let block_w = creole::measure(
-            &legend.text,
-            self.theme
-                .font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
-            self.metrics,
-        )
-        .width
+        let block_w = self
+            .text(
+                &legend.text,
+                self.theme
+                    .font_of(TextElement::Legend, self.theme.legend_font_size.unwrap_or(14.0)),
+            )
+            .width
             + padding.left
             + padding.right;
         let (left_inset, right_inset) = self.legend_insets();
@@ -691,7 +692,7 @@ impl Context<'_> {
         let Some(caption) = self.diagram.caption.as_deref().filter(|c| !c.trim().is_empty()) else {
             return;
         };
-        let block = creole::measure(caption, self.theme.font(14.0), self.metrics);
+        let block = self.text(caption, self.theme.font(14.0));
         // PlantUML: 7 px below the diagram, 14 below a legend.
         let gap = if below.after_legend {
             2.0 * CAPTION_GAP
@@ -713,11 +714,10 @@ impl Context<'_> {
     fn draw_footer(&self, canvas: &mut Canvas, below: &mut BelowBody, middles: &Middles, box_lift: f64) {
         let theme = &self.theme;
         let Some(footer) = &self.diagram.footer else { return };
-        let block = creole::measure(
+        let block = self.text(
             &footer.text,
             self.theme
                 .font_of(TextElement::Footer, self.theme.footer_font_size.unwrap_or(10.0)),
-            self.metrics,
         );
         let room = theme.footer_spacing.outer();
         let x = match footer.align.or(theme.footer_align).unwrap_or(HorizontalAlign::Center) {
@@ -770,12 +770,13 @@ impl Context<'_> {
     /// count in the canvas's bounds (the body's edges already hold them).
     fn draw_banners(&self, canvas: &mut Canvas, banners: Vec<(&'static str, f64)>, (left, right): (f64, f64)) {
         let mut banner_items = Vec::new();
+        let min_body = self.banner_min_body_width(banners.iter().map(|(text, _)| *text));
         for (text, top) in banners {
             rect(
                 &mut banner_items,
                 left - 2.0,
                 top,
-                (right - left).max(BANNER_MIN_BODY_WIDTH + 1.0),
+                (right - left).max(min_body + 1.0),
                 BANNER_HEIGHT,
                 2.5,
                 paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),

@@ -17,7 +17,6 @@
 //! (`box_reach_before`).
 
 use super::{box_title_font, BoxSpan, Context, BOX_INSET};
-use crate::creole;
 use puml_sema::model::ParticipantBox;
 
 /// Room between a box's title and the top of a box nested in it.
@@ -103,9 +102,7 @@ impl Context<'_> {
             .boxes
             .get(index)
             .and_then(|b| b.title.as_ref())
-            .map_or(0.0, |t| {
-                creole::measure(t, box_title_font(&self.theme), self.metrics).height
-            })
+            .map_or(0.0, |t| self.text(t, box_title_font(&self.theme)).height)
     }
 
     /// How far below the outermost boxes' top this box starts: one title row

@@ -83,11 +83,7 @@ impl Context<'_> {
         canvas.bottom = bottom;
         canvas.feet_reach = feet_reach;
         canvas.has_feet = has_feet;
-        canvas.banner_body_right = if banners.is_empty() {
-            f64::NEG_INFINITY
-        } else {
-            canvas.min_x + BANNER_MIN_BODY_WIDTH
-        };
+        canvas.banner_body_right = canvas.min_x + self.banner_min_body_width(banners.iter().map(|(text, _)| *text));
         self.widen_for_banners(&mut canvas, spot);
         self.draw_dividers(&mut canvas, deferred, &page_break_ys);
         self.draw_mainframe(&mut canvas, mainframe);

@@ -554,9 +554,9 @@ impl Context<'_> {
     /// and is 8 px wider than its text; over one participant it grows to
     /// the right without pushing anyone.
     fn room_for_ref(&self, pass: &mut RoomPass<'_>, r: &Reference) {
-        let text_w = creole::measure_width(&r.text, self.ref_text_font(), self.metrics);
+        let text_w = self.text_width(&r.text, self.ref_text_font());
         // At least as wide as its `ref` tab too (probe `ref_unfilled`).
-        let tab_w = creole::measure_width("ref", self.ref_tab_font(), self.metrics) + 45.0;
+        let tab_w = self.text_width("ref", self.ref_tab_font()) + 45.0;
         let slots: Vec<usize> = r.participants.iter().filter_map(|p| self.slot(*p)).collect();
         if let (Some(&lo), Some(&hi)) = (slots.iter().min(), slots.iter().max()) {
             if hi > lo {

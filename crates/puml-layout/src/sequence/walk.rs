@@ -154,7 +154,7 @@ impl Context<'_> {
             GroupKind::Group => group.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or("X"),
             _ => "X",
         };
-        let tab_h = creole::measure_height(tab_text, self.theme.group_tab_font(), self.metrics);
+        let tab_h = self.text_height(tab_text, self.theme.group_tab_font());
         // A condition in a large font makes the header taller
         // (PlantUML: condition height minus 11 px below the tab's).
         let condition = match group.kind {
@@ -162,12 +162,11 @@ impl Context<'_> {
             _ => group.label.as_deref(),
         };
         let cond_room = condition.filter(|c| !c.trim().is_empty()).map_or(0.0, |c| {
-            creole::measure_height(
+            self.text_height(
                 c,
                 self.theme
                     .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                     .bold(),
-                self.metrics,
             ) - 11.0
         });
         walk.y = top + tab_h + cond_room.max(4.0);
@@ -180,12 +179,11 @@ impl Context<'_> {
             g.elses
                 .push((at, label.clone(), color.as_deref().and_then(parse_color)));
             let label_h = match label.as_deref().filter(|l| !l.trim().is_empty()) {
-                Some(l) => creole::measure_height(
+                Some(l) => self.text_height(
                     l,
                     self.theme
                         .sized_font_of(TextElement::GroupCondition, self.theme.group_font_size, 11.0)
                         .bold(),
-                    self.metrics,
                 ),
                 None => 0.0,
             };
@@ -214,12 +212,11 @@ impl Context<'_> {
     /// A divider: its box is drawn once the page is as wide as it will be
     /// (`Deferred::Divider`).
     pub(super) fn walk_divider(&self, walk: &mut Walk<'_>, text: &str, spaced: &bool, first_x: f64) {
-        let block = creole::measure(
+        let block = self.text(
             text,
             self.theme
                 .sized_font_of(TextElement::Separator, self.theme.separator_font_size, 13.0)
                 .bold(),
-            self.metrics,
         );
         // PlantUML: the box starts 18 px below the previous
         // message and the next one follows 2 px below it.
@@ -251,12 +248,17 @@ impl Context<'_> {
         // that offset (1.2026.8: dotted lifelines and the text).
         let start = walk.y + 8.0;
         let mut h = 28.0;
-        if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-            let block = creole::measure(
+        // A delay without text still has its (empty) text's padding
+        // (PlantUML 1.2026.8, probes `s_padding_*_groups`).
+        let text = text.as_deref().filter(|t| !t.trim().is_empty());
+        if text.is_none() {
+            h += 2.0 * self.theme.text_padding;
+        }
+        if let Some(text) = text {
+            let block = self.text(
                 text,
                 self.theme
                     .sized_font_of(TextElement::Delay, self.theme.delay_font_size, 11.0),
-                self.metrics,
             );
             // PlantUML: the text's top 22 px below the row's start
             // (14 below the dotted gap's).
@@ -1133,8 +1135,8 @@ impl Context<'_> {
         let (Some((lo_x, lo_head)), Some((hi_x, hi_head))) = (first, last) else {
             return;
         };
-        let body = creole::measure(&r.text, self.ref_text_font(), self.metrics);
-        let tab_block = creole::measure("ref", self.ref_tab_font(), self.metrics);
+        let body = self.text(&r.text, self.ref_text_font());
+        let tab_block = self.text("ref", self.ref_tab_font());
         let x0 = lo_x - lo_head.left + 2.0;
         let x1 = (hi_x + hi_head.right - 2.0)
             .max(x0 + body.width + 8.0)
