@@ -129,12 +129,14 @@ impl LegacyLowering {
                     .filter(|c| c.kind() == BODY)
                     .flat_map(|body| body.text().to_string().lines().map(str::to_string).collect::<Vec<_>>())
                     .collect();
-                if self.builder.note(&line_text(node), body.iter().map(String::as_str)) {
+                let placed = self.builder.note(&line_text(node), body.iter().map(String::as_str));
+                if placed {
                     self.map.notes.push(range);
                 }
             }
             LEGACY_PARTITION => {
-                if self.builder.partition(&line_text(node)) {
+                let read = self.builder.partition(&line_text(node));
+                if read {
                     self.map.partitions.push(range);
                 }
             }

@@ -182,16 +182,16 @@ fn target_reads(text: &str) -> bool {
     if lower.starts_with("if ") || lower == "if" {
         return true;
     }
-    let fixed = if let Some(len) = star_len(text) {
-        Some(len)
-    } else if text.starts_with('"') {
+    // A plain name takes any text after it.
+    if text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return true;
+    }
+    let fixed = if text.starts_with('"') {
         quoted_len(text)
     } else if text.starts_with('=') {
         bar_len(text)
-    } else if text.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-        return true;
     } else {
-        return false;
+        star_len(text)
     };
     fixed.is_some_and(|len| only_decorations(&text[len..]))
 }
