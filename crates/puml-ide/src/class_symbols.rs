@@ -264,6 +264,12 @@ fn legacy_ref(
             .collect(),
         relations_out,
         relations_in,
+        stereotypes: Vec::new(),
+        container: me
+            .partition
+            .and_then(|p| legacy.partitions.get(p))
+            .map(|p| p.name.clone()),
+        in_description: false,
     })
 }
 
