@@ -33,26 +33,11 @@ fn written(code: &str) -> String {
 /// must read as one link of a description diagram, without error. A head
 /// on the left (`<--`) is refused: the edit writes `from` first.
 fn is_description_arrow(arrow: &str) -> bool {
-    if arrow.starts_with('<') || arrow.contains(char::is_whitespace) || arrow.is_empty() {
-        return false;
-    }
-    let probe = format!("@startuml\n[A] {arrow} [B]\n@enduml\n");
-    let parse = puml_syntax::parse(&probe);
-    if !parse.errors().is_empty() {
-        return false;
-    }
-    let root = ast::Root { syntax: parse.syntax() };
-    let Some(diagram) = root.diagrams().next() else {
-        return false;
-    };
-    let links: Vec<_> = diagram
-        .statements()
-        .filter(|s| s.kind() == SyntaxKind::DESC_LINK)
-        .collect();
-    links.len() == 1
-        && !links[0]
-            .descendants_with_tokens()
-            .any(|t| t.kind() == SyntaxKind::ERROR_TOKEN)
+    super::arrow_reads_as_one_link(
+        arrow,
+        &format!("@startuml\n[A] {arrow} [B]\n@enduml\n"),
+        SyntaxKind::DESC_LINK,
+    )
 }
 
 /// One end of a link: an element or a container.

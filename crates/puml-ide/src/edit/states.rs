@@ -23,26 +23,11 @@ fn is_state_name(name: &str) -> bool {
 /// of a state diagram, without error. The head on the left (`<-`) is
 /// refused: the edit writes `from` first.
 fn is_state_arrow(arrow: &str) -> bool {
-    if arrow.starts_with('<') || arrow.contains(char::is_whitespace) || arrow.is_empty() {
-        return false;
-    }
-    let probe = format!("@startuml\nstate A\nA {arrow} B\n@enduml\n");
-    let parse = puml_syntax::parse(&probe);
-    if !parse.errors().is_empty() {
-        return false;
-    }
-    let root = ast::Root { syntax: parse.syntax() };
-    let Some(diagram) = root.diagrams().next() else {
-        return false;
-    };
-    let links: Vec<_> = diagram
-        .statements()
-        .filter(|s| s.kind() == SyntaxKind::STATE_LINK)
-        .collect();
-    links.len() == 1
-        && !links[0]
-            .descendants_with_tokens()
-            .any(|t| t.kind() == SyntaxKind::ERROR_TOKEN)
+    super::arrow_reads_as_one_link(
+        arrow,
+        &format!("@startuml\nstate A\nA {arrow} B\n@enduml\n"),
+        SyntaxKind::STATE_LINK,
+    )
 }
 
 impl Context<'_> {
