@@ -1366,6 +1366,29 @@ fn indent_block(text: &str) -> String {
     out
 }
 
+/// Whether `arrow`, written in `probe` (a one-link diagram of a kind), is
+/// read by the parser itself as exactly one `link_kind` statement without
+/// error: how the structural edits decide which arrows they may write. A
+/// head on the left (`<-`) is refused: the edits write `from` first.
+fn arrow_reads_as_one_link(arrow: &str, probe: &str, link_kind: SyntaxKind) -> bool {
+    if arrow.starts_with('<') || arrow.contains(char::is_whitespace) || arrow.is_empty() {
+        return false;
+    }
+    let parse = puml_syntax::parse(probe);
+    if !parse.errors().is_empty() {
+        return false;
+    }
+    let root = puml_syntax::ast::Root { syntax: parse.syntax() };
+    let Some(diagram) = root.diagrams().next() else {
+        return false;
+    };
+    let links: Vec<_> = diagram.statements().filter(|s| s.kind() == link_kind).collect();
+    links.len() == 1
+        && !links[0]
+            .descendants_with_tokens()
+            .any(|t| t.kind() == SyntaxKind::ERROR_TOKEN)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1518,27 +1541,4 @@ mod tests {
         let err = apply_edit("' only a comment\n", &Edit::SetTitle { title: None }).unwrap_err();
         assert_eq!(err, EditError::NoDiagram);
     }
-}
-
-/// Whether `arrow`, written in `probe` (a one-link diagram of a kind), is
-/// read by the parser itself as exactly one `link_kind` statement without
-/// error: how the structural edits decide which arrows they may write. A
-/// head on the left (`<-`) is refused: the edits write `from` first.
-fn arrow_reads_as_one_link(arrow: &str, probe: &str, link_kind: SyntaxKind) -> bool {
-    if arrow.starts_with('<') || arrow.contains(char::is_whitespace) || arrow.is_empty() {
-        return false;
-    }
-    let parse = puml_syntax::parse(probe);
-    if !parse.errors().is_empty() {
-        return false;
-    }
-    let root = puml_syntax::ast::Root { syntax: parse.syntax() };
-    let Some(diagram) = root.diagrams().next() else {
-        return false;
-    };
-    let links: Vec<_> = diagram.statements().filter(|s| s.kind() == link_kind).collect();
-    links.len() == 1
-        && !links[0]
-            .descendants_with_tokens()
-            .any(|t| t.kind() == SyntaxKind::ERROR_TOKEN)
 }
