@@ -250,8 +250,11 @@ pub fn run_normalize(args: NormalizeArgs) -> ExitCode {
 pub struct EditArgs {
     /// The diagram file (or `-` for stdin).
     pub file: PathBuf,
-    /// add_participant, add_message, add_note, wrap_group, rename_participant,
-    /// change_theme, remove_message or set_title.
+    /// Sequence: add_participant, add_message, add_note, wrap_group,
+    /// rename_participant, remove_message; any kind: change_theme,
+    /// set_title; class: add_class, add_member, add_relation,
+    /// remove_relation, rename_class; state: add_state, add_transition;
+    /// use case, component, deployment: add_element, add_link.
     #[arg(long)]
     pub kind: String,
     /// The edit's arguments as a JSON object, e.g. '{"from":"A","to":"B","label":"hi"}'.
