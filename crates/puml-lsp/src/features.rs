@@ -439,7 +439,9 @@ const DESCRIPTION_ARROWS: &[(&str, &str)] = &[
 ];
 
 /// The element keywords of description diagrams, by the diagram kind they
-/// fit (use case, component, deployment), then the other statements.
+/// fit (use case, component, deployment), then every other keyword of the
+/// description grammar (`puml_syntax::description_grammar::KEYWORDS`), then
+/// the other statements.
 const USECASE_KEYWORDS: &[&str] = &["actor", "usecase", "actor/", "usecase/", "rectangle", "package"];
 const COMPONENT_KEYWORDS: &[&str] = &[
     "component",
@@ -451,29 +453,7 @@ const COMPONENT_KEYWORDS: &[&str] = &[
     "frame",
 ];
 const DEPLOYMENT_KEYWORDS: &[&str] = &[
-    "node",
-    "artifact",
-    "database",
-    "cloud",
-    "folder",
-    "frame",
-    "file",
-    "queue",
-    "stack",
-    "storage",
-    "card",
-    "agent",
-    "boundary",
-    "control",
-    "entity",
-    "collections",
-    "hexagon",
-    "label",
-    "person",
-    "rectangle",
-    "circle",
-    "action",
-    "process",
+    "node", "artifact", "database", "cloud", "folder", "frame", "file", "queue", "stack", "storage",
 ];
 const DESCRIPTION_STATEMENTS: &[&str] = &["note", "together", "left to right direction", "skinparam", "title"];
 
@@ -494,6 +474,7 @@ fn description_keywords(outline: &puml_ide::class_symbols::ClassOutline) -> Vec<
     lists
         .iter()
         .flat_map(|list| list.iter())
+        .chain(puml_syntax::description_grammar::KEYWORDS)
         .chain(DESCRIPTION_STATEMENTS)
         .filter(|k| seen.insert(**k))
         .enumerate()
