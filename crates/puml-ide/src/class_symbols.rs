@@ -86,15 +86,7 @@ pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Op
 
 fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &str) -> ClassElementRef {
     let element = &class.elements[index];
-    // Ranges read from an included file index that file: keep those that
-    // lie in this text.
-    let mut uses: Vec<TextRange> = map.element_references[index]
-        .iter()
-        .copied()
-        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
-        .collect();
-    uses.sort_by_key(|r| (r.start(), r.end()));
-    uses.dedup();
+    let uses = uses_in_text(&map.element_references[index], text);
     let statement = map.elements.get(index).copied();
     let declaration = statement
         .filter(|_| element.declared)
@@ -159,13 +151,7 @@ fn state_ref(state: &StateDiagram, map: &StateSourceMap, index: usize, text: &st
     if me.name.starts_with('*') {
         return None;
     }
-    let mut uses: Vec<TextRange> = map.state_references[index]
-        .iter()
-        .copied()
-        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
-        .collect();
-    uses.sort_by_key(|r| (r.start(), r.end()));
-    uses.dedup();
+    let uses = uses_in_text(&map.state_references[index], text);
     let declaration = *uses.first()?;
     let name_of = |id: StateId| {
         let s = state.states.get(id.index())?;
@@ -219,13 +205,7 @@ fn legacy_ref(
         LegacyNodeKind::Bar => "bar",
         LegacyNodeKind::Start | LegacyNodeKind::End | LegacyNodeKind::Branch => return None,
     };
-    let mut uses: Vec<TextRange> = map.node_references[index]
-        .iter()
-        .copied()
-        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
-        .collect();
-    uses.sort_by_key(|r| (r.start(), r.end()));
-    uses.dedup();
+    let uses = uses_in_text(&map.node_references[index], text);
     let declaration = *uses.first()?;
     let name_of = |node: usize| {
         let n = legacy.nodes.get(node)?;
@@ -271,6 +251,20 @@ fn legacy_ref(
             .map(|p| p.name.clone()),
         in_description: false,
     })
+}
+
+/// A symbol's recorded occurrences that lie in `text`, in source order,
+/// each once: ranges read from an included file index that file, so those
+/// past this text's end or off its character boundaries are dropped.
+fn uses_in_text(recorded: &[TextRange], text: &str) -> Vec<TextRange> {
+    let mut uses: Vec<TextRange> = recorded
+        .iter()
+        .copied()
+        .filter(|r| usize::from(r.end()) <= text.len() && text.is_char_boundary(r.start().into()))
+        .collect();
+    uses.sort_by_key(|r| (r.start(), r.end()));
+    uses.dedup();
+    uses
 }
 
 /// A class diagram's place in the file and its element names: what
