@@ -160,30 +160,6 @@ fn read_picture(svg: &str, creation_hint: &[Option<u32>]) -> Picture {
     picture
 }
 
-/// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
-fn paints(svg: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for key in ["fill=\"", "stroke:", "stroke=\""] {
-        let mut rest = svg;
-        while let Some(at) = rest.find(key) {
-            rest = &rest[at + key.len()..];
-            let value: String = rest
-                .chars()
-                .take_while(|c| *c == '#' || c.is_ascii_alphanumeric())
-                .collect();
-            if value.starts_with('#') {
-                let hex = value.trim_start_matches('#').to_ascii_uppercase();
-                out.insert(if hex.len() == 3 {
-                    hex.chars().flat_map(|c| [c, c]).collect::<String>()
-                } else {
-                    hex
-                });
-            }
-        }
-    }
-    out
-}
-
 fn probe_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data");
     let mut files = Vec::new();

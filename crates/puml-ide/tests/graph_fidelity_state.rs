@@ -12,7 +12,6 @@
 
 use puml_ide::render::{render_source, RenderOptions};
 use puml_sema::FsLoader;
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// `../shared` beside the checkout, or `PUML_SHARED_DIR` for a checkout
@@ -42,35 +41,6 @@ const HORIZONTAL_AT_LEAST: usize = 1306;
 const LINKS_AT_LEAST: usize = 328;
 const SAME_LAYOUT_AT_LEAST: usize = 125;
 const PAINTS_AT_LEAST: usize = 134;
-
-/// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
-fn paints(svg: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for key in ["fill=\"", "stroke:", "stroke=\""] {
-        let mut rest = svg;
-        while let Some(at) = rest.find(key) {
-            rest = &rest[at + key.len()..];
-            let value: String = rest
-                .chars()
-                .take_while(|c| *c == '#' || c.is_ascii_alphanumeric())
-                .collect();
-            if value.starts_with('#') {
-                out.insert(normalize_colour(&value));
-            }
-        }
-    }
-    out
-}
-
-/// `#222` → `#222222`, upper case.
-fn normalize_colour(value: &str) -> String {
-    let hex = value.trim_start_matches('#').to_ascii_uppercase();
-    if hex.len() == 3 {
-        hex.chars().flat_map(|c| [c, c]).collect::<String>()
-    } else {
-        hex
-    }
-}
 
 fn probe_files() -> Vec<PathBuf> {
     let mut files = Vec::new();

@@ -2,7 +2,8 @@
 //! the boxes of entities and clusters by their `data-qualified-name`
 //! markers, and the links between them (the measures of
 //! `../shared/tools/graph-fidelity`, in process). Shared by the class,
-//! description and state ratchets; each uses a part of it.
+//! description, state and legacy activity ratchets (with the colours a
+//! picture paints); each uses a part of it.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -239,4 +240,33 @@ impl Totals {
 
 pub fn pct(x: usize, y: usize) -> String {
     format!("{x}/{y} = {:.1}%", 100.0 * x as f64 / y.max(1) as f64)
+}
+
+/// The colours a picture fills and strokes with (`fill="#…"`, `stroke:#…`).
+pub fn paints(svg: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for key in ["fill=\"", "stroke:", "stroke=\""] {
+        let mut rest = svg;
+        while let Some(at) = rest.find(key) {
+            rest = &rest[at + key.len()..];
+            let value: String = rest
+                .chars()
+                .take_while(|c| *c == '#' || c.is_ascii_alphanumeric())
+                .collect();
+            if value.starts_with('#') {
+                out.insert(normalize_colour(&value));
+            }
+        }
+    }
+    out
+}
+
+/// `#222` → `#222222`, upper case.
+pub fn normalize_colour(value: &str) -> String {
+    let hex = value.trim_start_matches('#').to_ascii_uppercase();
+    if hex.len() == 3 {
+        hex.chars().flat_map(|c| [c, c]).collect::<String>()
+    } else {
+        hex
+    }
 }
