@@ -29,6 +29,15 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
             rank_half_height[r] = rank_half_height[r].max(half_height(v));
         }
     }
+    // dot's right bound of the routes: the rightmost node of each rank,
+    // 16 points more for every rank from there down.
+    let mut right_bound = 0.0f64;
+    for rank in &layered.ranks {
+        if let Some(&v) = rank.last() {
+            right_bound = right_bound.max(coords.x[v] + layered.nodes[v].right);
+        }
+        right_bound += 16.0;
+    }
     let mut edges = Vec::with_capacity(graph.edges.len());
     for (index, edge) in graph.edges.iter().enumerate() {
         let chain = &layered.chains[index];
@@ -61,42 +70,32 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                 vec![Point::new(a.x - ra.left, a.y), Point::new(b.x + rb.right, b.y)]
             }
         } else {
-            // dot clips the spline where it leaves the end boxes: on the
-            // line from an end's centre toward its neighbour in the chain.
+            // dot routes from centre to centre through the boxes of the
+            // virtual nodes, then clips the spline where it leaves the end
+            // boxes: on the line from an end's centre toward the next bend.
             let last = chain.nodes.len() - 1;
-            let mut points: Vec<Point> = chain
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| {
-                    let c = centre(v);
-                    let neighbour = match i {
-                        0 => chain.nodes.get(1),
-                        _ if i == last => chain.nodes.get(last - 1),
-                        _ => None,
-                    };
-                    match neighbour {
-                        Some(&w) => {
-                            let node = &layered.nodes[v];
-                            exit_point(c, centre(w), node.left, node.right, half_height(v))
-                        }
-                        None => c,
-                    }
-                })
-                .collect();
-            pull_taut(
+            let mut points: Vec<Point> = chain.nodes.iter().map(|&v| centre(v)).collect();
+            let bounds = pull_taut(
                 &mut points,
                 &chain.nodes,
                 layered,
                 coords,
                 graph.options.node_sep.round(),
+                right_bound,
             );
+            for (end, next) in [(0, 1), (last, last - 1)] {
+                let v = chain.nodes[end];
+                let node = &layered.nodes[v];
+                points[end] = exit_point(points[end], points[next], node.left, node.right, half_height(v));
+            }
             if let Some(v) = chain.label_node {
-                label_left = chain
-                    .nodes
-                    .iter()
-                    .position(|&w| w == v)
-                    .map(|k| rightmost_in_band(&points, k, rank_half_height[layered.nodes[v].rank]));
+                // The label starts where the edge passes (its rightmost
+                // point on the label's rank), which the box of the label's
+                // node bounds.
+                label_left = chain.nodes.iter().position(|&w| w == v).map(|k| {
+                    let passes = rightmost_in_band(&points, k, rank_half_height[layered.nodes[v].rank]);
+                    bounds.get(k).map_or(passes, |b| passes.min(b.1))
+                });
             }
             if chain.upwards {
                 points.reverse();
@@ -152,10 +151,17 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
 /// virtual nodes (a label's node only its left part, the label being on the
 /// right) and otherwise takes the shortest way: each bend moves toward the
 /// line between its neighbours, within its box, until nothing moves.
-fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &Coordinates, node_sep: f64) {
+fn pull_taut(
+    points: &mut [Point],
+    chain: &[usize],
+    layered: &Layered,
+    coords: &Coordinates,
+    node_sep: f64,
+    right_bound: f64,
+) -> Vec<(f64, f64)> {
     let n = points.len();
     if n < 3 || chain.len() != n {
-        return;
+        return Vec::new();
     }
     // dot gives a virtual node all the room up to its neighbours on the
     // rank (half the node gap from a real neighbour, a quarter from another
@@ -183,9 +189,18 @@ fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &
             };
             let hi = match rank.get(at + 1) {
                 Some(&w) => own.1.max(coords.x[w] - layered.nodes[w].left - gap(w)),
-                None => f64::INFINITY,
+                None => own.1.max(right_bound),
             };
-            (lo, hi)
+            match node.kind {
+                // dot leaves the room for the label itself: the box ends
+                // the label's width short of its right bound (at the node
+                // when that leaves nothing).
+                Kind::Label { .. } => {
+                    let hi = hi.min(right_bound) - node.right;
+                    (lo, if hi < lo { x } else { hi })
+                }
+                _ => (lo, hi),
+            }
         })
         .collect();
     // Bounded: each sweep moves every bend to within its box; a few dozen
@@ -209,6 +224,7 @@ fn pull_taut(points: &mut [Point], chain: &[usize], layered: &Layered, coords: &
             break;
         }
     }
+    bounds
 }
 
 /// The rightmost x of the polyline within `half_height` of bend `k`'s y
