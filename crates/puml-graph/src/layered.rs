@@ -72,6 +72,10 @@ pub(crate) struct Layered {
     /// 1 for graphs of ordinary size; less for huge ones, which get fewer
     /// iterations in the later stages.
     pub effort: f64,
+    /// Labels of flat edges whose ends are not neighbours: (label node,
+    /// input edge). dot puts each on a node of its own on the rank above,
+    /// between the edge's ends, once the order is known.
+    pub flat_labels: Vec<(usize, usize)>,
 }
 
 impl Layered {
@@ -88,6 +92,7 @@ impl Layered {
             chains: vec![Chain::default(); graph.edges.len()],
             doubled,
             effort: 1.0,
+            flat_labels: Vec::new(),
         };
         for (id, node) in graph.nodes.iter().enumerate() {
             layered.push(LNode {
@@ -252,6 +257,167 @@ impl Layered {
             self.nodes[v].right += half_gap;
         }
         self.chains[index] = chain;
+    }
+
+    /// dot's `flat_edges`, after crossing reduction: the label of a flat
+    /// edge whose ends have a real node or another label between them goes
+    /// on a node of its own on the rank above (as wide as the label, outside
+    /// every cluster), at the place dot's `flat_limits` finds for it among
+    /// that rank's edges. A flat edge on the top rank keeps its label beside
+    /// it (dot would add a rank above the graph).
+    pub(crate) fn place_flat_labels(&mut self, graph: &Graph) {
+        let mut order_of = vec![0usize; self.nodes.len()];
+        for rank in &self.ranks {
+            for (i, &v) in rank.iter().enumerate() {
+                order_of[v] = i;
+            }
+        }
+        let mut lowers: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            lowers[e.upper].push(e.lower);
+        }
+        for (index, edge) in graph.edges.iter().enumerate() {
+            let Some(size) = edge.label else { continue };
+            let chain = &self.chains[index];
+            if edge.tail == edge.head || chain.nodes.len() != 2 {
+                continue;
+            }
+            let (a, b) = (chain.nodes[0], chain.nodes[1]);
+            let r = self.nodes[a].rank;
+            if r != self.nodes[b].rank || r == 0 {
+                continue;
+            }
+            // Ends in different clusters: the label's node would have to
+            // cross a cluster's side (dot's constraints then contradict).
+            if self.nodes[a].cluster != self.nodes[b].cluster {
+                continue;
+            }
+            let (lpos, rpos) = (order_of[a].min(order_of[b]), order_of[a].max(order_of[b]));
+            let between = &self.ranks[r][lpos + 1..rpos];
+            let adjacent = between
+                .iter()
+                .all(|&v| matches!(self.nodes[v].kind, Kind::Virtual { .. }));
+            if adjacent {
+                continue;
+            }
+            // flat_limits: hard and soft bounds from the virtual nodes above.
+            let above = &self.ranks[r - 1];
+            // dot's bounds: hard left, hard right, soft left, soft right.
+            const HL: usize = 0;
+            const HR: usize = 1;
+            const SL: usize = 2;
+            const SR: usize = 3;
+            let mut bounds = [-1i64, above.len() as i64, -1, above.len() as i64];
+            let flat_label_ends: Vec<Option<(usize, usize)>> = above
+                .iter()
+                .map(|&v| {
+                    self.flat_labels.iter().find(|&&(n, _)| n == v).map(|&(_, e)| {
+                        let c = &self.chains[e];
+                        let (x, y) = (order_of[c.nodes[0]], order_of[c.nodes[1]]);
+                        (x.min(y), x.max(y))
+                    })
+                })
+                .collect();
+            let set_bounds = |k: usize, bounds: &mut [i64; 4]| {
+                let v = above[k];
+                if matches!(self.nodes[v].kind, Kind::Real(_)) {
+                    return;
+                }
+                let ord = k as i64;
+                if let Some((l, r)) = flat_label_ends[k] {
+                    if r <= lpos {
+                        bounds[SL] = ord;
+                        bounds[HL] = ord;
+                    } else if l >= rpos {
+                        bounds[SR] = ord;
+                        bounds[HR] = ord;
+                    } else if !(l < lpos && r > rpos) {
+                        // Overlapping ranges (one spanning this one is ignored).
+                        if l < lpos || (l == lpos && r < rpos) {
+                            bounds[SL] = ord;
+                        }
+                        if r > rpos || (r == rpos && l > lpos) {
+                            bounds[SR] = ord;
+                        }
+                    }
+                } else {
+                    let (mut on_left, mut on_right) = (false, false);
+                    for &w in &lowers[v] {
+                        if order_of[w] <= lpos {
+                            on_left = true;
+                        } else if order_of[w] >= rpos {
+                            on_right = true;
+                        }
+                    }
+                    if on_left && !on_right {
+                        bounds[HL] = ord + 1;
+                    }
+                    if on_right && !on_left {
+                        bounds[HR] = ord - 1;
+                    }
+                }
+            };
+            let (mut lnode, mut rnode) = (0i64, above.len() as i64 - 1);
+            while lnode <= rnode {
+                set_bounds(lnode as usize, &mut bounds);
+                if lnode != rnode {
+                    set_bounds(rnode as usize, &mut bounds);
+                }
+                lnode += 1;
+                rnode -= 1;
+                if bounds[HR] - bounds[HL] <= 1 {
+                    break;
+                }
+            }
+            let place = if bounds[HL] <= bounds[HR] {
+                (bounds[HL] + bounds[HR] + 1) / 2
+            } else {
+                (bounds[SL] + bounds[SR] + 1) / 2
+            };
+            let place = place.clamp(0, above.len() as i64) as usize;
+            // The label's node belongs to no cluster: where that place lies
+            // inside a cluster that does not hold the edge, the label stays
+            // beside its edge (dot's constraints would contradict each other).
+            let clusters_of = |v: usize| {
+                let mut list = Vec::new();
+                let mut current = self.nodes[v].cluster;
+                while let Some(c) = current {
+                    if list.len() > graph.clusters.len() {
+                        break;
+                    }
+                    list.push(c);
+                    current = graph.clusters[c].parent;
+                }
+                list
+            };
+            if place > 0 && place < above.len() {
+                let (left, right) = (clusters_of(above[place - 1]), clusters_of(above[place]));
+                let ends = [clusters_of(a), clusters_of(b)];
+                let splits = left
+                    .iter()
+                    .any(|c| right.contains(c) && !(ends[0].contains(c) && ends[1].contains(c)));
+                if splits {
+                    continue;
+                }
+            }
+            let id = self.nodes.len();
+            self.nodes.push(LNode {
+                kind: Kind::Label { edge: index },
+                left: size.width / 2.0,
+                right: size.width / 2.0,
+                height: size.height,
+                rank: r - 1,
+                cluster: None,
+            });
+            order_of.push(place);
+            lowers.push(Vec::new());
+            self.ranks[r - 1].insert(place, id);
+            for (i, &v) in self.ranks[r - 1].iter().enumerate() {
+                order_of[v] = i;
+            }
+            self.flat_labels.push((id, index));
+            self.chains[index].label_node = Some(id);
+        }
     }
 
     fn push(&mut self, node: LNode) -> usize {

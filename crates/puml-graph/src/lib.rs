@@ -317,6 +317,7 @@ pub fn layout(graph: &Graph) -> Result<Layout, LayoutError> {
     }
     let mut layered = layered::Layered::build(work, &ranks);
     order::reduce_crossings(&mut layered, work);
+    layered.place_flat_labels(work);
     let coords = position::assign_coordinates(&layered, work);
     Ok(route::finish(work, &layered, &coords))
 }

@@ -457,14 +457,23 @@ fn x_coordinates(
         } else {
             node_sep
         };
-        for pair in rank.windows(2) {
-            separation_edge.insert((pair[0], pair[1]), aux.edges.len());
-            aux.edge(
-                pair[0],
-                pair[1],
-                right(pair[0]) + layered.nodes[pair[1]].left + sep,
-                0.0,
-            );
+        for (k, &u) in rank.iter().enumerate() {
+            if let Some(&v) = rank.get(k + 1) {
+                separation_edge.insert((u, v), aux.edges.len());
+                aux.edge(u, v, right(u) + layered.nodes[v].left + sep, 0.0);
+            }
+            // The label of a flat edge (on the rank above it) lies between
+            // the edge's ends.
+            if let Some(&(_, index)) = layered.flat_labels.iter().find(|&&(n, _)| n == u) {
+                let edge = &graph.edges[index];
+                let (a, b) = (layered.chains[index].nodes[0], layered.chains[index].nodes[1]);
+                let (left_end, right_end) = if spans.pos[a] < spans.pos[b] { (a, b) } else { (b, a) };
+                let scale = if layered.doubled { 2 } else { 1 };
+                let reach = ((edge.min_len as i64 * scale * node_sep as i64) / 2) as f64;
+                let weight = if edge.constraint { edge.weight } else { 0.0 };
+                aux.edge(left_end, u, reach + right(left_end) + layered.nodes[u].left, weight);
+                aux.edge(u, right_end, reach + right(u) + layered.nodes[right_end].left, weight);
+            }
         }
     }
     // Flat edges: at least their length apart; between non-neighbours they pull.
@@ -500,6 +509,25 @@ fn x_coordinates(
     let mut edges_below: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, e) in layered.edges.iter().enumerate() {
         edges_below[e.upper].push(i);
+    }
+    // A flat edge's label node pulls its label's left side to the edge's
+    // tail and its right side to the edge's head (dot's two edges with
+    // ports from the label's node; made first, that node being the newest).
+    let mut flat_label_slacks = Vec::new();
+    for &(u, index) in layered.flat_labels.iter().rev() {
+        let edge = &graph.edges[index];
+        let weight = if edge.constraint { edge.weight } else { 0.0 };
+        let (tail, head) = (edge.tail, edge.head);
+        for (end, offset) in [
+            (tail, right(tail) + layered.nodes[u].left),
+            (head, layered.nodes[head].left - right(u)),
+        ] {
+            let (to_label, to_end) = if offset > 0.0 { (offset, 0.0) } else { (0.0, -offset) };
+            let slack = aux.node();
+            aux.edge(slack, u, to_label.round() + 1.0, weight);
+            aux.edge(slack, end, to_end.round() + 1.0, weight);
+            flat_label_slacks.push((slack, u, end, to_label.round() + 1.0, to_end.round() + 1.0));
+        }
     }
     let mut slack_of_edge = vec![0; layered.edges.len()];
     for &v in &node_list {
@@ -643,10 +671,19 @@ fn x_coordinates(
     for (i, e) in layered.edges.iter().enumerate() {
         initial[slack_of_edge[i]] = (initial[e.upper] - 1).min(initial[e.lower] - 1);
     }
+    for &(slack, u, end, to_label, to_end) in &flat_label_slacks {
+        initial[slack] = (initial[u] - to_label as i32).min(initial[end] - to_end as i32);
+    }
     // dot's node list: helper nodes first, newest first, then the layered
     // graph's own list.
     let mut order: Vec<usize> = (n..aux.count).rev().collect();
-    order.extend(node_list);
+    // Flat edges' label nodes were made last, and dot puts a new node first.
+    order.extend(layered.flat_labels.iter().rev().map(|&(u, _)| u));
+    order.extend(
+        node_list
+            .into_iter()
+            .filter(|v| !layered.flat_labels.iter().any(|&(u, _)| u == *v)),
+    );
     let input = Input {
         nodes: aux.count,
         edges: &aux.edges,

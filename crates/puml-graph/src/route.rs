@@ -38,8 +38,30 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
         }
         right_bound += 16.0;
     }
-    let mut edges = Vec::with_capacity(graph.edges.len());
-    for (index, edge) in graph.edges.iter().enumerate() {
+    // dot routes the edges one by one, shortest first (fewest ranks, then
+    // least sideways), and each route moves its virtual nodes to where it
+    // passes (recover_slack), which bounds the routes after it.
+    let positioned = Placed {
+        x: coords.x.clone(),
+        left: layered.nodes.iter().map(|n| n.left).collect(),
+    };
+    let mut placed = Placed {
+        x: positioned.x.clone(),
+        left: positioned.left.clone(),
+    };
+    let mut routing_order: Vec<usize> = (0..graph.edges.len()).collect();
+    routing_order.sort_by_key(|&i| {
+        let chain = &layered.chains[i];
+        let (Some(&first), Some(&last)) = (chain.nodes.first(), chain.nodes.last()) else {
+            return (0, 0, 0, i);
+        };
+        let span = layered.nodes[last].rank.abs_diff(layered.nodes[first].rank);
+        let sideways = (coords.x[first] - coords.x[last]).abs() as i64;
+        (usize::from(span > 0), span, sideways, i)
+    });
+    let mut routes: Vec<EdgeRoute> = vec![EdgeRoute::default(); graph.edges.len()];
+    for index in routing_order {
+        let edge = &graph.edges[index];
         let chain = &layered.chains[index];
         let mut route = EdgeRoute::default();
         let mut label_left: Option<f64> = None;
@@ -79,7 +101,8 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                 &mut points,
                 &chain.nodes,
                 layered,
-                coords,
+                &placed,
+                &positioned,
                 graph.options.node_sep.round(),
                 right_bound,
             );
@@ -93,9 +116,25 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
                 // point on the label's rank), which the box of the label's
                 // node bounds.
                 label_left = chain.nodes.iter().position(|&w| w == v).map(|k| {
-                    let passes = rightmost_in_band(&points, k, rank_half_height[layered.nodes[v].rank]);
+                    let passes = extent_in_band(&points, k, rank_half_height[layered.nodes[v].rank]).1;
                     bounds.get(k).map_or(passes, |b| passes.min(b.1))
                 });
+            }
+            // Each virtual node now spans where the edge passes on its rank
+            // (a label's node ends there, its label beyond).
+            for k in 1..last {
+                let (Some(&(lo, hi)), v) = (bounds.get(k), chain.nodes[k]) else {
+                    continue;
+                };
+                let (from, to) = extent_in_band(&points, k, rank_half_height[layered.nodes[v].rank]);
+                let (from, to) = (from.max(lo), to.min(hi).max(from.max(lo)));
+                if matches!(layered.nodes[v].kind, Kind::Label { .. }) {
+                    placed.x[v] = to;
+                    placed.left[v] = to - from;
+                } else {
+                    placed.x[v] = (from + to) / 2.0;
+                    placed.left[v] = (to - from) / 2.0;
+                }
             }
             if chain.upwards {
                 points.reverse();
@@ -106,6 +145,8 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
             route.points = polyline_to_bezier(&polyline);
             if let Some(size) = edge.label {
                 route.label = Some(match chain.label_node {
+                    // A flat edge's label is its own node's box.
+                    Some(v) if chain.nodes.len() == 2 => centre(v),
                     Some(v) => {
                         let c = centre(v);
                         debug_assert!(matches!(layered.nodes[v].kind, Kind::Label { .. }));
@@ -123,8 +164,9 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
             let n = polyline.len();
             route.head_label = edge.head_label.map(|s| end_label(polyline[n - 1], polyline[n - 2], s));
         }
-        edges.push(route);
+        routes[index] = route;
     }
+    let mut edges = routes;
 
     let mut clusters: Vec<Rect> = coords
         .clusters
@@ -146,6 +188,15 @@ pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> 
     orient(graph.options.rank_dir, bounds, &mut nodes, &mut edges, &mut clusters)
 }
 
+/// Where the virtual nodes are as routing goes: dot's positions, moved by
+/// each route to where it passes.
+struct Placed {
+    x: Vec<f64>,
+    /// Extent left of x (dot's lw, which routing resizes; the right extent
+    /// it compares against stays the one from positioning).
+    left: Vec<f64>,
+}
+
 /// Pulls the bends of a chain (its virtual nodes) as straight as their
 /// boxes allow, as dot's spline router keeps an edge inside the boxes of its
 /// virtual nodes (a label's node only its left part, the label being on the
@@ -155,7 +206,8 @@ fn pull_taut(
     points: &mut [Point],
     chain: &[usize],
     layered: &Layered,
-    coords: &Coordinates,
+    placed: &Placed,
+    positioned: &Placed,
     node_sep: f64,
     right_bound: f64,
 ) -> Vec<(f64, f64)> {
@@ -170,25 +222,32 @@ fn pull_taut(
         .iter()
         .map(|&v| {
             let node = &layered.nodes[v];
-            let x = coords.x[v];
+            let x = placed.x[v];
             let own = match node.kind {
-                Kind::Label { .. } => (x - node.left, x + 10.0),
-                _ => (x - node.left, x + node.right),
+                Kind::Label { .. } => (x - placed.left[v], x + 10.0),
+                _ => (x - placed.left[v], x + node.right),
             };
             let rank = &layered.ranks[node.rank];
             let Some(at) = rank.iter().position(|&w| w == v) else {
                 return own;
+            };
+            // A label's box ends where the routes made before it pass
+            // (dot's recover_slack); other bends keep to the positions.
+            let near = if matches!(node.kind, Kind::Label { .. }) {
+                placed
+            } else {
+                positioned
             };
             let gap = |w: usize| match layered.nodes[w].kind {
                 Kind::Real(_) => node_sep / 2.0,
                 _ => node_sep / 4.0,
             };
             let lo = match at.checked_sub(1).map(|k| rank[k]) {
-                Some(w) => own.0.min(coords.x[w] + layered.nodes[w].right + gap(w)),
+                Some(w) => own.0.min(near.x[w] + layered.nodes[w].right + gap(w)),
                 None => f64::NEG_INFINITY,
             };
             let hi = match rank.get(at + 1) {
-                Some(&w) => own.1.max(coords.x[w] - layered.nodes[w].left - gap(w)),
+                Some(&w) => own.1.max(near.x[w] - near.left[w] - gap(w)),
                 None => own.1.max(right_bound),
             };
             match node.kind {
@@ -227,31 +286,34 @@ fn pull_taut(
     bounds
 }
 
-/// The rightmost x of the polyline within `half_height` of bend `k`'s y
-/// (the band of its rank).
-fn rightmost_in_band(points: &[Point], k: usize, half_height: f64) -> f64 {
+/// The least and greatest x of the polyline within `half_height` of bend
+/// `k`'s y (the band of its rank).
+fn extent_in_band(points: &[Point], k: usize, half_height: f64) -> (f64, f64) {
     let centre = points[k];
     let (top, bottom) = (centre.y - half_height, centre.y + half_height);
-    let mut right = centre.x;
+    let (mut left, mut right) = (centre.x, centre.x);
     for (a, b) in [(k.checked_sub(1), k), (Some(k), k + 1)] {
         let (Some(a), Some(&pb)) = (a.map(|a| points[a]), points.get(b)) else {
             continue;
         };
         for y in [top, bottom] {
             let (lo, hi) = (a.y.min(pb.y), a.y.max(pb.y));
-            if y >= lo && y <= hi && (pb.y - a.y).abs() > f64::EPSILON {
-                let x = a.x + (pb.x - a.x) * (y - a.y) / (pb.y - a.y);
-                right = right.max(x);
+            let x = if y >= lo && y <= hi && (pb.y - a.y).abs() > f64::EPSILON {
+                Some(a.x + (pb.x - a.x) * (y - a.y) / (pb.y - a.y))
             } else if y < lo || y > hi {
                 // The whole piece lies inside the band on this side.
                 let end = if (y - a.y).abs() < (y - pb.y).abs() { a } else { pb };
-                if end.y >= top && end.y <= bottom {
-                    right = right.max(end.x);
-                }
+                (end.y >= top && end.y <= bottom).then_some(end.x)
+            } else {
+                None
+            };
+            if let Some(x) = x {
+                left = left.min(x);
+                right = right.max(x);
             }
         }
     }
-    right
+    (left, right)
 }
 
 /// Where the line from a box's centre `c` toward `toward` leaves the box

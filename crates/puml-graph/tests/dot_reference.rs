@@ -24,10 +24,10 @@ const FLOOR_ORDER_EQUAL: f64 = 0.83;
 /// Share of nodes whose centre is within 2 px of dot's.
 const FLOOR_NODES_WITHIN_2PX: f64 = 0.775;
 /// Share of graphs with every node within 2 px of dot's (whole layout).
-const FLOOR_LAYOUT_EQUAL: f64 = 0.74;
+const FLOOR_LAYOUT_EQUAL: f64 = 0.75;
 
 /// Share of edge labels whose centre is within 2 px of dot's.
-const FLOOR_LABELS_WITHIN_2PX: f64 = 0.21;
+const FLOOR_LABELS_WITHIN_2PX: f64 = 0.425;
 
 /// Two coordinates closer than this are "level" (dot's plain output has
 /// four or five significant digits).
