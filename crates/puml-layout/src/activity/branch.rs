@@ -491,6 +491,10 @@ impl Ctx<'_> {
             .fold(24.0, f64::max);
         let mid = dh / 2.0;
         let first_center = cols.first().map(|c| c.center);
+        let first_tile_left = cols
+            .first()
+            .filter(|c| !c.tile.is_empty())
+            .map_or(f64::INFINITY, |c| c.center - c.tile.in_x);
         let first_left = cols
             .first()
             .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
@@ -590,8 +594,17 @@ impl Ctx<'_> {
         // The flow leaves from the middle of the whole block, from the
         // first diamond's corner to the widest branch's edge (PlantUML
         // 1.2026.8), clamped to the join line.
+        // The block's left edge there is the first branch's, where it is
+        // wider than its diamond, when an `else` closes the chain (probes
+        // `if_elseif_{mid,long}_*`; without one the diamond's, probes
+        // `elseif_no_else_*`).
+        let flow_left = if no_else {
+            first_left
+        } else {
+            first_left.min(first_tile_left)
+        };
         let block_mid = match nominal_right {
-            Some(right) if lo <= hi => Some(((first_left + right) / 2.0).clamp(lo, hi)),
+            Some(right) if lo <= hi => Some(((flow_left + right) / 2.0).clamp(lo, hi)),
             _ => items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi)),
         };
         let out_x = if open {
