@@ -246,6 +246,26 @@ def constructs(label, action):
             "third line;",
             "end fork",
         ],
+        # An `if` holding a `fork` beside a step with a note taller than
+        # the step: the note's overhang adds to the gap's extra room.
+        "if_note_rows": [
+            "if (ok?) then (yes)",
+            "fork",
+            ":F1;",
+            "fork again",
+            ":F2;",
+            "end fork",
+            ":P;",
+            "else (no)",
+            ":%s;" % action,
+            "note right",
+            "%s" % label,
+            "second line",
+            "third line",
+            "end note",
+            ":Re;",
+            "endif",
+        ],
         "fork_notes": [
             "fork",
             ":%s;" % action,

@@ -29,7 +29,7 @@ impl Ctx<'_> {
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_spaced(s, depth, &then_extra.clone().unwrap_or_default())
+                self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
             };
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
@@ -41,7 +41,7 @@ impl Ctx<'_> {
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_spaced(s, depth, &else_extra.clone().unwrap_or_default())
+                self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
             };
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()

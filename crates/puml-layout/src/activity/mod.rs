@@ -132,6 +132,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         metrics,
         theme: &theme,
         beside_branch: std::cell::Cell::new(false),
+        extras_beside_rows: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -157,4 +158,11 @@ struct Ctx<'m> {
     /// opening the fork's branches 20 px under the bar instead of 10
     /// (probes `if_fork_partitions_*`, corpus activity 009).
     beside_branch: std::cell::Cell<bool>,
+    /// Set just before laying out a branch of an `if` holding a `fork`,
+    /// whose gaps' extra room comes from the other branch's rows: a note
+    /// hanging below a step then adds to that room rather than taking it
+    /// up (probes `if_note_rows_*`, corpus activity 025/026; beside a
+    /// `fork`'s branches and a loop's line it takes it up). Taken by the
+    /// next [`Ctx::layout_seq_spaced`].
+    extras_beside_rows: std::cell::Cell<bool>,
 }
