@@ -85,8 +85,12 @@ const LONE_BALANCE: f64 = 2.5;
 /// did not come through.
 const FLOW_CLEARANCE: f64 = 21.0;
 const SPLIT_GAP: f64 = 28.0;
-/// A fork bar reaches this far past its outer branches.
-const BAR_OVERHANG: f64 = 12.0;
+/// A fork bar reaches this far past its outer branches before the
+/// page-wide compression (`compress`), which closes the room inside its
+/// 2 px ends to 10 px where nothing above or below holds it open; an
+/// `if`'s line running over it does (corpus activity 025/026, an `if`
+/// holding a `fork` in an `else`; `test-data/render/activity/fork`).
+const BAR_OVERHANG: f64 = 14.0;
 const BAR_HEIGHT: f64 = 6.0;
 /// From an element to the note beside it (the note's pointer spans it).
 const NOTE_GAP: f64 = 20.0;
