@@ -31,7 +31,13 @@ impl Ctx<'_> {
         self.draw_label_at(&mut items, &is_l, c + LABEL_DX, d.h);
         // The body hangs on the loop's axis by its anchor; when its entry is
         // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
-        let dogleg = (t.anchor - t.in_x).abs() > 0.01;
+        // Only an `elseif` chain without an `else` (corpus activity 029); one
+        // closed by an `else` starts as any body (probes `if_elseif_*_d2_*`).
+        let chain_with_else = body.nodes.first().is_some_and(|n| {
+            matches!(&n.kind, Kind::If { branches, otherwise, .. }
+                if branches.len() > 1 && otherwise.as_ref().is_some_and(|(_, s)| !s.nodes.is_empty()))
+        });
+        let dogleg = (t.anchor - t.in_x).abs() > 0.01 && !chain_with_else;
         // (An `elseif` chain keeps the whole label's height + 24: corpus
         // activity 029.)
         let label_room = match (&is_l, is_line) {
