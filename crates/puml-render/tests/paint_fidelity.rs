@@ -455,13 +455,15 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // 2047/2229 with a partition's first action moved down by all of its
     // note's reach above it (`note_left_multi_*_d4_*`). 2057/2229 with a
     // loop body that is an `elseif` chain closed by an `else` starting as
-    // any body (no room for a turn to its first diamond).
+    // any body (no room for a turn to its first diamond). 2066/2229 with
+    // a plain `repeat` in a `while` body or an `if` branch gaining 15 px
+    // in its body's middle gap (7.5 elsewhere).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
 const PROBE_PAINTS: usize = 2026;
-const PROBE_TEXTS: usize = 2050;
+const PROBE_TEXTS: usize = 2060;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

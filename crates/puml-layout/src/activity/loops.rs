@@ -22,7 +22,9 @@ impl Ctx<'_> {
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let was_inside = self.inside_while_or_if.replace(true);
         let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+        self.inside_while_or_if.set(was_inside);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
         let c = t.anchor.max(d.w / 2.0);
@@ -170,9 +172,12 @@ impl Ctx<'_> {
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
+            None if self.inside_while_or_if.get() => lone_body_extras(body, RANK_EXTRA),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
+        let was_inside = self.inside_while_or_if.replace(false);
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
             .as_ref()
             .and_then(|plan| plan.middle(&t.spans))

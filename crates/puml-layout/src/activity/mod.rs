@@ -137,6 +137,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         theme: &theme,
         beside_branch: std::cell::Cell::new(false),
         extras_beside_rows: std::cell::Cell::new(false),
+        inside_while_or_if: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -169,4 +170,9 @@ struct Ctx<'m> {
     /// `fork`'s branches and a loop's line it takes it up). Taken by the
     /// next [`Ctx::layout_seq_spaced`].
     extras_beside_rows: std::cell::Cell<bool>,
+    /// Set while the body of a `while` or a branch of an `if` is laid out
+    /// (cleared inside a `repeat`): a plain `repeat` there gains 15 px in
+    /// its body's middle gap, 7.5 elsewhere (probes `repeat_plain_mid_d{2,3}_*`,
+    /// corpus activity 028).
+    inside_while_or_if: std::cell::Cell<bool>,
 }

@@ -346,7 +346,8 @@ impl Ctx<'_> {
                 otherwise,
                 color,
             } => {
-                if branches.len() <= 1 {
+                let was_inside = self.inside_while_or_if.replace(true);
+                let tile = if branches.len() <= 1 {
                     let (cond, label, body) = match branches.first() {
                         Some((c, l, b)) => (Some(*c), *l, Some(b)),
                         None => (None, None, None),
@@ -354,7 +355,9 @@ impl Ctx<'_> {
                     self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
                 } else {
                     self.elseif_tile(branches, otherwise.as_ref(), depth)
-                }
+                };
+                self.inside_while_or_if.set(was_inside);
+                tile
             }
             Kind::Switch { condition, cases } => self.switch_tile(condition, cases, depth),
             Kind::While {
