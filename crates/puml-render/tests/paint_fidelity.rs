@@ -457,13 +457,16 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // loop body that is an `elseif` chain closed by an `else` starting as
     // any body (no room for a turn to its first diamond). 2066/2229 with
     // a plain `repeat` in a `while` body or an `if` branch gaining 15 px
-    // in its body's middle gap (7.5 elsewhere).
+    // in its body's middle gap (7.5 elsewhere). 2080/2229 with a lone
+    // `if` branch hanging by its axis (an `elseif` chain: the line turns
+    // to its entry) and the line from the diamond into a lone branch,
+    // which PlantUML draws and puml left out.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
 const PROBE_PAINTS: usize = 2026;
-const PROBE_TEXTS: usize = 2060;
+const PROBE_TEXTS: usize = 2073;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

@@ -248,10 +248,27 @@ impl Ctx<'_> {
         } else {
             (then_t, then_l, else_l, 1.0)
         };
-        let c = main.in_x.max(d.w / 2.0);
-        let main_x = c - main.in_x;
+        // A branch whose entry is off its axis (an `elseif` chain) hangs on
+        // the diamond by its axis; the line turns to its entry 15 px above
+        // it, 7.3 px lower than a straight branch starts (probes
+        // `if_elseif_mid_d3_*`).
+        let dogleg = !main.is_empty() && (main.anchor - main.in_x).abs() > 0.01;
+        let main_axis = if dogleg { main.anchor } else { main.in_x };
+        let c = main_axis.max(d.w / 2.0);
+        let main_x = c - main_axis;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+        let top = d.h + main_l.as_ref().map_or(GAP, label_room) + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
+        if !main.is_empty() {
+            // The line into the branch (PlantUML draws it; probes `if_lone_*`).
+            let (ix, iy) = (main_x + main.in_x, top + main.in_y);
+            let st = self.stroke_for(None);
+            if dogleg {
+                let turn = top - 15.0;
+                polyline(&mut items, &[(c, d.h), (c, turn), (ix, turn), (ix, iy)], st, true);
+            } else {
+                polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
+            }
+        }
         self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
         let main_open = main.open;
         let main_empty = main.is_empty();

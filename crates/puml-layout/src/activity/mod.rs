@@ -120,6 +120,9 @@ const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 const IF_FRAME_ROOM: f64 = 10.0;
 /// The room a two-branch `if` opening an `else` keeps on its left.
 const NESTED_IF_ROOM: f64 = 10.0;
+/// How much lower than a straight branch a lone `if` branch whose entry
+/// is off its axis (an `elseif` chain) starts, for the turn.
+const LONE_DOGLEG_DROP: f64 = 7.3;
 /// How far PlantUML's `elseif` chain reaches above its first diamond.
 const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
