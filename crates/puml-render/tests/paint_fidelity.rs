@@ -460,13 +460,17 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // in its body's middle gap (7.5 elsewhere). 2080/2229 with a lone
     // `if` branch hanging by its axis (an `elseif` chain: the line turns
     // to its entry) and the line from the diamond into a lone branch,
-    // which PlantUML draws and puml left out.
+    // which PlantUML draws and puml left out. 2114/2229 with a `switch`'s
+    // cases 20 px apart, spanning at least the diamond and two 15 px arms,
+    // the diamond in their middle, and the page-wide compression closing
+    // what the diamond and the labels (with their spaces) do not cover
+    // (`switch_*`: 37 misses to 3).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
 const PROBE_PAINTS: usize = 2026;
-const PROBE_TEXTS: usize = 2073;
+const PROBE_TEXTS: usize = 2107;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The shortest arm from a `switch` diamond's corner to its outer cases.
+const SWITCH_MIN_ARM: f64 = 15.0;
+
 impl Ctx<'_> {
     pub(super) fn switch_tile(&self, condition: &str, cases: &[(CaseLabel<'_>, Seq<'_>)], depth: usize) -> Tile {
         let d = self.diamond(Some(condition));
@@ -25,19 +28,29 @@ impl Ctx<'_> {
             let right = (t.w - t.in_x).max(lw).max(4.0);
             let center = x + left;
             spans.push((x, center + right));
-            x = center + right + FORK_GAP;
-            cols.push((t, l, center, lead));
+            x = center + right + BRANCH_GAP;
+            cols.push((t, l, center, lead, trail));
         }
         if cols.is_empty() {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
-        // PlantUML spaces the cases 10 px apart and places the diamond like
-        // a fork's flow (`place_middle`, 10 px of extra room).
-        let starts: Vec<f64> = spans.iter().map(|s| s.0).collect();
-        let c = place_middle(&mut spans, FORK_GAP);
-        for ((_, _, center, _), (start, (moved, _))) in cols.iter_mut().zip(starts.iter().zip(&spans)) {
-            *center += moved - start;
+        // PlantUML spaces the cases 20 px apart, the diamond in the middle
+        // of them; the cases span at least the diamond and two 15 px arms
+        // from the outer cases' axes (the last case moves right for that);
+        // the page-wide compression then closes what the diamond does not
+        // cover to 10 px (probes `switch_*`, `test-data/activity-layout/switch_*`).
+        let total = spans.last().map_or(0.0, |s| s.1);
+        let first = cols.first().map_or(0.0, |col| col.2);
+        let last = cols.last().map_or(0.0, |col| col.2);
+        let widen = if cols.len() > 1 {
+            (first + d.w + 2.0 * SWITCH_MIN_ARM + (total - last) - total).max(0.0)
+        } else {
+            0.0
+        };
+        if let Some(col) = cols.last_mut() {
+            col.2 += widen;
         }
+        let c = (total + widen) / 2.0;
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
         let top = d.h + (lh + 22.8).max(GAP);
@@ -50,14 +63,13 @@ impl Ctx<'_> {
         let right_of_diamond = |i: usize, center: f64| n > 2 && i > 0 && i < n - 1 && center > c + d.w / 2.0;
         // The merge stands 10 px under the cases when every one joins it
         // from a side, 20 px when one comes down into its top.
-        let into_top = cols
-            .iter()
-            .enumerate()
-            .any(|(i, (t, _, center, _))| t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center))));
+        let into_top = cols.iter().enumerate().any(|(i, (t, _, center, _, _))| {
+            t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center)))
+        });
         let merge_top = bottom + if into_top { GAP } else { GAP / 2.0 };
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
-        for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
+        for (i, (t, l, center, lead, trail)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
             let right_of_diamond = right_of_diamond(i, center);
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
@@ -69,7 +81,7 @@ impl Ctx<'_> {
             } else {
                 vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
             };
-            covering_for_compression(&mut items, |items| polyline(items, &pts, st, true));
+            polyline(&mut items, &pts, st, true);
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
@@ -81,6 +93,11 @@ impl Ctx<'_> {
                 (center + lead, d.h + 5.4)
             };
             self.draw_label_at(&mut items, &l, lx, ly);
+            // The label's spaces after it hold the next case off too.
+            if let (Some(l), true) = (&l, trail > 0.0) {
+                let end = lx + l.width;
+                phantom_cover(&mut items, end, end + trail, ly);
+            }
             let x0 = center - t.in_x;
             if t.open {
                 any_open = true;
@@ -96,7 +113,7 @@ impl Ctx<'_> {
                 } else {
                     vec![(ox, oy), (ox, oy + 5.0), (c, oy + 5.0), (c, merge_top)]
                 };
-                covering_for_compression(&mut items, |items| self.edge(items, &pts, tail.as_ref(), true));
+                self.edge(&mut items, &pts, tail.as_ref(), true);
             }
             t.place(x0, top, &mut items);
         }
