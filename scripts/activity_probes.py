@@ -95,6 +95,27 @@ def constructs(label, action):
             ":C;",
             "endswitch",
         ],
+        # Two cases: the cases span at least the diamond and two 15 px arms.
+        "switch_two": [
+            "switch (kind?)",
+            "case (%s)" % label,
+            ":%s;" % action,
+            "case (b)",
+            ":B;",
+            "endswitch",
+        ],
+        # Labels written with spaces inside the parentheses: the spaces
+        # hold the next case off.
+        "switch_spaced": [
+            "switch (kind?)",
+            "case ( %s )" % label,
+            ":%s;" % action,
+            "case ( b )",
+            ":B;",
+            "case ( c )",
+            ":C;",
+            "endswitch",
+        ],
         "note_right": [":%s;" % action, "note right: %s" % label],
         "note_left_multi": [
             ":%s;" % action,

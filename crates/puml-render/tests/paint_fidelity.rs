@@ -464,13 +464,16 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // cases 20 px apart, spanning at least the diamond and two 15 px arms,
     // the diamond in their middle, and the page-wide compression closing
     // what the diamond and the labels (with their spaces) do not cover
-    // (`switch_*`: 37 misses to 3).
+    // (`switch_*`: 37 misses to 3). With probes of two cases and of
+    // labels written with spaces (`switch_two_*`, `switch_spaced_*`, 291
+    // probes): 2249/2389 texts (two cases whose arms set their spacing
+    // stand 7 px lower in PlantUML, not yet followed), 2145/2154 paints.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 2026;
-const PROBE_TEXTS: usize = 2107;
+const PROBE_PAINTS: usize = 2140;
+const PROBE_TEXTS: usize = 2242;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {
