@@ -4,6 +4,8 @@ use super::*;
 
 /// The shortest arm from a `switch` diamond's corner to its outer cases.
 const SWITCH_MIN_ARM: f64 = 15.0;
+/// How much lower the labels of cases spread apart for the arms hang.
+const SPREAD_LABEL_DROP: f64 = 5.69;
 
 impl Ctx<'_> {
     pub(super) fn switch_tile(&self, condition: &str, cases: &[(CaseLabel<'_>, Seq<'_>)], depth: usize) -> Tile {
@@ -35,15 +37,19 @@ impl Ctx<'_> {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
         // PlantUML spaces the cases 20 px apart, the diamond in the middle
-        // of them; the cases span at least the diamond and two 15 px arms
-        // from the outer cases' axes (the last case moves right for that);
+        // of them; the cases span at least the diamond, two 15 px arms and
+        // twice the narrower outer case's half (the last case moves right
+        // for that);
         // the page-wide compression then closes what the diamond does not
         // cover to 10 px (probes `switch_*`, `test-data/activity-layout/switch_*`).
         let total = spans.last().map_or(0.0, |s| s.1);
         let first = cols.first().map_or(0.0, |col| col.2);
         let last = cols.last().map_or(0.0, |col| col.2);
         let widen = if cols.len() > 1 {
-            (first + d.w + 2.0 * SWITCH_MIN_ARM + (total - last) - total).max(0.0)
+            // Observed with one-letter outer cases (probes `switch_two_*`);
+            // a wide first case does not count its whole half.
+            let halves = 2.0 * first.min(total - last);
+            (d.w + 2.0 * SWITCH_MIN_ARM + halves - total).max(0.0)
         } else {
             0.0
         };
@@ -53,7 +59,18 @@ impl Ctx<'_> {
         let c = (total + widen) / 2.0;
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
-        let top = d.h + (lh + 22.8).max(GAP);
+        // Cases spread apart for the arms hang their labels 5.7 px lower and
+        // start 7.2 px lower (8.2 with a middle case, whose label hangs 1 px
+        // lower still; PlantUML 1.2026.8, probes `switch_two_short_*`).
+        let spread = widen > 0.0 && lh > 0.0;
+        let label_drop = if spread { SPREAD_LABEL_DROP } else { 0.0 };
+        let top = d.h
+            + (lh + 22.8).max(GAP)
+            + if spread {
+                SPREAD_LABEL_DROP + 1.5 + if cols.len() > 2 { 1.0 } else { 0.0 }
+            } else {
+                0.0
+            };
         let st = self.stroke_for(None);
         let n = cols.len();
         let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
@@ -86,11 +103,11 @@ impl Ctx<'_> {
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
             let (lx, ly) = if right_of_diamond {
-                (center + lead, d.h + 0.4)
+                (center + lead, d.h + 0.4 + label_drop)
             } else if middle_case {
-                (center.min(c) + lead, d.h + 6.4)
+                (center.min(c) + lead, d.h + 6.4 + label_drop)
             } else {
-                (center + lead, d.h + 5.4)
+                (center + lead, d.h + 5.4 + label_drop)
             };
             self.draw_label_at(&mut items, &l, lx, ly);
             // The label's spaces after it hold the next case off too.
