@@ -397,8 +397,9 @@ fn activity_layout_probes_place_texts_like_plantuml() {
     // `start` (seed 001's workflows, with and without swimlanes) and a
     // 23 px title: 627/627. A `switch`'s cases spread apart for the arms
     // (two one-letter cases, a wide condition, a wide first case that does
-    // not spread them; labels and cases lower when spread): 661/661.
-    assert_every_paint_and_texts_placed("activity-layout", 661);
+    // not spread them; labels and cases lower when spread): 661/661; cases
+    // without labels 20 px under the diamond: 668/668.
+    assert_every_paint_and_texts_placed("activity-layout", 668);
 }
 
 #[test]

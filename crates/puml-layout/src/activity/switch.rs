@@ -64,8 +64,10 @@ impl Ctx<'_> {
         // lower still; PlantUML 1.2026.8, probes `switch_two_short_*`).
         let spread = widen > 0.0 && lh > 0.0;
         let label_drop = if spread { SPREAD_LABEL_DROP } else { 0.0 };
+        // Without labels the cases start 20 px under the diamond (probes
+        // `test-data/activity-layout/switch_no_labels*`).
         let top = d.h
-            + (lh + 22.8).max(GAP)
+            + if lh > 0.0 { (lh + 22.8).max(GAP) } else { GAP }
             + if spread {
                 SPREAD_LABEL_DROP + 1.5 + if cols.len() > 2 { 1.0 } else { 0.0 }
             } else {
