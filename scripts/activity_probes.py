@@ -95,6 +95,27 @@ def constructs(label, action):
             ":C;",
             "endswitch",
         ],
+        # Two cases: the cases span at least the diamond and two 15 px arms.
+        "switch_two": [
+            "switch (kind?)",
+            "case (%s)" % label,
+            ":%s;" % action,
+            "case (b)",
+            ":B;",
+            "endswitch",
+        ],
+        # Labels written with spaces inside the parentheses: the spaces
+        # hold the next case off.
+        "switch_spaced": [
+            "switch (kind?)",
+            "case ( %s )" % label,
+            ":%s;" % action,
+            "case ( b )",
+            ":B;",
+            "case ( c )",
+            ":C;",
+            "endswitch",
+        ],
         "note_right": [":%s;" % action, "note right: %s" % label],
         "note_left_multi": [
             ":%s;" % action,
@@ -216,6 +237,54 @@ def constructs(label, action):
             "else (no)",
             ":Stop;",
             "endif",
+            "endif",
+        ],
+        # Steps sharing a row with a taller step of another branch: the
+        # shorter one's gaps widen by half the difference, at most 15 px.
+        "fork_row_tall": [
+            "fork",
+            ":S1;",
+            ":%s;" % action,
+            ":S3;",
+            "fork again",
+            ":B",
+            "%s;" % label,
+            "fork again",
+            ":C;",
+            "end fork",
+        ],
+        "fork_row_if": [
+            "fork",
+            ":Start;",
+            "if (ready?) then (%s)" % label,
+            ":%s;" % action,
+            "else (no)",
+            ":Other;",
+            "endif",
+            "fork again",
+            ":B",
+            "second line",
+            "third line;",
+            "end fork",
+        ],
+        # An `if` holding a `fork` beside a step with a note taller than
+        # the step: the note's overhang adds to the gap's extra room.
+        "if_note_rows": [
+            "if (ok?) then (yes)",
+            "fork",
+            ":F1;",
+            "fork again",
+            ":F2;",
+            "end fork",
+            ":P;",
+            "else (no)",
+            ":%s;" % action,
+            "note right",
+            "%s" % label,
+            "second line",
+            "third line",
+            "end note",
+            ":Re;",
             "endif",
         ],
         "fork_notes": [

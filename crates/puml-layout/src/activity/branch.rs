@@ -29,7 +29,7 @@ impl Ctx<'_> {
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_spaced(s, depth, &then_extra.clone().unwrap_or_default())
+                self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
             };
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
@@ -41,7 +41,7 @@ impl Ctx<'_> {
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_spaced(s, depth, &else_extra.clone().unwrap_or_default())
+                self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
             };
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
@@ -248,10 +248,27 @@ impl Ctx<'_> {
         } else {
             (then_t, then_l, else_l, 1.0)
         };
-        let c = main.in_x.max(d.w / 2.0);
-        let main_x = c - main.in_x;
+        // A branch whose entry is off its axis (an `elseif` chain) hangs on
+        // the diamond by its axis; the line turns to its entry 15 px above
+        // it, 7.3 px lower than a straight branch starts (probes
+        // `if_elseif_mid_d3_*`).
+        let dogleg = !main.is_empty() && (main.anchor - main.in_x).abs() > 0.01;
+        let main_axis = if dogleg { main.anchor } else { main.in_x };
+        let c = main_axis.max(d.w / 2.0);
+        let main_x = c - main_axis;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, label_room);
+        let top = d.h + main_l.as_ref().map_or(GAP, label_room) + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
+        if !main.is_empty() {
+            // The line into the branch (PlantUML draws it; probes `if_lone_*`).
+            let (ix, iy) = (main_x + main.in_x, top + main.in_y);
+            let st = self.stroke_for(None);
+            if dogleg {
+                let turn = top - 15.0;
+                polyline(&mut items, &[(c, d.h), (c, turn), (ix, turn), (ix, iy)], st, true);
+            } else {
+                polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
+            }
+        }
         self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
         let main_open = main.open;
         let main_empty = main.is_empty();
@@ -491,6 +508,10 @@ impl Ctx<'_> {
             .fold(24.0, f64::max);
         let mid = dh / 2.0;
         let first_center = cols.first().map(|c| c.center);
+        let first_tile_left = cols
+            .first()
+            .filter(|c| !c.tile.is_empty())
+            .map_or(f64::INFINITY, |c| c.center - c.tile.in_x);
         let first_left = cols
             .first()
             .map_or(0.0, |c| c.center - c.d.as_ref().map_or(0.0, |d| d.w / 2.0));
@@ -590,8 +611,17 @@ impl Ctx<'_> {
         // The flow leaves from the middle of the whole block, from the
         // first diamond's corner to the widest branch's edge (PlantUML
         // 1.2026.8), clamped to the join line.
+        // The block's left edge there is the first branch's, where it is
+        // wider than its diamond, when an `else` closes the chain (probes
+        // `if_elseif_{mid,long}_*`; without one the diamond's, probes
+        // `elseif_no_else_*`).
+        let flow_left = if no_else {
+            first_left
+        } else {
+            first_left.min(first_tile_left)
+        };
         let block_mid = match nominal_right {
-            Some(right) if lo <= hi => Some(((first_left + right) / 2.0).clamp(lo, hi)),
+            Some(right) if lo <= hi => Some(((flow_left + right) / 2.0).clamp(lo, hi)),
             _ => items_x_range(&items).map(|(a, b)| ((a + b) / 2.0).clamp(lo, hi)),
         };
         let out_x = if open {

@@ -12,8 +12,9 @@ use super::*;
 /// Marks the item that follows (up to the matching `End`) as not covering
 /// the stripe it spans; removed from the scene by [`compress_x`].
 const IGNORED_MARK: &str = "puml-activity-compression-ignored";
-/// Marks lines that do hold columns apart (a `switch`'s arms).
-const COVERING_MARK: &str = "puml-activity-compression-covering";
+/// Marks what covers a stripe without being drawn (a label's trailing
+/// spaces); removed from the scene with what it holds.
+const PHANTOM_MARK: &str = "puml-activity-compression-phantom";
 /// Marks a frame whose sides hold columns apart but not what lies between.
 const SIDES_MARK: &str = "puml-activity-compression-sides";
 /// How much of each end of an ignored rectangle still covers.
@@ -33,16 +34,17 @@ pub(super) fn ignored_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&
     items.push(Item::End);
 }
 
-/// Pushes `draw`'s items marked as holding columns apart, lines included
-/// (PlantUML's `switch` keeps its arms' width: `test-data/render/activity/switch`).
-pub(super) fn covering_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+/// Pushes an undrawn stripe from `x0` to `x1` that holds columns apart in
+/// the compression (PlantUML measures a text with the spaces around it:
+/// `test-data/render/activity/switch`'s `case ( condition A )`).
+pub(super) fn phantom_cover(items: &mut Vec<Item>, x0: f64, x1: f64, y: f64) {
     items.push(Item::Begin {
-        class: COVERING_MARK.into(),
+        class: PHANTOM_MARK.into(),
         title: None,
         link: None,
         data: Vec::new(),
     });
-    draw(items);
+    rect(items, x0.min(x1), y, (x1 - x0).abs(), 0.0, 0.0, paint(None, None));
     items.push(Item::End);
 }
 
@@ -112,22 +114,47 @@ pub(super) fn compress_x(tile: &mut Tile) {
 
 /// Removes the markers (and only them) from `items`.
 pub(super) fn strip_marks(items: &mut Vec<Item>) {
-    // Begin/End pairs nest: remember which `End` closes a marker.
-    let mut open: Vec<bool> = Vec::new();
+    // Begin/End pairs nest: remember which `End` closes a marker (and
+    // whether a phantom one, whose content goes with it).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Open {
+        Group,
+        Marker,
+        Phantom,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut phantom_depth = 0usize;
     items.retain(|item| match item {
         Item::Begin { class, .. } => {
-            let marker = class == IGNORED_MARK || class == COVERING_MARK || class == SIDES_MARK;
-            open.push(marker);
-            !marker
+            let kind = if class == PHANTOM_MARK {
+                Open::Phantom
+            } else if class == IGNORED_MARK || class == SIDES_MARK {
+                Open::Marker
+            } else {
+                Open::Group
+            };
+            let keep = kind == Open::Group && phantom_depth == 0;
+            if kind == Open::Phantom {
+                phantom_depth += 1;
+            }
+            open.push(kind);
+            keep
         }
-        Item::End => !open.pop().unwrap_or(false),
-        _ => true,
+        Item::End => match open.pop().unwrap_or(Open::Group) {
+            Open::Phantom => {
+                phantom_depth = phantom_depth.saturating_sub(1);
+                false
+            }
+            Open::Marker => false,
+            Open::Group => phantom_depth == 0,
+        },
+        _ => phantom_depth == 0,
     });
 }
 
 fn uncovered_gaps(items: &[Item]) -> XMap {
     let mut covered: Vec<(f64, f64)> = Vec::new();
-    let (mut depth_ignored, mut depth_covering, mut depth_sides) = (0usize, 0usize, 0usize);
+    let (mut depth_ignored, mut depth_sides) = (0usize, 0usize);
     // Which marker each open group is (`None` for other groups).
     let mut open: Vec<Option<&str>> = Vec::new();
     // The padding bands of the innermost frame marked `SIDES_MARK`.
@@ -144,12 +171,9 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
                     };
                     bands.push((band("left"), band("right")));
                 }
-                let marker = [IGNORED_MARK, COVERING_MARK, SIDES_MARK]
-                    .into_iter()
-                    .find(|m| class == m);
+                let marker = [IGNORED_MARK, SIDES_MARK].into_iter().find(|m| class == m);
                 match marker {
                     Some(IGNORED_MARK) => depth_ignored += 1,
-                    Some(COVERING_MARK) => depth_covering += 1,
                     Some(_) => depth_sides += 1,
                     None => {}
                 }
@@ -157,7 +181,6 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
             }
             Item::End => match open.pop().flatten() {
                 Some(IGNORED_MARK) => depth_ignored = depth_ignored.saturating_sub(1),
-                Some(COVERING_MARK) => depth_covering = depth_covering.saturating_sub(1),
                 Some(_) => {
                     depth_sides = depth_sides.saturating_sub(1);
                     bands.pop();
@@ -183,8 +206,9 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
                 }
             }
             // Lines hold nothing apart (PlantUML's arrows between columns
-            // give way, probes `fork_heights_*_d3_*`), but a `switch`'s arms.
-            Item::Line { .. } if depth_covering == 0 => {}
+            // give way, probes `fork_heights_*_d3_*`; a `switch`'s arms too,
+            // probes `switch_*`).
+            Item::Line { .. } => {}
             _ => {
                 if let Some(range) = item_x_range(item) {
                     covered.push(range);

@@ -57,11 +57,17 @@ impl Ctx<'_> {
         let fw = inner_w + 2.0 * FRAME_PAD_X;
         let body_x = FRAME_PAD_X + (inner_w - framed_w) / 2.0 - flo;
         let fy = -FRAME_OUTSIDE;
-        // A body that reaches above its first step (a frame, a note) may
-        // reach 7 px into the header; PlantUML moves it down by the rest
-        // (probes `partition_*_d4_*`, `group_*_d4_*`, `note_left_multi_*_d4_*`).
+        // A body that reaches above its first step (a frame) may reach
+        // 7 px into the header; PlantUML moves it down by the rest (probes
+        // `partition_*_d4_*`, `group_*_d4_*`). A note beside a first action
+        // reaching above it moves it down all the way (`note_*_d4_*`).
         let reach_up = items_y_range(&t.items).map_or(0.0, |(lo, _)| -lo).max(t.head_room);
-        let sink = (reach_up - 7.0).max(0.0);
+        let noted_first_action = body
+            .nodes
+            .first()
+            .is_some_and(|n| matches!(n.kind, Kind::Action(_)) && !n.notes.is_empty());
+        let allowance = if noted_first_action { 0.0 } else { 7.0 };
+        let sink = (reach_up - allowance).max(0.0);
         let body_top = fy + head + sink;
         // PlantUML leaves 12 px under a partition's or group's content, 20 under the others'.
         let below = match kind {

@@ -7,12 +7,22 @@ impl Ctx<'_> {
     /// centres them vertically on a common grid of steps (`rank_extras`).
     fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize) -> Vec<(Tile, f64)> {
         let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
+        let items: Option<Vec<Vec<Option<RowItem>>>> = rows
+            .as_ref()
+            .map(|_| branches.iter().map(|seq| self.row_items(seq, depth)).collect());
         let mut x = 0.0;
         branches
             .iter()
             .enumerate()
             .map(|(i, seq)| {
-                let extra = rows.as_deref().map_or_else(Vec::new, |r| rank_extras(r, i, RANK_EXTRA));
+                let extra = match (rows.as_deref(), items.as_deref()) {
+                    (Some(r), Some(items)) => {
+                        let mut extra = rank_extras(r, i, RANK_EXTRA);
+                        row_height_extras(r, items, i, &mut extra);
+                        extra
+                    }
+                    _ => Vec::new(),
+                };
                 let t = self.layout_seq_spaced(seq, depth, &extra);
                 let t = if self.beside_branch.get() && super::branch::first_is_frame(seq) {
                     t.lowered_under_reach()

@@ -22,7 +22,9 @@ impl Ctx<'_> {
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let was_inside = self.inside_while_or_if.replace(true);
         let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+        self.inside_while_or_if.set(was_inside);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
         let c = t.anchor.max(d.w / 2.0);
@@ -31,7 +33,13 @@ impl Ctx<'_> {
         self.draw_label_at(&mut items, &is_l, c + LABEL_DX, d.h);
         // The body hangs on the loop's axis by its anchor; when its entry is
         // elsewhere (an `elseif` chain) PlantUML leaves 25 px more for the turn.
-        let dogleg = (t.anchor - t.in_x).abs() > 0.01;
+        // Only an `elseif` chain without an `else` (corpus activity 029); one
+        // closed by an `else` starts as any body (probes `if_elseif_*_d2_*`).
+        let chain_with_else = body.nodes.first().is_some_and(|n| {
+            matches!(&n.kind, Kind::If { branches, otherwise, .. }
+                if branches.len() > 1 && otherwise.as_ref().is_some_and(|(_, s)| !s.nodes.is_empty()))
+        });
+        let dogleg = (t.anchor - t.in_x).abs() > 0.01 && !chain_with_else;
         // (An `elseif` chain keeps the whole label's height + 24: corpus
         // activity 029.)
         let label_room = match (&is_l, is_line) {
@@ -164,9 +172,12 @@ impl Ctx<'_> {
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
+            None if self.inside_while_or_if.get() => lone_body_extras(body, RANK_EXTRA),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
+        let was_inside = self.inside_while_or_if.replace(false);
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
             .as_ref()
             .and_then(|plan| plan.middle(&t.spans))

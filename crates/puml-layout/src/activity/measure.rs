@@ -126,6 +126,131 @@ pub(super) fn rank_extras(rows: &[Vec<usize>], i: usize, extra: f64) -> Vec<f64>
         .collect()
 }
 
+/// What stands on a node's first row of the step grid, for
+/// [`row_height_extras`]: its height, and whether it is an `if`'s diamond
+/// (whose row ends inside the `if`, so only the gap above it widens).
+#[derive(Clone, Copy)]
+pub(super) struct RowItem {
+    pub(super) height: f64,
+    pub(super) is_if: bool,
+}
+
+/// What a one-line `if` condition's row counts beyond its diamond's
+/// height: beside a one-line action the gap above the diamond widens by
+/// 2.5 px (PlantUML 1.2026.8, probes `fork_row_*`).
+const IF_ROW_ALLOWANCE: f64 = 5.0;
+
+impl Ctx<'_> {
+    /// The [`RowItem`] of each node of a branch on the rows of
+    /// [`step_rows`] (through the same lone containers); `None` where the
+    /// height of the node's first row is not known (blocks other than a
+    /// plain `if`, nodes with notes). A branch that is one action in
+    /// frames counts the frames' height (`test-data/activity-probes/fork_partition_if_*`).
+    pub(super) fn row_items(&self, seq: &Seq<'_>, depth: usize) -> Vec<Option<RowItem>> {
+        let mut body = seq;
+        let mut framed = false;
+        while let [Node {
+            kind: Kind::Container { body: inner, .. },
+            notes,
+            arrow: None,
+            ..
+        }] = body.nodes.as_slice()
+        {
+            if !notes.is_empty() {
+                return Vec::new();
+            }
+            framed = true;
+            body = inner;
+        }
+        if let [node] = body.nodes.as_slice() {
+            if framed && matches!(node.kind, Kind::Action(_)) && node.notes.is_empty() {
+                return vec![Some(RowItem {
+                    height: self.layout_seq(seq, depth).h,
+                    is_if: false,
+                })];
+            }
+        }
+        body.nodes
+            .iter()
+            .map(|node| {
+                if !node.notes.is_empty() {
+                    return None;
+                }
+                match &node.kind {
+                    Kind::Action(_) => Some(RowItem {
+                        height: self.layout_node(node, depth).h,
+                        is_if: false,
+                    }),
+                    Kind::If {
+                        branches, otherwise, ..
+                    } if branches.len() == 1 && otherwise.is_some() => {
+                        branches.first().map(|(condition, _, _)| RowItem {
+                            height: self.diamond(Some(condition)).h + IF_ROW_ALLOWANCE,
+                            is_if: true,
+                        })
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Widens `extra` (branch `i`'s gaps, from [`rank_extras`]) where one of
+/// its nodes shares a row with a taller node of another branch: PlantUML
+/// centres the two on the row, and the gaps on either side of the shorter
+/// widen by half the difference, at most [`RANK_EXTRA`] (a one-line action
+/// beside a two-line one: 7 px; beside a six-line one: 15 px; probes
+/// `fork_row_*`).
+pub(super) fn row_height_extras(rows: &[Vec<usize>], items: &[Vec<Option<RowItem>>], i: usize, extra: &mut [f64]) {
+    let total = |r: &Vec<usize>| r.iter().sum::<usize>();
+    let longest = rows.iter().map(total).max().unwrap_or(0);
+    // Each branch's nodes' first rows, in half rows as in `rank_extras`.
+    let entries: Vec<Vec<usize>> = rows
+        .iter()
+        .map(|r| {
+            let mut at = longest - total(r);
+            r.iter()
+                .map(|&n| {
+                    let entry = at;
+                    at += 2 * n;
+                    entry
+                })
+                .collect()
+        })
+        .collect();
+    let (Some(own_entries), Some(own_items)) = (entries.get(i), items.get(i)) else {
+        return;
+    };
+    if own_items.len() != own_entries.len() {
+        return;
+    }
+    for (k, (&entry, own)) in own_entries.iter().zip(own_items).enumerate() {
+        let Some(own) = own else { continue };
+        let taller = entries
+            .iter()
+            .zip(items)
+            .enumerate()
+            .filter(|&(j, (e, it))| j != i && e.len() == it.len())
+            .flat_map(|(_, (e, it))| e.iter().zip(it))
+            .filter(|&(&e, _)| e == entry)
+            .filter_map(|(_, it)| it.map(|it| it.height))
+            .fold(0.0, f64::max);
+        let widen = ((taller - own.height) / 2.0).clamp(0.0, RANK_EXTRA);
+        if widen <= 0.0 {
+            continue;
+        }
+        if let Some(before) = k.checked_sub(1).and_then(|b| extra.get_mut(b)) {
+            *before = before.max(widen);
+        }
+        if !own.is_if {
+            if let Some(after) = extra.get_mut(k) {
+                *after = after.max(widen);
+            }
+        }
+    }
+}
+
 /// The extra room in the gaps of the two branches of an `if` when either
 /// holds a `fork`: PlantUML lines both branches up from the top on a grid
 /// of half rows, a step taking two, a `fork` three (its exit one half row

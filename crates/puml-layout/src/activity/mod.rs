@@ -85,8 +85,12 @@ const LONE_BALANCE: f64 = 2.5;
 /// did not come through.
 const FLOW_CLEARANCE: f64 = 21.0;
 const SPLIT_GAP: f64 = 28.0;
-/// A fork bar reaches this far past its outer branches.
-const BAR_OVERHANG: f64 = 12.0;
+/// A fork bar reaches this far past its outer branches before the
+/// page-wide compression (`compress`), which closes the room inside its
+/// 2 px ends to 10 px where nothing above or below holds it open; an
+/// `if`'s line running over it does (corpus activity 025/026, an `if`
+/// holding a `fork` in an `else`; `test-data/render/activity/fork`).
+const BAR_OVERHANG: f64 = 14.0;
 const BAR_HEIGHT: f64 = 6.0;
 /// From an element to the note beside it (the note's pointer spans it).
 const NOTE_GAP: f64 = 20.0;
@@ -116,6 +120,9 @@ const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 const IF_FRAME_ROOM: f64 = 10.0;
 /// The room a two-branch `if` opening an `else` keeps on its left.
 const NESTED_IF_ROOM: f64 = 10.0;
+/// How much lower than a straight branch a lone `if` branch whose entry
+/// is off its axis (an `elseif` chain) starts, for the turn.
+const LONE_DOGLEG_DROP: f64 = 7.3;
 /// How far PlantUML's `elseif` chain reaches above its first diamond.
 const ELSEIF_HEAD_ROOM: f64 = 10.0;
 const WHILE_PAD_LEFT: f64 = 13.0;
@@ -132,6 +139,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         metrics,
         theme: &theme,
         beside_branch: std::cell::Cell::new(false),
+        extras_beside_rows: std::cell::Cell::new(false),
+        inside_while_or_if: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -157,4 +166,16 @@ struct Ctx<'m> {
     /// opening the fork's branches 20 px under the bar instead of 10
     /// (probes `if_fork_partitions_*`, corpus activity 009).
     beside_branch: std::cell::Cell<bool>,
+    /// Set just before laying out a branch of an `if` holding a `fork`,
+    /// whose gaps' extra room comes from the other branch's rows: a note
+    /// hanging below a step then adds to that room rather than taking it
+    /// up (probes `if_note_rows_*`, corpus activity 025/026; beside a
+    /// `fork`'s branches and a loop's line it takes it up). Taken by the
+    /// next [`Ctx::layout_seq_spaced`].
+    extras_beside_rows: std::cell::Cell<bool>,
+    /// Set while the body of a `while` or a branch of an `if` is laid out
+    /// (cleared inside a `repeat`): a plain `repeat` there gains 15 px in
+    /// its body's middle gap, 7.5 elsewhere (probes `repeat_plain_mid_d{2,3}_*`,
+    /// corpus activity 028).
+    inside_while_or_if: std::cell::Cell<bool>,
 }

@@ -10,8 +10,30 @@ impl Ctx<'_> {
     /// Lays out a sequence with `extra[i]` more room in the gap after its
     /// `i`-th node (see `rank_extras`).
     pub(super) fn layout_seq_spaced(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
+        let beside_rows = self.extras_beside_rows.take();
+        // A lone container hands its gaps' room on to its body.
+        let lone_container = matches!(
+            seq.nodes.as_slice(),
+            [Node {
+                kind: Kind::Container { .. },
+                ..
+            }]
+        );
+        self.extras_beside_rows.set(beside_rows && lone_container);
         let tiles = self.seq_tiles(seq, depth, extra);
-        self.stack_seq(seq, tiles, extra)
+        self.extras_beside_rows.set(false);
+        let mut tile = self.stack_rows(tiles, None, extra, beside_rows);
+        if let Some(t) = seq.tail {
+            tile.tail = Some(t.clone());
+        }
+        tile
+    }
+
+    /// [`Ctx::layout_seq_spaced`] for a branch on the rows of parallel
+    /// branches (see `extras_beside_rows`).
+    pub(super) fn layout_seq_beside_rows(&self, seq: &Seq<'_>, depth: usize, extra: &[f64]) -> Tile {
+        self.extras_beside_rows.set(true);
+        self.layout_seq_spaced(seq, depth, extra)
     }
 
     /// A lone `if` branch (beside the bypass): PlantUML centres the bypass
@@ -105,6 +127,18 @@ impl Ctx<'_> {
         columns: Option<&[f64]>,
         extra: &[f64],
     ) -> Tile {
+        self.stack_rows(tiles, columns, extra, false)
+    }
+
+    /// [`Ctx::stack`]; with `beside_rows`, a note hanging below a tile adds
+    /// to the extra room of the gap after it instead of taking it up.
+    fn stack_rows(
+        &self,
+        tiles: Vec<(Tile, Option<&ArrowStyle>)>,
+        columns: Option<&[f64]>,
+        extra: &[f64],
+        beside_rows: bool,
+    ) -> Tile {
         if tiles.is_empty() {
             return Tile::empty();
         }
@@ -135,7 +169,11 @@ impl Ctx<'_> {
                 let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 // A note hanging below the node takes up the row's extra
                 // room first (PlantUML 1.2026.8, `while_note_*`).
-                let top = (py + extra_here).max(y + last_overhang + extra_here.min(0.0)) + gap;
+                let top = if beside_rows && extra_here > 0.0 {
+                    (py + extra_here).max(y + last_overhang + extra_here) + gap
+                } else {
+                    (py + extra_here).max(y + last_overhang + extra_here.min(0.0)) + gap
+                };
                 let tx = x0 + tile.in_x;
                 let ty = top + tile.in_y;
                 if *open {
@@ -308,7 +346,8 @@ impl Ctx<'_> {
                 otherwise,
                 color,
             } => {
-                if branches.len() <= 1 {
+                let was_inside = self.inside_while_or_if.replace(true);
+                let tile = if branches.len() <= 1 {
                     let (cond, label, body) = match branches.first() {
                         Some((c, l, b)) => (Some(*c), *l, Some(b)),
                         None => (None, None, None),
@@ -316,7 +355,9 @@ impl Ctx<'_> {
                     self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
                 } else {
                     self.elseif_tile(branches, otherwise.as_ref(), depth)
-                }
+                };
+                self.inside_while_or_if.set(was_inside);
+                tile
             }
             Kind::Switch { condition, cases } => self.switch_tile(condition, cases, depth),
             Kind::While {

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The shortest arm from a `switch` diamond's corner to its outer cases.
+const SWITCH_MIN_ARM: f64 = 15.0;
+/// How much lower the labels of cases spread apart for the arms hang.
+const SPREAD_LABEL_DROP: f64 = 5.69;
+
 impl Ctx<'_> {
     pub(super) fn switch_tile(&self, condition: &str, cases: &[(CaseLabel<'_>, Seq<'_>)], depth: usize) -> Tile {
         let d = self.diamond(Some(condition));
@@ -25,22 +30,49 @@ impl Ctx<'_> {
             let right = (t.w - t.in_x).max(lw).max(4.0);
             let center = x + left;
             spans.push((x, center + right));
-            x = center + right + FORK_GAP;
-            cols.push((t, l, center, lead));
+            x = center + right + BRANCH_GAP;
+            cols.push((t, l, center, lead, trail));
         }
         if cols.is_empty() {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
-        // PlantUML spaces the cases 10 px apart and places the diamond like
-        // a fork's flow (`place_middle`, 10 px of extra room).
-        let starts: Vec<f64> = spans.iter().map(|s| s.0).collect();
-        let c = place_middle(&mut spans, FORK_GAP);
-        for ((_, _, center, _), (start, (moved, _))) in cols.iter_mut().zip(starts.iter().zip(&spans)) {
-            *center += moved - start;
+        // PlantUML spaces the cases 20 px apart, the diamond in the middle
+        // of them; the cases span at least the diamond, two 15 px arms and
+        // twice the narrower outer case's half (the last case moves right
+        // for that);
+        // the page-wide compression then closes what the diamond does not
+        // cover to 10 px (probes `switch_*`, `test-data/activity-layout/switch_*`).
+        let total = spans.last().map_or(0.0, |s| s.1);
+        let first = cols.first().map_or(0.0, |col| col.2);
+        let last = cols.last().map_or(0.0, |col| col.2);
+        let widen = if cols.len() > 1 {
+            // Observed with one-letter outer cases (probes `switch_two_*`);
+            // a wide first case does not count its whole half.
+            let halves = 2.0 * first.min(total - last);
+            (d.w + 2.0 * SWITCH_MIN_ARM + halves - total).max(0.0)
+        } else {
+            0.0
+        };
+        if let Some(col) = cols.last_mut() {
+            col.2 += widen;
         }
+        let c = (total + widen) / 2.0;
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
-        let top = d.h + (lh + 22.8).max(GAP);
+        // Cases spread apart for the arms hang their labels 5.7 px lower and
+        // start 7.2 px lower (8.2 with a middle case, whose label hangs 1 px
+        // lower still; PlantUML 1.2026.8, probes `switch_two_short_*`).
+        let spread = widen > 0.0 && lh > 0.0;
+        let label_drop = if spread { SPREAD_LABEL_DROP } else { 0.0 };
+        // Without labels the cases start 20 px under the diamond (probes
+        // `test-data/activity-layout/switch_no_labels*`).
+        let top = d.h
+            + if lh > 0.0 { (lh + 22.8).max(GAP) } else { GAP }
+            + if spread {
+                SPREAD_LABEL_DROP + 1.5 + if cols.len() > 2 { 1.0 } else { 0.0 }
+            } else {
+                0.0
+            };
         let st = self.stroke_for(None);
         let n = cols.len();
         let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
@@ -50,14 +82,13 @@ impl Ctx<'_> {
         let right_of_diamond = |i: usize, center: f64| n > 2 && i > 0 && i < n - 1 && center > c + d.w / 2.0;
         // The merge stands 10 px under the cases when every one joins it
         // from a side, 20 px when one comes down into its top.
-        let into_top = cols
-            .iter()
-            .enumerate()
-            .any(|(i, (t, _, center, _))| t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center))));
+        let into_top = cols.iter().enumerate().any(|(i, (t, _, center, _, _))| {
+            t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center)))
+        });
         let merge_top = bottom + if into_top { GAP } else { GAP / 2.0 };
         let my = merge_top + DIAMOND_HALF;
         let mut any_open = false;
-        for (i, (t, l, center, lead)) in cols.into_iter().enumerate() {
+        for (i, (t, l, center, lead, trail)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
             let right_of_diamond = right_of_diamond(i, center);
             let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
@@ -69,18 +100,23 @@ impl Ctx<'_> {
             } else {
                 vec![(c, d.h), (c, d.h + 12.0), (center, d.h + 12.0), (center, ty)]
             };
-            covering_for_compression(&mut items, |items| polyline(items, &pts, st, true));
+            polyline(&mut items, &pts, st, true);
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
             let (lx, ly) = if right_of_diamond {
-                (center + lead, d.h + 0.4)
+                (center + lead, d.h + 0.4 + label_drop)
             } else if middle_case {
-                (center.min(c) + lead, d.h + 6.4)
+                (center.min(c) + lead, d.h + 6.4 + label_drop)
             } else {
-                (center + lead, d.h + 5.4)
+                (center + lead, d.h + 5.4 + label_drop)
             };
             self.draw_label_at(&mut items, &l, lx, ly);
+            // The label's spaces after it hold the next case off too.
+            if let (Some(l), true) = (&l, trail > 0.0) {
+                let end = lx + l.width;
+                phantom_cover(&mut items, end, end + trail, ly);
+            }
             let x0 = center - t.in_x;
             if t.open {
                 any_open = true;
@@ -96,7 +132,7 @@ impl Ctx<'_> {
                 } else {
                     vec![(ox, oy), (ox, oy + 5.0), (c, oy + 5.0), (c, merge_top)]
                 };
-                covering_for_compression(&mut items, |items| self.edge(items, &pts, tail.as_ref(), true));
+                self.edge(&mut items, &pts, tail.as_ref(), true);
             }
             t.place(x0, top, &mut items);
         }
