@@ -120,8 +120,78 @@ pub fn run(args: &[String]) -> Result<(), String> {
             features = features.join(" "),
         );
     }
+    if only_list.is_none() {
+        activity_section(&out, &mut index)?;
+    }
     write(&out.join("index.md"), index.as_bytes())?;
     println!("wrote {}", out.join("index.md").display());
+    Ok(())
+}
+
+/// Every valid diagram of the activity corpus and every seed 001 workflow,
+/// in text order: its images and a row with its pixel similarity, the
+/// texts and shapes puml places within 2 px of PlantUML's (the figures
+/// `xtask/src/activity_fidelity.rs`'s test holds).
+fn activity_section(out: &std::path::Path, index: &mut String) -> Result<(), String> {
+    let _ = write!(
+        index,
+        "# Activity diagrams and seed 001's workflows\n\n\
+         Every valid diagram of `../shared/corpus-activity` (027 and 032 are invalid for PlantUML too) \
+         and every activity example of seed 001 (`test-data/workflow/seed/`, the seed's snippets made \
+         whole diagrams), each beside PlantUML's SVG stored next to it. Texts and shapes: PlantUML's \
+         placed by puml within 2 px (`cargo xtask fidelity --activity` lists them per construct).\n\n\
+         | diagram | similarity | texts | shapes | puml | PlantUML | difference |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n"
+    );
+    for (set, samples) in crate::activity_fidelity::sets() {
+        if set == "activity-probes" {
+            continue;
+        }
+        for sample in samples {
+            let entry = Entry {
+                id: sample.id.clone(),
+                source: sample.source.clone(),
+                plantuml_svgs: vec![sample.plantuml_svg.clone()],
+                valid: true,
+                features: String::new(),
+                lines: 0,
+            };
+            let pair = match compare(&entry) {
+                Ok(pair) => pair,
+                Err(e) => {
+                    eprintln!("{}: not compared: {e}", sample.id);
+                    let _ = writeln!(index, "| {} | not rendered: {e} | | | | | |", sample.id);
+                    continue;
+                }
+            };
+            let names = [
+                format!("{}-puml.png", sample.id),
+                format!("{}-plantuml.png", sample.id),
+                format!("{}-diff.png", sample.id),
+            ];
+            for (name, image) in names.iter().zip([&pair.ours, &pair.theirs, &pair.diff]) {
+                let png = puml_render::rgba_to_png(image).map_err(|e| format!("{}: {e}", sample.id))?;
+                write(&out.join(name), &png)?;
+            }
+            let tally = crate::activity_fidelity::measure(&sample);
+            let ((tp, tt), (sp, st)) = tally.totals();
+            println!(
+                "{}: {:.2} % similar, texts {tp}/{tt}, shapes {sp}/{st}",
+                sample.id,
+                100.0 * pair.similarity
+            );
+            let _ = writeln!(
+                index,
+                "| {id} | {score:.2} % | {tp}/{tt} | {sp}/{st} | ![puml {id}]({ours}) | ![PlantUML {id}]({theirs}) | ![difference {id}]({diff}) |",
+                id = sample.id,
+                score = 100.0 * pair.similarity,
+                ours = names[0],
+                theirs = names[1],
+                diff = names[2],
+            );
+        }
+    }
+    index.push('\n');
     Ok(())
 }
 
