@@ -26,7 +26,10 @@ pub struct Sample {
 pub fn sets() -> Vec<(&'static str, Vec<Sample>)> {
     let root = corpus::workspace_root();
     vec![
-        ("corpus-activity", corpus_samples(&root.join("../shared/corpus-activity"))),
+        (
+            "corpus-activity",
+            corpus_samples(&root.join("../shared/corpus-activity")),
+        ),
         (
             "activity-probes",
             beside(&root.join("test-data/activity-probes"), "probe-"),

@@ -318,7 +318,11 @@ fn read_page(svg: &str, plantuml: bool, activity: bool) -> Option<Page> {
     for node in doc.descendants().filter(|n| n.is_element()) {
         let tag = node.tag_name().name();
         if tag == "text" {
-            let text: String = node.descendants().filter(|d| d.is_text()).filter_map(|d| d.text()).collect();
+            let text: String = node
+                .descendants()
+                .filter(|d| d.is_text())
+                .filter_map(|d| d.text())
+                .collect();
             if text.trim().is_empty() || text.starts_with("Please use") {
                 continue;
             }
