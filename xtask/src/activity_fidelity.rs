@@ -138,6 +138,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         for sample in &samples {
             let tally = measure(sample);
             if misses {
+                let ((tp, tt), (sp, st)) = tally.totals();
+                println!("{:<40} texts {tp}/{tt}, shapes {sp}/{st}", sample.id);
                 for miss in &tally.misses {
                     println!("{:<40} miss {miss}", sample.id);
                 }
