@@ -3,10 +3,9 @@
 //! and — when the PlantUML jar is installed — PlantUML's `-tsvg` on the
 //! same files in the same run, as a ratio; then the same for activity
 //! diagrams (`corpus-activity`), class diagrams (`corpus-class`) and for
-//! every corpus together (sequence,
-//! activity, class, description, state), and the layout engine's time
-//! against size (`--no-kinds` skips these). A benchmark, not a test: it
-//! prints figures and never fails on them.
+//! every corpus together (sequence, activity, class, description, state),
+//! and the layout engine's time against size (`--no-kinds` skips these).
+//! A benchmark, not a test: it prints figures and never fails on them.
 
 use crate::corpus;
 use puml_ide::check::CheckOptions;
