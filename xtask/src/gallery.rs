@@ -415,3 +415,61 @@ fn pick(entries: &[Entry]) -> Vec<&Entry> {
     picked.sort_by(|a, b| a.id.cmp(&b.id));
     picked
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixel similarity of each seed 001 workflow to PlantUML's picture
+    /// when the level was last raised (the gallery's figures, 2026-11-29),
+    /// less half a point: a layout change that moves a workflow's picture
+    /// away from PlantUML's fails here.
+    const SEED_SIMILARITY_AT_LEAST: &[(&str, f64)] = &[
+        ("seed001-aggregator", 85.2),
+        ("seed001-basic-structure", 98.2),
+        ("seed001-complete-example", 52.2),
+        ("seed001-condition-operators", 99.0),
+        ("seed001-conditional", 98.9),
+        ("seed001-inline-template", 99.5),
+        ("seed001-loop", 80.2),
+        ("seed001-prompt-annotation", 99.5),
+        ("seed001-router", 88.3),
+        ("seed001-sequential", 99.5),
+        ("seed001-swimlanes", 99.5),
+        ("seed001-variable-declaration", 99.5),
+    ];
+
+    #[test]
+    fn seed_workflows_look_like_plantuml_pictures() {
+        let samples = crate::activity_fidelity::seed_samples();
+        assert_eq!(
+            samples.len(),
+            SEED_SIMILARITY_AT_LEAST.len(),
+            "one level per seed example"
+        );
+        let mut failures = Vec::new();
+        for sample in samples {
+            let entry = Entry {
+                id: sample.id.clone(),
+                source: sample.source.clone(),
+                plantuml_svgs: vec![sample.plantuml_svg.clone()],
+                valid: true,
+                features: String::new(),
+                lines: 0,
+            };
+            let similarity = 100.0
+                * compare(&entry)
+                    .unwrap_or_else(|e| panic!("{}: {e}", sample.id))
+                    .similarity;
+            println!("{}: {similarity:.2} % similar", sample.id);
+            let at_least = SEED_SIMILARITY_AT_LEAST
+                .iter()
+                .find(|(id, _)| *id == sample.id)
+                .map_or(100.0, |(_, level)| *level);
+            if similarity < at_least {
+                failures.push(format!("{}: {similarity:.2} % < {at_least} %", sample.id));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
