@@ -1,11 +1,11 @@
 //! `cargo xtask bench-render`: render throughput over the corpus (SVG and
 //! PNG), the time for a 5,000-message diagram, linearity (10× messages),
 //! and — when the PlantUML jar is installed — PlantUML's `-tsvg` on the
-//! same files in the same run, as a ratio; then the same for class
-//! diagrams (`corpus-class`) and for every corpus together (sequence,
-//! activity, class, description, state), and the layout engine's time
-//! against size (`--no-kinds` skips these). A benchmark, not a test: it
-//! prints figures and never fails on them.
+//! same files in the same run, as a ratio; then the same for activity
+//! diagrams (`corpus-activity`), class diagrams (`corpus-class`) and for
+//! every corpus together (sequence, activity, class, description, state),
+//! and the layout engine's time against size (`--no-kinds` skips these).
+//! A benchmark, not a test: it prints figures and never fails on them.
 
 use crate::corpus;
 use puml_ide::check::CheckOptions;
@@ -162,10 +162,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// (`../shared/corpus-class`, …), in the order they are reported.
 const KIND_CORPORA: &[&str] = &["corpus-activity", "corpus-class", "corpus-description", "corpus-state"];
 
-/// Class diagrams, and the corpus as a whole (every kind), in process
-/// against PlantUML with Graphviz `dot` on the same files in the same run
-/// (one JVM, one thread, as for the sequence figure); then the layout
-/// engine's time against size (`bench-layout`'s curve).
+/// Activity diagrams, class diagrams, and the corpus as a whole (every
+/// kind), in process against PlantUML (with Graphviz `dot` for the class
+/// diagrams) on the same files in the same run (one JVM, one thread, as for
+/// the sequence figure); then the layout engine's time against size
+/// (`bench-layout`'s curve).
 fn kinds(sequence_dir: &Path, jar: Option<&Path>) {
     let Some(shared) = sequence_dir.parent() else { return };
     let load = |name: &str| -> Vec<(PathBuf, String)> {
@@ -179,14 +180,18 @@ fn kinds(sequence_dir: &Path, jar: Option<&Path>) {
     let sequence = load(sequence_dir.file_name().and_then(|n| n.to_str()).unwrap_or("corpus"));
     let mut whole = sequence.clone();
     let mut class = Vec::new();
+    let mut activity = Vec::new();
     for name in KIND_CORPORA {
         let sources = load(name);
-        if *name == "corpus-class" {
-            class = sources.clone();
+        match *name {
+            "corpus-class" => class = sources.clone(),
+            "corpus-activity" => activity = sources.clone(),
+            _ => {}
         }
         whole.extend(sources);
     }
     for (label, target, sources) in [
+        ("activity diagrams", 200.0, &activity),
         ("class diagrams", 200.0, &class),
         ("the corpus as a whole", 100.0, &whole),
     ] {
@@ -203,7 +208,7 @@ fn kinds(sequence_dir: &Path, jar: Option<&Path>) {
         let files: Vec<&Path> = sources.iter().map(|(p, _)| p.as_path()).collect();
         match jar.map(|jar| plantuml_time(jar, &files, Some(1))) {
             Some(Ok(per)) => println!(
-                "{line}; PlantUML -tsvg (dot) {:.1} ms per diagram -> puml is {:.0}x faster (target >= {target:.0}x)",
+                "{line}; PlantUML -tsvg {:.1} ms per diagram -> puml is {:.0}x faster (target >= {target:.0}x)",
                 ms(per),
                 per.as_secs_f64() / puml.as_secs_f64()
             ),

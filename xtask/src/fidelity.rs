@@ -26,6 +26,9 @@ pub struct Totals {
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--activity") {
+        return crate::activity_fidelity::run(args);
+    }
     let dir = corpus::corpus_dir(args);
     let verbose = args.iter().any(|a| a == "--verbose");
     let misses = args.iter().any(|a| a == "--misses");
@@ -161,7 +164,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 /// Where texts and shapes land, per construct, worst first.
-fn print_geometry(tally: &Tally) {
+pub fn print_geometry(tally: &Tally) {
     let tol = shape_fidelity::TOLERANCE_PX;
     let ((tp, tt), (sp, st)) = tally.totals();
     println!();

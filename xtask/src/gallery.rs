@@ -120,8 +120,78 @@ pub fn run(args: &[String]) -> Result<(), String> {
             features = features.join(" "),
         );
     }
+    if only_list.is_none() {
+        activity_section(&out, &mut index)?;
+    }
     write(&out.join("index.md"), index.as_bytes())?;
     println!("wrote {}", out.join("index.md").display());
+    Ok(())
+}
+
+/// Every valid diagram of the activity corpus and every seed 001 workflow,
+/// in text order: its images and a row with its pixel similarity, the
+/// texts and shapes puml places within 2 px of PlantUML's (the figures
+/// `xtask/src/activity_fidelity.rs`'s test holds).
+fn activity_section(out: &std::path::Path, index: &mut String) -> Result<(), String> {
+    let _ = write!(
+        index,
+        "# Activity diagrams and seed 001's workflows\n\n\
+         Every valid diagram of `../shared/corpus-activity` (027 and 032 are invalid for PlantUML too) \
+         and every activity example of seed 001 (`test-data/workflow/seed/`, the seed's snippets made \
+         whole diagrams), each beside PlantUML's SVG stored next to it. Texts and shapes: PlantUML's \
+         placed by puml within 2 px (`cargo xtask fidelity --activity` lists them per construct).\n\n\
+         | diagram | similarity | texts | shapes | puml | PlantUML | difference |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n"
+    );
+    for (set, samples) in crate::activity_fidelity::sets() {
+        if set == "activity-probes" {
+            continue;
+        }
+        for sample in samples {
+            let entry = Entry {
+                id: sample.id.clone(),
+                source: sample.source.clone(),
+                plantuml_svgs: vec![sample.plantuml_svg.clone()],
+                valid: true,
+                features: String::new(),
+                lines: 0,
+            };
+            let pair = match compare(&entry) {
+                Ok(pair) => pair,
+                Err(e) => {
+                    eprintln!("{}: not compared: {e}", sample.id);
+                    let _ = writeln!(index, "| {} | not rendered: {e} | | | | | |", sample.id);
+                    continue;
+                }
+            };
+            let names = [
+                format!("{}-puml.png", sample.id),
+                format!("{}-plantuml.png", sample.id),
+                format!("{}-diff.png", sample.id),
+            ];
+            for (name, image) in names.iter().zip([&pair.ours, &pair.theirs, &pair.diff]) {
+                let png = puml_render::rgba_to_png(image).map_err(|e| format!("{}: {e}", sample.id))?;
+                write(&out.join(name), &png)?;
+            }
+            let tally = crate::activity_fidelity::measure(&sample);
+            let ((tp, tt), (sp, st)) = tally.totals();
+            println!(
+                "{}: {:.2} % similar, texts {tp}/{tt}, shapes {sp}/{st}",
+                sample.id,
+                100.0 * pair.similarity
+            );
+            let _ = writeln!(
+                index,
+                "| {id} | {score:.2} % | {tp}/{tt} | {sp}/{st} | ![puml {id}]({ours}) | ![PlantUML {id}]({theirs}) | ![difference {id}]({diff}) |",
+                id = sample.id,
+                score = 100.0 * pair.similarity,
+                ours = names[0],
+                theirs = names[1],
+                diff = names[2],
+            );
+        }
+    }
+    index.push('\n');
     Ok(())
 }
 
@@ -344,4 +414,62 @@ fn pick(entries: &[Entry]) -> Vec<&Entry> {
     }
     picked.sort_by(|a, b| a.id.cmp(&b.id));
     picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixel similarity of each seed 001 workflow to PlantUML's picture
+    /// when the level was last raised (the gallery's figures, 2026-11-29),
+    /// less half a point: a layout change that moves a workflow's picture
+    /// away from PlantUML's fails here.
+    const SEED_SIMILARITY_AT_LEAST: &[(&str, f64)] = &[
+        ("seed001-aggregator", 85.2),
+        ("seed001-basic-structure", 98.2),
+        ("seed001-complete-example", 52.2),
+        ("seed001-condition-operators", 99.0),
+        ("seed001-conditional", 98.9),
+        ("seed001-inline-template", 99.5),
+        ("seed001-loop", 80.2),
+        ("seed001-prompt-annotation", 99.5),
+        ("seed001-router", 88.3),
+        ("seed001-sequential", 99.5),
+        ("seed001-swimlanes", 99.5),
+        ("seed001-variable-declaration", 99.5),
+    ];
+
+    #[test]
+    fn seed_workflows_look_like_plantuml_pictures() {
+        let samples = crate::activity_fidelity::seed_samples();
+        assert_eq!(
+            samples.len(),
+            SEED_SIMILARITY_AT_LEAST.len(),
+            "one level per seed example"
+        );
+        let mut failures = Vec::new();
+        for sample in samples {
+            let entry = Entry {
+                id: sample.id.clone(),
+                source: sample.source.clone(),
+                plantuml_svgs: vec![sample.plantuml_svg.clone()],
+                valid: true,
+                features: String::new(),
+                lines: 0,
+            };
+            let similarity = 100.0
+                * compare(&entry)
+                    .unwrap_or_else(|e| panic!("{}: {e}", sample.id))
+                    .similarity;
+            println!("{}: {similarity:.2} % similar", sample.id);
+            let at_least = SEED_SIMILARITY_AT_LEAST
+                .iter()
+                .find(|(id, _)| *id == sample.id)
+                .map_or(100.0, |(_, level)| *level);
+            if similarity < at_least {
+                failures.push(format!("{}: {similarity:.2} % < {at_least} %", sample.id));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }

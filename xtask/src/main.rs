@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <task>`. Each task lives in its own module;
 //! this file only dispatches.
 
+mod activity_fidelity;
 mod agent_pack;
 mod bench_check;
 mod bench_layout;
@@ -88,8 +89,11 @@ tasks:
   fidelity [--corpus DIR] [--verbose] [--misses]
                                         compare puml's rendering with PlantUML's SVGs;
                                         --misses lists each unplaced shape
+  fidelity --activity [--misses]       activity shapes and texts per construct (corpus-activity,
+                                        test-data/activity-probes, seed 001's workflows)
   gallery [--corpus DIR] [--out DIR] [--only A.puml,B.puml]
-                                        write docs/gallery (puml PNG beside PlantUML PNG)
+                                        write docs/gallery (puml PNG beside PlantUML PNG; every
+                                        activity corpus diagram and seed 001 workflow too)
   bench-render [--corpus DIR] [--no-plantuml] [--svg-only ROUNDS]
                                         render throughput, 5,000-message diagram, linearity,
                                         PlantUML -tsvg timing when the jar is installed";

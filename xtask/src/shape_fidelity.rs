@@ -35,6 +35,35 @@ pub enum Construct {
     Group,
     Legend,
     HeaderFooter,
+    // Activity diagrams (`data-diagram-type="ACTIVITY"` on PlantUML's page).
+    /// Rounded boxes: actions, whatever their colour or stereotype.
+    Action,
+    /// `if`/`elseif`/`while`/`repeat while` hexagons and merge diamonds.
+    Diamond,
+    /// `fork`/`split` bars and their joins.
+    Bar,
+    /// `start`, `stop`, `end` (and the cross `end` draws), connectors.
+    Disc,
+    /// The segments arrows are drawn with.
+    ArrowLine,
+    /// A note's outline and its folded corner.
+    NoteOutline,
+    /// A partition's or group's frame (and a coloured partition's fill).
+    Frame,
+    /// The tab a partition or group writes its title in.
+    FrameTab,
+    /// The vertical lines between swimlanes.
+    LaneBorder,
+    /// A coloured swimlane's background.
+    LaneBackground,
+    /// Boxes of the page rather than the flow: PlantUML's warning banner.
+    Banner,
+    ActionText,
+    ConditionText,
+    FrameTitle,
+    LaneHeader,
+    /// Arrow labels, branch labels (`then (yes)`), loop labels.
+    FlowLabel,
     Other,
 }
 
@@ -55,6 +84,22 @@ impl Construct {
             Construct::Group => "group header text",
             Construct::Legend => "legend",
             Construct::HeaderFooter => "header/footer",
+            Construct::Action => "action box",
+            Construct::Diamond => "diamond (if/merge/while/repeat)",
+            Construct::Bar => "fork/join bar",
+            Construct::Disc => "start/stop/end disc, connector",
+            Construct::ArrowLine => "arrow segment",
+            Construct::NoteOutline => "note outline",
+            Construct::Frame => "partition/group frame",
+            Construct::FrameTab => "partition/group title tab",
+            Construct::LaneBorder => "swimlane border",
+            Construct::LaneBackground => "swimlane background",
+            Construct::Banner => "warning banner",
+            Construct::ActionText => "action text",
+            Construct::ConditionText => "condition text",
+            Construct::FrameTitle => "partition/group title",
+            Construct::LaneHeader => "swimlane header",
+            Construct::FlowLabel => "arrow/branch label",
             Construct::Other => "other",
         }
     }
@@ -83,8 +128,8 @@ struct Text {
 pub struct Tally {
     pub texts: BTreeMap<Construct, (usize, usize)>,
     pub shapes: BTreeMap<Construct, (usize, usize)>,
-    /// PlantUML's shapes left unplaced, with puml's nearest partner
-    /// (`cargo xtask fidelity --misses` lists them per diagram).
+    /// PlantUML's texts and shapes left unplaced, with puml's nearest
+    /// partner (`cargo xtask fidelity --misses` lists them per diagram).
     pub misses: Vec<String>,
 }
 
@@ -111,7 +156,7 @@ impl Tally {
     /// Counts PlantUML's shapes of a page that puml did not draw at all
     /// (its page missing or not rendered).
     pub fn count_unplaced(&mut self, plantuml_svg: &str) {
-        if let Some(page) = read_page(plantuml_svg, true) {
+        if let Some(page) = read_page(plantuml_svg, true, is_activity(plantuml_svg)) {
             for t in page.texts {
                 self.texts.entry(t.construct).or_default().1 += 1;
             }
@@ -125,7 +170,11 @@ impl Tally {
 /// Compares one page: PlantUML's SVG text with puml's.
 pub fn compare(plantuml_svg: &str, puml_svg: &str) -> Tally {
     let mut tally = Tally::default();
-    let (Some(theirs), Some(ours)) = (read_page(plantuml_svg, true), read_page(puml_svg, false)) else {
+    let activity = is_activity(plantuml_svg);
+    let (Some(theirs), Some(ours)) = (
+        read_page(plantuml_svg, true, activity),
+        read_page(puml_svg, false, activity),
+    ) else {
         tally.count_unplaced(plantuml_svg);
         return tally;
     };
@@ -149,6 +198,17 @@ pub fn compare(plantuml_svg: &str, puml_svg: &str) -> Tally {
             }
             None => (text.construct, false),
         };
+        if !placed {
+            let ours = pairs[i].map(|j| format!("({:.1}, {:.1})", ours.texts[j].x, ours.texts[j].y));
+            tally.misses.push(format!(
+                "{} {:?}: plantuml ({:.1}, {:.1}) puml {}",
+                construct.name(),
+                text.text,
+                text.x,
+                text.y,
+                ours.as_deref().unwrap_or("none")
+            ));
+        }
         let e = tally.texts.entry(construct).or_default();
         e.0 += usize::from(placed);
         e.1 += 1;
@@ -193,6 +253,16 @@ pub fn compare(plantuml_svg: &str, puml_svg: &str) -> Tally {
     tally
 }
 
+/// Whether PlantUML's page is an activity diagram's (PlantUML names the
+/// kind on its root element), whose shapes are classified as activity
+/// constructs on both sides.
+pub fn is_activity(plantuml_svg: &str) -> bool {
+    plantuml_svg
+        .get(..plantuml_svg.len().min(2_000))
+        .unwrap_or(plantuml_svg)
+        .contains(r#"data-diagram-type="ACTIVITY""#)
+}
+
 /// Pairs left items with right items, closest pairs first; `distance`
 /// is `None` when the two may not pair. Returns each left item's partner.
 fn pair_nearest(left: usize, right: usize, distance: impl Fn(usize, usize) -> Option<f64>) -> Vec<Option<usize>> {
@@ -222,9 +292,11 @@ struct Page {
 }
 
 /// What one SVG draws, classified. `plantuml` says whose SVG it is: only
-/// for texts, whose construct comes from PlantUML's named groups on one
-/// side and puml's element classes on the other.
-fn read_page(svg: &str, plantuml: bool) -> Option<Page> {
+/// for a sequence diagram's texts, whose construct comes from PlantUML's
+/// named groups on one side and puml's element classes on the other. An
+/// activity diagram's texts take the construct of the shape they are
+/// written in, on either side (PlantUML names none of its elements there).
+fn read_page(svg: &str, plantuml: bool, activity: bool) -> Option<Page> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..roxmltree::ParsingOptions::default()
@@ -246,7 +318,11 @@ fn read_page(svg: &str, plantuml: bool) -> Option<Page> {
     for node in doc.descendants().filter(|n| n.is_element()) {
         let tag = node.tag_name().name();
         if tag == "text" {
-            let text: String = node.descendants().filter_map(|d| d.text()).collect();
+            let text: String = node
+                .descendants()
+                .filter(|d| d.is_text())
+                .filter_map(|d| d.text())
+                .collect();
             if text.trim().is_empty() || text.starts_with("Please use") {
                 continue;
             }
@@ -254,7 +330,8 @@ fn read_page(svg: &str, plantuml: bool) -> Option<Page> {
                 continue;
             };
             texts.push(Text {
-                construct: text_construct(node, plantuml),
+                // An activity page's texts are classified by their shapes below.
+                construct: text_construct(node, plantuml || activity),
                 text,
                 x,
                 y,
@@ -265,10 +342,128 @@ fn read_page(svg: &str, plantuml: bool) -> Option<Page> {
             raw.push(shape);
         }
     }
+    if activity {
+        let shapes = classify_activity(raw);
+        for text in &mut texts {
+            if text.construct == Construct::Other {
+                text.construct = activity_text_construct(text, &shapes);
+            }
+        }
+        return Some(Page { texts, shapes });
+    }
     Some(Page {
         texts,
         shapes: classify(raw),
     })
+}
+
+/// The construct of the smallest action, diamond, note or frame tab the
+/// text starts in; a text in the swimlanes' header row is a lane header;
+/// anything else labels the flow.
+fn activity_text_construct(text: &Text, shapes: &[Shape]) -> Construct {
+    // Just inside the text's start: a branch label ends where its diamond
+    // begins, and the next one starts where it ends.
+    let (x, y) = (text.x + 0.5, text.y - 3.0);
+    let holder = shapes
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.construct,
+                Construct::Action | Construct::Diamond | Construct::NoteOutline | Construct::FrameTab | Construct::Disc
+            )
+        })
+        .filter(|s| s.x0 <= x && x <= s.x1 && s.y0 <= y && y <= s.y1)
+        .min_by(|a, b| ((a.x1 - a.x0) * (a.y1 - a.y0)).total_cmp(&((b.x1 - b.x0) * (b.y1 - b.y0))));
+    match holder.map(|s| s.construct) {
+        Some(Construct::Action) => return Construct::ActionText,
+        Some(Construct::Diamond) => return Construct::ConditionText,
+        Some(Construct::NoteOutline) => return Construct::Note,
+        Some(Construct::FrameTab) => return Construct::FrameTitle,
+        Some(_) => return Construct::Other,
+        None => {}
+    }
+    let lane_top = shapes
+        .iter()
+        .filter(|s| s.construct == Construct::LaneBorder)
+        .map(|s| s.y0)
+        .fold(f64::INFINITY, f64::min);
+    // The header row is the first line of text under the lanes' top.
+    if lane_top.is_finite() && text.y > lane_top && text.y - lane_top <= 30.0 {
+        return Construct::LaneHeader;
+    }
+    Construct::FlowLabel
+}
+
+/// An activity diagram's shapes by their geometry, the same rules for
+/// both tools: rounded boxes are actions, polygons arrowheads (small, four
+/// corners) or diamonds and hexagons, flat rectangles bars, ellipses the
+/// start/stop/end discs and connectors, thick vertical lines swimlane
+/// borders, filled paths notes and open ones the tabs of frames.
+fn classify_activity(raw: Vec<RawShape>) -> Vec<Shape> {
+    // Swimlane borders: thick vertical lines, every one from the lanes' top
+    // to their bottom (a thick arrow segment shares neither end with another).
+    let thick_vertical = |s: &RawShape| s.tag == "line" && s.x0 == s.x1 && s.stroke_width >= 1.4 && s.y1 - s.y0 > 20.0;
+    let is_lane_border = |s: &RawShape| {
+        thick_vertical(s)
+            && raw
+                .iter()
+                .filter(|o| thick_vertical(o) && o.x0 != s.x0 && o.y0 == s.y0 && o.y1 == s.y1)
+                .count()
+                > 0
+    };
+    let inside_an_ellipse = |s: &RawShape| {
+        raw.iter()
+            .any(|e| e.tag == "ellipse" && e.x0 <= s.x0 && s.x1 <= e.x1 && e.y0 <= s.y0 && s.y1 <= e.y1)
+    };
+    let lane_top = raw
+        .iter()
+        .filter(|s| is_lane_border(s))
+        .map(|s| s.y0)
+        .fold(f64::INFINITY, f64::min);
+    let mut seen = std::collections::HashSet::new();
+    raw.iter()
+        .filter_map(|s| {
+            let (w, h) = (s.x1 - s.x0, s.y1 - s.y0);
+            let construct = match s.tag {
+                "ellipse" => Construct::Disc,
+                "line" if is_lane_border(s) => Construct::LaneBorder,
+                // `end`'s cross, drawn over its disc.
+                "line" if w > 0.0 && h > 0.0 && w <= 20.0 && h <= 20.0 => Construct::Disc,
+                "line" => Construct::ArrowLine,
+                "polygon" if s.points <= 4 && w <= 16.0 && h <= 16.0 => Construct::Arrowhead,
+                "polygon" if s.points <= 6 => Construct::Diamond,
+                // SDL-shaped actions (`:a|`, `:a>`, …).
+                "polygon" => Construct::Action,
+                // PlantUML's invisible box behind the swimlanes' header row.
+                "rect" if !s.filled && !s.stroked => return None,
+                "rect" if h <= 8.5 => Construct::Bar,
+                "rect" if s.rx >= 5.0 => Construct::Action,
+                // PlantUML's colours for its warnings ("This syntax is deprecated").
+                "rect" if s.fill_colour == "#FFFFCC" && s.stroke_colour == "#FFDD88" => Construct::Banner,
+                "rect" if s.filled && (s.y0 - lane_top).abs() < 1.0 => Construct::LaneBackground,
+                "rect" => Construct::Frame,
+                // A glyph PlantUML draws as an outline (a connector's letter).
+                "path" if s.points > 12 || inside_an_ellipse(s) => return None,
+                "path" if s.filled => Construct::NoteOutline,
+                "path" => Construct::FrameTab,
+                _ => Construct::Other,
+            };
+            Some(Shape {
+                construct,
+                x0: s.x0,
+                y0: s.y0,
+                x1: s.x1,
+                y1: s.y1,
+            })
+        })
+        .filter(|shape| {
+            let key = (
+                shape.construct,
+                [shape.x0, shape.y0, shape.x1, shape.y1].map(|v| (v * 1000.0).round() as i64),
+            );
+            seen.insert(key)
+        })
+        .collect()
 }
 
 fn text_construct(node: roxmltree::Node, plantuml: bool) -> Construct {
@@ -316,6 +511,16 @@ struct RawShape {
     y1: f64,
     dashed: bool,
     filled: bool,
+    /// Whether an outline is drawn (`stroke:none` draws none).
+    stroked: bool,
+    stroke_width: f64,
+    /// A rectangle's corner radius.
+    rx: f64,
+    /// Distinct corners of a polygon, end points of a path.
+    points: usize,
+    /// The fill and outline colours as `#RRGGBB` (empty when none).
+    fill_colour: String,
+    stroke_colour: String,
 }
 
 fn raw_shape(node: roxmltree::Node, canvas: (f64, f64)) -> Option<RawShape> {
@@ -340,6 +545,15 @@ fn raw_shape(node: roxmltree::Node, canvas: (f64, f64)) -> Option<RawShape> {
         .attribute("fill-opacity")
         .is_some_and(|o| number(Some(o)) == Some(0.0));
     let filled = fill.as_deref().is_some_and(|f| f != "none") && !invisible;
+    let stroke = node
+        .attribute("stroke")
+        .map(str::to_string)
+        .or_else(|| style_value("stroke"));
+    let stroked = stroke.as_deref().is_some_and(|s| s != "none");
+    let stroke_width = number(node.attribute("stroke-width"))
+        .or_else(|| number(style_value("stroke-width").as_deref()))
+        .unwrap_or(1.0);
+    let mut points = 0;
     let (tag, x0, y0, x1, y1) = match node.tag_name().name() {
         "rect" => {
             let (x, y, w, h) = (attr("x")?, attr("y")?, attr("width")?, attr("height")?);
@@ -361,11 +575,15 @@ fn raw_shape(node: roxmltree::Node, canvas: (f64, f64)) -> Option<RawShape> {
             ("ellipse", cx - rx, cy - ry, cx + rx, cy + ry)
         }
         "polygon" | "polyline" => {
-            let (x0, y0, x1, y1) = bounds(&numbers(node.attribute("points")?))?;
+            let coords = numbers(node.attribute("points")?);
+            points = distinct_points(&coords);
+            let (x0, y0, x1, y1) = bounds(&coords)?;
             ("polygon", x0, y0, x1, y1)
         }
         "path" => {
-            let (x0, y0, x1, y1) = bounds(&path_points(node.attribute("d")?))?;
+            let coords = path_points(node.attribute("d")?);
+            points = distinct_points(&coords);
+            let (x0, y0, x1, y1) = bounds(&coords)?;
             ("path", x0, y0, x1, y1)
         }
         _ => return None,
@@ -378,7 +596,41 @@ fn raw_shape(node: roxmltree::Node, canvas: (f64, f64)) -> Option<RawShape> {
         y1,
         dashed: dash.is_some_and(|d| d != "none"),
         filled,
+        stroked,
+        stroke_width,
+        rx: attr("rx").unwrap_or(0.0),
+        points,
+        fill_colour: fill.as_deref().map(full_hex).unwrap_or_default(),
+        stroke_colour: stroke.as_deref().map(full_hex).unwrap_or_default(),
     })
+}
+
+/// `#FD8` and `#ffdd88` both as `#FFDD88`; anything else unchanged.
+fn full_hex(colour: &str) -> String {
+    let colour = colour.trim().to_ascii_uppercase();
+    match colour.strip_prefix('#') {
+        Some(short) if short.len() == 3 => {
+            let mut full = String::from("#");
+            for c in short.chars() {
+                full.push(c);
+                full.push(c);
+            }
+            full
+        }
+        _ => colour,
+    }
+}
+
+/// How many different points a list of coordinates visits (a closed
+/// outline repeats its first one).
+fn distinct_points(coords: &[f64]) -> usize {
+    let mut seen: Vec<(i64, i64)> = coords
+        .chunks_exact(2)
+        .map(|p| ((p[0] * 100.0).round() as i64, (p[1] * 100.0).round() as i64))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
 }
 
 fn classify(raw: Vec<RawShape>) -> Vec<Shape> {
@@ -543,6 +795,69 @@ mod tests {
         let ((tp, tt), (sp, st)) = tally.totals();
         assert_eq!((tp, tt), (2, 3));
         assert_eq!((sp, st), (4, 5));
+    }
+
+    const ACTIVITY: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" data-diagram-type="ACTIVITY" width="300" height="300">
+<rect x="20" y="17" width="200" height="20" fill="none" style="stroke:none;"/>
+<ellipse cx="84" cy="53" rx="10" ry="10" fill="#222" style="stroke:#222;stroke-width:1;"/>
+<rect x="26" y="83" width="116" height="34" fill="#F1F1F1" style="stroke:#181818;stroke-width:0.5;" rx="12.5" ry="12.5"/>
+<text x="36" y="104">Check</text>
+<polygon points="37,130,61,130,73,142,61,154,37,154,25,142,37,130" fill="#F1F1F1"/>
+<text x="40" y="146">ok?</text>
+<text x="80" y="140">yes</text>
+<rect x="30" y="170" width="100" height="6" fill="#555" rx="2"/>
+<rect x="24" y="180" width="150" height="60" fill="none" style="stroke:#000;stroke-width:1.5;"/>
+<path d="M60,180 L60,188 L52,196 L24,196" fill="none" style="stroke:#000;stroke-width:1.5;"/>
+<text x="26" y="192">Part</text>
+<path d="M150,90 L150,120 L200,120 L200,100 L190,90 L150,90" fill="#FEFFDD" style="stroke:#181818;"/>
+<text x="155" y="110">a note</text>
+<line x1="84" y1="63" x2="84" y2="83" style="stroke:#181818;stroke-width:1;"/>
+<polygon points="80,73,84,83,88,73,84,77" fill="#181818"/>
+<line x1="20" y1="17" x2="20" y2="280" style="stroke:#000;stroke-width:1.5;"/>
+<line x1="220" y1="17" x2="220" y2="280" style="stroke:#000;stroke-width:1.5;"/>
+<text x="60" y="33">Lane</text>
+<ellipse cx="84" cy="260" rx="10" ry="10" fill="#F1F1F1"/>
+<path d="M82,256 L80,262 L84,262 L82,256 Z" fill="#000"/>
+</svg>"##;
+
+    #[test]
+    fn activity_shapes_and_texts_are_classified_by_geometry() {
+        let page = read_page(ACTIVITY, true, is_activity(ACTIVITY)).unwrap();
+        let shapes: Vec<Construct> = page.shapes.iter().map(|s| s.construct).collect();
+        assert_eq!(
+            shapes,
+            [
+                Construct::Disc,
+                Construct::Action,
+                Construct::Diamond,
+                Construct::Bar,
+                Construct::Frame,
+                Construct::FrameTab,
+                Construct::NoteOutline,
+                Construct::ArrowLine,
+                Construct::Arrowhead,
+                Construct::LaneBorder,
+                Construct::LaneBorder,
+                Construct::Disc,
+            ],
+            "the invisible header box and the connector's glyph are not shapes"
+        );
+        let texts: Vec<(&str, Construct)> = page.texts.iter().map(|t| (t.text.as_str(), t.construct)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("Check", Construct::ActionText),
+                ("ok?", Construct::ConditionText),
+                ("yes", Construct::FlowLabel),
+                ("Part", Construct::FrameTitle),
+                ("a note", Construct::Note),
+                ("Lane", Construct::LaneHeader),
+            ]
+        );
+        let moved = ACTIVITY.replace(r#"<rect x="26" y="83""#, r#"<rect x="26" y="86""#);
+        let tally = compare(ACTIVITY, &moved);
+        assert_eq!(tally.shapes[&Construct::Action], (0, 1));
+        assert_eq!(tally.shapes[&Construct::Diamond], (1, 1));
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str, origi
     if let Some(error_line) = error_line {
         let lines: Vec<&str> = source.lines().collect();
         let shown_end = error_line.saturating_add(1).min(lines.len());
+        // PlantUML shows the source as its preprocessor leaves it: without
+        // the lines that are comments (`' …`, `/' … '/`), the line number
+        // in the tab staying the file's.
+        let shown = uncommented(&lines[..shown_end]);
         texts.push((
             format!(
                 "[From {} (line {}) ]",
@@ -65,11 +69,13 @@ pub fn error_scene(source: &str, error_line: Option<usize>, message: &str, origi
             MARGIN + 1.0,
         ));
         texts.push((String::new(), bold(), SOURCE_GREEN, false, MARGIN));
-        let source_line = |index: usize| -> PanelLine {
-            let (shown, indent) = indented(lines.get(index).copied().unwrap_or(""));
+        let source_line = |position: usize| -> PanelLine {
+            let index = shown[position];
+            let (text, indent) = indented(lines.get(index).copied().unwrap_or(""));
             let x = MARGIN + INDENT_STEP * indent as f64;
-            (cut(shown), bold(), SOURCE_GREEN, index == error_line, x)
+            (cut(text), bold(), SOURCE_GREEN, index == error_line, x)
         };
+        let shown_end = shown.len();
         if shown_end > SHOWN_WHOLE {
             let tail_start = shown_end - SHOWN_TAIL;
             texts.extend((0..SHOWN_HEAD).map(source_line));
@@ -176,6 +182,30 @@ fn bold() -> Font {
     }
 }
 
+/// The indexes of the lines that are not comments: a line starting with
+/// `'`, and every line of a `/' … '/` block (observed: PlantUML 1.2026.8's
+/// error picture leaves them out; a comment after a statement stays).
+fn uncommented(lines: &[&str]) -> Vec<usize> {
+    let mut kept = Vec::with_capacity(lines.len());
+    let mut in_block = false;
+    for (index, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if in_block {
+            in_block = !trimmed.contains("'/");
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("/'") {
+            in_block = !rest.contains("'/");
+            continue;
+        }
+        if trimmed.starts_with('\'') {
+            continue;
+        }
+        kept.push(index);
+    }
+    kept
+}
+
 /// The line without its surrounding blanks, and its indentation in spaces.
 fn indented(line: &str) -> (&str, usize) {
     let line = line.trim_end();
@@ -221,6 +251,28 @@ mod tests {
         let indented = scene.texts().find(|run| run.text == "foo bar baz").map(|run| run.x);
         assert_eq!(indented, Some(MARGIN + 2.0 * INDENT_STEP), "indented by its two spaces");
         assert!(scene.width >= 200.0 && scene.height > 90.0);
+    }
+
+    #[test]
+    fn comment_lines_are_left_out_as_plantuml_leaves_them_out() {
+        // PlantUML 1.2026.8 on this text shows `@startuml`, the two
+        // statements (the trailing comment kept) and the failing line.
+        let source = "@startuml\n' a comment\nAlice -> Bob : hi\n/' block\n  comment '/\n  ' indented\nBob -> Alice : x ' trailing\nfoo bar baz (\n@enduml\n";
+        let scene = error_scene(source, Some(7), "Syntax Error?", Some("comments.puml"));
+        let texts = texts(&scene);
+        assert_eq!(texts[1].0, "[From comments.puml (line 8) ]");
+        let shown: Vec<&str> = texts[3..].iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            shown,
+            [
+                "@startuml",
+                "Alice -> Bob : hi",
+                "Bob -> Alice : x ' trailing",
+                "foo bar baz (",
+                "Syntax Error?"
+            ]
+        );
+        assert!(texts.iter().any(|(t, underlined)| t == "foo bar baz (" && *underlined));
     }
 
     #[test]

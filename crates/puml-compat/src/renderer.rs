@@ -115,6 +115,10 @@ pub enum Outcome {
         message: String,
         /// The diagnostic code (`E0103`…), empty for size-limit refusals.
         code: &'static str,
+        /// The line PlantUML's error picture shows for this error ("Syntax
+        /// Error? (Assumed diagram type: activity)"), drawn above puml's
+        /// message; none when PlantUML's picture says something else.
+        plantuml_message: Option<String>,
         image: Page,
     },
     /// A kind of diagram puml does not draw.
@@ -173,7 +177,7 @@ impl Renderer {
                     "Diagram not supported by this release of PlantUML: @start{} is not recognized",
                     block.tag
                 );
-                return error_outcome(&block.text, 0, message, "E0243", settings);
+                return error_outcome(&block.text, 0, message, "E0243", None, settings);
             }
             Some(DiagramKind::Other(kind)) => return unsupported(kind, settings.format),
             _ => {}
@@ -209,18 +213,22 @@ impl Renderer {
                 break;
             }
             if let Outcome::Error {
-                line, message, code, ..
+                line,
+                message,
+                code,
+                plantuml_message,
+                ..
             } = self.render(block, &check)
             {
                 let line = block.first_line + line;
-                answer.outcome = error_outcome(text, line, message, code, settings);
+                answer.outcome = error_outcome(text, line, message, code, plantuml_message, settings);
                 answer.error_line = Some(line + 1);
                 return Some(answer);
             }
         }
         if let Some(line) = stray {
             let message = "Syntax Error? (text outside @startuml … @enduml)".to_string();
-            answer.outcome = error_outcome(text, line, message, "", settings);
+            answer.outcome = error_outcome(text, line, message, "", None, settings);
             answer.error_line = Some(line + 1);
         }
         Some(answer)
@@ -283,7 +291,30 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
             return Ok(unsupported(kind, settings.format));
         }
         let message = format!("{} [{}]", error.message, error.code);
-        return Ok(error_outcome(&block.text, line, message, error.code, settings));
+        let other_kind = analysis
+            .document(file)?
+            .diagrams
+            .iter()
+            .find_map(|d| d.other_kind)
+            .map(|kind| kind.plantuml_name());
+        let assumed = furthest_reading(error.code, &error.message).unwrap_or(assumed_kind(&report.summary, other_kind));
+        let failing_line = block.text.lines().nth(line).unwrap_or("");
+        // PlantUML's own words where they name the same fault as puml's
+        // diagnostic (observed with the oracle: a stray closer, an unknown
+        // colour in a sequence diagram, corpus 208); its generic ones otherwise.
+        let headline = match (error.code, cannot_find(failing_line)) {
+            ("E0210", Some(block_name)) => format!("Cannot find {block_name} (Assumed diagram type: {assumed})"),
+            ("E0206", _) if assumed == "sequence" => format!("No such color (Assumed diagram type: {assumed})"),
+            _ => format!("Syntax Error? (Assumed diagram type: {assumed})"),
+        };
+        return Ok(error_outcome(
+            &block.text,
+            line,
+            message,
+            error.code,
+            Some(headline),
+            settings,
+        ));
     }
     let options = RenderOptions {
         format: settings.format.ide_format(),
@@ -316,8 +347,15 @@ fn render_file(analysis: &Analysis, file: FileId, block: &Block, settings: &Rend
                 .map_or("UNKNOWN", |kind| kind.plantuml_name());
             Ok(unsupported(kind, settings.format))
         }
-        Err(RenderFailure::NoDiagram) => Ok(error_outcome(&block.text, 0, "No diagram found".into(), "", settings)),
-        Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", settings)),
+        Err(RenderFailure::NoDiagram) => Ok(error_outcome(
+            &block.text,
+            0,
+            "No diagram found".into(),
+            "",
+            None,
+            settings,
+        )),
+        Err(failure) => Ok(error_outcome(&block.text, 0, failure.to_string(), "", None, settings)),
     }
 }
 
@@ -349,7 +387,94 @@ fn describe(summary: &CheckSummary) -> String {
     }
 }
 
-fn error_outcome(text: &str, line: usize, message: String, code: &'static str, settings: &RenderSettings) -> Outcome {
+/// The diagram type PlantUML names when it cannot read a block
+/// ("Syntax Error? (Assumed diagram type: X)"), for the reading puml gave
+/// it. Observed with the oracle on an error in each kind: use case,
+/// component and deployment diagrams are all `component`, object diagrams
+/// `class`, the legacy `(*)` syntax `activity`, timing diagrams `timing`.
+fn assumed_kind(summary: &CheckSummary, other_kind: Option<&str>) -> &'static str {
+    if summary.activity_diagrams > 0 {
+        return "activity";
+    }
+    if summary.class_diagrams > 0 {
+        return "class";
+    }
+    if summary.description_diagrams > 0 {
+        return "component";
+    }
+    if summary.state_diagrams > 0 {
+        return "state";
+    }
+    match other_kind {
+        Some("ACTIVITY") => "activity",
+        Some("CLASS") => "class",
+        Some("DESCRIPTION") => "component",
+        Some("STATE") => "state",
+        Some("TIMING") => "timing",
+        _ => "sequence",
+    }
+}
+
+/// The type PlantUML assumes for a block no reading takes whole: the one
+/// that gets furthest, which puml's E0241 names ("PlantUML's state reading
+/// gets furthest …"; `test-data/dropin-errors/kind_*` hold PlantUML's
+/// pictures, so a change of that wording fails their test).
+fn furthest_reading(code: &str, message: &str) -> Option<&'static str> {
+    if code != "E0241" {
+        return None;
+    }
+    [
+        ("PlantUML's description", "component"),
+        ("PlantUML's legacy activity", "activity"),
+        ("PlantUML's state", "state"),
+        ("PlantUML's class", "class"),
+        ("PlantUML's timing", "timing"),
+    ]
+    .into_iter()
+    .find(|(reading, _)| message.contains(reading))
+    .map(|(_, kind)| kind)
+}
+
+/// The block a stray closer or middle statement of an activity diagram
+/// belongs to, as PlantUML names it in "Cannot find X" (observed with the
+/// oracle for each of these lines with no open block or another one
+/// innermost; `}` closes PlantUML's "group", which a partition is).
+fn cannot_find(line: &str) -> Option<&'static str> {
+    let line = line.trim().to_ascii_lowercase();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let starts = |prefix: &[&str]| words.len() >= prefix.len() && words[..prefix.len()] == *prefix;
+    if starts(&["}"]) || line.starts_with('}') {
+        Some("group")
+    } else if starts(&["endif"]) || starts(&["else"]) || line.starts_with("else(") {
+        Some("if")
+    } else if starts(&["endwhile"]) {
+        Some("while")
+    } else if starts(&["repeat", "while"]) || line.starts_with("repeat while(") {
+        Some("repeat")
+    } else if starts(&["end", "fork"]) || starts(&["fork", "again"]) {
+        Some("fork")
+    } else if starts(&["end", "split"]) || starts(&["split", "again"]) {
+        Some("split")
+    } else if starts(&["endswitch"]) {
+        Some("switch")
+    } else {
+        None
+    }
+}
+
+/// The error answer. Its picture says what PlantUML's says where PlantUML
+/// says it (`plantuml_message` under the source: "Syntax Error? (Assumed
+/// diagram type: X)" or "Cannot find X (…)") and puml's own diagnostic,
+/// with its code, on the lines after; the message reported on stderr and
+/// in headers is puml's alone.
+fn error_outcome(
+    text: &str,
+    line: usize,
+    message: String,
+    code: &'static str,
+    plantuml_message: Option<String>,
+    settings: &RenderSettings,
+) -> Outcome {
     // PlantUML names the file the diagram was read from ("string" for a
     // text without one: a pipe, the server).
     let origin = settings
@@ -357,14 +482,19 @@ fn error_outcome(text: &str, line: usize, message: String, code: &'static str, s
         .as_deref()
         .and_then(|p| p.file_name())
         .map(|name| name.to_string_lossy());
+    let shown = match &plantuml_message {
+        Some(headline) => format!("{headline}\n{message}"),
+        None => message.clone(),
+    };
     let image = image_of(
-        &error_scene(text, Some(line), &message, origin.as_deref()),
+        &error_scene(text, Some(line), &shown, origin.as_deref()),
         settings.format,
     );
     Outcome::Error {
         line,
         message,
         code,
+        plantuml_message,
         image,
     }
 }
@@ -424,6 +554,69 @@ mod tests {
         };
         assert_eq!(*line, 2);
         assert!(image.bytes.starts_with(b"\x89PNG"));
+    }
+
+    /// The red lines of an error picture: PlantUML's message, then puml's.
+    fn message_lines(outcome: &Outcome) -> Vec<String> {
+        let svg = String::from_utf8_lossy(&outcome.first_image().unwrap().bytes).into_owned();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        doc.descendants()
+            .filter(|n| {
+                n.has_tag_name("text") && n.attribute("fill").is_some_and(|f| f.eq_ignore_ascii_case("#FF0000"))
+            })
+            .map(|n| {
+                n.descendants()
+                    .filter(|d| d.is_text())
+                    .filter_map(|d| d.text())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_error_picture_says_what_plantuml_says_then_what_puml_says() {
+        // Each headline as PlantUML 1.2026.8 writes it for the same text.
+        let cases = [
+            (
+                "@startuml\nstart\n:a;\nfoo bar baz (\nstop\n@enduml\n",
+                "Syntax Error? (Assumed diagram type: activity)",
+            ),
+            (
+                "@startuml\nAlice -> Bob : hi\nfoo bar baz (\n@enduml\n",
+                "Syntax Error? (Assumed diagram type: sequence)",
+            ),
+            (
+                "@startuml\nstart\nrepeat\nif (a) then\n:x;\nrepeat while (b)\n@enduml\n",
+                "Cannot find repeat (Assumed diagram type: activity)",
+            ),
+            (
+                "@startuml\nstart\n:x;\n}\n@enduml\n",
+                "Cannot find group (Assumed diagram type: activity)",
+            ),
+            (
+                "@startuml\nstart\nwhile (a)\n:x;\nendif\n@enduml\n",
+                "Cannot find if (Assumed diagram type: activity)",
+            ),
+            (
+                "@startuml\nparticipant A\nA -> B\nnote over A #Light\nhi\nend note\n@enduml\n",
+                "No such color (Assumed diagram type: sequence)",
+            ),
+        ];
+        for (text, headline) in cases {
+            let outcomes = render_text(text, ImageFormat::Svg);
+            let Outcome::Error {
+                message,
+                plantuml_message,
+                ..
+            } = &outcomes[0]
+            else {
+                panic!("{text}: {outcomes:?}")
+            };
+            assert_eq!(plantuml_message.as_deref(), Some(headline), "{text}");
+            let lines = message_lines(&outcomes[0]);
+            assert_eq!(lines, [headline, message.as_str()], "{text}");
+            assert!(message.contains("[E"), "puml's message keeps its code: {message}");
+        }
     }
 
     #[test]
