@@ -320,9 +320,15 @@ struct Orderer<'a> {
     slot: Vec<usize>,
     /// Reused lists of `crossings_between` (it runs after every sweep).
     crossing_scratch: std::cell::RefCell<CrossingScratch>,
+    /// Per cluster, its block in the units `units_into` is making
+    /// (`NO_BLOCK` between calls).
+    cluster_block: std::cell::RefCell<Vec<usize>>,
     /// A node of each cluster on each rank it spans (its block's place).
     cluster_member: rustc_hash::FxHashMap<(usize, usize), usize>,
 }
+
+/// A cluster without a block in the units being made.
+const NO_BLOCK: usize = usize::MAX;
 
 /// The working lists of `Orderer::crossings_between`.
 #[derive(Default)]
@@ -431,6 +437,7 @@ impl<'a> Orderer<'a> {
             rank_crossings: std::cell::RefCell::new(vec![None; layered.ranks.len()]),
             slot: vec![0; n],
             cluster_member: rustc_hash::FxHashMap::default(),
+            cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
@@ -565,6 +572,24 @@ impl<'a> Orderer<'a> {
         if let Some(c) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
             *c = None;
         }
+    }
+
+    /// Whether every slot of rank `r` is what `refresh_slots` would make.
+    fn slots_fresh(&self, r: usize) -> bool {
+        let mut next = 0;
+        let mut previous: Option<Option<usize>> = None;
+        for &v in &self.ranks[r] {
+            let key = self.collapsed(v);
+            let same = key.is_some() && previous == Some(key);
+            if !same && previous.is_some() {
+                next += 1;
+            }
+            if self.slot[v] != next {
+                return false;
+            }
+            previous = Some(key);
+        }
+        true
     }
 
     fn refresh_slots(&mut self, r: usize) {
@@ -754,27 +779,44 @@ impl<'a> Orderer<'a> {
 
     /// The units of a rank's slice, in order, with their nodes in order.
     fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Members)>) {
+        let mut units = Vec::new();
+        let start = self.units_into(problem, r, &mut units);
+        (start, units)
+    }
+
+    /// `units` into a list the caller keeps from call to call (the sweeps
+    /// and transposition ask for every rank's units many times); returns
+    /// where the slice starts.
+    fn units_into(&self, problem: &Problem, r: usize, units: &mut Vec<(Unit, Members)>) -> usize {
         let (start, count) = self.slice(problem, r);
-        let mut units: Vec<(Unit, Members)> = Vec::with_capacity(count);
-        let mut cluster_block: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
+        units.clear();
+        units.reserve(count);
+        // Each cluster's block on this rank (index into `units`), reset
+        // before returning.
+        let mut cluster_block = self.cluster_block.borrow_mut();
         for &v in &self.ranks[r][start..start + count] {
             let unit = self.unit(problem.level, v);
             match (units.last_mut(), unit) {
                 (Some((last, nodes)), _) if *last == unit => nodes.push(v),
                 (_, Unit::Cluster(c)) => {
                     // A cluster seen before (not contiguous) joins its first block.
-                    match cluster_block.get(&c) {
-                        Some(&i) => units[i].1.push(v),
-                        None => {
-                            cluster_block.insert(c, units.len());
+                    match cluster_block[c] {
+                        NO_BLOCK => {
+                            cluster_block[c] = units.len();
                             units.push((unit, Members::One(v)));
                         }
+                        i => units[i].1.push(v),
                     }
                 }
                 (_, Unit::Node(_)) => units.push((unit, Members::One(v))),
             }
         }
-        (start, units)
+        for (unit, _) in units.iter() {
+            if let Unit::Cluster(c) = unit {
+                cluster_block[*c] = NO_BLOCK;
+            }
+        }
+        start
     }
 
     fn write(&mut self, r: usize, start: usize, units: &[(Unit, Members)]) {
@@ -788,10 +830,12 @@ impl<'a> Orderer<'a> {
                 i += 1;
             }
         }
+        // (Slots follow the order: an unchanged rank keeps them.)
         if changed {
             self.rank_changed(r);
+            self.refresh_slots(r);
         }
-        self.refresh_slots(r);
+        debug_assert!(self.slots_fresh(r), "rank {r}: slots out of date");
     }
 
     /// The initial order: breadth-first from the units without predecessors
@@ -1307,8 +1351,9 @@ impl<'a> Orderer<'a> {
             }
             if changed {
                 self.rank_changed(r);
+                self.refresh_slots(r);
             }
-            self.refresh_slots(r);
+            debug_assert!(self.slots_fresh(r), "rank {r}: slots out of date");
         }
     }
 
@@ -1318,16 +1363,19 @@ impl<'a> Orderer<'a> {
         let reverse = iteration % 4 < 2;
         // A cluster's end ranks follow the ranks outside it too (dot: first--).
         let last_rank = self.ranks.len().saturating_sub(1);
-        let ranks: Vec<usize> = if iteration % 2 == 1 {
+        // The ranks swept, low..=high, upwards on odd iterations (none when
+        // high < low).
+        let upwards = iteration % 2 == 1;
+        let (low, high) = if upwards {
             let first = if problem.max_rank < last_rank {
                 problem.max_rank
             } else {
                 problem.max_rank.saturating_sub(1)
             };
             if problem.max_rank == 0 && last_rank == 0 {
-                Vec::new()
+                (1, 0)
             } else {
-                (problem.min_rank..=first).rev().collect()
+                (problem.min_rank, first)
             }
         } else {
             let first = if problem.min_rank > 0 {
@@ -1335,16 +1383,20 @@ impl<'a> Orderer<'a> {
             } else {
                 problem.min_rank + 1
             };
-            (first..=problem.max_rank).collect()
+            (first, problem.max_rank)
         };
+        let count = (high + 1).saturating_sub(low);
+        let ranks = (0..count).map(|i| if upwards { high - i } else { low + i });
         let downward = iteration.is_multiple_of(2);
         let mut scratch = (Vec::new(), Vec::new());
+        let mut units: Vec<(Unit, Members)> = Vec::new();
+        let mut medians: Vec<f64> = Vec::new();
         for r in ranks {
-            let (start, mut units) = self.units(problem, r);
-            let mut medians: Vec<f64> = units
-                .iter()
-                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward, &mut scratch))
-                .collect();
+            let start = self.units_into(problem, r, &mut units);
+            medians.clear();
+            for (unit, nodes) in &units {
+                medians.push(self.median(*unit, nodes, r, downward, &mut scratch));
+            }
             let has_fixed = self.flat_medians(&units, &mut medians);
             self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
@@ -1577,6 +1629,7 @@ impl<'a> Orderer<'a> {
         // (Each rank's in turn, reused.)
         let mut lists: Vec<Option<EdgeLists>> = Vec::new();
         let mut buffer: Vec<(usize, usize)> = Vec::new();
+        let mut units: Vec<(Unit, Members)> = Vec::new();
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
@@ -1585,7 +1638,7 @@ impl<'a> Orderer<'a> {
                 }
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
-                let (start, mut units) = self.units(problem, r);
+                let start = self.units_into(problem, r, &mut units);
                 // Each unit's edges up and down, by place: they stay put while
                 // this rank changes. A cluster's own pass does not look below
                 // its bottom rank (dot's rank list of a cluster is empty there).
