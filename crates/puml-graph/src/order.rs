@@ -30,7 +30,7 @@ const MAX_TRANSPOSE_ROUNDS: usize = 64;
 const SKELETON_CROSSING: usize = 1000;
 /// Crossings between two ranks joined by at most this many edges are
 /// counted pair by pair (below it, faster than sorting).
-const DIRECT_COUNT_LIMIT: usize = 32;
+const DIRECT_COUNT_LIMIT: usize = 16;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
@@ -152,9 +152,10 @@ type EdgeLists = [std::ops::Range<usize>; 2];
 /// first), each given as its edges up and down as (place, weight) sorted by
 /// place: an edge of `left` crosses one of `right` on the same side when it
 /// ends further right.
-fn pair_crossings(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists) -> usize {
-    let mut count = 0;
-    for side in 0..2 {
+/// (The crossings above the rank, `[0]`, and below it, `[1]`.)
+fn pair_crossings_by_side(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists) -> [usize; 2] {
+    let mut counts = [0; 2];
+    for (side, count) in counts.iter_mut().enumerate() {
         let (l, r) = (&buffer[left[side].clone()], &buffer[right[side].clone()]);
         let total: usize = l.iter().map(|&(_, w)| w).sum();
         let mut at_or_left = 0;
@@ -164,10 +165,10 @@ fn pair_crossings(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists
                 at_or_left += l[k].1;
                 k += 1;
             }
-            count += weight * (total - at_or_left);
+            *count += weight * (total - at_or_left);
         }
     }
-    count
+    counts
 }
 
 /// dot's node list of the layered graph: depth first from the real nodes
@@ -323,6 +324,8 @@ struct Orderer<'a> {
     slot: Vec<usize>,
     /// Reused lists of `crossings_between` (it runs after every sweep).
     crossing_scratch: std::cell::RefCell<CrossingScratch>,
+    /// The units list the sweeps and transposition reuse (see `units_into`).
+    unit_scratch: Vec<(Unit, Members)>,
     /// Per cluster, its block in the units `units_into` is making
     /// (`NO_BLOCK` between calls).
     cluster_block: std::cell::RefCell<Vec<usize>>,
@@ -441,6 +444,7 @@ impl<'a> Orderer<'a> {
             slot: vec![0; n],
             cluster_member: rustc_hash::FxHashMap::default(),
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
+            unit_scratch: Vec::new(),
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
@@ -564,6 +568,47 @@ impl<'a> Orderer<'a> {
         if let Some(c) = self.rank_crossings.borrow_mut().get_mut(r) {
             *c = Some(count);
         }
+    }
+
+    /// Two neighbouring units of rank `r` traded places, which took the
+    /// crossings between their edges from `before` to `after` (above the
+    /// rank, below it): the kept counts of the gaps above and below change
+    /// by as much (`below` false: the units' edges below were not looked
+    /// at, and that count is forgotten).
+    fn rank_exchanged(&self, r: usize, before: [usize; 2], after: [usize; 2], below: bool) {
+        let mut cache = self.rank_crossings.borrow_mut();
+        let adjust = |count: &mut Option<usize>, side: usize| {
+            *count = count.and_then(|c| (c + after[side]).checked_sub(before[side]));
+        };
+        if let Some(count) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
+            adjust(count, 0);
+        }
+        if let Some(count) = cache.get_mut(r) {
+            if below {
+                adjust(count, 1);
+            } else {
+                *count = None;
+            }
+        }
+    }
+
+    /// Whether the counts kept for the gaps above and below rank `r` are
+    /// those a recount gives (a check of `rank_exchanged` in debug builds).
+    fn kept_counts_fresh(&self, problem: &Problem, r: usize) -> bool {
+        let kept: Vec<(usize, usize)> = {
+            let cache = self.rank_crossings.borrow();
+            [r.checked_sub(1), Some(r)]
+                .into_iter()
+                .flatten()
+                .filter_map(|g| cache.get(g).copied().flatten().map(|c| (g, c)))
+                .collect()
+        };
+        kept.into_iter().all(|(gap, count)| {
+            let saved = self.rank_crossings.borrow_mut()[gap].take();
+            let fresh = self.crossings_between(problem, gap..=gap);
+            self.rank_crossings.borrow_mut()[gap] = saved;
+            fresh == count
+        })
     }
 
     /// Forgets the crossing counts rank `r`'s order enters: above and below it.
@@ -1392,7 +1437,7 @@ impl<'a> Orderer<'a> {
         let ranks = (0..count).map(|i| if upwards { high - i } else { low + i });
         let downward = iteration.is_multiple_of(2);
         let mut scratch = (Vec::new(), Vec::new());
-        let mut units: Vec<(Unit, Members)> = Vec::new();
+        let mut units = std::mem::take(&mut self.unit_scratch);
         let mut medians: Vec<f64> = Vec::new();
         for r in ranks {
             let start = self.units_into(problem, r, &mut units);
@@ -1404,6 +1449,7 @@ impl<'a> Orderer<'a> {
             self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
         }
+        self.unit_scratch = units;
         self.transpose(problem, !reverse);
     }
 
@@ -1632,7 +1678,7 @@ impl<'a> Orderer<'a> {
         // (Each rank's in turn, reused.)
         let mut lists: Vec<Option<EdgeLists>> = Vec::new();
         let mut buffer: Vec<(usize, usize)> = Vec::new();
-        let mut units: Vec<(Unit, Members)> = Vec::new();
+        let mut units = std::mem::take(&mut self.unit_scratch);
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
@@ -1663,8 +1709,9 @@ impl<'a> Orderer<'a> {
                         let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
                             continue;
                         };
-                        let c0 = pair_crossings(&buffer, left, right);
-                        let c1 = pair_crossings(&buffer, right, left);
+                        let sides0 = pair_crossings_by_side(&buffer, left, right);
+                        let sides1 = pair_crossings_by_side(&buffer, right, left);
+                        let (c0, c1) = (sides0[0] + sides0[1], sides1[0] + sides1[1]);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
@@ -1680,7 +1727,17 @@ impl<'a> Orderer<'a> {
                                     at += 1;
                                 }
                             }
-                            self.rank_changed(r);
+                            // The exchange changes only the crossings between
+                            // the two units' edges: the counts kept for the
+                            // gaps above and below follow by the difference
+                            // (dot's transpose keeps its counts so too).
+                            // Below a cluster's bottom rank its own pass did
+                            // not look: that count is made again.
+                            self.rank_exchanged(r, [sides0[0], sides0[1]], [sides1[0], sides1[1]], below);
+                            debug_assert!(
+                                self.kept_counts_fresh(problem, r),
+                                "rank {r}: a kept crossing count is wrong"
+                            );
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
                         }
@@ -1701,6 +1758,7 @@ impl<'a> Orderer<'a> {
                 break;
             }
         }
+        self.unit_scratch = units;
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
@@ -1785,7 +1843,17 @@ impl<'a> Orderer<'a> {
             tree,
             counts,
         } = &mut *scratch;
-        let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
+        // A component counts only its own edges, and its nodes are one
+        // slice of each rank (components lie side by side): it looks at
+        // that slice alone, not at every component's nodes and edges.
+        let nodes_counted = |r: usize| -> &[usize] {
+            if problem.own.is_some() {
+                let (start, count) = self.slice(problem, r);
+                &self.ranks[r][start..start + count]
+            } else {
+                &self.ranks[r]
+            }
+        };
         for r in ranks {
             if r + 1 >= rank_count {
                 continue;
@@ -1796,22 +1864,28 @@ impl<'a> Orderer<'a> {
             }
             let before = total;
             pairs.clear();
-            for &(a, b, weight) in &self.edges_by_rank[r] {
-                if !own(a) {
-                    continue;
-                }
+            let mut add = |a: usize, b: usize, weight: usize| {
                 let (ca, cb) = (self.collapsed(a), self.collapsed(b));
-                if ca.is_some() && ca == cb {
-                    continue; // inside a collapsed cluster: its skeleton stands for it
+                // Inside a collapsed cluster: its skeleton stands for it.
+                if ca.is_none() || ca != cb {
+                    pairs.push((self.slot[a], self.slot[b], weight));
                 }
-                pairs.push((self.slot[a], self.slot[b], weight));
+            };
+            let upper_nodes = nodes_counted(r);
+            if problem.own.is_some() {
+                for &a in upper_nodes {
+                    for &(b, weight) in &self.down_crossing[a] {
+                        add(a, b, weight);
+                    }
+                }
+            } else {
+                for &(a, b, weight) in &self.edges_by_rank[r] {
+                    add(a, b, weight);
+                }
             }
             // Skeleton edges of the clusters collapsed on both ranks.
             upper.clear();
-            for &v in &self.ranks[r] {
-                if !own(v) {
-                    continue;
-                }
+            for &v in upper_nodes {
                 if let Some(c) = self.collapsed(v) {
                     if upper.last().is_none_or(|&(last, _)| last != c) {
                         upper.push((c, self.slot[v]));
@@ -1819,7 +1893,7 @@ impl<'a> Orderer<'a> {
                 }
             }
             if !upper.is_empty() {
-                for &w in &self.ranks[r + 1] {
+                for &w in nodes_counted(r + 1) {
                     if let Some(c) = self.collapsed(w) {
                         if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
                             let (_, slot) = upper.swap_remove(i);
@@ -1837,9 +1911,9 @@ impl<'a> Orderer<'a> {
                 // ends lie in opposite orders), cheaper than sorting.
                 for (i, &(upper_a, lower_a, weight_a)) in pairs.iter().enumerate() {
                     for &(upper_b, lower_b, weight_b) in &pairs[i + 1..] {
-                        if (upper_a < upper_b && lower_a > lower_b) || (upper_a > upper_b && lower_a < lower_b) {
-                            total += weight_a * weight_b;
-                        }
+                        let crossed =
+                            (upper_a < upper_b && lower_a > lower_b) | (upper_a > upper_b && lower_a < lower_b);
+                        total += usize::from(crossed) * weight_a * weight_b;
                     }
                 }
                 self.remember_rank_crossings(r, total - before);
