@@ -551,10 +551,12 @@ impl<'a> Orderer<'a> {
     /// Marks cluster `c` expanded; its members are then held by the
     /// outermost cluster inside it still collapsed, if any.
     fn expand(&mut self, c: usize, members: &[usize]) {
-        self.forget_crossings();
         self.expanded[c] = true;
         for &v in members {
             self.collapsed_of[v] = self.path[v].iter().copied().find(|&k| !self.expanded[k]);
+            // Only the gaps around the members' ranks count the cluster
+            // differently now.
+            self.rank_changed(self.rank_of[v]);
         }
     }
 
@@ -590,6 +592,16 @@ impl<'a> Orderer<'a> {
                 *count = None;
             }
         }
+    }
+
+    /// The crossings between ranks `r` and `r + 1`, counted again whatever
+    /// is kept (a check of the kept counts in debug builds).
+    #[cfg(debug_assertions)]
+    fn count_gap_afresh(&self, problem: &Problem, r: usize) -> usize {
+        let saved = self.rank_crossings.borrow_mut()[r].take();
+        let fresh = self.crossings_between(problem, r..=r);
+        self.rank_crossings.borrow_mut()[r] = saved;
+        fresh
     }
 
     /// Whether the counts kept for the gaps above and below rank `r` are
@@ -732,6 +744,8 @@ impl<'a> Orderer<'a> {
             let problem = self.problem(component.clone(), 0, true);
             self.mincross(&problem, 0);
         }
+        // (The components' counts were of their own edges only.)
+        self.forget_crossings();
         // Then each cluster, depth first (dot's mincross_clust): expanded
         // from its block, ordered inside, then its children.
         let count = self.tree.parent.len();
@@ -890,7 +904,7 @@ impl<'a> Orderer<'a> {
     /// (pass 0: downwards, out-edges first; pass 1: upwards from the units
     /// without successors), each unit appended to its rank(s) when reached.
     fn build(&mut self, problem: &Problem, pass: usize) {
-        self.forget_crossings();
+        // (The counts kept for ranks it reorders are forgotten as it writes them.)
         let level = problem.level;
         let mut unit_index: rustc_hash::FxHashMap<(bool, usize), usize> = rustc_hash::FxHashMap::default();
         let mut unit_list: Vec<Unit> = Vec::new();
@@ -1242,7 +1256,12 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
-        self.forget_crossings();
+        // A component counts its own edges only: its counts are its own.
+        // The clusters' and the final pass count every edge, and keep the
+        // counts of the gaps the previous problem left as they were.
+        if problem.own.is_some() {
+            self.forget_crossings();
+        }
         self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
@@ -1833,6 +1852,14 @@ impl<'a> Orderer<'a> {
 
     /// Crossings between rank r and r + 1 for each r of `ranks`.
     fn crossings_between(&self, problem: &Problem, ranks: std::ops::RangeInclusive<usize>) -> usize {
+        #[cfg(debug_assertions)]
+        for r in ranks.clone() {
+            let kept = self.rank_crossings.borrow().get(r).copied().flatten();
+            if let Some(kept) = kept {
+                let fresh = self.count_gap_afresh(problem, r);
+                assert_eq!(kept, fresh, "gap below rank {r}: the kept crossing count is stale");
+            }
+        }
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut scratch = self.crossing_scratch.borrow_mut();
