@@ -326,6 +326,8 @@ struct Orderer<'a> {
     crossing_scratch: std::cell::RefCell<CrossingScratch>,
     /// The units list the sweeps and transposition reuse (see `units_into`).
     unit_scratch: Vec<(Unit, Members)>,
+    /// Each rank's units in transposition (reused from call to call).
+    transpose_units: Vec<Vec<(Unit, Members)>>,
     /// Per cluster, its block in the units `units_into` is making
     /// (`NO_BLOCK` between calls).
     cluster_block: std::cell::RefCell<Vec<usize>>,
@@ -445,6 +447,7 @@ impl<'a> Orderer<'a> {
             cluster_member: rustc_hash::FxHashMap::default(),
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
             unit_scratch: Vec::new(),
+            transpose_units: Vec::new(),
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
@@ -1697,7 +1700,14 @@ impl<'a> Orderer<'a> {
         // (Each rank's in turn, reused.)
         let mut lists: Vec<Option<EdgeLists>> = Vec::new();
         let mut buffer: Vec<(usize, usize)> = Vec::new();
-        let mut units = std::mem::take(&mut self.unit_scratch);
+        // Each rank's units and where they start, made when the rank is
+        // first looked at: only this loop reorders ranks meanwhile, and it
+        // exchanges the units in place too.
+        let mut rank_units = std::mem::take(&mut self.transpose_units);
+        if rank_units.len() < span {
+            rank_units.resize_with(span, Default::default);
+        }
+        let mut starts: Vec<Option<usize>> = vec![None; span];
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
@@ -1706,7 +1716,15 @@ impl<'a> Orderer<'a> {
                 }
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
-                let start = self.units_into(problem, r, &mut units);
+                let units = &mut rank_units[offset];
+                let start = match starts[offset] {
+                    Some(start) => start,
+                    None => {
+                        let start = self.units_into(problem, r, units);
+                        starts[offset] = Some(start);
+                        start
+                    }
+                };
                 // Each unit's edges up and down, by place: they stay put while
                 // this rank changes. A cluster's own pass does not look below
                 // its bottom rank (dot's rank list of a cluster is empty there).
@@ -1777,7 +1795,7 @@ impl<'a> Orderer<'a> {
                 break;
             }
         }
-        self.unit_scratch = units;
+        self.transpose_units = rank_units;
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
