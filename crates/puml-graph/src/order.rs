@@ -68,7 +68,13 @@ enum Members {
 impl Members {
     fn push(&mut self, v: usize) {
         match self {
-            Members::One(first) => *self = Members::Many(vec![*first, v]),
+            Members::One(first) => {
+                // (Room for a few more: a cluster's nodes on a rank are
+                // gathered one by one.)
+                let mut list = Vec::with_capacity(8);
+                list.extend([*first, v]);
+                *self = Members::Many(list);
+            }
             Members::Many(list) => list.push(v),
         }
     }
@@ -324,8 +330,9 @@ struct Orderer<'a> {
     slot: Vec<usize>,
     /// Reused lists of `crossings_between` (it runs after every sweep).
     crossing_scratch: std::cell::RefCell<CrossingScratch>,
-    /// The units list the sweeps and transposition reuse (see `units_into`).
-    unit_scratch: Vec<(Unit, Members)>,
+    /// The lists a sweep reuses from rank to rank and call to call: the
+    /// rank's units, their medians, and the median's working lists.
+    sweep_scratch: SweepScratch,
     /// Each rank's units in transposition (reused from call to call).
     transpose_units: Vec<Vec<(Unit, Members)>>,
     /// Per cluster, its block in the units `units_into` is making
@@ -334,6 +341,9 @@ struct Orderer<'a> {
     /// A node of each cluster on each rank it spans (its block's place).
     cluster_member: rustc_hash::FxHashMap<(usize, usize), usize>,
 }
+
+/// See `Orderer::sweep_scratch`.
+type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>));
 
 /// A cluster without a block in the units being made.
 const NO_BLOCK: usize = usize::MAX;
@@ -446,7 +456,7 @@ impl<'a> Orderer<'a> {
             slot: vec![0; n],
             cluster_member: rustc_hash::FxHashMap::default(),
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
-            unit_scratch: Vec::new(),
+            sweep_scratch: Default::default(),
             transpose_units: Vec::new(),
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
@@ -1458,9 +1468,7 @@ impl<'a> Orderer<'a> {
         let count = (high + 1).saturating_sub(low);
         let ranks = (0..count).map(|i| if upwards { high - i } else { low + i });
         let downward = iteration.is_multiple_of(2);
-        let mut scratch = (Vec::new(), Vec::new());
-        let mut units = std::mem::take(&mut self.unit_scratch);
-        let mut medians: Vec<f64> = Vec::new();
+        let (mut units, mut medians, mut scratch) = std::mem::take(&mut self.sweep_scratch);
         for r in ranks {
             let start = self.units_into(problem, r, &mut units);
             medians.clear();
@@ -1471,7 +1479,7 @@ impl<'a> Orderer<'a> {
             self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
         }
-        self.unit_scratch = units;
+        self.sweep_scratch = (units, medians, scratch);
         self.transpose(problem, !reverse);
     }
 
