@@ -28,6 +28,9 @@ const CONVERGENCE: f64 = 0.995;
 const MAX_TRANSPOSE_ROUNDS: usize = 64;
 /// What crossing a collapsed cluster's skeleton costs (dot's CL_CROSS).
 const SKELETON_CROSSING: usize = 1000;
+/// Crossings between two ranks joined by at most this many edges are
+/// counted pair by pair (below it, faster than sorting).
+const DIRECT_COUNT_LIMIT: usize = 16;
 /// Ranks longer than this are sorted rather than bubble-exchanged.
 const BUBBLE_LIMIT: usize = 256;
 
@@ -65,7 +68,13 @@ enum Members {
 impl Members {
     fn push(&mut self, v: usize) {
         match self {
-            Members::One(first) => *self = Members::Many(vec![*first, v]),
+            Members::One(first) => {
+                // (Room for a few more: a cluster's nodes on a rank are
+                // gathered one by one.)
+                let mut list = Vec::with_capacity(8);
+                list.extend([*first, v]);
+                *self = Members::Many(list);
+            }
             Members::Many(list) => list.push(v),
         }
     }
@@ -149,9 +158,10 @@ type EdgeLists = [std::ops::Range<usize>; 2];
 /// first), each given as its edges up and down as (place, weight) sorted by
 /// place: an edge of `left` crosses one of `right` on the same side when it
 /// ends further right.
-fn pair_crossings(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists) -> usize {
-    let mut count = 0;
-    for side in 0..2 {
+/// (The crossings above the rank, `[0]`, and below it, `[1]`.)
+fn pair_crossings_by_side(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists) -> [usize; 2] {
+    let mut counts = [0; 2];
+    for (side, count) in counts.iter_mut().enumerate() {
         let (l, r) = (&buffer[left[side].clone()], &buffer[right[side].clone()]);
         let total: usize = l.iter().map(|&(_, w)| w).sum();
         let mut at_or_left = 0;
@@ -161,10 +171,10 @@ fn pair_crossings(buffer: &[(usize, usize)], left: &EdgeLists, right: &EdgeLists
                 at_or_left += l[k].1;
                 k += 1;
             }
-            count += weight * (total - at_or_left);
+            *count += weight * (total - at_or_left);
         }
     }
-    count
+    counts
 }
 
 /// dot's node list of the layered graph: depth first from the real nodes
@@ -320,9 +330,23 @@ struct Orderer<'a> {
     slot: Vec<usize>,
     /// Reused lists of `crossings_between` (it runs after every sweep).
     crossing_scratch: std::cell::RefCell<CrossingScratch>,
+    /// The lists a sweep reuses from rank to rank and call to call: the
+    /// rank's units, their medians, and the median's working lists.
+    sweep_scratch: SweepScratch,
+    /// Each rank's units in transposition (reused from call to call).
+    transpose_units: Vec<Vec<(Unit, Members)>>,
+    /// Per cluster, its block in the units `units_into` is making
+    /// (`NO_BLOCK` between calls).
+    cluster_block: std::cell::RefCell<Vec<usize>>,
     /// A node of each cluster on each rank it spans (its block's place).
     cluster_member: rustc_hash::FxHashMap<(usize, usize), usize>,
 }
+
+/// See `Orderer::sweep_scratch`.
+type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>));
+
+/// A cluster without a block in the units being made.
+const NO_BLOCK: usize = usize::MAX;
 
 /// The working lists of `Orderer::crossings_between`.
 #[derive(Default)]
@@ -431,6 +455,9 @@ impl<'a> Orderer<'a> {
             rank_crossings: std::cell::RefCell::new(vec![None; layered.ranks.len()]),
             slot: vec![0; n],
             cluster_member: rustc_hash::FxHashMap::default(),
+            cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
+            sweep_scratch: Default::default(),
+            transpose_units: Vec::new(),
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
@@ -537,10 +564,12 @@ impl<'a> Orderer<'a> {
     /// Marks cluster `c` expanded; its members are then held by the
     /// outermost cluster inside it still collapsed, if any.
     fn expand(&mut self, c: usize, members: &[usize]) {
-        self.forget_crossings();
         self.expanded[c] = true;
         for &v in members {
             self.collapsed_of[v] = self.path[v].iter().copied().find(|&k| !self.expanded[k]);
+            // Only the gaps around the members' ranks count the cluster
+            // differently now.
+            self.rank_changed(self.rank_of[v]);
         }
     }
 
@@ -556,6 +585,57 @@ impl<'a> Orderer<'a> {
         }
     }
 
+    /// Two neighbouring units of rank `r` traded places, which took the
+    /// crossings between their edges from `before` to `after` (above the
+    /// rank, below it): the kept counts of the gaps above and below change
+    /// by as much (`below` false: the units' edges below were not looked
+    /// at, and that count is forgotten).
+    fn rank_exchanged(&self, r: usize, before: [usize; 2], after: [usize; 2], below: bool) {
+        let mut cache = self.rank_crossings.borrow_mut();
+        let adjust = |count: &mut Option<usize>, side: usize| {
+            *count = count.and_then(|c| (c + after[side]).checked_sub(before[side]));
+        };
+        if let Some(count) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
+            adjust(count, 0);
+        }
+        if let Some(count) = cache.get_mut(r) {
+            if below {
+                adjust(count, 1);
+            } else {
+                *count = None;
+            }
+        }
+    }
+
+    /// The crossings between ranks `r` and `r + 1`, counted again whatever
+    /// is kept (a check of the kept counts in debug builds).
+    #[cfg(debug_assertions)]
+    fn count_gap_afresh(&self, problem: &Problem, r: usize) -> usize {
+        let saved = self.rank_crossings.borrow_mut()[r].take();
+        let fresh = self.crossings_between(problem, r..=r);
+        self.rank_crossings.borrow_mut()[r] = saved;
+        fresh
+    }
+
+    /// Whether the counts kept for the gaps above and below rank `r` are
+    /// those a recount gives (a check of `rank_exchanged` in debug builds).
+    fn kept_counts_fresh(&self, problem: &Problem, r: usize) -> bool {
+        let kept: Vec<(usize, usize)> = {
+            let cache = self.rank_crossings.borrow();
+            [r.checked_sub(1), Some(r)]
+                .into_iter()
+                .flatten()
+                .filter_map(|g| cache.get(g).copied().flatten().map(|c| (g, c)))
+                .collect()
+        };
+        kept.into_iter().all(|(gap, count)| {
+            let saved = self.rank_crossings.borrow_mut()[gap].take();
+            let fresh = self.crossings_between(problem, gap..=gap);
+            self.rank_crossings.borrow_mut()[gap] = saved;
+            fresh == count
+        })
+    }
+
     /// Forgets the crossing counts rank `r`'s order enters: above and below it.
     fn rank_changed(&self, r: usize) {
         let mut cache = self.rank_crossings.borrow_mut();
@@ -565,6 +645,24 @@ impl<'a> Orderer<'a> {
         if let Some(c) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
             *c = None;
         }
+    }
+
+    /// Whether every slot of rank `r` is what `refresh_slots` would make.
+    fn slots_fresh(&self, r: usize) -> bool {
+        let mut next = 0;
+        let mut previous: Option<Option<usize>> = None;
+        for &v in &self.ranks[r] {
+            let key = self.collapsed(v);
+            let same = key.is_some() && previous == Some(key);
+            if !same && previous.is_some() {
+                next += 1;
+            }
+            if self.slot[v] != next {
+                return false;
+            }
+            previous = Some(key);
+        }
+        true
     }
 
     fn refresh_slots(&mut self, r: usize) {
@@ -659,6 +757,8 @@ impl<'a> Orderer<'a> {
             let problem = self.problem(component.clone(), 0, true);
             self.mincross(&problem, 0);
         }
+        // (The components' counts were of their own edges only.)
+        self.forget_crossings();
         // Then each cluster, depth first (dot's mincross_clust): expanded
         // from its block, ordered inside, then its children.
         let count = self.tree.parent.len();
@@ -754,27 +854,44 @@ impl<'a> Orderer<'a> {
 
     /// The units of a rank's slice, in order, with their nodes in order.
     fn units(&self, problem: &Problem, r: usize) -> (usize, Vec<(Unit, Members)>) {
+        let mut units = Vec::new();
+        let start = self.units_into(problem, r, &mut units);
+        (start, units)
+    }
+
+    /// `units` into a list the caller keeps from call to call (the sweeps
+    /// and transposition ask for every rank's units many times); returns
+    /// where the slice starts.
+    fn units_into(&self, problem: &Problem, r: usize, units: &mut Vec<(Unit, Members)>) -> usize {
         let (start, count) = self.slice(problem, r);
-        let mut units: Vec<(Unit, Members)> = Vec::with_capacity(count);
-        let mut cluster_block: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
+        units.clear();
+        units.reserve(count);
+        // Each cluster's block on this rank (index into `units`), reset
+        // before returning.
+        let mut cluster_block = self.cluster_block.borrow_mut();
         for &v in &self.ranks[r][start..start + count] {
             let unit = self.unit(problem.level, v);
             match (units.last_mut(), unit) {
                 (Some((last, nodes)), _) if *last == unit => nodes.push(v),
                 (_, Unit::Cluster(c)) => {
                     // A cluster seen before (not contiguous) joins its first block.
-                    match cluster_block.get(&c) {
-                        Some(&i) => units[i].1.push(v),
-                        None => {
-                            cluster_block.insert(c, units.len());
+                    match cluster_block[c] {
+                        NO_BLOCK => {
+                            cluster_block[c] = units.len();
                             units.push((unit, Members::One(v)));
                         }
+                        i => units[i].1.push(v),
                     }
                 }
                 (_, Unit::Node(_)) => units.push((unit, Members::One(v))),
             }
         }
-        (start, units)
+        for (unit, _) in units.iter() {
+            if let Unit::Cluster(c) = unit {
+                cluster_block[*c] = NO_BLOCK;
+            }
+        }
+        start
     }
 
     fn write(&mut self, r: usize, start: usize, units: &[(Unit, Members)]) {
@@ -788,17 +905,19 @@ impl<'a> Orderer<'a> {
                 i += 1;
             }
         }
+        // (Slots follow the order: an unchanged rank keeps them.)
         if changed {
             self.rank_changed(r);
+            self.refresh_slots(r);
         }
-        self.refresh_slots(r);
+        debug_assert!(self.slots_fresh(r), "rank {r}: slots out of date");
     }
 
     /// The initial order: breadth-first from the units without predecessors
     /// (pass 0: downwards, out-edges first; pass 1: upwards from the units
     /// without successors), each unit appended to its rank(s) when reached.
     fn build(&mut self, problem: &Problem, pass: usize) {
-        self.forget_crossings();
+        // (The counts kept for ranks it reorders are forgotten as it writes them.)
         let level = problem.level;
         let mut unit_index: rustc_hash::FxHashMap<(bool, usize), usize> = rustc_hash::FxHashMap::default();
         let mut unit_list: Vec<Unit> = Vec::new();
@@ -1150,7 +1269,12 @@ impl<'a> Orderer<'a> {
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
     /// iterate; 2: iterate from the current order).
     fn mincross(&mut self, problem: &Problem, start_pass: usize) {
-        self.forget_crossings();
+        // A component counts its own edges only: its counts are its own.
+        // The clusters' and the final pass count every edge, and keep the
+        // counts of the gaps the previous problem left as they were.
+        if problem.own.is_some() {
+            self.forget_crossings();
+        }
         self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
@@ -1307,8 +1431,9 @@ impl<'a> Orderer<'a> {
             }
             if changed {
                 self.rank_changed(r);
+                self.refresh_slots(r);
             }
-            self.refresh_slots(r);
+            debug_assert!(self.slots_fresh(r), "rank {r}: slots out of date");
         }
     }
 
@@ -1318,16 +1443,19 @@ impl<'a> Orderer<'a> {
         let reverse = iteration % 4 < 2;
         // A cluster's end ranks follow the ranks outside it too (dot: first--).
         let last_rank = self.ranks.len().saturating_sub(1);
-        let ranks: Vec<usize> = if iteration % 2 == 1 {
+        // The ranks swept, low..=high, upwards on odd iterations (none when
+        // high < low).
+        let upwards = iteration % 2 == 1;
+        let (low, high) = if upwards {
             let first = if problem.max_rank < last_rank {
                 problem.max_rank
             } else {
                 problem.max_rank.saturating_sub(1)
             };
             if problem.max_rank == 0 && last_rank == 0 {
-                Vec::new()
+                (1, 0)
             } else {
-                (problem.min_rank..=first).rev().collect()
+                (problem.min_rank, first)
             }
         } else {
             let first = if problem.min_rank > 0 {
@@ -1335,20 +1463,23 @@ impl<'a> Orderer<'a> {
             } else {
                 problem.min_rank + 1
             };
-            (first..=problem.max_rank).collect()
+            (first, problem.max_rank)
         };
+        let count = (high + 1).saturating_sub(low);
+        let ranks = (0..count).map(|i| if upwards { high - i } else { low + i });
         let downward = iteration.is_multiple_of(2);
-        let mut scratch = (Vec::new(), Vec::new());
+        let (mut units, mut medians, mut scratch) = std::mem::take(&mut self.sweep_scratch);
         for r in ranks {
-            let (start, mut units) = self.units(problem, r);
-            let mut medians: Vec<f64> = units
-                .iter()
-                .map(|(unit, nodes)| self.median(*unit, nodes, r, downward, &mut scratch))
-                .collect();
+            let start = self.units_into(problem, r, &mut units);
+            medians.clear();
+            for (unit, nodes) in &units {
+                medians.push(self.median(*unit, nodes, r, downward, &mut scratch));
+            }
             let has_fixed = self.flat_medians(&units, &mut medians);
             self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
             self.write(r, start, &units);
         }
+        self.sweep_scratch = (units, medians, scratch);
         self.transpose(problem, !reverse);
     }
 
@@ -1577,6 +1708,14 @@ impl<'a> Orderer<'a> {
         // (Each rank's in turn, reused.)
         let mut lists: Vec<Option<EdgeLists>> = Vec::new();
         let mut buffer: Vec<(usize, usize)> = Vec::new();
+        // Each rank's units and where they start, made when the rank is
+        // first looked at: only this loop reorders ranks meanwhile, and it
+        // exchanges the units in place too.
+        let mut rank_units = std::mem::take(&mut self.transpose_units);
+        if rank_units.len() < span {
+            rank_units.resize_with(span, Default::default);
+        }
+        let mut starts: Vec<Option<usize>> = vec![None; span];
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
@@ -1585,7 +1724,15 @@ impl<'a> Orderer<'a> {
                 }
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
-                let (start, mut units) = self.units(problem, r);
+                let units = &mut rank_units[offset];
+                let start = match starts[offset] {
+                    Some(start) => start,
+                    None => {
+                        let start = self.units_into(problem, r, units);
+                        starts[offset] = Some(start);
+                        start
+                    }
+                };
                 // Each unit's edges up and down, by place: they stay put while
                 // this rank changes. A cluster's own pass does not look below
                 // its bottom rank (dot's rank list of a cluster is empty there).
@@ -1607,8 +1754,9 @@ impl<'a> Orderer<'a> {
                         let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
                             continue;
                         };
-                        let c0 = pair_crossings(&buffer, left, right);
-                        let c1 = pair_crossings(&buffer, right, left);
+                        let sides0 = pair_crossings_by_side(&buffer, left, right);
+                        let sides1 = pair_crossings_by_side(&buffer, right, left);
+                        let (c0, c1) = (sides0[0] + sides0[1], sides1[0] + sides1[1]);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
                             // cluster): the two trade places and positions.
@@ -1624,7 +1772,17 @@ impl<'a> Orderer<'a> {
                                     at += 1;
                                 }
                             }
-                            self.rank_changed(r);
+                            // The exchange changes only the crossings between
+                            // the two units' edges: the counts kept for the
+                            // gaps above and below follow by the difference
+                            // (dot's transpose keeps its counts so too).
+                            // Below a cluster's bottom rank its own pass did
+                            // not look: that count is made again.
+                            self.rank_exchanged(r, [sides0[0], sides0[1]], [sides1[0], sides1[1]], below);
+                            debug_assert!(
+                                self.kept_counts_fresh(problem, r),
+                                "rank {r}: a kept crossing count is wrong"
+                            );
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
                         }
@@ -1645,6 +1803,7 @@ impl<'a> Orderer<'a> {
                 break;
             }
         }
+        self.transpose_units = rank_units;
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
@@ -1719,6 +1878,14 @@ impl<'a> Orderer<'a> {
 
     /// Crossings between rank r and r + 1 for each r of `ranks`.
     fn crossings_between(&self, problem: &Problem, ranks: std::ops::RangeInclusive<usize>) -> usize {
+        #[cfg(debug_assertions)]
+        for r in ranks.clone() {
+            let kept = self.rank_crossings.borrow().get(r).copied().flatten();
+            if let Some(kept) = kept {
+                let fresh = self.count_gap_afresh(problem, r);
+                assert_eq!(kept, fresh, "gap below rank {r}: the kept crossing count is stale");
+            }
+        }
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut scratch = self.crossing_scratch.borrow_mut();
@@ -1729,7 +1896,17 @@ impl<'a> Orderer<'a> {
             tree,
             counts,
         } = &mut *scratch;
-        let own = |v: usize| problem.own.as_ref().is_none_or(|own| own[v]);
+        // A component counts only its own edges, and its nodes are one
+        // slice of each rank (components lie side by side): it looks at
+        // that slice alone, not at every component's nodes and edges.
+        let nodes_counted = |r: usize| -> &[usize] {
+            if problem.own.is_some() {
+                let (start, count) = self.slice(problem, r);
+                &self.ranks[r][start..start + count]
+            } else {
+                &self.ranks[r]
+            }
+        };
         for r in ranks {
             if r + 1 >= rank_count {
                 continue;
@@ -1740,22 +1917,28 @@ impl<'a> Orderer<'a> {
             }
             let before = total;
             pairs.clear();
-            for &(a, b, weight) in &self.edges_by_rank[r] {
-                if !own(a) {
-                    continue;
-                }
+            let mut add = |a: usize, b: usize, weight: usize| {
                 let (ca, cb) = (self.collapsed(a), self.collapsed(b));
-                if ca.is_some() && ca == cb {
-                    continue; // inside a collapsed cluster: its skeleton stands for it
+                // Inside a collapsed cluster: its skeleton stands for it.
+                if ca.is_none() || ca != cb {
+                    pairs.push((self.slot[a], self.slot[b], weight));
                 }
-                pairs.push((self.slot[a], self.slot[b], weight));
+            };
+            let upper_nodes = nodes_counted(r);
+            if problem.own.is_some() {
+                for &a in upper_nodes {
+                    for &(b, weight) in &self.down_crossing[a] {
+                        add(a, b, weight);
+                    }
+                }
+            } else {
+                for &(a, b, weight) in &self.edges_by_rank[r] {
+                    add(a, b, weight);
+                }
             }
             // Skeleton edges of the clusters collapsed on both ranks.
             upper.clear();
-            for &v in &self.ranks[r] {
-                if !own(v) {
-                    continue;
-                }
+            for &v in upper_nodes {
                 if let Some(c) = self.collapsed(v) {
                     if upper.last().is_none_or(|&(last, _)| last != c) {
                         upper.push((c, self.slot[v]));
@@ -1763,7 +1946,7 @@ impl<'a> Orderer<'a> {
                 }
             }
             if !upper.is_empty() {
-                for &w in &self.ranks[r + 1] {
+                for &w in nodes_counted(r + 1) {
                     if let Some(c) = self.collapsed(w) {
                         if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
                             let (_, slot) = upper.swap_remove(i);
@@ -1774,6 +1957,19 @@ impl<'a> Orderer<'a> {
             }
             if pairs.len() < 2 {
                 self.remember_rank_crossings(r, 0);
+                continue;
+            }
+            if pairs.len() <= DIRECT_COUNT_LIMIT {
+                // Few edges: every pair compared (two edges cross when their
+                // ends lie in opposite orders), cheaper than sorting.
+                for (i, &(upper_a, lower_a, weight_a)) in pairs.iter().enumerate() {
+                    for &(upper_b, lower_b, weight_b) in &pairs[i + 1..] {
+                        let crossed =
+                            (upper_a < upper_b && lower_a > lower_b) | (upper_a > upper_b && lower_a < lower_b);
+                        total += usize::from(crossed) * weight_a * weight_b;
+                    }
+                }
+                self.remember_rank_crossings(r, total - before);
                 continue;
             }
             // By upper place, then lower place: two counting passes (the

@@ -112,6 +112,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         lim: vec![0; n],
         search_start: 0,
         subtree_of: vec![NO_SUBTREE; n],
+        number_stack: Vec::new(),
+        rerank_stack: Vec::new(),
     };
     for list in &lists {
         state.tree_edges.clear();
@@ -225,6 +227,10 @@ struct State<'a> {
     search_start: usize,
     /// Scratch for `feasible_tree`: each node's initial tight subtree.
     subtree_of: Vec<usize>,
+    /// The walks' stacks, reused from pivot to pivot: (node, parent edge,
+    /// next number, place) for `number`, nodes for `rerank`.
+    number_stack: Vec<(usize, Option<usize>, usize, usize)>,
+    rerank_stack: Vec<usize>,
 }
 
 /// A node not yet in an initial tight subtree.
@@ -464,7 +470,9 @@ impl State<'_> {
         self.parent[root] = par;
         self.low[root] = low;
         // (node, parent edge, next number, place in its tree out-edges then tree in-edges)
-        let mut stack: Vec<(usize, Option<usize>, usize, usize)> = vec![(root, par, low, 0)];
+        let mut stack = std::mem::take(&mut self.number_stack);
+        stack.clear();
+        stack.push((root, par, low, 0));
         let mut last = low;
         'walk: while let Some(&(v, p, next, cursor)) = stack.last() {
             for i in cursor..self.tree_degree(v) {
@@ -494,6 +502,7 @@ impl State<'_> {
                 top.2 = next + 1;
             }
         }
+        self.number_stack = stack;
         last + 1
     }
 
@@ -547,8 +556,10 @@ impl State<'_> {
         let mut best: Option<usize> = None;
         let mut found = 0;
         let start = self.search_start;
-        for step in 0..count {
-            let i = (start + step) % count;
+        // (The place wraps around by hand: a division per step was a good
+        // part of the search.)
+        let mut i = if count == 0 { 0 } else { start % count };
+        for _ in 0..count {
             let f = self.tree_edges[i];
             if self.cut[f] < 0.0 {
                 if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
@@ -560,6 +571,7 @@ impl State<'_> {
                     return best;
                 }
             }
+            i = if i + 1 == count { 0 } else { i + 1 };
         }
         // A whole round: dot's index ends where it started, or past the
         // end when it started at 0.
@@ -634,7 +646,9 @@ impl State<'_> {
 
     /// Lowers the ranks of `v`'s subtree (away from its parent) by `delta`.
     fn rerank(&mut self, v: usize, delta: i32) {
-        let mut stack = vec![v];
+        let mut stack = std::mem::take(&mut self.rerank_stack);
+        stack.clear();
+        stack.push(v);
         while let Some(u) = stack.pop() {
             self.rank[u] -= delta;
             for &e in self.tree_out[u].iter() {
@@ -648,6 +662,7 @@ impl State<'_> {
                 }
             }
         }
+        self.rerank_stack = stack;
     }
 
     fn update(&mut self, e: usize, f: usize) {
