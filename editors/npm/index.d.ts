@@ -52,6 +52,15 @@ export const themes: readonly string[];
 export function check(source: string): Diagnostic[];
 export function render(source: string, options?: RenderOptions & { format?: "svg" | "txt" | "utxt" }): string;
 export function render(source: string, options: RenderOptions & { format: "png" }): Uint8Array;
+/**
+ * What a live preview shows after each edit, in one call sharing one parse:
+ * the diagnostics, the page count, and the SVG of `page` (null when errors
+ * refuse it; `page` answered is the one drawn, the last when past the end).
+ */
+export function preview(
+  source: string,
+  options?: { theme?: string; page?: number },
+): { diagnostics: Diagnostic[]; pages: number; page: number; svg: string | null };
 export function pageCount(source: string): number;
 export function format(source: string): string;
 export function fix(source: string): string;

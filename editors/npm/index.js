@@ -29,20 +29,22 @@ export class PumlError extends Error {
   }
 }
 
+/** The PumlError of a refusal the module answers as JSON text (`{message, diagnostics}`). */
+function refusal(json) {
+  let parsed;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return new PumlError(json);
+  }
+  return new PumlError(parsed.message, parsed.diagnostics ?? []);
+}
+
 function call(f) {
   try {
     return f();
   } catch (thrown) {
-    if (typeof thrown === "string") {
-      let parsed;
-      try {
-        parsed = JSON.parse(thrown);
-      } catch {
-        throw new PumlError(thrown);
-      }
-      throw new PumlError(parsed.message, parsed.diagnostics ?? []);
-    }
-    throw thrown;
+    throw typeof thrown === "string" ? refusal(thrown) : thrown;
   }
 }
 
@@ -81,6 +83,23 @@ export function render(source, options = {}) {
   }
   const bytes = call(() => wasm.renderBytes(text(source), format, theme, page, options.scale ?? 0));
   return format === "png" ? bytes : new TextDecoder().decode(bytes);
+}
+
+/**
+ * What a live preview shows after each edit, from one call (the source
+ * crosses into the module once; the three answers share one parse and
+ * analysis): `{diagnostics, pages, page, svg}`. `svg` is null when errors
+ * refuse the render; `page` is the page drawn (the one asked for, the last
+ * when past the end). A failed render throws a PumlError.
+ */
+export function preview(source, options = {}) {
+  const page = options.page ?? 0;
+  if (!Number.isInteger(page) || page < 0) {
+    throw new TypeError("puml: page must be a positive integer");
+  }
+  const answer = call(() => wasm.preview(text(source), options.theme ?? undefined, page));
+  if (answer.failure !== null) throw refusal(answer.failure);
+  return { diagnostics: JSON.parse(answer.diagnostics), pages: answer.pages, page: answer.page, svg: answer.svg };
 }
 
 /** Pages over all diagrams of the source. */

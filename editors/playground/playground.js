@@ -67,9 +67,13 @@
 
   /** The diagnostics list; rebuilt only when the diagnostics changed. */
   let shownDiagnostics = null;
-  function showDiagnostics(json, diagnostics) {
+  /** How many of the shown diagnostics are not errors. */
+  let warningCount = 0;
+  function showDiagnostics(json) {
     if (json === shownDiagnostics) return;
     shownDiagnostics = json;
+    const diagnostics = JSON.parse(json);
+    warningCount = diagnostics.filter((d) => d.severity !== "error").length;
     diagnosticsList.replaceChildren();
     for (const d of diagnostics) {
       const item = document.createElement("li");
@@ -93,16 +97,12 @@
     }
   }
 
-  function syncPages(text) {
-    let pages = 1;
-    try {
-      pages = Math.max(1, puml.pageCount(text));
-    } catch {}
+  /** The page picker offers `pages` pages, `page` chosen. */
+  function syncPages(pages, page) {
     if (pagePicker.options.length !== pages) {
-      const chosen = Math.min(Number(pagePicker.value) || 1, pages);
       pagePicker.replaceChildren(...Array.from({ length: pages }, (_, i) => new Option(String(i + 1), String(i + 1))));
-      pagePicker.value = String(chosen);
     }
+    pagePicker.value = String(page);
   }
 
   // The address follows the text, but not on every keystroke: encoding
@@ -130,29 +130,35 @@
     for (const listener of paintListeners) listener(text);
   }
 
-  /** Checks, renders and shows the source. */
+  /**
+   * Checks, renders and shows the source: one call into the module (the
+   * text crosses once) answers the diagnostics, the page count and the
+   * chosen page's SVG.
+   */
   function paint(text) {
     const started = performance.now();
-    const json = puml.checkJson(text);
-    const diagnostics = JSON.parse(json);
-    showDiagnostics(json, diagnostics);
-    syncPages(text);
-    const errors = diagnostics.filter((d) => d.severity === "error").length;
-    const warnings = diagnostics.length - errors;
-    if (errors > 0) {
-      picture.classList.add("stale");
-      status.textContent = `${errors} error(s), ${warnings} warning(s)`;
-      return;
-    }
-    let svg;
+    let answer;
     try {
-      svg = puml.renderSvg(text, themePicker.value || undefined, Number(pagePicker.value) || 1);
+      answer = puml.preview(text, themePicker.value || undefined, Number(pagePicker.value) || 1);
     } catch (thrown) {
       picture.classList.add("stale");
       status.textContent = failure(thrown).message;
       return;
     }
-    showSvg(svg);
+    showDiagnostics(answer.diagnostics);
+    syncPages(answer.pages, answer.page);
+    const warnings = warningCount;
+    if (answer.errors > 0) {
+      picture.classList.add("stale");
+      status.textContent = `${answer.errors} error(s), ${warnings} warning(s)`;
+      return;
+    }
+    if (answer.svg === null) {
+      picture.classList.add("stale");
+      status.textContent = failure(answer.failure).message;
+      return;
+    }
+    showSvg(answer.svg);
     picture.classList.remove("stale");
     const elapsed = performance.now() - started;
     timings.push(elapsed);
@@ -360,24 +366,45 @@
     shown = fits ? { ...parts, drawing } : null;
   }
 
-  // One paint at a time, of the newest text: keystrokes that arrive
-  // before the next animation frame make one paint (painting is
-  // synchronous, so while one runs the keystrokes queue, and the next
-  // frame paints the newest text once).
-  let frameRequested = false;
+  // At most one paint per frame, of the newest text, and the first change
+  // after a frame painted at once: its picture is in the page before the
+  // browser draws the next frame (waiting for an animation frame to paint
+  // in cost up to a frame of latency, and the paint then delayed that
+  // frame). Changes that arrive after it, before the next frame, wait for
+  // that frame and make one paint of the newest text.
+  // (One change may fire several input events: only a change of the text,
+  // theme or page paints again.)
+  let painting = false;
+  let changedSincePaint = false;
+  /** The text, theme and page of the last paint. */
+  let lastPaint = null;
   function schedule() {
     syncAddressSoon();
-    if (!frameRequested) {
-      frameRequested = true;
-      requestAnimationFrame(() => {
-        frameRequested = false;
-        run();
-      });
+    if (painting) {
+      changedSincePaint = true;
+      return;
     }
+    paintNowThenThrottle();
+  }
+  function paintNowThenThrottle() {
+    changedSincePaint = false;
+    painting = true;
+    run();
+    requestAnimationFrame(() => {
+      painting = false;
+      const paint = lastPaint;
+      if (
+        changedSincePaint &&
+        (paint.text !== source.value || paint.theme !== themePicker.value || paint.page !== pagePicker.value)
+      ) {
+        paintNowThenThrottle();
+      }
+    });
   }
   function run() {
     const text = source.value;
     paint(text);
+    lastPaint = { text, theme: themePicker.value, page: pagePicker.value };
     painted(text);
   }
 

@@ -7,6 +7,24 @@ use crate::session::{self, RenderRequest, Session, SessionError};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
+unsafe extern "C" {
+    /// The constructors the linker gathered (salsa registers its queries
+    /// through `inventory`, which runs at start-up).
+    fn __wasm_call_ctors();
+}
+
+/// Runs the constructors once, when the module is instantiated. Without an
+/// export that calls them, the linker takes the module for a command (run
+/// once) and calls them at the top of every export: salsa's registrations
+/// again on each call from JavaScript.
+#[wasm_bindgen(start)]
+fn run_constructors() {
+    // SAFETY: called once, by wasm-bindgen's start-up, before any other
+    // export; the constructors only register statics (and inventory's are
+    // idempotent).
+    unsafe { __wasm_call_ctors() }
+}
+
 thread_local! {
     static SESSION: RefCell<Session> = RefCell::new(Session::new());
 }
@@ -84,6 +102,40 @@ pub fn render_svg(source: &str, theme: Option<String>, page: u32) -> Result<Stri
             (page > 0).then_some(page as usize),
         )
     })
+}
+
+/// What the playground needs after each change, in one call (the source
+/// crosses into the module once): `{diagnostics, errors, pages, page, svg,
+/// failure}`: the diagnostics as JSON text, how many are errors, the page
+/// count, the page drawn (`page` 0 means the first; past the end, the
+/// last), its SVG (`null` when errors refuse it) and, when the render
+/// failed, why (the JSON text a thrown error carries).
+#[wasm_bindgen]
+pub fn preview(source: &str, theme: Option<String>, page: u32) -> Result<js_sys::Object, JsValue> {
+    let preview = with_session(|s| {
+        s.preview(
+            source,
+            theme.filter(|t| !t.is_empty()),
+            (page > 0).then_some(page as usize),
+        )
+    })?;
+    let (svg, failure) = match preview.svg {
+        Some(Ok(svg)) => (JsValue::from_str(&svg), JsValue::NULL),
+        Some(Err(error)) => (JsValue::NULL, JsValue::from_str(&error.to_json())),
+        None => (JsValue::NULL, JsValue::NULL),
+    };
+    let answer = js_sys::Object::new();
+    for (key, value) in [
+        ("diagnostics", JsValue::from_str(&preview.diagnostics_json)),
+        ("errors", JsValue::from(preview.errors as u32)),
+        ("pages", JsValue::from(preview.pages as u32)),
+        ("page", JsValue::from(preview.page as u32)),
+        ("svg", svg),
+        ("failure", failure),
+    ] {
+        js_sys::Reflect::set(&answer, &JsValue::from_str(key), &value)?;
+    }
+    Ok(answer)
 }
 
 #[wasm_bindgen(js_name = themeNames)]

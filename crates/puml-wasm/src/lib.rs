@@ -25,4 +25,6 @@ mod bindings;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 pub use includes::{set_include_resolver, IncludeResolver, MAX_INCLUDED_BYTES, MAX_INCLUDE_LOADS};
-pub use session::{decode_url, encode_url, theme_names, RenderRequest, Rendered, Session, SessionError, VIRTUAL_FILE};
+pub use session::{
+    decode_url, encode_url, theme_names, Preview, RenderRequest, Rendered, Session, SessionError, VIRTUAL_FILE,
+};

@@ -68,6 +68,21 @@ pub struct Rendered {
     pub height: f64,
 }
 
+/// What [`Session::preview`] answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    /// The diagnostics as [`Session::check_json`] writes them.
+    pub diagnostics_json: String,
+    /// How many of them are errors.
+    pub errors: usize,
+    /// Pages over all diagrams (at least 1).
+    pub pages: usize,
+    /// The page drawn (the one asked for, within `1..=pages`).
+    pub page: usize,
+    /// The page's SVG, or why not; `None` when errors refuse the render.
+    pub svg: Option<Result<String, SessionError>>,
+}
+
 /// The host behind every call. Each call replaces the file's text; the
 /// database keeps what did not change, so the next check or render of an
 /// edited source is incremental, as in the language server.
@@ -111,13 +126,31 @@ impl Session {
             self.host.set_file_text(self.file, "");
         }
         self.host.set_file_text(self.file, source);
-        if includes::has_resolver() {
+        if includes::has_resolver() && self.reads_included_files() {
             // The resolver's answers are not tracked: ask again, so an
             // included file the caller changed is seen (unchanged ones are
-            // no new revision).
+            // no new revision). A source that reads no included file needs
+            // none of them: nothing they say can reach it (its own
+            // `!include` lines failed or were skipped without their text),
+            // so it costs no call to the resolver. Asking for every file
+            // included so far on each call made a pass over a corpus
+            // quadratic in its includes; in Node the reads were 18 % of a
+            // corpus render.
             self.host.refresh_included_files();
+            // Those reads were the session's, not the request's.
+            includes::reset_budget();
         }
         self.host.analysis()
+    }
+
+    /// Whether the file's analysis (with the included texts read so far)
+    /// read any included file. Computes the analysis, which every answer
+    /// but the formatter's needs anyway.
+    fn reads_included_files(&self) -> bool {
+        self.host
+            .analysis()
+            .included_paths(self.file)
+            .map_or(true, |paths| !paths.is_empty())
     }
 
     /// Diagnostics as `puml check --format json` writes them (its
@@ -160,46 +193,56 @@ impl Session {
         answer(self.open(source).page_count(file))
     }
 
+    /// What a live preview shows after each change, from one pass over
+    /// `source` (one call from JavaScript, the text copied in once): the
+    /// diagnostics, the page count and, when no error refuses it, the SVG of
+    /// `page` (1-based, the last page when past the end). The three answers
+    /// come from one snapshot of the host, sharing its parse and analysis.
+    pub fn preview(
+        &mut self,
+        source: &str,
+        theme: Option<String>,
+        page: Option<usize>,
+    ) -> Result<Preview, SessionError> {
+        let file = self.file;
+        let analysis = self.open(source);
+        let report = answer(analysis.check(file))?;
+        let errors = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity.as_str() == "error")
+            .count();
+        let diagnostics_json =
+            Value::Array(report.diagnostics.iter().map(puml_json::diagnostic_json).collect()).to_string();
+        let pages = answer(analysis.page_count(file))?.max(1);
+        let page = page.unwrap_or(1).clamp(1, pages);
+        let svg = if errors > 0 {
+            None
+        } else {
+            let request = RenderRequest {
+                theme,
+                page: Some(page),
+                ..RenderRequest::default()
+            };
+            Some(render_with(&analysis, file, &request).and_then(|rendered| {
+                String::from_utf8(rendered.bytes).map_err(|_| SessionError::new("the SVG is not UTF-8"))
+            }))
+        };
+        Ok(Preview {
+            diagnostics_json,
+            errors,
+            pages,
+            page,
+            svg,
+        })
+    }
+
     /// One page (the first unless the request names one), or why not: the
     /// errors that refuse it, a page out of range, a size limit.
     pub fn render(&mut self, source: &str, request: &RenderRequest) -> Result<Rendered, SessionError> {
-        let format = match Format::from_name(&request.format) {
-            Some(format @ (Format::Svg | Format::Png | Format::Pdf | Format::Txt | Format::Utxt)) => format,
-            _ => {
-                return Err(SessionError::new(format!(
-                    "unknown format `{}` (svg, png, pdf, txt, utxt)",
-                    request.format
-                )))
-            }
-        };
-        if let Some(theme) = &request.theme {
-            if !THEME_NAMES.iter().any(|t| t.eq_ignore_ascii_case(theme)) {
-                return Err(SessionError::new(format!(
-                    "unknown theme `{theme}` (known: {})",
-                    THEME_NAMES.join(", ")
-                )));
-            }
-        }
-        let defaults = RenderOptions::default();
-        let options = RenderOptions {
-            format,
-            theme: request.theme.clone(),
-            page: Some(request.page.unwrap_or(1).max(1)),
-            scale: request.scale.unwrap_or(defaults.scale),
-            ..defaults
-        };
         let file = self.file;
-        let pages = answer(self.open(source).render(file, &options))?.map_err(render_error)?;
-        let page = pages
-            .into_iter()
-            .next()
-            .ok_or_else(|| SessionError::new("no diagram found"))?;
-        Ok(Rendered {
-            binary: format.is_binary(),
-            bytes: page.bytes,
-            width: page.width,
-            height: page.height,
-        })
+        let analysis = self.open(source);
+        render_with(&analysis, file, request)
     }
 
     /// The SVG of one page as text.
@@ -217,6 +260,46 @@ impl Session {
         let rendered = self.render(source, &request)?;
         String::from_utf8(rendered.bytes).map_err(|_| SessionError::new("the SVG is not UTF-8"))
     }
+}
+
+/// One page of `file` in `analysis` as `request` asks.
+fn render_with(analysis: &Analysis, file: FileId, request: &RenderRequest) -> Result<Rendered, SessionError> {
+    let format = match Format::from_name(&request.format) {
+        Some(format @ (Format::Svg | Format::Png | Format::Pdf | Format::Txt | Format::Utxt)) => format,
+        _ => {
+            return Err(SessionError::new(format!(
+                "unknown format `{}` (svg, png, pdf, txt, utxt)",
+                request.format
+            )))
+        }
+    };
+    if let Some(theme) = &request.theme {
+        if !THEME_NAMES.iter().any(|t| t.eq_ignore_ascii_case(theme)) {
+            return Err(SessionError::new(format!(
+                "unknown theme `{theme}` (known: {})",
+                THEME_NAMES.join(", ")
+            )));
+        }
+    }
+    let defaults = RenderOptions::default();
+    let options = RenderOptions {
+        format,
+        theme: request.theme.clone(),
+        page: Some(request.page.unwrap_or(1).max(1)),
+        scale: request.scale.unwrap_or(defaults.scale),
+        ..defaults
+    };
+    let pages = answer(analysis.render(file, &options))?.map_err(render_error)?;
+    let page = pages
+        .into_iter()
+        .next()
+        .ok_or_else(|| SessionError::new("no diagram found"))?;
+    Ok(Rendered {
+        binary: format.is_binary(),
+        bytes: page.bytes,
+        width: page.width,
+        height: page.height,
+    })
 }
 
 /// The themes a render may name.

@@ -72,6 +72,30 @@ fn one_session_follows_edits() {
 }
 
 #[test]
+fn preview_answers_what_the_separate_calls_answer() {
+    let two_pages = "@startuml\nA -> B : one\nnewpage\nB -> A : two\n@enduml\n";
+    let mut separate = Session::new();
+    let mut session = Session::new();
+    let preview = session.preview(two_pages, None, Some(2)).unwrap();
+    assert_eq!(preview.diagnostics_json, separate.check_json(two_pages).unwrap());
+    assert_eq!((preview.errors, preview.pages, preview.page), (0, 2, 2));
+    assert_eq!(
+        preview.svg,
+        Some(Ok(separate.render_svg(two_pages, None, Some(2)).unwrap()))
+    );
+    // Past the end: the last page; none asked: the first.
+    assert_eq!(session.preview(two_pages, None, Some(9)).unwrap().page, 2);
+    assert_eq!(session.preview(two_pages, None, None).unwrap().page, 1);
+    // Errors refuse the render; the diagnostics still come.
+    let broken = session.preview(BROKEN, None, None).unwrap();
+    assert!(broken.errors > 0 && broken.svg.is_none());
+    assert_eq!(broken.diagnostics_json, separate.check_json(BROKEN).unwrap());
+    // A bad theme is the render's failure, not the preview's.
+    let themed = session.preview(VALID, Some("no-such-theme".into()), None).unwrap();
+    assert!(matches!(themed.svg, Some(Err(e)) if e.message.contains("unknown theme")));
+}
+
+#[test]
 fn fix_format_explain_and_pages() {
     let mut session = Session::new();
     let (fixed, applied) = session.fix(BROKEN).unwrap();
@@ -124,6 +148,41 @@ fn includes_go_through_the_resolver_and_are_bounded() {
             .any(|d| d["message"].as_str().unwrap_or("").contains("limited to")),
         "{huge:?}"
     );
+    set_include_resolver(None);
+}
+
+#[test]
+fn the_resolver_is_asked_again_only_for_a_source_that_reads_included_files() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let asked = Rc::new(RefCell::new(Vec::<String>::new()));
+    let people = Rc::new(RefCell::new("participant Alice\n".to_string()));
+    let (log, answer) = (asked.clone(), people.clone());
+    set_include_resolver(Some(Box::new(move |path: &str| {
+        log.borrow_mut().push(path.to_string());
+        (path == "people.iuml").then(|| answer.borrow().clone())
+    })));
+    let mut session = Session::new();
+    let including = "@startuml\n!include people.iuml\nAlice -> Bob\n@enduml\n";
+    let participants = |session: &mut Session, source: &str| -> Vec<String> {
+        let explained: serde_json::Value = serde_json::from_str(&session.explain_json(source).unwrap()).unwrap();
+        explained["participants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(participants(&mut session, including), ["Alice", "Bob"]);
+    assert!(asked.borrow().iter().all(|p| p == "people.iuml") && !asked.borrow().is_empty());
+    // A source that includes nothing: the file read before is not asked again.
+    asked.borrow_mut().clear();
+    assert_eq!(session.check_json(VALID).unwrap(), "[]");
+    assert!(asked.borrow().is_empty(), "{:?}", asked.borrow());
+    // One that does: asked again, and a changed answer is seen.
+    *people.borrow_mut() = "participant Carol\n".to_string();
+    assert_eq!(participants(&mut session, including), ["Carol", "Alice", "Bob"]);
+    assert!(asked.borrow().iter().any(|p| p == "people.iuml"));
     set_include_resolver(None);
 }
 

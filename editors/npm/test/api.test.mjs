@@ -49,6 +49,25 @@ test("render: svg text, png bytes, theme, pages, refusals as PumlError", () => {
   assert.throws(() => puml.render(42), TypeError);
 });
 
+test("preview: the check, the pages and the SVG of one call agree with the separate calls", () => {
+  const twoPages = "@startuml\nA -> B : one\nnewpage\nB -> A : two\n@enduml\n";
+  assert.deepEqual(puml.preview(twoPages, { page: 2 }), {
+    diagnostics: puml.check(twoPages),
+    pages: 2,
+    page: 2,
+    svg: puml.render(twoPages, { page: 2 }),
+  });
+  // Past the end: the last page; the first by default; a theme applies.
+  assert.equal(puml.preview(twoPages, { page: 9 }).page, 2);
+  assert.equal(puml.preview(VALID).svg, puml.render(VALID));
+  assert.equal(puml.preview(VALID, { theme: "cerulean" }).svg, puml.render(VALID, { theme: "cerulean" }));
+  const broken = puml.preview(BROKEN);
+  assert.equal(broken.svg, null);
+  assert.deepEqual(broken.diagnostics, puml.check(BROKEN));
+  assert.throws(() => puml.preview(VALID, { theme: "no-such-theme" }), (e) => e instanceof puml.PumlError && /unknown theme/.test(e.message));
+  assert.throws(() => puml.preview(VALID, { page: -1 }), TypeError);
+});
+
 test("format, fix, explain", () => {
   assert.equal(puml.format("@startuml\n   Alice   ->   Bob :  hi\n@enduml\n"), "@startuml\nAlice -> Bob : hi\n@enduml\n");
   const fixed = puml.fix(BROKEN);
