@@ -180,6 +180,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -235,6 +236,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
             ..tile
         }
     }

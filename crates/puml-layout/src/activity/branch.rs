@@ -197,6 +197,7 @@ impl Ctx<'_> {
                 .filter(|t| t.open)
                 .map(|t| top + t.h + t.overhang)
                 .fold(bottom, f64::max);
+            let content_hi = else_x + else_t.w;
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
             let my = bottom + 6.0 + DIAMOND_HALF;
@@ -239,6 +240,20 @@ impl Ctx<'_> {
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
             // nothing else holds it).
             tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            // The branch labels beside the diamond widen PlantUML's
+            // dimension only where they reach past that room (probes
+            // `fork_row_if_*`: a fork centres its flow on it).
+            let shift = c - tile.anchor;
+            let content = (then_x.min(c - d.w / 2.0), content_hi.max(c + d.w / 2.0));
+            let label_lo = then_l.as_ref().map_or(content.0, |l| c - d.w / 2.0 - l.width);
+            let label_hi = else_l.as_ref().map_or(content.1, |l| c + d.w / 2.0 + l.width);
+            let dim = (
+                content.0.min(label_lo + IF_FRAME_ROOM),
+                content.1.max(label_hi - IF_FRAME_ROOM),
+            );
+            if (dim.0 - shift).abs() > 0.01 || (dim.1 - shift - tile.w).abs() > 0.01 {
+                tile.dimension = Some((dim.0 - shift, dim.1 - shift));
+            }
             return tile;
         }
         // One branch (or none): it runs straight down under the diamond,
@@ -397,6 +412,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
         }
     }
 

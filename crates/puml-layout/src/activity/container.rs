@@ -142,6 +142,10 @@ impl Ctx<'_> {
         let t_anchor = t.anchor;
         let out_x = body_x + t.out_x;
         let (in_y, out_y, open, tail, empty) = (t.in_y, t.out_y, t.open, t.tail.clone(), t.is_empty());
+        // What the body's labels keep out of PlantUML's dimension (see
+        // `Tile::dimension`) stays out of the frame's (probes
+        // `fork_partition_if_*`).
+        let body_slack = t.dimension.map(|(lo, hi)| (lo.max(0.0), (t.w - hi).max(0.0)));
         t.place(body_x, body_top, &mut items);
         // The frame starts 10 px into the gap above it and ends at the tile's bottom.
         let h = fy + fh;
@@ -160,6 +164,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: body_slack.map(|(lo, hi)| (lo, fw - hi)),
         };
         if empty {
             tile.anchor = fw / 2.0;
@@ -175,6 +180,7 @@ impl Ctx<'_> {
                     shift_item(item, dx, 0.0);
                 }
                 tile.anchor += dx;
+                tile.dimension = tile.dimension.map(|(lo, hi)| (lo + dx, hi + dx));
                 tile.in_x += dx;
                 tile.out_x += dx;
             }

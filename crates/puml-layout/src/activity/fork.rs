@@ -5,7 +5,9 @@ use super::*;
 impl Ctx<'_> {
     /// Lays the branches out side by side, `gap` apart; PlantUML 1.2026
     /// centres them vertically on a common grid of steps (`rank_extras`).
-    fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize) -> Vec<(Tile, f64)> {
+    /// With `by_dimension`, each branch takes the width of PlantUML's
+    /// dimension ([`Tile::dimension`]), which a fork centres its flow on.
+    fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize, by_dimension: bool) -> Vec<(Tile, f64)> {
         let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
         let items: Option<Vec<Vec<Option<RowItem>>>> = rows
             .as_ref()
@@ -29,8 +31,9 @@ impl Ctx<'_> {
                 } else {
                     t
                 };
-                let at = x;
-                x += t.w.max(1.0) + gap;
+                let (lo, hi) = if by_dimension { t.dimensioned() } else { (0.0, t.w) };
+                let at = x - lo;
+                x += (hi - lo).max(1.0) + gap;
                 (t, at)
             })
             .collect()
@@ -40,11 +43,15 @@ impl Ctx<'_> {
         // Branches stand 28 px apart, the flow in their middle; the
         // page-wide compression (`compress`) then closes what nothing
         // else on the page holds open to 10 px.
-        let cols = self.side_by_side(branches, SPLIT_GAP, depth);
-        let c = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0)) / 2.0;
+        let cols = self.side_by_side(branches, SPLIT_GAP, depth, true);
+        let c = cols
+            .last()
+            .map_or(0.0, |(t, x)| x + t.dimensioned().1.max(t.dimensioned().0 + 1.0))
+            / 2.0;
         let mut items = Vec::new();
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
-        let (bar_x0, bar_x1) = (-BAR_OVERHANG, x_end + BAR_OVERHANG);
+        let x_start = cols.first().map_or(0.0, |(_, x)| x.min(0.0));
+        let (bar_x0, bar_x1) = (x_start - BAR_OVERHANG, x_end + BAR_OVERHANG);
         let bar = self.style.bar_color;
         ignored_for_compression(&mut items, |items| {
             rect(
@@ -125,9 +132,9 @@ impl Ctx<'_> {
         // Two `split` branches stay 28 px apart; more are spaced like `fork`
         // branches (probes `split_*`).
         let mut cols = if branches.len() == 2 {
-            self.side_by_side(branches, SPLIT_GAP, depth)
+            self.side_by_side(branches, SPLIT_GAP, depth, false)
         } else {
-            self.side_by_side(branches, FORK_GAP, depth)
+            self.side_by_side(branches, FORK_GAP, depth, false)
         };
         let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
         let c = if branches.len() > 2 {

@@ -144,6 +144,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
         }
     }
 
@@ -347,6 +348,7 @@ impl Ctx<'_> {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
         }
     }
 }

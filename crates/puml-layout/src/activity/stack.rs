@@ -156,6 +156,8 @@ impl Ctx<'_> {
         let own_frames = tiles.iter().any(|(t, _)| t.frame.is_some());
         let head_room = tiles.first().map_or(0.0, |(t, _)| t.head_room);
         let mut frame = (f64::INFINITY, f64::NEG_INFINITY);
+        let own_dimensions = tiles.iter().any(|(t, _)| t.dimension.is_some());
+        let mut dimension = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, (tile, arrow)) in tiles.into_iter().enumerate() {
             let axis = columns.and_then(|c| c.get(i).copied()).unwrap_or(0.0);
             let x0 = axis - tile.anchor;
@@ -190,6 +192,7 @@ impl Ctx<'_> {
                         l.draw(lx, py + LABEL_DY, Align::Left, self.style.arrow_font_color, &mut items);
                         max_x = max_x.max(lx + l.width);
                         frame.1 = frame.1.max(lx + l.width);
+                        dimension.1 = dimension.1.max(lx + l.width);
                     }
                 }
                 y = top;
@@ -201,6 +204,8 @@ impl Ctx<'_> {
             max_x = max_x.max(x0 + tile.w);
             let (flo, fhi) = tile.framed();
             frame = (frame.0.min(x0 + flo), frame.1.max(x0 + fhi));
+            let (dlo, dhi) = tile.dimensioned();
+            dimension = (dimension.0.min(x0 + dlo), dimension.1.max(x0 + dhi));
             let out = (x0 + tile.out_x, y + tile.out_y, tile.open, tile.tail.clone());
             last = out.clone();
             prev = Some(out);
@@ -219,6 +224,7 @@ impl Ctx<'_> {
             shift_item(item, dx, 0.0);
         }
         let frame = own_frames.then_some((frame.0 + dx, frame.1 + dx));
+        let dimension = own_dimensions.then_some((dimension.0 + dx, dimension.1 + dx));
         Tile {
             items,
             w: max_x - min_x,
@@ -234,6 +240,7 @@ impl Ctx<'_> {
             spans,
             frame,
             head_room,
+            dimension,
         }
     }
 

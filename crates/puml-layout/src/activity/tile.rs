@@ -34,6 +34,11 @@ pub(super) struct Tile {
     /// How far PlantUML's tile reaches above its top without drawing
     /// there: an enclosing frame counts it as it counts shapes drawn above.
     pub(super) head_room: f64,
+    /// The x range PlantUML's own dimension spans when it is not `0..w`:
+    /// a label beside an `if`'s diamond lies in the 10 px margin PlantUML
+    /// keeps beyond the branches, and only what reaches past it widens
+    /// the tile a `fork` centres its flow on.
+    pub(super) dimension: Option<(f64, f64)>,
 }
 
 impl Tile {
@@ -53,6 +58,7 @@ impl Tile {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
         }
     }
 
@@ -73,7 +79,13 @@ impl Tile {
             spans: Vec::new(),
             frame: None,
             head_room: 0.0,
+            dimension: None,
         }
+    }
+
+    /// The x range PlantUML's dimension spans (see [`Tile::dimension`]).
+    pub(super) fn dimensioned(&self) -> (f64, f64) {
+        self.dimension.unwrap_or((0.0, self.w))
     }
 
     /// The x range an enclosing frame wraps (see [`Tile::frame`]).
