@@ -63,7 +63,12 @@ pub(crate) struct UsecaseEllipse {
 /// The corners, squeezed vertically by the flatness, need the smallest
 /// circle around them: found by searches by thirds (its farthest corner's
 /// distance is convex in the centre), over the corners' convex hull.
-pub(crate) fn usecase_ellipse(compartments: &[Vec<f64>], line_height: f64, ascent: f64, padding: f64) -> UsecaseEllipse {
+pub(crate) fn usecase_ellipse(
+    compartments: &[Vec<f64>],
+    line_height: f64,
+    ascent: f64,
+    padding: f64,
+) -> UsecaseEllipse {
     let text_w = compartments.iter().flatten().copied().fold(0.0, f64::max);
     let mut corners = Vec::new();
     let mut y = 0.0;
@@ -79,7 +84,12 @@ pub(crate) fn usecase_ellipse(compartments: &[Vec<f64>], line_height: f64, ascen
         for (i, w) in widths.iter().enumerate() {
             let x = (text_w - w) / 2.0;
             let top = y + margin + line_height * i as f64 + ascent - line_height + 1.5;
-            corners.extend([(x, top), (x + w, top), (x, top + line_height), (x + w, top + line_height)]);
+            corners.extend([
+                (x, top),
+                (x + w, top),
+                (x, top + line_height),
+                (x + w, top + line_height),
+            ]);
         }
         y += block_h;
     }
@@ -141,12 +151,7 @@ fn smallest_enclosing_circle(points: &[(f64, f64)]) -> ((f64, f64), f64) {
     for &(x, y) in points {
         (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
     }
-    let reach = |cx: f64, cy: f64| {
-        points
-            .iter()
-            .map(|&(x, y)| (x - cx).hypot(y - cy))
-            .fold(0.0, f64::max)
-    };
+    let reach = |cx: f64, cy: f64| points.iter().map(|&(x, y)| (x - cx).hypot(y - cy)).fold(0.0, f64::max);
     let best_y = |cx: f64| {
         let (mut low, mut high) = (min_y, max_y);
         for _ in 0..USECASE_SEARCH_STEPS {
@@ -958,8 +963,20 @@ mod tests {
         // and first baseline inside the ellipse's box).
         let cases: [(Vec<Vec<f64>>, f64, f64, f64, f64); 6] = [
             // "Preconditions / -- / Character must … / greater than zero." (corpus 015)
-            (vec![vec![94.835], vec![271.448, 127.142]], 345.912, 77.24, 18.098, 18.641),
-            (vec![vec![67.655], vec![333.061, 187.612]], 396.032, 84.006, 31.486, 16.405),
+            (
+                vec![vec![94.835], vec![271.448, 127.142]],
+                345.912,
+                77.24,
+                18.098,
+                18.641,
+            ),
+            (
+                vec![vec![67.655], vec![333.061, 187.612]],
+                396.032,
+                84.006,
+                31.486,
+                16.405,
+            ),
             (vec![vec![w], vec![w]], 206.158, 64.696, 33.865, 23.947),
             (vec![vec![w], vec![w], vec![w]], 204.502, 99.052, 33.038, 28.977),
             (vec![vec![w], vec![w; 4]], 203.748, 133.83, 32.66, 34.069),
