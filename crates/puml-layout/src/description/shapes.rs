@@ -252,9 +252,12 @@ fn text_color(look: &ClassLook, element: &Element) -> Color {
 
 /// Writes `lines` centred on `center_x`, the first baseline at `top` plus
 /// the font's ascent.
+/// Lines of text, each with whether it is italic (a stereotype).
+type TextLines = Vec<(String, bool)>;
+
 /// A use case's lines cut into compartments at its separators: each
 /// compartment with the separator above it (none for the first).
-fn usecase_compartments(lines: Vec<(String, bool)>) -> Vec<(Option<char>, Vec<(String, bool)>)> {
+fn usecase_compartments(lines: TextLines) -> Vec<(Option<char>, TextLines)> {
     let mut compartments = vec![(None, Vec::new())];
     for (text, italic) in lines {
         match separator_kind(&text).filter(|_| !italic) {
@@ -961,7 +964,8 @@ mod tests {
         let w = 138.428;
         // (compartments, ellipse width and height, widest line's left edge
         // and first baseline inside the ellipse's box).
-        let cases: [(Vec<Vec<f64>>, f64, f64, f64, f64); 6] = [
+        type Case = (Vec<Vec<f64>>, f64, f64, f64, f64);
+        let cases: [Case; 6] = [
             // "Preconditions / -- / Character must … / greater than zero." (corpus 015)
             (
                 vec![vec![94.835], vec![271.448, 127.142]],
