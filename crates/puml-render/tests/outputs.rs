@@ -97,7 +97,12 @@ fn class_svg_snapshots_are_byte_exact() {
 /// (`NAME.plantuml.svg`).
 #[test]
 fn description_svg_snapshots_are_byte_exact() {
-    for name in ["description-usecase", "description-component", "description-deployment"] {
+    for name in [
+        "description-usecase",
+        "description-usecase-separators",
+        "description-component",
+        "description-deployment",
+    ] {
         let scene = &scenes(&format!("description/{name}.puml"))[0];
         let svg = to_svg(scene);
         assert!(svg.contains("<g class=\"entity\" data-qualified-name="), "{name}");

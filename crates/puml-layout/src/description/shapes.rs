@@ -23,57 +23,179 @@ const USECASE_FLATTEST: f64 = 0.2;
 const USECASE_ROUNDEST: f64 = 0.8;
 /// What PlantUML adds to the ellipse around the text, each dimension.
 const USECASE_GROWTH: f64 = 6.0;
-/// Steps of the search for the ellipse's centre (halving the interval by
+/// Steps of each search for the ellipse's centre (cutting the interval by
 /// thirds: far below a thousandth of a pixel for any text).
-const USECASE_SEARCH_STEPS: usize = 100;
+const USECASE_SEARCH_STEPS: usize = 60;
+/// The room a use case's compartment after a separator takes above and
+/// below its lines (PlantUML's margin around a compartment's text).
+const COMPARTMENT_MARGIN: f64 = 4.0;
 
-/// The use case ellipse (width, height) around lines of text, centred on
-/// each other, of these widths and `line_height` each. As PlantUML 1.2026.8
-/// draws it: the ellipse's flatness is the text block's (height over width,
-/// kept within [`USECASE_FLATTEST`, `USECASE_ROUNDEST`]), it is the
-/// smallest of that flatness around the corners of every line, and it is
-/// drawn 6 px larger. The corners, squeezed vertically by the flatness,
-/// need the smallest circle around them; the lines are centred, so its
-/// centre lies on their middle line, at the height that makes the farthest
-/// corner nearest (a convex function of the height: searched by thirds).
+/// A use case's ellipse around its text: its size (width, height) and
+/// where the text block's top left corner lands inside it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct UsecaseEllipse {
+    pub width: f64,
+    pub height: f64,
+    pub text_x: f64,
+    pub text_y: f64,
+}
+
+/// The use case ellipse around compartments of lines (each line's width;
+/// lines and compartments centred on each other, every compartment after
+/// the first below a separator), as PlantUML 1.2026.8 draws it (probes
+/// `usecase-separators`):
 ///
-/// `skinparam padding` widens the block the flatness is taken from, not
-/// the corners (probe `padding-shapes`: "Log in" under `padding 30`).
-pub(crate) fn usecase_size(line_widths: &[f64], line_height: f64, padding: f64) -> (f64, f64) {
-    let text_w = line_widths.iter().copied().fold(0.0, f64::max);
-    let text_h = line_height * line_widths.len() as f64;
+/// - the ellipse's flatness is the text block's (height over width, kept
+///   within [`USECASE_FLATTEST`, `USECASE_ROUNDEST`]); `skinparam padding`
+///   widens the block it is taken from, not what the ellipse encloses
+///   (probe `padding-shapes`: "Log in" under `padding 30`);
+/// - a compartment after a separator has [`COMPARTMENT_MARGIN`] above and
+///   below its lines;
+/// - the ellipse is the smallest of that flatness around the box of every
+///   line — the box `ascent - line_height + 1.5` below the line's top,
+///   where PlantUML's footprint of a text is — and around two corners of
+///   each compartment after a separator (top left and bottom right, the
+///   footprint of its margin's empty box: the reason such use cases are
+///   larger and lean to the right), then drawn 6 px larger;
+/// - the text is drawn with the circle's centre on the ellipse's centre,
+///   2 px higher.
+///
+/// The corners, squeezed vertically by the flatness, need the smallest
+/// circle around them: found by searches by thirds (its farthest corner's
+/// distance is convex in the centre), over the corners' convex hull.
+pub(crate) fn usecase_ellipse(
+    compartments: &[Vec<f64>],
+    line_height: f64,
+    ascent: f64,
+    padding: f64,
+) -> UsecaseEllipse {
+    let text_w = compartments.iter().flatten().copied().fold(0.0, f64::max);
+    let mut corners = Vec::new();
+    let mut y = 0.0;
+    for (index, widths) in compartments.iter().enumerate() {
+        let block_w = widths.iter().copied().fold(0.0, f64::max);
+        let block_x = (text_w - block_w) / 2.0;
+        let margin = if index == 0 { 0.0 } else { COMPARTMENT_MARGIN };
+        let block_h = line_height * widths.len() as f64 + 2.0 * margin;
+        if index > 0 {
+            corners.push((block_x, y));
+            corners.push((block_x + block_w, y + block_h));
+        }
+        for (i, w) in widths.iter().enumerate() {
+            let x = (text_w - w) / 2.0;
+            let top = y + margin + line_height * i as f64 + ascent - line_height + 1.5;
+            corners.extend([
+                (x, top),
+                (x + w, top),
+                (x, top + line_height),
+                (x + w, top + line_height),
+            ]);
+        }
+        y += block_h;
+    }
+    let text_h = y;
     if text_w <= 0.0 || text_h <= 0.0 {
-        return (USECASE_GROWTH, USECASE_GROWTH);
+        return UsecaseEllipse {
+            width: USECASE_GROWTH,
+            height: USECASE_GROWTH,
+            text_x: USECASE_GROWTH / 2.0,
+            text_y: USECASE_GROWTH / 2.0 - 2.0,
+        };
     }
     let flatness = ((text_h + 2.0 * padding) / (text_w + 2.0 * padding)).clamp(USECASE_FLATTEST, USECASE_ROUNDEST);
-    // Each line's half width and its top and bottom, squeezed.
-    let corners: Vec<(f64, f64)> = line_widths
-        .iter()
-        .enumerate()
-        .flat_map(|(i, w)| {
-            let top = line_height * i as f64 / flatness;
-            let bottom = line_height * (i + 1) as f64 / flatness;
-            [(w / 2.0, top), (w / 2.0, bottom)]
-        })
-        .collect();
-    let reach = |centre_y: f64| {
-        corners
-            .iter()
-            .map(|(half_w, y)| (half_w * half_w + (y - centre_y).powi(2)).sqrt())
-            .fold(0.0, f64::max)
+    let squeezed: Vec<(f64, f64)> = corners.iter().map(|&(x, y)| (x, y / flatness)).collect();
+    let ((centre_x, centre_y), radius) = smallest_enclosing_circle(&convex_hull(squeezed));
+    let width = 2.0 * radius + USECASE_GROWTH;
+    let height = 2.0 * radius * flatness + USECASE_GROWTH;
+    UsecaseEllipse {
+        width,
+        height,
+        text_x: width / 2.0 - centre_x,
+        text_y: height / 2.0 - centre_y * flatness - 2.0,
+    }
+}
+
+/// The points' convex hull (Andrew's monotone chain); fewer than three
+/// points come back as they are.
+fn convex_hull(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    points.dedup();
+    if points.len() < 3 {
+        return points;
+    }
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let half = |ordered: &mut dyn Iterator<Item = (f64, f64)>| {
+        let mut chain: Vec<(f64, f64)> = Vec::new();
+        for p in ordered {
+            while chain.len() >= 2 && cross(chain[chain.len() - 2], chain[chain.len() - 1], p) <= 0.0 {
+                chain.pop();
+            }
+            chain.push(p);
+        }
+        chain.pop();
+        chain
     };
-    let (mut low, mut high) = (0.0, text_h / flatness);
+    let mut hull = half(&mut points.iter().copied());
+    hull.extend(half(&mut points.iter().rev().copied()));
+    hull
+}
+
+/// The smallest circle around the points ((centre), radius): the farthest
+/// point's distance is convex in the centre, so a search by thirds over
+/// the centre's x, each step searching its y by thirds, finds it.
+fn smallest_enclosing_circle(points: &[(f64, f64)]) -> ((f64, f64), f64) {
+    let Some(&first) = points.first() else {
+        return ((0.0, 0.0), 0.0);
+    };
+    let (mut min_x, mut max_x, mut min_y, mut max_y) = (first.0, first.0, first.1, first.1);
+    for &(x, y) in points {
+        (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
+    }
+    let reach = |cx: f64, cy: f64| points.iter().map(|&(x, y)| (x - cx).hypot(y - cy)).fold(0.0, f64::max);
+    let best_y = |cx: f64| {
+        let (mut low, mut high) = (min_y, max_y);
+        for _ in 0..USECASE_SEARCH_STEPS {
+            let a = low + (high - low) / 3.0;
+            let b = high - (high - low) / 3.0;
+            if reach(cx, a) <= reach(cx, b) {
+                high = b;
+            } else {
+                low = a;
+            }
+        }
+        let cy = (low + high) / 2.0;
+        (cy, reach(cx, cy))
+    };
+    let (mut low, mut high) = (min_x, max_x);
     for _ in 0..USECASE_SEARCH_STEPS {
         let a = low + (high - low) / 3.0;
         let b = high - (high - low) / 3.0;
-        if reach(a) <= reach(b) {
+        if best_y(a).1 <= best_y(b).1 {
             high = b;
         } else {
             low = a;
         }
     }
-    let radius = reach((low + high) / 2.0);
-    (2.0 * radius + USECASE_GROWTH, 2.0 * radius * flatness + USECASE_GROWTH)
+    let cx = (low + high) / 2.0;
+    let (cy, radius) = best_y(cx);
+    ((cx, cy), radius)
+}
+
+/// The kind of line a separator in an element's text draws (`--`, `..`,
+/// `==`, `__`), as PlantUML reads a line of a body: starting and ending
+/// with two of the same character (`...` is text).
+///
+/// A separator with a title (`-- title --`) stays a line of text: puml
+/// does not draw titled separators yet.
+fn separator_kind(line: &str) -> Option<char> {
+    let line = line.trim();
+    if line.chars().count() > 4 {
+        return None;
+    }
+    ['-', '=', '_', '.'].into_iter().find(|&c| {
+        let pair: String = [c, c].iter().collect();
+        line.starts_with(&pair) && line.ends_with(&pair) && line != "..."
+    })
 }
 
 /// The lines of an element's text (`\n` written or real), after a line
@@ -130,6 +252,48 @@ fn text_color(look: &ClassLook, element: &Element) -> Color {
 
 /// Writes `lines` centred on `center_x`, the first baseline at `top` plus
 /// the font's ascent.
+/// Lines of text, each with whether it is italic (a stereotype).
+type TextLines = Vec<(String, bool)>;
+
+/// A use case's lines cut into compartments at its separators: each
+/// compartment with the separator above it (none for the first).
+fn usecase_compartments(lines: TextLines) -> Vec<(Option<char>, TextLines)> {
+    let mut compartments = vec![(None, Vec::new())];
+    for (text, italic) in lines {
+        match separator_kind(&text).filter(|_| !italic) {
+            Some(kind) => compartments.push((Some(kind), Vec::new())),
+            None => {
+                if let Some((_, lines)) = compartments.last_mut() {
+                    lines.push((text, italic));
+                }
+            }
+        }
+    }
+    compartments
+}
+
+/// A separator across a use case's ellipse (`width` × `height`) at `y`:
+/// the ellipse's chord there, 1 px short at each end, as PlantUML clips
+/// it; `==` draws a second line 2 px lower, `..` dots it and `__` is
+/// thinner.
+fn separator_line(out: &mut Vec<Item>, kind: char, y: f64, width: f64, height: f64, color: Color) {
+    let chord = |y: f64| {
+        let off_centre = (2.0 * y / height - 1.0).clamp(-1.0, 1.0);
+        let half = (1.0 - off_centre * off_centre).sqrt() * width / 2.0;
+        (width / 2.0 - half + 1.0, width / 2.0 + half - 1.0)
+    };
+    let style = match kind {
+        '.' => dashed(color, 1.0, 1.0, 2.0),
+        '_' => stroke(color, 0.5),
+        _ => stroke(color, 1.0),
+    };
+    let ys: &[f64] = if kind == '=' { &[y, y + 2.0] } else { &[y] };
+    for &y in ys {
+        let (x1, x2) = chord(y);
+        line(out, x1, y, x2, y, style);
+    }
+}
+
 fn centred_text(
     out: &mut Vec<Item>,
     lines: &[(String, bool)],
@@ -238,13 +402,34 @@ pub(crate) fn shape_box(element: &Element, look: &ClassLook, metrics: &dyn TextM
             (width, figure_h + text_h)
         }
         Shape::Usecase | Shape::UsecaseBusiness => {
-            let widths: Vec<f64> = lines
+            let compartments = usecase_compartments(lines.clone());
+            let widths: Vec<Vec<f64>> = compartments
                 .iter()
-                .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
+                .map(|(_, lines)| {
+                    lines
+                        .iter()
+                        .map(|(l, italic)| metrics.width(l, &line_font(font, *italic)))
+                        .collect()
+                })
                 .collect();
-            let (w, h) = usecase_size(&widths, lh, look.padding);
+            let geometry = usecase_ellipse(&widths, lh, metrics.ascent(&font), look.padding);
+            let (w, h) = (geometry.width, geometry.height);
             ellipse(&mut items, w / 2.0, h / 2.0, w / 2.0, h / 2.0, fill);
-            centred_text(&mut items, &lines, w / 2.0, (h - text_h) / 2.0, font, color, metrics);
+            let block_w = widths.iter().flatten().copied().fold(0.0, f64::max);
+            let centre_x = geometry.text_x + block_w / 2.0;
+            let border = fill.stroke.map_or(look.class_border, |s| s.color);
+            let mut top = geometry.text_y;
+            for (separator, lines) in &compartments {
+                if let Some(kind) = separator {
+                    separator_line(&mut items, *kind, top, w, h, border);
+                    top += COMPARTMENT_MARGIN;
+                }
+                centred_text(&mut items, lines, centre_x, top, font, color, metrics);
+                top += lh * lines.len() as f64;
+                if separator.is_some() {
+                    top += COMPARTMENT_MARGIN;
+                }
+            }
             (w, h)
         }
         Shape::Component => {
@@ -738,15 +923,20 @@ fn rect_item(out: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64, p: Paint) {
 
 #[cfg(test)]
 mod tests {
-    use super::usecase_size;
+    use super::{separator_kind, usecase_ellipse};
 
-    /// Use case ellipses PlantUML drew (its text's line widths, 16.297 px
-    /// lines → node size in its `svek.dot`), within 2 px.
+    /// The font PlantUML's use cases are written in by default: 16.297 px
+    /// lines, 12.995 px above the baseline.
+    const LINE: f64 = 16.297;
+    const ASCENT: f64 = 12.995;
+
+    /// Use case ellipses PlantUML drew (its text's line widths → node size
+    /// in its `svek.dot`), within 2 px.
     #[test]
     fn usecase_ellipses_measure_like_plantuml() {
         // "Log in" under `skinparam padding 30`.
-        let (padded_w, padded_h) = usecase_size(&[42.465], 16.297, 30.0);
-        assert!((padded_w - 53.77).abs() < 0.1 && (padded_h - 41.57).abs() < 0.1);
+        let padded = usecase_ellipse(&[vec![42.465]], LINE, ASCENT, 30.0);
+        assert!((padded.width - 53.77).abs() < 0.1 && (padded.height - 41.57).abs() < 0.1);
         let cases: [(&[f64], f64, f64); 6] = [
             (&[9.591], 28.516, 24.013),
             (&[38.015], 59.761, 29.047),
@@ -756,11 +946,65 @@ mod tests {
             (&[40.94, 40.94], 62.127, 50.684),
         ];
         for (widths, w, h) in cases {
-            let (ours_w, ours_h) = usecase_size(widths, 16.297, 0.0);
+            let ours = usecase_ellipse(&[widths.to_vec()], LINE, ASCENT, 0.0);
             assert!(
-                (ours_w - w).abs() < 2.0 && (ours_h - h).abs() < 2.0,
-                "{widths:?}: ({ours_w}, {ours_h}) vs ({w}, {h})"
+                (ours.width - w).abs() < 2.0 && (ours.height - h).abs() < 2.0,
+                "{widths:?}: ({}, {}) vs ({w}, {h})",
+                ours.width,
+                ours.height
             );
+        }
+    }
+
+    /// Use cases with separators PlantUML drew (probes
+    /// `test-data/description-probes/usecase-separators*`): the ellipse's
+    /// size and where the widest line starts, to a hundredth of a pixel.
+    #[test]
+    fn usecase_compartments_measure_like_plantuml() {
+        let w = 138.428;
+        // (compartments, ellipse width and height, widest line's left edge
+        // and first baseline inside the ellipse's box).
+        type Case = (Vec<Vec<f64>>, f64, f64, f64, f64);
+        let cases: [Case; 6] = [
+            // "Preconditions / -- / Character must … / greater than zero." (corpus 015)
+            (
+                vec![vec![94.835], vec![271.448, 127.142]],
+                345.912,
+                77.24,
+                18.098,
+                18.641,
+            ),
+            (
+                vec![vec![67.655], vec![333.061, 187.612]],
+                396.032,
+                84.006,
+                31.486,
+                16.405,
+            ),
+            (vec![vec![w], vec![w]], 206.158, 64.696, 33.865, 23.947),
+            (vec![vec![w], vec![w], vec![w]], 204.502, 99.052, 33.038, 28.977),
+            (vec![vec![w], vec![w; 4]], 203.748, 133.83, 32.66, 34.069),
+            (vec![vec![3.9], vec![276.855]], 308.336, 66.468, 15.705, 15.799),
+        ];
+        for (compartments, width, height, left, baseline) in cases {
+            let ours = usecase_ellipse(&compartments, LINE, ASCENT, 0.0);
+            assert!(
+                (ours.width - width).abs() < 0.01
+                    && (ours.height - height).abs() < 0.01
+                    && (ours.text_x - left).abs() < 0.01
+                    && (ours.text_y + ASCENT - baseline).abs() < 0.01,
+                "{compartments:?}: {ours:?} vs ({width}, {height}) at ({left}, {baseline})"
+            );
+        }
+    }
+
+    #[test]
+    fn separators_are_read_as_plantuml_reads_a_body() {
+        for line in ["--", "----", " -- ", "..", "==", "__", "===="] {
+            assert!(separator_kind(line).is_some(), "{line}");
+        }
+        for line in ["...", "-", "a--", "--a", "-- title --", "-.", ""] {
+            assert_eq!(separator_kind(line), None, "{line}");
         }
     }
 }
