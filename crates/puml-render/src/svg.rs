@@ -630,8 +630,32 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     // `shifted` truncated, below a million); NaN fails both tests.
     if scaled >= 0.0 && shifted < 1_000_000.0 {
         push_short_num(out, shifted as usize, closing);
+    } else if scaled >= 0.0 && shifted < 10_000_000.0 {
+        // Wide or tall pages (class diagrams): 1,000 to 9,999.999.
+        push_four_digit_num(out, shifted as usize, closing);
     } else {
         push_any_num_then(out, v, closing);
+    }
+}
+
+/// A number from 1,000 to 9,999.999, in thousandths: its four digits and
+/// its fraction in one 64-bit word, as [`push_short_num`] writes the
+/// shorter ones (what `push_any_num_then` writes for them).
+#[inline]
+fn push_four_digit_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+    let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
+    let units = PADDED_WHOLES[whole % 1000];
+    let tail = FRACTION_WORDS[fraction];
+    let word = u64::from(b'0' + (whole / 1000 % 10) as u8)
+        | u64::from(units[0]) << 8
+        | u64::from(units[1]) << 16
+        | u64::from(units[2]) << 24
+        | (tail & 0xFFFF_FFFF) << 32;
+    let keep = out.0.len() + 4 + (tail >> 32) as usize;
+    out.0.extend_from_slice(&word.to_le_bytes());
+    out.0.truncate(keep);
+    if let Some(c) = closing {
+        out.0.push(c);
     }
 }
 
@@ -1105,7 +1129,9 @@ mod number_tests {
         }
         // Every fraction, around the short path's edges (a million
         // thousandths and a million wholes).
-        for whole in [0, 7, 999, 1000, 1001, 54_321, 999_999, 1_000_000, 1_000_001] {
+        for whole in [
+            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 999_999, 1_000_000, 1_000_001,
+        ] {
             for fraction in 0..1000 {
                 for sign in [1, -1] {
                     let thousandths = sign * (whole * 1000 + fraction);

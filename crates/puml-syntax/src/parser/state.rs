@@ -399,11 +399,14 @@ fn is_state_marker(text: &str) -> bool {
         return true;
     }
     // `[*]` (not `[H]`: the description reading takes that as a component).
-    scan_transition(text).is_some_and(|pieces| {
-        pieces
-            .iter()
-            .any(|&(kind, start, end)| kind == KEYWORD && &text[start..end] == "[*]")
-    })
+    // Only a line holding the three characters can have it as an end, and
+    // most lines of a block that is no state diagram hold none.
+    text.contains("[*]")
+        && scan_transition(text).is_some_and(|pieces| {
+            pieces
+                .iter()
+                .any(|&(kind, start, end)| kind == KEYWORD && &text[start..end] == "[*]")
+        })
 }
 
 impl<'a> Parser<'a> {
