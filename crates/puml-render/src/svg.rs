@@ -8,7 +8,16 @@ use std::fmt::Write;
 
 /// Renders `scene` as an SVG document.
 pub fn to_svg(scene: &Scene) -> String {
-    write_svg(scene, None)
+    write_svg(scene, None).into_string()
+}
+
+/// [`to_svg`]'s document as bytes (UTF-8), for a caller that writes bytes:
+/// the same bytes, without checking a whole document that is UTF-8 by
+/// construction.
+pub fn to_svg_bytes(scene: &Scene) -> Vec<u8> {
+    let bytes = write_svg(scene, None).0;
+    debug_assert!(std::str::from_utf8(&bytes).is_ok());
+    bytes
 }
 
 /// A rectangle of the page in diagram coordinates (pixels, origin top-left).
@@ -38,7 +47,7 @@ impl Region {
 /// only around items that are drawn. `region` is used as given
 /// (callers clamp it to the page); a non-finite region draws nothing.
 pub fn to_svg_region(scene: &Scene, region: &Region) -> String {
-    write_svg(scene, Some(region))
+    write_svg(scene, Some(region)).into_string()
 }
 
 /// The box an item may paint into, strokes and text extents included
@@ -146,7 +155,7 @@ fn open_group(out: &mut SvgOut, group: &mut OpenGroup<'_>) {
     }
 }
 
-fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
+fn write_svg(scene: &Scene, clip: Option<&Region>) -> SvgOut {
     let region = clip.copied().unwrap_or(Region {
         x: 0.0,
         y: 0.0,
@@ -342,7 +351,7 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
         }
     }
     out.push_str("</g></svg>\n");
-    out.into_string()
+    out
 }
 
 /// The SVG being written, as bytes: numbers (most of an SVG) are formatted

@@ -535,9 +535,9 @@ fn clean_member(item: &MemberItem) -> Drawn {
 pub(crate) fn guillemets(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(open) = rest.find("<<") {
+    while let Some(open) = find_pair(rest, b'<') {
         let after = &rest[open + 2..];
-        match after.find(">>") {
+        match find_pair(after, b'>') {
             Some(close) if !after[..close].contains(['<', '>', ',']) && close > 0 => {
                 out.push_str(&rest[..open]);
                 out.push('«');
@@ -553,6 +553,21 @@ pub(crate) fn guillemets(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Where `text` first has `byte` twice in a row (an ASCII byte): a byte
+/// search, where a substring search sets up a searcher for every member.
+fn find_pair(text: &str, byte: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = bytes[from..].iter().position(|&b| b == byte) {
+        let at = from + at;
+        if bytes.get(at + 1) == Some(&byte) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// The member's text as drawn: with its visibility character when icons
@@ -949,6 +964,22 @@ pub(crate) fn translate(items: &mut [Item], dx: f64, dy: f64) {
 
 #[cfg(test)]
 mod markup_tests {
+    /// `find_pair` is the byte form of `str::find("<<")` / `find(">>")`.
+    #[test]
+    fn find_pair_finds_what_a_substring_search_finds() {
+        let pieces = ["", "<", ">", "<<", ">>", "a", "é", " "];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    assert_eq!(super::find_pair(&text, b'<'), text.find("<<"), "{text:?}");
+                    assert_eq!(super::find_pair(&text, b'>'), text.find(">>"), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(super::guillemets("a <<b>> c <<d"), "a «b» c <<d");
+    }
+
     /// `has_markup` is the one-pass form of "contains any of these tags".
     #[test]
     fn has_markup_finds_exactly_the_tags() {

@@ -165,7 +165,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_mixing: bool,
     /// Names written so far in the class diagram being parsed (a note may
     /// only be attached to one of them).
-    pub(crate) class_names: std::collections::HashSet<String>,
+    pub(crate) class_names: rustc_hash::FxHashSet<String>,
     /// A link was read in the class diagram being parsed.
     pub(crate) class_linked: bool,
     /// The description reading's memory between lines (see `description.rs`).
@@ -196,7 +196,7 @@ impl<'a> Parser<'a> {
             stop_at_first_error: false,
             diagram_kinds: Vec::new(),
             class_mixing: false,
-            class_names: std::collections::HashSet::new(),
+            class_names: rustc_hash::FxHashSet::default(),
             class_linked: false,
             description: description::DescriptionReading::default(),
             class_stops: Vec::new(),
