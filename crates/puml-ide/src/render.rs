@@ -366,7 +366,7 @@ pub fn scenes_for_document(document: &Document, options: &RenderOptions) -> Resu
 /// Encodes one scene in `format`.
 pub fn encode(scene: &Scene, format: Format, scale: f64) -> Result<Vec<u8>, RenderError> {
     Ok(match format {
-        Format::Svg => puml_render::to_svg(scene).into_bytes(),
+        Format::Svg => puml_render::to_svg_bytes(scene),
         Format::Png => puml_render::to_png(scene, scale)?,
         Format::Pdf => puml_render::to_pdf(scene)?,
         Format::Txt => puml_render::to_text(scene, false).into_bytes(),

@@ -8,7 +8,7 @@
 //! for its metrics (the `dejavu` crate). Letters and digits only: PlantUML
 //! was observed with those; any other spot character is drawn as text.
 
-use crate::scene::{Color, Item, Paint};
+use crate::scene::{Color, Item, Paint, PathSegment};
 use crate::shapes::PathBuilder;
 use std::sync::OnceLock;
 
@@ -114,14 +114,66 @@ fn read_glyph(letter: char) -> Option<Glyph> {
 /// Draws `letter` centred on the spot circle at `(cx, cy)`; false when there
 /// is no outline for it (the caller then draws it as text).
 pub(crate) fn draw_spot_letter(out: &mut Vec<Item>, letter: char, cx: f64, cy: f64) -> bool {
+    // Boxes are drawn at the origin, so a diagram's spots sit at the same
+    // few centres: a path drawn lately is copied, not traced again.
+    let key = (letter, cx.to_bits(), cy.to_bits());
+    let cached = DRAWN.with(|drawn| {
+        let drawn = drawn.borrow();
+        drawn
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, segments)| segments.clone())
+    });
+    let segments = match cached {
+        Some(segments) => segments,
+        None => {
+            let Some(segments) = trace_spot_letter(letter, cx, cy) else {
+                return false;
+            };
+            DRAWN.with(|drawn| {
+                let mut drawn = drawn.borrow_mut();
+                if drawn.len() >= DRAWN_KEPT {
+                    drawn.remove(0);
+                }
+                drawn.push((key, segments.clone()));
+            });
+            segments
+        }
+    };
+    out.push(Item::Path {
+        segments,
+        paint: Paint {
+            fill: Some(Color::BLACK),
+            stroke: None,
+            gradient: None,
+            shadow: None,
+        },
+    });
+    true
+}
+
+/// How many drawn spot paths each thread keeps.
+const DRAWN_KEPT: usize = 16;
+
+/// A spot path drawn lately: by letter and centre (the bits of `cx`, `cy`).
+type DrawnSpot = ((char, u64, u64), Vec<PathSegment>);
+
+thread_local! {
+    static DRAWN: std::cell::RefCell<Vec<DrawnSpot>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The path of `letter` centred on `(cx, cy)`; `None` when there is no
+/// outline for it.
+fn trace_spot_letter(letter: char, cx: f64, cy: f64) -> Option<Vec<PathSegment>> {
     let (Some(face), Some(Glyph { outline, mid_x, mid_y })) = (spot_face(), glyph(letter)) else {
-        return false;
+        return None;
     };
     let k = SIZE / f64::from(face.units_per_em());
     // Font units (y up) to the page, the box's middle on the centre.
     let (mid_x, mid_y) = (*mid_x, *mid_y);
     let at = |x: f32, y: f32| (cx + (f64::from(x) - mid_x) * k, cy - RAISE - (f64::from(y) - mid_y) * k);
-    let mut path = PathBuilder::new();
+    // One segment per step: the letter's path is sized once.
+    let mut path = PathBuilder::with_capacity(outline.0.len());
     let mut current = (0.0, 0.0);
     for step in &outline.0 {
         path = match *step {
@@ -152,16 +204,7 @@ pub(crate) fn draw_spot_letter(out: &mut Vec<Item>, letter: char, cx: f64, cy: f
             Step::Close => path.close(),
         };
     }
-    path.push(
-        out,
-        Paint {
-            fill: Some(Color::BLACK),
-            stroke: None,
-            gradient: None,
-            shadow: None,
-        },
-    );
-    true
+    Some(path.into_segments())
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ pub use raster::{
     check_pdf_budget, check_png_budget, rgba_to_png, svg_to_png, svg_to_rgba, to_pdf, to_png, Rgba, MAX_DRAWN_ITEMS,
     MAX_PNG_PIXELS, SCALE_RANGE,
 };
-pub use svg::{item_bounds, to_svg, to_svg_region, Region};
+pub use svg::{item_bounds, to_svg, to_svg_bytes, to_svg_region, Region};
 pub use text::to_text;
 
 /// Why an output could not be produced.

@@ -8,7 +8,16 @@ use std::fmt::Write;
 
 /// Renders `scene` as an SVG document.
 pub fn to_svg(scene: &Scene) -> String {
-    write_svg(scene, None)
+    write_svg(scene, None).into_string()
+}
+
+/// [`to_svg`]'s document as bytes (UTF-8), for a caller that writes bytes:
+/// the same bytes, without checking a whole document that is UTF-8 by
+/// construction.
+pub fn to_svg_bytes(scene: &Scene) -> Vec<u8> {
+    let bytes = write_svg(scene, None).0;
+    debug_assert!(std::str::from_utf8(&bytes).is_ok());
+    bytes
 }
 
 /// A rectangle of the page in diagram coordinates (pixels, origin top-left).
@@ -38,7 +47,7 @@ impl Region {
 /// only around items that are drawn. `region` is used as given
 /// (callers clamp it to the page); a non-finite region draws nothing.
 pub fn to_svg_region(scene: &Scene, region: &Region) -> String {
-    write_svg(scene, Some(region))
+    write_svg(scene, Some(region)).into_string()
 }
 
 /// The box an item may paint into, strokes and text extents included
@@ -146,7 +155,7 @@ fn open_group(out: &mut SvgOut, group: &mut OpenGroup<'_>) {
     }
 }
 
-fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
+fn write_svg(scene: &Scene, clip: Option<&Region>) -> SvgOut {
     let region = clip.copied().unwrap_or(Region {
         x: 0.0,
         y: 0.0,
@@ -342,7 +351,7 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> String {
         }
     }
     out.push_str("</g></svg>\n");
-    out.into_string()
+    out
 }
 
 /// The SVG being written, as bytes: numbers (most of an SVG) are formatted
@@ -630,8 +639,32 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     // `shifted` truncated, below a million); NaN fails both tests.
     if scaled >= 0.0 && shifted < 1_000_000.0 {
         push_short_num(out, shifted as usize, closing);
+    } else if scaled >= 0.0 && shifted < 10_000_000.0 {
+        // Wide or tall pages (class diagrams): 1,000 to 9,999.999.
+        push_four_digit_num(out, shifted as usize, closing);
     } else {
         push_any_num_then(out, v, closing);
+    }
+}
+
+/// A number from 1,000 to 9,999.999, in thousandths: its four digits and
+/// its fraction in one 64-bit word, as [`push_short_num`] writes the
+/// shorter ones (what `push_any_num_then` writes for them).
+#[inline]
+fn push_four_digit_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+    let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
+    let units = PADDED_WHOLES[whole % 1000];
+    let tail = FRACTION_WORDS[fraction];
+    let word = u64::from(b'0' + (whole / 1000 % 10) as u8)
+        | u64::from(units[0]) << 8
+        | u64::from(units[1]) << 16
+        | u64::from(units[2]) << 24
+        | (tail & 0xFFFF_FFFF) << 32;
+    let keep = out.0.len() + 4 + (tail >> 32) as usize;
+    out.0.extend_from_slice(&word.to_le_bytes());
+    out.0.truncate(keep);
+    if let Some(c) = closing {
+        out.0.push(c);
     }
 }
 
@@ -1105,7 +1138,9 @@ mod number_tests {
         }
         // Every fraction, around the short path's edges (a million
         // thousandths and a million wholes).
-        for whole in [0, 7, 999, 1000, 1001, 54_321, 999_999, 1_000_000, 1_000_001] {
+        for whole in [
+            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 999_999, 1_000_000, 1_000_001,
+        ] {
             for fraction in 0..1000 {
                 for sign in [1, -1] {
                     let thousandths = sign * (whole * 1000 + fraction);

@@ -103,18 +103,24 @@ pub(crate) fn classify_member(line: &str) -> Option<Member> {
     let (mut is_static, mut is_abstract, mut field, mut method) = (false, false, false, false);
     let mut visibility = None;
     // Modifiers and the visibility character, in any order at the start.
+    // (A prefix compared without case, not the line lowercased: most
+    // members have no modifier.)
+    let starts = |rest: &str, modifier: &str| {
+        rest.as_bytes()
+            .get(..modifier.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(modifier.as_bytes()))
+    };
     for _ in 0..6 {
-        let lower = rest.to_ascii_lowercase();
-        if lower.starts_with("{static}") || lower.starts_with("{classifier}") {
+        if starts(rest, "{static}") || starts(rest, "{classifier}") {
             is_static = true;
             rest = rest[rest.find('}').map_or(0, |i| i + 1)..].trim_start();
-        } else if lower.starts_with("{abstract}") {
+        } else if starts(rest, "{abstract}") {
             is_abstract = true;
             rest = rest[10..].trim_start();
-        } else if lower.starts_with("{field}") {
+        } else if starts(rest, "{field}") {
             field = true;
             rest = rest[7..].trim_start();
-        } else if lower.starts_with("{method}") {
+        } else if starts(rest, "{method}") {
             method = true;
             rest = rest[8..].trim_start();
         } else if visibility.is_none() && rest.len() > 1 {
@@ -684,12 +690,15 @@ impl ClassLowering {
                 self.diagram.elements[id.index()].json = Some(text.trim().to_string());
             } else {
                 for member in body.children().filter(|n| n.kind() == CLASS_MEMBER) {
-                    let line = member
+                    // The member's text pieces, copied once into one line.
+                    let mut line = String::new();
+                    for token in member
                         .children_with_tokens()
                         .filter_map(|e| e.into_token())
                         .filter(|t| t.kind() == TEXT)
-                        .map(|t| t.text().to_string())
-                        .collect::<String>();
+                    {
+                        line.push_str(token.text());
+                    }
                     if let Some(m) = classify_member(&line) {
                         self.diagram.elements[id.index()].members.push(m);
                     } else if !member.children_with_tokens().any(|e| e.kind() == COMMENT) {

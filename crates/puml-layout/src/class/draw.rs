@@ -38,6 +38,20 @@ impl Ids {
 /// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`, `Use-A-Portal`
 /// kept).
 pub(crate) fn marker_name(name: &str) -> String {
+    if name.is_ascii() {
+        // One byte per character: mapped byte for byte.
+        let bytes = name
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || matches!(b, b'_' | b' ' | b'-') {
+                    b
+                } else {
+                    b'.'
+                }
+            })
+            .collect();
+        return String::from_utf8(bytes).unwrap_or_default();
+    }
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '_' | ' ' | '-') {
@@ -76,7 +90,7 @@ pub(crate) fn draw(
     diagram: &Diagram,
     class: &ClassDiagram,
     look: &ClassLook,
-    built: &Built,
+    built: &mut Built,
     placed: &Layout,
     metrics: &dyn TextMeasure,
 ) -> Scene {
@@ -108,7 +122,13 @@ pub(crate) fn draw(
         height: r.height,
     };
 
-    let mut out: Vec<Item> = Vec::new();
+    // The boxes' items, and room for the links, notes and packages (each
+    // a handful of items): grown from empty, the page's list was copied
+    // at every doubling.
+    let boxes: usize = built.entities.iter().flatten().map(|e| e.body.items.len()).sum();
+    let mut out: Vec<Item> = Vec::with_capacity(
+        boxes + 2 * class.elements.len() + 8 * (class.links.len() + class.notes.len() + class.packages.len()) + 16,
+    );
     let mut ids = Ids { next: 0 };
     let mut entity_ids: Vec<Option<String>> = vec![None; class.elements.len()];
     let mut package_ids: Vec<Option<String>> = vec![None; class.packages.len()];
@@ -145,7 +165,7 @@ pub(crate) fn draw(
 
     // Elements.
     for (i, element) in class.elements.iter().enumerate() {
-        let Some(entity) = &built.entities[i] else { continue };
+        let Some(entity) = &mut built.entities[i] else { continue };
         let rect = shift(&placed.nodes[entity.node]);
         let id = format!("ent{:04}", ids.take());
         group(
@@ -157,9 +177,10 @@ pub(crate) fn draw(
             ],
         );
         entity_ids[i] = Some(id);
-        let mut items = entity.body.items.clone();
-        translate(&mut items, rect.x, rect.y);
-        out.extend(items);
+        // The box's items are drawn once: moved onto the page, not copied.
+        let from = out.len();
+        out.append(&mut entity.body.items);
+        translate(&mut out[from..], rect.x, rect.y);
         out.push(Item::End);
         max_x = max_x.max(rect.x + rect.width + MARGIN);
         max_y = max_y.max(rect.y + rect.height + MARGIN);

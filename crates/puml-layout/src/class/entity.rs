@@ -460,17 +460,38 @@ struct Drawn {
     /// `* name` in an ER entity: drawn after a black dot (PlantUML's
     /// `IE_MANDATORY` icon).
     mandatory: bool,
+    /// The width of a text without markup, once measured (the box's
+    /// width, then its drawing, ask for it).
+    plain_width: std::cell::Cell<Option<f64>>,
 }
 
 fn clean_member(item: &MemberItem) -> Drawn {
-    let mut out = item.clone();
-    let mut text = item.text.trim().to_string();
-    let mut mandatory = false;
-    if text.starts_with('*') && !text.starts_with("**") && item.visibility.is_none() {
-        text.remove(0);
-        mandatory = true;
+    let mut out = MemberItem {
+        text: String::new(),
+        ..*item
+    };
+    let trimmed = item.text.trim();
+    let mandatory = trimmed.starts_with('*') && !trimmed.starts_with("**") && item.visibility.is_none();
+    // (Every modifier opens with a brace: most members have none, and
+    // their text is only trimmed.)
+    if !trimmed.contains('{') {
+        out.text = guillemets(
+            trimmed
+                .strip_prefix('*')
+                .filter(|_| mandatory)
+                .unwrap_or(trimmed)
+                .trim(),
+        );
+        return Drawn {
+            item: out,
+            mandatory,
+            plain_width: std::cell::Cell::new(None),
+        };
     }
-    // (Every modifier opens with a brace: most members have none.)
+    let mut text = trimmed.to_string();
+    if mandatory {
+        text.remove(0);
+    }
     let modifiers = if text.contains('{') {
         &[
             ("{static}", 1),
@@ -502,7 +523,11 @@ fn clean_member(item: &MemberItem) -> Drawn {
         }
     }
     out.text = guillemets(text.trim());
-    Drawn { item: out, mandatory }
+    Drawn {
+        item: out,
+        mandatory,
+        plain_width: std::cell::Cell::new(None),
+    }
 }
 
 /// `<<word>>` written `«word»`, as PlantUML shows stereotypes in text;
@@ -510,9 +535,9 @@ fn clean_member(item: &MemberItem) -> Drawn {
 pub(crate) fn guillemets(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(open) = rest.find("<<") {
+    while let Some(open) = find_pair(rest, b'<') {
         let after = &rest[open + 2..];
-        match after.find(">>") {
+        match find_pair(after, b'>') {
             Some(close) if !after[..close].contains(['<', '>', ',']) && close > 0 => {
                 out.push_str(&rest[..open]);
                 out.push('«');
@@ -530,9 +555,24 @@ pub(crate) fn guillemets(text: &str) -> String {
     out
 }
 
+/// Where `text` first has `byte` twice in a row (an ASCII byte): a byte
+/// search, where a substring search sets up a searcher for every member.
+fn find_pair(text: &str, byte: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = bytes[from..].iter().position(|&b| b == byte) {
+        let at = from + at;
+        if bytes.get(at + 1) == Some(&byte) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// The member's text as drawn: with its visibility character when icons
 /// are off.
-fn member_text(item: &MemberItem, look: &ClassLook) -> String {
+fn member_text<'a>(item: &'a MemberItem, look: &ClassLook) -> std::borrow::Cow<'a, str> {
     match item.visibility {
         Some(v) if !look.visibility_icons => {
             let c = match v {
@@ -541,9 +581,9 @@ fn member_text(item: &MemberItem, look: &ClassLook) -> String {
                 Visibility::Package => '~',
                 Visibility::Public => '+',
             };
-            format!("{c}{}", item.text)
+            std::borrow::Cow::Owned(format!("{c}{}", item.text))
         }
-        _ => item.text.clone(),
+        _ => std::borrow::Cow::Borrowed(&item.text),
     }
 }
 
@@ -569,12 +609,15 @@ fn has_markup(text: &str) -> bool {
 }
 
 /// The width of a member's text as drawn.
-fn member_width(item: &MemberItem, look: &ClassLook, metrics: &dyn TextMeasure) -> f64 {
+fn member_width(member: &Drawn, look: &ClassLook, metrics: &dyn TextMeasure) -> f64 {
+    let item = &member.item;
     let text = member_text(item, look);
     if has_markup(&text) {
         crate::creole::measure(&text, member_font(item, look), metrics).width
     } else {
-        metrics.width(&text, &member_font(item, look))
+        let width = metrics.width(&text, &member_font(item, look));
+        member.plain_width.set(Some(width));
+        width
     }
 }
 
@@ -590,7 +633,7 @@ fn compartment_width(c: &Compartment<'_>, look: &ClassLook, metrics: &dyn TextMe
     let mut w: f64 = 0.0;
     for row in &c.rows {
         match row {
-            Row::Member(m) => w = w.max(member_width(&m.item, look, metrics)),
+            Row::Member(m) => w = w.max(member_width(m, look, metrics)),
             Row::Blank => {}
             Row::Title { title, .. } => w = w.max(metrics.width(title, &look.member_font)),
         }
@@ -659,7 +702,7 @@ fn draw_compartment(
                         ellipse(items, MEMBER_MARGIN + 5.0, y + lh / 2.0 + 1.5, 3.0, 3.0, p);
                     }
                 }
-                draw_member(items, &m.item, text_x, y, look, color, metrics);
+                draw_member(items, m, text_x, y, look, color, metrics);
                 y += lh;
             }
             Row::Blank => y += lh,
@@ -687,20 +730,25 @@ fn draw_compartment(
 /// One member's text, its line's top at `top`.
 fn draw_member(
     items: &mut Vec<Item>,
-    item: &MemberItem,
+    member: &Drawn,
     x: f64,
     top: f64,
     look: &ClassLook,
     color: Color,
     metrics: &dyn TextMeasure,
 ) {
+    let item = &member.item;
     let font = member_font(item, look);
     let text = member_text(item, look);
-    if has_markup(&text) {
-        crate::creole::measure(&text, font, metrics).draw(x, top, crate::creole::Align::Left, color, items);
-        return;
-    }
-    let w = metrics.width(&text, &font);
+    // Measured plain when the box was: a text without markup.
+    let w = match member.plain_width.get() {
+        Some(w) => w,
+        None if has_markup(&text) => {
+            crate::creole::measure(&text, font, metrics).draw(x, top, crate::creole::Align::Left, color, items);
+            return;
+        }
+        None => metrics.width(&text, &font),
+    };
     let mut run = text_run(x, top + metrics.ascent(&font), &text, font, color, w);
     if let Item::Text(t) = &mut run {
         t.underline = item.is_static;
@@ -772,10 +820,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
         Vec::new()
     };
     let member_lh = metrics.line_height(&look.member_font);
-    let rows_w = rows
-        .iter()
-        .map(|r| member_width(&r.item, look, metrics))
-        .fold(0.0, f64::max);
+    let rows_w = rows.iter().map(|r| member_width(r, look, metrics)).fold(0.0, f64::max);
     let width = (name_w + 14.0).max(rows_w + 2.0 * MEMBER_MARGIN);
     let body_h = if rows.is_empty() {
         EMPTY_OBJECT_BODY
@@ -814,7 +859,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
     );
     let mut y = header_h + COMPARTMENT_MARGIN;
     for r in &rows {
-        draw_member(&mut items, &r.item, MEMBER_MARGIN, y, look, color, metrics);
+        draw_member(&mut items, r, MEMBER_MARGIN, y, look, color, metrics);
         y += member_lh;
     }
     EntityBox { width, height, items }
@@ -919,6 +964,22 @@ pub(crate) fn translate(items: &mut [Item], dx: f64, dy: f64) {
 
 #[cfg(test)]
 mod markup_tests {
+    /// `find_pair` is the byte form of `str::find("<<")` / `find(">>")`.
+    #[test]
+    fn find_pair_finds_what_a_substring_search_finds() {
+        let pieces = ["", "<", ">", "<<", ">>", "a", "é", " "];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    assert_eq!(super::find_pair(&text, b'<'), text.find("<<"), "{text:?}");
+                    assert_eq!(super::find_pair(&text, b'>'), text.find(">>"), "{text:?}");
+                }
+            }
+        }
+        assert_eq!(super::guillemets("a <<b>> c <<d"), "a «b» c <<d");
+    }
+
     /// `has_markup` is the one-pass form of "contains any of these tags".
     #[test]
     fn has_markup_finds_exactly_the_tags() {

@@ -41,9 +41,9 @@ pub(crate) fn layout_diagram_with(
     let class = diagram.class.as_deref().unwrap_or(&empty);
     let mut look = look::ClassLook::new(diagram, options.theme.as_deref());
     adjust(&mut look);
-    let built = graph::build(class, &look, metrics);
+    let mut built = graph::build(class, &look, metrics);
     let placed = graph::place(&built);
-    vec![draw::draw(diagram, class, &look, &built, &placed, metrics)]
+    vec![draw::draw(diagram, class, &look, &mut built, &placed, metrics)]
 }
 
 /// The graph the class layout hands to its engine, in dot's language (as

@@ -837,8 +837,13 @@ pub(crate) fn is_class_only_mistake(code: &str) -> bool {
 /// 2), when it starts with a declaration keyword.
 fn declaration_keywords(text: &str) -> Option<usize> {
     let word = first_word(text);
-    let compact: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-    if (word == "abstract" || word == "static") && compact.eq_ignore_ascii_case(&format!("{word} class")) {
+    // (The first two words joined only for the two words that may start
+    // a two-word keyword: a diagnosis looks back over many lines.)
+    let two_words = || {
+        let compact: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        compact.eq_ignore_ascii_case(&format!("{word} class"))
+    };
+    if (word == "abstract" || word == "static") && two_words() {
         Some(2)
     } else if CLASS_KEYWORDS.contains(&&*word) {
         Some(1)
@@ -886,12 +891,23 @@ impl<'a> Parser<'a> {
         let trimmed = trim_blanks_start(line.content);
         let lines_before = self.pos;
         let word = first_word(line.content);
-        let lower = trimmed.trim_end().to_ascii_lowercase();
-        let compact: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        let line_end = trimmed.trim_end();
+        // The line lowercased with its blanks collapsed, which only a few
+        // keywords' arms compare: made when the first of them asks.
+        let compact_cell = std::cell::OnceCell::new();
+        let compact = || -> &str {
+            compact_cell.get_or_init(|| {
+                line_end
+                    .to_ascii_lowercase()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        };
         let content = line.content;
         match &*word {
             w if w.starts_with('!') => self.keyword_statement(&line, &word, trimmed),
-            "left" | "top" if compact == "left to right direction" || compact == "top to bottom direction" => {
+            "left" | "top" if compact() == "left to right direction" || compact() == "top to bottom direction" => {
                 self.class_words(&line, CLASS_OPTION)
             }
             // `scale` is a command only before a blank (`Scale"1" -- A` is a link).
@@ -903,47 +919,55 @@ impl<'a> Parser<'a> {
             "left" | "right" | "center" if self.is_aligned_header(&line) => {
                 self.keyword_statement(&line, &word, trimmed)
             }
-            _ if lower.starts_with("<style") => self.keyword_statement(&line, &word, trimmed),
-            "newpage" if compact == "newpage" => self.class_keyword_text(&line, NEWPAGE, 1),
+            _ if line_end
+                .get(..6)
+                .is_some_and(|start| start.eq_ignore_ascii_case("<style")) =>
+            {
+                self.keyword_statement(&line, &word, trimmed)
+            }
+            "newpage" if compact() == "newpage" => self.class_keyword_text(&line, NEWPAGE, 1),
             "hide" | "show" | "remove" | "restore" => self.class_keyword_text(&line, HIDE_SHOW, 1),
             "set"
-                if compact.starts_with("set separator ")
-                    || compact.starts_with("set namespaceseparator ")
-                    || compact == "set separator none" =>
+                if compact().starts_with("set separator ")
+                    || compact().starts_with("set namespaceseparator ")
+                    || compact() == "set separator none" =>
             {
                 self.class_keyword_text(&line, CLASS_OPTION, 2)
             }
-            "allowmixing" | "allow_mixing" if compact == *word => {
+            "allowmixing" | "allow_mixing" if compact() == &*word => {
                 self.class_mixing = true;
                 self.class_words(&line, CLASS_OPTION)
             }
-            "url" if compact.starts_with("url of ") || compact.starts_with("url for ") => {
+            "url" if compact().starts_with("url of ") || compact().starts_with("url for ") => {
                 self.class_keyword_text(&line, CLASS_OPTION, 2)
             }
-            "together" if compact == "together {" => self.class_words(&line, TOGETHER_START),
+            "together" if compact() == "together {" => self.class_words(&line, TOGETHER_START),
             "end" | "endpackage" | "endnamespace"
                 if matches!(
-                    compact.as_str(),
+                    compact(),
                     "end package" | "endpackage" | "end namespace" | "endnamespace"
                 ) =>
             {
                 self.class_words(&line, BRACE_END)
             }
-            _ if compact == "}" => self.class_words(&line, BRACE_END),
+            // (The collapsed line is `}` exactly when the trimmed one is.)
+            _ if line_end.trim_start() == "}" => self.class_words(&line, BRACE_END),
             "package" | "namespace" => {
                 let pieces = scan_package(content, word.len(), true);
                 self.class_pieces(&line, PACKAGE_START, pieces)
             }
-            w if PACKAGE_SYMBOLS.contains(&w) && lower.ends_with('{') => {
+            w if PACKAGE_SYMBOLS.contains(&w) && line_end.ends_with('{') => {
                 let pieces = scan_package(content, word.len(), true);
                 self.class_pieces(&line, PACKAGE_START, pieces)
             }
             "note" => self.class_note(&line),
-            "abstract" | "static" if compact.starts_with(&format!("{word} class ")) => self.class_declaration(&line, 2),
+            "abstract" | "static" if compact().starts_with(&format!("{word} class ")) => {
+                self.class_declaration(&line, 2)
+            }
             w if CLASS_KEYWORDS.contains(&w) => self.class_declaration(&line, 1),
             "object" | "map" | "circle" | "diamond" => self.class_declaration(&line, 1),
             "json" => self.class_declaration(&line, 1),
-            w if MIXING_KEYWORDS.contains(&w) && lower.ends_with('[') => self.class_bracketed_element(&line),
+            w if MIXING_KEYWORDS.contains(&w) && line_end.ends_with('[') => self.class_bracketed_element(&line),
             w if MIXING_KEYWORDS.contains(&w) && self.class_mixing => self.class_declaration(&line, 1),
             _ if stereotype_command(content).is_some() => {
                 let pieces = stereotype_command(content);

@@ -40,7 +40,7 @@ pub(crate) struct Context<'c> {
     /// when it has one).
     pub(crate) last_class: Option<String>,
     /// The elements written before the line.
-    pub(crate) known: &'c std::collections::HashSet<String>,
+    pub(crate) known: &'c rustc_hash::FxHashSet<String>,
 }
 
 /// Words Java, C#, Kotlin and TypeScript put before `class` that PlantUML
@@ -738,7 +738,7 @@ fn bad_link(text: &str, lead: usize, end: usize, ctx: &Context) -> Option<Mistak
 mod tests {
     use super::*;
 
-    fn context(known: &std::collections::HashSet<String>) -> Context<'_> {
+    fn context(known: &rustc_hash::FxHashSet<String>) -> Context<'_> {
         Context {
             newline: "\n",
             last_class: Some("A".into()),
@@ -750,7 +750,7 @@ mod tests {
     /// recogniser never panics (slicing past a trimmed end was one way).
     #[test]
     fn recognisers_never_panic_on_cut_lines() {
-        let known = std::collections::HashSet::new();
+        let known = rustc_hash::FxHashSet::default();
         let ctx = context(&known);
         let lines = [
             "<<interface>> Shape",
@@ -784,7 +784,7 @@ mod tests {
 
     #[test]
     fn mistakes_are_named_with_their_span_and_repair() {
-        let known = std::collections::HashSet::from(["A".to_string()]);
+        let known = rustc_hash::FxHashSet::from_iter(["A".to_string()]);
         let ctx = context(&known);
         let cases = [
             (

@@ -151,6 +151,12 @@ pub(crate) struct Parser<'a> {
     /// reading of `parse_diagram_by_trial`): only where its first error
     /// starts matters, so an unknown line need not be diagnosed in full.
     pub(crate) probing: bool,
+    /// A trial reading of `parse_diagram_by_trial` (the first, the class
+    /// one) while only whether it has an error matters: it ends after the
+    /// statement that reports the first one (a block whose first line
+    /// another kind's reading takes costs a line, not a reading of every
+    /// line).
+    stop_at_first_error: bool,
     /// The kind decided for each diagram so far.
     pub(crate) diagram_kinds: Vec<DiagramKind>,
     /// Per diagram so far: where a losing class reading stopped.
@@ -159,7 +165,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) class_mixing: bool,
     /// Names written so far in the class diagram being parsed (a note may
     /// only be attached to one of them).
-    pub(crate) class_names: std::collections::HashSet<String>,
+    pub(crate) class_names: rustc_hash::FxHashSet<String>,
     /// A link was read in the class diagram being parsed.
     pub(crate) class_linked: bool,
     /// The description reading's memory between lines (see `description.rs`).
@@ -187,9 +193,10 @@ impl<'a> Parser<'a> {
             next_statement_line: Cell::new((usize::MAX, 0)),
             next_label_end: Cell::new((usize::MAX, 0)),
             probing: false,
+            stop_at_first_error: false,
             diagram_kinds: Vec::new(),
             class_mixing: false,
-            class_names: std::collections::HashSet::new(),
+            class_names: rustc_hash::FxHashSet::default(),
             class_linked: false,
             description: description::DescriptionReading::default(),
             class_stops: Vec::new(),
@@ -388,11 +395,18 @@ impl<'a> Parser<'a> {
         // With no error this reading is kept as it is, and it has none
         // when it never meets an unknown line, so it is read in probing
         // mode; with an error it is read again (below) or the class
-        // reading replaces it.
+        // reading replaces it. Until then only whether it has an error
+        // matters, so it ends at its first: where the first error of the
+        // whole reading starts (an unclosed block is reported at its
+        // opening line once the block's end is reached) is found by
+        // reading it whole, only when the decision needs it
+        // (`sequence_error_whole`).
         self.probing = true;
+        self.stop_at_first_error = true;
         let sequence = self.parse_diagram_body(implicit, first);
+        self.stop_at_first_error = false;
         self.probing = false;
-        let sequence_error = self.first_error_since(errors_before);
+        let sequence_failed = self.first_error_since(errors_before).is_some();
         let only_shared = || {
             let mut kinds = self
                 .builder
@@ -414,12 +428,11 @@ impl<'a> Parser<'a> {
         // No error, and something besides shared statements: a sequence
         // diagram. (With only shared statements PlantUML's sequence
         // reading finds an empty diagram and the class reading takes it.)
-        let sequence_error = match sequence_error {
-            Some(error) => error,
-            None if first == DiagramKind::Sequence && only_shared() => TextSize::from(u32::MAX),
-            None => return (sequence.0, sequence.1, None),
+        let sequence_only_shared = match sequence_failed {
+            true => false,
+            false if first == DiagramKind::Sequence && only_shared() => true,
+            false => return (sequence.0, sequence.1, None),
         };
-        let sequence_end = self.pos;
         let rewind = |parser: &mut Parser<'a>| {
             parser.pos = start;
             parser.builder.rewind(mark);
@@ -428,6 +441,18 @@ impl<'a> Parser<'a> {
             parser.unterminated_block.set(unterminated);
         };
         rewind(self);
+        // Where the first reading's first error starts, and where that
+        // reading ends: the first reading again, whole (still probing).
+        let sequence_error_whole = |parser: &mut Parser<'a>| {
+            rewind(parser);
+            parser.probing = true;
+            parser.parse_diagram_body(implicit, first);
+            parser.probing = false;
+            let error = parser.first_error_since(errors_before);
+            let end = parser.pos;
+            rewind(parser);
+            (error.unwrap_or(TextSize::from(u32::MAX)), end)
+        };
         // A block with a line only state diagrams have (`state`, `[*]`,
         // `--`): the class and description readings refuse it, so it is a
         // state diagram when the state reading reads every line.
@@ -440,93 +465,89 @@ impl<'a> Parser<'a> {
             }
             rewind(self);
         }
+        // The class reading, to its first error: with none it is kept as it
+        // is; with one, only its whole reading (below) says where it
+        // stopped and whether it is kept, which matters only when the
+        // description and legacy activity readings do not take the block.
+        self.stop_at_first_error = true;
         let class = self.parse_diagram_body(implicit, DiagramKind::Class);
-        let class_error = self.first_error_since(errors_before);
+        self.stop_at_first_error = false;
+        if self.first_error_since(errors_before).is_none() {
+            return (class.0, class.1, None);
+        }
+        if sequence_only_shared {
+            rewind(self);
+            let again = self.parse_diagram_body(implicit, first);
+            return (again.0, again.1, None);
+        }
+        // PlantUML's description reading comes after the class one:
+        // kept when it reads every line and makes an element.
+        rewind(self);
+        let description = self.parse_diagram_body(implicit, DiagramKind::Description);
+        // A comment or block left open swallows the rest of the block:
+        // the readings before decide it.
+        let open_block = self.unterminated_block.get();
+        let description_error = self.first_error_since(errors_before);
+        if description_error.is_none() && self.description.elements > 0 && !open_block {
+            return (description.0, description.1, None);
+        }
+        // Where the description reading stopped (`None`: nowhere a later
+        // edit could not change).
+        let description_stop = description_error.filter(|_| !open_block);
+        // PlantUML's legacy activity reading comes after the
+        // description one: kept when it reads every line and makes a
+        // link (its first error ends the trial).
+        rewind(self);
+        self.start_legacy_reading();
+        let legacy = self.parse_diagram_body(implicit, DiagramKind::LegacyActivity);
+        let open_block = self.unterminated_block.get();
+        let legacy_error = self.first_error_since(errors_before);
+        if legacy_error.is_none() && self.legacy.links > 0 && !open_block {
+            return (legacy.0, legacy.1, None);
+        }
+        // A later edit must lie past where this reading stopped too.
+        let description_stop = match (description_stop, legacy_error.filter(|_| !open_block)) {
+            (Some(d), Some(l)) => Some(d.max(l)),
+            _ => None,
+        };
+        let (sequence_error, sequence_end) = sequence_error_whole(self);
+        // The class reading whole: its tree is the one kept when it wins.
+        let class = self.parse_diagram_body(implicit, DiagramKind::Class);
+        let class_error = self
+            .first_error_since(errors_before)
+            .unwrap_or(TextSize::from(u32::MAX));
         // PlantUML reports lines: the readings are compared by the line of
         // their first error (a named class mistake's span may start inside
         // its line). On a tie the first reading tried wins, unless every
         // error of the class reading is a named mistake only class
         // diagrams make: it read every other line, and its diagnostics say
         // what is wrong.
-        let class_wins = |parser: &Parser<'a>, class_error: TextSize| {
-            let (class_line, sequence_line) = (parser.line_start_at(class_error), parser.line_start_at(sequence_error));
-            class_line > sequence_line
-                || (class_line == sequence_line
-                    && parser.errors[errors_before..]
-                        .iter()
-                        .filter(|d| d.is_error())
-                        .all(|d| class::is_class_only_mistake(d.code)))
-        };
-        let class_kept = class_error.is_some_and(|class_error| class_wins(self, class_error));
+        let class_only_mistakes = self.errors[errors_before..]
+            .iter()
+            .filter(|d| d.is_error())
+            .all(|d| class::is_class_only_mistake(d.code));
+        let (class_line, sequence_line) = (self.line_start_at(class_error), self.line_start_at(sequence_error));
+        if class_line > sequence_line || (class_line == sequence_line && class_only_mistakes) {
+            return (class.0, class.1, None);
+        }
         // Whether the class reading stopped at a block it could not close
         // (an edit further down may close it).
         let class_unclosed = self.errors[errors_before..]
             .iter()
             .any(|d| d.code == codes::UNCLOSED_BLOCK || d.code == codes::UNCLOSED_COMMENT);
-        // Where the description reading stopped, when it was tried and lost
-        // (`None` inside: it stopped nowhere a later edit could not change).
-        let mut description_stop: Option<Option<TextSize>> = None;
-        if class_error.is_some() && sequence_error != TextSize::from(u32::MAX) {
-            // PlantUML's description reading comes after the class one:
-            // kept when it reads every line and makes an element.
-            rewind(self);
-            let description = self.parse_diagram_body(implicit, DiagramKind::Description);
-            // A comment or block left open swallows the rest of the block:
-            // the readings before decide it.
-            let open_block = self.unterminated_block.get();
-            let description_error = self.first_error_since(errors_before);
-            if description_error.is_none() && self.description.elements > 0 && !open_block {
-                return (description.0, description.1, None);
-            }
-            description_stop = Some(description_error.filter(|_| !open_block));
-            // PlantUML's legacy activity reading comes after the
-            // description one: kept when it reads every line and makes a
-            // link (its first error ends the trial).
-            rewind(self);
-            self.start_legacy_reading();
-            let legacy = self.parse_diagram_body(implicit, DiagramKind::LegacyActivity);
-            let open_block = self.unterminated_block.get();
-            let legacy_error = self.first_error_since(errors_before);
-            if legacy_error.is_none() && self.legacy.links > 0 && !open_block {
-                return (legacy.0, legacy.1, None);
-            }
-            // A later edit must lie past where this reading stopped too.
-            description_stop = match (description_stop, legacy_error.filter(|_| !open_block)) {
-                (Some(Some(d)), Some(l)) => Some(Some(d.max(l))),
-                _ => Some(None),
-            };
-            // The class reading's tree again, only where it is kept.
-            if class_kept {
-                rewind(self);
-                let again = self.parse_diagram_body(implicit, DiagramKind::Class);
-                debug_assert_eq!(again, class);
-            }
-        }
-        match class_error {
-            None => (class.0, class.1, None),
-            Some(_) if sequence_error == TextSize::from(u32::MAX) => {
-                rewind(self);
-                let again = self.parse_diagram_body(implicit, first);
-                (again.0, again.1, None)
-            }
-            Some(_) if class_kept => (class.0, class.1, None),
-            Some(class_error) => {
-                rewind(self);
-                let again = self.parse_diagram_body(implicit, first);
-                debug_assert_eq!(self.pos, sequence_end);
-                // A block the state reading was tried on keeps no stop: an
-                // edit anywhere may let that reading read every line.
-                let stop = (!class_unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
-                // A later edit must lie past where both losing readings
-                // stopped: the later of the two stops.
-                let stop = match description_stop {
-                    Some(Some(description_error)) => stop.map(|s| s.max(description_error)),
-                    Some(None) => None,
-                    None => stop,
-                };
-                (again.0, again.1, stop)
-            }
-        }
+        rewind(self);
+        let again = self.parse_diagram_body(implicit, first);
+        debug_assert_eq!(self.pos, sequence_end);
+        // A block the state reading was tried on keeps no stop: an
+        // edit anywhere may let that reading read every line.
+        let stop = (!class_unclosed && first == DiagramKind::Sequence && !state_tried).then_some(class_error);
+        // A later edit must lie past where both losing readings
+        // stopped: the later of the two stops.
+        let stop = match description_stop {
+            Some(description_error) => stop.map(|s| s.max(description_error)),
+            None => None,
+        };
+        (again.0, again.1, stop)
     }
 
     /// The start of the line holding `offset`.
@@ -620,6 +641,9 @@ impl<'a> Parser<'a> {
                     }
                 }
                 DiagramKind::Sequence => self.parse_statement(),
+            }
+            if self.stop_at_first_error && self.errors[errors_before..].iter().any(|d| d.is_error()) {
+                break;
             }
         }
         (kind, closed)

@@ -388,6 +388,21 @@ fn mentioned_names(text: &str) -> Vec<&str> {
     Vec::new()
 }
 
+/// Whether `text` holds `[*]`: a byte search for the rarer `*`, where a
+/// substring search sets up a searcher for every line of the block.
+fn holds_initial_marker(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = bytes[from..].iter().position(|&b| b == b'*') {
+        let at = from + at;
+        if at > 0 && bytes[at - 1] == b'[' && bytes.get(at + 1) == Some(&b']') {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
 /// Whether a line of a block is one only a state diagram has: `state …`,
 /// a `[*]` end, a `--`/`||` region separator.
 fn is_state_marker(text: &str) -> bool {
@@ -399,11 +414,14 @@ fn is_state_marker(text: &str) -> bool {
         return true;
     }
     // `[*]` (not `[H]`: the description reading takes that as a component).
-    scan_transition(text).is_some_and(|pieces| {
-        pieces
-            .iter()
-            .any(|&(kind, start, end)| kind == KEYWORD && &text[start..end] == "[*]")
-    })
+    // Only a line holding the three characters can have it as an end, and
+    // most lines of a block that is no state diagram hold none.
+    holds_initial_marker(text)
+        && scan_transition(text).is_some_and(|pieces| {
+            pieces
+                .iter()
+                .any(|&(kind, start, end)| kind == KEYWORD && &text[start..end] == "[*]")
+        })
 }
 
 impl<'a> Parser<'a> {
