@@ -258,7 +258,7 @@ fn is_branch(lower: &str) -> bool {
 
 /// `scale 1.5`, `scale 200 width`, `scale 800*600`, `scale max 500*600`:
 /// PlantUML's scale command (as `puml-sema`'s `Scale::parse` reads it).
-fn is_scale(words: &[&str]) -> bool {
+pub(crate) fn is_scale(words: &[&str]) -> bool {
     let words = &words[1..];
     let (max, words) = match words.split_first() {
         Some((first, rest)) if first.eq_ignore_ascii_case("max") => (true, rest),
@@ -956,6 +956,33 @@ mod tests {
             if kind == DiagramKind::LegacyActivity {
                 assert!(parse.errors().is_empty(), "{text}: {:?}", parse.errors());
             }
+        }
+    }
+
+    /// PlantUML's verdicts (`test-data/grammar/legacy/cases.tsv`, g0028
+    /// and oracle checks): a block only arrows decide is read by the
+    /// sequence reading first; an arrow's block with an activity line is an
+    /// activity diagram.
+    #[test]
+    fn a_block_only_arrows_decide_is_a_sequence_diagram_when_that_reading_takes_it() {
+        for (text, kind, errors) in [
+            ("@startuml\n--> \"First\"\n@enduml\n", DiagramKind::Sequence, false),
+            ("@startuml\n-> First\n@enduml\n", DiagramKind::Sequence, false),
+            ("@startuml\n--> \"First\"\n:a;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\n-> First;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\n->\n:a;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\nif then\n:a;\nendif\n@enduml\n", DiagramKind::Activity, true),
+        ] {
+            let parse = crate::parse(text);
+            assert_eq!(parse.diagram_kinds(), &[kind], "{text}");
+            assert_eq!(
+                parse.errors().iter().any(|e| e.is_error()),
+                errors,
+                "{text}: {:?}",
+                parse.errors()
+            );
+            let activity = parse.root().diagrams().map(|d| d.is_activity()).collect::<Vec<_>>();
+            assert_eq!(activity, [kind == DiagramKind::Activity], "{text}");
         }
     }
 
