@@ -282,6 +282,33 @@ pub struct ClassOutline {
     /// deployment): its elements' keywords are their shapes' (`actor`,
     /// `usecase`, `component`, `node`, …).
     pub description: bool,
+    /// Whether it is a legacy activity diagram (`(*) --> "First"`): its
+    /// elements are its activities and bars as a line names them
+    /// (`First`, `"Long text"`, `===B1===`), keyword `activity` or `bar`.
+    pub legacy_activity: bool,
+}
+
+/// How a line of a legacy activity diagram names `node` (`None` for the
+/// start, end and branch diamonds, which no line names): a plain name as
+/// it is (PlantUML reads `First` and `"First"` as one activity), any other
+/// quoted, a bar between `===`.
+fn legacy_written_name(node: &puml_sema::legacy_activity::LegacyNode) -> Option<(String, String)> {
+    use puml_sema::legacy_activity::LegacyNodeKind;
+    match node.kind {
+        LegacyNodeKind::Action => {
+            let plain = !node.code.is_empty()
+                && node.code.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !node.code.starts_with('.');
+            let written = if plain {
+                node.code.clone()
+            } else {
+                format!("\"{}\"", node.code)
+            };
+            Some((written, "activity".to_string()))
+        }
+        LegacyNodeKind::Bar => Some((format!("==={}===", node.code), "bar".to_string())),
+        LegacyNodeKind::Start | LegacyNodeKind::End | LegacyNodeKind::Branch => None,
+    }
 }
 
 /// The class diagrams of an analysis.
@@ -312,13 +339,30 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
                         .map(|e| (e.code.clone(), e.shape.keyword().to_string()))
                         .collect()
                 }
-                (None, None) => return None,
+                (None, None) => {
+                    let legacy = diagram.legacy_activity.as_deref()?;
+                    let mut seen = std::collections::HashSet::new();
+                    let elements = legacy
+                        .nodes
+                        .iter()
+                        .filter_map(legacy_written_name)
+                        .filter(|(written, _)| seen.insert(written.clone()))
+                        .collect();
+                    return Some(ClassOutline {
+                        diagram_index,
+                        range: map.range,
+                        elements,
+                        description: false,
+                        legacy_activity: true,
+                    });
+                }
             };
             Some(ClassOutline {
                 diagram_index,
                 range: map.range,
                 elements,
                 description: diagram.class.is_none(),
+                legacy_activity: false,
             })
         })
         .collect()
