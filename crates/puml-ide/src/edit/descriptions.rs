@@ -338,6 +338,7 @@ mod tests {
             alias: alias.map(str::to_string),
             parent: parent.map(str::to_string),
             stereotype: stereotype.map(str::to_string),
+            container: false,
         }
     }
 
@@ -373,6 +374,60 @@ mod tests {
             done.source
         );
         assert!(done.diagnostics.is_empty(), "{:?}", done.diagnostics);
+    }
+
+    /// A new empty container, at the top or inside a parent, is read back
+    /// as a container of the diagram (each output checked VALID by
+    /// PlantUML: `test-data/edit/descriptions.*`), and elements can then be
+    /// declared inside it.
+    #[test]
+    fn containers_are_added_empty_and_then_filled() {
+        let container = |kind: &str, name: &str, parent: Option<&str>| Edit::AddElement {
+            kind: kind.to_string(),
+            name: name.to_string(),
+            alias: None,
+            parent: parent.map(str::to_string),
+            stereotype: None,
+            container: true,
+        };
+        let done = apply_edit(SHOP, &container("node", "Cache", None)).expect("applies");
+        assert!(
+            done.source.contains("Customer --> CO\nnode Cache {\n}\n@enduml"),
+            "{}",
+            done.source
+        );
+        assert!(done.diagnostics.is_empty(), "{:?}", done.diagnostics);
+        let filled =
+            apply_edit(&done.source, &element("database", "Redis", None, Some("Cache"), None)).expect("applies");
+        assert!(
+            filled.source.contains("node Cache {\n  database Redis\n}\n"),
+            "{}",
+            filled.source
+        );
+        let nested = apply_edit(SHOP, &container("frame", "Edge", Some("Web tier"))).expect("applies");
+        assert!(
+            nested.source.contains("    [Cart]\n    frame Edge {\n    }\n  }\n"),
+            "{}",
+            nested.source
+        );
+        let analysis = puml_sema::analyze(&nested.source, &Default::default(), &puml_sema::NoIncludes);
+        let description = analysis.document.diagrams[0]
+            .description
+            .as_deref()
+            .expect("a description diagram");
+        let edge = description
+            .containers
+            .iter()
+            .find(|c| c.qualified_name.ends_with("Edge"))
+            .expect("Edge");
+        assert_eq!(edge.keyword, "frame");
+        assert!(edge.parent.is_some());
+        let refused = |edit: Edit, argument: &str| match apply_edit(SHOP, &edit) {
+            Err(EditError::InvalidArgument { name, .. }) => assert_eq!(name, argument),
+            other => panic!("{other:?}"),
+        };
+        refused(container("actor", "Crowd", None), "kind");
+        refused(container("rectangle", "Shop", None), "name");
     }
 
     #[test]
