@@ -268,7 +268,7 @@ pub(crate) fn is_scale(words: &[&str]) -> bool {
     let digits = |w: &str| {
         !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.') && w.contains(|c: char| c.is_ascii_digit())
     };
-    let nonzero = |w: &str| digits(w) && w.parse::<f64>().map_or(true, |v| v != 0.0);
+    let nonzero = |w: &str| digits(w) && w.parse::<f64>().ok().is_none_or(|v| v != 0.0);
     // `A*B`, `A x B`, `AXB`, blanks optional around the sign.
     let size = |text: &str| {
         text.split_once(['*', 'x', 'X'])
