@@ -1020,3 +1020,26 @@ async def test_description_completion_names_keywords_arrows(client: LanguageClie
     at_start = await labels("", "start")
     assert at_start[:4] == ["User", "B", "actor", "usecase"], at_start
     assert "class" not in at_start, at_start
+
+
+async def test_legacy_activity_completion_names_arrows_keywords(client: LanguageClient):
+    text = '@startuml\n(*) --> "First"\n"First" --> ===B1===\n===B1=== --> "Long text" as L\n{}\n@enduml\n'
+
+    async def labels(typed: str, name: str):
+        # Each case in its own document: `typed` on line 4, cursor at its end.
+        uri = f"file:///tmp/puml-lsp-blackbox/legacy-completion-{name}.puml"
+        await open_document(client, text.replace("{}", typed), uri)
+        found = await client.text_document_completion_async(
+            t.CompletionParams(text_document=doc(uri), position=t.Position(4, len(typed)))
+        )
+        items = found.items if hasattr(found, "items") else found
+        return [i.label for i in items]
+
+    # The half-written link stops the block from reading as a legacy
+    # activity diagram: the server completes as if the line were not there.
+    assert await labels("L --> ", "after-arrow") == ["First", "===B1===", "L", "(*)"]
+    arrows = await labels("L ", "arrows")
+    assert arrows[:3] == ["-->", "->", "..>"] and "-up->" in arrows, arrows
+    at_start = await labels("", "start")
+    assert at_start[:4] == ["First", "===B1===", "L", "(*)"], at_start
+    assert {"if", "else", "endif", "partition", "note"} <= set(at_start), at_start

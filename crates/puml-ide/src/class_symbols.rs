@@ -54,6 +54,11 @@ pub fn class_element_at(analysis: &Analysis, text: &str, offset: TextSize) -> Op
                     return Some(found);
                 }
             }
+            for (index, references) in description_map.container_references.iter().enumerate() {
+                if references.iter().any(|r| r.contains_inclusive(offset)) {
+                    return container_ref(description, description_map, index, text);
+                }
+            }
             continue;
         }
         if let (Some(legacy), Some(legacy_map)) = (diagram.legacy_activity.as_deref(), map.legacy_activity.as_ref()) {
@@ -141,6 +146,56 @@ fn element_ref(class: &ClassDiagram, map: &ClassSourceMap, index: usize, text: &
             .map(|p| p.qualified_name.clone()),
         in_description: false,
     }
+}
+
+/// A description diagram's container (`package`, `node`, `rectangle`, …
+/// with `{ }`), in the class element's terms: its keyword, the container
+/// around it, the links naming it (`Shop --> DB` links the cluster).
+fn container_ref(
+    description: &puml_sema::description::DescriptionDiagram,
+    map: &puml_sema::description::DescriptionSourceMap,
+    index: usize,
+    text: &str,
+) -> Option<ClassElementRef> {
+    let container = description.containers.get(index)?;
+    let uses = uses_in_text(map.container_references.get(index)?, text);
+    let statement = map.containers.get(index).copied();
+    let declaration = statement
+        .and_then(|s| uses.iter().copied().find(|r| s.contains_range(*r)))
+        .or_else(|| uses.first().copied())
+        .unwrap_or_default();
+    let name_of = |end: &LinkEnd| match end {
+        LinkEnd::Element(id) => description.elements.get(id.index()).map(|e| e.code.clone()),
+        LinkEnd::Package(id) => description.containers.get(id.index()).map(|p| p.qualified_name.clone()),
+        LinkEnd::Link(_) | LinkEnd::Note(_) => None,
+    };
+    let me = LinkEnd::Package(puml_sema::class::PackageId(index as u32));
+    let mut relations_out = Vec::new();
+    let mut relations_in = Vec::new();
+    for link in &description.links {
+        if link.from == me {
+            relations_out.extend(name_of(&link.to));
+        }
+        if link.to == me {
+            relations_in.extend(name_of(&link.from));
+        }
+    }
+    Some(ClassElementRef {
+        qualified_name: container.qualified_name.clone(),
+        display: container.display.clone(),
+        keyword: container.keyword.clone(),
+        declaration,
+        uses,
+        members: Vec::new(),
+        relations_out,
+        relations_in,
+        stereotypes: container.stereotypes.clone(),
+        container: container
+            .parent
+            .and_then(|p| description.containers.get(p.index()))
+            .map(|p| p.qualified_name.clone()),
+        in_description: true,
+    })
 }
 
 /// A state of a state diagram, in the class element's terms: the keyword
@@ -282,6 +337,33 @@ pub struct ClassOutline {
     /// deployment): its elements' keywords are their shapes' (`actor`,
     /// `usecase`, `component`, `node`, …).
     pub description: bool,
+    /// Whether it is a legacy activity diagram (`(*) --> "First"`): its
+    /// elements are its activities and bars as a line names them
+    /// (`First`, `"Long text"`, `===B1===`), keyword `activity` or `bar`.
+    pub legacy_activity: bool,
+}
+
+/// How a line of a legacy activity diagram names `node` (`None` for the
+/// start, end and branch diamonds, which no line names): a plain name as
+/// it is (PlantUML reads `First` and `"First"` as one activity), any other
+/// quoted, a bar between `===`.
+fn legacy_written_name(node: &puml_sema::legacy_activity::LegacyNode) -> Option<(String, String)> {
+    use puml_sema::legacy_activity::LegacyNodeKind;
+    match node.kind {
+        LegacyNodeKind::Action => {
+            let plain = !node.code.is_empty()
+                && node.code.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !node.code.starts_with('.');
+            let written = if plain {
+                node.code.clone()
+            } else {
+                format!("\"{}\"", node.code)
+            };
+            Some((written, "activity".to_string()))
+        }
+        LegacyNodeKind::Bar => Some((format!("==={}===", node.code), "bar".to_string())),
+        LegacyNodeKind::Start | LegacyNodeKind::End | LegacyNodeKind::Branch => None,
+    }
 }
 
 /// The class diagrams of an analysis.
@@ -312,13 +394,30 @@ pub fn class_outlines(analysis: &Analysis) -> Vec<ClassOutline> {
                         .map(|e| (e.code.clone(), e.shape.keyword().to_string()))
                         .collect()
                 }
-                (None, None) => return None,
+                (None, None) => {
+                    let legacy = diagram.legacy_activity.as_deref()?;
+                    let mut seen = std::collections::HashSet::new();
+                    let elements = legacy
+                        .nodes
+                        .iter()
+                        .filter_map(legacy_written_name)
+                        .filter(|(written, _)| seen.insert(written.clone()))
+                        .collect();
+                    return Some(ClassOutline {
+                        diagram_index,
+                        range: map.range,
+                        elements,
+                        description: false,
+                        legacy_activity: true,
+                    });
+                }
             };
             Some(ClassOutline {
                 diagram_index,
                 range: map.range,
                 elements,
                 description: diagram.class.is_none(),
+                legacy_activity: false,
             })
         })
         .collect()

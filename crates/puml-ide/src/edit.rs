@@ -137,6 +137,8 @@ pub enum Edit {
         alias: Option<String>,
         parent: Option<String>,
         stereotype: Option<String>,
+        /// An empty container `kind name {` … `}` instead of an element.
+        container: bool,
     },
     /// Description diagrams: adds `from arrow to : label` (default arrow
     /// `-->`) in the innermost container holding both ends.
@@ -168,7 +170,10 @@ pub const EDIT_KINDS: [(&str, &[&str]); 17] = [
     ("rename_class", &["from", "to"]),
     ("add_state", &["name", "parent?", "description?"]),
     ("add_transition", &["from", "to", "arrow?", "label?"]),
-    ("add_element", &["kind", "name", "alias?", "parent?", "stereotype?"]),
+    (
+        "add_element",
+        &["kind", "name", "alias?", "parent?", "stereotype?", "container?"],
+    ),
     ("add_link", &["from", "to", "arrow?", "label?"]),
 ];
 
@@ -270,6 +275,14 @@ impl Args<'_> {
             Some(ArgValue::Text(t)) => Ok(Some(t.clone())),
             Some(ArgValue::Number(n)) => Ok(Some(n.to_string())),
             Some(_) => Err(invalid(name, "must be a string")),
+        }
+    }
+    fn opt_bool(&self, name: &str) -> Result<Option<bool>, EditError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(ArgValue::Bool(b)) => Ok(Some(*b)),
+            Some(ArgValue::Text(t)) if t.trim() == "true" || t.trim() == "false" => Ok(Some(t.trim() == "true")),
+            Some(_) => Err(invalid(name, "must be true or false")),
         }
     }
     fn line(&self, name: &str) -> Result<u32, EditError> {
@@ -427,6 +440,7 @@ impl Edit {
                 alias: a.opt_text("alias")?.filter(|k| !k.trim().is_empty()),
                 parent: a.opt_text("parent")?.filter(|k| !k.trim().is_empty()),
                 stereotype: a.opt_text("stereotype")?.filter(|k| !k.trim().is_empty()),
+                container: a.opt_bool("container")?.unwrap_or(false),
             },
             "add_link" => Edit::AddLink {
                 from: a.text("from")?,
@@ -495,7 +509,15 @@ pub fn apply_edit(source: &str, edit: &Edit) -> Result<EditResult, EditError> {
             alias,
             parent,
             stereotype,
-        } => ctx.add_element(kind, name, alias.as_deref(), parent.as_deref(), stereotype.as_deref())?,
+            container,
+        } => ctx.add_element(
+            kind,
+            name,
+            alias.as_deref(),
+            parent.as_deref(),
+            stereotype.as_deref(),
+            *container,
+        )?,
         Edit::AddLink { from, to, arrow, label } => ctx.add_link(from, to, arrow.as_deref(), label.as_deref())?,
     };
     let diagnostics = analyze(&new_source, &AnalysisOptions::default(), &NoIncludes).diagnostics;

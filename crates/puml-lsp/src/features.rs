@@ -503,6 +503,9 @@ pub fn class_completions(
         .find(|c| usize::from(c.range.start()) <= offset && offset <= usize::from(c.range.end()))?;
     let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
     let typed = text[line_start..offset].trim_start();
+    if outline.legacy_activity {
+        return legacy_completions(typed, outline);
+    }
     let words: Vec<&str> = typed.split_whitespace().collect();
     let ends_in_blank = typed.ends_with(char::is_whitespace);
     let names = || -> Vec<CompletionItem> {
@@ -559,6 +562,130 @@ pub fn class_completions(
         ),
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
+    }
+}
+
+/// The arrows offered after a legacy activity's name and a space (each
+/// form of the legacy grammar `cargo xtask grammar-probe --legacy` found
+/// VALID).
+const LEGACY_ARROWS: &[(&str, &str)] = &[
+    ("-->", "link"),
+    ("->", "short link (drawn sideways)"),
+    ("..>", "dotted link"),
+    ("-up->", "link drawn upwards"),
+    ("-down->", "link drawn downwards"),
+    ("-left->", "link drawn to the left"),
+    ("-right->", "link drawn to the right"),
+    ("-[#red]->", "coloured link"),
+    ("-->[label]", "link with a label"),
+];
+
+/// The statements a legacy activity diagram's line starts with besides a
+/// link: an arrow from the last activity, a branch and its parts, a
+/// partition, a note beside the last activity.
+const LEGACY_KEYWORDS: &[(&str, &str)] = &[
+    ("-->", "link from the last activity"),
+    ("if", "branch: `if \"condition\" then`"),
+    ("else", "the other branch of the open `if`"),
+    ("endif", "closes the open `if`"),
+    ("partition", "partition: `partition Name {` … `}`"),
+    ("note", "note beside the last activity: `note right: text`"),
+];
+
+/// Whether `word` is a legacy activity arrow (`-->`, `-up->`,
+/// `-[#red]->`, `-->[label]`): a run of `-`/`.` with a `>`.
+fn is_legacy_arrow(word: &str) -> bool {
+    word.starts_with(['-', '.']) && word.contains('>')
+}
+
+/// Completion inside a legacy activity diagram (`(*) --> "First"`): after
+/// an arrow the activities, bars and `(*)`; after an activity and a space
+/// the arrows; at a line start the activities and bars (a link's source),
+/// `(*)` and the statement keywords; `None` where the general completion
+/// applies (`skinparam`, `!theme`, preprocessor lines).
+fn legacy_completions(typed: &str, outline: &puml_ide::class_symbols::ClassOutline) -> Option<Vec<CompletionItem>> {
+    if typed.starts_with(['@', '!', '\'', '/']) {
+        return None;
+    }
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    let ends_in_blank = typed.ends_with(char::is_whitespace);
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("skinparam") || w.eq_ignore_ascii_case("title"))
+    {
+        return None;
+    }
+    let targets = || -> Vec<CompletionItem> {
+        outline
+            .elements
+            .iter()
+            .map(|(name, keyword)| CompletionItem {
+                label: name.clone(),
+                kind: Some(if keyword == "bar" {
+                    CompletionItemKind::OPERATOR
+                } else {
+                    CompletionItemKind::CLASS
+                }),
+                detail: Some(keyword.clone()),
+                sort_text: Some(format!("0{name}")),
+                ..CompletionItem::default()
+            })
+            .chain(std::iter::once(CompletionItem {
+                label: "(*)".to_string(),
+                kind: Some(CompletionItemKind::KEYWORD),
+                detail: Some("the start (as a source) or the end (as a target)".to_string()),
+                sort_text: Some("1000".to_string()),
+                ..CompletionItem::default()
+            }))
+            .collect()
+    };
+    // The word being written (none after a blank) and the words before it.
+    let (before, _writing) = if ends_in_blank {
+        (&words[..], None)
+    } else {
+        match words.split_last() {
+            Some((last, before)) => (before, Some(*last)),
+            None => (&words[..], None),
+        }
+    };
+    // After an arrow: its target.
+    if before.last().is_some_and(|w| is_legacy_arrow(w)) {
+        return Some(targets());
+    }
+    // After an activity (or `(*)`) and a blank: the arrows.
+    let source = typed.trim();
+    if ends_in_blank && (source == "(*)" || outline.elements.iter().any(|(name, _)| name == source)) {
+        return Some(
+            LEGACY_ARROWS
+                .iter()
+                .map(|(arrow, detail)| CompletionItem {
+                    label: arrow.to_string(),
+                    kind: Some(CompletionItemKind::OPERATOR),
+                    detail: Some(detail.to_string()),
+                    ..CompletionItem::default()
+                })
+                .collect(),
+        );
+    }
+    match before {
+        // A line's first word: a link's source or a statement.
+        [] => {
+            let mut items = targets();
+            items.extend(
+                LEGACY_KEYWORDS
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, (keyword, detail))| CompletionItem {
+                        label: keyword.to_string(),
+                        kind: Some(CompletionItemKind::KEYWORD),
+                        detail: Some(detail.to_string()),
+                        sort_text: Some(format!("2{rank:03}")),
+                        ..CompletionItem::default()
+                    }),
+            );
+            Some(items)
+        }
+        _ => Some(Vec::new()),
     }
 }
 

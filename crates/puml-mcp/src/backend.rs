@@ -222,7 +222,7 @@ pub enum EditRequest {
     AddState(AddStateArgs),
     /// State diagrams: add a transition `from arrow to : label` (arrow default `-->`; `[*]` for a start or end).
     AddTransition(AddTransitionArgs),
-    /// Description diagrams (use case, component, deployment): declare an element, at the top or inside the container `parent`.
+    /// Description diagrams (use case, component, deployment): declare an element (or, with `container`, an empty container), at the top or inside the container `parent`.
     AddElement(AddElementArgs),
     /// Description diagrams: add a link `from arrow to : label` (arrow default `-->`) in the innermost container holding both ends.
     AddLink(AddLinkArgs),
@@ -241,6 +241,8 @@ pub struct AddElementArgs {
     pub parent: Option<String>,
     /// A stereotype, `service` or `<<service>>`.
     pub stereotype: Option<String>,
+    /// `true`: declare an empty container `kind name {` … `}` instead of an element (`kind` one of component, database, node, folder, frame, cloud, package, queue, storage, artifact, card, file, rectangle, stack, hexagon, action, process); elements then go inside it with `parent`.
+    pub container: Option<bool>,
 }
 
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]

@@ -343,6 +343,18 @@ async fn description_diagram_edits() {
         structured(&r)["source"],
         "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  [Cart]\n  usecase \"Pay online\" as Pay <<main>>\n}\nCustomer --> CO\n@enduml\n"
     );
+    // A new empty container inside a parent (checked VALID by PlantUML).
+    let r = s
+        .call_result(
+            "puml_apply_edit",
+            json!({"source": DESCRIPTION, "edit": {"kind": "add_element", "args": {"kind": "node", "name": "Back office", "alias": "BO", "parent": "Shop", "container": true}}}),
+        )
+        .await;
+    assert_eq!(structured(&r)["ok"], true, "{r}");
+    assert_eq!(
+        structured(&r)["source"],
+        "@startuml\nactor Customer\nrectangle Shop {\n  usecase \"Check out\" as CO\n  [Cart]\n  node \"Back office\" as BO {\n  }\n}\nCustomer --> CO\n@enduml\n"
+    );
     let r = s
         .call_result(
             "puml_apply_edit",

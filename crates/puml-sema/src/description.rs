@@ -197,6 +197,9 @@ pub struct DescriptionSourceMap {
     /// links, notes): references and rename.
     pub element_references: Vec<Vec<TextRange>>,
     pub containers: Vec<TextRange>,
+    /// Every range where a container's code is written (its declaration,
+    /// links and notes naming it): hover, references and rename.
+    pub container_references: Vec<Vec<TextRange>>,
     pub links: Vec<TextRange>,
     pub notes: Vec<TextRange>,
 }

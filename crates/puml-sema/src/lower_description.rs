@@ -294,13 +294,23 @@ impl DescriptionLowering {
             return;
         }
         let (first, alias, stereotypes, style) = Self::declaration_parts(&tokens);
-        let (code, display) = match (first, alias) {
-            (Some(first), Some(alias)) if is_display(first.text()) || !alias.text().starts_with('"') => {
-                (grammar::unwrap_name(alias.text()), display_text(first.text()))
-            }
-            (Some(first), Some(alias)) => (grammar::unwrap_name(first.text()), display_text(alias.text())),
-            (Some(first), None) => (grammar::unwrap_name(first.text()), display_text(first.text())),
-            (None, _) => (String::new(), String::new()),
+        let (code, display, code_token) = match (first, alias) {
+            (Some(first), Some(alias)) if is_display(first.text()) || !alias.text().starts_with('"') => (
+                grammar::unwrap_name(alias.text()),
+                display_text(first.text()),
+                Some(alias),
+            ),
+            (Some(first), Some(alias)) => (
+                grammar::unwrap_name(first.text()),
+                display_text(alias.text()),
+                Some(first),
+            ),
+            (Some(first), None) => (
+                grammar::unwrap_name(first.text()),
+                display_text(first.text()),
+                Some(first),
+            ),
+            (None, _) => (String::new(), String::new(), None),
         };
         let parent = self.current_container();
         let qualified = match parent {
@@ -318,6 +328,13 @@ impl DescriptionLowering {
             parent,
         });
         self.map.containers.push(statement_range(node));
+        self.map.container_references.push(
+            code_token
+                .filter(|_| !code.is_empty())
+                .map(name_range)
+                .into_iter()
+                .collect(),
+        );
         self.diagram
             .containers_after_elements
             .push(self.diagram.elements.len() as u32);
@@ -381,6 +398,9 @@ impl DescriptionLowering {
         }
         if short_form_shape(text).is_none() {
             if let Some(&container) = self.containers_by_code.get(&code) {
+                if let Some(references) = self.map.container_references.get_mut(container.index()) {
+                    references.push(name_range(token));
+                }
                 return LinkEnd::Package(container);
             }
         }

@@ -69,8 +69,15 @@ impl Diagram {
         loop {
             let mut complete = true;
             for child in children.by_ref() {
-                if SyntaxKind::from_raw(child.kind().0).is_activity_statement() {
+                let kind = SyntaxKind::from_raw(child.kind().0);
+                if kind.is_activity_statement() {
                     return true;
+                }
+                // The activity reading builds no message: a block only
+                // arrows decide (`--> "First"`) that the sequence reading
+                // read whole is a sequence diagram.
+                if kind == SyntaxKind::MESSAGE {
+                    return false;
                 }
                 match child {
                     rowan::NodeOrToken::Node(n) => push_green_text(&mut prefix, n),

@@ -184,7 +184,7 @@ pub fn setting(line: &str) -> bool {
     match (first.as_str(), words.len()) {
         ("title" | "header" | "footer" | "caption" | "mainframe", 2..) => true,
         ("skinparam", 3..) | ("hide" | "show" | "remove" | "restore", 2..) => true,
-        ("scale", 2..) => true,
+        ("scale", 2..) => crate::parser::legacy_activity::is_scale(&words),
         ("!pragma" | "!theme", 2..) => true,
         ("newpage", 1) => true,
         ("set", 3) => words[1].eq_ignore_ascii_case("separator") || words[1] == "namespaceSeparator",
@@ -650,24 +650,32 @@ pub fn short_declaration(line: &str) -> bool {
         return options(rest);
     }
     // `"Text" as (uc)`, `"Text" as [c]`: a display naming a short form.
+    // PlantUML's display pattern is greedy: `"A" --> "B" --> "C"` is one
+    // element, its display running to the line's last quote.
     if let Some(after) = line.strip_prefix('"') {
-        let Some(close) = after.find('"') else {
+        let (Some(first), Some(last)) = (after.find('"'), after.rfind('"')) else {
             return false;
         };
-        let tail = after[close + 1..].trim_start();
-        // `"Text"` alone is an element too.
-        if tail.is_empty() {
-            return close > 0;
-        }
-        let Some(alias) = strip_word(tail, "as") else {
-            return false;
-        };
-        return short_form(alias).is_some_and(options) || {
-            let (alias, tail) = name(alias);
-            !alias.is_empty() && options(tail)
-        };
+        return quoted_declaration(after, first) || (last != first && quoted_declaration(after, last));
     }
     false
+}
+
+/// `"Text"`, `"Text" as (uc)`, `"Text" as c #pink`: `after` is the line
+/// after its opening quote, `close` the display's closing quote in it.
+fn quoted_declaration(after: &str, close: usize) -> bool {
+    let tail = after[close + 1..].trim_start();
+    // `"Text"` alone is an element too.
+    if tail.is_empty() {
+        return close > 0;
+    }
+    let Some(alias) = strip_word(tail, "as") else {
+        return false;
+    };
+    short_form(alias).is_some_and(options) || {
+        let (alias, tail) = name(alias);
+        !alias.is_empty() && options(tail)
+    }
 }
 
 /// A link's endpoint: a short form, a quoted or plain name, `Name::port`.
@@ -683,6 +691,14 @@ pub fn endpoint(text: &str) -> Option<(bool, &str)> {
         return Some((false, &after[close + 1..]));
     }
     let (name, rest) = name(text);
+    if name.is_empty() {
+        // `...> X`: PlantUML's name pattern takes dots too and leaves the
+        // arrow its last one (a link from the element `..`).
+        let dots = text.len() - text.trim_start_matches('.').len();
+        if dots >= 2 {
+            return Some((false, &text[dots - 1..]));
+        }
+    }
     (!name.is_empty()).then_some((false, rest))
 }
 

@@ -1,6 +1,7 @@
 //! The structural edits of description diagrams (use case, component,
-//! deployment, `rectangle`): `add_element` declares an element (at the
-//! top, or inside a container, before its `}`), and `add_link` writes
+//! deployment, `rectangle`): `add_element` declares an element, or with
+//! `container` an empty container `node N {` … `}` (at the top, or inside
+//! a container, before its `}`), and `add_link` writes
 //! `from arrow to : label` in the innermost container that holds both
 //! ends, each end written so that PlantUML reads it as that element (its
 //! code, quoted when it has blanks: `"Withdraw cash"` names the use case
@@ -157,8 +158,20 @@ impl Context<'_> {
         alias: Option<&str>,
         parent: Option<&str>,
         stereotype: Option<&str>,
+        container: bool,
     ) -> Result<String, EditError> {
         self.description_diagram()?;
+        let keyword = kind.trim().to_ascii_lowercase();
+        if container && !puml_syntax::description_grammar::CONTAINERS.contains(&keyword.as_str()) {
+            return Err(invalid(
+                "kind",
+                format!(
+                    "`{}` opens no container; containers are {}",
+                    kind.trim(),
+                    puml_syntax::description_grammar::CONTAINERS.join(", ")
+                ),
+            ));
+        }
         let shape = Shape::from_keyword(kind.trim()).ok_or_else(|| {
             invalid(
                 "kind",
@@ -188,6 +201,12 @@ impl Context<'_> {
                 format!("an element named `{code}` already exists"),
             ));
         }
+        if container && self.find_container(code)?.is_some() {
+            return Err(invalid(
+                if alias.is_some() { "alias" } else { "name" },
+                format!("a container named `{code}` already exists"),
+            ));
+        }
         let parent = parent
             .map(|p| {
                 self.find_container(p)?
@@ -196,7 +215,7 @@ impl Context<'_> {
             .transpose()?;
         // PlantUML reads a port only inside a container (checked: `port p`
         // at the top is a syntax error).
-        if matches!(shape, Shape::Port | Shape::PortIn | Shape::PortOut) && parent.is_none() {
+        if !container && matches!(shape, Shape::Port | Shape::PortIn | Shape::PortOut) && parent.is_none() {
             return Err(invalid(
                 "parent",
                 "a port is declared inside a container (give `parent`)",
@@ -217,6 +236,11 @@ impl Context<'_> {
             line.push_str(&format!(" <<{inner}>>"));
         }
         let (offset, indent) = self.end_of_container(parent)?;
+        if container {
+            // A new empty container: its `{` and its `}` (PlantUML draws
+            // an empty one as an element of its keyword).
+            return Ok(self.insert_lines(offset, &[format!("{indent}{line} {{"), format!("{indent}}}")]));
+        }
         Ok(self.insert_lines(offset, &[format!("{indent}{line}")]))
     }
 
@@ -314,6 +338,7 @@ mod tests {
             alias: alias.map(str::to_string),
             parent: parent.map(str::to_string),
             stereotype: stereotype.map(str::to_string),
+            container: false,
         }
     }
 
@@ -349,6 +374,60 @@ mod tests {
             done.source
         );
         assert!(done.diagnostics.is_empty(), "{:?}", done.diagnostics);
+    }
+
+    /// A new empty container, at the top or inside a parent, is read back
+    /// as a container of the diagram (each output checked VALID by
+    /// PlantUML: `test-data/edit/descriptions.*`), and elements can then be
+    /// declared inside it.
+    #[test]
+    fn containers_are_added_empty_and_then_filled() {
+        let container = |kind: &str, name: &str, parent: Option<&str>| Edit::AddElement {
+            kind: kind.to_string(),
+            name: name.to_string(),
+            alias: None,
+            parent: parent.map(str::to_string),
+            stereotype: None,
+            container: true,
+        };
+        let done = apply_edit(SHOP, &container("node", "Cache", None)).expect("applies");
+        assert!(
+            done.source.contains("Customer --> CO\nnode Cache {\n}\n@enduml"),
+            "{}",
+            done.source
+        );
+        assert!(done.diagnostics.is_empty(), "{:?}", done.diagnostics);
+        let filled =
+            apply_edit(&done.source, &element("database", "Redis", None, Some("Cache"), None)).expect("applies");
+        assert!(
+            filled.source.contains("node Cache {\n  database Redis\n}\n"),
+            "{}",
+            filled.source
+        );
+        let nested = apply_edit(SHOP, &container("frame", "Edge", Some("Web tier"))).expect("applies");
+        assert!(
+            nested.source.contains("    [Cart]\n    frame Edge {\n    }\n  }\n"),
+            "{}",
+            nested.source
+        );
+        let analysis = puml_sema::analyze(&nested.source, &Default::default(), &puml_sema::NoIncludes);
+        let description = analysis.document.diagrams[0]
+            .description
+            .as_deref()
+            .expect("a description diagram");
+        let edge = description
+            .containers
+            .iter()
+            .find(|c| c.qualified_name.ends_with("Edge"))
+            .expect("Edge");
+        assert_eq!(edge.keyword, "frame");
+        assert!(edge.parent.is_some());
+        let refused = |edit: Edit, argument: &str| match apply_edit(SHOP, &edit) {
+            Err(EditError::InvalidArgument { name, .. }) => assert_eq!(name, argument),
+            other => panic!("{other:?}"),
+        };
+        refused(container("actor", "Crowd", None), "kind");
+        refused(container("rectangle", "Shop", None), "name");
     }
 
     #[test]

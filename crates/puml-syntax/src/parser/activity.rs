@@ -530,6 +530,7 @@ impl<'a> Parser<'a> {
             let word = first_word(lx.rest());
             lx.keyword(&word);
         }
+        let mut condition = false;
         loop {
             let cp = lx.checkpoint();
             lx.ws();
@@ -545,6 +546,7 @@ impl<'a> Parser<'a> {
             if lx.rest().starts_with('(') && !matches!(kind, END_IF | END_SWITCH) {
                 let len = paren_len(lx.rest());
                 lx.push(PAREN, len);
+                condition = true;
                 continue;
             }
             let word = first_word(lx.rest());
@@ -563,7 +565,20 @@ impl<'a> Parser<'a> {
             lx.ws();
             lx.text_to_end();
         }
-        self.report_activity_leftover(&mut lx, line);
+        // PlantUML reads no `if` without a condition in parentheses (`if`,
+        // `if then` are refused on their line).
+        if kind == IF_START && !condition && !lx.at_end() {
+            self.report_activity_leftover(&mut lx, line);
+        } else if kind == IF_START && !condition {
+            let range = self.range(line, 0, line.content.len());
+            self.error(Diagnostic::error(
+                codes::SYNTAX_ERROR,
+                range,
+                "an `if` needs its condition in parentheses: `if (condition) then`",
+            ));
+        } else {
+            self.report_activity_leftover(&mut lx, line);
+        }
         self.emit_line(line, lx);
         self.builder.finish_node();
     }

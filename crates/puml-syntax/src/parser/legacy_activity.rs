@@ -256,29 +256,41 @@ fn is_branch(lower: &str) -> bool {
     lower.starts_with("if ") && !lower[3..].trim().is_empty()
 }
 
-/// `scale 1.5`, `scale 200 width`, `scale 800*600`, `scale max 500*600`:
-/// PlantUML's scale command (as `puml-sema`'s `Scale::parse` reads it).
-fn is_scale(words: &[&str]) -> bool {
-    let words = &words[1..];
-    let (max, words) = match words.split_first() {
-        Some((first, rest)) if first.eq_ignore_ascii_case("max") => (true, rest),
-        _ => (false, words),
+/// `scale 1.5`, `scale 2/3`, `scale 200 width`, `scale 800*600`,
+/// `scale 800 x 600`, `scale max 500*600`, `scale max 800 width`:
+/// PlantUML's scale commands, which every diagram type reads (`words` is
+/// the line split at blanks, `scale` first). Fitted to the oracle: a factor
+/// may be negative (`scale -1`), never zero, and is digits and dots (no
+/// exponent); `scale 2 3`, `scale max 800`, `scale 5 x` are refused.
+pub(crate) fn is_scale(words: &[&str]) -> bool {
+    let rest = words.get(1..).unwrap_or_default().join(" ");
+    let rest = rest.trim();
+    let digits = |w: &str| {
+        !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.') && w.contains(|c: char| c.is_ascii_digit())
     };
-    let number = |w: &str| w.parse::<f64>().is_ok_and(|v| v.is_finite() && v > 0.0);
-    let size = |w: &str| w.split_once('*').is_some_and(|(a, b)| number(a) && number(b));
-    match words {
-        [one] if !max => {
-            if let Some((a, b)) = one.split_once('/') {
-                return number(a) && number(b);
-            }
-            if one.contains('*') {
-                return size(one);
-            }
-            number(one)
-        }
-        [one] => size(one),
-        [n, unit] => (unit.eq_ignore_ascii_case("width") || unit.eq_ignore_ascii_case("height")) && number(n),
-        _ => false,
+    let nonzero = |w: &str| digits(w) && w.parse::<f64>().ok().is_none_or(|v| v != 0.0);
+    // `A*B`, `A x B`, `AXB`, blanks optional around the sign.
+    let size = |text: &str| {
+        text.split_once(['*', 'x', 'X'])
+            .is_some_and(|(a, b)| digits(a.trim()) && digits(b.trim()))
+    };
+    let unit = |w: &str| w.eq_ignore_ascii_case("width") || w.eq_ignore_ascii_case("height");
+    let parts: Vec<&str> = rest.split_whitespace().collect();
+    if parts.first().is_some_and(|w| w.eq_ignore_ascii_case("max")) {
+        let after = rest[3..].trim();
+        return match after.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [n, u] if unit(u) => digits(n),
+            _ => size(after),
+        };
+    }
+    match parts.as_slice() {
+        [n, u] if unit(u) => digits(n),
+        _ if rest.contains('/') => rest
+            .split_once('/')
+            .is_some_and(|(a, b)| nonzero(a.trim()) && nonzero(b.trim())),
+        [one] if one.contains(['*', 'x', 'X']) => size(one),
+        [one] => nonzero(one.strip_prefix('-').unwrap_or(one)),
+        _ => size(rest),
     }
 }
 
@@ -955,6 +967,79 @@ mod tests {
             assert_eq!(parse.syntax().to_string(), text);
             if kind == DiagramKind::LegacyActivity {
                 assert!(parse.errors().is_empty(), "{text}: {:?}", parse.errors());
+            }
+        }
+    }
+
+    /// PlantUML's verdicts (`test-data/grammar/legacy/cases.tsv`, g0028
+    /// and oracle checks): a block only arrows decide is read by the
+    /// sequence reading first; an arrow's block with an activity line is an
+    /// activity diagram.
+    #[test]
+    fn a_block_only_arrows_decide_is_a_sequence_diagram_when_that_reading_takes_it() {
+        for (text, kind, errors) in [
+            ("@startuml\n--> \"First\"\n@enduml\n", DiagramKind::Sequence, false),
+            ("@startuml\n-> First\n@enduml\n", DiagramKind::Sequence, false),
+            ("@startuml\n--> \"First\"\n:a;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\n-> First;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\n->\n:a;\n@enduml\n", DiagramKind::Activity, false),
+            ("@startuml\nif then\n:a;\nendif\n@enduml\n", DiagramKind::Activity, true),
+        ] {
+            let parse = crate::parse(text);
+            assert_eq!(parse.diagram_kinds(), &[kind], "{text}");
+            assert_eq!(
+                parse.errors().iter().any(|e| e.is_error()),
+                errors,
+                "{text}: {:?}",
+                parse.errors()
+            );
+            let activity = parse.root().diagrams().map(|d| d.is_activity()).collect::<Vec<_>>();
+            assert_eq!(activity, [kind == DiagramKind::Activity], "{text}");
+        }
+    }
+
+    /// PlantUML's verdicts on `scale` lines after `A -> B` (oracle checks).
+    #[test]
+    fn scale_lines_read_as_plantuml_reads_them() {
+        let valid = [
+            "scale 2",
+            "scale 0.5",
+            "scale .5",
+            "scale -1",
+            "scale 2/3",
+            "scale 2 / 3",
+            "scale 200 width",
+            "scale 2 Width",
+            "scale max 800 height",
+            "scale Max 800 width",
+            "scale 800*600",
+            "scale 800 * 600",
+            "scale 800x600",
+            "scale 800 x 600",
+            "scale 800X600",
+            "scale max 800x600",
+            "scale max 800 * 600",
+        ];
+        let invalid = [
+            "scale 2 3",
+            "scale 0",
+            "scale 150%",
+            "scale 1,5",
+            "scale max 2",
+            "scale max 800",
+            "scale 1-2",
+            "scale max -5 width",
+            "scale 0.5/0",
+            "scale ..",
+            "scale -",
+            "scale 5 x",
+            "scale x",
+            "scale 1e3",
+        ];
+        for (lines, expected) in [(&valid[..], true), (&invalid[..], false)] {
+            for line in lines {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                assert_eq!(is_scale(&words), expected, "{line}");
             }
         }
     }

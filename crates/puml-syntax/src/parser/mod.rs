@@ -407,19 +407,19 @@ impl<'a> Parser<'a> {
         self.stop_at_first_error = false;
         self.probing = false;
         let sequence_failed = self.first_error_since(errors_before).is_some();
-        let only_shared = || {
-            let mut kinds = self
+        let only_shared = |parser: &Parser<'a>| {
+            let mut kinds = parser
                 .builder
                 .node_kinds_since(mark)
                 .map(SyntaxKind::from_raw_rowan)
                 .peekable();
             kinds.peek().is_some()
-                && self
+                && parser
                     .builder
                     .node_kinds_since(mark)
                     .map(SyntaxKind::from_raw_rowan)
                     .all(class::is_shared_statement)
-                && self
+                && parser
                     .builder
                     .node_kinds_since(mark)
                     .map(SyntaxKind::from_raw_rowan)
@@ -430,7 +430,35 @@ impl<'a> Parser<'a> {
         // reading finds an empty diagram and the class reading takes it.)
         let sequence_only_shared = match sequence_failed {
             true => false,
-            false if first == DiagramKind::Sequence && only_shared() => true,
+            false if first == DiagramKind::Sequence && only_shared(self) => true,
+            false if first == DiagramKind::Activity && self.only_arrows_decide(start) => {
+                // `--> "First"` alone: both languages read it, and
+                // PlantUML tries the sequence reading first.
+                let activity_end = self.pos;
+                self.pos = start;
+                self.builder.rewind(mark);
+                self.errors.truncate(errors_before);
+                self.looked_ahead.set(looked_ahead);
+                self.unterminated_block.set(unterminated);
+                self.probing = true;
+                self.stop_at_first_error = true;
+                let sequence = self.parse_diagram_body(implicit, DiagramKind::Sequence);
+                self.stop_at_first_error = false;
+                self.probing = false;
+                if self.first_error_since(errors_before).is_none() && !only_shared(self) {
+                    return (sequence.0, sequence.1, None);
+                }
+                self.pos = start;
+                self.builder.rewind(mark);
+                self.errors.truncate(errors_before);
+                self.looked_ahead.set(looked_ahead);
+                self.unterminated_block.set(unterminated);
+                self.probing = true;
+                let activity = self.parse_diagram_body(implicit, first);
+                self.probing = false;
+                debug_assert_eq!(self.pos, activity_end);
+                return (activity.0, activity.1, None);
+            }
             false => return (sequence.0, sequence.1, None),
         };
         let rewind = |parser: &mut Parser<'a>| {
@@ -548,6 +576,26 @@ impl<'a> Parser<'a> {
             None => None,
         };
         (again.0, again.1, stop)
+    }
+
+    /// Whether every line of the block from `start` that decides between
+    /// the sequence and activity languages is an arrow (`->`, `--> "X"`):
+    /// such a block is read as an activity diagram first, but the sequence
+    /// reading may read it whole too.
+    fn only_arrows_decide(&self, start: usize) -> bool {
+        let mut arrows = 0;
+        for line in &self.lines[start..] {
+            let trimmed = line.content.trim();
+            if trimmed.starts_with('@') {
+                break;
+            }
+            match activity::line_class(line.content) {
+                activity::LineClass::Neutral => {}
+                activity::LineClass::Activity if trimmed.starts_with('-') => arrows += 1,
+                _ => return false,
+            }
+        }
+        arrows > 0
     }
 
     /// The start of the line holding `offset`.

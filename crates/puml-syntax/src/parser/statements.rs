@@ -146,7 +146,22 @@ impl<'a> Parser<'a> {
             "mainframe" => self.simple(line, MAINFRAME, "mainframe"),
             "hide" | "show" => self.simple(line, HIDE_SHOW, word),
             "skinparam" | "skinparamlocked" => self.skinparam(line, word),
-            "skin" | "scale" => self.simple(line, SKINPARAM, word),
+            "scale" => {
+                // PlantUML reads `scale 2`, `scale 2/3`, `scale 200 width`,
+                // `scale max 800*600`, … and refuses any other `scale` line.
+                let words: Vec<&str> = trimmed.split_whitespace().collect();
+                if !super::legacy_activity::is_scale(&words) {
+                    let range = self.line_range(line);
+                    self.error(Diagnostic::error(
+                        codes::SYNTAX_ERROR,
+                        range,
+                        "`scale` takes a factor (`scale 2`, `scale 2/3`), a size (`scale 200 width`, `scale 800*600`) \
+                         or a bound (`scale max 800*600`)",
+                    ));
+                }
+                self.simple(line, SKINPARAM, word)
+            }
+            "skin" => self.simple(line, SKINPARAM, word),
             "sprite" => self.sprite(line),
             _ => self.punctuation_statement(line, word, trimmed),
         }
