@@ -851,8 +851,23 @@ mod tests {
     /// The byte scan cuts where splitting at the first `<<` does.
     #[test]
     fn before_stereotype_cuts_at_the_first_double_angle() {
-        for text in ["", "<", "<<", "a<b", "Color<<S>>", "a<<<b", "<<x", "é<<ü", "ArrowColor", "x<<y<<z"] {
-            assert_eq!(before_stereotype(text), text.split("<<").next().unwrap_or(text), "{text:?}");
+        for text in [
+            "",
+            "<",
+            "<<",
+            "a<b",
+            "Color<<S>>",
+            "a<<<b",
+            "<<x",
+            "é<<ü",
+            "ArrowColor",
+            "x<<y<<z",
+        ] {
+            assert_eq!(
+                before_stereotype(text),
+                text.split("<<").next().unwrap_or(text),
+                "{text:?}"
+            );
         }
     }
 
