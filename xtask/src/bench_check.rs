@@ -167,13 +167,54 @@ fn process_start(args: &[String]) -> Result<(), String> {
         .collect();
     let baseline = medians[0];
     println!("process start ({START_RUNS} interleaved runs each, median): /bin/true {baseline:.3} ms");
-    for ((name, _), median) in contenders.iter().zip(&medians).skip(1) {
+    for ((name, argv), median) in contenders.iter().zip(&medians).skip(1) {
         println!(
-            "  {name}, one-message diagram: {median:.3} ms, {:.3} ms beyond /bin/true (target <= 1 ms)",
-            median - baseline
+            "  {name}, one-message diagram: {median:.3} ms, {:.3} ms beyond /bin/true (target <= 1 ms; {})",
+            median - baseline,
+            linkage(Path::new(&argv[0]))
         );
     }
     Ok(())
+}
+
+/// How an ELF executable is linked, as far as start-up goes: whether the
+/// dynamic loader runs (a `PT_INTERP` program header) and whether the
+/// binary is position-independent (`ET_DYN`). The shipped `puml` on
+/// x86_64 Linux is static (scripts/static-bins.sh); `cargo build` makes a
+/// dynamic one, slower to start.
+fn linkage(binary: &Path) -> &'static str {
+    const PT_INTERP: u32 = 3;
+    const ET_DYN: u16 = 3;
+    let Ok(bytes) = std::fs::read(binary) else {
+        return "linkage unknown";
+    };
+    let u16_at = |at: usize| bytes.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let u32_at = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let u64_at = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+    };
+    // Only 64-bit little-endian ELF is read; anything else is not judged.
+    if !bytes.starts_with(b"\x7fELF\x02\x01") {
+        return "linkage unknown";
+    }
+    let (Some(kind), Some(table), Some(entry_size), Some(entries)) = (u16_at(16), u64_at(32), u16_at(54), u16_at(56))
+    else {
+        return "linkage unknown";
+    };
+    let interpreted =
+        (0..usize::from(entries)).any(|i| u32_at(table as usize + i * usize::from(entry_size)) == Some(PT_INTERP));
+    match (interpreted, kind == ET_DYN) {
+        (false, false) => "static executable",
+        (false, true) => "static position-independent executable",
+        (true, false) => "dynamically linked; scripts/static-bins.sh links it statically",
+        (true, true) => "dynamically linked, position-independent",
+    }
 }
 
 fn plantuml_syntax(jar: &Path, sources: &[(PathBuf, String)], sample: usize) -> Option<f64> {

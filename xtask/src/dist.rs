@@ -1,7 +1,8 @@
 //! `cargo xtask dist`: release artifacts for one platform.
 //!
 //! Builds `puml`, `puml-lsp` and `puml-mcp` in release mode (for the host, or
-//! `--target TRIPLE`) and writes to `target/dist/` (or `--out DIR`):
+//! `--target TRIPLE`; on x86_64 Linux `puml` statically, through
+//! `scripts/static-bins.sh`) and writes to `target/dist/` (or `--out DIR`):
 //!
 //! - `puml-agent-pack-claude-VERSION-PLATFORM.tar.gz`: a Claude Code
 //!   marketplace (`.claude-plugin/marketplace.json`) holding the plugin
@@ -82,10 +83,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
 
     if !skip_build {
+        // `puml` is linked statically where scripts/static-bins.sh can
+        // (x86_64 Linux with glibc): it runs once per diagram, and the
+        // dynamic loader was most of its start.
+        let static_puml = !only_vsix
+            && triple.as_deref().is_none_or(|t| t == "x86_64-unknown-linux-gnu")
+            && Command::new(root.join("scripts/static-bins.sh"))
+                .arg("--supported")
+                .status()
+                .is_ok_and(|s| s.success());
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         cmd.args(["build", "--release", "--locked", "-p", "puml-lsp"]);
         if !only_vsix {
-            cmd.args(["-p", "puml-cli", "-p", "puml-server"]);
+            cmd.args(["-p", "puml-server"]);
+            if !static_puml {
+                cmd.args(["-p", "puml-cli"]);
+            }
         }
         cmd.arg("--bins");
         if let Some(t) = &triple {
@@ -95,6 +108,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let status = cmd.current_dir(&root).status().map_err(|e| format!("cargo: {e}"))?;
         if !status.success() {
             return Err("cargo build failed".into());
+        }
+        if static_puml {
+            let mut cmd = Command::new(root.join("scripts/static-bins.sh"));
+            cmd.arg("puml");
+            if let Some(t) = &triple {
+                cmd.args(["--target", t]);
+            }
+            let status = cmd
+                .current_dir(&root)
+                .status()
+                .map_err(|e| format!("static-bins.sh: {e}"))?;
+            if !status.success() {
+                return Err("scripts/static-bins.sh failed".into());
+            }
         }
     }
     let needed: &[&str] = if only_vsix { &["puml-lsp"] } else { &BINARIES };

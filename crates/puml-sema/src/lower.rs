@@ -2082,22 +2082,32 @@ impl DiagramLowering {
         }
         // The name as written, after the blocks' prefix (`sequenceArrowColr`),
         // without a stereotype (`…Color<<S>>`), which the fix keeps.
-        let name = name.split("<<").next().unwrap_or(name);
+        let name = crate::skinparams::before_stereotype(name);
         // A block's stereotype (`skinparam participant<<S>> { … }`) is no
-        // part of the name either.
-        let prefix: String = prefix
-            .split("<<")
-            .enumerate()
-            .fold(String::new(), |mut out, (i, piece)| {
-                out.push_str(if i == 0 {
-                    piece
-                } else {
-                    piece.split_once(">>").map_or("", |(_, after)| after)
-                });
-                out
-            });
-        let prefix = prefix.as_str();
-        let written = format!("{prefix}{name}");
+        // part of the name either. (Most skinparams are in no block, or in
+        // one without a stereotype: no string is built for them.)
+        let prefix: std::borrow::Cow<'_, str> = if prefix.contains('<') {
+            prefix
+                .split("<<")
+                .enumerate()
+                .fold(String::new(), |mut out, (i, piece)| {
+                    out.push_str(if i == 0 {
+                        piece
+                    } else {
+                        piece.split_once(">>").map_or("", |(_, after)| after)
+                    });
+                    out
+                })
+                .into()
+        } else {
+            prefix.into()
+        };
+        let prefix = prefix.as_ref();
+        let written: std::borrow::Cow<'_, str> = if prefix.is_empty() {
+            name.into()
+        } else {
+            format!("{prefix}{name}").into()
+        };
         let Some(issue) = crate::skinparams::check_sequence_skinparam(&written) else {
             return;
         };

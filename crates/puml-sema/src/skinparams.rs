@@ -676,7 +676,7 @@ pub struct IgnoredSkinparam {
 /// `skinparam sequence { … }` prefixes joined, a `<<stereotype>>` allowed
 /// at its end; any case).
 pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
-    let name = key.split("<<").next().unwrap_or(key).trim();
+    let name = before_stereotype(key).trim();
     if name.is_empty() || name.len() > 80 || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return None;
     }
@@ -704,6 +704,19 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
         message,
         instead: closest_sequence_name(&lower),
     })
+}
+
+/// `text` up to its first `<<` (a stereotype), or all of it. Bytes, not a
+/// substring search: every skinparam line asks it, and setting up a
+/// two-byte pattern search cost more than the scan.
+pub(crate) fn before_stereotype(text: &str) -> &str {
+    let end = text
+        .as_bytes()
+        .windows(2)
+        .position(|pair| pair == b"<<")
+        .unwrap_or(text.len());
+    // `<` is ASCII: the cut is a character boundary.
+    &text[..end]
 }
 
 /// The name a sequence diagram reads within a couple of edits of `lower`,
@@ -834,6 +847,29 @@ fn sequence_names() -> &'static [SequenceName] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte scan cuts where splitting at the first `<<` does.
+    #[test]
+    fn before_stereotype_cuts_at_the_first_double_angle() {
+        for text in [
+            "",
+            "<",
+            "<<",
+            "a<b",
+            "Color<<S>>",
+            "a<<<b",
+            "<<x",
+            "é<<ü",
+            "ArrowColor",
+            "x<<y<<z",
+        ] {
+            assert_eq!(
+                before_stereotype(text),
+                text.split("<<").next().unwrap_or(text),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn sequence_names_pass_and_others_are_reported() {

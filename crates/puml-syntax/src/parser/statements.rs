@@ -2331,6 +2331,15 @@ fn message_receiver(content: &str) -> Option<String> {
 /// allocations per line of every note body.
 pub(crate) fn is_note_end(line: &str) -> bool {
     const KINDS: [&str; 3] = ["note", "hnote", "rnote"];
+    // Either way the first word starts with `end`: every other line (most
+    // of a note's body, asked line by line) is settled without splitting
+    // it into words.
+    if !super::lexer::trim_blanks_start(line)
+        .get(..3)
+        .is_some_and(|start| start.eq_ignore_ascii_case("end"))
+    {
+        return false;
+    }
     let mut words = line.split_whitespace();
     let (Some(first), second, None) = (words.next(), words.next(), words.next()) else {
         return false;
