@@ -661,6 +661,20 @@ pub fn short_declaration(line: &str) -> bool {
     false
 }
 
+/// Whether `line` reads as a declaration only through PlantUML's greedy
+/// display (`"A" --> "B" --> "C"`, its display running to the last quote),
+/// not through its first quoted text. PlantUML tries the link first: a line
+/// that also reads as a link (`"A" - "B"`) is a link.
+pub fn greedy_only_declaration(line: &str) -> bool {
+    let Some(after) = line.trim().strip_prefix('"') else {
+        return false;
+    };
+    let (Some(first), Some(last)) = (after.find('"'), after.rfind('"')) else {
+        return false;
+    };
+    last != first && !quoted_declaration(after, first) && quoted_declaration(after, last)
+}
+
 /// `"Text"`, `"Text" as (uc)`, `"Text" as c #pink`: `after` is the line
 /// after its opening quote, `close` the display's closing quote in it.
 fn quoted_declaration(after: &str, close: usize) -> bool {

@@ -380,7 +380,12 @@ impl<'a> Parser<'a> {
         if verdict != Some(true) {
             return self.description_unknown(line, "this line is not a statement of a description diagram");
         }
-        let declared = if port_allowed { None } else { grammar::declared(text) };
+        let declared = if port_allowed || (grammar::greedy_only_declaration(text) && grammar::link(text, &known_color))
+        {
+            None
+        } else {
+            grammar::declared(text)
+        };
         match declared {
             Some((code, kind)) => {
                 if let Some(existing) = self.description.types.get(&code) {
