@@ -330,6 +330,22 @@ pub fn description_cases() -> Vec<Case> {
     ] {
         out.push(diagram("mixed", lines));
     }
+    // `allowmixing` makes the class reading take description elements
+    // declared with their keywords, never by their short forms.
+    for lines in [
+        &["allowmixing", "(Use) --> [Comp]"][..],
+        &["allowmixing", "(Use)"],
+        &["allowmixing", "[Comp]"],
+        &["allowmixing", "[A] --> [B]"],
+        &["allowmixing", ":Actor: --> (U)"],
+        &["allowmixing", "class A", "A --> (U)"],
+        &["allowmixing", "class A", "[C] --> A"],
+        &["allowmixing", "actor X"],
+        &["allowmixing", "class A", "usecase U", "A --> U"],
+        &["allowmixing", "usecase U", "component C", "U --> C"],
+    ] {
+        out.push(diagram("allowmixing", lines));
+    }
     out
 }
 

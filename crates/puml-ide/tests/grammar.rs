@@ -239,7 +239,7 @@ fn puml_agrees_with_plantuml_on_the_generated_activity_cases() {
 /// Cases agreed on when the levels were last raised, per kind (the cases
 /// of `cargo xtask grammar-probe --description`, `--state`, `--legacy`).
 /// Raise them as the readings improve.
-const KINDS_AGREED_AT_LEAST: [(&str, usize); 3] = [("description", 958), ("state", 176), ("legacy", 344)];
+const KINDS_AGREED_AT_LEAST: [(&str, usize); 3] = [("description", 969), ("state", 176), ("legacy", 344)];
 
 /// Description (use case, component, deployment), state and legacy
 /// activity diagrams, which puml recognises without drawing: a case agrees

@@ -147,12 +147,22 @@ pub(crate) fn recognize(
         let mut warning = Diagnostic::warning(
             codes::OTHER_DIAGRAM_KIND,
             line,
-            format!(
-                "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity (also legacy), class, description and state diagrams)",
-                kind.describe(),
-                line_text,
-                kind.describe()
-            ),
+            match kind {
+                // puml draws these kinds, but its own reading of this block
+                // stopped on a line PlantUML's reading takes.
+                OtherKind::Class | OtherKind::Description | OtherKind::Activity | OtherKind::State => format!(
+                    "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml's {} reading does not take every line of this block, so puml does not draw it",
+                    kind.describe(),
+                    line_text,
+                    kind.describe()
+                ),
+                OtherKind::Other(_) => format!(
+                    "PlantUML reads this block as a {} diagram (this line, `{}`, is not sequence syntax); puml does not draw {} diagrams yet (it checks and draws sequence, activity (also legacy), class, description and state diagrams)",
+                    kind.describe(),
+                    line_text,
+                    kind.describe()
+                ),
+            },
         );
         // A link with a class-only arrow was probably meant as a message:
         // the sequence arrow is offered, never applied by `--fix` (PlantUML
@@ -648,11 +658,10 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
         }
         let readers = line_readers(line);
         let element = is_element_line(line);
-        // `allowmixing` lets the class reading take the description types' elements.
-        class.read(
-            offset,
-            (readers.class || (mixing && readers.description)).then_some(element),
-        );
+        // `allowmixing` lets the class reading take the description types'
+        // elements, declared with their keywords (never by short forms).
+        let mixed_in = mixing && readers.description && !description::uses_short_form(line);
+        class.read(offset, (readers.class || mixed_in).then_some(element));
         // The narrow reading takes `A::b --> B` and `A-b --> B`, which
         // PlantUML's description grammar refuses (its names have neither).
         let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));

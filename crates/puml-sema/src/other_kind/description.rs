@@ -21,3 +21,12 @@ pub(super) fn line(line: &str) -> Option<bool> {
 pub(super) fn link_endpoints(line: &str) -> Vec<(String, Option<&'static str>)> {
     puml_syntax::description_grammar::link_endpoints(line, &is_color)
 }
+
+/// Whether the line names an element by a short form (`(Use)`, `[Comp]`,
+/// `:Actor:`, `()`): PlantUML's class reading refuses those even after
+/// `allowmixing`, which lets it take only the keyword forms (`usecase U`).
+pub(super) fn uses_short_form(line: &str) -> bool {
+    let line = line.trim();
+    puml_syntax::description_grammar::short_form(line).is_some()
+        || link_endpoints(line).iter().any(|(_, kind)| kind.is_some())
+}
