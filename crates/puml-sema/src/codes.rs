@@ -115,3 +115,7 @@ pub const CLASS_STRAY_CLOSE: &str = "E0250";
 /// Class diagram: a `package`, `namespace` or `together` block never
 /// closed by `}` (PlantUML closes it at the end of the diagram).
 pub const CLASS_UNCLOSED_GROUP: &str = "W0251";
+/// Class or description diagram: a `newpage`. PlantUML draws only the page
+/// before the first one (in SVG, PNG and every other format), so the
+/// statements after it are not drawn.
+pub const LATER_PAGES_NOT_DRAWN: &str = "W0252";

@@ -463,6 +463,9 @@ struct DiagramLowering {
     state: Option<crate::lower_state::StateLowering>,
     /// Set when the block is a legacy activity diagram, likewise.
     legacy: Option<crate::lower_legacy_activity::LegacyLowering>,
+    /// A class or description diagram met `newpage`: PlantUML draws only
+    /// the page before it, so what follows is not lowered (W0252).
+    past_first_page: bool,
 }
 
 impl DiagramLowering {
@@ -494,6 +497,7 @@ impl DiagramLowering {
             lifeline_started: false,
             last_message: None,
             statement_start: TextSize::from(0),
+            past_first_page: false,
             first_use_line_start: Vec::new(),
             sequence: Vec::new(),
             next_sequence: 0,
@@ -764,6 +768,26 @@ impl DiagramLowering {
         self.statement_start = green.start;
         let (tokens, range) = green.significant_tokens_and_range();
         self.check_colors(&green, &tokens);
+        if self.class.is_some() || self.description.is_some() {
+            if self.past_first_page {
+                return;
+            }
+            if green.kind() == NEWPAGE {
+                self.past_first_page = true;
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::LATER_PAGES_NOT_DRAWN,
+                        range,
+                        "PlantUML draws only the first page of a class or description diagram: nothing after this `newpage` is drawn (split the pages into `@startuml` blocks of their own to draw them)",
+                    )
+                    .with_suggestion(
+                        "Draw the rest as a diagram of its own",
+                        vec![TextEdit::replace(range, "@enduml\n@startuml".to_string())],
+                    ),
+                );
+                return;
+            }
+        }
         if let Some(class) = &mut self.class {
             if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
                 class.statement(&node());
