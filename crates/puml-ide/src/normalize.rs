@@ -109,6 +109,17 @@ fn declare_implicit_participants(text: &str) -> (String, Vec<String>) {
             continue;
         }
         let map = analysis.source_map.diagrams.get(d).unwrap_or(&empty);
+        // Likewise a block no reading takes whole where another kind's
+        // reading gets furthest (E0241): its arrows are that kind's links,
+        // and declarations would move where the readings stop.
+        let read_furthest_as_another_kind = analysis.diagnostics.iter().any(|diagnostic| {
+            diagnostic.code == puml_sema::codes::FURTHEST_READING
+                && diagnostic.file.is_none()
+                && map.range.contains_range(diagnostic.range)
+        });
+        if read_furthest_as_another_kind {
+            continue;
+        }
         let implicit: Vec<usize> = (0..diagram.participants.len())
             .filter(|&i| !diagram.participants[i].declared && !diagram.participants[i].created)
             .filter(|&i| map.participants.get(i).is_some())
