@@ -23,9 +23,6 @@ const USECASE_FLATTEST: f64 = 0.2;
 const USECASE_ROUNDEST: f64 = 0.8;
 /// What PlantUML adds to the ellipse around the text, each dimension.
 const USECASE_GROWTH: f64 = 6.0;
-/// Steps of each search for the ellipse's centre (cutting the interval by
-/// thirds: far below a thousandth of a pixel for any text).
-const USECASE_SEARCH_STEPS: usize = 60;
 /// The room a use case's compartment after a separator takes above and
 /// below its lines (PlantUML's margin around a compartment's text).
 const COMPARTMENT_MARGIN: f64 = 4.0;
@@ -140,45 +137,61 @@ fn convex_hull(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     hull
 }
 
-/// The smallest circle around the points ((centre), radius): the farthest
-/// point's distance is convex in the centre, so a search by thirds over
-/// the centre's x, each step searching its y by thirds, finds it.
+/// The smallest circle around the points ((centre), radius), exactly: the
+/// incremental construction (each point outside the circle so far lies on
+/// the new circle's boundary, with one or two of the earlier points), on
+/// squared distances. The points are a convex hull of a few text corners,
+/// so its cubic worst case stays tiny; an earlier nested ternary search
+/// called `hypot` hundreds of thousands of times per use case.
 fn smallest_enclosing_circle(points: &[(f64, f64)]) -> ((f64, f64), f64) {
+    type Circle = ((f64, f64), f64);
+    // A point on the boundary counts as inside (rounding of the
+    // circumcentre must not make the construction restart).
+    const SLACK: f64 = 1e-7;
+    let squared = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2);
+    let holds = |(centre, radius_sq): Circle, p: (f64, f64)| squared(centre, p) <= radius_sq * (1.0 + SLACK) + SLACK;
+    let through_two = |a: (f64, f64), b: (f64, f64)| -> Circle {
+        let centre = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        (centre, squared(centre, a))
+    };
+    let through_three = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| -> Circle {
+        let (bx, by) = (b.0 - a.0, b.1 - a.1);
+        let (cx, cy) = (c.0 - a.0, c.1 - a.1);
+        let d = 2.0 * (bx * cy - by * cx);
+        if d.abs() < 1e-12 {
+            // Collinear: the circle over the two farthest apart.
+            return [through_two(a, b), through_two(a, c), through_two(b, c)]
+                .into_iter()
+                .fold((a, 0.0), |best, circle| if circle.1 > best.1 { circle } else { best });
+        }
+        let (b2, c2) = (bx * bx + by * by, cx * cx + cy * cy);
+        let ux = (cy * b2 - by * c2) / d;
+        let uy = (bx * c2 - cx * b2) / d;
+        let centre = (a.0 + ux, a.1 + uy);
+        (centre, ux * ux + uy * uy)
+    };
     let Some(&first) = points.first() else {
         return ((0.0, 0.0), 0.0);
     };
-    let (mut min_x, mut max_x, mut min_y, mut max_y) = (first.0, first.0, first.1, first.1);
-    for &(x, y) in points {
-        (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
-    }
-    let reach = |cx: f64, cy: f64| points.iter().map(|&(x, y)| (x - cx).hypot(y - cy)).fold(0.0, f64::max);
-    let best_y = |cx: f64| {
-        let (mut low, mut high) = (min_y, max_y);
-        for _ in 0..USECASE_SEARCH_STEPS {
-            let a = low + (high - low) / 3.0;
-            let b = high - (high - low) / 3.0;
-            if reach(cx, a) <= reach(cx, b) {
-                high = b;
-            } else {
-                low = a;
+    let mut circle: Circle = (first, 0.0);
+    for i in 1..points.len() {
+        if holds(circle, points[i]) {
+            continue;
+        }
+        circle = (points[i], 0.0);
+        for j in 0..i {
+            if holds(circle, points[j]) {
+                continue;
+            }
+            circle = through_two(points[i], points[j]);
+            for k in 0..j {
+                if !holds(circle, points[k]) {
+                    circle = through_three(points[i], points[j], points[k]);
+                }
             }
         }
-        let cy = (low + high) / 2.0;
-        (cy, reach(cx, cy))
-    };
-    let (mut low, mut high) = (min_x, max_x);
-    for _ in 0..USECASE_SEARCH_STEPS {
-        let a = low + (high - low) / 3.0;
-        let b = high - (high - low) / 3.0;
-        if best_y(a).1 <= best_y(b).1 {
-            high = b;
-        } else {
-            low = a;
-        }
     }
-    let cx = (low + high) / 2.0;
-    let (cy, radius) = best_y(cx);
-    ((cx, cy), radius)
+    (circle.0, circle.1.sqrt())
 }
 
 /// The kind of line a separator in an element's text draws (`--`, `..`,
@@ -932,6 +945,39 @@ mod tests {
 
     /// Use case ellipses PlantUML drew (its text's line widths → node size
     /// in its `svek.dot`), within 2 px.
+    /// The smallest enclosing circle holds every point, touches at least
+    /// two, and no circle of a slightly smaller radius around a nearby
+    /// centre holds them all.
+    #[test]
+    fn smallest_enclosing_circle_is_minimal() {
+        let mut seed = 12_345_u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1_u64 << 53) as f64 * 200.0
+        };
+        for n in 1..12 {
+            let points: Vec<(f64, f64)> = (0..n).map(|_| (next(), next() / 3.0)).collect();
+            let ((cx, cy), r) = super::smallest_enclosing_circle(&points);
+            let distance = |&(x, y): &(f64, f64)| (x - cx).hypot(y - cy);
+            assert!(points.iter().all(|p| distance(p) <= r + 1e-6), "{points:?}");
+            if n > 1 {
+                assert!(
+                    points.iter().filter(|p| (distance(p) - r).abs() < 1e-6).count() >= 2,
+                    "{points:?}"
+                );
+            }
+            for (dx, dy) in [(0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5)] {
+                let reach = points
+                    .iter()
+                    .map(|&(x, y)| (x - cx - dx).hypot(y - cy - dy))
+                    .fold(0.0, f64::max);
+                assert!(reach >= r - 1e-9, "a nearby centre does better: {points:?}");
+            }
+        }
+    }
+
     #[test]
     fn usecase_ellipses_measure_like_plantuml() {
         // "Log in" under `skinparam padding 30`.
