@@ -12,7 +12,10 @@
 //! `error_pictures.rs`). Fails when fewer texts are placed than the level
 //! reached, so the layout never silently drifts back.
 
-use puml_compat::{split_blocks, ImageFormat, Outcome, RenderSettings, Renderer};
+mod dropin_pictures;
+
+use dropin_pictures::{draw_first_block, picture_texts, texts};
+use puml_compat::Outcome;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -37,37 +40,11 @@ use std::path::Path;
 const ACTIVITY_PLACED_AT_LEAST: usize = 474;
 const TOLERANCE_PX: f64 = 2.0;
 
-fn texts(svg: &str) -> Vec<(String, f64, f64)> {
-    let Ok(doc) = roxmltree::Document::parse(svg) else {
-        return Vec::new();
-    };
-    doc.descendants()
-        .filter(|n| n.has_tag_name("text"))
-        .filter_map(|n| {
-            let text: String = n.descendants().filter_map(|d| d.text()).collect();
-            let text = text.replace('\u{a0}', " ").trim().to_string();
-            let x = n.attribute("x")?.parse::<f64>().ok()?;
-            let y = n.attribute("y")?.parse::<f64>().ok()?;
-            (!text.is_empty()).then_some((text, x, y))
-        })
-        .collect()
-}
-
 /// The texts of the first picture the drop-in draws for `file`.
 fn dropin_texts(file: &Path, source: &str) -> Vec<(String, f64, f64)> {
-    let Some(block) = split_blocks(source, true).into_iter().next() else {
-        return Vec::new();
-    };
-    let mut renderer = Renderer::new(file.parent().map(Path::to_path_buf));
-    let mut settings = RenderSettings::new(ImageFormat::Svg);
-    settings.path = Some(file.to_path_buf());
-    let outcome = renderer.render(&block, &settings);
-    match &outcome {
-        Outcome::Rendered { .. } | Outcome::Error { .. } => outcome
-            .first_image()
-            .map(|page| texts(&String::from_utf8_lossy(&page.bytes)))
-            .unwrap_or_default(),
-        Outcome::Unsupported { .. } => Vec::new(),
+    match draw_first_block(file, source) {
+        Some(outcome @ (Outcome::Rendered { .. } | Outcome::Error { .. })) => picture_texts(&outcome),
+        Some(Outcome::Unsupported { .. }) | None => Vec::new(),
     }
 }
 

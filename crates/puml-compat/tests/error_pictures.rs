@@ -12,7 +12,9 @@
 //! puml does not read as PlantUML does is listed with its misses, and the
 //! count of such diagrams may only fall.
 
-use puml_compat::{split_blocks, ImageFormat, RenderSettings, Renderer};
+mod dropin_pictures;
+
+use dropin_pictures::{draw_first_block, picture_texts, texts};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -22,39 +24,11 @@ const TOLERANCE_PX: f64 = 2.0;
 /// for such kinds).
 const PARTIAL_AT_MOST: usize = 1;
 
-fn texts(svg: &str) -> Vec<(String, f64, f64)> {
-    let Ok(doc) = roxmltree::Document::parse(svg) else {
-        return Vec::new();
-    };
-    doc.descendants()
-        .filter(|n| n.has_tag_name("text"))
-        .filter_map(|n| {
-            let text: String = n
-                .descendants()
-                .filter(|d| d.is_text())
-                .filter_map(|d| d.text())
-                .collect();
-            let text = text.replace('\u{a0}', " ").trim().to_string();
-            let x = n.attribute("x")?.parse::<f64>().ok()?;
-            let y = n.attribute("y")?.parse::<f64>().ok()?;
-            (!text.is_empty()).then_some((text, x, y))
-        })
-        .collect()
-}
-
 /// PlantUML's texts the drop-in's picture of `file` leaves unplaced.
 fn misses(file: &Path) -> Vec<String> {
     let source = std::fs::read_to_string(file).unwrap();
     let theirs = texts(&std::fs::read_to_string(file.with_extension("plantuml.svg")).unwrap());
-    let block = split_blocks(&source, true).into_iter().next().unwrap();
-    let mut renderer = Renderer::new(file.parent().map(Path::to_path_buf));
-    let mut settings = RenderSettings::new(ImageFormat::Svg);
-    settings.path = Some(file.to_path_buf());
-    let outcome = renderer.render(&block, &settings);
-    let ours = outcome
-        .first_image()
-        .map(|page| texts(&String::from_utf8_lossy(&page.bytes)))
-        .unwrap_or_default();
+    let ours = picture_texts(&draw_first_block(file, &source).unwrap());
     let mut pool: HashMap<String, Vec<(f64, f64)>> = HashMap::new();
     for (t, x, y) in ours {
         pool.entry(t).or_default().push((x, y));

@@ -545,24 +545,28 @@ pub fn class_completions(
             Some(items)
         }
         (1, true) if outline.description && is_description_keyword(words[0]) => None,
-        (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => Some(
-            if outline.description {
+        (1, true) if outline.elements.iter().any(|(name, _)| name == words[0]) || !is_keyword(words[0]) => {
+            Some(arrow_items(if outline.description {
                 DESCRIPTION_ARROWS
             } else {
                 CLASS_ARROWS
-            }
-            .iter()
-            .map(|(arrow, detail)| CompletionItem {
-                label: arrow.to_string(),
-                kind: Some(CompletionItemKind::OPERATOR),
-                detail: Some(detail.to_string()),
-                ..CompletionItem::default()
-            })
-            .collect(),
-        ),
+            }))
+        }
         (2, true) | (3, false) if is_arrow(words[1]) => Some(names()),
         _ => None,
     }
+}
+/// Completion items for a diagram kind's arrows, each with its meaning.
+fn arrow_items(arrows: &[(&str, &str)]) -> Vec<CompletionItem> {
+    arrows
+        .iter()
+        .map(|(arrow, detail)| CompletionItem {
+            label: arrow.to_string(),
+            kind: Some(CompletionItemKind::OPERATOR),
+            detail: Some(detail.to_string()),
+            ..CompletionItem::default()
+        })
+        .collect()
 }
 
 /// The arrows offered after a legacy activity's name and a space (each
@@ -655,17 +659,7 @@ fn legacy_completions(typed: &str, outline: &puml_ide::class_symbols::ClassOutli
     // After an activity (or `(*)`) and a blank: the arrows.
     let source = typed.trim();
     if ends_in_blank && (source == "(*)" || outline.elements.iter().any(|(name, _)| name == source)) {
-        return Some(
-            LEGACY_ARROWS
-                .iter()
-                .map(|(arrow, detail)| CompletionItem {
-                    label: arrow.to_string(),
-                    kind: Some(CompletionItemKind::OPERATOR),
-                    detail: Some(detail.to_string()),
-                    ..CompletionItem::default()
-                })
-                .collect(),
-        );
+        return Some(arrow_items(LEGACY_ARROWS));
     }
     match before {
         // A line's first word: a link's source or a statement.

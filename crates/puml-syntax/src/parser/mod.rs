@@ -425,6 +425,13 @@ impl<'a> Parser<'a> {
                     .map(SyntaxKind::from_raw_rowan)
                     .any(|k| k != END_LINE && k != START_LINE)
         };
+        let rewind = |parser: &mut Parser<'a>| {
+            parser.pos = start;
+            parser.builder.rewind(mark);
+            parser.errors.truncate(errors_before);
+            parser.looked_ahead.set(looked_ahead);
+            parser.unterminated_block.set(unterminated);
+        };
         // No error, and something besides shared statements: a sequence
         // diagram. (With only shared statements PlantUML's sequence
         // reading finds an empty diagram and the class reading takes it.)
@@ -435,11 +442,7 @@ impl<'a> Parser<'a> {
                 // `--> "First"` alone: both languages read it, and
                 // PlantUML tries the sequence reading first.
                 let activity_end = self.pos;
-                self.pos = start;
-                self.builder.rewind(mark);
-                self.errors.truncate(errors_before);
-                self.looked_ahead.set(looked_ahead);
-                self.unterminated_block.set(unterminated);
+                rewind(self);
                 self.probing = true;
                 self.stop_at_first_error = true;
                 let sequence = self.parse_diagram_body(implicit, DiagramKind::Sequence);
@@ -448,11 +451,7 @@ impl<'a> Parser<'a> {
                 if self.first_error_since(errors_before).is_none() && !only_shared(self) {
                     return (sequence.0, sequence.1, None);
                 }
-                self.pos = start;
-                self.builder.rewind(mark);
-                self.errors.truncate(errors_before);
-                self.looked_ahead.set(looked_ahead);
-                self.unterminated_block.set(unterminated);
+                rewind(self);
                 self.probing = true;
                 let activity = self.parse_diagram_body(implicit, first);
                 self.probing = false;
@@ -460,13 +459,6 @@ impl<'a> Parser<'a> {
                 return (activity.0, activity.1, None);
             }
             false => return (sequence.0, sequence.1, None),
-        };
-        let rewind = |parser: &mut Parser<'a>| {
-            parser.pos = start;
-            parser.builder.rewind(mark);
-            parser.errors.truncate(errors_before);
-            parser.looked_ahead.set(looked_ahead);
-            parser.unterminated_block.set(unterminated);
         };
         rewind(self);
         // Where the first reading's first error starts, and where that
