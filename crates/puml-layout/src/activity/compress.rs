@@ -17,6 +17,9 @@ const IGNORED_MARK: &str = "puml-activity-compression-ignored";
 const PHANTOM_MARK: &str = "puml-activity-compression-phantom";
 /// Marks a frame whose sides hold columns apart but not what lies between.
 const SIDES_MARK: &str = "puml-activity-compression-sides";
+/// Marks what the compression moves without narrowing it (a partition's
+/// title tab keeps its width: PlantUML draws it after compressing).
+const RIGID_MARK: &str = "puml-activity-compression-rigid";
 /// How much of each end of an ignored rectangle still covers.
 const IGNORED_END: f64 = 2.0;
 /// What an uncovered stripe is narrowed to.
@@ -26,6 +29,19 @@ const MIN_UNCOVERED: f64 = 10.0;
 pub(super) fn ignored_for_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
     items.push(Item::Begin {
         class: IGNORED_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    draw(items);
+    items.push(Item::End);
+}
+
+/// Pushes `draw`'s items marked as moved whole by the compression: each
+/// keeps its width, following where its left end goes.
+pub(super) fn rigid_in_compression(items: &mut Vec<Item>, draw: impl FnOnce(&mut Vec<Item>)) {
+    items.push(Item::Begin {
+        class: RIGID_MARK.into(),
         title: None,
         link: None,
         data: Vec::new(),
@@ -96,13 +112,26 @@ impl XMap {
 /// markers of [`ignored_for_compression`].
 pub(super) fn compress_x(tile: &mut Tile) {
     let map = uncovered_gaps(&tile.items);
-    strip_marks(&mut tile.items);
     if map.gaps.is_empty() {
+        strip_marks(&mut tile.items);
         return;
     }
+    let mut open_rigid: Vec<bool> = Vec::new();
     for item in &mut tile.items {
-        map_item_x(item, &map);
+        match item {
+            Item::Begin { class, .. } => open_rigid.push(class == RIGID_MARK),
+            Item::End => {
+                open_rigid.pop();
+            }
+            _ if open_rigid.contains(&true) => {
+                if let Some((lo, _)) = item_x_range(item) {
+                    shift_item(item, map.apply(lo) - lo, 0.0);
+                }
+            }
+            _ => map_item_x(item, &map),
+        }
     }
+    strip_marks(&mut tile.items);
     tile.w = map.apply(tile.w);
     tile.anchor = map.apply(tile.anchor);
     tile.in_x = map.apply(tile.in_x);
@@ -128,7 +157,7 @@ pub(super) fn strip_marks(items: &mut Vec<Item>) {
         Item::Begin { class, .. } => {
             let kind = if class == PHANTOM_MARK {
                 Open::Phantom
-            } else if class == IGNORED_MARK || class == SIDES_MARK {
+            } else if class == IGNORED_MARK || class == SIDES_MARK || class == RIGID_MARK {
                 Open::Marker
             } else {
                 Open::Group

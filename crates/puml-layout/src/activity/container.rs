@@ -88,7 +88,9 @@ impl Ctx<'_> {
                 sides_only_for_compression(&mut items, FRAME_SIDE, FRAME_SIDE, |items| {
                     rect(items, 0.0, fy, fw, fh, self.style.frame_radius, p)
                 });
-                let tab_w = title.width + 3.0 + 10.0;
+                // The tab runs 10 px past the title's advance (its 3 px
+                // indent included: probes `partition_*`, `group_*`).
+                let tab_w = title.width + 10.0;
                 let draw_tab = |items: &mut Vec<Item>| {
                     PathBuilder::new()
                         .move_to(tab_w, fy)
@@ -97,7 +99,7 @@ impl Ctx<'_> {
                         .line_to(0.0, fy + title_h)
                         .push(items, paint(None, Some(frame)));
                 };
-                ignored_for_compression(&mut items, draw_tab);
+                ignored_for_compression(&mut items, |items| rigid_in_compression(items, draw_tab));
                 if title.width > framed_w {
                     title.draw(3.0, fy + 1.0, Align::Left, title_color, &mut items);
                 } else {
