@@ -9,7 +9,7 @@ The probes are generated, not fitted one by one: the paint-fidelity test
 of PlantUML's texts puml places within 2 px and fails under the level
 reached, so a layout rule that helps one construct and hurts another shows.
 
-usage: scripts/activity_probes.py [--oracle] [--out DIR]
+usage: scripts/activity_probes.py [--oracle [--only PREFIX]] [--out DIR]
 """
 
 import argparse
@@ -320,8 +320,49 @@ NEIGHBOURS = {
 }
 
 
-def probes():
+def note_lines(count):
+    return ["note right"] + ["line %d" % (k + 1) for k in range(count)] + ["end note"]
+
+
+# Notes beside the steps of a loop's body, shorter and taller than the gap
+# (seed 001's `loop`): PlantUML lays the loop out with each note beside its
+# step and then closes the rows nothing covers.
+def loop_note_probes():
+    cases = {
+        "first": [(":A;", 4), (":B;", 0)],
+        "first_short": [(":A;", 2), (":B;", 0)],
+        "first_mid": [(":A;", 3), (":B;", 0)],
+        "first_tall": [(":A;", 6), (":B;", 0)],
+        "second": [(":A;", 0), (":B;", 4)],
+        "second_mid": [(":A;", 0), (":B;", 3)],
+        "both": [(":A;", 4), (":B;", 4)],
+        "both_short": [(":A;", 2), (":B;", 2)],
+        "both_uneven": [(":A;", 4), (":B;", 6)],
+        "three": [(":A;", 4), (":B;", 0), (":C;", 4)],
+        "middle": [(":A;", 0), (":B;", 4), (":C;", 0)],
+        "only": [(":A;", 4)],
+    }
     out = {}
+    for name, steps in cases.items():
+        body = []
+        for step, lines in steps:
+            body.append(step)
+            if lines:
+                body += note_lines(lines)
+        for loop, head, tail in (
+            ("repeat", ["repeat"], ["repeat while (again?) is (retry)"]),
+            ("while", ["while (more?) is (yes)"], ["endwhile (no)"]),
+        ):
+            for start in ("start", "bare"):
+                lines = (["start"] if start == "start" else []) + head + body + tail
+                lines += ["stop"] if start == "start" else []
+                key = "loop_notes_%s_%s_%s" % (loop, name, start)
+                out[key] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
+def probes():
+    out = loop_note_probes()
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():
             depths = (1, 2, 3, 4) if width == "mid" else (1, 4)
@@ -345,6 +386,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--oracle", action="store_true", help="render PlantUML's SVG beside each probe")
     parser.add_argument("--out", default=str(ROOT / "test-data/activity-probes"))
+    parser.add_argument("--only", default="", help="ask the oracle only about probes starting with this")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -359,8 +401,9 @@ def main():
     tmp = out / ".oracle"
     tmp.mkdir(exist_ok=True)
     cmd = ["java", "-Djava.awt.headless=true", "-jar", str(JAR), "-tsvg", "-o", str(tmp)]
-    subprocess.run(cmd + [str(p) for p in written], check=False)
-    for path in written:
+    asked = [p for p in written if p.stem.startswith(args.only)]
+    subprocess.run(cmd + [str(p) for p in asked], check=False)
+    for path in asked:
         svg = tmp / (path.stem + ".svg")
         if svg.exists():
             svg.rename(path.with_suffix(".plantuml.svg"))

@@ -431,7 +431,7 @@ mod tests {
         ("seed001-condition-operators", 99.0),
         ("seed001-conditional", 98.9),
         ("seed001-inline-template", 99.5),
-        ("seed001-loop", 80.2),
+        ("seed001-loop", 99.5),
         ("seed001-prompt-annotation", 99.5),
         ("seed001-router", 88.3),
         ("seed001-sequential", 99.5),

@@ -159,7 +159,9 @@ impl Ctx<'_> {
         // `start`);
         // elsewhere one reaching further up than the gap pushes it down
         // entirely.
-        let dy = if after_action {
+        let dy = if self.notes_uncompressed.get() {
+            -min_top
+        } else if after_action {
             (-min_top - NOTE_REACH_ABOVE).max(0.0)
         } else if -min_top > GAP {
             -min_top

@@ -84,15 +84,16 @@ pub(super) fn sides_only_for_compression(
     items.push(Item::End);
 }
 
-/// A piecewise map of x: each uncovered gap wider than [`MIN_UNCOVERED`]
-/// shrinks to it, everything right of it moves left by the difference.
-struct XMap {
+/// A piecewise map of x (or y): each uncovered gap wider than
+/// [`MIN_UNCOVERED`] shrinks to it, everything beyond it moves back by the
+/// difference.
+pub(super) struct XMap {
     /// (gap start, gap end, gap width after) in increasing order.
     gaps: Vec<(f64, f64, f64)>,
 }
 
 impl XMap {
-    fn apply(&self, x: f64) -> f64 {
+    pub(super) fn apply(&self, x: f64) -> f64 {
         let mut shift = 0.0;
         for &(a, b, after) in &self.gaps {
             if x >= b {
@@ -289,6 +290,72 @@ fn map_item_x(item: &mut Item, map: &XMap) {
             }
         }
         Item::Text(t) => m(&mut t.x),
+        Item::Begin { .. } | Item::End => {}
+    }
+}
+
+/// Closes the rows of `items` that nothing but lines covers to
+/// [`MIN_UNCOVERED`], as PlantUML's page-wide vertical compression does
+/// (arrow heads, shapes and texts hold rows apart; lines give way), and
+/// returns the map of y it applied. Used on a loop laid out as PlantUML
+/// lays it out before compressing (`Ctx::repeat_tile`: notes beside its
+/// steps), where the loop's own shapes are what holds rows apart.
+pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
+    let mut covered: Vec<(f64, f64)> = items
+        .iter()
+        .filter(|item| !matches!(item, Item::Line { .. }))
+        .filter_map(item_y_range)
+        .collect();
+    covered.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut gaps = Vec::new();
+    let mut reach = f64::NEG_INFINITY;
+    for (lo, hi) in covered {
+        if reach.is_finite() && lo - reach > MIN_UNCOVERED + 0.001 {
+            gaps.push((reach, lo, MIN_UNCOVERED));
+        }
+        reach = reach.max(hi);
+    }
+    let map = XMap { gaps };
+    if !map.gaps.is_empty() {
+        for item in items.iter_mut() {
+            map_item_y(item, &map);
+        }
+    }
+    map
+}
+
+fn map_item_y(item: &mut Item, map: &XMap) {
+    let m = |v: &mut f64| *v = map.apply(*v);
+    match item {
+        Item::Rect { y, height, .. } => {
+            let y1 = map.apply(*y + *height);
+            m(y);
+            *height = round3(y1 - *y);
+        }
+        Item::Line { y1, y2, .. } => {
+            m(y1);
+            m(y2);
+        }
+        Item::Polygon { points, .. } => {
+            for p in points {
+                m(&mut p.y);
+            }
+        }
+        Item::Ellipse { cy, .. } => m(cy),
+        Item::Path { segments, .. } => {
+            for seg in segments {
+                match seg {
+                    crate::scene::PathSegment::MoveTo { y, .. } | crate::scene::PathSegment::LineTo { y, .. } => m(y),
+                    crate::scene::PathSegment::CubicTo { y1, y2, y, .. } => {
+                        m(y1);
+                        m(y2);
+                        m(y);
+                    }
+                    crate::scene::PathSegment::Close => {}
+                }
+            }
+        }
+        Item::Text(t) => m(&mut t.y),
         Item::Begin { .. } | Item::End => {}
     }
 }

@@ -169,14 +169,31 @@ impl Ctx<'_> {
         // from the room below it (corpus activity 033).
         let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
         let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
+        // A loop without `backward` whose steps carry notes is laid out as
+        // PlantUML lays it out before its vertical compression (each note
+        // beside its step, the body's middle gap 15 px wider, the head on
+        // the way back at its middle) and then closes the rows nothing
+        // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
+        let uncompressed = backward.is_none()
+            && label.is_none()
+            && !self.inside_while_or_if.get()
+            && body.nodes.iter().any(|n| !n.notes.is_empty());
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
+            None if uncompressed => lone_body_extras(body, RANK_EXTRA),
             None if self.inside_while_or_if.get() => lone_body_extras(body, RANK_EXTRA),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
         let was_inside = self.inside_while_or_if.replace(false);
+        let was_uncompressed = self.notes_uncompressed.replace(uncompressed);
+        if uncompressed {
+            // Before the compression, a note's overhang and the middle
+            // gap's room add up.
+            self.extras_beside_rows.set(true);
+        }
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.notes_uncompressed.set(was_uncompressed);
         self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
             .as_ref()
@@ -222,13 +239,15 @@ impl Ctx<'_> {
                     &mut items,
                     &[
                         (x0 + t.out_x, body_top + t.out_y),
-                        (c, body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop),
+                        (c, body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop),
                     ],
                     t.tail.as_ref(),
                     true,
                 );
             }
-            body_top + body_h + self.gap(t.tail.as_ref()) + backward_drop
+            // A note hanging below the last step keeps the condition a
+            // gap below it (seed 001's `loop`).
+            body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop
         };
         t.place(x0, body_top, &mut items);
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
@@ -291,11 +310,21 @@ impl Ctx<'_> {
                     st,
                     true,
                 );
-                mid_head(&mut items, bx, dmid, ecy, st);
+                if uncompressed {
+                    mid_head_tip(&mut items, bx, dmid, ecy, st);
+                } else {
+                    mid_head(&mut items, bx, dmid, ecy, st);
+                }
                 draw_back_label(&mut items, bx);
             }
         }
-        let h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
+        let mut h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
+        let mut dbottom = dtop + d.h;
+        if uncompressed {
+            let map = close_uncovered_rows(&mut items);
+            h = map.apply(h);
+            dbottom = map.apply(dbottom);
+        }
         // PlantUML's repeat keeps 9 px of room left of its condition and 12 px
         // right of its loop line (probes `repeat_*`: the loop alone in a
         // diagram, nested, with a wide condition; a wider first action
@@ -317,7 +346,7 @@ impl Ctx<'_> {
             (right + LOOP_MARGIN + 7.0).max(drawn_hi - 5.0)
         };
         let framed = (drawn_lo.min(c), framed_right);
-        let mut tile = self.normalize(items, c, (c, 0.0), (c, dtop + d.h), h, true, (left_room, right_room));
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, dbottom), h, true, (left_room, right_room));
         let shift = c - tile.anchor;
         tile.frame = Some((framed.0 - shift, framed.1 - shift));
         tile

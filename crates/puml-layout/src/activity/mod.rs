@@ -141,6 +141,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         beside_branch: std::cell::Cell::new(false),
         extras_beside_rows: std::cell::Cell::new(false),
         inside_while_or_if: std::cell::Cell::new(false),
+        notes_uncompressed: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -178,4 +179,9 @@ struct Ctx<'m> {
     /// its body's middle gap, 7.5 elsewhere (probes `repeat_plain_mid_d{2,3}_*`,
     /// corpus activity 028).
     inside_while_or_if: std::cell::Cell<bool>,
+    /// Set while a loop is laid out as PlantUML lays it out before its
+    /// vertical compression (`Ctx::repeat_tile`): a note reaching above
+    /// its step moves the step down all the way; the loop closes the rows
+    /// nothing covers afterwards.
+    notes_uncompressed: std::cell::Cell<bool>,
 }

@@ -173,6 +173,16 @@ pub(super) fn mid_head(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option
     }
 }
 
+/// An arrow head pointing from `y1` towards `y2` with its tip at their
+/// middle (PlantUML's head on a loop's way back, before compression).
+pub(super) fn mid_head_tip(out: &mut Vec<Item>, x: f64, y1: f64, y2: f64, st: Option<Stroke>) {
+    if let Some(st) = st {
+        let mid = (y1 + y2) / 2.0;
+        let dir = if y2 >= y1 { 1.0 } else { -1.0 };
+        arrow_head(out, (x, mid - 10.0 * dir), (x, mid), st.color);
+    }
+}
+
 impl Tile {
     /// Moves what reaches above the tile's top (a tall note centred on its
     /// first step) into it: PlantUML starts an `if` branch under such a
