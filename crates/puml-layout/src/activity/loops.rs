@@ -229,6 +229,9 @@ impl Ctx<'_> {
             None if has_backward => REPEAT_BACKWARD_DROP,
             None => 0.0,
         };
+        // A note hanging below the last step keeps the condition a gap
+        // below it (seed 001's `loop`).
+        let below_body = body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top
@@ -237,17 +240,12 @@ impl Ctx<'_> {
             if body_open {
                 self.edge(
                     &mut items,
-                    &[
-                        (x0 + t.out_x, body_top + t.out_y),
-                        (c, body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop),
-                    ],
+                    &[(x0 + t.out_x, body_top + t.out_y), (c, below_body)],
                     t.tail.as_ref(),
                     true,
                 );
             }
-            // A note hanging below the last step keeps the condition a
-            // gap below it (seed 001's `loop`).
-            body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop
+            below_body
         };
         t.place(x0, body_top, &mut items);
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
