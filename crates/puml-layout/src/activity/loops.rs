@@ -23,7 +23,12 @@ impl Ctx<'_> {
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
         let was_inside = self.inside_while_or_if.replace(true);
+        // (Measured under an `is` label; without one PlantUML keeps its
+        // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
+        self.first_step_after_shape
+            .set(exit.is_none() && !was_inside && is_l.is_some());
         let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+        self.first_step_after_shape.set(false);
         self.inside_while_or_if.set(was_inside);
         let end_l = self.label(end_label);
         let mut items = Vec::new();

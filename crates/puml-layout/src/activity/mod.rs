@@ -142,6 +142,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         extras_beside_rows: std::cell::Cell::new(false),
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
+        first_step_after_shape: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -184,4 +185,9 @@ struct Ctx<'m> {
     /// its step moves the step down all the way; the loop closes the rows
     /// nothing covers afterwards.
     notes_uncompressed: std::cell::Cell<bool>,
+    /// Set just before a `while` body with nothing on its exit line is
+    /// laid out: its first step's note reaches 10 px into the gap above at
+    /// most, as after an action (probes `loop_notes_while_*_bare`). Taken
+    /// by the next sequence's first node.
+    first_step_after_shape: std::cell::Cell<bool>,
 }

@@ -106,10 +106,11 @@ impl Ctx<'_> {
             }
             // A sequence of one container hands its gaps' room to the body.
             let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
-            let after_action = i
-                .checked_sub(1)
-                .and_then(|j| seq.nodes.get(j))
-                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
+            let after_shape = i == 0 && self.first_step_after_shape.take();
+            let after_action = after_shape
+                || i.checked_sub(1)
+                    .and_then(|j| seq.nodes.get(j))
+                    .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
             tiles.push((
                 self.layout_node_after(node, depth, node_extra, after_action),
                 node.arrow,
