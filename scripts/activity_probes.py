@@ -361,8 +361,27 @@ def loop_note_probes():
     return out
 
 
+# Notes beside the first steps of a diagram without `start`: nothing
+# reaches above the drawing's top, so the note moves its step down.
+def top_note_probes():
+    out = {}
+    for name, steps in {
+        "first": [(":A;", 4), (":B;", 0)],
+        "both": [(":A;", 4), (":B;", 6)],
+        "short": [(":A;", 2), (":B;", 0)],
+    }.items():
+        lines = []
+        for step, count in steps:
+            lines.append(step)
+            if count:
+                lines += note_lines(count)
+        out["notes_top_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(top_note_probes())
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():
             depths = (1, 2, 3, 4) if width == "mid" else (1, 4)

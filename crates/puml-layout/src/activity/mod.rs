@@ -146,7 +146,10 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
-        let mut body = ctx.layout_seq(&tree, 0);
+        // Nothing reaches above the drawing's top: a note beside a first
+        // action without `start` moves it down (PlantUML draws the note
+        // from the top).
+        let mut body = ctx.layout_seq(&tree, 0).lowered_under_reach();
         compress_x(&mut body);
         body
     } else {
