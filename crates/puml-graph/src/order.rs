@@ -1353,6 +1353,18 @@ impl<'a> Orderer<'a> {
         matrix.contains(&(self.flat_index[left], self.flat_index[right]))
     }
 
+    /// Whether `pinned` can hold for any pair of rank `r` (in the final
+    /// pass, or with a table of flat edges' pairs on the rank).
+    fn may_pin(&self, problem: &Problem, r: usize) -> bool {
+        problem.remincross || self.flat_matrix.get(r).is_some_and(|m| m.is_some())
+    }
+
+    /// The crossings between ranks `g` and `g + 1` as the problem counts
+    /// them (kept until either rank changes).
+    fn gap_crossings(&self, problem: &Problem, g: usize) -> usize {
+        self.crossings_between(problem, g..=g)
+    }
+
     /// dot's flat_breakcycles: on each rank of the problem that has a node
     /// with flat edges, a new table of the pairs (by place in the problem's
     /// slice, then) that flat edges keep in order, filled depth first (an
@@ -1786,6 +1798,9 @@ impl<'a> Orderer<'a> {
         has_fixed: bool,
     ) {
         let n = units.len();
+        let may_pin = units
+            .first()
+            .is_some_and(|(_, nodes)| self.may_pin(problem, self.rank_of[nodes[0]]));
         if n > BUBBLE_LIMIT {
             if problem.remincross {
                 // Sorting would move nodes across cluster borders; transposition
@@ -1829,7 +1844,7 @@ impl<'a> Orderer<'a> {
                         right += 1;
                         continue;
                     }
-                    if self.pinned(problem, &units[left], &units[right]) {
+                    if may_pin && self.pinned(problem, &units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
@@ -1885,6 +1900,18 @@ impl<'a> Orderer<'a> {
                 }
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
+                // A cluster's own pass does not look below its bottom rank
+                // (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // An exchange changes only crossings between the two units'
+                // edges, which the gaps' counts include: with none above and
+                // below the rank, no exchange can gain. (The counts are kept
+                // for the crossing count that follows the sweep.)
+                let above_clear = r == 0 || self.gap_crossings(problem, r - 1) == 0;
+                let below_clear = !below || r + 1 >= self.ranks.len() || self.gap_crossings(problem, r) == 0;
+                if above_clear && below_clear {
+                    continue;
+                }
                 let units = &mut rank_units[offset];
                 let start = match starts[offset] {
                     Some(start) => start,
@@ -1895,9 +1922,7 @@ impl<'a> Orderer<'a> {
                     }
                 };
                 // Each unit's edges up and down, by place: they stay put while
-                // this rank changes. A cluster's own pass does not look below
-                // its bottom rank (dot's rank list of a cluster is empty there).
-                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // this rank changes.
                 // (Made when first needed: in the final pass most pairs are pinned.)
                 lists.clear();
                 lists.resize(units.len(), None);
@@ -1905,18 +1930,28 @@ impl<'a> Orderer<'a> {
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
+                let may_pin = self.may_pin(problem, r);
                 for i in 0..units.len().saturating_sub(1) {
-                    if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        for k in [i, i + 1] {
-                            if lists[k].is_none() {
-                                lists[k] = Some(self.edge_lists(&units[k], r, below, &mut buffer));
+                    if !(may_pin && self.pinned(problem, &units[i], &units[i + 1])) {
+                        let (sides0, sides1) = match (units[i].0, units[i + 1].0) {
+                            (Unit::Node(v), Unit::Node(w)) if self.few_edge_pairs(v, w, below) => {
+                                self.node_pair_crossings(v, w, below)
                             }
-                        }
-                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
-                            continue;
+                            _ => {
+                                for k in [i, i + 1] {
+                                    if lists[k].is_none() {
+                                        lists[k] = Some(self.edge_lists(&units[k], r, below, &mut buffer));
+                                    }
+                                }
+                                match (&lists[i], &lists[i + 1]) {
+                                    (Some(left), Some(right)) => (
+                                        pair_crossings_by_side(&buffer, left, right),
+                                        pair_crossings_by_side(&buffer, right, left),
+                                    ),
+                                    _ => ([0; 2], [0; 2]),
+                                }
+                            }
                         };
-                        let sides0 = pair_crossings_by_side(&buffer, left, right);
-                        let sides1 = pair_crossings_by_side(&buffer, right, left);
                         let (c0, c1) = (sides0[0] + sides0[1], sides1[0] + sides1[1]);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
@@ -1965,6 +2000,41 @@ impl<'a> Orderer<'a> {
             }
         }
         self.transpose_units = rank_units;
+    }
+
+    /// Whether two nodes have so few edges on each side that comparing
+    /// every pair is cheaper than sorted lists (most are virtual nodes, one
+    /// edge each way).
+    fn few_edge_pairs(&self, v: usize, w: usize, below: bool) -> bool {
+        const LIMIT: usize = 16;
+        self.up_crossing[v].len() * self.up_crossing[w].len() <= LIMIT
+            && (!below || self.down_crossing[v].len() * self.down_crossing[w].len() <= LIMIT)
+    }
+
+    /// The weighted crossings between the edges of nodes `v` and `w` with
+    /// `v` left of `w`, and with `w` left of `v` (each above the rank,
+    /// `[0]`, and below it, `[1]`, which is not looked at when `below` is
+    /// false): every pair of edges on a side compared (dot's in_cross and
+    /// out_cross). Edges ending at one place cross neither way.
+    fn node_pair_crossings(&self, v: usize, w: usize, below: bool) -> ([usize; 2], [usize; 2]) {
+        let (mut v_left, mut w_left) = ([0; 2], [0; 2]);
+        for (side, adjacency) in [&self.up_crossing, &self.down_crossing].into_iter().enumerate() {
+            if side == 1 && !below {
+                break;
+            }
+            for &(x, weight_x) in &adjacency[v] {
+                let place_x = self.slot[x];
+                for &(y, weight_y) in &adjacency[w] {
+                    let place_y = self.slot[y];
+                    if place_x > place_y {
+                        v_left[side] += weight_x * weight_y;
+                    } else if place_x < place_y {
+                        w_left[side] += weight_x * weight_y;
+                    }
+                }
+            }
+        }
+        (v_left, w_left)
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
