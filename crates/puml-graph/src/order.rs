@@ -259,10 +259,10 @@ struct Problem {
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
-    /// For a component of the whole graph: which nodes are its own. dot
-    /// counts the crossings of the component being ordered only; for a
-    /// cluster or the final pass, those of the whole graph.
-    own: Option<Vec<bool>>,
+    /// A component of the whole graph: dot counts the crossings of the
+    /// component being ordered only (its nodes are one slice of each rank);
+    /// for a cluster or the final pass, those of the whole graph.
+    own: bool,
     /// For a cluster or the final pass: the crossings outside its ranks,
     /// which its ordering cannot change (see `remember_crossings_elsewhere`).
     crossings_elsewhere: std::cell::Cell<Option<usize>>,
@@ -314,7 +314,9 @@ struct Orderer<'a> {
     kinds: Vec<crate::layered::Kind>,
     /// Per rank, dot's table of the pairs flat edges keep in order (by
     /// `flat_index`), once made: see `flat_breakcycles`.
-    flat_matrix: Vec<Option<rustc_hash::FxHashSet<(usize, usize)>>>,
+    /// (Each table a sorted list of pairs: a rank has few flat edges, and
+    /// exchanges and sweeps look pairs up often.)
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
     /// Each node's place when its rank's table was last made (dot's ND_low).
     flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
@@ -919,13 +921,7 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
-        let own = root.then(|| {
-            let mut own = vec![false; self.pos.len()];
-            for &v in &members {
-                own[v] = true;
-            }
-            own
-        });
+        let own = root;
         Problem {
             members,
             level,
@@ -1335,6 +1331,7 @@ impl<'a> Orderer<'a> {
     /// between two nodes (dot keeps no order for flat edges that reach into
     /// a collapsed cluster: its skeleton is no node of the problem), or (in
     /// the final pass) different innermost clusters.
+    #[inline]
     fn pinned(&self, problem: &Problem, a: &(Unit, Members), b: &(Unit, Members)) -> bool {
         if problem.remincross {
             let cluster = self.innermost[a.1[0]];
@@ -1350,7 +1347,9 @@ impl<'a> Orderer<'a> {
         };
         // Sideways, flat edges run right to left (dot swaps the pair).
         let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
-        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+        matrix
+            .binary_search(&(self.flat_index[left], self.flat_index[right]))
+            .is_ok()
     }
 
     /// Whether `pinned` can hold for any pair of rank `r` (in the final
@@ -1374,8 +1373,10 @@ impl<'a> Orderer<'a> {
     /// or cluster without flat edges is still pinned by an earlier one's
     /// table at its nodes' places; so is this engine.
     fn flat_breakcycles(&mut self, problem: &Problem) {
+        // (The sweeps' list of units, borrowed: every build makes these tables.)
+        let mut units = std::mem::take(&mut self.sweep_scratch.0);
         for r in problem.min_rank..=problem.max_rank {
-            let (_, units) = self.units(problem, r);
+            self.units_into(problem, r, &mut units);
             let mut has_flat = false;
             for (i, (unit, _)) in units.iter().enumerate() {
                 if let Unit::Node(v) = unit {
@@ -1403,7 +1404,7 @@ impl<'a> Orderer<'a> {
                 })
                 .collect();
             let places: rustc_hash::FxHashMap<usize, usize> = slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-            let mut matrix: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
             for start in 0..slice.len() {
@@ -1424,9 +1425,9 @@ impl<'a> Orderer<'a> {
                     top.1 += 1;
                     let Some(&j) = places.get(&w) else { continue };
                     if on_stack[j] {
-                        matrix.insert((self.flat_index[w], self.flat_index[v]));
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
                     } else {
-                        matrix.insert((self.flat_index[v], self.flat_index[w]));
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
                         if !marked[j] {
                             marked[j] = true;
                             on_stack[j] = true;
@@ -1435,8 +1436,11 @@ impl<'a> Orderer<'a> {
                     }
                 }
             }
+            matrix.sort_unstable();
+            matrix.dedup();
             self.flat_matrix[r] = Some(matrix);
         }
+        self.sweep_scratch.0 = units;
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -1445,7 +1449,7 @@ impl<'a> Orderer<'a> {
         // A component counts its own edges only: its counts are its own.
         // The clusters' and the final pass count every edge, and keep the
         // counts of the gaps the previous problem left as they were.
-        if problem.own.is_some() {
+        if problem.own {
             self.forget_crossings();
         }
         self.remember_crossings_elsewhere(problem);
@@ -2080,12 +2084,11 @@ impl<'a> Orderer<'a> {
     /// edge crosses the earlier edges whose lower end lies right of its own).
     /// (Only between the ranks the problem can change: the others are constant.)
     fn crossings(&self, problem: &Problem) -> usize {
-        match problem.own {
-            Some(_) => self.crossings_between(problem, problem.min_rank..=problem.max_rank),
-            None => {
-                self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
-                    + problem.crossings_elsewhere.get().unwrap_or(0)
-            }
+        if problem.own {
+            self.crossings_between(problem, problem.min_rank..=problem.max_rank)
+        } else {
+            self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
+                + problem.crossings_elsewhere.get().unwrap_or(0)
         }
     }
 
@@ -2093,7 +2096,7 @@ impl<'a> Orderer<'a> {
     /// ranks the cluster spans (and the gaps to its neighbours) change while
     /// it is ordered: the rest is counted once per problem.
     fn remember_crossings_elsewhere(&self, problem: &Problem) {
-        if problem.own.is_some() {
+        if problem.own {
             return;
         }
         let last = self.ranks.len().saturating_sub(1);
@@ -2131,7 +2134,7 @@ impl<'a> Orderer<'a> {
         // slice of each rank (components lie side by side): it looks at
         // that slice alone, not at every component's nodes and edges.
         let nodes_counted = |r: usize| -> &[usize] {
-            if problem.own.is_some() {
+            if problem.own {
                 let (start, count) = self.slice(problem, r);
                 &self.ranks[r][start..start + count]
             } else {
@@ -2156,7 +2159,7 @@ impl<'a> Orderer<'a> {
                 }
             };
             let upper_nodes = nodes_counted(r);
-            if problem.own.is_some() {
+            if problem.own {
                 for &a in upper_nodes {
                     for &(b, weight) in &self.down_crossing[a] {
                         add(a, b, weight);
