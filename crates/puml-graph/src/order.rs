@@ -342,6 +342,9 @@ struct Orderer<'a> {
     transpose_units: Vec<Vec<(Unit, Members)>>,
     /// See `BuildScratch`.
     build_scratch: BuildScratch,
+    /// Set whenever a rank's order changes (mincross clears it before a
+    /// sweep to see whether the sweep moved anything).
+    moved: bool,
     /// Each node's edges down (indices into `edge_list`, in the order
     /// made): `out_edges[out_edge_start[v]..out_edge_start[v + 1]]`.
     out_edges: Vec<usize>,
@@ -524,6 +527,7 @@ impl<'a> Orderer<'a> {
             sweep_scratch: Default::default(),
             transpose_units: Vec::new(),
             build_scratch: BuildScratch::default(),
+            moved: false,
             out_edges,
             out_edge_start,
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
@@ -995,6 +999,7 @@ impl<'a> Orderer<'a> {
             self.pos[v] = i;
         }
         if changed {
+            self.moved = true;
             self.rank_changed(r);
             self.refresh_slots(r);
         }
@@ -1014,6 +1019,7 @@ impl<'a> Orderer<'a> {
         }
         // (Slots follow the order: an unchanged rank keeps them.)
         if changed {
+            self.moved = true;
             self.rank_changed(r);
             self.refresh_slots(r);
         }
@@ -1481,15 +1487,23 @@ impl<'a> Orderer<'a> {
                 cur_cross = best_cross;
             }
             let mut trying = 0;
+            // Sweeps in a row that moved nothing: a sweep depends only on
+            // the order and its iteration's kind (down or up, equal medians
+            // exchanged or not: four kinds in turn), so after four, every
+            // further sweep would move nothing either, and the count and
+            // best order would stay as they are until dot's loop ends.
+            let mut unmoved = 0;
             for iteration in 0..max_this_pass {
                 trace(|| {
                     format!("mincross: pass {pass} iter {iteration} trying {trying} cur_cross {cur_cross} best_cross {best_cross}")
                 });
-                if trying >= MIN_QUIT || cur_cross == 0 {
+                if trying >= MIN_QUIT || cur_cross == 0 || unmoved >= 4 {
                     break;
                 }
                 trying += 1;
+                self.moved = false;
                 self.step(problem, iteration);
+                unmoved = if self.moved { 0 } else { unmoved + 1 };
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     self.snapshot_into(problem, &mut best);
@@ -1607,6 +1621,7 @@ impl<'a> Orderer<'a> {
                 self.pos[v] = start + i;
             }
             if changed {
+                self.moved = true;
                 self.rank_changed(r);
                 self.refresh_slots(r);
             }
@@ -1985,6 +2000,7 @@ impl<'a> Orderer<'a> {
                             );
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
+                            self.moved = true;
                         }
                     }
                     from += units[i].1.len();
