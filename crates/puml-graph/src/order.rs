@@ -9,8 +9,10 @@
 //! weighted median of their neighbours' positions, followed by transposition
 //! of neighbouring units while that removes crossings, keeping the best
 //! order seen. Iterations are capped as dot caps them (`mclimit` 1: 24
-//! sweeps, stop after 8 without improvement). The graph's connected
-//! components are ordered apart and placed left to right.
+//! sweeps, stop after 8 without improvement; sooner after four sweeps in
+//! a row that moved nothing, which every further one would repeat). A
+//! problem with at most one unit per rank is not swept at all. The graph's
+//! connected components are ordered apart and placed left to right.
 
 use crate::layered::Layered;
 use crate::rank::ClusterTree;
