@@ -1341,15 +1341,19 @@ impl<'a> Orderer<'a> {
     /// the final pass) different innermost clusters.
     #[inline]
     fn pinned(&self, problem: &Problem, a: &(Unit, Members), b: &(Unit, Members)) -> bool {
-        if problem.remincross {
-            let cluster = self.innermost[a.1[0]];
-            if a.1.iter().chain(b.1.iter()).any(|&v| self.innermost[v] != cluster) {
-                return true;
-            }
-        }
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+            // (The final pass has no cluster units; a cluster's is pinned
+            // by nothing but the final pass.)
+            if problem.remincross {
+                let cluster = self.innermost[a.1[0]];
+                return a.1.iter().chain(b.1.iter()).any(|&v| self.innermost[v] != cluster);
+            }
             return false;
         };
+        // (A node unit's only node is itself.)
+        if problem.remincross && self.innermost[v] != self.innermost[w] {
+            return true;
+        }
         let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
             return false;
         };
