@@ -9,8 +9,10 @@
 //! weighted median of their neighbours' positions, followed by transposition
 //! of neighbouring units while that removes crossings, keeping the best
 //! order seen. Iterations are capped as dot caps them (`mclimit` 1: 24
-//! sweeps, stop after 8 without improvement). The graph's connected
-//! components are ordered apart and placed left to right.
+//! sweeps, stop after 8 without improvement; sooner after four sweeps in
+//! a row that moved nothing, which every further one would repeat). A
+//! problem with at most one unit per rank is not swept at all. The graph's
+//! connected components are ordered apart and placed left to right.
 
 use crate::layered::Layered;
 use crate::rank::ClusterTree;
@@ -259,10 +261,10 @@ struct Problem {
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
-    /// For a component of the whole graph: which nodes are its own. dot
-    /// counts the crossings of the component being ordered only; for a
-    /// cluster or the final pass, those of the whole graph.
-    own: Option<Vec<bool>>,
+    /// A component of the whole graph: dot counts the crossings of the
+    /// component being ordered only (its nodes are one slice of each rank);
+    /// for a cluster or the final pass, those of the whole graph.
+    own: bool,
     /// For a cluster or the final pass: the crossings outside its ranks,
     /// which its ordering cannot change (see `remember_crossings_elsewhere`).
     crossings_elsewhere: std::cell::Cell<Option<usize>>,
@@ -288,6 +290,9 @@ struct Orderer<'a> {
     flat_ordering: Vec<Vec<usize>>,
     /// Clusters of each node, outermost first.
     path: Vec<Vec<usize>>,
+    /// Each node's innermost cluster (`NO_CLUSTER` outside clusters): the
+    /// final pass compares it for every pair it may exchange.
+    innermost: Vec<usize>,
     /// Edges by the rank of their upper end.
     edges_by_rank: Vec<Vec<(usize, usize, usize)>>,
     tree: &'a ClusterTree,
@@ -311,7 +316,9 @@ struct Orderer<'a> {
     kinds: Vec<crate::layered::Kind>,
     /// Per rank, dot's table of the pairs flat edges keep in order (by
     /// `flat_index`), once made: see `flat_breakcycles`.
-    flat_matrix: Vec<Option<rustc_hash::FxHashSet<(usize, usize)>>>,
+    /// (Each table a sorted list of pairs: a rank has few flat edges, and
+    /// exchanges and sweeps look pairs up often.)
+    flat_matrix: Vec<Option<Vec<(usize, usize)>>>,
     /// Each node's place when its rank's table was last made (dot's ND_low).
     flat_index: Vec<usize>,
     /// Clusters already expanded; a collapsed cluster takes one place on
@@ -335,6 +342,15 @@ struct Orderer<'a> {
     sweep_scratch: SweepScratch,
     /// Each rank's units in transposition (reused from call to call).
     transpose_units: Vec<Vec<(Unit, Members)>>,
+    /// See `BuildScratch`.
+    build_scratch: BuildScratch,
+    /// Set whenever a rank's order changes (mincross clears it before a
+    /// sweep to see whether the sweep moved anything).
+    moved: bool,
+    /// Each node's edges down (indices into `edge_list`, in the order
+    /// made): `out_edges[out_edge_start[v]..out_edge_start[v + 1]]`.
+    out_edges: Vec<usize>,
+    out_edge_start: Vec<usize>,
     /// Per cluster, its block in the units `units_into` is making
     /// (`NO_BLOCK` between calls).
     cluster_block: std::cell::RefCell<Vec<usize>>,
@@ -344,6 +360,41 @@ struct Orderer<'a> {
 
 /// See `Orderer::sweep_scratch`.
 type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>));
+
+/// The lists `Orderer::build` reuses from call to call.
+#[derive(Default)]
+struct BuildScratch {
+    /// The problem's nodes in dot's node list order.
+    members: Vec<usize>,
+    /// Each node's unit (`NOT_MEMBER` outside the problem, and between calls).
+    unit_of_node: Vec<usize>,
+    /// Each cluster's unit (`NOT_MEMBER` when it is none, and between calls).
+    unit_of_cluster: Vec<usize>,
+    units: Vec<Unit>,
+    /// Where each unit's nodes start in `nodes` (one more entry: the end).
+    node_start: Vec<usize>,
+    /// The units' nodes, by rank and place within each unit.
+    nodes: Vec<usize>,
+    /// Per unit: top rank, bottom rank, and whether a search may not start there.
+    span: Vec<(usize, usize, bool)>,
+    /// (unit, rank, edge made, neighbouring unit) of the edges the search follows.
+    edges: Vec<(usize, usize, usize, usize)>,
+    /// Where each unit's edges start in `edges`.
+    edge_start: Vec<usize>,
+    marked: Vec<bool>,
+    /// The units in the order the search reaches them.
+    order: Vec<usize>,
+    /// Fill positions (per unit, then per rank).
+    cursor: Vec<usize>,
+    /// The problem's nodes rank by rank in their new order.
+    ranked: Vec<usize>,
+}
+
+/// A node outside the problem `Orderer::build` orders.
+const NOT_MEMBER: usize = usize::MAX;
+
+/// `Orderer::innermost` of a node outside every cluster.
+const NO_CLUSTER: usize = usize::MAX;
 
 /// A cluster without a block in the units being made.
 const NO_BLOCK: usize = usize::MAX;
@@ -406,7 +457,7 @@ impl<'a> Orderer<'a> {
                 }
             }
         }
-        let path = layered
+        let path: Vec<Vec<usize>> = layered
             .nodes
             .iter()
             .map(|node| {
@@ -423,10 +474,28 @@ impl<'a> Orderer<'a> {
                 p
             })
             .collect();
+        let innermost = path
+            .iter()
+            .map(|p: &Vec<usize>| p.last().copied().unwrap_or(NO_CLUSTER))
+            .collect();
         let rank_of: Vec<usize> = layered.nodes.iter().map(|node| node.rank).collect();
         let mut edges_by_rank = vec![Vec::new(); layered.ranks.len()];
         for &(a, b, w) in &edges {
             edges_by_rank[rank_of[a]].push((a, b, w));
+        }
+        // Each node's edges down, by node and then in the order made.
+        let mut out_edge_start = vec![0; n + 1];
+        for e in &layered.edges {
+            out_edge_start[e.upper + 1] += 1;
+        }
+        for v in 0..n {
+            out_edge_start[v + 1] += out_edge_start[v];
+        }
+        let mut out_edges = vec![0; layered.edges.len()];
+        let mut fill = out_edge_start.clone();
+        for (made, e) in layered.edges.iter().enumerate() {
+            out_edges[fill[e.upper]] = made;
+            fill[e.upper] += 1;
         }
         let mut orderer = Orderer {
             ranks: layered.ranks.clone(),
@@ -440,6 +509,7 @@ impl<'a> Orderer<'a> {
             flat_in,
             flat_ordering,
             path,
+            innermost,
             edges_by_rank,
             tree,
             root_list_order: [Vec::new(), Vec::new()],
@@ -458,6 +528,10 @@ impl<'a> Orderer<'a> {
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
             sweep_scratch: Default::default(),
             transpose_units: Vec::new(),
+            build_scratch: BuildScratch::default(),
+            moved: false,
+            out_edges,
+            out_edge_start,
             crossing_scratch: std::cell::RefCell::new(CrossingScratch::default()),
         };
         for v in 0..n {
@@ -755,6 +829,14 @@ impl<'a> Orderer<'a> {
         self.refresh_positions();
         for component in &components {
             let problem = self.problem(component.clone(), 0, true);
+            if self.one_unit_per_rank(&problem) {
+                // (The order cannot change and has no crossings: dot's
+                // build and count end there, leaving only the table of the
+                // flat edges' pairs.)
+                trace(|| format!("one unit per rank:\n{}", self.describe(&problem)));
+                self.flat_breakcycles(&problem);
+                continue;
+            }
             self.mincross(&problem, 0);
         }
         // (The components' counts were of their own edges only.)
@@ -784,6 +866,14 @@ impl<'a> Orderer<'a> {
             for r in problem.min_rank..=problem.max_rank {
                 self.refresh_slots(r);
             }
+            if self.one_unit_per_rank(&problem) {
+                // Building keeps the order, and no sweep or exchange can
+                // change it: dot's eight sweeps without improvement would
+                // only count the same crossings again.
+                trace(|| format!("one unit per rank:\n{}", self.describe(&problem)));
+                self.flat_breakcycles(&problem);
+                continue;
+            }
             self.build(&problem, 0);
             self.mincross(&problem, 2);
         }
@@ -792,6 +882,20 @@ impl<'a> Orderer<'a> {
             problem.remincross = true;
             self.mincross(&problem, 2);
         }
+    }
+
+    /// Whether every rank of the problem holds at most one unit (one node,
+    /// or nodes of one child cluster): then no sweep, exchange or
+    /// flat-edge reordering can move anything.
+    fn one_unit_per_rank(&self, problem: &Problem) -> bool {
+        problem.by_rank.iter().all(|nodes| match nodes.split_first() {
+            None => true,
+            Some((&first, rest)) => {
+                let unit = self.unit(problem.level, first);
+                rest.is_empty()
+                    || (matches!(unit, Unit::Cluster(_)) && rest.iter().all(|&v| self.unit(problem.level, v) == unit))
+            }
+        })
     }
 
     /// The order of the problem's ranks, for tracing: real nodes by id,
@@ -823,13 +927,7 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
-        let own = root.then(|| {
-            let mut own = vec![false; self.pos.len()];
-            for &v in &members {
-                own[v] = true;
-            }
-            own
-        });
+        let own = root;
         Problem {
             members,
             level,
@@ -894,6 +992,22 @@ impl<'a> Orderer<'a> {
         start
     }
 
+    /// `write` from a list of the nodes in their new order.
+    fn write_nodes(&mut self, r: usize, start: usize, nodes: &[usize]) {
+        let mut changed = false;
+        for (i, &v) in (start..).zip(nodes) {
+            changed |= self.ranks[r][i] != v;
+            self.ranks[r][i] = v;
+            self.pos[v] = i;
+        }
+        if changed {
+            self.moved = true;
+            self.rank_changed(r);
+            self.refresh_slots(r);
+        }
+        debug_assert!(self.slots_fresh(r), "rank {r}: slots out of date");
+    }
+
     fn write(&mut self, r: usize, start: usize, units: &[(Unit, Members)]) {
         let mut i = start;
         let mut changed = false;
@@ -907,6 +1021,7 @@ impl<'a> Orderer<'a> {
         }
         // (Slots follow the order: an unchanged rank keeps them.)
         if changed {
+            self.moved = true;
             self.rank_changed(r);
             self.refresh_slots(r);
         }
@@ -919,14 +1034,24 @@ impl<'a> Orderer<'a> {
     fn build(&mut self, problem: &Problem, pass: usize) {
         // (The counts kept for ranks it reorders are forgotten as it writes them.)
         let level = problem.level;
-        let mut unit_index: rustc_hash::FxHashMap<(bool, usize), usize> = rustc_hash::FxHashMap::default();
-        let mut unit_list: Vec<Unit> = Vec::new();
-        let mut unit_nodes: Vec<Vec<usize>> = Vec::new();
-        let key = |u: Unit| match u {
-            Unit::Node(v) => (false, v),
-            Unit::Cluster(c) => (true, c),
-        };
-        let mut members = problem.members.clone();
+        let mut scratch = std::mem::take(&mut self.build_scratch);
+        let BuildScratch {
+            members,
+            unit_of_node,
+            unit_of_cluster,
+            units: unit_list,
+            node_start,
+            nodes: unit_nodes,
+            span,
+            edges,
+            edge_start,
+            marked,
+            order,
+            cursor,
+            ranked,
+        } = &mut scratch;
+        members.clear();
+        members.extend_from_slice(&problem.members);
         if problem.root {
             members.sort_by_key(|&v| self.root_list_order[pass.min(1)][v]);
         } else {
@@ -939,127 +1064,163 @@ impl<'a> Orderer<'a> {
             });
             members.reverse();
         }
-        // Each member's unit (index into `unit_list`); NOT_MEMBER for the
-        // nodes outside the problem.
-        const NOT_MEMBER: usize = usize::MAX;
-        let mut unit_of_node = vec![NOT_MEMBER; self.pos.len()];
-        // Members of clusters keep their current relative order.
-        let mut by_position = members.clone();
-        by_position.sort_by_key(|&v| (self.rank_of[v], self.pos[v]));
-        for &v in &members {
-            let u = self.unit(level, v);
-            unit_of_node[v] = *unit_index.entry(key(u)).or_insert_with(|| {
-                unit_list.push(u);
-                unit_nodes.push(Vec::new());
+        // Each member's unit (index into `unit_list`), numbered in the order
+        // of the node list; NOT_MEMBER for the nodes outside the problem
+        // (both maps are all NOT_MEMBER between calls).
+        unit_of_node.resize(self.pos.len(), NOT_MEMBER);
+        unit_of_cluster.resize(self.tree.parent.len(), NOT_MEMBER);
+        unit_list.clear();
+        for &v in members.iter() {
+            let unit = self.unit(level, v);
+            let index = match unit {
+                Unit::Node(_) => NOT_MEMBER,
+                Unit::Cluster(c) => unit_of_cluster[c],
+            };
+            unit_of_node[v] = if index == NOT_MEMBER {
+                unit_list.push(unit);
+                if let Unit::Cluster(c) = unit {
+                    unit_of_cluster[c] = unit_list.len() - 1;
+                }
                 unit_list.len() - 1
-            });
-        }
-        for &v in &by_position {
-            unit_nodes[unit_of_node[v]].push(v);
+            } else {
+                index
+            };
         }
         let count = unit_list.len();
-        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); count];
-        let mut ins: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // Each unit's nodes by rank, then place (members of clusters keep
+        // their current relative order): `unit_nodes[node_start[u]..node_start[u + 1]]`.
+        node_start.clear();
+        node_start.resize(count + 1, 0);
+        for &v in members.iter() {
+            node_start[unit_of_node[v] + 1] += 1;
+        }
+        for u in 0..count {
+            node_start[u + 1] += node_start[u];
+        }
+        cursor.clear();
+        cursor.extend_from_slice(&node_start[..count]);
+        unit_nodes.clear();
+        unit_nodes.resize(members.len(), 0);
+        // (The problem's ranks in order, each in its order, are its nodes
+        // by rank and place.)
+        for r in problem.min_rank..=problem.max_rank {
+            let (start, length) = self.slice(problem, r);
+            for &v in &self.ranks[r][start..start + length] {
+                let u = unit_of_node[v];
+                if u == NOT_MEMBER {
+                    // (Cannot happen: a problem's nodes are one slice of each rank.)
+                    continue;
+                }
+                unit_nodes[cursor[u]] = v;
+                cursor[u] += 1;
+            }
+        }
         // A cluster starts a search like dot's skeleton: when nothing enters
-        // its top rank (pass 0) or leaves its bottom rank (pass 1).
-        let top: Vec<usize> = unit_nodes
-            .iter()
-            .map(|nodes| nodes.iter().map(|&v| self.rank_of[v]).min().unwrap_or(0))
-            .collect();
-        let bottom: Vec<usize> = unit_nodes
-            .iter()
-            .map(|nodes| nodes.iter().map(|&v| self.rank_of[v]).max().unwrap_or(0))
-            .collect();
-        let mut entered_at_top = vec![false; count];
-        let mut left_at_bottom = vec![false; count];
-        // Each unit's neighbours in the order of its edge lists (dot's ND_out
-        // and ND_in, in the order the edges were made); a cluster's rank by
-        // rank from its top, as dot walks its skeleton.
-        let mut out_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
-        let mut in_keyed: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); count];
-        for (made, &(v, w)) in self.edge_list.iter().enumerate() {
-            let (a, b) = (unit_of_node[v], unit_of_node[w]);
-            if a == NOT_MEMBER || b == NOT_MEMBER || a == b {
-                continue;
-            }
-            out_keyed[a].push((self.rank_of[v], made, b));
-            in_keyed[b].push((self.rank_of[w], made, a));
-            if self.rank_of[w] == top[b] {
-                entered_at_top[b] = true;
-            }
-            if self.rank_of[v] == bottom[a] {
-                left_at_bottom[a] = true;
-            }
-        }
-        for (lists, keyed) in [(&mut outs, &mut out_keyed), (&mut ins, &mut in_keyed)] {
-            for (list, entries) in lists.iter_mut().zip(keyed.iter_mut()) {
-                entries.sort_unstable();
-                list.extend(entries.iter().map(|&(_, _, other)| other));
+        // its top rank (pass 0) or leaves its bottom rank (pass 1). Per
+        // unit: (top rank, bottom rank, blocked).
+        span.clear();
+        span.extend((0..count).map(|u| {
+            let nodes = &unit_nodes[node_start[u]..node_start[u + 1]];
+            (self.rank_of[nodes[0]], self.rank_of[nodes[nodes.len() - 1]], false)
+        }));
+        // Each unit's neighbours the search follows (pass 0: down, pass 1:
+        // up) in the order of its edge lists (dot's ND_out or ND_in, in the
+        // order the edges were made); a cluster's rank by rank from its
+        // top, as dot walks its skeleton: (unit, rank, made, neighbour),
+        // sorted.
+        edges.clear();
+        for &v in members.iter() {
+            let a = unit_of_node[v];
+            for &made in &self.out_edges[self.out_edge_start[v]..self.out_edge_start[v + 1]] {
+                let w = self.edge_list[made].1;
+                let b = unit_of_node[w];
+                if b == NOT_MEMBER || a == b {
+                    continue;
+                }
+                if pass == 0 {
+                    edges.push((a, self.rank_of[v], made, b));
+                    if self.rank_of[w] == span[b].0 {
+                        span[b].2 = true;
+                    }
+                } else {
+                    edges.push((b, self.rank_of[w], made, a));
+                    if self.rank_of[v] == span[a].1 {
+                        span[a].2 = true;
+                    }
+                }
             }
         }
-        let mut marked = vec![false; count];
-        let mut order: Vec<usize> = Vec::with_capacity(count);
-        let mut queue = std::collections::VecDeque::new();
+        edges.sort_unstable();
+        edge_start.clear();
+        edge_start.resize(count + 1, 0);
+        for &(u, ..) in edges.iter() {
+            edge_start[u + 1] += 1;
+        }
+        for u in 0..count {
+            edge_start[u + 1] += edge_start[u];
+        }
+        // Breadth first; `order` is the queue too (units leave it in the
+        // order they enter).
+        marked.clear();
+        marked.resize(count, false);
+        order.clear();
         for start in 0..count {
-            let blocked = if pass == 0 {
-                entered_at_top[start]
-            } else {
-                left_at_bottom[start]
-            };
-            if blocked || marked[start] {
+            if span[start].2 || marked[start] {
                 continue;
             }
             marked[start] = true;
-            queue.push_back(start);
-            while let Some(u) = queue.pop_front() {
-                order.push(u);
-                let (first, _second) = if pass == 0 {
-                    (&outs[u], &ins[u])
-                } else {
-                    (&ins[u], &outs[u])
-                };
-                for &w in first.iter() {
+            order.push(start);
+            let mut head = order.len() - 1;
+            while head < order.len() {
+                let u = order[head];
+                head += 1;
+                for &(_, _, _, w) in &edges[edge_start[u]..edge_start[u + 1]] {
                     if !marked[w] {
                         marked[w] = true;
-                        queue.push_back(w);
+                        order.push(w);
                     }
                 }
             }
         }
         // Units only on cycles of zero-length paths (not reached): in input order.
         order.extend((0..count).filter(|&u| !marked[u]));
-        // Each rank's units in that order, with their nodes there (a unit's
-        // nodes are sorted by rank: one run per rank).
-        let mut rank_units: Vec<Vec<(Unit, Members)>> = vec![Vec::new(); problem.max_rank - problem.min_rank + 1];
-        for &u in &order {
-            let nodes = &unit_nodes[u];
-            let mut i = 0;
-            while i < nodes.len() {
-                let r = self.rank_of[nodes[i]];
-                let mut end = i + 1;
-                while end < nodes.len() && self.rank_of[nodes[end]] == r {
-                    end += 1;
-                }
-                let members = if end == i + 1 {
-                    Members::One(nodes[i])
-                } else {
-                    Members::Many(nodes[i..end].to_vec())
-                };
-                if let Some(list) = r.checked_sub(problem.min_rank).and_then(|k| rank_units.get_mut(k)) {
-                    list.push((unit_list[u], members));
-                }
-                i = end;
+        // Each rank's nodes: the units in that order (reversed on sideways
+        // graphs: dot reverses each rank after building it), each with its
+        // nodes on the rank in their order.
+        let rank_count = problem.max_rank - problem.min_rank + 1;
+        cursor.clear();
+        cursor.resize(rank_count + 1, 0);
+        for (k, nodes) in problem.by_rank.iter().enumerate() {
+            cursor[k + 1] = cursor[k] + nodes.len();
+        }
+        ranked.clear();
+        ranked.resize(members.len(), 0);
+        if self.flip && problem.root {
+            order.reverse();
+        }
+        for &u in order.iter() {
+            for &v in &unit_nodes[node_start[u]..node_start[u + 1]] {
+                let k = self.rank_of[v] - problem.min_rank;
+                ranked[cursor[k]] = v;
+                cursor[k] += 1;
             }
         }
+        // Every map back to NOT_MEMBER.
+        for &v in members.iter() {
+            unit_of_node[v] = NOT_MEMBER;
+        }
+        for unit in unit_list.iter() {
+            if let Unit::Cluster(c) = unit {
+                unit_of_cluster[*c] = NOT_MEMBER;
+            }
+        }
+        let mut from = 0;
         for r in problem.min_rank..=problem.max_rank {
-            let (start, _) = self.slice(problem, r);
-            let mut units = std::mem::take(&mut rank_units[r - problem.min_rank]);
-            if self.flip && problem.root {
-                // Sideways graphs: dot reverses each rank after building it.
-                units.reverse();
-            }
-            self.write(r, start, &units);
+            let (start, length) = self.slice(problem, r);
+            self.write_nodes(r, start, &ranked[from..from + length]);
+            from += length;
         }
+        self.build_scratch = scratch;
         trace(|| format!("built:\n{}", self.describe(problem)));
         if problem.root && self.crossings(problem) > 0 {
             self.transpose(problem, false);
@@ -1070,7 +1231,11 @@ impl<'a> Orderer<'a> {
         if pass == 0 {
             self.flat_breakcycles(problem);
         }
-        for r in problem.min_rank..=problem.max_rank {
+        for (r, nodes) in (problem.min_rank..=problem.max_rank).zip(&problem.by_rank) {
+            // (A rank without flat edges that order their ends stays as it is.)
+            if nodes.iter().all(|&v| self.flat_ordering[v].is_empty()) {
+                continue;
+            }
             let (start, mut units) = self.units(problem, r);
             self.flat_reorder(&mut units, self.flipped(problem));
             self.write(r, start, &units);
@@ -1174,22 +1339,41 @@ impl<'a> Orderer<'a> {
     /// between two nodes (dot keeps no order for flat edges that reach into
     /// a collapsed cluster: its skeleton is no node of the problem), or (in
     /// the final pass) different innermost clusters.
+    #[inline]
     fn pinned(&self, problem: &Problem, a: &(Unit, Members), b: &(Unit, Members)) -> bool {
-        if problem.remincross {
-            let cluster = |v: usize| self.path[v].last().copied();
-            if a.1.iter().chain(b.1.iter()).any(|&v| cluster(v) != cluster(a.1[0])) {
-                return true;
-            }
-        }
         let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+            // (The final pass has no cluster units; a cluster's is pinned
+            // by nothing but the final pass.)
+            if problem.remincross {
+                let cluster = self.innermost[a.1[0]];
+                return a.1.iter().chain(b.1.iter()).any(|&v| self.innermost[v] != cluster);
+            }
             return false;
         };
+        // (A node unit's only node is itself.)
+        if problem.remincross && self.innermost[v] != self.innermost[w] {
+            return true;
+        }
         let Some(matrix) = &self.flat_matrix[self.rank_of[v]] else {
             return false;
         };
         // Sideways, flat edges run right to left (dot swaps the pair).
         let (left, right) = if self.flipped(problem) { (w, v) } else { (v, w) };
-        matrix.contains(&(self.flat_index[left], self.flat_index[right]))
+        matrix
+            .binary_search(&(self.flat_index[left], self.flat_index[right]))
+            .is_ok()
+    }
+
+    /// Whether `pinned` can hold for any pair of rank `r` (in the final
+    /// pass, or with a table of flat edges' pairs on the rank).
+    fn may_pin(&self, problem: &Problem, r: usize) -> bool {
+        problem.remincross || self.flat_matrix.get(r).is_some_and(|m| m.is_some())
+    }
+
+    /// The crossings between ranks `g` and `g + 1` as the problem counts
+    /// them (kept until either rank changes).
+    fn gap_crossings(&self, problem: &Problem, g: usize) -> usize {
+        self.crossings_between(problem, g..=g)
     }
 
     /// dot's flat_breakcycles: on each rank of the problem that has a node
@@ -1201,8 +1385,10 @@ impl<'a> Orderer<'a> {
     /// or cluster without flat edges is still pinned by an earlier one's
     /// table at its nodes' places; so is this engine.
     fn flat_breakcycles(&mut self, problem: &Problem) {
+        // (The sweeps' list of units, borrowed: every build makes these tables.)
+        let mut units = std::mem::take(&mut self.sweep_scratch.0);
         for r in problem.min_rank..=problem.max_rank {
-            let (_, units) = self.units(problem, r);
+            self.units_into(problem, r, &mut units);
             let mut has_flat = false;
             for (i, (unit, _)) in units.iter().enumerate() {
                 if let Unit::Node(v) = unit {
@@ -1230,7 +1416,7 @@ impl<'a> Orderer<'a> {
                 })
                 .collect();
             let places: rustc_hash::FxHashMap<usize, usize> = slice.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-            let mut matrix: rustc_hash::FxHashSet<(usize, usize)> = rustc_hash::FxHashSet::default();
+            let mut matrix: Vec<(usize, usize)> = Vec::new();
             let mut marked = vec![false; slice.len()];
             let mut on_stack = vec![false; slice.len()];
             for start in 0..slice.len() {
@@ -1251,9 +1437,9 @@ impl<'a> Orderer<'a> {
                     top.1 += 1;
                     let Some(&j) = places.get(&w) else { continue };
                     if on_stack[j] {
-                        matrix.insert((self.flat_index[w], self.flat_index[v]));
+                        matrix.push((self.flat_index[w], self.flat_index[v]));
                     } else {
-                        matrix.insert((self.flat_index[v], self.flat_index[w]));
+                        matrix.push((self.flat_index[v], self.flat_index[w]));
                         if !marked[j] {
                             marked[j] = true;
                             on_stack[j] = true;
@@ -1262,8 +1448,11 @@ impl<'a> Orderer<'a> {
                     }
                 }
             }
+            matrix.sort_unstable();
+            matrix.dedup();
             self.flat_matrix[r] = Some(matrix);
         }
+        self.sweep_scratch.0 = units;
     }
 
     /// dot's mincross for one problem, from `start_pass` (0: build twice, then
@@ -1272,7 +1461,7 @@ impl<'a> Orderer<'a> {
         // A component counts its own edges only: its counts are its own.
         // The clusters' and the final pass count every edge, and keep the
         // counts of the gaps the previous problem left as they were.
-        if problem.own.is_some() {
+        if problem.own {
             self.forget_crossings();
         }
         self.remember_crossings_elsewhere(problem);
@@ -1304,15 +1493,23 @@ impl<'a> Orderer<'a> {
                 cur_cross = best_cross;
             }
             let mut trying = 0;
+            // Sweeps in a row that moved nothing: a sweep depends only on
+            // the order and its iteration's kind (down or up, equal medians
+            // exchanged or not: four kinds in turn), so after four, every
+            // further sweep would move nothing either, and the count and
+            // best order would stay as they are until dot's loop ends.
+            let mut unmoved = 0;
             for iteration in 0..max_this_pass {
                 trace(|| {
                     format!("mincross: pass {pass} iter {iteration} trying {trying} cur_cross {cur_cross} best_cross {best_cross}")
                 });
-                if trying >= MIN_QUIT || cur_cross == 0 {
+                if trying >= MIN_QUIT || cur_cross == 0 || unmoved >= 4 {
                     break;
                 }
                 trying += 1;
+                self.moved = false;
                 self.step(problem, iteration);
+                unmoved = if self.moved { 0 } else { unmoved + 1 };
                 cur_cross = self.crossings(problem);
                 if cur_cross <= best_cross {
                     self.snapshot_into(problem, &mut best);
@@ -1430,6 +1627,7 @@ impl<'a> Orderer<'a> {
                 self.pos[v] = start + i;
             }
             if changed {
+                self.moved = true;
                 self.rank_changed(r);
                 self.refresh_slots(r);
             }
@@ -1625,6 +1823,9 @@ impl<'a> Orderer<'a> {
         has_fixed: bool,
     ) {
         let n = units.len();
+        let may_pin = units
+            .first()
+            .is_some_and(|(_, nodes)| self.may_pin(problem, self.rank_of[nodes[0]]));
         if n > BUBBLE_LIMIT {
             if problem.remincross {
                 // Sorting would move nodes across cluster borders; transposition
@@ -1668,7 +1869,7 @@ impl<'a> Orderer<'a> {
                         right += 1;
                         continue;
                     }
-                    if self.pinned(problem, &units[left], &units[right]) {
+                    if may_pin && self.pinned(problem, &units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
@@ -1724,6 +1925,18 @@ impl<'a> Orderer<'a> {
                 }
                 candidate[offset] = false;
                 let r = problem.min_rank + offset;
+                // A cluster's own pass does not look below its bottom rank
+                // (dot's rank list of a cluster is empty there).
+                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // An exchange changes only crossings between the two units'
+                // edges, which the gaps' counts include: with none above and
+                // below the rank, no exchange can gain. (The counts are kept
+                // for the crossing count that follows the sweep.)
+                let above_clear = r == 0 || self.gap_crossings(problem, r - 1) == 0;
+                let below_clear = !below || r + 1 >= self.ranks.len() || self.gap_crossings(problem, r) == 0;
+                if above_clear && below_clear {
+                    continue;
+                }
                 let units = &mut rank_units[offset];
                 let start = match starts[offset] {
                     Some(start) => start,
@@ -1734,9 +1947,7 @@ impl<'a> Orderer<'a> {
                     }
                 };
                 // Each unit's edges up and down, by place: they stay put while
-                // this rank changes. A cluster's own pass does not look below
-                // its bottom rank (dot's rank list of a cluster is empty there).
-                let below = problem.root || problem.remincross || r < problem.max_rank;
+                // this rank changes.
                 // (Made when first needed: in the final pass most pairs are pinned.)
                 lists.clear();
                 lists.resize(units.len(), None);
@@ -1744,18 +1955,28 @@ impl<'a> Orderer<'a> {
                 let mut changed = false;
                 // `from`: where units[i] starts on the rank.
                 let mut from = start;
+                let may_pin = self.may_pin(problem, r);
                 for i in 0..units.len().saturating_sub(1) {
-                    if !self.pinned(problem, &units[i], &units[i + 1]) {
-                        for k in [i, i + 1] {
-                            if lists[k].is_none() {
-                                lists[k] = Some(self.edge_lists(&units[k], r, below, &mut buffer));
+                    if !(may_pin && self.pinned(problem, &units[i], &units[i + 1])) {
+                        let (sides0, sides1) = match (units[i].0, units[i + 1].0) {
+                            (Unit::Node(v), Unit::Node(w)) if self.few_edge_pairs(v, w, below) => {
+                                self.node_pair_crossings(v, w, below)
                             }
-                        }
-                        let (Some(left), Some(right)) = (&lists[i], &lists[i + 1]) else {
-                            continue;
+                            _ => {
+                                for k in [i, i + 1] {
+                                    if lists[k].is_none() {
+                                        lists[k] = Some(self.edge_lists(&units[k], r, below, &mut buffer));
+                                    }
+                                }
+                                match (&lists[i], &lists[i + 1]) {
+                                    (Some(left), Some(right)) => (
+                                        pair_crossings_by_side(&buffer, left, right),
+                                        pair_crossings_by_side(&buffer, right, left),
+                                    ),
+                                    _ => ([0; 2], [0; 2]),
+                                }
+                            }
                         };
-                        let sides0 = pair_crossings_by_side(&buffer, left, right);
-                        let sides1 = pair_crossings_by_side(&buffer, right, left);
                         let (c0, c1) = (sides0[0] + sides0[1], sides1[0] + sides1[1]);
                         if c1 < c0 || (c0 > 0 && reverse && c1 == c0) {
                             // Each unit is one place (a node, or a collapsed
@@ -1785,6 +2006,7 @@ impl<'a> Orderer<'a> {
                             );
                             delta += c0 as i64 - c1 as i64;
                             changed = true;
+                            self.moved = true;
                         }
                     }
                     from += units[i].1.len();
@@ -1804,6 +2026,41 @@ impl<'a> Orderer<'a> {
             }
         }
         self.transpose_units = rank_units;
+    }
+
+    /// Whether two nodes have so few edges on each side that comparing
+    /// every pair is cheaper than sorted lists (most are virtual nodes, one
+    /// edge each way).
+    fn few_edge_pairs(&self, v: usize, w: usize, below: bool) -> bool {
+        const LIMIT: usize = 16;
+        self.up_crossing[v].len() * self.up_crossing[w].len() <= LIMIT
+            && (!below || self.down_crossing[v].len() * self.down_crossing[w].len() <= LIMIT)
+    }
+
+    /// The weighted crossings between the edges of nodes `v` and `w` with
+    /// `v` left of `w`, and with `w` left of `v` (each above the rank,
+    /// `[0]`, and below it, `[1]`, which is not looked at when `below` is
+    /// false): every pair of edges on a side compared (dot's in_cross and
+    /// out_cross). Edges ending at one place cross neither way.
+    fn node_pair_crossings(&self, v: usize, w: usize, below: bool) -> ([usize; 2], [usize; 2]) {
+        let (mut v_left, mut w_left) = ([0; 2], [0; 2]);
+        for (side, adjacency) in [&self.up_crossing, &self.down_crossing].into_iter().enumerate() {
+            if side == 1 && !below {
+                break;
+            }
+            for &(x, weight_x) in &adjacency[v] {
+                let place_x = self.slot[x];
+                for &(y, weight_y) in &adjacency[w] {
+                    let place_y = self.slot[y];
+                    if place_x > place_y {
+                        v_left[side] += weight_x * weight_y;
+                    } else if place_x < place_y {
+                        w_left[side] += weight_x * weight_y;
+                    }
+                }
+            }
+        }
+        (v_left, w_left)
     }
 
     /// A unit's edges up and down as (place, weight), sorted by place
@@ -1849,12 +2106,11 @@ impl<'a> Orderer<'a> {
     /// edge crosses the earlier edges whose lower end lies right of its own).
     /// (Only between the ranks the problem can change: the others are constant.)
     fn crossings(&self, problem: &Problem) -> usize {
-        match problem.own {
-            Some(_) => self.crossings_between(problem, problem.min_rank..=problem.max_rank),
-            None => {
-                self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
-                    + problem.crossings_elsewhere.get().unwrap_or(0)
-            }
+        if problem.own {
+            self.crossings_between(problem, problem.min_rank..=problem.max_rank)
+        } else {
+            self.crossings_between(problem, problem.min_rank.saturating_sub(1)..=problem.max_rank)
+                + problem.crossings_elsewhere.get().unwrap_or(0)
         }
     }
 
@@ -1862,7 +2118,7 @@ impl<'a> Orderer<'a> {
     /// ranks the cluster spans (and the gaps to its neighbours) change while
     /// it is ordered: the rest is counted once per problem.
     fn remember_crossings_elsewhere(&self, problem: &Problem) {
-        if problem.own.is_some() {
+        if problem.own {
             return;
         }
         let last = self.ranks.len().saturating_sub(1);
@@ -1900,7 +2156,7 @@ impl<'a> Orderer<'a> {
         // slice of each rank (components lie side by side): it looks at
         // that slice alone, not at every component's nodes and edges.
         let nodes_counted = |r: usize| -> &[usize] {
-            if problem.own.is_some() {
+            if problem.own {
                 let (start, count) = self.slice(problem, r);
                 &self.ranks[r][start..start + count]
             } else {
@@ -1925,7 +2181,7 @@ impl<'a> Orderer<'a> {
                 }
             };
             let upper_nodes = nodes_counted(r);
-            if problem.own.is_some() {
+            if problem.own {
                 for &a in upper_nodes {
                     for &(b, weight) in &self.down_crossing[a] {
                         add(a, b, weight);
