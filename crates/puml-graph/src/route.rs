@@ -5,6 +5,7 @@ use crate::layered::{Kind, Layered};
 use crate::position::Coordinates;
 use crate::{EdgeRoute, Graph, Layout, Point, RankDir, Rect, Size};
 
+#[inline(never)]
 pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> Layout {
     let centre = |v: usize| Point::new(coords.x[v], coords.rank_y[layered.nodes[v].rank]);
     let half_height = |v: usize| layered.nodes[v].height / 2.0;

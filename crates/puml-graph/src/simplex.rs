@@ -104,8 +104,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         in_tree: vec![false; input.edges.len()],
         tree_edges: Vec::new(),
         tree_index: vec![usize::MAX; input.edges.len()],
-        tree_out: vec![Vec::new(); n],
-        tree_in: vec![Vec::new(); n],
+        tree_out: TreeLists::new(&out),
+        tree_in: TreeLists::new(&incoming),
         cut: vec![0.0; input.edges.len()],
         parent: vec![None; n],
         low: vec![0; n],
@@ -114,6 +114,9 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         subtree_of: vec![NO_SUBTREE; n],
         number_stack: Vec::new(),
         rerank_stack: Vec::new(),
+        pair_stack: Vec::new(),
+        walk_stack: Vec::new(),
+        enter_stack: Vec::new(),
     };
     for list in &lists {
         state.tree_edges.clear();
@@ -201,6 +204,42 @@ impl std::ops::Index<usize> for Adjacency {
     }
 }
 
+/// Each node's tree edges of one direction, kept in the node's slots of
+/// the [`Adjacency`] of that direction (a node has no more tree edges than
+/// edges): the tree needs no list per node, and a solve allocates two
+/// vectors for it whatever its size.
+struct TreeLists<'a> {
+    lists: Vec<Vec<usize>>,
+    _adjacency: std::marker::PhantomData<&'a Adjacency>,
+}
+
+impl<'a> TreeLists<'a> {
+    fn new(adjacency: &'a Adjacency) -> Self {
+        TreeLists {
+            lists: vec![Vec::new(); adjacency.start.len() - 1],
+            _adjacency: std::marker::PhantomData,
+        }
+    }
+
+    fn push(&mut self, v: usize, e: usize) {
+        self.lists[v].push(e);
+    }
+
+    fn remove(&mut self, v: usize, e: usize) {
+        if let Some(j) = self.lists[v].iter().position(|&x| x == e) {
+            self.lists[v].swap_remove(j);
+        }
+    }
+}
+
+impl std::ops::Index<usize> for TreeLists<'_> {
+    type Output = [usize];
+    #[inline]
+    fn index(&self, v: usize) -> &[usize] {
+        &self.lists[v]
+    }
+}
+
 /// An initial tight subtree and its place in the merge heap.
 struct Subtree {
     rep: usize,
@@ -218,8 +257,8 @@ struct State<'a> {
     /// Tree edges in dot's order (the leaving-edge search walks it).
     tree_edges: Vec<usize>,
     tree_index: Vec<usize>,
-    tree_out: Vec<Vec<usize>>,
-    tree_in: Vec<Vec<usize>>,
+    tree_out: TreeLists<'a>,
+    tree_in: TreeLists<'a>,
     cut: Vec<f64>,
     parent: Vec<Option<usize>>,
     low: Vec<usize>,
@@ -231,6 +270,13 @@ struct State<'a> {
     /// next number, place) for `number`, nodes for `rerank`.
     number_stack: Vec<(usize, Option<usize>, usize, usize)>,
     rerank_stack: Vec<usize>,
+    /// (node, place) for `tight_subtree`, (node, came from) for `tree_adjust`.
+    pair_stack: Vec<(usize, usize)>,
+    /// (node, came from or parent edge, place) for `inter_tree_edge` and
+    /// `init_cut_values`.
+    walk_stack: Vec<(usize, Option<usize>, usize)>,
+    /// (node, phase, place) for `enter_edge`.
+    enter_stack: Vec<(usize, u8, usize)>,
 }
 
 /// A node not yet in an initial tight subtree.
@@ -282,8 +328,8 @@ impl State<'_> {
         self.tree_index[e] = self.tree_edges.len();
         self.tree_edges.push(e);
         let edge = self.edges[e];
-        self.tree_out[edge.tail].push(e);
-        self.tree_in[edge.head].push(e);
+        self.tree_out.push(edge.tail, e);
+        self.tree_in.push(edge.head, e);
     }
 
     /// dot's feasible_tree: tight subtrees grown from each node of the list,
@@ -364,7 +410,9 @@ impl State<'_> {
         subtree_of[root] = id;
         let mut size = 1;
         // (node, place in its in-edges followed by its out-edges)
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        let mut stack = std::mem::take(&mut self.pair_stack);
+        stack.clear();
+        stack.push((root, 0));
         while let Some(&(v, cursor)) = stack.last() {
             let next = (cursor..self.degree(v)).find_map(|i| {
                 let e = self.in_then_out(v, i);
@@ -383,16 +431,19 @@ impl State<'_> {
             size += 1;
             stack.push((w, 0));
         }
+        self.pair_stack = stack;
         size
     }
 
     /// The tightest edge from the tree of `rep` to another tree, searched
     /// depth-first through the tree (dot's inter_tree_edge_search).
-    fn inter_tree_edge(&self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
+    fn inter_tree_edge(&mut self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
         let own = find(trees, subtree_of[rep]);
         let mut best: Option<usize> = None;
         // (node, came from, place in its out-edges followed by its in-edges)
-        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(rep, None, 0)];
+        let mut stack = std::mem::take(&mut self.walk_stack);
+        stack.clear();
+        stack.push((rep, None, 0));
         'walk: while let Some(&(v, from, cursor)) = stack.last() {
             if cursor == 0 && best.is_some_and(|b| self.slack(b) == 0) {
                 stack.pop();
@@ -416,12 +467,15 @@ impl State<'_> {
             }
             stack.pop();
         }
+        self.walk_stack = stack;
         best
     }
 
     /// Moves the whole tree containing `v` by `delta`.
     fn tree_adjust(&mut self, v: usize, delta: i32) {
-        let mut stack = vec![(v, usize::MAX)];
+        let mut stack = std::mem::take(&mut self.pair_stack);
+        stack.clear();
+        stack.push((v, usize::MAX));
         while let Some((u, from)) = stack.pop() {
             self.rank[u] += delta;
             for &e in self.tree_in[u].iter() {
@@ -437,6 +491,7 @@ impl State<'_> {
                 }
             }
         }
+        self.pair_stack = stack;
     }
 
     /// Postorder numbers from `root`, parents, and cut values (dot's
@@ -445,7 +500,9 @@ impl State<'_> {
         self.number(root, None, 1);
         // Cut values children first: the same walk, edges set on the way back.
         // (node, its parent edge, place in its tree out-edges then tree in-edges)
-        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(root, None, 0)];
+        let mut stack = std::mem::take(&mut self.walk_stack);
+        stack.clear();
+        stack.push((root, None, 0));
         'walk: while let Some(&(v, par, cursor)) = stack.last() {
             for i in cursor..self.tree_degree(v) {
                 let e = self.tree_out_then_in(v, i);
@@ -462,6 +519,7 @@ impl State<'_> {
             }
             stack.pop();
         }
+        self.walk_stack = stack;
     }
 
     /// dot's dfs_range: `low`, `lim` and parents below `root`, numbering
@@ -581,7 +639,7 @@ impl State<'_> {
 
     /// dot's enter_edge: below the lower end of `leave`, depth first, the
     /// non-tree edge of least slack crossing back.
-    fn enter_edge(&self, leave: usize) -> Option<usize> {
+    fn enter_edge(&mut self, leave: usize) -> Option<usize> {
         let edge = self.edges[leave];
         let (v, outward) = if self.lim[edge.tail] < self.lim[edge.head] {
             (edge.tail, false)
@@ -591,7 +649,9 @@ impl State<'_> {
         let (low, lim) = (self.low[v], self.lim[v]);
         let mut best: Option<(i32, usize)> = None;
         // (node, phase 0: edges / 1: tree edges back, position)
-        let mut stack: Vec<(usize, u8, usize)> = vec![(v, 0, 0)];
+        let mut stack = std::mem::take(&mut self.enter_stack);
+        stack.clear();
+        stack.push((v, 0, 0));
         'walk: while let Some(&(u, phase, at)) = stack.last() {
             if phase == 0 {
                 let list = if outward { &self.out[u] } else { &self.incoming[u] };
@@ -641,6 +701,7 @@ impl State<'_> {
             }
             stack.pop();
         }
+        self.enter_stack = stack;
         best.map(|(_, e)| e)
     }
 
@@ -692,14 +753,10 @@ impl State<'_> {
         self.tree_index[e] = usize::MAX;
         self.in_tree[e] = false;
         self.in_tree[f] = true;
-        if let Some(j) = self.tree_out[tail].iter().position(|&x| x == e) {
-            self.tree_out[tail].swap_remove(j);
-        }
-        if let Some(j) = self.tree_in[head].iter().position(|&x| x == e) {
-            self.tree_in[head].swap_remove(j);
-        }
-        self.tree_out[f_tail].push(f);
-        self.tree_in[f_head].push(f);
+        self.tree_out.remove(tail, e);
+        self.tree_in.remove(head, e);
+        self.tree_out.push(f_tail, f);
+        self.tree_in.push(f_head, f);
         // Renumber below the common ancestor; only the paths to f's ends
         // changed, other subtrees keep their numbers and are skipped.
         let (par, low) = (self.parent[lca], self.low[lca]);
