@@ -9,6 +9,11 @@
 //! With `LAYOUT_LOOP_DUMP=FILE` set, the first round's layouts are written
 //! there (`{:?}`), so that two builds can be compared byte for byte.
 
+// The allocator every puml binary runs with: its instruction counts are
+// the tools'.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[allow(dead_code)]
 #[path = "../tests/support/dot.rs"]
 mod dot;

@@ -104,8 +104,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         in_tree: vec![false; input.edges.len()],
         tree_edges: Vec::new(),
         tree_index: vec![usize::MAX; input.edges.len()],
-        tree_out: TreeLists::new(&out),
-        tree_in: TreeLists::new(&incoming),
+        tree_out: vec![Vec::new(); n],
+        tree_in: vec![Vec::new(); n],
         cut: vec![0.0; input.edges.len()],
         parent: vec![None; n],
         low: vec![0; n],
@@ -204,42 +204,6 @@ impl std::ops::Index<usize> for Adjacency {
     }
 }
 
-/// Each node's tree edges of one direction, kept in the node's slots of
-/// the [`Adjacency`] of that direction (a node has no more tree edges than
-/// edges): the tree needs no list per node, and a solve allocates two
-/// vectors for it whatever its size.
-struct TreeLists<'a> {
-    lists: Vec<Vec<usize>>,
-    _adjacency: std::marker::PhantomData<&'a Adjacency>,
-}
-
-impl<'a> TreeLists<'a> {
-    fn new(adjacency: &'a Adjacency) -> Self {
-        TreeLists {
-            lists: vec![Vec::new(); adjacency.start.len() - 1],
-            _adjacency: std::marker::PhantomData,
-        }
-    }
-
-    fn push(&mut self, v: usize, e: usize) {
-        self.lists[v].push(e);
-    }
-
-    fn remove(&mut self, v: usize, e: usize) {
-        if let Some(j) = self.lists[v].iter().position(|&x| x == e) {
-            self.lists[v].swap_remove(j);
-        }
-    }
-}
-
-impl std::ops::Index<usize> for TreeLists<'_> {
-    type Output = [usize];
-    #[inline]
-    fn index(&self, v: usize) -> &[usize] {
-        &self.lists[v]
-    }
-}
-
 /// An initial tight subtree and its place in the merge heap.
 struct Subtree {
     rep: usize,
@@ -257,8 +221,11 @@ struct State<'a> {
     /// Tree edges in dot's order (the leaving-edge search walks it).
     tree_edges: Vec<usize>,
     tree_index: Vec<usize>,
-    tree_out: TreeLists<'a>,
-    tree_in: TreeLists<'a>,
+    /// Each node's tree edges by direction, in dot's order. (Held in the
+    /// node's slots of one flat list instead, the walks over them took
+    /// more instructions than the per-node allocations save.)
+    tree_out: Vec<Vec<usize>>,
+    tree_in: Vec<Vec<usize>>,
     cut: Vec<f64>,
     parent: Vec<Option<usize>>,
     low: Vec<usize>,
@@ -283,37 +250,44 @@ struct State<'a> {
 const NO_SUBTREE: usize = usize::MAX;
 
 impl State<'_> {
+    #[inline(always)]
     fn slack(&self, e: usize) -> i32 {
         let e = &self.edges[e];
         self.rank[e.head] - self.rank[e.tail] - e.min_len
     }
 
     /// How many edges touch `v` (in and out).
+    #[inline(always)]
     fn degree(&self, v: usize) -> usize {
         self.incoming[v].len() + self.out[v].len()
     }
 
     /// `v`'s edge number `i` counting its in-edges first, then its out-edges.
+    #[inline(always)]
     fn in_then_out(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.incoming[v], &self.out[v], i)
     }
 
     /// `v`'s edge number `i` counting its out-edges first, then its in-edges.
+    #[inline(always)]
     fn out_then_in(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.out[v], &self.incoming[v], i)
     }
 
     /// How many tree edges touch `v`.
+    #[inline(always)]
     fn tree_degree(&self, v: usize) -> usize {
         self.tree_out[v].len() + self.tree_in[v].len()
     }
 
     /// `v`'s tree edge number `i` counting its tree out-edges first.
+    #[inline(always)]
     fn tree_out_then_in(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.tree_out[v], &self.tree_in[v], i)
     }
 
     /// The end of edge `e` that is not `v`.
+    #[inline(always)]
     fn other_end(&self, e: usize, v: usize) -> usize {
         let edge = self.edges[e];
         if edge.tail == v {
@@ -328,8 +302,8 @@ impl State<'_> {
         self.tree_index[e] = self.tree_edges.len();
         self.tree_edges.push(e);
         let edge = self.edges[e];
-        self.tree_out.push(edge.tail, e);
-        self.tree_in.push(edge.head, e);
+        self.tree_out[edge.tail].push(e);
+        self.tree_in[edge.head].push(e);
     }
 
     /// dot's feasible_tree: tight subtrees grown from each node of the list,
@@ -564,6 +538,7 @@ impl State<'_> {
         last + 1
     }
 
+    #[inline(always)]
     fn in_subtree(&self, v: usize, w: usize) -> bool {
         self.low[v] <= self.lim[w] && self.lim[w] <= self.lim[v]
     }
@@ -753,10 +728,14 @@ impl State<'_> {
         self.tree_index[e] = usize::MAX;
         self.in_tree[e] = false;
         self.in_tree[f] = true;
-        self.tree_out.remove(tail, e);
-        self.tree_in.remove(head, e);
-        self.tree_out.push(f_tail, f);
-        self.tree_in.push(f_head, f);
+        if let Some(j) = self.tree_out[tail].iter().position(|&x| x == e) {
+            self.tree_out[tail].swap_remove(j);
+        }
+        if let Some(j) = self.tree_in[head].iter().position(|&x| x == e) {
+            self.tree_in[head].swap_remove(j);
+        }
+        self.tree_out[f_tail].push(f);
+        self.tree_in[f_head].push(f);
         // Renumber below the common ancestor; only the paths to f's ends
         // changed, other subtrees keep their numbers and are skipped.
         let (par, low) = (self.parent[lca], self.low[lca]);
@@ -872,6 +851,7 @@ impl State<'_> {
 
 /// Item `i` of `first` followed by `second` (the searches walk a node's
 /// edges of both directions as one list, in dot's order).
+#[inline(always)]
 fn nth_of_both(first: &[usize], second: &[usize], i: usize) -> usize {
     match first.get(i) {
         Some(&e) => e,
