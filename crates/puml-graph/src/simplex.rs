@@ -514,8 +514,15 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
-                    if self.parent[w] == Some(e) && self.low[w] == next {
-                        // Numbered as before: skip the subtree.
+                    if self.parent[w] == Some(e) && self.low[w] != usize::MAX {
+                        // Hanging as before and off the paths the exchange
+                        // changed (`invalidate_path`): the subtree is the
+                        // one numbered before, at most moved along, so its
+                        // numbers move by the difference (a renumbering
+                        // would give the same) and the walk skips it.
+                        if self.low[w] != next {
+                            self.shift_numbers(w, next.wrapping_sub(self.low[w]));
+                        }
                         if let Some(top) = stack.last_mut() {
                             top.2 = self.lim[w] + 1;
                         }
@@ -536,6 +543,30 @@ impl State<'_> {
         }
         self.number_stack = stack;
         last + 1
+    }
+
+    /// Adds `delta` (wrapping: it may stand for a negative number) to the
+    /// numbers of every node of `v`'s subtree.
+    fn shift_numbers(&mut self, v: usize, delta: usize) {
+        let mut stack = std::mem::take(&mut self.rerank_stack);
+        stack.clear();
+        stack.push(v);
+        while let Some(u) = stack.pop() {
+            self.low[u] = self.low[u].wrapping_add(delta);
+            self.lim[u] = self.lim[u].wrapping_add(delta);
+            let parent = self.parent[u];
+            for &e in self.tree_out[u].iter() {
+                if Some(e) != parent {
+                    stack.push(self.edges[e].head);
+                }
+            }
+            for &e in self.tree_in[u].iter() {
+                if Some(e) != parent {
+                    stack.push(self.edges[e].tail);
+                }
+            }
+        }
+        self.rerank_stack = stack;
     }
 
     #[inline(always)]
@@ -586,30 +617,33 @@ impl State<'_> {
     /// negative of the first `search_size` negative cut values.
     fn leave_edge(&mut self, search_size: usize) -> Option<usize> {
         let count = self.tree_edges.len();
-        let mut best: Option<usize> = None;
-        let mut found = 0;
         let start = self.search_start;
-        // (The place wraps around by hand: a division per step was a good
-        // part of the search.)
-        let mut i = if count == 0 { 0 } else { start % count };
-        for _ in 0..count {
-            let f = self.tree_edges[i];
-            if self.cut[f] < 0.0 {
-                if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
-                    best = Some(f);
-                }
-                found += 1;
-                if found >= search_size {
-                    self.search_start = i;
-                    return best;
+        let first = if count == 0 { 0 } else { start % count };
+        let (tree_edges, cut) = (&self.tree_edges, &self.cut);
+        let mut best: Option<(f64, usize)> = None;
+        let mut found = 0;
+        // From the place to the end, then from the beginning up to it (two
+        // plain passes: a wrap test or division per step was a good part
+        // of the search).
+        for (offset, part) in [(first, &tree_edges[first..]), (0, &tree_edges[..first])] {
+            for (k, &f) in part.iter().enumerate() {
+                let value = cut[f];
+                if value < 0.0 {
+                    if best.is_none_or(|(b, _)| b > value) {
+                        best = Some((value, f));
+                    }
+                    found += 1;
+                    if found >= search_size {
+                        self.search_start = offset + k;
+                        return best.map(|(_, f)| f);
+                    }
                 }
             }
-            i = if i + 1 == count { 0 } else { i + 1 };
         }
         // A whole round: dot's index ends where it started, or past the
         // end when it started at 0.
         self.search_start = if start == 0 { count } else { start };
-        best
+        best.map(|(_, f)| f)
     }
 
     /// dot's enter_edge: below the lower end of `leave`, depth first, the
@@ -742,6 +776,35 @@ impl State<'_> {
         self.invalidate_path(lca, f_head);
         self.invalidate_path(lca, f_tail);
         self.number(lca, par, low);
+        #[cfg(debug_assertions)]
+        self.check_numbers(lca);
+    }
+
+    /// Debug builds: the numbers below `root` are a postorder numbering of
+    /// the tree as it is (each node's children tile its range, in some
+    /// order, and end one short of its own number), as a renumbering from
+    /// scratch would leave them up to the order of children.
+    #[cfg(debug_assertions)]
+    fn check_numbers(&self, root: usize) {
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            let mut children: Vec<usize> = Vec::new();
+            for &e in self.tree_out[u].iter().chain(self.tree_in[u].iter()) {
+                if Some(e) != self.parent[u] {
+                    let w = self.other_end(e, u);
+                    assert_eq!(self.parent[w], Some(e), "parent edge of {w}");
+                    children.push(w);
+                }
+            }
+            children.sort_by_key(|&w| self.low[w]);
+            let mut next = self.low[u];
+            for &w in &children {
+                assert_eq!(self.low[w], next, "numbers below {u}");
+                next = self.lim[w] + 1;
+            }
+            assert_eq!(self.lim[u], next, "number of {u}");
+            stack.extend(children);
+        }
     }
 
     /// Marks the numbers from `node` up to `lca` as stale.
