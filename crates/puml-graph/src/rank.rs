@@ -12,14 +12,9 @@ const MAX_ITERATIONS: usize = 20_000;
 const SEARCH_SIZE: usize = 500;
 
 /// A constraint of the ranking problem: `rank[head] - rank[tail] >= min_len`,
-/// with `weight` the cost of each rank of length.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RankEdge {
-    pub tail: usize,
-    pub head: usize,
-    pub min_len: i32,
-    pub weight: f64,
-}
+/// with `weight` the cost of each rank of length (network simplex's own
+/// edge, so that the problem is handed over without a copy).
+pub(crate) type RankEdge = SimplexEdge;
 
 /// The rank of every node of `graph`, the least rank being 0.
 ///
@@ -29,6 +24,7 @@ pub(crate) struct RankEdge {
 /// enters or leaves a collapsed cluster becomes a soft constraint (a slack
 /// node with edges to both ends' leaders, pointing backwards costs ten times
 /// more), so clusters stay compact.
+// (Kept out of line: profiles then show the phase apart.)
 #[inline(never)]
 pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
     let n = graph.nodes.len();
@@ -131,15 +127,6 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         // Graphviz keeps each node's edges sorted by the other end.
         rank_edges.sort_by_key(|e| (e.tail, e.head));
         break_cycles(count, &mut rank_edges);
-        let simplex_edges: Vec<SimplexEdge> = rank_edges
-            .iter()
-            .map(|e| SimplexEdge {
-                tail: e.tail,
-                head: e.head,
-                min_len: e.min_len,
-                weight: e.weight,
-            })
-            .collect();
         let limits = Limits {
             max_iterations: MAX_ITERATIONS,
             search_size: SEARCH_SIZE,
@@ -152,7 +139,7 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         };
         let input = Input {
             nodes: count,
-            edges: &simplex_edges,
+            edges: &rank_edges,
             order: component_order(count, &rank_edges),
             initial: None,
             normal: units.len(),
