@@ -656,62 +656,62 @@ impl State<'_> {
             (edge.head, true)
         };
         let (low, lim) = (self.low[v], self.lim[v]);
-        let mut best: Option<(i32, usize)> = None;
+        // The least slack so far (wider than any slack: none yet) and its edge.
+        let mut best_slack = i64::MAX;
+        let mut best = None;
+        let (edges, in_tree, numbers, rank) = (self.edges, &self.in_tree, &self.lim, &*self.rank);
+        let (side, tree_back) = if outward {
+            (self.out, &self.tree_in)
+        } else {
+            (self.incoming, &self.tree_out)
+        };
+        // The end of edge `e` away from the searched node.
+        let far = |e: usize| if outward { edges[e].head } else { edges[e].tail };
+        let near = |e: usize| if outward { edges[e].tail } else { edges[e].head };
         // (node, phase 0: edges / 1: tree edges back, position)
         let mut stack = std::mem::take(&mut self.enter_stack);
         stack.clear();
         stack.push((v, 0, 0));
-        'walk: while let Some(&(u, phase, at)) = stack.last() {
+        'walk: while let Some(top) = stack.last_mut() {
+            let (u, phase, at) = *top;
+            let lim_u = numbers[u];
             if phase == 0 {
-                let list = if outward { &self.out[u] } else { &self.incoming[u] };
-                for (i, &e) in list.iter().enumerate().skip(at) {
-                    let w = if outward {
-                        self.edges[e].head
-                    } else {
-                        self.edges[e].tail
-                    };
-                    if !self.in_tree[e] {
-                        if !(low <= self.lim[w] && self.lim[w] <= lim) {
-                            let slack = self.slack(e);
-                            if best.is_none_or(|(s, _)| slack < s) {
-                                best = Some((slack, e));
+                for (i, &e) in side[u].iter().enumerate().skip(at) {
+                    let w = far(e);
+                    let lim_w = numbers[w];
+                    if !in_tree[e] {
+                        if !(low <= lim_w && lim_w <= lim) {
+                            let head = edges[e].head;
+                            let tail = edges[e].tail;
+                            let slack = (rank[head] - rank[tail] - edges[e].min_len) as i64;
+                            if slack < best_slack {
+                                best_slack = slack;
+                                best = Some(e);
                             }
                         }
-                    } else if self.lim[w] < self.lim[u] {
-                        if let Some(top) = stack.last_mut() {
-                            top.2 = i + 1;
-                        }
+                    } else if lim_w < lim_u {
+                        top.2 = i + 1;
                         stack.push((w, 0, 0));
                         continue 'walk;
                     }
                 }
-                if let Some(top) = stack.last_mut() {
-                    *top = (u, 1, 0);
-                }
+                *top = (u, 1, 0);
                 continue;
             }
-            let list = if outward { &self.tree_in[u] } else { &self.tree_out[u] };
-            for (i, &e) in list.iter().enumerate().skip(at) {
-                if best.is_some_and(|(s, _)| s <= 0) {
-                    break;
-                }
-                let w = if outward {
-                    self.edges[e].tail
-                } else {
-                    self.edges[e].head
-                };
-                if self.lim[w] < self.lim[u] {
-                    if let Some(top) = stack.last_mut() {
+            if best_slack > 0 {
+                for (i, &e) in tree_back[u].iter().enumerate().skip(at) {
+                    let w = near(e);
+                    if numbers[w] < lim_u {
                         top.2 = i + 1;
+                        stack.push((w, 0, 0));
+                        continue 'walk;
                     }
-                    stack.push((w, 0, 0));
-                    continue 'walk;
                 }
             }
             stack.pop();
         }
         self.enter_stack = stack;
-        best.map(|(_, e)| e)
+        best
     }
 
     /// Lowers the ranks of `v`'s subtree (away from its parent) by `delta`.
