@@ -45,6 +45,8 @@ pub(crate) struct Coordinates {
     pub bounds: [f64; 4],
 }
 
+// (Kept out of line: profiles then show the phase apart.)
+#[inline(never)]
 pub(crate) fn assign_coordinates(layered: &Layered, graph: &Graph) -> Coordinates {
     let tree = ClusterTree::new(graph);
     let clusters = ClusterSpans::new(layered, graph, &tree);

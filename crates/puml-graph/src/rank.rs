@@ -12,14 +12,9 @@ const MAX_ITERATIONS: usize = 20_000;
 const SEARCH_SIZE: usize = 500;
 
 /// A constraint of the ranking problem: `rank[head] - rank[tail] >= min_len`,
-/// with `weight` the cost of each rank of length.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RankEdge {
-    pub tail: usize,
-    pub head: usize,
-    pub min_len: i32,
-    pub weight: f64,
-}
+/// with `weight` the cost of each rank of length (network simplex's own
+/// edge, so that the problem is handed over without a copy).
+pub(crate) type RankEdge = SimplexEdge;
 
 /// The rank of every node of `graph`, the least rank being 0.
 ///
@@ -29,6 +24,8 @@ pub(crate) struct RankEdge {
 /// enters or leaves a collapsed cluster becomes a soft constraint (a slack
 /// node with edges to both ends' leaders, pointing backwards costs ten times
 /// more), so clusters stay compact.
+// (Kept out of line: profiles then show the phase apart.)
+#[inline(never)]
 pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
     let n = graph.nodes.len();
     let scale = if has_edge_labels(graph) { 2 } else { 1 };
@@ -55,26 +52,33 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
     }
     let mut scopes: Vec<Option<usize>> = tree.deepest_first.iter().map(|&c| Some(c)).collect();
     scopes.push(None);
+    // Per node: the index of the unit it is (or NO_UNIT) and the unit of
+    // the scope's problem holding it; both tables serve every scope.
+    let mut unit_index = vec![NO_UNIT; n];
+    let mut local_of = vec![0usize; n];
+    let mut units: Vec<usize> = Vec::new();
     for scope in scopes {
         let members = tree.members(scope);
         if members.is_empty() {
             continue;
         }
         // Units: direct member nodes, and the leaders of child clusters.
-        let mut unit_of = rustc_hash::FxHashMap::default();
-        let mut units: Vec<usize> = Vec::new();
-        let unit_node = |v: usize| match tree.child_toward(graph, scope, v) {
-            None => v,
-            Some(child) => leader[child].unwrap_or(v),
-        };
-        for &v in &members {
-            let u = unit_node(v);
-            unit_of.entry(u).or_insert_with(|| {
-                units.push(u);
-                units.len() - 1
-            });
+        for &u in &units {
+            unit_index[u] = NO_UNIT;
         }
-        let local = |v: usize| unit_of[&unit_node(v)];
+        units.clear();
+        for &v in members {
+            let u = match tree.child_toward(graph, scope, v) {
+                None => v,
+                Some(child) => leader[child].unwrap_or(v),
+            };
+            if unit_index[u] == NO_UNIT {
+                unit_index[u] = units.len();
+                units.push(u);
+            }
+            local_of[v] = unit_index[u];
+        }
+        let local = |v: usize| local_of[v];
         let in_child = |v: usize| graph.nodes[v].cluster != scope;
         // rank=same groups of this scope: their units share one rank.
         let mut same = UnionFind::new(units.len());
@@ -123,15 +127,6 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         // Graphviz keeps each node's edges sorted by the other end.
         rank_edges.sort_by_key(|e| (e.tail, e.head));
         break_cycles(count, &mut rank_edges);
-        let simplex_edges: Vec<SimplexEdge> = rank_edges
-            .iter()
-            .map(|e| SimplexEdge {
-                tail: e.tail,
-                head: e.head,
-                min_len: e.min_len,
-                weight: e.weight,
-            })
-            .collect();
         let limits = Limits {
             max_iterations: MAX_ITERATIONS,
             search_size: SEARCH_SIZE,
@@ -144,19 +139,19 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
         };
         let input = Input {
             nodes: count,
-            edges: &simplex_edges,
+            edges: &rank_edges,
             order: component_order(count, &rank_edges),
             initial: None,
             normal: units.len(),
         };
         let unit_rank = solve(&input, balance, &limits);
-        for &v in &members {
+        for &v in members {
             let r = unit_rank[same.find(local(v))];
             offset[v] = r + if in_child(v) { offset[v] } else { 0 };
         }
         if let Some(c) = scope {
             let least = members.iter().map(|&v| offset[v]).min().unwrap_or(0);
-            for &v in &members {
+            for &v in members {
                 offset[v] -= least;
             }
             leader[c] = members.iter().copied().find(|&v| offset[v] == 0);
@@ -165,6 +160,9 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
     let least = offset.iter().copied().min().unwrap_or(0);
     offset.into_iter().map(|r| r - least).collect()
 }
+
+/// Not a unit of the scope being ranked.
+const NO_UNIT: usize = usize::MAX;
 
 /// How much more an edge into or out of a collapsed cluster costs when it
 /// points backwards (dot's CL_BACK).
@@ -258,8 +256,8 @@ impl ClusterTree {
         }
     }
 
-    fn members(&self, scope: Option<usize>) -> Vec<usize> {
-        self.subtree_nodes[scope.map_or(0, |c| c + 1)].clone()
+    fn members(&self, scope: Option<usize>) -> &[usize] {
+        &self.subtree_nodes[scope.map_or(0, |c| c + 1)]
     }
 
     /// The deepest cluster containing both (None: the graph itself).
@@ -302,17 +300,27 @@ pub(crate) fn has_edge_labels(graph: &Graph) -> bool {
 /// dot's node list for ranking: each connected component depth-first in
 /// preorder from its first node, out-edges before in-edges.
 fn component_order(n: usize, edges: &[RankEdge]) -> Vec<usize> {
-    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each node's neighbours in one list: heads of its out-edges, then
+    // tails of its in-edges, each in edge order.
+    let mut start = vec![0usize; n + 1];
     for e in edges {
-        adjacent[e.tail].push(e.head);
+        start[e.tail + 1] += 1;
+        start[e.head + 1] += 1;
     }
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut neighbours = vec![0usize; start[n]];
     for e in edges {
-        incoming[e.head].push(e.tail);
+        neighbours[fill[e.tail]] = e.head;
+        fill[e.tail] += 1;
     }
-    for (v, list) in adjacent.iter_mut().enumerate() {
-        list.extend(incoming[v].iter().copied());
+    for e in edges {
+        neighbours[fill[e.head]] = e.tail;
+        fill[e.head] += 1;
     }
+    let adjacent = |v: usize| &neighbours[start[v]..start[v + 1]];
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -325,9 +333,8 @@ fn component_order(n: usize, edges: &[RankEdge]) -> Vec<usize> {
         stack.push((root, 0));
         while let Some(top) = stack.last_mut() {
             let (v, i) = *top;
-            if i < adjacent[v].len() {
+            if let Some(&w) = adjacent(v).get(i) {
                 top.1 += 1;
-                let w = adjacent[v][i];
                 if !seen[w] {
                     seen[w] = true;
                     order.push(w);
@@ -344,10 +351,21 @@ fn component_order(n: usize, edges: &[RankEdge]) -> Vec<usize> {
 /// Reverses the edges that close a cycle, found by a depth-first search from
 /// the nodes in input order (as dot does), with an explicit stack.
 pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in edges.iter().enumerate() {
-        out[e.tail].push(i);
+    // Each node's out-edges (indices in edge order) in one list.
+    let mut start = vec![0usize; n + 1];
+    for e in edges.iter() {
+        start[e.tail + 1] += 1;
     }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut out_edges = vec![0usize; edges.len()];
+    for (i, e) in edges.iter().enumerate() {
+        out_edges[fill[e.tail]] = i;
+        fill[e.tail] += 1;
+    }
+    let out = |v: usize| &out_edges[start[v]..start[v + 1]];
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -364,8 +382,7 @@ pub(crate) fn break_cycles(n: usize, edges: &mut [RankEdge]) {
         mark[root] = Mark::OnStack;
         stack.push((root, 0));
         while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-            if *next < out[v].len() {
-                let e = out[v][*next];
+            if let Some(&e) = out(v).get(*next) {
                 *next += 1;
                 let w = edges[e].head;
                 match mark[w] {

@@ -5,6 +5,8 @@ use crate::layered::{Kind, Layered};
 use crate::position::Coordinates;
 use crate::{EdgeRoute, Graph, Layout, Point, RankDir, Rect, Size};
 
+// (Kept out of line: profiles then show the phase apart.)
+#[inline(never)]
 pub(crate) fn finish(graph: &Graph, layered: &Layered, coords: &Coordinates) -> Layout {
     let centre = |v: usize| Point::new(coords.x[v], coords.rank_y[layered.nodes[v].rank]);
     let half_height = |v: usize| layered.nodes[v].height / 2.0;

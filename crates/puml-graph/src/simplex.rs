@@ -114,6 +114,9 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         subtree_of: vec![NO_SUBTREE; n],
         number_stack: Vec::new(),
         rerank_stack: Vec::new(),
+        pair_stack: Vec::new(),
+        walk_stack: Vec::new(),
+        enter_stack: Vec::new(),
     };
     for list in &lists {
         state.tree_edges.clear();
@@ -218,6 +221,9 @@ struct State<'a> {
     /// Tree edges in dot's order (the leaving-edge search walks it).
     tree_edges: Vec<usize>,
     tree_index: Vec<usize>,
+    /// Each node's tree edges by direction, in dot's order. (Held in the
+    /// node's slots of one flat list instead, the walks over them took
+    /// more instructions than the per-node allocations save.)
     tree_out: Vec<Vec<usize>>,
     tree_in: Vec<Vec<usize>>,
     cut: Vec<f64>,
@@ -231,43 +237,57 @@ struct State<'a> {
     /// next number, place) for `number`, nodes for `rerank`.
     number_stack: Vec<(usize, Option<usize>, usize, usize)>,
     rerank_stack: Vec<usize>,
+    /// (node, place) for `tight_subtree`, (node, came from) for `tree_adjust`.
+    pair_stack: Vec<(usize, usize)>,
+    /// (node, came from or parent edge, place) for `inter_tree_edge` and
+    /// `init_cut_values`.
+    walk_stack: Vec<(usize, Option<usize>, usize)>,
+    /// (node, phase, place) for `enter_edge`.
+    enter_stack: Vec<(usize, u8, usize)>,
 }
 
 /// A node not yet in an initial tight subtree.
 const NO_SUBTREE: usize = usize::MAX;
 
 impl State<'_> {
+    #[inline(always)]
     fn slack(&self, e: usize) -> i32 {
         let e = &self.edges[e];
         self.rank[e.head] - self.rank[e.tail] - e.min_len
     }
 
     /// How many edges touch `v` (in and out).
+    #[inline(always)]
     fn degree(&self, v: usize) -> usize {
         self.incoming[v].len() + self.out[v].len()
     }
 
     /// `v`'s edge number `i` counting its in-edges first, then its out-edges.
+    #[inline(always)]
     fn in_then_out(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.incoming[v], &self.out[v], i)
     }
 
     /// `v`'s edge number `i` counting its out-edges first, then its in-edges.
+    #[inline(always)]
     fn out_then_in(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.out[v], &self.incoming[v], i)
     }
 
     /// How many tree edges touch `v`.
+    #[inline(always)]
     fn tree_degree(&self, v: usize) -> usize {
         self.tree_out[v].len() + self.tree_in[v].len()
     }
 
     /// `v`'s tree edge number `i` counting its tree out-edges first.
+    #[inline(always)]
     fn tree_out_then_in(&self, v: usize, i: usize) -> usize {
         nth_of_both(&self.tree_out[v], &self.tree_in[v], i)
     }
 
     /// The end of edge `e` that is not `v`.
+    #[inline(always)]
     fn other_end(&self, e: usize, v: usize) -> usize {
         let edge = self.edges[e];
         if edge.tail == v {
@@ -364,7 +384,9 @@ impl State<'_> {
         subtree_of[root] = id;
         let mut size = 1;
         // (node, place in its in-edges followed by its out-edges)
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        let mut stack = std::mem::take(&mut self.pair_stack);
+        stack.clear();
+        stack.push((root, 0));
         while let Some(&(v, cursor)) = stack.last() {
             let next = (cursor..self.degree(v)).find_map(|i| {
                 let e = self.in_then_out(v, i);
@@ -383,16 +405,19 @@ impl State<'_> {
             size += 1;
             stack.push((w, 0));
         }
+        self.pair_stack = stack;
         size
     }
 
     /// The tightest edge from the tree of `rep` to another tree, searched
     /// depth-first through the tree (dot's inter_tree_edge_search).
-    fn inter_tree_edge(&self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
+    fn inter_tree_edge(&mut self, rep: usize, subtree_of: &[usize], trees: &mut [Subtree]) -> Option<usize> {
         let own = find(trees, subtree_of[rep]);
         let mut best: Option<usize> = None;
         // (node, came from, place in its out-edges followed by its in-edges)
-        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(rep, None, 0)];
+        let mut stack = std::mem::take(&mut self.walk_stack);
+        stack.clear();
+        stack.push((rep, None, 0));
         'walk: while let Some(&(v, from, cursor)) = stack.last() {
             if cursor == 0 && best.is_some_and(|b| self.slack(b) == 0) {
                 stack.pop();
@@ -416,12 +441,15 @@ impl State<'_> {
             }
             stack.pop();
         }
+        self.walk_stack = stack;
         best
     }
 
     /// Moves the whole tree containing `v` by `delta`.
     fn tree_adjust(&mut self, v: usize, delta: i32) {
-        let mut stack = vec![(v, usize::MAX)];
+        let mut stack = std::mem::take(&mut self.pair_stack);
+        stack.clear();
+        stack.push((v, usize::MAX));
         while let Some((u, from)) = stack.pop() {
             self.rank[u] += delta;
             for &e in self.tree_in[u].iter() {
@@ -437,6 +465,7 @@ impl State<'_> {
                 }
             }
         }
+        self.pair_stack = stack;
     }
 
     /// Postorder numbers from `root`, parents, and cut values (dot's
@@ -445,7 +474,9 @@ impl State<'_> {
         self.number(root, None, 1);
         // Cut values children first: the same walk, edges set on the way back.
         // (node, its parent edge, place in its tree out-edges then tree in-edges)
-        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(root, None, 0)];
+        let mut stack = std::mem::take(&mut self.walk_stack);
+        stack.clear();
+        stack.push((root, None, 0));
         'walk: while let Some(&(v, par, cursor)) = stack.last() {
             for i in cursor..self.tree_degree(v) {
                 let e = self.tree_out_then_in(v, i);
@@ -462,6 +493,7 @@ impl State<'_> {
             }
             stack.pop();
         }
+        self.walk_stack = stack;
     }
 
     /// dot's dfs_range: `low`, `lim` and parents below `root`, numbering
@@ -482,8 +514,15 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
-                    if self.parent[w] == Some(e) && self.low[w] == next {
-                        // Numbered as before: skip the subtree.
+                    if self.parent[w] == Some(e) && self.low[w] != usize::MAX {
+                        // Hanging as before and off the paths the exchange
+                        // changed (`invalidate_path`): the subtree is the
+                        // one numbered before, at most moved along, so its
+                        // numbers move by the difference (a renumbering
+                        // would give the same) and the walk skips it.
+                        if self.low[w] != next {
+                            self.shift_numbers(w, next.wrapping_sub(self.low[w]));
+                        }
                         if let Some(top) = stack.last_mut() {
                             top.2 = self.lim[w] + 1;
                         }
@@ -506,6 +545,31 @@ impl State<'_> {
         last + 1
     }
 
+    /// Adds `delta` (wrapping: it may stand for a negative number) to the
+    /// numbers of every node of `v`'s subtree.
+    fn shift_numbers(&mut self, v: usize, delta: usize) {
+        let mut stack = std::mem::take(&mut self.rerank_stack);
+        stack.clear();
+        stack.push(v);
+        while let Some(u) = stack.pop() {
+            self.low[u] = self.low[u].wrapping_add(delta);
+            self.lim[u] = self.lim[u].wrapping_add(delta);
+            let parent = self.parent[u];
+            for &e in self.tree_out[u].iter() {
+                if Some(e) != parent {
+                    stack.push(self.edges[e].head);
+                }
+            }
+            for &e in self.tree_in[u].iter() {
+                if Some(e) != parent {
+                    stack.push(self.edges[e].tail);
+                }
+            }
+        }
+        self.rerank_stack = stack;
+    }
+
+    #[inline(always)]
     fn in_subtree(&self, v: usize, w: usize) -> bool {
         self.low[v] <= self.lim[w] && self.lim[w] <= self.lim[v]
     }
@@ -553,35 +617,38 @@ impl State<'_> {
     /// negative of the first `search_size` negative cut values.
     fn leave_edge(&mut self, search_size: usize) -> Option<usize> {
         let count = self.tree_edges.len();
-        let mut best: Option<usize> = None;
-        let mut found = 0;
         let start = self.search_start;
-        // (The place wraps around by hand: a division per step was a good
-        // part of the search.)
-        let mut i = if count == 0 { 0 } else { start % count };
-        for _ in 0..count {
-            let f = self.tree_edges[i];
-            if self.cut[f] < 0.0 {
-                if best.is_none_or(|b| self.cut[b] > self.cut[f]) {
-                    best = Some(f);
-                }
-                found += 1;
-                if found >= search_size {
-                    self.search_start = i;
-                    return best;
+        let first = if count == 0 { 0 } else { start % count };
+        let (tree_edges, cut) = (&self.tree_edges, &self.cut);
+        let mut best: Option<(f64, usize)> = None;
+        let mut found = 0;
+        // From the place to the end, then from the beginning up to it (two
+        // plain passes: a wrap test or division per step was a good part
+        // of the search).
+        for (offset, part) in [(first, &tree_edges[first..]), (0, &tree_edges[..first])] {
+            for (k, &f) in part.iter().enumerate() {
+                let value = cut[f];
+                if value < 0.0 {
+                    if best.is_none_or(|(b, _)| b > value) {
+                        best = Some((value, f));
+                    }
+                    found += 1;
+                    if found >= search_size {
+                        self.search_start = offset + k;
+                        return best.map(|(_, f)| f);
+                    }
                 }
             }
-            i = if i + 1 == count { 0 } else { i + 1 };
         }
         // A whole round: dot's index ends where it started, or past the
         // end when it started at 0.
         self.search_start = if start == 0 { count } else { start };
-        best
+        best.map(|(_, f)| f)
     }
 
     /// dot's enter_edge: below the lower end of `leave`, depth first, the
     /// non-tree edge of least slack crossing back.
-    fn enter_edge(&self, leave: usize) -> Option<usize> {
+    fn enter_edge(&mut self, leave: usize) -> Option<usize> {
         let edge = self.edges[leave];
         let (v, outward) = if self.lim[edge.tail] < self.lim[edge.head] {
             (edge.tail, false)
@@ -589,59 +656,62 @@ impl State<'_> {
             (edge.head, true)
         };
         let (low, lim) = (self.low[v], self.lim[v]);
-        let mut best: Option<(i32, usize)> = None;
+        // The least slack so far (wider than any slack: none yet) and its edge.
+        let mut best_slack = i64::MAX;
+        let mut best = None;
+        let (edges, in_tree, numbers, rank) = (self.edges, &self.in_tree, &self.lim, &*self.rank);
+        let (side, tree_back) = if outward {
+            (self.out, &self.tree_in)
+        } else {
+            (self.incoming, &self.tree_out)
+        };
+        // The end of edge `e` away from the searched node.
+        let far = |e: usize| if outward { edges[e].head } else { edges[e].tail };
+        let near = |e: usize| if outward { edges[e].tail } else { edges[e].head };
         // (node, phase 0: edges / 1: tree edges back, position)
-        let mut stack: Vec<(usize, u8, usize)> = vec![(v, 0, 0)];
-        'walk: while let Some(&(u, phase, at)) = stack.last() {
+        let mut stack = std::mem::take(&mut self.enter_stack);
+        stack.clear();
+        stack.push((v, 0, 0));
+        'walk: while let Some(top) = stack.last_mut() {
+            let (u, phase, at) = *top;
+            let lim_u = numbers[u];
             if phase == 0 {
-                let list = if outward { &self.out[u] } else { &self.incoming[u] };
-                for (i, &e) in list.iter().enumerate().skip(at) {
-                    let w = if outward {
-                        self.edges[e].head
-                    } else {
-                        self.edges[e].tail
-                    };
-                    if !self.in_tree[e] {
-                        if !(low <= self.lim[w] && self.lim[w] <= lim) {
-                            let slack = self.slack(e);
-                            if best.is_none_or(|(s, _)| slack < s) {
-                                best = Some((slack, e));
+                for (i, &e) in side[u].iter().enumerate().skip(at) {
+                    let w = far(e);
+                    let lim_w = numbers[w];
+                    if !in_tree[e] {
+                        if !(low <= lim_w && lim_w <= lim) {
+                            let head = edges[e].head;
+                            let tail = edges[e].tail;
+                            let slack = (rank[head] - rank[tail] - edges[e].min_len) as i64;
+                            if slack < best_slack {
+                                best_slack = slack;
+                                best = Some(e);
                             }
                         }
-                    } else if self.lim[w] < self.lim[u] {
-                        if let Some(top) = stack.last_mut() {
-                            top.2 = i + 1;
-                        }
+                    } else if lim_w < lim_u {
+                        top.2 = i + 1;
                         stack.push((w, 0, 0));
                         continue 'walk;
                     }
                 }
-                if let Some(top) = stack.last_mut() {
-                    *top = (u, 1, 0);
-                }
+                *top = (u, 1, 0);
                 continue;
             }
-            let list = if outward { &self.tree_in[u] } else { &self.tree_out[u] };
-            for (i, &e) in list.iter().enumerate().skip(at) {
-                if best.is_some_and(|(s, _)| s <= 0) {
-                    break;
-                }
-                let w = if outward {
-                    self.edges[e].tail
-                } else {
-                    self.edges[e].head
-                };
-                if self.lim[w] < self.lim[u] {
-                    if let Some(top) = stack.last_mut() {
+            if best_slack > 0 {
+                for (i, &e) in tree_back[u].iter().enumerate().skip(at) {
+                    let w = near(e);
+                    if numbers[w] < lim_u {
                         top.2 = i + 1;
+                        stack.push((w, 0, 0));
+                        continue 'walk;
                     }
-                    stack.push((w, 0, 0));
-                    continue 'walk;
                 }
             }
             stack.pop();
         }
-        best.map(|(_, e)| e)
+        self.enter_stack = stack;
+        best
     }
 
     /// Lowers the ranks of `v`'s subtree (away from its parent) by `delta`.
@@ -706,6 +776,35 @@ impl State<'_> {
         self.invalidate_path(lca, f_head);
         self.invalidate_path(lca, f_tail);
         self.number(lca, par, low);
+        #[cfg(debug_assertions)]
+        self.check_numbers(lca);
+    }
+
+    /// Debug builds: the numbers below `root` are a postorder numbering of
+    /// the tree as it is (each node's children tile its range, in some
+    /// order, and end one short of its own number), as a renumbering from
+    /// scratch would leave them up to the order of children.
+    #[cfg(debug_assertions)]
+    fn check_numbers(&self, root: usize) {
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            let mut children: Vec<usize> = Vec::new();
+            for &e in self.tree_out[u].iter().chain(self.tree_in[u].iter()) {
+                if Some(e) != self.parent[u] {
+                    let w = self.other_end(e, u);
+                    assert_eq!(self.parent[w], Some(e), "parent edge of {w}");
+                    children.push(w);
+                }
+            }
+            children.sort_by_key(|&w| self.low[w]);
+            let mut next = self.low[u];
+            for &w in &children {
+                assert_eq!(self.low[w], next, "numbers below {u}");
+                next = self.lim[w] + 1;
+            }
+            assert_eq!(self.lim[u], next, "number of {u}");
+            stack.extend(children);
+        }
     }
 
     /// Marks the numbers from `node` up to `lca` as stale.
@@ -815,6 +914,7 @@ impl State<'_> {
 
 /// Item `i` of `first` followed by `second` (the searches walk a node's
 /// edges of both directions as one list, in dot's order).
+#[inline(always)]
 fn nth_of_both(first: &[usize], second: &[usize], i: usize) -> usize {
     match first.get(i) {
         Some(&e) => e,
