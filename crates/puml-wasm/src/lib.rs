@@ -12,17 +12,22 @@
 
 mod includes;
 mod session;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod small_blocks;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
-/// The wasm32 heap: Rust's default there is dlmalloc, whose malloc, free
-/// and chunk unlinking were about 5 % of a render's time in V8's profile;
-/// talc answers the many small allocations of layout and SVG writing
-/// faster (see docs/wasm.md for the measured difference).
+/// The wasm32 heap: free lists of small blocks (up to 256 bytes) in front
+/// of talc. Rust's default there is dlmalloc, whose malloc, free and chunk
+/// unlinking were about 5 % of a render's time in V8's profile; talc was
+/// faster, and still about 12 % of a corpus render; a small block from its
+/// size class's list costs a load and a store (see docs/wasm.md for the
+/// measured differences).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: small_blocks::SmallBlocks<talc::wasm::WasmDynamicTalc> =
+    small_blocks::SmallBlocks::new(talc::wasm::new_wasm_dynamic_allocator());
 
 pub use includes::{set_include_resolver, IncludeResolver, MAX_INCLUDED_BYTES, MAX_INCLUDE_LOADS};
 pub use session::{
