@@ -372,20 +372,24 @@ impl<'a> Parser<'a> {
             .any(|k| k.eq_ignore_ascii_case(word));
         let port_allowed =
             is_port && ((self.description.depth > 0 && grammar::port(text)) || grammar::port_short_form(text));
-        let verdict = if port_allowed {
-            Some(true)
-        } else {
-            grammar::line(text, &known_color)
-        };
-        if verdict != Some(true) {
-            return self.description_unknown(line, "this line is not a statement of a description diagram");
-        }
-        let declared = if port_allowed || (grammar::greedy_only_declaration(text) && grammar::link(text, &known_color))
-        {
+        let form = if port_allowed {
             None
         } else {
-            grammar::declared(text)
+            match grammar::line_form(text, &known_color) {
+                Some(form @ (grammar::LineForm::Declaration | grammar::LineForm::Link)) => Some(form),
+                _ => return self.description_unknown(line, "this line is not a statement of a description diagram"),
+            }
         };
+        // A line read as a link is no declaration (`line_form` tried
+        // those first), and its endpoints need no second link test.
+        let is_link = form == Some(grammar::LineForm::Link);
+        let declared =
+            if port_allowed || is_link || (grammar::greedy_only_declaration(text) && grammar::link(text, &known_color))
+            {
+                None
+            } else {
+                grammar::declared(text)
+            };
         match declared {
             Some((code, kind)) => {
                 if let Some(existing) = self.description.types.get(&code) {
@@ -417,7 +421,11 @@ impl<'a> Parser<'a> {
                 self.description_node(line, DESC_ELEMENT, &pieces);
             }
             None => {
-                let endpoints = grammar::link_endpoints(text, &known_color);
+                let endpoints = if is_link {
+                    grammar::link_endpoints_of_link(text)
+                } else {
+                    grammar::link_endpoints(text, &known_color)
+                };
                 let Some(pieces) = link_pieces(line.content).filter(|_| !endpoints.is_empty()) else {
                     return self.description_unknown(line, "this line is not a statement of a description diagram");
                 };
