@@ -586,7 +586,7 @@ fn read_block(text: &str, diagram: &ast::Diagram, wanted: &[OtherKind]) -> Block
             description_fails_at_end = true;
             Some((BlockEnd::Description(multi_line), [None, Some(false), None, None]))
         } else if let Some(multi_line) = description::multi_line_header(line) {
-            description_names.extend(description::names(line).into_iter().take(2));
+            description_names.extend(description::first_names(line, 2));
             Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
         } else if positioned_note_block(line).is_none() && description::note_block_target(line).is_some() {
             // `note right of (Use)`, `note left of [A]`: the description

@@ -488,9 +488,15 @@ pub fn unwrap_name(text: &str) -> String {
 /// The names a line mentions, for [`note_target`]: each plain name, and the
 /// text of each quoted, bracketed, parenthesised or coloned display.
 pub fn names(line: &str) -> Vec<String> {
+    first_names(line, usize::MAX)
+}
+
+/// The first `limit` of [`names`] (a declaration's reading keeps two or
+/// three: the names after them are not made).
+pub fn first_names(line: &str, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = line.trim();
-    while let Some(c) = rest.chars().next() {
+    while let Some(c) = rest.chars().next().filter(|_| out.len() < limit) {
         let closer = match c {
             '"' => Some('"'),
             '[' => Some(']'),

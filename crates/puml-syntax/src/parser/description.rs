@@ -344,7 +344,7 @@ impl<'a> Parser<'a> {
                 }
                 self.description
                     .names
-                    .extend(grammar::names(text).into_iter().skip(1).take(2));
+                    .extend(grammar::first_names(text, 3).into_iter().skip(1));
                 self.description.depth += 1;
                 self.description_node(&line, DESC_CONTAINER_START, &pieces);
             }
@@ -399,7 +399,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.description.names.insert(code.clone());
-                self.description.names.extend(grammar::names(text).into_iter().take(2));
+                self.description.names.extend(grammar::first_names(text, 2));
                 self.description.types.entry(code).or_insert(Some(kind));
                 let keyword_len = if grammar::split_keyword(text).is_some() {
                     word.len()
@@ -416,7 +416,7 @@ impl<'a> Parser<'a> {
                 let pieces = declaration_pieces(line.content, word.len(), end);
                 self.description
                     .names
-                    .extend(grammar::names(text).into_iter().skip(1).take(2));
+                    .extend(grammar::first_names(text, 3).into_iter().skip(1));
                 self.description.elements += 1;
                 self.description_node(line, DESC_ELEMENT, &pieces);
             }
@@ -446,7 +446,7 @@ impl<'a> Parser<'a> {
         let Some(end) = self.find_block_end(|l| form.closes(l)) else {
             return self.description_unknown(line, "this element's text is never closed");
         };
-        self.description.names.extend(grammar::names(text).into_iter().take(2));
+        self.description.names.extend(grammar::first_names(text, 2));
         if let Some((_, rest)) = grammar::split_keyword(text) {
             let (name, _) = grammar::name(rest);
             if !name.is_empty() {
