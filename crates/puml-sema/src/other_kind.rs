@@ -84,12 +84,13 @@ pub(crate) fn recognize(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     foreign::recognize_tagged(parse, document, diagnostics);
-    description_gives_way_to_class(parse, document, diagnostics);
-    legacy_gives_way_to_earlier_readings(parse, document, source_map, diagnostics);
+    let mut text = None;
+    description_gives_way_to_class(parse, &mut text, document, diagnostics);
+    legacy_gives_way_to_earlier_readings(parse, &mut text, document, source_map, diagnostics);
     if !diagnostics.iter().any(|d| d.is_error() && d.file.is_none()) {
         return;
     }
-    let text = parse.root().syntax.text().to_string();
+    let text = source_text(parse, &mut text);
     for (index, diagram) in parse.root().diagrams().enumerate() {
         if diagram.foreign_tag().is_some() {
             continue;
@@ -110,15 +111,15 @@ pub(crate) fn recognize(
         {
             continue;
         }
-        let first_error_line = line_start(&text, first_error.range.start().into());
+        let first_error_line = line_start(text, first_error.range.start().into());
         // A first line of another language decides the block's kind.
-        let reading = match first_content_line(&text, &diagram).and_then(foreign::body_kind) {
+        let reading = match first_content_line(text, &diagram).and_then(foreign::body_kind) {
             Some(foreign::Body::Timing) => BlockReading {
                 complete: Some(OtherKind::Other("TIMING")),
                 furthest: None,
             },
             Some(foreign::Body::Misplaced(language, tag)) => {
-                let end = end_line_range(&text, &diagram);
+                let end = end_line_range(text, &diagram);
                 diagnostics.retain(|d| !in_block(d));
                 diagnostics.push(Diagnostic::error(
                     codes::MISPLACED_LANGUAGE,
@@ -127,12 +128,12 @@ pub(crate) fn recognize(
                 ));
                 continue;
             }
-            None => read_block(&text, &diagram),
+            None => read_block(text, &diagram, &READINGS),
         };
         let Some(kind) = reading.complete else {
             if let Some((stop, furthest)) = reading.furthest {
                 if stop > first_error_line {
-                    move_to_furthest_stop(&text, stop, furthest, diagnostics, &in_block);
+                    move_to_furthest_stop(text, stop, furthest, diagnostics, &in_block);
                 }
             }
             continue;
@@ -140,7 +141,7 @@ pub(crate) fn recognize(
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
-        let line = line_range(&text, first_error.range.start().into());
+        let line = line_range(text, first_error.range.start().into());
         let line_text = text
             .get(usize::from(line.start())..usize::from(line.end()))
             .unwrap_or("");
@@ -197,27 +198,34 @@ pub(crate) fn recognize(
 /// the parser read as a description diagram that the (wider) fallback class
 /// reading reads whole is a class diagram for PlantUML (`A ->> B : m` with
 /// `Z1 -- Z2`), which puml recognises without drawing (W0240).
-fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagnostics: &mut Vec<Diagnostic>) {
+fn description_gives_way_to_class(
+    parse: &Parse,
+    text: &mut Option<String>,
+    document: &mut Document,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     if !document.diagrams.iter().any(|d| d.description.is_some()) {
         return;
     }
-    let text = parse.root().syntax.text().to_string();
+    let text = source_text(parse, text);
     for (index, diagram) in parse.root().diagrams().enumerate() {
         if document.diagrams.get(index).is_none_or(|d| d.description.is_none()) {
             continue;
         }
-        if read_block(&text, &diagram).complete != Some(OtherKind::Class) {
+        // Only whether the class reading reads every line matters: it
+        // is the first preferred, and the others need not be read.
+        if read_block(text, &diagram, &[OtherKind::Class]).complete != Some(OtherKind::Class) {
             continue;
         }
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
-        let at = first_content_line(&text, &diagram)
+        let at = first_content_line(text, &diagram)
             .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
             .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
         diagnostics.push(Diagnostic::warning(
             codes::OTHER_DIAGRAM_KIND,
-            line_range(&text, at),
+            line_range(text, at),
             "PlantUML reads this block as a class diagram (its class reading, tried before the description one, reads every line); puml does not draw such class diagrams yet",
         ));
         model.description = None;
@@ -233,6 +241,7 @@ fn description_gives_way_to_class(parse: &Parse, document: &mut Document, diagno
 /// without drawing here (W0240).
 fn legacy_gives_way_to_earlier_readings(
     parse: &Parse,
+    text: &mut Option<String>,
     document: &mut Document,
     source_map: &mut crate::model::SourceMap,
     diagnostics: &mut Vec<Diagnostic>,
@@ -240,24 +249,26 @@ fn legacy_gives_way_to_earlier_readings(
     if !document.diagrams.iter().any(|d| d.legacy_activity.is_some()) {
         return;
     }
-    let text = parse.root().syntax.text().to_string();
+    let text = source_text(parse, text);
     for (index, diagram) in parse.root().diagrams().enumerate() {
         if document.diagrams.get(index).is_none_or(|d| d.legacy_activity.is_none()) {
             continue;
         }
-        let kind = match read_block(&text, &diagram).complete {
+        // The two readings preferred to the legacy activity one decide.
+        let wanted = [OtherKind::Class, OtherKind::Description];
+        let kind = match read_block(text, &diagram, &wanted).complete {
             Some(kind @ (OtherKind::Class | OtherKind::Description)) => kind,
             _ => continue,
         };
         let Some(model) = document.diagrams.get_mut(index) else {
             continue;
         };
-        let at = first_content_line(&text, &diagram)
+        let at = first_content_line(text, &diagram)
             .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
             .unwrap_or_else(|| usize::from(diagram.syntax.text_range().start()));
         diagnostics.push(Diagnostic::warning(
             codes::OTHER_DIAGRAM_KIND,
-            line_range(&text, at),
+            line_range(text, at),
             format!(
                 "PlantUML reads this block as a {} diagram (its {} reading, tried before the legacy activity one, reads every line); puml does not draw such {} diagrams yet",
                 kind.describe(),
@@ -271,6 +282,29 @@ fn legacy_gives_way_to_earlier_readings(
             map.legacy_activity = None;
         }
     }
+}
+
+/// The parse's text, made once for the passes that read blocks as text
+/// (`slot` keeps it). Read from the green tree's tokens directly: the
+/// cursor tree's `text().to_string()` allocated a node per element and was
+/// a tenth of checking a description diagram, three times over.
+fn source_text<'s>(parse: &Parse, slot: &'s mut Option<String>) -> &'s str {
+    slot.get_or_insert_with(|| {
+        let green = parse.green();
+        let mut text = String::with_capacity(usize::from(green.text_len()));
+        // An explicit stack: the tree's depth is the input's to decide.
+        let mut open = vec![green.children()];
+        while let Some(children) = open.last_mut() {
+            match children.next() {
+                Some(puml_syntax::NodeOrToken::Node(node)) => open.push(node.children()),
+                Some(puml_syntax::NodeOrToken::Token(token)) => text.push_str(token.text()),
+                None => {
+                    open.pop();
+                }
+            }
+        }
+        text
+    })
 }
 
 /// The first line of a block after its `@startuml` line that is not blank,
@@ -473,7 +507,14 @@ fn lines_from(text: &str, from: usize) -> impl Iterator<Item = (usize, &str)> {
 /// here: the sequence parser's reading of them is no guide, it is the one
 /// that failed. Linear: each line is read once, and the reading ends when
 /// every type has stopped.
-fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
+///
+/// Only the readings in `wanted` are made: the others count as stopped on
+/// the block's first line (a caller that asks whether one kind reads the
+/// whole block need not read the others, nor read on once that one has
+/// stopped). `complete` names a wanted reading only when no reading
+/// before it in [`READINGS`] is wanted and complete, so a caller asks for
+/// every reading before the one it is after.
+fn read_block(text: &str, diagram: &ast::Diagram, wanted: &[OtherKind]) -> BlockReading {
     let range = diagram.syntax.text_range();
     let block = text.get(..usize::from(range.end())).unwrap_or(text);
     let mut lines = lines_from(block, usize::from(range.start()));
@@ -486,7 +527,16 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
     {
         return BlockReading::default();
     }
-    let [mut class, mut description, mut activity, mut state] = [Progress::default(); 4];
+    let start = |kind: OtherKind| Progress {
+        stopped_at: (!wanted.contains(&kind)).then_some(usize::from(range.start())),
+        ..Progress::default()
+    };
+    let (mut class, mut description, mut activity, mut state) = (
+        start(OtherKind::Class),
+        start(OtherKind::Description),
+        start(OtherKind::Activity),
+        start(OtherKind::State),
+    );
     let mut mixing = false;
     // The state reading takes a note placed by an element that is named
     // nowhere in the block, and then fails on the note's line at the end.
@@ -536,7 +586,7 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             description_fails_at_end = true;
             Some((BlockEnd::Description(multi_line), [None, Some(false), None, None]))
         } else if let Some(multi_line) = description::multi_line_header(line) {
-            description_names.extend(description::names(line).into_iter().take(2));
+            description_names.extend(description::first_names(line, 2));
             Some((BlockEnd::Description(multi_line), [None, Some(true), None, None]))
         } else if positioned_note_block(line).is_none() && description::note_block_target(line).is_some() {
             // `note right of (Use)`, `note left of [A]`: the description
@@ -656,55 +706,67 @@ fn read_block(text: &str, diagram: &ast::Diagram) -> BlockReading {
             }
             continue;
         }
-        let readers = line_readers(line);
-        let element = is_element_line(line);
-        // `allowmixing` lets the class reading take the description types'
-        // elements, declared with their keywords (never by short forms).
-        let mixed_in = mixing && readers.description && !description::uses_short_form(line);
-        class.read(offset, (readers.class || mixed_in).then_some(element));
-        // The narrow reading takes `A::b --> B` and `A-b --> B`, which
-        // PlantUML's description grammar refuses (its names have neither).
-        let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));
-        let description_verdict = if readers.description && !(scoped_name && description::line(line).is_none()) {
-            Some(element)
-        } else if (description.open > 0 && description::port(line)) || description::port_short_form(line) {
-            Some(true)
+        // A line is judged only by the readings still reading it: a
+        // stopped reading's verdict changes nothing.
+        let (readers, element) = if class.reading() || description.reading() {
+            (line_readers(line), is_element_line(line))
         } else {
-            description::line(line)
+            (Readers::NONE, false)
         };
-        // A one-line note by an element the reading does not know stops it.
-        let description_verdict = match description::note_target(line) {
-            Some(target) if !description_names.contains(&target) => None,
-            None if description.elements == 0 && description::note_by_last_element(line) => None,
-            _ => description_verdict,
-        };
-        // A declaration of an element a link created, or that exists with
-        // another type, stops the reading ("already defined").
-        let declared = description_verdict.and(description::declared(line));
-        let description_verdict = match &declared {
-            Some((code, kind)) => match description_types.get(code) {
-                Some(existing) if existing.is_none_or(|existing| existing != *kind) => None,
-                _ => description_verdict,
-            },
-            None => description_verdict,
-        };
-        description.read(offset, description_verdict);
+        if class.reading() {
+            // `allowmixing` lets the class reading take the description types'
+            // elements, declared with their keywords (never by short forms).
+            let mixed_in = mixing && readers.description && !description::uses_short_form(line);
+            class.read(offset, (readers.class || mixed_in).then_some(element));
+        }
         if description.reading() {
-            match declared {
-                Some((code, kind)) => {
-                    description_names.insert(code.clone());
-                    description_types.entry(code).or_insert(Some(kind));
-                }
-                None => {
-                    for (code, kind) in description::link_endpoints(line) {
+            // The narrow reading takes `A::b --> B` and `A-b --> B`, which
+            // PlantUML's description grammar refuses (its names have neither).
+            let scoped_name = readers.description && (line.contains("::") || has_dashed_name(line));
+            let description_verdict = if readers.description && !(scoped_name && description::line(line).is_none()) {
+                Some(element)
+            } else if (description.open > 0 && description::port(line)) || description::port_short_form(line) {
+                Some(true)
+            } else {
+                description::line(line)
+            };
+            // A one-line note by an element the reading does not know stops it.
+            let description_verdict = match description::note_target(line) {
+                Some(target) if !description_names.contains(&target) => None,
+                None if description.elements == 0 && description::note_by_last_element(line) => None,
+                _ => description_verdict,
+            };
+            // A declaration of an element a link created, or that exists with
+            // another type, stops the reading ("already defined").
+            let declared = description_verdict.and(description::declared(line));
+            let description_verdict = match &declared {
+                Some((code, kind)) => match description_types.get(code) {
+                    Some(existing) if existing.is_none_or(|existing| existing != *kind) => None,
+                    _ => description_verdict,
+                },
+                None => description_verdict,
+            };
+            description.read(offset, description_verdict);
+            if description.reading() {
+                match declared {
+                    Some((code, kind)) => {
                         description_names.insert(code.clone());
-                        description_types.entry(code).or_insert(kind);
+                        description_types.entry(code).or_insert(Some(kind));
+                    }
+                    None => {
+                        for (code, kind) in description::link_endpoints(line) {
+                            description_names.insert(code.clone());
+                            description_types.entry(code).or_insert(kind);
+                        }
                     }
                 }
             }
         }
         if activity.reading() {
             activity.read(offset, legacy.read(line));
+        }
+        if !state.reading() {
+            continue;
         }
         if is_state_container(line) {
             state.read(offset, Some(true));

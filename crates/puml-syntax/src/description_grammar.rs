@@ -156,25 +156,46 @@ pub fn container_header(line: &str) -> bool {
 /// link, `Some(false)` for a line it reads that makes no element (a note, a
 /// setting), `None` when it stops there.
 pub fn line(line: &str, is_color: IsColor) -> Option<bool> {
+    line_form(line, is_color).map(|form| form != LineForm::NoElement)
+}
+
+/// What [`line`] read a line as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineForm {
+    /// A line that makes no element (a blank, a comment, a note, a setting).
+    NoElement,
+    /// An element declared with its keyword or by a short form.
+    Declaration,
+    /// A link, and no declaration: [`declared`] is `None` for it and
+    /// [`link_endpoints_of_link`] reads its endpoints.
+    Link,
+}
+
+/// [`line`], saying which form read the line (the parser's reading then
+/// need not try the others again).
+pub fn line_form(line: &str, is_color: IsColor) -> Option<LineForm> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('\'') {
-        return Some(false);
+        return Some(LineForm::NoElement);
     }
     if setting(line) {
-        return Some(false);
+        return Some(LineForm::NoElement);
     }
     if note(line) {
-        return Some(false);
+        return Some(LineForm::NoElement);
     }
     if let Some((_, rest)) = split_keyword(line) {
         if declaration_rest(rest, true) {
-            return Some(true);
+            return Some(LineForm::Declaration);
         }
     }
-    if short_declaration(line) || link(line, is_color) {
-        return Some(true);
+    if short_declaration(line) {
+        return Some(LineForm::Declaration);
     }
-    None
+    // Neither declaration form reads the line, so `declared` (which asks
+    // the same of it, the keyword's rest without even a bare keyword) has
+    // none either.
+    link(line, is_color).then_some(LineForm::Link)
 }
 
 /// The lines every description diagram reads besides its elements.
@@ -394,10 +415,16 @@ pub fn note_on_link_block(line: &str) -> bool {
 /// its short form gives (`[A]` a component, `(A)` a use case, `:A:` an
 /// actor, `() A` an interface), or none for a plain or quoted name.
 pub fn link_endpoints(line: &str, is_color: IsColor) -> Vec<(String, Option<&'static str>)> {
-    let line = line.trim();
-    if !link(line, is_color) {
+    if !link(line.trim(), is_color) {
         return Vec::new();
     }
+    link_endpoints_of_link(line)
+}
+
+/// [`link_endpoints`] of a line known to be a link ([`line_form`] said
+/// [`LineForm::Link`]).
+pub fn link_endpoints_of_link(line: &str) -> Vec<(String, Option<&'static str>)> {
+    let line = line.trim();
     let mut out = Vec::new();
     let Some((_, rest)) = endpoint(line) else {
         return out;
@@ -461,9 +488,15 @@ pub fn unwrap_name(text: &str) -> String {
 /// The names a line mentions, for [`note_target`]: each plain name, and the
 /// text of each quoted, bracketed, parenthesised or coloned display.
 pub fn names(line: &str) -> Vec<String> {
+    first_names(line, usize::MAX)
+}
+
+/// The first `limit` of [`names`] (a declaration's reading keeps two or
+/// three: the names after them are not made).
+pub fn first_names(line: &str, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = line.trim();
-    while let Some(c) = rest.chars().next() {
+    while let Some(c) = rest.chars().next().filter(|_| out.len() < limit) {
         let closer = match c {
             '"' => Some('"'),
             '[' => Some(']'),

@@ -3,8 +3,8 @@
 //! description diagrams with it too); here it gets the colour table.
 
 pub(super) use puml_syntax::description_grammar::{
-    container_code, container_header, declared, multi_line_header, names, note_block_target, note_by_last_element,
-    note_on_link_block, note_target, port, port_short_form, refused_multi_line_header,
+    container_code, container_header, declared, first_names, multi_line_header, note_block_target,
+    note_by_last_element, note_on_link_block, note_target, port, port_short_form, refused_multi_line_header,
 };
 
 fn is_color(text: &str) -> bool {

@@ -3,23 +3,77 @@
 //! The cache hashes every token and keeps every distinct one in a table; in
 //! a diagram almost every label is distinct, so the table grows with the
 //! file, its probes miss the CPU cache, and parse time grew faster than the
-//! file. Here only short tokens (`->`, `:`, blanks, keywords up to six
-//! bytes) are shared, through a key packed into one integer; longer ones
-//! are allocated as they come.
+//! file. Here short tokens (`->`, `:`, blanks, keywords up to six bytes)
+//! are shared through a key packed into one integer, and longer ones of the
+//! kinds that repeat (names, keywords, indentation) through a hash of
+//! their text, each in a small direct-mapped table (a slot keeps the last
+//! token that fell in it); labels and strings are allocated as they come.
 
 use rowan::{GreenNode, GreenToken, NodeOrToken, SyntaxKind};
-use rustc_hash::FxHashMap;
+use std::hash::Hasher;
 
 const SHORT: usize = 6;
 
-#[derive(Default)]
+/// Slots of each shared-token table (a power of two).
+const SLOTS: usize = 256;
+
 pub(crate) struct TreeBuilder {
     /// Open nodes: kind and where their children start in `children`.
     open: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    short_tokens: FxHashMap<u64, GreenToken>,
+    /// The tables of shared tokens, kept by the thread between parses.
+    shared: Option<Box<SharedTokens>>,
     space: Option<GreenToken>,
     newline: Option<GreenToken>,
+}
+
+/// Tokens shared within a tree. Each table is direct-mapped: a token lands
+/// in one slot and replaces whatever was there. Sharing is only a saving,
+/// never a meaning (trees compare by value), so a token made again is as
+/// good; a probe is a multiplication and a comparison where a hash map's
+/// was a group search. The tables outlive a parse (one per thread, handed
+/// from parse to parse): building and dropping them for every parse cost
+/// more than the sharing saved, and a token kept from an earlier file is
+/// as good as a new one.
+struct SharedTokens {
+    /// Short tokens by key.
+    short: [(u64, Option<GreenToken>); SLOTS],
+    /// Longer tokens of the kinds that repeat (names, keywords, blanks,
+    /// arrows, colours: a participant is named by every message), by a
+    /// hash of their text; labels and strings, almost all distinct, are
+    /// not looked up.
+    long: [Option<GreenToken>; SLOTS],
+}
+
+thread_local! {
+    static SHARED_TOKENS: std::cell::Cell<Option<Box<SharedTokens>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Default for TreeBuilder {
+    fn default() -> TreeBuilder {
+        let shared = SHARED_TOKENS.with(|cell| cell.take()).unwrap_or_else(|| {
+            Box::new(SharedTokens {
+                short: std::array::from_fn(|_| (0, None)),
+                long: std::array::from_fn(|_| None),
+            })
+        });
+        TreeBuilder {
+            open: Vec::new(),
+            children: Vec::new(),
+            shared: Some(shared),
+            space: None,
+            newline: None,
+        }
+    }
+}
+
+impl Drop for TreeBuilder {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            // `try_with`: a builder dropped while the thread ends keeps nothing.
+            let _ = SHARED_TOKENS.try_with(|cell| cell.set(Some(shared)));
+        }
+    }
 }
 
 const WHITESPACE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::WHITESPACE as u16);
@@ -48,12 +102,32 @@ impl TreeBuilder {
                 return;
             }
         }
+        let Some(shared) = self.shared.as_deref_mut() else {
+            self.children.push(NodeOrToken::Token(GreenToken::new(kind, text)));
+            return;
+        };
         let token = match short_key(kind, text) {
-            Some(key) => self
-                .short_tokens
-                .entry(key)
-                .or_insert_with(|| GreenToken::new(kind, text))
-                .clone(),
+            Some(key) => match &mut shared.short[slot_of(key)] {
+                (held, Some(token)) if *held == key => token.clone(),
+                entry => {
+                    let token = GreenToken::new(kind, text);
+                    *entry = (key, Some(token.clone()));
+                    token
+                }
+            },
+            None if text.len() <= LONG && repeats(kind) => {
+                let mut hasher = rustc_hash::FxHasher::default();
+                hasher.write(text.as_bytes());
+                let slot = slot_of(hasher.finish() ^ u64::from(kind.0));
+                match &mut shared.long[slot] {
+                    Some(token) if token.kind() == kind && token.text() == text => token.clone(),
+                    entry => {
+                        let token = GreenToken::new(kind, text);
+                        *entry = Some(token.clone());
+                        token
+                    }
+                }
+            }
             None => GreenToken::new(kind, text),
         };
         self.children.push(NodeOrToken::Token(token));
@@ -98,8 +172,25 @@ impl TreeBuilder {
                 return root;
             }
         }
-        GreenNode::new(root_kind, self.children)
+        GreenNode::new(root_kind, std::mem::take(&mut self.children))
     }
+}
+
+/// The longest token looked up in `long_tokens` (longer names are rare,
+/// and hashing them would cost more than it saves).
+const LONG: usize = 48;
+
+/// The kinds of token whose texts repeat in a diagram.
+fn repeats(kind: SyntaxKind) -> bool {
+    use crate::SyntaxKind::*;
+    [IDENT, KEYWORD, WHITESPACE, ARROW, COLOR, STEREOTYPE, DIRECTIVE]
+        .iter()
+        .any(|&k| kind.0 == k as u16)
+}
+
+/// A table slot for `key`: the top bits of its Fibonacci product.
+fn slot_of(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
 /// `kind`, length and up to six bytes of text in one `u64`.

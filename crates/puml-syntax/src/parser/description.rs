@@ -344,7 +344,7 @@ impl<'a> Parser<'a> {
                 }
                 self.description
                     .names
-                    .extend(grammar::names(text).into_iter().skip(1).take(2));
+                    .extend(grammar::first_names(text, 3).into_iter().skip(1));
                 self.description.depth += 1;
                 self.description_node(&line, DESC_CONTAINER_START, &pieces);
             }
@@ -372,20 +372,24 @@ impl<'a> Parser<'a> {
             .any(|k| k.eq_ignore_ascii_case(word));
         let port_allowed =
             is_port && ((self.description.depth > 0 && grammar::port(text)) || grammar::port_short_form(text));
-        let verdict = if port_allowed {
-            Some(true)
-        } else {
-            grammar::line(text, &known_color)
-        };
-        if verdict != Some(true) {
-            return self.description_unknown(line, "this line is not a statement of a description diagram");
-        }
-        let declared = if port_allowed || (grammar::greedy_only_declaration(text) && grammar::link(text, &known_color))
-        {
+        let form = if port_allowed {
             None
         } else {
-            grammar::declared(text)
+            match grammar::line_form(text, &known_color) {
+                Some(form @ (grammar::LineForm::Declaration | grammar::LineForm::Link)) => Some(form),
+                _ => return self.description_unknown(line, "this line is not a statement of a description diagram"),
+            }
         };
+        // A line read as a link is no declaration (`line_form` tried
+        // those first), and its endpoints need no second link test.
+        let is_link = form == Some(grammar::LineForm::Link);
+        let declared =
+            if port_allowed || is_link || (grammar::greedy_only_declaration(text) && grammar::link(text, &known_color))
+            {
+                None
+            } else {
+                grammar::declared(text)
+            };
         match declared {
             Some((code, kind)) => {
                 if let Some(existing) = self.description.types.get(&code) {
@@ -395,7 +399,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.description.names.insert(code.clone());
-                self.description.names.extend(grammar::names(text).into_iter().take(2));
+                self.description.names.extend(grammar::first_names(text, 2));
                 self.description.types.entry(code).or_insert(Some(kind));
                 let keyword_len = if grammar::split_keyword(text).is_some() {
                     word.len()
@@ -412,12 +416,16 @@ impl<'a> Parser<'a> {
                 let pieces = declaration_pieces(line.content, word.len(), end);
                 self.description
                     .names
-                    .extend(grammar::names(text).into_iter().skip(1).take(2));
+                    .extend(grammar::first_names(text, 3).into_iter().skip(1));
                 self.description.elements += 1;
                 self.description_node(line, DESC_ELEMENT, &pieces);
             }
             None => {
-                let endpoints = grammar::link_endpoints(text, &known_color);
+                let endpoints = if is_link {
+                    grammar::link_endpoints_of_link(text)
+                } else {
+                    grammar::link_endpoints(text, &known_color)
+                };
                 let Some(pieces) = link_pieces(line.content).filter(|_| !endpoints.is_empty()) else {
                     return self.description_unknown(line, "this line is not a statement of a description diagram");
                 };
@@ -438,7 +446,7 @@ impl<'a> Parser<'a> {
         let Some(end) = self.find_block_end(|l| form.closes(l)) else {
             return self.description_unknown(line, "this element's text is never closed");
         };
-        self.description.names.extend(grammar::names(text).into_iter().take(2));
+        self.description.names.extend(grammar::first_names(text, 2));
         if let Some((_, rest)) = grammar::split_keyword(text) {
             let (name, _) = grammar::name(rest);
             if !name.is_empty() {

@@ -405,12 +405,24 @@ fn holds_initial_marker(text: &str) -> bool {
 
 /// Whether a line of a block is one only a state diagram has: `state …`,
 /// a `[*]` end, a `--`/`||` region separator.
+/// `first_word(trimmed) == "state"` for a trimmed line, without
+/// lowercasing the first word of every line of the block (asked of each
+/// line of every block that is not read as an activity diagram).
+fn first_word_is_state(trimmed: &str) -> bool {
+    trimmed.len() >= 5
+        && trimmed.as_bytes()[..5].eq_ignore_ascii_case(b"state")
+        && !trimmed[5..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+}
+
 fn is_state_marker(text: &str) -> bool {
     let trimmed = text.trim();
     if trimmed == "--" || trimmed == "||" {
         return true;
     }
-    if first_word(text) == "state" {
+    if first_word_is_state(trimmed) {
         return true;
     }
     // `[*]` (not `[H]`: the description reading takes that as a component).
@@ -665,6 +677,39 @@ impl<'a> Parser<'a> {
 
 #[cfg(test)]
 mod tests {
+    /// The byte test agrees with the first word's on awkward lines.
+    #[test]
+    fn state_word_test_agrees_with_first_word() {
+        for line in [
+            "state",
+            "State A",
+            "STATE",
+            "states",
+            "state_x",
+            "state1",
+            "stateé",
+            "state\u{a0}A",
+            "state{",
+            "state:",
+            "stat",
+            "",
+            "ſtate",
+            "\u{2003}state",
+            "state-x",
+            "state\u{2013}",
+            "statE\t{",
+            "@state",
+            "Ｓtate",
+        ] {
+            let trimmed = line.trim();
+            assert_eq!(
+                super::first_word_is_state(trimmed),
+                super::first_word(line) == "state",
+                "{line:?}"
+            );
+        }
+    }
+
     use super::*;
 
     fn kinds(pieces: &Pieces, text: &str) -> Vec<(SyntaxKind, String)> {

@@ -78,3 +78,31 @@ fn a_foreign_block_is_an_opaque_diagram() {
         assert_eq!(parse.reparse(text, &edited), crate::parse(&edited), "{edited}");
     }
 }
+
+/// The word-at-a-time newline search finds what a byte-by-byte one finds,
+/// from every start, with newlines at every position of a word, beside
+/// bytes that differ from `\n` by one bit or borrow into it.
+#[test]
+fn newline_search_agrees_with_a_byte_scan() {
+    let mut texts: Vec<Vec<u8>> = vec![Vec::new(), b"\n".to_vec(), b"abc".to_vec()];
+    for len in 1..20 {
+        for at in 0..len {
+            for filler in [b'a', 0x0b, 0x09, 0x8a, 0x00, 0x01, 0xff] {
+                let mut bytes = vec![filler; len];
+                bytes[at] = b'\n';
+                texts.push(bytes.clone());
+                if at + 3 < len {
+                    bytes[at + 3] = b'\n';
+                    texts.push(bytes);
+                }
+            }
+        }
+    }
+    texts.push("é\u{2028}x\r\ny\n\nz".as_bytes().to_vec());
+    for bytes in &texts {
+        for from in 0..=bytes.len() {
+            let expected = bytes[from..].iter().position(|&b| b == b'\n').map(|i| from + i);
+            assert_eq!(super::find_newline(bytes, from), expected, "{bytes:?} from {from}");
+        }
+    }
+}
