@@ -7,7 +7,13 @@ impl Ctx<'_> {
     /// centres them vertically on a common grid of steps (`rank_extras`).
     /// With `by_dimension`, each branch takes the width of PlantUML's
     /// dimension ([`Tile::dimension`]), which a fork centres its flow on.
-    fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize, by_dimension: bool) -> Vec<(Tile, f64)> {
+    pub(super) fn side_by_side(
+        &self,
+        branches: &[Seq<'_>],
+        gap: f64,
+        depth: usize,
+        by_dimension: bool,
+    ) -> Vec<(Tile, f64)> {
         let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
         let items: Option<Vec<Vec<Option<RowItem>>>> = rows
             .as_ref()
