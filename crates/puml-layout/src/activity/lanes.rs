@@ -30,6 +30,25 @@ fn reach(left: &mut [f64], right: &mut [f64], lane: usize, lo: f64, hi: f64) {
     }
 }
 
+/// What `items` reach left and right as PlantUML measures a lane's content
+/// (its `LimitFinder`: a rectangle or circle from 1 px left of its left
+/// edge to 1 px left of its right one, a path, polygon or text from end to
+/// end), in the lane's terms: its borders stand 6 px beyond the returned
+/// reach (a box 6 px from the left border, 4 from the right; a note's
+/// corner 5 px from the right border; seed 001's `complete-example`).
+fn lane_reach(items: &[Item]) -> Option<(f64, f64)> {
+    items
+        .iter()
+        .filter_map(|item| {
+            let (lo, hi) = item_x_range(item)?;
+            Some(match item {
+                Item::Rect { .. } | Item::Ellipse { .. } => (lo, hi - 2.0),
+                _ => (lo + 1.0, hi - 1.0),
+            })
+        })
+        .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+}
+
 impl Ctx<'_> {
     /// The top-level sequence laid out in swimlane columns: each node in the
     /// column of the lane it was written in (nested blocks stay in their
@@ -55,10 +74,13 @@ impl Ctx<'_> {
                 };
                 // A note beside a step after an action or `start` reaches
                 // up as in a diagram without lanes (seed 001's workflows).
-                let after_action = i
-                    .checked_sub(1)
-                    .and_then(|j| seq.nodes.get(j))
-                    .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
+                let after_action = i.checked_sub(1).and_then(|j| seq.nodes.get(j)).is_some_and(|prev| {
+                    // (and after a fork's bar: seed 001's `complete-example`)
+                    matches!(
+                        prev.kind,
+                        Kind::Action(_) | Kind::Start | Kind::Fork { merge: false, .. }
+                    ) && node.arrow.is_none()
+                });
                 let tile = if branches.is_some() || fork.is_some() {
                     Tile::empty()
                 } else {
@@ -83,14 +105,13 @@ impl Ctx<'_> {
         let mut left = vec![f64::NEG_INFINITY; n];
         let mut right = vec![f64::NEG_INFINITY; n];
         for (t, _, lane) in &tiles {
-            if !t.is_empty() {
-                reach(&mut left, &mut right, *lane, -t.anchor, t.w - t.anchor);
+            if let Some((lo, hi)) = lane_reach(&t.items) {
+                reach(&mut left, &mut right, *lane, lo - t.anchor, hi - t.anchor);
             }
         }
         // A branch in another lane's column counts by what it draws, as
         // PlantUML measures a lane (an action: its box + 10 px).
-        let drawn_reach =
-            |t: &Tile, x: f64| items_x_range(&t.items).map_or((x, x + t.w), |(lo, hi)| (x + lo, x + hi - 2.0));
+        let drawn_reach = |t: &Tile, x: f64| lane_reach(&t.items).map_or((x, x + t.w), |(lo, hi)| (x + lo, x + hi));
         for (t, lane, x) in split_branches.iter().flatten().flatten() {
             let (lo, hi) = drawn_reach(t, *x);
             reach(&mut left, &mut right, *lane, lo, hi);
@@ -318,12 +339,22 @@ impl Ctx<'_> {
             });
         };
         draw_bar(&mut items, own_axis, 0.0);
-        let top = BAR_HEIGHT + GAP;
-        let bottom = fork.branches.iter().map(|(t, _, _)| top + t.h).fold(top, f64::max);
+        // PlantUML's vertical compression closes the 20 px under the bar to
+        // 10 when only arrows between lanes (which it ignores) cross them;
+        // a branch holds what hangs below its last step (a note), and
+        // keeps 20 px from the closing bar (seed 001's `complete-example`).
+        let all_cross = fork.branches.iter().all(|(_, _, lane)| *lane != fork.own);
+        let top = BAR_HEIGHT + if all_cross { GAP - 10.0 } else { GAP };
+        let full_h = |t: &Tile| t.h + t.overhang;
+        let bottom = fork
+            .branches
+            .iter()
+            .map(|(t, _, _)| top + full_h(t))
+            .fold(top, f64::max);
         let mut outs = Vec::new();
         for (t, gx, lane) in fork.branches {
             let x0 = axis(lane) + gx;
-            let y = top + (bottom - top - t.h) / 2.0;
+            let y = top + (bottom - top - full_h(&t)) / 2.0;
             let ax = x0 + t.in_x;
             if lane == fork.own {
                 polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, y + t.in_y)], st, true);
@@ -469,7 +500,15 @@ impl Ctx<'_> {
                     .collect(),
             );
         }
-        let tiles: Vec<Tile> = seqs.iter().map(|s| self.layout_seq(s, 1)).collect();
+        let tiles: Vec<Tile> = seqs
+            .iter()
+            .map(|s| {
+                self.first_after_action.set(true);
+                let tile = self.layout_seq(s, 1);
+                self.first_after_action.set(false);
+                tile
+            })
+            .collect();
         let (Some(then_t), Some(else_t)) = (tiles.first(), tiles.get(1)) else {
             return None;
         };
@@ -582,7 +621,8 @@ impl Ctx<'_> {
                 (top, own_axis)
             }
         };
-        let bottom = placed.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
+        // What hangs below a branch (a note) keeps its distance from the merge.
+        let bottom = placed.iter().map(|(t, _)| top + t.h + t.overhang).fold(top, f64::max);
         let outs: Vec<(f64, f64, Option<ArrowStyle>)> = placed
             .iter()
             .filter(|(t, _)| t.open)

@@ -141,6 +141,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         beside_branch: std::cell::Cell::new(false),
         extras_beside_rows: std::cell::Cell::new(false),
         inside_while_or_if: std::cell::Cell::new(false),
+        first_after_action: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -178,4 +179,8 @@ struct Ctx<'m> {
     /// its body's middle gap, 7.5 elsewhere (probes `repeat_plain_mid_d{2,3}_*`,
     /// corpus activity 028).
     inside_while_or_if: std::cell::Cell<bool>,
+    /// Set just before laying out a branch of an `if` across swimlanes:
+    /// its first step's note reaches up as after an action (seed 001's
+    /// `complete-example`). Taken by the next sequence laid out.
+    first_after_action: std::cell::Cell<bool>,
 }

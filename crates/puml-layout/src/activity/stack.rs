@@ -67,6 +67,7 @@ impl Ctx<'_> {
     /// Each node of `seq` laid out, with the arrow that leads to it.
     fn seq_tiles<'s>(&self, seq: &Seq<'s>, depth: usize, extra: &[f64]) -> Vec<(Tile, Option<&'s ArrowStyle>)> {
         let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
+        let first_after_action = self.first_after_action.take();
         let mut i = 0;
         while i < seq.nodes.len() {
             let node = &seq.nodes[i];
@@ -109,7 +110,10 @@ impl Ctx<'_> {
             let after_action = i
                 .checked_sub(1)
                 .and_then(|j| seq.nodes.get(j))
-                .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
+                .map_or(first_after_action, |prev| {
+                    matches!(prev.kind, Kind::Action(_) | Kind::Start)
+                })
+                && node.arrow.is_none();
             tiles.push((
                 self.layout_node_after(node, depth, node_extra, after_action),
                 node.arrow,
