@@ -37,13 +37,22 @@ fn reach(left: &mut [f64], right: &mut [f64], lane: usize, lo: f64, hi: f64) {
 /// reach (a box 6 px from the left border, 4 from the right; a note's
 /// corner 5 px from the right border; seed 001's `complete-example`).
 fn lane_reach(items: &[Item]) -> Option<(f64, f64)> {
+    const LANE_SHADOW_REACH: f64 = 6.0;
     items
         .iter()
         .filter_map(|item| {
             let (lo, hi) = item_x_range(item)?;
+            // A box's shadow reaches 6 px further right (themes with shadows:
+            // `test-data/activity-themes/materia_lanes`).
+            let shadow = match item {
+                Item::Rect { paint, .. } | Item::Ellipse { paint, .. } => {
+                    paint.shadow.map_or(0.0, |_| LANE_SHADOW_REACH)
+                }
+                _ => 0.0,
+            };
             Some(match item {
-                Item::Rect { .. } | Item::Ellipse { .. } => (lo, hi - 2.0),
-                _ => (lo + 1.0, hi - 1.0),
+                Item::Rect { .. } | Item::Ellipse { .. } => (lo, hi - 2.0 + shadow),
+                _ => (lo + 1.0, hi - 1.0 + shadow),
             })
         })
         .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
@@ -98,8 +107,8 @@ impl Ctx<'_> {
             })
             .collect();
         // A lane holds its tiles aligned on one axis, 6 px of room on each
-        // side, or its header + 10 px when that is wider (the content then
-        // centered, 1 px right of the middle, as PlantUML).
+        // side of what `lane_reach` measures, or its header + 10 px when
+        // that is wider (the content then centered, as PlantUML).
         // (A lane's content need not hold the flow's axis: a branch left
         // of it does not.)
         let mut left = vec![f64::NEG_INFINITY; n];
@@ -164,7 +173,7 @@ impl Ctx<'_> {
             let content = left[i] + right[i];
             let header_w = headers[i].width + 10.0;
             let (w, axis) = if header_w > content + 12.0 {
-                (header_w, x + (header_w - content) / 2.0 + left[i] + 1.0)
+                (header_w, x + (header_w - content) / 2.0 + left[i])
             } else {
                 (content + 12.0, x + 6.0 + left[i])
             };
@@ -294,7 +303,11 @@ impl Ctx<'_> {
         let out = branches.last().and_then(|s| s.nodes.last()).map_or(own, lane_of);
         // As `fork_tile`: the branches 28 px apart, the flow in the middle
         // of their dimensions, the bars 14 px past the outer branches.
+        // A branch's first note reaches 10 px up into the room under the
+        // bar, as after an action (seed 001's `complete-example`).
+        self.first_after_action.set(true);
         let cols = self.side_by_side(branches, SPLIT_GAP, 1, true);
+        self.first_after_action.set(false);
         let c = cols
             .last()
             .map_or(0.0, |(t, x)| x + t.dimensioned().1.max(t.dimensioned().0 + 1.0))
@@ -339,12 +352,9 @@ impl Ctx<'_> {
             });
         };
         draw_bar(&mut items, own_axis, 0.0);
-        // PlantUML's vertical compression closes the 20 px under the bar to
-        // 10 when only arrows between lanes (which it ignores) cross them;
-        // a branch holds what hangs below its last step (a note), and
+        // A branch holds what hangs below its last step (a note), and
         // keeps 20 px from the closing bar (seed 001's `complete-example`).
-        let all_cross = fork.branches.iter().all(|(_, _, lane)| *lane != fork.own);
-        let top = BAR_HEIGHT + if all_cross { GAP - 10.0 } else { GAP };
+        let top = BAR_HEIGHT + GAP;
         let full_h = |t: &Tile| t.h + t.overhang;
         let bottom = fork
             .branches

@@ -97,6 +97,10 @@ const NOTE_GAP: f64 = 20.0;
 /// An arrow label starts this far right of the line, this far below its start.
 const LABEL_DX: f64 = 4.0;
 const LABEL_DY: f64 = 11.09;
+/// A labelled arrow into another lane's column: its label this far below
+/// its start, its turn across this far below the label's bottom.
+const CROSS_LABEL_DY: f64 = 5.549;
+const CROSS_LABEL_ROOM: f64 = 9.455;
 /// Where the whole drawing starts, and the margin right of and below it.
 const ORIGIN_X: f64 = 16.0;
 const ORIGIN_Y: f64 = 15.0;
