@@ -461,7 +461,7 @@ impl Ctx<'_> {
         }
     }
 
-    /// The branch tiles of a fork, split or two-branch if whose branches
+    /// The branch tiles of a split or two-branch if whose branches
     /// start in distinct lanes other than the block's own, with their lanes.
     fn lane_split_branches(
         &self,
@@ -545,7 +545,7 @@ impl Ctx<'_> {
         )
     }
 
-    /// A fork, split or if with each branch in its own lane's column
+    /// A split or if with each branch in its own lane's column
     /// (items in lane coordinates; the block's glyphs on `own_axis`).
     fn lane_split_tile(&self, node: &Node<'_>, branches: Vec<(Tile, usize, f64)>, own_axis: f64, axes: &[f64]) -> Tile {
         let mut items = Vec::new();
@@ -557,7 +557,6 @@ impl Ctx<'_> {
                 (t, x0)
             })
             .collect();
-        let lo = placed.iter().map(|(_, x)| *x).fold(f64::INFINITY, f64::min);
         let hi = placed.iter().map(|(t, x)| x + t.w).fold(f64::NEG_INFINITY, f64::max);
         let (top, in_x): (f64, f64) = match &node.kind {
             Kind::If { branches, .. } => {
@@ -600,7 +599,8 @@ impl Ctx<'_> {
                 }
                 (top, own_axis)
             }
-            Kind::Split { .. } => {
+            // A split: its branches leave a line.
+            _ => {
                 let axes_x: Vec<f64> = placed.iter().map(|(t, x)| x + t.in_x).collect();
                 let a = axes_x.iter().copied().fold(own_axis, f64::min);
                 let b = axes_x.iter().copied().fold(own_axis, f64::max);
@@ -610,25 +610,6 @@ impl Ctx<'_> {
                     polyline(&mut items, &[(ax, 0.0), (ax, GAP + t.in_y)], st, true);
                 }
                 (GAP, own_axis)
-            }
-            _ => {
-                let bar = self.style.bar_color;
-                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
-                rect(
-                    &mut items,
-                    b0,
-                    0.0,
-                    b1 - b0,
-                    BAR_HEIGHT,
-                    2.5,
-                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-                );
-                let top = BAR_HEIGHT + GAP;
-                for (t, x0) in &placed {
-                    let ax = x0 + t.in_x;
-                    polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
-                }
-                (top, own_axis)
             }
         };
         // What hangs below a branch (a note) keeps its distance from the merge.
@@ -665,26 +646,8 @@ impl Ctx<'_> {
                 self.draw_diamond(&mut items, &md, own_axis - DIAMOND_HALF, merge_top, None);
                 merge_top + 2.0 * DIAMOND_HALF
             }
-            Kind::Fork { merge: false, .. } if open => {
-                let bar_y = bottom + GAP;
-                for (ox, oy, tail) in &outs {
-                    self.edge(&mut items, &[(*ox, *oy), (*ox, bar_y)], tail.as_ref(), true);
-                }
-                let bar = self.style.bar_color;
-                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
-                rect(
-                    &mut items,
-                    b0,
-                    bar_y,
-                    b1 - b0,
-                    BAR_HEIGHT,
-                    2.5,
-                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-                );
-                bar_y + BAR_HEIGHT
-            }
             _ if open => {
-                // `end merge` and `end split`: the branches meet on a line.
+                // `end split`: the branches meet on a line.
                 let join = bottom + GAP;
                 let xs: Vec<f64> = outs.iter().map(|o| o.0).collect();
                 for (ox, oy, tail) in &outs {
