@@ -398,6 +398,51 @@ def probes():
             "@startuml\n|Lane one|\nstart\n:%s;\n|%s|\n:B;\n-> %s;\n|Lane one|\n:C;\nstop\n@enduml\n"
             % (action, label, label)
         )
+    # Swimlanes holding the branches of a fork, split or if: PlantUML lays
+    # the block out as without lanes, draws each part in its lane's column
+    # and closes what a lane leaves empty (seed 001's workflows).
+    lanes3 = "|One|\n|Two|\n|Three|\n"
+    out["lanes_fork_other_lanes"] = (
+        "@startuml\n|Alpha|\n|Beta|\nfork\n|Alpha|\n:Research Topic A;\nfork again\n"
+        "|Beta|\n:Research Topic B;\nend fork\n:Combine;\n@enduml\n"
+    )
+    out["lanes_fork_own_and_other"] = (
+        "@startuml\n|Alpha|\n|Beta|\n|Alpha|\nstart\nfork\n:Topic A;\nfork again\n"
+        "|Beta|\n:Topic B;\nend fork\n:Combine;\nstop\n@enduml\n"
+    )
+    out["lanes_fork_one_lane"] = (
+        "@startuml\n|Alpha|\n|Beta|\n|Alpha|\nstart\nfork\n:Topic A;\nfork again\n"
+        ":Topic B;\nend fork\n|Beta|\n:Combine;\nstop\n@enduml\n"
+    )
+    out["lanes_fork_three"] = (
+        "@startuml\n" + lanes3 + "|One|\nstart\nfork\n:Task one;\nfork again\n|Two|\n"
+        ":Task two is longer;\nfork again\n|Three|\n:T3;\nend fork\n:Join;\nstop\n@enduml\n"
+    )
+    out["lanes_fork_two_of_three"] = (
+        "@startuml\n" + lanes3 + "|One|\nstart\n:First;\nfork\n|Two|\n:Task two;\n"
+        "fork again\n|Three|\n:Task three;\nend fork\n:Join;\nstop\n@enduml\n"
+    )
+    out["lanes_fork_merge"] = (
+        "@startuml\n|Alpha|\n|Beta|\n|Alpha|\nstart\nfork\n:Topic A;\nfork again\n"
+        "|Beta|\n:Topic B;\nend merge\n:After;\nstop\n@enduml\n"
+    )
+    out["lanes_title_wider"] = (
+        "@startuml\n|A very long swimlane title here|\nstart\n:x;\n|B|\n"
+        ":A much wider action than the title of this lane;\n"
+        "|A very long swimlane title here|\nstop\n@enduml\n"
+    )
+    out["lanes_if_other_lane"] = (
+        "@startuml\n|Alpha|\n|Beta|\n|Alpha|\nstart\nif (ok?) then (yes)\n:Flag;\n"
+        "else (no)\n|Beta|\n:Report;\nendif\nstop\n@enduml\n"
+    )
+    out["lanes_split_other_lanes"] = (
+        "@startuml\n" + lanes3 + "|One|\nstart\nsplit\n|Two|\n:Handle two;\nsplit again\n"
+        "|Three|\n:Handle three;\nend split\nstop\n@enduml\n"
+    )
+    out["lanes_label_crossing"] = (
+        "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"
+        "-> back;\n|Alpha|\n:Step three;\nstop\n@enduml\n"
+    )
     return out
 
 

@@ -90,6 +90,11 @@ pub(super) fn sides_only_for_compression(
 pub(super) struct XMap {
     /// (gap start, gap end, gap width after) in increasing order.
     gaps: Vec<(f64, f64, f64)>,
+    /// Whether a point inside a gap lands in its middle (PlantUML's
+    /// swimlanes: an arrow leaving a `fork` bar for a branch in another
+    /// lane starts 7 px inside the bar's end, probes `lanes_fork_*`)
+    /// rather than at its place scaled with the gap.
+    to_middle: bool,
 }
 
 impl XMap {
@@ -99,6 +104,9 @@ impl XMap {
             if x >= b {
                 shift += (b - a) - after;
             } else if x > a {
+                if self.to_middle {
+                    return round3(a - shift + after / 2.0);
+                }
                 return round3(x - shift - (x - a) + (x - a) * after / (b - a));
             } else {
                 break;
@@ -255,7 +263,29 @@ fn uncovered_gaps(items: &[Item]) -> XMap {
         }
         reach = reach.max(hi);
     }
-    XMap { gaps }
+    XMap { gaps, to_middle: false }
+}
+
+/// [`compress_x`] for a swimlane diagram: also moves `xs` (the lanes'
+/// borders, which the caller made cover their stripes), and a point inside
+/// a narrowed stripe lands in its middle.
+pub(super) fn compress_x_lanes(tile: &mut Tile, xs: &mut [f64]) {
+    let mut map = uncovered_gaps(&tile.items);
+    map.to_middle = true;
+    strip_marks(&mut tile.items);
+    if map.gaps.is_empty() {
+        return;
+    }
+    for item in &mut tile.items {
+        map_item_x(item, &map);
+    }
+    for x in xs {
+        *x = map.apply(*x);
+    }
+    tile.w = map.apply(tile.w);
+    tile.anchor = map.apply(tile.anchor);
+    tile.in_x = map.apply(tile.in_x);
+    tile.out_x = map.apply(tile.out_x);
 }
 
 fn map_item_x(item: &mut Item, map: &XMap) {
@@ -315,7 +345,10 @@ pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
         }
         reach = reach.max(hi);
     }
-    let map = XMap { gaps };
+    let map = XMap {
+        gaps,
+        to_middle: false,
+    };
     if !map.gaps.is_empty() {
         for item in items.iter_mut() {
             map_item_y(item, &map);

@@ -7,7 +7,15 @@ impl Ctx<'_> {
     /// centres them vertically on a common grid of steps (`rank_extras`).
     /// With `by_dimension`, each branch takes the width of PlantUML's
     /// dimension ([`Tile::dimension`]), which a fork centres its flow on.
-    fn side_by_side(&self, branches: &[Seq<'_>], gap: f64, depth: usize, by_dimension: bool) -> Vec<(Tile, f64)> {
+    pub(super) fn side_by_side(
+        &self,
+        branches: &[Seq<'_>],
+        gap: f64,
+        depth: usize,
+        by_dimension: bool,
+    ) -> Vec<(Tile, f64)> {
+        // Set by a fork across swimlanes for each of its branches.
+        let first_after_action = self.first_after_action.take();
         let rows: Option<Vec<Vec<usize>>> = branches.iter().map(step_rows).collect();
         let items: Option<Vec<Vec<Option<RowItem>>>> = rows
             .as_ref()
@@ -17,6 +25,7 @@ impl Ctx<'_> {
             .iter()
             .enumerate()
             .map(|(i, seq)| {
+                self.first_after_action.set(first_after_action);
                 let extra = match (rows.as_deref(), items.as_deref()) {
                     (Some(r), Some(items)) => {
                         let mut extra = rank_extras(r, i, RANK_EXTRA);
@@ -26,6 +35,7 @@ impl Ctx<'_> {
                     _ => Vec::new(),
                 };
                 let t = self.layout_seq_spaced(seq, depth, &extra);
+                self.first_after_action.set(false);
                 let t = if self.beside_branch.get() && super::branch::first_is_frame(seq) {
                     t.lowered_under_reach()
                 } else {

@@ -2,6 +2,62 @@
 
 use super::*;
 
+/// A top-level `fork` whose branches run in other lanes, laid out as
+/// PlantUML lays it out: once, as without lanes (the branches side by side
+/// under one bar centred on the flow's axis at x = 0), each part then drawn
+/// in its own lane's column; the page-wide compression closes what that
+/// leaves empty in each lane (probes `lanes_fork_*`, seed 001's
+/// `aggregator` and `complete-example`).
+struct LaneFork<'a> {
+    /// The lane of the opening bar (where `fork` was written).
+    own: usize,
+    /// The lane of the closing bar: the lane current at `end fork`.
+    out: usize,
+    /// Each branch: its tile, its left edge (the flow's axis at 0), its lane.
+    branches: Vec<(Tile, f64, usize)>,
+    /// The bars' reach, the flow's axis at 0.
+    bar: (f64, f64),
+    merge: bool,
+    label: Option<&'a str>,
+}
+
+/// Widens `left`/`right` (reach left and right of the flow's axis) of one
+/// lane to hold `lo..hi`.
+fn reach(left: &mut [f64], right: &mut [f64], lane: usize, lo: f64, hi: f64) {
+    if let (Some(l), Some(r)) = (left.get_mut(lane), right.get_mut(lane)) {
+        *l = l.max(-lo);
+        *r = r.max(hi);
+    }
+}
+
+/// What `items` reach left and right as PlantUML measures a lane's content
+/// (its `LimitFinder`: a rectangle or circle from 1 px left of its left
+/// edge to 1 px left of its right one, a path, polygon or text from end to
+/// end), in the lane's terms: its borders stand 6 px beyond the returned
+/// reach (a box 6 px from the left border, 4 from the right; a note's
+/// corner 5 px from the right border; seed 001's `complete-example`).
+fn lane_reach(items: &[Item]) -> Option<(f64, f64)> {
+    const LANE_SHADOW_REACH: f64 = 6.0;
+    items
+        .iter()
+        .filter_map(|item| {
+            let (lo, hi) = item_x_range(item)?;
+            // A box's shadow reaches 6 px further right (themes with shadows:
+            // `test-data/activity-themes/materia_lanes`).
+            let shadow = match item {
+                Item::Rect { paint, .. } | Item::Ellipse { paint, .. } => {
+                    paint.shadow.map_or(0.0, |_| LANE_SHADOW_REACH)
+                }
+                _ => 0.0,
+            };
+            Some(match item {
+                Item::Rect { .. } | Item::Ellipse { .. } => (lo, hi - 2.0 + shadow),
+                _ => (lo + 1.0, hi - 1.0 + shadow),
+            })
+        })
+        .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+}
+
 impl Ctx<'_> {
     /// The top-level sequence laid out in swimlane columns: each node in the
     /// column of the lane it was written in (nested blocks stay in their
@@ -11,26 +67,36 @@ impl Ctx<'_> {
         let lane_of = |node: &Node<'_>| node.lane.map_or(0, |l| l.index().min(n - 1));
         // A top-level fork, split or if whose branches run in other lanes is
         // laid out once the lanes are known; its branches count for theirs.
-        let mut split_branches: Vec<Option<Vec<(Tile, usize)>>> = Vec::with_capacity(seq.nodes.len());
+        let mut split_branches: Vec<Option<Vec<(Tile, usize, f64)>>> = Vec::with_capacity(seq.nodes.len());
+        let mut forks: Vec<Option<LaneFork<'_>>> = Vec::with_capacity(seq.nodes.len());
         let tiles: Vec<(Tile, Option<&ArrowStyle>, usize)> = seq
             .nodes
             .iter()
             .enumerate()
             .map(|(i, node)| {
                 let own = lane_of(node);
-                let branches = self.lane_split_branches(node, own, &lane_of);
+                let fork = self.lane_fork(node, own, &lane_of);
+                let branches = if fork.is_some() {
+                    None
+                } else {
+                    self.lane_split_branches(node, own, &lane_of)
+                };
                 // A note beside a step after an action or `start` reaches
                 // up as in a diagram without lanes (seed 001's workflows).
-                let after_action = i
-                    .checked_sub(1)
-                    .and_then(|j| seq.nodes.get(j))
-                    .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
-                let tile = if branches.is_some() {
+                let after_action = i.checked_sub(1).and_then(|j| seq.nodes.get(j)).is_some_and(|prev| {
+                    // (and after a fork's bar: seed 001's `complete-example`)
+                    matches!(
+                        prev.kind,
+                        Kind::Action(_) | Kind::Start | Kind::Fork { merge: false, .. }
+                    ) && node.arrow.is_none()
+                });
+                let tile = if branches.is_some() || fork.is_some() {
                     Tile::empty()
                 } else {
                     self.layout_node_after(node, 0, &[], after_action)
                 };
                 split_branches.push(branches);
+                forks.push(fork);
                 (tile, node.arrow, own)
             })
             .collect();
@@ -41,48 +107,136 @@ impl Ctx<'_> {
             })
             .collect();
         // A lane holds its tiles aligned on one axis, 6 px of room on each
-        // side, or its header + 10 px when that is wider (the content then
-        // centered, 1 px right of the middle, as PlantUML).
-        let mut left = vec![0.0_f64; n];
-        let mut right = vec![0.0_f64; n];
+        // side of what `lane_reach` measures, or its header + 10 px when
+        // that is wider (the content then centered, as PlantUML).
+        // (A lane's content need not hold the flow's axis: a branch left
+        // of it does not.)
+        let mut left = vec![f64::NEG_INFINITY; n];
+        let mut right = vec![f64::NEG_INFINITY; n];
         for (t, _, lane) in &tiles {
-            left[*lane] = left[*lane].max(t.anchor);
-            right[*lane] = right[*lane].max(t.w - t.anchor);
+            if let Some((lo, hi)) = lane_reach(&t.items) {
+                reach(&mut left, &mut right, *lane, lo - t.anchor, hi - t.anchor);
+            }
         }
-        for (t, lane) in split_branches.iter().flatten().flatten() {
-            left[*lane] = left[*lane].max(t.anchor);
-            right[*lane] = right[*lane].max(t.w - t.anchor);
+        // A branch in another lane's column counts by what it draws, as
+        // PlantUML measures a lane (an action: its box + 10 px).
+        let drawn_reach = |t: &Tile, x: f64| lane_reach(&t.items).map_or((x, x + t.w), |(lo, hi)| (x + lo, x + hi));
+        for (t, lane, x) in split_branches.iter().flatten().flatten() {
+            let (lo, hi) = drawn_reach(t, *x);
+            reach(&mut left, &mut right, *lane, lo, hi);
+        }
+        // An `if` across lanes keeps its diamond and their labels in its
+        // own lane (probe `lanes_if_other_lane`).
+        for (node, branches) in seq.nodes.iter().zip(&split_branches) {
+            if let (
+                Some(_),
+                Kind::If {
+                    branches, otherwise, ..
+                },
+            ) = (branches, &node.kind)
+            {
+                let d = self.diamond(branches.first().map(|(c, _, _)| *c));
+                let width = |l: Option<&str>| self.label(l).map_or(0.0, |l| l.width);
+                let then_w = width(branches.first().and_then(|(_, l, _)| *l));
+                let else_w = width(otherwise.as_ref().and_then(|(l, _)| *l));
+                let lo = -d.w / 2.0 - then_w;
+                let hi = d.w / 2.0 + else_w - 1.0;
+                reach(&mut left, &mut right, lane_of(node), lo, hi);
+            }
+        }
+        for fork in forks.iter().flatten() {
+            for (t, x, lane) in &fork.branches {
+                let (lo, hi) = drawn_reach(t, *x);
+                reach(&mut left, &mut right, *lane, lo, hi);
+            }
+            let bar = (fork.bar.0, fork.bar.1 - 2.0);
+            reach(&mut left, &mut right, fork.own, bar.0, bar.1);
+            if fork.merge {
+                reach(&mut left, &mut right, fork.out, -DIAMOND_HALF, DIAMOND_HALF);
+            } else {
+                reach(&mut left, &mut right, fork.out, bar.0, bar.1);
+            }
+        }
+        for (l, r) in left.iter_mut().zip(right.iter_mut()) {
+            if !l.is_finite() || !r.is_finite() {
+                (*l, *r) = (0.0, 0.0);
+            }
         }
         let mut xs = Vec::with_capacity(n + 1);
         let mut axes = Vec::with_capacity(n);
+        // The room left and right of each lane's content, which holds the
+        // lane's width in the compression.
+        let mut pads = Vec::with_capacity(n);
         let mut x = 0.0;
         for i in 0..n {
             xs.push(x);
             let content = left[i] + right[i];
             let header_w = headers[i].width + 10.0;
             let (w, axis) = if header_w > content + 12.0 {
-                (header_w, x + (header_w - content) / 2.0 + left[i] + 1.0)
+                (header_w, x + (header_w - content) / 2.0 + left[i])
             } else {
                 (content + 12.0, x + 6.0 + left[i])
             };
             axes.push(axis);
+            pads.push((axis - left[i] - x, x + w - (axis + right[i])));
             x += w;
         }
         xs.push(x);
         let header_h = headers.iter().map(|h| h.height).fold(0.0, f64::max);
         let mut tiles = tiles;
         let mut columns: Vec<f64> = tiles.iter().map(|(_, _, lane)| axes[*lane]).collect();
-        for (i, (node, branches)) in seq.nodes.iter().zip(split_branches).enumerate() {
-            if let Some(branches) = branches {
-                let tile = self.lane_split_tile(node, branches, axes[lane_of(node)], &axes);
-                // Its items are in lane coordinates already: placed at x = 0.
-                columns[i] = tile.anchor;
-                tiles[i].0 = tile;
-            }
+        for (i, ((node, branches), fork)) in seq.nodes.iter().zip(split_branches).zip(forks).enumerate() {
+            let tile = if let Some(fork) = fork {
+                self.lane_fork_tile(fork, &axes)
+            } else if let Some(branches) = branches {
+                self.lane_split_tile(node, branches, axes[lane_of(node)], &axes)
+            } else {
+                continue;
+            };
+            // Its items are in lane coordinates already: placed at x = 0.
+            columns[i] = tile.anchor;
+            tiles[i].0 = tile;
         }
         let body = self.stack(tiles.into_iter().map(|(t, a, _)| (t, a)).collect(), Some(&columns), &[]);
         let content_top = header_h + 5.0;
         let bottom = content_top + body.h + body.overhang;
+        let body_anchor = body.anchor;
+        let first_col = columns.first().copied().unwrap_or(0.0);
+        let (bin, bout, bopen) = ((body.in_x, body.in_y), (body.out_x, body.out_y), body.open);
+        let place_dx = first_col - body_anchor;
+        let mut drawn = Vec::new();
+        body.place(place_dx, content_top, &mut drawn);
+        // The lanes' borders and the room beside their content hold the
+        // lanes apart; what a lane leaves empty inside closes up.
+        for i in 0..n {
+            let (pad_left, pad_right) = pads[i];
+            phantom_cover(&mut drawn, xs[i] - 0.5, xs[i] + (pad_left - 1.0).max(0.5), content_top);
+            phantom_cover(
+                &mut drawn,
+                xs[i + 1] - (pad_right - 1.0).max(0.5),
+                xs[i + 1] + 0.5,
+                content_top,
+            );
+        }
+        let mut compressed = Tile {
+            items: drawn,
+            w: x,
+            h: bottom,
+            anchor: axes[0],
+            in_x: bin.0 + place_dx,
+            in_y: bin.1 + content_top,
+            out_x: bout.0 + place_dx,
+            out_y: bout.1 + content_top,
+            open: bopen,
+            tail: None,
+            overhang: 0.0,
+            spans: Vec::new(),
+            frame: None,
+            head_room: 0.0,
+            dimension: None,
+        };
+        compress_x_lanes(&mut compressed, &mut xs);
+        let x = xs.last().copied().unwrap_or(0.0);
         let mut items = Vec::new();
         for (i, lane) in activity.lanes.iter().enumerate().take(n) {
             if let Some(c) = lane.color.as_deref().and_then(parse_color) {
@@ -97,11 +251,7 @@ impl Ctx<'_> {
                 );
             }
         }
-        let body_anchor = body.anchor;
-        let first_col = columns.first().copied().unwrap_or(0.0);
-        let (bin, bout, bopen) = ((body.in_x, body.in_y), (body.out_x, body.out_y), body.open);
-        let place_dx = first_col - body_anchor;
-        body.place(place_dx, content_top, &mut items);
+        items.append(&mut compressed.items);
         if let (Some((fill, gradient)), Some(h)) = (self.style.lane_header_bg, headers.first()) {
             let (x0, x1) = (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(0.0));
             let border = self.style.lane_header_border.map(|c| stroke(c, 1.0));
@@ -133,12 +283,175 @@ impl Ctx<'_> {
             items,
             w: x,
             h: bottom,
-            anchor: axes[0],
-            in_x: bin.0 + place_dx,
-            in_y: bin.1 + content_top,
-            out_x: bout.0 + place_dx,
-            out_y: bout.1 + content_top,
-            open: bopen,
+            ..compressed
+        }
+    }
+
+    /// A `fork` (not a `split`) written at the top level whose branches do
+    /// not all start in its own lane, laid out as without lanes.
+    fn lane_fork<'a>(&self, node: &Node<'a>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usize) -> Option<LaneFork<'a>> {
+        let Kind::Fork { branches, merge, label } = &node.kind else {
+            return None;
+        };
+        if branches.len() < 2 || branches.iter().any(|s| s.nodes.is_empty()) || !node.notes.is_empty() {
+            return None;
+        }
+        let lanes: Vec<usize> = branches.iter().map(|s| s.nodes.first().map_or(own, lane_of)).collect();
+        if lanes.iter().all(|&l| l == own) {
+            return None;
+        }
+        let out = branches.last().and_then(|s| s.nodes.last()).map_or(own, lane_of);
+        // As `fork_tile`: the branches 28 px apart, the flow in the middle
+        // of their dimensions, the bars 14 px past the outer branches.
+        // A branch's first note reaches 10 px up into the room under the
+        // bar, as after an action (seed 001's `complete-example`).
+        self.first_after_action.set(true);
+        let cols = self.side_by_side(branches, SPLIT_GAP, 1, true);
+        self.first_after_action.set(false);
+        let c = cols
+            .last()
+            .map_or(0.0, |(t, x)| x + t.dimensioned().1.max(t.dimensioned().0 + 1.0))
+            / 2.0;
+        let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+        let x_start = cols.first().map_or(0.0, |(_, x)| x.min(0.0));
+        Some(LaneFork {
+            own,
+            out,
+            branches: cols
+                .into_iter()
+                .zip(lanes)
+                .map(|((t, x), lane)| (t, x - c, lane))
+                .collect(),
+            bar: (x_start - BAR_OVERHANG - c, x_end + BAR_OVERHANG - c),
+            merge: *merge,
+            label: *label,
+        })
+    }
+
+    /// Draws a [`LaneFork`] in page coordinates (`axes`: where each lane
+    /// puts the flow's axis). An arrow between a bar and a branch in
+    /// another lane leaves the bar at the branch's place in the bar's lane,
+    /// runs 4 px down (into a bar: up to 14 px above it) and across.
+    fn lane_fork_tile(&self, fork: LaneFork<'_>, axes: &[f64]) -> Tile {
+        let axis = |lane: usize| axes.get(lane).copied().unwrap_or(0.0);
+        let (own_axis, out_axis) = (axis(fork.own), axis(fork.out));
+        let mut items = Vec::new();
+        let st = self.stroke_for(None);
+        let bar_color = self.style.bar_color;
+        let draw_bar = |items: &mut Vec<Item>, at: f64, y: f64| {
+            ignored_for_compression(items, |items| {
+                rect(
+                    items,
+                    at + fork.bar.0,
+                    y,
+                    fork.bar.1 - fork.bar.0,
+                    BAR_HEIGHT,
+                    2.5,
+                    paint(Some(bar_color), Some(stroke(self.style.bar_border, 1.0))),
+                )
+            });
+        };
+        draw_bar(&mut items, own_axis, 0.0);
+        // A branch holds what hangs below its last step (a note), and
+        // keeps 20 px from the closing bar (seed 001's `complete-example`).
+        let top = BAR_HEIGHT + GAP;
+        let full_h = |t: &Tile| t.h + t.overhang;
+        let bottom = fork
+            .branches
+            .iter()
+            .map(|(t, _, _)| top + full_h(t))
+            .fold(top, f64::max);
+        let mut outs = Vec::new();
+        for (t, gx, lane) in fork.branches {
+            let x0 = axis(lane) + gx;
+            let y = top + (bottom - top - full_h(&t)) / 2.0;
+            let ax = x0 + t.in_x;
+            if lane == fork.own {
+                polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, y + t.in_y)], st, true);
+            } else {
+                let sx = own_axis + gx + t.in_x;
+                let turn = BAR_HEIGHT + 4.0;
+                // Arrows between lanes hold nothing apart (PlantUML draws
+                // them after the lanes, ignored by the compression).
+                ignored_for_compression(&mut items, |items| {
+                    polyline(
+                        items,
+                        &[(sx, BAR_HEIGHT), (sx, turn), (ax, turn), (ax, y + t.in_y)],
+                        st,
+                        true,
+                    )
+                });
+            }
+            if t.open {
+                outs.push((x0 + t.out_x, y + t.out_y, t.tail.clone(), lane, gx + t.out_x));
+            }
+            t.place(x0, y, &mut items);
+        }
+        let open = !outs.is_empty();
+        let h = if fork.merge {
+            // PlantUML draws no arrow from a branch in another lane to the
+            // merge point (probe `lanes_fork_merge`).
+            let merge_top = bottom + 10.0;
+            let my = merge_top + DIAMOND_HALF;
+            for (ox, oy, tail, lane, _) in &outs {
+                if *lane != fork.out {
+                    continue;
+                }
+                let pts: Vec<(f64, f64)> = if *ox < out_axis - DIAMOND_HALF {
+                    vec![(*ox, *oy), (*ox, my), (out_axis - DIAMOND_HALF, my)]
+                } else if *ox > out_axis + DIAMOND_HALF {
+                    vec![(*ox, *oy), (*ox, my), (out_axis + DIAMOND_HALF, my)]
+                } else {
+                    vec![(*ox, *oy), (*ox, merge_top)]
+                };
+                self.edge(&mut items, &pts, tail.as_ref(), true);
+            }
+            let md = self.diamond(None);
+            self.draw_diamond(&mut items, &md, out_axis - DIAMOND_HALF, merge_top, None);
+            merge_top + 2.0 * DIAMOND_HALF
+        } else if open {
+            let bar_y = bottom + GAP;
+            for (ox, oy, tail, lane, gx) in &outs {
+                if *lane == fork.out {
+                    self.edge(&mut items, &[(*ox, *oy), (*ox, bar_y)], tail.as_ref(), true);
+                } else {
+                    let tx = out_axis + gx;
+                    let turn = bar_y - 14.0;
+                    ignored_for_compression(&mut items, |items| {
+                        self.edge(
+                            items,
+                            &[(*ox, *oy), (*ox, turn), (tx, turn), (tx, bar_y)],
+                            tail.as_ref(),
+                            true,
+                        )
+                    });
+                }
+            }
+            draw_bar(&mut items, out_axis, bar_y);
+            if let Some(l) = self.label(fork.label) {
+                l.draw(
+                    out_axis + fork.bar.1 + 5.0,
+                    bar_y - l.height / 2.0,
+                    Align::Left,
+                    self.style.arrow_font_color,
+                    &mut items,
+                );
+            }
+            bar_y + BAR_HEIGHT
+        } else {
+            bottom
+        };
+        let w = items_x_range(&items).map_or(0.0, |r| r.1);
+        Tile {
+            items,
+            w,
+            h,
+            anchor: own_axis,
+            in_x: own_axis,
+            in_y: 0.0,
+            out_x: out_axis,
+            out_y: h,
+            open: open || fork.merge,
             tail: None,
             overhang: 0.0,
             spans: Vec::new(),
@@ -148,16 +461,17 @@ impl Ctx<'_> {
         }
     }
 
-    /// The branch tiles of a fork, split or two-branch if whose branches
+    /// The branch tiles of a split or two-branch if whose branches
     /// start in distinct lanes other than the block's own, with their lanes.
     fn lane_split_branches(
         &self,
         node: &Node<'_>,
         own: usize,
         lane_of: &dyn Fn(&Node<'_>) -> usize,
-    ) -> Option<Vec<(Tile, usize)>> {
+    ) -> Option<Vec<(Tile, usize, f64)>> {
         let seqs: Vec<&Seq<'_>> = match &node.kind {
-            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+            // A fork across lanes is a [`LaneFork`].
+            Kind::Split { branches } => branches.iter().collect(),
             Kind::If {
                 branches,
                 otherwise: Some((_, other)),
@@ -173,27 +487,76 @@ impl Ctx<'_> {
         if !distinct || lanes.iter().all(|&l| l == own) {
             return None;
         }
+        // Each branch where the block without lanes puts it, its flow's
+        // axis at 0 (PlantUML draws each part of the block in its lane's
+        // column at that place; probes `lanes_if_other_lane`,
+        // `lanes_split_other_lanes`).
+        if let Kind::Split { branches } = &node.kind {
+            let mut cols = if branches.len() == 2 {
+                self.side_by_side(branches, SPLIT_GAP, 1, false)
+            } else {
+                self.side_by_side(branches, FORK_GAP, 1, false)
+            };
+            let x_end = cols.last().map_or(0.0, |(t, x)| x + t.w.max(1.0));
+            let c = if branches.len() > 2 {
+                place_branches(&mut cols, SPLIT_GAP - FORK_GAP)
+            } else {
+                x_end / 2.0
+            };
+            return Some(
+                cols.into_iter()
+                    .zip(lanes)
+                    .map(|((t, x), lane)| (t, lane, x - c))
+                    .collect(),
+            );
+        }
+        let tiles: Vec<Tile> = seqs
+            .iter()
+            .map(|s| {
+                self.first_after_action.set(true);
+                let tile = self.layout_seq(s, 1);
+                self.first_after_action.set(false);
+                tile
+            })
+            .collect();
+        let (Some(then_t), Some(else_t)) = (tiles.first(), tiles.get(1)) else {
+            return None;
+        };
+        // As `if_tile`: the diamond centred between the branches' axes, at
+        // least its width + 20 apart.
+        let d = match &node.kind {
+            Kind::If { branches, .. } => self.diamond(branches.first().map(|(c, _, _)| *c)),
+            _ => self.diamond(None),
+        };
+        let ta = then_t.in_x;
+        let mut else_x = then_t.w + BRANCH_GAP;
+        let need = d.w + 20.0;
+        if else_x + else_t.in_x - ta < need {
+            else_x += need - (else_x + else_t.in_x - ta);
+        }
+        let c = (ta + else_x + else_t.in_x) / 2.0;
         Some(
-            seqs.iter()
+            tiles
+                .into_iter()
                 .zip(lanes)
-                .map(|(s, lane)| (self.layout_seq(s, 1), lane))
+                .zip([-c, else_x - c])
+                .map(|((t, lane), x)| (t, lane, x))
                 .collect(),
         )
     }
 
-    /// A fork, split or if with each branch in its own lane's column
+    /// A split or if with each branch in its own lane's column
     /// (items in lane coordinates; the block's glyphs on `own_axis`).
-    fn lane_split_tile(&self, node: &Node<'_>, branches: Vec<(Tile, usize)>, own_axis: f64, axes: &[f64]) -> Tile {
+    fn lane_split_tile(&self, node: &Node<'_>, branches: Vec<(Tile, usize, f64)>, own_axis: f64, axes: &[f64]) -> Tile {
         let mut items = Vec::new();
         let st = self.stroke_for(None);
         let placed: Vec<(Tile, f64)> = branches
             .into_iter()
-            .map(|(t, lane)| {
-                let x0 = axes.get(lane).copied().unwrap_or(own_axis) - t.anchor;
+            .map(|(t, lane, x)| {
+                let x0 = axes.get(lane).copied().unwrap_or(own_axis) + x;
                 (t, x0)
             })
             .collect();
-        let lo = placed.iter().map(|(_, x)| *x).fold(f64::INFINITY, f64::min);
         let hi = placed.iter().map(|(t, x)| x + t.w).fold(f64::NEG_INFINITY, f64::max);
         let (top, in_x): (f64, f64) = match &node.kind {
             Kind::If { branches, .. } => {
@@ -211,7 +574,7 @@ impl Ctx<'_> {
                         _ => None,
                     },
                 ];
-                let top = d.h + 10.0;
+                let top = d.h + 20.0;
                 for (i, (t, x0)) in placed.iter().enumerate() {
                     let ax = x0 + t.in_x;
                     let side = if i == 0 { -1.0 } else { 1.0 };
@@ -236,7 +599,8 @@ impl Ctx<'_> {
                 }
                 (top, own_axis)
             }
-            Kind::Split { .. } => {
+            // A split: its branches leave a line.
+            _ => {
                 let axes_x: Vec<f64> = placed.iter().map(|(t, x)| x + t.in_x).collect();
                 let a = axes_x.iter().copied().fold(own_axis, f64::min);
                 let b = axes_x.iter().copied().fold(own_axis, f64::max);
@@ -247,27 +611,9 @@ impl Ctx<'_> {
                 }
                 (GAP, own_axis)
             }
-            _ => {
-                let bar = self.style.bar_color;
-                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
-                rect(
-                    &mut items,
-                    b0,
-                    0.0,
-                    b1 - b0,
-                    BAR_HEIGHT,
-                    2.5,
-                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-                );
-                let top = BAR_HEIGHT + GAP;
-                for (t, x0) in &placed {
-                    let ax = x0 + t.in_x;
-                    polyline(&mut items, &[(ax, BAR_HEIGHT), (ax, top + t.in_y)], st, true);
-                }
-                (top, own_axis)
-            }
         };
-        let bottom = placed.iter().map(|(t, _)| top + t.h).fold(top, f64::max);
+        // What hangs below a branch (a note) keeps its distance from the merge.
+        let bottom = placed.iter().map(|(t, _)| top + t.h + t.overhang).fold(top, f64::max);
         let outs: Vec<(f64, f64, Option<ArrowStyle>)> = placed
             .iter()
             .filter(|(t, _)| t.open)
@@ -279,7 +625,7 @@ impl Ctx<'_> {
         }
         let h = match &node.kind {
             Kind::If { .. } if open => {
-                let merge_top = bottom + 6.0;
+                let merge_top = bottom + 10.0;
                 let my = merge_top + DIAMOND_HALF;
                 for (ox, oy, tail) in &outs {
                     let tip = if *ox < own_axis - 0.01 {
@@ -300,26 +646,8 @@ impl Ctx<'_> {
                 self.draw_diamond(&mut items, &md, own_axis - DIAMOND_HALF, merge_top, None);
                 merge_top + 2.0 * DIAMOND_HALF
             }
-            Kind::Fork { merge: false, .. } if open => {
-                let bar_y = bottom + GAP;
-                for (ox, oy, tail) in &outs {
-                    self.edge(&mut items, &[(*ox, *oy), (*ox, bar_y)], tail.as_ref(), true);
-                }
-                let bar = self.style.bar_color;
-                let (b0, b1) = ((lo - BAR_OVERHANG).min(own_axis), (hi + BAR_OVERHANG).max(own_axis));
-                rect(
-                    &mut items,
-                    b0,
-                    bar_y,
-                    b1 - b0,
-                    BAR_HEIGHT,
-                    2.5,
-                    paint(Some(bar), Some(stroke(self.style.bar_border, 1.0))),
-                );
-                bar_y + BAR_HEIGHT
-            }
             _ if open => {
-                // `end merge` and `end split`: the branches meet on a line.
+                // `end split`: the branches meet on a line.
                 let join = bottom + GAP;
                 let xs: Vec<f64> = outs.iter().map(|o| o.0).collect();
                 for (ox, oy, tail) in &outs {

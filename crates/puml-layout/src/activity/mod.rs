@@ -97,6 +97,10 @@ const NOTE_GAP: f64 = 20.0;
 /// An arrow label starts this far right of the line, this far below its start.
 const LABEL_DX: f64 = 4.0;
 const LABEL_DY: f64 = 11.09;
+/// A labelled arrow into another lane's column: its label this far below
+/// its start, its turn across this far below the label's bottom.
+const CROSS_LABEL_DY: f64 = 5.549;
+const CROSS_LABEL_ROOM: f64 = 9.455;
 /// Where the whole drawing starts, and the margin right of and below it.
 const ORIGIN_X: f64 = 16.0;
 const ORIGIN_Y: f64 = 15.0;
@@ -143,6 +147,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
         first_step_after_shape: std::cell::Cell::new(false),
+        first_after_action: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -193,4 +198,8 @@ struct Ctx<'m> {
     /// most, as after an action (probes `loop_notes_while_*_bare`). Taken
     /// by the next sequence's first node.
     first_step_after_shape: std::cell::Cell<bool>,
+    /// Set just before laying out a branch of an `if` across swimlanes:
+    /// its first step's note reaches up as after an action (seed 001's
+    /// `complete-example`). Taken by the next sequence laid out.
+    first_after_action: std::cell::Cell<bool>,
 }

@@ -67,6 +67,7 @@ impl Ctx<'_> {
     /// Each node of `seq` laid out, with the arrow that leads to it.
     fn seq_tiles<'s>(&self, seq: &Seq<'s>, depth: usize, extra: &[f64]) -> Vec<(Tile, Option<&'s ArrowStyle>)> {
         let mut tiles: Vec<(Tile, Option<&ArrowStyle>)> = Vec::with_capacity(seq.nodes.len());
+        let first_after_action = self.first_after_action.take();
         let mut i = 0;
         while i < seq.nodes.len() {
             let node = &seq.nodes[i];
@@ -108,9 +109,13 @@ impl Ctx<'_> {
             let node_extra = if seq.nodes.len() == 1 { extra } else { &[] };
             let after_shape = i == 0 && self.first_step_after_shape.take();
             let after_action = after_shape
-                || i.checked_sub(1)
+                || (i
+                    .checked_sub(1)
                     .and_then(|j| seq.nodes.get(j))
-                    .is_some_and(|prev| matches!(prev.kind, Kind::Action(_) | Kind::Start) && node.arrow.is_none());
+                    .map_or(first_after_action, |prev| {
+                        matches!(prev.kind, Kind::Action(_) | Kind::Start)
+                    })
+                    && node.arrow.is_none());
             tiles.push((
                 self.layout_node_after(node, depth, node_extra, after_action),
                 node.arrow,
@@ -168,7 +173,14 @@ impl Ctx<'_> {
                 // the next shape: PlantUML keeps half the room (probes
                 // `connector_*`).
                 let unjoined = if *open { GAP } else { GAP / 2.0 };
-                let gap = label.as_ref().map_or(unjoined, |l| (l.height + 28.593).max(GAP));
+                // Into another lane's column, PlantUML runs a labelled
+                // arrow down beside its label, then across 15 px above the
+                // target (probes `lanes_*`).
+                let crossing = columns.is_some() && (px - (x0 + tile.in_x)).abs() >= 0.01;
+                let gap = label.as_ref().map_or(unjoined, |l| {
+                    let room = if crossing { CROSS_LABEL_ROOM + 15.0 } else { 28.593 };
+                    (l.height + room).max(GAP)
+                });
                 let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 // A note hanging below the node takes up the row's extra
                 // room first (PlantUML 1.2026.8, `while_note_*`).
@@ -182,15 +194,20 @@ impl Ctx<'_> {
                 if *open {
                     let style = arrow.or(tail.as_ref());
                     let st = self.stroke_for(style);
+                    let turn = label.as_ref().map_or(5.0, |l| l.height + CROSS_LABEL_ROOM);
                     let pts: Vec<(f64, f64)> = if (px - tx).abs() < 0.01 {
                         vec![(*px, *py), (tx, ty)]
                     } else {
-                        vec![(*px, *py), (*px, py + 5.0), (tx, py + 5.0), (tx, ty)]
+                        vec![(*px, *py), (*px, py + turn), (tx, py + turn), (tx, ty)]
                     };
                     polyline(&mut items, &pts, st, true);
                     if let Some(l) = &label {
-                        let lx = tx + LABEL_DX;
-                        l.draw(lx, py + LABEL_DY, Align::Left, self.style.arrow_font_color, &mut items);
+                        let (lx, ly) = if crossing {
+                            (px + LABEL_DX, py + CROSS_LABEL_DY)
+                        } else {
+                            (tx + LABEL_DX, py + LABEL_DY)
+                        };
+                        l.draw(lx, ly, Align::Left, self.style.arrow_font_color, &mut items);
                         max_x = max_x.max(lx + l.width);
                         frame.1 = frame.1.max(lx + l.width);
                         dimension.1 = dimension.1.max(lx + l.width);
