@@ -790,7 +790,7 @@ impl DiagramLowering {
         }
         if let Some(class) = &mut self.class {
             if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
-                class.statement(&node());
+                class.statement(green, &tokens, range, &node);
                 return;
             }
         }
