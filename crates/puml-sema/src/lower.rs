@@ -796,7 +796,7 @@ impl DiagramLowering {
         }
         if let Some(description) = &mut self.description {
             if green.kind().is_description_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
-                description.statement(&node());
+                description.statement(green, &tokens, range, &node);
                 return;
             }
         }

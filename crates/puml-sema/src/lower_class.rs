@@ -111,16 +111,18 @@ pub(crate) fn classify_member(line: &str) -> Option<Member> {
             .is_some_and(|start| start.eq_ignore_ascii_case(modifier.as_bytes()))
     };
     for _ in 0..6 {
-        if starts(rest, "{static}") || starts(rest, "{classifier}") {
+        // Every modifier opens with a brace: most members have none.
+        let brace = rest.starts_with('{');
+        if brace && (starts(rest, "{static}") || starts(rest, "{classifier}")) {
             is_static = true;
             rest = rest[rest.find('}').map_or(0, |i| i + 1)..].trim_start();
-        } else if starts(rest, "{abstract}") {
+        } else if brace && starts(rest, "{abstract}") {
             is_abstract = true;
             rest = rest[10..].trim_start();
-        } else if starts(rest, "{field}") {
+        } else if brace && starts(rest, "{field}") {
             field = true;
             rest = rest[7..].trim_start();
-        } else if starts(rest, "{method}") {
+        } else if brace && starts(rest, "{method}") {
             method = true;
             rest = rest[8..].trim_start();
         } else if visibility.is_none() && rest.len() > 1 {

@@ -240,7 +240,11 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let width = header_w.max(body_w);
     let height = header_h + body_h;
 
-    let mut items = Vec::new();
+    // Sized for the usual box (its outlines, the spot, a line of text a
+    // name or stereotype, a compartment's line and up to two items a
+    // member: the text and its visibility icon), not grown item by item.
+    let rows: usize = compartments.iter().map(|c| c.rows.len()).sum();
+    let mut items = Vec::with_capacity(8 + names.len() + stereos.len() + compartments.len() + 2 * rows);
     rect(
         &mut items,
         0.0,
