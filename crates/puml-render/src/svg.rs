@@ -930,11 +930,11 @@ fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
     push_num_then(out, value, Some(b'"'));
 }
 
-/// Appends `x,y`.
+/// Appends `x,y`: the comma written with `x`, as an attribute's closing
+/// quote is (a path's points are most of a class diagram's numbers).
 fn push_point(out: &mut SvgOut, x: f64, y: f64) {
-    push_num(out, x);
-    out.push(',');
-    push_num(out, y);
+    push_num_then(out, x, Some(b','));
+    push_num_then(out, y, None);
 }
 
 fn is_safe_link(url: &str) -> bool {
