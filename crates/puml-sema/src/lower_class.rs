@@ -635,7 +635,9 @@ impl ClassLowering {
                 KEYWORD if text.eq_ignore_ascii_case("as") => after_as = true,
                 KEYWORD if text.eq_ignore_ascii_case("extends") => inherit = Some(false),
                 KEYWORD if text.eq_ignore_ascii_case("implements") => inherit = Some(true),
-                IDENT | STRING if inherit.is_some() => extends.push((unquote(text), token.range, inherit == Some(true))),
+                IDENT | STRING if inherit.is_some() => {
+                    extends.push((unquote(text), token.range, inherit == Some(true)))
+                }
                 IDENT | STRING => names.push((text.to_string(), token.range, after_as)),
                 GENERIC if inherit.is_none() => {
                     generic = Some(text.trim_start_matches('<').trim_end_matches('>').to_string());

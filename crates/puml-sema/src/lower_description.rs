@@ -183,7 +183,12 @@ impl DescriptionLowering {
     /// its stereotypes and style.
     fn declaration_parts<'t, 'a>(
         tokens: &'t [ast::Tok<'a>],
-    ) -> (Option<&'t ast::Tok<'a>>, Option<&'t ast::Tok<'a>>, Vec<String>, ElementStyle) {
+    ) -> (
+        Option<&'t ast::Tok<'a>>,
+        Option<&'t ast::Tok<'a>>,
+        Vec<String>,
+        ElementStyle,
+    ) {
         let mut first = None;
         let mut alias = None;
         let mut after_as = false;
@@ -220,9 +225,7 @@ impl DescriptionLowering {
             // `actor Admin as A`: PlantUML reads the plain word after `as`
             // as the code and the one before as the display, as it does
             // for `actor "Admin" as A`; `actor A as "Admin"` is the reverse.
-            Some(alias) if is_display(first_text) || !alias.text.starts_with('"') => {
-                (alias, display_text(first_text))
-            }
+            Some(alias) if is_display(first_text) || !alias.text.starts_with('"') => (alias, display_text(first_text)),
             Some(alias) => (first, display_text(alias.text)),
             // `["abc"]` declared shows `abc` (its code keeps the quotes;
             // in a link PlantUML shows them).
@@ -245,10 +248,7 @@ impl DescriptionLowering {
         let display = if green.child(BLOCK_END).is_some() {
             let node = node();
             let mut lines = Vec::new();
-            let opened = tokens
-                .iter()
-                .rev()
-                .find(|t| t.kind == TEXT && t.text.starts_with('"'));
+            let opened = tokens.iter().rev().find(|t| t.kind == TEXT && t.text.starts_with('"'));
             if let Some(opened) = opened {
                 let head = opened.text.trim_start_matches('"');
                 if !head.is_empty() {
@@ -311,21 +311,11 @@ impl DescriptionLowering {
         }
         let (first, alias, stereotypes, style) = Self::declaration_parts(tokens);
         let (code, display, code_token) = match (first, alias) {
-            (Some(first), Some(alias)) if is_display(first.text) || !alias.text.starts_with('"') => (
-                grammar::unwrap_name(alias.text),
-                display_text(first.text),
-                Some(alias),
-            ),
-            (Some(first), Some(alias)) => (
-                grammar::unwrap_name(first.text),
-                display_text(alias.text),
-                Some(first),
-            ),
-            (Some(first), None) => (
-                grammar::unwrap_name(first.text),
-                display_text(first.text),
-                Some(first),
-            ),
+            (Some(first), Some(alias)) if is_display(first.text) || !alias.text.starts_with('"') => {
+                (grammar::unwrap_name(alias.text), display_text(first.text), Some(alias))
+            }
+            (Some(first), Some(alias)) => (grammar::unwrap_name(first.text), display_text(alias.text), Some(first)),
+            (Some(first), None) => (grammar::unwrap_name(first.text), display_text(first.text), Some(first)),
             (None, _) => (String::new(), String::new(), None),
         };
         let parent = self.current_container();
