@@ -245,9 +245,9 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let width = header_w.max(body_w);
     let height = header_h + body_h;
 
-    // Sized for the usual box (its outlines, the spot, a line of text a
-    // name or stereotype, a compartment's line and up to two items a
-    // member: the text and its visibility icon), not grown item by item.
+    // Sized for the usual box, not grown item by item: its outlines and
+    // spot, an item per name and stereotype line, a line per compartment,
+    // and up to two items per member (its text and visibility icon).
     let rows: usize = compartments.iter().map(|c| c.rows.len()).sum();
     let mut items = Vec::with_capacity(8 + names.len() + stereos.len() + compartments.len() + 2 * rows);
     rect(
