@@ -165,8 +165,11 @@ fn write_svg(scene: &Scene, clip: Option<&Region>) -> SvgOut {
     let finite = [region.x, region.y, region.width, region.height]
         .iter()
         .all(|v| v.is_finite());
+    // About 135 bytes an item over the class corpus (a text run with its
+    // attributes, a path's points): sized above that, the page is written
+    // without the copy of a late doubling.
     let capacity = match clip {
-        None => 256 + scene.items.len() * 120,
+        None => 256 + scene.items.len() * 160,
         Some(_) => 4096,
     };
     let mut out = SvgOut::with_capacity(capacity);
@@ -927,11 +930,11 @@ fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
     push_num_then(out, value, Some(b'"'));
 }
 
-/// Appends `x,y`.
+/// Appends `x,y`: the comma written with `x`, as an attribute's closing
+/// quote is (a path's points are most of a class diagram's numbers).
 fn push_point(out: &mut SvgOut, x: f64, y: f64) {
-    push_num(out, x);
-    out.push(',');
-    push_num(out, y);
+    push_num_then(out, x, Some(b','));
+    push_num_then(out, y, None);
 }
 
 fn is_safe_link(url: &str) -> bool {

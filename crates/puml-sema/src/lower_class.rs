@@ -111,16 +111,18 @@ pub(crate) fn classify_member(line: &str) -> Option<Member> {
             .is_some_and(|start| start.eq_ignore_ascii_case(modifier.as_bytes()))
     };
     for _ in 0..6 {
-        if starts(rest, "{static}") || starts(rest, "{classifier}") {
+        // Every modifier opens with a brace: most members have none.
+        let brace = rest.starts_with('{');
+        if brace && (starts(rest, "{static}") || starts(rest, "{classifier}")) {
             is_static = true;
             rest = rest[rest.find('}').map_or(0, |i| i + 1)..].trim_start();
-        } else if starts(rest, "{abstract}") {
+        } else if brace && starts(rest, "{abstract}") {
             is_abstract = true;
             rest = rest[10..].trim_start();
-        } else if starts(rest, "{field}") {
+        } else if brace && starts(rest, "{field}") {
             field = true;
             rest = rest[7..].trim_start();
-        } else if starts(rest, "{method}") {
+        } else if brace && starts(rest, "{method}") {
             method = true;
             rest = rest[8..].trim_start();
         } else if visibility.is_none() && rest.len() > 1 {
@@ -432,7 +434,17 @@ impl ClassLowering {
         id
     }
 
-    pub(crate) fn statement(&mut self, node: &SyntaxNode) {
+    /// One statement of the diagram: `green` with its significant tokens
+    /// and its range (as [`ast::GreenStatement::significant_tokens_and_range`]
+    /// gives them); `node` builds its cursor node for the readings that
+    /// still walk one.
+    pub(crate) fn statement(
+        &mut self,
+        green: ast::GreenStatement<'_>,
+        tokens: &[ast::Tok<'_>],
+        range: TextRange,
+        node: &dyn Fn() -> SyntaxNode,
+    ) {
         // PlantUML fails on a stray `}` only when a statement follows it.
         if let Some((range, line)) = self.stray_close.take() {
             self.diagnostics.push(
@@ -444,22 +456,22 @@ impl ClassLowering {
                 .with_fix("Remove the stray line", vec![puml_syntax::TextEdit::delete(line)]),
             );
         }
-        match node.kind() {
-            CLASS_DECL => self.declaration(node),
-            MEMBER_LINE => self.member_line(node),
-            CLASS_LINK => self.link(node),
-            PACKAGE_START => self.package(node),
+        match green.kind() {
+            CLASS_DECL => self.declaration(green, tokens, range),
+            MEMBER_LINE => self.member_line(&node()),
+            CLASS_LINK => self.link(tokens, range),
+            PACKAGE_START => self.package(&node()),
             TOGETHER_START => {
                 self.open.push(Open::Together(Vec::new()));
-                self.open_ranges.push(statement_range(node));
+                self.open_ranges.push(range);
             }
             BRACE_END => {
                 self.open_ranges.pop();
-                self.close_block(node);
+                self.close_block(&node());
             }
-            CLASS_NOTE => self.note(node),
-            CLASS_OPTION => self.option(node),
-            HIDE_SHOW => self.hide_show(node),
+            CLASS_NOTE => self.note(&node()),
+            CLASS_OPTION => self.option(&node()),
+            HIDE_SHOW => self.hide_show(&node()),
             _ => {}
         }
     }
@@ -599,8 +611,10 @@ impl ClassLowering {
         }
     }
 
-    fn declaration(&mut self, node: &SyntaxNode) {
-        let tokens = ast::significant_tokens(node);
+    /// A declaration, read from the green tree: the cursor API allocates a
+    /// node for every token and child it hands out, and a body holds a
+    /// node and a token or more per member.
+    fn declaration(&mut self, statement: ast::GreenStatement<'_>, tokens: &[ast::Tok<'_>], range: TextRange) {
         let mut keyword = String::new();
         let mut names: Vec<(String, TextRange, bool)> = Vec::new();
         let mut generic = None;
@@ -609,9 +623,9 @@ impl ClassLowering {
         let mut extends: Vec<(String, TextRange, bool)> = Vec::new();
         let mut after_as = false;
         let mut inherit: Option<bool> = None;
-        for token in &tokens {
-            let text = token.text();
-            match token.kind() {
+        for token in tokens {
+            let text = token.text;
+            match token.kind {
                 KEYWORD if names.is_empty() => {
                     if !keyword.is_empty() {
                         keyword.push(' ');
@@ -622,9 +636,9 @@ impl ClassLowering {
                 KEYWORD if text.eq_ignore_ascii_case("extends") => inherit = Some(false),
                 KEYWORD if text.eq_ignore_ascii_case("implements") => inherit = Some(true),
                 IDENT | STRING if inherit.is_some() => {
-                    extends.push((unquote(text), token.text_range(), inherit == Some(true)))
+                    extends.push((unquote(text), token.range, inherit == Some(true)))
                 }
-                IDENT | STRING => names.push((text.to_string(), token.text_range(), after_as)),
+                IDENT | STRING => names.push((text.to_string(), token.range, after_as)),
                 GENERIC if inherit.is_none() => {
                     generic = Some(text.trim_start_matches('<').trim_end_matches('>').to_string());
                 }
@@ -649,13 +663,13 @@ impl ClassLowering {
         let id = match existing {
             Some(id) => {
                 self.map.element_references[id.index()].push(name_range);
-                self.map.elements[id.index()] = statement_range(node);
+                self.map.elements[id.index()] = range;
                 id
             }
             None => {
                 let qualified = self.qualify(&code);
                 let id = self.create(qualified, kind, &keyword, name_range, true);
-                self.map.elements[id.index()] = statement_range(node);
+                self.map.elements[id.index()] = range;
                 id
             }
         };
@@ -684,24 +698,23 @@ impl ClassLowering {
         }
         // Body members.
         let is_json = kind == ElementKind::Json;
-        if let Some(body) = node.children().find(|n| n.kind() == CLASS_BODY) {
+        if let Some(body) = statement.child(CLASS_BODY) {
             if is_json {
-                let text = body.text().to_string();
+                let text = body.text();
                 self.diagram.elements[id.index()].json = Some(text.trim().to_string());
             } else {
-                for member in body.children().filter(|n| n.kind() == CLASS_MEMBER) {
+                let mut line = String::new();
+                for member in body.child_nodes().filter(|n| n.kind() == CLASS_MEMBER) {
                     // The member's text pieces, copied once into one line.
-                    let mut line = String::new();
-                    for token in member
-                        .children_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .filter(|t| t.kind() == TEXT)
-                    {
-                        line.push_str(token.text());
+                    line.clear();
+                    for token in member.tokens().filter(|t| t.kind == TEXT) {
+                        line.push_str(token.text);
                     }
                     if let Some(m) = classify_member(&line) {
                         self.diagram.elements[id.index()].members.push(m);
-                    } else if !member.children_with_tokens().any(|e| e.kind() == COMMENT) {
+                    } else if !member.tokens().any(|t| t.kind == COMMENT)
+                        && !member.child_nodes().any(|n| n.kind() == COMMENT)
+                    {
                         self.diagram.elements[id.index()].members.push(Member::Blank);
                     }
                 }
@@ -761,24 +774,24 @@ impl ClassLowering {
         }
     }
 
-    fn end_of(&mut self, token: &SyntaxToken) -> LinkEnd {
-        let text = token.text();
-        if token.kind() == PAREN {
+    fn end_of(&mut self, token: &ast::Tok<'_>) -> LinkEnd {
+        let text = token.text;
+        if token.kind == PAREN {
             // `(A, B)`: the middle of the link between A and B.
             let inner = text.trim_start_matches('(').trim_end_matches(')');
             let mut parts = inner.split(',').map(|p| unquote(p.trim()));
             let (Some(a), Some(b)) = (parts.next(), parts.next()) else {
-                return LinkEnd::Element(self.resolve(inner, token.text_range()));
+                return LinkEnd::Element(self.resolve(inner, token.range));
             };
-            let a = self.resolve(&a, token.text_range());
-            let b = self.resolve(&b, token.text_range());
+            let a = self.resolve(&a, token.range);
+            let b = self.resolve(&b, token.range);
             let existing = self.diagram.links.iter().position(|l| {
                 (l.from == LinkEnd::Element(a) && l.to == LinkEnd::Element(b))
                     || (l.from == LinkEnd::Element(b) && l.to == LinkEnd::Element(a))
             });
             let link = match existing {
                 Some(i) => LinkId(i as u32),
-                None => self.push_link(plain_link(LinkEnd::Element(a), LinkEnd::Element(b)), token.text_range()),
+                None => self.push_link(plain_link(LinkEnd::Element(a), LinkEnd::Element(b)), token.range),
             };
             return LinkEnd::Link(link);
         }
@@ -795,11 +808,11 @@ impl ClassLowering {
         // element bears the whole name.
         if self.separator() != "::" && self.lookup(&name).is_none() {
             if let Some(at) = name.rfind("::").filter(|&at| at > 0) {
-                let range = TextRange::at(token.text_range().start(), (at as u32).into());
+                let range = TextRange::at(token.range.start(), (at as u32).into());
                 return LinkEnd::Element(self.resolve(&name[..at], range));
             }
         }
-        LinkEnd::Element(self.resolve(&name, token.text_range()))
+        LinkEnd::Element(self.resolve(&name, token.range))
     }
 
     fn push_link(&mut self, link: Link, range: TextRange) -> LinkId {
@@ -810,37 +823,36 @@ impl ClassLowering {
         id
     }
 
-    fn link(&mut self, node: &SyntaxNode) {
-        let tokens = ast::significant_tokens(node);
-        let Some(arrow_at) = tokens.iter().position(|t| t.kind() == ARROW) else {
+    fn link(&mut self, tokens: &[ast::Tok<'_>], range: TextRange) {
+        let Some(arrow_at) = tokens.iter().position(|t| t.kind == ARROW) else {
             return;
         };
         let before = &tokens[..arrow_at];
         let after = &tokens[arrow_at + 1..];
-        let Some(from_token) = before.iter().find(|t| matches!(t.kind(), IDENT | STRING | PAREN)) else {
+        let Some(from_token) = before.iter().find(|t| matches!(t.kind, IDENT | STRING | PAREN)) else {
             return;
         };
         let from_label = before
             .iter()
-            .filter(|t| t.kind() == STRING)
-            .find(|t| t.text_range() != from_token.text_range())
-            .map(|t| unquote(t.text()));
-        let colon = after.iter().position(|t| t.kind() == COLON).unwrap_or(after.len());
-        let ends: Vec<&SyntaxToken> = after[..colon]
+            .filter(|t| t.kind == STRING)
+            .find(|t| t.range != from_token.range)
+            .map(|t| unquote(t.text));
+        let colon = after.iter().position(|t| t.kind == COLON).unwrap_or(after.len());
+        let ends: Vec<&ast::Tok<'_>> = after[..colon]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING | PAREN))
+            .filter(|t| matches!(t.kind, IDENT | STRING | PAREN))
             .collect();
         let Some(to_token) = ends.last().copied() else { return };
-        let to_label = (ends.len() > 1).then(|| unquote(ends[0].text()));
+        let to_label = (ends.len() > 1).then(|| unquote(ends[0].text));
         let label_text = after[colon.min(after.len())..]
             .iter()
-            .find(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string());
+            .find(|t| t.kind == TEXT)
+            .map(|t| t.text.to_string());
         let color = after[..colon]
             .iter()
-            .find(|t| t.kind() == COLOR)
-            .map(|t| t.text().to_string());
-        let parts = split_arrow(tokens[arrow_at].text());
+            .find(|t| t.kind == COLOR)
+            .map(|t| t.text.to_string());
+        let parts = split_arrow(tokens[arrow_at].text);
         let from = self.end_of(from_token);
         let to = self.end_of(to_token);
         let (label, label_arrow) = match label_text {
@@ -881,7 +893,7 @@ impl ClassLowering {
                 _ => {}
             }
         }
-        self.push_link(link, statement_range(node));
+        self.push_link(link, range);
     }
 
     fn note(&mut self, node: &SyntaxNode) {

@@ -21,7 +21,7 @@ use crate::lower_class::{
 };
 use puml_syntax::ast::{self, statement_range};
 use puml_syntax::description_grammar as grammar;
-use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use puml_syntax::{Diagnostic, SyntaxKind, SyntaxNode, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use SyntaxKind::*;
 
@@ -74,15 +74,15 @@ fn display_text(text: &str) -> String {
 /// Where the name itself is written in a name token: inside its
 /// brackets, parentheses, colons or quotes (`[Comp]` → `Comp`), so that a
 /// rename replaces the name alone.
-fn name_range(token: &SyntaxToken) -> TextRange {
-    let text = token.text();
+fn name_range(token: &ast::Tok<'_>) -> TextRange {
+    let text = token.text;
     let name = grammar::unwrap_name(text);
     match text.find(name.as_str()).filter(|_| !name.is_empty()) {
         Some(at) => TextRange::at(
-            token.text_range().start() + TextSize::from(at as u32),
+            token.range.start() + TextSize::from(at as u32),
             TextSize::from(name.len() as u32),
         ),
-        None => token.text_range(),
+        None => token.range,
     }
 }
 
@@ -145,18 +145,29 @@ impl DescriptionLowering {
         id
     }
 
-    pub(crate) fn statement(&mut self, node: &SyntaxNode) {
-        match node.kind() {
-            DESC_ELEMENT => self.element(node),
-            DESC_LINK => self.link(node),
-            DESC_NOTE => self.note(node),
-            DESC_CONTAINER_START => self.container(node),
+    /// One statement of the diagram: `green` with its significant tokens
+    /// and its range (as [`ast::GreenStatement::significant_tokens_and_range`]
+    /// gives them); `node` builds its cursor node for the readings that
+    /// still walk one (elements and links are read from the tokens: the
+    /// cursor API allocates a node for every token it hands out).
+    pub(crate) fn statement(
+        &mut self,
+        green: ast::GreenStatement<'_>,
+        tokens: &[ast::Tok<'_>],
+        range: TextRange,
+        node: &dyn Fn() -> SyntaxNode,
+    ) {
+        match green.kind() {
+            DESC_ELEMENT => self.element(green, tokens, range, node),
+            DESC_LINK => self.link(tokens, range),
+            DESC_NOTE => self.note(&node()),
+            DESC_CONTAINER_START => self.container(tokens, range),
             DESC_CONTAINER_END => {
                 self.open.pop();
                 self.open_ranges.pop();
             }
             DESC_OPTION => {
-                let text = node.text().to_string().to_ascii_lowercase();
+                let text = green.text().to_ascii_lowercase();
                 let words: Vec<&str> = text.split_whitespace().collect();
                 if words == ["left", "to", "right", "direction"] {
                     self.diagram.left_to_right = true;
@@ -170,44 +181,52 @@ impl DescriptionLowering {
 
     /// The name pieces of a declaration (`first`, and the one after `as`),
     /// its stereotypes and style.
-    fn declaration_parts(
-        tokens: &[SyntaxToken],
-    ) -> (Option<&SyntaxToken>, Option<&SyntaxToken>, Vec<String>, ElementStyle) {
+    fn declaration_parts<'t, 'a>(
+        tokens: &'t [ast::Tok<'a>],
+    ) -> (
+        Option<&'t ast::Tok<'a>>,
+        Option<&'t ast::Tok<'a>>,
+        Vec<String>,
+        ElementStyle,
+    ) {
         let mut first = None;
         let mut alias = None;
         let mut after_as = false;
         let mut stereotypes = Vec::new();
         let mut style = ElementStyle::default();
         for token in tokens {
-            match token.kind() {
-                KEYWORD if token.text().eq_ignore_ascii_case("as") => after_as = true,
+            match token.kind {
+                KEYWORD if token.text.eq_ignore_ascii_case("as") => after_as = true,
                 IDENT | STRING if after_as && alias.is_none() => alias = Some(token),
                 IDENT | STRING if first.is_none() && !after_as => first = Some(token),
-                STEREOTYPE => stereotypes.extend(parse_stereotype(token.text()).1),
-                COLOR => apply_element_color(&mut style, token.text()),
+                STEREOTYPE => stereotypes.extend(parse_stereotype(token.text).1),
+                COLOR => apply_element_color(&mut style, token.text),
                 _ => {}
             }
         }
         (first, alias, stereotypes, style)
     }
 
-    fn element(&mut self, node: &SyntaxNode) {
-        let tokens = ast::significant_tokens(node);
+    fn element(
+        &mut self,
+        green: ast::GreenStatement<'_>,
+        tokens: &[ast::Tok<'_>],
+        statement: TextRange,
+        node: &dyn Fn() -> SyntaxNode,
+    ) {
         let keyword_shape = tokens
             .first()
-            .filter(|t| t.kind() == KEYWORD)
-            .and_then(|t| Shape::from_keyword(t.text()));
-        let (first, alias, stereotypes, style) = Self::declaration_parts(&tokens);
+            .filter(|t| t.kind == KEYWORD)
+            .and_then(|t| Shape::from_keyword(t.text));
+        let (first, alias, stereotypes, style) = Self::declaration_parts(tokens);
         let Some(first) = first else { return };
-        let first_text = first.text();
+        let first_text = first.text;
         let (code_token, display) = match alias {
             // `actor Admin as A`: PlantUML reads the plain word after `as`
             // as the code and the one before as the display, as it does
             // for `actor "Admin" as A`; `actor A as "Admin"` is the reverse.
-            Some(alias) if is_display(first_text) || !alias.text().starts_with('"') => {
-                (alias, display_text(first_text))
-            }
-            Some(alias) => (first, display_text(alias.text())),
+            Some(alias) if is_display(first_text) || !alias.text.starts_with('"') => (alias, display_text(first_text)),
+            Some(alias) => (first, display_text(alias.text)),
             // `["abc"]` declared shows `abc` (its code keeps the quotes;
             // in a link PlantUML shows them).
             None => {
@@ -221,24 +240,22 @@ impl DescriptionLowering {
             }
         };
         let shape = keyword_shape
-            .or_else(|| short_form_shape(code_token.text()))
+            .or_else(|| short_form_shape(code_token.text))
             .or_else(|| short_form_shape(first_text))
             .unwrap_or(Shape::Usecase);
-        let code = grammar::unwrap_name(code_token.text());
+        let code = grammar::unwrap_name(code_token.text);
         // A multi-line element: its text is the lines inside its opener.
-        let display = if node.children().any(|n| n.kind() == BLOCK_END) {
+        let display = if green.child(BLOCK_END).is_some() {
+            let node = node();
             let mut lines = Vec::new();
-            let opened = tokens
-                .iter()
-                .rev()
-                .find(|t| t.kind() == TEXT && t.text().starts_with('"'));
+            let opened = tokens.iter().rev().find(|t| t.kind == TEXT && t.text.starts_with('"'));
             if let Some(opened) = opened {
-                let head = opened.text().trim_start_matches('"');
+                let head = opened.text.trim_start_matches('"');
                 if !head.is_empty() {
                     lines.push(head.to_string());
                 }
             }
-            let body = body_text(node);
+            let body = body_text(&node);
             if !body.is_empty() {
                 lines.push(body);
             }
@@ -277,39 +294,28 @@ impl DescriptionLowering {
         element.stereotypes = stereotypes;
         element.style = style;
         element.declared = true;
-        self.map.elements[id.index()] = statement_range(node);
+        self.map.elements[id.index()] = statement;
         self.last_element = Some(id);
     }
 
-    fn container(&mut self, node: &SyntaxNode) {
-        let tokens = ast::significant_tokens(node);
+    fn container(&mut self, tokens: &[ast::Tok<'_>], range: TextRange) {
         let keyword = tokens
             .first()
-            .filter(|t| t.kind() == KEYWORD)
-            .map(|t| t.text().to_ascii_lowercase())
+            .filter(|t| t.kind == KEYWORD)
+            .map(|t| t.text.to_ascii_lowercase())
             .unwrap_or_default();
         if keyword == "together" {
             self.open.push(None);
-            self.open_ranges.push(statement_range(node));
+            self.open_ranges.push(range);
             return;
         }
-        let (first, alias, stereotypes, style) = Self::declaration_parts(&tokens);
+        let (first, alias, stereotypes, style) = Self::declaration_parts(tokens);
         let (code, display, code_token) = match (first, alias) {
-            (Some(first), Some(alias)) if is_display(first.text()) || !alias.text().starts_with('"') => (
-                grammar::unwrap_name(alias.text()),
-                display_text(first.text()),
-                Some(alias),
-            ),
-            (Some(first), Some(alias)) => (
-                grammar::unwrap_name(first.text()),
-                display_text(alias.text()),
-                Some(first),
-            ),
-            (Some(first), None) => (
-                grammar::unwrap_name(first.text()),
-                display_text(first.text()),
-                Some(first),
-            ),
+            (Some(first), Some(alias)) if is_display(first.text) || !alias.text.starts_with('"') => {
+                (grammar::unwrap_name(alias.text), display_text(first.text), Some(alias))
+            }
+            (Some(first), Some(alias)) => (grammar::unwrap_name(first.text), display_text(alias.text), Some(first)),
+            (Some(first), None) => (grammar::unwrap_name(first.text), display_text(first.text), Some(first)),
             (None, _) => (String::new(), String::new(), None),
         };
         let parent = self.current_container();
@@ -322,12 +328,12 @@ impl DescriptionLowering {
             keyword,
             qualified_name: qualified,
             display,
-            alias: alias.map(|a| grammar::unwrap_name(a.text())),
+            alias: alias.map(|a| grammar::unwrap_name(a.text)),
             stereotypes,
             style,
             parent,
         });
-        self.map.containers.push(statement_range(node));
+        self.map.containers.push(range);
         self.map.container_references.push(
             code_token
                 .filter(|_| !code.is_empty())
@@ -342,7 +348,7 @@ impl DescriptionLowering {
             self.containers_by_code.entry(code).or_insert(id);
         }
         self.open.push(Some(id));
-        self.open_ranges.push(statement_range(node));
+        self.open_ranges.push(range);
     }
 
     /// A name a link made from a plain word (and nothing declared or
@@ -378,8 +384,8 @@ impl DescriptionLowering {
 
     /// A link end: a note's alias, a container's code, or an element
     /// (created when new).
-    fn end_of(&mut self, token: &SyntaxToken) -> LinkEnd {
-        let text = token.text();
+    fn end_of(&mut self, token: &ast::Tok<'_>) -> LinkEnd {
+        let text = token.text;
         let code = grammar::unwrap_name(text);
         if !is_display(text) || text.starts_with('"') {
             if let Some(&note) = self.notes_by_alias.get(&code) {
@@ -412,37 +418,36 @@ impl DescriptionLowering {
         LinkEnd::Element(id)
     }
 
-    fn link(&mut self, node: &SyntaxNode) {
-        let tokens = ast::significant_tokens(node);
-        let Some(arrow_at) = tokens.iter().position(|t| t.kind() == ARROW) else {
+    fn link(&mut self, tokens: &[ast::Tok<'_>], range: TextRange) {
+        let Some(arrow_at) = tokens.iter().position(|t| t.kind == ARROW) else {
             return;
         };
         let before = &tokens[..arrow_at];
         let after = &tokens[arrow_at + 1..];
-        let Some(from_token) = before.iter().find(|t| matches!(t.kind(), IDENT | STRING)) else {
+        let Some(from_token) = before.iter().find(|t| matches!(t.kind, IDENT | STRING)) else {
             return;
         };
         let from_label = before
             .iter()
-            .filter(|t| t.kind() == STRING)
-            .find(|t| t.text_range() != from_token.text_range())
-            .map(|t| unquote(t.text()));
-        let colon = after.iter().position(|t| t.kind() == COLON).unwrap_or(after.len());
-        let ends: Vec<&SyntaxToken> = after[..colon]
+            .filter(|t| t.kind == STRING)
+            .find(|t| t.range != from_token.range)
+            .map(|t| unquote(t.text));
+        let colon = after.iter().position(|t| t.kind == COLON).unwrap_or(after.len());
+        let ends: Vec<&ast::Tok<'_>> = after[..colon]
             .iter()
-            .filter(|t| matches!(t.kind(), IDENT | STRING))
+            .filter(|t| matches!(t.kind, IDENT | STRING))
             .collect();
         let Some(to_token) = ends.last().copied() else { return };
-        let to_label = (ends.len() > 1).then(|| unquote(ends[0].text()));
+        let to_label = (ends.len() > 1).then(|| unquote(ends[0].text));
         let label_text = after[colon..]
             .iter()
-            .find(|t| t.kind() == TEXT)
-            .map(|t| t.text().to_string());
+            .find(|t| t.kind == TEXT)
+            .map(|t| t.text.to_string());
         let color = after[..colon]
             .iter()
-            .find(|t| t.kind() == COLOR)
-            .map(|t| t.text().to_string());
-        let arrow = tokens[arrow_at].text();
+            .find(|t| t.kind == COLOR)
+            .map(|t| t.text.to_string());
+        let arrow = tokens[arrow_at].text;
         let parts = split_arrow(arrow);
         let is_body = |c: char| matches!(c, '-' | '.' | '=' | '~');
         let left = &arrow[..arrow.find(is_body).unwrap_or(0)];
@@ -493,7 +498,7 @@ impl DescriptionLowering {
         }
         let id = LinkId(self.diagram.links.len() as u32);
         self.diagram.links.push(link);
-        self.map.links.push(statement_range(node));
+        self.map.links.push(range);
         self.last_link = Some(id);
     }
 
@@ -534,7 +539,7 @@ impl DescriptionLowering {
                 None => NoteTarget::Floating { alias: None },
             }
         } else if let Some(token) = target_token {
-            match self.end_of(token) {
+            match self.end_of(&ast::Tok::from(token)) {
                 LinkEnd::Element(element) => NoteTarget::Element {
                     element,
                     side: side.unwrap_or(NoteSide::Right),

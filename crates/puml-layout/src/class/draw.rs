@@ -33,6 +33,32 @@ impl Ids {
     }
 }
 
+/// `prefix` then `n` in decimal, zero-padded to `width` digits: what
+/// `format!("ent{n:04}")` and `format!("lnk{n}")` write, without the
+/// formatter (a page names every entity and link).
+pub(crate) fn numbered(prefix: &str, n: u32, width: usize) -> String {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - at;
+    let mut out = String::with_capacity(prefix.len() + len.max(width));
+    out.push_str(prefix);
+    for _ in len..width {
+        out.push('0');
+    }
+    // ASCII digits only.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out
+}
+
 /// A name as PlantUML writes it in `data-qualified-name`: every character
 /// but ASCII letters, digits, `_`, `-` and spaces becomes `.` (observed:
 /// `a::b` → `a..b`, `(x)` → `.x.`, Cyrillic letters → `.`, `Use-A-Portal`
@@ -140,13 +166,13 @@ pub(crate) fn draw(
             continue;
         };
         let id = ids.take();
-        package_ids[i] = Some(format!("ent{id:04}"));
+        package_ids[i] = Some(numbered("ent", id, 4));
         group(
             &mut out,
             "cluster",
             vec![
                 ("data-qualified-name".into(), marker_name(&package.qualified_name)),
-                ("id".into(), format!("ent{id:04}")),
+                ("id".into(), numbered("ent", id, 4)),
             ],
         );
         draw_package(
@@ -167,7 +193,7 @@ pub(crate) fn draw(
     for (i, element) in class.elements.iter().enumerate() {
         let Some(entity) = &mut built.entities[i] else { continue };
         let rect = shift(&placed.nodes[entity.node]);
-        let id = format!("ent{:04}", ids.take());
+        let id = numbered("ent", ids.take(), 4);
         group(
             &mut out,
             "entity",
@@ -207,7 +233,7 @@ pub(crate) fn draw(
                 }
             }
         };
-        let id = format!("ent{:04}", ids.take());
+        let id = numbered("ent", ids.take(), 4);
         note_ids[i] = Some(id.clone());
         group(
             &mut out,
@@ -301,7 +327,7 @@ pub(crate) fn draw(
                 vec![
                     ("data-entity-1".into(), element_id.clone()),
                     ("data-entity-2".into(), note_ids[i].clone().unwrap_or_default()),
-                    ("id".into(), format!("lnk{}", ids.take())),
+                    ("id".into(), numbered("lnk", ids.take(), 0)),
                 ],
             );
             out.push(Item::Path {
@@ -349,7 +375,7 @@ pub(crate) fn draw(
             vec![
                 ("data-entity-1".into(), from_id),
                 ("data-entity-2".into(), to_id),
-                ("id".into(), format!("lnk{id}")),
+                ("id".into(), numbered("lnk", id, 0)),
             ],
         );
         let mut points: Vec<Point> = route.points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();

@@ -85,10 +85,15 @@ pub(crate) fn entity_box(element: &Element, shown: &Shown, look: &ClassLook, met
 }
 
 fn text_run(x: f64, baseline: f64, text: &str, font: Font, color: Color, width: f64) -> Item {
+    owned_text_run(x, baseline, text.to_string(), font, color, width)
+}
+
+/// [`text_run`] with a text of its own.
+fn owned_text_run(x: f64, baseline: f64, text: String, font: Font, color: Color, width: f64) -> Item {
     Item::Text(TextRun {
         x: round3(x),
         y: round3(baseline),
-        text: text.to_string(),
+        text,
         font,
         color,
         width: round3(width),
@@ -229,7 +234,7 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
         0.0
     });
 
-    let compartments = compartments(element, shown, look);
+    let mut compartments = compartments(element, shown, look);
     let member_lh = metrics.line_height(&look.member_font);
     let mut body_w: f64 = 0.0;
     let mut body_h = 0.0;
@@ -240,7 +245,11 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     let width = header_w.max(body_w);
     let height = header_h + body_h;
 
-    let mut items = Vec::new();
+    // Sized for the usual box, not grown item by item: its outlines and
+    // spot, an item per name and stereotype line, a line per compartment,
+    // and up to two items per member (its text and visibility icon).
+    let rows: usize = compartments.iter().map(|c| c.rows.len()).sum();
+    let mut items = Vec::with_capacity(8 + names.len() + stereos.len() + compartments.len() + 2 * rows);
     rect(
         &mut items,
         0.0,
@@ -351,7 +360,7 @@ fn class_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn T
     }
 
     let mut top = header_h;
-    for c in &compartments {
+    for c in &mut compartments {
         draw_compartment(&mut items, c, top, width, look, color, metrics);
         top += compartment_height(c, member_lh);
     }
@@ -596,16 +605,23 @@ fn has_markup(text: &str) -> bool {
         b"b>", b"i>", b"u>", b"s>", b"color", b"size", b"&", b"font", b"back", b"strike>", b"del>", b"sup>", b"sub>",
     ];
     // One pass over the text (every member of every class is asked, twice:
-    // fifteen substring searches each were 6 % of a class diagram's render).
+    // fifteen substring searches each were 6 % of a class diagram's render),
+    // looking closer only at the three bytes that can open markup.
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        let rest = &bytes[i + 1..];
-        match b {
-            b'*' | b'~' => rest.first() == Some(&b),
+    let mut from = 0;
+    while let Some(offset) = bytes[from..].iter().position(|&b| matches!(b, b'*' | b'~' | b'<')) {
+        let at = from + offset;
+        let rest = &bytes[at + 1..];
+        let opens = match bytes[at] {
             b'<' => TAGS.iter().any(|tag| rest.starts_with(tag)),
-            _ => false,
+            b => rest.first() == Some(&b),
+        };
+        if opens {
+            return true;
         }
-    })
+        from = at + 1;
+    }
+    false
 }
 
 /// The width of a member's text as drawn.
@@ -664,7 +680,7 @@ fn separator_stroke(style: SeparatorStyle, color: Color) -> crate::scene::Stroke
 
 fn draw_compartment(
     items: &mut Vec<Item>,
-    c: &Compartment<'_>,
+    c: &mut Compartment<'_>,
     top: f64,
     width: f64,
     look: &ClassLook,
@@ -691,7 +707,7 @@ fn draw_compartment(
     let lh = metrics.line_height(&look.member_font);
     let mut y = top + COMPARTMENT_MARGIN;
     let text_x = MEMBER_MARGIN + if c.icons { look.icon_column } else { 0.0 };
-    for row in &c.rows {
+    for row in &mut c.rows {
         match row {
             Row::Member(m) => {
                 if c.icons {
@@ -727,10 +743,11 @@ fn draw_compartment(
     }
 }
 
-/// One member's text, its line's top at `top`.
+/// One member's text, its line's top at `top` (the last use of the
+/// member: its text is moved into the run, not copied).
 fn draw_member(
     items: &mut Vec<Item>,
-    member: &Drawn,
+    member: &mut Drawn,
     x: f64,
     top: f64,
     look: &ClassLook,
@@ -749,9 +766,15 @@ fn draw_member(
         }
         None => metrics.width(&text, &font),
     };
-    let mut run = text_run(x, top + metrics.ascent(&font), &text, font, color, w);
+    let baseline = top + metrics.ascent(&font);
+    let is_static = item.is_static;
+    let text = match text {
+        std::borrow::Cow::Owned(text) => text,
+        std::borrow::Cow::Borrowed(_) => std::mem::take(&mut member.item.text),
+    };
+    let mut run = owned_text_run(x, baseline, text, font, color, w);
     if let Item::Text(t) = &mut run {
-        t.underline = item.is_static;
+        t.underline = is_static;
     }
     items.push(run);
 }
@@ -807,7 +830,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
     let name_widths: Vec<f64> = names.iter().map(|n| metrics.width(n, &font)).collect();
     let name_w = name_widths.iter().copied().fold(0.0, f64::max);
     let header_h = lh * names.len() as f64 + 4.0;
-    let rows: Vec<Drawn> = if shown.fields || shown.methods {
+    let mut rows: Vec<Drawn> = if shown.fields || shown.methods {
         element
             .members
             .iter()
@@ -858,7 +881,7 @@ fn object_box(element: &Element, shown: &Shown, look: &ClassLook, metrics: &dyn 
         stroke(look.class_border, look.class_border_width),
     );
     let mut y = header_h + COMPARTMENT_MARGIN;
-    for r in &rows {
+    for r in &mut rows {
         draw_member(&mut items, r, MEMBER_MARGIN, y, look, color, metrics);
         y += member_lh;
     }

@@ -140,3 +140,12 @@ fn hidden_parts_and_objects_measure_like_plantuml() {
     s2.stereotypes = vec!["A".into(), "Bee".into()];
     close(size(&s2, &Shown::default()), (65.811, 70.234));
 }
+
+/// The SVG ids (`ent0001`, `lnk12`) as the formatter writes them.
+#[test]
+fn numbered_ids_match_the_formatter() {
+    for n in [0u32, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000, 123_456, u32::MAX] {
+        assert_eq!(super::draw::numbered("ent", n, 4), format!("ent{n:04}"));
+        assert_eq!(super::draw::numbered("lnk", n, 0), format!("lnk{n}"));
+    }
+}

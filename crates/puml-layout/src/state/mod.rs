@@ -21,7 +21,7 @@
 //! level the engine refuses is drawn as a row.
 
 use crate::class::draw::{
-    add_banner, add_legend, add_title, bezier_segments, decoration, direction_at, draw_note, marker_name,
+    add_banner, add_legend, add_title, bezier_segments, decoration, direction_at, draw_note, marker_name, numbered,
 };
 use crate::class::look::ClassLook;
 use crate::color::parse_color;
@@ -840,7 +840,7 @@ enum Work {
 
 fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn TextMeasure) -> Scene {
     let measured = measure(state, look, metrics);
-    let ids: Vec<String> = state.states.iter().map(|s| format!("ent{:04}", s.serial)).collect();
+    let ids: Vec<String> = state.states.iter().map(|s| numbered("ent", s.serial, 4)).collect();
     let level = |key: LevelKey| measured.levels.iter().find(|(k, _)| *k == key).map(|(_, l)| l);
     let mut out = Vec::new();
     let (mut max_x, mut max_y) = (0.0f64, 0.0f64);
@@ -964,7 +964,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 "entity",
                 vec![
                     ("data-qualified-name".into(), note_name(state, note)),
-                    ("id".into(), format!("ent{:04}", note.serial + 1)),
+                    ("id".into(), numbered("ent", note.serial + 1, 4)),
                 ],
             );
             let toward = match &note.target {
@@ -1037,7 +1037,7 @@ fn draw(diagram: &Diagram, state: &StateDiagram, look: &StateLook, metrics: &dyn
                 vec![
                     ("data-entity-1".into(), ids[first.index()].clone()),
                     ("data-entity-2".into(), ids[second.index()].clone()),
-                    ("id".into(), format!("lnk{}", transition.serial)),
+                    ("id".into(), numbered("lnk", transition.serial, 0)),
                 ],
             );
             // The head is at the written target (`from` for `A <- B`);
