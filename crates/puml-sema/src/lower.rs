@@ -9,7 +9,6 @@ use crate::preprocess::{self, FileLoader, PreprocessOptions};
 use puml_syntax::ast::{self, significant_tokens, GreenStatement, Tok};
 use puml_syntax::{Diagnostic, DiagramKind, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use SyntaxKind::*;
 
@@ -138,7 +137,9 @@ fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
 /// from (the main file, or an included one).
 struct LineMapper<'a> {
     main: FileText,
-    included: HashMap<String, FileText>,
+    /// By path (a handful of files; Fx, not SipHash: every range mapped
+    /// into an included file looks its file up twice).
+    included: FxHashMap<String, FileText>,
     expanded: &'a str,
     expanded_index: puml_syntax::LineIndex,
     lines: &'a [preprocess::LineOrigin],
@@ -158,7 +159,7 @@ impl FileText {
 
 impl<'a> LineMapper<'a> {
     fn new(original: &str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
-        let included: HashMap<String, FileText> = pre
+        let included: FxHashMap<String, FileText> = pre
             .included
             .iter()
             .map(|(path, text)| (path.clone(), FileText::new(text.clone())))
@@ -426,10 +427,6 @@ struct DiagramLowering {
     map: DiagramSourceMap,
     diagnostics: Vec<Diagnostic>,
     by_code: FxHashMap<String, ParticipantId>,
-    /// Every use of a participant, `(participant, range)`, in source order:
-    /// one vector while lowering (a vector per participant grew a few
-    /// times each), sorted into `map.participant_uses` at the end.
-    uses: Vec<(ParticipantId, TextRange)>,
     /// The arrows read so far, as written: a diagram writes the same few
     /// arrows again and again (`->`, `-->`), and reading one cost more than
     /// finding it here.
@@ -498,7 +495,6 @@ impl DiagramLowering {
             },
             diagnostics: Vec::new(),
             by_code: FxHashMap::default(),
-            uses: Vec::new(),
             arrows: Vec::new(),
             groups: Vec::new(),
             open_box: None,
@@ -975,8 +971,8 @@ impl DiagramLowering {
 
     fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
         let range = token.range;
-        if let Some(&id) = self.by_code.get(token.name_str()) {
-            self.uses.push((id, range));
+        if let Some(&id) = self.by_code.get(participant_name(&token)) {
+            self.map.participant_uses[id.index()].push(range);
             return id;
         }
         let code = token.name();
@@ -989,7 +985,7 @@ impl DiagramLowering {
             .position(|p| p.alias.is_some() && p.name == code)
         {
             let id = ParticipantId(id as u32);
-            self.uses.push((id, range));
+            self.map.participant_uses[id.index()].push(range);
             return id;
         }
         self.new_participant(
@@ -1020,7 +1016,11 @@ impl DiagramLowering {
         }
         self.diagram.participants.push(participant);
         self.map.participants.push(range);
-        self.uses.push((id, range));
+        // Room for the uses most participants have (growing from one
+        // use, a vector per participant was copied a few times).
+        let mut uses = Vec::with_capacity(8);
+        uses.push(range);
+        self.map.participant_uses.push(uses);
         self.first_use_line_start.push(self.statement_start);
         self.sequence.push(self.next_sequence);
         self.next_sequence += 1;
@@ -1074,19 +1074,25 @@ impl DiagramLowering {
         };
         let second = names.get(1).copied();
         let quoted = |t: &Tok| t.kind == STRING;
-        let (code_token, display, name, alias) = match &second {
-            None => (first, first.name(), first.name(), None),
+        let first_name = participant_name(&first).to_string();
+        let (code, display, alias) = match &second {
+            None => (first_name.clone(), first_name.clone(), None),
             Some(second) => {
+                let second_name = participant_name(second).to_string();
                 if quoted(&first) || !quoted(second) {
                     // `participant "Long" as L`, `participant A as B`.
-                    (*second, first.name(), first.name(), Some(second.name()))
+                    (second_name.clone(), first_name.clone(), Some(second_name))
                 } else {
                     // `participant L as "Long"`.
-                    (first, second.name(), first.name(), Some(second.name()))
+                    (first_name.clone(), second_name.clone(), Some(second_name))
                 }
             }
         };
-        let code = code_token.name();
+        let name = first_name;
+        let code_token = match &second {
+            Some(second) if quoted(&first) || !quoted(second) => *second,
+            _ => first,
+        };
         let multiline = multiline_display.is_some();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
@@ -1129,7 +1135,7 @@ impl DiagramLowering {
                 self.sequence[id.index()] = self.next_sequence;
                 self.next_sequence += 1;
             }
-            self.uses.push((id, code_token.range));
+            self.map.participant_uses[id.index()].push(code_token.range);
             if create {
                 // `create A` of an existing participant still needs its
                 // message next; a full re-declaration (`create participant
@@ -1202,8 +1208,8 @@ impl DiagramLowering {
         );
         // Its first use is the name, not the whole declaration
         // `new_participant` just recorded.
-        if let Some(last) = self.uses.last_mut() {
-            last.1 = code_token.range;
+        if let Some(first_use) = self.map.participant_uses[id.index()].first_mut() {
+            *first_use = code_token.range;
         }
         if create {
             self.pending_creates.push(id);
@@ -1796,7 +1802,7 @@ impl DiagramLowering {
             .collect();
         let mut ids = Vec::new();
         for name in &names {
-            let code = name.name_str();
+            let code = participant_name(name);
             let known = self.by_code.contains_key(code)
                 || self
                     .diagram
@@ -2220,7 +2226,6 @@ impl DiagramLowering {
             self.diagram.events = Events::default();
             self.map.events = Vec::new();
         }
-        self.map.participant_uses = self.uses_by_participant();
         let end_offset = diagram
             .end_line()
             .map(|n| n.text_range().start())
@@ -2292,19 +2297,6 @@ impl DiagramLowering {
             self.diagnostics.append(&mut diagnostics);
         }
         (self.diagram, self.map, self.diagnostics)
-    }
-
-    /// [`DiagramLowering::uses`] per participant, each in source order.
-    fn uses_by_participant(&self) -> Vec<Vec<TextRange>> {
-        let mut counts = vec![0usize; self.diagram.participants.len()];
-        for (id, _) in &self.uses {
-            counts[id.index()] += 1;
-        }
-        let mut by_participant: Vec<Vec<TextRange>> = counts.into_iter().map(Vec::with_capacity).collect();
-        for &(id, range) in &self.uses {
-            by_participant[id.index()].push(range);
-        }
-        by_participant
     }
 
     /// `{a} <-> {b}` needs messages anchored `{a}` and `{b}` somewhere in
@@ -2707,6 +2699,37 @@ fn unquoted(text: String) -> String {
     }
 }
 
+/// `token.name_str()` (the name without blanks around it and without its
+/// quotes), looking at the ends first: a name with no blank at either end
+/// needs no trimming (which decodes characters from both ends: a sixth of
+/// resolving a participant).
+fn participant_name<'a>(token: &Tok<'a>) -> &'a str {
+    let text = token.text;
+    let solid = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace());
+    let bytes = text.as_bytes();
+    if !(solid(bytes.first()) && solid(bytes.last())) {
+        return token.name_str();
+    }
+    if text.len() >= 2 && bytes[0] == b'"' && bytes[text.len() - 1] == b'"' {
+        &text[1..text.len() - 1]
+    } else {
+        text
+    }
+}
+
+/// `line.len() - line.trim_start().len()`, counting ASCII blanks by bytes
+/// and falling back to the character reading only where one is followed
+/// by another kind of blank.
+fn leading_blanks(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let ascii = bytes.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    match bytes.get(ascii) {
+        Some(&b) if b.is_ascii() && char::from(b).is_whitespace() => line.len() - line.trim_start().len(),
+        Some(&b) if !b.is_ascii() => line.len() - line.trim_start().len(),
+        _ => ascii,
+    }
+}
+
 /// A note's text: a block keeps its lines' trailing blanks, which PlantUML
 /// counts in the note's width (a one-line note's are dropped).
 fn note_text(green: &GreenStatement) -> String {
@@ -2731,13 +2754,10 @@ fn note_body_text(body: &GreenStatement) -> String {
     let mut text = String::with_capacity(usize::from(body.green.text_len()));
     let mut lines: Vec<Line> = Vec::new();
     let mut line_start = 0;
-    let close = |text: &str, start: usize| {
-        let line = &text[start..];
-        Line {
-            start,
-            end: text.len(),
-            indent: line.len() - line.trim_start().len(),
-        }
+    let close = |text: &str, start: usize| Line {
+        start,
+        end: text.len(),
+        indent: leading_blanks(&text[start..]),
     };
     for token in body.tokens() {
         if token.kind == NEWLINE {
