@@ -4,7 +4,7 @@
 //! direct serialization of these structs, done by the glue crates.
 
 use puml_sema::{AnalysisOptions, FileLoader};
-use puml_syntax::{Diagnostic, LineCol, LineIndex, Severity, TextRange, TextSize};
+use puml_syntax::{Diagnostic, LineIndex, Severity, TextRange};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,36 +37,8 @@ pub struct LineColRange {
 
 impl LineColRange {
     pub fn from_range(text: &str, index: &LineIndex, range: TextRange) -> LineColRange {
-        Lines::Index(index).range(text, range)
-    }
-}
-
-/// How a report finds the line and column of an offset: through a
-/// [`LineIndex`], or, when only a few offsets are asked, by counting the
-/// line breaks before each (building the index reads every byte of the
-/// file a slower way, and was a twentieth of checking a corpus file that
-/// has a diagnostic or two).
-#[derive(Clone, Copy)]
-enum Lines<'i> {
-    Index(&'i LineIndex),
-    Scan,
-}
-
-impl Lines<'_> {
-    /// Offsets up to which counting beats building the index (an index
-    /// costs about ten times one count).
-    const SCAN_AT_MOST: usize = 8;
-
-    fn line_col(self, text: &str, offset: TextSize) -> LineCol {
-        match self {
-            Lines::Index(index) => index.line_col(text, offset),
-            Lines::Scan => scan_line_col(text, offset),
-        }
-    }
-
-    fn range(self, text: &str, range: TextRange) -> LineColRange {
-        let start = self.line_col(text, range.start());
-        let end = self.line_col(text, range.end());
+        let start = index.line_col(text, range.start());
+        let end = index.line_col(text, range.end());
         LineColRange {
             line: start.line,
             column: start.col,
@@ -74,31 +46,6 @@ impl Lines<'_> {
             end_column: end.col,
         }
     }
-}
-
-/// [`LineIndex::line_col`] without an index: the line is one more than
-/// the line breaks before `offset`, the column one more than the
-/// characters between the last of them and `offset` (moved back to a
-/// character boundary).
-fn scan_line_col(text: &str, offset: TextSize) -> LineCol {
-    let offset = usize::from(offset.min(TextSize::of(text)));
-    let before = &text.as_bytes()[..offset];
-    let breaks = before.iter().filter(|&&b| b == b'\n').count();
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut end = offset;
-    while end > start && !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    LineCol {
-        line: breaks as u32 + 1,
-        col: text[start..end].chars().count() as u32 + 1,
-    }
-}
-
-/// How many offsets locating `diagnostic` converts.
-fn offsets_of(diagnostic: &Diagnostic) -> usize {
-    let edits: usize = diagnostic.fixes.iter().map(|fix| fix.edits.len()).sum();
-    2 * (1 + diagnostic.related.len() + edits)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -228,18 +175,11 @@ pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> Check
     let diagnostics: Vec<LineColDiagnostic> = if analysis.diagnostics.is_empty() {
         Vec::new()
     } else {
-        let offsets: usize = analysis.diagnostics.iter().map(offsets_of).sum();
-        let index;
-        let lines = if offsets <= Lines::SCAN_AT_MOST {
-            Lines::Scan
-        } else {
-            index = LineIndex::new(text);
-            Lines::Index(&index)
-        };
+        let index = LineIndex::new(text);
         analysis
             .diagnostics
             .iter()
-            .map(|d| locate_with(text, lines, d, &analysis.included_files))
+            .map(|d| locate(text, &index, d, &analysis.included_files))
             .collect()
     };
     let document = &analysis.document;
@@ -266,36 +206,26 @@ pub fn locate(
     diagnostic: &Diagnostic,
     included_files: &[(String, String)],
 ) -> LineColDiagnostic {
-    locate_with(text, Lines::Index(index), diagnostic, included_files)
-}
-
-/// [`locate`], finding lines and columns in `text` as `lines` says.
-fn locate_with(
-    text: &str,
-    lines: Lines<'_>,
-    diagnostic: &Diagnostic,
-    included_files: &[(String, String)],
-) -> LineColDiagnostic {
     let owned_index;
-    let (file_text, file_lines) = match &diagnostic.file {
+    let (file_text, file_index) = match &diagnostic.file {
         Some(path) => match included_files.iter().find(|(p, _)| p == path) {
             Some((_, t)) => {
                 owned_index = LineIndex::new(t);
-                (t.as_str(), Lines::Index(&owned_index))
+                (t.as_str(), &owned_index)
             }
-            None => (text, lines),
+            None => (text, index),
         },
-        None => (text, lines),
+        None => (text, index),
     };
     let range_in = |file: &Option<String>, range: TextRange| {
         if file == &diagnostic.file {
-            file_lines.range(file_text, range)
+            LineColRange::from_range(file_text, file_index, range)
         } else if file.is_none() {
-            lines.range(text, range)
+            LineColRange::from_range(text, index, range)
         } else {
             match included_files.iter().find(|(p, _)| Some(p) == file.as_ref()) {
                 Some((_, t)) => LineColRange::from_range(t, &LineIndex::new(t), range),
-                None => lines.range(text, range),
+                None => LineColRange::from_range(text, index, range),
             }
         }
     };
@@ -304,7 +234,7 @@ fn locate_with(
         code: diagnostic.code,
         message: diagnostic.message.clone(),
         file: diagnostic.file.clone(),
-        range: file_lines.range(file_text, diagnostic.range),
+        range: LineColRange::from_range(file_text, file_index, diagnostic.range),
         byte_range: diagnostic.range,
         related: diagnostic
             .related
@@ -325,7 +255,7 @@ fn locate_with(
                     .edits
                     .iter()
                     .map(|e| LineColEdit {
-                        range: file_lines.range(file_text, e.range),
+                        range: LineColRange::from_range(file_text, file_index, e.range),
                         new_text: e.new_text.clone(),
                     })
                     .collect(),
@@ -339,33 +269,4 @@ fn locate_with(
 pub fn fix_source(text: &str, options: &CheckOptions, loader: &dyn FileLoader) -> (String, usize) {
     let outcome = crate::fix::fix_all(text, options, loader);
     (outcome.source, outcome.applied)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Counting line breaks finds what the index finds at every offset,
-    /// inside characters and past the end included.
-    #[test]
-    fn scanning_locates_as_the_line_index_does() {
-        let texts = [
-            "",
-            "\n",
-            "@startuml\nA -> B\n@enduml",
-            "ab\r\nçé-> x\n\n  日本 -> 語 : ü\r\n",
-            "no break at all, but ünïcödé",
-        ];
-        for text in texts {
-            let index = LineIndex::new(text);
-            for offset in 0..=text.len() as u32 + 2 {
-                let offset = TextSize::from(offset);
-                assert_eq!(
-                    scan_line_col(text, offset),
-                    index.line_col(text, offset),
-                    "{text:?} at {offset:?}"
-                );
-            }
-        }
-    }
 }
