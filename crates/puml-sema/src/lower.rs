@@ -1059,7 +1059,10 @@ impl DiagramLowering {
         }
         let _ = after_as;
         let multi = green.child(MULTILINE_NAME);
-        let multiline_display = multi.as_ref().and_then(GreenStatement::body_lines).map(|lines| lines.join("\n"));
+        let multiline_display = multi
+            .as_ref()
+            .and_then(GreenStatement::body_lines)
+            .map(|lines| lines.join("\n"));
         // Options after the closing `]` (`] as X #color`).
         for token in multi.iter().flat_map(|multi| multi.tokens()) {
             match token.kind {
