@@ -9,7 +9,6 @@ use crate::preprocess::{self, FileLoader, PreprocessOptions};
 use puml_syntax::ast::{self, significant_tokens, GreenStatement, Tok};
 use puml_syntax::{Diagnostic, DiagramKind, Parse, SyntaxKind, SyntaxNode, SyntaxToken, TextEdit, TextRange, TextSize};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use SyntaxKind::*;
 
@@ -138,7 +137,9 @@ fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
 /// from (the main file, or an included one).
 struct LineMapper<'a> {
     main: FileText,
-    included: HashMap<String, FileText>,
+    /// By path (a handful of files; Fx, not SipHash: every range mapped
+    /// into an included file looks its file up twice).
+    included: FxHashMap<String, FileText>,
     expanded: &'a str,
     expanded_index: puml_syntax::LineIndex,
     lines: &'a [preprocess::LineOrigin],
@@ -158,7 +159,7 @@ impl FileText {
 
 impl<'a> LineMapper<'a> {
     fn new(original: &str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
-        let included: HashMap<String, FileText> = pre
+        let included: FxHashMap<String, FileText> = pre
             .included
             .iter()
             .map(|(path, text)| (path.clone(), FileText::new(text.clone())))
@@ -426,6 +427,10 @@ struct DiagramLowering {
     map: DiagramSourceMap,
     diagnostics: Vec<Diagnostic>,
     by_code: FxHashMap<String, ParticipantId>,
+    /// The arrows read so far, as written: a diagram writes the same few
+    /// arrows again and again (`->`, `-->`), and reading one cost more than
+    /// finding it here.
+    arrows: Vec<(String, puml_syntax::ArrowSyntax)>,
     groups: Vec<OpenGroup>,
     open_box: Option<(usize, TextRange)>,
     box_stack: Vec<(usize, TextRange)>,
@@ -470,17 +475,27 @@ struct DiagramLowering {
 
 impl DiagramLowering {
     fn new(diagram: &ast::Diagram, kind: DiagramKind) -> DiagramLowering {
+        // About one event per statement in a sequence diagram: room for
+        // them up front (the other kinds keep their own models).
+        let expected_events = if kind == DiagramKind::Sequence {
+            diagram.syntax.green().children().len()
+        } else {
+            0
+        };
         DiagramLowering {
             diagram: Diagram {
                 name: diagram.name(),
+                events: Events::with_capacity(expected_events),
                 ..Diagram::default()
             },
             map: DiagramSourceMap {
                 range: diagram.syntax.text_range(),
+                events: Vec::with_capacity(expected_events),
                 ..DiagramSourceMap::default()
             },
             diagnostics: Vec::new(),
             by_code: FxHashMap::default(),
+            arrows: Vec::new(),
             groups: Vec::new(),
             open_box: None,
             box_stack: Vec::new(),
@@ -528,9 +543,13 @@ impl DiagramLowering {
         if let Some(state) = &mut self.state {
             state.number_declarations(&diagram.syntax);
         }
+        // One token buffer for every statement: a vector per statement was
+        // an allocation and a free for each.
+        let mut tokens = Vec::new();
         for child in whole.child_nodes() {
             if !matches!(child.kind(), START_LINE | END_LINE) {
-                self.statement(&diagram.syntax, child);
+                let range = significant_tokens_and_range(&child, &mut tokens);
+                self.statement(&diagram.syntax, child, &tokens, range);
             }
         }
     }
@@ -763,11 +782,10 @@ impl DiagramLowering {
         }
     }
 
-    fn statement(&mut self, diagram: &SyntaxNode, green: GreenStatement) {
+    fn statement(&mut self, diagram: &SyntaxNode, green: GreenStatement, tokens: &[Tok], range: TextRange) {
         let node = || statement_node(diagram, &green);
         self.statement_start = green.start;
-        let (tokens, range) = green.significant_tokens_and_range();
-        self.check_colors(&green, &tokens);
+        self.check_colors(&green, tokens);
         if self.class.is_some() || self.description.is_some() {
             if self.past_first_page {
                 return;
@@ -813,19 +831,19 @@ impl DiagramLowering {
             }
         }
         match green.kind() {
-            PARTICIPANT => self.participant_declaration(&node(), &tokens, range, false),
-            CREATE => self.participant_declaration(&node(), &tokens, range, true),
-            MESSAGE => self.message(&green, &tokens, range),
+            PARTICIPANT => self.participant_declaration(&green, tokens, range, false),
+            CREATE => self.participant_declaration(&green, tokens, range, true),
+            MESSAGE => self.message(&green, tokens, range),
             RETURN => self.return_(&green, range),
-            ACTIVATE | DEACTIVATE | DESTROY => self.lifecycle(&green, &tokens, range),
+            ACTIVATE | DEACTIVATE | DESTROY => self.lifecycle(&green, tokens, range),
             AUTOACTIVATE => {
                 let text = text_after_keyword(&green).to_ascii_lowercase();
                 self.autoactivate = text.trim() != "off";
             }
-            NOTE => self.note(&green, &tokens, range),
-            REF => self.reference(&green, &tokens, range),
-            GROUP_START => self.group_start(&green, &tokens, range),
-            ELSE => self.else_(&green, &tokens, range),
+            NOTE => self.note(&green, tokens, range),
+            REF => self.reference(&green, tokens, range),
+            GROUP_START => self.group_start(&green, tokens, range),
+            ELSE => self.else_(&green, tokens, range),
             END => self.end(&green, range),
             BOX_START => self.box_start(&node(), range),
             BOX_END => self.box_end(&green, range),
@@ -873,9 +891,9 @@ impl DiagramLowering {
                     self.diagram.footer = Some(decoration);
                 }
             }
-            LEGEND => self.legend(&green, &tokens),
+            LEGEND => self.legend(&green, tokens),
             HIDE_SHOW => {
-                let keyword = leading_keyword(&tokens);
+                let keyword = leading_keyword(tokens);
                 let what = text_after_keyword(&green).to_ascii_lowercase();
                 let value = keyword == "hide";
                 match what.trim() {
@@ -884,7 +902,7 @@ impl DiagramLowering {
                     _ => {}
                 }
             }
-            SKINPARAM => self.skinparam(&green, &tokens),
+            SKINPARAM => self.skinparam(&green, tokens),
             STYLE => {
                 // Runs of whitespace mean nothing inside a style block;
                 // without them the model does not change when the block is
@@ -953,7 +971,7 @@ impl DiagramLowering {
 
     fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
         let range = token.range;
-        if let Some(&id) = self.by_code.get(token.name_str()) {
+        if let Some(&id) = self.by_code.get(participant_name(&token)) {
             self.map.participant_uses[id.index()].push(range);
             return id;
         }
@@ -998,7 +1016,11 @@ impl DiagramLowering {
         }
         self.diagram.participants.push(participant);
         self.map.participants.push(range);
-        self.map.participant_uses.push(vec![range]);
+        // Room for the uses most participants have (growing from one
+        // use, a vector per participant was copied a few times).
+        let mut uses = Vec::with_capacity(8);
+        uses.push(range);
+        self.map.participant_uses.push(uses);
         self.first_use_line_start.push(self.statement_start);
         self.sequence.push(self.next_sequence);
         self.next_sequence += 1;
@@ -1006,7 +1028,7 @@ impl DiagramLowering {
         id
     }
 
-    fn participant_declaration(&mut self, node: &SyntaxNode, tokens: &[Tok], decl_range: TextRange, create: bool) {
+    fn participant_declaration(&mut self, green: &GreenStatement, tokens: &[Tok], decl_range: TextRange, create: bool) {
         let mut kind = ParticipantKind::Participant;
         let mut names: Vec<Tok> = Vec::new();
         let mut stereotypes: Vec<String> = Vec::new();
@@ -1018,12 +1040,12 @@ impl DiagramLowering {
         for token in tokens {
             match token.kind {
                 KEYWORD => {
-                    let word = token.text.to_ascii_lowercase();
-                    if let Some(k) = ParticipantKind::from_keyword(&word) {
+                    let word = token.text;
+                    if let Some(k) = ParticipantKind::from_keyword(word) {
                         kind = k;
-                    } else if word == "as" {
+                    } else if word.eq_ignore_ascii_case("as") {
                         after_as = true;
-                    } else if word == "order" {
+                    } else if word.eq_ignore_ascii_case("order") {
                         expect_order = true;
                     }
                 }
@@ -1036,20 +1058,17 @@ impl DiagramLowering {
             }
         }
         let _ = after_as;
-        let multi = node.children().find(|n| n.kind() == MULTILINE_NAME);
-        let multiline_display = multi.as_ref().and_then(ast::body_lines).map(|lines| lines.join("\n"));
+        let multi = green.child(MULTILINE_NAME);
+        let multiline_display = multi
+            .as_ref()
+            .and_then(GreenStatement::body_lines)
+            .map(|lines| lines.join("\n"));
         // Options after the closing `]` (`] as X #color`).
-        let close_line: Vec<SyntaxToken> = multi
-            .iter()
-            .flat_map(|multi| multi.children_with_tokens())
-            .filter_map(|e| e.into_token())
-            .filter(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)
-            .collect();
-        for token in &close_line {
-            match token.kind() {
-                IDENT | STRING => names.push(Tok::from(token)),
-                STEREOTYPE => stereotypes.push(token.text().to_string()),
-                COLOR => color = Some(token.text().to_string()),
+        for token in multi.iter().flat_map(|multi| multi.tokens()) {
+            match token.kind {
+                IDENT | STRING => names.push(token),
+                STEREOTYPE => stereotypes.push(token.text.to_string()),
+                COLOR => color = Some(token.text.to_string()),
                 _ => {}
             }
         }
@@ -1058,19 +1077,25 @@ impl DiagramLowering {
         };
         let second = names.get(1).copied();
         let quoted = |t: &Tok| t.kind == STRING;
-        let (code_token, display, name, alias) = match &second {
-            None => (first, first.name(), first.name(), None),
+        let first_name = participant_name(&first).to_string();
+        let (code, display, alias) = match &second {
+            None => (first_name.clone(), first_name.clone(), None),
             Some(second) => {
+                let second_name = participant_name(second).to_string();
                 if quoted(&first) || !quoted(second) {
                     // `participant "Long" as L`, `participant A as B`.
-                    (*second, first.name(), first.name(), Some(second.name()))
+                    (second_name.clone(), first_name.clone(), Some(second_name))
                 } else {
                     // `participant L as "Long"`.
-                    (first, second.name(), first.name(), Some(second.name()))
+                    (first_name.clone(), second_name.clone(), Some(second_name))
                 }
             }
         };
-        let code = code_token.name();
+        let name = first_name;
+        let code_token = match &second {
+            Some(second) if quoted(&first) || !quoted(second) => *second,
+            _ => first,
+        };
         let multiline = multiline_display.is_some();
         let display = multiline_display.unwrap_or(display);
         let stereotype = parse_stereotypes(&stereotypes);
@@ -1119,9 +1144,9 @@ impl DiagramLowering {
                 // message next; a full re-declaration (`create participant
                 // A`) does not (PlantUML's verdicts).
                 self.pending_creates.push(id);
-                let kind_written = tokens.iter().any(|t| {
-                    t.kind == KEYWORD && ParticipantKind::from_keyword(&t.text.to_ascii_lowercase()).is_some()
-                });
+                let kind_written = tokens
+                    .iter()
+                    .any(|t| t.kind == KEYWORD && ParticipantKind::from_keyword(t.text).is_some());
                 if !kind_written {
                     self.pending_create_line = Some(decl_range);
                 }
@@ -1131,7 +1156,7 @@ impl DiagramLowering {
                 return;
             }
             let first_range = self.map.participants[id.index()];
-            let line = full_line_range(node);
+            let line = green.full_range();
             let (diagnostic_code, message, related, fix_title, fix) = if was_declared {
                 (
                     codes::DUPLICATE_PARTICIPANT,
@@ -1152,7 +1177,7 @@ impl DiagramLowering {
                     "first used here",
                     "Move the declaration above the first use",
                     vec![
-                        TextEdit::insert(first_line_start, line_text_with_newline(node)),
+                        TextEdit::insert(first_line_start, line_text_with_newline(green)),
                         TextEdit::delete(line),
                     ],
                 )
@@ -1184,7 +1209,11 @@ impl DiagramLowering {
             },
             decl_range,
         );
-        self.map.participant_uses[id.index()] = vec![code_token.range];
+        // Its first use is the name, not the whole declaration
+        // `new_participant` just recorded.
+        if let Some(first_use) = self.map.participant_uses[id.index()].first_mut() {
+            *first_use = code_token.range;
+        }
         if create {
             self.pending_creates.push(id);
             self.pending_create_line = Some(decl_range);
@@ -1278,7 +1307,7 @@ impl DiagramLowering {
         let mut right = right_names.next();
         // `A --> "Long name" as L`: the second name is the alias.
         let inline_alias = right_names.next();
-        let Some(arrow) = puml_syntax::parse_arrow(tokens[arrow_index].text) else {
+        let Some(arrow) = self.arrow(tokens[arrow_index].text) else {
             return;
         };
         let slant = tokens
@@ -1371,13 +1400,15 @@ impl DiagramLowering {
                 model_arrow.line = LineStyle::Solid;
             }
         }
-        let label = after
+        // Shared straight from the token's text (a `String` first was a
+        // second allocation and copy per message).
+        let label: std::sync::Arc<str> = after
             .iter()
             .position(|t| t.kind == COLON)
             .and_then(|i| after.get(i + 1))
             .filter(|t| t.kind == TEXT)
-            .map(|t| t.text.to_string())
-            .unwrap_or_default();
+            .map_or("", |t| t.text)
+            .into();
 
         // Lifecycle shorthands, each with an optional color.
         let mut lifecycle: Vec<(String, Option<String>)> = Vec::new();
@@ -1430,7 +1461,7 @@ impl DiagramLowering {
                 from: from.clone(),
                 to: to.clone(),
                 arrow: model_arrow,
-                label: label.into(),
+                label,
                 number: number.map(Into::into),
                 slant,
                 parallel,
@@ -1477,6 +1508,20 @@ impl DiagramLowering {
                 }
             }
         }
+    }
+
+    /// `puml_syntax::parse_arrow(text)`, remembered for the arrows without
+    /// styles (a copy of those allocates nothing).
+    fn arrow(&mut self, text: &str) -> Option<puml_syntax::ArrowSyntax> {
+        const REMEMBERED: usize = 16;
+        if let Some((_, arrow)) = self.arrows.iter().find(|(written, _)| written == text) {
+            return Some(arrow.clone());
+        }
+        let arrow = puml_syntax::parse_arrow(text)?;
+        if arrow.styles.is_empty() && self.arrows.len() < REMEMBERED {
+            self.arrows.push((text.to_string(), arrow.clone()));
+        }
+        Some(arrow)
     }
 
     fn next_number(&mut self) -> Option<String> {
@@ -1740,22 +1785,18 @@ impl DiagramLowering {
     // ------------------------------------------------------------ notes, refs
 
     fn note(&mut self, green: &GreenStatement, tokens: &[Tok], range: TextRange) {
-        let shape = match tokens
-            .iter()
-            .find(|t| t.kind == KEYWORD)
-            .map(|t| t.text.to_ascii_lowercase())
-        {
-            Some(k) if k == "hnote" => NoteShape::Hexagon,
-            Some(k) if k == "rnote" => NoteShape::Rectangle,
+        let shape = match tokens.iter().find(|t| t.kind == KEYWORD).map(|t| t.text) {
+            Some(k) if k.eq_ignore_ascii_case("hnote") => NoteShape::Hexagon,
+            Some(k) if k.eq_ignore_ascii_case("rnote") => NoteShape::Rectangle,
             _ => NoteShape::Note,
         };
         let aligned = tokens.iter().any(|t| matches!(t.kind, SLASH | AMP));
         let parallel = tokens.iter().any(|t| t.kind == AMP);
+        const POSITIONS: [&str; 6] = ["left", "right", "over", "across", "top", "bottom"];
         let position_word = tokens
             .iter()
             .filter(|t| t.kind == KEYWORD)
-            .map(|t| t.text.to_ascii_lowercase())
-            .find(|w| matches!(w.as_str(), "left" | "right" | "over" | "across" | "top" | "bottom"));
+            .find_map(|t| POSITIONS.into_iter().find(|p| t.text.eq_ignore_ascii_case(p)));
         let names: Vec<Tok> = tokens
             .iter()
             .take_while(|t| t.kind != COLON)
@@ -1764,7 +1805,7 @@ impl DiagramLowering {
             .collect();
         let mut ids = Vec::new();
         for name in &names {
-            let code = name.name_str();
+            let code = participant_name(name);
             let known = self.by_code.contains_key(code)
                 || self
                     .diagram
@@ -1785,7 +1826,7 @@ impl DiagramLowering {
             .take_while(|t| t.kind != COLON)
             .find(|t| t.kind == COLOR)
             .map(|t| t.text.to_string());
-        let position = match position_word.as_deref() {
+        let position = match position_word {
             Some("left") => NotePosition::Left {
                 of: ids.first().copied(),
             },
@@ -2130,7 +2171,12 @@ impl DiagramLowering {
         let written: std::borrow::Cow<'_, str> = if prefix.is_empty() {
             name.into()
         } else {
-            format!("{prefix}{name}").into()
+            // Pushed, not `format!`ted: most names in blocks come here, and
+            // the formatting machinery cost several times the copy.
+            let mut joined = String::with_capacity(prefix.len() + name.len());
+            joined.push_str(prefix);
+            joined.push_str(name);
+            joined.into()
         };
         let Some(issue) = crate::skinparams::check_sequence_skinparam(&written) else {
             return;
@@ -2178,6 +2224,11 @@ impl DiagramLowering {
             self.resume_without_start(resume, None);
         }
         self.check_duration_anchors();
+        if self.diagram.events.is_empty() {
+            // No piece reserved for events that never came.
+            self.diagram.events = Events::default();
+            self.map.events = Vec::new();
+        }
         let end_offset = diagram
             .end_line()
             .map(|n| n.text_range().start())
@@ -2548,6 +2599,48 @@ fn split_args(text: &str) -> Vec<String> {
     args
 }
 
+/// [`GreenStatement::significant_tokens_and_range`] into a buffer the
+/// caller keeps from one statement to the next: the statement's direct
+/// tokens that carry meaning, and its range without the leading and
+/// trailing blanks.
+fn significant_tokens_and_range<'a>(green: &GreenStatement<'a>, tokens: &mut Vec<Tok<'a>>) -> TextRange {
+    tokens.clear();
+    let mut solid: Option<(TextSize, TextSize)> = None;
+    let mut has_nodes = false;
+    let mut offset = green.start;
+    for child in green.green.children() {
+        let start = offset;
+        offset += child.text_len();
+        match child {
+            puml_syntax::NodeOrToken::Token(token) => {
+                let kind = SyntaxKind::from_raw(token.kind().0);
+                let range = TextRange::at(start, token.text_len());
+                if !matches!(kind, WHITESPACE | NEWLINE) {
+                    match &mut solid {
+                        Some((_, last)) => *last = range.end(),
+                        None => solid = Some((range.start(), range.end())),
+                    }
+                    if !kind.is_trivia() {
+                        tokens.push(Tok {
+                            kind,
+                            text: token.text(),
+                            range,
+                        });
+                    }
+                }
+            }
+            puml_syntax::NodeOrToken::Node(_) => has_nodes = true,
+        }
+    }
+    if has_nodes {
+        return green.range();
+    }
+    match solid {
+        Some((start, end)) if start < end => TextRange::new(start, end),
+        _ => TextRange::empty(green.start),
+    }
+}
+
 fn token_text(green: &GreenStatement, kind: SyntaxKind) -> Option<String> {
     green
         .tokens()
@@ -2609,13 +2702,102 @@ fn unquoted(text: String) -> String {
     }
 }
 
+/// `token.name_str()` (the name without blanks around it and without its
+/// quotes), looking at the ends first: a name with no blank at either end
+/// needs no trimming (which decodes characters from both ends: a sixth of
+/// resolving a participant).
+fn participant_name<'a>(token: &Tok<'a>) -> &'a str {
+    let text = token.text;
+    let solid = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace());
+    let bytes = text.as_bytes();
+    if !(solid(bytes.first()) && solid(bytes.last())) {
+        return token.name_str();
+    }
+    if text.len() >= 2 && bytes[0] == b'"' && bytes[text.len() - 1] == b'"' {
+        &text[1..text.len() - 1]
+    } else {
+        text
+    }
+}
+
+/// `line.len() - line.trim_start().len()`, counting ASCII blanks by bytes
+/// and falling back to the character reading only where one is followed
+/// by another kind of blank.
+fn leading_blanks(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let ascii = bytes.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    match bytes.get(ascii) {
+        Some(&b) if b.is_ascii() && char::from(b).is_whitespace() => line.len() - line.trim_start().len(),
+        Some(&b) if !b.is_ascii() => line.len() - line.trim_start().len(),
+        _ => ascii,
+    }
+}
+
 /// A note's text: a block keeps its lines' trailing blanks, which PlantUML
 /// counts in the note's width (a one-line note's are dropped).
 fn note_text(green: &GreenStatement) -> String {
-    match green.body_line_ranges() {
-        Some((text, lines)) => join_body_lines(&text, lines, |line| if line.trim().is_empty() { "" } else { line }),
+    match green.child(BODY) {
+        Some(body) => note_body_text(&body),
         None => token_text(green, TEXT).unwrap_or_default(),
     }
+}
+
+/// What `join_body_lines` makes of [`GreenStatement::body_line_ranges`]
+/// for a note (blank lines empty, comment lines left out), in one pass
+/// over the body's tokens and one over its lines: each line's indentation
+/// is measured once (the general reading measured it three times and
+/// copied the body twice; notes were a tenth of lowering).
+fn note_body_text(body: &GreenStatement) -> String {
+    struct Line {
+        start: usize,
+        end: usize,
+        /// Bytes of leading blanks; `end - start` for a blank line.
+        indent: usize,
+    }
+    let mut text = String::with_capacity(usize::from(body.green.text_len()));
+    let mut lines: Vec<Line> = Vec::new();
+    let mut line_start = 0;
+    let close = |text: &str, start: usize| Line {
+        start,
+        end: text.len(),
+        indent: leading_blanks(&text[start..]),
+    };
+    for token in body.tokens() {
+        if token.kind == NEWLINE {
+            lines.push(close(&text, line_start));
+            line_start = text.len();
+        } else {
+            text.push_str(token.text);
+        }
+    }
+    if !text[line_start..].trim().is_empty() {
+        lines.push(close(&text, line_start));
+    }
+    let is_blank = |line: &Line| line.indent == line.end - line.start;
+    let common = lines
+        .iter()
+        .filter(|line| !is_blank(line))
+        .map(|line| line.indent)
+        .min()
+        .unwrap_or(0);
+    let mut out = String::with_capacity(text.len());
+    let mut first = true;
+    for line in &lines {
+        let blank = is_blank(line);
+        // PlantUML drops a block's comment lines (`' …`) before reading it.
+        if !blank && text[line.start + line.indent..].starts_with('\'') {
+            continue;
+        }
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        if !blank {
+            let start = line.start + common.min(line.indent);
+            out.push_str(text[start..line.end].trim_end_matches(['\r', '\n']));
+        }
+    }
+    out
 }
 
 /// A block's body lines (ranges in `text`) joined with `\n`, comment lines
@@ -2670,8 +2852,8 @@ fn full_line_range(node: &SyntaxNode) -> TextRange {
 }
 
 /// A statement's text, ending in a newline even on the file's last line.
-fn line_text_with_newline(node: &SyntaxNode) -> String {
-    let mut text = node.text().to_string();
+fn line_text_with_newline(green: &GreenStatement) -> String {
+    let mut text = green.text();
     if !text.ends_with('\n') {
         text.push('\n');
     }

@@ -219,6 +219,23 @@ impl Events {
         Events::default()
     }
 
+    /// An empty list with room for `capacity` events in one piece (lowering
+    /// knows about how many statements a diagram has: growing the vector
+    /// event by event copied it several times).
+    pub fn with_capacity(capacity: usize) -> Events {
+        if capacity == 0 {
+            return Events::default();
+        }
+        Events {
+            pieces: vec![Piece {
+                shared: Arc::new(Vec::with_capacity(capacity)),
+                start: 0,
+                end: 0,
+            }],
+            len: 0,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
