@@ -746,7 +746,9 @@ impl Ctx<'_> {
     /// its closing line in its last branch's (see [`SplitLines`]). An arrow
     /// between a line and a branch in another lane leaves the line where
     /// the branch would be without lanes, runs 5 px down (into the closing
-    /// line: to 14 px above it) and across; such arrows hold nothing apart.
+    /// line: to 14 px above it) and across. Its lines give way in the
+    /// compression, its head holds its place (the heads on the closing
+    /// line keep 10 px between them: probes `lanes_split_*`).
     fn lane_split_lines_tile(
         &self,
         placed: Vec<(Tile, f64, usize, f64)>,
@@ -769,14 +771,12 @@ impl Ctx<'_> {
             } else {
                 let sx = in_axis + gx + t.in_x;
                 let turn = 5.0;
-                ignored_for_compression(&mut items, |items| {
-                    polyline(
-                        items,
-                        &[(sx, 0.0), (sx, turn), (ax, turn), (ax, top + t.in_y)],
-                        st,
-                        true,
-                    )
-                });
+                polyline(
+                    &mut items,
+                    &[(sx, 0.0), (sx, turn), (ax, turn), (ax, top + t.in_y)],
+                    st,
+                    true,
+                );
             }
         }
         let bottom = placed.iter().map(|(t, _, _, _)| top + t.h + t.overhang).fold(top, f64::max);
@@ -797,14 +797,12 @@ impl Ctx<'_> {
                 } else {
                     let tx = out_axis + gx;
                     let turn = join - 14.0;
-                    ignored_for_compression(&mut items, |items| {
-                        self.edge(
-                            items,
-                            &[(*ox, *oy), (*ox, turn), (tx, turn), (tx, join)],
-                            tail.as_ref(),
-                            true,
-                        )
-                    });
+                    self.edge(
+                        &mut items,
+                        &[(*ox, *oy), (*ox, turn), (tx, turn), (tx, join)],
+                        tail.as_ref(),
+                        true,
+                    );
                 }
             }
             line(&mut items, out_axis + lines.close.0, join, out_axis + lines.close.1, join, thin);
