@@ -457,6 +457,14 @@ def probes():
         "@startuml\n|One|\n|Two|\n|Three|\n|Four|\n:Classify;\nsplit\n|One|\n:Handle one;\n"
         "split again\n|Two|\n:Handle two;\nsplit again\n|Three|\n:Handle three;\nend split\n@enduml\n"
     )
+    # An arrow into another lane after a step with a note beside it: it
+    # turns lower when the note hangs below the step (seed 001's `router`).
+    for side, lines in (("right_1", 1), ("right_3", 3), ("right_6", 6), ("right_10", 10), ("left_6", 6)):
+        note = "".join("line %d\n" % (i + 1) for i in range(lines))
+        out["lanes_note_cross_%s" % side] = (
+            "@startuml\n|A|\n|B|\n|A|\nstart\n:Step;\nnote %s\n%send note\n|B|\n:Next;\nstop\n@enduml\n"
+            % (side.split("_")[0], note)
+        )
     out["lanes_label_crossing"] = (
         "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"
         "-> back;\n|Alpha|\n:Step three;\nstop\n@enduml\n"
