@@ -35,7 +35,11 @@ struct SplitLines {
     close: (f64, f64),
 }
 
-fn split_lines(node: &Node<'_>, branches: &[(Tile, usize, f64)], lane_of: &dyn Fn(&Node<'_>) -> usize) -> Option<SplitLines> {
+fn split_lines(
+    node: &Node<'_>,
+    branches: &[(Tile, usize, f64)],
+    lane_of: &dyn Fn(&Node<'_>) -> usize,
+) -> Option<SplitLines> {
     let Kind::Split { branches: seqs } = &node.kind else {
         return None;
     };
@@ -761,8 +765,18 @@ impl Ctx<'_> {
         let st = self.stroke_for(None);
         let thin = stroke(self.style.arrow_color, 1.5);
         let mut items = Vec::new();
-        line(&mut items, in_axis + lines.open.0, 0.0, in_axis + lines.open.1, 0.0, thin);
-        let hi = placed.iter().map(|(t, x0, _, _)| x0 + t.w).fold(f64::NEG_INFINITY, f64::max);
+        line(
+            &mut items,
+            in_axis + lines.open.0,
+            0.0,
+            in_axis + lines.open.1,
+            0.0,
+            thin,
+        );
+        let hi = placed
+            .iter()
+            .map(|(t, x0, _, _)| x0 + t.w)
+            .fold(f64::NEG_INFINITY, f64::max);
         let top = GAP;
         for (t, x0, lane, gx) in &placed {
             let ax = x0 + t.in_x;
@@ -779,7 +793,10 @@ impl Ctx<'_> {
                 );
             }
         }
-        let bottom = placed.iter().map(|(t, _, _, _)| top + t.h + t.overhang).fold(top, f64::max);
+        let bottom = placed
+            .iter()
+            .map(|(t, _, _, _)| top + t.h + t.overhang)
+            .fold(top, f64::max);
         let outs: Vec<(f64, f64, Option<ArrowStyle>, usize, f64)> = placed
             .iter()
             .filter(|(t, _, _, _)| t.open)
@@ -805,7 +822,14 @@ impl Ctx<'_> {
                     );
                 }
             }
-            line(&mut items, out_axis + lines.close.0, join, out_axis + lines.close.1, join, thin);
+            line(
+                &mut items,
+                out_axis + lines.close.0,
+                join,
+                out_axis + lines.close.1,
+                join,
+                thin,
+            );
             join
         } else {
             bottom

@@ -194,7 +194,23 @@ impl Ctx<'_> {
                 if *open {
                     let style = arrow.or(tail.as_ref());
                     let st = self.stroke_for(style);
-                    let turn = label.as_ref().map_or(5.0, |l| l.height + CROSS_LABEL_ROOM);
+                    // Unlabelled, it turns 5 px under the step, or, when
+                    // something hangs lower beside the step (a note), half
+                    // way between 15 px under the step and the next one's
+                    // top, at most 15 px above that top (PlantUML's
+                    // connection turning in the middle, rows closed after;
+                    // seed 001's `router`, probes `lanes_note_*`).
+                    let turn = label.as_ref().map_or_else(
+                        || {
+                            if crossing {
+                                let low = (top - 15.0).min((py + 15.0 + top) / 2.0) - py;
+                                low.max(5.0)
+                            } else {
+                                5.0
+                            }
+                        },
+                        |l| l.height + CROSS_LABEL_ROOM,
+                    );
                     let pts: Vec<(f64, f64)> = if (px - tx).abs() < 0.01 {
                         vec![(*px, *py), (tx, ty)]
                     } else {
