@@ -194,17 +194,17 @@ impl Ctx<'_> {
                 if *open {
                     let style = arrow.or(tail.as_ref());
                     let st = self.stroke_for(style);
-                    // Unlabelled, it turns 5 px under the step, or, when
-                    // something hangs lower beside the step (a note), half
-                    // way between 15 px under the step and the next one's
-                    // top, at most 15 px above that top (PlantUML's
-                    // connection turning in the middle, rows closed after;
-                    // seed 001's `router`, probes `lanes_note_*`).
+                    // Unlabelled, it turns 5 px under what the step's tile
+                    // holds (a note hanging lower), or higher, half way
+                    // between 15 px under the step and the next step's
+                    // entry (PlantUML's connection turning in its middle
+                    // before the rows beside it close; seed 001's `router`
+                    // and `two_lanes`, probes `lanes_note_cross_*`).
+                    let prev_bottom = (y + last_overhang).max(*py);
                     let turn = label.as_ref().map_or_else(
                         || {
                             if crossing {
-                                let low = (top - 15.0).min((py + 15.0 + top) / 2.0) - py;
-                                low.max(5.0)
+                                (prev_bottom + 5.0).min((py + 15.0 + ty) / 2.0) - py
                             } else {
                                 5.0
                             }
