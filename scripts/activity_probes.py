@@ -439,6 +439,32 @@ def probes():
         "@startuml\n" + lanes3 + "|One|\nstart\nsplit\n|Two|\n:Handle two;\nsplit again\n"
         "|Three|\n:Handle three;\nend split\nstop\n@enduml\n"
     )
+    # A split across lanes: its opening line in its first branch's lane,
+    # its closing line in its last branch's (seed 001's `router`).
+    out["lanes_split_widths"] = (
+        "@startuml\n" + lanes3 + "|One|\nstart\nsplit\n|Two|\n:Go;\nsplit again\n"
+        "|Three|\n:A much longer action in lane three;\nend split\nstop\n@enduml\n"
+    )
+    out["lanes_split_first_wide"] = (
+        "@startuml\n" + lanes3 + "|One|\nstart\nsplit\n|Two|\n:A much longer action in lane two;\n"
+        "split again\n|Three|\n:Go;\nend split\nstop\n@enduml\n"
+    )
+    out["lanes_split_own_and_other"] = (
+        "@startuml\n|Alpha|\n|Beta|\n|Alpha|\nstart\nsplit\n:Topic A;\nsplit again\n"
+        "|Beta|\n:Topic B is longer;\nend split\n:After;\nstop\n@enduml\n"
+    )
+    out["lanes_split_three_from_last"] = (
+        "@startuml\n|One|\n|Two|\n|Three|\n|Four|\n:Classify;\nsplit\n|One|\n:Handle one;\n"
+        "split again\n|Two|\n:Handle two;\nsplit again\n|Three|\n:Handle three;\nend split\n@enduml\n"
+    )
+    # An arrow into another lane after a step with a note beside it: it
+    # turns lower when the note hangs below the step (seed 001's `router`).
+    for side, lines in (("right_1", 1), ("right_3", 3), ("right_6", 6), ("right_10", 10), ("left_6", 6)):
+        note = "".join("line %d\n" % (i + 1) for i in range(lines))
+        out["lanes_note_cross_%s" % side] = (
+            "@startuml\n|A|\n|B|\n|A|\nstart\n:Step;\nnote %s\n%send note\n|B|\n:Next;\nstop\n@enduml\n"
+            % (side.split("_")[0], note)
+        )
     out["lanes_label_crossing"] = (
         "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"
         "-> back;\n|Alpha|\n:Step three;\nstop\n@enduml\n"

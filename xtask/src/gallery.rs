@@ -434,7 +434,7 @@ mod tests {
         ("seed001-inline-template", 99.5),
         ("seed001-loop", 99.5),
         ("seed001-prompt-annotation", 99.5),
-        ("seed001-router", 88.3),
+        ("seed001-router", 99.4),
         ("seed001-sequential", 99.5),
         ("seed001-swimlanes", 99.5),
         ("seed001-variable-declaration", 99.5),

@@ -21,6 +21,44 @@ struct LaneFork<'a> {
     label: Option<&'a str>,
 }
 
+/// Where a `split` across lanes draws its lines: PlantUML puts the opening
+/// line in the lane its first branch starts in and the closing line in the
+/// lane its last branch ends in, each reaching from the first to the last
+/// branch's axis (and over the block's own axis) as without lanes (probes
+/// `lanes_split_*`).
+struct SplitLines {
+    in_lane: usize,
+    out_lane: usize,
+    /// The opening line's reach, the block's axis at 0.
+    open: (f64, f64),
+    /// The closing line's reach (over the branches that go on).
+    close: (f64, f64),
+}
+
+fn split_lines(
+    node: &Node<'_>,
+    branches: &[(Tile, usize, f64)],
+    lane_of: &dyn Fn(&Node<'_>) -> usize,
+) -> Option<SplitLines> {
+    let Kind::Split { branches: seqs } = &node.kind else {
+        return None;
+    };
+    let in_lane = branches.first()?.1;
+    let out_lane = seqs
+        .last()
+        .and_then(|s| s.nodes.last())
+        .map_or(branches.last()?.1, lane_of);
+    let span = |xs: &mut dyn Iterator<Item = f64>| xs.fold((0.0_f64, 0.0_f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let open = span(&mut branches.iter().map(|(t, _, x)| x + t.in_x));
+    let close = span(&mut branches.iter().filter(|(t, _, _)| t.open).map(|(t, _, x)| x + t.out_x));
+    Some(SplitLines {
+        in_lane,
+        out_lane,
+        open,
+        close,
+    })
+}
+
 /// Widens `left`/`right` (reach left and right of the flow's axis) of one
 /// lane to hold `lo..hi`.
 fn reach(left: &mut [f64], right: &mut [f64], lane: usize, lo: f64, hi: f64) {
@@ -125,6 +163,22 @@ impl Ctx<'_> {
             let (lo, hi) = drawn_reach(t, *x);
             reach(&mut left, &mut right, *lane, lo, hi);
         }
+        // A split across lanes draws its opening line in its first
+        // branch's lane and its closing line in its last branch's (probes
+        // `lanes_split_*`, seed 001's `router`).
+        for (node, branches) in seq.nodes.iter().zip(&split_branches) {
+            if let Some(branches) = branches {
+                if let Some(lines) = split_lines(node, branches, &lane_of) {
+                    for (lane, (lo, hi)) in [(lines.in_lane, lines.open), (lines.out_lane, lines.close)] {
+                        let mut drawn = Vec::new();
+                        line(&mut drawn, lo, 0.0, hi, 0.0, stroke(self.style.arrow_color, 1.5));
+                        if let Some((lo, hi)) = lane_reach(&drawn) {
+                            reach(&mut left, &mut right, lane, lo, hi);
+                        }
+                    }
+                }
+            }
+        }
         // An `if` across lanes keeps its diamond and their labels in its
         // own lane (probe `lanes_if_other_lane`).
         for (node, branches) in seq.nodes.iter().zip(&split_branches) {
@@ -189,7 +243,8 @@ impl Ctx<'_> {
             let tile = if let Some(fork) = fork {
                 self.lane_fork_tile(fork, &axes)
             } else if let Some(branches) = branches {
-                self.lane_split_tile(node, branches, axes[lane_of(node)], &axes)
+                let lines = split_lines(node, &branches, &lane_of);
+                self.lane_split_tile(node, branches, lines, axes[lane_of(node)], &axes)
             } else {
                 continue;
             };
@@ -547,16 +602,27 @@ impl Ctx<'_> {
 
     /// A split or if with each branch in its own lane's column
     /// (items in lane coordinates; the block's glyphs on `own_axis`).
-    fn lane_split_tile(&self, node: &Node<'_>, branches: Vec<(Tile, usize, f64)>, own_axis: f64, axes: &[f64]) -> Tile {
+    fn lane_split_tile(
+        &self,
+        node: &Node<'_>,
+        branches: Vec<(Tile, usize, f64)>,
+        lines: Option<SplitLines>,
+        own_axis: f64,
+        axes: &[f64],
+    ) -> Tile {
         let mut items = Vec::new();
         let st = self.stroke_for(None);
-        let placed: Vec<(Tile, f64)> = branches
+        let placed: Vec<(Tile, f64, usize, f64)> = branches
             .into_iter()
             .map(|(t, lane, x)| {
                 let x0 = axes.get(lane).copied().unwrap_or(own_axis) + x;
-                (t, x0)
+                (t, x0, lane, x)
             })
             .collect();
+        if let Some(lines) = lines {
+            return self.lane_split_lines_tile(placed, lines, own_axis, axes);
+        }
+        let placed: Vec<(Tile, f64)> = placed.into_iter().map(|(t, x0, _, _)| (t, x0)).collect();
         let hi = placed.iter().map(|(t, x)| x + t.w).fold(f64::NEG_INFINITY, f64::max);
         let (top, in_x): (f64, f64) = match &node.kind {
             Kind::If { branches, .. } => {
@@ -669,6 +735,114 @@ impl Ctx<'_> {
             in_x,
             in_y: 0.0,
             out_x: own_axis,
+            out_y: h,
+            open,
+            tail: None,
+            overhang: 0.0,
+            spans: Vec::new(),
+            frame: None,
+            head_room: 0.0,
+            dimension: None,
+        }
+    }
+
+    /// A split across lanes: its opening line in its first branch's lane,
+    /// its closing line in its last branch's (see [`SplitLines`]). An arrow
+    /// between a line and a branch in another lane leaves the line where
+    /// the branch would be without lanes, runs 5 px down (into the closing
+    /// line: to 14 px above it) and across. Its lines give way in the
+    /// compression, its head holds its place (the heads on the closing
+    /// line keep 10 px between them: probes `lanes_split_*`).
+    fn lane_split_lines_tile(
+        &self,
+        placed: Vec<(Tile, f64, usize, f64)>,
+        lines: SplitLines,
+        own_axis: f64,
+        axes: &[f64],
+    ) -> Tile {
+        let axis = |lane: usize| axes.get(lane).copied().unwrap_or(own_axis);
+        let (in_axis, out_axis) = (axis(lines.in_lane), axis(lines.out_lane));
+        let st = self.stroke_for(None);
+        let thin = stroke(self.style.arrow_color, 1.5);
+        let mut items = Vec::new();
+        line(
+            &mut items,
+            in_axis + lines.open.0,
+            0.0,
+            in_axis + lines.open.1,
+            0.0,
+            thin,
+        );
+        let hi = placed
+            .iter()
+            .map(|(t, x0, _, _)| x0 + t.w)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let top = GAP;
+        for (t, x0, lane, gx) in &placed {
+            let ax = x0 + t.in_x;
+            if *lane == lines.in_lane {
+                polyline(&mut items, &[(ax, 0.0), (ax, top + t.in_y)], st, true);
+            } else {
+                let sx = in_axis + gx + t.in_x;
+                let turn = 5.0;
+                polyline(
+                    &mut items,
+                    &[(sx, 0.0), (sx, turn), (ax, turn), (ax, top + t.in_y)],
+                    st,
+                    true,
+                );
+            }
+        }
+        let bottom = placed
+            .iter()
+            .map(|(t, _, _, _)| top + t.h + t.overhang)
+            .fold(top, f64::max);
+        let outs: Vec<(f64, f64, Option<ArrowStyle>, usize, f64)> = placed
+            .iter()
+            .filter(|(t, _, _, _)| t.open)
+            .map(|(t, x0, lane, gx)| (x0 + t.out_x, top + t.out_y, t.tail.clone(), *lane, gx + t.out_x))
+            .collect();
+        let open = !outs.is_empty();
+        for (t, x0, _, _) in placed {
+            t.place(x0, top, &mut items);
+        }
+        let h = if open {
+            let join = bottom + GAP;
+            for (ox, oy, tail, lane, gx) in &outs {
+                if *lane == lines.out_lane {
+                    self.edge(&mut items, &[(*ox, *oy), (*ox, join)], tail.as_ref(), true);
+                } else {
+                    let tx = out_axis + gx;
+                    let turn = join - 14.0;
+                    self.edge(
+                        &mut items,
+                        &[(*ox, *oy), (*ox, turn), (tx, turn), (tx, join)],
+                        tail.as_ref(),
+                        true,
+                    );
+                }
+            }
+            line(
+                &mut items,
+                out_axis + lines.close.0,
+                join,
+                out_axis + lines.close.1,
+                join,
+                thin,
+            );
+            join
+        } else {
+            bottom
+        };
+        let w = items_x_range(&items).map_or(hi, |r| r.1).max(hi);
+        Tile {
+            items,
+            w,
+            h,
+            anchor: in_axis,
+            in_x: in_axis,
+            in_y: 0.0,
+            out_x: out_axis,
             out_y: h,
             open,
             tail: None,

@@ -194,7 +194,23 @@ impl Ctx<'_> {
                 if *open {
                     let style = arrow.or(tail.as_ref());
                     let st = self.stroke_for(style);
-                    let turn = label.as_ref().map_or(5.0, |l| l.height + CROSS_LABEL_ROOM);
+                    // Unlabelled, it turns 5 px under what the step's tile
+                    // holds (a note hanging lower), or higher, half way
+                    // between 15 px under the step and the next step's
+                    // entry (PlantUML's connection turning in its middle
+                    // before the rows beside it close; seed 001's `router`
+                    // and `two_lanes`, probes `lanes_note_cross_*`).
+                    let prev_bottom = (y + last_overhang).max(*py);
+                    let turn = label.as_ref().map_or_else(
+                        || {
+                            if crossing {
+                                (prev_bottom + 5.0).min((py + 15.0 + ty) / 2.0) - py
+                            } else {
+                                5.0
+                            }
+                        },
+                        |l| l.height + CROSS_LABEL_ROOM,
+                    );
                     let pts: Vec<(f64, f64)> = if (px - tx).abs() < 0.01 {
                         vec![(*px, *py), (tx, ty)]
                     } else {
