@@ -1849,11 +1849,15 @@ impl<'a> Orderer<'a> {
             return;
         }
         let mut end = n;
+        // Units trade places only with units that have a median too, so the
+        // places holding one stay the same from pass to pass: each pass
+        // starts at the first.
+        let first_median = medians.iter().position(|&m| m >= 0.0).unwrap_or(n);
         for _ in 0..n {
             // A pass that exchanges nothing leaves nothing for the next
             // ones, which compare the same pairs or fewer: stop there.
             let mut exchanged = false;
-            let mut left = 0;
+            let mut left = first_median;
             while left < end {
                 while left < end && medians[left] < 0.0 {
                     left += 1;
