@@ -268,6 +268,10 @@ struct Problem {
     /// For a cluster or the final pass: the crossings outside its ranks,
     /// which its ordering cannot change (see `remember_crossings_elsewhere`).
     crossings_elsewhere: std::cell::Cell<Option<usize>>,
+    /// For a cluster: the part of each gap's count its order cannot change
+    /// (edges without an end in its slices), by gap from the one above its
+    /// top rank; made when the gap is first counted (see `count_gap`).
+    gap_bases: std::cell::RefCell<Vec<Option<usize>>>,
 }
 
 struct Orderer<'a> {
@@ -938,6 +942,7 @@ impl<'a> Orderer<'a> {
             remincross: false,
             own,
             crossings_elsewhere: std::cell::Cell::new(None),
+            gap_bases: std::cell::RefCell::new(vec![None; max_rank - min_rank + 2]),
         }
     }
 
@@ -1844,11 +1849,15 @@ impl<'a> Orderer<'a> {
             return;
         }
         let mut end = n;
+        // Units trade places only with units that have a median too, so the
+        // places holding one stay the same from pass to pass: each pass
+        // starts at the first.
+        let first_median = medians.iter().position(|&m| m >= 0.0).unwrap_or(n);
         for _ in 0..n {
             // A pass that exchanges nothing leaves nothing for the next
             // ones, which compare the same pairs or fewer: stop there.
             let mut exchanged = false;
-            let mut left = 0;
+            let mut left = first_median;
             while left < end {
                 while left < end && medians[left] < 0.0 {
                     left += 1;
@@ -2145,13 +2154,103 @@ impl<'a> Orderer<'a> {
         let rank_count = self.ranks.len();
         let mut total = 0;
         let mut scratch = self.crossing_scratch.borrow_mut();
+        for r in ranks {
+            if r + 1 >= rank_count {
+                continue;
+            }
+            if let Some(known) = self.rank_crossings.borrow().get(r).copied().flatten() {
+                total += known;
+                continue;
+            }
+            let count = match self.slice_gap(problem, r) {
+                Some(gap) => {
+                    // Only the edges with an end in the cluster's slices
+                    // change their crossings while it is ordered (the
+                    // others keep their ends' order, and the slices lie
+                    // between the same outside places): the rest is
+                    // counted once per problem.
+                    let moving = self.count_gap(problem, r, Some(gap), &mut scratch);
+                    let mut bases = problem.gap_bases.borrow_mut();
+                    let offset = r + 1 - problem.min_rank;
+                    match bases[offset] {
+                        Some(base) => {
+                            debug_assert_eq!(
+                                base + moving,
+                                self.count_gap(problem, r, None, &mut scratch),
+                                "gap below rank {r}: the constant part of the count changed"
+                            );
+                            base + moving
+                        }
+                        None => {
+                            let full = self.count_gap(problem, r, None, &mut scratch);
+                            bases[offset] = Some(full - moving);
+                            full
+                        }
+                    }
+                }
+                None => self.count_gap(problem, r, None, &mut scratch),
+            };
+            self.remember_rank_crossings(r, count);
+            total += count;
+        }
+        total
+    }
+
+    /// For a cluster's problem and a gap its order can change (from the
+    /// gap above its top rank to the gap below its bottom rank): the
+    /// slices of the problem on the ranks above and below the gap (start
+    /// and length; empty outside the problem's ranks), when each is one
+    /// block.
+    fn slice_gap(&self, problem: &Problem, r: usize) -> Option<[(usize, usize); 2]> {
+        if problem.own || problem.remincross || r + 1 < problem.min_rank || r > problem.max_rank {
+            return None;
+        }
+        let upper = if r >= problem.min_rank {
+            self.block(problem, r)?
+        } else {
+            (0, 0)
+        };
+        let lower = if r < problem.max_rank {
+            self.block(problem, r + 1)?
+        } else {
+            (0, 0)
+        };
+        Some([upper, lower])
+    }
+
+    /// The problem's slice of rank `r` (start and length) when its nodes
+    /// lie side by side there (a cluster not yet built may be split).
+    fn block(&self, problem: &Problem, r: usize) -> Option<(usize, usize)> {
+        let nodes = problem.by_rank.get(r - problem.min_rank)?;
+        let (mut first, mut last) = (usize::MAX, 0);
+        for &v in nodes {
+            first = first.min(self.pos[v]);
+            last = last.max(self.pos[v]);
+        }
+        match nodes.len() {
+            0 => Some((0, 0)),
+            count if last - first + 1 == count => Some((first, count)),
+            _ => None,
+        }
+    }
+
+    /// The weighted crossings between ranks `r` and `r + 1`: of every edge
+    /// the problem counts (`moving` None), or only among the edges with an
+    /// end in the given slices of the two ranks.
+    fn count_gap(
+        &self,
+        problem: &Problem,
+        r: usize,
+        moving: Option<[(usize, usize); 2]>,
+        scratch: &mut CrossingScratch,
+    ) -> usize {
         let CrossingScratch {
             pairs,
             sorted,
             upper,
             tree,
             counts,
-        } = &mut *scratch;
+        } = scratch;
         // A component counts only its own edges, and its nodes are one
         // slice of each rank (components lie side by side): it looks at
         // that slice alone, not at every component's nodes and edges.
@@ -2163,95 +2262,105 @@ impl<'a> Orderer<'a> {
                 &self.ranks[r]
             }
         };
-        for r in ranks {
-            if r + 1 >= rank_count {
-                continue;
+        pairs.clear();
+        let mut add = |a: usize, b: usize, weight: usize| {
+            let (ca, cb) = (self.collapsed(a), self.collapsed(b));
+            // Inside a collapsed cluster: its skeleton stands for it.
+            if ca.is_none() || ca != cb {
+                pairs.push((self.slot[a], self.slot[b], weight));
             }
-            if let Some(known) = self.rank_crossings.borrow().get(r).copied().flatten() {
-                total += known;
-                continue;
-            }
-            let before = total;
-            pairs.clear();
-            let mut add = |a: usize, b: usize, weight: usize| {
-                let (ca, cb) = (self.collapsed(a), self.collapsed(b));
-                // Inside a collapsed cluster: its skeleton stands for it.
-                if ca.is_none() || ca != cb {
-                    pairs.push((self.slot[a], self.slot[b], weight));
-                }
-            };
-            let upper_nodes = nodes_counted(r);
-            if problem.own {
+        };
+        let (upper_nodes, lower_nodes) = match moving {
+            Some([(upper_start, upper_count), (lower_start, lower_count)]) => {
+                let upper_nodes = &self.ranks[r][upper_start..upper_start + upper_count];
+                let lower_nodes = &self.ranks[r + 1][lower_start..lower_start + lower_count];
                 for &a in upper_nodes {
                     for &(b, weight) in &self.down_crossing[a] {
                         add(a, b, weight);
                     }
                 }
-            } else {
-                for &(a, b, weight) in &self.edges_by_rank[r] {
-                    add(a, b, weight);
-                }
-            }
-            // Skeleton edges of the clusters collapsed on both ranks.
-            upper.clear();
-            for &v in upper_nodes {
-                if let Some(c) = self.collapsed(v) {
-                    if upper.last().is_none_or(|&(last, _)| last != c) {
-                        upper.push((c, self.slot[v]));
-                    }
-                }
-            }
-            if !upper.is_empty() {
-                for &w in nodes_counted(r + 1) {
-                    if let Some(c) = self.collapsed(w) {
-                        if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
-                            let (_, slot) = upper.swap_remove(i);
-                            pairs.push((slot, self.slot[w], SKELETON_CROSSING));
+                let in_upper = |a: usize| (upper_start..upper_start + upper_count).contains(&self.pos[a]);
+                for &b in lower_nodes {
+                    for &(a, weight) in &self.up_crossing[b] {
+                        if !in_upper(a) {
+                            add(a, b, weight);
                         }
                     }
                 }
+                (upper_nodes, lower_nodes)
             }
-            if pairs.len() < 2 {
-                self.remember_rank_crossings(r, 0);
-                continue;
-            }
-            if pairs.len() <= DIRECT_COUNT_LIMIT {
-                // Few edges: every pair compared (two edges cross when their
-                // ends lie in opposite orders), cheaper than sorting.
-                for (i, &(upper_a, lower_a, weight_a)) in pairs.iter().enumerate() {
-                    for &(upper_b, lower_b, weight_b) in &pairs[i + 1..] {
-                        let crossed =
-                            (upper_a < upper_b && lower_a > lower_b) | (upper_a > upper_b && lower_a < lower_b);
-                        total += usize::from(crossed) * weight_a * weight_b;
+            None => {
+                let upper_nodes = nodes_counted(r);
+                if problem.own {
+                    for &a in upper_nodes {
+                        for &(b, weight) in &self.down_crossing[a] {
+                            add(a, b, weight);
+                        }
+                    }
+                } else {
+                    for &(a, b, weight) in &self.edges_by_rank[r] {
+                        add(a, b, weight);
                     }
                 }
-                self.remember_rank_crossings(r, total - before);
-                continue;
+                (upper_nodes, nodes_counted(r + 1))
             }
-            // By upper place, then lower place: two counting passes (the
-            // places are small; a comparison sort was most of the work).
-            sort_by_places(pairs, sorted, counts, self.ranks[r].len(), self.ranks[r + 1].len());
-            let width = self.ranks[r + 1].len() + 1;
-            tree.clear();
-            tree.resize(width + 1, 0);
-            let mut seen = 0usize;
-            for &(_, lower, weight) in pairs.iter() {
-                // Weight of earlier edges with a lower end strictly right of this one.
-                let mut at_or_left = 0;
-                let mut i = lower + 1;
-                while i > 0 {
-                    at_or_left += tree[i];
-                    i -= i & i.wrapping_neg();
+        };
+        // Skeleton edges of the clusters collapsed on both ranks.
+        upper.clear();
+        for &v in upper_nodes {
+            if let Some(c) = self.collapsed(v) {
+                if upper.last().is_none_or(|&(last, _)| last != c) {
+                    upper.push((c, self.slot[v]));
                 }
-                total += weight * (seen - at_or_left);
-                let mut i = lower + 1;
-                while i <= width {
-                    tree[i] += weight;
-                    i += i & i.wrapping_neg();
-                }
-                seen += weight;
             }
-            self.remember_rank_crossings(r, total - before);
+        }
+        if !upper.is_empty() {
+            for &w in lower_nodes {
+                if let Some(c) = self.collapsed(w) {
+                    if let Some(i) = upper.iter().position(|&(k, _)| k == c) {
+                        let (_, slot) = upper.swap_remove(i);
+                        pairs.push((slot, self.slot[w], SKELETON_CROSSING));
+                    }
+                }
+            }
+        }
+        if pairs.len() < 2 {
+            return 0;
+        }
+        let mut total = 0;
+        if pairs.len() <= DIRECT_COUNT_LIMIT {
+            // Few edges: every pair compared (two edges cross when their
+            // ends lie in opposite orders), cheaper than sorting.
+            for (i, &(upper_a, lower_a, weight_a)) in pairs.iter().enumerate() {
+                for &(upper_b, lower_b, weight_b) in &pairs[i + 1..] {
+                    let crossed = (upper_a < upper_b && lower_a > lower_b) | (upper_a > upper_b && lower_a < lower_b);
+                    total += usize::from(crossed) * weight_a * weight_b;
+                }
+            }
+            return total;
+        }
+        // By upper place, then lower place: two counting passes (the
+        // places are small; a comparison sort was most of the work).
+        sort_by_places(pairs, sorted, counts, self.ranks[r].len(), self.ranks[r + 1].len());
+        let width = self.ranks[r + 1].len() + 1;
+        tree.clear();
+        tree.resize(width + 1, 0);
+        let mut seen = 0usize;
+        for &(_, lower, weight) in pairs.iter() {
+            // Weight of earlier edges with a lower end strictly right of this one.
+            let mut at_or_left = 0;
+            let mut i = lower + 1;
+            while i > 0 {
+                at_or_left += tree[i];
+                i -= i & i.wrapping_neg();
+            }
+            total += weight * (seen - at_or_left);
+            let mut i = lower + 1;
+            while i <= width {
+                tree[i] += weight;
+                i += i & i.wrapping_neg();
+            }
+            seen += weight;
         }
         total
     }
