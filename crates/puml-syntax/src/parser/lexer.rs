@@ -77,10 +77,10 @@ pub(crate) fn name_len_of(text: &str) -> usize {
 /// rest by characters.
 pub(crate) fn blank_len_of(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let mut len = bytes
-        .iter()
-        .position(|&b| byte_class(b) & BLANK_BYTE == 0)
-        .unwrap_or(bytes.len());
+    let mut len = 0;
+    while len < bytes.len() && (bytes[len] == b' ' || bytes[len] == b'\t') {
+        len += 1;
+    }
     if bytes
         .get(len)
         .is_some_and(|&b| !b.is_ascii() || char::from(b).is_whitespace())
@@ -138,22 +138,12 @@ impl<'a> LineLexer<'a> {
         // Spaces and tabs are then skipped in place; other blanks (and
         // non-ASCII text) go through `blank_len_of`'s general reading. The
         // end is always a char boundary, so no `push` check is needed.
-        let bytes = self.text.as_bytes().get(self.pos..).unwrap_or_default();
-        let Some(&first) = bytes.first() else {
-            return false;
-        };
-        // A word or a sign: no blank (the common case).
-        if first < 0x80 && !char::from(first).is_whitespace() {
-            return false;
+        let bytes = self.text.as_bytes();
+        let mut end = self.pos;
+        while end < bytes.len() && (bytes[end] == b' ' || bytes[end] == b'\t') {
+            end += 1;
         }
-        let mut end = self.pos
-            + bytes
-                .iter()
-                .position(|&b| byte_class(b) & BLANK_BYTE == 0)
-                .unwrap_or(bytes.len());
-        if self
-            .text
-            .as_bytes()
+        if bytes
             .get(end)
             .is_some_and(|&b| b >= 0x80 || char::from(b).is_whitespace())
         {
