@@ -132,7 +132,10 @@ impl<'a> LineLexer<'a> {
         }
     }
 
-    /// Spaces and tabs (and other non-newline whitespace).
+    /// Spaces and tabs (and other non-newline whitespace). Inlined: it is
+    /// called between almost every two tokens, and the call cost about
+    /// what its loop does.
+    #[inline]
     pub(crate) fn ws(&mut self) -> bool {
         // Most calls stand before a word or a sign: one byte settles it.
         // Spaces and tabs are then skipped in place; other blanks (and
