@@ -189,11 +189,8 @@ mod tests {
     /// 8,862/10,018 and 2,283/2,389, seed 001 154/321 and 79/176; the
     /// actshapes round's 1,088, 6,259 of 8,091 and 144 before the act2
     /// layout rules.
-    const PLACED_AT_LEAST: &[(&str, usize, usize)] = &[
-        ("corpus-activity", 0, 0),
-        ("activity-probes", 0, 0),
-        ("seed 001", 0, 0),
-    ];
+    const PLACED_AT_LEAST: &[(&str, usize, usize)] =
+        &[("corpus-activity", 0, 0), ("activity-probes", 0, 0), ("seed 001", 0, 0)];
 
     /// Prints each set's figures per construct and fails when fewer shapes
     /// or texts land within 2 px of PlantUML's than the level reached.

@@ -345,10 +345,7 @@ pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
         }
         reach = reach.max(hi);
     }
-    let map = XMap {
-        gaps,
-        to_middle: false,
-    };
+    let map = XMap { gaps, to_middle: false };
     if !map.gaps.is_empty() {
         for item in items.iter_mut() {
             map_item_y(item, &map);
