@@ -808,13 +808,13 @@ impl DiagramLowering {
         }
         if let Some(class) = &mut self.class {
             if green.kind().is_class_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
-                class.statement(green, &tokens, range, &node);
+                class.statement(green, tokens, range, &node);
                 return;
             }
         }
         if let Some(description) = &mut self.description {
             if green.kind().is_description_statement() || matches!(green.kind(), HIDE_SHOW | NEWPAGE) {
-                description.statement(green, &tokens, range, &node);
+                description.statement(green, tokens, range, &node);
                 return;
             }
         }
