@@ -23,8 +23,9 @@ pub(crate) struct TreeBuilder {
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     /// The tables of shared tokens, kept by the thread between parses.
     shared: Option<Box<SharedTokens>>,
-    space: Option<GreenToken>,
-    newline: Option<GreenToken>,
+    /// `" "` and `"\n"`, made once per thread (see [`SharedTokens`]).
+    space: GreenToken,
+    newline: GreenToken,
 }
 
 /// Tokens shared within a tree. Each table is direct-mapped: a token lands
@@ -43,6 +44,8 @@ struct SharedTokens {
     /// hash of their text; labels and strings, almost all distinct, are
     /// not looked up.
     long: [Option<GreenToken>; SLOTS],
+    space: GreenToken,
+    newline: GreenToken,
 }
 
 thread_local! {
@@ -55,14 +58,16 @@ impl Default for TreeBuilder {
             Box::new(SharedTokens {
                 short: std::array::from_fn(|_| (0, None)),
                 long: std::array::from_fn(|_| None),
+                space: GreenToken::new(WHITESPACE_KIND, " "),
+                newline: GreenToken::new(NEWLINE_KIND, "\n"),
             })
         });
         TreeBuilder {
             open: Vec::new(),
             children: Vec::new(),
+            space: shared.space.clone(),
+            newline: shared.newline.clone(),
             shared: Some(shared),
-            space: None,
-            newline: None,
         }
     }
 }
@@ -84,24 +89,27 @@ impl TreeBuilder {
         self.open.push((kind, self.children.len()));
     }
 
+    /// A token. A single space and a line feed are most of the tokens:
+    /// they are settled here, inlined into the caller, from two tokens
+    /// kept at hand (a call with its register saves cost as much as the
+    /// rest of that path); the others go through the shared tables.
+    #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
-        // A single space and a line feed are most of the tokens: kept at
-        // hand, they skip the table.
-        if text.len() == 1 {
-            let slot = match (
-                kind == WHITESPACE_KIND && text == " ",
-                kind == NEWLINE_KIND && text == "\n",
-            ) {
-                (true, _) => Some(&mut self.space),
-                (_, true) => Some(&mut self.newline),
-                _ => None,
+        if let [byte] = text.as_bytes() {
+            let held = match *byte {
+                b' ' if kind == WHITESPACE_KIND => &self.space,
+                b'\n' if kind == NEWLINE_KIND => &self.newline,
+                _ => return self.shared_token(kind, text),
             };
-            if let Some(slot) = slot {
-                let token = slot.get_or_insert_with(|| GreenToken::new(kind, text)).clone();
-                self.children.push(NodeOrToken::Token(token));
-                return;
-            }
+            self.children.push(NodeOrToken::Token(held.clone()));
+            return;
         }
+        self.shared_token(kind, text);
+    }
+
+    /// Any other token: shared through the tables when its kind repeats.
+    #[inline(never)]
+    fn shared_token(&mut self, kind: SyntaxKind, text: &str) {
         let Some(shared) = self.shared.as_deref_mut() else {
             self.children.push(NodeOrToken::Token(GreenToken::new(kind, text)));
             return;

@@ -22,17 +22,52 @@ pub(crate) fn is_name_char(c: char) -> bool {
         || (!c.is_ascii() && !c.is_whitespace() && c != super::arrow::EN_DASH)
 }
 
+/// Byte classes of ASCII, looked up once per byte by the scans asked of
+/// every line (a table load where each scan tested ranges and lists).
+const NAME_BYTE: u8 = 1;
+const WORD_BYTE: u8 = 2;
+const UPPER_BYTE: u8 = 4;
+const BLANK_BYTE: u8 = 8;
+
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        let mut class = 0;
+        if byte.is_ascii_alphanumeric() || byte == b'_' {
+            class |= NAME_BYTE | WORD_BYTE;
+        }
+        if matches!(byte, b'.' | b'@' | b'$') {
+            class |= NAME_BYTE;
+        }
+        if byte.is_ascii_uppercase() {
+            class |= UPPER_BYTE;
+        }
+        if byte == b' ' || byte == b'\t' {
+            class |= BLANK_BYTE;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+fn byte_class(b: u8) -> u8 {
+    BYTE_CLASS[usize::from(b)]
+}
+
 /// The length of the name at the start of `text` (the bytes before the
 /// first character that is not [`is_name_char`]). ASCII bytes are tested
 /// directly; decoding every character for it showed in the parse profile.
 pub(crate) fn name_len_of(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let mut len = 0;
-    while len < bytes.len() && (bytes[len].is_ascii_alphanumeric() || matches!(bytes[len], b'_' | b'.' | b'@' | b'$')) {
-        len += 1;
-    }
+    let len = bytes
+        .iter()
+        .position(|&b| byte_class(b) & NAME_BYTE == 0)
+        .unwrap_or(bytes.len());
     if bytes.get(len).is_some_and(|b| !b.is_ascii()) {
-        len += text[len..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - len);
+        return len + text[len..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - len);
     }
     len
 }
@@ -97,7 +132,10 @@ impl<'a> LineLexer<'a> {
         }
     }
 
-    /// Spaces and tabs (and other non-newline whitespace).
+    /// Spaces and tabs (and other non-newline whitespace). Inlined: it is
+    /// called between almost every two tokens, and the call cost about
+    /// what its loop does.
+    #[inline]
     pub(crate) fn ws(&mut self) -> bool {
         // Most calls stand before a word or a sign: one byte settles it.
         // Spaces and tabs are then skipped in place; other blanks (and
@@ -133,14 +171,18 @@ impl<'a> LineLexer<'a> {
     }
 
     pub(crate) fn looking_at_word(&self, word: &str) -> bool {
-        let rest = self.rest();
+        let rest = self.rest().as_bytes();
+        // Bytes: `word` is ASCII, so equal bytes end on a char boundary.
         rest.len() >= word.len()
-            && rest.is_char_boundary(word.len())
-            && rest[..word.len()].eq_ignore_ascii_case(word)
-            && !rest[word.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && rest[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+            && match rest.get(word.len()) {
+                None => true,
+                Some(&b) if b < 0x80 => byte_class(b) & WORD_BYTE == 0,
+                Some(_) => !self.rest()[word.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_'),
+            }
     }
 
     /// A case-insensitive literal prefix (no word-boundary check).
@@ -318,18 +360,22 @@ pub(crate) fn first_word(line: &str) -> std::borrow::Cow<'_, str> {
     let bytes = line.as_bytes();
     let lead = bytes
         .iter()
-        .position(|&b| b != b' ' && b != b'\t')
+        .position(|&b| byte_class(b) & BLANK_BYTE == 0)
         .unwrap_or(bytes.len());
-    let mut upper = false;
+    let mut classes = 0;
     let mut end = lead;
-    while let Some(&b) = bytes.get(end) {
-        let word_byte = b.is_ascii_alphanumeric() || b == b'_' || (end == lead && (b == b'@' || b == b'!'));
-        if !word_byte {
-            break;
-        }
-        upper |= b.is_ascii_uppercase();
+    if bytes.get(lead).is_some_and(|&b| b == b'@' || b == b'!') {
         end += 1;
     }
+    while let Some(&b) = bytes.get(end) {
+        let class = byte_class(b);
+        if class & WORD_BYTE == 0 {
+            break;
+        }
+        classes |= class;
+        end += 1;
+    }
+    let upper = classes & UPPER_BYTE != 0;
     // Other whitespace before the word, or a non-ASCII character in or
     // right after it: the general reading.
     if bytes.get(end).is_some_and(|&b| !b.is_ascii())

@@ -174,6 +174,8 @@ pub(crate) struct Parser<'a> {
     /// line at or after it that ends a label or the diagram
     /// (`lines.len()`: none). Also a pure function of the lines.
     pub(crate) next_label_end: Cell<(usize, usize)>,
+    /// `arrow_len`'s last scan: the text's address and length, and its answer.
+    pub(crate) last_arrow: Cell<(usize, usize, Option<usize>)>,
     /// A trial reading that is discarded once it has an error (the first
     /// reading of `parse_diagram_by_trial`): only where its first error
     /// starts matters, so an unknown line need not be diagnosed in full.
@@ -219,6 +221,7 @@ impl<'a> Parser<'a> {
             unterminated_block: Cell::new(false),
             next_statement_line: Cell::new((usize::MAX, 0)),
             next_label_end: Cell::new((usize::MAX, 0)),
+            last_arrow: Cell::new((0, usize::MAX, None)),
             probing: false,
             stop_at_first_error: false,
             diagram_kinds: Vec::new(),

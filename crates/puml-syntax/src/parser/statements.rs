@@ -91,7 +91,7 @@ impl<'a> Parser<'a> {
             return;
         }
         let lines_before = self.pos;
-        if self.looks_like_message(&line) {
+        if self.looks_like_message(trimmed) {
             self.message(&line);
         } else {
             // Only now: a message's first word is a name, often capitalised,
@@ -586,7 +586,7 @@ impl<'a> Parser<'a> {
                 let receiver = (0..self.pos)
                     .rev()
                     .map(|idx| self.lines[idx])
-                    .find(|l| self.looks_like_message(l))
+                    .find(|l| self.looks_like_message(l.content))
                     .and_then(|l| message_receiver(l.content));
                 let diagnostic = Diagnostic::error(
                     codes::ACTIVATE_WITHOUT_NAME,
@@ -630,9 +630,10 @@ impl<'a> Parser<'a> {
 
     // ---------------------------------------------------------------- messages
 
-    /// Does the line start (after `&` and `{anchor}`) with an endpoint and an arrow?
-    fn looks_like_message(&self, line: &Line<'a>) -> bool {
-        let mut rest = trim_blanks_start(line.content);
+    /// Does the line (`content`, from its start or from its first
+    /// non-blank) start (after `&` and `{anchor}`) with an endpoint and an arrow?
+    fn looks_like_message(&self, content: &'a str) -> bool {
+        let mut rest = trim_blanks_start(content);
         if let Some(r) = rest.strip_prefix('&') {
             rest = trim_blanks_start(r);
         }
@@ -659,7 +660,22 @@ impl<'a> Parser<'a> {
             return false;
         }
         let after = trim_blanks_start(&rest[name_len..]);
-        scan_arrow(after).is_some() || mermaid_arrow_len(after).is_some()
+        self.arrow_len(after).is_some() || mermaid_arrow_len(after).is_some()
+    }
+
+    /// [`scan_arrow`], remembering its last answer: a message's arrow is
+    /// scanned by `looks_like_message` and again by `message`, on the same
+    /// text of the line. The text is borrowed for the whole parse, so the
+    /// same address and length are the same text.
+    fn arrow_len(&self, text: &'a str) -> Option<usize> {
+        let key = (text.as_ptr() as usize, text.len());
+        let (address, len, answer) = self.last_arrow.get();
+        if (address, len) == key {
+            return answer;
+        }
+        let answer = scan_arrow(text);
+        self.last_arrow.set((key.0, key.1, answer));
+        answer
     }
 
     /// `-[ #red ]->`, `-[#red, dashed]->`: PlantUML takes no whitespace
@@ -731,7 +747,7 @@ impl<'a> Parser<'a> {
         // The arrow.
         let arrow_start = lx.pos;
         let mut mermaid_fix: Option<Diagnostic> = None;
-        if let Some(len) = scan_arrow(lx.rest()) {
+        if let Some(len) = self.arrow_len(lx.rest()) {
             let arrow_text = &lx.rest()[..len];
             let after = &lx.rest()[len..];
             if let Some(spaced) = self.spaced_style_bracket(line, arrow_start, arrow_text) {
@@ -1186,7 +1202,7 @@ impl<'a> Parser<'a> {
         }
         // `first_word` is lowercase already.
         let word = first_word(trimmed);
-        STATEMENT_KEYWORDS.contains(&&*word) || self.looks_like_message(line)
+        STATEMENT_KEYWORDS.contains(&&*word) || self.looks_like_message(trimmed)
     }
 
     fn reference(&mut self, line: &Line<'a>) {

@@ -106,3 +106,77 @@ fn newline_search_agrees_with_a_byte_scan() {
         }
     }
 }
+
+/// The line splitter's offsets agree with a plain reading of its rule
+/// (a line ending in one `\`, outside a `'` comment and not last, joins
+/// the next; `\r\n` and `\n` end lines), on awkward texts and every file
+/// of the syntax test data.
+#[test]
+fn split_lines_agrees_with_the_plain_rule() {
+    fn plain(text: &str) -> Vec<(usize, String, String)> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        let mut logical = String::new();
+        let mut physical_start = 0;
+        while physical_start < text.len() {
+            let Some(nl) = text[physical_start..].find('\n').map(|i| physical_start + i) else {
+                logical.push_str(&text[physical_start..]);
+                lines.push((start, std::mem::take(&mut logical), String::new()));
+                return lines;
+            };
+            let physical = &text[physical_start..nl];
+            let (body, newline) = match physical.strip_suffix('\r') {
+                Some(body) => (body, "\r\n"),
+                None => (physical, "\n"),
+            };
+            let joined = body.ends_with('\\')
+                && !body.ends_with("\\\\")
+                && nl + 1 < text.len()
+                && !body.trim_start().starts_with('\'');
+            logical.push_str(body);
+            if joined {
+                logical.push_str(newline);
+            } else {
+                lines.push((start, std::mem::take(&mut logical), newline.to_string()));
+                start = nl + 1;
+            }
+            physical_start = nl + 1;
+        }
+        lines
+    }
+    let mut texts: Vec<String> = [
+        "",
+        "\n",
+        "a\\\nb\n",
+        "a\\\r\nb\r\n",
+        "a\\\\\nb\n",
+        "' c \\\nb\n",
+        "x\\\n  ' c \\\nb\\\n",
+        "x\\",
+        "x\\\n",
+        "\r\n\r\n",
+        "\r",
+        "a\rb\n",
+        "é\\\nü 🎉\nlast",
+        "0123456789abcdef\n0123456\\\n789abcdef0123456789\\\r\nend",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax");
+    for dir in ["ok", "err"] {
+        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                texts.push(text);
+            }
+        }
+    }
+    assert!(texts.len() > 50, "{} texts", texts.len());
+    for text in &texts {
+        let split: Vec<(usize, String, String)> = super::split_lines(text)
+            .iter()
+            .map(|l| (l.start, l.content.to_string(), l.newline.to_string()))
+            .collect();
+        assert_eq!(split, plain(text), "{text:?}");
+    }
+}
