@@ -1,12 +1,15 @@
 //! `cargo xtask bench-layout`: time of `puml_graph::layout` against graph
 //! size, on generated graphs shaped like class diagrams (boxes of class
 //! sizes, most links to a near earlier class, some labels and packages),
-//! 10 to 2,000 nodes; then the stress case the engine promises to answer
+//! 10 to 2,000 nodes; then random graphs whose edges join any two nodes
+//! (long edges: many virtual nodes, the engine's worst case short of
+//! refusal), 100 to 2,000 nodes at 1.5 and 3 edges per node, with the
+//! engine's work counts; then the stress case the engine promises to answer
 //! (laid out or refused) within 2 s and 256 MB: 2,000 nodes and 20,000
 //! random edges. Prints median times and the process's peak memory. A
 //! benchmark: it prints, never fails on figures (run it with --release).
 
-use puml_graph::{layout, Cluster, Edge, Graph, Node, Size};
+use puml_graph::{layout, layout_counting_work, Cluster, Edge, Graph, Node, Size};
 use std::time::{Duration, Instant};
 
 struct Rng(u64);
@@ -70,6 +73,16 @@ fn random_dense(nodes: usize, edges: usize, seed: u64) -> Graph {
     graph
 }
 
+/// Nodes of diagram sizes and `edges_per_node × nodes` edges between
+/// random pairs: ranks are deep and edges span many of them.
+fn random_long_edges(nodes: usize, edges_per_node: f64, seed: u64) -> Graph {
+    let edges = (nodes as f64 * edges_per_node) as usize;
+    let mut graph = random_dense(nodes, edges, seed);
+    graph.options.node_sep = 35.0;
+    graph.options.rank_sep = 60.0;
+    graph
+}
+
 fn median(mut run: impl FnMut(), budget: Duration) -> (Duration, usize) {
     let mut times = Vec::new();
     let start = Instant::now();
@@ -117,6 +130,37 @@ pub fn run(_args: &[String]) -> Result<(), String> {
             time.as_secs_f64() * 1000.0,
             runs
         );
+    }
+    println!();
+    println!(
+        "{:>7} {:>7} {:>12} {:>8} {:>14} {:>12} {:>6}",
+        "random", "edges", "layered", "pivots", "pivot work", "median", "runs"
+    );
+    for &n in &[100usize, 300, 1000, 2000] {
+        for &per_node in &[1.5, 3.0] {
+            let graph = random_long_edges(n, per_node, 31 + n as u64);
+            let (answer, work) = layout_counting_work(&graph);
+            let outcome = match answer {
+                Ok(_) => String::new(),
+                Err(e) => format!("  (refused: {e})"),
+            };
+            let (time, runs) = median(
+                || {
+                    std::hint::black_box(layout(&graph)).ok();
+                },
+                Duration::from_secs(2),
+            );
+            println!(
+                "{:>7} {:>7} {:>12} {:>8} {:>14} {:>9.2} ms {:>6}{outcome}",
+                n,
+                graph.edges.len(),
+                work.layered_nodes,
+                work.simplex_pivots,
+                work.simplex_work,
+                time.as_secs_f64() * 1000.0,
+                runs
+            );
+        }
     }
     let stress = random_dense(2000, 20_000, 99);
     let start = Instant::now();

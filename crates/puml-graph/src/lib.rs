@@ -23,7 +23,8 @@
 //!
 //! Work is bounded: graphs above [`MAX_NODES`] nodes or [`MAX_EDGES`] edges are
 //! refused with [`LayoutError::TooLarge`], every iterative stage has an
-//! iteration cap, and nothing recurses to a depth the input decides.
+//! iteration cap, each network simplex solve has a budget of node visits
+//! (`SIMPLEX_WORK_BUDGET`; [`layout_counting_work`] counts them), and nothing recurses to a depth the input decides.
 //!
 //! ```
 //! use puml_graph::{layout, Edge, Graph, Node};
@@ -55,6 +56,14 @@ pub const MAX_EDGES: usize = 50_000;
 /// Graphs whose layered form (nodes plus one virtual node per rank crossed
 /// by each edge) would exceed this are refused ([`LayoutError::TooLarge`]).
 pub const MAX_LAYERED_NODES: usize = 40_000;
+
+/// The most node visits one network simplex solve may spend on pivots
+/// (each pivot walks at most the connected component it pivots in, so the
+/// pivots allowed are this divided by the component's size). Graphs of
+/// real diagrams stop far below it; random graphs whose edges span many
+/// ranks (tens of thousands of virtual nodes) stop early, keeping the
+/// feasible solution reached, as dot's `nslimit` does.
+pub(crate) const SIMPLEX_WORK_BUDGET: usize = 20_000_000;
 
 /// Layered graphs larger than this get proportionally fewer sweeps of
 /// crossing reduction and pivots of network simplex, so that time stays
@@ -292,8 +301,41 @@ pub struct Layout {
     pub clusters: Vec<Rect>,
 }
 
+/// How much work a layout took, counted in units no machine's speed or
+/// load changes (for tests of the engine's bounds and the benchmark).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayoutWork {
+    /// Nodes of the layered graph: the real ones and a virtual node per rank
+    /// crossed by each edge (0 when refused before it was counted).
+    pub layered_nodes: usize,
+    /// Network simplex pivots, ranking and coordinates together.
+    pub simplex_pivots: usize,
+    /// A bound on the nodes those pivots visited: each pivot counts the size
+    /// of the connected component it was made in.
+    pub simplex_work: u64,
+}
+
+/// Lays out `graph`, as [`layout`] does, and tells how much work it took.
+pub fn layout_counting_work(graph: &Graph) -> (Result<Layout, LayoutError>, LayoutWork) {
+    simplex::take_work();
+    let mut layered_nodes = 0;
+    let answer = layout_counting(graph, &mut layered_nodes);
+    let (simplex_pivots, simplex_work) = simplex::take_work();
+    let work = LayoutWork {
+        layered_nodes,
+        simplex_pivots,
+        simplex_work,
+    };
+    (answer, work)
+}
+
 /// Lays out `graph`.
 pub fn layout(graph: &Graph) -> Result<Layout, LayoutError> {
+    layout_counting(graph, &mut 0)
+}
+
+/// Lays out `graph`, noting the size of its layered form in `layered_nodes`.
+fn layout_counting(graph: &Graph, layered_nodes_out: &mut usize) -> Result<Layout, LayoutError> {
     validate(graph)?;
     // Everything is laid out top to bottom; sideways graphs swap each box's
     // width and height first and turn the picture at the end.
@@ -309,6 +351,7 @@ pub fn layout(graph: &Graph) -> Result<Layout, LayoutError> {
     // Long edges become chains of virtual nodes: refuse before making them
     // when there would be too many.
     let layered_nodes = layered::Layered::count_nodes(work, &ranks);
+    *layered_nodes_out = layered_nodes;
     if layered_nodes > MAX_LAYERED_NODES {
         return Err(LayoutError::TooLarge {
             nodes: graph.nodes.len(),

@@ -118,13 +118,19 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         walk_stack: Vec::new(),
         enter_stack: Vec::new(),
     };
+    let mut budget_left = crate::SIMPLEX_WORK_BUDGET;
     for list in &lists {
         state.tree_edges.clear();
         state.search_start = 0;
         state.feasible_tree(list);
         state.init_cut_values(list[0]);
+        // The work budget: each pivot walks at most the component, so no
+        // solve costs more than about SIMPLEX_WORK_BUDGET node visits
+        // however many pivots `limits` allows. A solve stopped early keeps
+        // its feasible tree (as dot's `nslimit` does).
+        let cap = limits.max_iterations.min(budget_left / list.len().max(1));
         let mut iterations = 0;
-        while iterations < limits.max_iterations {
+        while iterations < cap {
             let Some(leave) = state.leave_edge(limits.search_size) else {
                 break;
             };
@@ -132,6 +138,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
             state.update(leave, enter);
             iterations += 1;
         }
+        let mut spent = iterations * list.len();
+        budget_left = budget_left.saturating_sub(spent);
         let normal: Vec<usize> = list.iter().copied().filter(|&v| v < input.normal).collect();
         match balance {
             Balance::Ranks => {
@@ -139,10 +147,30 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
                 state.balance_ranks(&normal);
             }
             Balance::Components => state.normalize(list, &normal),
-            Balance::Coordinates => state.balance_coordinates(),
+            Balance::Coordinates => {
+                let balanced = state.balance_coordinates(budget_left);
+                budget_left -= balanced;
+                spent += balanced;
+            }
         }
+        WORK.with(|work| {
+            let (pivots, visits) = work.get();
+            work.set((pivots + iterations, visits + spent as u64));
+        });
     }
     rank
+}
+
+thread_local! {
+    /// Pivots made and their bound on nodes visited (pivots × size of the
+    /// component pivoted in), since the last [`take_work`] on this thread.
+    static WORK: std::cell::Cell<(usize, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// The pivots made on this thread since the last call, and their bound on
+/// nodes visited; resets both.
+pub(crate) fn take_work() -> (usize, u64) {
+    WORK.with(|work| work.replace((0, 0)))
 }
 
 /// The least ranks satisfying every edge, visiting nodes from the node list
@@ -891,12 +919,23 @@ impl State<'_> {
         }
     }
 
-    fn balance_coordinates(&mut self) {
+    /// Returns the nodes its searches visited (a bound): the walk stops
+    /// when the next search would take it over `budget`.
+    fn balance_coordinates(&mut self, budget: usize) -> usize {
+        let mut spent = 0usize;
         for i in 0..self.tree_edges.len() {
             let e = self.tree_edges[i];
             if self.cut[e] != 0.0 {
                 continue;
             }
+            // The search and the move walk the subtree below the edge.
+            let (tail, head) = (self.edges[e].tail, self.edges[e].head);
+            let below = if self.lim[tail] < self.lim[head] { tail } else { head };
+            let subtree = self.lim[below] - self.low[below] + 1;
+            if spent + subtree > budget {
+                break;
+            }
+            spent += subtree;
             let Some(f) = self.enter_edge(e) else { continue };
             let delta = self.slack(f);
             if delta <= 1 {
@@ -909,6 +948,7 @@ impl State<'_> {
                 self.rerank(head, -delta / 2);
             }
         }
+        spent
     }
 }
 
