@@ -70,6 +70,10 @@ pub enum LayoutError {
     },
     /// `--theme` named a theme that does not exist.
     UnknownTheme(String),
+    /// The graph layout engine refused the graph a diagram makes (more
+    /// nodes once long links are split at every rank they cross than it
+    /// lays out within its bounds): the engine's own message.
+    GraphTooLarge(String),
 }
 
 impl std::fmt::Display for LayoutError {
@@ -81,6 +85,7 @@ impl std::fmt::Display for LayoutError {
             LayoutError::UnknownTheme(name) => {
                 write!(f, "unknown theme `{name}` (known: {})", THEME_NAMES.join(", "))
             }
+            LayoutError::GraphTooLarge(why) => write!(f, "diagram too large to render: {why}"),
         }
     }
 }
@@ -127,7 +132,34 @@ pub fn layout_with(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn Tex
     scenes
 }
 
-/// [`layout`] after checking the size limits and the theme name.
+thread_local! {
+    /// The graph engine's refusal during the current layout on this thread.
+    /// The four graph kinds call the engine deep inside their layout, where
+    /// [`layout`] (no limits) keeps drawing a refused graph's boxes in plain
+    /// rows; [`try_layout`] turns a refusal into an error instead, so that a
+    /// user sees why no links were drawn.
+    static GRAPH_REFUSAL: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The engine's layout of `graph`, or `fallback`'s when the engine refuses
+/// it (the refusal is remembered for [`try_layout`]).
+pub(crate) fn graph_layout_or(
+    graph: &puml_graph::Graph,
+    fallback: impl FnOnce(&puml_graph::Graph) -> puml_graph::Layout,
+) -> puml_graph::Layout {
+    match puml_graph::layout(graph) {
+        Ok(layout) => layout,
+        Err(refusal) => {
+            if matches!(refusal, puml_graph::LayoutError::TooLarge { .. }) {
+                GRAPH_REFUSAL.with(|slot| *slot.borrow_mut() = Some(refusal.to_string()));
+            }
+            fallback(graph)
+        }
+    }
+}
+
+/// [`layout`] after checking the size limits and the theme name; a graph
+/// the layout engine refuses is an error too ([`LayoutError::GraphTooLarge`]).
 pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scene>, LayoutError> {
     if let Some(name) = &options.theme {
         if Theme::named(name).is_none() {
@@ -169,5 +201,10 @@ pub fn try_layout(diagram: &Diagram, options: &LayoutOptions) -> Result<Vec<Scen
     if let Some(&(what, count, limit)) = counts.iter().find(|&&(_, count, limit)| count > limit) {
         return Err(LayoutError::TooLarge { what, count, limit });
     }
-    Ok(layout(diagram, options))
+    GRAPH_REFUSAL.with(|slot| slot.borrow_mut().take());
+    let scenes = layout(diagram, options);
+    match GRAPH_REFUSAL.with(|slot| slot.borrow_mut().take()) {
+        Some(why) => Err(LayoutError::GraphTooLarge(why)),
+        None => Ok(scenes),
+    }
 }

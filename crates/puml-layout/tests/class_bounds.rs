@@ -116,3 +116,42 @@ fn odd_models_do_not_panic() {
     let scenes = layout(&diagram(d), &LayoutOptions::default());
     assert_eq!(scenes.len(), 1);
 }
+
+#[test]
+fn a_graph_the_engine_refuses_is_an_error_not_a_silent_grid() {
+    // Within the renderer's own limits (2,000 classes, 20,000 links) but far
+    // beyond the engine's once long links are split at every rank they
+    // cross: `try_layout` says so; `layout` still draws the boxes in rows.
+    let n: u32 = 2_000;
+    let mut state: u64 = 0x2545_f491;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % u64::from(n)) as u32
+    };
+    let links = (0..20_000)
+        .map(|_| {
+            let mut l = link(next(), next());
+            l.label = None;
+            l.from_label = None;
+            l.to_label = None;
+            l
+        })
+        .collect();
+    let d = diagram(ClassDiagram {
+        elements: (0..n).map(|i| class(&format!("C{i}"), None)).collect(),
+        links,
+        ..ClassDiagram::default()
+    });
+    let err = try_layout(&d, &LayoutOptions::default()).unwrap_err();
+    assert!(
+        matches!(&err, LayoutError::GraphTooLarge(why) if why.contains("graph too large")),
+        "{err:?}"
+    );
+    assert!(err.to_string().starts_with("diagram too large to render"), "{err}");
+    let scenes = layout(&d, &LayoutOptions::default());
+    assert!(scenes[0].width.is_finite());
+    // A diagram the engine lays out leaves no refusal behind for the next.
+    assert!(try_layout(&diagram(chain(10)), &LayoutOptions::default()).is_ok());
+}

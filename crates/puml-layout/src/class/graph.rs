@@ -736,10 +736,7 @@ fn renumber_as_svek(built: &mut Built) {
 
 /// The engine's answer, or (when it refuses the graph) the nodes in rows.
 pub(crate) fn place(built: &Built) -> puml_graph::Layout {
-    match puml_graph::layout(&built.graph) {
-        Ok(layout) => layout,
-        Err(_) => fallback_grid(&built.graph),
-    }
+    crate::graph_layout_or(&built.graph, fallback_grid)
 }
 
 /// Nodes in rows of ⌈√n⌉, no edges routed: what is drawn when the engine

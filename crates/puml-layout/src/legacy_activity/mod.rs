@@ -428,7 +428,7 @@ fn node_name(legacy: &LegacyActivityDiagram, i: usize) -> String {
 
 fn draw(diagram: &Diagram, legacy: &LegacyActivityDiagram, look: &Look, metrics: &dyn TextMeasure) -> Scene {
     let built = build(legacy, look, metrics);
-    let layout = puml_graph::layout(&built.graph).unwrap_or_else(|_| row(&built.graph));
+    let layout = crate::graph_layout_or(&built.graph, row);
     // The drawing's extent: boxes, clusters, routes and labels.
     let (mut min_x, mut min_y) = (f64::INFINITY, f64::INFINITY);
     for r in layout.nodes.iter().chain(&layout.clusters) {

@@ -689,7 +689,7 @@ fn layout_in_order(graph: &Graph, first: &[usize]) -> Layout {
     }
     order.extend((0..n).filter(|&i| !placed[i]));
     if order.iter().enumerate().all(|(k, &i)| k == i) {
-        return puml_graph::layout(graph).unwrap_or_else(|_| row(graph));
+        return crate::graph_layout_or(graph, row);
     }
     let mut position = vec![0; n];
     for (k, &i) in order.iter().enumerate() {
@@ -706,7 +706,7 @@ fn layout_in_order(graph: &Graph, first: &[usize]) -> Layout {
             *node = position[*node];
         }
     }
-    let mut layout = puml_graph::layout(&reordered).unwrap_or_else(|_| row(&reordered));
+    let mut layout = crate::graph_layout_or(&reordered, row);
     let mut nodes = layout.nodes.clone();
     for (k, &i) in order.iter().enumerate() {
         if let Some(r) = layout.nodes.get(k) {
