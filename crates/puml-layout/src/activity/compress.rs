@@ -288,38 +288,71 @@ pub(super) fn compress_x_lanes(tile: &mut Tile, xs: &mut [f64]) {
     tile.out_x = map.apply(tile.out_x);
 }
 
+/// Which coordinate of a drawn item a compression map moves.
+#[derive(Clone, Copy)]
+enum Axis {
+    X,
+    Y,
+}
+
+/// `x` or `y`, whichever `axis` names.
+fn along<'a>(axis: Axis, x: &'a mut f64, y: &'a mut f64) -> &'a mut f64 {
+    match axis {
+        Axis::X => x,
+        Axis::Y => y,
+    }
+}
+
 fn map_item_x(item: &mut Item, map: &XMap) {
+    map_item(item, map, Axis::X);
+}
+
+fn map_item_y(item: &mut Item, map: &XMap) {
+    map_item(item, map, Axis::Y);
+}
+
+/// Moves every coordinate of `item` along `axis` through `map`; a box's
+/// far side is mapped too, so a box spanning a closed gap shrinks.
+fn map_item(item: &mut Item, map: &XMap, axis: Axis) {
     let m = |v: &mut f64| *v = map.apply(*v);
     match item {
-        Item::Rect { x, width, .. } => {
-            let x1 = map.apply(*x + *width);
-            m(x);
-            *width = round3(x1 - *x);
+        Item::Rect {
+            x, y, width, height, ..
+        } => {
+            let (start, size) = match axis {
+                Axis::X => (x, width),
+                Axis::Y => (y, height),
+            };
+            let end = map.apply(*start + *size);
+            m(start);
+            *size = round3(end - *start);
         }
-        Item::Line { x1, x2, .. } => {
-            m(x1);
-            m(x2);
+        Item::Line { x1, y1, x2, y2, .. } => {
+            m(along(axis, x1, y1));
+            m(along(axis, x2, y2));
         }
         Item::Polygon { points, .. } => {
             for p in points {
-                m(&mut p.x);
+                m(along(axis, &mut p.x, &mut p.y));
             }
         }
-        Item::Ellipse { cx, .. } => m(cx),
+        Item::Ellipse { cx, cy, .. } => m(along(axis, cx, cy)),
         Item::Path { segments, .. } => {
             for seg in segments {
                 match seg {
-                    crate::scene::PathSegment::MoveTo { x, .. } | crate::scene::PathSegment::LineTo { x, .. } => m(x),
-                    crate::scene::PathSegment::CubicTo { x1, x2, x, .. } => {
-                        m(x1);
-                        m(x2);
-                        m(x);
+                    crate::scene::PathSegment::MoveTo { x, y } | crate::scene::PathSegment::LineTo { x, y } => {
+                        m(along(axis, x, y))
+                    }
+                    crate::scene::PathSegment::CubicTo { x1, y1, x2, y2, x, y } => {
+                        m(along(axis, x1, y1));
+                        m(along(axis, x2, y2));
+                        m(along(axis, x, y));
                     }
                     crate::scene::PathSegment::Close => {}
                 }
             }
         }
-        Item::Text(t) => m(&mut t.x),
+        Item::Text(t) => m(along(axis, &mut t.x, &mut t.y)),
         Item::Begin { .. } | Item::End => {}
     }
 }
@@ -352,40 +385,4 @@ pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
         }
     }
     map
-}
-
-fn map_item_y(item: &mut Item, map: &XMap) {
-    let m = |v: &mut f64| *v = map.apply(*v);
-    match item {
-        Item::Rect { y, height, .. } => {
-            let y1 = map.apply(*y + *height);
-            m(y);
-            *height = round3(y1 - *y);
-        }
-        Item::Line { y1, y2, .. } => {
-            m(y1);
-            m(y2);
-        }
-        Item::Polygon { points, .. } => {
-            for p in points {
-                m(&mut p.y);
-            }
-        }
-        Item::Ellipse { cy, .. } => m(cy),
-        Item::Path { segments, .. } => {
-            for seg in segments {
-                match seg {
-                    crate::scene::PathSegment::MoveTo { y, .. } | crate::scene::PathSegment::LineTo { y, .. } => m(y),
-                    crate::scene::PathSegment::CubicTo { y1, y2, y, .. } => {
-                        m(y1);
-                        m(y2);
-                        m(y);
-                    }
-                    crate::scene::PathSegment::Close => {}
-                }
-            }
-        }
-        Item::Text(t) => m(&mut t.y),
-        Item::Begin { .. } | Item::End => {}
-    }
 }

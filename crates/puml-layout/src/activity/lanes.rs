@@ -503,16 +503,10 @@ impl Ctx<'_> {
             h,
             anchor: own_axis,
             in_x: own_axis,
-            in_y: 0.0,
             out_x: out_axis,
             out_y: h,
             open: open || fork.merge,
-            tail: None,
-            overhang: 0.0,
-            spans: Vec::new(),
-            frame: None,
-            head_room: 0.0,
-            dimension: None,
+            ..Tile::empty()
         }
     }
 
@@ -733,16 +727,10 @@ impl Ctx<'_> {
             h,
             anchor: in_x,
             in_x,
-            in_y: 0.0,
             out_x: own_axis,
             out_y: h,
             open,
-            tail: None,
-            overhang: 0.0,
-            spans: Vec::new(),
-            frame: None,
-            head_room: 0.0,
-            dimension: None,
+            ..Tile::empty()
         }
     }
 
@@ -841,16 +829,10 @@ impl Ctx<'_> {
             h,
             anchor: in_axis,
             in_x: in_axis,
-            in_y: 0.0,
             out_x: out_axis,
             out_y: h,
             open,
-            tail: None,
-            overhang: 0.0,
-            spans: Vec::new(),
-            frame: None,
-            head_room: 0.0,
-            dimension: None,
+            ..Tile::empty()
         }
     }
 }
