@@ -476,13 +476,8 @@ mod first_word_tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax");
-        for dir in ["ok", "err"] {
-            for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
-                if let Ok(text) = std::fs::read_to_string(entry.path()) {
-                    lines.extend(text.lines().map(str::to_string));
-                }
-            }
+        for text in crate::parser::tests::syntax_test_texts() {
+            lines.extend(text.lines().map(str::to_string));
         }
         assert!(lines.len() > 1000, "{} lines", lines.len());
         for line in &lines {

@@ -163,14 +163,7 @@ fn split_lines_agrees_with_the_plain_rule() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax");
-    for dir in ["ok", "err"] {
-        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
-            if let Ok(text) = std::fs::read_to_string(entry.path()) {
-                texts.push(text);
-            }
-        }
-    }
+    texts.extend(syntax_test_texts());
     assert!(texts.len() > 50, "{} texts", texts.len());
     for text in &texts {
         let split: Vec<(usize, String, String)> = super::split_lines(text)
@@ -179,4 +172,19 @@ fn split_lines_agrees_with_the_plain_rule() {
             .collect();
         assert_eq!(split, plain(text), "{text:?}");
     }
+}
+
+/// Every text of `test-data/syntax/{ok,err}`: real inputs for the tests that
+/// hold a fast path to its plain rule.
+pub(super) fn syntax_test_texts() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax");
+    let mut texts = Vec::new();
+    for dir in ["ok", "err"] {
+        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                texts.push(text);
+            }
+        }
+    }
+    texts
 }
