@@ -58,6 +58,7 @@ impl Ctx<'_> {
         let (bx0, bx1) = (x0, x0 + t.w);
         // What the body draws (without the room tiles keep around diamonds).
         let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
+        let body_lo = t.frame.map_or(bx0, |(lo, _)| bx0.max(x0 + lo));
         let body_bottom = top + t.h;
         let mut loop_bottom = body_bottom;
         if t.is_empty() {
@@ -109,7 +110,13 @@ impl Ctx<'_> {
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
-        let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
+        // The exit runs 12 px left of the diamond or of the body's own
+        // dimension (PlantUML's `FtileWhile`), which is what a frame wraps,
+        // not the room the body's tile keeps beside it (a `then` that
+        // detaches beside its diamond: probes `detach_branch_*_d2_*`); a
+        // frame reaching past the tile (a two-branch `if`'s) is room the
+        // compression closes anyway.
+        let lx = (c - d.w / 2.0).min(body_lo) - LOOP_MARGIN;
         let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
