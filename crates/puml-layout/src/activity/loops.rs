@@ -116,7 +116,11 @@ impl Ctx<'_> {
         // detaches beside its diamond: probes `detach_branch_*_d2_*`); a
         // frame reaching past the tile (a two-branch `if`'s) is room the
         // compression closes anyway.
-        let lx = (c - d.w / 2.0).min(body_lo) - LOOP_MARGIN;
+        // PlantUML's compression then leaves at most 10 px between the exit's
+        // head (4 px either side of the line) and the leftmost shape, where
+        // nothing else holds that stripe (probes `kill_branch_*_d2_*`).
+        let shapes_lo = (c - d.w / 2.0).min(drawn_lo);
+        let lx = ((c - d.w / 2.0).min(body_lo) - LOOP_MARGIN).max(shapes_lo - LOOP_MARGIN - 2.0);
         let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
