@@ -130,7 +130,7 @@ impl Ctx<'_> {
         );
         // The exit line does not hold columns apart in the page-wide
         // compression, nor does its head (probes `fork_*_mid_d2_*`).
-        ignored_for_compression(&mut items, |items| mid_head(items, lx, mid, exit_y, st));
+        mid_head(&mut items, lx, mid, exit_y, st);
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and
         // ends 6 px right of the way back, or 5 px short of a longer `is`
