@@ -58,7 +58,13 @@ impl Ctx<'_> {
         let (bx0, bx1) = (x0, x0 + t.w);
         // What the body draws (without the room tiles keep around diamonds).
         let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
-        let body_lo = t.frame.map_or(bx0, |(lo, _)| bx0.max(x0 + lo));
+        // A frame reaching past the body's tile is a two-branch `if`'s room,
+        // which reaches 2 px past its branches in PlantUML's dimension.
+        let body_lo = match t.frame {
+            Some((lo, _)) if lo < 0.0 => bx0 - IF_DIMENSION_ROOM,
+            Some((lo, _)) => bx0.max(x0 + lo),
+            None => bx0,
+        };
         let body_bottom = top + t.h;
         let mut loop_bottom = body_bottom;
         if t.is_empty() {
@@ -113,9 +119,7 @@ impl Ctx<'_> {
         // The exit runs 12 px left of the diamond or of the body's own
         // dimension (PlantUML's `FtileWhile`), which is what a frame wraps,
         // not the room the body's tile keeps beside it (a `then` that
-        // detaches beside its diamond: probes `detach_branch_*_d2_*`); a
-        // frame reaching past the tile (a two-branch `if`'s) is room the
-        // compression closes anyway.
+        // detaches beside its diamond: probes `detach_branch_*_d2_*`).
         // PlantUML's compression then leaves at most 10 px between the exit's
         // head (4 px either side of the line) and the leftmost shape, where
         // nothing else holds that stripe (probes `kill_branch_*_d2_*`).
