@@ -122,8 +122,9 @@ const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// else on the page holds it (probes `if_else_*_d4_*`: a partition 12 px
 /// from the boxes; corpus activity 009: 20 px above a wider flow).
 const IF_FRAME_ROOM: f64 = 10.0;
-/// How far PlantUML's own dimension of a two-branch `if` reaches past its
-/// branches (what a frame wraps once the compression closed `IF_FRAME_ROOM`).
+/// How far PlantUML's own dimension of a two-branch `if` (what a frame wraps
+/// once the compression closed `IF_FRAME_ROOM`) or of a `split` reaches past
+/// its branches.
 const IF_DIMENSION_ROOM: f64 = 2.0;
 /// The room a two-branch `if` opening an `else` keeps on its left.
 const NESTED_IF_ROOM: f64 = 10.0;
