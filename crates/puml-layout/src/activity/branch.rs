@@ -419,6 +419,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
         }
     }
 

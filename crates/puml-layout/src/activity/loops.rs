@@ -367,6 +367,12 @@ impl Ctx<'_> {
         let mut tile = self.normalize(items, c, (c, 0.0), (c, dbottom), h, true, (left_room, right_room));
         let shift = c - tile.anchor;
         tile.frame = Some((framed.0 - shift, framed.1 - shift));
+        // A `not` label hangs under the condition without pushing an
+        // enclosing frame, which ends 8 px under the condition whatever
+        // the label's lines (probes `repeat_backward_*_d4_*`).
+        if not_l.is_some() {
+            tile.frame_bottom = Some(dbottom + REPEAT_NOT_LABEL_ROOM);
+        }
         tile
     }
 }

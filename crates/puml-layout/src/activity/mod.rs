@@ -65,6 +65,9 @@ const DIAMOND_HALF: f64 = 12.0;
 const LOOP_MARGIN: f64 = 12.0;
 /// Room a repeat loop keeps left of its shapes.
 const REPEAT_LEFT_ROOM: f64 = 9.0;
+/// What PlantUML's `repeat` keeps under its condition for a `not` label,
+/// in the dimension an enclosing frame wraps.
+const REPEAT_NOT_LABEL_ROOM: f64 = 8.0;
 /// How much further below its body a repeat with a backward action draws
 /// its condition.
 const REPEAT_BACKWARD_DROP: f64 = 10.0;
