@@ -180,10 +180,10 @@ mod tests {
     /// Shapes and texts placed when the level was last raised, per set,
     /// less a small margin: (set, shapes placed at least, texts placed at
     /// least). Reached: corpus-activity 1,158/1,211 shapes, 434/434 texts; probes (379)
-    /// 10,946/12,059 and 2,955/3,121; seed 001 300/321 and 176/176 after
+    /// 10,985/12,059 and 2,959/3,121; seed 001 300/321 and 176/176 after
     /// the actmisc round (switch cases, a `while`'s exit, a then beside its
-    /// diamond; the 361 probes before it 10,349/11,563 and 2,788/2,997, then
-    /// 10,531 and 2,836), after the router round (a `split` across lanes; 352 probes 10,116/11,351
+    /// diamond, `split` and `repeat … not (…)` frames; the 361 probes before
+    /// it 10,349/11,563 and 2,788/2,997, 2,840 texts after), after the router round (a `split` across lanes; 352 probes 10,116/11,351
     /// and 2,716/2,928, seed 263/321 and 159/176 before it), after the actloop round (partition
     /// tabs' width, notes in `repeat` bodies: corpus 1,158/1,211, probes
     /// (342) 9,835/11,078 and 2,656/2,871, seed 170/321 and 92/176) and the
