@@ -133,7 +133,8 @@ impl Ctx<'_> {
             false,
         );
         // The exit line does not hold columns apart in the page-wide
-        // compression, nor does its head (probes `fork_*_mid_d2_*`).
+        // compression; its head does, as PlantUML's arrow head does (probes
+        // `while_exit_*_d4_*`: the exit label keeps its room in a frame).
         mid_head(&mut items, lx, mid, exit_y, st);
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and

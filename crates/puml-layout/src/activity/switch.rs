@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// The shortest arm from a `switch` diamond's corner to its outer cases.
+/// The arm from a `switch` diamond's corner to its outer cases when the
+/// diamond is wider than the room between them (PlantUML's big-diamond mode).
 const SWITCH_MIN_ARM: f64 = 15.0;
 /// How much lower the labels of cases spread apart for the arms hang.
 const SPREAD_LABEL_DROP: f64 = 5.69;
