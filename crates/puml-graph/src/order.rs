@@ -1415,6 +1415,8 @@ impl<'a> Orderer<'a> {
     /// or cluster without flat edges is still pinned by an earlier one's
     /// table at its nodes' places; so is this engine.
     fn flat_breakcycles(&mut self, problem: &Problem) {
+        // (New tables pin other pairs: what transposition knew is void.)
+        self.transpose_stable.borrow_mut().fill(TRANSPOSE_UNKNOWN);
         // (The sweeps' list of units, borrowed: every build makes these tables.)
         let mut units = std::mem::take(&mut self.sweep_scratch.0);
         for r in problem.min_rank..=problem.max_rank {
