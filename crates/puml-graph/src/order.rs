@@ -336,6 +336,12 @@ struct Orderer<'a> {
     /// problem being ordered, until either rank changes (dot's per-rank
     /// `cache_nc`): most sweeps change few ranks.
     rank_crossings: std::cell::RefCell<Vec<Option<usize>>>,
+    /// Per rank, what transposition is known to leave as it is within the
+    /// problem being ordered (`TRANSPOSE_*`): set when a transposition
+    /// ends with the rank looked at and unchanged, cleared when the rank
+    /// or a neighbouring rank changes, so a sweep that moved nothing near
+    /// a rank does not have its pairs compared again for nothing.
+    transpose_stable: std::cell::RefCell<Vec<u8>>,
     /// Each node's place on its rank counting a collapsed cluster once
     /// (what medians and crossings compare).
     slot: Vec<usize>,
@@ -402,6 +408,14 @@ const NO_CLUSTER: usize = usize::MAX;
 
 /// A cluster without a block in the units being made.
 const NO_BLOCK: usize = usize::MAX;
+
+/// `Orderer::transpose_stable`: nothing known.
+const TRANSPOSE_UNKNOWN: u8 = 0;
+/// A transposition that exchanges only pairs it improves leaves the rank.
+const TRANSPOSE_STABLE_STRICT: u8 = 1;
+/// Also one that exchanges pairs of equal counts (it exchanged none, so
+/// neither would the strict one).
+const TRANSPOSE_STABLE_ALWAYS: u8 = 2;
 
 /// The working lists of `Orderer::crossings_between`.
 #[derive(Default)]
@@ -527,6 +541,7 @@ impl<'a> Orderer<'a> {
             expanded: vec![false; tree.parent.len()],
             collapsed_of: vec![None; n],
             rank_crossings: std::cell::RefCell::new(vec![None; layered.ranks.len()]),
+            transpose_stable: std::cell::RefCell::new(vec![TRANSPOSE_UNKNOWN; layered.ranks.len()]),
             slot: vec![0; n],
             cluster_member: rustc_hash::FxHashMap::default(),
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
@@ -714,8 +729,10 @@ impl<'a> Orderer<'a> {
         })
     }
 
-    /// Forgets the crossing counts rank `r`'s order enters: above and below it.
+    /// Forgets the crossing counts rank `r`'s order enters: above and below
+    /// it (and what transposition knew of it and its neighbours).
     fn rank_changed(&self, r: usize) {
+        self.transposition_unknown(r);
         let mut cache = self.rank_crossings.borrow_mut();
         if let Some(c) = cache.get_mut(r) {
             *c = None;
@@ -723,6 +740,14 @@ impl<'a> Orderer<'a> {
         if let Some(c) = r.checked_sub(1).and_then(|above| cache.get_mut(above)) {
             *c = None;
         }
+    }
+
+    /// Rank `r` changed: transposition of it and its neighbours (whose
+    /// pairs' crossings it enters) must look again.
+    fn transposition_unknown(&self, r: usize) {
+        let mut stable = self.transpose_stable.borrow_mut();
+        let end = (r + 2).min(stable.len());
+        stable[r.saturating_sub(1)..end].fill(TRANSPOSE_UNKNOWN);
     }
 
     /// Whether every slot of rank `r` is what `refresh_slots` would make.
@@ -1390,6 +1415,8 @@ impl<'a> Orderer<'a> {
     /// or cluster without flat edges is still pinned by an earlier one's
     /// table at its nodes' places; so is this engine.
     fn flat_breakcycles(&mut self, problem: &Problem) {
+        // (New tables pin other pairs: what transposition knew is void.)
+        self.transpose_stable.borrow_mut().fill(TRANSPOSE_UNKNOWN);
         // (The sweeps' list of units, borrowed: every build makes these tables.)
         let mut units = std::mem::take(&mut self.sweep_scratch.0);
         for r in problem.min_rank..=problem.max_rank {
@@ -1469,6 +1496,8 @@ impl<'a> Orderer<'a> {
         if problem.own {
             self.forget_crossings();
         }
+        // (What transposition knew was of the previous problem's units.)
+        self.transpose_stable.borrow_mut().fill(TRANSPOSE_UNKNOWN);
         self.remember_crossings_elsewhere(problem);
         let mut best_cross = usize::MAX;
         let mut cur_cross = usize::MAX;
@@ -1914,7 +1943,18 @@ impl<'a> Orderer<'a> {
     /// transpose; `reverse`: equal counts exchange too).
     fn transpose(&mut self, problem: &Problem, reverse: bool) {
         let span = problem.max_rank - problem.min_rank + 1;
-        let mut candidate = vec![true; span];
+        // A rank this transposition is known to leave as it is would be
+        // looked at for nothing (and then again only if it or a neighbour
+        // changes).
+        let stable_enough = if reverse {
+            TRANSPOSE_STABLE_ALWAYS
+        } else {
+            TRANSPOSE_STABLE_STRICT
+        };
+        let mut candidate: Vec<bool> = self.transpose_stable.borrow()[problem.min_rank..=problem.max_rank]
+            .iter()
+            .map(|&known| known < stable_enough)
+            .collect();
         // (Each rank's in turn, reused.)
         let mut lists: Vec<Option<EdgeLists>> = Vec::new();
         let mut buffer: Vec<(usize, usize)> = Vec::new();
@@ -1926,10 +1966,18 @@ impl<'a> Orderer<'a> {
             rank_units.resize_with(span, Default::default);
         }
         let mut starts: Vec<Option<usize>> = vec![None; span];
+        // Debug builds look at the ranks known to stay too, until they or a
+        // neighbour change, and check that they do not move.
+        #[cfg(debug_assertions)]
+        let mut unchecked: Vec<bool> = candidate.iter().map(|&c| !c).collect();
         for _ in 0..self.scaled(MAX_TRANSPOSE_ROUNDS) {
             let mut delta: i64 = 0;
             for offset in 0..span {
-                if !candidate[offset] {
+                #[cfg(debug_assertions)]
+                let checking = std::mem::take(&mut unchecked[offset]);
+                #[cfg(not(debug_assertions))]
+                let checking = false;
+                if !candidate[offset] && !checking {
                     continue;
                 }
                 candidate[offset] = false;
@@ -2021,19 +2069,30 @@ impl<'a> Orderer<'a> {
                     from += units[i].1.len();
                 }
                 if changed {
-                    candidate[offset] = true;
-                    if offset > 0 {
-                        candidate[offset - 1] = true;
-                    }
-                    if offset + 1 < span {
-                        candidate[offset + 1] = true;
-                    }
+                    assert!(!checking, "rank {r}: transposition moved a rank known to stay");
+                    self.transposition_unknown(r);
+                    let near = offset.saturating_sub(1)..(offset + 2).min(span);
+                    candidate[near.clone()].fill(true);
+                    #[cfg(debug_assertions)]
+                    unchecked[near].fill(false);
                 }
             }
             if delta < 1 {
                 break;
             }
         }
+        // A rank no longer a candidate was looked at without an exchange
+        // (or skipped as known), and nothing near it changed since.
+        let mut stable = self.transpose_stable.borrow_mut();
+        for (offset, &looked_again) in candidate.iter().enumerate() {
+            let known = &mut stable[problem.min_rank + offset];
+            *known = if looked_again {
+                TRANSPOSE_UNKNOWN
+            } else {
+                (*known).max(stable_enough)
+            };
+        }
+        drop(stable);
         self.transpose_units = rank_units;
     }
 

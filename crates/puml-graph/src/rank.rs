@@ -124,29 +124,37 @@ pub(crate) fn assign_ranks(graph: &Graph) -> Vec<i32> {
                 });
             }
         }
-        // Graphviz keeps each node's edges sorted by the other end.
-        rank_edges.sort_by_key(|e| (e.tail, e.head));
-        break_cycles(count, &mut rank_edges);
-        let limits = Limits {
-            max_iterations: MAX_ITERATIONS,
-            search_size: SEARCH_SIZE,
-        };
-        let has_children = members.iter().any(|&v| in_child(v));
-        let balance = if has_children {
-            Balance::Components
+        // Nothing holds the units apart (a cluster of one node, or of nodes
+        // without edges among them): network simplex would leave every
+        // unit on rank 0, which `None` stands for, without building its
+        // tables (the corpora have hundreds of such scopes).
+        let unit_rank = if rank_edges.is_empty() {
+            None
         } else {
-            Balance::Ranks
+            // Graphviz keeps each node's edges sorted by the other end.
+            rank_edges.sort_by_key(|e| (e.tail, e.head));
+            break_cycles(count, &mut rank_edges);
+            let limits = Limits {
+                max_iterations: MAX_ITERATIONS,
+                search_size: SEARCH_SIZE,
+            };
+            let has_children = members.iter().any(|&v| in_child(v));
+            let balance = if has_children {
+                Balance::Components
+            } else {
+                Balance::Ranks
+            };
+            let input = Input {
+                nodes: count,
+                edges: &rank_edges,
+                order: component_order(count, &rank_edges),
+                initial: None,
+                normal: units.len(),
+            };
+            Some(solve(&input, balance, &limits))
         };
-        let input = Input {
-            nodes: count,
-            edges: &rank_edges,
-            order: component_order(count, &rank_edges),
-            initial: None,
-            normal: units.len(),
-        };
-        let unit_rank = solve(&input, balance, &limits);
         for &v in members {
-            let r = unit_rank[same.find(local(v))];
+            let r = unit_rank.as_ref().map_or(0, |ranks| ranks[same.find(local(v))]);
             offset[v] = r + if in_child(v) { offset[v] } else { 0 };
         }
         if let Some(c) = scope {
