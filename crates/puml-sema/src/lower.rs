@@ -57,7 +57,7 @@ fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, l
             allow_url_includes: options.allow_url_includes,
             ..PreprocessOptions::default()
         };
-        let pre = preprocess::preprocess(text, &pre_options, loader);
+        let pre = preprocess::preprocess_needed(text, &pre_options, loader);
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
             let (mut document, mut source_map, mut diagnostics) = lower_root(&expanded_parse);

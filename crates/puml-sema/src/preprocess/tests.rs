@@ -168,6 +168,37 @@ fn needs_preprocessing_is_a_line_scan() {
     assert!(!needs_preprocessing(""));
 }
 
+/// The scan that tests sixteen bytes at a time for a `!` or a `%` gives
+/// the answer of asking every line, wherever in a block the marks fall.
+#[test]
+fn the_block_scan_agrees_with_asking_every_line() {
+    let lines = [
+        "A -> B : hello!",
+        "  !$x = 1",
+        "\t!theme plain",
+        "!pragma teoz true",
+        "A -> B : 50% done",
+        "A -> B : %upper(\"x\")",
+        "\u{3000}!include a.iuml",
+        "note: ünïcode ! text %",
+        "",
+        "x!y",
+    ];
+    for pad in 0..40 {
+        for (a, first) in lines.iter().enumerate() {
+            for second in &lines[a..] {
+                let text = format!(
+                    "{}{first}\n{}{second}\r\nA -> B\n",
+                    "-".repeat(pad),
+                    " ".repeat(pad % 7)
+                );
+                let by_lines = text.split('\n').any(line_needs_preprocessing);
+                assert_eq!(needs_preprocessing(&text), by_lines, "{text:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn crlf_input_keeps_line_map() {
     let text = "@startuml\r\n!$x = \"B\"\r\nA -> $x\r\n@enduml\r\n";
