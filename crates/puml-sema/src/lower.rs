@@ -183,19 +183,23 @@ impl<'a> LineMapper<'a> {
         files
     }
 
-    fn file(&self, name: &Option<String>) -> &FileText {
-        name.as_ref().and_then(|n| self.included.get(n)).unwrap_or(&self.main)
+    fn file(&self, name: Option<&str>) -> &FileText {
+        name.and_then(|n| self.included.get(n)).unwrap_or(&self.main)
     }
 
     /// Maps an offset of the expanded text to `(file, offset in that file)`.
-    fn map_offset(&self, offset: TextSize) -> (Option<String>, TextSize) {
+    /// The file's name is borrowed from the line map: it is copied only
+    /// where a mapped item keeps it (a copy per mapping was most of mapping
+    /// a preprocessed text's model back).
+    fn map_offset(&self, offset: TextSize) -> (Option<&'a str>, TextSize) {
         let line = self.expanded_index.line_of(offset);
         let Some(origin) = self.lines.get(line).or(self.lines.last()) else {
             return (None, TextSize::from(0));
         };
-        let target = self.file(&origin.file);
+        let file = origin.file.as_deref();
+        let target = self.file(file);
         let Some(original_range) = target.index.line_range(&target.text, origin.line as usize) else {
-            return (origin.file.clone(), TextSize::of(target.text.as_str()));
+            return (file, TextSize::of(target.text.as_str()));
         };
         if origin.verbatim {
             let expanded_line_start = self
@@ -204,19 +208,16 @@ impl<'a> LineMapper<'a> {
                 .map(|r| r.start())
                 .unwrap_or_default();
             let delta = offset.checked_sub(expanded_line_start).unwrap_or_default();
-            (
-                origin.file.clone(),
-                (original_range.start() + delta).min(original_range.end()),
-            )
+            (file, (original_range.start() + delta).min(original_range.end()))
         } else {
-            (origin.file.clone(), original_range.start())
+            (file, original_range.start())
         }
     }
 
-    fn map_range(&self, range: TextRange) -> (Option<String>, TextRange) {
+    fn map_range(&self, range: TextRange) -> (Option<&'a str>, TextRange) {
         let (file, start) = self.map_offset(range.start());
         let (end_file, end) = self.map_offset(range.end());
-        let target = self.file(&file);
+        let target = self.file(file);
         let end = if end < start || end_file != file {
             let line = target.index.line_of(start);
             target
@@ -234,7 +235,7 @@ impl<'a> LineMapper<'a> {
         let (file, range) = self.map_range(diagnostic.range);
         diagnostic.range = range;
         let mut fixes_ok = file.is_none();
-        diagnostic.file = file;
+        diagnostic.file = file.map(str::to_owned);
         for fix in &mut diagnostic.fixes {
             for edit in &mut fix.edits {
                 let (edit_file, mapped) = self.map_range(edit.range);
@@ -247,7 +248,7 @@ impl<'a> LineMapper<'a> {
         }
         for related in &mut diagnostic.related {
             let (file, mapped) = self.map_range(related.range);
-            related.file = file;
+            related.file = file.map(str::to_owned);
             related.range = mapped;
         }
         diagnostic
@@ -285,7 +286,7 @@ impl<'a> LineMapper<'a> {
                 .participants
                 .iter()
                 .map(|r| match self.map_range(*r) {
-                    (Some(file), range) if self.is_verbatim_in_include(*r) => Some((file, range)),
+                    (Some(file), range) if self.is_verbatim_in_include(*r) => Some((file.to_owned(), range)),
                     _ => None,
                 })
                 .collect();
@@ -296,7 +297,7 @@ impl<'a> LineMapper<'a> {
                     uses.iter()
                         .filter(|r| self.is_verbatim_in_include(**r))
                         .filter_map(|r| match self.map_range(*r) {
-                            (Some(file), range) => Some((file, range)),
+                            (Some(file), range) => Some((file.to_owned(), range)),
                             (None, _) => None,
                         })
                         .collect()
