@@ -615,7 +615,11 @@ const IGNORED_IN_SEQUENCE: &[(&str, Option<&str>)] = &[
 
 /// Whether a sequence diagram reads `lower` (lower case, no stereotype).
 fn read_by_sequence(lower: &str) -> bool {
-    let names = known_names();
+    reads_in(known_names(), lower)
+}
+
+/// [`read_by_sequence`] over the given lists (also while they are built).
+fn reads_in(names: &KnownNames, lower: &str) -> bool {
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
     if names.unlisted.contains(lower) || SEQUENCE_SINGLES.contains(&bare) {
         return true;
@@ -639,6 +643,10 @@ struct KnownNames {
     unlisted: FxHashSet<String>,
     /// The listed names that start with `sequence`, without it.
     listed_after_sequence: FxHashSet<String>,
+    /// Every name [`read_by_sequence`] accepts, less the ones
+    /// [`IGNORED_IN_SEQUENCE`] lists: the answer for most skinparam lines
+    /// in one look-up (asking the lists one by one took five).
+    read: FxHashSet<String>,
 }
 
 fn known_names() -> &'static KnownNames {
@@ -656,11 +664,33 @@ fn known_names() -> &'static KnownNames {
             .filter_map(|k| k.strip_prefix("sequence"))
             .map(str::to_string)
             .collect();
-        KnownNames {
+        let mut names = KnownNames {
             listed,
             unlisted: lower(UNLISTED),
             listed_after_sequence,
+            read: FxHashSet::default(),
+        };
+        // A name read is in one of the lists, with or without the
+        // `sequence` prefix (each test of `reads_in` looks the name or its
+        // bare form up in a list): those candidates are all there is to try.
+        let bare_names = names
+            .listed
+            .iter()
+            .chain(&names.unlisted)
+            .chain(&names.listed_after_sequence)
+            .map(String::as_str)
+            .chain(SEQUENCE_SINGLES.iter().copied());
+        let mut candidates: Vec<String> = Vec::new();
+        for name in bare_names {
+            candidates.push(name.to_string());
+            candidates.push(format!("sequence{name}"));
         }
+        let read = candidates
+            .into_iter()
+            .filter(|name| reads_in(&names, name) && !IGNORED_IN_SEQUENCE.iter().any(|(ignored, _)| ignored == name))
+            .collect();
+        names.read = read;
+        names
     })
 }
 
@@ -680,7 +710,17 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     if name.is_empty() || name.len() > 80 || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return None;
     }
-    let lower = name.to_ascii_lowercase();
+    // Lower-cased on the stack: the name is at most 80 ASCII characters.
+    let mut buffer = [0u8; 80];
+    let lower = &mut buffer[..name.len()];
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    let Ok(lower) = std::str::from_utf8(lower) else {
+        return None;
+    };
+    if known_names().read.contains(lower) {
+        return None;
+    }
     if let Some((_, instead)) = IGNORED_IN_SEQUENCE.iter().find(|(k, _)| *k == lower) {
         let message = match instead {
             Some(other) => format!("PlantUML ignores `skinparam {name}` in sequence diagrams; it reads `{other}`"),
@@ -691,10 +731,9 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
             instead: *instead,
         });
     }
-    if read_by_sequence(&lower) {
-        return None;
-    }
-    let known = known_names().listed.contains(&lower);
+    // Not read: `read` holds every name `read_by_sequence` accepts that
+    // the list above does not.
+    let known = known_names().listed.contains(lower);
     let message = if known {
         format!("`{name}` is a skin parameter of other diagram kinds: a sequence diagram ignores it")
     } else {
@@ -702,7 +741,7 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     };
     Some(IgnoredSkinparam {
         message,
-        instead: closest_sequence_name(&lower),
+        instead: closest_sequence_name(lower),
     })
 }
 
@@ -725,13 +764,20 @@ fn closest_sequence_name(lower: &str) -> Option<&'static str> {
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
     let bare_chars = bare.chars().count();
     let letters = LetterCounts::of(bare);
-    let names = sequence_names();
+    let SequenceNames { names, present } = sequence_names();
     // The distance is at least the difference in length (names are
     // ASCII): only names within two characters of this one's length.
     let first = names.partition_point(|known| known.bare.len() + 2 < bare_chars);
-    let end = names.partition_point(|known| known.bare.len() <= bare_chars + 2);
-    names[first..end.max(first)]
-        .iter()
+    let end = names
+        .partition_point(|known| known.bare.len() <= bare_chars + 2)
+        .max(first);
+    // More than four letters that only one of the two names has means at
+    // least three edits ([`LetterCounts::edits_at_least`]), more than any
+    // name may take: one count over a dense array of the letter sets puts
+    // most names aside before their entries are read.
+    (first..end)
+        .filter(|&index| (present[index] ^ letters.present).count_ones() <= 4)
+        .map(|index| &names[index])
         .filter_map(|known| {
             let limit = if known.name.len() >= 8 { 2 } else { 1 };
             // It is at least the letters one has more of than the other:
@@ -820,8 +866,8 @@ struct SequenceName {
 /// The names a sequence diagram reads, by the length of their bare form:
 /// worked out once (deciding whether one name is read looks it up in the
 /// lists, so doing it per misspelt skinparam was quadratic in their length).
-fn sequence_names() -> &'static [SequenceName] {
-    static NAMES: std::sync::OnceLock<Vec<SequenceName>> = std::sync::OnceLock::new();
+fn sequence_names() -> &'static SequenceNames {
+    static NAMES: std::sync::OnceLock<SequenceNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names: Vec<SequenceName> = PLANTUML_SKINPARAMS
             .iter()
@@ -840,8 +886,16 @@ fn sequence_names() -> &'static [SequenceName] {
             })
             .collect();
         names.sort_by_key(|known| (known.bare.len(), known.listed_at));
-        names
+        let present = names.iter().map(|known| known.letters.present).collect();
+        SequenceNames { names, present }
     })
+}
+
+/// [`sequence_names`]: the names, and beside them each one's letter set.
+struct SequenceNames {
+    names: Vec<SequenceName>,
+    /// `names[i].letters.present`, packed.
+    present: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -908,12 +962,40 @@ mod tests {
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
     }
 
+    /// The one look-up in the set of names read answers as the lists do,
+    /// for every listed name with and without the prefix and for their
+    /// misspellings.
+    #[test]
+    fn the_set_of_names_read_answers_as_the_lists() {
+        let names = known_names();
+        let mut asked = 0;
+        for name in PLANTUML_SKINPARAMS.iter().chain(UNLISTED).chain(SEQUENCE_SINGLES) {
+            let lower = name.to_ascii_lowercase();
+            let bare = lower.strip_prefix("sequence").unwrap_or(&lower).to_string();
+            let mut variants = vec![format!("sequence{bare}"), bare.clone(), format!("{bare}x")];
+            let shorter = bare.get(1..).unwrap_or_default();
+            variants.push(shorter.to_string());
+            variants.push(format!("sequence{shorter}"));
+            variants.push(lower);
+            for variant in variants {
+                let ignored = IGNORED_IN_SEQUENCE.iter().any(|(k, _)| *k == variant);
+                assert_eq!(
+                    names.read.contains(&variant),
+                    read_by_sequence(&variant) && !ignored,
+                    "{variant}"
+                );
+                asked += 1;
+            }
+        }
+        assert!(asked > 2_000, "only {asked}");
+    }
+
     /// The letter count never claims more edits than the distance takes
     /// (else a close name would be skipped): every pair of names a sequence
     /// diagram reads, and each name against its misspellings.
     #[test]
     fn the_letter_bound_never_exceeds_the_distance() {
-        let names = sequence_names();
+        let names = &sequence_names().names;
         let mut pairs = 0;
         for a in names {
             let mut variants = vec![a.bare.clone()];
@@ -932,8 +1014,13 @@ mod tests {
                 .map(|n| n.bare.as_str())
                 .chain(variants.iter().map(String::as_str))
             {
-                let bound = LetterCounts::of(&a.bare).edits_at_least(&LetterCounts::of(b));
-                assert!(bound <= puml_syntax::edit_distance(&a.bare, b), "{} {b}", a.bare);
+                let (mine, theirs) = (LetterCounts::of(&a.bare), LetterCounts::of(b));
+                let distance = puml_syntax::edit_distance(&a.bare, b);
+                assert!(mine.edits_at_least(&theirs) <= distance, "{} {b}", a.bare);
+                // The quicker test `closest_sequence_name` makes first:
+                // letters only one name has, at most two per edit.
+                let one_sided = (mine.present ^ theirs.present).count_ones() as usize;
+                assert!(one_sided <= 2 * distance, "{} {b}", a.bare);
                 pairs += 1;
             }
         }
