@@ -7,7 +7,7 @@
 //! (`test-data/skinparam-sequence`), which show the listed names a
 //! sequence diagram ignores.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// PlantUML 1.2026.8's skin parameters (`-language`), every diagram kind.
 pub const PLANTUML_SKINPARAMS: &[&str] = &[
@@ -615,82 +615,70 @@ const IGNORED_IN_SEQUENCE: &[(&str, Option<&str>)] = &[
 
 /// Whether a sequence diagram reads `lower` (lower case, no stereotype).
 fn read_by_sequence(lower: &str) -> bool {
-    reads_in(known_names(), lower)
+    let names = known_names();
+    let bare = lower.strip_prefix("sequence").unwrap_or(lower);
+    read_with(names.of(lower), names.of(bare), bare)
 }
 
-/// [`read_by_sequence`] over the given lists (also while they are built).
-fn reads_in(names: &KnownNames, lower: &str) -> bool {
-    let bare = lower.strip_prefix("sequence").unwrap_or(lower);
-    if names.unlisted.contains(lower) || SEQUENCE_SINGLES.contains(&bare) {
+/// [`read_by_sequence`] from what the lists say of the name (`own`) and
+/// of its form without the `sequence` prefix (`bare_lists`).
+fn read_with(own: u8, bare_lists: u8, bare: &str) -> bool {
+    if own & KnownNames::UNLISTED != 0 || bare_lists & KnownNames::SINGLE != 0 {
         return true;
     }
     // A family name is read when PlantUML knows it, with or without the
     // `sequence` prefix (a `skinparam sequence { … }` block adds it).
-    let known = names.listed.contains(lower)
-        || names.listed.contains(bare)
-        || names.unlisted.contains(bare)
-        || names.listed_after_sequence.contains(bare);
+    let known = own & KnownNames::LISTED != 0
+        || bare_lists & (KnownNames::LISTED | KnownNames::UNLISTED | KnownNames::LISTED_AFTER_SEQUENCE) != 0;
     known && SEQUENCE_FAMILIES.iter().any(|family| bare.starts_with(family))
 }
 
-/// The name lists in lower case, as sets: every skinparam line asks
-/// whether its name is in them (scanning the lists took more time than
-/// the rest of a typical diagram's check).
+/// The name lists in lower case, as one map from a name to the lists that
+/// hold it (one bit each): every skinparam line asks about its name and
+/// its bare form, two look-ups (scanning the lists took more time than the
+/// rest of a typical diagram's check; a set per list took five).
 struct KnownNames {
-    /// [`PLANTUML_SKINPARAMS`].
-    listed: FxHashSet<String>,
-    /// [`UNLISTED`].
-    unlisted: FxHashSet<String>,
-    /// The listed names that start with `sequence`, without it.
-    listed_after_sequence: FxHashSet<String>,
-    /// Every name [`read_by_sequence`] accepts, less the ones
-    /// [`IGNORED_IN_SEQUENCE`] lists: the answer for most skinparam lines
-    /// in one look-up (asking the lists one by one took five).
-    read: FxHashSet<String>,
+    lists: FxHashMap<String, u8>,
+}
+
+impl KnownNames {
+    /// In [`PLANTUML_SKINPARAMS`].
+    const LISTED: u8 = 1;
+    /// In [`UNLISTED`].
+    const UNLISTED: u8 = 2;
+    /// A listed name that starts with `sequence`, without it.
+    const LISTED_AFTER_SEQUENCE: u8 = 4;
+    /// In [`SEQUENCE_SINGLES`].
+    const SINGLE: u8 = 8;
+    /// A key of [`IGNORED_IN_SEQUENCE`].
+    const IGNORED: u8 = 16;
+
+    fn of(&self, lower: &str) -> u8 {
+        self.lists.get(lower).copied().unwrap_or(0)
+    }
 }
 
 fn known_names() -> &'static KnownNames {
     static NAMES: std::sync::OnceLock<KnownNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let lower = |list: &[&str]| {
-            list.iter()
-                .map(|k| k.to_ascii_lowercase())
-                .collect::<FxHashSet<String>>()
-        };
-        let listed = lower(PLANTUML_SKINPARAMS);
-        let listed_after_sequence = listed
-            .iter()
-            .filter(|k| k.len() > 8)
-            .filter_map(|k| k.strip_prefix("sequence"))
-            .map(str::to_string)
-            .collect();
-        let mut names = KnownNames {
-            listed,
-            unlisted: lower(UNLISTED),
-            listed_after_sequence,
-            read: FxHashSet::default(),
-        };
-        // A name read is in one of the lists, with or without the
-        // `sequence` prefix (each test of `reads_in` looks the name or its
-        // bare form up in a list): those candidates are all there is to try.
-        let bare_names = names
-            .listed
-            .iter()
-            .chain(&names.unlisted)
-            .chain(&names.listed_after_sequence)
-            .map(String::as_str)
-            .chain(SEQUENCE_SINGLES.iter().copied());
-        let mut candidates: Vec<String> = Vec::new();
-        for name in bare_names {
-            candidates.push(name.to_string());
-            candidates.push(format!("sequence{name}"));
+        let mut lists: FxHashMap<String, u8> = FxHashMap::default();
+        let mut mark = |name: &str, list: u8| *lists.entry(name.to_ascii_lowercase()).or_default() |= list;
+        for name in PLANTUML_SKINPARAMS {
+            mark(name, KnownNames::LISTED);
+            if name.len() > 8 && name[..8].eq_ignore_ascii_case("sequence") {
+                mark(&name[8..], KnownNames::LISTED_AFTER_SEQUENCE);
+            }
         }
-        let read = candidates
-            .into_iter()
-            .filter(|name| reads_in(&names, name) && !IGNORED_IN_SEQUENCE.iter().any(|(ignored, _)| ignored == name))
-            .collect();
-        names.read = read;
-        names
+        for name in UNLISTED {
+            mark(name, KnownNames::UNLISTED);
+        }
+        for name in SEQUENCE_SINGLES {
+            mark(name, KnownNames::SINGLE);
+        }
+        for (name, _) in IGNORED_IN_SEQUENCE {
+            mark(name, KnownNames::IGNORED);
+        }
+        KnownNames { lists }
     })
 }
 
@@ -718,22 +706,25 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     let Ok(lower) = std::str::from_utf8(lower) else {
         return None;
     };
-    if known_names().read.contains(lower) {
-        return None;
-    }
-    if let Some((_, instead)) = IGNORED_IN_SEQUENCE.iter().find(|(k, _)| *k == lower) {
+    let names = known_names();
+    let own = names.of(lower);
+    if own & KnownNames::IGNORED != 0 {
+        let instead = IGNORED_IN_SEQUENCE
+            .iter()
+            .find(|(k, _)| *k == lower)
+            .and_then(|(_, instead)| *instead);
         let message = match instead {
             Some(other) => format!("PlantUML ignores `skinparam {name}` in sequence diagrams; it reads `{other}`"),
             None => format!("PlantUML ignores `skinparam {name}` in sequence diagrams"),
         };
-        return Some(IgnoredSkinparam {
-            message,
-            instead: *instead,
-        });
+        return Some(IgnoredSkinparam { message, instead });
     }
-    // Not read: `read` holds every name `read_by_sequence` accepts that
-    // the list above does not.
-    let known = known_names().listed.contains(lower);
+    let bare = lower.strip_prefix("sequence").unwrap_or(lower);
+    let bare_lists = if bare.len() == lower.len() { own } else { names.of(bare) };
+    if read_with(own, bare_lists, bare) {
+        return None;
+    }
+    let known = own & KnownNames::LISTED != 0;
     let message = if known {
         format!("`{name}` is a skin parameter of other diagram kinds: a sequence diagram ignores it")
     } else {
@@ -962,26 +953,50 @@ mod tests {
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
     }
 
-    /// The one look-up in the set of names read answers as the lists do,
-    /// for every listed name with and without the prefix and for their
-    /// misspellings.
+    /// The map of lists answers as the lists themselves, read one by one:
+    /// every listed name with and without the prefix, and misspellings.
     #[test]
-    fn the_set_of_names_read_answers_as_the_lists() {
-        let names = known_names();
+    fn the_map_of_lists_answers_as_the_lists() {
+        let in_list = |list: &[&str], name: &str| list.iter().any(|k| k.eq_ignore_ascii_case(name));
+        let after_sequence = |name: &str| {
+            PLANTUML_SKINPARAMS
+                .iter()
+                .any(|k| k.len() > 8 && k[..8].eq_ignore_ascii_case("sequence") && k[8..].eq_ignore_ascii_case(name))
+        };
+        let by_lists = |lower: &str| {
+            let bare = lower.strip_prefix("sequence").unwrap_or(lower);
+            if in_list(UNLISTED, lower) || SEQUENCE_SINGLES.contains(&bare) {
+                return true;
+            }
+            let known = in_list(PLANTUML_SKINPARAMS, lower)
+                || in_list(PLANTUML_SKINPARAMS, bare)
+                || in_list(UNLISTED, bare)
+                || after_sequence(bare);
+            known && SEQUENCE_FAMILIES.iter().any(|family| bare.starts_with(family))
+        };
         let mut asked = 0;
         for name in PLANTUML_SKINPARAMS.iter().chain(UNLISTED).chain(SEQUENCE_SINGLES) {
             let lower = name.to_ascii_lowercase();
             let bare = lower.strip_prefix("sequence").unwrap_or(&lower).to_string();
-            let mut variants = vec![format!("sequence{bare}"), bare.clone(), format!("{bare}x")];
             let shorter = bare.get(1..).unwrap_or_default();
-            variants.push(shorter.to_string());
-            variants.push(format!("sequence{shorter}"));
-            variants.push(lower);
-            for variant in variants {
+            for variant in [
+                format!("sequence{bare}"),
+                bare.clone(),
+                format!("{bare}x"),
+                shorter.to_string(),
+                format!("sequence{shorter}"),
+                lower.clone(),
+            ] {
+                assert_eq!(read_by_sequence(&variant), by_lists(&variant), "{variant}");
                 let ignored = IGNORED_IN_SEQUENCE.iter().any(|(k, _)| *k == variant);
                 assert_eq!(
-                    names.read.contains(&variant),
-                    read_by_sequence(&variant) && !ignored,
+                    known_names().of(&variant) & KnownNames::IGNORED != 0,
+                    ignored,
+                    "{variant}"
+                );
+                assert_eq!(
+                    known_names().of(&variant) & KnownNames::LISTED != 0,
+                    in_list(PLANTUML_SKINPARAMS, &variant),
                     "{variant}"
                 );
                 asked += 1;
