@@ -443,6 +443,8 @@ struct DiagramLowering {
     calls: Vec<(Endpoint, ParticipantId)>,
     autoactivate: bool,
     autonumber: AutoNumber,
+    /// Where [`DiagramLowering::next_number`] writes a number.
+    number_text: String,
     pending_creates: Vec<ParticipantId>,
     /// The last `create` line while its message is still to come.
     pending_create_line: Option<TextRange>,
@@ -508,6 +510,7 @@ impl DiagramLowering {
                 step: 1,
                 ..AutoNumber::default()
             },
+            number_text: String::new(),
             pending_creates: Vec::new(),
             pending_create_line: None,
             lifeline_started: false,
@@ -585,9 +588,20 @@ impl DiagramLowering {
             return;
         }
         let block_end = green.child(BLOCK_END).map(|n| n.range());
-        let below = green.descendant_tokens();
+        // The tokens below the statement, blanks included, matter only where
+        // a colour can be refused as a gradient (the token before it
+        // decides); elsewhere a statement without child nodes has all its
+        // colours among `tokens`, and the walk that copies every token was
+        // most of checking a coloured line.
+        let walked;
+        let below: &[Tok] = if matches!(green.kind(), ACTIVATE | MESSAGE | GROUP_START) || green.has_child_nodes() {
+            walked = green.descendant_tokens();
+            &walked
+        } else {
+            tokens
+        };
         for (index, &token) in below.iter().enumerate().filter(|(_, t)| t.kind == COLOR) {
-            if let Some(first) = refused_gradient(green.kind(), &below, index) {
+            if let Some(first) = refused_gradient(green.kind(), below, index) {
                 let range = token.range;
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -1010,6 +1024,19 @@ impl DiagramLowering {
     }
 
     fn new_participant(&mut self, participant: Participant, range: TextRange) -> ParticipantId {
+        if self.diagram.participants.is_empty() {
+            // Room for the handful of participants most diagrams have, in
+            // each list kept per participant (grown one by one, each list
+            // was reallocated two or three times).
+            const EXPECTED: usize = 8;
+            self.by_code.reserve(EXPECTED);
+            self.diagram.participants.reserve(EXPECTED);
+            self.map.participants.reserve(EXPECTED);
+            self.map.participant_uses.reserve(EXPECTED);
+            self.first_use_line_start.reserve(EXPECTED);
+            self.sequence.reserve(EXPECTED);
+            self.active.reserve(EXPECTED);
+        }
         let id = ParticipantId(self.diagram.participants.len() as u32);
         self.by_code.insert(participant.code.clone(), id);
         if let Some(b) = participant.in_box {
@@ -1463,7 +1490,7 @@ impl DiagramLowering {
                 to: to.clone(),
                 arrow: model_arrow,
                 label,
-                number: number.map(Into::into),
+                number,
                 slant,
                 parallel,
                 anchor,
@@ -1525,22 +1552,27 @@ impl DiagramLowering {
         Some(arrow)
     }
 
-    fn next_number(&mut self) -> Option<String> {
+    /// The next message's number, shared as the model keeps it. Without a
+    /// format it is written into a buffer kept from one message to the next
+    /// and copied once into its `Arc` (a `String` first was a second
+    /// allocation and copy per numbered message).
+    fn next_number(&mut self) -> Option<std::sync::Arc<str>> {
         if !self.autonumber.enabled {
             return None;
         }
         let numbers = &self.autonumber.current;
-        let formatted = match &self.autonumber.format {
-            Some(format) => apply_number_format(format, numbers),
+        let formatted: std::sync::Arc<str> = match &self.autonumber.format {
+            Some(format) => apply_number_format(format, numbers).into(),
             None => {
-                let mut text = String::with_capacity(4 * numbers.len());
+                let text = &mut self.number_text;
+                text.clear();
                 for (i, &n) in numbers.iter().enumerate() {
                     if i > 0 {
                         text.push('.');
                     }
-                    push_decimal(&mut text, n);
+                    push_decimal(text, n);
                 }
-                text
+                text.as_str().into()
             }
         };
         if let Some(last) = self.autonumber.current.last_mut() {
@@ -1653,7 +1685,7 @@ impl DiagramLowering {
                     written_reversed: false,
                 },
                 label: label.into(),
-                number: number.map(Into::into),
+                number,
                 slant: None,
                 parallel: false,
                 anchor: None,
