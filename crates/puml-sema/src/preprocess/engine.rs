@@ -93,6 +93,11 @@ struct Engine<'a> {
     macros: FxHashMap<String, Macro>,
     functions: FxHashMap<String, Rc<UserFunction>>,
     locals: Vec<FxHashMap<String, Value>>,
+    /// A bit per class of the names ever defined as a variable (global or
+    /// local), a macro or a function ([`name_bit`]): a word of a line whose
+    /// bit is clear names none of them, and is copied without the look-ups
+    /// (most words of an included style file are skinparam names).
+    defined: u64,
 
     out_lines: Vec<String>,
     out_origins: Vec<LineOrigin>,
@@ -165,6 +170,7 @@ pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
         macros: FxHashMap::default(),
         functions: FxHashMap::default(),
         locals: Vec::new(),
+        defined: 0,
         out_lines: Vec::new(),
         out_origins: Vec::new(),
         captures: Vec::new(),
@@ -526,6 +532,7 @@ impl Engine<'_> {
                 None => false,
             },
         };
+        self.defined |= name_bit(name);
         if local {
             if let Some(scope) = self.locals.last_mut() {
                 scope.insert(name.to_owned(), value);
@@ -716,6 +723,7 @@ impl Engine<'_> {
             }
             Node::Define(function) => {
                 if !function.name.is_empty() {
+                    self.defined |= name_bit(&function.name);
                     self.functions.insert(function.name.clone(), function.clone());
                 }
                 Flow::Normal
@@ -782,6 +790,7 @@ impl Engine<'_> {
                 } else {
                     body.clone()
                 };
+                self.defined |= name_bit(name);
                 self.macros.insert(
                     name.clone(),
                     Macro {
@@ -1190,6 +1199,13 @@ impl Engine<'_> {
             if len > 0 {
                 let name = &text[i..i + len];
                 let after = i + len;
+                // Not a builtin, and no variable, macro or function of its
+                // class was ever defined: it stays as written.
+                if c != b'%' && self.defined & name_bit(name) == 0 {
+                    out.push_str(name);
+                    i = after;
+                    continue;
+                }
                 if bytes.get(after) == Some(&b'(') && self.is_callable(name) {
                     // Finding the `)` scans the rest of the line: charged, so
                     // that a line of many unclosed calls cannot take
@@ -1718,6 +1734,7 @@ impl Engine<'_> {
         let mut scope = FxHashMap::default();
         let mut args = args.into_iter();
         for param in params {
+            self.defined |= name_bit(&param);
             scope.insert(param, args.next().unwrap_or(Value::Str(String::new())));
         }
         self.locals.push(scope);
@@ -1793,6 +1810,7 @@ impl Engine<'_> {
                     ))
                 }
             };
+            self.defined |= name_bit(&param.name);
             scope.insert(param.name.clone(), value);
         }
         self.locals.push(scope);
@@ -1953,6 +1971,13 @@ fn suggest_directive(word: &str) -> Option<&'static str> {
             .min_by_key(|(d, _)| *d)
             .map(|(_, k)| k)
     })
+}
+
+/// The bit of [`Engine::defined`] for a name: its first byte and its
+/// length mixed into one of 64 classes (`$blue` and `skinparam` differ).
+fn name_bit(name: &str) -> u64 {
+    let first = usize::from(name.as_bytes().first().copied().unwrap_or(0));
+    1 << ((first * 31 + name.len()) % 64)
 }
 
 /// Edit distance for directive suggestions; far-apart lengths (and long

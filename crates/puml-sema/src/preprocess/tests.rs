@@ -611,3 +611,34 @@ fn needs_preprocessing_agrees_with_the_line_by_line_reading() {
     }
     assert_eq!(checked, pieces.len().pow(3));
 }
+
+/// The words a line is made of skip their look-ups only when no name of
+/// their class was ever defined: every way of defining one still
+/// substitutes it (a global, a macro with and without parameters, a
+/// function, a procedure's parameter, `%set_variable_value`).
+#[test]
+fn every_kind_of_definition_is_still_substituted() {
+    let text = "@startuml\n\
+!$color = \"red\"\n\
+!define LABEL hello\n\
+!define TWICE(x) x x\n\
+!function $plus($a, $b)\n\
+!return $a + $b\n\
+!endfunction\n\
+!procedure $say($who)\n\
+$who -> B : LABEL\n\
+!endprocedure\n\
+%set_variable_value(\"$late\", \"later\")\n\
+A -> B : $color LABEL TWICE(go) $plus(1, 2) $late\n\
+$say(\"Carol\")\n\
+@enduml\n";
+    let result = preprocess(text, &PreprocessOptions::default(), &NoIncludes);
+    assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
+    assert!(
+        result.text.contains("A -> B : red hello go go 3 later\n"),
+        "{}",
+        result.text
+    );
+    assert!(result.text.contains("Carol -> B : hello\n"), "{}", result.text);
+    check_invariants(text, &result);
+}
