@@ -176,10 +176,11 @@ pub fn report_from_analysis(text: &str, analysis: &puml_sema::Analysis) -> Check
         Vec::new()
     } else {
         let index = LineIndex::new(text);
+        let included = IncludedTexts::new(&analysis.included_files);
         analysis
             .diagnostics
             .iter()
-            .map(|d| locate(text, &index, d, &analysis.included_files))
+            .map(|d| locate_in(text, &index, d, &included))
             .collect()
     };
     let document = &analysis.document;
@@ -206,25 +207,46 @@ pub fn locate(
     diagnostic: &Diagnostic,
     included_files: &[(String, String)],
 ) -> LineColDiagnostic {
-    let owned_index;
-    let (file_text, file_index) = match &diagnostic.file {
-        Some(path) => match included_files.iter().find(|(p, _)| p == path) {
-            Some((_, t)) => {
-                owned_index = LineIndex::new(t);
-                (t.as_str(), &owned_index)
-            }
-            None => (text, index),
-        },
-        None => (text, index),
-    };
+    locate_in(text, index, diagnostic, &IncludedTexts::new(included_files))
+}
+
+/// The included files' texts, each with its line index built the first
+/// time a diagnostic points into it: once per report, not once per
+/// diagnostic (a style file pulled in by `!include` can draw dozens).
+struct IncludedTexts<'a> {
+    files: &'a [(String, String)],
+    indexes: Vec<std::cell::OnceCell<LineIndex>>,
+}
+
+impl<'a> IncludedTexts<'a> {
+    fn new(files: &'a [(String, String)]) -> Self {
+        IncludedTexts {
+            files,
+            indexes: files.iter().map(|_| std::cell::OnceCell::new()).collect(),
+        }
+    }
+
+    fn find(&self, path: &str) -> Option<(&'a str, &LineIndex)> {
+        let at = self.files.iter().position(|(p, _)| p == path)?;
+        let text = self.files[at].1.as_str();
+        Some((text, self.indexes[at].get_or_init(|| LineIndex::new(text))))
+    }
+}
+
+fn locate_in(text: &str, index: &LineIndex, diagnostic: &Diagnostic, included: &IncludedTexts) -> LineColDiagnostic {
+    let (file_text, file_index) = diagnostic
+        .file
+        .as_deref()
+        .and_then(|path| included.find(path))
+        .unwrap_or((text, index));
     let range_in = |file: &Option<String>, range: TextRange| {
         if file == &diagnostic.file {
             LineColRange::from_range(file_text, file_index, range)
         } else if file.is_none() {
             LineColRange::from_range(text, index, range)
         } else {
-            match included_files.iter().find(|(p, _)| Some(p) == file.as_ref()) {
-                Some((_, t)) => LineColRange::from_range(t, &LineIndex::new(t), range),
+            match file.as_deref().and_then(|path| included.find(path)) {
+                Some((t, t_index)) => LineColRange::from_range(t, t_index, range),
                 None => LineColRange::from_range(text, index, range),
             }
         }

@@ -57,7 +57,7 @@ fn analyze_with(text: &str, parsed: Option<&Parse>, options: &AnalysisOptions, l
             allow_url_includes: options.allow_url_includes,
             ..PreprocessOptions::default()
         };
-        let pre = preprocess::preprocess(text, &pre_options, loader);
+        let pre = preprocess::preprocess_needed(text, &pre_options, loader);
         if pre.changed {
             let expanded_parse = puml_syntax::parse(&pre.text);
             let (mut document, mut source_map, mut diagnostics) = lower_root(&expanded_parse);
@@ -183,19 +183,23 @@ impl<'a> LineMapper<'a> {
         files
     }
 
-    fn file(&self, name: &Option<String>) -> &FileText {
-        name.as_ref().and_then(|n| self.included.get(n)).unwrap_or(&self.main)
+    fn file(&self, name: Option<&str>) -> &FileText {
+        name.and_then(|n| self.included.get(n)).unwrap_or(&self.main)
     }
 
     /// Maps an offset of the expanded text to `(file, offset in that file)`.
-    fn map_offset(&self, offset: TextSize) -> (Option<String>, TextSize) {
+    /// The file's name is borrowed from the line map: it is copied only
+    /// where a mapped item keeps it (a copy per mapping was most of mapping
+    /// a preprocessed text's model back).
+    fn map_offset(&self, offset: TextSize) -> (Option<&'a str>, TextSize) {
         let line = self.expanded_index.line_of(offset);
         let Some(origin) = self.lines.get(line).or(self.lines.last()) else {
             return (None, TextSize::from(0));
         };
-        let target = self.file(&origin.file);
+        let file = origin.file.as_deref();
+        let target = self.file(file);
         let Some(original_range) = target.index.line_range(&target.text, origin.line as usize) else {
-            return (origin.file.clone(), TextSize::of(target.text.as_str()));
+            return (file, TextSize::of(target.text.as_str()));
         };
         if origin.verbatim {
             let expanded_line_start = self
@@ -204,19 +208,16 @@ impl<'a> LineMapper<'a> {
                 .map(|r| r.start())
                 .unwrap_or_default();
             let delta = offset.checked_sub(expanded_line_start).unwrap_or_default();
-            (
-                origin.file.clone(),
-                (original_range.start() + delta).min(original_range.end()),
-            )
+            (file, (original_range.start() + delta).min(original_range.end()))
         } else {
-            (origin.file.clone(), original_range.start())
+            (file, original_range.start())
         }
     }
 
-    fn map_range(&self, range: TextRange) -> (Option<String>, TextRange) {
+    fn map_range(&self, range: TextRange) -> (Option<&'a str>, TextRange) {
         let (file, start) = self.map_offset(range.start());
         let (end_file, end) = self.map_offset(range.end());
-        let target = self.file(&file);
+        let target = self.file(file);
         let end = if end < start || end_file != file {
             let line = target.index.line_of(start);
             target
@@ -234,7 +235,7 @@ impl<'a> LineMapper<'a> {
         let (file, range) = self.map_range(diagnostic.range);
         diagnostic.range = range;
         let mut fixes_ok = file.is_none();
-        diagnostic.file = file;
+        diagnostic.file = file.map(str::to_owned);
         for fix in &mut diagnostic.fixes {
             for edit in &mut fix.edits {
                 let (edit_file, mapped) = self.map_range(edit.range);
@@ -247,7 +248,7 @@ impl<'a> LineMapper<'a> {
         }
         for related in &mut diagnostic.related {
             let (file, mapped) = self.map_range(related.range);
-            related.file = file;
+            related.file = file.map(str::to_owned);
             related.range = mapped;
         }
         diagnostic
@@ -285,7 +286,7 @@ impl<'a> LineMapper<'a> {
                 .participants
                 .iter()
                 .map(|r| match self.map_range(*r) {
-                    (Some(file), range) if self.is_verbatim_in_include(*r) => Some((file, range)),
+                    (Some(file), range) if self.is_verbatim_in_include(*r) => Some((file.to_owned(), range)),
                     _ => None,
                 })
                 .collect();
@@ -296,7 +297,7 @@ impl<'a> LineMapper<'a> {
                     uses.iter()
                         .filter(|r| self.is_verbatim_in_include(**r))
                         .filter_map(|r| match self.map_range(*r) {
-                            (Some(file), range) => Some((file, range)),
+                            (Some(file), range) => Some((file.to_owned(), range)),
                             (None, _) => None,
                         })
                         .collect()
@@ -442,6 +443,8 @@ struct DiagramLowering {
     calls: Vec<(Endpoint, ParticipantId)>,
     autoactivate: bool,
     autonumber: AutoNumber,
+    /// Where [`DiagramLowering::next_number`] writes a number.
+    number_text: String,
     pending_creates: Vec<ParticipantId>,
     /// The last `create` line while its message is still to come.
     pending_create_line: Option<TextRange>,
@@ -507,6 +510,7 @@ impl DiagramLowering {
                 step: 1,
                 ..AutoNumber::default()
             },
+            number_text: String::new(),
             pending_creates: Vec::new(),
             pending_create_line: None,
             lifeline_started: false,
@@ -584,9 +588,20 @@ impl DiagramLowering {
             return;
         }
         let block_end = green.child(BLOCK_END).map(|n| n.range());
-        let below = green.descendant_tokens();
+        // The tokens below the statement, blanks included, matter only where
+        // a colour can be refused as a gradient (the token before it
+        // decides); elsewhere a statement without child nodes has all its
+        // colours among `tokens`, and the walk that copies every token was
+        // most of checking a coloured line.
+        let walked;
+        let below: &[Tok] = if matches!(green.kind(), ACTIVATE | MESSAGE | GROUP_START) || green.has_child_nodes() {
+            walked = green.descendant_tokens();
+            &walked
+        } else {
+            tokens
+        };
         for (index, &token) in below.iter().enumerate().filter(|(_, t)| t.kind == COLOR) {
-            if let Some(first) = refused_gradient(green.kind(), &below, index) {
+            if let Some(first) = refused_gradient(green.kind(), below, index) {
                 let range = token.range;
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -1009,6 +1024,19 @@ impl DiagramLowering {
     }
 
     fn new_participant(&mut self, participant: Participant, range: TextRange) -> ParticipantId {
+        if self.diagram.participants.is_empty() {
+            // Room for the handful of participants most diagrams have, in
+            // each list kept per participant (grown one by one, each list
+            // was reallocated two or three times).
+            const EXPECTED: usize = 8;
+            self.by_code.reserve(EXPECTED);
+            self.diagram.participants.reserve(EXPECTED);
+            self.map.participants.reserve(EXPECTED);
+            self.map.participant_uses.reserve(EXPECTED);
+            self.first_use_line_start.reserve(EXPECTED);
+            self.sequence.reserve(EXPECTED);
+            self.active.reserve(EXPECTED);
+        }
         let id = ParticipantId(self.diagram.participants.len() as u32);
         self.by_code.insert(participant.code.clone(), id);
         if let Some(b) = participant.in_box {
@@ -1462,7 +1490,7 @@ impl DiagramLowering {
                 to: to.clone(),
                 arrow: model_arrow,
                 label,
-                number: number.map(Into::into),
+                number,
                 slant,
                 parallel,
                 anchor,
@@ -1524,22 +1552,27 @@ impl DiagramLowering {
         Some(arrow)
     }
 
-    fn next_number(&mut self) -> Option<String> {
+    /// The next message's number, shared as the model keeps it. Without a
+    /// format it is written into a buffer kept from one message to the next
+    /// and copied once into its `Arc` (a `String` first was a second
+    /// allocation and copy per numbered message).
+    fn next_number(&mut self) -> Option<std::sync::Arc<str>> {
         if !self.autonumber.enabled {
             return None;
         }
         let numbers = &self.autonumber.current;
-        let formatted = match &self.autonumber.format {
-            Some(format) => apply_number_format(format, numbers),
+        let formatted: std::sync::Arc<str> = match &self.autonumber.format {
+            Some(format) => apply_number_format(format, numbers).into(),
             None => {
-                let mut text = String::with_capacity(4 * numbers.len());
+                let text = &mut self.number_text;
+                text.clear();
                 for (i, &n) in numbers.iter().enumerate() {
                     if i > 0 {
                         text.push('.');
                     }
-                    push_decimal(&mut text, n);
+                    push_decimal(text, n);
                 }
-                text
+                text.as_str().into()
             }
         };
         if let Some(last) = self.autonumber.current.last_mut() {
@@ -1652,7 +1685,7 @@ impl DiagramLowering {
                     written_reversed: false,
                 },
                 label: label.into(),
-                number: number.map(Into::into),
+                number,
                 slant: None,
                 parallel: false,
                 anchor: None,

@@ -7,7 +7,7 @@
 //! (`test-data/skinparam-sequence`), which show the listed names a
 //! sequence diagram ignores.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// PlantUML 1.2026.8's skin parameters (`-language`), every diagram kind.
 pub const PLANTUML_SKINPARAMS: &[&str] = &[
@@ -617,50 +617,68 @@ const IGNORED_IN_SEQUENCE: &[(&str, Option<&str>)] = &[
 fn read_by_sequence(lower: &str) -> bool {
     let names = known_names();
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
-    if names.unlisted.contains(lower) || SEQUENCE_SINGLES.contains(&bare) {
+    read_with(names.of(lower), names.of(bare), bare)
+}
+
+/// [`read_by_sequence`] from what the lists say of the name (`own`) and
+/// of its form without the `sequence` prefix (`bare_lists`).
+fn read_with(own: u8, bare_lists: u8, bare: &str) -> bool {
+    if own & KnownNames::UNLISTED != 0 || bare_lists & KnownNames::SINGLE != 0 {
         return true;
     }
     // A family name is read when PlantUML knows it, with or without the
     // `sequence` prefix (a `skinparam sequence { … }` block adds it).
-    let known = names.listed.contains(lower)
-        || names.listed.contains(bare)
-        || names.unlisted.contains(bare)
-        || names.listed_after_sequence.contains(bare);
+    let known = own & KnownNames::LISTED != 0
+        || bare_lists & (KnownNames::LISTED | KnownNames::UNLISTED | KnownNames::LISTED_AFTER_SEQUENCE) != 0;
     known && SEQUENCE_FAMILIES.iter().any(|family| bare.starts_with(family))
 }
 
-/// The name lists in lower case, as sets: every skinparam line asks
-/// whether its name is in them (scanning the lists took more time than
-/// the rest of a typical diagram's check).
+/// The name lists in lower case, as one map from a name to the lists that
+/// hold it (one bit each): every skinparam line asks about its name and
+/// its bare form, two look-ups (scanning the lists took more time than the
+/// rest of a typical diagram's check; a set per list took five).
 struct KnownNames {
-    /// [`PLANTUML_SKINPARAMS`].
-    listed: FxHashSet<String>,
-    /// [`UNLISTED`].
-    unlisted: FxHashSet<String>,
-    /// The listed names that start with `sequence`, without it.
-    listed_after_sequence: FxHashSet<String>,
+    lists: FxHashMap<String, u8>,
+}
+
+impl KnownNames {
+    /// In [`PLANTUML_SKINPARAMS`].
+    const LISTED: u8 = 1;
+    /// In [`UNLISTED`].
+    const UNLISTED: u8 = 2;
+    /// A listed name that starts with `sequence`, without it.
+    const LISTED_AFTER_SEQUENCE: u8 = 4;
+    /// In [`SEQUENCE_SINGLES`].
+    const SINGLE: u8 = 8;
+    /// A key of [`IGNORED_IN_SEQUENCE`].
+    const IGNORED: u8 = 16;
+
+    fn of(&self, lower: &str) -> u8 {
+        self.lists.get(lower).copied().unwrap_or(0)
+    }
 }
 
 fn known_names() -> &'static KnownNames {
     static NAMES: std::sync::OnceLock<KnownNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let lower = |list: &[&str]| {
-            list.iter()
-                .map(|k| k.to_ascii_lowercase())
-                .collect::<FxHashSet<String>>()
-        };
-        let listed = lower(PLANTUML_SKINPARAMS);
-        let listed_after_sequence = listed
-            .iter()
-            .filter(|k| k.len() > 8)
-            .filter_map(|k| k.strip_prefix("sequence"))
-            .map(str::to_string)
-            .collect();
-        KnownNames {
-            listed,
-            unlisted: lower(UNLISTED),
-            listed_after_sequence,
+        let mut lists: FxHashMap<String, u8> = FxHashMap::default();
+        let mut mark = |name: &str, list: u8| *lists.entry(name.to_ascii_lowercase()).or_default() |= list;
+        for name in PLANTUML_SKINPARAMS {
+            mark(name, KnownNames::LISTED);
+            if name.len() > 8 && name[..8].eq_ignore_ascii_case("sequence") {
+                mark(&name[8..], KnownNames::LISTED_AFTER_SEQUENCE);
+            }
         }
+        for name in UNLISTED {
+            mark(name, KnownNames::UNLISTED);
+        }
+        for name in SEQUENCE_SINGLES {
+            mark(name, KnownNames::SINGLE);
+        }
+        for (name, _) in IGNORED_IN_SEQUENCE {
+            mark(name, KnownNames::IGNORED);
+        }
+        KnownNames { lists }
     })
 }
 
@@ -680,21 +698,33 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     if name.is_empty() || name.len() > 80 || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return None;
     }
-    let lower = name.to_ascii_lowercase();
-    if let Some((_, instead)) = IGNORED_IN_SEQUENCE.iter().find(|(k, _)| *k == lower) {
+    // Lower-cased on the stack: the name is at most 80 ASCII characters.
+    let mut buffer = [0u8; 80];
+    let lower = &mut buffer[..name.len()];
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    let Ok(lower) = std::str::from_utf8(lower) else {
+        return None;
+    };
+    let names = known_names();
+    let own = names.of(lower);
+    if own & KnownNames::IGNORED != 0 {
+        let instead = IGNORED_IN_SEQUENCE
+            .iter()
+            .find(|(k, _)| *k == lower)
+            .and_then(|(_, instead)| *instead);
         let message = match instead {
             Some(other) => format!("PlantUML ignores `skinparam {name}` in sequence diagrams; it reads `{other}`"),
             None => format!("PlantUML ignores `skinparam {name}` in sequence diagrams"),
         };
-        return Some(IgnoredSkinparam {
-            message,
-            instead: *instead,
-        });
+        return Some(IgnoredSkinparam { message, instead });
     }
-    if read_by_sequence(&lower) {
+    let bare = lower.strip_prefix("sequence").unwrap_or(lower);
+    let bare_lists = if bare.len() == lower.len() { own } else { names.of(bare) };
+    if read_with(own, bare_lists, bare) {
         return None;
     }
-    let known = known_names().listed.contains(&lower);
+    let known = own & KnownNames::LISTED != 0;
     let message = if known {
         format!("`{name}` is a skin parameter of other diagram kinds: a sequence diagram ignores it")
     } else {
@@ -702,7 +732,7 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     };
     Some(IgnoredSkinparam {
         message,
-        instead: closest_sequence_name(&lower),
+        instead: closest_sequence_name(lower),
     })
 }
 
@@ -725,13 +755,20 @@ fn closest_sequence_name(lower: &str) -> Option<&'static str> {
     let bare = lower.strip_prefix("sequence").unwrap_or(lower);
     let bare_chars = bare.chars().count();
     let letters = LetterCounts::of(bare);
-    let names = sequence_names();
+    let SequenceNames { names, present } = sequence_names();
     // The distance is at least the difference in length (names are
     // ASCII): only names within two characters of this one's length.
     let first = names.partition_point(|known| known.bare.len() + 2 < bare_chars);
-    let end = names.partition_point(|known| known.bare.len() <= bare_chars + 2);
-    names[first..end.max(first)]
-        .iter()
+    let end = names
+        .partition_point(|known| known.bare.len() <= bare_chars + 2)
+        .max(first);
+    // More than four letters that only one of the two names has means at
+    // least three edits ([`LetterCounts::edits_at_least`]), more than any
+    // name may take: one count over a dense array of the letter sets puts
+    // most names aside before their entries are read.
+    (first..end)
+        .filter(|&index| (present[index] ^ letters.present).count_ones() <= 4)
+        .map(|index| &names[index])
         .filter_map(|known| {
             let limit = if known.name.len() >= 8 { 2 } else { 1 };
             // It is at least the letters one has more of than the other:
@@ -820,8 +857,8 @@ struct SequenceName {
 /// The names a sequence diagram reads, by the length of their bare form:
 /// worked out once (deciding whether one name is read looks it up in the
 /// lists, so doing it per misspelt skinparam was quadratic in their length).
-fn sequence_names() -> &'static [SequenceName] {
-    static NAMES: std::sync::OnceLock<Vec<SequenceName>> = std::sync::OnceLock::new();
+fn sequence_names() -> &'static SequenceNames {
+    static NAMES: std::sync::OnceLock<SequenceNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names: Vec<SequenceName> = PLANTUML_SKINPARAMS
             .iter()
@@ -840,8 +877,16 @@ fn sequence_names() -> &'static [SequenceName] {
             })
             .collect();
         names.sort_by_key(|known| (known.bare.len(), known.listed_at));
-        names
+        let present = names.iter().map(|known| known.letters.present).collect();
+        SequenceNames { names, present }
     })
+}
+
+/// [`sequence_names`]: the names, and beside them each one's letter set.
+struct SequenceNames {
+    names: Vec<SequenceName>,
+    /// `names[i].letters.present`, packed.
+    present: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -908,12 +953,64 @@ mod tests {
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
     }
 
+    /// The map of lists answers as the lists themselves, read one by one:
+    /// every listed name with and without the prefix, and misspellings.
+    #[test]
+    fn the_map_of_lists_answers_as_the_lists() {
+        let in_list = |list: &[&str], name: &str| list.iter().any(|k| k.eq_ignore_ascii_case(name));
+        let after_sequence = |name: &str| {
+            PLANTUML_SKINPARAMS
+                .iter()
+                .any(|k| k.len() > 8 && k[..8].eq_ignore_ascii_case("sequence") && k[8..].eq_ignore_ascii_case(name))
+        };
+        let by_lists = |lower: &str| {
+            let bare = lower.strip_prefix("sequence").unwrap_or(lower);
+            if in_list(UNLISTED, lower) || SEQUENCE_SINGLES.contains(&bare) {
+                return true;
+            }
+            let known = in_list(PLANTUML_SKINPARAMS, lower)
+                || in_list(PLANTUML_SKINPARAMS, bare)
+                || in_list(UNLISTED, bare)
+                || after_sequence(bare);
+            known && SEQUENCE_FAMILIES.iter().any(|family| bare.starts_with(family))
+        };
+        let mut asked = 0;
+        for name in PLANTUML_SKINPARAMS.iter().chain(UNLISTED).chain(SEQUENCE_SINGLES) {
+            let lower = name.to_ascii_lowercase();
+            let bare = lower.strip_prefix("sequence").unwrap_or(&lower).to_string();
+            let shorter = bare.get(1..).unwrap_or_default();
+            for variant in [
+                format!("sequence{bare}"),
+                bare.clone(),
+                format!("{bare}x"),
+                shorter.to_string(),
+                format!("sequence{shorter}"),
+                lower.clone(),
+            ] {
+                assert_eq!(read_by_sequence(&variant), by_lists(&variant), "{variant}");
+                let ignored = IGNORED_IN_SEQUENCE.iter().any(|(k, _)| *k == variant);
+                assert_eq!(
+                    known_names().of(&variant) & KnownNames::IGNORED != 0,
+                    ignored,
+                    "{variant}"
+                );
+                assert_eq!(
+                    known_names().of(&variant) & KnownNames::LISTED != 0,
+                    in_list(PLANTUML_SKINPARAMS, &variant),
+                    "{variant}"
+                );
+                asked += 1;
+            }
+        }
+        assert!(asked > 2_000, "only {asked}");
+    }
+
     /// The letter count never claims more edits than the distance takes
     /// (else a close name would be skipped): every pair of names a sequence
     /// diagram reads, and each name against its misspellings.
     #[test]
     fn the_letter_bound_never_exceeds_the_distance() {
-        let names = sequence_names();
+        let names = &sequence_names().names;
         let mut pairs = 0;
         for a in names {
             let mut variants = vec![a.bare.clone()];
@@ -932,8 +1029,13 @@ mod tests {
                 .map(|n| n.bare.as_str())
                 .chain(variants.iter().map(String::as_str))
             {
-                let bound = LetterCounts::of(&a.bare).edits_at_least(&LetterCounts::of(b));
-                assert!(bound <= puml_syntax::edit_distance(&a.bare, b), "{} {b}", a.bare);
+                let (mine, theirs) = (LetterCounts::of(&a.bare), LetterCounts::of(b));
+                let distance = puml_syntax::edit_distance(&a.bare, b);
+                assert!(mine.edits_at_least(&theirs) <= distance, "{} {b}", a.bare);
+                // The quicker test `closest_sequence_name` makes first:
+                // letters only one name has, at most two per edit.
+                let one_sided = (mine.present ^ theirs.present).count_ones() as usize;
+                assert!(one_sided <= 2 * distance, "{} {b}", a.bare);
                 pairs += 1;
             }
         }

@@ -13,7 +13,9 @@ use super::lines::{
 use super::value::Value;
 use super::{FileLoader, LineOrigin, PreprocessOptions, Preprocessed};
 use puml_syntax::{Diagnostic, Related, Severity, TextEdit, TextRange, TextSize};
-use std::collections::{HashMap, HashSet};
+// Fx, not SipHash: every substituted line looks its names up (SipHash was
+// a fifth of substituting one).
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -87,10 +89,15 @@ struct Engine<'a> {
     files: Vec<Rc<SourceFile>>,
     root: Option<Root>,
 
-    globals: HashMap<String, Value>,
-    macros: HashMap<String, Macro>,
-    functions: HashMap<String, Rc<UserFunction>>,
-    locals: Vec<HashMap<String, Value>>,
+    globals: FxHashMap<String, Value>,
+    macros: FxHashMap<String, Macro>,
+    functions: FxHashMap<String, Rc<UserFunction>>,
+    locals: Vec<FxHashMap<String, Value>>,
+    /// A bit per class of the names ever defined as a variable (global or
+    /// local), a macro or a function ([`name_bit`]): a word of a line whose
+    /// bit is clear names none of them, and is copied without the look-ups
+    /// (most words of an included style file are skinparam names).
+    defined: u64,
 
     out_lines: Vec<String>,
     out_origins: Vec<LineOrigin>,
@@ -106,7 +113,7 @@ struct Engine<'a> {
     /// Canonical paths of the files being expanded (cycle detection).
     include_stack: Vec<PathBuf>,
     /// Canonical paths included so far in this diagram (`!include_once`).
-    included: HashSet<PathBuf>,
+    included: FxHashSet<PathBuf>,
     call_depth: usize,
     /// The lines (and call ranges) of the procedure/function calls being
     /// run, innermost last.
@@ -125,10 +132,10 @@ struct Engine<'a> {
     diagnostics: Vec<Diagnostic>,
     included_texts: Vec<(String, String)>,
     /// Parsed expressions by text (see `eval_text`).
-    parsed: HashMap<String, Rc<Result<Expr, String>>>,
+    parsed: FxHashMap<String, Rc<Result<Expr, String>>>,
     /// Files read so far, by display path (or URL): each is read once.
-    loaded: HashMap<String, LoadedFile>,
-    reported: HashSet<(&'static str, FileId, u32, String)>,
+    loaded: FxHashMap<String, LoadedFile>,
+    reported: FxHashSet<(&'static str, FileId, u32, String)>,
 }
 
 pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoader) -> Preprocessed {
@@ -159,17 +166,18 @@ pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
         loader,
         files: Vec::new(),
         root,
-        globals: HashMap::new(),
-        macros: HashMap::new(),
-        functions: HashMap::new(),
+        globals: FxHashMap::default(),
+        macros: FxHashMap::default(),
+        functions: FxHashMap::default(),
         locals: Vec::new(),
+        defined: 0,
         out_lines: Vec::new(),
         out_origins: Vec::new(),
         captures: Vec::new(),
         output_bytes: 0,
         output_bytes_indented: 0,
         include_stack: main.canonical.iter().cloned().collect(),
-        included: HashSet::new(),
+        included: FxHashSet::default(),
         call_depth: 0,
         call_sites: Vec::new(),
         nesting: 0,
@@ -180,9 +188,9 @@ pub(crate) fn run(text: &str, options: &PreprocessOptions, loader: &dyn FileLoad
         random_state: 0x9E37_79B9_7F4A_7C15,
         diagnostics: Vec::new(),
         included_texts: Vec::new(),
-        loaded: HashMap::new(),
-        parsed: HashMap::new(),
-        reported: HashSet::new(),
+        loaded: FxHashMap::default(),
+        parsed: FxHashMap::default(),
+        reported: FxHashSet::default(),
     };
     let has_diagram_bounds = main.lines.iter().any(|r| is_start_line(main.text[r.clone()].trim()));
     let main = Rc::new(main);
@@ -524,6 +532,7 @@ impl Engine<'_> {
                 None => false,
             },
         };
+        self.defined |= name_bit(name);
         if local {
             if let Some(scope) = self.locals.last_mut() {
                 scope.insert(name.to_owned(), value);
@@ -714,6 +723,7 @@ impl Engine<'_> {
             }
             Node::Define(function) => {
                 if !function.name.is_empty() {
+                    self.defined |= name_bit(&function.name);
                     self.functions.insert(function.name.clone(), function.clone());
                 }
                 Flow::Normal
@@ -780,6 +790,7 @@ impl Engine<'_> {
                 } else {
                     body.clone()
                 };
+                self.defined |= name_bit(name);
                 self.macros.insert(
                     name.clone(),
                     Macro {
@@ -1168,7 +1179,7 @@ impl Engine<'_> {
         let nothing_defined = self.globals.is_empty()
             && self.macros.is_empty()
             && self.functions.is_empty()
-            && self.locals.iter().all(HashMap::is_empty);
+            && self.locals.iter().all(FxHashMap::is_empty);
         if nothing_defined && !text.as_bytes().contains(&b'%') {
             return text.to_owned();
         }
@@ -1188,6 +1199,13 @@ impl Engine<'_> {
             if len > 0 {
                 let name = &text[i..i + len];
                 let after = i + len;
+                // Not a builtin, and no variable, macro or function of its
+                // class was ever defined: it stays as written.
+                if c != b'%' && self.defined & name_bit(name) == 0 {
+                    out.push_str(name);
+                    i = after;
+                    continue;
+                }
                 if bytes.get(after) == Some(&b'(') && self.is_callable(name) {
                     // Finding the `)` scans the rest of the line: charged, so
                     // that a line of many unclosed calls cannot take
@@ -1713,9 +1731,10 @@ impl Engine<'_> {
                 self.options.max_call_depth
             )));
         }
-        let mut scope = HashMap::new();
+        let mut scope = FxHashMap::default();
         let mut args = args.into_iter();
         for param in params {
+            self.defined |= name_bit(&param);
             scope.insert(param, args.next().unwrap_or(Value::Str(String::new())));
         }
         self.locals.push(scope);
@@ -1779,7 +1798,7 @@ impl Engine<'_> {
                 }
             }
         }
-        let mut scope = HashMap::new();
+        let mut scope = FxHashMap::default();
         for (param, value) in function.params.iter().zip(bound) {
             let value = match (value, &param.default) {
                 (Some(v), _) => v,
@@ -1791,6 +1810,7 @@ impl Engine<'_> {
                     ))
                 }
             };
+            self.defined |= name_bit(&param.name);
             scope.insert(param.name.clone(), value);
         }
         self.locals.push(scope);
@@ -1951,6 +1971,13 @@ fn suggest_directive(word: &str) -> Option<&'static str> {
             .min_by_key(|(d, _)| *d)
             .map(|(_, k)| k)
     })
+}
+
+/// The bit of [`Engine::defined`] for a name: its first byte and its
+/// length mixed into one of 64 classes (`$blue` and `skinparam` differ).
+fn name_bit(name: &str) -> u64 {
+    let first = usize::from(name.as_bytes().first().copied().unwrap_or(0));
+    1 << ((first * 31 + name.len()) % 64)
 }
 
 /// Edit distance for directive suggestions; far-apart lengths (and long

@@ -168,6 +168,37 @@ fn needs_preprocessing_is_a_line_scan() {
     assert!(!needs_preprocessing(""));
 }
 
+/// The scan that tests sixteen bytes at a time for a `!` or a `%` gives
+/// the answer of asking every line, wherever in a block the marks fall.
+#[test]
+fn the_block_scan_agrees_with_asking_every_line() {
+    let lines = [
+        "A -> B : hello!",
+        "  !$x = 1",
+        "\t!theme plain",
+        "!pragma teoz true",
+        "A -> B : 50% done",
+        "A -> B : %upper(\"x\")",
+        "\u{3000}!include a.iuml",
+        "note: ünïcode ! text %",
+        "",
+        "x!y",
+    ];
+    for pad in 0..40 {
+        for (a, first) in lines.iter().enumerate() {
+            for second in &lines[a..] {
+                let text = format!(
+                    "{}{first}\n{}{second}\r\nA -> B\n",
+                    "-".repeat(pad),
+                    " ".repeat(pad % 7)
+                );
+                let by_lines = text.split('\n').any(line_needs_preprocessing);
+                assert_eq!(needs_preprocessing(&text), by_lines, "{text:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn crlf_input_keeps_line_map() {
     let text = "@startuml\r\n!$x = \"B\"\r\nA -> $x\r\n@enduml\r\n";
@@ -579,4 +610,35 @@ fn needs_preprocessing_agrees_with_the_line_by_line_reading() {
         }
     }
     assert_eq!(checked, pieces.len().pow(3));
+}
+
+/// The words a line is made of skip their look-ups only when no name of
+/// their class was ever defined: every way of defining one still
+/// substitutes it (a global, a macro with and without parameters, a
+/// function, a procedure's parameter, `%set_variable_value`).
+#[test]
+fn every_kind_of_definition_is_still_substituted() {
+    let text = "@startuml\n\
+!$color = \"red\"\n\
+!define LABEL hello\n\
+!define TWICE(x) x x\n\
+!function $plus($a, $b)\n\
+!return $a + $b\n\
+!endfunction\n\
+!procedure $say($who)\n\
+$who -> B : LABEL\n\
+!endprocedure\n\
+%set_variable_value(\"$late\", \"later\")\n\
+A -> B : $color LABEL TWICE(go) $plus(1, 2) $late\n\
+$say(\"Carol\")\n\
+@enduml\n";
+    let result = preprocess(text, &PreprocessOptions::default(), &NoIncludes);
+    assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
+    assert!(
+        result.text.contains("A -> B : red hello go go 3 later\n"),
+        "{}",
+        result.text
+    );
+    assert!(result.text.contains("Carol -> B : hello\n"), "{}", result.text);
+    check_invariants(text, &result);
 }
