@@ -640,11 +640,14 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     let shifted = scaled + 0.5;
     // What `push_any_num_then` computes for these (its thousandths are
     // `shifted` truncated, below a million); NaN fails both tests.
+    // Converted through `u32` (both ranges fit it): a float's conversion to
+    // `usize` also handles values above 2^63 (a second conversion and a
+    // mask), which these never are.
     if scaled >= 0.0 && shifted < 1_000_000.0 {
-        push_short_num(out, shifted as usize, closing);
+        push_short_num(out, shifted as u32, closing);
     } else if scaled >= 0.0 && shifted < 10_000_000.0 {
         // Wide or tall pages (class diagrams): 1,000 to 9,999.999.
-        push_four_digit_num(out, shifted as usize, closing);
+        push_four_digit_num(out, shifted as u32, closing);
     } else {
         push_any_num_then(out, v, closing);
     }
@@ -654,10 +657,10 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// its fraction in one 64-bit word, as [`push_short_num`] writes the
 /// shorter ones (what `push_any_num_then` writes for them).
 #[inline]
-fn push_four_digit_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+fn push_four_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
     let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
-    let units = PADDED_WHOLES[whole % 1000];
-    let tail = FRACTION_WORDS[fraction];
+    let units = PADDED_WHOLES[(whole % 1000) as usize];
+    let tail = FRACTION_WORDS[fraction as usize];
     let word = u64::from(b'0' + (whole / 1000 % 10) as u8)
         | u64::from(units[0]) << 8
         | u64::from(units[1]) << 16
@@ -699,7 +702,7 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
         (scaled - 0.5) as i64
     };
     if (0..1_000_000).contains(&thousandths) {
-        push_short_num(out, thousandths as usize, closing);
+        push_short_num(out, thousandths as u32, closing);
         return;
     }
     // Written front to back into a block of fixed size, which is then
@@ -770,10 +773,13 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// included, measured slower than the block: its variable shifts are
 /// several instructions each).
 #[inline]
-fn push_short_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+fn push_short_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
+    // 32-bit division and remainder: shorter multiply-and-shift sequences
+    // than 64-bit ones. (`whole` is below 1,000 here; the remainder only
+    // spares the table's bounds check.)
     let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
-    let digits = WHOLE_WORDS[whole % 1000];
-    let tail = FRACTION_WORDS[fraction];
+    let digits = WHOLE_WORDS[(whole % 1000) as usize];
+    let tail = FRACTION_WORDS[fraction as usize];
     let mut word = u64::from(digits & 0xFF_FFFF);
     let mut bits = (digits >> 24) * 8;
     // At most 24 then 56 bits in: every shift stays below 64.

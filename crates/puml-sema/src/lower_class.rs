@@ -78,6 +78,26 @@ fn kind_of_keyword(keyword: &str) -> ElementKind {
 }
 
 /// A body line as a member: separators, visibility, modifiers.
+/// `package`, `sep`, `name` in one string (a qualified name): three
+/// copies into a string sized once, not the formatter.
+fn joined(package: &str, sep: &str, name: &str) -> String {
+    let mut out = String::with_capacity(package.len() + sep.len() + name.len());
+    out.push_str(package);
+    out.push_str(sep);
+    out.push_str(name);
+    out
+}
+
+/// Where `sep` last starts in `name`: a byte search for the one-byte
+/// separators (`.`, the default, and most set ones), where a substring
+/// search set up a searcher for every element created.
+fn rfind_separator(name: &str, sep: &str) -> Option<usize> {
+    match sep.as_bytes() {
+        &[byte] => name.bytes().rposition(|b| b == byte),
+        _ => name.rfind(sep),
+    }
+}
+
 pub(crate) fn classify_member(line: &str) -> Option<Member> {
     let text = line.trim();
     if text.is_empty() {
@@ -306,7 +326,7 @@ impl ClassLowering {
             return id;
         }
         let sep = self.separator().to_string();
-        let (parent, display) = match (!sep.is_empty()).then(|| qualified.rfind(&sep)).flatten() {
+        let (parent, display) = match (!sep.is_empty()).then(|| rfind_separator(qualified, &sep)).flatten() {
             Some(at) if at > 0 => {
                 let parent_name = qualified[..at].to_string();
                 (
@@ -349,9 +369,7 @@ impl ClassLowering {
             }
         }
         match self.current_package() {
-            Some(pkg) if !sep.is_empty() => {
-                format!("{}{sep}{name}", self.diagram.packages[pkg.index()].qualified_name)
-            }
+            Some(pkg) if !sep.is_empty() => joined(&self.diagram.packages[pkg.index()].qualified_name, sep, name),
             _ => name.to_string(),
         }
     }
@@ -366,7 +384,7 @@ impl ClassLowering {
             }
             let mut package = self.current_package();
             while let Some(p) = package {
-                let candidate = format!("{}{sep}{name}", self.diagram.packages[p.index()].qualified_name);
+                let candidate = joined(&self.diagram.packages[p.index()].qualified_name, sep, name);
                 if let Some(&id) = self.by_name.get(&candidate) {
                     return Some(id);
                 }
@@ -401,7 +419,7 @@ impl ClassLowering {
         declared: bool,
     ) -> ElementId {
         let sep = self.separator().to_string();
-        let (package, display) = match (!sep.is_empty()).then(|| qualified.rfind(&sep)).flatten() {
+        let (package, display) = match (!sep.is_empty()).then(|| rfind_separator(&qualified, &sep)).flatten() {
             Some(at) if at > 0 => (
                 Some(self.ensure_package(&qualified[..at], "package")),
                 qualified[at + sep.len()..].to_string(),

@@ -142,12 +142,16 @@ fn name_lines(element: &Element) -> Vec<&str> {
     } else {
         element.display.as_str()
     };
+    // Most names are one line: no substring searcher set up for them.
+    if !name.bytes().any(|b| b == b'\\' || b == b'\n') {
+        return vec![name];
+    }
     name.split("\\n").flat_map(|part| part.split('\n')).collect()
 }
 
 /// Whether a name has creole markup (`//italic//`, `**bold**`, tags).
 fn name_has_markup(name: &str) -> bool {
-    has_markup(name) || name.contains("//") || name.contains("__")
+    has_markup(name) || find_pair(name, b'/').is_some() || find_pair(name, b'_').is_some()
 }
 
 fn name_width(name: &str, font: Font, metrics: &dyn TextMeasure) -> f64 {
