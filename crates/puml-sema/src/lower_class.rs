@@ -99,7 +99,14 @@ fn rfind_separator(name: &str, sep: &str) -> Option<usize> {
 }
 
 pub(crate) fn classify_member(line: &str) -> Option<Member> {
-    let text = line.trim();
+    // A line that starts and ends with printable ASCII has nothing to
+    // trim: answered without the whitespace test of `trim` (most members).
+    let plain = |b: Option<&u8>| b.is_some_and(|b| (b'!'..=b'~').contains(b));
+    let text = if plain(line.as_bytes().first()) && plain(line.as_bytes().last()) {
+        line
+    } else {
+        line.trim()
+    };
     if text.is_empty() {
         return None;
     }
@@ -237,42 +244,65 @@ pub(crate) fn split_arrow(arrow: &str) -> ArrowParts {
         &arrow[last.max(first)..],
     );
     let mut styles = Vec::new();
-    let mut plain = String::new();
-    let mut rest = middle;
-    while let Some(open) = rest.find('[') {
-        plain.push_str(&rest[..open]);
-        match rest[open..].find(']') {
-            Some(close) => {
-                styles.extend(
-                    rest[open + 1..open + close]
-                        .split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty()),
-                );
-                rest = &rest[open + close + 1..];
-            }
-            None => {
-                rest = "";
+    // The arrow without its `[…]` styles: the token itself when it has
+    // none (most arrows), so no string is built for it.
+    let plain: std::borrow::Cow<'_, str> = if middle.contains('[') {
+        let mut plain = String::new();
+        let mut rest = middle;
+        while let Some(open) = rest.find('[') {
+            plain.push_str(&rest[..open]);
+            match rest[open..].find(']') {
+                Some(close) => {
+                    styles.extend(
+                        rest[open + 1..open + close]
+                            .split(',')
+                            .map(|s| s.trim().to_string())
+                            .filter(|s| !s.is_empty()),
+                    );
+                    rest = &rest[open + close + 1..];
+                }
+                None => {
+                    rest = "";
+                }
             }
         }
+        plain.push_str(rest);
+        plain.into()
+    } else {
+        middle.into()
+    };
+    // The body's characters (counted, and which kinds) and the direction
+    // word's letters, lowercased, read in one pass without strings: a word
+    // of more than five letters names no direction.
+    let (mut body_len, mut dotted, mut bold) = (0usize, false, false);
+    let (mut word, mut word_len) = ([0u8; 5], 0usize);
+    for c in plain.chars() {
+        if is_body(c) {
+            body_len += 1;
+            dotted |= c == '.';
+            bold |= c == '=';
+        } else if c.is_ascii_alphabetic() {
+            if let Some(slot) = word.get_mut(word_len) {
+                *slot = c.to_ascii_lowercase() as u8;
+            }
+            word_len += 1;
+        }
     }
-    plain.push_str(rest);
-    let body: String = plain.chars().filter(|&c| is_body(c)).collect();
-    let word: String = plain
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let direction = match word.as_str() {
-        "u" | "up" => Some(LinkDirection::Up),
-        "d" | "do" | "down" => Some(LinkDirection::Down),
-        "l" | "le" | "left" => Some(LinkDirection::Left),
-        "r" | "ri" | "right" => Some(LinkDirection::Right),
+    let word: &[u8] = if word_len <= word.len() {
+        &word[..word_len]
+    } else {
+        b"-"
+    };
+    let direction = match word {
+        b"u" | b"up" => Some(LinkDirection::Up),
+        b"d" | b"do" | b"down" => Some(LinkDirection::Down),
+        b"l" | b"le" | b"left" => Some(LinkDirection::Left),
+        b"r" | b"ri" | b"right" => Some(LinkDirection::Right),
         _ => None,
     };
-    let line = if body.contains('.') {
+    let line = if dotted {
         LineStyle::Dashed
-    } else if body.contains('=') {
+    } else if bold {
         LineStyle::Bold
     } else {
         LineStyle::Solid
@@ -281,7 +311,7 @@ pub(crate) fn split_arrow(arrow: &str) -> ArrowParts {
     let length = if matches!(direction, Some(LinkDirection::Left | LinkDirection::Right)) {
         1
     } else {
-        body.chars().count().max(1) as u32
+        body_len.max(1) as u32
     };
     ArrowParts {
         from_head: head_of(left),
@@ -418,11 +448,19 @@ impl ClassLowering {
         range: TextRange,
         declared: bool,
     ) -> ElementId {
-        let sep = self.separator().to_string();
-        let (package, display) = match (!sep.is_empty()).then(|| rfind_separator(&qualified, &sep)).flatten() {
+        // Where the last separator is and its length, read before the
+        // package is made (no copy of the separator).
+        let (split, sep_len) = {
+            let sep = self.separator();
+            (
+                (!sep.is_empty()).then(|| rfind_separator(&qualified, sep)).flatten(),
+                sep.len(),
+            )
+        };
+        let (package, display) = match split {
             Some(at) if at > 0 => (
                 Some(self.ensure_package(&qualified[..at], "package")),
-                qualified[at + sep.len()..].to_string(),
+                qualified[at + sep_len..].to_string(),
             ),
             _ => (self.current_package(), qualified.clone()),
         };

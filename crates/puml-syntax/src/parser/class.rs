@@ -148,10 +148,25 @@ fn separator_len(text: &str) -> usize {
 /// `text`, 0 when there is none.
 pub(crate) fn code_len(text: &str) -> usize {
     let mut pos = separator_len(text);
+    // A part's length: ASCII bytes settled by a byte test, other
+    // characters decoded (what a `find` over the chars answers, without
+    // decoding the ASCII names nearly every line has).
+    let bytes = text.as_bytes();
     let part = |from: usize| {
-        text[from..]
-            .find(|c: char| !is_code_char(c))
-            .unwrap_or(text.len() - from)
+        let mut at = from;
+        while let Some(&b) = bytes.get(at) {
+            if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
+                at += 1;
+            } else if b < 0x80 {
+                break;
+            } else {
+                match text[at..].chars().next() {
+                    Some(c) if is_code_char(c) => at += c.len_utf8(),
+                    _ => break,
+                }
+            }
+        }
+        at - from
     };
     let first = part(pos);
     if first == 0 {
@@ -184,6 +199,10 @@ pub(crate) fn quoted_len(text: &str) -> usize {
 
 /// The blanks at `text[pos..]`.
 pub(crate) fn blanks(text: &str, pos: usize) -> usize {
+    // Most calls stand on a printable ASCII byte: no blank to skip.
+    if text.as_bytes().get(pos).is_some_and(|b| (b'!'..=b'~').contains(b)) {
+        return pos;
+    }
     pos + (text[pos..].len() - text[pos..].trim_start().len())
 }
 
@@ -1004,7 +1023,9 @@ impl<'a> Parser<'a> {
         for &(kind, start, end) in pieces {
             if start > lx.pos {
                 let gap = &line.content[lx.pos..start];
-                let k = if gap.trim().is_empty() { WHITESPACE } else { ERROR_TOKEN };
+                // (Nearly every gap is spaces: no whitespace test of `trim`.)
+                let blank = gap.bytes().all(|b| b == b' ') || gap.trim().is_empty();
+                let k = if blank { WHITESPACE } else { ERROR_TOKEN };
                 lx.push(k, start - lx.pos);
             }
             lx.push(kind, end - start);
