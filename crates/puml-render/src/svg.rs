@@ -648,6 +648,9 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     } else if scaled >= 0.0 && shifted < 10_000_000.0 {
         // Wide or tall pages (class diagrams): 1,000 to 9,999.999.
         push_four_digit_num(out, shifted as u32, closing);
+    } else if scaled >= 0.0 && shifted < 100_000_000.0 {
+        // The largest class pages: 10,000 to 99,999.999.
+        push_five_digit_num(out, shifted as u32, closing);
     } else {
         push_any_num_then(out, v, closing);
     }
@@ -672,6 +675,30 @@ fn push_four_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) 
     if let Some(c) = closing {
         out.0.push(c);
     }
+}
+
+/// A number from 10,000 to 99,999.999, in thousandths: its five digits,
+/// its fraction and the closing byte laid out in a block of fixed size,
+/// appended whole and cut to length (what `push_any_num_then` writes for
+/// them, without its general path).
+#[inline(never)]
+fn push_five_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
+    let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
+    let thousands = whole / 1000 % 100;
+    let tail = FRACTION_WORDS[fraction as usize];
+    let mut block = [0u8; 16];
+    block[0] = b'0' + (thousands / 10) as u8;
+    block[1] = b'0' + (thousands % 10) as u8;
+    block[2..5].copy_from_slice(&PADDED_WHOLES[(whole % 1000) as usize]);
+    block[5..9].copy_from_slice(&(tail as u32).to_le_bytes());
+    let mut len = 5 + (tail >> 32) as usize;
+    if let Some(c) = closing {
+        block[len] = c;
+        len += 1;
+    }
+    let keep = out.0.len() + len;
+    out.0.extend_from_slice(&block);
+    out.0.truncate(keep);
 }
 
 /// [`push_num_then`] for any number.
@@ -774,6 +801,16 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// several instructions each).
 #[inline]
 fn push_short_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
+    let (word, len) = short_word(thousandths, closing);
+    let keep = out.0.len() + len;
+    out.0.extend_from_slice(&word.to_le_bytes());
+    out.0.truncate(keep);
+}
+
+/// [`push_short_num`]'s word and how many of its bytes are the number
+/// (and closing byte).
+#[inline(always)]
+fn short_word(thousandths: u32, closing: Option<u8>) -> (u64, usize) {
     // 32-bit division and remainder: shorter multiply-and-shift sequences
     // than 64-bit ones. (`whole` is below 1,000 here; the remainder only
     // spares the table's bounds check.)
@@ -789,9 +826,7 @@ fn push_short_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
         word |= u64::from(c) << bits;
         bits += 8;
     }
-    let keep = out.0.len() + (bits / 8) as usize;
-    out.0.extend_from_slice(&word.to_le_bytes());
-    out.0.truncate(keep);
+    (word, (bits / 8) as usize)
 }
 
 /// [`SMALL_WHOLES`] as words: the digits in the low three bytes (first
@@ -939,6 +974,22 @@ fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
 /// Appends `x,y`: the comma written with `x`, as an attribute's closing
 /// quote is (a path's points are most of a class diagram's numbers).
 fn push_point(out: &mut SvgOut, x: f64, y: f64) {
+    // Both on the short path (nearly every point of a page under 1,000 px):
+    // the two words laid out in one block, appended with one capacity
+    // check and cut to length.
+    let (x_shifted, y_shifted) = (x * 1000.0 + 0.5, y * 1000.0 + 0.5);
+    if x * 1000.0 >= 0.0 && x_shifted < 1_000_000.0 && y * 1000.0 >= 0.0 && y_shifted < 1_000_000.0 {
+        let (x_word, x_len) = short_word(x_shifted as u32, Some(b','));
+        let (y_word, y_len) = short_word(y_shifted as u32, None);
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&x_word.to_le_bytes());
+        // `x_len` is at most 8 (three digits, `.ddd` and the comma).
+        block[x_len..x_len + 8].copy_from_slice(&y_word.to_le_bytes());
+        let keep = out.0.len() + x_len + y_len;
+        out.0.extend_from_slice(&block);
+        out.0.truncate(keep);
+        return;
+    }
     push_num_then(out, x, Some(b','));
     push_num_then(out, y, None);
 }
@@ -1119,6 +1170,34 @@ mod number_tests {
     }
 
     #[test]
+    fn points_are_their_two_numbers_and_a_comma() {
+        let values = [
+            0.0,
+            0.5,
+            7.25,
+            999.999,
+            999.9995,
+            1000.0,
+            1234.5,
+            -0.4,
+            -3.5,
+            54_321.125,
+            f64::NAN,
+        ];
+        for x in values {
+            for y in values {
+                let mut out = SvgOut::with_capacity(0);
+                super::push_point(&mut out, x, y);
+                assert_eq!(
+                    out.into_string(),
+                    format!("{},{}", formatted(x), formatted(y)),
+                    "{x} {y}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn numbers_match_the_formatter_on_the_three_decimal_grid() {
         // Every whole part of 1 to 7 digits (the two-digit table's edges
         // included), with and without a fraction, either sign.
@@ -1148,7 +1227,7 @@ mod number_tests {
         // Every fraction, around the short path's edges (a million
         // thousandths and a million wholes).
         for whole in [
-            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 999_999, 1_000_000, 1_000_001,
+            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 99_999, 100_000, 999_999, 1_000_000, 1_000_001,
         ] {
             for fraction in 0..1000 {
                 for sign in [1, -1] {
@@ -1166,6 +1245,16 @@ mod number_tests {
             let thousandths = whole * 1000 + 125;
             assert_eq!(formatted(thousandths as f64 / 1000.0), reference(thousandths));
             whole += 997;
+        }
+        // With a closing byte (an attribute's quote, a point's comma), on
+        // each path's range.
+        for whole in [0, 12, 999, 1000, 9999, 10_000, 67_890, 99_999, 100_000, 2_000_000] {
+            for fraction in [0, 100, 120, 123] {
+                let thousandths: i64 = whole * 1000 + fraction;
+                let mut out = SvgOut::with_capacity(0);
+                super::push_num_then(&mut out, thousandths as f64 / 1000.0, Some(b'"'));
+                assert_eq!(out.into_string(), format!("{}\"", reference(thousandths)));
+            }
         }
     }
 }

@@ -760,6 +760,10 @@ impl ClassLowering {
                 self.diagram.elements[id.index()].json = Some(text.trim().to_string());
             } else {
                 let mut line = String::new();
+                // Room for every member at once (the list grew by doubling,
+                // copied at each step).
+                let count = body.child_nodes().filter(|n| n.kind() == CLASS_MEMBER).count();
+                self.diagram.elements[id.index()].members.reserve(count);
                 for member in body.child_nodes().filter(|n| n.kind() == CLASS_MEMBER) {
                     // The member's text pieces, copied once into one line.
                     line.clear();

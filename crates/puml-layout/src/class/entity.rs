@@ -517,7 +517,7 @@ fn clean_member(item: &MemberItem) -> Drawn {
         &[]
     };
     for &(word, flag) in modifiers {
-        while let Some(at) = text.to_ascii_lowercase().find(word) {
+        while let Some(at) = find_ignoring_case(&text, word) {
             // The modifier goes with one of the blanks around it.
             let end = at + word.len();
             let blank_after = text[end..].starts_with(' ');
@@ -552,6 +552,20 @@ fn trim(text: &str) -> &str {
         (Some(first), Some(last)) if plain(first) && plain(last) => text,
         _ => text.trim(),
     }
+}
+
+/// Where `word` (lowercase ASCII) first stands in `text`, ASCII case
+/// ignored: what `text.to_ascii_lowercase().find(word)` answers (lowering
+/// ASCII keeps every byte's place), without the lowered copy and the
+/// substring searcher each modifier of each member set up.
+fn find_ignoring_case(text: &str, word: &str) -> Option<usize> {
+    let word = word.as_bytes();
+    if word.is_empty() {
+        return Some(0);
+    }
+    text.as_bytes()
+        .windows(word.len())
+        .position(|window| window.eq_ignore_ascii_case(word))
 }
 
 /// `<<word>>` written `«word»`, as PlantUML shows stereotypes in text;
@@ -1012,6 +1026,28 @@ pub(crate) fn translate(items: &mut [Item], dx: f64, dy: f64) {
 
 #[cfg(test)]
 mod markup_tests {
+    /// `find_ignoring_case` answers what a search in the lowered text does.
+    #[test]
+    fn find_ignoring_case_finds_what_the_lowered_search_finds() {
+        let pieces = [
+            "", "{", "}", "{static}", "{STATIC}", "{Static", "static}", "é", "x", " ",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    for word in ["{static}", "{field}", "s"] {
+                        assert_eq!(
+                            super::find_ignoring_case(&text, word),
+                            text.to_ascii_lowercase().find(word),
+                            "{text:?} {word:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// `find_pair` is the byte form of `str::find("<<")` / `find(">>")`.
     #[test]
     fn find_pair_finds_what_a_substring_search_finds() {
