@@ -801,16 +801,6 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// several instructions each).
 #[inline]
 fn push_short_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
-    let (word, len) = short_word(thousandths, closing);
-    let keep = out.0.len() + len;
-    out.0.extend_from_slice(&word.to_le_bytes());
-    out.0.truncate(keep);
-}
-
-/// [`push_short_num`]'s word and how many of its bytes are the number
-/// (and closing byte).
-#[inline(always)]
-fn short_word(thousandths: u32, closing: Option<u8>) -> (u64, usize) {
     // 32-bit division and remainder: shorter multiply-and-shift sequences
     // than 64-bit ones. (`whole` is below 1,000 here; the remainder only
     // spares the table's bounds check.)
@@ -826,7 +816,9 @@ fn short_word(thousandths: u32, closing: Option<u8>) -> (u64, usize) {
         word |= u64::from(c) << bits;
         bits += 8;
     }
-    (word, (bits / 8) as usize)
+    let keep = out.0.len() + (bits / 8) as usize;
+    out.0.extend_from_slice(&word.to_le_bytes());
+    out.0.truncate(keep);
 }
 
 /// [`SMALL_WHOLES`] as words: the digits in the low three bytes (first
@@ -974,22 +966,6 @@ fn push_attr(out: &mut SvgOut, name: &str, value: f64) {
 /// Appends `x,y`: the comma written with `x`, as an attribute's closing
 /// quote is (a path's points are most of a class diagram's numbers).
 fn push_point(out: &mut SvgOut, x: f64, y: f64) {
-    // Both on the short path (nearly every point of a page under 1,000 px):
-    // the two words laid out in one block, appended with one capacity
-    // check and cut to length.
-    let (x_shifted, y_shifted) = (x * 1000.0 + 0.5, y * 1000.0 + 0.5);
-    if x * 1000.0 >= 0.0 && x_shifted < 1_000_000.0 && y * 1000.0 >= 0.0 && y_shifted < 1_000_000.0 {
-        let (x_word, x_len) = short_word(x_shifted as u32, Some(b','));
-        let (y_word, y_len) = short_word(y_shifted as u32, None);
-        let mut block = [0u8; 16];
-        block[..8].copy_from_slice(&x_word.to_le_bytes());
-        // `x_len` is at most 8 (three digits, `.ddd` and the comma).
-        block[x_len..x_len + 8].copy_from_slice(&y_word.to_le_bytes());
-        let keep = out.0.len() + x_len + y_len;
-        out.0.extend_from_slice(&block);
-        out.0.truncate(keep);
-        return;
-    }
     push_num_then(out, x, Some(b','));
     push_num_then(out, y, None);
 }
