@@ -640,11 +640,17 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     let shifted = scaled + 0.5;
     // What `push_any_num_then` computes for these (its thousandths are
     // `shifted` truncated, below a million); NaN fails both tests.
+    // Converted through `u32` (both ranges fit it): a float's conversion to
+    // `usize` also handles values above 2^63 (a second conversion and a
+    // mask), which these never are.
     if scaled >= 0.0 && shifted < 1_000_000.0 {
-        push_short_num(out, shifted as usize, closing);
+        push_short_num(out, shifted as u32, closing);
     } else if scaled >= 0.0 && shifted < 10_000_000.0 {
         // Wide or tall pages (class diagrams): 1,000 to 9,999.999.
-        push_four_digit_num(out, shifted as usize, closing);
+        push_four_digit_num(out, shifted as u32, closing);
+    } else if scaled >= 0.0 && shifted < 100_000_000.0 {
+        // The largest class pages: 10,000 to 99,999.999.
+        push_five_digit_num(out, shifted as u32, closing);
     } else {
         push_any_num_then(out, v, closing);
     }
@@ -654,10 +660,10 @@ fn push_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// its fraction in one 64-bit word, as [`push_short_num`] writes the
 /// shorter ones (what `push_any_num_then` writes for them).
 #[inline]
-fn push_four_digit_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+fn push_four_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
     let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
-    let units = PADDED_WHOLES[whole % 1000];
-    let tail = FRACTION_WORDS[fraction];
+    let units = PADDED_WHOLES[(whole % 1000) as usize];
+    let tail = FRACTION_WORDS[fraction as usize];
     let word = u64::from(b'0' + (whole / 1000 % 10) as u8)
         | u64::from(units[0]) << 8
         | u64::from(units[1]) << 16
@@ -669,6 +675,30 @@ fn push_four_digit_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>
     if let Some(c) = closing {
         out.0.push(c);
     }
+}
+
+/// A number from 10,000 to 99,999.999, in thousandths: its five digits,
+/// its fraction and the closing byte laid out in a block of fixed size,
+/// appended whole and cut to length (what `push_any_num_then` writes for
+/// them, without its general path).
+#[inline(never)]
+fn push_five_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
+    let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
+    let thousands = whole / 1000 % 100;
+    let tail = FRACTION_WORDS[fraction as usize];
+    let mut block = [0u8; 16];
+    block[0] = b'0' + (thousands / 10) as u8;
+    block[1] = b'0' + (thousands % 10) as u8;
+    block[2..5].copy_from_slice(&PADDED_WHOLES[(whole % 1000) as usize]);
+    block[5..9].copy_from_slice(&(tail as u32).to_le_bytes());
+    let mut len = 5 + (tail >> 32) as usize;
+    if let Some(c) = closing {
+        block[len] = c;
+        len += 1;
+    }
+    let keep = out.0.len() + len;
+    out.0.extend_from_slice(&block);
+    out.0.truncate(keep);
 }
 
 /// [`push_num_then`] for any number.
@@ -699,7 +729,7 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
         (scaled - 0.5) as i64
     };
     if (0..1_000_000).contains(&thousandths) {
-        push_short_num(out, thousandths as usize, closing);
+        push_short_num(out, thousandths as u32, closing);
         return;
     }
     // Written front to back into a block of fixed size, which is then
@@ -770,10 +800,13 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
 /// included, measured slower than the block: its variable shifts are
 /// several instructions each).
 #[inline]
-fn push_short_num(out: &mut SvgOut, thousandths: usize, closing: Option<u8>) {
+fn push_short_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) {
+    // 32-bit division and remainder: shorter multiply-and-shift sequences
+    // than 64-bit ones. (`whole` is below 1,000 here; the remainder only
+    // spares the table's bounds check.)
     let (whole, fraction) = (thousandths / 1000, thousandths % 1000);
-    let digits = WHOLE_WORDS[whole % 1000];
-    let tail = FRACTION_WORDS[fraction];
+    let digits = WHOLE_WORDS[(whole % 1000) as usize];
+    let tail = FRACTION_WORDS[fraction as usize];
     let mut word = u64::from(digits & 0xFF_FFFF);
     let mut bits = (digits >> 24) * 8;
     // At most 24 then 56 bits in: every shift stays below 64.
@@ -1113,6 +1146,34 @@ mod number_tests {
     }
 
     #[test]
+    fn points_are_their_two_numbers_and_a_comma() {
+        let values = [
+            0.0,
+            0.5,
+            7.25,
+            999.999,
+            999.9995,
+            1000.0,
+            1234.5,
+            -0.4,
+            -3.5,
+            54_321.125,
+            f64::NAN,
+        ];
+        for x in values {
+            for y in values {
+                let mut out = SvgOut::with_capacity(0);
+                super::push_point(&mut out, x, y);
+                assert_eq!(
+                    out.into_string(),
+                    format!("{},{}", formatted(x), formatted(y)),
+                    "{x} {y}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn numbers_match_the_formatter_on_the_three_decimal_grid() {
         // Every whole part of 1 to 7 digits (the two-digit table's edges
         // included), with and without a fraction, either sign.
@@ -1142,7 +1203,7 @@ mod number_tests {
         // Every fraction, around the short path's edges (a million
         // thousandths and a million wholes).
         for whole in [
-            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 999_999, 1_000_000, 1_000_001,
+            0, 7, 999, 1000, 1001, 4321, 9999, 10_000, 54_321, 99_999, 100_000, 999_999, 1_000_000, 1_000_001,
         ] {
             for fraction in 0..1000 {
                 for sign in [1, -1] {
@@ -1160,6 +1221,16 @@ mod number_tests {
             let thousandths = whole * 1000 + 125;
             assert_eq!(formatted(thousandths as f64 / 1000.0), reference(thousandths));
             whole += 997;
+        }
+        // With a closing byte (an attribute's quote, a point's comma), on
+        // each path's range.
+        for whole in [0, 12, 999, 1000, 9999, 10_000, 67_890, 99_999, 100_000, 2_000_000] {
+            for fraction in [0, 100, 120, 123] {
+                let thousandths: i64 = whole * 1000 + fraction;
+                let mut out = SvgOut::with_capacity(0);
+                super::push_num_then(&mut out, thousandths as f64 / 1000.0, Some(b'"'));
+                assert_eq!(out.into_string(), format!("{}\"", reference(thousandths)));
+            }
         }
     }
 }

@@ -78,8 +78,35 @@ fn kind_of_keyword(keyword: &str) -> ElementKind {
 }
 
 /// A body line as a member: separators, visibility, modifiers.
+/// `package`, `sep`, `name` in one string (a qualified name): three
+/// copies into a string sized once, not the formatter.
+fn joined(package: &str, sep: &str, name: &str) -> String {
+    let mut out = String::with_capacity(package.len() + sep.len() + name.len());
+    out.push_str(package);
+    out.push_str(sep);
+    out.push_str(name);
+    out
+}
+
+/// Where `sep` last starts in `name`: a byte search for the one-byte
+/// separators (`.`, the default, and most set ones), where a substring
+/// search set up a searcher for every element created.
+fn rfind_separator(name: &str, sep: &str) -> Option<usize> {
+    match sep.as_bytes() {
+        &[byte] => name.bytes().rposition(|b| b == byte),
+        _ => name.rfind(sep),
+    }
+}
+
 pub(crate) fn classify_member(line: &str) -> Option<Member> {
-    let text = line.trim();
+    // A line that starts and ends with printable ASCII has nothing to
+    // trim: answered without the whitespace test of `trim` (most members).
+    let plain = |b: Option<&u8>| b.is_some_and(|b| (b'!'..=b'~').contains(b));
+    let text = if plain(line.as_bytes().first()) && plain(line.as_bytes().last()) {
+        line
+    } else {
+        line.trim()
+    };
     if text.is_empty() {
         return None;
     }
@@ -217,42 +244,65 @@ pub(crate) fn split_arrow(arrow: &str) -> ArrowParts {
         &arrow[last.max(first)..],
     );
     let mut styles = Vec::new();
-    let mut plain = String::new();
-    let mut rest = middle;
-    while let Some(open) = rest.find('[') {
-        plain.push_str(&rest[..open]);
-        match rest[open..].find(']') {
-            Some(close) => {
-                styles.extend(
-                    rest[open + 1..open + close]
-                        .split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty()),
-                );
-                rest = &rest[open + close + 1..];
-            }
-            None => {
-                rest = "";
+    // The arrow without its `[…]` styles: the token itself when it has
+    // none (most arrows), so no string is built for it.
+    let plain: std::borrow::Cow<'_, str> = if middle.contains('[') {
+        let mut plain = String::new();
+        let mut rest = middle;
+        while let Some(open) = rest.find('[') {
+            plain.push_str(&rest[..open]);
+            match rest[open..].find(']') {
+                Some(close) => {
+                    styles.extend(
+                        rest[open + 1..open + close]
+                            .split(',')
+                            .map(|s| s.trim().to_string())
+                            .filter(|s| !s.is_empty()),
+                    );
+                    rest = &rest[open + close + 1..];
+                }
+                None => {
+                    rest = "";
+                }
             }
         }
+        plain.push_str(rest);
+        plain.into()
+    } else {
+        middle.into()
+    };
+    // The body's characters (counted, and which kinds) and the direction
+    // word's letters, lowercased, read in one pass without strings: a word
+    // of more than five letters names no direction.
+    let (mut body_len, mut dotted, mut bold) = (0usize, false, false);
+    let (mut word, mut word_len) = ([0u8; 5], 0usize);
+    for c in plain.chars() {
+        if is_body(c) {
+            body_len += 1;
+            dotted |= c == '.';
+            bold |= c == '=';
+        } else if c.is_ascii_alphabetic() {
+            if let Some(slot) = word.get_mut(word_len) {
+                *slot = c.to_ascii_lowercase() as u8;
+            }
+            word_len += 1;
+        }
     }
-    plain.push_str(rest);
-    let body: String = plain.chars().filter(|&c| is_body(c)).collect();
-    let word: String = plain
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let direction = match word.as_str() {
-        "u" | "up" => Some(LinkDirection::Up),
-        "d" | "do" | "down" => Some(LinkDirection::Down),
-        "l" | "le" | "left" => Some(LinkDirection::Left),
-        "r" | "ri" | "right" => Some(LinkDirection::Right),
+    let word: &[u8] = if word_len <= word.len() {
+        &word[..word_len]
+    } else {
+        b"-"
+    };
+    let direction = match word {
+        b"u" | b"up" => Some(LinkDirection::Up),
+        b"d" | b"do" | b"down" => Some(LinkDirection::Down),
+        b"l" | b"le" | b"left" => Some(LinkDirection::Left),
+        b"r" | b"ri" | b"right" => Some(LinkDirection::Right),
         _ => None,
     };
-    let line = if body.contains('.') {
+    let line = if dotted {
         LineStyle::Dashed
-    } else if body.contains('=') {
+    } else if bold {
         LineStyle::Bold
     } else {
         LineStyle::Solid
@@ -261,7 +311,7 @@ pub(crate) fn split_arrow(arrow: &str) -> ArrowParts {
     let length = if matches!(direction, Some(LinkDirection::Left | LinkDirection::Right)) {
         1
     } else {
-        body.chars().count().max(1) as u32
+        body_len.max(1) as u32
     };
     ArrowParts {
         from_head: head_of(left),
@@ -306,7 +356,7 @@ impl ClassLowering {
             return id;
         }
         let sep = self.separator().to_string();
-        let (parent, display) = match (!sep.is_empty()).then(|| qualified.rfind(&sep)).flatten() {
+        let (parent, display) = match (!sep.is_empty()).then(|| rfind_separator(qualified, &sep)).flatten() {
             Some(at) if at > 0 => {
                 let parent_name = qualified[..at].to_string();
                 (
@@ -349,9 +399,7 @@ impl ClassLowering {
             }
         }
         match self.current_package() {
-            Some(pkg) if !sep.is_empty() => {
-                format!("{}{sep}{name}", self.diagram.packages[pkg.index()].qualified_name)
-            }
+            Some(pkg) if !sep.is_empty() => joined(&self.diagram.packages[pkg.index()].qualified_name, sep, name),
             _ => name.to_string(),
         }
     }
@@ -366,7 +414,7 @@ impl ClassLowering {
             }
             let mut package = self.current_package();
             while let Some(p) = package {
-                let candidate = format!("{}{sep}{name}", self.diagram.packages[p.index()].qualified_name);
+                let candidate = joined(&self.diagram.packages[p.index()].qualified_name, sep, name);
                 if let Some(&id) = self.by_name.get(&candidate) {
                     return Some(id);
                 }
@@ -400,11 +448,19 @@ impl ClassLowering {
         range: TextRange,
         declared: bool,
     ) -> ElementId {
-        let sep = self.separator().to_string();
-        let (package, display) = match (!sep.is_empty()).then(|| qualified.rfind(&sep)).flatten() {
+        // Where the last separator is and its length, read before the
+        // package is made (no copy of the separator).
+        let (split, sep_len) = {
+            let sep = self.separator();
+            (
+                (!sep.is_empty()).then(|| rfind_separator(&qualified, sep)).flatten(),
+                sep.len(),
+            )
+        };
+        let (package, display) = match split {
             Some(at) if at > 0 => (
                 Some(self.ensure_package(&qualified[..at], "package")),
-                qualified[at + sep.len()..].to_string(),
+                qualified[at + sep_len..].to_string(),
             ),
             _ => (self.current_package(), qualified.clone()),
         };
@@ -704,6 +760,10 @@ impl ClassLowering {
                 self.diagram.elements[id.index()].json = Some(text.trim().to_string());
             } else {
                 let mut line = String::new();
+                // Room for every member at once (the list grew by doubling,
+                // copied at each step).
+                let count = body.child_nodes().filter(|n| n.kind() == CLASS_MEMBER).count();
+                self.diagram.elements[id.index()].members.reserve(count);
                 for member in body.child_nodes().filter(|n| n.kind() == CLASS_MEMBER) {
                     // The member's text pieces, copied once into one line.
                     line.clear();

@@ -142,12 +142,16 @@ fn name_lines(element: &Element) -> Vec<&str> {
     } else {
         element.display.as_str()
     };
+    // Most names are one line: no substring searcher set up for them.
+    if !name.bytes().any(|b| b == b'\\' || b == b'\n') {
+        return vec![name];
+    }
     name.split("\\n").flat_map(|part| part.split('\n')).collect()
 }
 
 /// Whether a name has creole markup (`//italic//`, `**bold**`, tags).
 fn name_has_markup(name: &str) -> bool {
-    has_markup(name) || name.contains("//") || name.contains("__")
+    has_markup(name) || find_pair(name, b'/').is_some() || find_pair(name, b'_').is_some()
 }
 
 fn name_width(name: &str, font: Font, metrics: &dyn TextMeasure) -> f64 {
@@ -479,7 +483,7 @@ fn clean_member(item: &MemberItem) -> Drawn {
         text: String::new(),
         ..*item
     };
-    let trimmed = item.text.trim();
+    let trimmed = trim(&item.text);
     let mandatory = trimmed.starts_with('*') && !trimmed.starts_with("**") && item.visibility.is_none();
     // (Every modifier opens with a brace: most members have none, and
     // their text is only trimmed.)
@@ -489,7 +493,7 @@ fn clean_member(item: &MemberItem) -> Drawn {
                 .strip_prefix('*')
                 .filter(|_| mandatory)
                 .unwrap_or(trimmed)
-                .trim(),
+                .trim_start(),
         );
         return Drawn {
             item: out,
@@ -513,7 +517,7 @@ fn clean_member(item: &MemberItem) -> Drawn {
         &[]
     };
     for &(word, flag) in modifiers {
-        while let Some(at) = text.to_ascii_lowercase().find(word) {
+        while let Some(at) = find_ignoring_case(&text, word) {
             // The modifier goes with one of the blanks around it.
             let end = at + word.len();
             let blank_after = text[end..].starts_with(' ');
@@ -537,6 +541,31 @@ fn clean_member(item: &MemberItem) -> Drawn {
         mandatory,
         plain_width: std::cell::Cell::new(None),
     }
+}
+
+/// `text.trim()`, answered at once for a text whose first and last
+/// bytes are printable ASCII (nearly every member: the call and its
+/// whitespace test per end were most of a member's trimming).
+fn trim(text: &str) -> &str {
+    let plain = |b: &u8| (b'!'..=b'~').contains(b);
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(first), Some(last)) if plain(first) && plain(last) => text,
+        _ => text.trim(),
+    }
+}
+
+/// Where `word` (lowercase ASCII) first stands in `text`, ASCII case
+/// ignored: what `text.to_ascii_lowercase().find(word)` answers (lowering
+/// ASCII keeps every byte's place), without the lowered copy and the
+/// substring searcher each modifier of each member set up.
+fn find_ignoring_case(text: &str, word: &str) -> Option<usize> {
+    let word = word.as_bytes();
+    if word.is_empty() {
+        return Some(0);
+    }
+    text.as_bytes()
+        .windows(word.len())
+        .position(|window| window.eq_ignore_ascii_case(word))
 }
 
 /// `<<word>>` written `«word»`, as PlantUML shows stereotypes in text;
@@ -609,7 +638,7 @@ fn has_markup(text: &str) -> bool {
     // looking closer only at the three bytes that can open markup.
     let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(offset) = bytes[from..].iter().position(|&b| matches!(b, b'*' | b'~' | b'<')) {
+    while let Some(offset) = bytes[from..].iter().position(|&b| MARKUP_OPENERS[usize::from(b)]) {
         let at = from + offset;
         let rest = &bytes[at + 1..];
         let opens = match bytes[at] {
@@ -623,6 +652,16 @@ fn has_markup(text: &str) -> bool {
     }
     false
 }
+
+/// The bytes that can open markup (`*`, `~`, `<`), as a table: one load a
+/// byte where three comparisons were (every member's text is scanned).
+const MARKUP_OPENERS: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'*' as usize] = true;
+    table[b'~' as usize] = true;
+    table[b'<' as usize] = true;
+    table
+};
 
 /// The width of a member's text as drawn.
 fn member_width(member: &Drawn, look: &ClassLook, metrics: &dyn TextMeasure) -> f64 {
@@ -987,6 +1026,28 @@ pub(crate) fn translate(items: &mut [Item], dx: f64, dy: f64) {
 
 #[cfg(test)]
 mod markup_tests {
+    /// `find_ignoring_case` answers what a search in the lowered text does.
+    #[test]
+    fn find_ignoring_case_finds_what_the_lowered_search_finds() {
+        let pieces = [
+            "", "{", "}", "{static}", "{STATIC}", "{Static", "static}", "é", "x", " ",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}");
+                    for word in ["{static}", "{field}", "s"] {
+                        assert_eq!(
+                            super::find_ignoring_case(&text, word),
+                            text.to_ascii_lowercase().find(word),
+                            "{text:?} {word:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// `find_pair` is the byte form of `str::find("<<")` / `find(">>")`.
     #[test]
     fn find_pair_finds_what_a_substring_search_finds() {

@@ -590,7 +590,9 @@ fn svek_edge_order(edges: &[Edge]) -> Vec<usize> {
     let mut used = vec![false; edges.len()];
     for flat in [true, false] {
         let part: Vec<usize> = (0..edges.len()).filter(|&e| (edges[e].min_len == 0) == flat).collect();
-        let mut by_pair: std::collections::HashMap<(NodeId, NodeId), Vec<usize>> = std::collections::HashMap::new();
+        // Sized for every edge at once: no rehash while it fills.
+        let mut by_pair: std::collections::HashMap<(NodeId, NodeId), Vec<usize>> =
+            std::collections::HashMap::with_capacity(part.len());
         for &e in &part {
             let (a, b) = (edges[e].tail, edges[e].head);
             by_pair.entry((a.min(b), a.max(b))).or_default().push(e);

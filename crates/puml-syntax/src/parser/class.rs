@@ -148,10 +148,25 @@ fn separator_len(text: &str) -> usize {
 /// `text`, 0 when there is none.
 pub(crate) fn code_len(text: &str) -> usize {
     let mut pos = separator_len(text);
+    // A part's length: ASCII bytes settled by a byte test, other
+    // characters decoded (what a `find` over the chars answers, without
+    // decoding the ASCII names nearly every line has).
+    let bytes = text.as_bytes();
     let part = |from: usize| {
-        text[from..]
-            .find(|c: char| !is_code_char(c))
-            .unwrap_or(text.len() - from)
+        let mut at = from;
+        while let Some(&b) = bytes.get(at) {
+            if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
+                at += 1;
+            } else if b < 0x80 {
+                break;
+            } else {
+                match text[at..].chars().next() {
+                    Some(c) if is_code_char(c) => at += c.len_utf8(),
+                    _ => break,
+                }
+            }
+        }
+        at - from
     };
     let first = part(pos);
     if first == 0 {
@@ -184,6 +199,10 @@ pub(crate) fn quoted_len(text: &str) -> usize {
 
 /// The blanks at `text[pos..]`.
 pub(crate) fn blanks(text: &str, pos: usize) -> usize {
+    // Most calls stand on a printable ASCII byte: no blank to skip.
+    if text.as_bytes().get(pos).is_some_and(|b| (b'!'..=b'~').contains(b)) {
+        return pos;
+    }
     pos + (text[pos..].len() - text[pos..].trim_start().len())
 }
 
@@ -418,6 +437,13 @@ const RIGHT_HEADS: &[&str] = &[
 ];
 const DIRECTIONS: &[&str] = &["left", "right", "down", "up", "le", "ri", "do", "l", "r", "u", "d"];
 
+/// `text.starts_with(head)`, the first bytes compared before the rest:
+/// most heads differ from the text there, and the whole comparison is a
+/// call to `memcmp` (a link's line tried each head so, 34 calls a link).
+fn starts_with_head(text: &str, head: &str) -> bool {
+    text.as_bytes().first() == head.as_bytes().first() && text.starts_with(head)
+}
+
 fn is_body_char(c: char) -> bool {
     matches!(c, '-' | '=' | '.')
 }
@@ -433,7 +459,7 @@ fn arrow_candidates(text: &str, pos: usize, after_blank: bool) -> Vec<usize> {
         at = 1;
     } else if let Some(head) = LEFT_HEADS
         .iter()
-        .find(|h| rest.starts_with(**h) && body_follows(h.len()))
+        .find(|h| starts_with_head(rest, h) && body_follows(h.len()))
     {
         at = head.len();
     }
@@ -475,7 +501,7 @@ fn arrow_candidates(text: &str, pos: usize, after_blank: bool) -> Vec<usize> {
     at += rest[at..].find(|c: char| !is_body_char(c)).unwrap_or(rest.len() - at);
     let mut ends = Vec::new();
     for head in RIGHT_HEADS {
-        if rest[at..].starts_with(head) {
+        if starts_with_head(&rest[at..], head) {
             ends.push(pos + at + head.len());
         }
     }
@@ -997,7 +1023,9 @@ impl<'a> Parser<'a> {
         for &(kind, start, end) in pieces {
             if start > lx.pos {
                 let gap = &line.content[lx.pos..start];
-                let k = if gap.trim().is_empty() { WHITESPACE } else { ERROR_TOKEN };
+                // (Nearly every gap is spaces: no whitespace test of `trim`.)
+                let blank = gap.bytes().all(|b| b == b' ') || gap.trim().is_empty();
+                let k = if blank { WHITESPACE } else { ERROR_TOKEN };
                 lx.push(k, start - lx.pos);
             }
             lx.push(kind, end - start);
@@ -1020,16 +1048,22 @@ impl<'a> Parser<'a> {
         for &(kind, start, end) in pieces {
             let text = &line.content[start..end];
             match kind {
-                IDENT | STRING => {
-                    self.class_names.insert(text.trim_matches('"').to_string());
-                }
+                IDENT | STRING => self.remember_name(text.trim_matches('"')),
                 PAREN => {
                     for part in text.trim_start_matches('(').trim_end_matches(')').split(',') {
-                        self.class_names.insert(part.trim().trim_matches('"').to_string());
+                        self.remember_name(part.trim().trim_matches('"'));
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Notes a class name; copied only when new (most link ends name a
+    /// class met before, and the copy was an allocation and a free each).
+    fn remember_name(&mut self, name: &str) {
+        if !self.class_names.contains(name) {
+            self.class_names.insert(name.to_string());
         }
     }
 
