@@ -23,13 +23,19 @@ use std::process::Command;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: cargo xtask bench-wasm [--corpus DIR] [--rounds N] [--keystrokes N] [--no-browser] [--keystroke-only] [--native-only]";
+    "usage: cargo xtask bench-wasm [--corpus DIR] [--rounds N] [--warmup N] [--keystrokes N] [--no-browser] [--keystroke-only] [--native-only]";
 
 /// Keystrokes each keystroke measure types (the median is reported).
 const DEFAULT_KEYSTROKES: usize = 40;
 
-/// Unmeasured corpus passes before the measured rounds (V8's tier-up).
-const WARMUP_ROUNDS: usize = 3;
+/// Unmeasured corpus passes before the measured rounds (V8's tier-up). V8
+/// optimises a function once it has run a budget of its code, so the many
+/// functions a corpus pass calls only a few times each stay in baseline
+/// code for several passes: after 3 passes the render measured 0.33-0.36 ms
+/// per diagram, after 12 it measured 0.25-0.29 ms, as with every function
+/// optimised at once (`node --no-wasm-dynamic-tiering`: 0.29 ms); native
+/// code does not change with more (docs/wasm.md).
+const DEFAULT_WARMUP_ROUNDS: usize = 15;
 
 /// Unmeasured keystrokes before the measured ones (V8's tier-up).
 const WARMUP_KEYSTROKES: usize = 10;
@@ -80,6 +86,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .map_or_else(|| root.join("../shared"), PathBuf::from)
         .join("corpus");
     let mut rounds = 5usize;
+    let mut warmup = DEFAULT_WARMUP_ROUNDS;
     let mut browser = true;
     let mut keystrokes = DEFAULT_KEYSTROKES;
     let mut corpus_part = true;
@@ -93,6 +100,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .next()
                     .and_then(|n| n.parse().ok())
                     .ok_or("--rounds needs a number")?
+            }
+            "--warmup" => {
+                warmup = rest
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .ok_or("--warmup needs a number")?
             }
             "--keystrokes" => {
                 keystrokes = rest
@@ -117,22 +130,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("the package is not built: run `cargo xtask wasm` first".into());
     }
     if corpus_part {
-        corpus_figures(&npm, &corpus, rounds, wasm_part)?;
+        corpus_figures(&npm, &corpus, rounds, warmup, wasm_part)?;
     }
     keystroke_figures(&root, &npm, keystrokes, wasm_part, browser)
 }
 
 /// Per-diagram check and SVG render over the corpus, natively and (unless
 /// `wasm` is false) in Node's WebAssembly.
-fn corpus_figures(npm: &Path, corpus: &Path, rounds: usize, wasm: bool) -> Result<(), String> {
+fn corpus_figures(npm: &Path, corpus: &Path, rounds: usize, warmup: usize, wasm: bool) -> Result<(), String> {
     let sources = corpus_sources(corpus)?;
     println!(
-        "corpus: {} ({} diagrams), best of {rounds} rounds",
+        "corpus: {} ({} diagrams), best of {rounds} rounds after {warmup} unmeasured",
         corpus.display(),
         sources.len()
     );
 
-    let native = native_figures(corpus, &sources, rounds);
+    let native = native_figures(corpus, &sources, rounds, warmup);
     let per_file = |ms: f64| ms / sources.len() as f64;
     let per_drawn = |ms: f64| ms / native.drawn.max(1) as f64;
     let native_check = [per_file(native.check.wall), per_file(native.check.cpu)];
@@ -150,7 +163,7 @@ fn corpus_figures(npm: &Path, corpus: &Path, rounds: usize, wasm: bool) -> Resul
             "bench/corpus.mjs",
             &corpus.to_string_lossy(),
             &rounds.to_string(),
-            &WARMUP_ROUNDS.to_string(),
+            &warmup.to_string(),
         ],
     )?;
     let number = |value: &Value, key: &str| value[key].as_f64().unwrap_or(f64::NAN);
@@ -225,14 +238,20 @@ struct Native {
 
 /// The same calls as the Node half, on the same `Session`, natively, in the
 /// same order: a cold pass, the warm-up passes, the measured rounds.
-fn native_figures(corpus: &Path, sources: &[String], rounds: usize) -> Native {
+fn native_figures(corpus: &Path, sources: &[String], rounds: usize, warmup: usize) -> Native {
+    // The included files are read once and then answered from memory, as
+    // the Node half does: the figures are puml's, not the file system's.
     let dir = corpus.to_path_buf();
+    let read: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> = Default::default();
     set_include_resolver(Some(Box::new(move |path: &str| {
-        std::fs::read_to_string(dir.join(path)).ok()
+        read.borrow_mut()
+            .entry(path.to_string())
+            .or_insert_with(|| std::fs::read_to_string(dir.join(path)).ok())
+            .clone()
     })));
     let mut session = Session::new();
     let best = |session: &mut Session, f: &dyn Fn(&mut Session)| {
-        for _ in 0..WARMUP_ROUNDS {
+        for _ in 0..warmup {
             f(session);
         }
         let mut best = Best {

@@ -81,6 +81,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         std::fs::copy(&from, playground_dist.join(name)).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
     }
     let package = std::fs::read(&package_wasm).map_err(|e| format!("cannot read {}: {e}", package_wasm.display()))?;
+    fonts_once(&package)?;
     println!("wasm-bindgen {wanted}");
     println!(
         "puml_wasm.wasm: {} bytes from rustc, {bindgen_size} after wasm-bindgen, {} shipped ({} gzipped)",
@@ -90,6 +91,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     println!("npm package: {}", npm_dist.parent().unwrap_or(&npm_dist).display());
     println!("playground: {}", playground_dist.join("index.html").display());
+    Ok(())
+}
+
+/// Each embedded font file must be in the module once. With puml-layout at
+/// `opt-level = 2`, rustc once copied `embedded_font_files` into every crate
+/// that called it, each copy with its own 4.8 MB of fonts (docs/wasm.md);
+/// this catches the next such copy at build time.
+fn fonts_once(module: &[u8]) -> Result<(), String> {
+    for (index, font) in puml_layout::embedded_font_files().iter().enumerate() {
+        // The first kilobyte (the table directory, with its checksums)
+        // tells the files apart.
+        let probe = &font[..font.len().min(1024)];
+        let copies = module.windows(probe.len()).filter(|window| *window == probe).count();
+        if copies != 1 {
+            return Err(format!(
+                "embedded font file {index} is in the module {copies} times, not once (docs/wasm.md, the latest figures)"
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -23,6 +23,13 @@ pub trait TextMeasure {
 }
 
 /// The font files the renderers must load so that drawing matches measuring.
+///
+/// Never inlined: optimised for speed, this body (the `dejavu` calls inlined
+/// into it) is small enough to be copied into each crate that calls it, and
+/// each copy brought its own 4.8 MB of font bytes that the linker did not
+/// merge (puml-layout at `opt-level = 2` in the WebAssembly build doubled
+/// the fonts; docs/wasm.md).
+#[inline(never)]
 pub fn embedded_font_files() -> [&'static [u8]; 10] {
     [
         dejavu::sans::regular(),
