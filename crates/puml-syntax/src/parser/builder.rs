@@ -8,11 +8,8 @@
 //! kinds that repeat (names, keywords, indentation) through a hash of
 //! their text, each in a small direct-mapped table (a slot keeps the last
 //! token that fell in it); labels and strings are allocated as they come.
-//! Small nodes made only of such shared children (`end`, `end note`,
-//! `activate X`, `@enduml`: a statement written again) are shared the same
-//! way, through a table keyed by their kind and their children's addresses.
 
-use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, NodeOrToken, SyntaxKind};
+use rowan::{GreenNode, GreenToken, NodeOrToken, SyntaxKind};
 use std::hash::Hasher;
 
 const SHORT: usize = 6;
@@ -21,12 +18,8 @@ const SHORT: usize = 6;
 const SLOTS: usize = 256;
 
 pub(crate) struct TreeBuilder {
-    /// Open nodes: kind, where their children start in `children`, and
-    /// `unshared` when they were opened.
-    open: Vec<(SyntaxKind, usize, usize)>,
-    /// How many tokens were made that no table keeps (labels, strings):
-    /// a node none of whose children is one may be a repeat.
-    unshared: usize,
+    /// Open nodes: kind and where their children start in `children`.
+    open: Vec<(SyntaxKind, usize)>,
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     /// The tables of shared tokens, kept by the thread between parses.
     shared: Option<Box<SharedTokens>>,
@@ -51,9 +44,6 @@ struct SharedTokens {
     /// hash of their text; labels and strings, almost all distinct, are
     /// not looked up.
     long: [Option<GreenToken>; SLOTS],
-    /// Small nodes whose children are all shared, by a hash of their kind
-    /// and their children's addresses.
-    nodes: [Option<GreenNode>; SLOTS],
     space: GreenToken,
     newline: GreenToken,
 }
@@ -68,14 +58,12 @@ impl Default for TreeBuilder {
             Box::new(SharedTokens {
                 short: std::array::from_fn(|_| (0, None)),
                 long: std::array::from_fn(|_| None),
-                nodes: std::array::from_fn(|_| None),
                 space: GreenToken::new(WHITESPACE_KIND, " "),
                 newline: GreenToken::new(NEWLINE_KIND, "\n"),
             })
         });
         TreeBuilder {
             open: Vec::new(),
-            unshared: 0,
             children: Vec::new(),
             space: shared.space.clone(),
             newline: shared.newline.clone(),
@@ -98,7 +86,7 @@ const NEWLINE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::NEWLINE as u16);
 
 impl TreeBuilder {
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        self.open.push((kind, self.children.len(), self.unshared));
+        self.open.push((kind, self.children.len()));
     }
 
     /// A token. A single space and a line feed are most of the tokens:
@@ -123,7 +111,6 @@ impl TreeBuilder {
     #[inline(never)]
     fn shared_token(&mut self, kind: SyntaxKind, text: &str) {
         let Some(shared) = self.shared.as_deref_mut() else {
-            self.unshared += 1;
             self.children.push(NodeOrToken::Token(GreenToken::new(kind, text)));
             return;
         };
@@ -149,10 +136,7 @@ impl TreeBuilder {
                     }
                 }
             }
-            None => {
-                self.unshared += 1;
-                GreenToken::new(kind, text)
-            }
+            None => GreenToken::new(kind, text),
         };
         self.children.push(NodeOrToken::Token(token));
     }
@@ -179,30 +163,10 @@ impl TreeBuilder {
     /// Closes the innermost open node; a call without one is ignored (the
     /// parser always pairs them, and a tree is better than a panic).
     pub(crate) fn finish_node(&mut self) {
-        let Some((kind, first, unshared)) = self.open.pop() else {
+        let Some((kind, first)) = self.open.pop() else {
             return;
         };
-        let first = first.min(self.children.len());
-        let count = self.children.len() - first;
-        let node = match self.shared.as_deref_mut() {
-            Some(shared) if unshared == self.unshared && (1..=SHARED_NODE_CHILDREN).contains(&count) => {
-                let children = &self.children[first..];
-                let slot = slot_of(node_key(kind, children));
-                match &shared.nodes[slot] {
-                    Some(node) if same_node(node, kind, children) => {
-                        let node = node.clone();
-                        self.children.truncate(first);
-                        node
-                    }
-                    _ => {
-                        let node = GreenNode::new(kind, self.children.drain(first..));
-                        shared.nodes[slot] = Some(node.clone());
-                        node
-                    }
-                }
-            }
-            _ => GreenNode::new(kind, self.children.drain(first..)),
-        };
+        let node = GreenNode::new(kind, self.children.drain(first..));
         self.children.push(NodeOrToken::Node(node));
     }
 
@@ -218,47 +182,6 @@ impl TreeBuilder {
         }
         GreenNode::new(root_kind, std::mem::take(&mut self.children))
     }
-}
-
-/// The most children a node shared through `SharedTokens::nodes` has
-/// (statements of a few words; longer ones rarely repeat).
-const SHARED_NODE_CHILDREN: usize = 8;
-
-/// The address of a child, which identifies it among shared children.
-fn child_address(child: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usize {
-    match child {
-        NodeOrToken::Node(node) => std::ptr::from_ref(node) as usize,
-        NodeOrToken::Token(token) => std::ptr::from_ref(token) as usize,
-    }
-}
-
-/// [`child_address`] of a child being built.
-fn built_address(child: &NodeOrToken<GreenNode, GreenToken>) -> usize {
-    match child {
-        NodeOrToken::Node(node) => child_address(NodeOrToken::Node(node)),
-        NodeOrToken::Token(token) => child_address(NodeOrToken::Token(token)),
-    }
-}
-
-/// A node's kind and its children's addresses folded into one key.
-fn node_key(kind: SyntaxKind, children: &[NodeOrToken<GreenNode, GreenToken>]) -> u64 {
-    let mut hasher = rustc_hash::FxHasher::default();
-    hasher.write_u16(kind.0);
-    for child in children {
-        hasher.write_usize(built_address(child));
-    }
-    hasher.finish()
-}
-
-/// Whether `node` is of `kind` with the very children `children` (the same
-/// elements, not equal ones: then it is the node they would make).
-fn same_node(node: &GreenNode, kind: SyntaxKind, children: &[NodeOrToken<GreenNode, GreenToken>]) -> bool {
-    node.kind() == kind
-        && node.children().len() == children.len()
-        && node
-            .children()
-            .zip(children)
-            .all(|(held, child)| child_address(held) == built_address(child))
 }
 
 /// The longest token looked up in `long_tokens` (longer names are rare,
