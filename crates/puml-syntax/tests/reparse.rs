@@ -163,6 +163,50 @@ fn typing_a_label_reuses_the_tree() {
     }
 }
 
+/// Typing goes on in the line edited last (the re-parse finds it by the
+/// previous one's record), then moves to other lines, before and after it
+/// and at its very end: each step equals a full parse.
+#[test]
+fn typing_in_one_line_then_others() {
+    let mut text = String::from("@startuml\n");
+    for i in 0..60 {
+        text.push_str(&format!("A -> B : message {i}\n"));
+    }
+    text.push_str("@enduml\n");
+    let mut current = parse(&text);
+    let places = [
+        ("message 30", 0),
+        ("message 30", 1),
+        ("message 30", 2),
+        ("message 10", 0),
+        ("message 50", 0),
+        ("message 50", 0),
+    ];
+    for (step, (label, extra)) in places.into_iter().enumerate() {
+        let at = text.find(label).unwrap() + label.len() + extra;
+        let mut next = text.clone();
+        next.insert(at, char::from(b'a' + step as u8));
+        let (reparsed, fast) = reparse_counted(&current, &text, &next);
+        assert!(fast, "step {step}");
+        assert_eq!(reparsed, parse(&next), "step {step}");
+        text = next;
+        current = reparsed;
+    }
+    // The next line, then the very start of the line after the last
+    // edited one (its end, exclusive: the next line's text).
+    let at = text.find("message 51").unwrap();
+    let mut next = text.clone();
+    next.insert(at, 'z');
+    let (reparsed, _) = reparse_counted(&current, &text, &next);
+    assert_eq!(reparsed, parse(&next));
+    let at = text.find("message 50").unwrap();
+    let line_end = at + text[at..].find('\n').unwrap() + 1;
+    let mut after = next.clone();
+    after.insert(line_end, 'y');
+    let (reparsed, _) = reparse_counted(&reparsed, &next, &after);
+    assert_eq!(reparsed, parse(&after));
+}
+
 /// After an edit past the lines that decide a block's kind, the re-parse
 /// trusts that decision; an edit of those lines must still decide again
 /// (here it turns the block into an activity diagram).

@@ -92,11 +92,18 @@ fn try_reparse(old: &OldParse, old_text: &str, new_text: &str) -> Option<ParsedT
     if changed(old_text, old_end) || changed(new_text, new_end) {
         return None;
     }
-    let (diagram_index, diagram, diagram_start) = child_containing(old.green, TextSize::from(0), start)?;
-    if kind_of(diagram.kind()) != DIAGRAM {
-        return None;
-    }
-    let (statement_index, statement, statement_start) = child_containing(diagram, diagram_start, start)?;
+    let ((diagram_index, diagram, diagram_start), (statement_index, statement, statement_start)) =
+        match last_edited_statement(old, start) {
+            Some(found) => found,
+            None => {
+                let (diagram_index, diagram, diagram_start) = child_containing(old.green, TextSize::from(0), start)?;
+                if kind_of(diagram.kind()) != DIAGRAM {
+                    return None;
+                }
+                let statement = child_containing(diagram, diagram_start, start)?;
+                ((diagram_index, diagram, diagram_start), statement)
+            }
+        };
     // A `BODY` straight in a diagram is a `@startmindmap`-like block's
     // text, another language: parsed whole.
     if matches!(kind_of(statement.kind()), START_LINE | END_LINE | BODY) {
@@ -433,6 +440,40 @@ fn only_replaced_child<'a>(
         offset += pair.0.text_len();
     }
     replaced
+}
+
+/// The diagram and the statement holding `offset` when it lies in the
+/// statement the previous re-parse replaced (typing goes on in the line
+/// just edited): found by index, where [`child_containing`] walks the
+/// diagram's statements up to it (thousands in a long diagram, each a
+/// node to read its length from).
+#[allow(clippy::type_complexity)]
+fn last_edited_statement<'a>(
+    old: &OldParse<'a>,
+    offset: usize,
+) -> Option<(
+    (usize, &'a GreenNodeData, TextSize),
+    (usize, &'a GreenNodeData, TextSize),
+)> {
+    let (_, diagram_index, statement_index, statement_start) = old.derivation.replaced.as_ref()?;
+    let diagram = nth_node(old.green, *diagram_index)?;
+    let statement = nth_node(diagram, *statement_index)?;
+    let offset = TextSize::try_from(offset).ok()?;
+    if kind_of(diagram.kind()) != DIAGRAM || !TextRange::at(*statement_start, statement.text_len()).contains(offset) {
+        return None;
+    }
+    // The diagram's start: the lengths of the root's children before it
+    // (a handful: blank lines and other diagrams).
+    let diagram_start = old
+        .green
+        .children()
+        .take(*diagram_index)
+        .map(|child| child.text_len())
+        .sum::<TextSize>();
+    Some((
+        (*diagram_index, diagram, diagram_start),
+        (*statement_index, statement, *statement_start),
+    ))
 }
 
 /// The child node of `parent` whose text holds `offset` (the byte at it,

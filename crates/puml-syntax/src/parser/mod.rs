@@ -70,87 +70,140 @@ pub(crate) struct Line<'a> {
     pub(crate) newline: &'a str,
 }
 
-/// The end of a logical line: PlantUML joins a line ending in `\` with the
-/// next one, so the newline after a trailing backslash is part of the line.
-fn find_logical_line_end(rest: &str) -> Option<usize> {
-    let mut from = 0;
-    loop {
-        let nl = find_newline(rest.as_bytes(), from)?;
-        let content = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
-        // Bytes, not chars: asked of every line.
-        let continued = content.as_bytes().last() == Some(&b'\\') && !content.ends_with("\\\\") && nl + 1 < rest.len();
-        // Only a continued line needs the comment test (a backward scan of
-        // the line): most lines end without a backslash.
-        let is_comment = || {
-            content[content.rfind('\n').map_or(0, |i| i + 1)..]
-                .trim_start()
-                .starts_with('\'')
-        };
-        if continued && !is_comment() {
-            from = nl + 1;
-        } else {
-            return Some(nl);
+/// The first `\n` in `bytes` at or after `from`.
+#[cfg(test)]
+fn find_newline(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut newlines = Newlines::new(bytes);
+    newlines.skip_to(from);
+    newlines.next()
+}
+
+/// The offsets of every `\n` of a text, in order, found sixteen bytes at a
+/// time: each block of the text becomes a bit mask of its line feeds, and
+/// the mask's set bits are the answers (a search per line started again
+/// for every line, and lines are short: about 31 bytes in the corpus).
+struct Newlines<'a> {
+    bytes: &'a [u8],
+    /// Where the block of `mask` starts.
+    block: usize,
+    /// The line feeds of that block not yet handed out, bit `i` for byte `block + i`.
+    mask: u32,
+}
+
+const BLOCK: usize = 16;
+
+impl<'a> Newlines<'a> {
+    fn new(bytes: &'a [u8]) -> Newlines<'a> {
+        Newlines {
+            bytes,
+            block: 0,
+            mask: newline_mask(bytes, 0),
+        }
+    }
+
+    /// Drops the line feeds before `offset`.
+    #[cfg(test)]
+    fn skip_to(&mut self, offset: usize) {
+        self.block = offset - offset % BLOCK;
+        self.mask = newline_mask(self.bytes, self.block) & (u32::MAX << (offset % BLOCK));
+    }
+}
+
+impl Iterator for Newlines<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.block += BLOCK;
+            if self.block >= self.bytes.len() {
+                return None;
+            }
+            self.mask = newline_mask(self.bytes, self.block);
+        }
+        let at = self.block + self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(at)
+    }
+}
+
+/// Bit `i` set when `bytes[start + i]` is `\n`, for the (up to) sixteen
+/// bytes from `start`.
+#[inline]
+fn newline_mask(bytes: &[u8], start: usize) -> u32 {
+    match bytes.get(start..start + BLOCK) {
+        Some(block) => block_newline_mask(block.try_into().unwrap_or(&[0; BLOCK])),
+        None => {
+            // The last, short block: padded with zeros (no line feeds).
+            let mut block = [0u8; BLOCK];
+            let tail = bytes.get(start..).unwrap_or_default();
+            block[..tail.len()].copy_from_slice(tail);
+            block_newline_mask(&block)
         }
     }
 }
 
-/// The first `\n` in `bytes` at or after `from`, eight bytes at a time
-/// (`str::find` goes byte by byte on lines this short, and splitting the
-/// lines was 4 % of checking a sequence diagram).
-fn find_newline(bytes: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
-    let mut at = from;
-    while at + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        let x = u64::from_le_bytes(word) ^ NEWLINES;
-        // A zero byte of `x` is a newline; the lowest flagged byte is the
-        // first one (the borrow that can flag a byte above a zero one
-        // never flags one below it).
-        let zeros = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zeros != 0 {
-            return Some(at + (zeros.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn block_newline_mask(block: &[u8; BLOCK]) -> u32 {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    // SAFETY: SSE2 is part of every x86_64 target; the load reads the
+    // sixteen bytes of `block` (unaligned loads are allowed).
+    unsafe {
+        let chunk = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'\n' as i8))) as u32
     }
-    bytes[at.min(bytes.len())..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|i| at + i)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn block_newline_mask(block: &[u8; BLOCK]) -> u32 {
+    let mut mask = 0;
+    for (i, &byte) in block.iter().enumerate() {
+        mask |= u32::from(byte == b'\n') << i;
+    }
+    mask
 }
 
 fn split_lines(text: &str) -> Vec<Line<'_>> {
     // Sized for lines of about 32 bytes (the corpus' average) rather than
     // grown from empty: fewer reallocations, and no extra pass to count.
     let mut lines = Vec::with_capacity(text.len() / 32 + 1);
+    let bytes = text.as_bytes();
+    // The logical line being read, and its last physical line: PlantUML
+    // joins a line ending in one `\` (outside a `'` comment, not the last)
+    // with the next, so the line feed after it is part of the line.
     let mut start = 0;
-    while start < text.len() {
-        let rest = &text[start..];
-        match find_logical_line_end(rest) {
-            Some(nl) => {
-                let (content, newline) = if nl > 0 && rest.as_bytes()[nl - 1] == b'\r' {
-                    (&rest[..nl - 1], &rest[nl - 1..nl + 1])
-                } else {
-                    (&rest[..nl], &rest[nl..nl + 1])
-                };
-                lines.push(Line {
-                    start,
-                    content,
-                    newline,
-                });
-                start += nl + 1;
-            }
-            None => {
-                lines.push(Line {
-                    start,
-                    content: rest,
-                    newline: "",
-                });
-                start = text.len();
-            }
+    let mut physical_start = 0;
+    for newline in Newlines::new(bytes) {
+        let content_end = if newline > physical_start && bytes[newline - 1] == b'\r' {
+            newline - 1
+        } else {
+            newline
+        };
+        let continued = content_end > start
+            && bytes[content_end - 1] == b'\\'
+            && !(content_end - 1 > start && bytes[content_end - 2] == b'\\')
+            && newline + 1 < bytes.len()
+            // Only a continued line needs the comment test.
+            && !text[physical_start..content_end].trim_start().starts_with('\'');
+        physical_start = newline + 1;
+        if continued {
+            continue;
         }
+        lines.push(Line {
+            start,
+            content: &text[start..content_end],
+            newline: &text[content_end..newline + 1],
+        });
+        start = newline + 1;
+    }
+    if start < text.len() {
+        lines.push(Line {
+            start,
+            content: &text[start..],
+            newline: "",
+        });
     }
     lines
 }
