@@ -691,7 +691,14 @@ fn push_five_digit_num(out: &mut SvgOut, thousandths: u32, closing: Option<u8>) 
     block[1] = b'0' + (thousands % 10) as u8;
     block[2..5].copy_from_slice(&PADDED_WHOLES[(whole % 1000) as usize]);
     block[5..9].copy_from_slice(&(tail as u32).to_le_bytes());
-    let mut len = 5 + (tail >> 32) as usize;
+    push_block(out, block, 5 + (tail >> 32) as usize, closing);
+}
+
+/// Appends the first `len` bytes of `block`, then `closing` if any. The
+/// whole block is copied (one fixed-size copy) and the tail cut off, which is
+/// cheaper than a copy of a length known only at run time.
+#[inline(always)]
+fn push_block<const N: usize>(out: &mut SvgOut, mut block: [u8; N], mut len: usize, closing: Option<u8>) {
     if let Some(c) = closing {
         block[len] = c;
         len += 1;
@@ -783,13 +790,7 @@ fn push_any_num_then(out: &mut SvgOut, v: f64, closing: Option<u8>) {
     block[len..len + 4].copy_from_slice(&fraction[..4]);
     len += usize::from(fraction[4]);
     // At most 18 bytes so far: the closing byte fits the block.
-    if let Some(c) = closing {
-        block[len] = c;
-        len += 1;
-    }
-    let keep = out.0.len() + len;
-    out.0.extend_from_slice(&block);
-    out.0.truncate(keep);
+    push_block(out, block, len, closing);
 }
 
 /// A number from 0 to 999.999 (most coordinates), in thousandths, laid
