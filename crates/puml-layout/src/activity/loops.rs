@@ -23,12 +23,38 @@ impl Ctx<'_> {
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
         let was_inside = self.inside_while_or_if.replace(true);
-        // (Measured under an `is` label; without one PlantUML keeps its
-        // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
-        self.first_step_after_shape
-            .set(exit.is_none() && !was_inside && is_l.is_some());
-        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
-        self.first_step_after_shape.set(false);
+        // A loop of actions whose steps carry notes (outside another loop
+        // or an `if`) is laid out as PlantUML lays it out before its
+        // page-wide vertical compression, then closes the rows nothing
+        // covers (as a noted `repeat`: probes `loop_notes_while_*`). Blocks
+        // in the body keep the rows they are placed on (they are placed as
+        // compressed already: corpus activity 023/024).
+        let uncompressed = !was_inside
+            && !self.notes_uncompressed.get()
+            && body.nodes.iter().any(|n| !n.notes.is_empty())
+            && body
+                .nodes
+                .iter()
+                .all(|n| matches!(n.kind, Kind::Action(_)) && n.arrow.is_none_or(|a| a.label.is_none()));
+        let t = if uncompressed {
+            // Each note centred beside its step, moving it down by all it
+            // reaches above; the steps 35 px apart (PlantUML's room between
+            // two tiles, which the compression closes to 20 under a head).
+            let was_uncompressed = self.notes_uncompressed.replace(true);
+            self.extras_beside_rows.set(true);
+            let extra = vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)];
+            let t = self.layout_seq_spaced(body, depth, &extra);
+            self.notes_uncompressed.set(was_uncompressed);
+            t
+        } else {
+            // (Measured under an `is` label; without one PlantUML keeps its
+            // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
+            self.first_step_after_shape
+                .set(exit.is_none() && !was_inside && is_l.is_some());
+            let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+            self.first_step_after_shape.set(false);
+            t
+        };
         self.inside_while_or_if.set(was_inside);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
@@ -52,7 +78,13 @@ impl Ctx<'_> {
             (_, Some((ascent, _))) => GAP + ascent + 1.5,
             _ => GAP,
         };
-        let top = d.h + label_room + if dogleg { 25.0 } else { 0.0 };
+        // Before the compression the body stands 24 px under the diamond
+        // and its `is` label (PlantUML's `FtileWhile`).
+        let top = if uncompressed {
+            d.h + is_l.as_ref().map_or(0.0, |l| l.height) + 2.0 * DIAMOND_HALF
+        } else {
+            d.h + label_room + if dogleg { 25.0 } else { 0.0 }
+        };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
@@ -78,7 +110,12 @@ impl Ctx<'_> {
             let oy = if t.is_empty() { top } else { top + t.out_y };
             // The back edge passes 10 px under a note hanging below the
             // body's last step too (PlantUML 1.2026.8, `while_note_last`).
-            loop_bottom = oy.max(body_bottom + t.overhang) + 10.0;
+            // (Before the compression the line turns 12 px under the body
+            // and holds the 12 px under it open; the compression leaves 10.)
+            loop_bottom = oy.max(body_bottom + t.overhang) + if uncompressed { LOOP_MARGIN } else { 10.0 };
+            if uncompressed {
+                phantom_block(&mut items, ox, loop_bottom, 5.0, LOOP_MARGIN);
+            }
             let back = self.stroke_for(t.tail.as_ref());
             polyline(
                 &mut items,
@@ -92,7 +129,11 @@ impl Ctx<'_> {
                 back,
                 true,
             );
-            mid_head(&mut items, rx, loop_bottom, mid, back);
+            if uncompressed {
+                mid_head_tip(&mut items, rx, loop_bottom, mid, back);
+            } else {
+                mid_head(&mut items, rx, loop_bottom, mid, back);
+            }
         }
         t.place(x0, top, &mut items);
         if let Some(l) = &end_l {
@@ -105,12 +146,17 @@ impl Ctx<'_> {
             polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
             let (ew, eh) = (exit.w, exit.h);
             exit.place(lx - ew / 2.0, ty, &mut items);
-            let h = loop_bottom.max(body_bottom).max(ty + eh);
+            let mut h = loop_bottom.max(body_bottom).max(ty + eh);
+            if uncompressed {
+                // (The block under the turn of the way back counts.)
+                h = h.max(loop_bottom + LOOP_MARGIN);
+                h = close_uncovered_rows(&mut items).apply(h);
+            }
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
         let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
-        let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
+        let mut exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
             &[(c - d.w / 2.0, mid), (lx, mid), (lx, exit_y), (c, exit_y)],
@@ -119,7 +165,16 @@ impl Ctx<'_> {
         );
         // The exit line does not hold columns apart in the page-wide
         // compression, nor does its head (probes `fork_*_mid_d2_*`).
-        ignored_for_compression(&mut items, |items| mid_head(items, lx, mid, exit_y, st));
+        ignored_for_compression(&mut items, |items| {
+            if uncompressed {
+                mid_head_tip(items, lx, mid, exit_y, st)
+            } else {
+                mid_head(items, lx, mid, exit_y, st)
+            }
+        });
+        if uncompressed {
+            exit_y = close_uncovered_rows(&mut items).apply(exit_y);
+        }
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and
         // ends 6 px right of the way back, or 5 px short of a longer `is`

@@ -61,6 +61,9 @@ const ACTION_PAD: f64 = 10.0;
 const ACTION_RADIUS: f64 = 12.5;
 /// Half the height of a diamond (and its horizontal point's inset).
 const DIAMOND_HALF: f64 = 12.0;
+/// PlantUML's room between two tiles of a sequence before its vertical
+/// compression, which closes it to [`GAP`] under the arrow head.
+const UNCOMPRESSED_GAP: f64 = 35.0;
 /// How far a bypass or loop line runs outside what it goes around.
 const LOOP_MARGIN: f64 = 12.0;
 /// Room a repeat loop keeps left of its shapes.
