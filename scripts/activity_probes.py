@@ -361,6 +361,53 @@ def loop_note_probes():
     return out
 
 
+# What the `loop_notes_while_*` family keeps fixed, varied: no `is`
+# label, a two-line one, a note on the left, four steps (the way back's
+# head in the middle gap), steps before and after the loop, a wide note on
+# the last step before a `stop` on the exit line.
+def while_note_probes():
+    cases = {
+        "unlabelled": (["while (more?)"], [(":A;", 4), (":B;", 0)], ["endwhile"], [], []),
+        "two_line_is": (["while (more?) is (yes\\nagain)"], [(":A;", 4), (":B;", 2)], ["endwhile (no)"], [], []),
+        "left": (["while (more?) is (yes)"], [(":A;", 4), (":B;", 0)], ["endwhile (no)"], [], ["left"]),
+        "four": (
+            ["while (more?) is (yes)"],
+            [(":A;", 0), (":B;", 5), (":C;", 0), (":D;", 2)],
+            ["endwhile (no)"],
+            [],
+            [],
+        ),
+        "around": (
+            ["while (more?) is (yes)"],
+            [(":Check the order;", 3), (":B;", 0)],
+            ["endwhile (no)"],
+            [":Before;"],
+            [":After;"],
+        ),
+        "last_wide": (
+            ["while (more?) is (yes)"],
+            [(":A;", 0), (":B;", 6)],
+            ["endwhile (no)"],
+            [],
+            [],
+        ),
+    }
+    out = {}
+    for name, (head, steps, tail, before, after) in cases.items():
+        side = "left" if "left" in after else "right"
+        after = [a for a in after if a != "left"]
+        body = []
+        for step, count in steps:
+            body.append(step)
+            if count:
+                body += ["note %s" % side] + ["line %d" % (k + 1) for k in range(count)] + ["end note"]
+        for start in ("start", "bare"):
+            lines = (["start"] if start == "start" else []) + before + head + body + tail + after
+            lines += ["stop"] if start == "start" else []
+            out["while_notes_%s_%s" % (name, start)] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 # Notes beside the first steps of a diagram without `start`: nothing
 # reaches above the drawing's top, so the note moves its step down.
 def top_note_probes():
@@ -381,6 +428,7 @@ def top_note_probes():
 
 def probes():
     out = loop_note_probes()
+    out.update(while_note_probes())
     out.update(top_note_probes())
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():
