@@ -408,6 +408,31 @@ def while_note_probes():
     return out
 
 
+# Loops whose steps carry notes, nested in a `while` or an `if`, and a
+# `repeat` with a `backward` action: where PlantUML's page-wide vertical
+# compression meets the rows of what surrounds the loop.
+def nested_note_loop_probes():
+    note = ["note right", "line 1", "line 2", "line 3", "line 4", "end note"]
+    body = [":A;"] + note + [":B;"]
+    repeat = ["repeat"] + body + ["repeat while (again?) is (retry)"]
+    loop = ["while (more?) is (yes)"] + body + ["endwhile (no)"]
+    cases = {
+        "repeat_in_while": ["while (outer?) is (yes)"] + repeat + ["endwhile (done)"],
+        "repeat_in_if": ["if (ok?) then (yes)"] + repeat + ["endif"],
+        "repeat_in_if_else": ["if (ok?) then (yes)"] + repeat + ["else (no)", ":Other;", "endif"],
+        "repeat_backward": ["repeat"] + body + ["backward:Back;", "repeat while (again?) is (retry)"],
+        "while_in_if": ["if (ok?) then (yes)"] + loop + ["endif"],
+        "while_in_while": ["while (outer?) is (yes)"] + loop + ["endwhile (done)"],
+        "while_in_repeat": ["repeat"] + loop + ["repeat while (again?)"],
+    }
+    out = {}
+    for name, lines in cases.items():
+        for start in ("start", "bare"):
+            full = (["start"] if start == "start" else []) + lines + (["stop"] if start == "start" else [])
+            out["nested_note_loop_%s_%s" % (name, start)] = "@startuml\n" + "\n".join(full) + "\n@enduml\n"
+    return out
+
+
 # Notes beside the first steps of a diagram without `start`: nothing
 # reaches above the drawing's top, so the note moves its step down.
 def top_note_probes():
@@ -429,6 +454,7 @@ def top_note_probes():
 def probes():
     out = loop_note_probes()
     out.update(while_note_probes())
+    out.update(nested_note_loop_probes())
     out.update(top_note_probes())
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():

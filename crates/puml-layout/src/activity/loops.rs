@@ -280,6 +280,9 @@ impl Ctx<'_> {
         let st = self.stroke_for(None);
         let body_top = eh + GAP;
         let x0 = c - t.in_x;
+        // The body keeps the room its tile holds left of what it draws (a
+        // `while`'s beside its exit line: probes `nested_note_loop_while_in_repeat_*`).
+        let body_left = if t.is_empty() { c } else { x0 };
         let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
@@ -387,7 +390,7 @@ impl Ctx<'_> {
         // right of its loop line (probes `repeat_*`: the loop alone in a
         // diagram, nested, with a wide condition; a wider first action
         // reaches past it: corpus activity 033).
-        let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
+        let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
         let right_room = if has_backward {
             back_label_right
         } else {
