@@ -23,15 +23,16 @@ impl Ctx<'_> {
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
         let was_inside = self.inside_while_or_if.replace(true);
-        // A loop of actions whose steps carry notes (outside another loop
-        // or an `if`) is laid out as PlantUML lays it out before its
-        // page-wide vertical compression, then closes the rows nothing
-        // covers (as a noted `repeat`: probes `loop_notes_while_*`). Blocks
-        // in the body keep the rows they are placed on (they are placed as
+        // A loop of actions (outside another loop or an `if`) is laid out
+        // as PlantUML lays it out before its page-wide vertical
+        // compression, then closes the rows nothing covers (as a noted
+        // `repeat`): notes beside the steps (probes `loop_notes_while_*`),
+        // a `stop` on the exit line holding the rows under the label open
+        // (`activity-themes/*`, `activity-layout/lone_while_*`). Blocks in
+        // the body keep the rows they are placed on (they are placed as
         // compressed already: corpus activity 023/024).
         let uncompressed = !was_inside
             && !self.notes_uncompressed.get()
-            && body.nodes.iter().any(|n| !n.notes.is_empty())
             && body
                 .nodes
                 .iter()
