@@ -194,7 +194,7 @@ mod tests {
     /// layout rules.
     const PLACED_AT_LEAST: &[(&str, usize, usize)] = &[
         ("corpus-activity", 1_158, 434),
-        ("activity-probes", 10_850, 3_010),
+        ("activity-probes", 11_085, 3_085),
         ("seed 001", 295, 172),
     ];
 

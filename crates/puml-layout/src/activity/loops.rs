@@ -31,20 +31,19 @@ impl Ctx<'_> {
         // (`activity-themes/*`, `activity-layout/lone_while_*`). Blocks in
         // the body keep the rows they are placed on (they are placed as
         // compressed already: corpus activity 023/024).
-        let uncompressed = !was_inside
-            && !self.notes_uncompressed.get()
-            && body
-                .nodes
-                .iter()
-                .all(|n| matches!(n.kind, Kind::Action(_)) && n.arrow.is_none_or(|a| a.label.is_none()));
+        let closed_outside = self.rows_closed_outside.get();
+        let uncompressed =
+            (closed_outside || (!was_inside && !self.notes_uncompressed.get())) && rows_close_after(body);
         let t = if uncompressed {
             // Each note centred beside its step, moving it down by all it
             // reaches above; the steps 35 px apart (PlantUML's room between
             // two tiles, which the compression closes to 20 under a head).
             let was_uncompressed = self.notes_uncompressed.replace(true);
+            self.rows_closed_outside.set(true);
             self.extras_beside_rows.set(true);
             let extra = vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)];
             let t = self.layout_seq_spaced(body, depth, &extra);
+            self.rows_closed_outside.set(closed_outside);
             self.notes_uncompressed.set(was_uncompressed);
             t
         } else {
@@ -89,6 +88,28 @@ impl Ctx<'_> {
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
+        // Where PlantUML's tile of a loop nested in the body starts: 12 px
+        // left of a `while`'s exit line, at the left of what a `repeat`
+        // draws, its texts left out (probes `nested_note_loop_*_in_while_*`,
+        // `repeat_plain_mid_d2_*`).
+        let lo_of = |keep: fn(&Item) -> bool| {
+            t.items
+                .iter()
+                .filter(|item| keep(item))
+                .filter_map(item_x_range)
+                .map(|r| x0 + r.0)
+                .reduce(f64::min)
+        };
+        let nested_left = if !uncompressed {
+            None
+        } else if body.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })) {
+            // (The exit line's head reaches 4 px past it.)
+            lo_of(|item| matches!(item, Item::Line { .. })).map(|lo| lo - LOOP_MARGIN)
+        } else if body.nodes.iter().any(|n| matches!(n.kind, Kind::Repeat { .. })) {
+            lo_of(|item| !matches!(item, Item::Text(_)))
+        } else {
+            None
+        };
         // What the body draws (without the room tiles keep around diamonds).
         let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
         let body_bottom = top + t.h;
@@ -142,7 +163,16 @@ impl Ctx<'_> {
         }
         if let Some(exit) = exit {
             // The terminal hangs on the exit line, 36 px below the diamond's middle.
-            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(drawn_lo - 21.0);
+            // (PlantUML puts the terminal's left edge at the diamond's
+            // left point, or 12 px left of the body's tile, whose left
+            // edge is 2 px left of an action's box, 12 px left of a
+            // `while`'s exit line, at a `repeat`'s condition: probes
+            // `nested_note_loop_*_in_while_start`.)
+            let body_lo = match nested_left {
+                Some(left) => (drawn_lo - 21.0).min(left - 23.0),
+                None => drawn_lo - 21.0,
+            };
+            let lx = ((c - d.w / 2.0) - exit.w / 2.0).min(body_lo);
             let ty = mid + 36.0;
             polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
             let (ew, eh) = (exit.w, exit.h);
@@ -151,12 +181,14 @@ impl Ctx<'_> {
             if uncompressed {
                 // (The block under the turn of the way back counts.)
                 h = h.max(loop_bottom + LOOP_MARGIN);
-                h = close_uncovered_rows(&mut items).apply(h);
+                if !closed_outside {
+                    h = close_uncovered_rows(&mut items).apply(h);
+                }
             }
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
-        let lx = (c - d.w / 2.0).min(bx0) - LOOP_MARGIN;
+        let lx = (c - d.w / 2.0).min(nested_left.unwrap_or(bx0)) - LOOP_MARGIN;
         let mut exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
@@ -173,7 +205,7 @@ impl Ctx<'_> {
                 mid_head(items, lx, mid, exit_y, st)
             }
         });
-        if uncompressed {
+        if uncompressed && !closed_outside {
             exit_y = close_uncovered_rows(&mut items).apply(exit_y);
         }
         // PlantUML's frame around a loop starts 24 px left of the body or
@@ -235,10 +267,14 @@ impl Ctx<'_> {
         // beside its step, the body's middle gap 15 px wider, the head on
         // the way back at its middle) and then closes the rows nothing
         // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
+        let closed_outside = self.rows_closed_outside.get();
         let uncompressed = backward.is_none()
             && label.is_none()
-            && !self.inside_while_or_if.get()
-            && body.nodes.iter().any(|n| !n.notes.is_empty());
+            && if closed_outside {
+                rows_close_after(body)
+            } else {
+                !self.inside_while_or_if.get() && body.nodes.iter().any(|n| !n.notes.is_empty())
+            };
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
@@ -248,12 +284,14 @@ impl Ctx<'_> {
         };
         let was_inside = self.inside_while_or_if.replace(false);
         let was_uncompressed = self.notes_uncompressed.replace(uncompressed);
+        self.rows_closed_outside.set(uncompressed);
         if uncompressed {
             // Before the compression, a note's overhang and the middle
             // gap's room add up.
             self.extras_beside_rows.set(true);
         }
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.rows_closed_outside.set(closed_outside);
         self.notes_uncompressed.set(was_uncompressed);
         self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
@@ -382,7 +420,7 @@ impl Ctx<'_> {
         }
         let mut h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
         let mut dbottom = dtop + d.h;
-        if uncompressed {
+        if uncompressed && !closed_outside {
             let map = close_uncovered_rows(&mut items);
             h = map.apply(h);
             dbottom = map.apply(dbottom);
@@ -413,4 +451,32 @@ impl Ctx<'_> {
         tile.frame = Some((framed.0 - shift, framed.1 - shift));
         tile
     }
+}
+
+/// Whether `body` is laid out before the vertical compression inside a
+/// loop laid out so (see `Ctx::while_tile`): actions without arrow labels,
+/// and loops of them (a `repeat` without a label or `backward` action).
+/// Blocks are placed as compressed already and keep their rows.
+fn rows_close_after(body: &Seq<'_>) -> bool {
+    // An explicit stack: the nesting is the input's to choose.
+    let mut pending = vec![body];
+    while let Some(seq) = pending.pop() {
+        for node in &seq.nodes {
+            if node.arrow.is_some_and(|a| a.label.is_some()) {
+                return false;
+            }
+            match &node.kind {
+                Kind::Action(_) => {}
+                Kind::While { body, .. } => pending.push(body),
+                Kind::Repeat {
+                    label: None,
+                    body,
+                    backward: None,
+                    ..
+                } => pending.push(body),
+                _ => return false,
+            }
+        }
+    }
+    true
 }

@@ -149,6 +149,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         extras_beside_rows: std::cell::Cell::new(false),
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
+        rows_closed_outside: std::cell::Cell::new(false),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
     };
@@ -196,6 +197,12 @@ struct Ctx<'m> {
     /// its step moves the step down all the way; the loop closes the rows
     /// nothing covers afterwards.
     notes_uncompressed: std::cell::Cell<bool>,
+    /// Set while the body of a loop laid out before the vertical
+    /// compression is laid out: a loop of actions in it is laid out so too
+    /// and leaves closing the rows to the outermost one, whose lines and
+    /// heads hold rows of the inner loop open (probes
+    /// `nested_note_loop_*_in_while_*`, `while_exit_*_d2_*`).
+    rows_closed_outside: std::cell::Cell<bool>,
     /// Set just before a `while` body with nothing on its exit line is
     /// laid out: its first step's note reaches 10 px into the gap above at
     /// most, as after an action (probes `loop_notes_while_*_bare`). Taken
