@@ -354,7 +354,9 @@ impl Ctx<'_> {
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
         let h = merge_top + 2.0 * DIAMOND_HALF;
         let reach = (
-            c - d.w / 2.0 - NUDE_PAD_LEFT,
+            // (A loop in the branch keeps its own room: probes
+            // `nested_note_loop_*_in_if_*`.)
+            (c - d.w / 2.0 - NUDE_PAD_LEFT).min(if main_empty { f64::INFINITY } else { mx0 }),
             if side > 0.0 {
                 bx + NUDE_PAD_RIGHT
             } else {
