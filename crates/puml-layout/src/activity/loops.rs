@@ -32,8 +32,9 @@ impl Ctx<'_> {
         // the body keep the rows they are placed on (they are placed as
         // compressed already: corpus activity 023/024).
         let closed_outside = self.rows_closed_outside.get();
+        let noted = body.nodes.iter().any(|n| !n.notes.is_empty());
         let uncompressed =
-            (closed_outside || (!was_inside && !self.notes_uncompressed.get())) && rows_close_after(body);
+            (closed_outside || ((!was_inside || noted) && !self.notes_uncompressed.get())) && rows_close_after(body);
         let t = if uncompressed {
             // Each note centred beside its step, moving it down by all it
             // reaches above; the steps 35 px apart (PlantUML's room between
@@ -273,7 +274,7 @@ impl Ctx<'_> {
             && if closed_outside {
                 rows_close_after(body)
             } else {
-                !self.inside_while_or_if.get() && body.nodes.iter().any(|n| !n.notes.is_empty())
+                body.nodes.iter().any(|n| !n.notes.is_empty())
             };
         let extra = match &back_rows {
             Some(plan) => plan.extra.clone(),
