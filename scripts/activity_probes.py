@@ -421,6 +421,12 @@ def nested_note_loop_probes():
         "repeat_in_if": ["if (ok?) then (yes)"] + repeat + ["endif"],
         "repeat_in_if_else": ["if (ok?) then (yes)"] + repeat + ["else (no)", ":Other;", "endif"],
         "repeat_backward": ["repeat"] + body + ["backward:Back;", "repeat while (again?) is (retry)"],
+        "repeat_backward_second": ["repeat", ":A;", ":B;"]
+        + note
+        + ["backward:Back;", "repeat while (again?) is (retry)"],
+        "repeat_backward_three": ["repeat"]
+        + body
+        + [":C;", "note right", "line 1", "line 2", "end note", "backward:Back;", "repeat while (again?)"],
         "while_in_if": ["if (ok?) then (yes)"] + loop + ["endif"],
         "while_in_while": ["while (outer?) is (yes)"] + loop + ["endwhile (done)"],
         "while_in_repeat": ["repeat"] + loop + ["repeat while (again?)"],

@@ -262,21 +262,38 @@ impl Ctx<'_> {
         // half of what it is taller than the merge diamond and takes that
         // from the room below it (corpus activity 033).
         let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
-        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
+        // A loop of actions with notes and a `backward` action (at the top
+        // level or in an `if`) is laid out as PlantUML's `FtileRepeat`
+        // before the vertical compression: the body 48 px under the entry
+        // and over the condition, steps 35 px apart, the action centred on
+        // the whole height; the compression then closes the rows nothing
+        // covers (probes `nested_note_loop_repeat_backward_*`).
+        let faithful = backward.is_some()
+            && label.is_none()
+            && !self.rows_closed_outside.get()
+            && !self.notes_uncompressed.get()
+            && body.nodes.iter().any(|n| !n.notes.is_empty())
+            && rows_close_after(body);
+        let back_rows = backward
+            .filter(|_| !faithful)
+            .and(step_rows(body))
+            .map(|rows| backward_rows(&rows, lift));
         // A loop without `backward` whose steps carry notes is laid out as
         // PlantUML lays it out before its vertical compression (each note
         // beside its step, the body's middle gap 15 px wider, the head on
         // the way back at its middle) and then closes the rows nothing
         // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
         let closed_outside = self.rows_closed_outside.get();
-        let uncompressed = backward.is_none()
-            && label.is_none()
-            && if closed_outside {
-                rows_close_after(body)
-            } else {
-                body.nodes.iter().any(|n| !n.notes.is_empty())
-            };
+        let uncompressed = faithful
+            || backward.is_none()
+                && label.is_none()
+                && if closed_outside {
+                    rows_close_after(body)
+                } else {
+                    body.nodes.iter().any(|n| !n.notes.is_empty())
+                };
         let extra = match &back_rows {
+            _ if faithful => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
             None if uncompressed => lone_body_extras(body, RANK_EXTRA),
@@ -318,7 +335,8 @@ impl Ctx<'_> {
         let ecy = eh / 2.0;
         entry.place(c - ew / 2.0, 0.0, &mut items);
         let st = self.stroke_for(None);
-        let body_top = eh + GAP;
+        let room = if faithful { 2.0 * UNCOMPRESSED_REPEAT_ROOM } else { GAP };
+        let body_top = eh + room;
         let x0 = c - t.in_x;
         // The body keeps the room its tile holds left of what it draws (a
         // `while`'s beside its exit line: probes `nested_note_loop_while_in_repeat_*`).
@@ -329,12 +347,14 @@ impl Ctx<'_> {
         let has_backward = back_t.is_some();
         let backward_drop = match &back_rows {
             Some(plan) => plan.drop,
+            None if faithful => 0.0,
             None if has_backward => REPEAT_BACKWARD_DROP,
             None => 0.0,
         };
         // A note hanging below the last step keeps the condition a gap
         // below it (seed 001's `loop`).
-        let below_body = body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop;
+        let gap_below = if faithful { room } else { self.gap(t.tail.as_ref()) };
+        let below_body = body_top + body_h + t.overhang + gap_below + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top

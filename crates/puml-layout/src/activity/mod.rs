@@ -64,6 +64,9 @@ const DIAMOND_HALF: f64 = 12.0;
 /// PlantUML's room between two tiles of a sequence before its vertical
 /// compression, which closes it to [`GAP`] under the arrow head.
 const UNCOMPRESSED_GAP: f64 = 35.0;
+/// Half the room PlantUML's `repeat` keeps above and below its body before
+/// the vertical compression (four hexagon halves each side).
+const UNCOMPRESSED_REPEAT_ROOM: f64 = 24.0;
 /// How far a bypass or loop line runs outside what it goes around.
 const LOOP_MARGIN: f64 = 12.0;
 /// Room a repeat loop keeps left of its shapes.
