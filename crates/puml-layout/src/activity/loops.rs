@@ -135,7 +135,22 @@ impl Ctx<'_> {
             // body's last step too (PlantUML 1.2026.8, `while_note_last`).
             // (Before the compression the line turns 12 px under the body
             // and holds the 12 px under it open; the compression leaves 10.)
-            loop_bottom = oy.max(body_bottom + t.overhang) + if uncompressed { LOOP_MARGIN } else { 10.0 };
+            // A last `repeat`'s `not` label hangs under its condition
+            // outside PlantUML's tile: the line turns 12 px under the
+            // condition, the label holding that band open (probes
+            // `repeat_backward_mid_d2_*`).
+            let hanging = match body.nodes.last().map(|n| &n.kind) {
+                Some(Kind::Repeat { labels, .. }) if t.overhang <= 0.0 => {
+                    self.label(labels.not).map_or(0.0, |l| l.height)
+                }
+                _ => 0.0,
+            };
+            let turn_room = if uncompressed || hanging > 0.0 {
+                LOOP_MARGIN
+            } else {
+                10.0
+            };
+            loop_bottom = oy.max(body_bottom + t.overhang - hanging) + turn_room;
             if uncompressed {
                 phantom_block(&mut items, ox, loop_bottom, 5.0, LOOP_MARGIN);
             }
