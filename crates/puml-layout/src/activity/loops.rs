@@ -23,14 +23,16 @@ impl Ctx<'_> {
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
         let was_inside = self.inside_while_or_if.replace(true);
-        // A loop of actions (outside another loop or an `if`) is laid out
+        // A loop of actions and loops of them (outside another loop or an
+        // `if`, or inside an `if` when its steps carry notes) is laid out
         // as PlantUML lays it out before its page-wide vertical
         // compression, then closes the rows nothing covers (as a noted
         // `repeat`): notes beside the steps (probes `loop_notes_while_*`),
         // a `stop` on the exit line holding the rows under the label open
-        // (`activity-themes/*`, `activity-layout/lone_while_*`). Blocks in
-        // the body keep the rows they are placed on (they are placed as
-        // compressed already: corpus activity 023/024).
+        // (`activity-themes/*`, `activity-layout/lone_while_*`). A loop
+        // nested in such a body is laid out so too, the outermost closing
+        // the rows. Blocks in the body keep the rows they are placed on
+        // (they are placed as compressed already: corpus activity 023/024).
         let closed_outside = self.rows_closed_outside.get();
         let noted = body.nodes.iter().any(|n| !n.notes.is_empty());
         let uncompressed =
@@ -277,8 +279,8 @@ impl Ctx<'_> {
         // half of what it is taller than the merge diamond and takes that
         // from the room below it (corpus activity 033).
         let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
-        // A loop of actions with notes and a `backward` action (at the top
-        // level or in an `if`) is laid out as PlantUML's `FtileRepeat`
+        // A loop of actions with notes and a `backward` action (not inside
+        // a loop laid out before the compression) is laid out as PlantUML's `FtileRepeat`
         // before the vertical compression: the body 48 px under the entry
         // and over the condition, steps 35 px apart, the action centred on
         // the whole height; the compression then closes the rows nothing
