@@ -235,7 +235,10 @@ impl Ctx<'_> {
                 }
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
-            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+            // (The `then` branch keeps the room its tile holds left of what
+            // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
+            let reach = (then_x, f64::NEG_INFINITY);
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
             // PlantUML's frame keeps room beyond the branches on either side
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
             // nothing else holds it).
