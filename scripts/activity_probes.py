@@ -428,6 +428,8 @@ def nested_note_loop_probes():
         + body
         + [":C;", "note right", "line 1", "line 2", "end note", "backward:Back;", "repeat while (again?)"],
         "while_in_if": ["if (ok?) then (yes)"] + loop + ["endif"],
+        "while_in_if_else": ["if (ok?) then (yes)"] + loop + ["else (no)", ":Other;", ":More;", "endif"],
+        "repeat_in_else": ["if (ok?) then (yes)", ":Other;", "else (no)"] + repeat + ["endif"],
         "while_in_while": ["while (outer?) is (yes)"] + loop + ["endwhile (done)"],
         "while_in_repeat": ["repeat"] + loop + ["repeat while (again?)"],
     }

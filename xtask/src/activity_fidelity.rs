@@ -194,7 +194,7 @@ mod tests {
     /// layout rules.
     const PLACED_AT_LEAST: &[(&str, usize, usize)] = &[
         ("corpus-activity", 1_164, 434),
-        ("activity-probes", 11_335, 3_185),
+        ("activity-probes", 11_450, 3_220),
         ("seed 001", 295, 172),
     ];
 

@@ -25,30 +25,54 @@ impl Ctx<'_> {
         };
         let (then_extra, else_extra) = fork_extras.unzip();
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
-        let then_t = then_seq.map_or_else(Tile::empty, |s| {
+        let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
+            self.rows_held_beside.replace(held);
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
             };
+            self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
-        });
-        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
+        };
+        let lay_else = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
+            self.rows_held_beside.replace(held);
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
             };
+            self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
-        });
+        };
+        let mut then_t = then_seq.map_or_else(Tile::empty, |s| lay_then(s, Vec::new()));
+        let mut else_t = otherwise.map_or_else(Tile::empty, |(_, s)| lay_else(s, Vec::new()));
+        // A loop of actions opening one of two branches keeps open the rows
+        // the other branch covers, as PlantUML's page-wide compression does
+        // (probes `nested_note_loop_repeat_in_if_else_*`): laid out again
+        // with them (once: such a loop holds no `if`). Only a branch of one
+        // step covers the same rows before the compression as after it.
+        let opens_with_loop = |s: &Seq<'_>| {
+            s.nodes.first().is_some_and(|n| {
+                matches!(&n.kind, Kind::While { body, .. } | Kind::Repeat { body, .. } if super::loops::rows_close_after(body))
+            })
+        };
+        if !then_alone && !else_alone {
+            let one_step = |s: Option<&Seq<'_>>| s.is_some_and(|s| s.nodes.len() == 1);
+            if let Some(s) = then_seq.filter(|s| opens_with_loop(s) && one_step(otherwise.map(|(_, e)| e))) {
+                then_t = lay_then(s, covered_rows(&else_t.items));
+            } else if let Some((_, s)) = otherwise.filter(|(_, s)| opens_with_loop(s) && one_step(then_seq)) {
+                else_t = lay_else(s, covered_rows(&then_t.items));
+            }
+        }
         self.beside_branch.set(was_beside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));

@@ -374,14 +374,10 @@ fn map_item(item: &mut Item, map: &XMap, axis: Axis) {
     }
 }
 
-/// Closes the rows of `items` that nothing but lines covers to
-/// [`MIN_UNCOVERED`], as PlantUML's page-wide vertical compression does
-/// (arrow heads, shapes and texts hold rows apart; lines give way), and
-/// returns the map of y it applied. Used on a loop laid out as PlantUML
-/// lays it out before compressing (`Ctx::repeat_tile`: notes beside its
-/// steps), where the loop's own shapes are what holds rows apart.
-pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
-    let mut covered: Vec<(f64, f64)> = items
+/// The rows each of `items` holds in PlantUML's vertical compression
+/// (lines hold none).
+pub(super) fn covered_rows(items: &[Item]) -> Vec<(f64, f64)> {
+    items
         .iter()
         .filter_map(|item| match item {
             Item::Line { .. } => None,
@@ -391,7 +387,18 @@ pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
             Item::Text(t) => Some((t.y + 1.5 - t.font.size * TEXT_LINE_HEIGHT, t.y + 1.5)),
             _ => item_y_range(item),
         })
-        .collect();
+        .collect()
+}
+
+/// Closes the rows of `items` that nothing but lines covers to
+/// [`MIN_UNCOVERED`], as PlantUML's page-wide vertical compression does
+/// (arrow heads, shapes and texts hold rows apart; lines give way), and
+/// returns the map of y it applied; `held` rows stay covered. Used on a loop laid out as PlantUML
+/// lays it out before compressing (`Ctx::repeat_tile`: notes beside its
+/// steps), where the loop's own shapes are what holds rows apart.
+pub(super) fn close_uncovered_rows(items: &mut [Item], held: &[(f64, f64)]) -> XMap {
+    let mut covered = covered_rows(items);
+    covered.extend_from_slice(held);
     covered.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut gaps = Vec::new();
     let mut reach = f64::NEG_INFINITY;

@@ -22,6 +22,7 @@ impl Ctx<'_> {
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let held = self.rows_held_beside.take();
         let was_inside = self.inside_while_or_if.replace(true);
         // A loop of actions and loops of them (outside another loop or an
         // `if`, or inside an `if` when its steps carry notes) is laid out
@@ -200,7 +201,7 @@ impl Ctx<'_> {
                 // (The block under the turn of the way back counts.)
                 h = h.max(loop_bottom + LOOP_MARGIN);
                 if !closed_outside {
-                    h = close_uncovered_rows(&mut items).apply(h);
+                    h = close_uncovered_rows(&mut items, &held).apply(h);
                 }
             }
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
@@ -224,7 +225,7 @@ impl Ctx<'_> {
             }
         });
         if uncompressed && !closed_outside {
-            exit_y = close_uncovered_rows(&mut items).apply(exit_y);
+            exit_y = close_uncovered_rows(&mut items, &held).apply(exit_y);
         }
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and
@@ -279,6 +280,7 @@ impl Ctx<'_> {
         // half of what it is taller than the merge diamond and takes that
         // from the room below it (corpus activity 033).
         let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
+        let held = self.rows_held_beside.take();
         // A loop of actions with notes and a `backward` action (not inside
         // a loop laid out before the compression) is laid out as PlantUML's `FtileRepeat`
         // before the vertical compression: the body 48 px under the entry
@@ -459,7 +461,7 @@ impl Ctx<'_> {
         let mut h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
         let mut dbottom = dtop + d.h;
         if uncompressed && !closed_outside {
-            let map = close_uncovered_rows(&mut items);
+            let map = close_uncovered_rows(&mut items, &held);
             h = map.apply(h);
             dbottom = map.apply(dbottom);
         }
@@ -495,7 +497,7 @@ impl Ctx<'_> {
 /// loop laid out so (see `Ctx::while_tile`): actions without arrow labels,
 /// and loops of them (a `repeat` without a label or `backward` action).
 /// Blocks are placed as compressed already and keep their rows.
-fn rows_close_after(body: &Seq<'_>) -> bool {
+pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
     // An explicit stack: the nesting is the input's to choose.
     let mut pending = vec![body];
     while let Some(seq) = pending.pop() {

@@ -153,6 +153,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
         rows_closed_outside: std::cell::Cell::new(false),
+        rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
     };
@@ -206,6 +207,12 @@ struct Ctx<'m> {
     /// heads hold rows of the inner loop open (probes
     /// `nested_note_loop_*_in_while_*`, `while_exit_*_d2_*`).
     rows_closed_outside: std::cell::Cell<bool>,
+    /// Set just before laying out an `if` branch that opens with a loop:
+    /// the rows (from the branch's top) the other branch covers, which
+    /// that loop's closing of rows keeps open, as PlantUML's page-wide
+    /// compression does (probes `nested_note_loop_repeat_in_if_else_*`).
+    /// Taken by the next loop laid out.
+    rows_held_beside: std::cell::RefCell<Vec<(f64, f64)>>,
     /// Set just before a `while` body with nothing on its exit line is
     /// laid out: its first step's note reaches 10 px into the gap above at
     /// most, as after an action (probes `loop_notes_while_*_bare`). Taken
