@@ -104,6 +104,16 @@ def constructs(label, action):
             ":B;",
             "endswitch",
         ],
+        # Two cases whose last one is wide: the diamond fits between them,
+        # so they stand 20 px apart (PlantUML's small-diamond mode).
+        "switch_two_wide_last": [
+            "switch (kind?)",
+            "case (%s)" % label,
+            ":%s;" % action,
+            "case (b)",
+            ":A much wider last case;",
+            "endswitch",
+        ],
         # Labels written with spaces inside the parentheses: the spaces
         # hold the next case off.
         "switch_spaced": [
@@ -130,6 +140,15 @@ def constructs(label, action):
         "detach_branch": [
             "if (fail?) then (%s)" % label,
             ":%s;" % action,
+            "detach",
+            "endif",
+        ],
+        # A then beside its diamond wider than its label: PlantUML starts it
+        # the label's width plus half its own past the corner, or its whole
+        # width if more, and the compression closes the rest.
+        "detach_wide_box": [
+            "if (fail?) then (%s)" % label,
+            ":A wider side action;",
             "detach",
             "endif",
         ],

@@ -183,6 +183,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
             anchor: tile.anchor + left_w,
             in_x: tile.in_x + left_w,
             in_y: tile.in_y + dy,
@@ -239,6 +240,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
             ..tile
         }
     }

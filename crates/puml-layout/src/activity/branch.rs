@@ -100,13 +100,19 @@ impl Ctx<'_> {
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
             self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
             let corner = c + d.w / 2.0;
-            // A stop's left edge ends the label's room; PlantUML moves a
-            // shape of another width by half the difference (probes
-            // `if_then_beside_*`: a connector 1 px left, an action right),
-            // a wide one by 9 px at most (`kill_branch_*`, `detach_branch_*`
-            // in `test-data/activity-probes`).
-            let room = corner + side_l.as_ref().map_or(GAP, |l| (l.width + 11.0).max(GAP));
-            let tx = room + ((side_t.w - 22.0) / 2.0).min(9.0);
+            // Without a label a stop's left edge stands 20 px past the
+            // corner; PlantUML moves a shape of another width by half the
+            // difference (probes `if_then_beside_*`: a connector 1 px left,
+            // an action right), a wide one by 9 px at most.
+            // Under a label PlantUML starts the shape the label's width plus
+            // half its own past the corner, or its whole width if more; the
+            // compression then closes what the label and the arrow's head
+            // leave open to 10 px, unless something else holds it
+            // (probes `detach_branch_short_d1_wide`, `kill_branch_*`).
+            let tx = match &side_l {
+                Some(l) => corner + (l.width + side_t.w / 2.0).max(side_t.w),
+                None => corner + GAP + ((side_t.w - 22.0) / 2.0).min(9.0),
+            };
             let st = self.stroke_for(None);
             // An arrow written before the side shape styles the line to it.
             let side_seq = if else_beside {
@@ -442,6 +448,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
         }
     }
 

@@ -74,7 +74,7 @@ impl Ctx<'_> {
             ContainerKind::Partition | ContainerKind::Group => 12.0,
             _ => 20.0,
         };
-        let fh = head + sink + t.h + t.overhang + below;
+        let fh = head + sink + t.frame_bottom.unwrap_or(t.h + t.overhang) + below;
         let mut items = Vec::new();
         let p = paint(fill, Some(frame));
         match kind {
@@ -167,6 +167,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: body_slack.map(|(lo, hi)| (lo, fw - hi)),
+            frame_bottom: None,
         };
         if empty {
             tile.anchor = fw / 2.0;

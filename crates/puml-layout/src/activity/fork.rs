@@ -185,6 +185,11 @@ impl Ctx<'_> {
             line(&mut items, a.min(lo), join, b.max(hi), join, bar);
         }
         let h = if open { join } else { bottom };
-        self.normalize(items, c, (c, 0.0), (c, h), h, open, NO_REACH)
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, open, NO_REACH);
+        // PlantUML's dimension of a `split` reaches 2 px past its branches
+        // on either side, as a two-branch `if`'s does: a partition's frame
+        // keeps 12 px beside them (probes `split_*_d4_*`).
+        tile.frame = Some((-IF_DIMENSION_ROOM, tile.w + IF_DIMENSION_ROOM));
+        tile
     }
 }

@@ -289,6 +289,7 @@ impl Ctx<'_> {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
         };
         compress_x_lanes(&mut compressed, &mut xs);
         let x = xs.last().copied().unwrap_or(0.0);

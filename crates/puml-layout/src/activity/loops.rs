@@ -116,6 +116,13 @@ impl Ctx<'_> {
         };
         // What the body draws (without the room tiles keep around diamonds).
         let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
+        // A frame reaching past the body's tile is a two-branch `if`'s room,
+        // which reaches 2 px past its branches in PlantUML's dimension.
+        let body_lo = match t.frame {
+            Some((lo, _)) if lo < 0.0 => bx0 - IF_DIMENSION_ROOM,
+            Some((lo, _)) => bx0.max(x0 + lo),
+            None => bx0,
+        };
         let body_bottom = top + t.h;
         let mut loop_bottom = body_bottom;
         if t.is_empty() {
@@ -207,7 +214,15 @@ impl Ctx<'_> {
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
-        let lx = (c - d.w / 2.0).min(nested_left.unwrap_or(bx0)) - LOOP_MARGIN;
+        // The exit runs 12 px left of the diamond or of the body's own
+        // dimension (PlantUML's `FtileWhile`), which is what a frame wraps,
+        // not the room the body's tile keeps beside it (a `then` that
+        // detaches beside its diamond: probes `detach_branch_*_d2_*`), or of
+        // where the tile of a loop nested in the body starts (probes
+        // `kill_branch_*_d2_*` placed so too). Not pulled towards the body's
+        // leftmost shape: a note above can hold that stripe in PlantUML's
+        // page-wide compression (corpus activity 023).
+        let lx = (c - d.w / 2.0).min(nested_left.unwrap_or(body_lo)) - LOOP_MARGIN;
         let mut exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
@@ -216,16 +231,15 @@ impl Ctx<'_> {
             false,
         );
         // The exit line does not hold columns apart in the page-wide
-        // compression, nor does its head (probes `fork_*_mid_d2_*`).
-        ignored_for_compression(&mut items, |items| {
-            if uncompressed {
-                mid_head_tip(items, lx, mid, exit_y, st)
-            } else {
-                mid_head(items, lx, mid, exit_y, st)
+        // compression; its head does, as PlantUML's arrow head does (probes
+        // `while_exit_*_d4_*`: the exit label keeps its room in a frame).
+        if uncompressed {
+            mid_head_tip(&mut items, lx, mid, exit_y, st);
+            if !closed_outside {
+                exit_y = close_uncovered_rows(&mut items, &held).apply(exit_y);
             }
-        });
-        if uncompressed && !closed_outside {
-            exit_y = close_uncovered_rows(&mut items, &held).apply(exit_y);
+        } else {
+            mid_head(&mut items, lx, mid, exit_y, st);
         }
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and
@@ -489,6 +503,12 @@ impl Ctx<'_> {
         let mut tile = self.normalize(items, c, (c, 0.0), (c, dbottom), h, true, (left_room, right_room));
         let shift = c - tile.anchor;
         tile.frame = Some((framed.0 - shift, framed.1 - shift));
+        // A `not` label hangs under the condition without pushing an
+        // enclosing frame, which ends 8 px under the condition whatever
+        // the label's lines (probes `repeat_backward_*_d4_*`).
+        if not_l.is_some() {
+            tile.frame_bottom = Some(dbottom + REPEAT_NOT_LABEL_ROOM);
+        }
         tile
     }
 }

@@ -71,6 +71,9 @@ const UNCOMPRESSED_REPEAT_ROOM: f64 = 24.0;
 const LOOP_MARGIN: f64 = 12.0;
 /// Room a repeat loop keeps left of its shapes.
 const REPEAT_LEFT_ROOM: f64 = 9.0;
+/// What PlantUML's `repeat` keeps under its condition for a `not` label,
+/// in the dimension an enclosing frame wraps.
+const REPEAT_NOT_LABEL_ROOM: f64 = 8.0;
 /// How much further below its body a repeat with a backward action draws
 /// its condition.
 const REPEAT_BACKWARD_DROP: f64 = 10.0;
@@ -128,6 +131,10 @@ const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// else on the page holds it (probes `if_else_*_d4_*`: a partition 12 px
 /// from the boxes; corpus activity 009: 20 px above a wider flow).
 const IF_FRAME_ROOM: f64 = 10.0;
+/// How far PlantUML's own dimension of a two-branch `if` (what a frame wraps
+/// once the compression closed `IF_FRAME_ROOM`) or of a `split` reaches past
+/// its branches.
+const IF_DIMENSION_ROOM: f64 = 2.0;
 /// The room a two-branch `if` opening an `else` keeps on its left.
 const NESTED_IF_ROOM: f64 = 10.0;
 /// How much lower than a straight branch a lone `if` branch whose entry

@@ -157,6 +157,7 @@ impl Ctx<'_> {
         let mut max_x = f64::NEG_INFINITY;
         let mut first_anchor = 0.0;
         let mut last_overhang = 0.0;
+        let mut last_frame_bottom = None;
         let mut spans = Vec::with_capacity(tiles.len());
         // The union of the tiles' framed ranges, when one of them has its own.
         let own_frames = tiles.iter().any(|(t, _)| t.frame.is_some());
@@ -245,6 +246,7 @@ impl Ctx<'_> {
             prev = Some(out);
             let h = tile.h;
             last_overhang = tile.overhang;
+            last_frame_bottom = tile.frame_bottom.map(|b| y + b);
             spans.push((y, y + h));
             tile.place(x0, y, &mut items);
             y += h;
@@ -275,6 +277,7 @@ impl Ctx<'_> {
             frame,
             head_room,
             dimension,
+            frame_bottom: last_frame_bottom,
         }
     }
 

@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// The shortest arm from a `switch` diamond's corner to its outer cases.
+/// The arm from a `switch` diamond's corner to its outer cases when the
+/// diamond is wider than the room between them (PlantUML's big-diamond mode).
 const SWITCH_MIN_ARM: f64 = 15.0;
 /// How much lower the labels of cases spread apart for the arms hang.
 const SPREAD_LABEL_DROP: f64 = 5.69;
@@ -12,11 +13,12 @@ impl Ctx<'_> {
         let d = self.diamond(Some(condition));
         let mut items = Vec::new();
         let mut cols = Vec::new();
-        let mut spans = Vec::new();
-        let mut x = 0.0;
         let mut lh: f64 = 0.0;
         // A space is as wide as "x x" is wider than "xx" in the label's font.
         let space = self.text("x x", self.style.arrow_font).width - self.text("xx", self.style.arrow_font).width;
+        // Each case's room: left of its axis what its tile draws, right of
+        // it its tile or its label (with the spaces written around it).
+        let mut halves = Vec::new();
         for ((label, (before, after)), seq) in cases {
             let t = self.layout_seq(seq, depth);
             let l = self.label(Some(label));
@@ -28,41 +30,49 @@ impl Ctx<'_> {
             lh = lh.max(l.as_ref().map_or(0.0, |l| l.height));
             let left = t.in_x.max(4.0);
             let right = (t.w - t.in_x).max(lw).max(4.0);
-            let center = x + left;
-            spans.push((x, center + right));
-            x = center + right + BRANCH_GAP;
-            cols.push((t, l, center, lead, trail));
+            halves.push((left, right));
+            cols.push((t, l, 0.0, lead, trail));
         }
         if cols.is_empty() {
             return self.if_tile(Some(condition), None, None, None, None, depth);
         }
-        // PlantUML spaces the cases 20 px apart, the diamond in the middle
-        // of them; the cases span at least the diamond, two 15 px arms and
-        // twice the narrower outer case's half (the last case moves right
-        // for that);
-        // the page-wide compression then closes what the diamond does not
-        // cover to 10 px (probes `switch_*`, `test-data/activity-layout/switch_*`).
-        let total = spans.last().map_or(0.0, |s| s.1);
-        let first = cols.first().map_or(0.0, |col| col.2);
-        let last = cols.last().map_or(0.0, |col| col.2);
-        let widen = if cols.len() > 1 {
-            // Observed with one-letter outer cases (probes `switch_two_*`);
-            // a wide first case does not count its whole half.
-            let halves = 2.0 * first.min(total - last);
-            (d.w + 2.0 * SWITCH_MIN_ARM + halves - total).max(0.0)
+        // PlantUML (`FtileSwitchWithDiamonds`) compares the room the diamond
+        // leaves between the outer cases' inner halves with the middle
+        // cases' widths: where the diamond is wider, the outer cases hang
+        // from two 15 px arms and the middle ones share the rest evenly
+        // (the "big diamond" mode, which also starts the cases half a
+        // diamond lower); otherwise the cases stand 20 px apart, the
+        // diamond over their middle. The page-wide compression then closes
+        // what nothing covers to 10 px (probes `switch_*`,
+        // `test-data/activity-layout/switch_*`).
+        let n = cols.len();
+        let width = |(l, r): (f64, f64)| l + r;
+        let inner = d.w - halves[0].1 - halves[n - 1].0;
+        let middle: f64 = halves[1..n.saturating_sub(1).max(1)].iter().map(|h| width(*h)).sum();
+        let big_diamond = n > 1 && inner > middle;
+        let c = if big_diamond {
+            let share = (inner - middle) / (n - 1) as f64;
+            let mut x = 0.0;
+            for (i, h) in halves.iter().enumerate().take(n - 1) {
+                cols[i].2 = x + h.0;
+                x += width(*h) + share;
+            }
+            cols[n - 1].2 = width(halves[0]) + inner + 2.0 * SWITCH_MIN_ARM + halves[n - 1].0;
+            halves[0].0 + SWITCH_MIN_ARM + d.w / 2.0
         } else {
-            0.0
+            let mut x = 0.0;
+            for (i, h) in halves.iter().enumerate() {
+                cols[i].2 = x + h.0;
+                x += width(*h) + BRANCH_GAP;
+            }
+            (x - BRANCH_GAP) / 2.0
         };
-        if let Some(col) = cols.last_mut() {
-            col.2 += widen;
-        }
-        let c = (total + widen) / 2.0;
         let mid = d.h / 2.0;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, None);
         // Cases spread apart for the arms hang their labels 5.7 px lower and
         // start 7.2 px lower (8.2 with a middle case, whose label hangs 1 px
         // lower still; PlantUML 1.2026.8, probes `switch_two_short_*`).
-        let spread = widen > 0.0 && lh > 0.0;
+        let spread = big_diamond && lh > 0.0;
         let label_drop = if spread { SPREAD_LABEL_DROP } else { 0.0 };
         // Without labels the cases start 20 px under the diamond (probes
         // `test-data/activity-layout/switch_no_labels*`).
@@ -74,7 +84,6 @@ impl Ctx<'_> {
                 0.0
             };
         let st = self.stroke_for(None);
-        let n = cols.len();
         let bottom = cols.iter().map(|(t, ..)| top + t.h).fold(top, f64::max);
         // A middle case right of the diamond's right point leaves that
         // point like the last case, and joins the merge's right point

@@ -39,6 +39,10 @@ pub(super) struct Tile {
     /// keeps beyond the branches, and only what reaches past it widens
     /// the tile a `fork` centres its flow on.
     pub(super) dimension: Option<(f64, f64)>,
+    /// Where an enclosing frame's content ends when it is not `h` plus
+    /// the overhang: PlantUML's `repeat` keeps 8 px under its condition
+    /// for a `not` label, which hangs lower without pushing the frame.
+    pub(super) frame_bottom: Option<f64>,
 }
 
 impl Tile {
@@ -59,6 +63,7 @@ impl Tile {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
         }
     }
 
@@ -80,6 +85,7 @@ impl Tile {
             frame: None,
             head_room: 0.0,
             dimension: None,
+            frame_bottom: None,
         }
     }
 
