@@ -191,7 +191,11 @@ impl Ctx<'_> {
             } else {
                 0.0
             };
-            let mut gap = BRANCH_GAP + nested_room;
+            // The room an `else`'s tile keeps left of what it draws (a
+            // loop's) lies between the branches, where the compression
+            // closes it (probes `nested_note_loop_repeat_in_else_*`).
+            let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
+            let mut gap = BRANCH_GAP + nested_room - else_room;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
