@@ -449,6 +449,9 @@ def nested_note_loop_probes():
         "while_in_if": ["if (ok?) then (yes)"] + loop + ["endif"],
         "while_in_if_else": ["if (ok?) then (yes)"] + loop + ["else (no)", ":Other;", ":More;", "endif"],
         "repeat_in_else": ["if (ok?) then (yes)", ":Other;", "else (no)"] + repeat + ["endif"],
+        "while_plain_in_if_else": ["if (ok?) then (yes)", "while (more?) is (yes)", ":A;", ":B;", "endwhile (no)"]
+        + ["else (no)", ":Other;", "endif"],
+        "while_then_step_in_if_else": ["if (ok?) then (yes)"] + loop + [":C;", "else (no)", ":Other;", ":More;", "endif"],
         "while_in_while": ["while (outer?) is (yes)"] + loop + ["endwhile (done)"],
         "while_in_repeat": ["repeat"] + loop + ["repeat while (again?)"],
     }

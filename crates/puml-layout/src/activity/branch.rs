@@ -195,7 +195,17 @@ impl Ctx<'_> {
             // loop's) lies between the branches, where the compression
             // closes it (probes `nested_note_loop_repeat_in_else_*`).
             let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
-            let mut gap = BRANCH_GAP + nested_room - else_room;
+            // So is the room a `while` opening the `then` keeps right of its
+            // way back (probes `nested_note_loop_while_in_if_else_*`).
+            let then_opens_with_while = then_seq
+                .and_then(|s| s.nodes.first())
+                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            let then_room = if then_opens_with_while {
+                items_x_range(&then_t.items).map_or(0.0, |r| (then_t.w - r.1).max(0.0))
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room - else_room - then_room;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
