@@ -55,7 +55,15 @@ impl Ctx<'_> {
             // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
             self.first_step_after_shape
                 .set(exit.is_none() && !was_inside && is_l.is_some());
-            let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
+            // A lone partition or group is one tile to PlantUML's loop: its
+            // steps keep their own gaps (probes `partition_mid_d2_*`).
+            let lone_frame = matches!(body.nodes.as_slice(), [n] if matches!(n.kind, Kind::Container { .. }));
+            let extras = if lone_frame {
+                Vec::new()
+            } else {
+                lone_body_extras(body, middle_extra)
+            };
+            let t = self.layout_seq_spaced(body, depth, &extras);
             self.first_step_after_shape.set(false);
             t
         };
