@@ -521,7 +521,8 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // (413 probes); a loop's room left of an `else` closed: 3423/3489; and
     // a `while`'s right of its way back opening a `then`, four probes more
     // (a plain `while`, a step after the loop): 3468/3537 texts, 2934/2943
-    // paints (417 probes).
+    // paints (417 probes); a lone partition in a `while` keeping its own
+    // gaps: 3470/3537.
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
