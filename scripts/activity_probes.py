@@ -481,8 +481,20 @@ def top_note_probes():
     return out
 
 
+# A lone `if` branch opening with a frame under labels of zero to three
+# lines: the compression closes the rows above the frame.
+def lone_frame_probes():
+    out = {}
+    for name, label in {"unlabelled": "", "one": " (yes)", "two": " (first\\nsecond line)", "three": " (a\\nb\\nc)"}.items():
+        lines = ["start", ":A;", "if (inner?) then%s" % label, 'partition "a medium label" {', ":Check the order;", "}"]
+        lines += ["endif", ":Z;", "stop"]
+        out["lone_frame_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())
     out.update(top_note_probes())

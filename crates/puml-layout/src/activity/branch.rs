@@ -319,7 +319,24 @@ impl Ctx<'_> {
         let c = main_axis.max(d.w / 2.0);
         let main_x = c - main_axis;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, label_room) + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
+        // A frame opening the branch lets the compression close the rows
+        // above it (the line's head is inside, over its first step): 10 px
+        // under the diamond, 8.9 under a label's block where that is less
+        // than an action's room (measured with one to three lines of an
+        // 11 pt label; probes `partition_mid_d3_*`, `lone_frame_*`).
+        let main_seq = if side < 0.0 {
+            otherwise.map(|(_, s)| s)
+        } else {
+            then_seq
+        };
+        let label_gap = if main_seq.is_some_and(first_is_frame) {
+            main_l
+                .as_ref()
+                .map_or(MIN_UNCOVERED_ROWS, |l| label_room(l).min(l.height + 8.9))
+        } else {
+            main_l.as_ref().map_or(GAP, label_room)
+        };
+        let top = d.h + label_gap + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
         if !main.is_empty() {
             // The line into the branch (PlantUML draws it; probes `if_lone_*`).
             let (ix, iy) = (main_x + main.in_x, top + main.in_y);
@@ -726,6 +743,9 @@ fn first_is_if(seq: &Seq<'_>) -> bool {
             if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty()))
     })
 }
+
+/// How close PlantUML's compression brings a frame to the diamond above.
+const MIN_UNCOVERED_ROWS: f64 = 10.0;
 
 /// A branch that starts with a partition or group: PlantUML starts the
 /// frame at the branch's top, where a frame further down a sequence
