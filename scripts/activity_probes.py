@@ -380,6 +380,89 @@ def loop_note_probes():
     return out
 
 
+# What the `loop_notes_while_*` family keeps fixed, varied: no `is`
+# label, a two-line one, a note on the left, four steps (the way back's
+# head in the middle gap), steps before and after the loop, a wide note on
+# the last step before a `stop` on the exit line.
+def while_note_probes():
+    cases = {
+        "unlabelled": (["while (more?)"], [(":A;", 4), (":B;", 0)], ["endwhile"], [], []),
+        "two_line_is": (["while (more?) is (yes\\nagain)"], [(":A;", 4), (":B;", 2)], ["endwhile (no)"], [], []),
+        "left": (["while (more?) is (yes)"], [(":A;", 4), (":B;", 0)], ["endwhile (no)"], [], ["left"]),
+        "four": (
+            ["while (more?) is (yes)"],
+            [(":A;", 0), (":B;", 5), (":C;", 0), (":D;", 2)],
+            ["endwhile (no)"],
+            [],
+            [],
+        ),
+        "around": (
+            ["while (more?) is (yes)"],
+            [(":Check the order;", 3), (":B;", 0)],
+            ["endwhile (no)"],
+            [":Before;"],
+            [":After;"],
+        ),
+        "last_wide": (
+            ["while (more?) is (yes)"],
+            [(":A;", 0), (":B;", 6)],
+            ["endwhile (no)"],
+            [],
+            [],
+        ),
+    }
+    out = {}
+    for name, (head, steps, tail, before, after) in cases.items():
+        side = "left" if "left" in after else "right"
+        after = [a for a in after if a != "left"]
+        body = []
+        for step, count in steps:
+            body.append(step)
+            if count:
+                body += ["note %s" % side] + ["line %d" % (k + 1) for k in range(count)] + ["end note"]
+        for start in ("start", "bare"):
+            lines = (["start"] if start == "start" else []) + before + head + body + tail + after
+            lines += ["stop"] if start == "start" else []
+            out["while_notes_%s_%s" % (name, start)] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
+# Loops whose steps carry notes, nested in a `while` or an `if`, and a
+# `repeat` with a `backward` action: where PlantUML's page-wide vertical
+# compression meets the rows of what surrounds the loop.
+def nested_note_loop_probes():
+    note = ["note right", "line 1", "line 2", "line 3", "line 4", "end note"]
+    body = [":A;"] + note + [":B;"]
+    repeat = ["repeat"] + body + ["repeat while (again?) is (retry)"]
+    loop = ["while (more?) is (yes)"] + body + ["endwhile (no)"]
+    cases = {
+        "repeat_in_while": ["while (outer?) is (yes)"] + repeat + ["endwhile (done)"],
+        "repeat_in_if": ["if (ok?) then (yes)"] + repeat + ["endif"],
+        "repeat_in_if_else": ["if (ok?) then (yes)"] + repeat + ["else (no)", ":Other;", "endif"],
+        "repeat_backward": ["repeat"] + body + ["backward:Back;", "repeat while (again?) is (retry)"],
+        "repeat_backward_second": ["repeat", ":A;", ":B;"]
+        + note
+        + ["backward:Back;", "repeat while (again?) is (retry)"],
+        "repeat_backward_three": ["repeat"]
+        + body
+        + [":C;", "note right", "line 1", "line 2", "end note", "backward:Back;", "repeat while (again?)"],
+        "while_in_if": ["if (ok?) then (yes)"] + loop + ["endif"],
+        "while_in_if_else": ["if (ok?) then (yes)"] + loop + ["else (no)", ":Other;", ":More;", "endif"],
+        "repeat_in_else": ["if (ok?) then (yes)", ":Other;", "else (no)"] + repeat + ["endif"],
+        "while_plain_in_if_else": ["if (ok?) then (yes)", "while (more?) is (yes)", ":A;", ":B;", "endwhile (no)"]
+        + ["else (no)", ":Other;", "endif"],
+        "while_then_step_in_if_else": ["if (ok?) then (yes)"] + loop + [":C;", "else (no)", ":Other;", ":More;", "endif"],
+        "while_in_while": ["while (outer?) is (yes)"] + loop + ["endwhile (done)"],
+        "while_in_repeat": ["repeat"] + loop + ["repeat while (again?)"],
+    }
+    out = {}
+    for name, lines in cases.items():
+        for start in ("start", "bare"):
+            full = (["start"] if start == "start" else []) + lines + (["stop"] if start == "start" else [])
+            out["nested_note_loop_%s_%s" % (name, start)] = "@startuml\n" + "\n".join(full) + "\n@enduml\n"
+    return out
+
+
 # Notes beside the first steps of a diagram without `start`: nothing
 # reaches above the drawing's top, so the note moves its step down.
 def top_note_probes():
@@ -398,8 +481,22 @@ def top_note_probes():
     return out
 
 
+# A lone `if` branch opening with a frame under labels of zero to three
+# lines: the compression closes the rows above the frame.
+def lone_frame_probes():
+    out = {}
+    for name, label in {"unlabelled": "", "one": " (yes)", "two": " (first\\nsecond line)", "three": " (a\\nb\\nc)"}.items():
+        lines = ["start", ":A;", "if (inner?) then%s" % label, 'partition "a medium label" {', ":Check the order;", "}"]
+        lines += ["endif", ":Z;", "stop"]
+        out["lone_frame_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(lone_frame_probes())
+    out.update(while_note_probes())
+    out.update(nested_note_loop_probes())
     out.update(top_note_probes())
     for width, (label, action) in WIDTHS.items():
         for name, lines in constructs(label, action).items():

@@ -25,30 +25,54 @@ impl Ctx<'_> {
         };
         let (then_extra, else_extra) = fork_extras.unzip();
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
-        let then_t = then_seq.map_or_else(Tile::empty, |s| {
+        let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
+            self.rows_held_beside.replace(held);
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
             };
+            self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
-        });
-        let else_t = otherwise.map_or_else(Tile::empty, |(_, s)| {
+        };
+        let lay_else = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
+            self.rows_held_beside.replace(held);
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
             };
+            self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
                 t.lowered_under_reach()
             } else {
                 t
             }
-        });
+        };
+        let mut then_t = then_seq.map_or_else(Tile::empty, |s| lay_then(s, Vec::new()));
+        let mut else_t = otherwise.map_or_else(Tile::empty, |(_, s)| lay_else(s, Vec::new()));
+        // A loop of actions opening one of two branches keeps open the rows
+        // the other branch covers, as PlantUML's page-wide compression does
+        // (probes `nested_note_loop_repeat_in_if_else_*`): laid out again
+        // with them (once: such a loop holds no `if`). Only a branch of one
+        // step covers the same rows before the compression as after it.
+        let opens_with_loop = |s: &Seq<'_>| {
+            s.nodes.first().is_some_and(|n| {
+                matches!(&n.kind, Kind::While { body, .. } | Kind::Repeat { body, .. } if super::loops::rows_close_after(body))
+            })
+        };
+        if !then_alone && !else_alone {
+            let one_step = |s: Option<&Seq<'_>>| s.is_some_and(|s| s.nodes.len() == 1);
+            if let Some(s) = then_seq.filter(|s| opens_with_loop(s) && one_step(otherwise.map(|(_, e)| e))) {
+                then_t = lay_then(s, covered_rows(&else_t.items));
+            } else if let Some((_, s)) = otherwise.filter(|(_, s)| opens_with_loop(s) && one_step(then_seq)) {
+                else_t = lay_else(s, covered_rows(&then_t.items));
+            }
+        }
         self.beside_branch.set(was_beside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
@@ -167,7 +191,21 @@ impl Ctx<'_> {
             } else {
                 0.0
             };
-            let mut gap = BRANCH_GAP + nested_room;
+            // The room an `else`'s tile keeps left of what it draws (a
+            // loop's) lies between the branches, where the compression
+            // closes it (probes `nested_note_loop_repeat_in_else_*`).
+            let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
+            // So is the room a `while` opening the `then` keeps right of its
+            // way back (probes `nested_note_loop_while_in_if_else_*`).
+            let then_opens_with_while = then_seq
+                .and_then(|s| s.nodes.first())
+                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            let then_room = if then_opens_with_while {
+                items_x_range(&then_t.items).map_or(0.0, |r| (then_t.w - r.1).max(0.0))
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room - else_room - then_room;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
@@ -241,7 +279,10 @@ impl Ctx<'_> {
                 }
                 h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
             }
-            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, NO_REACH);
+            // (The `then` branch keeps the room its tile holds left of what
+            // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
+            let reach = (then_x, f64::NEG_INFINITY);
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
             // PlantUML's frame keeps room beyond the branches on either side
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
             // nothing else holds it).
@@ -278,7 +319,24 @@ impl Ctx<'_> {
         let c = main_axis.max(d.w / 2.0);
         let main_x = c - main_axis;
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-        let top = d.h + main_l.as_ref().map_or(GAP, label_room) + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
+        // A frame opening the branch lets the compression close the rows
+        // above it (the line's head is inside, over its first step): 10 px
+        // under the diamond, 8.9 under a label's block where that is less
+        // than an action's room (measured with one to three lines of an
+        // 11 pt label; probes `partition_mid_d3_*`, `lone_frame_*`).
+        let main_seq = if side < 0.0 {
+            otherwise.map(|(_, s)| s)
+        } else {
+            then_seq
+        };
+        let label_gap = if main_seq.is_some_and(first_is_frame) {
+            main_l
+                .as_ref()
+                .map_or(MIN_UNCOVERED_ROWS, |l| label_room(l).min(l.height + 8.9))
+        } else {
+            main_l.as_ref().map_or(GAP, label_room)
+        };
+        let top = d.h + label_gap + if dogleg { LONE_DOGLEG_DROP } else { 0.0 };
         if !main.is_empty() {
             // The line into the branch (PlantUML draws it; probes `if_lone_*`).
             let (ix, iy) = (main_x + main.in_x, top + main.in_y);
@@ -360,7 +418,9 @@ impl Ctx<'_> {
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
         let h = merge_top + 2.0 * DIAMOND_HALF;
         let reach = (
-            c - d.w / 2.0 - NUDE_PAD_LEFT,
+            // (A loop in the branch keeps its own room: probes
+            // `nested_note_loop_*_in_if_*`.)
+            (c - d.w / 2.0 - NUDE_PAD_LEFT).min(if main_empty { f64::INFINITY } else { mx0 }),
             if side > 0.0 {
                 bx + NUDE_PAD_RIGHT
             } else {
@@ -683,6 +743,9 @@ fn first_is_if(seq: &Seq<'_>) -> bool {
             if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty()))
     })
 }
+
+/// How close PlantUML's compression brings a frame to the diamond above.
+const MIN_UNCOVERED_ROWS: f64 = 10.0;
 
 /// A branch that starts with a partition or group: PlantUML starts the
 /// frame at the branch's top, where a frame further down a sequence

@@ -22,6 +22,9 @@ const SIDES_MARK: &str = "puml-activity-compression-sides";
 const RIGID_MARK: &str = "puml-activity-compression-rigid";
 /// How much of each end of an ignored rectangle still covers.
 const IGNORED_END: f64 = 2.0;
+/// A text line's height per point of its size (PlantUML's sans serif:
+/// 15.133 px at 13 pt).
+const TEXT_LINE_HEIGHT: f64 = 1.1641;
 /// What an uncovered stripe is narrowed to.
 const MIN_UNCOVERED: f64 = 10.0;
 
@@ -61,6 +64,20 @@ pub(super) fn phantom_cover(items: &mut Vec<Item>, x0: f64, x1: f64, y: f64) {
         data: Vec::new(),
     });
     rect(items, x0.min(x1), y, (x1 - x0).abs(), 0.0, 0.0, paint(None, None));
+    items.push(Item::End);
+}
+
+/// Pushes an undrawn block from (`x`, `y`), `w` × `h`, that holds rows
+/// and columns apart in the compressions (PlantUML's `UEmpty`: 5 × 12 px
+/// under a `while` body where its way back turns).
+pub(super) fn phantom_block(items: &mut Vec<Item>, x: f64, y: f64, w: f64, h: f64) {
+    items.push(Item::Begin {
+        class: PHANTOM_MARK.into(),
+        title: None,
+        link: None,
+        data: Vec::new(),
+    });
+    rect(items, x, y, w, h, 0.0, paint(None, None));
     items.push(Item::End);
 }
 
@@ -357,18 +374,31 @@ fn map_item(item: &mut Item, map: &XMap, axis: Axis) {
     }
 }
 
+/// The rows each of `items` holds in PlantUML's vertical compression
+/// (lines hold none).
+pub(super) fn covered_rows(items: &[Item]) -> Vec<(f64, f64)> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Line { .. } => None,
+            // PlantUML measures a text line from 1.5 px under its baseline
+            // up by its height (probes `loop_notes_while_*_bare`: the `is`
+            // label holds the rows above the first note).
+            Item::Text(t) => Some((t.y + 1.5 - t.font.size * TEXT_LINE_HEIGHT, t.y + 1.5)),
+            _ => item_y_range(item),
+        })
+        .collect()
+}
+
 /// Closes the rows of `items` that nothing but lines covers to
 /// [`MIN_UNCOVERED`], as PlantUML's page-wide vertical compression does
 /// (arrow heads, shapes and texts hold rows apart; lines give way), and
-/// returns the map of y it applied. Used on a loop laid out as PlantUML
+/// returns the map of y it applied; `held` rows stay covered. Used on a loop laid out as PlantUML
 /// lays it out before compressing (`Ctx::repeat_tile`: notes beside its
 /// steps), where the loop's own shapes are what holds rows apart.
-pub(super) fn close_uncovered_rows(items: &mut [Item]) -> XMap {
-    let mut covered: Vec<(f64, f64)> = items
-        .iter()
-        .filter(|item| !matches!(item, Item::Line { .. }))
-        .filter_map(item_y_range)
-        .collect();
+pub(super) fn close_uncovered_rows(items: &mut [Item], held: &[(f64, f64)]) -> XMap {
+    let mut covered = covered_rows(items);
+    covered.extend_from_slice(held);
     covered.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut gaps = Vec::new();
     let mut reach = f64::NEG_INFINITY;

@@ -22,13 +22,51 @@ impl Ctx<'_> {
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
         let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let held = self.rows_held_beside.take();
         let was_inside = self.inside_while_or_if.replace(true);
-        // (Measured under an `is` label; without one PlantUML keeps its
-        // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
-        self.first_step_after_shape
-            .set(exit.is_none() && !was_inside && is_l.is_some());
-        let t = self.layout_seq_spaced(body, depth, &lone_body_extras(body, middle_extra));
-        self.first_step_after_shape.set(false);
+        // A loop of actions and loops of them (outside another loop or an
+        // `if`, or inside an `if` when its steps carry notes) is laid out
+        // as PlantUML lays it out before its page-wide vertical
+        // compression, then closes the rows nothing covers (as a noted
+        // `repeat`): notes beside the steps (probes `loop_notes_while_*`),
+        // a `stop` on the exit line holding the rows under the label open
+        // (`activity-themes/*`, `activity-layout/lone_while_*`). A loop
+        // nested in such a body is laid out so too, the outermost closing
+        // the rows. Blocks in the body keep the rows they are placed on
+        // (they are placed as compressed already: corpus activity 023/024).
+        let closed_outside = self.rows_closed_outside.get();
+        let noted = body.nodes.iter().any(|n| !n.notes.is_empty());
+        let uncompressed =
+            (closed_outside || ((!was_inside || noted) && !self.notes_uncompressed.get())) && rows_close_after(body);
+        let t = if uncompressed {
+            // Each note centred beside its step, moving it down by all it
+            // reaches above; the steps 35 px apart (PlantUML's room between
+            // two tiles, which the compression closes to 20 under a head).
+            let was_uncompressed = self.notes_uncompressed.replace(true);
+            self.rows_closed_outside.set(true);
+            self.extras_beside_rows.set(true);
+            let extra = vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)];
+            let t = self.layout_seq_spaced(body, depth, &extra);
+            self.rows_closed_outside.set(closed_outside);
+            self.notes_uncompressed.set(was_uncompressed);
+            t
+        } else {
+            // (Measured under an `is` label; without one PlantUML keeps its
+            // own room: `test-data/activity-layout/while_note_tall_first_row_unlabelled`.)
+            self.first_step_after_shape
+                .set(exit.is_none() && !was_inside && is_l.is_some());
+            // A lone partition or group is one tile to PlantUML's loop: its
+            // steps keep their own gaps (probes `partition_mid_d2_*`).
+            let lone_frame = matches!(body.nodes.as_slice(), [n] if matches!(n.kind, Kind::Container { .. }));
+            let extras = if lone_frame {
+                Vec::new()
+            } else {
+                lone_body_extras(body, middle_extra)
+            };
+            let t = self.layout_seq_spaced(body, depth, &extras);
+            self.first_step_after_shape.set(false);
+            t
+        };
         self.inside_while_or_if.set(was_inside);
         let end_l = self.label(end_label);
         let mut items = Vec::new();
@@ -52,10 +90,38 @@ impl Ctx<'_> {
             (_, Some((ascent, _))) => GAP + ascent + 1.5,
             _ => GAP,
         };
-        let top = d.h + label_room + if dogleg { 25.0 } else { 0.0 };
+        // Before the compression the body stands 24 px under the diamond
+        // and its `is` label (PlantUML's `FtileWhile`).
+        let top = if uncompressed {
+            d.h + is_l.as_ref().map_or(0.0, |l| l.height) + 2.0 * DIAMOND_HALF
+        } else {
+            d.h + label_room + if dogleg { 25.0 } else { 0.0 }
+        };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
         let (bx0, bx1) = (x0, x0 + t.w);
+        // Where PlantUML's tile of a loop nested in the body starts: 12 px
+        // left of a `while`'s exit line, at the left of what a `repeat`
+        // draws, its texts left out (probes `nested_note_loop_*_in_while_*`,
+        // `repeat_plain_mid_d2_*`).
+        let lo_of = |keep: fn(&Item) -> bool| {
+            t.items
+                .iter()
+                .filter(|item| keep(item))
+                .filter_map(item_x_range)
+                .map(|r| x0 + r.0)
+                .reduce(f64::min)
+        };
+        let nested_left = if !uncompressed {
+            None
+        } else if body.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })) {
+            // (The exit line's head reaches 4 px past it.)
+            lo_of(|item| matches!(item, Item::Line { .. })).map(|lo| lo - LOOP_MARGIN)
+        } else if body.nodes.iter().any(|n| matches!(n.kind, Kind::Repeat { .. })) {
+            lo_of(|item| !matches!(item, Item::Text(_)))
+        } else {
+            None
+        };
         // What the body draws (without the room tiles keep around diamonds).
         let drawn_lo = items_x_range(&t.items).map_or(bx0, |r| x0 + r.0);
         // A frame reaching past the body's tile is a two-branch `if`'s room,
@@ -85,7 +151,27 @@ impl Ctx<'_> {
             let oy = if t.is_empty() { top } else { top + t.out_y };
             // The back edge passes 10 px under a note hanging below the
             // body's last step too (PlantUML 1.2026.8, `while_note_last`).
-            loop_bottom = oy.max(body_bottom + t.overhang) + 10.0;
+            // (Before the compression the line turns 12 px under the body
+            // and holds the 12 px under it open; the compression leaves 10.)
+            // A last `repeat`'s `not` label hangs under its condition
+            // outside PlantUML's tile: the line turns 12 px under the
+            // condition, the label holding that band open (probes
+            // `repeat_backward_mid_d2_*`).
+            let hanging = match body.nodes.last().map(|n| &n.kind) {
+                Some(Kind::Repeat { labels, .. }) if t.overhang <= 0.0 => {
+                    self.label(labels.not).map_or(0.0, |l| l.height)
+                }
+                _ => 0.0,
+            };
+            let turn_room = if uncompressed || hanging > 0.0 {
+                LOOP_MARGIN
+            } else {
+                10.0
+            };
+            loop_bottom = oy.max(body_bottom + t.overhang - hanging) + turn_room;
+            if uncompressed {
+                phantom_block(&mut items, ox, loop_bottom, 5.0, LOOP_MARGIN);
+            }
             let back = self.stroke_for(t.tail.as_ref());
             polyline(
                 &mut items,
@@ -99,7 +185,11 @@ impl Ctx<'_> {
                 back,
                 true,
             );
-            mid_head(&mut items, rx, loop_bottom, mid, back);
+            if uncompressed {
+                mid_head_tip(&mut items, rx, loop_bottom, mid, back);
+            } else {
+                mid_head(&mut items, rx, loop_bottom, mid, back);
+            }
         }
         t.place(x0, top, &mut items);
         if let Some(l) = &end_l {
@@ -107,25 +197,41 @@ impl Ctx<'_> {
         }
         if let Some(exit) = exit {
             // The terminal hangs on the exit line, 36 px below the diamond's middle.
-            let lx = ((c - d.w / 2.0) - LOOP_MARGIN).min(drawn_lo - 21.0);
+            // (PlantUML puts the terminal's left edge at the diamond's
+            // left point, or 12 px left of the body's tile, whose left
+            // edge is 2 px left of an action's box, 12 px left of a
+            // `while`'s exit line, at a `repeat`'s condition: probes
+            // `nested_note_loop_*_in_while_start`.)
+            let body_lo = match nested_left {
+                Some(left) => (drawn_lo - 21.0).min(left - 23.0),
+                None => drawn_lo - 21.0,
+            };
+            let lx = ((c - d.w / 2.0) - exit.w / 2.0).min(body_lo);
             let ty = mid + 36.0;
             polyline(&mut items, &[(c - d.w / 2.0, mid), (lx, mid), (lx, ty)], st, true);
             let (ew, eh) = (exit.w, exit.h);
             exit.place(lx - ew / 2.0, ty, &mut items);
-            let h = loop_bottom.max(body_bottom).max(ty + eh);
+            let mut h = loop_bottom.max(body_bottom).max(ty + eh);
+            if uncompressed {
+                // (The block under the turn of the way back counts.)
+                h = h.max(loop_bottom + LOOP_MARGIN);
+                if !closed_outside {
+                    h = close_uncovered_rows(&mut items, &held).apply(h);
+                }
+            }
             let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
         // The exit runs 12 px left of the diamond or of the body's own
         // dimension (PlantUML's `FtileWhile`), which is what a frame wraps,
         // not the room the body's tile keeps beside it (a `then` that
-        // detaches beside its diamond: probes `detach_branch_*_d2_*`).
-        // PlantUML's compression then leaves at most 10 px between the exit's
-        // head (4 px either side of the line) and the leftmost shape, where
-        // nothing else holds that stripe (probes `kill_branch_*_d2_*`).
-        let shapes_lo = (c - d.w / 2.0).min(drawn_lo);
-        let lx = ((c - d.w / 2.0).min(body_lo) - LOOP_MARGIN).max(shapes_lo - LOOP_MARGIN - 2.0);
-        let exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
+        // detaches beside its diamond: probes `detach_branch_*_d2_*`), or of
+        // where the tile of a loop nested in the body starts (probes
+        // `kill_branch_*_d2_*` placed so too). Not pulled towards the body's
+        // leftmost shape: a note above can hold that stripe in PlantUML's
+        // page-wide compression (corpus activity 023).
+        let lx = (c - d.w / 2.0).min(nested_left.unwrap_or(body_lo)) - LOOP_MARGIN;
+        let mut exit_y = loop_bottom.max(body_bottom) + LOOP_MARGIN;
         polyline(
             &mut items,
             &[(c - d.w / 2.0, mid), (lx, mid), (lx, exit_y), (c, exit_y)],
@@ -135,7 +241,14 @@ impl Ctx<'_> {
         // The exit line does not hold columns apart in the page-wide
         // compression; its head does, as PlantUML's arrow head does (probes
         // `while_exit_*_d4_*`: the exit label keeps its room in a frame).
-        mid_head(&mut items, lx, mid, exit_y, st);
+        if uncompressed {
+            mid_head_tip(&mut items, lx, mid, exit_y, st);
+            if !closed_outside {
+                exit_y = close_uncovered_rows(&mut items, &held).apply(exit_y);
+            }
+        } else {
+            mid_head(&mut items, lx, mid, exit_y, st);
+        }
         // PlantUML's frame around a loop starts 24 px left of the body or
         // 18 px left of the diamond, leaving the exit label outside, and
         // ends 6 px right of the way back, or 5 px short of a longer `is`
@@ -189,17 +302,39 @@ impl Ctx<'_> {
         // half of what it is taller than the merge diamond and takes that
         // from the room below it (corpus activity 033).
         let lift = ((entry.h - 2.0 * DIAMOND_HALF) / 2.0).max(0.0);
-        let back_rows = backward.and(step_rows(body)).map(|rows| backward_rows(&rows, lift));
+        let held = self.rows_held_beside.take();
+        // A loop of actions with notes and a `backward` action (not inside
+        // a loop laid out before the compression) is laid out as PlantUML's `FtileRepeat`
+        // before the vertical compression: the body 48 px under the entry
+        // and over the condition, steps 35 px apart, the action centred on
+        // the whole height; the compression then closes the rows nothing
+        // covers (probes `nested_note_loop_repeat_backward_*`).
+        let faithful = backward.is_some()
+            && label.is_none()
+            && !self.rows_closed_outside.get()
+            && !self.notes_uncompressed.get()
+            && body.nodes.iter().any(|n| !n.notes.is_empty())
+            && rows_close_after(body);
+        let back_rows = backward
+            .filter(|_| !faithful)
+            .and(step_rows(body))
+            .map(|rows| backward_rows(&rows, lift));
         // A loop without `backward` whose steps carry notes is laid out as
         // PlantUML lays it out before its vertical compression (each note
         // beside its step, the body's middle gap 15 px wider, the head on
         // the way back at its middle) and then closes the rows nothing
         // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
-        let uncompressed = backward.is_none()
-            && label.is_none()
-            && !self.inside_while_or_if.get()
-            && body.nodes.iter().any(|n| !n.notes.is_empty());
+        let closed_outside = self.rows_closed_outside.get();
+        let uncompressed = faithful
+            || backward.is_none()
+                && label.is_none()
+                && if closed_outside {
+                    rows_close_after(body)
+                } else {
+                    body.nodes.iter().any(|n| !n.notes.is_empty())
+                };
         let extra = match &back_rows {
+            _ if faithful => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
             None if uncompressed => lone_body_extras(body, RANK_EXTRA),
@@ -208,12 +343,14 @@ impl Ctx<'_> {
         };
         let was_inside = self.inside_while_or_if.replace(false);
         let was_uncompressed = self.notes_uncompressed.replace(uncompressed);
+        self.rows_closed_outside.set(uncompressed);
         if uncompressed {
             // Before the compression, a note's overhang and the middle
             // gap's room add up.
             self.extras_beside_rows.set(true);
         }
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.rows_closed_outside.set(closed_outside);
         self.notes_uncompressed.set(was_uncompressed);
         self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
@@ -239,20 +376,26 @@ impl Ctx<'_> {
         let ecy = eh / 2.0;
         entry.place(c - ew / 2.0, 0.0, &mut items);
         let st = self.stroke_for(None);
-        let body_top = eh + GAP;
+        let room = if faithful { 2.0 * UNCOMPRESSED_REPEAT_ROOM } else { GAP };
+        let body_top = eh + room;
         let x0 = c - t.in_x;
+        // The body keeps the room its tile holds left of what it draws (a
+        // `while`'s beside its exit line: probes `nested_note_loop_while_in_repeat_*`).
+        let body_left = if t.is_empty() { c } else { x0 };
         let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
         let has_backward = back_t.is_some();
         let backward_drop = match &back_rows {
             Some(plan) => plan.drop,
+            None if faithful => 0.0,
             None if has_backward => REPEAT_BACKWARD_DROP,
             None => 0.0,
         };
         // A note hanging below the last step keeps the condition a gap
         // below it (seed 001's `loop`).
-        let below_body = body_top + body_h + t.overhang + self.gap(t.tail.as_ref()) + backward_drop;
+        let gap_below = if faithful { room } else { self.gap(t.tail.as_ref()) };
+        let below_body = body_top + body_h + t.overhang + gap_below + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
             body_top
@@ -339,8 +482,8 @@ impl Ctx<'_> {
         }
         let mut h = dtop + d.h + not_l.as_ref().map_or(0.0, |l| l.height);
         let mut dbottom = dtop + d.h;
-        if uncompressed {
-            let map = close_uncovered_rows(&mut items);
+        if uncompressed && !closed_outside {
+            let map = close_uncovered_rows(&mut items, &held);
             h = map.apply(h);
             dbottom = map.apply(dbottom);
         }
@@ -348,7 +491,7 @@ impl Ctx<'_> {
         // right of its loop line (probes `repeat_*`: the loop alone in a
         // diagram, nested, with a wide condition; a wider first action
         // reaches past it: corpus activity 033).
-        let left_room = c - d.w / 2.0 - REPEAT_LEFT_ROOM;
+        let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
         let right_room = if has_backward {
             back_label_right
         } else {
@@ -376,4 +519,32 @@ impl Ctx<'_> {
         }
         tile
     }
+}
+
+/// Whether `body` is laid out before the vertical compression inside a
+/// loop laid out so (see `Ctx::while_tile`): actions without arrow labels,
+/// and loops of them (a `repeat` without a label or `backward` action).
+/// Blocks are placed as compressed already and keep their rows.
+pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
+    // An explicit stack: the nesting is the input's to choose.
+    let mut pending = vec![body];
+    while let Some(seq) = pending.pop() {
+        for node in &seq.nodes {
+            if node.arrow.is_some_and(|a| a.label.is_some()) {
+                return false;
+            }
+            match &node.kind {
+                Kind::Action(_) => {}
+                Kind::While { body, .. } => pending.push(body),
+                Kind::Repeat {
+                    label: None,
+                    body,
+                    backward: None,
+                    ..
+                } => pending.push(body),
+                _ => return false,
+            }
+        }
+    }
+    true
 }

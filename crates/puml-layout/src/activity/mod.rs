@@ -61,6 +61,12 @@ const ACTION_PAD: f64 = 10.0;
 const ACTION_RADIUS: f64 = 12.5;
 /// Half the height of a diamond (and its horizontal point's inset).
 const DIAMOND_HALF: f64 = 12.0;
+/// PlantUML's room between two tiles of a sequence before its vertical
+/// compression, which closes it to [`GAP`] under the arrow head.
+const UNCOMPRESSED_GAP: f64 = 35.0;
+/// Half the room PlantUML's `repeat` keeps above and below its body before
+/// the vertical compression (four hexagon halves each side).
+const UNCOMPRESSED_REPEAT_ROOM: f64 = 24.0;
 /// How far a bypass or loop line runs outside what it goes around.
 const LOOP_MARGIN: f64 = 12.0;
 /// Room a repeat loop keeps left of its shapes.
@@ -153,6 +159,8 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         extras_beside_rows: std::cell::Cell::new(false),
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
+        rows_closed_outside: std::cell::Cell::new(false),
+        rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
     };
@@ -200,6 +208,18 @@ struct Ctx<'m> {
     /// its step moves the step down all the way; the loop closes the rows
     /// nothing covers afterwards.
     notes_uncompressed: std::cell::Cell<bool>,
+    /// Set while the body of a loop laid out before the vertical
+    /// compression is laid out: a loop of actions in it is laid out so too
+    /// and leaves closing the rows to the outermost one, whose lines and
+    /// heads hold rows of the inner loop open (probes
+    /// `nested_note_loop_*_in_while_*`, `while_exit_*_d2_*`).
+    rows_closed_outside: std::cell::Cell<bool>,
+    /// Set just before laying out an `if` branch that opens with a loop:
+    /// the rows (from the branch's top) the other branch covers, which
+    /// that loop's closing of rows keeps open, as PlantUML's page-wide
+    /// compression does (probes `nested_note_loop_repeat_in_if_else_*`).
+    /// Taken by the next loop laid out.
+    rows_held_beside: std::cell::RefCell<Vec<(f64, f64)>>,
     /// Set just before a `while` body with nothing on its exit line is
     /// laid out: its first step's note reaches 10 px into the gap above at
     /// most, as after an action (probes `loop_notes_while_*_bare`). Taken
