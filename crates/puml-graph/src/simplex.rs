@@ -55,8 +55,8 @@ pub(crate) struct Input<'a> {
 /// normalised so that its least normal node has rank 0.
 pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
     let n = input.nodes;
-    let out = Adjacency::new(n, input.edges.iter().map(|e| e.tail));
-    let incoming = Adjacency::new(n, input.edges.iter().map(|e| e.head));
+    let out = Adjacency::new(n, input.edges.iter().map(|e| (e.tail, e.head)));
+    let incoming = Adjacency::new(n, input.edges.iter().map(|e| (e.head, e.tail)));
     let mut rank = match &input.initial {
         Some(initial)
             if input
@@ -198,18 +198,23 @@ fn init_rank(n: usize, edges: &[SimplexEdge], out: &Adjacency, incoming: &Adjace
 }
 
 /// Each node's edges (indices, in edge order) of one direction, all in one
-/// list (a vector per node was a good part of a small solve's time).
+/// list (a vector per node was a good part of a small solve's time), and
+/// beside them their far ends (the entering-edge search reads the far end
+/// of every edge it passes; from here it is one load fewer than through
+/// the edge).
 struct Adjacency {
     /// Node v's edges are `edges[start[v]..start[v + 1]]`.
     start: Vec<usize>,
     edges: Vec<usize>,
+    far: Vec<usize>,
 }
 
 impl Adjacency {
-    /// From each edge's end on this side (the tail for out-edges).
-    fn new(nodes: usize, ends: impl Iterator<Item = usize> + Clone) -> Adjacency {
+    /// From each edge's (end on this side, far end): (tail, head) for
+    /// out-edges.
+    fn new(nodes: usize, ends: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
         let mut start = vec![0usize; nodes + 1];
-        for v in ends.clone() {
+        for (v, _) in ends.clone() {
             start[v + 1] += 1;
         }
         for v in 0..nodes {
@@ -217,11 +222,19 @@ impl Adjacency {
         }
         let mut next = start.clone();
         let mut edges = vec![0; start[nodes]];
-        for (i, v) in ends.enumerate() {
+        let mut far = vec![0; start[nodes]];
+        for (i, (v, w)) in ends.enumerate() {
             edges[next[v]] = i;
+            far[next[v]] = w;
             next[v] += 1;
         }
-        Adjacency { start, edges }
+        Adjacency { start, edges, far }
+    }
+
+    /// Node v's far ends, in the order of its edges.
+    #[inline(always)]
+    fn far_ends(&self, v: usize) -> &[usize] {
+        &self.far[self.start[v]..self.start[v + 1]]
     }
 }
 
@@ -693,8 +706,6 @@ impl State<'_> {
         } else {
             (self.incoming, &self.tree_out)
         };
-        // The end of edge `e` away from the searched node.
-        let far = |e: usize| if outward { edges[e].head } else { edges[e].tail };
         let near = |e: usize| if outward { edges[e].tail } else { edges[e].head };
         // (node, phase 0: edges / 1: tree edges back, position)
         let mut stack = std::mem::take(&mut self.enter_stack);
@@ -704,8 +715,9 @@ impl State<'_> {
             let (u, phase, at) = *top;
             let lim_u = numbers[u];
             if phase == 0 {
-                for (i, &e) in side[u].iter().enumerate().skip(at) {
-                    let w = far(e);
+                let (ends_e, ends_w) = (&side[u], side.far_ends(u));
+                for i in at..ends_e.len().min(ends_w.len()) {
+                    let (e, w) = (ends_e[i], ends_w[i]);
                     let lim_w = numbers[w];
                     if !in_tree[e] {
                         if !(low <= lim_w && lim_w <= lim) {
