@@ -739,8 +739,12 @@ impl State<'_> {
                 continue;
             }
             if best_slack > 0 {
-                for (i, &e) in tree_back[u].iter().enumerate().skip(at) {
-                    let w = near(e);
+                let back = &tree_back[u];
+                // An index loop: resumed with `enumerate().skip(at)`, the
+                // walk took more instructions.
+                #[allow(clippy::needless_range_loop)]
+                for i in at..back.len() {
+                    let w = near(back[i]);
                     if numbers[w] < lim_u {
                         top.2 = i + 1;
                         stack.push((w, 0, 0));
