@@ -107,6 +107,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         tree_out: vec![Vec::new(); n],
         tree_in: vec![Vec::new(); n],
         cut: vec![0.0; input.edges.len()],
+        cut_by_place: Vec::new(),
         parent: vec![None; n],
         low: vec![0; n],
         lim: vec![0; n],
@@ -123,6 +124,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         state.tree_edges.clear();
         state.search_start = 0;
         state.feasible_tree(list);
+        state.cut_by_place.clear();
+        state.cut_by_place.resize(state.tree_edges.len(), 0.0);
         state.init_cut_values(list[0]);
         // The work budget: each pivot walks at most the component, so no
         // solve costs more than about SIMPLEX_WORK_BUDGET node visits
@@ -268,6 +271,10 @@ struct State<'a> {
     tree_out: Vec<Vec<usize>>,
     tree_in: Vec<Vec<usize>>,
     cut: Vec<f64>,
+    /// The tree edges' cut values again, by place in `tree_edges`: the
+    /// leaving-edge search reads them in that order, and through the edge
+    /// each read was one load more.
+    cut_by_place: Vec<f64>,
     parent: Vec<Option<usize>>,
     low: Vec<usize>,
     lim: Vec<usize>,
@@ -530,7 +537,9 @@ impl State<'_> {
                 }
             }
             if let Some(f) = par {
-                self.cut[f] = self.cut_value(f);
+                let value = self.cut_value(f);
+                self.cut[f] = value;
+                self.cut_by_place[self.tree_index[f]] = value;
             }
             stack.pop();
         }
@@ -660,18 +669,25 @@ impl State<'_> {
         let count = self.tree_edges.len();
         let start = self.search_start;
         let first = if count == 0 { 0 } else { start % count };
-        let (tree_edges, cut) = (&self.tree_edges, &self.cut);
+        let (tree_edges, cut) = (&self.tree_edges, &self.cut_by_place);
+        #[cfg(debug_assertions)]
+        for (place, &f) in tree_edges.iter().enumerate() {
+            assert_eq!(
+                cut[place].to_bits(),
+                self.cut[f].to_bits(),
+                "cut value of tree edge {f}"
+            );
+        }
         let mut best: Option<(f64, usize)> = None;
         let mut found = 0;
         // From the place to the end, then from the beginning up to it (two
         // plain passes: a wrap test or division per step was a good part
         // of the search).
-        for (offset, part) in [(first, &tree_edges[first..]), (0, &tree_edges[..first])] {
-            for (k, &f) in part.iter().enumerate() {
-                let value = cut[f];
+        for (offset, part) in [(first, &cut[first..]), (0, &cut[..first])] {
+            for (k, &value) in part.iter().enumerate() {
                 if value < 0.0 {
                     if best.is_none_or(|(b, _)| b > value) {
-                        best = Some((value, f));
+                        best = Some((value, tree_edges[offset + k]));
                     }
                     found += 1;
                     if found >= search_size {
@@ -802,6 +818,7 @@ impl State<'_> {
         // Exchange e for f in the tree, in place as dot does.
         let slot = self.tree_index[e];
         self.tree_edges[slot] = f;
+        self.cut_by_place[slot] = -cut_value;
         self.tree_index[f] = slot;
         self.tree_index[e] = usize::MAX;
         self.in_tree[e] = false;
@@ -878,10 +895,13 @@ impl State<'_> {
             let Some(e) = self.parent[v] else { break };
             let edge = self.edges[e];
             let d = if v == edge.tail { dir } else { !dir };
+            let place = self.tree_index[e];
             if d {
                 self.cut[e] += cut_value;
+                self.cut_by_place[place] += cut_value;
             } else {
                 self.cut[e] -= cut_value;
+                self.cut_by_place[place] -= cut_value;
             }
             v = if self.lim[edge.tail] > self.lim[edge.head] {
                 edge.tail
