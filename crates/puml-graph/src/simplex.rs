@@ -55,8 +55,8 @@ pub(crate) struct Input<'a> {
 /// normalised so that its least normal node has rank 0.
 pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
     let n = input.nodes;
-    let out = Adjacency::new(n, input.edges.iter().map(|e| e.tail));
-    let incoming = Adjacency::new(n, input.edges.iter().map(|e| e.head));
+    let out = Adjacency::new(n, input.edges.iter().map(|e| (e.tail, e.head)));
+    let incoming = Adjacency::new(n, input.edges.iter().map(|e| (e.head, e.tail)));
     let mut rank = match &input.initial {
         Some(initial)
             if input
@@ -107,6 +107,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         tree_out: vec![Vec::new(); n],
         tree_in: vec![Vec::new(); n],
         cut: vec![0.0; input.edges.len()],
+        cut_by_place: Vec::new(),
         parent: vec![None; n],
         low: vec![0; n],
         lim: vec![0; n],
@@ -123,6 +124,8 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         state.tree_edges.clear();
         state.search_start = 0;
         state.feasible_tree(list);
+        state.cut_by_place.clear();
+        state.cut_by_place.resize(state.tree_edges.len(), 0.0);
         state.init_cut_values(list[0]);
         // The work budget: each pivot walks at most the component, so no
         // solve costs more than about SIMPLEX_WORK_BUDGET node visits
@@ -198,18 +201,23 @@ fn init_rank(n: usize, edges: &[SimplexEdge], out: &Adjacency, incoming: &Adjace
 }
 
 /// Each node's edges (indices, in edge order) of one direction, all in one
-/// list (a vector per node was a good part of a small solve's time).
+/// list (a vector per node was a good part of a small solve's time), and
+/// beside them their far ends (the entering-edge search reads the far end
+/// of every edge it passes; from here it is one load fewer than through
+/// the edge).
 struct Adjacency {
     /// Node v's edges are `edges[start[v]..start[v + 1]]`.
     start: Vec<usize>,
     edges: Vec<usize>,
+    far: Vec<usize>,
 }
 
 impl Adjacency {
-    /// From each edge's end on this side (the tail for out-edges).
-    fn new(nodes: usize, ends: impl Iterator<Item = usize> + Clone) -> Adjacency {
+    /// From each edge's (end on this side, far end): (tail, head) for
+    /// out-edges.
+    fn new(nodes: usize, ends: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
         let mut start = vec![0usize; nodes + 1];
-        for v in ends.clone() {
+        for (v, _) in ends.clone() {
             start[v + 1] += 1;
         }
         for v in 0..nodes {
@@ -217,11 +225,19 @@ impl Adjacency {
         }
         let mut next = start.clone();
         let mut edges = vec![0; start[nodes]];
-        for (i, v) in ends.enumerate() {
+        let mut far = vec![0; start[nodes]];
+        for (i, (v, w)) in ends.enumerate() {
             edges[next[v]] = i;
+            far[next[v]] = w;
             next[v] += 1;
         }
-        Adjacency { start, edges }
+        Adjacency { start, edges, far }
+    }
+
+    /// Node v's far ends, in the order of its edges.
+    #[inline(always)]
+    fn far_ends(&self, v: usize) -> &[usize] {
+        &self.far[self.start[v]..self.start[v + 1]]
     }
 }
 
@@ -255,6 +271,10 @@ struct State<'a> {
     tree_out: Vec<Vec<usize>>,
     tree_in: Vec<Vec<usize>>,
     cut: Vec<f64>,
+    /// The tree edges' cut values again, by place in `tree_edges`: the
+    /// leaving-edge search reads them in that order, and through the edge
+    /// each read was one load more.
+    cut_by_place: Vec<f64>,
     parent: Vec<Option<usize>>,
     low: Vec<usize>,
     lim: Vec<usize>,
@@ -517,7 +537,9 @@ impl State<'_> {
                 }
             }
             if let Some(f) = par {
-                self.cut[f] = self.cut_value(f);
+                let value = self.cut_value(f);
+                self.cut[f] = value;
+                self.cut_by_place[self.tree_index[f]] = value;
             }
             stack.pop();
         }
@@ -647,18 +669,25 @@ impl State<'_> {
         let count = self.tree_edges.len();
         let start = self.search_start;
         let first = if count == 0 { 0 } else { start % count };
-        let (tree_edges, cut) = (&self.tree_edges, &self.cut);
+        let (tree_edges, cut) = (&self.tree_edges, &self.cut_by_place);
+        #[cfg(debug_assertions)]
+        for (place, &f) in tree_edges.iter().enumerate() {
+            assert_eq!(
+                cut[place].to_bits(),
+                self.cut[f].to_bits(),
+                "cut value of tree edge {f}"
+            );
+        }
         let mut best: Option<(f64, usize)> = None;
         let mut found = 0;
         // From the place to the end, then from the beginning up to it (two
         // plain passes: a wrap test or division per step was a good part
         // of the search).
-        for (offset, part) in [(first, &tree_edges[first..]), (0, &tree_edges[..first])] {
-            for (k, &f) in part.iter().enumerate() {
-                let value = cut[f];
+        for (offset, part) in [(first, &cut[first..]), (0, &cut[..first])] {
+            for (k, &value) in part.iter().enumerate() {
                 if value < 0.0 {
                     if best.is_none_or(|(b, _)| b > value) {
-                        best = Some((value, f));
+                        best = Some((value, tree_edges[offset + k]));
                     }
                     found += 1;
                     if found >= search_size {
@@ -693,8 +722,6 @@ impl State<'_> {
         } else {
             (self.incoming, &self.tree_out)
         };
-        // The end of edge `e` away from the searched node.
-        let far = |e: usize| if outward { edges[e].head } else { edges[e].tail };
         let near = |e: usize| if outward { edges[e].tail } else { edges[e].head };
         // (node, phase 0: edges / 1: tree edges back, position)
         let mut stack = std::mem::take(&mut self.enter_stack);
@@ -704,8 +731,9 @@ impl State<'_> {
             let (u, phase, at) = *top;
             let lim_u = numbers[u];
             if phase == 0 {
-                for (i, &e) in side[u].iter().enumerate().skip(at) {
-                    let w = far(e);
+                let (ends_e, ends_w) = (&side[u], side.far_ends(u));
+                for i in at..ends_e.len().min(ends_w.len()) {
+                    let (e, w) = (ends_e[i], ends_w[i]);
                     let lim_w = numbers[w];
                     if !in_tree[e] {
                         if !(low <= lim_w && lim_w <= lim) {
@@ -727,8 +755,12 @@ impl State<'_> {
                 continue;
             }
             if best_slack > 0 {
-                for (i, &e) in tree_back[u].iter().enumerate().skip(at) {
-                    let w = near(e);
+                let back = &tree_back[u];
+                // An index loop: resumed with `enumerate().skip(at)`, the
+                // walk took more instructions.
+                #[allow(clippy::needless_range_loop)]
+                for i in at..back.len() {
+                    let w = near(back[i]);
                     if numbers[w] < lim_u {
                         top.2 = i + 1;
                         stack.push((w, 0, 0));
@@ -786,6 +818,7 @@ impl State<'_> {
         // Exchange e for f in the tree, in place as dot does.
         let slot = self.tree_index[e];
         self.tree_edges[slot] = f;
+        self.cut_by_place[slot] = -cut_value;
         self.tree_index[f] = slot;
         self.tree_index[e] = usize::MAX;
         self.in_tree[e] = false;
@@ -862,10 +895,13 @@ impl State<'_> {
             let Some(e) = self.parent[v] else { break };
             let edge = self.edges[e];
             let d = if v == edge.tail { dir } else { !dir };
+            let place = self.tree_index[e];
             if d {
                 self.cut[e] += cut_value;
+                self.cut_by_place[place] += cut_value;
             } else {
                 self.cut[e] -= cut_value;
+                self.cut_by_place[place] -= cut_value;
             }
             v = if self.lim[edge.tail] > self.lim[edge.head] {
                 edge.tail
