@@ -732,9 +732,37 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     };
     Some(IgnoredSkinparam {
         message,
-        instead: closest_sequence_name(lower),
+        instead: remembered_closest_sequence_name(lower),
     })
 }
+
+/// [`closest_sequence_name`], remembered per name for the process: the
+/// same unknown names come back in every diagram including one style file
+/// and at every re-analysis of an edited one, and the search was the
+/// largest cost of checking a skinparam block (the answer depends on the
+/// name alone, so a remembered one is the one the search would give).
+/// Bounded: past [`REMEMBERED_NAMES`] names it starts over.
+fn remembered_closest_sequence_name(lower: &str) -> Option<&'static str> {
+    type Remembered = std::sync::Mutex<FxHashMap<Box<str>, Option<&'static str>>>;
+    static REMEMBERED: std::sync::OnceLock<Remembered> = std::sync::OnceLock::new();
+    let remembered = REMEMBERED.get_or_init(Default::default);
+    // A poisoned lock only means another thread panicked while holding
+    // it; the map itself is always whole (one insert or clear at a time).
+    let mut names = remembered.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(closest) = names.get(lower) {
+        return *closest;
+    }
+    let closest = closest_sequence_name(lower);
+    if names.len() >= REMEMBERED_NAMES {
+        names.clear();
+    }
+    names.insert(lower.into(), closest);
+    closest
+}
+
+/// How many names [`remembered_closest_sequence_name`] keeps (each at most
+/// 80 bytes): far more than any set of style files writes.
+const REMEMBERED_NAMES: usize = 4096;
 
 /// `text` up to its first `<<` (a stereotype), or all of it. Bytes, not a
 /// substring search: every skinparam line asks it, and setting up a
@@ -951,6 +979,34 @@ mod tests {
         );
         let bare = check_sequence_skinparam("LifeLineBorderColor").expect("reported");
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
+    }
+
+    /// A remembered answer is the search's: asked twice, in any order, each
+    /// name gets what the search gives it.
+    #[test]
+    fn remembered_closest_names_are_the_searched_ones() {
+        let names = [
+            "participantbackgroudcolor",
+            "lifelinebordercolor",
+            "sequencelifelinebordercolr",
+            "classbackgroundcolor",
+            "arrowcolour",
+            "zzzz",
+            "participantbackgroudcolor",
+        ];
+        for _ in 0..2 {
+            for name in names {
+                assert_eq!(
+                    remembered_closest_sequence_name(name),
+                    closest_sequence_name(name),
+                    "{name}"
+                );
+            }
+        }
+        assert_eq!(
+            remembered_closest_sequence_name("participantbackgroudcolor"),
+            Some("ParticipantBackgroundColor")
+        );
     }
 
     /// The map of lists answers as the lists themselves, read one by one:
