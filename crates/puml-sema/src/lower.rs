@@ -136,36 +136,46 @@ fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
 /// Maps ranges in the preprocessed text back to the file each line came
 /// from (the main file, or an included one).
 struct LineMapper<'a> {
-    main: FileText,
+    main: FileText<'a>,
     /// By path (a handful of files; Fx, not SipHash: every range mapped
     /// into an included file looks its file up twice).
-    included: FxHashMap<String, FileText>,
+    included: FxHashMap<&'a str, FileText<'a>>,
     expanded: &'a str,
     expanded_index: puml_syntax::LineIndex,
     lines: &'a [preprocess::LineOrigin],
 }
 
-struct FileText {
-    text: String,
-    index: puml_syntax::LineIndex,
+/// A file's text, borrowed, and its line index, built the first time a
+/// range maps into it: most diagnostics and items of a preprocessed text
+/// come from the main file, and an included style file's index was built
+/// (and its text copied) for nothing.
+struct FileText<'a> {
+    text: &'a str,
+    index: std::cell::OnceCell<puml_syntax::LineIndex>,
 }
 
-impl FileText {
-    fn new(text: String) -> FileText {
-        let index = puml_syntax::LineIndex::new(&text);
-        FileText { text, index }
+impl<'a> FileText<'a> {
+    fn new(text: &'a str) -> FileText<'a> {
+        FileText {
+            text,
+            index: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &puml_syntax::LineIndex {
+        self.index.get_or_init(|| puml_syntax::LineIndex::new(self.text))
     }
 }
 
 impl<'a> LineMapper<'a> {
-    fn new(original: &str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
-        let included: FxHashMap<String, FileText> = pre
+    fn new(original: &'a str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
+        let included: FxHashMap<&'a str, FileText<'a>> = pre
             .included
             .iter()
-            .map(|(path, text)| (path.clone(), FileText::new(text.clone())))
+            .map(|(path, text)| (path.as_str(), FileText::new(text)))
             .collect();
         LineMapper {
-            main: FileText::new(original.to_string()),
+            main: FileText::new(original),
             included,
             expanded: &pre.text,
             expanded_index: puml_syntax::LineIndex::new(&pre.text),
@@ -177,13 +187,13 @@ impl<'a> LineMapper<'a> {
         let mut files: Vec<(String, String)> = self
             .included
             .iter()
-            .map(|(path, file)| (path.clone(), file.text.clone()))
+            .map(|(path, file)| ((*path).to_owned(), file.text.to_owned()))
             .collect();
         files.sort();
         files
     }
 
-    fn file(&self, name: Option<&str>) -> &FileText {
+    fn file(&self, name: Option<&str>) -> &FileText<'a> {
         name.and_then(|n| self.included.get(n)).unwrap_or(&self.main)
     }
 
@@ -198,8 +208,8 @@ impl<'a> LineMapper<'a> {
         };
         let file = origin.file.as_deref();
         let target = self.file(file);
-        let Some(original_range) = target.index.line_range(&target.text, origin.line as usize) else {
-            return (file, TextSize::of(target.text.as_str()));
+        let Some(original_range) = target.index().line_range(target.text, origin.line as usize) else {
+            return (file, TextSize::of(target.text));
         };
         if origin.verbatim {
             let expanded_line_start = self
@@ -219,10 +229,10 @@ impl<'a> LineMapper<'a> {
         let (end_file, end) = self.map_offset(range.end());
         let target = self.file(file);
         let end = if end < start || end_file != file {
-            let line = target.index.line_of(start);
+            let line = target.index().line_of(start);
             target
-                .index
-                .line_range(&target.text, line)
+                .index()
+                .line_range(target.text, line)
                 .map(|r| r.end())
                 .unwrap_or(start)
         } else {
