@@ -2126,9 +2126,9 @@ impl DiagramLowering {
         let head = token_text(green, TEXT).unwrap_or_default();
         match green.child(BODY) {
             None if !tokens.iter().any(|t| t.kind == L_BRACE) => {
-                let mut parts = head.splitn(2, char::is_whitespace);
-                let key = parts.next().unwrap_or("").to_ascii_lowercase();
-                let value = parts.next().unwrap_or("").trim().to_string();
+                let (key, value) = split_at_first_blank(&head);
+                let key = key.to_ascii_lowercase();
+                let value = value.unwrap_or("").trim().to_string();
                 if !key.is_empty() {
                     if let Some(text) = green.tokens().find(|t| t.kind == TEXT) {
                         let blanks = text.text.len() - text.text.trim_start().len();
@@ -2156,9 +2156,9 @@ impl DiagramLowering {
                         }
                         continue;
                     }
-                    let mut parts = line.splitn(2, char::is_whitespace);
-                    let key = parts.next().unwrap_or("").to_ascii_lowercase();
-                    let value = parts.next().unwrap_or("").trim().to_string();
+                    let (key, value) = split_at_first_blank(line);
+                    let key = key.to_ascii_lowercase();
+                    let value = value.unwrap_or("").trim().to_string();
                     let full_key: String = prefixes
                         .iter()
                         .map(|p| p.as_str())
@@ -2962,6 +2962,52 @@ fn refused_gradient<'t>(statement: SyntaxKind, below: &[Tok<'t>], index: usize) 
     let at = body.find(['/', '-', '|', '\\'])?;
     crate::colors::is_valid_color(text).then(|| &text[..at + 1])
 }
+/// `text` split at its first whitespace character, as
+/// `text.splitn(2, char::is_whitespace)` splits it: the part before, and
+/// what follows that character, if there is one. Bytes while the text is
+/// ASCII: the character split decoded every character of every skinparam
+/// line.
+fn split_at_first_blank(text: &str) -> (&str, Option<&str>) {
+    let bytes = text.as_bytes();
+    // The ASCII whitespace characters are tab to carriage return (vertical
+    // tab among them, which `u8::is_ascii_whitespace` leaves out) and space.
+    match bytes
+        .iter()
+        .position(|&b| matches!(b, b'\t'..=b'\r' | b' ') || !b.is_ascii())
+    {
+        None => (text, None),
+        // An ASCII byte is a character of its own: both cuts are boundaries.
+        Some(at) if bytes[at].is_ascii() => (&text[..at], Some(&text[at + 1..])),
+        Some(_) => {
+            let mut parts = text.splitn(2, char::is_whitespace);
+            (parts.next().unwrap_or(""), parts.next())
+        }
+    }
+}
+
+#[cfg(test)]
+mod blank_split_tests {
+    #[test]
+    fn the_byte_split_cuts_where_the_character_split_cuts() {
+        let pieces = [
+            "", " ", "\t", "\u{b}", "\u{c}", "\r", "\n", "\u{1c}", "\u{85}", "\u{a0}", "\u{3000}", "é", "a", "Arrow",
+        ];
+        let mut asked = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}x{b}{c}y{a}");
+                    let mut parts = text.splitn(2, char::is_whitespace);
+                    let expected = (parts.next().unwrap_or(""), parts.next());
+                    assert_eq!(super::split_at_first_blank(&text), expected, "{text:?}");
+                    asked += 1;
+                }
+            }
+        }
+        assert!(asked > 2_000, "only {asked}");
+    }
+}
+
 #[cfg(test)]
 mod decimal_tests {
     #[test]

@@ -695,7 +695,9 @@ pub struct IgnoredSkinparam {
 /// at its end; any case).
 pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     let name = before_stereotype(key).trim();
-    if name.is_empty() || name.len() > 80 || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+    // By bytes: a byte of a character beyond ASCII is no ASCII letter or
+    // digit either.
+    if name.is_empty() || name.len() > 80 || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
     // Lower-cased on the stack: the name is at most 80 ASCII characters.
@@ -764,17 +766,23 @@ fn remembered_closest_sequence_name(lower: &str) -> Option<&'static str> {
 /// 80 bytes): far more than any set of style files writes.
 const REMEMBERED_NAMES: usize = 4096;
 
-/// `text` up to its first `<<` (a stereotype), or all of it. Bytes, not a
-/// substring search: every skinparam line asks it, and setting up a
-/// two-byte pattern search cost more than the scan.
+/// `text` up to its first `<<` (a stereotype), or all of it. A search for
+/// one `<`, then a look at the next byte, not a substring search: every
+/// skinparam line asks it, and setting up a two-byte pattern search (or
+/// comparing every pair of bytes) cost more than the search for one byte,
+/// which most names lack.
 pub(crate) fn before_stereotype(text: &str) -> &str {
-    let end = text
-        .as_bytes()
-        .windows(2)
-        .position(|pair| pair == b"<<")
-        .unwrap_or(text.len());
-    // `<` is ASCII: the cut is a character boundary.
-    &text[..end]
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b'<') {
+        let at = from + found;
+        if bytes.get(at + 1) == Some(&b'<') {
+            // `<` is ASCII: the cut is a character boundary.
+            return &text[..at];
+        }
+        from = at + 1;
+    }
+    text
 }
 
 /// The name a sequence diagram reads within a couple of edits of `lower`,
