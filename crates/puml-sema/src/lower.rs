@@ -136,36 +136,46 @@ fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
 /// Maps ranges in the preprocessed text back to the file each line came
 /// from (the main file, or an included one).
 struct LineMapper<'a> {
-    main: FileText,
+    main: FileText<'a>,
     /// By path (a handful of files; Fx, not SipHash: every range mapped
     /// into an included file looks its file up twice).
-    included: FxHashMap<String, FileText>,
+    included: FxHashMap<&'a str, FileText<'a>>,
     expanded: &'a str,
     expanded_index: puml_syntax::LineIndex,
     lines: &'a [preprocess::LineOrigin],
 }
 
-struct FileText {
-    text: String,
-    index: puml_syntax::LineIndex,
+/// A file's text, borrowed, and its line index, built the first time a
+/// range maps into it: most diagnostics and items of a preprocessed text
+/// come from the main file, and an included style file's index was built
+/// (and its text copied) for nothing.
+struct FileText<'a> {
+    text: &'a str,
+    index: std::cell::OnceCell<puml_syntax::LineIndex>,
 }
 
-impl FileText {
-    fn new(text: String) -> FileText {
-        let index = puml_syntax::LineIndex::new(&text);
-        FileText { text, index }
+impl<'a> FileText<'a> {
+    fn new(text: &'a str) -> FileText<'a> {
+        FileText {
+            text,
+            index: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &puml_syntax::LineIndex {
+        self.index.get_or_init(|| puml_syntax::LineIndex::new(self.text))
     }
 }
 
 impl<'a> LineMapper<'a> {
-    fn new(original: &str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
-        let included: FxHashMap<String, FileText> = pre
+    fn new(original: &'a str, pre: &'a preprocess::Preprocessed) -> LineMapper<'a> {
+        let included: FxHashMap<&'a str, FileText<'a>> = pre
             .included
             .iter()
-            .map(|(path, text)| (path.clone(), FileText::new(text.clone())))
+            .map(|(path, text)| (path.as_str(), FileText::new(text)))
             .collect();
         LineMapper {
-            main: FileText::new(original.to_string()),
+            main: FileText::new(original),
             included,
             expanded: &pre.text,
             expanded_index: puml_syntax::LineIndex::new(&pre.text),
@@ -177,13 +187,13 @@ impl<'a> LineMapper<'a> {
         let mut files: Vec<(String, String)> = self
             .included
             .iter()
-            .map(|(path, file)| (path.clone(), file.text.clone()))
+            .map(|(path, file)| ((*path).to_owned(), file.text.to_owned()))
             .collect();
         files.sort();
         files
     }
 
-    fn file(&self, name: Option<&str>) -> &FileText {
+    fn file(&self, name: Option<&str>) -> &FileText<'a> {
         name.and_then(|n| self.included.get(n)).unwrap_or(&self.main)
     }
 
@@ -198,8 +208,8 @@ impl<'a> LineMapper<'a> {
         };
         let file = origin.file.as_deref();
         let target = self.file(file);
-        let Some(original_range) = target.index.line_range(&target.text, origin.line as usize) else {
-            return (file, TextSize::of(target.text.as_str()));
+        let Some(original_range) = target.index().line_range(target.text, origin.line as usize) else {
+            return (file, TextSize::of(target.text));
         };
         if origin.verbatim {
             let expanded_line_start = self
@@ -219,10 +229,10 @@ impl<'a> LineMapper<'a> {
         let (end_file, end) = self.map_offset(range.end());
         let target = self.file(file);
         let end = if end < start || end_file != file {
-            let line = target.index.line_of(start);
+            let line = target.index().line_of(start);
             target
-                .index
-                .line_range(&target.text, line)
+                .index()
+                .line_range(target.text, line)
                 .map(|r| r.end())
                 .unwrap_or(start)
         } else {
@@ -2116,9 +2126,9 @@ impl DiagramLowering {
         let head = token_text(green, TEXT).unwrap_or_default();
         match green.child(BODY) {
             None if !tokens.iter().any(|t| t.kind == L_BRACE) => {
-                let mut parts = head.splitn(2, char::is_whitespace);
-                let key = parts.next().unwrap_or("").to_ascii_lowercase();
-                let value = parts.next().unwrap_or("").trim().to_string();
+                let (key, value) = split_at_first_blank(&head);
+                let key = key.to_ascii_lowercase();
+                let value = value.unwrap_or("").trim().to_string();
                 if !key.is_empty() {
                     if let Some(text) = green.tokens().find(|t| t.kind == TEXT) {
                         let blanks = text.text.len() - text.text.trim_start().len();
@@ -2146,9 +2156,9 @@ impl DiagramLowering {
                         }
                         continue;
                     }
-                    let mut parts = line.splitn(2, char::is_whitespace);
-                    let key = parts.next().unwrap_or("").to_ascii_lowercase();
-                    let value = parts.next().unwrap_or("").trim().to_string();
+                    let (key, value) = split_at_first_blank(line);
+                    let key = key.to_ascii_lowercase();
+                    let value = value.unwrap_or("").trim().to_string();
                     let full_key: String = prefixes
                         .iter()
                         .map(|p| p.as_str())
@@ -2952,6 +2962,52 @@ fn refused_gradient<'t>(statement: SyntaxKind, below: &[Tok<'t>], index: usize) 
     let at = body.find(['/', '-', '|', '\\'])?;
     crate::colors::is_valid_color(text).then(|| &text[..at + 1])
 }
+/// `text` split at its first whitespace character, as
+/// `text.splitn(2, char::is_whitespace)` splits it: the part before, and
+/// what follows that character, if there is one. Bytes while the text is
+/// ASCII: the character split decoded every character of every skinparam
+/// line.
+fn split_at_first_blank(text: &str) -> (&str, Option<&str>) {
+    let bytes = text.as_bytes();
+    // The ASCII whitespace characters are tab to carriage return (vertical
+    // tab among them, which `u8::is_ascii_whitespace` leaves out) and space.
+    match bytes
+        .iter()
+        .position(|&b| matches!(b, b'\t'..=b'\r' | b' ') || !b.is_ascii())
+    {
+        None => (text, None),
+        // An ASCII byte is a character of its own: both cuts are boundaries.
+        Some(at) if bytes[at].is_ascii() => (&text[..at], Some(&text[at + 1..])),
+        Some(_) => {
+            let mut parts = text.splitn(2, char::is_whitespace);
+            (parts.next().unwrap_or(""), parts.next())
+        }
+    }
+}
+
+#[cfg(test)]
+mod blank_split_tests {
+    #[test]
+    fn the_byte_split_cuts_where_the_character_split_cuts() {
+        let pieces = [
+            "", " ", "\t", "\u{b}", "\u{c}", "\r", "\n", "\u{1c}", "\u{85}", "\u{a0}", "\u{3000}", "é", "a", "Arrow",
+        ];
+        let mut asked = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}x{b}{c}y{a}");
+                    let mut parts = text.splitn(2, char::is_whitespace);
+                    let expected = (parts.next().unwrap_or(""), parts.next());
+                    assert_eq!(super::split_at_first_blank(&text), expected, "{text:?}");
+                    asked += 1;
+                }
+            }
+        }
+        assert!(asked > 2_000, "only {asked}");
+    }
+}
+
 #[cfg(test)]
 mod decimal_tests {
     #[test]

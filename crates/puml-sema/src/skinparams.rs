@@ -695,7 +695,9 @@ pub struct IgnoredSkinparam {
 /// at its end; any case).
 pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     let name = before_stereotype(key).trim();
-    if name.is_empty() || name.len() > 80 || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+    // By bytes: a byte of a character beyond ASCII is no ASCII letter or
+    // digit either.
+    if name.is_empty() || name.len() > 80 || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
     // Lower-cased on the stack: the name is at most 80 ASCII characters.
@@ -732,21 +734,55 @@ pub fn check_sequence_skinparam(key: &str) -> Option<IgnoredSkinparam> {
     };
     Some(IgnoredSkinparam {
         message,
-        instead: closest_sequence_name(lower),
+        instead: remembered_closest_sequence_name(lower),
     })
 }
 
-/// `text` up to its first `<<` (a stereotype), or all of it. Bytes, not a
-/// substring search: every skinparam line asks it, and setting up a
-/// two-byte pattern search cost more than the scan.
+/// [`closest_sequence_name`], remembered per name for the process: the
+/// same unknown names come back in every diagram including one style file
+/// and at every re-analysis of an edited one, and the search was the
+/// largest cost of checking a skinparam block (the answer depends on the
+/// name alone, so a remembered one is the one the search would give).
+/// Bounded: past [`REMEMBERED_NAMES`] names it starts over.
+fn remembered_closest_sequence_name(lower: &str) -> Option<&'static str> {
+    type Remembered = std::sync::Mutex<FxHashMap<Box<str>, Option<&'static str>>>;
+    static REMEMBERED: std::sync::OnceLock<Remembered> = std::sync::OnceLock::new();
+    let remembered = REMEMBERED.get_or_init(Default::default);
+    // A poisoned lock only means another thread panicked while holding
+    // it; the map itself is always whole (one insert or clear at a time).
+    let mut names = remembered.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(closest) = names.get(lower) {
+        return *closest;
+    }
+    let closest = closest_sequence_name(lower);
+    if names.len() >= REMEMBERED_NAMES {
+        names.clear();
+    }
+    names.insert(lower.into(), closest);
+    closest
+}
+
+/// How many names [`remembered_closest_sequence_name`] keeps (each at most
+/// 80 bytes): far more than any set of style files writes.
+const REMEMBERED_NAMES: usize = 4096;
+
+/// `text` up to its first `<<` (a stereotype), or all of it. A search for
+/// one `<`, then a look at the next byte, not a substring search: every
+/// skinparam line asks it, and setting up a two-byte pattern search (or
+/// comparing every pair of bytes) cost more than the search for one byte,
+/// which most names lack.
 pub(crate) fn before_stereotype(text: &str) -> &str {
-    let end = text
-        .as_bytes()
-        .windows(2)
-        .position(|pair| pair == b"<<")
-        .unwrap_or(text.len());
-    // `<` is ASCII: the cut is a character boundary.
-    &text[..end]
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b'<') {
+        let at = from + found;
+        if bytes.get(at + 1) == Some(&b'<') {
+            // `<` is ASCII: the cut is a character boundary.
+            return &text[..at];
+        }
+        from = at + 1;
+    }
+    text
 }
 
 /// The name a sequence diagram reads within a couple of edits of `lower`,
@@ -951,6 +987,34 @@ mod tests {
         );
         let bare = check_sequence_skinparam("LifeLineBorderColor").expect("reported");
         assert_eq!(bare.instead, Some("sequenceLifeLineBorderColor"));
+    }
+
+    /// A remembered answer is the search's: asked twice, in any order, each
+    /// name gets what the search gives it.
+    #[test]
+    fn remembered_closest_names_are_the_searched_ones() {
+        let names = [
+            "participantbackgroudcolor",
+            "lifelinebordercolor",
+            "sequencelifelinebordercolr",
+            "classbackgroundcolor",
+            "arrowcolour",
+            "zzzz",
+            "participantbackgroudcolor",
+        ];
+        for _ in 0..2 {
+            for name in names {
+                assert_eq!(
+                    remembered_closest_sequence_name(name),
+                    closest_sequence_name(name),
+                    "{name}"
+                );
+            }
+        }
+        assert_eq!(
+            remembered_closest_sequence_name("participantbackgroudcolor"),
+            Some("ParticipantBackgroundColor")
+        );
     }
 
     /// The map of lists answers as the lists themselves, read one by one:

@@ -165,13 +165,27 @@ const EXTRA: &[&str] = &[
     "technology",
 ];
 
-fn is_named(name: &str) -> bool {
-    // A binary search, comparing as lowercase without a lowercased copy
-    // (the table is lowercase and sorted; a test checks it): the scan of
-    // all 140 names was most of checking a colour.
-    let lowered = || name.bytes().map(|b| b.to_ascii_lowercase());
-    NAMED_COLORS.binary_search_by(|(n, _)| n.bytes().cmp(lowered())).is_ok()
-        || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(name))
+/// The longest name [`is_named`] knows (`lightgoldenrodyellow`): a longer
+/// part is no name, and a shorter one is lower-cased on the stack.
+const LONGEST_NAME: usize = 20;
+
+fn is_named(name: &[u8]) -> bool {
+    if name.len() > LONGEST_NAME {
+        return false;
+    }
+    // Lower-cased once into a buffer, then a binary search comparing
+    // slices (the table is lowercase and sorted; a test checks it): the
+    // scan of all 140 names, and later a comparison lower-casing byte by
+    // byte, were most of checking a colour.
+    let mut buffer = [0u8; LONGEST_NAME];
+    let lowered = &mut buffer[..name.len()];
+    lowered.copy_from_slice(name);
+    lowered.make_ascii_lowercase();
+    let lowered = &*lowered;
+    NAMED_COLORS
+        .binary_search_by(|(n, _)| n.as_bytes().cmp(lowered))
+        .is_ok()
+        || EXTRA.iter().any(|n| n.as_bytes() == lowered)
 }
 
 /// Is `#…` (with the `#`) a color PlantUML accepts? Gradients (`#a/b`,
@@ -180,14 +194,18 @@ pub fn is_valid_color(text: &str) -> bool {
     let Some(body) = text.strip_prefix('#') else {
         return false;
     };
-    body.split(['/', '-', '|', '\\']).all(|part| {
-        let part = part.strip_prefix('#').unwrap_or(part);
-        is_hex(part) || is_named(part)
-    })
+    // Split by bytes: the separators are ASCII, and a split on a set of
+    // characters decoded every character of every colour.
+    body.as_bytes()
+        .split(|b| matches!(b, b'/' | b'-' | b'|' | b'\\'))
+        .all(|part| {
+            let part = part.strip_prefix(b"#").unwrap_or(part);
+            is_hex(part) || is_named(part)
+        })
 }
 
-fn is_hex(part: &str) -> bool {
-    matches!(part.len(), 3 | 4 | 6 | 8) && part.chars().all(|c| c.is_ascii_hexdigit())
+fn is_hex(part: &[u8]) -> bool {
+    matches!(part.len(), 3 | 4 | 6 | 8) && part.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// The known color closest to an unknown one, for a fix.
@@ -219,9 +237,74 @@ mod tests {
             ] {
                 let linear = NAMED_COLORS.iter().any(|(n, _)| n.eq_ignore_ascii_case(&variant))
                     || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(&variant));
-                assert_eq!(is_named(&variant), linear, "{variant}");
+                assert_eq!(is_named(variant.as_bytes()), linear, "{variant}");
             }
         }
+    }
+
+    /// The byte-wise check answers as a split on characters with a
+    /// case-blind scan of both lists did.
+    #[test]
+    fn byte_check_answers_as_the_character_split() {
+        let by_characters = |text: &str| {
+            let Some(body) = text.strip_prefix('#') else {
+                return false;
+            };
+            body.split(['/', '-', '|', '\\']).all(|part| {
+                let part = part.strip_prefix('#').unwrap_or(part);
+                let hex = matches!(part.len(), 3 | 4 | 6 | 8) && part.chars().all(|c| c.is_ascii_hexdigit());
+                hex || NAMED_COLORS.iter().any(|(n, _)| n.eq_ignore_ascii_case(part))
+                    || EXTRA.iter().any(|n| n.eq_ignore_ascii_case(part))
+            })
+        };
+        let mut asked = 0;
+        for text in [
+            "",
+            "#",
+            "##",
+            "red",
+            "#red",
+            "#RED",
+            "#Red/Blue",
+            "#red-",
+            "#-red",
+            "#red|#blue",
+            "#red\\blue",
+            "#abc",
+            "#ABCD",
+            "#abcdef",
+            "#abcdef01",
+            "#abcde",
+            "#ab",
+            "#ggg",
+            "#é",
+            "#rédx",
+            "#lightgoldenrodyellow",
+            "#LightGoldenRodYellowX",
+            "#transparent",
+            "#Technology",
+            "#technolog",
+            "#red//blue",
+            "#red/#blue",
+            "#ff0000-lightblue",
+            "#application|strategy",
+            "#aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ] {
+            assert_eq!(is_valid_color(text), by_characters(text), "{text:?}");
+            asked += 1;
+        }
+        for (name, _) in NAMED_COLORS {
+            for text in [
+                format!("#{name}"),
+                format!("#{}", name.to_ascii_uppercase()),
+                format!("#{name}s"),
+                format!("#{name}/{name}"),
+            ] {
+                assert_eq!(is_valid_color(&text), by_characters(&text), "{text:?}");
+                asked += 1;
+            }
+        }
+        assert!(asked > 500, "only {asked}");
     }
 
     #[test]

@@ -20,10 +20,34 @@ pub struct LineCol {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
+        const LOW_BITS: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGH_BITS: u64 = u64::from_ne_bytes([0x80; 8]);
+        const LINE_FEEDS: u64 = u64::from_ne_bytes([b'\n'; 8]);
+        let bytes = text.as_bytes();
+        // Room for lines of about 32 bytes, and one more for the start.
+        let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
+        line_starts.push(0);
+        // Eight bytes at a time: most words hold no line feed, which one
+        // test without a branch per byte tells (a byte of `word ^
+        // LINE_FEEDS` is zero exactly where a line feed is, and the
+        // expression below is nonzero exactly when some byte is zero).
+        let mut chunks = bytes.chunks_exact(8);
+        let mut chunk_start = 0usize;
+        for chunk in &mut chunks {
+            let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
+            let feeds = word ^ LINE_FEEDS;
+            if feeds.wrapping_sub(LOW_BITS) & !feeds & HIGH_BITS != 0 {
+                for (i, &b) in chunk.iter().enumerate() {
+                    if b == b'\n' {
+                        line_starts.push((chunk_start + i) as u32 + 1);
+                    }
+                }
+            }
+            chunk_start += 8;
+        }
+        for (i, &b) in chunks.remainder().iter().enumerate() {
             if b == b'\n' {
-                line_starts.push(i as u32 + 1);
+                line_starts.push((chunk_start + i) as u32 + 1);
             }
         }
         LineIndex { line_starts }
@@ -104,5 +128,57 @@ mod tests {
         assert_eq!(idx.offset(text, LineCol { line: 2, col: 3 }), Some(arrow.into()));
         assert_eq!(&text[idx.line_range(text, 0).unwrap()], "ab");
         assert_eq!(idx.line_count(), 3);
+    }
+
+    /// The word-at-a-time scan finds the line feeds a byte loop finds:
+    /// feeds at every offset of a word, runs of them, bytes one off a line
+    /// feed (which the zero-byte test must not take for one), non-ASCII
+    /// text, and every length around a word's.
+    #[test]
+    fn line_starts_are_those_a_byte_loop_finds() {
+        let by_bytes = |text: &str| {
+            let mut starts = vec![0u32];
+            starts.extend(
+                text.bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
+            starts
+        };
+        let pieces = [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "\u{b}",
+            "\t",
+            "\r\n",
+            "é",
+            "\u{8a}",
+            "abcdefg",
+            "\n\u{b}\n",
+            "xyz\n",
+        ];
+        let mut texts = vec![String::new()];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    texts.push(format!("{a}{b}{c}"));
+                    texts.push(format!("{a}{b}0123456789{c}{a}"));
+                }
+            }
+        }
+        for len in 0..40 {
+            for feed_at in 0..len {
+                let mut text = "a".repeat(len);
+                text.replace_range(feed_at..=feed_at, "\n");
+                texts.push(text);
+            }
+        }
+        for text in &texts {
+            assert_eq!(LineIndex::new(text).line_starts, by_bytes(text), "{text:?}");
+        }
+        assert!(texts.len() > 3_000, "only {}", texts.len());
     }
 }
