@@ -630,8 +630,8 @@ fn wild_activity_diagrams_paint_and_place_like_plantuml() {
     // whole, 30/30 whose paints all agree. Most misses come from a few
     // constructs (docs/rendering.md, "Activity diagrams"): an `if` whose
     // else branch holds another `if` (PlantUML spaces the steps of both
-    // branches 69 px apart, puml 54), branch labels wider than their
-    // branch (the whole diagram 5 to 30 px off sideways), `repeat :label;`,
+    // branches 69 px apart, puml 54), an `if` nested in a branch after
+    // other steps (10 px more on its left in PlantUML), `repeat :label;`,
     // partitions with a floating note, swimlanes with notes, `- action`
     // lines, and `then ([…])` labels over two lines, which puml rejects
     // (E0100) and PlantUML accepts (`find-multiline-guard-activity`).
