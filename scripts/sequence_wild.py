@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Renders the real sequence diagrams of test-data/sequence-wild with the
-oracle: public files outside ../shared/corpus (from repositories the corpus
-does not draw from), kept with their source in SOURCES.tsv (repository,
-path, commit), so that puml's fidelity is measured on diagrams no one tuned
-the layout to.
+"""Renders the real diagrams of test-data/sequence-wild (and, given as DIR,
+of test-data/activity-wild) with the oracle: public files outside the
+shared corpora (from repositories they do not draw from), kept with their
+source in SOURCES.tsv (repository, path, commit), so that puml's fidelity
+is measured on diagrams no one tuned the layout to.
 
 usage: scripts/sequence_wild.py render [DIR]   # writes NAME.plantuml.svg beside each DIR/NAME.puml
 
@@ -37,8 +37,9 @@ def output_stem(source: Path) -> str:
     for line in source.read_text(encoding="utf-8", errors="replace").splitlines():
         match = re.match(r"\s*@startuml\s+(.+?)\s*$", line)
         if match:
-            # PlantUML stops the name at a comma (observed).
-            return match.group(1).split(",")[0].strip()
+            # PlantUML stops the name at a comma and drops the quotes
+            # around a quoted name (both observed).
+            return match.group(1).split(",")[0].strip().strip('"')
         if line.strip().startswith("@startuml"):
             break
     return source.stem
