@@ -126,7 +126,13 @@ fn paren_spaces(paren: &str) -> (usize, usize) {
 
 fn inner(paren: &str) -> String {
     // A text over several lines (`then ([a` … `b])`): each line trimmed.
-    paren_body(paren).lines().map(str::trim).collect::<Vec<_>>().join("\n").trim().to_string()
+    paren_body(paren)
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
 }
 
 fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {

@@ -540,7 +540,7 @@ impl<'a> Parser<'a> {
                 lx.rewind(cp);
                 break;
             }
-            // A text over lines may end with `);` (probes `multiline_paren_*`).
+            // A text over lines may end with `);` (grammar cases `multiline-paren`).
             if lx.rest().trim_end() == ";" && (matches!(kind, END_IF | END_WHILE) || spanned) {
                 lx.push(TERMINATOR, 1);
                 continue;
@@ -550,19 +550,27 @@ impl<'a> Parser<'a> {
                 let open_on_line = paren_unclosed(lx.rest()) && !ends_with_paren(line.content);
                 // `if (c) then ([a` … `b])`: the condition or label of an
                 // `if`, `elseif`, `else` or `repeat while` goes on up to the
-                // next line ending in `)` (probes `multiline_paren_*`);
+                // next line ending in `)` (grammar cases `multiline-paren`);
                 // `while`, `endwhile`, `switch` and `case` take none.
                 let continues = matches!(kind, IF_START | ELSE_IF | ACT_ELSE | REPEAT_WHILE);
-                if let Some(end) = open_on_line.then(|| if continues { self.paren_label_end() } else { None }).flatten() {
+                if let Some(end) = (open_on_line && continues).then(|| self.paren_label_end()).flatten() {
                     let offset = line.content.len() - lx.rest().len();
-                    let head = Line { start: line.start, content: &line.content[..offset], newline: "" };
+                    let head = Line {
+                        start: line.start,
+                        content: &line.content[..offset],
+                        newline: "",
+                    };
                     self.emit_line(&head, lx);
                     let last = self.lines[end];
                     let from = line.start + offset;
                     let span = &self.text[from..last.start + last.content.len()];
                     let span_end = from + paren_len(span);
                     self.builder.token(PAREN.into(), &self.text[from..span_end]);
-                    line = Line { start: span_end, content: &last.content[span_end - last.start..], newline: last.newline };
+                    line = Line {
+                        start: span_end,
+                        content: &last.content[span_end - last.start..],
+                        newline: last.newline,
+                    };
                     lx = self.lexer(line.content);
                     self.pos = end + 1;
                     condition = true;
