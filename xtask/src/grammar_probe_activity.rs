@@ -29,6 +29,7 @@ pub fn cases() -> Vec<Case> {
     nesting(&mut out);
     mistakes(&mut out);
     kinds(&mut out);
+    multiline_parens(&mut out);
     out
 }
 
@@ -547,5 +548,44 @@ fn kinds(out: &mut Vec<Case>) {
     ];
     for lines in sets {
         out.push(diagram("kind", lines));
+    }
+}
+
+/// A parenthesised text whose `)` comes on a later line: PlantUML reads
+/// the condition or label of `if`, `elseif`, `else` and `repeat while` on
+/// up to the next line ending in `)` (or `);`), and no other statement's;
+/// a `(` never closed that way is an error on its own line.
+fn multiline_parens(out: &mut Vec<Case>) {
+    let sets: &[&[&str]] = &[
+        &["if (c) then ([a", "b])", ":x;", "else (n)", ":y;", "endif"],
+        &["if (c", "d) then (a)", ":x;", "endif"],
+        &["if (c) then (a)", ":x;", "else (n", "m)", ":y;", "endif"],
+        &["if (c) then (a)", ":x;", "elseif (d) then (e", "f)", ":y;", "endif"],
+        &["if (c) then (a)", ":x;", "elseif (d", "e) then (f)", ":y;", "endif"],
+        &["repeat", ":x;", "repeat while (c) is (a", "b)"],
+        &["repeat", ":x;", "repeat while (c", "d)"],
+        &["if (c) then (a", "b", "c)", ":x;", "endif"],
+        &["if (c) then (a", "", "b)", ":x;", "endif"],
+        &["if (c) then (a", "   b   )", ":x;", "endif"],
+        &["if (c) then (a", "b);", ":x;", "endif"],
+        &["if (c) then (a", "b)  ", ":x;", "endif"],
+        &["if (c) then (a)", ":x;", "else (n", "m);", ":y;", "endif"],
+        &["if (c", "d)", ":x;", "endif"],
+        // Near misses PlantUML refuses.
+        &["if (c) then (a", ":x;", "endif"],
+        &["if (c) then (a", "b) x", ":x;", "endif"],
+        &["if (c) then (a)", ":x;", "else (n", ":y;", "endif"],
+        &["if (c) then (a", "(x)", "b)", ":x;", "endif"],
+        &["if (c) then (a (x)", "b)", ":x;", "endif"],
+        &["repeat", ":x;", "repeat while (c) is (a", "b) -> back;"],
+        &["while (c) is (a", "b)", ":x;", "endwhile"],
+        &["while (c", "d)", ":x;", "endwhile"],
+        &["while (c", ":x;", "endwhile"],
+        &["while (c) is (a)", ":x;", "endwhile (e", "f)"],
+        &["switch (t", "u)", "case (a)", ":x;", "endswitch"],
+        &["switch (t)", "case (a", "b)", ":x;", "endswitch"],
+    ];
+    for lines in sets {
+        out.push(wrapped("multiline-paren", lines));
     }
 }

@@ -207,10 +207,10 @@ fn puml_agrees_with_plantuml_on_the_generated_cases() {
     }
 }
 
-/// Activity cases agreed on when the level was last raised (of 719; the
+/// Activity cases agreed on when the level was last raised (of 745; the
 /// remaining one is listed in docs/diagnostics.md, "Agreement with
 /// PlantUML"). Raise it as the grammar improves.
-const ACTIVITY_AGREED_AT_LEAST: usize = 718;
+const ACTIVITY_AGREED_AT_LEAST: usize = 744;
 
 /// The same over `test-data/grammar/activity/cases.tsv` (`cargo xtask
 /// grammar-probe --activity`): PlantUML's new activity syntax.

@@ -125,7 +125,14 @@ fn paren_spaces(paren: &str) -> (usize, usize) {
 }
 
 fn inner(paren: &str) -> String {
-    paren_body(paren).trim().to_string()
+    // A text over several lines (`then ([a` … `b])`): each line trimmed.
+    paren_body(paren)
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
 }
 
 fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {

@@ -521,6 +521,7 @@ impl<'a> Parser<'a> {
     /// `not`, `else` (already after the leading ones).
     fn act_with_parens(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
         self.builder.start_node(kind.into());
+        let mut line = *line;
         let mut lx = self.lexer(line.content);
         lx.ws();
         for i in 0..keywords {
@@ -531,6 +532,7 @@ impl<'a> Parser<'a> {
             lx.keyword(&word);
         }
         let mut condition = false;
+        let mut spanned = false;
         loop {
             let cp = lx.checkpoint();
             lx.ws();
@@ -538,12 +540,55 @@ impl<'a> Parser<'a> {
                 lx.rewind(cp);
                 break;
             }
-            if lx.rest().trim_end() == ";" && matches!(kind, END_IF | END_WHILE) {
+            // A text over lines may end with `);` (grammar cases `multiline-paren`).
+            if lx.rest().trim_end() == ";" && (matches!(kind, END_IF | END_WHILE) || spanned) {
                 lx.push(TERMINATOR, 1);
                 continue;
             }
             // `endif` and `endswitch` take no label.
             if lx.rest().starts_with('(') && !matches!(kind, END_IF | END_SWITCH) {
+                let open_on_line = paren_unclosed(lx.rest()) && !ends_with_paren(line.content);
+                // `if (c) then ([a` … `b])`: the condition or label of an
+                // `if`, `elseif`, `else` or `repeat while` goes on up to the
+                // next line ending in `)` (grammar cases `multiline-paren`);
+                // `while`, `endwhile`, `switch` and `case` take none.
+                let continues = matches!(kind, IF_START | ELSE_IF | ACT_ELSE | REPEAT_WHILE);
+                if let Some(end) = (open_on_line && continues).then(|| self.paren_label_end()).flatten() {
+                    let offset = line.content.len() - lx.rest().len();
+                    let head = Line {
+                        start: line.start,
+                        content: &line.content[..offset],
+                        newline: "",
+                    };
+                    self.emit_line(&head, lx);
+                    let last = self.lines[end];
+                    let from = line.start + offset;
+                    let span = &self.text[from..last.start + last.content.len()];
+                    let span_end = from + paren_len(span);
+                    self.builder.token(PAREN.into(), &self.text[from..span_end]);
+                    line = Line {
+                        start: span_end,
+                        content: &last.content[span_end - last.start..],
+                        newline: last.newline,
+                    };
+                    lx = self.lexer(line.content);
+                    self.pos = end + 1;
+                    condition = true;
+                    spanned = true;
+                    continue;
+                }
+                if open_on_line {
+                    let range = self.range(&line, 0, line.content.len());
+                    self.error(Diagnostic::error(
+                        codes::SYNTAX_ERROR,
+                        range,
+                        if continues {
+                            "this `(` is never closed: a text in parentheses may go on over lines, up to a line ending in `)`"
+                        } else {
+                            "this `(` is not closed on its line: close it with `)` (only `if`, `elseif`, `else` and `repeat while` texts may go on over lines)"
+                        },
+                    ));
+                }
                 let len = paren_len(lx.rest());
                 lx.push(PAREN, len);
                 condition = true;
@@ -568,19 +613,38 @@ impl<'a> Parser<'a> {
         // PlantUML reads no `if` without a condition in parentheses (`if`,
         // `if then` are refused on their line).
         if kind == IF_START && !condition && !lx.at_end() {
-            self.report_activity_leftover(&mut lx, line);
+            self.report_activity_leftover(&mut lx, &line);
         } else if kind == IF_START && !condition {
-            let range = self.range(line, 0, line.content.len());
+            let range = self.range(&line, 0, line.content.len());
             self.error(Diagnostic::error(
                 codes::SYNTAX_ERROR,
                 range,
                 "an `if` needs its condition in parentheses: `if (condition) then`",
             ));
         } else {
-            self.report_activity_leftover(&mut lx, line);
+            self.report_activity_leftover(&mut lx, &line);
         }
-        self.emit_line(line, lx);
+        self.emit_line(&line, lx);
         self.builder.finish_node();
+    }
+
+    /// The line that ends a parenthesised text begun on `self.pos` and not
+    /// closed there: the next one (not a comment) ending in `)` or `);`,
+    /// before the diagram's end. Scans at most a bounded number of lines.
+    fn paren_label_end(&self) -> Option<usize> {
+        const MAX_LABEL_LINES: usize = 200;
+        let from = self.pos + 1;
+        let to = self.lines.len().min(from + MAX_LABEL_LINES);
+        for idx in from..to {
+            let content = self.lines[idx].content;
+            if first_word(content).starts_with("@end") {
+                return None;
+            }
+            if !content.trim_start().starts_with('\'') && ends_with_paren(content) {
+                return Some(idx);
+            }
+        }
+        None
     }
 
     /// `repeat`, `repeat :text;`, `backward :text;`: a keyword and an
@@ -1125,6 +1189,30 @@ fn paren_len(text: &str) -> usize {
         }
     }
     text.rfind(')').map_or(text.len(), |i| i + 1)
+}
+
+/// Whether the parenthesised text at the start of `text` is not closed on its line.
+fn paren_unclosed(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Whether a line ends with `)` (or `);`), blanks after it ignored.
+fn ends_with_paren(content: &str) -> bool {
+    let trimmed = content.trim_end();
+    trimmed.strip_suffix(';').unwrap_or(trimmed).trim_end().ends_with(')')
 }
 
 /// Whether an action line ends the action: its text without trailing
