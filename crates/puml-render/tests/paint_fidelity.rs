@@ -604,16 +604,11 @@ fn wild_sequence_diagrams_paint_and_place_like_plantuml() {
     // later, notes over unequal heads in groups and quoted titles, each
     // derived from `test-data/sequence-probes`). Left: ai-assistant's
     // registry 15 px closer to the participant before its group.
-    assert!(
-        summary.placed >= WILD_TEXTS_PLACED && summary.whole >= WILD_WHOLE && summary.agreeing >= WILD_PAINTS_AGREEING,
-        "wild sequence diagrams: {}/{} texts within 2 px (floor {WILD_TEXTS_PLACED}), {}/{} whole (floor {WILD_WHOLE}), \
-         {}/{} whose paints agree (floor {WILD_PAINTS_AGREEING})",
-        summary.placed,
-        summary.texts,
-        summary.whole,
-        summary.files,
-        summary.agreeing,
-        summary.files
+    summary.assert_at_least(
+        "wild sequence diagrams",
+        WILD_TEXTS_PLACED,
+        WILD_WHOLE,
+        WILD_PAINTS_AGREEING,
     );
 }
 
@@ -636,18 +631,11 @@ fn wild_activity_diagrams_paint_and_place_like_plantuml() {
     // lines, and in `find-multiline-guard-activity` (a `then ([…])` label
     // over two lines, read since) an action's leading blanks, which
     // PlantUML keeps, and the `if` under a two-line label 4.7 px lower.
-    assert!(
-        summary.placed >= WILD_ACTIVITY_TEXTS_PLACED
-            && summary.whole >= WILD_ACTIVITY_WHOLE
-            && summary.agreeing >= WILD_ACTIVITY_PAINTS_AGREEING,
-        "wild activity diagrams: {}/{} texts within 2 px (floor {WILD_ACTIVITY_TEXTS_PLACED}), {}/{} whole \
-         (floor {WILD_ACTIVITY_WHOLE}), {}/{} whose paints agree (floor {WILD_ACTIVITY_PAINTS_AGREEING})",
-        summary.placed,
-        summary.texts,
-        summary.whole,
-        summary.files,
-        summary.agreeing,
-        summary.files
+    summary.assert_at_least(
+        "wild activity diagrams",
+        WILD_ACTIVITY_TEXTS_PLACED,
+        WILD_ACTIVITY_WHOLE,
+        WILD_ACTIVITY_PAINTS_AGREEING,
     );
 }
 
@@ -681,6 +669,24 @@ struct Summary {
     /// Files whose paints all agree with PlantUML's.
     agreeing: usize,
     files: usize,
+}
+
+impl Summary {
+    /// Fails when texts placed, whole files or files whose paints agree
+    /// fall under their floors (a set of real diagrams' ratchet).
+    fn assert_at_least(&self, what: &str, placed: usize, whole: usize, agreeing: usize) {
+        assert!(
+            self.placed >= placed && self.whole >= whole && self.agreeing >= agreeing,
+            "{what}: {}/{} texts within 2 px (floor {placed}), {}/{} whole (floor {whole}), \
+             {}/{} whose paints agree (floor {agreeing})",
+            self.placed,
+            self.texts,
+            self.whole,
+            self.files,
+            self.agreeing,
+            self.files
+        );
+    }
 }
 
 /// Renders every `NAME.puml` of `test-data/DIR` that has PlantUML's
