@@ -492,8 +492,31 @@ def lone_frame_probes():
     return out
 
 
+# A `repeat :label;` over actions and over such loops: PlantUML lays the
+# loop out before its vertical compression, the head on its way back
+# holding the body's middle gap open by as much as the box lifts it.
+def repeat_label_probes():
+    out = {}
+    labels = {"one": "outer", "two": "outer\\nsecond line", "three": "outer\\n2\\n3", "five": "outer\\n2\\n3\\n4\\n5"}
+    for name, label in labels.items():
+        for steps in (2, 4) if name in ("one", "two") else (2,):
+            body = [":a%d;" % (i + 1) for i in range(steps)]
+            lines = ["start", "repeat :%s;" % label] + body + ["repeat while (b)", ":after;"]
+            out["repeat_label_%s_%d" % (name, steps)] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    inner = ["repeat :inner;", ":x1;", ":x2;", "repeat while (more projects?)"]
+    for name, before, after in (
+        ("nested_three", [":a1;", ":a2;", ":a3;"], [":delete;"]),
+        ("nested_one", [":a1;"], []),
+        ("nested_alone", [], []),
+    ):
+        lines = ["start", "repeat :outer;"] + before + inner + after + ["repeat while (more?)", ":save;", "end"]
+        out["repeat_label_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(repeat_label_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())

@@ -319,25 +319,27 @@ impl Ctx<'_> {
             .filter(|_| !faithful)
             .and(step_rows(body))
             .map(|rows| backward_rows(&rows, lift));
-        // A loop without `backward` whose steps carry notes is laid out as
-        // PlantUML lays it out before its vertical compression (each note
-        // beside its step, the body's middle gap 15 px wider, the head on
-        // the way back at its middle) and then closes the rows nothing
-        // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
+        // A loop without `backward` whose steps carry notes, or that starts
+        // with a box (`repeat :label;`) over actions and loops of them, is
+        // laid out as PlantUML's `FtileRepeat` before its vertical
+        // compression (the body 48 px under the entry and over the
+        // condition, steps 35 px apart, the head on the way back at its
+        // middle) and then closes the rows nothing covers: the head holds
+        // the body's middle gap open by as much as the box lifts it (seed
+        // 001's `loop`; `test-data/activity-layout/repeat_notes_*`; probes
+        // `repeat_label_*`).
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
-                && label.is_none()
-                && if closed_outside {
+                && if label.is_some() || closed_outside {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
                 };
         let extra = match &back_rows {
-            _ if faithful => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
+            _ if uncompressed => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
-            None if uncompressed => lone_body_extras(body, RANK_EXTRA),
             None if self.inside_while_or_if.get() => lone_body_extras(body, RANK_EXTRA),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
@@ -376,7 +378,11 @@ impl Ctx<'_> {
         let ecy = eh / 2.0;
         entry.place(c - ew / 2.0, 0.0, &mut items);
         let st = self.stroke_for(None);
-        let room = if faithful { 2.0 * UNCOMPRESSED_REPEAT_ROOM } else { GAP };
+        let room = if uncompressed {
+            2.0 * UNCOMPRESSED_REPEAT_ROOM
+        } else {
+            GAP
+        };
         let body_top = eh + room;
         let x0 = c - t.in_x;
         // The body keeps the room its tile holds left of what it draws (a
@@ -394,7 +400,7 @@ impl Ctx<'_> {
         };
         // A note hanging below the last step keeps the condition a gap
         // below it (seed 001's `loop`).
-        let gap_below = if faithful { room } else { self.gap(t.tail.as_ref()) };
+        let gap_below = if uncompressed { room } else { self.gap(t.tail.as_ref()) };
         let below_body = body_top + body_h + t.overhang + gap_below + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
@@ -523,7 +529,7 @@ impl Ctx<'_> {
 
 /// Whether `body` is laid out before the vertical compression inside a
 /// loop laid out so (see `Ctx::while_tile`): actions without arrow labels,
-/// and loops of them (a `repeat` without a label or `backward` action).
+/// and loops of them (a `repeat` without a `backward` action).
 /// Blocks are placed as compressed already and keep their rows.
 pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
     // An explicit stack: the nesting is the input's to choose.
@@ -537,10 +543,7 @@ pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
                 Kind::Action(_) => {}
                 Kind::While { body, .. } => pending.push(body),
                 Kind::Repeat {
-                    label: None,
-                    body,
-                    backward: None,
-                    ..
+                    body, backward: None, ..
                 } => pending.push(body),
                 _ => return false,
             }
