@@ -511,6 +511,17 @@ def repeat_label_probes():
     ):
         lines = ["start", "repeat :outer;"] + before + inner + after + ["repeat while (more?)", ":save;", "end"]
         out["repeat_label_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `repeat` the diagram ends before closing: no condition, the way
+    # back leaving 48 px under the body, 12 px right of half its width.
+    for name, body in (
+        ("two", [":b;", ":c;"]),
+        ("three", [":b;", ":c;", ":d;"]),
+        ("four_wide", [":b;", ":a much wider action;", ":d;", ":e;"]),
+        ("label", [":b;", ":c;"]),
+    ):
+        head = ["repeat :outer;"] if name == "label" else ["repeat"]
+        lines = ["start", ":a;"] + head + body
+        out["repeat_unclosed_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

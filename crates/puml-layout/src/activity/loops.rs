@@ -278,6 +278,7 @@ impl Ctx<'_> {
         backward: Option<&(&Action, Vec<&ActivityNote>)>,
         condition: Option<&str>,
         labels: RepeatLabels<'_>,
+        closed: bool,
         depth: usize,
     ) -> Tile {
         let entry = match label.filter(|l| !l.trim().is_empty()) {
@@ -327,11 +328,13 @@ impl Ctx<'_> {
         // middle) and then closes the rows nothing covers: the head holds
         // the body's middle gap open by as much as the box lifts it (seed
         // 001's `loop`; `test-data/activity-layout/repeat_notes_*`; probes
-        // `repeat_label_*`).
+        // `repeat_label_*`). So is a loop the diagram ends before closing,
+        // which PlantUML draws without a condition: its way back leaves
+        // the body's end 48 px lower (probes `repeat_unclosed_*`).
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
-                && if label.is_some() || closed_outside {
+                && if label.is_some() || closed_outside || !closed {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
@@ -359,7 +362,15 @@ impl Ctx<'_> {
             .as_ref()
             .and_then(|plan| plan.middle(&t.spans))
             .map(|m| m - lift);
-        let d = self.diamond(condition);
+        let d = if closed {
+            self.diamond(condition)
+        } else {
+            Diamond {
+                text: None,
+                w: 0.0,
+                h: 0.0,
+            }
+        };
         let is_l = self.label(labels.is);
         let not_l = self.label(labels.not);
         let back_l = self.label(labels.back);
@@ -388,7 +399,7 @@ impl Ctx<'_> {
         // The body keeps the room its tile holds left of what it draws (a
         // `while`'s beside its exit line: probes `nested_note_loop_while_in_repeat_*`).
         let body_left = if t.is_empty() { c } else { x0 };
-        let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
+        let (bx1, body_h, body_open, body_empty, body_w) = (x0 + t.w, t.h, t.open, t.is_empty(), t.w);
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
         let has_backward = back_t.is_some();
@@ -412,13 +423,15 @@ impl Ctx<'_> {
                     &mut items,
                     &[(x0 + t.out_x, body_top + t.out_y), (c, below_body)],
                     t.tail.as_ref(),
-                    true,
+                    closed,
                 );
             }
             below_body
         };
         t.place(x0, body_top, &mut items);
-        self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        if closed {
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        }
         let dmid = dtop + d.h / 2.0;
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);
@@ -471,7 +484,13 @@ impl Ctx<'_> {
                 draw_back_label(&mut items, bx);
             }
             None => {
-                let bx = right + LOOP_MARGIN;
+                // Without a condition the way back runs 12 px right of
+                // half the body's width (PlantUML's `FtileRepeat`).
+                let bx = if closed {
+                    right + LOOP_MARGIN
+                } else {
+                    c + body_w / 2.0 + LOOP_MARGIN
+                };
                 polyline(
                     &mut items,
                     &[(corner, dmid), (bx, dmid), (bx, ecy), (c + ew / 2.0, ecy)],
@@ -497,7 +516,7 @@ impl Ctx<'_> {
         // right of its loop line (probes `repeat_*`: the loop alone in a
         // diagram, nested, with a wide condition; a wider first action
         // reaches past it: corpus activity 033).
-        let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
+        let left_room = (c - d.w.max(2.0 * DIAMOND_HALF) / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
         let right_room = if has_backward {
             back_label_right
         } else {
