@@ -522,6 +522,24 @@ def repeat_label_probes():
         head = ["repeat :outer;"] if name == "label" else ["repeat"]
         lines = ["start", ":a;"] + head + body
         out["repeat_unclosed_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A loop whose whole body is one two-branch `if`: the way back's head
+    # holds the middle gap of the longest branch (an even row count) open.
+    two = [":r1;", ":r2;"]
+    for name, head, then, other, tail in (
+        ("repeat", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_bare", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_four", ["repeat"], two + [":r3;", ":r4;"], [":v1;"], ["repeat while (a)"]),
+        ("repeat_else", ["repeat"], [":v1;"], two, ["repeat while (a)"]),
+        ("repeat_both", ["repeat"], two, [":v1;", ":v2;"], ["repeat while (a)"]),
+        ("repeat_box", ["repeat :lab;"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_after_step", [":pre;", "repeat"], two, [":v1;"], ["repeat while (a) is (yes)"]),
+        ("while", ["while (w)"], two, [":v1;"], ["endwhile"]),
+        ("while_labelled", ["while (w) is (more)"], two, [":v1;"], ["endwhile (done)"]),
+    ):
+        labels = ("", "") if name.endswith("bare") else (" (yes)", " (no)")
+        lines = ["start"] + head + ["if (x) then%s" % labels[0]] + then + ["else%s" % labels[1]] + other
+        lines += ["endif"] + tail + [":after;"]
+        out["loop_if_middle_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

@@ -529,8 +529,8 @@ fn activity_generated_probes_place_texts_like_plantuml() {
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 3040;
-const PROBE_TEXTS: usize = 3589;
+const PROBE_PAINTS: usize = 3094;
+const PROBE_TEXTS: usize = 3667;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {
@@ -761,8 +761,8 @@ const SEQUENCE_PROBE_TEXTS_PLACED: usize = 201;
 const WILD_TEXTS_PLACED: usize = 1_882;
 const WILD_WHOLE: usize = 31;
 const WILD_PAINTS_AGREEING: usize = 32;
-const WILD_ACTIVITY_TEXTS_PLACED: usize = 216;
-const WILD_ACTIVITY_WHOLE: usize = 8;
+const WILD_ACTIVITY_TEXTS_PLACED: usize = 222;
+const WILD_ACTIVITY_WHOLE: usize = 9;
 const WILD_ACTIVITY_PAINTS_AGREEING: usize = 30;
 
 const SKINPARAM_TEXTS_PLACED: usize = 11_913;

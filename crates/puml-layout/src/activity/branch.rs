@@ -23,7 +23,12 @@ impl Ctx<'_> {
             (Some(t), Some((_, e))) if !then_alone && !else_alone => if_fork_extras(t, e, RANK_EXTRA),
             _ => None,
         };
-        let (then_extra, else_extra) = fork_extras.unzip();
+        let (mut then_extra, mut else_extra) = fork_extras.unzip();
+        if let (Some(extra), Some(t), Some((_, e))) = (self.loop_if_middle_extra.take(), then_seq, otherwise) {
+            if then_extra.is_none() && else_extra.is_none() {
+                (then_extra, else_extra) = loop_if_middle_extras(t, e, extra);
+            }
+        }
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);

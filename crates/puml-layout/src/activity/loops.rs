@@ -63,7 +63,13 @@ impl Ctx<'_> {
             } else {
                 lone_body_extras(body, middle_extra)
             };
+            // A lone two-branch `if`: its longest branch's middle gap
+            // gains 1.5 px less than an even body's (probes `loop_if_middle_*`).
+            if !was_inside && is_lone_two_branch_if(body) {
+                self.loop_if_middle_extra.set(Some(middle_extra - 1.5));
+            }
             let t = self.layout_seq_spaced(body, depth, &extras);
+            self.loop_if_middle_extra.set(None);
             self.first_step_after_shape.set(false);
             t
         };
@@ -354,7 +360,14 @@ impl Ctx<'_> {
             // gap's room add up.
             self.extras_beside_rows.set(true);
         }
+        // A lone two-branch `if`: its longest branch's middle gap gains
+        // 2 px more than an even body's, and half the box's lift (probes
+        // `loop_if_middle_*`).
+        if !uncompressed && backward.is_none() && !was_inside && is_lone_two_branch_if(body) {
+            self.loop_if_middle_extra.set(Some(RANK_EXTRA / 2.0 + 2.0 + lift / 2.0));
+        }
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.loop_if_middle_extra.set(None);
         self.rows_closed_outside.set(closed_outside);
         self.notes_uncompressed.set(was_uncompressed);
         self.inside_while_or_if.set(was_inside);
@@ -544,6 +557,14 @@ impl Ctx<'_> {
         }
         tile
     }
+}
+
+/// Whether `body` is one `if` with a `then` and an `else`, both drawing steps.
+fn is_lone_two_branch_if(body: &Seq<'_>) -> bool {
+    matches!(body.nodes.as_slice(), [Node { kind: Kind::If { branches, otherwise: Some((_, other)), .. }, arrow: None, .. }]
+        if branches.len() == 1
+            && !other.nodes.is_empty()
+            && branches.iter().all(|(_, _, seq)| !seq.nodes.is_empty()))
 }
 
 /// Whether `body` is laid out before the vertical compression inside a

@@ -163,6 +163,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
+        loop_if_middle_extra: std::cell::Cell::new(None),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -229,4 +230,10 @@ struct Ctx<'m> {
     /// its first step's note reaches up as after an action (seed 001's
     /// `complete-example`). Taken by the next sequence laid out.
     first_after_action: std::cell::Cell<bool>,
+    /// Set just before a loop body that is one two-branch `if` is laid
+    /// out: the extra room of the middle gap of its longest branch (an
+    /// even count of rows), which the head on the loop's way back holds
+    /// open in PlantUML's compression (probes `loop_if_middle_*`). Taken by
+    /// the next `if` laid out.
+    loop_if_middle_extra: std::cell::Cell<Option<f64>>,
 }
