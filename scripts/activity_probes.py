@@ -540,6 +540,18 @@ def repeat_label_probes():
         lines = ["start"] + head + ["if (x) then%s" % labels[0]] + then + ["else%s" % labels[1]] + other
         lines += ["endif"] + tail + [":after;"]
         out["loop_if_middle_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `backward` action beside a body whose middle row falls inside a
+    # block: half-way between the entry's and the condition's middles.
+    fork = ["fork", ":r;", "fork again", ":p;", "end merge"]
+    branches = ["if (c) then (yes)", ":t1;", ":t2;", "else (no)", ":e1;", ":e2;", "endif"]
+    for name, head, body in (
+        ("fork", ["repeat"], fork),
+        ("fork_between", ["repeat"], [":a;"] + fork + [":b;"]),
+        ("if_after_step", ["repeat"], [":a;"] + branches),
+        ("if_box", ["repeat :lab;"], [":a;"] + branches),
+    ):
+        lines = ["start"] + head + body + ["backward:Back;", "repeat while (x)", ":after;"]
+        out["repeat_backward_block_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

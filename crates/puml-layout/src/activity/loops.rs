@@ -322,10 +322,35 @@ impl Ctx<'_> {
             && !self.notes_uncompressed.get()
             && body.nodes.iter().any(|n| !n.notes.is_empty())
             && rows_close_after(body);
+        let body_rows = step_rows(body);
         let back_rows = backward
             .filter(|_| !faithful)
-            .and(step_rows(body))
-            .map(|rows| backward_rows(&rows, lift));
+            .and(body_rows.as_ref())
+            .map(|rows| backward_rows(rows, lift));
+        // When the body's middle row falls inside a block (`fork`, `if`,
+        // …, between its entry and exit rows), the action stands half-way
+        // between the entry's and the condition's middles, less the box's
+        // lift (probes `repeat_backward_block_*`).
+        let on_block = backward.is_some() && body_rows.as_deref().is_some_and(middle_inside_block);
+        // Facing a two-branch `if` (the body's only one), the middle gap of
+        // its longest branch widens instead of the condition dropping.
+        let ifs: Vec<&Node<'_>> = body
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, Kind::If { .. }))
+            .collect();
+        let if_beside =
+            on_block && !self.inside_while_or_if.get() && matches!(ifs.as_slice(), [n] if is_two_branch_if(n));
+        let back_rows = back_rows.map(|mut plan| {
+            if if_beside && plan.on_row {
+                let below = (REPEAT_BACKWARD_DROP - lift).max(0.0);
+                if let Some(gap) = plan.extra.get_mut(plan.at) {
+                    *gap -= below;
+                }
+                plan.drop = 0.0;
+            }
+            plan
+        });
         // A loop without `backward` whose steps carry notes, or that starts
         // with a box (`repeat :label;`) over actions and loops of them, is
         // laid out as PlantUML's `FtileRepeat` before its vertical
@@ -366,6 +391,12 @@ impl Ctx<'_> {
         if !uncompressed && backward.is_none() && !was_inside && is_lone_two_branch_if(body) {
             self.loop_if_middle_extra.set(Some(RANK_EXTRA / 2.0 + 2.0 + lift / 2.0));
         }
+        // Beside a `backward` action facing a two-branch `if` (the body's
+        // only one), that gap gains 8 px less the box's lift (probes
+        // `repeat_backward_block_if_*`).
+        if if_beside {
+            self.loop_if_middle_extra.set(Some((8.0 - lift).max(0.0)));
+        }
         let t = self.layout_seq_spaced(body, depth, &extra);
         self.loop_if_middle_extra.set(None);
         self.rows_closed_outside.set(closed_outside);
@@ -373,6 +404,7 @@ impl Ctx<'_> {
         self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
             .as_ref()
+            .filter(|_| !on_block)
             .and_then(|plan| plan.middle(&t.spans))
             .map(|m| m - lift);
         let d = if closed {
@@ -479,7 +511,13 @@ impl Ctx<'_> {
                 };
                 let bx0 = right + 10.0 + is_room;
                 let bx = bx0 + bt.in_x;
-                let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
+                let bmid = match back_mid {
+                    Some(m) => body_top + m,
+                    // (Beside an `if`, at least 4 px higher.)
+                    None if if_beside => (ecy + dmid) / 2.0 - lift.max(4.0),
+                    None if on_block => (ecy + dmid) / 2.0 - lift,
+                    None => (ecy + dmid) / 2.0,
+                };
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
                 polyline(
                     &mut items,
@@ -559,9 +597,27 @@ impl Ctx<'_> {
     }
 }
 
+/// Whether the middle of a body's rows (`step_rows`) lies strictly
+/// between the entry and exit rows of one of its blocks.
+fn middle_inside_block(rows: &[usize]) -> bool {
+    // Rows doubled so that the middle of an even count is a whole number.
+    let middle = rows.iter().sum::<usize>().saturating_sub(1);
+    let mut at = 0;
+    rows.iter().any(|&n| {
+        let (entry, exit) = (2 * at, 2 * (at + n.saturating_sub(1)));
+        at += n;
+        entry < middle && middle < exit
+    })
+}
+
 /// Whether `body` is one `if` with a `then` and an `else`, both drawing steps.
 fn is_lone_two_branch_if(body: &Seq<'_>) -> bool {
-    matches!(body.nodes.as_slice(), [Node { kind: Kind::If { branches, otherwise: Some((_, other)), .. }, arrow: None, .. }]
+    matches!(body.nodes.as_slice(), [node] if is_two_branch_if(node))
+}
+
+/// Whether `node` is an `if` with a `then` and an `else`, both drawing steps.
+fn is_two_branch_if(node: &Node<'_>) -> bool {
+    matches!(node, Node { kind: Kind::If { branches, otherwise: Some((_, other)), .. }, arrow: None, .. }
         if branches.len() == 1
             && !other.nodes.is_empty()
             && branches.iter().all(|(_, _, seq)| !seq.nodes.is_empty()))
