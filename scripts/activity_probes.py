@@ -518,6 +518,7 @@ def repeat_label_probes():
         ("three", [":b;", ":c;", ":d;"]),
         ("four_wide", [":b;", ":a much wider action;", ":d;", ":e;"]),
         ("label", [":b;", ":c;"]),
+        ("stop", [":b;", ":c;", ":d;", "stop"]),
     ):
         head = ["repeat :outer;"] if name == "label" else ["repeat"]
         lines = ["start", ":a;"] + head + body

@@ -365,7 +365,9 @@ impl Ctx<'_> {
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
-                && if label.is_some() || closed_outside || !closed {
+                && if !closed {
+                    rows_close_after_ending(body)
+                } else if label.is_some() || closed_outside {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
@@ -628,19 +630,34 @@ fn is_two_branch_if(node: &Node<'_>) -> bool {
 /// and loops of them (a `repeat` without a `backward` action).
 /// Blocks are placed as compressed already and keep their rows.
 pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
+    nodes_close_after(&body.nodes)
+}
+
+/// [`rows_close_after`] for a body that may end the flow with a `stop` or
+/// `end` (a loop the diagram ends before closing).
+fn rows_close_after_ending(body: &Seq<'_>) -> bool {
+    match body.nodes.split_last() {
+        Some((last, rest)) if matches!(last.kind, Kind::Stop | Kind::End) && last.arrow.is_none() => {
+            !rest.is_empty() && nodes_close_after(rest)
+        }
+        _ => rows_close_after(body),
+    }
+}
+
+fn nodes_close_after(nodes: &[Node<'_>]) -> bool {
     // An explicit stack: the nesting is the input's to choose.
-    let mut pending = vec![body];
-    while let Some(seq) = pending.pop() {
-        for node in &seq.nodes {
+    let mut pending = vec![nodes];
+    while let Some(nodes) = pending.pop() {
+        for node in nodes {
             if node.arrow.is_some_and(|a| a.label.is_some()) {
                 return false;
             }
             match &node.kind {
                 Kind::Action(_) => {}
-                Kind::While { body, .. } => pending.push(body),
+                Kind::While { body, .. } => pending.push(&body.nodes),
                 Kind::Repeat {
                     body, backward: None, ..
-                } => pending.push(body),
+                } => pending.push(&body.nodes),
                 _ => return false,
             }
         }
