@@ -458,7 +458,13 @@ impl Ctx<'_> {
         };
         // A note hanging below the last step keeps the condition a gap
         // below it (seed 001's `loop`).
-        let gap_below = if uncompressed { room } else { self.gap(t.tail.as_ref()) };
+        // (Nothing closes the band under a loop the diagram ends before
+        // closing: its way back turns 48 px under the body.)
+        let gap_below = if uncompressed || !closed {
+            2.0 * UNCOMPRESSED_REPEAT_ROOM
+        } else {
+            self.gap(t.tail.as_ref())
+        };
         let below_body = body_top + body_h + t.overhang + gap_below + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
@@ -572,6 +578,13 @@ impl Ctx<'_> {
         let left_room = (c - d.w.max(2.0 * DIAMOND_HALF) / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
         let right_room = if has_backward {
             back_label_right
+        } else if !closed {
+            // 15 px right of the way back, 27 px right of a wider first
+            // box, 24 px right of the body (probes `repeat_unclosed_*`).
+            (c + body_w / 2.0 + LOOP_MARGIN + 15.0)
+                .max(c + ew / 2.0 + 27.0)
+                .max(bx1 + 2.0 * LOOP_MARGIN)
+                .max(back_label_right)
         } else {
             (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
         };
