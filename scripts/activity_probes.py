@@ -553,6 +553,12 @@ def repeat_label_probes():
     ):
         lines = ["start"] + head + body + ["backward:Back;", "repeat while (x)", ":after;"]
         out["repeat_backward_block_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` with an `is` label opening a `then` beside an `else`: its
+    # body's middle gap stays 15 px wide.
+    for name, steps in (("two", 2), ("four", 4)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

@@ -35,7 +35,10 @@ impl Ctx<'_> {
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
+                let was = self.then_beside_else.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default());
+                self.then_beside_else.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {

@@ -21,7 +21,11 @@ impl Ctx<'_> {
             .as_ref()
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
-        let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let then_beside_else = self.then_beside_else.take();
+        let middle_extra = match is_line {
+            Some((_, h)) if !then_beside_else => (RANK_EXTRA + 0.5 - h / 2.0).max(0.0),
+            _ => RANK_EXTRA,
+        };
         let held = self.rows_held_beside.take();
         let was_inside = self.inside_while_or_if.replace(true);
         // A loop of actions and loops of them (outside another loop or an

@@ -164,6 +164,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
         loop_if_middle_extra: std::cell::Cell::new(None),
+        then_beside_else: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -236,4 +237,10 @@ struct Ctx<'m> {
     /// open in PlantUML's compression (probes `loop_if_middle_*`). Taken by
     /// the next `if` laid out.
     loop_if_middle_extra: std::cell::Cell<Option<f64>>,
+    /// Set while the `then` branch of an `if` with a non-empty `else` is
+    /// laid out: a `while` with an `is` label there keeps its body's
+    /// middle gap 15 px wide, as without the label (probes
+    /// `nested_note_loop_while_plain_in_if_else_*`). Taken by the next
+    /// `while` laid out.
+    then_beside_else: std::cell::Cell<bool>,
 }
