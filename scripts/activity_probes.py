@@ -559,6 +559,16 @@ def repeat_label_probes():
         body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
         lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
         out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` ending another's body: the outer way back 12 px right of
+    # the inner one, the outer loop's room ending where the inner's does.
+    for name, body in (
+        ("alone", ["while (inner?)", ":b;", "endwhile"]),
+        ("labelled", ["while (inner?) is (yes)", ":b;", ":c;", "endwhile (no)"]),
+        ("after_step", [":a;", "while (inner?)", ":b;", ":c;", "endwhile"]),
+    ):
+        head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
+        lines = ["start"] + head + body + ["endwhile", ":z;"]
+        out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

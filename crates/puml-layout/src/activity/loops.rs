@@ -155,7 +155,22 @@ impl Ctx<'_> {
                 polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
             }
         }
-        let rx = (c + d.w / 2.0).max(bx1) + LOOP_MARGIN;
+        // Around a body ending with a `while`, the way back runs 12 px right
+        // of the inner way back and the loop's room ends where the inner
+        // loop's does (probes `while_in_while_*`).
+        let ends_with_while =
+            matches!(body.nodes.last(), Some(n) if matches!(n.kind, Kind::While { .. }) && n.notes.is_empty());
+        let body_right = if ends_with_while {
+            lo_of_drawn_right(&t.items).map_or(bx1, |r| x0 + r)
+        } else {
+            bx1
+        };
+        let rx = (c + d.w / 2.0).max(body_right) + LOOP_MARGIN;
+        let reach_right = if ends_with_while {
+            bx1.max(rx)
+        } else {
+            rx + WHILE_PAD_RIGHT
+        };
         if t.open || t.is_empty() {
             let ox = x0 + t.out_x;
             let oy = if t.is_empty() { top } else { top + t.out_y };
@@ -229,7 +244,7 @@ impl Ctx<'_> {
                     h = close_uncovered_rows(&mut items, &held).apply(h);
                 }
             }
-            let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
+            let reach = (lx - WHILE_PAD_LEFT, reach_right);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
         // The exit runs 12 px left of the diamond or of the body's own
@@ -274,7 +289,7 @@ impl Ctx<'_> {
             (c, exit_y),
             exit_y,
             true,
-            (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
+            (lx - WHILE_PAD_LEFT, reach_right),
         );
         let shift = c - tile.anchor;
         tile.frame = Some((framed_lo - shift, framed_hi - shift));
@@ -614,6 +629,16 @@ impl Ctx<'_> {
         }
         tile
     }
+}
+
+/// The right end of the lines among `items` (a loop's way back).
+fn lo_of_drawn_right(items: &[Item]) -> Option<f64> {
+    items
+        .iter()
+        .filter(|item| matches!(item, Item::Line { .. }))
+        .filter_map(item_x_range)
+        .map(|r| r.1)
+        .reduce(f64::max)
 }
 
 /// Whether the middle of a body's rows (`step_rows`) lies strictly
