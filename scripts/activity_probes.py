@@ -565,6 +565,7 @@ def repeat_label_probes():
         ("alone", ["while (inner?)", ":b;", "endwhile"]),
         ("labelled", ["while (inner?) is (yes)", ":b;", ":c;", "endwhile (no)"]),
         ("after_step", [":a;", "while (inner?)", ":b;", ":c;", "endwhile"]),
+        ("between_steps", [":a;", "while (inner?)", ":b;", "endwhile", ":c;"]),
     ):
         head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
         lines = ["start"] + head + body + ["endwhile", ":z;"]

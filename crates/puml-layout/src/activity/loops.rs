@@ -155,18 +155,22 @@ impl Ctx<'_> {
                 polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
             }
         }
-        // Around a body ending with a `while`, the way back runs 12 px right
-        // of the inner way back and the loop's room ends where the inner
-        // loop's does (probes `while_in_while_*`).
-        let ends_with_while =
-            matches!(body.nodes.last(), Some(n) if matches!(n.kind, Kind::While { .. }) && n.notes.is_empty());
-        let body_right = if ends_with_while {
-            lo_of_drawn_right(&t.items).map_or(bx1, |r| x0 + r)
+        // Around a body holding a `while`, the way back runs 12 px right of
+        // what the body draws (the inner way back); when the body ends with
+        // it, the loop's room ends where the body's does (probes
+        // `while_in_while_*`).
+        let holds_while = body
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, Kind::While { .. }) && n.notes.is_empty());
+        let body_right = if holds_while {
+            drawn_right(&t.items).map_or(bx1, |r| x0 + r)
         } else {
             bx1
         };
         let rx = (c + d.w / 2.0).max(body_right) + LOOP_MARGIN;
-        let reach_right = if ends_with_while {
+        let ends_with_while = body.nodes.last().is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+        let reach_right = if holds_while && ends_with_while {
             bx1.max(rx)
         } else {
             rx + WHILE_PAD_RIGHT
@@ -631,13 +635,15 @@ impl Ctx<'_> {
     }
 }
 
-/// The right end of the lines among `items` (a loop's way back).
-fn lo_of_drawn_right(items: &[Item]) -> Option<f64> {
+/// The right end of what `items` draw, texts and arrow heads (polygons
+/// narrower than a diamond) left out.
+fn drawn_right(items: &[Item]) -> Option<f64> {
     items
         .iter()
-        .filter(|item| matches!(item, Item::Line { .. }))
-        .filter_map(item_x_range)
-        .map(|r| r.1)
+        .filter(|item| !matches!(item, Item::Text(_)))
+        .filter_map(|item| Some((item, item_x_range(item)?)))
+        .filter(|(item, r)| !matches!(item, Item::Polygon { .. }) || r.1 - r.0 >= 2.0 * DIAMOND_HALF)
+        .map(|(_, r)| r.1)
         .reduce(f64::max)
 }
 
