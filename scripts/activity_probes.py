@@ -559,6 +559,10 @@ def repeat_label_probes():
         body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
         lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
         out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    for name, steps in (("bare_one", 1), ("bare_two", 2)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?)"] + body + ["endwhile", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     # A `while` ending another's body: the outer way back 12 px right of
     # the inner one, the outer loop's room ending where the inner's does.
     for name, body in (

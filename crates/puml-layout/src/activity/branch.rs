@@ -208,8 +208,9 @@ impl Ctx<'_> {
             let then_opens_with_while = then_seq
                 .and_then(|s| s.nodes.first())
                 .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            // (Its way back's head does not count: probes `while_then_beside_else_*`.)
             let then_room = if then_opens_with_while {
-                items_x_range(&then_t.items).map_or(0.0, |r| (then_t.w - r.1).max(0.0))
+                super::loops::drawn_right(&then_t.items).map_or(0.0, |r| (then_t.w - r).max(0.0))
             } else {
                 0.0
             };

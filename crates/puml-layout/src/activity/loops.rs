@@ -105,7 +105,10 @@ impl Ctx<'_> {
         let top = if uncompressed {
             d.h + is_l.as_ref().map_or(0.0, |l| l.height) + 2.0 * DIAMOND_HALF
         } else {
-            d.h + label_room + if dogleg { 25.0 } else { 0.0 }
+            // (Without an `is` label, opening a `then` beside an `else`,
+            // PlantUML starts the body 4.3 px lower: `while_then_beside_else_bare_*`.)
+            let beside = if then_beside_else && is_l.is_none() { 4.3 } else { 0.0 };
+            d.h + label_room + beside + if dogleg { 25.0 } else { 0.0 }
         };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
@@ -637,14 +640,17 @@ impl Ctx<'_> {
 
 /// The right end of what `items` draw, texts and arrow heads (polygons
 /// narrower than a diamond) left out.
-fn drawn_right(items: &[Item]) -> Option<f64> {
+pub(super) fn drawn_right(items: &[Item]) -> Option<f64> {
+    drawn_ranges(items).map(|r| r.1).reduce(f64::max)
+}
+
+fn drawn_ranges(items: &[Item]) -> impl Iterator<Item = (f64, f64)> + '_ {
     items
         .iter()
         .filter(|item| !matches!(item, Item::Text(_)))
         .filter_map(|item| Some((item, item_x_range(item)?)))
         .filter(|(item, r)| !matches!(item, Item::Polygon { .. }) || r.1 - r.0 >= 2.0 * DIAMOND_HALF)
-        .map(|(_, r)| r.1)
-        .reduce(f64::max)
+        .map(|(_, r)| r)
 }
 
 /// Whether the middle of a body's rows (`step_rows`) lies strictly
