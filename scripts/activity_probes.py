@@ -559,6 +559,15 @@ def repeat_label_probes():
         body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
         lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
         out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` opening an `else`: it keeps its room left of its exit line.
+    for name, head, then in (
+        ("labelled", ["while (more?) is (yes)"], [":Other;"]),
+        ("bare", ["while (more?)"], [":Other;"]),
+        ("then_two", ["while (more?) is (yes)"], [":Other;", ":More;"]),
+    ):
+        tail = ["endwhile (no)"] if "is" in head[0] else ["endwhile"]
+        lines = ["if (ok?) then (yes)"] + then + ["else (no)"] + head + [":A;", ":B;"] + tail + ["endif"]
+        out["while_else_beside_then_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     for name, steps in (("bare_one", 1), ("bare_two", 2)):
         body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
         lines = ["if (ok?) then (yes)", "while (more?)"] + body + ["endwhile", "else (no)", ":Other;", "endif"]

@@ -529,8 +529,8 @@ fn activity_generated_probes_place_texts_like_plantuml() {
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 3168;
-const PROBE_TEXTS: usize = 3767;
+const PROBE_PAINTS: usize = 3180;
+const PROBE_TEXTS: usize = 3792;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

@@ -52,7 +52,10 @@ impl Ctx<'_> {
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
+                let was = self.else_beside_then.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default());
+                self.else_beside_then.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
@@ -202,7 +205,15 @@ impl Ctx<'_> {
             // The room an `else`'s tile keeps left of what it draws (a
             // loop's) lies between the branches, where the compression
             // closes it (probes `nested_note_loop_repeat_in_else_*`).
-            let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
+            // (A `while` there keeps it: `while_else_beside_then_*`.)
+            let else_opens_with_while = otherwise
+                .and_then(|(_, s)| s.nodes.first())
+                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            let else_room = if else_opens_with_while {
+                0.0
+            } else {
+                items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0))
+            };
             // So is the room a `while` opening the `then` keeps right of its
             // way back (probes `nested_note_loop_while_in_if_else_*`).
             let then_opens_with_while = then_seq

@@ -22,6 +22,7 @@ impl Ctx<'_> {
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
         let then_beside_else = self.then_beside_else.take();
+        let else_beside_then = self.else_beside_then.take();
         let middle_extra = match is_line {
             Some((_, h)) if !then_beside_else => (RANK_EXTRA + 0.5 - h / 2.0).max(0.0),
             _ => RANK_EXTRA,
@@ -105,9 +106,13 @@ impl Ctx<'_> {
         let top = if uncompressed {
             d.h + is_l.as_ref().map_or(0.0, |l| l.height) + 2.0 * DIAMOND_HALF
         } else {
-            // (Without an `is` label, opening a `then` beside an `else`,
-            // PlantUML starts the body 4.3 px lower: `while_then_beside_else_bare_*`.)
-            let beside = if then_beside_else && is_l.is_none() { 4.3 } else { 0.0 };
+            // (Without an `is` label, in a branch beside another, PlantUML
+            // starts the body 4.3 px lower: `while_{then,else}_beside_*_bare*`.)
+            let beside = if (then_beside_else || else_beside_then) && is_l.is_none() {
+                4.3
+            } else {
+                0.0
+            };
             d.h + label_room + beside + if dogleg { 25.0 } else { 0.0 }
         };
         let x0 = c - t.anchor;

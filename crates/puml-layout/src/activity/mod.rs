@@ -165,6 +165,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         first_after_action: std::cell::Cell::new(false),
         loop_if_middle_extra: std::cell::Cell::new(None),
         then_beside_else: std::cell::Cell::new(false),
+        else_beside_then: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -243,4 +244,9 @@ struct Ctx<'m> {
     /// `nested_note_loop_while_plain_in_if_else_*`). Taken by the next
     /// `while` laid out.
     then_beside_else: std::cell::Cell<bool>,
+    /// Set while the `else` branch of an `if` with a non-empty `then` is
+    /// laid out: a `while` without an `is` label there starts its body
+    /// 4.3 px lower, as in such a `then` (probes `while_else_beside_then_*`).
+    /// Taken by the next `while` laid out.
+    else_beside_then: std::cell::Cell<bool>,
 }
