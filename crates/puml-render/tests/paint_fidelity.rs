@@ -524,7 +524,11 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // paints (417 probes); a lone partition in a `while` keeping its own
     // gaps: 3470/3537; a frame opening a lone `if` branch closed up to the
     // diamond or its label, four probes more (`lone_frame_*`): 3505/3563
-    // texts, 2962/2971 paints (421 probes).
+    // texts, 2962/2971 paints (421 probes). The actloop round's 38 probes
+    // (`repeat_label_*`, `repeat_unclosed_*`, `loop_if_middle_*`,
+    // `repeat_backward_block_*`, `while_in_while_*`,
+    // `while_{then,else}_beside_*`): 3792/3847 texts, 3180/3189 paints
+    // (459 probes; 3509/3563 on the 421 before).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
@@ -631,6 +635,10 @@ fn wild_activity_diagrams_paint_and_place_like_plantuml() {
     // lines, and in `find-multiline-guard-activity` (a `then ([…])` label
     // over two lines, read since) an action's leading blanks, which
     // PlantUML keeps, and the `if` under a two-line label 4.7 px lower.
+    // The actloop round (loops laid out as PlantUML's `FtileRepeat` before
+    // the compression: `repeat :label;`, unclosed loops, a loop whose body
+    // is one `if`): 222/540, 9/30 whole (`grace-rotate-accesskeys`,
+    // `find-nested-repeat-activity`).
     summary.assert_at_least(
         "wild activity diagrams",
         WILD_ACTIVITY_TEXTS_PLACED,
