@@ -492,8 +492,103 @@ def lone_frame_probes():
     return out
 
 
+# A `repeat :label;` over actions and over such loops: PlantUML lays the
+# loop out before its vertical compression, the head on its way back
+# holding the body's middle gap open by as much as the box lifts it.
+def repeat_label_probes():
+    out = {}
+    labels = {"one": "outer", "two": "outer\\nsecond line", "three": "outer\\n2\\n3", "five": "outer\\n2\\n3\\n4\\n5"}
+    for name, label in labels.items():
+        for steps in (2, 4) if name in ("one", "two") else (2,):
+            body = [":a%d;" % (i + 1) for i in range(steps)]
+            lines = ["start", "repeat :%s;" % label] + body + ["repeat while (b)", ":after;"]
+            out["repeat_label_%s_%d" % (name, steps)] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    inner = ["repeat :inner;", ":x1;", ":x2;", "repeat while (more projects?)"]
+    for name, before, after in (
+        ("nested_three", [":a1;", ":a2;", ":a3;"], [":delete;"]),
+        ("nested_one", [":a1;"], []),
+        ("nested_alone", [], []),
+    ):
+        lines = ["start", "repeat :outer;"] + before + inner + after + ["repeat while (more?)", ":save;", "end"]
+        out["repeat_label_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `repeat` the diagram ends before closing: no condition, the way
+    # back leaving 48 px under the body, 12 px right of half its width.
+    for name, body in (
+        ("two", [":b;", ":c;"]),
+        ("three", [":b;", ":c;", ":d;"]),
+        ("four_wide", [":b;", ":a much wider action;", ":d;", ":e;"]),
+        ("label", [":b;", ":c;"]),
+        ("stop", [":b;", ":c;", ":d;", "stop"]),
+    ):
+        head = ["repeat :outer;"] if name == "label" else ["repeat"]
+        lines = ["start", ":a;"] + head + body
+        out["repeat_unclosed_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A loop whose whole body is one two-branch `if`: the way back's head
+    # holds the middle gap of the longest branch (an even row count) open.
+    two = [":r1;", ":r2;"]
+    for name, head, then, other, tail in (
+        ("repeat", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_bare", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_four", ["repeat"], two + [":r3;", ":r4;"], [":v1;"], ["repeat while (a)"]),
+        ("repeat_else", ["repeat"], [":v1;"], two, ["repeat while (a)"]),
+        ("repeat_both", ["repeat"], two, [":v1;", ":v2;"], ["repeat while (a)"]),
+        ("repeat_box", ["repeat :lab;"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_after_step", [":pre;", "repeat"], two, [":v1;"], ["repeat while (a) is (yes)"]),
+        ("while", ["while (w)"], two, [":v1;"], ["endwhile"]),
+        ("while_labelled", ["while (w) is (more)"], two, [":v1;"], ["endwhile (done)"]),
+    ):
+        labels = ("", "") if name.endswith("bare") else (" (yes)", " (no)")
+        lines = ["start"] + head + ["if (x) then%s" % labels[0]] + then + ["else%s" % labels[1]] + other
+        lines += ["endif"] + tail + [":after;"]
+        out["loop_if_middle_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `backward` action beside a body whose middle row falls inside a
+    # block: half-way between the entry's and the condition's middles.
+    fork = ["fork", ":r;", "fork again", ":p;", "end merge"]
+    branches = ["if (c) then (yes)", ":t1;", ":t2;", "else (no)", ":e1;", ":e2;", "endif"]
+    for name, head, body in (
+        ("fork", ["repeat"], fork),
+        ("fork_between", ["repeat"], [":a;"] + fork + [":b;"]),
+        ("if_after_step", ["repeat"], [":a;"] + branches),
+        ("if_box", ["repeat :lab;"], [":a;"] + branches),
+    ):
+        lines = ["start"] + head + body + ["backward:Back;", "repeat while (x)", ":after;"]
+        out["repeat_backward_block_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` with an `is` label opening a `then` beside an `else`: its
+    # body's middle gap stays 15 px wide.
+    for name, steps in (("two", 2), ("four", 4)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` opening an `else`: it keeps its room left of its exit line.
+    for name, head, then in (
+        ("labelled", ["while (more?) is (yes)"], [":Other;"]),
+        ("bare", ["while (more?)"], [":Other;"]),
+        ("then_two", ["while (more?) is (yes)"], [":Other;", ":More;"]),
+    ):
+        tail = ["endwhile (no)"] if "is" in head[0] else ["endwhile"]
+        lines = ["if (ok?) then (yes)"] + then + ["else (no)"] + head + [":A;", ":B;"] + tail + ["endif"]
+        out["while_else_beside_then_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    for name, steps in (("bare_one", 1), ("bare_two", 2)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?)"] + body + ["endwhile", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` ending another's body: the outer way back 12 px right of
+    # the inner one, the outer loop's room ending where the inner's does.
+    for name, body in (
+        ("alone", ["while (inner?)", ":b;", "endwhile"]),
+        ("labelled", ["while (inner?) is (yes)", ":b;", ":c;", "endwhile (no)"]),
+        ("after_step", [":a;", "while (inner?)", ":b;", ":c;", "endwhile"]),
+        ("between_steps", [":a;", "while (inner?)", ":b;", "endwhile", ":c;"]),
+    ):
+        head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
+        lines = ["start"] + head + body + ["endwhile", ":z;"]
+        out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(repeat_label_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())

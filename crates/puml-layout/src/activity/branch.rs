@@ -23,14 +23,22 @@ impl Ctx<'_> {
             (Some(t), Some((_, e))) if !then_alone && !else_alone => if_fork_extras(t, e, RANK_EXTRA),
             _ => None,
         };
-        let (then_extra, else_extra) = fork_extras.unzip();
+        let (mut then_extra, mut else_extra) = fork_extras.unzip();
+        if let (Some(extra), Some(t), Some((_, e))) = (self.loop_if_middle_extra.take(), then_seq, otherwise) {
+            if then_extra.is_none() && else_extra.is_none() {
+                (then_extra, else_extra) = loop_if_middle_extras(t, e, extra);
+            }
+        }
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
             let t = if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
+                let was = self.then_beside_else.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default());
+                self.then_beside_else.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
@@ -44,7 +52,10 @@ impl Ctx<'_> {
             let t = if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
+                let was = self.else_beside_then.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default());
+                self.else_beside_then.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
@@ -194,14 +205,23 @@ impl Ctx<'_> {
             // The room an `else`'s tile keeps left of what it draws (a
             // loop's) lies between the branches, where the compression
             // closes it (probes `nested_note_loop_repeat_in_else_*`).
-            let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
+            // (A `while` there keeps it: `while_else_beside_then_*`.)
+            let else_opens_with_while = otherwise
+                .and_then(|(_, s)| s.nodes.first())
+                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            let else_room = if else_opens_with_while {
+                0.0
+            } else {
+                items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0))
+            };
             // So is the room a `while` opening the `then` keeps right of its
             // way back (probes `nested_note_loop_while_in_if_else_*`).
             let then_opens_with_while = then_seq
                 .and_then(|s| s.nodes.first())
                 .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            // (Its way back's head does not count: probes `while_then_beside_else_*`.)
             let then_room = if then_opens_with_while {
-                items_x_range(&then_t.items).map_or(0.0, |r| (then_t.w - r.1).max(0.0))
+                super::loops::drawn_right(&then_t.items).map_or(0.0, |r| (then_t.w - r).max(0.0))
             } else {
                 0.0
             };

@@ -416,7 +416,8 @@ impl Ctx<'_> {
                 backward,
                 condition,
                 labels,
-            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
+                closed,
+            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, *closed, depth),
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {

@@ -59,6 +59,9 @@ pub(super) enum Kind<'a> {
         backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
         condition: Option<&'a str>,
         labels: RepeatLabels<'a>,
+        /// Whether `repeat while` closes the loop (PlantUML draws an
+        /// unclosed one at the diagram's end without a condition).
+        closed: bool,
     },
     Fork {
         branches: Vec<Seq<'a>>,
@@ -194,6 +197,7 @@ impl<'a> Builder<'a> {
                 },
             },
             Open::Repeat { label, backward } => {
+                let closed = matches!(end, Some(Step::RepeatWhile { .. }));
                 let (condition, is_label, not_label, back_label) = match end {
                     Some(Step::RepeatWhile {
                         condition,
@@ -218,6 +222,7 @@ impl<'a> Builder<'a> {
                         not: not_label,
                         back: back_label,
                     },
+                    closed,
                 }
             }
             Open::Fork { mut branches } => {
