@@ -492,8 +492,91 @@ def lone_frame_probes():
     return out
 
 
+# The blanks PlantUML keeps in an action's text: leading and trailing ones
+# (drawn: the box wider, the text shifted), a tab as blanks to the next
+# stop of eight, and a continuation line's beyond the indentation common
+# to the raw lines, the first counted from its line's start.
+def action_blanks_probes():
+    cases = {
+        "lead_one": ": Display no one;",
+        "lead_three": ":   Display;",
+        "trail_three": ":Display   ;",
+        "lead_tab": ":\tDisplay;",
+        "newline_escape": ": Display\\n  two;",
+        "cont_deeper": "    :Display all\n                     either criteria;",
+        "cont_shallower": "    :Display all\n  two\n      three;",
+        "cont_mixed": "    :Display all\n          two\n      three;",
+        "cont_first_blanks": "    :  Display all\n          two;",
+        "cont_tabs": "\t:Display all\n\t\t  two;",
+        "cont_unindented": ":a\n    two   ;",
+        "cont_empty_first": ":\n  two;",
+        "cont_blank_line": ":Display all\n\neither;",
+    }
+    return {
+        "action_blanks_%s" % name: "@startuml\nstart\n%s\n:Next;\nstop\n@enduml\n" % text
+        for name, text in cases.items()
+    }
+
+
+# `- text` and `* text`: PlantUML's oldest action form (one line, its text
+# to the line's end, `;` included); only `->` and `-[style]->` are arrows.
+def bullet_action_probes():
+    cases = {
+        "dash": "- Start Round",
+        "star": "* star item",
+        "tight": "-tight",
+        "semicolon": "- Pick One Card and\\nGive the rest;",
+        "double_dash": "--> dashed;",
+        "styled_dash": "-[#red]- x;",
+        "spaced": "    -   spaced   ",
+        "alone": "-",
+    }
+    out = {
+        "bullet_action_%s" % name: "@startuml\nstart\n:A;\n%s\n:B;\nstop\n@enduml\n" % line
+        for name, line in cases.items()
+    }
+    return out
+
+
+# A note that names no side (`note:`, `floating note`) is drawn on the left;
+# one written after a container's `}` belongs to the container's last step,
+# drawn beside it inside the frame.
+def note_side_probes():
+    out = {}
+    for name, note in {
+        "bare": "note: Bootloader addr",
+        "block": "note\nBootloader addr\nend note",
+        "floating": "floating note: Bootloader addr",
+        "floating_block": "floating note\nBootloader addr\nend note",
+        "floating_right": "floating note right: Bootloader addr",
+    }.items():
+        out["note_side_%s" % name] = "@startuml\nstart\n:Check bootflag;\n%s\n:Next;\nstop\n@enduml\n" % note
+    for name, (opening, closing, body, note) in {
+        "partition_floating": ("partition Boot {", "}", ":Check bootflag;", "floating note: Bootloader addr"),
+        "partition_right": ("partition Boot {", "}", ":Check bootflag;", "note right: Bootloader addr"),
+        "partition_two": ("partition Boot {", "}", ":Check bootflag;\n:Second;", "note left: Bootloader addr"),
+        "group_right": ("group Boot", "end group", ":Check bootflag;", "note right: Bootloader addr"),
+        "nested_right": (
+            "partition Outer {\npartition Inner {",
+            "}\n}",
+            ":Check bootflag;",
+            "note right: Bootloader addr",
+        ),
+    }.items():
+        out["note_after_container_%s" % name] = "@startuml\nstart\n%s\n%s\n%s\n%s\n:Next;\nstop\n@enduml\n" % (
+            opening,
+            body,
+            closing,
+            note,
+        )
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(note_side_probes())
+    out.update(bullet_action_probes())
+    out.update(action_blanks_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())
