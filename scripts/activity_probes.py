@@ -572,8 +572,37 @@ def note_side_probes():
     return out
 
 
+# A labelled arrow into a container (its frame stands higher than an action
+# would) and out of one (its label nearer the frame, the next step closer);
+# a package as wide as its content or title, with blank room beside it.
+def container_label_probes():
+    out = {}
+    for kind in ("partition", "group", "package", "rectangle", "card"):
+        out["label_container_into_%s" % kind] = (
+            "@startuml\nstart\n:A;\n-> reset;\n%s Boot {\n    :Check;\n}\nstop\n@enduml\n" % kind
+        )
+        out["label_container_after_%s" % kind] = (
+            "@startuml\nstart\n:A;\n%s Boot {\n    :Check;\n}\n-> reset;\n:B;\nstop\n@enduml\n" % kind
+        )
+    out["label_container_after_two_lines"] = (
+        "@startuml\nstart\n:A;\npartition Boot {\n    :Check;\n}\n-> two\\nlines;\n:B;\nstop\n@enduml\n"
+    )
+    out["label_container_into_two_lines"] = (
+        "@startuml\nstart\n:A;\n-> two\\nlines;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    out["label_container_into_after_start"] = (
+        "@startuml\nstart\n-> reset;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    for title in ("B", "Boot", "Bootloader", "A much longer package title"):
+        for name, action in (("x", "x"), ("mid", "Check"), ("long", "Check this long thing")):
+            key = "package_widths_%s_%s" % (title.split()[0 if len(title.split()) == 1 else 2].lower(), name)
+            out[key] = "@startuml\nstart\n:A;\npackage %s {\n    :%s;\n}\nstop\n@enduml\n" % (title, action)
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(container_label_probes())
     out.update(note_side_probes())
     out.update(bullet_action_probes())
     out.update(action_blanks_probes())
