@@ -600,8 +600,34 @@ def container_label_probes():
     return out
 
 
+# A note beside a case of a `switch`: the last case's column widened by a
+# right note stands left of the diamond's right point and is reached by a
+# detour; a tall note lowers its case's first step.
+def switch_note_probes():
+    cases = {
+        "last_right": ("Wakeup Source", "note right: Handle restart", ""),
+        "last_right_short_condition": ("W", "note right: Handle restart", ""),
+        "last_right_then_step": ("Wakeup Source", "note right: Handle restart\n:Next;", ""),
+        "last_tall": ("Wakeup Source", "note right\nHandle restart\nand more lines\nend note", ""),
+        "middle_right": ("Wakeup Source", "note right: Handle restart", "case (C)\n:Other;\n"),
+        "last_left": ("Wakeup Source", "note left: Handle restart", ""),
+    }
+    out = {}
+    for name, (condition, note, after) in cases.items():
+        out["switch_note_%s" % name] = (
+            "@startuml\nstart\nswitch (%s)\ncase (A)\n:Pull PS_ON High;\ncase (B)\n:Wait 3 seconds;\n%s\n%sendswitch\nstop\n@enduml\n"
+            % (condition, note, after)
+        )
+    out["switch_note_first_left"] = (
+        "@startuml\nstart\nswitch (Wakeup Source)\ncase (A)\n:Pull PS_ON High;\nnote left: Handle restart\n"
+        "case (B)\n:Wait 3 seconds;\nendswitch\nstop\n@enduml\n"
+    )
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(switch_note_probes())
     out.update(container_label_probes())
     out.update(note_side_probes())
     out.update(bullet_action_probes())
