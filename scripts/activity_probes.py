@@ -590,6 +590,9 @@ def container_label_probes():
     out["label_container_into_two_lines"] = (
         "@startuml\nstart\n:A;\n-> two\\nlines;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
     )
+    out["label_container_lanes_same"] = (
+        "@startuml\n|A|\nstart\n:First;\n-> go;\npartition Boot {\n    :Check;\n}\n|B|\n:Next;\nstop\n@enduml\n"
+    )
     out["label_container_into_after_start"] = (
         "@startuml\nstart\n-> reset;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
     )

@@ -530,13 +530,14 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // `note_after_container_*`): 3604/3662 texts (452 probes); labelled
     // arrows into and out of containers, packages' widths
     // (`label_container_*`, `package_widths_*`): 3699/3757 (477 probes);
-    // notes beside a switch's cases (`switch_note_*`): 3745/3803 (484).
+    // notes beside a switch's cases (`switch_note_*`): 3745/3803 (484);
+    // labelled arrows at a container within one swimlane: 3752/3810 (485).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
 const PROBE_PAINTS: usize = 2953;
-const PROBE_TEXTS: usize = 3745;
+const PROBE_TEXTS: usize = 3752;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

@@ -64,7 +64,10 @@ impl Ctx<'_> {
         // A package is as wide as its content or its title, 10 px either
         // side, but keeps 9 px blank left of its frame and 10 right of it
         // (probes `package_widths_*`).
-        let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group | ContainerKind::Package) {
+        let inner_w = if matches!(
+            kind,
+            ContainerKind::Partition | ContainerKind::Group | ContainerKind::Package
+        ) {
             framed_w.max(title.width)
         } else {
             framed_w.max(title.width + if centered { 20.0 } else { 40.0 })
@@ -235,9 +238,33 @@ impl Ctx<'_> {
 }
 
 impl Ctx<'_> {
+    /// `tile`, `node`'s, moved for the labelled arrows around it when `node`
+    /// is a container: the one into it (when `entered` in its sequence, the
+    /// step before in the same column) and the one out to `next` (in the
+    /// same column too).
+    pub(super) fn container_between_labels(
+        &self,
+        mut tile: Tile,
+        node: &Node<'_>,
+        entered: bool,
+        next: Option<&Node<'_>>,
+    ) -> Tile {
+        if !matches!(node.kind, Kind::Container { .. }) {
+            return tile;
+        }
+        let labelled = |arrow: Option<&ArrowStyle>| self.label(arrow.and_then(|a| a.label.as_deref())).is_some();
+        if entered && labelled(node.arrow) {
+            tile = self.container_entered_by_label(tile);
+        }
+        if let Some(next) = next.filter(|n| labelled(n.arrow)) {
+            tile = self.container_left_by_label(tile, next.arrow);
+        }
+        tile
+    }
+
     /// A container tile entered by a labelled arrow: raised into the gap
     /// above it, what follows with it.
-    pub(super) fn container_entered_by_label(&self, mut tile: Tile) -> Tile {
+    fn container_entered_by_label(&self, mut tile: Tile) -> Tile {
         for item in &mut tile.items {
             shift_item(item, 0.0, -LABELLED_ENTRY_RISE);
         }
@@ -251,7 +278,7 @@ impl Ctx<'_> {
     /// A container tile left by a labelled arrow: its way out runs on to
     /// just above the frame's bottom, where the arrow (and its label) start,
     /// and the next step stands a little closer.
-    pub(super) fn container_left_by_label(&self, mut tile: Tile, arrow: Option<&ArrowStyle>) -> Tile {
+    fn container_left_by_label(&self, mut tile: Tile, arrow: Option<&ArrowStyle>) -> Tile {
         let exit = tile.h - LABELLED_EXIT_LABEL_RISE;
         if !tile.open || exit <= tile.out_y {
             return tile;
@@ -267,4 +294,3 @@ impl Ctx<'_> {
         tile
     }
 }
-

@@ -116,16 +116,8 @@ impl Ctx<'_> {
                         matches!(prev.kind, Kind::Action(_) | Kind::Start)
                     })
                     && node.arrow.is_none());
-            let mut tile = self.layout_node_after(node, depth, node_extra, after_action);
-            if matches!(node.kind, Kind::Container { .. }) {
-                let labelled = |arrow: Option<&ArrowStyle>| self.label(arrow.and_then(|a| a.label.as_deref())).is_some();
-                if i > 0 && labelled(node.arrow) {
-                    tile = self.container_entered_by_label(tile);
-                }
-                if let Some(next) = seq.nodes.get(i + 1).filter(|n| labelled(n.arrow)) {
-                    tile = self.container_left_by_label(tile, next.arrow);
-                }
-            }
+            let tile = self.layout_node_after(node, depth, node_extra, after_action);
+            let tile = self.container_between_labels(tile, node, i > 0, seq.nodes.get(i + 1));
             tiles.push((tile, node.arrow));
             i += 1;
         }
