@@ -586,9 +586,150 @@ def repeat_label_probes():
     return out
 
 
+# The blanks PlantUML keeps in an action's text: leading and trailing ones
+# (drawn: the box wider, the text shifted), a tab as blanks to the next
+# stop of eight, and a continuation line's beyond the indentation common
+# to the raw lines, the first counted from its line's start.
+def action_blanks_probes():
+    cases = {
+        "lead_one": ": Display no one;",
+        "lead_three": ":   Display;",
+        "trail_three": ":Display   ;",
+        "lead_tab": ":\tDisplay;",
+        "newline_escape": ": Display\\n  two;",
+        "cont_deeper": "    :Display all\n                     either criteria;",
+        "cont_shallower": "    :Display all\n  two\n      three;",
+        "cont_mixed": "    :Display all\n          two\n      three;",
+        "cont_first_blanks": "    :  Display all\n          two;",
+        "cont_tabs": "\t:Display all\n\t\t  two;",
+        "cont_unindented": ":a\n    two   ;",
+        "cont_empty_first": ":\n  two;",
+        "cont_blank_line": ":Display all\n\neither;",
+    }
+    return {
+        "action_blanks_%s" % name: "@startuml\nstart\n%s\n:Next;\nstop\n@enduml\n" % text
+        for name, text in cases.items()
+    }
+
+
+# `- text` and `* text`: PlantUML's oldest action form (one line, its text
+# to the line's end, `;` included); only `->` and `-[style]->` are arrows.
+def bullet_action_probes():
+    cases = {
+        "dash": "- Start Round",
+        "star": "* star item",
+        "tight": "-tight",
+        "semicolon": "- Pick One Card and\\nGive the rest;",
+        "double_dash": "--> dashed;",
+        "styled_dash": "-[#red]- x;",
+        "spaced": "    -   spaced   ",
+        "alone": "-",
+    }
+    out = {
+        "bullet_action_%s" % name: "@startuml\nstart\n:A;\n%s\n:B;\nstop\n@enduml\n" % line
+        for name, line in cases.items()
+    }
+    return out
+
+
+# A note that names no side (`note:`, `floating note`) is drawn on the left;
+# one written after a container's `}` belongs to the container's last step,
+# drawn beside it inside the frame.
+def note_side_probes():
+    out = {}
+    for name, note in {
+        "bare": "note: Bootloader addr",
+        "block": "note\nBootloader addr\nend note",
+        "floating": "floating note: Bootloader addr",
+        "floating_block": "floating note\nBootloader addr\nend note",
+        "floating_right": "floating note right: Bootloader addr",
+    }.items():
+        out["note_side_%s" % name] = "@startuml\nstart\n:Check bootflag;\n%s\n:Next;\nstop\n@enduml\n" % note
+    for name, (opening, closing, body, note) in {
+        "partition_floating": ("partition Boot {", "}", ":Check bootflag;", "floating note: Bootloader addr"),
+        "partition_right": ("partition Boot {", "}", ":Check bootflag;", "note right: Bootloader addr"),
+        "partition_two": ("partition Boot {", "}", ":Check bootflag;\n:Second;", "note left: Bootloader addr"),
+        "group_right": ("group Boot", "end group", ":Check bootflag;", "note right: Bootloader addr"),
+        "nested_right": (
+            "partition Outer {\npartition Inner {",
+            "}\n}",
+            ":Check bootflag;",
+            "note right: Bootloader addr",
+        ),
+    }.items():
+        out["note_after_container_%s" % name] = "@startuml\nstart\n%s\n%s\n%s\n%s\n:Next;\nstop\n@enduml\n" % (
+            opening,
+            body,
+            closing,
+            note,
+        )
+    return out
+
+
+# A labelled arrow into a container (its frame stands higher than an action
+# would) and out of one (its label nearer the frame, the next step closer);
+# a package as wide as its content or title, with blank room beside it.
+def container_label_probes():
+    out = {}
+    for kind in ("partition", "group", "package", "rectangle", "card"):
+        out["label_container_into_%s" % kind] = (
+            "@startuml\nstart\n:A;\n-> reset;\n%s Boot {\n    :Check;\n}\nstop\n@enduml\n" % kind
+        )
+        out["label_container_after_%s" % kind] = (
+            "@startuml\nstart\n:A;\n%s Boot {\n    :Check;\n}\n-> reset;\n:B;\nstop\n@enduml\n" % kind
+        )
+    out["label_container_after_two_lines"] = (
+        "@startuml\nstart\n:A;\npartition Boot {\n    :Check;\n}\n-> two\\nlines;\n:B;\nstop\n@enduml\n"
+    )
+    out["label_container_into_two_lines"] = (
+        "@startuml\nstart\n:A;\n-> two\\nlines;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    out["label_container_lanes_same"] = (
+        "@startuml\n|A|\nstart\n:First;\n-> go;\npartition Boot {\n    :Check;\n}\n|B|\n:Next;\nstop\n@enduml\n"
+    )
+    out["label_container_into_after_start"] = (
+        "@startuml\nstart\n-> reset;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    for title in ("B", "Boot", "Bootloader", "A much longer package title"):
+        for name, action in (("x", "x"), ("mid", "Check"), ("long", "Check this long thing")):
+            key = "package_widths_%s_%s" % (title.split()[0 if len(title.split()) == 1 else 2].lower(), name)
+            out[key] = "@startuml\nstart\n:A;\npackage %s {\n    :%s;\n}\nstop\n@enduml\n" % (title, action)
+    return out
+
+
+# A note beside a case of a `switch`: the last case's column widened by a
+# right note stands left of the diamond's right point and is reached by a
+# detour; a tall note lowers its case's first step.
+def switch_note_probes():
+    cases = {
+        "last_right": ("Wakeup Source", "note right: Handle restart", ""),
+        "last_right_short_condition": ("W", "note right: Handle restart", ""),
+        "last_right_then_step": ("Wakeup Source", "note right: Handle restart\n:Next;", ""),
+        "last_tall": ("Wakeup Source", "note right\nHandle restart\nand more lines\nend note", ""),
+        "middle_right": ("Wakeup Source", "note right: Handle restart", "case (C)\n:Other;\n"),
+        "last_left": ("Wakeup Source", "note left: Handle restart", ""),
+    }
+    out = {}
+    for name, (condition, note, after) in cases.items():
+        out["switch_note_%s" % name] = (
+            "@startuml\nstart\nswitch (%s)\ncase (A)\n:Pull PS_ON High;\ncase (B)\n:Wait 3 seconds;\n%s\n%sendswitch\nstop\n@enduml\n"
+            % (condition, note, after)
+        )
+    out["switch_note_first_left"] = (
+        "@startuml\nstart\nswitch (Wakeup Source)\ncase (A)\n:Pull PS_ON High;\nnote left: Handle restart\n"
+        "case (B)\n:Wait 3 seconds;\nendswitch\nstop\n@enduml\n"
+    )
+    return out
+
+
 def probes():
     out = loop_note_probes()
     out.update(repeat_label_probes())
+    out.update(switch_note_probes())
+    out.update(container_label_probes())
+    out.update(note_side_probes())
+    out.update(bullet_action_probes())
+    out.update(action_blanks_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())

@@ -116,10 +116,9 @@ impl Ctx<'_> {
                         matches!(prev.kind, Kind::Action(_) | Kind::Start)
                     })
                     && node.arrow.is_none());
-            tiles.push((
-                self.layout_node_after(node, depth, node_extra, after_action),
-                node.arrow,
-            ));
+            let tile = self.layout_node_after(node, depth, node_extra, after_action);
+            let tile = self.container_between_labels(tile, node, i > 0, seq.nodes.get(i + 1));
+            tiles.push((tile, node.arrow));
             i += 1;
         }
         tiles
