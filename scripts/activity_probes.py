@@ -583,6 +583,26 @@ def repeat_label_probes():
         head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
         lines = ["start"] + head + body + ["endwhile", ":z;"]
         out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    out.update(break_probes())
+    return out
+
+
+def break_probes():
+    """A `break` in an `if` inside a loop: in a `repeat` its line leaves
+    for a diamond stacked under the loop, 10 px left of what the loop
+    draws; in a `while` it joins the exit line."""
+    out = {}
+    for name, head, branches, tail in (
+        ("else", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes)"]),
+        ("else_two", ["repeat"], ["if (c?) then (yes)", ":b;", ":b2;", "else (no)", "break", "endif"], ["repeat while (more?)"]),
+        ("then", ["repeat"], ["if (c?) then (yes)", "break", "else (no)", ":b;", "endif"], ["repeat while (more?)"]),
+        ("then_alone", ["repeat"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["repeat while (more?)"]),
+        ("else_wide", [":x;", "repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes) not (no)"]),
+        ("while_then_alone", ["while (more?)"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["endwhile"]),
+    ):
+        first = [":a wide action here;"] if name == "else_wide" else [":a;"]
+        lines = ["start"] + head + first + branches + tail + [":after;", "stop"]
+        out["break_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

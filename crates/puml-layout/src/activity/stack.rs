@@ -89,10 +89,10 @@ impl Ctx<'_> {
             ) = (&node.kind, next, node.notes.is_empty() && depth < MAX_DEPTH)
             {
                 let exit = self.layout_node(terminal, depth);
-                tiles.push((
-                    self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit)),
-                    node.arrow,
-                ));
+                let was = self.breaks_out_of_repeat.replace(false);
+                let tile = self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit));
+                self.breaks_out_of_repeat.set(was);
+                tiles.push((tile, node.arrow));
                 i += 2;
                 continue;
             }
@@ -350,8 +350,17 @@ impl Ctx<'_> {
                 t.open = false;
                 t
             }
-            Kind::Detach | Kind::Break => {
+            Kind::Detach => {
                 let mut t = Tile::shape(Vec::new(), 0.0, 0.0);
+                t.open = false;
+                t
+            }
+            Kind::Break => {
+                let mut items = Vec::new();
+                if self.breaks_out_of_repeat.get() {
+                    break_point(&mut items, 0.0, 0.0);
+                }
+                let mut t = Tile::shape(items, 0.0, 0.0);
                 t.open = false;
                 t
             }
@@ -409,7 +418,14 @@ impl Ctx<'_> {
                 label,
                 body,
                 end_label,
-            } => self.while_tile(condition, *label, body, *end_label, depth, None),
+            } => {
+                // A `break` in the body leaves through the loop's exit
+                // line, which the `while` draws anyway.
+                let was = self.breaks_out_of_repeat.replace(false);
+                let tile = self.while_tile(condition, *label, body, *end_label, depth, None);
+                self.breaks_out_of_repeat.set(was);
+                tile
+            }
             Kind::Repeat {
                 label,
                 body,
@@ -417,7 +433,12 @@ impl Ctx<'_> {
                 condition,
                 labels,
                 closed,
-            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, *closed, depth),
+            } => {
+                let was = self.breaks_out_of_repeat.replace(true);
+                let tile = self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, *closed, depth);
+                self.breaks_out_of_repeat.set(was);
+                self.with_break_exit(tile)
+            }
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {
