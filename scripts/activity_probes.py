@@ -599,6 +599,8 @@ def break_probes():
         ("then_alone", ["repeat"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["repeat while (more?)"]),
         ("else_wide", [":x;", "repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes) not (no)"]),
         ("while_then_alone", ["while (more?)"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["endwhile"]),
+        ("else_after_step", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", ":log;", "break", "endif"], ["repeat while (more?)"]),
+        ("after_step", ["repeat"], ["break"], ["repeat while (more?)"]),
     ):
         first = [":a wide action here;"] if name == "else_wide" else [":a;"]
         lines = ["start"] + head + first + branches + tail + [":after;", "stop"]

@@ -281,13 +281,14 @@ impl Ctx<'_> {
             // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
             // Beside a branch that breaks out, it turns 5 px under its end to
             // leave from under the diamond (probes `break_*`).
-            if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), then_breaks || else_breaks) {
+            let breaks_beside = then_seq.is_some_and(ends_breaking) || otherwise.is_some_and(|(_, s)| ends_breaking(s));
+            if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), breaks_beside) {
                 let turn = *oy + BREAK_TURN;
                 self.edge(&mut items, &[(*ox, *oy), (*ox, turn), (c, turn)], tail.as_ref(), false);
                 // PlantUML's room beyond the branches holds the loop's way
                 // out 10 px further left, unless that way goes straight
                 // down from a `then` that breaks.
-                if !then_breaks {
+                if !then_seq.is_some_and(ends_breaking) {
                     phantom_cover(&mut items, then_x - IF_FRAME_ROOM, content_hi + IF_FRAME_ROOM, mid);
                 }
                 let tail = tail.clone();
@@ -803,9 +804,14 @@ fn first_has_note(seq: &Seq<'_>) -> bool {
 
 /// How far under its end the branch beside a `break` turns toward the
 /// block's middle (PlantUML's if without a second way out).
-const BREAK_TURN: f64 = 5.0;
+pub(super) const BREAK_TURN: f64 = 5.0;
 
 /// Whether a branch does nothing but break out of its loop.
 fn only_breaks(seq: &Seq<'_>) -> bool {
     matches!(seq.nodes.as_slice(), [Node { kind: Kind::Break, .. }])
+}
+
+/// Whether a branch ends by breaking out of its loop.
+fn ends_breaking(seq: &Seq<'_>) -> bool {
+    matches!(seq.nodes.last(), Some(Node { kind: Kind::Break, .. }))
 }

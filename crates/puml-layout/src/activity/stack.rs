@@ -98,6 +98,18 @@ impl Ctx<'_> {
             }
             // `detach` and `kill` end the flow without a shape of their own
             // (PlantUML 1.2026 draws neither): the edge before them goes.
+            // A `break` after a step leaves 5 px under it (probes `break_*`).
+            if matches!(node.kind, Kind::Break) && node.notes.is_empty() && self.breaks_out_of_repeat.get() {
+                if let Some((prev, _)) = tiles.last_mut() {
+                    prev.open = false;
+                    let (x, y) = (prev.out_x, prev.out_y);
+                    let turn = y + super::branch::BREAK_TURN;
+                    polyline(&mut prev.items, &[(x, y), (x, turn)], self.stroke_for(None), false);
+                    break_point(&mut prev.items, x, turn);
+                    i += 1;
+                    continue;
+                }
+            }
             if matches!(node.kind, Kind::Detach | Kind::Kill) && node.notes.is_empty() {
                 if let Some((prev, _)) = tiles.last_mut() {
                     prev.open = false;
