@@ -584,6 +584,16 @@ def repeat_label_probes():
         lines = ["start"] + head + body + ["endwhile", ":z;"]
         out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     out.update(break_probes())
+    # A plain `repeat` opening a branch beside a one-step branch: laid out
+    # before the compression, the other branch's rows held open.
+    for name, then, other in (
+        ("one", ["repeat", ":a;", "repeat while (more?)"], [":y;"]),
+        ("two", ["repeat", ":a;", ":k;", "repeat while (more?)"], [":y;"]),
+        ("three", ["repeat", ":a;", ":k;", ":m;", "repeat while (more?)"], [":y;"]),
+        ("in_else", [":y;"], ["repeat", ":a;", ":k;", "repeat while (more?)"]),
+    ):
+        lines = ["start", "if (o?) then (yes)"] + then + ["else (no)"] + other + ["endif", ":after;", "stop"]
+        out["repeat_beside_step_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

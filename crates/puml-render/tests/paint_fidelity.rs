@@ -530,13 +530,15 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // `while_{then,else}_beside_*`): 3792/3847 texts, 3180/3189 paints
     // (459 probes; 3509/3563 on the 421 before). A `break` leaving a
     // `repeat` for a diamond under it, eight probes more (`break_*`):
-    // 3848/3903 texts, 3228/3237 paints (467 probes).
+    // 3848/3903 texts, 3228/3237 paints (467 probes). A plain `repeat`
+    // beside a one-step branch laid out before the compression, four
+    // more (`repeat_beside_step_*`): 3880/3935, 3252/3261 (471 probes).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 3228;
-const PROBE_TEXTS: usize = 3848;
+const PROBE_PAINTS: usize = 3252;
+const PROBE_TEXTS: usize = 3880;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {

@@ -392,13 +392,15 @@ impl Ctx<'_> {
         // 001's `loop`; `test-data/activity-layout/repeat_notes_*`; probes
         // `repeat_label_*`). So is a loop the diagram ends before closing,
         // which PlantUML draws without a condition: its way back leaves
-        // the body's end 48 px lower (probes `repeat_unclosed_*`).
+        // the body's end 48 px lower (probes `repeat_unclosed_*`), and a
+        // loop opening a branch beside another's rows, which hold open
+        // (probes `repeat_beside_step_*`).
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
                 && if !closed {
                     rows_close_after_ending(body)
-                } else if label.is_some() || closed_outside {
+                } else if label.is_some() || closed_outside || !held.is_empty() {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
