@@ -583,6 +583,38 @@ def repeat_label_probes():
         head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
         lines = ["start"] + head + body + ["endwhile", ":z;"]
         out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    out.update(break_probes())
+    # A plain `repeat` opening a branch beside a one-step branch: laid out
+    # before the compression, the other branch's rows held open.
+    for name, then, other in (
+        ("one", ["repeat", ":a;", "repeat while (more?)"], [":y;"]),
+        ("two", ["repeat", ":a;", ":k;", "repeat while (more?)"], [":y;"]),
+        ("three", ["repeat", ":a;", ":k;", ":m;", "repeat while (more?)"], [":y;"]),
+        ("in_else", [":y;"], ["repeat", ":a;", ":k;", "repeat while (more?)"]),
+    ):
+        lines = ["start", "if (o?) then (yes)"] + then + ["else (no)"] + other + ["endif", ":after;", "stop"]
+        out["repeat_beside_step_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
+def break_probes():
+    """A `break` in an `if` inside a loop: in a `repeat` its line leaves
+    for a diamond stacked under the loop, 10 px left of what the loop
+    draws; in a `while` it joins the exit line."""
+    out = {}
+    for name, head, branches, tail in (
+        ("else", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes)"]),
+        ("else_two", ["repeat"], ["if (c?) then (yes)", ":b;", ":b2;", "else (no)", "break", "endif"], ["repeat while (more?)"]),
+        ("then", ["repeat"], ["if (c?) then (yes)", "break", "else (no)", ":b;", "endif"], ["repeat while (more?)"]),
+        ("then_alone", ["repeat"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["repeat while (more?)"]),
+        ("else_wide", [":x;", "repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes) not (no)"]),
+        ("while_then_alone", ["while (more?)"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["endwhile"]),
+        ("else_after_step", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", ":log;", "break", "endif"], ["repeat while (more?)"]),
+        ("after_step", ["repeat"], ["break"], ["repeat while (more?)"]),
+    ):
+        first = [":a wide action here;"] if name == "else_wide" else [":a;"]
+        lines = ["start"] + head + first + branches + tail + [":after;", "stop"]
+        out["break_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
     return out
 
 

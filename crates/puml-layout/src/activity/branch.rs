@@ -238,17 +238,21 @@ impl Ctx<'_> {
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
             let top = d.h + 10.0;
             let then_stroke = self.stroke_for(None);
+            // A branch that only breaks out of its loop takes no head: its
+            // line goes on to the loop's exit (probes `break_*`).
+            let then_breaks = then_seq.is_some_and(only_breaks);
+            let else_breaks = otherwise.is_some_and(|(_, s)| only_breaks(s));
             polyline(
                 &mut items,
                 &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
                 then_stroke,
-                true,
+                !then_breaks,
             );
             polyline(
                 &mut items,
                 &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
                 then_stroke,
-                true,
+                !else_breaks,
             );
             if let Some(l) = &then_l {
                 self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
@@ -275,6 +279,24 @@ impl Ctx<'_> {
             let mut h = bottom;
             // With one branch left open PlantUML draws no merge: that branch
             // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+            // Beside a branch that breaks out, it turns 5 px under its end to
+            // leave from under the diamond (probes `break_*`).
+            let breaks_beside = then_seq.is_some_and(ends_breaking) || otherwise.is_some_and(|(_, s)| ends_breaking(s));
+            if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), breaks_beside) {
+                let turn = *oy + BREAK_TURN;
+                self.edge(&mut items, &[(*ox, *oy), (*ox, turn), (c, turn)], tail.as_ref(), false);
+                // PlantUML's room beyond the branches holds the loop's way
+                // out 10 px further left, unless that way goes straight
+                // down from a `then` that breaks.
+                if !then_seq.is_some_and(ends_breaking) {
+                    phantom_cover(&mut items, then_x - IF_FRAME_ROOM, content_hi + IF_FRAME_ROOM, mid);
+                }
+                let tail = tail.clone();
+                let mut tile = self.normalize(items, c, (c, 0.0), (c, *oy), *oy, true, NO_REACH);
+                tile.tail = tail;
+                tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+                return tile;
+            }
             if let [(ox, oy, _, tail)] = outs.as_slice() {
                 let bottom = open_reach;
                 let out = (*ox, bottom);
@@ -778,4 +800,18 @@ pub(super) fn first_is_frame(seq: &Seq<'_>) -> bool {
 
 fn first_has_note(seq: &Seq<'_>) -> bool {
     seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
+}
+
+/// How far under its end the branch beside a `break` turns toward the
+/// block's middle (PlantUML's if without a second way out).
+pub(super) const BREAK_TURN: f64 = 5.0;
+
+/// Whether a branch does nothing but break out of its loop.
+fn only_breaks(seq: &Seq<'_>) -> bool {
+    matches!(seq.nodes.as_slice(), [Node { kind: Kind::Break, .. }])
+}
+
+/// Whether a branch ends by breaking out of its loop.
+fn ends_breaking(seq: &Seq<'_>) -> bool {
+    matches!(seq.nodes.last(), Some(Node { kind: Kind::Break, .. }))
 }

@@ -392,13 +392,15 @@ impl Ctx<'_> {
         // 001's `loop`; `test-data/activity-layout/repeat_notes_*`; probes
         // `repeat_label_*`). So is a loop the diagram ends before closing,
         // which PlantUML draws without a condition: its way back leaves
-        // the body's end 48 px lower (probes `repeat_unclosed_*`).
+        // the body's end 48 px lower (probes `repeat_unclosed_*`), and a
+        // loop opening a branch beside another's rows, which hold open
+        // (probes `repeat_beside_step_*`).
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
                 && if !closed {
                     rows_close_after_ending(body)
-                } else if label.is_some() || closed_outside {
+                } else if label.is_some() || closed_outside || !held.is_empty() {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
@@ -722,4 +724,71 @@ fn nodes_close_after(nodes: &[Node<'_>]) -> bool {
         }
     }
     true
+}
+
+/// The room PlantUML adds on either side of a `repeat` whose body holds a
+/// `break` (`FtileFactoryDelegatorRepeat`): the way out runs down its left edge.
+const BREAK_EXIT_MARGIN: f64 = 10.0;
+
+impl Ctx<'_> {
+    /// A `repeat` whose body breaks out: PlantUML widens the loop by
+    /// `BREAK_EXIT_MARGIN` on either side and stacks an unlabelled diamond
+    /// under it, which the first `break`'s line reaches from the left,
+    /// running down 10 px left of what the loop draws (probes `break_*`).
+    pub(super) fn with_break_exit(&self, mut tile: Tile) -> Tile {
+        let points = take_break_points(&mut tile.items);
+        let Some(&(bx, by)) = points.first() else {
+            return tile;
+        };
+        // The way out runs 10 px left of what the loop draws (its texts
+        // aside), which widens the loop only where its room is narrower.
+        let drawn_lo = tile
+            .items
+            .iter()
+            .filter(|item| !matches!(item, Item::Text(_)))
+            .filter_map(item_x_range)
+            .map(|r| r.0)
+            .fold(f64::INFINITY, f64::min);
+        // (A break on the loop's left edge goes straight down its own line.)
+        let lane_x = if !drawn_lo.is_finite() {
+            0.0
+        } else if bx <= drawn_lo {
+            bx
+        } else {
+            drawn_lo - BREAK_EXIT_MARGIN
+        };
+        let m = (-lane_x).max(0.0);
+        let lane_x = lane_x + m;
+        let mut items = Vec::new();
+        let (out_x, out_y, h) = (tile.out_x + m, tile.out_y, tile.h);
+        let st = self.stroke_for(None);
+        let dtop = h + GAP;
+        let dmid = dtop + DIAMOND_HALF;
+        self.edge(&mut items, &[(out_x, out_y), (out_x, dtop)], tile.tail.as_ref(), true);
+        let d = self.diamond(None);
+        self.draw_diamond(&mut items, &d, out_x - DIAMOND_HALF, dtop, None);
+        polyline(
+            &mut items,
+            &[(bx + m, by), (lane_x, by), (lane_x, dmid), (out_x - DIAMOND_HALF, dmid)],
+            st,
+            true,
+        );
+        let mut moved = std::mem::take(&mut tile.items);
+        for item in &mut moved {
+            shift_item(item, m, 0.0);
+        }
+        moved.extend(items);
+        tile.items = moved;
+        tile.w += m;
+        tile.anchor += m;
+        tile.in_x += m;
+        tile.out_x = out_x;
+        tile.h = dtop + 2.0 * DIAMOND_HALF;
+        tile.out_y = tile.h;
+        tile.tail = None;
+        tile.frame = tile.frame.map(|(lo, hi)| (lo + m, hi + m));
+        tile.dimension = tile.dimension.map(|(lo, hi)| (lo + m, hi + m));
+        tile.frame_bottom = None;
+        tile
+    }
 }

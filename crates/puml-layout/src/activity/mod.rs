@@ -166,6 +166,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         loop_if_middle_extra: std::cell::Cell::new(None),
         then_beside_else: std::cell::Cell::new(false),
         else_beside_then: std::cell::Cell::new(false),
+        breaks_out_of_repeat: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -249,4 +250,8 @@ struct Ctx<'m> {
     /// 4.3 px lower, as in such a `then` (probes `while_else_beside_then_*`).
     /// Taken by the next `while` laid out.
     else_beside_then: std::cell::Cell<bool>,
+    /// Set while a `repeat`'s body is laid out (cleared in a `while`'s): a
+    /// `break` there leaves a point for the repeat's way out
+    /// (`Ctx::with_break_exit`); a `while`'s break needs none.
+    breaks_out_of_repeat: std::cell::Cell<bool>,
 }
