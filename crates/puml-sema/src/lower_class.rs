@@ -856,10 +856,7 @@ impl ClassLowering {
             return LinkEnd::Link(link);
         }
         // Borrowed, not copied: most ends name an element met before.
-        let name = text
-            .strip_prefix('"')
-            .and_then(|t| t.strip_suffix('"'))
-            .unwrap_or(text);
+        let name = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
         if let Some(&note) = self.notes_by_alias.get(name) {
             return LinkEnd::Note(note);
         }
