@@ -904,7 +904,7 @@ impl ClassLowering {
         let is_end = |t: &&ast::Tok<'_>| matches!(t.kind, IDENT | STRING | PAREN);
         let mut ends = after[..colon].iter().filter(is_end);
         let Some(first_end) = ends.next() else { return };
-        let to_token = ends.last().unwrap_or(first_end);
+        let to_token = ends.next_back().unwrap_or(first_end);
         let to_label = (to_token.range != first_end.range).then(|| unquote(first_end.text));
         let label_text = after[colon.min(after.len())..]
             .iter()
