@@ -369,7 +369,7 @@ struct Orderer<'a> {
 }
 
 /// See `Orderer::sweep_scratch`.
-type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>));
+type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>, Vec<usize>));
 
 /// The lists `Orderer::build` reuses from call to call.
 #[derive(Default)]
@@ -1708,7 +1708,7 @@ impl<'a> Orderer<'a> {
                 medians.push(self.median(*unit, nodes, r, downward, &mut scratch));
             }
             let has_fixed = self.flat_medians(&units, &mut medians);
-            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
+            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed, &mut scratch.2);
             self.write(r, start, &units);
         }
         self.sweep_scratch = (units, medians, scratch);
@@ -1726,11 +1726,11 @@ impl<'a> Orderer<'a> {
         nodes: &[usize],
         r: usize,
         downward: bool,
-        scratch: &mut (Vec<i64>, Vec<Unit>),
+        scratch: &mut (Vec<i64>, Vec<Unit>, Vec<usize>),
     ) -> f64 {
         const SCALE: i64 = 256;
         let val = |w: usize| SCALE * self.slot[w] as i64;
-        let (list, seen) = scratch;
+        let (list, seen, _) = scratch;
         list.clear();
         seen.clear();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
@@ -1855,6 +1855,7 @@ impl<'a> Orderer<'a> {
         medians: &mut [f64],
         reverse: bool,
         has_fixed: bool,
+        next_median: &mut Vec<usize>,
     ) {
         let n = units.len();
         let may_pin = units
@@ -1877,20 +1878,50 @@ impl<'a> Orderer<'a> {
             }
             return;
         }
-        let mut end = n;
         // Units trade places only with units that have a median too, so the
         // places holding one stay the same from pass to pass: each pass
-        // starts at the first.
-        let first_median = medians.iter().position(|&m| m >= 0.0).unwrap_or(n);
+        // starts at the first, and `next_median[i]` (the first place at or
+        // after `i` holding one, `n` when none) holds for every pass.
+        next_median.clear();
+        next_median.resize(n + 1, n);
+        for i in (0..n).rev() {
+            next_median[i] = if medians[i] >= 0.0 { i } else { next_median[i + 1] };
+        }
+        let first_median = next_median[0];
+        if first_median == n {
+            return;
+        }
+        // `pinned` for this rank, with the rank's table looked up once.
+        let matrix = if may_pin {
+            self.flat_matrix[self.rank_of[units[0].1[0]]].as_deref()
+        } else {
+            None
+        };
+        let flipped = self.flipped(problem);
+        let remincross = problem.remincross;
+        let pinned = |a: &(Unit, Members), b: &(Unit, Members)| -> bool {
+            let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+                return self.pinned(problem, a, b);
+            };
+            if remincross && self.innermost[v] != self.innermost[w] {
+                return true;
+            }
+            let Some(matrix) = matrix else {
+                return false;
+            };
+            let (left, right) = if flipped { (w, v) } else { (v, w) };
+            matrix
+                .binary_search(&(self.flat_index[left], self.flat_index[right]))
+                .is_ok()
+        };
+        let mut end = n;
         for _ in 0..n {
             // A pass that exchanges nothing leaves nothing for the next
             // ones, which compare the same pairs or fewer: stop there.
             let mut exchanged = false;
             let mut left = first_median;
             while left < end {
-                while left < end && medians[left] < 0.0 {
-                    left += 1;
-                }
+                left = next_median[left];
                 if left >= end {
                     break;
                 }
@@ -1902,12 +1933,12 @@ impl<'a> Orderer<'a> {
                 // node counts as in a cluster (the root is one then).
                 let mut passed_cluster = false;
                 while right < end {
-                    let in_cluster = problem.remincross || matches!(units[right].0, Unit::Cluster(_));
+                    let in_cluster = remincross || matches!(units[right].0, Unit::Cluster(_));
                     if passed_cluster && in_cluster {
                         right += 1;
                         continue;
                     }
-                    if may_pin && self.pinned(problem, &units[left], &units[right]) {
+                    if may_pin && pinned(&units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
