@@ -369,7 +369,19 @@ struct Orderer<'a> {
 }
 
 /// See `Orderer::sweep_scratch`.
-type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>, Vec<usize>));
+type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>, ReorderScratch));
+
+/// The lists `Orderer::reorder` reuses from call to call.
+#[derive(Default)]
+struct ReorderScratch {
+    /// The first place at or after each place holding a unit with a median.
+    next_median: Vec<usize>,
+    /// For a rank of nodes alone: the places holding a median, and the
+    /// medians and their nodes in their current order there.
+    slots: Vec<usize>,
+    values: Vec<f64>,
+    nodes: Vec<usize>,
+}
 
 /// The lists `Orderer::build` reuses from call to call.
 #[derive(Default)]
@@ -1726,7 +1738,7 @@ impl<'a> Orderer<'a> {
         nodes: &[usize],
         r: usize,
         downward: bool,
-        scratch: &mut (Vec<i64>, Vec<Unit>, Vec<usize>),
+        scratch: &mut (Vec<i64>, Vec<Unit>, ReorderScratch),
     ) -> f64 {
         const SCALE: i64 = 256;
         let val = |w: usize| SCALE * self.slot[w] as i64;
@@ -1855,7 +1867,7 @@ impl<'a> Orderer<'a> {
         medians: &mut [f64],
         reverse: bool,
         has_fixed: bool,
-        next_median: &mut Vec<usize>,
+        scratch: &mut ReorderScratch,
     ) {
         let n = units.len();
         let may_pin = units
@@ -1882,6 +1894,10 @@ impl<'a> Orderer<'a> {
         // places holding one stay the same from pass to pass: each pass
         // starts at the first, and `next_median[i]` (the first place at or
         // after `i` holding one, `n` when none) holds for every pass.
+        if !may_pin && reorder_nodes(units, medians, reverse, has_fixed, scratch) {
+            return;
+        }
+        let next_median = &mut scratch.next_median;
         next_median.clear();
         next_median.resize(n + 1, n);
         for i in (0..n).rev() {
@@ -2454,6 +2470,71 @@ impl<'a> Orderer<'a> {
         }
         total
     }
+}
+
+/// `Orderer::reorder` for a rank of nodes alone and no pairs pinned: each
+/// pass compares the units with a median in turn, each with the next one
+/// (the units without one stay and are looked past), so the passes are
+/// made on those medians alone, in a compact list, and the nodes moved to
+/// their new places once at the end. The same passes, exchanges and order
+/// as the general loop. Returns false (having changed nothing) when the
+/// rank holds a cluster.
+fn reorder_nodes(
+    units: &mut [(Unit, Members)],
+    medians: &mut [f64],
+    reverse: bool,
+    has_fixed: bool,
+    scratch: &mut ReorderScratch,
+) -> bool {
+    let n = units.len();
+    let ReorderScratch {
+        slots, values, nodes, ..
+    } = scratch;
+    slots.clear();
+    values.clear();
+    nodes.clear();
+    for (i, ((unit, _), &m)) in units.iter().zip(medians.iter()).enumerate() {
+        let Unit::Node(v) = *unit else {
+            return false;
+        };
+        if m >= 0.0 {
+            slots.push(i);
+            values.push(m);
+            nodes.push(v);
+        }
+    }
+    // Pairs compared in a pass: those whose right unit lies before `end`.
+    let mut end = n;
+    let mut compared = slots.len();
+    let mut moved = false;
+    for _ in 0..n {
+        let mut exchanged = false;
+        for k in 1..compared {
+            let (p1, p2) = (values[k - 1], values[k]);
+            if p1 > p2 || (p1 == p2 && reverse) {
+                values.swap(k - 1, k);
+                nodes.swap(k - 1, k);
+                exchanged = true;
+            }
+        }
+        if !exchanged {
+            break;
+        }
+        moved = true;
+        if !reverse && !has_fixed {
+            end -= 1;
+            while compared > 0 && slots[compared - 1] >= end {
+                compared -= 1;
+            }
+        }
+    }
+    if moved {
+        for ((&slot, &v), &m) in slots.iter().zip(nodes.iter()).zip(values.iter()) {
+            units[slot] = (Unit::Node(v), Members::One(v));
+            medians[slot] = m;
+        }
+    }
+    true
 }
 
 /// Sorts (upper place, lower place, weight) triples by upper then lower
