@@ -258,6 +258,9 @@ struct Problem {
     root: bool,
     /// Members per rank, from `min_rank`.
     by_rank: Vec<Vec<usize>>,
+    /// Per rank, from `min_rank`: whether every member is a unit of its
+    /// own (no cluster at `level`), so a rank's units are its nodes.
+    nodes_only: Vec<bool>,
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
@@ -968,8 +971,13 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
+        let nodes_only = by_rank
+            .iter()
+            .map(|nodes| nodes.iter().all(|&v| self.path[v].len() <= level))
+            .collect();
         let own = root;
         Problem {
+            nodes_only,
             members,
             level,
             min_rank,
@@ -1006,10 +1014,15 @@ impl<'a> Orderer<'a> {
         let (start, count) = self.slice(problem, r);
         units.clear();
         units.reserve(count);
+        let slice = &self.ranks[r][start..start + count];
+        if r >= problem.min_rank && problem.nodes_only.get(r - problem.min_rank) == Some(&true) {
+            units.extend(slice.iter().map(|&v| (Unit::Node(v), Members::One(v))));
+            return start;
+        }
         // Each cluster's block on this rank (index into `units`), reset
         // before returning.
         let mut cluster_block = self.cluster_block.borrow_mut();
-        for &v in &self.ranks[r][start..start + count] {
+        for &v in slice {
             let unit = self.unit(problem.level, v);
             match (units.last_mut(), unit) {
                 (Some((last, nodes)), _) if *last == unit => nodes.push(v),
