@@ -355,6 +355,8 @@ struct Orderer<'a> {
     sweep_scratch: SweepScratch,
     /// Each rank's units in transposition (reused from call to call).
     transpose_units: Vec<Vec<(Unit, Members)>>,
+    /// Transposition's other lists, reused from call to call.
+    transpose_scratch: TransposeScratch,
     /// See `BuildScratch`.
     build_scratch: BuildScratch,
     /// Set whenever a rank's order changes (mincross clears it before a
@@ -384,6 +386,15 @@ struct ReorderScratch {
     slots: Vec<usize>,
     values: Vec<f64>,
     nodes: Vec<usize>,
+}
+
+/// The lists `Orderer::transpose` reuses from call to call (see there).
+#[derive(Default)]
+struct TransposeScratch {
+    candidate: Vec<bool>,
+    lists: Vec<Option<EdgeLists>>,
+    buffer: Vec<(usize, usize)>,
+    starts: Vec<Option<usize>>,
 }
 
 /// The lists `Orderer::build` reuses from call to call.
@@ -562,6 +573,7 @@ impl<'a> Orderer<'a> {
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
             sweep_scratch: Default::default(),
             transpose_units: Vec::new(),
+            transpose_scratch: TransposeScratch::default(),
             build_scratch: BuildScratch::default(),
             moved: false,
             out_edges,
@@ -2011,13 +2023,21 @@ impl<'a> Orderer<'a> {
         } else {
             TRANSPOSE_STABLE_STRICT
         };
-        let mut candidate: Vec<bool> = self.transpose_stable.borrow()[problem.min_rank..=problem.max_rank]
-            .iter()
-            .map(|&known| known < stable_enough)
-            .collect();
+        let TransposeScratch {
+            mut candidate,
+            mut lists,
+            mut buffer,
+            mut starts,
+        } = std::mem::take(&mut self.transpose_scratch);
+        candidate.clear();
+        candidate.extend(
+            self.transpose_stable.borrow()[problem.min_rank..=problem.max_rank]
+                .iter()
+                .map(|&known| known < stable_enough),
+        );
         // (Each rank's in turn, reused.)
-        let mut lists: Vec<Option<EdgeLists>> = Vec::new();
-        let mut buffer: Vec<(usize, usize)> = Vec::new();
+        lists.clear();
+        buffer.clear();
         // Each rank's units and where they start, made when the rank is
         // first looked at: only this loop reorders ranks meanwhile, and it
         // exchanges the units in place too.
@@ -2025,7 +2045,8 @@ impl<'a> Orderer<'a> {
         if rank_units.len() < span {
             rank_units.resize_with(span, Default::default);
         }
-        let mut starts: Vec<Option<usize>> = vec![None; span];
+        starts.clear();
+        starts.resize(span, None);
         // Debug builds look at the ranks known to stay too, until they or a
         // neighbour change, and check that they do not move.
         #[cfg(debug_assertions)]
@@ -2154,6 +2175,12 @@ impl<'a> Orderer<'a> {
         }
         drop(stable);
         self.transpose_units = rank_units;
+        self.transpose_scratch = TransposeScratch {
+            candidate,
+            lists,
+            buffer,
+            starts,
+        };
     }
 
     /// Whether two nodes have so few edges on each side that comparing
