@@ -261,6 +261,11 @@ struct Problem {
     /// Per rank, from `min_rank`: whether every member is a unit of its
     /// own (no cluster at `level`), so a rank's units are its nodes.
     nodes_only: Vec<bool>,
+    /// Per rank, from `min_rank`, where the problem's slice starts, when
+    /// that stays while it is ordered: a component's (components lie side
+    /// by side, and its ordering moves its nodes within its slices) and the
+    /// final pass's (whole ranks). A cluster's slice is looked for.
+    fixed_starts: Option<Vec<usize>>,
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
@@ -936,6 +941,8 @@ impl<'a> Orderer<'a> {
         if count > 0 && (0..count).any(|c| self.expanded[c]) {
             let mut problem = self.problem((0..n).collect(), usize::MAX, false);
             problem.remincross = true;
+            // (Every node: each slice is its whole rank.)
+            problem.fixed_starts = Some(vec![0; problem.by_rank.len()]);
             self.mincross(&problem, 2);
         }
     }
@@ -988,7 +995,14 @@ impl<'a> Orderer<'a> {
             .map(|nodes| nodes.iter().all(|&v| self.path[v].len() <= level))
             .collect();
         let own = root;
+        let fixed_starts = root.then(|| {
+            by_rank
+                .iter()
+                .map(|nodes| nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0))
+                .collect()
+        });
         Problem {
+            fixed_starts,
             nodes_only,
             members,
             level,
@@ -1005,9 +1019,20 @@ impl<'a> Orderer<'a> {
 
     /// The slice of rank `r` the problem owns: start and length.
     fn slice(&self, problem: &Problem, r: usize) -> (usize, usize) {
-        let Some(nodes) = r.checked_sub(problem.min_rank).and_then(|i| problem.by_rank.get(i)) else {
+        let Some(offset) = r.checked_sub(problem.min_rank) else {
             return (0, 0);
         };
+        let Some(nodes) = problem.by_rank.get(offset) else {
+            return (0, 0);
+        };
+        if let Some(starts) = &problem.fixed_starts {
+            debug_assert_eq!(
+                Some(starts[offset]),
+                Some(nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0)),
+                "rank {r}: the problem's slice moved"
+            );
+            return (starts[offset], nodes.len());
+        }
         let start = nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0);
         (start, nodes.len())
     }
