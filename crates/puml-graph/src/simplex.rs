@@ -54,6 +54,13 @@ pub(crate) struct Input<'a> {
 /// The solution; each connected component is solved apart and, for ranks,
 /// normalised so that its least normal node has rank 0.
 pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
+    solve_in_label_space(input, balance, limits, LABEL_SPACE)
+}
+
+/// [`solve`] with the tree's labels spread over `label_space` (the tests
+/// make it small, so that pivots run out of room and relabel from
+/// scratch).
+fn solve_in_label_space(input: &Input, balance: Balance, limits: &Limits, label_space: u64) -> Vec<i32> {
     let n = input.nodes;
     let out = Adjacency::new(n, input.edges.iter().map(|e| (e.tail, e.head)));
     let incoming = Adjacency::new(n, input.edges.iter().map(|e| (e.head, e.tail)));
@@ -113,6 +120,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         lim: vec![0; n],
         size: vec![0; n],
         root: 0,
+        label_space,
         search_start: 0,
         subtree_of: vec![NO_SUBTREE; n],
         number_stack: Vec::new(),
@@ -289,6 +297,8 @@ struct State<'a> {
     size: Vec<usize>,
     /// The component's tree root (pivots never move it).
     root: usize,
+    /// See [`LABEL_SPACE`].
+    label_space: u64,
     search_start: usize,
     /// Scratch for `feasible_tree`: each node's initial tight subtree.
     subtree_of: Vec<usize>,
@@ -303,6 +313,13 @@ struct State<'a> {
     walk_stack: Vec<(usize, Option<usize>, usize)>,
     /// (node, phase, place) for `enter_edge`.
     enter_stack: Vec<(usize, u8, usize)>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times a pivot found no room for its labels and the
+    /// component was labelled afresh (the tests make sure it happens).
+    static RELABELLINGS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// A node not yet in an initial tight subtree.
@@ -605,7 +622,7 @@ impl State<'_> {
     /// space.
     fn number_all(&mut self) {
         let nodes = self.size[self.root].max(1) as u64;
-        self.number(self.root, None, 1, LABEL_SPACE / (2 * nodes + 2));
+        self.number(self.root, None, 1, self.label_space / (2 * nodes + 2));
     }
 
     #[inline(always)]
@@ -846,6 +863,8 @@ impl State<'_> {
         }
         let step = (self.lim[hook] - floor) / (2 * moved_size as u64 + 1);
         if step == 0 {
+            #[cfg(test)]
+            RELABELLINGS.with(|count| count.set(count.get() + 1));
             self.number_all();
         } else {
             self.number(new_root, Some(f), floor + step, step);
@@ -1090,6 +1109,45 @@ mod tests {
         let ranks = run(6, &edges, Balance::Components);
         assert_eq!(&ranks[..4], &[0, 1, 2, 3]);
         assert_eq!(ranks[5], 2, "a source hanging from the bottom is pulled down to it");
+    }
+
+    /// Pivots in a label space too small for their gaps relabel from
+    /// scratch, and reach the same answer as with room to spare.
+    #[test]
+    fn crowded_labels_give_the_same_answers() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        RELABELLINGS.with(|count| count.set(0));
+        for _ in 0..60 {
+            let n = 10 + next(30) as usize;
+            let mut edges = Vec::new();
+            for _ in 0..3 * n {
+                let (a, b) = (next(n as u64) as usize, next(n as u64) as usize);
+                if a < b {
+                    let mut e = edge(a, b, next(3) as i32);
+                    e.weight = (1 + next(4)) as f64;
+                    edges.push(e);
+                }
+            }
+            let input = Input {
+                nodes: n,
+                edges: &edges,
+                order: (0..n).collect(),
+                initial: None,
+                normal: n,
+            };
+            for balance in [Balance::Ranks, Balance::Coordinates] {
+                let roomy = solve_in_label_space(&input, balance, &limits(), LABEL_SPACE);
+                let crowded = solve_in_label_space(&input, balance, &limits(), 1 << 9);
+                assert_eq!(roomy, crowded, "{edges:?}");
+            }
+        }
+        assert!(RELABELLINGS.with(|count| count.get()) > 0, "no pivot ran out of room");
     }
 
     #[test]
