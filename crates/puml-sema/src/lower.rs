@@ -559,7 +559,7 @@ impl DiagramLowering {
         }
         // One token buffer for every statement: a vector per statement was
         // an allocation and a free for each.
-        let mut tokens = Vec::new();
+        let mut tokens = Vec::with_capacity(64);
         for child in whole.child_nodes() {
             if !matches!(child.kind(), START_LINE | END_LINE) {
                 let range = significant_tokens_and_range(&child, &mut tokens);
@@ -1840,14 +1840,15 @@ impl DiagramLowering {
             .iter()
             .filter(|t| t.kind == KEYWORD)
             .find_map(|t| POSITIONS.into_iter().find(|p| t.text.eq_ignore_ascii_case(p)));
-        let names: Vec<Tok> = tokens
+        // The first two participants named are what the note needs (every
+        // name is resolved, in order): kept in place, not in two vectors
+        // allocated for each note.
+        let mut ids: [Option<ParticipantId>; 2] = [None, None];
+        let names = tokens
             .iter()
             .take_while(|t| t.kind != COLON)
-            .filter(|t| matches!(t.kind, IDENT | STRING))
-            .copied()
-            .collect();
-        let mut ids = Vec::new();
-        for name in &names {
+            .filter(|t| matches!(t.kind, IDENT | STRING));
+        for (index, name) in names.enumerate() {
             let code = participant_name(name);
             let known = self.by_code.contains_key(code)
                 || self
@@ -1862,7 +1863,10 @@ impl DiagramLowering {
                     format!("the note names `{code}`, which no message or declaration has introduced; it becomes a new participant"),
                 ));
             }
-            ids.push(self.resolve(*name, ParticipantKind::Participant));
+            let id = self.resolve(*name, ParticipantKind::Participant);
+            if let Some(slot) = ids.get_mut(index) {
+                *slot = Some(id);
+            }
         }
         let color = tokens
             .iter()
@@ -1870,17 +1874,10 @@ impl DiagramLowering {
             .find(|t| t.kind == COLOR)
             .map(|t| t.text.to_string());
         let position = match position_word {
-            Some("left") => NotePosition::Left {
-                of: ids.first().copied(),
-            },
-            Some("right") => NotePosition::Right {
-                of: ids.first().copied(),
-            },
-            Some("over") => match ids.first() {
-                Some(&first) => NotePosition::Over {
-                    first,
-                    last: ids.get(1).copied(),
-                },
+            Some("left") => NotePosition::Left { of: ids[0] },
+            Some("right") => NotePosition::Right { of: ids[0] },
+            Some("over") => match ids[0] {
+                Some(first) => NotePosition::Over { first, last: ids[1] },
                 None => return,
             },
             Some("across") => NotePosition::Across,
