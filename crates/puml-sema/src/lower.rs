@@ -591,7 +591,9 @@ impl DiagramLowering {
         if self.legacy.is_some() && green.kind().is_legacy_activity_statement() {
             return;
         }
-        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
+        // A byte search: asked of every message's arrow, two or three bytes
+        // long, where `str::contains`'s searcher costs several times it.
+        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.as_bytes().contains(&b'#'));
         let any_color =
             tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
         if !any_color {
@@ -994,12 +996,22 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ participants
 
+    /// The participant `token` names, made (as `kind_if_new`) when it is
+    /// new. Inlined for the usual case, a participant met before; the rest
+    /// is out of line (its frame cost a fifth of resolving a known name).
+    #[inline]
     fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
-        let range = token.range;
         if let Some(&id) = self.by_code.get(participant_name(&token)) {
-            self.map.participant_uses[id.index()].push(range);
+            self.map.participant_uses[id.index()].push(token.range);
             return id;
         }
+        self.resolve_unknown(token, kind_if_new)
+    }
+
+    /// [`DiagramLowering::resolve`] for a name not among the codes.
+    #[inline(never)]
+    fn resolve_unknown(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
+        let range = token.range;
         let code = token.name();
         // A quoted display name used instead of the alias resolves to the
         // participant it names.
@@ -1572,7 +1584,10 @@ impl DiagramLowering {
         }
         let numbers = &self.autonumber.current;
         let formatted: std::sync::Arc<str> = match &self.autonumber.format {
-            Some(format) => apply_number_format(format, numbers).into(),
+            Some(format) => {
+                apply_number_format(format, numbers, &mut self.number_text);
+                self.number_text.as_str().into()
+            }
             None => {
                 let text = &mut self.number_text;
                 text.clear();
@@ -2120,14 +2135,17 @@ impl DiagramLowering {
         if keyword != "skinparam" && keyword != "skinparamlocked" {
             return;
         }
-        let head = token_text(green, TEXT).unwrap_or_default();
+        // The text after the keyword, borrowed from its token (a copy of
+        // it was an allocation per skinparam line).
+        let head_token = green.tokens().find(|t| t.kind == TEXT);
+        let head = head_token.map_or("", |t| t.text.trim());
         match green.child(BODY) {
             None if !tokens.iter().any(|t| t.kind == L_BRACE) => {
-                let (key, value) = split_at_first_blank(&head);
+                let (key, value) = split_at_first_blank(head);
                 let key = key.to_ascii_lowercase();
                 let value = value.unwrap_or("").trim().to_string();
                 if !key.is_empty() {
-                    if let Some(text) = green.tokens().find(|t| t.kind == TEXT) {
+                    if let Some(text) = head_token {
                         let blanks = text.text.len() - text.text.trim_start().len();
                         let name = &text.text.trim_start()[..key.len()];
                         self.check_skinparam_name("", name, text.range.start() + TextSize::from(blanks as u32));
@@ -2517,28 +2535,31 @@ fn push_decimal(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    // ASCII digits: copied as one run (a character at a time, each was
+    // encoded and the string grown for it).
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
-fn apply_number_format(format: &str, numbers: &[u64]) -> String {
+/// The number `numbers` written as `format` says, into `out` (emptied
+/// first): the buffer the caller keeps from one message to the next, so
+/// that a formatted number costs no allocation of its own.
+fn apply_number_format(format: &str, numbers: &[u64], out: &mut String) {
+    out.clear();
     // `{n:0width$}` joined with `.`, written without the formatter (every
     // numbered message of a diagram with a format comes here).
-    let number = |width: usize| {
-        let mut text = String::with_capacity(numbers.len() * (width + 1));
+    let number = |out: &mut String, width: usize| {
         for (i, &n) in numbers.iter().enumerate() {
             if i > 0 {
-                text.push('.');
+                out.push('.');
             }
-            let start = text.len();
-            push_decimal(&mut text, n);
-            let digits = text.len() - start;
+            let start = out.len();
+            push_decimal(out, n);
+            let digits = out.len() - start;
             for _ in digits..width {
-                text.insert(start, '0');
+                out.insert(start, '0');
             }
         }
-        text
     };
-    let mut out = String::with_capacity(format.len() + 4);
     let mut chars = format.chars().peekable();
     let mut quoted = false;
     let mut placed = false;
@@ -2558,16 +2579,15 @@ fn apply_number_format(format: &str, numbers: &[u64]) -> String {
                 zeros += usize::from(next == '0');
                 chars.next();
             }
-            out.push_str(&number(zeros));
+            number(out, zeros);
             placed = true;
             continue;
         }
         out.push(c);
     }
     if !placed {
-        out.push_str(&number(0));
+        number(out, 0);
     }
-    out
 }
 
 /// Splits autonumber arguments, keeping `"…"` together.
@@ -3025,7 +3045,10 @@ mod decimal_tests {
             ("'x'00'y'", &[5, 123], "x05.123y"),
             ("<b>[000]", &[1, 2, 3], "<b>[001.002.003]"),
         ] {
-            assert_eq!(super::apply_number_format(format, numbers), expected, "{format}");
+            // Into a buffer holding an earlier number, as lowering keeps it.
+            let mut out = String::from("stale");
+            super::apply_number_format(format, numbers, &mut out);
+            assert_eq!(out, expected, "{format}");
         }
     }
 }
