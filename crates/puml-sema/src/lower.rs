@@ -593,7 +593,8 @@ impl DiagramLowering {
         }
         // A byte search: asked of every message's arrow, two or three bytes
         // long, where `str::contains`'s searcher costs several times it.
-        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.as_bytes().contains(&b'#'));
+        let colored =
+            |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.as_bytes().contains(&b'#'));
         let any_color =
             tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
         if !any_color {

@@ -273,7 +273,9 @@ mod tests {
     #[test]
     fn short_key_packs_every_byte_in_place() {
         let kind = SyntaxKind(crate::SyntaxKind::IDENT as u16);
-        for text in ["", "a", "ab", "abc", "abcd", "abcde", "abcdef", "->", "-->", "<<--", "é", "aé"] {
+        for text in [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "->", "-->", "<<--", "é", "aé",
+        ] {
             let mut expected = (u64::from(kind.0) << 56) | ((text.len() as u64) << 48);
             for (i, &b) in text.as_bytes().iter().enumerate() {
                 expected |= u64::from(b) << (8 * i);
