@@ -792,6 +792,13 @@ def style_size_probes():
             % (then_label, else_label))
     out["deco_branch_label_lone_then"] = (
         "@startuml\nstart\n:hello;\nif (cond?) then (yes\\nyes2)\n  :a;\nendif\nstop\n@enduml\n")
+    rows = "|= Colour |= Meaning |\n|<#D6EAF8> | User command |\n| x | System action |\n"
+    for where in ("right", "left", "center"):
+        out["deco_legend_table_%s" % where] = (
+            "@startuml\nstart\n:a;\nstop\nlegend %s\n%sendlegend\n@enduml\n" % (where, rows))
+    out["deco_legend_table_three_columns"] = (
+        "@startuml\nstart\n:a wide enough action;\nstop\nlegend\n|= A |= Bee |= C |\n|1|two|  three  |\n"
+        "|<#FADBD8>four| five |six|\nendlegend\n@enduml\n")
     return out
 
 
