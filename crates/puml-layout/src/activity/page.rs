@@ -381,7 +381,11 @@ impl Ctx<'_> {
     pub(super) fn legend_table(&self, text: &str) -> Option<LegendTable> {
         let font = self.theme.font_of(TextElement::Legend, 14.0);
         let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        if lines.is_empty() || !lines.iter().all(|l| l.len() >= 2 && l.starts_with('|') && l.ends_with('|')) {
+        if lines.is_empty()
+            || !lines
+                .iter()
+                .all(|l| l.len() >= 2 && l.starts_with('|') && l.ends_with('|'))
+        {
             return None;
         }
         let line_h = self.text("x", font).height;
@@ -456,7 +460,15 @@ impl Ctx<'_> {
             let mut cx = left;
             for (cell, col_w) in row.iter().zip(&table.cols) {
                 if let Some(bg) = cell.bg {
-                    rect(out, cx, y, *col_w, table.row_h, 0.0, crate::shapes::paint(Some(bg), None));
+                    rect(
+                        out,
+                        cx,
+                        y,
+                        *col_w,
+                        table.row_h,
+                        0.0,
+                        crate::shapes::paint(Some(bg), None),
+                    );
                 }
                 cell.block
                     .draw(cx + cell.lead, y, Align::Left, self.theme.legend_font_color, out);

@@ -352,8 +352,8 @@ impl Style {
         // A fill of `none` is no fill, as `transparent` (PlantUML 1.2026.8
         // draws `fill="none"` for `skinparam activityBackgroundColor none`,
         // under `monochrome true` too; probes deco_fill_none_*).
-        let unfilled = property == "backgroundcolor"
-            && value.trim().trim_start_matches('#').eq_ignore_ascii_case("none");
+        let unfilled =
+            property == "backgroundcolor" && value.trim().trim_start_matches('#').eq_ignore_ascii_case("none");
         let color = if unfilled {
             parse_color("transparent")
         } else {
