@@ -82,12 +82,13 @@ impl Ctx<'_> {
             )
         };
         let pad_bottom = END_MARGIN - PAGE_MARGIN - BLOCK_GAP;
-        // PlantUML starts a drawing whose leftmost shape is a note 1 px
-        // further left.
+        // PlantUML starts a drawing whose leftmost shape is a note or a
+        // text (a branch label reaching past the diamond's left: probes
+        // deco_branch_label_*, deco_default_font_16) 1 px further left.
         let note_left = body
             .items
             .iter()
-            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. }))))
+            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. } | Item::Text(_)))))
             .fold((f64::INFINITY, false), |acc, (x, is_note)| {
                 if x < acc.0 - 0.001 {
                     (x, is_note)
