@@ -30,7 +30,7 @@ use std::process::ExitCode;
 /// The allocator every puml binary runs with (see crates/puml-cli/src/main.rs),
 /// so the in-process benches measure what the binaries do.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: puml_alloc::MiMalloc = puml_alloc::MiMalloc;
 
 const USAGE: &str = "usage: cargo xtask <task> [args]
 

@@ -1,6 +1,6 @@
 //! The process's allocator: the system's while `puml` works on one file on
-//! the main thread, mimalloc from the moment it may work on several
-//! threads (`use_mimalloc`).
+//! the main thread, mimalloc (`puml_alloc::MiMalloc`) from the moment it
+//! may work on several threads (`use_mimalloc`).
 //!
 //! Why both: glibc's allocator spent about a quarter of a corpus render in
 //! malloc and free (many small, short-lived allocations on several
@@ -89,7 +89,7 @@ fn owned_by_mimalloc(ptr: *mut u8) -> bool {
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if mimalloc_chosen() {
-            unsafe { mimalloc::MiMalloc.alloc(layout) }
+            unsafe { puml_alloc::MiMalloc.alloc(layout) }
         } else {
             note_system_block(unsafe { System.alloc(layout) }, layout.size())
         }
@@ -97,7 +97,7 @@ unsafe impl GlobalAlloc for Allocator {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if mimalloc_chosen() {
-            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+            unsafe { puml_alloc::MiMalloc.alloc_zeroed(layout) }
         } else {
             note_system_block(unsafe { System.alloc_zeroed(layout) }, layout.size())
         }
@@ -105,7 +105,7 @@ unsafe impl GlobalAlloc for Allocator {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if owned_by_mimalloc(ptr) {
-            unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+            unsafe { puml_alloc::MiMalloc.dealloc(ptr, layout) }
         } else {
             unsafe { System.dealloc(ptr, layout) }
         }
@@ -114,7 +114,7 @@ unsafe impl GlobalAlloc for Allocator {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // A block stays with the allocator that made it.
         if owned_by_mimalloc(ptr) {
-            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+            unsafe { puml_alloc::MiMalloc.realloc(ptr, layout, new_size) }
         } else {
             note_system_block(unsafe { System.realloc(ptr, layout, new_size) }, new_size)
         }

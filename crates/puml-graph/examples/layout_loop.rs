@@ -12,7 +12,7 @@
 // The allocator every puml binary runs with: its instruction counts are
 // the tools'.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: puml_alloc::MiMalloc = puml_alloc::MiMalloc;
 
 #[allow(dead_code)]
 #[path = "../tests/support/dot.rs"]

@@ -14,7 +14,7 @@
 // The allocator the bench (and every puml binary) runs with: its
 // instruction counts are the bench's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: puml_alloc::MiMalloc = puml_alloc::MiMalloc;
 
 use puml_ide::check::CheckOptions;
 use puml_ide::render::{render_source, Format, RenderOptions};

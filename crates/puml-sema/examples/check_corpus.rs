@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 // The allocator the CLI and the benches use, so that allocation costs count as they do there.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: puml_alloc::MiMalloc = puml_alloc::MiMalloc;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -3,8 +3,8 @@
 //! requests a long-running server would otherwise hold its peak. Asking it
 //! to collect returns the pages no live allocation uses.
 
-// Linked through the `mimalloc` dependency (the binaries' global allocator).
-use mimalloc as _;
+// Linked through `puml-alloc` (the binaries' global allocator, mimalloc).
+use puml_alloc as _;
 
 extern "C" {
     /// mimalloc's `void mi_collect(bool force)`.

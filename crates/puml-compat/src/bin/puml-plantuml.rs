@@ -4,7 +4,7 @@
 
 /// The allocator every puml binary uses (see `puml`'s main.rs for why).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: puml_alloc::MiMalloc = puml_alloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
