@@ -581,6 +581,25 @@ def probes():
             "@startuml\n|A|\n|B|\n|A|\nstart\n:Step;\nnote %s\n%send note\n|B|\n:Next;\nstop\n@enduml\n"
             % (side.split("_")[0], note)
         )
+    # A step moved to another lane inside a branch or a loop: PlantUML lays
+    # the block out as without lanes and draws each step in its lane's
+    # column, each lane as wide as what it draws (held-out `*-lanes`).
+    two = "@startuml\n|A|\n|B|\n|A|\nstart\n"
+    inner = {
+        "if_else_mid": "if (c?) then (yes)\n:a1;\nelse (no)\n:b1;\n|B|\n:b2;\nendif\n:d;\n",
+        "if_then_mid": "if (c?) then (yes)\n:a1;\n|B|\n:a2;\nelse (no)\n:b1;\nendif\n:d;\n",
+        "if_then_only": "if (c?) then (yes)\n|B|\n:a1;\nendif\n:d;\n",
+        "if_then_back": "if (c?) then (yes)\n|B|\n:a1;\n|A|\nendif\n:d;\n",
+        "if_stop_branch": ":x;\n|B|\n:y;\nif (c?) then (yes)\n:a1;\nstop\nelse (no)\n:b1;\n|A|\n:b2;\nendif\n:d;\n",
+        "while_mid": "while (more?) is (yes)\n:a;\n|B|\n:b;\nendwhile (no)\n:d;\n",
+        "while_mid_back": "while (more?) is (yes)\n:a;\n|B|\n:b;\n|A|\nendwhile (no)\n:d;\n",
+        "repeat_mid": "repeat\n:a;\n|B|\n:b;\nrepeat while (more?) is (yes)\n:d;\n",
+        "repeat_mid_back": "repeat\n:a;\n|B|\n:b;\n|A|\nrepeat while (more?) is (yes)\n:d;\n",
+        "nested_if": "if (c?) then (yes)\n:a1;\nelse (no)\n:Some wider step;\n|B|\n:b2;\n"
+        "if (again?) then (yes)\n:b3;\nendif\nendif\n:d;\n",
+    }
+    for name, body in inner.items():
+        out["lanes_inner_%s" % name] = two + body + "stop\n@enduml\n"
     out["lanes_label_crossing"] = (
         "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"
         "-> back;\n|Alpha|\n:Step three;\nstop\n@enduml\n"

@@ -216,7 +216,8 @@ impl Ctx<'_> {
             let c = (ta + ea) / 2.0;
             let else_x = then_t.w + gap;
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let top = d.h + 10.0;
+            let uncompressed = self.rows_uncompressed.get();
+            let top = d.h + if uncompressed { 20.0 } else { 10.0 };
             let then_stroke = self.stroke_for(None);
             polyline(
                 &mut items,
@@ -244,7 +245,8 @@ impl Ctx<'_> {
             let content_hi = else_x + else_t.w;
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
-            let my = bottom + 6.0 + DIAMOND_HALF;
+            let merge_gap = if uncompressed { 10.0 } else { 6.0 };
+            let my = bottom + merge_gap + DIAMOND_HALF;
             let mut outs = Vec::new();
             for (t, x, side) in branches {
                 if t.open {
@@ -268,7 +270,7 @@ impl Ctx<'_> {
             }
             if any_open {
                 let md = self.diamond(None);
-                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
+                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + merge_gap, None);
                 for (ox, oy, side, tail) in outs {
                     self.edge(
                         &mut items,
@@ -277,7 +279,7 @@ impl Ctx<'_> {
                         true,
                     );
                 }
-                h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
+                h = bottom + merge_gap + 2.0 * DIAMOND_HALF;
             }
             // (The `then` branch keeps the room its tile holds left of what
             // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)

@@ -280,6 +280,7 @@ impl Ctx<'_> {
         labels: RepeatLabels<'_>,
         depth: usize,
     ) -> Tile {
+        let end_lane = self.repeat_end_lane.take();
         let entry = match label.filter(|l| !l.trim().is_empty()) {
             Some(text) => self.action_tile(&Action {
                 text: text.to_string(),
@@ -412,11 +413,17 @@ impl Ctx<'_> {
             below_body
         };
         t.place(x0, body_top, &mut items);
+        let condition_from = items.len();
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
         let dmid = dtop + d.h / 2.0;
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);
         self.draw_label_at(&mut items, &not_l, c + LABEL_DX, dtop + d.h);
+        if let Some(lane) = end_lane {
+            let mut condition = items.split_off(condition_from);
+            super::lanes::mark_lane(&mut condition, lane);
+            items.append(&mut condition);
+        }
         // PlantUML keeps the backward action 10 px right of the body, 20 px
         // right of the loop's first box.
         let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);

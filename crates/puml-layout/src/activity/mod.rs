@@ -163,6 +163,9 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
+        lane_marks: std::cell::Cell::new(false),
+        repeat_end_lane: std::cell::Cell::new(None),
+        rows_uncompressed: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -229,4 +232,17 @@ struct Ctx<'m> {
     /// its first step's note reaches up as after an action (seed 001's
     /// `complete-example`). Taken by the next sequence laid out.
     first_after_action: std::cell::Cell<bool>,
+    /// Set while a top-level block whose steps change swimlanes is laid
+    /// out: each node's items are marked with its lane (`lanes.rs`), which
+    /// then draws each in its lane's column.
+    lane_marks: std::cell::Cell<bool>,
+    /// Set (with `lane_marks`) just before a `repeat` is laid out whose
+    /// `repeat while` is written in another lane: its condition is drawn
+    /// there (probe `lanes_inner_repeat_mid`). Taken by `Ctx::repeat_tile`.
+    repeat_end_lane: std::cell::Cell<Option<usize>>,
+    /// Set while a block whose steps change swimlanes is laid out: PlantUML
+    /// does not close its rows, so a two-branch `if` keeps its branches
+    /// 20 px under the diamond and its merge 10 px under them (probes
+    /// `lanes_inner_*`), not 10 and 6.
+    rows_uncompressed: std::cell::Cell<bool>,
 }

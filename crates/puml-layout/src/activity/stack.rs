@@ -295,6 +295,14 @@ impl Ctx<'_> {
     /// [`Self::layout_node_spaced`] for a node that may follow an action in
     /// its sequence (its notes then reach less far up).
     pub(super) fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
+        let mut tile = self.layout_node_unmarked(node, depth, extra, after_action);
+        if let (true, Some(lane)) = (self.lane_marks.get(), node.lane) {
+            super::lanes::mark_lane(&mut tile.items, lane.index());
+        }
+        tile
+    }
+
+    fn layout_node_unmarked(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -416,7 +424,11 @@ impl Ctx<'_> {
                 backward,
                 condition,
                 labels,
-            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
+            } => {
+                let end_lane = node.end_lane.filter(|l| self.lane_marks.get() && Some(*l) != node.lane);
+                self.repeat_end_lane.set(end_lane.map(LaneId::index));
+                self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth)
+            }
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {
