@@ -595,6 +595,10 @@ def probes():
         "while_mid_back": "while (more?) is (yes)\n:a;\n|B|\n:b;\n|A|\nendwhile (no)\n:d;\n",
         "repeat_mid": "repeat\n:a;\n|B|\n:b;\nrepeat while (more?) is (yes)\n:d;\n",
         "repeat_mid_back": "repeat\n:a;\n|B|\n:b;\n|A|\nrepeat while (more?) is (yes)\n:d;\n",
+        "if_lone_then": "if (c?) then (yes)\n:a1;\nendif\n|B|\n:d;\n",
+        "if_then_wide": "if (c?) then (yes)\n|B|\n:a much wider step here;\nendif\n:d;\n",
+        "if_then_empty_else": "if (c?) then (yes)\n|B|\n:a1;\nelse (no)\nendif\n:d;\n",
+        "if_then_after_step": "if (c?) then (yes)\n:a0;\n|B|\n:a1;\nendif\n:d;\n",
         "nested_if": "if (c?) then (yes)\n:a1;\nelse (no)\n:Some wider step;\n|B|\n:b2;\n"
         "if (again?) then (yes)\n:b3;\nendif\nendif\n:d;\n",
     }

@@ -13,6 +13,7 @@ impl Ctx<'_> {
         color: Option<&str>,
         depth: usize,
     ) -> Tile {
+        let bypass_left = self.bypass_left.take();
         let d = self.diamond(cond);
         let fill = color.and_then(parse_color);
         // One branch alone runs beside the bypass, which PlantUML spaces as
@@ -309,6 +310,8 @@ impl Ctx<'_> {
         // the empty side bypasses it.
         let (main, main_l, side_l, side) = if then_t.is_empty() && !else_t.is_empty() {
             (else_t, else_l, then_l, -1.0)
+        } else if bypass_left {
+            (then_t, then_l, else_l, -1.0)
         } else {
             (then_t, then_l, else_l, 1.0)
         };
@@ -326,7 +329,7 @@ impl Ctx<'_> {
         // under the diamond, 8.9 under a label's block where that is less
         // than an action's room (measured with one to three lines of an
         // 11 pt label; probes `partition_mid_d3_*`, `lone_frame_*`).
-        let main_seq = if side < 0.0 {
+        let main_seq = if side < 0.0 && !bypass_left {
             otherwise.map(|(_, s)| s)
         } else {
             then_seq
@@ -364,6 +367,10 @@ impl Ctx<'_> {
         let corner = c + side * d.w / 2.0;
         let bx = if side > 0.0 {
             corner.max(mx1) + LOOP_MARGIN
+        } else if bypass_left {
+            // (Beside the diamond: what the branch draws lies in other
+            // lanes; probe `lanes_inner_if_then_wide`.)
+            corner - LOOP_MARGIN
         } else {
             corner.min(mx0) - LOOP_MARGIN
         };
@@ -418,6 +425,14 @@ impl Ctx<'_> {
         }
         let md = self.diamond(None);
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+        if self.lane_marks.get() {
+            // Its lane holds 9 px beside the diamond and 13 beyond the
+            // bypass, on whichever side (probes `lanes_inner_if_then_*`).
+            let (dl, dr) = (c - d.w / 2.0, c + d.w / 2.0);
+            let lo = (dl - NUDE_PAD_LEFT).min(bx - LANE_BYPASS_ROOM);
+            let hi = (dr + NUDE_PAD_LEFT).max(bx + LANE_BYPASS_ROOM);
+            phantom_cover(&mut items, lo, hi + 2.0, 0.0);
+        }
         let h = merge_top + 2.0 * DIAMOND_HALF;
         let reach = (
             // (A loop in the branch keeps its own room: probes
@@ -748,6 +763,8 @@ fn first_is_if(seq: &Seq<'_>) -> bool {
 
 /// How close PlantUML's compression brings a frame to the diamond above.
 const MIN_UNCOVERED_ROWS: f64 = 10.0;
+/// How far a swimlane holds room beyond a lone branch's bypass line.
+const LANE_BYPASS_ROOM: f64 = 13.0;
 
 /// A branch that starts with a partition or group: PlantUML starts the
 /// frame at the branch's top, where a frame further down a sequence

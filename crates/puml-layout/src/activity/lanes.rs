@@ -166,9 +166,15 @@ impl Ctx<'_> {
         // of it does not.)
         let mut left = vec![f64::NEG_INFINITY; n];
         let mut right = vec![f64::NEG_INFINITY; n];
-        for (t, _, lane) in &tiles {
+        for ((t, _, lane), node) in tiles.iter().zip(&seq.nodes) {
             if let Some((lo, hi)) = lane_reach(&t.items) {
                 reach(&mut left, &mut right, *lane, lo - t.anchor, hi - t.anchor);
+            }
+            // PlantUML's lane holds an `if`'s own room too (the 9 px left
+            // of a lone `then`'s diamond, the 16 right of its bypass, which
+            // its lane measures 3 px short; probe `lanes_if_lone_then`).
+            if matches!(node.kind, Kind::If { .. }) && !t.is_empty() {
+                reach(&mut left, &mut right, *lane, -t.anchor, t.w - 3.0 - t.anchor);
             }
         }
         // A branch in another lane's column counts by what it draws, as
@@ -902,6 +908,15 @@ fn changes_lane(node: &Node<'_>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usiz
         todo.extend(seqs.into_iter().flat_map(|s| s.nodes.iter()));
     }
     false
+}
+
+/// Whether a step of `seq` (or nested in it) runs in another lane than `lane`.
+pub(super) fn seq_changes_lane(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
+    let index = |l: Option<LaneId>| l.map_or(0, LaneId::index);
+    let own = index(lane);
+    seq.nodes
+        .iter()
+        .any(|node| changes_lane(node, own, &|n: &Node<'_>| index(n.lane)))
 }
 
 /// A connection between steps in different lanes: PlantUML draws it from

@@ -166,6 +166,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         lane_marks: std::cell::Cell::new(false),
         repeat_end_lane: std::cell::Cell::new(None),
         rows_uncompressed: std::cell::Cell::new(false),
+        bypass_left: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -245,4 +246,8 @@ struct Ctx<'m> {
     /// 20 px under the diamond and its merge 10 px under them (probes
     /// `lanes_inner_*`), not 10 and 6.
     rows_uncompressed: std::cell::Cell<bool>,
+    /// Set (with `lane_marks`) just before a lone `then` whose steps change
+    /// lanes is laid out: PlantUML puts its bypass left of the diamond
+    /// (probes `lanes_inner_if_then_*`). Taken by `Ctx::if_tile`.
+    bypass_left: std::cell::Cell<bool>,
 }

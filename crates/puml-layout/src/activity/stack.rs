@@ -404,6 +404,12 @@ impl Ctx<'_> {
                         Some((c, l, b)) => (Some(*c), *l, Some(b)),
                         None => (None, None, None),
                     };
+                    let lone_then = otherwise.as_ref().is_none_or(|(_, s)| s.nodes.is_empty());
+                    self.bypass_left.set(
+                        self.lane_marks.get()
+                            && lone_then
+                            && body.is_some_and(|s| super::lanes::seq_changes_lane(s, node.lane)),
+                    );
                     self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
                 } else {
                     self.elseif_tile(branches, otherwise.as_ref(), depth)
