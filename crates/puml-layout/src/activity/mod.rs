@@ -246,8 +246,9 @@ struct Ctx<'m> {
     /// 20 px under the diamond and its merge 10 px under them (probes
     /// `lanes_inner_*`), not 10 and 6.
     rows_uncompressed: std::cell::Cell<bool>,
-    /// Set (with `lane_marks`) just before a lone `then` whose steps change
-    /// lanes is laid out: PlantUML puts its bypass left of the diamond
-    /// (probes `lanes_inner_if_then_*`). Taken by `Ctx::if_tile`.
+    /// Set (with `lane_marks`) just before a lone `then` whose steps move
+    /// to a lane on the right is laid out: PlantUML puts its bypass left
+    /// of the diamond, away from them (probes `lanes_inner_if_then_*`).
+    /// Taken by `Ctx::if_tile`.
     bypass_left: std::cell::Cell<bool>,
 }

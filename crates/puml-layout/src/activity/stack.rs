@@ -408,7 +408,7 @@ impl Ctx<'_> {
                     self.bypass_left.set(
                         self.lane_marks.get()
                             && lone_then
-                            && body.is_some_and(|s| super::lanes::seq_changes_lane(s, node.lane)),
+                            && body.is_some_and(|s| super::lanes::seq_moves_right(s, node.lane)),
                     );
                     self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
                 } else {
