@@ -763,8 +763,6 @@ fn first_is_if(seq: &Seq<'_>) -> bool {
 
 /// How close PlantUML's compression brings a frame to the diamond above.
 const MIN_UNCOVERED_ROWS: f64 = 10.0;
-/// How far a swimlane holds room beyond a lone branch's bypass line.
-const LANE_BYPASS_ROOM: f64 = 13.0;
 
 /// A branch that starts with a partition or group: PlantUML starts the
 /// frame at the branch's top, where a frame further down a sequence

@@ -566,6 +566,14 @@ impl Ctx<'_> {
         if !distinct || lanes.iter().all(|&l| l == own) {
             return None;
         }
+        // A branch changing lanes on the way is a [`LanedTile`].
+        let wanders = seqs
+            .iter()
+            .zip(&lanes)
+            .any(|(s, &l)| s.nodes.iter().any(|n| changes_lane(n, l, lane_of)));
+        if wanders {
+            return None;
+        }
         // Each branch where the block without lanes puts it, its flow's
         // axis at 0 (PlantUML draws each part of the block in its lane's
         // column at that place; probes `lanes_if_other_lane`,
@@ -943,13 +951,15 @@ pub(super) fn seq_moves_right(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
 
 /// A connection between steps in different lanes: PlantUML draws it from
 /// its start in the first lane's column to its end in the other's, the
-/// first horizontal stretch bridging them (probes `lanes_inner_*`).
+/// last horizontal stretch bridging them (probes `lanes_inner_*`).
 struct LaneCrossing {
     pts: Vec<(f64, f64)>,
     from: usize,
     to: usize,
     stroke: Stroke,
     head: bool,
+    /// Heads drawn on its segments, with their segment's index.
+    mid_heads: Vec<(usize, Item)>,
     /// Labels drawn with it (beside its start).
     labels: Vec<Item>,
 }
@@ -1050,6 +1060,28 @@ impl LanedTile {
                             run.push(h);
                         }
                     }
+                    // Heads in the middle of its segments (a loop's way back).
+                    let mut mid_heads = Vec::new();
+                    while let Some(Item::Polygon { points, .. }) = all.peek() {
+                        let on = points.get(1).and_then(|tip| {
+                            pts.windows(2).position(|w| {
+                                let (lo_x, hi_x) = (w[0].0.min(w[1].0), w[0].0.max(w[1].0));
+                                let (lo_y, hi_y) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+                                tip.x >= lo_x - 0.01
+                                    && tip.x <= hi_x + 0.01
+                                    && tip.y >= lo_y - 0.01
+                                    && tip.y <= hi_y + 0.01
+                            })
+                        });
+                        match (points.len(), on) {
+                            (4, Some(segment)) => {
+                                if let Some(h) = all.next() {
+                                    mid_heads.push((segment, h));
+                                }
+                            }
+                            _ => break,
+                        }
+                    }
                     let mut labels = Vec::new();
                     while let Some(Item::Text(_)) = all.peek() {
                         if let Some(t) = all.next() {
@@ -1058,7 +1090,12 @@ impl LanedTile {
                     }
                     let (from, to) = (lane_at(pts[0], context), lane_at(tip, context));
                     if from == to {
-                        items.extend(run.into_iter().chain(labels).map(|i| (from, i)));
+                        items.extend(
+                            run.into_iter()
+                                .chain(mid_heads.into_iter().map(|(_, h)| h))
+                                .chain(labels)
+                                .map(|i| (from, i)),
+                        );
                     } else {
                         crossings.push(LaneCrossing {
                             pts,
@@ -1066,6 +1103,7 @@ impl LanedTile {
                             to,
                             stroke,
                             head,
+                            mid_heads,
                             labels,
                         });
                     }
@@ -1113,7 +1151,14 @@ impl LanedTile {
         }
         for c in crossings {
             let (sf, st) = (shift(c.from), shift(c.to));
-            let flat = c.pts.windows(2).position(|w| (w[0].1 - w[1].1).abs() < 0.01);
+            // The last horizontal stretch bridges the lanes (into a merge,
+            // back to a loop's entry).
+            let flat = c.pts.windows(2).rposition(|w| (w[0].1 - w[1].1).abs() < 0.01);
+            for (segment, mut head) in c.mid_heads {
+                let s = if flat.is_some_and(|k| segment > k) { st } else { sf };
+                shift_item(&mut head, s, 0.0);
+                out.push(head);
+            }
             let pts: Vec<(f64, f64)> = match flat {
                 Some(k) => c
                     .pts

@@ -124,6 +124,9 @@ const FRAME_PAD_X: f64 = 10.0;
 /// edge, and right of an `if`'s bypass line; around a `while` loop's lines.
 const NUDE_PAD_LEFT: f64 = 9.0;
 const NUDE_PAD_RIGHT: f64 = 16.0;
+/// How far a swimlane holds room beyond a lone branch's bypass line or a
+/// loop's line back on the left (probes `lanes_inner_*`).
+const LANE_BYPASS_ROOM: f64 = 13.0;
 /// `normalize` without extra room.
 const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// How far a partition's frame reaches beyond a two-branch `if`'s branches
@@ -246,9 +249,10 @@ struct Ctx<'m> {
     /// 20 px under the diamond and its merge 10 px under them (probes
     /// `lanes_inner_*`), not 10 and 6.
     rows_uncompressed: std::cell::Cell<bool>,
-    /// Set (with `lane_marks`) just before a lone `then` whose steps move
-    /// to a lane on the right is laid out: PlantUML puts its bypass left
-    /// of the diamond, away from them (probes `lanes_inner_if_then_*`).
-    /// Taken by `Ctx::if_tile`.
+    /// Set (with `lane_marks`) just before a lone `then` or a `repeat`
+    /// whose steps move to a lane on the right is laid out: PlantUML puts
+    /// its bypass or way back left of the diamond, away from them (probes
+    /// `lanes_inner_if_then_*`, `lanes_inner_repeat_*`). Taken by
+    /// `Ctx::if_tile` and `Ctx::repeat_tile`.
     bypass_left: std::cell::Cell<bool>,
 }

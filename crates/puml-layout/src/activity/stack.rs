@@ -433,6 +433,13 @@ impl Ctx<'_> {
             } => {
                 let end_lane = node.end_lane.filter(|l| self.lane_marks.get() && Some(*l) != node.lane);
                 self.repeat_end_lane.set(end_lane.map(LaneId::index));
+                // (A condition in another lane keeps its way back on the right.)
+                self.bypass_left.set(
+                    self.lane_marks.get()
+                        && end_lane.is_none()
+                        && backward.is_none()
+                        && super::lanes::seq_moves_right(body, node.lane),
+                );
                 self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth)
             }
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
