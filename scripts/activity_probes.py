@@ -599,6 +599,8 @@ def probes():
         "if_then_wide": "if (c?) then (yes)\n|B|\n:a much wider step here;\nendif\n:d;\n",
         "if_then_empty_else": "if (c?) then (yes)\n|B|\n:a1;\nelse (no)\nendif\n:d;\n",
         "if_then_after_step": "if (c?) then (yes)\n:a0;\n|B|\n:a1;\nendif\n:d;\n",
+        "nested_two_branch_if": "if (c?) then (yes)\n:a1;\nif (inner?) then (yes)\n:i1;\nelse (no)\n:i2;\nendif\n"
+        "|B|\n:a2;\nelse (no)\n:b1;\nendif\n:d;\n",
         "nested_if": "if (c?) then (yes)\n:a1;\nelse (no)\n:Some wider step;\n|B|\n:b2;\n"
         "if (again?) then (yes)\n:b3;\nendif\nendif\n:d;\n",
     }

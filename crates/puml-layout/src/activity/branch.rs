@@ -14,6 +14,7 @@ impl Ctx<'_> {
         depth: usize,
     ) -> Tile {
         let bypass_left = self.bypass_left.take();
+        let rows_open = self.rows_uncompressed.take();
         let d = self.diamond(cond);
         let fill = color.and_then(parse_color);
         // One branch alone runs beside the bypass, which PlantUML spaces as
@@ -217,7 +218,7 @@ impl Ctx<'_> {
             let c = (ta + ea) / 2.0;
             let else_x = then_t.w + gap;
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let uncompressed = self.rows_uncompressed.get();
+            let uncompressed = rows_open;
             let top = d.h + if uncompressed { 20.0 } else { 10.0 };
             let then_stroke = self.stroke_for(None);
             polyline(

@@ -136,10 +136,8 @@ impl Ctx<'_> {
                     Tile::empty()
                 } else {
                     self.lane_marks.set(inner);
-                    self.rows_uncompressed.set(inner);
                     let tile = self.layout_node_after(node, 0, &[], after_action);
                     self.lane_marks.set(false);
-                    self.rows_uncompressed.set(false);
                     tile
                 };
                 let (tile, sorted) = if inner {
@@ -917,6 +915,15 @@ fn changes_lane(node: &Node<'_>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usiz
         todo.extend(seqs.into_iter().flat_map(|s| s.nodes.iter()));
     }
     false
+}
+
+/// Whether a step of `seq` (or nested in it) runs in another lane than `lane`.
+pub(super) fn seq_changes_lane(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
+    let index = |l: Option<LaneId>| l.map_or(0, LaneId::index);
+    let own = index(lane);
+    seq.nodes
+        .iter()
+        .any(|node| changes_lane(node, own, &|n: &Node<'_>| index(n.lane)))
 }
 
 /// Whether the first step of `seq` (or nested in it) that runs in another

@@ -244,10 +244,12 @@ struct Ctx<'m> {
     /// `repeat while` is written in another lane: its condition is drawn
     /// there (probe `lanes_inner_repeat_mid`). Taken by `Ctx::repeat_tile`.
     repeat_end_lane: std::cell::Cell<Option<usize>>,
-    /// Set while a block whose steps change swimlanes is laid out: PlantUML
-    /// does not close its rows, so a two-branch `if` keeps its branches
-    /// 20 px under the diamond and its merge 10 px under them (probes
-    /// `lanes_inner_*`), not 10 and 6.
+    /// Set (with `lane_marks`) just before an `if` whose branches change
+    /// swimlanes is laid out: PlantUML does not close its rows, so its two
+    /// branches start 20 px under the diamond and its merge 10 px under
+    /// them (probes `lanes_inner_*`), not 10 and 6; an `if` inside them
+    /// that keeps its lane closes its own (held-out
+    /// `fibonacci-history-lanes`). Taken by `Ctx::if_tile`.
     rows_uncompressed: std::cell::Cell<bool>,
     /// Set (with `lane_marks`) just before a lone `then` or a `repeat`
     /// whose steps move to a lane on the right is laid out: PlantUML puts

@@ -399,6 +399,13 @@ impl Ctx<'_> {
                 color,
             } => {
                 let was_inside = self.inside_while_or_if.replace(true);
+                let wanders = branches
+                    .iter()
+                    .map(|(_, _, s)| s)
+                    .chain(otherwise.iter().map(|(_, s)| s))
+                    .any(|s| super::lanes::seq_changes_lane(s, node.lane));
+                self.rows_uncompressed
+                    .set(self.lane_marks.get() && wanders && branches.len() <= 1);
                 let tile = if branches.len() <= 1 {
                     let (cond, label, body) = match branches.first() {
                         Some((c, l, b)) => (Some(*c), *l, Some(b)),
