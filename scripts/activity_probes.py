@@ -606,6 +606,17 @@ def probes():
     }
     for name, body in inner.items():
         out["lanes_inner_%s" % name] = two + body + "stop\n@enduml\n"
+    # `if (c) is (x) then`: the condition and the `then` label (held-out
+    # `rankode-submission-lanes`); with a label after `then` the condition
+    # runs to the last `)`.
+    for name, head in (
+        ("is", "if (Role?) is (Teacher/Admin) then"),
+        ("equals", "if (Role?) equals (Teacher) then"),
+        ("is_then_label", "if (Role?) is (Teacher) then (yes)"),
+    ):
+        out["if_is_%s" % name] = (
+            "@startuml\nstart\n:Log in;\n%s\n:Manage;\nelse (Student)\n:Solve;\nendif\nstop\n@enduml\n" % head
+        )
     out["lanes_label_crossing"] = (
         "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"
         "-> back;\n|Alpha|\n:Step three;\nstop\n@enduml\n"
