@@ -258,6 +258,14 @@ struct Problem {
     root: bool,
     /// Members per rank, from `min_rank`.
     by_rank: Vec<Vec<usize>>,
+    /// Per rank, from `min_rank`: whether every member is a unit of its
+    /// own (no cluster at `level`), so a rank's units are its nodes.
+    nodes_only: Vec<bool>,
+    /// Per rank, from `min_rank`, where the problem's slice starts, when
+    /// that stays while it is ordered: a component's (components lie side
+    /// by side, and its ordering moves its nodes within its slices) and the
+    /// final pass's (whole ranks). A cluster's slice is looked for.
+    fixed_starts: Option<Vec<usize>>,
     /// dot's final pass over the whole graph (`remincross`): every node is
     /// a unit, and only nodes of the same innermost cluster trade places.
     remincross: bool,
@@ -352,6 +360,8 @@ struct Orderer<'a> {
     sweep_scratch: SweepScratch,
     /// Each rank's units in transposition (reused from call to call).
     transpose_units: Vec<Vec<(Unit, Members)>>,
+    /// Transposition's other lists, reused from call to call.
+    transpose_scratch: TransposeScratch,
     /// See `BuildScratch`.
     build_scratch: BuildScratch,
     /// Set whenever a rank's order changes (mincross clears it before a
@@ -369,7 +379,28 @@ struct Orderer<'a> {
 }
 
 /// See `Orderer::sweep_scratch`.
-type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>));
+type SweepScratch = (Vec<(Unit, Members)>, Vec<f64>, (Vec<i64>, Vec<Unit>, ReorderScratch));
+
+/// The lists `Orderer::reorder` reuses from call to call.
+#[derive(Default)]
+struct ReorderScratch {
+    /// The first place at or after each place holding a unit with a median.
+    next_median: Vec<usize>,
+    /// For a rank of nodes alone: the places holding a median, and the
+    /// medians and their nodes in their current order there.
+    slots: Vec<usize>,
+    values: Vec<f64>,
+    nodes: Vec<usize>,
+}
+
+/// The lists `Orderer::transpose` reuses from call to call (see there).
+#[derive(Default)]
+struct TransposeScratch {
+    candidate: Vec<bool>,
+    lists: Vec<Option<EdgeLists>>,
+    buffer: Vec<(usize, usize)>,
+    starts: Vec<Option<usize>>,
+}
 
 /// The lists `Orderer::build` reuses from call to call.
 #[derive(Default)]
@@ -547,6 +578,7 @@ impl<'a> Orderer<'a> {
             cluster_block: std::cell::RefCell::new(vec![NO_BLOCK; tree.parent.len()]),
             sweep_scratch: Default::default(),
             transpose_units: Vec::new(),
+            transpose_scratch: TransposeScratch::default(),
             build_scratch: BuildScratch::default(),
             moved: false,
             out_edges,
@@ -909,6 +941,8 @@ impl<'a> Orderer<'a> {
         if count > 0 && (0..count).any(|c| self.expanded[c]) {
             let mut problem = self.problem((0..n).collect(), usize::MAX, false);
             problem.remincross = true;
+            // (Every node: each slice is its whole rank.)
+            problem.fixed_starts = Some(vec![0; problem.by_rank.len()]);
             self.mincross(&problem, 2);
         }
     }
@@ -956,8 +990,20 @@ impl<'a> Orderer<'a> {
         for &v in &members {
             by_rank[self.rank_of[v] - min_rank].push(v);
         }
+        let nodes_only = by_rank
+            .iter()
+            .map(|nodes| nodes.iter().all(|&v| self.path[v].len() <= level))
+            .collect();
         let own = root;
+        let fixed_starts = root.then(|| {
+            by_rank
+                .iter()
+                .map(|nodes| nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0))
+                .collect()
+        });
         Problem {
+            fixed_starts,
+            nodes_only,
             members,
             level,
             min_rank,
@@ -973,9 +1019,20 @@ impl<'a> Orderer<'a> {
 
     /// The slice of rank `r` the problem owns: start and length.
     fn slice(&self, problem: &Problem, r: usize) -> (usize, usize) {
-        let Some(nodes) = r.checked_sub(problem.min_rank).and_then(|i| problem.by_rank.get(i)) else {
+        let Some(offset) = r.checked_sub(problem.min_rank) else {
             return (0, 0);
         };
+        let Some(nodes) = problem.by_rank.get(offset) else {
+            return (0, 0);
+        };
+        if let Some(starts) = &problem.fixed_starts {
+            debug_assert_eq!(
+                Some(starts[offset]),
+                Some(nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0)),
+                "rank {r}: the problem's slice moved"
+            );
+            return (starts[offset], nodes.len());
+        }
         let start = nodes.iter().map(|&v| self.pos[v]).min().unwrap_or(0);
         (start, nodes.len())
     }
@@ -994,10 +1051,15 @@ impl<'a> Orderer<'a> {
         let (start, count) = self.slice(problem, r);
         units.clear();
         units.reserve(count);
+        let slice = &self.ranks[r][start..start + count];
+        if r >= problem.min_rank && problem.nodes_only.get(r - problem.min_rank) == Some(&true) {
+            units.extend(slice.iter().map(|&v| (Unit::Node(v), Members::One(v))));
+            return start;
+        }
         // Each cluster's block on this rank (index into `units`), reset
         // before returning.
         let mut cluster_block = self.cluster_block.borrow_mut();
-        for &v in &self.ranks[r][start..start + count] {
+        for &v in slice {
             let unit = self.unit(problem.level, v);
             match (units.last_mut(), unit) {
                 (Some((last, nodes)), _) if *last == unit => nodes.push(v),
@@ -1708,7 +1770,7 @@ impl<'a> Orderer<'a> {
                 medians.push(self.median(*unit, nodes, r, downward, &mut scratch));
             }
             let has_fixed = self.flat_medians(&units, &mut medians);
-            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed);
+            self.reorder(problem, &mut units, &mut medians, reverse, has_fixed, &mut scratch.2);
             self.write(r, start, &units);
         }
         self.sweep_scratch = (units, medians, scratch);
@@ -1726,11 +1788,11 @@ impl<'a> Orderer<'a> {
         nodes: &[usize],
         r: usize,
         downward: bool,
-        scratch: &mut (Vec<i64>, Vec<Unit>),
+        scratch: &mut (Vec<i64>, Vec<Unit>, ReorderScratch),
     ) -> f64 {
         const SCALE: i64 = 256;
         let val = |w: usize| SCALE * self.slot[w] as i64;
-        let (list, seen) = scratch;
+        let (list, seen, _) = scratch;
         list.clear();
         seen.clear();
         let inside = |w: usize| matches!(unit, Unit::Cluster(c) if self.path[w].contains(&c));
@@ -1855,6 +1917,7 @@ impl<'a> Orderer<'a> {
         medians: &mut [f64],
         reverse: bool,
         has_fixed: bool,
+        scratch: &mut ReorderScratch,
     ) {
         let n = units.len();
         let may_pin = units
@@ -1877,20 +1940,54 @@ impl<'a> Orderer<'a> {
             }
             return;
         }
-        let mut end = n;
         // Units trade places only with units that have a median too, so the
         // places holding one stay the same from pass to pass: each pass
-        // starts at the first.
-        let first_median = medians.iter().position(|&m| m >= 0.0).unwrap_or(n);
+        // starts at the first, and `next_median[i]` (the first place at or
+        // after `i` holding one, `n` when none) holds for every pass.
+        if !may_pin && reorder_nodes(units, medians, reverse, has_fixed, scratch) {
+            return;
+        }
+        let next_median = &mut scratch.next_median;
+        next_median.clear();
+        next_median.resize(n + 1, n);
+        for i in (0..n).rev() {
+            next_median[i] = if medians[i] >= 0.0 { i } else { next_median[i + 1] };
+        }
+        let first_median = next_median[0];
+        if first_median == n {
+            return;
+        }
+        // `pinned` for this rank, with the rank's table looked up once.
+        let matrix = if may_pin {
+            self.flat_matrix[self.rank_of[units[0].1[0]]].as_deref()
+        } else {
+            None
+        };
+        let flipped = self.flipped(problem);
+        let remincross = problem.remincross;
+        let pinned = |a: &(Unit, Members), b: &(Unit, Members)| -> bool {
+            let (Unit::Node(v), Unit::Node(w)) = (a.0, b.0) else {
+                return self.pinned(problem, a, b);
+            };
+            if remincross && self.innermost[v] != self.innermost[w] {
+                return true;
+            }
+            let Some(matrix) = matrix else {
+                return false;
+            };
+            let (left, right) = if flipped { (w, v) } else { (v, w) };
+            matrix
+                .binary_search(&(self.flat_index[left], self.flat_index[right]))
+                .is_ok()
+        };
+        let mut end = n;
         for _ in 0..n {
             // A pass that exchanges nothing leaves nothing for the next
             // ones, which compare the same pairs or fewer: stop there.
             let mut exchanged = false;
             let mut left = first_median;
             while left < end {
-                while left < end && medians[left] < 0.0 {
-                    left += 1;
-                }
+                left = next_median[left];
                 if left >= end {
                     break;
                 }
@@ -1902,12 +1999,12 @@ impl<'a> Orderer<'a> {
                 // node counts as in a cluster (the root is one then).
                 let mut passed_cluster = false;
                 while right < end {
-                    let in_cluster = problem.remincross || matches!(units[right].0, Unit::Cluster(_));
+                    let in_cluster = remincross || matches!(units[right].0, Unit::Cluster(_));
                     if passed_cluster && in_cluster {
                         right += 1;
                         continue;
                     }
-                    if may_pin && self.pinned(problem, &units[left], &units[right]) {
+                    if may_pin && pinned(&units[left], &units[right]) {
                         must_stay = true;
                         break;
                     }
@@ -1951,13 +2048,21 @@ impl<'a> Orderer<'a> {
         } else {
             TRANSPOSE_STABLE_STRICT
         };
-        let mut candidate: Vec<bool> = self.transpose_stable.borrow()[problem.min_rank..=problem.max_rank]
-            .iter()
-            .map(|&known| known < stable_enough)
-            .collect();
+        let TransposeScratch {
+            mut candidate,
+            mut lists,
+            mut buffer,
+            mut starts,
+        } = std::mem::take(&mut self.transpose_scratch);
+        candidate.clear();
+        candidate.extend(
+            self.transpose_stable.borrow()[problem.min_rank..=problem.max_rank]
+                .iter()
+                .map(|&known| known < stable_enough),
+        );
         // (Each rank's in turn, reused.)
-        let mut lists: Vec<Option<EdgeLists>> = Vec::new();
-        let mut buffer: Vec<(usize, usize)> = Vec::new();
+        lists.clear();
+        buffer.clear();
         // Each rank's units and where they start, made when the rank is
         // first looked at: only this loop reorders ranks meanwhile, and it
         // exchanges the units in place too.
@@ -1965,7 +2070,8 @@ impl<'a> Orderer<'a> {
         if rank_units.len() < span {
             rank_units.resize_with(span, Default::default);
         }
-        let mut starts: Vec<Option<usize>> = vec![None; span];
+        starts.clear();
+        starts.resize(span, None);
         // Debug builds look at the ranks known to stay too, until they or a
         // neighbour change, and check that they do not move.
         #[cfg(debug_assertions)]
@@ -2094,6 +2200,12 @@ impl<'a> Orderer<'a> {
         }
         drop(stable);
         self.transpose_units = rank_units;
+        self.transpose_scratch = TransposeScratch {
+            candidate,
+            lists,
+            buffer,
+            starts,
+        };
     }
 
     /// Whether two nodes have so few edges on each side that comparing
@@ -2423,6 +2535,71 @@ impl<'a> Orderer<'a> {
         }
         total
     }
+}
+
+/// `Orderer::reorder` for a rank of nodes alone and no pairs pinned: each
+/// pass compares the units with a median in turn, each with the next one
+/// (the units without one stay and are looked past), so the passes are
+/// made on those medians alone, in a compact list, and the nodes moved to
+/// their new places once at the end. The same passes, exchanges and order
+/// as the general loop. Returns false (having changed nothing) when the
+/// rank holds a cluster.
+fn reorder_nodes(
+    units: &mut [(Unit, Members)],
+    medians: &mut [f64],
+    reverse: bool,
+    has_fixed: bool,
+    scratch: &mut ReorderScratch,
+) -> bool {
+    let n = units.len();
+    let ReorderScratch {
+        slots, values, nodes, ..
+    } = scratch;
+    slots.clear();
+    values.clear();
+    nodes.clear();
+    for (i, ((unit, _), &m)) in units.iter().zip(medians.iter()).enumerate() {
+        let Unit::Node(v) = *unit else {
+            return false;
+        };
+        if m >= 0.0 {
+            slots.push(i);
+            values.push(m);
+            nodes.push(v);
+        }
+    }
+    // Pairs compared in a pass: those whose right unit lies before `end`.
+    let mut end = n;
+    let mut compared = slots.len();
+    let mut moved = false;
+    for _ in 0..n {
+        let mut exchanged = false;
+        for k in 1..compared {
+            let (p1, p2) = (values[k - 1], values[k]);
+            if p1 > p2 || (p1 == p2 && reverse) {
+                values.swap(k - 1, k);
+                nodes.swap(k - 1, k);
+                exchanged = true;
+            }
+        }
+        if !exchanged {
+            break;
+        }
+        moved = true;
+        if !reverse && !has_fixed {
+            end -= 1;
+            while compared > 0 && slots[compared - 1] >= end {
+                compared -= 1;
+            }
+        }
+    }
+    if moved {
+        for ((&slot, &v), &m) in slots.iter().zip(nodes.iter()).zip(values.iter()) {
+            units[slot] = (Unit::Node(v), Members::One(v));
+            medians[slot] = m;
+        }
+    }
+    true
 }
 
 /// Sorts (upper place, lower place, weight) triples by upper then lower

@@ -54,6 +54,13 @@ pub(crate) struct Input<'a> {
 /// The solution; each connected component is solved apart and, for ranks,
 /// normalised so that its least normal node has rank 0.
 pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32> {
+    solve_in_label_space(input, balance, limits, LABEL_SPACE)
+}
+
+/// [`solve`] with the tree's labels spread over `label_space` (the tests
+/// make it small, so that pivots run out of room and relabel from
+/// scratch).
+fn solve_in_label_space(input: &Input, balance: Balance, limits: &Limits, label_space: u64) -> Vec<i32> {
     let n = input.nodes;
     let out = Adjacency::new(n, input.edges.iter().map(|e| (e.tail, e.head)));
     let incoming = Adjacency::new(n, input.edges.iter().map(|e| (e.head, e.tail)));
@@ -111,6 +118,9 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         parent: vec![None; n],
         low: vec![0; n],
         lim: vec![0; n],
+        size: vec![0; n],
+        root: 0,
+        label_space,
         search_start: 0,
         subtree_of: vec![NO_SUBTREE; n],
         number_stack: Vec::new(),
@@ -126,7 +136,7 @@ pub(crate) fn solve(input: &Input, balance: Balance, limits: &Limits) -> Vec<i32
         state.feasible_tree(list);
         state.cut_by_place.clear();
         state.cut_by_place.resize(state.tree_edges.len(), 0.0);
-        state.init_cut_values(list[0]);
+        state.init_cut_values(list[0], list.len());
         // The work budget: each pivot walks at most the component, so no
         // solve costs more than about SIMPLEX_WORK_BUDGET node visits
         // however many pivots `limits` allows. A solve stopped early keeps
@@ -276,8 +286,19 @@ struct State<'a> {
     /// each read was one load more.
     cut_by_place: Vec<f64>,
     parent: Vec<Option<usize>>,
-    low: Vec<usize>,
-    lim: Vec<usize>,
+    /// Postorder labels with gaps: `lim[v]` is v's label, above every
+    /// label of its subtree, and `low[v]` at most the least of them, the
+    /// ranges of siblings apart. The searches compare labels only for order
+    /// and nesting, so a pivot relabels only the subtree it moves, inside
+    /// the gap it moves into (a full relabelling when the gap is too small).
+    low: Vec<u64>,
+    lim: Vec<u64>,
+    /// Each node's subtree size (tree below it, itself included).
+    size: Vec<usize>,
+    /// The component's tree root (pivots never move it).
+    root: usize,
+    /// See [`LABEL_SPACE`].
+    label_space: u64,
     search_start: usize,
     /// Scratch for `feasible_tree`: each node's initial tight subtree.
     subtree_of: Vec<usize>,
@@ -294,8 +315,19 @@ struct State<'a> {
     enter_stack: Vec<(usize, u8, usize)>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times a pivot found no room for its labels and the
+    /// component was labelled afresh (the tests make sure it happens).
+    static RELABELLINGS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A node not yet in an initial tight subtree.
 const NO_SUBTREE: usize = usize::MAX;
+
+/// The labels one component's tree spreads over (see `State::low`): room
+/// for about 60 halvings of a gap before a relabelling from scratch.
+const LABEL_SPACE: u64 = 1 << 62;
 
 impl State<'_> {
     #[inline(always)]
@@ -518,8 +550,10 @@ impl State<'_> {
 
     /// Postorder numbers from `root`, parents, and cut values (dot's
     /// dfs_range and dfs_cutval: tree out-edges before tree in-edges).
-    fn init_cut_values(&mut self, root: usize) {
-        self.number(root, None, 1);
+    fn init_cut_values(&mut self, root: usize, nodes: usize) {
+        self.root = root;
+        self.size[root] = nodes;
+        self.number_all();
         // Cut values children first: the same walk, edges set on the way back.
         // (node, its parent edge, place in its tree out-edges then tree in-edges)
         let mut stack = std::mem::take(&mut self.walk_stack);
@@ -546,17 +580,21 @@ impl State<'_> {
         self.walk_stack = stack;
     }
 
-    /// dot's dfs_range: `low`, `lim` and parents below `root`, numbering
-    /// from `low`; returns the next number.
-    fn number(&mut self, root: usize, par: Option<usize>, low: usize) -> usize {
-        self.parent[root] = par;
-        self.low[root] = low;
-        // (node, parent edge, next number, place in its tree out-edges then tree in-edges)
+    /// dot's dfs_range with gaps: parents, labels `step` apart from
+    /// `start` (each node's `low` on the way down, its `lim` on the way up)
+    /// and subtree sizes below `root`, tree out-edges before tree in-edges.
+    fn number(&mut self, root: usize, par: Option<usize>, start: u64, step: u64) {
+        // (node, parent edge, nodes visited before it, place in its tree
+        // out-edges then tree in-edges)
         let mut stack = std::mem::take(&mut self.number_stack);
         stack.clear();
-        stack.push((root, par, low, 0));
-        let mut last = low;
-        'walk: while let Some(&(v, p, next, cursor)) = stack.last() {
+        let mut next = start;
+        self.parent[root] = par;
+        self.low[root] = next;
+        next += step;
+        stack.push((root, par, 0, 0));
+        let mut visited = 1;
+        'walk: while let Some(&(v, p, before, cursor)) = stack.last() {
             for i in cursor..self.tree_degree(v) {
                 let e = self.tree_out_then_in(v, i);
                 if Some(e) != p {
@@ -564,59 +602,27 @@ impl State<'_> {
                     if let Some(top) = stack.last_mut() {
                         top.3 = i + 1;
                     }
-                    if self.parent[w] == Some(e) && self.low[w] != usize::MAX {
-                        // Hanging as before and off the paths the exchange
-                        // changed (`invalidate_path`): the subtree is the
-                        // one numbered before, at most moved along, so its
-                        // numbers move by the difference (a renumbering
-                        // would give the same) and the walk skips it.
-                        if self.low[w] != next {
-                            self.shift_numbers(w, next.wrapping_sub(self.low[w]));
-                        }
-                        if let Some(top) = stack.last_mut() {
-                            top.2 = self.lim[w] + 1;
-                        }
-                        continue 'walk;
-                    }
                     self.parent[w] = Some(e);
                     self.low[w] = next;
-                    stack.push((w, Some(e), next, 0));
+                    next += step;
+                    stack.push((w, Some(e), visited, 0));
+                    visited += 1;
                     continue 'walk;
                 }
             }
             self.lim[v] = next;
-            last = next;
+            next += step;
+            self.size[v] = visited - before;
             stack.pop();
-            if let Some(top) = stack.last_mut() {
-                top.2 = next + 1;
-            }
         }
         self.number_stack = stack;
-        last + 1
     }
 
-    /// Adds `delta` (wrapping: it may stand for a negative number) to the
-    /// numbers of every node of `v`'s subtree.
-    fn shift_numbers(&mut self, v: usize, delta: usize) {
-        let mut stack = std::mem::take(&mut self.rerank_stack);
-        stack.clear();
-        stack.push(v);
-        while let Some(u) = stack.pop() {
-            self.low[u] = self.low[u].wrapping_add(delta);
-            self.lim[u] = self.lim[u].wrapping_add(delta);
-            let parent = self.parent[u];
-            for &e in self.tree_out[u].iter() {
-                if Some(e) != parent {
-                    stack.push(self.edges[e].head);
-                }
-            }
-            for &e in self.tree_in[u].iter() {
-                if Some(e) != parent {
-                    stack.push(self.edges[e].tail);
-                }
-            }
-        }
-        self.rerank_stack = stack;
+    /// Labels the whole component afresh, evenly spread over the label
+    /// space.
+    fn number_all(&mut self) {
+        let nodes = self.size[self.root].max(1) as u64;
+        self.number(self.root, None, 1, self.label_space / (2 * nodes + 2));
     }
 
     #[inline(always)]
@@ -813,6 +819,20 @@ impl State<'_> {
         let (f_tail, f_head) = (self.edges[f].tail, self.edges[f].head);
         let lca = self.tree_update(f_tail, f_head, cut_value, true);
         self.tree_update(f_head, f_tail, cut_value, false);
+        // The subtree below e moves: it hangs from f's end outside it now.
+        let (moved, upper) = if self.lim[tail] < self.lim[head] {
+            (tail, head)
+        } else {
+            (head, tail)
+        };
+        let moved_size = self.size[moved];
+        let (new_root, hook) = if self.in_subtree(moved, f_tail) {
+            (f_tail, f_head)
+        } else {
+            (f_head, f_tail)
+        };
+        self.add_to_path_sizes(upper, lca, moved_size.wrapping_neg());
+        self.add_to_path_sizes(hook, lca, moved_size);
         self.cut[f] = -cut_value;
         self.cut[e] = 0.0;
         // Exchange e for f in the tree, in place as dot does.
@@ -831,20 +851,43 @@ impl State<'_> {
         }
         self.tree_out[f_tail].push(f);
         self.tree_in[f_head].push(f);
-        // Renumber below the common ancestor; only the paths to f's ends
-        // changed, other subtrees keep their numbers and are skipped.
-        let (par, low) = (self.parent[lca], self.low[lca]);
-        self.invalidate_path(lca, f_head);
-        self.invalidate_path(lca, f_tail);
-        self.number(lca, par, low);
+        // Relabel the moved subtree inside the hook's range, above its
+        // other children's labels and below its own; every other label
+        // keeps its place in the order.
+        let mut floor = self.low[hook];
+        for i in 0..self.tree_degree(hook) {
+            let g = self.tree_out_then_in(hook, i);
+            if g != f && Some(g) != self.parent[hook] {
+                floor = floor.max(self.lim[self.other_end(g, hook)]);
+            }
+        }
+        let step = (self.lim[hook] - floor) / (2 * moved_size as u64 + 1);
+        if step == 0 {
+            #[cfg(test)]
+            RELABELLINGS.with(|count| count.set(count.get() + 1));
+            self.number_all();
+        } else {
+            self.number(new_root, Some(f), floor + step, step);
+        }
         #[cfg(debug_assertions)]
         self.check_numbers(lca);
     }
 
-    /// Debug builds: the numbers below `root` are a postorder numbering of
-    /// the tree as it is (each node's children tile its range, in some
-    /// order, and end one short of its own number), as a renumbering from
-    /// scratch would leave them up to the order of children.
+    /// Adds `delta` (wrapping: it may stand for a negative number) to the
+    /// subtree sizes from `node` up to `top`, `top` left out.
+    fn add_to_path_sizes(&mut self, mut node: usize, top: usize, delta: usize) {
+        while node != top {
+            self.size[node] = self.size[node].wrapping_add(delta);
+            let Some(e) = self.parent[node] else { break };
+            node = self.other_end(e, node);
+        }
+    }
+
+    /// Debug builds: the labels below `root` are a postorder labelling of
+    /// the tree as it is (each node's children's ranges lie apart inside
+    /// its own, below its label), as a relabelling from scratch would
+    /// leave them up to gaps and the order of children, and the sizes add
+    /// up.
     #[cfg(debug_assertions)]
     fn check_numbers(&self, root: usize) {
         let mut stack = vec![root];
@@ -860,31 +903,13 @@ impl State<'_> {
             children.sort_by_key(|&w| self.low[w]);
             let mut next = self.low[u];
             for &w in &children {
-                assert_eq!(self.low[w], next, "numbers below {u}");
+                assert!(self.low[w] >= next, "labels below {u}");
                 next = self.lim[w] + 1;
             }
-            assert_eq!(self.lim[u], next, "number of {u}");
+            assert!(self.lim[u] >= next, "label of {u}");
+            let sizes: usize = children.iter().map(|&w| self.size[w]).sum();
+            assert_eq!(self.size[u], sizes + 1, "size of {u}");
             stack.extend(children);
-        }
-    }
-
-    /// Marks the numbers from `node` up to `lca` as stale.
-    fn invalidate_path(&mut self, lca: usize, mut node: usize) {
-        loop {
-            if self.low[node] == usize::MAX {
-                break;
-            }
-            self.low[node] = usize::MAX;
-            let Some(e) = self.parent[node] else { break };
-            if self.lim[node] >= self.lim[lca] {
-                break;
-            }
-            let edge = self.edges[e];
-            node = if self.lim[edge.tail] > self.lim[edge.head] {
-                edge.tail
-            } else {
-                edge.head
-            };
         }
     }
 
@@ -967,7 +992,7 @@ impl State<'_> {
             // The search and the move walk the subtree below the edge.
             let (tail, head) = (self.edges[e].tail, self.edges[e].head);
             let below = if self.lim[tail] < self.lim[head] { tail } else { head };
-            let subtree = self.lim[below] - self.low[below] + 1;
+            let subtree = self.size[below];
             if spent + subtree > budget {
                 break;
             }
@@ -1084,6 +1109,45 @@ mod tests {
         let ranks = run(6, &edges, Balance::Components);
         assert_eq!(&ranks[..4], &[0, 1, 2, 3]);
         assert_eq!(ranks[5], 2, "a source hanging from the bottom is pulled down to it");
+    }
+
+    /// Pivots in a label space too small for their gaps relabel from
+    /// scratch, and reach the same answer as with room to spare.
+    #[test]
+    fn crowded_labels_give_the_same_answers() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        RELABELLINGS.with(|count| count.set(0));
+        for _ in 0..60 {
+            let n = 10 + next(30) as usize;
+            let mut edges = Vec::new();
+            for _ in 0..3 * n {
+                let (a, b) = (next(n as u64) as usize, next(n as u64) as usize);
+                if a < b {
+                    let mut e = edge(a, b, next(3) as i32);
+                    e.weight = (1 + next(4)) as f64;
+                    edges.push(e);
+                }
+            }
+            let input = Input {
+                nodes: n,
+                edges: &edges,
+                order: (0..n).collect(),
+                initial: None,
+                normal: n,
+            };
+            for balance in [Balance::Ranks, Balance::Coordinates] {
+                let roomy = solve_in_label_space(&input, balance, &limits(), LABEL_SPACE);
+                let crowded = solve_in_label_space(&input, balance, &limits(), 1 << 9);
+                assert_eq!(roomy, crowded, "{edges:?}");
+            }
+        }
+        assert!(RELABELLINGS.with(|count| count.get()) > 0, "no pivot ran out of room");
     }
 
     #[test]

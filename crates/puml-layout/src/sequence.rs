@@ -145,6 +145,43 @@ const NOTE_FRAME_ROOM: f64 = 5.0;
 /// participant comes than beside a note of its own (PlantUML: 8 px).
 const ATTACHED_NOTE_CLOSER: f64 = 8.0;
 
+/// `f64::max` and `f64::min` for the layout's lengths, which are never NaN
+/// (every number a theme or the source gives is checked finite, and the
+/// layout only adds, scales and compares them). In WebAssembly `f64::max`
+/// is a call (wasm's `f64.max` propagates a NaN where Rust's ignores it, so
+/// rustc calls `fmax`), and V8 does not inline wasm calls: about 3 % of a
+/// corpus render in Node, nearly all of it here. A comparison and a select
+/// instead, in both targets (natively one `maxsd`/`minsd` instead of six
+/// instructions). For every pair that is not NaN the answer is
+/// `f64::max`/`min`'s, the first operand on a tie of `0.0` and `-0.0`
+/// included, so no picture moves.
+trait Length: Copy {
+    /// The larger of the two (`f64::max`).
+    fn at_least(self, other: Self) -> Self;
+    /// The smaller of the two (`f64::min`).
+    fn at_most(self, other: Self) -> Self;
+}
+
+impl Length for f64 {
+    #[inline]
+    fn at_least(self, other: f64) -> f64 {
+        if self < other {
+            other
+        } else {
+            self
+        }
+    }
+
+    #[inline]
+    fn at_most(self, other: f64) -> f64 {
+        if other < self {
+            other
+        } else {
+            self
+        }
+    }
+}
+
 pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn TextMeasure) -> Vec<Scene> {
     let theme = Theme::for_settings(&diagram.settings, options.theme.as_deref());
     let ctx = Context::new(diagram, theme, metrics);
@@ -194,7 +231,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
                 spot,
             );
             let (lo, hi) = ctx.page_bounds.get();
-            bounds = (bounds.0.min(lo), bounds.1.max(hi));
+            bounds = (bounds.0.at_most(lo), bounds.1.at_least(hi));
         }
         bounds
     });
@@ -485,7 +522,7 @@ impl<'a> Context<'a> {
                 // 64 px for 50, the name still 7 px in from the left).
                 if p.kind == puml_sema::model::ParticipantKind::Participant && theme.min_class_width > 0.0 {
                     let text = head.label.width + if head.spot.is_some() { shapes::SPOT_WIDTH } else { 0.0 };
-                    let grow = (theme.min_class_width - text).max(0.0) / 2.0;
+                    let grow = (theme.min_class_width - text).at_least(0.0) / 2.0;
                     head.left += grow;
                     head.right += grow;
                     head.min_text_width = theme.min_class_width;
@@ -493,7 +530,10 @@ impl<'a> Context<'a> {
                 head
             })
             .collect();
-        let max_head_height = slots.iter().map(|id| heads[id.index()].height).fold(0.0_f64, f64::max);
+        let max_head_height = slots
+            .iter()
+            .map(|id| heads[id.index()].height)
+            .fold(0.0_f64, f64::at_least);
         let mut box_spans: Vec<BoxSpan> = Vec::new();
         let box_ancestors: Vec<Vec<usize>> = (0..diagram.boxes.len())
             .map(|i| nested_boxes::ancestors(&diagram.boxes, i))
@@ -528,7 +568,7 @@ impl<'a> Context<'a> {
                 index,
                 first,
                 last,
-                margin: ((title_width - heads_width) / 2.0).max(0.0),
+                margin: ((title_width - heads_width) / 2.0).at_least(0.0),
                 ancestors: box_ancestors[index].clone(),
             });
         }
@@ -705,7 +745,7 @@ impl<'a> Context<'a> {
                 .map(|(note, level)| {
                     note.left + GROUP_NOTE_ROOM - GROUP_CLEARANCE + (GROUP_FRAME_LEFT + GROUP_NEST_LEFT) * *level as f64
                 })
-                .fold(GROUP_FRAME_LEFT, f64::max);
+                .fold(GROUP_FRAME_LEFT, f64::at_least);
             need(lo, hi + 1, group.min_width - frame_left + GROUP_CLEARANCE + next);
             // The frame ends GROUP_FRAME_LEFT past its last lifeline at least.
             need(hi, hi + 1, GROUP_FRAME_LEFT + GROUP_CLEARANCE + next);
@@ -783,7 +823,7 @@ impl<'a> Context<'a> {
     /// the left anywhere in the diagram, 5 px beyond.
     fn next_clearance(&self, slot: usize, notes_left: &[f64]) -> f64 {
         let head = self.heads[self.slots[slot].index()].left;
-        head.max(notes_left.get(slot + 1).copied().unwrap_or(0.0))
+        head.at_least(notes_left.get(slot + 1).copied().unwrap_or(0.0))
     }
 
     /// Slot index (1-based, edges 0 and n+1) of a message endpoint.
@@ -833,7 +873,7 @@ impl<'a> Context<'a> {
                     self.metrics.width(text, &font) + BANNER_TEXT_TO_BODY
                 }
             })
-            .fold(f64::NEG_INFINITY, f64::max)
+            .fold(f64::NEG_INFINITY, f64::at_least)
     }
 
     /// Like PlantUML, the room kept between a box and the canvas border is part
@@ -855,10 +895,10 @@ impl<'a> Context<'a> {
             if span.first == 0 {
                 room.0 = room
                     .0
-                    .min(positions.pos[1] - before - BOX_GAP_BEFORE - self.theme.box_padding);
+                    .at_most(positions.pos[1] - before - BOX_GAP_BEFORE - self.theme.box_padding);
             }
             if span.last + 1 == n {
-                room.1 = room.1.max(positions.pos[n] + after + BOX_GAP_BEFORE);
+                room.1 = room.1.at_least(positions.pos[n] + after + BOX_GAP_BEFORE);
             }
         }
         room
@@ -871,8 +911,8 @@ impl<'a> Context<'a> {
         let last = &self.heads[self.slots[span.last].index()];
         let reach = |slot: usize| self_reach.get(slot + 1).copied().unwrap_or((0.0, 0.0));
         (
-            (first.left + span.margin).max(reach(span.first).0),
-            (last.right + span.margin).max(reach(span.last).1),
+            (first.left + span.margin).at_least(reach(span.first).0),
+            (last.right + span.margin).at_least(reach(span.last).1),
         )
     }
 
@@ -906,7 +946,7 @@ impl<'a> Context<'a> {
             }
             let x = (lo + hi) / 2.0 - heads / 2.0;
             if let Some(entry) = positions.self_reach.get_mut(1) {
-                entry.0 = entry.0.max(lo - x + NOTE_BOX_ROOM);
+                entry.0 = entry.0.at_least(lo - x + NOTE_BOX_ROOM);
             }
         }
     }
@@ -936,7 +976,7 @@ impl<'a> Context<'a> {
                     let label_w = label.width + number.as_ref().map_or(0.0, |n| n.width + NUMBER_GAP);
                     // PlantUML: a box holding a loop labelled `self` ends 54 px
                     // right of its lifeline (4 px of inset).
-                    let r = (label_w + 14.0).max(SELF_WIDTH + 8.0);
+                    let r = (label_w + 14.0).at_least(SELF_WIDTH + 8.0);
                     if !m.arrow.written_reversed {
                         last_message = Some((from, from, r));
                     }
@@ -948,9 +988,9 @@ impl<'a> Context<'a> {
                     });
                     if let Some(entry) = reach.get_mut(from) {
                         if m.arrow.written_reversed {
-                            entry.0 = entry.0.max(r);
+                            entry.0 = entry.0.at_least(r);
                         } else {
-                            entry.1 = entry.1.max(r + bars);
+                            entry.1 = entry.1.at_least(r + bars);
                         }
                     }
                 }
@@ -982,8 +1022,8 @@ impl<'a> Context<'a> {
                         _ => 0.0,
                     };
                     if let Some(entry) = reach.get_mut(extent.anchor) {
-                        entry.0 = entry.0.max(extent.left + NOTE_BOX_ROOM);
-                        entry.1 = entry.1.max(extent.right + right_bars + NOTE_BOX_ROOM);
+                        entry.0 = entry.0.at_least(extent.left + NOTE_BOX_ROOM);
+                        entry.1 = entry.1.at_least(extent.right + right_bars + NOTE_BOX_ROOM);
                     }
                 }
                 // A note over several participants of one box: PlantUML's box
@@ -1020,10 +1060,10 @@ impl<'a> Context<'a> {
                         .sum();
                     let side = w / 2.0 - packed / 2.0 + NOTE_BOX_ROOM;
                     if let Some(entry) = reach.get_mut(a + 1) {
-                        entry.0 = entry.0.max(side);
+                        entry.0 = entry.0.at_least(side);
                     }
                     if let Some(entry) = reach.get_mut(b + 1) {
-                        entry.1 = entry.1.max(side);
+                        entry.1 = entry.1.at_least(side);
                     }
                 }
                 _ => {}
@@ -1032,8 +1072,8 @@ impl<'a> Context<'a> {
         // Reversed notes across a box edge widen the boxes like notes over
         // one participant (`reversed_notes`).
         for (entry, reversed) in reach.iter_mut().zip(self.reversed_note_reach(events, prepared, n)) {
-            entry.0 = entry.0.max(reversed.0);
-            entry.1 = entry.1.max(reversed.1);
+            entry.0 = entry.0.at_least(reversed.0);
+            entry.1 = entry.1.at_least(reversed.1);
         }
         reach
     }
@@ -1215,7 +1255,7 @@ impl<'a> Context<'a> {
             .iter()
             .filter(|id| cx(**id).is_some())
             .filter_map(|id| head_top_y.get(id.index()).copied())
-            .fold(f64::INFINITY, f64::min);
+            .fold(f64::INFINITY, f64::at_most);
         if spot.after_first && top.is_finite() {
             ys.push(top + 10.0);
         }
@@ -1235,7 +1275,7 @@ impl<'a> Context<'a> {
         let mut sections: Vec<(f64, Option<Color>)> = vec![(g.top, first_fill)];
         sections.extend(g.elses.iter().map(|(at, _, color)| (*at, color.or(first_fill))));
         let last = sections.len() - 1;
-        let r = self.theme.frame_round_corner.min((x1 - x0) / 2.0).max(0.0);
+        let r = self.theme.frame_round_corner.at_most((x1 - x0) / 2.0).at_least(0.0);
         for (i, &(top, color)) in sections.iter().enumerate() {
             let Some(fill) = color else { continue };
             let end = sections.get(i + 1).map_or(bottom, |s| s.0);
@@ -1464,9 +1504,9 @@ impl<'a> Context<'a> {
         let mut else_need: f64 = 0.0;
         for block in else_blocks.iter().flatten() {
             // The frame width an `else` label needs: 5 px in, 2 px to spare.
-            else_need = else_need.max(block.width + 7.0);
+            else_need = else_need.at_least(block.width + 7.0);
         }
-        x1 = x1.max(x0 + header_need.max(else_need));
+        x1 = x1.at_least(x0 + header_need.at_least(else_need));
         if x1 - x0 < 20.0 {
             x0 -= 10.0;
             x1 += 10.0;
@@ -1513,7 +1553,7 @@ impl<'a> Context<'a> {
             front,
             x0,
             g.top,
-            tab_w.min(x1 - x0),
+            tab_w.at_most(x1 - x0),
             tab_h,
             match g.header_fill {
                 Some(inline) => (inline, None),
@@ -1713,11 +1753,11 @@ fn group_header_need(tab_w: f64, condition_w: Option<f64>) -> f64 {
 /// self message the loop and the label beside it (left of the lifeline for `A <- A`).
 fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
     let x = geometry.from_x;
-    let reach = SELF_WIDTH.max(label_width + 14.0);
+    let reach = SELF_WIDTH.at_least(label_width + 14.0);
     match (geometry.is_self, geometry.to_x < x) {
         (true, true) => (x - reach, x),
         (true, false) => (x, x + reach),
-        (false, _) => (x.min(geometry.to_x), x.max(geometry.to_x)),
+        (false, _) => (x.at_most(geometry.to_x), x.at_least(geometry.to_x)),
     }
 }
 
@@ -1727,11 +1767,11 @@ fn self_span(geometry: &MessageGeometry, label_width: f64) -> (f64, f64) {
 /// front side (at least the loop's own width).
 fn self_frame_reach(geometry: &MessageGeometry, lifeline: f64, label_width: f64) -> (f64, f64) {
     let x = geometry.from_x;
-    let front = (label_width + 7.0).max(SELF_WIDTH);
+    let front = (label_width + 7.0).at_least(SELF_WIDTH);
     if geometry.to_x < x {
         (
             x - front,
-            lifeline.max(lifeline + (lifeline - x).min(ACTIVATION_WIDTH / 2.0)),
+            lifeline.at_least(lifeline + (lifeline - x).at_most(ACTIVATION_WIDTH / 2.0)),
         )
     } else {
         (lifeline, x + front)
@@ -1745,7 +1785,7 @@ fn longest_paths(constraints: &[Vec<(usize, f64)>]) -> Vec<f64> {
     for b in 1..constraints.len() {
         let mut x = pos[b - 1];
         for &(a, d) in &constraints[b] {
-            x = x.max(pos[a] + d);
+            x = x.at_least(pos[a] + d);
         }
         pos[b] = x;
     }
@@ -1908,7 +1948,7 @@ fn deactivation_run_end(
     if let Some(slot) = runs.get_mut(p.index()) {
         if let Some((start, inner_end)) = *slot {
             if start == run_start {
-                end = end.max(inner_end);
+                end = end.at_least(inner_end);
             }
         }
         *slot = Some((run_start, end));
@@ -1985,8 +2025,8 @@ fn parallel_note_top(m: &LastMessage, h: f64) -> (f64, f64) {
     } else {
         m.arrow_y
     };
-    let top = (at - h / 2.0).max(m.row_top + 13.0);
-    (top, (top + h / 2.0 - at).max(0.0))
+    let top = (at - h / 2.0).at_least(m.row_top + 13.0);
+    (top, (top + h / 2.0 - at).at_least(0.0))
 }
 
 fn involves(m: &LastMessage, p: ParticipantId) -> bool {
@@ -2336,10 +2376,10 @@ pub(crate) fn item_x_range(item: &Item) -> Option<(f64, f64)> {
             x2,
             stroke: Stroke { .. },
             ..
-        } => Some((x1.min(*x2), x1.max(*x2))),
+        } => Some((x1.at_most(*x2), x1.at_least(*x2))),
         Item::Polygon { points, .. } => points.iter().fold(None, |acc, p| match acc {
             None => Some((p.x, p.x)),
-            Some((a, b)) => Some((a.min(p.x), b.max(p.x))),
+            Some((a, b)) => Some((a.at_most(p.x), b.at_least(p.x))),
         }),
         Item::Ellipse { cx, rx, .. } => Some((cx - rx, cx + rx)),
         Item::Path { segments, .. } => segments.iter().fold(None, |acc, s| {
@@ -2350,7 +2390,7 @@ pub(crate) fn item_x_range(item: &Item) -> Option<(f64, f64)> {
             };
             xs.iter().fold(acc, |acc, &x| match acc {
                 None => Some((x, x)),
-                Some((a, b)) => Some((a.min(x), b.max(x))),
+                Some((a, b)) => Some((a.at_most(x), b.at_least(x))),
             })
         }),
         Item::Text(t) => Some((t.x, t.x + t.width)),
@@ -2361,10 +2401,10 @@ pub(crate) fn item_x_range(item: &Item) -> Option<(f64, f64)> {
 pub(crate) fn item_y_range(item: &Item) -> Option<(f64, f64)> {
     match item {
         Item::Rect { y, height, .. } => Some((*y, y + height)),
-        Item::Line { y1, y2, .. } => Some((y1.min(*y2), y1.max(*y2))),
+        Item::Line { y1, y2, .. } => Some((y1.at_most(*y2), y1.at_least(*y2))),
         Item::Polygon { points, .. } => points.iter().fold(None, |acc, p| match acc {
             None => Some((p.y, p.y)),
-            Some((a, b)) => Some((a.min(p.y), b.max(p.y))),
+            Some((a, b)) => Some((a.at_most(p.y), b.at_least(p.y))),
         }),
         Item::Ellipse { cy, ry, .. } => Some((cy - ry, cy + ry)),
         Item::Path { segments, .. } => segments.iter().fold(None, |acc, s| {
@@ -2374,7 +2414,7 @@ pub(crate) fn item_y_range(item: &Item) -> Option<(f64, f64)> {
             };
             match acc {
                 None => Some((y, y)),
-                Some((a, b)) => Some((a.min(y), b.max(y))),
+                Some((a, b)) => Some((a.at_most(y), b.at_least(y))),
             }
         }),
         Item::Text(t) => Some((t.y - t.font.size, t.y + t.font.size * 0.25)),
@@ -2389,7 +2429,7 @@ fn x_bounds_except(items: &[Item], left_out: &[usize]) -> (f64, f64) {
         .filter(|(i, _)| !left_out.contains(i))
         .filter_map(|(_, item)| item_x_range(item))
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
-            (a.min(lo), b.max(hi))
+            (a.at_most(lo), b.at_least(hi))
         })
 }
 
@@ -2406,7 +2446,7 @@ fn x_bounds_after(items: &[Item], left_out: &[usize], before: ((f64, f64), usize
             *flag = true;
         }
     }
-    let merge = |(a, b): (f64, f64), (lo, hi): (f64, f64)| (a.min(lo), b.max(hi));
+    let merge = |(a, b): (f64, f64), (lo, hi): (f64, f64)| (a.at_most(lo), b.at_least(hi));
     let empty = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut below_top, mut below_top_kept) = (empty, empty);
     for (i, item) in items.iter().enumerate().skip(top.min(from)) {
@@ -2431,7 +2471,7 @@ fn x_bounds(items: &[Item]) -> (f64, f64) {
         .iter()
         .filter_map(item_x_range)
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
-            (a.min(lo), b.max(hi))
+            (a.at_most(lo), b.at_least(hi))
         })
 }
 
@@ -2526,7 +2566,7 @@ fn finish_scene(
     for (i, item) in items.iter().enumerate() {
         if !overhang.contains(&i) {
             if let Some((lo, hi)) = item_x_range(item) {
-                x_extent = (x_extent.0.min(lo), x_extent.1.max(hi));
+                x_extent = (x_extent.0.at_most(lo), x_extent.1.at_least(hi));
             }
         }
         // A text reaches its ascent above the baseline (the header's top is
@@ -2546,12 +2586,12 @@ fn finish_scene(
             other => item_y_range(other),
         };
         if let Some((lo, hi)) = y_range {
-            y_extent = (y_extent.0.min(lo), y_extent.1.max(hi));
+            y_extent = (y_extent.0.at_most(lo), y_extent.1.at_least(hi));
         }
     }
     let (min_x, max_x) = x_extent;
     let (min_x, max_x) = if min_x.is_finite() {
-        (min_x.min(edges.0), max_x.max(edges.1))
+        (min_x.at_most(edges.0), max_x.at_least(edges.1))
     } else {
         (min_x, max_x)
     };
@@ -2559,9 +2599,13 @@ fn finish_scene(
     let (min_x, max_x) = if min_x.is_finite() { (min_x, max_x) } else { (0.0, 0.0) };
     // The layout starts its first row at the default margin; the page's
     // own margins (`document { Margin }`) are applied here.
-    let min_y = if min_y.is_finite() { min_y.min(MARGIN) } else { MARGIN };
+    let min_y = if min_y.is_finite() {
+        min_y.at_most(MARGIN)
+    } else {
+        MARGIN
+    };
     let max_y = if max_y.is_finite() {
-        max_y.max(content_bottom)
+        max_y.at_least(content_bottom)
     } else {
         content_bottom
     };
@@ -2592,8 +2636,8 @@ fn finish_scene(
         items.push(Item::Rect {
             x: 0.0,
             y: 0.0,
-            width: (width - thickness).max(0.0),
-            height: (height - thickness).max(0.0),
+            width: (width - thickness).at_least(0.0),
+            height: (height - thickness).at_least(0.0),
             radius: 0.0,
             paint: Paint {
                 fill: None,
@@ -2608,8 +2652,8 @@ fn finish_scene(
         });
     }
     Scene {
-        width: width.ceil().max(1.0),
-        height: height.ceil().max(1.0),
+        width: width.ceil().at_least(1.0),
+        height: height.ceil().at_least(1.0),
         background,
         items,
     }

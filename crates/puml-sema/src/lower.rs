@@ -559,7 +559,7 @@ impl DiagramLowering {
         }
         // One token buffer for every statement: a vector per statement was
         // an allocation and a free for each.
-        let mut tokens = Vec::new();
+        let mut tokens = Vec::with_capacity(64);
         for child in whole.child_nodes() {
             if !matches!(child.kind(), START_LINE | END_LINE) {
                 let range = significant_tokens_and_range(&child, &mut tokens);
@@ -591,7 +591,10 @@ impl DiagramLowering {
         if self.legacy.is_some() && green.kind().is_legacy_activity_statement() {
             return;
         }
-        let colored = |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.contains('#'));
+        // A byte search: asked of every message's arrow, two or three bytes
+        // long, where `str::contains`'s searcher costs several times it.
+        let colored =
+            |kind: SyntaxKind, text: &str| kind == COLOR || (kind == ARROW && text.as_bytes().contains(&b'#'));
         let any_color =
             tokens.iter().any(|t| colored(t.kind, t.text)) || (green.has_child_nodes() && green.any_token(colored));
         if !any_color {
@@ -994,12 +997,22 @@ impl DiagramLowering {
 
     // ------------------------------------------------------------ participants
 
+    /// The participant `token` names, made (as `kind_if_new`) when it is
+    /// new. Inlined for the usual case, a participant met before; the rest
+    /// is out of line (its frame cost a fifth of resolving a known name).
+    #[inline]
     fn resolve(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
-        let range = token.range;
         if let Some(&id) = self.by_code.get(participant_name(&token)) {
-            self.map.participant_uses[id.index()].push(range);
+            self.map.participant_uses[id.index()].push(token.range);
             return id;
         }
+        self.resolve_unknown(token, kind_if_new)
+    }
+
+    /// [`DiagramLowering::resolve`] for a name not among the codes.
+    #[inline(never)]
+    fn resolve_unknown(&mut self, token: Tok, kind_if_new: ParticipantKind) -> ParticipantId {
+        let range = token.range;
         let code = token.name();
         // A quoted display name used instead of the alias resolves to the
         // participant it names.
@@ -1572,7 +1585,10 @@ impl DiagramLowering {
         }
         let numbers = &self.autonumber.current;
         let formatted: std::sync::Arc<str> = match &self.autonumber.format {
-            Some(format) => apply_number_format(format, numbers).into(),
+            Some(format) => {
+                apply_number_format(format, numbers, &mut self.number_text);
+                self.number_text.as_str().into()
+            }
             None => {
                 let text = &mut self.number_text;
                 text.clear();
@@ -1840,14 +1856,15 @@ impl DiagramLowering {
             .iter()
             .filter(|t| t.kind == KEYWORD)
             .find_map(|t| POSITIONS.into_iter().find(|p| t.text.eq_ignore_ascii_case(p)));
-        let names: Vec<Tok> = tokens
+        // The first two participants named are what the note needs (every
+        // name is resolved, in order): kept in place, not in two vectors
+        // allocated for each note.
+        let mut ids: [Option<ParticipantId>; 2] = [None, None];
+        let names = tokens
             .iter()
             .take_while(|t| t.kind != COLON)
-            .filter(|t| matches!(t.kind, IDENT | STRING))
-            .copied()
-            .collect();
-        let mut ids = Vec::new();
-        for name in &names {
+            .filter(|t| matches!(t.kind, IDENT | STRING));
+        for (index, name) in names.enumerate() {
             let code = participant_name(name);
             let known = self.by_code.contains_key(code)
                 || self
@@ -1862,7 +1879,10 @@ impl DiagramLowering {
                     format!("the note names `{code}`, which no message or declaration has introduced; it becomes a new participant"),
                 ));
             }
-            ids.push(self.resolve(*name, ParticipantKind::Participant));
+            let id = self.resolve(*name, ParticipantKind::Participant);
+            if let Some(slot) = ids.get_mut(index) {
+                *slot = Some(id);
+            }
         }
         let color = tokens
             .iter()
@@ -1870,17 +1890,10 @@ impl DiagramLowering {
             .find(|t| t.kind == COLOR)
             .map(|t| t.text.to_string());
         let position = match position_word {
-            Some("left") => NotePosition::Left {
-                of: ids.first().copied(),
-            },
-            Some("right") => NotePosition::Right {
-                of: ids.first().copied(),
-            },
-            Some("over") => match ids.first() {
-                Some(&first) => NotePosition::Over {
-                    first,
-                    last: ids.get(1).copied(),
-                },
+            Some("left") => NotePosition::Left { of: ids[0] },
+            Some("right") => NotePosition::Right { of: ids[0] },
+            Some("over") => match ids[0] {
+                Some(first) => NotePosition::Over { first, last: ids[1] },
                 None => return,
             },
             Some("across") => NotePosition::Across,
@@ -2123,14 +2136,17 @@ impl DiagramLowering {
         if keyword != "skinparam" && keyword != "skinparamlocked" {
             return;
         }
-        let head = token_text(green, TEXT).unwrap_or_default();
+        // The text after the keyword, borrowed from its token (a copy of
+        // it was an allocation per skinparam line).
+        let head_token = green.tokens().find(|t| t.kind == TEXT);
+        let head = head_token.map_or("", |t| t.text.trim());
         match green.child(BODY) {
             None if !tokens.iter().any(|t| t.kind == L_BRACE) => {
-                let (key, value) = split_at_first_blank(&head);
+                let (key, value) = split_at_first_blank(head);
                 let key = key.to_ascii_lowercase();
                 let value = value.unwrap_or("").trim().to_string();
                 if !key.is_empty() {
-                    if let Some(text) = green.tokens().find(|t| t.kind == TEXT) {
+                    if let Some(text) = head_token {
                         let blanks = text.text.len() - text.text.trim_start().len();
                         let name = &text.text.trim_start()[..key.len()];
                         self.check_skinparam_name("", name, text.range.start() + TextSize::from(blanks as u32));
@@ -2520,28 +2536,31 @@ fn push_decimal(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    // ASCII digits: copied as one run (a character at a time, each was
+    // encoded and the string grown for it).
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
-fn apply_number_format(format: &str, numbers: &[u64]) -> String {
+/// The number `numbers` written as `format` says, into `out` (emptied
+/// first): the buffer the caller keeps from one message to the next, so
+/// that a formatted number costs no allocation of its own.
+fn apply_number_format(format: &str, numbers: &[u64], out: &mut String) {
+    out.clear();
     // `{n:0width$}` joined with `.`, written without the formatter (every
     // numbered message of a diagram with a format comes here).
-    let number = |width: usize| {
-        let mut text = String::with_capacity(numbers.len() * (width + 1));
+    let number = |out: &mut String, width: usize| {
         for (i, &n) in numbers.iter().enumerate() {
             if i > 0 {
-                text.push('.');
+                out.push('.');
             }
-            let start = text.len();
-            push_decimal(&mut text, n);
-            let digits = text.len() - start;
+            let start = out.len();
+            push_decimal(out, n);
+            let digits = out.len() - start;
             for _ in digits..width {
-                text.insert(start, '0');
+                out.insert(start, '0');
             }
         }
-        text
     };
-    let mut out = String::with_capacity(format.len() + 4);
     let mut chars = format.chars().peekable();
     let mut quoted = false;
     let mut placed = false;
@@ -2561,16 +2580,15 @@ fn apply_number_format(format: &str, numbers: &[u64]) -> String {
                 zeros += usize::from(next == '0');
                 chars.next();
             }
-            out.push_str(&number(zeros));
+            number(out, zeros);
             placed = true;
             continue;
         }
         out.push(c);
     }
     if !placed {
-        out.push_str(&number(0));
+        number(out, 0);
     }
-    out
 }
 
 /// Splits autonumber arguments, keeping `"…"` together.
@@ -3028,7 +3046,10 @@ mod decimal_tests {
             ("'x'00'y'", &[5, 123], "x05.123y"),
             ("<b>[000]", &[1, 2, 3], "<b>[001.002.003]"),
         ] {
-            assert_eq!(super::apply_number_format(format, numbers), expected, "{format}");
+            // Into a buffer holding an earlier number, as lowering keeps it.
+            let mut out = String::from("stale");
+            super::apply_number_format(format, numbers, &mut out);
+            assert_eq!(out, expected, "{format}");
         }
     }
 }

@@ -855,24 +855,25 @@ impl ClassLowering {
             };
             return LinkEnd::Link(link);
         }
-        let name = unquote(text);
-        if let Some(&note) = self.notes_by_alias.get(&name) {
+        // Borrowed, not copied: most ends name an element met before.
+        let name = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
+        if let Some(&note) = self.notes_by_alias.get(name) {
             return LinkEnd::Note(note);
         }
-        if let Some(&pkg) = self.packages_by_name.get(&name) {
-            if !self.by_name.contains_key(&name) {
+        if let Some(&pkg) = self.packages_by_name.get(name) {
+            if !self.by_name.contains_key(name) {
                 return LinkEnd::Package(pkg);
             }
         }
         // `A::member`: PlantUML links A (at the member's row) unless an
         // element bears the whole name.
-        if self.separator() != "::" && self.lookup(&name).is_none() {
+        if self.separator() != "::" && self.lookup(name).is_none() {
             if let Some(at) = name.rfind("::").filter(|&at| at > 0) {
                 let range = TextRange::at(token.range.start(), (at as u32).into());
                 return LinkEnd::Element(self.resolve(&name[..at], range));
             }
         }
-        LinkEnd::Element(self.resolve(&name, token.range))
+        LinkEnd::Element(self.resolve(name, token.range))
     }
 
     fn push_link(&mut self, link: Link, range: TextRange) -> LinkId {
@@ -898,16 +899,17 @@ impl ClassLowering {
             .find(|t| t.range != from_token.range)
             .map(|t| unquote(t.text));
         let colon = after.iter().position(|t| t.kind == COLON).unwrap_or(after.len());
-        let ends: Vec<&ast::Tok<'_>> = after[..colon]
-            .iter()
-            .filter(|t| matches!(t.kind, IDENT | STRING | PAREN))
-            .collect();
-        let Some(to_token) = ends.last().copied() else { return };
-        let to_label = (ends.len() > 1).then(|| unquote(ends[0].text));
+        // The ends after the arrow: the last is the target, a first one
+        // before it its label (counted, not collected).
+        let is_end = |t: &&ast::Tok<'_>| matches!(t.kind, IDENT | STRING | PAREN);
+        let mut ends = after[..colon].iter().filter(is_end);
+        let Some(first_end) = ends.next() else { return };
+        let to_token = ends.next_back().unwrap_or(first_end);
+        let to_label = (to_token.range != first_end.range).then(|| unquote(first_end.text));
         let label_text = after[colon.min(after.len())..]
             .iter()
             .find(|t| t.kind == TEXT)
-            .map(|t| t.text.to_string());
+            .map(|t| t.text);
         let color = after[..colon]
             .iter()
             .find(|t| t.kind == COLOR)
@@ -917,7 +919,7 @@ impl ClassLowering {
         let to = self.end_of(to_token);
         let (label, label_arrow) = match label_text {
             Some(text) => {
-                let (label, arrow) = label_and_arrow(&text);
+                let (label, arrow) = label_and_arrow(text);
                 ((!label.is_empty()).then_some(label), arrow)
             }
             None => (None, None),

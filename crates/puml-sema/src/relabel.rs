@@ -112,6 +112,11 @@ pub fn reanalyze_label_edit(old_parse: &Parse, old: &Analysis, new_parse: &Parse
         }
     };
     let move_range = |range: &mut TextRange| {
+        // A range that ends before the label does not move (most of them
+        // for an edit early in the text; the test is cheaper than moving).
+        if range.end() <= label_start {
+            return;
+        }
         let start = moved(range.start());
         *range = TextRange::new(start, moved(range.end()).max(start));
     };

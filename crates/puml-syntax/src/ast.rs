@@ -486,30 +486,53 @@ impl<'a> GreenStatement<'a> {
     /// whitespace/newline (see [`statement_range`]), without building
     /// cursor nodes.
     pub fn range(&self) -> TextRange {
-        // (start, end) of the first and last non-blank tokens, in one walk.
-        fn walk(node: &GreenNodeData, offset: TextSize, found: &mut Option<(TextSize, TextSize)>) {
+        // The start of the first non-blank token, walked to from the front,
+        // and the end of the last one, walked to from the back: a class's
+        // body is not walked through (one walk over every token was ~3 % of
+        // lowering a class diagram).
+        fn is_blank(kind: rowan::SyntaxKind) -> bool {
+            matches!(
+                PumlLanguage::kind_from_raw(kind),
+                SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE
+            )
+        }
+        fn first(node: &GreenNodeData, offset: TextSize) -> Option<TextSize> {
             let mut offset = offset;
             for child in node.children() {
                 match child {
-                    NodeOrToken::Token(token) => {
-                        let kind = PumlLanguage::kind_from_raw(token.kind());
-                        if !matches!(kind, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE) {
-                            let end = offset + token.text_len();
-                            match found {
-                                Some((_, last)) => *last = end,
-                                None => *found = Some((offset, end)),
-                            }
+                    NodeOrToken::Token(token) if !is_blank(token.kind()) => return Some(offset),
+                    NodeOrToken::Token(_) => {}
+                    NodeOrToken::Node(inner) => {
+                        if let Some(found) = first(inner, offset) {
+                            return Some(found);
                         }
                     }
-                    NodeOrToken::Node(inner) => walk(inner, offset, found),
                 }
                 offset += child.text_len();
             }
+            None
         }
-        let mut found = None;
-        walk(self.green, self.start, &mut found);
-        match found {
-            Some((start, end)) if start < end => TextRange::new(start, end),
+        fn last(node: &GreenNodeData, end: TextSize) -> Option<TextSize> {
+            let mut end = end;
+            for child in node.children().rev() {
+                match child {
+                    NodeOrToken::Token(token) if !is_blank(token.kind()) => return Some(end),
+                    NodeOrToken::Token(_) => {}
+                    NodeOrToken::Node(inner) => {
+                        if let Some(found) = last(inner, end) {
+                            return Some(found);
+                        }
+                    }
+                }
+                end -= child.text_len();
+            }
+            None
+        }
+        match (
+            first(self.green, self.start),
+            last(self.green, self.start + self.green.text_len()),
+        ) {
+            (Some(start), Some(end)) if start < end => TextRange::new(start, end),
             _ => TextRange::empty(self.start),
         }
     }

@@ -945,10 +945,12 @@ fn orthogonal_route(tail: &Rect, head: &Rect, from: Point, to: Point) -> Vec<Poi
 /// A path through a route's Bézier points (`p0 (c1 c2 p)+`), as dot
 /// gives them; shared by every graph kind's links.
 pub(crate) fn bezier_segments(points: &[Point]) -> Vec<PathSegment> {
-    let mut segments = vec![PathSegment::MoveTo {
+    // The move, a cubic per three points, at most two lines: sized once.
+    let mut segments = Vec::with_capacity(3 + points.len() / 3);
+    segments.push(PathSegment::MoveTo {
         x: round3(points[0].x),
         y: round3(points[0].y),
-    }];
+    });
     let mut i = 1;
     while i + 2 < points.len() {
         segments.push(PathSegment::CubicTo {
@@ -1072,7 +1074,13 @@ fn head_length(head: LinkHead) -> f64 {
 /// The unit vector pointing into the end `end` of the path, from the
 /// nearest distinct point before it.
 pub(crate) fn direction_at(end: Point, before: &[Point]) -> (f64, f64) {
-    for p in before.iter().rev() {
+    direction_from(end, before.iter().rev())
+}
+
+/// [`direction_at`] over the points in the order given, nearest first (a
+/// path's start reads its points forward, with no reversed copy).
+fn direction_from<'p>(end: Point, nearest_first: impl Iterator<Item = &'p Point>) -> (f64, f64) {
+    for p in nearest_first {
         let (vx, vy) = (end.x - p.x, end.y - p.y);
         let len = (vx * vx + vy * vy).sqrt();
         if len > 1e-6 {
@@ -1093,10 +1101,7 @@ fn draw_link(out: &mut Vec<Item>, link: &Link, edge: &LinkEdge, points: &[Point]
     let n = pts.len();
     let start = pts[0];
     let end = pts[n - 1];
-    let start_dir = {
-        let rest: Vec<Point> = pts[1..].iter().rev().copied().collect();
-        direction_at(start, &rest)
-    };
+    let start_dir = direction_from(start, pts[1..].iter());
     let end_dir = direction_at(end, &pts[..n - 1]);
     let cut = head_length(tail_head);
     if cut > 0.0 {

@@ -144,6 +144,12 @@ pub(crate) fn build(class: &ClassDiagram, look: &ClassLook, metrics: &dyn TextMe
         },
         ..Graph::default()
     };
+    // A node per element and note (and a few package points), an edge per
+    // link and note: sized once, not grown by doublings that copy them.
+    graph
+        .nodes
+        .reserve(class.elements.len() + class.notes.len() + class.packages.len());
+    graph.edges.reserve(class.links.len() + class.notes.len());
 
     // Which elements have a link or a note (the rest may go to the grid).
     let mut linked = vec![false; class.elements.len()];

@@ -200,7 +200,7 @@ impl Context<'_> {
         let title_span = title.filter(|t| !t.trim().is_empty()).map_or(0.0, |t| {
             self.text_width(t, self.theme.font(theme.title_font_size).bold()) + 2.0 * TITLE_SIDE_MARGIN
         });
-        let span = (right - left).max(title_span);
+        let span = (right - left).at_least(title_span);
         let room = theme.header_spacing.outer();
         let align = header.align.or(theme.header_align).unwrap_or(HorizontalAlign::Right);
         let x = match align {
@@ -307,7 +307,7 @@ impl Context<'_> {
         // (PlantUML, probes `divider_wide_note_left`, corpus 084). Every
         // divider's band then reaches that far.
         let divider_anchor = if canvas.heads_extent.0.is_finite() {
-            canvas.heads_extent.0.max(min_x)
+            canvas.heads_extent.0.at_least(min_x)
         } else {
             min_x
         };
@@ -319,9 +319,9 @@ impl Context<'_> {
                 }
             })
             .filter(|right| *right > max_x)
-            .fold(f64::NEG_INFINITY, f64::max);
+            .fold(f64::NEG_INFINITY, f64::at_least);
         canvas.divider_right = divider_right;
-        let band_right = max_x.max(divider_right);
+        let band_right = max_x.at_least(divider_right);
         let items = &mut canvas.items;
         for &y in page_break_ys {
             line(
@@ -402,7 +402,7 @@ impl Context<'_> {
         // at least as wide as the label and 20 px; lines 1.5 px wide;
         // the label 3 px in, the tab's corner 7 px past it.
         let x0 = lo - MAINFRAME_LEFT_ROOM;
-        let x1 = (hi + MAINFRAME_RIGHT_ROOM).max(x0 + block.width + 20.0);
+        let x1 = (hi + MAINFRAME_RIGHT_ROOM).at_least(x0 + block.width + 20.0);
         // 1 px more below lifelines without foot boxes.
         let feet = !self.diagram.settings.hide_footbox && !theme.strict_uml;
         let frame_bottom = canvas.bottom + MAINFRAME_BOTTOM_ROOM + if feet { 0.0 } else { 1.0 };
@@ -472,8 +472,8 @@ impl Context<'_> {
         let diagram = {
             let (lo, hi) = below_top;
             (
-                lo.min(heads_extent.0),
-                hi.max(heads_extent.1).max(canvas.banner_body_right),
+                lo.at_most(heads_extent.0),
+                hi.at_least(heads_extent.1).at_least(canvas.banner_body_right),
             )
         };
         // The canvas's x range without the header (which may overhang it):
@@ -481,15 +481,17 @@ impl Context<'_> {
         let body_span = {
             let (lo, hi) = below_header;
             (
-                lo.min(canvas.body_edges.0),
-                hi.max(canvas.body_edges.1).max(canvas.divider_right),
+                lo.at_most(canvas.body_edges.0),
+                hi.at_least(canvas.body_edges.1).at_least(canvas.divider_right),
             )
         };
         // A title over a mainframe is centred on the frame less 1 px on the
         // right (PlantUML, probe `mainframe_title`).
         let content_mid = match canvas.mainframe_span {
             Some((left, right)) => (left + right - 1.0) / 2.0,
-            None => (canvas.min_x.min(heads_extent.0) + max_x_now.max(canvas.max_x).max(heads_extent.1)) / 2.0,
+            None => {
+                (canvas.min_x.at_most(heads_extent.0) + max_x_now.at_least(canvas.max_x).at_least(heads_extent.1)) / 2.0
+            }
         };
         let title_edges = title.and_then(|title| self.place_title(&mut canvas, &mut header, title, content_mid));
         // A legend and a footer below the diagram are centred on the canvas
@@ -499,7 +501,7 @@ impl Context<'_> {
         let canvas_mid = {
             let (mut lo, mut hi) = body_span;
             if let Some((left, right)) = title_edges {
-                (lo, hi) = (lo.min(left), hi.max(right));
+                (lo, hi) = (lo.at_most(left), hi.at_least(right));
             }
             (lo - theme.page_margin.left + hi + theme.page_margin.right) / 2.0 - 0.5
         };
@@ -523,35 +525,38 @@ impl Context<'_> {
         }
         let mut edges = canvas.body_edges;
         if canvas.boxes_right.is_finite() {
-            edges.1 = edges.1.max(canvas.boxes_right - theme.page_margin.right);
+            edges.1 = edges.1.at_least(canvas.boxes_right - theme.page_margin.right);
         }
         if let Some((left, right)) = title_edges {
-            edges = (edges.0.min(left), edges.1.max(right));
+            edges = (edges.0.at_most(left), edges.1.at_least(right));
         }
-        edges.1 = edges.1.max(canvas.divider_right);
+        edges.1 = edges.1.at_least(canvas.divider_right);
         if let Some((left, right)) = header.edges {
-            edges = (edges.0.min(left), edges.1.max(right));
+            edges = (edges.0.at_most(left), edges.1.at_least(right));
         }
         if let Some((left, right)) = below.legend_edges {
-            edges = (edges.0.min(left), edges.1.max(right));
+            edges = (edges.0.at_most(left), edges.1.at_least(right));
         }
         align_header_to_drawing(&mut canvas, &header, edges);
         // The banners span the body from 2 px left of it (371.23 px at
         // least); they move with it under a wider title.
         let banner_span = (
-            canvas.min_x.min(heads_extent.0),
-            max_x_now.max(canvas.max_x).max(heads_extent.1),
+            canvas.min_x.at_most(heads_extent.0),
+            max_x_now.at_least(canvas.max_x).at_least(heads_extent.1),
         );
         self.draw_banners(&mut canvas, banners, banner_span);
         // Beside a narrow diagram PlantUML's canvas reaches 1 px past the
         // banner's body.
-        edges.1 = edges.1.max(canvas.banner_body_right + 1.0);
+        edges.1 = edges.1.at_least(canvas.banner_body_right + 1.0);
         // The legend's and caption's lift after boxes does not shorten the canvas.
         let mut scene = finish_scene(
             canvas.items,
             &canvas.overhang,
             edges,
-            (below.y.max(canvas.bottom).max(canvas.feet_reach), below.footer_bottom),
+            (
+                below.y.at_least(canvas.bottom).at_least(canvas.feet_reach),
+                below.footer_bottom,
+            ),
             theme,
             self.metrics,
         );
@@ -776,7 +781,7 @@ impl Context<'_> {
                 &mut banner_items,
                 left - 2.0,
                 top,
-                (right - left).max(min_body + 1.0),
+                (right - left).at_least(min_body + 1.0),
                 BANNER_HEIGHT,
                 2.5,
                 paint(Some(Color::hex(0xFFFFCC)), Some(stroke(Color::hex(0xFFDD88), 3.0))),
@@ -817,9 +822,9 @@ fn align_header_to_drawing(canvas: &mut Canvas, header: &HeaderPlacement, edges:
         let (content_left, content_right) = x_bounds_except(&canvas.items, &canvas.overhang);
         let (header_left, header_right) = x_bounds(&canvas.items[first..=last]);
         let dx = if against_right {
-            content_right.max(edges.1) + room - header_right
+            content_right.at_least(edges.1) + room - header_right
         } else {
-            content_left.min(edges.0) + room - header_left
+            content_left.at_most(edges.0) + room - header_left
         };
         shift_items_x(&mut canvas.items[first..=last], dx);
     }

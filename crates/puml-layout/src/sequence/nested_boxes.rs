@@ -16,7 +16,7 @@
 //! Also the room a note keeps from a box before its participant
 //! (`box_reach_before`).
 
-use super::{box_title_font, BoxSpan, Context, BOX_INSET};
+use super::{box_title_font, BoxSpan, Context, Length, BOX_INSET};
 use puml_sema::model::ParticipantBox;
 
 /// Room between a box's title and the top of a box nested in it.
@@ -60,10 +60,10 @@ impl Context<'_> {
             }
             let (before, after) = self.box_sides(other, self_reach);
             if other.first == span.first {
-                sides.0 = sides.0.max(before);
+                sides.0 = sides.0.at_least(before);
             }
             if other.last == span.last {
-                sides.1 = sides.1.max(after);
+                sides.1 = sides.1.at_least(after);
             }
         }
         sides
@@ -78,7 +78,7 @@ impl Context<'_> {
             .iter()
             .filter(|span| span.last == before)
             .map(|span| self.shared_box_sides(span, self_reach).1 + BOX_INSET)
-            .reduce(f64::max)
+            .reduce(f64::at_least)
     }
 
     /// Whether any box is nested in another.
@@ -93,7 +93,7 @@ impl Context<'_> {
             .iter()
             .filter(|span| span.first == slot)
             .map(|span| self.shared_box_sides(span, self_reach).0)
-            .reduce(f64::max)
+            .reduce(f64::at_least)
     }
 
     /// The height of the title of `Diagram::boxes[index]` (none: 0).
@@ -119,7 +119,7 @@ impl Context<'_> {
         self.box_spans
             .iter()
             .map(|span| self.box_top_offset(span) + self.box_title_height(span.index))
-            .fold(0.0_f64, f64::max)
+            .fold(0.0_f64, f64::at_least)
             + HEADS_BELOW_TITLE
     }
 

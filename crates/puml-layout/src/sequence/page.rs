@@ -95,7 +95,7 @@ impl Context<'_> {
         let mut first_x = f64::INFINITY;
         for &id in &self.slots {
             if let Some(x) = self.lifeline_x(positions, id) {
-                first_x = first_x.min(x - self.heads[id.index()].left);
+                first_x = first_x.at_most(x - self.heads[id.index()].left);
             }
         }
         if first_x.is_finite() {
@@ -236,7 +236,7 @@ impl Context<'_> {
         // may come before the `{end}` message).
         for (from, to, label) in std::mem::take(&mut walk.durations) {
             if let (Some(&(x, y1)), Some(&(_, y2))) = (walk.anchors.get(from), walk.anchors.get(to)) {
-                self.duration_arrow(&mut walk.front, x, y1.min(y2), y1.max(y2), label);
+                self.duration_arrow(&mut walk.front, x, y1.at_most(y2), y1.at_least(y2), label);
             }
         }
         // Groups left open: PlantUML closes them at the end of the page, each
@@ -244,11 +244,11 @@ impl Context<'_> {
         while let Some(g) = walk.groups.pop() {
             let bottom = walk.y + 8.0;
             let (x0, x1) = self.close_group(&g, bottom, page.first_x, &mut walk.front, &mut walk.fills);
-            walk.frames_left = walk.frames_left.min(x0);
-            walk.frames_right = walk.frames_right.max(x1);
+            walk.frames_left = walk.frames_left.at_most(x0);
+            walk.frames_right = walk.frames_right.at_least(x1);
             if let Some(parent) = walk.groups.last_mut() {
-                parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
-                parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
+                parent.min_x = parent.min_x.at_most(x0 - GROUP_NEST_LEFT);
+                parent.max_x = parent.max_x.at_least(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
             }
             walk.y = bottom + GROUP_GAP_AFTER;
         }
@@ -281,7 +281,7 @@ impl Context<'_> {
                     let end = walk.lifeline_end[i].unwrap_or(page_bottom);
                     let shift = level as f64 * ACTIVATION_WIDTH / 2.0;
                     let color = color.or_else(|| self.stereotype_bar_fill(ParticipantId(i as u32)));
-                    let bar = self.activation_bar(c + shift, *start, end.max(*start), color, &walk.delays);
+                    let bar = self.activation_bar(c + shift, *start, end.at_least(*start), color, &walk.delays);
                     walk.bars.add(ParticipantId(i as u32), level + 1, bar);
                 }
             }
@@ -328,9 +328,9 @@ impl Context<'_> {
                 line(
                     &mut lifelines,
                     x,
-                    d0.max(from),
+                    d0.at_least(from),
                     x,
-                    d1.min(end),
+                    d1.at_most(end),
                     dashed(theme.lifeline_color, 0.5, 1.0, 4.0),
                 );
                 from = d1;
@@ -369,7 +369,7 @@ impl Context<'_> {
                     )
                 })
                 .map(|id| page_bottom + self.heads[id.index()].height + 1.0)
-                .fold(f64::NEG_INFINITY, f64::max)
+                .fold(f64::NEG_INFINITY, f64::at_least)
         } else {
             f64::NEG_INFINITY
         };
@@ -457,7 +457,10 @@ impl Context<'_> {
         for &id in &self.slots {
             let head = &self.heads[id.index()];
             if let Some(x) = self.lifeline_x(positions, id) {
-                heads_extent = (heads_extent.0.min(x - head.left), heads_extent.1.max(x + head.right));
+                heads_extent = (
+                    heads_extent.0.at_most(x - head.left),
+                    heads_extent.1.at_least(x + head.right),
+                );
             }
         }
         let content_bounds = x_bounds_except(&items, &overhang);
@@ -471,18 +474,24 @@ impl Context<'_> {
         // the room beside boxes, frames and notes. Dividers span it all and
         // the title is centered on it.
         let mut body_edges = self.box_room(positions);
-        body_edges = (body_edges.0.min(heads_extent.0), body_edges.1.max(heads_extent.1));
-        body_edges.0 = body_edges.0.min(frames_left - GROUP_FRAME_MARGIN);
+        body_edges = (
+            body_edges.0.at_most(heads_extent.0),
+            body_edges.1.at_least(heads_extent.1),
+        );
+        body_edges.0 = body_edges.0.at_most(frames_left - GROUP_FRAME_MARGIN);
         // PlantUML's canvas reaches 19.3 px past a group frame on the right
         // (the margin included).
-        body_edges.1 = body_edges.1.max(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
-        body_edges.0 = body_edges.0.min(notes_extent.0 - NOTE_MARGIN);
-        body_edges.1 = body_edges.1.max(notes_extent.1 + NOTE_MARGIN);
-        body_edges = (body_edges.0.min(loops_extent.0), body_edges.1.max(loops_extent.1));
-        body_edges.1 = body_edges.1.max(right_edge_reach + 1.0);
-        body_edges.1 = body_edges.1.max(self_reach_right);
+        body_edges.1 = body_edges.1.at_least(frames_right + GROUP_FRAME_RIGHT_ROOM - MARGIN);
+        body_edges.0 = body_edges.0.at_most(notes_extent.0 - NOTE_MARGIN);
+        body_edges.1 = body_edges.1.at_least(notes_extent.1 + NOTE_MARGIN);
+        body_edges = (
+            body_edges.0.at_most(loops_extent.0),
+            body_edges.1.at_least(loops_extent.1),
+        );
+        body_edges.1 = body_edges.1.at_least(right_edge_reach + 1.0);
+        body_edges.1 = body_edges.1.at_least(self_reach_right);
         if min_x.is_finite() && body_edges.0.is_finite() {
-            min_x = min_x.min(body_edges.0);
+            min_x = min_x.at_most(body_edges.0);
         }
         Canvas {
             items,
@@ -511,15 +520,15 @@ impl Context<'_> {
     /// footer) or right-aligned to it (header) follow. Then pages share
     /// their columns and so their canvas edges (PlantUML).
     fn widen_for_banners(&self, canvas: &mut Canvas, spot: PageSpot) {
-        canvas.body_edges.1 = canvas.body_edges.1.max(canvas.banner_body_right);
+        canvas.body_edges.1 = canvas.body_edges.1.at_least(canvas.banner_body_right);
         if canvas.body_edges.1.is_finite() {
-            canvas.max_x = canvas.max_x.max(canvas.body_edges.1);
+            canvas.max_x = canvas.max_x.at_least(canvas.body_edges.1);
         }
         self.page_bounds.set((canvas.min_x, canvas.max_x));
         if let Some((left, right)) = spot.shared_bounds {
-            canvas.body_edges = (canvas.body_edges.0.min(left), canvas.body_edges.1.max(right));
-            canvas.min_x = canvas.min_x.min(left);
-            canvas.max_x = canvas.max_x.max(right);
+            canvas.body_edges = (canvas.body_edges.0.at_most(left), canvas.body_edges.1.at_least(right));
+            canvas.min_x = canvas.min_x.at_most(left);
+            canvas.max_x = canvas.max_x.at_least(right);
         }
     }
 }

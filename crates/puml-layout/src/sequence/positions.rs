@@ -169,7 +169,7 @@ impl Context<'_> {
                     // clear as if it had a box (`reversed_notes`).
                     None => self.heads[self.slots[last + 1].index()]
                         .left
-                        .max(reversed_reach.get(last + 2).map_or(0.0, |r| r.0)),
+                        .at_least(reversed_reach.get(last + 2).map_or(0.0, |r| r.0)),
                 };
                 pass.need(last + 1, last + 2, after + BOX_GAP_AFTER + 2.0 * box_pad + next_before);
             } else {
@@ -283,14 +283,14 @@ impl Context<'_> {
         let deepest = m.from.participant().map_or(0.0, |p| {
             ACTIVATION_WIDTH / 2.0 * f64::from(pass.max_depth.get(p.index()).copied().unwrap_or(0))
         });
-        let room = (label_w + 14.0).max(SELF_WIDTH + 8.0);
+        let room = (label_w + 14.0).at_least(SELF_WIDTH + 8.0);
         // In a group, the frame reaches 16 px past the label (7 px after
         // the bars) or past the loop, whichever is longer, and the next
         // participant stays 9 px clear of it, like beside a note (probes
         // `test-data/sequence-probes/group_self_*`).
         if let Some(group) = pass.open_groups.last() {
             // A note beside the loop follows it from the deepest bars.
-            pass.self_push = Some((group.notes.len(), bars.max(deepest)));
+            pass.self_push = Some((group.notes.len(), bars.at_least(deepest)));
         }
         if let (Some(group), true) = (pass.open_groups.last_mut(), m.arrow.written_reversed) {
             // On the left the frame reaches 16 px past the label,
@@ -309,7 +309,7 @@ impl Context<'_> {
                 NoteExtent {
                     anchor: from,
                     left: -5.0,
-                    right: bars + (7.0 + label_w).max(SELF_WIDTH) + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
+                    right: bars + (7.0 + label_w).at_least(SELF_WIDTH) + 16.0 + GROUP_CLEARANCE - GROUP_NOTE_ROOM,
                 },
                 0,
             ));
@@ -319,7 +319,7 @@ impl Context<'_> {
                 pass.need(from - 1, from, room);
             }
         } else if from <= n {
-            pass.need(from, from + 1, room + bars.max(deepest));
+            pass.need(from, from + 1, room + bars.at_least(deepest));
         }
         pass.last_message = Some((from, from, if m.arrow.written_reversed { 0.0 } else { room }));
     }
@@ -414,7 +414,7 @@ impl Context<'_> {
             (&note.position, this_extent.as_mut(), last_message)
         {
             if lo != hi {
-                extent.right += slot_bars(pass, hi).max(pass.last_message_bars);
+                extent.right += slot_bars(pass, hi).at_least(pass.last_message_bars);
             }
         }
         // A note right of an active lifeline starts at its bars' edge.
@@ -439,7 +439,7 @@ impl Context<'_> {
         };
         if let (true, Some(extent)) = (column_note, this_extent) {
             if let Some(entry) = pass.notes_left.get_mut(extent.anchor) {
-                *entry = entry.max(extent.left + NOTE_MARGIN);
+                *entry = entry.at_least(extent.left + NOTE_MARGIN);
             }
         }
         // A note attached to a self message makes one element with
@@ -490,7 +490,7 @@ impl Context<'_> {
                             if lo == hi {
                                 self_reach
                             } else {
-                                slot_bars(pass, hi).max(pass.last_message_bars)
+                                slot_bars(pass, hi).at_least(pass.last_message_bars)
                             },
                         )
                     }),
@@ -562,7 +562,7 @@ impl Context<'_> {
             if hi > lo {
                 let first = &self.heads[self.slots[lo].index()];
                 let last = &self.heads[self.slots[hi].index()];
-                let width = (text_w + 8.0).max(tab_w);
+                let width = (text_w + 8.0).at_least(tab_w);
                 pass.need(lo + 1, hi + 1, width + 4.0 - first.left - last.right);
             }
         }
@@ -581,14 +581,14 @@ fn settle(pass: &mut RoomPass<'_>) -> Vec<f64> {
         let mut changed = false;
         let mut shift: f64 = 0.0;
         for &(a, room) in &pass.left_room {
-            shift = shift.max(room - (pos[a] - pos[0]));
+            shift = shift.at_least(room - (pos[a] - pos[0]));
         }
         for room in &pass.group_pair_notes {
             changed |= room.require(constraints, &pos);
         }
         for &(a, b, w) in &pass.over_spans {
-            let overhang = ((w - (pos[b] - pos[a])) / 2.0).max(14.0);
-            shift = shift.max(overhang - (pos[a] - pos[0]));
+            let overhang = ((w - (pos[b] - pos[a])) / 2.0).at_least(14.0);
+            shift = shift.at_least(overhang - (pos[a] - pos[0]));
             if pos[n + 1] - pos[b] < overhang - 1e-6 {
                 constraints[n + 1].push((b, overhang));
                 changed = true;

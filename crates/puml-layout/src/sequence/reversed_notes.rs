@@ -14,7 +14,7 @@
 //! Without a box between them nothing spreads (the note overhangs the
 //! pair, like a note written left to right).
 
-use super::{note_size, Context, Event, Prepared, BOX_INSET};
+use super::{note_size, Context, Event, Length, Prepared, BOX_INSET};
 use puml_sema::model::NotePosition;
 
 /// From a reversed note's edge (centred over one participant) to the box
@@ -49,10 +49,10 @@ impl Context<'_> {
             let heads = (self.heads[last.index()].right + self.heads[first.index()].left) / 2.0;
             let half = note_size(note.shape, block, &self.theme).0 / 2.0 + heads + REVERSED_NOTE_BOX_ROOM - BOX_INSET;
             if let Some(entry) = reach.get_mut(left + 1) {
-                entry.1 = entry.1.max(half);
+                entry.1 = entry.1.at_least(half);
             }
             if let Some(entry) = reach.get_mut(right + 1) {
-                entry.0 = entry.0.max(half);
+                entry.0 = entry.0.at_least(half);
             }
         }
         reach

@@ -33,8 +33,8 @@ impl Context<'_> {
             // outermost bar's edge (probe `group_nested_bar`).
             if let (Some(g), Some(c)) = (walk.groups.last_mut(), self.lifeline_x(positions, *participant)) {
                 let shift = (stack.len() as f64 - 1.0) * ACTIVATION_WIDTH / 2.0;
-                g.min_x = g.min_x.min(c - ACTIVATION_WIDTH / 2.0);
-                g.max_x = g.max_x.max(c + shift + ACTIVATION_WIDTH / 2.0);
+                g.min_x = g.min_x.at_most(c - ACTIVATION_WIDTH / 2.0);
+                g.max_x = g.max_x.at_least(c + shift + ACTIVATION_WIDTH / 2.0);
             }
         }
     }
@@ -85,7 +85,7 @@ impl Context<'_> {
                     self.activation_bar(
                         c + shift,
                         start,
-                        end.max(start),
+                        end.at_least(start),
                         color.or_else(|| self.stereotype_bar_fill(*participant)),
                         &walk.delays,
                     ),
@@ -118,7 +118,7 @@ impl Context<'_> {
                     self.activation_bar(
                         c + shift,
                         start,
-                        at.max(start),
+                        at.at_least(start),
                         color.or_else(|| self.stereotype_bar_fill(*participant)),
                         &walk.delays,
                     ),
@@ -130,7 +130,7 @@ impl Context<'_> {
         line(&mut walk.front, c - 9.0, at - 9.0, c + 9.0, at + 9.0, s);
         line(&mut walk.front, c - 9.0, at + 9.0, c + 9.0, at - 9.0, s);
         walk.lifeline_end[participant.index()] = Some(at);
-        walk.y = walk.y.max(at + room_below);
+        walk.y = walk.y.at_least(at + room_below);
     }
 
     /// A group opens: its header takes the room of its tab and condition.
@@ -169,7 +169,7 @@ impl Context<'_> {
                     .bold(),
             ) - 11.0
         });
-        walk.y = top + tab_h + cond_room.max(4.0);
+        walk.y = top + tab_h + cond_room.at_least(4.0);
     }
 
     /// An `else` line in the innermost group, with its label's room.
@@ -199,11 +199,11 @@ impl Context<'_> {
         let bottom = walk.y + 8.0;
         let (x0, x1) = self.close_group(&g, bottom, first_x, &mut walk.front, &mut walk.fills);
         walk.closed_frame = Some((g.top, x0, x1));
-        walk.frames_left = walk.frames_left.min(x0);
-        walk.frames_right = walk.frames_right.max(x1);
+        walk.frames_left = walk.frames_left.at_most(x0);
+        walk.frames_right = walk.frames_right.at_least(x1);
         if let Some(parent) = walk.groups.last_mut() {
-            parent.min_x = parent.min_x.min(x0 - GROUP_NEST_LEFT);
-            parent.max_x = parent.max_x.max(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
+            parent.min_x = parent.min_x.at_most(x0 - GROUP_NEST_LEFT);
+            parent.max_x = parent.max_x.at_least(x1 + GROUP_NEST_INSET - GROUP_FRAME_LEFT);
         }
         // PlantUML leaves 6 px below a frame before what follows.
         walk.y = bottom + GROUP_GAP_AFTER;
@@ -236,7 +236,7 @@ impl Context<'_> {
         // first participant's head: the frame starts 16 px left
         // of it (and the diagram widens to hold it).
         if let Some(g) = walk.groups.last_mut() {
-            g.min_x = g.min_x.min(first_x);
+            g.min_x = g.min_x.at_most(first_x);
         }
         walk.y = top + h + 2.0;
     }
@@ -303,7 +303,7 @@ impl Context<'_> {
         let goes_right = if m.is_self() { true } else { to_c >= from_c };
         // An empty label takes no height (PlantUML: 14 px rows).
         let label_h = if label.is_empty() { 0.0 } else { label.height };
-        let text_h = label_h.max(number.as_ref().map_or(0.0, |b| b.height));
+        let text_h = label_h.at_least(number.as_ref().map_or(0.0, |b| b.height));
         // `skinparam responseMessageBelowArrow true` changes nothing
         // in PlantUML 1.2026.8: responses keep their label above the
         // arrow (probes `response_below_arrow`, corpus 194, 195).
@@ -393,16 +393,16 @@ impl Context<'_> {
         // PlantUML's canvas holds the loop's whole room (its
         // label plus 14 px, at least SELF_WIDTH + 8) and the margin.
         let number_w = number.as_ref().map_or(0.0, |b| b.width + NUMBER_GAP);
-        let room = (label.width + number_w + 14.0).max(SELF_WIDTH + 8.0);
+        let room = (label.width + number_w + 14.0).at_least(SELF_WIDTH + 8.0);
         if side > 0.0 {
             // From the deepest bars the participant ever has (PlantUML).
             let deepest = from_id.map_or(x, |id| {
                 let d = page.positions.max_depth.get(id.index()).copied().unwrap_or(0);
-                x.max(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                x.at_least(from_c + ACTIVATION_WIDTH / 2.0 * f64::from(d))
             });
-            walk.loops_extent.1 = walk.loops_extent.1.max(deepest + room);
+            walk.loops_extent.1 = walk.loops_extent.1.at_least(deepest + room);
         } else {
-            walk.loops_extent.0 = walk.loops_extent.0.min(x - room);
+            walk.loops_extent.0 = walk.loops_extent.0.at_most(x - room);
         }
         let geometry = MessageGeometry {
             from_x: x,
@@ -535,7 +535,7 @@ impl Context<'_> {
             } else {
                 head_x + head.right + 1.0
             };
-            end_y = arrow_y.max(top + head.height - CREATED_HEAD_TAIL);
+            end_y = arrow_y.at_least(top + head.height - CREATED_HEAD_TAIL);
         } else {
             end_y = arrow_y;
         }
@@ -590,10 +590,10 @@ impl Context<'_> {
         };
         if !hidden {
             if matches!(m.to, Endpoint::Edge { side: Side::Right, .. }) {
-                walk.right_edge_reach = walk.right_edge_reach.max(to_x);
+                walk.right_edge_reach = walk.right_edge_reach.at_least(to_x);
             }
             if matches!(m.from, Endpoint::Edge { side: Side::Right, .. }) {
-                walk.right_edge_reach = walk.right_edge_reach.max(from_x);
+                walk.right_edge_reach = walk.right_edge_reach.at_least(from_x);
             }
             let (mut line_start, tail_tip) =
                 tail_head_ends(m.arrow.tail_head.shape, from_x, dir, m.from.participant().is_some());
@@ -643,7 +643,7 @@ impl Context<'_> {
         // PlantUML leaves the slant once more below the tip of
         // a message pointing left (not of one pointing right).
         let below_tip = if goes_right { 0.0 } else { slant };
-        end_y = end_y.max(arrow_end_y + below_tip);
+        end_y = end_y.at_least(arrow_end_y + below_tip);
         let geometry = MessageGeometry {
             from_x,
             to_x: tip,
@@ -693,7 +693,7 @@ impl Context<'_> {
                 short: false,
             } if goes_right => to_id
                 .and_then(|id| self.lifeline_x(page.positions, id))
-                .map(|x| left.max(x - total - 24.0)),
+                .map(|x| left.at_least(x - total - 24.0)),
             _ => None,
         };
         let x = match (align, edge_start) {
@@ -702,14 +702,14 @@ impl Context<'_> {
             _ => match align {
                 // A left loop's label starts 7 px into the loop's room
                 // (PlantUML: `A <- A: x` at 43 px left of the lifeline).
-                MessageAlign::Left if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                MessageAlign::Left if left_self => right - (total + 14.0).at_least(SELF_WIDTH + 8.0) + 7.0,
                 MessageAlign::Left => {
                     left + if head_at_left { 16.0 } else { 7.0 } + tail_head_label_shift(m, goes_right)
                 }
                 // A self message's loop is as wide as its number and
                 // label plus 14: centred, they start 7 px in (PlantUML).
                 MessageAlign::Center if geometry.is_self && !left_self => left + 7.0,
-                MessageAlign::Center if left_self => right - (total + 14.0).max(SELF_WIDTH + 8.0) + 7.0,
+                MessageAlign::Center if left_self => right - (total + 14.0).at_least(SELF_WIDTH + 8.0) + 7.0,
                 MessageAlign::Center => (left + right - total) / 2.0,
                 MessageAlign::Right if left_self => left + 7.0,
                 // A right loop's label stays where `left` puts it
@@ -722,7 +722,7 @@ impl Context<'_> {
         };
         if let Some(number) = &number {
             // The number is centered on a multi-line label, as in PlantUML.
-            let number_top = text_top + ((label_h - number.height) / 2.0).max(0.0);
+            let number_top = text_top + ((label_h - number.height) / 2.0).at_least(0.0);
             number.draw(x, number_top, Align::Left, self.theme.arrow_font_color, &mut walk.front);
         }
         // `direction` moves the block but keeps its lines left-aligned.
@@ -767,7 +767,7 @@ impl Context<'_> {
         // inside the canvas (PlantUML: 17.7 px from the label's
         // end to the canvas's for one on the last participant).
         if geometry.is_self && geometry.to_x >= geometry.from_x {
-            walk.self_reach_right = walk.self_reach_right.max(max_x);
+            walk.self_reach_right = walk.self_reach_right.at_least(max_x);
         }
         // A group frame spans the lifelines of the participants a
         // message joins, wherever its arrow ends (bars, tips).
@@ -775,7 +775,7 @@ impl Context<'_> {
             let lifelines = [m.from.participant(), m.to.participant()]
                 .map(|p| p.and_then(|id| self.lifeline_x(page.positions, id)));
             if let [Some(a), Some(b)] = lifelines {
-                (min_x, max_x) = (a.min(b), a.max(b));
+                (min_x, max_x) = (a.at_most(b), a.at_least(b));
             }
         }
         if let Some(g) = walk.groups.last_mut() {
@@ -790,11 +790,13 @@ impl Context<'_> {
                     // autoactivated self messages deepen the bars).
                     let deepest = m.from.participant().map_or(geometry.from_x, |id| {
                         let d = page.positions.max_depth.get(id.index()).copied().unwrap_or(0);
-                        geometry.from_x.max(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
+                        geometry
+                            .from_x
+                            .at_least(lifeline + ACTIVATION_WIDTH / 2.0 * f64::from(d))
                     });
                     let from_deepest = MessageGeometry {
                         from_x: deepest,
-                        to_x: geometry.to_x.max(deepest),
+                        to_x: geometry.to_x.at_least(deepest),
                         is_self: true,
                     };
                     if geometry.to_x >= geometry.from_x {
@@ -805,14 +807,14 @@ impl Context<'_> {
                 }
                 _ => (min_x, max_x),
             };
-            g.min_x = g.min_x.min(lo);
-            g.max_x = g.max_x.max(hi);
+            g.min_x = g.min_x.at_most(lo);
+            g.max_x = g.max_x.at_least(hi);
         }
         if let Some(anchor) = m.anchor.as_deref() {
             walk.anchors
                 .insert(anchor, ((geometry.from_x + geometry.to_x) / 2.0, arrow_y));
         }
-        let bottom = if m.parallel { walk.y.max(end_y) } else { end_y };
+        let bottom = if m.parallel { walk.y.at_least(end_y) } else { end_y };
         walk.last_message = Some(LastMessage {
             front_start,
             bottom,
@@ -887,7 +889,7 @@ impl Context<'_> {
                 fill,
                 &self.theme,
             );
-            walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + w));
+            walk.notes_extent = (walk.notes_extent.0.at_most(x), walk.notes_extent.1.at_least(x + w));
             return;
         }
         let parallel_to = walk
@@ -954,7 +956,7 @@ impl Context<'_> {
                         .from
                         .filter(|_| m.from == m.to)
                         .and_then(|id| self.lifeline_x(page.positions, id));
-                    own_lifeline.map_or(m.min_x, |c| m.min_x.min(c))
+                    own_lifeline.map_or(m.min_x, |c| m.min_x.at_most(c))
                 }) - 5.0
                     - w
             }
@@ -975,15 +977,15 @@ impl Context<'_> {
                             self.lifeline_x(page.positions, id)
                                 .map(|c| c + ACTIVATION_WIDTH / 2.0 * f64::from(depth))
                         });
-                        let loop_start = deepest_start.map_or(m.min_x, |x| x.max(m.min_x));
-                        (m.max_x + (loop_start - m.min_x)).max(loop_start + SELF_WIDTH + 8.0)
+                        let loop_start = deepest_start.map_or(m.min_x, |x| x.at_least(m.min_x));
+                        (m.max_x + (loop_start - m.min_x)).at_least(loop_start + SELF_WIDTH + 8.0)
                     } else {
                         // Past the bars of the participant on the right.
                         let right_id = [m.from, m.to].into_iter().flatten().find(|id| {
                             self.lifeline_x(page.positions, *id)
                                 .is_some_and(|x| (x - m.max_x).abs() < 1e-6)
                         });
-                        m.max_x + right_id.map_or(0.0, right_bars).max(m.right_bars)
+                        m.max_x + right_id.map_or(0.0, right_bars).at_least(m.right_bars)
                     }
                 }) + 5.0
             }
@@ -992,7 +994,7 @@ impl Context<'_> {
                     return;
                 };
                 let b = last.and_then(|id| self.lifeline_x(page.positions, id)).unwrap_or(a);
-                let (lo, hi) = (a.min(b), a.max(b));
+                let (lo, hi) = (a.at_most(b), a.at_least(b));
                 // `note over B, A` (written right to left): PlantUML
                 // does not stretch the note over the pair, it only
                 // centers it between them.
@@ -1031,25 +1033,27 @@ impl Context<'_> {
                     // instead: probe `group_note_over_short`, not yet
                     // told apart from corpus 153.)
                     if let (Some(g), Some((left, right))) = (walk.groups.last_mut(), heads_span) {
-                        g.min_x = g.min_x.min(left);
-                        g.max_x = g.max_x.max(right.max(x + stretched));
+                        g.min_x = g.min_x.at_most(left);
+                        g.max_x = g.max_x.at_least(right.at_least(x + stretched));
                     }
                     walk.last_note = Some((top, top + h));
-                    walk.y = walk.y.max(top + h - bottom_gap);
+                    walk.y = walk.y.at_least(top + h - bottom_gap);
                     return;
                 }
                 // Wider than the heads, the note still has its frame
                 // hold the last head (PlantUML, probe
                 // `group_note_over_wide_heads`).
                 if let (true, Some(g), Some((_, right))) = (written_forward, walk.groups.last_mut(), heads_span) {
-                    g.max_x = g.max_x.max(right);
+                    g.max_x = g.max_x.at_least(right);
                 }
                 (lo + hi) / 2.0 - w / 2.0
             }
             NotePosition::Across => {
                 // From the first lifeline to the last, like `note over` all of them.
                 let xs = self.slots.iter().filter_map(|id| self.lifeline_x(page.positions, *id));
-                let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+                let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                    (a.at_most(x), b.at_least(x))
+                });
                 let (lo, hi) = if lo.is_finite() {
                     (lo, hi)
                 } else {
@@ -1066,7 +1070,7 @@ impl Context<'_> {
                     }
                     _ => 0.0,
                 };
-                let width = heads.max(w);
+                let width = heads.at_least(w);
                 let x = (lo + hi) / 2.0 - width / 2.0;
                 let note_start = walk.front.len();
                 draw_note_centered(&mut walk.front, note.shape, x, top, width, h, block, fill, &self.theme);
@@ -1079,10 +1083,10 @@ impl Context<'_> {
                 // Wider than the heads, it gets a note's 5 px more
                 // canvas margin (PlantUML: drawn from x = 15).
                 if w > heads {
-                    walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + width));
+                    walk.notes_extent = (walk.notes_extent.0.at_most(x), walk.notes_extent.1.at_least(x + width));
                 }
                 walk.last_note = Some((top, top + h));
-                walk.y = walk.y.max(top + h - bottom_gap);
+                walk.y = walk.y.at_least(top + h - bottom_gap);
                 return;
             }
         };
@@ -1096,12 +1100,12 @@ impl Context<'_> {
             } else {
                 NOTE_FRAME_ROOM
             };
-            g.min_x = g.min_x.min(x - NOTE_FRAME_ROOM);
-            g.max_x = g.max_x.max(x + w + right_room);
+            g.min_x = g.min_x.at_most(x - NOTE_FRAME_ROOM);
+            g.max_x = g.max_x.at_least(x + w + right_room);
         }
-        walk.notes_extent = (walk.notes_extent.0.min(x), walk.notes_extent.1.max(x + w));
+        walk.notes_extent = (walk.notes_extent.0.at_most(x), walk.notes_extent.1.at_least(x + w));
         walk.last_note = Some((top, top + h));
-        walk.y = walk.y.max(top + h - bottom_gap);
+        walk.y = walk.y.at_least(top + h - bottom_gap);
     }
 
     /// A ref over participants: its frame, tab and text, as wide as its
@@ -1139,8 +1143,8 @@ impl Context<'_> {
         let tab_block = self.text("ref", self.ref_tab_font());
         let x0 = lo_x - lo_head.left + 2.0;
         let x1 = (hi_x + hi_head.right - 2.0)
-            .max(x0 + body.width + 8.0)
-            .max(x0 + tab_block.width + 45.0);
+            .at_least(x0 + body.width + 8.0)
+            .at_least(x0 + tab_block.width + 45.0);
         let top = walk.y + 8.0;
         let tab_h = tab_block.height + 2.0;
         let h = tab_h + body.height + 8.0;
@@ -1171,7 +1175,7 @@ impl Context<'_> {
             &mut walk.front,
             x0,
             top,
-            tab_w.min(x1 - x0),
+            tab_w.at_most(x1 - x0),
             tab_h,
             (self.theme.ref_header_bg, self.theme.fades.reference_header),
             self.theme.ref_tab_border.unwrap_or(self.theme.ref_border),
@@ -1199,8 +1203,8 @@ impl Context<'_> {
             &mut walk.front,
         );
         if let Some(g) = walk.groups.last_mut() {
-            g.min_x = g.min_x.min(x0);
-            g.max_x = g.max_x.max(x1);
+            g.min_x = g.min_x.at_most(x0);
+            g.max_x = g.max_x.at_least(x1);
         }
         // Like after a note, the next event comes 3 px closer.
         walk.y = top + h - NOTE_LIFT;

@@ -74,8 +74,22 @@ const RIGHT_HEADS: [(&str, HeadSyntax); 6] = [
 ];
 
 /// Length in bytes of the arrow at the start of `s`, if there is one.
+/// Inlined: the parser asks it of nearly every statement's first word and
+/// of the word after it, which mostly cannot start an arrow, and the call
+/// into [`decompose`] (a large frame to set up) cost more than that test.
+#[inline]
 pub(crate) fn scan_arrow(s: &str) -> Option<usize> {
+    if !may_start_arrow(s.as_bytes().first()) {
+        return None;
+    }
     decompose(s).map(|(len, _)| len)
+}
+
+/// Every arrow starts with a decoration, a head, a dash, a style bracket
+/// or an en dash (first byte 0xE2).
+#[inline]
+fn may_start_arrow(first: Option<&u8>) -> bool {
+    matches!(first, Some(b'o' | b'x' | b'<' | b'/' | b'\\' | b'-' | b'[' | 0xE2))
 }
 
 /// Decomposes a whole arrow token. `None` when `text` is not exactly one arrow.
@@ -88,13 +102,9 @@ pub fn parse_arrow(text: &str) -> Option<ArrowSyntax> {
 
 fn decompose(s: &str) -> Option<(usize, ArrowSyntax)> {
     let bytes = s.as_bytes();
-    // Every arrow starts with a decoration, a head, a dash, a style
-    // bracket or an en dash (first byte 0xE2): the parser tries this on
-    // every statement's first word, which is nearly always a name.
-    if !matches!(
-        bytes.first(),
-        Some(b'o' | b'x' | b'<' | b'/' | b'\\' | b'-' | b'[' | 0xE2)
-    ) {
+    // The parser tries this on every statement's first word, which is
+    // nearly always a name.
+    if !may_start_arrow(bytes.first()) {
         return None;
     }
     let mut i = 0;

@@ -46,6 +46,11 @@ struct SharedTokens {
     long: [Option<GreenToken>; SLOTS],
     space: GreenToken,
     newline: GreenToken,
+    /// The builder's two stacks, emptied, with the room the last parse
+    /// grew them to (grown from empty, they were reallocated several times
+    /// in every parse).
+    open: Vec<(SyntaxKind, usize)>,
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
 }
 
 thread_local! {
@@ -54,17 +59,19 @@ thread_local! {
 
 impl Default for TreeBuilder {
     fn default() -> TreeBuilder {
-        let shared = SHARED_TOKENS.with(|cell| cell.take()).unwrap_or_else(|| {
+        let mut shared = SHARED_TOKENS.with(|cell| cell.take()).unwrap_or_else(|| {
             Box::new(SharedTokens {
                 short: std::array::from_fn(|_| (0, None)),
                 long: std::array::from_fn(|_| None),
                 space: GreenToken::new(WHITESPACE_KIND, " "),
                 newline: GreenToken::new(NEWLINE_KIND, "\n"),
+                open: Vec::new(),
+                children: Vec::new(),
             })
         });
         TreeBuilder {
-            open: Vec::new(),
-            children: Vec::new(),
+            open: std::mem::take(&mut shared.open),
+            children: std::mem::take(&mut shared.children),
             space: shared.space.clone(),
             newline: shared.newline.clone(),
             shared: Some(shared),
@@ -74,12 +81,25 @@ impl Default for TreeBuilder {
 
 impl Drop for TreeBuilder {
     fn drop(&mut self) {
-        if let Some(shared) = self.shared.take() {
+        if let Some(mut shared) = self.shared.take() {
+            // A builder dropped midway (a panic) may still hold nodes: the
+            // stacks go back empty, whatever they held freed here. A huge
+            // file's stack is not kept for the thread's life.
+            if self.children.capacity() <= KEPT_STACK {
+                self.open.clear();
+                self.children.clear();
+                shared.open = std::mem::take(&mut self.open);
+                shared.children = std::mem::take(&mut self.children);
+            }
             // `try_with`: a builder dropped while the thread ends keeps nothing.
             let _ = SHARED_TOKENS.try_with(|cell| cell.set(Some(shared)));
         }
     }
 }
+
+/// The largest children stack handed on to the thread's next parse
+/// (64 KB; a diagram's statements are its root's children).
+const KEPT_STACK: usize = 4096;
 
 const WHITESPACE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::WHITESPACE as u16);
 const NEWLINE_KIND: SyntaxKind = SyntaxKind(crate::SyntaxKind::NEWLINE as u16);
@@ -93,16 +113,29 @@ impl TreeBuilder {
     /// they are settled here, inlined into the caller, from two tokens
     /// kept at hand (a call with its register saves cost as much as the
     /// rest of that path); the others go through the shared tables.
-    #[inline]
+    /// A short token met before is found in its slot here too, without
+    /// the call (whose frame cost as much as the look-up).
+    #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
         if let [byte] = text.as_bytes() {
             let held = match *byte {
-                b' ' if kind == WHITESPACE_KIND => &self.space,
-                b'\n' if kind == NEWLINE_KIND => &self.newline,
-                _ => return self.shared_token(kind, text),
+                b' ' if kind == WHITESPACE_KIND => Some(&self.space),
+                b'\n' if kind == NEWLINE_KIND => Some(&self.newline),
+                _ => None,
             };
-            self.children.push(NodeOrToken::Token(held.clone()));
-            return;
+            if let Some(held) = held {
+                self.children.push(NodeOrToken::Token(held.clone()));
+                return;
+            }
+        }
+        if let (Some(key), Some(shared)) = (short_key(kind, text), self.shared.as_deref()) {
+            if let (held, Some(token)) = &shared.short[slot_of(key)] {
+                if *held == key {
+                    let token = token.clone();
+                    self.children.push(NodeOrToken::Token(token));
+                    return;
+                }
+            }
         }
         self.shared_token(kind, text);
     }
@@ -197,19 +230,58 @@ fn repeats(kind: SyntaxKind) -> bool {
 }
 
 /// A table slot for `key`: the top bits of its Fibonacci product.
+#[inline]
 fn slot_of(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
-/// `kind`, length and up to six bytes of text in one `u64`.
+/// `kind`, length and up to six bytes of text in one `u64` (byte `i` of
+/// the text in bits `8 * i`). The bytes are read as two overlapping words,
+/// the first and the last two or four bytes, each shifted to where its
+/// bytes belong: where they overlap they hold the same bytes, so or-ing
+/// them gives the text once (a loop over the bytes cost twice this).
+#[inline]
 fn short_key(kind: SyntaxKind, text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
-    if bytes.len() > SHORT || kind.0 > 0xff {
+    let len = bytes.len();
+    if len > SHORT || kind.0 > 0xff {
         return None;
     }
-    let mut key = (u64::from(kind.0) << 56) | ((bytes.len() as u64) << 48);
-    for (i, &b) in bytes.iter().enumerate() {
-        key |= u64::from(b) << (8 * i);
+    let packed = match *bytes {
+        [] => 0,
+        [b] => u64::from(b),
+        [a, b, ..] if len < 4 => {
+            let last = u16::from_le_bytes([bytes[len - 2], bytes[len - 1]]);
+            u64::from(u16::from_le_bytes([a, b])) | (u64::from(last) << (8 * (len - 2)))
+        }
+        [a, b, c, d, ..] => {
+            let last = u32::from_le_bytes([bytes[len - 4], bytes[len - 3], bytes[len - 2], bytes[len - 1]]);
+            u64::from(u32::from_le_bytes([a, b, c, d])) | (u64::from(last) << (8 * (len - 4)))
+        }
+        // Not reached: a slice of two or three bytes matched above.
+        _ => return None,
+    };
+    Some((u64::from(kind.0) << 56) | ((len as u64) << 48) | packed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed key holds each byte of the text at its place, as a byte
+    /// loop would put it, for every length it takes.
+    #[test]
+    fn short_key_packs_every_byte_in_place() {
+        let kind = SyntaxKind(crate::SyntaxKind::IDENT as u16);
+        for text in [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "->", "-->", "<<--", "é", "aé",
+        ] {
+            let mut expected = (u64::from(kind.0) << 56) | ((text.len() as u64) << 48);
+            for (i, &b) in text.as_bytes().iter().enumerate() {
+                expected |= u64::from(b) << (8 * i);
+            }
+            assert_eq!(short_key(kind, text), Some(expected), "{text:?}");
+        }
+        assert_eq!(short_key(kind, "abcdefg"), None);
     }
-    Some(key)
 }

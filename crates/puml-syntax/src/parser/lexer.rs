@@ -74,10 +74,35 @@ pub(crate) fn name_len_of(text: &str) -> usize {
 
 /// The length of the blanks at the start of `text` (any whitespace; the
 /// line's terminator is not part of it). Spaces and tabs by bytes, the
-/// rest by characters.
+/// rest by characters. Inlined for the usual answer, none: a text that
+/// starts with an ASCII byte other than whitespace (the parser asks this
+/// of every line and before every word, and the call cost more than the
+/// test).
+#[inline(always)]
 pub(crate) fn blank_len_of(text: &str) -> usize {
+    match text.as_bytes().first() {
+        None => 0,
+        Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => 0,
+        Some(_) => blank_run_len(text),
+    }
+}
+
+/// [`blank_len_of`] past its first byte's test (kept out of line, so
+/// that the test alone is inlined).
+#[inline(never)]
+fn blank_run_len(text: &str) -> usize {
     let bytes = text.as_bytes();
     let mut len = 0;
+    // Indentation is mostly spaces: eight bytes at a time, the first one
+    // that is not a space found from the word's lowest set byte.
+    while let Some(&chunk) = bytes.get(len..).and_then(|rest| rest.first_chunk::<8>()) {
+        let other = u64::from_le_bytes(chunk) ^ u64::from_le_bytes([b' '; 8]);
+        if other != 0 {
+            len += (other.trailing_zeros() / 8) as usize;
+            break;
+        }
+        len += 8;
+    }
     while len < bytes.len() && (bytes[len] == b' ' || bytes[len] == b'\t') {
         len += 1;
     }
@@ -93,6 +118,7 @@ pub(crate) fn blank_len_of(text: &str) -> usize {
 }
 
 /// `text.trim_start()`, with spaces and tabs skipped by bytes.
+#[inline]
 pub(crate) fn trim_blanks_start(text: &str) -> &str {
     &text[blank_len_of(text)..]
 }
