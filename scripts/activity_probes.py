@@ -754,8 +754,57 @@ def switch_note_probes():
     return out
 
 
+# Style settings real diagrams use (issue 31): a `none` fill, the font size
+# every element takes from `defaultFontSize`, arrow labels of other sizes
+# (their room and drop grow with the font's descent) and tall branch labels
+# beside a diamond (they lower it).
+def style_size_probes():
+    flow = (":hello;\n:two lines\nsecond;\nif (cond?) then (yes)\n  :a;\nelse (no)\n  :b;\n"
+            "endif\n-> lab;\n:c;\n")
+    out = {}
+    for value in ("none", "transparent"):
+        for mono in ("", "skinparam monochrome true\n"):
+            name = "deco_fill_%s%s" % (value, "_mono" if mono else "")
+            out[name] = ("@startuml\n%sskinparam activityBackgroundColor %s\nstart\n%sstop\n@enduml\n"
+                         % (mono, value, flow))
+    out["deco_fill_none_style"] = (
+        "@startuml\nskinparam monochrome true\n<style>\nactivityDiagram {\n  activity { BackgroundColor none }\n}\n"
+        "</style>\nstart\n:hello;\nstop\n@enduml\n"
+    )
+    for size in (10, 12, 14, 16, 20):
+        out["deco_default_font_%d" % size] = (
+            "@startuml\nskinparam defaultFontSize %d\nstart\n%sstop\n@enduml\n" % (size, flow))
+    out["deco_default_font_lanes"] = (
+        "@startuml\nskinparam defaultFontSize 16\n|Lane|\nstart\n:a;\n|B|\n:b;\nstop\n@enduml\n")
+    out["deco_default_font_under_activity"] = (
+        "@startuml\nskinparam defaultFontSize 16\nskinparam activityFontSize 12\nstart\npartition P {\n:a;\n}\n"
+        "if (c?) then (y)\n:b;\nendif\nstop\n@enduml\n")
+    for size in (8, 10, 12, 14, 16, 20, 30):
+        out["deco_arrow_font_%d" % size] = (
+            "@startuml\nskinparam ArrowFontSize %d\nstart\n:a;\n-> lab;\n:c;\nstop\n@enduml\n" % size)
+    for name, then_label, else_label in (
+        ("two_lines", "yes\\nyes2", "no"),
+        ("three_lines_else", "yes", "no\\nno2\\nno3"),
+        ("one_line", "yes", "no"),
+    ):
+        out["deco_branch_label_%s" % name] = (
+            "@startuml\nstart\n:hello;\nif (cond?) then (%s)\n  :a;\nelse (%s)\n  :b;\nendif\nstop\n@enduml\n"
+            % (then_label, else_label))
+    out["deco_branch_label_lone_then"] = (
+        "@startuml\nstart\n:hello;\nif (cond?) then (yes\\nyes2)\n  :a;\nendif\nstop\n@enduml\n")
+    rows = "|= Colour |= Meaning |\n|<#D6EAF8> | User command |\n| x | System action |\n"
+    for where in ("right", "left", "center"):
+        out["deco_legend_table_%s" % where] = (
+            "@startuml\nstart\n:a;\nstop\nlegend %s\n%sendlegend\n@enduml\n" % (where, rows))
+    out["deco_legend_table_three_columns"] = (
+        "@startuml\nstart\n:a wide enough action;\nstop\nlegend\n|= A |= Bee |= C |\n|1|two|  three  |\n"
+        "|<#FADBD8>four| five |six|\nendlegend\n@enduml\n")
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(style_size_probes())
     out.update(repeat_label_probes())
     out.update(switch_note_probes())
     out.update(container_label_probes())

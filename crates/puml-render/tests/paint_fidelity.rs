@@ -547,12 +547,16 @@ fn activity_generated_probes_place_texts_like_plantuml() {
     // The actlane round (blocks changing swimlanes inside and
     // `if (c) is (x) then`, 18 probes: `lanes_inner_*`, `if_is_*`; 3634/3704
     // on its 439) merged with them: 4256/4323 texts, 3809/3818 paints (553).
+    // The second actdeco round's style probes (`deco_*`: `none` fills,
+    // `defaultFontSize`, arrow label sizes, tall branch labels, creole
+    // tables in legends): 4302/4357 texts, 3857/3866 paints (562). Both
+    // merged: 4431/4498 texts, 3980/3989 paints (580 probes).
     assert_paints_and_texts_placed("activity-probes", Some(PROBE_PAINTS), PROBE_TEXTS);
 }
 
 /// The generated activity probes' floors (see the test above).
-const PROBE_PAINTS: usize = 3809;
-const PROBE_TEXTS: usize = 4256;
+const PROBE_PAINTS: usize = 3980;
+const PROBE_TEXTS: usize = 4431;
 
 #[test]
 fn creole_list_probes_place_texts_like_plantuml() {
@@ -819,12 +823,12 @@ const SEQUENCE_PROBE_TEXTS_PLACED: usize = 201;
 const WILD_TEXTS_PLACED: usize = 1_882;
 const WILD_WHOLE: usize = 31;
 const WILD_PAINTS_AGREEING: usize = 32;
-const WILD_ACTIVITY_TEXTS_PLACED: usize = 279;
-const WILD_ACTIVITY_WHOLE: usize = 10;
+const WILD_ACTIVITY_TEXTS_PLACED: usize = 297;
+const WILD_ACTIVITY_WHOLE: usize = 11;
 const WILD_ACTIVITY_PAINTS_AGREEING: usize = 30;
-const HELD_OUT_ACTIVITY_TEXTS_PLACED: usize = 280;
-const HELD_OUT_ACTIVITY_WHOLE: usize = 13;
-const HELD_OUT_ACTIVITY_PAINTS_AGREEING: usize = 29;
+const HELD_OUT_ACTIVITY_TEXTS_PLACED: usize = 303;
+const HELD_OUT_ACTIVITY_WHOLE: usize = 14;
+const HELD_OUT_ACTIVITY_PAINTS_AGREEING: usize = 30;
 
 const SKINPARAM_TEXTS_PLACED: usize = 11_913;
 const SKINPARAM_PAINTS_AGREEING: usize = 276;

@@ -2,9 +2,60 @@
 
 use super::*;
 
+/// `tile` moved `dy` down inside itself, its entry with it: the edge into
+/// it runs longer, what follows comes `dy` later.
+fn lowered_by(mut tile: Tile, dy: f64) -> Tile {
+    for item in &mut tile.items {
+        shift_item(item, 0.0, dy);
+    }
+    tile.h += dy;
+    tile.in_y += dy;
+    tile.out_y += dy;
+    for span in &mut tile.spans {
+        span.0 += dy;
+        span.1 += dy;
+    }
+    if let Some(bottom) = &mut tile.frame_bottom {
+        *bottom += dy;
+    }
+    tile
+}
+
 impl Ctx<'_> {
-    /// `if … then … [else …] endif` without `elseif`.
+    /// `if … then … [else …] endif` without `elseif`. With both branches
+    /// drawn, their labels stand on the diamond's side points, and PlantUML
+    /// keeps a label's top as far under the edge coming in as an arrow's
+    /// label (8.5 px plus its font's descent): a tall label (two lines, a
+    /// large `ArrowFontSize`) lowers the diamond (probes deco_branch_label_*).
     pub(super) fn if_tile(
+        &self,
+        cond: Option<&str>,
+        then_label: Option<&str>,
+        then_seq: Option<&Seq<'_>>,
+        otherwise: Option<&(Option<&str>, Seq<'_>)>,
+        color: Option<&str>,
+        depth: usize,
+    ) -> Tile {
+        let tile = self.if_tile_under_entry(cond, then_label, then_seq, otherwise, color, depth);
+        let both = then_seq.is_some_and(|s| !s.nodes.is_empty()) && otherwise.is_some_and(|(_, s)| !s.nodes.is_empty());
+        if !both {
+            return tile;
+        }
+        let tallest = [then_label, otherwise.and_then(|(l, _)| *l)]
+            .into_iter()
+            .filter_map(|l| self.label(l))
+            .map(|l| l.height)
+            .fold(0.0, f64::max);
+        let mid = self.diamond(cond).h / 2.0;
+        let lead = self.label_drop() + tallest - (GAP + mid);
+        if tallest > 0.0 && lead > 1e-6 {
+            lowered_by(tile, lead)
+        } else {
+            tile
+        }
+    }
+
+    fn if_tile_under_entry(
         &self,
         cond: Option<&str>,
         then_label: Option<&str>,

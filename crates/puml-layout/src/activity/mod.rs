@@ -103,9 +103,10 @@ const BAR_OVERHANG: f64 = 14.0;
 const BAR_HEIGHT: f64 = 6.0;
 /// From an element to the note beside it (the note's pointer spans it).
 const NOTE_GAP: f64 = 20.0;
-/// An arrow label starts this far right of the line, this far below its start.
+/// An arrow label starts this far right of the line, this far plus its
+/// font's descent below its start.
 const LABEL_DX: f64 = 4.0;
-const LABEL_DY: f64 = 11.09;
+const LABEL_DROP: f64 = 8.5;
 /// A labelled arrow into another lane's column: its label this far below
 /// its start, its turn across this far below the label's bottom.
 const CROSS_LABEL_DY: f64 = 5.549;

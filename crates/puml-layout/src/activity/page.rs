@@ -82,12 +82,13 @@ impl Ctx<'_> {
             )
         };
         let pad_bottom = END_MARGIN - PAGE_MARGIN - BLOCK_GAP;
-        // PlantUML starts a drawing whose leftmost shape is a note 1 px
-        // further left.
+        // PlantUML starts a drawing whose leftmost shape is a note or a
+        // text (a branch label reaching past the diamond's left: probes
+        // deco_branch_label_*, deco_default_font_16) 1 px further left.
         let note_left = body
             .items
             .iter()
-            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. }))))
+            .filter_map(|i| item_x_range(i).map(|r| (r.0, matches!(i, Item::Path { .. } | Item::Text(_)))))
             .fold((f64::INFINITY, false), |acc, (x, is_note)| {
                 if x < acc.0 - 0.001 {
                     (x, is_note)
@@ -126,7 +127,12 @@ impl Ctx<'_> {
         let drawing_w = pad_left + hi + pad_right;
         let drawing_h = pad_top + low + pad_bottom;
 
-        let legend_w = |b: &TextBlock| b.width + 2.0 * self.style.legend_padding + 2.0 * legend_margin;
+        let legend_w = |(l, b): &(&puml_sema::model::Legend, TextBlock)| {
+            let inner = self
+                .legend_table(&l.text)
+                .map_or(b.width, |t| t.cols.iter().sum::<f64>());
+            inner + 2.0 * self.style.legend_padding + 2.0 * legend_margin
+        };
         // A box of notices stands on the drawing, left-aligned with it in
         // one block (PlantUML: a drawing narrower than its notices is not
         // centred under them, but the block is centred under a title).
@@ -147,8 +153,8 @@ impl Ctx<'_> {
             Some(block_w),
             header.as_ref().map(|(b, _)| b.width + 2.0 * self.style.header_margin),
             title.as_ref().map(title_w),
-            legend_top.as_ref().map(|(_, b)| legend_w(b)),
-            legend_bottom.as_ref().map(|(_, b)| legend_w(b)),
+            legend_top.as_ref().map(legend_w),
+            legend_bottom.as_ref().map(legend_w),
             caption.as_ref().map(|b| b.width + 2.0 * caption_margin),
             footer.as_ref().map(|(b, _)| b.width + 2.0 * self.style.footer_margin),
         ]
@@ -321,6 +327,9 @@ impl Ctx<'_> {
         min_x: f64,
         max_x: f64,
     ) -> f64 {
+        if let Some(table) = self.legend_table(&legend.text) {
+            return self.legend_with_table(out, legend, &table, top, min_x, max_x);
+        }
         // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
         let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
         let pad = self.style.legend_padding;
@@ -341,6 +350,142 @@ impl Ctx<'_> {
             crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
         });
         block.draw(x + pad, top + pad, Align::Left, self.theme.legend_font_color, out);
+        out.push(Item::End);
+        h
+    }
+}
+
+/// A legend holding only a creole table (every line `| … |`, a `|=` cell
+/// a bold header, `<#colour>` at a cell's start its background), as
+/// PlantUML 1.2026.8 draws it (probes `deco_legend_table_*`): each cell as
+/// wide as its text with the blanks written around it (`| x |` keeps a
+/// space either side), a column as wide as its widest cell, a row one line
+/// of the legend font tall, 7 px above and below the table inside the
+/// frame (5 beside it), the grid in 1 px black lines over the cells.
+pub(super) struct LegendTable {
+    pub(super) cols: Vec<f64>,
+    pub(super) row_h: f64,
+    rows: Vec<Vec<LegendCell>>,
+}
+
+struct LegendCell {
+    block: TextBlock,
+    lead: f64,
+    bg: Option<Color>,
+}
+
+/// Room above and below a legend's table inside its frame.
+const LEGEND_TABLE_PAD_Y: f64 = 7.0;
+
+impl Ctx<'_> {
+    /// The legend's text read as a creole table, if every line is a row.
+    pub(super) fn legend_table(&self, text: &str) -> Option<LegendTable> {
+        let font = self.theme.font_of(TextElement::Legend, 14.0);
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        if lines.is_empty()
+            || !lines
+                .iter()
+                .all(|l| l.len() >= 2 && l.starts_with('|') && l.ends_with('|'))
+        {
+            return None;
+        }
+        let line_h = self.text("x", font).height;
+        let mut rows = Vec::new();
+        let mut cols: Vec<f64> = Vec::new();
+        let mut row_h = line_h;
+        for line in lines {
+            let mut row = Vec::new();
+            for (i, raw) in line[1..line.len() - 1].split('|').enumerate() {
+                let (raw, font) = match raw.strip_prefix('=') {
+                    Some(rest) => (rest, font.bold()),
+                    None => (raw, font),
+                };
+                let (raw, bg) = match raw.strip_prefix("<#").and_then(|r| r.split_once('>')) {
+                    Some((colour, rest)) => (rest, parse_color(colour)),
+                    None => (raw, None),
+                };
+                let body = raw.trim();
+                let (lead, width) = if body.is_empty() {
+                    (0.0, self.metrics.width(raw, &font))
+                } else {
+                    let start = raw.len() - raw.trim_start().len();
+                    let end = raw.trim_end().len();
+                    let lead = self.metrics.width(&raw[..start], &font);
+                    let trail = self.metrics.width(&raw[end..], &font);
+                    (lead, lead + self.text(body, font).width + trail)
+                };
+                let block = self.text(body, font);
+                row_h = row_h.max(block.height);
+                if cols.len() <= i {
+                    cols.push(0.0);
+                }
+                cols[i] = cols[i].max(width);
+                row.push(LegendCell { block, lead, bg });
+            }
+            rows.push(row);
+        }
+        Some(LegendTable { cols, row_h, rows })
+    }
+
+    fn legend_with_table(
+        &self,
+        out: &mut Vec<Item>,
+        legend: &puml_sema::model::Legend,
+        table: &LegendTable,
+        top: f64,
+        min_x: f64,
+        max_x: f64,
+    ) -> f64 {
+        let pad = self.style.legend_padding;
+        let table_w: f64 = table.cols.iter().sum();
+        let table_h = table.row_h * table.rows.len() as f64;
+        let (w, h) = (table_w + 2.0 * pad, table_h + 2.0 * LEGEND_TABLE_PAD_Y);
+        let x = match legend.horizontal {
+            Some(HorizontalAlign::Left) => min_x,
+            Some(HorizontalAlign::Right) => max_x - w,
+            _ => (min_x + max_x) / 2.0 - w / 2.0,
+        };
+        out.push(Item::Begin {
+            class: "legend".into(),
+            title: None,
+            link: None,
+            data: Vec::new(),
+        });
+        rect(out, x, top, w, h, 7.5, {
+            let (fill, gradient) = self.theme.legend_fill();
+            crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
+        });
+        let (left, upper) = (x + pad, top + LEGEND_TABLE_PAD_Y);
+        for (r, row) in table.rows.iter().enumerate() {
+            let y = upper + table.row_h * r as f64;
+            let mut cx = left;
+            for (cell, col_w) in row.iter().zip(&table.cols) {
+                if let Some(bg) = cell.bg {
+                    rect(
+                        out,
+                        cx,
+                        y,
+                        *col_w,
+                        table.row_h,
+                        0.0,
+                        crate::shapes::paint(Some(bg), None),
+                    );
+                }
+                cell.block
+                    .draw(cx + cell.lead, y, Align::Left, self.theme.legend_font_color, out);
+                cx += col_w;
+            }
+        }
+        let grid = stroke(Color::BLACK, 1.0);
+        for r in 0..=table.rows.len() {
+            let y = upper + table.row_h * r as f64;
+            line(out, left, y, left + table_w, y, grid);
+        }
+        let mut cx = left;
+        for c in 0..=table.cols.len() {
+            line(out, cx, upper, cx, upper + table_h, grid);
+            cx += table.cols.get(c).copied().unwrap_or(0.0);
+        }
         out.push(Item::End);
         h
     }

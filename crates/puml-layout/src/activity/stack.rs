@@ -190,8 +190,11 @@ impl Ctx<'_> {
                 // target (probes `lanes_*`).
                 let crossing = columns.is_some() && (px - (x0 + tile.in_x)).abs() >= 0.01;
                 let gap = label.as_ref().map_or(unjoined, |l| {
-                    let room = if crossing { CROSS_LABEL_ROOM + 15.0 } else { 28.593 };
-                    (l.height + room).max(GAP)
+                    if crossing {
+                        (l.height + CROSS_LABEL_ROOM + 15.0).max(GAP)
+                    } else {
+                        self.labelled_gap(l)
+                    }
                 });
                 let extra_here = i.checked_sub(1).and_then(|j| extra.get(j)).copied().unwrap_or(0.0);
                 // A note hanging below the node takes up the row's extra
@@ -233,7 +236,7 @@ impl Ctx<'_> {
                         let (lx, ly) = if crossing {
                             (px + LABEL_DX, py + CROSS_LABEL_DY)
                         } else {
-                            (tx + LABEL_DX, py + LABEL_DY)
+                            (tx + LABEL_DX, py + self.label_drop())
                         };
                         l.draw(lx, ly, Align::Left, self.style.arrow_font_color, &mut items);
                         max_x = max_x.max(lx + l.width);

@@ -178,6 +178,11 @@ impl Style {
     pub(super) fn new(theme: &Theme, diagram: &Diagram, theme_name: Option<&str>) -> Style {
         let named_theme = theme_name.is_some();
         let line = theme.arrow_color;
+        // `skinparam defaultFontSize` sizes every activity text but the
+        // title and the legend: actions, conditions, partitions, groups,
+        // lane titles, arrow labels and notes (PlantUML 1.2026.8, probes
+        // deco_default_font_*); `activityFontSize` still wins for actions
+        // and conditions.
         let mut s = Style {
             action_bg: if named_theme {
                 theme.participant_bg
@@ -188,7 +193,7 @@ impl Style {
             action_line: 0.5,
             action_radius: ACTION_RADIUS,
             action_pad: ACTION_PAD,
-            action_font: theme.font(12.0),
+            action_font: theme.element_font(12.0),
             action_font_color: theme.participant_font_color,
             diamond_bg: if named_theme {
                 theme.participant_bg
@@ -197,7 +202,7 @@ impl Style {
             },
             diamond_border: theme.participant_border,
             diamond_line: 0.5,
-            diamond_font: theme.font(11.0),
+            diamond_font: theme.element_font(11.0),
             arrow_color: line,
             arrow_width: theme.arrow_thickness,
             arrow_font: theme.font_of(
@@ -230,19 +235,19 @@ impl Style {
             frame_color: theme.group_border,
             frame_line: 1.5,
             frame_radius: 0.0,
-            frame_font: theme.font(14.0),
-            group_font: theme.font(14.0),
+            frame_font: theme.element_font(14.0),
+            group_font: theme.element_font(14.0),
             group_font_color: theme.font_color,
             group_frame_color: theme.group_border,
             partition_bg: None,
-            partition_font: theme.font(14.0),
+            partition_font: theme.element_font(14.0),
             partition_font_color: theme.font_color,
             diamond_font_color: theme.participant_font_color,
             lane_border: theme.group_border,
             lane_line: 1.5,
             lane_header_bg: None,
             lane_header_border: None,
-            lane_font: theme.font(18.0),
+            lane_font: theme.element_font(18.0),
             lane_font_color: theme.font_color,
             font_color: theme.font_color,
             title_margin: theme.title_spacing.margin,
@@ -344,7 +349,16 @@ impl Style {
     /// `arrow`, `swimlane`, `partition`, `note`, `activitybar`, `start` or
     /// `stop`.
     fn apply(&mut self, element: &str, property: &str, value: &str, own: &mut OwnFonts) {
-        let color = parse_color(value);
+        // A fill of `none` is no fill, as `transparent` (PlantUML 1.2026.8
+        // draws `fill="none"` for `skinparam activityBackgroundColor none`,
+        // under `monochrome true` too; probes deco_fill_none_*).
+        let unfilled =
+            property == "backgroundcolor" && value.trim().trim_start_matches('#').eq_ignore_ascii_case("none");
+        let color = if unfilled {
+            parse_color("transparent")
+        } else {
+            parse_color(value)
+        };
         let size = value
             .trim()
             .trim_end_matches("px")
