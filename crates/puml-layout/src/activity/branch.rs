@@ -24,10 +24,29 @@ impl Ctx<'_> {
             _ => None,
         };
         let (then_extra, else_extra) = fork_extras.unzip();
+        // Two branches of plain actions and such `if`s are laid out as
+        // PlantUML lays them out before its page-wide vertical compression
+        // (35 px between tiles, a nested `if`'s branches 10 px under its
+        // diamond), the outermost such `if` then closing the rows nothing
+        // but lines covers: a gap of one branch stays open where the other
+        // holds a shape or a head across it (probes `if_rows_*`: an `if`
+        // in an `else` beside a longer `then` spaces both 69 px).
+        let rows_uncompressed = !then_alone
+            && !else_alone
+            && then_extra.is_none()
+            && then_seq.is_some_and(|s| rows_settle_in_compression(s, depth))
+            && otherwise.is_some_and(|(_, s)| rows_settle_in_compression(s, depth));
+        let closes_rows = rows_uncompressed && !self.if_rows_closed_outside.get();
+        let was_closed_outside = self
+            .if_rows_closed_outside
+            .replace(self.if_rows_closed_outside.get() || rows_uncompressed);
+        let uncompressed_extra = |s: &Seq<'_>| vec![UNCOMPRESSED_GAP - GAP; s.nodes.len().saturating_sub(1)];
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if then_alone {
+            let t = if rows_uncompressed {
+                self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
+            } else if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
@@ -41,7 +60,9 @@ impl Ctx<'_> {
         };
         let lay_else = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if else_alone {
+            let t = if rows_uncompressed {
+                self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
+            } else if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
@@ -74,6 +95,7 @@ impl Ctx<'_> {
             }
         }
         self.beside_branch.set(was_beside);
+        self.if_rows_closed_outside.set(was_closed_outside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -186,8 +208,18 @@ impl Ctx<'_> {
             // (10 px beside its branches, which the compression closes
             // elsewhere but the outer if's lines hold here; corpus activity
             // 025/026, probes `if_nested_else_*`).
+            // So does one further down either branch, where it reaches as
+            // far towards the other branch as anything there (its frame's
+            // room, probes `if_rows_*`: after an action in the `else`, or
+            // in the `then`).
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
                 NESTED_IF_ROOM
+            } else if otherwise.is_some_and(|(_, s)| holds_two_branch_if(s)) {
+                (-else_t.framed().0).clamp(0.0, NESTED_IF_ROOM)
+            } else {
+                0.0
+            } + if then_seq.is_some_and(holds_two_branch_if) {
+                (then_t.framed().1 - then_t.w).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
             };
@@ -262,6 +294,12 @@ impl Ctx<'_> {
                     self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
                 }
                 let tail = tail.clone();
+                let (out, bottom) = if closes_rows {
+                    let map = close_uncovered_rows(&mut items, &[]);
+                    ((out.0, map.apply(out.1)), map.apply(bottom))
+                } else {
+                    (out, bottom)
+                };
                 let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
                 tile.tail = tail;
                 return tile;
@@ -282,6 +320,9 @@ impl Ctx<'_> {
             // (The `then` branch keeps the room its tile holds left of what
             // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
             let reach = (then_x, f64::NEG_INFINITY);
+            if closes_rows {
+                h = close_uncovered_rows(&mut items, &[]).apply(h);
+            }
             let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
             // PlantUML's frame keeps room beyond the branches on either side
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
@@ -733,6 +774,41 @@ impl Ctx<'_> {
         tile.head_room = ELSEIF_HEAD_ROOM;
         tile
     }
+}
+
+/// A branch with a two-branch `if` among its steps.
+fn holds_two_branch_if(seq: &Seq<'_>) -> bool {
+    seq.nodes.iter().any(|n| {
+        matches!(&n.kind, Kind::If { branches, otherwise, .. }
+            if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty())
+                && branches.iter().all(|(_, _, b)| !b.nodes.is_empty()))
+    })
+}
+
+/// Whether PlantUML's vertical compression alone sets the rows of a
+/// branch beside another (`Ctx::if_tile`): plain actions and two-branch
+/// `if`s of such branches, without notes or written arrows.
+fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
+    !seq.nodes.is_empty()
+        && depth < MAX_DEPTH
+        && seq.tail.is_none()
+        && seq.nodes.iter().all(|n| {
+            n.notes.is_empty()
+                && n.arrow.is_none()
+                && match &n.kind {
+                    Kind::Action(_) => true,
+                    Kind::If {
+                        branches, otherwise, ..
+                    } => match (branches.as_slice(), otherwise) {
+                        ([(_, _, then_seq)], Some((_, else_seq))) => {
+                            rows_settle_in_compression(then_seq, depth + 1)
+                                && rows_settle_in_compression(else_seq, depth + 1)
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
+        })
 }
 
 /// Whether a branch starts with a step that has a note.
