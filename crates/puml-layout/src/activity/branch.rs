@@ -37,6 +37,12 @@ impl Ctx<'_> {
             && then_seq.is_some_and(|s| rows_settle_in_compression(s, depth))
             && otherwise.is_some_and(|(_, s)| rows_settle_in_compression(s, depth));
         let closes_rows = rows_uncompressed && !self.if_rows_closed_outside.get();
+        // A one-branch `if` in such branches runs its branch so too, beside
+        // the bypass (probes `if_rows_lone_*`).
+        let lone_uncompressed = self.if_rows_closed_outside.get()
+            && (then_alone || else_alone)
+            && then_seq.is_none_or(|s| s.nodes.is_empty() || rows_settle_in_compression(s, depth))
+            && otherwise.is_none_or(|(_, s)| s.nodes.is_empty() || rows_settle_in_compression(s, depth));
         let was_closed_outside = self
             .if_rows_closed_outside
             .replace(self.if_rows_closed_outside.get() || rows_uncompressed);
@@ -44,7 +50,7 @@ impl Ctx<'_> {
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if rows_uncompressed {
+            let t = if rows_uncompressed || lone_uncompressed {
                 self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
             } else if then_alone {
                 self.layout_lone_branch(s, depth)
@@ -60,7 +66,7 @@ impl Ctx<'_> {
         };
         let lay_else = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if rows_uncompressed {
+            let t = if rows_uncompressed || lone_uncompressed {
                 self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
             } else if else_alone {
                 self.layout_lone_branch(s, depth)
@@ -294,11 +300,10 @@ impl Ctx<'_> {
                     self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
                 }
                 let tail = tail.clone();
-                let (out, bottom) = if closes_rows {
-                    let map = close_uncovered_rows(&mut items, &[]);
-                    ((out.0, map.apply(out.1)), map.apply(bottom))
-                } else {
-                    (out, bottom)
+                let map = closes_rows.then(|| close_uncovered_rows(&mut items, &[]));
+                let (out, bottom) = match map.filter(|m| !m.is_identity()) {
+                    Some(map) => ((out.0, map.apply(out.1)), map.apply(bottom)),
+                    None => (out, bottom),
                 };
                 let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
                 tile.tail = tail;
@@ -321,7 +326,10 @@ impl Ctx<'_> {
             // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
             let reach = (then_x, f64::NEG_INFINITY);
             if closes_rows {
-                h = close_uncovered_rows(&mut items, &[]).apply(h);
+                let map = close_uncovered_rows(&mut items, &[]);
+                if !map.is_identity() {
+                    h = map.apply(h);
+                }
             }
             let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
             // PlantUML's frame keeps room beyond the branches on either side
@@ -800,9 +808,14 @@ fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
                     Kind::If {
                         branches, otherwise, ..
                     } => match (branches.as_slice(), otherwise) {
-                        ([(_, _, then_seq)], Some((_, else_seq))) => {
-                            rows_settle_in_compression(then_seq, depth + 1)
-                                && rows_settle_in_compression(else_seq, depth + 1)
+                        // (Nested, one branch may be empty: the other runs
+                        // beside the bypass, whose head holds rows.)
+                        ([(_, _, then_seq)], otherwise) => {
+                            let else_seq = otherwise.as_ref().map(|(_, s)| s);
+                            let settles = |s: &Seq<'_>| s.nodes.is_empty() || rows_settle_in_compression(s, depth + 1);
+                            settles(then_seq)
+                                && else_seq.is_none_or(settles)
+                                && !(then_seq.nodes.is_empty() && else_seq.is_none_or(|s| s.nodes.is_empty()))
                         }
                         _ => false,
                     },
