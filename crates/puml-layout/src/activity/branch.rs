@@ -220,11 +220,11 @@ impl Ctx<'_> {
             // in the `then`).
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
                 NESTED_IF_ROOM
-            } else if otherwise.is_some_and(|(_, s)| holds_two_branch_if(s)) {
+            } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
                 (-else_t.framed().0).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
-            } + if then_seq.is_some_and(holds_two_branch_if) {
+            } + if then_seq.is_some_and(holds_if) {
                 (then_t.framed().1 - then_t.w).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
@@ -354,8 +354,13 @@ impl Ctx<'_> {
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
-        let (main, main_l, side_l, side) = if then_t.is_empty() && !else_t.is_empty() {
-            (else_t, else_l, then_l, -1.0)
+        // An empty `then` before an `else` runs as if the condition were
+        // negated: the `else` branch goes down under the diamond with its
+        // label, the bypass on the right carries the `then` label (probes
+        // `if_rows_empty_then_*`).
+        let main_is_else = then_t.is_empty() && !else_t.is_empty();
+        let (main, main_l, side_l, side) = if main_is_else {
+            (else_t, else_l, then_l, 1.0)
         } else {
             (then_t, then_l, else_l, 1.0)
         };
@@ -373,7 +378,7 @@ impl Ctx<'_> {
         // under the diamond, 8.9 under a label's block where that is less
         // than an action's room (measured with one to three lines of an
         // 11 pt label; probes `partition_mid_d3_*`, `lone_frame_*`).
-        let main_seq = if side < 0.0 {
+        let main_seq = if main_is_else {
             otherwise.map(|(_, s)| s)
         } else {
             then_seq
@@ -784,12 +789,12 @@ impl Ctx<'_> {
     }
 }
 
-/// A branch with a two-branch `if` among its steps.
-fn holds_two_branch_if(seq: &Seq<'_>) -> bool {
+/// A branch with an `if` (of one `then`, not empty) among its steps.
+fn holds_if(seq: &Seq<'_>) -> bool {
     seq.nodes.iter().any(|n| {
         matches!(&n.kind, Kind::If { branches, otherwise, .. }
-            if branches.len() == 1 && otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty())
-                && branches.iter().all(|(_, _, b)| !b.nodes.is_empty()))
+            if branches.len() == 1 && (otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty())
+                || branches.iter().all(|(_, _, b)| !b.nodes.is_empty())))
     })
 }
 
