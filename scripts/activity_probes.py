@@ -50,6 +50,31 @@ def constructs(label, action):
             "endif",
         ],
         "if_lone": ["if (valid?) then (%s)" % label, ":%s;" % action, "endif"],
+        # An `if` in an `else` beside a longer `then`: PlantUML's vertical
+        # compression keeps the gaps of both that the other holds open.
+        "if_rows_else_if": [
+            "if (valid?) then (%s)" % label,
+            ":%s;" % action,
+            ":B;",
+            ":C;",
+            "else (no)",
+            "if (inner?) then (yes)",
+            ":D;",
+            ":E;",
+            "else (%s)" % label,
+            ":F;",
+            "endif",
+            "endif",
+        ],
+        # An empty `then` before an `else`: the `else` runs down, the
+        # bypass right.
+        "if_rows_empty_then": [
+            "if (valid?) then (%s)" % label,
+            "else (no)",
+            ":%s;" % action,
+            ":B;",
+            "endif",
+        ],
         "while_exit": [
             "while (more?) is (%s)" % label,
             ":%s;" % action,
@@ -492,8 +517,35 @@ def lone_frame_probes():
     return out
 
 
+# Two-branch `if`s holding `if`s further down, of one or two branches:
+# PlantUML lays the branches out 35 px apart and its vertical compression
+# closes the rows nothing but lines covers.
+def if_rows_probes():
+    steps = lambda prefix, n: [":%s%d;" % (prefix, k + 1) for k in range(n)]
+    cases = {
+        "after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2)
+        + ["else (d)", ":C1;", "endif"],
+        "then_if": ["if () then (c)"] + steps("B", 3) + ["else (d)", ":C1;", "endif", "else (b)"] + steps("A", 3),
+        "merge_then_steps": steps("A", 5) + ["else (b)", "if () then (c)", ":B1;", "else (d)", ":C1;", "endif"]
+        + steps("D", 2),
+        "lone_in_else": steps("A", 3) + ["else (b)", "if () then (c)"] + steps("B", 3) + ["endif"],
+        "lone_after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2) + ["endif", ":E2;"],
+        "empty_then_in_else": steps("A", 4) + ["else (b)", "if () then (c)", "else (d)"] + steps("B", 2) + ["endif"],
+        "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
+        + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
+    }
+    out = {}
+    for name, lines in cases.items():
+        body = ["start", "if () then (a)"]
+        body += lines
+        body += ["endif", "stop"]
+        out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+    return out
+
+
 def probes():
     out = loop_note_probes()
+    out.update(if_rows_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())

@@ -221,11 +221,13 @@ impl Ctx<'_> {
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
                 NESTED_IF_ROOM
             } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
-                (-else_t.framed().0).clamp(0.0, NESTED_IF_ROOM)
+                let drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
+                (drawn_lo - else_t.framed().0).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
             } + if then_seq.is_some_and(holds_if) {
-                (then_t.framed().1 - then_t.w).clamp(0.0, NESTED_IF_ROOM)
+                let drawn_hi = items_x_range(&then_t.items).map_or(then_t.w, |r| r.1);
+                (then_t.framed().1 - drawn_hi).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
             };
