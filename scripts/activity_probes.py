@@ -531,6 +531,9 @@ def if_rows_probes():
         "lone_in_else": steps("A", 3) + ["else (b)", "if () then (c)"] + steps("B", 3) + ["endif"],
         "lone_after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2) + ["endif", ":E2;"],
         "empty_then_in_else": steps("A", 4) + ["else (b)", "if () then (c)", "else (d)"] + steps("B", 2) + ["endif"],
+        "else_while_long_exit": steps("A", 3) + ["else (b)", ":E1;", "while () is ([more])", ":W1;", ":W2;",
+                                                 "endwhile ([a much longer exit label here])"],
+        "else_while_short_exit": steps("A", 3) + ["else (b)", ":E1;", "while (more?) is (yes)", ":W1;", "endwhile (no)"],
         "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
         + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
     }

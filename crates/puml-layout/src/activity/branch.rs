@@ -245,7 +245,32 @@ impl Ctx<'_> {
             } else {
                 0.0
             };
-            let mut gap = BRANCH_GAP + nested_room - else_room - then_room;
+            // A `while` in the `else` hangs its exit label left of its
+            // diamond outside PlantUML's dimension of the loop, which
+            // starts 12 px left of its exit line: the label reaches over the
+            // gap between the branches (probes `if_rows_else_while_*`,
+            // `activity-wild/edit-applicants-activity`).
+            let else_holds_while =
+                otherwise.is_some_and(|(_, s)| s.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })));
+            let exit_label_out = if else_holds_while {
+                let dimension_lo = else_t
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        Item::Text(_) => None,
+                        Item::Line { .. } => item_x_range(item).map(|r| r.0 - LOOP_MARGIN),
+                        _ => item_x_range(item).map(|r| r.0),
+                    })
+                    .reduce(f64::min);
+                let drawn_lo = items_x_range(&else_t.items).map(|r| r.0);
+                match (dimension_lo, drawn_lo) {
+                    (Some(dim), Some(drawn)) => dim - drawn.max(0.0),
+                    _ => 0.0,
+                }
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room - else_room - then_room - exit_label_out;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
@@ -801,17 +826,19 @@ fn holds_if(seq: &Seq<'_>) -> bool {
 }
 
 /// Whether PlantUML's vertical compression alone sets the rows of a
-/// branch beside another (`Ctx::if_tile`): plain actions and two-branch
-/// `if`s of such branches, without notes or written arrows.
+/// branch beside another (`Ctx::if_tile`): plain actions, `if`s of such
+/// branches and a `stop` after them, without notes or written arrows.
 fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
     !seq.nodes.is_empty()
         && depth < MAX_DEPTH
         && seq.tail.is_none()
-        && seq.nodes.iter().all(|n| {
+        && seq.nodes.iter().enumerate().all(|(i, n)| {
             n.notes.is_empty()
                 && n.arrow.is_none()
                 && match &n.kind {
                     Kind::Action(_) => true,
+                    // A `stop` ending the branch (probes `if_rows_stop_*`).
+                    Kind::Stop | Kind::End => i + 1 == seq.nodes.len() && i > 0,
                     Kind::If {
                         branches, otherwise, ..
                     } => match (branches.as_slice(), otherwise) {
