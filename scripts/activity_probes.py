@@ -537,8 +537,18 @@ def if_rows_probes():
         "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
         + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
     }
+    # Branch labels of several lines beside the diamond (the compression
+    # closes the rows above to 10 px over the labels' top).
+    lines_of = lambda n: "\\n".join("line %d" % k for k in range(n))
+    for n in (2, 3, 4):
+        cases["label_lines_then_%d" % n] = ["if () then (%s)" % lines_of(n), ":B;", "else (no)", ":C;", "endif"]
+        cases["label_lines_lone_%d" % n] = ["if () then (yes)", ":B;", "else (%s)" % lines_of(n), "endif"]
     out = {}
     for name, lines in cases.items():
+        if name.startswith("label_lines"):
+            body = ["start", ":A;"] + lines + ["stop"]
+            out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+            continue
         body = ["start", "if () then (a)"]
         body += lines
         body += ["endif", "stop"]

@@ -334,7 +334,7 @@ impl Ctx<'_> {
                 };
                 let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
                 tile.tail = tail;
-                return tile;
+                return lowered_under_branch_labels(tile, f64::INFINITY);
             }
             if any_open {
                 let md = self.diamond(None);
@@ -377,7 +377,7 @@ impl Ctx<'_> {
             if (dim.0 - shift).abs() > 0.01 || (dim.1 - shift - tile.w).abs() > 0.01 {
                 tile.dimension = Some((dim.0 - shift, dim.1 - shift));
             }
-            return tile;
+            return lowered_under_branch_labels(tile, f64::INFINITY);
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
@@ -524,7 +524,8 @@ impl Ctx<'_> {
             let shift = c - tile.anchor;
             tile.frame = Some((lo - shift, hi - shift));
         }
-        tile
+        // (Beside the bypass, at most as low as before the compression.)
+        lowered_under_branch_labels(tile, UNCOMPRESSED_GAP - GAP)
     }
 
     /// Shifts items so that the leftmost starts at 0 and makes the tile.
@@ -814,6 +815,30 @@ impl Ctx<'_> {
         tile.head_room = ELSEIF_HEAD_ROOM;
         tile
     }
+}
+
+/// Moves an `if` down under branch labels of more than one line beside
+/// its diamond: PlantUML's vertical compression closes the rows above the
+/// diamond down to 10 px over the labels' top, which thus stand the
+/// diamond 4.7 px lower for two lines of 11 pt, 12.8 px more a line
+/// (probes `if_rows_label_lines_*`, `activity-wild/find-multiline-guard-activity`);
+/// a one-branch `if` by `at_most` (15 px).
+fn lowered_under_branch_labels(mut tile: Tile, at_most: f64) -> Tile {
+    let top = covered_rows(&tile.items).iter().map(|r| r.0).fold(0.0, f64::min);
+    let drop = (-top - MIN_UNCOVERED_ROWS).min(at_most);
+    if drop > 1e-6 {
+        for item in &mut tile.items {
+            shift_item(item, 0.0, drop);
+        }
+        tile.h += drop;
+        tile.in_y += drop;
+        tile.out_y += drop;
+        for span in &mut tile.spans {
+            span.0 += drop;
+            span.1 += drop;
+        }
+    }
+    tile
 }
 
 /// A branch with an `if` (of one `then`, not empty) among its steps.
