@@ -180,8 +180,9 @@ mod tests {
     /// Shapes and texts placed when the level was last raised, per set,
     /// less a small margin: (set, shapes placed at least, texts placed at
     /// least). Reached: corpus-activity 1,164/1,211 shapes, 434/434 texts;
-    /// probes (421) 12,406/13,295 and 3,505/3,563; seed 001 300/321 and
-    /// 176/176 after the actwhile round (a `while` of actions laid out
+    /// probes (454) 13,691/14,717 and 3,848/3,909 with the actif round's
+    /// 33 `if_rows_*` probes (the 421 before unchanged: 12,406/13,295 and
+    /// 3,505/3,563); seed 001 300/321 and 176/176 after the actwhile round (a `while` of actions laid out
     /// before the vertical compression) merged with the actmisc round
     /// (379 probes 10,985/12,059 and 2,959/3,121 alone; its rules: switch cases, a `while`'s exit, a then beside its
     /// diamond, `split` and `repeat … not (…)` frames; the 361 probes before
@@ -198,7 +199,7 @@ mod tests {
     /// layout rules.
     const PLACED_AT_LEAST: &[(&str, usize, usize)] = &[
         ("corpus-activity", 1_164, 434),
-        ("activity-probes", 12_385, 3_488),
+        ("activity-probes", 13_691, 3_848),
         ("seed 001", 295, 172),
     ];
 
