@@ -386,10 +386,10 @@ impl Ctx<'_> {
         // label, the bypass on the right carries the `then` label (probes
         // `if_rows_empty_then_*`).
         let main_is_else = then_t.is_empty() && !else_t.is_empty();
-        let (main, main_l, side_l, side) = if main_is_else {
-            (else_t, else_l, then_l, 1.0)
+        let (main, main_l, side_l) = if main_is_else {
+            (else_t, else_l, then_l)
         } else {
-            (then_t, then_l, else_l, 1.0)
+            (then_t, then_l, else_l)
         };
         // A branch whose entry is off its axis (an `elseif` chain) hangs on
         // the diamond by its axis; the line turns to its entry 15 px above
@@ -440,12 +440,8 @@ impl Ctx<'_> {
         let bottom = top + main_h;
         let merge_top = if main_empty { top } else { bottom + GAP };
         let my = merge_top + DIAMOND_HALF;
-        let corner = c + side * d.w / 2.0;
-        let bx = if side > 0.0 {
-            corner.max(mx1) + LOOP_MARGIN
-        } else {
-            corner.min(mx0) - LOOP_MARGIN
-        };
+        let corner = c + d.w / 2.0;
+        let bx = corner.max(mx1) + LOOP_MARGIN;
         let st = self.stroke_for(None);
         if !main_empty && !main_open {
             // The branch ends the flow: no merge, the bypass comes back to the
@@ -458,33 +454,18 @@ impl Ctx<'_> {
                 false,
             );
             mid_head(&mut items, bx, mid, turn, st);
-            if side > 0.0 {
-                self.draw_label_above(&mut items, &side_l, corner, mid);
-            } else if let Some(l) = &side_l {
-                self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
-            }
-            let reach = (
-                c - d.w / 2.0 - NUDE_PAD_LEFT,
-                if side > 0.0 {
-                    bx + NUDE_PAD_RIGHT
-                } else {
-                    f64::NEG_INFINITY
-                },
-            );
+            self.draw_label_above(&mut items, &side_l, corner, mid);
+            let reach = (c - d.w / 2.0 - NUDE_PAD_LEFT, bx + NUDE_PAD_RIGHT);
             return self.normalize(items, c, (c, 0.0), (c, turn), turn, true, reach);
         }
         polyline(
             &mut items,
-            &[(corner, mid), (bx, mid), (bx, my), (c + side * DIAMOND_HALF, my)],
+            &[(corner, mid), (bx, mid), (bx, my), (c + DIAMOND_HALF, my)],
             st,
             true,
         );
         mid_head(&mut items, bx, mid, my, st);
-        if side > 0.0 {
-            self.draw_label_above(&mut items, &side_l, corner, mid);
-        } else if let Some(l) = &side_l {
-            self.draw_label_above(&mut items, &side_l, corner - l.width, mid);
-        }
+        self.draw_label_above(&mut items, &side_l, corner, mid);
         if main_empty {
             polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
         } else if main_open {
@@ -502,17 +483,13 @@ impl Ctx<'_> {
             // (A loop in the branch keeps its own room: probes
             // `nested_note_loop_*_in_if_*`.)
             (c - d.w / 2.0 - NUDE_PAD_LEFT).min(if main_empty { f64::INFINITY } else { mx0 }),
-            if side > 0.0 {
-                bx + NUDE_PAD_RIGHT
-            } else {
-                f64::NEG_INFINITY
-            },
+            bx + NUDE_PAD_RIGHT,
         );
         // PlantUML's frame around a lone `then` keeps 2 px left of the
         // branch (or starts at the diamond) and 6 px right of the bypass; a
         // longer branch label reaches 9 px into the frame's padding (probes
         // `if_lone_*_d4_*`).
-        let framed = (side > 0.0 && !main_empty).then(|| {
+        let framed = (!main_empty).then(|| {
             let drawn_right = items_x_range(&items).map_or(bx, |(_, hi)| hi);
             (
                 (mx0 - IF_FRAME_ROOM).min(c - d.w / 2.0),
