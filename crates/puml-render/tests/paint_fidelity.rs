@@ -763,8 +763,8 @@ const SEQUENCE_PROBE_TEXTS_PLACED: usize = 201;
 const WILD_TEXTS_PLACED: usize = 1_882;
 const WILD_WHOLE: usize = 31;
 const WILD_PAINTS_AGREEING: usize = 32;
-const WILD_ACTIVITY_TEXTS_PLACED: usize = 331;
-const WILD_ACTIVITY_WHOLE: usize = 14;
+const WILD_ACTIVITY_TEXTS_PLACED: usize = 332;
+const WILD_ACTIVITY_WHOLE: usize = 15;
 const WILD_ACTIVITY_PAINTS_AGREEING: usize = 30;
 
 const SKINPARAM_TEXTS_PLACED: usize = 11_913;

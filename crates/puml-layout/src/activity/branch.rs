@@ -47,6 +47,10 @@ impl Ctx<'_> {
             .if_rows_closed_outside
             .replace(self.if_rows_closed_outside.get() || rows_uncompressed);
         let uncompressed_extra = |s: &Seq<'_>| vec![UNCOMPRESSED_GAP - GAP; s.nodes.len().saturating_sub(1)];
+        // (A loop in them leaves closing its rows to this `if`.)
+        let was_loops_closed_outside = self
+            .rows_closed_outside
+            .replace(self.rows_closed_outside.get() || rows_uncompressed);
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
@@ -102,6 +106,7 @@ impl Ctx<'_> {
         }
         self.beside_branch.set(was_beside);
         self.if_rows_closed_outside.set(was_closed_outside);
+        self.rows_closed_outside.set(was_loops_closed_outside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -839,8 +844,15 @@ fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
                 && n.arrow.is_none()
                 && match &n.kind {
                     Kind::Action(_) => true,
-                    // A `stop` ending the branch (probes `if_rows_stop_*`).
-                    Kind::Stop | Kind::End => i + 1 == seq.nodes.len() && i > 0,
+                    // A `stop` ending the branch (not on a loop's exit).
+                    Kind::Stop | Kind::End => {
+                        i + 1 == seq.nodes.len()
+                            && i > 0
+                            && !matches!(seq.nodes[i - 1].kind, Kind::While { .. })
+                    }
+                    // A loop of actions, laid out before the compression
+                    // too (`Ctx::while_tile`; probes `if_rows_else_while_*`).
+                    Kind::While { body, .. } => super::loops::rows_close_after(body),
                     Kind::If {
                         branches, otherwise, ..
                     } => match (branches.as_slice(), otherwise) {
