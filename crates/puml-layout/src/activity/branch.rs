@@ -846,9 +846,7 @@ fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
                     Kind::Action(_) => true,
                     // A `stop` ending the branch (not on a loop's exit).
                     Kind::Stop | Kind::End => {
-                        i + 1 == seq.nodes.len()
-                            && i > 0
-                            && !matches!(seq.nodes[i - 1].kind, Kind::While { .. })
+                        i + 1 == seq.nodes.len() && i > 0 && !matches!(seq.nodes[i - 1].kind, Kind::While { .. })
                     }
                     // A loop of actions, laid out before the compression
                     // too (`Ctx::while_tile`; probes `if_rows_else_while_*`).
