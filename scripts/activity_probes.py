@@ -529,6 +529,7 @@ def if_rows_probes():
         "merge_then_steps": steps("A", 5) + ["else (b)", "if () then (c)", ":B1;", "else (d)", ":C1;", "endif"]
         + steps("D", 2),
         "lone_in_else": steps("A", 3) + ["else (b)", "if () then (c)"] + steps("B", 3) + ["endif"],
+        "lone_last": steps("A", 1) + ["else (b)", "if () then (c)"] + steps("B", 2) + ["endif"],
         "lone_after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2) + ["endif", ":E2;"],
         "empty_then_in_else": steps("A", 4) + ["else (b)", "if () then (c)", "else (d)"] + steps("B", 2) + ["endif"],
         "else_while_long_exit": steps("A", 3) + ["else (b)", ":E1;", "while () is ([more])", ":W1;", ":W2;",
@@ -551,7 +552,7 @@ def if_rows_probes():
             continue
         body = ["start", "if () then (a)"]
         body += lines
-        body += ["endif", "stop"]
+        body += ["endif", ":Z;", "stop"]
         out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
     return out
 

@@ -474,12 +474,14 @@ impl Ctx<'_> {
         if main_empty {
             polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
         } else if main_open {
-            self.edge(
-                &mut items,
-                &[main_out, (main_out.0, merge_top - 0.0), (c, merge_top)],
-                main_tail.as_ref(),
-                true,
-            );
+            // The branch's line ends in a head on the merge's top, as
+            // PlantUML draws it (the head holds the rows above the merge in
+            // the vertical compression: probes `if_rows_lone_*`).
+            let mut pts = vec![main_out, (main_out.0, merge_top)];
+            if (main_out.0 - c).abs() > 1e-9 {
+                pts.push((c, merge_top));
+            }
+            self.edge(&mut items, &pts, main_tail.as_ref(), true);
         }
         let md = self.diamond(None);
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
