@@ -443,7 +443,12 @@ impl Ctx<'_> {
         let main_h = main.h;
         main.place(main_x, top, &mut items);
         let bottom = top + main_h;
-        let merge_top = if main_empty { top } else { bottom + GAP };
+        // Before the compression the merge stands as far under the branch
+        // as the branch under the diamond (its label's room); the
+        // compression closes that to 20 px unless rows beside hold it
+        // (probes `if_rows_lone_after_step`).
+        let merge_gap = if lone_uncompressed { label_gap.max(GAP) } else { GAP };
+        let merge_top = if main_empty { top } else { bottom + merge_gap };
         let my = merge_top + DIAMOND_HALF;
         let corner = c + d.w / 2.0;
         let bx = corner.max(mx1) + LOOP_MARGIN;
@@ -469,7 +474,12 @@ impl Ctx<'_> {
             st,
             true,
         );
-        mid_head(&mut items, bx, mid, my, st);
+        if lone_uncompressed {
+            // (Before the compression, as on a loop's way back.)
+            mid_head_tip(&mut items, bx, mid, my, st);
+        } else {
+            mid_head(&mut items, bx, mid, my, st);
+        }
         self.draw_label_above(&mut items, &side_l, corner, mid);
         if main_empty {
             polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
