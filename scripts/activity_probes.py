@@ -535,6 +535,14 @@ def if_rows_probes():
         "else_while_long_exit": steps("A", 3) + ["else (b)", ":E1;", "while () is ([more])", ":W1;", ":W2;",
                                                  "endwhile ([a much longer exit label here])"],
         "else_while_short_exit": steps("A", 3) + ["else (b)", ":E1;", "while (more?) is (yes)", ":W1;", "endwhile (no)"],
+        # `if`s on the else's left edge, one in another's branch: each
+        # keeps its room.
+        "else_if_in_if": steps("A", 1) + ["else (b)", "if () then (c)", "if () then (e)", ":B1;", "else (f)", ":C1;",
+                                          "endif", "else (d)", ":D1;", "endif"],
+        "else_step_if_in_if": steps("A", 1) + ["else (b)", ":E1;", "if () then (c)", "if () then (e)", ":B1;",
+                                               "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
+        "else_if_step_if": steps("A", 1) + ["else (b)", "if () then (c)", ":D0;", "if () then (e)", ":B1;",
+                                            "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
         "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
         + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
     }

@@ -223,11 +223,13 @@ impl Ctx<'_> {
             // far towards the other branch as anything there (its frame's
             // room, probes `if_rows_*`: after an action in the `else`, or
             // in the `then`).
+            // Each `if` on the branch's left edge, one in another's `then`,
+            // keeps its own room (its frame reaches past the inner one's).
+            let else_drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
-                NESTED_IF_ROOM
+                (else_drawn_lo - else_t.framed().0).max(NESTED_IF_ROOM)
             } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
-                let drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
-                (drawn_lo - else_t.framed().0).clamp(0.0, NESTED_IF_ROOM)
+                (else_drawn_lo - else_t.framed().0).max(0.0)
             } else {
                 0.0
             } + if then_seq.is_some_and(holds_if) {
@@ -312,6 +314,9 @@ impl Ctx<'_> {
                 .map(|t| top + t.h + t.overhang)
                 .fold(bottom, f64::max);
             let content_hi = else_x + else_t.w;
+            // (An `if` holding `if`s on its left edge keeps their room too.)
+            let then_frame_lo = then_t.framed().0.min(0.0);
+            let else_frame_beyond = (else_t.framed().1 - else_t.w).max(0.0);
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
             let my = bottom + 6.0 + DIAMOND_HALF;
@@ -367,7 +372,10 @@ impl Ctx<'_> {
             // PlantUML's frame keeps room beyond the branches on either side
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
             // nothing else holds it).
-            tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            tile.frame = Some((
+                then_frame_lo - IF_FRAME_ROOM,
+                tile.w + else_frame_beyond + IF_FRAME_ROOM,
+            ));
             // The branch labels beside the diamond widen PlantUML's
             // dimension only where they reach past that room (probes
             // `fork_row_if_*`: a fork centres its flow on it).
