@@ -222,9 +222,9 @@ impl Ctx<'_> {
             // So does one further down either branch, where it reaches as
             // far towards the other branch as anything there (its frame's
             // room, probes `if_rows_*`: after an action in the `else`, or
-            // in the `then`).
-            // Each `if` on the branch's left edge, one in another's `then`,
-            // keeps its own room (its frame reaches past the inner one's).
+            // in the `then`); `if`s on the `else`'s left edge, one in
+            // another's branch, each keep theirs (the outer one's frame
+            // reaches past the inner one's: probes `if_rows_else_*if*`).
             let else_drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
                 (else_drawn_lo - else_t.framed().0).max(NESTED_IF_ROOM)
