@@ -565,9 +565,277 @@ def if_rows_probes():
     return out
 
 
+# A `repeat :label;` over actions and over such loops: PlantUML lays the
+# loop out before its vertical compression, the head on its way back
+# holding the body's middle gap open by as much as the box lifts it.
+def repeat_label_probes():
+    out = {}
+    labels = {"one": "outer", "two": "outer\\nsecond line", "three": "outer\\n2\\n3", "five": "outer\\n2\\n3\\n4\\n5"}
+    for name, label in labels.items():
+        for steps in (2, 4) if name in ("one", "two") else (2,):
+            body = [":a%d;" % (i + 1) for i in range(steps)]
+            lines = ["start", "repeat :%s;" % label] + body + ["repeat while (b)", ":after;"]
+            out["repeat_label_%s_%d" % (name, steps)] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    inner = ["repeat :inner;", ":x1;", ":x2;", "repeat while (more projects?)"]
+    for name, before, after in (
+        ("nested_three", [":a1;", ":a2;", ":a3;"], [":delete;"]),
+        ("nested_one", [":a1;"], []),
+        ("nested_alone", [], []),
+    ):
+        lines = ["start", "repeat :outer;"] + before + inner + after + ["repeat while (more?)", ":save;", "end"]
+        out["repeat_label_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `repeat` the diagram ends before closing: no condition, the way
+    # back leaving 48 px under the body, 12 px right of half its width.
+    for name, body in (
+        ("two", [":b;", ":c;"]),
+        ("three", [":b;", ":c;", ":d;"]),
+        ("four_wide", [":b;", ":a much wider action;", ":d;", ":e;"]),
+        ("label", [":b;", ":c;"]),
+        ("stop", [":b;", ":c;", ":d;", "stop"]),
+    ):
+        head = ["repeat :outer;"] if name == "label" else ["repeat"]
+        lines = ["start", ":a;"] + head + body
+        out["repeat_unclosed_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A loop whose whole body is one two-branch `if`: the way back's head
+    # holds the middle gap of the longest branch (an even row count) open.
+    two = [":r1;", ":r2;"]
+    for name, head, then, other, tail in (
+        ("repeat", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_bare", ["repeat"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_four", ["repeat"], two + [":r3;", ":r4;"], [":v1;"], ["repeat while (a)"]),
+        ("repeat_else", ["repeat"], [":v1;"], two, ["repeat while (a)"]),
+        ("repeat_both", ["repeat"], two, [":v1;", ":v2;"], ["repeat while (a)"]),
+        ("repeat_box", ["repeat :lab;"], two, [":v1;"], ["repeat while (a)"]),
+        ("repeat_after_step", [":pre;", "repeat"], two, [":v1;"], ["repeat while (a) is (yes)"]),
+        ("while", ["while (w)"], two, [":v1;"], ["endwhile"]),
+        ("while_labelled", ["while (w) is (more)"], two, [":v1;"], ["endwhile (done)"]),
+    ):
+        labels = ("", "") if name.endswith("bare") else (" (yes)", " (no)")
+        lines = ["start"] + head + ["if (x) then%s" % labels[0]] + then + ["else%s" % labels[1]] + other
+        lines += ["endif"] + tail + [":after;"]
+        out["loop_if_middle_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `backward` action beside a body whose middle row falls inside a
+    # block: half-way between the entry's and the condition's middles.
+    fork = ["fork", ":r;", "fork again", ":p;", "end merge"]
+    branches = ["if (c) then (yes)", ":t1;", ":t2;", "else (no)", ":e1;", ":e2;", "endif"]
+    for name, head, body in (
+        ("fork", ["repeat"], fork),
+        ("fork_between", ["repeat"], [":a;"] + fork + [":b;"]),
+        ("if_after_step", ["repeat"], [":a;"] + branches),
+        ("if_box", ["repeat :lab;"], [":a;"] + branches),
+    ):
+        lines = ["start"] + head + body + ["backward:Back;", "repeat while (x)", ":after;"]
+        out["repeat_backward_block_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` with an `is` label opening a `then` beside an `else`: its
+    # body's middle gap stays 15 px wide.
+    for name, steps in (("two", 2), ("four", 4)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?) is (yes)"] + body + ["endwhile (no)", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` opening an `else`: it keeps its room left of its exit line.
+    for name, head, then in (
+        ("labelled", ["while (more?) is (yes)"], [":Other;"]),
+        ("bare", ["while (more?)"], [":Other;"]),
+        ("then_two", ["while (more?) is (yes)"], [":Other;", ":More;"]),
+    ):
+        tail = ["endwhile (no)"] if "is" in head[0] else ["endwhile"]
+        lines = ["if (ok?) then (yes)"] + then + ["else (no)"] + head + [":A;", ":B;"] + tail + ["endif"]
+        out["while_else_beside_then_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    for name, steps in (("bare_one", 1), ("bare_two", 2)):
+        body = [":%s;" % chr(ord("A") + i) for i in range(steps)]
+        lines = ["if (ok?) then (yes)", "while (more?)"] + body + ["endwhile", "else (no)", ":Other;", "endif"]
+        out["while_then_beside_else_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    # A `while` ending another's body: the outer way back 12 px right of
+    # the inner one, the outer loop's room ending where the inner's does.
+    for name, body in (
+        ("alone", ["while (inner?)", ":b;", "endwhile"]),
+        ("labelled", ["while (inner?) is (yes)", ":b;", ":c;", "endwhile (no)"]),
+        ("after_step", [":a;", "while (inner?)", ":b;", ":c;", "endwhile"]),
+        ("between_steps", [":a;", "while (inner?)", ":b;", "endwhile", ":c;"]),
+    ):
+        head = ["while (outer?) is (yes)"] if name == "labelled" else ["while (outer?)"]
+        lines = ["start"] + head + body + ["endwhile", ":z;"]
+        out["while_in_while_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    out.update(break_probes())
+    # A plain `repeat` opening a branch beside a one-step branch: laid out
+    # before the compression, the other branch's rows held open.
+    for name, then, other in (
+        ("one", ["repeat", ":a;", "repeat while (more?)"], [":y;"]),
+        ("two", ["repeat", ":a;", ":k;", "repeat while (more?)"], [":y;"]),
+        ("three", ["repeat", ":a;", ":k;", ":m;", "repeat while (more?)"], [":y;"]),
+        ("in_else", [":y;"], ["repeat", ":a;", ":k;", "repeat while (more?)"]),
+    ):
+        lines = ["start", "if (o?) then (yes)"] + then + ["else (no)"] + other + ["endif", ":after;", "stop"]
+        out["repeat_beside_step_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
+def break_probes():
+    """A `break` in an `if` inside a loop: in a `repeat` its line leaves
+    for a diamond stacked under the loop, 10 px left of what the loop
+    draws; in a `while` it joins the exit line."""
+    out = {}
+    for name, head, branches, tail in (
+        ("else", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes)"]),
+        ("else_two", ["repeat"], ["if (c?) then (yes)", ":b;", ":b2;", "else (no)", "break", "endif"], ["repeat while (more?)"]),
+        ("then", ["repeat"], ["if (c?) then (yes)", "break", "else (no)", ":b;", "endif"], ["repeat while (more?)"]),
+        ("then_alone", ["repeat"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["repeat while (more?)"]),
+        ("else_wide", [":x;", "repeat"], ["if (c?) then (yes)", ":b;", "else (no)", "break", "endif"], ["repeat while (more?) is (yes) not (no)"]),
+        ("while_then_alone", ["while (more?)"], ["if (c?) then (yes)", "break", "endif", ":b;"], ["endwhile"]),
+        ("else_after_step", ["repeat"], ["if (c?) then (yes)", ":b;", "else (no)", ":log;", "break", "endif"], ["repeat while (more?)"]),
+        ("after_step", ["repeat"], ["break"], ["repeat while (more?)"]),
+    ):
+        first = [":a wide action here;"] if name == "else_wide" else [":a;"]
+        lines = ["start"] + head + first + branches + tail + [":after;", "stop"]
+        out["break_%s" % name] = "@startuml\n" + "\n".join(lines) + "\n@enduml\n"
+    return out
+
+
+# The blanks PlantUML keeps in an action's text: leading and trailing ones
+# (drawn: the box wider, the text shifted), a tab as blanks to the next
+# stop of eight, and a continuation line's beyond the indentation common
+# to the raw lines, the first counted from its line's start.
+def action_blanks_probes():
+    cases = {
+        "lead_one": ": Display no one;",
+        "lead_three": ":   Display;",
+        "trail_three": ":Display   ;",
+        "lead_tab": ":\tDisplay;",
+        "newline_escape": ": Display\\n  two;",
+        "cont_deeper": "    :Display all\n                     either criteria;",
+        "cont_shallower": "    :Display all\n  two\n      three;",
+        "cont_mixed": "    :Display all\n          two\n      three;",
+        "cont_first_blanks": "    :  Display all\n          two;",
+        "cont_tabs": "\t:Display all\n\t\t  two;",
+        "cont_unindented": ":a\n    two   ;",
+        "cont_empty_first": ":\n  two;",
+        "cont_blank_line": ":Display all\n\neither;",
+    }
+    return {
+        "action_blanks_%s" % name: "@startuml\nstart\n%s\n:Next;\nstop\n@enduml\n" % text
+        for name, text in cases.items()
+    }
+
+
+# `- text` and `* text`: PlantUML's oldest action form (one line, its text
+# to the line's end, `;` included); only `->` and `-[style]->` are arrows.
+def bullet_action_probes():
+    cases = {
+        "dash": "- Start Round",
+        "star": "* star item",
+        "tight": "-tight",
+        "semicolon": "- Pick One Card and\\nGive the rest;",
+        "double_dash": "--> dashed;",
+        "styled_dash": "-[#red]- x;",
+        "spaced": "    -   spaced   ",
+        "alone": "-",
+    }
+    out = {
+        "bullet_action_%s" % name: "@startuml\nstart\n:A;\n%s\n:B;\nstop\n@enduml\n" % line
+        for name, line in cases.items()
+    }
+    return out
+
+
+# A note that names no side (`note:`, `floating note`) is drawn on the left;
+# one written after a container's `}` belongs to the container's last step,
+# drawn beside it inside the frame.
+def note_side_probes():
+    out = {}
+    for name, note in {
+        "bare": "note: Bootloader addr",
+        "block": "note\nBootloader addr\nend note",
+        "floating": "floating note: Bootloader addr",
+        "floating_block": "floating note\nBootloader addr\nend note",
+        "floating_right": "floating note right: Bootloader addr",
+    }.items():
+        out["note_side_%s" % name] = "@startuml\nstart\n:Check bootflag;\n%s\n:Next;\nstop\n@enduml\n" % note
+    for name, (opening, closing, body, note) in {
+        "partition_floating": ("partition Boot {", "}", ":Check bootflag;", "floating note: Bootloader addr"),
+        "partition_right": ("partition Boot {", "}", ":Check bootflag;", "note right: Bootloader addr"),
+        "partition_two": ("partition Boot {", "}", ":Check bootflag;\n:Second;", "note left: Bootloader addr"),
+        "group_right": ("group Boot", "end group", ":Check bootflag;", "note right: Bootloader addr"),
+        "nested_right": (
+            "partition Outer {\npartition Inner {",
+            "}\n}",
+            ":Check bootflag;",
+            "note right: Bootloader addr",
+        ),
+    }.items():
+        out["note_after_container_%s" % name] = "@startuml\nstart\n%s\n%s\n%s\n%s\n:Next;\nstop\n@enduml\n" % (
+            opening,
+            body,
+            closing,
+            note,
+        )
+    return out
+
+
+# A labelled arrow into a container (its frame stands higher than an action
+# would) and out of one (its label nearer the frame, the next step closer);
+# a package as wide as its content or title, with blank room beside it.
+def container_label_probes():
+    out = {}
+    for kind in ("partition", "group", "package", "rectangle", "card"):
+        out["label_container_into_%s" % kind] = (
+            "@startuml\nstart\n:A;\n-> reset;\n%s Boot {\n    :Check;\n}\nstop\n@enduml\n" % kind
+        )
+        out["label_container_after_%s" % kind] = (
+            "@startuml\nstart\n:A;\n%s Boot {\n    :Check;\n}\n-> reset;\n:B;\nstop\n@enduml\n" % kind
+        )
+    out["label_container_after_two_lines"] = (
+        "@startuml\nstart\n:A;\npartition Boot {\n    :Check;\n}\n-> two\\nlines;\n:B;\nstop\n@enduml\n"
+    )
+    out["label_container_into_two_lines"] = (
+        "@startuml\nstart\n:A;\n-> two\\nlines;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    out["label_container_lanes_same"] = (
+        "@startuml\n|A|\nstart\n:First;\n-> go;\npartition Boot {\n    :Check;\n}\n|B|\n:Next;\nstop\n@enduml\n"
+    )
+    out["label_container_into_after_start"] = (
+        "@startuml\nstart\n-> reset;\npartition Boot {\n    :Check;\n}\nstop\n@enduml\n"
+    )
+    for title in ("B", "Boot", "Bootloader", "A much longer package title"):
+        for name, action in (("x", "x"), ("mid", "Check"), ("long", "Check this long thing")):
+            key = "package_widths_%s_%s" % (title.split()[0 if len(title.split()) == 1 else 2].lower(), name)
+            out[key] = "@startuml\nstart\n:A;\npackage %s {\n    :%s;\n}\nstop\n@enduml\n" % (title, action)
+    return out
+
+
+# A note beside a case of a `switch`: the last case's column widened by a
+# right note stands left of the diamond's right point and is reached by a
+# detour; a tall note lowers its case's first step.
+def switch_note_probes():
+    cases = {
+        "last_right": ("Wakeup Source", "note right: Handle restart", ""),
+        "last_right_short_condition": ("W", "note right: Handle restart", ""),
+        "last_right_then_step": ("Wakeup Source", "note right: Handle restart\n:Next;", ""),
+        "last_tall": ("Wakeup Source", "note right\nHandle restart\nand more lines\nend note", ""),
+        "middle_right": ("Wakeup Source", "note right: Handle restart", "case (C)\n:Other;\n"),
+        "last_left": ("Wakeup Source", "note left: Handle restart", ""),
+    }
+    out = {}
+    for name, (condition, note, after) in cases.items():
+        out["switch_note_%s" % name] = (
+            "@startuml\nstart\nswitch (%s)\ncase (A)\n:Pull PS_ON High;\ncase (B)\n:Wait 3 seconds;\n%s\n%sendswitch\nstop\n@enduml\n"
+            % (condition, note, after)
+        )
+    out["switch_note_first_left"] = (
+        "@startuml\nstart\nswitch (Wakeup Source)\ncase (A)\n:Pull PS_ON High;\nnote left: Handle restart\n"
+        "case (B)\n:Wait 3 seconds;\nendswitch\nstop\n@enduml\n"
+    )
+    return out
+
+
 def probes():
     out = loop_note_probes()
     out.update(if_rows_probes())
+    out.update(repeat_label_probes())
+    out.update(switch_note_probes())
+    out.update(container_label_probes())
+    out.update(note_side_probes())
+    out.update(bullet_action_probes())
+    out.update(action_blanks_probes())
     out.update(lone_frame_probes())
     out.update(while_note_probes())
     out.update(nested_note_loop_probes())

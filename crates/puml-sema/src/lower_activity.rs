@@ -140,48 +140,95 @@ fn significant(node: &SyntaxNode) -> Vec<SyntaxToken> {
 }
 
 /// Lines of an action's text: everything after the `:` up to the
-/// terminator, each line trimmed, joined with `\n`.
+/// terminator, joined with `\n`, with the blanks PlantUML keeps (it draws
+/// them: `: Display;` is wider than `:Display;`, its text shifted): the
+/// first line's and the last line's all, and each continuation line's
+/// beyond the indentation common to the raw lines (the first counted
+/// from the start of its line, before the `:`; `test-data/activity-probes/
+/// action_blanks_*`). Tabs in that indentation advance to PlantUML's tab
+/// stops of eight blanks.
 fn action_text(node: &SyntaxNode) -> String {
     let mut lines = Vec::new();
     let mut current = String::new();
     let mut inside = false;
     let mut terminated = false;
+    // The blanks before the statement on its first line.
+    let mut indent = String::new();
+    let mut before_statement_ended = false;
+    let mut bullet = false;
     for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
         match token.kind() {
             COLON if !inside => inside = true,
+            // `- text`: its text starts after the marker and one blank.
+            KEYWORD if !inside && matches!(token.text(), "-" | "*") => {
+                inside = true;
+                bullet = true;
+            }
+            WHITESPACE if bullet && current.is_empty() => {}
             TERMINATOR => {
                 terminated = true;
                 break;
             }
             NEWLINE if inside => lines.push(std::mem::take(&mut current)),
             _ if inside => current.push_str(token.text()),
-            _ => {}
+            WHITESPACE if !before_statement_ended => indent.push_str(token.text()),
+            _ => before_statement_ended = true,
         }
     }
     // An unterminated action is its one line (its newline is no text).
     if terminated || lines.is_empty() {
         lines.push(current);
     }
+    if bullet {
+        // PlantUML reads `- text` from the line trimmed at its end.
+        return lines[0].trim_end().to_string();
+    }
     let Some((first, rest)) = lines.split_first() else {
         return String::new();
     };
     // PlantUML keeps a continuation line as written: its blanks beyond the
-    // continuation lines' common indentation, and `\n` or `#` as text
-    // (corpus activity 009, where a deprecated `#red:` runs on over lines).
+    // common indentation, and `\n` or `#` as text (corpus activity 009,
+    // where a deprecated `#red:` runs on over lines).
+    let blanks = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
     let common = rest
         .iter()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
+        .map(|l| blanks(l))
+        .chain(std::iter::once(indent.len()))
         .min()
         .unwrap_or(0);
-    let mut text = first.trim().to_string();
+    let mut text = expand_leading_tabs(first);
     for line in rest {
         text.push('\n');
-        let kept = line.get(common..).unwrap_or_else(|| line.trim_start()).trim_end();
+        let kept = if line.trim().is_empty() {
+            line.as_str()
+        } else {
+            line.get(common..).unwrap_or_else(|| line.trim_start())
+        };
         // A backslash doubled is one backslash of text for the label reader.
-        text.push_str(&kept.replace('\\', "\\\\"));
+        text.push_str(&expand_leading_tabs(kept).replace('\\', "\\\\"));
     }
     text
+}
+
+/// `line` with the tabs among its leading blanks written as the blanks up
+/// to the next tab stop (every eight blanks, as PlantUML draws them).
+fn expand_leading_tabs(line: &str) -> String {
+    let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
+    if !line[..lead].contains('\t') {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line[..lead].chars() {
+        if c == '\t' {
+            let to = (out.len() / 8 + 1) * 8;
+            out.extend(std::iter::repeat_n(' ', to - out.len()));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push_str(&line[lead..]);
+    out
 }
 
 /// An arrow's label: the text after the arrow, over the lines PlantUML
@@ -590,10 +637,12 @@ impl ActivityLowering {
                 }
             }
             ACT_NOTE => {
-                let position = if keywords.iter().any(|k| k == "left") {
-                    ActivityNotePosition::Left
-                } else {
+                // A note that names no side is drawn on the left (PlantUML
+                // 1.2026.8, probes `note_side_*`).
+                let position = if keywords.iter().any(|k| k == "right") {
                     ActivityNotePosition::Right
+                } else {
+                    ActivityNotePosition::Left
                 };
                 let floating = keywords.iter().any(|k| k == "floating");
                 let color = tokens.iter().find(|t| t.kind() == COLOR).map(|t| t.text().to_string());

@@ -174,7 +174,8 @@ pub enum SyntaxKind {
     // block construct is flat: `IF_START`, `ELSE_IF`, `ACT_ELSE`, `END_IF`
     // are sibling statements.
     /// `:text;` (`#color:text;`, a stereotype after the terminator); the
-    /// text may span lines (the node then holds several `NEWLINE`s).
+    /// text may span lines (the node then holds several `NEWLINE`s). Also
+    /// the one-line `- text` / `* text` (a `KEYWORD` `-`/`*`, no `COLON`).
     ACTION,
     /// `start`, `stop`, `end`, `kill`, `detach`, `break` (the keyword tells).
     ACT_FLOW,

@@ -23,7 +23,12 @@ impl Ctx<'_> {
             (Some(t), Some((_, e))) if !then_alone && !else_alone => if_fork_extras(t, e, RANK_EXTRA),
             _ => None,
         };
-        let (then_extra, else_extra) = fork_extras.unzip();
+        let (mut then_extra, mut else_extra) = fork_extras.unzip();
+        if let (Some(extra), Some(t), Some((_, e))) = (self.loop_if_middle_extra.take(), then_seq, otherwise) {
+            if then_extra.is_none() && else_extra.is_none() {
+                (then_extra, else_extra) = loop_if_middle_extras(t, e, extra);
+            }
+        }
         // Two branches of plain actions and such `if`s are laid out as
         // PlantUML lays them out before its page-wide vertical compression
         // (35 px between tiles, a nested `if`'s branches 10 px under its
@@ -34,6 +39,7 @@ impl Ctx<'_> {
         let rows_uncompressed = !then_alone
             && !else_alone
             && then_extra.is_none()
+            && else_extra.is_none()
             && then_seq.is_some_and(|s| rows_settle_in_compression(s, depth))
             && otherwise.is_some_and(|(_, s)| rows_settle_in_compression(s, depth));
         let closes_rows = rows_uncompressed && !self.if_rows_closed_outside.get();
@@ -59,7 +65,10 @@ impl Ctx<'_> {
             } else if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default())
+                let was = self.then_beside_else.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &then_extra.clone().unwrap_or_default());
+                self.then_beside_else.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
@@ -75,7 +84,10 @@ impl Ctx<'_> {
             } else if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
-                self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default())
+                let was = self.else_beside_then.replace(true);
+                let t = self.layout_seq_beside_rows(s, depth, &else_extra.clone().unwrap_or_default());
+                self.else_beside_then.set(was);
+                t
             };
             self.rows_held_beside.take();
             if (!then_alone && !else_alone && first_has_note(s)) || first_is_frame(s) {
@@ -241,14 +253,23 @@ impl Ctx<'_> {
             // The room an `else`'s tile keeps left of what it draws (a
             // loop's) lies between the branches, where the compression
             // closes it (probes `nested_note_loop_repeat_in_else_*`).
-            let else_room = items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0));
+            // (A `while` there keeps it: `while_else_beside_then_*`.)
+            let else_opens_with_while = otherwise
+                .and_then(|(_, s)| s.nodes.first())
+                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            let else_room = if else_opens_with_while {
+                0.0
+            } else {
+                items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0))
+            };
             // So is the room a `while` opening the `then` keeps right of its
             // way back (probes `nested_note_loop_while_in_if_else_*`).
             let then_opens_with_while = then_seq
                 .and_then(|s| s.nodes.first())
                 .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+            // (Its way back's head does not count: probes `while_then_beside_else_*`.)
             let then_room = if then_opens_with_while {
-                items_x_range(&then_t.items).map_or(0.0, |r| (then_t.w - r.1).max(0.0))
+                super::loops::drawn_right(&then_t.items).map_or(0.0, |r| (then_t.w - r).max(0.0))
             } else {
                 0.0
             };
@@ -259,7 +280,8 @@ impl Ctx<'_> {
             // `activity-wild/edit-applicants-activity`).
             let else_holds_while =
                 otherwise.is_some_and(|(_, s)| s.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })));
-            let exit_label_out = if else_holds_while {
+            // (One opening the `else` keeps its room instead, above.)
+            let exit_label_out = if else_holds_while && !else_opens_with_while {
                 let dimension_lo = else_t
                     .items
                     .iter()
@@ -290,17 +312,21 @@ impl Ctx<'_> {
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
             let top = d.h + 10.0;
             let then_stroke = self.stroke_for(None);
+            // A branch that only breaks out of its loop takes no head: its
+            // line goes on to the loop's exit (probes `break_*`).
+            let then_breaks = then_seq.is_some_and(only_breaks);
+            let else_breaks = otherwise.is_some_and(|(_, s)| only_breaks(s));
             polyline(
                 &mut items,
                 &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
                 then_stroke,
-                true,
+                !then_breaks,
             );
             polyline(
                 &mut items,
                 &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
                 then_stroke,
-                true,
+                !else_breaks,
             );
             if let Some(l) = &then_l {
                 self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
@@ -330,6 +356,24 @@ impl Ctx<'_> {
             let mut h = bottom;
             // With one branch left open PlantUML draws no merge: that branch
             // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+            // Beside a branch that breaks out, it turns 5 px under its end to
+            // leave from under the diamond (probes `break_*`).
+            let breaks_beside = then_seq.is_some_and(ends_breaking) || otherwise.is_some_and(|(_, s)| ends_breaking(s));
+            if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), breaks_beside) {
+                let turn = *oy + BREAK_TURN;
+                self.edge(&mut items, &[(*ox, *oy), (*ox, turn), (c, turn)], tail.as_ref(), false);
+                // PlantUML's room beyond the branches holds the loop's way
+                // out 10 px further left, unless that way goes straight
+                // down from a `then` that breaks.
+                if !then_seq.is_some_and(ends_breaking) {
+                    phantom_cover(&mut items, then_x - IF_FRAME_ROOM, content_hi + IF_FRAME_ROOM, mid);
+                }
+                let tail = tail.clone();
+                let mut tile = self.normalize(items, c, (c, 0.0), (c, *oy), *oy, true, NO_REACH);
+                tile.tail = tail;
+                tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+                return tile;
+            }
             if let [(ox, oy, _, tail)] = outs.as_slice() {
                 let bottom = open_reach;
                 let out = (*ox, bottom);
@@ -868,9 +912,16 @@ fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
                     Kind::Stop | Kind::End => {
                         i + 1 == seq.nodes.len() && i > 0 && !matches!(seq.nodes[i - 1].kind, Kind::While { .. })
                     }
-                    // A loop of actions, laid out before the compression
-                    // too (`Ctx::while_tile`; probes `if_rows_else_while_*`).
-                    Kind::While { body, .. } => super::loops::rows_close_after(body),
+                    // A loop of actions after a step, laid out before the
+                    // compression too (`Ctx::while_tile`; probes
+                    // `if_rows_else_while_*`); one opening the branch only
+                    // when its steps carry notes (`nested_note_loop_while_*`),
+                    // else it keeps its own room beside the other
+                    // (`while_*_beside_*`).
+                    Kind::While { body, .. } => {
+                        (i > 0 || body.nodes.iter().any(|n| !n.notes.is_empty()))
+                            && super::loops::rows_close_after(body)
+                    }
                     Kind::If {
                         branches, otherwise, ..
                     } => match (branches.as_slice(), otherwise) {
@@ -913,4 +964,18 @@ pub(super) fn first_is_frame(seq: &Seq<'_>) -> bool {
 
 fn first_has_note(seq: &Seq<'_>) -> bool {
     seq.nodes.first().is_some_and(|n| !n.notes.is_empty())
+}
+
+/// How far under its end the branch beside a `break` turns toward the
+/// block's middle (PlantUML's if without a second way out).
+pub(super) const BREAK_TURN: f64 = 5.0;
+
+/// Whether a branch does nothing but break out of its loop.
+fn only_breaks(seq: &Seq<'_>) -> bool {
+    matches!(seq.nodes.as_slice(), [Node { kind: Kind::Break, .. }])
+}
+
+/// Whether a branch ends by breaking out of its loop.
+fn ends_breaking(seq: &Seq<'_>) -> bool {
+    matches!(seq.nodes.last(), Some(Node { kind: Kind::Break, .. }))
 }

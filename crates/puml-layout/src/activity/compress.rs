@@ -20,6 +20,8 @@ const SIDES_MARK: &str = "puml-activity-compression-sides";
 /// Marks what the compression moves without narrowing it (a partition's
 /// title tab keeps its width: PlantUML draws it after compressing).
 const RIGID_MARK: &str = "puml-activity-compression-rigid";
+/// The data key marking a phantom as a `break`'s point (`break_point`).
+const BREAK_POINT: &str = "break";
 /// How much of each end of an ignored rectangle still covers.
 const IGNORED_END: f64 = 2.0;
 /// A text line's height per point of its size (PlantUML's sans serif:
@@ -65,6 +67,40 @@ pub(super) fn phantom_cover(items: &mut Vec<Item>, x0: f64, x1: f64, y: f64) {
     });
     rect(items, x0.min(x1), y, (x1 - x0).abs(), 0.0, 0.0, paint(None, None));
     items.push(Item::End);
+}
+
+/// Pushes the undrawn point where a `break` leaves its loop (PlantUML's
+/// welding point): the enclosing `repeat` takes it (`take_break_points`)
+/// to draw the way out; one left over goes with the other phantoms.
+pub(super) fn break_point(items: &mut Vec<Item>, x: f64, y: f64) {
+    items.push(Item::Begin {
+        class: PHANTOM_MARK.into(),
+        title: None,
+        link: None,
+        data: vec![(BREAK_POINT.into(), String::new())],
+    });
+    line(items, x, y, x, y, stroke(Color::BLACK, 0.0));
+    items.push(Item::End);
+}
+
+/// Removes the break points `break_point` pushed into `items`, returning
+/// where each lies, in drawing order.
+pub(super) fn take_break_points(items: &mut Vec<Item>) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    let mut at = 0;
+    while at + 2 < items.len() {
+        let is_break = matches!(&items[at], Item::Begin { class, data, .. }
+            if class == PHANTOM_MARK && data.iter().any(|(k, _)| k == BREAK_POINT));
+        if is_break {
+            if let Item::Line { x1, y1, .. } = items[at + 1] {
+                points.push((x1, y1));
+            }
+            items.drain(at..at + 3);
+        } else {
+            at += 1;
+        }
+    }
+    points
 }
 
 /// Pushes an undrawn block from (`x`, `y`), `w` × `h`, that holds rows

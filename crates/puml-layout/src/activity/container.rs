@@ -5,6 +5,18 @@ use super::*;
 /// How much of each side of a partition's or group's frame holds columns
 /// apart in the page-wide compression.
 const FRAME_SIDE: f64 = 2.0;
+/// The blank a package keeps beside its frame.
+const PACKAGE_BLANK_LEFT: f64 = 9.0;
+const PACKAGE_BLANK_RIGHT: f64 = 10.0;
+/// A partition (or any container) entered by a labelled arrow stands this
+/// much higher than an action would (PlantUML 1.2026.8, probes
+/// `label_container_into_*`).
+const LABELLED_ENTRY_RISE: f64 = 8.148;
+/// A labelled arrow leaving a container: its label starts this much higher
+/// than under an action's bottom, counted from the frame's bottom, and the
+/// next step stands this much closer (probes `label_container_after_*`).
+const LABELLED_EXIT_LABEL_RISE: f64 = 3.594;
+const LABELLED_EXIT_CLOSER: f64 = 2.188;
 
 impl Ctx<'_> {
     pub(super) fn container_tile(
@@ -49,7 +61,13 @@ impl Ctx<'_> {
         // or PlantUML's dimension where that differs: `Tile::frame`).
         let (flo, fhi) = t.framed();
         let framed_w = fhi - flo;
-        let inner_w = if matches!(kind, ContainerKind::Partition | ContainerKind::Group) {
+        // A package is as wide as its content or its title, 10 px either
+        // side, but keeps 9 px blank left of its frame and 10 right of it
+        // (probes `package_widths_*`).
+        let inner_w = if matches!(
+            kind,
+            ContainerKind::Partition | ContainerKind::Group | ContainerKind::Package
+        ) {
             framed_w.max(title.width)
         } else {
             framed_w.max(title.width + if centered { 20.0 } else { 40.0 })
@@ -189,6 +207,21 @@ impl Ctx<'_> {
             }
             tile.w = (tile.w + dx).max(hi + dx);
         }
+        if kind == ContainerKind::Package {
+            for item in &mut tile.items {
+                shift_item(item, PACKAGE_BLANK_LEFT, 0.0);
+            }
+            let right = tile.w + PACKAGE_BLANK_LEFT;
+            phantom_cover(&mut tile.items, 0.0, PACKAGE_BLANK_LEFT, fy);
+            phantom_cover(&mut tile.items, right, right + PACKAGE_BLANK_RIGHT, fy);
+            tile.w = right + PACKAGE_BLANK_RIGHT;
+            tile.anchor += PACKAGE_BLANK_LEFT;
+            tile.in_x += PACKAGE_BLANK_LEFT;
+            tile.out_x += PACKAGE_BLANK_LEFT;
+            tile.dimension = tile
+                .dimension
+                .map(|(lo, hi)| (lo + PACKAGE_BLANK_LEFT, hi + PACKAGE_BLANK_LEFT));
+        }
         // Items above y = 0 (the frame's top) are part of the tile.
         let (lo, _) = items_y_range(&tile.items).unwrap_or((0.0, 0.0));
         if lo < fy - 0.5 {
@@ -200,6 +233,64 @@ impl Ctx<'_> {
             tile.in_y += dy;
             tile.out_y += dy;
         }
+        tile
+    }
+}
+
+impl Ctx<'_> {
+    /// `tile`, `node`'s, moved for the labelled arrows around it when `node`
+    /// is a container: the one into it (when `entered` in its sequence, the
+    /// step before in the same column) and the one out to `next` (in the
+    /// same column too).
+    pub(super) fn container_between_labels(
+        &self,
+        mut tile: Tile,
+        node: &Node<'_>,
+        entered: bool,
+        next: Option<&Node<'_>>,
+    ) -> Tile {
+        if !matches!(node.kind, Kind::Container { .. }) {
+            return tile;
+        }
+        let labelled = |arrow: Option<&ArrowStyle>| self.label(arrow.and_then(|a| a.label.as_deref())).is_some();
+        if entered && labelled(node.arrow) {
+            tile = self.container_entered_by_label(tile);
+        }
+        if let Some(next) = next.filter(|n| labelled(n.arrow)) {
+            tile = self.container_left_by_label(tile, next.arrow);
+        }
+        tile
+    }
+
+    /// A container tile entered by a labelled arrow: raised into the gap
+    /// above it, what follows with it.
+    fn container_entered_by_label(&self, mut tile: Tile) -> Tile {
+        for item in &mut tile.items {
+            shift_item(item, 0.0, -LABELLED_ENTRY_RISE);
+        }
+        tile.h -= LABELLED_ENTRY_RISE;
+        tile.in_y -= LABELLED_ENTRY_RISE;
+        tile.out_y -= LABELLED_ENTRY_RISE;
+        tile.frame_bottom = tile.frame_bottom.map(|b| b - LABELLED_ENTRY_RISE);
+        tile
+    }
+
+    /// A container tile left by a labelled arrow: its way out runs on to
+    /// just above the frame's bottom, where the arrow (and its label) start,
+    /// and the next step stands a little closer.
+    fn container_left_by_label(&self, mut tile: Tile, arrow: Option<&ArrowStyle>) -> Tile {
+        let exit = tile.h - LABELLED_EXIT_LABEL_RISE;
+        if !tile.open || exit <= tile.out_y {
+            return tile;
+        }
+        polyline(
+            &mut tile.items,
+            &[(tile.out_x, tile.out_y), (tile.out_x, exit)],
+            self.stroke_for(arrow),
+            false,
+        );
+        tile.out_y = exit;
+        tile.overhang = tile.overhang.min(0.0) - LABELLED_EXIT_CLOSER;
         tile
     }
 }

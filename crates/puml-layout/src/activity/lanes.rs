@@ -131,7 +131,13 @@ impl Ctx<'_> {
                 let tile = if branches.is_some() || fork.is_some() {
                     Tile::empty()
                 } else {
-                    self.layout_node_after(node, 0, &[], after_action)
+                    // Labelled arrows at a container within one lane move it
+                    // as without lanes.
+                    let same_lane = |other: &Node<'_>| lane_of(other) == own;
+                    let entered = i.checked_sub(1).and_then(|j| seq.nodes.get(j)).is_some_and(same_lane);
+                    let next = seq.nodes.get(i + 1).filter(|n| same_lane(n));
+                    let tile = self.layout_node_after(node, 0, &[], after_action);
+                    self.container_between_labels(tile, node, entered, next)
                 };
                 split_branches.push(branches);
                 forks.push(fork);

@@ -21,7 +21,12 @@ impl Ctx<'_> {
             .as_ref()
             .and_then(|l| l.lines.first())
             .map(|l| (l.ascent, l.height));
-        let middle_extra = is_line.map_or(RANK_EXTRA, |(_, h)| (RANK_EXTRA + 0.5 - h / 2.0).max(0.0));
+        let then_beside_else = self.then_beside_else.take();
+        let else_beside_then = self.else_beside_then.take();
+        let middle_extra = match is_line {
+            Some((_, h)) if !then_beside_else => (RANK_EXTRA + 0.5 - h / 2.0).max(0.0),
+            _ => RANK_EXTRA,
+        };
         let held = self.rows_held_beside.take();
         let was_inside = self.inside_while_or_if.replace(true);
         // A loop of actions and loops of them (outside another loop or an
@@ -63,7 +68,13 @@ impl Ctx<'_> {
             } else {
                 lone_body_extras(body, middle_extra)
             };
+            // A lone two-branch `if`: its longest branch's middle gap
+            // gains 1.5 px less than an even body's (probes `loop_if_middle_*`).
+            if !was_inside && is_lone_two_branch_if(body) {
+                self.loop_if_middle_extra.set(Some(middle_extra - 1.5));
+            }
             let t = self.layout_seq_spaced(body, depth, &extras);
+            self.loop_if_middle_extra.set(None);
             self.first_step_after_shape.set(false);
             t
         };
@@ -95,7 +106,14 @@ impl Ctx<'_> {
         let top = if uncompressed {
             d.h + is_l.as_ref().map_or(0.0, |l| l.height) + 2.0 * DIAMOND_HALF
         } else {
-            d.h + label_room + if dogleg { 25.0 } else { 0.0 }
+            // (Without an `is` label, in a branch beside another, PlantUML
+            // starts the body 4.3 px lower: `while_{then,else}_beside_*_bare*`.)
+            let beside = if (then_beside_else || else_beside_then) && is_l.is_none() {
+                4.3
+            } else {
+                0.0
+            };
+            d.h + label_room + beside + if dogleg { 25.0 } else { 0.0 }
         };
         let x0 = c - t.anchor;
         let st = self.stroke_for(None);
@@ -145,7 +163,26 @@ impl Ctx<'_> {
                 polyline(&mut items, &[(c, d.h), (ix, iy)], st, true);
             }
         }
-        let rx = (c + d.w / 2.0).max(bx1) + LOOP_MARGIN;
+        // Around a body holding a `while`, the way back runs 12 px right of
+        // what the body draws (the inner way back); when the body ends with
+        // it, the loop's room ends where the body's does (probes
+        // `while_in_while_*`).
+        let holds_while = body
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, Kind::While { .. }) && n.notes.is_empty());
+        let body_right = if holds_while {
+            drawn_right(&t.items).map_or(bx1, |r| x0 + r)
+        } else {
+            bx1
+        };
+        let rx = (c + d.w / 2.0).max(body_right) + LOOP_MARGIN;
+        let ends_with_while = body.nodes.last().is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+        let reach_right = if holds_while && ends_with_while {
+            bx1.max(rx)
+        } else {
+            rx + WHILE_PAD_RIGHT
+        };
         if t.open || t.is_empty() {
             let ox = x0 + t.out_x;
             let oy = if t.is_empty() { top } else { top + t.out_y };
@@ -219,7 +256,7 @@ impl Ctx<'_> {
                     h = close_uncovered_rows(&mut items, &held).apply(h);
                 }
             }
-            let reach = (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT);
+            let reach = (lx - WHILE_PAD_LEFT, reach_right);
             return self.normalize(items, c, (c, 0.0), (c, h), h, false, reach);
         }
         // The exit runs 12 px left of the diamond or of the body's own
@@ -264,7 +301,7 @@ impl Ctx<'_> {
             (c, exit_y),
             exit_y,
             true,
-            (lx - WHILE_PAD_LEFT, rx + WHILE_PAD_RIGHT),
+            (lx - WHILE_PAD_LEFT, reach_right),
         );
         let shift = c - tile.anchor;
         tile.frame = Some((framed_lo - shift, framed_hi - shift));
@@ -278,6 +315,7 @@ impl Ctx<'_> {
         backward: Option<&(&Action, Vec<&ActivityNote>)>,
         condition: Option<&str>,
         labels: RepeatLabels<'_>,
+        closed: bool,
         depth: usize,
     ) -> Tile {
         let entry = match label.filter(|l| !l.trim().is_empty()) {
@@ -315,29 +353,62 @@ impl Ctx<'_> {
             && !self.notes_uncompressed.get()
             && body.nodes.iter().any(|n| !n.notes.is_empty())
             && rows_close_after(body);
+        let body_rows = step_rows(body);
         let back_rows = backward
             .filter(|_| !faithful)
-            .and(step_rows(body))
-            .map(|rows| backward_rows(&rows, lift));
-        // A loop without `backward` whose steps carry notes is laid out as
-        // PlantUML lays it out before its vertical compression (each note
-        // beside its step, the body's middle gap 15 px wider, the head on
-        // the way back at its middle) and then closes the rows nothing
-        // covers (seed 001's `loop`; `test-data/activity-layout/repeat_notes_*`).
+            .and(body_rows.as_ref())
+            .map(|rows| backward_rows(rows, lift));
+        // When the body's middle row falls inside a block (`fork`, `if`,
+        // …, between its entry and exit rows), the action stands half-way
+        // between the entry's and the condition's middles, less the box's
+        // lift (probes `repeat_backward_block_*`).
+        let on_block = backward.is_some() && body_rows.as_deref().is_some_and(middle_inside_block);
+        // Facing a two-branch `if` (the body's only one), the middle gap of
+        // its longest branch widens instead of the condition dropping.
+        let ifs: Vec<&Node<'_>> = body
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, Kind::If { .. }))
+            .collect();
+        let if_beside =
+            on_block && !self.inside_while_or_if.get() && matches!(ifs.as_slice(), [n] if is_two_branch_if(n));
+        let back_rows = back_rows.map(|mut plan| {
+            if if_beside && plan.on_row {
+                let below = (REPEAT_BACKWARD_DROP - lift).max(0.0);
+                if let Some(gap) = plan.extra.get_mut(plan.at) {
+                    *gap -= below;
+                }
+                plan.drop = 0.0;
+            }
+            plan
+        });
+        // A loop without `backward` whose steps carry notes, or that starts
+        // with a box (`repeat :label;`) over actions and loops of them, is
+        // laid out as PlantUML's `FtileRepeat` before its vertical
+        // compression (the body 48 px under the entry and over the
+        // condition, steps 35 px apart, the head on the way back at its
+        // middle) and then closes the rows nothing covers: the head holds
+        // the body's middle gap open by as much as the box lifts it (seed
+        // 001's `loop`; `test-data/activity-layout/repeat_notes_*`; probes
+        // `repeat_label_*`). So is a loop the diagram ends before closing,
+        // which PlantUML draws without a condition: its way back leaves
+        // the body's end 48 px lower (probes `repeat_unclosed_*`), and a
+        // loop opening a branch beside another's rows, which hold open
+        // (probes `repeat_beside_step_*`).
         let closed_outside = self.rows_closed_outside.get();
         let uncompressed = faithful
             || backward.is_none()
-                && label.is_none()
-                && if closed_outside {
+                && if !closed {
+                    rows_close_after_ending(body)
+                } else if label.is_some() || closed_outside || !held.is_empty() {
                     rows_close_after(body)
                 } else {
                     body.nodes.iter().any(|n| !n.notes.is_empty())
                 };
         let extra = match &back_rows {
-            _ if faithful => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
+            _ if uncompressed => vec![UNCOMPRESSED_GAP - GAP; body.nodes.len().saturating_sub(1)],
             Some(plan) => plan.extra.clone(),
             None if backward.is_some() => Vec::new(),
-            None if uncompressed => lone_body_extras(body, RANK_EXTRA),
             None if self.inside_while_or_if.get() => lone_body_extras(body, RANK_EXTRA),
             None => lone_body_extras(body, RANK_EXTRA / 2.0),
         };
@@ -349,15 +420,37 @@ impl Ctx<'_> {
             // gap's room add up.
             self.extras_beside_rows.set(true);
         }
+        // A lone two-branch `if`: its longest branch's middle gap gains
+        // 2 px more than an even body's, and half the box's lift (probes
+        // `loop_if_middle_*`).
+        if !uncompressed && backward.is_none() && !was_inside && is_lone_two_branch_if(body) {
+            self.loop_if_middle_extra.set(Some(RANK_EXTRA / 2.0 + 2.0 + lift / 2.0));
+        }
+        // Beside a `backward` action facing a two-branch `if` (the body's
+        // only one), that gap gains 8 px less the box's lift (probes
+        // `repeat_backward_block_if_*`).
+        if if_beside {
+            self.loop_if_middle_extra.set(Some((8.0 - lift).max(0.0)));
+        }
         let t = self.layout_seq_spaced(body, depth, &extra);
+        self.loop_if_middle_extra.set(None);
         self.rows_closed_outside.set(closed_outside);
         self.notes_uncompressed.set(was_uncompressed);
         self.inside_while_or_if.set(was_inside);
         let back_mid = back_rows
             .as_ref()
+            .filter(|_| !on_block)
             .and_then(|plan| plan.middle(&t.spans))
             .map(|m| m - lift);
-        let d = self.diamond(condition);
+        let d = if closed {
+            self.diamond(condition)
+        } else {
+            Diamond {
+                text: None,
+                w: 0.0,
+                h: 0.0,
+            }
+        };
         let is_l = self.label(labels.is);
         let not_l = self.label(labels.not);
         let back_l = self.label(labels.back);
@@ -376,13 +469,17 @@ impl Ctx<'_> {
         let ecy = eh / 2.0;
         entry.place(c - ew / 2.0, 0.0, &mut items);
         let st = self.stroke_for(None);
-        let room = if faithful { 2.0 * UNCOMPRESSED_REPEAT_ROOM } else { GAP };
+        let room = if uncompressed {
+            2.0 * UNCOMPRESSED_REPEAT_ROOM
+        } else {
+            GAP
+        };
         let body_top = eh + room;
         let x0 = c - t.in_x;
         // The body keeps the room its tile holds left of what it draws (a
         // `while`'s beside its exit line: probes `nested_note_loop_while_in_repeat_*`).
         let body_left = if t.is_empty() { c } else { x0 };
-        let (bx1, body_h, body_open, body_empty) = (x0 + t.w, t.h, t.open, t.is_empty());
+        let (bx1, body_h, body_open, body_empty, body_w) = (x0 + t.w, t.h, t.open, t.is_empty(), t.w);
         // With a backward action, PlantUML keeps the condition 10 px
         // further below the body (probe `repeat_backward`).
         let has_backward = back_t.is_some();
@@ -394,7 +491,13 @@ impl Ctx<'_> {
         };
         // A note hanging below the last step keeps the condition a gap
         // below it (seed 001's `loop`).
-        let gap_below = if faithful { room } else { self.gap(t.tail.as_ref()) };
+        // (Nothing closes the band under a loop the diagram ends before
+        // closing: its way back turns 48 px under the body.)
+        let gap_below = if uncompressed || !closed {
+            2.0 * UNCOMPRESSED_REPEAT_ROOM
+        } else {
+            self.gap(t.tail.as_ref())
+        };
         let below_body = body_top + body_h + t.overhang + gap_below + backward_drop;
         let dtop = if body_empty {
             polyline(&mut items, &[(c, eh), (c, body_top)], st, true);
@@ -406,13 +509,15 @@ impl Ctx<'_> {
                     &mut items,
                     &[(x0 + t.out_x, body_top + t.out_y), (c, below_body)],
                     t.tail.as_ref(),
-                    true,
+                    closed,
                 );
             }
             below_body
         };
         t.place(x0, body_top, &mut items);
-        self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        if closed {
+            self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        }
         let dmid = dtop + d.h / 2.0;
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);
@@ -447,7 +552,13 @@ impl Ctx<'_> {
                 };
                 let bx0 = right + 10.0 + is_room;
                 let bx = bx0 + bt.in_x;
-                let bmid = back_mid.map_or((ecy + dmid) / 2.0, |m| body_top + m);
+                let bmid = match back_mid {
+                    Some(m) => body_top + m,
+                    // (Beside an `if`, at least 4 px higher.)
+                    None if if_beside => (ecy + dmid) / 2.0 - lift.max(4.0),
+                    None if on_block => (ecy + dmid) / 2.0 - lift,
+                    None => (ecy + dmid) / 2.0,
+                };
                 let btop = bmid - (bt.in_y + bt.out_y) / 2.0;
                 polyline(
                     &mut items,
@@ -465,7 +576,13 @@ impl Ctx<'_> {
                 draw_back_label(&mut items, bx);
             }
             None => {
-                let bx = right + LOOP_MARGIN;
+                // Without a condition the way back runs 12 px right of
+                // half the body's width (PlantUML's `FtileRepeat`).
+                let bx = if closed {
+                    right + LOOP_MARGIN
+                } else {
+                    c + body_w / 2.0 + LOOP_MARGIN
+                };
                 polyline(
                     &mut items,
                     &[(corner, dmid), (bx, dmid), (bx, ecy), (c + ew / 2.0, ecy)],
@@ -491,9 +608,16 @@ impl Ctx<'_> {
         // right of its loop line (probes `repeat_*`: the loop alone in a
         // diagram, nested, with a wide condition; a wider first action
         // reaches past it: corpus activity 033).
-        let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
+        let left_room = (c - d.w.max(2.0 * DIAMOND_HALF) / 2.0 - REPEAT_LEFT_ROOM).min(body_left);
         let right_room = if has_backward {
             back_label_right
+        } else if !closed {
+            // 15 px right of the way back, 27 px right of a wider first
+            // box, 24 px right of the body (probes `repeat_unclosed_*`).
+            (c + body_w / 2.0 + LOOP_MARGIN + 15.0)
+                .max(c + ew / 2.0 + 27.0)
+                .max(bx1 + 2.0 * LOOP_MARGIN)
+                .max(back_label_right)
         } else {
             (right + LOOP_MARGIN + LOOP_MARGIN).max(back_label_right)
         };
@@ -521,30 +645,150 @@ impl Ctx<'_> {
     }
 }
 
+/// The right end of what `items` draw, texts and arrow heads (polygons
+/// narrower than a diamond) left out.
+pub(super) fn drawn_right(items: &[Item]) -> Option<f64> {
+    drawn_ranges(items).map(|r| r.1).reduce(f64::max)
+}
+
+fn drawn_ranges(items: &[Item]) -> impl Iterator<Item = (f64, f64)> + '_ {
+    items
+        .iter()
+        .filter(|item| !matches!(item, Item::Text(_)))
+        .filter_map(|item| Some((item, item_x_range(item)?)))
+        .filter(|(item, r)| !matches!(item, Item::Polygon { .. }) || r.1 - r.0 >= 2.0 * DIAMOND_HALF)
+        .map(|(_, r)| r)
+}
+
+/// Whether the middle of a body's rows (`step_rows`) lies strictly
+/// between the entry and exit rows of one of its blocks.
+fn middle_inside_block(rows: &[usize]) -> bool {
+    // Rows doubled so that the middle of an even count is a whole number.
+    let middle = rows.iter().sum::<usize>().saturating_sub(1);
+    let mut at = 0;
+    rows.iter().any(|&n| {
+        let (entry, exit) = (2 * at, 2 * (at + n.saturating_sub(1)));
+        at += n;
+        entry < middle && middle < exit
+    })
+}
+
+/// Whether `body` is one `if` with a `then` and an `else`, both drawing steps.
+fn is_lone_two_branch_if(body: &Seq<'_>) -> bool {
+    matches!(body.nodes.as_slice(), [node] if is_two_branch_if(node))
+}
+
+/// Whether `node` is an `if` with a `then` and an `else`, both drawing steps.
+fn is_two_branch_if(node: &Node<'_>) -> bool {
+    matches!(node, Node { kind: Kind::If { branches, otherwise: Some((_, other)), .. }, arrow: None, .. }
+        if branches.len() == 1
+            && !other.nodes.is_empty()
+            && branches.iter().all(|(_, _, seq)| !seq.nodes.is_empty()))
+}
+
 /// Whether `body` is laid out before the vertical compression inside a
 /// loop laid out so (see `Ctx::while_tile`): actions without arrow labels,
-/// and loops of them (a `repeat` without a label or `backward` action).
+/// and loops of them (a `repeat` without a `backward` action).
 /// Blocks are placed as compressed already and keep their rows.
 pub(super) fn rows_close_after(body: &Seq<'_>) -> bool {
+    nodes_close_after(&body.nodes)
+}
+
+/// [`rows_close_after`] for a body that may end the flow with a `stop` or
+/// `end` (a loop the diagram ends before closing).
+fn rows_close_after_ending(body: &Seq<'_>) -> bool {
+    match body.nodes.split_last() {
+        Some((last, rest)) if matches!(last.kind, Kind::Stop | Kind::End) && last.arrow.is_none() => {
+            !rest.is_empty() && nodes_close_after(rest)
+        }
+        _ => rows_close_after(body),
+    }
+}
+
+fn nodes_close_after(nodes: &[Node<'_>]) -> bool {
     // An explicit stack: the nesting is the input's to choose.
-    let mut pending = vec![body];
-    while let Some(seq) = pending.pop() {
-        for node in &seq.nodes {
+    let mut pending = vec![nodes];
+    while let Some(nodes) = pending.pop() {
+        for node in nodes {
             if node.arrow.is_some_and(|a| a.label.is_some()) {
                 return false;
             }
             match &node.kind {
                 Kind::Action(_) => {}
-                Kind::While { body, .. } => pending.push(body),
+                Kind::While { body, .. } => pending.push(&body.nodes),
                 Kind::Repeat {
-                    label: None,
-                    body,
-                    backward: None,
-                    ..
-                } => pending.push(body),
+                    body, backward: None, ..
+                } => pending.push(&body.nodes),
                 _ => return false,
             }
         }
     }
     true
+}
+
+/// The room PlantUML adds on either side of a `repeat` whose body holds a
+/// `break` (`FtileFactoryDelegatorRepeat`): the way out runs down its left edge.
+const BREAK_EXIT_MARGIN: f64 = 10.0;
+
+impl Ctx<'_> {
+    /// A `repeat` whose body breaks out: PlantUML widens the loop by
+    /// `BREAK_EXIT_MARGIN` on either side and stacks an unlabelled diamond
+    /// under it, which the first `break`'s line reaches from the left,
+    /// running down 10 px left of what the loop draws (probes `break_*`).
+    pub(super) fn with_break_exit(&self, mut tile: Tile) -> Tile {
+        let points = take_break_points(&mut tile.items);
+        let Some(&(bx, by)) = points.first() else {
+            return tile;
+        };
+        // The way out runs 10 px left of what the loop draws (its texts
+        // aside), which widens the loop only where its room is narrower.
+        let drawn_lo = tile
+            .items
+            .iter()
+            .filter(|item| !matches!(item, Item::Text(_)))
+            .filter_map(item_x_range)
+            .map(|r| r.0)
+            .fold(f64::INFINITY, f64::min);
+        // (A break on the loop's left edge goes straight down its own line.)
+        let lane_x = if !drawn_lo.is_finite() {
+            0.0
+        } else if bx <= drawn_lo {
+            bx
+        } else {
+            drawn_lo - BREAK_EXIT_MARGIN
+        };
+        let m = (-lane_x).max(0.0);
+        let lane_x = lane_x + m;
+        let mut items = Vec::new();
+        let (out_x, out_y, h) = (tile.out_x + m, tile.out_y, tile.h);
+        let st = self.stroke_for(None);
+        let dtop = h + GAP;
+        let dmid = dtop + DIAMOND_HALF;
+        self.edge(&mut items, &[(out_x, out_y), (out_x, dtop)], tile.tail.as_ref(), true);
+        let d = self.diamond(None);
+        self.draw_diamond(&mut items, &d, out_x - DIAMOND_HALF, dtop, None);
+        polyline(
+            &mut items,
+            &[(bx + m, by), (lane_x, by), (lane_x, dmid), (out_x - DIAMOND_HALF, dmid)],
+            st,
+            true,
+        );
+        let mut moved = std::mem::take(&mut tile.items);
+        for item in &mut moved {
+            shift_item(item, m, 0.0);
+        }
+        moved.extend(items);
+        tile.items = moved;
+        tile.w += m;
+        tile.anchor += m;
+        tile.in_x += m;
+        tile.out_x = out_x;
+        tile.h = dtop + 2.0 * DIAMOND_HALF;
+        tile.out_y = tile.h;
+        tile.tail = None;
+        tile.frame = tile.frame.map(|(lo, hi)| (lo + m, hi + m));
+        tile.dimension = tile.dimension.map(|(lo, hi)| (lo + m, hi + m));
+        tile.frame_bottom = None;
+        tile
+    }
 }

@@ -259,6 +259,37 @@ pub(super) fn row_height_extras(rows: &[Vec<usize>], items: &[Vec<Option<RowItem
 /// `test-data/activity-probes`; corpus activity 025/026). `None` when no
 /// `fork` is involved or a branch holds another block (the general rows
 /// of `step_rows` apply).
+/// The extra room of each gap of the two branches of an `if` that is a
+/// loop's whole body: `extra` in the middle gap of each branch as long as
+/// the longest (`step_rows`), when its row count is even and a gap lies
+/// at its middle (see `Ctx::loop_if_middle_extra`).
+pub(super) fn loop_if_middle_extras(
+    then_seq: &Seq<'_>,
+    else_seq: &Seq<'_>,
+    extra: f64,
+) -> (Option<Vec<f64>>, Option<Vec<f64>>) {
+    let (Some(then_rows), Some(else_rows)) = (step_rows(then_seq), step_rows(else_seq)) else {
+        return (None, None);
+    };
+    let longest = then_rows.iter().sum::<usize>().max(else_rows.iter().sum());
+    let gaps = |rows: &[usize]| -> Option<Vec<f64>> {
+        if rows.iter().sum::<usize>() != longest || longest % 2 != 0 {
+            return None;
+        }
+        let mut out = vec![0.0; rows.len().saturating_sub(1)];
+        let mut at = 0;
+        for (k, n) in rows.iter().enumerate() {
+            at += n;
+            if at == longest / 2 {
+                *out.get_mut(k)? = extra;
+                return Some(out);
+            }
+        }
+        None
+    };
+    (gaps(&then_rows), gaps(&else_rows))
+}
+
 pub(super) fn if_fork_extras(then_seq: &Seq<'_>, else_seq: &Seq<'_>, extra: f64) -> Option<(Vec<f64>, Vec<f64>)> {
     let marks = |seq: &Seq<'_>| -> Option<(Vec<(usize, usize)>, bool)> {
         step_rows(seq)?;

@@ -164,6 +164,10 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
+        loop_if_middle_extra: std::cell::Cell::new(None),
+        then_beside_else: std::cell::Cell::new(false),
+        else_beside_then: std::cell::Cell::new(false),
+        breaks_out_of_repeat: std::cell::Cell::new(false),
     };
     let tree = build_tree(activity);
     let body = if activity.lanes.is_empty() {
@@ -235,4 +239,25 @@ struct Ctx<'m> {
     /// its first step's note reaches up as after an action (seed 001's
     /// `complete-example`). Taken by the next sequence laid out.
     first_after_action: std::cell::Cell<bool>,
+    /// Set just before a loop body that is one two-branch `if` is laid
+    /// out: the extra room of the middle gap of its longest branch (an
+    /// even count of rows), which the head on the loop's way back holds
+    /// open in PlantUML's compression (probes `loop_if_middle_*`). Taken by
+    /// the next `if` laid out.
+    loop_if_middle_extra: std::cell::Cell<Option<f64>>,
+    /// Set while the `then` branch of an `if` with a non-empty `else` is
+    /// laid out: a `while` with an `is` label there keeps its body's
+    /// middle gap 15 px wide, as without the label (probes
+    /// `nested_note_loop_while_plain_in_if_else_*`). Taken by the next
+    /// `while` laid out.
+    then_beside_else: std::cell::Cell<bool>,
+    /// Set while the `else` branch of an `if` with a non-empty `then` is
+    /// laid out: a `while` without an `is` label there starts its body
+    /// 4.3 px lower, as in such a `then` (probes `while_else_beside_then_*`).
+    /// Taken by the next `while` laid out.
+    else_beside_then: std::cell::Cell<bool>,
+    /// Set while a `repeat`'s body is laid out (cleared in a `while`'s): a
+    /// `break` there leaves a point for the repeat's way out
+    /// (`Ctx::with_break_exit`); a `while`'s break needs none.
+    breaks_out_of_repeat: std::cell::Cell<bool>,
 }

@@ -89,15 +89,27 @@ impl Ctx<'_> {
             ) = (&node.kind, next, node.notes.is_empty() && depth < MAX_DEPTH)
             {
                 let exit = self.layout_node(terminal, depth);
-                tiles.push((
-                    self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit)),
-                    node.arrow,
-                ));
+                let was = self.breaks_out_of_repeat.replace(false);
+                let tile = self.while_tile(condition, *label, body, *end_label, depth + 1, Some(exit));
+                self.breaks_out_of_repeat.set(was);
+                tiles.push((tile, node.arrow));
                 i += 2;
                 continue;
             }
             // `detach` and `kill` end the flow without a shape of their own
             // (PlantUML 1.2026 draws neither): the edge before them goes.
+            // A `break` after a step leaves 5 px under it (probes `break_*`).
+            if matches!(node.kind, Kind::Break) && node.notes.is_empty() && self.breaks_out_of_repeat.get() {
+                if let Some((prev, _)) = tiles.last_mut() {
+                    prev.open = false;
+                    let (x, y) = (prev.out_x, prev.out_y);
+                    let turn = y + super::branch::BREAK_TURN;
+                    polyline(&mut prev.items, &[(x, y), (x, turn)], self.stroke_for(None), false);
+                    break_point(&mut prev.items, x, turn);
+                    i += 1;
+                    continue;
+                }
+            }
             if matches!(node.kind, Kind::Detach | Kind::Kill) && node.notes.is_empty() {
                 if let Some((prev, _)) = tiles.last_mut() {
                     prev.open = false;
@@ -116,10 +128,9 @@ impl Ctx<'_> {
                         matches!(prev.kind, Kind::Action(_) | Kind::Start)
                     })
                     && node.arrow.is_none());
-            tiles.push((
-                self.layout_node_after(node, depth, node_extra, after_action),
-                node.arrow,
-            ));
+            let tile = self.layout_node_after(node, depth, node_extra, after_action);
+            let tile = self.container_between_labels(tile, node, i > 0, seq.nodes.get(i + 1));
+            tiles.push((tile, node.arrow));
             i += 1;
         }
         tiles
@@ -350,8 +361,17 @@ impl Ctx<'_> {
                 t.open = false;
                 t
             }
-            Kind::Detach | Kind::Break => {
+            Kind::Detach => {
                 let mut t = Tile::shape(Vec::new(), 0.0, 0.0);
+                t.open = false;
+                t
+            }
+            Kind::Break => {
+                let mut items = Vec::new();
+                if self.breaks_out_of_repeat.get() {
+                    break_point(&mut items, 0.0, 0.0);
+                }
+                let mut t = Tile::shape(items, 0.0, 0.0);
                 t.open = false;
                 t
             }
@@ -409,14 +429,27 @@ impl Ctx<'_> {
                 label,
                 body,
                 end_label,
-            } => self.while_tile(condition, *label, body, *end_label, depth, None),
+            } => {
+                // A `break` in the body leaves through the loop's exit
+                // line, which the `while` draws anyway.
+                let was = self.breaks_out_of_repeat.replace(false);
+                let tile = self.while_tile(condition, *label, body, *end_label, depth, None);
+                self.breaks_out_of_repeat.set(was);
+                tile
+            }
             Kind::Repeat {
                 label,
                 body,
                 backward,
                 condition,
                 labels,
-            } => self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, depth),
+                closed,
+            } => {
+                let was = self.breaks_out_of_repeat.replace(true);
+                let tile = self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, *closed, depth);
+                self.breaks_out_of_repeat.set(was);
+                self.with_break_exit(tile)
+            }
             Kind::Fork { branches, merge, label } => self.fork_tile(branches, *merge, *label, depth),
             Kind::Split { branches } => self.split_tile(branches, depth),
             Kind::Container {

@@ -5,6 +5,10 @@ use super::*;
 /// The arm from a `switch` diamond's corner to its outer cases when the
 /// diamond is wider than the room between them (PlantUML's big-diamond mode).
 const SWITCH_MIN_ARM: f64 = 15.0;
+/// The detour to a last case left of the diamond's right point: this far
+/// out and down; its label's top this far above the diamond's middle.
+const DETOUR_ARM: f64 = 12.0;
+const DETOUR_LABEL_RISE: f64 = 6.405;
 /// How much lower the labels of cases spread apart for the arms hang.
 const SPREAD_LABEL_DROP: f64 = 5.69;
 
@@ -20,7 +24,9 @@ impl Ctx<'_> {
         // it its tile or its label (with the spaces written around it).
         let mut halves = Vec::new();
         for ((label, (before, after)), seq) in cases {
-            let t = self.layout_seq(seq, depth);
+            // A case starts under a tall note centred on its first step, as
+            // an `if` branch does (probes `switch_note_last_tall`).
+            let t = self.layout_seq(seq, depth).lowered_under_reach();
             let l = self.label(Some(label));
             // The label starts after its leading spaces, right of the case's
             // line; its spaces count in the column's width.
@@ -89,10 +95,21 @@ impl Ctx<'_> {
         // point like the last case, and joins the merge's right point
         // (probes `switch_mid_*` in `test-data/activity-probes`).
         let right_of_diamond = |i: usize, center: f64| n > 2 && i > 0 && i < n - 1 && center > c + d.w / 2.0;
+        // The last case standing left of the diamond's right point (its
+        // column widened by a note beside it) is reached by a detour: out
+        // 12 px right of that point, down 12 px under the diamond, back
+        // left to its axis; its label stands beside the way down, and it
+        // joins the merge from above when it ends over it (probes
+        // `switch_note_last_*`).
+        let detour = |i: usize, center: f64| n > 1 && i == n - 1 && center < c + d.w / 2.0;
+        let joins_from_above = |i: usize, center: f64, t: &Tile| {
+            detour(i, center) && (center - t.in_x + t.out_x - c).abs() <= DIAMOND_HALF
+        };
         // The merge stands 10 px under the cases when every one joins it
         // from a side, 20 px when one comes down into its top.
         let into_top = cols.iter().enumerate().any(|(i, (t, _, center, _, _))| {
-            t.open && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center)))
+            t.open
+                && (n == 1 || (i > 0 && i < n - 1 && !right_of_diamond(i, *center)) || joins_from_above(i, *center, t))
         });
         let merge_top = bottom + if into_top { GAP } else { GAP / 2.0 };
         let my = merge_top + DIAMOND_HALF;
@@ -100,7 +117,18 @@ impl Ctx<'_> {
         for (i, (t, l, center, lead, trail)) in cols.into_iter().enumerate() {
             let ty = top + t.in_y;
             let right_of_diamond = right_of_diamond(i, center);
-            let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
+            let detour = detour(i, center);
+            let from_above = t.open && joins_from_above(i, center, &t);
+            let arm = c + d.w / 2.0 + DETOUR_ARM;
+            let pts: Vec<(f64, f64)> = if detour {
+                vec![
+                    (c + d.w / 2.0, mid),
+                    (arm, mid),
+                    (arm, d.h + DETOUR_ARM),
+                    (center, d.h + DETOUR_ARM),
+                    (center, ty),
+                ]
+            } else if n > 1 && i == 0 {
                 vec![(c - d.w / 2.0, mid), (center, mid), (center, ty)]
             } else if (n > 1 && i == n - 1) || right_of_diamond {
                 vec![(c + d.w / 2.0, mid), (center, mid), (center, ty)]
@@ -113,7 +141,9 @@ impl Ctx<'_> {
             // A middle case's label hangs 1 px lower, from the left end of
             // its line's turn (probes `switch_*`).
             let middle_case = n > 1 && i > 0 && i < n - 1;
-            let (lx, ly) = if right_of_diamond {
+            let (lx, ly) = if detour {
+                (arm + LABEL_DX + lead, mid - DETOUR_LABEL_RISE)
+            } else if right_of_diamond {
                 (center + lead, d.h + 0.4 + label_drop)
             } else if middle_case {
                 (center.min(c) + lead, d.h + 6.4 + label_drop)
@@ -132,7 +162,9 @@ impl Ctx<'_> {
                 let ox = x0 + t.out_x;
                 let oy = top + t.out_y;
                 let tail = t.tail.clone();
-                let pts: Vec<(f64, f64)> = if n > 1 && i == 0 {
+                let pts: Vec<(f64, f64)> = if from_above {
+                    vec![(ox, oy), (ox, merge_top)]
+                } else if n > 1 && i == 0 {
                     vec![(ox, oy), (ox, my), (c - DIAMOND_HALF, my)]
                 } else if (n > 1 && i == n - 1) || right_of_diamond {
                     vec![(ox, oy), (ox, my), (c + DIAMOND_HALF, my)]

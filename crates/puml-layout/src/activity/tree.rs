@@ -59,6 +59,9 @@ pub(super) enum Kind<'a> {
         backward: Option<(&'a Action, Vec<&'a ActivityNote>)>,
         condition: Option<&'a str>,
         labels: RepeatLabels<'a>,
+        /// Whether `repeat while` closes the loop (PlantUML draws an
+        /// unclosed one at the diagram's end without a condition).
+        closed: bool,
     },
     Fork {
         branches: Vec<Seq<'a>>,
@@ -194,6 +197,7 @@ impl<'a> Builder<'a> {
                 },
             },
             Open::Repeat { label, backward } => {
+                let closed = matches!(end, Some(Step::RepeatWhile { .. }));
                 let (condition, is_label, not_label, back_label) = match end {
                     Some(Step::RepeatWhile {
                         condition,
@@ -218,6 +222,7 @@ impl<'a> Builder<'a> {
                         not: not_label,
                         back: back_label,
                     },
+                    closed,
                 }
             }
             Open::Fork { mut branches } => {
@@ -305,7 +310,7 @@ pub(super) fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
                     notes.push(note);
                 }
             }
-            Step::Note(note) => match b.current.nodes.last_mut() {
+            Step::Note(note) => match note_target(&mut b.current) {
                 Some(node) => node.notes.push(note),
                 None => {
                     b.push(Kind::LoneNote);
@@ -440,4 +445,28 @@ pub(super) fn build_tree(activity: &ActivityDiagram) -> Seq<'_> {
     let mut root = std::mem::take(&mut b.current);
     root.tail = b.pending_arrow.take();
     root
+}
+
+/// The node a note written last in `seq` belongs to: the last node, or,
+/// after a partition (or any container) closed by `}`, the last step inside
+/// it, so PlantUML draws the note beside that step, inside the frame (probes
+/// `note_after_container_*`; `btldr-bootloader` of the wild set).
+fn note_target<'n, 'a>(mut seq: &'n mut Seq<'a>) -> Option<&'n mut Node<'a>> {
+    // Each turn goes one container deeper: bounded by the tree's depth.
+    loop {
+        let into_body = matches!(
+            seq.nodes.last(),
+            Some(Node { kind: Kind::Container { body, .. }, .. }) if !body.nodes.is_empty()
+        );
+        if !into_body {
+            return seq.nodes.last_mut();
+        }
+        seq = match seq.nodes.last_mut() {
+            Some(Node {
+                kind: Kind::Container { body, .. },
+                ..
+            }) => body,
+            _ => return None,
+        };
+    }
 }

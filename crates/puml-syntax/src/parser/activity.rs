@@ -477,7 +477,8 @@ impl<'a> Parser<'a> {
             }
             _ if trimmed.starts_with('|') && !trimmed.starts_with("||") => self.swimlane(&line),
             _ if trimmed.trim_end() == "}" => self.act_keywords(&line, CONTAINER_END, 0),
-            _ if trimmed.starts_with('-') => self.act_arrow(&line),
+            _ if is_arrow_line(trimmed) => self.act_arrow(&line),
+            _ if trimmed.starts_with(['-', '*']) => self.bullet_action(&line),
             _ if is_connector(trimmed.trim_end()) || colored_connector(trimmed.trim_end()) => self.connector(&line),
             _ => self.act_unknown(&line, &word, trimmed),
         }
@@ -927,6 +928,22 @@ impl<'a> Parser<'a> {
         self.builder.finish_node();
     }
 
+    /// `- text` or `* text`: PlantUML's oldest action form, one line whose
+    /// text runs to its end (a `;` there is text), after one optional blank
+    /// (probes `bullet_action_*`; `bluegray-game-rounds` of the wild set).
+    fn bullet_action(&mut self, line: &Line<'a>) {
+        self.builder.start_node(ACTION.into());
+        let mut lx = self.lexer(line.content);
+        lx.ws();
+        lx.push(KEYWORD, 1);
+        if lx.rest().starts_with([' ', '\t']) {
+            lx.push(WHITESPACE, 1);
+        }
+        lx.text_to_end();
+        self.emit_line(line, lx);
+        self.builder.finish_node();
+    }
+
     /// The line that ends an arrow label begun on `self.pos` without `;`:
     /// the next one whose text ends with `;`, before the diagram's end.
     ///
@@ -1137,6 +1154,17 @@ impl<'a> Parser<'a> {
             ));
         }
     }
+}
+
+/// Whether a line (trimmed at its start) is an arrow as PlantUML reads one:
+/// `->` or `-[style]->`; any other line starting with `-` is an action
+/// ([`Parser::bullet_action`]: `--> x;` is the action `-> x;`).
+fn is_arrow_line(trimmed: &str) -> bool {
+    trimmed.starts_with("->")
+        || trimmed
+            .strip_prefix("-[")
+            .and_then(|rest| rest.find(']').map(|close| &rest[close + 1..]))
+            .is_some_and(|after| after.starts_with("->"))
 }
 
 /// The length of the arrow at the start of `text`: `->`, `-->`,
