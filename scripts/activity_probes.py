@@ -50,6 +50,31 @@ def constructs(label, action):
             "endif",
         ],
         "if_lone": ["if (valid?) then (%s)" % label, ":%s;" % action, "endif"],
+        # An `if` in an `else` beside a longer `then`: PlantUML's vertical
+        # compression keeps the gaps of both that the other holds open.
+        "if_rows_else_if": [
+            "if (valid?) then (%s)" % label,
+            ":%s;" % action,
+            ":B;",
+            ":C;",
+            "else (no)",
+            "if (inner?) then (yes)",
+            ":D;",
+            ":E;",
+            "else (%s)" % label,
+            ":F;",
+            "endif",
+            "endif",
+        ],
+        # An empty `then` before an `else`: the `else` runs down, the
+        # bypass right.
+        "if_rows_empty_then": [
+            "if (valid?) then (%s)" % label,
+            "else (no)",
+            ":%s;" % action,
+            ":B;",
+            "endif",
+        ],
         "while_exit": [
             "while (more?) is (%s)" % label,
             ":%s;" % action,
@@ -492,6 +517,54 @@ def lone_frame_probes():
     return out
 
 
+# Two-branch `if`s holding `if`s further down, of one or two branches:
+# PlantUML lays the branches out 35 px apart and its vertical compression
+# closes the rows nothing but lines covers.
+def if_rows_probes():
+    steps = lambda prefix, n: [":%s%d;" % (prefix, k + 1) for k in range(n)]
+    cases = {
+        "after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2)
+        + ["else (d)", ":C1;", "endif"],
+        "then_if": ["if () then (c)"] + steps("B", 3) + ["else (d)", ":C1;", "endif", "else (b)"] + steps("A", 3),
+        "merge_then_steps": steps("A", 5) + ["else (b)", "if () then (c)", ":B1;", "else (d)", ":C1;", "endif"]
+        + steps("D", 2),
+        "lone_in_else": steps("A", 3) + ["else (b)", "if () then (c)"] + steps("B", 3) + ["endif"],
+        "lone_last": steps("A", 1) + ["else (b)", "if () then (c)"] + steps("B", 2) + ["endif"],
+        "lone_after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2) + ["endif", ":E2;"],
+        "empty_then_in_else": steps("A", 4) + ["else (b)", "if () then (c)", "else (d)"] + steps("B", 2) + ["endif"],
+        "else_while_long_exit": steps("A", 3) + ["else (b)", ":E1;", "while () is ([more])", ":W1;", ":W2;",
+                                                 "endwhile ([a much longer exit label here])"],
+        "else_while_short_exit": steps("A", 3) + ["else (b)", ":E1;", "while (more?) is (yes)", ":W1;", "endwhile (no)"],
+        # `if`s on the else's left edge, one in another's branch: each
+        # keeps its room.
+        "else_if_in_if": steps("A", 1) + ["else (b)", "if () then (c)", "if () then (e)", ":B1;", "else (f)", ":C1;",
+                                          "endif", "else (d)", ":D1;", "endif"],
+        "else_step_if_in_if": steps("A", 1) + ["else (b)", ":E1;", "if () then (c)", "if () then (e)", ":B1;",
+                                               "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
+        "else_if_step_if": steps("A", 1) + ["else (b)", "if () then (c)", ":D0;", "if () then (e)", ":B1;",
+                                            "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
+        "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
+        + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
+    }
+    # Branch labels of several lines beside the diamond (the compression
+    # closes the rows above to 10 px over the labels' top).
+    lines_of = lambda n: "\\n".join("line %d" % k for k in range(n))
+    for n in (2, 3, 4):
+        cases["label_lines_then_%d" % n] = ["if () then (%s)" % lines_of(n), ":B;", "else (no)", ":C;", "endif"]
+        cases["label_lines_lone_%d" % n] = ["if () then (yes)", ":B;", "else (%s)" % lines_of(n), "endif"]
+    out = {}
+    for name, lines in cases.items():
+        if name.startswith("label_lines"):
+            body = ["start", ":A;"] + lines + ["stop"]
+            out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+            continue
+        body = ["start", "if () then (a)"]
+        body += lines
+        body += ["endif", ":Z;", "stop"]
+        out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+    return out
+
+
 # A `repeat :label;` over actions and over such loops: PlantUML lays the
 # loop out before its vertical compression, the head on its way back
 # holding the body's middle gap open by as much as the box lifts it.
@@ -805,6 +878,7 @@ def style_size_probes():
 def probes():
     out = loop_note_probes()
     out.update(style_size_probes())
+    out.update(if_rows_probes())
     out.update(repeat_label_probes())
     out.update(switch_note_probes())
     out.update(container_label_probes())

@@ -164,6 +164,7 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
         rows_closed_outside: std::cell::Cell::new(false),
+        if_rows_closed_outside: std::cell::Cell::new(false),
         rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
@@ -226,6 +227,11 @@ struct Ctx<'m> {
     /// heads hold rows of the inner loop open (probes
     /// `nested_note_loop_*_in_while_*`, `while_exit_*_d2_*`).
     rows_closed_outside: std::cell::Cell<bool>,
+    /// Set while the branches of a two-branch `if` of actions and such
+    /// `if`s are laid out as PlantUML lays them out before its vertical
+    /// compression (`Ctx::if_tile`): an `if` nested in them is laid out so
+    /// too and leaves closing the rows to the outermost one.
+    if_rows_closed_outside: std::cell::Cell<bool>,
     /// Set just before laying out an `if` branch that opens with a loop:
     /// the rows (from the branch's top) the other branch covers, which
     /// that loop's closing of rows keeps open, as PlantUML's page-wide
