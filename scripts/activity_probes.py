@@ -50,6 +50,31 @@ def constructs(label, action):
             "endif",
         ],
         "if_lone": ["if (valid?) then (%s)" % label, ":%s;" % action, "endif"],
+        # An `if` in an `else` beside a longer `then`: PlantUML's vertical
+        # compression keeps the gaps of both that the other holds open.
+        "if_rows_else_if": [
+            "if (valid?) then (%s)" % label,
+            ":%s;" % action,
+            ":B;",
+            ":C;",
+            "else (no)",
+            "if (inner?) then (yes)",
+            ":D;",
+            ":E;",
+            "else (%s)" % label,
+            ":F;",
+            "endif",
+            "endif",
+        ],
+        # An empty `then` before an `else`: the `else` runs down, the
+        # bypass right.
+        "if_rows_empty_then": [
+            "if (valid?) then (%s)" % label,
+            "else (no)",
+            ":%s;" % action,
+            ":B;",
+            "endif",
+        ],
         "while_exit": [
             "while (more?) is (%s)" % label,
             ":%s;" % action,
@@ -492,6 +517,54 @@ def lone_frame_probes():
     return out
 
 
+# Two-branch `if`s holding `if`s further down, of one or two branches:
+# PlantUML lays the branches out 35 px apart and its vertical compression
+# closes the rows nothing but lines covers.
+def if_rows_probes():
+    steps = lambda prefix, n: [":%s%d;" % (prefix, k + 1) for k in range(n)]
+    cases = {
+        "after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2)
+        + ["else (d)", ":C1;", "endif"],
+        "then_if": ["if () then (c)"] + steps("B", 3) + ["else (d)", ":C1;", "endif", "else (b)"] + steps("A", 3),
+        "merge_then_steps": steps("A", 5) + ["else (b)", "if () then (c)", ":B1;", "else (d)", ":C1;", "endif"]
+        + steps("D", 2),
+        "lone_in_else": steps("A", 3) + ["else (b)", "if () then (c)"] + steps("B", 3) + ["endif"],
+        "lone_last": steps("A", 1) + ["else (b)", "if () then (c)"] + steps("B", 2) + ["endif"],
+        "lone_after_step": steps("A", 5) + ["else (b)", ":E1;", "if () then (c)"] + steps("B", 2) + ["endif", ":E2;"],
+        "empty_then_in_else": steps("A", 4) + ["else (b)", "if () then (c)", "else (d)"] + steps("B", 2) + ["endif"],
+        "else_while_long_exit": steps("A", 3) + ["else (b)", ":E1;", "while () is ([more])", ":W1;", ":W2;",
+                                                 "endwhile ([a much longer exit label here])"],
+        "else_while_short_exit": steps("A", 3) + ["else (b)", ":E1;", "while (more?) is (yes)", ":W1;", "endwhile (no)"],
+        # `if`s on the else's left edge, one in another's branch: each
+        # keeps its room.
+        "else_if_in_if": steps("A", 1) + ["else (b)", "if () then (c)", "if () then (e)", ":B1;", "else (f)", ":C1;",
+                                          "endif", "else (d)", ":D1;", "endif"],
+        "else_step_if_in_if": steps("A", 1) + ["else (b)", ":E1;", "if () then (c)", "if () then (e)", ":B1;",
+                                               "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
+        "else_if_step_if": steps("A", 1) + ["else (b)", "if () then (c)", ":D0;", "if () then (e)", ":B1;",
+                                            "else (f)", ":C1;", "endif", "else (d)", ":D1;", "endif"],
+        "deep": ["if () then (c)", "if () then (e)"] + steps("B", 2) + ["else (f)", ":F1;", "endif", "else (d)"]
+        + steps("C", 2) + ["endif", "else (b)"] + steps("A", 3),
+    }
+    # Branch labels of several lines beside the diamond (the compression
+    # closes the rows above to 10 px over the labels' top).
+    lines_of = lambda n: "\\n".join("line %d" % k for k in range(n))
+    for n in (2, 3, 4):
+        cases["label_lines_then_%d" % n] = ["if () then (%s)" % lines_of(n), ":B;", "else (no)", ":C;", "endif"]
+        cases["label_lines_lone_%d" % n] = ["if () then (yes)", ":B;", "else (%s)" % lines_of(n), "endif"]
+    out = {}
+    for name, lines in cases.items():
+        if name.startswith("label_lines"):
+            body = ["start", ":A;"] + lines + ["stop"]
+            out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+            continue
+        body = ["start", "if () then (a)"]
+        body += lines
+        body += ["endif", ":Z;", "stop"]
+        out["if_rows_%s" % name] = "@startuml\n" + "\n".join(body) + "\n@enduml\n"
+    return out
+
+
 # A `repeat :label;` over actions and over such loops: PlantUML lays the
 # loop out before its vertical compression, the head on its way back
 # holding the body's middle gap open by as much as the box lifts it.
@@ -805,6 +878,7 @@ def style_size_probes():
 def probes():
     out = loop_note_probes()
     out.update(style_size_probes())
+    out.update(if_rows_probes())
     out.update(repeat_label_probes())
     out.update(switch_note_probes())
     out.update(container_label_probes())
@@ -897,6 +971,42 @@ def probes():
         out["lanes_note_cross_%s" % side] = (
             "@startuml\n|A|\n|B|\n|A|\nstart\n:Step;\nnote %s\n%send note\n|B|\n:Next;\nstop\n@enduml\n"
             % (side.split("_")[0], note)
+        )
+    # A step moved to another lane inside a branch or a loop: PlantUML lays
+    # the block out as without lanes and draws each step in its lane's
+    # column, each lane as wide as what it draws (held-out `*-lanes`).
+    two = "@startuml\n|A|\n|B|\n|A|\nstart\n"
+    inner = {
+        "if_else_mid": "if (c?) then (yes)\n:a1;\nelse (no)\n:b1;\n|B|\n:b2;\nendif\n:d;\n",
+        "if_then_mid": "if (c?) then (yes)\n:a1;\n|B|\n:a2;\nelse (no)\n:b1;\nendif\n:d;\n",
+        "if_then_only": "if (c?) then (yes)\n|B|\n:a1;\nendif\n:d;\n",
+        "if_then_back": "if (c?) then (yes)\n|B|\n:a1;\n|A|\nendif\n:d;\n",
+        "if_stop_branch": ":x;\n|B|\n:y;\nif (c?) then (yes)\n:a1;\nstop\nelse (no)\n:b1;\n|A|\n:b2;\nendif\n:d;\n",
+        "while_mid": "while (more?) is (yes)\n:a;\n|B|\n:b;\nendwhile (no)\n:d;\n",
+        "while_mid_back": "while (more?) is (yes)\n:a;\n|B|\n:b;\n|A|\nendwhile (no)\n:d;\n",
+        "repeat_mid": "repeat\n:a;\n|B|\n:b;\nrepeat while (more?) is (yes)\n:d;\n",
+        "repeat_mid_back": "repeat\n:a;\n|B|\n:b;\n|A|\nrepeat while (more?) is (yes)\n:d;\n",
+        "if_lone_then": "if (c?) then (yes)\n:a1;\nendif\n|B|\n:d;\n",
+        "if_then_wide": "if (c?) then (yes)\n|B|\n:a much wider step here;\nendif\n:d;\n",
+        "if_then_empty_else": "if (c?) then (yes)\n|B|\n:a1;\nelse (no)\nendif\n:d;\n",
+        "if_then_after_step": "if (c?) then (yes)\n:a0;\n|B|\n:a1;\nendif\n:d;\n",
+        "nested_two_branch_if": "if (c?) then (yes)\n:a1;\nif (inner?) then (yes)\n:i1;\nelse (no)\n:i2;\nendif\n"
+        "|B|\n:a2;\nelse (no)\n:b1;\nendif\n:d;\n",
+        "nested_if": "if (c?) then (yes)\n:a1;\nelse (no)\n:Some wider step;\n|B|\n:b2;\n"
+        "if (again?) then (yes)\n:b3;\nendif\nendif\n:d;\n",
+    }
+    for name, body in inner.items():
+        out["lanes_inner_%s" % name] = two + body + "stop\n@enduml\n"
+    # `if (c) is (x) then`: the condition and the `then` label (held-out
+    # `rankode-submission-lanes`); with a label after `then` the condition
+    # runs to the last `)`.
+    for name, head in (
+        ("is", "if (Role?) is (Teacher/Admin) then"),
+        ("equals", "if (Role?) equals (Teacher) then"),
+        ("is_then_label", "if (Role?) is (Teacher) then (yes)"),
+    ):
+        out["if_is_%s" % name] = (
+            "@startuml\nstart\n:Log in;\n%s\n:Manage;\nelse (Student)\n:Solve;\nendif\nstop\n@enduml\n" % head
         )
     out["lanes_label_crossing"] = (
         "@startuml\n|Alpha|\nstart\n:Step one;\n-> handed over;\n|Beta|\n:Step two;\n"

@@ -30,7 +30,31 @@ pub fn cases() -> Vec<Case> {
     mistakes(&mut out);
     kinds(&mut out);
     multiline_parens(&mut out);
+    condition_keywords(&mut out);
     out
+}
+
+/// `if (c) is (x) then` and its spellings: PlantUML reads `c` and `x` when
+/// nothing follows `then`, the text from the first `(` to the last `)`
+/// otherwise (probes `if_is_*`).
+fn condition_keywords(out: &mut Vec<Case>) {
+    for i in [
+        "if (c) equal (x) then",
+        "if (c) IS (x) then",
+        "if (c)is(x)then",
+        "if (c) is () then",
+        "if (c) is (x)",
+        "if (c) is x then",
+    ] {
+        out.push(wrapped("if-is", &[i, ":a;", "endif"]));
+    }
+    for e in [
+        "elseif (d) is (x) then",
+        "elseif (d) equals (x) then",
+        "elseif (d) equal (x) then",
+    ] {
+        out.push(wrapped("if-is", &["if (c) then (yes)", ":a;", e, ":b;", "endif"]));
+    }
 }
 
 fn actions(out: &mut Vec<Case>) {

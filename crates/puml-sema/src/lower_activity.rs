@@ -1048,8 +1048,38 @@ fn condition_and_label(tokens: &[SyntaxToken], keyword: &str) -> (String, Option
         .unwrap_or(tokens.len())
         .min(split);
     let before = &tokens[start..split];
+    let is_keyword = |t: &SyntaxToken| {
+        t.kind() == KEYWORD
+            && ["is", "equals", "equal"]
+                .iter()
+                .any(|k| t.text().eq_ignore_ascii_case(k))
+    };
+    // `if (c) is (x) then`, nothing after: PlantUML reads the condition `c`
+    // and the label `x` (grammar cases `if-is`).
+    let then_last = split + 1 == tokens.len();
+    if let ([cond, kw, label], true) = (before, then_last) {
+        if cond.kind() == PAREN && is_keyword(kw) && label.kind() == PAREN && !inner(label.text()).is_empty() {
+            return (inner(cond.text()), Some(inner(label.text())));
+        }
+    }
     let condition = match before {
         [single] if single.kind() == PAREN => inner(single.text()),
+        // Otherwise its condition runs from the first `(` to the last `)`
+        // (`if (c) is (x) then (y)`: `c) is (x`).
+        [first, .., last] if first.kind() == PAREN && last.kind() == PAREN => {
+            let joined = before
+                .iter()
+                .map(|t| t.text().to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let trimmed = joined.trim();
+            trimmed
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .unwrap_or(trimmed)
+                .trim()
+                .to_string()
+        }
         _ => before
             .iter()
             .map(|t| t.text().to_string())

@@ -47,7 +47,9 @@ impl Ctx<'_> {
             .map(|l| l.height)
             .fold(0.0, f64::max);
         let mid = self.diamond(cond).h / 2.0;
-        let lead = self.label_drop() + tallest - (GAP + mid);
+        // (The rows closed over labels of several lines may have lowered it
+        // already: `lowered_under_branch_labels`; the larger drop holds.)
+        let lead = self.label_drop() + tallest - (GAP + mid) - tile.in_y;
         if tallest > 0.0 && lead > 1e-6 {
             lowered_by(tile, lead)
         } else {
@@ -64,6 +66,8 @@ impl Ctx<'_> {
         color: Option<&str>,
         depth: usize,
     ) -> Tile {
+        let bypass_left = self.bypass_left.take();
+        let rows_open = self.rows_uncompressed.take();
         let d = self.diamond(cond);
         let fill = color.and_then(parse_color);
         // One branch alone runs beside the bypass, which PlantUML spaces as
@@ -80,10 +84,40 @@ impl Ctx<'_> {
                 (then_extra, else_extra) = loop_if_middle_extras(t, e, extra);
             }
         }
+        // Two branches of plain actions and such `if`s are laid out as
+        // PlantUML lays them out before its page-wide vertical compression
+        // (35 px between tiles, a nested `if`'s branches 10 px under its
+        // diamond), the outermost such `if` then closing the rows nothing
+        // but lines covers: a gap of one branch stays open where the other
+        // holds a shape or a head across it (probes `if_rows_*`: an `if`
+        // in an `else` beside a longer `then` spaces both 69 px).
+        let rows_uncompressed = !then_alone
+            && !else_alone
+            && then_extra.is_none()
+            && else_extra.is_none()
+            && then_seq.is_some_and(|s| rows_settle_in_compression(s, depth))
+            && otherwise.is_some_and(|(_, s)| rows_settle_in_compression(s, depth));
+        let closes_rows = rows_uncompressed && !self.if_rows_closed_outside.get();
+        // A one-branch `if` in such branches runs its branch so too, beside
+        // the bypass (probes `if_rows_lone_*`).
+        let lone_uncompressed = self.if_rows_closed_outside.get()
+            && (then_alone || else_alone)
+            && then_seq.is_none_or(|s| s.nodes.is_empty() || rows_settle_in_compression(s, depth))
+            && otherwise.is_none_or(|(_, s)| s.nodes.is_empty() || rows_settle_in_compression(s, depth));
+        let was_closed_outside = self
+            .if_rows_closed_outside
+            .replace(self.if_rows_closed_outside.get() || rows_uncompressed);
+        let uncompressed_extra = |s: &Seq<'_>| vec![UNCOMPRESSED_GAP - GAP; s.nodes.len().saturating_sub(1)];
+        // (A loop in them leaves closing its rows to this `if`.)
+        let was_loops_closed_outside = self
+            .rows_closed_outside
+            .replace(self.rows_closed_outside.get() || rows_uncompressed);
         let was_beside = self.beside_branch.replace(!then_alone && !else_alone);
         let lay_then = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if then_alone {
+            let t = if rows_uncompressed || lone_uncompressed {
+                self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
+            } else if then_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 let was = self.then_beside_else.replace(true);
@@ -100,7 +134,9 @@ impl Ctx<'_> {
         };
         let lay_else = |s: &Seq<'_>, held: Vec<(f64, f64)>| {
             self.rows_held_beside.replace(held);
-            let t = if else_alone {
+            let t = if rows_uncompressed || lone_uncompressed {
+                self.layout_seq_spaced(s, depth, &uncompressed_extra(s))
+            } else if else_alone {
                 self.layout_lone_branch(s, depth)
             } else {
                 let was = self.else_beside_then.replace(true);
@@ -136,6 +172,8 @@ impl Ctx<'_> {
             }
         }
         self.beside_branch.set(was_beside);
+        self.if_rows_closed_outside.set(was_closed_outside);
+        self.rows_closed_outside.set(was_loops_closed_outside);
         let then_l = self.label(then_label);
         let else_l = self.label(otherwise.and_then(|(l, _)| *l));
         let mut items = Vec::new();
@@ -248,8 +286,22 @@ impl Ctx<'_> {
             // (10 px beside its branches, which the compression closes
             // elsewhere but the outer if's lines hold here; corpus activity
             // 025/026, probes `if_nested_else_*`).
+            // So does one further down either branch, where it reaches as
+            // far towards the other branch as anything there (its frame's
+            // room, probes `if_rows_*`: after an action in the `else`, or
+            // in the `then`); `if`s on the `else`'s left edge, one in
+            // another's branch, each keep theirs (the outer one's frame
+            // reaches past the inner one's: probes `if_rows_else_*if*`).
+            let else_drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
             let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
-                NESTED_IF_ROOM
+                (else_drawn_lo - else_t.framed().0).max(NESTED_IF_ROOM)
+            } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
+                (else_drawn_lo - else_t.framed().0).max(0.0)
+            } else {
+                0.0
+            } + if then_seq.is_some_and(holds_if) {
+                let drawn_hi = items_x_range(&then_t.items).map_or(then_t.w, |r| r.1);
+                (then_t.framed().1 - drawn_hi).clamp(0.0, NESTED_IF_ROOM)
             } else {
                 0.0
             };
@@ -276,7 +328,33 @@ impl Ctx<'_> {
             } else {
                 0.0
             };
-            let mut gap = BRANCH_GAP + nested_room - else_room - then_room;
+            // A `while` in the `else` hangs its exit label left of its
+            // diamond outside PlantUML's dimension of the loop, which
+            // starts 12 px left of its exit line: the label reaches over the
+            // gap between the branches (probes `if_rows_else_while_*`,
+            // `activity-wild/edit-applicants-activity`).
+            let else_holds_while =
+                otherwise.is_some_and(|(_, s)| s.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })));
+            // (One opening the `else` keeps its room instead, above.)
+            let exit_label_out = if else_holds_while && !else_opens_with_while {
+                let dimension_lo = else_t
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        Item::Text(_) => None,
+                        Item::Line { .. } => item_x_range(item).map(|r| r.0 - LOOP_MARGIN),
+                        _ => item_x_range(item).map(|r| r.0),
+                    })
+                    .reduce(f64::min);
+                let drawn_lo = items_x_range(&else_t.items).map(|r| r.0);
+                match (dimension_lo, drawn_lo) {
+                    (Some(dim), Some(drawn)) => dim - drawn.max(0.0),
+                    _ => 0.0,
+                }
+            } else {
+                0.0
+            };
+            let mut gap = BRANCH_GAP + nested_room - else_room - then_room - exit_label_out;
             let ta = then_x + then_t.in_x;
             let mut ea = then_t.w + gap + else_t.in_x;
             let need = d.w + 2.0 * 10.0;
@@ -287,7 +365,8 @@ impl Ctx<'_> {
             let c = (ta + ea) / 2.0;
             let else_x = then_t.w + gap;
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let top = d.h + 10.0;
+            let uncompressed = rows_open;
+            let top = d.h + if uncompressed { 20.0 } else { 10.0 };
             let then_stroke = self.stroke_for(None);
             // A branch that only breaks out of its loop takes no head: its
             // line goes on to the loop's exit (probes `break_*`).
@@ -317,9 +396,13 @@ impl Ctx<'_> {
                 .map(|t| top + t.h + t.overhang)
                 .fold(bottom, f64::max);
             let content_hi = else_x + else_t.w;
+            // (An `if` holding `if`s on its left edge keeps their room too.)
+            let then_frame_lo = then_t.framed().0.min(0.0);
+            let else_frame_beyond = (else_t.framed().1 - else_t.w).max(0.0);
             let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
             let any_open = branches.iter().any(|(t, ..)| t.open);
-            let my = bottom + 6.0 + DIAMOND_HALF;
+            let merge_gap = if uncompressed { 10.0 } else { 6.0 };
+            let my = bottom + merge_gap + DIAMOND_HALF;
             let mut outs = Vec::new();
             for (t, x, side) in branches {
                 if t.open {
@@ -355,13 +438,18 @@ impl Ctx<'_> {
                     self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
                 }
                 let tail = tail.clone();
+                let map = closes_rows.then(|| close_uncovered_rows(&mut items, &[]));
+                let (out, bottom) = match map.filter(|m| !m.is_identity()) {
+                    Some(map) => ((out.0, map.apply(out.1)), map.apply(bottom)),
+                    None => (out, bottom),
+                };
                 let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
                 tile.tail = tail;
-                return tile;
+                return lowered_under_branch_labels(tile, f64::INFINITY);
             }
             if any_open {
                 let md = self.diamond(None);
-                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + 6.0, None);
+                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + merge_gap, None);
                 for (ox, oy, side, tail) in outs {
                     self.edge(
                         &mut items,
@@ -370,16 +458,25 @@ impl Ctx<'_> {
                         true,
                     );
                 }
-                h = bottom + 6.0 + 2.0 * DIAMOND_HALF;
+                h = bottom + merge_gap + 2.0 * DIAMOND_HALF;
             }
             // (The `then` branch keeps the room its tile holds left of what
             // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
             let reach = (then_x, f64::NEG_INFINITY);
+            if closes_rows {
+                let map = close_uncovered_rows(&mut items, &[]);
+                if !map.is_identity() {
+                    h = map.apply(h);
+                }
+            }
             let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
             // PlantUML's frame keeps room beyond the branches on either side
             // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
             // nothing else holds it).
-            tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            tile.frame = Some((
+                then_frame_lo - IF_FRAME_ROOM,
+                tile.w + else_frame_beyond + IF_FRAME_ROOM,
+            ));
             // The branch labels beside the diamond widen PlantUML's
             // dimension only where they reach past that room (probes
             // `fork_row_if_*`: a fork centres its flow on it).
@@ -394,12 +491,19 @@ impl Ctx<'_> {
             if (dim.0 - shift).abs() > 0.01 || (dim.1 - shift - tile.w).abs() > 0.01 {
                 tile.dimension = Some((dim.0 - shift, dim.1 - shift));
             }
-            return tile;
+            return lowered_under_branch_labels(tile, f64::INFINITY);
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
-        let (main, main_l, side_l, side) = if then_t.is_empty() && !else_t.is_empty() {
-            (else_t, else_l, then_l, -1.0)
+        // An empty `then` before an `else` runs as if the condition were
+        // negated: the `else` branch goes down under the diamond with its
+        // label, the bypass on the right carries the `then` label (probes
+        // `if_rows_empty_then_*`).
+        let main_is_else = then_t.is_empty() && !else_t.is_empty();
+        let (main, main_l, side_l, side) = if main_is_else {
+            (else_t, else_l, then_l, 1.0)
+        } else if bypass_left {
+            (then_t, then_l, else_l, -1.0)
         } else {
             (then_t, then_l, else_l, 1.0)
         };
@@ -417,7 +521,7 @@ impl Ctx<'_> {
         // under the diamond, 8.9 under a label's block where that is less
         // than an action's room (measured with one to three lines of an
         // 11 pt label; probes `partition_mid_d3_*`, `lone_frame_*`).
-        let main_seq = if side < 0.0 {
+        let main_seq = if main_is_else {
             otherwise.map(|(_, s)| s)
         } else {
             then_seq
@@ -450,13 +554,20 @@ impl Ctx<'_> {
         let main_h = main.h;
         main.place(main_x, top, &mut items);
         let bottom = top + main_h;
-        let merge_top = if main_empty { top } else { bottom + GAP };
+        // Before the compression the merge stands as far under the branch
+        // as the branch under the diamond (its label's room); the
+        // compression closes that to 20 px unless rows beside hold it
+        // (probes `if_rows_lone_after_step`).
+        let merge_gap = if lone_uncompressed { label_gap.max(GAP) } else { GAP };
+        let merge_top = if main_empty { top } else { bottom + merge_gap };
         let my = merge_top + DIAMOND_HALF;
         let corner = c + side * d.w / 2.0;
-        let bx = if side > 0.0 {
-            corner.max(mx1) + LOOP_MARGIN
+        let bx = if bypass_left {
+            // (Beside the diamond: what the branch draws lies in other
+            // lanes; probe `lanes_inner_if_then_wide`.)
+            corner - LOOP_MARGIN
         } else {
-            corner.min(mx0) - LOOP_MARGIN
+            corner.max(mx1) + LOOP_MARGIN
         };
         let st = self.stroke_for(None);
         if !main_empty && !main_open {
@@ -491,7 +602,12 @@ impl Ctx<'_> {
             st,
             true,
         );
-        mid_head(&mut items, bx, mid, my, st);
+        if lone_uncompressed {
+            // (Before the compression, as on a loop's way back.)
+            mid_head_tip(&mut items, bx, mid, my, st);
+        } else {
+            mid_head(&mut items, bx, mid, my, st);
+        }
         if side > 0.0 {
             self.draw_label_above(&mut items, &side_l, corner, mid);
         } else if let Some(l) = &side_l {
@@ -500,15 +616,25 @@ impl Ctx<'_> {
         if main_empty {
             polyline(&mut items, &[(c, d.h), (c, merge_top)], st, true);
         } else if main_open {
-            self.edge(
-                &mut items,
-                &[main_out, (main_out.0, merge_top - 0.0), (c, merge_top)],
-                main_tail.as_ref(),
-                true,
-            );
+            // The branch's line ends in a head on the merge's top, as
+            // PlantUML draws it (the head holds the rows above the merge in
+            // the vertical compression: probes `if_rows_lone_*`).
+            let mut pts = vec![main_out, (main_out.0, merge_top)];
+            if (main_out.0 - c).abs() > 1e-9 {
+                pts.push((c, merge_top));
+            }
+            self.edge(&mut items, &pts, main_tail.as_ref(), true);
         }
         let md = self.diamond(None);
         self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, merge_top, None);
+        if self.lane_marks.get() {
+            // Its lane holds 9 px beside the diamond and 13 beyond the
+            // bypass, on whichever side (probes `lanes_inner_if_then_*`).
+            let (dl, dr) = (c - d.w / 2.0, c + d.w / 2.0);
+            let lo = (dl - NUDE_PAD_LEFT).min(bx - LANE_BYPASS_ROOM);
+            let hi = (dr + NUDE_PAD_LEFT).max(bx + LANE_BYPASS_ROOM);
+            phantom_cover(&mut items, lo, hi + 2.0, 0.0);
+        }
         let h = merge_top + 2.0 * DIAMOND_HALF;
         let reach = (
             // (A loop in the branch keeps its own room: probes
@@ -536,7 +662,8 @@ impl Ctx<'_> {
             let shift = c - tile.anchor;
             tile.frame = Some((lo - shift, hi - shift));
         }
-        tile
+        // (Beside the bypass, at most as low as before the compression.)
+        lowered_under_branch_labels(tile, UNCOMPRESSED_GAP - GAP)
     }
 
     /// Shifts items so that the leftmost starts at 0 and makes the tile.
@@ -826,6 +953,84 @@ impl Ctx<'_> {
         tile.head_room = ELSEIF_HEAD_ROOM;
         tile
     }
+}
+
+/// Moves an `if` down under branch labels of more than one line beside
+/// its diamond: PlantUML's vertical compression closes the rows above the
+/// diamond down to 10 px over the labels' top, which thus stand the
+/// diamond 4.7 px lower for two lines of 11 pt, 12.8 px more a line
+/// (probes `if_rows_label_lines_*`, `activity-wild/find-multiline-guard-activity`);
+/// a one-branch `if` by `at_most` (15 px).
+fn lowered_under_branch_labels(mut tile: Tile, at_most: f64) -> Tile {
+    let top = covered_rows(&tile.items).iter().map(|r| r.0).fold(0.0, f64::min);
+    let drop = (-top - MIN_UNCOVERED_ROWS).min(at_most);
+    if drop > 1e-6 {
+        for item in &mut tile.items {
+            shift_item(item, 0.0, drop);
+        }
+        tile.h += drop;
+        tile.in_y += drop;
+        tile.out_y += drop;
+        for span in &mut tile.spans {
+            span.0 += drop;
+            span.1 += drop;
+        }
+    }
+    tile
+}
+
+/// A branch with an `if` (of one `then`, not empty) among its steps.
+fn holds_if(seq: &Seq<'_>) -> bool {
+    seq.nodes.iter().any(|n| {
+        matches!(&n.kind, Kind::If { branches, otherwise, .. }
+            if branches.len() == 1 && (otherwise.as_ref().is_some_and(|(_, b)| !b.nodes.is_empty())
+                || branches.iter().all(|(_, _, b)| !b.nodes.is_empty())))
+    })
+}
+
+/// Whether PlantUML's vertical compression alone sets the rows of a
+/// branch beside another (`Ctx::if_tile`): plain actions, `if`s of such
+/// branches and a `stop` after them, without notes or written arrows.
+fn rows_settle_in_compression(seq: &Seq<'_>, depth: usize) -> bool {
+    !seq.nodes.is_empty()
+        && depth < MAX_DEPTH
+        && seq.tail.is_none()
+        && seq.nodes.iter().enumerate().all(|(i, n)| {
+            n.notes.is_empty()
+                && n.arrow.is_none()
+                && match &n.kind {
+                    Kind::Action(_) => true,
+                    // A `stop` ending the branch (not on a loop's exit).
+                    Kind::Stop | Kind::End => {
+                        i + 1 == seq.nodes.len() && i > 0 && !matches!(seq.nodes[i - 1].kind, Kind::While { .. })
+                    }
+                    // A loop of actions after a step, laid out before the
+                    // compression too (`Ctx::while_tile`; probes
+                    // `if_rows_else_while_*`); one opening the branch only
+                    // when its steps carry notes (`nested_note_loop_while_*`),
+                    // else it keeps its own room beside the other
+                    // (`while_*_beside_*`).
+                    Kind::While { body, .. } => {
+                        (i > 0 || body.nodes.iter().any(|n| !n.notes.is_empty()))
+                            && super::loops::rows_close_after(body)
+                    }
+                    Kind::If {
+                        branches, otherwise, ..
+                    } => match (branches.as_slice(), otherwise) {
+                        // (Nested, one branch may be empty: the other runs
+                        // beside the bypass, whose head holds rows.)
+                        ([(_, _, then_seq)], otherwise) => {
+                            let else_seq = otherwise.as_ref().map(|(_, s)| s);
+                            let settles = |s: &Seq<'_>| s.nodes.is_empty() || rows_settle_in_compression(s, depth + 1);
+                            settles(then_seq)
+                                && else_seq.is_none_or(settles)
+                                && !(then_seq.nodes.is_empty() && else_seq.is_none_or(|s| s.nodes.is_empty()))
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
+        })
 }
 
 /// Whether a branch starts with a step that has a note.

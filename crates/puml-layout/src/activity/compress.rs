@@ -151,6 +151,11 @@ pub(super) struct XMap {
 }
 
 impl XMap {
+    /// Whether the map moves nothing.
+    pub(super) fn is_identity(&self) -> bool {
+        self.gaps.is_empty()
+    }
+
     pub(super) fn apply(&self, x: f64) -> f64 {
         let mut shift = 0.0;
         for &(a, b, after) in &self.gaps {

@@ -107,6 +107,9 @@ impl Ctx<'_> {
         // laid out once the lanes are known; its branches count for theirs.
         let mut split_branches: Vec<Option<Vec<(Tile, usize, f64)>>> = Vec::with_capacity(seq.nodes.len());
         let mut forks: Vec<Option<LaneFork<'_>>> = Vec::with_capacity(seq.nodes.len());
+        // Any other block whose steps change lanes: laid out as without
+        // lanes, each part then drawn in its lane's column.
+        let mut laned: Vec<Option<LanedTile>> = Vec::with_capacity(seq.nodes.len());
         let tiles: Vec<(Tile, Option<&ArrowStyle>, usize)> = seq
             .nodes
             .iter()
@@ -128,6 +131,7 @@ impl Ctx<'_> {
                         Kind::Action(_) | Kind::Start | Kind::Fork { merge: false, .. }
                     ) && node.arrow.is_none()
                 });
+                let inner = branches.is_none() && fork.is_none() && changes_lane(node, own, &lane_of);
                 let tile = if branches.is_some() || fork.is_some() {
                     Tile::empty()
                 } else {
@@ -136,9 +140,17 @@ impl Ctx<'_> {
                     let same_lane = |other: &Node<'_>| lane_of(other) == own;
                     let entered = i.checked_sub(1).and_then(|j| seq.nodes.get(j)).is_some_and(same_lane);
                     let next = seq.nodes.get(i + 1).filter(|n| same_lane(n));
+                    self.lane_marks.set(inner);
                     let tile = self.layout_node_after(node, 0, &[], after_action);
+                    self.lane_marks.set(false);
                     self.container_between_labels(tile, node, entered, next)
                 };
+                let (tile, sorted) = if inner {
+                    (Tile::empty(), Some(LanedTile::new(tile, own, n)))
+                } else {
+                    (tile, None)
+                };
+                laned.push(sorted);
                 split_branches.push(branches);
                 forks.push(fork);
                 (tile, node.arrow, own)
@@ -157,9 +169,16 @@ impl Ctx<'_> {
         // of it does not.)
         let mut left = vec![f64::NEG_INFINITY; n];
         let mut right = vec![f64::NEG_INFINITY; n];
-        for (t, _, lane) in &tiles {
+        for ((t, _, lane), node) in tiles.iter().zip(&seq.nodes) {
             if let Some((lo, hi)) = lane_reach(&t.items) {
                 reach(&mut left, &mut right, *lane, lo - t.anchor, hi - t.anchor);
+            }
+            // PlantUML's lane holds a conditional block's own room too (the
+            // 9 px left of a lone `then`'s diamond or a `repeat`'s
+            // condition, the 16 right of a bypass, which its lane measures
+            // 3 px short; probe `lanes_inner_if_lone_then`).
+            if matches!(node.kind, Kind::If { .. } | Kind::Repeat { .. } | Kind::While { .. }) && !t.is_empty() {
+                reach(&mut left, &mut right, *lane, -t.anchor, t.w - 3.0 - t.anchor);
             }
         }
         // A branch in another lane's column counts by what it draws, as
@@ -217,6 +236,9 @@ impl Ctx<'_> {
                 reach(&mut left, &mut right, fork.out, bar.0, bar.1);
             }
         }
+        for block in laned.iter().flatten() {
+            block.reach(&mut left, &mut right);
+        }
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
             if !l.is_finite() || !r.is_finite() {
                 (*l, *r) = (0.0, 0.0);
@@ -245,8 +267,12 @@ impl Ctx<'_> {
         let header_h = headers.iter().map(|h| h.height).fold(0.0, f64::max);
         let mut tiles = tiles;
         let mut columns: Vec<f64> = tiles.iter().map(|(_, _, lane)| axes[*lane]).collect();
-        for (i, ((node, branches), fork)) in seq.nodes.iter().zip(split_branches).zip(forks).enumerate() {
-            let tile = if let Some(fork) = fork {
+        for (i, (((node, branches), fork), block)) in
+            seq.nodes.iter().zip(split_branches).zip(forks).zip(laned).enumerate()
+        {
+            let tile = if let Some(block) = block {
+                block.place(&axes)
+            } else if let Some(fork) = fork {
                 self.lane_fork_tile(fork, &axes)
             } else if let Some(branches) = branches {
                 let lines = split_lines(node, &branches, &lane_of);
@@ -541,6 +567,14 @@ impl Ctx<'_> {
         let lanes: Vec<usize> = seqs.iter().map(|s| s.nodes.first().map_or(own, lane_of)).collect();
         let distinct = lanes.iter().enumerate().all(|(i, l)| !lanes[..i].contains(l));
         if !distinct || lanes.iter().all(|&l| l == own) {
+            return None;
+        }
+        // A branch changing lanes on the way is a [`LanedTile`].
+        let wanders = seqs
+            .iter()
+            .zip(&lanes)
+            .any(|(s, &l)| s.nodes.iter().any(|n| changes_lane(n, l, lane_of)));
+        if wanders {
             return None;
         }
         // Each branch where the block without lanes puts it, its flow's
@@ -840,6 +874,331 @@ impl Ctx<'_> {
             out_y: h,
             open,
             ..Tile::empty()
+        }
+    }
+}
+
+/// The class of the marks around a node's items while a block changing
+/// lanes is laid out (`Ctx::lane_marks`); removed by [`LanedTile::place`].
+const LANE_MARK: &str = "puml-lane";
+
+/// Wraps `items` (one node's) in a mark naming its lane.
+pub(super) fn mark_lane(items: &mut Vec<Item>, lane: usize) {
+    items.insert(
+        0,
+        Item::Begin {
+            class: LANE_MARK.into(),
+            title: None,
+            link: None,
+            data: vec![("lane".into(), lane.to_string())],
+        },
+    );
+    items.push(Item::End);
+}
+
+/// Whether a step nested in `node` runs in another lane than `own`
+/// (walked with an explicit stack).
+fn changes_lane(node: &Node<'_>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usize) -> bool {
+    let mut todo: Vec<&Node<'_>> = vec![node];
+    while let Some(node) = todo.pop() {
+        if lane_of(node) != own {
+            return true;
+        }
+        let seqs: Vec<&Seq<'_>> = match &node.kind {
+            Kind::If {
+                branches, otherwise, ..
+            } => branches
+                .iter()
+                .map(|(_, _, s)| s)
+                .chain(otherwise.iter().map(|(_, s)| s))
+                .collect(),
+            Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
+            Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
+            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+            _ => Vec::new(),
+        };
+        todo.extend(seqs.into_iter().flat_map(|s| s.nodes.iter()));
+    }
+    false
+}
+
+/// Whether a step of `seq` (or nested in it) runs in another lane than `lane`.
+pub(super) fn seq_changes_lane(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
+    let index = |l: Option<LaneId>| l.map_or(0, LaneId::index);
+    let own = index(lane);
+    seq.nodes
+        .iter()
+        .any(|node| changes_lane(node, own, &|n: &Node<'_>| index(n.lane)))
+}
+
+/// Whether the first step of `seq` (or nested in it) that runs in another
+/// lane than `lane` runs in a lane right of it.
+pub(super) fn seq_moves_right(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
+    let index = |l: Option<LaneId>| l.map_or(0, LaneId::index);
+    let own = index(lane);
+    // Depth first in source order, with an explicit stack.
+    let mut todo: Vec<&Node<'_>> = seq.nodes.iter().rev().collect();
+    while let Some(node) = todo.pop() {
+        let l = index(node.lane);
+        if l != own {
+            return l > own;
+        }
+        let seqs: Vec<&Seq<'_>> = match &node.kind {
+            Kind::If {
+                branches, otherwise, ..
+            } => branches
+                .iter()
+                .map(|(_, _, s)| s)
+                .chain(otherwise.iter().map(|(_, s)| s))
+                .collect(),
+            Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
+            Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
+            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+            _ => Vec::new(),
+        };
+        todo.extend(seqs.into_iter().rev().flat_map(|s| s.nodes.iter().rev()));
+    }
+    false
+}
+
+/// A connection between steps in different lanes: PlantUML draws it from
+/// its start in the first lane's column to its end in the other's, the
+/// last horizontal stretch bridging them (probes `lanes_inner_*`).
+struct LaneCrossing {
+    pts: Vec<(f64, f64)>,
+    from: usize,
+    to: usize,
+    stroke: Stroke,
+    head: bool,
+    /// Heads drawn on its segments, with their segment's index.
+    mid_heads: Vec<(usize, Item)>,
+    /// Labels drawn with it (beside its start).
+    labels: Vec<Item>,
+}
+
+/// A block laid out as without lanes whose items are sorted by lane:
+/// PlantUML draws each part in its lane's column at the place it has
+/// without lanes (probes `lanes_inner_*`).
+struct LanedTile {
+    tile: Tile,
+    own: usize,
+    items: Vec<(usize, Item)>,
+    crossings: Vec<LaneCrossing>,
+}
+
+impl LanedTile {
+    /// Sorts `tile`'s items (marked by [`mark_lane`]) by lane; the lanes
+    /// clamped below `n`.
+    fn new(mut tile: Tile, own: usize, n: usize) -> LanedTile {
+        let clamp = |l: usize| l.min(n.saturating_sub(1));
+        let all = std::mem::take(&mut tile.items);
+        let lane_in = |data: &[(String, String)]| {
+            data.iter()
+                .find(|(k, _)| k == "lane")
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+                .map(clamp)
+        };
+        // Each marked group's box and lane.
+        let mut groups: Vec<((f64, f64, f64, f64), usize)> = Vec::new();
+        let mut open: Vec<Option<(usize, usize)>> = Vec::new();
+        for (i, item) in all.iter().enumerate() {
+            match item {
+                Item::Begin { class, data, .. } if class == LANE_MARK => open.push(lane_in(data).map(|l| (l, i))),
+                Item::Begin { .. } => open.push(None),
+                Item::End => {
+                    if let Some(Some((lane, start))) = open.pop() {
+                        let inner = &all[start + 1..i];
+                        if let (Some((x0, x1)), Some((y0, y1))) = (items_x_range(inner), items_y_range(inner)) {
+                            groups.push(((x0, y0, x1, y1), lane));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let lane_at = |p: (f64, f64), context: usize| {
+            const TOUCH: f64 = 0.51;
+            groups
+                .iter()
+                .filter(|((x0, y0, x1, y1), _)| {
+                    p.0 >= x0 - TOUCH && p.0 <= x1 + TOUCH && p.1 >= y0 - TOUCH && p.1 <= y1 + TOUCH
+                })
+                .min_by(|a, b| {
+                    let area = |((x0, y0, x1, y1), _): &&((f64, f64, f64, f64), usize)| (x1 - x0) * (y1 - y0);
+                    area(a).total_cmp(&area(b))
+                })
+                .map_or(context, |(_, lane)| *lane)
+        };
+        let mut items = Vec::with_capacity(all.len());
+        let mut crossings = Vec::new();
+        let mut lanes: Vec<Option<usize>> = Vec::new();
+        let mut all = all.into_iter().peekable();
+        while let Some(item) = all.next() {
+            let context = lanes.iter().rev().find_map(|l| *l).unwrap_or(own);
+            match item {
+                Item::Begin {
+                    ref class, ref data, ..
+                } if class == LANE_MARK => {
+                    lanes.push(Some(lane_in(data).unwrap_or(context)));
+                }
+                Item::Begin { .. } => {
+                    lanes.push(None);
+                    items.push((context, item));
+                }
+                Item::End => {
+                    if let Some(None) = lanes.pop() {
+                        items.push((context, item));
+                    }
+                }
+                Item::Line { x1, y1, x2, y2, stroke } => {
+                    // A run of joined lines, its head and labels: one connection.
+                    let mut pts = vec![(x1, y1), (x2, y2)];
+                    let mut run = vec![Item::Line { x1, y1, x2, y2, stroke }];
+                    while let Some(Item::Line { x1, y1, x2, y2, .. }) = all.peek() {
+                        let last = pts[pts.len() - 1];
+                        if (x1 - last.0).abs() > 0.01 || (y1 - last.1).abs() > 0.01 {
+                            break;
+                        }
+                        pts.push((*x2, *y2));
+                        if let Some(next) = all.next() {
+                            run.push(next);
+                        }
+                    }
+                    let tip = pts[pts.len() - 1];
+                    let head = matches!(all.peek(), Some(Item::Polygon { points, .. })
+                        if points.len() == 4 && (points[1].x - tip.0).abs() < 0.01 && (points[1].y - tip.1).abs() < 0.01);
+                    if head {
+                        if let Some(h) = all.next() {
+                            run.push(h);
+                        }
+                    }
+                    // Heads in the middle of its segments (a loop's way back).
+                    let mut mid_heads = Vec::new();
+                    while let Some(Item::Polygon { points, .. }) = all.peek() {
+                        let on = points.get(1).and_then(|tip| {
+                            pts.windows(2).position(|w| {
+                                let (lo_x, hi_x) = (w[0].0.min(w[1].0), w[0].0.max(w[1].0));
+                                let (lo_y, hi_y) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+                                tip.x >= lo_x - 0.01
+                                    && tip.x <= hi_x + 0.01
+                                    && tip.y >= lo_y - 0.01
+                                    && tip.y <= hi_y + 0.01
+                            })
+                        });
+                        match (points.len(), on) {
+                            (4, Some(segment)) => {
+                                if let Some(h) = all.next() {
+                                    mid_heads.push((segment, h));
+                                }
+                            }
+                            _ => break,
+                        }
+                    }
+                    let mut labels = Vec::new();
+                    while let Some(Item::Text(_)) = all.peek() {
+                        if let Some(t) = all.next() {
+                            labels.push(t);
+                        }
+                    }
+                    let (from, to) = (lane_at(pts[0], context), lane_at(tip, context));
+                    if from == to {
+                        items.extend(
+                            run.into_iter()
+                                .chain(mid_heads.into_iter().map(|(_, h)| h))
+                                .chain(labels)
+                                .map(|i| (from, i)),
+                        );
+                    } else {
+                        crossings.push(LaneCrossing {
+                            pts,
+                            from,
+                            to,
+                            stroke,
+                            head,
+                            mid_heads,
+                            labels,
+                        });
+                    }
+                }
+                other => items.push((context, other)),
+            }
+        }
+        LanedTile {
+            tile,
+            own: clamp(own),
+            items,
+            crossings,
+        }
+    }
+
+    /// Widens each lane's reach (the flow's axis at 0) to what it draws
+    /// of this block; connections between lanes hold nothing apart.
+    fn reach(&self, left: &mut [f64], right: &mut [f64]) {
+        for (lane, item) in &self.items {
+            if let Some((lo, hi)) = lane_reach(std::slice::from_ref(item)) {
+                reach(left, right, *lane, lo - self.tile.anchor, hi - self.tile.anchor);
+            }
+        }
+        for c in &self.crossings {
+            if let Some((lo, hi)) = lane_reach(&c.labels) {
+                reach(left, right, c.from, lo - self.tile.anchor, hi - self.tile.anchor);
+            }
+        }
+    }
+
+    /// The block in page columns (`axes`: each lane's flow axis), its
+    /// anchor on its own lane's axis.
+    fn place(self, axes: &[f64]) -> Tile {
+        let LanedTile {
+            tile,
+            own,
+            items,
+            crossings,
+        } = self;
+        let shift = |lane: usize| axes.get(lane).or(axes.get(own)).copied().unwrap_or(0.0) - tile.anchor;
+        let mut out = Vec::with_capacity(items.len());
+        for (lane, mut item) in items {
+            shift_item(&mut item, shift(lane), 0.0);
+            out.push(item);
+        }
+        for c in crossings {
+            let (sf, st) = (shift(c.from), shift(c.to));
+            // The last horizontal stretch bridges the lanes (into a merge,
+            // back to a loop's entry).
+            let flat = c.pts.windows(2).rposition(|w| (w[0].1 - w[1].1).abs() < 0.01);
+            for (segment, mut head) in c.mid_heads {
+                let s = if flat.is_some_and(|k| segment > k) { st } else { sf };
+                shift_item(&mut head, s, 0.0);
+                out.push(head);
+            }
+            let pts: Vec<(f64, f64)> = match flat {
+                Some(k) => c
+                    .pts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.0 + if i <= k { sf } else { st }, p.1))
+                    .collect(),
+                None => {
+                    let (a, b) = (c.pts[0], c.pts[c.pts.len() - 1]);
+                    let turn = a.1 + 5.0;
+                    vec![(a.0 + sf, a.1), (a.0 + sf, turn), (b.0 + st, turn), (b.0 + st, b.1)]
+                }
+            };
+            ignored_for_compression(&mut out, |items| polyline(items, &pts, Some(c.stroke), c.head));
+            for mut label in c.labels {
+                shift_item(&mut label, sf, 0.0);
+                out.push(label);
+            }
+        }
+        let s = shift(own);
+        let w = items_x_range(&out).map_or(0.0, |r| r.1);
+        Tile {
+            items: out,
+            w,
+            anchor: tile.anchor + s,
+            in_x: tile.in_x + s,
+            out_x: tile.out_x + s,
+            ..tile
         }
     }
 }

@@ -275,6 +275,12 @@ impl Ctx<'_> {
             st,
             false,
         );
+        if self.lane_marks.get() {
+            // Its lane holds 13 px beyond the exit line and 9 right of the
+            // diamond (probes `lanes_inner_while_*`).
+            let hi = c + d.w / 2.0 + NUDE_PAD_LEFT;
+            phantom_cover(&mut items, lx - LANE_BYPASS_ROOM, hi + 2.0, 0.0);
+        }
         // The exit line does not hold columns apart in the page-wide
         // compression; its head does, as PlantUML's arrow head does (probes
         // `while_exit_*_d4_*`: the exit label keeps its room in a frame).
@@ -318,6 +324,8 @@ impl Ctx<'_> {
         closed: bool,
         depth: usize,
     ) -> Tile {
+        let end_lane = self.repeat_end_lane.take();
+        let back_left = self.bypass_left.take();
         let entry = match label.filter(|l| !l.trim().is_empty()) {
             Some(text) => self.action_tile(&Action {
                 text: text.to_string(),
@@ -515,13 +523,35 @@ impl Ctx<'_> {
             below_body
         };
         t.place(x0, body_top, &mut items);
+        if self.lane_marks.get() && label.is_none_or(|l| l.trim().is_empty()) {
+            // Its lane holds 9 px on either side of the entry diamond
+            // (probe `lanes_inner_repeat_mid`).
+            phantom_cover(
+                &mut items,
+                c - ew / 2.0 - NUDE_PAD_LEFT,
+                c + ew / 2.0 + NUDE_PAD_LEFT + 2.0,
+                0.0,
+            );
+        }
+        let condition_from = items.len();
         if closed {
             self.draw_diamond(&mut items, &d, c - d.w / 2.0, dtop, None);
+        }
+        if closed && self.lane_marks.get() {
+            // Its lane holds 9 px left of the condition, as of a
+            // top-level loop's tile (held-out `support-request-lanes`).
+            let dl = c - d.w / 2.0;
+            phantom_cover(&mut items, dl - NUDE_PAD_LEFT, dl + 2.0, dtop);
         }
         let dmid = dtop + d.h / 2.0;
         let corner = c + d.w / 2.0;
         self.draw_label_above(&mut items, &is_l, corner, dmid);
         self.draw_label_at(&mut items, &not_l, c + LABEL_DX, dtop + d.h);
+        if let Some(lane) = end_lane {
+            let mut condition = items.split_off(condition_from);
+            super::lanes::mark_lane(&mut condition, lane);
+            items.append(&mut condition);
+        }
         // PlantUML keeps the backward action 10 px right of the body, 20 px
         // right of the loop's first box.
         let right = bx1.max(corner).max(c + ew / 2.0 + 10.0);
@@ -573,6 +603,21 @@ impl Ctx<'_> {
                     true,
                 );
                 bt.place(bx0, btop, &mut items);
+                draw_back_label(&mut items, bx);
+            }
+            None if back_left => {
+                // Away from the lane its steps move to (probe
+                // `lanes_inner_repeat_mid_back`).
+                let dl = c - d.w / 2.0;
+                let bx = dl.min(body_left).min(c - ew / 2.0) - LOOP_MARGIN;
+                polyline(
+                    &mut items,
+                    &[(dl, dmid), (bx, dmid), (bx, ecy), (c - ew / 2.0, ecy)],
+                    st,
+                    true,
+                );
+                mid_head(&mut items, bx, dmid, ecy, st);
+                phantom_cover(&mut items, bx - LANE_BYPASS_ROOM, bx + 2.0, dtop);
                 draw_back_label(&mut items, bx);
             }
             None => {

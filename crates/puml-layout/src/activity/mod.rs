@@ -125,6 +125,9 @@ const FRAME_PAD_X: f64 = 10.0;
 /// edge, and right of an `if`'s bypass line; around a `while` loop's lines.
 const NUDE_PAD_LEFT: f64 = 9.0;
 const NUDE_PAD_RIGHT: f64 = 16.0;
+/// How far a swimlane holds room beyond a lone branch's bypass line or a
+/// loop's line back on the left (probes `lanes_inner_*`).
+const LANE_BYPASS_ROOM: f64 = 13.0;
 /// `normalize` without extra room.
 const NO_REACH: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
 /// How far a partition's frame reaches beyond a two-branch `if`'s branches
@@ -161,9 +164,14 @@ pub fn layout_diagram(diagram: &Diagram, options: &LayoutOptions, metrics: &dyn 
         inside_while_or_if: std::cell::Cell::new(false),
         notes_uncompressed: std::cell::Cell::new(false),
         rows_closed_outside: std::cell::Cell::new(false),
+        if_rows_closed_outside: std::cell::Cell::new(false),
         rows_held_beside: std::cell::RefCell::new(Vec::new()),
         first_step_after_shape: std::cell::Cell::new(false),
         first_after_action: std::cell::Cell::new(false),
+        lane_marks: std::cell::Cell::new(false),
+        repeat_end_lane: std::cell::Cell::new(None),
+        rows_uncompressed: std::cell::Cell::new(false),
+        bypass_left: std::cell::Cell::new(false),
         loop_if_middle_extra: std::cell::Cell::new(None),
         then_beside_else: std::cell::Cell::new(false),
         else_beside_then: std::cell::Cell::new(false),
@@ -219,6 +227,11 @@ struct Ctx<'m> {
     /// heads hold rows of the inner loop open (probes
     /// `nested_note_loop_*_in_while_*`, `while_exit_*_d2_*`).
     rows_closed_outside: std::cell::Cell<bool>,
+    /// Set while the branches of a two-branch `if` of actions and such
+    /// `if`s are laid out as PlantUML lays them out before its vertical
+    /// compression (`Ctx::if_tile`): an `if` nested in them is laid out so
+    /// too and leaves closing the rows to the outermost one.
+    if_rows_closed_outside: std::cell::Cell<bool>,
     /// Set just before laying out an `if` branch that opens with a loop:
     /// the rows (from the branch's top) the other branch covers, which
     /// that loop's closing of rows keeps open, as PlantUML's page-wide
@@ -234,6 +247,27 @@ struct Ctx<'m> {
     /// its first step's note reaches up as after an action (seed 001's
     /// `complete-example`). Taken by the next sequence laid out.
     first_after_action: std::cell::Cell<bool>,
+    /// Set while a top-level block whose steps change swimlanes is laid
+    /// out: each node's items are marked with its lane (`lanes.rs`), which
+    /// then draws each in its lane's column.
+    lane_marks: std::cell::Cell<bool>,
+    /// Set (with `lane_marks`) just before a `repeat` is laid out whose
+    /// `repeat while` is written in another lane: its condition is drawn
+    /// there (probe `lanes_inner_repeat_mid`). Taken by `Ctx::repeat_tile`.
+    repeat_end_lane: std::cell::Cell<Option<usize>>,
+    /// Set (with `lane_marks`) just before an `if` whose branches change
+    /// swimlanes is laid out: PlantUML does not close its rows, so its two
+    /// branches start 20 px under the diamond and its merge 10 px under
+    /// them (probes `lanes_inner_*`), not 10 and 6; an `if` inside them
+    /// that keeps its lane closes its own (held-out
+    /// `fibonacci-history-lanes`). Taken by `Ctx::if_tile`.
+    rows_uncompressed: std::cell::Cell<bool>,
+    /// Set (with `lane_marks`) just before a lone `then` or a `repeat`
+    /// whose steps move to a lane on the right is laid out: PlantUML puts
+    /// its bypass or way back left of the diamond, away from them (probes
+    /// `lanes_inner_if_then_*`, `lanes_inner_repeat_*`). Taken by
+    /// `Ctx::if_tile` and `Ctx::repeat_tile`.
+    bypass_left: std::cell::Cell<bool>,
     /// Set just before a loop body that is one two-branch `if` is laid
     /// out: the extra room of the middle gap of its longest branch (an
     /// even count of rows), which the head on the loop's way back holds

@@ -309,6 +309,14 @@ impl Ctx<'_> {
     /// [`Self::layout_node_spaced`] for a node that may follow an action in
     /// its sequence (its notes then reach less far up).
     pub(super) fn layout_node_after(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
+        let mut tile = self.layout_node_unmarked(node, depth, extra, after_action);
+        if let (true, Some(lane)) = (self.lane_marks.get(), node.lane) {
+            super::lanes::mark_lane(&mut tile.items, lane.index());
+        }
+        tile
+    }
+
+    fn layout_node_unmarked(&self, node: &Node<'_>, depth: usize, extra: &[f64], after_action: bool) -> Tile {
         let depth = depth + 1;
         let mut tile = match &node.kind {
             Kind::Start => {
@@ -414,11 +422,24 @@ impl Ctx<'_> {
                 color,
             } => {
                 let was_inside = self.inside_while_or_if.replace(true);
+                let wanders = branches
+                    .iter()
+                    .map(|(_, _, s)| s)
+                    .chain(otherwise.iter().map(|(_, s)| s))
+                    .any(|s| super::lanes::seq_changes_lane(s, node.lane));
+                self.rows_uncompressed
+                    .set(self.lane_marks.get() && wanders && branches.len() <= 1);
                 let tile = if branches.len() <= 1 {
                     let (cond, label, body) = match branches.first() {
                         Some((c, l, b)) => (Some(*c), *l, Some(b)),
                         None => (None, None, None),
                     };
+                    let lone_then = otherwise.as_ref().is_none_or(|(_, s)| s.nodes.is_empty());
+                    self.bypass_left.set(
+                        self.lane_marks.get()
+                            && lone_then
+                            && body.is_some_and(|s| super::lanes::seq_moves_right(s, node.lane)),
+                    );
                     self.if_tile(cond, label, body, otherwise.as_ref(), *color, depth)
                 } else {
                     self.elseif_tile(branches, otherwise.as_ref(), depth)
@@ -448,6 +469,15 @@ impl Ctx<'_> {
                 labels,
                 closed,
             } => {
+                let end_lane = node.end_lane.filter(|l| self.lane_marks.get() && Some(*l) != node.lane);
+                self.repeat_end_lane.set(end_lane.map(LaneId::index));
+                // (A condition in another lane keeps its way back on the right.)
+                self.bypass_left.set(
+                    self.lane_marks.get()
+                        && end_lane.is_none()
+                        && backward.is_none()
+                        && super::lanes::seq_moves_right(body, node.lane),
+                );
                 let was = self.breaks_out_of_repeat.replace(true);
                 let tile = self.repeat_tile(*label, body, backward.as_ref(), *condition, *labels, *closed, depth);
                 self.breaks_out_of_repeat.set(was);

@@ -16,6 +16,9 @@ pub(super) struct Node<'a> {
     /// The arrow written before this node: it styles the edge into it.
     pub(super) arrow: Option<&'a ArrowStyle>,
     pub(super) lane: Option<LaneId>,
+    /// The lane current where the block closes (`repeat while` draws its
+    /// condition there).
+    pub(super) end_lane: Option<LaneId>,
 }
 
 /// The labels of a `repeat … repeat while (c) is (a) not (b) -> back` loop.
@@ -136,6 +139,7 @@ impl<'a> Builder<'a> {
             notes: Vec::new(),
             arrow,
             lane: self.lane,
+            end_lane: self.lane,
         });
     }
 
@@ -250,6 +254,7 @@ impl<'a> Builder<'a> {
             notes: Vec::new(),
             arrow,
             lane,
+            end_lane: self.lane,
         });
     }
 

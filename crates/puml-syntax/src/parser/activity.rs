@@ -519,7 +519,8 @@ impl<'a> Parser<'a> {
     /// `if (a) then (b)`, `while (a) is (b)`, `repeat while (a) is (b) not (c)`,
     /// `else (b)`, `endif`, `case (x)`: keywords and parenthesised texts.
     /// Keywords allowed between the parentheses: `then`, `is`, `equals`,
-    /// `not`, `else` (already after the leading ones).
+    /// `equal` (PlantUML reads `if (c) equal (x) then`), `not`, `else`
+    /// (already after the leading ones).
     fn act_with_parens(&mut self, line: &Line<'a>, kind: SyntaxKind, keywords: usize) {
         self.builder.start_node(kind.into());
         let mut line = *line;
@@ -596,7 +597,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let word = first_word(lx.rest());
-            if matches!(&*word, "then" | "is" | "equals" | "not") {
+            if matches!(&*word, "then" | "is" | "equals" | "equal" | "not") {
                 lx.keyword(&word);
                 continue;
             }
