@@ -238,7 +238,9 @@ fn trace_spot_letter(letter: char, cx: f64, cy: f64) -> Option<Vec<PathSegment>>
     Some(segments)
 }
 
-/// A cubic segment through rounded points.
+/// A cubic segment through rounded points (inlined: most of a letter's
+/// segments are cubics).
+#[inline(always)]
 fn cubic(c1: (f64, f64), c2: (f64, f64), end: (f64, f64)) -> PathSegment {
     PathSegment::CubicTo {
         x1: round3(c1.0),
