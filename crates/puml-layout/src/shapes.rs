@@ -128,10 +128,6 @@ impl PathBuilder {
         // (3,500 reallocations over the corpus's notes alone).
         PathBuilder(Vec::with_capacity(8))
     }
-    /// A builder with room for `segments` (an outline whose length is known).
-    pub fn with_capacity(segments: usize) -> Self {
-        PathBuilder(Vec::with_capacity(segments))
-    }
     pub fn move_to(mut self, x: f64, y: f64) -> Self {
         self.0.push(PathSegment::MoveTo {
             x: round3(x),
@@ -160,10 +156,6 @@ impl PathBuilder {
     pub fn close(mut self) -> Self {
         self.0.push(PathSegment::Close);
         self
-    }
-    /// The segments built.
-    pub fn into_segments(self) -> Vec<PathSegment> {
-        self.0
     }
     pub fn push(self, out: &mut Vec<Item>, p: Paint) {
         out.push(Item::Path {

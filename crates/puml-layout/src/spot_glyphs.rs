@@ -8,8 +8,7 @@
 //! for its metrics (the `dejavu` crate). Letters and digits only: PlantUML
 //! was observed with those; any other spot character is drawn as text.
 
-use crate::scene::{Color, Item, Paint, PathSegment};
-use crate::shapes::PathBuilder;
+use crate::scene::{round3, Color, Item, Paint, PathSegment};
 use std::sync::OnceLock;
 
 /// The spot letter's size (PlantUML's font for it).
@@ -70,16 +69,29 @@ impl Outline {
     }
 }
 
-/// A letter's outline in font units and the middle of the box of all its
-/// points.
+/// One outline step relative to the letter's anchor, in page units (y
+/// down): a font point's offset from the middle of the outline's box,
+/// scaled to the spot's size. Tracing adds the spot's centre to these,
+/// the same sum in the same order as scaling in place, so the page gets
+/// the same numbers to the last digit.
+#[derive(Clone, Copy)]
+enum Offset {
+    Move(f64, f64),
+    Line(f64, f64),
+    Quad(f64, f64, f64, f64),
+    Cubic(f64, f64, f64, f64, f64, f64),
+    Close,
+}
+
+/// A letter's outline scaled once to the spot's size, relative to the
+/// middle of the box of all its points.
 struct Glyph {
-    outline: Outline,
-    mid_x: f64,
-    mid_y: f64,
+    offsets: Vec<Offset>,
 }
 
 /// The outline of `letter` (an ASCII letter or digit), read from the font
-/// once per process: parsing it was most of a class box's drawing.
+/// and scaled once per process: parsing it was most of a class box's
+/// drawing, scaling it again for every class a tenth of what was left.
 fn glyph(letter: char) -> Option<&'static Glyph> {
     static GLYPHS: OnceLock<Vec<Option<Glyph>>> = OnceLock::new();
     let glyphs = GLYPHS.get_or_init(|| (0..128u8).map(|b| read_glyph(char::from(b))).collect());
@@ -104,11 +116,25 @@ fn read_glyph(letter: char) -> Option<Glyph> {
     if x0 > x1 {
         return None;
     }
-    Some(Glyph {
-        outline,
-        mid_x: (f64::from(x0) + f64::from(x1)) / 2.0,
-        mid_y: (f64::from(y0) + f64::from(y1)) / 2.0,
-    })
+    let mid_x = (f64::from(x0) + f64::from(x1)) / 2.0;
+    let mid_y = (f64::from(y0) + f64::from(y1)) / 2.0;
+    let k = SIZE / f64::from(face.units_per_em());
+    // Font units (y up) to offsets from the box's middle; the page's y
+    // subtracts them.
+    let dx = |x: f32| (f64::from(x) - mid_x) * k;
+    let dy = |y: f32| (f64::from(y) - mid_y) * k;
+    let offsets = outline
+        .0
+        .iter()
+        .map(|step| match *step {
+            Step::Move(x, y) => Offset::Move(dx(x), dy(y)),
+            Step::Line(x, y) => Offset::Line(dx(x), dy(y)),
+            Step::Quad(qx, qy, x, y) => Offset::Quad(dx(qx), dy(qy), dx(x), dy(y)),
+            Step::Cubic(ax, ay, bx, by, x, y) => Offset::Cubic(dx(ax), dy(ay), dx(bx), dy(by), dx(x), dy(y)),
+            Step::Close => Offset::Close,
+        })
+        .collect();
+    Some(Glyph { offsets })
 }
 
 /// Draws `letter` centred on the spot circle at `(cx, cy)`; false when there
@@ -165,28 +191,33 @@ thread_local! {
 /// The path of `letter` centred on `(cx, cy)`; `None` when there is no
 /// outline for it.
 fn trace_spot_letter(letter: char, cx: f64, cy: f64) -> Option<Vec<PathSegment>> {
-    let (Some(face), Some(Glyph { outline, mid_x, mid_y })) = (spot_face(), glyph(letter)) else {
-        return None;
-    };
-    let k = SIZE / f64::from(face.units_per_em());
-    // Font units (y up) to the page, the box's middle on the centre.
-    let (mid_x, mid_y) = (*mid_x, *mid_y);
-    let at = |x: f32, y: f32| (cx + (f64::from(x) - mid_x) * k, cy - RAISE - (f64::from(y) - mid_y) * k);
-    // One segment per step: the letter's path is sized once.
-    let mut path = PathBuilder::with_capacity(outline.0.len());
+    let Glyph { offsets } = glyph(letter)?;
+    // The box's middle on the centre, raised.
+    let top = cy - RAISE;
+    let at = |dx: f64, dy: f64| (cx + dx, top - dy);
+    // One segment per step, pushed into a path sized once and rounded as
+    // `PathBuilder` rounds (its calls, out of line, were half the tracing).
+    let mut segments = Vec::with_capacity(offsets.len());
     let mut current = (0.0, 0.0);
-    for step in &outline.0 {
-        path = match *step {
-            Step::Move(x, y) => {
+    for offset in offsets {
+        segments.push(match *offset {
+            Offset::Move(x, y) => {
                 current = at(x, y);
-                path.move_to(current.0, current.1)
+                PathSegment::MoveTo {
+                    x: round3(current.0),
+                    y: round3(current.1),
+                }
             }
-            Step::Line(x, y) => {
+            Offset::Line(x, y) => {
                 current = at(x, y);
-                path.line_to(current.0, current.1)
+                PathSegment::LineTo {
+                    x: round3(current.0),
+                    y: round3(current.1),
+                }
             }
-            Step::Quad(qx, qy, x, y) => {
-                // The quadratic as the cubic that draws it.
+            Offset::Quad(qx, qy, x, y) => {
+                // The quadratic as the cubic that draws it, from the page's
+                // numbers (from the offsets it would round otherwise).
                 let (q, end) = (at(qx, qy), at(x, y));
                 let c1 = (
                     current.0 + 2.0 / 3.0 * (q.0 - current.0),
@@ -194,17 +225,31 @@ fn trace_spot_letter(letter: char, cx: f64, cy: f64) -> Option<Vec<PathSegment>>
                 );
                 let c2 = (end.0 + 2.0 / 3.0 * (q.0 - end.0), end.1 + 2.0 / 3.0 * (q.1 - end.1));
                 current = end;
-                path.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1)
+                cubic(c1, c2, end)
             }
-            Step::Cubic(ax, ay, bx, by, x, y) => {
+            Offset::Cubic(ax, ay, bx, by, x, y) => {
                 let (a, b, end) = (at(ax, ay), at(bx, by), at(x, y));
                 current = end;
-                path.cubic_to(a.0, a.1, b.0, b.1, end.0, end.1)
+                cubic(a, b, end)
             }
-            Step::Close => path.close(),
-        };
+            Offset::Close => PathSegment::Close,
+        });
     }
-    Some(path.into_segments())
+    Some(segments)
+}
+
+/// A cubic segment through rounded points (inlined: most of a letter's
+/// segments are cubics).
+#[inline(always)]
+fn cubic(c1: (f64, f64), c2: (f64, f64), end: (f64, f64)) -> PathSegment {
+    PathSegment::CubicTo {
+        x1: round3(c1.0),
+        y1: round3(c1.1),
+        x2: round3(c2.0),
+        y2: round3(c2.1),
+        x: round3(end.0),
+        y: round3(end.1),
+    }
 }
 
 #[cfg(test)]

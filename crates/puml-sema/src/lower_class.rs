@@ -465,7 +465,14 @@ impl ClassLowering {
             _ => (self.current_package(), qualified.clone()),
         };
         let id = ElementId(self.diagram.elements.len() as u32);
-        self.by_short_name.entry(display.clone()).or_default().push(id);
+        // Most short names are new: their list is made at its size (one
+        // element), and a name already seen is not copied again.
+        match self.by_short_name.get_mut(display.as_str()) {
+            Some(ids) => ids.push(id),
+            None => {
+                self.by_short_name.insert(display.clone(), vec![id]);
+            }
+        }
         self.diagram.elements.push(Element {
             kind,
             keyword: keyword.to_string(),
