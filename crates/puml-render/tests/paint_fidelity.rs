@@ -692,7 +692,11 @@ fn wild_activity_diagrams_paint_and_place_like_plantuml() {
 /// this one says how those rules carry to files no one looked at. Rules
 /// are derived from the wild set and the probes, never from these files;
 /// the set is re-measured after they are merged. Fails under the level
-/// reached.
+/// reached. Caveat: the second actdeco round and the actlane round took
+/// constructs first seen missing here (`defaultFontSize`, `none` fills,
+/// creole tables in a legend, steps changing lanes inside a block, `if
+/// (c) is (x) then`) and derived their rules from probes of their own, so
+/// for those constructs the set is no longer strictly held out.
 #[test]
 fn held_out_activity_diagrams_paint_and_place_like_plantuml() {
     let summary = summarize("activity-wild-holdout", "held-out activity diagrams");
@@ -701,7 +705,10 @@ fn held_out_activity_diagrams_paint_and_place_like_plantuml() {
     // After the actloop and actdeco rounds (rules derived on the first
     // wild set and probes): 218/768 (28.4 %), 11/30 whole; with actloop's
     // `break` (its one file here, untuned, whole): 232/768, 12/30; with
-    // the actif round's `if` rows merged: 242/768, 12/30.
+    // the actif round's `if` rows merged: 242/768, 12/30; the actlane
+    // round (steps changing lanes inside blocks) and the second actdeco
+    // round (style settings, legend tables) merged with them: 324/768
+    // (42.2 %), 15/30 whole, 30/30 paints.
     summary.assert_at_least(
         "held-out activity diagrams",
         HELD_OUT_ACTIVITY_TEXTS_PLACED,
