@@ -320,8 +320,13 @@ impl Printer<'_> {
         // An action or arrow label whose text goes on over lines is kept as
         // written: its lines are text (an arrow label's leading blanks are
         // drawn; keeping them cannot change what PlantUML reads).
-        let multi_line_action = matches!(node.kind(), ACTION | BACKWARD | REPEAT_START | ACT_ARROW)
-            && node.children_with_tokens().filter(|e| e.kind() == NEWLINE).count() > 1;
+        // (A line break that is not the statement's last token: the last
+        // line of a file may end without one.)
+        let multi_line_action = matches!(node.kind(), ACTION | BACKWARD | REPEAT_START | ACT_ARROW) && {
+            let last = node.last_token().map(|t| t.text_range());
+            node.children_with_tokens()
+                .any(|e| e.kind() == NEWLINE && Some(e.text_range()) != last)
+        };
         let broken = continued
             || multi_line_action
             || node.kind() == ERROR_STATEMENT

@@ -961,22 +961,14 @@ impl Ctx<'_> {
 /// diamond 4.7 px lower for two lines of 11 pt, 12.8 px more a line
 /// (probes `if_rows_label_lines_*`, `activity-wild/find-multiline-guard-activity`);
 /// a one-branch `if` by `at_most` (15 px).
-fn lowered_under_branch_labels(mut tile: Tile, at_most: f64) -> Tile {
+fn lowered_under_branch_labels(tile: Tile, at_most: f64) -> Tile {
     let top = covered_rows(&tile.items).iter().map(|r| r.0).fold(0.0, f64::min);
     let drop = (-top - MIN_UNCOVERED_ROWS).min(at_most);
     if drop > 1e-6 {
-        for item in &mut tile.items {
-            shift_item(item, 0.0, drop);
-        }
-        tile.h += drop;
-        tile.in_y += drop;
-        tile.out_y += drop;
-        for span in &mut tile.spans {
-            span.0 += drop;
-            span.1 += drop;
-        }
+        lowered_by(tile, drop)
+    } else {
+        tile
     }
-    tile
 }
 
 /// A branch with an `if` (of one `then`, not empty) among its steps.

@@ -904,22 +904,27 @@ fn changes_lane(node: &Node<'_>, own: usize, lane_of: &dyn Fn(&Node<'_>) -> usiz
         if lane_of(node) != own {
             return true;
         }
-        let seqs: Vec<&Seq<'_>> = match &node.kind {
-            Kind::If {
-                branches, otherwise, ..
-            } => branches
-                .iter()
-                .map(|(_, _, s)| s)
-                .chain(otherwise.iter().map(|(_, s)| s))
-                .collect(),
-            Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
-            Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
-            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
-            _ => Vec::new(),
-        };
+        let seqs = child_seqs(&node.kind);
         todo.extend(seqs.into_iter().flat_map(|s| s.nodes.iter()));
     }
     false
+}
+
+/// The sequences a block holds, in source order (branches, cases, bodies).
+fn child_seqs<'n, 'a>(kind: &'n Kind<'a>) -> Vec<&'n Seq<'a>> {
+    match kind {
+        Kind::If {
+            branches, otherwise, ..
+        } => branches
+            .iter()
+            .map(|(_, _, s)| s)
+            .chain(otherwise.iter().map(|(_, s)| s))
+            .collect(),
+        Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
+        Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
+        Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether a step of `seq` (or nested in it) runs in another lane than `lane`.
@@ -943,19 +948,7 @@ pub(super) fn seq_moves_right(seq: &Seq<'_>, lane: Option<LaneId>) -> bool {
         if l != own {
             return l > own;
         }
-        let seqs: Vec<&Seq<'_>> = match &node.kind {
-            Kind::If {
-                branches, otherwise, ..
-            } => branches
-                .iter()
-                .map(|(_, _, s)| s)
-                .chain(otherwise.iter().map(|(_, s)| s))
-                .collect(),
-            Kind::Switch { cases, .. } => cases.iter().map(|(_, s)| s).collect(),
-            Kind::While { body, .. } | Kind::Repeat { body, .. } | Kind::Container { body, .. } => vec![body],
-            Kind::Fork { branches, .. } | Kind::Split { branches } => branches.iter().collect(),
-            _ => Vec::new(),
-        };
+        let seqs = child_seqs(&node.kind);
         todo.extend(seqs.into_iter().rev().flat_map(|s| s.nodes.iter().rev()));
     }
     false

@@ -319,21 +319,17 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn legend(
+    /// Opens a legend's group and draws its rounded frame, `w` × `h` from
+    /// `top`, aligned as the legend says between `min_x` and `max_x`;
+    /// returns the frame's left.
+    fn legend_frame(
         &self,
         out: &mut Vec<Item>,
         legend: &puml_sema::model::Legend,
-        top: f64,
+        (top, w, h): (f64, f64, f64),
         min_x: f64,
         max_x: f64,
     ) -> f64 {
-        if let Some(table) = self.legend_table(&legend.text) {
-            return self.legend_with_table(out, legend, &table, top, min_x, max_x);
-        }
-        // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
-        let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
-        let pad = self.style.legend_padding;
-        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
         let x = match legend.horizontal {
             Some(HorizontalAlign::Left) => min_x,
             Some(HorizontalAlign::Right) => max_x - w,
@@ -349,6 +345,25 @@ impl Ctx<'_> {
             let (fill, gradient) = self.theme.legend_fill();
             crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
         });
+        x
+    }
+
+    pub(super) fn legend(
+        &self,
+        out: &mut Vec<Item>,
+        legend: &puml_sema::model::Legend,
+        top: f64,
+        min_x: f64,
+        max_x: f64,
+    ) -> f64 {
+        if let Some(table) = self.legend_table(&legend.text) {
+            return self.legend_with_table(out, legend, &table, top, min_x, max_x);
+        }
+        // (in the theme's legend face and colour: cerulean's is #343A40 Verdana)
+        let block = self.text(&legend.text, self.theme.font_of(TextElement::Legend, 14.0));
+        let pad = self.style.legend_padding;
+        let (w, h) = (block.width + 2.0 * pad, block.height + 2.0 * pad);
+        let x = self.legend_frame(out, legend, (top, w, h), min_x, max_x);
         block.draw(x + pad, top + pad, Align::Left, self.theme.legend_font_color, out);
         out.push(Item::End);
         h
@@ -440,21 +455,7 @@ impl Ctx<'_> {
         let table_w: f64 = table.cols.iter().sum();
         let table_h = table.row_h * table.rows.len() as f64;
         let (w, h) = (table_w + 2.0 * pad, table_h + 2.0 * LEGEND_TABLE_PAD_Y);
-        let x = match legend.horizontal {
-            Some(HorizontalAlign::Left) => min_x,
-            Some(HorizontalAlign::Right) => max_x - w,
-            _ => (min_x + max_x) / 2.0 - w / 2.0,
-        };
-        out.push(Item::Begin {
-            class: "legend".into(),
-            title: None,
-            link: None,
-            data: Vec::new(),
-        });
-        rect(out, x, top, w, h, 7.5, {
-            let (fill, gradient) = self.theme.legend_fill();
-            crate::shapes::fading_or_none(fill, gradient, Some(stroke(self.theme.legend_border, 1.0)))
-        });
+        let x = self.legend_frame(out, legend, (top, w, h), min_x, max_x);
         let (left, upper) = (x + pad, top + LEGEND_TABLE_PAD_Y);
         for (r, row) in table.rows.iter().enumerate() {
             let y = upper + table.row_h * r as f64;
