@@ -190,308 +190,36 @@ impl Ctx<'_> {
         let lone_then = then_seq.is_some_and(lone_closed);
         let else_beside = lone_terminal && !then_t.is_empty();
         if else_beside || lone_then {
-            let (main_t, main_l, side_t, side_l) = if else_beside {
-                (then_t, then_l, else_t, else_l)
-            } else {
-                (else_t, else_l, then_t, then_l)
+            let branches = LaidBranches {
+                d,
+                fill,
+                then_t,
+                else_t,
+                then_l,
+                else_l,
+                then_seq,
+                otherwise,
+                rows_open,
+                closes_rows,
             };
-            let c = main_t.in_x.max(d.w / 2.0);
-            let main_x = c - main_t.in_x;
-            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
-            let corner = c + d.w / 2.0;
-            // Without a label a stop's left edge stands 20 px past the
-            // corner; PlantUML moves a shape of another width by half the
-            // difference (probes `if_then_beside_*`: a connector 1 px left,
-            // an action right), a wide one by 9 px at most.
-            // Under a label PlantUML starts the shape the label's width plus
-            // half its own past the corner, or its whole width if more; the
-            // compression then closes what the label and the arrow's head
-            // leave open to 10 px, unless something else holds it
-            // (probes `detach_branch_short_d1_wide`, `kill_branch_*`).
-            let tx = match &side_l {
-                Some(l) => corner + (l.width + side_t.w / 2.0).max(side_t.w),
-                None => corner + GAP + ((side_t.w - 22.0) / 2.0).min(9.0),
-            };
-            let st = self.stroke_for(None);
-            // An arrow written before the side shape styles the line to it.
-            let side_seq = if else_beside {
-                otherwise.map(|(_, s)| s)
-            } else {
-                then_seq
-            };
-            let side_arrow = side_seq.and_then(|s| s.nodes.first()).and_then(|n| n.arrow);
-            polyline(
-                &mut items,
-                &[(corner, mid), (tx, mid)],
-                self.stroke_for(side_arrow),
-                true,
-            );
-            self.draw_label_above(&mut items, &side_l, corner, mid);
-            let eh = side_t.h;
-            side_t.place(tx, mid - eh / 2.0, &mut items);
-            if main_t.is_empty() {
-                // The flow leaves the diamond's bottom, under its label and
-                // the side shape; the diamond keeps 9 px of room left.
-                let below_label = d.h
-                    + main_l
-                        .as_ref()
-                        .and_then(|l| l.lines.first())
-                        .map_or(0.0, |l| l.ascent + 1.5);
-                let h = below_label.max(mid + eh / 2.0);
-                if h > d.h {
-                    polyline(&mut items, &[(c, d.h), (c, h)], st, false);
-                }
-                let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
-                let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
-                // A partition's frame starts 1 px left of the diamond
-                // (probes `detach_branch_*_d4_*`).
-                let shift = c - tile.anchor;
-                tile.frame = Some((c - d.w / 2.0 - 1.0 - shift, tile.w + IF_FRAME_ROOM));
-                return tile;
-            }
-            // Under a `then` beside the diamond, an unlabelled `else` keeps
-            // 4 px more room, and the diamond 9 px on its left, as when the
-            // `else` is empty (probes `kill_branch_*`).
-            let unlabelled_room = if lone_then { GAP + 4.0 } else { GAP };
-            let top = d.h + main_l.as_ref().map_or(unlabelled_room, label_room);
-            polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
-            let (out, open, tail, th) = (
-                (main_x + main_t.out_x, top + main_t.out_y),
-                main_t.open,
-                main_t.tail.clone(),
-                main_t.h,
-            );
-            let main_left = main_x + items_x_range(&main_t.items).map_or(0.0, |r| r.0);
-            main_t.place(main_x, top, &mut items);
-            let h = top + th;
-            let reach = if lone_then {
-                (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY)
-            } else {
-                NO_REACH
-            };
-            let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
-            tile.tail = tail;
-            // A partition's frame starts 2 px left of the branch below or
-            // 1 px left of the diamond (probes `kill_branch_*_d4_*`).
-            let shift = c - tile.anchor;
-            let framed_lo = (main_left - IF_FRAME_ROOM).min(c - d.w / 2.0 - 1.0);
-            tile.frame = Some((framed_lo - shift, tile.w + IF_FRAME_ROOM));
-            return tile;
+            return self.if_branch_beside(branches, items, (lone_then, else_beside));
         }
         if !then_t.is_empty() && !else_t.is_empty() {
-            // Both branches side by side, the diamond centered between their axes.
-            let then_x = 0.0;
-            // An `else` that opens with another `if` keeps that if's room
-            // (10 px beside its branches, which the compression closes
-            // elsewhere but the outer if's lines hold here; corpus activity
-            // 025/026, probes `if_nested_else_*`).
-            // So does one further down either branch, where it reaches as
-            // far towards the other branch as anything there (its frame's
-            // room, probes `if_rows_*`: after an action in the `else`, or
-            // in the `then`); `if`s on the `else`'s left edge, one in
-            // another's branch, each keep theirs (the outer one's frame
-            // reaches past the inner one's: probes `if_rows_else_*if*`).
-            let else_drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
-            let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
-                (else_drawn_lo - else_t.framed().0).max(NESTED_IF_ROOM)
-            } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
-                (else_drawn_lo - else_t.framed().0).max(0.0)
-            } else {
-                0.0
-            } + if then_seq.is_some_and(holds_if) {
-                let drawn_hi = items_x_range(&then_t.items).map_or(then_t.w, |r| r.1);
-                (then_t.framed().1 - drawn_hi).clamp(0.0, NESTED_IF_ROOM)
-            } else {
-                0.0
-            };
-            // The room an `else`'s tile keeps left of what it draws (a
-            // loop's) lies between the branches, where the compression
-            // closes it (probes `nested_note_loop_repeat_in_else_*`).
-            // (A `while` there keeps it: `while_else_beside_then_*`.)
-            let else_opens_with_while = otherwise
-                .and_then(|(_, s)| s.nodes.first())
-                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
-            let else_room = if else_opens_with_while {
-                0.0
-            } else {
-                items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0))
-            };
-            // So is the room a `while` opening the `then` keeps right of its
-            // way back (probes `nested_note_loop_while_in_if_else_*`).
-            let then_opens_with_while = then_seq
-                .and_then(|s| s.nodes.first())
-                .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
-            // (Its way back's head does not count: probes `while_then_beside_else_*`.)
-            let then_room = if then_opens_with_while {
-                super::loops::drawn_right(&then_t.items).map_or(0.0, |r| (then_t.w - r).max(0.0))
-            } else {
-                0.0
-            };
-            // A `while` in the `else` hangs its exit label left of its
-            // diamond outside PlantUML's dimension of the loop, which
-            // starts 12 px left of its exit line: the label reaches over the
-            // gap between the branches (probes `if_rows_else_while_*`,
-            // `activity-wild/edit-applicants-activity`).
-            let else_holds_while =
-                otherwise.is_some_and(|(_, s)| s.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })));
-            // (One opening the `else` keeps its room instead, above.)
-            let exit_label_out = if else_holds_while && !else_opens_with_while {
-                let dimension_lo = else_t
-                    .items
-                    .iter()
-                    .filter_map(|item| match item {
-                        Item::Text(_) => None,
-                        Item::Line { .. } => item_x_range(item).map(|r| r.0 - LOOP_MARGIN),
-                        _ => item_x_range(item).map(|r| r.0),
-                    })
-                    .reduce(f64::min);
-                let drawn_lo = items_x_range(&else_t.items).map(|r| r.0);
-                match (dimension_lo, drawn_lo) {
-                    (Some(dim), Some(drawn)) => dim - drawn.max(0.0),
-                    _ => 0.0,
-                }
-            } else {
-                0.0
-            };
-            let mut gap = BRANCH_GAP + nested_room - else_room - then_room - exit_label_out;
-            let ta = then_x + then_t.in_x;
-            let mut ea = then_t.w + gap + else_t.in_x;
-            let need = d.w + 2.0 * 10.0;
-            if ea - ta < need {
-                gap += need - (ea - ta);
-                ea = then_t.w + gap + else_t.in_x;
-            }
-            let c = (ta + ea) / 2.0;
-            let else_x = then_t.w + gap;
-            self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
-            let uncompressed = rows_open;
-            let top = d.h + if uncompressed { 20.0 } else { 10.0 };
-            let then_stroke = self.stroke_for(None);
-            // A branch that only breaks out of its loop takes no head: its
-            // line goes on to the loop's exit (probes `break_*`).
-            let then_breaks = then_seq.is_some_and(only_breaks);
-            let else_breaks = otherwise.is_some_and(|(_, s)| only_breaks(s));
-            polyline(
-                &mut items,
-                &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
-                then_stroke,
-                !then_breaks,
+            return self.two_branch_if(
+                LaidBranches {
+                    d,
+                    fill,
+                    then_t,
+                    else_t,
+                    then_l,
+                    else_l,
+                    then_seq,
+                    otherwise,
+                    rows_open,
+                    closes_rows,
+                },
+                items,
             );
-            polyline(
-                &mut items,
-                &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
-                then_stroke,
-                !else_breaks,
-            );
-            if let Some(l) = &then_l {
-                self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
-            }
-            self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
-            let bottom = top + then_t.h.max(else_t.h);
-            // A note hanging below the only open branch's end counts there.
-            let open_reach = [&then_t, &else_t]
-                .iter()
-                .filter(|t| t.open)
-                .map(|t| top + t.h + t.overhang)
-                .fold(bottom, f64::max);
-            let content_hi = else_x + else_t.w;
-            // (An `if` holding `if`s on its left edge keeps their room too.)
-            let then_frame_lo = then_t.framed().0.min(0.0);
-            let else_frame_beyond = (else_t.framed().1 - else_t.w).max(0.0);
-            let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
-            let any_open = branches.iter().any(|(t, ..)| t.open);
-            let merge_gap = if uncompressed { 10.0 } else { 6.0 };
-            let my = bottom + merge_gap + DIAMOND_HALF;
-            let mut outs = Vec::new();
-            for (t, x, side) in branches {
-                if t.open {
-                    outs.push((x + t.out_x, top + t.out_y, side, t.tail.clone()));
-                }
-                t.place(x, top, &mut items);
-            }
-            let mut h = bottom;
-            // With one branch left open PlantUML draws no merge: that branch
-            // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
-            // Beside a branch that breaks out, it turns 5 px under its end to
-            // leave from under the diamond (probes `break_*`).
-            let breaks_beside = then_seq.is_some_and(ends_breaking) || otherwise.is_some_and(|(_, s)| ends_breaking(s));
-            if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), breaks_beside) {
-                let turn = *oy + BREAK_TURN;
-                self.edge(&mut items, &[(*ox, *oy), (*ox, turn), (c, turn)], tail.as_ref(), false);
-                // PlantUML's room beyond the branches holds the loop's way
-                // out 10 px further left, unless that way goes straight
-                // down from a `then` that breaks.
-                if !then_seq.is_some_and(ends_breaking) {
-                    phantom_cover(&mut items, then_x - IF_FRAME_ROOM, content_hi + IF_FRAME_ROOM, mid);
-                }
-                let tail = tail.clone();
-                let mut tile = self.normalize(items, c, (c, 0.0), (c, *oy), *oy, true, NO_REACH);
-                tile.tail = tail;
-                tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
-                return tile;
-            }
-            if let [(ox, oy, _, tail)] = outs.as_slice() {
-                let bottom = open_reach;
-                let out = (*ox, bottom);
-                if bottom > *oy {
-                    self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
-                }
-                let tail = tail.clone();
-                let map = closes_rows.then(|| close_uncovered_rows(&mut items, &[]));
-                let (out, bottom) = match map.filter(|m| !m.is_identity()) {
-                    Some(map) => ((out.0, map.apply(out.1)), map.apply(bottom)),
-                    None => (out, bottom),
-                };
-                let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
-                tile.tail = tail;
-                return lowered_under_branch_labels(tile, f64::INFINITY);
-            }
-            if any_open {
-                let md = self.diamond(None);
-                self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + merge_gap, None);
-                for (ox, oy, side, tail) in outs {
-                    self.edge(
-                        &mut items,
-                        &[(ox, oy), (ox, my), (c + side * DIAMOND_HALF, my)],
-                        tail.as_ref(),
-                        true,
-                    );
-                }
-                h = bottom + merge_gap + 2.0 * DIAMOND_HALF;
-            }
-            // (The `then` branch keeps the room its tile holds left of what
-            // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
-            let reach = (then_x, f64::NEG_INFINITY);
-            if closes_rows {
-                let map = close_uncovered_rows(&mut items, &[]);
-                if !map.is_identity() {
-                    h = map.apply(h);
-                }
-            }
-            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
-            // PlantUML's frame keeps room beyond the branches on either side
-            // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
-            // nothing else holds it).
-            tile.frame = Some((
-                then_frame_lo - IF_FRAME_ROOM,
-                tile.w + else_frame_beyond + IF_FRAME_ROOM,
-            ));
-            // The branch labels beside the diamond widen PlantUML's
-            // dimension only where they reach past that room (probes
-            // `fork_row_if_*`: a fork centres its flow on it).
-            let shift = c - tile.anchor;
-            let content = (then_x.min(c - d.w / 2.0), content_hi.max(c + d.w / 2.0));
-            let label_lo = then_l.as_ref().map_or(content.0, |l| c - d.w / 2.0 - l.width);
-            let label_hi = else_l.as_ref().map_or(content.1, |l| c + d.w / 2.0 + l.width);
-            let dim = (
-                content.0.min(label_lo + IF_FRAME_ROOM),
-                content.1.max(label_hi - IF_FRAME_ROOM),
-            );
-            if (dim.0 - shift).abs() > 0.01 || (dim.1 - shift - tile.w).abs() > 0.01 {
-                tile.dimension = Some((dim.0 - shift, dim.1 - shift));
-            }
-            return lowered_under_branch_labels(tile, f64::INFINITY);
         }
         // One branch (or none): it runs straight down under the diamond,
         // the empty side bypasses it.
@@ -1062,4 +790,364 @@ fn only_breaks(seq: &Seq<'_>) -> bool {
 /// Whether a branch ends by breaking out of its loop.
 fn ends_breaking(seq: &Seq<'_>) -> bool {
     matches!(seq.nodes.last(), Some(Node { kind: Kind::Break, .. }))
+}
+
+/// An `if`'s diamond and branches as `Ctx::if_tile` has laid them out.
+struct LaidBranches<'t, 's> {
+    d: Diamond,
+    fill: Option<Color>,
+    then_t: Tile,
+    else_t: Tile,
+    then_l: Option<TextBlock>,
+    else_l: Option<TextBlock>,
+    then_seq: Option<&'t Seq<'s>>,
+    otherwise: Option<&'t (Option<&'s str>, Seq<'s>)>,
+    /// The rows stay as before the compression (a block around closes them).
+    rows_open: bool,
+    /// This `if` closes the rows only lines cross (the outermost settled one).
+    closes_rows: bool,
+}
+
+impl Ctx<'_> {
+    /// Both branches side by side under the diamond, joined at the merge.
+    fn two_branch_if(&self, branches: LaidBranches<'_, '_>, mut items: Vec<Item>) -> Tile {
+        let LaidBranches {
+            d,
+            fill,
+            then_t,
+            else_t,
+            then_l,
+            else_l,
+            then_seq,
+            otherwise,
+            rows_open,
+            closes_rows,
+        } = branches;
+        let mid = d.h / 2.0;
+        // Both branches side by side, the diamond centered between their axes.
+        let then_x = 0.0;
+        // An `else` that opens with another `if` keeps that if's room
+        // (10 px beside its branches, which the compression closes
+        // elsewhere but the outer if's lines hold here; corpus activity
+        // 025/026, probes `if_nested_else_*`).
+        // So does one further down either branch, where it reaches as
+        // far towards the other branch as anything there (its frame's
+        // room, probes `if_rows_*`: after an action in the `else`, or
+        // in the `then`); `if`s on the `else`'s left edge, one in
+        // another's branch, each keep theirs (the outer one's frame
+        // reaches past the inner one's: probes `if_rows_else_*if*`).
+        let else_drawn_lo = items_x_range(&else_t.items).map_or(0.0, |r| r.0);
+        let nested_room = if otherwise.is_some_and(|(_, s)| first_is_if(s)) {
+            (else_drawn_lo - else_t.framed().0).max(NESTED_IF_ROOM)
+        } else if otherwise.is_some_and(|(_, s)| holds_if(s)) {
+            (else_drawn_lo - else_t.framed().0).max(0.0)
+        } else {
+            0.0
+        } + if then_seq.is_some_and(holds_if) {
+            let drawn_hi = items_x_range(&then_t.items).map_or(then_t.w, |r| r.1);
+            (then_t.framed().1 - drawn_hi).clamp(0.0, NESTED_IF_ROOM)
+        } else {
+            0.0
+        };
+        // The room an `else`'s tile keeps left of what it draws (a
+        // loop's) lies between the branches, where the compression
+        // closes it (probes `nested_note_loop_repeat_in_else_*`).
+        // (A `while` there keeps it: `while_else_beside_then_*`.)
+        let else_opens_with_while = otherwise
+            .and_then(|(_, s)| s.nodes.first())
+            .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+        let else_room = if else_opens_with_while {
+            0.0
+        } else {
+            items_x_range(&else_t.items).map_or(0.0, |r| r.0.max(0.0))
+        };
+        // So is the room a `while` opening the `then` keeps right of its
+        // way back (probes `nested_note_loop_while_in_if_else_*`).
+        let then_opens_with_while = then_seq
+            .and_then(|s| s.nodes.first())
+            .is_some_and(|n| matches!(n.kind, Kind::While { .. }));
+        // (Its way back's head does not count: probes `while_then_beside_else_*`.)
+        let then_room = if then_opens_with_while {
+            super::loops::drawn_right(&then_t.items).map_or(0.0, |r| (then_t.w - r).max(0.0))
+        } else {
+            0.0
+        };
+        // A `while` in the `else` hangs its exit label left of its
+        // diamond outside PlantUML's dimension of the loop, which
+        // starts 12 px left of its exit line: the label reaches over the
+        // gap between the branches (probes `if_rows_else_while_*`,
+        // `activity-wild/edit-applicants-activity`).
+        let else_holds_while =
+            otherwise.is_some_and(|(_, s)| s.nodes.iter().any(|n| matches!(n.kind, Kind::While { .. })));
+        // (One opening the `else` keeps its room instead, above.)
+        let exit_label_out = if else_holds_while && !else_opens_with_while {
+            let dimension_lo = else_t
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    Item::Text(_) => None,
+                    Item::Line { .. } => item_x_range(item).map(|r| r.0 - LOOP_MARGIN),
+                    _ => item_x_range(item).map(|r| r.0),
+                })
+                .reduce(f64::min);
+            let drawn_lo = items_x_range(&else_t.items).map(|r| r.0);
+            match (dimension_lo, drawn_lo) {
+                (Some(dim), Some(drawn)) => dim - drawn.max(0.0),
+                _ => 0.0,
+            }
+        } else {
+            0.0
+        };
+        let mut gap = BRANCH_GAP + nested_room - else_room - then_room - exit_label_out;
+        let ta = then_x + then_t.in_x;
+        let mut ea = then_t.w + gap + else_t.in_x;
+        let need = d.w + 2.0 * 10.0;
+        if ea - ta < need {
+            gap += need - (ea - ta);
+            ea = then_t.w + gap + else_t.in_x;
+        }
+        let c = (ta + ea) / 2.0;
+        let else_x = then_t.w + gap;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+        let uncompressed = rows_open;
+        let top = d.h + if uncompressed { 20.0 } else { 10.0 };
+        let then_stroke = self.stroke_for(None);
+        // A branch that only breaks out of its loop takes no head: its
+        // line goes on to the loop's exit (probes `break_*`).
+        let then_breaks = then_seq.is_some_and(only_breaks);
+        let else_breaks = otherwise.is_some_and(|(_, s)| only_breaks(s));
+        polyline(
+            &mut items,
+            &[(c - d.w / 2.0, mid), (ta, mid), (ta, top + then_t.in_y)],
+            then_stroke,
+            !then_breaks,
+        );
+        polyline(
+            &mut items,
+            &[(c + d.w / 2.0, mid), (ea, mid), (ea, top + else_t.in_y)],
+            then_stroke,
+            !else_breaks,
+        );
+        if let Some(l) = &then_l {
+            self.draw_label_above(&mut items, &then_l, c - d.w / 2.0 - l.width, mid);
+        }
+        self.draw_label_above(&mut items, &else_l, c + d.w / 2.0, mid);
+        let bottom = top + then_t.h.max(else_t.h);
+        // A note hanging below the only open branch's end counts there.
+        let open_reach = [&then_t, &else_t]
+            .iter()
+            .filter(|t| t.open)
+            .map(|t| top + t.h + t.overhang)
+            .fold(bottom, f64::max);
+        let content_hi = else_x + else_t.w;
+        // (An `if` holding `if`s on its left edge keeps their room too.)
+        let then_frame_lo = then_t.framed().0.min(0.0);
+        let else_frame_beyond = (else_t.framed().1 - else_t.w).max(0.0);
+        let branches = [(then_t, then_x, -1.0), (else_t, else_x, 1.0)];
+        let any_open = branches.iter().any(|(t, ..)| t.open);
+        let merge_gap = if uncompressed { 10.0 } else { 6.0 };
+        let my = bottom + merge_gap + DIAMOND_HALF;
+        let mut outs = Vec::new();
+        for (t, x, side) in branches {
+            if t.open {
+                outs.push((x + t.out_x, top + t.out_y, side, t.tail.clone()));
+            }
+            t.place(x, top, &mut items);
+        }
+        let mut h = bottom;
+        // With one branch left open PlantUML draws no merge: that branch
+        // goes on down to the block's bottom (probes `if_else_stops*`, corpus activity 023).
+        // Beside a branch that breaks out, it turns 5 px under its end to
+        // leave from under the diamond (probes `break_*`).
+        let breaks_beside = then_seq.is_some_and(ends_breaking) || otherwise.is_some_and(|(_, s)| ends_breaking(s));
+        if let ([(ox, oy, _, tail)], true) = (outs.as_slice(), breaks_beside) {
+            let turn = *oy + BREAK_TURN;
+            self.edge(&mut items, &[(*ox, *oy), (*ox, turn), (c, turn)], tail.as_ref(), false);
+            // PlantUML's room beyond the branches holds the loop's way
+            // out 10 px further left, unless that way goes straight
+            // down from a `then` that breaks.
+            if !then_seq.is_some_and(ends_breaking) {
+                phantom_cover(&mut items, then_x - IF_FRAME_ROOM, content_hi + IF_FRAME_ROOM, mid);
+            }
+            let tail = tail.clone();
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, *oy), *oy, true, NO_REACH);
+            tile.tail = tail;
+            tile.frame = Some((-IF_FRAME_ROOM, tile.w + IF_FRAME_ROOM));
+            return tile;
+        }
+        if let [(ox, oy, _, tail)] = outs.as_slice() {
+            let bottom = open_reach;
+            let out = (*ox, bottom);
+            if bottom > *oy {
+                self.edge(&mut items, &[(*ox, *oy), out], tail.as_ref(), false);
+            }
+            let tail = tail.clone();
+            let map = closes_rows.then(|| close_uncovered_rows(&mut items, &[]));
+            let (out, bottom) = match map.filter(|m| !m.is_identity()) {
+                Some(map) => ((out.0, map.apply(out.1)), map.apply(bottom)),
+                None => (out, bottom),
+            };
+            let mut tile = self.normalize(items, c, (c, 0.0), out, bottom, true, NO_REACH);
+            tile.tail = tail;
+            return lowered_under_branch_labels(tile, f64::INFINITY);
+        }
+        if any_open {
+            let md = self.diamond(None);
+            self.draw_diamond(&mut items, &md, c - DIAMOND_HALF, bottom + merge_gap, None);
+            for (ox, oy, side, tail) in outs {
+                self.edge(
+                    &mut items,
+                    &[(ox, oy), (ox, my), (c + side * DIAMOND_HALF, my)],
+                    tail.as_ref(),
+                    true,
+                );
+            }
+            h = bottom + merge_gap + 2.0 * DIAMOND_HALF;
+        }
+        // (The `then` branch keeps the room its tile holds left of what
+        // it draws: a loop's, probes `nested_note_loop_repeat_in_if_else_*`.)
+        let reach = (then_x, f64::NEG_INFINITY);
+        if closes_rows {
+            let map = close_uncovered_rows(&mut items, &[]);
+            if !map.is_identity() {
+                h = map.apply(h);
+            }
+        }
+        let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, any_open, reach);
+        // PlantUML's frame keeps room beyond the branches on either side
+        // (`IF_FRAME_ROOM`, closed to 2 px by the compression where
+        // nothing else holds it).
+        tile.frame = Some((
+            then_frame_lo - IF_FRAME_ROOM,
+            tile.w + else_frame_beyond + IF_FRAME_ROOM,
+        ));
+        // The branch labels beside the diamond widen PlantUML's
+        // dimension only where they reach past that room (probes
+        // `fork_row_if_*`: a fork centres its flow on it).
+        let shift = c - tile.anchor;
+        let content = (then_x.min(c - d.w / 2.0), content_hi.max(c + d.w / 2.0));
+        let label_lo = then_l.as_ref().map_or(content.0, |l| c - d.w / 2.0 - l.width);
+        let label_hi = else_l.as_ref().map_or(content.1, |l| c + d.w / 2.0 + l.width);
+        let dim = (
+            content.0.min(label_lo + IF_FRAME_ROOM),
+            content.1.max(label_hi - IF_FRAME_ROOM),
+        );
+        if (dim.0 - shift).abs() > 0.01 || (dim.1 - shift - tile.w).abs() > 0.01 {
+            tile.dimension = Some((dim.0 - shift, dim.1 - shift));
+        }
+        lowered_under_branch_labels(tile, f64::INFINITY)
+    }
+}
+
+impl Ctx<'_> {
+    /// A `then` that only stops (or draws one shape and detaches) beside the
+    /// diamond, or an `else` that does beside a `then`: `(lone_then,
+    /// else_beside)` say which (either or both).
+    fn if_branch_beside(
+        &self,
+        branches: LaidBranches<'_, '_>,
+        mut items: Vec<Item>,
+        (lone_then, else_beside): (bool, bool),
+    ) -> Tile {
+        let LaidBranches {
+            d,
+            fill,
+            then_t,
+            else_t,
+            then_l,
+            else_l,
+            then_seq,
+            otherwise,
+            ..
+        } = branches;
+        let mid = d.h / 2.0;
+        let (main_t, main_l, side_t, side_l) = if else_beside {
+            (then_t, then_l, else_t, else_l)
+        } else {
+            (else_t, else_l, then_t, then_l)
+        };
+        let c = main_t.in_x.max(d.w / 2.0);
+        let main_x = c - main_t.in_x;
+        self.draw_diamond(&mut items, &d, c - d.w / 2.0, 0.0, fill);
+        self.draw_label_at(&mut items, &main_l, c + LABEL_DX, d.h);
+        let corner = c + d.w / 2.0;
+        // Without a label a stop's left edge stands 20 px past the
+        // corner; PlantUML moves a shape of another width by half the
+        // difference (probes `if_then_beside_*`: a connector 1 px left,
+        // an action right), a wide one by 9 px at most.
+        // Under a label PlantUML starts the shape the label's width plus
+        // half its own past the corner, or its whole width if more; the
+        // compression then closes what the label and the arrow's head
+        // leave open to 10 px, unless something else holds it
+        // (probes `detach_branch_short_d1_wide`, `kill_branch_*`).
+        let tx = match &side_l {
+            Some(l) => corner + (l.width + side_t.w / 2.0).max(side_t.w),
+            None => corner + GAP + ((side_t.w - 22.0) / 2.0).min(9.0),
+        };
+        let st = self.stroke_for(None);
+        // An arrow written before the side shape styles the line to it.
+        let side_seq = if else_beside {
+            otherwise.map(|(_, s)| s)
+        } else {
+            then_seq
+        };
+        let side_arrow = side_seq.and_then(|s| s.nodes.first()).and_then(|n| n.arrow);
+        polyline(
+            &mut items,
+            &[(corner, mid), (tx, mid)],
+            self.stroke_for(side_arrow),
+            true,
+        );
+        self.draw_label_above(&mut items, &side_l, corner, mid);
+        let eh = side_t.h;
+        side_t.place(tx, mid - eh / 2.0, &mut items);
+        if main_t.is_empty() {
+            // The flow leaves the diamond's bottom, under its label and
+            // the side shape; the diamond keeps 9 px of room left.
+            let below_label = d.h
+                + main_l
+                    .as_ref()
+                    .and_then(|l| l.lines.first())
+                    .map_or(0.0, |l| l.ascent + 1.5);
+            let h = below_label.max(mid + eh / 2.0);
+            if h > d.h {
+                polyline(&mut items, &[(c, d.h), (c, h)], st, false);
+            }
+            let left_room = (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY);
+            let mut tile = self.normalize(items, c, (c, 0.0), (c, h), h, true, left_room);
+            // A partition's frame starts 1 px left of the diamond
+            // (probes `detach_branch_*_d4_*`).
+            let shift = c - tile.anchor;
+            tile.frame = Some((c - d.w / 2.0 - 1.0 - shift, tile.w + IF_FRAME_ROOM));
+            return tile;
+        }
+        // Under a `then` beside the diamond, an unlabelled `else` keeps
+        // 4 px more room, and the diamond 9 px on its left, as when the
+        // `else` is empty (probes `kill_branch_*`).
+        let unlabelled_room = if lone_then { GAP + 4.0 } else { GAP };
+        let top = d.h + main_l.as_ref().map_or(unlabelled_room, label_room);
+        polyline(&mut items, &[(c, d.h), (c, top + main_t.in_y)], st, true);
+        let (out, open, tail, th) = (
+            (main_x + main_t.out_x, top + main_t.out_y),
+            main_t.open,
+            main_t.tail.clone(),
+            main_t.h,
+        );
+        let main_left = main_x + items_x_range(&main_t.items).map_or(0.0, |r| r.0);
+        main_t.place(main_x, top, &mut items);
+        let h = top + th;
+        let reach = if lone_then {
+            (c - d.w / 2.0 - REPEAT_LEFT_ROOM, f64::NEG_INFINITY)
+        } else {
+            NO_REACH
+        };
+        let mut tile = self.normalize(items, c, (c, 0.0), out, h, open, reach);
+        tile.tail = tail;
+        // A partition's frame starts 2 px left of the branch below or
+        // 1 px left of the diamond (probes `kill_branch_*_d4_*`).
+        let shift = c - tile.anchor;
+        let framed_lo = (main_left - IF_FRAME_ROOM).min(c - d.w / 2.0 - 1.0);
+        tile.frame = Some((framed_lo - shift, tile.w + IF_FRAME_ROOM));
+        tile
+    }
 }
